@@ -1,0 +1,85 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { sql } from "kysely";
+import type { AppContext } from "./context";
+import { AccountsService, accountRoutes, validateTokenRoutes } from "./modules/accounts";
+import { createGuard, TOKEN_HEADER } from "./platform/auth/guard";
+import { apiNotFound, registerErrorHandler } from "./platform/http/error-handler";
+import { registerLang } from "./platform/http/lang";
+import { devOutboxRoutes } from "./platform/messaging/dev-routes";
+
+export interface BuildOptions {
+  /** The process's logger; tests pass none and get no request logs. */
+  logger?: FastifyBaseLogger;
+}
+
+/** Builds the HTTP app from the modules: back-office API, docs, health, and the built web app. */
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: "x-request-id",
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerLang(app);
+  registerErrorHandler(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: "Tessera API", version: "0.1.0", description: "Back-office API. Replies are {code, data, msg}; code 1 is success." },
+      components: { securitySchemes: { authToken: { type: "apiKey", in: "header", name: TOKEN_HEADER } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
+
+  const db = ctx.database.db;
+  const accounts = new AccountsService({ db, config: ctx.config, clock: ctx.clock, hasher: ctx.hasher, secret: ctx.secret, mailer: ctx.mailer, sms: ctx.sms });
+  const guard = createGuard(app, (token) => accounts.authenticate(token));
+  const devOutbox = ctx.mailer.kind === "local";
+
+  app.get("/healthz", { schema: { hide: true } }, async () => {
+    await sql`select 1`.execute(db);
+    return { status: "ok", database: ctx.database.kind };
+  });
+  await app.register(accountRoutes({ accounts, guard, publicConfig: { devOutbox, tokenTtlSeconds: ctx.config.tokenTtlSeconds } }), {
+    prefix: "/api/card-user",
+  });
+  await app.register(validateTokenRoutes(accounts), { prefix: "/api/login" });
+  if (devOutbox) await app.register(devOutboxRoutes(db), { prefix: "/api/dev" });
+
+  await registerWebApp(app, ctx.config.webDist);
+  return app;
+}
+
+/**
+ * Serves the built web app. Hashed assets are cached for a year; every other path that is not an API
+ * route gets index.html, since the router runs in history mode.
+ */
+async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const hasWeb = existsSync(path.join(webDist, "index.html"));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: true,
+      index: false,
+      setHeaders: (res, filePath) => {
+        res.header("cache-control", filePath.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const isApi = req.url.startsWith("/api/") || req.url === "/api" || req.url.startsWith("/healthz");
+    if (!isApi && hasWeb && (req.method === "GET" || req.method === "HEAD")) {
+      return reply.header("cache-control", "no-cache").sendFile("index.html");
+    }
+    return apiNotFound(req, reply);
+  });
+}

@@ -1,0 +1,42 @@
+import type { Config } from "./config";
+import { openPglite, openPostgres, type Database } from "./db/database";
+import { migrate } from "./db/migrate";
+import { systemClock, type Clock } from "./platform/clock";
+import { createPasswordHasher, type PasswordHasher } from "./platform/crypto/passwords";
+import { loadSecret } from "./platform/crypto/secret";
+import { createMailer, createSmsSender, type Mailer, type SmsSender } from "./platform/messaging/adapters";
+
+/** Everything the modules are built from: one per process (or per test file). */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  hasher: PasswordHasher;
+  secret: Buffer;
+  mailer: Mailer;
+  sms: SmsSender;
+  log: (line: string) => void;
+}
+
+export async function openDatabase(config: Config): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir + "/pgdata");
+}
+
+export async function createContext(
+  config: Config,
+  options: { database?: Database; clock?: Clock; log?: (line: string) => void } = {},
+): Promise<AppContext> {
+  const database = options.database ?? (await openDatabase(config));
+  await migrate(database);
+  const log = options.log ?? ((line: string) => console.log(line));
+  return {
+    config,
+    database,
+    clock: options.clock ?? systemClock,
+    hasher: createPasswordHasher(config.argon2MemoryKib, config.argon2Iterations),
+    secret: await loadSecret(config.secretKey, config.dataDir),
+    mailer: createMailer(config, database.db, log),
+    sms: createSmsSender(database.db, log),
+    log,
+  };
+}

@@ -1,0 +1,95 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import { PGliteDialect } from "./pglite-dialect";
+import type { DB } from "./schema";
+
+/** A plain SQL session inside one transaction, used by the migrator (multi-statement files). */
+export interface RawTx {
+  exec(sql: string): Promise<void>;
+  query<R>(sql: string, params?: unknown[]): Promise<R[]>;
+}
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: "pglite" | "postgres";
+  /** Runs `fn` in one transaction on a raw session. */
+  rawTransaction<T>(fn: (tx: RawTx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * int8 columns (ids, money in minor units) come back as JavaScript numbers on both engines: PGlite does
+ * this already; node-postgres returns strings unless told otherwise. Values beyond 2^53 are refused
+ * rather than silently rounded.
+ */
+function parseInt8(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${value} exceeds the safe integer range`);
+  return n;
+}
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === 20 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: poolSize, types: pgTypes });
+  // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
+  // replaces it on next use.
+  pool.on("error", (err) => console.error(`postgres pool: idle connection lost: ${err.message}`));
+  // Fail fast with a clear message when the server is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: "postgres",
+    async rawTransaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn({
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+          query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+        });
+        await client.query("COMMIT");
+        return result;
+      } catch (err) {
+        await client.query("ROLLBACK");
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    // Kysely ends the pool only if it ever used it; the migrator may have been its only user.
+    close: async () => {
+      await db.destroy();
+      if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+/** The embedded database: PGlite in `dataDir`, or in memory when `dataDir` is undefined. */
+export async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const pglite = dataDir ? await PGlite.create({ dataDir }) : await PGlite.create();
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: "pglite",
+    rawTransaction: (fn) =>
+      pglite.transaction((tx) =>
+        fn({
+          exec: async (sql) => {
+            await tx.exec(sql);
+          },
+          query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows,
+        }),
+      ),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,3 @@
+export { AccountsService, type AccountsDeps } from "./service";
+export { accountRoutes, validateTokenRoutes } from "./routes";
+export { ensureOperator } from "./bootstrap";

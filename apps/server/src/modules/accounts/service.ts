@@ -1,0 +1,321 @@
+import {
+  CODE,
+  type CodeScene,
+  type LoginReply,
+  type LoginReq,
+  type RegisterReq,
+  type ResetPasswordReq,
+  type SendCodeReply,
+  type UserEmailReq,
+  type UserInfo,
+  type UserPhoneReq,
+  type ValidateTokenReply,
+  type Lang,
+  renderMessage,
+} from "@tessera/contracts";
+import type { Config } from "../../config";
+import { isUniqueViolation, withTx, type Db } from "../../db/tx";
+import { audit } from "../../platform/audit";
+import type { Actor } from "../../platform/auth/actor";
+import type { Clock } from "../../platform/clock";
+import type { PasswordHasher } from "../../platform/crypto/passwords";
+import { keyedHash, newNumericCode, newToken, sameHash, tokenHash } from "../../platform/crypto/tokens";
+import { AppError, conflict, invalid, tooMany, unauthorized } from "../../platform/http/errors";
+import type { Mailer, SmsSender } from "../../platform/messaging/adapters";
+import { accountBalances, createMerchant, getMerchant, merchantRoles, presentMerchant } from "../merchants";
+import * as repo from "./repo";
+
+/** Verification codes: valid 10 minutes, one per minute per address, 10 per hour, 5 tries each. */
+export const CODE_TTL_SECONDS = 600;
+export const CODE_RESEND_SECONDS = 60;
+export const CODE_MAX_PER_HOUR = 10;
+export const CODE_MAX_ATTEMPTS = 5;
+
+/**
+ * Failed logins per account: the first 3 are free; after that each attempt must wait 5 s, 10 s, 20 s...
+ * (doubling); the 6th failure locks the account for 15 minutes. Failures older than 15 minutes are forgotten.
+ */
+export const LOGIN_FREE_FAILURES = 3;
+export const LOGIN_SLOW_BASE_SECONDS = 5;
+export const LOGIN_LOCK_AT_FAILURES = 6;
+export const LOGIN_LOCK_MINUTES = 15;
+export const LOGIN_WINDOW_MINUTES = 15;
+
+export interface AccountsDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  hasher: PasswordHasher;
+  secret: Buffer;
+  mailer: Mailer;
+  sms: SmsSender;
+}
+
+const seconds = (n: number) => n * 1000;
+const invalidCode = () => new AppError(CODE.CODE_INVALID, "code.invalid");
+
+export class AccountsService {
+  constructor(private readonly deps: AccountsDeps) {}
+
+  private now(): Date {
+    return this.deps.clock.now();
+  }
+
+  /* ---------- verification codes ---------- */
+
+  async sendEmailCode(email: string, scene: CodeScene, lang: Lang, actor: Actor | null): Promise<SendCodeReply> {
+    await this.checkSceneTarget("email", email, scene, actor);
+    const code = await this.issueCode({ channel: "email", target: email, scene });
+    const minutes = CODE_TTL_SECONDS / 60;
+    await this.deps.mailer.send({
+      to: email,
+      subject: renderMessage("code.emailSubject", lang),
+      text: renderMessage("code.emailBody", lang, { code, minutes }),
+    });
+    return { expiresIn: CODE_TTL_SECONDS, resendIn: CODE_RESEND_SECONDS };
+  }
+
+  async sendSmsCode(phone: string, scene: CodeScene, lang: Lang, actor: Actor | null): Promise<SendCodeReply> {
+    await this.checkSceneTarget("sms", phone, scene, actor);
+    const code = await this.issueCode({ channel: "sms", target: phone, scene });
+    await this.deps.sms.send({ to: phone, text: renderMessage("code.smsBody", lang, { code, minutes: CODE_TTL_SECONDS / 60 }) });
+    return { expiresIn: CODE_TTL_SECONDS, resendIn: CODE_RESEND_SECONDS };
+  }
+
+  /** Refuses codes that could never be used: registering a taken email, resetting an unknown one, ... */
+  private async checkSceneTarget(channel: "email" | "sms", target: string, scene: CodeScene, actor: Actor | null): Promise<void> {
+    const { db } = this.deps;
+    switch (scene) {
+      case "register":
+        if (channel !== "email") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
+        if (await repo.findUserByEmail(db, target)) throw conflict("account.emailTaken", "email");
+        return;
+      case "resetPassword":
+        if (channel !== "email") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
+        if (!(await repo.findUserByEmail(db, target))) throw invalid("account.emailUnknown", "email");
+        return;
+      case "changeEmail":
+        if (channel !== "email") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
+        if (!actor) throw unauthorized();
+        if (await repo.findUserByEmail(db, target)) throw conflict("account.emailTaken", "email");
+        return;
+      case "bindPhone":
+        if (channel !== "sms") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
+        if (!actor) throw unauthorized();
+        if (await repo.userIdByPhone(db, target)) throw conflict("account.phoneTaken", "phone");
+        return;
+    }
+  }
+
+  private async issueCode(key: repo.CodeKey): Promise<string> {
+    const now = this.now();
+    const last = await repo.latestCode(this.deps.db, key);
+    if (last) {
+      const wait = Math.ceil((last.created_at.getTime() + seconds(CODE_RESEND_SECONDS) - now.getTime()) / 1000);
+      if (wait > 0) throw tooMany("code.tooFrequent", { seconds: wait });
+    }
+    const hourAgo = new Date(now.getTime() - seconds(3600));
+    if ((await repo.countCodesSince(this.deps.db, key, hourAgo)) >= CODE_MAX_PER_HOUR) {
+      throw tooMany("code.tooFrequent", { seconds: CODE_RESEND_SECONDS * 10 });
+    }
+    const code = newNumericCode();
+    const hash = keyedHash(this.deps.secret, key.channel, key.target, key.scene, code);
+    await repo.insertCode(this.deps.db, key, hash, now, new Date(now.getTime() + seconds(CODE_TTL_SECONDS)));
+    return code;
+  }
+
+  /**
+   * Checks a code against the latest one sent for this address and scene. A wrong guess is counted in
+   * its own statement, so it sticks even though the request then fails. Returns the code's id, to be
+   * consumed in the transaction of the change it authorises.
+   */
+  private async checkCode(key: repo.CodeKey, code: string): Promise<number> {
+    const row = await repo.latestCode(this.deps.db, key);
+    if (!row || row.consumed_at !== null || row.expires_at <= this.now() || row.attempts >= CODE_MAX_ATTEMPTS) {
+      throw invalidCode();
+    }
+    if (!sameHash(row.code_hash, keyedHash(this.deps.secret, key.channel, key.target, key.scene, code))) {
+      await repo.addCodeAttempt(this.deps.db, row.id);
+      throw invalidCode();
+    }
+    return row.id;
+  }
+
+  /* ---------- registration and login ---------- */
+
+  async register(req: RegisterReq): Promise<{ userId: string; merchantId: string }> {
+    const codeId = await this.checkCode({ channel: "email", target: req.email, scene: "register" }, req.emailCode);
+    const passwordHash = await this.deps.hasher.hash(req.password);
+    const now = this.now();
+    try {
+      return await withTx(this.deps.db, async (tx) => {
+        if (!(await repo.consumeCode(tx, codeId, now))) throw invalidCode();
+        const international = req.version === "international";
+        const merchantId = await createMerchant(tx, {
+          name: req.orgName,
+          version: req.version,
+          country: international ? (req.country ?? null) : null,
+          currency: international ? (req.currency ?? "USD") : "CNY",
+        });
+        const userId = await repo.insertUser(tx, { kind: "merchant", merchantId, email: req.email, passwordHash });
+        await audit(tx, { actorUserId: userId, action: "account.register", subjectType: "merchant", subjectId: merchantId, detail: { version: req.version } });
+        return { userId: String(userId), merchantId: String(merchantId) };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict("account.emailTaken", "email");
+      throw err;
+    }
+  }
+
+  async login(req: LoginReq, client: { ip: string; userAgent: string | undefined }): Promise<LoginReply> {
+    const { db, hasher, config } = this.deps;
+    const now = this.now();
+    await this.checkThrottle(req.email, now);
+
+    const user = await repo.findUserByEmail(db, req.email);
+    const passwordOk = user ? await hasher.verify(user.password_hash, req.password) : (await hasher.verifyDummy(req.password), false);
+    if (!user || !passwordOk) {
+      const failures = await repo.recordLoginFailure(db, req.email, now, new Date(now.getTime() - seconds(LOGIN_WINDOW_MINUTES * 60)));
+      if (failures >= LOGIN_LOCK_AT_FAILURES) {
+        await repo.lockLogin(db, req.email, new Date(now.getTime() + seconds(LOGIN_LOCK_MINUTES * 60)));
+        throw new AppError(CODE.ACCOUNT_LOCKED, "account.loginLocked", { minutes: LOGIN_LOCK_MINUTES });
+      }
+      throw new AppError(CODE.LOGIN_FAILED, "account.loginFailed");
+    }
+    if (user.disabled_at) throw new AppError(CODE.FORBIDDEN, "account.disabled");
+    if (user.kind === "merchant" && user.merchant_id !== null) {
+      const merchant = await getMerchant(db, user.merchant_id);
+      if (merchant && merchant.version !== req.version) {
+        throw new AppError(
+          CODE.FORBIDDEN,
+          merchant.version === "international" ? "account.wrongVersionInternational" : "account.wrongVersionDomestic",
+        );
+      }
+    }
+
+    const token = newToken();
+    const expiresAt = new Date(now.getTime() + seconds(config.tokenTtlSeconds));
+    await withTx(db, async (tx) => {
+      await repo.clearThrottle(tx, req.email);
+      const sessionId = await repo.insertSession(tx, {
+        userId: user.id,
+        tokenHash: tokenHash(token),
+        version: req.version,
+        now,
+        expiresAt,
+        ip: client.ip,
+        userAgent: client.userAgent,
+      });
+      await audit(tx, { actorUserId: user.id, action: "account.login", subjectType: "session", subjectId: sessionId, detail: { ip: client.ip } });
+    });
+    return { token, expires_in: config.tokenTtlSeconds };
+  }
+
+  private async checkThrottle(email: string, now: Date): Promise<void> {
+    const t = await repo.findThrottle(this.deps.db, email);
+    if (!t) return;
+    if (t.locked_until && t.locked_until > now) {
+      throw new AppError(CODE.ACCOUNT_LOCKED, "account.loginLocked", {
+        minutes: Math.ceil((t.locked_until.getTime() - now.getTime()) / 60_000),
+      });
+    }
+    const windowStart = now.getTime() - seconds(LOGIN_WINDOW_MINUTES * 60);
+    if (t.failures < LOGIN_FREE_FAILURES || t.last_failure_at.getTime() < windowStart) return;
+    const delay = LOGIN_SLOW_BASE_SECONDS * 2 ** (t.failures - LOGIN_FREE_FAILURES);
+    const wait = Math.ceil((t.last_failure_at.getTime() + seconds(delay) - now.getTime()) / 1000);
+    if (wait > 0) throw new AppError(CODE.TOO_MANY_REQUESTS, "account.loginSlowed", { seconds: wait });
+  }
+
+  /** Resolves a token for the auth guard: the actor, or null when the token is unknown, expired or revoked. */
+  async authenticate(token: string): Promise<Actor | null> {
+    const row = await repo.findLiveSession(this.deps.db, tokenHash(token), this.now());
+    if (!row) return null;
+    return {
+      userId: row.userId,
+      sessionId: row.sessionId,
+      kind: row.kind,
+      email: row.email,
+      merchantId: row.merchantId,
+      roles: merchantRoles(row.roles ?? []),
+      version: row.version,
+    };
+  }
+
+  async validateToken(token: string): Promise<ValidateTokenReply> {
+    const row = await repo.findLiveSession(this.deps.db, tokenHash(token), this.now());
+    if (!row) return { valid: false, expires_in: 0, userId: null };
+    return {
+      valid: true,
+      expires_in: Math.max(0, Math.floor((row.expiresAt.getTime() - this.now().getTime()) / 1000)),
+      userId: String(row.userId),
+    };
+  }
+
+  async logout(actor: Actor): Promise<void> {
+    await withTx(this.deps.db, async (tx) => {
+      await repo.revokeSession(tx, actor.sessionId, this.now());
+      await audit(tx, { actorUserId: actor.userId, action: "account.logout", subjectType: "session", subjectId: actor.sessionId });
+    });
+  }
+
+  /** Sets a new password with an e-mail code; every session of the account dies. */
+  async resetPassword(req: ResetPasswordReq): Promise<void> {
+    const user = await repo.findUserByEmail(this.deps.db, req.email);
+    if (!user) throw invalid("account.emailUnknown", "email");
+    const codeId = await this.checkCode({ channel: "email", target: req.email, scene: "resetPassword" }, req.emailCode);
+    const passwordHash = await this.deps.hasher.hash(req.password);
+    const now = this.now();
+    await withTx(this.deps.db, async (tx) => {
+      if (!(await repo.consumeCode(tx, codeId, now))) throw invalidCode();
+      await repo.updateUser(tx, user.id, { passwordHash, now });
+      const revoked = await repo.revokeUserSessions(tx, user.id, now);
+      await repo.clearThrottle(tx, req.email);
+      await audit(tx, { actorUserId: user.id, action: "account.resetPassword", subjectType: "user", subjectId: user.id, detail: { revokedSessions: revoked } });
+    });
+  }
+
+  async changeEmail(actor: Actor, req: UserEmailReq): Promise<void> {
+    const codeId = await this.checkCode({ channel: "email", target: req.email, scene: "changeEmail" }, req.emailCode);
+    const now = this.now();
+    try {
+      await withTx(this.deps.db, async (tx) => {
+        if (!(await repo.consumeCode(tx, codeId, now))) throw invalidCode();
+        await repo.updateUser(tx, actor.userId, { email: req.email, now });
+        await audit(tx, { actorUserId: actor.userId, action: "account.changeEmail", subjectType: "user", subjectId: actor.userId, detail: { from: actor.email, to: req.email } });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict("account.emailTaken", "email");
+      throw err;
+    }
+  }
+
+  async changePhone(actor: Actor, req: UserPhoneReq): Promise<void> {
+    const codeId = await this.checkCode({ channel: "sms", target: req.phone, scene: "bindPhone" }, req.smsCode);
+    const now = this.now();
+    try {
+      await withTx(this.deps.db, async (tx) => {
+        if (!(await repo.consumeCode(tx, codeId, now))) throw invalidCode();
+        await repo.updateUser(tx, actor.userId, { phone: req.phone, now });
+        await audit(tx, { actorUserId: actor.userId, action: "account.changePhone", subjectType: "user", subjectId: actor.userId });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict("account.phoneTaken", "phone");
+      throw err;
+    }
+  }
+
+  async userInfo(actor: Actor): Promise<UserInfo> {
+    const user = await repo.findUserById(this.deps.db, actor.userId);
+    if (!user) throw unauthorized();
+    const merchant = user.merchant_id !== null ? await getMerchant(this.deps.db, user.merchant_id) : undefined;
+    return {
+      userId: String(user.id),
+      kind: user.kind,
+      loginAccount: user.email,
+      email: user.email,
+      phone: user.phone,
+      merchant: merchant ? presentMerchant(merchant) : null,
+      balances: merchant ? accountBalances(merchant) : null,
+    };
+  }
+}

@@ -1,0 +1,16 @@
+import type { MerchantRole, UserKind, Version } from "@tessera/contracts";
+
+/** Who is making a request, resolved from the `x-auth-token` header. */
+export interface Actor {
+  userId: number;
+  sessionId: number;
+  kind: UserKind;
+  email: string;
+  /** The tenant: set for merchant staff, null for operators and customers. */
+  merchantId: number | null;
+  roles: readonly MerchantRole[];
+  version: Version;
+}
+
+/** Resolves a token to an actor, or null when it is unknown, expired or revoked. */
+export type Authenticator = (token: string) => Promise<Actor | null>;

@@ -1,0 +1,54 @@
+import nodemailer from "nodemailer";
+import type { Config } from "../../config";
+import type { Db } from "../../db/tx";
+import { recordOutbox } from "./outbox";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+export interface SmsMessage {
+  to: string;
+  text: string;
+}
+
+/** Sends mail. `local` keeps it in the dev outbox; `smtp` delivers through an SMTP server. */
+export interface Mailer {
+  readonly kind: "local" | "smtp";
+  send(message: MailMessage): Promise<void>;
+}
+/** Sends SMS. Only the local adapter exists: no SMS gateway is reachable from here. */
+export interface SmsSender {
+  readonly kind: "local";
+  send(message: SmsMessage): Promise<void>;
+}
+
+export function createMailer(config: Config, db: Db, log: (line: string) => void): Mailer {
+  if (config.mailAdapter === "smtp") {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      kind: "smtp",
+      send: async (m) => {
+        await transport.sendMail({ from: config.mailFrom, to: m.to, subject: m.subject, text: m.text });
+      },
+    };
+  }
+  return {
+    kind: "local",
+    send: async (m) => {
+      await recordOutbox(db, { channel: "email", recipient: m.to, subject: m.subject, body: m.text });
+      log(`[mail:local] to=${m.to} subject="${m.subject}"`);
+    },
+  };
+}
+
+export function createSmsSender(db: Db, log: (line: string) => void): SmsSender {
+  return {
+    kind: "local",
+    send: async (m) => {
+      await recordOutbox(db, { channel: "sms", recipient: m.to, subject: "", body: m.text });
+      log(`[sms:local] to=${m.to}`);
+    },
+  };
+}

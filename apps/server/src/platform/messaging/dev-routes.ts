@@ -1,0 +1,60 @@
+import { envelope, outboxItem, outboxQuery, pageOf } from "@tessera/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Db } from "../../db/tx";
+import { ok } from "../http/envelope";
+import { sendXlsx } from "../http/export";
+import { listOutbox, type OutboxRow } from "./outbox";
+
+function present(row: OutboxRow) {
+  return {
+    id: String(row.id),
+    channel: row.channel,
+    to: row.recipient,
+    subject: row.subject,
+    body: row.body,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * The local mail/SMS adapter's outbox, for developers and browser tests to read the codes that were
+ * "sent". Registered only while the local adapters are active.
+ */
+export function devOutboxRoutes(db: Db): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    app.get(
+      "/outbox",
+      { schema: { tags: ["dev"], summary: "Mail and SMS kept by the local adapters, newest first", querystring: outboxQuery, response: { 200: envelope(pageOf(outboxItem)) } } },
+      async (req) => {
+        const { rows, total } = await listOutbox(db, req.query);
+        return ok({ list: rows.map(present), total, page: req.query.page, pageSize: req.query.pageSize });
+      },
+    );
+    app.get(
+      "/outbox/export",
+      { schema: { tags: ["dev"], summary: "The outbox as an .xlsx file (same filters)", querystring: outboxQuery.omit({ page: true, pageSize: true }) } },
+      async (req, reply) => {
+        async function* pages() {
+          for (let page = 1; ; page++) {
+            const { rows } = await listOutbox(db, { ...req.query, page, pageSize: 1000 });
+            yield rows.map(present);
+            if (rows.length < 1000) return;
+          }
+        }
+        return sendXlsx(
+          reply,
+          "outbox",
+          [
+            { header: "createdAt", value: (r) => r.createdAt },
+            { header: "channel", width: 8, value: (r) => r.channel },
+            { header: "to", width: 30, value: (r) => r.to },
+            { header: "subject", width: 30, value: (r) => r.subject },
+            { header: "body", width: 60, value: (r) => r.body },
+          ],
+          pages(),
+        );
+      },
+    );
+  };
+}

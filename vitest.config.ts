@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * One Vitest run for the workspace. Server integration tests run on the embedded database (PGlite) and,
+ * when TEST_DATABASE_URL is set, once more on that PostgreSQL server.
+ */
+const serverTests = ["apps/server/src/**/*.test.ts"];
+const postgresOnly = ["apps/server/src/**/*.concurrency.test.ts"];
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: "contracts", include: ["packages/contracts/src/**/*.test.ts"] } },
+      { test: { name: "web", include: ["apps/web/src/**/*.test.ts"] } },
+      {
+        test: {
+          name: "server-pglite",
+          include: serverTests,
+          exclude: postgresOnly,
+          env: { TEST_DB: "pglite" },
+          globalSetup: ["apps/server/test/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            {
+              test: {
+                name: "server-postgres",
+                include: serverTests,
+                env: { TEST_DB: "postgres" },
+                globalSetup: ["apps/server/test/global-setup.ts"],
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
