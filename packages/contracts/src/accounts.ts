@@ -104,12 +104,16 @@ export const registerReq = z
   .superRefine(passwordsMatch)
   .superRefine((v, ctx) => {
     if (v.version !== "international") return;
-    if (!v.country) ctx.addIssue({ code: "custom", path: ["country"], message: "validation.countryEmpty" });
-    else if (!isAllowedInternationalRegion(v.country))
+    if (!v.country) {
+      ctx.addIssue({ code: "custom", path: ["country"], message: "validation.countryEmpty" });
+    } else if (!isAllowedInternationalRegion(v.country)) {
       ctx.addIssue({ code: "custom", path: ["country"], message: "validation.countryNotAllowed" });
-    if (!v.currency) ctx.addIssue({ code: "custom", path: ["currency"], message: "validation.currencyEmpty" });
-    else if (!(INTERNATIONAL_CURRENCIES as readonly string[]).includes(v.currency))
+    }
+    if (!v.currency) {
+      ctx.addIssue({ code: "custom", path: ["currency"], message: "validation.currencyEmpty" });
+    } else if (!(INTERNATIONAL_CURRENCIES as readonly string[]).includes(v.currency)) {
       ctx.addIssue({ code: "custom", path: ["currency"], message: "validation.currencyInvalid" });
+    }
   });
 export type RegisterReq = z.infer<typeof registerReq>;
 

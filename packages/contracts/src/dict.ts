@@ -54,7 +54,7 @@ export type DictName = keyof typeof DICT_LABELS;
 export function dictionary(lang: Lang): Record<string, { value: string; label: string }[]> {
   const out: Record<string, { value: string; label: string }[]> = {};
   for (const [name, values] of Object.entries(DICT_LABELS)) {
-    out[name] = Object.entries(values).map(([value, labels]) => ({ value, label: (labels as Labels)[lang] }));
+    out[name] = Object.entries(values).map(([value, labels]) => ({ value, label: labels[lang] }));
   }
   return out;
 }

@@ -30,8 +30,8 @@ function parseInt8(value: string): number {
   return n;
 }
 const pgTypes = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === 20 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: "text" | "binary"): unknown =>
+    oid === 20 ? parseInt8 : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
 };
 
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {

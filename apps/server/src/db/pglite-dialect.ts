@@ -36,7 +36,7 @@ class PGliteConnection implements DatabaseConnection {
       ? { rows: r.rows, numAffectedRows: BigInt(r.affectedRows) }
       : { rows: r.rows };
   }
-  // eslint-disable-next-line require-yield
+  // eslint-disable-next-line require-yield, @typescript-eslint/require-await
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("streamQuery is not supported on PGlite");
   }

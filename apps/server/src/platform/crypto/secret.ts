@@ -18,7 +18,7 @@ export async function loadSecret(configured: string | undefined, dataDir: string
   const key = randomBytes(32);
   await mkdir(dataDir, { recursive: true });
   // wx: never overwrite a key another process has just written.
-  await writeFile(file, key.toString("hex"), { mode: 0o600, flag: "wx" }).catch(async (err: NodeJS.ErrnoException) => {
+  await writeFile(file, key.toString("hex"), { mode: 0o600, flag: "wx" }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== "EEXIST") throw err;
   });
   return parseKey((await readFile(file, "utf8")).trim());
