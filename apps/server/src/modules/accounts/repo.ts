@@ -81,7 +81,11 @@ export async function insertSession(
   return row.id;
 }
 
-/** A live session with its user and merchant, in one indexed lookup. */
+/**
+ * A live session with its user and the merchant's roles, in one indexed lookup. This runs on every
+ * authenticated request, so it reads merchants.roles by join rather than through the merchants module:
+ * the one place accounts reads a table it does not own.
+ */
 export function findLiveSession(db: Executor, tokenHash: string, now: Date) {
   return db
     .selectFrom("sessions as s")

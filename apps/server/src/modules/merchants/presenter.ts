@@ -1,6 +1,6 @@
 import { MERCHANT_ROLES, type MerchantInfo, type MerchantRole } from "@tessera/contracts";
 import type { Selectable } from "kysely";
-import type { MerchantsTable } from "../../db/schema";
+import type { MerchantsTable } from "./tables";
 
 export type MerchantRow = Selectable<MerchantsTable>;
 
