@@ -69,7 +69,7 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: true,
-      index: false,
+      index: "index.html",
       setHeaders: (res, filePath) => {
         res.header("cache-control", filePath.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");
       },

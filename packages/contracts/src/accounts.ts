@@ -117,6 +117,17 @@ export const registerReq = z
   });
 export type RegisterReq = z.infer<typeof registerReq>;
 
+export const registerReply = z.object({ userId: z.string(), merchantId: z.string() });
+export type RegisterReply = z.infer<typeof registerReply>;
+
+/** `GET common/config`: what the web app needs to know about this server. */
+export const commonConfigReply = z.object({
+  /** The local mail/SMS adapters are active: the dev mailbox exists. */
+  devOutbox: z.boolean(),
+  tokenTtlSeconds: z.number().int(),
+});
+export type CommonConfigReply = z.infer<typeof commonConfigReply>;
+
 export const loginReq = z.strictObject({
   email: emailField,
   password: loginPasswordField,

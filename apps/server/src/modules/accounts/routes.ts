@@ -1,9 +1,11 @@
 import {
+  commonConfigReply,
   dictAll,
   dictionary,
   envelope,
   loginReply,
   loginReq,
+  registerReply,
   registerReq,
   resetPasswordReq,
   sendCodeReply,
@@ -15,6 +17,7 @@ import {
   validateTokenReply,
   validateTokenReq,
 } from "@tessera/contracts";
+import type { CommonConfigReply } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, tokenOf, type Guard } from "../../platform/auth/guard";
@@ -30,7 +33,7 @@ export interface AccountsRouteDeps {
   accounts: AccountsService;
   guard: Guard;
   /** What the web app needs to know about this server (common/config). */
-  publicConfig: { devOutbox: boolean; tokenTtlSeconds: number };
+  publicConfig: CommonConfigReply;
 }
 
 /** Account calls of spec 01 §7, mounted under /api/card-user. */
@@ -60,7 +63,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
           tags,
           summary: "Register an organisation and its first user",
           body: registerReq,
-          response: { 200: envelope(z.object({ userId: z.string(), merchantId: z.string() })) },
+          response: { 200: envelope(registerReply) },
         },
       },
       async (req) => ok(await accounts.register(req.body)),
@@ -118,7 +121,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
         schema: {
           tags,
           summary: "What the web app needs to know about this server",
-          response: { 200: envelope(z.object({ devOutbox: z.boolean(), tokenTtlSeconds: z.number().int() })) },
+          response: { 200: envelope(commonConfigReply) },
         },
       },
       () => Promise.resolve(ok(publicConfig)),

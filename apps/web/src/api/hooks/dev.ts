@@ -1,0 +1,16 @@
+import type { OutboxItem, OutboxQuery, Page } from "@tessera/contracts";
+import { unwrap } from "../errors";
+import { http } from "../http";
+import { queryKeys } from "../queryKeys";
+
+/** The local mail/SMS outbox (`GET /api/dev/outbox`), newest first. No token needed. */
+export function outboxQueryOptions(query: OutboxQuery) {
+  return {
+    queryKey: queryKeys.outbox(query),
+    queryFn: async (): Promise<Page<OutboxItem>> =>
+      unwrap(await http.get<Page<OutboxItem>>("/api/dev/outbox", { query: { ...query }, auth: false })),
+  };
+}
+
+/** The same filters as an .xlsx download. */
+export const OUTBOX_EXPORT_PATH = "/api/dev/outbox/export";

@@ -1,0 +1,68 @@
+import { versionOfPath, loginPathOf } from "./area";
+import { createHttpClient, type HttpClient } from "./client";
+import { createLoadingTracker } from "./loading";
+import { createThrottle, LOGIN_EXPIRED_TOAST_WINDOW_MS } from "./throttle";
+import { createTokenStore } from "./tokens";
+import { currentLang, i18n } from "../i18n";
+
+/**
+ * The browser's HTTP layer: one token store, one loading overlay, one client. The app plugs in its
+ * toast, navigation and cache reset with `configureHttp` once the router and antd exist.
+ */
+export const tokens = createTokenStore(window.localStorage);
+window.addEventListener("storage", () => tokens.notify());
+
+export const loading = createLoadingTracker();
+
+interface HttpEffects {
+  toastError: (msg: string) => void;
+  navigate: (path: string) => void;
+  /** Runs after a 401 cleared the stored session (drop cached user data). */
+  afterUnauthorized: () => void;
+}
+
+const effects: HttpEffects = {
+  toastError: (msg) => console.error(msg),
+  navigate: (path) => window.location.assign(path),
+  afterUnauthorized: () => undefined,
+};
+
+export function configureHttp(next: Partial<HttpEffects>): void {
+  Object.assign(effects, next);
+}
+
+/** The session of the page the user is on (international pages use their own token). */
+export function currentVersion() {
+  return versionOfPath(window.location.pathname);
+}
+
+const mayToastLoginExpired = createThrottle(LOGIN_EXPIRED_TOAST_WINDOW_MS);
+
+export const http: HttpClient = createHttpClient({
+  fetch: (input, init) => window.fetch(input, init),
+  getLang: currentLang,
+  getToken: () => tokens.getToken(currentVersion()),
+  text: (key) => i18n.t(key, { ns: "msg" }),
+  toastError: (msg) => effects.toastError(msg),
+  onUnauthorized() {
+    const version = currentVersion();
+    tokens.clear(version);
+    effects.afterUnauthorized();
+    const target = loginPathOf(version);
+    if (window.location.pathname !== target) effects.navigate(target);
+  },
+  mayToastLoginExpired,
+  loading,
+});
+
+/** Hands a downloaded file to the browser as a download. */
+export function saveFile(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

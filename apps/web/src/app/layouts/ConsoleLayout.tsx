@@ -1,0 +1,87 @@
+import { Button, Flex, Layout, Menu, Progress, Result, Typography, theme } from "antd";
+import { createElement, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, Navigate, Outlet, useLocation, useNavigation } from "react-router";
+import { chooserPathOf, loginPathOf } from "../../api/area";
+import { useCommonConfig } from "../../api/hooks/common";
+import { useSession, useUserInfo } from "../../api/hooks/account";
+import { AppHeader } from "../../components/AppHeader";
+import type { AreaDef } from "../routes";
+
+/** Checks the area's requirements: a session of its version, the merchant role, dev tools enabled. */
+function AreaGate({ area, children }: { area: AreaDef; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  const { token } = useSession();
+  const { data: info } = useUserInfo();
+  const { data: config, isPending: configPending } = useCommonConfig();
+
+  if (area.version && !token) return <Navigate to={loginPathOf(area.version)} replace />;
+  if (area.devOnly && !configPending && !config?.devOutbox) {
+    return <Result status="info" title={t("dev.unavailableTitle")} subTitle={t("dev.unavailableBody")} />;
+  }
+  const roles = info?.merchant?.roles;
+  if (area.version && area.role && roles && !roles.includes(area.role)) {
+    return (
+      <Result
+        status="403"
+        title={t("guard.noRoleTitle")}
+        subTitle={t("guard.noRoleBody", { system: t(`chooser.${area.role}.title`) })}
+        extra={
+          <Link to={chooserPathOf(area.version)}>
+            <Button type="primary">{t("guard.backToChooser")}</Button>
+          </Link>
+        }
+      />
+    );
+  }
+  return <>{children}</>;
+}
+
+/** A back-office area: header, side menu of the area's working pages, content. */
+export function ConsoleLayout({ area }: { area: AreaDef }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const { token: themeToken } = theme.useToken();
+  const [collapsed, setCollapsed] = useState(false);
+  const menuItems = area.pages
+    .filter((p) => p.menuKey)
+    .map((p) => {
+      const to = `${area.base}/${p.path}`;
+      return { key: to.toLowerCase(), icon: p.icon ? createElement(p.icon) : undefined, label: <Link to={to}>{t(p.menuKey ?? "")}</Link> };
+    });
+
+  return (
+    <Layout style={{ minHeight: "100vh" }}>
+      <AppHeader />
+      <Layout>
+        <Layout.Sider
+          width={220}
+          theme="light"
+          breakpoint="lg"
+          collapsible
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          style={{ borderRight: `1px solid ${themeToken.colorBorderSecondary}` }}
+        >
+          {!collapsed && (
+            <Typography.Text type="secondary" style={{ display: "block", padding: "18px 24px 6px", fontSize: 12, letterSpacing: 0.5 }}>
+              {t(area.nameKey)}
+            </Typography.Text>
+          )}
+          <Menu mode="inline" selectedKeys={[pathname.toLowerCase()]} items={menuItems} style={{ borderInlineEnd: 0 }} />
+        </Layout.Sider>
+        <Layout.Content style={{ padding: 24, minWidth: 0 }}>
+          {navigation.state === "loading" && (
+            <Progress percent={100} status="active" showInfo={false} size="small" style={{ position: "absolute", top: 60, left: 0, right: 0, margin: 0 }} />
+          )}
+          <AreaGate area={area}>
+            <Flex vertical gap={16} style={{ maxWidth: 1280, margin: "0 auto" }}>
+              <Outlet />
+            </Flex>
+          </AreaGate>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,6 @@
+import { AccountHome } from "../../components/account/AccountHome";
+
+/** `/business/Home`: the supplier's home: account balance, SUP balance, account info and actions. */
+export default function BusinessHome() {
+  return <AccountHome role="business" />;
+}

@@ -1,0 +1,6 @@
+import { AccountHome } from "../../components/account/AccountHome";
+
+/** `/international/business/Home`: the international supplier's home (USD or HKD). */
+export default function InternationalBusinessHome() {
+  return <AccountHome role="business" />;
+}

@@ -1,0 +1,6 @@
+import { AccountHome } from "../../components/account/AccountHome";
+
+/** `/sale/Home`: the purchaser's home: SUP and reserve/payment balances, account info and actions. */
+export default function SaleHome() {
+  return <AccountHome role="sale" />;
+}

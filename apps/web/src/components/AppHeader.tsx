@@ -1,0 +1,94 @@
+import { LogoutOutlined, MailOutlined, SwapOutlined, UserOutlined } from "@ant-design/icons";
+import { Button, Divider, Flex, Layout, Space, theme, Tooltip, Typography } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { chooserPathOf, loginPathOf } from "../api/area";
+import { useCommonConfig } from "../api/hooks/common";
+import { useLogout, useSession, useUserInfo } from "../api/hooks/account";
+import { RealNameTag } from "./account/RealNameTag";
+import { useAuthDialogs } from "./auth/context";
+import { LanguageSwitch } from "./LanguageSwitch";
+import { Logo } from "./Logo";
+import { ThemeSwitch } from "./ThemeSwitch";
+
+/** Who is logged in: account, real-name state, system switch and logout. */
+function SessionActions() {
+  const { t } = useTranslation();
+  const { version } = useSession();
+  const { data: info } = useUserInfo();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const account = info?.loginAccount ?? info?.email ?? "";
+  return (
+    <Space size={8} wrap={false}>
+      <Flex align="center" gap={6}>
+        <UserOutlined />
+        <Typography.Text strong ellipsis style={{ maxWidth: 220 }} data-testid="header-account">
+          {account}
+        </Typography.Text>
+      </Flex>
+      {info?.merchant && <RealNameTag state={info.merchant.realNameState} />}
+      <Tooltip title={t("header.switchSystem")}>
+        <Button type="text" icon={<SwapOutlined />} onClick={() => void navigate(chooserPathOf(version))} aria-label={t("header.switchSystem")} />
+      </Tooltip>
+      <Button
+        icon={<LogoutOutlined />}
+        loading={logout.isPending}
+        onClick={() =>
+          void logout.mutateAsync().then(() => navigate(loginPathOf(version)))
+        }
+      >
+        {t("header.logout")}
+      </Button>
+    </Space>
+  );
+}
+
+/** The header of every page: logo, dev mailbox link, language, colour theme and the session. */
+export function AppHeader({ left }: { left?: ReactNode }) {
+  const { t } = useTranslation();
+  const { token: themeToken } = theme.useToken();
+  const { version, token } = useSession();
+  const dialogs = useAuthDialogs();
+  const { data: config } = useCommonConfig();
+  const international = version === "international";
+  return (
+    <Layout.Header
+      style={{
+        display: "flex",
+        alignItems: "center",
+        gap: 16,
+        borderBottom: `1px solid ${themeToken.colorBorderSecondary}`,
+        position: "sticky",
+        top: 0,
+        // Above dialog masks: the language switch stays available while a dialog is open.
+        zIndex: 1001,
+      }}
+    >
+      {left}
+      <Logo to={token ? chooserPathOf(version) : loginPathOf(version)} color={themeToken.colorPrimary} international={international} />
+      <div style={{ flex: 1 }} />
+      {config?.devOutbox && (
+        <Link to="/dev/mailbox">
+          <Button type="text" icon={<MailOutlined />}>
+            {t("header.devMailbox")}
+          </Button>
+        </Link>
+      )}
+      <LanguageSwitch />
+      <ThemeSwitch />
+      <Divider orientation="vertical" />
+      {token ? (
+        <SessionActions />
+      ) : (
+        <Space size={8}>
+          <Button onClick={() => dialogs.open("login")}>{t("auth.login")}</Button>
+          <Button type="primary" onClick={() => dialogs.open("register")}>
+            {t("auth.register")}
+          </Button>
+        </Space>
+      )}
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,84 @@
+import { App, Button, Form, Input, Modal, Space } from "antd";
+import { useTranslation } from "react-i18next";
+import { resetPasswordReq } from "@tessera/contracts";
+import { useResetPassword, useSendEmailCode } from "../../api/hooks/account";
+import { CodeButton } from "../form/CodeButton";
+import { reportFailure } from "../form/serverError";
+import { useZodRules } from "../form/useZodRules";
+import { useAuthDialogs } from "./context";
+
+interface ResetValues {
+  email: string;
+  emailCode: string;
+  password: string;
+  confirmPassword: string;
+}
+const FIELDS = ["email", "emailCode", "password", "confirmPassword"] as const;
+
+/** Forgot password: a code to the email, then a new strong password. Ends every session of the account. */
+export function ResetPasswordDialog({ initialEmail }: { initialEmail?: string }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const dialogs = useAuthDialogs();
+  const [form] = Form.useForm<ResetValues>();
+  const rule = useZodRules(resetPasswordReq);
+  const reset = useResetPassword();
+  const sendEmail = useSendEmailCode();
+  const toast = (m: string) => void message.error(m);
+
+  const sendCode = async (): Promise<number | null> => {
+    try {
+      await form.validateFields(["email"]);
+    } catch {
+      return null;
+    }
+    const email = (form.getFieldValue("email") as string).trim();
+    const result = await sendEmail.mutateAsync({ email, scene: "resetPassword" });
+    if (reportFailure(result, form, ["email"], toast) || !result?.ok) return null;
+    void message.success(t("code.sent"));
+    return result.data.resendIn;
+  };
+
+  const submit = async (v: ResetValues) => {
+    const email = v.email.trim();
+    const result = await reset.mutateAsync({ email, emailCode: v.emailCode.trim(), password: v.password, confirmPassword: v.confirmPassword });
+    if (reportFailure(result, form, FIELDS, toast)) return;
+    void message.success(t("auth.resetSuccess"));
+    dialogs.open("login", { email });
+  };
+
+  return (
+    <Modal open width={480} title={t("auth.resetTitle")} footer={null} onCancel={dialogs.close} mask={{ closable: false }} destroyOnHidden>
+      <Form<ResetValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ email: initialEmail ?? "" }}
+        onFinish={(v) => void submit(v)}
+        validateTrigger="onBlur"
+        style={{ paddingTop: 8 }}
+      >
+        <Form.Item name="email" label={t("auth.email")} rules={[rule("email")]}>
+          <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
+        </Form.Item>
+        <Form.Item label={t("auth.emailCode")} required>
+          <Space.Compact style={{ width: "100%" }}>
+            <Form.Item name="emailCode" noStyle rules={[rule("emailCode")]}>
+              <Input placeholder={t("auth.emailCodePlaceholder")} autoComplete="one-time-code" maxLength={12} />
+            </Form.Item>
+            <CodeButton onSend={sendCode} />
+          </Space.Compact>
+        </Form.Item>
+        <Form.Item name="password" label={t("auth.newPassword")} rules={[rule("password")]} extra={t("msg:validation.passwordRule")}>
+          <Input.Password placeholder={t("auth.newPasswordPlaceholder")} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="confirmPassword" label={t("auth.confirmPassword")} dependencies={["password"]} rules={[rule("confirmPassword")]}>
+          <Input.Password placeholder={t("auth.confirmPasswordPlaceholder")} autoComplete="new-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block size="large" loading={reset.isPending}>
+          {t("auth.resetSubmit")}
+        </Button>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,61 @@
+import { expect, test, type Page } from "@playwright/test";
+import path from "node:path";
+import { loginToken, registerAccount, useSession, type Account } from "../support/api";
+
+/** Journey (e): screenshots of the main screens in the three languages, into e2e/artifacts/screenshots. */
+const DIR = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+const LANGS = [
+  { lang: "cn", register: "立即注册", chooserTitle: "选择要进入的系统" },
+  { lang: "tw", register: "立即註冊", chooserTitle: "選擇要進入的系統" },
+  { lang: "en", register: "Register now", chooserTitle: "Choose a system" },
+] as const;
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(400); // let dialogs finish their opening animation
+  await page.screenshot({ path: path.join(DIR, `${name}.png`) });
+}
+
+let domestic: Account;
+let international: Account;
+test.beforeAll(async ({ request }) => {
+  domestic = await registerAccount(request);
+  international = await registerAccount(request, { version: "international" });
+});
+
+for (const { lang, register, chooserTitle } of LANGS) {
+  test(`screens in ${lang}`, async ({ page, request }) => {
+    await page.addInitScript((l) => window.localStorage.setItem("lang", l), lang);
+
+    await page.goto("/login");
+    await expect(page.locator(".ant-modal")).toBeVisible();
+    await shot(page, `login-${lang}`);
+    await page.locator(".ant-modal").getByText(register).click();
+    await shot(page, `register-${lang}`);
+
+    await page.goto("/international/INlogin");
+    await expect(page.locator(".ant-modal")).toBeVisible();
+    await shot(page, `intl-login-${lang}`);
+    await page.locator(".ant-modal").getByText(register).click();
+    await shot(page, `intl-register-${lang}`);
+
+    await useSession(page, domestic, await loginToken(request, domestic));
+    await page.goto("/SelectUser");
+    await expect(page.getByText(chooserTitle)).toBeVisible();
+    await shot(page, `chooser-${lang}`);
+    await page.goto("/sale/Home");
+    await expect(page.getByTestId("merchant-id")).toHaveText(domestic.merchantId);
+    await shot(page, `sale-home-${lang}`);
+    await page.goto("/business/Home");
+    await expect(page.getByTestId("merchant-id")).toHaveText(domestic.merchantId);
+    await shot(page, `business-home-${lang}`);
+
+    await useSession(page, international, await loginToken(request, international));
+    await page.goto("/international/sale/Home");
+    await expect(page.getByTestId("merchant-id")).toHaveText(international.merchantId);
+    await shot(page, `intl-sale-home-${lang}`);
+    await page.goto("/international/business/Home");
+    await expect(page.getByTestId("merchant-id")).toHaveText(international.merchantId);
+    await shot(page, `intl-business-home-${lang}`);
+  });
+}

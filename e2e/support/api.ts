@@ -1,0 +1,96 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+/** Helpers that talk to the server directly: codes from the dev outbox, accounts made through the API. */
+
+export const PASSWORD = "Tessera#2026";
+
+let counter = 0;
+export function uniqueEmail(prefix: string): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}${counter}@example.com`;
+}
+
+interface Envelope<T> {
+  code: number;
+  data: T;
+  msg: string;
+}
+
+async function json<T>(res: { json(): Promise<unknown> }): Promise<Envelope<T>> {
+  return (await res.json()) as Envelope<T>;
+}
+
+/** The newest verification code sent to `to`, read from GET /api/dev/outbox (waits until it arrives). */
+export async function readCode(request: APIRequestContext, to: string): Promise<string> {
+  let code = "";
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
+        const body = await json<{ list: { body: string }[] }>(res);
+        code = /\b(\d{4,8})\b/.exec(body.data.list[0]?.body ?? "")?.[1] ?? "";
+        return code;
+      },
+      { message: `a code for ${to} in the dev outbox` },
+    )
+    .not.toBe("");
+  return code;
+}
+
+export interface Account {
+  email: string;
+  password: string;
+  merchantId: string;
+  version: "domestic" | "international";
+}
+
+/** Registers an account through the API with a code read from the outbox. */
+export async function registerAccount(
+  request: APIRequestContext,
+  options: { email?: string; version?: "domestic" | "international"; orgName?: string; country?: string; currency?: "USD" | "HKD" } = {},
+): Promise<Account> {
+  const version = options.version ?? "domestic";
+  const email = options.email ?? uniqueEmail(version === "international" ? "intl" : "buyer");
+  const sent = await request.post("/api/card-user/sendEmail", { data: { email, scene: "register" } });
+  expect((await json(sent)).code).toBe(1);
+  const emailCode = await readCode(request, email);
+  const res = await request.post("/api/card-user/register", {
+    data: {
+      email,
+      emailCode,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      orgName: options.orgName ?? (version === "international" ? "Harbour Digital Ltd." : "星河数字科技有限公司"),
+      version,
+      ...(version === "international" ? { country: options.country ?? "HK", currency: options.currency ?? "HKD" } : {}),
+    },
+  });
+  const body = await json<{ merchantId: string }>(res);
+  expect(body.code, body.msg).toBe(1);
+  return { email, password: PASSWORD, merchantId: body.data.merchantId, version };
+}
+
+/** Logs in through the API and returns the token. */
+export async function loginToken(request: APIRequestContext, account: Account): Promise<string> {
+  const res = await request.post("/api/card-user/login", {
+    data: { email: account.email, password: account.password, version: account.version },
+  });
+  const body = await json<{ token: string }>(res);
+  expect(body.code, body.msg).toBe(1);
+  return body.data.token;
+}
+
+/** Puts a session into the browser's storage the way the login dialog does. */
+export async function useSession(page: Page, account: Account, token: string): Promise<void> {
+  await page.goto(account.version === "international" ? "/international/INlogin" : "/login");
+  await page.evaluate(
+    ([key, value]) => window.localStorage.setItem(key, value),
+    [account.version === "international" ? "interToken" : "x-auth-token", token] as const,
+  );
+}
+
+/** Picks the interface language the way a user does: the header's language switch. */
+export async function switchLanguage(page: Page, name: "简体中文" | "繁體中文" | "English"): Promise<void> {
+  await page.getByTestId("lang-switch").click();
+  await page.getByRole("menuitem", { name }).click();
+}
