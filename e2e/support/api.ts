@@ -91,6 +91,11 @@ export async function useSession(page: Page, account: Account, token: string): P
 
 /** Picks the interface language the way a user does: the header's language switch. */
 export async function switchLanguage(page: Page, name: "简体中文" | "繁體中文" | "English"): Promise<void> {
-  await page.getByTestId("lang-switch").click();
-  await page.getByRole("menuitem", { name }).click();
+  // The login dialog opens with an animation and takes focus, which can close a menu opened during it:
+  // retry until the switch shows the chosen language, as a user would click again.
+  await expect(async () => {
+    await page.getByTestId("lang-switch").click();
+    await page.getByRole("menuitem", { name }).click({ timeout: 2_000 });
+    await expect(page.getByTestId("lang-switch")).toHaveText(name, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
