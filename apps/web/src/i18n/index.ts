@@ -1,19 +1,15 @@
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import { isLang, LANGS, type Lang } from "@tessera/contracts";
-import en from "./locales/en.json";
-import zhCN from "./locales/zh-CN.json";
-import zhTW from "./locales/zh-TW.json";
 import { defaultLangFor, LANG_STORAGE_KEY, LANG_TAGS } from "./languages";
 import { messageResources } from "./messages";
+import { translationsFor } from "./resources";
 
 /**
  * i18next with the app's texts (namespace `translation`, structured keys) and the contracts'
  * MESSAGES (namespace `msg`). Language codes are the app's own: cn, tw, en.
  */
 export const i18n = i18next.createInstance();
-
-const translations: Record<Lang, typeof zhCN> = { cn: zhCN, tw: zhTW, en };
 
 function isInternationalPath(pathname: string): boolean {
   return pathname === "/international" || pathname.startsWith("/international/");
@@ -28,7 +24,7 @@ const initial = defaultLangFor(storedLang(), isInternationalPath(window.location
 
 void i18n.use(initReactI18next).init({
   resources: Object.fromEntries(
-    LANGS.map((lang) => [lang, { translation: translations[lang], msg: messageResources(lang) }]),
+    LANGS.map((lang) => [lang, { translation: translationsFor(lang), msg: messageResources(lang) }]),
   ),
   lng: initial,
   fallbackLng: "cn",

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "@tessera/contracts";
-import en from "./locales/en.json";
-import zhCN from "./locales/zh-CN.json";
-import zhTW from "./locales/zh-TW.json";
+import { localeFiles, translationsFor } from "./resources";
 
 /**
  * The locales cannot drift: zh-TW and en have every key of zh-CN (and no others), zh-TW is written in
@@ -19,9 +17,9 @@ function flatten(node: unknown, prefix = "", out = new Map<string, string>()): M
   return out;
 }
 
-const cn = flatten(zhCN);
-const tw = flatten(zhTW);
-const english = flatten(en);
+const cn = flatten(translationsFor("cn"));
+const tw = flatten(translationsFor("tw"));
+const english = flatten(translationsFor("en"));
 
 /** Characters that exist only in simplified Chinese (their traditional forms differ). */
 const SIMPLIFIED_ONLY = [
@@ -29,6 +27,20 @@ const SIMPLIFIED_ONLY = [
 ].filter((c) => c !== "里" && c !== "干" && c !== "台" && c !== "余" && c !== "谷" && c !== "郁" && c !== "党" && c !== "丑");
 
 describe("locale files", () => {
+  it("every module file exists in the three languages, and files never share a top-level key", () => {
+    const names = [...localeFiles("cn").keys()].sort();
+    expect(names).toContain("core");
+    expect([...localeFiles("tw").keys()].sort()).toEqual(names);
+    expect([...localeFiles("en").keys()].sort()).toEqual(names);
+    const owner = new Map<string, string>();
+    for (const [file, contents] of localeFiles("cn")) {
+      for (const key of Object.keys(contents)) {
+        expect(owner.get(key), `top-level key "${key}" in ${file}.json and ${owner.get(key)}.json`).toBeUndefined();
+        owner.set(key, file);
+      }
+    }
+  });
+
   it("zh-TW and en have exactly the keys of zh-CN", () => {
     const keys = [...cn.keys()].sort();
     expect([...tw.keys()].sort()).toEqual(keys);
