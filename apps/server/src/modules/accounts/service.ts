@@ -238,6 +238,7 @@ export class AccountsService {
       merchantId: row.merchantId,
       roles: merchantRoles(row.roles ?? []),
       version: row.version,
+      menus: null,
     };
   }
 

@@ -10,6 +10,11 @@ export interface Actor {
   merchantId: number | null;
   roles: readonly MerchantRole[];
   version: Version;
+  /**
+   * The pages (menu keys such as "sale/ApiSecurity") a sub-account was given; null for a merchant's
+   * owner and for operators, who reach every page of their areas.
+   */
+  menus: readonly string[] | null;
 }
 
 /** Resolves a token to an actor, or null when it is unknown, expired or revoked. */

@@ -22,6 +22,11 @@ export interface GuardOptions {
   kinds?: readonly UserKind[];
   /** The merchant must be able to act in one of these roles (purchaser, supplier, provider). */
   roles?: readonly MerchantRole[];
+  /**
+   * The page (menu key, e.g. "business/SuppliedProducts") this route serves; sub-accounts need it among
+   * their menus. Any one of several keys suffices when a call serves several pages.
+   */
+  menu?: string | readonly string[];
 }
 
 /**
@@ -39,6 +44,10 @@ export function createGuard(app: FastifyInstance, authenticate: Authenticator) {
       if (!actor) throw unauthorized();
       if (!kinds.includes(actor.kind)) throw forbidden();
       if (options.roles && !options.roles.some((r) => actor.roles.includes(r))) throw forbidden();
+      if (options.menu !== undefined && actor.menus !== null) {
+        const needed = typeof options.menu === "string" ? [options.menu] : options.menu;
+        if (!needed.some((m) => actor.menus?.includes(m))) throw forbidden();
+      }
       req.actor = actor;
     };
   };
