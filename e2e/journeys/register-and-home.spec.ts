@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, readCode, uniqueEmail } from "../support/api";
+import { openRegisterFromLogin, PASSWORD, readCode, uniqueEmail } from "../support/api";
 
 /**
  * Journey (a): a purchaser registers with the code from the dev outbox, logs in, chooses the
@@ -19,9 +19,7 @@ test("register, log in, choose the purchaser system, see the real account", asyn
 
   const login = page.locator(".ant-modal");
   await expect(login.getByText("登录 Tessera")).toBeVisible();
-  await login.getByText("立即注册").click();
-
-  const dialog = page.locator(".ant-modal").filter({ hasText: "注册企业账户" });
+  const dialog = await openRegisterFromLogin(page, "立即注册", "注册企业账户");
   await dialog.locator("#email").fill(email);
   await dialog.getByRole("button", { name: "发送验证码" }).click();
   await expect(page.getByText("验证码已发送")).toBeVisible();

@@ -1,11 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { registerAccount } from "../support/api";
+import { openRegisterFromLogin, registerAccount } from "../support/api";
 
 /** Journey (b): the spec's messages for a weak password on register and a wrong password on login. */
 test("a weak password on register shows the strength message", async ({ page }) => {
   await page.goto("/login");
-  await page.locator(".ant-modal").getByText("立即注册").click();
-  const dialog = page.locator(".ant-modal").filter({ hasText: "注册企业账户" });
+  const dialog = await openRegisterFromLogin(page, "立即注册", "注册企业账户");
   await dialog.locator("#password").fill("abcdefgh");
   await dialog.locator("#confirmPassword").fill("abcdefgx");
   await dialog.getByRole("button", { name: /注\s?册/ }).click();
@@ -40,8 +39,7 @@ test("a wrong password on login shows the server's message", async ({ page, requ
 
 test("international registration refuses a region outside the allowed ones", async ({ page }) => {
   await page.goto("/international/INlogin");
-  await page.locator(".ant-modal").getByText("立即註冊").click();
-  const dialog = page.locator(".ant-modal").filter({ hasText: "註冊國際版企業賬戶" });
+  const dialog = await openRegisterFromLogin(page, "立即註冊", "註冊國際版企業賬戶");
   await dialog.locator("#country").click();
   await page.keyboard.type("(JP)");
   await page.keyboard.press("Enter");

@@ -99,3 +99,21 @@ export async function switchLanguage(page: Page, name: "简体中文" | "繁體�
     await expect(page.getByTestId("lang-switch")).toHaveText(name, { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
 }
+
+/**
+ * From the login dialog to the register dialog, as a user would: waits for the login dialog to finish
+ * opening (its email field ready) and clicks "register now" again if the first click fell into the
+ * opening animation. Returns the register dialog.
+ */
+export async function openRegisterFromLogin(page: Page, registerLinkText: string, registerTitle: string) {
+  const dialog = page.locator(".ant-modal").filter({ hasText: registerTitle });
+  await expect(async () => {
+    const login = page.locator(".ant-modal").filter({ has: page.locator("#email") }).first();
+    if (!(await dialog.isVisible())) {
+      await expect(login.locator("#email")).toBeEditable({ timeout: 2_000 });
+      await login.getByText(registerLinkText).click({ timeout: 2_000 });
+    }
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  return dialog;
+}
