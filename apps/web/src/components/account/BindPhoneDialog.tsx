@@ -1,8 +1,8 @@
-import { App, Button, Form, Input, Modal, Space } from "antd";
+import { App, Button, Form, Input, Modal } from "antd";
 import { useTranslation } from "react-i18next";
 import { userPhoneReq } from "@tessera/contracts";
 import { useBindPhone, useSendSmsCode } from "../../api/hooks/account";
-import { CodeButton } from "../form/CodeButton";
+import { CodeField, useCodeSender } from "../form/CodeField";
 import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
 
@@ -21,17 +21,7 @@ export function BindPhoneDialog({ onClose, current }: { onClose: () => void; cur
   const bind = useBindPhone();
   const toast = (m: string) => void message.error(m);
 
-  const sendCode = async (): Promise<number | null> => {
-    try {
-      await form.validateFields(["phone"]);
-    } catch {
-      return null;
-    }
-    const result = await send.mutateAsync({ phone: (form.getFieldValue("phone") as string).trim(), scene: "bindPhone" });
-    if (reportFailure(result, form, ["phone"], toast) || !result?.ok) return null;
-    void message.success(t("code.sent"));
-    return result.data.resendIn;
-  };
+  const sendCode = useCodeSender(form, "phone", (phone) => send.mutateAsync({ phone, scene: "bindPhone" }));
 
   const submit = async (v: Values) => {
     const result = await bind.mutateAsync({ phone: v.phone.trim(), smsCode: v.smsCode.trim() });
@@ -53,14 +43,7 @@ export function BindPhoneDialog({ onClose, current }: { onClose: () => void; cur
         <Form.Item name="phone" label={t("home.phone")} rules={[rule("phone")]}>
           <Input placeholder={t("home.phonePlaceholder")} autoComplete="tel" inputMode="numeric" maxLength={11} />
         </Form.Item>
-        <Form.Item label={t("home.smsCode")} required>
-          <Space.Compact style={{ width: "100%" }}>
-            <Form.Item name="smsCode" noStyle rules={[rule("smsCode")]}>
-              <Input placeholder={t("home.smsCodePlaceholder")} autoComplete="one-time-code" maxLength={12} />
-            </Form.Item>
-            <CodeButton onSend={sendCode} />
-          </Space.Compact>
-        </Form.Item>
+        <CodeField name="smsCode" label={t("home.smsCode")} placeholder={t("home.smsCodePlaceholder")} rule={rule("smsCode")} onSend={sendCode} />
         <Button type="primary" htmlType="submit" block loading={bind.isPending}>
           {t("common.confirm")}
         </Button>

@@ -1,8 +1,8 @@
-import { App, Button, Form, Input, Modal, Space } from "antd";
+import { App, Button, Form, Input, Modal } from "antd";
 import { useTranslation } from "react-i18next";
 import { userEmailReq } from "@tessera/contracts";
 import { useChangeEmail, useSendEmailCode } from "../../api/hooks/account";
-import { CodeButton } from "../form/CodeButton";
+import { CodeField, useCodeSender } from "../form/CodeField";
 import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
 
@@ -21,17 +21,7 @@ export function ChangeEmailDialog({ onClose }: { onClose: () => void }) {
   const change = useChangeEmail();
   const toast = (m: string) => void message.error(m);
 
-  const sendCode = async (): Promise<number | null> => {
-    try {
-      await form.validateFields(["email"]);
-    } catch {
-      return null;
-    }
-    const result = await send.mutateAsync({ email: (form.getFieldValue("email") as string).trim(), scene: "changeEmail" });
-    if (reportFailure(result, form, ["email"], toast) || !result?.ok) return null;
-    void message.success(t("code.sent"));
-    return result.data.resendIn;
-  };
+  const sendCode = useCodeSender(form, "email", (email) => send.mutateAsync({ email, scene: "changeEmail" }));
 
   const submit = async (v: Values) => {
     const result = await change.mutateAsync({ email: v.email.trim(), emailCode: v.emailCode.trim() });
@@ -46,14 +36,7 @@ export function ChangeEmailDialog({ onClose }: { onClose: () => void }) {
         <Form.Item name="email" label={t("home.newEmail")} rules={[rule("email")]}>
           <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
         </Form.Item>
-        <Form.Item label={t("auth.emailCode")} required>
-          <Space.Compact style={{ width: "100%" }}>
-            <Form.Item name="emailCode" noStyle rules={[rule("emailCode")]}>
-              <Input placeholder={t("auth.emailCodePlaceholder")} autoComplete="one-time-code" maxLength={12} />
-            </Form.Item>
-            <CodeButton onSend={sendCode} />
-          </Space.Compact>
-        </Form.Item>
+        <CodeField name="emailCode" label={t("auth.emailCode")} placeholder={t("auth.emailCodePlaceholder")} rule={rule("emailCode")} onSend={sendCode} />
         <Button type="primary" htmlType="submit" block loading={change.isPending}>
           {t("common.confirm")}
         </Button>

@@ -1,9 +1,10 @@
-import { App, Button, Checkbox, Flex, Form, Input, Modal, Radio, Select, Space, Typography } from "antd";
+import { App, Button, Checkbox, Flex, Form, Input, Modal, Radio, Select, Typography } from "antd";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { INTERNATIONAL_CURRENCIES, isLang, registerReq, type RegisterReq, type Version } from "@tessera/contracts";
 import { useRegister, useSendEmailCode } from "../../api/hooks/account";
-import { CodeButton } from "../form/CodeButton";
+import { CodeField, useCodeSender } from "../form/CodeField";
+import { NewPasswordFields } from "../form/NewPasswordFields";
 import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
 import { regionOptions } from "../regions";
@@ -41,18 +42,7 @@ export function RegisterDialog({ version }: { version: Version }) {
   const regions = useMemo(() => (international ? regionOptions(lang) : []), [international, lang]);
   const toast = (m: string) => void message.error(m);
 
-  const sendCode = async (): Promise<number | null> => {
-    try {
-      await form.validateFields(["email"]);
-    } catch {
-      return null;
-    }
-    const email = (form.getFieldValue("email") as string).trim();
-    const result = await sendEmail.mutateAsync({ email, scene: "register" });
-    if (reportFailure(result, form, ["email"], toast) || !result?.ok) return null;
-    void message.success(t("code.sent"));
-    return result.data.resendIn;
-  };
+  const sendCode = useCodeSender(form, "email", (email) => sendEmail.mutateAsync({ email, scene: "register" }));
 
   const submit = async (v: RegisterValues) => {
     const req: RegisterReq = {
@@ -91,20 +81,8 @@ export function RegisterDialog({ version }: { version: Version }) {
         <Form.Item name="email" label={t("auth.email")} rules={[rule("email")]}>
           <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
         </Form.Item>
-        <Form.Item label={t("auth.emailCode")} required>
-          <Space.Compact style={{ width: "100%" }}>
-            <Form.Item name="emailCode" noStyle rules={[rule("emailCode")]}>
-              <Input placeholder={t("auth.emailCodePlaceholder")} autoComplete="one-time-code" maxLength={12} />
-            </Form.Item>
-            <CodeButton onSend={sendCode} />
-          </Space.Compact>
-        </Form.Item>
-        <Form.Item name="password" label={t("auth.password")} rules={[rule("password")]} extra={t("msg:validation.passwordRule")}>
-          <Input.Password placeholder={t("auth.newPasswordPlaceholder")} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item name="confirmPassword" label={t("auth.confirmPassword")} dependencies={["password"]} rules={[rule("confirmPassword")]}>
-          <Input.Password placeholder={t("auth.confirmPasswordPlaceholder")} autoComplete="new-password" />
-        </Form.Item>
+        <CodeField name="emailCode" label={t("auth.emailCode")} placeholder={t("auth.emailCodePlaceholder")} rule={rule("emailCode")} onSend={sendCode} />
+        <NewPasswordFields rule={rule} passwordLabel={t("auth.password")} />
         <Form.Item name="orgName" label={t("auth.orgName")} rules={[rule("orgName")]}>
           <Input placeholder={t("auth.orgNamePlaceholder")} maxLength={100} autoComplete="organization" />
         </Form.Item>

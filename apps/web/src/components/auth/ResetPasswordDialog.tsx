@@ -1,8 +1,9 @@
-import { App, Button, Form, Input, Modal, Space } from "antd";
+import { App, Button, Form, Input, Modal } from "antd";
 import { useTranslation } from "react-i18next";
 import { resetPasswordReq } from "@tessera/contracts";
 import { useResetPassword, useSendEmailCode } from "../../api/hooks/account";
-import { CodeButton } from "../form/CodeButton";
+import { CodeField, useCodeSender } from "../form/CodeField";
+import { NewPasswordFields } from "../form/NewPasswordFields";
 import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
 import { useAuthDialogs } from "./context";
@@ -26,18 +27,7 @@ export function ResetPasswordDialog({ initialEmail }: { initialEmail?: string })
   const sendEmail = useSendEmailCode();
   const toast = (m: string) => void message.error(m);
 
-  const sendCode = async (): Promise<number | null> => {
-    try {
-      await form.validateFields(["email"]);
-    } catch {
-      return null;
-    }
-    const email = (form.getFieldValue("email") as string).trim();
-    const result = await sendEmail.mutateAsync({ email, scene: "resetPassword" });
-    if (reportFailure(result, form, ["email"], toast) || !result?.ok) return null;
-    void message.success(t("code.sent"));
-    return result.data.resendIn;
-  };
+  const sendCode = useCodeSender(form, "email", (email) => sendEmail.mutateAsync({ email, scene: "resetPassword" }));
 
   const submit = async (v: ResetValues) => {
     const email = v.email.trim();
@@ -61,20 +51,8 @@ export function ResetPasswordDialog({ initialEmail }: { initialEmail?: string })
         <Form.Item name="email" label={t("auth.email")} rules={[rule("email")]}>
           <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
         </Form.Item>
-        <Form.Item label={t("auth.emailCode")} required>
-          <Space.Compact style={{ width: "100%" }}>
-            <Form.Item name="emailCode" noStyle rules={[rule("emailCode")]}>
-              <Input placeholder={t("auth.emailCodePlaceholder")} autoComplete="one-time-code" maxLength={12} />
-            </Form.Item>
-            <CodeButton onSend={sendCode} />
-          </Space.Compact>
-        </Form.Item>
-        <Form.Item name="password" label={t("auth.newPassword")} rules={[rule("password")]} extra={t("msg:validation.passwordRule")}>
-          <Input.Password placeholder={t("auth.newPasswordPlaceholder")} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item name="confirmPassword" label={t("auth.confirmPassword")} dependencies={["password"]} rules={[rule("confirmPassword")]}>
-          <Input.Password placeholder={t("auth.confirmPasswordPlaceholder")} autoComplete="new-password" />
-        </Form.Item>
+        <CodeField name="emailCode" label={t("auth.emailCode")} placeholder={t("auth.emailCodePlaceholder")} rule={rule("emailCode")} onSend={sendCode} />
+        <NewPasswordFields rule={rule} passwordLabel={t("auth.newPassword")} />
         <Button type="primary" htmlType="submit" block size="large" loading={reset.isPending}>
           {t("auth.resetSubmit")}
         </Button>
