@@ -12,6 +12,7 @@ import { createGuard, TOKEN_HEADER } from "./platform/auth/guard";
 import { apiNotFound, registerErrorHandler } from "./platform/http/error-handler";
 import { registerLang } from "./platform/http/lang";
 import { devOutboxRoutes } from "./platform/messaging/dev-routes";
+import { registerIm } from "./im";
 
 export interface BuildOptions {
   /** The process's logger; tests pass none and get no request logs. */
@@ -54,6 +55,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   await app.register(validateTokenRoutes(accounts), { prefix: "/api/login" });
   if (devOutbox) await app.register(devOutboxRoutes(db), { prefix: "/api/dev" });
+  await registerIm(app, ctx);
 
   await registerWebApp(app, ctx.config.webDist);
   return app;

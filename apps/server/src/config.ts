@@ -26,6 +26,35 @@ export interface Config {
   smsAdapter: "local";
   argon2MemoryKib: number;
   argon2Iterations: number;
+  im: ImConfig;
+}
+
+/** The IM service (README, configuration table). */
+export interface ImConfig {
+  /** The app key is `org#app`; REST paths are /{org}/{app}/... */
+  org: string;
+  app: string;
+  /** Client-credentials grant for back-office servers; derived from the secret key when unset. */
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  tokenTtlSeconds: number;
+  /** Whether POST /{org}/{app}/users works without the app's token. */
+  openRegistration: boolean;
+  /** The address clients reach this server at, for /easemob/server.json; default: the request's host. */
+  publicUrl: string | undefined;
+  maxGroupUsers: number;
+  maxRoomUsers: number;
+  maxAdmins: number;
+  maxRoomAttributes: number;
+  maxMemberAttributesBytes: number;
+  maxReactions: number;
+  maxThreadMembers: number;
+  fileMaxBytes: number;
+  /** Days of message history kept; 0 keeps everything. */
+  historyRetentionDays: number;
+  /** A LibreTranslate-compatible server; when unset, translation answers "service not open". */
+  translateUrl: string | undefined;
+  translateApiKey: string | undefined;
 }
 
 function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
@@ -65,5 +94,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsAdapter: oneOf("SMS_ADAPTER", ["local"], "local", env),
     argon2MemoryKib: int("ARGON2_MEMORY_KIB", 19456, env),
     argon2Iterations: int("ARGON2_ITERATIONS", 2, env),
+    im: loadImConfig(env),
+  };
+}
+
+function positive(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+  const n = int(name, fallback, env);
+  if (n === 0) throw new Error(`${name} must be at least 1`);
+  return n;
+}
+
+const IM_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
+
+function loadImConfig(env: NodeJS.ProcessEnv): ImConfig {
+  const org = env.IM_ORG || "tessera";
+  const app = env.IM_APP || "im";
+  if (!IM_NAME_RE.test(org) || !IM_NAME_RE.test(app)) throw new Error("IM_ORG and IM_APP must be 1-64 letters, digits, _ or -");
+  const openRegistration = oneOf("IM_OPEN_REGISTRATION", ["true", "false"], "false", env) === "true";
+  return {
+    org,
+    app,
+    clientId: env.IM_CLIENT_ID || undefined,
+    clientSecret: env.IM_CLIENT_SECRET || undefined,
+    tokenTtlSeconds: positive("IM_TOKEN_TTL_SECONDS", 7 * 24 * 3600, env),
+    openRegistration,
+    publicUrl: env.IM_PUBLIC_URL ? env.IM_PUBLIC_URL.replace(/\/+$/, "") : undefined,
+    maxGroupUsers: positive("IM_MAX_GROUP_USERS", 3000, env),
+    maxRoomUsers: positive("IM_MAX_ROOM_USERS", 10000, env),
+    maxAdmins: int("IM_MAX_ADMINS", 99, env),
+    maxRoomAttributes: positive("IM_MAX_ROOM_ATTRIBUTES", 100, env),
+    maxMemberAttributesBytes: positive("IM_MAX_MEMBER_ATTRIBUTES_BYTES", 4096, env),
+    maxReactions: positive("IM_MAX_REACTIONS", 20, env),
+    maxThreadMembers: positive("IM_MAX_THREAD_MEMBERS", 10000, env),
+    fileMaxBytes: positive("IM_FILE_MAX_BYTES", 10 * 1024 * 1024, env),
+    historyRetentionDays: int("IM_HISTORY_RETENTION_DAYS", 0, env),
+    translateUrl: env.TRANSLATE_URL ? env.TRANSLATE_URL.replace(/\/+$/, "") : undefined,
+    translateApiKey: env.TRANSLATE_API_KEY || undefined,
   };
 }

@@ -177,8 +177,19 @@ export const userInfo = z.object({
   email: z.string(),
   phone: z.string().nullable(),
   merchant: merchantInfo.nullable(),
-  /** SUP account and reserve/payment account balances, in the merchant's currency. */
-  balances: z.object({ sup: money, reserve: money }).nullable(),
+  /**
+   * The merchant's balances in its currency: the purchaser's SUP and reserve/payment accounts, the
+   * supplier's income account.
+   */
+  balances: z.object({ sup: money, reserve: money, income: money }).nullable(),
+  /**
+   * Chat identities for merchant staff (spec 03 brand chat): the brand's IM user and token (branderId is
+   * the merchant id, its IM user "b<merchantId>") and the staff member's own ("u<userId>"), with the app
+   * key to connect with. Tokens are valid for the IM token TTL.
+   */
+  brandInfo: z
+    .object({ branderId: z.string(), branderImToken: z.string(), imUser: z.string(), imToken: z.string(), appKey: z.string() })
+    .nullable(),
 });
 export type UserInfo = z.infer<typeof userInfo>;
 

@@ -8,3 +8,5 @@ export * from "./errors";
 export * from "./accounts";
 export * from "./dev";
 export * from "./dict";
+export * from "./im";
+export * from "./ledger";

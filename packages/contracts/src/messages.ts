@@ -110,6 +110,14 @@ export const MESSAGES = {
   },
   "account.disabled": { cn: "账号已停用", tw: "賬號已停用", en: "This account is disabled" },
 
+  // ledger
+  "ledger.insufficientBalance": { cn: "余额不足", tw: "餘額不足", en: "Insufficient balance" },
+  "ledger.idempotencyMismatch": {
+    cn: "该请求编号已用于另一笔不同的操作",
+    tw: "該請求編號已用於另一筆不同的操作",
+    en: "This request key was already used for a different operation",
+  },
+
   // session and generic
   "auth.loginExpired": { cn: "登录状态已过期", tw: "登錄狀態已過期", en: "Login state expired" },
   "auth.forbidden": { cn: "没有权限访问", tw: "沒有權限訪問", en: "You do not have permission for this" },

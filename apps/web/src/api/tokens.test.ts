@@ -21,6 +21,7 @@ const info: UserInfo = {
   phone: null,
   merchant: null,
   balances: null,
+  brandInfo: null,
 };
 
 describe("token storage (spec 01 §3, §4)", () => {

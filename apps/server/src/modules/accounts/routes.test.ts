@@ -74,7 +74,7 @@ describe("registration and login", () => {
         email,
         phone: null,
         merchant: { merchantId: reg.body.data.merchantId, name: "Blue Sky Co", version: "domestic", currency: "CNY", realNameState: "not_verified", apiPermission: "not_opened", roles: ["sale", "business"] },
-        balances: { sup: { amount: 0, currency: "CNY" }, reserve: { amount: 0, currency: "CNY" } },
+        balances: { sup: { amount: 0, currency: "CNY" }, reserve: { amount: 0, currency: "CNY" }, income: { amount: 0, currency: "CNY" } },
       },
     });
 

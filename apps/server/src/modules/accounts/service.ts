@@ -22,7 +22,9 @@ import type { PasswordHasher } from "../../platform/crypto/passwords";
 import { keyedHash, newNumericCode, newToken, sameHash, tokenHash } from "../../platform/crypto/tokens";
 import { AppError, conflict, invalid, tooMany, unauthorized } from "../../platform/http/errors";
 import type { Mailer, SmsSender } from "../../platform/messaging/adapters";
-import { accountBalances, createMerchant, getMerchant, merchantRoles, presentMerchant } from "../merchants";
+import { ensureImUser, imBrandInfo, imUserOfAccount, imUserOfBrand } from "../../im";
+import { balancesOf } from "../ledger";
+import { createMerchant, getMerchant, merchantRoles, presentMerchant } from "../merchants";
 import * as repo from "./repo";
 
 /** Verification codes: valid 10 minutes, one per minute per address, 10 per hour, 5 tries each. */
@@ -158,6 +160,9 @@ export class AccountsService {
           currency: international ? (req.currency ?? "USD") : "CNY",
         });
         const userId = await repo.insertUser(tx, { kind: "merchant", merchantId, email: req.email, passwordHash });
+        // The user's and the brand's chat identities (IM users u<userId> and b<merchantId>).
+        await ensureImUser(tx, imUserOfAccount(userId), { now });
+        await ensureImUser(tx, imUserOfBrand(merchantId), { nickname: req.orgName, now });
         await audit(tx, { actorUserId: userId, action: "account.register", subjectType: "merchant", subjectId: merchantId, detail: { version: req.version } });
         return { userId: String(userId), merchantId: String(merchantId) };
       });
@@ -309,6 +314,7 @@ export class AccountsService {
     const user = await repo.findUserById(this.deps.db, actor.userId);
     if (!user) throw unauthorized();
     const merchant = user.merchant_id !== null ? await getMerchant(this.deps.db, user.merchant_id) : undefined;
+    const balances = merchant ? await balancesOf(this.deps.db, merchant.id, merchant.currency) : null;
     return {
       userId: String(user.id),
       kind: user.kind,
@@ -316,7 +322,8 @@ export class AccountsService {
       email: user.email,
       phone: user.phone,
       merchant: merchant ? presentMerchant(merchant) : null,
-      balances: merchant ? accountBalances(merchant) : null,
+      balances: balances ? { sup: balances.sup, reserve: balances.reserve, income: balances.income } : null,
+      brandInfo: merchant ? await imBrandInfo(this.deps.db, this.deps, { userId: user.id, merchantId: merchant.id }) : null,
     };
   }
 }

@@ -1,2 +1,2 @@
-export { accountBalances, createMerchant, getMerchant } from "./service";
+export { createMerchant, getMerchant } from "./service";
 export { merchantRoles, presentMerchant, type MerchantRow } from "./presenter";

@@ -1,4 +1,4 @@
-import type { Currency, MerchantRole, Money, Version } from "@tessera/contracts";
+import type { Currency, MerchantRole, Version } from "@tessera/contracts";
 import type { Executor, Tx } from "../../db/tx";
 import { findMerchant, insertMerchant } from "./repo";
 import type { MerchantRow } from "./presenter";
@@ -15,13 +15,4 @@ export async function createMerchant(
 
 export function getMerchant(db: Executor, merchantId: number): Promise<MerchantRow | undefined> {
   return findMerchant(db, merchantId);
-}
-
-/**
- * The SUP account and reserve/payment account balances shown on the home pages. No money can move yet:
- * fund accounts arrive with the ledger module, which will answer this from its entries. Until then
- * every merchant's balance is zero in its own currency, which is the truth.
- */
-export function accountBalances(merchant: MerchantRow): { sup: Money; reserve: Money } {
-  return { sup: { amount: 0, currency: merchant.currency }, reserve: { amount: 0, currency: merchant.currency } };
 }

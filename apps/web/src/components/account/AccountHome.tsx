@@ -27,7 +27,7 @@ function BalanceCard({ title, hint, money, testId }: { title: string; hint: stri
 function Balances({ info, role }: { info: UserInfo; role: HomeRole }) {
   const { t } = useTranslation();
   if (!info.balances) return null;
-  const { sup, reserve } = info.balances;
+  const { sup, reserve, income } = info.balances;
   const cards =
     role === "sale"
       ? [
@@ -35,7 +35,7 @@ function Balances({ info, role }: { info: UserInfo; role: HomeRole }) {
           { key: "reserve", title: t("home.reserveBalance"), hint: t("home.reserveBalanceHint"), money: reserve },
         ]
       : [
-          { key: "reserve", title: t("home.accountBalance"), hint: t("home.accountBalanceHint"), money: reserve },
+          { key: "income", title: t("home.accountBalance"), hint: t("home.accountBalanceHint"), money: income },
           { key: "sup", title: t("home.supBalance"), hint: t("home.supplierSupHint"), money: sup },
         ];
   return (

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { multipart, startImTest, TEST_IMAGES, type ImTest } from "../../../test/im-harness";
+import { imageSize } from "../../platform/storage/image";
+
+let im: ImTest;
+beforeAll(async () => {
+  im = await startImTest({ IM_FILE_MAX_BYTES: "4096" });
+});
+afterAll(async () => {
+  await im.close();
+});
+
+interface Upload {
+  uri: string;
+  entities: { uuid: string; type: string; "share-secret": string; "file-metadata": Record<string, unknown> }[];
+}
+
+describe("chatfiles", () => {
+  it("uploads an attachment and serves it only with its share secret", async () => {
+    const a = await im.user("f");
+    const body = multipart({ filename: "hello.txt", contentType: "text/plain", data: Buffer.from("hello file") });
+    const up = await im.call<Upload>("POST", "chatfiles?chat-type=CHAT&chat-target=bob", { token: a.token, payload: body.payload, headers: { ...body.headers, "restrict-access": "true" } });
+    expect(up.status).toBe(200);
+    expect(up.body.uri).toMatch(/\/chatfiles$/);
+    const e = up.body.entities[0]!;
+    expect(e).toMatchObject({ type: "chatfile", "file-metadata": { "content-type": "text/plain", "content-length": 10 } });
+    expect(e["share-secret"].length).toBeGreaterThan(10);
+
+    const denied = await im.call("GET", `chatfiles/${e.uuid}`);
+    expect(denied.status).toBe(403);
+    expect(denied.body.error_description).toBe("chatfile no permission");
+    const wrong = await im.call("GET", `chatfiles/${e.uuid}`, { headers: { "share-secret": "guess" } });
+    expect(wrong.status).toBe(403);
+    const byHeader = await im.call("GET", `chatfiles/${e.uuid}`, { headers: { "share-secret": e["share-secret"], "x-requested-with": "XMLHttpRequest" } });
+    expect(byHeader.status).toBe(200);
+    expect(byHeader.raw.toString()).toBe("hello file");
+    expect(byHeader.headers["content-type"]).toBe("text/plain");
+    const byQuery = await im.call("GET", `chatfiles/${e.uuid}?em-redirect=true&share-secret=${e["share-secret"]}`);
+    expect(byQuery.raw.toString()).toBe("hello file");
+    const unknown = await im.call("GET", "chatfiles/00000000-0000-4000-8000-000000000000");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe("resource_not_found");
+  });
+
+  it("keeps image dimensions and serves thumbnails of the asked size", async () => {
+    const a = await im.user("f");
+    for (const [name, data, type] of [["p.png", TEST_IMAGES.png, "image/png"], ["p.jpg", TEST_IMAGES.jpg, "image/jpeg"]] as const) {
+      const body = multipart({ filename: name, contentType: type, data }, { "thumbnail-width": "8", "thumbnail-height": "8" });
+      const up = await im.call<Upload>("POST", "chatfiles", { token: a.token, payload: body.payload, headers: body.headers });
+      const e = up.body.entities[0]!;
+      expect(e["file-metadata"]).toMatchObject({ width: 16, height: 16 });
+      const thumb = await im.call("GET", `chatfiles/${e.uuid}?em-redirect=true&share-secret=${e["share-secret"]}&thumbnail=true&thumbnail-width=8&thumbnail-height=8`);
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers["content-type"]).toBe("image/png");
+      expect(imageSize(thumb.raw)).toEqual({ width: 8, height: 8, format: "png" });
+      const again = await im.call("GET", `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}&thumbnail=true&thumbnail-width=8&thumbnail-height=8`);
+      expect(again.raw.equals(thumb.raw)).toBe(true);
+    }
+  });
+
+  it("refuses empty, oversized and non-multipart uploads with status 400 (any other status reads as success to the client)", async () => {
+    const a = await im.user("f");
+    const empty = multipart({ filename: "e.bin", contentType: "application/octet-stream", data: Buffer.alloc(0) });
+    const r1 = await im.call("POST", "chatfiles", { token: a.token, payload: empty.payload, headers: empty.headers });
+    expect(r1.status).toBe(400);
+    expect(r1.body.error_code).toBe(14403);
+    const big = multipart({ filename: "big.bin", contentType: "application/octet-stream", data: Buffer.alloc(5000, 1) });
+    const r2 = await im.call("POST", "chatfiles", { token: a.token, payload: big.payload, headers: big.headers });
+    expect(r2.status).toBe(400);
+    expect(r2.body.error_description).toContain("exceeds the limit of 4096 bytes");
+    const r3 = await im.call("POST", "chatfiles", { token: a.token, body: { not: "a file" } });
+    expect(r3.status).toBe(400);
+    const huge = multipart({ filename: "huge.bin", contentType: "application/octet-stream", data: Buffer.alloc(600 * 1024, 1) });
+    const r4 = await im.call("POST", "chatfiles", { token: a.token, payload: huge.payload, headers: huge.headers });
+    expect(r4.status).toBe(400);
+  });
+
+  it("a deleted shared file answers 'file_expired'", async () => {
+    const a = await im.user("f");
+    const gid = (await im.call<{ data: { groupid: string } }>("POST", "chatgroups", { token: a.token, body: { groupname: "g" } })).body.data.groupid;
+    const body = multipart({ filename: "s.txt", contentType: "text/plain", data: Buffer.from("x") });
+    const up = await im.call<{ data: { file_id: string } }>("POST", `chatgroups/${gid}/share_files`, { token: a.token, payload: body.payload, headers: body.headers });
+    const row = await im.t.ctx.database.db.selectFrom("im_files").select("share_secret").where("uuid", "=", up.body.data.file_id).executeTakeFirstOrThrow();
+    await im.call("DELETE", `chatgroups/${gid}/share_files/${up.body.data.file_id}`, { token: a.token });
+    const gone = await im.call("GET", `chatfiles/${up.body.data.file_id}?share-secret=${row.share_secret}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error).toBe("file_expired");
+  });
+});

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from "fastify";
+import { imError } from "../errors";
+import { boolParam, intParam, queryOf, userOf } from "./http";
+import type { MultipartBody } from "./multipart";
+import type { RouteContext } from "./plugin";
+
+type P<T extends string> = { Params: Record<T, string> };
+
+/** Message attachments: upload (multipart field `file`) and download with the share secret. */
+export function fileRoutes(im: FastifyInstance, { svc }: RouteContext): void {
+  im.post("/chatfiles", async (req, reply) => {
+    const owner = userOf(req);
+    const body = req.body as MultipartBody | undefined;
+    if (!body || typeof body !== "object" || !("files" in body)) throw imError("uploadFailed", { reason: "expected multipart/form-data with a file" });
+    const q = queryOf(req);
+    const row = await svc.files.upload(owner, body.files.find((f) => f.field === "file"), {
+      restricted: (req.headers["restrict-access"] ?? q["restrict-access"]) !== "false",
+      chatType: q["chat-type"] ?? null,
+      chatTarget: q["chat-target"] ?? null,
+    });
+    return reply.status(200).send(svc.files.presentUpload(req, row));
+  });
+
+  /**
+   * Download: public, like the published service (image tags cannot send headers), but a restricted
+   * file needs its share secret, in the `share-secret` header or query. `thumbnail=true` asks for a
+   * thumbnail of an image, sized by `thumbnail-width` / `thumbnail-height`.
+   */
+  im.get<P<"uuid">>("/chatfiles/:uuid", { config: { imPublic: true } }, async (req, reply) => {
+    const q = queryOf(req);
+    const header = req.headers["share-secret"];
+    const secret = (typeof header === "string" && header !== "" ? header : undefined) ?? q["share-secret"];
+    const file = await svc.files.download(req.params.uuid, {
+      secret,
+      thumbnail: boolParam(q.thumbnail) ?? false,
+      ...(q["thumbnail-width"] !== undefined && { width: intParam(q["thumbnail-width"], "thumbnail-width", { min: 1 }) }),
+      ...(q["thumbnail-height"] !== undefined && { height: intParam(q["thumbnail-height"], "thumbnail-height", { min: 1 }) }),
+    });
+    return reply
+      .status(200)
+      .header("content-type", file.contentType)
+      .header("content-length", String(file.size))
+      .header("cache-control", "private, max-age=86400")
+      .header("content-disposition", `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
+      .send(file.stream);
+  });
+}

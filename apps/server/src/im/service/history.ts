@@ -1,0 +1,352 @@
+import { IM_LIMITS, IM_MUC_DOMAIN, IM_PAGE, IM_USER_DOMAIN, imMessagePayload, type ImMessagePayload, type ImRoamingReq } from "@tessera/contracts";
+import type { Executor } from "../../db/tx";
+import { denied, imError, invalidParam } from "../errors";
+import { encodeMessageBody, encodeMeta } from "../proto/message";
+import * as convs from "../store/conversations";
+import * as messages from "../store/messages";
+import * as mucStore from "../store/mucs";
+import { findThread } from "../store/threads";
+import { findUser } from "../store/users";
+import type { ChatType } from "../tables";
+import { inScope, type ImActor, type ImDeps, type Scope } from "./core";
+import type { ImMucs } from "./mucs";
+
+/**
+ * Messages, conversations and history roaming. History is served from the whole store (retention is
+ * configurable, unlimited by default) and can be searched on the server by sender, message type and time
+ * range; what a user removed or cleared stays hidden from that user only.
+ */
+
+/** What a conversation id names, as the client addresses it. */
+export type Target =
+  | { kind: "chat"; peer: string; key: string }
+  | { kind: "group" | "room"; mucId: number; key: string }
+  | { kind: "thread"; threadId: number; mucId: number; key: string };
+
+export interface SendInput {
+  chatType: ChatType;
+  from: string;
+  fromResource?: string | null;
+  to: string;
+  body: Record<string, unknown>;
+  ext?: Record<string, unknown>;
+  clientId?: string | null;
+}
+
+export interface SentMessage {
+  id: string;
+  seq: number;
+  timestamp: number;
+  duplicate: boolean;
+}
+
+export class ImHistory {
+  constructor(
+    private readonly deps: ImDeps,
+    private readonly groups: ImMucs,
+    private readonly rooms: ImMucs,
+  ) {}
+
+  private get minMs(): number {
+    const days = this.deps.config.historyRetentionDays;
+    return days > 0 ? this.deps.clock.now().getTime() - days * 86_400_000 : 0;
+  }
+
+  /** The REST form of a message (conversation lastMessage, thread last_message). */
+  restMessage(row: messages.MessageRow): { id: string; timestamp: number; to: string; from: string; payload: string } {
+    const domain = row.chat_type === "chat" ? IM_USER_DOMAIN : IM_MUC_DOMAIN;
+    return { id: String(row.id), timestamp: row.created_ms, to: `${row.to_target}@${domain}`, from: row.from_user, payload: JSON.stringify(row.payload) };
+  }
+
+  /** A stored message as the protocol's Meta, base64 (history replies). */
+  encodedMeta(row: messages.MessageRow): string {
+    const body = row.body_pb ? new Uint8Array(row.body_pb) : encodeMessageBody(this.deps.appKey, row.payload);
+    return Buffer.from(
+      encodeMeta(this.deps.appKey, { id: row.id, from: row.from_user, fromResource: row.from_resource, to: row.to_target, chatType: row.chat_type, timestamp: row.created_ms, body }),
+    ).toString("base64");
+  }
+
+  /* ---------- sending (server-side send API; the gateway appends through the same store) ---------- */
+
+  /**
+   * Stores a message and fans it out, after the same checks the gateway applies: the recipient exists and
+   * has not blocked the sender; group and room senders are members, not muted, not silenced by a ban
+   * unless allowlisted. Resending the same client id returns the first message.
+   */
+  async send(input: SendInput): Promise<SentMessage> {
+    const payload = this.buildPayload(input);
+    return inScope(this.deps, (s) => this.append(s, input, payload));
+  }
+
+  buildPayload(input: SendInput): ImMessagePayload {
+    const parsed = imMessagePayload.safeParse({
+      type: input.chatType,
+      from: input.from,
+      to: input.to,
+      bodies: [input.body],
+      ext: input.ext ?? {},
+    });
+    if (!parsed.success) throw invalidParam(`body.${parsed.error.issues[0]?.path.slice(2).join(".") || "type"}`);
+    return parsed.data;
+  }
+
+  async append(s: Scope, input: SendInput, payload: ImMessagePayload): Promise<SentMessage> {
+    const db = s.tx;
+    let fan: messages.Fanout;
+    let threadId: number | null = null;
+    if (input.chatType === "chat") {
+      const peer = await findUser(db, input.to);
+      if (!peer) throw imError("userNotFound", { username: input.to });
+      const blocked = await db.selectFrom("im_user_blocks").select("owner").where("owner", "=", input.to).where("blocked", "=", input.from).executeTakeFirst();
+      if (blocked) throw denied(`${input.to} has blocked ${input.from}`);
+      fan = { unreadFor: input.to === input.from ? [] : [input.to], inboxFor: input.to === input.from ? [] : [input.to], senderCopy: true };
+    } else {
+      const thread = input.chatType === "groupchat" ? await findThread(db, input.to) : undefined;
+      const mucs = input.chatType === "chatroom" ? this.rooms : this.groups;
+      const mucId = thread ? String(thread.muc_id) : input.to;
+      const verdict = await mucs.sendCheck(db, mucId, input.from);
+      if (verdict === "not_found") throw mucs.notFound(input.to);
+      if (verdict === "disabled") throw imError("groupDisabled");
+      if (verdict === "not_member") throw imError("notMember", { username: input.from });
+      if (verdict === "muted") throw denied(`${input.from} is muted in ${mucId}`);
+      if (verdict === "banned") throw denied(`sending in ${mucId} is banned`);
+      if (thread) {
+        threadId = thread.id;
+        const members = await db.selectFrom("im_thread_members").select("username").where("thread_id", "=", thread.id).execute();
+        const to = members.map((m) => m.username).filter((u) => u !== input.from);
+        fan = { unreadFor: [], inboxFor: to, senderCopy: true };
+      } else if (input.chatType === "chatroom") {
+        fan = { unreadFor: [], inboxFor: [], senderCopy: false };
+      } else {
+        const members = await db.selectFrom("im_muc_members").select(["username", "shielded"]).where("muc_id", "=", Number(mucId)).execute();
+        const to = members.filter((m) => m.username !== input.from && !m.shielded).map((m) => m.username);
+        fan = { unreadFor: to, inboxFor: to, senderCopy: true };
+      }
+    }
+    const { row, duplicate } = await messages.appendMessage(
+      s.tx,
+      { chatType: input.chatType, from: input.from, fromResource: input.fromResource ?? null, to: input.to, threadId, payload, clientId: input.clientId ?? null },
+      fan,
+      s.now,
+    );
+    if (threadId !== null && !duplicate) {
+      await db
+        .updateTable("im_threads")
+        .set((eb) => ({ message_count: eb("message_count", "+", 1), last_message_id: row.id, updated_at: s.now }))
+        .where("id", "=", threadId)
+        .execute();
+      await db
+        .insertInto("im_thread_members")
+        .values({ thread_id: threadId, username: input.from, joined_at: s.now })
+        .onConflict((oc) => oc.columns(["thread_id", "username"]).doNothing())
+        .execute();
+    }
+    return { id: String(row.id), seq: row.seq, timestamp: row.created_ms, duplicate };
+  }
+
+  /* ---------- targets ---------- */
+
+  /** Resolves `<id>@easemob.com` (a user) or `<id>@conference.easemob.com` (group, room or thread) for `me`. */
+  async resolveQueue(db: Executor, me: string, queue: string): Promise<Target> {
+    const at = queue.lastIndexOf("@");
+    const name = (at < 0 ? queue : queue.slice(0, at)).toLowerCase();
+    const domain = at < 0 ? IM_USER_DOMAIN : queue.slice(at + 1);
+    if (domain === IM_USER_DOMAIN) {
+      if (!/^[a-z0-9_.-]{1,64}$/.test(name)) throw invalidParam("queue");
+      return { kind: "chat", peer: name, key: messages.convKey("chat", me, name) };
+    }
+    if (domain !== IM_MUC_DOMAIN || !/^\d{1,18}$/.test(name)) throw invalidParam("queue");
+    return this.resolveMuc(db, me, name);
+  }
+
+  /** A group, room or thread id the user may read: members only ("not members" otherwise). */
+  async resolveMuc(db: Executor, me: string, id: string): Promise<Target> {
+    const n = Number(id);
+    const muc = await db.selectFrom("im_mucs").select(["id", "kind"]).where("id", "=", n).executeTakeFirst();
+    if (muc) {
+      const mucs = muc.kind === "group" ? this.groups : this.rooms;
+      const a = await mucs.access(db, { kind: "user", username: me }, id);
+      mucs.require(a, "member");
+      return { kind: muc.kind, mucId: n, key: messages.convKey(muc.kind === "group" ? "groupchat" : "chatroom", me, id) };
+    }
+    const thread = await findThread(db, id);
+    if (!thread) throw this.groups.notFound(id);
+    const a = await this.groups.access(db, { kind: "user", username: me }, String(thread.muc_id));
+    this.groups.require(a, "member");
+    return { kind: "thread", threadId: thread.id, mucId: thread.muc_id, key: messages.convKey("groupchat", me, id, thread.id) };
+  }
+
+  /* ---------- history roaming ---------- */
+
+  /**
+   * POST users/{me}/messageroaming: a page of one conversation's history, newest first unless
+   * is_positive, from the cursor (`start`, the previous `next_key`; -1 for the end), filtered by sender,
+   * message types and time range.
+   */
+  async roaming(me: string, req: ImRoamingReq): Promise<{ msgs: { msg: string; msg_id: string; timestamp: number }[]; next_key: string; is_last: boolean }> {
+    const db = this.deps.db;
+    const target = await this.resolveQueue(db, me, req.queue);
+    const limit = Math.min(req.pull_number ?? IM_PAGE.historyPageSize, IM_PAGE.historyMaxPageSize);
+    const direction = req.is_positive ? "down" : "up";
+    const start = req.start === null || req.start === undefined || String(req.start) === "-1" || String(req.start) === "" ? null : Number(req.start);
+    if (start !== null && (!Number.isSafeInteger(start) || start < 0)) throw invalidParam("start");
+    const conv = target.kind === "chat" || target.kind === "group" ? await convs.findConversation(db, me, target.key) : undefined;
+    const types = req.msgType ? req.msgType.split(",").map((t) => t.trim()).filter((t) => t !== "") : [];
+    const from = target.kind === "chat" ? undefined : req.userId?.toLowerCase() || undefined;
+    const rows = await messages.history(db, {
+      convKey: target.key,
+      username: me,
+      direction,
+      afterSeq: start,
+      limit: limit + 1,
+      clearedSeq: conv?.cleared_seq ?? 0,
+      clearedMs: conv?.cleared_ms ?? 0,
+      minMs: this.minMs,
+      from,
+      types,
+      startMs: req.startTime ?? undefined,
+      endMs: req.endTime ?? undefined,
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      msgs: page.map((r) => ({ msg: this.encodedMeta(r), msg_id: String(r.id), timestamp: r.created_ms })),
+      next_key: last ? String(last.seq) : "",
+      is_last: rows.length <= limit,
+    };
+  }
+
+  /** Removes messages from the user's own history, by ids or everything before a time. */
+  async removeHistory(me: string, kind: "chat" | "group", target: string, what: { ids: number[] } | { beforeMs: number }): Promise<void> {
+    await inScope(this.deps, async (s) => {
+      const t = kind === "chat" ? { kind: "chat" as const, key: messages.convKey("chat", me, target.toLowerCase()) } : await this.resolveMuc(s.tx, me, target);
+      if ("ids" in what) {
+        const rows = await messages.findMessages(s.tx, what.ids);
+        const mine = rows.filter((r) => r.conv_key === t.key).map((r) => r.id);
+        await messages.hideMessages(s.tx, me, mine);
+      } else {
+        await convs.setClearedMs(s.tx, me, t.key, what.beforeMs);
+      }
+      await convs.refreshConversation(s.tx, me, t.key);
+      await s.notify([me], { ns: "notify", type: "roaming_delete", from: me, detail: { to: target, ...what } }, { durable: true, skipResource: undefined });
+    });
+  }
+
+  /** The message must be a group's (group read receipts). */
+  async requireGroupMessage(groupId: string, messageId: number): Promise<void> {
+    const row = await messages.findMessage(this.deps.db, messageId);
+    if (!row || row.chat_type !== "groupchat" || row.to_target !== groupId || row.thread_id !== null) throw imError("messageNotFound", { id: messageId });
+  }
+
+  /* ---------- conversations ---------- */
+
+  private async present(rows: convs.ConversationRow[]): Promise<Record<string, unknown>[]> {
+    const last = await messages.findMessages(this.deps.db, rows.map((r) => r.last_message_id).filter((id): id is number => id !== null));
+    const byId = new Map(last.map((m) => [m.id, m]));
+    return rows.map((c) => {
+      const m = c.last_message_id !== null ? byId.get(c.last_message_id) : undefined;
+      return {
+        session_to: c.peer,
+        session_type: c.chat_type === "chat" ? "chat" : "groupchat",
+        channel_id: `${this.deps.appKey}_${c.peer}@${c.chat_type === "chat" ? IM_USER_DOMAIN : IM_MUC_DOMAIN}`,
+        is_top: c.pinned_ms !== null,
+        update_top_status_time: c.pinned_ms ?? 0,
+        unread_num: c.unread,
+        marks: [],
+        meta: m && !m.recalled_at ? this.restMessage(m) : {},
+      };
+    });
+  }
+
+  /** GET sdk/user/{me}/user_channels/list: newest first (or the pinned ones), with a keyset cursor. */
+  async conversations(me: string, options: { pinnedOnly: boolean; cursor: string | undefined; limit: number }): Promise<{ items: Record<string, unknown>[]; cursor: string }> {
+    let after: { ms: number; key: string } | null = null;
+    if (options.cursor) {
+      try {
+        const [ms, key] = JSON.parse(Buffer.from(options.cursor, "base64url").toString("utf8")) as [unknown, unknown];
+        if (typeof ms !== "number" || typeof key !== "string") throw new Error("bad cursor");
+        after = { ms, key };
+      } catch {
+        throw invalidParam("cursor");
+      }
+    }
+    const rows = await convs.conversationPage(this.deps.db, me, { pinnedOnly: options.pinnedOnly, after, limit: options.limit + 1 });
+    const page = rows.slice(0, options.limit);
+    const last = page.at(-1);
+    const cursor =
+      rows.length > options.limit && last ? Buffer.from(JSON.stringify([options.pinnedOnly ? last.pinned_ms : last.last_ms, last.conv_key])).toString("base64url") : "";
+    return { items: await this.present(page), cursor };
+  }
+
+  /** GET users/{me}/user_channels[/page]: the older conversation list, by page number. */
+  async conversationPage(me: string, pageNum: number, pageSize: number): Promise<Record<string, unknown>[]> {
+    const rows = await convs.conversationOffsetPage(this.deps.db, me, (pageNum - 1) * pageSize, pageSize);
+    return this.present(rows);
+  }
+
+  private convKeyOf(me: string, type: "chat" | "groupchat", to: string): string {
+    return type === "chat" ? messages.convKey("chat", me, to.toLowerCase()) : messages.convKey("groupchat", me, to);
+  }
+
+  /** Deletes a conversation from the list; with deleteRoam, the user's history of it too. */
+  async deleteConversation(me: string, type: "chat" | "groupchat", channel: string, deleteRoam: boolean, resource: string | undefined): Promise<void> {
+    await inScope(this.deps, async (s) => {
+      const key = this.convKeyOf(me, type, channel);
+      const clear = deleteRoam ? await convs.headSeq(s.tx, key) : null;
+      const found = await convs.hideConversation(s.tx, me, key, clear);
+      if (!found) throw imError("conversationNotFound");
+      await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: "del", to: channel, type, delete_roam: deleteRoam } }, { durable: true, skipResource: resource });
+    });
+  }
+
+  /** Pins or unpins a conversation (at most IM_LIMITS.pinnedConversations pinned). */
+  async pin(me: string, type: "chat" | "groupchat", to: string, on: boolean, resource: string | undefined): Promise<{ isTop: boolean; time: number }> {
+    return inScope(this.deps, async (s) => {
+      const key = this.convKeyOf(me, type, to);
+      const conv = await convs.findConversation(s.tx, me, key);
+      if (!conv || !conv.visible) throw imError("conversationNotFound");
+      if (on && conv.pinned_ms === null && (await convs.pinnedCount(s.tx, me)) >= IM_LIMITS.pinnedConversations) {
+        throw imError("maxLimit", { what: "pinned conversations", max: IM_LIMITS.pinnedConversations });
+      }
+      const time = s.nowMs;
+      await convs.setPinned(s.tx, me, key, on ? (conv.pinned_ms ?? time) : null);
+      await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: on ? "top" : "untop", to, type } }, { durable: true, skipResource: resource });
+      return { isTop: on, time: on ? (conv.pinned_ms ?? time) : time };
+    });
+  }
+
+  /** The user read a conversation up to a message (gateway: read acknowledgements). */
+  async markRead(me: string, type: "chat" | "groupchat", to: string, messageId: number | null): Promise<void> {
+    await inScope(this.deps, async (s) => {
+      const key = this.convKeyOf(me, type, to);
+      const seq = messageId === null ? await convs.headSeq(s.tx, key) : ((await messages.findMessage(s.tx, messageId))?.seq ?? 0);
+      await convs.markRead(s.tx, me, key, seq);
+    });
+  }
+
+  /** Recalls a message (gateway). Everyone's conversation row showing it, and unread counts, follow. */
+  async recall(actor: ImActor, messageId: number): Promise<messages.MessageRow> {
+    return inScope(this.deps, async (s) => {
+      const row = await messages.findMessage(s.tx, messageId);
+      if (!row || row.recalled_at) throw imError("messageNotFound", { id: messageId });
+      if (actor.kind === "user" && actor.username !== row.from_user) {
+        if (row.chat_type === "chat") throw denied("only the sender may recall a message");
+        const mucs = row.chat_type === "chatroom" ? this.rooms : this.groups;
+        const a = await mucs.access(s.tx, actor, row.to_target);
+        mucs.require(a, "admin");
+      }
+      await messages.markRecalled(s.tx, row.id, s.now);
+      const affected = await s.tx.selectFrom("im_conversations").select("username").where("conv_key", "=", row.conv_key).execute();
+      for (const { username } of affected) await convs.refreshConversation(s.tx, username, row.conv_key);
+      return row;
+    });
+  }
+}
+
+/** Group messages the caller may see, for reactions and reports on group messages. */
+export async function canSeeMessage(db: Executor, username: string, row: messages.MessageRow): Promise<boolean> {
+  if (row.recalled_at) return false;
+  if (row.chat_type === "chat") return row.from_user === username || row.to_target === username;
+  const mucId = row.thread_id !== null ? ((await findThread(db, String(row.thread_id)))?.muc_id ?? 0) : Number(row.to_target);
+  return (await mucStore.findMember(db, mucId, username)) !== undefined;
+}

@@ -1,0 +1,68 @@
+import { IM_MUC_DOMAIN, IM_USER_DOMAIN } from "@tessera/contracts";
+import type { Executor } from "../../db/tx";
+
+/** Sync-queue names, as the protocol's JIDs. */
+export const userQueue = (username: string) => `${username}@${IM_USER_DOMAIN}`;
+export const mucQueue = (mucId: string | number) => `${mucId}@${IM_MUC_DOMAIN}`;
+
+/**
+ * The per-recipient sync queue. Entries are appended in the transaction of the change they announce and
+ * read back in id order per (user, queue); the gateway removes them once a device acknowledges them.
+ */
+export async function enqueueNotices(
+  db: Executor,
+  rows: readonly { username: string; queue: string; notice: Record<string, unknown>; skipResource?: string | undefined }[],
+  now: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto("im_inbox")
+    .values(
+      rows.map((r) => ({
+        username: r.username,
+        queue: r.queue,
+        notice: JSON.stringify(r.notice),
+        skip_resource: r.skipResource ?? null,
+        created_at: now,
+      })),
+    )
+    .execute();
+}
+
+export interface InboxEntry {
+  id: number;
+  queue: string;
+  message_id: number | null;
+  notice: Record<string, unknown> | null;
+  skip_resource: string | null;
+}
+
+/** Queues with pending entries for a user, and how many each holds. */
+export async function pendingQueues(db: Executor, username: string): Promise<{ queue: string; n: number }[]> {
+  const rows = await db
+    .selectFrom("im_inbox")
+    .select(["queue", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("username", "=", username)
+    .groupBy("queue")
+    .execute();
+  return rows.map((r) => ({ queue: r.queue, n: Number(r.n) }));
+}
+
+/** The entries of one queue after `afterId`, oldest first. */
+export async function readQueue(db: Executor, username: string, queue: string, afterId: number, limit: number): Promise<InboxEntry[]> {
+  return db
+    .selectFrom("im_inbox")
+    .select(["id", "queue", "message_id", "notice", "skip_resource"])
+    .where("username", "=", username)
+    .where("queue", "=", queue)
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+/** Acknowledges everything of a queue up to and including `uptoId`. */
+export async function ackQueue(db: Executor, username: string, queue: string, uptoId: number): Promise<number> {
+  const res = await db.deleteFrom("im_inbox").where("username", "=", username).where("queue", "=", queue).where("id", "<=", uptoId).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -1,0 +1,64 @@
+import type { Executor, Tx } from "../../db/tx";
+
+/** Presence per device (resource) and the subscriptions that expire. */
+
+export async function publish(tx: Tx, username: string, resource: string, ext: string, status: number, now: Date): Promise<void> {
+  await tx
+    .insertInto("im_presence")
+    .values({ username, resource, ext, status, updated_at: now })
+    .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ ext, status, updated_at: now }))
+    .execute();
+}
+
+export async function presenceOf(db: Executor, usernames: readonly string[]): Promise<{ username: string; resource: string; ext: string; status: number; updated_at: Date }[]> {
+  if (usernames.length === 0) return [];
+  return db
+    .selectFrom("im_presence")
+    .select(["username", "resource", "ext", "status", "updated_at"])
+    .where("username", "in", [...new Set(usernames)])
+    .orderBy("updated_at")
+    .execute();
+}
+
+export async function subscribe(tx: Tx, subscriber: string, targets: readonly string[], expiresAt: Date, now: Date): Promise<void> {
+  if (targets.length === 0) return;
+  await tx
+    .insertInto("im_presence_subs")
+    .values(targets.map((target) => ({ subscriber, target, expires_at: expiresAt, created_at: now })))
+    .onConflict((oc) => oc.columns(["subscriber", "target"]).doUpdateSet({ expires_at: expiresAt }))
+    .execute();
+}
+
+export async function unsubscribe(tx: Tx, subscriber: string, targets: readonly string[]): Promise<void> {
+  if (targets.length === 0) return;
+  await tx.deleteFrom("im_presence_subs").where("subscriber", "=", subscriber).where("target", "in", [...targets]).execute();
+}
+
+export async function liveSubscriptions(db: Executor, subscriber: string, now: Date, offset: number, limit: number): Promise<{ target: string; expires_at: Date }[]> {
+  return db
+    .selectFrom("im_presence_subs")
+    .select(["target", "expires_at"])
+    .where("subscriber", "=", subscriber)
+    .where("expires_at", ">", now)
+    .orderBy("created_at")
+    .orderBy("target")
+    .offset(offset)
+    .limit(limit)
+    .execute();
+}
+
+export async function liveSubscriptionCount(db: Executor, subscriber: string, now: Date): Promise<number> {
+  const r = await db
+    .selectFrom("im_presence_subs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("subscriber", "=", subscriber)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+/** Who is subscribed to `target` now (they hear its changes). */
+export async function subscribersOf(db: Executor, target: string, now: Date): Promise<string[]> {
+  const rows = await db.selectFrom("im_presence_subs").select("subscriber").where("target", "=", target).where("expires_at", ">", now).execute();
+  return rows.map((r) => r.subscriber);
+}

@@ -1,0 +1,1 @@
+export { balancesOf, checkInvariants, post, type AccountRef, type PostRequest, type PostResult, type Posting } from "./service";

@@ -1,0 +1,140 @@
+import { sql } from "kysely";
+import type { Currency } from "@tessera/contracts";
+import type { Executor } from "../../db/tx";
+
+export interface AccountKey {
+  merchantId: number | null;
+  kind: string;
+  currency: Currency;
+}
+
+/** The account for a key, created on first use. Platform accounts that mirror the outside may go negative. */
+export async function ensureAccount(tx: Executor, key: AccountKey, allowNegative: boolean): Promise<number> {
+  await tx
+    .insertInto("ledger_accounts")
+    .values({ merchant_id: key.merchantId, kind: key.kind, currency: key.currency, allow_negative: allowNegative })
+    .onConflict((oc) =>
+      key.merchantId === null
+        ? oc.columns(["kind", "currency"]).where("merchant_id", "is", null).doNothing()
+        : oc.columns(["merchant_id", "kind", "currency"]).where("merchant_id", "is not", null).doNothing(),
+    )
+    .execute();
+  let q = tx.selectFrom("ledger_accounts").select("id").where("kind", "=", key.kind).where("currency", "=", key.currency);
+  q = key.merchantId === null ? q.where("merchant_id", "is", null) : q.where("merchant_id", "=", key.merchantId);
+  return (await q.executeTakeFirstOrThrow()).id;
+}
+
+/** Creates the transaction row, or returns null when the idempotency key is already taken. */
+export async function insertTransaction(
+  tx: Executor,
+  t: {
+    idempotencyKey: string;
+    digest: string;
+    kind: string;
+    currency: Currency;
+    reason: string;
+    subjectType: string | null;
+    subjectId: string | null;
+    createdBy: number | null;
+  },
+): Promise<number | null> {
+  const row = await tx
+    .insertInto("ledger_transactions")
+    .values({
+      idempotency_key: t.idempotencyKey,
+      request_digest: t.digest,
+      kind: t.kind,
+      currency: t.currency,
+      reason: t.reason,
+      subject_type: t.subjectType,
+      subject_id: t.subjectId,
+      created_by: t.createdBy,
+    })
+    .onConflict((oc) => oc.column("idempotency_key").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export function findTransactionByKey(tx: Executor, idempotencyKey: string) {
+  return tx.selectFrom("ledger_transactions").selectAll().where("idempotency_key", "=", idempotencyKey).executeTakeFirst();
+}
+
+/**
+ * Adds `amount` to an account's balance unless that would take a non-negative account below zero.
+ * The UPDATE locks the row; under READ COMMITTED a concurrent writer's change is re-read before the
+ * condition is checked, so two spends can never both pass on the same money. Returns the new balance,
+ * or null when refused.
+ */
+export async function applyToBalance(tx: Executor, accountId: number, amount: number): Promise<number | null> {
+  const row = await tx
+    .updateTable("ledger_accounts")
+    .set({ balance: sql<number>`balance + ${amount}` })
+    .where("id", "=", accountId)
+    .where(sql<boolean>`(allow_negative OR balance + ${amount} >= 0)`)
+    .returning("balance")
+    .executeTakeFirst();
+  return row?.balance ?? null;
+}
+
+export async function insertEntries(
+  tx: Executor,
+  entries: { transactionId: number; accountId: number; amount: number; balanceAfter: number }[],
+): Promise<void> {
+  await tx
+    .insertInto("ledger_entries")
+    .values(entries.map((e) => ({ transaction_id: e.transactionId, account_id: e.accountId, amount: e.amount, balance_after: e.balanceAfter })))
+    .execute();
+}
+
+export function entriesOfTransaction(tx: Executor, transactionId: number) {
+  return tx
+    .selectFrom("ledger_entries as e")
+    .innerJoin("ledger_accounts as a", "a.id", "e.account_id")
+    .select(["e.account_id as accountId", "a.merchant_id as merchantId", "a.kind", "e.amount", "e.balance_after as balanceAfter"])
+    .where("e.transaction_id", "=", transactionId)
+    .orderBy("e.id")
+    .execute();
+}
+
+export function merchantBalances(db: Executor, merchantId: number, currency: Currency) {
+  return db
+    .selectFrom("ledger_accounts")
+    .select(["kind", "balance"])
+    .where("merchant_id", "=", merchantId)
+    .where("currency", "=", currency)
+    .execute();
+}
+
+/* ---------- invariants (tests and the reconciliation job) ---------- */
+
+/** Transactions whose entries do not sum to zero. */
+export function unbalancedTransactions(db: Executor) {
+  return db
+    .selectFrom("ledger_entries")
+    .select(["transaction_id", (eb) => eb.fn.sum<string>("amount").as("total")])
+    .groupBy("transaction_id")
+    .having((eb) => eb.fn.sum("amount"), "<>", 0)
+    .execute();
+}
+
+/** Accounts whose stored balance differs from the sum of their entries. */
+export async function driftedAccounts(db: Executor) {
+  const rows = await sql<{ id: number; balance: number; total: string }>`
+    SELECT a.id, a.balance, COALESCE(SUM(e.amount), 0)::text AS total
+    FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+    GROUP BY a.id, a.balance
+    HAVING a.balance <> COALESCE(SUM(e.amount), 0)`.execute(db);
+  return rows.rows;
+}
+
+/** The sum of every account's balance per currency; zero in a closed double-entry system. */
+export async function totalsByCurrency(db: Executor) {
+  const rows = await sql<{ currency: string; total: string }>`
+    SELECT currency, SUM(balance)::text AS total FROM ledger_accounts GROUP BY currency`.execute(db);
+  return rows.rows;
+}
+
+export async function negativeMerchantAccounts(db: Executor) {
+  return db.selectFrom("ledger_accounts").select(["id", "balance"]).where("allow_negative", "=", false).where("balance", "<", 0).execute();
+}

@@ -1,0 +1,156 @@
+import { createHash } from "node:crypto";
+import {
+  CODE,
+  MERCHANT_ACCOUNT_KINDS,
+  type Currency,
+  type LedgerTransactionKind,
+  type MerchantAccountKind,
+  type Money,
+  type PlatformAccountKind,
+} from "@tessera/contracts";
+import type { Executor, Tx } from "../../db/tx";
+import { AppError, conflict } from "../../platform/http/errors";
+import { getMerchant } from "../merchants";
+import * as repo from "./repo";
+
+/** Which account a posting touches: a merchant's own, or one of the platform's. */
+export type AccountRef = { merchantId: number; kind: MerchantAccountKind } | { platform: PlatformAccountKind };
+
+export interface Posting {
+  account: AccountRef;
+  /** Signed minor units: positive credits the account, negative debits it. */
+  amount: number;
+}
+
+export interface PostRequest {
+  /** The same key always means the same movement: a retry finds the first result. */
+  idempotencyKey: string;
+  kind: LedgerTransactionKind;
+  currency: Currency;
+  reason?: string;
+  subject?: { type: string; id: string | number };
+  createdBy?: number | null;
+  postings: Posting[];
+}
+
+export interface PostedEntry {
+  accountId: number;
+  merchantId: number | null;
+  kind: string;
+  amount: number;
+  balanceAfter: number;
+}
+
+export interface PostResult {
+  transactionId: number;
+  /** True when the key had been used before and this call moved nothing. */
+  replayed: boolean;
+  entries: PostedEntry[];
+}
+
+/** Platform accounts that mirror money outside the platform may go below zero; none of a merchant's may. */
+const MAY_GO_NEGATIVE: ReadonlySet<PlatformAccountKind> = new Set(["bank_clearing"]);
+
+function refKey(ref: AccountRef): string {
+  return "platform" in ref ? `platform:${ref.platform}` : `merchant:${ref.merchantId}:${ref.kind}`;
+}
+
+/** A digest of what was asked, so a reused key with a different request is caught. */
+function digestOf(req: PostRequest, merged: Map<string, number>): string {
+  const canonical = JSON.stringify([req.kind, req.currency, req.subject?.type ?? null, String(req.subject?.id ?? ""), [...merged].sort()]);
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+/**
+ * Posts one ledger transaction in the caller's database transaction: entries that sum to zero, in one
+ * currency, applied to the account balances (none of a merchant's may go below zero), written with the
+ * business row that caused them. Replaying an idempotency key returns the first result and moves
+ * nothing. Refusals (insufficient balance) throw an AppError; the caller's transaction rolls back.
+ */
+export async function post(tx: Tx, req: PostRequest): Promise<PostResult> {
+  // Merge postings to the same account, then check the rules a bug could break.
+  const merged = new Map<string, number>();
+  const refs = new Map<string, AccountRef>();
+  for (const p of req.postings) {
+    if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new Error(`ledger: posting amount must be a non-zero integer, got ${p.amount}`);
+    const key = refKey(p.account);
+    merged.set(key, (merged.get(key) ?? 0) + p.amount);
+    refs.set(key, p.account);
+  }
+  for (const [key, amount] of merged) if (amount === 0) merged.delete(key);
+  if (merged.size < 2) throw new Error("ledger: a transaction needs at least two accounts");
+  const total = [...merged.values()].reduce((a, b) => a + b, 0);
+  if (total !== 0) throw new Error(`ledger: entries must sum to zero, got ${total}`);
+  if (!req.idempotencyKey || req.idempotencyKey.length > 200) throw new Error("ledger: an idempotency key of 1-200 characters is required");
+
+  const digest = digestOf(req, merged);
+  const transactionId = await repo.insertTransaction(tx, {
+    idempotencyKey: req.idempotencyKey,
+    digest,
+    kind: req.kind,
+    currency: req.currency,
+    reason: req.reason ?? "",
+    subjectType: req.subject?.type ?? null,
+    subjectId: req.subject ? String(req.subject.id) : null,
+    createdBy: req.createdBy ?? null,
+  });
+  if (transactionId === null) {
+    const first = await repo.findTransactionByKey(tx, req.idempotencyKey);
+    if (!first || first.request_digest !== digest) throw conflict("ledger.idempotencyMismatch");
+    return { transactionId: first.id, replayed: true, entries: await repo.entriesOfTransaction(tx, first.id) };
+  }
+
+  // Resolve accounts (one merchant's currency never mixes with another's), then apply balances in
+  // account-id order so concurrent transactions lock rows in the same order and cannot deadlock.
+  const resolved: { accountId: number; amount: number }[] = [];
+  for (const [key, amount] of merged) {
+    const ref = refs.get(key);
+    if (!ref) continue;
+    resolved.push({ accountId: await accountIdOf(tx, ref, req.currency), amount });
+  }
+  resolved.sort((a, b) => a.accountId - b.accountId);
+  const entries: { transactionId: number; accountId: number; amount: number; balanceAfter: number }[] = [];
+  for (const r of resolved) {
+    const balanceAfter = await repo.applyToBalance(tx, r.accountId, r.amount);
+    if (balanceAfter === null) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
+    entries.push({ transactionId, accountId: r.accountId, amount: r.amount, balanceAfter });
+  }
+  await repo.insertEntries(tx, entries);
+  return { transactionId, replayed: false, entries: await repo.entriesOfTransaction(tx, transactionId) };
+}
+
+async function accountIdOf(tx: Tx, ref: AccountRef, currency: Currency): Promise<number> {
+  if ("platform" in ref) {
+    return repo.ensureAccount(tx, { merchantId: null, kind: ref.platform, currency }, MAY_GO_NEGATIVE.has(ref.platform));
+  }
+  const merchant = await getMerchant(tx, ref.merchantId);
+  if (!merchant) throw new Error(`ledger: merchant ${ref.merchantId} does not exist`);
+  if (merchant.currency !== currency) {
+    throw new Error(`ledger: merchant ${ref.merchantId} settles in ${merchant.currency}, not ${currency}`);
+  }
+  return repo.ensureAccount(tx, { merchantId: ref.merchantId, kind: ref.kind, currency }, false);
+}
+
+/** A merchant's balance per account kind, zero for accounts it has not used yet. */
+export async function balancesOf(db: Executor, merchantId: number, currency: Currency): Promise<Record<MerchantAccountKind, Money>> {
+  const rows = await repo.merchantBalances(db, merchantId, currency);
+  const out = Object.fromEntries(MERCHANT_ACCOUNT_KINDS.map((k) => [k, { amount: 0, currency }])) as Record<MerchantAccountKind, Money>;
+  for (const r of rows) {
+    if ((MERCHANT_ACCOUNT_KINDS as readonly string[]).includes(r.kind)) out[r.kind as MerchantAccountKind] = { amount: r.balance, currency };
+  }
+  return out;
+}
+
+/**
+ * What must always hold: every transaction's entries sum to zero, every stored balance equals the sum
+ * of its account's entries, balances per currency sum to zero, and no merchant account is negative.
+ * Returns the violations (empty when the ledger is sound).
+ */
+export async function checkInvariants(db: Executor): Promise<string[]> {
+  const problems: string[] = [];
+  for (const t of await repo.unbalancedTransactions(db)) problems.push(`transaction ${t.transaction_id} sums to ${t.total}`);
+  for (const a of await repo.driftedAccounts(db)) problems.push(`account ${a.id} holds ${a.balance} but its entries sum to ${a.total}`);
+  for (const c of await repo.totalsByCurrency(db)) if (Number(c.total) !== 0) problems.push(`${c.currency} balances sum to ${c.total}`);
+  for (const a of await repo.negativeMerchantAccounts(db)) problems.push(`account ${a.id} is negative: ${a.balance}`);
+  return problems;
+}

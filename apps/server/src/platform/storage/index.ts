@@ -1,0 +1,61 @@
+import { createReadStream } from "node:fs";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+
+/**
+ * Where uploaded files live. The local adapter keeps them on disk under DATA_DIR/files; an object-store
+ * adapter (S3 and the like) implements the same four calls.
+ */
+export interface FileStorage {
+  readonly kind: string;
+  put(key: string, data: Buffer): Promise<void>;
+  /** The bytes, or null when the key holds nothing. */
+  get(key: string): Promise<Buffer | null>;
+  /** A stream of the bytes and their length, or null when the key holds nothing. */
+  open(key: string): Promise<{ stream: Readable; size: number } | null>;
+  delete(key: string): Promise<void>;
+}
+
+const KEY_RE = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]{0,200}$/;
+
+function checkKey(key: string): string {
+  if (!KEY_RE.test(key) || key.includes("..") || key.includes("//")) throw new Error(`invalid storage key: ${key}`);
+  return key;
+}
+
+/** Files on the local disk. Writes go to a temporary name first, so a reader never sees half a file. */
+export function createLocalStorage(root: string): FileStorage {
+  const full = (key: string) => path.join(root, checkKey(key));
+  const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === "ENOENT";
+  return {
+    kind: "local",
+    async put(key, data) {
+      const file = full(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(tmp, data);
+      await rename(tmp, file);
+    },
+    async get(key) {
+      const opened = await this.open(key);
+      if (!opened) return null;
+      const chunks: Buffer[] = [];
+      for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+    async open(key) {
+      const file = full(key);
+      try {
+        const s = await stat(file);
+        return { stream: createReadStream(file), size: s.size };
+      } catch (err) {
+        if (missing(err)) return null;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await rm(full(key), { force: true });
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The ledger's vocabulary, shared by server and web: account kinds and transaction kinds. Amounts are
+ * integers of minor units with a currency (see enums.ts CURRENCIES).
+ */
+
+/** Accounts a merchant holds, one per currency it settles in. */
+export const MERCHANT_ACCOUNT_KINDS = [
+  /** Purchaser's reserve/payment account (备付金): top-ups land here. */
+  "reserve",
+  /** Purchaser's SUP account: pays suppliers for purchases. */
+  "sup",
+  /** Supplier's income account: sales land here, withdrawals and T+1 payouts leave from it. */
+  "income",
+  /** Rebates earned from suppliers. */
+  "rebate",
+  /** Service provider's commission. */
+  "commission",
+  /** Amounts held for withdrawals in progress: no longer spendable, not yet paid out. */
+  "withdrawal_hold",
+] as const;
+export type MerchantAccountKind = (typeof MERCHANT_ACCOUNT_KINDS)[number];
+
+/** The platform's own accounts, per currency. */
+export const PLATFORM_ACCOUNT_KINDS = [
+  /** Mirror of the platform's bank accounts: money received from outside makes it negative. */
+  "bank_clearing",
+  /** Fees the platform has earned. */
+  "fees",
+  /** Payouts sent to the bank, awaiting confirmation. */
+  "payables",
+] as const;
+export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
+
+/** What a ledger transaction was for; fund-change lists show it as the change type. */
+export const LEDGER_TRANSACTION_KINDS = [
+  "top_up",
+  "top_up_fee",
+  "top_up_refund",
+  "manual_credit",
+  "reserve_transfer",
+  "withdrawal_hold",
+  "withdrawal_release",
+  "withdrawal_payout",
+  "purchase",
+  "refund",
+  "transfer",
+] as const;
+export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];
