@@ -23,6 +23,9 @@ try {
   console.log(`Argon2id cost: m=${argon2.memoryKib} KiB, t=${argon2.iterations}, p=1\n`);
   const results = await benchAccounts(server, seconds);
   for (const [name, r] of Object.entries(results)) console.log(row(name, r));
+  for (const [name, r] of Object.entries(await (await import("./im-rest.bench")).benchImRest(seconds, databaseUrl))) console.log(row(name, r));
+  for (const line of await (await import("./catalog.bench")).benchCatalog(databaseUrl)) console.log(line);
+  for (const line of await (await import("./ledger.bench")).benchLedger(seconds, databaseUrl)) console.log(line);
 } finally {
   await server.stop();
 }

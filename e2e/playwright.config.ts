@@ -2,6 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { E2E_OPERATOR } from "./support/operator";
 
 /**
  * Browser journeys against a real server: `node scripts/start.mjs` (builds the web app when stale) on
@@ -54,6 +55,9 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR: process.env.TESSERA_E2E_DATA_DIR,
       LOG_LEVEL: "warn",
+      // The operator account the first start creates (journeys sign in to /ops with it).
+      OPS_EMAIL: E2E_OPERATOR.email,
+      OPS_PASSWORD: E2E_OPERATOR.password,
     },
   },
 });

@@ -7,12 +7,17 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { sql } from "kysely";
 import type { AppContext } from "./context";
-import { AccountsService, accountRoutes, validateTokenRoutes } from "./modules/accounts";
+import { AccountsService, accountRoutes, operatorRoutes, validateTokenRoutes } from "./modules/accounts";
 import { createGuard, TOKEN_HEADER } from "./platform/auth/guard";
 import { apiNotFound, registerErrorHandler } from "./platform/http/error-handler";
 import { registerLang } from "./platform/http/lang";
 import { devOutboxRoutes } from "./platform/messaging/dev-routes";
 import { registerIm } from "./im";
+import { registerCatalogSupply } from "./modules/supply";
+import { registerOnboarding } from "./modules/onboarding";
+import { registerOps } from "./modules/ops";
+import { FundsService, opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./modules/funds";
+import { registerWithdrawals } from "./modules/withdrawals";
 
 export interface BuildOptions {
   /** The process's logger; tests pass none and get no request logs. */
@@ -56,6 +61,17 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(validateTokenRoutes(accounts), { prefix: "/api/login" });
   if (devOutbox) await app.register(devOutboxRoutes(db), { prefix: "/api/dev" });
   await registerIm(app, ctx);
+  await registerCatalogSupply(app, ctx, guard);
+  // Merchant onboarding and withdrawals, and the operator console over their review queues.
+  const onboarding = await registerOnboarding(app, ctx, guard);
+  const withdrawals = await registerWithdrawals(app, ctx, guard);
+  await registerOps(app, ctx, guard, { ...onboarding, queues: [...onboarding.queues, withdrawals.cardQueue()] });
+
+  const funds = new FundsService({ db, config: ctx.config, clock: ctx.clock, storage: ctx.storage });
+  await app.register(purchaserFundsRoutes({ funds, guard }), { prefix: "/api/card-user/funds" });
+  await app.register(supplierFundsRoutes({ funds, guard }), { prefix: "/api/card-brander" });
+  await app.register(opsFundsRoutes({ funds, guard }), { prefix: "/api/ops/funds" });
+  await app.register(operatorRoutes({ db, hasher: ctx.hasher, guard }), { prefix: "/api/ops" });
 
   await registerWebApp(app, ctx.config.webDist);
   return app;

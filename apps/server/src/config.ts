@@ -27,6 +27,39 @@ export interface Config {
   argon2MemoryKib: number;
   argon2Iterations: number;
   im: ImConfig;
+  funds: FundsConfig;
+  /** Withdrawals a merchant may request per platform day (spec 01 §5). */
+  withdrawalsPerDay: number;
+  /** Run the daily T+1 supplier payout in this process. */
+  autoPayout: boolean;
+}
+
+/** The platform's bank accounts that purchasers transfer top-ups to, and the top-up fee (README). */
+export interface FundsConfig {
+  domesticBank: { accountName: string; bankName: string; accountNumber: string };
+  internationalBank: { accountName: string; bankName: string; accountNumber: string; swift: string; bankAddress: string };
+  /** Fee taken from each confirmed top-up, in basis points (100 = 1%). */
+  topUpFeeBasisPoints: number;
+}
+
+function loadFundsConfig(env: NodeJS.ProcessEnv): FundsConfig {
+  const fee = int("TOPUP_FEE_BP", 0, env);
+  if (fee > 10_000) throw new Error("TOPUP_FEE_BP must be between 0 and 10000");
+  return {
+    domesticBank: {
+      accountName: env.TOPUP_BANK_ACCOUNT_NAME || "Tessera Digital Technology Co., Ltd.",
+      bankName: env.TOPUP_BANK_NAME || "China Merchants Bank, Shenzhen Branch",
+      accountNumber: env.TOPUP_BANK_ACCOUNT_NO || "755900000000001",
+    },
+    internationalBank: {
+      accountName: env.INTL_TOPUP_BANK_ACCOUNT_NAME || "Tessera International Ltd. - Reserve Account",
+      bankName: env.INTL_TOPUP_BANK_NAME || "The Hongkong and Shanghai Banking Corporation Ltd.",
+      accountNumber: env.INTL_TOPUP_BANK_ACCOUNT_NO || "848000000001",
+      swift: env.INTL_TOPUP_BANK_SWIFT || "HSBCHKHHHKH",
+      bankAddress: env.INTL_TOPUP_BANK_ADDRESS || "1 Queen's Road Central, Hong Kong",
+    },
+    topUpFeeBasisPoints: fee,
+  };
 }
 
 /** The IM service (README, configuration table). */
@@ -52,6 +85,8 @@ export interface ImConfig {
   fileMaxBytes: number;
   /** Days of message history kept; 0 keeps everything. */
   historyRetentionDays: number;
+  /** REST requests per second a user's token may make (bursts up to twice that); 0 turns the limit off. */
+  rateLimitPerSecond: number;
   /** A LibreTranslate-compatible server; when unset, translation answers "service not open". */
   translateUrl: string | undefined;
   translateApiKey: string | undefined;
@@ -95,6 +130,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     argon2MemoryKib: int("ARGON2_MEMORY_KIB", 19456, env),
     argon2Iterations: int("ARGON2_ITERATIONS", 2, env),
     im: loadImConfig(env),
+    funds: loadFundsConfig(env),
+    withdrawalsPerDay: int("WITHDRAWALS_PER_DAY", 3, env),
+    autoPayout: oneOf("AUTO_PAYOUT", ["true", "false"], "true", env) === "true",
   };
 }
 
@@ -128,6 +166,7 @@ function loadImConfig(env: NodeJS.ProcessEnv): ImConfig {
     maxThreadMembers: positive("IM_MAX_THREAD_MEMBERS", 10000, env),
     fileMaxBytes: positive("IM_FILE_MAX_BYTES", 10 * 1024 * 1024, env),
     historyRetentionDays: int("IM_HISTORY_RETENTION_DAYS", 0, env),
+    rateLimitPerSecond: int("IM_RATE_LIMIT_PER_SECOND", 100, env),
     translateUrl: env.TRANSLATE_URL ? env.TRANSLATE_URL.replace(/\/+$/, "") : undefined,
     translateApiKey: env.TRANSLATE_API_KEY || undefined,
   };

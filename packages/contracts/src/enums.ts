@@ -25,7 +25,8 @@ export type RealNameState = (typeof REAL_NAME_STATES)[number];
 export const API_PERMISSIONS = ["opened", "not_opened"] as const;
 export type ApiPermission = (typeof API_PERMISSIONS)[number];
 
-export const CODE_SCENES = ["register", "resetPassword", "changeEmail", "bindPhone"] as const;
+/** signAgreement: the SMS code that confirms an agreement signature (reserve authorisation, e-signature). */
+export const CODE_SCENES = ["register", "resetPassword", "changeEmail", "bindPhone", "signAgreement"] as const;
 export type CodeScene = (typeof CODE_SCENES)[number];
 
 export const OUTBOX_CHANNELS = ["email", "sms"] as const;

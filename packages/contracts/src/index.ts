@@ -10,3 +10,8 @@ export * from "./dev";
 export * from "./dict";
 export * from "./im";
 export * from "./ledger";
+export * from "./onboarding";
+export * from "./ops";
+export * from "./catalog";
+export * from "./funds";
+export * from "./withdrawals";

@@ -1,4 +1,8 @@
 import type { Lang } from "./lang";
+import { ONBOARDING_MESSAGES } from "./messages-onboarding";
+import { CATALOG_MESSAGES } from "./messages-catalog";
+import { FUNDS_MESSAGES } from "./messages-funds";
+import { WITHDRAWAL_MESSAGES } from "./messages-withdrawals";
 
 /**
  * Every message the server may send to a user, in the three languages. The web app loads the same
@@ -125,6 +129,10 @@ export const MESSAGES = {
   "error.internal": { cn: "系统异常，请稍后再试", tw: "系統異常，請稍後再試", en: "System error, please try again later" },
   "error.interface": { cn: "接口异常", tw: "接口異常", en: "Interface exception" },
   "error.tooManyRequests": { cn: "请求过于频繁", tw: "請求過於頻繁", en: "Too many requests" },
+  ...ONBOARDING_MESSAGES,
+  ...CATALOG_MESSAGES,
+  ...FUNDS_MESSAGES,
+  ...WITHDRAWAL_MESSAGES,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

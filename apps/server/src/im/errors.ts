@@ -13,7 +13,7 @@ export class ImError extends Error {
 
   constructor(
     readonly key: ImErrorKey,
-    params: Record<string, string | number> = {},
+    readonly params: Record<string, string | number> = {},
     /** A specific description and error code (group member attributes use several codes on one status). */
     override?: { description: string; code: number },
   ) {
@@ -43,3 +43,13 @@ export class ImError extends Error {
 export const imError = (key: ImErrorKey, params?: Record<string, string | number>) => new ImError(key, params);
 export const invalidParam = (field: string) => new ImError("invalidParameter", { field });
 export const denied = (reason: string) => new ImError("permissionDenied", { reason });
+
+/**
+ * The client maps "are not members of this group" by URL: group not joined (602) only when the URL
+ * contains "chatgroups", chat room not joined (702) otherwise. Group calls under other paths (threads,
+ * member attributes, roaming, the legacy group block) refuse with error code 60003 instead, which the
+ * client maps to 602 whatever the URL.
+ */
+export function asGroupRefusal(err: unknown): unknown {
+  return err instanceof ImError && err.key === "notMember" ? new ImError("groupNotJoined", err.params) : err;
+}

@@ -19,7 +19,7 @@ export type ImNotice =
       detail?: Record<string, unknown>;
     }
   | { ns: "roster"; op: ImRosterOp; from: string; to: string; reason?: string }
-  | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete"; from: string; detail: Record<string, unknown> };
+  | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin"; from: string; detail: Record<string, unknown> };
 
 export interface ImDelivery {
   /** Recipients (usernames). */

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
 import type { AppContext } from "../context";
 import type { Config } from "../config";
 import { withTx, type Db, type Executor } from "../db/tx";
@@ -129,7 +130,32 @@ export async function registerIm(app: FastifyInstance, ctx: AppContext): Promise
       done();
     });
   }
+  if (ctx.database.kind === "pglite") keepStatistics(app, ctx);
   const module: ImModule = { services, bus: deps.bus };
   app.decorate("im", module);
   return module;
+}
+
+/** The IM tables that grow with traffic, whose planner statistics decide the history and list plans. */
+const GROWING_TABLES = ["im_messages", "im_conversations", "im_inbox", "im_message_deletions", "im_reactions"] as const;
+
+/**
+ * The embedded database has no autovacuum, so its planner would never have statistics: without them a
+ * history page over a long conversation scans instead of walking the (conv_key, seq) index (measured
+ * 4 against 300 requests/s with 100,000 messages). ANALYZE a minute after start, then hourly.
+ */
+function keepStatistics(app: FastifyInstance, ctx: AppContext): void {
+  const analyze = async () => {
+    for (const table of GROWING_TABLES) await sql`ANALYZE ${sql.table(table)}`.execute(ctx.database.db);
+  };
+  const run = () => void analyze().catch((err: unknown) => ctx.log(`im analyze failed: ${String(err)}`));
+  const first = setTimeout(run, 60_000);
+  const timer = setInterval(run, 3600_000);
+  first.unref();
+  timer.unref();
+  app.addHook("onClose", (_instance, done) => {
+    clearTimeout(first);
+    clearInterval(timer);
+    done();
+  });
 }

@@ -181,6 +181,15 @@ export interface ImConversationsTable {
   visible: Generated<boolean>;
   cleared_seq: Generated<number>;
   cleared_ms: Generated<number>;
+  /** Conversation marks mark_0 .. mark_19 as bits. */
+  marks: Generated<number>;
+}
+
+export interface ImPinnedMessagesTable {
+  conv_key: string;
+  message_id: number;
+  pinned_by: string;
+  pinned_ms: number;
 }
 
 export interface ImInboxTable {
@@ -280,6 +289,7 @@ export interface ImTables {
   im_message_deletions: ImMessageDeletionsTable;
   im_conversations: ImConversationsTable;
   im_inbox: ImInboxTable;
+  im_pinned_messages: ImPinnedMessagesTable;
   im_group_read_acks: ImGroupReadAcksTable;
   im_reactions: ImReactionsTable;
   im_reports: ImReportsTable;

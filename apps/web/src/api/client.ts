@@ -118,7 +118,10 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       if (token) headers["x-auth-token"] = token;
     }
     const init: RequestInit = { method, headers };
-    if (options.body !== undefined && method !== "GET") {
+    if (options.body instanceof FormData) {
+      // Uploads: fetch writes the multipart content type with its boundary itself.
+      init.body = options.body;
+    } else if (options.body !== undefined && method !== "GET") {
       headers["content-type"] = "application/json";
       init.body = JSON.stringify(options.body);
     }

@@ -1,4 +1,5 @@
-import type { Lang, OutboxQuery, Version } from "@tessera/contracts";
+import type { FundAccount, Lang, OutboxQuery, Version } from "@tessera/contracts";
+import type { Query } from "./client";
 
 /** Every react-query key in one place, so invalidation after a mutation is exact. */
 export const queryKeys = {
@@ -7,4 +8,12 @@ export const queryKeys = {
   commonConfig: ["commonConfig"] as const,
   dicts: (lang: Lang) => ["dicts", lang] as const,
   outbox: (query: OutboxQuery) => ["outbox", query] as const,
+  fundChanges: (account: FundAccount, query: Query) => ["fundChanges", account, query] as const,
+  fundChangesAll: ["fundChanges"] as const,
+  bankDetails: ["bankDetails"] as const,
+  topUps: (scope: "mine" | "ops", query: Query) => ["topUps", scope, query] as const,
+  topUpsAll: ["topUps"] as const,
+  withdrawalCard: ["withdrawalCard"] as const,
+  withdrawals: (scope: "mine" | "ops", query: Query) => ["withdrawals", scope, query] as const,
+  withdrawalsAll: ["withdrawals"] as const,
 };

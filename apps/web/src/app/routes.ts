@@ -1,4 +1,8 @@
-import { HomeOutlined, MailOutlined } from "@ant-design/icons";
+import { BankOutlined, HomeOutlined, MailOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
+// Onboarding and operator console pages.
+import { ApiOutlined, AuditOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
+// Catalog and supply pages.
+import { AppstoreOutlined, CreditCardOutlined, GiftOutlined, ShoppingOutlined } from "@ant-design/icons";
 import type { ComponentType } from "react";
 import type { MerchantRole, Version } from "@tessera/contracts";
 
@@ -21,7 +25,7 @@ export interface PageDef {
   icon?: ComponentType;
 }
 
-export type AreaId = "sale" | "business" | "intlSale" | "intlBusiness" | "dev";
+export type AreaId = "sale" | "business" | "intlSale" | "intlBusiness" | "dev" | "ops";
 
 export interface AreaDef {
   id: AreaId;
@@ -34,6 +38,8 @@ export interface AreaDef {
   role?: MerchantRole;
   /** Shown only when the local mail/SMS adapter is active. */
   devOnly?: boolean;
+  /** Where the area sends a visitor without a session (default: the version's login page). */
+  loginPath?: string;
   pages: PageDef[];
 }
 
@@ -47,6 +53,7 @@ export const PUBLIC_PAGES: PageDef[] = [
     load: () => import("../areas/international/SelectUser"),
     titleKey: "title.selectUser",
   },
+  { path: "/ops/login", load: () => import("../areas/ops/Login"), titleKey: "ops.title.login" },
 ];
 
 export const AREAS: AreaDef[] = [
@@ -56,7 +63,20 @@ export const AREAS: AreaDef[] = [
     nameKey: "area.sale",
     version: "domestic",
     role: "sale",
-    pages: [{ path: "Home", load: () => import("../areas/sale/Home"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined }],
+    pages: [
+      { path: "Home", load: () => import("../areas/sale/Home"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined },
+      { path: "BasicInformation", load: () => import("../areas/sale/BasicInformation"), titleKey: "onboarding.title.profile", menuKey: "onboarding.menu.profile", icon: ProfileOutlined },
+      { path: "Authentication", load: () => import("../areas/sale/Authentication"), titleKey: "onboarding.title.realName", menuKey: "onboarding.menu.realName", icon: IdcardOutlined },
+      { path: "ApiSecurity", load: () => import("../areas/sale/ApiSecurity"), titleKey: "onboarding.title.api", menuKey: "onboarding.menu.api", icon: ApiOutlined },
+      { path: "SubAccounts", load: () => import("../areas/sale/SubAccounts"), titleKey: "onboarding.title.sub", menuKey: "onboarding.menu.sub", icon: TeamOutlined },
+      { path: "ServiceBind", load: () => import("../areas/sale/ServiceBind"), titleKey: "onboarding.title.service", menuKey: "onboarding.menu.service", icon: LinkOutlined },
+      { path: "RechargeSheet", load: () => import("../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
+      { path: "FundRelated", load: () => import("../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
+      { path: "WithdrawalRecord", load: () => import("../areas/sale/WithdrawalRecord"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
+      { path: "GoodsList", load: () => import("../areas/sale/GoodsList"), titleKey: "catalog.title.goodsList", menuKey: "catalog.menu.goodsList", icon: ShoppingOutlined },
+      { path: "CarmiGoodsList", load: () => import("../areas/sale/CarmiGoodsList"), titleKey: "catalog.title.carmiGoodsList", menuKey: "catalog.menu.carmiGoodsList", icon: CreditCardOutlined },
+      { path: "CouponSelection", load: () => import("../areas/sale/CouponSelection"), titleKey: "catalog.title.couponSelection", menuKey: "catalog.menu.couponSelection", icon: GiftOutlined },
+    ],
   },
   {
     id: "business",
@@ -66,6 +86,14 @@ export const AREAS: AreaDef[] = [
     role: "business",
     pages: [
       { path: "Home", load: () => import("../areas/business/Home"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined },
+      { path: "BasicInfo", load: () => import("../areas/business/BasicInfo"), titleKey: "onboarding.title.profile", menuKey: "onboarding.menu.profile", icon: ProfileOutlined },
+      { path: "AuthenticationB", load: () => import("../areas/business/AuthenticationB"), titleKey: "onboarding.title.realName", menuKey: "onboarding.menu.realName", icon: IdcardOutlined },
+      { path: "ApiSecurityB", load: () => import("../areas/business/ApiSecurityB"), titleKey: "onboarding.title.api", menuKey: "onboarding.menu.api", icon: ApiOutlined },
+      { path: "SubAccounts", load: () => import("../areas/business/SubAccounts"), titleKey: "onboarding.title.sub", menuKey: "onboarding.menu.sub", icon: TeamOutlined },
+      { path: "ServiceBind", load: () => import("../areas/business/ServiceBind"), titleKey: "onboarding.title.service", menuKey: "onboarding.menu.service", icon: LinkOutlined },
+      { path: "SuppliedProducts", load: () => import("../areas/business/SuppliedProducts"), titleKey: "catalog.title.suppliedProducts", menuKey: "catalog.menu.suppliedProducts", icon: AppstoreOutlined },
+      { path: "CardImport", load: () => import("../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
+      { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
     ],
   },
   {
@@ -76,6 +104,9 @@ export const AREAS: AreaDef[] = [
     role: "sale",
     pages: [
       { path: "Home", load: () => import("../areas/international/SaleHome"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined },
+      { path: "RechargeSheet", load: () => import("../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
+      { path: "FundsChange", load: () => import("../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
+      { path: "GoodsList", load: () => import("../areas/sale/IntlGoodsList"), titleKey: "catalog.title.goodsSelection", menuKey: "catalog.menu.goodsSelection", icon: ShoppingOutlined },
     ],
   },
   {
@@ -92,6 +123,24 @@ export const AREAS: AreaDef[] = [
         menuKey: "menu.home",
         icon: HomeOutlined,
       },
+      { path: "SuppliedProducts", load: () => import("../areas/business/SuppliedProducts"), titleKey: "catalog.title.suppliedProducts", menuKey: "catalog.menu.suppliedProducts", icon: AppstoreOutlined },
+      { path: "CardImport", load: () => import("../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
+      { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
+      { path: "WithdrawalRecordB", load: () => import("../areas/business/WithdrawalRecordB"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
+    ],
+  },
+  {
+    id: "ops",
+    base: "/ops",
+    nameKey: "ops.area",
+    version: "domestic",
+    loginPath: "/ops/login",
+    pages: [
+      { path: "Reviews", load: () => import("../areas/ops/Reviews"), titleKey: "ops.title.reviews", menuKey: "ops.menu.reviews", icon: SafetyCertificateOutlined },
+      { path: "Merchants", load: () => import("../areas/ops/Merchants"), titleKey: "ops.title.merchants", menuKey: "ops.menu.merchants", icon: SearchOutlined },
+      { path: "TopUps", load: () => import("../areas/ops/TopUps"), titleKey: "funds.title.opsTopUps", menuKey: "funds.menu.opsTopUps", icon: BankOutlined },
+      { path: "Withdrawals", load: () => import("../areas/ops/Withdrawals"), titleKey: "withdraw.title.ops", menuKey: "withdraw.menu.ops", icon: WalletOutlined },
+      { path: "AuditLog", load: () => import("../areas/ops/AuditLog"), titleKey: "ops.title.audit", menuKey: "ops.menu.audit", icon: AuditOutlined },
     ],
   },
   {

@@ -18,3 +18,16 @@ export function formatMoney(money: Money): string {
   const fraction = digits > 0 ? `.${String(minor).padStart(digits, "0")}` : "";
   return `${negative ? "-" : ""}${CURRENCY_SYMBOLS[money.currency]}${grouped}${fraction}`;
 }
+
+/**
+ * Reads an amount typed in major units ("1,234.5") as integer minor units (123450), without floats.
+ * Returns null for anything that is not a non-negative amount with at most the currency's decimals.
+ */
+export function parseMoney(input: string, currency: Currency): number | null {
+  const digits = CURRENCY_MINOR_DIGITS[currency];
+  const m = /^(\d{1,12})(?:\.(\d*))?$/.exec(input.trim().replace(/,/g, ""));
+  if (!m) return null;
+  const fraction = m[2] ?? "";
+  if (fraction.length > digits) return null;
+  return Number(m[1]) * 10 ** digits + Number(fraction.padEnd(digits, "0") || "0");
+}

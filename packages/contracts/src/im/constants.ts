@@ -66,6 +66,8 @@ export const IM_LIMITS = {
   contacts: 3000,
   blocklist: 500,
   pinnedConversations: 50,
+  /** Pinned messages in one conversation. */
+  pinnedMessages: 20,
   presenceSubscriptions: 3000,
   /** Longest subscription: 30 days, in seconds. */
   presenceExpirySeconds: 30 * 24 * 3600,
@@ -152,3 +154,6 @@ export type ImRosterOp = keyof typeof IM_ROSTER_OPS;
 /** Sync-queue names, as the protocol's JIDs: `<user>@easemob.com`, `<group>@conference.easemob.com`. */
 export const IM_USER_DOMAIN = "easemob.com";
 export const IM_MUC_DOMAIN = "conference.easemob.com";
+
+/** Conversation marks the client offers: mark_0 .. mark_19. */
+export const IM_CONVERSATION_MARKS = 20;

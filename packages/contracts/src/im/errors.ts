@@ -49,6 +49,11 @@ export const IM_ERRORS = {
   roomNotFound: { status: 404, error: "resource_not_found", description: "chatroom {id} does not exist" },
   /** 403 → group not joined (602) on chatgroups URLs, chat room not joined (702) otherwise. */
   notMember: { status: 403, error: "forbidden_op", description: "user: {username} are not members of this group!" },
+  /**
+   * 404 with 60003 → group not joined (602). For group calls whose URL lacks "chatgroups" (member
+   * attributes under metadata/chatgroup), where the text alone would map to chat room not joined (702).
+   */
+  groupNotJoined: { status: 404, error: "resource_not_found", description: "user: {username} are not members of this group!", code: 60003 },
   /** 403 → permission denied (603). */
   permissionDenied: { status: 403, error: "forbidden_op", description: "permission denied: {reason}" },
   /** 403 → group members full (606) / chat room members full (704). */
@@ -67,6 +72,8 @@ export const IM_ERRORS = {
   adminLimit: { status: 400, error: "forbidden_op", description: "admin count exceeds the maximum limit of {max}", code: 60006 },
   /** 403 with 15002 → service not enabled (505). */
   serviceNotEnabled: { status: 403, error: "forbidden_op", description: "{service} service not open!", code: 15002 },
+  /** 429 → max limit (50): the client matches this text; any other 429 text reads as 'Server is busy.' (500). */
+  rateLimited: { status: 429, error: "too_many_requests", description: "The request has reached the maximum limit of {max} per second" },
   /** 400 with 40002 → thread already exists (1301). */
   threadExists: { status: 400, error: "forbidden_op", description: "a thread already exists on message {id}", code: 40002 },
   /** 404 with 40011 → thread not exist (1300). */
@@ -76,6 +83,10 @@ export const IM_ERRORS = {
   /** 404 with 91001 → conversation not exist (1400). */
   conversationNotFound: { status: 404, error: "resource_not_found", description: "conversation not exist", code: 91001 },
   messageNotFound: { status: 404, error: "resource_not_found", description: "message not found: {id}" },
+  /** 404 → message not found (51): unpinning or pinning a message the conversation does not have. */
+  pinNotFound: { status: 404, error: "resource_not_found", description: "user session pin message not exist" },
+  /** 400 → request parameter error (-3). */
+  pinIdIllegal: { status: 400, error: "illegal_argument", description: "param pin_msg_id illegal, please check it!" },
   /** 400 → message not found (51). */
   reportMessageNotFound: { status: 400, error: "illegal_argument", description: "report failed, get message by id failed" },
   /** 400 → reaction already added (1101). */

@@ -108,6 +108,13 @@ export const imDeleteConversationReq = z.object({
   delete_roam: flag.default(false),
 });
 export const imPinConversationReq = z.object({ type: z.enum(["chat", "groupChat", "groupchat"]), to: z.string().min(1) });
+export const imPinMessageReq = z.object({ to: z.string().min(1).max(64), type: z.enum(["chat", "groupChat", "groupchat"]), pin_msg_id: z.string().min(1).max(40) });
+/** Conversation marks: mark_0 .. mark_19 (IM_CONVERSATION_MARKS). */
+export const imConversationMark = z.string().regex(/^mark_(1?\d)$/);
+export const imConversationMarkReq = z.object({
+  mark: imConversationMark,
+  targets: z.array(z.object({ to: z.string().min(1).max(64), type: z.enum(["chat", "groupChat", "groupchat"]) })).min(1).max(20),
+});
 
 const nullableTime = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish();
 export const imRoamingReq = z.object({

@@ -231,10 +231,22 @@ CREATE TABLE im_conversations (
   visible         boolean NOT NULL DEFAULT true,
   cleared_seq     bigint NOT NULL DEFAULT 0,
   cleared_ms      bigint NOT NULL DEFAULT 0,
+  -- The client's conversation marks mark_0 .. mark_19, one bit each.
+  marks           integer NOT NULL DEFAULT 0,
   PRIMARY KEY (username, conv_key)
 );
 CREATE INDEX im_conversations_list_idx ON im_conversations (username, last_ms DESC, conv_key) WHERE visible;
 CREATE INDEX im_conversations_pinned_idx ON im_conversations (username, pinned_ms DESC, conv_key) WHERE visible AND pinned_ms IS NOT NULL;
+
+-- Pinned messages of a conversation (one-to-one or group), shared by its participants.
+CREATE TABLE im_pinned_messages (
+  conv_key   text NOT NULL,
+  message_id bigint NOT NULL REFERENCES im_messages (id) ON DELETE CASCADE,
+  pinned_by  text NOT NULL,
+  pinned_ms  bigint NOT NULL,
+  PRIMARY KEY (conv_key, message_id)
+);
+CREATE INDEX im_pinned_messages_order_idx ON im_pinned_messages (conv_key, pinned_ms DESC, message_id DESC);
 
 -- The per-recipient sync queue: what each user's devices have yet to receive, in order. A message or a
 -- notice (group, contact or notify event as JSON). skip_resource is the sending device, which already

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { IM_USER_INFO_KEYS, imUserInfoGetReq } from "@tessera/contracts";
-import { imError, invalidParam } from "../errors";
+import { asGroupRefusal, imError, invalidParam } from "../errors";
 import { ImAccounts, presentUser } from "../service/accounts";
 import { actorOf, parseBody } from "./http";
 import type { RouteContext } from "./plugin";
@@ -50,7 +50,9 @@ export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContex
       for (const [key, value] of Object.entries(flags)) {
         const m = /^notification_ignore_(\d+)$/.exec(key);
         if (!m?.[1] || typeof value !== "boolean") throw invalidParam(key);
-        await svc.groups.shield({ kind: "user", username }, m[1], value);
+        await svc.groups.shield({ kind: "user", username }, m[1], value).catch((err: unknown) => {
+          throw asGroupRefusal(err);
+        });
       }
       const user = await accounts.getUser(username);
       return replies.send(req, reply, { entities: [{ ...presentUser(user), ...flags }] });

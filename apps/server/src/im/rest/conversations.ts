@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { IM_PAGE, IM_REMOVE_HISTORY_MAX_IDS, IM_TIMESTAMP_MAX_DIGITS, imDeleteConversationReq, imPinConversationReq, imReactionReq, imReportReq, imRoamingReq } from "@tessera/contracts";
+import { IM_PAGE, IM_REMOVE_HISTORY_MAX_IDS, IM_TIMESTAMP_MAX_DIGITS, imConversationMark, imConversationMarkReq, imDeleteConversationReq, imPinConversationReq, imPinMessageReq, imReactionReq, imReportReq, imRoamingReq } from "@tessera/contracts";
 import { z } from "zod";
 import { imError, invalidParam } from "../errors";
 import { ImAccounts } from "../service/accounts";
@@ -55,6 +55,53 @@ export function conversationRoutes(im: FastifyInstance, { svc, replies }: RouteC
     const limit = intParam(q.limit, "limit", { min: 1, max: IM_PAGE.conversationMaxPageSize, fallback: IM_PAGE.conversationPageSize });
     const page = await history.conversations(user, { pinnedOnly: boolParam(q.is_top) ?? false, cursor: q.cursor, limit });
     return send(req, reply, { data: { channel_infos: page.items, cursor: page.cursor } });
+  });
+
+  /* ---------- conversation marks, delete all ---------- */
+
+  const mark = (on: boolean) => async (req: FastifyRequest<P<"user">>, reply: FastifyReply) => {
+    const user = me(req, req.params.user);
+    const b = parseBody(imConversationMarkReq, req.body);
+    const targets = b.targets.map((t) => ({ to: t.to, type: convType(t.type) }));
+    return send(req, reply, { data: await history.mark(user, b.mark, targets, on, queryOf(req).resource) });
+  };
+  im.post<P<"user">>("/sdk/user/:user/user_channels/mark", mark(true));
+  im.delete<P<"user">>("/sdk/user/:user/user_channels/mark", mark(false));
+
+  im.get<P<"user">>("/sdk/user/:user/user_channels/mark/search", async (req, reply) => {
+    const user = me(req, req.params.user);
+    const q = queryOf(req);
+    const m = imConversationMark.safeParse(q.mark);
+    if (!m.success) throw invalidParam("mark");
+    const limit = intParam(q.limit, "limit", { min: 1, max: IM_PAGE.conversationMaxPageSize, fallback: IM_PAGE.conversationPageSize });
+    const page = await history.conversations(user, { pinnedOnly: false, cursor: q.cursor, limit, mark: m.data });
+    return send(req, reply, { data: { channel_infos: page.items, cursor: page.cursor } });
+  });
+
+  /* ---------- pinned messages ---------- */
+
+  const pinMessage = (on: boolean) => async (req: FastifyRequest<P<"user">>, reply: FastifyReply) => {
+    const user = me(req, req.params.user);
+    const b = parseBody(imPinMessageReq, req.body);
+    await svc.pins.set(user, convType(b.type), b.to, b.pin_msg_id, on, queryOf(req).resource);
+    return send(req, reply, { data: { result: "ok" } });
+  };
+  im.post<P<"user">>("/sdk/user/:user/user_channel/pin", pinMessage(true));
+  im.delete<P<"user">>("/sdk/user/:user/user_channel/pin", pinMessage(false));
+
+  im.get<P<"user">>("/sdk/user/:user/user_channel/pin", async (req, reply) => {
+    const user = me(req, req.params.user);
+    const q = queryOf(req);
+    if (!q.to) throw invalidParam("to");
+    if (q.type !== "chat" && q.type !== "groupchat" && q.type !== "groupChat") throw invalidParam("type");
+    const limit = intParam(q.limit, "limit", { min: 1, max: 50, fallback: 10 });
+    return send(req, reply, { data: await svc.pins.list(user, convType(q.type), q.to, q.cursor, limit) });
+  });
+
+  im.post<P<"user">>("/sdk/message/roaming/user/:user/delete/all", async (req, reply) => {
+    const user = me(req, req.params.user);
+    await history.deleteAll(user, queryOf(req).resource);
+    return send(req, reply, { data: { result: "ok" } });
   });
 
   im.delete<P<"user">>("/user/:user/user_channel", async (req, reply) => {

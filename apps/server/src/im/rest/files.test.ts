@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipart, startImTest, TEST_IMAGES, type ImTest } from "../../../test/im-harness";
-import { imageSize } from "../../platform/storage/image";
+import { imageInfo } from "../../platform/images";
 
 let im: ImTest;
 beforeAll(async () => {
@@ -51,8 +51,8 @@ describe("chatfiles", () => {
       expect(e["file-metadata"]).toMatchObject({ width: 16, height: 16 });
       const thumb = await im.call("GET", `chatfiles/${e.uuid}?em-redirect=true&share-secret=${e["share-secret"]}&thumbnail=true&thumbnail-width=8&thumbnail-height=8`);
       expect(thumb.status).toBe(200);
-      expect(thumb.headers["content-type"]).toBe("image/png");
-      expect(imageSize(thumb.raw)).toEqual({ width: 8, height: 8, format: "png" });
+      expect(thumb.headers["content-type"]).toBe("image/webp");
+      expect(await imageInfo(thumb.raw)).toEqual({ width: 8, height: 8, format: "webp" });
       const again = await im.call("GET", `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}&thumbnail=true&thumbnail-width=8&thumbnail-height=8`);
       expect(again.raw.equals(thumb.raw)).toBe(true);
     }

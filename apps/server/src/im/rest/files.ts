@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { imError } from "../errors";
 import { boolParam, intParam, queryOf, userOf } from "./http";
-import type { MultipartBody } from "./multipart";
+import type { MultipartBody } from "../../platform/http/multipart";
 import type { RouteContext } from "./plugin";
 
 type P<T extends string> = { Params: Record<T, string> };

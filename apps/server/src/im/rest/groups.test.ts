@@ -334,7 +334,10 @@ describe("joining: apply, approve, invite, confirm, remove, quit", () => {
     const many = await im.call<Data<Record<string, unknown>[]>>("DELETE", `chatgroups/${id}/users/${m2!.name},${m3!.name}`, { token: admin!.token });
     expect(many.body.data.map((d) => d.user)).toEqual([m2!.name, m3!.name]);
     expectError(await im.call("GET", `chatgroups/${id}/users`, { token: m1!.token }), 403, "are not members of this group");
-    expectError(await im.call("POST", "users/" + m1!.name + "/messageroaming", { token: m1!.token, body: { queue: `${id}@conference.easemob.com`, start: -1, pull_number: 10 } }), 403, "are not members");
+    // Under users/{me}/... the client cannot tell a group by URL: 404 with 60003 is its 'group not joined'.
+    const roaming = await im.call("POST", "users/" + m1!.name + "/messageroaming", { token: m1!.token, body: { queue: `${id}@conference.easemob.com`, start: -1, pull_number: 10 } });
+    expectError(roaming, 404, "are not members");
+    expect(roaming.body.error_code).toBe(60003);
     expectError(await im.call("DELETE", `chatgroups/${id}/users/${owner!.name}`, { token: admin!.token }), 403, "permission denied");
   });
 
@@ -430,5 +433,27 @@ describe("announcement, shared files, member attributes, read receipts, shield",
     const legacy = await im.call("PUT", `users/${m1!.name}?resource=r`, { token: m1!.token, body: { entities: [{ [`notification_ignore_${id}`]: false }] } });
     expect(legacy.status).toBe(200);
     expect((await im.call<Data<{ shieldgroup: boolean }[]>>("GET", `chatgroups/${id}`, { token: m1!.token })).body.data[0]?.shieldgroup).toBe(false);
+  });
+
+  it("group calls outside chatgroups/ refuse outsiders with 404 and error code 60003 (the client's 'group not joined')", async () => {
+    const [owner, m1, outsider] = await users(3);
+    const id = await createGroup(owner!, { members: [m1!.name], public: false });
+    const refusals = [
+      await im.call("PUT", `sdk/metadata/chatgroup/${id}/user/${outsider!.name}`, { token: outsider!.token, body: { metaData: { nick: "x" } } }),
+      await im.call("POST", `sdk/metadata/chatgroup/${id}/get`, { token: outsider!.token, body: { targets: [m1!.name], properties: [] } }),
+      await im.call("PUT", `users/${outsider!.name}`, { token: outsider!.token, body: { entities: [{ [`notification_ignore_${id}`]: true }] } }),
+      await im.call("GET", `threads/chatgroups/${id}?limit=10`, { token: outsider!.token }),
+    ];
+    for (const res of refusals) {
+      expectError(res, 404, `user: ${outsider!.name} are not members of this group!`);
+      expect(res.body.error_code).toBe(60003);
+    }
+    // On chatgroups/ URLs the text alone is mapped, with the usual 403.
+    const direct = await im.call("GET", `chatgroups/${id}/users`, { token: outsider!.token });
+    expectError(direct, 403, "are not members of this group");
+    expect(direct.body.error_code).toBeUndefined();
+    // Nothing changed for the outsider's attempt.
+    const attrs = await im.call<Data<Record<string, Record<string, string>>>>("POST", `sdk/metadata/chatgroup/${id}/get`, { token: m1!.token, body: { targets: [outsider!.name], properties: [] } });
+    expect(attrs.body.data).toEqual({ [outsider!.name]: {} });
   });
 });

@@ -23,7 +23,7 @@ import { ImAccounts } from "../service/accounts";
 import type { ImMucs } from "../service/mucs";
 import type { MucKind } from "../tables";
 import { actorOf, boolParam, intParam, namesOf, parseBody, queryOf } from "./http";
-import type { MultipartBody } from "./multipart";
+import type { MultipartBody } from "../../platform/http/multipart";
 import type { RouteContext } from "./plugin";
 
 type P<T extends string> = { Params: Record<T, string> };

@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ImError, imError } from "../errors";
+import { asGroupRefusal, ImError, imError } from "../errors";
 import type { ImServices } from "../service";
-import { boundaryOf, parseMultipart } from "./multipart";
+import { boundaryOf, parseMultipart } from "../../platform/http/multipart";
 import type { Replies } from "./http";
+import { createRateLimiter } from "./rate-limit";
 import { accountRoutes } from "./accounts";
 import { mucRoutes } from "./mucs";
 import { contactRoutes } from "./contacts";
@@ -17,6 +18,9 @@ export interface RouteContext {
   svc: ImServices;
   replies: Replies;
 }
+
+/** Group calls whose URL lacks "chatgroups": threads and member attributes (see asGroupRefusal). */
+const GROUP_URLS_WITHOUT_CHATGROUPS = /^\/[^/]+\/[^/]+\/(thread|threads|sdk\/metadata\/chatgroup)(\/|\?|$)/;
 
 const ALLOWED_HEADERS = "Authorization, Content-Type, Accept, restrict-access, share-secret, X-Requested-With, lang";
 
@@ -46,6 +50,7 @@ function bearerOf(req: FastifyRequest): string | undefined {
  */
 export function imRestPlugin(ctx: RouteContext) {
   const { svc } = ctx;
+  const limiter = createRateLimiter(svc.deps.config.rateLimitPerSecond);
   return function plugin(im: FastifyInstance, _opts: unknown, done: () => void): void {
     im.decorateRequest("imActor", null);
 
@@ -86,6 +91,10 @@ export function imRestPlugin(ctx: RouteContext) {
       const auth = token ? await svc.accounts.authenticate(token) : null;
       if (!auth) throw imError("unauthorized");
       req.imActor = auth.actor;
+      // Users are limited per name; the app token is the back-office server's own, trusted caller.
+      if (auth.actor.kind === "user" && !limiter.take(auth.actor.username, svc.deps.clock.now().getTime())) {
+        throw imError("rateLimited", { max: svc.deps.config.rateLimitPerSecond });
+      }
     });
 
     im.options("/*", { config: { imPublic: true } }, async (_req, reply) => reply.status(204).send());
@@ -93,7 +102,10 @@ export function imRestPlugin(ctx: RouteContext) {
     im.setErrorHandler((err: FastifyError, req, reply) => {
       const now = svc.deps.clock.now().getTime();
       cors(req, reply);
-      if (err instanceof ImError) return reply.status(err.status).send(err.body(now));
+      if (err instanceof ImError) {
+        const e = GROUP_URLS_WITHOUT_CHATGROUPS.test(req.url) ? (asGroupRefusal(err) as ImError) : err;
+        return reply.status(e.status).send(e.body(now));
+      }
       if (err.statusCode === 413) {
         const e = imError("uploadFailed", { reason: `file size exceeds the limit of ${svc.deps.config.fileMaxBytes} bytes` });
         return reply.status(e.status).send(e.body(now));

@@ -218,6 +218,8 @@ export async function restLogin(conn: Connection, user: string, pwd: string): Pr
     orgName: conn.orgName,
     accessToken: token,
     restTokenData: token,
+    // open() hands the connection's protobuf root to the context; history decoding looks types up in it.
+    root: conn.root,
   });
   return { access_token: token, expires_in: Number(reply.expires_in) };
 }

@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
 import { IM_LIMITS } from "@tessera/contracts";
-import { imageSize, thumbnail } from "../../platform/storage/image";
+import { imageInfo, thumbnail } from "../../platform/images";
 import { imError } from "../errors";
-import type { UploadedPart } from "../rest/multipart";
+import type { UploadedPart } from "../../platform/http/multipart";
 import * as files from "../store/files";
 import { inScope, type ImActor, type ImDeps } from "./core";
 import type { ImMucs } from "./mucs";
@@ -44,7 +44,7 @@ export class ImFiles {
   private async store(file: UploadedPart): Promise<{ uuid: string; key: string; shareSecret: string; width: number | null; height: number | null; filename: string; contentType: string }> {
     const uuid = randomUUID();
     const key = `chatfiles/${uuid.slice(0, 2)}/${uuid}`;
-    const size = imageSize(file.data);
+    const size = await imageInfo(file.data);
     await this.deps.storage.put(key, file.data);
     return {
       uuid,
@@ -112,8 +112,8 @@ export class ImFiles {
   }
 
   /**
-   * GET chatfiles/{uuid}: the bytes, or with `thumbnail` a PNG that fits the asked size (images only;
-   * formats that cannot be decoded here are served whole). A restricted file needs its share secret.
+   * GET chatfiles/{uuid}: the bytes, or with `thumbnail` a WebP that fits the asked size (images only;
+   * an image that cannot be decoded is served whole). A restricted file needs its share secret.
    */
   async download(uuid: string, options: { secret: string | undefined; thumbnail: boolean; width?: number; height?: number }): Promise<OpenedFile> {
     if (!UUID_RE.test(uuid)) throw imError("fileNotFound", { id: uuid });
@@ -138,18 +138,23 @@ export class ImFiles {
 
   /** Thumbnails are made once per size and kept beside the file. */
   private async thumbnailOf(row: files.FileRow, w: number, h: number): Promise<OpenedFile | null> {
-    const key = `${row.storage_key}.thumb-${w}x${h}.png`;
+    const key = `${row.storage_key}.thumb-${w}x${h}.webp`;
     let opened = await this.deps.storage.open(key);
     if (!opened) {
       const original = await this.deps.storage.get(row.storage_key);
       if (!original) return null;
-      const made = thumbnail(original, w, h);
-      if (!made) return null;
-      await this.deps.storage.put(key, made.png);
+      let made: Buffer;
+      try {
+        made = (await thumbnail(original, w, h)).data;
+      } catch {
+        // Dimensions were readable but the pixels are not (truncated upload): serve the file itself.
+        return null;
+      }
+      await this.deps.storage.put(key, made);
       opened = await this.deps.storage.open(key);
       if (!opened) return null;
     }
-    return { stream: opened.stream, size: opened.size, contentType: "image/png", filename: `${row.filename}.thumb.png` };
+    return { stream: opened.stream, size: opened.size, contentType: "image/webp", filename: `${row.filename}.thumb.webp` };
   }
 
   /* ---------- shared files of groups and rooms ---------- */

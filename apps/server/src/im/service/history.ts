@@ -1,6 +1,6 @@
-import { IM_LIMITS, IM_MUC_DOMAIN, IM_PAGE, IM_USER_DOMAIN, imMessagePayload, type ImMessagePayload, type ImRoamingReq } from "@tessera/contracts";
+import { IM_CONVERSATION_MARKS, IM_LIMITS, IM_MUC_DOMAIN, IM_PAGE, IM_USER_DOMAIN, imMessagePayload, type ImMessagePayload, type ImRoamingReq } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
-import { denied, imError, invalidParam } from "../errors";
+import { asGroupRefusal, denied, imError, invalidParam } from "../errors";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
 import * as convs from "../store/conversations";
 import * as messages from "../store/messages";
@@ -9,7 +9,7 @@ import { findThread } from "../store/threads";
 import { findUser } from "../store/users";
 import type { ChatType } from "../tables";
 import { inScope, type ImActor, type ImDeps, type Scope } from "./core";
-import type { ImMucs } from "./mucs";
+import type { ImMucs, MucAccess } from "./mucs";
 
 /**
  * Messages, conversations and history roaming. History is served from the whole store (retention is
@@ -166,13 +166,14 @@ export class ImHistory {
     if (muc) {
       const mucs = muc.kind === "group" ? this.groups : this.rooms;
       const a = await mucs.access(db, { kind: "user", username: me }, id);
-      mucs.require(a, "member");
+      if (muc.kind === "group") requireGroupMember(mucs, a);
+      else mucs.require(a, "member");
       return { kind: muc.kind, mucId: n, key: messages.convKey(muc.kind === "group" ? "groupchat" : "chatroom", me, id) };
     }
     const thread = await findThread(db, id);
     if (!thread) throw this.groups.notFound(id);
     const a = await this.groups.access(db, { kind: "user", username: me }, String(thread.muc_id));
-    this.groups.require(a, "member");
+    requireGroupMember(this.groups, a);
     return { kind: "thread", threadId: thread.id, mucId: thread.muc_id, key: messages.convKey("groupchat", me, id, thread.id) };
   }
 
@@ -252,14 +253,14 @@ export class ImHistory {
         is_top: c.pinned_ms !== null,
         update_top_status_time: c.pinned_ms ?? 0,
         unread_num: c.unread,
-        marks: [],
+        marks: markNames(c.marks),
         meta: m && !m.recalled_at ? this.restMessage(m) : {},
       };
     });
   }
 
-  /** GET sdk/user/{me}/user_channels/list: newest first (or the pinned ones), with a keyset cursor. */
-  async conversations(me: string, options: { pinnedOnly: boolean; cursor: string | undefined; limit: number }): Promise<{ items: Record<string, unknown>[]; cursor: string }> {
+  /** GET sdk/user/{me}/user_channels/list (or /mark/search with a mark): newest first (or the pinned ones), with a keyset cursor. */
+  async conversations(me: string, options: { pinnedOnly: boolean; cursor: string | undefined; limit: number; mark?: string }): Promise<{ items: Record<string, unknown>[]; cursor: string }> {
     let after: { ms: number; key: string } | null = null;
     if (options.cursor) {
       try {
@@ -270,7 +271,12 @@ export class ImHistory {
         throw invalidParam("cursor");
       }
     }
-    const rows = await convs.conversationPage(this.deps.db, me, { pinnedOnly: options.pinnedOnly, after, limit: options.limit + 1 });
+    const rows = await convs.conversationPage(this.deps.db, me, {
+      pinnedOnly: options.pinnedOnly,
+      after,
+      limit: options.limit + 1,
+      ...(options.mark !== undefined && { markBit: markBit(options.mark) }),
+    });
     const page = rows.slice(0, options.limit);
     const last = page.at(-1);
     const cursor =
@@ -296,6 +302,30 @@ export class ImHistory {
       const found = await convs.hideConversation(s.tx, me, key, clear);
       if (!found) throw imError("conversationNotFound");
       await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: "del", to: channel, type, delete_roam: deleteRoam } }, { durable: true, skipResource: resource });
+    });
+  }
+
+  /**
+   * Adds or removes a mark on conversations. Targets the user has no visible conversation with are
+   * returned as ignored (the client only logs them).
+   */
+  async mark(me: string, mark: string, targets: { to: string; type: "chat" | "groupchat" }[], on: boolean, resource: string | undefined): Promise<{ ignore: string[] }> {
+    return inScope(this.deps, async (s) => {
+      const keyed = targets.map((t) => ({ ...t, key: this.convKeyOf(me, t.type, t.to) }));
+      const changed = new Set(await convs.setMark(s.tx, me, keyed.map((t) => t.key), markBit(mark), on));
+      const done = keyed.filter((t) => changed.has(t.key));
+      if (done.length > 0) {
+        await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: on ? "mark" : "unmark", mark, targets: done.map((t) => ({ to: t.to, type: t.type })) } }, { durable: true, skipResource: resource });
+      }
+      return { ignore: keyed.filter((t) => !changed.has(t.key)).map((t) => t.to) };
+    });
+  }
+
+  /** Clears all of the user's conversations and their history for the user (others keep theirs). */
+  async deleteAll(me: string, resource: string | undefined): Promise<void> {
+    await inScope(this.deps, async (s) => {
+      await convs.hideAllConversations(s.tx, me, s.nowMs);
+      await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: "del_all" } }, { durable: true, skipResource: resource });
     });
   }
 
@@ -349,4 +379,26 @@ export async function canSeeMessage(db: Executor, username: string, row: message
   if (row.chat_type === "chat") return row.from_user === username || row.to_target === username;
   const mucId = row.thread_id !== null ? ((await findThread(db, String(row.thread_id)))?.muc_id ?? 0) : Number(row.to_target);
   return (await mucStore.findMember(db, mucId, username)) !== undefined;
+}
+
+/** Group membership for calls under users/{me}/... (see asGroupRefusal). */
+function requireGroupMember(groups: ImMucs, a: MucAccess): void {
+  try {
+    groups.require(a, "member");
+  } catch (err) {
+    throw asGroupRefusal(err);
+  }
+}
+
+/** mark_N is bit N of the conversation's marks (N from 0 to IM_CONVERSATION_MARKS - 1). */
+function markBit(mark: string): number {
+  const n = Number(/^mark_(\d{1,2})$/.exec(mark)?.[1] ?? NaN);
+  if (!Number.isInteger(n) || n < 0 || n >= IM_CONVERSATION_MARKS) throw invalidParam("mark");
+  return 1 << n;
+}
+
+function markNames(bits: number): string[] {
+  const out: string[] = [];
+  for (let n = 0; n < IM_CONVERSATION_MARKS; n++) if (bits & (1 << n)) out.push(`mark_${n}`);
+  return out;
 }

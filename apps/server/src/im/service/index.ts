@@ -4,6 +4,7 @@ import { ImContacts } from "./contacts";
 import { ImFiles } from "./files";
 import { ImHistory } from "./history";
 import { ImMucs } from "./mucs";
+import { ImPins } from "./pins";
 import { ImPresence } from "./presence";
 import { ImReactions } from "./reactions";
 import { ImSilent } from "./silent";
@@ -21,6 +22,7 @@ export class ImServices {
   readonly silent: ImSilent;
   readonly threads: ImThreads;
   readonly files: ImFiles;
+  readonly pins: ImPins;
 
   constructor(readonly deps: ImDeps) {
     this.accounts = new ImAccounts(deps);
@@ -33,5 +35,6 @@ export class ImServices {
     this.silent = new ImSilent(deps);
     this.threads = new ImThreads(deps, this.groups);
     this.files = new ImFiles(deps);
+    this.pins = new ImPins(deps, this.groups, this.history);
   }
 }

@@ -10,13 +10,14 @@ export async function findConversation(db: Executor, username: string, key: stri
   return db.selectFrom("im_conversations").selectAll().where("username", "=", username).where("conv_key", "=", key).executeTakeFirst();
 }
 
-/** Visible conversations, newest first, after the keyset cursor (last_ms, conv_key). */
+/** Visible conversations, newest first, after the keyset cursor (last_ms, conv_key); optionally only those with a mark bit. */
 export async function conversationPage(
   db: Executor,
   username: string,
-  options: { pinnedOnly: boolean; after: { ms: number; key: string } | null; limit: number },
+  options: { pinnedOnly: boolean; after: { ms: number; key: string } | null; limit: number; markBit?: number },
 ): Promise<ConversationRow[]> {
   let q = db.selectFrom("im_conversations").selectAll().where("username", "=", username).where("visible", "=", true);
+  if (options.markBit !== undefined) q = q.where(sql<boolean>`(marks & ${options.markBit}) <> 0`);
   if (options.pinnedOnly) {
     q = q.where("pinned_ms", "is not", null);
     if (options.after) q = q.where(sql<boolean>`(pinned_ms, conv_key) < (${options.after.ms}, ${options.after.key})`);
@@ -62,7 +63,7 @@ export async function setPinned(tx: Tx, username: string, key: string, pinnedMs:
 export async function hideConversation(tx: Tx, username: string, key: string, clearSeq: number | null): Promise<boolean> {
   const r = await tx
     .updateTable("im_conversations")
-    .set({ visible: false, unread: 0, pinned_ms: null, ...(clearSeq !== null && { cleared_seq: clearSeq, read_seq: clearSeq }) })
+    .set({ visible: false, unread: 0, pinned_ms: null, marks: 0, ...(clearSeq !== null && { cleared_seq: clearSeq, read_seq: clearSeq }) })
     .where("username", "=", username)
     .where("conv_key", "=", key)
     .where("visible", "=", true)
@@ -119,4 +120,32 @@ export async function markRead(tx: Tx, username: string, key: string, seq: numbe
 /** Everyone whose conversation shows this message last: their rows need refreshing after a recall. */
 export async function holdersOfLast(db: Executor, messageId: number): Promise<{ username: string; conv_key: string }[]> {
   return db.selectFrom("im_conversations").select(["username", "conv_key"]).where("last_message_id", "=", messageId).execute();
+}
+
+/** Sets or clears a mark bit on some of the user's visible conversations; returns the keys it changed. */
+export async function setMark(tx: Tx, username: string, keys: readonly string[], bit: number, on: boolean): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await tx
+    .updateTable("im_conversations")
+    .set({ marks: on ? sql<number>`marks | ${bit}` : sql<number>`marks & ${~bit}` })
+    .where("username", "=", username)
+    .where("conv_key", "in", [...keys])
+    .where("visible", "=", true)
+    .returning("conv_key")
+    .execute();
+  return rows.map((r) => r.conv_key);
+}
+
+/**
+ * Hides all of the user's conversations and clears its history of them up to now (the client's "delete
+ * all messages and conversations"). Chat rooms keep no conversation and no per-user history.
+ */
+export async function hideAllConversations(tx: Tx, username: string, nowMs: number): Promise<number> {
+  const r = await sql`
+    UPDATE im_conversations c SET visible = false, unread = 0, pinned_ms = NULL, marks = 0,
+      cleared_seq = COALESCE((SELECT h.last_seq FROM im_conv_heads h WHERE h.conv_key = c.conv_key), c.cleared_seq),
+      read_seq = COALESCE((SELECT h.last_seq FROM im_conv_heads h WHERE h.conv_key = c.conv_key), c.read_seq),
+      cleared_ms = GREATEST(c.cleared_ms, ${nowMs})
+    WHERE c.username = ${username}`.execute(tx);
+  return Number(r.numAffectedRows ?? 0);
 }

@@ -99,6 +99,7 @@ export function findLiveSession(db: Executor, tokenHash: string, now: Date) {
       "u.kind",
       "u.email",
       "u.merchant_id as merchantId",
+      "u.menus",
       "m.roles",
     ])
     .where("s.token_hash", "=", tokenHash)

@@ -106,6 +106,11 @@ export class AccountsService {
         if (!actor) throw unauthorized();
         if (await repo.userIdByPhone(db, target)) throw conflict("account.phoneTaken", "phone");
         return;
+      case "signAgreement":
+        // The phone the signer types in the agreement dialog; recorded with the signature.
+        if (channel !== "sms") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
+        if (!actor) throw unauthorized();
+        return;
     }
   }
 
@@ -141,6 +146,14 @@ export class AccountsService {
       throw invalidCode();
     }
     return row.id;
+  }
+
+  /**
+   * Checks an SMS code for an action of a signed-in user (signing an agreement). Returns the code's id,
+   * which the action consumes with `consumeVerificationCode` in its own transaction.
+   */
+  checkSmsCode(phone: string, scene: CodeScene, code: string): Promise<number> {
+    return this.checkCode({ channel: "sms", target: phone, scene }, code);
   }
 
   /* ---------- registration and login ---------- */
@@ -243,7 +256,8 @@ export class AccountsService {
       merchantId: row.merchantId,
       roles: merchantRoles(row.roles ?? []),
       version: row.version,
-      menus: null,
+      // Sub-accounts carry the pages they were given; the guard refuses the rest.
+      menus: row.menus ?? null,
     };
   }
 

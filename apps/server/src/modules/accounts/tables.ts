@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 import type { Id, Timestamp } from "../../db/columns";
 
 /** Tables owned by the accounts module (migration 0003). */
@@ -14,6 +14,10 @@ export interface UsersTable {
   password_changed_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** A sub-account's own name (migration 0009). */
+  display_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The pages a sub-account may open; null for a main account (migration 0009). */
+  menus: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 
 export interface SessionsTable {

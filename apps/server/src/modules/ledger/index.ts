@@ -1,1 +1,13 @@
-export { balancesOf, checkInvariants, post, type AccountRef, type PostRequest, type PostResult, type Posting } from "./service";
+export {
+  balanceAt,
+  balancesOf,
+  checkInvariants,
+  fundChanges,
+  positiveAccounts,
+  post,
+  type AccountRef,
+  type EntryFilter,
+  type PostRequest,
+  type PostResult,
+  type Posting,
+} from "./service";

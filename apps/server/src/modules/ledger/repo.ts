@@ -8,8 +8,17 @@ export interface AccountKey {
   currency: Currency;
 }
 
+/** The account for a key, or undefined when it has not been used yet. */
+export async function findAccount(tx: Executor, key: AccountKey): Promise<number | undefined> {
+  let q = tx.selectFrom("ledger_accounts").select("id").where("kind", "=", key.kind).where("currency", "=", key.currency);
+  q = key.merchantId === null ? q.where("merchant_id", "is", null) : q.where("merchant_id", "=", key.merchantId);
+  return (await q.executeTakeFirst())?.id;
+}
+
 /** The account for a key, created on first use. Platform accounts that mirror the outside may go negative. */
 export async function ensureAccount(tx: Executor, key: AccountKey, allowNegative: boolean): Promise<number> {
+  const existing = await findAccount(tx, key);
+  if (existing !== undefined) return existing;
   await tx
     .insertInto("ledger_accounts")
     .values({ merchant_id: key.merchantId, kind: key.kind, currency: key.currency, allow_negative: allowNegative })
@@ -19,9 +28,9 @@ export async function ensureAccount(tx: Executor, key: AccountKey, allowNegative
         : oc.columns(["merchant_id", "kind", "currency"]).where("merchant_id", "is not", null).doNothing(),
     )
     .execute();
-  let q = tx.selectFrom("ledger_accounts").select("id").where("kind", "=", key.kind).where("currency", "=", key.currency);
-  q = key.merchantId === null ? q.where("merchant_id", "is", null) : q.where("merchant_id", "=", key.merchantId);
-  return (await q.executeTakeFirstOrThrow()).id;
+  const created = await findAccount(tx, key);
+  if (created === undefined) throw new Error(`ledger: account ${JSON.stringify(key)} could not be created`);
+  return created;
 }
 
 /** Creates the transaction row, or returns null when the idempotency key is already taken. */
@@ -137,4 +146,81 @@ export async function totalsByCurrency(db: Executor) {
 
 export async function negativeMerchantAccounts(db: Executor) {
   return db.selectFrom("ledger_accounts").select(["id", "balance"]).where("allow_negative", "=", false).where("balance", "<", 0).execute();
+}
+
+/* ---------- fund-change lists ---------- */
+
+export interface EntryFilter {
+  merchantId: number;
+  kind: string;
+  currency: Currency;
+  /** Inclusive calendar days (YYYY-MM-DD) in the platform's time zone. */
+  from?: string | undefined;
+  to?: string | undefined;
+  type?: string | undefined;
+  /** Bounds on the absolute amount, in minor units. */
+  minAmount?: number | undefined;
+  maxAmount?: number | undefined;
+}
+
+/** The platform keeps its books in China/Hong Kong time: a "day" of a fund-change list is a UTC+8 day. */
+const PLATFORM_UTC_OFFSET = "+08:00";
+
+function filteredEntries(db: Executor, f: EntryFilter) {
+  let q = db
+    .selectFrom("ledger_entries as e")
+    .innerJoin("ledger_accounts as a", "a.id", "e.account_id")
+    .innerJoin("ledger_transactions as t", "t.id", "e.transaction_id")
+    .where("a.merchant_id", "=", f.merchantId)
+    .where("a.kind", "=", f.kind)
+    .where("a.currency", "=", f.currency);
+  if (f.from) q = q.where("e.created_at", ">=", sql<Date>`${`${f.from}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz`);
+  if (f.to) q = q.where("e.created_at", "<", sql<Date>`${`${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz + interval '1 day'`);
+  if (f.type) q = q.where("t.kind", "=", f.type);
+  if (f.minAmount !== undefined) q = q.where(sql<number>`abs(e.amount)`, ">=", f.minAmount);
+  if (f.maxAmount !== undefined) q = q.where(sql<number>`abs(e.amount)`, "<=", f.maxAmount);
+  return q;
+}
+
+/** One page of an account's entries, newest first, with the total count for the pager. */
+export async function entryPage(db: Executor, f: EntryFilter, page: { offset: number; limit: number }) {
+  const base = filteredEntries(db, f);
+  const [rows, count] = await Promise.all([
+    base
+      .select(["e.id", "e.amount", "e.balance_after as balanceAfter", "e.created_at as createdAt", "t.kind as type", "t.reason"])
+      .orderBy("e.id", "desc")
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Merchant accounts of a kind holding money: the candidates of a payout run. */
+export function positiveAccounts(db: Executor, kind: string) {
+  return db
+    .selectFrom("ledger_accounts")
+    .select(["merchant_id as merchantId", "currency", "balance"])
+    .where("kind", "=", kind)
+    .where("merchant_id", "is not", null)
+    .where("balance", ">", 0)
+    .orderBy("merchant_id")
+    .execute();
+}
+
+/** An account's balance just before `before`: the balance after its last entry written earlier. */
+export async function balanceBefore(db: Executor, merchantId: number, kind: string, currency: Currency, before: Date): Promise<number> {
+  const row = await db
+    .selectFrom("ledger_entries as e")
+    .innerJoin("ledger_accounts as a", "a.id", "e.account_id")
+    .select("e.balance_after")
+    .where("a.merchant_id", "=", merchantId)
+    .where("a.kind", "=", kind)
+    .where("a.currency", "=", currency)
+    .where("e.created_at", "<", before)
+    .orderBy("e.id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.balance_after ?? 0;
 }

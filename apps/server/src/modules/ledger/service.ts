@@ -102,27 +102,38 @@ export async function post(tx: Tx, req: PostRequest): Promise<PostResult> {
 
   // Resolve accounts (one merchant's currency never mixes with another's), then apply balances in
   // account-id order so concurrent transactions lock rows in the same order and cannot deadlock.
-  const resolved: { accountId: number; amount: number }[] = [];
+  const resolved: { accountId: number; amount: number; ref: AccountRef }[] = [];
   for (const [key, amount] of merged) {
     const ref = refs.get(key);
     if (!ref) continue;
-    resolved.push({ accountId: await accountIdOf(tx, ref, req.currency), amount });
+    resolved.push({ accountId: await accountIdOf(tx, ref, req.currency), amount, ref });
   }
   resolved.sort((a, b) => a.accountId - b.accountId);
   const entries: { transactionId: number; accountId: number; amount: number; balanceAfter: number }[] = [];
+  const posted: PostedEntry[] = [];
   for (const r of resolved) {
     const balanceAfter = await repo.applyToBalance(tx, r.accountId, r.amount);
     if (balanceAfter === null) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
     entries.push({ transactionId, accountId: r.accountId, amount: r.amount, balanceAfter });
+    posted.push({
+      accountId: r.accountId,
+      merchantId: "platform" in r.ref ? null : r.ref.merchantId,
+      kind: "platform" in r.ref ? r.ref.platform : r.ref.kind,
+      amount: r.amount,
+      balanceAfter,
+    });
   }
   await repo.insertEntries(tx, entries);
-  return { transactionId, replayed: false, entries: await repo.entriesOfTransaction(tx, transactionId) };
+  return { transactionId, replayed: false, entries: posted };
 }
 
 async function accountIdOf(tx: Tx, ref: AccountRef, currency: Currency): Promise<number> {
   if ("platform" in ref) {
     return repo.ensureAccount(tx, { merchantId: null, kind: ref.platform, currency }, MAY_GO_NEGATIVE.has(ref.platform));
   }
+  // An existing account was created in the merchant's currency; only a first use needs the check.
+  const existing = await repo.findAccount(tx, { merchantId: ref.merchantId, kind: ref.kind, currency });
+  if (existing !== undefined) return existing;
   const merchant = await getMerchant(tx, ref.merchantId);
   if (!merchant) throw new Error(`ledger: merchant ${ref.merchantId} does not exist`);
   if (merchant.currency !== currency) {
@@ -153,4 +164,21 @@ export async function checkInvariants(db: Executor): Promise<string[]> {
   for (const c of await repo.totalsByCurrency(db)) if (Number(c.total) !== 0) problems.push(`${c.currency} balances sum to ${c.total}`);
   for (const a of await repo.negativeMerchantAccounts(db)) problems.push(`account ${a.id} is negative: ${a.balance}`);
   return problems;
+}
+
+export type { EntryFilter } from "./repo";
+
+/** A page of one merchant account's entries (the fund-change lists), newest first. */
+export function fundChanges(db: Executor, filter: repo.EntryFilter, page: { offset: number; limit: number }) {
+  return repo.entryPage(db, filter, page);
+}
+
+/** Merchant accounts of a kind with a positive balance (the T+1 payout's candidates). */
+export function positiveAccounts(db: Executor, kind: MerchantAccountKind) {
+  return repo.positiveAccounts(db, kind);
+}
+
+/** What a merchant account held at an instant (its closing balance for a business day). */
+export function balanceAt(db: Executor, merchantId: number, kind: MerchantAccountKind, currency: Currency, instant: Date): Promise<number> {
+  return repo.balanceBefore(db, merchantId, kind, currency, instant);
 }

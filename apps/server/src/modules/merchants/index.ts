@@ -1,2 +1,3 @@
-export { createMerchant, getMerchant } from "./service";
+export { changeMerchant, createMerchant, findMerchants, getMerchant, lockMerchantForUpdate } from "./service";
+export type { MerchantFilter } from "./repo";
 export { merchantRoles, presentMerchant, type MerchantRow } from "./presenter";

@@ -16,3 +16,75 @@ export async function insertMerchant(tx: Executor, m: NewMerchant): Promise<numb
 export function findMerchant(db: Executor, merchantId: number) {
   return db.selectFrom("merchants").selectAll().where("id", "=", merchantId).executeTakeFirst();
 }
+
+export async function updateMerchant(
+  tx: Executor,
+  merchantId: number,
+  changes: { name?: string; realNameState?: "not_verified" | "verified" | "expired"; apiPermission?: "opened" | "not_opened"; roles?: string[]; now: Date },
+): Promise<void> {
+  await tx
+    .updateTable("merchants")
+    .set({
+      ...(changes.name !== undefined && { name: changes.name }),
+      ...(changes.roles !== undefined && { roles: changes.roles }),
+      ...(changes.realNameState !== undefined && { real_name_state: changes.realNameState }),
+      ...(changes.apiPermission !== undefined && { api_permission: changes.apiPermission }),
+      updated_at: changes.now,
+    })
+    .where("id", "=", merchantId)
+    .execute();
+}
+
+/** Locks the merchant row for a state change made in this transaction. */
+export function lockMerchant(tx: Executor, merchantId: number) {
+  return tx.selectFrom("merchants").selectAll().where("id", "=", merchantId).forUpdate().executeTakeFirst();
+}
+
+export interface MerchantFilter {
+  keyword?: string;
+  realNameState?: "not_verified" | "verified" | "expired";
+  apiPermission?: "opened" | "not_opened";
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Operator search: by id, part of the name or the main account's e-mail. The owner is the merchant's
+ * first user without menus (sub-accounts have menus).
+ */
+export async function searchMerchants(db: Executor, f: MerchantFilter) {
+  let q = db.selectFrom("merchants as m");
+  if (f.keyword) {
+    const kw = f.keyword;
+    const like = `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        ...(/^\d{1,18}$/.test(kw) ? [eb("m.id", "=", Number(kw))] : []),
+        eb("m.name", "ilike", like),
+        eb.exists(
+          eb.selectFrom("users as u").select("u.id").whereRef("u.merchant_id", "=", "m.id").where("u.email", "ilike", like),
+        ),
+      ]),
+    );
+  }
+  if (f.realNameState) q = q.where("m.real_name_state", "=", f.realNameState);
+  if (f.apiPermission) q = q.where("m.api_permission", "=", f.apiPermission);
+  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll("m")
+    .select((eb) =>
+      eb
+        .selectFrom("users as o")
+        .select("o.email")
+        .whereRef("o.merchant_id", "=", "m.id")
+        .where("o.menus", "is", null)
+        .orderBy("o.id")
+        .limit(1)
+        .as("owner_email"),
+    )
+    .orderBy("m.id", "desc")
+    .limit(f.limit)
+    .offset(f.offset)
+    .execute();
+  return { total: Number(total.n), rows };
+}

@@ -1,6 +1,6 @@
-import type { Currency, MerchantRole, Version } from "@tessera/contracts";
+import type { ApiPermission, Currency, MerchantRole, RealNameState, Version } from "@tessera/contracts";
 import type { Executor, Tx } from "../../db/tx";
-import { findMerchant, insertMerchant } from "./repo";
+import { findMerchant, insertMerchant, lockMerchant, searchMerchants, updateMerchant, type MerchantFilter } from "./repo";
 import type { MerchantRow } from "./presenter";
 
 /** A new merchant may act as purchaser and as supplier; service-provider status is granted on review. */
@@ -15,4 +15,22 @@ export async function createMerchant(
 
 export function getMerchant(db: Executor, merchantId: number): Promise<MerchantRow | undefined> {
   return findMerchant(db, merchantId);
+}
+
+/** Locks and reads a merchant inside the caller's transaction, before changing its states. */
+export function lockMerchantForUpdate(tx: Tx, merchantId: number): Promise<MerchantRow | undefined> {
+  return lockMerchant(tx, merchantId);
+}
+
+/** Real-name state (set by verification review and the expiry job), API permission, display name. */
+export function changeMerchant(
+  tx: Tx,
+  merchantId: number,
+  changes: { name?: string; realNameState?: RealNameState; apiPermission?: ApiPermission; roles?: MerchantRole[]; now: Date },
+): Promise<void> {
+  return updateMerchant(tx, merchantId, changes);
+}
+
+export function findMerchants(db: Executor, filter: MerchantFilter) {
+  return searchMerchants(db, filter);
 }

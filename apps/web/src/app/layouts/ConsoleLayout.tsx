@@ -7,6 +7,8 @@ import { useCommonConfig } from "../../api/hooks/common";
 import { useSession, useUserInfo } from "../../api/hooks/account";
 import { AppHeader } from "../../components/AppHeader";
 import type { AreaDef } from "../routes";
+import { useMyMenus } from "../../api/hooks/onboarding";
+import { pageAllowed } from "../../components/onboarding/menus";
 
 /** Checks the area's requirements: a session of its version, the merchant role, dev tools enabled. */
 function AreaGate({ area, children }: { area: AreaDef; children: React.ReactNode }) {
@@ -15,7 +17,7 @@ function AreaGate({ area, children }: { area: AreaDef; children: React.ReactNode
   const { data: info } = useUserInfo();
   const { data: config, isPending: configPending } = useCommonConfig();
 
-  if (area.version && !token) return <Navigate to={loginPathOf(area.version)} replace />;
+  if (area.version && !token) return <Navigate to={area.loginPath ?? loginPathOf(area.version)} replace />;
   if (area.devOnly && !configPending && !config?.devOutbox) {
     return <Result status="info" title={t("dev.unavailableTitle")} subTitle={t("dev.unavailableBody")} />;
   }
@@ -44,8 +46,10 @@ export function ConsoleLayout({ area }: { area: AreaDef }) {
   const navigation = useNavigation();
   const { token: themeToken } = theme.useToken();
   const [collapsed, setCollapsed] = useState(false);
+  // A sub-account sees only the pages it was given (the server refuses the others too).
+  const { data: menus } = useMyMenus();
   const menuItems = area.pages
-    .filter((p) => p.menuKey)
+    .filter((p) => p.menuKey && pageAllowed(menus, area, p))
     .map((p) => {
       const to = `${area.base}/${p.path}`;
       return { key: to.toLowerCase(), icon: p.icon ? createElement(p.icon) : undefined, label: <Link to={to}>{t(p.menuKey ?? "")}</Link> };

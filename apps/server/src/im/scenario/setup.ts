@@ -1,0 +1,64 @@
+import type { AddressInfo } from "node:net";
+import { startImTest, type ImTest } from "../../../test/im-harness";
+import { connect, loadWebsdk, restLogin, sdkCall, type Connection } from "./sdk";
+
+/**
+ * A real listening server for the published client: the test app on an ephemeral loopback port, with
+ * helpers that make IM users (through the REST API with the app token) and log them in with the SDK.
+ */
+export interface Scenario {
+  im: ImTest;
+  baseUrl: string;
+  appKey: string;
+  /** The SDK's statusCode table (the `type` of its rejections). */
+  code: Record<string, number>;
+  /** A new IM user, logged in through the SDK's own token call. */
+  client(prefix?: string): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export interface Client {
+  name: string;
+  conn: Connection;
+  /** Calls an SDK method by name and resolves with its reply. */
+  call<T = Record<string, unknown>>(method: string, ...args: unknown[]): Promise<T>;
+  /** Calls an SDK method that must fail, and resolves with its rejection ({type, message}). */
+  fail(method: string, ...args: unknown[]): Promise<{ type: number; message: string }>;
+}
+
+export async function startScenario(env: Record<string, string> = {}): Promise<Scenario> {
+  const im = await startImTest(env);
+  await im.t.app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = im.t.app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const appKey = `${im.t.config.im.org}#${im.t.config.im.app}`;
+  const sdk = loadWebsdk();
+  return {
+    im,
+    baseUrl,
+    appKey,
+    code: sdk.statusCode,
+    async client(prefix = "u") {
+      const { name } = await im.user(prefix);
+      const conn = connect(baseUrl, appKey);
+      await restLogin(conn, name, "pw-secret-1");
+      return {
+        name,
+        conn,
+        // async: the client throws its own parameter checks synchronously; they become rejections here.
+        call: async (method, ...args) => sdkCall(conn, method, ...args),
+        async fail(method, ...args) {
+          try {
+            const value = await sdkCall(conn, method, ...args);
+            throw new Error(`${method} was expected to fail but resolved with ${JSON.stringify(value)}`);
+          } catch (err) {
+            if (err instanceof Error) throw err;
+            const e = err as { type: number; message: string };
+            return { type: e.type, message: e.message };
+          }
+        },
+      };
+    },
+    close: () => im.close(),
+  };
+}

@@ -1,0 +1,3 @@
+export { CatalogService, type CatalogDeps } from "./service";
+export { catalogBranderRoutes, catalogUserRoutes, catalogOpenApiRoutes } from "./routes";
+export { adjustStock, goodsNames, lockGoodsForStock, type LowStock, type StockGoods } from "./stock";

@@ -1,0 +1,201 @@
+import type { MerchandiseQuery, ProductSearchQuery } from "@tessera/contracts";
+import { sql, type Insertable, type Selectable, type Updateable } from "kysely";
+import type { Executor } from "../../db/tx";
+import type { CatalogBrandsTable, CatalogGoodsTable } from "./tables";
+
+/** SQL of the catalog module. Every supplier-side query takes the tenant (merchant id) as an argument. */
+
+export type BrandRow = Selectable<CatalogBrandsTable>;
+export type GoodsRow = Selectable<CatalogGoodsTable> & { brand_name: string };
+
+/* ---------- brands ---------- */
+
+export function listBrands(db: Executor, merchantId: number) {
+  return db
+    .selectFrom("catalog_brands as b")
+    .selectAll("b")
+    .select((eb) =>
+      eb
+        .selectFrom("catalog_goods as g")
+        .whereRef("g.brand_id", "=", "b.id")
+        .where("g.state", "<>", "void")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .as("goods_count"),
+    )
+    .where("b.merchant_id", "=", merchantId)
+    .orderBy("b.id")
+    .execute();
+}
+
+export function findBrand(db: Executor, merchantId: number, brandId: number) {
+  return db.selectFrom("catalog_brands").selectAll().where("merchant_id", "=", merchantId).where("id", "=", brandId).executeTakeFirst();
+}
+
+export async function insertBrand(tx: Executor, row: Insertable<CatalogBrandsTable>): Promise<number> {
+  return (await tx.insertInto("catalog_brands").values(row).returning("id").executeTakeFirstOrThrow()).id;
+}
+
+export async function updateBrand(tx: Executor, merchantId: number, brandId: number, patch: Updateable<CatalogBrandsTable>): Promise<boolean> {
+  const r = await tx
+    .updateTable("catalog_brands")
+    .set({ ...patch, updated_at: sql`now()` })
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", brandId)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+/** Brands that have goods on sale, for the purchaser's brand filter. */
+export function brandsOnSale(db: Executor, selection: string) {
+  return db
+    .selectFrom("catalog_brands as b")
+    .select(["b.id", "b.name"])
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom("catalog_goods as g").select("g.id").whereRef("g.brand_id", "=", "b.id").where("g.state", "=", "available").where("g.selection", "=", selection),
+      ),
+    )
+    .orderBy("b.name")
+    .limit(500)
+    .execute();
+}
+
+export async function faceValuesOnSale(db: Executor, selection: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("catalog_goods")
+    .select("face_value")
+    .distinct()
+    .where("state", "=", "available")
+    .where("selection", "=", selection)
+    .orderBy("face_value")
+    .limit(200)
+    .execute();
+  return rows.map((r) => r.face_value);
+}
+
+/* ---------- goods ---------- */
+
+function goodsBase(db: Executor) {
+  return db.selectFrom("catalog_goods as g").innerJoin("catalog_brands as b", "b.id", "g.brand_id").selectAll("g").select("b.name as brand_name");
+}
+
+export function findGoods(db: Executor, merchantId: number, goodsId: number): Promise<GoodsRow | undefined> {
+  return goodsBase(db).where("g.merchant_id", "=", merchantId).where("g.id", "=", goodsId).executeTakeFirst();
+}
+
+/** A goods on sale, whoever supplies it (goods selection detail). */
+export function findGoodsOnSale(db: Executor, goodsId: number): Promise<GoodsRow | undefined> {
+  return goodsBase(db).where("g.id", "=", goodsId).where("g.state", "=", "available").executeTakeFirst();
+}
+
+export function findGoodsByIds(db: Executor, ids: number[]): Promise<GoodsRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return goodsBase(db).where("g.id", "in", ids).execute();
+}
+
+/** Locks the goods row: stock counters change only under this lock. */
+export function lockGoods(tx: Executor, goodsId: number) {
+  return tx.selectFrom("catalog_goods").selectAll().where("id", "=", goodsId).forUpdate().executeTakeFirst();
+}
+
+export function peekGoods(db: Executor, goodsId: number) {
+  return db.selectFrom("catalog_goods").selectAll().where("id", "=", goodsId).executeTakeFirst();
+}
+
+export async function searchGoods(db: Executor, merchantId: number, q: ProductSearchQuery): Promise<{ rows: GoodsRow[]; total: number }> {
+  let query = goodsBase(db).where("g.merchant_id", "=", merchantId);
+  if (q.keyword) {
+    const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const kw = q.keyword;
+    query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", kw), ...(/^\d{1,15}$/.test(kw) ? [eb("g.id", "=", Number(kw))] : [])]));
+  }
+  if (q.brandId) query = query.where("g.brand_id", "=", q.brandId);
+  if (q.businessType) query = query.where("g.business_type", "=", q.businessType);
+  if (q.equityType) query = query.where("g.equity_type", "=", q.equityType);
+  if (q.invoiceType) query = query.where("g.invoice_type", "=", q.invoiceType);
+  query = q.state ? query.where("g.state", "=", q.state) : query.where("g.state", "<>", "void");
+  const [rows, count] = await Promise.all([
+    query.orderBy("g.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Goods selection (spec 01 §2 screen 10): goods on sale of one selection type, with the screen's filters. */
+export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "domestic" | "international"): Promise<{ rows: GoodsRow[]; total: number }> {
+  const scopes = ["all", version];
+  let query = goodsBase(db).where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes);
+  if (q.keyword) {
+    const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("b.name", "ilike", like)]));
+  }
+  if (q.brandId) query = query.where("g.brand_id", "=", q.brandId);
+  if (q.equityType) query = query.where("g.equity_type", "=", q.equityType);
+  if (q.faceValue) query = query.where("g.face_value", "=", q.faceValue);
+  if (q.invoiceType) query = query.where("g.invoice_type", "=", q.invoiceType);
+  const ordered =
+    q.sort === "sales"
+      ? query.orderBy("g.sales_index", "desc").orderBy("g.id", "desc")
+      : query.orderBy("g.recommendation_index", "desc").orderBy("g.id", "desc");
+  const [rows, count] = await Promise.all([
+    ordered.limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function insertGoods(tx: Executor, row: Insertable<CatalogGoodsTable>): Promise<number> {
+  return (await tx.insertInto("catalog_goods").values(row).returning("id").executeTakeFirstOrThrow()).id;
+}
+
+export async function updateGoods(tx: Executor, merchantId: number, goodsId: number, patch: Updateable<CatalogGoodsTable>): Promise<void> {
+  await tx
+    .updateTable("catalog_goods")
+    .set({ ...patch, updated_at: sql`now()` })
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", goodsId)
+    .execute();
+}
+
+export async function adjustCounters(tx: Executor, goodsId: number, delta: { stock?: number; sold?: number; voided?: number }): Promise<{ stock: number; low_stock_threshold: number; low_stock_notified_at: Date | null }> {
+  return tx
+    .updateTable("catalog_goods")
+    .set((eb) => ({
+      stock: eb("stock", "+", delta.stock ?? 0),
+      sold: eb("sold", "+", delta.sold ?? 0),
+      voided: eb("voided", "+", delta.voided ?? 0),
+    }))
+    .where("id", "=", goodsId)
+    .returning(["stock", "low_stock_threshold", "low_stock_notified_at"])
+    .executeTakeFirstOrThrow();
+}
+
+export async function setLowStockNotified(tx: Executor, goodsId: number, at: Date | null): Promise<void> {
+  await tx.updateTable("catalog_goods").set({ low_stock_notified_at: at }).where("id", "=", goodsId).execute();
+}
+
+/* ---------- combo children ---------- */
+
+export function listChildren(db: Executor, parentId: number) {
+  return db
+    .selectFrom("catalog_goods_children as c")
+    .innerJoin("catalog_goods as g", "g.id", "c.child_id")
+    .select(["g.id", "g.name", "g.settlement_price", "c.quantity"])
+    .where("c.parent_id", "=", parentId)
+    .orderBy("c.created_at")
+    .execute();
+}
+
+export async function upsertChild(tx: Executor, parentId: number, childId: number, quantity: number): Promise<void> {
+  await tx
+    .insertInto("catalog_goods_children")
+    .values({ parent_id: parentId, child_id: childId, quantity })
+    .onConflict((oc) => oc.columns(["parent_id", "child_id"]).doUpdateSet({ quantity }))
+    .execute();
+}
+
+export async function goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom("catalog_goods").select(["id", "name"]).where("id", "in", [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -1,0 +1,201 @@
+import {
+  brand,
+  brandReq,
+  branderReply,
+  cardTypesReply,
+  childReq,
+  costReply,
+  envelope,
+  goods,
+  goodsReq,
+  goodsStateReq,
+  goodsUpdateReq,
+  idParam,
+  imageReply,
+  insupplyUpdateReq,
+  merchandise,
+  merchandiseFilters,
+  merchandiseQuery,
+  pageOf,
+  productSearchQuery,
+  SELECTION_TYPES,
+} from "@tessera/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf, type Guard } from "../../platform/auth/guard";
+import { ok } from "../../platform/http/envelope";
+import { invalid } from "../../platform/http/errors";
+import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
+import { sendXlsx } from "../../platform/http/export";
+import { goodsExportColumns } from "./export";
+import { purchaser, supplier } from "./policy";
+import type { CatalogService } from "./service";
+
+const tags = ["catalog"];
+const security = [{ authToken: [] }];
+const nothing = envelope(z.null());
+const IMAGE_LIMIT = 5 * 1024 * 1024;
+
+export interface CatalogRouteDeps {
+  catalog: CatalogService;
+  guard: Guard;
+}
+
+/** Brand owner calls of spec 01 §7 (brander, product/*, brandRights, cardTypes), mounted under /api/card-brander. */
+export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    acceptMultipart(app, IMAGE_LIMIT + 64 * 1024);
+    const pre = guard(supplier);
+    app.get("/brander", { schema: { tags, security, summary: "The brand owner and its brands", response: { 200: envelope(branderReply) } }, preHandler: pre }, async (req) =>
+      ok(await catalog.brander(actorOf(req))),
+    );
+    app.post(
+      "/brander/update",
+      { schema: { tags, security, summary: "Create a brand, or update one (with id)", body: brandReq, response: { 200: envelope(brand) } }, preHandler: pre },
+      async (req) => ok(await catalog.saveBrand(actorOf(req), req.body)),
+    );
+    app.get("/brandRights", { schema: { tags, security, summary: "The brands goods may be filed under", response: { 200: envelope(z.array(brand)) } }, preHandler: pre }, async (req) =>
+      ok(await catalog.brands(actorOf(req))),
+    );
+    app.get("/cardTypes", { schema: { tags, security, summary: "Business, equity and invoice types", response: { 200: envelope(cardTypesReply) } }, preHandler: pre }, () =>
+      Promise.resolve(ok(catalog.cardTypes())),
+    );
+    app.get(
+      "/product/search",
+      { schema: { tags, security, summary: "Search the supplier's goods", querystring: productSearchQuery, response: { 200: envelope(pageOf(goods)) } }, preHandler: pre },
+      async (req) => ok(await catalog.searchProducts(actorOf(req), req.query)),
+    );
+    app.get(
+      "/product/export",
+      { schema: { tags, security, summary: "The supplier's goods matching the filters, as xlsx", querystring: productSearchQuery }, preHandler: pre },
+      async (req, reply) => {
+        const actor = actorOf(req);
+        const lang = req.lang;
+        async function* pages() {
+          // Page through the matches so an export never holds more than one page.
+          for (let page = 1; ; page++) {
+            const p = await catalog.searchProducts(actor, { ...req.query, page, pageSize: 1000 });
+            if (p.list.length === 0) return;
+            yield p.list;
+            if (page * 1000 >= p.total) return;
+          }
+        }
+        return sendXlsx(reply, "goods", goodsExportColumns(lang), pages());
+      },
+    );
+    app.post("/product/add", { schema: { tags, security, summary: "Add a goods", body: goodsReq, response: { 200: envelope(goods) } }, preHandler: pre }, async (req) =>
+      ok(await catalog.addProduct(actorOf(req), req.body)),
+    );
+    app.post("/product/update", { schema: { tags, security, summary: "Update a goods", body: goodsUpdateReq, response: { 200: envelope(goods) } }, preHandler: pre }, async (req) =>
+      ok(await catalog.updateProduct(actorOf(req), req.body)),
+    );
+    app.post(
+      "/product/images",
+      { schema: { tags, security, summary: "Upload a goods or brand image (multipart field file); returns its key and thumbnail", response: { 200: envelope(imageReply) } }, preHandler: pre },
+      async (req) => {
+        const file = readMultipart(req).files.find((f) => f.field === "file");
+        if (!file || file.data.length === 0 || file.data.length > IMAGE_LIMIT) throw invalid("catalog.imageInvalid", "file");
+        return ok(await catalog.uploadImage(actorOf(req), file.data));
+      },
+    );
+    app.put(
+      "/product/:id/state",
+      { schema: { tags, security, summary: "Make a goods available, disabled or void", params: idParam, body: goodsStateReq, response: { 200: envelope(goods) } }, preHandler: pre },
+      async (req) => ok(await catalog.setState(actorOf(req), req.params.id, req.body.state)),
+    );
+    app.get("/product/:id", { schema: { tags, security, summary: "One goods", params: idParam, response: { 200: envelope(goods) } }, preHandler: pre }, async (req) =>
+      ok(await catalog.product(actorOf(req), req.params.id)),
+    );
+    app.delete(
+      "/product/:id",
+      { schema: { tags, security, summary: "Delete (void) a goods; refused while codes are in stock", params: idParam, response: { 200: nothing } }, preHandler: pre },
+      async (req) => {
+        await catalog.deleteProduct(actorOf(req), req.params.id);
+        return ok(null);
+      },
+    );
+    // Images are public by unguessable key: <img> tags cannot send the token header.
+    app.get(
+      "/images/:merchant/:file",
+      { schema: { hide: true, params: z.object({ merchant: z.string().regex(/^\d{1,18}$/), file: z.string().max(80) }) } },
+      async (req, reply) => {
+        const opened = await catalog.openImage(req.params.merchant, req.params.file);
+        if (!opened) return reply.status(404).send({ code: 1004, data: null, msg: "not found" });
+        return reply.header("content-type", opened.contentType).header("content-length", opened.size).header("cache-control", "public, max-age=31536000, immutable").send(opened.stream);
+      },
+    );
+  };
+}
+
+/** Card user calls: goods selection (merchandises) and in-supply merchandise, mounted under /api/card-user. */
+export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    const buyer = guard(purchaser);
+    const seller = guard(supplier);
+    app.get(
+      "/merchandises",
+      { schema: { tags, security, summary: "Goods on sale by type, with filters and sorting", querystring: merchandiseQuery, response: { 200: envelope(pageOf(merchandise)) } }, preHandler: buyer },
+      async (req) => ok(await catalog.merchandises(actorOf(req), req.query)),
+    );
+    app.get(
+      "/merchandises/filters",
+      {
+        schema: { tags, security, summary: "Brands and face values on sale, for the filters", querystring: z.object({ type: z.enum(SELECTION_TYPES).default("direct") }), response: { 200: envelope(merchandiseFilters) } },
+        preHandler: buyer,
+      },
+      async (req) => ok(await catalog.merchandiseFilters(req.query.type)),
+    );
+    app.get(
+      "/merchandises/:id",
+      { schema: { tags, security, summary: "One goods on sale", params: idParam, response: { 200: envelope(merchandise) } }, preHandler: buyer },
+      async (req) => ok(await catalog.merchandise(actorOf(req), req.params.id)),
+    );
+    app.get(
+      "/insupply/merchandises",
+      { schema: { tags, security, summary: "The supplier's goods in supply", querystring: productSearchQuery, response: { 200: envelope(pageOf(goods)) } }, preHandler: seller },
+      async (req) => ok(await catalog.searchProducts(actorOf(req), req.query)),
+    );
+    app.get(
+      "/insupply/merchandise/:id",
+      { schema: { tags, security, summary: "One goods in supply", params: idParam, response: { 200: envelope(goods) } }, preHandler: seller },
+      async (req) => ok(await catalog.product(actorOf(req), req.params.id)),
+    );
+    app.put(
+      "/insupply/merchandise/:id",
+      { schema: { tags, security, summary: "Change supply terms or state", params: idParam, body: insupplyUpdateReq, response: { 200: envelope(goods) } }, preHandler: seller },
+      async (req) => ok(await catalog.updateInsupply(actorOf(req), req.params.id, req.body)),
+    );
+    app.delete(
+      "/insupply/merchandise/:id",
+      { schema: { tags, security, summary: "Stop supplying (void) a goods", params: idParam, response: { 200: nothing } }, preHandler: seller },
+      async (req) => {
+        await catalog.deleteProduct(actorOf(req), req.params.id);
+        return ok(null);
+      },
+    );
+    app.post(
+      "/insupply/merchandise/child",
+      { schema: { tags, security, summary: "Add a child item to a combo goods", body: childReq, response: { 200: envelope(costReply) } }, preHandler: seller },
+      async (req) => ok(await catalog.addChild(actorOf(req), req.body)),
+    );
+    app.get(
+      "/insupply/cost/:id",
+      { schema: { tags, security, summary: "Unit cost of a goods in supply", params: idParam, response: { 200: envelope(costReply) } }, preHandler: seller },
+      async (req) => ok(await catalog.cost(actorOf(req), req.params.id)),
+    );
+  };
+}
+
+/** Open API (`GET card-api/openapi/product`): goods on sale for API clients, mounted under /api/card-api. */
+export function catalogOpenApiRoutes({ catalog, guard }: CatalogRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    app.get(
+      "/openapi/product",
+      { schema: { tags, security, summary: "Goods on sale (API clients)", querystring: merchandiseQuery, response: { 200: envelope(pageOf(merchandise)) } }, preHandler: guard({ roles: ["sale"] }) },
+      async (req) => ok(await catalog.merchandises(actorOf(req), req.query)),
+    );
+  };
+}

@@ -1,0 +1,3 @@
+export { FundsService } from "./service";
+export { opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./routes";
+export { maskMiddle } from "./service";

@@ -1,0 +1,282 @@
+import {
+  apiApplyReq,
+  apiInfoReply,
+  apiIpReq,
+  agreementTemplateReply,
+  apiPasswordReq,
+  apiSecretReply,
+  bizLicenseTextReply,
+  DOCUMENT_KINDS,
+  documentReply,
+  envelope,
+  idTextReply,
+  imageTextQuery,
+  IMAGE_MAX_BYTES,
+  industryReq,
+  myMenusReply,
+  pageOf,
+  providerBrandsReq,
+  serviceBinding,
+  serviceBindReq,
+  paymentAccountReply,
+  profileReply,
+  profileUpdateReq,
+  realNameInfoReply,
+  realNameSubmitReq,
+  signAgreementReq,
+  signedAgreement,
+  subAccount,
+  subAddReq,
+  subSearchQuery,
+  subUpdateReq,
+} from "@tessera/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf, type Guard } from "../../platform/auth/guard";
+import { ok } from "../../platform/http/envelope";
+import { invalid } from "../../platform/http/errors";
+import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
+import type { SubAccountsService } from "../accounts";
+import type { AgreementsService } from "./agreements";
+import type { ApiCredentialsService } from "./api-credentials";
+import { acceptForm } from "./form";
+import type { ProfileService } from "./profile";
+import type { ServiceBindingService } from "./service-binding";
+import type { RealNameService } from "./realname";
+
+/** Page keys (web route names) each group of calls serves: a sub-account needs one of them. */
+export const MENUS = {
+  profile: ["sale/BasicInformation", "business/BasicInfo", "providers/EssentialInfo"],
+  realName: ["sale/Authentication", "business/AuthenticationB", "providers/AuthenticationP"],
+  funds: ["sale/Authentication", "business/AuthenticationB", "providers/AuthenticationP", "sale/FundRelated"],
+  api: ["sale/ApiSecurity", "business/ApiSecurityB"],
+  serviceBind: ["sale/ServiceBind", "business/ServiceBind"],
+  providerLists: ["providers/BrandsList", "providers/VendorList"],
+} as const;
+
+const tags = ["onboarding"];
+const security = [{ authToken: [] }];
+const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/) });
+/** Uploads: one image of at most 5 MB plus the multipart framing. */
+const UPLOAD_LIMIT = IMAGE_MAX_BYTES + 64 * 1024;
+
+export interface OnboardingRouteDeps {
+  guard: Guard;
+  profile: ProfileService;
+  realName: RealNameService;
+  api: ApiCredentialsService;
+  subAccounts: SubAccountsService;
+  agreements: AgreementsService;
+  bindings: ServiceBindingService;
+}
+
+function fileOf(req: Parameters<typeof readMultipart>[0]): Buffer {
+  const file = readMultipart(req).files.find((f) => f.field === "file");
+  if (!file) throw invalid("profile.imageInvalid", "file");
+  return file.data;
+}
+
+/** Account calls of onboarding (spec 01 §7 realNameAuths), mounted under /api/card-user. */
+export function onboardingUserRoutes({ guard, profile, realName, subAccounts, agreements }: OnboardingRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    acceptMultipart(app, UPLOAD_LIMIT);
+    const realNamePages = guard({ menu: MENUS.realName });
+
+    app.post(
+      "/realNameAuths/images",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Upload a licence or ID image (multipart field `file`)",
+          querystring: z.object({ kind: z.enum(DOCUMENT_KINDS) }),
+          response: { 200: envelope(documentReply) },
+        },
+        preHandler: realNamePages,
+      },
+      async (req) => ok(await realName.uploadDocument(actorOf(req), req.query.kind, fileOf(req))),
+    );
+    app.get(
+      "/realNameAuths/images/:id",
+      { schema: { tags, security, summary: "One of this merchant's uploaded images", params: idParam }, preHandler: realNamePages },
+      async (req, reply) => {
+        const doc = await realName.readDocument(actorOf(req), Number(req.params.id));
+        return reply.header("content-type", doc.contentType).header("cache-control", "private, no-store").send(doc.data);
+      },
+    );
+    app.get(
+      "/realNameAuths/bizLicenseImageText",
+      { schema: { tags, security, summary: "Text read from a licence image", querystring: imageTextQuery, response: { 200: envelope(bizLicenseTextReply) } }, preHandler: realNamePages },
+      async (req) => ok(await realName.bizLicenseText(actorOf(req), Number(req.query.documentId))),
+    );
+    app.get(
+      "/realNameAuths/idImageText",
+      { schema: { tags, security, summary: "Text read from an ID image", querystring: imageTextQuery, response: { 200: envelope(idTextReply) } }, preHandler: realNamePages },
+      async (req) => ok(await realName.idText(actorOf(req), Number(req.query.documentId))),
+    );
+    app.post(
+      "/realNameAuths",
+      { schema: { tags, security, summary: "Submit the confirmed fields for review", body: realNameSubmitReq, response: { 200: envelope(realNameInfoReply) } }, preHandler: realNamePages },
+      async (req) => ok(await realName.submit(actorOf(req), req.body)),
+    );
+    app.get(
+      "/realNameAuths/paymentAccount",
+      { schema: { tags, security, summary: "The reserve/payment account and its holder", response: { 200: envelope(paymentAccountReply) } }, preHandler: guard({ menu: MENUS.funds }) },
+      async (req) => ok(await realName.paymentAccount(actorOf(req))),
+    );
+    app.put(
+      "/realNameAuths/:merchId/industries",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Set the merchant's industry",
+          params: z.object({ merchId: z.string().max(20) }),
+          body: industryReq,
+          response: { 200: envelope(profileReply) },
+        },
+        preHandler: guard({ menu: MENUS.profile }),
+      },
+      async (req) => ok(await profile.setIndustry(actorOf(req), req.params.merchId, req.body)),
+    );
+    app.get(
+      "/agreements/templates",
+      { schema: { tags, security, summary: "The current agreements in the request language, and whether they are signed", response: { 200: envelope(z.array(agreementTemplateReply)) } }, preHandler: guard() },
+      async (req) => ok(await agreements.templates(actorOf(req), req.lang)),
+    );
+    app.post(
+      "/agreements/sign",
+      { schema: { tags, security, summary: "Sign an agreement: consent, phone and its SMS code (scene signAgreement)", body: signAgreementReq, response: { 200: envelope(signedAgreement) } }, preHandler: guard() },
+      async (req) => ok(await agreements.sign(actorOf(req), req.body, req.lang, { ip: req.ip, userAgent: req.headers["user-agent"] })),
+    );
+    app.get(
+      "/agreements",
+      { schema: { tags, security, summary: "The merchant's signed agreements", response: { 200: envelope(z.array(signedAgreement)) } }, preHandler: guard() },
+      async (req) => ok(await agreements.list(actorOf(req))),
+    );
+    app.get(
+      "/agreements/:id",
+      { schema: { tags, security, summary: "One signed agreement, as signed", params: idParam, response: { 200: envelope(signedAgreement) } }, preHandler: guard() },
+      async (req) => ok(await agreements.get(actorOf(req), Number(req.params.id))),
+    );
+    app.get(
+      "/myMenus",
+      { schema: { tags, security, summary: "Pages this user may open (null: all)", response: { 200: envelope(myMenusReply) } }, preHandler: guard({ kinds: ["merchant", "operator", "customer"] }) },
+      (req) => Promise.resolve(ok(subAccounts.myMenus(actorOf(req)))),
+    );
+  };
+}
+
+/** Brand-owner calls of onboarding (spec 01 §7 /api/card-brander). */
+export function onboardingBranderRoutes({ guard, profile, realName, api, subAccounts }: OnboardingRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    acceptMultipart(app, UPLOAD_LIMIT);
+    acceptForm(app);
+    const profilePages = guard({ menu: MENUS.profile });
+    const apiPages = guard({ menu: MENUS.api });
+    const owner = guard();
+
+    app.get(
+      "/realNameInfo",
+      { schema: { tags, security, summary: "Real-name state and the latest application", response: { 200: envelope(realNameInfoReply) } }, preHandler: guard({ menu: MENUS.realName }) },
+      async (req) => ok(await realName.info(actorOf(req))),
+    );
+    app.get(
+      "/brander/profile",
+      { schema: { tags, security, summary: "The company profile (the catalog owns GET brander: the brands)", response: { 200: envelope(profileReply) } }, preHandler: profilePages },
+      async (req) => ok(await profile.get(actorOf(req))),
+    );
+    app.post(
+      "/brander/profile/update",
+      { schema: { tags, security, summary: "Edit the company profile", body: profileUpdateReq, response: { 200: envelope(profileReply) } }, preHandler: profilePages },
+      async (req) => ok(await profile.update(actorOf(req), req.body)),
+    );
+    app.post(
+      "/brander/profile/logo",
+      { schema: { tags, security, summary: "Upload the logo (multipart field `file`)", response: { 200: envelope(profileReply) } }, preHandler: profilePages },
+      async (req) => ok(await profile.uploadLogo(actorOf(req), fileOf(req))),
+    );
+    app.get("/brander/profile/logo", { schema: { tags, security, summary: "The logo image (WebP)" }, preHandler: profilePages }, async (req, reply) => {
+      const data = await profile.readLogo(actorOf(req));
+      return reply.header("content-type", "image/webp").header("cache-control", "private, max-age=300").send(data);
+    });
+
+    app.get(
+      "/brander/api",
+      { schema: { tags, security, summary: "API permission, app key, IP allowlist, callback URL", response: { 200: envelope(apiInfoReply) } }, preHandler: apiPages },
+      async (req) => ok(await api.info(actorOf(req))),
+    );
+    app.post(
+      "/api/apply",
+      { schema: { tags, security, summary: "Ask an operator to open API permission", body: apiApplyReq, response: { 200: envelope(apiInfoReply) } }, preHandler: apiPages },
+      async (req) => ok(await api.apply(actorOf(req), req.body)),
+    );
+    app.post(
+      "/api/ip",
+      { schema: { tags, security, summary: "Set the IP allowlist and callback URL (form)", body: apiIpReq, response: { 200: envelope(apiInfoReply) } }, preHandler: apiPages },
+      async (req) => ok(await api.setAccessRules(actorOf(req), req.body)),
+    );
+    app.post(
+      "/api/view",
+      { schema: { tags, security, summary: "Show the secret again after the password (form)", body: apiPasswordReq, response: { 200: envelope(apiSecretReply) } }, preHandler: apiPages },
+      async (req) => ok(await api.view(actorOf(req), req.body.password)),
+    );
+    app.post(
+      "/api/reset",
+      { schema: { tags, security, summary: "Issue a new secret; the old one stops working (form)", body: apiPasswordReq, response: { 200: envelope(apiSecretReply) } }, preHandler: apiPages },
+      async (req) => ok(await api.reset(actorOf(req), req.body.password)),
+    );
+
+    app.get(
+      "/brander/passport/sub/search",
+      { schema: { tags, security, summary: "Sub-accounts of this merchant", querystring: subSearchQuery, response: { 200: envelope(pageOf(subAccount)) } }, preHandler: owner },
+      async (req) => ok(await subAccounts.search(actorOf(req), req.query)),
+    );
+    app.post(
+      "/passport/sub/add",
+      { schema: { tags, security, summary: "Add a sub-account with some of the area's pages", body: subAddReq, response: { 200: envelope(subAccount) } }, preHandler: owner },
+      async (req) => ok(await subAccounts.add(actorOf(req), req.body)),
+    );
+    app.put(
+      "/passport/sub/update",
+      { schema: { tags, security, summary: "Change a sub-account's name, pages, password or status (form)", body: subUpdateReq, response: { 200: envelope(subAccount) } }, preHandler: owner },
+      async (req) => ok(await subAccounts.update(actorOf(req), req.body)),
+    );
+  };
+}
+
+/** Service-provider binding (spec 01 §7 Servicer calls), mounted under /api/card-servicer. */
+export function serviceBindingRoutes({ guard, bindings }: OnboardingRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    const bindPages = guard({ menu: MENUS.serviceBind });
+    app.get(
+      "/brander/service",
+      { schema: { tags, security, summary: "This merchant's service provider, if bound", response: { 200: envelope(serviceBinding.nullable()) } }, preHandler: bindPages },
+      async (req) => ok(await bindings.current(actorOf(req))),
+    );
+    app.post(
+      "/brander/service",
+      { schema: { tags, security, summary: "Bind a service provider by its merchant ID", body: serviceBindReq, response: { 200: envelope(serviceBinding) } }, preHandler: bindPages },
+      async (req) => ok(await bindings.bind(actorOf(req), req.body)),
+    );
+    app.post(
+      "/brander",
+      {
+        schema: { tags, security, summary: "The merchants this provider serves", body: providerBrandsReq, response: { 200: envelope(pageOf(serviceBinding)) } },
+        preHandler: guard({ roles: ["providers"], menu: MENUS.providerLists }),
+      },
+      async (req) => ok(await bindings.served(actorOf(req), req.body)),
+    );
+    app.delete(
+      "/brander/:id",
+      { schema: { tags, security, summary: "End a binding (the merchant or its provider)", params: idParam, response: { 200: envelope(z.null()) } }, preHandler: guard({ menu: [...MENUS.serviceBind, ...MENUS.providerLists] }) },
+      async (req) => {
+        await bindings.remove(actorOf(req), Number(req.params.id));
+        return ok(null);
+      },
+    );
+  };
+}

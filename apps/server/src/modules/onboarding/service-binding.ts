@@ -1,0 +1,85 @@
+import { CODE, type Page, type ProviderBrandsReq, type ServiceBinding, type ServiceBindReq } from "@tessera/contracts";
+import { isUniqueViolation, withTx, type Db } from "../../db/tx";
+import { audit } from "../../platform/audit";
+import type { Actor } from "../../platform/auth/actor";
+import { tenantOf } from "../../platform/auth/guard";
+import type { Clock } from "../../platform/clock";
+import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
+import { getMerchant } from "../merchants";
+import * as repo from "./repo";
+
+export interface ServiceBindingDeps {
+  db: Db;
+  clock: Clock;
+}
+
+function present(r: repo.BindingRow): ServiceBinding {
+  return {
+    id: String(r.id),
+    merchantId: String(r.merchant_id),
+    merchantName: r.merchant_name,
+    merchantRealNameState: r.merchant_real_name_state,
+    providerId: String(r.provider_id),
+    providerName: r.provider_name,
+    boundAt: r.bound_at.toISOString(),
+  };
+}
+
+/**
+ * Service-provider binding (sale/ServiceBind, business/ServiceBind; providers/BrandsList, VendorList):
+ * a merchant binds one service provider, a merchant holding the providers role; the provider lists
+ * the merchants it serves; either side may end the binding.
+ */
+export class ServiceBindingService {
+  constructor(private readonly deps: ServiceBindingDeps) {}
+
+  async current(actor: Actor): Promise<ServiceBinding | null> {
+    const row = await repo.activeBindingOf(this.deps.db, tenantOf(actor));
+    return row ? present(row) : null;
+  }
+
+  async bind(actor: Actor, req: ServiceBindReq): Promise<ServiceBinding> {
+    const merchantId = tenantOf(actor);
+    if (actor.menus !== null) throw new AppError(CODE.FORBIDDEN, "sub.ownerOnly");
+    const providerId = Number(req.providerId);
+    if (providerId === merchantId) throw invalid("service.self", "providerId");
+    const provider = await getMerchant(this.deps.db, providerId);
+    if (!provider?.roles.includes("providers")) throw invalid("service.providerNotFound", "providerId");
+    const now = this.deps.clock.now();
+    try {
+      await withTx(this.deps.db, async (tx) => {
+        const id = await repo.insertBinding(tx, { merchantId, providerId, boundBy: actor.userId, now });
+        await audit(tx, { actorUserId: actor.userId, action: "service.bind", subjectType: "serviceBinding", subjectId: id, detail: { providerId } });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict("service.alreadyBound");
+      throw err;
+    }
+    const row = await repo.activeBindingOf(this.deps.db, merchantId);
+    if (!row) throw notFound();
+    return present(row);
+  }
+
+  /** `DELETE card-servicer/brander/{id}`: the merchant or its provider ends the binding. */
+  async remove(actor: Actor, id: number): Promise<void> {
+    const partyId = tenantOf(actor);
+    if (actor.menus !== null) throw new AppError(CODE.FORBIDDEN, "sub.ownerOnly");
+    const now = this.deps.clock.now();
+    await withTx(this.deps.db, async (tx) => {
+      const row = await repo.bindingOfParty(tx, id, partyId);
+      if (!row || !(await repo.removeBinding(tx, id, actor.userId, now))) throw notFound();
+      await audit(tx, { actorUserId: actor.userId, action: "service.unbind", subjectType: "serviceBinding", subjectId: id, detail: { by: partyId } });
+    });
+  }
+
+  /** The merchants a provider serves; only merchants holding the providers role have any. */
+  async served(actor: Actor, q: ProviderBrandsReq): Promise<Page<ServiceBinding>> {
+    const providerId = tenantOf(actor);
+    const { total, rows } = await repo.servedBy(this.deps.db, providerId, {
+      ...(q.keyword ? { keyword: q.keyword } : {}),
+      limit: q.pageSize,
+      offset: (q.page - 1) * q.pageSize,
+    });
+    return { list: rows.map(present), total, page: q.page, pageSize: q.pageSize };
+  }
+}

@@ -1,0 +1,5 @@
+export { SupplyService, type SupplyDeps } from "./service";
+export { supplyBranderRoutes, supplyUserRoutes } from "./routes";
+export { allocateCards, type AllocateRequest, type Allocation } from "./allocate";
+export { cardKeys, type CardKeys } from "./crypto";
+export { registerCatalogSupply } from "./register";

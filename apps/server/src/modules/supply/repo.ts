@@ -1,0 +1,231 @@
+import type { CardQuery } from "@tessera/contracts";
+import { sql } from "kysely";
+import type { Executor } from "../../db/tx";
+
+/** SQL of the supply module. Supplier queries take the supplier's merchant id; buyer queries the buyer's. */
+
+export interface NewCard {
+  rowNo: number;
+  numberHash: string;
+  numberMask: string;
+  sealed: string;
+  expiresOn: string | null;
+}
+
+/**
+ * Inserts a chunk of cards with one statement (arrays unnested server-side: a few parameters instead
+ * of thousands). A number already stored for the goods is skipped; returns the hashes that landed.
+ */
+export async function insertCards(tx: Executor, head: { merchantId: number; goodsId: number; batchId: number }, cards: NewCard[]): Promise<Set<string>> {
+  if (cards.length === 0) return new Set();
+  const result = await sql<{ number_hash: string }>`
+    INSERT INTO supply_cards (merchant_id, goods_id, batch_id, row_no, number_hash, number_mask, sealed, expires_on)
+    SELECT ${head.merchantId}::bigint, ${head.goodsId}::bigint, ${head.batchId}::bigint, r, h, m, s, e
+    FROM unnest(${cards.map((c) => c.rowNo)}::int[], ${cards.map((c) => c.numberHash)}::text[], ${cards.map((c) => c.numberMask)}::text[],
+                ${cards.map((c) => c.sealed)}::text[], ${cards.map((c) => c.expiresOn)}::date[]) AS t(r, h, m, s, e)
+    ON CONFLICT (goods_id, number_hash) DO NOTHING
+    RETURNING number_hash`.execute(tx);
+  return new Set(result.rows.map((r) => r.number_hash));
+}
+
+/** Which batch (and row) first stored each of these numbers for the goods. */
+export async function firstHolders(tx: Executor, goodsId: number, hashes: string[]): Promise<Map<string, { batchId: number; rowNo: number }>> {
+  if (hashes.length === 0) return new Map();
+  const rows = await tx
+    .selectFrom("supply_cards")
+    .select(["number_hash", "batch_id", "row_no"])
+    .where("goods_id", "=", goodsId)
+    .where("number_hash", "in", hashes)
+    .execute();
+  return new Map(rows.map((r) => [r.number_hash, { batchId: r.batch_id, rowNo: r.row_no }]));
+}
+
+export async function insertRejects(tx: Executor, batchId: number, rejects: { rowNo: number; reason: string; numberMask: string }[]): Promise<void> {
+  if (rejects.length === 0) return;
+  await sql`
+    INSERT INTO supply_card_rejects (batch_id, row_no, reason, number_mask)
+    SELECT ${batchId}::bigint, r, w, m FROM unnest(${rejects.map((x) => x.rowNo)}::int[], ${rejects.map((x) => x.reason)}::text[], ${rejects.map((x) => x.numberMask)}::text[]) AS t(r, w, m)
+    ON CONFLICT DO NOTHING`.execute(tx);
+}
+
+/* ---------- batches ---------- */
+
+export async function insertBatch(tx: Executor, b: { merchantId: number; goodsId: number; fileName: string; createdBy: number }): Promise<number> {
+  const row = await tx
+    .insertInto("supply_card_batches")
+    .values({ merchant_id: b.merchantId, goods_id: b.goodsId, file_name: b.fileName, created_by: b.createdBy })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function addToBatch(tx: Executor, batchId: number, d: { rows: number; imported: number; rejected: number }): Promise<void> {
+  await tx
+    .updateTable("supply_card_batches")
+    .set((eb) => ({ total_rows: eb("total_rows", "+", d.rows), imported: eb("imported", "+", d.imported), rejected: eb("rejected", "+", d.rejected) }))
+    .where("id", "=", batchId)
+    .execute();
+}
+
+export async function finishBatch(tx: Executor, batchId: number, status: "done" | "failed", at: Date): Promise<void> {
+  await tx.updateTable("supply_card_batches").set({ status, finished_at: at }).where("id", "=", batchId).execute();
+}
+
+function batchBase(db: Executor, merchantId: number) {
+  return db.selectFrom("supply_card_batches as b").selectAll("b").where("b.merchant_id", "=", merchantId);
+}
+export type BatchRow = Awaited<ReturnType<typeof findBatch>> & object;
+
+export function findBatch(db: Executor, merchantId: number, batchId: number) {
+  return batchBase(db, merchantId).where("b.id", "=", batchId).executeTakeFirst();
+}
+
+export async function listBatches(db: Executor, merchantId: number, q: { page: number; pageSize: number; goodsId?: number; status?: string }) {
+  let query = batchBase(db, merchantId);
+  if (q.goodsId) query = query.where("b.goods_id", "=", q.goodsId);
+  if (q.status) query = query.where("b.status", "=", q.status as "done");
+  const [rows, count] = await Promise.all([
+    query.orderBy("b.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export function rejectsPage(db: Executor, batchId: number, afterRow: number, limit: number) {
+  return db
+    .selectFrom("supply_card_rejects")
+    .select(["row_no", "reason", "number_mask"])
+    .where("batch_id", "=", batchId)
+    .where("row_no", ">", afterRow)
+    .orderBy("row_no")
+    .limit(limit)
+    .execute();
+}
+
+/** Imports per day and goods (sup/purchaseCard/reports). Days are UTC dates. */
+export async function importReport(db: Executor, merchantId: number, q: { page: number; pageSize: number; from?: string; to?: string; goodsId?: number }) {
+  let query = db.selectFrom("supply_card_batches as b").where("b.merchant_id", "=", merchantId);
+  if (q.from) query = query.where(sql<string>`(b.created_at AT TIME ZONE 'UTC')::date`, ">=", sql<string>`${q.from}::date`);
+  if (q.to) query = query.where(sql<string>`(b.created_at AT TIME ZONE 'UTC')::date`, "<=", sql<string>`${q.to}::date`);
+  if (q.goodsId) query = query.where("b.goods_id", "=", q.goodsId);
+  const grouped = query
+    .select([
+      sql<string>`to_char((b.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD')`.as("day"),
+      "b.goods_id",
+      sql<number>`count(*)::int`.as("batches"),
+      sql<number>`sum(b.imported)::int`.as("imported"),
+      sql<number>`sum(b.rejected)::int`.as("rejected"),
+    ])
+    .groupBy([sql`1`, "b.goods_id"]);
+  const rows = await grouped.orderBy(sql`1`, "desc").orderBy("b.goods_id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
+  const total = await db.selectFrom(grouped.as("x")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return { rows, total: Number(total.n) };
+}
+
+/* ---------- cards ---------- */
+
+const cardColumns = [
+  "c.id",
+  "c.goods_id",
+  "c.batch_id",
+  "c.number_mask",
+  "c.state",
+  "c.order_id",
+  "c.created_at",
+  "c.sold_at",
+  sql<string | null>`to_char(c.expires_on, 'YYYY-MM-DD')`.as("expires_on"),
+] as const;
+
+export async function listCards(db: Executor, merchantId: number, goodsId: number, q: CardQuery, numberHash: string | null) {
+  let query = db.selectFrom("supply_cards as c").where("c.merchant_id", "=", merchantId).where("c.goods_id", "=", goodsId);
+  if (q.state) query = query.where("c.state", "=", q.state);
+  if (q.batchId) query = query.where("c.batch_id", "=", q.batchId);
+  if (numberHash) query = query.where("c.number_hash", "=", numberHash);
+  const [rows, count] = await Promise.all([
+    query.select(cardColumns).orderBy("c.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+export type CardRow = Awaited<ReturnType<typeof listCards>>["rows"][number];
+
+export async function listBoughtCards(db: Executor, buyerMerchantId: number, q: { page: number; pageSize: number; orderId?: string; goodsId?: number }) {
+  let query = db.selectFrom("supply_cards as c").where("c.buyer_merchant_id", "=", buyerMerchantId).where("c.state", "=", "sold");
+  if (q.orderId) query = query.where("c.order_id", "=", q.orderId);
+  if (q.goodsId) query = query.where("c.goods_id", "=", q.goodsId);
+  const [rows, count] = await Promise.all([
+    query.select(cardColumns).orderBy("c.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Takes `quantity` available, unexpired codes of a goods, skipping rows other transactions hold. */
+export async function pickAvailable(tx: Executor, goodsId: number, quantity: number, today: string): Promise<number[]> {
+  const rows = await sql<{ id: number }>`
+    SELECT id FROM supply_cards
+    WHERE goods_id = ${goodsId} AND state = 'available' AND (expires_on IS NULL OR expires_on >= ${today}::date)
+    ORDER BY id
+    LIMIT ${quantity}
+    FOR UPDATE SKIP LOCKED`.execute(tx);
+  return rows.rows.map((r) => Number(r.id));
+}
+
+export async function markSold(tx: Executor, ids: number[], sale: { orderId: string; buyerMerchantId: number; at: Date }): Promise<void> {
+  await tx
+    .updateTable("supply_cards")
+    .set({ state: "sold", order_id: sale.orderId, buyer_merchant_id: sale.buyerMerchantId, sold_at: sale.at })
+    .where("id", "in", ids)
+    .execute();
+}
+
+/** Locks a supplier's available codes of a goods for voiding; returns the ids it could take. */
+export async function lockAvailable(tx: Executor, merchantId: number, goodsId: number, ids: number[]): Promise<number[]> {
+  const rows = await tx
+    .selectFrom("supply_cards")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where("goods_id", "=", goodsId)
+    .where("id", "in", ids)
+    .where("state", "=", "available")
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function markVoid(tx: Executor, ids: number[], at: Date): Promise<void> {
+  await tx.updateTable("supply_cards").set({ state: "void", voided_at: at }).where("id", "in", ids).execute();
+}
+
+/** A buyer's own sold codes, sealed, for revealing. */
+export function boughtSealed(tx: Executor, buyerMerchantId: number, ids: number[]) {
+  return tx
+    .selectFrom("supply_cards as c")
+    .select(["c.id", "c.goods_id", "c.sealed", "c.order_id", sql<string | null>`to_char(c.expires_on, 'YYYY-MM-DD')`.as("expires_on")])
+    .where("c.buyer_merchant_id", "=", buyerMerchantId)
+    .where("c.state", "=", "sold")
+    .where("c.id", "in", ids)
+    .orderBy("c.id")
+    .execute();
+}
+
+/** How many codes of a goods are available (for checking the stock counter). */
+export async function countAvailable(db: Executor, goodsId: number): Promise<number> {
+  const r = await db.selectFrom("supply_cards").select((eb) => eb.fn.countAll<number>().as("n")).where("goods_id", "=", goodsId).where("state", "=", "available").executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** The goods a purchaser bought codes of, with how many, most recent first. */
+export async function boughtGoods(db: Executor, buyerMerchantId: number, q: { page: number; pageSize: number }) {
+  const base = db.selectFrom("supply_cards").where("buyer_merchant_id", "=", buyerMerchantId).where("state", "=", "sold");
+  const rows = await base
+    .select(["goods_id", sql<number>`count(*)::int`.as("bought"), sql<Date>`max(sold_at)`.as("last_bought_at")])
+    .groupBy("goods_id")
+    .orderBy(sql`max(sold_at)`, "desc")
+    .orderBy("goods_id", "desc")
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize)
+    .execute();
+  const total = await base.select(sql<number>`count(DISTINCT goods_id)::int`.as("n")).executeTakeFirstOrThrow();
+  return { rows, total: Number(total.n) };
+}

@@ -1,0 +1,269 @@
+import type { Readable } from "node:stream";
+import {
+  CODE,
+  type Card,
+  type CardBatch,
+  type CardQuery,
+  type Page,
+  type RejectReason,
+  type RevealedCard,
+} from "@tessera/contracts";
+import type { Clock } from "../../platform/clock";
+import type { Db, Executor } from "../../db/tx";
+import { withTx } from "../../db/tx";
+import type { Actor } from "../../platform/auth/actor";
+import { tenantOf } from "../../platform/auth/guard";
+import { audit } from "../../platform/audit";
+import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
+import type { Mailer } from "../../platform/messaging/adapters";
+import { adjustStock, goodsNames, lockGoodsForStock, type LowStock } from "../catalog";
+import { maskNumber, MASKED_SECRET, type CardKeys } from "./crypto";
+import { isTemplateHeader, kindOf, readRows, toRawRow, UnreadableFile } from "./import/rows";
+import { checkRow, isBlankRow, type CheckedRow } from "./import/validate";
+import { notifyLowStock } from "./notify";
+import * as repo from "./repo";
+
+export interface SupplyDeps {
+  db: Db;
+  keys: CardKeys;
+  clock: Clock;
+  mailer: Mailer;
+}
+
+/** Rows written per transaction: large enough to amortise a round trip, small enough to bound memory. */
+const CHUNK = 5000;
+
+type Reject = { rowNo: number; reason: RejectReason; numberMask: string };
+
+/** Supplied goods' card secrets: import, lists (masked), void, reveal to the buyer, import records. */
+export class SupplyService {
+  constructor(private readonly deps: SupplyDeps) {}
+
+  private today(): string {
+    return this.deps.clock.now().toISOString().slice(0, 10);
+  }
+
+  /** The supplier's own card goods, or 404; a void goods takes no more codes. */
+  private async ownCardGoods(db: Executor, merchantId: number, goodsId: number, lock: boolean) {
+    const goods = await lockGoodsForStock(db, goodsId, lock);
+    if (!goods || goods.merchantId !== merchantId) throw notFound();
+    if (!goods.cardStock) throw invalid("supply.notCardGoods", "mid");
+    return goods;
+  }
+
+  /**
+   * Streams an xlsx or csv file of codes into a goods. Each chunk of rows lands in its own transaction
+   * together with its stock and batch counters, so stock is exact at every moment, and memory holds one
+   * chunk. Duplicates are found by the database (unique keyed hash per goods): a number already stored
+   * by this batch is a duplicate within the file, by another batch a duplicate of a stored code.
+   */
+  async importCards(actor: Actor, goodsId: number, input: Readable, fileName: string): Promise<CardBatch> {
+    const merchantId = tenantOf(actor);
+    const kind = kindOf(fileName);
+    if (!kind) {
+      input.resume();
+      throw invalid("supply.fileType", "fileName");
+    }
+    const goods = await this.ownCardGoods(this.deps.db, merchantId, goodsId, false);
+    if (goods.state === "void") {
+      input.resume();
+      throw conflict("catalog.goodsVoid");
+    }
+    const rows = readRows(input, kind);
+    let batchId: number | null = null;
+    const today = this.today();
+    let pending: CheckedRow[] = [];
+    try {
+      const first = await rows.next();
+      if (first.done || !isTemplateHeader(first.value.cells)) {
+        input.resume();
+        throw invalid(first.done ? "supply.fileEmpty" : "supply.fileHeader", "file");
+      }
+      for await (const r of rows) {
+        const raw = toRawRow(r);
+        if (isBlankRow(raw)) continue;
+        batchId ??= await repo.insertBatch(this.deps.db, { merchantId, goodsId, fileName, createdBy: actor.userId });
+        pending.push(checkRow(raw, today));
+        if (pending.length >= CHUNK) {
+          await this.landChunk(merchantId, goods, batchId, pending);
+          pending = [];
+        }
+      }
+      if (batchId === null) throw invalid("supply.fileEmpty", "file");
+      await this.landChunk(merchantId, goods, batchId, pending);
+      await repo.finishBatch(this.deps.db, batchId, "done", this.deps.clock.now());
+    } catch (err) {
+      if (batchId !== null) await repo.finishBatch(this.deps.db, batchId, "failed", this.deps.clock.now());
+      if (err instanceof UnreadableFile) throw new AppError(CODE.INVALID_PARAMETER, "supply.fileUnreadable", {}, "file");
+      throw err;
+    }
+    return this.batch(actor, batchId);
+  }
+
+  private async landChunk(merchantId: number, goods: { id: number; merchantId: number; name: string }, batchId: number, chunk: CheckedRow[]): Promise<void> {
+    const { keys } = this.deps;
+    const rejects: Reject[] = [];
+    const cards: repo.NewCard[] = [];
+    const seen = new Map<string, number>();
+    for (const row of chunk) {
+      if (!row.ok) {
+        rejects.push({ rowNo: row.rowNo, reason: row.reason, numberMask: row.number ? maskNumber(row.number.slice(0, 64)) : "" });
+        continue;
+      }
+      const numberHash = keys.numberHash(row.number);
+      if (seen.has(numberHash)) {
+        rejects.push({ rowNo: row.rowNo, reason: "duplicateInFile", numberMask: maskNumber(row.number) });
+        continue;
+      }
+      seen.set(numberHash, row.rowNo);
+      cards.push({ rowNo: row.rowNo, numberHash, numberMask: maskNumber(row.number), sealed: keys.seal(row.number, row.secret), expiresOn: row.expiresOn });
+    }
+    await withTx(this.deps.db, async (tx) => {
+      const landed = await repo.insertCards(tx, { merchantId, goodsId: goods.id, batchId }, cards);
+      const skipped = cards.filter((c) => !landed.has(c.numberHash));
+      const holders = await repo.firstHolders(tx, goods.id, skipped.map((c) => c.numberHash));
+      const all = [...rejects];
+      for (const c of skipped) {
+        const holder = holders.get(c.numberHash);
+        all.push({ rowNo: c.rowNo, reason: holder?.batchId === batchId ? "duplicateInFile" : "duplicateStored", numberMask: c.numberMask });
+      }
+      await repo.insertRejects(tx, batchId, all);
+      await repo.addToBatch(tx, batchId, { rows: chunk.length, imported: landed.size, rejected: all.length });
+      if (landed.size > 0) await adjustStock(tx, goods, { stock: landed.size }, this.deps.clock.now());
+    });
+  }
+
+  /* ---------- import records ---------- */
+
+  private async presentBatches(rows: repo.BatchRow[]): Promise<CardBatch[]> {
+    const names = await goodsNames(this.deps.db, rows.map((r) => r.goods_id));
+    return rows.map((b) => ({
+      id: b.id,
+      goodsId: b.goods_id,
+      goodsName: names.get(b.goods_id) ?? "",
+      fileName: b.file_name,
+      status: b.status,
+      totalRows: b.total_rows,
+      imported: b.imported,
+      rejected: b.rejected,
+      createdAt: b.created_at.toISOString(),
+      finishedAt: b.finished_at ? new Date(b.finished_at).toISOString() : null,
+    }));
+  }
+
+  async batch(actor: Actor, batchId: number): Promise<CardBatch> {
+    const row = await repo.findBatch(this.deps.db, tenantOf(actor), batchId);
+    if (!row) throw notFound();
+    return (await this.presentBatches([row]))[0] as CardBatch;
+  }
+
+  async batches(actor: Actor, q: { page: number; pageSize: number; goodsId?: number; status?: string }): Promise<Page<CardBatch>> {
+    const { rows, total } = await repo.listBatches(this.deps.db, tenantOf(actor), q);
+    return { list: await this.presentBatches(rows), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /** The rejected rows of one of the supplier's batches, page by page (for the xlsx report). */
+  async *rejects(actor: Actor, batchId: number): AsyncGenerator<{ row_no: number; reason: string; number_mask: string }[]> {
+    const batch = await repo.findBatch(this.deps.db, tenantOf(actor), batchId);
+    if (!batch) throw notFound();
+    let after = 0;
+    for (;;) {
+      const page = await repo.rejectsPage(this.deps.db, batchId, after, 2000);
+      if (page.length === 0) return;
+      yield page;
+      after = page[page.length - 1]?.row_no ?? after;
+    }
+  }
+
+  async report(actor: Actor, q: { page: number; pageSize: number; from?: string; to?: string; goodsId?: number }) {
+    const { rows, total } = await repo.importReport(this.deps.db, tenantOf(actor), q);
+    const names = await goodsNames(this.deps.db, rows.map((r) => r.goods_id));
+    return {
+      list: rows.map((r) => ({ day: r.day, goodsId: r.goods_id, goodsName: names.get(r.goods_id) ?? "", batches: Number(r.batches), imported: Number(r.imported), rejected: Number(r.rejected) })),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
+  }
+
+  /* ---------- codes ---------- */
+
+  private presentCard(row: repo.CardRow): Card {
+    return {
+      id: row.id,
+      goodsId: row.goods_id,
+      batchId: row.batch_id,
+      cardNumber: row.number_mask,
+      cardSecret: MASKED_SECRET,
+      expiryDate: row.expires_on,
+      state: row.state,
+      orderId: row.order_id,
+      createdAt: row.created_at.toISOString(),
+      soldAt: row.sold_at ? new Date(row.sold_at).toISOString() : null,
+    };
+  }
+
+  /** A supplier's codes of one goods, always masked. */
+  async cards(actor: Actor, goodsId: number, q: CardQuery): Promise<Page<Card>> {
+    const merchantId = tenantOf(actor);
+    await this.ownCardGoods(this.deps.db, merchantId, goodsId, false);
+    const hash = q.cardNumber ? this.deps.keys.numberHash(q.cardNumber) : null;
+    const { rows, total } = await repo.listCards(this.deps.db, merchantId, goodsId, q, hash);
+    return { list: rows.map((r) => this.presentCard(r)), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /** Voids unsold codes; stock falls by exactly the number voided. */
+  async voidCards(actor: Actor, goodsId: number, ids: number[]): Promise<{ voided: number }> {
+    const merchantId = tenantOf(actor);
+    await this.ownCardGoods(this.deps.db, merchantId, goodsId, false);
+    const now = this.deps.clock.now();
+    const { voided, lowStock } = await withTx(this.deps.db, async (tx) => {
+      const taken = await repo.lockAvailable(tx, merchantId, goodsId, [...new Set(ids)]);
+      if (taken.length !== new Set(ids).size) throw conflict("supply.cardNotAvailable", "ids");
+      await repo.markVoid(tx, taken, now);
+      const goods = await this.ownCardGoods(tx, merchantId, goodsId, true);
+      const low = await adjustStock(tx, goods, { stock: -taken.length, voided: taken.length }, now);
+      await audit(tx, { actorUserId: actor.userId, action: "card.void", subjectType: "goods", subjectId: goodsId, detail: { cardIds: taken } });
+      return { voided: taken.length, lowStock: low };
+    });
+    await this.afterLowStock(lowStock);
+    return { voided };
+  }
+
+  /** Sends the low-stock notice of a committed change; a mail failure never undoes the change. */
+  async afterLowStock(notice: LowStock | null): Promise<void> {
+    if (notice) await notifyLowStock(this.deps.db, this.deps.mailer, notice).catch(() => undefined);
+  }
+
+  /** Goods the purchaser bought codes of (its resale goods), with how many. */
+  async boughtGoods(actor: Actor, q: { page: number; pageSize: number }) {
+    const { rows, total } = await repo.boughtGoods(this.deps.db, tenantOf(actor), q);
+    return { rows: rows.map((r) => ({ goodsId: r.goods_id, bought: Number(r.bought), lastBoughtAt: new Date(r.last_bought_at).toISOString() })), total };
+  }
+
+  /** Codes the purchaser bought, masked. */
+  async boughtCards(actor: Actor, q: { page: number; pageSize: number; orderId?: string; goodsId?: number }): Promise<Page<Card>> {
+    const { rows, total } = await repo.listBoughtCards(this.deps.db, tenantOf(actor), q);
+    return { list: rows.map((r) => this.presentCard(r)), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /**
+   * Reveals codes in full to the purchaser that bought them, one audit row per code. Any id that is not
+   * a code this purchaser bought → 404 for the whole request, so nothing about others' codes leaks.
+   */
+  async reveal(actor: Actor, ids: number[]): Promise<RevealedCard[]> {
+    const buyer = tenantOf(actor);
+    const unique = [...new Set(ids)];
+    return withTx(this.deps.db, async (tx) => {
+      const rows = await repo.boughtSealed(tx, buyer, unique);
+      if (rows.length !== unique.length) throw notFound();
+      const out: RevealedCard[] = [];
+      for (const r of rows) {
+        const { number, secret } = this.deps.keys.unseal(r.sealed);
+        await audit(tx, { actorUserId: actor.userId, action: "card.reveal", subjectType: "card", subjectId: r.id, detail: { goodsId: r.goods_id, orderId: r.order_id, merchantId: buyer } });
+        out.push({ id: r.id, goodsId: r.goods_id, cardNumber: number, cardSecret: secret, expiryDate: r.expires_on, orderId: r.order_id });
+      }
+      return out;
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import type { ColumnType, Generated } from "kysely";
+import type { Id, Timestamp } from "../../db/columns";
+
+/** Tables owned by the supply module (migration 0008). */
+export interface SupplyCardBatchesTable {
+  id: Id;
+  merchant_id: number;
+  goods_id: number;
+  file_name: string;
+  status: Generated<"importing" | "done" | "failed">;
+  total_rows: Generated<number>;
+  imported: Generated<number>;
+  rejected: Generated<number>;
+  created_by: number | null;
+  created_at: Generated<Date>;
+  finished_at: Timestamp | null;
+}
+
+export interface SupplyCardRejectsTable {
+  batch_id: number;
+  row_no: number;
+  reason: string;
+  number_mask: Generated<string>;
+}
+
+export interface SupplyCardsTable {
+  id: Id;
+  merchant_id: number;
+  goods_id: number;
+  batch_id: number;
+  row_no: number;
+  number_hash: string;
+  number_mask: string;
+  /** iv | tag | ciphertext of {number, secret}, base64. */
+  sealed: string;
+  /** A date column; written as YYYY-MM-DD, read back through to_char (engines differ on date parsing). */
+  expires_on: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  state: Generated<"available" | "sold" | "void">;
+  order_id: string | null;
+  buyer_merchant_id: number | null;
+  sold_at: Timestamp | null;
+  voided_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface SupplyTables {
+  supply_card_batches: SupplyCardBatchesTable;
+  supply_card_rejects: SupplyCardRejectsTable;
+  supply_cards: SupplyCardsTable;
+}

@@ -1,0 +1,75 @@
+import {
+  autoPayoutReply,
+  autoPayoutReq,
+  bankCard,
+  bankCardReq,
+  envelope,
+  withdrawal,
+  withdrawalActionReq,
+  withdrawalPage,
+  withdrawalQuery,
+  withdrawReq,
+} from "@tessera/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf, type Guard } from "../../platform/auth/guard";
+import { ok } from "../../platform/http/envelope";
+import type { WithdrawalsService } from "./service";
+
+const tags = ["withdrawals"];
+const security = [{ authToken: [] }];
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+export interface WithdrawalsRouteDeps {
+  withdrawals: WithdrawalsService;
+  guard: Guard;
+}
+
+/** `GET/POST withdraws` and the withdrawal card, mounted under /api/card-brander. */
+export function merchantWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    const pre = guard({
+      roles: ["sale", "business", "providers"],
+      menu: ["sale/WithdrawalRecord", "business/WithdrawalRecordB", "providers/WithdrawalRecordP"],
+    });
+    app.get("/withdraws/card", { schema: { tags, security, summary: "The withdrawal bank card", response: { 200: envelope(bankCard.nullable()) } }, preHandler: pre }, async (req) =>
+      ok(await withdrawals.card(actorOf(req))),
+    );
+    app.post(
+      "/withdraws/card",
+      { schema: { tags, security, summary: "Add or replace the withdrawal bank card (reviewed by an operator)", body: bankCardReq, response: { 200: envelope(bankCard) } }, preHandler: pre },
+      async (req) => ok(await withdrawals.saveCard(actorOf(req), req.body)),
+    );
+    app.get("/withdraws", { schema: { tags, security, summary: "Withdrawal records", querystring: withdrawalQuery, response: { 200: envelope(withdrawalPage) } }, preHandler: pre }, async (req) =>
+      ok(await withdrawals.list(actorOf(req), req.query)),
+    );
+    app.post("/withdraws", { schema: { tags, security, summary: "Request a withdrawal", body: withdrawReq, response: { 200: envelope(withdrawal) } }, preHandler: pre }, async (req) =>
+      ok(await withdrawals.request(actorOf(req), req.body)),
+    );
+  };
+}
+
+/** Operator review and payout of withdrawals, mounted under /api/ops/withdrawals. */
+export function opsWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    const pre = guard({ kinds: ["operator"] });
+    app.get("/", { schema: { tags, security, summary: "Withdrawals of every merchant", querystring: withdrawalQuery, response: { 200: envelope(withdrawalPage) } }, preHandler: pre }, async (req) =>
+      ok(await withdrawals.list(actorOf(req), req.query)),
+    );
+    app.post(
+      "/:id/action",
+      {
+        schema: { tags, security, summary: "First review, second review, mark paid or failed, or reject", params: idParam, body: withdrawalActionReq, response: { 200: envelope(withdrawal) } },
+        preHandler: pre,
+      },
+      async (req) => ok(await withdrawals.act(actorOf(req), req.params.id, req.body.action, req.body.reason, req.ip)),
+    );
+    app.post(
+      "/autoPayout",
+      { schema: { tags, security, summary: "Run the T+1 supplier payout for a day now (it also runs daily)", body: autoPayoutReq, response: { 200: envelope(autoPayoutReply) } }, preHandler: pre },
+      async (req) => ok(await withdrawals.autoPayout(req.body.day)),
+    );
+  };
+}

@@ -1,0 +1,432 @@
+import {
+  CODE,
+  type BankCard,
+  type BankCardReq,
+  type Page,
+  type QueueItem,
+  type QueueItemsQuery,
+  type Withdrawal,
+  type WithdrawalAction,
+  type WithdrawalQuery,
+  type WithdrawReq,
+} from "@tessera/contracts";
+import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
+import type { Actor } from "../../platform/auth/actor";
+import { audit } from "../../platform/audit";
+import type { BankPayouts } from "../../platform/bank";
+import type { Clock } from "../../platform/clock";
+import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
+import { maskMiddle } from "../funds";
+import { balanceAt, balancesOf, positiveAccounts, post } from "../ledger";
+import { getMerchant, type MerchantRow } from "../merchants";
+import { recordOperatorAction, type ReviewOutcome, type ReviewQueue } from "../ops";
+import * as repo from "./repo";
+
+export interface WithdrawalsDeps {
+  db: Db;
+  clock: Clock;
+  bank: BankPayouts;
+  /** Withdrawals a merchant may request per platform day. */
+  dailyLimit: number;
+}
+
+/** The platform keeps its books in UTC+8: a "day" (daily limit, T+1) is a UTC+8 calendar day. */
+export function platformDay(at: Date): string {
+  return new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+}
+function startOfDay(day: string): Date {
+  return new Date(`${day}T00:00:00+08:00`);
+}
+function nextDay(day: string): string {
+  return new Date(startOfDay(day).getTime() + 86_400_000 + 8 * 3600_000).toISOString().slice(0, 10);
+}
+
+const ROLES_OF_ACCOUNT = { reserve: ["sale"], income: ["business", "providers"] } as const;
+
+/**
+ * Withdrawal bank cards (reviewed in the operator console) and withdrawals: the amount is held in the
+ * ledger when requested; two different operators review; the bank adapter gets the payout; an operator
+ * marks it paid (the hold leaves the platform) or failed (the hold goes back). Suppliers' income is also
+ * paid out automatically each day (T+1) by `autoPayout`, which is safe to run twice.
+ */
+export class WithdrawalsService {
+  constructor(private readonly deps: WithdrawalsDeps) {}
+
+  private async merchantOf(actor: Actor): Promise<MerchantRow> {
+    if (actor.merchantId === null) throw forbidden();
+    const merchant = await getMerchant(this.deps.db, actor.merchantId);
+    if (!merchant) throw forbidden();
+    return merchant;
+  }
+
+  /* ---------- bank cards ---------- */
+
+  async card(actor: Actor): Promise<BankCard | null> {
+    const merchant = await this.merchantOf(actor);
+    const row = await repo.currentCard(this.deps.db, merchant.id);
+    return row ? presentCard(row, false) : null;
+  }
+
+  /** Adds or replaces the withdrawal card; the new card waits for an operator's review. */
+  async saveCard(actor: Actor, req: BankCardReq): Promise<BankCard> {
+    const merchant = await this.merchantOf(actor);
+    const row = await withTx(this.deps.db, async (tx) => {
+      const id = await repo.replaceCard(tx, { merchantId: merchant.id, ...req, submittedBy: actor.userId });
+      await audit(tx, { actorUserId: actor.userId, action: "withdrawals.card.submit", subjectType: "withdrawal_card", subjectId: id });
+      return repo.findCard(tx, id);
+    });
+    if (!row) throw new Error("a card must exist inside its own transaction");
+    return presentCard(row, false);
+  }
+
+  /** The operator console's bank-card review queue. */
+  cardQueue(): ReviewQueue {
+    const decide = async (tx: Tx, id: number, operator: Actor, now: Date, reason: string | null): Promise<ReviewOutcome> => {
+      const card = await repo.lockCard(tx, id);
+      if (!card || !card.current) throw new AppError(CODE.NOT_FOUND, "error.notFound");
+      if (card.state !== "pending") throw conflict("review.notPending");
+      const state = reason === null ? "approved" : "rejected";
+      await repo.reviewCard(tx, id, { state, reason, by: operator.userId, now });
+      return { subjectType: "withdrawalCard", subjectId: String(id), before: { state: card.state }, after: { state, ...(reason !== null && { reason }) } };
+    };
+    return {
+      kind: "bankCard",
+      countPending: (db) => repo.countPendingCards(db),
+      list: async (db, q: QueueItemsQuery): Promise<Page<QueueItem>> => {
+        const { rows, total } = await repo.cardPage(db, {
+          state: q.state,
+          merchantId: q.merchantId !== undefined ? Number(q.merchantId) : undefined,
+          offset: (q.page - 1) * q.pageSize,
+          limit: q.pageSize,
+        });
+        const names = await merchantNames(db, rows.map((r) => r.merchant_id));
+        const list = rows.map(
+          (r): QueueItem => ({
+            id: String(r.id),
+            kind: "bankCard",
+            merchantId: String(r.merchant_id),
+            merchantName: names.get(r.merchant_id) ?? "",
+            state: r.state,
+            submittedAt: new Date(r.created_at).toISOString(),
+            reviewedAt: r.reviewed_at ? new Date(r.reviewed_at).toISOString() : null,
+            reviewedBy: r.reviewed_by === null ? null : String(r.reviewed_by),
+            rejectReason: r.reject_reason,
+            fields: { companyName: r.company_name, bank: r.bank, city: r.city, account: r.account, merchantName: names.get(r.merchant_id) ?? "" },
+            documents: [],
+          }),
+        );
+        return { list, total, page: q.page, pageSize: q.pageSize };
+      },
+      approve: (tx, id, operator, now) => decide(tx, id, operator, now, null),
+      reject: (tx, id, operator, reason, now) => decide(tx, id, operator, now, reason),
+    };
+  }
+
+  /* ---------- withdrawals ---------- */
+
+  /**
+   * Requests a withdrawal, checked in the order of spec 01 §5: balance, card added, card approved, none
+   * in progress, daily count. The hold and the record are written together; the same request key
+   * returns the first withdrawal.
+   */
+  async request(actor: Actor, req: WithdrawReq): Promise<Withdrawal> {
+    const merchant = await this.merchantOf(actor);
+    try {
+      return await this.requestOnce(actor, merchant, req);
+    } catch (err) {
+      // A replay of a request that won meanwhile (its hold now fails the checks) is answered with it.
+      const refused = err instanceof AppError || isUniqueViolation(err, "withdrawals_one_in_progress");
+      const winner = refused ? await repo.findByRequestKey(this.deps.db, merchant.id, req.requestKey) : undefined;
+      if (winner) return this.presentOne(winner, false);
+      if (isUniqueViolation(err, "withdrawals_one_in_progress")) throw conflict("withdraw.inProgress");
+      throw err;
+    }
+  }
+
+  private async requestOnce(actor: Actor, merchant: MerchantRow, req: WithdrawReq): Promise<Withdrawal> {
+    const account = req.account ?? "income";
+    if (!ROLES_OF_ACCOUNT[account].some((r) => actor.roles.includes(r))) throw invalid("withdraw.accountNotAllowed", "account");
+    const replay = await repo.findByRequestKey(this.deps.db, merchant.id, req.requestKey);
+    if (replay) return this.presentOne(replay, false);
+
+    const balances = await balancesOf(this.deps.db, merchant.id, merchant.currency);
+    if (balances[account].amount < req.amount) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance", {}, "amount");
+    const card = await repo.currentCard(this.deps.db, merchant.id);
+    if (!card) throw conflict("withdraw.addCardFirst");
+    if (card.state !== "approved") throw conflict("withdraw.cardNotApproved");
+    if (await repo.hasInProgress(this.deps.db, merchant.id)) throw conflict("withdraw.inProgress");
+    const day = platformDay(this.deps.clock.now());
+    if ((await repo.countOnDay(this.deps.db, merchant.id, day)) >= this.deps.dailyLimit) throw conflict("withdraw.dailyLimit");
+    // Two requests that race past these checks meet the database's one-in-progress index (see request).
+
+    const row = await withTx(this.deps.db, async (tx) => {
+      const id = await repo.insertWithdrawal(tx, {
+        merchantId: merchant.id,
+        account,
+        amount: req.amount,
+        currency: merchant.currency,
+        cardId: card.id,
+        remark: req.remark ?? "",
+        automatic: false,
+        state: "under_review",
+        requestKey: req.requestKey,
+        requestedBy: actor.userId,
+        day,
+      });
+      if (id === null) return repo.findByRequestKey(tx, merchant.id, req.requestKey);
+      await this.hold(tx, { id, merchantId: merchant.id, account, amount: req.amount, currency: merchant.currency }, actor.userId);
+      await audit(tx, { actorUserId: actor.userId, action: "withdrawals.request", subjectType: "withdrawal", subjectId: id, detail: { amount: req.amount, account } });
+      return repo.findWithdrawal(tx, id);
+    });
+    return this.presentOne(row, false);
+  }
+
+  private hold(tx: Tx, w: { id: number; merchantId: number; account: "reserve" | "income"; amount: number; currency: MerchantRow["currency"] }, by: number | null) {
+    return post(tx, {
+      idempotencyKey: `withdrawal-hold:${w.id}`,
+      kind: "withdrawal_hold",
+      currency: w.currency,
+      subject: { type: "withdrawal", id: w.id },
+      createdBy: by,
+      postings: [
+        { account: { merchantId: w.merchantId, kind: w.account }, amount: -w.amount },
+        { account: { merchantId: w.merchantId, kind: "withdrawal_hold" }, amount: w.amount },
+      ],
+    });
+  }
+
+  async list(actor: Actor, q: WithdrawalQuery): Promise<Page<Withdrawal>> {
+    const isOperator = actor.kind === "operator";
+    const merchantId = isOperator ? (q.merchantId !== undefined ? Number(q.merchantId) : undefined) : (await this.merchantOf(actor)).id;
+    const { rows, total } = await repo.withdrawalPage(this.deps.db, { merchantId, state: q.state, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    return { list: await this.present(rows, isOperator), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /**
+   * An operator moves a withdrawal on: first review, second review (another operator; the payout goes
+   * to the bank), paid, failed, or rejected during review. Holds are released or paid out in the same
+   * transaction as the state change.
+   */
+  async act(operator: Actor, id: number, action: WithdrawalAction, reason: string | undefined, ip: string): Promise<Withdrawal> {
+    const now = this.deps.clock.now();
+    let payout: { reference: string; w: repo.WithdrawalRow } | null = null;
+    const row = await withTx(this.deps.db, async (tx) => {
+      payout = null;
+      const w = await repo.lockWithdrawal(tx, id);
+      if (!w) throw new AppError(CODE.NOT_FOUND, "withdraw.notFound");
+      const before = { state: w.state };
+      const need = (states: readonly string[]) => {
+        if (!states.includes(w.state)) throw conflict("withdraw.wrongState");
+      };
+      const needReason = () => {
+        if (!reason) throw invalid("funds.reasonEmpty", "reason");
+        return reason;
+      };
+      switch (action) {
+        case "firstReview":
+          need(["under_review"]);
+          await repo.updateWithdrawal(tx, id, { state: "first_review_passed", firstReviewedBy: operator.userId });
+          break;
+        case "secondReview": {
+          need(["first_review_passed"]);
+          if (w.first_reviewed_by === operator.userId) throw conflict("withdraw.sameReviewer");
+          const reference = payoutReference(id);
+          await repo.updateWithdrawal(tx, id, { state: "bank_paying", secondReviewedBy: operator.userId, payoutReference: reference });
+          payout = { reference, w };
+          break;
+        }
+        case "reject":
+          need(["under_review", "first_review_passed"]);
+          await this.release(tx, w, operator.userId, needReason());
+          await repo.updateWithdrawal(tx, id, { state: "failed", failReason: needReason(), finishedAt: now });
+          break;
+        case "markFailed":
+          need(["bank_paying"]);
+          await this.release(tx, w, operator.userId, needReason());
+          await repo.updateWithdrawal(tx, id, { state: "failed", failReason: needReason(), finishedAt: now });
+          break;
+        case "markPaid":
+          need(["bank_paying"]);
+          await post(tx, {
+            idempotencyKey: `withdrawal-payout:${id}`,
+            kind: "withdrawal_payout",
+            currency: w.currency,
+            reason: w.payout_reference ?? "",
+            subject: { type: "withdrawal", id },
+            createdBy: operator.userId,
+            postings: [
+              { account: { merchantId: w.merchant_id, kind: "withdrawal_hold" }, amount: -w.amount },
+              { account: { platform: "bank_clearing" }, amount: w.amount },
+            ],
+          });
+          await repo.updateWithdrawal(tx, id, { state: "success", finishedAt: now });
+          break;
+      }
+      const after = await repo.findWithdrawal(tx, id);
+      await recordOperatorAction(tx, {
+        operatorUserId: operator.userId,
+        action: `withdrawal.${action}`,
+        subjectType: "withdrawal",
+        subjectId: String(id),
+        before,
+        after: { state: after?.state, amount: w.amount },
+        reason: reason ?? null,
+        ip,
+        now,
+      });
+      return after;
+    });
+    const sent = payout as { reference: string; w: repo.WithdrawalRow } | null;
+    if (sent) await this.sendToBank(sent.w, sent.reference);
+    return this.presentOne(row, true);
+  }
+
+  private release(tx: Tx, w: repo.WithdrawalRow, by: number, reason: string) {
+    return post(tx, {
+      idempotencyKey: `withdrawal-release:${w.id}`,
+      kind: "withdrawal_release",
+      currency: w.currency,
+      reason,
+      subject: { type: "withdrawal", id: w.id },
+      createdBy: by,
+      postings: [
+        { account: { merchantId: w.merchant_id, kind: "withdrawal_hold" }, amount: -w.amount },
+        { account: { merchantId: w.merchant_id, kind: w.account }, amount: w.amount },
+      ],
+    });
+  }
+
+  /** Hands the payout to the bank adapter after the state change committed (a retry rewrites the same file). */
+  private async sendToBank(w: repo.WithdrawalRow, reference: string): Promise<void> {
+    const card = await repo.findCard(this.deps.db, w.card_id);
+    if (!card) throw new Error(`withdrawal ${w.id} has no card`);
+    await this.deps.bank.submit({
+      reference,
+      amount: w.amount,
+      currency: w.currency,
+      companyName: card.company_name,
+      bank: card.bank,
+      city: card.city,
+      account: card.account,
+      day: platformDay(this.deps.clock.now()),
+    });
+  }
+
+  /**
+   * T+1: pays out each supplier's income as it stood at the end of `day` (yesterday by default) to its
+   * approved card. One withdrawal per merchant and day (request key `auto-<day>`), so a second run,
+   * or a run on another process, creates nothing new. Merchants with a withdrawal in progress or no
+   * approved card are skipped and picked up on a later day.
+   */
+  async autoPayout(day = platformDay(new Date(this.deps.clock.now().getTime() - 86_400_000))): Promise<{ day: string; created: number; skipped: number }> {
+    const cutoff = startOfDay(nextDay(day));
+    let created = 0;
+    let skipped = 0;
+    for (const acc of await positiveAccounts(this.deps.db, "income")) {
+      const merchantId = acc.merchantId;
+      if (merchantId === null) continue;
+      const card = await repo.currentCard(this.deps.db, merchantId);
+      const closing = Math.min(acc.balance, await balanceAt(this.deps.db, merchantId, "income", acc.currency, cutoff));
+      if (!card || card.state !== "approved" || closing <= 0 || (await repo.hasInProgress(this.deps.db, merchantId))) {
+        skipped++;
+        continue;
+      }
+      const requestKey = `auto-${day}`;
+      try {
+        const result = await withTx(this.deps.db, async (tx) => {
+          const id = await repo.insertWithdrawal(tx, {
+            merchantId,
+            account: "income",
+            amount: closing,
+            currency: acc.currency,
+            cardId: card.id,
+            remark: `T+1 ${day}`,
+            automatic: true,
+            state: "bank_paying",
+            requestKey,
+            requestedBy: null,
+            day: platformDay(this.deps.clock.now()),
+          });
+          if (id === null) return null;
+          await this.hold(tx, { id, merchantId, account: "income", amount: closing, currency: acc.currency }, null);
+          await repo.updateWithdrawal(tx, id, { state: "bank_paying", payoutReference: payoutReference(id) });
+          return repo.findWithdrawal(tx, id);
+        });
+        if (!result) {
+          skipped++;
+          continue;
+        }
+        await this.sendToBank(result, payoutReference(result.id));
+        created++;
+      } catch (err) {
+        // Another run created it first, or the merchant requested a withdrawal meanwhile.
+        if (isUniqueViolation(err) || (err instanceof AppError && err.messageKey === "ledger.insufficientBalance")) {
+          skipped++;
+          continue;
+        }
+        throw err;
+      }
+    }
+    return { day, created, skipped };
+  }
+
+  private async presentOne(row: repo.WithdrawalRow | undefined, unmasked: boolean): Promise<Withdrawal> {
+    const [w] = row ? await this.present([row], unmasked) : [];
+    if (!w) throw new Error("the withdrawal must exist inside its own transaction");
+    return w;
+  }
+
+  private async present(rows: repo.WithdrawalRow[], unmasked: boolean): Promise<Withdrawal[]> {
+    const names = await merchantNames(this.deps.db, rows.map((r) => r.merchant_id));
+    const out: Withdrawal[] = [];
+    for (const r of rows) {
+      const card = await repo.findCard(this.deps.db, r.card_id);
+      out.push({
+        id: String(r.id),
+        merchantId: String(r.merchant_id),
+        merchantName: names.get(r.merchant_id) ?? "",
+        account: r.account,
+        amount: { amount: r.amount, currency: r.currency },
+        state: r.state,
+        remark: r.remark,
+        failReason: r.fail_reason,
+        automatic: r.automatic,
+        card: {
+          companyName: card?.company_name ?? "",
+          bank: card?.bank ?? "",
+          city: card?.city ?? "",
+          account: card ? (unmasked ? card.account : maskMiddle(card.account)) : "",
+        },
+        createdAt: new Date(r.created_at).toISOString(),
+        firstReviewedBy: r.first_reviewed_by === null ? null : String(r.first_reviewed_by),
+        secondReviewedBy: r.second_reviewed_by === null ? null : String(r.second_reviewed_by),
+        payoutReference: r.payout_reference,
+        finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+      });
+    }
+    return out;
+  }
+}
+
+function payoutReference(id: number): string {
+  return `PAY${String(id).padStart(10, "0")}`;
+}
+
+async function merchantNames(db: Db, ids: number[]): Promise<Map<number, string>> {
+  const names = new Map<number, string>();
+  for (const id of new Set(ids)) names.set(id, (await getMerchant(db, id))?.name ?? "");
+  return names;
+}
+
+function presentCard(row: repo.CardRow, unmasked: boolean): BankCard {
+  return {
+    id: String(row.id),
+    companyName: row.company_name,
+    bank: row.bank,
+    city: row.city,
+    account: unmasked ? row.account : maskMiddle(row.account),
+    state: row.state,
+    rejectReason: row.reject_reason,
+    submittedAt: new Date(row.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,165 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  BankCard,
+  BankCardReq,
+  BankDetails,
+  CreditReq,
+  FundAccount,
+  FundChangeRow,
+  Money,
+  Page,
+  TopUpNotice,
+  TopUpReq,
+  TopUpState,
+  Withdrawal,
+  WithdrawalAction,
+  WithdrawReq,
+} from "@tessera/contracts";
+import type { Query } from "../client";
+import { unwrap } from "../errors";
+import { http } from "../http";
+import { queryKeys } from "../queryKeys";
+
+/** Funds calls: top-ups, reserve transfers, fund-change lists, and the operator's review. */
+const userBase = "/api/card-user/funds";
+const opsBase = "/api/ops/funds";
+
+export type FundChangePage = Page<FundChangeRow> & { balance: Money };
+export interface MovementReply {
+  transactionId: string;
+  replayed: boolean;
+  balances: { reserve: Money; sup: Money; income: Money };
+}
+
+/** A fresh key per user action: a retried request (double click, network retry) moves money once. */
+export function newRequestKey(): string {
+  return crypto.randomUUID();
+}
+
+/** Where each fund account's list lives: suppliers read income at the brand owner path. */
+export function fundListPaths(account: FundAccount): { list: string; export: string } {
+  return account === "income"
+    ? { list: "/api/card-brander/order/fund/search", export: "/api/card-brander/order/fund/export" }
+    : { list: `${userBase}/changes`, export: `${userBase}/changes/export` };
+}
+
+export function fundChangesQuery(account: FundAccount, query: Query) {
+  const q = { ...query, account };
+  return {
+    queryKey: queryKeys.fundChanges(account, q),
+    queryFn: async () => unwrap(await http.get<FundChangePage>(fundListPaths(account).list, { query: q })),
+  };
+}
+
+export function useBankDetails() {
+  return useQuery({ queryKey: queryKeys.bankDetails, queryFn: async () => unwrap(await http.get<BankDetails>(`${userBase}/bank`)) });
+}
+
+export function topUpsQuery(query: Query & { page: number; pageSize: number; state?: TopUpState }, scope: "mine" | "ops") {
+  return {
+    queryKey: queryKeys.topUps(scope, query),
+    queryFn: async () => unwrap(await http.get<Page<TopUpNotice>>(`${scope === "ops" ? opsBase : userBase}/topups`, { query })),
+  };
+}
+
+export function useUploadProof() {
+  return useMutation({
+    mutationFn: (file: File) => {
+      const body = new FormData();
+      body.append("file", file);
+      return http.post<{ proofId: string; url: string }>(`${userBase}/proofs`, body, { toast: false });
+    },
+  });
+}
+
+/** Invalidates everything a movement of money changes: balances, lists, notices. */
+function useInvalidateFunds() {
+  const queryClient = useQueryClient();
+  return () => {
+    for (const key of [queryKeys.userInfoAll, queryKeys.fundChangesAll, queryKeys.topUpsAll]) void queryClient.invalidateQueries({ queryKey: key });
+  };
+}
+
+export function useSubmitTopUp() {
+  const invalidate = useInvalidateFunds();
+  return useMutation({
+    mutationFn: (req: TopUpReq) => http.post<TopUpNotice>(`${userBase}/topups`, req, { toast: false }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useReserveTransfer() {
+  const invalidate = useInvalidateFunds();
+  return useMutation({
+    mutationFn: (req: { amount: number; requestKey: string }) => http.post<MovementReply>(`${userBase}/reserveTransfer`, req, { toast: false }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useReviewTopUp() {
+  const invalidate = useInvalidateFunds();
+  return useMutation({
+    mutationFn: (review: { id: string; decision: "confirm" } | { id: string; decision: "reject"; reason: string }) =>
+      review.decision === "confirm"
+        ? http.post<TopUpNotice>(`${opsBase}/topups/${review.id}/confirm`)
+        : http.post<TopUpNotice>(`${opsBase}/topups/${review.id}/reject`, { reason: review.reason }, { toast: false }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useOperatorMovement() {
+  const invalidate = useInvalidateFunds();
+  return useMutation({
+    mutationFn: ({ merchantId, kind, ...req }: CreditReq & { merchantId: string; kind: "credit" | "topUpRefund" }) =>
+      http.post<MovementReply>(`${opsBase}/merchants/${merchantId}/${kind}`, req, { toast: false }),
+    onSuccess: invalidate,
+  });
+}
+
+/* ---------- withdrawals ---------- */
+
+const withdrawBase = "/api/card-brander/withdraws";
+
+export function useWithdrawalCard() {
+  return useQuery({ queryKey: queryKeys.withdrawalCard, queryFn: async () => unwrap(await http.get<BankCard | null>(`${withdrawBase}/card`)) });
+}
+
+export function useSaveWithdrawalCard() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: BankCardReq) => http.post<BankCard>(`${withdrawBase}/card`, req, { toast: false }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalCard }),
+  });
+}
+
+export function withdrawalsQuery(query: Query & { page: number; pageSize: number }, scope: "mine" | "ops") {
+  return {
+    queryKey: queryKeys.withdrawals(scope, query),
+    queryFn: async () => unwrap(await http.get<Page<Withdrawal>>(scope === "ops" ? "/api/ops/withdrawals" : withdrawBase, { query })),
+  };
+}
+
+export function useRequestWithdrawal() {
+  const invalidate = useInvalidateFunds();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: WithdrawReq) => http.post<Withdrawal>(withdrawBase, req, { toast: false }),
+    onSuccess: () => {
+      invalidate();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalsAll });
+    },
+  });
+}
+
+export function useWithdrawalAction() {
+  const invalidate = useInvalidateFunds();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action, reason }: { id: string; action: WithdrawalAction; reason?: string }) =>
+      http.post<Withdrawal>(`/api/ops/withdrawals/${id}/action`, { action, ...(reason && { reason }) }, { toast: false }),
+    onSuccess: () => {
+      invalidate();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalsAll });
+    },
+  });
+}

@@ -1,0 +1,6 @@
+import { ApiSecurityPanel } from "../../components/onboarding/ApiSecurityPanel";
+
+/** `/business/ApiSecurityB`: API permission, app key and secret, IP allowlist and callback URL of the supplier. */
+export default function ApiSecurityB() {
+  return <ApiSecurityPanel pageId="business.ApiSecurityB" />;
+}

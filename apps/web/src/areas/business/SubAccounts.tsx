@@ -1,0 +1,6 @@
+import { SubAccountsPage } from "../../components/onboarding/SubAccountsPage";
+
+/** `/business/SubAccounts`: the supplier's sub-accounts and the pages each may open. */
+export default function SubAccounts() {
+  return <SubAccountsPage pageId="business.SubAccounts" />;
+}

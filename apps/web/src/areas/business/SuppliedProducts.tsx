@@ -1,0 +1,171 @@
+import { DownloadOutlined, TagsOutlined } from "@ant-design/icons";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { App, Button, Flex, Popconfirm, Space, Tag, type TableColumnsType } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation, useNavigate } from "react-router";
+import { BUSINESS_TYPES, GOODS_STATES, isCardBusinessType, type Goods } from "@tessera/contracts";
+import { saveFile } from "../../api/http";
+import { ListPage } from "../../components/list/ListPage";
+import { PageHint } from "../../components/PageHint";
+import { formatMoney } from "../../components/money";
+import type { ListState } from "../../components/list/listQuery";
+import type { SearchValues } from "../../components/list/searchValues";
+import { catalogApi, catalogKeys } from "./catalog/api";
+import { BrandsDialog } from "./catalog/BrandsDialog";
+import { GoodsFormDialog } from "./catalog/GoodsFormDialog";
+import { percent, useDictLabels } from "./catalog/labels";
+
+const STATE_COLOR = { available: "green", disabled: "orange", void: "default" } as const;
+
+function filtersOf(v: SearchValues) {
+  const sel = typeof v.selVal === "string" ? v.selVal : undefined;
+  const brand = typeof v.selValT === "string" ? v.selValT : undefined;
+  return { keyword: v.inpVal, ...(sel && { [v.selKey ?? "state"]: sel }), brandId: brand };
+}
+
+function queryOf(state: ListState) {
+  return { page: state.page, pageSize: state.pageSize, ...filtersOf(state.values) };
+}
+
+/**
+ * `/business/SuppliedProducts` (and international `business/SuppliedProducts`): the supplier's goods
+ * (spec 01 §2 screen 13, §3 Supplied goods): code, type, settlement base price, face value, invoice
+ * type, purchase price, discount, quantity per order, weight, platform rate 0%, available stock and
+ * state; add and edit every goods field, enable/disable/delete, brands, and the card import template.
+ */
+export default function SuppliedProducts() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const labels = useDictLabels();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const { data: brander } = useQuery({ queryKey: catalogKeys.brander, queryFn: catalogApi.brander });
+  const [editing, setEditing] = useState<Goods | null | undefined>(undefined);
+  const [brandsOpen, setBrandsOpen] = useState(false);
+  const currency = brander?.currency ?? "CNY";
+  const brands = brander?.brands ?? [];
+
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: catalogKeys.all });
+  const money = (amount: number, g: Goods) => formatMoney({ amount, currency: g.currency });
+
+  const act = async (p: Promise<{ ok: boolean } | undefined>, done: string) => {
+    const r = await p;
+    if (r?.ok) {
+      void message.success(done);
+      refresh();
+    }
+  };
+
+  const downloadTemplate = async () => {
+    const r = await catalogApi.template();
+    if (r?.ok) saveFile(r.data.blob, r.data.fileName);
+  };
+
+  const columns: TableColumnsType<Goods> = [
+    { title: t("catalog.field.id"), dataIndex: "id", width: 80, fixed: "left" },
+    { title: t("catalog.field.name"), dataIndex: "name", width: 200, fixed: "left" },
+    { title: t("catalog.field.stock"), dataIndex: "stock", width: 100 },
+    { title: t("catalog.field.state"), dataIndex: "state", width: 90, render: (v: Goods["state"]) => <Tag color={STATE_COLOR[v]}>{t(`catalog.state.${v}`)}</Tag> },
+    { title: t("catalog.field.code"), dataIndex: "code", width: 120 },
+    { title: t("catalog.field.brand"), dataIndex: "brandName", width: 120 },
+    { title: t("catalog.field.businessType"), dataIndex: "businessType", width: 110, render: (v: Goods["businessType"]) => labels.businessType(v) },
+    { title: t("catalog.field.faceValue"), dataIndex: "faceValue", width: 110, render: (v: number, g) => money(v, g) },
+    { title: t("catalog.field.settlementPrice"), dataIndex: "settlementPrice", width: 120, render: (v: number, g) => money(v, g) },
+    { title: t("catalog.field.price"), dataIndex: "price", width: 110, render: (v: number, g) => money(v, g) },
+    { title: t("catalog.field.discount"), dataIndex: "discountBp", width: 90, render: (v: number) => percent(v) },
+    { title: t("catalog.field.salesScope"), dataIndex: "salesScope", width: 110, render: (v: string) => t(`catalog.scope.${v}`) },
+    { title: t("catalog.field.invoiceType"), dataIndex: "invoiceType", width: 170, render: (v: Goods["invoiceType"]) => labels.invoiceType(v) },
+    { title: t("catalog.field.perOrderMax"), dataIndex: "perOrderMax", width: 110 },
+    { title: t("catalog.field.weight"), dataIndex: "weight", width: 80 },
+    { title: t("catalog.field.platformRate"), dataIndex: "platformRateBp", width: 100, render: (v: number) => percent(v) },
+    {
+      title: t("catalog.field.actions"),
+      key: "actions",
+      width: 250,
+      fixed: "right",
+      render: (_: unknown, g) =>
+        g.state === "void" ? null : (
+          <Space size={0} wrap>
+            <Button type="link" size="small" onClick={() => setEditing(g)}>
+              {t("catalog.action.edit")}
+            </Button>
+            {isCardBusinessType(g.businessType) && (
+              <Button type="link" size="small" onClick={() => void navigate(`${location.pathname.replace(/SuppliedProducts$/, "CardImport")}?goodsId=${g.id}`)}>
+                {t("catalog.action.cards")}
+              </Button>
+            )}
+            <Button
+              type="link"
+              size="small"
+              onClick={() => void act(catalogApi.setState(g.id, g.state === "available" ? "disabled" : "available"), t("catalog.msg.saved"))}
+            >
+              {g.state === "available" ? t("catalog.action.disable") : t("catalog.action.enable")}
+            </Button>
+            <Popconfirm title={t("catalog.action.deleteConfirm")} onConfirm={() => void act(catalogApi.remove(g.id), t("catalog.msg.deleted"))}>
+              <Button type="link" size="small" danger>
+                {t("catalog.action.delete")}
+              </Button>
+            </Popconfirm>
+          </Space>
+        ),
+    },
+  ];
+
+  const header = (
+    <Flex vertical gap={16}>
+      <PageHint id="business.SuppliedProducts" title={t("catalog.hint.suppliedTitle")} description={t("catalog.hint.supplied")} />
+      <Space>
+        <Button icon={<DownloadOutlined />} onClick={() => void downloadTemplate()}>
+          {t("catalog.action.downloadTemplate")}
+        </Button>
+        <Button icon={<TagsOutlined />} onClick={() => setBrandsOpen(true)}>
+          {t("catalog.action.brands")}
+        </Button>
+      </Space>
+    </Flex>
+  );
+
+  return (
+    <>
+      <ListPage<Goods>
+        header={header}
+        rowKey="id"
+        columns={columns}
+        scrollX={2200}
+        search={{
+          add: { label: t("catalog.action.add"), onClick: () => (brands.length ? setEditing(null) : setBrandsOpen(true)) },
+          input: { keys: [{ value: "keyword", label: t("catalog.field.keyword") }] },
+          select: {
+            keys: [
+              { value: "state", label: t("catalog.field.state"), options: GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) })) },
+              { value: "businessType", label: t("catalog.field.businessType"), options: BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) })) },
+            ],
+          },
+          selectT: { keys: [{ value: "brandId", label: t("catalog.field.brand"), options: brands.map((b) => ({ value: String(b.id), label: b.name })) }] },
+        }}
+        query={(state) => {
+          const q = queryOf(state);
+          return { queryKey: catalogKeys.products(q), queryFn: () => catalogApi.products(q) };
+        }}
+        exportFile={(values) => ({ path: "/api/card-brander/product/export", query: filtersOf(values), fileName: "goods.xlsx" })}
+      />
+      {editing !== undefined && (
+        <GoodsFormDialog
+          key={editing?.id ?? "new"}
+          open
+          goods={editing ?? null}
+          brands={brands}
+          currency={currency}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined);
+            refresh();
+          }}
+        />
+      )}
+      <BrandsDialog open={brandsOpen} brands={brands} onClose={() => setBrandsOpen(false)} onChanged={refresh} />
+    </>
+  );
+}

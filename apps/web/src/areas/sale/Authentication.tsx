@@ -1,0 +1,6 @@
+import { RealNameForm } from "../../components/onboarding/RealNameForm";
+
+/** `/sale/Authentication`: real-name verification of the purchaser: licence and ID images, confirmed fields, review state. */
+export default function Authentication() {
+  return <RealNameForm pageId="sale.Authentication" />;
+}

@@ -1,0 +1,6 @@
+import { ProfileForm } from "../../components/onboarding/ProfileForm";
+
+/** `/sale/BasicInformation`: the purchaser's company profile: name, legal representative, contact, address, industry, logo. */
+export default function BasicInformation() {
+  return <ProfileForm pageId="sale.BasicInformation" />;
+}

@@ -1,0 +1,6 @@
+import { SubAccountsPage } from "../../components/onboarding/SubAccountsPage";
+
+/** `/sale/SubAccounts`: the purchaser's sub-accounts and the pages each may open. */
+export default function SubAccounts() {
+  return <SubAccountsPage pageId="sale.SubAccounts" />;
+}

@@ -1,0 +1,218 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import pg from "pg";
+import { buildApp } from "../apps/server/src/app";
+import { loadConfig } from "../apps/server/src/config";
+import { createContext, type AppContext } from "../apps/server/src/context";
+import { openPglite, openPostgres } from "../apps/server/src/db/database";
+
+/**
+ * Catalog and supply figures, in-process through app.inject (the whole route stack, no sockets):
+ * - card import: CATALOG_BENCH_CODES (default 1,000,000) codes streamed as CSV into one goods on the
+ *   embedded database; codes per second and the process's peak resident memory (budget < 60 s, < 300 MB);
+ * - goods list: a page of 1000 out of CATALOG_BENCH_GOODS (default 100,000) goods with filters, p50/p99,
+ *   on the embedded database and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (budget p99
+ *   < 100 ms there). The PostgreSQL run uses a fresh database it drops afterwards.
+ */
+
+const PASSWORD = "Bench#2026pass";
+
+interface Env {
+  app: FastifyInstance;
+  ctx: AppContext;
+  token: string;
+  close(): Promise<void>;
+}
+
+async function inject<T>(app: FastifyInstance, method: "GET" | "POST", url: string, token?: string, body?: unknown): Promise<T> {
+  const res = await app.inject({ method, url, headers: token ? { "x-auth-token": token } : {}, ...(body !== undefined && { payload: body as object }) });
+  const json = res.json<{ code: number; data: T; msg: string }>();
+  if (json.code !== 1) throw new Error(`${url}: ${json.msg}`);
+  return json.data;
+}
+
+async function open(databaseUrl?: string): Promise<Env> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-catalog-bench-"));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1" });
+  let dropDb: (() => Promise<void>) | undefined;
+  let database;
+  if (databaseUrl) {
+    const name = `tessera_catalog_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    database = await openPostgres(url.toString(), 4);
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      await c.end();
+    };
+  } else {
+    database = await openPglite(path.join(dataDir, "pgdata"));
+  }
+  const ctx = await createContext(config, { database, log: () => undefined });
+  const app = await buildApp(ctx);
+  await app.ready();
+  const email = `catalog-bench-${Date.now()}@example.com`;
+  await inject(app, "POST", "/api/card-user/sendEmail", undefined, { email, scene: "register" });
+  const outbox = await inject<{ list: { body: string }[] }>(app, "GET", `/api/dev/outbox?to=${encodeURIComponent(email)}`);
+  const emailCode = /\b(\d{6})\b/.exec(outbox.list[0]?.body ?? "")?.[1] ?? "";
+  await inject(app, "POST", "/api/card-user/register", undefined, { email, emailCode, password: PASSWORD, confirmPassword: PASSWORD, orgName: "Bench Supply" });
+  const { token } = await inject<{ token: string }>(app, "POST", "/api/card-user/login", undefined, { email, password: PASSWORD });
+  return {
+    app,
+    ctx,
+    token,
+    async close() {
+      await app.close();
+      await database.close();
+      await dropDb?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A CSV of `n` codes generated as it is read: the bench never holds the file. */
+function csvStream(n: number): Readable {
+  let i = 0;
+  return new Readable({
+    read() {
+      if (i === 0) this.push("cardNumber,cardSecret,expiryDate\n");
+      const lines: string[] = [];
+      for (let k = 0; k < 5000 && i < n; k++, i++) lines.push(`88${String(i).padStart(14, "0")},S${(i * 2654435761) % 4294967296}Kx,2099-12-31`);
+      if (lines.length) this.push(lines.join("\n") + "\n");
+      if (i >= n) this.push(null);
+    },
+  });
+}
+
+function vmHwmMb(): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function importBench(env: Env, codes: number): Promise<string> {
+  const brand = await inject<{ id: number }>(env.app, "POST", "/api/card-brander/brander/update", env.token, { name: "Bench Brand" });
+  const goods = await inject<{ id: number }>(env.app, "POST", "/api/card-brander/product/add", env.token, {
+    name: "Bench card", brandId: brand.id, businessType: "card_secret", equityType: "video", faceValue: 1000, code: "BENCH-IMPORT",
+    perOrderMax: 10, invoiceType: "vat_6", price: 950, settlementPrice: 900,
+  });
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  const started = performance.now();
+  const res = await env.app.inject({
+    method: "POST",
+    url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`,
+    headers: { "x-auth-token": env.token, "content-type": "text/csv" },
+    payload: csvStream(codes),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const batch = res.json<{ code: number; msg: string; data: { imported: number; rejected: number } }>();
+  if (batch.code !== 1) throw new Error(`import failed: ${batch.msg}`);
+  const stock = await inject<{ stock: number }>(env.app, "GET", `/api/card-brander/product/${goods.id}`, env.token);
+  const mb = (b: number) => Math.round(b / 1024 / 1024);
+  return (
+    `card import       ${codes.toLocaleString("en")} codes in ${seconds.toFixed(1)} s = ${Math.round(codes / seconds).toLocaleString("en")} codes/s   ` +
+    `imported ${batch.data.imported}, rejected ${batch.data.rejected}, stock ${stock.stock}   ` +
+    `RSS before ${mb(before)} MB, peak ${mb(peak)} MB (VmHWM ${vmHwmMb() ?? "?"} MB)`
+  );
+}
+
+async function seedGoods(env: Env, n: number): Promise<number[]> {
+  const me = await inject<{ merchantId: string }>(env.app, "GET", "/api/card-brander/brander", env.token);
+  const merchantId = Number(me.merchantId);
+  const brandIds: number[] = [];
+  for (let b = 0; b < 20; b++) brandIds.push((await inject<{ id: number }>(env.app, "POST", "/api/card-brander/brander/update", env.token, { name: `List Brand ${b}` })).id);
+  const db = env.ctx.database.db;
+  await sql`
+    INSERT INTO catalog_goods (merchant_id, brand_id, name, business_type, selection, equity_type, currency, face_value, code, per_order_max,
+      deduction_account, invoice_type, sales_scope, price, settlement_price, arrival_query_method, top_up_account_type, recommendation_index, sales_index)
+    SELECT ${merchantId}::bigint, (${brandIds}::bigint[])[i % 20 + 1], 'Bench goods ' || i,
+      (ARRAY['card_secret','top_up','coupon'])[i % 3 + 1], (ARRAY['card','direct','coupon'])[i % 3 + 1],
+      (ARRAY['video','music','reading','food','travel','telecom','game','shopping','life','other'])[i % 10 + 1], 'CNY',
+      (ARRAY[1000,3000,5000,10000])[i % 4 + 1], 'L-' || i, 10, 'sup', (ARRAY['vat_6','vat_13','ordinary_3'])[i % 3 + 1], 'all',
+      (ARRAY[950,2850,4750,9500])[i % 4 + 1], (ARRAY[900,2700,4500,9000])[i % 4 + 1], 'none', 'none', i % 101, (i * 37) % 101
+    FROM generate_series(1, ${n}::int) AS i`.execute(db);
+  await sql`ANALYZE catalog_goods`.execute(db);
+  return brandIds;
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+async function listBench(env: Env, goods: number, label: string): Promise<string[]> {
+  const brandIds = await seedGoods(env, goods);
+  const queries = [
+    "/api/card-user/merchandises?type=card&pageSize=1000",
+    "/api/card-user/merchandises?type=card&pageSize=1000&sort=sales&page=5",
+    `/api/card-user/merchandises?type=direct&pageSize=1000&brandId=${brandIds[3]}`,
+    "/api/card-user/merchandises?type=coupon&pageSize=1000&equityType=game&invoiceType=vat_13",
+    "/api/card-user/merchandises?type=card&pageSize=1000&faceValue=5000&keyword=goods%201",
+    "/api/card-brander/product/search?pageSize=1000&businessType=card_secret",
+  ];
+  const lines: string[] = [];
+  for (const url of queries) {
+    for (let w = 0; w < 3; w++) await env.app.inject({ method: "GET", url, headers: { "x-auth-token": env.token } });
+    const times: number[] = [];
+    let rows = 0;
+    let total = 0;
+    for (let r = 0; r < 40; r++) {
+      const t0 = performance.now();
+      const res = await env.app.inject({ method: "GET", url, headers: { "x-auth-token": env.token } });
+      times.push(performance.now() - t0);
+      const body = res.json<{ code: number; data: { list: unknown[]; total: number } }>();
+      if (body.code !== 1) throw new Error(`${url} failed`);
+      rows = body.data.list.length;
+      total = body.data.total;
+    }
+    times.sort((a, b) => a - b);
+    const q = url.replace(/^\/api\/card-(user|brander)\//, "");
+    lines.push(`goods list [${label}] ${q.padEnd(78)} ${String(rows).padStart(4)} of ${String(total).padStart(6)}   p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`);
+  }
+  return lines;
+}
+
+export async function benchCatalog(databaseUrl?: string): Promise<string[]> {
+  const codes = Number(process.env.CATALOG_BENCH_CODES ?? 1_000_000);
+  const goods = Number(process.env.CATALOG_BENCH_GOODS ?? 100_000);
+  const lines: string[] = [];
+  const embedded = await open();
+  try {
+    lines.push(await importBench(embedded, codes));
+    lines.push(...(await listBench(embedded, goods, "embedded")));
+  } finally {
+    await embedded.close();
+  }
+  if (databaseUrl) {
+    const server = await open(databaseUrl);
+    try {
+      lines.push(...(await listBench(server, goods, "postgres")));
+    } finally {
+      await server.close();
+    }
+  }
+  return lines;
+}
+
+// `tsx catalog.bench.ts` runs this benchmark alone.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await benchCatalog(process.env.BENCH_DATABASE_URL)) console.log(line);
+}

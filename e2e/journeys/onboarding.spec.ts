@@ -1,0 +1,193 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import path from "node:path";
+import { loginToken, openRegisterFromLogin, PASSWORD, readCode, registerAccount, uniqueEmail, useSession } from "../support/api";
+import { documentPng } from "../support/images";
+import { E2E_OPERATOR } from "../support/operator";
+
+/**
+ * Journey: a new purchaser registers, uploads its licence and ID, confirms the fields and submits; an
+ * operator approves in /ops; the purchaser's header shows real-named. Then API permission is opened by
+ * the operator and the secret rotated. A sub-account logs in and sees only the pages it was given.
+ */
+const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `onboarding-${name}.png`), fullPage: true });
+const header = (page: Page) => page.locator(".ant-layout-header");
+
+async function operatorPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ locale: "zh-CN" });
+  const page = await context.newPage();
+  await page.goto("/ops/Reviews");
+  await expect(page).toHaveURL(/\/ops\/login$/);
+  await page.getByTestId("ops-email").fill(E2E_OPERATOR.email);
+  await page.getByTestId("ops-password").fill(E2E_OPERATOR.password);
+  await page.getByTestId("ops-login").click();
+  await expect(page).toHaveURL(/\/ops\/Reviews/);
+  return page;
+}
+
+async function openReview(ops: Page, queue: "realName" | "apiPermission", merchantId: string) {
+  await ops.goto(`/ops/Reviews?queue=${queue}`);
+  await ops.getByTestId(`review-${merchantId}`).click();
+  return ops.locator(".ant-drawer");
+}
+
+test("register, verify the company, operator approves, header shows real-named; API opened and secret rotated", async ({ page, request, browser }) => {
+  const email = uniqueEmail("kyc");
+  await page.goto("/login");
+  const dialog = await openRegisterFromLogin(page, "立即注册", "注册企业账户");
+  await dialog.locator("#email").fill(email);
+  await dialog.getByRole("button", { name: "发送验证码" }).click();
+  await dialog.locator("#emailCode").fill(await readCode(request, email));
+  await dialog.locator("#password").fill(PASSWORD);
+  await dialog.locator("#confirmPassword").fill(PASSWORD);
+  await dialog.locator("#orgName").fill("蓝港贸易");
+  await dialog.locator("#agree").check();
+  await dialog.getByRole("button", { name: /注\s?册/ }).click();
+  const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await login.locator("#password").fill(PASSWORD);
+  await login.getByRole("button", { name: /登\s?录/ }).click();
+  await page.getByTestId("chooser-sale").click();
+  await page.getByRole("button", { name: "进入系统" }).click();
+  await expect(header(page)).toContainText("未实名");
+  const merchantId = (await page.getByTestId("merchant-id").textContent()) ?? "";
+
+  // Upload: the licence carries a text layer the local OCR reads; the ID photo has none.
+  await page.getByRole("menuitem", { name: "实名认证" }).click();
+  await expect(page).toHaveURL(/\/sale\/Authentication$/);
+  const licence = documentPng("名称: 蓝港贸易有限公司\n统一社会信用代码: 91310000MA1FL4XQ2K\n法定代表人: 张伟");
+  await page.getByTestId("doc-license").locator("input[type=file]").setInputFiles({ name: "licence.png", mimeType: "image/png", buffer: licence });
+  await expect(page.getByTestId("ocr-note")).toContainText("已从图片识别");
+  await expect(page.locator("#companyName")).toHaveValue("蓝港贸易有限公司");
+  await expect(page.locator("#licenseNumber")).toHaveValue("91310000MA1FL4XQ2K");
+  await expect(page.locator("#legalName")).toHaveValue("张伟");
+  for (const kind of ["id_front", "id_back"]) {
+    await page.getByTestId(`doc-${kind}`).locator("input[type=file]").setInputFiles({ name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() });
+    await expect(page.getByTestId(`doc-${kind}`).locator("img")).toBeVisible();
+  }
+  await expect(page.getByTestId("ocr-note")).toContainText("未能从图片识别出文字");
+
+  // The ID number is typed by hand; a wrong one is refused by the §5 validator.
+  await page.locator("#legalIdNumber").fill("1101051949");
+  await page.getByTestId("realname-submit").click();
+  await expect(page.getByText("请输入正确的身份证号（15或18位）")).toBeVisible();
+  await page.locator("#legalIdNumber").fill("11010519491231002X");
+  await shot(page, "authentication-filled-cn");
+  await page.getByTestId("realname-submit").click();
+  await expect(page.getByText("已提交审核")).toBeVisible();
+  await expect(page.getByText("您的认证申请正在审核中")).toBeVisible();
+  await shot(page, "authentication-pending-cn");
+
+  // The operator approves it in /ops.
+  const ops = await operatorPage(browser);
+  const review = await openReview(ops, "realName", merchantId);
+  await expect(review.getByTestId("field-legalIdNumber")).toHaveText("11010519491231002X");
+  await expect(review.locator("img")).toHaveCount(3);
+  await shot(ops, "ops-review-cn");
+  await review.getByTestId("approve").click();
+  await expect(ops.getByText("已通过").first()).toBeVisible();
+
+  await page.reload();
+  await expect(header(page)).toContainText("已实名");
+  await expect(page.getByTestId("realname-state")).toHaveText("已实名");
+
+  // The reserve-fund authorisation: consent, phone, SMS code (with the resend countdown), signed copy kept.
+  await page.getByTestId("agreement-open-reserveAuthorisation").click();
+  const sign = page.locator(".ant-modal").filter({ hasText: "备付金账户授权书" });
+  await sign.getByTestId("agreement-sign").click();
+  await expect(sign.getByText("请阅读并勾选同意协议")).toBeVisible();
+  await sign.getByTestId("agreement-consent").check();
+  const phone = `139${String(Date.now()).slice(-8)}`;
+  await sign.getByTestId("agreement-phone").fill(phone);
+  await sign.getByRole("button", { name: "发送验证码" }).click();
+  await expect(sign.getByRole("button", { name: /秒后重发/ })).toBeDisabled();
+  await sign.locator("#smsCode").fill(await readCode(request, phone));
+  await shot(page, "agreement-dialog-cn");
+  await sign.getByTestId("agreement-sign").click();
+  await expect(page.getByText("签署成功")).toBeVisible();
+  await expect(page.getByTestId("agreement-reserveAuthorisation")).toContainText("已签署");
+  await page.getByTestId("agreement-reserveAuthorisation").getByRole("button", { name: "查看已签署文件" }).click();
+  await expect(page.locator(".ant-modal").filter({ hasText: "SHA-256" })).toContainText(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
+  await shot(page, "agreement-signed-cn");
+  await page.keyboard.press("Escape");
+
+  // API permission: requested by the purchaser, opened by the operator; then the secret is rotated.
+  await page.getByRole("menuitem", { name: "API安全" }).click();
+  await page.locator("#purpose").fill("自有系统自动下单直充商品");
+  await page.getByTestId("api-apply").click();
+  await expect(page.getByText("您的申请正在审核中")).toBeVisible();
+  const apiReview = await openReview(ops, "apiPermission", merchantId);
+  await apiReview.getByTestId("approve").click();
+  await expect(ops.getByText("已通过").first()).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByTestId("api-permission")).toHaveText("已开通");
+  const secretOf = async (action: "view" | "reset") => {
+    await page.getByTestId(`secret-${action}`).click();
+    await page.getByTestId("secret-password").fill(PASSWORD);
+    await page.getByTestId("secret-confirm").click();
+    const secret = (await page.getByTestId("api-secret").textContent()) ?? "";
+    return secret;
+  };
+  const first = await secretOf("view");
+  expect(first.length).toBeGreaterThan(20);
+  await page.getByRole("button", { name: "已复制" }).click();
+  const rotated = await secretOf("reset");
+  expect(rotated).not.toBe(first);
+  await shot(page, "api-secret-shown-cn");
+  await page.getByRole("button", { name: "已复制" }).click();
+  expect(await secretOf("view")).toBe(rotated);
+  await page.getByRole("button", { name: "已复制" }).click();
+  await shot(page, "api-opened-cn");
+
+  // The audit log lists both decisions; the console in English too.
+  await ops.goto("/ops/AuditLog");
+  await expect(ops.getByText("实名通过").first()).toBeVisible();
+  await expect(ops.getByText("开通API权限").first()).toBeVisible();
+  await shot(ops, "ops-audit-cn");
+  await ops.evaluate(() => window.localStorage.setItem("lang", "en"));
+  await ops.goto(`/ops/Merchants?inpVal=${merchantId}`);
+  await expect(ops.getByText("Real-named").first()).toBeVisible();
+  await shot(ops, "ops-merchants-en");
+  await ops.goto("/ops/AuditLog");
+  await expect(ops.getByText("Real-name approved").first()).toBeVisible();
+  await shot(ops, "ops-audit-en");
+  await ops.context().close();
+});
+
+test("a sub-account logs in with its own password and sees only its pages", async ({ page, request, browser }) => {
+  const owner = await registerAccount(request, { orgName: "子账号测试公司" });
+  await useSession(page, owner, await loginToken(request, owner));
+  await page.goto("/sale/SubAccounts");
+  await page.getByRole("button", { name: "新增子账号" }).click();
+  const subEmail = uniqueEmail("clerk");
+  const modal = page.locator(".ant-modal").filter({ hasText: "新增子账号" });
+  await modal.getByTestId("sub-email").fill(subEmail);
+  await modal.getByTestId("sub-name").fill("李店员");
+  await modal.getByTestId("sub-password").fill(PASSWORD);
+  await modal.getByTestId("menu-sale/ApiSecurity").check();
+  await shot(page, "sub-add-cn");
+  await modal.getByTestId("sub-save").click();
+  await expect(page.locator(".ant-table-row").filter({ hasText: subEmail })).toBeVisible();
+  await shot(page, "sub-list-cn");
+
+  const context = await browser.newContext({ locale: "zh-CN" });
+  const sub = await context.newPage();
+  await sub.goto("/login");
+  const login = sub.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await login.locator("#email").fill(subEmail);
+  await login.locator("#password").fill(PASSWORD);
+  await login.getByRole("button", { name: /登\s?录/ }).click();
+  await sub.getByTestId("chooser-sale").click();
+  await sub.getByRole("button", { name: "进入系统" }).click();
+  await expect(sub).toHaveURL(/\/sale\/Home$/);
+  const menu = sub.locator(".ant-layout-sider .ant-menu");
+  await expect(menu.getByRole("menuitem", { name: "API安全" })).toBeVisible();
+  await expect(menu.getByRole("menuitem")).toHaveCount(2);
+  await expect(menu.getByRole("menuitem", { name: "企业信息" })).toHaveCount(0);
+  await shot(sub, "sub-menu-cn");
+  // The server agrees: the profile call is refused for this sub-account.
+  const token = await sub.evaluate(() => window.localStorage.getItem("x-auth-token"));
+  const refused = await request.get("/api/card-brander/brander/profile", { headers: { "x-auth-token": token ?? "" } });
+  expect(refused.status()).toBe(403);
+  await context.close();
+});
