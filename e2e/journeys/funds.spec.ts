@@ -11,7 +11,12 @@ import { E2E_OPERATOR } from "../support/operator";
  * bank card is reviewed, a withdrawal passes two reviews by two operators and is paid.
  */
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `funds-${name}.png`), fullPage: true });
+/** A screenshot once the page has settled: no request pending and the loading overlay gone. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `funds-${name}.png`), fullPage: true });
+}
 
 /** A 2x2 PNG: the transfer proof. */
 const PROOF_PNG = Buffer.from(

@@ -14,7 +14,7 @@ import { registerLang } from "./platform/http/lang";
 import { devOutboxRoutes } from "./platform/messaging/dev-routes";
 import { registerIm } from "./im";
 import { registerCatalogSupply } from "./modules/supply";
-import { registerOnboarding } from "./modules/onboarding";
+import { BrandTokenService, registerOnboarding } from "./modules/onboarding";
 import { registerOps } from "./modules/ops";
 import { FundsService, opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./modules/funds";
 import { registerWithdrawals } from "./modules/withdrawals";
@@ -48,7 +48,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   const db = ctx.database.db;
   const accounts = new AccountsService({ db, config: ctx.config, clock: ctx.clock, hasher: ctx.hasher, secret: ctx.secret, mailer: ctx.mailer, sms: ctx.sms });
-  const guard = createGuard(app, (token) => accounts.authenticate(token));
+  // A brand token (a service provider acting inside a brand it serves) is the guard's second way in.
+  const brandTokens = new BrandTokenService({ db, clock: ctx.clock });
+  const guard = createGuard(app, async (token) => (await accounts.authenticate(token)) ?? brandTokens.authenticate(token));
   const devOutbox = ctx.mailer.kind === "local";
 
   app.get("/healthz", { schema: { hide: true } }, async () => {
@@ -63,7 +65,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await registerIm(app, ctx);
   await registerCatalogSupply(app, ctx, guard);
   // Merchant onboarding and withdrawals, and the operator console over their review queues.
-  const onboarding = await registerOnboarding(app, ctx, guard);
+  const onboarding = await registerOnboarding(app, ctx, guard, brandTokens);
   const withdrawals = await registerWithdrawals(app, ctx, guard);
   await registerOps(app, ctx, guard, { ...onboarding, queues: [...onboarding.queues, withdrawals.cardQueue()] });
 

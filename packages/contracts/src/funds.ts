@@ -172,3 +172,29 @@ export const fundChangeRow = z.object({
 });
 export type FundChangeRow = z.infer<typeof fundChangeRow>;
 export const fundChangePage = pageOf(fundChangeRow).extend({ balance: money });
+
+/** Statements (per day) and settlements (per month) of an account: `GET statements`, `GET settlements`. */
+export const statementQuery = z
+  .object({
+    account: z.enum(FUND_ACCOUNTS).optional(),
+    from: dateField,
+    to: dateField,
+  })
+  .superRefine((v, ctx) => {
+    if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
+    // At most about three years of days in one reply.
+    if (Date.parse(v.to) - Date.parse(v.from) > 1100 * 86_400_000) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.periodTooLong" });
+  });
+export type StatementQuery = z.infer<typeof statementQuery>;
+
+export const statementRow = z.object({
+  period: z.string(),
+  opening: z.number().int(),
+  increase: z.number().int(),
+  expense: z.number().int(),
+  closing: z.number().int(),
+  movements: z.number().int(),
+});
+export type StatementRow = z.infer<typeof statementRow>;
+export const statementReply = z.object({ currency: z.enum(CURRENCIES), account: z.enum(FUND_ACCOUNTS), rows: z.array(statementRow) });
+export type StatementReply = z.infer<typeof statementReply>;

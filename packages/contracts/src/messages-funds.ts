@@ -53,6 +53,7 @@ export const FUNDS_MESSAGES = {
   "funds.proofNotFound": { cn: "转账凭证不存在，请重新上传", tw: "轉賬憑證不存在，請重新上傳", en: "The transfer proof was not found; please upload it again" },
   "funds.merchantNotFound": { cn: "商户不存在", tw: "商戶不存在", en: "This merchant does not exist" },
   "funds.dateRangeInvalid": { cn: "开始日期不能晚于结束日期", tw: "開始日期不能晚於結束日期", en: "The start date cannot be after the end date" },
+  "funds.periodTooLong": { cn: "查询区间不能超过3年", tw: "查詢區間不能超過3年", en: "The period cannot exceed three years" },
   "funds.amountRangeInvalid": { cn: "最小金额不能大于最大金额", tw: "最小金額不能大於最大金額", en: "The minimum amount cannot exceed the maximum" },
   // change types in exported fund-change lists
   "fundType.top_up": { cn: "充值", tw: "充值", en: "Top-up" },

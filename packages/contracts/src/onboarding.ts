@@ -320,4 +320,15 @@ export type ProviderBrandsReq = z.infer<typeof providerBrandsReq>;
 export const providerRoleReq = z.strictObject({ grant: z.boolean() });
 export type ProviderRoleReq = z.infer<typeof providerRoleReq>;
 
+/**
+ * Pages a provider may open inside a brand's context with a brand token (spec 01 §6: FaceValueCardP,
+ * DiscountCardP, BrandAuthorizationP act on the brand's FaceValueCard, DiscountCard, BrandAuthorization;
+ * RealNamePage?sellerBrand= acts on its real-name verification).
+ */
+export const BRAND_CONTEXT_MENUS = ["business/FaceValueCard", "business/DiscountCard", "business/BrandAuthorization", "business/AuthenticationB"] as const;
+
+/** The token exchange's reply: a token for x-auth-token, valid `expires_in` seconds, for brand `branderId`. */
+export const brandTokenReply = z.object({ token: z.string(), expires_in: z.number().int(), branderId: z.string(), menus: z.array(z.string()) });
+export type BrandTokenReply = z.infer<typeof brandTokenReply>;
+
 export * from "./agreements";

@@ -16,4 +16,5 @@ export const queryKeys = {
   withdrawalCard: ["withdrawalCard"] as const,
   withdrawals: (scope: "mine" | "ops", query: Query) => ["withdrawals", scope, query] as const,
   withdrawalsAll: ["withdrawals"] as const,
+  statements: (unit: "day" | "month", range: { from: string; to: string }) => ["statements", unit, range] as const,
 };

@@ -1,4 +1,4 @@
-import { BankOutlined, HomeOutlined, MailOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
+import { AccountBookOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
 // Onboarding and operator console pages.
 import { ApiOutlined, AuditOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
 // Catalog and supply pages.
@@ -94,6 +94,8 @@ export const AREAS: AreaDef[] = [
       { path: "SuppliedProducts", load: () => import("../areas/business/SuppliedProducts"), titleKey: "catalog.title.suppliedProducts", menuKey: "catalog.menu.suppliedProducts", icon: AppstoreOutlined },
       { path: "CardImport", load: () => import("../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
+      { path: "DailyFunds", load: () => import("../areas/business/DailyFunds"), titleKey: "statement.title.day", menuKey: "statement.title.day", icon: CalendarOutlined },
+      { path: "Billing", load: () => import("../areas/business/Billing"), titleKey: "statement.title.month", menuKey: "statement.title.month", icon: AccountBookOutlined },
     ],
   },
   {

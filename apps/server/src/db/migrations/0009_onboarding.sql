@@ -127,6 +127,23 @@ CREATE TABLE service_bindings (
 CREATE UNIQUE INDEX service_bindings_active_key ON service_bindings (merchant_id) WHERE state = 'active';
 CREATE INDEX service_bindings_provider_idx ON service_bindings (provider_id, id DESC) WHERE state = 'active';
 
+-- Brand tokens (spec 01 §6): a provider acting inside a brand it serves gets a separate token, limited to
+-- that brand's context pages, valid while its own session and the binding last; the brand can revoke them.
+-- Only a SHA-256 of the token is stored.
+CREATE TABLE brand_tokens (
+  id          bigserial PRIMARY KEY,
+  binding_id  bigint NOT NULL REFERENCES service_bindings (id),
+  merchant_id bigint NOT NULL REFERENCES merchants (id),
+  user_id     bigint NOT NULL REFERENCES users (id),
+  session_id  bigint NOT NULL REFERENCES sessions (id),
+  token_hash  text NOT NULL,
+  created_at  timestamptz NOT NULL,
+  expires_at  timestamptz NOT NULL,
+  revoked_at  timestamptz
+);
+CREATE UNIQUE INDEX brand_tokens_hash_key ON brand_tokens (token_hash);
+CREATE INDEX brand_tokens_binding_idx ON brand_tokens (binding_id) WHERE revoked_at IS NULL;
+
 -- Operator actions, with the record before and after. Append-only: the trigger refuses UPDATE and DELETE.
 CREATE TABLE ops_audit_log (
   id               bigserial PRIMARY KEY,

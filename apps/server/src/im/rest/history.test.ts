@@ -176,29 +176,29 @@ describe("one-to-one conversations and history roaming", () => {
   it("marks conversations, lists by mark, unmarks; bad marks and other users' lists are refused", async () => {
     const me = await im.user("mark");
     const [p1, p2] = [await im.user("mark"), await im.user("mark")];
-    await text(p1!, me.name, "one");
+    await text(p1, me.name, "one");
     im.t.clock.advance(1);
-    await text(p2!, me.name, "two");
+    await text(p2, me.name, "two");
     const url = `sdk/user/${me.name}/user_channels/mark?resource=web`;
     const add = await im.call<Data<{ ignore: string[] }>>("POST", url, {
       token: me.token,
-      body: { mark: "mark_19", targets: [{ to: p1!.name, type: "chat" }, { to: p2!.name, type: "chat" }, { to: "stranger", type: "chat" }] },
+      body: { mark: "mark_19", targets: [{ to: p1.name, type: "chat" }, { to: p2.name, type: "chat" }, { to: "stranger", type: "chat" }] },
     });
     expect(add.status).toBe(200);
     expect(add.body.data.ignore).toEqual(["stranger"]);
-    await im.call("DELETE", url, { token: me.token, body: { mark: "mark_19", targets: [{ to: p2!.name, type: "chat" }] } });
+    await im.call("DELETE", url, { token: me.token, body: { mark: "mark_19", targets: [{ to: p2.name, type: "chat" }] } });
     const search = await im.call<Data<{ channel_infos: (Channel & { marks: string[] })[]; cursor: string }>>("GET", `sdk/user/${me.name}/user_channels/mark/search?limit=10&cursor=&need_mark=true&mark=mark_19`, { token: me.token });
-    expect(search.body.data.channel_infos.map((c) => [c.session_to, c.marks])).toEqual([[p1!.name, ["mark_19"]]]);
+    expect(search.body.data.channel_infos.map((c) => [c.session_to, c.marks])).toEqual([[p1.name, ["mark_19"]]]);
     const list = await im.call<Data<{ channel_infos: (Channel & { marks: string[] })[] }>>("GET", `sdk/user/${me.name}/user_channels/list?limit=10`, { token: me.token });
     expect(list.body.data.channel_infos.map((c) => c.marks)).toEqual([[], ["mark_19"]]);
 
-    for (const body of [{ mark: "mark_20", targets: [{ to: p1!.name, type: "chat" }] }, { mark: "mark_1", targets: [] }, { mark: "mark_1" }]) {
+    for (const body of [{ mark: "mark_20", targets: [{ to: p1.name, type: "chat" }] }, { mark: "mark_1", targets: [] }, { mark: "mark_1" }]) {
       const bad = await im.call("POST", url, { token: me.token, body });
       expect(bad.status).toBe(400);
       expect(bad.body.error_description).toMatch(/^Invalid parameter/);
     }
     expect((await im.call("GET", `sdk/user/${me.name}/user_channels/mark/search?mark=star`, { token: me.token })).status).toBe(400);
-    const other = await im.call("POST", `sdk/user/${me.name}/user_channels/mark`, { token: p1!.token, body: { mark: "mark_1", targets: [{ to: p1!.name, type: "chat" }] } });
+    const other = await im.call("POST", `sdk/user/${me.name}/user_channels/mark`, { token: p1.token, body: { mark: "mark_1", targets: [{ to: p1.name, type: "chat" }] } });
     expect(other.status).toBe(403);
     expect(other.body.error_description).toContain("permission denied");
     // Nothing changed by the refused calls.
@@ -208,56 +208,56 @@ describe("one-to-one conversations and history roaming", () => {
 
   it("pins messages of a conversation (shared by both sides) up to the limit; refuses bad ids, other conversations' messages and strangers", async () => {
     const [a, b, c] = [await im.user("pinm"), await im.user("pinm"), await im.user("pinm")];
-    const url = `sdk/user/${a!.name}/user_channel/pin?resource=web`;
+    const url = `sdk/user/${a.name}/user_channel/pin?resource=web`;
     const ids: string[] = [];
-    for (let i = 0; i < 21; i++) ids.push(await text(i % 2 ? a! : b!, i % 2 ? b!.name : a!.name, `m${i}`));
+    for (let i = 0; i < 21; i++) ids.push(await text(i % 2 ? a : b, i % 2 ? b.name : a.name, `m${i}`));
     for (let i = 0; i < 20; i++) {
       im.t.clock.advance(1);
-      expect((await im.call("POST", url, { token: a!.token, body: { to: b!.name, type: "chat", pin_msg_id: ids[i] } })).status).toBe(200);
+      expect((await im.call("POST", url, { token: a.token, body: { to: b.name, type: "chat", pin_msg_id: ids[i] } })).status).toBe(200);
     }
-    const full = await im.call("POST", url, { token: a!.token, body: { to: b!.name, type: "chat", pin_msg_id: ids[20] } });
+    const full = await im.call("POST", url, { token: a.token, body: { to: b.name, type: "chat", pin_msg_id: ids[20] } });
     expectStatus(full, 403, "pinned messages exceeds the maximum limit of 20");
     expect(full.body.error_code).toBe(91002);
     // Pinning again is not an error and keeps the first pin.
-    expect((await im.call("POST", url, { token: a!.token, body: { to: b!.name, type: "chat", pin_msg_id: ids[0] } })).status).toBe(200);
+    expect((await im.call("POST", url, { token: a.token, body: { to: b.name, type: "chat", pin_msg_id: ids[0] } })).status).toBe(200);
 
     const list = await im.call<Data<{ msg_infos: { message: { id: string; payload: string }; pin_opt_at: number; pin_operator: string }[]; cursor: string }>>(
       "GET",
-      `sdk/user/${b!.name}/user_channel/pin?to=${a!.name}&type=chat&limit=3&cursor=`,
-      { token: b!.token },
+      `sdk/user/${b.name}/user_channel/pin?to=${a.name}&type=chat&limit=3&cursor=`,
+      { token: b.token },
     );
     expect(list.body.data.msg_infos.map((p) => p.message.id)).toEqual([ids[19], ids[18], ids[17]]);
-    expect(list.body.data.msg_infos[0]).toMatchObject({ pin_operator: a!.name });
+    expect(list.body.data.msg_infos[0]).toMatchObject({ pin_operator: a.name });
     expect(JSON.parse(list.body.data.msg_infos[0]!.message.payload)).toMatchObject({ bodies: [{ type: "txt", msg: "m19" }] });
     expect(list.body.data.cursor).not.toBe("");
 
     // b acts only under its own path; there it unpins what a pinned; a second unpin finds nothing.
-    expectStatus(await im.call("DELETE", url, { token: b!.token, body: { to: a!.name, type: "chat", pin_msg_id: ids[19] } }), 403, "permission denied");
-    const bUrl = `sdk/user/${b!.name}/user_channel/pin`;
-    expect((await im.call("DELETE", bUrl, { token: b!.token, body: { to: a!.name, type: "chat", pin_msg_id: ids[19] } })).status).toBe(200);
-    expectStatus(await im.call("DELETE", bUrl, { token: b!.token, body: { to: a!.name, type: "chat", pin_msg_id: ids[19] } }), 404, "user session pin message not exist");
+    expectStatus(await im.call("DELETE", url, { token: b.token, body: { to: a.name, type: "chat", pin_msg_id: ids[19] } }), 403, "permission denied");
+    const bUrl = `sdk/user/${b.name}/user_channel/pin`;
+    expect((await im.call("DELETE", bUrl, { token: b.token, body: { to: a.name, type: "chat", pin_msg_id: ids[19] } })).status).toBe(200);
+    expectStatus(await im.call("DELETE", bUrl, { token: b.token, body: { to: a.name, type: "chat", pin_msg_id: ids[19] } }), 404, "user session pin message not exist");
 
-    expectStatus(await im.call("POST", url, { token: a!.token, body: { to: b!.name, type: "chat", pin_msg_id: "abc" } }), 400, "param pin_msg_id illegal, please check it!");
-    expectStatus(await im.call("POST", url, { token: a!.token, body: { to: b!.name, type: "chat" } }), 400, "Invalid parameter: pin_msg_id");
-    const foreign = await text(b!, c!.name, "not yours");
-    expectStatus(await im.call("POST", url, { token: a!.token, body: { to: b!.name, type: "chat", pin_msg_id: foreign } }), 404, "user session pin message not exist");
-    expectStatus(await im.call("POST", url, { token: c!.token, body: { to: b!.name, type: "chat", pin_msg_id: ids[0] } }), 403, "permission denied");
-    expectStatus(await im.call("GET", `sdk/user/${a!.name}/user_channel/pin?type=chat`, { token: a!.token }), 400, "Invalid parameter: to");
+    expectStatus(await im.call("POST", url, { token: a.token, body: { to: b.name, type: "chat", pin_msg_id: "abc" } }), 400, "param pin_msg_id illegal, please check it!");
+    expectStatus(await im.call("POST", url, { token: a.token, body: { to: b.name, type: "chat" } }), 400, "Invalid parameter: pin_msg_id");
+    const foreign = await text(b, c.name, "not yours");
+    expectStatus(await im.call("POST", url, { token: a.token, body: { to: b.name, type: "chat", pin_msg_id: foreign } }), 404, "user session pin message not exist");
+    expectStatus(await im.call("POST", url, { token: c.token, body: { to: b.name, type: "chat", pin_msg_id: ids[0] } }), 403, "permission denied");
+    expectStatus(await im.call("GET", `sdk/user/${a.name}/user_channel/pin?type=chat`, { token: a.token }), 400, "Invalid parameter: to");
   });
 
   it("deletes all of a user's conversations and history; the other side keeps theirs", async () => {
     const [a, b] = [await im.user("all"), await im.user("all")];
-    await text(a!, b!.name, "hello");
-    await text(b!, a!.name, "hi");
-    const del = await im.call("POST", `sdk/message/roaming/user/${a!.name}/delete/all?resource=web`, { token: a!.token });
+    await text(a, b.name, "hello");
+    await text(b, a.name, "hi");
+    const del = await im.call("POST", `sdk/message/roaming/user/${a.name}/delete/all?resource=web`, { token: a.token });
     expect(del.status).toBe(200);
-    expect(await channels(a!)).toEqual([]);
-    expect((await roam(a!, `${b!.name}@easemob.com`)).texts).toEqual([]);
-    expect((await roam(b!, `${a!.name}@easemob.com`)).texts).toEqual(["hi", "hello"]);
-    expect((await channels(b!)).map((c) => c.session_to)).toEqual([a!.name]);
-    const other = await im.call("POST", `sdk/message/roaming/user/${a!.name}/delete/all`, { token: b!.token });
+    expect(await channels(a)).toEqual([]);
+    expect((await roam(a, `${b.name}@easemob.com`)).texts).toEqual([]);
+    expect((await roam(b, `${a.name}@easemob.com`)).texts).toEqual(["hi", "hello"]);
+    expect((await channels(b)).map((c) => c.session_to)).toEqual([a.name]);
+    const other = await im.call("POST", `sdk/message/roaming/user/${a.name}/delete/all`, { token: b.token });
     expect(other.status).toBe(403);
-    expect((await roam(a!, `${b!.name}@easemob.com`)).texts).toEqual([]);
+    expect((await roam(a, `${b.name}@easemob.com`)).texts).toEqual([]);
   });
 
   it("recall and read (the gateway's calls) keep last message and unread right", async () => {

@@ -46,5 +46,5 @@ export async function pinPage(
     .where("m.recalled_at", "is", null);
   if (after) q = q.where(sql<boolean>`(p.pinned_ms, p.message_id) < (${after.ms}, ${after.id})`);
   const rows = await q.orderBy("p.pinned_ms", "desc").orderBy("p.message_id", "desc").limit(limit).execute();
-  return rows.map(({ pinned_by, pinned_ms, ...message }) => ({ pinned_by, pinned_ms, message: message as MessageRow }));
+  return rows.map(({ pinned_by, pinned_ms, ...message }) => ({ pinned_by, pinned_ms, message: message }));
 }

@@ -3,7 +3,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { checkInvariants } from "../ledger";
+import { withTx } from "../../db/tx";
+import { checkInvariants, post } from "../ledger";
 
 let t: TestApp;
 let ops: { token: string };
@@ -283,5 +284,41 @@ describe("fund-change lists", () => {
     const mine = await t.call<ChangePage>("GET", "/api/card-user/funds/changes", { token: supplier.token });
     expect(mine.body.data.total).toBe(0);
     expect((await t.call("GET", "/api/card-user/funds/changes?account=income&type=top_up")).status).toBe(401);
+  });
+});
+
+describe("statements and settlements", () => {
+  it("sum an account per day and per month: opening, in, out, closing", async () => {
+    const supplier = await registerMerchant(t);
+    const id = Number(supplier.merchantId);
+    const move = (amount: number) =>
+      withTx(t.ctx.database.db, (tx) =>
+        post(tx, {
+          idempotencyKey: key(),
+          kind: amount > 0 ? "purchase" : "refund",
+          currency: "CNY",
+          postings: [
+            { account: { platform: "bank_clearing" }, amount: -amount },
+            { account: { merchantId: id, kind: "income" }, amount },
+          ],
+        }),
+      );
+    await move(10_000);
+    await move(2_500);
+    await move(-1_000);
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const daily = await t.call<{ currency: string; rows: { period: string; opening: number; increase: number; expense: number; closing: number; movements: number }[] }>(
+      "GET",
+      `/api/card-brander/statements?from=2026-01-01&to=${today}`,
+      { token: supplier.token },
+    );
+    expect(daily.body.data.rows).toEqual([{ period: today, opening: 0, increase: 12_500, expense: 1_000, closing: 11_500, movements: 3 }]);
+    const monthly = await t.call<{ rows: { period: string; closing: number }[] }>("GET", `/api/card-brander/settlements?from=2026-01-01&to=${today}`, { token: supplier.token });
+    expect(monthly.body.data.rows).toEqual([expect.objectContaining({ period: today.slice(0, 7), closing: 11_500 })]);
+    const bad = await t.call("GET", "/api/card-brander/statements?from=2026-02-01&to=2026-01-01", { token: supplier.token, lang: "en" });
+    expect(bad.body.msg).toBe("The start date cannot be after the end date");
+    const other = await registerMerchant(t);
+    const theirs = await t.call<{ rows: unknown[] }>("GET", `/api/card-brander/statements?from=2026-01-01&to=${today}`, { token: other.token });
+    expect(theirs.body.data.rows).toEqual([]);
   });
 });

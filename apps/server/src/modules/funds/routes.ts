@@ -7,6 +7,8 @@ import {
   proofReply,
   rejectReq,
   reserveTransferReq,
+  statementQuery,
+  statementReply,
   topUpListQuery,
   topUpNotice,
   topUpPage,
@@ -124,6 +126,14 @@ export function supplierFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPl
   return async (app) => {
     const pre = guard({ roles: ["business", "providers"], menu: ["business/ChangesFunds", "business/DailyFunds", "business/Billing", "providers/ChangesFundsP"] });
     changeRoutes(app, funds, pre, { list: "/order/fund/search", export: "/order/fund/export" }, "income");
+    for (const [path, unit, summary] of [
+      ["/statements", "day", "Daily statement of an account: opening, in, out, closing"],
+      ["/settlements", "month", "Monthly settlement of an account: opening, in, out, closing"],
+    ] as const) {
+      app.get(path, { schema: { tags, security, summary, querystring: statementQuery, response: { 200: envelope(statementReply) } }, preHandler: pre }, async (req) =>
+        ok(await funds.statement(actorOf(req), req.query, unit, "income")),
+      );
+    }
   };
 }
 

@@ -9,6 +9,8 @@ import {
   type FundChangeRow,
   type MerchantAccountKind,
   type Money,
+  type StatementQuery,
+  type StatementReply,
   type TopUpListQuery,
   type TopUpReq,
 } from "@tessera/contracts";
@@ -20,7 +22,7 @@ import type { Clock } from "../../platform/clock";
 import { conflict, forbidden, invalid, notFound, AppError } from "../../platform/http/errors";
 import { imageInfo } from "../../platform/images";
 import type { FileStorage } from "../../platform/storage";
-import { balancesOf, fundChanges, post, type EntryFilter } from "../ledger";
+import { balancesOf, fundChanges, periodTotals, post, type EntryFilter } from "../ledger";
 import { getMerchant, type MerchantRow } from "../merchants";
 import { recordOperatorAction } from "../ops";
 import { CODE } from "@tessera/contracts";
@@ -295,6 +297,20 @@ export class FundsService {
     const { rows, total } = await fundChanges(this.deps.db, filter, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
     const balances = await balancesOf(this.deps.db, merchant.id, merchant.currency);
     return { list: rows.map((r) => presentChange(r, merchant.currency)), total, page: q.page, pageSize: q.pageSize, balance: balances[filter.kind as MerchantAccountKind] };
+  }
+
+  /**
+   * Statements (per day) and settlements (per month) of one account: opening, money in, money out,
+   * closing, number of movements, for each period that had any.
+   */
+  async statement(actor: Actor, q: StatementQuery, unit: "day" | "month", defaultAccount: FundAccount): Promise<StatementReply> {
+    const { filter, merchant } = await this.listFilter(actor, { ...q, page: 1, pageSize: 20 }, defaultAccount);
+    const totals = await periodTotals(this.deps.db, { merchantId: merchant.id, kind: filter.kind, currency: merchant.currency, unit, from: q.from, to: q.to });
+    return {
+      currency: merchant.currency,
+      account: q.account ?? defaultAccount,
+      rows: totals.map((t) => ({ ...t, opening: t.closing - t.increase + t.expense })),
+    };
   }
 
   /** Every row the filter selects, in pages of 1000, for the xlsx export. */

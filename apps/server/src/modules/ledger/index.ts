@@ -3,6 +3,7 @@ export {
   balancesOf,
   checkInvariants,
   fundChanges,
+  periodTotals,
   positiveAccounts,
   post,
   type AccountRef,

@@ -224,3 +224,22 @@ export async function balanceBefore(db: Executor, merchantId: number, kind: stri
     .executeTakeFirst();
   return row?.balance_after ?? 0;
 }
+
+/**
+ * Per-day or per-month totals of one account (statements and settlements): money in, money out, the
+ * number of movements and the closing balance, newest period first. Periods are UTC+8 calendar days.
+ */
+export async function periodTotals(db: Executor, f: { merchantId: number; kind: string; currency: Currency; unit: "day" | "month"; from: string; to: string }) {
+  const rows = await sql<{ period: string; increase: string; expense: string; movements: string; closing: number }>`
+    SELECT to_char(date_trunc(${f.unit}, e.created_at AT TIME ZONE 'Asia/Shanghai'), ${f.unit === "day" ? "YYYY-MM-DD" : "YYYY-MM"}) AS period,
+           COALESCE(SUM(e.amount) FILTER (WHERE e.amount > 0), 0)::text AS increase,
+           COALESCE(-SUM(e.amount) FILTER (WHERE e.amount < 0), 0)::text AS expense,
+           COUNT(*)::text AS movements,
+           (array_agg(e.balance_after ORDER BY e.id DESC))[1] AS closing
+    FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+    WHERE a.merchant_id = ${f.merchantId} AND a.kind = ${f.kind} AND a.currency = ${f.currency}
+      AND e.created_at >= ${`${f.from}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz
+      AND e.created_at < ${`${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz + interval '1 day'
+    GROUP BY 1 ORDER BY 1 DESC`.execute(db);
+  return rows.rows.map((r) => ({ period: r.period, increase: Number(r.increase), expense: Number(r.expense), movements: Number(r.movements), closing: Number(r.closing) }));
+}

@@ -182,3 +182,8 @@ export function positiveAccounts(db: Executor, kind: MerchantAccountKind) {
 export function balanceAt(db: Executor, merchantId: number, kind: MerchantAccountKind, currency: Currency, instant: Date): Promise<number> {
   return repo.balanceBefore(db, merchantId, kind, currency, instant);
 }
+
+/** Per-day or per-month totals of a merchant account (statements, settlements). */
+export function periodTotals(db: Executor, f: Parameters<typeof repo.periodTotals>[1]) {
+  return repo.periodTotals(db, f);
+}

@@ -4,6 +4,7 @@ import type { Guard } from "../../platform/auth/guard";
 import { createLocalOcr } from "../../platform/ocr";
 import { AccountsService, consumeVerificationCode, SubAccountsService } from "../accounts";
 import { AgreementsService } from "./agreements";
+import type { BrandTokenService } from "./brand-tokens";
 import type { ReviewQueue } from "../ops";
 import { ApiCredentialsService } from "./api-credentials";
 import { scheduleExpiry } from "./jobs";
@@ -15,6 +16,7 @@ import { ServiceBindingService } from "./service-binding";
 export { ApiCredentialsService } from "./api-credentials";
 export { RealNameService, isoDay } from "./realname";
 export { ProfileService } from "./profile";
+export { BrandTokenService, BRAND_TOKEN_TTL_SECONDS } from "./brand-tokens";
 
 export interface Onboarding {
   realName: RealNameService;
@@ -29,7 +31,7 @@ export interface Onboarding {
  * myMenus), /api/card-brander (realNameInfo, brander/profile, api, passport/sub) and /api/card-servicer
  * (service-provider binding). Starts the expiry job.
  */
-export async function registerOnboarding(app: FastifyInstance, ctx: AppContext, guard: Guard): Promise<Onboarding> {
+export async function registerOnboarding(app: FastifyInstance, ctx: AppContext, guard: Guard, brandTokens: BrandTokenService): Promise<Onboarding> {
   const db = ctx.database.db;
   const subAccounts = new SubAccountsService({ db, hasher: ctx.hasher, clock: ctx.clock });
   const realName = new RealNameService({ db, clock: ctx.clock, storage: ctx.storage, ocr: createLocalOcr() });
@@ -44,7 +46,7 @@ export async function registerOnboarding(app: FastifyInstance, ctx: AppContext, 
     consumeCode: consumeVerificationCode,
   });
   const bindings = new ServiceBindingService({ db, clock: ctx.clock });
-  const deps = { guard, profile, realName, api, subAccounts, agreements, bindings };
+  const deps = { guard, profile, realName, api, subAccounts, agreements, bindings, brandTokens };
   await app.register(onboardingUserRoutes(deps), { prefix: "/api/card-user" });
   await app.register(onboardingBranderRoutes(deps), { prefix: "/api/card-brander" });
   await app.register(serviceBindingRoutes(deps), { prefix: "/api/card-servicer" });

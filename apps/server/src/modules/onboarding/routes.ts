@@ -3,6 +3,7 @@ import {
   apiInfoReply,
   apiIpReq,
   agreementTemplateReply,
+  brandTokenReply,
   apiPasswordReq,
   apiSecretReply,
   bizLicenseTextReply,
@@ -42,6 +43,7 @@ import type { ApiCredentialsService } from "./api-credentials";
 import { acceptForm } from "./form";
 import type { ProfileService } from "./profile";
 import type { ServiceBindingService } from "./service-binding";
+import type { BrandTokenService } from "./brand-tokens";
 import type { RealNameService } from "./realname";
 
 /** Page keys (web route names) each group of calls serves: a sub-account needs one of them. */
@@ -68,6 +70,7 @@ export interface OnboardingRouteDeps {
   subAccounts: SubAccountsService;
   agreements: AgreementsService;
   bindings: ServiceBindingService;
+  brandTokens: BrandTokenService;
 }
 
 function fileOf(req: Parameters<typeof readMultipart>[0]): Buffer {
@@ -248,7 +251,7 @@ export function onboardingBranderRoutes({ guard, profile, realName, api, subAcco
 }
 
 /** Service-provider binding (spec 01 §7 Servicer calls), mounted under /api/card-servicer. */
-export function serviceBindingRoutes({ guard, bindings }: OnboardingRouteDeps): FastifyPluginAsyncZod {
+export function serviceBindingRoutes({ guard, bindings, brandTokens }: OnboardingRouteDeps): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const bindPages = guard({ menu: MENUS.serviceBind });
@@ -269,6 +272,19 @@ export function serviceBindingRoutes({ guard, bindings }: OnboardingRouteDeps): 
         preHandler: guard({ roles: ["providers"], menu: MENUS.providerLists }),
       },
       async (req) => ok(await bindings.served(actorOf(req), req.body)),
+    );
+    app.post(
+      "/brander/:id/token",
+      {
+        schema: { tags, security, summary: "Token exchange: a brand token to act inside a bound brand (spec 01 §6)", params: idParam, response: { 200: envelope(brandTokenReply) } },
+        preHandler: guard({ roles: ["providers"], menu: MENUS.providerLists }),
+      },
+      async (req) => ok(await brandTokens.exchange(actorOf(req), Number(req.params.id))),
+    );
+    app.post(
+      "/brander/service/revokeTokens",
+      { schema: { tags, security, summary: "The brand revokes every brand token issued for it", response: { 200: envelope(z.object({ revoked: z.number().int() })) } }, preHandler: bindPages },
+      async (req) => ok({ revoked: await brandTokens.revokeAll(actorOf(req)) }),
     );
     app.delete(
       "/brander/:id",

@@ -68,6 +68,8 @@ export class ServiceBindingService {
     await withTx(this.deps.db, async (tx) => {
       const row = await repo.bindingOfParty(tx, id, partyId);
       if (!row || !(await repo.removeBinding(tx, id, actor.userId, now))) throw notFound();
+      // The provider's brand tokens end with the binding.
+      await repo.revokeBrandTokens(tx, row.merchant_id, now, id);
       await audit(tx, { actorUserId: actor.userId, action: "service.unbind", subjectType: "serviceBinding", subjectId: id, detail: { by: partyId } });
     });
   }

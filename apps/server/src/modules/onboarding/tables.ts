@@ -100,7 +100,20 @@ export interface ServiceBindingsTable {
   removed_at: Timestamp | null;
 }
 
+export interface BrandTokensTable {
+  id: Id;
+  binding_id: number;
+  merchant_id: number;
+  user_id: number;
+  session_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface OnboardingTables {
+  brand_tokens: BrandTokensTable;
   service_bindings: ServiceBindingsTable;
   agreement_signatures: AgreementSignaturesTable;
   merchant_profiles: MerchantProfilesTable;

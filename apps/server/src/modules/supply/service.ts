@@ -120,7 +120,7 @@ export class SupplyService {
     }
     await withTx(this.deps.db, async (tx) => {
       const landed = await repo.insertCards(tx, { merchantId, goodsId: goods.id, batchId }, cards);
-      const skipped = cards.filter((c) => !landed.has(c.numberHash));
+      const skipped = cards.filter((c) => !landed.has(c.rowNo));
       const holders = await repo.firstHolders(tx, goods.id, skipped.map((c) => c.numberHash));
       const all = [...rejects];
       for (const c of skipped) {

@@ -8,6 +8,7 @@ import type {
   FundChangeRow,
   Money,
   Page,
+  StatementReply,
   TopUpNotice,
   TopUpReq,
   TopUpState,
@@ -161,5 +162,12 @@ export function useWithdrawalAction() {
       invalidate();
       void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalsAll });
     },
+  });
+}
+
+export function useStatement(unit: "day" | "month", range: { from: string; to: string }) {
+  return useQuery({
+    queryKey: queryKeys.statements(unit, range),
+    queryFn: async () => unwrap(await http.get<StatementReply>(`/api/card-brander/${unit === "day" ? "statements" : "settlements"}`, { query: range })),
   });
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isLang, type Money, type UserInfo } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
+import { FundLinks } from "../funds/FundLinks";
 import { formatMoney } from "../money";
 import { PageHint } from "../PageHint";
 import { regionOptions } from "../regions";
@@ -102,6 +103,7 @@ export function AccountHome({ role }: { role: HomeRole }) {
         </Space>
       </Flex>
       <Balances info={info} role={role} />
+      <FundLinks />
       <Card
         variant="borderless"
         title={t("home.accountInfo")}

@@ -1,0 +1,6 @@
+import { StatementPage } from "../../components/funds/StatementPage";
+
+/** `/business/Billing`: the income account's monthly settlement. */
+export default function Billing() {
+  return <StatementPage unit="month" />;
+}

@@ -1,0 +1,6 @@
+import { StatementPage } from "../../components/funds/StatementPage";
+
+/** `/business/DailyFunds`: the income account's daily statement. */
+export default function DailyFunds() {
+  return <StatementPage unit="day" />;
+}

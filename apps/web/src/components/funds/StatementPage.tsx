@@ -1,0 +1,46 @@
+import { Card, DatePicker, Flex, Table, type TableColumnsType } from "antd";
+import dayjs, { type Dayjs } from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { StatementRow } from "@tessera/contracts";
+import { useStatement } from "../../api/hooks/funds";
+import { formatMoney } from "../money";
+import { PageHint } from "../PageHint";
+
+/**
+ * The supplier's income account per day (`/business/DailyFunds`, statements) or per month
+ * (`/business/Billing`, settlements): opening balance, money in, money out, closing balance.
+ */
+export function StatementPage({ unit }: { unit: "day" | "month" }) {
+  const { t } = useTranslation();
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => (unit === "day" ? [dayjs().subtract(29, "day"), dayjs()] : [dayjs().subtract(11, "month").startOf("month"), dayjs()]));
+  const query = { from: range[0].format("YYYY-MM-DD"), to: (unit === "month" ? range[1].endOf("month") : range[1]).format("YYYY-MM-DD") };
+  const { data, isFetching } = useStatement(unit, query);
+  const currency = data?.currency ?? "CNY";
+  const money = (v: number) => formatMoney({ amount: v, currency });
+  const columns: TableColumnsType<StatementRow> = [
+    { title: t(`statement.period.${unit}`), dataIndex: "period" },
+    { title: t("statement.opening"), dataIndex: "opening", align: "right", render: money },
+    { title: t("statement.increase"), dataIndex: "increase", align: "right", render: money },
+    { title: t("statement.expense"), dataIndex: "expense", align: "right", render: money },
+    { title: t("statement.closing"), dataIndex: "closing", align: "right", render: money },
+    { title: t("statement.movements"), dataIndex: "movements", align: "right" },
+  ];
+  return (
+    <Flex vertical gap={16}>
+      <PageHint id={`business.statement.${unit}`} title={t(`statement.hintTitle.${unit}`)} description={t("statement.hint")} />
+      <Card variant="borderless">
+        <DatePicker.RangePicker
+          picker={unit === "day" ? "date" : "month"}
+          value={range}
+          allowClear={false}
+          onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+          disabledDate={(d) => d.isAfter(dayjs(), "day")}
+        />
+      </Card>
+      <Card variant="borderless">
+        <Table<StatementRow> rowKey="period" columns={columns} dataSource={data?.rows ?? []} loading={isFetching} pagination={false} />
+      </Card>
+    </Flex>
+  );
+}
