@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
@@ -115,6 +115,7 @@ async function importBench(env: Env, codes: number): Promise<string> {
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   const res = await env.app.inject({
     method: "POST",
     url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`,
@@ -122,6 +123,8 @@ async function importBench(env: Env, codes: number): Promise<string> {
     payload: csvStream(codes),
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
   const batch = res.json<{ code: number; msg: string; data: { imported: number; rejected: number } }>();
@@ -129,7 +132,8 @@ async function importBench(env: Env, codes: number): Promise<string> {
   const stock = await inject<{ stock: number }>(env.app, "GET", `/api/card-brander/product/${goods.id}`, env.token);
   const mb = (b: number) => Math.round(b / 1024 / 1024);
   return (
-    `card import       ${codes.toLocaleString("en")} codes in ${seconds.toFixed(1)} s = ${Math.round(codes / seconds).toLocaleString("en")} codes/s   ` +
+    `card import       ${codes.toLocaleString("en")} codes in ${seconds.toFixed(1)} s = ${Math.round(codes / seconds).toLocaleString("en")} codes/s ` +
+    `(process CPU ${cpuSeconds.toFixed(1)} s, load average ${loadavg()[0]?.toFixed(1)})   ` +
     `imported ${batch.data.imported}, rejected ${batch.data.rejected}, stock ${stock.stock}   ` +
     `RSS before ${mb(before)} MB, peak ${mb(peak)} MB (VmHWM ${vmHwmMb() ?? "?"} MB)`
   );

@@ -191,3 +191,34 @@ test("a sub-account logs in with its own password and sees only its pages", asyn
   expect(refused.status()).toBe(403);
   await context.close();
 });
+
+test("binds a service provider and files a commitment letter", async ({ page, request }) => {
+  const provider = await registerAccount(request, { orgName: "瀚海服务商" });
+  const login = await request.post("/api/card-user/login", { data: { email: E2E_OPERATOR.email, password: E2E_OPERATOR.password } });
+  const opsToken = ((await login.json()) as { data: { token: string } }).data.token;
+  const granted = await request.post(`/api/ops/merchants/${provider.merchantId}/providerRole`, { headers: { "x-auth-token": opsToken }, data: { grant: true } });
+  expect(granted.status()).toBe(200);
+
+  const buyer = await registerAccount(request, { orgName: "绑定测试公司" });
+  await useSession(page, buyer, await loginToken(request, buyer));
+  await page.goto("/sale/ServiceBind");
+  await page.getByTestId("provider-id").fill(buyer.merchantId);
+  await page.getByRole("button", { name: /绑\s?定/ }).click();
+  await expect(page.getByText("不能绑定自己为服务商")).toBeVisible();
+  await page.getByTestId("provider-id").fill(provider.merchantId);
+  await page.getByRole("button", { name: /绑\s?定/ }).click();
+  await expect(page.getByTestId("service-binding")).toContainText("瀚海服务商");
+  await shot(page, "service-bind-cn");
+
+  // The provider sees the purchaser among the merchants it serves.
+  const served = await request.post("/api/card-servicer/brander", { headers: { "x-auth-token": await loginToken(request, provider) }, data: {} });
+  expect(JSON.stringify(await served.json())).toContain("绑定测试公司");
+
+  await page.goto("/sale/commitLetter");
+  await page.locator("input[type=file]").setInputFiles({ name: "承诺函.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });
+  await expect(page.locator(".ant-table-row").filter({ hasText: "承诺函.pdf" })).toContainText("当前有效");
+  await page.evaluate(() => window.localStorage.setItem("lang", "en"));
+  await page.reload();
+  await expect(page.getByText("In force")).toBeVisible();
+  await shot(page, "commit-letter-en");
+});

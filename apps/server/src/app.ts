@@ -7,7 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { sql } from "kysely";
 import type { AppContext } from "./context";
-import { AccountsService, accountRoutes, operatorRoutes, validateTokenRoutes } from "./modules/accounts";
+import { AccountsService, accountRoutes, consumeVerificationCode, operatorRoutes, validateTokenRoutes } from "./modules/accounts";
 import { createGuard, TOKEN_HEADER } from "./platform/auth/guard";
 import { apiNotFound, registerErrorHandler } from "./platform/http/error-handler";
 import { registerLang } from "./platform/http/lang";
@@ -17,6 +17,7 @@ import { registerCatalogSupply } from "./modules/supply";
 import { BrandTokenService, registerOnboarding } from "./modules/onboarding";
 import { registerOps } from "./modules/ops";
 import { FundsService, opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./modules/funds";
+import { TransfersService, transferRoutes } from "./modules/transfers";
 import { registerWithdrawals } from "./modules/withdrawals";
 
 export interface BuildOptions {
@@ -74,6 +75,18 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(supplierFundsRoutes({ funds, guard }), { prefix: "/api/card-brander" });
   await app.register(opsFundsRoutes({ funds, guard }), { prefix: "/api/ops/funds" });
   await app.register(operatorRoutes({ db, hasher: ctx.hasher, guard }), { prefix: "/api/ops" });
+
+  const transfers = new TransfersService({
+    db,
+    clock: ctx.clock,
+    codes: {
+      phoneOf: async (actor) => (await accounts.userInfo(actor)).phone,
+      send: (phone, lang, actor) => accounts.sendSmsCode(phone, "transitAuth", lang, actor),
+      check: (phone, code) => accounts.checkSmsCode(phone, "transitAuth", code),
+      consume: consumeVerificationCode,
+    },
+  });
+  await app.register(transferRoutes({ transfers, guard }), { prefix: "/api/card-brander" });
 
   await registerWebApp(app, ctx.config.webDist);
   return app;

@@ -15,3 +15,4 @@ export * from "./ops";
 export * from "./catalog";
 export * from "./funds";
 export * from "./withdrawals";
+export * from "./transfers";

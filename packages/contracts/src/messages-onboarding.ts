@@ -105,6 +105,12 @@ export const ONBOARDING_MESSAGES = {
   },
   "service.self": { cn: "不能绑定自己为服务商", tw: "不能綁定自己為服務商", en: "You cannot bind yourself as your service provider" },
 
+  "agreement.letterInvalid": {
+    cn: "请上传不超过5MB的PDF或图片（JPG、PNG、WebP）",
+    tw: "請上傳不超過5MB的PDF或圖片（JPG、PNG、WebP）",
+    en: "Please upload a PDF or an image (JPG, PNG, WebP) of at most 5 MB",
+  },
+
   // sub-accounts
   "sub.ownerOnly": { cn: "仅主账号可以管理子账号", tw: "僅主賬號可以管理子賬號", en: "Only the main account can manage sub-accounts" },
   "sub.menusEmpty": { cn: "请至少选择一个菜单", tw: "請至少選擇一個菜單", en: "Choose at least one menu" },

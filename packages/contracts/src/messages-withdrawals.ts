@@ -28,5 +28,29 @@ export const WITHDRAWAL_MESSAGES = {
     en: "Please enter a correct account number (6-34 letters or digits)",
   },
   "operator.emailTaken": { cn: "该邮箱已被使用", tw: "該郵箱已被使用", en: "This email is already in use" },
+  // transfers between merchants
+  "transfer.ownPhoneOnly": {
+    cn: "验证码只能发送到您已绑定的手机号",
+    tw: "驗證碼只能發送到您已綁定的手機號",
+    en: "The code can only be sent to your own bound mobile number",
+  },
+  "transfer.bindPhoneFirst": { cn: "请先绑定手机号", tw: "請先綁定手機號", en: "Please bind a mobile number first" },
+  "transfer.notAuthorised": { cn: "请先完成转账授权", tw: "請先完成轉賬授權", en: "Please authorise transfers first" },
+  "transfer.targetEmpty": { cn: "请输入收款商户号", tw: "請輸入收款商戶號", en: "Please enter the receiving merchant ID" },
+  "transfer.targetNotFound": { cn: "收款商户不存在", tw: "收款商戶不存在", en: "The receiving merchant does not exist" },
+  "transfer.targetSelf": { cn: "不能转账给自己", tw: "不能轉賬給自己", en: "You cannot transfer to yourself" },
+  "transfer.currencyMismatch": {
+    cn: "收款商户的结算币种与您不同，不能转账",
+    tw: "收款商戶的結算幣種與您不同，不能轉賬",
+    en: "The receiving merchant settles in another currency",
+  },
+  "transfer.contractEmpty": { cn: "请输入合同编号", tw: "請輸入合同編號", en: "Please enter the contract number" },
+  "transfer.contractInvalid": {
+    cn: "合同编号为1-40位字母、数字或-",
+    tw: "合同編號為1-40位字母、數字或-",
+    en: "The contract number is 1-40 letters, digits or -",
+  },
+  "transfer.notFound": { cn: "转账不存在", tw: "轉賬不存在", en: "This transfer does not exist" },
+  "transfer.notPending": { cn: "该转账已处理，不能再修改", tw: "該轉賬已處理，不能再修改", en: "This transfer has already been settled" },
   "card.textLength": { cn: "不能超过50个字符", tw: "不能超過50個字符", en: "At most 50 characters" },
 } as const;

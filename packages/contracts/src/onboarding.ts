@@ -331,4 +331,17 @@ export const BRAND_CONTEXT_MENUS = ["business/FaceValueCard", "business/Discount
 export const brandTokenReply = z.object({ token: z.string(), expires_in: z.number().int(), branderId: z.string(), menus: z.array(z.string()) });
 export type BrandTokenReply = z.infer<typeof brandTokenReply>;
 
+/** A commitment letter upload (sale/commitLetter): every upload is a new version; the newest is current. */
+export const commitLetter = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  fileName: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  uploadedBy: z.string(),
+  uploadedAt: z.string(),
+  url: z.string(),
+});
+export type CommitLetter = z.infer<typeof commitLetter>;
+
 export * from "./agreements";

@@ -16,5 +16,8 @@ export const queryKeys = {
   withdrawalCard: ["withdrawalCard"] as const,
   withdrawals: (scope: "mine" | "ops", query: Query) => ["withdrawals", scope, query] as const,
   withdrawalsAll: ["withdrawals"] as const,
+  transfers: (query: Query) => ["transfers", query] as const,
+  transfersAll: ["transfers"] as const,
+  transitAuth: ["transitAuth"] as const,
   statements: (unit: "day" | "month", range: { from: string; to: string }) => ["statements", unit, range] as const,
 };

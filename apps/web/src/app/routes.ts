@@ -1,6 +1,6 @@
 import { AccountBookOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
 // Onboarding and operator console pages.
-import { ApiOutlined, AuditOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
+import { ApiOutlined, AuditOutlined, FileProtectOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
 // Catalog and supply pages.
 import { AppstoreOutlined, CreditCardOutlined, GiftOutlined, ShoppingOutlined } from "@ant-design/icons";
 import type { ComponentType } from "react";
@@ -70,6 +70,7 @@ export const AREAS: AreaDef[] = [
       { path: "ApiSecurity", load: () => import("../areas/sale/ApiSecurity"), titleKey: "onboarding.title.api", menuKey: "onboarding.menu.api", icon: ApiOutlined },
       { path: "SubAccounts", load: () => import("../areas/sale/SubAccounts"), titleKey: "onboarding.title.sub", menuKey: "onboarding.menu.sub", icon: TeamOutlined },
       { path: "ServiceBind", load: () => import("../areas/sale/ServiceBind"), titleKey: "onboarding.title.service", menuKey: "onboarding.menu.service", icon: LinkOutlined },
+      { path: "commitLetter", load: () => import("../areas/sale/commitLetter"), titleKey: "onboarding.title.letter", menuKey: "onboarding.menu.letter", icon: FileProtectOutlined },
       { path: "RechargeSheet", load: () => import("../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
       { path: "FundRelated", load: () => import("../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
       { path: "WithdrawalRecord", load: () => import("../areas/sale/WithdrawalRecord"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
@@ -93,6 +94,7 @@ export const AREAS: AreaDef[] = [
       { path: "ServiceBind", load: () => import("../areas/business/ServiceBind"), titleKey: "onboarding.title.service", menuKey: "onboarding.menu.service", icon: LinkOutlined },
       { path: "SuppliedProducts", load: () => import("../areas/business/SuppliedProducts"), titleKey: "catalog.title.suppliedProducts", menuKey: "catalog.menu.suppliedProducts", icon: AppstoreOutlined },
       { path: "CardImport", load: () => import("../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
+      { path: "GoodsInSupply", load: () => import("../areas/business/GoodsInSupply"), titleKey: "catalog.title.goodsInSupply", menuKey: "catalog.menu.goodsInSupply", icon: ShoppingOutlined },
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "DailyFunds", load: () => import("../areas/business/DailyFunds"), titleKey: "statement.title.day", menuKey: "statement.title.day", icon: CalendarOutlined },
       { path: "Billing", load: () => import("../areas/business/Billing"), titleKey: "statement.title.month", menuKey: "statement.title.month", icon: AccountBookOutlined },

@@ -144,6 +144,19 @@ CREATE TABLE brand_tokens (
 CREATE UNIQUE INDEX brand_tokens_hash_key ON brand_tokens (token_hash);
 CREATE INDEX brand_tokens_binding_idx ON brand_tokens (binding_id) WHERE revoked_at IS NULL;
 
+-- Commitment letters (承诺函) a purchaser uploads, signed and scanned; every upload is kept as a version.
+CREATE TABLE commit_letters (
+  id           bigserial PRIMARY KEY,
+  merchant_id  bigint NOT NULL REFERENCES merchants (id),
+  storage_key  text NOT NULL,
+  content_type text NOT NULL,
+  file_name    text NOT NULL,
+  size_bytes   integer NOT NULL,
+  uploaded_by  bigint NOT NULL REFERENCES users (id),
+  uploaded_at  timestamptz NOT NULL
+);
+CREATE INDEX commit_letters_merchant_idx ON commit_letters (merchant_id, id DESC);
+
 -- Operator actions, with the record before and after. Append-only: the trigger refuses UPDATE and DELETE.
 CREATE TABLE ops_audit_log (
   id               bigserial PRIMARY KEY,

@@ -228,6 +228,23 @@ describe("a group driven by easemob-websdk", () => {
     expect((await member.fail("getGroupInfo", { groupId })).type).toBe(s.code.GROUP_NOT_EXIST);
   });
 
+  test("createGroupVNext with its defaults, and members paged with the cursor", async () => {
+    const created = await owner.call<Reply<{ groupId: string }>>("createGroupVNext", { groupName: "Next", members: [admin.name, member.name, outsider.name] });
+    const id = created.data.groupId;
+    const info = await owner.call<Reply<Record<string, unknown>[]>>("getGroupInfo", { groupId: id });
+    // The client's defaults: private, no approval, members may invite, no confirmation, 200 members.
+    expect(info.data[0]).toMatchObject({ name: "Next", public: false, membersonly: false, allowinvites: true, maxusers: 200, affiliations_count: 4 });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const r = await member.call<Reply<{ cursor?: string; members: { userId: string }[] }>>("getGroupMembers", { groupId: id, limit: 3, ...(cursor && { cursor }) });
+      seen.push(...r.data.members.map((m) => m.userId));
+      cursor = r.data.cursor;
+      if (!cursor) break;
+    }
+    expect(seen.sort()).toEqual([owner.name, admin.name, member.name, outsider.name].sort());
+  });
+
   test("client-side validation and missing credentials are the client's own errors", async () => {
     await expect(owner.call("getGroupInfo", { groupId: "" })).rejects.toThrow(/Invalid parameter/);
     const anonymous = await s.client("anon");

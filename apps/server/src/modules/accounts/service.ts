@@ -111,6 +111,14 @@ export class AccountsService {
         if (channel !== "sms") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
         if (!actor) throw unauthorized();
         return;
+      case "transitAuth": {
+        // Authorising outgoing transfers: only to the signed-in user's own bound phone.
+        if (channel !== "sms") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
+        if (!actor) throw unauthorized();
+        const user = await repo.findUserById(db, actor.userId);
+        if (!user?.phone || user.phone !== target) throw invalid("transfer.ownPhoneOnly", "phone");
+        return;
+      }
     }
   }
 

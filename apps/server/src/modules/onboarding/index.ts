@@ -5,6 +5,7 @@ import { createLocalOcr } from "../../platform/ocr";
 import { AccountsService, consumeVerificationCode, SubAccountsService } from "../accounts";
 import { AgreementsService } from "./agreements";
 import type { BrandTokenService } from "./brand-tokens";
+import { CommitLetterService } from "./commit-letters";
 import type { ReviewQueue } from "../ops";
 import { ApiCredentialsService } from "./api-credentials";
 import { scheduleExpiry } from "./jobs";
@@ -46,7 +47,8 @@ export async function registerOnboarding(app: FastifyInstance, ctx: AppContext, 
     consumeCode: consumeVerificationCode,
   });
   const bindings = new ServiceBindingService({ db, clock: ctx.clock });
-  const deps = { guard, profile, realName, api, subAccounts, agreements, bindings, brandTokens };
+  const letters = new CommitLetterService({ db, clock: ctx.clock, storage: ctx.storage });
+  const deps = { guard, profile, realName, api, subAccounts, agreements, bindings, brandTokens, letters };
   await app.register(onboardingUserRoutes(deps), { prefix: "/api/card-user" });
   await app.register(onboardingBranderRoutes(deps), { prefix: "/api/card-brander" });
   await app.register(serviceBindingRoutes(deps), { prefix: "/api/card-servicer" });

@@ -4,6 +4,7 @@ import {
   apiIpReq,
   agreementTemplateReply,
   brandTokenReply,
+  commitLetter,
   apiPasswordReq,
   apiSecretReply,
   bizLicenseTextReply,
@@ -44,6 +45,7 @@ import { acceptForm } from "./form";
 import type { ProfileService } from "./profile";
 import type { ServiceBindingService } from "./service-binding";
 import type { BrandTokenService } from "./brand-tokens";
+import type { CommitLetterService } from "./commit-letters";
 import type { RealNameService } from "./realname";
 
 /** Page keys (web route names) each group of calls serves: a sub-account needs one of them. */
@@ -52,6 +54,7 @@ export const MENUS = {
   realName: ["sale/Authentication", "business/AuthenticationB", "providers/AuthenticationP"],
   funds: ["sale/Authentication", "business/AuthenticationB", "providers/AuthenticationP", "sale/FundRelated"],
   api: ["sale/ApiSecurity", "business/ApiSecurityB"],
+  commitLetter: ["sale/commitLetter"],
   serviceBind: ["sale/ServiceBind", "business/ServiceBind"],
   providerLists: ["providers/BrandsList", "providers/VendorList"],
 } as const;
@@ -71,6 +74,7 @@ export interface OnboardingRouteDeps {
   agreements: AgreementsService;
   bindings: ServiceBindingService;
   brandTokens: BrandTokenService;
+  letters: CommitLetterService;
 }
 
 function fileOf(req: Parameters<typeof readMultipart>[0]): Buffer {
@@ -80,7 +84,7 @@ function fileOf(req: Parameters<typeof readMultipart>[0]): Buffer {
 }
 
 /** Account calls of onboarding (spec 01 §7 realNameAuths), mounted under /api/card-user. */
-export function onboardingUserRoutes({ guard, profile, realName, subAccounts, agreements }: OnboardingRouteDeps): FastifyPluginAsyncZod {
+export function onboardingUserRoutes({ guard, profile, realName, subAccounts, agreements, letters }: OnboardingRouteDeps): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     acceptMultipart(app, UPLOAD_LIMIT);
@@ -162,6 +166,33 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
       "/agreements/:id",
       { schema: { tags, security, summary: "One signed agreement, as signed", params: idParam, response: { 200: envelope(signedAgreement) } }, preHandler: guard() },
       async (req) => ok(await agreements.get(actorOf(req), Number(req.params.id))),
+    );
+    const letterPages = guard({ roles: ["sale"], menu: MENUS.commitLetter });
+    app.get(
+      "/commitLetters",
+      { schema: { tags, security, summary: "The purchaser's commitment letters, newest (current) first", response: { 200: envelope(z.array(commitLetter)) } }, preHandler: letterPages },
+      async (req) => ok(await letters.list(actorOf(req))),
+    );
+    app.post(
+      "/commitLetters",
+      { schema: { tags, security, summary: "Upload a signed commitment letter (multipart field `file`: PDF or image)", response: { 200: envelope(z.array(commitLetter)) } }, preHandler: letterPages },
+      async (req) => {
+        const file = readMultipart(req).files.find((f) => f.field === "file");
+        if (!file) throw invalid("agreement.letterInvalid", "file");
+        return ok(await letters.upload(actorOf(req), file));
+      },
+    );
+    app.get(
+      "/commitLetters/:id",
+      { schema: { tags, security, summary: "One uploaded letter", params: idParam }, preHandler: letterPages },
+      async (req, reply) => {
+        const f = await letters.read(actorOf(req), Number(req.params.id));
+        return reply
+          .header("content-type", f.contentType)
+          .header("content-disposition", `inline; filename*=UTF-8''${encodeURIComponent(f.fileName)}`)
+          .header("cache-control", "private, no-store")
+          .send(f.data);
+      },
     );
     app.get(
       "/myMenus",

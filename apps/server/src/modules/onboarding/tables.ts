@@ -112,7 +112,19 @@ export interface BrandTokensTable {
   revoked_at: Timestamp | null;
 }
 
+export interface CommitLettersTable {
+  id: Id;
+  merchant_id: number;
+  storage_key: string;
+  content_type: string;
+  file_name: string;
+  size_bytes: number;
+  uploaded_by: number;
+  uploaded_at: Timestamp;
+}
+
 export interface OnboardingTables {
+  commit_letters: CommitLettersTable;
   brand_tokens: BrandTokensTable;
   service_bindings: ServiceBindingsTable;
   agreement_signatures: AgreementSignaturesTable;

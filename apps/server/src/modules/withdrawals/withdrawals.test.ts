@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { withTx } from "../../db/tx";
-import { checkInvariants, post } from "../ledger";
+import { income } from "../../../test/money";
+import { checkInvariants } from "../ledger";
 
 let t: TestApp;
 let opsA: { token: string };
@@ -36,21 +36,6 @@ const card = { companyName: "Blue Sky Trading Co", bank: "China Merchants Bank",
 async function fund(m: Merchant, amount: number) {
   const res = await t.call("POST", `/api/ops/funds/merchants/${m.merchantId}/credit`, { token: opsA.token, body: { amount, reason: "funding", requestKey: key() } });
   expect(res.body.code).toBe(1);
-}
-
-/** A supplier's income arrives through a sale; until purchasing exists, tests post it to the ledger. */
-async function income(m: Merchant, amount: number) {
-  await withTx(t.ctx.database.db, (tx) =>
-    post(tx, {
-      idempotencyKey: key(),
-      kind: "purchase",
-      currency: "CNY",
-      postings: [
-        { account: { platform: "bank_clearing" }, amount: -amount },
-        { account: { merchantId: Number(m.merchantId), kind: "income" }, amount },
-      ],
-    }),
-  );
 }
 
 async function approvedCard(m: Merchant) {
@@ -112,7 +97,7 @@ describe("withdrawal rules of spec 01 §5, in order", () => {
 describe("review, payout and failure", () => {
   it("two different operators review, the bank adapter writes the payout file, paid moves the hold out", async () => {
     const m = await registerMerchant(t);
-    await income(m, 50_000);
+    await income(t, m, 50_000);
     await approvedCard(m);
     const w = (await withdraw(m, { amount: 20_000, account: "income" })).body.data;
     expect(await balances(m)).toMatchObject({ income: { amount: 30_000 } });
@@ -144,7 +129,7 @@ describe("review, payout and failure", () => {
 
   it("a failed payout releases the hold back to the account", async () => {
     const m = await registerMerchant(t);
-    await income(m, 8_000);
+    await income(t, m, 8_000);
     await approvedCard(m);
     const w = (await withdraw(m, { amount: 8_000, account: "income" })).body.data;
     await act(w.id, "firstReview", opsA.token);
@@ -159,7 +144,7 @@ describe("review, payout and failure", () => {
   it("merchants see only their own withdrawals and cannot act as operators", async () => {
     const m = await registerMerchant(t);
     const other = await registerMerchant(t);
-    await income(m, 1_000);
+    await income(t, m, 1_000);
     await approvedCard(m);
     const w = (await withdraw(m, { amount: 500, account: "income" })).body.data;
     const theirs = await t.call<{ total: number }>("GET", "/api/card-brander/withdraws", { token: other.token });
@@ -174,8 +159,8 @@ describe("T+1 automatic payout", () => {
   it("pays yesterday's closing income to the approved card once, however often it runs", async () => {
     const m = await registerMerchant(t);
     const noCard = await registerMerchant(t);
-    await income(m, 30_000);
-    await income(noCard, 5_000);
+    await income(t, m, 30_000);
+    await income(t, noCard, 5_000);
     await approvedCard(m);
     // The income arrived "yesterday" as far as the run is concerned: run for today, whose close is tomorrow 00:00.
     const day = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
@@ -190,7 +175,7 @@ describe("T+1 automatic payout", () => {
     expect(await balances(noCard)).toMatchObject({ income: { amount: 5_000 } });
 
     // Income that arrives after the day closed waits for the next run.
-    await income(m, 700);
+    await income(t, m, 700);
     const past = await t.call<{ created: number }>("POST", "/api/ops/withdrawals/autoPayout", { token: opsA.token, body: { day: "2001-01-01" } });
     expect(past.body.code).toBe(1);
     expect((await t.call<{ total: number }>("GET", "/api/card-brander/withdraws", { token: m.token })).body.data.total).toBe(1);

@@ -12,6 +12,8 @@ import type {
   TopUpNotice,
   TopUpReq,
   TopUpState,
+  Transfer,
+  TransferReq,
   Withdrawal,
   WithdrawalAction,
   WithdrawReq,
@@ -169,5 +171,56 @@ export function useStatement(unit: "day" | "month", range: { from: string; to: s
   return useQuery({
     queryKey: queryKeys.statements(unit, range),
     queryFn: async () => unwrap(await http.get<StatementReply>(`/api/card-brander/${unit === "day" ? "statements" : "settlements"}`, { query: range })),
+  });
+}
+
+/* ---------- transfers ---------- */
+
+const brander = "/api/card-brander";
+
+export function transfersQuery(query: Query & { page: number; pageSize: number }) {
+  return { queryKey: queryKeys.transfers(query), queryFn: async () => unwrap(await http.get<Page<Transfer>>(`${brander}/transfers`, { query })) };
+}
+
+export function checkTransferTarget(toMerchantId: string) {
+  return http.get<{ merchantId: string; merchantName: string; currency: string; authorised: boolean }>(`${brander}/transfer/check`, { query: { toMerchantId }, toast: false });
+}
+
+export function useTransitAuth() {
+  return useQuery({
+    queryKey: queryKeys.transitAuth,
+    queryFn: async () => unwrap(await http.get<{ authorised: boolean; authorisedAt: string | null }>(`${brander}/transitAuth`)),
+  });
+}
+
+function useTransferMutation<A>(fn: (args: A) => ReturnType<typeof http.put<Transfer>>) {
+  const invalidate = useInvalidateFunds();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => {
+      invalidate();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.transfersAll });
+    },
+  });
+}
+
+export const useCreateTransfer = () =>
+  useTransferMutation((req: TransferReq & { contractNo?: string }) =>
+    http.post<Transfer>(`${brander}/${req.contractNo ? "contract/transfers" : "transfers"}`, req.contractNo ? req : { ...req, contractNo: undefined }, { toast: false }),
+  );
+export const useDecideTransfer = () =>
+  useTransferMutation(({ id, decision, reason }: { id: string; decision: "accept" | "refuse"; reason?: string }) =>
+    http.put<Transfer>(`${brander}/transfers/${id}/${decision}`, decision === "refuse" ? { reason } : undefined, { toast: false }),
+  );
+
+export function useApplyTransitAuth() {
+  return useMutation({ mutationFn: () => http.put<{ phone: string; resendIn: number }>(`${brander}/applyTransitAuth`, undefined, { toast: false }) });
+}
+export function useConfirmTransitAuth() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (smsCode: string) => http.put<{ authorised: boolean }>(`${brander}/confirmTransitAuth`, { smsCode }, { toast: false }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.transitAuth }),
   });
 }

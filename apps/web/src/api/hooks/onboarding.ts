@@ -5,6 +5,7 @@ import type {
   ApiIpReq,
   ApiSecretReply,
   BizLicenseTextReply,
+  CommitLetter,
   DocumentKind,
   DocumentReply,
   IdTextReply,
@@ -220,5 +221,23 @@ export function useUnbindProvider() {
   return useMutation({
     mutationFn: (id: string) => http.del<null>(`/api/card-servicer/brander/${id}`),
     onSuccess: (r) => r?.ok && qc.setQueryData(bindingKeys.current, null),
+  });
+}
+
+export const letterKeys = { list: ["onboarding", "commitLetters"] as const };
+
+export function useCommitLetters() {
+  return useQuery({ queryKey: letterKeys.list, queryFn: async () => unwrap(await http.get<CommitLetter[]>(`${user}/commitLetters`)) });
+}
+
+export function useUploadCommitLetter() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const body = new FormData();
+      body.append("file", file);
+      return http.post<CommitLetter[]>(`${user}/commitLetters`, body);
+    },
+    onSuccess: (r) => r?.ok && qc.setQueryData(letterKeys.list, r.data),
   });
 }

@@ -56,7 +56,7 @@ export default function TopUps() {
   const confirm = (n: TopUpNotice) => {
     modal.confirm({
       title: t("funds.ops.confirm"),
-      content: t("funds.ops.confirmAsk", { amount: formatMoney(n.amount), merchant: `${n.merchantName} (${n.merchantId})` }),
+      content: t("funds.ops.confirmAsk", { amount: formatMoney(n.amount), merchant: n.merchantName, id: n.merchantId }),
       onOk: () =>
         review.mutateAsync({ id: n.id, decision: "confirm" }).then((result) => {
           if (result?.ok) void message.success(t("funds.ops.confirmed"));

@@ -44,11 +44,14 @@ export class UnreadableFile extends Error {}
 export async function* readRows(input: Readable, kind: FileKind): AsyncGenerator<{ rowNo: number; cells: unknown[] }> {
   try {
     if (kind === "csv") {
+      // Row numbers count records, as a spreadsheet shows them (a quoted field may span lines).
       // max_record_size: one malformed line (no newline for megabytes) must not grow memory without bound.
-      const parser = input.pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, info: true, max_record_size: 64 * 1024 }));
+      const parser = input.pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, max_record_size: 64 * 1024 }));
       input.on("error", (err) => parser.destroy(err));
-      for await (const rec of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-        yield { rowNo: rec.info.lines, cells: rec.record };
+      let rowNo = 0;
+      for await (const record of parser as AsyncIterable<string[]>) {
+        rowNo += 1;
+        yield { rowNo, cells: record };
       }
       return;
     }

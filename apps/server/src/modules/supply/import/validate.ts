@@ -27,8 +27,22 @@ function cellText(v: unknown): string {
   return "";
 }
 
+/** Imports repeat a handful of expiry dates a million times: remember the parsed text of recent ones. */
+const dateCache = new Map<string, string | null | undefined>();
+
 /** YYYY-MM-DD, or null for an empty cell, or undefined when it is not a date. */
 function parseDate(v: unknown): string | null | undefined {
+  if (typeof v === "string") {
+    if (dateCache.has(v)) return dateCache.get(v);
+    const parsed = parseDateUncached(v);
+    if (dateCache.size >= 1000) dateCache.clear();
+    dateCache.set(v, parsed);
+    return parsed;
+  }
+  return parseDateUncached(v);
+}
+
+function parseDateUncached(v: unknown): string | null | undefined {
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? undefined : v.toISOString().slice(0, 10);
   // A date cell read without styles is an Excel serial day number.
   if (typeof v === "number") return v > 0 && v < 2958466 ? new Date(EXCEL_EPOCH_MS + Math.floor(v) * 86_400_000).toISOString().slice(0, 10) : undefined;

@@ -1,0 +1,2 @@
+export { TransfersService, type TransferCodes } from "./service";
+export { transferRoutes } from "./routes";
