@@ -13,10 +13,11 @@ import { apiNotFound, registerErrorHandler } from "./platform/http/error-handler
 import { registerLang } from "./platform/http/lang";
 import { devOutboxRoutes } from "./platform/messaging/dev-routes";
 import { registerIm } from "./im";
-import { registerCatalogSupply } from "./modules/supply";
+import { notifyLowStock, registerCatalogSupply } from "./modules/supply";
 import { BrandTokenService, registerOnboarding } from "./modules/onboarding";
 import { registerOps } from "./modules/ops";
 import { FundsService, opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./modules/funds";
+import { PurchasingService, purchasingBranderRoutes, purchasingUserRoutes } from "./modules/purchasing";
 import { TransfersService, transferRoutes } from "./modules/transfers";
 import { registerWithdrawals } from "./modules/withdrawals";
 
@@ -87,6 +88,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
   });
   await app.register(transferRoutes({ transfers, guard }), { prefix: "/api/card-brander" });
+
+  const purchasing = new PurchasingService({
+    db,
+    clock: ctx.clock,
+    // Docking agreements are signed like every agreement: an SMS code to the phone the signer gives.
+    codes: { check: (phone, code) => accounts.checkSmsCode(phone, "signAgreement", code), consume: consumeVerificationCode },
+    onLowStock: (notice) => notifyLowStock(db, ctx.mailer, notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
+  });
+  await app.register(purchasingUserRoutes({ purchasing, guard }), { prefix: "/api/card-user" });
+  await app.register(purchasingBranderRoutes({ purchasing, guard }), { prefix: "/api/card-brander" });
 
   await registerWebApp(app, ctx.config.webDist);
   return app;

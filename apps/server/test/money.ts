@@ -35,3 +35,18 @@ export async function income(t: TestApp, m: Merchant, amount: number): Promise<v
     }),
   );
 }
+
+/** Money in a purchaser's SUP account (what purchases are paid from), posted to the ledger directly. */
+export async function fundSup(t: TestApp, m: { merchantId: string }, amount: number, currency: "CNY" | "USD" | "HKD" = "CNY"): Promise<void> {
+  await withTx(t.ctx.database.db, (tx) =>
+    post(tx, {
+      idempotencyKey: `sup-${m.merchantId}-${Date.now()}-${Math.random()}`,
+      kind: "manual_credit",
+      currency,
+      postings: [
+        { account: { platform: "bank_clearing" }, amount: -amount },
+        { account: { merchantId: Number(m.merchantId), kind: "sup" }, amount },
+      ],
+    }),
+  );
+}

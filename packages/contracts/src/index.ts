@@ -16,3 +16,4 @@ export * from "./catalog";
 export * from "./funds";
 export * from "./withdrawals";
 export * from "./transfers";
+export * from "./purchasing";

@@ -28,6 +28,8 @@ export const PLATFORM_ACCOUNT_KINDS = [
   "fees",
   /** Payouts sent to the bank, awaiting confirmation. */
   "payables",
+  /** Purchasers' money for orders the supplier has not fulfilled yet (direct top-ups). */
+  "order_escrow",
 ] as const;
 export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
 

@@ -3,6 +3,7 @@ import { ONBOARDING_MESSAGES } from "./messages-onboarding";
 import { CATALOG_MESSAGES } from "./messages-catalog";
 import { FUNDS_MESSAGES } from "./messages-funds";
 import { WITHDRAWAL_MESSAGES } from "./messages-withdrawals";
+import { PURCHASING_MESSAGES } from "./messages-purchasing";
 
 /**
  * Every message the server may send to a user, in the three languages. The web app loads the same
@@ -133,6 +134,7 @@ export const MESSAGES = {
   ...CATALOG_MESSAGES,
   ...FUNDS_MESSAGES,
   ...WITHDRAWAL_MESSAGES,
+  ...PURCHASING_MESSAGES,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

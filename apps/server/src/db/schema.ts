@@ -10,9 +10,10 @@ import type { SupplyTables } from "../modules/supply/tables";
 import type { FundsTables } from "../modules/funds/tables";
 import type { WithdrawalsTables } from "../modules/withdrawals/tables";
 import type { TransfersTables } from "../modules/transfers/tables";
+import type { PurchasingTables } from "../modules/purchasing/tables";
 
 /**
  * Every table, for Kysely. Each module declares the tables it owns in its own tables.ts (only that
  * module's repo.ts queries them); this interface just puts them together.
  */
-export interface DB extends PlatformTables, MerchantsTables, AccountsTables, ImTables, LedgerTables, OnboardingTables, OpsTables, CatalogTables, SupplyTables, FundsTables, WithdrawalsTables, TransfersTables {}
+export interface DB extends PlatformTables, MerchantsTables, AccountsTables, ImTables, LedgerTables, OnboardingTables, OpsTables, CatalogTables, SupplyTables, FundsTables, WithdrawalsTables, TransfersTables, PurchasingTables {}

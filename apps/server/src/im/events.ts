@@ -27,6 +27,8 @@ export interface ImDelivery {
   notice: ImNotice;
   /** The device (resource) that caused it and already knows. */
   skipResource?: string | undefined;
+  /** Whether the notice is also in the recipients' sync queues (else it reaches online devices only). */
+  durable?: boolean;
 }
 
 export type ImListener = (deliveries: readonly ImDelivery[]) => void;

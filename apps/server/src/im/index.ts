@@ -8,6 +8,7 @@ import type { Clock } from "../platform/clock";
 import { createLocalStorage } from "../platform/storage";
 import { createTokenSigner, deriveClientCredentials, stableUuid } from "./auth";
 import { createLocalBus, type ImBus } from "./events";
+import { registerGateway, type Gateway } from "./gateway";
 import { Replies } from "./rest/http";
 import { imRestPlugin } from "./rest/plugin";
 import { discoveryRoute } from "./rest/discovery";
@@ -31,6 +32,8 @@ export type { ImTables } from "./tables";
 export interface ImModule {
   services: ImServices;
   bus: ImBus;
+  /** The realtime gateway (websocket on /websocket). */
+  gateway: Gateway;
 }
 
 declare module "fastify" {
@@ -131,7 +134,8 @@ export async function registerIm(app: FastifyInstance, ctx: AppContext): Promise
     });
   }
   if (ctx.database.kind === "pglite") keepStatistics(app, ctx);
-  const module: ImModule = { services, bus: deps.bus };
+  const gateway = registerGateway(app, deps, services, ctx.log);
+  const module: ImModule = { services, bus: deps.bus, gateway };
   app.decorate("im", module);
   return module;
 }

@@ -37,6 +37,16 @@ export interface HttpDeps {
   /** True when the 'login state expired' toast may be shown now (once per 5 s). */
   mayToastLoginExpired: () => boolean;
   loading: LoadingTracker;
+  /**
+   * A token that replaces the session's for some calls (a service provider's brand token on a brand's
+   * pages, spec 01 §6). Its 401 ends only that token, never the session.
+   */
+  scopedToken?: (path: string) => ScopedToken | null;
+}
+
+export interface ScopedToken {
+  token: string | null;
+  onUnauthorized: () => void;
 }
 
 export interface DownloadedFile {
@@ -111,10 +121,10 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     return result;
   }
 
-  async function send(method: Method, path: string, options: RequestOptions): Promise<Response> {
+  async function send(method: Method, path: string, options: RequestOptions, scoped: ScopedToken | null): Promise<Response> {
     const headers: Record<string, string> = { lang: deps.getLang(), accept: "application/json" };
     if (options.auth !== false) {
-      const token = deps.getToken();
+      const token = scoped ? scoped.token : deps.getToken();
       if (token) headers["x-auth-token"] = token;
     }
     const init: RequestInit = { method, headers };
@@ -143,11 +153,12 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
   ): Promise<ApiResult<T> | undefined> {
     const toast = options.toast !== false;
     const overlay = options.overlay !== false;
+    const scoped = options.auth === false ? null : (deps.scopedToken?.(path) ?? null);
     if (overlay) deps.loading.begin();
     try {
       let res: Response;
       try {
-        res = await send(method, path, options);
+        res = await send(method, path, options, scoped);
       } catch {
         // Network error or timeout: resolve to the error reply, never throw (spec 01 §8).
         return fail(interfaceError(deps.text("error.interface"), 0), toast);
@@ -169,6 +180,11 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
         case "silent":
           return undefined;
         case "unauthorized":
+          if (scoped) {
+            // The page that uses the scoped token says it ended; the session stays.
+            scoped.onUnauthorized();
+            return outcome.result;
+          }
           return unauthorized(outcome.result);
         case "fail":
           return fail(outcome.result, toast);

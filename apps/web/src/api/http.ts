@@ -1,4 +1,5 @@
 import { versionOfPath, loginPathOf } from "./area";
+import { brandTokenFor, endBrandGrant } from "./brandTokens";
 import { createHttpClient, type HttpClient } from "./client";
 import { createLoadingTracker } from "./loading";
 import { createThrottle, LOGIN_EXPIRED_TOAST_WINDOW_MS } from "./throttle";
@@ -53,6 +54,11 @@ export const http: HttpClient = createHttpClient({
   },
   mayToastLoginExpired,
   loading,
+  // A provider's brand token, on a brand's page only (spec 01 §6); see brandTokens.ts.
+  scopedToken(path) {
+    const brand = brandTokenFor(window.location, path);
+    return brand ? { token: brand.token, onUnauthorized: () => endBrandGrant(brand.branderId) } : null;
+  },
 });
 
 /** Hands a downloaded file to the browser as a download. */

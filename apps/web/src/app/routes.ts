@@ -1,6 +1,8 @@
 import { AccountBookOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
 // Onboarding and operator console pages.
 import { ApiOutlined, AuditOutlined, FileProtectOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
+// Service-provider pages.
+import { ClusterOutlined, ShopOutlined } from "@ant-design/icons";
 // Catalog and supply pages.
 import { AppstoreOutlined, CreditCardOutlined, GiftOutlined, ShoppingOutlined } from "@ant-design/icons";
 import type { ComponentType } from "react";
@@ -25,7 +27,7 @@ export interface PageDef {
   icon?: ComponentType;
 }
 
-export type AreaId = "sale" | "business" | "intlSale" | "intlBusiness" | "dev" | "ops";
+export type AreaId = "sale" | "business" | "providers" | "intlSale" | "intlBusiness" | "dev" | "ops";
 
 export interface AreaDef {
   id: AreaId;
@@ -54,6 +56,7 @@ export const PUBLIC_PAGES: PageDef[] = [
     titleKey: "title.selectUser",
   },
   { path: "/ops/login", load: () => import("../areas/ops/Login"), titleKey: "ops.title.login" },
+  { path: "/RealNamePage", load: () => import("../areas/providers/RealNamePage"), titleKey: "onboarding.title.realName" },
 ];
 
 export const AREAS: AreaDef[] = [
@@ -98,6 +101,20 @@ export const AREAS: AreaDef[] = [
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "DailyFunds", load: () => import("../areas/business/DailyFunds"), titleKey: "statement.title.day", menuKey: "statement.title.day", icon: CalendarOutlined },
       { path: "Billing", load: () => import("../areas/business/Billing"), titleKey: "statement.title.month", menuKey: "statement.title.month", icon: AccountBookOutlined },
+    ],
+  },
+  {
+    id: "providers",
+    base: "/providers",
+    nameKey: "providers.area",
+    version: "domestic",
+    role: "providers",
+    pages: [
+      { path: "Home", load: () => import("../areas/providers/Home"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined },
+      { path: "EssentialInfo", load: () => import("../areas/providers/EssentialInfo"), titleKey: "onboarding.title.profile", menuKey: "onboarding.menu.profile", icon: ProfileOutlined },
+      { path: "AuthenticationP", load: () => import("../areas/providers/AuthenticationP"), titleKey: "onboarding.title.realName", menuKey: "onboarding.menu.realName", icon: IdcardOutlined },
+      { path: "BrandsList", load: () => import("../areas/providers/BrandsList"), titleKey: "providers.title.brands", menuKey: "providers.menu.brands", icon: ShopOutlined },
+      { path: "VendorList", load: () => import("../areas/providers/VendorList"), titleKey: "providers.title.vendors", menuKey: "providers.menu.vendors", icon: ClusterOutlined },
     ],
   },
   {

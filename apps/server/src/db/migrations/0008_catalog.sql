@@ -53,9 +53,13 @@ CREATE TABLE catalog_goods (
 );
 CREATE UNIQUE INDEX catalog_goods_code_uq ON catalog_goods (merchant_id, code) WHERE state <> 'void';
 CREATE INDEX catalog_goods_merchant_idx ON catalog_goods (merchant_id, id DESC);
+-- Counts of a supplier's filtered goods list as index-only scans.
+CREATE INDEX catalog_goods_merchant_count_idx ON catalog_goods (merchant_id, state, business_type, brand_id, equity_type, invoice_type);
 -- Goods selection: one list per selection type, filtered by brand, equity type, face value, invoice.
 CREATE INDEX catalog_goods_selection_idx ON catalog_goods (selection, recommendation_index DESC, id DESC) WHERE state = 'available';
 CREATE INDEX catalog_goods_selection_sales_idx ON catalog_goods (selection, sales_index DESC, id DESC) WHERE state = 'available';
+-- Counts of a filtered selection list as index-only scans: every filter column of screen 10 but the keyword.
+CREATE INDEX catalog_goods_selection_count_idx ON catalog_goods (selection, sales_scope, brand_id, equity_type, face_value, invoice_type) WHERE state = 'available';
 CREATE INDEX catalog_goods_brand_idx ON catalog_goods (brand_id);
 
 -- Child items of a combo goods (in-supply merchandise children).

@@ -48,6 +48,10 @@ export interface DecodedBody {
   ext: DecodedKeyValue[];
   meta?: string;
   allowGroupAck?: boolean;
+  ackMessageId?: bigint;
+  ackContent?: string;
+  editMessageId?: bigint;
+  editScope?: number;
 }
 
 export interface DecodedMeta {
@@ -57,6 +61,10 @@ export interface DecodedMeta {
   timestamp: bigint;
   ns: number;
   payload: Uint8Array;
+  /** 0 all, 1 online only, 2 directed users. */
+  routetype: number;
+  ext: DecodedKeyValue[];
+  directedUsers: string[];
 }
 
 const text = (f: Field) => Buffer.from(f.bytes ?? new Uint8Array()).toString("utf8");
@@ -135,12 +143,16 @@ export function decodeMessageBody(buf: Uint8Array): DecodedBody {
     else if (f.field === 5) b.ext.push(decodeKeyValue(f.bytes ?? new Uint8Array()));
     else if (f.field === 7) b.allowGroupAck = readFields(f.bytes ?? new Uint8Array()).some((g) => g.field === 1 && g.varint === 1n);
     else if (f.field === 9) b.meta = text(f);
+    else if (f.field === 6) b.ackMessageId = f.varint ?? 0n;
+    else if (f.field === 8) b.ackContent = text(f);
+    else if (f.field === 11) b.editMessageId = f.varint ?? 0n;
+    else if (f.field === 12) b.editScope = num(f);
   }
   return b;
 }
 
 export function decodeMeta(buf: Uint8Array): DecodedMeta {
-  const m: DecodedMeta = { id: 0n, from: null, to: null, timestamp: 0n, ns: 0, payload: new Uint8Array() };
+  const m: DecodedMeta = { id: 0n, from: null, to: null, timestamp: 0n, ns: 0, payload: new Uint8Array(), routetype: 0, ext: [], directedUsers: [] };
   for (const f of readFields(buf)) {
     if (f.field === 1) m.id = f.varint ?? 0n;
     else if (f.field === 2) m.from = decodeJid(f.bytes ?? new Uint8Array());
@@ -148,6 +160,9 @@ export function decodeMeta(buf: Uint8Array): DecodedMeta {
     else if (f.field === 4) m.timestamp = f.varint ?? 0n;
     else if (f.field === 5) m.ns = num(f);
     else if (f.field === 6) m.payload = f.bytes ?? new Uint8Array();
+    else if (f.field === 7) m.routetype = num(f);
+    else if (f.field === 8) m.ext.push(decodeKeyValue(f.bytes ?? new Uint8Array()));
+    else if (f.field === 10) m.directedUsers.push(text(f));
   }
   return m;
 }

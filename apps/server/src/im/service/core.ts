@@ -58,7 +58,7 @@ export class Scope {
         this.now,
       );
     }
-    this.deliveries.push({ to: recipients, notice, skipResource: options.skipResource });
+    this.deliveries.push({ to: recipients, notice, skipResource: options.skipResource, durable: options.durable });
   }
 }
 

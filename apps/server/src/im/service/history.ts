@@ -31,6 +31,8 @@ export interface SendInput {
   body: Record<string, unknown>;
   ext?: Record<string, unknown>;
   clientId?: string | null;
+  /** The MessageBody exactly as the client sent it (the gateway forwards these bytes). */
+  bodyPb?: Uint8Array | null;
 }
 
 export interface SentMessage {
@@ -38,6 +40,8 @@ export interface SentMessage {
   seq: number;
   timestamp: number;
   duplicate: boolean;
+  /** Users whose sync queue got it (the gateway wakes their devices), the sender not included. */
+  recipients: readonly string[];
 }
 
 export class ImHistory {
@@ -125,7 +129,7 @@ export class ImHistory {
     }
     const { row, duplicate } = await messages.appendMessage(
       s.tx,
-      { chatType: input.chatType, from: input.from, fromResource: input.fromResource ?? null, to: input.to, threadId, payload, clientId: input.clientId ?? null },
+      { chatType: input.chatType, from: input.from, fromResource: input.fromResource ?? null, to: input.to, threadId, payload, clientId: input.clientId ?? null, bodyPb: input.bodyPb ?? null },
       fan,
       s.now,
     );
@@ -141,7 +145,7 @@ export class ImHistory {
         .onConflict((oc) => oc.columns(["thread_id", "username"]).doNothing())
         .execute();
     }
-    return { id: String(row.id), seq: row.seq, timestamp: row.created_ms, duplicate };
+    return { id: String(row.id), seq: row.seq, timestamp: row.created_ms, duplicate, recipients: fan.inboxFor };
   }
 
   /* ---------- targets ---------- */

@@ -2,7 +2,7 @@ import type { Brand, BranderReply, CostReply, Goods, ImageReply, Merchandise, Pa
 import ExcelJS from "exceljs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
 import { goodsBody, importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "./fixtures";
 
 let t: TestApp;
@@ -207,6 +207,28 @@ describe("goods", () => {
     expect(back.body.msg).toBe("The goods state cannot change from void to available");
     const edit = await t.call("POST", "/api/card-brander/product/update", { token: a.token, lang: "en", body: { ...goodsBody(brandA.id, { code: g.code }), id: g.id } });
     expect(edit.body.msg).toBe("This goods is void and can no longer be changed");
+  });
+});
+
+describe("sub-accounts", () => {
+  it("reach goods only through the pages they were given", async () => {
+    const sub = async (menus: string[]) => {
+      const email = uniqueEmail("sub");
+      const added = await t.call("POST", "/api/card-brander/passport/sub/add", { token: a.token, body: { email, name: "Clerk", password: STRONG_PASSWORD, menus } });
+      expect(added.body.code, added.body.msg).toBe(1);
+      const login = await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email, password: STRONG_PASSWORD } });
+      return login.body.data.token;
+    };
+    const goodsClerk = await sub(["business/SuppliedProducts"]);
+    const fundsClerk = await sub(["business/ChangesFunds"]);
+    const buyerClerk = await sub(["sale/CarmiGoodsList"]);
+    const own = await t.call<Page<Goods>>("GET", "/api/card-brander/product/search", { token: goodsClerk });
+    expect(own.status).toBe(200);
+    expect(own.body.data.list.every((g) => g.supplierId === a.merchantId)).toBe(true);
+    expect((await t.call("GET", "/api/card-brander/product/search", { token: fundsClerk })).status).toBe(403);
+    expect((await t.call("GET", "/api/card-brander/sup/purchaseCardRecords", { token: fundsClerk })).status).toBe(403);
+    expect((await t.call("GET", "/api/card-user/merchandises?type=card", { token: goodsClerk })).status).toBe(403);
+    expect((await t.call("GET", "/api/card-user/merchandises?type=card", { token: buyerClerk })).status).toBe(200);
   });
 });
 

@@ -103,45 +103,75 @@ export function peekGoods(db: Executor, goodsId: number) {
 }
 
 export async function searchGoods(db: Executor, merchantId: number, q: ProductSearchQuery): Promise<{ rows: GoodsRow[]; total: number }> {
+  // Filters only on catalog_goods columns, so the count runs without the brand join (and from
+  // catalog_goods_merchant_count_idx when there is no keyword).
   let query = goodsBase(db).where("g.merchant_id", "=", merchantId);
+  let count = db.selectFrom("catalog_goods as g").where("g.merchant_id", "=", merchantId);
   if (q.keyword) {
     const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const kw = q.keyword;
-    query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", kw), ...(/^\d{1,15}$/.test(kw) ? [eb("g.id", "=", Number(kw))] : [])]));
+    const byId = /^\d{1,15}$/.test(kw) ? Number(kw) : null;
+    query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", kw), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]));
+    count = count.where((eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", kw), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]));
   }
-  if (q.brandId) query = query.where("g.brand_id", "=", q.brandId);
-  if (q.businessType) query = query.where("g.business_type", "=", q.businessType);
-  if (q.equityType) query = query.where("g.equity_type", "=", q.equityType);
-  if (q.invoiceType) query = query.where("g.invoice_type", "=", q.invoiceType);
+  for (const [column, value] of [
+    ["g.brand_id", q.brandId],
+    ["g.business_type", q.businessType],
+    ["g.equity_type", q.equityType],
+    ["g.invoice_type", q.invoiceType],
+  ] as const) {
+    if (value === undefined) continue;
+    query = query.where(column, "=", value);
+    count = count.where(column, "=", value);
+  }
   query = q.state ? query.where("g.state", "=", q.state) : query.where("g.state", "<>", "void");
-  const [rows, count] = await Promise.all([
+  count = q.state ? count.where("g.state", "=", q.state) : count.where("g.state", "<>", "void");
+  const [rows, total] = await Promise.all([
     query.orderBy("g.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total: Number(total.n) };
 }
 
 /** Goods selection (spec 01 §2 screen 10): goods on sale of one selection type, with the screen's filters. */
 export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "domestic" | "international"): Promise<{ rows: GoodsRow[]; total: number }> {
   const scopes = ["all", version];
+  // The filters are written against catalog_goods alone, so the count needs no join (and can be answered
+  // from catalog_goods_selection_count_idx); only a keyword also looks at the brand name.
+  let count = db.selectFrom("catalog_goods as g").where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes);
   let query = goodsBase(db).where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes);
   if (q.keyword) {
     const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("b.name", "ilike", like)]));
+    count = count.where((eb) =>
+      eb.or([eb("g.name", "ilike", like), eb.exists(eb.selectFrom("catalog_brands as b").select("b.id").whereRef("b.id", "=", "g.brand_id").where("b.name", "ilike", like))]),
+    );
   }
-  if (q.brandId) query = query.where("g.brand_id", "=", q.brandId);
-  if (q.equityType) query = query.where("g.equity_type", "=", q.equityType);
-  if (q.faceValue) query = query.where("g.face_value", "=", q.faceValue);
-  if (q.invoiceType) query = query.where("g.invoice_type", "=", q.invoiceType);
+  if (q.brandId) {
+    query = query.where("g.brand_id", "=", q.brandId);
+    count = count.where("g.brand_id", "=", q.brandId);
+  }
+  if (q.equityType) {
+    query = query.where("g.equity_type", "=", q.equityType);
+    count = count.where("g.equity_type", "=", q.equityType);
+  }
+  if (q.faceValue) {
+    query = query.where("g.face_value", "=", q.faceValue);
+    count = count.where("g.face_value", "=", q.faceValue);
+  }
+  if (q.invoiceType) {
+    query = query.where("g.invoice_type", "=", q.invoiceType);
+    count = count.where("g.invoice_type", "=", q.invoiceType);
+  }
   const ordered =
     q.sort === "sales"
       ? query.orderBy("g.sales_index", "desc").orderBy("g.id", "desc")
       : query.orderBy("g.recommendation_index", "desc").orderBy("g.id", "desc");
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     ordered.limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total: Number(total.n) };
 }
 
 export async function insertGoods(tx: Executor, row: Insertable<CatalogGoodsTable>): Promise<number> {

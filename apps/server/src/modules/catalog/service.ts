@@ -129,11 +129,13 @@ export class CatalogService {
     return opened ? { ...opened, contentType: `image/${/\.(\w+)$/.exec(key)?.[1] ?? "webp"}` } : null;
   }
 
+  /** A goods or brand may show only images this supplier uploaded and that still exist. */
   private async checkImage(merchantId: number, key: string): Promise<void> {
     const m = IMAGE_KEY_RE.exec(key);
-    if (!m || Number(m[1]) !== merchantId || !(await this.deps.storage.open(key).then((o) => (o?.stream.destroy(), o !== null)))) {
-      throw invalid("catalog.imageUnknown", "images");
-    }
+    if (!m || Number(m[1]) !== merchantId) throw invalid("catalog.imageUnknown", "images");
+    const opened = await this.deps.storage.open(key);
+    if (!opened) throw invalid("catalog.imageUnknown", "images");
+    opened.stream.destroy();
   }
 
   /* ---------- goods (supplier side) ---------- */

@@ -3,3 +3,4 @@ export { supplyBranderRoutes, supplyUserRoutes } from "./routes";
 export { allocateCards, type AllocateRequest, type Allocation } from "./allocate";
 export { cardKeys, type CardKeys } from "./crypto";
 export { registerCatalogSupply } from "./register";
+export { notifyLowStock } from "./notify";

@@ -9,6 +9,7 @@ import { AppHeader } from "../../components/AppHeader";
 import type { AreaDef } from "../routes";
 import { useMyMenus } from "../../api/hooks/onboarding";
 import { pageAllowed } from "../../components/onboarding/menus";
+import { systemTextKey } from "../../components/chooser/SystemChooser";
 
 /** Checks the area's requirements: a session of its version, the merchant role, dev tools enabled. */
 function AreaGate({ area, children }: { area: AreaDef; children: React.ReactNode }) {
@@ -27,7 +28,7 @@ function AreaGate({ area, children }: { area: AreaDef; children: React.ReactNode
       <Result
         status="403"
         title={t("guard.noRoleTitle")}
-        subTitle={t("guard.noRoleBody", { system: t(`chooser.${area.role}.title`) })}
+        subTitle={t("guard.noRoleBody", { system: t(systemTextKey(area.role, "title")) })}
         extra={
           <Link to={chooserPathOf(area.version)}>
             <Button type="primary">{t("guard.backToChooser")}</Button>

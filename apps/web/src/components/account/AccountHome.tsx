@@ -12,7 +12,14 @@ import { BindPhoneDialog } from "./BindPhoneDialog";
 import { ChangeEmailDialog } from "./ChangeEmailDialog";
 import { RealNameTag } from "./RealNameTag";
 
-type HomeRole = "sale" | "business";
+type HomeRole = "sale" | "business" | "providers";
+
+/** Greeting and page hint of each home; the providers' texts live in their own locale file. */
+const HOME_TEXT: Record<HomeRole, { greeting: string; hintTitle: string; hintBody: string }> = {
+  sale: { greeting: "home.greeting.sale", hintTitle: "home.hint.sale.title", hintBody: "home.hint.sale.body" },
+  business: { greeting: "home.greeting.business", hintTitle: "home.hint.business.title", hintBody: "home.hint.business.body" },
+  providers: { greeting: "providers.home.greeting", hintTitle: "providers.home.hintTitle", hintBody: "providers.home.hintBody" },
+};
 
 function BalanceCard({ title, hint, money, testId }: { title: string; hint: string; money: Money; testId: string }) {
   return (
@@ -29,8 +36,11 @@ function Balances({ info, role }: { info: UserInfo; role: HomeRole }) {
   const { t } = useTranslation();
   if (!info.balances) return null;
   const { sup, reserve, income } = info.balances;
+  // A service provider holds no SUP or reserve money of its own: only the account its income lands in.
   const cards =
-    role === "sale"
+    role === "providers"
+      ? [{ key: "income", title: t("providers.home.accountBalance"), hint: t("providers.home.accountBalanceHint"), money: income }]
+      : role === "sale"
       ? [
           { key: "sup", title: t("home.supBalance"), hint: t("home.supBalanceHint"), money: sup },
           { key: "reserve", title: t("home.reserveBalance"), hint: t("home.reserveBalanceHint"), money: reserve },
@@ -90,9 +100,9 @@ export function AccountHome({ role }: { role: HomeRole }) {
 
   return (
     <>
-      <PageHint id={`${role}.home`} title={t(`home.hint.${role}.title`)} description={t(`home.hint.${role}.body`)} />
+      <PageHint id={`${role}.home`} title={t(HOME_TEXT[role].hintTitle)} description={t(HOME_TEXT[role].hintBody)} />
       <Flex vertical gap={6} style={{ padding: "4px 2px" }}>
-        <Typography.Text type="secondary">{t(`home.greeting.${role}`)}</Typography.Text>
+        <Typography.Text type="secondary">{t(HOME_TEXT[role].greeting)}</Typography.Text>
         <Typography.Title level={3} style={{ margin: 0 }}>
           {m?.name ?? info.loginAccount}
         </Typography.Title>

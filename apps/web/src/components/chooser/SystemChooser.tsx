@@ -1,16 +1,31 @@
-import { CheckCircleFilled, ShopOutlined, ShoppingCartOutlined } from "@ant-design/icons";
+import { CheckCircleFilled, ClusterOutlined, ShopOutlined, ShoppingCartOutlined } from "@ant-design/icons";
 import { Button, Card, Col, Flex, Row, theme, Tooltip, Typography } from "antd";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import type { MerchantRole } from "@tessera/contracts";
+import type { MerchantRole, Version } from "@tessera/contracts";
 import { areaPrefixOf } from "../../api/area";
 import { useSession, useUserInfo } from "../../api/hooks/account";
 
-const OPTIONS: { role: Extract<MerchantRole, "sale" | "business">; icon: ReactNode }[] = [
+const OPTIONS: { role: MerchantRole; icon: ReactNode }[] = [
   { role: "sale", icon: <ShoppingCartOutlined /> },
   { role: "business", icon: <ShopOutlined /> },
+  { role: "providers", icon: <ClusterOutlined /> },
 ];
+
+/** The name and blurb of a system; the service provider's texts live in its own locale file. */
+export function systemTextKey(role: MerchantRole, part: "title" | "text"): string {
+  return role === "providers" ? `providers.chooser.${part}` : `chooser.${role}.${part}`;
+}
+
+/**
+ * Purchaser and supplier are always shown (greyed out without the role); the service-provider system
+ * only to merchants an operator made providers, and only in the domestic version, which alone has it.
+ */
+function offered(role: MerchantRole, version: Version, roles: readonly MerchantRole[] | undefined): boolean {
+  if (role !== "providers") return true;
+  return version === "domestic" && Boolean(roles?.includes("providers"));
+}
 
 /**
  * The system chooser (spec 01 §2 marketplace screen 2): purchaser or supplier, then Enter. The same
@@ -25,7 +40,8 @@ export function SystemChooser() {
   const roles = info?.merchant?.roles;
   const allowed = (role: MerchantRole) => !roles || roles.includes(role);
   const [choice, setChoice] = useState<MerchantRole | null>(null);
-  const selected = choice ?? OPTIONS.find((o) => allowed(o.role))?.role ?? null;
+  const options = OPTIONS.filter((o) => offered(o.role, version, roles));
+  const selected = choice ?? options.find((o) => allowed(o.role))?.role ?? null;
 
   return (
     <Flex vertical align="center" style={{ padding: "56px 16px", flex: 1 }}>
@@ -35,8 +51,8 @@ export function SystemChooser() {
       <Typography.Paragraph type="secondary" style={{ marginBottom: 32 }}>
         {t(version === "international" ? "chooser.intlSubtitle" : "chooser.subtitle")}
       </Typography.Paragraph>
-      <Row gutter={[24, 24]} style={{ width: "100%", maxWidth: 760 }} role="radiogroup" aria-label={t("chooser.title")}>
-        {OPTIONS.map(({ role, icon }) => {
+      <Row gutter={[24, 24]} style={{ width: "100%", maxWidth: options.length > 2 ? 1080 : 760 }} role="radiogroup" aria-label={t("chooser.title")}>
+        {options.map(({ role, icon }) => {
           const active = selected === role;
           const disabled = !allowed(role);
           const card = (
@@ -71,14 +87,14 @@ export function SystemChooser() {
                   {active && <CheckCircleFilled style={{ fontSize: 22, color: themeToken.colorPrimary }} />}
                 </Flex>
                 <Typography.Title level={4} style={{ margin: 0 }}>
-                  {t(`chooser.${role}.title`)}
+                  {t(systemTextKey(role, "title"))}
                 </Typography.Title>
-                <Typography.Text type="secondary">{t(`chooser.${role}.text`)}</Typography.Text>
+                <Typography.Text type="secondary">{t(systemTextKey(role, "text"))}</Typography.Text>
               </Flex>
             </Card>
           );
           return (
-            <Col xs={24} sm={12} key={role}>
+            <Col xs={24} sm={12} lg={24 / options.length} key={role}>
               {disabled ? <Tooltip title={t("chooser.noRole")}>{card}</Tooltip> : card}
             </Col>
           );

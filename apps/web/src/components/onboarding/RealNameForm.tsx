@@ -53,7 +53,7 @@ function Submitted({ app }: { app: RealNameApplication }) {
  * reads only a text layer and otherwise leaves the fields empty), confirm the fields, submit; an
  * operator reviews. Shows the state, the application under review, or the rejection reason.
  */
-export function RealNameForm({ pageId }: { pageId: string }) {
+export function RealNameForm({ pageId, brandContext = false }: { pageId: string; brandContext?: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { data: info, isPending } = useRealNameInfo();
@@ -214,7 +214,8 @@ export function RealNameForm({ pageId }: { pageId: string }) {
           </Form>
         </Card>
       )}
-      <AgreementsCard />
+      {/* A provider acting inside a brand verifies it; the brand signs its agreements itself. */}
+      {!brandContext && <AgreementsCard />}
     </Flex>
   );
 }

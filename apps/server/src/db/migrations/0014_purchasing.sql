@@ -1,0 +1,54 @@
+-- Docking and purchase orders (module purchasing). An order's money moves in the ledger and its codes
+-- are allocated in the same transaction that writes the order.
+
+CREATE TABLE dockings (
+  id                    bigserial PRIMARY KEY,
+  purchaser_merchant_id bigint NOT NULL REFERENCES merchants (id),
+  supplier_merchant_id  bigint NOT NULL REFERENCES merchants (id),
+  status                text NOT NULL DEFAULT 'pending_review' CHECK (status IN ('pending_review', 'approved', 'rejected', 'cancelled')),
+  reject_reason         text,
+  purchaser_signed_at   timestamptz,
+  purchaser_signed_by   bigint REFERENCES users (id),
+  purchaser_sign_phone  text,
+  supplier_signed_at    timestamptz,
+  supplier_signed_by    bigint REFERENCES users (id),
+  supplier_sign_phone   text,
+  created_by            bigint NOT NULL REFERENCES users (id),
+  created_at            timestamptz NOT NULL DEFAULT now(),
+  decided_at            timestamptz,
+  CHECK (purchaser_merchant_id <> supplier_merchant_id)
+);
+-- One live docking per pair: a second application waits until the first is rejected or cancelled.
+CREATE UNIQUE INDEX dockings_live_pair ON dockings (purchaser_merchant_id, supplier_merchant_id) WHERE status IN ('pending_review', 'approved');
+CREATE INDEX dockings_purchaser_idx ON dockings (purchaser_merchant_id, id DESC);
+CREATE INDEX dockings_supplier_idx ON dockings (supplier_merchant_id, id DESC);
+
+CREATE TABLE purchase_orders (
+  id                    bigserial PRIMARY KEY,
+  order_no              text NOT NULL,
+  purchaser_merchant_id bigint NOT NULL REFERENCES merchants (id),
+  supplier_merchant_id  bigint NOT NULL REFERENCES merchants (id),
+  goods_id              bigint NOT NULL,
+  goods_name            text NOT NULL,
+  business_type         text NOT NULL,
+  quantity              integer NOT NULL CHECK (quantity > 0),
+  unit_price            bigint NOT NULL CHECK (unit_price > 0),
+  amount                bigint NOT NULL CHECK (amount > 0),
+  currency              text NOT NULL CHECK (currency IN ('CNY', 'USD', 'HKD')),
+  state                 text NOT NULL CHECK (state IN ('processing', 'success', 'failure')),
+  top_up_account        text,
+  upstream_channel_id   text,
+  fail_reason           text,
+  refunded              boolean NOT NULL DEFAULT false,
+  -- What the purchaser asked for, so a reused order number with another request is caught.
+  request_digest        text NOT NULL,
+  created_by            bigint REFERENCES users (id),
+  created_at            timestamptz NOT NULL DEFAULT now(),
+  finished_at           timestamptz,
+  CHECK (refunded = false OR state = 'failure')
+);
+-- The purchaser's own order number makes one order, whatever is retried.
+CREATE UNIQUE INDEX purchase_orders_no ON purchase_orders (purchaser_merchant_id, order_no);
+CREATE INDEX purchase_orders_purchaser_idx ON purchase_orders (purchaser_merchant_id, id DESC);
+CREATE INDEX purchase_orders_supplier_idx ON purchase_orders (supplier_merchant_id, id DESC);
+CREATE INDEX purchase_orders_processing_idx ON purchase_orders (supplier_merchant_id, id) WHERE state = 'processing';

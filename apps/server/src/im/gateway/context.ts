@@ -1,0 +1,38 @@
+import type { ImDeps } from "../service/core";
+import type { ImServices } from "../service";
+import type { Hub } from "./hub";
+
+export interface GatewayOptions {
+  /** Devices one user may have connected at once (TOO_MANY_DEVICES beyond). */
+  maxDevices: number;
+  /** How long after sending a message its sender may recall it. */
+  recallWindowMs: number;
+  /** Largest MessageBody accepted ("Sorry, data is too large" beyond). */
+  maxBodyBytes: number;
+  /** Entries per pull reply. */
+  batchSize: number;
+  /** A socket that sends nothing for this long is closed (clients heartbeat every 30-60 s). */
+  idleMs: number;
+  /** Times a text message may be edited. */
+  editLimit: number;
+  /** Largest receiver list of a directed group message. */
+  maxDirectedUsers: number;
+}
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
+  maxDevices: 4,
+  recallWindowMs: 120_000,
+  maxBodyBytes: 64 * 1024,
+  batchSize: 50,
+  idleMs: 180_000,
+  editLimit: 10,
+  maxDirectedUsers: 100,
+};
+
+export interface GatewayCtx {
+  services: ImServices;
+  deps: ImDeps;
+  hub: Hub;
+  options: GatewayOptions;
+  log(message: string): void;
+}

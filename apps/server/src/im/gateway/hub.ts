@@ -1,0 +1,91 @@
+import { IM_MUC_DOMAIN, IM_USER_DOMAIN } from "@tessera/contracts";
+import { batch, notice, type Jid } from "./frames";
+
+/** One logged-in device: what the rest of the gateway may do with it. */
+export interface Device {
+  readonly username: string;
+  readonly resource: string;
+  send(frame: Uint8Array): void;
+  /** Ends the session with a STATISTIC kick the client reports (easemob-wire §3l), then closes. */
+  kick(operation: number, reason?: string): void;
+}
+
+/**
+ * The devices connected to this process, by user and resource. Delivery looks devices up here; with
+ * several processes each has its own hub and the bus carries wake-ups between them.
+ */
+export class Hub {
+  private readonly byUser = new Map<string, Map<string, Device>>();
+
+  constructor(readonly appKey: string) {}
+
+  /** Registers a device; returns the one it replaces on the same resource (to be kicked). */
+  add(d: Device): Device | undefined {
+    let devices = this.byUser.get(d.username);
+    if (!devices) this.byUser.set(d.username, (devices = new Map()));
+    const previous = devices.get(d.resource);
+    devices.set(d.resource, d);
+    return previous === d ? undefined : previous;
+  }
+
+  remove(d: Device): void {
+    const devices = this.byUser.get(d.username);
+    if (devices?.get(d.resource) !== d) return;
+    devices.delete(d.resource);
+    if (devices.size === 0) this.byUser.delete(d.username);
+  }
+
+  devices(username: string): Device[] {
+    return [...(this.byUser.get(username)?.values() ?? [])];
+  }
+
+  count(username: string): number {
+    return this.byUser.get(username)?.size ?? 0;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const d of this.byUser.values()) n += d.size;
+    return n;
+  }
+
+  all(): Device[] {
+    return [...this.byUser.values()].flatMap((m) => [...m.values()]);
+  }
+
+  /** The JID the client names a sync queue by (`name@domain`). */
+  jid(queue: string): Jid {
+    const at = queue.lastIndexOf("@");
+    return { appKey: this.appKey, name: at < 0 ? queue : queue.slice(0, at), domain: at < 0 ? IM_USER_DOMAIN : queue.slice(at + 1) };
+  }
+
+  /**
+   * Sends metas straight to the online devices of `users` (chat rooms keep no queue). The client treats
+   * the frame as a pull reply and pulls the queue once more, which then answers empty.
+   */
+  push(users: Iterable<string>, queue: string, metas: readonly Uint8Array[], skip?: { username: string; resource: string }): void {
+    let frame: Uint8Array | undefined;
+    for (const u of new Set(users)) {
+      for (const d of this.byUser.get(u)?.values() ?? []) {
+        if (skip && d.username === skip.username && d.resource === skip.resource) continue;
+        frame ??= batch({ queue: this.jid(queue), metas, nextKey: 1, isLast: false, nowMs: Date.now() });
+        d.send(frame);
+      }
+    }
+  }
+
+  /** Tells the online devices of `users` that `queue` has new entries; the client then pulls it. */
+  wake(users: Iterable<string>, queue: string, skipResource?: string | null): void {
+    let frame: Uint8Array | undefined;
+    for (const u of users) {
+      for (const d of this.byUser.get(u)?.values() ?? []) {
+        if (skipResource && d.resource === skipResource) continue;
+        frame ??= notice(this.jid(queue));
+        d.send(frame);
+      }
+    }
+  }
+}
+
+export const queueName = (jid: { name: string; domain: string }): string =>
+  `${jid.domain === IM_MUC_DOMAIN ? jid.name : jid.name.toLowerCase()}@${jid.domain || IM_USER_DOMAIN}`;

@@ -1,0 +1,80 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import type { FastifyInstance } from "fastify";
+import { WebSocketServer } from "ws";
+import type { ImDelivery } from "../events";
+import { mucQueue, userQueue } from "../store/inbox";
+import type { ImDeps } from "../service/core";
+import type { ImServices } from "../service";
+import { DEFAULT_GATEWAY_OPTIONS, type GatewayCtx, type GatewayOptions } from "./context";
+import { Hub } from "./hub";
+import { encodeNotice } from "./notices";
+import { CLOSE, Session } from "./session";
+
+/** The path the published client opens (easemob-wire §3c). */
+export const GATEWAY_PATH = "/websocket";
+/** Largest frame accepted; bigger ones close the socket (messages are far smaller, see maxBodyBytes). */
+const MAX_FRAME_BYTES = 1024 * 1024;
+
+export interface Gateway {
+  hub: Hub;
+  options: GatewayOptions;
+}
+
+/**
+ * The realtime gateway: websocket upgrades on GATEWAY_PATH of the app's own HTTP server, one Session
+ * per socket, and the bus wiring that wakes devices when the REST side changes something they sync.
+ */
+export function registerGateway(app: FastifyInstance, deps: ImDeps, services: ImServices, log: (m: string) => void, overrides: Partial<GatewayOptions> = {}): Gateway {
+  const options = { ...DEFAULT_GATEWAY_OPTIONS, ...overrides };
+  const hub = new Hub(deps.appKey);
+  const ctx: GatewayCtx = { services, deps, hub, options, log };
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  const sessions = new Set<Session>();
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== GATEWAY_PATH) {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const s = new Session(ctx, ws);
+      sessions.add(s);
+      ws.on("close", () => sessions.delete(s));
+    });
+  };
+  app.server.on("upgrade", onUpgrade);
+
+  // Idle sockets (no frame, not even the heartbeat, for idleMs) are closed.
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - options.idleMs;
+    for (const s of sessions) if (s.lastSeen < cutoff) s.close(CLOSE.idle, "idle");
+  }, Math.min(options.idleMs, 30_000));
+  sweep.unref();
+
+  const unsubscribe = deps.bus.subscribe((deliveries) => deliver(hub, deps.appKey, deliveries));
+
+  app.addHook("onClose", (_instance, done) => {
+    clearInterval(sweep);
+    unsubscribe();
+    app.server.off("upgrade", onUpgrade);
+    for (const s of sessions) s.close(CLOSE.shutdown, "server shutting down");
+    wss.close(() => done());
+  });
+  return { hub, options };
+}
+
+/** Notices from the REST side: durable ones are in the sync queues (wake the devices); the rest are pushed. */
+function deliver(hub: Hub, appKey: string, deliveries: readonly ImDelivery[]): void {
+  for (const d of deliveries) {
+    const queue = d.notice.ns === "muc" ? mucQueue(d.notice.mucId) : userQueue(d.notice.from);
+    if (d.durable !== false) {
+      hub.wake(d.to, queue, d.skipResource);
+    } else {
+      const meta = encodeNotice(appKey, d.notice as unknown as Record<string, unknown>, Date.now());
+      if (!meta) continue;
+      hub.push(d.to, queue, [meta]);
+    }
+  }
+}

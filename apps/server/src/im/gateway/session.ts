@@ -1,0 +1,179 @@
+import { IM_USERNAME_RE } from "@tessera/contracts";
+import type { WebSocket } from "ws";
+import { findUser } from "../store/users";
+import { decodeMeta, type DecodedMeta } from "../proto/decode";
+import { handleChat } from "./chat";
+import type { GatewayCtx } from "./context";
+import { ack, batch, CMD, decodeMSync, decodeProvision, decodeSyncUl, KICK, metaOf, NS, provisionReply, STATUS, statisticsBody, unreadReply, type MSyncIn } from "./frames";
+import { queueName, type Device } from "./hub";
+import { handleMuc } from "./muc";
+import { refusalOf } from "./reasons";
+import { pendingQueues, pull } from "./sync";
+
+/** Login failure texts the client maps (easemob-wire §3d, spec 03 §8). */
+const LOGIN = {
+  badParameter: { code: STATUS.WRONG_PARAMETER, reason: "Invalid parameter" },
+  tokenExpired: { code: STATUS.FAIL, reason: "Sorry, token expired" },
+  mismatch: { code: STATUS.FAIL, reason: "Sorry, token or password does not match login info" },
+  userNotFound: { code: STATUS.FAIL, reason: "Sorry, user not found" },
+  tooManyDevices: { code: STATUS.TOO_MANY_DEVICES, reason: "Sorry, too many devices" },
+  forbidden: { code: STATUS.IM_FORBIDDEN, reason: "Sorry, the user is banned" },
+} as const;
+
+/** Close codes: 1002 for frames that are not the protocol, 4001 for a failed login, 4000 for kicks. */
+export const CLOSE = { protocol: 1002, login: 4001, kicked: 4000, idle: 4002, expired: 4003, shutdown: 1001 } as const;
+
+/**
+ * One websocket: unauthenticated until PROVISION succeeds, then a device of its user. Frames are
+ * handled one at a time in arrival order, so one device's sends keep their order.
+ */
+export class Session implements Device {
+  username = "";
+  resource = "";
+  private state: "new" | "open" | "closed" = "new";
+  private chain: Promise<void> = Promise.resolve();
+  private expiry: NodeJS.Timeout | undefined;
+  lastSeen = Date.now();
+
+  constructor(
+    private readonly ctx: GatewayCtx,
+    private readonly ws: WebSocket,
+  ) {
+    ws.on("message", (data, isBinary) => {
+      this.lastSeen = Date.now();
+      if (!isBinary) return this.close(CLOSE.protocol, "decode message fail.");
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      this.chain = this.chain.then(() => this.frame(buf)).catch((err: unknown) => this.fail(err));
+    });
+    ws.on("close", () => this.closed());
+    ws.on("error", () => this.closed());
+  }
+
+  get open(): boolean {
+    return this.state === "open";
+  }
+
+  send(frame: Uint8Array): void {
+    if (this.state !== "closed") this.ws.send(frame, { binary: true });
+  }
+
+  close(code: number, reason: string): void {
+    if (this.state === "closed") return;
+    this.closed();
+    this.ws.close(code, reason);
+  }
+
+  kick(operation: number, reason?: string): void {
+    const nowMs = Date.now();
+    const meta = metaOf({ id: BigInt(nowMs), nowMs, ns: NS.STATISTIC, payload: statisticsBody(operation, reason) });
+    this.send(batch({ queue: this.ctx.hub.jid(`${this.username}@easemob.com`), metas: [meta], nextKey: null, isLast: true, nowMs }));
+    this.close(CLOSE.kicked, "kicked");
+  }
+
+  private closed(): void {
+    if (this.state === "closed") return;
+    const wasOpen = this.state === "open";
+    this.state = "closed";
+    clearTimeout(this.expiry);
+    if (wasOpen) this.ctx.hub.remove(this);
+  }
+
+  private fail(err: unknown): void {
+    this.ctx.log(`im gateway: closing a connection after ${err instanceof Error ? err.message : String(err)}`);
+    this.close(CLOSE.protocol, "decode message fail.");
+  }
+
+  private async frame(buf: Buffer): Promise<void> {
+    if (this.state === "closed") return;
+    const m = decodeMSync(buf);
+    if (this.state === "new") {
+      if (m.command !== CMD.PROVISION) return this.close(CLOSE.protocol, "provision first");
+      return this.provision(m);
+    }
+    switch (m.command) {
+      case CMD.UNREAD:
+        return this.unread();
+      case CMD.SYNC:
+        return this.sync(m.payload);
+      case CMD.LOGOUT:
+        return this.close(1000, "logout");
+      case CMD.PROVISION:
+        return this.close(CLOSE.protocol, "already logged in");
+      default:
+        return this.close(CLOSE.protocol, `unknown command ${m.command}`);
+    }
+  }
+
+  private refuseLogin(r: { code: number; reason: string }): void {
+    this.send(provisionReply(r));
+    this.close(CLOSE.login, "provision error");
+  }
+
+  private async provision(m: MSyncIn): Promise<void> {
+    if (!m.payload) return this.refuseLogin(LOGIN.badParameter);
+    const p = decodeProvision(m.payload);
+    const name = (m.guid?.name ?? "").toLowerCase();
+    const resource = p.resource || m.guid?.clientResource || "";
+    if (!IM_USERNAME_RE.test(name) || resource === "" || resource.length > 128) return this.refuseLogin(LOGIN.badParameter);
+    const token = m.auth.startsWith("$t$") ? m.auth.slice(3) : m.auth;
+    const claims = this.ctx.deps.signer.verify(token);
+    const nowMs = this.ctx.deps.clock.now().getTime();
+    if (!claims || claims.subject !== name) return this.refuseLogin(LOGIN.mismatch);
+    if (claims.expiresMs <= nowMs) return this.refuseLogin(LOGIN.tokenExpired);
+    const user = await findUser(this.ctx.deps.db, name);
+    if (!user) return this.refuseLogin(LOGIN.userNotFound);
+    if (!user.activated) return this.refuseLogin(LOGIN.forbidden);
+    if (claims.issuedMs < user.token_epoch_ms) return this.refuseLogin(LOGIN.mismatch);
+    if (this.state !== "new") return;
+    const others = this.ctx.hub.devices(name).filter((d) => d.resource !== resource);
+    if (others.length >= this.ctx.options.maxDevices) return this.refuseLogin(LOGIN.tooManyDevices);
+    this.username = name;
+    this.resource = resource;
+    this.state = "open";
+    const previous = this.ctx.hub.add(this);
+    // A second login on the same device resource replaces the first, which learns why (spec 03 §4).
+    previous?.kick(KICK.LOGIN_ANOTHER_DEVICE, p.reason || undefined);
+    this.send(provisionReply({ resource, expiresMs: claims.expiresMs }));
+    this.expiry = setTimeout(() => this.close(CLOSE.expired, "token expired"), Math.min(claims.expiresMs - nowMs, 2 ** 31 - 1));
+    this.expiry.unref();
+  }
+
+  private async unread(): Promise<void> {
+    const queues = await pendingQueues(this.ctx.deps.db, this.username, this.resource);
+    this.send(unreadReply(queues.map((q) => ({ queue: this.ctx.hub.jid(q.queue), n: q.n })), this.ctx.deps.clock.now().getTime()));
+  }
+
+  private async sync(payload: Uint8Array | null): Promise<void> {
+    if (!payload) return this.close(CLOSE.protocol, "empty sync");
+    const ul = decodeSyncUl(payload);
+    if (ul.meta) return this.uplink(decodeMeta(ul.meta));
+    if (!ul.queue) return this.close(CLOSE.protocol, "sync without meta or queue");
+    const queue = queueName(ul.queue);
+    const b = await pull(this.ctx.deps.db, this.ctx.deps.appKey, this, queue, ul.key, this.ctx.options.batchSize);
+    this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
+  }
+
+  /** One uplink meta gets exactly one ack with its id (statistics metas get none: the client expects none). */
+  private async uplink(meta: DecodedMeta): Promise<void> {
+    if (meta.ns === NS.STATISTIC) return;
+    const nowMs = () => this.ctx.deps.clock.now().getTime();
+    try {
+      const out = meta.ns === NS.CHAT ? await handleChat(this.ctx, this, meta) : meta.ns === NS.MUC ? await handleMuc(this.ctx, this, meta) : null;
+      if (!out) {
+        this.send(ack({ metaId: meta.id, serverId: 0, nowMs: nowMs(), code: STATUS.FAIL, reason: `namespace ${meta.ns} is not accepted` }));
+        return;
+      }
+      this.send(ack({ metaId: meta.id, serverId: out.serverId, nowMs: out.nowMs, code: STATUS.OK, ...(out.metas && { metas: out.metas }) }));
+      out.after?.();
+    } catch (err) {
+      const r = refusalOf(err);
+      if (!r) {
+        this.ctx.log(`im gateway: send failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        this.send(ack({ metaId: meta.id, serverId: 0, nowMs: nowMs(), code: STATUS.FAIL, reason: "server error" }));
+        return;
+      }
+      this.send(ack({ metaId: meta.id, serverId: 0, nowMs: nowMs(), code: r.code, reason: r.reason }));
+    }
+  }
+}
+

@@ -1,0 +1,2 @@
+export { PurchasingService, type PurchasingDeps } from "./service";
+export { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";

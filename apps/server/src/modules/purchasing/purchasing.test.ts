@@ -1,0 +1,148 @@
+import type { Brand, PurchaseOrder } from "@tessera/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dock, signDocking } from "../../../test/docking";
+import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { fundSup } from "../../../test/money";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { checkInvariants } from "../ledger";
+
+let t: TestApp;
+let supplier: TestMerchant;
+let brand: Brand;
+beforeAll(async () => {
+  t = await startTestApp();
+  supplier = await newMerchant(t, "Card Supplier Co");
+  brand = await newBrand(t, supplier, "Star Cards");
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface D {
+  id: string;
+  status: string;
+  docked: boolean;
+  side: string;
+  counterpartName: string;
+  purchaserSigned: boolean;
+  supplierSigned: boolean;
+}
+let seq = 0;
+const orderNo = () => `PO${Date.now()}${++seq}`;
+const csv = (n: number, prefix: string) => ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},SECRET${i},`)].join("\r\n") + "\r\n";
+const balances = async (token: string) =>
+  (await t.call<{ balances: { sup: { amount: number }; income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token })).body.data.balances;
+
+describe("docking", () => {
+  it("apply, review, sign by both sides; the record shows the counterpart and the states", async () => {
+    const buyer = await registerMerchant(t, { orgName: "Buyer One" });
+    const empty = await t.call("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: "" }, lang: "en" });
+    expect(empty.body.msg).toBe("Please enter the supplier ID");
+    const missing = await t.call("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: {}, lang: "en" });
+    expect(missing.body.msg).toBe("Please fill in complete information");
+    const self = await t.call("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: buyer.merchantId }, lang: "en" });
+    expect(self.body.msg).toBe("You cannot dock with yourself");
+
+    const applied = await t.call<D>("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: supplier.merchantId } });
+    expect(applied.body.data).toMatchObject({ status: "pending_review", docked: false, side: "purchaser", counterpartName: "Card Supplier Co" });
+    const again = await t.call("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: supplier.merchantId }, lang: "en" });
+    expect(again.status).toBe(409);
+    const id = applied.body.data.id;
+
+    // The purchaser cannot approve its own application; the supplier sees it from its side.
+    expect((await t.call("POST", `/api/card-user/abutment/brander/review/${id}`, { token: buyer.token, body: { approve: true } })).status).toBe(404);
+    const incoming = await t.call<{ list: D[] }>("GET", "/api/card-user/abutment/brander/apply?side=supplier&status=pending_review", { token: supplier.token });
+    expect(incoming.body.data.list.map((d) => [d.id, d.side, d.counterpartName])).toContainEqual([id, "supplier", "Buyer One"]);
+    const noReason = await t.call("POST", `/api/card-user/abutment/brander/review/${id}`, { token: supplier.token, body: { approve: false }, lang: "en" });
+    expect(noReason.body.msg).toBe("Please enter the reason for rejecting");
+    const approved = await t.call<D>("POST", `/api/card-user/abutment/brander/review/${id}`, { token: supplier.token, body: { approve: true } });
+    expect(approved.body.data).toMatchObject({ status: "approved", docked: false });
+
+    expect((await signDocking(t, buyer.token, id)).code).toBe(1);
+    const half = await t.call<{ list: D[] }>("GET", "/api/card-user/abutment/brander/apply", { token: buyer.token });
+    expect(half.body.data.list[0]).toMatchObject({ purchaserSigned: true, supplierSigned: false, docked: false });
+    expect((await signDocking(t, supplier.token, id)).code).toBe(1);
+    const done = await t.call<{ list: D[] }>("GET", "/api/card-user/abutment/brander/apply", { token: buyer.token });
+    expect(done.body.data.list[0]).toMatchObject({ docked: true });
+
+    const stranger = await registerMerchant(t);
+    expect((await t.call("DELETE", `/api/card-user/apply/${id}`, { token: stranger.token })).status).toBe(404);
+    expect((await t.call("DELETE", `/api/card-user/apply/${id}`, { token: supplier.token })).body.code).toBe(1);
+    const ended = await t.call<{ list: D[] }>("GET", "/api/card-user/abutment/brander/apply", { token: buyer.token });
+    expect(ended.body.data.list[0]).toMatchObject({ status: "cancelled", docked: false });
+  });
+});
+
+describe("orders", () => {
+  it("card-secret goods: one transaction pays the supplier and gives the buyer exactly its codes", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Game card 30", price: 2700 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", csv(5, "GAME"));
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 10_000);
+    const before = await balances(supplier.token);
+
+    const placed = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 3, orderNo: orderNo() } });
+    expect(placed.body.data).toMatchObject({ state: "success", quantity: 3, amount: { amount: 8_100, currency: "CNY" }, goodsName: "Game card 30" });
+    expect((await balances(buyer.token)).sup.amount).toBe(1_900);
+    expect((await balances(supplier.token)).income.amount).toBe(before.income.amount + 8_100);
+    const cards = await t.call<{ list: { orderId: string }[]; total: number }>("GET", `/api/card-user/purchasedCards?orderId=${placed.body.data.id}`, { token: buyer.token });
+    expect(cards.body.data.total).toBe(3);
+
+    // Short stock and short balance each fail cleanly: no order, no money, no codes.
+    const tooMany = await t.call("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 3, orderNo: orderNo() }, lang: "en" });
+    expect(tooMany.status).toBe(409);
+    const poor = await t.call("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 1, orderNo: orderNo() }, lang: "en" });
+    expect(poor.body.msg).toBe("Insufficient balance");
+    const list = await t.call<{ total: number }>("GET", "/api/card-user/orders", { token: buyer.token });
+    expect(list.body.data.total).toBe(1);
+    expect((await balances(buyer.token)).sup.amount).toBe(1_900);
+    expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
+  });
+
+  it("the same order number makes one order; with another request it is refused", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Replay card" });
+    await importFile(t, supplier.token, goods.id, "cards.csv", csv(5, "REPL"));
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 100_000);
+    const body = { goodsId: String(goods.id), quantity: 1, orderNo: orderNo() };
+    const first = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body });
+    const second = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body });
+    expect(second.body.data.id).toBe(first.body.data.id);
+    const other = await t.call("POST", "/api/card-user/orders", { token: buyer.token, body: { ...body, quantity: 2 }, lang: "en" });
+    expect(other.status).toBe(409);
+    expect(other.body.msg).toBe("This order number was already used for a different order");
+    expect((await balances(buyer.token)).sup.amount).toBe(100_000 - 2_700);
+  });
+
+  it("only docked purchasers buy; direct top-ups wait in escrow until the supplier reports success or failure", async () => {
+    const topUp = await newGoods(t, supplier, brand.id, { name: "Mobile top-up 50", businessType: "top_up", faceValue: 5000, price: 4900, settlementPrice: 4800 });
+    const stranger = await registerMerchant(t);
+    await fundSup(t, stranger, 10_000);
+    const refused = await t.call("POST", "/api/card-user/orders", { token: stranger.token, body: { goodsId: String(topUp.id), quantity: 1, topUpAccount: "13800000000", orderNo: orderNo() }, lang: "en" });
+    expect(refused.body.msg).toBe("You are not docked with this supplier");
+
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 20_000);
+    const noAccount = await t.call("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(topUp.id), quantity: 1, orderNo: orderNo() }, lang: "en" });
+    expect(noAccount.body.msg).toBe("Please enter the account to top up");
+    const supplierBefore = (await balances(supplier.token)).income.amount;
+    const a = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(topUp.id), quantity: 1, topUpAccount: "13800000000", orderNo: orderNo() } });
+    const b = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(topUp.id), quantity: 2, topUpAccount: "13900000000", orderNo: orderNo() } });
+    expect(a.body.data.state).toBe("processing");
+    expect((await balances(buyer.token)).sup.amount).toBe(20_000 - 3 * 4_900);
+    expect((await balances(supplier.token)).income.amount).toBe(supplierBefore);
+
+    const pending = await t.call<{ list: PurchaseOrder[] }>("GET", "/api/card-brander/supplyOrders?state=processing", { token: supplier.token });
+    expect(pending.body.data.list.map((o) => o.id)).toEqual(expect.arrayContaining([a.body.data.id, b.body.data.id]));
+    expect((await t.call("PUT", `/api/card-brander/supplyOrders/${a.body.data.id}/fulfil`, { token: buyer.token, body: { result: "success", upstreamChannelId: "X" } })).status).toBe(404);
+    const ok = await t.call<PurchaseOrder>("PUT", `/api/card-brander/supplyOrders/${a.body.data.id}/fulfil`, { token: supplier.token, body: { result: "success", upstreamChannelId: "CH-778" } });
+    expect(ok.body.data).toMatchObject({ state: "success", upstreamChannelId: "CH-778" });
+    const failed = await t.call<PurchaseOrder>("PUT", `/api/card-brander/supplyOrders/${b.body.data.id}/fulfil`, { token: supplier.token, body: { result: "failure", reason: "Number not recognised" } });
+    expect(failed.body.data).toMatchObject({ state: "failure", refunded: true, failReason: "Number not recognised" });
+    const twice = await t.call("PUT", `/api/card-brander/supplyOrders/${b.body.data.id}/fulfil`, { token: supplier.token, body: { result: "failure", reason: "again" }, lang: "en" });
+    expect(twice.body.msg).toBe("This order has already been settled");
+    expect((await balances(buyer.token)).sup.amount).toBe(20_000 - 4_900);
+    expect((await balances(supplier.token)).income.amount).toBe(supplierBefore + 4_900);
+    expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
+  });
+});

@@ -1,0 +1,83 @@
+import {
+  docking,
+  dockingApplyReq,
+  dockingConfirmReq,
+  dockingPage,
+  dockingQuery,
+  dockingReviewReq,
+  envelope,
+  fulfilReq,
+  orderPage,
+  orderQuery,
+  orderReq,
+  purchaseOrder,
+} from "@tessera/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf, type Guard } from "../../platform/auth/guard";
+import { ok } from "../../platform/http/envelope";
+import type { PurchasingService } from "./service";
+
+const tags = ["purchasing"];
+const security = [{ authToken: [] }];
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const dockingPages = ["sale/SupplierDocking", "business/ProcurementLiaison"];
+
+export interface PurchasingRouteDeps {
+  purchasing: PurchasingService;
+  guard: Guard;
+}
+
+/** Card-user calls: docking (abutment/*, apply/{id}) and the purchaser's orders, under /api/card-user. */
+export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    const dock = guard({ roles: ["sale", "business"], menu: dockingPages });
+    const buyer = guard({ roles: ["sale"], menu: ["sale/GoodsPurchaseForm", "sale/PurchaseOrder", "sale/GoodsList", "sale/CarmiGoodsList", "sale/CouponSelection"] });
+    app.post("/abutment/brander/apply", { schema: { tags, security, summary: "Apply to dock with a supplier", body: dockingApplyReq, response: { 200: envelope(docking) } }, preHandler: dock }, async (req) =>
+      ok(await purchasing.apply(actorOf(req), req.body.supplierId)),
+    );
+    app.get("/abutment/brander/apply", { schema: { tags, security, summary: "Docking records (either side)", querystring: dockingQuery, response: { 200: envelope(dockingPage) } }, preHandler: dock }, async (req) =>
+      ok(await purchasing.dockings(actorOf(req), req.query)),
+    );
+    app.post(
+      "/abutment/brander/review/:id",
+      { schema: { tags, security, summary: "The supplier approves or rejects a docking application", params: idParam, body: dockingReviewReq, response: { 200: envelope(docking) } }, preHandler: dock },
+      async (req) => ok(await purchasing.review(actorOf(req), req.params.id, req.body)),
+    );
+    app.post(
+      "/abutment/brander/confirm/:id",
+      { schema: { tags, security, summary: "Sign the docking agreement with an SMS code (scene signAgreement)", params: idParam, body: dockingConfirmReq, response: { 200: envelope(docking) } }, preHandler: dock },
+      async (req) => ok(await purchasing.sign(actorOf(req), req.params.id, req.body)),
+    );
+    app.delete("/apply/:id", { schema: { tags, security, summary: "End a docking (either side)", params: idParam, response: { 200: envelope(z.null()) } }, preHandler: dock }, async (req) => {
+      await purchasing.remove(actorOf(req), req.params.id);
+      return ok(null);
+    });
+    app.post("/orders", { schema: { tags, security, summary: "Place a purchase order", body: orderReq, response: { 200: envelope(purchaseOrder) } }, preHandler: buyer }, async (req) =>
+      ok(await purchasing.order(actorOf(req), req.body)),
+    );
+    app.get("/orders", { schema: { tags, security, summary: "The purchaser's orders", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: buyer }, async (req) =>
+      ok(await purchasing.orders(actorOf(req), req.query, "purchaser")),
+    );
+  };
+}
+
+/** Brand-owner calls: `supplyOrders`, `supplyOrders/{orderId}` and fulfilment, under /api/card-brander. */
+export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    const pre = guard({ roles: ["business"], menu: ["business/SalesOrder", "business/SUPOrder", "business/CheckSupOrder"] });
+    app.get("/supplyOrders", { schema: { tags, security, summary: "Orders of the supplier's goods", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: pre }, async (req) =>
+      ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
+    );
+    app.get("/supplyOrders/:id", { schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } }, preHandler: pre }, async (req) =>
+      ok(await purchasing.orderOf(actorOf(req), req.params.id)),
+    );
+    app.put(
+      "/supplyOrders/:id/fulfil",
+      { schema: { tags, security, summary: "Report a direct top-up: success with the upstream channel ID, or failure (refunds)", params: idParam, body: fulfilReq, response: { 200: envelope(purchaseOrder) } }, preHandler: pre },
+      async (req) => ok(await purchasing.fulfil(actorOf(req), req.params.id, req.body)),
+    );
+  };
+}

@@ -1,0 +1,297 @@
+import { createHash } from "node:crypto";
+import { CODE, type Docking, type DockingQuery, type FulfilReq, type OrderQuery, type OrderReq, type Page, type PurchaseOrder } from "@tessera/contracts";
+import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
+import type { Actor } from "../../platform/auth/actor";
+import { audit } from "../../platform/audit";
+import type { Clock } from "../../platform/clock";
+import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
+import { goodsForPurchase } from "../catalog";
+import { post } from "../ledger";
+import { getMerchant, type MerchantRow } from "../merchants";
+import { allocateCards } from "../supply";
+import * as repo from "./repo";
+
+/** What purchasing needs of the accounts module: the agreement-signing SMS codes. */
+export interface SigningCodes {
+  check(phone: string, code: string): Promise<number>;
+  consume(tx: Tx, codeId: number, now: Date): Promise<boolean>;
+}
+
+export interface PurchasingDeps {
+  db: Db;
+  clock: Clock;
+  codes: SigningCodes;
+  /** Called after an order's transaction when a sale took a goods below its low-stock threshold. */
+  onLowStock: (notice: NonNullable<Awaited<ReturnType<typeof allocateCards>>["lowStock"]>) => Promise<void>;
+}
+
+const dockingNotFound = () => new AppError(CODE.NOT_FOUND, "docking.notFound");
+const orderNotFound = () => new AppError(CODE.NOT_FOUND, "order.notFound");
+
+/**
+ * Docking (a purchaser applies to a supplier; the supplier approves; both sign the agreement with an SMS
+ * code) and purchase orders. An order is one transaction: the order row, the ledger movement and, for
+ * goods sold from stock, the allocation of exactly the ordered codes. Goods fulfilled by the supplier
+ * (direct top-ups) keep the purchaser's money in escrow until the supplier reports success (paid to the
+ * supplier) or failure (returned to the purchaser), once.
+ */
+export class PurchasingService {
+  constructor(private readonly deps: PurchasingDeps) {}
+
+  private async merchantOf(actor: Actor): Promise<MerchantRow> {
+    if (actor.merchantId === null) throw forbidden();
+    const merchant = await getMerchant(this.deps.db, actor.merchantId);
+    if (!merchant) throw forbidden();
+    return merchant;
+  }
+
+  /* ---------- docking ---------- */
+
+  async apply(actor: Actor, supplierId: string): Promise<Docking> {
+    const purchaser = await this.merchantOf(actor);
+    const id = Number(supplierId);
+    if (id === purchaser.id) throw invalid("docking.self", "supplierId");
+    const supplier = await getMerchant(this.deps.db, id);
+    if (!supplier || !supplier.roles.includes("business")) throw invalid("docking.supplierNotFound", "supplierId");
+    try {
+      const dockingId = await withTx(this.deps.db, async (tx) => {
+        const created = await repo.insertDocking(tx, { purchaserId: purchaser.id, supplierId: supplier.id, createdBy: actor.userId });
+        await audit(tx, { actorUserId: actor.userId, action: "docking.apply", subjectType: "docking", subjectId: created, detail: { supplierId: supplier.id } });
+        return created;
+      });
+      return await this.presentDocking(dockingId, purchaser.id);
+    } catch (err) {
+      if (isUniqueViolation(err, "dockings_live_pair")) throw conflict("docking.exists", "supplierId");
+      throw err;
+    }
+  }
+
+  async dockings(actor: Actor, q: DockingQuery): Promise<Page<Docking>> {
+    const me = await this.merchantOf(actor);
+    const { rows, total } = await repo.dockingPage(this.deps.db, { merchantId: me.id, side: q.side, status: q.status, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const list: Docking[] = [];
+    for (const r of rows) list.push(await this.present(r, me.id));
+    return { list, total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /** The supplier approves or rejects an application under review. */
+  async review(actor: Actor, id: number, decision: { approve: boolean; reason?: string | undefined }): Promise<Docking> {
+    const me = await this.merchantOf(actor);
+    if (!decision.approve && !decision.reason) throw invalid("docking.rejectReasonEmpty", "reason");
+    await withTx(this.deps.db, async (tx) => {
+      const d = await repo.lockDockingOf(tx, id, me.id);
+      if (!d || d.supplier_merchant_id !== me.id) throw dockingNotFound();
+      if (d.status !== "pending_review") throw conflict("docking.wrongState");
+      await repo.updateDocking(tx, id, { status: decision.approve ? "approved" : "rejected", rejectReason: decision.approve ? null : (decision.reason ?? null), decidedAt: this.deps.clock.now() });
+      await audit(tx, { actorUserId: actor.userId, action: `docking.${decision.approve ? "approve" : "reject"}`, subjectType: "docking", subjectId: id });
+    });
+    return this.presentDocking(id, me.id);
+  }
+
+  /** `POST abutment/brander/confirm/{id}`: one side signs the docking agreement with an SMS code. */
+  async sign(actor: Actor, id: number, req: { phone: string; verifyCode: string }): Promise<Docking> {
+    const me = await this.merchantOf(actor);
+    const codeId = await this.deps.codes.check(req.phone, req.verifyCode);
+    const now = this.deps.clock.now();
+    await withTx(this.deps.db, async (tx) => {
+      const d = await repo.lockDockingOf(tx, id, me.id);
+      if (!d) throw dockingNotFound();
+      if (d.status !== "approved") throw conflict("docking.wrongState");
+      if (!(await this.deps.codes.consume(tx, codeId, now))) throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "verifyCode");
+      const signature = { at: now, by: actor.userId, phone: req.phone };
+      await repo.updateDocking(tx, id, d.purchaser_merchant_id === me.id ? { purchaserSigned: signature } : { supplierSigned: signature });
+      await audit(tx, { actorUserId: actor.userId, action: "docking.sign", subjectType: "docking", subjectId: id });
+    });
+    return this.presentDocking(id, me.id);
+  }
+
+  /** `DELETE apply/{id}`: either side ends a docking (or withdraws an application). */
+  async remove(actor: Actor, id: number): Promise<void> {
+    const me = await this.merchantOf(actor);
+    await withTx(this.deps.db, async (tx) => {
+      const d = await repo.lockDockingOf(tx, id, me.id);
+      if (!d) throw dockingNotFound();
+      if (d.status === "cancelled" || d.status === "rejected") throw conflict("docking.wrongState");
+      await repo.updateDocking(tx, id, { status: "cancelled", decidedAt: this.deps.clock.now() });
+      await audit(tx, { actorUserId: actor.userId, action: "docking.cancel", subjectType: "docking", subjectId: id });
+    });
+  }
+
+  private async presentDocking(id: number, merchantId: number): Promise<Docking> {
+    const row = await repo.findDocking(this.deps.db, id);
+    if (!row) throw dockingNotFound();
+    return this.present(row, merchantId);
+  }
+
+  private async present(r: repo.DockingRow, merchantId: number): Promise<Docking> {
+    const side = r.purchaser_merchant_id === merchantId ? "purchaser" : "supplier";
+    const counterpart = await getMerchant(this.deps.db, side === "purchaser" ? r.supplier_merchant_id : r.purchaser_merchant_id);
+    const purchaserSigned = r.purchaser_signed_at !== null;
+    const supplierSigned = r.supplier_signed_at !== null;
+    return {
+      id: String(r.id),
+      side,
+      counterpartId: String(counterpart?.id ?? ""),
+      counterpartName: counterpart?.name ?? "",
+      counterpartRealNameState: counterpart?.real_name_state ?? "not_verified",
+      status: r.status,
+      docked: r.status === "approved" && purchaserSigned && supplierSigned,
+      purchaserSigned,
+      supplierSigned,
+      rejectReason: r.reject_reason,
+      createdAt: new Date(r.created_at).toISOString(),
+    };
+  }
+
+  /* ---------- orders ---------- */
+
+  /**
+   * Places an order. Checks first (goods, docking, quantity, top-up account), then one transaction:
+   * the order, the ledger movement, and for stock goods the codes. Short stock or balance fails the
+   * whole transaction: no order, no money moved. The same order number returns the first order.
+   */
+  async order(actor: Actor, req: OrderReq): Promise<PurchaseOrder> {
+    const purchaser = await this.merchantOf(actor);
+    const digest = createHash("sha256").update(JSON.stringify([req.goodsId, req.quantity, req.topUpAccount ?? null])).digest("hex");
+    const existing = await repo.findOrderByNo(this.deps.db, purchaser.id, req.orderNo);
+    if (existing) return this.replay(existing, digest);
+
+    const goods = await goodsForPurchase(this.deps.db, Number(req.goodsId));
+    const inScope = goods && (goods.salesScope === "all" || goods.salesScope === purchaser.version);
+    if (!goods || !goods.available || !inScope || goods.supplierMerchantId === purchaser.id) throw conflict("order.goodsUnavailable", "goodsId");
+    if (goods.currency !== purchaser.currency) throw invalid("order.currencyMismatch", "goodsId");
+    if (req.quantity > goods.perOrderMax) throw invalid("catalog.perOrderInvalid", "quantity");
+    if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
+    if (!(await repo.dockedPair(this.deps.db, purchaser.id, goods.supplierMerchantId))) throw conflict("docking.notDocked", "goodsId");
+    const amount = goods.price * req.quantity;
+    if (!Number.isSafeInteger(amount)) throw invalid("order.quantityInvalid", "quantity");
+
+    const now = this.deps.clock.now();
+    const { row, lowStock } = await withTx(this.deps.db, async (tx) => {
+      const id = await repo.insertOrder(tx, {
+        orderNo: req.orderNo,
+        purchaserId: purchaser.id,
+        supplierId: goods.supplierMerchantId,
+        goodsId: goods.id,
+        goodsName: goods.name,
+        businessType: goods.businessType,
+        quantity: req.quantity,
+        unitPrice: goods.price,
+        amount,
+        currency: goods.currency,
+        state: goods.fromStock ? "success" : "processing",
+        topUpAccount: goods.fromStock ? null : (req.topUpAccount ?? null),
+        digest,
+        createdBy: actor.userId,
+      });
+      if (id === null) return { row: await repo.findOrderByNo(tx, purchaser.id, req.orderNo), lowStock: null };
+      await post(tx, {
+        idempotencyKey: `order:${id}`,
+        kind: "purchase",
+        currency: goods.currency,
+        reason: `${req.orderNo} ${goods.name}`,
+        subject: { type: "purchase_order", id },
+        createdBy: actor.userId,
+        postings: [
+          { account: { merchantId: purchaser.id, kind: "sup" }, amount: -amount },
+          goods.fromStock ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
+        ],
+      });
+      let low = null;
+      if (goods.fromStock) {
+        low = (await allocateCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id }, now)).lowStock;
+        await repo.finishOrder(tx, id, { state: "success", at: now });
+      }
+      await audit(tx, { actorUserId: actor.userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount } });
+      return { row: await repo.findOrder(tx, id), lowStock: low };
+    });
+    if (lowStock) await this.deps.onLowStock(lowStock);
+    if (!row) throw new Error("the order must exist after its transaction");
+    return row.request_digest === digest ? this.presentOrder(row) : this.replay(row, digest);
+  }
+
+  private replay(existing: repo.OrderRow, digest: string): Promise<PurchaseOrder> {
+    if (existing.request_digest !== digest) throw conflict("order.orderNoReused", "orderNo");
+    return this.presentOrder(existing);
+  }
+
+  /**
+   * The supplier reports a direct top-up: success pays the escrowed money to the supplier, failure
+   * returns it to the purchaser (the order is refunded). Once: a settled order refuses a second report.
+   */
+  async fulfil(actor: Actor, id: number, req: FulfilReq): Promise<PurchaseOrder> {
+    const supplier = await this.merchantOf(actor);
+    const now = this.deps.clock.now();
+    await withTx(this.deps.db, async (tx) => {
+      const o = await repo.lockOrder(tx, id);
+      if (!o || o.supplier_merchant_id !== supplier.id) throw orderNotFound();
+      if (o.state !== "processing") throw conflict("order.notProcessing");
+      const success = req.result === "success";
+      await post(tx, {
+        idempotencyKey: `order-${success ? "settle" : "refund"}:${id}`,
+        kind: success ? "purchase" : "refund",
+        currency: o.currency,
+        reason: success ? `${o.order_no} ${o.goods_name}` : `${o.order_no} ${req.reason}`,
+        subject: { type: "purchase_order", id },
+        createdBy: actor.userId,
+        postings: [
+          { account: { platform: "order_escrow" }, amount: -o.amount },
+          success ? { account: { merchantId: o.supplier_merchant_id, kind: "income" }, amount: o.amount } : { account: { merchantId: o.purchaser_merchant_id, kind: "sup" }, amount: o.amount },
+        ],
+      });
+      await repo.finishOrder(tx, id, success ? { state: "success", upstreamChannelId: req.upstreamChannelId, at: now } : { state: "failure", failReason: req.reason, refunded: true, at: now });
+      await audit(tx, { actorUserId: actor.userId, action: `order.${req.result}`, subjectType: "purchase_order", subjectId: id });
+    });
+    const row = await repo.findOrder(this.deps.db, id);
+    if (!row) throw orderNotFound();
+    return this.presentOrder(row);
+  }
+
+  async orders(actor: Actor, q: OrderQuery, side: "purchaser" | "supplier"): Promise<Page<PurchaseOrder>> {
+    const me = await this.merchantOf(actor);
+    const { rows, total } = await repo.orderPage(this.deps.db, {
+      ...(side === "purchaser" ? { purchaserId: me.id } : { supplierId: me.id }),
+      state: q.state,
+      orderNo: q.orderNo,
+      goodsId: q.goodsId !== undefined ? Number(q.goodsId) : undefined,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
+    const list: PurchaseOrder[] = [];
+    for (const r of rows) list.push(await this.presentOrder(r));
+    return { list, total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /** `GET supplyOrders/{orderId}`: one order for its supplier or its purchaser. */
+  async orderOf(actor: Actor, id: number): Promise<PurchaseOrder> {
+    const me = await this.merchantOf(actor);
+    const row = await repo.findOrder(this.deps.db, id);
+    if (!row || (row.supplier_merchant_id !== me.id && row.purchaser_merchant_id !== me.id)) throw orderNotFound();
+    return this.presentOrder(row);
+  }
+
+  private async presentOrder(r: repo.OrderRow): Promise<PurchaseOrder> {
+    const [purchaser, supplier] = await Promise.all([getMerchant(this.deps.db, r.purchaser_merchant_id), getMerchant(this.deps.db, r.supplier_merchant_id)]);
+    return {
+      id: String(r.id),
+      orderNo: r.order_no,
+      purchaserId: String(r.purchaser_merchant_id),
+      purchaserName: purchaser?.name ?? "",
+      supplierId: String(r.supplier_merchant_id),
+      supplierName: supplier?.name ?? "",
+      goodsId: String(r.goods_id),
+      goodsName: r.goods_name,
+      businessType: r.business_type,
+      quantity: r.quantity,
+      unitPrice: { amount: r.unit_price, currency: r.currency },
+      amount: { amount: r.amount, currency: r.currency },
+      state: r.state,
+      topUpAccount: r.top_up_account,
+      upstreamChannelId: r.upstream_channel_id,
+      failReason: r.fail_reason,
+      refunded: r.refunded,
+      createdAt: new Date(r.created_at).toISOString(),
+      finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import type { ColumnType } from "kysely";
+import type { Id, Timestamp } from "../../db/columns";
+
+/** Tables owned by the purchasing module (migration 0014). */
+export type DockingStatusColumn = "pending_review" | "approved" | "rejected" | "cancelled";
+
+export interface DockingsTable {
+  id: Id;
+  purchaser_merchant_id: number;
+  supplier_merchant_id: number;
+  status: ColumnType<DockingStatusColumn, DockingStatusColumn | undefined, DockingStatusColumn>;
+  reject_reason: string | null;
+  purchaser_signed_at: Date | null;
+  purchaser_signed_by: number | null;
+  purchaser_sign_phone: string | null;
+  supplier_signed_at: Date | null;
+  supplier_signed_by: number | null;
+  supplier_sign_phone: string | null;
+  created_by: number;
+  created_at: Timestamp;
+  decided_at: Date | null;
+}
+
+export type OrderStateColumn = "processing" | "success" | "failure";
+
+export interface PurchaseOrdersTable {
+  id: Id;
+  order_no: string;
+  purchaser_merchant_id: number;
+  supplier_merchant_id: number;
+  goods_id: number;
+  goods_name: string;
+  business_type: string;
+  quantity: number;
+  unit_price: number;
+  amount: number;
+  currency: "CNY" | "USD" | "HKD";
+  state: OrderStateColumn;
+  top_up_account: string | null;
+  upstream_channel_id: string | null;
+  fail_reason: string | null;
+  refunded: ColumnType<boolean, boolean | undefined, boolean>;
+  request_digest: string;
+  created_by: number | null;
+  created_at: Timestamp;
+  finished_at: Date | null;
+}
+
+export interface PurchasingTables {
+  dockings: DockingsTable;
+  purchase_orders: PurchaseOrdersTable;
+}

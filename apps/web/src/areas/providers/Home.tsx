@@ -1,0 +1,6 @@
+import { AccountHome } from "../../components/account/AccountHome";
+
+/** `/providers/Home`: the service provider's home: account balance, account info and actions. */
+export default function ProvidersHome() {
+  return <AccountHome role="providers" />;
+}

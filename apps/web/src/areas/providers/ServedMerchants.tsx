@@ -1,0 +1,73 @@
+import { App, Button, Popconfirm, Space, type TableColumnsType } from "antd";
+import dayjs from "dayjs";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { ServiceBinding } from "@tessera/contracts";
+import { RealNameTag } from "../../components/account/RealNameTag";
+import { ListPage } from "../../components/list/ListPage";
+import { PageHint } from "../../components/PageHint";
+import { servedQuery, useEndBinding } from "./servedApi";
+
+export interface ServedMerchantsProps {
+  pageId: string;
+  hintTitle: string;
+  hint: string;
+  /** Row actions of this list, besides ending the binding (which every list offers). */
+  actions?: (row: ServiceBinding) => ReactNode;
+}
+
+/**
+ * The merchants bound to this provider, as a searchable list (providers/BrandsList, VendorList): id,
+ * name, real-name state, when bound; the provider may end a binding, which also ends its brand tokens.
+ */
+export function ServedMerchants({ pageId, hintTitle, hint, actions }: ServedMerchantsProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const end = useEndBinding();
+
+  const columns: TableColumnsType<ServiceBinding> = [
+    { title: t("providers.list.merchantId"), dataIndex: "merchantId", width: 130 },
+    { title: t("providers.list.merchantName"), dataIndex: "merchantName" },
+    {
+      title: t("providers.list.realName"),
+      dataIndex: "merchantRealNameState",
+      width: 140,
+      render: (s: ServiceBinding["merchantRealNameState"]) => <RealNameTag state={s} />,
+    },
+    { title: t("providers.list.boundAt"), dataIndex: "boundAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("providers.list.actions"),
+      width: 220,
+      render: (_: unknown, row) => (
+        <Space size={4} wrap>
+          {actions?.(row)}
+          <Popconfirm
+            title={t("providers.list.unbindConfirm")}
+            okText={t("providers.list.confirm")}
+            cancelText={t("providers.list.cancel")}
+            onConfirm={() => {
+              void end.mutateAsync(row.id).then((r) => r?.ok && void message.success(t("providers.list.unbound")));
+            }}
+          >
+            <Button size="small" type="link" danger>
+              {t("providers.list.unbind")}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <ListPage<ServiceBinding>
+      header={<PageHint id={pageId} title={hintTitle} description={hint} />}
+      search={{ input: { keys: [{ value: "keyword", label: t("providers.list.keyword") }] } }}
+      columns={columns}
+      rowKey="id"
+      query={(state) => {
+        const keyword = state.values.inpVal?.trim();
+        return servedQuery({ page: state.page, pageSize: state.pageSize, ...(keyword ? { keyword } : {}) });
+      }}
+    />
+  );
+}

@@ -1,0 +1,148 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import path from "node:path";
+import { loginToken, registerAccount, type Account } from "../support/api";
+import { documentPng } from "../support/images";
+import { E2E_OPERATOR } from "../support/operator";
+
+/**
+ * Journey: an operator grants a merchant the service-provider role, a brand binds that provider, the
+ * provider logs in, chooses the provider system, sees its home and the brand in its lists, opens the
+ * brand's context and files the brand's real-name verification with the brand token, which the brand
+ * then revokes without ending the provider's own session.
+ */
+const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+/** A screenshot once the page has settled: no request pending and the loading overlay gone. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `providers-${name}.png`), fullPage: true });
+}
+const header = (page: Page) => page.locator(".ant-layout-header");
+
+async function realNameInfo(request: APIRequestContext, token: string) {
+  const res = await request.get("/api/card-brander/realNameInfo", { headers: { "x-auth-token": token } });
+  return ((await res.json()) as { data: { merchantId: string; latest: { state: string; companyName: string } | null } }).data;
+}
+
+async function grantProvider(request: APIRequestContext, merchantId: string) {
+  const login = await request.post("/api/card-user/login", { data: { email: E2E_OPERATOR.email, password: E2E_OPERATOR.password } });
+  const opsToken = ((await login.json()) as { data: { token: string } }).data.token;
+  const granted = await request.post(`/api/ops/merchants/${merchantId}/providerRole`, { headers: { "x-auth-token": opsToken }, data: { grant: true } });
+  expect(granted.status()).toBe(200);
+}
+
+async function bind(request: APIRequestContext, brand: Account, providerId: string) {
+  const res = await request.post("/api/card-servicer/brander/service", { headers: { "x-auth-token": await loginToken(request, brand) }, data: { providerId } });
+  expect(res.status()).toBe(200);
+}
+
+async function loginThroughDialog(page: Page, account: Account) {
+  await page.goto("/login");
+  const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await login.locator("#email").fill(account.email);
+  await login.locator("#password").fill(account.password);
+  await login.getByRole("button", { name: /登\s?录/ }).click();
+  await expect(page).toHaveURL(/\/SelectUser$/);
+}
+
+test("an operator makes a merchant a provider; a brand binds it; the provider sees its home and the brand", async ({ page, request, browser }) => {
+  const provider = await registerAccount(request, { orgName: "瀚海服务商" });
+  const brand = await registerAccount(request, { orgName: "青禾品牌" });
+  const stranger = await registerAccount(request, { orgName: "路人甲公司" });
+  await grantProvider(request, provider.merchantId);
+  await bind(request, brand, provider.merchantId);
+
+  // Without the role the chooser has no provider card; a merchant that holds it gets one.
+  const plainContext = await browser.newContext({ locale: "zh-CN" });
+  const plain = await plainContext.newPage();
+  await loginThroughDialog(plain, stranger);
+  await expect(plain.getByTestId("chooser-sale")).toBeVisible();
+  await expect(plain.getByTestId("chooser-providers")).toHaveCount(0);
+  await plain.goto("/providers/Home");
+  await expect(plain.getByText("无法进入此系统")).toBeVisible();
+  await plainContext.close();
+
+  await loginThroughDialog(page, provider);
+  await page.getByTestId("chooser-providers").click();
+  await shot(page, "chooser-cn");
+  await page.getByRole("button", { name: "进入系统" }).click();
+  await expect(page).toHaveURL(/\/providers\/Home$/);
+  await expect(page.getByText("欢迎使用服务商后台")).toBeVisible();
+  await expect(page.getByTestId("merchant-id")).toHaveText(provider.merchantId);
+  const menu = page.locator(".ant-layout-sider .ant-menu");
+  for (const name of ["首页", "企业信息", "实名认证", "品牌列表", "商户列表"]) await expect(menu.getByRole("menuitem", { name })).toBeVisible();
+  await shot(page, "home-cn");
+
+  await menu.getByRole("menuitem", { name: "品牌列表" }).click();
+  await expect(page).toHaveURL(/\/providers\/BrandsList/);
+  const row = page.locator(".ant-table-row").filter({ hasText: "青禾品牌" });
+  await expect(row).toContainText(brand.merchantId);
+  await expect(row).toContainText("未实名");
+  await expect(page.locator(".ant-table-row")).toHaveCount(1);
+  await shot(page, "brands-cn");
+
+  // The brand's context: the brand token files the brand's real-name verification, not the provider's.
+  await row.getByTestId(`enter-brand-${brand.merchantId}`).click();
+  await expect(page).toHaveURL(new RegExp(`/RealNamePage\\?sellerBrand=${brand.merchantId}$`));
+  await expect(page.getByTestId("brand-context")).toContainText("青禾品牌");
+  await expect(header(page)).toContainText(provider.email);
+  const licence = documentPng("名称: 青禾品牌有限公司\n统一社会信用代码: 91310000MA1FL4XQ2K\n法定代表人: 李青");
+  await page.getByTestId("doc-license").locator("input[type=file]").setInputFiles({ name: "licence.png", mimeType: "image/png", buffer: licence });
+  await expect(page.locator("#companyName")).toHaveValue("青禾品牌有限公司");
+  for (const kind of ["id_front", "id_back"]) {
+    await page.getByTestId(`doc-${kind}`).locator("input[type=file]").setInputFiles({ name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() });
+    await expect(page.getByTestId(`doc-${kind}`).locator("img")).toBeVisible();
+  }
+  await page.locator("#legalIdNumber").fill("11010519491231002X");
+  await page.getByTestId("realname-submit").click();
+  await expect(page.getByText("您的认证申请正在审核中")).toBeVisible();
+  await shot(page, "brand-realname-cn");
+  const brandToken = await loginToken(request, brand);
+  expect((await realNameInfo(request, brandToken)).latest).toMatchObject({ state: "pending", companyName: "青禾品牌有限公司" });
+  const providerToken = await page.evaluate(() => window.localStorage.getItem("x-auth-token"));
+  expect((await realNameInfo(request, providerToken ?? "")).latest).toBeNull();
+
+  // The brand revokes the token: the page says so, and the provider stays signed in.
+  const revoked = await request.post("/api/card-servicer/brander/service/revokeTokens", { headers: { "x-auth-token": brandToken } });
+  expect(revoked.status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("brand-context-missing")).toContainText("品牌令牌已失效");
+  await expect(page).toHaveURL(/\/RealNamePage\?sellerBrand=/);
+  await expect(header(page)).toContainText(provider.email);
+  await page.getByRole("button", { name: "返回品牌列表" }).click();
+  await expect(page).toHaveURL(/\/providers\/BrandsList$/);
+
+  // The search goes to the server: a name no bound merchant has finds nothing.
+  await page.getByPlaceholder("商户号或名称").first().fill("路人甲");
+  await page.getByRole("button", { name: /查\s?询/ }).click();
+  await expect(page.locator(".ant-table-row")).toHaveCount(0);
+
+  await menu.getByRole("menuitem", { name: "企业信息" }).click();
+  await expect(page.locator("#companyName")).toHaveValue("瀚海服务商");
+  await menu.getByRole("menuitem", { name: "实名认证" }).click();
+  await expect(page).toHaveURL(/\/providers\/AuthenticationP$/);
+  await expect(page.getByTestId("realname-submit")).toBeVisible();
+
+  // In English, the merchant list; ending the binding there removes the brand from both lists.
+  await page.evaluate(() => window.localStorage.setItem("lang", "en"));
+  await page.goto("/providers/VendorList");
+  await expect(page.getByText("The merchants you serve")).toBeVisible();
+  const vendor = page.locator(".ant-table-row").filter({ hasText: "青禾品牌" });
+  await expect(vendor).toContainText("Not real-named");
+  await shot(page, "vendors-en");
+  await page.goto("/providers/Home");
+  await expect(page.getByText("Welcome to the service provider console")).toBeVisible();
+  await shot(page, "home-en");
+  await page.goto("/providers/BrandsList");
+  await page.getByTestId(`enter-brand-${brand.merchantId}`).click();
+  await expect(page.getByTestId("brand-context")).toContainText("You are acting as service provider for brand 青禾品牌");
+  await expect(page.getByText("青禾品牌有限公司")).toBeVisible();
+  await shot(page, "brand-realname-en");
+  await page.goto("/providers/VendorList");
+  await vendor.getByRole("button", { name: "Unbind" }).click();
+  await page.locator(".ant-popconfirm").getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Binding ended")).toBeVisible();
+  await expect(page.locator(".ant-table-row")).toHaveCount(0);
+  const after = await request.get("/api/card-servicer/brander/service", { headers: { "x-auth-token": await loginToken(request, brand) } });
+  expect(((await after.json()) as { data: unknown }).data).toBeNull();
+});

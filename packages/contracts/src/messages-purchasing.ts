@@ -1,0 +1,23 @@
+/** Messages of docking and purchase orders (spec 01 §5 Docking, §8), in the three languages. */
+export const PURCHASING_MESSAGES = {
+  "docking.incomplete": { cn: "请填写完整信息", tw: "請填寫完整信息", en: "Please fill in complete information" },
+  "docking.supplierIdEmpty": { cn: "请输入供应商ID", tw: "請輸入供應商ID", en: "Please enter the supplier ID" },
+  "docking.supplierNotFound": { cn: "供应商不存在", tw: "供應商不存在", en: "This supplier does not exist" },
+  "docking.self": { cn: "不能与自己对接", tw: "不能與自己對接", en: "You cannot dock with yourself" },
+  "docking.exists": { cn: "已与该供应商对接或申请审核中", tw: "已與該供應商對接或申請審核中", en: "You are already docked with this supplier or an application is under review" },
+  "docking.notFound": { cn: "对接记录不存在", tw: "對接記錄不存在", en: "This docking record does not exist" },
+  "docking.wrongState": { cn: "该对接当前状态不能执行此操作", tw: "該對接當前狀態不能執行此操作", en: "This docking cannot do that in its current state" },
+  "docking.rejectReasonEmpty": { cn: "请输入驳回原因", tw: "請輸入駁回原因", en: "Please enter the reason for rejecting" },
+  "docking.notDocked": { cn: "尚未与该供应商完成对接", tw: "尚未與該供應商完成對接", en: "You are not docked with this supplier" },
+  "order.goodsEmpty": { cn: "请选择商品", tw: "請選擇商品", en: "Please choose the goods" },
+  "order.goodsUnavailable": { cn: "该商品暂不可采购", tw: "該商品暫不可採購", en: "This goods cannot be purchased now" },
+  "order.quantityInvalid": { cn: "采购数量须为正整数", tw: "採購數量須為正整數", en: "The quantity must be a positive whole number" },
+  "order.topUpAccountEmpty": { cn: "请输入充值账号", tw: "請輸入充值賬號", en: "Please enter the account to top up" },
+  "order.topUpAccountInvalid": { cn: "充值账号不能超过64个字符", tw: "充值賬號不能超過64個字符", en: "The account to top up is at most 64 characters" },
+  "order.orderNoInvalid": { cn: "订单号须为6-64位字母、数字、-或_", tw: "訂單號須為6-64位字母、數字、-或_", en: "The order number is 6-64 letters, digits, - or _" },
+  "order.orderNoReused": { cn: "该订单号已用于另一笔不同的订单", tw: "該訂單號已用於另一筆不同的訂單", en: "This order number was already used for a different order" },
+  "order.currencyMismatch": { cn: "商品币种与您的结算币种不同", tw: "商品幣種與您的結算幣種不同", en: "The goods is priced in another currency than yours" },
+  "order.notFound": { cn: "订单不存在", tw: "訂單不存在", en: "This order does not exist" },
+  "order.notProcessing": { cn: "该订单已处理完成", tw: "該訂單已處理完成", en: "This order has already been settled" },
+  "order.channelIdEmpty": { cn: "请输入上游渠道ID", tw: "請輸入上游渠道ID", en: "Please enter the upstream channel ID" },
+} as const;

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { CURRENCIES, REAL_NAME_STATES } from "./enums";
+import { pageOf, pageQuery } from "./paging";
+
+/**
+ * Docking and purchase orders (spec 01 §3 Docking record, Purchase order; §4 states; §5 Docking).
+ * Amounts are integers of minor units.
+ */
+
+export const DOCKING_STATUSES = ["pending_review", "approved", "rejected", "cancelled"] as const;
+export type DockingStatus = (typeof DOCKING_STATUSES)[number];
+
+export const dockingApplyReq = z.strictObject({
+  supplierId: z
+    .string({ error: "docking.incomplete" })
+    .trim()
+    .min(1, { error: "docking.supplierIdEmpty" })
+    .regex(/^\d{1,18}$/, { error: "docking.supplierNotFound" }),
+});
+export const dockingReviewReq = z.strictObject({
+  approve: z.boolean({ error: "docking.incomplete" }),
+  reason: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
+});
+export const dockingConfirmReq = z.strictObject({
+  phone: z.string({ error: "validation.mobileEmpty" }).trim().min(1, { error: "validation.mobileEmpty" }).regex(/^1\d{10}$/, { error: "validation.mobileFormat" }),
+  verifyCode: z.string({ error: "validation.smsCodeEmpty" }).trim().min(1, { error: "validation.smsCodeEmpty" }),
+});
+
+export const docking = z.object({
+  id: z.string(),
+  /** Which side the reader is on. */
+  side: z.enum(["purchaser", "supplier"]),
+  counterpartId: z.string(),
+  counterpartName: z.string(),
+  counterpartRealNameState: z.enum(REAL_NAME_STATES),
+  status: z.enum(DOCKING_STATUSES),
+  /** Docked: approved, and the agreement signed by both sides. */
+  docked: z.boolean(),
+  purchaserSigned: z.boolean(),
+  supplierSigned: z.boolean(),
+  rejectReason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Docking = z.infer<typeof docking>;
+export const dockingQuery = pageQuery.extend({ side: z.enum(["purchaser", "supplier"]).optional(), status: z.enum(DOCKING_STATUSES).optional() });
+export type DockingQuery = z.infer<typeof dockingQuery>;
+export const dockingPage = pageOf(docking);
+
+export const ORDER_STATES = ["processing", "success", "failure"] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+export const orderReq = z.strictObject({
+  goodsId: z.string({ error: "order.goodsEmpty" }).regex(/^\d{1,18}$/, { error: "order.goodsEmpty" }),
+  quantity: z.number({ error: "order.quantityInvalid" }).int({ error: "order.quantityInvalid" }).min(1, { error: "order.quantityInvalid" }).max(10_000, { error: "order.quantityInvalid" }),
+  /** The account to top up, for direct top-up goods. */
+  topUpAccount: z.string().trim().max(64, { error: "order.topUpAccountInvalid" }).optional(),
+  /** The purchaser's own order number: the same number never makes a second order. */
+  orderNo: z.string({ error: "order.orderNoInvalid" }).regex(/^[A-Za-z0-9_-]{6,64}$/, { error: "order.orderNoInvalid" }),
+});
+export type OrderReq = z.infer<typeof orderReq>;
+
+const money = z.object({ amount: z.number().int(), currency: z.enum(CURRENCIES) });
+export const purchaseOrder = z.object({
+  id: z.string(),
+  orderNo: z.string(),
+  purchaserId: z.string(),
+  purchaserName: z.string(),
+  supplierId: z.string(),
+  supplierName: z.string(),
+  goodsId: z.string(),
+  goodsName: z.string(),
+  businessType: z.string(),
+  quantity: z.number().int(),
+  unitPrice: money,
+  amount: money,
+  state: z.enum(ORDER_STATES),
+  topUpAccount: z.string().nullable(),
+  upstreamChannelId: z.string().nullable(),
+  failReason: z.string().nullable(),
+  refunded: z.boolean(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type PurchaseOrder = z.infer<typeof purchaseOrder>;
+export const orderQuery = pageQuery.extend({
+  state: z.enum(ORDER_STATES).optional(),
+  orderNo: z.string().trim().max(64).optional(),
+  goodsId: z.string().regex(/^\d{1,18}$/).optional(),
+});
+export type OrderQuery = z.infer<typeof orderQuery>;
+export const orderPage = pageOf(purchaseOrder);
+
+export const fulfilReq = z.discriminatedUnion("result", [
+  z.strictObject({ result: z.literal("success"), upstreamChannelId: z.string().trim().min(1, { error: "order.channelIdEmpty" }).max(64) }),
+  z.strictObject({ result: z.literal("failure"), reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200) }),
+]);
+export type FulfilReq = z.infer<typeof fulfilReq>;
