@@ -1,10 +1,11 @@
 import { createRequire } from "node:module";
+import { WebSocket } from "ws";
 
 /**
  * Runs the published `easemob-websdk` in Node as a test client (easemob-wire.md §5). The SDK expects a
  * browser: `self`, `window` with `WebSocket` (its platform check), `XMLHttpRequest`, `FileReader`,
  * `localStorage`. Node 20 has fetch, FormData and Blob, so XMLHttpRequest is provided here on top of
- * fetch. The socket is the realtime gateway's (issue 9); these scenarios drive the REST calls only.
+ * fetch. The socket is the `ws` client, talking to the realtime gateway on /websocket.
  */
 
 type Listener = (ev: { type: string; target: unknown; loaded?: number; total?: number }) => void;
@@ -131,13 +132,6 @@ class BlobReader extends Emitter {
   }
 }
 
-/** The socket belongs to the realtime gateway (issue 9); REST scenarios never open it. */
-class NoSocket {
-  constructor() {
-    throw new Error("the websocket gateway is not part of these REST scenarios");
-  }
-}
-
 export interface Websdk {
   connection: new (options: Record<string, unknown>) => Connection;
   utils: { ajax(options: Record<string, unknown>, kind?: string): Promise<Record<string, unknown>> };
@@ -166,7 +160,8 @@ export function loadWebsdk(): Websdk {
   g.self ??= globalThis;
   g.window ??= globalThis;
   g.navigator ??= { userAgent: "node" };
-  g.WebSocket ??= NoSocket;
+  // The `ws` client, whatever the Node version offers: the gateway is tested against this one.
+  g.WebSocket = WebSocket;
   g.XMLHttpRequest = FetchXhr;
   g.FileReader ??= BlobReader;
   if (!g.localStorage) {

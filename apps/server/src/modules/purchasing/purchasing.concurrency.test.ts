@@ -23,7 +23,7 @@ it("200 parallel purchases by 20 purchasers of 100 codes: exactly 100 sold, none
   const brand = await newBrand(t, supplier, "Race");
   const goods = await newGoods(t, supplier, brand.id, { name: "Race card", price: 1_000, settlementPrice: 900, perOrderMax: 10 });
   await importFile(t, supplier.token, goods.id, "cards.csv", csv(100, "RACE"));
-  const buyers = [];
+  const buyers: { token: string; merchantId: string }[] = [];
   for (let i = 0; i < 20; i++) {
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 100_000);
