@@ -60,6 +60,8 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await expect(plain.getByTestId("chooser-providers")).toHaveCount(0);
   await plain.goto("/providers/Home");
   await expect(plain.getByText("无法进入此系统")).toBeVisible();
+  await expect(plain.getByText("您的组织尚未开通「服务商」系统。")).toBeVisible();
+  await shot(plain, "no-role-cn");
   await plainContext.close();
 
   await loginThroughDialog(page, provider);
@@ -119,6 +121,7 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
 
   await menu.getByRole("menuitem", { name: "企业信息" }).click();
   await expect(page.locator("#companyName")).toHaveValue("瀚海服务商");
+  await shot(page, "essential-info-cn");
   await menu.getByRole("menuitem", { name: "实名认证" }).click();
   await expect(page).toHaveURL(/\/providers\/AuthenticationP$/);
   await expect(page.getByTestId("realname-submit")).toBeVisible();

@@ -19,5 +19,9 @@ export const queryKeys = {
   transfers: (query: Query) => ["transfers", query] as const,
   transfersAll: ["transfers"] as const,
   transitAuth: ["transitAuth"] as const,
+  dockings: (query: Query) => ["dockings", query] as const,
+  dockingsAll: ["dockings"] as const,
+  orders: (side: "purchaser" | "supplier", query: Query) => ["orders", side, query] as const,
+  ordersAll: ["orders"] as const,
   statements: (unit: "day" | "month", range: { from: string; to: string }) => ["statements", unit, range] as const,
 };

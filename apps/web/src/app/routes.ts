@@ -1,4 +1,4 @@
-import { AccountBookOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
+import { AccountBookOutlined, ApartmentOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, ShoppingCartOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
 // Onboarding and operator console pages.
 import { ApiOutlined, AuditOutlined, FileProtectOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
 // Service-provider pages.
@@ -77,6 +77,8 @@ export const AREAS: AreaDef[] = [
       { path: "RechargeSheet", load: () => import("../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
       { path: "FundRelated", load: () => import("../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
       { path: "WithdrawalRecord", load: () => import("../areas/sale/WithdrawalRecord"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
+      { path: "SupplierDocking", load: () => import("../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
+      { path: "PurchaseOrder", load: () => import("../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },
       { path: "GoodsList", load: () => import("../areas/sale/GoodsList"), titleKey: "catalog.title.goodsList", menuKey: "catalog.menu.goodsList", icon: ShoppingOutlined },
       { path: "CarmiGoodsList", load: () => import("../areas/sale/CarmiGoodsList"), titleKey: "catalog.title.carmiGoodsList", menuKey: "catalog.menu.carmiGoodsList", icon: CreditCardOutlined },
       { path: "CouponSelection", load: () => import("../areas/sale/CouponSelection"), titleKey: "catalog.title.couponSelection", menuKey: "catalog.menu.couponSelection", icon: GiftOutlined },
@@ -98,6 +100,8 @@ export const AREAS: AreaDef[] = [
       { path: "SuppliedProducts", load: () => import("../areas/business/SuppliedProducts"), titleKey: "catalog.title.suppliedProducts", menuKey: "catalog.menu.suppliedProducts", icon: AppstoreOutlined },
       { path: "CardImport", load: () => import("../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
       { path: "GoodsInSupply", load: () => import("../areas/business/GoodsInSupply"), titleKey: "catalog.title.goodsInSupply", menuKey: "catalog.menu.goodsInSupply", icon: ShoppingOutlined },
+      { path: "ProcurementLiaison", load: () => import("../areas/business/ProcurementLiaison"), titleKey: "docking.title.business", menuKey: "docking.title.business", icon: ApartmentOutlined },
+      { path: "SalesOrder", load: () => import("../areas/business/SalesOrder"), titleKey: "order.title.business", menuKey: "order.title.business", icon: ShoppingCartOutlined },
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "DailyFunds", load: () => import("../areas/business/DailyFunds"), titleKey: "statement.title.day", menuKey: "statement.title.day", icon: CalendarOutlined },
       { path: "Billing", load: () => import("../areas/business/Billing"), titleKey: "statement.title.month", menuKey: "statement.title.month", icon: AccountBookOutlined },

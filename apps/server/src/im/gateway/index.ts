@@ -55,12 +55,16 @@ export function registerGateway(app: FastifyInstance, deps: ImDeps, services: Im
 
   const unsubscribe = deps.bus.subscribe((deliveries) => deliver(hub, deps.appKey, deliveries));
 
-  app.addHook("onClose", (_instance, done) => {
+  // Before the HTTP server closes (it waits for its connections, upgraded ones included).
+  app.addHook("preClose", async () => {
     clearInterval(sweep);
     unsubscribe();
     app.server.off("upgrade", onUpgrade);
     for (const s of sessions) s.close(CLOSE.shutdown, "server shutting down");
-    wss.close(() => done());
+    const end = Date.now() + 500;
+    while (wss.clients.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    for (const ws of wss.clients) ws.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
   return { hub, options };
 }

@@ -1,7 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Descriptions, Drawer, Empty, Image, Space, Spin, Tag } from "antd";
 import { useTranslation } from "react-i18next";
+import { isCardBusinessType } from "@tessera/contracts";
 import { formatMoney } from "../../../components/money";
+import { PurchaseForm } from "../../../components/purchasing/PurchaseForm";
 import { percent, useDictLabels } from "../../business/catalog/labels";
 import { selectionApi, selectionKeys } from "./api";
 
@@ -58,6 +60,7 @@ export function GoodsDetailDrawer({ id, onClose }: { id: number | null; onClose:
               { key: "desc", label: t("catalog.field.description"), children: <div style={{ whiteSpace: "pre-wrap" }}>{g.description || "-"}</div> },
             ]}
           />
+          <PurchaseForm goods={{ id: g.id, price: g.price, currency: g.currency, perOrderMax: g.perOrderMax, fromStock: isCardBusinessType(g.businessType) }} />
         </Space>
       )}
     </Drawer>

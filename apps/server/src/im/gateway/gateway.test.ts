@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { decodeMessageBody, decodeMeta } from "../proto/decode";
+import { findMessage } from "../store/messages";
+import { CMD } from "./frames";
+import { startGatewayTest, type GatewayTest } from "./test-server";
+import { messageBody, provisionFrame, pullFrame, sendFrame, unreadFrame, WireClient, type ServerFrame } from "./wire-client";
+
+/** The gateway with our own frames: login and its failures, send and ack, offline delivery, duplicates, refusals. */
+let g: GatewayTest;
+let alice: { name: string; token: string };
+let bob: { name: string; token: string };
+
+beforeAll(async () => {
+  g = await startGatewayTest();
+  alice = await g.user("alice");
+  bob = await g.user("bob");
+});
+afterAll(async () => {
+  await g?.close();
+});
+
+const isAck = (id: bigint) => (f: ServerFrame) => f.sync?.metaId === id;
+const texts = (metas: Uint8Array[]) => metas.map((m) => decodeMessageBody(decodeMeta(m).payload).contents[0]?.text);
+
+async function refused(name: string, token: string): Promise<{ code: number; reason: string; close: number }> {
+  const c = await WireClient.connect(g.url);
+  c.send(provisionFrame(g.appKey, name, token, "webim_x"));
+  const reply = await c.take((f) => f.provision !== undefined);
+  const closed = await c.untilClosed();
+  return { code: reply.provision?.status.code ?? -1, reason: reply.provision?.status.reason ?? "", close: closed.code };
+}
+
+/** Pulls a queue until it is empty, acknowledging each batch; returns the texts in order. */
+async function drain(c: WireClient, queue: { name: string; domain: string }): Promise<string[]> {
+  const out: string[] = [];
+  let key: bigint | undefined;
+  for (;;) {
+    c.send(pullFrame(g.appKey, queue, key));
+    const b = await c.take((f) => f.sync !== undefined && f.sync.metaId === 0n && f.sync.queue?.name === queue.name);
+    out.push(...(texts(b.sync?.metas ?? []) as string[]));
+    if (b.sync?.isLast) return out;
+    key = b.sync?.nextKey ?? undefined;
+  }
+}
+
+describe("login", () => {
+  test("a valid token logs in; the reply echoes the resource and the absolute expiry", async () => {
+    const c = await WireClient.connect(g.url);
+    c.send(provisionFrame(g.appKey, alice.name, alice.token, "webim_a1"));
+    const r = await c.take((f) => f.command === CMD.PROVISION);
+    expect(r.provision?.status.code).toBe(0);
+    expect(r.provision?.resource).toBe("webim_a1");
+    const expires = (JSON.parse(r.provision?.authToken ?? "{}") as { expires_in: number }).expires_in;
+    expect(expires).toBeGreaterThan(g.im.t.clock.now().getTime());
+    c.send(unreadFrame());
+    const u = await c.take((f) => f.command === CMD.UNREAD);
+    expect(u.unread).toEqual([]);
+    c.close();
+  });
+
+  test("each login failure has its code and reason, and the socket is closed", async () => {
+    expect(await refused(alice.name, "YWMtgarbage.x")).toEqual({ code: 1, reason: "Sorry, token or password does not match login info", close: 4001 });
+    expect(await refused(bob.name, alice.token)).toMatchObject({ code: 1, reason: "Sorry, token or password does not match login info" });
+    expect(await refused("bad name!", alice.token)).toMatchObject({ code: 4, reason: "Invalid parameter" });
+    const ghost = g.im.t.app.im.services.deps.signer.sign({ subject: "ghost-user", issuedMs: Date.now(), expiresMs: Date.now() + 60_000 });
+    expect(await refused("ghost-user", ghost)).toMatchObject({ code: 1, reason: "Sorry, user not found" });
+    const old = g.im.t.app.im.services.deps.signer.sign({ subject: alice.name, issuedMs: Date.now() - 120_000, expiresMs: Date.now() - 60_000 });
+    expect(await refused(alice.name, old)).toMatchObject({ code: 1, reason: "Sorry, token expired" });
+  });
+
+  test("frames before login other than PROVISION close the socket", async () => {
+    const c = await WireClient.connect(g.url);
+    c.send(unreadFrame());
+    expect((await c.untilClosed()).code).toBe(1002);
+  });
+
+  test("more devices than allowed are refused with TOO_MANY_DEVICES", async () => {
+    const u = await g.user("many");
+    const max = g.im.t.app.im.gateway.options.maxDevices;
+    const open: WireClient[] = [];
+    for (let i = 0; i < max; i++) open.push(await g.login(u.name, u.token, `webim_d${i}`));
+    expect(await refused(u.name, u.token)).toMatchObject({ code: 13 });
+    for (const c of open) c.close();
+  });
+
+  test("a second login on the same resource kicks the first with LOGIN_ANOTHER_DEVICE", async () => {
+    const u = await g.user("twice");
+    const first = await g.login(u.name, u.token, "webim_same");
+    const second = await g.login(u.name, u.token, "webim_same");
+    const kick = await first.take((f) => (f.sync?.metas.length ?? 0) > 0);
+    const meta = decodeMeta(kick.sync?.metas[0] ?? new Uint8Array());
+    expect(meta.ns).toBe(0);
+    expect(meta.payload[0]).toBe(0x08);
+    expect(meta.payload[1]).toBe(2);
+    expect((await first.untilClosed()).code).toBe(4000);
+    second.close();
+  });
+});
+
+describe("send, ack and delivery", () => {
+  test("the ack comes after the message is stored, and the online peer is woken", async () => {
+    const a = await g.login(alice.name, alice.token, "webim_a2");
+    const b = await g.login(bob.name, bob.token, "webim_b2");
+    a.send(sendFrame(g.appKey, { id: 1001n, from: alice.name, to: bob.name, chatType: 1, text: "first" }));
+    const ack = await a.take(isAck(1001n));
+    expect(ack.sync?.status).toEqual({ code: 0, reason: "" });
+    const row = await findMessage(g.im.t.ctx.database.db, Number(ack.sync?.serverId));
+    expect(row).toMatchObject({ from_user: alice.name, to_target: bob.name, created_ms: Number(ack.sync?.timestamp) });
+    const n = await b.take((f) => f.command === CMD.NOTICE);
+    expect(n.notice?.name).toBe(alice.name);
+    expect(await drain(b, { name: alice.name, domain: "easemob.com" })).toEqual(["first"]);
+    a.close();
+    b.close();
+  });
+
+  test("an offline device gets everything on reconnect, in order, exactly once", async () => {
+    const a = await g.login(alice.name, alice.token, "webim_a3");
+    for (let i = 0; i < 120; i++) {
+      a.send(sendFrame(g.appKey, { id: BigInt(2000 + i), from: alice.name, to: bob.name, chatType: 1, text: `m${i}` }));
+    }
+    for (let i = 0; i < 120; i++) expect((await a.take(isAck(BigInt(2000 + i)))).sync?.status?.code).toBe(0);
+    let b = await g.login(bob.name, bob.token, "webim_b3");
+    b.send(unreadFrame());
+    const u = await b.take((f) => f.command === CMD.UNREAD);
+    expect(u.unread).toEqual([{ queue: expect.objectContaining({ name: alice.name, domain: "easemob.com" }) as unknown, n: 120 }]);
+    // First batch taken but not acknowledged: the connection drops, and the batch comes again.
+    b.send(pullFrame(g.appKey, { name: alice.name, domain: "easemob.com" }));
+    const first = await b.take((f) => f.sync?.queue?.name === alice.name);
+    expect(texts(first.sync?.metas ?? []).slice(0, 2)).toEqual(["m0", "m1"]);
+    b.close();
+    await b.untilClosed();
+    b = await g.login(bob.name, bob.token, "webim_b3");
+    const all = await drain(b, { name: alice.name, domain: "easemob.com" });
+    expect(all).toEqual(Array.from({ length: 120 }, (_, i) => `m${i}`));
+    b.close();
+    await b.untilClosed();
+    b = await g.login(bob.name, bob.token, "webim_b3");
+    b.send(unreadFrame());
+    expect((await b.take((f) => f.command === CMD.UNREAD)).unread).toEqual([]);
+    b.close();
+    a.close();
+  });
+
+  test("the same client message id sent twice makes one message with one server id", async () => {
+    const a = await g.login(alice.name, alice.token, "webim_a4");
+    const frame = sendFrame(g.appKey, { id: 3001n, from: alice.name, to: bob.name, chatType: 1, text: "once" });
+    a.send(frame);
+    a.send(frame);
+    const first = await a.take(isAck(3001n));
+    const second = await a.take(isAck(3001n));
+    expect(second.sync?.serverId).toBe(first.sync?.serverId);
+    const rows = await g.im.t.ctx.database.db.selectFrom("im_messages").select("id").where("from_user", "=", alice.name).where("client_id", "=", "webim_a4:3001").execute();
+    expect(rows).toHaveLength(1);
+    const b = await g.login(bob.name, bob.token, "webim_b4");
+    expect(await drain(b, { name: alice.name, domain: "easemob.com" })).toEqual(["once"]);
+    a.close();
+    b.close();
+  });
+
+  test("refusals carry the reasons the client maps", async () => {
+    const a = await g.login(alice.name, alice.token, "webim_a5");
+    a.send(sendFrame(g.appKey, { id: 4001n, from: alice.name, to: "nobody-at-all", chatType: 1, text: "x" }));
+    expect((await a.take(isAck(4001n))).sync?.status).toEqual({ code: 1, reason: "username nobody-at-all doesn't exist!" });
+    a.send(sendFrame(g.appKey, { id: 4002n, from: alice.name, to: "999999", chatType: 2, text: "x" }));
+    expect((await a.take(isAck(4002n))).sync?.status).toEqual({ code: 1, reason: "group not found" });
+    a.send(sendFrame(g.appKey, { id: 4003n, from: bob.name, to: alice.name, chatType: 1, text: "spoof" }));
+    expect((await a.take(isAck(4003n))).sync?.status?.code).toBe(4);
+    a.send(sendFrame(g.appKey, { id: 4004n, from: alice.name, to: bob.name, chatType: 1, text: "x".repeat(70_000) }));
+    expect((await a.take(isAck(4004n))).sync?.status).toEqual({ code: 7, reason: "Sorry, data is too large" });
+    // bob blocks alice
+    const block = await g.im.call("POST", `sdk/user/${bob.name}/blocks`, { token: bob.token, body: { usernames: [alice.name] } });
+    expect(block.status).toBe(200);
+    a.send(sendFrame(g.appKey, { id: 4005n, from: alice.name, to: bob.name, chatType: 1, text: "x" }));
+    expect((await a.take(isAck(4005n))).sync?.status).toEqual({ code: 1, reason: "blocked" });
+    await g.im.call("DELETE", `sdk/user/${bob.name}/blocks`, { token: bob.token, body: { usernames: [alice.name] } });
+    a.close();
+  });
+
+  test("recall within the window reaches the peer; after the window it is refused", async () => {
+    const a = await g.login(alice.name, alice.token, "webim_a6");
+    a.send(sendFrame(g.appKey, { id: 5001n, from: alice.name, to: bob.name, chatType: 1, text: "take back" }));
+    const sent = (await a.take(isAck(5001n))).sync?.serverId ?? 0n;
+    a.send(sendFrame(g.appKey, { id: 5002n, from: alice.name, to: bob.name, chatType: 1, text: "", bodyType: 6, ackMessageId: sent }));
+    expect((await a.take(isAck(5002n))).sync?.status?.code).toBe(0);
+    a.send(sendFrame(g.appKey, { id: 5003n, from: alice.name, to: bob.name, chatType: 1, text: "too late" }));
+    const late = (await a.take(isAck(5003n))).sync?.serverId ?? 0n;
+    g.im.t.clock.advance(g.im.t.app.im.gateway.options.recallWindowMs / 1000 + 1);
+    a.send(sendFrame(g.appKey, { id: 5004n, from: alice.name, to: bob.name, chatType: 1, text: "", bodyType: 6, ackMessageId: late }));
+    expect((await a.take(isAck(5004n))).sync?.status).toEqual({ code: 1, reason: "exceed recall time limit" });
+    const b = await g.login(bob.name, bob.token, "webim_b6");
+    b.send(pullFrame(g.appKey, { name: alice.name, domain: "easemob.com" }));
+    const batch = await b.take((f) => f.sync?.queue?.name === alice.name);
+    const bodies = (batch.sync?.metas ?? []).map((m) => decodeMessageBody(decodeMeta(m).payload));
+    // The recalled message is not delivered; its RECALL is, then the later message.
+    expect(bodies.map((x) => x.type)).toEqual([6, 1]);
+    expect(bodies[0]?.ackMessageId).toBe(sent);
+    a.close();
+    b.close();
+  });
+
+  test("unread counts: own messages never count, a channel ack clears them", async () => {
+    const carol = await g.user("carol");
+    const a = await g.login(alice.name, alice.token, "webim_a7");
+    for (let i = 0; i < 3; i++) {
+      a.send(sendFrame(g.appKey, { id: BigInt(6000 + i), from: alice.name, to: carol.name, chatType: 1, text: `u${i}` }));
+      await a.take(isAck(BigInt(6000 + i)));
+    }
+    const unread = async (who: string, key: string) =>
+      (await g.im.t.ctx.database.db.selectFrom("im_conversations").select("unread").where("username", "=", who).where("conv_key", "=", key).executeTakeFirst())?.unread;
+    const key = alice.name < carol.name ? `c:${alice.name}:${carol.name}` : `c:${carol.name}:${alice.name}`;
+    expect(await unread(carol.name, key)).toBe(3);
+    expect(await unread(alice.name, key)).toBe(0);
+    const c = await g.login(carol.name, carol.token, "webim_c7");
+    c.send(sendFrame(g.appKey, { id: 6100n, from: carol.name, to: alice.name, chatType: 1, text: "", bodyType: 7 }));
+    expect((await c.take(isAck(6100n))).sync?.status?.code).toBe(0);
+    expect(await unread(carol.name, key)).toBe(0);
+    a.close();
+    c.close();
+  });
+});
+
+describe("sessions", () => {
+  test("bodies with unknown content types are refused, the socket stays open", async () => {
+    const a = await g.login(alice.name, alice.token, "webim_a8");
+    const body = messageBody(g.appKey, { from: alice.name, to: bob.name, chatType: 1, text: "" });
+    const bad = Uint8Array.from([...body.slice(0, -2), 0x08, 0x63]);
+    a.send(sendFrame(g.appKey, { id: 7001n, from: alice.name, to: bob.name, chatType: 1, text: "" }, bad));
+    const ack = await a.take(isAck(7001n));
+    expect(ack.sync?.status?.code).not.toBe(0);
+    a.send(unreadFrame());
+    await a.take((f) => f.command === CMD.UNREAD);
+    a.close();
+  });
+});

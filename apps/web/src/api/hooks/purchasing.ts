@@ -1,0 +1,56 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Docking, DockingStatus, FulfilReq, OrderReq, OrderState, Page, PurchaseOrder } from "@tessera/contracts";
+import type { Query } from "../client";
+import { unwrap } from "../errors";
+import { http } from "../http";
+import { queryKeys } from "../queryKeys";
+
+/** Docking (`abutment/*`, `apply/{id}`) and purchase orders (`orders`, `supplyOrders`). */
+const user = "/api/card-user";
+
+export function dockingsQuery(query: Query & { page: number; pageSize: number; side: "purchaser" | "supplier"; status?: DockingStatus }) {
+  return { queryKey: queryKeys.dockings(query), queryFn: async () => unwrap(await http.get<Page<Docking>>(`${user}/abutment/brander/apply`, { query })) };
+}
+
+export function ordersQuery(query: Query & { page: number; pageSize: number; state?: OrderState }, side: "purchaser" | "supplier") {
+  return {
+    queryKey: queryKeys.orders(side, query),
+    queryFn: async () => unwrap(await http.get<Page<PurchaseOrder>>(side === "purchaser" ? `${user}/orders` : "/api/card-brander/supplyOrders", { query })),
+  };
+}
+
+function useDockingMutation<A, R>(fn: (args: A) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.dockingsAll }) });
+}
+
+export const useApplyDocking = () => useDockingMutation((supplierId: string) => http.post<Docking>(`${user}/abutment/brander/apply`, { supplierId }, { toast: false }));
+export const useReviewDocking = () =>
+  useDockingMutation(({ id, approve, reason }: { id: string; approve: boolean; reason?: string }) =>
+    http.post<Docking>(`${user}/abutment/brander/review/${id}`, { approve, ...(reason && { reason }) }, { toast: false }),
+  );
+export const useSignDocking = () =>
+  useDockingMutation(({ id, phone, verifyCode }: { id: string; phone: string; verifyCode: string }) =>
+    http.post<Docking>(`${user}/abutment/brander/confirm/${id}`, { phone, verifyCode }, { toast: false }),
+  );
+export const useEndDocking = () => useDockingMutation((id: string) => http.del<null>(`${user}/apply/${id}`));
+
+export function usePlaceOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: OrderReq) => http.post<PurchaseOrder>(`${user}/orders`, req, { toast: false }),
+    onSuccess: () => {
+      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.fundChangesAll]) void queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+}
+
+export function useFulfilOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...req }: FulfilReq & { id: string }) => http.put<PurchaseOrder>(`/api/card-brander/supplyOrders/${id}/fulfil`, req, { toast: false }),
+    onSuccess: () => {
+      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll]) void queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+}

@@ -1,0 +1,76 @@
+import { App, Button, Card, Form, Input, InputNumber, Space, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { Currency } from "@tessera/contracts";
+import { areaPrefixOf } from "../../api/area";
+import { useSession, useUserInfo } from "../../api/hooks/account";
+import { newRequestKey } from "../../api/hooks/funds";
+import { usePlaceOrder } from "../../api/hooks/purchasing";
+import { reportFailure } from "../form/serverError";
+import { useMessageText } from "../form/useZodRules";
+import { formatMoney } from "../money";
+
+interface Values {
+  quantity: number;
+  topUpAccount?: string;
+}
+
+/**
+ * The purchase form of one goods (spec 01 §2 screen 11): quantity (and the account to top up for direct
+ * top-up goods), the total against the SUP balance, with the way to top up when it is short. One order
+ * number per attempt, so a retried click never buys twice.
+ */
+export function PurchaseForm({ goods }: { goods: { id: number; price: number; currency: Currency; perOrderMax: number; fromStock: boolean } }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const text = useMessageText();
+  const { data: info } = useUserInfo();
+  const { version } = useSession();
+  const sale = `${areaPrefixOf(version)}/sale`;
+  const [form] = Form.useForm<Values>();
+  const quantity = Form.useWatch("quantity", form) ?? 1;
+  const place = usePlaceOrder();
+  const [orderNo, setOrderNo] = useState(() => `W${newRequestKey().replace(/-/g, "").slice(0, 20)}`);
+  const total = goods.price * (Number.isInteger(quantity) ? quantity : 1);
+  const sup = info?.balances?.sup;
+  const short = sup !== undefined && sup.amount < total;
+
+  const submit = async (v: Values) => {
+    const result = await place.mutateAsync({ goodsId: String(goods.id), quantity: v.quantity, ...(v.topUpAccount && { topUpAccount: v.topUpAccount.trim() }), orderNo });
+    if (reportFailure(result, form, ["quantity", "topUpAccount"], (m) => void message.error(m))) return;
+    void message.success(t(result?.ok && result.data.state === "success" ? "order.placedSuccess" : "order.placedProcessing"));
+    setOrderNo(`W${newRequestKey().replace(/-/g, "").slice(0, 20)}`);
+    form.resetFields();
+  };
+
+  return (
+    <Card size="small" title={t("order.buyTitle")}>
+      <Form<Values> form={form} layout="vertical" initialValues={{ quantity: 1 }} onFinish={(v) => void submit(v)} requiredMark={false}>
+        <Form.Item name="quantity" label={t("order.col.quantity")} rules={[{ required: true, type: "integer", min: 1, max: goods.perOrderMax, message: t("order.quantityRange", { max: goods.perOrderMax }) }]}>
+          <InputNumber min={1} max={goods.perOrderMax} precision={0} style={{ width: 160 }} data-testid="buy-quantity" />
+        </Form.Item>
+        {!goods.fromStock && (
+          <Form.Item name="topUpAccount" label={t("order.col.account")} rules={[{ required: true, whitespace: true, message: text("order.topUpAccountEmpty") }]}>
+            <Input maxLength={64} data-testid="buy-account" />
+          </Form.Item>
+        )}
+        <Space direction="vertical" size={4} style={{ marginBottom: 12 }}>
+          <Typography.Text strong data-testid="buy-total">
+            {t("order.total", { amount: formatMoney({ amount: total, currency: goods.currency }) })}
+          </Typography.Text>
+          {sup && <Typography.Text type={short ? "danger" : "secondary"}>{t("order.supBalance", { amount: formatMoney(sup) })}</Typography.Text>}
+          {short && (
+            <Space>
+              <Link to={`${sale}/RechargeSheet`}>{t("funds.menu.topUp")}</Link>
+              <Link to={`${sale}/${version === "international" ? "FundsChange" : "FundRelated"}`}>{t("funds.reserveTransfer")}</Link>
+            </Space>
+          )}
+        </Space>
+        <Button type="primary" htmlType="submit" block loading={place.isPending} disabled={short} data-testid="buy-submit">
+          {t("order.buy")}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
