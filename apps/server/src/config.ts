@@ -90,6 +90,11 @@ export interface ImConfig {
   /** A LibreTranslate-compatible server; when unset, translation answers "service not open". */
   translateUrl: string | undefined;
   translateApiKey: string | undefined;
+  /** Realtime gateway: how long a sender may recall a message, and devices per user at once. */
+  recallWindowSeconds: number;
+  maxDevices: number;
+  /** Redis for delivery between several server processes; unset means one process. */
+  redisUrl: string | undefined;
 }
 
 function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
@@ -169,5 +174,8 @@ function loadImConfig(env: NodeJS.ProcessEnv): ImConfig {
     rateLimitPerSecond: int("IM_RATE_LIMIT_PER_SECOND", 100, env),
     translateUrl: env.TRANSLATE_URL ? env.TRANSLATE_URL.replace(/\/+$/, "") : undefined,
     translateApiKey: env.TRANSLATE_API_KEY || undefined,
+    recallWindowSeconds: positive("IM_RECALL_WINDOW_SECONDS", 120, env),
+    maxDevices: positive("IM_MAX_DEVICES", 4, env),
+    redisUrl: env.REDIS_URL || undefined,
   };
 }

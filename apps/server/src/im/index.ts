@@ -134,7 +134,11 @@ export async function registerIm(app: FastifyInstance, ctx: AppContext): Promise
     });
   }
   if (ctx.database.kind === "pglite") keepStatistics(app, ctx);
-  const gateway = registerGateway(app, deps, services, ctx.log);
+  const gateway = await registerGateway(app, deps, services, ctx.log, {
+    maxDevices: config.im.maxDevices,
+    recallWindowMs: config.im.recallWindowSeconds * 1000,
+    redisUrl: config.im.redisUrl,
+  });
   const module: ImModule = { services, bus: deps.bus, gateway };
   app.decorate("im", module);
   return module;

@@ -296,8 +296,8 @@ async function edit(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
     throw refuse(REASON.editFormat);
   }
   if (next.type !== old.type) throw refuse(REASON.editFormat);
-  const prev = (row.payload.meta?.edit_msg ?? null) as { count?: number } | null;
-  const count = (prev?.count ?? 0) + 1;
+  const prev: unknown = row.payload.meta?.edit_msg;
+  const count = (prev && typeof prev === "object" && "count" in prev && typeof prev.count === "number" ? prev.count : 0) + 1;
   if (count > ctx.options.editLimit) throw refuse(REASON.editLimit);
   const nowMs = ctx.deps.clock.now().getTime();
   const chatTypeName = row.chat_type === "chat" ? "chat:user" : row.chat_type === "groupchat" ? "chat:group" : "chat:room";

@@ -17,6 +17,8 @@ export interface GatewayOptions {
   editLimit: number;
   /** Largest receiver list of a directed group message. */
   maxDirectedUsers: number;
+  /** Redis for delivery between processes; undefined: this process only. */
+  redisUrl?: string | undefined;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {

@@ -121,10 +121,12 @@ export function provisionReply(ok: { resource: string; expiresMs: number } | { c
 export function unreadReply(queues: readonly { queue: Jid; n: number }[], nowMs: number): Uint8Array {
   const w = new Writer();
   status(w, 1, STATUS.OK);
-  for (const q of queues) w.message(2, (m) => {
-    writeJid(m, 1, q.queue);
-    m.varint(2, q.n);
-  });
+  for (const q of queues) {
+    w.message(2, (m) => {
+      writeJid(m, 1, q.queue);
+      m.varint(2, q.n);
+    });
+  }
   w.varint(3, nowMs);
   return msync(CMD.UNREAD, w.finish());
 }

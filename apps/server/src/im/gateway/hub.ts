@@ -1,5 +1,6 @@
 import { IM_MUC_DOMAIN, IM_USER_DOMAIN } from "@tessera/contracts";
 import { batch, notice, type Jid } from "./frames";
+import type { Relay, RelayMessage } from "./relay";
 
 /** One logged-in device: what the rest of the gateway may do with it. */
 export interface Device {
@@ -17,12 +18,27 @@ export interface Device {
 export class Hub {
   private readonly byUser = new Map<string, Map<string, Device>>();
 
+  /** Set when REDIS_URL is: other processes get every wake-up, push and kick too. */
+  relay: Relay | null = null;
+
   constructor(readonly appKey: string) {}
+
+  /** What another process asked for, applied to this process's sockets. */
+  apply(m: RelayMessage): void {
+    if (m.t === "wake") this.wakeHere(m.users, m.queue, m.skip);
+    else if (m.t === "push") this.pushHere(m.users, m.queue, m.metas.map((b) => Buffer.from(b, "base64")), m.skip ?? undefined);
+    else this.byUser.get(m.username)?.get(m.resource)?.kick(m.operation, m.reason ?? undefined);
+  }
+
+  /** Kicks the device on `resource` in the other processes (a login there replaced it). */
+  kickElsewhere(username: string, resource: string, operation: number, reason?: string): void {
+    this.relay?.publish({ t: "kick", username, resource, operation, reason: reason ?? null });
+  }
 
   /** Registers a device; returns the one it replaces on the same resource (to be kicked). */
   add(d: Device): Device | undefined {
     let devices = this.byUser.get(d.username);
-    if (!devices) this.byUser.set(d.username, (devices = new Map()));
+    if (!devices) this.byUser.set(d.username, (devices = new Map<string, Device>()));
     const previous = devices.get(d.resource);
     devices.set(d.resource, d);
     return previous === d ? undefined : previous;
@@ -64,6 +80,12 @@ export class Hub {
    * the frame as a pull reply and pulls the queue once more, which then answers empty.
    */
   push(users: Iterable<string>, queue: string, metas: readonly Uint8Array[], skip?: { username: string; resource: string }): void {
+    const list = [...new Set(users)];
+    this.relay?.publish({ t: "push", users: list, queue, metas: metas.map((m) => Buffer.from(m).toString("base64")), skip: skip ? { username: skip.username, resource: skip.resource } : null });
+    this.pushHere(list, queue, metas, skip);
+  }
+
+  private pushHere(users: Iterable<string>, queue: string, metas: readonly Uint8Array[], skip?: { username: string; resource: string }): void {
     let frame: Uint8Array | undefined;
     for (const u of new Set(users)) {
       for (const d of this.byUser.get(u)?.values() ?? []) {
@@ -76,6 +98,12 @@ export class Hub {
 
   /** Tells the online devices of `users` that `queue` has new entries; the client then pulls it. */
   wake(users: Iterable<string>, queue: string, skipResource?: string | null): void {
+    const list = [...users];
+    this.relay?.publish({ t: "wake", users: list, queue, skip: skipResource ?? null });
+    this.wakeHere(list, queue, skipResource);
+  }
+
+  private wakeHere(users: Iterable<string>, queue: string, skipResource?: string | null): void {
     let frame: Uint8Array | undefined;
     for (const u of users) {
       for (const d of this.byUser.get(u)?.values() ?? []) {

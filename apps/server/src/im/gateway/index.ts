@@ -8,6 +8,7 @@ import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayCtx, type GatewayOptions } from "./context";
 import { Hub } from "./hub";
+import { createRedisRelay } from "./relay";
 import { encodeNotice } from "./notices";
 import { CLOSE, Session } from "./session";
 
@@ -25,9 +26,10 @@ export interface Gateway {
  * The realtime gateway: websocket upgrades on GATEWAY_PATH of the app's own HTTP server, one Session
  * per socket, and the bus wiring that wakes devices when the REST side changes something they sync.
  */
-export function registerGateway(app: FastifyInstance, deps: ImDeps, services: ImServices, log: (m: string) => void, overrides: Partial<GatewayOptions> = {}): Gateway {
+export async function registerGateway(app: FastifyInstance, deps: ImDeps, services: ImServices, log: (m: string) => void, overrides: Partial<GatewayOptions> = {}): Promise<Gateway> {
   const options = { ...DEFAULT_GATEWAY_OPTIONS, ...overrides };
   const hub = new Hub(deps.appKey);
+  if (options.redisUrl) hub.relay = await createRedisRelay(options.redisUrl, (m) => hub.apply(m), log);
   const ctx: GatewayCtx = { services, deps, hub, options, log };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Session>();
@@ -65,6 +67,7 @@ export function registerGateway(app: FastifyInstance, deps: ImDeps, services: Im
     while (wss.clients.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     for (const ws of wss.clients) ws.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
+    await hub.relay?.close();
   });
   return { hub, options };
 }
@@ -76,7 +79,7 @@ function deliver(hub: Hub, appKey: string, deliveries: readonly ImDelivery[]): v
     if (d.durable !== false) {
       hub.wake(d.to, queue, d.skipResource);
     } else {
-      const meta = encodeNotice(appKey, d.notice as unknown as Record<string, unknown>, Date.now());
+      const meta = encodeNotice(appKey, d.notice, Date.now());
       if (!meta) continue;
       hub.push(d.to, queue, [meta]);
     }

@@ -51,16 +51,18 @@ function notifyJson(n: Extract<ImNotice, { ns: "notify" }>, nowMs: number): Reco
     case "pin":
       return { type: "conv", data: { ...d, from: n.from, ts: nowMs } };
     case "presence":
-      return { type: "presence", data: { values: [{ uid: n.from, last_time: Math.floor(nowMs / 1000), expiry: 0, ext: d.ext ?? "", status: { [String(d.resource ?? "web")]: String(d.status ?? "") } }] } };
+      return { type: "presence", data: { values: [{ uid: n.from, last_time: Math.floor(nowMs / 1000), expiry: 0, ext: d.ext ?? "", status: { [typeof d.resource === "string" ? d.resource : "web"]: typeof d.status === "string" ? d.status : JSON.stringify(d.status ?? "") } }] } };
     case "roaming_delete":
       return { type: "roaming_delete", data: { resource: d.resource ?? "", to: d.to, chatType: d.type ?? "chat" } };
-    default:
+    case "reaction":
+    case "thread":
       return { type: n.type, data: d };
   }
 }
 
-export function encodeNotice(appKey: string, raw: Record<string, unknown>, id: number, nowMs = Date.now()): Uint8Array | null {
-  const n = raw as unknown as ImNotice | RawNotice;
+export function encodeNotice(appKey: string, raw: ImNotice | Record<string, unknown>, id: number, nowMs = Date.now()): Uint8Array | null {
+  // Stored notices are the JSON of an ImNotice or a RawNotice (both written by this service).
+  const n = raw as ImNotice | RawNotice;
   switch (n.ns) {
     case "raw":
       return Buffer.from(n.meta, "base64");

@@ -43,29 +43,25 @@ export function refusalOf(err: unknown): Refusal | null {
   if (err instanceof Refused) return { code: err.code, reason: err.reason };
   if (!(err instanceof ImError)) return null;
   const p = err.params;
-  switch (err.key) {
-    case "userNotFound":
-      return { code: STATUS.FAIL, reason: `username ${String(p.username ?? "")} doesn't exist!` };
-    case "groupNotFound":
-      return { code: STATUS.FAIL, reason: REASON.groupNotFound };
-    case "roomNotFound":
-      return { code: STATUS.FAIL, reason: `grpID ${String(p.id ?? "")} does not exist!` };
-    case "groupDisabled":
-      return { code: STATUS.FAIL, reason: REASON.groupDisabled };
-    case "notMember":
-    case "groupNotJoined":
-      return { code: STATUS.FAIL, reason: REASON.notJoined };
-    case "messageNotFound":
-      return { code: STATUS.FAIL, reason: REASON.editNotFound };
-    case "invalidParameter":
-      return { code: STATUS.WRONG_PARAMETER, reason: err.description };
-    case "permissionDenied": {
-      const why = String(p.reason ?? "");
-      if (why.includes(" is muted in ")) return { code: STATUS.PERMISSION_DENIED, reason: REASON.userMuted };
-      if (why.includes(" is banned")) return { code: STATUS.FAIL, reason: REASON.notInAllowlist };
-      return { code: STATUS.FAIL, reason: REASON.blocked };
-    }
-    default:
-      return { code: STATUS.FAIL, reason: err.description };
+  const key: string = err.key;
+  const byKey: Record<string, Refusal> = {
+    userNotFound: { code: STATUS.FAIL, reason: `username ${String(p.username ?? "")} doesn't exist!` },
+    groupNotFound: { code: STATUS.FAIL, reason: REASON.groupNotFound },
+    roomNotFound: { code: STATUS.FAIL, reason: `grpID ${String(p.id ?? "")} does not exist!` },
+    groupDisabled: { code: STATUS.FAIL, reason: REASON.groupDisabled },
+    notMember: { code: STATUS.FAIL, reason: REASON.notJoined },
+    groupNotJoined: { code: STATUS.FAIL, reason: REASON.notJoined },
+    messageNotFound: { code: STATUS.FAIL, reason: REASON.editNotFound },
+    mucFull: { code: STATUS.FAIL, reason: "group member list is full!" },
+    invalidParameter: { code: STATUS.WRONG_PARAMETER, reason: err.description },
+  };
+  const known = byKey[key];
+  if (known) return known;
+  if (key === "permissionDenied") {
+    const why = String(p.reason ?? "");
+    if (why.includes(" is muted in ")) return { code: STATUS.PERMISSION_DENIED, reason: REASON.userMuted };
+    if (why.includes(" is banned")) return { code: STATUS.FAIL, reason: REASON.notInAllowlist };
+    return { code: STATUS.FAIL, reason: REASON.blocked };
   }
+  return { code: STATUS.FAIL, reason: err.description };
 }

@@ -133,6 +133,7 @@ export class Session implements Device {
     const previous = this.ctx.hub.add(this);
     // A second login on the same device resource replaces the first, which learns why (spec 03 §4).
     previous?.kick(KICK.LOGIN_ANOTHER_DEVICE, p.reason || undefined);
+    this.ctx.hub.kickElsewhere(name, resource, KICK.LOGIN_ANOTHER_DEVICE, p.reason || undefined);
     this.send(provisionReply({ resource, expiresMs: claims.expiresMs }));
     this.expiry = setTimeout(() => this.close(CLOSE.expired, "token expired"), Math.min(claims.expiresMs - nowMs, 2 ** 31 - 1));
     this.expiry.unref();

@@ -34,7 +34,7 @@ function status(b: Uint8Array): Status {
 
 export function decodeServerFrame(buf: Uint8Array): ServerFrame {
   let command = 0;
-  let payload = new Uint8Array();
+  let payload: Uint8Array = new Uint8Array();
   for (const f of readFields(buf)) {
     if (f.field === 8) command = Number(f.varint ?? 0n);
     else if (f.field === 9) payload = f.bytes ?? payload;

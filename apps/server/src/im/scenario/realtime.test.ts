@@ -18,7 +18,7 @@ let alice: Online;
 let bob: Online;
 let carol: Online;
 
-const HANDLERS = ["onTextMessage", "onCustomMessage", "onCmdMessage", "onRecallMessage", "onReadMessage", "onDeliveredMessage", "onChannelMessage", "onModifiedMessage", "onDisconnected", "onReconnecting", "onConnected", "onError", "onGroupEvent"];
+const HANDLERS = ["onLocationMessage", "onImageMessage", "onTextMessage", "onCustomMessage", "onCmdMessage", "onRecallMessage", "onReadMessage", "onDeliveredMessage", "onChannelMessage", "onModifiedMessage", "onDisconnected", "onReconnecting", "onConnected", "onError", "onGroupEvent"];
 
 async function online(c: Client): Promise<Online> {
   const events: Record<string, Event[]> = {};
@@ -94,6 +94,49 @@ describe("one-to-one", () => {
   });
 });
 
+describe("other message types, receipts and edits", () => {
+  test("location and image messages keep their fields", async () => {
+    const loc = await alice.send({ type: "loc", chatType: "singleChat", to: bob.name, addr: "Pier 7", buildingName: "Hall B", lat: 22.5, lng: 114.1 });
+    const img = await alice.send({ type: "img", chatType: "singleChat", to: bob.name, url: `${s.baseUrl}/files/x.png`, width: 40, height: 30, file_length: 1234 });
+    const l = await until(() => (bob.events.onLocationMessage ?? []).find((e) => e.id === loc.serverMsgId), "location");
+    expect(l).toMatchObject({ lat: 22.5, lng: 114.1, addr: "Pier 7", buildingName: "Hall B" });
+    const i = await until(() => (bob.events.onImageMessage ?? []).find((e) => e.id === img.serverMsgId), "image");
+    expect(i).toMatchObject({ width: 40, height: 30, file_length: 1234 });
+  });
+
+  test("read, delivery and channel acks reach the sender; the channel ack clears the unread count", async () => {
+    const sent = await alice.send({ type: "txt", chatType: "singleChat", to: bob.name, msg: "read me" });
+    await until(() => bob.events.onTextMessage?.find((e) => e.id === sent.serverMsgId), "message");
+    await bob.send({ type: "delivery", to: alice.name, ackId: sent.serverMsgId });
+    await until(() => alice.events.onDeliveredMessage?.find((e) => e.mid === sent.serverMsgId), "delivery receipt");
+    await bob.send({ type: "read", chatType: "singleChat", to: alice.name, id: sent.serverMsgId });
+    await until(() => alice.events.onReadMessage?.find((e) => e.mid === sent.serverMsgId), "read receipt");
+    await bob.send({ type: "channel", chatType: "singleChat", to: alice.name });
+    await until(() => (alice.events.onChannelMessage?.length ? true : undefined), "channel ack");
+    const unread = async () => {
+      const list = await bob.call<{ data: { conversations: { conversationId: string; unReadCount: number }[] } }>("getServerConversations", { pageSize: 20 });
+      return list.data.conversations.find((c) => c.conversationId === alice.name)?.unReadCount;
+    };
+    // The ack above resolved after the server stored the read state.
+    expect(await unread()).toBe(0);
+    await alice.send({ type: "txt", chatType: "singleChat", to: bob.name, msg: "one more" });
+    expect(await unread()).toBe(1);
+  });
+
+  test("a text message is edited; the peer sees the new text and the edit count", async () => {
+    const sent = await alice.send({ type: "txt", chatType: "singleChat", to: bob.name, msg: "typo" });
+    await until(() => bob.events.onTextMessage?.find((e) => e.id === sent.serverMsgId), "message");
+    const sdk = loadWebsdk();
+    const res = await alice.call<{ message: { msg: string; modifiedInfo: { operationCount: number } } }>("modifyMessage", {
+      messageId: sent.serverMsgId,
+      modifiedMessage: sdk.message.create({ type: "txt", chatType: "singleChat", to: bob.name, msg: "fixed" }),
+    });
+    expect(res.message).toMatchObject({ msg: "fixed", modifiedInfo: { operationCount: 1 } });
+    const ev = await until(() => bob.events.onModifiedMessage?.find((e) => e.id === sent.serverMsgId), "edit event");
+    expect(ev).toMatchObject({ msg: "fixed", from: alice.name });
+  });
+});
+
 describe("group", () => {
   test("members receive group messages; a non-member is refused", async () => {
     const g = await alice.call<{ data: { groupid: string } }>("createGroup", {
@@ -107,6 +150,24 @@ describe("group", () => {
     await until(() => alice.events.onCmdMessage?.find((e) => e.id === cmd.serverMsgId), "group cmd");
     const err = await carol.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "groupChat", to: gid, msg: "let me in" }));
     expect(err.type).toBe(s.code.GROUP_NOT_JOINED);
+  });
+});
+
+describe("chat room", () => {
+  test("join over the socket, receive room messages, leave", async () => {
+    const created = await s.im.call<{ data: { id: string } }>("POST", "chatrooms", { token: alice.conn.token, body: { name: "Lobby", description: "d", maxusers: 50, owner: alice.name, members: [] } });
+    const roomId = created.body.data.id;
+    const joined = await bob.call<{ data: { result: boolean; info: { memberCount: number } } }>("joinChatRoom", { roomId });
+    expect(joined.data.result).toBe(true);
+    expect(joined.data.info.memberCount).toBe(2);
+    const sent = await alice.send({ type: "txt", chatType: "chatRoom", to: roomId, msg: "welcome" });
+    const got = await until(() => bob.events.onTextMessage?.find((e) => e.id === sent.serverMsgId), "room message");
+    expect(got).toMatchObject({ chatType: "chatRoom", to: roomId, from: alice.name });
+    await bob.call("leaveChatRoom", { roomId });
+    const err = await bob.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "chatRoom", to: roomId, msg: "gone" }));
+    expect(err.type).toBe(s.code.GROUP_NOT_JOINED);
+    const missing = await carol.fail("joinChatRoom", { roomId: "99999999" });
+    expect(missing.type).toBe(s.code.CHATROOM_NOT_EXIST);
   });
 });
 

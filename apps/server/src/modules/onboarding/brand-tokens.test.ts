@@ -51,6 +51,10 @@ describe("brand token exchange", () => {
     expect((await t.call("GET", "/api/card-brander/brander/api", { token: bt })).status).toBe(403);
     expect((await t.call("GET", "/api/card-brander/brander/passport/sub/search", { token: bt })).status).toBe(403);
     expect((await t.call("POST", `/api/card-servicer/brander/${bindingId}/token`, { token: bt })).status).toBe(403);
+    // Routes that name no page (account calls, money, orders) are out of a brand token's reach too.
+    for (const url of ["/api/card-user/userInfo", "/api/card-user/agreements", "/api/card-brander/withdraws", "/api/card-user/orders"]) {
+      expect((await t.call("GET", url, { token: bt })).status, url).toBe(403);
+    }
     // Another brand's documents stay out of reach.
     const other = await registerMerchant(t);
     const doc = await upload(t, other.token, "license", await pngImage());

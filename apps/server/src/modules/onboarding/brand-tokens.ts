@@ -61,6 +61,7 @@ export class BrandTokenService {
       roles: merchantRoles(row.roles),
       version: row.version,
       menus: [...BRAND_CONTEXT_MENUS],
+      scope: "brand",
     };
   }
 

@@ -15,6 +15,11 @@ export interface Actor {
    * owner and for operators, who reach every page of their areas.
    */
   menus: readonly string[] | null;
+  /**
+   * "brand" for a service provider acting inside a brand's context with a brand token: such an actor
+   * reaches only routes that name one of its pages, never the brand's other calls.
+   */
+  scope?: "brand";
 }
 
 /** Resolves a token to an actor, or null when it is unknown, expired or revoked. */

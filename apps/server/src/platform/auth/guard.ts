@@ -44,6 +44,7 @@ export function createGuard(app: FastifyInstance, authenticate: Authenticator) {
       if (!actor) throw unauthorized();
       if (!kinds.includes(actor.kind)) throw forbidden();
       if (options.roles && !options.roles.some((r) => actor.roles.includes(r))) throw forbidden();
+      if (actor.scope === "brand" && options.menu === undefined) throw forbidden();
       if (options.menu !== undefined && actor.menus !== null) {
         const needed = typeof options.menu === "string" ? [options.menu] : options.menu;
         if (!needed.some((m) => actor.menus?.includes(m))) throw forbidden();

@@ -78,6 +78,8 @@ function NewTransfer({ currency }: { currency: Currency }) {
     const target = await checkTransferTarget(v.toMerchantId.trim());
     if (reportFailure(target, form, fields, (m) => void message.error(m)) || !target?.ok) return;
     modal.confirm({
+      // Above the drawer this form lives in.
+      zIndex: 1200,
       title: t("transfer.confirmTitle"),
       content: t("transfer.confirmBody", { amount: formatMoney({ amount, currency }), name: target.data.merchantName, id: target.data.merchantId }),
       onOk: () =>
@@ -190,7 +192,7 @@ export function TransferDrawer({ open, onClose, currency }: { open: boolean; onC
     },
   ];
   return (
-    <Drawer open={open} onClose={onClose} size={1040} title={t("transfer.title")} destroyOnHidden styles={{ body: { background: "var(--ant-color-bg-layout)" } }}>
+    <Drawer open={open} onClose={onClose} size={1040} zIndex={1100} title={t("transfer.title")} destroyOnHidden styles={{ body: { background: "var(--ant-color-bg-layout)" } }}>
       {open && (
         <ListPage<Transfer>
           header={

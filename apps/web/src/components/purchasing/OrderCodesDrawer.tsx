@@ -34,7 +34,7 @@ export function OrderCodesDrawer({ order, onClose }: { order: PurchaseOrder; onC
     { title: t("order.expiry"), dataIndex: "expiryDate", render: (v: string | null) => v ?? "-" },
   ];
   return (
-    <Drawer open onClose={onClose} size={720} title={`${t("order.codesTitle")} · ${order.orderNo}`} extra={<Button type="primary" onClick={() => void reveal()} disabled={revealed.size > 0} data-testid="reveal-codes">{t("order.reveal")}</Button>}>
+    <Drawer open onClose={onClose} size={720} zIndex={1100} title={`${t("order.codesTitle")} · ${order.orderNo}`} extra={<Button type="primary" onClick={() => void reveal()} disabled={revealed.size > 0} data-testid="reveal-codes">{t("order.reveal")}</Button>}>
       <Typography.Paragraph type="secondary">{t("order.revealHint")}</Typography.Paragraph>
       <Table<Card> rowKey="id" columns={columns} dataSource={data?.list ?? []} loading={isFetching} pagination={false} size="small" />
     </Drawer>

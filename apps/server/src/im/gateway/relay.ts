@@ -1,0 +1,49 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+
+/**
+ * Delivery between server processes (REDIS_URL): every process publishes its wake-ups, pushes and kicks
+ * on one Redis channel and applies the others' to its own sockets. The messages themselves are in
+ * PostgreSQL; a lost relay message only delays delivery until the device's next sync (heartbeat).
+ */
+export type RelayMessage =
+  | { t: "wake"; users: string[]; queue: string; skip: string | null }
+  | { t: "push"; users: string[]; queue: string; metas: string[]; skip: { username: string; resource: string } | null }
+  | { t: "kick"; username: string; resource: string; operation: number; reason: string | null };
+
+export interface Relay {
+  readonly node: string;
+  publish(m: RelayMessage): void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = "tessera:im:gateway";
+
+export async function createRedisRelay(url: string, onMessage: (m: RelayMessage) => void, log: (m: string) => void): Promise<Relay> {
+  const node = randomUUID();
+  const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  const sub = new Redis(url, { lazyConnect: true });
+  pub.on("error", (err: Error) => log(`im relay (publish): ${err.message}`));
+  sub.on("error", (err: Error) => log(`im relay (subscribe): ${err.message}`));
+  await pub.connect();
+  await sub.connect();
+  sub.on("message", (_channel: string, text: string) => {
+    let parsed: { node: string; m: RelayMessage };
+    try {
+      parsed = JSON.parse(text) as { node: string; m: RelayMessage };
+    } catch {
+      return;
+    }
+    if (parsed.node !== node) onMessage(parsed.m);
+  });
+  await sub.subscribe(CHANNEL);
+  return {
+    node,
+    publish(m) {
+      pub.publish(CHANNEL, JSON.stringify({ node, m })).catch((err: unknown) => log(`im relay publish failed: ${String(err)}`));
+    },
+    async close() {
+      await Promise.allSettled([sub.quit(), pub.quit()]);
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { loginToken, readCode, registerAccount, useSession, type Account } from "../support/api";
+import { E2E_OPERATOR } from "../support/operator";
+
+/**
+ * Purchasing across two browser contexts: the purchaser applies to dock, the supplier approves, both
+ * sign with SMS codes; the purchaser buys card secrets from the goods detail and reveals them; a direct
+ * top-up waits for the supplier, who fulfils it.
+ */
+const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `purchasing-${name}.png`), fullPage: true });
+}
+
+async function call<T>(request: APIRequestContext, token: string, method: "post" | "put", url: string, data?: unknown): Promise<T> {
+  const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
+  const body = (await res.json()) as { code: number; msg: string; data: T };
+  expect(body.code, body.msg).toBe(1);
+  return body.data;
+}
+
+async function session(browser: Browser, account: Account, token: string): Promise<Page> {
+  const page = await (await browser.newContext({ locale: "zh-CN" })).newPage();
+  await useSession(page, account, token);
+  return page;
+}
+
+async function sign(page: Page, request: APIRequestContext, phone: string): Promise<void> {
+  const dialog = page.locator(".ant-modal").filter({ hasText: "签署对接协议" });
+  await dialog.getByTestId("sign-phone").fill(phone);
+  await dialog.getByRole("button", { name: "发送验证码" }).click();
+  await dialog.locator("#verifyCode").fill(await readCode(request, phone));
+  await dialog.getByTestId("sign-submit").click();
+  await expect(page.getByText("签署成功")).toBeVisible();
+}
+
+test("dock and sign on both sides, buy card secrets and reveal them, a direct top-up fulfilled by the supplier", async ({ browser, request }) => {
+  const supplier = await registerAccount(request, { orgName: "星河卡券供应有限公司" });
+  const supplierToken = await loginToken(request, supplier);
+  const buyer = await registerAccount(request, { orgName: "云端采购有限公司" });
+  const buyerToken = await loginToken(request, buyer);
+
+  // The supplier's goods: a card-secret goods with five codes and a direct top-up.
+  const stamp = Date.now().toString(36);
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `视频会员${stamp}`, description: "影音" });
+  const common = { brandId: brand.id, equityType: "video", invoiceType: "vat_6", perOrderMax: 5 };
+  const cards = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
+    ...common,
+    name: `视频月卡${stamp}`,
+    businessType: "card_secret",
+    faceValue: 3000,
+    code: `PC-${stamp}`,
+    price: 2700,
+    settlementPrice: 2500,
+  });
+  const topUp = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
+    ...common,
+    name: `话费直充${stamp}`,
+    businessType: "top_up",
+    faceValue: 5000,
+    code: `PT-${stamp}`,
+    price: 4900,
+    settlementPrice: 4800,
+  });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 5 }, (_, i) => `E2E${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
+  const imported = await request.post(`/api/card-brander/sup/merchandises/${cards.id}/cards?fileName=cards.csv`, {
+    headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
+    data: Buffer.from(csv),
+  });
+  expect(imported.status()).toBe(200);
+
+  // Money in the purchaser's SUP account: an operator's credit, moved from the reserve account.
+  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-buy-${buyer.merchantId}` });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 100_000, requestKey: `e2e-move-${buyer.merchantId}` });
+
+  // The purchaser applies to dock.
+  const buyerPage = await session(browser, buyer, buyerToken);
+  await buyerPage.goto("/sale/SupplierDocking");
+  await buyerPage.getByTestId("supplier-id").fill(supplier.merchantId);
+  await buyerPage.getByTestId("apply-docking").click();
+  await expect(buyerPage.getByText("申请已提交")).toBeVisible();
+  await expect(buyerPage.locator(".ant-table-row").first()).toContainText("待审核");
+
+  // The supplier approves and signs.
+  const supplierPage = await session(browser, supplier, supplierToken);
+  await supplierPage.goto("/business/ProcurementLiaison");
+  const application = supplierPage.locator(".ant-table-row").filter({ hasText: buyer.merchantId });
+  await application.getByRole("button", { name: "通过" }).click();
+  await expect(application).toContainText("已通过");
+  await application.getByRole("button", { name: "签署协议" }).click();
+  await sign(supplierPage, request, `136${String(Date.now()).slice(-8)}`);
+  await shot(supplierPage, "procurement-liaison-cn");
+
+  // The purchaser signs: docked.
+  await buyerPage.reload();
+  const docking = buyerPage.locator(".ant-table-row").first();
+  await docking.getByRole("button", { name: "签署协议" }).click();
+  await sign(buyerPage, request, `137${String(Date.now()).slice(-8)}`);
+  await expect(docking).toContainText("已对接");
+  await shot(buyerPage, "supplier-docking-cn");
+
+  // Buy two card secrets from the goods detail, then reveal them.
+  await buyerPage.goto("/sale/CarmiGoodsList");
+  await buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` }).getByRole("button", { name: "详情" }).click();
+  const drawer = buyerPage.locator(".ant-drawer").filter({ hasText: "商品详情" });
+  await drawer.getByTestId("buy-quantity").fill("2");
+  await expect(drawer.getByTestId("buy-total")).toHaveText("合计 ¥54.00");
+  await drawer.getByTestId("buy-submit").click();
+  await expect(buyerPage.getByText("采购成功，可在采购订单中查看卡密")).toBeVisible();
+  await buyerPage.goto("/sale/PurchaseOrder");
+  const order = buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` });
+  await expect(order).toContainText("成功");
+  await order.getByRole("button", { name: "查看卡密" }).click();
+  await buyerPage.getByTestId("reveal-codes").click();
+  await expect(buyerPage.locator(".ant-drawer").filter({ hasText: "订单卡密" })).toContainText(`PIN0${stamp}`);
+  await shot(buyerPage, "order-codes-cn");
+
+  // A direct top-up: processing until the supplier fulfils it.
+  await buyerPage.goto("/sale/GoodsList");
+  await buyerPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` }).getByRole("button", { name: "详情" }).click();
+  const topUpDrawer = buyerPage.locator(".ant-drawer").filter({ hasText: "商品详情" });
+  await topUpDrawer.getByTestId("buy-account").fill("13800138000");
+  await topUpDrawer.getByTestId("buy-submit").click();
+  await expect(buyerPage.getByText("订单已提交，等待供应商处理")).toBeVisible();
+
+  await supplierPage.goto("/business/SalesOrder");
+  const pending = supplierPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` });
+  await expect(pending).toContainText("处理中");
+  await pending.getByRole("button", { name: "处理" }).click();
+  await supplierPage.getByTestId("channel-id").fill("CH-20261123");
+  await supplierPage.getByTestId("fulfil-submit").click();
+  await expect(pending).toContainText("CH-20261123");
+  await shot(supplierPage, "sales-order-cn");
+
+  await buyerPage.goto("/sale/PurchaseOrder");
+  await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` })).toContainText("成功");
+  expect(topUp.id).toBeGreaterThan(0);
+});
