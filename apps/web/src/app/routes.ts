@@ -119,6 +119,8 @@ export const AREAS: AreaDef[] = [
       { path: "AuthenticationP", load: () => import("../areas/providers/AuthenticationP"), titleKey: "onboarding.title.realName", menuKey: "onboarding.menu.realName", icon: IdcardOutlined },
       { path: "BrandsList", load: () => import("../areas/providers/BrandsList"), titleKey: "providers.title.brands", menuKey: "providers.menu.brands", icon: ShopOutlined },
       { path: "VendorList", load: () => import("../areas/providers/VendorList"), titleKey: "providers.title.vendors", menuKey: "providers.menu.vendors", icon: ClusterOutlined },
+      { path: "ChangesFundsP", load: () => import("../areas/providers/ChangesFundsP"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
+      { path: "WithdrawalRecordP", load: () => import("../areas/providers/WithdrawalRecordP"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
     ],
   },
   {

@@ -10,8 +10,8 @@ import { TransferDrawer } from "./TransferDrawer";
 /** The funds pages a home page links to, by route name; each is shown only where its area has it. */
 const LINKS: { paths: string[]; labelKey: string; icon: ReactNode; testId: string }[] = [
   { paths: ["RechargeSheet"], labelKey: "funds.menu.topUp", icon: <BankOutlined />, testId: "home-topup" },
-  { paths: ["FundRelated", "FundsChange", "ChangesFunds"], labelKey: "funds.menu.fundRelated", icon: <TransactionOutlined />, testId: "home-funds" },
-  { paths: ["WithdrawalRecord", "WithdrawalRecordB"], labelKey: "withdraw.withdraw", icon: <WalletOutlined />, testId: "home-withdraw" },
+  { paths: ["FundRelated", "FundsChange", "ChangesFunds", "ChangesFundsP"], labelKey: "funds.menu.fundRelated", icon: <TransactionOutlined />, testId: "home-funds" },
+  { paths: ["WithdrawalRecord", "WithdrawalRecordB", "WithdrawalRecordP"], labelKey: "withdraw.withdraw", icon: <WalletOutlined />, testId: "home-withdraw" },
 ];
 
 /** Home page shortcuts (spec 01 §2 screens 5 and 6): top-up, fund changes, withdraw; suppliers also transfer. */
