@@ -20,4 +20,14 @@ export const PURCHASING_MESSAGES = {
   "order.notFound": { cn: "订单不存在", tw: "訂單不存在", en: "This order does not exist" },
   "order.notProcessing": { cn: "该订单已处理完成", tw: "該訂單已處理完成", en: "This order has already been settled" },
   "order.channelIdEmpty": { cn: "请输入上游渠道ID", tw: "請輸入上游渠道ID", en: "Please enter the upstream channel ID" },
+  "refund.notRefundable": { cn: "只有成功的卡密订单可以申请退款", tw: "只有成功的卡密訂單可以申請退款", en: "Only successful card-secret orders can be refunded" },
+  "refund.tooMany": { cn: "退款数量超过可退数量", tw: "退款數量超過可退數量", en: "More than the codes left to refund" },
+  "refund.open": { cn: "该订单已有处理中的退款", tw: "該訂單已有處理中的退款", en: "This order already has a refund in progress" },
+  "refund.notFound": { cn: "退款单不存在", tw: "退款單不存在", en: "This refund does not exist" },
+  "refund.settled": { cn: "该退款单已处理", tw: "該退款單已處理", en: "This refund has already been settled" },
+  "refund.abnormal": {
+    cn: "供应商账户余额不足，退款已标记为异常，请充值后重试",
+    tw: "供應商賬戶餘額不足，退款已標記為異常，請充值後重試",
+    en: "The supplier's balance cannot cover the refund; it is marked abnormal, try again once funded",
+  },
 } as const;

@@ -95,3 +95,71 @@ export const fulfilReq = z.discriminatedUnion("result", [
   z.strictObject({ result: z.literal("failure"), reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200) }),
 ]);
 export type FulfilReq = z.infer<typeof fulfilReq>;
+
+/* ---------- refunds (sale/OnlineRefundSheet) ---------- */
+
+export const REFUND_STATES = ["processing", "success", "failure", "abnormal"] as const;
+export type RefundState = (typeof REFUND_STATES)[number];
+
+export const refundReq = z.strictObject({
+  orderId: z.string({ error: "order.notFound" }).regex(/^\d{1,18}$/, { error: "order.notFound" }),
+  quantity: z.number({ error: "order.quantityInvalid" }).int({ error: "order.quantityInvalid" }).min(1, { error: "order.quantityInvalid" }).max(10_000, { error: "order.quantityInvalid" }),
+  reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200, { error: "funds.reasonLength" }),
+});
+export type RefundReq = z.infer<typeof refundReq>;
+export const refundDecisionReq = z.strictObject({
+  approve: z.boolean(),
+  reason: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
+});
+
+export const refundOrder = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  orderNo: z.string(),
+  goodsName: z.string(),
+  purchaserId: z.string(),
+  supplierId: z.string(),
+  quantity: z.number().int(),
+  amount: money,
+  orderAmount: money,
+  reason: z.string(),
+  state: z.enum(REFUND_STATES),
+  failReason: z.string().nullable(),
+  topUpAccount: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type RefundOrder = z.infer<typeof refundOrder>;
+export const refundQuery = pageQuery.extend({ state: z.enum(REFUND_STATES).optional() });
+export type RefundQuery = z.infer<typeof refundQuery>;
+export const refundPage = pageOf(refundOrder);
+
+/* ---------- reports (purchase report, refund report) ---------- */
+
+export const REPORT_UNITS = ["day", "week", "month"] as const;
+export type ReportUnit = (typeof REPORT_UNITS)[number];
+export const orderReportQuery = z
+  .object({
+    kind: z.enum(["purchase", "refund"]).default("purchase"),
+    unit: z.enum(REPORT_UNITS).default("day"),
+    from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }),
+    to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
+  });
+export type OrderReportQuery = z.infer<typeof orderReportQuery>;
+/** Spec 01 §3 Reports: time, face amount, purchase or refund amount, supplier ID, (upstream channel), account type. */
+export const orderReportRow = z.object({
+  period: z.string(),
+  supplierId: z.string(),
+  supplierName: z.string(),
+  orders: z.number().int(),
+  quantity: z.number().int(),
+  faceAmount: z.number().int(),
+  amount: z.number().int(),
+  currency: z.enum(CURRENCIES),
+  accountType: z.literal("sup"),
+});
+export type OrderReportRow = z.infer<typeof orderReportRow>;
+export const orderReportReply = z.array(orderReportRow);

@@ -33,6 +33,7 @@ CREATE TABLE purchase_orders (
   business_type         text NOT NULL,
   quantity              integer NOT NULL CHECK (quantity > 0),
   unit_price            bigint NOT NULL CHECK (unit_price > 0),
+  face_value            bigint NOT NULL CHECK (face_value > 0),
   amount                bigint NOT NULL CHECK (amount > 0),
   currency              text NOT NULL CHECK (currency IN ('CNY', 'USD', 'HKD')),
   state                 text NOT NULL CHECK (state IN ('processing', 'success', 'failure')),
@@ -52,3 +53,27 @@ CREATE UNIQUE INDEX purchase_orders_no ON purchase_orders (purchaser_merchant_id
 CREATE INDEX purchase_orders_purchaser_idx ON purchase_orders (purchaser_merchant_id, id DESC);
 CREATE INDEX purchase_orders_supplier_idx ON purchase_orders (supplier_merchant_id, id DESC);
 CREATE INDEX purchase_orders_processing_idx ON purchase_orders (supplier_merchant_id, id) WHERE state = 'processing';
+
+-- Refund orders (sale/OnlineRefundSheet): a purchaser returns unused codes of an order, or a failed
+-- direct top-up is refunded automatically. Money moves back once, in the transaction that settles it.
+CREATE TABLE refund_orders (
+  id                    bigserial PRIMARY KEY,
+  order_id              bigint NOT NULL REFERENCES purchase_orders (id),
+  purchaser_merchant_id bigint NOT NULL REFERENCES merchants (id),
+  supplier_merchant_id  bigint NOT NULL REFERENCES merchants (id),
+  quantity              integer NOT NULL CHECK (quantity > 0),
+  amount                bigint NOT NULL CHECK (amount > 0),
+  currency              text NOT NULL CHECK (currency IN ('CNY', 'USD', 'HKD')),
+  reason                text NOT NULL,
+  -- processing: waiting for the supplier; abnormal: accepted but the money could not move yet.
+  state                 text NOT NULL CHECK (state IN ('processing', 'success', 'failure', 'abnormal')),
+  fail_reason           text,
+  requested_by          bigint REFERENCES users (id),
+  decided_by            bigint REFERENCES users (id),
+  created_at            timestamptz NOT NULL DEFAULT now(),
+  finished_at           timestamptz
+);
+-- One open refund per order at a time.
+CREATE UNIQUE INDEX refund_orders_open ON refund_orders (order_id) WHERE state IN ('processing', 'abnormal');
+CREATE INDEX refund_orders_purchaser_idx ON refund_orders (purchaser_merchant_id, id DESC);
+CREATE INDEX refund_orders_supplier_idx ON refund_orders (supplier_merchant_id, id DESC);

@@ -13,6 +13,7 @@ export interface PurchasableGoods {
   currency: Currency;
   /** Unit price to purchasers, minor units. */
   price: number;
+  faceValue: number;
   perOrderMax: number;
   salesScope: string;
   available: boolean;
@@ -31,6 +32,7 @@ export async function goodsForPurchase(db: Executor, goodsId: number): Promise<P
     fromStock: isCardBusinessType(businessType),
     currency: row.currency as Currency,
     price: row.price,
+    faceValue: row.face_value,
     perOrderMax: row.per_order_max,
     salesScope: row.sales_scope,
     available: row.state === "available",

@@ -146,3 +146,73 @@ describe("orders", () => {
     expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   });
 });
+
+interface R {
+  id: string;
+  state: string;
+  quantity: number;
+  amount: { amount: number };
+  failReason: string | null;
+}
+
+describe("refunds and reports", () => {
+  it("a refund of unused codes: the supplier accepts, the codes are voided and the money returns once", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Refund card", price: 1_000, settlementPrice: 900 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", csv(4, "REFD"));
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 10_000);
+    const order = (await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 3, orderNo: orderNo() } })).body.data;
+    const tooMany = await t.call("POST", "/api/card-user/refunds", { token: buyer.token, body: { orderId: order.id, quantity: 4, reason: "unused" }, lang: "en" });
+    expect(tooMany.body.msg).toBe("More than the codes left to refund");
+    const stranger = await registerMerchant(t);
+    expect((await t.call("POST", "/api/card-user/refunds", { token: stranger.token, body: { orderId: order.id, quantity: 1, reason: "x" } })).status).toBe(404);
+
+    const asked = await t.call<R>("POST", "/api/card-user/refunds", { token: buyer.token, body: { orderId: order.id, quantity: 2, reason: "Customer cancelled" } });
+    expect(asked.body.data).toMatchObject({ state: "processing", quantity: 2, amount: { amount: 2_000 } });
+    const second = await t.call("POST", "/api/card-user/refunds", { token: buyer.token, body: { orderId: order.id, quantity: 1, reason: "again" }, lang: "en" });
+    expect(second.body.msg).toBe("This order already has a refund in progress");
+    expect((await t.call("PUT", `/api/card-brander/supplyRefunds/${asked.body.data.id}`, { token: buyer.token, body: { approve: true } })).status).toBe(404);
+
+    const accepted = await t.call<R>("PUT", `/api/card-brander/supplyRefunds/${asked.body.data.id}`, { token: supplier.token, body: { approve: true } });
+    expect(accepted.body.data.state).toBe("success");
+    expect((await balances(buyer.token)).sup.amount).toBe(10_000 - 3_000 + 2_000);
+    const again = await t.call("PUT", `/api/card-brander/supplyRefunds/${asked.body.data.id}`, { token: supplier.token, body: { approve: true }, lang: "en" });
+    expect(again.body.msg).toBe("This refund has already been settled");
+    expect((await balances(buyer.token)).sup.amount).toBe(9_000);
+    const codes = await t.call<{ list: { state: string }[] }>("GET", `/api/card-user/purchasedCards?orderId=${order.id}`, { token: buyer.token });
+    expect(codes.body.data.list.filter((c) => c.state === "sold")).toHaveLength(1);
+
+    // A refused refund moves nothing.
+    const last = await t.call<R>("POST", "/api/card-user/refunds", { token: buyer.token, body: { orderId: order.id, quantity: 1, reason: "one more" } });
+    const refused = await t.call<R>("PUT", `/api/card-brander/supplyRefunds/${last.body.data.id}`, { token: supplier.token, body: { approve: false, reason: "Already used" } });
+    expect(refused.body.data).toMatchObject({ state: "failure", failReason: "Already used" });
+    expect((await balances(buyer.token)).sup.amount).toBe(9_000);
+
+    const mine = await t.call<{ list: R[] }>("GET", "/api/card-user/refunds", { token: buyer.token });
+    expect(mine.body.data.list.map((r) => r.state)).toEqual(["failure", "success"]);
+    expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
+
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const purchases = await t.call<{ orders: number; quantity: number; faceAmount: number; amount: number; supplierName: string }[]>(
+      "GET",
+      `/api/card-user/orders/reports?unit=month&from=2026-01-01&to=${today}`,
+      { token: buyer.token },
+    );
+    expect(purchases.body.data).toEqual([expect.objectContaining({ orders: 1, quantity: 3, faceAmount: 9_000, amount: 3_000, supplierName: "Card Supplier Co" })]);
+    const refundsReport = await t.call<{ quantity: number; amount: number }[]>("GET", `/api/card-user/orders/reports?kind=refund&unit=week&from=2026-01-01&to=${today}`, { token: buyer.token });
+    expect(refundsReport.body.data).toEqual([expect.objectContaining({ quantity: 2, amount: 2_000 })]);
+    const sales = await t.call<{ amount: number }[]>("GET", `/api/card-brander/sup/reports?unit=day&from=${today}&to=${today}`, { token: supplier.token });
+    expect(sales.body.data.reduce((sum, r) => sum + r.amount, 0)).toBeGreaterThanOrEqual(3_000);
+  });
+
+  it("a failed direct top-up appears as a successful automatic refund", async () => {
+    const topUp = await newGoods(t, supplier, brand.id, { name: "Auto refund top-up", businessType: "top_up", faceValue: 1000, price: 990, settlementPrice: 900 });
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 5_000);
+    const o = (await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(topUp.id), quantity: 1, topUpAccount: "13700000000", orderNo: orderNo() } })).body.data;
+    await t.call("PUT", `/api/card-brander/supplyOrders/${o.id}/fulfil`, { token: supplier.token, body: { result: "failure", reason: "Operator busy" } });
+    const refunds = await t.call<{ list: R[] }>("GET", "/api/card-user/refunds", { token: buyer.token });
+    expect(refunds.body.data.list).toEqual([expect.objectContaining({ state: "success", quantity: 1, amount: { amount: 990, currency: "CNY" } })]);
+    expect((await balances(buyer.token)).sup.amount).toBe(5_000);
+  });
+});

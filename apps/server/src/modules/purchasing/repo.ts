@@ -1,5 +1,6 @@
+import { sql } from "kysely";
 import type { Executor } from "../../db/tx";
-import type { DockingStatusColumn, OrderStateColumn } from "./tables";
+import type { DockingStatusColumn, OrderStateColumn, RefundStateColumn } from "./tables";
 
 /** SQL of the purchasing module: dockings and purchase orders. Each read names the merchant it is for. */
 
@@ -91,6 +92,7 @@ export interface NewOrder {
   businessType: string;
   quantity: number;
   unitPrice: number;
+  faceValue: number;
   amount: number;
   currency: "CNY" | "USD" | "HKD";
   state: OrderStateColumn;
@@ -112,6 +114,7 @@ export async function insertOrder(tx: Executor, o: NewOrder): Promise<number | n
       business_type: o.businessType,
       quantity: o.quantity,
       unit_price: o.unitPrice,
+      face_value: o.faceValue,
       amount: o.amount,
       currency: o.currency,
       state: o.state,
@@ -172,4 +175,101 @@ export async function orderPage(
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
+}
+
+/* ---------- refunds ---------- */
+
+export async function insertRefund(
+  tx: Executor,
+  r: { orderId: number; purchaserId: number; supplierId: number; quantity: number; amount: number; currency: "CNY" | "USD" | "HKD"; reason: string; state: RefundStateColumn; requestedBy: number | null; at?: Date },
+): Promise<number> {
+  const row = await tx
+    .insertInto("refund_orders")
+    .values({
+      order_id: r.orderId,
+      purchaser_merchant_id: r.purchaserId,
+      supplier_merchant_id: r.supplierId,
+      quantity: r.quantity,
+      amount: r.amount,
+      currency: r.currency,
+      reason: r.reason,
+      state: r.state,
+      requested_by: r.requestedBy,
+      ...(r.at && { finished_at: r.at }),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function lockRefund(tx: Executor, id: number) {
+  return tx.selectFrom("refund_orders").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+}
+
+export function findRefund(db: Executor, id: number) {
+  return db.selectFrom("refund_orders").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export type RefundRow = NonNullable<Awaited<ReturnType<typeof findRefund>>>;
+
+export async function settleRefund(tx: Executor, id: number, c: { state: RefundStateColumn; failReason?: string | null; decidedBy: number; at: Date | null }): Promise<void> {
+  await tx
+    .updateTable("refund_orders")
+    .set({ state: c.state, decided_by: c.decidedBy, finished_at: c.at, ...(c.failReason !== undefined && { fail_reason: c.failReason }) })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Codes of an order already refunded (or being refunded), so a refund never exceeds what was bought. */
+export async function refundedQuantity(tx: Executor, orderId: number): Promise<number> {
+  const row = await tx
+    .selectFrom("refund_orders")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("quantity"), sql<string>`'0'`).as("n"))
+    .where("order_id", "=", orderId)
+    .where("state", "in", ["processing", "abnormal", "success"])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function refundPage(db: Executor, f: { purchaserId?: number; supplierId?: number; state?: RefundStateColumn | undefined; offset: number; limit: number }) {
+  let q = db.selectFrom("refund_orders");
+  if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
+  if (f.supplierId !== undefined) q = q.where("supplier_merchant_id", "=", f.supplierId);
+  if (f.state) q = q.where("state", "=", f.state);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/* ---------- reports ---------- */
+
+/**
+ * Purchase or refund totals per period (UTC+8 day, ISO week, month) and supplier for one purchaser
+ * (or one supplier's sales when `side` is supplier). Failed orders are not purchases; refunds count
+ * when they succeeded.
+ */
+export async function reportRows(db: Executor, f: { merchantId: number; side: "purchaser" | "supplier"; kind: "purchase" | "refund"; unit: "day" | "week" | "month"; from: string; to: string }) {
+  const fmt = f.unit === "month" ? "YYYY-MM" : f.unit === "week" ? 'IYYY-"W"IW' : "YYYY-MM-DD";
+  const who = f.side === "purchaser" ? sql.ref("o.purchaser_merchant_id") : sql.ref("o.supplier_merchant_id");
+  const from = `${f.from}T00:00:00+08:00`;
+  const to = `${f.to}T00:00:00+08:00`;
+  const rows =
+    f.kind === "purchase"
+      ? await sql<{ period: string; supplier_id: number; currency: string; orders: string; quantity: string; face: string; amount: string }>`
+          SELECT to_char(date_trunc(${f.unit}, o.created_at AT TIME ZONE 'Asia/Shanghai'), ${fmt}) AS period, o.supplier_merchant_id AS supplier_id, o.currency,
+                 count(*)::text AS orders, sum(o.quantity)::text AS quantity, sum(o.face_value * o.quantity)::text AS face, sum(o.amount)::text AS amount
+          FROM purchase_orders o
+          WHERE ${who} = ${f.merchantId} AND o.state <> 'failure'
+            AND o.created_at >= ${from}::timestamptz AND o.created_at < ${to}::timestamptz + interval '1 day'
+          GROUP BY 1, 2, 3 ORDER BY 1 DESC, 2`.execute(db)
+      : await sql<{ period: string; supplier_id: number; currency: string; orders: string; quantity: string; face: string; amount: string }>`
+          SELECT to_char(date_trunc(${f.unit}, r.finished_at AT TIME ZONE 'Asia/Shanghai'), ${fmt}) AS period, o.supplier_merchant_id AS supplier_id, r.currency,
+                 count(*)::text AS orders, sum(r.quantity)::text AS quantity, sum(o.face_value * r.quantity)::text AS face, sum(r.amount)::text AS amount
+          FROM refund_orders r JOIN purchase_orders o ON o.id = r.order_id
+          WHERE ${who} = ${f.merchantId} AND r.state = 'success'
+            AND r.finished_at >= ${from}::timestamptz AND r.finished_at < ${to}::timestamptz + interval '1 day'
+          GROUP BY 1, 2, 3 ORDER BY 1 DESC, 2`.execute(db);
+  return rows.rows;
 }

@@ -9,8 +9,15 @@ import {
   fulfilReq,
   orderPage,
   orderQuery,
+  orderReportQuery,
+  orderReportReply,
   orderReq,
   purchaseOrder,
+  refundDecisionReq,
+  refundOrder,
+  refundPage,
+  refundQuery,
+  refundReq,
 } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -33,7 +40,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const dock = guard({ roles: ["sale", "business"], menu: dockingPages });
-    const buyer = guard({ roles: ["sale"], menu: ["sale/GoodsPurchaseForm", "sale/PurchaseOrder", "sale/GoodsList", "sale/CarmiGoodsList", "sale/CouponSelection"] });
+    const buyer = guard({ roles: ["sale"], menu: ["sale/GoodsPurchaseForm", "sale/PurchaseOrder", "sale/OnlineRefundSheet", "sale/GoodsList", "sale/CarmiGoodsList", "sale/CouponSelection"] });
     app.post("/abutment/brander/apply", { schema: { tags, security, summary: "Apply to dock with a supplier", body: dockingApplyReq, response: { 200: envelope(docking) } }, preHandler: dock }, async (req) =>
       ok(await purchasing.apply(actorOf(req), req.body.supplierId)),
     );
@@ -60,6 +67,17 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
     app.get("/orders", { schema: { tags, security, summary: "The purchaser's orders", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: buyer }, async (req) =>
       ok(await purchasing.orders(actorOf(req), req.query, "purchaser")),
     );
+    app.get(
+      "/orders/reports",
+      { schema: { tags, security, summary: "Purchase or refund report by day, week or month", querystring: orderReportQuery, response: { 200: envelope(orderReportReply) } }, preHandler: buyer },
+      async (req) => ok(await purchasing.report(actorOf(req), req.query, "purchaser")),
+    );
+    app.post("/refunds", { schema: { tags, security, summary: "Ask to refund unused codes of an order", body: refundReq, response: { 200: envelope(refundOrder) } }, preHandler: buyer }, async (req) =>
+      ok(await purchasing.requestRefund(actorOf(req), req.body)),
+    );
+    app.get("/refunds", { schema: { tags, security, summary: "The purchaser's refund orders", querystring: refundQuery, response: { 200: envelope(refundPage) } }, preHandler: buyer }, async (req) =>
+      ok(await purchasing.refunds(actorOf(req), req.query, "purchaser")),
+    );
   };
 }
 
@@ -73,6 +91,17 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
     );
     app.get("/supplyOrders/:id", { schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } }, preHandler: pre }, async (req) =>
       ok(await purchasing.orderOf(actorOf(req), req.params.id)),
+    );
+    app.get("/sup/reports", { schema: { tags, security, summary: "Sales or refund report by day, week or month", querystring: orderReportQuery, response: { 200: envelope(orderReportReply) } }, preHandler: pre }, async (req) =>
+      ok(await purchasing.report(actorOf(req), req.query, "supplier")),
+    );
+    app.get("/supplyRefunds", { schema: { tags, security, summary: "Refund requests on the supplier's orders", querystring: refundQuery, response: { 200: envelope(refundPage) } }, preHandler: pre }, async (req) =>
+      ok(await purchasing.refunds(actorOf(req), req.query, "supplier")),
+    );
+    app.put(
+      "/supplyRefunds/:id",
+      { schema: { tags, security, summary: "Accept (codes voided, money returned) or refuse a refund", params: idParam, body: refundDecisionReq, response: { 200: envelope(refundOrder) } }, preHandler: pre },
+      async (req) => ok(await purchasing.decideRefund(actorOf(req), req.params.id, req.body)),
     );
     app.put(
       "/supplyOrders/:id/fulfil",

@@ -1,5 +1,19 @@
 import { createHash } from "node:crypto";
-import { CODE, type Docking, type DockingQuery, type FulfilReq, type OrderQuery, type OrderReq, type Page, type PurchaseOrder } from "@tessera/contracts";
+import {
+  CODE,
+  type Docking,
+  type DockingQuery,
+  type FulfilReq,
+  type OrderQuery,
+  type OrderReportQuery,
+  type OrderReportRow,
+  type OrderReq,
+  type Page,
+  type PurchaseOrder,
+  type RefundOrder,
+  type RefundQuery,
+  type RefundReq,
+} from "@tessera/contracts";
 import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
@@ -8,7 +22,7 @@ import { AppError, conflict, forbidden, invalid } from "../../platform/http/erro
 import { goodsForPurchase } from "../catalog";
 import { post } from "../ledger";
 import { getMerchant, type MerchantRow } from "../merchants";
-import { allocateCards } from "../supply";
+import { allocateCards, voidRefundedCards } from "../supply";
 import * as repo from "./repo";
 
 /** What purchasing needs of the accounts module: the agreement-signing SMS codes. */
@@ -177,6 +191,7 @@ export class PurchasingService {
         businessType: goods.businessType,
         quantity: req.quantity,
         unitPrice: goods.price,
+        faceValue: goods.faceValue,
         amount,
         currency: goods.currency,
         state: goods.fromStock ? "success" : "processing",
@@ -240,6 +255,21 @@ export class PurchasingService {
         ],
       });
       await repo.finishOrder(tx, id, success ? { state: "success", upstreamChannelId: req.upstreamChannelId, at: now } : { state: "failure", failReason: req.reason, refunded: true, at: now });
+      if (!success) {
+        // The automatic refund shows in the refund orders like any other.
+        await repo.insertRefund(tx, {
+          orderId: id,
+          purchaserId: o.purchaser_merchant_id,
+          supplierId: o.supplier_merchant_id,
+          quantity: o.quantity,
+          amount: o.amount,
+          currency: o.currency,
+          reason: req.reason,
+          state: "success",
+          requestedBy: null,
+          at: now,
+        });
+      }
       await audit(tx, { actorUserId: actor.userId, action: `order.${req.result}`, subjectType: "purchase_order", subjectId: id });
     });
     const row = await repo.findOrder(this.deps.db, id);
@@ -268,6 +298,151 @@ export class PurchasingService {
     const row = await repo.findOrder(this.deps.db, id);
     if (!row || (row.supplier_merchant_id !== me.id && row.purchaser_merchant_id !== me.id)) throw orderNotFound();
     return this.presentOrder(row);
+  }
+
+  /* ---------- refunds ---------- */
+
+  /**
+   * The purchaser asks to return unused codes of a successful card-secret order. The supplier decides;
+   * nothing moves until then. At most what was bought, less what is already returned or asked for.
+   */
+  async requestRefund(actor: Actor, req: RefundReq): Promise<RefundOrder> {
+    const me = await this.merchantOf(actor);
+    try {
+      const id = await withTx(this.deps.db, async (tx) => {
+        const o = await repo.lockOrder(tx, Number(req.orderId));
+        if (!o || o.purchaser_merchant_id !== me.id) throw orderNotFound();
+        if (o.state !== "success" || o.top_up_account !== null) throw conflict("refund.notRefundable", "orderId");
+        if ((await repo.refundedQuantity(tx, o.id)) + req.quantity > o.quantity) throw invalid("refund.tooMany", "quantity");
+        const created = await repo.insertRefund(tx, {
+          orderId: o.id,
+          purchaserId: me.id,
+          supplierId: o.supplier_merchant_id,
+          quantity: req.quantity,
+          amount: o.unit_price * req.quantity,
+          currency: o.currency,
+          reason: req.reason,
+          state: "processing",
+          requestedBy: actor.userId,
+        });
+        await audit(tx, { actorUserId: actor.userId, action: "refund.request", subjectType: "refund_order", subjectId: created, detail: { orderId: o.id, quantity: req.quantity } });
+        return created;
+      });
+      return await this.presentRefund(id);
+    } catch (err) {
+      if (isUniqueViolation(err, "refund_orders_open")) throw conflict("refund.open", "orderId");
+      throw err;
+    }
+  }
+
+  /**
+   * The supplier accepts (the codes are voided and the money returns to the purchaser's SUP account,
+   * once) or refuses with a reason. When the supplier's income cannot cover it the refund is
+   * "abnormal" and can be accepted again later.
+   */
+  async decideRefund(actor: Actor, id: number, decision: { approve: boolean; reason?: string | undefined }): Promise<RefundOrder> {
+    const me = await this.merchantOf(actor);
+    if (!decision.approve && !decision.reason) throw invalid("funds.reasonEmpty", "reason");
+    const now = this.deps.clock.now();
+    const settle = (tx: Tx, r: repo.RefundRow) => this.settleRefund(tx, r, actor, now);
+    const outcome = await withTx(this.deps.db, async (tx) => {
+      const r = await repo.lockRefund(tx, id);
+      if (!r || r.supplier_merchant_id !== me.id) throw new AppError(CODE.NOT_FOUND, "refund.notFound");
+      if (r.state !== "processing" && r.state !== "abnormal") throw conflict("refund.settled");
+      if (!decision.approve) {
+        await repo.settleRefund(tx, id, { state: "failure", failReason: decision.reason ?? null, decidedBy: actor.userId, at: now });
+        return "refused" as const;
+      }
+      return settle(tx, r);
+    }).catch(async (err: unknown) => {
+      // The supplier's income could not cover it: record the refund as abnormal, nothing moved.
+      if (err instanceof AppError && err.messageKey === "ledger.insufficientBalance") {
+        await withTx(this.deps.db, (tx) => repo.settleRefund(tx, id, { state: "abnormal", failReason: "insufficient supplier balance", decidedBy: actor.userId, at: null }));
+        return "abnormal" as const;
+      }
+      throw err;
+    });
+    if (outcome === "abnormal") throw new AppError(CODE.CONFLICT, "refund.abnormal");
+    return this.presentRefund(id);
+  }
+
+  private async settleRefund(tx: Tx, r: repo.RefundRow, actor: Actor, now: Date): Promise<"settled"> {
+    const o = await repo.lockOrder(tx, r.order_id);
+    if (!o) throw orderNotFound();
+    const voided = await voidRefundedCards(tx, { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, quantity: r.quantity }, now);
+    if (voided.length < r.quantity) throw conflict("refund.tooMany", "quantity");
+    await post(tx, {
+      idempotencyKey: `refund:${r.id}`,
+      kind: "refund",
+      currency: r.currency,
+      reason: `${o.order_no} ${r.reason}`,
+      subject: { type: "refund_order", id: r.id },
+      createdBy: actor.userId,
+      postings: [
+        { account: { merchantId: r.supplier_merchant_id, kind: "income" }, amount: -r.amount },
+        { account: { merchantId: r.purchaser_merchant_id, kind: "sup" }, amount: r.amount },
+      ],
+    });
+    await repo.settleRefund(tx, r.id, { state: "success", failReason: null, decidedBy: actor.userId, at: now });
+    await audit(tx, { actorUserId: actor.userId, action: "refund.accept", subjectType: "refund_order", subjectId: r.id, detail: { cards: voided } });
+    return "settled";
+  }
+
+  async refunds(actor: Actor, q: RefundQuery, side: "purchaser" | "supplier"): Promise<Page<RefundOrder>> {
+    const me = await this.merchantOf(actor);
+    const { rows, total } = await repo.refundPage(this.deps.db, {
+      ...(side === "purchaser" ? { purchaserId: me.id } : { supplierId: me.id }),
+      state: q.state,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
+    const list: RefundOrder[] = [];
+    for (const r of rows) list.push(await this.presentRefund(r.id));
+    return { list, total, page: q.page, pageSize: q.pageSize };
+  }
+
+  private async presentRefund(id: number): Promise<RefundOrder> {
+    const r = await repo.findRefund(this.deps.db, id);
+    const o = r ? await repo.findOrder(this.deps.db, r.order_id) : undefined;
+    if (!r || !o) throw new AppError(CODE.NOT_FOUND, "refund.notFound");
+    return {
+      id: String(r.id),
+      orderId: String(o.id),
+      orderNo: o.order_no,
+      goodsName: o.goods_name,
+      purchaserId: String(r.purchaser_merchant_id),
+      supplierId: String(r.supplier_merchant_id),
+      quantity: r.quantity,
+      amount: { amount: r.amount, currency: r.currency },
+      orderAmount: { amount: o.amount, currency: o.currency },
+      reason: r.reason,
+      state: r.state,
+      failReason: r.fail_reason,
+      topUpAccount: o.top_up_account,
+      createdAt: new Date(r.created_at).toISOString(),
+      finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+    };
+  }
+
+  /* ---------- reports ---------- */
+
+  /** Purchase or refund report by day, week or month and supplier (the purchase orders screen's tabs). */
+  async report(actor: Actor, q: OrderReportQuery, side: "purchaser" | "supplier"): Promise<OrderReportRow[]> {
+    const me = await this.merchantOf(actor);
+    const rows = await repo.reportRows(this.deps.db, { merchantId: me.id, side, kind: q.kind, unit: q.unit, from: q.from, to: q.to });
+    const names = new Map<number, string>();
+    for (const id of new Set(rows.map((r) => Number(r.supplier_id)))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    return rows.map((r) => ({
+      period: r.period,
+      supplierId: String(r.supplier_id),
+      supplierName: names.get(Number(r.supplier_id)) ?? "",
+      orders: Number(r.orders),
+      quantity: Number(r.quantity),
+      faceAmount: Number(r.face),
+      amount: Number(r.amount),
+      currency: r.currency as OrderReportRow["currency"],
+      accountType: "sup",
+    }));
   }
 
   private async presentOrder(r: repo.OrderRow): Promise<PurchaseOrder> {

@@ -33,6 +33,7 @@ export interface PurchaseOrdersTable {
   business_type: string;
   quantity: number;
   unit_price: number;
+  face_value: number;
   amount: number;
   currency: "CNY" | "USD" | "HKD";
   state: OrderStateColumn;
@@ -46,7 +47,27 @@ export interface PurchaseOrdersTable {
   finished_at: Date | null;
 }
 
+export type RefundStateColumn = "processing" | "success" | "failure" | "abnormal";
+
+export interface RefundOrdersTable {
+  id: Id;
+  order_id: number;
+  purchaser_merchant_id: number;
+  supplier_merchant_id: number;
+  quantity: number;
+  amount: number;
+  currency: "CNY" | "USD" | "HKD";
+  reason: string;
+  state: RefundStateColumn;
+  fail_reason: string | null;
+  requested_by: number | null;
+  decided_by: number | null;
+  created_at: Timestamp;
+  finished_at: Date | null;
+}
+
 export interface PurchasingTables {
   dockings: DockingsTable;
   purchase_orders: PurchaseOrdersTable;
+  refund_orders: RefundOrdersTable;
 }

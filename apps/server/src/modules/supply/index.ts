@@ -4,3 +4,4 @@ export { allocateCards, type AllocateRequest, type Allocation } from "./allocate
 export { cardKeys, type CardKeys } from "./crypto";
 export { registerCatalogSupply } from "./register";
 export { notifyLowStock } from "./notify";
+export { voidRefundedCards } from "./refund";

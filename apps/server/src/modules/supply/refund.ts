@@ -1,0 +1,26 @@
+import type { Tx } from "../../db/tx";
+import { adjustStock, lockGoodsForStock } from "../catalog";
+
+/**
+ * Takes back `quantity` codes of an order its buyer has returned (a refund the supplier accepted): they
+ * become void, never to be sold again, since the buyer has seen them. Returns the voided ids; fewer
+ * than asked when the order has fewer sold codes left.
+ */
+export async function voidRefundedCards(tx: Tx, req: { goodsId: number; orderId: string; buyerMerchantId: number; quantity: number }, now: Date): Promise<number[]> {
+  const rows = await tx
+    .selectFrom("supply_cards")
+    .select("id")
+    .where("order_id", "=", req.orderId)
+    .where("buyer_merchant_id", "=", req.buyerMerchantId)
+    .where("state", "=", "sold")
+    .orderBy("id")
+    .limit(req.quantity)
+    .forUpdate()
+    .execute();
+  const ids = rows.map((r) => r.id);
+  if (ids.length < req.quantity) return ids;
+  await tx.updateTable("supply_cards").set({ state: "void", voided_at: now }).where("id", "in", ids).execute();
+  const goods = await lockGoodsForStock(tx, req.goodsId);
+  if (goods) await adjustStock(tx, goods, { sold: -ids.length, voided: ids.length }, now);
+  return ids;
+}
