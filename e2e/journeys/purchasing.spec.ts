@@ -140,4 +140,20 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   await buyerPage.goto("/sale/PurchaseOrder");
   await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` })).toContainText("成功");
   expect(topUp.id).toBeGreaterThan(0);
+
+  // A refund of one unused code: the supplier accepts it, the purchaser sees it and the reports.
+  await buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` }).getByRole("button", { name: "申请退款" }).click();
+  const refundDialog = buyerPage.locator(".ant-modal").filter({ hasText: "申请退款" });
+  await refundDialog.locator("#reason").fill("客户取消");
+  await refundDialog.getByRole("button", { name: "申请退款" }).click();
+  await expect(buyerPage.getByText("退款申请已提交")).toBeVisible();
+  await supplierPage.goto("/business/SalesOrder?tab=refunds");
+  const refund = supplierPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` });
+  await refund.getByRole("button", { name: "同意退款" }).click();
+  await expect(refund).toContainText("成功");
+  await buyerPage.goto("/sale/PurchaseOrder?tab=refunds");
+  await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` })).toContainText("¥27.00");
+  await buyerPage.getByRole("tab", { name: "采购报表" }).click();
+  await expect(buyerPage.locator(".ant-table-row").first()).toContainText("星河卡券供应有限公司");
+  await shot(buyerPage, "purchase-report-cn");
 });

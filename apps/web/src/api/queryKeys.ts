@@ -23,5 +23,9 @@ export const queryKeys = {
   dockingsAll: ["dockings"] as const,
   orders: (side: "purchaser" | "supplier", query: Query) => ["orders", side, query] as const,
   ordersAll: ["orders"] as const,
+  refunds: (side: "purchaser" | "supplier", query: Query) => ["refunds", side, query] as const,
+  refundsAll: ["refunds"] as const,
+  orderReports: (side: "purchaser" | "supplier", query: Query) => ["orderReports", side, query] as const,
+  orderReportsAll: ["orderReports"] as const,
   statements: (unit: "day" | "month", range: { from: string; to: string }) => ["statements", unit, range] as const,
 };

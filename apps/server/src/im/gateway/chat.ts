@@ -32,6 +32,8 @@ export interface Outcome {
 }
 
 const CHAT_TYPES: Record<number, ChatType> = { 1: "chat", 2: "groupchat", 3: "chatroom" };
+/** Meta.routetype: messages for the listed members only. */
+const ROUTE_DIRECT = 2;
 const BODY = { READ_ACK: 4, DELIVER_ACK: 5, RECALL: 6, CHANNEL_ACK: 7, EDIT: 8 } as const;
 
 let counter = 0;
@@ -85,7 +87,8 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
   if (!checked.success) throw refuse("the message body is not valid", STATUS.WRONG_PARAMETER);
   const first = checked.data.bodies[0];
   if (first?.type === "combine" && (first.combineLevel ?? 1) > 10) throw refuse("The level of the merged message exceeded the limit.", STATUS.WRONG_PARAMETER);
-  if (chatType !== "chat" && meta.routetype === 2 && meta.directedUsers.length > ctx.options.maxDirectedUsers) throw refuse(REASON.directedLimit);
+  const directed = chatType !== "chat" && meta.routetype === ROUTE_DIRECT ? meta.directedUsers.map((u) => u.toLowerCase()) : null;
+  if (directed && (directed.length === 0 || directed.length > ctx.options.maxDirectedUsers)) throw refuse(REASON.directedLimit);
   const input = {
     chatType,
     from: who.username,
@@ -95,6 +98,7 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
     // Client ids restart per process and differ by time zone (easemob-wire §6.10): scoped by device.
     clientId: `${who.resource}:${meta.id}`,
     bodyPb: meta.payload,
+    directedUsers: directed,
   };
   const run = () => inScope(ctx.deps, (s) => ctx.services.history.append(s, input, checked.data));
   let sent;
@@ -118,15 +122,16 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
         ctx.hub.wake(sent.recipients, mucQueue(to));
         ctx.hub.wake([who.username], mucQueue(to), who.resource);
       } else {
-        void pushRoom(ctx, who, to, id, sent.timestamp, meta.payload);
+        void pushRoom(ctx, who, to, id, sent.timestamp, meta.payload, directed);
       }
     },
   };
 }
 
 /** Room messages are not queued: they go to the members online now (easemob-wire §3k). */
-async function pushRoom(ctx: GatewayCtx, who: Who, roomId: string, id: number, nowMs: number, body: Uint8Array): Promise<void> {
-  const members = await ctx.deps.db.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(roomId)).execute();
+async function pushRoom(ctx: GatewayCtx, who: Who, roomId: string, id: number, nowMs: number, body: Uint8Array, directed: readonly string[] | null): Promise<void> {
+  const only = directed ? new Set(directed) : null;
+  const members = (await ctx.deps.db.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(roomId)).execute()).filter((m) => !only || only.has(m.username));
   const appKey = ctx.deps.appKey;
   const m = metaOf({
     id,

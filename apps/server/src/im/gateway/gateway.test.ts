@@ -20,7 +20,9 @@ afterAll(async () => {
 });
 
 const isAck = (id: bigint) => (f: ServerFrame) => f.sync?.metaId === id;
-const texts = (metas: Uint8Array[]) => metas.map((m) => decodeMessageBody(decodeMeta(m).payload).contents[0]?.text);
+/** The texts of the message metas (group queues also carry the group's events). */
+const texts = (metas: Uint8Array[]) =>
+  metas.map((m) => decodeMeta(m)).filter((m) => m.ns === 1).map((m) => decodeMessageBody(m.payload).contents[0]?.text);
 
 async function refused(name: string, token: string): Promise<{ code: number; reason: string; close: number }> {
   const c = await WireClient.connect(g.url);
@@ -216,6 +218,32 @@ describe("send, ack and delivery", () => {
     expect(await unread(carol.name, key)).toBe(0);
     a.close();
     c.close();
+  });
+});
+
+describe("group routing", () => {
+  test("members get group messages through the group queue; directed messages reach only the listed members", async () => {
+    const carol = await g.user("carol");
+    const created = await g.im.call<{ data: { groupid: string } }>("POST", "chatgroups", {
+      token: alice.token,
+      body: { groupname: "Desk", desc: "d", public: false, maxusers: 20, members: [bob.name, carol.name] },
+    });
+    const gid = created.body.data.groupid;
+    const a = await g.login(alice.name, alice.token, "webim_g1");
+    a.send(sendFrame(g.appKey, { id: 8001n, from: alice.name, to: gid, chatType: 2, text: "to all" }));
+    expect((await a.take(isAck(8001n))).sync?.status?.code).toBe(0);
+    a.send(sendFrame(g.appKey, { id: 8002n, from: alice.name, to: gid, chatType: 2, text: "bob only" }, undefined, [bob.name]));
+    expect((await a.take(isAck(8002n))).sync?.status?.code).toBe(0);
+    const queue = { name: gid, domain: "conference.easemob.com" };
+    const b = await g.login(bob.name, bob.token, "webim_g2");
+    expect(await drain(b, queue)).toEqual(["to all", "bob only"]);
+    const c = await g.login(carol.name, carol.token, "webim_g3");
+    expect(await drain(c, queue)).toEqual(["to all"]);
+    const outsider = await g.user("outsider");
+    const o = await g.login(outsider.name, outsider.token, "webim_g4");
+    o.send(sendFrame(g.appKey, { id: 8003n, from: outsider.name, to: gid, chatType: 2, text: "hi" }));
+    expect((await o.take(isAck(8003n))).sync?.status).toEqual({ code: 1, reason: "not in group or chatroom" });
+    for (const x of [a, b, c, o]) x.close();
   });
 });
 

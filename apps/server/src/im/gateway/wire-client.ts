@@ -122,10 +122,14 @@ export function messageBody(appKey: string, m: Omit<TextMessage, "id">): Uint8Ar
   return body.finish();
 }
 
-export function sendFrame(appKey: string, m: TextMessage, bodyBytes?: Uint8Array): Uint8Array {
+export function sendFrame(appKey: string, m: TextMessage, bodyBytes?: Uint8Array, directedUsers?: readonly string[]): Uint8Array {
   const meta = new Writer().varint(1, m.id);
   writeJid(meta, 3, { appKey, name: m.to, domain: m.chatType === 1 ? "easemob.com" : "conference.easemob.com" });
   meta.varint(5, NS.CHAT).bytes(6, bodyBytes ?? messageBody(appKey, m));
+  if (directedUsers) {
+    meta.varint(7, 2);
+    for (const u of directedUsers) meta.string(10, u);
+  }
   const ul = new Writer().bytes(1, meta.finish());
   return new Writer().varint(1, 0).varint(8, CMD.SYNC).bytes(9, ul.finish()).varint(11, 0).finish();
 }

@@ -18,7 +18,7 @@ let alice: Online;
 let bob: Online;
 let carol: Online;
 
-const HANDLERS = ["onLocationMessage", "onImageMessage", "onTextMessage", "onCustomMessage", "onCmdMessage", "onRecallMessage", "onReadMessage", "onDeliveredMessage", "onChannelMessage", "onModifiedMessage", "onDisconnected", "onReconnecting", "onConnected", "onError", "onGroupEvent"];
+const HANDLERS = ["onLocationMessage", "onImageMessage", "onTextMessage", "onCustomMessage", "onCmdMessage", "onRecallMessage", "onReadMessage", "onDeliveredMessage", "onChannelMessage", "onModifiedMessage", "onDisconnected", "onReconnecting", "onConnected", "onError", "onGroupEvent", "onContactInvited"];
 
 async function online(c: Client): Promise<Online> {
   const events: Record<string, Event[]> = {};
@@ -150,6 +150,24 @@ describe("group", () => {
     await until(() => alice.events.onCmdMessage?.find((e) => e.id === cmd.serverMsgId), "group cmd");
     const err = await carol.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "groupChat", to: gid, msg: "let me in" }));
     expect(err.type).toBe(s.code.GROUP_NOT_JOINED);
+  });
+
+  test("group management reaches other members as events; a muted member is refused", async () => {
+    const g = await alice.call<{ data: { groupid: string } }>("createGroup", {
+      data: { groupname: "Ops", desc: "", members: [bob.name], public: false, approval: false, allowinvites: false, inviteNeedConfirm: false, maxusers: 20 },
+    });
+    const gid = g.data.groupid;
+    await alice.call("muteGroupMember", { groupId: gid, username: bob.name, muteDuration: 60_000 });
+    const ev = await until(() => bob.events.onGroupEvent?.find((e) => e.id === gid && e.operation === "muteMember"), "mute event");
+    expect(ev).toMatchObject({ from: alice.name });
+    const err = await bob.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "groupChat", to: gid, msg: "can I?" }));
+    expect(err.type).toBe(s.code.USER_MUTED_BY_ADMIN);
+  });
+
+  test("a contact request reaches the invitee", async () => {
+    await carol.call("addContact", bob.name, "hi, carol here");
+    const ev = await until(() => bob.events.onContactInvited?.find((e) => e.from === carol.name), "contact invite");
+    expect(ev).toMatchObject({ to: bob.name, status: "hi, carol here" });
   });
 });
 

@@ -33,6 +33,8 @@ export interface SendInput {
   clientId?: string | null;
   /** The MessageBody exactly as the client sent it (the gateway forwards these bytes). */
   bodyPb?: Uint8Array | null;
+  /** Group messages for these members only (routing "directed users"); the others never get them. */
+  directedUsers?: readonly string[] | null;
 }
 
 export interface SentMessage {
@@ -123,7 +125,8 @@ export class ImHistory {
         fan = { unreadFor: [], inboxFor: [], senderCopy: false };
       } else {
         const members = await db.selectFrom("im_muc_members").select(["username", "shielded"]).where("muc_id", "=", Number(mucId)).execute();
-        const to = members.filter((m) => m.username !== input.from && !m.shielded).map((m) => m.username);
+        const directed = input.directedUsers ? new Set(input.directedUsers) : null;
+        const to = members.filter((m) => m.username !== input.from && !m.shielded && (!directed || directed.has(m.username))).map((m) => m.username);
         fan = { unreadFor: to, inboxFor: to, senderCopy: true };
       }
     }

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Docking, DockingStatus, FulfilReq, OrderReq, OrderState, Page, PurchaseOrder } from "@tessera/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Docking, DockingStatus, FulfilReq, OrderReportRow, OrderReq, OrderState, Page, PurchaseOrder, RefundOrder, RefundReq, RefundState, ReportUnit } from "@tessera/contracts";
 import type { Query } from "../client";
 import { unwrap } from "../errors";
 import { http } from "../http";
@@ -54,3 +54,33 @@ export function useFulfilOrder() {
     },
   });
 }
+
+export function refundsQuery(query: Query & { page: number; pageSize: number; state?: RefundState }, side: "purchaser" | "supplier") {
+  return {
+    queryKey: queryKeys.refunds(side, query),
+    queryFn: async () => unwrap(await http.get<Page<RefundOrder>>(side === "purchaser" ? `${user}/refunds` : "/api/card-brander/supplyRefunds", { query })),
+  };
+}
+
+export function useOrderReport(side: "purchaser" | "supplier", query: { kind: "purchase" | "refund"; unit: ReportUnit; from: string; to: string }) {
+  return useQuery({
+    queryKey: queryKeys.orderReports(side, query),
+    queryFn: async () => unwrap(await http.get<OrderReportRow[]>(side === "purchaser" ? `${user}/orders/reports` : "/api/card-brander/sup/reports", { query })),
+  });
+}
+
+function useRefundMutation<A, R>(fn: (args: A) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => {
+      for (const key of [queryKeys.refundsAll, queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.orderReportsAll]) void queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+}
+
+export const useRequestRefund = () => useRefundMutation((req: RefundReq) => http.post<RefundOrder>(`${user}/refunds`, req, { toast: false }));
+export const useDecideRefund = () =>
+  useRefundMutation(({ id, approve, reason }: { id: string; approve: boolean; reason?: string }) =>
+    http.put<RefundOrder>(`/api/card-brander/supplyRefunds/${id}`, { approve, ...(reason && { reason }) }, { toast: false }),
+  );

@@ -6,7 +6,7 @@ import { useSearchParams } from "react-router";
 import { PAGE_SIZES, type Page } from "@tessera/contracts";
 import type { Query } from "../../api/client";
 import { http, saveFile } from "../../api/http";
-import { isPageSize, readListState, writeListState, type ListState } from "./listQuery";
+import { isPageSize, mergeListState, readListState, type ListState } from "./listQuery";
 import { SearchBar, type SearchBarProps } from "./SearchBar";
 import type { SearchValues } from "./searchValues";
 
@@ -39,7 +39,7 @@ export function ListPage<Row extends object>(props: ListPageProps<Row>) {
   const [selected, setSelected] = useState<Key[]>([]);
   const [exporting, setExporting] = useState(false);
 
-  const go = (next: ListState) => setParams(writeListState(next));
+  const go = (next: ListState) => setParams((current) => mergeListState(current, next));
 
   const doExport = async () => {
     if (!props.exportFile) return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readListState, writeListState } from "./listQuery";
+import { mergeListState, readListState, writeListState } from "./listQuery";
 
 describe("list state in the URL", () => {
   it("defaults to page 1 of 20", () => {
@@ -37,5 +37,17 @@ describe("list state in the URL", () => {
     const s = readListState(new URLSearchParams("month=2026-11&curCascader=CN"));
     expect(s.values.month).toBe("2026-11");
     expect(s.values.curCascader).toEqual(["CN"]);
+  });
+});
+
+describe("mergeListState", () => {
+  it("keeps the page's own query keys and replaces the list's", () => {
+    const current = new URLSearchParams("tab=refunds&page=3&selVal=old&account=sup");
+    const next = mergeListState(current, { page: 1, pageSize: 50, values: { selVal: "success" } });
+    expect(next.get("tab")).toBe("refunds");
+    expect(next.get("account")).toBe("sup");
+    expect(next.get("page")).toBeNull();
+    expect(next.get("pageSize")).toBe("50");
+    expect(next.getAll("selVal")).toEqual(["success"]);
   });
 });

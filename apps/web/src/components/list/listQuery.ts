@@ -49,6 +49,16 @@ export function readListState(params: URLSearchParams): ListState {
   };
 }
 
+/** Every query key a list page owns; other keys in the URL (a page's tab, say) belong to the page. */
+export const LIST_PARAM_KEYS: ReadonlySet<string> = new Set(["page", "pageSize", ...SCALARS, ...LISTS, "date", "month"]);
+
+/** The list state written over `current`, keeping the query keys that are not the list's. */
+export function mergeListState(current: URLSearchParams, state: ListState): URLSearchParams {
+  const out = writeListState(state);
+  for (const [k, v] of current) if (!LIST_PARAM_KEYS.has(k)) out.append(k, v);
+  return out;
+}
+
 export function writeListState(state: ListState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.page !== 1) params.set("page", String(state.page));

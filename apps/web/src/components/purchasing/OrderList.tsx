@@ -9,6 +9,7 @@ import { useMessageText } from "../form/useZodRules";
 import { ListPage } from "../list/ListPage";
 import { formatMoney } from "../money";
 import { OrderCodesDrawer } from "./OrderCodesDrawer";
+import { RefundDialog } from "./RefundDialog";
 
 const STATE_COLOR: Record<OrderState, string> = { processing: "processing", success: "success", failure: "error" };
 
@@ -58,6 +59,7 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
   const { t } = useTranslation();
   const [codesOf, setCodesOf] = useState<PurchaseOrder | null>(null);
   const [fulfilling, setFulfilling] = useState<PurchaseOrder | null>(null);
+  const [refunding, setRefunding] = useState<PurchaseOrder | null>(null);
   const columns: TableColumnsType<PurchaseOrder> = [
     { title: t("order.col.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
     { title: t("order.col.orderNo"), dataIndex: "orderNo" },
@@ -87,9 +89,14 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
       key: "actions",
       render: (_: unknown, o) =>
         side === "purchaser" && o.topUpAccount === null && o.state === "success" ? (
-          <Button type="link" size="small" onClick={() => setCodesOf(o)} data-testid={`codes-${o.orderNo}`}>
-            {t("order.codes")}
-          </Button>
+          <Space size={0}>
+            <Button type="link" size="small" onClick={() => setCodesOf(o)} data-testid={`codes-${o.orderNo}`}>
+              {t("order.codes")}
+            </Button>
+            <Button type="link" size="small" onClick={() => setRefunding(o)}>
+              {t("refund.request")}
+            </Button>
+          </Space>
         ) : side === "supplier" && o.state === "processing" ? (
           <Button type="link" size="small" onClick={() => setFulfilling(o)} data-testid={`fulfil-${o.orderNo}`}>
             {t("order.fulfil")}
@@ -117,6 +124,7 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
       />
       {codesOf && <OrderCodesDrawer order={codesOf} onClose={() => setCodesOf(null)} />}
       {fulfilling && <FulfilDialog order={fulfilling} onClose={() => setFulfilling(null)} />}
+      {refunding && <RefundDialog order={refunding} onClose={() => setRefunding(null)} />}
     </>
   );
 }

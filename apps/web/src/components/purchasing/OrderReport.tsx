@@ -1,0 +1,38 @@
+import { Card, DatePicker, Flex, Segmented, Table, type TableColumnsType } from "antd";
+import dayjs, { type Dayjs } from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { REPORT_UNITS, type OrderReportRow, type ReportUnit } from "@tessera/contracts";
+import { useOrderReport } from "../../api/hooks/purchasing";
+import { formatMoney } from "../money";
+
+/** The purchase or refund report (spec 01 §3 Reports) by day, week or month and supplier. */
+export function OrderReport({ side, kind }: { side: "purchaser" | "supplier"; kind: "purchase" | "refund" }) {
+  const { t } = useTranslation();
+  const [unit, setUnit] = useState<ReportUnit>("day");
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, "day"), dayjs()]);
+  const { data, isFetching } = useOrderReport(side, { kind, unit, from: range[0].format("YYYY-MM-DD"), to: range[1].format("YYYY-MM-DD") });
+  const money = (v: number, r: OrderReportRow) => formatMoney({ amount: v, currency: r.currency });
+  const columns: TableColumnsType<OrderReportRow> = [
+    { title: t(`report.period.${unit}`), dataIndex: "period" },
+    { title: t("report.supplier"), key: "supplier", render: (_: unknown, r) => `${r.supplierName} (${r.supplierId})` },
+    { title: t("report.orders"), dataIndex: "orders", align: "right" },
+    { title: t("order.col.quantity"), dataIndex: "quantity", align: "right" },
+    { title: t("report.faceAmount"), dataIndex: "faceAmount", align: "right", render: money },
+    { title: t(`report.amount.${kind}`), dataIndex: "amount", align: "right", render: money },
+    { title: t("report.accountType"), dataIndex: "accountType", render: () => t("funds.account.sup") },
+  ];
+  return (
+    <Flex vertical gap={16}>
+      <Card variant="borderless">
+        <Flex gap={16} wrap>
+          <Segmented<ReportUnit> value={unit} onChange={setUnit} options={REPORT_UNITS.map((u) => ({ value: u, label: t(`report.unit.${u}`) }))} />
+          <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} disabledDate={(d) => d.isAfter(dayjs(), "day")} />
+        </Flex>
+      </Card>
+      <Card variant="borderless">
+        <Table<OrderReportRow> rowKey={(r) => `${r.period}-${r.supplierId}-${r.currency}`} columns={columns} dataSource={data ?? []} loading={isFetching} pagination={false} />
+      </Card>
+    </Flex>
+  );
+}
