@@ -26,6 +26,7 @@ try {
   for (const [name, r] of Object.entries(await (await import("./im-rest.bench")).benchImRest(seconds, databaseUrl))) console.log(row(name, r));
   for (const line of await (await import("./catalog.bench")).benchCatalog(databaseUrl)) console.log(line);
   for (const line of await (await import("./ledger.bench")).benchLedger(seconds, databaseUrl)) console.log(line);
+  for (const line of await (await import("./purchasing.bench")).benchPurchasing(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./im-ws.bench")).benchImWs(seconds, databaseUrl)) console.log(line);
 } finally {
   await server.stop();

@@ -34,6 +34,8 @@ export class Session implements Device {
   private chain: Promise<void> = Promise.resolve();
   private expiry: NodeJS.Timeout | undefined;
   lastSeen = Date.now();
+  /** Per queue: entries delivered to this session and not yet acknowledged. */
+  private readonly sent = new Map<string, Set<number>>();
 
   constructor(
     private readonly ctx: GatewayCtx,
@@ -150,7 +152,9 @@ export class Session implements Device {
     if (ul.meta) return this.uplink(decodeMeta(ul.meta));
     if (!ul.queue) return this.close(CLOSE.protocol, "sync without meta or queue");
     const queue = queueName(ul.queue);
-    const b = await pull(this.ctx.deps.db, this.ctx.deps.appKey, this, queue, ul.key, this.ctx.options.batchSize);
+    let sent = this.sent.get(queue);
+    if (!sent) this.sent.set(queue, (sent = new Set()));
+    const b = await pull(this.ctx.deps.db, this.ctx.deps.appKey, this, queue, ul.key, this.ctx.options.batchSize, sent);
     this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
   }
 

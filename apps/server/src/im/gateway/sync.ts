@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/tx";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
-import { ackQueue, readQueue } from "../store/inbox";
 import { findMessages } from "../store/messages";
 import { encodeNotice } from "./notices";
 
@@ -26,17 +25,48 @@ export interface Batch {
   nextKey: number | null;
 }
 
-export async function pull(db: Db, appKey: string, who: { username: string; resource: string }, queue: string, key: bigint | null, limit: number): Promise<Batch> {
-  if (key !== null && key > 0n) await ackQueue(db, who.username, queue, Number(key) - 1);
-  const entries = await readQueue(db, who.username, queue, 0, limit);
+/**
+ * Pulls a queue for one session. `sent` holds the entries this session delivered and the client has
+ * not yet acknowledged: a pull with key K acknowledges (deletes) those below K, and a pull never hands
+ * the same session an entry twice. Acknowledging by the ids actually delivered (not "everything below
+ * K") matters: an entry whose transaction commits late with a lower id is delivered later, not lost.
+ * A new session (reconnect) starts with nothing sent, so whatever was not acknowledged comes again.
+ */
+export async function pull(
+  db: Db,
+  appKey: string,
+  who: { username: string; resource: string },
+  queue: string,
+  key: bigint | null,
+  limit: number,
+  sent: Set<number>,
+): Promise<Batch> {
+  if (key !== null && key > 0n && sent.size > 0) {
+    const acked = [...sent].filter((id) => id < Number(key));
+    if (acked.length > 0) {
+      await db.deleteFrom("im_inbox").where("username", "=", who.username).where("id", "in", acked).execute();
+      for (const id of acked) sent.delete(id);
+    }
+  }
+  const rows = await db
+    .selectFrom("im_inbox")
+    .select(["id", "message_id", "notice"])
+    .where("username", "=", who.username)
+    .where("queue", "=", queue)
+    // What this device sent itself stays for the user's other devices.
+    .where((eb) => eb.or([eb("skip_resource", "is", null), eb("skip_resource", "<>", who.resource)]))
+    .orderBy("id")
+    .limit(limit + sent.size)
+    .execute();
+  const entries = rows.filter((e) => !sent.has(Number(e.id))).slice(0, limit);
   const last = entries.at(-1);
   if (!last) return { metas: [], nextKey: null };
-  const rows = new Map((await findMessages(db, entries.flatMap((e) => (e.message_id === null ? [] : [Number(e.message_id)])))).map((r) => [r.id, r]));
+  const messages = new Map((await findMessages(db, entries.flatMap((e) => (e.message_id === null ? [] : [Number(e.message_id)])))).map((r) => [r.id, r]));
   const metas: Uint8Array[] = [];
   for (const e of entries) {
-    if (e.skip_resource === who.resource) continue;
+    sent.add(Number(e.id));
     if (e.message_id !== null) {
-      const row = rows.get(Number(e.message_id));
+      const row = messages.get(Number(e.message_id));
       // A message recalled before this device got it is not delivered (its RECALL follows in the queue).
       if (!row || row.recalled_at) continue;
       const body = row.body_pb ? new Uint8Array(row.body_pb) : encodeMessageBody(appKey, row.payload);
@@ -46,5 +76,5 @@ export async function pull(db: Db, appKey: string, who: { username: string; reso
       if (meta) metas.push(meta);
     }
   }
-  return { metas, nextKey: Number(last.id) + 1 };
+  return { metas, nextKey: Math.max(...sent) + 1 };
 }
