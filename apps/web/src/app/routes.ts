@@ -1,4 +1,4 @@
-import { AccountBookOutlined, ApartmentOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, ShoppingCartOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
+import { AccountBookOutlined, ApartmentOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, ShoppingCartOutlined, SwapOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
 // Onboarding and operator console pages.
 import { ApiOutlined, AuditOutlined, FileProtectOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
 // Service-provider pages.
@@ -76,6 +76,8 @@ export const AREAS: AreaDef[] = [
       { path: "commitLetter", load: () => import("../areas/sale/commitLetter"), titleKey: "onboarding.title.letter", menuKey: "onboarding.menu.letter", icon: FileProtectOutlined },
       { path: "RechargeSheet", load: () => import("../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
       { path: "FundRelated", load: () => import("../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
+      { path: "PurchaseFund", load: () => import("../areas/sale/PurchaseFund"), titleKey: "funds.title.purchaseFund", menuKey: "funds.title.purchaseFund", icon: WalletOutlined },
+      { path: "supRechargeOrder", load: () => import("../areas/sale/supRechargeOrder"), titleKey: "funds.title.supRecharge", menuKey: "funds.title.supRecharge", icon: SwapOutlined },
       { path: "WithdrawalRecord", load: () => import("../areas/sale/WithdrawalRecord"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
       { path: "SupplierDocking", load: () => import("../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
       { path: "PurchaseOrder", load: () => import("../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },
@@ -133,6 +135,8 @@ export const AREAS: AreaDef[] = [
       { path: "Home", load: () => import("../areas/international/SaleHome"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined },
       { path: "RechargeSheet", load: () => import("../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
       { path: "FundsChange", load: () => import("../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
+      { path: "storedValue", load: () => import("../areas/international/StoredValue"), titleKey: "funds.title.storedValue", menuKey: "funds.title.storedValue", icon: BankOutlined },
+      { path: "storedFund", load: () => import("../areas/international/StoredFund"), titleKey: "funds.title.storedFund", menuKey: "funds.title.storedFund", icon: WalletOutlined },
       { path: "GoodsList", load: () => import("../areas/sale/IntlGoodsList"), titleKey: "catalog.title.goodsSelection", menuKey: "catalog.menu.goodsSelection", icon: ShoppingOutlined },
     ],
   },
@@ -153,6 +157,7 @@ export const AREAS: AreaDef[] = [
       { path: "SuppliedProducts", load: () => import("../areas/business/SuppliedProducts"), titleKey: "catalog.title.suppliedProducts", menuKey: "catalog.menu.suppliedProducts", icon: AppstoreOutlined },
       { path: "CardImport", load: () => import("../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
+      { path: "storedFund", load: () => import("../areas/international/StoredFund"), titleKey: "funds.title.storedFund", menuKey: "funds.title.storedFund", icon: WalletOutlined },
       { path: "WithdrawalRecordB", load: () => import("../areas/business/WithdrawalRecordB"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
     ],
   },

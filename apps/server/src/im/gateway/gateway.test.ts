@@ -248,6 +248,20 @@ describe("group routing", () => {
 });
 
 describe("sessions", () => {
+  test("a user's other device gets the copy of what this device sent; the sending device does not", async () => {
+    const dana = await g.user("dana");
+    const d1 = await g.login(dana.name, dana.token, "webim_m1");
+    const d2 = await g.login(dana.name, dana.token, "webim_m2");
+    d1.send(sendFrame(g.appKey, { id: 9001n, from: dana.name, to: bob.name, chatType: 1, text: "from d1" }));
+    await d1.take(isAck(9001n));
+    const n = await d2.take((f) => f.command === CMD.NOTICE);
+    expect(n.notice?.name).toBe(bob.name);
+    expect(await drain(d2, { name: bob.name, domain: "easemob.com" })).toEqual(["from d1"]);
+    expect(await drain(d1, { name: bob.name, domain: "easemob.com" })).toEqual([]);
+    d1.close();
+    d2.close();
+  });
+
   test("bodies with unknown content types are refused, the socket stays open", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a8");
     const body = messageBody(g.appKey, { from: alice.name, to: bob.name, chatType: 1, text: "" });

@@ -16,6 +16,7 @@ import { CLOSE, Session } from "./session";
 export const GATEWAY_PATH = "/websocket";
 /** Largest frame accepted; bigger ones close the socket (messages are far smaller, see maxBodyBytes). */
 const MAX_FRAME_BYTES = 1024 * 1024;
+const SENDER_COPY_DAYS = 7;
 
 export interface Gateway {
   hub: Hub;
@@ -55,11 +56,25 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   }, Math.min(options.idleMs, 30_000));
   sweep.unref();
 
+  // Copies of a user's own sends wait for that user's other devices; a device that has not come back
+  // within SENDER_COPY_DAYS reads them from history instead, so they do not pile up forever.
+  const purge = setInterval(() => {
+    const before = new Date(deps.clock.now().getTime() - SENDER_COPY_DAYS * 86_400_000);
+    deps.db
+      .deleteFrom("im_inbox")
+      .where("skip_resource", "is not", null)
+      .where("created_at", "<", before)
+      .execute()
+      .catch((err: unknown) => log(`im gateway: purging sender copies failed: ${String(err)}`));
+  }, 3600_000);
+  purge.unref();
+
   const unsubscribe = deps.bus.subscribe((deliveries) => deliver(hub, deps.appKey, deliveries));
 
   // Before the HTTP server closes (it waits for its connections, upgraded ones included).
   app.addHook("preClose", async () => {
     clearInterval(sweep);
+    clearInterval(purge);
     unsubscribe();
     app.server.off("upgrade", onUpgrade);
     for (const s of sessions) s.close(CLOSE.shutdown, "server shutting down");

@@ -91,8 +91,23 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     acceptMultipart(app, PROOF_MAX_BYTES + 64 * 1024);
-    const topUp = guard({ roles: ["sale"], menu: ["sale/RechargeSheet", "sale/supRechargeOrder"] });
-    const lists = guard({ roles: ["sale", "business", "providers"], menu: ["sale/FundRelated", "sale/PurchaseFund", "business/ChangesFunds", "business/DailyFunds", "business/Billing", "providers/ChangesFundsP"] });
+    const topUp = guard({ roles: ["sale"], menu: ["sale/RechargeSheet", "sale/supRechargeOrder", "sale/FundRelated"] });
+    const lists = guard({
+      roles: ["sale", "business", "providers"],
+      menu: [
+        "sale/FundRelated",
+        "sale/PurchaseFund",
+        "sale/supRechargeOrder",
+        "sale/FundsChange",
+        "sale/storedValue",
+        "sale/storedFund",
+        "business/storedFund",
+        "business/ChangesFunds",
+        "business/DailyFunds",
+        "business/Billing",
+        "providers/ChangesFundsP",
+      ],
+    });
 
     app.get("/bank", { schema: { tags, security, summary: "The platform bank account to transfer top-ups to", response: { 200: envelope(bankDetails) } }, preHandler: topUp }, async (req) =>
       ok(await funds.bankDetails(actorOf(req))),

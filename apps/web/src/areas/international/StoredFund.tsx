@@ -1,0 +1,6 @@
+import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
+
+/** `/international/{sale,business}/storedFund`: the SUP account (payment funds) and its changes. */
+export default function StoredFund() {
+  return <AccountFundsPage account="sup" hintId="intl.storedFund" />;
+}
