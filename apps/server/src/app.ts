@@ -17,6 +17,7 @@ import { notifyLowStock, registerCatalogSupply } from "./modules/supply";
 import { BrandTokenService, registerOnboarding } from "./modules/onboarding";
 import { registerOps } from "./modules/ops";
 import { FundsService, opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./modules/funds";
+import { openApiRoutes } from "./modules/openapi";
 import { PurchasingService, purchasingBranderRoutes, purchasingUserRoutes } from "./modules/purchasing";
 import { TransfersService, transferRoutes } from "./modules/transfers";
 import { registerWithdrawals } from "./modules/withdrawals";
@@ -42,7 +43,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: "Tessera API", version: "0.1.0", description: "Back-office API. Replies are {code, data, msg}; code 1 is success." },
-      components: { securitySchemes: { authToken: { type: "apiKey", in: "header", name: TOKEN_HEADER } } },
+      components: {
+        securitySchemes: {
+          authToken: { type: "apiKey", in: "header", name: TOKEN_HEADER },
+          openApiSignature: { type: "apiKey", in: "header", name: "X-Signature", description: "HMAC-SHA256 request signature; see the open API calls" },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -97,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     onLowStock: (notice) => notifyLowStock(db, ctx.mailer, notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });
   await app.register(purchasingUserRoutes({ purchasing, guard }), { prefix: "/api/card-user" });
+  await app.register(openApiRoutes({ db, clock: ctx.clock, purchasing, clientOf: (appKey) => onboarding.api.signingClient(appKey) }), { prefix: "/api/card-api/openapi" });
   await app.register(purchasingBranderRoutes({ purchasing, guard }), { prefix: "/api/card-brander" });
 
   await registerWebApp(app, ctx.config.webDist);

@@ -30,4 +30,16 @@ export const PURCHASING_MESSAGES = {
     tw: "供應商賬戶餘額不足，退款已標記為異常，請充值後重試",
     en: "The supplier's balance cannot cover the refund; it is marked abnormal, try again once funded",
   },
+  // open API (signed requests)
+  "openapi.unsigned": {
+    cn: "缺少签名头：X-App-Key、X-Timestamp、X-Nonce、X-Signature",
+    tw: "缺少簽名頭：X-App-Key、X-Timestamp、X-Nonce、X-Signature",
+    en: "Missing signature headers: X-App-Key, X-Timestamp, X-Nonce, X-Signature",
+  },
+  "openapi.unknownKey": { cn: "AppKey不存在", tw: "AppKey不存在", en: "Unknown app key" },
+  "openapi.noPermission": { cn: "API权限未开通", tw: "API權限未開通", en: "API permission is not opened" },
+  "openapi.ipNotAllowed": { cn: "请求IP不在白名单内", tw: "請求IP不在白名單內", en: "The request IP is not on the allowlist" },
+  "openapi.staleTimestamp": { cn: "请求时间戳已过期或与服务器时间相差超过5分钟", tw: "請求時間戳已過期或與服務器時間相差超過5分鐘", en: "The timestamp is more than 5 minutes away from the server's time" },
+  "openapi.replayedNonce": { cn: "该随机数已使用，请勿重放请求", tw: "該隨機數已使用，請勿重放請求", en: "This nonce was already used: the request is a replay" },
+  "openapi.badSignature": { cn: "签名错误", tw: "簽名錯誤", en: "The signature does not match" },
 } as const;

@@ -1,5 +1,4 @@
 import { IM_MUC_DOMAIN, IM_USER_DOMAIN, imMessagePayload } from "@tessera/contracts";
-import { isUniqueViolation } from "../../db/tx";
 import { decodeMessageBody, type DecodedBody, type DecodedMeta } from "../proto/decode";
 import { Writer } from "../proto/wire";
 import { inScope, type Scope } from "../service/core";
@@ -100,15 +99,7 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
     bodyPb: meta.payload,
     directedUsers: directed,
   };
-  const run = () => inScope(ctx.deps, (s) => ctx.services.history.append(s, input, checked.data));
-  let sent;
-  try {
-    sent = await run();
-  } catch (err) {
-    // Two copies of one resend raced; the loser finds the winner's message.
-    if (!isUniqueViolation(err)) throw err;
-    sent = await run();
-  }
+  const sent = await ctx.batcher.append(input, checked.data);
   const id = Number(sent.id);
   return {
     serverId: id,

@@ -1,5 +1,6 @@
 import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
+import type { AppendBatcher } from "./batcher";
 import type { Hub } from "./hub";
 
 export interface GatewayOptions {
@@ -35,6 +36,7 @@ export interface GatewayCtx {
   services: ImServices;
   deps: ImDeps;
   hub: Hub;
+  batcher: AppendBatcher;
   options: GatewayOptions;
   log(message: string): void;
 }

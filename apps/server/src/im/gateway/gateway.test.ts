@@ -70,6 +70,13 @@ describe("login", () => {
     expect(await refused(alice.name, old)).toMatchObject({ code: 1, reason: "Sorry, token expired" });
   });
 
+  test("the session ends when its token expires", async () => {
+    const now = g.im.t.clock.now().getTime();
+    const short = g.im.t.app.im.services.deps.signer.sign({ subject: alice.name, issuedMs: now, expiresMs: now + 300 });
+    const c = await g.login(alice.name, short, "webim_short");
+    expect((await c.untilClosed(3000)).code).toBe(4003);
+  });
+
   test("frames before login other than PROVISION close the socket", async () => {
     const c = await WireClient.connect(g.url);
     c.send(unreadFrame());

@@ -7,6 +7,7 @@ import { mucQueue, userQueue } from "../store/inbox";
 import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayCtx, type GatewayOptions } from "./context";
+import { AppendBatcher } from "./batcher";
 import { Hub } from "./hub";
 import { createRedisRelay } from "./relay";
 import { encodeNotice } from "./notices";
@@ -31,7 +32,7 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   const options = { ...DEFAULT_GATEWAY_OPTIONS, ...overrides };
   const hub = new Hub(deps.appKey);
   if (options.redisUrl) hub.relay = await createRedisRelay(options.redisUrl, (m) => hub.apply(m), log);
-  const ctx: GatewayCtx = { services, deps, hub, options, log };
+  const ctx: GatewayCtx = { services, deps, hub, batcher: new AppendBatcher(deps, services.history), options, log };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Session>();
 

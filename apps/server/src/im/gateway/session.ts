@@ -20,6 +20,9 @@ const LOGIN = {
   forbidden: { code: STATUS.IM_FORBIDDEN, reason: "Sorry, the user is banned" },
 } as const;
 
+/** Sends of one device being stored at once; beyond, the device's next frames wait. */
+const MAX_INFLIGHT = 256;
+
 /** Close codes: 1002 for frames that are not the protocol, 4001 for a failed login, 4000 for kicks. */
 export const CLOSE = { protocol: 1002, login: 4001, kicked: 4000, idle: 4002, expired: 4003, shutdown: 1001 } as const;
 
@@ -34,6 +37,7 @@ export class Session implements Device {
   private chain: Promise<void> = Promise.resolve();
   private expiry: NodeJS.Timeout | undefined;
   lastSeen = Date.now();
+  private inflight = 0;
   /** Per queue: entries delivered to this session and not yet acknowledged. */
   private readonly sent = new Map<string, Set<number>>();
 
@@ -158,9 +162,21 @@ export class Session implements Device {
     this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
   }
 
-  /** One uplink meta gets exactly one ack with its id (statistics metas get none: the client expects none). */
+  /**
+   * Messages are pipelined: a send is queued for storage in arrival order (synchronously, so a device's
+   * messages keep their order) and its ack goes out when it is stored, while the next frames are read.
+   */
   private async uplink(meta: DecodedMeta): Promise<void> {
     if (meta.ns === NS.STATISTIC) return;
+    const work = this.answer(meta);
+    if (meta.ns !== NS.CHAT) return work;
+    this.inflight++;
+    void work.finally(() => this.inflight--);
+    if (this.inflight > MAX_INFLIGHT) await work;
+  }
+
+  /** One uplink meta gets exactly one ack with its id (statistics metas get none: the client expects none). */
+  private async answer(meta: DecodedMeta): Promise<void> {
     const nowMs = () => this.ctx.deps.clock.now().getTime();
     try {
       const out = meta.ns === NS.CHAT ? await handleChat(this.ctx, this, meta) : meta.ns === NS.MUC ? await handleMuc(this.ctx, this, meta) : null;

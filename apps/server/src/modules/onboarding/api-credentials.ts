@@ -146,6 +146,23 @@ export class ApiCredentialsService {
     return row.merchant_id;
   }
 
+  /**
+   * What the open API needs to check a signed request: the merchant, its secret (to recompute the
+   * HMAC), whether its API permission is open, and the IP allowlist. Undefined for an unknown key.
+   */
+  async signingClient(appKey: string): Promise<{ merchantId: number; secret: string; opened: boolean; ipAllowlist: readonly string[]; callbackUrl: string | null } | undefined> {
+    const row = await repo.findCredentialsByAppKey(this.deps.db, appKey);
+    if (!row) return undefined;
+    const merchant = await getMerchant(this.deps.db, row.merchant_id);
+    return {
+      merchantId: row.merchant_id,
+      secret: open(this.deps.secret, row.secret_ciphertext),
+      opened: merchant?.api_permission === "opened",
+      ipAllowlist: row.ip_allowlist,
+      callbackUrl: row.callback_url,
+    };
+  }
+
   /** The operator console's API permission queue: approving opens the permission and issues a key. */
   queue(): ReviewQueue {
     const decide = async (tx: Tx, id: number, operator: Actor, now: Date, reason: string | null): Promise<ReviewOutcome> => {

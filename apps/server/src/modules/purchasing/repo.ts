@@ -98,7 +98,7 @@ export interface NewOrder {
   state: OrderStateColumn;
   topUpAccount: string | null;
   digest: string;
-  createdBy: number;
+  createdBy: number | null;
 }
 
 /** Inserts an order; null when the purchaser already used the order number. */

@@ -165,7 +165,24 @@ export class PurchasingService {
    * whole transaction: no order, no money moved. The same order number returns the first order.
    */
   async order(actor: Actor, req: OrderReq): Promise<PurchaseOrder> {
-    const purchaser = await this.merchantOf(actor);
+    return this.orderFor(await this.merchantOf(actor), actor.userId, req);
+  }
+
+  /** An order through the open API: signed by the purchaser's app key, no user behind it. */
+  async orderByApi(purchaserId: number, req: OrderReq): Promise<PurchaseOrder> {
+    const purchaser = await getMerchant(this.deps.db, purchaserId);
+    if (!purchaser) throw forbidden();
+    return this.orderFor(purchaser, null, req);
+  }
+
+  /** The purchaser's order by its own order number (the open API's order query). */
+  async orderByNo(purchaserId: number, orderNo: string): Promise<PurchaseOrder> {
+    const row = await repo.findOrderByNo(this.deps.db, purchaserId, orderNo);
+    if (!row) throw orderNotFound();
+    return this.presentOrder(row);
+  }
+
+  private async orderFor(purchaser: MerchantRow, userId: number | null, req: OrderReq): Promise<PurchaseOrder> {
     const digest = createHash("sha256").update(JSON.stringify([req.goodsId, req.quantity, req.topUpAccount ?? null])).digest("hex");
     const existing = await repo.findOrderByNo(this.deps.db, purchaser.id, req.orderNo);
     if (existing) return this.replay(existing, digest);
@@ -197,7 +214,7 @@ export class PurchasingService {
         state: goods.fromStock ? "success" : "processing",
         topUpAccount: goods.fromStock ? null : (req.topUpAccount ?? null),
         digest,
-        createdBy: actor.userId,
+        createdBy: userId,
       });
       if (id === null) return { row: await repo.findOrderByNo(tx, purchaser.id, req.orderNo), lowStock: null };
       await post(tx, {
@@ -206,7 +223,7 @@ export class PurchasingService {
         currency: goods.currency,
         reason: `${req.orderNo} ${goods.name}`,
         subject: { type: "purchase_order", id },
-        createdBy: actor.userId,
+        createdBy: userId,
         postings: [
           { account: { merchantId: purchaser.id, kind: "sup" }, amount: -amount },
           goods.fromStock ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
@@ -217,7 +234,7 @@ export class PurchasingService {
         low = (await allocateCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id }, now)).lowStock;
         await repo.finishOrder(tx, id, { state: "success", at: now });
       }
-      await audit(tx, { actorUserId: actor.userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount } });
+      await audit(tx, { actorUserId: userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } });
       return { row: await repo.findOrder(tx, id), lowStock: low };
     });
     if (lowStock) await this.deps.onLowStock(lowStock);

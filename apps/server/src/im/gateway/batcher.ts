@@ -1,0 +1,111 @@
+import type { ImMessagePayload } from "@tessera/contracts";
+import { isUniqueViolation } from "../../db/tx";
+import { ImError } from "../errors";
+import { inScope, type ImDeps } from "../service/core";
+import type { ImHistory, SendInput, SentMessage } from "../service/history";
+import { convKey } from "../store/messages";
+import { Refused } from "./reasons";
+
+/**
+ * Group commit for sends: the messages that arrive while a transaction runs are stored together in the
+ * next one, so a busy gateway pays one commit (and one pool connection) for many messages. Each send is
+ * still acknowledged only after the transaction holding it committed.
+ *
+ * Batches run in `parallel` lanes; a conversation always goes to the same lane and a lane runs one
+ * batch at a time, so one conversation's messages are stored in the order they arrived (a device may
+ * pipeline its sends), and concurrent transactions never touch the same conversation (no deadlocks).
+ * A refused message (not a member, blocked ...) is refused before it writes anything, so it does not
+ * disturb the others in its batch. A database error aborts the batch; its messages are then stored one
+ * by one so that only the culprit fails.
+ */
+interface Job {
+  input: SendInput;
+  payload: ImMessagePayload;
+  key: string;
+  resolve(v: SentMessage): void;
+  reject(e: unknown): void;
+}
+
+type Outcome = { ok: true; v: SentMessage } | { ok: false; e: unknown };
+
+export class AppendBatcher {
+  private readonly lanes: Job[][];
+  private readonly busy: boolean[];
+
+  constructor(
+    private readonly deps: ImDeps,
+    private readonly history: ImHistory,
+    private readonly maxBatch = 64,
+    private readonly parallel = 4,
+  ) {
+    this.lanes = Array.from({ length: parallel }, () => []);
+    this.busy = Array.from({ length: parallel }, () => false);
+  }
+
+  append(input: SendInput, payload: ImMessagePayload): Promise<SentMessage> {
+    return new Promise((resolve, reject) => {
+      const key = convKey(input.chatType, input.from, input.to);
+      const lane = laneOf(key, this.parallel);
+      this.lanes[lane]?.push({ input, payload, key, resolve, reject });
+      this.next(lane);
+    });
+  }
+
+  private next(lane: number): void {
+    const queue = this.lanes[lane];
+    if (!queue || this.busy[lane] || queue.length === 0) return;
+    const jobs = queue.splice(0, this.maxBatch);
+    this.busy[lane] = true;
+    void this.flush(jobs).finally(() => {
+      this.busy[lane] = false;
+      this.next(lane);
+    });
+  }
+
+  private async flush(jobs: Job[]): Promise<void> {
+    let outcomes: Outcome[] = [];
+    try {
+      await inScope(this.deps, async (s) => {
+        outcomes = [];
+        for (const j of jobs) {
+          try {
+            outcomes.push({ ok: true, v: await this.history.append(s, j.input, j.payload) });
+          } catch (e) {
+            if (!(e instanceof ImError || e instanceof Refused)) throw e;
+            outcomes.push({ ok: false, e });
+          }
+        }
+      });
+    } catch (err) {
+      if (jobs.length === 1 && !isUniqueViolation(err)) {
+        jobs[0]?.reject(err);
+        return;
+      }
+      for (const j of jobs) await this.single(j);
+      return;
+    }
+    jobs.forEach((j, i) => {
+      const o = outcomes[i];
+      if (o?.ok) j.resolve(o.v);
+      else j.reject(o?.e ?? new Error("no outcome"));
+    });
+  }
+
+  private async single(j: Job): Promise<void> {
+    const run = () => inScope(this.deps, (s) => this.history.append(s, j.input, j.payload));
+    try {
+      j.resolve(await run());
+    } catch (err) {
+      // Two copies of one resend raced; the loser finds the winner's message.
+      if (!isUniqueViolation(err)) return j.reject(err);
+      await run().then(j.resolve, j.reject);
+    }
+  }
+}
+
+/** FNV-1a of the conversation key: which lane stores it. */
+function laneOf(key: string, lanes: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % lanes;
+}

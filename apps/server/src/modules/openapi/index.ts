@@ -1,0 +1,2 @@
+export { openApiRoutes, type OpenApiDeps } from "./routes";
+export { canonicalString, sign } from "./signature";

@@ -1,0 +1,118 @@
+import type { Brand, PurchaseOrder } from "@tessera/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dock } from "../../../test/docking";
+import { registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { fundSup } from "../../../test/money";
+import { registerOperator } from "../../../test/operators";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { canonicalString, sign } from "./signature";
+
+let t: TestApp;
+let ops: { token: string };
+let supplier: TestMerchant;
+let brand: Brand;
+beforeAll(async () => {
+  t = await startTestApp();
+  ops = await registerOperator(t);
+  supplier = await newMerchant(t, "API Supplier Co");
+  brand = await newBrand(t, supplier, "API Cards");
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface Client {
+  appKey: string;
+  secret: string;
+}
+
+/** A docked purchaser with money whose API permission an operator opened; its app key and secret. */
+async function apiPurchaser(): Promise<{ buyer: Awaited<ReturnType<typeof registerMerchant>>; client: Client }> {
+  const buyer = await registerMerchant(t, { orgName: "API Buyer Ltd" });
+  await t.ctx.database.db.updateTable("merchants").set({ real_name_state: "verified" }).where("id", "=", Number(buyer.merchantId)).execute();
+  const applied = await t.call<{ request: { id: string } }>("POST", "/api/card-brander/api/apply", { token: buyer.token, body: { purpose: "Buy by API" } });
+  await t.call("POST", `/api/ops/queues/apiPermission/items/${applied.body.data.request.id}/approve`, { token: ops.token });
+  const view = await t.call<Client>("POST", "/api/card-brander/api/view", { token: buyer.token, body: { password: STRONG_PASSWORD } });
+  await dock(t, supplier, buyer);
+  await fundSup(t, buyer, 100_000);
+  return { buyer, client: view.body.data };
+}
+
+let nonceSeq = 0;
+async function signed<T>(
+  client: Client,
+  method: "GET" | "POST",
+  url: string,
+  body?: unknown,
+  tweak: { timestamp?: number; nonce?: string; secret?: string; ip?: string } = {},
+) {
+  const raw = body === undefined ? "" : JSON.stringify(body);
+  const timestamp = String(tweak.timestamp ?? Math.floor(t.clock.now().getTime() / 1000));
+  const nonce = tweak.nonce ?? `nonce-${Date.now()}-${++nonceSeq}`;
+  const signature = sign(tweak.secret ?? client.secret, canonicalString(method, url, timestamp, nonce, raw));
+  const res = await t.app.inject({
+    method,
+    url,
+    headers: { "x-app-key": client.appKey, "x-timestamp": timestamp, "x-nonce": nonce, "x-signature": signature, lang: "en", ...(raw && { "content-type": "application/json" }) },
+    ...(raw && { payload: raw }),
+    ...(tweak.ip && { remoteAddress: tweak.ip }),
+  });
+  return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: T }>() };
+}
+
+describe("the purchase API", () => {
+  it("places an order by signed request, idempotent on the purchaser's order number; order and balance queries", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "API card", price: 1_500, settlementPrice: 1_400 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "APIC000001,S1,", "APIC000002,S2,", "APIC000003,S3,"].join("\r\n"));
+    const { client } = await apiPurchaser();
+    const body = { goodsId: String(goods.id), quantity: 2, orderNo: `API-${Date.now()}` };
+    const first = await signed<PurchaseOrder>(client, "POST", "/api/card-api/openapi/order", body);
+    expect(first.body.data).toMatchObject({ state: "success", quantity: 2, amount: { amount: 3_000 } });
+    const again = await signed<PurchaseOrder>(client, "POST", "/api/card-api/openapi/order", body);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    const changed = await signed(client, "POST", "/api/card-api/openapi/order", { ...body, quantity: 1 });
+    expect(changed.status).toBe(409);
+    expect(changed.body.msg).toBe("This order number was already used for a different order");
+    const query = await signed<PurchaseOrder>(client, "GET", `/api/card-api/openapi/order?orderNo=${body.orderNo}`);
+    expect(query.body.data.id).toBe(first.body.data.id);
+    const balance = await signed<{ sup: { amount: number } }>(client, "GET", "/api/card-api/openapi/balance");
+    expect(balance.body.data.sup.amount).toBe(100_000 - 3_000);
+  });
+
+  it("refuses a wrong signature, a replayed nonce, a stale timestamp, an unknown key and a missing header, each with its own error and no order", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Guarded card", price: 1_000, settlementPrice: 900 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "GUARD00001,S1,"].join("\r\n"));
+    const { client } = await apiPurchaser();
+    const order = (n: string) => ({ goodsId: String(goods.id), quantity: 1, orderNo: `G-${n}-${Date.now()}` });
+    const wrong = await signed(client, "POST", "/api/card-api/openapi/order", order("a"), { secret: "not-the-secret" });
+    expect([wrong.status, wrong.body.msg]).toEqual([401, "The signature does not match"]);
+    const stale = await signed(client, "POST", "/api/card-api/openapi/order", order("b"), { timestamp: Math.floor(t.clock.now().getTime() / 1000) - 3600 });
+    expect([stale.status, stale.body.msg]).toEqual([401, "The timestamp is more than 5 minutes away from the server's time"]);
+    const unknown = await signed({ appKey: "no-such-key", secret: client.secret }, "POST", "/api/card-api/openapi/order", order("c"));
+    expect([unknown.status, unknown.body.msg]).toEqual([401, "Unknown app key"]);
+    const unsigned = await t.app.inject({ method: "GET", url: "/api/card-api/openapi/balance", headers: { lang: "en" } });
+    expect(unsigned.statusCode).toBe(401);
+    expect(unsigned.json<{ msg: string }>().msg).toContain("Missing signature headers");
+
+    const nonce = `replay-${Date.now()}`;
+    const once = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { nonce });
+    expect(once.status).toBe(200);
+    const replay = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { nonce });
+    expect([replay.status, replay.body.msg]).toEqual([401, "This nonce was already used: the request is a replay"]);
+    const orders = await t.ctx.database.db.selectFrom("purchase_orders").select("id").where("goods_id", "=", goods.id).execute();
+    expect(orders).toEqual([]);
+  });
+
+  it("enforces the IP allowlist and the API permission", async () => {
+    const { buyer, client } = await apiPurchaser();
+    const set = await t.call("POST", "/api/card-brander/api/ip", { token: buyer.token, body: { ips: "10.1.2.3" } });
+    expect(set.body.code).toBe(1);
+    const outside = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { ip: "10.9.9.9" });
+    expect([outside.status, outside.body.msg]).toEqual([403, "The request IP is not on the allowlist"]);
+    const inside = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { ip: "10.1.2.3" });
+    expect(inside.status).toBe(200);
+    await t.ctx.database.db.updateTable("merchants").set({ api_permission: "not_opened" }).where("id", "=", Number(buyer.merchantId)).execute();
+    const closed = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { ip: "10.1.2.3" });
+    expect([closed.status, closed.body.msg]).toEqual([403, "API permission is not opened"]);
+  });
+});
