@@ -17,7 +17,7 @@ import { notifyLowStock, registerCatalogSupply } from "./modules/supply";
 import { BrandTokenService, registerOnboarding } from "./modules/onboarding";
 import { registerOps } from "./modules/ops";
 import { FundsService, opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./modules/funds";
-import { openApiRoutes } from "./modules/openapi";
+import { CallbackService, callbackLogRoutes, openApiRoutes, startCallbackDispatcher } from "./modules/openapi";
 import { PurchasingService, purchasingBranderRoutes, purchasingUserRoutes } from "./modules/purchasing";
 import { TransfersService, transferRoutes } from "./modules/transfers";
 import { registerWithdrawals } from "./modules/withdrawals";
@@ -95,15 +95,24 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   await app.register(transferRoutes({ transfers, guard }), { prefix: "/api/card-brander" });
 
+  const callbacks = new CallbackService({
+    db,
+    clock: ctx.clock,
+    targetOf: (executor, merchantId) => onboarding.api.callbackTarget(executor, merchantId),
+    allowPrivateNetworks: ctx.config.callbackAllowPrivateNetworks,
+  });
+  startCallbackDispatcher(app, callbacks);
   const purchasing = new PurchasingService({
     db,
     clock: ctx.clock,
+    onOrderResult: (tx, purchaserId, order) => callbacks.enqueue(tx, purchaserId, order),
     // Docking agreements are signed like every agreement: an SMS code to the phone the signer gives.
     codes: { check: (phone, code) => accounts.checkSmsCode(phone, "signAgreement", code), consume: consumeVerificationCode },
     onLowStock: (notice) => notifyLowStock(db, ctx.mailer, notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });
   await app.register(purchasingUserRoutes({ purchasing, guard }), { prefix: "/api/card-user" });
   await app.register(openApiRoutes({ db, clock: ctx.clock, purchasing, clientOf: (appKey) => onboarding.api.signingClient(appKey) }), { prefix: "/api/card-api/openapi" });
+  await app.register(callbackLogRoutes({ callbacks, guard }), { prefix: "/api/card-brander" });
   await app.register(purchasingBranderRoutes({ purchasing, guard }), { prefix: "/api/card-brander" });
 
   await registerWebApp(app, ctx.config.webDist);

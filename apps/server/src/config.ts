@@ -32,6 +32,8 @@ export interface Config {
   withdrawalsPerDay: number;
   /** Run the daily T+1 supplier payout in this process. */
   autoPayout: boolean;
+  /** Deliver open-API callbacks to loopback and private addresses too (local testing only). */
+  callbackAllowPrivateNetworks: boolean;
 }
 
 /** The platform's bank accounts that purchasers transfer top-ups to, and the top-up fee (README). */
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     funds: loadFundsConfig(env),
     withdrawalsPerDay: int("WITHDRAWALS_PER_DAY", 3, env),
     autoPayout: oneOf("AUTO_PAYOUT", ["true", "false"], "true", env) === "true",
+    callbackAllowPrivateNetworks: oneOf("CALLBACK_ALLOW_PRIVATE_NETWORKS", ["true", "false"], "false", env) === "true",
   };
 }
 

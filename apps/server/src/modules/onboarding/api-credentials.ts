@@ -1,6 +1,6 @@
 import { CODE, parseIpList, type ApiApplyReq, type ApiInfoReply, type ApiIpReq, type ApiSecretReply, type Page, type QueueItem, type QueueItemsQuery } from "@tessera/contracts";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
+import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
@@ -161,6 +161,16 @@ export class ApiCredentialsService {
       ipAllowlist: row.ip_allowlist,
       callbackUrl: row.callback_url,
     };
+  }
+
+  /**
+   * Where a merchant's order results go and the secret that signs them, read in the caller's
+   * transaction (the order's). Undefined without API credentials or a callback URL.
+   */
+  async callbackTarget(db: Executor, merchantId: number): Promise<{ url: string; secret: string } | undefined> {
+    const row = await repo.findCredentials(db, merchantId);
+    if (!row?.callback_url) return undefined;
+    return { url: row.callback_url, secret: open(this.deps.secret, row.secret_ciphertext) };
   }
 
   /** The operator console's API permission queue: approving opens the permission and issues a key. */

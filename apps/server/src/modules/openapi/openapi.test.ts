@@ -5,6 +5,9 @@ import { registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from ".
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { createServer, type IncomingMessage } from "node:http";
+import { ApiCredentialsService } from "../onboarding";
+import { CALLBACK_BACKOFF_SECONDS, CallbackService, isPrivateAddress } from "./callbacks";
 import { canonicalString, sign } from "./signature";
 
 let t: TestApp;
@@ -114,5 +117,75 @@ describe("the purchase API", () => {
     await t.ctx.database.db.updateTable("merchants").set({ api_permission: "not_opened" }).where("id", "=", Number(buyer.merchantId)).execute();
     const closed = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { ip: "10.1.2.3" });
     expect([closed.status, closed.body.msg]).toEqual([403, "API permission is not opened"]);
+  });
+});
+
+describe("order result callbacks", () => {
+  it("are signed, retried on the published schedule until acknowledged, logged, and replayable", async () => {
+    // The purchaser's server: fails the first delivery, accepts the next ones.
+    const received: { headers: IncomingMessage["headers"]; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.statusCode = received.length === 1 ? 500 : 200;
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    try {
+      const goods = await newGoods(t, supplier, brand.id, { name: "Callback card", price: 1_000, settlementPrice: 900 });
+      await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "CALLB00001,S1,"].join("\r\n"));
+      const { buyer, client } = await apiPurchaser();
+      await t.call("POST", "/api/card-brander/api/ip", { token: buyer.token, body: { ips: "", callbackUrl: `http://127.0.0.1:${port}/results` } });
+      const orderNo = `CB-${Date.now()}`;
+      await signed(client, "POST", "/api/card-api/openapi/order", { goodsId: String(goods.id), quantity: 1, orderNo });
+
+      const api = new ApiCredentialsService({ db: t.ctx.database.db, clock: t.clock, secret: t.ctx.secret, checkPassword: () => Promise.resolve(false) });
+      const callbacks = new CallbackService({ db: t.ctx.database.db, clock: t.clock, targetOf: (db, m) => api.callbackTarget(db, m), allowPrivateNetworks: true });
+      expect(await callbacks.dispatchDue()).toBe(1);
+      type Log = { list: { id: string; state: string; attempts: number; lastStatus: number | null; eventId: string }[] };
+      const afterFail = await t.call<Log>("GET", "/api/card-brander/api/callbacks", { token: buyer.token });
+      expect(afterFail.body.data.list[0]).toMatchObject({ state: "pending", attempts: 1, lastStatus: 500 });
+      // Not due again before the first backoff step.
+      expect(await callbacks.dispatchDue()).toBe(0);
+      t.clock.advance(CALLBACK_BACKOFF_SECONDS[0] + 1);
+      expect(await callbacks.dispatchDue()).toBe(1);
+      const delivered = await t.call<Log>("GET", "/api/card-brander/api/callbacks", { token: buyer.token });
+      expect(delivered.body.data.list[0]).toMatchObject({ state: "delivered", attempts: 2, lastStatus: 200 });
+
+      // Signed over the timestamped body, with the event id; the body names the order and its result.
+      const last = received[1];
+      const body = JSON.parse(last?.body ?? "{}") as { eventId: string; order: { orderNo: string; state: string } };
+      expect(body.order).toMatchObject({ orderNo, state: "success" });
+      expect(last?.headers["x-event-id"]).toBe(body.eventId);
+      expect(last?.headers["x-signature"]).toBe(sign(client.secret, `${String(last?.headers["x-timestamp"])}\n${last?.body ?? ""}`));
+
+      // Replay by hand: sent again with the same event id.
+      const id = delivered.body.data.list[0]?.id ?? "";
+      expect((await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: buyer.token })).body.code).toBe(1);
+      expect(await callbacks.dispatchDue()).toBe(1);
+      expect(received[2]?.headers["x-event-id"]).toBe(body.eventId);
+      const stranger = await registerMerchant(t);
+      expect((await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: stranger.token })).status).toBe(404);
+
+      // Without the local-testing switch, a private-network URL is refused and never contacted.
+      const strict = new CallbackService({ db: t.ctx.database.db, clock: t.clock, targetOf: (db, m) => api.callbackTarget(db, m), allowPrivateNetworks: false });
+      await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: buyer.token });
+      expect(await strict.dispatchDue()).toBe(1);
+      const refused = await t.call<{ list: { lastError: string | null; state: string }[] }>("GET", "/api/card-brander/api/callbacks", { token: buyer.token });
+      expect(refused.body.data.list[0]?.lastError).toContain("private network");
+      expect(received).toHaveLength(3);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("knows private and public addresses", () => {
+    for (const ip of ["127.0.0.1", "10.2.3.4", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fd00::1", "::ffff:10.0.0.1", "100.64.0.1"]) expect(isPrivateAddress(ip), ip).toBe(true);
+    for (const ip of ["8.8.8.8", "172.32.0.1", "203.0.113.5", "2001:db8::1"]) expect(isPrivateAddress(ip), ip).toBe(false);
   });
 });

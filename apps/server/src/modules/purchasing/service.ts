@@ -14,7 +14,7 @@ import {
   type RefundQuery,
   type RefundReq,
 } from "@tessera/contracts";
-import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
+import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
@@ -35,6 +35,8 @@ export interface PurchasingDeps {
   db: Db;
   clock: Clock;
   codes: SigningCodes;
+  /** Called in the order's transaction when it reaches its result (the open API's callback outbox). */
+  onOrderResult?: (tx: Tx, purchaserId: number, order: PurchaseOrder) => Promise<void>;
   /** Called after an order's transaction when a sale took a goods below its low-stock threshold. */
   onLowStock: (notice: NonNullable<Awaited<ReturnType<typeof allocateCards>>["lowStock"]>) => Promise<void>;
 }
@@ -233,6 +235,7 @@ export class PurchasingService {
       if (goods.fromStock) {
         low = (await allocateCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id }, now)).lowStock;
         await repo.finishOrder(tx, id, { state: "success", at: now });
+        await this.announce(tx, id);
       }
       await audit(tx, { actorUserId: userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } });
       return { row: await repo.findOrder(tx, id), lowStock: low };
@@ -240,6 +243,13 @@ export class PurchasingService {
     if (lowStock) await this.deps.onLowStock(lowStock);
     if (!row) throw new Error("the order must exist after its transaction");
     return row.request_digest === digest ? this.presentOrder(row) : this.replay(row, digest);
+  }
+
+  /** Hands a finished order to the result hook, read inside the transaction that finished it. */
+  private async announce(tx: Tx, id: number): Promise<void> {
+    if (!this.deps.onOrderResult) return;
+    const row = await repo.findOrder(tx, id);
+    if (row) await this.deps.onOrderResult(tx, row.purchaser_merchant_id, await this.presentOrder(row, tx));
   }
 
   private replay(existing: repo.OrderRow, digest: string): Promise<PurchaseOrder> {
@@ -288,6 +298,7 @@ export class PurchasingService {
         });
       }
       await audit(tx, { actorUserId: actor.userId, action: `order.${req.result}`, subjectType: "purchase_order", subjectId: id });
+      await this.announce(tx, id);
     });
     const row = await repo.findOrder(this.deps.db, id);
     if (!row) throw orderNotFound();
@@ -462,8 +473,9 @@ export class PurchasingService {
     }));
   }
 
-  private async presentOrder(r: repo.OrderRow): Promise<PurchaseOrder> {
-    const [purchaser, supplier] = await Promise.all([getMerchant(this.deps.db, r.purchaser_merchant_id), getMerchant(this.deps.db, r.supplier_merchant_id)]);
+  private async presentOrder(r: repo.OrderRow, db: Executor = this.deps.db): Promise<PurchaseOrder> {
+    const purchaser = await getMerchant(db, r.purchaser_merchant_id);
+    const supplier = await getMerchant(db, r.supplier_merchant_id);
     return {
       id: String(r.id),
       orderNo: r.order_no,
