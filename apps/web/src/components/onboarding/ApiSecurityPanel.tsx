@@ -7,6 +7,7 @@ import type { ApiSecretReply } from "@tessera/contracts";
 import { useApiInfo, useApplyApi, useProfile, useResetSecret, useSetApiIp, useViewSecret } from "../../api/hooks/onboarding";
 import { reportFailure } from "../form/serverError";
 import { PageHint } from "../PageHint";
+import { CallbackLog } from "../purchasing/CallbackLog";
 
 type SecretAction = "view" | "reset";
 
@@ -194,6 +195,7 @@ export function ApiSecurityPanel({ pageId }: { pageId: string }) {
             </Descriptions>
           </Card>
           <AccessRules ips={info.ipAllowlist} callbackUrl={info.callbackUrl} />
+          {info.callbackUrl && <CallbackLog />}
         </>
       )}
       <SecretDialog action={action} onClose={() => setAction(null)} />
