@@ -30,6 +30,13 @@ export const PURCHASING_MESSAGES = {
     tw: "供應商賬戶餘額不足，退款已標記為異常，請充值後重試",
     en: "The supplier's balance cannot cover the refund; it is marked abnormal, try again once funded",
   },
+  "brandAuth.granteeEmpty": { cn: "请输入被授权商户号", tw: "請輸入被授權商戶號", en: "Please enter the merchant ID to authorise" },
+  "brandAuth.granteeNotFound": { cn: "被授权商户不存在", tw: "被授權商戶不存在", en: "This merchant does not exist" },
+  "brandAuth.kindEmpty": { cn: "请选择授权类型", tw: "請選擇授權類型", en: "Please choose what to authorise" },
+  "brandAuth.self": { cn: "不能授权给自己", tw: "不能授權給自己", en: "You cannot authorise yourself" },
+  "brandAuth.exists": { cn: "已授权该商户", tw: "已授權該商戶", en: "This merchant is already authorised" },
+  "brandAuth.notFound": { cn: "授权记录不存在", tw: "授權記錄不存在", en: "This authorisation does not exist" },
+  "brandAuth.notProvider": { cn: "该商户不是服务商", tw: "該商戶不是服務商", en: "This merchant is not a service provider" },
   // open API (signed requests)
   "openapi.unsigned": {
     cn: "缺少签名头：X-App-Key、X-Timestamp、X-Nonce、X-Signature",

@@ -163,3 +163,33 @@ export const orderReportRow = z.object({
 });
 export type OrderReportRow = z.infer<typeof orderReportRow>;
 export const orderReportReply = z.array(orderReportRow);
+
+/* ---------- brand authorisation (business/BrandAuthorization, `brandAuth` calls) ---------- */
+
+export const brandAuthReq = z.strictObject({
+  granteeId: z.string({ error: "brandAuth.granteeEmpty" }).trim().min(1, { error: "brandAuth.granteeEmpty" }).regex(/^\d{1,18}$/, { error: "brandAuth.granteeNotFound" }),
+  kind: z.enum(["purchaser", "provider"], { error: "brandAuth.kindEmpty" }),
+  remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
+  /** Last day of the authorisation (inclusive); none: until revoked. */
+  validUntil: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }).optional(),
+});
+export type BrandAuthReq = z.infer<typeof brandAuthReq>;
+export const brandAuthUpdateReq = z.strictObject({
+  remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
+  validUntil: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }).nullable().optional(),
+});
+export const brandAuthListReq = pageQuery.extend({ side: z.enum(["brand", "grantee"]).default("brand") });
+export const brandAuth = z.object({
+  id: z.string(),
+  brandId: z.string(),
+  brandName: z.string(),
+  granteeId: z.string(),
+  granteeName: z.string(),
+  kind: z.enum(["purchaser", "provider"]),
+  remark: z.string(),
+  validUntil: z.string().nullable(),
+  active: z.boolean(),
+  createdAt: z.string(),
+});
+export type BrandAuth = z.infer<typeof brandAuth>;
+export const brandAuthPage = pageOf(brandAuth);

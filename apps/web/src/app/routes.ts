@@ -1,4 +1,4 @@
-import { AccountBookOutlined, ApartmentOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, ShoppingCartOutlined, SwapOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
+import { AccountBookOutlined, ApartmentOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, SafetyOutlined, ShoppingCartOutlined, SwapOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
 // Onboarding and operator console pages.
 import { ApiOutlined, AuditOutlined, FileProtectOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
 // Service-provider pages.
@@ -103,6 +103,7 @@ export const AREAS: AreaDef[] = [
       { path: "CardImport", load: () => import("../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
       { path: "GoodsInSupply", load: () => import("../areas/business/GoodsInSupply"), titleKey: "catalog.title.goodsInSupply", menuKey: "catalog.menu.goodsInSupply", icon: ShoppingOutlined },
       { path: "ProcurementLiaison", load: () => import("../areas/business/ProcurementLiaison"), titleKey: "docking.title.business", menuKey: "docking.title.business", icon: ApartmentOutlined },
+      { path: "BrandAuthorization", load: () => import("../areas/business/BrandAuthorization"), titleKey: "brandAuth.title", menuKey: "brandAuth.title", icon: SafetyOutlined },
       { path: "SalesOrder", load: () => import("../areas/business/SalesOrder"), titleKey: "order.title.business", menuKey: "order.title.business", icon: ShoppingCartOutlined },
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "DailyFunds", load: () => import("../areas/business/DailyFunds"), titleKey: "statement.title.day", menuKey: "statement.title.day", icon: CalendarOutlined },

@@ -77,3 +77,21 @@ CREATE TABLE refund_orders (
 CREATE UNIQUE INDEX refund_orders_open ON refund_orders (order_id) WHERE state IN ('processing', 'abnormal');
 CREATE INDEX refund_orders_purchaser_idx ON refund_orders (purchaser_merchant_id, id DESC);
 CREATE INDEX refund_orders_supplier_idx ON refund_orders (supplier_merchant_id, id DESC);
+
+-- Brand authorisation (business/BrandAuthorization): a brand owner lets a purchaser or a service
+-- provider sell its goods without a docking. Revoking ends it; the row stays for the record.
+CREATE TABLE brand_auths (
+  id                  bigserial PRIMARY KEY,
+  brand_merchant_id   bigint NOT NULL REFERENCES merchants (id),
+  grantee_merchant_id bigint NOT NULL REFERENCES merchants (id),
+  grantee_kind        text NOT NULL CHECK (grantee_kind IN ('purchaser', 'provider')),
+  remark              text NOT NULL DEFAULT '',
+  valid_until         date,
+  active              boolean NOT NULL DEFAULT true,
+  created_by          bigint NOT NULL REFERENCES users (id),
+  created_at          timestamptz NOT NULL DEFAULT now(),
+  revoked_at          timestamptz,
+  CHECK (brand_merchant_id <> grantee_merchant_id)
+);
+CREATE UNIQUE INDEX brand_auths_live ON brand_auths (brand_merchant_id, grantee_merchant_id) WHERE active;
+CREATE INDEX brand_auths_grantee_idx ON brand_auths (grantee_merchant_id) WHERE active;

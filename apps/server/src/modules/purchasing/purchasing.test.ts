@@ -216,3 +216,35 @@ describe("refunds and reports", () => {
     expect((await balances(buyer.token)).sup.amount).toBe(5_000);
   });
 });
+
+describe("brand authorisation", () => {
+  it("lets an authorised purchaser buy without a docking until the brand revokes it or it ends", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Authorised card", price: 500, settlementPrice: 450 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", csv(5, "AUTH"));
+    const buyer = await registerMerchant(t, { orgName: "Authorised Buyer" });
+    await fundSup(t, buyer, 10_000);
+    const buy = () => t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 1, orderNo: orderNo() }, lang: "en" });
+    expect((await buy()).body.msg).toBe("You are not docked with this supplier");
+
+    const self = await t.call("POST", "/api/card-user/brandAuth", { token: supplier.token, body: { granteeId: supplier.merchantId, kind: "purchaser" }, lang: "en" });
+    expect(self.body.msg).toBe("You cannot authorise yourself");
+    const notProvider = await t.call("POST", "/api/card-user/brandAuth", { token: supplier.token, body: { granteeId: buyer.merchantId, kind: "provider" }, lang: "en" });
+    expect(notProvider.body.msg).toBe("This merchant is not a service provider");
+    const granted = await t.call<{ id: string; active: boolean; granteeName: string }>("POST", "/api/card-user/brandAuth", { token: supplier.token, body: { granteeId: buyer.merchantId, kind: "purchaser", remark: "Partner" } });
+    expect(granted.body.data).toMatchObject({ active: true, granteeName: "Authorised Buyer" });
+    expect((await t.call("POST", "/api/card-user/brandAuth", { token: supplier.token, body: { granteeId: buyer.merchantId, kind: "purchaser" } })).status).toBe(409);
+    expect((await buy()).body.code).toBe(1);
+
+    const received = await t.call<{ list: { id: string }[] }>("POST", "/api/card-user/brandAuth/list", { token: buyer.token, body: { side: "grantee" } });
+    expect(received.body.data.list.map((a) => a.id)).toEqual([granted.body.data.id]);
+    // The grantee cannot change or revoke it; an end date in the past ends it.
+    expect((await t.call("DELETE", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: buyer.token })).status).toBe(404);
+    await t.call("PUT", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: supplier.token, body: { validUntil: "2020-01-01" } });
+    expect((await buy()).body.msg).toBe("You are not docked with this supplier");
+    await t.call("PUT", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: supplier.token, body: { validUntil: null } });
+    expect((await buy()).body.code).toBe(1);
+    const revoked = await t.call<{ active: boolean }>("DELETE", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: supplier.token });
+    expect(revoked.body.data.active).toBe(false);
+    expect((await buy()).body.msg).toBe("You are not docked with this supplier");
+  });
+});

@@ -273,3 +273,60 @@ export async function reportRows(db: Executor, f: { merchantId: number; side: "p
           GROUP BY 1, 2, 3 ORDER BY 1 DESC, 2`.execute(db);
   return rows.rows;
 }
+
+/* ---------- brand authorisation ---------- */
+
+export async function insertBrandAuth(tx: Executor, a: { brandId: number; granteeId: number; kind: "purchaser" | "provider"; remark: string; validUntil: string | null; createdBy: number }): Promise<number> {
+  const row = await tx
+    .insertInto("brand_auths")
+    .values({ brand_merchant_id: a.brandId, grantee_merchant_id: a.granteeId, grantee_kind: a.kind, remark: a.remark, valid_until: a.validUntil, created_by: a.createdBy })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function findBrandAuth(db: Executor, id: number) {
+  return db
+    .selectFrom("brand_auths")
+    .select(["id", "brand_merchant_id", "grantee_merchant_id", "grantee_kind", "remark", "active", "created_at", sql<string | null>`to_char(valid_until, 'YYYY-MM-DD')`.as("valid_until")])
+    .where("id", "=", id)
+    .executeTakeFirst();
+}
+
+export type BrandAuthRow = NonNullable<Awaited<ReturnType<typeof findBrandAuth>>>;
+
+export async function updateBrandAuth(tx: Executor, id: number, brandId: number, c: { remark?: string | undefined; validUntil?: string | null | undefined; revokedAt?: Date }): Promise<boolean> {
+  const res = await tx
+    .updateTable("brand_auths")
+    .set({
+      ...(c.remark !== undefined && { remark: c.remark }),
+      ...(c.validUntil !== undefined && { valid_until: c.validUntil }),
+      ...(c.revokedAt && { active: false, revoked_at: c.revokedAt }),
+    })
+    .where("id", "=", id)
+    .where("brand_merchant_id", "=", brandId)
+    .where("active", "=", true)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** A live authorisation of the brand for the grantee on `day` (UTC+8 calendar day). */
+export function liveBrandAuth(db: Executor, brandId: number, granteeId: number, day: string) {
+  return db
+    .selectFrom("brand_auths")
+    .select("id")
+    .where("brand_merchant_id", "=", brandId)
+    .where("grantee_merchant_id", "=", granteeId)
+    .where("active", "=", true)
+    .where((eb) => eb.or([eb("valid_until", "is", null), eb("valid_until", ">=", sql<string>`${day}::date`)]))
+    .executeTakeFirst();
+}
+
+export async function brandAuthPage(db: Executor, f: { merchantId: number; side: "brand" | "grantee"; offset: number; limit: number }) {
+  const q = db.selectFrom("brand_auths").where(f.side === "brand" ? "brand_merchant_id" : "grantee_merchant_id", "=", f.merchantId);
+  const [rows, count] = await Promise.all([
+    q.select("id").orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { ids: rows.map((r) => r.id), total: Number(count.n) };
+}

@@ -1,4 +1,9 @@
 import {
+  brandAuth,
+  brandAuthListReq,
+  brandAuthPage,
+  brandAuthReq,
+  brandAuthUpdateReq,
   docking,
   dockingApplyReq,
   dockingConfirmReq,
@@ -61,6 +66,23 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
       await purchasing.remove(actorOf(req), req.params.id);
       return ok(null);
     });
+    const brandPages = guard({ roles: ["business", "sale", "providers"], menu: ["business/BrandAuthorization", "providers/BrandAuthorizationP"] });
+    app.post(
+      "/brandAuth/list",
+      { schema: { tags, security, summary: "Brand authorisations given (side brand) or received (side grantee)", body: brandAuthListReq, response: { 200: envelope(brandAuthPage) } }, preHandler: brandPages },
+      async (req) => ok(await purchasing.brandAuths(actorOf(req), req.body)),
+    );
+    app.post("/brandAuth", { schema: { tags, security, summary: "Authorise a purchaser or provider to sell the brand", body: brandAuthReq, response: { 200: envelope(brandAuth) } }, preHandler: brandPages }, async (req) =>
+      ok(await purchasing.authorise(actorOf(req), req.body)),
+    );
+    app.put(
+      "/brandAuth/:id",
+      { schema: { tags, security, summary: "Change an authorisation's remark or end date", params: idParam, body: brandAuthUpdateReq, response: { 200: envelope(brandAuth) } }, preHandler: brandPages },
+      async (req) => ok(await purchasing.updateAuth(actorOf(req), req.params.id, req.body)),
+    );
+    app.delete("/brandAuth/:id", { schema: { tags, security, summary: "Revoke an authorisation", params: idParam, response: { 200: envelope(brandAuth) } }, preHandler: brandPages }, async (req) =>
+      ok(await purchasing.updateAuth(actorOf(req), req.params.id, "revoke")),
+    );
     app.post("/orders", { schema: { tags, security, summary: "Place a purchase order", body: orderReq, response: { 200: envelope(purchaseOrder) } }, preHandler: buyer }, async (req) =>
       ok(await purchasing.order(actorOf(req), req.body)),
     );

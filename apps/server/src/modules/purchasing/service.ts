@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import {
   CODE,
+  type BrandAuth,
+  type BrandAuthReq,
   type Docking,
   type DockingQuery,
   type FulfilReq,
@@ -195,7 +197,9 @@ export class PurchasingService {
     if (goods.currency !== purchaser.currency) throw invalid("order.currencyMismatch", "goodsId");
     if (req.quantity > goods.perOrderMax) throw invalid("catalog.perOrderInvalid", "quantity");
     if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
-    if (!(await repo.dockedPair(this.deps.db, purchaser.id, goods.supplierMerchantId))) throw conflict("docking.notDocked", "goodsId");
+    const today = new Date(this.deps.clock.now().getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+    const mayBuy = (await repo.dockedPair(this.deps.db, purchaser.id, goods.supplierMerchantId)) ?? (await repo.liveBrandAuth(this.deps.db, goods.supplierMerchantId, purchaser.id, today));
+    if (!mayBuy) throw conflict("docking.notDocked", "goodsId");
     const amount = goods.price * req.quantity;
     if (!Number.isSafeInteger(amount)) throw invalid("order.quantityInvalid", "quantity");
 
@@ -326,6 +330,67 @@ export class PurchasingService {
     const row = await repo.findOrder(this.deps.db, id);
     if (!row || (row.supplier_merchant_id !== me.id && row.purchaser_merchant_id !== me.id)) throw orderNotFound();
     return this.presentOrder(row);
+  }
+
+  /* ---------- brand authorisation ---------- */
+
+  /** The brand owner authorises a purchaser (to buy without a docking) or a provider (to sell it). */
+  async authorise(actor: Actor, req: BrandAuthReq): Promise<BrandAuth> {
+    const brand = await this.merchantOf(actor);
+    const granteeId = Number(req.granteeId);
+    if (granteeId === brand.id) throw invalid("brandAuth.self", "granteeId");
+    const grantee = await getMerchant(this.deps.db, granteeId);
+    if (!grantee) throw invalid("brandAuth.granteeNotFound", "granteeId");
+    if (req.kind === "provider" && !grantee.roles.includes("providers")) throw invalid("brandAuth.notProvider", "granteeId");
+    try {
+      const id = await withTx(this.deps.db, async (tx) => {
+        const created = await repo.insertBrandAuth(tx, { brandId: brand.id, granteeId, kind: req.kind, remark: req.remark ?? "", validUntil: req.validUntil ?? null, createdBy: actor.userId });
+        await audit(tx, { actorUserId: actor.userId, action: "brandAuth.create", subjectType: "brand_auth", subjectId: created, detail: { granteeId, kind: req.kind } });
+        return created;
+      });
+      return await this.presentBrandAuth(id);
+    } catch (err) {
+      if (isUniqueViolation(err, "brand_auths_live")) throw conflict("brandAuth.exists", "granteeId");
+      throw err;
+    }
+  }
+
+  async updateAuth(actor: Actor, id: number, change: { remark?: string | undefined; validUntil?: string | null | undefined } | "revoke"): Promise<BrandAuth> {
+    const brand = await this.merchantOf(actor);
+    const done = await withTx(this.deps.db, async (tx) => {
+      const ok = await repo.updateBrandAuth(tx, id, brand.id, change === "revoke" ? { revokedAt: this.deps.clock.now() } : change);
+      if (ok) await audit(tx, { actorUserId: actor.userId, action: change === "revoke" ? "brandAuth.revoke" : "brandAuth.update", subjectType: "brand_auth", subjectId: id });
+      return ok;
+    });
+    if (!done) throw new AppError(CODE.NOT_FOUND, "brandAuth.notFound");
+    return this.presentBrandAuth(id);
+  }
+
+  async brandAuths(actor: Actor, q: { page: number; pageSize: number; side: "brand" | "grantee" }): Promise<Page<BrandAuth>> {
+    const me = await this.merchantOf(actor);
+    const { ids, total } = await repo.brandAuthPage(this.deps.db, { merchantId: me.id, side: q.side, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const list: BrandAuth[] = [];
+    for (const id of ids) list.push(await this.presentBrandAuth(id));
+    return { list, total, page: q.page, pageSize: q.pageSize };
+  }
+
+  private async presentBrandAuth(id: number): Promise<BrandAuth> {
+    const r = await repo.findBrandAuth(this.deps.db, id);
+    if (!r) throw new AppError(CODE.NOT_FOUND, "brandAuth.notFound");
+    const brand = await getMerchant(this.deps.db, r.brand_merchant_id);
+    const grantee = await getMerchant(this.deps.db, r.grantee_merchant_id);
+    return {
+      id: String(r.id),
+      brandId: String(r.brand_merchant_id),
+      brandName: brand?.name ?? "",
+      granteeId: String(r.grantee_merchant_id),
+      granteeName: grantee?.name ?? "",
+      kind: r.grantee_kind,
+      remark: r.remark,
+      validUntil: r.valid_until,
+      active: r.active,
+      createdAt: new Date(r.created_at).toISOString(),
+    };
   }
 
   /* ---------- refunds ---------- */

@@ -66,7 +66,21 @@ export interface RefundOrdersTable {
   finished_at: Date | null;
 }
 
+export interface BrandAuthsTable {
+  id: Id;
+  brand_merchant_id: number;
+  grantee_merchant_id: number;
+  grantee_kind: "purchaser" | "provider";
+  remark: ColumnType<string, string | undefined, string>;
+  valid_until: ColumnType<string | null, string | null | undefined, string | null>;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  created_by: number;
+  created_at: Timestamp;
+  revoked_at: Date | null;
+}
+
 export interface PurchasingTables {
+  brand_auths: BrandAuthsTable;
   dockings: DockingsTable;
   purchase_orders: PurchaseOrdersTable;
   refund_orders: RefundOrdersTable;

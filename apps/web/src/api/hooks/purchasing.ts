@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Docking, DockingStatus, FulfilReq, OrderReportRow, OrderReq, OrderState, Page, PurchaseOrder, RefundOrder, RefundReq, RefundState, ReportUnit } from "@tessera/contracts";
+import type { BrandAuth, BrandAuthReq, Docking, DockingStatus, FulfilReq, OrderReportRow, OrderReq, OrderState, Page, PurchaseOrder, RefundOrder, RefundReq, RefundState, ReportUnit } from "@tessera/contracts";
 import type { Query } from "../client";
 import { unwrap } from "../errors";
 import { http } from "../http";
@@ -84,3 +84,13 @@ export const useDecideRefund = () =>
   useRefundMutation(({ id, approve, reason }: { id: string; approve: boolean; reason?: string }) =>
     http.put<RefundOrder>(`/api/card-brander/supplyRefunds/${id}`, { approve, ...(reason && { reason }) }, { toast: false }),
   );
+
+export function brandAuthsQuery(query: { page: number; pageSize: number; side: "brand" | "grantee" }) {
+  return { queryKey: queryKeys.brandAuths(query), queryFn: async () => unwrap(await http.post<Page<BrandAuth>>(`${user}/brandAuth/list`, query)) };
+}
+function useBrandAuthMutation<A, R>(fn: (args: A) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.brandAuthsAll }) });
+}
+export const useGrantBrandAuth = () => useBrandAuthMutation((req: BrandAuthReq) => http.post<BrandAuth>(`${user}/brandAuth`, req, { toast: false }));
+export const useRevokeBrandAuth = () => useBrandAuthMutation((id: string) => http.del<BrandAuth>(`${user}/brandAuth/${id}`));
