@@ -37,6 +37,10 @@ export const PURCHASING_MESSAGES = {
   "brandAuth.exists": { cn: "已授权该商户", tw: "已授權該商戶", en: "This merchant is already authorised" },
   "brandAuth.notFound": { cn: "授权记录不存在", tw: "授權記錄不存在", en: "This authorisation does not exist" },
   "brandAuth.notProvider": { cn: "该商户不是服务商", tw: "該商戶不是服務商", en: "This merchant is not a service provider" },
+  "application.exists": { cn: "已申请采购该商品", tw: "已申請採購該商品", en: "You already applied for this goods" },
+  "application.notFound": { cn: "采购申请不存在", tw: "採購申請不存在", en: "This application does not exist" },
+  "application.settled": { cn: "该申请已审核", tw: "該申請已審核", en: "This application has already been reviewed" },
+  "application.priceInvalid": { cn: "请输入正确的价格", tw: "請輸入正確的價格", en: "Please enter a correct price" },
   // open API (signed requests)
   "openapi.unsigned": {
     cn: "缺少签名头：X-App-Key、X-Timestamp、X-Nonce、X-Signature",

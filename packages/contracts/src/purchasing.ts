@@ -193,3 +193,41 @@ export const brandAuth = z.object({
 });
 export type BrandAuth = z.infer<typeof brandAuth>;
 export const brandAuthPage = pageOf(brandAuth);
+
+/* ---------- purchase applications ---------- */
+
+export const APPLICATION_STATES = ["pending_review", "rejected", "purchasing"] as const;
+export type ApplicationState = (typeof APPLICATION_STATES)[number];
+export const purchaseApplyReq = z.strictObject({
+  goodsId: z.string({ error: "order.goodsEmpty" }).regex(/^\d{1,18}$/, { error: "order.goodsEmpty" }),
+  remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
+});
+const minor = (key: "application.priceInvalid") => z.number({ error: key }).int({ error: key }).positive({ error: key }).max(10_000_000_000, { error: key });
+export const applicationDecisionReq = z.discriminatedUnion("approve", [
+  z.strictObject({ approve: z.literal(true), price: minor("application.priceInvalid"), secretPrice: minor("application.priceInvalid").optional() }),
+  z.strictObject({ approve: z.literal(false), reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200) }),
+]);
+export type ApplicationDecisionReq = z.infer<typeof applicationDecisionReq>;
+export const purchaseApplication = z.object({
+  id: z.string(),
+  purchaserId: z.string(),
+  purchaserName: z.string(),
+  supplierId: z.string(),
+  supplierName: z.string(),
+  goodsId: z.string(),
+  goodsName: z.string(),
+  listPrice: money,
+  /** How the goods is bought: codes from stock, or a top-up that needs an account; the order cap. */
+  fromStock: z.boolean(),
+  perOrderMax: z.number().int(),
+  state: z.enum(APPLICATION_STATES),
+  /** The selling price for this purchaser and its secret price; shown to the supplier and the purchaser only. */
+  price: money.nullable(),
+  secretPrice: money.nullable(),
+  remark: z.string(),
+  rejectReason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PurchaseApplication = z.infer<typeof purchaseApplication>;
+export const applicationQuery = pageQuery.extend({ state: z.enum(APPLICATION_STATES).optional() });
+export const applicationPage = pageOf(purchaseApplication);

@@ -23,6 +23,8 @@ export const queryKeys = {
   dockingsAll: ["dockings"] as const,
   orders: (side: "purchaser" | "supplier", query: Query) => ["orders", side, query] as const,
   ordersAll: ["orders"] as const,
+  applications: (side: "purchaser" | "supplier", query: Query) => ["applications", side, query] as const,
+  applicationsAll: ["applications"] as const,
   brandAuths: (query: Query) => ["brandAuths", query] as const,
   brandAuthsAll: ["brandAuths"] as const,
   refunds: (side: "purchaser" | "supplier", query: Query) => ["refunds", side, query] as const,

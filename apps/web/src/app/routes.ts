@@ -1,4 +1,4 @@
-import { AccountBookOutlined, ApartmentOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, SafetyOutlined, ShoppingCartOutlined, SwapOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
+import { AccountBookOutlined, ApartmentOutlined, FormOutlined, BankOutlined, CalendarOutlined, HomeOutlined, MailOutlined, SafetyOutlined, ShoppingCartOutlined, SwapOutlined, TransactionOutlined, WalletOutlined } from "@ant-design/icons";
 // Onboarding and operator console pages.
 import { ApiOutlined, AuditOutlined, FileProtectOutlined, IdcardOutlined, LinkOutlined, ProfileOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined } from "@ant-design/icons";
 // Service-provider pages.
@@ -80,6 +80,7 @@ export const AREAS: AreaDef[] = [
       { path: "supRechargeOrder", load: () => import("../areas/sale/supRechargeOrder"), titleKey: "funds.title.supRecharge", menuKey: "funds.title.supRecharge", icon: SwapOutlined },
       { path: "WithdrawalRecord", load: () => import("../areas/sale/WithdrawalRecord"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
       { path: "SupplierDocking", load: () => import("../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
+      { path: "GoodsPurchaseForm", load: () => import("../areas/sale/GoodsPurchaseForm"), titleKey: "application.title.sale", menuKey: "application.title.sale", icon: FormOutlined },
       { path: "PurchaseOrder", load: () => import("../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },
       { path: "GoodsList", load: () => import("../areas/sale/GoodsList"), titleKey: "catalog.title.goodsList", menuKey: "catalog.menu.goodsList", icon: ShoppingOutlined },
       { path: "CarmiGoodsList", load: () => import("../areas/sale/CarmiGoodsList"), titleKey: "catalog.title.carmiGoodsList", menuKey: "catalog.menu.carmiGoodsList", icon: CreditCardOutlined },
@@ -104,6 +105,7 @@ export const AREAS: AreaDef[] = [
       { path: "GoodsInSupply", load: () => import("../areas/business/GoodsInSupply"), titleKey: "catalog.title.goodsInSupply", menuKey: "catalog.menu.goodsInSupply", icon: ShoppingOutlined },
       { path: "ProcurementLiaison", load: () => import("../areas/business/ProcurementLiaison"), titleKey: "docking.title.business", menuKey: "docking.title.business", icon: ApartmentOutlined },
       { path: "BrandAuthorization", load: () => import("../areas/business/BrandAuthorization"), titleKey: "brandAuth.title", menuKey: "brandAuth.title", icon: SafetyOutlined },
+      { path: "VendorPurchaseForm", load: () => import("../areas/business/VendorPurchaseForm"), titleKey: "application.title.business", menuKey: "application.title.business", icon: FormOutlined },
       { path: "SalesOrder", load: () => import("../areas/business/SalesOrder"), titleKey: "order.title.business", menuKey: "order.title.business", icon: ShoppingCartOutlined },
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "DailyFunds", load: () => import("../areas/business/DailyFunds"), titleKey: "statement.title.day", menuKey: "statement.title.day", icon: CalendarOutlined },
@@ -137,6 +139,7 @@ export const AREAS: AreaDef[] = [
       { path: "RechargeSheet", load: () => import("../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
       { path: "FundsChange", load: () => import("../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
       { path: "SupplierDocking", load: () => import("../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
+      { path: "GoodsPurchaseForm", load: () => import("../areas/sale/GoodsPurchaseForm"), titleKey: "application.title.sale", menuKey: "application.title.sale", icon: FormOutlined },
       { path: "PurchaseOrder", load: () => import("../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },
       { path: "storedValue", load: () => import("../areas/international/StoredValue"), titleKey: "funds.title.storedValue", menuKey: "funds.title.storedValue", icon: BankOutlined },
       { path: "storedFund", load: () => import("../areas/international/StoredFund"), titleKey: "funds.title.storedFund", menuKey: "funds.title.storedFund", icon: WalletOutlined },

@@ -95,3 +95,24 @@ CREATE TABLE brand_auths (
 );
 CREATE UNIQUE INDEX brand_auths_live ON brand_auths (brand_merchant_id, grantee_merchant_id) WHERE active;
 CREATE INDEX brand_auths_grantee_idx ON brand_auths (grantee_merchant_id) WHERE active;
+
+-- Purchase applications: a purchaser applies to buy a supplier's goods; the supplier approves with a
+-- selling price (and optionally a secret price) for that purchaser, which its orders then pay.
+CREATE TABLE purchase_applications (
+  id                    bigserial PRIMARY KEY,
+  purchaser_merchant_id bigint NOT NULL REFERENCES merchants (id),
+  supplier_merchant_id  bigint NOT NULL REFERENCES merchants (id),
+  goods_id              bigint NOT NULL,
+  state                 text NOT NULL DEFAULT 'pending_review' CHECK (state IN ('pending_review', 'rejected', 'purchasing')),
+  price                 bigint CHECK (price > 0),
+  secret_price          bigint CHECK (secret_price > 0),
+  remark                text NOT NULL DEFAULT '',
+  reject_reason         text,
+  created_by            bigint NOT NULL REFERENCES users (id),
+  created_at            timestamptz NOT NULL DEFAULT now(),
+  decided_at            timestamptz,
+  CHECK ((state = 'purchasing') = (price IS NOT NULL))
+);
+CREATE UNIQUE INDEX purchase_applications_live ON purchase_applications (purchaser_merchant_id, goods_id) WHERE state IN ('pending_review', 'purchasing');
+CREATE INDEX purchase_applications_supplier_idx ON purchase_applications (supplier_merchant_id, id DESC);
+CREATE INDEX purchase_applications_purchaser_idx ON purchase_applications (purchaser_merchant_id, id DESC);

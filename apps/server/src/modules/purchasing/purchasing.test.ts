@@ -248,3 +248,27 @@ describe("brand authorisation", () => {
     expect((await buy()).body.msg).toBe("You are not docked with this supplier");
   });
 });
+
+describe("purchase applications", () => {
+  it("the supplier approves with a price for that purchaser, which its orders then pay (the secret price first)", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Applied card", price: 2_000, settlementPrice: 1_800 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", csv(5, "APPL"));
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 10_000);
+    type A = { id: string; state: string; price: { amount: number } | null; secretPrice: { amount: number } | null };
+    const applied = await t.call<A>("POST", "/api/card-user/purchaseApplications", { token: buyer.token, body: { goodsId: String(goods.id), remark: "Monthly 500 codes" } });
+    expect(applied.body.data).toMatchObject({ state: "pending_review", price: null });
+    expect((await t.call("POST", "/api/card-user/purchaseApplications", { token: buyer.token, body: { goodsId: String(goods.id) } })).status).toBe(409);
+    const stranger = await registerMerchant(t);
+    expect((await t.call("PUT", `/api/card-brander/purchaseApplications/${applied.body.data.id}`, { token: stranger.token, body: { approve: true, price: 1 } })).status).toBe(404);
+    const bad = await t.call("PUT", `/api/card-brander/purchaseApplications/${applied.body.data.id}`, { token: supplier.token, body: { approve: true, price: 0 }, lang: "en" });
+    expect(bad.body.msg).toBe("Please enter a correct price");
+    const approved = await t.call<A>("PUT", `/api/card-brander/purchaseApplications/${applied.body.data.id}`, { token: supplier.token, body: { approve: true, price: 1_900, secretPrice: 1_850 } });
+    expect(approved.body.data).toMatchObject({ state: "purchasing", price: { amount: 1_900 }, secretPrice: { amount: 1_850 } });
+    expect((await t.call("PUT", `/api/card-brander/purchaseApplications/${applied.body.data.id}`, { token: supplier.token, body: { approve: false, reason: "late" } })).status).toBe(409);
+    const order = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 2, orderNo: orderNo() } });
+    expect(order.body.data).toMatchObject({ unitPrice: { amount: 1_850 }, amount: { amount: 3_700 } });
+    const seen = await t.call<{ list: A[] }>("GET", "/api/card-brander/purchaseApplications?state=purchasing", { token: supplier.token });
+    expect(seen.body.data.list.map((a) => a.id)).toContain(applied.body.data.id);
+  });
+});

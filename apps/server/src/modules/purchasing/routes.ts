@@ -1,4 +1,7 @@
 import {
+  applicationDecisionReq,
+  applicationPage,
+  applicationQuery,
   brandAuth,
   brandAuthListReq,
   brandAuthPage,
@@ -17,6 +20,8 @@ import {
   orderReportQuery,
   orderReportReply,
   orderReq,
+  purchaseApplication,
+  purchaseApplyReq,
   purchaseOrder,
   refundDecisionReq,
   refundOrder,
@@ -83,6 +88,16 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
     app.delete("/brandAuth/:id", { schema: { tags, security, summary: "Revoke an authorisation", params: idParam, response: { 200: envelope(brandAuth) } }, preHandler: brandPages }, async (req) =>
       ok(await purchasing.updateAuth(actorOf(req), req.params.id, "revoke")),
     );
+    app.post(
+      "/purchaseApplications",
+      { schema: { tags, security, summary: "Apply to purchase a supplier's goods", body: purchaseApplyReq, response: { 200: envelope(purchaseApplication) } }, preHandler: buyer },
+      async (req) => ok(await purchasing.applyToPurchase(actorOf(req), req.body)),
+    );
+    app.get(
+      "/purchaseApplications",
+      { schema: { tags, security, summary: "The purchaser's applications and their prices", querystring: applicationQuery, response: { 200: envelope(applicationPage) } }, preHandler: buyer },
+      async (req) => ok(await purchasing.applications(actorOf(req), req.query, "purchaser")),
+    );
     app.post("/orders", { schema: { tags, security, summary: "Place a purchase order", body: orderReq, response: { 200: envelope(purchaseOrder) } }, preHandler: buyer }, async (req) =>
       ok(await purchasing.order(actorOf(req), req.body)),
     );
@@ -107,12 +122,22 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
 export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    const pre = guard({ roles: ["business"], menu: ["business/SalesOrder", "business/SUPOrder", "business/CheckSupOrder"] });
+    const pre = guard({ roles: ["business"], menu: ["business/SalesOrder", "business/SUPOrder", "business/CheckSupOrder", "business/VendorPurchaseForm"] });
     app.get("/supplyOrders", { schema: { tags, security, summary: "Orders of the supplier's goods", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: pre }, async (req) =>
       ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
     );
     app.get("/supplyOrders/:id", { schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } }, preHandler: pre }, async (req) =>
       ok(await purchasing.orderOf(actorOf(req), req.params.id)),
+    );
+    app.get(
+      "/purchaseApplications",
+      { schema: { tags, security, summary: "Purchasers' applications for the supplier's goods", querystring: applicationQuery, response: { 200: envelope(applicationPage) } }, preHandler: pre },
+      async (req) => ok(await purchasing.applications(actorOf(req), req.query, "supplier")),
+    );
+    app.put(
+      "/purchaseApplications/:id",
+      { schema: { tags, security, summary: "Approve with a selling price (and secret price) or reject", params: idParam, body: applicationDecisionReq, response: { 200: envelope(purchaseApplication) } }, preHandler: pre },
+      async (req) => ok(await purchasing.decideApplication(actorOf(req), req.params.id, req.body)),
     );
     app.get("/sup/reports", { schema: { tags, security, summary: "Sales or refund report by day, week or month", querystring: orderReportQuery, response: { 200: envelope(orderReportReply) } }, preHandler: pre }, async (req) =>
       ok(await purchasing.report(actorOf(req), req.query, "supplier")),

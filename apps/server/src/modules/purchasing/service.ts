@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   CODE,
+  type ApplicationDecisionReq,
   type BrandAuth,
   type BrandAuthReq,
   type Docking,
@@ -11,6 +12,7 @@ import {
   type OrderReportRow,
   type OrderReq,
   type Page,
+  type PurchaseApplication,
   type PurchaseOrder,
   type RefundOrder,
   type RefundQuery,
@@ -200,7 +202,9 @@ export class PurchasingService {
     const today = new Date(this.deps.clock.now().getTime() + 8 * 3600_000).toISOString().slice(0, 10);
     const mayBuy = (await repo.dockedPair(this.deps.db, purchaser.id, goods.supplierMerchantId)) ?? (await repo.liveBrandAuth(this.deps.db, goods.supplierMerchantId, purchaser.id, today));
     if (!mayBuy) throw conflict("docking.notDocked", "goodsId");
-    const amount = goods.price * req.quantity;
+    // An approved purchase application sets this purchaser's own price (its secret price first).
+    const unitPrice = (await repo.agreedPrice(this.deps.db, purchaser.id, goods.id)) ?? goods.price;
+    const amount = unitPrice * req.quantity;
     if (!Number.isSafeInteger(amount)) throw invalid("order.quantityInvalid", "quantity");
 
     const now = this.deps.clock.now();
@@ -213,7 +217,7 @@ export class PurchasingService {
         goodsName: goods.name,
         businessType: goods.businessType,
         quantity: req.quantity,
-        unitPrice: goods.price,
+        unitPrice,
         faceValue: goods.faceValue,
         amount,
         currency: goods.currency,
@@ -330,6 +334,86 @@ export class PurchasingService {
     const row = await repo.findOrder(this.deps.db, id);
     if (!row || (row.supplier_merchant_id !== me.id && row.purchaser_merchant_id !== me.id)) throw orderNotFound();
     return this.presentOrder(row);
+  }
+
+  /* ---------- purchase applications ---------- */
+
+  /** A purchaser applies to buy a supplier's goods; the supplier reviews and sets its price. */
+  async applyToPurchase(actor: Actor, req: { goodsId: string; remark?: string | undefined }): Promise<PurchaseApplication> {
+    const purchaser = await this.merchantOf(actor);
+    const goods = await goodsForPurchase(this.deps.db, Number(req.goodsId));
+    if (!goods || !goods.available || goods.supplierMerchantId === purchaser.id) throw conflict("order.goodsUnavailable", "goodsId");
+    try {
+      const id = await withTx(this.deps.db, async (tx) => {
+        const created = await repo.insertApplication(tx, { purchaserId: purchaser.id, supplierId: goods.supplierMerchantId, goodsId: goods.id, remark: req.remark ?? "", createdBy: actor.userId });
+        await audit(tx, { actorUserId: actor.userId, action: "application.create", subjectType: "purchase_application", subjectId: created });
+        return created;
+      });
+      return await this.presentApplication(id);
+    } catch (err) {
+      if (isUniqueViolation(err, "purchase_applications_live")) throw conflict("application.exists", "goodsId");
+      throw err;
+    }
+  }
+
+  async decideApplication(actor: Actor, id: number, d: ApplicationDecisionReq): Promise<PurchaseApplication> {
+    const supplier = await this.merchantOf(actor);
+    const existing = await repo.findApplication(this.deps.db, id);
+    if (!existing || existing.supplier_merchant_id !== supplier.id) throw new AppError(CODE.NOT_FOUND, "application.notFound");
+    const done = await withTx(this.deps.db, async (tx) => {
+      const ok = await repo.decideApplication(
+        tx,
+        id,
+        supplier.id,
+        d.approve
+          ? { state: "purchasing", price: d.price, secretPrice: d.secretPrice ?? null, reason: null, at: this.deps.clock.now() }
+          : { state: "rejected", price: null, secretPrice: null, reason: d.reason, at: this.deps.clock.now() },
+      );
+      if (ok) await audit(tx, { actorUserId: actor.userId, action: d.approve ? "application.approve" : "application.reject", subjectType: "purchase_application", subjectId: id });
+      return ok;
+    });
+    if (!done) throw conflict("application.settled");
+    return this.presentApplication(id);
+  }
+
+  async applications(actor: Actor, q: { page: number; pageSize: number; state?: "pending_review" | "rejected" | "purchasing" | undefined }, side: "purchaser" | "supplier"): Promise<Page<PurchaseApplication>> {
+    const me = await this.merchantOf(actor);
+    const { rows, total } = await repo.applicationPage(this.deps.db, {
+      ...(side === "purchaser" ? { purchaserId: me.id } : { supplierId: me.id }),
+      state: q.state,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
+    const list: PurchaseApplication[] = [];
+    for (const r of rows) list.push(await this.presentApplication(r.id));
+    return { list, total, page: q.page, pageSize: q.pageSize };
+  }
+
+  private async presentApplication(id: number): Promise<PurchaseApplication> {
+    const r = await repo.findApplication(this.deps.db, id);
+    if (!r) throw new AppError(CODE.NOT_FOUND, "application.notFound");
+    const goods = await goodsForPurchase(this.deps.db, r.goods_id);
+    const purchaser = await getMerchant(this.deps.db, r.purchaser_merchant_id);
+    const supplier = await getMerchant(this.deps.db, r.supplier_merchant_id);
+    const currency = goods?.currency ?? supplier?.currency ?? "CNY";
+    return {
+      id: String(r.id),
+      purchaserId: String(r.purchaser_merchant_id),
+      purchaserName: purchaser?.name ?? "",
+      supplierId: String(r.supplier_merchant_id),
+      supplierName: supplier?.name ?? "",
+      goodsId: String(r.goods_id),
+      goodsName: goods?.name ?? "",
+      listPrice: { amount: goods?.price ?? 0, currency },
+      fromStock: goods?.fromStock ?? true,
+      perOrderMax: goods?.perOrderMax ?? 1,
+      state: r.state,
+      price: r.price === null ? null : { amount: r.price, currency },
+      secretPrice: r.secret_price === null ? null : { amount: r.secret_price, currency },
+      remark: r.remark,
+      rejectReason: r.reject_reason,
+      createdAt: new Date(r.created_at).toISOString(),
+    };
   }
 
   /* ---------- brand authorisation ---------- */

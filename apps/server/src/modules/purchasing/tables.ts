@@ -79,8 +79,24 @@ export interface BrandAuthsTable {
   revoked_at: Date | null;
 }
 
+export interface PurchaseApplicationsTable {
+  id: Id;
+  purchaser_merchant_id: number;
+  supplier_merchant_id: number;
+  goods_id: number;
+  state: ColumnType<"pending_review" | "rejected" | "purchasing", "pending_review" | undefined, "rejected" | "purchasing">;
+  price: number | null;
+  secret_price: number | null;
+  remark: ColumnType<string, string | undefined, string>;
+  reject_reason: string | null;
+  created_by: number;
+  created_at: Timestamp;
+  decided_at: Date | null;
+}
+
 export interface PurchasingTables {
   brand_auths: BrandAuthsTable;
+  purchase_applications: PurchaseApplicationsTable;
   dockings: DockingsTable;
   purchase_orders: PurchaseOrdersTable;
   refund_orders: RefundOrdersTable;

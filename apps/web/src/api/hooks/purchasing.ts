@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { BrandAuth, BrandAuthReq, Docking, DockingStatus, FulfilReq, OrderReportRow, OrderReq, OrderState, Page, PurchaseOrder, RefundOrder, RefundReq, RefundState, ReportUnit } from "@tessera/contracts";
+import type { ApplicationDecisionReq, ApplicationState, BrandAuth, BrandAuthReq, Docking, DockingStatus, FulfilReq, OrderReportRow, OrderReq, OrderState, Page, PurchaseApplication, PurchaseOrder, RefundOrder, RefundReq, RefundState, ReportUnit } from "@tessera/contracts";
 import type { Query } from "../client";
 import { unwrap } from "../errors";
 import { http } from "../http";
@@ -94,3 +94,18 @@ function useBrandAuthMutation<A, R>(fn: (args: A) => Promise<R>) {
 }
 export const useGrantBrandAuth = () => useBrandAuthMutation((req: BrandAuthReq) => http.post<BrandAuth>(`${user}/brandAuth`, req, { toast: false }));
 export const useRevokeBrandAuth = () => useBrandAuthMutation((id: string) => http.del<BrandAuth>(`${user}/brandAuth/${id}`));
+
+export function applicationsQuery(query: Query & { page: number; pageSize: number; state?: ApplicationState }, side: "purchaser" | "supplier") {
+  return {
+    queryKey: queryKeys.applications(side, query),
+    queryFn: async () => unwrap(await http.get<Page<PurchaseApplication>>(side === "purchaser" ? `${user}/purchaseApplications` : "/api/card-brander/purchaseApplications", { query })),
+  };
+}
+function useApplicationMutation<A, R>(fn: (args: A) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.applicationsAll }) });
+}
+export const useApplyToPurchase = () =>
+  useApplicationMutation((req: { goodsId: string; remark?: string }) => http.post<PurchaseApplication>(`${user}/purchaseApplications`, req, { toast: false }));
+export const useDecideApplication = () =>
+  useApplicationMutation(({ id, ...req }: ApplicationDecisionReq & { id: string }) => http.put<PurchaseApplication>(`/api/card-brander/purchaseApplications/${id}`, req, { toast: false }));

@@ -6,7 +6,7 @@ import type { Currency } from "@tessera/contracts";
 import { areaPrefixOf } from "../../api/area";
 import { useSession, useUserInfo } from "../../api/hooks/account";
 import { newRequestKey } from "../../api/hooks/funds";
-import { usePlaceOrder } from "../../api/hooks/purchasing";
+import { useApplyToPurchase, usePlaceOrder } from "../../api/hooks/purchasing";
 import { reportFailure } from "../form/serverError";
 import { useMessageText } from "../form/useZodRules";
 import { formatMoney } from "../money";
@@ -31,6 +31,13 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
   const [form] = Form.useForm<Values>();
   const quantity = Form.useWatch("quantity", form) ?? 1;
   const place = usePlaceOrder();
+  const apply = useApplyToPurchase();
+  /** Asks the supplier for this purchaser's own price (a purchase application). */
+  const applyFor = async () => {
+    const result = await apply.mutateAsync({ goodsId: String(goods.id) });
+    if (result?.ok) void message.success(t("application.applied"));
+    else if (result) void message.error(result.msg);
+  };
   const [orderNo, setOrderNo] = useState(() => `W${newRequestKey().replace(/-/g, "").slice(0, 20)}`);
   const total = goods.price * (Number.isInteger(quantity) ? quantity : 1);
   const sup = info?.balances?.sup;
@@ -69,6 +76,9 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
         </Space>
         <Button type="primary" htmlType="submit" block loading={place.isPending} disabled={short} data-testid="buy-submit">
           {t("order.buy")}
+        </Button>
+        <Button type="link" block onClick={() => void applyFor()} loading={apply.isPending} style={{ marginTop: 4 }}>
+          {t("application.apply")}
         </Button>
       </Form>
     </Card>

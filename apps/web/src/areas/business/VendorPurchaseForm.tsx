@@ -1,0 +1,15 @@
+import { useTranslation } from "react-i18next";
+import { Flex } from "antd";
+import { PageHint } from "../../components/PageHint";
+import { ApplicationList } from "../../components/purchasing/ApplicationList";
+
+/** `/business/VendorPurchaseForm`: purchasers' applications for the supplier's goods, approved with their price. */
+export default function VendorPurchaseForm() {
+  const { t } = useTranslation();
+  return (
+    <Flex vertical gap={16}>
+      <PageHint id="business.VendorPurchaseForm" title={t("application.hint.businessTitle")} description={t("application.hint.business")} />
+      <ApplicationList side="supplier" />
+    </Flex>
+  );
+}
