@@ -48,7 +48,9 @@ async function waitPort(child: ChildProcess, check: () => Promise<boolean>, what
 async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-ws-"));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
+  const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, "--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -327,13 +329,18 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     for (let i = 0; i < IDLE_USERS; i++) users.push({ name: `idle${i}-${TAG}`, token: await user(gw.port, `idle${i}-${TAG}`) });
     const base = 2 * PAIRS;
     idle.push(...(await idleGateway(gw.port, 1000 - base, users, 0)));
+    // Memory first, on a server that has not carried load yet (afterwards its heap has room to spare):
+    // RSS at 1,000 clients and after 9,000 more idle logins. Those close again for the 1,000 run.
     await new Promise((r) => setTimeout(r, 1000));
     const rss1k = rssKb(gw.pid);
-    let rate = await throughput(pairs, run);
-    report("gateway", 1000, rate, await latency(pairs, rate / 2, run));
-    idle.push(...(await idleGateway(gw.port, 9000, users, 1000)));
+    const extra = await idleGateway(gw.port, 9000, users, 1000);
     await new Promise((r) => setTimeout(r, 1000));
     const rss10k = rssKb(gw.pid);
+    for (const c of extra) c.close();
+    await new Promise((r) => setTimeout(r, 1000));
+    let rate = await throughput(pairs, run);
+    report("gateway", 1000, rate, await latency(pairs, rate / 2, run));
+    idle.push(...(await idleGateway(gw.port, 9000, users, 10_000)));
     rate = await throughput(pairs, run);
     report("gateway", 10000, rate, await latency(pairs, rate / 2, run));
     lines.push(`gateway memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB (RSS ${Math.round(rss1k / 1024)} MB at 1,000, ${Math.round(rss10k / 1024)} MB at 10,000)`);
@@ -348,12 +355,15 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
   try {
     pairs = await Promise.all(Array.from({ length: PAIRS }, (_, i) => relayPair(relay.port, i)));
     relayIdle.push(...(await idleRelay(relay.port, 1000 - 2 * PAIRS)));
+    await new Promise((r) => setTimeout(r, 1000));
     const rss1k = rssKb(relay.pid);
+    const extra = await idleRelay(relay.port, 9000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const rss10k = rssKb(relay.pid);
+    for (const ws of extra) ws.close();
     let rate = await throughput(pairs, run);
     report("bare ws", 1000, rate, await latency(pairs, rate / 2, run));
     relayIdle.push(...(await idleRelay(relay.port, 9000)));
-    await new Promise((r) => setTimeout(r, 1000));
-    const rss10k = rssKb(relay.pid);
     rate = await throughput(pairs, run);
     report("bare ws", 10000, rate, await latency(pairs, rate / 2, run));
     lines.push(`bare ws memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB`);

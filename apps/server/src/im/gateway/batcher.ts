@@ -98,7 +98,10 @@ export class AppendBatcher {
     } catch (err) {
       // Two copies of one resend raced; the loser finds the winner's message.
       if (!isUniqueViolation(err)) return j.reject(err);
-      await run().then(j.resolve, j.reject);
+      await run().then(
+        (v) => j.resolve(v),
+        (e: unknown) => j.reject(e),
+      );
     }
   }
 }

@@ -113,14 +113,15 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
         ctx.hub.wake(sent.recipients, mucQueue(to));
         ctx.hub.wake([who.username], mucQueue(to), who.resource);
       } else {
-        void pushRoom(ctx, who, to, id, sent.timestamp, meta.payload, directed);
+        void pushRoom(ctx, who, to, id, sent.timestamp, meta, directed);
       }
     },
   };
 }
 
 /** Room messages are not queued: they go to the members online now (easemob-wire §3k). */
-async function pushRoom(ctx: GatewayCtx, who: Who, roomId: string, id: number, nowMs: number, body: Uint8Array, directed: readonly string[] | null): Promise<void> {
+/** The room's priority tag (0 high, 1 normal, 2 low) and broadcast flag travel in Meta.ext, as sent. */
+async function pushRoom(ctx: GatewayCtx, who: Who, roomId: string, id: number, nowMs: number, uplink: DecodedMeta, directed: readonly string[] | null): Promise<void> {
   const only = directed ? new Set(directed) : null;
   const members = (await ctx.deps.db.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(roomId)).execute()).filter((m) => !only || only.has(m.username));
   const appKey = ctx.deps.appKey;
@@ -130,7 +131,8 @@ async function pushRoom(ctx: GatewayCtx, who: Who, roomId: string, id: number, n
     to: { appKey, name: roomId, domain: IM_MUC_DOMAIN },
     nowMs,
     ns: NS.CHAT,
-    payload: body,
+    payload: uplink.payload,
+    ext: uplink.extRaw,
   });
   ctx.hub.push(
     members.map((x) => x.username),

@@ -160,8 +160,8 @@ export function batch(b: { queue: Jid; metas: readonly Uint8Array[]; nextKey: bi
   return msync(CMD.SYNC, w.finish());
 }
 
-/** A Meta in another namespace than CHAT (MUC, roster, notify, statistic). */
-export function metaOf(m: { id: bigint | number; from?: Jid | undefined; to?: Jid | undefined; nowMs: number; ns: number; payload: Uint8Array }): Uint8Array {
+/** A Meta the gateway builds (receipts, recalls, room pushes, MUC, roster, notify, statistic). */
+export function metaOf(m: { id: bigint | number; from?: Jid | undefined; to?: Jid | undefined; nowMs: number; ns: number; payload: Uint8Array; ext?: readonly Uint8Array[] }): Uint8Array {
   const w = new Writer();
   w.varint(1, m.id);
   if (m.from) writeJid(w, 2, m.from);
@@ -169,6 +169,7 @@ export function metaOf(m: { id: bigint | number; from?: Jid | undefined; to?: Ji
   w.varint(4, m.nowMs);
   w.varint(5, m.ns);
   w.bytes(6, m.payload);
+  for (const kv of m.ext ?? []) w.bytes(8, kv);
   return w.finish();
 }
 

@@ -185,6 +185,25 @@ describe("send, ack and delivery", () => {
     a.close();
   });
 
+  test("sends stored together in one transaction: a refused one does not disturb the others", async () => {
+    const erin = await g.user("erin");
+    const a = await g.login(alice.name, alice.token, "webim_batch");
+    for (let i = 0; i < 40; i++) {
+      const to = i % 4 === 3 ? "nobody-batch" : erin.name;
+      a.send(sendFrame(g.appKey, { id: BigInt(10_000 + i), from: alice.name, to, chatType: 1, text: `b${i}` }));
+    }
+    for (let i = 0; i < 40; i++) {
+      const status = (await a.take(isAck(BigInt(10_000 + i)))).sync?.status;
+      expect(status?.code).toBe(i % 4 === 3 ? 1 : 0);
+    }
+    const e = await g.login(erin.name, erin.token, "webim_batch_r");
+    expect(await drain(e, { name: alice.name, domain: "easemob.com" })).toEqual(
+      Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 4 !== 3).map((i) => `b${i}`),
+    );
+    a.close();
+    e.close();
+  });
+
   test("recall within the window reaches the peer; after the window it is refused", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a6");
     a.send(sendFrame(g.appKey, { id: 5001n, from: alice.name, to: bob.name, chatType: 1, text: "take back" }));

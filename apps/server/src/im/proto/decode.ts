@@ -64,6 +64,8 @@ export interface DecodedMeta {
   /** 0 all, 1 online only, 2 directed users. */
   routetype: number;
   ext: DecodedKeyValue[];
+  /** The ext KeyValues as sent (room priority tag, recall info), for forwarding unchanged. */
+  extRaw: Uint8Array[];
   directedUsers: string[];
 }
 
@@ -152,7 +154,7 @@ export function decodeMessageBody(buf: Uint8Array): DecodedBody {
 }
 
 export function decodeMeta(buf: Uint8Array): DecodedMeta {
-  const m: DecodedMeta = { id: 0n, from: null, to: null, timestamp: 0n, ns: 0, payload: new Uint8Array(), routetype: 0, ext: [], directedUsers: [] };
+  const m: DecodedMeta = { id: 0n, from: null, to: null, timestamp: 0n, ns: 0, payload: new Uint8Array(), routetype: 0, ext: [], extRaw: [], directedUsers: [] };
   for (const f of readFields(buf)) {
     if (f.field === 1) m.id = f.varint ?? 0n;
     else if (f.field === 2) m.from = decodeJid(f.bytes ?? new Uint8Array());
@@ -161,7 +163,10 @@ export function decodeMeta(buf: Uint8Array): DecodedMeta {
     else if (f.field === 5) m.ns = num(f);
     else if (f.field === 6) m.payload = f.bytes ?? new Uint8Array();
     else if (f.field === 7) m.routetype = num(f);
-    else if (f.field === 8) m.ext.push(decodeKeyValue(f.bytes ?? new Uint8Array()));
+    else if (f.field === 8) {
+      m.extRaw.push(f.bytes ?? new Uint8Array());
+      m.ext.push(decodeKeyValue(f.bytes ?? new Uint8Array()));
+    }
     else if (f.field === 10) m.directedUsers.push(text(f));
   }
   return m;

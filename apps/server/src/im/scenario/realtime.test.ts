@@ -180,7 +180,9 @@ describe("chat room", () => {
     expect(joined.data.info.memberCount).toBe(2);
     const sent = await alice.send({ type: "txt", chatType: "chatRoom", to: roomId, msg: "welcome" });
     const got = await until(() => bob.events.onTextMessage?.find((e) => e.id === sent.serverMsgId), "room message");
-    expect(got).toMatchObject({ chatType: "chatRoom", to: roomId, from: alice.name });
+    expect(got).toMatchObject({ chatType: "chatRoom", to: roomId, from: alice.name, priority: "normal" });
+    const urgent = await alice.send({ type: "txt", chatType: "chatRoom", to: roomId, msg: "fire drill", priority: "high" });
+    expect(await until(() => bob.events.onTextMessage?.find((e) => e.id === urgent.serverMsgId), "high priority")).toMatchObject({ priority: "high" });
     await bob.call("leaveChatRoom", { roomId });
     const err = await bob.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "chatRoom", to: roomId, msg: "gone" }));
     expect(err.type).toBe(s.code.GROUP_NOT_JOINED);
