@@ -5,7 +5,9 @@ import { defineConfig } from "vitest/config";
  * when TEST_DATABASE_URL is set, once more on that PostgreSQL server.
  */
 const serverTests = ["apps/server/src/**/*.test.ts"];
-const postgresOnly = ["apps/server/src/**/*.concurrency.test.ts"];
+const postgresOnly = ["apps/server/src/**/*.concurrency.test.ts", "apps/server/src/**/*.scaleout.test.ts"];
+/** Several server processes sharing PostgreSQL and Redis: only when both servers are given. */
+const needsRedis = ["apps/server/src/**/*.scaleout.test.ts"];
 
 export default defineConfig({
   test: {
@@ -29,6 +31,7 @@ export default defineConfig({
               test: {
                 name: "server-postgres",
                 include: serverTests,
+                exclude: process.env.TEST_REDIS_URL ? [] : needsRedis,
                 env: { TEST_DB: "postgres" },
                 globalSetup: ["apps/server/test/global-setup.ts"],
                 testTimeout: 30_000,

@@ -18,7 +18,6 @@ import { WebSocket } from "ws";
  * and the database must hold exactly 10,000.
  */
 const redisUrl = process.env.TEST_REDIS_URL;
-const enabled = process.env.TEST_DB === "postgres" && redisUrl !== undefined;
 const TOTAL = 10_000;
 const repoRoot = path.resolve(import.meta.dirname, "../../../../..");
 const APP_KEY = "tessera#im";
@@ -109,7 +108,7 @@ async function open(port: number, name: string, token: string, resource: string,
   return ws;
 }
 
-describe.runIf(enabled)("no loss across cuts and a killed process", () => {
+describe("no loss across cuts and a killed process", () => {
   test("10,000 messages arrive exactly once and in order", async () => {
     const base = 30000 + Math.floor(Math.random() * 20000);
     let a = await startServer(base);

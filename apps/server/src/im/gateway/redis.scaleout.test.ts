@@ -11,9 +11,8 @@ import { pullFrame, sendFrame, type ServerFrame } from "./wire-client";
  * database, so it runs in the PostgreSQL project with TEST_REDIS_URL set.
  */
 const redisUrl = process.env.TEST_REDIS_URL;
-const shared = process.env.TEST_DB === "postgres" && redisUrl !== undefined;
 
-describe.runIf(shared)("scale-out through Redis", () => {
+describe("scale-out through Redis", () => {
   let a: GatewayTest;
   let b: GatewayTest;
   beforeAll(async () => {
