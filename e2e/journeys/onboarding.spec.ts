@@ -219,6 +219,6 @@ test("binds a service provider and files a commitment letter", async ({ page, re
   await expect(page.locator(".ant-table-row").filter({ hasText: "承诺函.pdf" })).toContainText("当前有效");
   await page.evaluate(() => window.localStorage.setItem("lang", "en"));
   await page.reload();
-  await expect(page.getByText("In force")).toBeVisible();
+  await expect(page.getByText("In force", { exact: true })).toBeVisible();
   await shot(page, "commit-letter-en");
 });

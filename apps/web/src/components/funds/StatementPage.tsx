@@ -1,10 +1,11 @@
 import { Card, DatePicker, Flex, Table, type TableColumnsType } from "antd";
-import dayjs, { type Dayjs } from "dayjs";
+import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { StatementRow } from "@tessera/contracts";
 import { useStatement } from "../../api/hooks/funds";
 import { formatMoney } from "../money";
+import { platformToday } from "../platformDay";
 import { PageHint } from "../PageHint";
 
 /**
@@ -13,7 +14,7 @@ import { PageHint } from "../PageHint";
  */
 export function StatementPage({ unit }: { unit: "day" | "month" }) {
   const { t } = useTranslation();
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => (unit === "day" ? [dayjs().subtract(29, "day"), dayjs()] : [dayjs().subtract(11, "month").startOf("month"), dayjs()]));
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => (unit === "day" ? [platformToday().subtract(29, "day"), platformToday()] : [platformToday().subtract(11, "month").startOf("month"), platformToday()]));
   const query = { from: range[0].format("YYYY-MM-DD"), to: (unit === "month" ? range[1].endOf("month") : range[1]).format("YYYY-MM-DD") };
   const { data, isFetching } = useStatement(unit, query);
   const currency = data?.currency ?? "CNY";
@@ -35,7 +36,7 @@ export function StatementPage({ unit }: { unit: "day" | "month" }) {
           value={range}
           allowClear={false}
           onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
-          disabledDate={(d) => d.isAfter(dayjs(), "day")}
+          disabledDate={(d) => d.isAfter(platformToday(), "day")}
         />
       </Card>
       <Card variant="borderless">

@@ -1,16 +1,17 @@
 import { Card, DatePicker, Flex, Segmented, Table, type TableColumnsType } from "antd";
-import dayjs, { type Dayjs } from "dayjs";
+import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { REPORT_UNITS, type OrderReportRow, type ReportUnit } from "@tessera/contracts";
 import { useOrderReport } from "../../api/hooks/purchasing";
 import { formatMoney } from "../money";
+import { platformToday } from "../platformDay";
 
 /** The purchase or refund report (spec 01 §3 Reports) by day, week or month and supplier. */
 export function OrderReport({ side, kind }: { side: "purchaser" | "supplier"; kind: "purchase" | "refund" }) {
   const { t } = useTranslation();
   const [unit, setUnit] = useState<ReportUnit>("day");
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, "day"), dayjs()]);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [platformToday().subtract(29, "day"), platformToday()]);
   const { data, isFetching } = useOrderReport(side, { kind, unit, from: range[0].format("YYYY-MM-DD"), to: range[1].format("YYYY-MM-DD") });
   const money = (v: number, r: OrderReportRow) => formatMoney({ amount: v, currency: r.currency });
   const columns: TableColumnsType<OrderReportRow> = [
@@ -27,7 +28,7 @@ export function OrderReport({ side, kind }: { side: "purchaser" | "supplier"; ki
       <Card variant="borderless">
         <Flex gap={16} wrap>
           <Segmented<ReportUnit> value={unit} onChange={setUnit} options={REPORT_UNITS.map((u) => ({ value: u, label: t(`report.unit.${u}`) }))} />
-          <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} disabledDate={(d) => d.isAfter(dayjs(), "day")} />
+          <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} disabledDate={(d) => d.isAfter(platformToday(), "day")} />
         </Flex>
       </Card>
       <Card variant="borderless">
