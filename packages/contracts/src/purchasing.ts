@@ -231,3 +231,23 @@ export const purchaseApplication = z.object({
 export type PurchaseApplication = z.infer<typeof purchaseApplication>;
 export const applicationQuery = pageQuery.extend({ state: z.enum(APPLICATION_STATES).optional() });
 export const applicationPage = pageOf(purchaseApplication);
+
+/* ---------- open API callback deliveries ---------- */
+
+export const CALLBACK_STATES = ["pending", "delivered", "failed"] as const;
+export const callbackDelivery = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  orderId: z.string(),
+  url: z.string(),
+  state: z.enum(CALLBACK_STATES),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+});
+export type CallbackDelivery = z.infer<typeof callbackDelivery>;
+export const callbackQuery = pageQuery.extend({ state: z.enum(CALLBACK_STATES).optional() });
+export const callbackPage = pageOf(callbackDelivery);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { CODE, type Page, type PurchaseOrder } from "@tessera/contracts";
+import { CODE, type CallbackDelivery, type Page, type PurchaseOrder } from "@tessera/contracts";
 import { sql } from "kysely";
 import { withTx, type Db, type Executor } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
@@ -28,19 +28,6 @@ export interface CallbackDeps {
   fetch?: typeof fetch;
 }
 
-export interface CallbackRow {
-  id: string;
-  eventId: string;
-  orderId: string;
-  url: string;
-  state: "pending" | "delivered" | "failed";
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
 
 /** Loopback, private, link-local and unspecified addresses: never a purchaser's public server. */
 export function isPrivateAddress(ip: string): boolean {
@@ -161,7 +148,7 @@ export class CallbackService {
     if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw new Error("refused: the callback URL points to a private network");
   }
 
-  async log(merchantId: number, q: { page: number; pageSize: number; state?: "pending" | "delivered" | "failed" | undefined }): Promise<Page<CallbackRow>> {
+  async log(merchantId: number, q: { page: number; pageSize: number; state?: "pending" | "delivered" | "failed" | undefined }): Promise<Page<CallbackDelivery>> {
     let base = this.deps.db.selectFrom("openapi_callbacks").where("merchant_id", "=", merchantId);
     if (q.state) base = base.where("state", "=", q.state);
     const [rows, count] = await Promise.all([

@@ -1,4 +1,4 @@
-import { envelope, money, orderReq, pageOf, pageQuery, purchaseOrder } from "@tessera/contracts";
+import { callbackPage, callbackQuery, envelope, money, orderReq, purchaseOrder } from "@tessera/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -108,19 +108,6 @@ export function callbackLogRoutes({ callbacks, guard }: { callbacks: CallbackSer
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["sale", "business"], menu: ["sale/ApiSecurity", "business/ApiSecurityB"] });
-    const row = z.object({
-      id: z.string(),
-      eventId: z.string(),
-      orderId: z.string(),
-      url: z.string(),
-      state: z.enum(["pending", "delivered", "failed"]),
-      attempts: z.number().int(),
-      nextAttemptAt: z.string().nullable(),
-      lastStatus: z.number().int().nullable(),
-      lastError: z.string().nullable(),
-      createdAt: z.string(),
-      deliveredAt: z.string().nullable(),
-    });
     app.get(
       "/api/callbacks",
       {
@@ -128,8 +115,8 @@ export function callbackLogRoutes({ callbacks, guard }: { callbacks: CallbackSer
           tags,
           security: [{ authToken: [] }],
           summary: `Order result callbacks sent to your URL (retried after ${CALLBACK_BACKOFF_SECONDS.join(", ")} seconds until a 2xx answer)`,
-          querystring: pageQuery.extend({ state: z.enum(["pending", "delivered", "failed"]).optional() }),
-          response: { 200: envelope(pageOf(row)) },
+          querystring: callbackQuery,
+          response: { 200: envelope(callbackPage) },
         },
         preHandler: pre,
       },

@@ -3,23 +3,10 @@ import { App, Button, Card, Table, Tag, Typography, type TableColumnsType } from
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Page } from "@tessera/contracts";
+import type { CallbackDelivery as Delivery, Page } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
 
-interface Delivery {
-  id: string;
-  eventId: string;
-  orderId: string;
-  url: string;
-  state: "pending" | "delivered" | "failed";
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
 const STATE_COLOR = { pending: "processing", delivered: "success", failed: "error" } as const;
 
 /**
