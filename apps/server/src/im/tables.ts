@@ -269,7 +269,23 @@ export interface ImThreadMembersTable {
   joined_at: Timestamp;
 }
 
+/** A device (login resource) of a user, and when it last logged in (migration 0016). */
+export interface ImDevicesTable {
+  username: string;
+  resource: string;
+  first_inbox_id: number;
+  last_seen_at: Date;
+}
+
+/** Which device has acknowledged which sync-queue entry (migration 0016). */
+export interface ImInboxAcksTable {
+  inbox_id: number;
+  resource: string;
+}
+
 export interface ImTables {
+  im_devices: ImDevicesTable;
+  im_inbox_acks: ImInboxAcksTable;
   im_users: ImUsersTable;
   im_mucs: ImMucsTable;
   im_muc_members: ImMucMembersTable;

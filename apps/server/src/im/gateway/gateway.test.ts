@@ -288,6 +288,32 @@ describe("sessions", () => {
     d2.close();
   });
 
+  test("a device that was offline still gets what another device of the same user already read", async () => {
+    const erin = await g.user("erin");
+    const e1 = await g.login(erin.name, erin.token, "webim_e1");
+    let e2 = await g.login(erin.name, erin.token, "webim_e2");
+    e2.close();
+    await e2.untilClosed();
+    const b = await g.login(bob.name, bob.token, "webim_b9");
+    for (let i = 0; i < 3; i++) {
+      b.send(sendFrame(g.appKey, { id: BigInt(9100 + i), from: bob.name, to: erin.name, chatType: 1, text: `x${i}` }));
+      await b.take(isAck(BigInt(9100 + i)));
+    }
+    const queue = { name: bob.name, domain: "easemob.com" };
+    expect(await drain(e1, queue)).toEqual(["x0", "x1", "x2"]);
+    // e1 acknowledges by pulling again; the entries wait for e2.
+    expect(await drain(e1, queue)).toEqual([]);
+    e2 = await g.login(erin.name, erin.token, "webim_e2");
+    expect(await drain(e2, queue)).toEqual(["x0", "x1", "x2"]);
+    expect(await drain(e2, queue)).toEqual([]);
+    // Read by both devices: gone for everyone.
+    const left = await g.im.t.ctx.database.db.selectFrom("im_inbox").select("id").where("username", "=", erin.name).execute();
+    expect(left).toEqual([]);
+    b.close();
+    e1.close();
+    e2.close();
+  });
+
   test("bodies with unknown content types are refused, the socket stays open", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a8");
     const body = messageBody(g.appKey, { from: alice.name, to: bob.name, chatType: 1, text: "" });

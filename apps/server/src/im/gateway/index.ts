@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { WebSocketServer } from "ws";
 import type { ImDelivery } from "../events";
 import { mucQueue, userQueue } from "../store/inbox";
+import { DEVICE_DAYS } from "./sync";
 import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayCtx, type GatewayOptions } from "./context";
@@ -17,7 +18,6 @@ import { CLOSE, Session } from "./session";
 export const GATEWAY_PATH = "/websocket";
 /** Largest frame accepted; bigger ones close the socket (messages are far smaller, see maxBodyBytes). */
 const MAX_FRAME_BYTES = 1024 * 1024;
-const SENDER_COPY_DAYS = 7;
 
 export interface Gateway {
   hub: Hub;
@@ -57,14 +57,15 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   }, Math.min(options.idleMs, 30_000));
   sweep.unref();
 
-  // Copies of a user's own sends wait for that user's other devices; a device that has not come back
-  // within SENDER_COPY_DAYS reads them from history instead, so they do not pile up forever.
+  // Entries some device has read (or copies of a user's own sends) wait for the user's other devices; a
+  // device that has not come back within DEVICE_DAYS reads them from history instead, so they do not
+  // pile up forever. Entries no device has read yet stay until one does.
   const purge = setInterval(() => {
-    const before = new Date(deps.clock.now().getTime() - SENDER_COPY_DAYS * 86_400_000);
+    const before = new Date(deps.clock.now().getTime() - DEVICE_DAYS * 86_400_000);
     deps.db
       .deleteFrom("im_inbox")
-      .where("skip_resource", "is not", null)
       .where("created_at", "<", before)
+      .where((eb) => eb.or([eb("skip_resource", "is not", null), eb.exists(eb.selectFrom("im_inbox_acks as a").select("a.inbox_id").whereRef("a.inbox_id", "=", "im_inbox.id"))]))
       .execute()
       .catch((err: unknown) => log(`im gateway: purging sender copies failed: ${String(err)}`));
   }, 3600_000);

@@ -8,7 +8,7 @@ import { ack, batch, CMD, decodeMSync, decodeProvision, decodeSyncUl, KICK, meta
 import { queueName, type Device } from "./hub";
 import { handleMuc } from "./muc";
 import { refusalOf } from "./reasons";
-import { pendingQueues, pull } from "./sync";
+import { pendingQueues, pull, recordDevice } from "./sync";
 
 /** Login failure texts the client maps (easemob-wire §3d, spec 03 §8). */
 const LOGIN = {
@@ -133,6 +133,9 @@ export class Session implements Device {
     if (this.state !== "new") return;
     const others = this.ctx.hub.devices(name).filter((d) => d.resource !== resource);
     if (others.length >= this.ctx.options.maxDevices) return this.refuseLogin(LOGIN.tooManyDevices);
+    // Entries wait for this device's acknowledgement from now on (per-device delivery).
+    await recordDevice(this.ctx.deps.db, name, resource, this.ctx.deps.clock.now());
+    if (this.state !== "new") return;
     this.username = name;
     this.resource = resource;
     this.state = "open";
@@ -158,7 +161,7 @@ export class Session implements Device {
     const queue = queueName(ul.queue);
     let sent = this.sent.get(queue);
     if (!sent) this.sent.set(queue, (sent = new Set()));
-    const b = await pull(this.ctx.deps.db, this.ctx.deps.appKey, this, queue, ul.key, this.ctx.options.batchSize, sent);
+    const b = await pull(this.ctx.deps.db, this.ctx.deps.appKey, this, queue, ul.key, this.ctx.options.batchSize, sent, this.ctx.deps.clock.now());
     this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
   }
 

@@ -8,13 +8,59 @@ import { encodeNotice } from "./notices";
  * The sync queues as the client pulls them (easemob-wire §3f). Entries stay in im_inbox until the
  * client acknowledges them by pulling again with the key it was given (everything below the key), so a
  * device that drops mid-batch gets the same entries again on reconnect, and nothing is lost.
+ *
+ * Acknowledgements are per device: an entry is removed once every device of the user that logged in
+ * within DEVICE_DAYS has acknowledged it, so a device that was offline still gets what another device
+ * of the same user already read. A device away longer reads the rest from history (roaming).
  */
+export const DEVICE_DAYS = 7;
+
+/** Records a device at login: it is one of the user's devices whose acknowledgement entries wait for. */
+export async function recordDevice(db: Db, username: string, resource: string, now: Date): Promise<void> {
+  await db
+    .insertInto("im_devices")
+    .values({ username, resource, first_inbox_id: sql<number>`(SELECT COALESCE(max(id), 0) FROM im_inbox)`, last_seen_at: now })
+    .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ last_seen_at: now }))
+    .execute();
+}
+
+/**
+ * Entries a device is owed: those queued since the device first appeared, and older ones no device has
+ * read yet (a user's first login still gets what was sent before it). Used inside queries on im_inbox.
+ */
+function owedToDevice(username: string, resource: string) {
+  return sql<boolean>`(im_inbox.id > (SELECT d.first_inbox_id FROM im_devices d WHERE d.username = ${username} AND d.resource = ${resource})
+    OR NOT EXISTS (SELECT 1 FROM im_inbox_acks a2 WHERE a2.inbox_id = im_inbox.id))`;
+}
+
+/**
+ * Records one device's acknowledgement of entries and removes those every recent device of the user
+ * (other than the device whose own send it copies) has now acknowledged.
+ */
+async function acknowledge(db: Db, who: { username: string; resource: string }, ids: number[], now: Date): Promise<void> {
+  await db
+    .insertInto("im_inbox_acks")
+    .values(ids.map((id) => ({ inbox_id: id, resource: who.resource })))
+    .onConflict((oc) => oc.columns(["inbox_id", "resource"]).doNothing())
+    .execute();
+  const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
+  await sql`
+    DELETE FROM im_inbox i
+    WHERE i.username = ${who.username} AND i.id IN (${sql.join(ids)})
+      AND NOT EXISTS (
+        SELECT 1 FROM im_devices d
+        WHERE d.username = i.username AND d.last_seen_at >= ${since} AND d.first_inbox_id < i.id
+          AND (i.skip_resource IS NULL OR d.resource <> i.skip_resource)
+          AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = i.id AND a.resource = d.resource))`.execute(db);
+}
 
 /** Pending entries per queue for a device (entries its own sends left for its other devices excluded). */
 export async function pendingQueues(db: Db, username: string, resource: string): Promise<{ queue: string; n: number }[]> {
   const r = await sql<{ queue: string; n: string | number }>`
     SELECT queue, count(*) AS n FROM im_inbox
     WHERE username = ${username} AND (skip_resource IS NULL OR skip_resource <> ${resource})
+      AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = im_inbox.id AND a.resource = ${resource})
+      AND (${owedToDevice(username, resource)})
     GROUP BY queue ORDER BY min(id)`.execute(db);
   return r.rows.map((row) => ({ queue: row.queue, n: Number(row.n) }));
 }
@@ -40,11 +86,12 @@ export async function pull(
   key: bigint | null,
   limit: number,
   sent: Set<number>,
+  now: Date,
 ): Promise<Batch> {
   if (key !== null && key > 0n && sent.size > 0) {
     const acked = [...sent].filter((id) => id < Number(key));
     if (acked.length > 0) {
-      await db.deleteFrom("im_inbox").where("username", "=", who.username).where("id", "in", acked).execute();
+      await acknowledge(db, who, acked, now);
       for (const id of acked) sent.delete(id);
     }
   }
@@ -55,6 +102,11 @@ export async function pull(
     .where("queue", "=", queue)
     // What this device sent itself stays for the user's other devices.
     .where((eb) => eb.or([eb("skip_resource", "is", null), eb("skip_resource", "<>", who.resource)]))
+    // What this device already acknowledged waits only for the user's other devices.
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("im_inbox_acks as a").select("a.inbox_id").whereRef("a.inbox_id", "=", "im_inbox.id").where("a.resource", "=", who.resource))),
+    )
+    .where(owedToDevice(who.username, who.resource))
     .orderBy("id")
     .limit(limit + sent.size)
     .execute();

@@ -60,9 +60,3 @@ export async function readQueue(db: Executor, username: string, queue: string, a
     .limit(limit)
     .execute();
 }
-
-/** Acknowledges everything of a queue up to and including `uptoId`. */
-export async function ackQueue(db: Executor, username: string, queue: string, uptoId: number): Promise<number> {
-  const res = await db.deleteFrom("im_inbox").where("username", "=", username).where("queue", "=", queue).where("id", "<=", uptoId).executeTakeFirst();
-  return Number(res.numDeletedRows);
-}
