@@ -103,9 +103,7 @@ export async function pull(
     // What this device sent itself stays for the user's other devices.
     .where((eb) => eb.or([eb("skip_resource", "is", null), eb("skip_resource", "<>", who.resource)]))
     // What this device already acknowledged waits only for the user's other devices.
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("im_inbox_acks as a").select("a.inbox_id").whereRef("a.inbox_id", "=", "im_inbox.id").where("a.resource", "=", who.resource))),
-    )
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("im_inbox_acks as a").select("a.inbox_id").whereRef("a.inbox_id", "=", "im_inbox.id").where("a.resource", "=", who.resource))))
     .where(owedToDevice(who.username, who.resource))
     .orderBy("id")
     .limit(limit + sent.size)
