@@ -17,3 +17,25 @@ export class ManualClock implements Clock {
     this.#ms += seconds * 1000;
   }
 }
+
+/**
+ * The platform keeps its books in China/Hong Kong time: a "day" (statements, reports, daily limits,
+ * T+1) is a UTC+8 calendar day.
+ */
+export const PLATFORM_UTC_OFFSET = "+08:00";
+const OFFSET_MS = 8 * 3600_000;
+
+/** The platform day (YYYY-MM-DD) an instant falls on. */
+export function platformDay(at: Date): string {
+  return new Date(at.getTime() + OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The instant a platform day begins. */
+export function startOfPlatformDay(day: string): Date {
+  return new Date(`${day}T00:00:00${PLATFORM_UTC_OFFSET}`);
+}
+
+/** The hour (0-23) of the platform day an instant falls in. */
+export function platformHour(at: Date): number {
+  return new Date(at.getTime() + OFFSET_MS).getUTCHours();
+}

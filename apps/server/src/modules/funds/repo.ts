@@ -88,7 +88,3 @@ export async function insertProof(tx: Executor, p: { id: string; merchantId: num
 export function findProof(db: Executor, id: string) {
   return db.selectFrom("topup_proofs").selectAll().where("id", "=", id).executeTakeFirst();
 }
-
-export function findProofByKey(db: Executor, storageKey: string) {
-  return db.selectFrom("topup_proofs").selectAll().where("storage_key", "=", storageKey).executeTakeFirst();
-}

@@ -23,7 +23,7 @@ import { conflict, forbidden, invalid, notFound, AppError } from "../../platform
 import { imageInfo } from "../../platform/images";
 import type { FileStorage } from "../../platform/storage";
 import { balancesOf, fundChanges, periodTotals, post, type EntryFilter } from "../ledger";
-import { getMerchant, type MerchantRow } from "../merchants";
+import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction } from "../ops";
 import { CODE } from "@tessera/contracts";
 import * as repo from "./repo";
@@ -49,11 +49,8 @@ const LISTABLE: Record<string, readonly FundAccount[]> = { sale: ["reserve", "su
 export class FundsService {
   constructor(private readonly deps: FundsDeps) {}
 
-  private async merchantOf(actor: Actor): Promise<MerchantRow> {
-    if (actor.merchantId === null) throw forbidden();
-    const merchant = await getMerchant(this.deps.db, actor.merchantId);
-    if (!merchant) throw forbidden();
-    return merchant;
+  private merchantOf(actor: Actor): Promise<MerchantRow> {
+    return merchantOfActor(this.deps.db, actor);
   }
 
   /** The platform account a purchaser transfers to: the Hong Kong reserve account for international ones. */
@@ -332,15 +329,8 @@ export class FundsService {
   private async present(rows: repo.NoticeRow[], opts: { unmasked: boolean }) {
     const names = new Map<number, string>();
     for (const id of new Set(rows.map((r) => r.merchant_id))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
-    const proofIds = new Map<string, string>();
-    for (const r of rows) {
-      if (r.proof_key) {
-        const proof = await repo.findProofByKey(this.deps.db, r.proof_key);
-        if (proof) proofIds.set(r.proof_key, proof.id);
-      }
-    }
     return rows.map((r) => {
-      const proofId = r.proof_key ? proofIds.get(r.proof_key) : undefined;
+      const proofId = r.proof_key ? proofIdOf(r.proof_key) : undefined;
       return {
         id: String(r.id),
         merchantId: String(r.merchant_id),
@@ -360,6 +350,11 @@ export class FundsService {
       };
     });
   }
+}
+
+/** A proof's id is part of its storage key (`topup-proofs/<merchant>/<id>.<ext>`, see uploadProof). */
+function proofIdOf(storageKey: string): string | undefined {
+  return /\/([a-f0-9]{32})\.[a-z]+$/.exec(storageKey)?.[1];
 }
 
 function proofUrl(proofId: string): string {

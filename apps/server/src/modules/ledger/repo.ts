@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Currency } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
+import { PLATFORM_UTC_OFFSET } from "../../platform/clock";
 
 export interface AccountKey {
   merchantId: number | null;
@@ -163,8 +164,6 @@ export interface EntryFilter {
   maxAmount?: number | undefined;
 }
 
-/** The platform keeps its books in China/Hong Kong time: a "day" of a fund-change list is a UTC+8 day. */
-const PLATFORM_UTC_OFFSET = "+08:00";
 
 function filteredEntries(db: Executor, f: EntryFilter) {
   let q = db

@@ -1,5 +1,7 @@
 import type { ApiPermission, Currency, MerchantRole, RealNameState, Version } from "@tessera/contracts";
 import type { Executor, Tx } from "../../db/tx";
+import type { Actor } from "../../platform/auth/actor";
+import { forbidden } from "../../platform/http/errors";
 import { findMerchant, insertMerchant, lockMerchant, searchMerchants, updateMerchant, type MerchantFilter } from "./repo";
 import type { MerchantRow } from "./presenter";
 
@@ -33,4 +35,12 @@ export function changeMerchant(
 
 export function findMerchants(db: Executor, filter: MerchantFilter) {
   return searchMerchants(db, filter);
+}
+
+/** The merchant a staff member acts for; refuses operators, customers and vanished merchants. */
+export async function merchantOfActor(db: Executor, actor: Actor): Promise<MerchantRow> {
+  if (actor.merchantId === null) throw forbidden();
+  const merchant = await findMerchant(db, actor.merchantId);
+  if (!merchant) throw forbidden();
+  return merchant;
 }

@@ -44,9 +44,10 @@ export class CallbackService {
   constructor(private readonly deps: CallbackDeps) {}
 
   /** Writes the order's result callback in the order's own transaction (nothing when no URL is set). */
-  async enqueue(tx: Executor, merchantId: number, order: PurchaseOrder): Promise<void> {
+  async enqueue(tx: Executor, merchantId: number, orderOf: () => Promise<PurchaseOrder>): Promise<void> {
     const target = await this.deps.targetOf(tx, merchantId);
     if (!target) return;
+    const order = await orderOf();
     const eventId = randomUUID();
     const payload = JSON.stringify({
       eventId,

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Executor } from "../../db/tx";
+import { PLATFORM_UTC_OFFSET } from "../../platform/clock";
 import type { DockingStatusColumn, OrderStateColumn, RefundStateColumn } from "./tables";
 
 /** SQL of the purchasing module: dockings and purchase orders. Each read names the merchant it is for. */
@@ -253,8 +254,8 @@ export async function refundPage(db: Executor, f: { purchaserId?: number; suppli
 export async function reportRows(db: Executor, f: { merchantId: number; side: "purchaser" | "supplier"; kind: "purchase" | "refund"; unit: "day" | "week" | "month"; from: string; to: string }) {
   const fmt = f.unit === "month" ? "YYYY-MM" : f.unit === "week" ? 'IYYY-"W"IW' : "YYYY-MM-DD";
   const who = f.side === "purchaser" ? sql.ref("o.purchaser_merchant_id") : sql.ref("o.supplier_merchant_id");
-  const from = `${f.from}T00:00:00+08:00`;
-  const to = `${f.to}T00:00:00+08:00`;
+  const from = `${f.from}T00:00:00${PLATFORM_UTC_OFFSET}`;
+  const to = `${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`;
   const rows =
     f.kind === "purchase"
       ? await sql<{ period: string; supplier_id: number; currency: string; orders: string; quantity: string; face: string; amount: string }>`

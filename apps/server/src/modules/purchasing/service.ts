@@ -21,11 +21,11 @@ import {
 import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
-import type { Clock } from "../../platform/clock";
+import { platformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
 import { goodsForPurchase } from "../catalog";
 import { post } from "../ledger";
-import { getMerchant, type MerchantRow } from "../merchants";
+import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { allocateCards, voidRefundedCards } from "../supply";
 import * as repo from "./repo";
 
@@ -39,8 +39,11 @@ export interface PurchasingDeps {
   db: Db;
   clock: Clock;
   codes: SigningCodes;
-  /** Called in the order's transaction when it reaches its result (the open API's callback outbox). */
-  onOrderResult?: (tx: Tx, purchaserId: number, order: PurchaseOrder) => Promise<void>;
+  /**
+   * Called in the order's transaction when it reaches its result (the open API's callback outbox). The
+   * order is read only if the hook asks for it, so orders of purchasers without a callback URL cost nothing.
+   */
+  onOrderResult?: (tx: Tx, purchaserId: number, order: () => Promise<PurchaseOrder>) => Promise<void>;
   /** Called after an order's transaction when a sale took a goods below its low-stock threshold. */
   onLowStock: (notice: NonNullable<Awaited<ReturnType<typeof allocateCards>>["lowStock"]>) => Promise<void>;
 }
@@ -58,11 +61,8 @@ const orderNotFound = () => new AppError(CODE.NOT_FOUND, "order.notFound");
 export class PurchasingService {
   constructor(private readonly deps: PurchasingDeps) {}
 
-  private async merchantOf(actor: Actor): Promise<MerchantRow> {
-    if (actor.merchantId === null) throw forbidden();
-    const merchant = await getMerchant(this.deps.db, actor.merchantId);
-    if (!merchant) throw forbidden();
-    return merchant;
+  private merchantOf(actor: Actor): Promise<MerchantRow> {
+    return merchantOfActor(this.deps.db, actor);
   }
 
   /* ---------- docking ---------- */
@@ -199,7 +199,7 @@ export class PurchasingService {
     if (goods.currency !== purchaser.currency) throw invalid("order.currencyMismatch", "goodsId");
     if (req.quantity > goods.perOrderMax) throw invalid("catalog.perOrderInvalid", "quantity");
     if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
-    const today = new Date(this.deps.clock.now().getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+    const today = platformDay(this.deps.clock.now());
     const mayBuy = (await repo.dockedPair(this.deps.db, purchaser.id, goods.supplierMerchantId)) ?? (await repo.liveBrandAuth(this.deps.db, goods.supplierMerchantId, purchaser.id, today));
     if (!mayBuy) throw conflict("docking.notDocked", "goodsId");
     // An approved purchase application sets this purchaser's own price (its secret price first).
@@ -243,7 +243,7 @@ export class PurchasingService {
       if (goods.fromStock) {
         low = (await allocateCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id }, now)).lowStock;
         await repo.finishOrder(tx, id, { state: "success", at: now });
-        await this.announce(tx, id);
+        await this.announce(tx, id, purchaser.id);
       }
       await audit(tx, { actorUserId: userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } });
       return { row: await repo.findOrder(tx, id), lowStock: low };
@@ -254,10 +254,12 @@ export class PurchasingService {
   }
 
   /** Hands a finished order to the result hook, read inside the transaction that finished it. */
-  private async announce(tx: Tx, id: number): Promise<void> {
-    if (!this.deps.onOrderResult) return;
-    const row = await repo.findOrder(tx, id);
-    if (row) await this.deps.onOrderResult(tx, row.purchaser_merchant_id, await this.presentOrder(row, tx));
+  private async announce(tx: Tx, id: number, purchaserId: number): Promise<void> {
+    await this.deps.onOrderResult?.(tx, purchaserId, async () => {
+      const row = await repo.findOrder(tx, id);
+      if (!row) throw orderNotFound();
+      return this.presentOrder(row, tx);
+    });
   }
 
   private replay(existing: repo.OrderRow, digest: string): Promise<PurchaseOrder> {
@@ -306,7 +308,7 @@ export class PurchasingService {
         });
       }
       await audit(tx, { actorUserId: actor.userId, action: `order.${req.result}`, subjectType: "purchase_order", subjectId: id });
-      await this.announce(tx, id);
+      await this.announce(tx, id, o.purchaser_merchant_id);
     });
     const row = await repo.findOrder(this.deps.db, id);
     if (!row) throw orderNotFound();
@@ -521,7 +523,6 @@ export class PurchasingService {
     const me = await this.merchantOf(actor);
     if (!decision.approve && !decision.reason) throw invalid("funds.reasonEmpty", "reason");
     const now = this.deps.clock.now();
-    const settle = (tx: Tx, r: repo.RefundRow) => this.settleRefund(tx, r, actor, now);
     const outcome = await withTx(this.deps.db, async (tx) => {
       const r = await repo.lockRefund(tx, id);
       if (!r || r.supplier_merchant_id !== me.id) throw new AppError(CODE.NOT_FOUND, "refund.notFound");
@@ -530,7 +531,7 @@ export class PurchasingService {
         await repo.settleRefund(tx, id, { state: "failure", failReason: decision.reason ?? null, decidedBy: actor.userId, at: now });
         return "refused" as const;
       }
-      return settle(tx, r);
+      return this.settleRefund(tx, r, actor, now);
     }).catch(async (err: unknown) => {
       // The supplier's income could not cover it: record the refund as abnormal, nothing moved.
       if (err instanceof AppError && err.messageKey === "ledger.insufficientBalance") {

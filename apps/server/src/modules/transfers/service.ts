@@ -12,9 +12,9 @@ import { withTx, type Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
-import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
+import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { post } from "../ledger";
-import { getMerchant, type MerchantRow } from "../merchants";
+import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import * as repo from "./repo";
 
 /** What transfers need of the accounts module: the user's bound phone and SMS codes. */
@@ -41,11 +41,8 @@ export interface TransfersDeps {
 export class TransfersService {
   constructor(private readonly deps: TransfersDeps) {}
 
-  private async merchantOf(actor: Actor): Promise<MerchantRow> {
-    if (actor.merchantId === null) throw forbidden();
-    const merchant = await getMerchant(this.deps.db, actor.merchantId);
-    if (!merchant) throw forbidden();
-    return merchant;
+  private merchantOf(actor: Actor): Promise<MerchantRow> {
+    return merchantOfActor(this.deps.db, actor);
   }
 
   /** Whether the merchant has authorised outgoing transfers, and when. */

@@ -4,9 +4,10 @@ import type { AppContext } from "../../context";
 import type { Guard } from "../../platform/auth/guard";
 import { createLocalBankPayouts } from "../../platform/bank";
 import { merchantWithdrawalRoutes, opsWithdrawalRoutes } from "./routes";
-import { platformDay, WithdrawalsService } from "./service";
+import { WithdrawalsService } from "./service";
+import { platformDay, platformHour } from "../../platform/clock";
 
-export { WithdrawalsService, platformDay } from "./service";
+export { WithdrawalsService } from "./service";
 
 /** How often the scheduler looks whether a new platform day has begun (the T+1 payout runs once per day). */
 const SCHEDULER_TICK_MS = 10 * 60_000;
@@ -30,7 +31,7 @@ export async function registerWithdrawals(app: FastifyInstance, ctx: AppContext,
     const tick = () => {
       const now = ctx.clock.now();
       const today = platformDay(now);
-      const hour = new Date(now.getTime() + 8 * 3600_000).getUTCHours();
+      const hour = platformHour(now);
       if (today === lastRun || hour < 1) return;
       lastRun = today;
       withdrawals.autoPayout().then(

@@ -14,11 +14,11 @@ import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
 import type { BankPayouts } from "../../platform/bank";
-import type { Clock } from "../../platform/clock";
-import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
+import { platformDay, startOfPlatformDay, type Clock } from "../../platform/clock";
+import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { maskMiddle } from "../funds";
 import { balanceAt, balancesOf, positiveAccounts, post } from "../ledger";
-import { getMerchant, type MerchantRow } from "../merchants";
+import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction, type ReviewOutcome, type ReviewQueue } from "../ops";
 import * as repo from "./repo";
 
@@ -30,15 +30,8 @@ export interface WithdrawalsDeps {
   dailyLimit: number;
 }
 
-/** The platform keeps its books in UTC+8: a "day" (daily limit, T+1) is a UTC+8 calendar day. */
-export function platformDay(at: Date): string {
-  return new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-}
-function startOfDay(day: string): Date {
-  return new Date(`${day}T00:00:00+08:00`);
-}
 function nextDay(day: string): string {
-  return new Date(startOfDay(day).getTime() + 86_400_000 + 8 * 3600_000).toISOString().slice(0, 10);
+  return platformDay(new Date(startOfPlatformDay(day).getTime() + 86_400_000));
 }
 
 const ROLES_OF_ACCOUNT = { reserve: ["sale"], income: ["business", "providers"] } as const;
@@ -52,11 +45,8 @@ const ROLES_OF_ACCOUNT = { reserve: ["sale"], income: ["business", "providers"] 
 export class WithdrawalsService {
   constructor(private readonly deps: WithdrawalsDeps) {}
 
-  private async merchantOf(actor: Actor): Promise<MerchantRow> {
-    if (actor.merchantId === null) throw forbidden();
-    const merchant = await getMerchant(this.deps.db, actor.merchantId);
-    if (!merchant) throw forbidden();
-    return merchant;
+  private merchantOf(actor: Actor): Promise<MerchantRow> {
+    return merchantOfActor(this.deps.db, actor);
   }
 
   /* ---------- bank cards ---------- */
@@ -64,7 +54,7 @@ export class WithdrawalsService {
   async card(actor: Actor): Promise<BankCard | null> {
     const merchant = await this.merchantOf(actor);
     const row = await repo.currentCard(this.deps.db, merchant.id);
-    return row ? presentCard(row, false) : null;
+    return row ? presentCard(row) : null;
   }
 
   /** Adds or replaces the withdrawal card; the new card waits for an operator's review. */
@@ -76,7 +66,7 @@ export class WithdrawalsService {
       return repo.findCard(tx, id);
     });
     if (!row) throw new Error("a card must exist inside its own transaction");
-    return presentCard(row, false);
+    return presentCard(row);
   }
 
   /** The operator console's bank-card review queue. */
@@ -319,7 +309,7 @@ export class WithdrawalsService {
    * approved card are skipped and picked up on a later day.
    */
   async autoPayout(day = platformDay(new Date(this.deps.clock.now().getTime() - 86_400_000))): Promise<{ day: string; created: number; skipped: number }> {
-    const cutoff = startOfDay(nextDay(day));
+    const cutoff = startOfPlatformDay(nextDay(day));
     let created = 0;
     let skipped = 0;
     for (const acc of await positiveAccounts(this.deps.db, "income")) {
@@ -418,13 +408,14 @@ async function merchantNames(db: Db, ids: number[]): Promise<Map<number, string>
   return names;
 }
 
-function presentCard(row: repo.CardRow, unmasked: boolean): BankCard {
+/** A card as its merchant sees it: the account masked (operators see it whole in the review queue). */
+function presentCard(row: repo.CardRow): BankCard {
   return {
     id: String(row.id),
     companyName: row.company_name,
     bank: row.bank,
     city: row.city,
-    account: unmasked ? row.account : maskMiddle(row.account),
+    account: maskMiddle(row.account),
     state: row.state,
     rejectReason: row.reject_reason,
     submittedAt: new Date(row.created_at).toISOString(),

@@ -2,5 +2,5 @@ import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
 
 /** `/international/{sale,business}/storedFund`: the SUP account (payment funds) and its changes. */
 export default function StoredFund() {
-  return <AccountFundsPage account="sup" hintId="intl.storedFund" />;
+  return <AccountFundsPage accounts={["sup"]} hintId="intl.storedFund" />;
 }

@@ -2,5 +2,5 @@ import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
 
 /** `/international/sale/storedValue`: the stored value (reserve account) that top-ups land in, and its changes. */
 export default function StoredValue() {
-  return <AccountFundsPage account="reserve" hintId="intl.sale.storedValue" />;
+  return <AccountFundsPage accounts={["reserve"]} hintId="intl.sale.storedValue" />;
 }

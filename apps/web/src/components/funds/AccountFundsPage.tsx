@@ -1,5 +1,5 @@
 import { SwapOutlined } from "@ant-design/icons";
-import { Button, Flex } from "antd";
+import { Button, Flex, Segmented } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { FundAccount } from "@tessera/contracts";
@@ -10,11 +10,12 @@ import { AmountDialog } from "./AmountDialog";
 import { BalanceHeader, FundChangeList } from "./FundChangeList";
 
 /**
- * One account's balance and fund changes. With `transfer`, the purchaser can move money from its
- * reserve account to its SUP account here (the SUP top-up of supRechargeOrder).
+ * An account's balance and fund changes; with several `accounts`, a switch between them. With
+ * `transfer`, the purchaser can move money from its reserve account to its SUP account here.
  */
-export function AccountFundsPage({ account, hintId, transfer = false }: { account: FundAccount; hintId: string; transfer?: boolean }) {
+export function AccountFundsPage({ accounts, hintId, transfer = false }: { accounts: readonly [FundAccount, ...FundAccount[]]; hintId: string; transfer?: boolean }) {
   const { t } = useTranslation();
+  const [account, setAccount] = useState<FundAccount>(accounts[0]);
   const { data: info } = useUserInfo();
   const move = useReserveTransfer();
   const [open, setOpen] = useState(false);
@@ -23,6 +24,14 @@ export function AccountFundsPage({ account, hintId, transfer = false }: { accoun
   const header = (
     <Flex vertical gap={16}>
       <PageHint id={hintId} title={t(`funds.accountHint.${account}Title`)} description={t(`funds.accountHint.${account}`)} />
+      {accounts.length > 1 && (
+        <Segmented<FundAccount>
+          value={account}
+          onChange={setAccount}
+          options={accounts.map((a) => ({ value: a, label: t(`funds.account.${a}`) }))}
+          style={{ alignSelf: "flex-start" }}
+        />
+      )}
       <BalanceHeader
         title={t(`funds.balanceOf.${account}`)}
         money={money}
@@ -38,7 +47,7 @@ export function AccountFundsPage({ account, hintId, transfer = false }: { accoun
   );
   return (
     <>
-      <FundChangeList account={account} currency={money?.currency ?? "CNY"} header={header} />
+      <FundChangeList key={account} account={account} currency={money?.currency ?? "CNY"} header={header} />
       {open && balances && (
         <AmountDialog
           title={t("funds.reserveTransfer")}
