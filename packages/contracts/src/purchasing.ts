@@ -251,3 +251,44 @@ export const callbackDelivery = z.object({
 export type CallbackDelivery = z.infer<typeof callbackDelivery>;
 export const callbackQuery = pageQuery.extend({ state: z.enum(CALLBACK_STATES).optional() });
 export const callbackPage = pageOf(callbackDelivery);
+
+/* ---------- whitelists (business/VendorWhiteList, business/PurchaseWhiteList) ---------- */
+
+/**
+ * A supplier's whitelist entry: the purchaser may buy without a docking. Scope "vendor" (VendorWhiteList):
+ * every goods of the supplier; scope "goods" (PurchaseWhiteList): one goods only.
+ */
+export const WHITELIST_SCOPES = ["vendor", "goods"] as const;
+export type WhitelistScope = (typeof WHITELIST_SCOPES)[number];
+export const whitelistReq = z.strictObject({
+  purchaserId: z.string({ error: "whitelist.purchaserEmpty" }).trim().min(1, { error: "whitelist.purchaserEmpty" }).regex(/^\d{1,18}$/, { error: "whitelist.purchaserNotFound" }),
+  scope: z.enum(WHITELIST_SCOPES, { error: "docking.incomplete" }),
+  /** Required when scope is "goods". */
+  goodsId: z.string().regex(/^\d{1,18}$/, { error: "whitelist.goodsEmpty" }).optional(),
+  remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
+});
+export type WhitelistReq = z.infer<typeof whitelistReq>;
+export const whitelistQuery = pageQuery.extend({
+  scope: z.enum(WHITELIST_SCOPES).default("vendor"),
+  purchaserId: z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" }).optional(),
+  goodsId: z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" }).optional(),
+  active: z.enum(["true", "false"]).optional(),
+});
+export type WhitelistQuery = z.infer<typeof whitelistQuery>;
+export const whitelistEntry = z.object({
+  id: z.string(),
+  scope: z.enum(WHITELIST_SCOPES),
+  purchaserId: z.string(),
+  purchaserName: z.string(),
+  purchaserRealNameState: z.enum(REAL_NAME_STATES),
+  goodsId: z.string().nullable(),
+  goodsName: z.string().nullable(),
+  remark: z.string(),
+  active: z.boolean(),
+  /** The purchaser is also docked with the supplier (the whitelist then changes nothing). */
+  docked: z.boolean(),
+  createdAt: z.string(),
+  removedAt: z.string().nullable(),
+});
+export type WhitelistEntry = z.infer<typeof whitelistEntry>;
+export const whitelistPage = pageOf(whitelistEntry);

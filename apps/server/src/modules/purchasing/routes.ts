@@ -28,6 +28,10 @@ import {
   refundPage,
   refundQuery,
   refundReq,
+  whitelistEntry,
+  whitelistPage,
+  whitelistQuery,
+  whitelistReq,
 } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -149,6 +153,16 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
       "/supplyRefunds/:id",
       { schema: { tags, security, summary: "Accept (codes voided, money returned) or refuse a refund", params: idParam, body: refundDecisionReq, response: { 200: envelope(refundOrder) } }, preHandler: pre },
       async (req) => ok(await purchasing.decideRefund(actorOf(req), req.params.id, req.body)),
+    );
+    const lists = guard({ roles: ["business"], menu: ["business/VendorWhiteList", "business/PurchaseWhiteList"] });
+    app.get("/whitelists", { schema: { tags, security, summary: "The supplier's whitelisted purchasers (scope vendor or goods)", querystring: whitelistQuery, response: { 200: envelope(whitelistPage) } }, preHandler: lists }, async (req) =>
+      ok(await purchasing.whitelists.list(actorOf(req), req.query)),
+    );
+    app.post("/whitelists", { schema: { tags, security, summary: "Whitelist a purchaser: it may buy without a docking", body: whitelistReq, response: { 200: envelope(whitelistEntry) } }, preHandler: lists }, async (req) =>
+      ok(await purchasing.whitelists.add(actorOf(req), req.body)),
+    );
+    app.delete("/whitelists/:id", { schema: { tags, security, summary: "Remove a whitelist entry (new orders refused at once)", params: idParam, response: { 200: envelope(whitelistEntry) } }, preHandler: lists }, async (req) =>
+      ok(await purchasing.whitelists.remove(actorOf(req), req.params.id)),
     );
     app.put(
       "/supplyOrders/:id/fulfil",

@@ -28,6 +28,7 @@ import { post } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { allocateCards, voidRefundedCards } from "../supply";
 import * as repo from "./repo";
+import { WhitelistService } from "./whitelists";
 
 /** What purchasing needs of the accounts module: the agreement-signing SMS codes. */
 export interface SigningCodes {
@@ -59,7 +60,12 @@ const orderNotFound = () => new AppError(CODE.NOT_FOUND, "order.notFound");
  * supplier) or failure (returned to the purchaser), once.
  */
 export class PurchasingService {
-  constructor(private readonly deps: PurchasingDeps) {}
+  /** Supplier whitelists: the third way (after docking and brand authorisation) a purchaser may buy. */
+  readonly whitelists: WhitelistService;
+
+  constructor(private readonly deps: PurchasingDeps) {
+    this.whitelists = new WhitelistService({ db: deps.db, clock: deps.clock });
+  }
 
   private merchantOf(actor: Actor): Promise<MerchantRow> {
     return merchantOfActor(this.deps.db, actor);
@@ -200,7 +206,10 @@ export class PurchasingService {
     if (req.quantity > goods.perOrderMax) throw invalid("catalog.perOrderInvalid", "quantity");
     if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
     const today = platformDay(this.deps.clock.now());
-    const mayBuy = (await repo.dockedPair(this.deps.db, purchaser.id, goods.supplierMerchantId)) ?? (await repo.liveBrandAuth(this.deps.db, goods.supplierMerchantId, purchaser.id, today));
+    const mayBuy =
+      (await repo.dockedPair(this.deps.db, purchaser.id, goods.supplierMerchantId)) ??
+      (await repo.liveBrandAuth(this.deps.db, goods.supplierMerchantId, purchaser.id, today)) ??
+      (await this.whitelists.allows(goods.supplierMerchantId, purchaser.id, goods.id));
     if (!mayBuy) throw conflict("docking.notDocked", "goodsId");
     // An approved purchase application sets this purchaser's own price (its secret price first).
     const unitPrice = (await repo.agreedPrice(this.deps.db, purchaser.id, goods.id)) ?? goods.price;

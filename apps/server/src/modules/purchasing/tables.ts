@@ -94,7 +94,22 @@ export interface PurchaseApplicationsTable {
   decided_at: Date | null;
 }
 
+/** Supplier whitelists (migration 0024): the purchaser may buy without a docking. */
+export interface PurchaseWhitelistsTable {
+  id: Id;
+  supplier_merchant_id: number;
+  purchaser_merchant_id: number;
+  scope: "vendor" | "goods";
+  goods_id: number | null;
+  remark: ColumnType<string, string | undefined, string>;
+  created_by: number;
+  created_at: Timestamp;
+  removed_at: Date | null;
+  removed_by: number | null;
+}
+
 export interface PurchasingTables {
+  purchase_whitelists: PurchaseWhitelistsTable;
   brand_auths: BrandAuthsTable;
   purchase_applications: PurchaseApplicationsTable;
   dockings: DockingsTable;
