@@ -19,7 +19,9 @@ export type ImNotice =
       detail?: Record<string, unknown>;
     }
   | { ns: "roster"; op: ImRosterOp; from: string; to: string; reason?: string }
-  | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin"; from: string; detail: Record<string, unknown> };
+  | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin"; from: string; detail: Record<string, unknown> }
+  /** Ends every session of `from` (never stored: a device that is offline simply cannot log in again). */
+  | { ns: "session"; op: "passwordChanged" | "removed" | "disconnected"; from: string };
 
 export interface ImDelivery {
   /** Recipients (usernames). */

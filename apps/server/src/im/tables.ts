@@ -275,6 +275,9 @@ export interface ImDevicesTable {
   resource: string;
   first_inbox_id: number;
   last_seen_at: Date;
+  /** The gateway process that has the device connected, while its lease runs (migration 0031). */
+  online_node: string | null;
+  online_until: Date | null;
 }
 
 /** Which device has acknowledged which sync-queue entry (migration 0016). */

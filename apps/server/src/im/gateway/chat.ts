@@ -31,7 +31,8 @@ export interface Outcome {
 }
 
 const CHAT_TYPES: Record<number, ChatType> = { 1: "chat", 2: "groupchat", 3: "chatroom" };
-/** Meta.routetype: messages for the listed members only. */
+/** Meta.routetype: to the devices online now only; to the listed members only. */
+const ROUTE_ONLINE = 1;
 const ROUTE_DIRECT = 2;
 const BODY = { READ_ACK: 4, DELIVER_ACK: 5, RECALL: 6, CHANNEL_ACK: 7, EDIT: 8 } as const;
 
@@ -98,6 +99,7 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
     clientId: `${who.resource}:${meta.id}`,
     bodyPb: meta.payload,
     directedUsers: directed,
+    onlineOnly: meta.routetype === ROUTE_ONLINE && chatType !== "chatroom",
   };
   const sent = await ctx.batcher.append(input, checked.data);
   const id = Number(sent.id);
@@ -106,7 +108,13 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
     nowMs: sent.timestamp,
     after: () => {
       if (sent.duplicate) return;
-      if (chatType === "chat") {
+      if (input.onlineOnly) {
+        const queue = chatType === "chat" ? userQueue(who.username) : mucQueue(to);
+        const toJid = chatType === "chat" ? userJid(ctx, to) : mucJid(ctx, to);
+        ctx.hub.push(sent.recipients, queue, [chatMeta(ctx, who, toJid, BigInt(id), sent.timestamp, meta.payload, meta.extRaw)]);
+        // The sender's other devices see it in the conversation with the peer (or the group).
+        ctx.hub.push([who.username], chatType === "chat" ? userQueue(to) : queue, [chatMeta(ctx, who, toJid, BigInt(id), sent.timestamp, meta.payload, meta.extRaw)], who);
+      } else if (chatType === "chat") {
         ctx.hub.wake(sent.recipients, userQueue(who.username));
         ctx.hub.wake([who.username], userQueue(to), who.resource);
       } else if (chatType === "groupchat") {
@@ -152,8 +160,8 @@ async function forward(s: Scope, rows: readonly { users: readonly string[]; queu
   );
 }
 
-function chatMeta(ctx: GatewayCtx, who: Who, to: Jid, id: bigint, nowMs: number, body: Uint8Array): Uint8Array {
-  return metaOf({ id, from: { appKey: ctx.deps.appKey, name: who.username, domain: IM_USER_DOMAIN, clientResource: who.resource }, to, nowMs, ns: NS.CHAT, payload: body });
+function chatMeta(ctx: GatewayCtx, who: Who, to: Jid, id: bigint, nowMs: number, body: Uint8Array, ext?: DecodedMeta["extRaw"]): Uint8Array {
+  return metaOf({ id, from: { appKey: ctx.deps.appKey, name: who.username, domain: IM_USER_DOMAIN, clientResource: who.resource }, to, nowMs, ns: NS.CHAT, payload: body, ...(ext && { ext }) });
 }
 
 const userJid = (ctx: GatewayCtx, name: string): Jid => ({ appKey: ctx.deps.appKey, name, domain: IM_USER_DOMAIN });

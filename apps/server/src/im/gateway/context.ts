@@ -38,5 +38,7 @@ export interface GatewayCtx {
   hub: Hub;
   batcher: AppendBatcher;
   options: GatewayOptions;
+  /** This process's id in device leases (random per start). */
+  node: string;
   log(message: string): void;
 }

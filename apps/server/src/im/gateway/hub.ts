@@ -27,7 +27,18 @@ export class Hub {
   apply(m: RelayMessage): void {
     if (m.t === "wake") this.wakeHere(m.users, m.queue, m.skip);
     else if (m.t === "push") this.pushHere(m.users, m.queue, m.metas.map((b) => Buffer.from(b, "base64")), m.skip ?? undefined);
+    else if (m.resource === null) this.kickHere(m.username, m.operation, m.reason ?? undefined);
     else this.byUser.get(m.username)?.get(m.resource)?.kick(m.operation, m.reason ?? undefined);
+  }
+
+  /** Ends every session of `username`, in every process (its password changed, it was removed ...). */
+  kickUser(username: string, operation: number, reason?: string): void {
+    this.relay?.publish({ t: "kick", username, resource: null, operation, reason: reason ?? null });
+    this.kickHere(username, operation, reason);
+  }
+
+  private kickHere(username: string, operation: number, reason?: string): void {
+    for (const d of this.devices(username)) d.kick(operation, reason);
   }
 
   /** Kicks the device on `resource` in the other processes (a login there replaced it). */

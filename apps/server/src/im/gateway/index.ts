@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyInstance } from "fastify";
@@ -10,9 +11,14 @@ import type { ImServices } from "../service";
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayCtx, type GatewayOptions } from "./context";
 import { AppendBatcher } from "./batcher";
 import { Hub } from "./hub";
+import { dropAllLeases, renewLeases, RENEW_MS } from "./leases";
 import { createRedisRelay } from "./relay";
 import { encodeNotice } from "./notices";
+import { KICK } from "./frames";
 import { CLOSE, Session } from "./session";
+
+/** What a session notice does to the user's devices (easemob-wire §3l). */
+const SESSION_KICKS = { passwordChanged: KICK.CHANGE_PASSWORD, removed: KICK.USER_REMOVED, disconnected: KICK.OTHER_DEVICE } as const;
 
 /** The path the published client opens (easemob-wire §3c). */
 export const GATEWAY_PATH = "/websocket";
@@ -22,6 +28,8 @@ const MAX_FRAME_BYTES = 1024 * 1024;
 export interface Gateway {
   hub: Hub;
   options: GatewayOptions;
+  /** This process's id in the device leases. */
+  node: string;
 }
 
 /**
@@ -32,7 +40,7 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   const options = { ...DEFAULT_GATEWAY_OPTIONS, ...overrides };
   const hub = new Hub(deps.appKey);
   if (options.redisUrl) hub.relay = await createRedisRelay(options.redisUrl, (m) => hub.apply(m), log);
-  const ctx: GatewayCtx = { services, deps, hub, batcher: new AppendBatcher(deps, services.history), options, log };
+  const ctx: GatewayCtx = { services, deps, hub, batcher: new AppendBatcher(deps, services.history), options, node: randomUUID(), log };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Session>();
 
@@ -71,12 +79,18 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   }, 3600_000);
   purge.unref();
 
+  const renew = setInterval(() => {
+    renewLeases(deps.db, ctx.node, deps.clock.now()).catch((err: unknown) => log(`im gateway: renewing device leases failed: ${String(err)}`));
+  }, RENEW_MS);
+  renew.unref();
+
   const unsubscribe = deps.bus.subscribe((deliveries) => deliver(hub, deps.appKey, deliveries));
 
   // Before the HTTP server closes (it waits for its connections, upgraded ones included).
   app.addHook("preClose", async () => {
     clearInterval(sweep);
     clearInterval(purge);
+    clearInterval(renew);
     unsubscribe();
     app.server.off("upgrade", onUpgrade);
     for (const s of sessions) s.close(CLOSE.shutdown, "server shutting down");
@@ -85,13 +99,18 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
     for (const ws of wss.clients) ws.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     await hub.relay?.close();
+    await dropAllLeases(deps.db, ctx.node).catch((err: unknown) => log(`im gateway: dropping device leases failed: ${String(err)}`));
   });
-  return { hub, options };
+  return { hub, options, node: ctx.node };
 }
 
 /** Notices from the REST side: durable ones are in the sync queues (wake the devices); the rest are pushed. */
 function deliver(hub: Hub, appKey: string, deliveries: readonly ImDelivery[]): void {
   for (const d of deliveries) {
+    if (d.notice.ns === "session") {
+      hub.kickUser(d.notice.from, SESSION_KICKS[d.notice.op]);
+      continue;
+    }
     const queue = d.notice.ns === "muc" ? mucQueue(d.notice.mucId) : userQueue(d.notice.from);
     if (d.durable !== false) {
       hub.wake(d.to, queue, d.skipResource);

@@ -9,7 +9,8 @@ import { Redis } from "ioredis";
 export type RelayMessage =
   | { t: "wake"; users: string[]; queue: string; skip: string | null }
   | { t: "push"; users: string[]; queue: string; metas: string[]; skip: { username: string; resource: string } | null }
-  | { t: "kick"; username: string; resource: string; operation: number; reason: string | null };
+  /** resource null: every device of the user (password changed, user removed or disconnected). */
+  | { t: "kick"; username: string; resource: string | null; operation: number; reason: string | null };
 
 export interface Relay {
   readonly node: string;

@@ -8,6 +8,7 @@ import { ack, batch, CMD, decodeMSync, decodeProvision, decodeSyncUl, KICK, meta
 import { queueName, type Device } from "./hub";
 import { handleMuc } from "./muc";
 import { refusalOf } from "./reasons";
+import { dropLease, otherLiveDevices, takeLease } from "./leases";
 import { pendingQueues, pull, recordDevice } from "./sync";
 
 /** Login failure texts the client maps (easemob-wire §3d, spec 03 §8). */
@@ -81,7 +82,10 @@ export class Session implements Device {
     const wasOpen = this.state === "open";
     this.state = "closed";
     clearTimeout(this.expiry);
-    if (wasOpen) this.ctx.hub.remove(this);
+    if (wasOpen) {
+      this.ctx.hub.remove(this);
+      this.releaseDevice(this.username, this.resource, true);
+    }
   }
 
   private fail(err: unknown): void {
@@ -131,11 +135,18 @@ export class Session implements Device {
     if (!user.activated) return this.refuseLogin(LOGIN.forbidden);
     if (claims.issuedMs < user.token_epoch_ms) return this.refuseLogin(LOGIN.mismatch);
     if (this.state !== "new") return;
-    const others = this.ctx.hub.devices(name).filter((d) => d.resource !== resource);
-    if (others.length >= this.ctx.options.maxDevices) return this.refuseLogin(LOGIN.tooManyDevices);
+    // Devices connected to this process and to the others (their leases in the database).
+    const here = this.ctx.hub.devices(name).filter((d) => d.resource !== resource).length;
+    const anywhere = await otherLiveDevices(this.ctx.deps.db, name, resource, this.ctx.deps.clock.now());
+    if (Math.max(here, anywhere) >= this.ctx.options.maxDevices) return this.refuseLogin(LOGIN.tooManyDevices);
+    if (this.state !== "new") return;
     // Entries wait for this device's acknowledgement from now on (per-device delivery).
     await recordDevice(this.ctx.deps.db, name, resource, this.ctx.deps.clock.now());
-    if (this.state !== "new") return;
+    await takeLease(this.ctx.deps.db, this.ctx.node, name, resource, this.ctx.deps.clock.now());
+    if (this.state !== "new") {
+      this.releaseDevice(name, resource, false);
+      return;
+    }
     this.username = name;
     this.resource = resource;
     this.state = "open";
@@ -146,6 +157,21 @@ export class Session implements Device {
     this.send(provisionReply({ resource, expiresMs: claims.expiresMs }));
     this.expiry = setTimeout(() => this.close(CLOSE.expired, "token expired"), Math.min(claims.expiresMs - nowMs, 2 ** 31 - 1));
     this.expiry.unref();
+    this.presence(name, resource, 1);
+  }
+
+  /** Presence is in the database, so subscribers hear it whichever process they are connected to. */
+  private presence(name: string, resource: string, status: 0 | 1): void {
+    this.ctx.services.presence.setDevice(name, resource, status).catch((err: unknown) => this.ctx.log(`im gateway: presence of ${name}/${resource}: ${String(err)}`));
+  }
+
+  /** The socket is gone: its lease goes back and the device shows offline (unless it was replaced here). */
+  private releaseDevice(name: string, resource: string, wasOpen: boolean): void {
+    const replacedHere = this.ctx.hub.devices(name).some((d) => d.resource === resource && d !== this);
+    if (replacedHere) return;
+    void dropLease(this.ctx.deps.db, this.ctx.node, name, resource)
+      .then((dropped) => (dropped && wasOpen ? this.presence(name, resource, 0) : undefined))
+      .catch((err: unknown) => this.ctx.log(`im gateway: releasing ${name}/${resource}: ${String(err)}`));
   }
 
   private async unread(): Promise<void> {

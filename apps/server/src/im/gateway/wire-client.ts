@@ -108,6 +108,8 @@ export interface TextMessage {
   /** Body type override (4 read ack, 6 recall ...) with ackMessageId. */
   bodyType?: number;
   ackMessageId?: bigint;
+  /** Routing "online only" (Meta.routetype 1). */
+  onlineOnly?: boolean;
 }
 
 export function messageBody(appKey: string, m: Omit<TextMessage, "id">): Uint8Array {
@@ -126,6 +128,7 @@ export function sendFrame(appKey: string, m: TextMessage, bodyBytes?: Uint8Array
   const meta = new Writer().varint(1, m.id);
   writeJid(meta, 3, { appKey, name: m.to, domain: m.chatType === 1 ? "easemob.com" : "conference.easemob.com" });
   meta.varint(5, NS.CHAT).bytes(6, bodyBytes ?? messageBody(appKey, m));
+  if (m.onlineOnly) meta.varint(7, 1);
   if (directedUsers) {
     meta.varint(7, 2);
     for (const u of directedUsers) meta.string(10, u);

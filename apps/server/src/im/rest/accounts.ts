@@ -1,11 +1,17 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { IM_USER_INFO_KEYS, imUserInfoGetReq } from "@tessera/contracts";
-import { asGroupRefusal, imError, invalidParam } from "../errors";
-import { ImAccounts, presentUser } from "../service/accounts";
+import { asGroupRefusal, denied, imError, invalidParam } from "../errors";
+import { ImAccounts, normalizeUsername, presentUser } from "../service/accounts";
 import { actorOf, parseBody } from "./http";
 import type { RouteContext } from "./plugin";
 
-/** Registration, tokens, the user entity, user info (metadata) and push token. */
+/** Calls only the app (the back-office server) may make about a user; returns the user's name. */
+function appOnly(req: FastifyRequest, pathUser: string): string {
+  if (actorOf(req).kind !== "app") throw denied("only the app may administer users");
+  return normalizeUsername(pathUser, "username");
+}
+
+/** Registration, tokens, the user entity, user info (metadata), push token and user administration. */
 export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void {
   const accounts = svc.accounts;
 
@@ -79,6 +85,41 @@ export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContex
     const auth = await accounts.authenticate(token);
     if (!auth) throw imError("unauthorized");
     return replies.send(req, reply, { expire_timestamp: auth.expiresMs, data: { expire_timestamp: auth.expiresMs } });
+  });
+
+  /* Server-side user administration (the back-office's app token; a user may change its own password). */
+
+  im.put<{ Params: { user: string } }>("/users/:user/password", async (req, reply) => {
+    const actor = actorOf(req);
+    const username = ImAccounts.self(actor, req.params.user);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    await accounts.changePassword(actor, username, body.newpassword, body.oldpassword);
+    return replies.send(req, reply, { action: "set user password" });
+  });
+
+  im.post<{ Params: { user: string } }>("/users/:user/deactivate", async (req, reply) => {
+    const user = await accounts.setActivated(appOnly(req, req.params.user), false);
+    return replies.send(req, reply, { action: "Deactivate user", entities: [presentUser(user)] });
+  });
+
+  im.post<{ Params: { user: string } }>("/users/:user/activate", async (req, reply) => {
+    await accounts.setActivated(appOnly(req, req.params.user), true);
+    return replies.send(req, reply, { action: "activate user" });
+  });
+
+  im.get<{ Params: { user: string } }>("/users/:user/disconnect", async (req, reply) => {
+    await accounts.disconnect(appOnly(req, req.params.user));
+    return replies.send(req, reply, { action: "get", data: { result: true } });
+  });
+
+  im.delete<{ Params: { user: string } }>("/users/:user", async (req, reply) => {
+    const username = appOnly(req, req.params.user);
+    await accounts.getUser(username);
+    // The groups and rooms it owns are dissolved first: their members get the destroy events.
+    const owned = await svc.deps.db.selectFrom("im_mucs").select(["id", "kind"]).where("owner", "=", username).execute();
+    for (const m of owned) await (m.kind === "group" ? svc.groups : svc.rooms).destroy({ kind: "app" }, String(m.id));
+    const user = await accounts.remove(username);
+    return replies.send(req, reply, { action: "delete", entities: [presentUser(user)] });
   });
 
   /** User info: the client sends it form-encoded, only the eight keys of spec 02 §5. */

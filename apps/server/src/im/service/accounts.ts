@@ -143,6 +143,63 @@ export class ImAccounts {
     });
   }
 
+  /**
+   * Sets a new password (the app, or the user itself with its current password). Every token issued
+   * before now stops working and every connected device is logged out with "password changed".
+   */
+  async changePassword(actor: ImActor, username: string, newPassword: unknown, oldPassword: unknown): Promise<void> {
+    if (typeof newPassword !== "string" || newPassword.length === 0 || newPassword.length > IM_PASSWORD_MAX) throw imError("passwordIllegal");
+    const user = await this.getUser(username);
+    if (actor.kind === "user") {
+      if (typeof oldPassword !== "string" || !user.password_hash || !(await this.deps.hasher.verify(user.password_hash, oldPassword))) throw imError("invalidPassword");
+    }
+    const passwordHash = await this.deps.hasher.hash(newPassword);
+    await this.endSessions(username, "passwordChanged", { password_hash: passwordHash });
+  }
+
+  /** Deactivates (bans) or reactivates a user; deactivation logs every device out. */
+  async setActivated(username: string, activated: boolean): Promise<users.ImUserRow> {
+    if (activated) {
+      return inScope(this.deps, async (s) => {
+        const row = await users.updateUser(s.tx, username, { activated: true }, s.now);
+        if (!row) throw imError("userNotFound", { username });
+        return row;
+      });
+    }
+    return this.endSessions(username, "removed", { activated: false });
+  }
+
+  /** Logs every device of the user out now; its tokens stay valid (it may log in again). */
+  async disconnect(username: string): Promise<void> {
+    await inScope(this.deps, async (s) => {
+      if (!(await users.findUser(s.tx, username))) throw imError("userNotFound", { username });
+      await s.notify([username], { ns: "session", op: "disconnected", from: username }, { durable: false });
+    });
+  }
+
+  /** Deletes the user (the caller dissolved the groups and rooms it owned first); its devices are logged out. */
+  async remove(username: string): Promise<users.ImUserRow> {
+    return inScope(this.deps, async (s) => {
+      const user = await users.findUser(s.tx, username);
+      if (!user) throw imError("userNotFound", { username });
+      await s.tx.deleteFrom("im_devices").where("username", "=", username).execute();
+      await s.tx.deleteFrom("im_users").where("username", "=", username).execute();
+      await s.notify([username], { ns: "session", op: "removed", from: username }, { durable: false });
+      return user;
+    });
+  }
+
+  /** Updates the user, revokes its tokens issued until now and kicks its devices once that committed. */
+  private async endSessions(username: string, op: "passwordChanged" | "removed", patch: { password_hash?: string; activated?: boolean }): Promise<users.ImUserRow> {
+    return inScope(this.deps, async (s) => {
+      // Tokens are stamped in milliseconds: one issued in this very millisecond is revoked too.
+      const row = await users.updateUser(s.tx, username, { ...patch, token_epoch_ms: s.now.getTime() + 1 }, s.now);
+      if (!row) throw imError("userNotFound", { username });
+      await s.notify([username], { ns: "session", op, from: username }, { durable: false });
+      return row;
+    });
+  }
+
   /** Sets the user-info keys given (spec 02 §5); other keys are refused. Returns the stored map. */
   async setUserInfo(username: string, fields: Record<string, string>): Promise<Record<string, string>> {
     for (const key of Object.keys(fields)) {

@@ -35,6 +35,11 @@ export interface SendInput {
   bodyPb?: Uint8Array | null;
   /** Group messages for these members only (routing "directed users"); the others never get them. */
   directedUsers?: readonly string[] | null;
+  /**
+   * Routing "online only": stored in history, but queued for nobody and counted unread by nobody; the
+   * gateway hands it to the recipients' devices connected now (`recipients`).
+   */
+  onlineOnly?: boolean;
 }
 
 export interface SentMessage {
@@ -130,6 +135,8 @@ export class ImHistory {
         fan = { unreadFor: to, inboxFor: to, senderCopy: true };
       }
     }
+    const recipients = fan.inboxFor;
+    if (input.onlineOnly) fan = { unreadFor: [], inboxFor: [], senderCopy: false };
     const { row, duplicate } = await messages.appendMessage(
       s.tx,
       { chatType: input.chatType, from: input.from, fromResource: input.fromResource ?? null, to: input.to, threadId, payload, clientId: input.clientId ?? null, bodyPb: input.bodyPb ?? null },
@@ -148,7 +155,7 @@ export class ImHistory {
         .onConflict((oc) => oc.columns(["thread_id", "username"]).doNothing())
         .execute();
     }
-    return { id: String(row.id), seq: row.seq, timestamp: row.created_ms, duplicate, recipients: fan.inboxFor };
+    return { id: String(row.id), seq: row.seq, timestamp: row.created_ms, duplicate, recipients };
   }
 
   /* ---------- targets ---------- */

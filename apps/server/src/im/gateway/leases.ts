@@ -1,0 +1,59 @@
+import { sql } from "kysely";
+import type { Db } from "../../db/tx";
+
+/**
+ * Which devices are connected, across every server process sharing the database. A process takes a
+ * lease on each device it connects (online_node, online_until), renews all of its leases every
+ * RENEW_MS, and gives a lease back when the socket closes. A process that dies stops renewing, so its
+ * leases lapse after LEASE_MS by themselves: no device stays "connected" forever.
+ */
+export const LEASE_MS = 180_000;
+export const RENEW_MS = 60_000;
+
+/** Devices of `username` connected anywhere now, other than `resource`. */
+export async function otherLiveDevices(db: Db, username: string, resource: string, now: Date): Promise<number> {
+  const r = await db
+    .selectFrom("im_devices")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("username", "=", username)
+    .where("resource", "<>", resource)
+    .where("online_until", ">", now)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+/** Takes the lease of a device for this process (the device row exists: recordDevice made it). */
+export async function takeLease(db: Db, node: string, username: string, resource: string, now: Date): Promise<void> {
+  await db
+    .updateTable("im_devices")
+    .set({ online_node: node, online_until: new Date(now.getTime() + LEASE_MS) })
+    .where("username", "=", username)
+    .where("resource", "=", resource)
+    .execute();
+}
+
+/** Gives a lease back, unless another process has taken the device since (a newer login elsewhere). */
+export async function dropLease(db: Db, node: string, username: string, resource: string): Promise<boolean> {
+  const r = await db
+    .updateTable("im_devices")
+    .set({ online_node: null, online_until: null })
+    .where("username", "=", username)
+    .where("resource", "=", resource)
+    .where("online_node", "=", node)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Renews every lease this process holds. */
+export async function renewLeases(db: Db, node: string, now: Date): Promise<void> {
+  await db
+    .updateTable("im_devices")
+    .set({ online_until: new Date(now.getTime() + LEASE_MS), last_seen_at: now })
+    .where("online_node", "=", node)
+    .execute();
+}
+
+/** At shutdown: every lease this process held (its node id is random, so no later process reuses it). */
+export async function dropAllLeases(db: Db, node: string): Promise<void> {
+  await sql`UPDATE im_devices SET online_node = NULL, online_until = NULL WHERE online_node = ${node}`.execute(db);
+}
