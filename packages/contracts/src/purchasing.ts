@@ -82,10 +82,18 @@ export const purchaseOrder = z.object({
   finishedAt: z.string().nullable(),
 });
 export type PurchaseOrder = z.infer<typeof purchaseOrder>;
+/** Optional day range (UTC+8 calendar days, inclusive) of a list. */
+const dayRange = {
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }).optional(),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }).optional(),
+};
 export const orderQuery = pageQuery.extend({
   state: z.enum(ORDER_STATES).optional(),
   orderNo: z.string().trim().max(64).optional(),
   goodsId: z.string().regex(/^\d{1,18}$/).optional(),
+  /** The other party: the supplier (purchaser's list) or the purchaser (supplier's list). */
+  counterpartId: z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" }).optional(),
+  ...dayRange,
 });
 export type OrderQuery = z.infer<typeof orderQuery>;
 export const orderPage = pageOf(purchaseOrder);
@@ -130,7 +138,7 @@ export const refundOrder = z.object({
   finishedAt: z.string().nullable(),
 });
 export type RefundOrder = z.infer<typeof refundOrder>;
-export const refundQuery = pageQuery.extend({ state: z.enum(REFUND_STATES).optional() });
+export const refundQuery = pageQuery.extend({ state: z.enum(REFUND_STATES).optional(), orderNo: z.string().trim().max(64).optional(), ...dayRange });
 export type RefundQuery = z.infer<typeof refundQuery>;
 export const refundPage = pageOf(refundOrder);
 

@@ -161,9 +161,19 @@ export async function finishOrder(
     .execute();
 }
 
+/** Who a list is for (a purchaser, a supplier, or both sides named) and its UTC+8 day range. */
+export interface ListFilter {
+  purchaserId?: number | undefined;
+  supplierId?: number | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+const dayStart = (day: string) => new Date(`${day}T00:00:00${PLATFORM_UTC_OFFSET}`);
+const dayAfter = (day: string) => new Date(dayStart(day).getTime() + 86_400_000);
+
 export async function orderPage(
   db: Executor,
-  f: { purchaserId?: number; supplierId?: number; state?: OrderStateColumn | undefined; orderNo?: string | undefined; goodsId?: number | undefined; offset: number; limit: number },
+  f: ListFilter & { state?: OrderStateColumn | undefined; orderNo?: string | undefined; goodsId?: number | undefined; offset: number; limit: number },
 ) {
   let q = db.selectFrom("purchase_orders");
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
@@ -171,6 +181,8 @@ export async function orderPage(
   if (f.state) q = q.where("state", "=", f.state);
   if (f.orderNo) q = q.where("order_no", "=", f.orderNo);
   if (f.goodsId !== undefined) q = q.where("goods_id", "=", f.goodsId);
+  if (f.from) q = q.where("created_at", ">=", dayStart(f.from));
+  if (f.to) q = q.where("created_at", "<", dayAfter(f.to));
   const [rows, count] = await Promise.all([
     q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
@@ -232,11 +244,17 @@ export async function refundedQuantity(tx: Executor, orderId: number): Promise<n
   return Number(row.n);
 }
 
-export async function refundPage(db: Executor, f: { purchaserId?: number; supplierId?: number; state?: RefundStateColumn | undefined; offset: number; limit: number }) {
+export async function refundPage(db: Executor, f: ListFilter & { state?: RefundStateColumn | undefined; orderNo?: string | undefined; offset: number; limit: number }) {
   let q = db.selectFrom("refund_orders");
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
   if (f.supplierId !== undefined) q = q.where("supplier_merchant_id", "=", f.supplierId);
   if (f.state) q = q.where("state", "=", f.state);
+  if (f.orderNo) {
+    const orderNo = f.orderNo;
+    q = q.where("order_id", "in", (eb) => eb.selectFrom("purchase_orders").select("id").where("order_no", "=", orderNo));
+  }
+  if (f.from) q = q.where("created_at", ">=", dayStart(f.from));
+  if (f.to) q = q.where("created_at", "<", dayAfter(f.to));
   const [rows, count] = await Promise.all([
     q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),

@@ -37,6 +37,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { sendXlsx } from "../../platform/http/export";
+import { orderColumns, refundColumns, reportColumns } from "./exports";
 import type { PurchasingService } from "./service";
 
 const tags = ["purchasing"];
@@ -113,6 +115,15 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
       { schema: { tags, security, summary: "Purchase or refund report by day, week or month", querystring: orderReportQuery, response: { 200: envelope(orderReportReply) } }, preHandler: buyer },
       async (req) => ok(await purchasing.report(actorOf(req), req.query, "purchaser")),
     );
+    app.get("/orders/export", { schema: { tags, security, summary: "The purchaser's orders as an xlsx file (same filters)", querystring: orderQuery }, preHandler: buyer }, async (req, reply) =>
+      sendXlsx(reply, "purchase-orders", orderColumns(req.lang), purchasing.orderBatches(actorOf(req), req.query, "purchaser")),
+    );
+    app.get("/refunds/export", { schema: { tags, security, summary: "The purchaser's refund orders as an xlsx file", querystring: refundQuery }, preHandler: buyer }, async (req, reply) =>
+      sendXlsx(reply, "refund-orders", refundColumns(req.lang), purchasing.refundBatches(actorOf(req), req.query, "purchaser")),
+    );
+    app.get("/orders/reports/export", { schema: { tags, security, summary: "The purchase or refund report as an xlsx file", querystring: orderReportQuery }, preHandler: buyer }, async (req, reply) =>
+      sendXlsx(reply, `${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [await purchasing.report(actorOf(req), req.query, "purchaser")]),
+    );
     app.post("/refunds", { schema: { tags, security, summary: "Ask to refund unused codes of an order", body: refundReq, response: { 200: envelope(refundOrder) } }, preHandler: buyer }, async (req) =>
       ok(await purchasing.requestRefund(actorOf(req), req.body)),
     );
@@ -129,6 +140,15 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
     const pre = guard({ roles: ["business"], menu: ["business/SalesOrder", "business/SUPOrder", "business/CheckSupOrder", "business/VendorPurchaseForm"] });
     app.get("/supplyOrders", { schema: { tags, security, summary: "Orders of the supplier's goods", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: pre }, async (req) =>
       ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
+    );
+    app.get("/supplyOrders/export", { schema: { tags, security, summary: "Sales orders as an xlsx file (same filters)", querystring: orderQuery }, preHandler: pre }, async (req, reply) =>
+      sendXlsx(reply, "sales-orders", orderColumns(req.lang), purchasing.orderBatches(actorOf(req), req.query, "supplier")),
+    );
+    app.get("/supplyRefunds/export", { schema: { tags, security, summary: "Refund requests on the supplier's orders as an xlsx file", querystring: refundQuery }, preHandler: pre }, async (req, reply) =>
+      sendXlsx(reply, "supply-refunds", refundColumns(req.lang), purchasing.refundBatches(actorOf(req), req.query, "supplier")),
+    );
+    app.get("/sup/reports/export", { schema: { tags, security, summary: "The sales or refund report as an xlsx file", querystring: orderReportQuery }, preHandler: pre }, async (req, reply) =>
+      sendXlsx(reply, `sales-${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [await purchasing.report(actorOf(req), req.query, "supplier")]),
     );
     app.get("/supplyOrders/:id", { schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } }, preHandler: pre }, async (req) =>
       ok(await purchasing.orderOf(actorOf(req), req.params.id)),

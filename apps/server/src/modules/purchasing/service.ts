@@ -326,8 +326,11 @@ export class PurchasingService {
 
   async orders(actor: Actor, q: OrderQuery, side: "purchaser" | "supplier"): Promise<Page<PurchaseOrder>> {
     const me = await this.merchantOf(actor);
+    const counterpart = q.counterpartId === undefined ? undefined : Number(q.counterpartId);
     const { rows, total } = await repo.orderPage(this.deps.db, {
-      ...(side === "purchaser" ? { purchaserId: me.id } : { supplierId: me.id }),
+      ...(side === "purchaser" ? { purchaserId: me.id, supplierId: counterpart } : { supplierId: me.id, purchaserId: counterpart }),
+      from: q.from,
+      to: q.to,
       state: q.state,
       orderNo: q.orderNo,
       goodsId: q.goodsId !== undefined ? Number(q.goodsId) : undefined,
@@ -580,6 +583,9 @@ export class PurchasingService {
     const { rows, total } = await repo.refundPage(this.deps.db, {
       ...(side === "purchaser" ? { purchaserId: me.id } : { supplierId: me.id }),
       state: q.state,
+      orderNo: q.orderNo,
+      from: q.from,
+      to: q.to,
       offset: (q.page - 1) * q.pageSize,
       limit: q.pageSize,
     });
@@ -630,6 +636,24 @@ export class PurchasingService {
       currency: r.currency as OrderReportRow["currency"],
       accountType: "sup",
     }));
+  }
+
+  /* ---------- exports (every order list as xlsx, in pages of 1000) ---------- */
+
+  async *orderBatches(actor: Actor, q: OrderQuery, side: "purchaser" | "supplier"): AsyncGenerator<PurchaseOrder[]> {
+    for (let page = 1; ; page += 1) {
+      const { list } = await this.orders(actor, { ...q, page, pageSize: 1000 }, side);
+      if (list.length > 0) yield list;
+      if (list.length < 1000) return;
+    }
+  }
+
+  async *refundBatches(actor: Actor, q: RefundQuery, side: "purchaser" | "supplier"): AsyncGenerator<RefundOrder[]> {
+    for (let page = 1; ; page += 1) {
+      const { list } = await this.refunds(actor, { ...q, page, pageSize: 1000 }, side);
+      if (list.length > 0) yield list;
+      if (list.length < 1000) return;
+    }
   }
 
   private async presentOrder(r: repo.OrderRow, db: Executor = this.deps.db): Promise<PurchaseOrder> {

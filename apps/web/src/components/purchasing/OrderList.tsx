@@ -8,6 +8,7 @@ import { reportFailure } from "../form/serverError";
 import { useMessageText } from "../form/useZodRules";
 import { ListPage } from "../list/ListPage";
 import { formatMoney } from "../money";
+import { ORDER_LIST_PATHS, orderFilters } from "./listFilters";
 import { OrderCodesDrawer } from "./OrderCodesDrawer";
 import { RefundDialog } from "./RefundDialog";
 
@@ -112,15 +113,19 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
         columns={columns}
         scrollX={1200}
         search={{
+          dateMode: "date",
+          dateLabel: t("order.col.time"),
           select: { keys: [{ value: "state", label: t("order.col.state"), options: ORDER_STATES.map((s) => ({ value: s, label: t(`order.state.${s}`) })) }] },
-          input: { keys: [{ value: "orderNo", label: t("order.col.orderNo") }] },
+          input: {
+            keys: [
+              { value: "orderNo", label: t("order.col.orderNo") },
+              { value: "goodsId", label: t("order.goodsId"), numeric: true },
+              { value: "counterpartId", label: t(side === "purchaser" ? "order.supplierId" : "order.purchaserId"), numeric: true },
+            ],
+          },
         }}
-        query={(state) =>
-          ordersQuery(
-            { page: state.page, pageSize: state.pageSize, state: typeof state.values.selVal === "string" ? (state.values.selVal as OrderState) : undefined, orderNo: state.values.inpVal },
-            side,
-          )
-        }
+        query={(state) => ordersQuery({ page: state.page, pageSize: state.pageSize, ...orderFilters(state.values) }, side)}
+        exportFile={(values) => ({ path: ORDER_LIST_PATHS[side].orders, query: orderFilters(values), fileName: `${t(side === "purchaser" ? "order.title.sale" : "order.title.business")}.xlsx` })}
       />
       {codesOf && <OrderCodesDrawer order={codesOf} onClose={() => setCodesOf(null)} />}
       {fulfilling && <FulfilDialog order={fulfilling} onClose={() => setFulfilling(null)} />}

@@ -6,6 +6,7 @@ import { REFUND_STATES, type RefundOrder, type RefundState } from "@tessera/cont
 import { refundsQuery, useDecideRefund } from "../../api/hooks/purchasing";
 import { useMessageText } from "../form/useZodRules";
 import { ListPage } from "../list/ListPage";
+import { ORDER_LIST_PATHS, orderFilters } from "./listFilters";
 import { formatMoney } from "../money";
 
 const STATE_COLOR: Record<RefundState, string> = { processing: "processing", success: "success", failure: "error", abnormal: "warning" };
@@ -92,8 +93,14 @@ export function RefundList({ side }: { side: "purchaser" | "supplier" }) {
         rowKey="id"
         columns={columns}
         scrollX={1100}
-        search={{ select: { keys: [{ value: "state", label: t("order.col.state"), options: REFUND_STATES.map((s) => ({ value: s, label: t(`refund.state.${s}`) })) }] } }}
-        query={(state) => refundsQuery({ page: state.page, pageSize: state.pageSize, state: typeof state.values.selVal === "string" ? (state.values.selVal as RefundState) : undefined }, side)}
+        search={{
+          dateMode: "date",
+          dateLabel: t("refund.col.time"),
+          select: { keys: [{ value: "state", label: t("order.col.state"), options: REFUND_STATES.map((s) => ({ value: s, label: t(`refund.state.${s}`) })) }] },
+          input: { keys: [{ value: "orderNo", label: t("order.col.orderNo") }] },
+        }}
+        query={(state) => refundsQuery({ page: state.page, pageSize: state.pageSize, ...orderFilters(state.values) }, side)}
+        exportFile={(values) => ({ path: ORDER_LIST_PATHS[side].refunds, query: orderFilters(values), fileName: `${t("order.tab.refunds")}.xlsx` })}
       />
       {refusing && <RefuseDialog refund={refusing} onClose={() => setRefusing(null)} />}
     </>
