@@ -21,6 +21,7 @@ import { CallbackService, callbackLogRoutes, openApiRoutes, startCallbackDispatc
 import { PurchasingService, purchasingBranderRoutes, purchasingUserRoutes } from "./modules/purchasing";
 import { TransfersService, transferRoutes } from "./modules/transfers";
 import { registerWithdrawals } from "./modules/withdrawals";
+import { MediaService, ecommerceMediaRoutes, mediaRoutes } from "./modules/media";
 
 export interface BuildOptions {
   /** The process's logger; tests pass none and get no request logs. */
@@ -114,6 +115,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(openApiRoutes({ db, clock: ctx.clock, purchasing, clientOf: (appKey) => onboarding.api.signingClient(appKey) }), { prefix: "/api/card-api/openapi" });
   await app.register(callbackLogRoutes({ callbacks, guard }), { prefix: "/api/card-brander" });
   await app.register(purchasingBranderRoutes({ purchasing, guard }), { prefix: "/api/card-brander" });
+
+  // Resumable media uploads (tus) and the video library's e-commerce calls.
+  const media = new MediaService({ db, clock: ctx.clock, storage: ctx.storage, secret: ctx.secret, uploadDir: path.join(ctx.config.dataDir, "uploads") });
+  await app.register(mediaRoutes({ media, guard }), { prefix: "/api/media" });
+  await app.register(ecommerceMediaRoutes({ media, guard }), { prefix: "/api/ecommerce" });
 
   await registerWebApp(app, ctx.config.webDist);
   return app;

@@ -17,3 +17,4 @@ export * from "./funds";
 export * from "./withdrawals";
 export * from "./transfers";
 export * from "./purchasing";
+export * from "./media";

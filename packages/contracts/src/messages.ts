@@ -4,6 +4,7 @@ import { CATALOG_MESSAGES } from "./messages-catalog";
 import { FUNDS_MESSAGES } from "./messages-funds";
 import { WITHDRAWAL_MESSAGES } from "./messages-withdrawals";
 import { PURCHASING_MESSAGES } from "./messages-purchasing";
+import { MEDIA_MESSAGES } from "./messages-media";
 
 /**
  * Every message the server may send to a user, in the three languages. The web app loads the same
@@ -135,6 +136,7 @@ export const MESSAGES = {
   ...FUNDS_MESSAGES,
   ...WITHDRAWAL_MESSAGES,
   ...PURCHASING_MESSAGES,
+  ...MEDIA_MESSAGES,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

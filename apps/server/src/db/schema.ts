@@ -12,9 +12,10 @@ import type { WithdrawalsTables } from "../modules/withdrawals/tables";
 import type { TransfersTables } from "../modules/transfers/tables";
 import type { PurchasingTables } from "../modules/purchasing/tables";
 import type { OpenapiTables } from "../modules/openapi/tables";
+import type { MediaTables } from "../modules/media/tables";
 
 /**
  * Every table, for Kysely. Each module declares the tables it owns in its own tables.ts (only that
  * module's repo.ts queries them); this interface just puts them together.
  */
-export interface DB extends PlatformTables, MerchantsTables, AccountsTables, ImTables, LedgerTables, OnboardingTables, OpsTables, CatalogTables, SupplyTables, FundsTables, WithdrawalsTables, TransfersTables, PurchasingTables, OpenapiTables {}
+export interface DB extends PlatformTables, MerchantsTables, AccountsTables, ImTables, LedgerTables, OnboardingTables, OpsTables, CatalogTables, SupplyTables, FundsTables, WithdrawalsTables, TransfersTables, PurchasingTables, OpenapiTables, MediaTables {}

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 
@@ -12,8 +12,13 @@ export interface FileStorage {
   put(key: string, data: Buffer): Promise<void>;
   /** The bytes, or null when the key holds nothing. */
   get(key: string): Promise<Buffer | null>;
-  /** A stream of the bytes and their length, or null when the key holds nothing. */
-  open(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /**
+   * A stream of the bytes and their total length, or null when the key holds nothing. With a range
+   * (inclusive byte positions, already checked against the size by the caller) only those bytes stream.
+   */
+  open(key: string, range?: { start: number; end: number }): Promise<{ stream: Readable; size: number } | null>;
+  /** Moves a finished file from the local disk into storage (large uploads, without reading it into memory). */
+  putFile(key: string, sourcePath: string): Promise<void>;
   delete(key: string): Promise<void>;
 }
 
@@ -44,14 +49,28 @@ export function createLocalStorage(root: string): FileStorage {
       for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks);
     },
-    async open(key) {
+    async open(key, range) {
       const file = full(key);
       try {
         const s = await stat(file);
-        return { stream: createReadStream(file), size: s.size };
+        return { stream: createReadStream(file, range && { start: range.start, end: range.end }), size: s.size };
       } catch (err) {
         if (missing(err)) return null;
         throw err;
+      }
+    },
+    async putFile(key, sourcePath) {
+      const file = full(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      try {
+        await rename(sourcePath, file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+        // Another file system: copy under a temporary name, then move into place.
+        const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+        await copyFile(sourcePath, tmp);
+        await rename(tmp, file);
+        await rm(sourcePath, { force: true });
       }
     },
     async delete(key) {

@@ -1,0 +1,2 @@
+export { MediaService, type MediaDeps } from "./service";
+export { mediaRoutes, ecommerceMediaRoutes } from "./routes";
