@@ -86,6 +86,9 @@ export const IM_LIMITS = {
   thumbnailThresholdBytes: 204800,
   thumbnailDefaultSize: 170,
   thumbnailMaxSize: 1024,
+  /** A combined message: 1 to 300 messages, nested at most 10 levels (spec 03 §5, §9). */
+  combineMaxMessages: 300,
+  combineMaxLevel: 10,
 } as const;
 
 /** Silent mode: paramType 0 remindType, 1 duration, 2 interval (spec 03 §9). */

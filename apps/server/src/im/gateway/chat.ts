@@ -8,6 +8,7 @@ import { recordReadAck, readAckCount } from "../store/mucs";
 import type { ChatType } from "../tables";
 import type { GatewayCtx } from "./context";
 import { metaOf, NS, STATUS, type Jid } from "./frames";
+import { checkCombine } from "./combine";
 import { bodyOf, BodyError, payloadOf } from "./payload";
 import { REASON, refuse } from "./reasons";
 
@@ -86,7 +87,7 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
   const checked = imMessagePayload.safeParse(payload);
   if (!checked.success) throw refuse("the message body is not valid", STATUS.WRONG_PARAMETER);
   const first = checked.data.bodies[0];
-  if (first?.type === "combine" && (first.combineLevel ?? 1) > 10) throw refuse("The level of the merged message exceeded the limit.", STATUS.WRONG_PARAMETER);
+  if (first?.type === "combine") await checkCombine(ctx.services.files, first);
   const directed = chatType !== "chat" && meta.routetype === ROUTE_DIRECT ? meta.directedUsers.map((u) => u.toLowerCase()) : null;
   if (directed && (directed.length === 0 || directed.length > ctx.options.maxDirectedUsers)) throw refuse(REASON.directedLimit);
   const input = {

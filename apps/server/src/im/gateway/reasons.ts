@@ -20,6 +20,9 @@ export const REASON = {
   editFormat: "Sorry, format is incorrect",
   userMuted: "user is mute",
   tooLarge: "Sorry, data is too large",
+  combineCount: "The number of combined messages exceeded the limit.",
+  combineLevel: "The level of the merged message exceeded the limit.",
+  combineUpload: "Failed to upload the merge message.Please try again",
 } as const;
 
 export interface Refusal {
