@@ -46,6 +46,7 @@ export const PURCHASING_MESSAGES = {
   "refundState.abnormal": { cn: "异常", tw: "異常", en: "Abnormal" },
   "export.yes": { cn: "是", tw: "是", en: "Yes" },
   "export.no": { cn: "否", tw: "否", en: "No" },
+  "stats.rangeTooLong": { cn: "查询时间跨度不能超过一年", tw: "查詢時間跨度不能超過一年", en: "The date range cannot be longer than a year" },
   "whitelist.purchaserEmpty": { cn: "请输入采购商ID", tw: "請輸入採購商ID", en: "Please enter the purchaser ID" },
   "whitelist.purchaserNotFound": { cn: "采购商不存在", tw: "採購商不存在", en: "This purchaser does not exist" },
   "whitelist.goodsEmpty": { cn: "请选择白名单商品", tw: "請選擇白名單商品", en: "Please choose the goods of the whitelist entry" },

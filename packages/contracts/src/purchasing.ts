@@ -300,3 +300,98 @@ export const whitelistEntry = z.object({
 });
 export type WhitelistEntry = z.infer<typeof whitelistEntry>;
 export const whitelistPage = pageOf(whitelistEntry);
+
+/* ---------- statistics and settlement pages (sale/SalesStatistics, sale/PurchaseSettlement, business/CheckSupOrder, business/SUPOrder) ---------- */
+
+const day = z.string({ error: "validation.invalidParameter" }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" });
+const checkRange = (v: { from: string; to: string }, ctx: z.RefinementCtx) => {
+  if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
+  else if (Date.parse(v.to) - Date.parse(v.from) > 366 * 86_400_000) ctx.addIssue({ code: "custom", path: ["from"], message: "stats.rangeTooLong" });
+};
+
+/** sale/SalesStatistics: what the purchaser bought (and got back) per goods or per supplier. */
+export const salesStatsQuery = pageQuery.extend({ dimension: z.enum(["goods", "supplier"]).default("goods"), from: day, to: day }).superRefine(checkRange);
+export type SalesStatsQuery = z.infer<typeof salesStatsQuery>;
+export const salesStatsRow = z.object({
+  key: z.string(),
+  name: z.string(),
+  supplierId: z.string(),
+  supplierName: z.string(),
+  orders: z.number().int(),
+  quantity: z.number().int(),
+  faceAmount: z.number().int(),
+  amount: z.number().int(),
+  refundedQuantity: z.number().int(),
+  refundedAmount: z.number().int(),
+  netAmount: z.number().int(),
+  currency: z.enum(CURRENCIES),
+});
+export type SalesStatsRow = z.infer<typeof salesStatsRow>;
+export const salesStatsPage = pageOf(salesStatsRow);
+
+/** sale/PurchaseSettlement: per period, purchases and refunds beside the SUP account's ledger totals. */
+export const settlementQuery = z.object({ unit: z.enum(["day", "month"]).default("day"), from: day, to: day }).superRefine(checkRange);
+export type SettlementQuery = z.infer<typeof settlementQuery>;
+export const settlementRow = z.object({
+  period: z.string(),
+  orders: z.number().int(),
+  purchaseAmount: z.number().int(),
+  refundAmount: z.number().int(),
+  netAmount: z.number().int(),
+  ledgerIn: z.number().int(),
+  ledgerOut: z.number().int(),
+  closingBalance: z.number().int().nullable(),
+  currency: z.enum(CURRENCIES),
+});
+export type SettlementRow = z.infer<typeof settlementRow>;
+export const settlementReply = z.array(settlementRow);
+
+/** business/CheckSupOrder: per day, the sales the orders say against what the income ledger received. */
+export const supplyCheckQuery = z.object({ from: day, to: day }).superRefine(checkRange);
+export type SupplyCheckQuery = z.infer<typeof supplyCheckQuery>;
+export const supplyCheckRow = z.object({
+  day: z.string(),
+  settledOrders: z.number().int(),
+  settledAmount: z.number().int(),
+  refunds: z.number().int(),
+  refundAmount: z.number().int(),
+  ledgerIncome: z.number().int(),
+  ledgerRefund: z.number().int(),
+  /** (settled − refunds) − (ledger income − ledger refunds): zero when the day balances. */
+  difference: z.number().int(),
+  escrowOrders: z.number().int(),
+  escrowAmount: z.number().int(),
+  currency: z.enum(CURRENCIES),
+});
+export type SupplyCheckRow = z.infer<typeof supplyCheckRow>;
+export const supplyCheckReply = z.array(supplyCheckRow);
+
+/** business/SUPOrder: orders paid from purchasers' SUP accounts, with where the money is now. */
+export const SUP_SETTLEMENTS = ["escrow", "settled", "partly_refunded", "refunded"] as const;
+export type SupSettlement = (typeof SUP_SETTLEMENTS)[number];
+export const supOrderQuery = pageQuery.extend({
+  settlement: z.enum(SUP_SETTLEMENTS).optional(),
+  orderNo: z.string().trim().max(64).optional(),
+  purchaserId: z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" }).optional(),
+  ...dayRange,
+});
+export type SupOrderQuery = z.infer<typeof supOrderQuery>;
+export const supOrderRow = z.object({
+  id: z.string(),
+  orderNo: z.string(),
+  createdAt: z.string(),
+  purchaserId: z.string(),
+  purchaserName: z.string(),
+  goodsId: z.string(),
+  goodsName: z.string(),
+  quantity: z.number().int(),
+  amount: z.number().int(),
+  refundedQuantity: z.number().int(),
+  refundedAmount: z.number().int(),
+  /** What the supplier keeps of the order. */
+  netAmount: z.number().int(),
+  settlement: z.enum(SUP_SETTLEMENTS),
+  currency: z.enum(CURRENCIES),
+});
+export type SupOrderRow = z.infer<typeof supOrderRow>;
+export const supOrderPage = pageOf(supOrderRow);

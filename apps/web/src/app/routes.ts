@@ -5,6 +5,8 @@ import { ApiOutlined, AuditOutlined, FileProtectOutlined, IdcardOutlined, LinkOu
 import { ClusterOutlined, ShopOutlined } from "@ant-design/icons";
 // Catalog and supply pages.
 import { AppstoreOutlined, CreditCardOutlined, GiftOutlined, ShoppingOutlined } from "@ant-design/icons";
+// Media pages.
+import { VideoCameraOutlined } from "@ant-design/icons";
 import type { ComponentType } from "react";
 import type { MerchantRole, Version } from "@tessera/contracts";
 
@@ -82,6 +84,8 @@ export const AREAS: AreaDef[] = [
       { path: "SupplierDocking", load: () => import("../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
       { path: "GoodsPurchaseForm", load: () => import("../areas/sale/GoodsPurchaseForm"), titleKey: "application.title.sale", menuKey: "application.title.sale", icon: FormOutlined },
       { path: "PurchaseOrder", load: () => import("../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },
+      { path: "SalesStatistics", load: () => import("../areas/sale/SalesStatistics"), titleKey: "stats.title.sales", menuKey: "stats.title.sales", icon: AccountBookOutlined },
+      { path: "PurchaseSettlement", load: () => import("../areas/sale/PurchaseSettlement"), titleKey: "stats.title.settlement", menuKey: "stats.title.settlement", icon: CalendarOutlined },
       { path: "GoodsList", load: () => import("../areas/sale/GoodsList"), titleKey: "catalog.title.goodsList", menuKey: "catalog.menu.goodsList", icon: ShoppingOutlined },
       { path: "CarmiGoodsList", load: () => import("../areas/sale/CarmiGoodsList"), titleKey: "catalog.title.carmiGoodsList", menuKey: "catalog.menu.carmiGoodsList", icon: CreditCardOutlined },
       { path: "CouponSelection", load: () => import("../areas/sale/CouponSelection"), titleKey: "catalog.title.couponSelection", menuKey: "catalog.menu.couponSelection", icon: GiftOutlined },
@@ -109,9 +113,12 @@ export const AREAS: AreaDef[] = [
       { path: "PurchaseWhiteList", load: () => import("../areas/business/PurchaseWhiteList"), titleKey: "whitelist.title.goods", menuKey: "whitelist.title.goods", icon: SafetyOutlined },
       { path: "VendorPurchaseForm", load: () => import("../areas/business/VendorPurchaseForm"), titleKey: "application.title.business", menuKey: "application.title.business", icon: FormOutlined },
       { path: "SalesOrder", load: () => import("../areas/business/SalesOrder"), titleKey: "order.title.business", menuKey: "order.title.business", icon: ShoppingCartOutlined },
+      { path: "SUPOrder", load: () => import("../areas/business/SUPOrder"), titleKey: "stats.title.sup", menuKey: "stats.title.sup", icon: TransactionOutlined },
+      { path: "CheckSupOrder", load: () => import("../areas/business/CheckSupOrder"), titleKey: "stats.title.check", menuKey: "stats.title.check", icon: AuditOutlined },
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "DailyFunds", load: () => import("../areas/business/DailyFunds"), titleKey: "statement.title.day", menuKey: "statement.title.day", icon: CalendarOutlined },
       { path: "Billing", load: () => import("../areas/business/Billing"), titleKey: "statement.title.month", menuKey: "statement.title.month", icon: AccountBookOutlined },
+      { path: "VideoLibrary", load: () => import("../areas/business/VideoLibrary"), titleKey: "media.title", menuKey: "media.menu", icon: VideoCameraOutlined },
     ],
   },
   {

@@ -28,6 +28,14 @@ import {
   refundPage,
   refundQuery,
   refundReq,
+  salesStatsPage,
+  salesStatsQuery,
+  settlementQuery,
+  settlementReply,
+  supOrderPage,
+  supOrderQuery,
+  supplyCheckQuery,
+  supplyCheckReply,
   whitelistEntry,
   whitelistPage,
   whitelistQuery,
@@ -124,6 +132,15 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
     app.get("/orders/reports/export", { schema: { tags, security, summary: "The purchase or refund report as an xlsx file", querystring: orderReportQuery }, preHandler: buyer }, async (req, reply) =>
       sendXlsx(reply, `${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [await purchasing.report(actorOf(req), req.query, "purchaser")]),
     );
+    const stats = guard({ roles: ["sale"], menu: ["sale/SalesStatistics", "sale/PurchaseSettlement"] });
+    app.get("/salesStatistics", { schema: { tags, security, summary: "Purchases per goods or supplier, less refunds", querystring: salesStatsQuery, response: { 200: envelope(salesStatsPage) } }, preHandler: stats }, async (req) =>
+      ok(await purchasing.statistics.salesStatistics(actorOf(req), req.query)),
+    );
+    app.get(
+      "/purchaseSettlement",
+      { schema: { tags, security, summary: "Purchases and refunds per day or month beside the SUP account's ledger", querystring: settlementQuery, response: { 200: envelope(settlementReply) } }, preHandler: stats },
+      async (req) => ok(await purchasing.statistics.purchaseSettlement(actorOf(req), req.query)),
+    );
     app.post("/refunds", { schema: { tags, security, summary: "Ask to refund unused codes of an order", body: refundReq, response: { 200: envelope(refundOrder) } }, preHandler: buyer }, async (req) =>
       ok(await purchasing.requestRefund(actorOf(req), req.body)),
     );
@@ -149,6 +166,12 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
     );
     app.get("/sup/reports/export", { schema: { tags, security, summary: "The sales or refund report as an xlsx file", querystring: orderReportQuery }, preHandler: pre }, async (req, reply) =>
       sendXlsx(reply, `sales-${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [await purchasing.report(actorOf(req), req.query, "supplier")]),
+    );
+    app.get("/supplyOrders/check", { schema: { tags, security, summary: "Daily check of supply orders against the income ledger", querystring: supplyCheckQuery, response: { 200: envelope(supplyCheckReply) } }, preHandler: pre }, async (req) =>
+      ok(await purchasing.statistics.supplyCheck(actorOf(req), req.query)),
+    );
+    app.get("/supOrders", { schema: { tags, security, summary: "Orders paid from SUP accounts and where their money is now", querystring: supOrderQuery, response: { 200: envelope(supOrderPage) } }, preHandler: pre }, async (req) =>
+      ok(await purchasing.statistics.supOrders(actorOf(req), req.query)),
     );
     app.get("/supplyOrders/:id", { schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } }, preHandler: pre }, async (req) =>
       ok(await purchasing.orderOf(actorOf(req), req.params.id)),

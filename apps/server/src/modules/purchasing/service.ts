@@ -28,6 +28,7 @@ import { post } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { allocateCards, voidRefundedCards } from "../supply";
 import * as repo from "./repo";
+import { StatisticsService } from "./statistics";
 import { WhitelistService } from "./whitelists";
 
 /** What purchasing needs of the accounts module: the agreement-signing SMS codes. */
@@ -62,9 +63,12 @@ const orderNotFound = () => new AppError(CODE.NOT_FOUND, "order.notFound");
 export class PurchasingService {
   /** Supplier whitelists: the third way (after docking and brand authorisation) a purchaser may buy. */
   readonly whitelists: WhitelistService;
+  /** Statistics and settlement pages: queries over orders and the ledger. */
+  readonly statistics: StatisticsService;
 
   constructor(private readonly deps: PurchasingDeps) {
     this.whitelists = new WhitelistService({ db: deps.db, clock: deps.clock });
+    this.statistics = new StatisticsService({ db: deps.db });
   }
 
   private merchantOf(actor: Actor): Promise<MerchantRow> {
