@@ -72,7 +72,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(validateTokenRoutes(accounts), { prefix: "/api/login" });
   if (devOutbox) await app.register(devOutboxRoutes(db), { prefix: "/api/dev" });
   await registerIm(app, ctx);
-  await registerCatalogSupply(app, ctx, guard);
+  const { catalog } = await registerCatalogSupply(app, ctx, guard);
   // Merchant onboarding and withdrawals, and the operator console over their review queues.
   const onboarding = await registerOnboarding(app, ctx, guard, brandTokens);
   const withdrawals = await registerWithdrawals(app, ctx, guard);
@@ -112,7 +112,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     onLowStock: (notice) => notifyLowStock(db, ctx.mailer, notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });
   await app.register(purchasingUserRoutes({ purchasing, guard }), { prefix: "/api/card-user" });
-  await app.register(openApiRoutes({ db, clock: ctx.clock, purchasing, clientOf: (appKey) => onboarding.api.signingClient(appKey) }), { prefix: "/api/card-api/openapi" });
+  await app.register(openApiRoutes({ db, clock: ctx.clock, purchasing, catalog, guard, clientOf: (appKey) => onboarding.api.signingClient(appKey) }), { prefix: "/api/card-api/openapi" });
   await app.register(callbackLogRoutes({ callbacks, guard }), { prefix: "/api/card-brander" });
   await app.register(purchasingBranderRoutes({ purchasing, guard }), { prefix: "/api/card-brander" });
 

@@ -193,15 +193,3 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
     );
   };
 }
-
-/** Open API (`GET card-api/openapi/product`): goods on sale for API clients, mounted under /api/card-api. */
-export function catalogOpenApiRoutes({ catalog, guard }: CatalogRouteDeps): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
-  return async (app) => {
-    app.get(
-      "/openapi/product",
-      { schema: { tags, security, summary: "Goods on sale (API clients)", querystring: merchandiseQuery, response: { 200: envelope(pageOf(merchandise)) } }, ...plainJson, preHandler: guard({ roles: ["sale"] }) },
-      async (req) => ok(await catalog.merchandises(actorOf(req), req.query)),
-    );
-  };
-}

@@ -306,7 +306,12 @@ export class CatalogService {
 
   /** Purchasers see every goods on sale in their version's scope (docking and whitelists come later). */
   async merchandises(actor: Actor, q: MerchandiseQuery): Promise<Page<Merchandise>> {
-    const { rows, total } = await repo.selectGoods(this.db, q, actor.version);
+    return this.merchandisesIn(actor.version, q);
+  }
+
+  /** Goods on sale in a version's scope (the open API's product list, for a signed request's merchant). */
+  async merchandisesIn(version: Actor["version"], q: MerchandiseQuery): Promise<Page<Merchandise>> {
+    const { rows, total } = await repo.selectGoods(this.db, q, version);
     const names = await this.supplierNames(this.db, rows.map((r) => r.merchant_id));
     return { list: rows.map((r) => presentMerchandise(r, names.get(r.merchant_id) ?? "")), total, page: q.page, pageSize: q.pageSize };
   }

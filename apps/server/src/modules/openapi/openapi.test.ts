@@ -189,3 +189,34 @@ describe("order result callbacks", () => {
     for (const ip of ["8.8.8.8", "172.32.0.1", "203.0.113.5", "2001:db8::1"]) expect(isPrivateAddress(ip), ip).toBe(false);
   });
 });
+
+describe("the product list of the open API", () => {
+  it("answers a signed request, refuses bad signatures and replays, and still answers a purchaser's session", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Listed API card", price: 1_200, settlementPrice: 1_100 });
+    const { buyer, client } = await apiPurchaser();
+    const url = `/api/card-api/openapi/product?type=card&brandId=${brand.id}&pageSize=100`;
+    const listed = await signed<{ list: { id: number | string; name: string }[]; total: number }>(client, "GET", url);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.list.map((g) => g.name)).toContain("Listed API card");
+    expect(listed.body.data.list.map((g) => String(g.id))).toContain(String(goods.id));
+
+    // The same refusals as every signed call, each with its own message.
+    expect((await signed(client, "GET", url, undefined, { secret: "wrong" })).body.msg).toMatch(/signature/i);
+    const nonce = `product-${Date.now()}`;
+    expect((await signed(client, "GET", url, undefined, { nonce })).status).toBe(200);
+    const replay = await signed(client, "GET", url, undefined, { nonce });
+    expect(replay.status).toBe(401);
+    const stale = await signed(client, "GET", url, undefined, { timestamp: Math.floor(t.clock.now().getTime() / 1000) - 3600 });
+    expect(stale.status).toBe(401);
+    // The signature covers the query: a changed filter with the old signature is refused.
+    const ts = String(Math.floor(t.clock.now().getTime() / 1000));
+    const sig = sign(client.secret, canonicalString("GET", url, ts, "product-tamper-1", ""));
+    const tampered = await t.app.inject({ method: "GET", url: `${url}&keyword=x`, headers: { "x-app-key": client.appKey, "x-timestamp": ts, "x-nonce": "product-tamper-1", "x-signature": sig } });
+    expect(tampered.statusCode).toBe(401);
+
+    // The session path keeps working for the web app; nothing answers without one or the other.
+    const bySession = await t.call<{ list: { name: string }[] }>("GET", url, { token: buyer.token });
+    expect(bySession.body.data.list.map((g) => g.name)).toContain("Listed API card");
+    expect((await t.call("GET", url)).status).toBe(401);
+  });
+});

@@ -1,4 +1,4 @@
-import { callbackPage, callbackQuery, envelope, money, orderReq, purchaseOrder } from "@tessera/contracts";
+import { callbackPage, callbackQuery, envelope, merchandise, merchandiseQuery, money, orderReq, pageOf, purchaseOrder } from "@tessera/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -7,6 +7,7 @@ import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
+import type { CatalogService } from "../catalog";
 import { balancesOf } from "../ledger";
 import { getMerchant } from "../merchants";
 import type { PurchasingService } from "../purchasing";
@@ -30,6 +31,8 @@ export interface OpenApiDeps {
   db: Db;
   clock: Clock;
   purchasing: PurchasingService;
+  catalog: CatalogService;
+  guard: Guard;
   clientOf: (appKey: string) => Promise<(SigningClient & { callbackUrl: string | null }) | undefined>;
 }
 
@@ -87,6 +90,26 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
       async (req) => {
         const client = await signed(req);
         return ok(await deps.purchasing.orderByNo(client.merchantId, req.query.orderNo));
+      },
+    );
+    // The product list answers signed requests (X-App-Key ...) like every open-API call, and also the
+    // session token of a signed-in purchaser (the web app's goods pages use it).
+    const session = deps.guard({ roles: ["sale"] });
+    app.get(
+      "/product",
+      {
+        schema: { tags, security: [...security, { authToken: [] }], summary: "Goods on sale (signed request, or a purchaser's session token)", description: SIGNING, querystring: merchandiseQuery, response: { 200: envelope(pageOf(merchandise)) } },
+        serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+      },
+      async (req, reply) => {
+        if (header(req, "x-app-key") === undefined) {
+          await session.call(app, req, reply);
+          return ok(await deps.catalog.merchandises(actorOf(req), req.query));
+        }
+        const client = await signed(req);
+        const merchant = await getMerchant(deps.db, client.merchantId);
+        if (!merchant) throw invalid("openapi.unknownKey");
+        return ok(await deps.catalog.merchandisesIn(merchant.version, req.query));
       },
     );
     app.get(

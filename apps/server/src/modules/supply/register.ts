@@ -1,14 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import type { Guard } from "../../platform/auth/guard";
-import { CatalogService, catalogBranderRoutes, catalogOpenApiRoutes, catalogUserRoutes } from "../catalog";
+import { CatalogService, catalogBranderRoutes, catalogUserRoutes } from "../catalog";
 import { cardKeys } from "./crypto";
 import { supplyBranderRoutes, supplyUserRoutes } from "./routes";
 import { SupplyService } from "./service";
 
 /**
  * Mounts the catalog and supply calls under the spec's hosts (spec 01 §7): brand owner calls under
- * /api/card-brander, card user calls under /api/card-user, the open API under /api/card-api.
+ * /api/card-brander, card user calls under /api/card-user (the open API's product list is mounted with
+ * the other open-API calls, which check signed requests).
  */
 export async function registerCatalogSupply(app: FastifyInstance, ctx: AppContext, guard: Guard): Promise<{ catalog: CatalogService; supply: SupplyService }> {
   const db = ctx.database.db;
@@ -18,6 +19,5 @@ export async function registerCatalogSupply(app: FastifyInstance, ctx: AppContex
   await app.register(supplyBranderRoutes({ supply, guard }), { prefix: "/api/card-brander" });
   await app.register(catalogUserRoutes({ catalog, guard }), { prefix: "/api/card-user" });
   await app.register(supplyUserRoutes({ supply, catalog, guard }), { prefix: "/api/card-user" });
-  await app.register(catalogOpenApiRoutes({ catalog, guard }), { prefix: "/api/card-api" });
   return { catalog, supply };
 }
