@@ -7,8 +7,6 @@ import { ClusterOutlined, ShopOutlined } from "@ant-design/icons";
 import { AppstoreOutlined, CreditCardOutlined, GiftOutlined, ShoppingOutlined } from "@ant-design/icons";
 // Media pages.
 import { VideoCameraOutlined } from "@ant-design/icons";
-// Media pages.
-import { VideoCameraOutlined } from "@ant-design/icons";
 import type { ComponentType } from "react";
 import type { MerchantRole, Version } from "@tessera/contracts";
 
@@ -120,7 +118,6 @@ export const AREAS: AreaDef[] = [
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "DailyFunds", load: () => import("../areas/business/DailyFunds"), titleKey: "statement.title.day", menuKey: "statement.title.day", icon: CalendarOutlined },
       { path: "Billing", load: () => import("../areas/business/Billing"), titleKey: "statement.title.month", menuKey: "statement.title.month", icon: AccountBookOutlined },
-      { path: "VideoLibrary", load: () => import("../areas/business/VideoLibrary"), titleKey: "media.title", menuKey: "media.menu", icon: VideoCameraOutlined },
       { path: "VideoLibrary", load: () => import("../areas/business/VideoLibrary"), titleKey: "media.title", menuKey: "media.menu", icon: VideoCameraOutlined },
     ],
   },
