@@ -157,3 +157,89 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   await expect(buyerPage.locator(".ant-table-row").first()).toContainText("星河卡券供应有限公司");
   await shot(buyerPage, "purchase-report-cn");
 });
+
+async function sessionIn(browser: Browser, account: Account, token: string, lang: "cn" | "en"): Promise<Page> {
+  const context = await browser.newContext({ locale: lang === "cn" ? "zh-CN" : "en-US" });
+  await context.addInitScript((l) => window.localStorage.setItem("lang", l), lang);
+  const page = await context.newPage();
+  await useSession(page, account, token);
+  return page;
+}
+
+test("a whitelisted purchaser buys without docking; statistics, settlement, SUP orders and the supply check show it; lists export to xlsx", async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  const supplier = await registerAccount(request, { orgName: "白名单供应有限公司" });
+  const supplierToken = await loginToken(request, supplier);
+  const buyer = await registerAccount(request, { orgName: "白名单采购有限公司" });
+  const buyerToken = await loginToken(request, buyer);
+  const stamp = Date.now().toString(36);
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `白名单品牌${stamp}`, description: "e2e" });
+  const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
+    brandId: brand.id,
+    equityType: "video",
+    invoiceType: "vat_6",
+    perOrderMax: 5,
+    name: `白名单卡${stamp}`,
+    businessType: "card_secret",
+    faceValue: 3000,
+    code: `WL-${stamp}`,
+    price: 2700,
+    settlementPrice: 2500,
+  });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 4 }, (_, i) => `WL${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
+  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
+  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 50_000, reason: "e2e", requestKey: `e2e-wl-${buyer.merchantId}` });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 50_000, requestKey: `e2e-wl-move-${buyer.merchantId}` });
+
+  // Not docked: refused. The supplier adds the purchaser on its vendor whitelist in the page.
+  const refused = await request.post("/api/card-user/orders", { headers: { "x-auth-token": buyerToken }, data: { goodsId: String(goods.id), quantity: 1, orderNo: `WL-A-${stamp}` } });
+  expect(refused.status()).toBe(409);
+  for (const lang of ["cn", "en"] as const) {
+    const supplierPage = await sessionIn(browser, supplier, supplierToken, lang);
+    await supplierPage.goto("/business/VendorWhiteList");
+    if (lang === "cn") {
+      await supplierPage.getByTestId("whitelist-purchaser").fill(buyer.merchantId);
+      await supplierPage.getByTestId("whitelist-add").click();
+      await expect(supplierPage.getByText("已加入白名单")).toBeVisible();
+    }
+    await expect(supplierPage.locator(".ant-table-row").filter({ hasText: "白名单采购有限公司" })).toBeVisible();
+    await shot(supplierPage, `vendor-whitelist-${lang}`);
+    await supplierPage.goto("/business/PurchaseWhiteList");
+    await expect(supplierPage.getByTestId("whitelist-add")).toBeVisible();
+    await shot(supplierPage, `purchase-whitelist-${lang}`);
+    await supplierPage.context().close();
+  }
+  await call(request, buyerToken, "post", "/api/card-user/orders", { goodsId: String(goods.id), quantity: 2, orderNo: `WL-B-${stamp}` });
+
+  for (const lang of ["cn", "en"] as const) {
+    const buyerPage = await sessionIn(browser, buyer, buyerToken, lang);
+    await buyerPage.goto("/sale/SalesStatistics");
+    await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `白名单卡${stamp}` })).toContainText("¥54.00");
+    await shot(buyerPage, `sales-statistics-${lang}`);
+    await buyerPage.goto("/sale/PurchaseSettlement");
+    await expect(buyerPage.locator(".ant-table-row").first()).toContainText("¥54.00");
+    await shot(buyerPage, `purchase-settlement-${lang}`);
+    if (lang === "cn") {
+      await buyerPage.goto("/sale/PurchaseOrder");
+      await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `WL-B-${stamp}` })).toBeVisible();
+      const download = buyerPage.waitForEvent("download");
+      await buyerPage.getByRole("button", { name: "导出" }).click();
+      expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+      await buyerPage.getByRole("tab", { name: "采购报表" }).click();
+      const report = buyerPage.waitForEvent("download");
+      await buyerPage.getByTestId("export-purchase-report").click();
+      expect((await report).suggestedFilename()).toMatch(/\.xlsx$/);
+    }
+    await buyerPage.context().close();
+
+    const supplierPage = await sessionIn(browser, supplier, supplierToken, lang);
+    await supplierPage.goto("/business/SUPOrder");
+    await expect(supplierPage.locator(".ant-table-row").filter({ hasText: `WL-B-${stamp}` })).toContainText(lang === "cn" ? "已结算" : "Settled");
+    await shot(supplierPage, `sup-order-${lang}`);
+    await supplierPage.goto("/business/CheckSupOrder");
+    await expect(supplierPage.locator(".ant-table-row").first()).toContainText(lang === "cn" ? "已平账" : "Balanced");
+    await shot(supplierPage, `check-sup-order-${lang}`);
+    await supplierPage.context().close();
+  }
+});

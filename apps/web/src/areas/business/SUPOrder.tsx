@@ -21,13 +21,13 @@ export default function SUPOrder() {
   const columns: TableColumnsType<SupOrderRow> = [
     { title: t("order.col.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
     { title: t("order.col.orderNo"), dataIndex: "orderNo" },
+    { title: t("stats.col.settlement"), dataIndex: "settlement", render: (v: SupSettlement) => <Tag color={COLOR[v]}>{t(`stats.settlement.${v}`)}</Tag> },
     { title: t("order.col.purchaser"), key: "purchaser", render: (_: unknown, r) => `${r.purchaserName} (${r.purchaserId})` },
     { title: t("order.col.goods"), key: "goods", render: (_: unknown, r) => `${r.goodsName} (${r.goodsId})` },
     { title: t("order.col.quantity"), dataIndex: "quantity", align: "right" },
     { title: t("order.col.amount"), dataIndex: "amount", align: "right", render: money },
     { title: t("report.amount.refund"), dataIndex: "refundedAmount", align: "right", render: money },
     { title: t("stats.col.kept"), dataIndex: "netAmount", align: "right", render: money },
-    { title: t("stats.col.settlement"), dataIndex: "settlement", render: (v: SupSettlement) => <Tag color={COLOR[v]}>{t(`stats.settlement.${v}`)}</Tag> },
   ];
   return (
     <ListPage<SupOrderRow>
