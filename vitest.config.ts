@@ -14,6 +14,19 @@ export default defineConfig({
     projects: [
       { test: { name: "contracts", include: ["packages/contracts/src/**/*.test.ts"] } },
       { test: { name: "web", include: ["apps/web/src/**/*.test.ts"] } },
+      { test: { name: "im-sdk", include: ["packages/im-sdk/test/**/*.test.ts"], testTimeout: 30_000 } },
+      {
+        // The IM scenario suite once more, with our client SDK instead of the published one (the
+        // server-pglite project runs it with the published one).
+        test: {
+          name: "im-scenario-tessera-sdk",
+          include: ["apps/server/src/im/scenario/**/*.test.ts"],
+          env: { TEST_DB: "pglite", IM_SCENARIO_SDK: "tessera" },
+          globalSetup: ["apps/server/test/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
       {
         test: {
           name: "server-pglite",

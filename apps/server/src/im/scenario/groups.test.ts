@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { scenarioSdk } from "./clients";
 import { startScenario, type Client, type Scenario } from "./setup";
 
 /**
- * A group's whole life driven by the published client over REST: create, modify, members and roles,
+ * A group's whole life driven by a client SDK over REST (the published one, then ours: see clients.ts): create, modify, members and roles,
  * mutes, blocks, the allowlist and ban, announcement, shared files, member attributes, apply and invite
  * flows, change of owner and dissolution. Each call resolves with what the client reads, or rejects with
  * the `type` the client maps from our status and error text.
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 type Reply<T = unknown> = { type: number; data: T; [k: string]: unknown };
 
-describe("a group driven by easemob-websdk", () => {
+describe(`a group driven by the ${scenarioSdk().name} client`, () => {
   test("create with every field, then read it back as details, lists and counts", async () => {
     const created = await owner.call<Reply<{ groupid: string }>>("createGroup", {
       data: { groupname: "Traders", desc: "price talk", members: [admin.name, member.name], public: true, approval: true, allowinvites: false, inviteNeedConfirm: false, maxusers: 50, ext: '{"tier":1}' },

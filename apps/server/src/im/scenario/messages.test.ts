@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startScenario, type Client, type Scenario } from "./setup";
 
 /**
- * Stored messages read back with the published client: roaming history (cursor, direction, server-side
+ * Stored messages read back with a client SDK (the published one, then ours: see clients.ts): roaming history (cursor, direction, server-side
  * search), message removal, conversations (list, pinned, pin, delete), reactions, reports, group read
  * acks and threads. Clients send over the socket (next issue), so the messages are stored through the
  * server-side send API, as the back-office does.

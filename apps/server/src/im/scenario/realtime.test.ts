@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { loadWebsdk } from "./sdk";
 import { startScenario, type Client, type Scenario } from "./setup";
 
 /**
- * The published client over the real websocket: login, sending and receiving one-to-one and in a group,
+ * A client SDK (the published one, then ours: see clients.ts) over the real websocket: login, sending and receiving one-to-one and in a group,
  * recall, and a reconnect after the server drops the socket.
  */
 type Event = { id: string; type?: string; from?: string; to?: string; msg?: string; chatType?: string; mid?: string; [k: string]: unknown };
@@ -29,11 +28,10 @@ async function online(c: Client): Promise<Online> {
   }
   (c.conn.addEventHandler as (id: string, h: unknown) => void).call(c.conn, "test", handlers);
   await c.call("open", { user: c.name, accessToken: c.conn.token });
-  const sdk = loadWebsdk();
   return {
     ...c,
     events,
-    send: (options) => c.call("send", sdk.message.create(options)),
+    send: (options) => c.call("send", s.message(options)),
   };
 }
 
@@ -89,7 +87,7 @@ describe("one-to-one", () => {
   });
 
   test("a message to a user that does not exist is refused", async () => {
-    const err = await alice.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "singleChat", to: "nobody-here", msg: "x" }));
+    const err = await alice.fail("send", s.message({ type: "txt", chatType: "singleChat", to: "nobody-here", msg: "x" }));
     expect(err.type).toBe(s.code.USER_NOT_FOUND);
   });
 });
@@ -126,10 +124,9 @@ describe("other message types, receipts and edits", () => {
   test("a text message is edited; the peer sees the new text and the edit count", async () => {
     const sent = await alice.send({ type: "txt", chatType: "singleChat", to: bob.name, msg: "typo" });
     await until(() => bob.events.onTextMessage?.find((e) => e.id === sent.serverMsgId), "message");
-    const sdk = loadWebsdk();
     const res = await alice.call<{ message: { msg: string; modifiedInfo: { operationCount: number } } }>("modifyMessage", {
       messageId: sent.serverMsgId,
-      modifiedMessage: sdk.message.create({ type: "txt", chatType: "singleChat", to: bob.name, msg: "fixed" }),
+      modifiedMessage: s.message({ type: "txt", chatType: "singleChat", to: bob.name, msg: "fixed" }),
     });
     expect(res.message).toMatchObject({ msg: "fixed", modifiedInfo: { operationCount: 1 } });
     const ev = await until(() => bob.events.onModifiedMessage?.find((e) => e.id === sent.serverMsgId), "edit event");
@@ -148,7 +145,7 @@ describe("group", () => {
     expect(got).toMatchObject({ from: alice.name, to: gid, chatType: "groupChat", msg: "hi all" });
     const cmd = await bob.send({ type: "cmd", chatType: "groupChat", to: gid, action: "ping" });
     await until(() => alice.events.onCmdMessage?.find((e) => e.id === cmd.serverMsgId), "group cmd");
-    const err = await carol.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "groupChat", to: gid, msg: "let me in" }));
+    const err = await carol.fail("send", s.message({ type: "txt", chatType: "groupChat", to: gid, msg: "let me in" }));
     expect(err.type).toBe(s.code.GROUP_NOT_JOINED);
   });
 
@@ -160,7 +157,7 @@ describe("group", () => {
     await alice.call("muteGroupMember", { groupId: gid, username: bob.name, muteDuration: 60_000 });
     const ev = await until(() => bob.events.onGroupEvent?.find((e) => e.id === gid && e.operation === "muteMember"), "mute event");
     expect(ev).toMatchObject({ from: alice.name });
-    const err = await bob.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "groupChat", to: gid, msg: "can I?" }));
+    const err = await bob.fail("send", s.message({ type: "txt", chatType: "groupChat", to: gid, msg: "can I?" }));
     expect(err.type).toBe(s.code.USER_MUTED_BY_ADMIN);
   });
 
@@ -184,7 +181,7 @@ describe("chat room", () => {
     const urgent = await alice.send({ type: "txt", chatType: "chatRoom", to: roomId, msg: "fire drill", priority: "high" });
     expect(await until(() => bob.events.onTextMessage?.find((e) => e.id === urgent.serverMsgId), "high priority")).toMatchObject({ priority: "high" });
     await bob.call("leaveChatRoom", { roomId });
-    const err = await bob.fail("send", loadWebsdk().message.create({ type: "txt", chatType: "chatRoom", to: roomId, msg: "gone" }));
+    const err = await bob.fail("send", s.message({ type: "txt", chatType: "chatRoom", to: roomId, msg: "gone" }));
     expect(err.type).toBe(s.code.GROUP_NOT_JOINED);
     const missing = await carol.fail("joinChatRoom", { roomId: "99999999" });
     expect(missing.type).toBe(s.code.CHATROOM_NOT_EXIST);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { scenarioSdk } from "./clients";
 import { startScenario, type Client, type Scenario } from "./setup";
 
 /**
- * A chat room driven by the published client over REST. Joining and leaving a room go over the socket
+ * A chat room driven by a client SDK over REST (the published one, then ours: see clients.ts). Joining and leaving a room go over the socket
  * (the realtime gateway, next issue), so members are added here by the owner with addUsersToChatRoom.
  */
 let s: Scenario;
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 type Reply<T = unknown> = { type: number; data: T; [k: string]: unknown };
 
-describe("a chat room driven by easemob-websdk", () => {
+describe(`a chat room driven by the ${scenarioSdk().name} client`, () => {
   test("create, list, details, joined rooms, modify (owner or admin only)", async () => {
     const created = await owner.call<Reply<{ id: string }>>("createChatRoom", { name: "Lobby", description: "all traders", maxusers: 100, members: [admin.name] });
     roomId = created.data.id;

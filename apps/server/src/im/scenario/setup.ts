@@ -1,17 +1,23 @@
 import type { AddressInfo } from "node:net";
 import { startImTest, type ImTest } from "../../../test/im-harness";
-import { connect, loadWebsdk, restLogin, sdkCall, type Connection } from "./sdk";
+import { scenarioSdk, type ScenarioSdk } from "./clients";
+import { sdkCall, type Connection } from "./sdk";
 
 /**
- * A real listening server for the published client: the test app on an ephemeral loopback port, with
- * helpers that make IM users (through the REST API with the app token) and log them in with the SDK.
+ * A real listening server for a client SDK (the published one or ours, see clients.ts): the test app on
+ * an ephemeral loopback port, with helpers that make IM users (through the REST API with the app token)
+ * and log them in with the SDK.
  */
 export interface Scenario {
   im: ImTest;
   baseUrl: string;
   appKey: string;
+  /** The SDK under test. */
+  sdk: ScenarioSdk;
   /** The SDK's statusCode table (the `type` of its rejections). */
   code: Record<string, number>;
+  /** The SDK's message.create. */
+  message(options: Record<string, unknown>): Record<string, unknown>;
   /** A new IM user, logged in through the SDK's own token call. */
   client(prefix?: string): Promise<Client>;
   close(): Promise<void>;
@@ -32,16 +38,18 @@ export async function startScenario(env: Record<string, string> = {}): Promise<S
   const { port } = im.t.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const appKey = `${im.t.config.im.org}#${im.t.config.im.app}`;
-  const sdk = loadWebsdk();
+  const sdk = scenarioSdk();
   return {
     im,
     baseUrl,
     appKey,
-    code: sdk.statusCode,
+    sdk,
+    code: sdk.code,
+    message: (options) => sdk.message(options),
     async client(prefix = "u") {
       const { name } = await im.user(prefix);
-      const conn = connect(baseUrl, appKey);
-      await restLogin(conn, name, "pw-secret-1");
+      const conn = sdk.connect(baseUrl, appKey);
+      await sdk.restLogin(conn, name, "pw-secret-1");
       return {
         name,
         conn,
@@ -52,7 +60,9 @@ export async function startScenario(env: Record<string, string> = {}): Promise<S
             const value = await sdkCall(conn, method, ...args);
             throw new Error(`${method} was expected to fail but resolved with ${JSON.stringify(value)}`);
           } catch (err) {
-            if (err instanceof Error) throw err;
+            // The published client rejects with plain {type, message} objects, ours with ChatSdkError
+            // (an Error with a numeric type); any other Error is a failure of the test itself.
+            if (err instanceof Error && typeof (err as { type?: unknown }).type !== "number") throw err;
             const e = err as { type: number; message: string };
             return { type: e.type, message: e.message };
           }

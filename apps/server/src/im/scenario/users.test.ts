@@ -3,7 +3,7 @@ import { startScenario, type Client, type Scenario } from "./setup";
 
 /**
  * Contacts, the block list, user attributes (userinfo), push token and nickname, presence, silent mode
- * and the push translation language, driven by the published client over REST. Contact requests are
+ * and the push translation language, driven by a client SDK over REST (the published one, then ours: see clients.ts). Contact requests are
  * delivered to the other side over the socket (next issue); here the server's state shows their effect.
  */
 let s: Scenario;
