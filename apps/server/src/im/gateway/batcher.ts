@@ -1,10 +1,8 @@
 import type { ImMessagePayload } from "@tessera/contracts";
 import { isUniqueViolation } from "../../db/tx";
-import { ImError } from "../errors";
 import { inScope, type ImDeps } from "../service/core";
-import type { ImHistory, SendInput, SentMessage } from "../service/history";
+import type { AppendOutcome, ImHistory, SendInput, SentMessage } from "../service/history";
 import { convKey } from "../store/messages";
-import { Refused } from "./reasons";
 
 /**
  * Group commit for sends: the messages that arrive while a transaction runs are stored together in the
@@ -14,7 +12,8 @@ import { Refused } from "./reasons";
  * Batches run in `parallel` lanes; a conversation always goes to the same lane and a lane runs one
  * batch at a time, so one conversation's messages are stored in the order they arrived (a device may
  * pipeline its sends), and concurrent transactions never touch the same conversation (no deadlocks).
- * A refused message (not a member, blocked ...) is refused before it writes anything, so it does not
+ * A batch is written with a few statements in all (ImHistory.appendMany), not a few per message. A
+ * refused message (not a member, blocked ...) is refused before anything is written, so it does not
  * disturb the others in its batch. A database error aborts the batch; its messages are then stored one
  * by one so that only the culprit fails.
  */
@@ -25,8 +24,6 @@ interface Job {
   resolve(v: SentMessage): void;
   reject(e: unknown): void;
 }
-
-type Outcome = { ok: true; v: SentMessage } | { ok: false; e: unknown };
 
 export class AppendBatcher {
   private readonly lanes: Job[][];
@@ -63,19 +60,9 @@ export class AppendBatcher {
   }
 
   private async flush(jobs: Job[]): Promise<void> {
-    let outcomes: Outcome[] = [];
+    let outcomes: AppendOutcome[] = [];
     try {
-      await inScope(this.deps, async (s) => {
-        outcomes = [];
-        for (const j of jobs) {
-          try {
-            outcomes.push({ ok: true, v: await this.history.append(s, j.input, j.payload) });
-          } catch (e) {
-            if (!(e instanceof ImError || e instanceof Refused)) throw e;
-            outcomes.push({ ok: false, e });
-          }
-        }
-      });
+      outcomes = await inScope(this.deps, (s) => this.history.appendMany(s, jobs));
     } catch (err) {
       if (jobs.length === 1 && !isUniqueViolation(err)) {
         jobs[0]?.reject(err);

@@ -1,7 +1,7 @@
+import type { ImMessagePayload } from "@tessera/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../db/tx";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
-import { findMessages } from "../store/messages";
 import { encodeNotice } from "./notices";
 
 /**
@@ -95,32 +95,46 @@ export async function pull(
       for (const id of acked) sent.delete(id);
     }
   }
+  // The entries with their messages in one query (only the columns a meta needs: the JSON form only
+  // for messages stored without the client's protobuf bytes).
   const rows = await db
     .selectFrom("im_inbox")
-    .select(["id", "message_id", "notice"])
-    .where("username", "=", who.username)
-    .where("queue", "=", queue)
+    .leftJoin("im_messages as m", "m.id", "im_inbox.message_id")
+    .select([
+      "im_inbox.id",
+      "im_inbox.message_id",
+      "im_inbox.notice",
+      "m.from_user",
+      "m.from_resource",
+      "m.to_target",
+      "m.chat_type",
+      "m.created_ms",
+      "m.recalled_at",
+      "m.body_pb",
+      sql<ImMessagePayload | null>`CASE WHEN m.body_pb IS NULL THEN m.payload END`.as("payload"),
+    ])
+    .where("im_inbox.username", "=", who.username)
+    .where("im_inbox.queue", "=", queue)
     // What this device sent itself stays for the user's other devices.
-    .where((eb) => eb.or([eb("skip_resource", "is", null), eb("skip_resource", "<>", who.resource)]))
+    .where((eb) => eb.or([eb("im_inbox.skip_resource", "is", null), eb("im_inbox.skip_resource", "<>", who.resource)]))
     // What this device already acknowledged waits only for the user's other devices.
     .where((eb) => eb.not(eb.exists(eb.selectFrom("im_inbox_acks as a").select("a.inbox_id").whereRef("a.inbox_id", "=", "im_inbox.id").where("a.resource", "=", who.resource))))
     .where(owedToDevice(who.username, who.resource))
-    .orderBy("id")
+    .orderBy("im_inbox.id")
     .limit(limit + sent.size)
     .execute();
   const entries = rows.filter((e) => !sent.has(Number(e.id))).slice(0, limit);
   const last = entries.at(-1);
   if (!last) return { metas: [], nextKey: null };
-  const messages = new Map((await findMessages(db, entries.flatMap((e) => (e.message_id === null ? [] : [Number(e.message_id)])))).map((r) => [r.id, r]));
   const metas: Uint8Array[] = [];
   for (const e of entries) {
     sent.add(Number(e.id));
     if (e.message_id !== null) {
-      const row = messages.get(Number(e.message_id));
       // A message recalled before this device got it is not delivered (its RECALL follows in the queue).
-      if (!row || row.recalled_at) continue;
-      const body = row.body_pb ? new Uint8Array(row.body_pb) : encodeMessageBody(appKey, row.payload);
-      metas.push(encodeMeta(appKey, { id: row.id, from: row.from_user, fromResource: row.from_resource, to: row.to_target, chatType: row.chat_type, timestamp: row.created_ms, body }));
+      if (e.from_user === null || e.to_target === null || e.chat_type === null || e.created_ms === null || e.recalled_at) continue;
+      const body = e.body_pb ? new Uint8Array(e.body_pb) : e.payload ? encodeMessageBody(appKey, e.payload) : null;
+      if (!body) continue;
+      metas.push(encodeMeta(appKey, { id: Number(e.message_id), from: e.from_user, fromResource: e.from_resource, to: e.to_target, chatType: e.chat_type, timestamp: Number(e.created_ms), body }));
     } else if (e.notice) {
       const meta = encodeNotice(appKey, e.notice, Number(e.id));
       if (meta) metas.push(meta);

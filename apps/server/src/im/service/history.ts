@@ -1,12 +1,12 @@
 import { IM_CONVERSATION_MARKS, IM_LIMITS, IM_MUC_DOMAIN, IM_PAGE, IM_USER_DOMAIN, imMessagePayload, type ImMessagePayload, type ImRoamingReq } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
-import { asGroupRefusal, denied, imError, invalidParam } from "../errors";
+import { asGroupRefusal, denied, ImError, imError, invalidParam } from "../errors";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
 import * as convs from "../store/conversations";
 import * as messages from "../store/messages";
 import * as mucStore from "../store/mucs";
 import { findThread } from "../store/threads";
-import { findUser } from "../store/users";
+import { existingUsers } from "../store/users";
 import type { ChatType } from "../tables";
 import { inScope, type ImActor, type ImDeps, type Scope } from "./core";
 import type { ImMucs, MucAccess } from "./mucs";
@@ -40,6 +40,23 @@ export interface SendInput {
    * gateway hands it to the recipients' devices connected now (`recipients`).
    */
   onlineOnly?: boolean;
+}
+
+/** One send of appendMany: stored (or a resend of a stored one), or refused with its error. */
+export type AppendOutcome = { ok: true; v: SentMessage } | { ok: false; e: ImError };
+
+interface SendPlan {
+  fan: messages.Fanout;
+  threadId: number | null;
+  /** Who gets it (its queue entries, or its online push when online-only). */
+  recipients: readonly string[];
+}
+
+/** Read once per list of sends; group members are read once per group. */
+interface SendLookups {
+  users: Set<string>;
+  blocked: Set<string>;
+  members: Map<string, { username: string; shielded: boolean }[]>;
 }
 
 export interface SentMessage {
@@ -102,14 +119,74 @@ export class ImHistory {
   }
 
   async append(s: Scope, input: SendInput, payload: ImMessagePayload): Promise<SentMessage> {
+    const [outcome] = await this.appendMany(s, [{ input, payload }]);
+    if (!outcome) throw new Error("no outcome");
+    if (!outcome.ok) throw outcome.e;
+    return outcome.v;
+  }
+
+  /**
+   * Stores several messages in the caller's transaction (the gateway's group commit): each is checked on
+   * its own (a refused one gets its error and does not disturb the others), and the accepted ones are
+   * written together. The lookups the checks need are made once for the whole list.
+   */
+  async appendMany(s: Scope, jobs: readonly { input: SendInput; payload: ImMessagePayload }[]): Promise<AppendOutcome[]> {
+    const lookups = await this.lookupsFor(s, jobs.map((j) => j.input));
+    const outcomes: AppendOutcome[] = new Array<AppendOutcome>(jobs.length);
+    const planned: { i: number; plan: SendPlan }[] = [];
+    for (const [i, job] of jobs.entries()) {
+      try {
+        planned.push({ i, plan: await this.plan(s, job.input, lookups) });
+      } catch (e) {
+        if (!(e instanceof ImError)) throw e;
+        outcomes[i] = { ok: false, e };
+      }
+    }
+    const stored = await messages.appendMessages(
+      s.tx,
+      planned.map(({ i, plan }) => {
+        const { input, payload } = jobs[i] as { input: SendInput; payload: ImMessagePayload };
+        const m = { chatType: input.chatType, from: input.from, fromResource: input.fromResource ?? null, to: input.to, threadId: plan.threadId, payload, clientId: input.clientId ?? null, bodyPb: input.bodyPb ?? null };
+        return { m, fan: plan.fan };
+      }),
+      s.now,
+    );
+    for (const [k, { i, plan }] of planned.entries()) {
+      const row = stored[k] as messages.Appended;
+      if (plan.threadId !== null && !row.duplicate) await this.countThreadMessage(s, plan.threadId, row.id, (jobs[i] as { input: SendInput }).input.from);
+      outcomes[i] = { ok: true, v: { id: String(row.id), seq: row.seq, timestamp: row.createdMs, duplicate: row.duplicate, recipients: plan.recipients } };
+    }
+    return outcomes;
+  }
+
+  /** What the checks of a list of sends read, read once: peers that exist, blocks between the parties. */
+  private async lookupsFor(s: Scope, inputs: readonly SendInput[]): Promise<SendLookups> {
+    const chats = inputs.filter((i) => i.chatType === "chat");
+    const lookups: SendLookups = { users: new Set(), blocked: new Set(), members: new Map() };
+    if (chats.length === 0) return lookups;
+    const peers = [...new Set(chats.map((c) => c.to))];
+    lookups.users = await existingUsers(s.tx, peers);
+    const blocks = await s.tx
+      .selectFrom("im_user_blocks")
+      .select(["owner", "blocked"])
+      .where("owner", "in", peers)
+      .where("blocked", "in", [...new Set(chats.map((c) => c.from))])
+      .execute();
+    lookups.blocked = new Set(blocks.map((b) => `${b.owner}\0${b.blocked}`));
+    return lookups;
+  }
+
+  /**
+   * The checks of one send (the recipient exists and has not blocked the sender; group and room senders
+   * are members, not muted, not silenced by a ban unless allowlisted) and who gets it.
+   */
+  private async plan(s: Scope, input: SendInput, lookups: SendLookups): Promise<SendPlan> {
     const db = s.tx;
     let fan: messages.Fanout;
     let threadId: number | null = null;
     if (input.chatType === "chat") {
-      const peer = await findUser(db, input.to);
-      if (!peer) throw imError("userNotFound", { username: input.to });
-      const blocked = await db.selectFrom("im_user_blocks").select("owner").where("owner", "=", input.to).where("blocked", "=", input.from).executeTakeFirst();
-      if (blocked) throw denied(`${input.to} has blocked ${input.from}`);
+      if (!lookups.users.has(input.to)) throw imError("userNotFound", { username: input.to });
+      if (lookups.blocked.has(`${input.to}\0${input.from}`)) throw denied(`${input.to} has blocked ${input.from}`);
       fan = { unreadFor: input.to === input.from ? [] : [input.to], inboxFor: input.to === input.from ? [] : [input.to], senderCopy: true };
     } else {
       const thread = input.chatType === "groupchat" ? await findThread(db, input.to) : undefined;
@@ -129,7 +206,8 @@ export class ImHistory {
       } else if (input.chatType === "chatroom") {
         fan = { unreadFor: [], inboxFor: [], senderCopy: false };
       } else {
-        const members = await db.selectFrom("im_muc_members").select(["username", "shielded"]).where("muc_id", "=", Number(mucId)).execute();
+        let members = lookups.members.get(mucId);
+        if (!members) lookups.members.set(mucId, (members = await db.selectFrom("im_muc_members").select(["username", "shielded"]).where("muc_id", "=", Number(mucId)).execute()));
         const directed = input.directedUsers ? new Set(input.directedUsers) : null;
         const to = members.filter((m) => m.username !== input.from && !m.shielded && (!directed || directed.has(m.username))).map((m) => m.username);
         fan = { unreadFor: to, inboxFor: to, senderCopy: true };
@@ -137,25 +215,20 @@ export class ImHistory {
     }
     const recipients = fan.inboxFor;
     if (input.onlineOnly) fan = { unreadFor: [], inboxFor: [], senderCopy: false };
-    const { row, duplicate } = await messages.appendMessage(
-      s.tx,
-      { chatType: input.chatType, from: input.from, fromResource: input.fromResource ?? null, to: input.to, threadId, payload, clientId: input.clientId ?? null, bodyPb: input.bodyPb ?? null },
-      fan,
-      s.now,
-    );
-    if (threadId !== null && !duplicate) {
-      await db
-        .updateTable("im_threads")
-        .set((eb) => ({ message_count: eb("message_count", "+", 1), last_message_id: row.id, updated_at: s.now }))
-        .where("id", "=", threadId)
-        .execute();
-      await db
-        .insertInto("im_thread_members")
-        .values({ thread_id: threadId, username: input.from, joined_at: s.now })
-        .onConflict((oc) => oc.columns(["thread_id", "username"]).doNothing())
-        .execute();
-    }
-    return { id: String(row.id), seq: row.seq, timestamp: row.created_ms, duplicate, recipients };
+    return { fan, threadId, recipients };
+  }
+
+  private async countThreadMessage(s: Scope, threadId: number, messageId: number, from: string): Promise<void> {
+    await s.tx
+      .updateTable("im_threads")
+      .set((eb) => ({ message_count: eb("message_count", "+", 1), last_message_id: messageId, updated_at: s.now }))
+      .where("id", "=", threadId)
+      .execute();
+    await s.tx
+      .insertInto("im_thread_members")
+      .values({ thread_id: threadId, username: from, joined_at: s.now })
+      .onConflict((oc) => oc.columns(["thread_id", "username"]).doNothing())
+      .execute();
   }
 
   /* ---------- targets ---------- */
