@@ -14,13 +14,13 @@ export default defineConfig({
     projects: [
       { test: { name: "contracts", include: ["packages/contracts/src/**/*.test.ts"] } },
       { test: { name: "web", include: ["apps/web/src/**/*.test.ts"] } },
-      { test: { name: "im-sdk", include: ["packages/im-sdk/test/**/*.test.ts"], testTimeout: 30_000 } },
+      { test: { name: "im-sdk", include: ["packages/im-sdk/test/**/*.test.ts"], exclude: ["packages/im-sdk/test/server/**"], testTimeout: 30_000 } },
       {
         // The IM scenario suite once more, with our client SDK instead of the published one (the
-        // server-pglite project runs it with the published one).
+        // server-pglite project runs it with the published one), and our SDK's tests against a server.
         test: {
           name: "im-scenario-tessera-sdk",
-          include: ["apps/server/src/im/scenario/**/*.test.ts"],
+          include: ["apps/server/src/im/scenario/**/*.test.ts", "packages/im-sdk/test/server/**/*.test.ts"],
           env: { TEST_DB: "pglite", IM_SCENARIO_SDK: "tessera" },
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 30_000,
