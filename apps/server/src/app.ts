@@ -18,7 +18,8 @@ import { BrandTokenService, registerOnboarding } from "./modules/onboarding";
 import { registerOps } from "./modules/ops";
 import { FundsService, opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./modules/funds";
 import { CallbackService, callbackLogRoutes, openApiRoutes, startCallbackDispatcher } from "./modules/openapi";
-import { PurchasingService, purchasingBranderRoutes, purchasingUserRoutes } from "./modules/purchasing";
+import { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, PurchasingService, purchasingBranderRoutes, purchasingUserRoutes } from "./modules/purchasing";
+import { findMessage as findChatMessage } from "./im/store/messages";
 import { TransfersService, transferRoutes } from "./modules/transfers";
 import { registerWithdrawals } from "./modules/withdrawals";
 import { MediaService, ecommerceMediaRoutes, mediaRoutes } from "./modules/media";
@@ -115,6 +116,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(openApiRoutes({ db, clock: ctx.clock, purchasing, catalog, guard, clientOf: (appKey) => onboarding.api.signingClient(appKey) }), { prefix: "/api/card-api/openapi" });
   await app.register(callbackLogRoutes({ callbacks, guard }), { prefix: "/api/card-brander" });
   await app.register(purchasingBranderRoutes({ purchasing, guard }), { prefix: "/api/card-brander" });
+  // The brand chat's order conversations; chat messages are read from the IM service's store.
+  const orderChats = new OrderChatService({ db, clock: ctx.clock, messageOf: (id) => findChatMessage(db, id) });
+  await app.register(orderChatBranderRoutes({ chat: orderChats, guard }), { prefix: "/api/card-brander" });
+  await app.register(orderChatUserRoutes({ chat: orderChats, guard }), { prefix: "/api/card-user" });
 
   // Resumable media uploads (tus) and the video library's e-commerce calls.
   const media = new MediaService({ db, clock: ctx.clock, storage: ctx.storage, secret: ctx.secret, uploadDir: path.join(ctx.config.dataDir, "uploads") });

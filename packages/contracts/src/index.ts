@@ -18,3 +18,4 @@ export * from "./withdrawals";
 export * from "./transfers";
 export * from "./purchasing";
 export * from "./media";
+export * from "./orderChat";

@@ -5,6 +5,7 @@ import { FUNDS_MESSAGES } from "./messages-funds";
 import { WITHDRAWAL_MESSAGES } from "./messages-withdrawals";
 import { PURCHASING_MESSAGES } from "./messages-purchasing";
 import { MEDIA_MESSAGES } from "./messages-media";
+import { ORDER_CHAT_MESSAGES } from "./messages-orderchat";
 
 /**
  * Every message the server may send to a user, in the three languages. The web app loads the same
@@ -137,6 +138,7 @@ export const MESSAGES = {
   ...WITHDRAWAL_MESSAGES,
   ...PURCHASING_MESSAGES,
   ...MEDIA_MESSAGES,
+  ...ORDER_CHAT_MESSAGES,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

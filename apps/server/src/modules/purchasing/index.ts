@@ -1,2 +1,3 @@
 export { PurchasingService, type PurchasingDeps } from "./service";
 export { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";
+export { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./orderChat";

@@ -108,7 +108,17 @@ export interface PurchaseWhitelistsTable {
   removed_by: number | null;
 }
 
+/** The orderChat record of the brand chat (migration 0063). */
+export interface OrderChatsTable {
+  order_id: number;
+  purchaser_user_id: number;
+  started_at: Date;
+  message_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface PurchasingTables {
+  order_chats: OrderChatsTable;
   purchase_whitelists: PurchaseWhitelistsTable;
   brand_auths: BrandAuthsTable;
   purchase_applications: PurchaseApplicationsTable;
