@@ -22,16 +22,6 @@ export async function otherLiveDevices(db: Db, username: string, resource: strin
   return Number(r?.n ?? 0);
 }
 
-/** Takes the lease of a device for this process (the device row exists: recordDevice made it). */
-export async function takeLease(db: Db, node: string, username: string, resource: string, now: Date): Promise<void> {
-  await db
-    .updateTable("im_devices")
-    .set({ online_node: node, online_until: new Date(now.getTime() + LEASE_MS) })
-    .where("username", "=", username)
-    .where("resource", "=", resource)
-    .execute();
-}
-
 /** Gives a lease back, unless another process has taken the device since (a newer login elsewhere). */
 export async function dropLease(db: Db, node: string, username: string, resource: string): Promise<boolean> {
   const r = await db

@@ -8,7 +8,7 @@ import { ack, batch, CMD, decodeMSync, decodeProvision, decodeSyncUl, KICK, meta
 import { queueName, type Device } from "./hub";
 import { handleMuc } from "./muc";
 import { refusalOf } from "./reasons";
-import { dropLease, otherLiveDevices, takeLease } from "./leases";
+import { dropLease, otherLiveDevices } from "./leases";
 import { pendingQueues, pull, recordDevice } from "./sync";
 
 /** Login failure texts the client maps (easemob-wire §3d, spec 03 §8). */
@@ -140,9 +140,9 @@ export class Session implements Device {
     const anywhere = await otherLiveDevices(this.ctx.deps.db, name, resource, this.ctx.deps.clock.now());
     if (Math.max(here, anywhere) >= this.ctx.options.maxDevices) return this.refuseLogin(LOGIN.tooManyDevices);
     if (this.state !== "new") return;
-    // Entries wait for this device's acknowledgement from now on (per-device delivery).
-    await recordDevice(this.ctx.deps.db, name, resource, this.ctx.deps.clock.now());
-    await takeLease(this.ctx.deps.db, this.ctx.node, name, resource, this.ctx.deps.clock.now());
+    // Entries wait for this device's acknowledgement from now on (per-device delivery); this process
+    // holds its lease while it is connected.
+    await recordDevice(this.ctx.deps.db, name, resource, this.ctx.deps.clock.now(), this.ctx.node);
     if (this.state !== "new") {
       this.releaseDevice(name, resource, false);
       return;
@@ -162,7 +162,7 @@ export class Session implements Device {
 
   /** Presence is in the database, so subscribers hear it whichever process they are connected to. */
   private presence(name: string, resource: string, status: 0 | 1): void {
-    this.ctx.services.presence.setDevice(name, resource, status).catch((err: unknown) => this.ctx.log(`im gateway: presence of ${name}/${resource}: ${String(err)}`));
+    this.ctx.services.presence.deviceStatus(name, resource, status).catch((err: unknown) => this.ctx.log(`im gateway: presence of ${name}/${resource}: ${String(err)}`));
   }
 
   /** The socket is gone: its lease goes back and the device shows offline (unless it was replaced here). */

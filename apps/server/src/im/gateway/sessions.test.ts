@@ -93,13 +93,27 @@ describe("devices across processes", () => {
     await expect.poll(async () => (await db().selectFrom("im_devices").select("online_node").where("username", "=", u.name).where("resource", "=", "webim_here").executeTakeFirst())?.online_node).toBeNull();
   });
 
-  test("connecting shows the device online to presence, disconnecting shows it offline", async () => {
-    const u = await g.user("present");
-    const c = await g.login(u.name, u.token, "webim_p1");
+  test("connecting shows the device online to presence and its subscribers, disconnecting shows it offline", async () => {
+    const [u, watcher] = await Promise.all([g.user("present"), g.user("watcher")]);
+    expect((await g.im.call("POST", `users/${watcher.name}/presence/3600`, { token: watcher.token, body: { usernames: [u.name] } })).status).toBe(200);
+    const w = await g.login(watcher.name, watcher.token, "webim_w1");
+    /** The presence status of webim_p1 in the next NOTIFY the watcher gets. */
+    const heard = async () => {
+      const f = await w.take((x) => (x.sync?.metas ?? []).some((m) => decodeMeta(m).ns === 5));
+      const meta = (f.sync?.metas ?? []).map((m) => decodeMeta(m)).find((m) => m.ns === 5);
+      const json = JSON.parse(Buffer.from(meta?.payload ?? new Uint8Array()).toString("utf8")) as { type: string; data: { values: { uid: string; status: Record<string, string> }[] } };
+      expect(json.type).toBe("presence");
+      expect(json.data.values[0]?.uid).toBe(u.name);
+      return json.data.values[0]?.status.webim_p1;
+    };
     const status = async () => (await g.im.t.app.im.services.presence.statusOf([u.name]))[0]?.status.webim_p1;
-    await expect.poll(status).toBe("1");
+    const c = await g.login(u.name, u.token, "webim_p1");
+    expect(await heard()).toBe("1");
+    expect(await status()).toBe("1");
     c.close();
-    await expect.poll(status).toBe("0");
+    expect(await heard()).toBe("0");
+    expect(await status()).toBe("0");
+    w.close();
   });
 });
 

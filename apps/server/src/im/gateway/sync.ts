@@ -2,6 +2,7 @@ import type { ImMessagePayload } from "@tessera/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../db/tx";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
+import { LEASE_MS } from "./leases";
 import { encodeNotice } from "./notices";
 
 /**
@@ -15,12 +16,16 @@ import { encodeNotice } from "./notices";
  */
 export const DEVICE_DAYS = 7;
 
-/** Records a device at login: it is one of the user's devices whose acknowledgement entries wait for. */
-export async function recordDevice(db: Db, username: string, resource: string, now: Date): Promise<void> {
+/**
+ * Records a device at login: it is one of the user's devices whose acknowledgement entries wait for,
+ * and `node` (this process) takes its lease (leases.ts).
+ */
+export async function recordDevice(db: Db, username: string, resource: string, now: Date, node: string): Promise<void> {
+  const lease = { online_node: node, online_until: new Date(now.getTime() + LEASE_MS) };
   await db
     .insertInto("im_devices")
-    .values({ username, resource, first_inbox_id: sql<number>`(SELECT COALESCE(max(id), 0) FROM im_inbox)`, last_seen_at: now })
-    .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ last_seen_at: now }))
+    .values({ username, resource, first_inbox_id: sql<number>`(SELECT COALESCE(max(id), 0) FROM im_inbox)`, last_seen_at: now, ...lease })
+    .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ last_seen_at: now, ...lease }))
     .execute();
 }
 

@@ -35,6 +35,16 @@ export class ImPresence {
     });
   }
 
+  /**
+   * The gateway's online (1) / offline (0) of a device, at every connect and disconnect: one statement,
+   * no transaction; subscribers hear it on their online devices.
+   */
+  async deviceStatus(username: string, resource: string, status: 0 | 1): Promise<void> {
+    const { ext, subscribers } = await store.setDeviceStatus(this.deps.db, username, resource, status, this.deps.clock.now());
+    if (subscribers.length === 0) return;
+    this.deps.bus.publish([{ to: subscribers, notice: { ns: "notify", type: "presence", from: username, detail: { resource, status, ext } }, durable: false }]);
+  }
+
   async statusOf(usernames: string[], expiries: Map<string, number> = new Map()): Promise<PresenceStatus[]> {
     const rows = await store.presenceOf(this.deps.db, usernames);
     return usernames.map((uid) => {

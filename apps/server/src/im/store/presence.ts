@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
 
 /** Presence per device (resource) and the subscriptions that expire. */
@@ -8,6 +9,22 @@ export async function publish(tx: Tx, username: string, resource: string, ext: s
     .values({ username, resource, ext, status, updated_at: now })
     .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ ext, status, updated_at: now }))
     .execute();
+}
+
+/**
+ * A device came online (1) or went offline (0): its status changes, its published description stays.
+ * Returns that description and the users subscribed now, in one round trip.
+ */
+export async function setDeviceStatus(db: Executor, username: string, resource: string, status: number, now: Date): Promise<{ ext: string; subscribers: string[] }> {
+  const r = await sql<{ ext: string; subscribers: string[] | null }>`
+    WITH up AS (
+      INSERT INTO im_presence (username, resource, ext, status, updated_at) VALUES (${username}, ${resource}, '', ${status}, ${now})
+      ON CONFLICT (username, resource) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
+      RETURNING ext)
+    SELECT up.ext, (SELECT array_agg(s.subscriber) FROM im_presence_subs s WHERE s.target = ${username} AND s.expires_at > ${now}) AS subscribers
+    FROM up`.execute(db);
+  const row = r.rows[0];
+  return { ext: row?.ext ?? "", subscribers: row?.subscribers ?? [] };
 }
 
 export async function presenceOf(db: Executor, usernames: readonly string[]): Promise<{ username: string; resource: string; ext: string; status: number; updated_at: Date }[]> {
