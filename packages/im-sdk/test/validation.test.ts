@@ -5,9 +5,9 @@ import { connection, message, statusCode as C, type ChatMessage, type Connection
  * Every validation rule of spec 02 §5 and spec 03 §5: the call rejects with the specified type and
  * message, and no request leaves the client (fetch is a spy that fails the test if called).
  */
-let fetchSpy: ReturnType<typeof vi.fn>;
+let fetchSpy: ReturnType<typeof vi.fn<(url: string) => Promise<Response>>>;
 beforeEach(() => {
-  fetchSpy = vi.fn(() => Promise.reject(new Error("no network call was expected")));
+  fetchSpy = vi.fn((_url: string) => Promise.reject(new Error("no network call was expected")));
   vi.stubGlobal("fetch", fetchSpy);
 });
 afterEach(() => {
@@ -166,7 +166,8 @@ describe("history and conversations (spec 02 §5)", () => {
   });
 
   test("an 18-digit time is accepted (the check passes and the call goes out)", async () => {
-    fetchSpy.mockImplementationOnce(() => Promise.resolve(new Response("{}", { status: 200, headers: { "content-type": "application/json" } })));
+    const ok = (): Promise<Response> => Promise.resolve(new Response("{}", { status: 200, headers: { "content-type": "application/json" } }));
+    fetchSpy.mockImplementationOnce(ok);
     await loggedIn().removeHistoryMessages({ targetId: "bob", chatType: "singleChat", beforeTimeStamp: 999_999_999_999_999 });
     expect(fetchSpy).toHaveBeenCalledTimes(1);
     fetchSpy.mockClear();
