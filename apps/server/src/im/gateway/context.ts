@@ -1,6 +1,7 @@
 import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
 import type { AppendBatcher } from "./batcher";
+import type { DeviceChanges } from "./device-changes";
 import type { Hub } from "./hub";
 
 export interface GatewayOptions {
@@ -40,5 +41,7 @@ export interface GatewayCtx {
   options: GatewayOptions;
   /** This process's id in device leases (random per start). */
   node: string;
+  /** Connects and disconnects, written to leases and presence in batches. */
+  devices: DeviceChanges;
   log(message: string): void;
 }

@@ -10,6 +10,7 @@ import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayCtx, type GatewayOptions } from "./context";
 import { AppendBatcher } from "./batcher";
+import { DeviceChanges } from "./device-changes";
 import { Hub } from "./hub";
 import { dropAllLeases, renewLeases, RENEW_MS } from "./leases";
 import { createRedisRelay } from "./relay";
@@ -40,7 +41,9 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   const options = { ...DEFAULT_GATEWAY_OPTIONS, ...overrides };
   const hub = new Hub(deps.appKey);
   if (options.redisUrl) hub.relay = await createRedisRelay(options.redisUrl, (m) => hub.apply(m), log);
-  const ctx: GatewayCtx = { services, deps, hub, batcher: new AppendBatcher(deps, services.history), options, node: randomUUID(), log };
+  const node = randomUUID();
+  const devices = new DeviceChanges({ deps, services, hub, node, log });
+  const ctx: GatewayCtx = { services, deps, hub, batcher: new AppendBatcher(deps, services.history), options, node, devices, log };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Session>();
 
@@ -99,6 +102,7 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
     for (const ws of wss.clients) ws.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     await hub.relay?.close();
+    await devices.drain();
     await dropAllLeases(deps.db, ctx.node).catch((err: unknown) => log(`im gateway: dropping device leases failed: ${String(err)}`));
   });
   return { hub, options, node: ctx.node };

@@ -22,16 +22,18 @@ export async function otherLiveDevices(db: Db, username: string, resource: strin
   return Number(r?.n ?? 0);
 }
 
-/** Gives a lease back, unless another process has taken the device since (a newer login elsewhere). */
-export async function dropLease(db: Db, node: string, username: string, resource: string): Promise<boolean> {
-  const r = await db
-    .updateTable("im_devices")
-    .set({ online_node: null, online_until: null })
-    .where("username", "=", username)
-    .where("resource", "=", resource)
-    .where("online_node", "=", node)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+/**
+ * Gives leases back, except those another process has taken since (a newer login elsewhere). Returns
+ * the devices whose lease this process held.
+ */
+export async function dropLeases(db: Db, node: string, devices: readonly { username: string; resource: string }[]): Promise<{ username: string; resource: string }[]> {
+  if (devices.length === 0) return [];
+  const r = await sql<{ username: string; resource: string }>`
+    UPDATE im_devices d SET online_node = NULL, online_until = NULL
+    FROM unnest(${devices.map((d) => d.username)}::text[], ${devices.map((d) => d.resource)}::text[]) AS x(u, r)
+    WHERE d.username = x.u AND d.resource = x.r AND d.online_node = ${node}
+    RETURNING d.username, d.resource`.execute(db);
+  return r.rows;
 }
 
 /** Renews every lease this process holds. */

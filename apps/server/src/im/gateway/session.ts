@@ -8,7 +8,7 @@ import { ack, batch, CMD, decodeMSync, decodeProvision, decodeSyncUl, KICK, meta
 import { queueName, type Device } from "./hub";
 import { handleMuc } from "./muc";
 import { refusalOf } from "./reasons";
-import { dropLease, otherLiveDevices } from "./leases";
+import { otherLiveDevices } from "./leases";
 import { pendingQueues, pull, recordDevice } from "./sync";
 
 /** Login failure texts the client maps (easemob-wire §3d, spec 03 §8). */
@@ -84,7 +84,7 @@ export class Session implements Device {
     clearTimeout(this.expiry);
     if (wasOpen) {
       this.ctx.hub.remove(this);
-      this.releaseDevice(this.username, this.resource, true);
+      this.releaseDevice(this.username, this.resource);
     }
   }
 
@@ -144,7 +144,7 @@ export class Session implements Device {
     // holds its lease while it is connected.
     await recordDevice(this.ctx.deps.db, name, resource, this.ctx.deps.clock.now(), this.ctx.node);
     if (this.state !== "new") {
-      this.releaseDevice(name, resource, false);
+      this.releaseDevice(name, resource);
       return;
     }
     this.username = name;
@@ -157,21 +157,13 @@ export class Session implements Device {
     this.send(provisionReply({ resource, expiresMs: claims.expiresMs }));
     this.expiry = setTimeout(() => this.close(CLOSE.expired, "token expired"), Math.min(claims.expiresMs - nowMs, 2 ** 31 - 1));
     this.expiry.unref();
-    this.presence(name, resource, 1);
-  }
-
-  /** Presence is in the database, so subscribers hear it whichever process they are connected to. */
-  private presence(name: string, resource: string, status: 0 | 1): void {
-    this.ctx.services.presence.deviceStatus(name, resource, status).catch((err: unknown) => this.ctx.log(`im gateway: presence of ${name}/${resource}: ${String(err)}`));
+    this.ctx.devices.online(name, resource);
   }
 
   /** The socket is gone: its lease goes back and the device shows offline (unless it was replaced here). */
-  private releaseDevice(name: string, resource: string, wasOpen: boolean): void {
+  private releaseDevice(name: string, resource: string): void {
     const replacedHere = this.ctx.hub.devices(name).some((d) => d.resource === resource && d !== this);
-    if (replacedHere) return;
-    void dropLease(this.ctx.deps.db, this.ctx.node, name, resource)
-      .then((dropped) => (dropped && wasOpen ? this.presence(name, resource, 0) : undefined))
-      .catch((err: unknown) => this.ctx.log(`im gateway: releasing ${name}/${resource}: ${String(err)}`));
+    if (!replacedHere) this.ctx.devices.offline(name, resource);
   }
 
   private async unread(): Promise<void> {

@@ -36,13 +36,14 @@ export class ImPresence {
   }
 
   /**
-   * The gateway's online (1) / offline (0) of a device, at every connect and disconnect: one statement,
-   * no transaction; subscribers hear it on their online devices.
+   * The gateway's online (1) / offline (0) of devices, batched over many connects and disconnects: one
+   * statement, no transaction; subscribers hear it on their online devices.
    */
-  async deviceStatus(username: string, resource: string, status: 0 | 1): Promise<void> {
-    const { ext, subscribers } = await store.setDeviceStatus(this.deps.db, username, resource, status, this.deps.clock.now());
-    if (subscribers.length === 0) return;
-    this.deps.bus.publish([{ to: subscribers, notice: { ns: "notify", type: "presence", from: username, detail: { resource, status, ext } }, durable: false }]);
+  async deviceStatuses(devices: readonly { username: string; resource: string; status: 0 | 1 }[]): Promise<void> {
+    const rows = await store.setDeviceStatuses(this.deps.db, devices, this.deps.clock.now());
+    const heard = rows.filter((r) => r.subscribers.length > 0);
+    if (heard.length === 0) return;
+    this.deps.bus.publish(heard.map((r) => ({ to: r.subscribers, notice: { ns: "notify", type: "presence", from: r.username, detail: { resource: r.resource, status: r.status, ext: r.ext } }, durable: false })));
   }
 
   async statusOf(usernames: string[], expiries: Map<string, number> = new Map()): Promise<PresenceStatus[]> {

@@ -12,19 +12,26 @@ export async function publish(tx: Tx, username: string, resource: string, ext: s
 }
 
 /**
- * A device came online (1) or went offline (0): its status changes, its published description stays.
- * Returns that description and the users subscribed now, in one round trip.
+ * Devices came online (1) or went offline (0): their status changes, their published descriptions stay.
+ * Returns each device's description and the users subscribed to its user now, in one round trip.
+ * One entry per device (the caller keeps the latest).
  */
-export async function setDeviceStatus(db: Executor, username: string, resource: string, status: number, now: Date): Promise<{ ext: string; subscribers: string[] }> {
-  const r = await sql<{ ext: string; subscribers: string[] | null }>`
+export async function setDeviceStatuses(
+  db: Executor,
+  devices: readonly { username: string; resource: string; status: number }[],
+  now: Date,
+): Promise<{ username: string; resource: string; status: number; ext: string; subscribers: string[] }[]> {
+  if (devices.length === 0) return [];
+  const r = await sql<{ username: string; resource: string; status: number; ext: string; subscribers: string[] | null }>`
     WITH up AS (
-      INSERT INTO im_presence (username, resource, ext, status, updated_at) VALUES (${username}, ${resource}, '', ${status}, ${now})
+      INSERT INTO im_presence (username, resource, ext, status, updated_at)
+      SELECT u, r, '', s, ${now} FROM unnest(${devices.map((d) => d.username)}::text[], ${devices.map((d) => d.resource)}::text[], ${devices.map((d) => d.status)}::int[]) AS x(u, r, s)
       ON CONFLICT (username, resource) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
-      RETURNING ext)
-    SELECT up.ext, (SELECT array_agg(s.subscriber) FROM im_presence_subs s WHERE s.target = ${username} AND s.expires_at > ${now}) AS subscribers
+      RETURNING username, resource, status, ext)
+    SELECT up.username, up.resource, up.status, up.ext,
+      (SELECT array_agg(s.subscriber) FROM im_presence_subs s WHERE s.target = up.username AND s.expires_at > ${now}) AS subscribers
     FROM up`.execute(db);
-  const row = r.rows[0];
-  return { ext: row?.ext ?? "", subscribers: row?.subscribers ?? [] };
+  return r.rows.map((row) => ({ ...row, status: Number(row.status), subscribers: row.subscribers ?? [] }));
 }
 
 export async function presenceOf(db: Executor, usernames: readonly string[]): Promise<{ username: string; resource: string; ext: string; status: number; updated_at: Date }[]> {
