@@ -7,6 +7,8 @@ import { ClusterOutlined, ShopOutlined } from "@ant-design/icons";
 import { AppstoreOutlined, CreditCardOutlined, GiftOutlined, ShoppingOutlined } from "@ant-design/icons";
 // Media pages.
 import { VideoCameraOutlined } from "@ant-design/icons";
+// Brand chat.
+import { MessageOutlined } from "@ant-design/icons";
 import type { ComponentType } from "react";
 import type { MerchantRole, Version } from "@tessera/contracts";
 
@@ -84,6 +86,7 @@ export const AREAS: AreaDef[] = [
       { path: "SupplierDocking", load: () => import("../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
       { path: "GoodsPurchaseForm", load: () => import("../areas/sale/GoodsPurchaseForm"), titleKey: "application.title.sale", menuKey: "application.title.sale", icon: FormOutlined },
       { path: "PurchaseOrder", load: () => import("../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },
+      { path: "BrandChat", load: () => import("../chat/ChatPage"), titleKey: "chat.title", menuKey: "chat.menu", icon: MessageOutlined },
       { path: "SalesStatistics", load: () => import("../areas/sale/SalesStatistics"), titleKey: "stats.title.sales", menuKey: "stats.title.sales", icon: AccountBookOutlined },
       { path: "PurchaseSettlement", load: () => import("../areas/sale/PurchaseSettlement"), titleKey: "stats.title.settlement", menuKey: "stats.title.settlement", icon: CalendarOutlined },
       { path: "GoodsList", load: () => import("../areas/sale/GoodsList"), titleKey: "catalog.title.goodsList", menuKey: "catalog.menu.goodsList", icon: ShoppingOutlined },
@@ -113,6 +116,7 @@ export const AREAS: AreaDef[] = [
       { path: "PurchaseWhiteList", load: () => import("../areas/business/PurchaseWhiteList"), titleKey: "whitelist.title.goods", menuKey: "whitelist.title.goods", icon: SafetyOutlined },
       { path: "VendorPurchaseForm", load: () => import("../areas/business/VendorPurchaseForm"), titleKey: "application.title.business", menuKey: "application.title.business", icon: FormOutlined },
       { path: "SalesOrder", load: () => import("../areas/business/SalesOrder"), titleKey: "order.title.business", menuKey: "order.title.business", icon: ShoppingCartOutlined },
+      { path: "BrandChat", load: () => import("../chat/ChatPage"), titleKey: "chat.title", menuKey: "chat.menu", icon: MessageOutlined },
       { path: "SUPOrder", load: () => import("../areas/business/SUPOrder"), titleKey: "stats.title.sup", menuKey: "stats.title.sup", icon: TransactionOutlined },
       { path: "CheckSupOrder", load: () => import("../areas/business/CheckSupOrder"), titleKey: "stats.title.check", menuKey: "stats.title.check", icon: AuditOutlined },
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
@@ -150,6 +154,7 @@ export const AREAS: AreaDef[] = [
       { path: "SupplierDocking", load: () => import("../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
       { path: "GoodsPurchaseForm", load: () => import("../areas/sale/GoodsPurchaseForm"), titleKey: "application.title.sale", menuKey: "application.title.sale", icon: FormOutlined },
       { path: "PurchaseOrder", load: () => import("../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },
+      { path: "BrandChat", load: () => import("../chat/ChatPage"), titleKey: "chat.title", menuKey: "chat.menu", icon: MessageOutlined },
       { path: "storedValue", load: () => import("../areas/international/StoredValue"), titleKey: "funds.title.storedValue", menuKey: "funds.title.storedValue", icon: BankOutlined },
       { path: "storedFund", load: () => import("../areas/international/StoredFund"), titleKey: "funds.title.storedFund", menuKey: "funds.title.storedFund", icon: WalletOutlined },
       { path: "GoodsList", load: () => import("../areas/sale/IntlGoodsList"), titleKey: "catalog.title.goodsSelection", menuKey: "catalog.menu.goodsSelection", icon: ShoppingOutlined },
@@ -174,6 +179,7 @@ export const AREAS: AreaDef[] = [
       { path: "ChangesFunds", load: () => import("../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "ProcurementLiaison", load: () => import("../areas/business/ProcurementLiaison"), titleKey: "docking.title.business", menuKey: "docking.title.business", icon: ApartmentOutlined },
       { path: "SalesOrder", load: () => import("../areas/business/SalesOrder"), titleKey: "order.title.business", menuKey: "order.title.business", icon: ShoppingCartOutlined },
+      { path: "BrandChat", load: () => import("../chat/ChatPage"), titleKey: "chat.title", menuKey: "chat.menu", icon: MessageOutlined },
       { path: "storedFund", load: () => import("../areas/international/StoredFund"), titleKey: "funds.title.storedFund", menuKey: "funds.title.storedFund", icon: WalletOutlined },
       { path: "WithdrawalRecordB", load: () => import("../areas/business/WithdrawalRecordB"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
     ],

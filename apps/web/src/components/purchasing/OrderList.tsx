@@ -8,6 +8,7 @@ import { reportFailure } from "../form/serverError";
 import { useMessageText } from "../form/useZodRules";
 import { ListPage } from "../list/ListPage";
 import { formatMoney } from "../money";
+import { OrderChatButton } from "../../chat/OrderChatButton";
 import { ORDER_LIST_PATHS, orderFilters } from "./listFilters";
 import { OrderCodesDrawer } from "./OrderCodesDrawer";
 import { RefundDialog } from "./RefundDialog";
@@ -88,21 +89,25 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
     {
       title: t("funds.col.actions"),
       key: "actions",
-      render: (_: unknown, o) =>
-        side === "purchaser" && o.topUpAccount === null && o.state === "success" ? (
-          <Space size={0}>
-            <Button type="link" size="small" onClick={() => setCodesOf(o)} data-testid={`codes-${o.orderNo}`}>
-              {t("order.codes")}
+      render: (_: unknown, o) => (
+        <Space size={0} wrap>
+          {side === "purchaser" && o.topUpAccount === null && o.state === "success" ? (
+            <>
+              <Button type="link" size="small" onClick={() => setCodesOf(o)} data-testid={`codes-${o.orderNo}`}>
+                {t("order.codes")}
+              </Button>
+              <Button type="link" size="small" onClick={() => setRefunding(o)}>
+                {t("refund.request")}
+              </Button>
+            </>
+          ) : side === "supplier" && o.state === "processing" ? (
+            <Button type="link" size="small" onClick={() => setFulfilling(o)} data-testid={`fulfil-${o.orderNo}`}>
+              {t("order.fulfil")}
             </Button>
-            <Button type="link" size="small" onClick={() => setRefunding(o)}>
-              {t("refund.request")}
-            </Button>
-          </Space>
-        ) : side === "supplier" && o.state === "processing" ? (
-          <Button type="link" size="small" onClick={() => setFulfilling(o)} data-testid={`fulfil-${o.orderNo}`}>
-            {t("order.fulfil")}
-          </Button>
-        ) : null,
+          ) : null}
+          <OrderChatButton order={o} side={side} />
+        </Space>
+      ),
     },
   ];
   return (
