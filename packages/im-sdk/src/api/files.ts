@@ -221,7 +221,12 @@ export async function uploadMessageFile(this: Connection, m: ChatMessage): Promi
   m.secret = entity["share-secret"] ?? "";
   m.file_length = entity["file-metadata"]?.["content-length"] ?? file.data.size;
   m.filename ??= file.filename ?? (file.data as File).name ?? "file";
-  if (m.type === "img" && big) m.thumb = `${m.url}?thumbnail=true&thumbnail-width=${m.thumbnailWidth ?? THUMBNAIL_SIZE}&thumbnail-height=${m.thumbnailHeight ?? THUMBNAIL_SIZE}`;
+  if (m.type === "img" && big) {
+    const w = m.thumbnailWidth ?? THUMBNAIL_SIZE;
+    const h = m.thumbnailHeight ?? THUMBNAIL_SIZE;
+    m.thumb = `${m.url}?em-redirect=true&share-secret=${encodeURIComponent(m.secret)}&thumbnail=true&thumbnail-width=${w}&thumbnail-height=${h}`;
+    m.thumb_secret = m.secret;
+  }
 }
 
 /** Checks and uploads the combined-message file before a combine message is sent. */
