@@ -47,7 +47,7 @@ export function isCardBusinessType(t: BusinessType): boolean {
   return CARD_BUSINESS_TYPES.includes(t);
 }
 
-export const CARD_STATES = ["available", "sold", "void"] as const;
+export const CARD_STATES = ["available", "sold", "void", "expired"] as const;
 export type CardState = (typeof CARD_STATES)[number];
 
 export const REJECT_REASONS = [
@@ -195,6 +195,8 @@ export const goods = z.object({
   state: z.enum(GOODS_STATES),
   stock: z.number().int(),
   sold: z.number().int(),
+  /** Codes whose expiry day passed unsold: no longer in stock. */
+  expired: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -271,7 +273,7 @@ export const merchandiseQuery = pageQuery.extend({
 export type MerchandiseQuery = z.infer<typeof merchandiseQuery>;
 
 /** What a purchaser sees of a goods: no settlement price, no supplier-internal fields. */
-export const merchandise = goods.omit({ settlementPrice: true, lowStockThreshold: true, weight: true, sold: true, state: true });
+export const merchandise = goods.omit({ settlementPrice: true, lowStockThreshold: true, weight: true, sold: true, expired: true, state: true });
 export type Merchandise = z.infer<typeof merchandise>;
 
 export const merchandiseFilters = z.object({

@@ -187,13 +187,14 @@ export async function updateGoods(tx: Executor, merchantId: number, goodsId: num
     .execute();
 }
 
-export async function adjustCounters(tx: Executor, goodsId: number, delta: { stock?: number; sold?: number; voided?: number }): Promise<{ stock: number; low_stock_threshold: number; low_stock_notified_at: Date | null }> {
+export async function adjustCounters(tx: Executor, goodsId: number, delta: { stock?: number; sold?: number; voided?: number; expired?: number }): Promise<{ stock: number; low_stock_threshold: number; low_stock_notified_at: Date | null }> {
   return tx
     .updateTable("catalog_goods")
     .set((eb) => ({
       stock: eb("stock", "+", delta.stock ?? 0),
       sold: eb("sold", "+", delta.sold ?? 0),
       voided: eb("voided", "+", delta.voided ?? 0),
+      expired: eb("expired", "+", delta.expired ?? 0),
     }))
     .where("id", "=", goodsId)
     .returning(["stock", "low_stock_threshold", "low_stock_notified_at"])

@@ -50,7 +50,7 @@ export interface LowStock {
 export async function adjustStock(
   tx: Executor,
   goods: { id: number; merchantId: number; name: string },
-  delta: { stock?: number; sold?: number; voided?: number },
+  delta: { stock?: number; sold?: number; voided?: number; expired?: number },
   now: Date,
 ): Promise<LowStock | null> {
   const after = await repo.adjustCounters(tx, goods.id, delta);

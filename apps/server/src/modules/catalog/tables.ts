@@ -45,6 +45,8 @@ export interface CatalogGoodsTable {
   stock: Generated<number>;
   sold: Generated<number>;
   voided: Generated<number>;
+  /** Codes whose expiry day passed unsold (migration 0072). */
+  expired: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

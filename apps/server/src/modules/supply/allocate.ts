@@ -1,5 +1,6 @@
 import { CODE } from "@tessera/contracts";
 import type { Tx } from "../../db/tx";
+import { platformDay } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
 import { adjustStock, lockGoodsForStock, type LowStock } from "../catalog";
 import * as repo from "./repo";
@@ -29,7 +30,7 @@ export async function allocateCards(tx: Tx, req: AllocateRequest, now: Date): Pr
   const goods = await lockGoodsForStock(tx, req.goodsId, false);
   if (!goods || goods.state !== "available" || !goods.cardStock) throw new AppError(CODE.CONFLICT, "supply.goodsNotAvailable");
   if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "catalog.perOrderInvalid", {}, "quantity");
-  const ids = await repo.pickAvailable(tx, req.goodsId, req.quantity, now.toISOString().slice(0, 10));
+  const ids = await repo.pickAvailable(tx, req.goodsId, req.quantity, platformDay(now));
   if (ids.length < req.quantity) throw new AppError(CODE.CONFLICT, "supply.outOfStock");
   await repo.markSold(tx, ids, { orderId: req.orderId, buyerMerchantId: req.buyerMerchantId, at: now });
   const lowStock = await adjustStock(tx, goods, { stock: -ids.length, sold: ids.length }, now);

@@ -3,6 +3,7 @@ import type { AppContext } from "../../context";
 import type { Guard } from "../../platform/auth/guard";
 import { CatalogService, catalogBranderRoutes, catalogUserRoutes } from "../catalog";
 import { cardKeys } from "./crypto";
+import { scheduleCardExpiry } from "./jobs";
 import { supplyBranderRoutes, supplyUserRoutes } from "./routes";
 import { SupplyService } from "./service";
 
@@ -15,6 +16,7 @@ export async function registerCatalogSupply(app: FastifyInstance, ctx: AppContex
   const db = ctx.database.db;
   const catalog = new CatalogService({ db, storage: ctx.storage });
   const supply = new SupplyService({ db, keys: cardKeys(ctx.secret), clock: ctx.clock, mailer: ctx.mailer });
+  scheduleCardExpiry(app, supply, ctx.clock);
   await app.register(catalogBranderRoutes({ catalog, guard }), { prefix: "/api/card-brander" });
   await app.register(supplyBranderRoutes({ supply, guard }), { prefix: "/api/card-brander" });
   await app.register(catalogUserRoutes({ catalog, guard }), { prefix: "/api/card-user" });

@@ -162,7 +162,12 @@ export async function listBoughtCards(db: Executor, buyerMerchantId: number, q: 
   return { rows, total: Number(count.n) };
 }
 
-/** Takes `quantity` available, unexpired codes of a goods, skipping rows other transactions hold. */
+/**
+ * Takes `quantity` available, unexpired codes of a goods, skipping rows other transactions hold. `today`
+ * is the platform day: a code expiring today is still sold. The scan runs on supply_cards_available_idx;
+ * the expiry job moves passed codes out of it each day, so the expiry condition (checked on the row that
+ * FOR UPDATE reads anyway) skips at most the codes that expired since the job's last run.
+ */
 export async function pickAvailable(tx: Executor, goodsId: number, quantity: number, today: string): Promise<number[]> {
   const rows = await sql<{ id: number }>`
     SELECT id FROM supply_cards
@@ -193,6 +198,24 @@ export async function lockAvailable(tx: Executor, merchantId: number, goodsId: n
     .forUpdate()
     .execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * Available codes whose expiry day is before `today` (YYYY-MM-DD, platform day), at most `limit`, from
+ * supply_cards_expiry_idx; rows an order holds are skipped (an order never takes such a code anyway).
+ */
+export async function lockExpired(tx: Executor, today: string, limit: number): Promise<{ id: number; goodsId: number }[]> {
+  const rows = await sql<{ id: number; goods_id: number }>`
+    SELECT id, goods_id FROM supply_cards
+    WHERE state = 'available' AND expires_on IS NOT NULL AND expires_on < ${today}::date
+    ORDER BY expires_on, goods_id
+    LIMIT ${limit}
+    FOR UPDATE SKIP LOCKED`.execute(tx);
+  return rows.rows.map((r) => ({ id: Number(r.id), goodsId: Number(r.goods_id) }));
+}
+
+export async function markExpired(tx: Executor, ids: number[], at: Date): Promise<void> {
+  await tx.updateTable("supply_cards").set({ state: "expired", expired_at: at }).where("id", "in", ids).where("state", "=", "available").execute();
 }
 
 export async function markVoid(tx: Executor, ids: number[], at: Date): Promise<void> {

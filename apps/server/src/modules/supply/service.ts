@@ -9,7 +9,7 @@ import {
   type RevealedCard,
 } from "@tessera/contracts";
 import { sql } from "kysely";
-import type { Clock } from "../../platform/clock";
+import { platformDay, type Clock } from "../../platform/clock";
 import type { Db, Executor } from "../../db/tx";
 import { withTx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
@@ -40,8 +40,9 @@ type Reject = { rowNo: number; reason: RejectReason; numberMask: string };
 export class SupplyService {
   constructor(private readonly deps: SupplyDeps) {}
 
+  /** Expiry dates are platform days (UTC+8). */
   private today(): string {
-    return this.deps.clock.now().toISOString().slice(0, 10);
+    return platformDay(this.deps.clock.now());
   }
 
   /** The supplier's own card goods, or 404; a void goods takes no more codes. */
@@ -232,6 +233,37 @@ export class SupplyService {
     });
     await this.afterLowStock(lowStock);
     return { voided };
+  }
+
+  /**
+   * Moves every available code whose expiry day has passed to 'expired', with the goods' counters (stock
+   * down, expired up) in the same transaction, a chunk at a time. Goods rows are locked in id order after
+   * the code rows, the order every other stock change locks them in. Returns how many codes expired.
+   */
+  async expireDue(): Promise<number> {
+    const now = this.deps.clock.now();
+    const today = platformDay(now);
+    let total = 0;
+    for (;;) {
+      const { expired, notices } = await withTx(this.deps.db, async (tx) => {
+        const rows = await repo.lockExpired(tx, today, CHUNK);
+        const byGoods = new Map<number, number[]>();
+        for (const r of rows) byGoods.set(r.goodsId, [...(byGoods.get(r.goodsId) ?? []), r.id]);
+        const lows: LowStock[] = [];
+        for (const goodsId of [...byGoods.keys()].sort((a, b) => a - b)) {
+          const ids = byGoods.get(goodsId) ?? [];
+          const goods = await lockGoodsForStock(tx, goodsId, true);
+          if (!goods) continue;
+          await repo.markExpired(tx, ids, now);
+          const low = await adjustStock(tx, goods, { stock: -ids.length, expired: ids.length }, now);
+          if (low) lows.push(low);
+        }
+        return { expired: rows.length, notices: lows };
+      });
+      for (const n of notices) await this.afterLowStock(n);
+      total += expired;
+      if (expired < CHUNK) return total;
+    }
   }
 
   /** Sends the low-stock notice of a committed change; a mail failure never undoes the change. */

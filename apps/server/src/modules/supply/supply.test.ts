@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withTx } from "../../db/tx";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { platformDay } from "../../platform/clock";
 import { allocateCards } from "./allocate";
 
 let t: TestApp;
@@ -73,7 +74,7 @@ describe("import", () => {
   it("lands good rows of an xlsx and reports each kind of bad row with its row number and reason", async () => {
     const g = await newGoods(t, a, brandA.id, { name: "Mixed import" });
     await importFile(t, a.token, g.id, "first.csv", csv([["STORED-0001", "S1", ""]]));
-    const today = t.clock.now().toISOString().slice(0, 10);
+    const today = platformDay(t.clock.now());
     const file = await xlsx([
       ["GOOD-0001", "PIN-1", "2099-12-31"], // row 2 ok
       ["", "PIN-2", ""], // 3 number missing

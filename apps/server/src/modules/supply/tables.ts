@@ -35,11 +35,12 @@ export interface SupplyCardsTable {
   sealed: string;
   /** A date column; written as YYYY-MM-DD, read back through to_char (engines differ on date parsing). */
   expires_on: ColumnType<Date | string | null, string | null | undefined, string | null>;
-  state: Generated<"available" | "sold" | "void">;
+  state: Generated<"available" | "sold" | "void" | "expired">;
   order_id: string | null;
   buyer_merchant_id: number | null;
   sold_at: Timestamp | null;
   voided_at: Timestamp | null;
+  expired_at: Timestamp | null;
   created_at: Generated<Date>;
 }
 
