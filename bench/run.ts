@@ -28,6 +28,7 @@ try {
   for (const line of await (await import("./ledger.bench")).benchLedger(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./purchasing.bench")).benchPurchasing(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./im-ws.bench")).benchImWs(seconds, databaseUrl)) console.log(line);
+  for (const line of await (await import("./im-sdk-size.bench")).benchImSdkSize()) console.log(line);
 } finally {
   await server.stop();
 }

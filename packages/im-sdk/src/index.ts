@@ -46,6 +46,7 @@ export { uniqueId, ID_BASE_MS } from "./ids.js";
 export { encodeCombineFile, decodeCombineFile, combineLevel, THUMBNAIL_THRESHOLD, COMBINE_MAX_MESSAGES, COMBINE_MAX_LEVEL } from "./api/files.js";
 export { USER_INFO_KEYS, type SilentOptions } from "./api/users.js";
 export type { Conversation } from "./api/conversations.js";
+export type { RestReply } from "./api/check.js";
 export type { CreateGroupData } from "./api/groups.js";
 export type { ChatMessage, ChatType, MessageFields, MessageStatus, MessageType, FileObject, ModifiedInfo, Priority } from "./message.js";
 export type { ConnectionEvents, EventHandlers, EventName, AckEvent, MucEvent, ContactEvent, PresenceEvent } from "./events.js";

@@ -40,3 +40,6 @@ export function nameList(v: unknown, name: string): string {
 }
 
 export const enc = encodeURIComponent;
+
+/** A REST reply as the API methods resolve it: the server's JSON plus `type: 0`, `data` per method. */
+export type RestReply<T = unknown> = { type: number; data?: T; [k: string]: unknown };

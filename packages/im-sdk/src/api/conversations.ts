@@ -3,9 +3,8 @@ import { err, invalid } from "../errors.js";
 import { messageFromHistory, type ChatMessage, type ChatType } from "../message.js";
 import { base64ToBytes } from "../proto.js";
 import { statusCode as C } from "../status.js";
-import { enc, isNum, isStr, needBool, needNum, needObj, needStr } from "./check.js";
+import { enc, isNum, isStr, needBool, needNum, needObj, needStr , type RestReply as Reply } from "./check.js";
 
-type Reply<T = unknown> = { type: number; data?: T; [k: string]: unknown };
 
 export interface Conversation {
   conversationId: string;

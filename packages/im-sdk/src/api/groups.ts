@@ -1,9 +1,8 @@
 import type { Connection } from "../connection.js";
 import { invalid } from "../errors.js";
 import { asText } from "../proto.js";
-import { enc, isNum, nameList, needArray, needNum, needObj, needStr } from "./check.js";
+import { enc, isNum, nameList, needArray, needNum, needObj, needStr , type RestReply as Reply } from "./check.js";
 
-type Reply<T = unknown> = { type: number; data?: T; [k: string]: unknown };
 const V3 = { version: "v3" };
 
 export interface CreateGroupData {

@@ -2,10 +2,9 @@ import type { Connection } from "../connection.js";
 import { err, invalid, metadataError } from "../errors.js";
 import { asText } from "../proto.js";
 import { statusCode as C } from "../status.js";
-import { enc, isNum, isStr, nameList, needArray, needNum, needObj, needStr } from "./check.js";
+import { enc, isNum, isStr, nameList, needArray, needNum, needObj, needStr , type RestReply as Reply } from "./check.js";
 import { membersOf } from "./groups.js";
 
-type Reply<T = unknown> = { type: number; data?: T; [k: string]: unknown };
 const V3 = { version: "v3" };
 
 const rid = (opts: { chatRoomId?: unknown } | undefined): string => enc(needStr(needObj(opts).chatRoomId, "chatRoomId"));

@@ -1,8 +1,7 @@
 import type { Connection } from "../connection.js";
 import { invalid } from "../errors.js";
-import { enc, isStr, needArray, needObj } from "./check.js";
+import { enc, isStr, needArray, needObj , type RestReply as Reply } from "./check.js";
 
-type Reply<T = unknown> = { type: number; data?: T; [k: string]: unknown };
 
 const tid = (opts: { chatThreadId?: unknown } | undefined): string => {
   const id = needObj(opts).chatThreadId;

@@ -2,13 +2,12 @@ import type { Connection } from "../connection.js";
 import { err, invalid } from "../errors.js";
 import { request } from "../http.js";
 import { statusCode as C } from "../status.js";
-import { enc, isNum, isStr, needArray, needNum, needObj, needStr } from "./check.js";
+import { enc, isNum, isStr, needArray, needNum, needObj, needStr , type RestReply as Reply } from "./check.js";
 
 /** The user-info keys a profile may carry (spec 02 §5); anything else is an 'illegal key'. */
 export const USER_INFO_KEYS = ["nickname", "avatarurl", "mail", "phone", "gender", "sign", "birth", "ext"] as const;
 const ILLEGAL_KEY = "illegal key, only these keys: nickname, avatarurl, mail, phone, gender, sign, birth, ext are allowed";
 
-type Reply<T = unknown> = { type: number; data?: T; [k: string]: unknown };
 
 function me(c: Connection): string {
   return enc(c.user);
