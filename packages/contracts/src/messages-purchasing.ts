@@ -8,7 +8,11 @@ export const PURCHASING_MESSAGES = {
   "docking.notFound": { cn: "对接记录不存在", tw: "對接記錄不存在", en: "This docking record does not exist" },
   "docking.wrongState": { cn: "该对接当前状态不能执行此操作", tw: "該對接當前狀態不能執行此操作", en: "This docking cannot do that in its current state" },
   "docking.rejectReasonEmpty": { cn: "请输入驳回原因", tw: "請輸入駁回原因", en: "Please enter the reason for rejecting" },
-  "docking.notDocked": { cn: "尚未与该供应商完成对接", tw: "尚未與該供應商完成對接", en: "You are not docked with this supplier" },
+  "docking.notDocked": {
+    cn: "您不能购买该供应商的商品：尚未与其完成对接，也未获得品牌授权或加入其白名单",
+    tw: "您不能購買該供應商的商品：尚未與其完成對接，也未獲得品牌授權或加入其白名單",
+    en: "You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist",
+  },
   "order.goodsEmpty": { cn: "请选择商品", tw: "請選擇商品", en: "Please choose the goods" },
   "order.goodsUnavailable": { cn: "该商品暂不可采购", tw: "該商品暫不可採購", en: "This goods cannot be purchased now" },
   "order.quantityInvalid": { cn: "采购数量须为正整数", tw: "採購數量須為正整數", en: "The quantity must be a positive whole number" },

@@ -2,7 +2,8 @@ import type { Brand, BranderReply, CostReply, Goods, ImageReply, Merchandise, Pa
 import ExcelJS from "exceljs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { dock } from "../../../test/docking";
+import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
 import { goodsBody, importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "./fixtures";
 
 let t: TestApp;
@@ -308,7 +309,7 @@ describe("goods selection", () => {
     await newGoods(t, s, brand.id, { name: "Selecta topup", businessType: "top_up" });
     const intl = await newGoods(t, s, brand.id, { name: "Selecta intl only", salesScope: "international" });
 
-    const buyer = await newMerchant(t, "Buyer Co");
+    const { buyer } = await dock(t, s, await registerMerchant(t, { orgName: "Buyer Co" }));
     const q = (qs: string) => t.call<Page<Merchandise>>("GET", `/api/card-user/merchandises?type=card&brandId=${brand.id}${qs}`, { token: buyer.token });
     expect((await q("")).body.data.list.map((g) => g.id)).toEqual([g2.id, g1.id]);
     expect((await q("&sort=sales")).body.data.list.map((g) => g.id)).toEqual([g1.id, g2.id]);
@@ -333,5 +334,57 @@ describe("goods selection", () => {
     const open = await t.call<Page<Merchandise>>("GET", `/api/card-api/openapi/product?type=card&brandId=${brand.id}`, { token: buyer.token });
     expect(open.body.data.list.map((g) => g.id)).toEqual([g2.id, g1.id]);
     expect((await t.call("GET", "/api/card-api/openapi/product")).status).toBe(401);
+  });
+});
+
+describe("goods selection shows a purchaser only goods it may buy", () => {
+  const names = (r: { body: { data: Page<Merchandise> } }) => r.body.data.list.map((g) => g.name).sort();
+
+  it("docked, brand-authorised or whitelisted suppliers' goods; nothing of the others, in lists, filters, detail and the open API", async () => {
+    const docked = await newMerchant(t, "Docked Supply");
+    const authorising = await newMerchant(t, "Authorising Brand");
+    const listing = await newMerchant(t, "Listing Supply");
+    const stranger = await newMerchant(t, "Stranger Supply");
+    const [bd, ba, bl, bs] = await Promise.all([newBrand(t, docked, "MB Docked"), newBrand(t, authorising, "MB Auth"), newBrand(t, listing, "MB List"), newBrand(t, stranger, "MB Stranger")]);
+    await newGoods(t, docked, bd.id, { name: "MB docked goods", faceValue: 1100, price: 1100, settlementPrice: 1000 });
+    await newGoods(t, authorising, ba.id, { name: "MB authorised goods", faceValue: 1200, price: 1200, settlementPrice: 1000 });
+    const listed = await newGoods(t, listing, bl.id, { name: "MB listed goods", faceValue: 1300, price: 1300, settlementPrice: 1000 });
+    const unlisted = await newGoods(t, listing, bl.id, { name: "MB unlisted goods", faceValue: 1400, price: 1400, settlementPrice: 1000 });
+    const hidden = await newGoods(t, stranger, bs.id, { name: "MB stranger goods", faceValue: 1500, price: 1500, settlementPrice: 1000 });
+
+    const buyer = await registerMerchant(t, { orgName: "Picky Buyer" });
+    const other = await registerMerchant(t, { orgName: "Other Buyer" });
+    const list = (token: string) => t.call<Page<Merchandise>>("GET", "/api/card-user/merchandises?type=card&keyword=MB%20&pageSize=100", { token });
+    // At first the purchaser may buy nothing here: the list, the filters and the detail are empty.
+    expect((await list(buyer.token)).body.data).toMatchObject({ list: [], total: 0 });
+
+    await dock(t, docked, buyer);
+    await t.call("POST", "/api/card-user/brandAuth", { token: authorising.token, body: { granteeId: buyer.merchantId, kind: "purchaser" } });
+    const entry = await t.call<{ id: string }>("POST", "/api/card-brander/whitelists", { token: listing.token, body: { purchaserId: buyer.merchantId, scope: "goods", goodsId: String(listed.id) } });
+    expect(entry.body.code).toBe(1);
+
+    const seen = await list(buyer.token);
+    expect(names(seen)).toEqual(["MB authorised goods", "MB docked goods", "MB listed goods"]);
+    expect(seen.body.data.total).toBe(3);
+    // Another purchaser sees none of it: the rights are the buyer's own.
+    expect((await list(other.token)).body.data.total).toBe(0);
+
+    const filters = (token: string) => t.call<{ brands: { id: number; name: string }[]; faceValues: number[] }>("GET", "/api/card-user/merchandises/filters?type=card", { token });
+    const mine = (await filters(buyer.token)).body.data;
+    expect(mine.brands.filter((b) => b.name.startsWith("MB ")).map((b) => b.name)).toEqual(["MB Auth", "MB Docked", "MB List"]);
+    expect(mine.faceValues).toEqual(expect.arrayContaining([1100, 1200, 1300]));
+    expect(mine.faceValues).not.toContain(1500);
+    expect((await filters(other.token)).body.data.brands.filter((b) => b.name.startsWith("MB "))).toEqual([]);
+
+    expect((await t.call("GET", `/api/card-user/merchandises/${listed.id}`, { token: buyer.token })).status).toBe(200);
+    for (const id of [unlisted.id, hidden.id]) expect((await t.call("GET", `/api/card-user/merchandises/${id}`, { token: buyer.token })).status).toBe(404);
+    expect((await t.call("GET", `/api/card-user/merchandises/${listed.id}`, { token: other.token })).status).toBe(404);
+
+    const open = await t.call<Page<Merchandise>>("GET", "/api/card-api/openapi/product?type=card&keyword=MB%20&pageSize=100", { token: buyer.token });
+    expect(names(open)).toEqual(["MB authorised goods", "MB docked goods", "MB listed goods"]);
+
+    // Removing the whitelist entry takes the goods out of the list at once.
+    await t.call("DELETE", `/api/card-brander/whitelists/${entry.body.data.id}`, { token: listing.token });
+    expect(names(await list(buyer.token))).toEqual(["MB authorised goods", "MB docked goods"]);
   });
 });

@@ -1,5 +1,5 @@
 import type { MerchandiseQuery, ProductSearchQuery } from "@tessera/contracts";
-import { sql, type Insertable, type Selectable, type Updateable } from "kysely";
+import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { Executor } from "../../db/tx";
 import type { CatalogBrandsTable, CatalogGoodsTable } from "./tables";
 
@@ -45,14 +45,26 @@ export async function updateBrand(tx: Executor, merchantId: number, brandId: num
   return r.numUpdatedRows > 0n;
 }
 
-/** Brands that have goods on sale, for the purchaser's brand filter. */
-export function brandsOnSale(db: Executor, selection: string) {
+/**
+ * A condition on a goods row `g` (catalog_goods as g): whether the reading purchaser may buy it. The
+ * purchasing module owns the rule (docking, brand authorisation, whitelists); the catalog only applies it.
+ */
+export type Buyable = Expression<SqlBool>;
+
+/** Brands that have goods on sale the purchaser may buy, for its brand filter. */
+export function brandsOnSale(db: Executor, selection: string, buyable: Buyable) {
   return db
     .selectFrom("catalog_brands as b")
     .select(["b.id", "b.name"])
     .where((eb) =>
       eb.exists(
-        eb.selectFrom("catalog_goods as g").select("g.id").whereRef("g.brand_id", "=", "b.id").where("g.state", "=", "available").where("g.selection", "=", selection),
+        eb
+          .selectFrom("catalog_goods as g")
+          .select("g.id")
+          .whereRef("g.brand_id", "=", "b.id")
+          .where("g.state", "=", "available")
+          .where("g.selection", "=", selection)
+          .where(buyable),
       ),
     )
     .orderBy("b.name")
@@ -60,14 +72,15 @@ export function brandsOnSale(db: Executor, selection: string) {
     .execute();
 }
 
-export async function faceValuesOnSale(db: Executor, selection: string): Promise<number[]> {
+export async function faceValuesOnSale(db: Executor, selection: string, buyable: Buyable): Promise<number[]> {
   const rows = await db
-    .selectFrom("catalog_goods")
-    .select("face_value")
+    .selectFrom("catalog_goods as g")
+    .select("g.face_value")
     .distinct()
-    .where("state", "=", "available")
-    .where("selection", "=", selection)
-    .orderBy("face_value")
+    .where("g.state", "=", "available")
+    .where("g.selection", "=", selection)
+    .where(buyable)
+    .orderBy("g.face_value")
     .limit(200)
     .execute();
   return rows.map((r) => r.face_value);
@@ -83,9 +96,9 @@ export function findGoods(db: Executor, merchantId: number, goodsId: number): Pr
   return goodsBase(db).where("g.merchant_id", "=", merchantId).where("g.id", "=", goodsId).executeTakeFirst();
 }
 
-/** A goods on sale, whoever supplies it (goods selection detail). */
-export function findGoodsOnSale(db: Executor, goodsId: number): Promise<GoodsRow | undefined> {
-  return goodsBase(db).where("g.id", "=", goodsId).where("g.state", "=", "available").executeTakeFirst();
+/** A goods on sale the purchaser may buy, whoever supplies it (goods selection detail). */
+export function findGoodsOnSale(db: Executor, goodsId: number, buyable: Buyable): Promise<GoodsRow | undefined> {
+  return goodsBase(db).where("g.id", "=", goodsId).where("g.state", "=", "available").where(buyable).executeTakeFirst();
 }
 
 export function findGoodsByIds(db: Executor, ids: number[]): Promise<GoodsRow[]> {
@@ -134,12 +147,12 @@ export async function searchGoods(db: Executor, merchantId: number, q: ProductSe
 }
 
 /** Goods selection (spec 01 §2 screen 10): goods on sale of one selection type, with the screen's filters. */
-export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "domestic" | "international"): Promise<{ rows: GoodsRow[]; total: number }> {
+export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "domestic" | "international", buyable: Buyable): Promise<{ rows: GoodsRow[]; total: number }> {
   const scopes = ["all", version];
   // The filters are written against catalog_goods alone, so the count needs no join (and can be answered
   // from catalog_goods_selection_count_idx); only a keyword also looks at the brand name.
-  let count = db.selectFrom("catalog_goods as g").where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes);
-  let query = goodsBase(db).where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes);
+  let count = db.selectFrom("catalog_goods as g").where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
+  let query = goodsBase(db).where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
   if (q.keyword) {
     const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("b.name", "ilike", like)]));

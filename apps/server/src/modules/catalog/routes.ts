@@ -151,7 +151,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
         schema: { tags, security, summary: "Brands and face values on sale, for the filters", querystring: z.object({ type: z.enum(SELECTION_TYPES).default("direct") }), response: { 200: envelope(merchandiseFilters) } },
         preHandler: buyer,
       },
-      async (req) => ok(await catalog.merchandiseFilters(req.query.type)),
+      async (req) => ok(await catalog.merchandiseFilters(actorOf(req), req.query.type)),
     );
     app.get(
       "/merchandises/:id",

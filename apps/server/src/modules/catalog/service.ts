@@ -22,15 +22,17 @@ import {
   type ProductSearchQuery,
   type SelectionType,
 } from "@tessera/contracts";
-import type { Insertable } from "kysely";
+import { sql, type Insertable } from "kysely";
 import type { Db, Executor } from "../../db/tx";
 import { isUniqueViolation, withTx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
+import { platformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
 import { imageInfo, thumbnail } from "../../platform/images";
 import type { FileStorage } from "../../platform/storage";
 import { getMerchant } from "../merchants";
+import { mayBuyCondition } from "../purchasing";
 import { imageUrl, PLATFORM_RATE_BP, presentBrand, presentGoods, presentMerchandise, selectionOf, thumbKeyOf } from "./presenter";
 import * as repo from "./repo";
 import type { CatalogGoodsTable } from "./tables";
@@ -38,6 +40,7 @@ import type { CatalogGoodsTable } from "./tables";
 export interface CatalogDeps {
   db: Db;
   storage: FileStorage;
+  clock: Clock;
 }
 
 const IMAGE_KEY_RE = /^catalog\/(\d+)\/[0-9a-f-]{36}\.(jpeg|png|webp|gif)$/;
@@ -304,20 +307,28 @@ export class CatalogService {
 
   /* ---------- goods selection (purchaser side) ---------- */
 
-  /** Purchasers see every goods on sale in their version's scope (docking and whitelists come later). */
-  async merchandises(actor: Actor, q: MerchandiseQuery): Promise<Page<Merchandise>> {
-    return this.merchandisesIn(actor.version, q);
+  /**
+   * The condition on a goods row `g` that lets this purchaser see it: the purchasing module's rule
+   * (docked with the supplier, authorised by the brand, or whitelisted), applied in the list's own query.
+   */
+  private buyableBy(purchaserId: number): repo.Buyable {
+    return mayBuyCondition(purchaserId, platformDay(this.deps.clock.now()), sql.ref("g.merchant_id"), sql.ref("g.id"));
   }
 
-  /** Goods on sale in a version's scope (the open API's product list, for a signed request's merchant). */
-  async merchandisesIn(version: Actor["version"], q: MerchandiseQuery): Promise<Page<Merchandise>> {
-    const { rows, total } = await repo.selectGoods(this.db, q, version);
+  /** A purchaser sees the goods on sale in its version's scope that it may buy. */
+  async merchandises(actor: Actor, q: MerchandiseQuery): Promise<Page<Merchandise>> {
+    return this.merchandisesIn({ id: tenantOf(actor), version: actor.version }, q);
+  }
+
+  /** The same list for a merchant known by id (the open API's product list, for a signed request). */
+  async merchandisesIn(purchaser: { id: number; version: Actor["version"] }, q: MerchandiseQuery): Promise<Page<Merchandise>> {
+    const { rows, total } = await repo.selectGoods(this.db, q, purchaser.version, this.buyableBy(purchaser.id));
     const names = await this.supplierNames(this.db, rows.map((r) => r.merchant_id));
     return { list: rows.map((r) => presentMerchandise(r, names.get(r.merchant_id) ?? "")), total, page: q.page, pageSize: q.pageSize };
   }
 
   async merchandise(actor: Actor, goodsId: number): Promise<Merchandise> {
-    const row = await repo.findGoodsOnSale(this.db, goodsId);
+    const row = await repo.findGoodsOnSale(this.db, goodsId, this.buyableBy(tenantOf(actor)));
     if (!row || (row.sales_scope !== "all" && row.sales_scope !== actor.version)) throw notFound();
     const names = await this.supplierNames(this.db, [row.merchant_id]);
     return presentMerchandise(row, names.get(row.merchant_id) ?? "");
@@ -330,8 +341,9 @@ export class CatalogService {
     return new Map(rows.map((r) => [r.id, presentMerchandise(r, names.get(r.merchant_id) ?? "")]));
   }
 
-  async merchandiseFilters(type: SelectionType) {
-    const [brands, faceValues] = await Promise.all([repo.brandsOnSale(this.db, type), repo.faceValuesOnSale(this.db, type)]);
+  async merchandiseFilters(actor: Actor, type: SelectionType) {
+    const buyable = this.buyableBy(tenantOf(actor));
+    const [brands, faceValues] = await Promise.all([repo.brandsOnSale(this.db, type, buyable), repo.faceValuesOnSale(this.db, type, buyable)]);
     return { brands, faceValues };
   }
 }

@@ -109,7 +109,7 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
         const client = await signed(req);
         const merchant = await getMerchant(deps.db, client.merchantId);
         if (!merchant) throw invalid("openapi.unknownKey");
-        return ok(await deps.catalog.merchandisesIn(merchant.version, req.query));
+        return ok(await deps.catalog.merchandisesIn(merchant, req.query));
       },
     );
     app.get(

@@ -119,7 +119,7 @@ describe("orders", () => {
     const stranger = await registerMerchant(t);
     await fundSup(t, stranger, 10_000);
     const refused = await t.call("POST", "/api/card-user/orders", { token: stranger.token, body: { goodsId: String(topUp.id), quantity: 1, topUpAccount: "13800000000", orderNo: orderNo() }, lang: "en" });
-    expect(refused.body.msg).toBe("You are not docked with this supplier");
+    expect(refused.body.msg).toBe("You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist");
 
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 20_000);
@@ -224,7 +224,7 @@ describe("brand authorisation", () => {
     const buyer = await registerMerchant(t, { orgName: "Authorised Buyer" });
     await fundSup(t, buyer, 10_000);
     const buy = () => t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 1, orderNo: orderNo() }, lang: "en" });
-    expect((await buy()).body.msg).toBe("You are not docked with this supplier");
+    expect((await buy()).body.msg).toBe("You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist");
 
     const self = await t.call("POST", "/api/card-user/brandAuth", { token: supplier.token, body: { granteeId: supplier.merchantId, kind: "purchaser" }, lang: "en" });
     expect(self.body.msg).toBe("You cannot authorise yourself");
@@ -240,12 +240,12 @@ describe("brand authorisation", () => {
     // The grantee cannot change or revoke it; an end date in the past ends it.
     expect((await t.call("DELETE", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: buyer.token })).status).toBe(404);
     await t.call("PUT", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: supplier.token, body: { validUntil: "2020-01-01" } });
-    expect((await buy()).body.msg).toBe("You are not docked with this supplier");
+    expect((await buy()).body.msg).toBe("You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist");
     await t.call("PUT", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: supplier.token, body: { validUntil: null } });
     expect((await buy()).body.code).toBe(1);
     const revoked = await t.call<{ active: boolean }>("DELETE", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: supplier.token });
     expect(revoked.body.data.active).toBe(false);
-    expect((await buy()).body.msg).toBe("You are not docked with this supplier");
+    expect((await buy()).body.msg).toBe("You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist");
   });
 });
 

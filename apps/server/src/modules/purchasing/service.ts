@@ -27,6 +27,7 @@ import { goodsForPurchase } from "../catalog";
 import { post } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { allocateCards, voidRefundedCards } from "../supply";
+import { mayBuy } from "./eligibility";
 import * as repo from "./repo";
 import { StatisticsService } from "./statistics";
 import { WhitelistService } from "./whitelists";
@@ -210,11 +211,7 @@ export class PurchasingService {
     if (req.quantity > goods.perOrderMax) throw invalid("catalog.perOrderInvalid", "quantity");
     if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
     const today = platformDay(this.deps.clock.now());
-    const mayBuy =
-      (await repo.dockedPair(this.deps.db, purchaser.id, goods.supplierMerchantId)) ??
-      (await repo.liveBrandAuth(this.deps.db, goods.supplierMerchantId, purchaser.id, today)) ??
-      (await this.whitelists.allows(goods.supplierMerchantId, purchaser.id, goods.id));
-    if (!mayBuy) throw conflict("docking.notDocked", "goodsId");
+    if (!(await mayBuy(this.deps.db, { purchaserId: purchaser.id, supplierId: goods.supplierMerchantId, goodsId: goods.id, day: today }))) throw conflict("docking.notDocked", "goodsId");
     // An approved purchase application sets this purchaser's own price (its secret price first).
     const unitPrice = (await repo.agreedPrice(this.deps.db, purchaser.id, goods.id)) ?? goods.price;
     const amount = unitPrice * req.quantity;

@@ -31,18 +31,6 @@ export async function removeWhitelist(tx: Executor, id: number, supplierId: numb
   return Number(res.numUpdatedRows) > 0;
 }
 
-/** A live entry letting the purchaser buy this goods of the supplier (the whole vendor, or the goods). */
-export function whitelisted(db: Executor, supplierId: number, purchaserId: number, goodsId: number) {
-  return db
-    .selectFrom("purchase_whitelists")
-    .select("id")
-    .where("supplier_merchant_id", "=", supplierId)
-    .where("purchaser_merchant_id", "=", purchaserId)
-    .where("removed_at", "is", null)
-    .where((eb) => eb.or([eb("goods_id", "is", null), eb("goods_id", "=", goodsId)]))
-    .executeTakeFirst();
-}
-
 export async function whitelistPage(
   db: Executor,
   f: { supplierId: number; scope: "vendor" | "goods"; purchaserId?: number | undefined; goodsId?: number | undefined; active?: boolean | undefined; offset: number; limit: number },

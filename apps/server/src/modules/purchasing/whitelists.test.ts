@@ -32,7 +32,7 @@ describe("supplier whitelists (VendorWhiteList, PurchaseWhiteList)", () => {
     await fundSup(t, buyer, 10_000);
     const buy = (goodsId: number) => t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goodsId), quantity: 1, orderNo: orderNo() }, lang: "en" });
 
-    expect((await buy(a.id)).body.msg).toBe("You are not docked with this supplier");
+    expect((await buy(a.id)).body.msg).toBe("You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist");
     const added = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "vendor", remark: "key account" } });
     expect(added.body.data).toMatchObject({ scope: "vendor", purchaserName: "Listed Buyer", goodsId: null, active: true, docked: false, remark: "key account" });
     expect((await buy(a.id)).body.data.state).toBe("success");

@@ -76,11 +76,6 @@ export class WhitelistService {
     return { list, total, page: q.page, pageSize: q.pageSize };
   }
 
-  /** Whether the purchaser is whitelisted for this goods of the supplier (the order rule's third way in). */
-  async allows(supplierId: number, purchaserId: number, goodsId: number): Promise<boolean> {
-    return (await repo.whitelisted(this.deps.db, supplierId, purchaserId, goodsId)) !== undefined;
-  }
-
   private async presentOne(id: number, supplierId: number): Promise<WhitelistEntry> {
     const row = await repo.findWhitelist(this.deps.db, id, supplierId);
     if (!row) throw notFound();

@@ -14,7 +14,7 @@ import { SupplyService } from "./service";
  */
 export async function registerCatalogSupply(app: FastifyInstance, ctx: AppContext, guard: Guard): Promise<{ catalog: CatalogService; supply: SupplyService }> {
   const db = ctx.database.db;
-  const catalog = new CatalogService({ db, storage: ctx.storage });
+  const catalog = new CatalogService({ db, storage: ctx.storage, clock: ctx.clock });
   const supply = new SupplyService({ db, keys: cardKeys(ctx.secret), clock: ctx.clock, mailer: ctx.mailer });
   scheduleCardExpiry(app, supply, ctx.clock);
   await app.register(catalogBranderRoutes({ catalog, guard }), { prefix: "/api/card-brander" });
