@@ -6,6 +6,7 @@ export {
   periodTotals,
   positiveAccounts,
   post,
+  preparePost,
   type AccountRef,
   type EntryFilter,
   type PostRequest,

@@ -71,30 +71,20 @@ export function findTransactionByKey(tx: Executor, idempotencyKey: string) {
 }
 
 /**
- * Adds `amount` to an account's balance unless that would take a non-negative account below zero.
- * The UPDATE locks the row; under READ COMMITTED a concurrent writer's change is re-read before the
- * condition is checked, so two spends can never both pass on the same money. Returns the new balance,
- * or null when refused.
+ * Applies `amount` to an account's balance (refused, returning null, when a balance that may not go
+ * negative would) and writes the transaction's entry with the balance after it, in one statement.
  */
-export async function applyToBalance(tx: Executor, accountId: number, amount: number): Promise<number | null> {
-  const row = await tx
-    .updateTable("ledger_accounts")
-    .set({ balance: sql<number>`balance + ${amount}` })
-    .where("id", "=", accountId)
-    .where(sql<boolean>`(allow_negative OR balance + ${amount} >= 0)`)
-    .returning("balance")
-    .executeTakeFirst();
-  return row?.balance ?? null;
-}
-
-export async function insertEntries(
-  tx: Executor,
-  entries: { transactionId: number; accountId: number; amount: number; balanceAfter: number }[],
-): Promise<void> {
-  await tx
-    .insertInto("ledger_entries")
-    .values(entries.map((e) => ({ transaction_id: e.transactionId, account_id: e.accountId, amount: e.amount, balance_after: e.balanceAfter })))
-    .execute();
+export async function applyWithEntry(tx: Executor, transactionId: number, accountId: number, amount: number): Promise<number | null> {
+  const r = await sql<{ balance_after: number }>`
+    WITH applied AS (
+      UPDATE ledger_accounts SET balance = balance + ${amount}
+      WHERE id = ${accountId} AND (allow_negative OR balance + ${amount} >= 0)
+      RETURNING balance)
+    INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
+    SELECT ${transactionId}, ${accountId}, ${amount}, balance FROM applied
+    RETURNING balance_after`.execute(tx);
+  const row = r.rows[0];
+  return row ? Number(row.balance_after) : null;
 }
 
 export function entriesOfTransaction(tx: Executor, transactionId: number) {

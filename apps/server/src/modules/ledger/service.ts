@@ -68,6 +68,17 @@ function digestOf(req: PostRequest, merged: Map<string, number>): string {
  * nothing. Refusals (insufficient balance) throw an AppError; the caller's transaction rolls back.
  */
 export async function post(tx: Tx, req: PostRequest): Promise<PostResult> {
+  const prepared = await preparePost(tx, req);
+  return "replayed" in prepared ? prepared.replayed : prepared.apply();
+}
+
+/**
+ * A post in two steps, for transactions with a contended balance (a supplier's income credited by every
+ * order): `preparePost` writes the transaction row and resolves the accounts (no balance is locked yet),
+ * `apply()` moves the balances and writes the entries. Called last, just before the commit, `apply()`
+ * holds the balance rows' locks for as short a time as possible. Replays resolve at once.
+ */
+export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed: PostResult } | { apply(): Promise<PostResult> }> {
   // Merge postings to the same account, then check the rules a bug could break.
   const merged = new Map<string, number>();
   const refs = new Map<string, AccountRef>();
@@ -97,10 +108,10 @@ export async function post(tx: Tx, req: PostRequest): Promise<PostResult> {
   if (transactionId === null) {
     const first = await repo.findTransactionByKey(tx, req.idempotencyKey);
     if (!first || first.request_digest !== digest) throw conflict("ledger.idempotencyMismatch");
-    return { transactionId: first.id, replayed: true, entries: await repo.entriesOfTransaction(tx, first.id) };
+    return { replayed: { transactionId: first.id, replayed: true, entries: await repo.entriesOfTransaction(tx, first.id) } };
   }
 
-  // Resolve accounts (one merchant's currency never mixes with another's), then apply balances in
+  // Resolve accounts (one merchant's currency never mixes with another's); balances are applied in
   // account-id order so concurrent transactions lock rows in the same order and cannot deadlock.
   const resolved: { accountId: number; amount: number; ref: AccountRef }[] = [];
   for (const [key, amount] of merged) {
@@ -109,22 +120,24 @@ export async function post(tx: Tx, req: PostRequest): Promise<PostResult> {
     resolved.push({ accountId: await accountIdOf(tx, ref, req.currency), amount, ref });
   }
   resolved.sort((a, b) => a.accountId - b.accountId);
-  const entries: { transactionId: number; accountId: number; amount: number; balanceAfter: number }[] = [];
-  const posted: PostedEntry[] = [];
-  for (const r of resolved) {
-    const balanceAfter = await repo.applyToBalance(tx, r.accountId, r.amount);
-    if (balanceAfter === null) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
-    entries.push({ transactionId, accountId: r.accountId, amount: r.amount, balanceAfter });
-    posted.push({
-      accountId: r.accountId,
-      merchantId: "platform" in r.ref ? null : r.ref.merchantId,
-      kind: "platform" in r.ref ? r.ref.platform : r.ref.kind,
-      amount: r.amount,
-      balanceAfter,
-    });
-  }
-  await repo.insertEntries(tx, entries);
-  return { transactionId, replayed: false, entries: posted };
+  return {
+    async apply() {
+      const posted: PostedEntry[] = [];
+      for (const r of resolved) {
+        // The balance and its entry in one statement.
+        const balanceAfter = await repo.applyWithEntry(tx, transactionId, r.accountId, r.amount);
+        if (balanceAfter === null) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
+        posted.push({
+          accountId: r.accountId,
+          merchantId: "platform" in r.ref ? null : r.ref.merchantId,
+          kind: "platform" in r.ref ? r.ref.platform : r.ref.kind,
+          amount: r.amount,
+          balanceAfter,
+        });
+      }
+      return { transactionId, replayed: false, entries: posted };
+    },
+  };
 }
 
 async function accountIdOf(tx: Tx, ref: AccountRef, currency: Currency): Promise<number> {
