@@ -195,6 +195,8 @@ export const goods = z.object({
   state: z.enum(GOODS_STATES),
   stock: z.number().int(),
   sold: z.number().int(),
+  /** Codes the supplier voided. */
+  voided: z.number().int(),
   /** Codes whose expiry day passed unsold: no longer in stock. */
   expired: z.number().int(),
   createdAt: z.string(),
@@ -273,7 +275,7 @@ export const merchandiseQuery = pageQuery.extend({
 export type MerchandiseQuery = z.infer<typeof merchandiseQuery>;
 
 /** What a purchaser sees of a goods: no settlement price, no supplier-internal fields. */
-export const merchandise = goods.omit({ settlementPrice: true, lowStockThreshold: true, weight: true, sold: true, expired: true, state: true });
+export const merchandise = goods.omit({ settlementPrice: true, lowStockThreshold: true, weight: true, sold: true, voided: true, expired: true, state: true });
 export type Merchandise = z.infer<typeof merchandise>;
 
 export const merchandiseFilters = z.object({
@@ -334,5 +336,17 @@ export const revealedCard = z.object({ id: z.number().int(), goodsId: z.number()
 export type RevealedCard = z.infer<typeof revealedCard>;
 
 /** `GET resale/merchandises`: goods the purchaser bought codes of, to resell. */
+/** `GET resale/merchandises`: goods this purchaser bought codes of, by goods name/id and purchase day (platform days). */
+export const resaleQuery = pageQuery.extend({
+  keyword: z.string().trim().max(100).optional(),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+});
+export type ResaleQuery = z.infer<typeof resaleQuery>;
+
+/** `GET card-servicer/insupply/merchandises`: the supplied goods of one merchant the provider serves. */
+export const servedGoodsQuery = productSearchQuery.extend({ merchantId: z.coerce.number().int().positive() });
+export type ServedGoodsQuery = z.infer<typeof servedGoodsQuery>;
+
 export const resaleMerchandise = z.object({ goods: merchandise, bought: z.number().int(), lastBoughtAt: z.string() });
 export type ResaleMerchandise = z.infer<typeof resaleMerchandise>;

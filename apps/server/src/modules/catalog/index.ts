@@ -1,4 +1,4 @@
 export { CatalogService, type CatalogDeps } from "./service";
-export { catalogBranderRoutes, catalogUserRoutes } from "./routes";
-export { adjustStock, goodsNames, lockGoodsForStock, type LowStock, type StockGoods } from "./stock";
+export { catalogBranderRoutes, catalogServicerRoutes, catalogUserRoutes } from "./routes";
+export { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, type LowStock, type StockGoods } from "./stock";
 export { goodsForPurchase, type PurchasableGoods } from "./purchase";

@@ -19,5 +19,8 @@ const PURCHASER_PAGES = [
   "international/sale/GoodsList",
 ] as const;
 
+/** A service provider reading the supplied goods of a merchant it serves. */
+export const provider: GuardOptions = { roles: ["providers"], menu: "providers/SuppliedProductsP" };
+
 export const supplier: GuardOptions = { roles: ["business"], menu: SUPPLIER_PAGES };
 export const purchaser: GuardOptions = { roles: ["sale"], menu: PURCHASER_PAGES };

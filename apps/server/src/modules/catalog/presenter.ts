@@ -76,6 +76,7 @@ export function presentGoods(row: GoodsRow, supplierName: string): Goods {
     state: row.state as Goods["state"],
     stock: row.stock,
     sold: row.sold,
+    voided: row.voided,
     expired: row.expired,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -84,6 +85,6 @@ export function presentGoods(row: GoodsRow, supplierName: string): Goods {
 
 /** A purchaser's view: no settlement price, thresholds, weights or sales counts. */
 export function presentMerchandise(row: GoodsRow, supplierName: string): Merchandise {
-  const { settlementPrice: _s, lowStockThreshold: _l, weight: _w, sold: _d, expired: _e, state: _st, ...rest } = presentGoods(row, supplierName);
+  const { settlementPrice: _s, lowStockThreshold: _l, weight: _w, sold: _d, voided: _v, expired: _e, state: _st, ...rest } = presentGoods(row, supplierName);
   return rest;
 }

@@ -1,5 +1,5 @@
 import type { MerchandiseQuery, ProductSearchQuery } from "@tessera/contracts";
-import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from "kysely";
+import { sql, type Expression, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { Executor } from "../../db/tx";
 import type { CatalogBrandsTable, CatalogGoodsTable } from "./tables";
 
@@ -84,6 +84,17 @@ export async function faceValuesOnSale(db: Executor, selection: string, buyable:
     .limit(200)
     .execute();
   return rows.map((r) => r.face_value);
+}
+
+/**
+ * A condition for another module's list keyed by goods id: the goods' name contains the keyword, or its
+ * code or id equals it (the same keyword rule as the supplier's goods search).
+ */
+export function goodsMatching(keyword: string, goodsId: Expression<unknown>): RawBuilder<boolean> {
+  const like = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const byId = /^\d{1,15}$/.test(keyword) ? Number(keyword) : null;
+  return sql<boolean>`EXISTS (SELECT 1 FROM catalog_goods kg WHERE kg.id = ${goodsId}
+    AND (kg.name ILIKE ${like} OR kg.code = ${keyword}${byId !== null ? sql` OR kg.id = ${byId}` : sql``}))`;
 }
 
 /* ---------- goods ---------- */

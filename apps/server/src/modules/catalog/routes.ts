@@ -18,6 +18,7 @@ import {
   merchandiseQuery,
   pageOf,
   productSearchQuery,
+  servedGoodsQuery,
   SELECTION_TYPES,
 } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -28,7 +29,7 @@ import { invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
 import { sendXlsx } from "../../platform/http/export";
 import { goodsExportColumns } from "./export";
-import { purchaser, supplier } from "./policy";
+import { provider, purchaser, supplier } from "./policy";
 import type { CatalogService } from "./service";
 
 const tags = ["catalog"];
@@ -130,6 +131,22 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
         if (!opened) return reply.status(404).send({ code: 1004, data: null, msg: "not found" });
         return reply.header("content-type", opened.contentType).header("content-length", opened.size).header("cache-control", "public, max-age=31536000, immutable").send(opened.stream);
       },
+    );
+  };
+}
+
+/** Servicer calls, mounted under /api/card-servicer: the supplied goods of a served merchant. */
+export function catalogServicerRoutes({ catalog, guard }: CatalogRouteDeps): FastifyPluginAsyncZod {
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    app.get(
+      "/insupply/merchandises",
+      {
+        schema: { tags, security, summary: "Supplied goods of a merchant this provider serves", querystring: servedGoodsQuery, response: { 200: envelope(pageOf(goods)) } },
+        ...plainJson,
+        preHandler: guard(provider),
+      },
+      async (req) => ok(await catalog.servedProducts(actorOf(req), req.query)),
     );
   };
 }

@@ -21,6 +21,7 @@ import {
   type Page,
   type ProductSearchQuery,
   type SelectionType,
+  type ServedGoodsQuery,
 } from "@tessera/contracts";
 import { sql, type Insertable } from "kysely";
 import type { Db, Executor } from "../../db/tx";
@@ -41,6 +42,8 @@ export interface CatalogDeps {
   db: Db;
   storage: FileStorage;
   clock: Clock;
+  /** Whether a service provider serves a merchant (the onboarding module's bindings). */
+  serves?: (providerId: number, merchantId: number) => Promise<boolean>;
 }
 
 const IMAGE_KEY_RE = /^catalog\/(\d+)\/[0-9a-f-]{36}\.(jpeg|png|webp|gif)$/;
@@ -145,6 +148,17 @@ export class CatalogService {
 
   async searchProducts(actor: Actor, q: ProductSearchQuery): Promise<Page<Goods>> {
     const { rows, total } = await repo.searchGoods(this.db, tenantOf(actor), q);
+    return { list: await this.presentAll(rows), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /**
+   * A service provider's view of the goods a merchant it serves supplies (providers/SuppliedProductsP):
+   * the same list and filters as the merchant's own, only while the binding is active.
+   */
+  async servedProducts(actor: Actor, q: ServedGoodsQuery): Promise<Page<Goods>> {
+    const { merchantId, ...search } = q;
+    if (!this.deps.serves || !(await this.deps.serves(tenantOf(actor), merchantId))) throw notFound();
+    const { rows, total } = await repo.searchGoods(this.db, merchantId, search);
     return { list: await this.presentAll(rows), total, page: q.page, pageSize: q.pageSize };
   }
 

@@ -63,6 +63,9 @@ export async function adjustStock(
   return null;
 }
 
+/** A keyword condition on another module's goods id column (name contains, or code/id equals). */
+export { goodsMatching } from "./repo";
+
 /** Names of goods, for lists of other modules (import records, orders). */
 export function goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
   return repo.goodsNames(db, ids);

@@ -18,6 +18,7 @@ export { ApiCredentialsService } from "./api-credentials";
 export { RealNameService, isoDay } from "./realname";
 export { ProfileService } from "./profile";
 export { BrandTokenService, BRAND_TOKEN_TTL_SECONDS } from "./brand-tokens";
+export { servesMerchant } from "./service-binding";
 
 export interface Onboarding {
   realName: RealNameService;

@@ -390,6 +390,18 @@ function bindings(db: Executor) {
     .where("b.state", "=", "active");
 }
 
+/** Whether the provider has an active binding with the merchant. */
+export async function serves(db: Executor, providerId: number, merchantId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("service_bindings")
+    .select("id")
+    .where("provider_id", "=", providerId)
+    .where("merchant_id", "=", merchantId)
+    .where("state", "=", "active")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function activeBindingOf(db: Executor, merchantId: number) {
   return bindings(db).select(bindingColumns).where("b.merchant_id", "=", merchantId).executeTakeFirst();
 }

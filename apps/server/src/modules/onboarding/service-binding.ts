@@ -1,5 +1,5 @@
 import { CODE, type Page, type ProviderBrandsReq, type ServiceBinding, type ServiceBindReq } from "@tessera/contracts";
-import { isUniqueViolation, withTx, type Db } from "../../db/tx";
+import { isUniqueViolation, withTx, type Db, type Executor } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
@@ -23,6 +23,11 @@ function present(r: repo.BindingRow): ServiceBinding {
     providerName: r.provider_name,
     boundAt: r.bound_at.toISOString(),
   };
+}
+
+/** Whether a provider serves a merchant (an active binding): other modules' provider pages ask this. */
+export function servesMerchant(db: Executor, providerId: number, merchantId: number): Promise<boolean> {
+  return repo.serves(db, providerId, merchantId);
 }
 
 /**

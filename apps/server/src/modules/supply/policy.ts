@@ -9,3 +9,11 @@ export const purchaser: GuardOptions = {
   roles: ["sale"],
   menu: ["sale/PurchaseOrder", "sale/Tikatan", "international/sale/GoodsPurchaseForm"],
 };
+/**
+ * Goods the merchant bought codes of, to resell (business/ResaleGoods): the merchant's own purchases,
+ * seen from its brand-owner area as well as its purchaser area.
+ */
+export const reseller: GuardOptions = {
+  roles: ["sale", "business"],
+  menu: ["business/ResaleGoods", "sale/PurchaseOrder"],
+};

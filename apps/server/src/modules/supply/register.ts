@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import type { Guard } from "../../platform/auth/guard";
-import { CatalogService, catalogBranderRoutes, catalogUserRoutes } from "../catalog";
+import { CatalogService, catalogBranderRoutes, catalogServicerRoutes, catalogUserRoutes } from "../catalog";
+import { servesMerchant } from "../onboarding";
 import { cardKeys } from "./crypto";
 import { scheduleCardExpiry } from "./jobs";
 import { supplyBranderRoutes, supplyUserRoutes } from "./routes";
@@ -14,12 +15,13 @@ import { SupplyService } from "./service";
  */
 export async function registerCatalogSupply(app: FastifyInstance, ctx: AppContext, guard: Guard): Promise<{ catalog: CatalogService; supply: SupplyService }> {
   const db = ctx.database.db;
-  const catalog = new CatalogService({ db, storage: ctx.storage, clock: ctx.clock });
+  const catalog = new CatalogService({ db, storage: ctx.storage, clock: ctx.clock, serves: (providerId, merchantId) => servesMerchant(db, providerId, merchantId) });
   const supply = new SupplyService({ db, keys: cardKeys(ctx.secret), clock: ctx.clock, mailer: ctx.mailer });
   scheduleCardExpiry(app, supply, ctx.clock);
   await app.register(catalogBranderRoutes({ catalog, guard }), { prefix: "/api/card-brander" });
   await app.register(supplyBranderRoutes({ supply, guard }), { prefix: "/api/card-brander" });
   await app.register(catalogUserRoutes({ catalog, guard }), { prefix: "/api/card-user" });
   await app.register(supplyUserRoutes({ supply, catalog, guard }), { prefix: "/api/card-user" });
+  await app.register(catalogServicerRoutes({ catalog, guard }), { prefix: "/api/card-servicer" });
   return { catalog, supply };
 }

@@ -1,5 +1,5 @@
 import type { CardQuery } from "@tessera/contracts";
-import { sql } from "kysely";
+import { sql, type Expression, type SqlBool } from "kysely";
 import type { Executor } from "../../db/tx";
 
 /** SQL of the supply module. Supplier queries take the supplier's merchant id; buyer queries the buyer's. */
@@ -241,8 +241,15 @@ export async function countAvailable(db: Executor, goodsId: number): Promise<num
 }
 
 /** The goods a purchaser bought codes of, with how many, most recent first. */
-export async function boughtGoods(db: Executor, buyerMerchantId: number, q: { page: number; pageSize: number }) {
-  const base = db.selectFrom("supply_cards").where("buyer_merchant_id", "=", buyerMerchantId).where("state", "=", "sold");
+export async function boughtGoods(
+  db: Executor,
+  buyerMerchantId: number,
+  q: { page: number; pageSize: number; from?: Date | undefined; until?: Date | undefined; matching?: Expression<SqlBool> | undefined },
+) {
+  let base = db.selectFrom("supply_cards").where("buyer_merchant_id", "=", buyerMerchantId).where("state", "=", "sold");
+  if (q.from) base = base.where("sold_at", ">=", q.from);
+  if (q.until) base = base.where("sold_at", "<", q.until);
+  if (q.matching) base = base.where(q.matching);
   const rows = await base
     .select(["goods_id", sql<number>`count(*)::int`.as("bought"), sql<Date>`max(sold_at)`.as("last_bought_at")])
     .groupBy("goods_id")

@@ -13,6 +13,7 @@ import {
   pageQuery,
   reportQuery,
   resaleMerchandise,
+  resaleQuery,
   revealedCard,
   voidCardsReq,
 } from "@tessera/contracts";
@@ -22,7 +23,7 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import type { CatalogService } from "../catalog";
-import { purchaser, supplier } from "./policy";
+import { purchaser, reseller, supplier } from "./policy";
 import type { SupplyService } from "./service";
 import { rejectReport, templateWorkbook, XLSX_MIME } from "./sheets";
 
@@ -140,7 +141,10 @@ export function supplyUserRoutes({ supply, catalog, guard }: SupplyUserRouteDeps
     );
     app.get(
       "/resale/merchandises",
-      { schema: { tags, security, summary: "Goods this purchaser bought, to resell", querystring: pageQuery, response: { 200: envelope(pageOf(resaleMerchandise)) } }, preHandler: pre },
+      {
+        schema: { tags, security, summary: "Goods this merchant bought codes of, to resell (filters: goods keyword, purchase days)", querystring: resaleQuery, response: { 200: envelope(pageOf(resaleMerchandise)) } },
+        preHandler: guard(reseller),
+      },
       async (req) => {
         const { rows, total } = await supply.boughtGoods(actorOf(req), req.query);
         const goods = await catalog.merchandisesByIds(rows.map((r) => r.goodsId));

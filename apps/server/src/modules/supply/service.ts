@@ -6,10 +6,11 @@ import {
   type CardQuery,
   type Page,
   type RejectReason,
+  type ResaleQuery,
   type RevealedCard,
 } from "@tessera/contracts";
 import { sql } from "kysely";
-import { platformDay, type Clock } from "../../platform/clock";
+import { platformDay, startOfPlatformDay, type Clock } from "../../platform/clock";
 import type { Db, Executor } from "../../db/tx";
 import { withTx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
@@ -17,7 +18,7 @@ import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
 import type { Mailer } from "../../platform/messaging/adapters";
-import { adjustStock, goodsNames, lockGoodsForStock, type LowStock } from "../catalog";
+import { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, type LowStock } from "../catalog";
 import { maskNumber, MASKED_SECRET, type CardKeys } from "./crypto";
 import { isTemplateHeader, kindOf, readRows, toRawRow, UnreadableFile } from "./import/rows";
 import { checkRow, isBlankRow, type CheckedRow } from "./import/validate";
@@ -272,8 +273,14 @@ export class SupplyService {
   }
 
   /** Goods the purchaser bought codes of (its resale goods), with how many. */
-  async boughtGoods(actor: Actor, q: { page: number; pageSize: number }) {
-    const { rows, total } = await repo.boughtGoods(this.deps.db, tenantOf(actor), q);
+  async boughtGoods(actor: Actor, q: ResaleQuery) {
+    const { rows, total } = await repo.boughtGoods(this.deps.db, tenantOf(actor), {
+      page: q.page,
+      pageSize: q.pageSize,
+      from: q.from ? startOfPlatformDay(q.from) : undefined,
+      until: q.to ? new Date(startOfPlatformDay(q.to).getTime() + 86_400_000) : undefined,
+      matching: q.keyword ? goodsMatching(q.keyword, sql.ref("goods_id")) : undefined,
+    });
     return { rows: rows.map((r) => ({ goodsId: r.goods_id, bought: Number(r.bought), lastBoughtAt: new Date(r.last_bought_at).toISOString() })), total };
   }
 
