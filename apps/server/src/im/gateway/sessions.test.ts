@@ -72,6 +72,25 @@ describe("online-only routing", () => {
   });
 });
 
+describe("queue copies of own sends", () => {
+  test("a sender with no other device gets no copy of its own message; with another device it does", async () => {
+    const [solo, peer] = await Promise.all([g.user("solo"), g.user("peer")]);
+    const one = await g.login(solo.name, solo.token, "webim_s1");
+    one.send(sendFrame(g.appKey, { id: 5101n, from: solo.name, to: peer.name, chatType: 1, text: "just me" }));
+    expect((await one.take(isAck(5101n))).sync?.status?.code).toBe(0);
+    const copies = () => db().selectFrom("im_inbox").select("id").where("username", "=", solo.name).execute();
+    expect(await copies()).toEqual([]);
+    const two = await g.login(solo.name, solo.token, "webim_s2");
+    one.send(sendFrame(g.appKey, { id: 5102n, from: solo.name, to: peer.name, chatType: 1, text: "now two" }));
+    expect((await one.take(isAck(5102n))).sync?.status?.code).toBe(0);
+    expect(await pullTexts(two, { name: peer.name, domain: "easemob.com" })).toEqual(["now two"]);
+    // The receiver's queue has both, in order.
+    const p = await g.login(peer.name, peer.token, "webim_s3");
+    expect(await pullTexts(p, { name: solo.name, domain: "easemob.com" })).toEqual(["just me", "now two"]);
+    for (const c of [one, two, p]) c.close();
+  });
+});
+
 describe("devices across processes", () => {
   test("the device limit counts the live leases other processes hold; a lapsed lease does not count", async () => {
     const u = await g.user("leased");

@@ -2,6 +2,7 @@ import type { ImMessagePayload } from "@tessera/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../db/tx";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
+import { DEVICE_DAYS } from "../store/inbox";
 import { LEASE_MS } from "./leases";
 import { encodeNotice } from "./notices";
 
@@ -14,7 +15,7 @@ import { encodeNotice } from "./notices";
  * within DEVICE_DAYS has acknowledged it, so a device that was offline still gets what another device
  * of the same user already read. A device away longer reads the rest from history (roaming).
  */
-export const DEVICE_DAYS = 7;
+export { DEVICE_DAYS } from "../store/inbox";
 
 /**
  * Records a device at login: it is one of the user's devices whose acknowledgement entries wait for,
@@ -39,24 +40,26 @@ function owedToDevice(username: string, resource: string) {
 }
 
 /**
- * Records one device's acknowledgement of entries and removes those every recent device of the user
- * (other than the device whose own send it copies) has now acknowledged.
+ * Records one device's acknowledgement of entries, in one statement: entries no other recent device of
+ * the user still waits for (other than the device whose own send it copies) are removed; the others
+ * keep this device's acknowledgement until the rest have read them.
  */
 async function acknowledge(db: Db, who: { username: string; resource: string }, ids: number[], now: Date): Promise<void> {
-  await db
-    .insertInto("im_inbox_acks")
-    .values(ids.map((id) => ({ inbox_id: id, resource: who.resource })))
-    .onConflict((oc) => oc.columns(["inbox_id", "resource"]).doNothing())
-    .execute();
   const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
   await sql`
-    DELETE FROM im_inbox i
-    WHERE i.username = ${who.username} AND i.id IN (${sql.join(ids)})
-      AND NOT EXISTS (
-        SELECT 1 FROM im_devices d
-        WHERE d.username = i.username AND d.last_seen_at >= ${since} AND d.first_inbox_id < i.id
-          AND (i.skip_resource IS NULL OR d.resource <> i.skip_resource)
-          AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = i.id AND a.resource = d.resource))`.execute(db);
+    WITH done AS (
+      DELETE FROM im_inbox i
+      WHERE i.username = ${who.username} AND i.id IN (${sql.join(ids)})
+        AND NOT EXISTS (
+          SELECT 1 FROM im_devices d
+          WHERE d.username = i.username AND d.resource <> ${who.resource} AND d.last_seen_at >= ${since} AND d.first_inbox_id < i.id
+            AND (i.skip_resource IS NULL OR d.resource <> i.skip_resource)
+            AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = i.id AND a.resource = d.resource))
+      RETURNING i.id)
+    INSERT INTO im_inbox_acks (inbox_id, resource)
+    SELECT x.id, ${who.resource} FROM unnest(${ids}::bigint[]) AS x(id)
+    WHERE x.id NOT IN (SELECT id FROM done) AND EXISTS (SELECT 1 FROM im_inbox k WHERE k.id = x.id)
+    ON CONFLICT (inbox_id, resource) DO NOTHING`.execute(db);
 }
 
 /** Pending entries per queue for a device (entries its own sends left for its other devices excluded). */

@@ -3,6 +3,7 @@ import type { Executor } from "../../db/tx";
 import { asGroupRefusal, denied, ImError, imError, invalidParam } from "../errors";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
 import * as convs from "../store/conversations";
+import { sendersWithOtherDevices } from "../store/inbox";
 import * as messages from "../store/messages";
 import * as mucStore from "../store/mucs";
 import { findThread } from "../store/threads";
@@ -57,6 +58,8 @@ interface SendLookups {
   users: Set<string>;
   blocked: Set<string>;
   members: Map<string, { username: string; shielded: boolean }[]>;
+  /** Senders with another device than the sending one (they get a queue copy of their sends). */
+  otherDevices: Set<string>;
 }
 
 export interface SentMessage {
@@ -162,7 +165,8 @@ export class ImHistory {
   /** What the checks of a list of sends read, read once: peers that exist, blocks between the parties. */
   private async lookupsFor(s: Scope, inputs: readonly SendInput[]): Promise<SendLookups> {
     const chats = inputs.filter((i) => i.chatType === "chat");
-    const lookups: SendLookups = { users: new Set(), blocked: new Set(), members: new Map() };
+    const fromDevices = inputs.flatMap((i) => (i.fromResource ? [{ username: i.from, resource: i.fromResource }] : []));
+    const lookups: SendLookups = { users: new Set(), blocked: new Set(), members: new Map(), otherDevices: await sendersWithOtherDevices(s.tx, fromDevices, s.now) };
     if (chats.length === 0) return lookups;
     const peers = [...new Set(chats.map((c) => c.to))];
     lookups.users = await existingUsers(s.tx, peers);
@@ -215,6 +219,8 @@ export class ImHistory {
     }
     const recipients = fan.inboxFor;
     if (input.onlineOnly) fan = { unreadFor: [], inboxFor: [], senderCopy: false };
+    // A device that sends needs no copy of its own message; the user's other devices do, if there are any.
+    if (fan.senderCopy && input.fromResource && !lookups.otherDevices.has(input.from)) fan = { ...fan, senderQueueCopy: false };
     return { fan, threadId, recipients };
   }
 

@@ -9,6 +9,27 @@ export const mucQueue = (mucId: string | number) => `${mucId}@${IM_MUC_DOMAIN}`;
  * The per-recipient sync queue. Entries are appended in the transaction of the change they announce and
  * read back in id order per (user, queue); the gateway removes them once a device acknowledges them.
  */
+/** A device not seen for this many days no longer holds queue entries back (it reads history instead). */
+export const DEVICE_DAYS = 7;
+
+/**
+ * Of these senders, those with a device other than the sending one seen within DEVICE_DAYS: only they
+ * need a copy of their own message in their sync queue.
+ */
+export async function sendersWithOtherDevices(db: Executor, senders: readonly { username: string; resource: string | null }[], now: Date): Promise<Set<string>> {
+  if (senders.length === 0) return new Set();
+  const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
+  const rows = await db
+    .selectFrom("im_devices")
+    .select(["username", "resource"])
+    .where("username", "in", [...new Set(senders.map((s) => s.username))])
+    .where("last_seen_at", ">=", since)
+    .execute();
+  const out = new Set<string>();
+  for (const s of senders) if (rows.some((r) => r.username === s.username && r.resource !== s.resource)) out.add(s.username);
+  return out;
+}
+
 export async function enqueueNotices(
   db: Executor,
   rows: readonly { username: string; queue: string; notice: Record<string, unknown>; skipResource?: string | undefined }[],

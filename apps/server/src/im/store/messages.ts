@@ -39,6 +39,8 @@ export interface Fanout {
   inboxFor: readonly string[];
   /** Whether the sender gets a conversation row and a sync-queue copy for its other devices. */
   senderCopy: boolean;
+  /** False when the sender has no other device that would read the copy (it then reads history). */
+  senderQueueCopy?: boolean;
 }
 
 export async function findByClientId(db: Executor, from: string, clientId: string): Promise<MessageRow | undefined> {
@@ -157,7 +159,7 @@ async function fanOut(tx: Tx, items: readonly { m: NewMessage; fan: Fanout; stor
     }
     const queue = m.chatType === "chat" ? null : mucQueue(m.to);
     for (const u of fan.inboxFor) inbox.push({ u, q: queue ?? userQueue(m.from), id: stored.id, skip: null });
-    if (fan.senderCopy) inbox.push({ u: m.from, q: queue ?? userQueue(m.to), id: stored.id, skip: m.fromResource ?? null });
+    if (fan.senderCopy && fan.senderQueueCopy !== false) inbox.push({ u: m.from, q: queue ?? userQueue(m.to), id: stored.id, skip: m.fromResource ?? null });
   }
   if (convs.size > 0) {
     const list = [...convs.values()];
