@@ -225,16 +225,12 @@ function MessagePane({ session, peer, name, banner }: { session: ChatSession; pe
       okText: t("chat.recall"),
       onOk: () => session.recall(item).catch(() => void modal.error({ title: t("chat.recallFailed") })),
     });
-  const connected = snap.status === "open";
   return (
     <Flex vertical style={{ flex: 1, minWidth: 0, height: "100%" }}>
       <Flex align="center" justify="space-between" style={{ padding: "8px 12px", borderBottom: "1px solid rgba(128,128,128,0.2)" }}>
         <Typography.Text strong data-testid="chat-peer">
           {name}
         </Typography.Text>
-        <Tag color={connected ? "success" : snap.status === "reconnecting" || snap.status === "connecting" ? "processing" : "error"} data-testid="chat-status" data-status={snap.status}>
-          {t(`chat.status.${snap.status}`)}
-        </Tag>
       </Flex>
       {banner}
       <div ref={box} onScroll={onScroll} style={{ flex: 1, overflowY: "auto", padding: "8px 12px" }} data-testid="chat-messages" data-count={thread.items.length} data-last={thread.isLast ? "1" : "0"}>
@@ -273,9 +269,14 @@ export function ChatWindow({ session, initialPeer, names, banner }: { session: C
   return (
     <Flex style={{ height: "calc(100vh - 160px)", minHeight: 480, border: `1px solid ${token.colorBorderSecondary}`, borderRadius: 8, overflow: "hidden", background: token.colorBgContainer }} data-testid="chat-window">
       <div style={{ width: 280, borderRight: `1px solid ${token.colorBorderSecondary}`, overflowY: "auto" }} data-testid="chat-conversations">
-        <Typography.Title level={5} style={{ padding: "8px 12px", margin: 0 }}>
-          {t("chat.conversations")}
-        </Typography.Title>
+        <Flex align="center" justify="space-between" style={{ padding: "8px 12px" }}>
+          <Typography.Title level={5} style={{ margin: 0 }}>
+            {t("chat.conversations")}
+          </Typography.Title>
+          <Tag color={snap.status === "open" ? "success" : snap.status === "reconnecting" || snap.status === "connecting" ? "processing" : "error"} data-testid="chat-status" data-status={snap.status}>
+            {t(`chat.status.${snap.status}`)}
+          </Tag>
+        </Flex>
         <ConversationList list={snap.conversations} active={active} names={names} onOpen={(peer) => void session.open(peer)} />
       </div>
       {active ? (

@@ -13,6 +13,9 @@ export class ChatSession {
   private readonly acked = new Set<string>();
   private relogging = false;
   private closed = false;
+  /** Settles when the first login has finished (REST calls need its token). */
+  private ready: Promise<void> = new Promise((resolve) => (this.markReady = resolve));
+  private markReady: () => void = () => undefined;
 
   constructor(
     private readonly conn: ChatConnection,
@@ -53,6 +56,8 @@ export class ChatSession {
     } catch (e) {
       this.store.setStatus("error");
       throw e;
+    } finally {
+      this.markReady();
     }
   }
 
@@ -90,6 +95,7 @@ export class ChatSession {
   /** Opens a conversation: first history page (if none yet), unread cleared, read receipts sent. */
   async open(peer: string): Promise<void> {
     this.store.activate(peer);
+    await this.ready;
     if (this.store.thread(peer).cursor === null) await this.loadOlder(peer);
     this.acknowledge(peer);
   }

@@ -112,6 +112,16 @@ describe("chat store", () => {
     expect(sortConversations(list).map((c) => c.peer)).toEqual(["b", "a"]);
   });
 
+  it("messages synced after the conversation list was read are not counted twice", () => {
+    const s = new ChatStore(me);
+    const old = [msg("u1", me, "a", 1), msg("u1", me, "b", 2)];
+    s.setConversations([{ conversationId: "u1", conversationType: "singleChat", isPinned: false, pinnedTime: 0, unReadCount: 2, lastMessage: old[1]! }]);
+    for (const m of old) s.receive(m);
+    expect(s.getSnapshot().conversations[0]!.unread).toBe(2);
+    s.receive(msg("u1", me, "new", 3));
+    expect(s.getSnapshot().conversations[0]).toMatchObject({ unread: 3, last: { text: "new" } });
+  });
+
   it("keeps the ids of the last 100 messages to drop repeats", () => {
     const r = new RecentIds(100);
     for (let i = 0; i < 150; i++) r.seen(String(i));

@@ -208,7 +208,15 @@ export class ChatStore {
     if (t.items.some((i) => i.id === item.id)) return null;
     this.setThread(peer, { ...t, items: [...t.items, item].sort(byTime) });
     const incoming = item.from !== this.snap.me;
-    this.upsertConversation(peer, (c) => ({ ...c, last: item, time: Math.max(c.time, item.time), unread: incoming && this.snap.active !== peer ? c.unread + 1 : c.unread }));
+    // A message no newer than the conversation's last one (offline sync after the list was read) is
+    // already in the server's unread count.
+    const fresh = (c: ConversationItem) => !c.last || item.time > c.last.time || (item.time === c.last.time && item.id !== c.last.id && item.id > c.last.id);
+    this.upsertConversation(peer, (c) => ({
+      ...c,
+      last: fresh(c) ? item : c.last,
+      time: Math.max(c.time, item.time),
+      unread: incoming && this.snap.active !== peer && fresh(c) ? c.unread + 1 : c.unread,
+    }));
     return item;
   }
 
@@ -289,7 +297,8 @@ export class ChatStore {
   /** A read receipt from the peer: that message and the own messages before it are read. */
   markRead(peer: string, mid: string): void {
     const t = this.thread(peer);
-    const target = t.items.find((i) => i.id === mid);
+    // The peer may name the message by the id it received (the sender's local id or the server's).
+    const target = t.items.find((i) => i.id === mid || i.localId === mid);
     if (!target) return;
     this.setThread(peer, { ...t, items: t.items.map((i) => (i.from === this.snap.me && i.time <= target.time && !i.read ? { ...i, read: true } : i)) });
   }
