@@ -24,7 +24,7 @@ import { audit } from "../../platform/audit";
 import { platformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
 import { goodsForPurchase } from "../catalog";
-import { post } from "../ledger";
+import { post, preparePost } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { allocateCards, voidRefundedCards } from "../supply";
 import { mayBuy } from "./eligibility";
@@ -218,7 +218,9 @@ export class PurchasingService {
     if (!Number.isSafeInteger(amount)) throw invalid("order.quantityInvalid", "quantity");
 
     const now = this.deps.clock.now();
-    const { row, lowStock } = await withTx(this.deps.db, async (tx) => {
+    // The order's rows first; the contended rows (the goods' stock, the supplier's income) last, just
+    // before the commit, so concurrent orders of one goods wait for each other as briefly as possible.
+    const { id, lowStock } = await withTx(this.deps.db, async (tx) => {
       const id = await repo.insertOrder(tx, {
         orderNo: req.orderNo,
         purchaserId: purchaser.id,
@@ -236,8 +238,10 @@ export class PurchasingService {
         digest,
         createdBy: userId,
       });
-      if (id === null) return { row: await repo.findOrderByNo(tx, purchaser.id, req.orderNo), lowStock: null };
-      await post(tx, {
+      if (id === null) return { id: null, lowStock: null };
+      await audit(tx, { actorUserId: userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } });
+      if (goods.fromStock) await repo.finishOrder(tx, id, { state: "success", at: now });
+      const payment = await preparePost(tx, {
         idempotencyKey: `order:${id}`,
         kind: "purchase",
         currency: goods.currency,
@@ -250,15 +254,13 @@ export class PurchasingService {
         ],
       });
       let low = null;
-      if (goods.fromStock) {
-        low = (await allocateCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id }, now)).lowStock;
-        await repo.finishOrder(tx, id, { state: "success", at: now });
-        await this.announce(tx, id, purchaser.id);
-      }
-      await audit(tx, { actorUserId: userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } });
-      return { row: await repo.findOrder(tx, id), lowStock: low };
+      if (goods.fromStock) low = (await allocateCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id }, now)).lowStock;
+      if (!("replayed" in payment)) await payment.apply();
+      if (goods.fromStock) await this.announce(tx, id, purchaser.id);
+      return { id, lowStock: low };
     });
     if (lowStock) await this.deps.onLowStock(lowStock);
+    const row = id === null ? await repo.findOrderByNo(this.deps.db, purchaser.id, req.orderNo) : await repo.findOrder(this.deps.db, id);
     if (!row) throw new Error("the order must exist after its transaction");
     return row.request_digest === digest ? this.presentOrder(row) : this.replay(row, digest);
   }
