@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { loginToken, registerAccount, useSession } from "../support/api";
+import { loginToken, registerAccount, switchLanguage, useSession } from "../support/api";
+import { E2E_OPERATOR } from "../support/operator";
 
 /**
  * Catalog journey: a supplier downloads the card template, fills it (good rows and bad ones), imports
@@ -9,8 +11,8 @@ import { loginToken, registerAccount, useSession } from "../support/api";
  * and opens a goods' details.
  */
 
-async function call<T>(request: APIRequestContext, token: string, method: "get" | "post", path: string, data?: unknown): Promise<T> {
-  const res = await request[method](path, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
+async function call<T>(request: APIRequestContext, token: string, method: "get" | "post", url: string, data?: unknown): Promise<T> {
+  const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
   const body = (await res.json()) as { code: number; data: T; msg: string };
   expect(body.code, body.msg).toBe(1);
   return body.data;
@@ -84,8 +86,10 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   ]);
   await page.screenshot({ path: testInfo.outputPath("card-import.png") });
 
-  // The purchaser filters the card-secret goods by brand and opens the details.
+  // The purchaser filters the card-secret goods by brand and opens the details. It sees the goods
+  // because the supplier put it on its whitelist (goods lists show only goods a purchaser may buy).
   const buyer = await registerAccount(request, { orgName: "云端采购有限公司" });
+  await call(request, supplierToken, "post", "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
   await useSession(page, buyer, await loginToken(request, buyer));
   await page.goto("/sale/CarmiGoodsList");
   await page.getByRole("combobox", { name: "品牌" }).click();
@@ -101,4 +105,106 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await expect(drawer).toContainText("¥27.00");
   await expect(drawer).toContainText("6%增值税专用发票");
   await page.screenshot({ path: testInfo.outputPath("goods-detail.png") });
+});
+
+
+const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+/** A screenshot once the page has settled: no request pending and the loading overlay gone. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // No menu left open by a language switch.
+  await expect(page.locator(".ant-dropdown:not(.ant-dropdown-hidden)")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `catalog-${name}.png`), fullPage: true });
+}
+
+test("supply pages over real data: commodity supply figures, resale goods, a provider's view of a served supplier", async ({ browser, request }) => {
+  const stamp = Date.now().toString(36).toUpperCase();
+  const supplier = await registerAccount(request, { orgName: "远山卡券供应有限公司" });
+  const supplierToken = await loginToken(request, supplier);
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `远山影音${stamp}`, description: "影音会员" });
+  const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
+    name: `远山视频季卡${stamp}`,
+    brandId: brand.id,
+    businessType: "card_secret",
+    equityType: "video",
+    faceValue: 6800,
+    code: `SP-${stamp}`,
+    perOrderMax: 5,
+    invoiceType: "vat_6",
+    price: 6000,
+    settlementPrice: 5600,
+    lowStockThreshold: 4,
+  });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 6 }, (_, i) => `SP${stamp}${i},PIN${i}${stamp},2099-12-31`)].join("\r\n");
+  const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) });
+  expect(imported.status()).toBe(200);
+  const codes = await call<{ list: { id: number }[] }>(request, supplierToken, "get", `/api/card-brander/sup/merchandises/${goods.id}/cards?pageSize=20`);
+  await call(request, supplierToken, "post", `/api/card-brander/sup/merchandises/${goods.id}/cards/void`, { ids: [codes.list[0]?.id] });
+
+  // A whitelisted purchaser with money buys two codes.
+  const buyer = await registerAccount(request, { orgName: "青松转售有限公司" });
+  const buyerToken = await loginToken(request, buyer);
+  await call(request, supplierToken, "post", "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "goods", goodsId: String(goods.id) });
+  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-resale-${buyer.merchantId}` });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 100_000, requestKey: `e2e-resale-move-${buyer.merchantId}` });
+  await call(request, buyerToken, "post", "/api/card-user/orders", { goodsId: String(goods.id), quantity: 2, orderNo: `RS${stamp}` });
+
+  // The supplier's commodity supply: 6 imported, 1 voided, 2 sold → 3 in stock, under the threshold of 4.
+  const supplierPage = await (await browser.newContext({ locale: "zh-CN" })).newPage();
+  await useSession(supplierPage, supplier, supplierToken);
+  await supplierPage.goto(`/business/CommoditySupply?inpVal=${stamp}`);
+  const row = supplierPage.locator(".ant-table-row").filter({ hasText: `远山视频季卡${stamp}` });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("低于4");
+  const headers = await supplierPage.locator(".ant-table-thead th").allInnerTexts();
+  const valueOf = async (title: string) => (await row.locator("td").nth(headers.findIndex((h) => h.trim() === title)).innerText()).trim();
+  expect([await valueOf("可用库存"), await valueOf("已售"), await valueOf("已作废"), await valueOf("已过期")]).toEqual(["3", "2", "1", "0"]);
+  await shot(supplierPage, "commodity-supply-cn");
+  await switchLanguage(supplierPage, "English");
+  await expect(supplierPage.locator(".ant-table-thead")).toContainText("Voided");
+  await expect(row).toContainText("Below 4");
+  await shot(supplierPage, "commodity-supply-en");
+
+  // The buyer's resale goods: the goods with the two codes it bought; a keyword that matches nothing empties the list.
+  const buyerPage = await (await browser.newContext({ locale: "zh-CN" })).newPage();
+  await useSession(buyerPage, buyer, buyerToken);
+  await buyerPage.goto("/business/ResaleGoods");
+  const resale = buyerPage.locator(".ant-table-row").filter({ hasText: `远山视频季卡${stamp}` });
+  await expect(resale).toContainText("远山卡券供应有限公司");
+  await expect(resale).toContainText("¥60.00");
+  const resaleHeaders = await buyerPage.locator(".ant-table-thead th").allInnerTexts();
+  expect((await resale.locator("td").nth(resaleHeaders.findIndex((h) => h.trim() === "采购卡密数")).innerText()).trim()).toBe("2");
+  await shot(buyerPage, "resale-goods-cn");
+  await buyerPage.locator("#inpVal").fill("不存在的商品");
+  await buyerPage.getByRole("button", { name: /查\s?询/ }).click();
+  await expect(buyerPage).toHaveURL(/inpVal=/);
+  await expect(buyerPage.locator(".ant-table-row")).toHaveCount(0);
+  await buyerPage.locator("#inpVal").fill(stamp);
+  await buyerPage.getByRole("button", { name: /查\s?询/ }).click();
+  await expect(resale).toHaveCount(1);
+  await switchLanguage(buyerPage, "繁體中文");
+  await expect(buyerPage.locator(".ant-table-thead")).toContainText("採購卡密數");
+  await shot(buyerPage, "resale-goods-tw");
+
+  // A provider the supplier bound sees the supplier's goods; before the binding it sees none.
+  const provider = await registerAccount(request, { orgName: "明川服务商" });
+  const granted = await request.post(`/api/ops/merchants/${provider.merchantId}/providerRole`, { headers: { "x-auth-token": opsToken }, data: { grant: true } });
+  expect(granted.status()).toBe(200);
+  const providerPage = await (await browser.newContext({ locale: "zh-CN" })).newPage();
+  await useSession(providerPage, provider, await loginToken(request, provider));
+  await providerPage.goto("/providers/SuppliedProductsP");
+  await expect(providerPage.getByText("暂无与您绑定的商户")).toBeVisible();
+  await call(request, supplierToken, "post", "/api/card-servicer/brander/service", { providerId: provider.merchantId });
+  await providerPage.reload();
+  const served = providerPage.locator(".ant-table-row").filter({ hasText: `远山视频季卡${stamp}` });
+  await expect(served).toContainText(`SP-${stamp}`);
+  await expect(providerPage.getByTestId("served-merchant")).toHaveText(`远山卡券供应有限公司（ID ${supplier.merchantId}）的供货商品`);
+  await expect(served).toContainText("6%增值税专用发票");
+  await shot(providerPage, "supplied-products-p-cn");
+  await switchLanguage(providerPage, "English");
+  await expect(providerPage.locator(".ant-table-thead")).toContainText("Platform rate");
+  await shot(providerPage, "supplied-products-p-en");
 });

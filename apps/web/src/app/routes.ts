@@ -7,6 +7,7 @@ import { ClusterOutlined, ShopOutlined } from "@ant-design/icons";
 import { AppstoreOutlined, CreditCardOutlined, GiftOutlined, ShoppingOutlined } from "@ant-design/icons";
 // Media pages.
 import { VideoCameraOutlined } from "@ant-design/icons";
+import { BarChartOutlined, RetweetOutlined } from "@ant-design/icons";
 // Brand chat.
 import { MessageOutlined } from "@ant-design/icons";
 import type { ComponentType } from "react";
@@ -110,6 +111,8 @@ export const AREAS: AreaDef[] = [
       { path: "SuppliedProducts", load: () => import("../areas/business/SuppliedProducts"), titleKey: "catalog.title.suppliedProducts", menuKey: "catalog.menu.suppliedProducts", icon: AppstoreOutlined },
       { path: "CardImport", load: () => import("../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
       { path: "GoodsInSupply", load: () => import("../areas/business/GoodsInSupply"), titleKey: "catalog.title.goodsInSupply", menuKey: "catalog.menu.goodsInSupply", icon: ShoppingOutlined },
+      { path: "CommoditySupply", load: () => import("../areas/business/CommoditySupply"), titleKey: "catalog.title.commoditySupply", menuKey: "catalog.menu.commoditySupply", icon: BarChartOutlined },
+      { path: "ResaleGoods", load: () => import("../areas/business/ResaleGoods"), titleKey: "catalog.title.resaleGoods", menuKey: "catalog.menu.resaleGoods", icon: RetweetOutlined },
       { path: "ProcurementLiaison", load: () => import("../areas/business/ProcurementLiaison"), titleKey: "docking.title.business", menuKey: "docking.title.business", icon: ApartmentOutlined },
       { path: "BrandAuthorization", load: () => import("../areas/business/BrandAuthorization"), titleKey: "brandAuth.title", menuKey: "brandAuth.title", icon: SafetyOutlined },
       { path: "VendorWhiteList", load: () => import("../areas/business/VendorWhiteList"), titleKey: "whitelist.title.vendor", menuKey: "whitelist.title.vendor", icon: SafetyOutlined },
@@ -137,6 +140,7 @@ export const AREAS: AreaDef[] = [
       { path: "AuthenticationP", load: () => import("../areas/providers/AuthenticationP"), titleKey: "onboarding.title.realName", menuKey: "onboarding.menu.realName", icon: IdcardOutlined },
       { path: "BrandsList", load: () => import("../areas/providers/BrandsList"), titleKey: "providers.title.brands", menuKey: "providers.menu.brands", icon: ShopOutlined },
       { path: "VendorList", load: () => import("../areas/providers/VendorList"), titleKey: "providers.title.vendors", menuKey: "providers.menu.vendors", icon: ClusterOutlined },
+      { path: "SuppliedProductsP", load: () => import("../areas/providers/SuppliedProductsP"), titleKey: "catalog.title.servedGoods", menuKey: "catalog.menu.servedGoods", icon: AppstoreOutlined },
       { path: "ChangesFundsP", load: () => import("../areas/providers/ChangesFundsP"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
       { path: "WithdrawalRecordP", load: () => import("../areas/providers/WithdrawalRecordP"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
     ],
