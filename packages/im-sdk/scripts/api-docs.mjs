@@ -30,6 +30,7 @@ const AREAS = {
   "threads.ts": "Threads.",
   "files.ts": "Files.",
   "connection.ts": "Connection.",
+  "aliases.ts": "Older names of the published client.",
 };
 const lines = [];
 const exports = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name));

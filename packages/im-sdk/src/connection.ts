@@ -1131,7 +1131,14 @@ export class Connection {
     }
     const chatType = message.chatType ?? "singleChat";
     message.from = this.user;
-    const meta: Decoded = { id: message.id, to: this.target(message.to, chatType), ns: NS.CHAT, payload: bodyOf(message, this.user) };
+    const extra: Decoded = {};
+    const languages = message.msgConfig?.languages;
+    if (message.type === "txt" && Array.isArray(languages) && languages.length > 0) {
+      // Translated before sending: the translations travel in the body's meta JSON.
+      message.translations = await this.translateBeforeSend(message.msg ?? "", languages);
+      extra.meta = JSON.stringify({ translations: message.translations, ...(message.isChatThread && { thread: {} }) });
+    }
+    const meta: Decoded = { id: message.id, to: this.target(message.to, chatType), ns: NS.CHAT, payload: bodyOf(message, this.user, extra) };
     if (chatType !== "singleChat" && message.receiverList?.length) {
       meta.routetype = 2;
       meta.directedUsers = message.receiverList;
@@ -1140,6 +1147,14 @@ export class Connection {
     return new Promise((resolve, reject) => {
       this.dispatchPending({ id: message.id, meta, kind: "message", message, resolve: resolve as (v: unknown) => void, reject });
     });
+  }
+
+  private async translateBeforeSend(text: string, languages: string[]): Promise<{ code: string; text: string }[]> {
+    const translate = (this as unknown as { translateMessage?: (o: { text: string; languages: string[] }) => Promise<{ data?: unknown }> }).translateMessage;
+    if (!translate) throw err(C.SERVICE_NOT_ENABLED, "there is no method to translate message");
+    const reply = await translate.call(this, { text, languages });
+    const list = (reply.data as { translations?: { to: string; text: string }[] }[] | undefined)?.[0]?.translations ?? [];
+    return list.map((t) => ({ code: t.to, text: t.text }));
   }
 
   /** Recalls a sent message (the server enforces the recall window). */

@@ -60,9 +60,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A GET gets a cache-busting `_v` timestamp (spec 03 §5, file upload rules). */
+/** A GET with data gets it as a query plus a cache-busting `_v` timestamp (spec 03 §5); without data, nothing. */
 function finalUrl(req: HttpRequest): string {
-  const query = req.method === "GET" && req.query ? { ...req.query, _v: Date.now() } : req.query;
+  const hasData = Object.values(req.query ?? {}).some((v) => v !== undefined && v !== null && v !== "");
+  const query = req.method === "GET" && hasData ? { ...req.query, _v: Date.now() } : req.query;
   return withQuery(req.url, query);
 }
 

@@ -10,6 +10,7 @@
  * await conn.send(message.create({ type: "txt", chatType: "singleChat", to: "bob", msg: "hello" }));
  * ```
  */
+import { aliasesApi } from "./api/aliases.js";
 import { conversationsApi } from "./api/conversations.js";
 import { filesApi, uploadCombineFile, uploadMessageFile } from "./api/files.js";
 import { groupsApi } from "./api/groups.js";
@@ -19,7 +20,7 @@ import { usersApi } from "./api/users.js";
 import { Connection } from "./connection.js";
 import { create } from "./message.js";
 
-type Api = typeof usersApi & typeof groupsApi & typeof roomsApi & typeof conversationsApi & typeof threadsApi & typeof filesApi;
+type Api = typeof usersApi & typeof groupsApi & typeof roomsApi & typeof conversationsApi & typeof threadsApi & typeof filesApi & typeof aliasesApi;
 /** The methods of the API modules, without their `this` parameter. */
 type Methods<T> = { [K in keyof T]: T[K] extends (this: Connection, ...args: infer A) => infer R ? (...args: A) => R : never };
 
@@ -29,7 +30,7 @@ declare module "./connection.js" {
   interface Connection extends Methods<Api> {}
 }
 
-Object.assign(Connection.prototype, usersApi, groupsApi, roomsApi, conversationsApi, threadsApi, filesApi, { uploadMessageFile, uploadCombineFile });
+Object.assign(Connection.prototype, usersApi, groupsApi, roomsApi, conversationsApi, threadsApi, filesApi, aliasesApi, { uploadMessageFile, uploadCombineFile });
 
 /** The connection class (`new connection(options)`), named as in the published client. */
 export const connection = Connection;

@@ -308,3 +308,43 @@ describe("receiving", () => {
     expect(conn.cache!.getMessages("bob", "singleChat")).toEqual([]);
   });
 });
+
+describe("server discovery and translation before sending", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  test("hosts come from server.json at open and again every 5 failed reconnects", async () => {
+    vi.useFakeTimers();
+    const lookups: string[] = [];
+    vi.stubGlobal("fetch", (url: string) => {
+      lookups.push(url);
+      const reply = { rest: { hosts: [{ protocol: "https", domain: "im.example.com", port: 443 }] }, "msync-wx": { hosts: [{ protocol: "https", domain: "ws.example.com", port: 8443 }] } };
+      return Promise.resolve(new Response(JSON.stringify(reply), { status: 200 }));
+    });
+    const conn = newConn({ isHttpDNS: true, dnsUrl: "http://dns.example.com", autoReconnectNumMax: 10 });
+    await login(conn);
+    expect(lookups).toHaveLength(1);
+    expect(lookups[0]).toMatch(/^http:\/\/dns\.example\.com\/easemob\/server\.json\?app_key=org%23app&_v=\d+$/);
+    expect(conn.apiUrl).toBe("https://im.example.com");
+    expect(last().url).toBe("wss://ws.example.com:8443/websocket");
+    last().drop();
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await vi.advanceTimersByTimeAsync(500 * attempt);
+      if (attempt < 5) last().drop();
+    }
+    expect(lookups).toHaveLength(2);
+    conn.close();
+  });
+
+  test("msgConfig.languages: the text is translated first and the translations travel in the body", async () => {
+    const conn = newConn();
+    const sock = await login(conn);
+    vi.stubGlobal("fetch", () => Promise.resolve(new Response(JSON.stringify([{ translations: [{ to: "en", text: "hello" }] }]), { status: 200 })));
+    const m = message.create({ type: "txt", to: "bob", msg: "你好", msgConfig: { languages: ["en"] } });
+    const sent = conn.send(m);
+    await vi.waitFor(() => expect(sock.metas()).toHaveLength(1));
+    const body = decode(MessageBody, sock.metas()[0]!.payload as Uint8Array);
+    expect(JSON.parse(body.meta as string)).toEqual({ translations: [{ code: "en", text: "hello" }] });
+    sock.ack(m.id, "5");
+    await expect(sent).resolves.toMatchObject({ message: { translations: [{ code: "en", text: "hello" }] } });
+  });
+});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { downloadError, metadataError, provisionError, restError, sendError, statusCode as C } from "../src/index";
+import { connection, downloadError, metadataError, provisionError, restError, sendError, statusCode as C } from "../src/index";
 import { download, request } from "../src/http";
 
 /** The error mapping of spec 03 §8: every row, asserting the exact type and message. */
@@ -226,5 +226,37 @@ describe("client errors and request conventions", () => {
     expect(progress.at(-1)).toBe(5000);
     vi.stubGlobal("fetch", () => Promise.resolve(new Response(JSON.stringify({ error: "file_expired", error_description: "gone" }), { status: 404 })));
     await expect(download({ url: "http://h/f" })).rejects.toMatchObject({ type: C.WEBIM_DOWNLOADFILE_ERROR_EXPIRED, message: "gone" });
+  });
+});
+
+describe("errors named by the REST layer (spec 02 §8)", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const conn = () => {
+    const c = new connection({ appKey: "org#app", apiUrl: "http://h", useLocalCache: false });
+    c.user = "alice";
+    c.token = "t";
+    c.context.accessToken = "t";
+    return c;
+  };
+
+  test("loading rooms fails with a load-chatroom error carrying the server's error_description", async () => {
+    vi.stubGlobal("fetch", () => Promise.resolve(new Response(JSON.stringify({ error_description: "rooms are resting" }), { status: 400 })));
+    await expect(conn().getChatRooms({ pagenum: 1, pagesize: 20 })).rejects.toMatchObject({ type: C.WEBIM_CONNCTION_LOAD_CHATROOM_ERROR, message: "rooms are resting" });
+  });
+
+  test("a history fetch failure is 'fetch history messages error'", async () => {
+    vi.stubGlobal("fetch", () => Promise.resolve(new Response(JSON.stringify({ error_description: "odd" }), { status: 400 })));
+    await expect(conn().getHistoryMessages({ targetId: "bob" })).rejects.toMatchObject({ type: C.WEBIM_CONNCTION_AJAX_ERROR, message: "fetch history messages error" });
+  });
+
+  test("older names answer like the current ones", async () => {
+    const urls: string[] = [];
+    vi.stubGlobal("fetch", (url: string) => {
+      urls.push(url);
+      return Promise.resolve(new Response(JSON.stringify({ data: ["bob"] }), { status: 200 }));
+    });
+    await expect(conn().getRoster()).resolves.toMatchObject({ type: 0, data: ["bob"] });
+    expect(urls[0]).toBe("http://h/org/app/users/alice/contacts/users");
+    expect(conn().getUniqueId()).toMatch(/^\d{11,13}$/);
   });
 });
