@@ -10,7 +10,12 @@ import { E2E_OPERATOR } from "../support/operator";
  * the operator and the secret rotated. A sub-account logs in and sees only the pages it was given.
  */
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `onboarding-${name}.png`), fullPage: true });
+/** A screenshot once the page has settled: no request pending and the loading overlay gone. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `onboarding-${name}.png`), fullPage: true });
+}
 const header = (page: Page) => page.locator(".ant-layout-header");
 
 async function operatorPage(browser: Browser): Promise<Page> {
@@ -208,11 +213,15 @@ test("binds a service provider and files a commitment letter", async ({ page, re
   await page.getByTestId("provider-id").fill(provider.merchantId);
   await page.getByRole("button", { name: /绑\s?定/ }).click();
   await expect(page.getByTestId("service-binding")).toContainText("瀚海服务商");
+  // Bound from the seller's area: as a merchant (the provider's merchant list, not its brand list).
+  await expect(page.getByTestId("service-binding")).toContainText("商户（服务商商户列表）");
   await shot(page, "service-bind-cn");
 
-  // The provider sees the purchaser among the merchants it serves.
-  const served = await request.post("/api/card-servicer/brander", { headers: { "x-auth-token": await loginToken(request, provider) }, data: {} });
-  expect(JSON.stringify(await served.json())).toContain("绑定测试公司");
+  // The provider sees the purchaser among the merchants it serves, and not among its brands.
+  const providerToken = await loginToken(request, provider);
+  const served = async (kind: string) => JSON.stringify(await (await request.post("/api/card-servicer/brander", { headers: { "x-auth-token": providerToken }, data: { kind } })).json());
+  expect(await served("vendor")).toContain("绑定测试公司");
+  expect(await served("brand")).not.toContain("绑定测试公司");
 
   await page.goto("/sale/commitLetter");
   await page.locator("input[type=file]").setInputFiles({ name: "承诺函.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });

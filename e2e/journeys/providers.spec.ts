@@ -31,8 +31,9 @@ async function grantProvider(request: APIRequestContext, merchantId: string) {
   expect(granted.status()).toBe(200);
 }
 
-async function bind(request: APIRequestContext, brand: Account, providerId: string) {
-  const res = await request.post("/api/card-servicer/brander/service", { headers: { "x-auth-token": await loginToken(request, brand) }, data: { providerId } });
+/** The merchant binds the provider as a brand (business/ServiceBind) or as a merchant (sale/ServiceBind). */
+async function bind(request: APIRequestContext, merchant: Account, providerId: string, kind: "brand" | "vendor" = "brand") {
+  const res = await request.post("/api/card-servicer/brander/service", { headers: { "x-auth-token": await loginToken(request, merchant) }, data: { providerId, kind } });
   expect(res.status()).toBe(200);
 }
 
@@ -51,6 +52,8 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   const stranger = await registerAccount(request, { orgName: "路人甲公司" });
   await grantProvider(request, provider.merchantId);
   await bind(request, brand, provider.merchantId);
+  const seller = await registerAccount(request, { orgName: "松风商户" });
+  await bind(request, seller, provider.merchantId, "vendor");
 
   // Without the role the chooser has no provider card; a merchant that holds it gets one.
   const plainContext = await browser.newContext({ locale: "zh-CN" });
@@ -126,12 +129,14 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await expect(page).toHaveURL(/\/providers\/AuthenticationP$/);
   await expect(page.getByTestId("realname-submit")).toBeVisible();
 
-  // In English, the merchant list; ending the binding there removes the brand from both lists.
+  // In English, the merchant list: the merchant bound as a vendor, not the brand (bindings keep their kind).
   await page.evaluate(() => window.localStorage.setItem("lang", "en"));
   await page.goto("/providers/VendorList");
   await expect(page.getByText("The merchants you serve")).toBeVisible();
-  const vendor = page.locator(".ant-table-row").filter({ hasText: "青禾品牌" });
+  const vendor = page.locator(".ant-table-row").filter({ hasText: "松风商户" });
   await expect(vendor).toContainText("Not real-named");
+  await expect(vendor.getByTestId(`enter-brand-${seller.merchantId}`)).toHaveCount(0);
+  await expect(page.locator(".ant-table-row")).toHaveCount(1);
   await shot(page, "vendors-en");
   await page.goto("/providers/Home");
   await expect(page.getByText("Welcome to the service provider console")).toBeVisible();
@@ -141,11 +146,15 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await expect(page.getByTestId("brand-context")).toContainText("You are acting as service provider for brand 青禾品牌");
   await expect(page.getByText("青禾品牌有限公司")).toBeVisible();
   await shot(page, "brand-realname-en");
-  await page.goto("/providers/VendorList");
-  await vendor.getByRole("button", { name: "Unbind" }).click();
+  // Ending the brand's binding from the brand list removes it; the vendor's binding stays.
+  await page.goto("/providers/BrandsList");
+  const brandRow = page.locator(".ant-table-row").filter({ hasText: "青禾品牌" });
+  await brandRow.getByRole("button", { name: "Unbind" }).click();
   await page.locator(".ant-popconfirm").getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByText("Binding ended")).toBeVisible();
   await expect(page.locator(".ant-table-row")).toHaveCount(0);
-  const after = await request.get("/api/card-servicer/brander/service", { headers: { "x-auth-token": await loginToken(request, brand) } });
+  const after = await request.get("/api/card-servicer/brander/service?kind=brand", { headers: { "x-auth-token": await loginToken(request, brand) } });
   expect(((await after.json()) as { data: unknown }).data).toBeNull();
+  await page.goto("/providers/VendorList");
+  await expect(page.locator(".ant-table-row").filter({ hasText: "松风商户" })).toHaveCount(1);
 });

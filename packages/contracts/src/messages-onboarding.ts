@@ -103,6 +103,12 @@ export const ONBOARDING_MESSAGES = {
     tw: "已綁定服務商，如需更換請先解綁",
     en: "A service provider is already bound; remove it first to change",
   },
+  "service.kindInvalid": { cn: "请选择绑定类型（品牌或商户）", tw: "請選擇綁定類型（品牌或商戶）", en: "Choose what you bind the provider as: brand or merchant" },
+  "service.notBrand": {
+    cn: "该商户以商户身份绑定，不能进入其品牌后台",
+    tw: "該商戶以商戶身份綁定，不能進入其品牌後台",
+    en: "This merchant bound you as a merchant, not as a brand: its brand context cannot be entered",
+  },
   "service.self": { cn: "不能绑定自己为服务商", tw: "不能綁定自己為服務商", en: "You cannot bind yourself as your service provider" },
 
   "agreement.letterInvalid": {

@@ -295,10 +295,21 @@ export type MyMenusReply = z.infer<typeof myMenusReply>;
 
 /* ---------- service-provider binding ---------- */
 
-/** `POST card-servicer/brander/service`: bind a service provider by its merchant ID. */
+/**
+ * What a merchant binds a provider as: a brand (business/ServiceBind; the provider's BrandsList, and the
+ * only kind a brand token can enter) or a vendor (sale/ServiceBind; the provider's VendorList).
+ */
+export const SERVICE_KINDS = ["brand", "vendor"] as const;
+export type ServiceKind = (typeof SERVICE_KINDS)[number];
+const serviceKind = z.enum(SERVICE_KINDS, { error: "service.kindInvalid" });
+
+/** `POST card-servicer/brander/service`: bind a service provider by its merchant ID, as a brand or a vendor. */
 export const serviceBindReq = z.strictObject({
   providerId: z.string({ error: "service.providerNotFound" }).trim().regex(/^\d{1,18}$/, { error: "service.providerNotFound" }),
+  kind: serviceKind,
 });
+/** `GET card-servicer/brander/service?kind=`: this merchant's binding of one kind. */
+export const serviceKindQuery = z.object({ kind: serviceKind });
 export type ServiceBindReq = z.infer<typeof serviceBindReq>;
 
 export const serviceBinding = z.object({
@@ -308,12 +319,13 @@ export const serviceBinding = z.object({
   merchantRealNameState: z.enum(REAL_NAME_STATES),
   providerId: z.string(),
   providerName: z.string(),
+  kind: serviceKind,
   boundAt: z.string(),
 });
 export type ServiceBinding = z.infer<typeof serviceBinding>;
 
 /** `POST card-servicer/brander`: the merchants a provider serves (searched by id or name). */
-export const providerBrandsReq = pageQuery.extend({ keyword: z.string().trim().max(100).optional() }).strict();
+export const providerBrandsReq = pageQuery.extend({ keyword: z.string().trim().max(100).optional(), kind: serviceKind.optional() }).strict();
 export type ProviderBrandsReq = z.infer<typeof providerBrandsReq>;
 
 /** Operators grant or withdraw the service-provider role. */

@@ -102,7 +102,7 @@ describe("a provider's view of supplied goods (providers/SuppliedProductsP)", ()
     const list = (token: string, merchantId: string, qs = "") => t.call<Page<Goods>>("GET", `/api/card-servicer/insupply/merchandises?merchantId=${merchantId}${qs}`, { token, lang: "en" });
     // Before the binding, nothing.
     expect((await list(p.token, merchant.merchantId)).status).toBe(404);
-    const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: merchant.token, body: { providerId: p.merchantId } });
+    const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: merchant.token, body: { providerId: p.merchantId, kind: "brand" } });
     expect(bound.body.code).toBe(1);
 
     const all = await list(p.token, merchant.merchantId);

@@ -21,7 +21,7 @@ async function boundPair() {
   const provider = await registerMerchant(t, { orgName: "Provider Co" });
   await t.call("POST", `/api/ops/merchants/${provider.merchantId}/providerRole`, { token: ops.token, body: { grant: true } });
   const brand = await registerMerchant(t, { orgName: "Brand Co" });
-  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: brand.token, body: { providerId: provider.merchantId } });
+  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: brand.token, body: { providerId: provider.merchantId, kind: "brand" } });
   return { provider, brand, bindingId: bound.body.data.id };
 }
 
@@ -88,7 +88,7 @@ describe("brand token exchange", () => {
     expect(await ok(c)).toBe(401);
     expect((await exchange(provider.token, bindingId)).status).toBe(404);
 
-    const again = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: brand.token, body: { providerId: provider.merchantId } });
+    const again = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: brand.token, body: { providerId: provider.merchantId, kind: "brand" } });
     const d = (await exchange(provider.token, again.body.data.id)).body.data.token;
     expect(await ok(d)).toBe(200);
     await t.call("PUT", "/api/card-user/logout", { token: provider.token });

@@ -5,7 +5,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { newToken, tokenHash } from "../../platform/crypto/tokens";
-import { AppError, notFound } from "../../platform/http/errors";
+import { AppError, conflict, notFound } from "../../platform/http/errors";
 import { merchantRoles } from "../merchants";
 import * as repo from "./repo";
 
@@ -37,6 +37,8 @@ export class BrandTokenService {
     const reply = await withTx(this.deps.db, async (tx) => {
       const binding = await repo.bindingForProvider(tx, bindingId, providerId);
       if (!binding) throw notFound();
+      // Only a merchant that bound the provider as its brand can be entered as a brand.
+      if (binding.kind !== "brand") throw conflict("service.notBrand");
       const session = await repo.sessionExpiry(tx, actor.sessionId);
       if (!session) throw notFound();
       const expiresAt = new Date(Math.min(now.getTime() + BRAND_TOKEN_TTL_SECONDS * 1000, session.expires_at.getTime()));

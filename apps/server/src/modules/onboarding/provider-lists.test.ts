@@ -13,7 +13,7 @@ afterAll(async () => {
   await t.close();
 });
 
-type Served = { list: { id: string; merchantId: string; merchantName: string; providerId: string }[]; total: number };
+type Served = { list: { id: string; merchantId: string; merchantName: string; providerId: string; kind: string }[]; total: number };
 
 /** A merchant an operator made a service provider. */
 async function provider(orgName: string) {
@@ -23,9 +23,9 @@ async function provider(orgName: string) {
   return p;
 }
 
-async function bindTo(providerId: string, orgName: string) {
+async function bindTo(providerId: string, orgName: string, kind: "brand" | "vendor" = "brand") {
   const m = await registerMerchant(t, { orgName });
-  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId } });
+  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId, kind } });
   expect(bound.body.code).toBe(1);
   return { ...m, bindingId: bound.body.data.id };
 }
@@ -77,5 +77,42 @@ describe("the provider's lists (providers/BrandsList, VendorList)", () => {
     expect((await served(clerk.token)).status).toBe(403);
     const lister = await addSubAccount(t, p.token, ["providers/BrandsList"]);
     expect((await served(lister.token)).body.data.total).toBe(3);
+  });
+
+  it("a stored kind: brands and vendors are listed apart, and only a brand can be entered with a brand token", async () => {
+    const p = await provider("Kind Services");
+    const brand = await bindTo(p.merchantId, "Kind Brand", "brand");
+    const vendor = await bindTo(p.merchantId, "Kind Vendor", "vendor");
+    const brands = await served(p.token, { kind: "brand" });
+    expect(brands.body.data.list.map((r) => [r.merchantName, r.kind])).toEqual([["Kind Brand", "brand"]]);
+    const vendors = await served(p.token, { kind: "vendor" });
+    expect(vendors.body.data.list.map((r) => [r.merchantName, r.kind])).toEqual([["Kind Vendor", "vendor"]]);
+    expect((await served(p.token)).body.data.total).toBe(2);
+
+    // The merchant sees each of its bindings by kind; it may hold one of each, not two of one kind.
+    const mine = (kind: string) => t.call<{ id: string; kind: string } | null>("GET", `/api/card-servicer/brander/service?kind=${kind}`, { token: vendor.token });
+    expect((await mine("vendor")).body.data).toMatchObject({ id: vendor.bindingId, kind: "vendor" });
+    expect((await mine("brand")).body.data).toBeNull();
+    const asBrand = await t.call<{ kind: string }>("POST", "/api/card-servicer/brander/service", { token: vendor.token, body: { providerId: p.merchantId, kind: "brand" } });
+    expect(asBrand.body.data.kind).toBe("brand");
+    const twice = await t.call("POST", "/api/card-servicer/brander/service", { token: vendor.token, lang: "en", body: { providerId: p.merchantId, kind: "vendor" } });
+    expect([twice.status, twice.body.msg]).toEqual([409, "A service provider is already bound; remove it first to change"]);
+
+    // A vendor binding cannot be entered as a brand; a brand binding can.
+    const enterVendor = await t.call("POST", `/api/card-servicer/brander/${vendor.bindingId}/token`, { token: p.token, lang: "en" });
+    expect([enterVendor.status, enterVendor.body.msg]).toEqual([409, "This merchant bound you as a merchant, not as a brand: its brand context cannot be entered"]);
+    expect((await t.call("POST", `/api/card-servicer/brander/${brand.bindingId}/token`, { token: p.token })).body.code).toBe(1);
+
+    // The kind is required, with its message in three languages.
+    const other = await registerMerchant(t, { orgName: "Kindless" });
+    for (const [lang, msg] of [
+      ["cn", "请选择绑定类型（品牌或商户）"],
+      ["tw", "請選擇綁定類型（品牌或商戶）"],
+      ["en", "Choose what you bind the provider as: brand or merchant"],
+    ] as const) {
+      const res = await t.call("POST", "/api/card-servicer/brander/service", { token: other.token, lang, body: { providerId: p.merchantId } });
+      expect([res.status, res.body.msg]).toEqual([400, msg]);
+    }
+    expect((await t.call("GET", "/api/card-servicer/brander/service", { token: other.token, lang: "en" })).status).toBe(400);
   });
 });

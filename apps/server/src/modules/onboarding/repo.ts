@@ -376,6 +376,7 @@ const bindingColumns = [
   "b.id",
   "b.merchant_id",
   "b.provider_id",
+  "b.kind",
   "b.bound_at",
   "m.name as merchant_name",
   "m.real_name_state as merchant_real_name_state",
@@ -402,8 +403,8 @@ export async function serves(db: Executor, providerId: number, merchantId: numbe
   return row !== undefined;
 }
 
-export function activeBindingOf(db: Executor, merchantId: number) {
-  return bindings(db).select(bindingColumns).where("b.merchant_id", "=", merchantId).executeTakeFirst();
+export function activeBindingOf(db: Executor, merchantId: number, kind: "brand" | "vendor") {
+  return bindings(db).select(bindingColumns).where("b.merchant_id", "=", merchantId).where("b.kind", "=", kind).executeTakeFirst();
 }
 export type BindingRow = NonNullable<Awaited<ReturnType<typeof activeBindingOf>>>;
 
@@ -416,10 +417,10 @@ export function bindingOfParty(db: Executor, id: number, partyId: number) {
     .executeTakeFirst();
 }
 
-export async function insertBinding(tx: Executor, b: { merchantId: number; providerId: number; boundBy: number; now: Date }): Promise<number> {
+export async function insertBinding(tx: Executor, b: { merchantId: number; providerId: number; kind: "brand" | "vendor"; boundBy: number; now: Date }): Promise<number> {
   const row = await tx
     .insertInto("service_bindings")
-    .values({ merchant_id: b.merchantId, provider_id: b.providerId, state: "active", bound_by: b.boundBy, bound_at: b.now })
+    .values({ merchant_id: b.merchantId, provider_id: b.providerId, kind: b.kind, state: "active", bound_by: b.boundBy, bound_at: b.now })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -435,8 +436,9 @@ export async function removeBinding(tx: Executor, id: number, removedBy: number,
   return r.numUpdatedRows === 1n;
 }
 
-export async function servedBy(db: Executor, providerId: number, f: { keyword?: string; limit: number; offset: number }) {
+export async function servedBy(db: Executor, providerId: number, f: { keyword?: string; kind?: "brand" | "vendor"; limit: number; offset: number }) {
   let q = bindings(db).where("b.provider_id", "=", providerId);
+  if (f.kind) q = q.where("b.kind", "=", f.kind);
   if (f.keyword) {
     const kw = f.keyword;
     const like = `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

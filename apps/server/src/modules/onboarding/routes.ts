@@ -20,6 +20,7 @@ import {
   providerBrandsReq,
   serviceBinding,
   serviceBindReq,
+  serviceKindQuery,
   paymentAccountReply,
   profileReply,
   profileUpdateReq,
@@ -288,8 +289,11 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
     const bindPages = guard({ menu: MENUS.serviceBind });
     app.get(
       "/brander/service",
-      { schema: { tags, security, summary: "This merchant's service provider, if bound", response: { 200: envelope(serviceBinding.nullable()) } }, preHandler: bindPages },
-      async (req) => ok(await bindings.current(actorOf(req))),
+      {
+        schema: { tags, security, summary: "This merchant's service provider of one kind (brand or vendor), if bound", querystring: serviceKindQuery, response: { 200: envelope(serviceBinding.nullable()) } },
+        preHandler: bindPages,
+      },
+      async (req) => ok(await bindings.current(actorOf(req), req.query.kind)),
     );
     app.post(
       "/brander/service",

@@ -27,11 +27,11 @@ describe("service-provider binding", () => {
   it("binds a provider, which lists the merchant; either side can end it", async () => {
     const p = await provider();
     const m = await registerMerchant(t, { orgName: "Bound Buyer" });
-    expect((await t.call("GET", "/api/card-servicer/brander/service", { token: m.token })).body.data).toBeNull();
-    const bound = await t.call<Binding>("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId: p.merchantId } });
+    expect((await t.call("GET", "/api/card-servicer/brander/service?kind=brand", { token: m.token })).body.data).toBeNull();
+    const bound = await t.call<Binding>("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId: p.merchantId, kind: "brand" } });
     expect(bound.body.data).toMatchObject({ merchantId: m.merchantId, providerId: p.merchantId, providerName: "Harbour Services" });
 
-    const again = await t.call("POST", "/api/card-servicer/brander/service", { token: m.token, lang: "en", body: { providerId: p.merchantId } });
+    const again = await t.call("POST", "/api/card-servicer/brander/service", { token: m.token, lang: "en", body: { providerId: p.merchantId, kind: "brand" } });
     expect(again.status).toBe(409);
     expect(again.body.msg).toBe("A service provider is already bound; remove it first to change");
 
@@ -42,9 +42,9 @@ describe("service-provider binding", () => {
 
     // The provider ends it; the merchant no longer has one, and may bind again.
     expect((await t.call("DELETE", `/api/card-servicer/brander/${bound.body.data.id}`, { token: p.token })).body.code).toBe(1);
-    expect((await t.call("GET", "/api/card-servicer/brander/service", { token: m.token })).body.data).toBeNull();
+    expect((await t.call("GET", "/api/card-servicer/brander/service?kind=brand", { token: m.token })).body.data).toBeNull();
     expect((await t.call("DELETE", `/api/card-servicer/brander/${bound.body.data.id}`, { token: m.token })).status).toBe(404);
-    expect((await t.call("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId: p.merchantId } })).body.code).toBe(1);
+    expect((await t.call("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId: p.merchantId, kind: "brand" } })).body.code).toBe(1);
   });
 
   it("refuses non-providers, itself and a bad id in three languages", async () => {
@@ -57,12 +57,12 @@ describe("service-provider binding", () => {
     ];
     for (const [providerId, messages] of cases) {
       for (const lang of ["cn", "tw", "en"] as const) {
-        const res = await t.call("POST", "/api/card-servicer/brander/service", { token: m.token, lang, body: { providerId } });
+        const res = await t.call("POST", "/api/card-servicer/brander/service", { token: m.token, lang, body: { providerId, kind: "brand" } });
         expect(res.status).toBe(400);
         expect(res.body.msg).toBe(messages[lang]);
       }
     }
-    expect((await t.call("GET", "/api/card-servicer/brander/service", { token: m.token })).body.data).toBeNull();
+    expect((await t.call("GET", "/api/card-servicer/brander/service?kind=brand", { token: m.token })).body.data).toBeNull();
     // A merchant without the providers role has no served list.
     expect((await t.call("POST", "/api/card-servicer/brander", { token: m.token, body: {} })).status).toBe(403);
   });
@@ -71,14 +71,14 @@ describe("service-provider binding", () => {
     const p = await provider("Audit Services");
     const m = await registerMerchant(t);
     const stranger = await registerMerchant(t);
-    const bound = await t.call<Binding>("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId: p.merchantId } });
+    const bound = await t.call<Binding>("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId: p.merchantId, kind: "brand" } });
     expect((await t.call("DELETE", `/api/card-servicer/brander/${bound.body.data.id}`, { token: stranger.token })).status).toBe(404);
-    expect((await t.call<Binding>("GET", "/api/card-servicer/brander/service", { token: m.token })).body.data.id).toBe(bound.body.data.id);
+    expect((await t.call<Binding>("GET", "/api/card-servicer/brander/service?kind=brand", { token: m.token })).body.data.id).toBe(bound.body.data.id);
 
     const sub = await addSubAccount(t, stranger.token, ["sale/ServiceBind"]);
-    expect((await t.call("POST", "/api/card-servicer/brander/service", { token: sub.token, body: { providerId: p.merchantId } })).status).toBe(403);
+    expect((await t.call("POST", "/api/card-servicer/brander/service", { token: sub.token, body: { providerId: p.merchantId, kind: "brand" } })).status).toBe(403);
     const noMenu = await addSubAccount(t, stranger.token, ["sale/ApiSecurity"]);
-    expect((await t.call("GET", "/api/card-servicer/brander/service", { token: noMenu.token })).status).toBe(403);
+    expect((await t.call("GET", "/api/card-servicer/brander/service?kind=brand", { token: noMenu.token })).status).toBe(403);
 
     const log = await t.call<{ list: { action: string; before: { roles: string[] }; after: { roles: string[] } }[] }>(
       "GET",

@@ -1,4 +1,4 @@
-import { CODE, type Page, type ProviderBrandsReq, type ServiceBinding, type ServiceBindReq } from "@tessera/contracts";
+import { CODE, type Page, type ProviderBrandsReq, type ServiceBinding, type ServiceBindReq, type ServiceKind } from "@tessera/contracts";
 import { isUniqueViolation, withTx, type Db, type Executor } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
@@ -21,6 +21,7 @@ function present(r: repo.BindingRow): ServiceBinding {
     merchantRealNameState: r.merchant_real_name_state,
     providerId: String(r.provider_id),
     providerName: r.provider_name,
+    kind: r.kind,
     boundAt: r.bound_at.toISOString(),
   };
 }
@@ -38,8 +39,8 @@ export function servesMerchant(db: Executor, providerId: number, merchantId: num
 export class ServiceBindingService {
   constructor(private readonly deps: ServiceBindingDeps) {}
 
-  async current(actor: Actor): Promise<ServiceBinding | null> {
-    const row = await repo.activeBindingOf(this.deps.db, tenantOf(actor));
+  async current(actor: Actor, kind: ServiceKind): Promise<ServiceBinding | null> {
+    const row = await repo.activeBindingOf(this.deps.db, tenantOf(actor), kind);
     return row ? present(row) : null;
   }
 
@@ -53,14 +54,14 @@ export class ServiceBindingService {
     const now = this.deps.clock.now();
     try {
       await withTx(this.deps.db, async (tx) => {
-        const id = await repo.insertBinding(tx, { merchantId, providerId, boundBy: actor.userId, now });
-        await audit(tx, { actorUserId: actor.userId, action: "service.bind", subjectType: "serviceBinding", subjectId: id, detail: { providerId } });
+        const id = await repo.insertBinding(tx, { merchantId, providerId, kind: req.kind, boundBy: actor.userId, now });
+        await audit(tx, { actorUserId: actor.userId, action: "service.bind", subjectType: "serviceBinding", subjectId: id, detail: { providerId, kind: req.kind } });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("service.alreadyBound");
       throw err;
     }
-    const row = await repo.activeBindingOf(this.deps.db, merchantId);
+    const row = await repo.activeBindingOf(this.deps.db, merchantId, req.kind);
     if (!row) throw notFound();
     return present(row);
   }
@@ -84,6 +85,7 @@ export class ServiceBindingService {
     const providerId = tenantOf(actor);
     const { total, rows } = await repo.servedBy(this.deps.db, providerId, {
       ...(q.keyword ? { keyword: q.keyword } : {}),
+      ...(q.kind ? { kind: q.kind } : {}),
       limit: q.pageSize,
       offset: (q.page - 1) * q.pageSize,
     });

@@ -93,6 +93,8 @@ export interface ServiceBindingsTable {
   id: Id;
   merchant_id: number;
   provider_id: number;
+  /** Migration 0073: what the merchant bound the provider as. */
+  kind: "brand" | "vendor";
   state: "active" | "removed";
   bound_by: number;
   bound_at: Timestamp;

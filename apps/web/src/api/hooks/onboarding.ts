@@ -17,6 +17,7 @@ import type {
   RealNameInfoReply,
   RealNameSubmitReq,
   ServiceBinding,
+  ServiceKind,
   SignAgreementReq,
   SignedAgreement,
   SubAccount,
@@ -199,28 +200,29 @@ export async function fetchSignedAgreement(id: string) {
   return http.get<SignedAgreement>(`${user}/agreements/${id}`);
 }
 
-export const bindingKeys = { current: ["onboarding", "serviceBinding"] as const };
+/** A merchant's binding of one kind: as a brand (business/ServiceBind) or as a vendor (sale/ServiceBind). */
+export const bindingKeys = { current: (kind: ServiceKind) => ["onboarding", "serviceBinding", kind] as const };
 
-export function useServiceBinding() {
+export function useServiceBinding(kind: ServiceKind) {
   return useQuery({
-    queryKey: bindingKeys.current,
-    queryFn: async () => unwrap(await http.get<ServiceBinding | null>("/api/card-servicer/brander/service")),
+    queryKey: bindingKeys.current(kind),
+    queryFn: async () => unwrap(await http.get<ServiceBinding | null>("/api/card-servicer/brander/service", { query: { kind } })),
   });
 }
 
-export function useBindProvider() {
+export function useBindProvider(kind: ServiceKind) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (providerId: string) => http.post<ServiceBinding>("/api/card-servicer/brander/service", { providerId }, { toast: false }),
-    onSuccess: (r) => r?.ok && qc.setQueryData(bindingKeys.current, r.data),
+    mutationFn: (providerId: string) => http.post<ServiceBinding>("/api/card-servicer/brander/service", { providerId, kind }, { toast: false }),
+    onSuccess: (r) => r?.ok && qc.setQueryData(bindingKeys.current(kind), r.data),
   });
 }
 
-export function useUnbindProvider() {
+export function useUnbindProvider(kind: ServiceKind) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => http.del<null>(`/api/card-servicer/brander/${id}`),
-    onSuccess: (r) => r?.ok && qc.setQueryData(bindingKeys.current, null),
+    onSuccess: (r) => r?.ok && qc.setQueryData(bindingKeys.current(kind), null),
   });
 }
 

@@ -26,6 +26,7 @@ export default function BrandsList() {
   return (
     <ServedMerchants
       pageId="providers.BrandsList"
+      kind="brand"
       hintTitle={t("providers.list.brandsHintTitle")}
       hint={t("providers.list.brandsHint")}
       actions={(row) => (

@@ -2,7 +2,7 @@ import { App, Button, Popconfirm, Space, type TableColumnsType } from "antd";
 import dayjs from "dayjs";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { ServiceBinding } from "@tessera/contracts";
+import type { ServiceBinding, ServiceKind } from "@tessera/contracts";
 import { RealNameTag } from "../../components/account/RealNameTag";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
@@ -10,6 +10,8 @@ import { servedQuery, useEndBinding } from "./servedApi";
 
 export interface ServedMerchantsProps {
   pageId: string;
+  /** Which bindings the list shows: brands (BrandsList) or vendors (VendorList); all when absent. */
+  kind?: ServiceKind;
   hintTitle: string;
   hint: string;
   /** Row actions of this list, besides ending the binding (which every list offers). */
@@ -20,7 +22,7 @@ export interface ServedMerchantsProps {
  * The merchants bound to this provider, as a searchable list (providers/BrandsList, VendorList): id,
  * name, real-name state, when bound; the provider may end a binding, which also ends its brand tokens.
  */
-export function ServedMerchants({ pageId, hintTitle, hint, actions }: ServedMerchantsProps) {
+export function ServedMerchants({ pageId, hintTitle, hint, actions, kind }: ServedMerchantsProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const end = useEndBinding();
@@ -66,7 +68,7 @@ export function ServedMerchants({ pageId, hintTitle, hint, actions }: ServedMerc
       rowKey="id"
       query={(state) => {
         const keyword = state.values.inpVal?.trim();
-        return servedQuery({ page: state.page, pageSize: state.pageSize, ...(keyword ? { keyword } : {}) });
+        return servedQuery({ page: state.page, pageSize: state.pageSize, ...(keyword ? { keyword } : {}), ...(kind ? { kind } : {}) });
       }}
     />
   );

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { BrandTokenReply, Page, ServiceBinding } from "@tessera/contracts";
+import type { BrandTokenReply, Page, ServiceBinding, ServiceKind } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
 
@@ -12,10 +12,18 @@ const servicer = "/api/card-servicer";
 
 export const servedKeys = {
   all: ["providers", "served"] as const,
-  page: (q: { page: number; pageSize: number; keyword?: string }) => ["providers", "served", q] as const,
+  page: (q: ServedQuery) => ["providers", "served", q] as const,
 };
 
-export function servedQuery(q: { page: number; pageSize: number; keyword?: string }) {
+/** A page of served merchants; `kind` keeps one list (brands or vendors). */
+export interface ServedQuery {
+  page: number;
+  pageSize: number;
+  keyword?: string;
+  kind?: ServiceKind;
+}
+
+export function servedQuery(q: ServedQuery) {
   return {
     queryKey: servedKeys.page(q),
     queryFn: async () => unwrap(await http.post<Page<ServiceBinding>>(`${servicer}/brander`, q)),

@@ -1,6 +1,6 @@
 import { ServiceBindPanel } from "../../components/onboarding/ServiceBindPanel";
 
-/** `/sale/ServiceBind`: bind a service provider by its merchant ID, see it, or unbind it. */
+/** `/sale/ServiceBind`: bind a service provider (as a merchant, in its VendorList) by its merchant ID, see it, or unbind it. */
 export default function ServiceBind() {
-  return <ServiceBindPanel pageId="sale.ServiceBind" />;
+  return <ServiceBindPanel pageId="sale.ServiceBind" kind="vendor" />;
 }

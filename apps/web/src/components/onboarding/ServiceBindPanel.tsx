@@ -1,7 +1,7 @@
 import { App, Button, Card, Descriptions, Empty, Flex, Form, Input, Popconfirm, Skeleton } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
-import { serviceBindReq } from "@tessera/contracts";
+import { serviceBindReq, type ServiceKind } from "@tessera/contracts";
 import { useBindProvider, useServiceBinding, useUnbindProvider } from "../../api/hooks/onboarding";
 import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
@@ -9,14 +9,16 @@ import { PageHint } from "../PageHint";
 
 /**
  * Service-provider binding (sale/ServiceBind, business/ServiceBind): the merchant enters its service
- * provider's merchant ID; the provider then sees this merchant in its lists. Either side can unbind.
+ * provider's merchant ID; the provider then sees this merchant in its lists — as a brand (BrandsList,
+ * which it may enter with a brand token) when bound from the brand owner's area, as a merchant
+ * (VendorList) when bound from the seller's area. Either side can unbind.
  */
-export function ServiceBindPanel({ pageId }: { pageId: string }) {
+export function ServiceBindPanel({ pageId, kind }: { pageId: string; kind: ServiceKind }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const { data: binding, isPending } = useServiceBinding();
-  const bind = useBindProvider();
-  const unbind = useUnbindProvider();
+  const { data: binding, isPending } = useServiceBinding(kind);
+  const bind = useBindProvider(kind);
+  const unbind = useUnbindProvider(kind);
   const [form] = Form.useForm<{ providerId: string }>();
   const rule = useZodRules(serviceBindReq);
 
@@ -38,6 +40,7 @@ export function ServiceBindPanel({ pageId }: { pageId: string }) {
             <Descriptions column={1} size="small" data-testid="service-binding">
               <Descriptions.Item label={t("onboarding.service.providerId")}>{binding.providerId}</Descriptions.Item>
               <Descriptions.Item label={t("onboarding.service.providerName")}>{binding.providerName}</Descriptions.Item>
+              <Descriptions.Item label={t("onboarding.service.kind")}>{t(`onboarding.service.kinds.${binding.kind}`)}</Descriptions.Item>
               <Descriptions.Item label={t("onboarding.service.boundAt")}>{dayjs(binding.boundAt).format("YYYY-MM-DD HH:mm")}</Descriptions.Item>
             </Descriptions>
             <Popconfirm
