@@ -164,7 +164,7 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   // The brand recalls its reply: gone on both sides.
   const reloadedReply = brandMessages.getByTestId("chat-message").filter({ hasText: "已收到，今天处理" });
   await reloadedReply.getByTestId("chat-recall").click();
-  await brandPage.locator(".ant-modal-confirm").getByRole("button", { name: "撤回" }).click();
+  await brandPage.locator(".ant-modal-confirm").getByRole("button", { name: /撤\s*回/ }).click();
   await expect(reloadedReply).toHaveCount(0);
   await expect(buyerMessages.getByTestId("chat-message").filter({ hasText: "已收到，今天处理" })).toHaveCount(0);
 

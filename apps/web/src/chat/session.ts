@@ -13,9 +13,14 @@ export class ChatSession {
   private readonly acked = new Set<string>();
   private relogging = false;
   private closed = false;
-  /** Settles when the first login has finished (REST calls need its token). */
-  private ready: Promise<void> = new Promise((resolve) => (this.markReady = resolve));
-  private markReady: () => void = () => undefined;
+  /**
+   * Settles when the first login has finished (REST calls need its token). One object, made in one
+   * initializer: a separate `markReady` field initialized after the promise would replace the resolver
+   * the promise's executor had just stored, and the promise would never settle.
+   */
+  private readonly login = settleLater();
+  /** History pages being loaded, per peer (a second request for the same page joins the first). */
+  private readonly loading = new Map<string, Promise<void>>();
 
   constructor(
     private readonly conn: ChatConnection,
@@ -57,7 +62,7 @@ export class ChatSession {
       this.store.setStatus("error");
       throw e;
     } finally {
-      this.markReady();
+      this.login.settle();
     }
   }
 
@@ -95,21 +100,32 @@ export class ChatSession {
   /** Opens a conversation: first history page (if none yet), unread cleared, read receipts sent. */
   async open(peer: string): Promise<void> {
     this.store.activate(peer);
-    await this.ready;
+    await this.login.promise;
     if (this.store.thread(peer).cursor === null) await this.loadOlder(peer);
-    this.acknowledge(peer);
+    // The reader may have moved on while the page loaded.
+    if (this.store.getSnapshot().active === peer) this.acknowledge(peer);
   }
 
-  /** The next 50 older messages, upward from the latest. */
-  async loadOlder(peer: string): Promise<void> {
-    if (!this.store.beginHistory(peer)) return;
-    const cursor = this.store.thread(peer).cursor;
-    try {
-      const page = await this.conn.getHistoryMessages({ targetId: peer, chatType: "singleChat", pageSize: BRAND_CHAT.historyPageSize, cursor, searchDirection: "up" });
-      this.store.addHistory(peer, page);
-    } catch {
-      this.store.historyFailed(peer);
-    }
+  /**
+   * The next 50 older messages, upward from the latest (after the login: the REST call needs its
+   * token). While a page is loading, asking again waits for that page.
+   */
+  loadOlder(peer: string): Promise<void> {
+    const running = this.loading.get(peer);
+    if (running) return running;
+    const load = (async () => {
+      await this.login.promise;
+      if (this.closed || !this.store.beginHistory(peer)) return;
+      const cursor = this.store.thread(peer).cursor;
+      try {
+        const page = await this.conn.getHistoryMessages({ targetId: peer, chatType: "singleChat", pageSize: BRAND_CHAT.historyPageSize, cursor, searchDirection: "up" });
+        this.store.addHistory(peer, page);
+      } catch {
+        this.store.historyFailed(peer);
+      }
+    })().finally(() => this.loading.delete(peer));
+    this.loading.set(peer, load);
+    return load;
   }
 
   /** Read receipts for the peer's messages shown, and the conversation marked read on the server. */
@@ -159,6 +175,13 @@ export class ChatSession {
       if (errorType(e) !== undefined && BRAND_CHAT.badTokenTypes.includes(errorType(e)!)) void this.relogin();
     }
   }
+}
+
+/** A promise and the function that settles it. */
+function settleLater(): { promise: Promise<void>; settle: () => void } {
+  let settle: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (settle = resolve));
+  return { promise, settle };
 }
 
 const peerOf = (item: Pick<ChatItem, "from" | "to">, me: string): string => (item.from === me ? item.to : item.from);
