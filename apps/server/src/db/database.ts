@@ -1,4 +1,9 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
@@ -73,9 +78,28 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   };
 }
 
+/**
+ * Creates a new PGlite data folder in a short-lived child process. Creating one runs initdb inside the
+ * WebAssembly instance, which grows that instance's memory to about 800 MB for good; a process that only
+ * opens an existing folder stays near 300 MB. So the server never pays for initdb itself.
+ */
+async function initPgliteDir(dataDir: string): Promise<void> {
+  if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
+  const module = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
+  const script = `const { PGlite } = await import(${JSON.stringify(module)}); const db = await PGlite.create({ dataDir: process.argv[1] }); await db.close();`;
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ["--input-type=module", "-e", script, dataDir], { timeout: 120_000 }, (err, _out, stderr) =>
+      err ? reject(new Error(`creating the embedded database in ${dataDir} failed: ${stderr || err.message}`)) : resolve(),
+    );
+  });
+}
+
 /** The embedded database: PGlite in `dataDir`, or in memory when `dataDir` is undefined. */
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
-  if (dataDir) await mkdir(dataDir, { recursive: true });
+  if (dataDir) {
+    await mkdir(dataDir, { recursive: true });
+    await initPgliteDir(dataDir);
+  }
   const pglite = dataDir ? await PGlite.create({ dataDir }) : await PGlite.create();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   return {
