@@ -24,8 +24,23 @@ const PASSWORD = "Bench#2026pass";
 interface Env {
   app: FastifyInstance;
   ctx: AppContext;
+  /** The supplier's session. */
   token: string;
+  /** A purchaser the supplier has whitelisted: goods lists show it only goods it may buy. */
+  buyerToken: string;
   close(): Promise<void>;
+}
+
+/** Registers a merchant through the e-mail flow and logs it in. */
+async function register(app: FastifyInstance, orgName: string): Promise<{ token: string; merchantId: string }> {
+  const email = `catalog-bench-${orgName.replace(/\W/g, "").toLowerCase()}-${Date.now()}@example.com`;
+  await inject(app, "POST", "/api/card-user/sendEmail", undefined, { email, scene: "register" });
+  const outbox = await inject<{ list: { body: string }[] }>(app, "GET", `/api/dev/outbox?to=${encodeURIComponent(email)}`);
+  const emailCode = /\b(\d{6})\b/.exec(outbox.list[0]?.body ?? "")?.[1] ?? "";
+  await inject(app, "POST", "/api/card-user/register", undefined, { email, emailCode, password: PASSWORD, confirmPassword: PASSWORD, orgName });
+  const { token } = await inject<{ token: string }>(app, "POST", "/api/card-user/login", undefined, { email, password: PASSWORD });
+  const me = await inject<{ merchantId: string }>(app, "GET", "/api/card-brander/brander", token);
+  return { token, merchantId: me.merchantId };
 }
 
 async function inject<T>(app: FastifyInstance, method: "GET" | "POST", url: string, token?: string, body?: unknown): Promise<T> {
@@ -62,16 +77,15 @@ async function open(databaseUrl?: string): Promise<Env> {
   const ctx = await createContext(config, { database, log: () => undefined });
   const app = await buildApp(ctx);
   await app.ready();
-  const email = `catalog-bench-${Date.now()}@example.com`;
-  await inject(app, "POST", "/api/card-user/sendEmail", undefined, { email, scene: "register" });
-  const outbox = await inject<{ list: { body: string }[] }>(app, "GET", `/api/dev/outbox?to=${encodeURIComponent(email)}`);
-  const emailCode = /\b(\d{6})\b/.exec(outbox.list[0]?.body ?? "")?.[1] ?? "";
-  await inject(app, "POST", "/api/card-user/register", undefined, { email, emailCode, password: PASSWORD, confirmPassword: PASSWORD, orgName: "Bench Supply" });
-  const { token } = await inject<{ token: string }>(app, "POST", "/api/card-user/login", undefined, { email, password: PASSWORD });
+  const supplier = await register(app, "Bench Supply");
+  const buyer = await register(app, "Bench Buyer");
+  await inject(app, "POST", "/api/card-brander/whitelists", supplier.token, { purchaserId: buyer.merchantId, scope: "vendor" });
+  const token = supplier.token;
   return {
     app,
     ctx,
     token,
+    buyerToken: buyer.token,
     async close() {
       await app.close();
       await database.close();
@@ -174,13 +188,14 @@ async function listBench(env: Env, goods: number, label: string): Promise<string
   ];
   const lines: string[] = [];
   for (const url of queries) {
-    for (let w = 0; w < 3; w++) await env.app.inject({ method: "GET", url, headers: { "x-auth-token": env.token } });
+    const token = url.startsWith("/api/card-user/") ? env.buyerToken : env.token;
+    for (let w = 0; w < 3; w++) await env.app.inject({ method: "GET", url, headers: { "x-auth-token": token } });
     const times: number[] = [];
     let rows = 0;
     let total = 0;
     for (let r = 0; r < 40; r++) {
       const t0 = performance.now();
-      const res = await env.app.inject({ method: "GET", url, headers: { "x-auth-token": env.token } });
+      const res = await env.app.inject({ method: "GET", url, headers: { "x-auth-token": token } });
       times.push(performance.now() - t0);
       const body = res.json<{ code: number; data: { list: unknown[]; total: number } }>();
       if (body.code !== 1) throw new Error(`${url} failed`);
