@@ -25,6 +25,8 @@ import { createLibreTranslator, disabledTranslator } from "./translate";
  * realtime gateway shares. This file is the module's only import surface.
  */
 export { ensureImUser, type IssuedToken } from "./service/accounts";
+/** A stored chat message by its server id (the back-office's order conversations read their opening message). */
+export { findMessage as findChatMessage } from "./store/messages";
 export type { ImServices } from "./service";
 export type { ImBus, ImDelivery, ImNotice } from "./events";
 export type { ImTables } from "./tables";
