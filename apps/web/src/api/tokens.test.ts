@@ -38,7 +38,7 @@ describe("token storage (spec 01 §3, §4)", () => {
     expect(store.getInfo("domestic")).toEqual(info);
   });
 
-  it("clearing a session drops its token and info, the IM token and the order chat, not the other session", () => {
+  it("clearing a session drops its token and info, its chat token and order chat, not the other session", () => {
     const storage = memoryStorage();
     const store = createTokenStore(storage);
     store.setToken("domestic", "d1");
@@ -46,8 +46,23 @@ describe("token storage (spec 01 §3, §4)", () => {
     store.setToken("international", "i1");
     storage.setItem("im-token", "im");
     storage.setItem("orderChat", "{}");
+    storage.setItem("inter-im-token", "iim");
+    storage.setItem("interOrderChat", "{}");
     store.clear("domestic");
-    expect([...storage.data.keys()]).toEqual(["interToken"]);
+    expect([...storage.data.keys()].sort()).toEqual(["inter-im-token", "interOrderChat", "interToken"]);
+  });
+
+  it("logging out of the international area drops inter-im-token and interOrderChat, and leaves the domestic chat", () => {
+    const storage = memoryStorage();
+    const store = createTokenStore(storage);
+    store.setToken("international", "i1");
+    store.setInfo("international", info);
+    storage.setItem("inter-im-token", "iim");
+    storage.setItem("interOrderChat", "{}");
+    store.setToken("domestic", "d1");
+    storage.setItem("im-token", "im");
+    store.clear("international");
+    expect([...storage.data.keys()].sort()).toEqual(["im-token", "x-auth-token"]);
   });
 
   it("notifies subscribers on change", () => {

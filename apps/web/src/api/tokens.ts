@@ -2,14 +2,15 @@ import type { UserInfo, Version } from "@tessera/contracts";
 
 /**
  * Where the session lives in the browser (spec 01 §3 "stored data on the client"): the domestic area
- * keeps `x-auth-token` and `userInfo`, the international area `interToken` and `interInfo`. Ending a
- * session also drops `im-token` and `orderChat`. Works on any Storage-like object, so it is testable.
+ * keeps `x-auth-token` and `userInfo`, the international area `interToken` and `interInfo`. Each area's
+ * brand chat keeps its chat token and order conversation beside them (`im-token` and `orderChat`, or
+ * `inter-im-token` and `interOrderChat`), and ending a session drops those too, leaving the other area's
+ * session and chat alone. Works on any Storage-like object, so it is testable.
  */
-export const SESSION_KEYS: Record<Version, { token: string; info: string }> = {
-  domestic: { token: "x-auth-token", info: "userInfo" },
-  international: { token: "interToken", info: "interInfo" },
+export const SESSION_KEYS: Record<Version, { token: string; info: string; imToken: string; orderChat: string }> = {
+  domestic: { token: "x-auth-token", info: "userInfo", imToken: "im-token", orderChat: "orderChat" },
+  international: { token: "interToken", info: "interInfo", imToken: "inter-im-token", orderChat: "interOrderChat" },
 };
-export const SHARED_SESSION_KEYS = ["im-token", "orderChat"] as const;
 
 export type StorageLike = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
@@ -18,7 +19,7 @@ export interface TokenStore {
   getInfo: (version: Version) => UserInfo | null;
   setToken: (version: Version, token: string) => void;
   setInfo: (version: Version, info: UserInfo) => void;
-  /** Clears the token and user info of one version plus the IM token and order chat. */
+  /** Clears the token and user info of one version plus that version's chat token and order chat. */
   clear: (version: Version) => void;
   subscribe: (listener: () => void) => () => void;
   /** Tells subscribers that storage changed outside this store (another tab). */
@@ -49,9 +50,7 @@ export function createTokenStore(storage: StorageLike): TokenStore {
       storage.setItem(SESSION_KEYS[version].info, JSON.stringify(info));
     },
     clear(version) {
-      storage.removeItem(SESSION_KEYS[version].token);
-      storage.removeItem(SESSION_KEYS[version].info);
-      for (const key of SHARED_SESSION_KEYS) storage.removeItem(key);
+      for (const key of Object.values(SESSION_KEYS[version])) storage.removeItem(key);
       notify();
     },
     subscribe(listener) {

@@ -1,14 +1,15 @@
 import type { Version } from "@tessera/contracts";
 import type { OrderChat } from "@tessera/contracts";
-import type { StorageLike } from "../api/tokens";
+import { SESSION_KEYS, type StorageLike } from "../api/tokens";
 
 /**
  * Where the brand chat keeps its state in the browser (spec 03 §3): the domestic area `im-token` and
- * `orderChat`; the international area its own keys, so the two sessions never share a chat login.
+ * `orderChat`; the international area its own keys, so the two sessions never share a chat login. They
+ * are part of the area's session keys, so logging out of an area removes them.
  */
 export const CHAT_KEYS: Record<Version, { imToken: string; orderChat: string }> = {
-  domestic: { imToken: "im-token", orderChat: "orderChat" },
-  international: { imToken: "inter-im-token", orderChat: "interOrderChat" },
+  domestic: { imToken: SESSION_KEYS.domestic.imToken, orderChat: SESSION_KEYS.domestic.orderChat },
+  international: { imToken: SESSION_KEYS.international.imToken, orderChat: SESSION_KEYS.international.orderChat },
 };
 
 /** The stored chat token: for one IM user only (a token of another user is not used). */
