@@ -100,6 +100,8 @@ export interface NewOrder {
   topUpAccount: string | null;
   digest: string;
   createdBy: number | null;
+  /** Set for an order finished as it is placed (codes from stock). */
+  finishedAt?: Date;
 }
 
 /** Inserts an order; null when the purchaser already used the order number. */
@@ -122,6 +124,7 @@ export async function insertOrder(tx: Executor, o: NewOrder): Promise<number | n
       top_up_account: o.topUpAccount,
       request_digest: o.digest,
       created_by: o.createdBy,
+      ...(o.finishedAt && { finished_at: o.finishedAt }),
     })
     .onConflict((oc) => oc.columns(["purchaser_merchant_id", "order_no"]).doNothing())
     .returning("id")

@@ -237,10 +237,11 @@ export class PurchasingService {
         topUpAccount: goods.fromStock ? null : (req.topUpAccount ?? null),
         digest,
         createdBy: userId,
+        // Codes from stock are handed over in this transaction: the order is finished when it commits.
+        ...(goods.fromStock && { finishedAt: now }),
       });
       if (id === null) return { id: null, lowStock: null };
       await audit(tx, { actorUserId: userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } });
-      if (goods.fromStock) await repo.finishOrder(tx, id, { state: "success", at: now });
       const payment = await preparePost(tx, {
         idempotencyKey: `order:${id}`,
         kind: "purchase",
