@@ -14,6 +14,8 @@ const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
 
 async function shot(page: Page, name: string): Promise<void> {
   await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  // Clicks may have scrolled the document; a full-page shot of a scrolled page draws the fixed header mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SHOTS, `brandchat-${name}.png`), fullPage: true });
 }
 
@@ -175,4 +177,9 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   await switchLanguage(brandPage, "English");
   await expect(brandPage.getByTestId("chat-conversations")).toContainText("Conversations");
   await shot(brandPage, "brand-en");
+
+  // Logging out forgets the area's chat token and order conversation with the session.
+  await buyerPage.getByRole("button", { name: "Log out" }).click();
+  await expect(buyerPage).toHaveURL(/\/login$/);
+  expect(await buyerPage.evaluate(() => ["x-auth-token", "userInfo", "im-token", "orderChat"].map((k) => localStorage.getItem(k)))).toEqual([null, null, null, null]);
 });
