@@ -1,5 +1,5 @@
 import { defaultBackend, LocalCache, DEFAULT_MAX_CACHE_LENGTH, type CacheBackend } from "./cache.js";
-import { ChatSdkError, err, FATAL_LOGIN_TYPES, invalid, provisionError, sendError } from "./errors.js";
+import { ChatSdkError, CONVENTIONAL_STATUSES, err, FATAL_LOGIN_TYPES, invalid, provisionError, sendError } from "./errors.js";
 import { EventRegistry, type AckEvent, type ContactEvent, type EventHandlers, type EventName, type ConnectionEvents, type MucEvent } from "./events.js";
 import { request, type HttpRequest, type Progress } from "./http.js";
 import { uniqueId } from "./ids.js";
@@ -100,6 +100,8 @@ export const STATUS = { INIT: 400, DOLOGIN_USERGRID: 401, DOLOGIN_IM: 402, OPENE
 const USER_DOMAIN = "easemob.com";
 const MUC_DOMAIN = "conference.easemob.com";
 const SDK_VERSION = "1.0.0";
+/** A pull without an answer is sent again after this long (spec 03 §9, notice timer). */
+export const NOTICE_TIMER_MS = 10_000;
 
 const MUC_OPERATIONS: Record<number, string> = {
   0: "create",
@@ -216,6 +218,7 @@ export class Connection {
   private pulling: string | undefined;
   private pullAgain = new Set<string>();
   private lastKeys = new Map<string, string>();
+  private pullTimer: ReturnType<typeof setTimeout> | undefined;
   private recentIds: string[] = [];
   private loginWaiters: { resolve: () => void; reject: (e: ChatSdkError) => void }[] = [];
   private kickError: ChatSdkError | undefined;
@@ -497,6 +500,7 @@ export class Connection {
     this.sock = undefined;
     clearTimeout(this.loginTimer);
     clearInterval(this.heartbeatTimer);
+    clearTimeout(this.pullTimer);
     this.pulls = [];
     this.pulling = undefined;
     this.pullAgain.clear();
@@ -667,15 +671,25 @@ export class Connection {
     const q = this.pulls.shift();
     if (!q) {
       this.pulling = undefined;
+      clearTimeout(this.pullTimer);
       if (!this.offlineSyncDone) {
         this.offlineSyncDone = true;
         this.events.dispatch("onOfflineMessageSyncFinish");
       }
       return;
     }
+    this.pulling = jidKey(q);
+    this.pull(q);
+  }
+
+  /** Sends a pull; without an answer within NOTICE_TIMER_MS the same pull goes out again. */
+  private pull(q: Jid): void {
     const key = jidKey(q);
-    this.pulling = key;
     const last = this.lastKeys.get(key);
+    clearTimeout(this.pullTimer);
+    this.pullTimer = setTimeout(() => {
+      if (this.pulling === key && this.status === STATUS.OPENED) this.pull(q);
+    }, NOTICE_TIMER_MS);
     this.write({ command: COMMAND.SYNC, payload: encode(CommSyncUL, { queue: q, ...(last && { key: last }) }) });
   }
 
@@ -696,10 +710,11 @@ export class Connection {
     const previous = this.lastKeys.get(key);
     if (nextKey && nextKey !== "0") this.lastKeys.set(key, nextKey);
     if (this.pulling !== key) return;
+    clearTimeout(this.pullTimer);
     const done = Boolean(dl.isLast) && metas.length === 0;
     const stuck = metas.length === 0 && nextKey === previous;
     if (!done && !stuck) {
-      this.write({ command: COMMAND.SYNC, payload: encode(CommSyncUL, { queue: q, ...(this.lastKeys.has(key) && { key: this.lastKeys.get(key) }) }) });
+      this.pull(q);
       return;
     }
     if (this.pullAgain.delete(key)) this.pulls.push(q);
@@ -1255,7 +1270,8 @@ export class Connection {
       });
       return { ...reply, type: 0 };
     } catch (e) {
-      if (e instanceof ChatSdkError && e.data && typeof e.data === "object" && !("error_description" in e.data) && e.type === C.WEBIM_CONNCTION_AJAX_ERROR) {
+      // Statuses outside the ordinary REST failures count towards a server discovery refresh.
+      if (e instanceof ChatSdkError && e.httpStatus !== undefined && !CONVENTIONAL_STATUSES.includes(e.httpStatus)) {
         this.restFailures += 1;
         if (this.restFailures % 5 === 0 && this.options.isHttpDNS) void this.discover().catch(() => undefined);
       }

@@ -7,6 +7,8 @@ import { statusCode as C } from "./status.js";
 export class ChatSdkError extends Error {
   readonly type: number;
   readonly data?: unknown;
+  /** The HTTP status of a failed REST reply. */
+  httpStatus?: number;
   constructor(type: number, message: string, data?: unknown) {
     super(message);
     this.name = "ChatSdkError";
@@ -58,6 +60,12 @@ const BAD_REQUEST_TEXTS: readonly [string, number][] = [
  * `url` decides between group and chat-room codes. `raw` is the reply text (401 without a known code).
  */
 export function restError(status: number, body: RestErrorBody, url: string, raw = ""): ChatSdkError {
+  const mapped = mapRestError(status, body, url, raw);
+  mapped.httpStatus = status;
+  return mapped;
+}
+
+function mapRestError(status: number, body: RestErrorBody, url: string, raw: string): ChatSdkError {
   const code = body.error_code;
   const d = body.error_description ?? "";
   const group = url.includes("chatgroups");

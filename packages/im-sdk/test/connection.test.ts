@@ -276,6 +276,23 @@ describe("receiving", () => {
     expect(got).toHaveLength(2);
   });
 
+  test("a pull without an answer is sent again after the 10 s notice timer", async () => {
+    vi.useFakeTimers();
+    const conn = newConn({ heartBeatWait: 60_000 });
+    const sock = await login(conn);
+    sock.push({ command: COMMAND.NOTICE, payload: encode(CommNotice, { queue: { name: "bob" } }) });
+    const pulls = () => sock.frames.filter((f) => Number(f.command ?? 0) === COMMAND.SYNC).length;
+    expect(pulls()).toBe(1);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(pulls()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pulls()).toBe(2);
+    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue: { name: "bob" }, metas: [], isLast: true }) });
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(pulls()).toBe(2);
+    conn.close();
+  });
+
   test("UNREAD reply pulls every queue; offline sync start and finish", async () => {
     const conn = newConn();
     const events: string[] = [];
@@ -331,6 +348,28 @@ describe("server discovery and translation before sending", () => {
       await vi.advanceTimersByTimeAsync(500 * attempt);
       if (attempt < 5) last().drop();
     }
+    expect(lookups).toHaveLength(2);
+    conn.close();
+  });
+
+  test("REST replies with unconventional statuses refresh discovery every 5; ordinary failures do not", async () => {
+    vi.useFakeTimers();
+    const lookups: string[] = [];
+    let status = 418;
+    vi.stubGlobal("fetch", (url: string) => {
+      if (url.includes("server.json")) {
+        lookups.push(url);
+        return Promise.resolve(new Response(JSON.stringify({ rest: { hosts: [{ protocol: "http", domain: "im.local", port: 80 }] }, "msync-wx": { hosts: [{ protocol: "http", domain: "im.local", port: 80 }] } }), { status: 200 }));
+      }
+      return Promise.resolve(new Response(JSON.stringify({ error_description: "odd" }), { status }));
+    });
+    const conn = newConn({ isHttpDNS: true, dnsUrl: "http://dns" });
+    await login(conn);
+    expect(lookups).toHaveLength(1);
+    for (let i = 0; i < 5; i++) await expect(conn.getContacts()).rejects.toMatchObject({ type: C.WEBIM_CONNCTION_AJAX_ERROR });
+    await vi.waitFor(() => expect(lookups).toHaveLength(2));
+    status = 404;
+    for (let i = 0; i < 5; i++) await expect(conn.getContacts()).rejects.toMatchObject({ type: C.WEBIM_CONNCTION_AJAX_ERROR });
     expect(lookups).toHaveLength(2);
     conn.close();
   });
