@@ -37,6 +37,8 @@ async function openReview(ops: Page, queue: "realName" | "apiPermission", mercha
 }
 
 test("register, verify the company, operator approves, header shows real-named; API opened and secret rotated", async ({ page, request, browser }) => {
+  // The whole onboarding of one purchaser in two browsers (registration to API secret by SMS): longer than one default timeout.
+  test.setTimeout(180_000);
   const email = uniqueEmail("kyc");
   await page.goto("/login");
   const dialog = await openRegisterFromLogin(page, "立即注册", "注册企业账户");
@@ -143,6 +145,35 @@ test("register, verify the company, operator approves, header shows real-named; 
   expect(await secretOf("view")).toBe(rotated);
   await page.getByRole("button", { name: "已复制" }).click();
   await shot(page, "api-opened-cn");
+
+  // The secret again by SMS code: without a bound phone the dialog says so; after binding one, the code
+  // sent to it (read from the dev outbox) opens the secret.
+  await page.getByTestId("secret-view").click();
+  await page.getByTestId("secret-proof").getByText("短信验证码").click();
+  await expect(page.getByTestId("secret-no-phone")).toContainText("请先在首页绑定手机号");
+  await page.getByRole("button", { name: /取\s?消/ }).click();
+  const token = (await page.evaluate(() => window.localStorage.getItem("x-auth-token"))) ?? "";
+  const smsPhone = `137${String(Date.now()).slice(-8)}`;
+  await request.post("/api/card-user/sendSms", { headers: { "x-auth-token": token }, data: { phone: smsPhone, scene: "bindPhone" } });
+  const bound = await request.put("/api/card-user/userPhone", { headers: { "x-auth-token": token }, data: { phone: smsPhone, smsCode: await readCode(request, smsPhone) } });
+  expect(bound.status()).toBe(200);
+  await page.reload();
+  await page.getByTestId("secret-view").click();
+  await page.getByTestId("secret-proof").getByText("短信验证码").click();
+  await expect(page.getByTestId("secret-phone")).toHaveValue(smsPhone);
+  await page.getByRole("button", { name: "发送验证码" }).click();
+  await page.locator("#smsCode").fill(await readCode(request, smsPhone));
+  await shot(page, "api-view-sms-cn");
+  await page.getByTestId("secret-confirm").click();
+  await expect(page.getByTestId("api-secret")).toHaveText(rotated);
+  await page.getByRole("button", { name: "已复制" }).click();
+  await page.evaluate(() => window.localStorage.setItem("lang", "en"));
+  await page.reload();
+  await page.getByTestId("secret-view").click();
+  await page.getByTestId("secret-proof").getByText("SMS code").click();
+  await expect(page.getByText("Your bound mobile number")).toBeVisible();
+  await shot(page, "api-view-sms-en");
+  await page.getByRole("button", { name: /Cancel/ }).click();
 
   // The audit log lists both decisions; the console in English too.
   await ops.goto("/ops/AuditLog");

@@ -44,7 +44,7 @@ const emailCodeField = z
   .min(1, { error: "validation.emailCodeEmpty" })
   .max(12, { error: "code.invalid" });
 
-const smsCodeField = z
+export const smsCodeField = z
   .string({ error: "validation.smsCodeEmpty" })
   .trim()
   .min(1, { error: "validation.smsCodeEmpty" })

@@ -86,6 +86,11 @@ export const ONBOARDING_MESSAGES = {
     en: "The callback URL must be an http or https address of at most 500 characters",
   },
   "api.passwordWrong": { cn: "登录密码错误", tw: "登錄密碼錯誤", en: "The login password is wrong" },
+  "api.viewProofRequired": {
+    cn: "请输入登录密码或短信验证码",
+    tw: "請輸入登錄密碼或簡訊驗證碼",
+    en: "Enter your login password or the SMS code",
+  },
 
   // agreements
   "agreement.consentRequired": { cn: "请阅读并勾选同意协议", tw: "請閱讀並勾選同意協議", en: "Please read the agreement and tick to agree" },

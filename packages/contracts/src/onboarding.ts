@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField, loginPasswordField, money, newPasswordField } from "./accounts";
+import { emailField, loginPasswordField, money, newPasswordField, smsCodeField } from "./accounts";
 import { API_PERMISSIONS, CURRENCIES, REAL_NAME_STATES } from "./enums";
 import { pageQuery } from "./paging";
 import { isNationalId, isPersonName, MOBILE_RE, EMAIL_RE } from "./validators";
@@ -239,6 +239,14 @@ export type ApiIpReq = z.infer<typeof apiIpReq>;
 /** Form `POST api/view` and `api/reset`: the login password again. */
 export const apiPasswordReq = z.strictObject({ password: loginPasswordField });
 export type ApiPasswordReq = z.infer<typeof apiPasswordReq>;
+/**
+ * Form `POST api/view`: the secret again after the login password, or after an SMS code sent (scene
+ * viewApiSecret) to the user's own bound mobile number — one of the two.
+ */
+export const apiViewReq = z
+  .strictObject({ password: loginPasswordField.optional(), smsCode: smsCodeField.optional() })
+  .refine((v) => (v.password === undefined) !== (v.smsCode === undefined), { error: "api.viewProofRequired", path: ["password"] });
+export type ApiViewReq = z.infer<typeof apiViewReq>;
 export const apiSecretReply = z.object({ appKey: z.string(), secret: z.string(), issuedAt: z.string() });
 export type ApiSecretReply = z.infer<typeof apiSecretReply>;
 

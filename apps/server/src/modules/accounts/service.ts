@@ -111,8 +111,9 @@ export class AccountsService {
         if (channel !== "sms") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
         if (!actor) throw unauthorized();
         return;
-      case "transitAuth": {
-        // Authorising outgoing transfers: only to the signed-in user's own bound phone.
+      case "transitAuth":
+      case "viewApiSecret": {
+        // Authorising outgoing transfers, or showing the API secret again: only to the signed-in user's own bound phone.
         if (channel !== "sms") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
         if (!actor) throw unauthorized();
         const user = await repo.findUserById(db, actor.userId);
@@ -182,7 +183,8 @@ export class AccountsService {
         });
         const userId = await repo.insertUser(tx, { kind: "merchant", merchantId, email: req.email, passwordHash });
         // The user's and the brand's chat identities (IM users u<userId> and b<merchantId>).
-        await ensureImUser(tx, imUserOfAccount(userId), { now });
+        // The owner speaks for the company in chats: its IM nickname is the company's name.
+        await ensureImUser(tx, imUserOfAccount(userId), { nickname: req.orgName, now });
         await ensureImUser(tx, imUserOfBrand(merchantId), { nickname: req.orgName, now });
         await audit(tx, { actorUserId: userId, action: "account.register", subjectType: "merchant", subjectId: merchantId, detail: { version: req.version } });
         return { userId: String(userId), merchantId: String(merchantId) };

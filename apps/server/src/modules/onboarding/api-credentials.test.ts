@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
 import { ApiCredentialsService } from "./api-credentials";
 import { form } from "./test-support";
@@ -84,6 +84,50 @@ describe("secret, allowlist and callback", () => {
     expect(reset.body.data.secret).not.toBe(secret);
     expect(await client.authenticateClient(appKey, secret, "203.0.113.9")).toBeNull();
     expect(await client.authenticateClient(appKey, reset.body.data.secret, "203.0.113.9")).toBe(Number(m.merchantId));
+  });
+
+  it("shows the secret again after an SMS code sent to the user's own bound phone, once per code", async () => {
+    const m = await opened();
+    const view = (body: Record<string, string>, lang: "cn" | "tw" | "en" = "en") => t.call<{ appKey: string; secret: string }>("POST", "/api/card-brander/api/view", { token: m.token, lang, ...form(body) });
+    const send = (phone: string) => t.call("POST", "/api/card-user/sendSms", { token: m.token, lang: "en", body: { phone, scene: "viewApiSecret" } });
+    const phone = `139${String(Date.now()).slice(-8)}`;
+
+    // No bound phone yet: no code can be sent, and a made-up code opens nothing.
+    expect((await send(phone)).body.msg).toBe("The code can only be sent to your own bound mobile number");
+    expect((await view({ smsCode: "123456" })).body.msg).toBe("Please bind a mobile number first");
+
+    await t.call("POST", "/api/card-user/sendSms", { token: m.token, body: { phone, scene: "bindPhone" } });
+    expect((await t.call("PUT", "/api/card-user/userPhone", { token: m.token, body: { phone, smsCode: await lastCode(t, phone) } })).body.code).toBe(1);
+    // Only to that phone.
+    expect((await send("13800000000")).body.msg).toBe("The code can only be sent to your own bound mobile number");
+    expect((await send(phone)).body.code).toBe(1);
+    const code = await lastCode(t, phone);
+    const wrong = await view({ smsCode: code === "000000" ? "111111" : "000000" });
+    expect(wrong.body.code).not.toBe(1);
+    expect(JSON.stringify(wrong.body)).not.toContain("secret");
+
+    const shown = await view({ smsCode: code });
+    expect(shown.body.data.appKey).toMatch(/^tk/);
+    const byPassword = await view({ password: STRONG_PASSWORD });
+    expect(shown.body.data.secret).toBe(byPassword.body.data.secret);
+    // A code opens the secret once.
+    expect((await view({ smsCode: code })).body.code).not.toBe(1);
+    const audits = await t.ctx.database.db.selectFrom("audit_log").select("detail").where("action", "=", "api.viewSecret").where("subject_id", "=", m.merchantId).execute();
+    expect(audits.map((a) => (a.detail as { by: string }).by).sort()).toEqual(["password", "sms"]);
+
+    // Neither a password nor a code, or both: one message, in three languages.
+    for (const [lang, msg] of [
+      ["cn", "请输入登录密码或短信验证码"],
+      ["tw", "請輸入登錄密碼或簡訊驗證碼"],
+      ["en", "Enter your login password or the SMS code"],
+    ] as const) {
+      const none = await view({}, lang);
+      expect([none.status, none.body.msg]).toEqual([400, msg]);
+    }
+    expect((await view({ password: STRONG_PASSWORD, smsCode: code })).status).toBe(400);
+    // Another merchant's session cannot use this user's code.
+    const other = await opened();
+    expect((await t.call("POST", "/api/card-brander/api/view", { token: other.token, ...form({ smsCode: code }) })).body.code).not.toBe(1);
   });
 
   it("keeps the IP allowlist and callback URL (form), refusing bad entries with no change", async () => {

@@ -1,4 +1,4 @@
-import { CODE, parseIpList, type ApiApplyReq, type ApiInfoReply, type ApiIpReq, type ApiSecretReply, type Page, type QueueItem, type QueueItemsQuery } from "@tessera/contracts";
+import { CODE, parseIpList, type ApiApplyReq, type ApiInfoReply, type ApiIpReq, type ApiSecretReply, type ApiViewReq, type Page, type QueueItem, type QueueItemsQuery } from "@tessera/contracts";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
@@ -18,6 +18,15 @@ export interface ApiCredentialsDeps {
   secret: Buffer;
   /** Re-checks the signed-in user's password (accounts module). */
   checkPassword: (actor: Actor, password: string) => Promise<boolean>;
+  /**
+   * SMS codes of scene viewApiSecret sent to the user's own bound phone (accounts module): `check` gives
+   * the code's id, `consume` uses it up in the view's transaction, so one code opens the secret once.
+   * Services built only to read credentials (the open API's signature check) go without.
+   */
+  smsProof?: {
+    check: (actor: Actor, code: string) => Promise<number>;
+    consume: (tx: Executor, codeId: number, now: Date) => Promise<boolean>;
+  };
 }
 
 const newAppKey = () => `tk${randomBytes(10).toString("hex")}`;
@@ -26,7 +35,7 @@ const newSecret = () => randomBytes(24).toString("base64url");
 /**
  * API security (ApiSecurity / ApiSecurityB): a merchant asks for API permission, an operator opens it,
  * which issues an app key and secret. The secret is listed nowhere: it is shown in the reply of a reset
- * (once) or of a view after the password is re-entered. A reset replaces it, so the old one stops
+ * (once) or of a view after the password is re-entered or an SMS code to the user's bound phone is given. A reset replaces it, so the old one stops
  * working at once. Calls from outside must come from an allowlisted IP.
  */
 export class ApiCredentialsService {
@@ -106,12 +115,21 @@ export class ApiCredentialsService {
     if (!(await this.deps.checkPassword(actor, password))) throw invalid("api.passwordWrong", "password");
   }
 
-  async view(actor: Actor, password: string): Promise<ApiSecretReply> {
+  async view(actor: Actor, proof: ApiViewReq): Promise<ApiSecretReply> {
     const merchantId = await this.openedTenant(actor);
-    await this.confirmPassword(actor, password);
+    const sms = this.deps.smsProof;
+    let codeId: number | null = null;
+    if (proof.smsCode !== undefined) {
+      if (!sms) throw invalid("code.invalid", "smsCode");
+      codeId = await sms.check(actor, proof.smsCode);
+    } else await this.confirmPassword(actor, proof.password ?? "");
     const cred = await repo.findCredentials(this.deps.db, merchantId);
     if (!cred) throw notFound();
-    await withTx(this.deps.db, (tx) => audit(tx, { actorUserId: actor.userId, action: "api.viewSecret", subjectType: "merchant", subjectId: merchantId }));
+    const now = this.deps.clock.now();
+    await withTx(this.deps.db, async (tx) => {
+      if (codeId !== null && !(await sms?.consume(tx, codeId, now))) throw invalid("code.invalid", "smsCode");
+      await audit(tx, { actorUserId: actor.userId, action: "api.viewSecret", subjectType: "merchant", subjectId: merchantId, detail: { by: codeId !== null ? "sms" : "password" } });
+    });
     return { appKey: cred.app_key, secret: open(this.deps.secret, cred.secret_ciphertext), issuedAt: cred.secret_issued_at.toISOString() };
   }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import type { Guard } from "../../platform/auth/guard";
+import { invalid } from "../../platform/http/errors";
 import { createLocalOcr } from "../../platform/ocr";
 import { AccountsService, consumeVerificationCode, SubAccountsService } from "../accounts";
 import { AgreementsService } from "./agreements";
@@ -38,9 +39,22 @@ export async function registerOnboarding(app: FastifyInstance, ctx: AppContext, 
   const subAccounts = new SubAccountsService({ db, hasher: ctx.hasher, clock: ctx.clock });
   const realName = new RealNameService({ db, clock: ctx.clock, storage: ctx.storage, ocr: createLocalOcr() });
   const profile = new ProfileService({ db, clock: ctx.clock, storage: ctx.storage });
-  const api = new ApiCredentialsService({ db, clock: ctx.clock, secret: ctx.secret, checkPassword: (actor, pw) => subAccounts.checkPassword(actor, pw) });
-  // The accounts service checks the agreement's SMS code (it owns verification codes).
+  // The accounts service checks the agreement's and the secret view's SMS codes (it owns verification codes).
   const accounts = new AccountsService({ db, config: ctx.config, clock: ctx.clock, hasher: ctx.hasher, secret: ctx.secret, mailer: ctx.mailer, sms: ctx.sms });
+  const api = new ApiCredentialsService({
+    db,
+    clock: ctx.clock,
+    secret: ctx.secret,
+    checkPassword: (actor, pw) => subAccounts.checkPassword(actor, pw),
+    smsProof: {
+      check: async (actor, code) => {
+        const { phone } = await accounts.userInfo(actor);
+        if (!phone) throw invalid("transfer.bindPhoneFirst", "smsCode");
+        return accounts.checkSmsCode(phone, "viewApiSecret", code);
+      },
+      consume: consumeVerificationCode,
+    },
+  });
   const agreements = new AgreementsService({
     db,
     clock: ctx.clock,

@@ -6,6 +6,7 @@ import {
   brandTokenReply,
   commitLetter,
   apiPasswordReq,
+  apiViewReq,
   apiSecretReply,
   bizLicenseTextReply,
   DOCUMENT_KINDS,
@@ -255,8 +256,11 @@ export function onboardingBranderRoutes({ guard, profile, realName, api, subAcco
     );
     app.post(
       "/api/view",
-      { schema: { tags, security, summary: "Show the secret again after the password (form)", body: apiPasswordReq, response: { 200: envelope(apiSecretReply) } }, preHandler: apiPages },
-      async (req) => ok(await api.view(actorOf(req), req.body.password)),
+      {
+        schema: { tags, security, summary: "Show the secret again after the password or an SMS code to the user's bound phone (form)", body: apiViewReq, response: { 200: envelope(apiSecretReply) } },
+        preHandler: apiPages,
+      },
+      async (req) => ok(await api.view(actorOf(req), req.body)),
     );
     app.post(
       "/api/reset",

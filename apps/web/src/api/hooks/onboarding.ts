@@ -4,6 +4,7 @@ import type {
   ApiInfoReply,
   ApiIpReq,
   ApiSecretReply,
+  ApiViewReq,
   BizLicenseTextReply,
   CommitLetter,
   DocumentKind,
@@ -142,7 +143,7 @@ function useApiMutation<Req, Res>(path: string, toast: boolean, keepInfo: boolea
 
 export const useApplyApi = () => useApiMutation<{ purpose: string }, ApiInfoReply>("/api/apply", false, true);
 export const useSetApiIp = () => useApiMutation<ApiIpReq, ApiInfoReply>("/api/ip", false, true);
-export const useViewSecret = () => useApiMutation<{ password: string }, ApiSecretReply>("/api/view", false, false);
+export const useViewSecret = () => useApiMutation<ApiViewReq, ApiSecretReply>("/api/view", false, false);
 export const useResetSecret = () => useApiMutation<{ password: string }, ApiSecretReply>("/api/reset", false, false);
 
 export function subAccountsQuery(query: Query) {

@@ -1,33 +1,46 @@
 import { EyeOutlined, KeyOutlined, ReloadOutlined } from "@ant-design/icons";
-import { App, Alert, Button, Card, Descriptions, Flex, Form, Input, Modal, Skeleton, Space, Tag, Typography } from "antd";
+import { App, Alert, Button, Card, Descriptions, Flex, Form, Input, Modal, Segmented, Skeleton, Space, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ApiSecretReply } from "@tessera/contracts";
+import { useSendSmsCode, useUserInfo } from "../../api/hooks/account";
 import { useApiInfo, useApplyApi, useProfile, useResetSecret, useSetApiIp, useViewSecret } from "../../api/hooks/onboarding";
+import { CodeField, useCodeSender } from "../form/CodeField";
 import { reportFailure } from "../form/serverError";
 import { PageHint } from "../PageHint";
 import { CallbackLog } from "../purchasing/CallbackLog";
 
 type SecretAction = "view" | "reset";
 
-/** Re-enter the login password to view or reset the secret; the secret is then shown once. */
+type Proof = "password" | "sms";
+
+/**
+ * Re-enter the login password to view or reset the secret — or, to view it, an SMS code sent to the
+ * user's own bound mobile number; the secret is then shown once.
+ */
 function SecretDialog({ action, onClose }: { action: SecretAction | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm<{ password: string }>();
+  const [form] = Form.useForm<{ password?: string; phone?: string; smsCode?: string }>();
   const view = useViewSecret();
   const reset = useResetSecret();
+  const sendSms = useSendSmsCode();
+  const { data: me } = useUserInfo();
   const [shown, setShown] = useState<ApiSecretReply | null>(null);
+  const [proof, setProof] = useState<Proof>("password");
+  const bySms = action === "view" && proof === "sms";
+  const onSend = useCodeSender(form, "phone", (phone) => sendSms.mutateAsync({ phone, scene: "viewApiSecret" }));
 
   const close = () => {
     setShown(null);
+    setProof("password");
     form.resetFields();
     onClose();
   };
-  const confirm = async ({ password }: { password: string }) => {
-    const result = await (action === "reset" ? reset : view).mutateAsync({ password });
-    if (reportFailure(result, form, ["password"], (m) => void message.error(m))) return;
+  const confirm = async (v: { password?: string; smsCode?: string }) => {
+    const result = bySms ? await view.mutateAsync({ smsCode: (v.smsCode ?? "").trim() }) : await (action === "reset" ? reset : view).mutateAsync({ password: v.password ?? "" });
+    if (reportFailure(result, form, bySms ? ["smsCode"] : ["password"], (m) => void message.error(m))) return;
     if (result?.ok) setShown(result.data);
   };
 
@@ -72,9 +85,35 @@ function SecretDialog({ action, onClose }: { action: SecretAction | null; onClos
       ) : (
         <Form form={form} layout="vertical" onFinish={(v) => void confirm(v)} requiredMark={false}>
           {action === "reset" && <Alert style={{ marginBottom: 12 }} type="warning" showIcon title={t("onboarding.api.resetWarning")} />}
-          <Form.Item name="password" label={t("onboarding.api.password")} rules={[{ required: true, message: t("msg:validation.passwordEmpty") }]}>
-            <Input.Password autoComplete="current-password" autoFocus data-testid="secret-password" />
-          </Form.Item>
+          {action === "view" && (
+            <Form.Item label={t("onboarding.api.proof")}>
+              <Segmented<Proof>
+                value={proof}
+                onChange={setProof}
+                options={[
+                  { value: "password", label: t("onboarding.api.byPassword") },
+                  { value: "sms", label: t("onboarding.api.bySms") },
+                ]}
+                data-testid="secret-proof"
+              />
+            </Form.Item>
+          )}
+          {bySms ? (
+            me?.phone ? (
+              <>
+                <Form.Item name="phone" label={t("onboarding.api.boundPhone")} initialValue={me.phone}>
+                  <Input disabled data-testid="secret-phone" />
+                </Form.Item>
+                <CodeField name="smsCode" label={t("onboarding.api.smsCode")} placeholder={t("onboarding.api.smsCodeHint")} rule={{ required: true, whitespace: true, message: t("msg:validation.smsCodeEmpty") }} onSend={onSend} />
+              </>
+            ) : (
+              <Alert type="info" showIcon title={t("onboarding.api.bindPhoneFirst")} data-testid="secret-no-phone" />
+            )
+          ) : (
+            <Form.Item name="password" label={t("onboarding.api.password")} rules={[{ required: true, message: t("msg:validation.passwordEmpty") }]}>
+              <Input.Password autoComplete="current-password" autoFocus data-testid="secret-password" />
+            </Form.Item>
+          )}
         </Form>
       )}
     </Modal>
