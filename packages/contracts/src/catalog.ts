@@ -344,6 +344,20 @@ export const resaleQuery = pageQuery.extend({
 });
 export type ResaleQuery = z.infer<typeof resaleQuery>;
 
+/**
+ * `GET card-brander/cardProducts`: a brand's card products (card-type goods; GLOSSARY face value card,
+ * discount card): `faceValue` sold at face value, `discount` sold below it. Brand pages FaceValueCard and
+ * DiscountCard, and their provider counterparts with the brand token.
+ */
+export const CARD_PRODUCT_KINDS = ["faceValue", "discount"] as const;
+export type CardProductKind = (typeof CARD_PRODUCT_KINDS)[number];
+export const cardProductQuery = pageQuery.extend({
+  kind: z.enum(CARD_PRODUCT_KINDS),
+  keyword: z.string().trim().max(100).optional(),
+  state: z.enum(GOODS_STATES).optional(),
+});
+export type CardProductQuery = z.infer<typeof cardProductQuery>;
+
 /** `GET card-servicer/insupply/merchandises`: the supplied goods of one merchant the provider serves. */
 export const servedGoodsQuery = productSearchQuery.extend({ merchantId: z.coerce.number().int().positive() });
 export type ServedGoodsQuery = z.infer<typeof servedGoodsQuery>;

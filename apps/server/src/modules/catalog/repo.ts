@@ -1,5 +1,6 @@
-import type { MerchandiseQuery, ProductSearchQuery } from "@tessera/contracts";
-import { sql, type Expression, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from "kysely";
+import type { CardProductQuery, MerchandiseQuery, ProductSearchQuery } from "@tessera/contracts";
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from "kysely";
+import type { DB } from "../../db/schema";
 import type { Executor } from "../../db/tx";
 import type { CatalogBrandsTable, CatalogGoodsTable } from "./tables";
 
@@ -147,6 +148,28 @@ export async function searchGoods(db: Executor, merchantId: number, q: ProductSe
     if (value === undefined) continue;
     query = query.where(column, "=", value);
     count = count.where(column, "=", value);
+  }
+  query = q.state ? query.where("g.state", "=", q.state) : query.where("g.state", "<>", "void");
+  count = q.state ? count.where("g.state", "=", q.state) : count.where("g.state", "<>", "void");
+  const [rows, total] = await Promise.all([
+    query.orderBy("g.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/**
+ * A brand's card products: its card-type goods (selection 'card') sold at face value (`faceValue`) or
+ * below it (`discount`), void ones left out unless asked for.
+ */
+export async function cardProducts(db: Executor, merchantId: number, q: CardProductQuery): Promise<{ rows: GoodsRow[]; total: number }> {
+  const kind = (eb: ExpressionBuilder<DB & { g: CatalogGoodsTable }, "g">) => (q.kind === "faceValue" ? eb("g.price", "=", eb.ref("g.face_value")) : eb("g.price", "<", eb.ref("g.face_value")));
+  let query = goodsBase(db).where("g.merchant_id", "=", merchantId).where("g.selection", "=", "card").where(kind);
+  let count = db.selectFrom("catalog_goods as g").where("g.merchant_id", "=", merchantId).where("g.selection", "=", "card").where(kind);
+  if (q.keyword) {
+    const match = goodsMatching(q.keyword, sql.ref("g.id"));
+    query = query.where(match);
+    count = count.where(match);
   }
   query = q.state ? query.where("g.state", "=", q.state) : query.where("g.state", "<>", "void");
   count = q.state ? count.where("g.state", "=", q.state) : count.where("g.state", "<>", "void");

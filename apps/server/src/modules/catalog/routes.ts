@@ -19,6 +19,7 @@ import {
   pageOf,
   productSearchQuery,
   servedGoodsQuery,
+  cardProductQuery,
   SELECTION_TYPES,
 } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -29,7 +30,7 @@ import { invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
 import { sendXlsx } from "../../platform/http/export";
 import { goodsExportColumns } from "./export";
-import { provider, purchaser, supplier } from "./policy";
+import { cardProductPages, provider, purchaser, supplier } from "./policy";
 import type { CatalogService } from "./service";
 
 const tags = ["catalog"];
@@ -54,6 +55,15 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
   return async (app) => {
     acceptMultipart(app, IMAGE_LIMIT + 64 * 1024);
     const pre = guard(supplier);
+    app.get(
+      "/cardProducts",
+      {
+        schema: { tags, security, summary: "The brand's face value cards or discount cards (also with a brand token)", querystring: cardProductQuery, response: { 200: envelope(pageOf(goods)) } },
+        ...plainJson,
+        preHandler: guard(cardProductPages),
+      },
+      async (req) => ok(await catalog.cardProducts(actorOf(req), req.query)),
+    );
     app.get("/brander", { schema: { tags, security, summary: "The brand owner and its brands", response: { 200: envelope(branderReply) } }, preHandler: pre }, async (req) =>
       ok(await catalog.brander(actorOf(req))),
     );

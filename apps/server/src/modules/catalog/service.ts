@@ -8,6 +8,7 @@ import {
   type Brand,
   type BrandReq,
   type BranderReply,
+  type CardProductQuery,
   type ChildReq,
   type CostReply,
   type Goods,
@@ -148,6 +149,15 @@ export class CatalogService {
 
   async searchProducts(actor: Actor, q: ProductSearchQuery): Promise<Page<Goods>> {
     const { rows, total } = await repo.searchGoods(this.db, tenantOf(actor), q);
+    return { list: await this.presentAll(rows), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /**
+   * The brand's card products (business/FaceValueCard, DiscountCard; with a brand token, the provider's
+   * FaceValueCardP, DiscountCardP): always the caller's own tenant, which for a brand token is its brand.
+   */
+  async cardProducts(actor: Actor, q: CardProductQuery): Promise<Page<Goods>> {
+    const { rows, total } = await repo.cardProducts(this.db, tenantOf(actor), q);
     return { list: await this.presentAll(rows), total, page: q.page, pageSize: q.pageSize };
   }
 
