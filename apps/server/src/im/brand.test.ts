@@ -25,8 +25,11 @@ describe("brand chat identities", () => {
     const rows = await db.selectFrom("im_users").select(["username", "nickname", "password_hash"]).where("username", "in", [`u${m.userId}`, `b${m.merchantId}`]).orderBy("username").execute();
     expect(rows).toEqual([
       { username: `b${m.merchantId}`, nickname: "Blue Brand", password_hash: null },
-      { username: `u${m.userId}`, nickname: "", password_hash: null },
+      { username: `u${m.userId}`, nickname: "Blue Brand", password_hash: null },
     ]);
+    // Chat counterparts read the company's name as the user-info nickname of both identities.
+    const info = await t.app.im.services.accounts.getUserInfo([`u${m.userId}`, `b${m.merchantId}`], ["nickname"]);
+    expect(info).toEqual({ [`u${m.userId}`]: { nickname: "Blue Brand" }, [`b${m.merchantId}`]: { nickname: "Blue Brand" } });
 
     const info = await t.call<{ brandInfo: BrandInfo }>("GET", "/api/card-user/userInfo", { token: m.token });
     const brand = info.body.data.brandInfo;

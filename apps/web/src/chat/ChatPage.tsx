@@ -132,10 +132,27 @@ export default function ChatPage() {
     });
   }, [chat, snap, storage]);
 
+  // Counterparts are shown by their nicknames (company names), looked up once per new peer.
+  const [nicknames, setNicknames] = useState<Record<string, string>>({});
+  const peers = (snap?.conversations ?? []).map((c) => c.peer).filter((p) => !(p in nicknames));
+  const missing = [...new Set(peers)].sort().join(",");
+  useEffect(() => {
+    if (!session || missing === "") return;
+    let live = true;
+    const wanted = missing.split(",");
+    void session
+      .nicknames(wanted)
+      .then((found) => live && setNicknames((prev) => ({ ...Object.fromEntries(wanted.map((w) => [w, w])), ...prev, ...found })))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [session, missing]);
+
   if (info && !info.brandInfo) return <Result status="warning" title={t("chat.unavailable")} />;
   if (failed) return <Result status="error" title={t("chat.loginFailed")} subTitle={failed} />;
   if (!session) return <Spin />;
-  const names: Record<string, string> = chat ? { [chat.targetId]: chat.targetName || chat.targetId } : {};
+  const names: Record<string, string> = { ...nicknames, ...(chat ? { [chat.targetId]: chat.targetName || nicknames[chat.targetId] || chat.targetId } : {}) };
   return (
     <ChatWindow
       session={session}

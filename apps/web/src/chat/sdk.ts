@@ -28,6 +28,7 @@ export interface ChatConnection {
   recallMessage(opts: { mid: string; to: string; chatType?: "singleChat" }): Promise<unknown>;
   getHistoryMessages(opts: { targetId: string; chatType: "singleChat"; pageSize: number; cursor?: string | null; searchDirection: "up" }): Promise<{ cursor: string; isLast: boolean; messages: ChatMessage[] }>;
   getServerConversations(opts: { pageSize?: number; cursor?: string }): Promise<{ data?: { conversations: Conversation[]; cursor: string } }>;
+  fetchUserInfoById(users: string[], properties: string): Promise<{ data?: Record<string, Record<string, string>> }>;
 }
 
 /** The server this page came from: IM REST at `/{org}/{app}`, the websocket at `/websocket`. */

@@ -44,6 +44,11 @@ function scriptedConnection(history: ChatMessage[]) {
       return Promise.resolve({ cursor: "", isLast: true, messages: history });
     },
     getServerConversations: () => Promise.resolve({ data: { conversations: [], cursor: "" } }),
+    fetchUserInfoById: (users) => {
+      if (!opened) return Promise.reject(new Error("not logged in"));
+      const known: Record<string, Record<string, string>> = { u3: { nickname: "Blue Buyer Ltd" }, u4: {} };
+      return Promise.resolve({ data: Object.fromEntries(users.filter((u) => u in known).map((u) => [u, known[u] ?? {}])) });
+    },
   };
   return { conn, sent, pages, handlers, login: () => finishLogin() };
 }
@@ -87,5 +92,17 @@ describe("chat session", () => {
     expect(io.sent.filter((m) => m.type === "read").map((m) => [m.to, m.ackId])).toEqual([["u3", "21"]]);
     expect(session.store.getSnapshot().conversations.find((c) => c.peer === "u4")?.unread).toBe(1);
     session.close();
+  });
+
+  it("looks counterparts' nicknames up after the login; users without one are left out", async () => {
+    const io = scriptedConnection([]);
+    const session = new ChatSession(io.conn, createChatStorage(memoryStorage(), "domestic"), "b7", () => Promise.resolve("tok"));
+    const started = session.start();
+    const names = session.nicknames(["u3", "u4", "u9"]);
+    await settle();
+    io.login();
+    await started;
+    expect(await names).toEqual({ u3: "Blue Buyer Ltd" });
+    expect(await session.nicknames([])).toEqual({});
   });
 });

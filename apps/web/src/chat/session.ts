@@ -87,6 +87,16 @@ export class ChatSession {
     }
   }
 
+  /** The nicknames of these chat users (their companies' names), for those that have one. */
+  async nicknames(users: string[]): Promise<Record<string, string>> {
+    if (users.length === 0) return {};
+    await this.login.promise;
+    const r = await this.conn.fetchUserInfoById(users, "nickname");
+    const out: Record<string, string> = {};
+    for (const [user, info] of Object.entries(r.data ?? {})) if (info.nickname) out[user] = info.nickname;
+    return out;
+  }
+
   async refreshConversations(): Promise<void> {
     const r = await this.conn.getServerConversations({ pageSize: 50 });
     this.store.setConversations(r.data?.conversations ?? []);

@@ -36,11 +36,12 @@ export interface IssuedToken {
 
 /**
  * Creates the IM user if it does not exist yet (the back-office's users and brands). Idempotent; runs in
- * the caller's transaction.
+ * the caller's transaction. A nickname is also its user-info nickname, which chat counterparts read.
  */
 export async function ensureImUser(tx: Tx, username: string, options: { nickname?: string; now: Date }): Promise<void> {
   const name = normalizeUsername(username);
-  await users.insertUser(tx, { username: name, uuid: randomUUID(), passwordHash: null, nickname: options.nickname ?? "", now: options.now });
+  const nickname = options.nickname ?? "";
+  await users.insertUser(tx, { username: name, uuid: randomUUID(), passwordHash: null, nickname, ...(nickname !== "" && { profile: { nickname } }), now: options.now });
 }
 
 /** Signs a token for `subject` (a username, or "" for the app) valid for `ttlSeconds` from `nowMs`. */

@@ -17,7 +17,7 @@ export async function existingUsers(db: Executor, usernames: readonly string[]):
 
 export async function insertUser(
   db: Executor,
-  u: { username: string; uuid: string; passwordHash: string | null; nickname: string; now: Date },
+  u: { username: string; uuid: string; passwordHash: string | null; nickname: string; profile?: Record<string, string>; now: Date },
 ): Promise<boolean> {
   const res = await db
     .insertInto("im_users")
@@ -26,6 +26,7 @@ export async function insertUser(
       uuid: u.uuid,
       password_hash: u.passwordHash,
       nickname: u.nickname,
+      ...(u.profile && { profile: JSON.stringify(u.profile) }),
       created_at: u.now,
       modified_at: u.now,
     })

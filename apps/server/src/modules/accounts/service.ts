@@ -183,7 +183,8 @@ export class AccountsService {
         });
         const userId = await repo.insertUser(tx, { kind: "merchant", merchantId, email: req.email, passwordHash });
         // The user's and the brand's chat identities (IM users u<userId> and b<merchantId>).
-        await ensureImUser(tx, imUserOfAccount(userId), { now });
+        // The owner speaks for the company in chats: its IM nickname is the company's name.
+        await ensureImUser(tx, imUserOfAccount(userId), { nickname: req.orgName, now });
         await ensureImUser(tx, imUserOfBrand(merchantId), { nickname: req.orgName, now });
         await audit(tx, { actorUserId: userId, action: "account.register", subjectType: "merchant", subjectId: merchantId, detail: { version: req.version } });
         return { userId: String(userId), merchantId: String(merchantId) };
