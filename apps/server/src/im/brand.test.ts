@@ -28,8 +28,8 @@ describe("brand chat identities", () => {
       { username: `u${m.userId}`, nickname: "Blue Brand", password_hash: null },
     ]);
     // Chat counterparts read the company's name as the user-info nickname of both identities.
-    const info = await t.app.im.services.accounts.getUserInfo([`u${m.userId}`, `b${m.merchantId}`], ["nickname"]);
-    expect(info).toEqual({ [`u${m.userId}`]: { nickname: "Blue Brand" }, [`b${m.merchantId}`]: { nickname: "Blue Brand" } });
+    const nicknames = await t.app.im.services.accounts.getUserInfo([`u${m.userId}`, `b${m.merchantId}`], ["nickname"]);
+    expect(nicknames).toEqual({ [`u${m.userId}`]: { nickname: "Blue Brand" }, [`b${m.merchantId}`]: { nickname: "Blue Brand" } });
 
     const info = await t.call<{ brandInfo: BrandInfo }>("GET", "/api/card-user/userInfo", { token: m.token });
     const brand = info.body.data.brandInfo;
