@@ -158,3 +158,70 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await page.goto("/providers/VendorList");
   await expect(page.locator(".ant-table-row").filter({ hasText: "松风商户" })).toHaveCount(1);
 });
+
+test("inside a brand with the brand token: face value cards, discount cards and the brand's authorisations", async ({ page, request }) => {
+  const stamp = Date.now().toString(36).toUpperCase();
+  const provider = await registerAccount(request, { orgName: "云帆服务商" });
+  const brand = await registerAccount(request, { orgName: "晨光礼卡" });
+  const buyer = await registerAccount(request, { orgName: "晨光合作采购商" });
+  await grantProvider(request, provider.merchantId);
+  await bind(request, brand, provider.merchantId);
+  const brandToken = await loginToken(request, brand);
+  const post = async <T>(url: string, data: unknown): Promise<T> => {
+    const res = await request.post(url, { headers: { "x-auth-token": brandToken }, data });
+    const body = (await res.json()) as { code: number; msg: string; data: T };
+    expect(body.code, body.msg).toBe(1);
+    return body.data;
+  };
+  const b = await post<{ id: number }>("/api/card-brander/brander/update", { name: `晨光${stamp}`, description: "礼品卡" });
+  const card = (name: string, faceValue: number, price: number) =>
+    post("/api/card-brander/product/add", { name, brandId: b.id, businessType: "card_voucher", equityType: "shopping", faceValue, code: `GC-${name.length}-${faceValue}-${price}-${stamp}`, perOrderMax: 5, invoiceType: "vat_6", price, settlementPrice: Math.min(price, 9000) });
+  await card(`晨光礼品卡100元${stamp}`, 10000, 10000);
+  await card(`晨光折扣卡100元${stamp}`, 10000, 9500);
+
+  await page.goto("/login");
+  const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await login.locator("#email").fill(provider.email);
+  await login.locator("#password").fill(provider.password);
+  await login.getByRole("button", { name: /登\s?录/ }).click();
+  await expect(page).toHaveURL(/\/SelectUser$/);
+  await page.getByTestId("chooser-providers").click();
+  await page.getByRole("button", { name: "进入系统" }).click();
+  await expect(page).toHaveURL(/\/providers\/Home$/);
+
+  // Face value cards: choose the brand, which exchanges the brand token, then the brand's cards at face value.
+  await page.locator(".ant-layout-sider .ant-menu").getByRole("menuitem", { name: "面值卡" }).click();
+  await page.getByTestId(`open-brand-${brand.merchantId}`).click();
+  await expect(page).toHaveURL(new RegExp(`/providers/FaceValueCardP\\?sellerBrand=${brand.merchantId}$`));
+  await expect(page.getByTestId("brand-context")).toContainText("晨光礼卡");
+  const rows = page.locator(".ant-table-row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`晨光礼品卡100元${stamp}`);
+  await expect(rows.first()).toContainText("100%");
+  await shot(page, "face-value-cards-cn");
+
+  // Discount cards of the same brand, with the same token (this tab), in English.
+  await page.evaluate(() => window.localStorage.setItem("lang", "en"));
+  await page.goto(`/providers/DiscountCardP?sellerBrand=${brand.merchantId}`);
+  await expect(page.getByTestId("brand-context")).toContainText("You are acting as service provider for brand 晨光礼卡");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`晨光折扣卡100元${stamp}`);
+  await expect(rows.first()).toContainText("95%");
+  await shot(page, "discount-cards-en");
+
+  // The brand's authorisations: the provider authorises a purchaser as the brand.
+  await page.goto(`/providers/BrandAuthorizationP?sellerBrand=${brand.merchantId}`);
+  await page.locator("#granteeId").fill(buyer.merchantId);
+  await page.getByRole("button", { name: "Authorise" }).click();
+  await expect(page.locator(".ant-table-row").filter({ hasText: "晨光合作采购商" })).toContainText("Active");
+  await shot(page, "brand-authorization-en");
+  const list = await post<{ list: { granteeId: string }[] }>("/api/card-user/brandAuth/list", { side: "brand" });
+  expect(list.list.map((a) => a.granteeId)).toContain(buyer.merchantId);
+
+  // The brand revokes the token: the page says so; in Chinese too.
+  await post("/api/card-servicer/brander/service/revokeTokens", {});
+  await page.evaluate(() => window.localStorage.setItem("lang", "cn"));
+  await page.goto(`/providers/FaceValueCardP?sellerBrand=${brand.merchantId}`);
+  await expect(page.getByTestId("brand-context-missing")).toContainText("品牌令牌已失效");
+  await shot(page, "brand-token-ended-cn");
+});

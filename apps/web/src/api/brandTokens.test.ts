@@ -34,14 +34,24 @@ afterEach(() => {
 });
 
 describe("brand tokens (spec 01 §6)", () => {
-  it("a brand page is /RealNamePage with a numeric sellerBrand", () => {
+  it("a brand page is /RealNamePage or a provider's brand-context page with a numeric sellerBrand", () => {
     expect(brandOfLocation(brandPage)).toBe("10000002");
+    for (const pathname of ["/providers/FaceValueCardP", "/providers/DiscountCardP", "/providers/BrandAuthorizationP"]) {
+      expect(brandOfLocation({ pathname, search: "?sellerBrand=10000002" })).toBe("10000002");
+      expect(brandOfLocation({ pathname, search: "" })).toBeNull();
+    }
+    expect(brandOfLocation({ pathname: "/providers/SuppliedProductsP", search: "?sellerBrand=10000002" })).toBeNull();
     expect(brandOfLocation({ pathname: "/RealNamePage", search: "" })).toBeNull();
     expect(brandOfLocation({ pathname: "/RealNamePage", search: "?sellerBrand=abc" })).toBeNull();
     expect(brandOfLocation({ pathname: "/providers/BrandsList", search: "?sellerBrand=10000002" })).toBeNull();
   });
 
-  it("only the brand's real-name calls carry the brand token", () => {
+  it("only the calls of the brand-context pages carry the brand token", () => {
+    expect(isBrandCall("/api/card-brander/cardProducts?kind=faceValue")).toBe(true);
+    expect(isBrandCall("/api/card-user/brandAuth/list")).toBe(true);
+    expect(isBrandCall("/api/card-user/brandAuth/12")).toBe(true);
+    expect(isBrandCall("/api/card-brander/product/search")).toBe(false);
+    expect(isBrandCall("/api/card-user/brandAuthx")).toBe(false);
     expect(isBrandCall("/api/card-brander/realNameInfo")).toBe(true);
     expect(isBrandCall("/api/card-user/realNameAuths/images/12")).toBe(true);
     expect(isBrandCall("/api/card-user/realNameAuths")).toBe(true);

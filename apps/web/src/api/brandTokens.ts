@@ -19,8 +19,14 @@ export type BrandGrantState = { kind: "active"; grant: BrandGrant } | { kind: "e
 /** The public page of a brand's real-name verification: `/RealNamePage?sellerBrand=<id>`. */
 export const BRAND_REAL_NAME_PAGE = "/RealNamePage";
 
-/** Calls a brand token serves on the brand's real-name page (the server's brand-context menus). */
-const BRAND_CALLS = [/^\/api\/card-brander\/realNameInfo$/, /^\/api\/card-user\/realNameAuths(\/|$)/];
+/**
+ * The pages a provider works on inside a brand (spec 01 §6), each with `?sellerBrand=<id>`: the brand's
+ * real-name verification, its face value and discount cards, its brand authorisations.
+ */
+export const BRAND_CONTEXT_PAGES = ["/RealNamePage", "/providers/FaceValueCardP", "/providers/DiscountCardP", "/providers/BrandAuthorizationP"] as const;
+
+/** Calls a brand token serves on those pages (the server's brand-context menus). */
+const BRAND_CALLS = [/^\/api\/card-brander\/realNameInfo$/, /^\/api\/card-user\/realNameAuths(\/|$)/, /^\/api\/card-brander\/cardProducts$/, /^\/api\/card-user\/brandAuth(\/|$)/];
 
 const KEY_PREFIX = "brandToken.";
 const listeners = new Set<() => void>();
@@ -78,7 +84,7 @@ export function dropBrandGrant(branderId: string): void {
 
 /** The brand whose context a location is in, if it is a brand page. */
 export function brandOfLocation(location: { pathname: string; search: string }): string | null {
-  if (location.pathname !== BRAND_REAL_NAME_PAGE) return null;
+  if (!(BRAND_CONTEXT_PAGES as readonly string[]).includes(location.pathname)) return null;
   const id = new URLSearchParams(location.search).get("sellerBrand");
   return id && /^\d{1,18}$/.test(id) ? id : null;
 }

@@ -1,0 +1,15 @@
+import { useTranslation } from "react-i18next";
+import { CardProducts } from "../../components/catalog/CardProducts";
+import { PageHint } from "../../components/PageHint";
+import { BrandContext } from "./BrandContext";
+
+/** `/providers/FaceValueCardP?sellerBrand=<id>`: the brand's face value cards (sold at face value), seen by its service provider with the brand token. */
+export default function FaceValueCardP() {
+  const { t } = useTranslation();
+  const hint = <PageHint id="providers.FaceValueCardP" title={t("catalog.hint.faceValueCardsTitle")} description={t("catalog.hint.faceValueCards")} />;
+  return (
+    <BrandContext hint={hint}>
+      <CardProducts kind="faceValue" header={hint} />
+    </BrandContext>
+  );
+}
