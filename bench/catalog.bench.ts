@@ -178,6 +178,10 @@ function pct(sorted: number[], p: number): number {
 
 async function listBench(env: Env, goods: number, label: string): Promise<string[]> {
   const brandIds = await seedGoods(env, goods);
+  // A purchaser sees only goods it may buy: the supplier whitelists it for all its goods, so the goods
+  // lists below run with the eligibility condition over every row, as a real purchaser's do.
+  const buyer = await register(env.app, "Bench Buyer");
+  await inject(env.app, "POST", "/api/card-brander/whitelists", env.token, { purchaserId: buyer.merchantId, scope: "vendor" });
   const queries = [
     "/api/card-user/merchandises?type=card&pageSize=1000",
     "/api/card-user/merchandises?type=card&pageSize=1000&sort=sales&page=5",
