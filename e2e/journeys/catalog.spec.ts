@@ -197,7 +197,7 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
   await useSession(providerPage, provider, await loginToken(request, provider));
   await providerPage.goto("/providers/SuppliedProductsP");
   await expect(providerPage.getByText("暂无与您绑定的商户")).toBeVisible();
-  await call(request, supplierToken, "post", "/api/card-servicer/brander/service", { providerId: provider.merchantId });
+  await call(request, supplierToken, "post", "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "brand" });
   await providerPage.reload();
   const served = providerPage.locator(".ant-table-row").filter({ hasText: `远山视频季卡${stamp}` });
   await expect(served).toContainText(`SP-${stamp}`);

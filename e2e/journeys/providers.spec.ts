@@ -208,6 +208,10 @@ test("inside a brand with the brand token: face value cards, discount cards and 
   await expect(rows.first()).toContainText(`晨光折扣卡100元${stamp}`);
   await expect(rows.first()).toContainText("95%");
   await shot(page, "discount-cards-en");
+  await page.goto(`/providers/FaceValueCardP?sellerBrand=${brand.merchantId}`);
+  await expect(page.locator(".ant-table-thead")).toContainText("Face value");
+  await expect(rows.first()).toContainText(`晨光礼品卡100元${stamp}`);
+  await shot(page, "face-value-cards-en");
 
   // The brand's authorisations: the provider authorises a purchaser as the brand.
   await page.goto(`/providers/BrandAuthorizationP?sellerBrand=${brand.merchantId}`);
@@ -217,10 +221,16 @@ test("inside a brand with the brand token: face value cards, discount cards and 
   await shot(page, "brand-authorization-en");
   const list = await post<{ list: { granteeId: string }[] }>("/api/card-user/brandAuth/list", { side: "brand" });
   expect(list.list.map((a) => a.granteeId)).toContain(buyer.merchantId);
+  await page.evaluate(() => window.localStorage.setItem("lang", "cn"));
+  await page.reload();
+  await expect(page.locator(".ant-table-row").filter({ hasText: "晨光合作采购商" })).toContainText("生效中");
+  await shot(page, "brand-authorization-cn");
+  await page.goto(`/providers/DiscountCardP?sellerBrand=${brand.merchantId}`);
+  await expect(rows.first()).toContainText(`晨光折扣卡100元${stamp}`);
+  await shot(page, "discount-cards-cn");
 
   // The brand revokes the token: the page says so; in Chinese too.
   await post("/api/card-servicer/brander/service/revokeTokens", {});
-  await page.evaluate(() => window.localStorage.setItem("lang", "cn"));
   await page.goto(`/providers/FaceValueCardP?sellerBrand=${brand.merchantId}`);
   await expect(page.getByTestId("brand-context-missing")).toContainText("品牌令牌已失效");
   await shot(page, "brand-token-ended-cn");
