@@ -31,14 +31,14 @@ export default function ResaleGoods() {
   const columns: TableColumnsType<Row> = [
     { title: t("catalog.field.id"), key: "id", width: 80, render: (_: unknown, r) => r.goods.id },
     { title: t("catalog.field.name"), key: "name", width: 200, render: (_: unknown, r) => r.goods.name },
+    { title: t("catalog.resale.bought"), dataIndex: "bought", width: 110 },
+    { title: t("catalog.resale.lastBoughtAt"), dataIndex: "lastBoughtAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
     { title: t("catalog.field.brand"), key: "brand", width: 130, render: (_: unknown, r) => r.goods.brandName },
     { title: t("catalog.field.supplier"), key: "supplier", width: 160, render: (_: unknown, r) => r.goods.supplierName },
     { title: t("catalog.field.businessType"), key: "type", width: 110, render: (_: unknown, r) => labels.businessType(r.goods.businessType) },
     { title: t("catalog.field.faceValue"), key: "faceValue", width: 110, render: (_: unknown, r) => money(r.goods.faceValue, r) },
     { title: t("catalog.field.price"), key: "price", width: 110, render: (_: unknown, r) => money(r.goods.price, r) },
     { title: t("catalog.field.discount"), key: "discount", width: 90, render: (_: unknown, r) => percent(r.goods.discountBp) },
-    { title: t("catalog.resale.bought"), dataIndex: "bought", width: 110 },
-    { title: t("catalog.resale.lastBoughtAt"), dataIndex: "lastBoughtAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
   ];
   return (
     <ListPage<Row>
