@@ -34,6 +34,8 @@ export interface Config {
   autoPayout: boolean;
   /** Deliver open-API callbacks to loopback and private addresses too (local testing only). */
   callbackAllowPrivateNetworks: boolean;
+  /** Where uploaded files live: DATA_DIR/files, or an S3-compatible object store. */
+  storage: StorageConfig;
 }
 
 /** The platform's bank accounts that purchasers transfer top-ups to, and the top-up fee (README). */
@@ -107,6 +109,29 @@ function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   return n;
 }
 
+export type StorageConfig =
+  | { adapter: "local" }
+  | { adapter: "s3"; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; prefix: string };
+
+function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
+  const adapter = oneOf("STORAGE_ADAPTER", ["local", "s3"], "local", env);
+  if (adapter === "local") return { adapter };
+  const need = (name: string): string => {
+    const v = env[name];
+    if (!v) throw new Error(`STORAGE_ADAPTER=s3 needs ${name}`);
+    return v;
+  };
+  return {
+    adapter,
+    endpoint: need("S3_ENDPOINT"),
+    bucket: need("S3_BUCKET"),
+    region: env.S3_REGION || "us-east-1",
+    accessKeyId: need("S3_ACCESS_KEY_ID"),
+    secretAccessKey: need("S3_SECRET_ACCESS_KEY"),
+    prefix: env.S3_PREFIX ?? "",
+  };
+}
+
 function oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T, env: NodeJS.ProcessEnv): T {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -141,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     withdrawalsPerDay: int("WITHDRAWALS_PER_DAY", 3, env),
     autoPayout: oneOf("AUTO_PAYOUT", ["true", "false"], "true", env) === "true",
     callbackAllowPrivateNetworks: oneOf("CALLBACK_ALLOW_PRIVATE_NETWORKS", ["true", "false"], "false", env) === "true",
+    storage: storageConfig(env),
   };
 }
 

@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { Config } from "./config";
 import { openPglite, openPostgres, type Database } from "./db/database";
 import { migrate } from "./db/migrate";
@@ -6,7 +5,7 @@ import { systemClock, type Clock } from "./platform/clock";
 import { createPasswordHasher, type PasswordHasher } from "./platform/crypto/passwords";
 import { loadSecret } from "./platform/crypto/secret";
 import { createMailer, createSmsSender, type Mailer, type SmsSender } from "./platform/messaging/adapters";
-import { createLocalStorage, type FileStorage } from "./platform/storage";
+import { createStorage, type FileStorage } from "./platform/storage";
 
 /** Everything the modules are built from: one per process (or per test file). */
 export interface AppContext {
@@ -41,7 +40,7 @@ export async function createContext(
     secret: await loadSecret(config.secretKey, config.dataDir),
     mailer: createMailer(config, database.db, log),
     sms: createSmsSender(database.db, log),
-    storage: createLocalStorage(path.join(config.dataDir, "files")),
+    storage: createStorage(config),
     log,
   };
 }

@@ -1,11 +1,10 @@
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import type { AppContext } from "../context";
 import type { Config } from "../config";
 import { withTx, type Db, type Executor } from "../db/tx";
 import type { Clock } from "../platform/clock";
-import { createLocalStorage } from "../platform/storage";
+import { createStorage } from "../platform/storage";
 import { createTokenSigner, deriveClientCredentials, stableUuid } from "./auth";
 import { createLocalBus, type ImBus } from "./events";
 import { registerGateway, type Gateway } from "./gateway";
@@ -112,7 +111,7 @@ export async function registerIm(app: FastifyInstance, ctx: AppContext): Promise
     clientSecret,
     signer: createTokenSigner(ctx.secret, clientSecret),
     hasher: ctx.hasher,
-    storage: createLocalStorage(path.join(config.dataDir, "files")),
+    storage: createStorage(config),
     translator: config.im.translateUrl ? createLibreTranslator(config.im.translateUrl, config.im.translateApiKey) : disabledTranslator,
     bus: createLocalBus((err) => ctx.log(`im bus listener failed: ${err instanceof Error ? err.message : String(err)}`)),
   };

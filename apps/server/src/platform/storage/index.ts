@@ -2,10 +2,12 @@ import { createReadStream } from "node:fs";
 import { copyFile, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import type { StorageConfig } from "../../config";
+import { createS3Storage } from "./s3";
 
 /**
- * Where uploaded files live. The local adapter keeps them on disk under DATA_DIR/files; an object-store
- * adapter (S3 and the like) implements the same four calls.
+ * Where uploaded files live. The local adapter keeps them on disk under DATA_DIR/files; the S3 adapter
+ * (s3.ts) keeps them in an S3-compatible object store (STORAGE_ADAPTER=s3).
  */
 export interface FileStorage {
   readonly kind: string;
@@ -24,7 +26,7 @@ export interface FileStorage {
 
 const KEY_RE = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]{0,200}$/;
 
-function checkKey(key: string): string {
+export function checkKey(key: string): string {
   if (!KEY_RE.test(key) || key.includes("..") || key.includes("//")) throw new Error(`invalid storage key: ${key}`);
   return key;
 }
@@ -77,4 +79,10 @@ export function createLocalStorage(root: string): FileStorage {
       await rm(full(key), { force: true });
     },
   };
+}
+
+/** The storage the configuration names. */
+export function createStorage(config: { dataDir: string; storage: StorageConfig }): FileStorage {
+  const c = config.storage;
+  return c.adapter === "s3" ? createS3Storage(c) : createLocalStorage(path.join(config.dataDir, "files"));
 }
