@@ -74,12 +74,11 @@ export function createS3Storage(o: S3Options): FileStorage {
     };
     const authorization = signV4({ method, path, headers, region: o.region, accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey, amzDate });
     const { host: _host, ...sent } = headers;
-    const body = init.body instanceof Readable ? (Readable.toWeb(init.body) as unknown as ReadableStream) : init.body;
-    return fetch(`${base.origin}${path}`, {
-      method,
-      headers: { ...sent, authorization },
-      ...(body !== undefined && { body, duplex: "half" }),
-    });
+    const body = init.body instanceof Readable ? Readable.toWeb(init.body) : init.body;
+    // Built untyped: this file is also compiled with the DOM's fetch types (the SDK's tests import the
+    // server), where a Buffer or Node's web stream is not a BodyInit although Node's fetch takes both.
+    const requestInit: Record<string, unknown> = { method, headers: { ...sent, authorization }, ...(body !== undefined && { body, duplex: "half" }) };
+    return fetch(`${base.origin}${path}`, requestInit);
   }
 
   async function failed(res: Response, what: string): Promise<Error> {
@@ -109,7 +108,8 @@ export function createS3Storage(o: S3Options): FileStorage {
       if (!res.ok || !res.body) throw await failed(res, `GET ${key}`);
       // The whole object's size: from Content-Range on a partial reply, else the length.
       const total = /\/(\d+)$/.exec(res.headers.get("content-range") ?? "")?.[1] ?? res.headers.get("content-length") ?? "0";
-      return { stream: Readable.fromWeb(res.body), size: Number(total) };
+      const web: unknown = res.body;
+      return { stream: Readable.fromWeb(web as Parameters<typeof Readable.fromWeb>[0]), size: Number(total) };
     },
     async putFile(key, sourcePath) {
       // Streamed from disk unsigned (the payload is covered by TLS and the content length).
