@@ -1,6 +1,6 @@
 import { DownloadOutlined, TagsOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Flex, Popconfirm, Space, Tag, type TableColumnsType } from "antd";
+import { App, Button, Flex, Popconfirm, Space, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
@@ -8,15 +8,13 @@ import { BUSINESS_TYPES, GOODS_STATES, isCardBusinessType, type Goods } from "@t
 import { saveFile } from "../../api/http";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { formatMoney } from "../../components/money";
 import type { ListState } from "../../components/list/listQuery";
 import type { SearchValues } from "../../components/list/searchValues";
 import { catalogApi, catalogKeys } from "./catalog/api";
 import { BrandsDialog } from "./catalog/BrandsDialog";
 import { GoodsFormDialog } from "./catalog/GoodsFormDialog";
-import { percent, useDictLabels } from "./catalog/labels";
-
-const STATE_COLOR = { available: "green", disabled: "orange", void: "default" } as const;
+import { useDictLabels } from "./catalog/labels";
+import { useSuppliedGoodsColumns } from "../../components/catalog/supplyColumns";
 
 function filtersOf(v: SearchValues) {
   const sel = typeof v.selVal === "string" ? v.selVal : undefined;
@@ -48,7 +46,6 @@ export default function SuppliedProducts() {
   const brands = brander?.brands ?? [];
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: catalogKeys.all });
-  const money = (amount: number, g: Goods) => formatMoney({ amount, currency: g.currency });
 
   const act = async (p: Promise<{ ok: boolean } | undefined>, done: string) => {
     const r = await p;
@@ -63,23 +60,9 @@ export default function SuppliedProducts() {
     if (r?.ok) saveFile(r.data.blob, r.data.fileName);
   };
 
+  const supplied = useSuppliedGoodsColumns();
   const columns: TableColumnsType<Goods> = [
-    { title: t("catalog.field.id"), dataIndex: "id", width: 80, fixed: "left" },
-    { title: t("catalog.field.name"), dataIndex: "name", width: 200, fixed: "left" },
-    { title: t("catalog.field.stock"), dataIndex: "stock", width: 100 },
-    { title: t("catalog.field.state"), dataIndex: "state", width: 90, render: (v: Goods["state"]) => <Tag color={STATE_COLOR[v]}>{t(`catalog.state.${v}`)}</Tag> },
-    { title: t("catalog.field.code"), dataIndex: "code", width: 120 },
-    { title: t("catalog.field.brand"), dataIndex: "brandName", width: 120 },
-    { title: t("catalog.field.businessType"), dataIndex: "businessType", width: 110, render: (v: Goods["businessType"]) => labels.businessType(v) },
-    { title: t("catalog.field.faceValue"), dataIndex: "faceValue", width: 110, render: (v: number, g) => money(v, g) },
-    { title: t("catalog.field.settlementPrice"), dataIndex: "settlementPrice", width: 120, render: (v: number, g) => money(v, g) },
-    { title: t("catalog.field.price"), dataIndex: "price", width: 110, render: (v: number, g) => money(v, g) },
-    { title: t("catalog.field.discount"), dataIndex: "discountBp", width: 90, render: (v: number) => percent(v) },
-    { title: t("catalog.field.salesScope"), dataIndex: "salesScope", width: 110, render: (v: string) => t(`catalog.scope.${v}`) },
-    { title: t("catalog.field.invoiceType"), dataIndex: "invoiceType", width: 170, render: (v: Goods["invoiceType"]) => labels.invoiceType(v) },
-    { title: t("catalog.field.perOrderMax"), dataIndex: "perOrderMax", width: 110 },
-    { title: t("catalog.field.weight"), dataIndex: "weight", width: 80 },
-    { title: t("catalog.field.platformRate"), dataIndex: "platformRateBp", width: 100, render: (v: number) => percent(v) },
+    ...supplied,
     {
       title: t("catalog.field.actions"),
       key: "actions",

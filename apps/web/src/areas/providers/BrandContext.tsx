@@ -9,7 +9,25 @@ import type { ServiceBinding } from "@tessera/contracts";
 import { brandGrantSnapshot, dropBrandGrant, parseBrandGrant, saveBrandGrant, subscribeBrandGrants } from "../../api/brandTokens";
 import { servedQuery, useBrandTokenExchange } from "./servedApi";
 
-const BRANDS_LIST = "/providers/BrandsList";
+export const BRANDS_LIST = "/providers/BrandsList";
+
+/** No live brand token for the page's brand (never exchanged, ended or revoked): back to the brands list. */
+export function BrandGrantMissing({ ended }: { ended: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="warning"
+      title={t(ended ? "providers.brand.expired" : "providers.brand.missing")}
+      subTitle={t(ended ? "providers.brand.expiredBody" : "providers.brand.missingBody")}
+      extra={
+        <Link to={BRANDS_LIST}>
+          <Button type="primary">{t("providers.brand.backToList")}</Button>
+        </Link>
+      }
+      data-testid="brand-context-missing"
+    />
+  );
+}
 
 /** Without `sellerBrand`: the brands bound to this provider, each opened here with a brand token. */
 function ChooseBrand() {
@@ -81,20 +99,7 @@ export function BrandContext({ hint, children }: { hint: ReactNode; children: Re
   }
   const state = parseBrandGrant(raw);
   if (state.kind !== "active") {
-    const ended = state.kind === "ended";
-    return (
-      <Result
-        status="warning"
-        title={t(ended ? "providers.brand.expired" : "providers.brand.missing")}
-        subTitle={t(ended ? "providers.brand.expiredBody" : "providers.brand.missingBody")}
-        extra={
-          <Link to={BRANDS_LIST}>
-            <Button type="primary">{t("providers.brand.backToList")}</Button>
-          </Link>
-        }
-        data-testid="brand-context-missing"
-      />
-    );
+    return <BrandGrantMissing ended={state.kind === "ended"} />;
   }
   const { grant } = state;
   const leave = () => {

@@ -1,15 +1,15 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { Alert, Button, Flex, Result } from "antd";
+import { Alert, Button, Flex } from "antd";
 import dayjs from "dayjs";
 import { useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { loginPathOf } from "../../api/area";
 import { brandGrantSnapshot, dropBrandGrant, parseBrandGrant, subscribeBrandGrants } from "../../api/brandTokens";
 import { useSession } from "../../api/hooks/account";
 import { RealNameForm } from "../../components/onboarding/RealNameForm";
+import { BRANDS_LIST, BrandGrantMissing } from "./BrandContext";
 
-const BRANDS_LIST = "/providers/BrandsList";
 
 function Frame({ children }: { children: ReactNode }) {
   return (
@@ -31,20 +31,7 @@ function BrandRealName({ branderId }: { branderId: string }) {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } } }));
 
   if (state.kind !== "active") {
-    const ended = state.kind === "ended";
-    return (
-      <Result
-        status="warning"
-        title={t(ended ? "providers.brand.expired" : "providers.brand.missing")}
-        subTitle={t(ended ? "providers.brand.expiredBody" : "providers.brand.missingBody")}
-        extra={
-          <Link to={BRANDS_LIST}>
-            <Button type="primary">{t("providers.brand.backToList")}</Button>
-          </Link>
-        }
-        data-testid="brand-context-missing"
-      />
-    );
+    return <BrandGrantMissing ended={state.kind === "ended"} />;
   }
   const { grant } = state;
   const leave = () => {
