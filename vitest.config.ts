@@ -9,24 +9,29 @@ const postgresOnly = ["apps/server/src/**/*.concurrency.test.ts", "apps/server/s
 /** Several server processes sharing PostgreSQL and Redis: only when both servers are given. */
 const needsRedis = ["apps/server/src/**/*.scaleout.test.ts"];
 
+/** The scenario suite and the SDK's server tests with our client SDK, on the given database. */
+function tesseraSdkProject(name: string, db: "pglite" | "postgres") {
+  return {
+    test: {
+      name,
+      include: ["apps/server/src/im/scenario/**/*.test.ts", "packages/im-sdk/test/server/**/*.test.ts"],
+      env: { TEST_DB: db, IM_SCENARIO_SDK: "tessera" },
+      globalSetup: ["apps/server/test/global-setup.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
+
 export default defineConfig({
   test: {
     projects: [
       { test: { name: "contracts", include: ["packages/contracts/src/**/*.test.ts"] } },
       { test: { name: "web", include: ["apps/web/src/**/*.test.ts"] } },
       { test: { name: "im-sdk", include: ["packages/im-sdk/test/**/*.test.ts"], exclude: ["packages/im-sdk/test/server/**"], testTimeout: 30_000 } },
-      {
-        // The IM scenario suite once more, with our client SDK instead of the published one (the
-        // server-pglite project runs it with the published one), and our SDK's tests against a server.
-        test: {
-          name: "im-scenario-tessera-sdk",
-          include: ["apps/server/src/im/scenario/**/*.test.ts", "packages/im-sdk/test/server/**/*.test.ts"],
-          env: { TEST_DB: "pglite", IM_SCENARIO_SDK: "tessera" },
-          globalSetup: ["apps/server/test/global-setup.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      // The IM scenario suite once more, with our client SDK instead of the published one (the server
+      // projects run it with the published one), and our SDK's tests against a server.
+      tesseraSdkProject("im-scenario-tessera-sdk", "pglite"),
       {
         test: {
           name: "server-pglite",
@@ -51,6 +56,7 @@ export default defineConfig({
                 hookTimeout: 60_000,
               },
             },
+            tesseraSdkProject("im-scenario-tessera-sdk-postgres", "postgres"),
           ]
         : []),
     ],
