@@ -917,8 +917,14 @@ export class Connection {
     }
     if (operation === "memberAttributesUpdate") {
       const d = parse(info) as { properties?: unknown; username?: string };
-      ev.attributes = d.properties;
-      ev.userId = d.username;
+      ev.attributes = d.properties ?? {};
+      ev.userId = d.username ?? "";
+      // The user's own change made on another device is a multi-device event, as in the published client.
+      const fromJid = b.from as Jid | undefined;
+      if (from === this.user && fromJid?.clientResource !== this.clientResource) {
+        this.events.dispatch("onMultiDeviceEvent", ev);
+        return;
+      }
     }
     const members = (b.members as string[]) ?? [];
     const event = b.isChatroom ? "onChatroomEvent" : "onGroupEvent";
@@ -991,9 +997,35 @@ export class Connection {
         this.events.dispatch("onMultiDeviceEvent", { operation, conversationId: d.id, conversationType, timestamp: d.ts, ...mark });
         return;
       }
+      case "user_notification_mute":
+        this.handleSilentModeNotify(n.values);
+        return;
       case undefined:
       default:
         return;
+    }
+  }
+
+  /**
+   * Silent mode changed on another device of this user: each entry names the operating device, the
+   * setting and the conversation (`user` or `group`) it concerns. An entry with an `ignoreInterval` is the
+   * all-conversations setting; an empty setting means the conversation's setting was removed. Entries
+   * from this device are its own changes.
+   */
+  private handleSilentModeNotify(values: unknown[] | undefined): void {
+    for (const raw of values ?? []) {
+      if (!raw || typeof raw !== "object") continue;
+      const v = raw as { operator_resource?: string; data?: Record<string, unknown>; user?: string; group?: string };
+      if (v.operator_resource === this.clientResource) continue;
+      const data = v.data && typeof v.data === "object" ? v.data : {};
+      const resource = v.operator_resource;
+      if ("ignoreInterval" in data) {
+        this.events.dispatch("onMultiDeviceEvent", { operation: "setSilentModeForUser", resource, data });
+        continue;
+      }
+      const operation = Object.keys(data).length === 0 ? "removeSilentModeForConversation" : "setSilentModeForConversation";
+      const conversation = "group" in v ? { conversationId: v.group, type: "groupChat" } : { conversationId: v.user, type: "singleChat" };
+      this.events.dispatch("onMultiDeviceEvent", { operation, resource, ...conversation, data });
     }
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { connection, ID_BASE_MS, message, STATUS, statusCode as C, uniqueId, type ChatSdkError, type Connection, type WebSocketLike } from "../src/index";
-import { COMMAND, CommNotice, CommSyncDL, CommSyncUL, CommUnreadDL, decode, encode, MessageBody, MSync, Provision, StatisticsBody, type Decoded } from "../src/proto";
+import { COMMAND, CommNotice, CommSyncDL, CommSyncUL, CommUnreadDL, decode, encode, MessageBody, MSync, MUCBody, NS, Provision, StatisticsBody, type Decoded } from "../src/proto";
 
 /**
  * The connection against a scripted socket: login handshake, statuses, heartbeat, send with ack and
@@ -323,6 +323,62 @@ describe("receiving", () => {
     sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [recallOld], nextKey: "4", isLast: false }) });
     expect(conn.cache!.getConversation("bob", "singleChat")).toMatchObject({ unReadCount: 0 });
     expect(conn.cache!.getMessages("bob", "singleChat")).toEqual([]);
+  });
+});
+
+describe("multi-device events", () => {
+  const queue = { name: "alice" };
+  let n = 100;
+  const deliver = (sock: FakeSocket, meta: Decoded) => {
+    n += 1;
+    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [{ id: String(n), ...meta }], nextKey: String(n + 1), isLast: false }) });
+  };
+  const attributes = (from: Decoded) => ({
+    ns: NS.MUC,
+    payload: encode(MUCBody, { mucId: { name: "900" }, operation: 45, from, eventInfo: { ext: JSON.stringify({ username: "alice", properties: { nick: "A" } }) } }),
+  });
+  const notify = (json: unknown) => ({ ns: NS.NOTIFY, payload: new TextEncoder().encode(JSON.stringify(json)) });
+
+  async function watched(): Promise<{ sock: FakeSocket; multi: Record<string, unknown>[]; group: Record<string, unknown>[] }> {
+    const conn = newConn();
+    const multi: Record<string, unknown>[] = [];
+    const group: Record<string, unknown>[] = [];
+    conn.addEventHandler("t", { onMultiDeviceEvent: (e) => multi.push(e), onGroupEvent: (e) => group.push(e) });
+    return { sock: await login(conn), multi, group };
+  }
+
+  test("member attributes: the user's own change from another device is a multi-device event, anything else a group event", async () => {
+    const { sock, multi, group } = await watched();
+    deliver(sock, attributes({ name: "alice", clientResource: "webim_phone" }));
+    expect(multi).toEqual([{ operation: "memberAttributesUpdate", id: "900", from: "alice", attributes: { nick: "A" }, userId: "alice" }]);
+    expect(group).toEqual([]);
+    deliver(sock, attributes({ name: "alice", clientResource: "webim_dev" }));
+    deliver(sock, attributes({ name: "bob", clientResource: "webim_phone" }));
+    expect(group.map((e) => e.from)).toEqual(["alice", "bob"]);
+    expect(multi).toHaveLength(1);
+  });
+
+  test("user_notification_mute: all-conversation and per-conversation settings, removal; this device's own entries ignored", async () => {
+    const { sock, multi } = await watched();
+    deliver(
+      sock,
+      notify({
+        type: "user_notification_mute",
+        values: [
+          { operator_resource: "webim_phone", data: { type: "AT", ignoreInterval: "22:00-7:00" } },
+          { operator_resource: "webim_phone", data: { type: "NONE" }, user: "bob" },
+          { operator_resource: "webim_phone", data: { ignoreDuration: 1_900_000_000_000 }, group: "900" },
+          { operator_resource: "webim_phone", data: {}, user: "carol" },
+          { operator_resource: "webim_dev", data: { type: "ALL" }, user: "dave" },
+        ],
+      }),
+    );
+    expect(multi).toEqual([
+      { operation: "setSilentModeForUser", resource: "webim_phone", data: { type: "AT", ignoreInterval: "22:00-7:00" } },
+      { operation: "setSilentModeForConversation", resource: "webim_phone", conversationId: "bob", type: "singleChat", data: { type: "NONE" } },
+      { operation: "setSilentModeForConversation", resource: "webim_phone", conversationId: "900", type: "groupChat", data: { ignoreDuration: 1_900_000_000_000 } },
+      { operation: "removeSilentModeForConversation", resource: "webim_phone", conversationId: "carol", type: "singleChat", data: {} },
+    ]);
   });
 });
 

@@ -12,6 +12,8 @@ export type ImNotice =
       kind: "group" | "room";
       mucId: string;
       from: string;
+      /** The device of `from` that acted, when the user's other devices must tell it apart (member attributes). */
+      fromResource?: string;
       /** The users the operation is about (muted, invited, removed ...). */
       users?: string[];
       reason?: string;
@@ -19,7 +21,7 @@ export type ImNotice =
       detail?: Record<string, unknown>;
     }
   | { ns: "roster"; op: ImRosterOp; from: string; to: string; reason?: string }
-  | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin"; from: string; detail: Record<string, unknown> }
+  | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin" | "user_notification_mute"; from: string; detail: Record<string, unknown> }
   /** Ends every session of `from` (never stored: a device that is offline simply cannot log in again). */
   | { ns: "session"; op: "passwordChanged" | "removed" | "disconnected"; from: string };
 

@@ -20,7 +20,8 @@ function mucMeta(appKey: string, n: Extract<ImNotice, { ns: "muc" }>, id: number
   const w = new Writer();
   writeJid(w, 1, { appKey, name: n.mucId, domain: IM_MUC_DOMAIN });
   w.varint(2, IM_MUC_OPS[n.op]);
-  writeJid(w, 3, { appKey, name: n.from, domain: IM_USER_DOMAIN });
+  const from = { appKey, name: n.from, domain: IM_USER_DOMAIN, ...(n.fromResource && { clientResource: n.fromResource }) };
+  writeJid(w, 3, from);
   for (const u of n.users ?? []) writeJid(w, 4, { appKey, name: u, domain: IM_USER_DOMAIN });
   if (n.reason !== undefined) w.string(6, n.reason);
   w.varint(7, n.kind === "room");
@@ -30,7 +31,7 @@ function mucMeta(appKey: string, n: Extract<ImNotice, { ns: "muc" }>, id: number
   if (Object.keys(detail).length > 0) w.message(12, (e) => e.varint(1, 0).string(2, JSON.stringify(detail)));
   if (typeof detail.memberCount === "number") w.varint(13, detail.memberCount);
   if (Object.keys(detail).length > 0) w.string(14, JSON.stringify(detail));
-  return metaOf({ id, from: { appKey, name: n.from, domain: IM_USER_DOMAIN }, to: { appKey, name: n.mucId, domain: IM_MUC_DOMAIN }, nowMs, ns: NS.MUC, payload: w.finish() });
+  return metaOf({ id, from, to: { appKey, name: n.mucId, domain: IM_MUC_DOMAIN }, nowMs, ns: NS.MUC, payload: w.finish() });
 }
 
 function rosterMeta(appKey: string, n: Extract<ImNotice, { ns: "roster" }>, id: number, nowMs: number): Uint8Array {
@@ -57,6 +58,9 @@ function notifyJson(n: Extract<ImNotice, { ns: "notify" }>, nowMs: number): Reco
     case "reaction":
     case "thread":
       return { type: n.type, data: d };
+    // Silent mode changed by one of the user's devices: the entry list sits beside the type.
+    case "user_notification_mute":
+      return { type: n.type, values: [d] };
   }
 }
 

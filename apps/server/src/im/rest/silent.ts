@@ -41,10 +41,11 @@ export function silentRoutes(im: FastifyInstance, { svc, replies }: RouteContext
   };
 
   im.put<P<"user" | "kind" | "target">>("/users/:user/notification/:kind/:target", async (req, reply) => {
-    const user = me(req, req.params.user);
+    const actor = actorOf(req);
+    const user = ImAccounts.self(actor, req.params.user);
     const { scope, target } = scopeOf(req.params.kind, req.params.target, user);
     const body = parseBody(imSilentReq, req.body);
-    return replies.send(req, reply, { data: await silent.set(user, scope, target, body) });
+    return replies.send(req, reply, { data: await silent.set(user, scope, target, body, actor.resource) });
   });
 
   im.get<P<"user" | "kind" | "target">>("/users/:user/notification/:kind/:target", async (req, reply) => {

@@ -14,8 +14,11 @@ export interface ScenarioSdk {
   name: SdkName;
   /** The statusCode table (the `type` of rejections). */
   code: Record<string, number>;
-  /** A connection to a local server (REST base and websocket on /websocket). */
-  connect(baseUrl: string, appKey: string): Connection;
+  /**
+   * A connection to a local server (REST base and websocket on /websocket). `deviceId` names the device,
+   * for several devices of one user in one process (else the SDK's own per-process device is used).
+   */
+  connect(baseUrl: string, appKey: string, deviceId?: string): Connection;
   /** Logs in over REST only (the password grant), as open() does before the socket. */
   restLogin(conn: Connection, user: string, pwd: string): Promise<{ access_token: string; expires_in: number }>;
   /** message.create */
@@ -35,8 +38,8 @@ const easemob: ScenarioSdk = {
 const tessera: ScenarioSdk = {
   name: "tessera",
   code: tesseraCodes,
-  connect(baseUrl, appKey) {
-    const conn = new TesseraConnection({ appKey, apiUrl: baseUrl, url: `${baseUrl.replace(/^http/, "ws")}/websocket`, WebSocket: WebSocket as unknown as WebSocketClass, delivery: false });
+  connect(baseUrl, appKey, deviceId) {
+    const conn = new TesseraConnection({ appKey, apiUrl: baseUrl, url: `${baseUrl.replace(/^http/, "ws")}/websocket`, WebSocket: WebSocket as unknown as WebSocketClass, delivery: false, ...(deviceId && { deviceId }) });
     return conn as unknown as Connection;
   },
   async restLogin(conn, user, pwd) {

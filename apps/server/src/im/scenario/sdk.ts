@@ -179,10 +179,14 @@ export function loadWebsdk(): Websdk {
   return loaded;
 }
 
-/** A connection to a local server, with HTTP DNS off (easemob-wire §5). */
-export function connect(baseUrl: string, appKey: string): Connection {
+/**
+ * A connection to a local server, with HTTP DNS off (easemob-wire §5). With a `deviceId` the device is
+ * not the one the SDK keeps in localStorage (shared by every connection of the process) but its own.
+ */
+export function connect(baseUrl: string, appKey: string, deviceId?: string): Connection {
   const sdk = loadWebsdk();
-  return new sdk.connection({ appKey, isHttpDNS: false, https: false, apiUrl: baseUrl, url: `${baseUrl.replace(/^http/, "ws")}/websocket`, delivery: false });
+  const device = deviceId ? { deviceId, isFixedDeviceId: false } : {};
+  return new sdk.connection({ appKey, isHttpDNS: false, https: false, apiUrl: baseUrl, url: `${baseUrl.replace(/^http/, "ws")}/websocket`, delivery: false, ...device });
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Scenario {
   message(options: Record<string, unknown>): Record<string, unknown>;
   /** A new IM user, logged in through the SDK's own token call. */
   client(prefix?: string): Promise<Client>;
+  /** Another device of an existing user (its own connection and device id), logged in over REST. */
+  device(user: string, deviceId: string): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -48,27 +50,31 @@ export async function startScenario(env: Record<string, string> = {}): Promise<S
     message: (options) => sdk.message(options),
     async client(prefix = "u") {
       const { name } = await im.user(prefix);
-      const conn = sdk.connect(baseUrl, appKey);
-      await sdk.restLogin(conn, name, "pw-secret-1");
-      return {
-        name,
-        conn,
-        // async: the client throws its own parameter checks synchronously; they become rejections here.
-        call: async (method, ...args) => sdkCall(conn, method, ...args),
-        async fail(method, ...args) {
-          try {
-            const value = await sdkCall(conn, method, ...args);
-            throw new Error(`${method} was expected to fail but resolved with ${JSON.stringify(value)}`);
-          } catch (err) {
-            // The published client rejects with plain {type, message} objects, ours with ChatSdkError
-            // (an Error with a numeric type); any other Error is a failure of the test itself.
-            if (err instanceof Error && typeof (err as { type?: unknown }).type !== "number") throw err;
-            const e = err as { type: number; message: string };
-            return { type: e.type, message: e.message };
-          }
-        },
-      };
+      return loggedIn(sdk, sdk.connect(baseUrl, appKey), name);
     },
+    device: (user, deviceId) => loggedIn(sdk, sdk.connect(baseUrl, appKey, deviceId), user),
     close: () => im.close(),
+  };
+}
+
+async function loggedIn(sdk: ScenarioSdk, conn: Connection, name: string): Promise<Client> {
+  await sdk.restLogin(conn, name, "pw-secret-1");
+  return {
+    name,
+    conn,
+    // async: the client throws its own parameter checks synchronously; they become rejections here.
+    call: async (method, ...args) => sdkCall(conn, method, ...args),
+    async fail(method, ...args) {
+      try {
+        const value = await sdkCall(conn, method, ...args);
+        throw new Error(`${method} was expected to fail but resolved with ${JSON.stringify(value)}`);
+      } catch (err) {
+        // The published client rejects with plain {type, message} objects, ours with ChatSdkError
+        // (an Error with a numeric type); any other Error is a failure of the test itself.
+        if (err instanceof Error && typeof (err as { type?: unknown }).type !== "number") throw err;
+        const e = err as { type: number; message: string };
+        return { type: e.type, message: e.message };
+      }
+    },
   };
 }

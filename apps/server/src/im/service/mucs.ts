@@ -784,9 +784,29 @@ export class ImMucs {
         throw new AttributeError(60006, `the attributes of ${username} exceed the limit of ${this.deps.config.maxMemberAttributesBytes} bytes`);
       }
       await store.putMemberAttrs(s.tx, a.muc.id, username, set, remove);
-      await this.notifyMembers(s, a, "memberAttributesUpdate", { users: [username], detail: { attributes: metaData } });
+      await this.announceMemberAttributes(s, a, actor, username, metaData);
       return merged;
     });
+  }
+
+  /**
+   * Tells the members about a member's changed attributes (`eventInfo.ext` carries `username` and
+   * `properties`, what the client reads). The acting user's other devices get it with the acting device
+   * in `from`, which the client turns into a multi-device event; the acting device itself already knows.
+   */
+  private async announceMemberAttributes(s: Scope, a: MucAccess, actor: ImActor, username: string, metaData: Record<string, string>): Promise<void> {
+    const detail = { username, properties: metaData };
+    if (!a.username) {
+      await this.notifyMembers(s, a, "memberAttributesUpdate", { users: [username], detail });
+      return;
+    }
+    await this.notifyMembers(s, a, "memberAttributesUpdate", { users: [username], detail, except: [a.username] });
+    const resource = actor.kind === "user" ? actor.resource : undefined;
+    await s.notify(
+      [a.username],
+      { ns: "muc", op: "memberAttributesUpdate", kind: this.kind, mucId: String(a.muc.id), from: a.username, ...(resource && { fromResource: resource }), users: [username], detail },
+      { durable: this.kind === "group", skipResource: resource },
+    );
   }
 
   async memberAttributes(actor: ImActor, rawId: string, usernames: string[], keys: string[]): Promise<Record<string, Record<string, string>>> {

@@ -2,7 +2,7 @@ import type { ImSilentReq } from "@tessera/contracts";
 import { updateUser, findUser } from "../store/users";
 import * as store from "../store/silent";
 import { imError } from "../errors";
-import { inScope, type ImDeps } from "./core";
+import { inScope, type ImDeps, type Scope } from "./core";
 
 /**
  * Silent mode (spec 03 §7): for all conversations or per conversation, a remind type (ALL, AT, NONE), a
@@ -28,26 +28,36 @@ export class ImSilent {
     };
   }
 
-  async set(me: string, scope: store.SilentScope, target: string, req: ImSilentReq): Promise<SilentSetting> {
+  /**
+   * Changes a setting; the user's other devices hear of it (notify `user_notification_mute`), stored for
+   * the ones offline. `resource` is the device that made the change, which already knows.
+   */
+  async set(me: string, scope: store.SilentScope, target: string, req: ImSilentReq, resource?: string): Promise<SilentSetting> {
     return inScope(this.deps, async (s) => {
-      if ("type" in req && req.type === "DEFAULT") {
-        await store.clearSilent(s.tx, me, scope, target);
-        return {};
-      }
-      const row = await store.putSilent(
-        s.tx,
-        {
-          username: me,
-          scope,
-          target,
-          ...("type" in req && req.type !== "DEFAULT" && { remindType: req.type }),
-          ...("ignoreDuration" in req && { ignoreUntilMs: s.nowMs + req.ignoreDuration }),
-          ...("ignoreInterval" in req && { ignoreInterval: req.ignoreInterval }),
-        },
-        s.now,
-      );
-      return this.present(row);
+      const setting = await this.write(s, me, scope, target, req);
+      await s.notify([me], { ns: "notify", type: "user_notification_mute", from: me, detail: muteEntry(scope, target, setting, resource) }, { durable: true, skipResource: resource });
+      return setting;
     });
+  }
+
+  private async write(s: Scope, me: string, scope: store.SilentScope, target: string, req: ImSilentReq): Promise<SilentSetting> {
+    if ("type" in req && req.type === "DEFAULT") {
+      await store.clearSilent(s.tx, me, scope, target);
+      return {};
+    }
+    const row = await store.putSilent(
+      s.tx,
+      {
+        username: me,
+        scope,
+        target,
+        ...("type" in req && req.type !== "DEFAULT" && { remindType: req.type }),
+        ...("ignoreDuration" in req && { ignoreUntilMs: s.nowMs + req.ignoreDuration }),
+        ...("ignoreInterval" in req && { ignoreInterval: req.ignoreInterval }),
+      },
+      s.now,
+    );
+    return this.present(row);
   }
 
   async get(me: string, scope: store.SilentScope, target: string): Promise<SilentSetting> {
@@ -92,4 +102,18 @@ export class ImSilent {
     if (!user) throw imError("userNotFound", { username: me });
     return user.push_language ?? "";
   }
+}
+
+/**
+ * One entry of the `user_notification_mute` notify as the client reads it (easemob-wire §3j): the
+ * operating device, the setting, and `user` or `group` naming the conversation. The client takes an entry
+ * whose setting has an `ignoreInterval` key for the all-conversations setting, so that one always carries
+ * the key ("" when no interval is set) and a conversation's never does (a per-conversation interval is
+ * left out; the device reads it back with getSilentModeForConversation).
+ */
+function muteEntry(scope: store.SilentScope, target: string, setting: SilentSetting, resource: string | undefined): Record<string, unknown> {
+  const operator = { operator_resource: resource ?? "" };
+  if (scope === "all") return { ...operator, data: { ...setting, ignoreInterval: setting.ignoreInterval ?? "" } };
+  const { ignoreInterval: _interval, ...data } = setting;
+  return { ...operator, data, ...(scope === "chat" ? { user: target } : { group: target }) };
 }
