@@ -29,6 +29,7 @@ import {
   asText,
   type Decoded,
 } from "./proto.js";
+import { REPORT_EVENT, Reporter } from "./reporter.js";
 import { statusCode as C } from "./status.js";
 
 /** The WebSocket a connection uses: the browser's, or one the app passes (e.g. the `ws` package in Node). */
@@ -73,6 +74,15 @@ export interface ConnectionOptions {
   max_cache_length?: number;
   /** Milliseconds to wait for a send/room acknowledgement (default 15000). */
   ackTimeoutMs?: number;
+  /**
+   * Report what the SDK does (initialisation, logins, sends, reconnects, REST calls, with durations and
+   * results) to `dataReportUrl`, in batches (default false; the published client's server flag name).
+   */
+  enableDataReport?: boolean;
+  /** Where data reports go (default: the IM server's own `{apiUrl}/{org}/{app}/sdk/reports`). */
+  dataReportUrl?: string;
+  /** The `debug` header of data reports (default false). */
+  dataReportDebug?: boolean;
 }
 
 interface Pending {
@@ -100,6 +110,13 @@ export const STATUS = { INIT: 400, DOLOGIN_USERGRID: 401, DOLOGIN_IM: 402, OPENE
 const USER_DOMAIN = "easemob.com";
 const MUC_DOMAIN = "conference.easemob.com";
 const SDK_VERSION = "1.0.0";
+/** Operation names in data reports, per kind of acknowledged request. */
+const REPORT_OPS: Record<Pending["kind"], [string, string]> = {
+  message: ["SEND_MSG", "SENDMESSAGE"],
+  recall: ["SEND_RECALL_MSG", "MESSAGE"],
+  edit: ["MODIFY_MESSAGE", "MESSAGE"],
+  room: ["CHATROOM_OPERATE", "CHATROOM"],
+};
 /** A pull without an answer is sent again after this long (spec 03 §9, notice timer). */
 export const NOTICE_TIMER_MS = 10_000;
 
@@ -203,6 +220,8 @@ export class Connection {
   logOut = true;
   readonly options: Required<Pick<ConnectionOptions, "heartBeatWait" | "autoReconnectNumMax" | "ackTimeoutMs">> & ConnectionOptions;
   readonly cache: LocalCache | undefined;
+  /** The data reporter, with `enableDataReport` (its counters show what was sent, dropped and failed). */
+  readonly reporter: Reporter | undefined;
   protected readonly events = new EventRegistry();
   private sock: WebSocketLike | undefined;
   private sessionId = "";
@@ -225,6 +244,7 @@ export class Connection {
   private restFailures = 0;
   private offlineSyncDone = false;
   private tokenExpiresAt = 0;
+  private reconnectStartedAt = 0;
   private readonly onlineListener = (): void => this.handleOnline();
   private readonly offlineListener = (): void => this.events.dispatch("onOffline");
 
@@ -238,11 +258,34 @@ export class Connection {
     this.url = options.url ?? "";
     Object.assign(this.context, { appKey: this.appKey, orgName: this.orgName, appName: this.appName });
     this.cache = options.useLocalCache === false ? undefined : new LocalCache(options.cacheBackend ?? defaultBackend(this.appKey), options.max_cache_length ?? DEFAULT_MAX_CACHE_LENGTH);
+    this.reporter = options.enableDataReport ? this.makeReporter(options) : undefined;
     const g = globalThis as { addEventListener?: (t: string, f: () => void) => void };
     if (typeof g.addEventListener === "function" && typeof (globalThis as { document?: unknown }).document !== "undefined") {
       g.addEventListener("online", this.onlineListener);
       g.addEventListener("offline", this.offlineListener);
     }
+  }
+
+  private makeReporter(options: ConnectionOptions): Reporter {
+    // One id per connection object, so that a session's events can be told apart from another's.
+    const sdkServiceId = `sid_${uniqueId()}_${Math.floor(Math.random() * 99_999) + 1}`;
+    const reporter = new Reporter({
+      url: () => options.dataReportUrl ?? `${this.apiUrl}/${this.orgName}/${this.appName}/sdk/reports`,
+      token: () => this.token,
+      appId: this.appKey,
+      debug: options.dataReportDebug ?? false,
+      common: () => ({ appkey: this.appKey, sdkServiceId, sdkVersion: SDK_VERSION, sdkProduct: 0, uid: this.user, deviceId: this.clientResource }),
+    });
+    const nav = (globalThis as { navigator?: { userAgent?: string } }).navigator;
+    reporter.add(REPORT_EVENT.INIT, { did: nav?.userAgent ?? "", os: 7 });
+    return reporter;
+  }
+
+  /** Reports a finished operation when data reports are on. */
+  private report(name: string, type: string, startedAt: number, error: unknown, extra: Record<string, unknown> = {}): void {
+    if (!this.reporter) return;
+    const outcome = error === undefined ? { ok: true, code: 0 } : error instanceof ChatSdkError ? { ok: false, code: error.type, codeDesc: error.message } : { ok: false, code: C.REQUEST_UNKNOWN, codeDesc: error instanceof Error ? error.message : "unknown error" };
+    this.reporter.operation(name, type, Date.now() - startedAt, outcome, extra);
   }
 
   // ---------------------------------------------------------------- events
@@ -284,6 +327,19 @@ export class Connection {
     if (!hasPwd && !hasToken) throw err(C.WEBIM_CONNCTION_OPEN_ERROR, "the accessToken or pwd is illegal");
     if (this.status === STATUS.OPENED) throw err(C.WEBIM_USER_ALREADY_LOGIN, "The user has logged in.");
     if (this.status === STATUS.DOLOGIN_IM || this.status === STATUS.DOLOGIN_USERGRID) throw err(C.WEBIM_USER_ALREADY_LOGIN, "Currently logging in, please wait.");
+    const startedAt = Date.now();
+    try {
+      const result = await this.logIn(opts, hasPwd);
+      this.report("USER_LOGIN", "MANUALLOGIN", startedAt, undefined, { loginType: hasPwd ? "password" : "token" });
+      return result;
+    } catch (e) {
+      this.report("USER_LOGIN", "MANUALLOGIN", startedAt, e, { loginType: hasPwd ? "password" : "token" });
+      throw e;
+    }
+  }
+
+  /** open() after its parameter checks: the token (password grant) if needed, then the socket login. */
+  private async logIn(opts: { user: string; pwd?: string; accessToken?: string }, hasPwd: boolean): Promise<{ accessToken: string; duration?: number }> {
     if (this.options.isHttpDNS) await this.discover();
     const user = opts.user.toLowerCase();
     let duration: number | undefined;
@@ -437,6 +493,10 @@ export class Connection {
 
   private loggedIn(reply: Decoded): void {
     clearTimeout(this.loginTimer);
+    if (this.reconnectStartedAt) {
+      this.report("RECONNECT", "OPERATION", this.reconnectStartedAt, undefined, { attempts: this.reconnectAttempts });
+      this.reconnectStartedAt = 0;
+    }
     this.clientResource = asText(reply.resource, this.clientResource);
     this.context.jid = { appKey: this.appKey, name: this.user, domain: USER_DOMAIN, clientResource: this.clientResource };
     this.reconnectAttempts = 0;
@@ -528,6 +588,8 @@ export class Connection {
     if (this.reconnectTimer) return;
     if (this.reconnectAttempts >= this.options.autoReconnectNumMax) {
       const e = err(C.WEBIM_CONNCTION_DISCONNECTED, "reconnection failed");
+      if (this.reconnectStartedAt) this.report("RECONNECT", "OPERATION", this.reconnectStartedAt, e, { attempts: this.reconnectAttempts });
+      this.reconnectStartedAt = 0;
       this.logOut = true;
       this.setStatus(STATUS.CLOSED);
       this.rejectAll(err(C.MESSAGE_WEBSOCKET_DISCONNECTED, "websocket disconnected"));
@@ -536,6 +598,7 @@ export class Connection {
       return;
     }
     this.reconnectAttempts += 1;
+    this.reconnectStartedAt ||= Date.now();
     const attempt = this.reconnectAttempts;
     this.setStatus(STATUS.CLOSED);
     this.events.dispatch("onReconnecting");
@@ -573,6 +636,7 @@ export class Connection {
   /** Closes the connection (logs out of the socket); no reconnect follows. */
   close(reason = "inner:logout"): void {
     this.logOut = true;
+    this.reconnectStartedAt = 0;
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     for (const t of this.tokenTimers) clearTimeout(t);
@@ -1119,9 +1183,25 @@ export class Connection {
 
   /** Puts a request on the socket, or in the queue while disconnected (reconnecting if it may). */
   private dispatchPending(p: Pending): void {
+    if (this.reporter) this.timeForReport(this.reporter, p);
     if (this.status === STATUS.OPENED && this.sock && this.transmit(p)) return;
     this.queue.push(p);
     if (!this.sock && !this.reconnectTimer && !this.logOut && this.reconnectAttempts < this.options.autoReconnectNumMax) this.scheduleReconnect();
+  }
+
+  /** Times a request from dispatch to its acknowledgement (or failure) for the data report. */
+  private timeForReport(reporter: Reporter, p: Pending): void {
+    const [name, type] = REPORT_OPS[p.kind];
+    reporter.begin(p.id, p.kind === "room" ? (p.join ? "CHATROOM_JOIN_ROOM" : "CHATROOM_LEAVE_ROOM") : name, type);
+    const { resolve, reject } = p;
+    p.resolve = (v) => {
+      reporter.end(p.id, { ok: true, code: 0 });
+      resolve(v);
+    };
+    p.reject = (e) => {
+      reporter.end(p.id, { ok: false, code: e.type, codeDesc: e.message });
+      reject(e);
+    };
   }
 
   private transmit(p: Pending): boolean {
@@ -1288,6 +1368,8 @@ export class Connection {
   async rest<T = Record<string, unknown>>(method: HttpRequest["method"], path: string, opts: { query?: HttpRequest["query"]; body?: unknown; form?: Record<string, string>; multipart?: FormData; resource?: boolean; onUploadProgress?: (p: Progress) => void; headers?: Record<string, string> } = {}): Promise<T & { type: number }> {
     this.checkRest();
     const query = { ...opts.query, ...(opts.resource && { resource: this.clientResource }) };
+    const startedAt = Date.now();
+    const requested = { requestMethod: method, requestUrl: path };
     try {
       const reply = await request<T>({
         method,
@@ -1300,8 +1382,10 @@ export class Connection {
         ...(opts.onUploadProgress && { onUploadProgress: opts.onUploadProgress }),
         token: this.token,
       });
+      this.report("REST", "REST", startedAt, undefined, requested);
       return { ...reply, type: 0 };
     } catch (e) {
+      this.report("REST", "REST", startedAt, e, { ...requested, ...(e instanceof ChatSdkError && e.httpStatus !== undefined && { httpStatus: e.httpStatus }) });
       // Statuses outside the ordinary REST failures count towards a server discovery refresh.
       if (e instanceof ChatSdkError && e.httpStatus !== undefined && !CONVENTIONAL_STATUSES.includes(e.httpStatus)) {
         this.restFailures += 1;

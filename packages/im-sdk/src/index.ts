@@ -44,6 +44,7 @@ export { ChatSdkError, restError, sendError, provisionError, downloadError, meta
 export { Logger, logger, LOG_LEVELS, LOG_CACHE_MAX, type LogLevel } from "./logger.js";
 export { LocalCache, memoryBackend, indexedDbBackend, CACHE_SCHEMA_VERSION, DEFAULT_MAX_CACHE_LENGTH, type CacheBackend, type CachedConversation } from "./cache.js";
 export { uniqueId, ID_BASE_MS } from "./ids.js";
+export { Reporter, REPORT_EVENT, REPORT_MAX_PER_MINUTE, REPORT_BATCH_SIZE, REPORT_DELAY_MS, REPORT_PENDING_MAX, type ReportEvent, type ReportOutcome, type ReportFetch, type ReporterOptions } from "./reporter.js";
 export { encodeCombineFile, decodeCombineFile, combineLevel, THUMBNAIL_THRESHOLD, COMBINE_MAX_MESSAGES, COMBINE_MAX_LEVEL } from "./api/files.js";
 export { USER_INFO_KEYS, type SilentOptions } from "./api/users.js";
 export type { Conversation } from "./api/conversations.js";

@@ -326,6 +326,73 @@ describe("receiving", () => {
   });
 });
 
+describe("data reports", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  test("with enableDataReport: init, the login, sends with their results, a reconnect and REST calls go to the server's endpoint", async () => {
+    vi.useFakeTimers();
+    const posts: { url: string; headers: Record<string, string>; events: { eventId: number; body: Record<string, unknown> }[] }[] = [];
+    vi.stubGlobal("fetch", (url: string, init: { headers: Record<string, string>; body: string }) => {
+      if (url.endsWith("/sdk/reports")) {
+        posts.push({ url, headers: init.headers, events: JSON.parse(init.body) as (typeof posts)[number]["events"] });
+        return Promise.resolve(new Response(JSON.stringify({ data: { accepted: 1 } }), { status: 200 }));
+      }
+      return Promise.resolve(new Response(JSON.stringify({ error: "not_found", error_description: "user not found" }), { status: 404 }));
+    });
+    const conn = newConn({ enableDataReport: true, deviceId: "dev" });
+    const sock = await login(conn);
+    const ok = message.create({ type: "txt", to: "bob", msg: "one" });
+    const okSent = conn.send(ok);
+    sock.ack(ok.id, "501");
+    await okSent;
+    const refused = message.create({ type: "txt", to: "bob", msg: "two" });
+    const refusedSent = conn.send(refused);
+    sock.ack(refused.id, "0", { errorCode: 7, reason: "user is mute" });
+    await expect(refusedSent).rejects.toMatchObject({ type: C.USER_MUTED_BY_ADMIN });
+    await expect(conn.getContacts()).rejects.toMatchObject({ httpStatus: 404 });
+    sock.drop();
+    await vi.advanceTimersByTimeAsync(500);
+    last().accept();
+    last().provisionOk();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.url).toBe("http://127.0.0.1:9/org/app/sdk/reports");
+    expect(posts[0]!.headers).toMatchObject({ token: "tok", appid: "org#app", biz: "im", debug: "false" });
+    const events = posts[0]!.events;
+    expect(events.map((e) => [e.eventId, e.body.operationName])).toEqual([
+      [9674, undefined],
+      [9675, "USER_LOGIN"],
+      [9675, "SEND_MSG"],
+      [9675, "SEND_MSG"],
+      [9675, "REST"],
+      [9675, "RECONNECT"],
+    ]);
+    expect(events[0]!.body).toMatchObject({ os: 7, appkey: "org#app", sdkVersion: "1.0.0" });
+    expect(events[0]!.body.sdkServiceId).toMatch(/^sid_\d+_\d+$/);
+    expect(events[1]!.body).toMatchObject({ operationType: "MANUALLOGIN", isSuccess: 1, loginType: "token", uid: "alice", deviceId: "webim_dev" });
+    expect(events[2]!.body).toMatchObject({ operationType: "SENDMESSAGE", isSuccess: 1, code: 0 });
+    expect(events[3]!.body).toMatchObject({ isSuccess: 0, code: C.USER_MUTED_BY_ADMIN, codeDesc: "user is mute" });
+    expect(events[4]!.body).toMatchObject({ operationType: "REST", requestMethod: "GET", requestUrl: "users/alice/contacts/users", isSuccess: 0, httpStatus: 404 });
+    expect(events[5]!.body).toMatchObject({ isSuccess: 1, attempts: 1 });
+    expect(new Set(events.map((e) => e.body.sdkServiceId)).size).toBe(1);
+    conn.close();
+  });
+
+  test("without enableDataReport nothing is reported", async () => {
+    const fetched: string[] = [];
+    vi.stubGlobal("fetch", (url: string) => {
+      fetched.push(url);
+      return Promise.resolve(new Response("{}", { status: 200 }));
+    });
+    const conn = newConn();
+    await login(conn);
+    expect(conn.reporter).toBeUndefined();
+    await conn.getContacts();
+    expect(fetched.filter((u) => u.includes("/sdk/reports"))).toEqual([]);
+    conn.close();
+  });
+});
+
 describe("multi-device events", () => {
   const queue = { name: "alice" };
   let n = 100;

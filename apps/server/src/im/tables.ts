@@ -225,6 +225,19 @@ export interface ImReportsTable {
   created_at: Timestamp;
 }
 
+/** Data reports of the client SDKs (migration 0080): one row per reported event. */
+export interface ImSdkReportsTable {
+  id: BigSerial;
+  username: string;
+  app_id: string;
+  biz: string;
+  debug: boolean;
+  event_id: number;
+  body: Json<Record<string, unknown>>;
+  sent_at: Timestamp;
+  received_at: Timestamp;
+}
+
 export interface ImPresenceTable {
   username: string;
   resource: string;
@@ -312,6 +325,7 @@ export interface ImTables {
   im_group_read_acks: ImGroupReadAcksTable;
   im_reactions: ImReactionsTable;
   im_reports: ImReportsTable;
+  im_sdk_reports: ImSdkReportsTable;
   im_presence: ImPresenceTable;
   im_presence_subs: ImPresenceSubsTable;
   im_silent: ImSilentTable;

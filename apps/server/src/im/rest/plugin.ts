@@ -13,6 +13,7 @@ import { silentRoutes } from "./silent";
 import { threadRoutes } from "./threads";
 import { translateRoutes } from "./translate";
 import { fileRoutes } from "./files";
+import { reportRoutes } from "./reports";
 
 export interface RouteContext {
   svc: ImServices;
@@ -22,7 +23,7 @@ export interface RouteContext {
 /** Group calls whose URL lacks "chatgroups": threads and member attributes (see asGroupRefusal). */
 const GROUP_URLS_WITHOUT_CHATGROUPS = /^\/[^/]+\/[^/]+\/(thread|threads|sdk\/metadata\/chatgroup)(\/|\?|$)/;
 
-const ALLOWED_HEADERS = "Authorization, Content-Type, Accept, restrict-access, share-secret, X-Requested-With, lang";
+const ALLOWED_HEADERS = "Authorization, Content-Type, Accept, restrict-access, share-secret, X-Requested-With, lang, token, appid, sendts, biz, debug";
 
 /** Bearer tokens travel in headers only, so any origin may call (no cookies are involved). */
 function cors(req: FastifyRequest, reply: FastifyReply): void {
@@ -135,6 +136,7 @@ export function imRestPlugin(ctx: RouteContext) {
     threadRoutes(im, ctx);
     translateRoutes(im, ctx);
     fileRoutes(im, ctx);
+    reportRoutes(im, ctx);
     done();
   };
 }

@@ -7,6 +7,7 @@ import { ImMucs } from "./mucs";
 import { ImPins } from "./pins";
 import { ImPresence } from "./presence";
 import { ImReactions } from "./reactions";
+import { ImReports } from "./reports";
 import { ImSilent } from "./silent";
 import { ImThreads } from "./threads";
 
@@ -23,6 +24,7 @@ export class ImServices {
   readonly threads: ImThreads;
   readonly files: ImFiles;
   readonly pins: ImPins;
+  readonly reports: ImReports;
 
   constructor(readonly deps: ImDeps) {
     this.accounts = new ImAccounts(deps);
@@ -36,5 +38,6 @@ export class ImServices {
     this.threads = new ImThreads(deps, this.groups);
     this.files = new ImFiles(deps);
     this.pins = new ImPins(deps, this.groups, this.history);
+    this.reports = new ImReports(deps);
   }
 }
