@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEFAULT_PGLITE_SHARED_BUFFERS } from "./db/database";
 
 /**
  * Every environment variable the server reads, parsed in one place. The README's configuration table
@@ -12,6 +13,8 @@ export interface Config {
   dataDir: string;
   /** A PostgreSQL server; when empty the embedded PGlite database in `dataDir` is used. */
   databaseUrl: string | undefined;
+  /** The embedded database's buffer cache (PostgreSQL's shared_buffers), e.g. "32MB". */
+  pgliteSharedBuffers: string;
   /** The built web app to serve; absent folder means API only. */
   webDist: string;
   logLevel: string;
@@ -149,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || "0.0.0.0",
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || undefined,
+    pgliteSharedBuffers: memorySize("PGLITE_SHARED_BUFFERS", DEFAULT_PGLITE_SHARED_BUFFERS, env),
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, "apps/web/dist")),
     logLevel: env.LOG_LEVEL || "info",
     secretKey: env.SECRET_KEY || undefined,
@@ -168,6 +172,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callbackAllowPrivateNetworks: oneOf("CALLBACK_ALLOW_PRIVATE_NETWORKS", ["true", "false"], "false", env) === "true",
     storage: storageConfig(env),
   };
+}
+
+/** A PostgreSQL memory setting: a whole number with kB, MB or GB. */
+function memorySize(name: string, fallback: string, env: NodeJS.ProcessEnv): string {
+  const v = env[name] || fallback;
+  if (!/^[1-9]\d*(kB|MB|GB)$/.test(v)) throw new Error(`${name} must be a size such as 32MB (kB, MB or GB)`);
+  return v;
 }
 
 function positive(name: string, fallback: number, env: NodeJS.ProcessEnv): number {

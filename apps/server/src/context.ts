@@ -22,7 +22,7 @@ export interface AppContext {
 }
 
 export async function openDatabase(config: Config): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir + "/pgdata");
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir + "/pgdata", { sharedBuffers: config.pgliteSharedBuffers });
 }
 
 export async function createContext(

@@ -31,7 +31,11 @@ class Mutex {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly db: PGlite) {}
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    const r = await this.db.query<R>(q.sql, [...q.parameters], { rowMode: "object" });
+    // `COPY ... FROM '/dev/blob'` reads its data from a blob handed over beside the statement (see copyFromRows).
+    const blob = q.parameters.length === 1 && q.parameters[0] instanceof Blob ? q.parameters[0] : undefined;
+    const r = blob
+      ? await this.db.query<R>(q.sql, [], { rowMode: "object", blob })
+      : await this.db.query<R>(q.sql, [...q.parameters], { rowMode: "object" });
     return r.affectedRows !== undefined && q.query.kind !== "SelectQueryNode"
       ? { rows: r.rows, numAffectedRows: BigInt(r.affectedRows) }
       : { rows: r.rows };

@@ -16,7 +16,7 @@ import { SupplyService } from "./service";
 export async function registerCatalogSupply(app: FastifyInstance, ctx: AppContext, guard: Guard): Promise<{ catalog: CatalogService; supply: SupplyService }> {
   const db = ctx.database.db;
   const catalog = new CatalogService({ db, storage: ctx.storage, clock: ctx.clock, serves: (providerId, merchantId) => servesMerchant(db, providerId, merchantId) });
-  const supply = new SupplyService({ db, keys: cardKeys(ctx.secret), clock: ctx.clock, mailer: ctx.mailer });
+  const supply = new SupplyService({ db, keys: cardKeys(ctx.secret), clock: ctx.clock, mailer: ctx.mailer, copyImports: ctx.database.kind === "pglite" });
   scheduleCardExpiry(app, supply, ctx.clock);
   await app.register(catalogBranderRoutes({ catalog, guard }), { prefix: "/api/card-brander" });
   await app.register(supplyBranderRoutes({ supply, guard }), { prefix: "/api/card-brander" });

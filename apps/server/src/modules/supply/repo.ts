@@ -1,6 +1,7 @@
 import type { CardQuery } from "@tessera/contracts";
 import { sql, type Expression, type SqlBool } from "kysely";
-import type { Executor } from "../../db/tx";
+import { copyFromRows } from "../../db/copy";
+import { isUniqueViolation, type Executor } from "../../db/tx";
 
 /** SQL of the supply module. Supplier queries take the supplier's merchant id; buyer queries the buyer's. */
 
@@ -28,6 +29,43 @@ export async function insertCards(tx: Executor, head: { merchantId: number; good
     ON CONFLICT (goods_id, number_hash) DO NOTHING
     RETURNING row_no`.execute(tx);
   return new Set(result.rows.map((r) => r.row_no));
+}
+
+/**
+ * The embedded database's fast path: COPY the chunk straight into the table, all or nothing. Returns
+ * false, having changed nothing, when a number is already stored for the goods (the unique index
+ * refuses the COPY); the caller then lands the chunk with insertCards, which sorts out the duplicates.
+ * A savepoint keeps the surrounding transaction usable after the refusal.
+ *
+ * The rows' three references (merchant, goods, batch) are checked once for the chunk instead of once per
+ * row: the goods of that merchant and the batch of that goods are locked against deletion until commit,
+ * then the per-row foreign-key triggers are switched off for the COPY alone, as a restore does (they cost
+ * more than the rest of the insert together on the embedded engine). Returns false as well, so the checked
+ * path reports the problem, if a parent is missing.
+ */
+export async function copyCards(tx: Executor, head: { merchantId: number; goodsId: number; batchId: number }, cards: NewCard[]): Promise<boolean> {
+  const parents = await sql<{ n: number }>`
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM catalog_goods WHERE id = ${head.goodsId} AND merchant_id = ${head.merchantId} FOR KEY SHARE) g)
+         + (SELECT count(*) FROM (SELECT 1 FROM supply_card_batches WHERE id = ${head.batchId} AND goods_id = ${head.goodsId} FOR KEY SHARE) b) AS n`.execute(tx);
+  if (Number(parents.rows[0]?.n) !== 2) return false;
+  await sql`SAVEPOINT copy_cards`.execute(tx);
+  try {
+    await sql`SET LOCAL session_replication_role = replica`.execute(tx);
+    await copyFromRows(
+      tx,
+      "supply_cards",
+      ["merchant_id", "goods_id", "batch_id", "row_no", "number_hash", "number_mask", "sealed", "expires_on"],
+      cards.map((c) => [head.merchantId, head.goodsId, head.batchId, c.rowNo, c.numberHash, c.numberMask, c.sealed, c.expiresOn]),
+    );
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    // Also undoes the SET LOCAL above.
+    await sql`ROLLBACK TO SAVEPOINT copy_cards`.execute(tx);
+    return false;
+  }
+  await sql`SET LOCAL session_replication_role = origin`.execute(tx);
+  await sql`RELEASE SAVEPOINT copy_cards`.execute(tx);
+  return true;
 }
 
 /** Which batch (and row) first stored each of these numbers for the goods. */

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { setImmediate } from "node:timers/promises";
 import {
   CODE,
   type Card,
@@ -30,6 +31,8 @@ export interface SupplyDeps {
   keys: CardKeys;
   clock: Clock;
   mailer: Mailer;
+  /** The embedded database lands imported codes with COPY (see repo.copyCards). */
+  copyImports?: boolean;
 }
 
 /** Rows written per transaction: large enough to amortise a round trip, small enough to bound memory. */
@@ -90,6 +93,9 @@ export class SupplyService {
         if (pending.length >= CHUNK) {
           await this.landChunk(merchantId, goods, batchId, pending);
           pending = [];
+          // The embedded database runs on this thread and a chunk never leaves the microtask queue:
+          // let other requests (and timers) through between chunks of a long import.
+          await setImmediate();
         }
       }
       if (batchId === null) throw invalid("supply.fileEmpty", "file");
@@ -125,7 +131,9 @@ export class SupplyService {
       // A chunk is all-or-nothing with its counters, so not waiting for the WAL flush risks at most
       // losing a whole recent chunk in a crash, never a half-counted one.
       await sql`SET LOCAL synchronous_commit = off`.execute(tx);
-      const landed = await repo.insertCards(tx, { merchantId, goodsId: goods.id, batchId }, cards);
+      const head = { merchantId, goodsId: goods.id, batchId };
+      const copied = this.deps.copyImports === true && (await repo.copyCards(tx, head, cards));
+      const landed = copied ? new Set(cards.map((c) => c.rowNo)) : await repo.insertCards(tx, head, cards);
       const skipped = cards.filter((c) => !landed.has(c.rowNo));
       const holders = await repo.firstHolders(tx, goods.id, skipped.map((c) => c.numberHash));
       const all = [...rejects];

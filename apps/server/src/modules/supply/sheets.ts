@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from "node:stream";
 import { renderMessage, type Lang, type MessageKey } from "@tessera/contracts";
-import ExcelJS from "exceljs";
+import { loadExcel } from "../../platform/heavy-libraries";
 import { TEMPLATE_HEADERS } from "./import/rows";
 
 export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -13,6 +13,7 @@ const REPORT_HEADERS: Record<Lang, [string, string, string]> = {
 
 /** The import template: the header row in the user's language, text-formatted columns, one example row. */
 export async function templateWorkbook(lang: Lang, today: Date): Promise<Buffer> {
+  const ExcelJS = await loadExcel();
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet("cards");
   ws.columns = TEMPLATE_HEADERS[lang].map((header) => ({ header, width: 28, style: { numFmt: "@" } }));
@@ -28,9 +29,10 @@ export async function templateWorkbook(lang: Lang, today: Date): Promise<Buffer>
  */
 export function rejectReport(lang: Lang, pages: AsyncIterable<{ row_no: number; reason: string; number_mask: string }[]>): Readable {
   const out = new PassThrough();
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  const ws = wb.addWorksheet("rejects");
   const write = async () => {
+    const ExcelJS = await loadExcel();
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+    const ws = wb.addWorksheet("rejects");
     ws.addRow(REPORT_HEADERS[lang]).commit();
     for await (const page of pages) {
       for (const r of page) ws.addRow([r.row_no, renderMessage(`supply.reject.${r.reason}` as MessageKey, lang), r.number_mask]).commit();

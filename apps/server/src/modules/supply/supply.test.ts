@@ -1,5 +1,6 @@
 import type { Brand, Card, CardBatch, Goods, Page, RevealedCard } from "@tessera/contracts";
 import ExcelJS from "exceljs";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withTx } from "../../db/tx";
 import { startTestApp, type TestApp } from "../../../test/harness";
@@ -144,6 +145,17 @@ describe("import", () => {
     const again = await importFile(t, a.token, g.id, "codes.csv", csv(rows.slice(0, 3)));
     expect(again.body.data).toMatchObject({ imported: 0, rejected: 3 });
     expect((await goodsOf(a, g.id)).stock).toBe(12000);
+  });
+
+  it("leaves foreign-key checks on after an import (the embedded engine's COPY path switches them off for itself only)", async () => {
+    const g = await newGoods(t, a, brandA.id, { name: "Checks stay on" });
+    const imp = await importFile(t, a.token, g.id, "codes.csv", csv([["FK-1", "s", ""]]));
+    expect(imp.body.data).toMatchObject({ imported: 1, rejected: 0 });
+    const db = t.ctx.database.db;
+    expect((await sql<{ session_replication_role: string }>`SHOW session_replication_role`.execute(db)).rows[0]?.session_replication_role).toBe("origin");
+    const orphan = sql`INSERT INTO supply_cards (merchant_id, goods_id, batch_id, row_no, number_hash, number_mask, sealed)
+      VALUES (${a.merchantId}, ${g.id}, ${imp.body.data.id + 1_000_000}, 1, 'h', 'm', 's')`.execute(db);
+    await expect(orphan).rejects.toThrow(/foreign key/);
   });
 
   it("imports a 100,000-row xlsx file", { timeout: 240_000 }, async () => {

@@ -1,4 +1,4 @@
-import ExcelJS from "exceljs";
+import { loadExcel } from "../heavy-libraries";
 import type { FastifyReply } from "fastify";
 
 export interface ExportColumn<Row> {
@@ -17,6 +17,7 @@ export async function sendXlsx<Row>(
   columns: ExportColumn<Row>[],
   rows: AsyncIterable<Row[]> | Row[][],
 ): Promise<FastifyReply> {
+  const ExcelJS = await loadExcel();
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("export");
   sheet.columns = columns.map((c) => ({ header: c.header, width: c.width ?? 20 }));

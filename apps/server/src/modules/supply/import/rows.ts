@@ -1,7 +1,8 @@
 import type { Readable } from "node:stream";
 import type { Lang } from "@tessera/contracts";
 import { parse } from "csv-parse";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
+import { loadExcel } from "../../../platform/heavy-libraries";
 import type { RawRow } from "./validate";
 
 /** The template's header row in each language (the import accepts any of them, and the column keys). */
@@ -55,7 +56,8 @@ export async function* readRows(input: Readable, kind: FileKind): AsyncGenerator
       }
       return;
     }
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "emit" });
+    const Excel = await loadExcel();
+    const reader = new Excel.stream.xlsx.WorkbookReader(input, { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "emit" });
     for await (const sheet of reader) {
       for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
         const values = row.values as unknown[];
