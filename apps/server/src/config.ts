@@ -92,6 +92,8 @@ export interface ImConfig {
   fileMaxBytes: number;
   /** Days of message history kept; 0 keeps everything. */
   historyRetentionDays: number;
+  /** Days the SDKs' data reports are kept (at least 1): they are diagnostics, not records. */
+  sdkReportsRetentionDays: number;
   /** REST requests per second a user's token may make (bursts up to twice that); 0 turns the limit off. */
   rateLimitPerSecond: number;
   /** A LibreTranslate-compatible server; when unset, translation answers "service not open". */
@@ -181,9 +183,12 @@ function memorySize(name: string, fallback: string, env: NodeJS.ProcessEnv): str
   return v;
 }
 
+/** A whole number of at least 1; one message for every bad value, so "0" and "abc" read the same. */
 function positive(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
-  const n = int(name, fallback, env);
-  if (n === 0) throw new Error(`${name} must be at least 1`);
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
   return n;
 }
 
@@ -211,6 +216,7 @@ function loadImConfig(env: NodeJS.ProcessEnv): ImConfig {
     maxThreadMembers: positive("IM_MAX_THREAD_MEMBERS", 10000, env),
     fileMaxBytes: positive("IM_FILE_MAX_BYTES", 10 * 1024 * 1024, env),
     historyRetentionDays: int("IM_HISTORY_RETENTION_DAYS", 0, env),
+    sdkReportsRetentionDays: positive("IM_SDK_REPORTS_RETENTION_DAYS", 30, env),
     rateLimitPerSecond: int("IM_RATE_LIMIT_PER_SECOND", 100, env),
     translateUrl: env.TRANSLATE_URL ? env.TRANSLATE_URL.replace(/\/+$/, "") : undefined,
     translateApiKey: env.TRANSLATE_API_KEY || undefined,

@@ -13,6 +13,7 @@ import { imRestPlugin } from "./rest/plugin";
 import { discoveryRoute } from "./rest/discovery";
 import { ensureImUser, signImToken, type IssuedToken } from "./service/accounts";
 import { imError } from "./errors";
+import { scheduleReportPurge } from "./jobs";
 import { existingUsers, findUser } from "./store/users";
 import type { ImDeps } from "./service/core";
 import { ImServices } from "./service";
@@ -135,6 +136,7 @@ export async function registerIm(app: FastifyInstance, ctx: AppContext): Promise
     });
   }
   if (ctx.database.kind === "pglite") keepStatistics(app, ctx);
+  scheduleReportPurge(app, () => services.reports.purgeExpired(), ctx.log);
   const gateway = await registerGateway(app, deps, services, ctx.log, {
     maxDevices: config.im.maxDevices,
     recallWindowMs: config.im.recallWindowSeconds * 1000,

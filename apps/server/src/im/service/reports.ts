@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { denied, invalidParam } from "../errors";
-import { insertReports, reportPage, type SdkReportRow } from "../store/reports";
+import { deleteReportsBefore, insertReports, reportPage, type SdkReportRow } from "../store/reports";
 import type { ImActor, ImDeps } from "./core";
 
 /**
@@ -13,6 +13,9 @@ import type { ImActor, ImDeps } from "./core";
 export const REPORT_BATCH_MAX = 100;
 /** Bytes of one event's body as JSON. */
 export const REPORT_BODY_MAX = 8192;
+/** Rows one purge statement deletes: large enough to keep up, small enough for a short transaction. */
+export const REPORT_PURGE_BATCH = 10_000;
+const DAY_MS = 86_400_000;
 
 const BIZ_RE = /^[A-Za-z0-9_.-]{1,32}$/;
 const SENDTS_RE = /^\d{1,12}$/;
@@ -81,6 +84,22 @@ export class ImReports {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { items: page.map(present), cursor: rows.length > limit && last ? Buffer.from(String(last.id)).toString("base64url") : "" };
+  }
+
+  /**
+   * Deletes the reports received more than IM_SDK_REPORTS_RETENTION_DAYS ago (by the injected clock), a
+   * batch per statement until a batch comes back short; returns how many went.
+   */
+  async purgeExpired(batch = REPORT_PURGE_BATCH): Promise<number> {
+    // A batch of 0 would never come back short, so the loop would never end.
+    if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`purge batch must be a whole number of at least 1, got ${batch}`);
+    const before = new Date(this.deps.clock.now().getTime() - this.deps.config.sdkReportsRetentionDays * DAY_MS);
+    let total = 0;
+    for (;;) {
+      const n = await deleteReportsBefore(this.deps.db, before, batch);
+      total += n;
+      if (n < batch) return total;
+    }
   }
 }
 
