@@ -1,4 +1,4 @@
 export { CatalogService, type CatalogDeps } from "./service";
 export { catalogBranderRoutes, catalogServicerRoutes, catalogUserRoutes } from "./routes";
-export { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, type LowStock, type StockGoods } from "./stock";
+export { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, sellStock, type LowStock, type StockGoods } from "./stock";
 export { goodsForPurchase, type PurchasableGoods } from "./purchase";

@@ -234,8 +234,13 @@ export async function updateGoods(tx: Executor, merchantId: number, goodsId: num
     .execute();
 }
 
-export async function adjustCounters(tx: Executor, goodsId: number, delta: { stock?: number; sold?: number; voided?: number; expired?: number }): Promise<{ stock: number; low_stock_threshold: number; low_stock_notified_at: Date | null }> {
-  return tx
+type Counters = { stock: number; low_stock_threshold: number; low_stock_notified_at: Date | null };
+type CounterDelta = { stock?: number; sold?: number; voided?: number; expired?: number };
+
+export function adjustCounters(tx: Executor, goodsId: number, delta: CounterDelta): Promise<Counters>;
+export function adjustCounters(tx: Executor, goodsId: number, delta: CounterDelta, guard: { onlyAvailable: true }): Promise<Counters | undefined>;
+export async function adjustCounters(tx: Executor, goodsId: number, delta: CounterDelta, guard?: { onlyAvailable: true }): Promise<Counters | undefined> {
+  const q = tx
     .updateTable("catalog_goods")
     .set((eb) => ({
       stock: eb("stock", "+", delta.stock ?? 0),
@@ -244,8 +249,9 @@ export async function adjustCounters(tx: Executor, goodsId: number, delta: { sto
       expired: eb("expired", "+", delta.expired ?? 0),
     }))
     .where("id", "=", goodsId)
-    .returning(["stock", "low_stock_threshold", "low_stock_notified_at"])
-    .executeTakeFirstOrThrow();
+    .$if(guard?.onlyAvailable === true, (u) => u.where("state", "=", "available"))
+    .returning(["stock", "low_stock_threshold", "low_stock_notified_at"]);
+  return guard ? q.executeTakeFirst() : q.executeTakeFirstOrThrow();
 }
 
 export async function setLowStockNotified(tx: Executor, goodsId: number, at: Date | null): Promise<void> {

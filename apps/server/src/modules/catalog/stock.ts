@@ -53,7 +53,25 @@ export async function adjustStock(
   delta: { stock?: number; sold?: number; voided?: number; expired?: number },
   now: Date,
 ): Promise<LowStock | null> {
-  const after = await repo.adjustCounters(tx, goods.id, delta);
+  return lowStockAfter(tx, goods, await repo.adjustCounters(tx, goods.id, delta), now);
+}
+
+/**
+ * Codes leaving with a sale: moves the counters like adjustStock, but only while the goods is still
+ * available, so a sale needs no separate read of the goods inside its transaction. Undefined when the
+ * goods was disabled or voided meanwhile (nothing changed).
+ */
+export async function sellStock(tx: Executor, goods: { id: number; merchantId: number; name: string }, quantity: number, now: Date): Promise<{ lowStock: LowStock | null } | undefined> {
+  const after = await repo.adjustCounters(tx, goods.id, { stock: -quantity, sold: quantity }, { onlyAvailable: true });
+  return after ? { lowStock: await lowStockAfter(tx, goods, after, now) } : undefined;
+}
+
+async function lowStockAfter(
+  tx: Executor,
+  goods: { id: number; merchantId: number; name: string },
+  after: { stock: number; low_stock_threshold: number; low_stock_notified_at: Date | null },
+  now: Date,
+): Promise<LowStock | null> {
   const threshold = after.low_stock_threshold;
   if (threshold > 0 && after.stock < threshold && after.low_stock_notified_at === null) {
     await repo.setLowStockNotified(tx, goods.id, now);

@@ -34,58 +34,72 @@ export async function ensureAccount(tx: Executor, key: AccountKey, allowNegative
   return created;
 }
 
-/** Creates the transaction row, or returns null when the idempotency key is already taken. */
-export async function insertTransaction(
+export interface NewTransaction {
+  idempotencyKey: string;
+  digest: string;
+  kind: string;
+  currency: Currency;
+  reason: string;
+  subjectType: string | null;
+  subjectId: string | null;
+  createdBy: number | null;
+}
+
+/**
+ * Creates the transaction row (transactionId null when the idempotency key is already taken) and reads
+ * the ids of the merchants' accounts it will post to, in one round trip. Accounts not used yet are
+ * missing from the map, keyed `${merchantId}:${kind}`.
+ */
+export async function insertTransactionFindingAccounts(
   tx: Executor,
-  t: {
-    idempotencyKey: string;
-    digest: string;
-    kind: string;
-    currency: Currency;
-    reason: string;
-    subjectType: string | null;
-    subjectId: string | null;
-    createdBy: number | null;
-  },
-): Promise<number | null> {
-  const row = await tx
-    .insertInto("ledger_transactions")
-    .values({
-      idempotency_key: t.idempotencyKey,
-      request_digest: t.digest,
-      kind: t.kind,
-      currency: t.currency,
-      reason: t.reason,
-      subject_type: t.subjectType,
-      subject_id: t.subjectId,
-      created_by: t.createdBy,
-    })
-    .onConflict((oc) => oc.column("idempotency_key").doNothing())
-    .returning("id")
-    .executeTakeFirst();
-  return row?.id ?? null;
+  t: NewTransaction,
+  accounts: { merchantId: number; kind: string }[],
+): Promise<{ transactionId: number | null; accountIds: Map<string, number> }> {
+  const r = await sql<{ transaction_id: number | null; accounts: [number, number, string][] }>`
+    WITH t AS (
+      INSERT INTO ledger_transactions (idempotency_key, request_digest, kind, currency, reason, subject_type, subject_id, created_by)
+      VALUES (${t.idempotencyKey}, ${t.digest}, ${t.kind}, ${t.currency}, ${t.reason}, ${t.subjectType}, ${t.subjectId}, ${t.createdBy})
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING id)
+    SELECT (SELECT id FROM t) AS transaction_id,
+      (SELECT coalesce(json_agg(json_build_array(a.id, a.merchant_id, a.kind)), '[]'::json)
+       FROM ledger_accounts a
+       JOIN unnest(${accounts.map((a) => a.merchantId)}::bigint[], ${accounts.map((a) => a.kind)}::text[]) AS k(merchant_id, kind)
+         ON a.merchant_id = k.merchant_id AND a.kind = k.kind
+       WHERE a.currency = ${t.currency}) AS accounts`.execute(tx);
+  const row = r.rows[0];
+  return {
+    transactionId: row?.transaction_id === null || row?.transaction_id === undefined ? null : Number(row.transaction_id),
+    accountIds: new Map((row?.accounts ?? []).map(([id, merchantId, kind]) => [`${merchantId}:${kind}`, Number(id)])),
+  };
+}
+
+
+/**
+ * Applies amounts to accounts' balances and writes the transaction's entries with the balances after
+ * them, all in one statement: every round trip here is time the contended balance rows stay locked.
+ * Returns the balances after, by account; an account missing from the result was refused (its balance
+ * may not go negative), and the caller must roll back.
+ */
+export async function applyWithEntries(tx: Executor, transactionId: number, moves: { accountId: number; amount: number }[]): Promise<Map<number, number>> {
+  const r = await sql<{ account_id: number; balance_after: number }>`
+    WITH moves AS (
+      SELECT * FROM unnest(${moves.map((m) => m.accountId)}::bigint[], ${moves.map((m) => m.amount)}::bigint[]) WITH ORDINALITY AS m(account_id, amount, n)),
+    applied AS (
+      UPDATE ledger_accounts a SET balance = a.balance + m.amount
+      FROM moves m
+      WHERE a.id = m.account_id AND (a.allow_negative OR a.balance + m.amount >= 0)
+      RETURNING a.id, a.balance, m.amount, m.n)
+    INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
+    SELECT ${transactionId}, id, amount, balance FROM applied ORDER BY n
+    RETURNING account_id, balance_after`.execute(tx);
+  return new Map(r.rows.map((x) => [Number(x.account_id), Number(x.balance_after)]));
 }
 
 export function findTransactionByKey(tx: Executor, idempotencyKey: string) {
   return tx.selectFrom("ledger_transactions").selectAll().where("idempotency_key", "=", idempotencyKey).executeTakeFirst();
 }
 
-/**
- * Applies `amount` to an account's balance (refused, returning null, when a balance that may not go
- * negative would) and writes the transaction's entry with the balance after it, in one statement.
- */
-export async function applyWithEntry(tx: Executor, transactionId: number, accountId: number, amount: number): Promise<number | null> {
-  const r = await sql<{ balance_after: number }>`
-    WITH applied AS (
-      UPDATE ledger_accounts SET balance = balance + ${amount}
-      WHERE id = ${accountId} AND (allow_negative OR balance + ${amount} >= 0)
-      RETURNING balance)
-    INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
-    SELECT ${transactionId}, ${accountId}, ${amount}, balance FROM applied
-    RETURNING balance_after`.execute(tx);
-  const row = r.rows[0];
-  return row ? Number(row.balance_after) : null;
-}
 
 export function entriesOfTransaction(tx: Executor, transactionId: number) {
   return tx

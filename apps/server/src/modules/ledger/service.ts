@@ -95,16 +95,22 @@ export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed:
   if (!req.idempotencyKey || req.idempotencyKey.length > 200) throw new Error("ledger: an idempotency key of 1-200 characters is required");
 
   const digest = digestOf(req, merged);
-  const transactionId = await repo.insertTransaction(tx, {
-    idempotencyKey: req.idempotencyKey,
-    digest,
-    kind: req.kind,
-    currency: req.currency,
-    reason: req.reason ?? "",
-    subjectType: req.subject?.type ?? null,
-    subjectId: req.subject ? String(req.subject.id) : null,
-    createdBy: req.createdBy ?? null,
-  });
+  // The transaction row and the merchants' existing accounts in one round trip.
+  const merchantRefs = [...refs.values()].filter((r): r is Extract<AccountRef, { merchantId: number }> => !("platform" in r));
+  const { transactionId, accountIds } = await repo.insertTransactionFindingAccounts(
+    tx,
+    {
+      idempotencyKey: req.idempotencyKey,
+      digest,
+      kind: req.kind,
+      currency: req.currency,
+      reason: req.reason ?? "",
+      subjectType: req.subject?.type ?? null,
+      subjectId: req.subject ? String(req.subject.id) : null,
+      createdBy: req.createdBy ?? null,
+    },
+    merchantRefs.map((r) => ({ merchantId: r.merchantId, kind: r.kind })),
+  );
   if (transactionId === null) {
     const first = await repo.findTransactionByKey(tx, req.idempotencyKey);
     if (!first || first.request_digest !== digest) throw conflict("ledger.idempotencyMismatch");
@@ -117,16 +123,18 @@ export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed:
   for (const [key, amount] of merged) {
     const ref = refs.get(key);
     if (!ref) continue;
-    resolved.push({ accountId: await accountIdOf(tx, ref, req.currency), amount, ref });
+    const known = "platform" in ref ? undefined : accountIds.get(`${ref.merchantId}:${ref.kind}`);
+    resolved.push({ accountId: known ?? (await accountIdOf(tx, ref, req.currency)), amount, ref });
   }
   resolved.sort((a, b) => a.accountId - b.accountId);
   return {
     async apply() {
+      // Every balance and its entry in one statement: the balance rows stay locked from here to the commit.
+      const after = await repo.applyWithEntries(tx, transactionId, resolved);
       const posted: PostedEntry[] = [];
       for (const r of resolved) {
-        // The balance and its entry in one statement.
-        const balanceAfter = await repo.applyWithEntry(tx, transactionId, r.accountId, r.amount);
-        if (balanceAfter === null) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
+        const balanceAfter = after.get(r.accountId);
+        if (balanceAfter === undefined) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
         posted.push({
           accountId: r.accountId,
           merchantId: "platform" in r.ref ? null : r.ref.merchantId,

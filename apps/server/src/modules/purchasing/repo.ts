@@ -105,8 +105,9 @@ export interface NewOrder {
 }
 
 /** Inserts an order; null when the purchaser already used the order number. */
-export async function insertOrder(tx: Executor, o: NewOrder): Promise<number | null> {
-  const row = await tx
+/** The new order's row, or undefined when the purchaser already used the order number. */
+export async function insertOrder(tx: Executor, o: NewOrder): Promise<OrderRow | undefined> {
+  return tx
     .insertInto("purchase_orders")
     .values({
       order_no: o.orderNo,
@@ -127,9 +128,8 @@ export async function insertOrder(tx: Executor, o: NewOrder): Promise<number | n
       ...(o.finishedAt && { finished_at: o.finishedAt }),
     })
     .onConflict((oc) => oc.columns(["purchaser_merchant_id", "order_no"]).doNothing())
-    .returning("id")
+    .returningAll()
     .executeTakeFirst();
-  return row?.id ?? null;
 }
 
 export function findOrderByNo(db: Executor, purchaserId: number, orderNo: string) {

@@ -23,10 +23,10 @@ import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
 import { platformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
-import { goodsForPurchase } from "../catalog";
+import { goodsForPurchase, type LowStock } from "../catalog";
 import { post, preparePost } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
-import { allocateCards, voidRefundedCards } from "../supply";
+import { takeCards, voidRefundedCards } from "../supply";
 import { mayBuy } from "./eligibility";
 import * as repo from "./repo";
 import { StatisticsService } from "./statistics";
@@ -48,7 +48,7 @@ export interface PurchasingDeps {
    */
   onOrderResult?: (tx: Tx, purchaserId: number, order: () => Promise<PurchaseOrder>) => Promise<void>;
   /** Called after an order's transaction when a sale took a goods below its low-stock threshold. */
-  onLowStock: (notice: NonNullable<Awaited<ReturnType<typeof allocateCards>>["lowStock"]>) => Promise<void>;
+  onLowStock: (notice: LowStock) => Promise<void>;
 }
 
 const dockingNotFound = () => new AppError(CODE.NOT_FOUND, "docking.notFound");
@@ -218,10 +218,10 @@ export class PurchasingService {
     if (!Number.isSafeInteger(amount)) throw invalid("order.quantityInvalid", "quantity");
 
     const now = this.deps.clock.now();
-    // The order's rows first; the contended rows (the goods' stock, the supplier's income) last, just
+    // The order's rows first; the contended rows (the supplier's income, the goods' stock) last, just
     // before the commit, so concurrent orders of one goods wait for each other as briefly as possible.
-    const { id, lowStock } = await withTx(this.deps.db, async (tx) => {
-      const id = await repo.insertOrder(tx, {
+    const { order, lowStock } = await withTx(this.deps.db, async (tx) => {
+      const order = await repo.insertOrder(tx, {
         orderNo: req.orderNo,
         purchaserId: purchaser.id,
         supplierId: goods.supplierMerchantId,
@@ -240,8 +240,11 @@ export class PurchasingService {
         // Codes from stock are handed over in this transaction: the order is finished when it commits.
         ...(goods.fromStock && { finishedAt: now }),
       });
-      if (id === null) return { id: null, lowStock: null };
+      if (!order) return { order: undefined, lowStock: null };
+      const id = order.id;
       await audit(tx, { actorUserId: userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } });
+      // A stock order is final as inserted; should anything below fail, the callback goes with the rest.
+      if (goods.fromStock) await this.announceRow(tx, order, purchaser);
       const payment = await preparePost(tx, {
         idempotencyKey: `order:${id}`,
         kind: "purchase",
@@ -254,16 +257,17 @@ export class PurchasingService {
           goods.fromStock ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
         ],
       });
-      let low = null;
-      if (goods.fromStock) low = (await allocateCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id }, now)).lowStock;
+      const cards = goods.fromStock
+        ? await takeCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id, goods: { merchantId: goods.supplierMerchantId, name: goods.name, perOrderMax: goods.perOrderMax, cardStock: true } }, now)
+        : undefined;
       if (!("replayed" in payment)) await payment.apply();
-      if (goods.fromStock) await this.announce(tx, id, purchaser.id);
-      return { id, lowStock: low };
+      return { order, lowStock: cards ? await cards.settleStock() : null };
     });
     if (lowStock) await this.deps.onLowStock(lowStock);
-    const row = id === null ? await repo.findOrderByNo(this.deps.db, purchaser.id, req.orderNo) : await repo.findOrder(this.deps.db, id);
+    if (order) return this.presentOrder(order, this.deps.db, purchaser);
+    const row = await repo.findOrderByNo(this.deps.db, purchaser.id, req.orderNo);
     if (!row) throw new Error("the order must exist after its transaction");
-    return row.request_digest === digest ? this.presentOrder(row) : this.replay(row, digest);
+    return this.replay(row, digest);
   }
 
   /** Hands a finished order to the result hook, read inside the transaction that finished it. */
@@ -273,6 +277,11 @@ export class PurchasingService {
       if (!row) throw orderNotFound();
       return this.presentOrder(row, tx);
     });
+  }
+
+  /** announce, for an order whose final row the caller holds. */
+  private async announceRow(tx: Tx, order: repo.OrderRow, purchaser: MerchantRow): Promise<void> {
+    await this.deps.onOrderResult?.(tx, purchaser.id, () => this.presentOrder(order, tx, purchaser));
   }
 
   private replay(existing: repo.OrderRow, digest: string): Promise<PurchaseOrder> {
@@ -660,8 +669,9 @@ export class PurchasingService {
     }
   }
 
-  private async presentOrder(r: repo.OrderRow, db: Executor = this.deps.db): Promise<PurchaseOrder> {
-    const purchaser = await getMerchant(db, r.purchaser_merchant_id);
+  /** `purchaser`: the order's purchaser when the caller has its row already. */
+  private async presentOrder(r: repo.OrderRow, db: Executor = this.deps.db, knownPurchaser?: MerchantRow): Promise<PurchaseOrder> {
+    const purchaser = knownPurchaser?.id === r.purchaser_merchant_id ? knownPurchaser : await getMerchant(db, r.purchaser_merchant_id);
     const supplier = await getMerchant(db, r.supplier_merchant_id);
     return {
       id: String(r.id),

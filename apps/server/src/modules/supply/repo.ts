@@ -201,28 +201,27 @@ export async function listBoughtCards(db: Executor, buyerMerchantId: number, q: 
 }
 
 /**
- * Takes `quantity` available, unexpired codes of a goods, skipping rows other transactions hold. `today`
- * is the platform day: a code expiring today is still sold. The scan runs on supply_cards_available_idx;
- * the expiry job moves passed codes out of it each day, so the expiry condition (checked on the row that
- * FOR UPDATE reads anyway) skips at most the codes that expired since the job's last run.
+ * Takes up to `quantity` available, unexpired codes of a goods for one order in one statement: the
+ * oldest ones that no concurrent order holds (SKIP LOCKED), marked sold. Returns their ids; fewer than
+ * asked means stock ran short, and the caller's transaction must roll back. `today` is the platform day:
+ * a code expiring today is still sold. The scan runs on supply_cards_available_idx; the expiry job moves
+ * passed codes out of it each day, so the expiry condition (checked on the row that FOR UPDATE reads
+ * anyway) skips at most the codes that expired since the job's last run.
  */
-export async function pickAvailable(tx: Executor, goodsId: number, quantity: number, today: string): Promise<number[]> {
+export async function takeAvailable(tx: Executor, goodsId: number, quantity: number, today: string, sale: { orderId: string; buyerMerchantId: number; at: Date }): Promise<number[]> {
   const rows = await sql<{ id: number }>`
-    SELECT id FROM supply_cards
-    WHERE goods_id = ${goodsId} AND state = 'available' AND (expires_on IS NULL OR expires_on >= ${today}::date)
-    ORDER BY id
-    LIMIT ${quantity}
-    FOR UPDATE SKIP LOCKED`.execute(tx);
+    WITH picked AS (
+      SELECT id FROM supply_cards
+      WHERE goods_id = ${goodsId} AND state = 'available' AND (expires_on IS NULL OR expires_on >= ${today}::date)
+      ORDER BY id
+      LIMIT ${quantity}
+      FOR UPDATE SKIP LOCKED)
+    UPDATE supply_cards c SET state = 'sold', order_id = ${sale.orderId}, buyer_merchant_id = ${sale.buyerMerchantId}, sold_at = ${sale.at}
+    FROM picked WHERE c.id = picked.id
+    RETURNING c.id`.execute(tx);
   return rows.rows.map((r) => Number(r.id));
 }
 
-export async function markSold(tx: Executor, ids: number[], sale: { orderId: string; buyerMerchantId: number; at: Date }): Promise<void> {
-  await tx
-    .updateTable("supply_cards")
-    .set({ state: "sold", order_id: sale.orderId, buyer_merchant_id: sale.buyerMerchantId, sold_at: sale.at })
-    .where("id", "in", ids)
-    .execute();
-}
 
 /** Locks a supplier's available codes of a goods for voiding; returns the ids it could take. */
 export async function lockAvailable(tx: Executor, merchantId: number, goodsId: number, ids: number[]): Promise<number[]> {
