@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -39,8 +40,32 @@ const pgTypes = {
     oid === 20 ? parseInt8 : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
 };
 
+/** Prepared statements one connection keeps at most; statements beyond run unprepared. */
+const MAX_PREPARED_PER_CONNECTION = 1000;
+
+/**
+ * A connection that prepares each statement text once (a named statement, its name a hash of the text):
+ * the server parses and plans it the first time and only binds it afterwards. Every request runs the
+ * same few hundred statements, so this saves the server most of its per-statement work. Texts that vary
+ * per call (an IN list of any length) are capped per connection so prepared statements cannot pile up.
+ */
+class PreparingClient extends pg.Client {
+  #prepared = new Set<string>();
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    if (typeof text === "string" && Array.isArray(values) && args.length === 2) {
+      const name = `t${createHash("sha1").update(text).digest("base64url")}`;
+      if (this.#prepared.has(name) || this.#prepared.size < MAX_PREPARED_PER_CONNECTION) {
+        this.#prepared.add(name);
+        return (super.query as unknown as (config: pg.QueryConfig) => never)({ name, text, values });
+      }
+    }
+    return (super.query as unknown as (...a: unknown[]) => never)(...args);
+  }
+}
+
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: poolSize, types: pgTypes });
+  const pool = new pg.Pool({ connectionString, max: poolSize, types: pgTypes, Client: PreparingClient });
   // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
   // replaces it on next use.
   pool.on("error", (err) => console.error(`postgres pool: idle connection lost: ${err.message}`));
