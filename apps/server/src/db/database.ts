@@ -43,6 +43,19 @@ const pgTypes = {
 /** Prepared statements one connection keeps at most; statements beyond run unprepared. */
 const MAX_PREPARED_PER_CONNECTION = 1000;
 
+/** Statement names by text, shared by every connection (hashing a long statement on each call costs more than the lookup). */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `t${createHash("sha1").update(text).digest("base64url")}`;
+    // Texts that vary per call would grow the map without end: start over when it is full.
+    if (statementNames.size >= 10 * MAX_PREPARED_PER_CONNECTION) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /**
  * A connection that prepares each statement text once (a named statement, its name a hash of the text):
  * the server parses and plans it the first time and only binds it afterwards. Every request runs the
@@ -54,7 +67,7 @@ class PreparingClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [text, values] = args;
     if (typeof text === "string" && Array.isArray(values) && args.length === 2) {
-      const name = `t${createHash("sha1").update(text).digest("base64url")}`;
+      const name = statementName(text);
       if (this.#prepared.has(name) || this.#prepared.size < MAX_PREPARED_PER_CONNECTION) {
         this.#prepared.add(name);
         return (super.query as unknown as (config: pg.QueryConfig) => never)({ name, text, values });

@@ -256,10 +256,14 @@ export async function updatePayload(tx: Tx, id: number, payload: ImMessagePayloa
   await tx.updateTable("im_messages").set({ payload: JSON.stringify(payload), body_pb: bodyPb }).where("id", "=", id).execute();
 }
 
-/** Deletes messages older than `beforeMs` (history retention). Returns how many went. */
+/**
+ * History retention: deletes up to `batch` messages older than `beforeMs`; returns how many. `= ANY(ARRAY(...))` makes the
+ * planner run the batch's index scan once and delete by primary key (`IN (subquery)` may be planned as a
+ * join that scans the whole table for every batch).
+ */
 export async function purgeBefore(db: Executor, beforeMs: number, batch: number): Promise<number> {
   const r = await sql<{ n: number }>`
-    WITH gone AS (DELETE FROM im_messages WHERE id IN (SELECT id FROM im_messages WHERE created_ms < ${beforeMs} LIMIT ${batch}) RETURNING 1)
+    WITH gone AS (DELETE FROM im_messages WHERE id = ANY(ARRAY(SELECT id FROM im_messages WHERE created_ms < ${beforeMs} LIMIT ${batch})) RETURNING 1)
     SELECT count(*)::int8 AS n FROM gone`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
 }
