@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -37,6 +37,30 @@ async function merchant(app: FastifyInstance, i: number): Promise<{ token: strin
   const reg = await call<{ merchantId: string }>(app, "POST", "/api/card-user/register", undefined, { email, emailCode, password: PASSWORD, confirmPassword: PASSWORD, orgName: `Bench ${i}` });
   const login = await call<{ token: string }>(app, "POST", "/api/card-user/login", undefined, { email, password: PASSWORD, version: "domestic" });
   return { token: login.token, merchantId: reg.merchantId };
+}
+
+/** CPU time (user + system, ms) of every postgres process on this machine, or null where /proc is missing. */
+function postgresCpuMs(): number | null {
+  try {
+    const tick = 10; // ms per clock tick (USER_HZ = 100 on Linux)
+    let total = 0;
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const close = stat.lastIndexOf(")");
+      if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
+      const fields = stat.slice(close + 2).split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) * tick;
+    }
+    return total;
+  } catch {
+    return null;
+  }
 }
 
 export async function benchPurchasing(seconds: number, serverUrl: string | undefined): Promise<string[]> {
@@ -109,6 +133,8 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     const latencies: number[] = [];
     const deadline = Date.now() + seconds * 1000;
     const started = Date.now();
+    const cpu0 = process.cpuUsage();
+    const db0 = postgresCpuMs();
     await Promise.all(
       buyers.map(async (b, w) => {
         for (let i = 0; Date.now() < deadline; i++) {
@@ -121,6 +147,12 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
       }),
     );
     const elapsed = (Date.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const dbCpu = db0 === null ? null : (postgresCpuMs() ?? db0) - db0;
+    const orders = Math.max(1, done + failed);
+    const cpuFigures =
+      `server CPU ${((cpu.user + cpu.system) / 1000 / orders).toFixed(2)} ms per order, ${(cpu.system / 1000 / orders).toFixed(2)} of it in the kernel` +
+      (dbCpu === null ? "" : `; PostgreSQL CPU ${(dbCpu / orders).toFixed(2)} ms per order`);
     const problems = await checkInvariants(database.db);
     await app.close();
     if (problems.length > 0) throw new Error(`ledger invariants broken: ${problems.join("; ")}`);
@@ -133,7 +165,7 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     const tpcb = Math.round(Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0));
     const ratio = tpcb > 0 ? Math.round((tps / tpcb) * 100) : 0;
     return [
-      `card orders      ${String(tps).padStart(7)} orders/s  p50 ${pct(0.5)} ms   p99 ${pct(0.99)} ms   (${PURCHASERS} purchasers, one goods, ${failed} refused)`,
+      `card orders      ${String(tps).padStart(7)} orders/s  p50 ${pct(0.5)} ms   p99 ${pct(0.99)} ms   (${PURCHASERS} purchasers, one goods, ${failed} refused; ${cpuFigures})`,
       `pgbench TPC-B    ${String(tpcb).padStart(7)} tx/s      (${PURCHASERS} clients, same server, same run)`,
       `orders / pgbench ${String(ratio).padStart(7)} %         (budget: at least 33 %)`,
     ];
@@ -145,4 +177,9 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await cleanup.end();
   }
+}
+
+// Run alone: BENCH_DATABASE_URL=postgres://... npx tsx bench/purchasing.bench.ts
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log((await benchPurchasing(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL)).join("\n"));
 }

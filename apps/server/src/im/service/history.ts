@@ -4,10 +4,10 @@ import { asGroupRefusal, denied, ImError, imError, invalidParam } from "../error
 import { encodeMessageBody, encodeMeta } from "../proto/message";
 import * as convs from "../store/conversations";
 import { sendersWithOtherDevices } from "../store/inbox";
+import { readSendLookups } from "../store/send-lookups";
 import * as messages from "../store/messages";
 import * as mucStore from "../store/mucs";
 import { findThread } from "../store/threads";
-import { existingUsers } from "../store/users";
 import type { ChatType } from "../tables";
 import { inScope, type ImActor, type ImDeps, type Scope } from "./core";
 import type { ImMucs, MucAccess } from "./mucs";
@@ -166,18 +166,14 @@ export class ImHistory {
   private async lookupsFor(s: Scope, inputs: readonly SendInput[]): Promise<SendLookups> {
     const chats = inputs.filter((i) => i.chatType === "chat");
     const fromDevices = inputs.flatMap((i) => (i.fromResource ? [{ username: i.from, resource: i.fromResource }] : []));
-    const lookups: SendLookups = { users: new Set(), blocked: new Set(), members: new Map(), otherDevices: await sendersWithOtherDevices(s.tx, fromDevices, s.now) };
-    if (chats.length === 0) return lookups;
-    const peers = [...new Set(chats.map((c) => c.to))];
-    lookups.users = await existingUsers(s.tx, peers);
-    const blocks = await s.tx
-      .selectFrom("im_user_blocks")
-      .select(["owner", "blocked"])
-      .where("owner", "in", peers)
-      .where("blocked", "in", [...new Set(chats.map((c) => c.from))])
-      .execute();
-    lookups.blocked = new Set(blocks.map((b) => `${b.owner}\0${b.blocked}`));
-    return lookups;
+    if (fromDevices.length === 0 && chats.length === 0) return { users: new Set(), blocked: new Set(), members: new Map(), otherDevices: new Set() };
+    const rows = await readSendLookups(s.tx, {
+      senders: [...new Set(fromDevices.map((d) => d.username))],
+      peers: [...new Set(chats.map((c) => c.to))],
+      chatSenders: [...new Set(chats.map((c) => c.from))],
+      now: s.now,
+    });
+    return { users: rows.users, blocked: rows.blocks, members: new Map(), otherDevices: sendersWithOtherDevices(fromDevices, rows.devices) };
   }
 
   /**

@@ -13,20 +13,15 @@ export const mucQueue = (mucId: string | number) => `${mucId}@${IM_MUC_DOMAIN}`;
 export const DEVICE_DAYS = 7;
 
 /**
- * Of these senders, those with a device other than the sending one seen within DEVICE_DAYS: only they
- * need a copy of their own message in their sync queue.
+ * Of these senders, those with a device other than the sending one among `devices` (the senders' devices
+ * seen within DEVICE_DAYS): only they need a copy of their own message in their sync queue.
  */
-export async function sendersWithOtherDevices(db: Executor, senders: readonly { username: string; resource: string | null }[], now: Date): Promise<Set<string>> {
-  if (senders.length === 0) return new Set();
-  const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
-  const rows = await db
-    .selectFrom("im_devices")
-    .select(["username", "resource"])
-    .where("username", "in", [...new Set(senders.map((s) => s.username))])
-    .where("last_seen_at", ">=", since)
-    .execute();
+export function sendersWithOtherDevices(
+  senders: readonly { username: string; resource: string | null }[],
+  devices: readonly { username: string; resource: string }[],
+): Set<string> {
   const out = new Set<string>();
-  for (const s of senders) if (rows.some((r) => r.username === s.username && r.resource !== s.resource)) out.add(s.username);
+  for (const s of senders) if (devices.some((d) => d.username === s.username && d.resource !== s.resource)) out.add(s.username);
   return out;
 }
 

@@ -86,49 +86,8 @@ export async function appendMessages(tx: Tx, items: readonly { m: NewMessage; fa
     fresh.push(i);
   });
   if (fresh.length > 0) {
-    const keyOf = (i: number) => {
-      const m = (items[i] as { m: NewMessage }).m;
-      return convKey(m.chatType, m.from, m.to, m.threadId);
-    };
-    // One head update per conversation, by the number of its new messages.
-    const counts = new Map<string, number>();
-    for (const i of fresh) counts.set(keyOf(i), (counts.get(keyOf(i)) ?? 0) + 1);
-    const heads = await sql<{ conv_key: string; last_seq: number; last_ms: number }>`
-      INSERT INTO im_conv_heads (conv_key, last_seq, last_ms)
-      SELECT k, n, ${now.getTime()} FROM unnest(${[...counts.keys()]}::text[], ${[...counts.values()]}::bigint[]) AS x(k, n)
-      ON CONFLICT (conv_key) DO UPDATE
-        SET last_seq = im_conv_heads.last_seq + EXCLUDED.last_seq, last_ms = GREATEST(im_conv_heads.last_ms, EXCLUDED.last_ms)
-      RETURNING conv_key, last_seq, last_ms`.execute(tx);
-    const next = new Map(heads.rows.map((h) => [h.conv_key, { seq: Number(h.last_seq) - (counts.get(h.conv_key) ?? 0), ms: Number(h.last_ms) }]));
-    const rows = fresh.map((i) => {
-      const m = (items[i] as { m: NewMessage }).m;
-      const head = next.get(keyOf(i));
-      if (!head) throw new Error("no conversation head");
-      head.seq += 1;
-      return {
-        conv_key: keyOf(i),
-        seq: head.seq,
-        chat_type: m.chatType,
-        from_user: m.from,
-        from_resource: m.fromResource ?? null,
-        to_target: m.to,
-        thread_id: m.threadId ?? null,
-        msg_type: m.payload.bodies[0]?.type ?? "txt",
-        created_ms: head.ms,
-        payload: JSON.stringify(m.payload),
-        body_pb: m.bodyPb ?? null,
-        client_id: m.clientId ?? null,
-      };
-    });
-    const inserted = await tx.insertInto("im_messages").values(rows).returning(["id", "conv_key", "seq"]).execute();
-    const idOf = new Map(inserted.map((r) => [`${r.conv_key}\0${r.seq}`, Number(r.id)]));
-    fresh.forEach((i, k) => {
-      const row = rows[k] as (typeof rows)[number];
-      const id = idOf.get(`${row.conv_key}\0${row.seq}`);
-      if (id === undefined) throw new Error("message not inserted");
-      out[i] = { id, seq: row.seq, createdMs: row.created_ms, duplicate: false };
-    });
-    await fanOut(tx, fresh.map((i) => ({ ...(items[i] as { m: NewMessage; fan: Fanout }), stored: out[i] as Appended })), now);
+    const written = await writeMessages(tx, fresh.map((i) => items[i] as { m: NewMessage; fan: Fanout }), now);
+    fresh.forEach((i, k) => (out[i] = written[k]));
   }
   for (const [i, first] of copyOf) out[i] = { ...(out[first] as Appended), duplicate: true };
   return out.map((a) => {
@@ -137,48 +96,84 @@ export async function appendMessages(tx: Tx, items: readonly { m: NewMessage; fa
   });
 }
 
-/** Conversation rows (last message, unread) and sync-queue entries of new messages, a statement each. */
-async function fanOut(tx: Tx, items: readonly { m: NewMessage; fan: Fanout; stored: Appended }[], now: Date): Promise<void> {
-  // Per (user, conversation): the newest message and how many of them count unread.
-  const convs = new Map<string, { u: string; key: string; peer: string; type: "chat" | "groupchat"; id: number; ms: number; unread: number }>();
-  const touch = (u: string, key: string, peer: string, type: "chat" | "groupchat", id: number, ms: number, unread: number) => {
+/**
+ * Writes new messages in one statement: each conversation's head moves by its number of new messages
+ * (consecutive seqs in list order, the head's time as the messages' time), the messages are inserted,
+ * and so are each participant's conversation row (last message, unread) and each recipient's sync-queue
+ * entry (PostgreSQL runs every data-modifying part of a WITH to completion, read or not). One statement instead of four: with the reads of a send, the whole append is a few round trips,
+ * and a round trip is what a message waits for.
+ */
+async function writeMessages(tx: Tx, items: readonly { m: NewMessage; fan: Fanout }[], now: Date): Promise<Appended[]> {
+  const keys = items.map(({ m }) => convKey(m.chatType, m.from, m.to, m.threadId));
+  // Per (user, conversation): the newest message (its position in `items`, from 1) and how many count unread.
+  const convs = new Map<string, { u: string; key: string; peer: string; type: "chat" | "groupchat"; o: number; unread: number }>();
+  const touch = (u: string, key: string, peer: string, type: "chat" | "groupchat", o: number, unread: number) => {
     const c = convs.get(`${u}\0${key}`);
     if (c) {
-      c.id = id;
-      c.ms = ms;
+      c.o = o;
       c.unread += unread;
-    } else convs.set(`${u}\0${key}`, { u, key, peer, type, id, ms, unread });
+    } else convs.set(`${u}\0${key}`, { u, key, peer, type, o, unread });
   };
-  const inbox: { u: string; q: string; id: number; skip: string | null }[] = [];
-  for (const { m, fan, stored } of items) {
-    const key = convKey(m.chatType, m.from, m.to, m.threadId);
+  const inbox: { u: string; q: string; o: number; skip: string | null }[] = [];
+  items.forEach(({ m, fan }, i) => {
+    const o = i + 1;
+    const key = keys[i] as string;
     if (m.chatType !== "chatroom" && !m.threadId) {
       const type = m.chatType === "chat" ? "chat" : "groupchat";
-      if (fan.senderCopy) touch(m.from, key, m.to, type, stored.id, stored.createdMs, 0);
-      for (const u of fan.unreadFor) touch(u, key, m.chatType === "chat" ? m.from : m.to, type, stored.id, stored.createdMs, 1);
+      if (fan.senderCopy) touch(m.from, key, m.to, type, o, 0);
+      for (const u of fan.unreadFor) touch(u, key, m.chatType === "chat" ? m.from : m.to, type, o, 1);
     }
     const queue = m.chatType === "chat" ? null : mucQueue(m.to);
-    for (const u of fan.inboxFor) inbox.push({ u, q: queue ?? userQueue(m.from), id: stored.id, skip: null });
-    if (fan.senderCopy && fan.senderQueueCopy !== false) inbox.push({ u: m.from, q: queue ?? userQueue(m.to), id: stored.id, skip: m.fromResource ?? null });
-  }
-  if (convs.size > 0) {
-    const list = [...convs.values()];
-    await sql`
+    for (const u of fan.inboxFor) inbox.push({ u, q: queue ?? userQueue(m.from), o, skip: null });
+    if (fan.senderCopy && fan.senderQueueCopy !== false) inbox.push({ u: m.from, q: queue ?? userQueue(m.to), o, skip: m.fromResource ?? null });
+  });
+  const list = [...convs.values()];
+  // Message bodies travel as base64 text: both engines take a text[] parameter the same way.
+  const r = await sql<{ o: number; id: number; seq: number; created_ms: number }>`
+    WITH m AS (
+      SELECT * FROM unnest(
+        ${keys}::text[], ${items.map(({ m }) => m.chatType)}::text[], ${items.map(({ m }) => m.from)}::text[],
+        ${items.map(({ m }) => m.fromResource ?? null)}::text[], ${items.map(({ m }) => m.to)}::text[], ${items.map(({ m }) => m.threadId ?? null)}::bigint[],
+        ${items.map(({ m }) => m.payload.bodies[0]?.type ?? "txt")}::text[], ${items.map(({ m }) => JSON.stringify(m.payload))}::text[],
+        ${items.map(({ m }) => (m.bodyPb ? Buffer.from(m.bodyPb).toString("base64") : null))}::text[], ${items.map(({ m }) => m.clientId ?? null)}::text[])
+        WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_pb, client_id, o)),
+    counts AS (SELECT conv_key, count(*) AS n FROM m GROUP BY conv_key),
+    heads AS (
+      INSERT INTO im_conv_heads (conv_key, last_seq, last_ms)
+      SELECT conv_key, n, ${now.getTime()}::bigint FROM counts
+      ON CONFLICT (conv_key) DO UPDATE
+        SET last_seq = im_conv_heads.last_seq + EXCLUDED.last_seq, last_ms = GREATEST(im_conv_heads.last_ms, EXCLUDED.last_ms)
+      RETURNING conv_key, last_seq, last_ms),
+    numbered AS MATERIALIZED (
+      SELECT m.*, h.last_seq - c.n + row_number() OVER (PARTITION BY m.conv_key ORDER BY m.o) AS seq, h.last_ms AS created_ms
+      FROM m JOIN heads h USING (conv_key) JOIN counts c USING (conv_key)),
+    ins AS (
+      INSERT INTO im_messages (conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload, body_pb, client_id)
+      SELECT conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload::json, decode(body_pb, 'base64'), client_id
+      FROM numbered ORDER BY o
+      RETURNING id, conv_key, seq),
+    stored AS MATERIALIZED (SELECT n.o, i.id, i.seq, n.created_ms FROM ins i JOIN numbered n USING (conv_key, seq)),
+    convs AS (
       INSERT INTO im_conversations (username, conv_key, peer, chat_type, last_message_id, last_ms, unread, visible)
-      SELECT u, k, p, t, i, ms, n, true
+      SELECT x.u, x.k, x.p, x.t, s.id, s.created_ms, x.n, true
       FROM unnest(${list.map((c) => c.u)}::text[], ${list.map((c) => c.key)}::text[], ${list.map((c) => c.peer)}::text[], ${list.map((c) => c.type)}::text[],
-                  ${list.map((c) => c.id)}::bigint[], ${list.map((c) => c.ms)}::bigint[], ${list.map((c) => c.unread)}::int[]) AS x(u, k, p, t, i, ms, n)
+                  ${list.map((c) => c.o)}::bigint[], ${list.map((c) => c.unread)}::int[]) AS x(u, k, p, t, o, n)
+      JOIN stored s ON s.o = x.o
       ON CONFLICT (username, conv_key) DO UPDATE
         SET last_message_id = EXCLUDED.last_message_id, last_ms = EXCLUDED.last_ms,
-            unread = im_conversations.unread + EXCLUDED.unread, visible = true`.execute(tx);
-  }
-  if (inbox.length > 0) {
-    await sql`
+            unread = im_conversations.unread + EXCLUDED.unread, visible = true
+      RETURNING 1),
+    queued AS (
       INSERT INTO im_inbox (username, queue, message_id, skip_resource, created_at)
-      SELECT u, q, i, s, ${now}
-      FROM unnest(${inbox.map((r) => r.u)}::text[], ${inbox.map((r) => r.q)}::text[], ${inbox.map((r) => r.id)}::bigint[], ${inbox.map((r) => r.skip)}::text[]) WITH ORDINALITY AS x(u, q, i, s, o)
-      ORDER BY o`.execute(tx);
-  }
+      SELECT y.u, y.q, s.id, y.s, ${now}::timestamptz
+      FROM unnest(${inbox.map((e) => e.u)}::text[], ${inbox.map((e) => e.q)}::text[], ${inbox.map((e) => e.o)}::bigint[], ${inbox.map((e) => e.skip)}::text[])
+        WITH ORDINALITY AS y(u, q, o, s, ord)
+      JOIN stored s ON s.o = y.o
+      ORDER BY y.ord
+      RETURNING 1)
+    SELECT o, id, seq, created_ms FROM stored ORDER BY o`.execute(tx);
+  if (r.rows.length !== items.length) throw new Error(`stored ${r.rows.length} of ${items.length} messages`);
+  return r.rows.map((row) => ({ id: Number(row.id), seq: Number(row.seq), createdMs: Number(row.created_ms), duplicate: false }));
 }
 
 export async function findMessage(db: Executor, id: number): Promise<MessageRow | undefined> {
