@@ -6,6 +6,7 @@ import { WebSocket } from "ws";
 import { CMD } from "../apps/server/src/im/gateway/frames";
 import { pullFrame, provisionFrame, sendFrame, WireClient, type ServerFrame } from "../apps/server/src/im/gateway/wire-client";
 import { decodeMessageBody, decodeMeta } from "../apps/server/src/im/proto/decode";
+import { freePort } from "./lib/ports";
 
 /**
  * IM realtime: one-to-one messages per second delivered end to end through the gateway (stored in the
@@ -47,7 +48,7 @@ async function waitPort(child: ChildProcess, check: () => Promise<boolean>, what
 /** The real server, run with `node --import tsx` so that its pid is the server's own (for its memory). */
 async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-ws-"));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
   const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...prof, "--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {

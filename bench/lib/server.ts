@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "./ports";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -13,7 +14,7 @@ export interface RunningServer {
 /** Starts the real server (`apps/server/src/main.ts`) on a fresh data folder and waits for /healthz. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-"));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), path.join(repoRoot, "apps/server/src/main.ts")],
