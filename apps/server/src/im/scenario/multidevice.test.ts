@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startScenario, type Client, type Scenario } from "./setup";
+import { openRecording, startScenario, type Client, type Scenario } from "./setup";
 
 /**
  * One user on two devices with a client SDK (the published one, then ours: see clients.ts): what one
@@ -21,14 +21,7 @@ let bob: Online;
 let groupId: string;
 
 async function online(c: Client): Promise<Online> {
-  const events: Record<string, Event[]> = {};
-  const handlers: Record<string, (e: Event) => void> = {};
-  for (const h of HANDLERS) {
-    events[h] = [];
-    handlers[h] = (e) => events[h]?.push(e);
-  }
-  (c.conn.addEventHandler as (id: string, h: unknown) => void).call(c.conn, "test", handlers);
-  await c.call("open", { user: c.name, accessToken: c.conn.token });
+  const events = await openRecording<Event>(c, HANDLERS);
   return { ...c, events };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startScenario, type Client, type Scenario } from "./setup";
+import { openRecording, startScenario, type Client, type Scenario } from "./setup";
 
 /**
  * A client SDK (the published one, then ours: see clients.ts) over the real websocket: login, sending and receiving one-to-one and in a group,
@@ -20,14 +20,7 @@ let carol: Online;
 const HANDLERS = ["onLocationMessage", "onImageMessage", "onTextMessage", "onCustomMessage", "onCmdMessage", "onRecallMessage", "onReadMessage", "onDeliveredMessage", "onChannelMessage", "onModifiedMessage", "onDisconnected", "onReconnecting", "onConnected", "onError", "onGroupEvent", "onContactInvited"];
 
 async function online(c: Client): Promise<Online> {
-  const events: Record<string, Event[]> = {};
-  const handlers: Record<string, (e: Event) => void> = {};
-  for (const h of HANDLERS) {
-    events[h] = [];
-    handlers[h] = (e) => events[h]?.push(e);
-  }
-  (c.conn.addEventHandler as (id: string, h: unknown) => void).call(c.conn, "test", handlers);
-  await c.call("open", { user: c.name, accessToken: c.conn.token });
+  const events = await openRecording<Event>(c, HANDLERS);
   return {
     ...c,
     events,

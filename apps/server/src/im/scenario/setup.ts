@@ -34,6 +34,22 @@ export interface Client {
   fail(method: string, ...args: unknown[]): Promise<{ type: number; message: string }>;
 }
 
+/**
+ * Logs a client in with handlers that record every event of the named kinds (`onTextMessage`,
+ * `onGroupEvent`, ...), and returns the recorded events by kind, filled as they arrive.
+ */
+export async function openRecording<E>(c: Client, kinds: readonly string[]): Promise<Record<string, E[]>> {
+  const events: Record<string, E[]> = {};
+  const handlers: Record<string, (e: E) => void> = {};
+  for (const kind of kinds) {
+    events[kind] = [];
+    handlers[kind] = (e) => events[kind]?.push(e);
+  }
+  (c.conn.addEventHandler as (id: string, h: unknown) => void).call(c.conn, "test", handlers);
+  await c.call("open", { user: c.name, accessToken: c.conn.token });
+  return events;
+}
+
 export async function startScenario(env: Record<string, string> = {}): Promise<Scenario> {
   const im = await startImTest(env);
   await im.t.app.listen({ port: 0, host: "127.0.0.1" });
