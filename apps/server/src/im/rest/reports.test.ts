@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startImTest, type ImTest } from "../../../test/im-harness";
+import type { SdkReport } from "../service/reports";
 
 /**
  * Data reports: a client posts a batch with the token in the `token` header and the protocol's headers;
@@ -16,19 +17,8 @@ afterAll(async () => {
   await im.close();
 });
 
-interface Report {
-  id: string;
-  username: string;
-  appId: string;
-  biz: string;
-  debug: boolean;
-  eventId: number;
-  body: Record<string, unknown>;
-  sentAt: number;
-  receivedAt: number;
-}
 interface ReportList {
-  entities: Report[];
+  entities: SdkReport[];
   count: number;
   cursor: string;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openRecording, startScenario, type Client, type Scenario } from "./setup";
+import { openRecording, startScenario, until, type Client, type Scenario } from "./setup";
 
 /**
  * One user on two devices with a client SDK (the published one, then ours: see clients.ts): what one
@@ -23,16 +23,6 @@ let groupId: string;
 async function online(c: Client): Promise<Online> {
   const events = await openRecording<Event>(c, HANDLERS);
   return { ...c, events };
-}
-
-async function until<T>(what: () => T | undefined, label: string, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = what();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${label}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const find = (c: Online, handler: string, match: (e: Event) => boolean) => () => c.events[handler]?.find(match);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openRecording, startScenario, type Client, type Scenario } from "./setup";
+import { openRecording, startScenario, until, type Client, type Scenario } from "./setup";
 
 /**
  * A client SDK (the published one, then ours: see clients.ts) over the real websocket: login, sending and receiving one-to-one and in a group,
@@ -26,16 +26,6 @@ async function online(c: Client): Promise<Online> {
     events,
     send: (options) => c.call("send", s.message(options)),
   };
-}
-
-async function until<T>(what: () => T | undefined, label: string, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = what();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${label}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 beforeAll(async () => {

@@ -50,6 +50,17 @@ export async function openRecording<E>(c: Client, kinds: readonly string[]): Pro
   return events;
 }
 
+/** Waits until `what` yields a value (polling every 20 ms), or fails naming `label` after `ms`. */
+export async function until<T>(what: () => T | undefined, label: string, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = what();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 export async function startScenario(env: Record<string, string> = {}): Promise<Scenario> {
   const im = await startImTest(env);
   await im.t.app.listen({ port: 0, host: "127.0.0.1" });

@@ -87,13 +87,17 @@ export async function faceValuesOnSale(db: Executor, selection: string, buyable:
   return rows.map((r) => r.face_value);
 }
 
+/** The goods keyword rule's terms: a name pattern (LIKE specials escaped) and, for a number, an id. */
+function keywordTerms(keyword: string): { like: string; byId: number | null } {
+  return { like: `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, byId: /^\d{1,15}$/.test(keyword) ? Number(keyword) : null };
+}
+
 /**
  * A condition for another module's list keyed by goods id: the goods' name contains the keyword, or its
  * code or id equals it (the same keyword rule as the supplier's goods search).
  */
 export function goodsMatching(keyword: string, goodsId: Expression<unknown>): RawBuilder<boolean> {
-  const like = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const byId = /^\d{1,15}$/.test(keyword) ? Number(keyword) : null;
+  const { like, byId } = keywordTerms(keyword);
   return sql<boolean>`EXISTS (SELECT 1 FROM catalog_goods kg WHERE kg.id = ${goodsId}
     AND (kg.name ILIKE ${like} OR kg.code = ${keyword}${byId !== null ? sql` OR kg.id = ${byId}` : sql``}))`;
 }
@@ -127,30 +131,20 @@ export function peekGoods(db: Executor, goodsId: number) {
   return db.selectFrom("catalog_goods").selectAll().where("id", "=", goodsId).executeTakeFirst();
 }
 
-export async function searchGoods(db: Executor, merchantId: number, q: ProductSearchQuery): Promise<{ rows: GoodsRow[]; total: number }> {
-  // Filters only on catalog_goods columns, so the count runs without the brand join (and from
-  // catalog_goods_merchant_count_idx when there is no keyword).
-  let query = goodsBase(db).where("g.merchant_id", "=", merchantId);
-  let count = db.selectFrom("catalog_goods as g").where("g.merchant_id", "=", merchantId);
-  if (q.keyword) {
-    const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const kw = q.keyword;
-    const byId = /^\d{1,15}$/.test(kw) ? Number(kw) : null;
-    query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", kw), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]));
-    count = count.where((eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", kw), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]));
+type GoodsCondition = (eb: ExpressionBuilder<DB & { g: CatalogGoodsTable }, "g">) => Expression<SqlBool>;
+
+/**
+ * A page of goods (newest first) and their count, under the same conditions: void goods are left out
+ * unless `state` asks for them. The count runs on catalog_goods alone, without the brand join.
+ */
+async function goodsPage(db: Executor, conditions: GoodsCondition[], q: { state?: string | undefined; page: number; pageSize: number }): Promise<{ rows: GoodsRow[]; total: number }> {
+  const state: GoodsCondition = (eb) => (q.state ? eb("g.state", "=", q.state) : eb("g.state", "<>", "void"));
+  let query = goodsBase(db);
+  let count = db.selectFrom("catalog_goods as g");
+  for (const c of [...conditions, state]) {
+    query = query.where(c);
+    count = count.where(c);
   }
-  for (const [column, value] of [
-    ["g.brand_id", q.brandId],
-    ["g.business_type", q.businessType],
-    ["g.equity_type", q.equityType],
-    ["g.invoice_type", q.invoiceType],
-  ] as const) {
-    if (value === undefined) continue;
-    query = query.where(column, "=", value);
-    count = count.where(column, "=", value);
-  }
-  query = q.state ? query.where("g.state", "=", q.state) : query.where("g.state", "<>", "void");
-  count = q.state ? count.where("g.state", "=", q.state) : count.where("g.state", "<>", "void");
   const [rows, total] = await Promise.all([
     query.orderBy("g.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
     count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
@@ -158,26 +152,41 @@ export async function searchGoods(db: Executor, merchantId: number, q: ProductSe
   return { rows, total: Number(total.n) };
 }
 
+export async function searchGoods(db: Executor, merchantId: number, q: ProductSearchQuery): Promise<{ rows: GoodsRow[]; total: number }> {
+  // Filters only on catalog_goods columns, so the count uses catalog_goods_merchant_count_idx when there
+  // is no keyword.
+  const conditions: GoodsCondition[] = [(eb) => eb("g.merchant_id", "=", merchantId)];
+  if (q.keyword) {
+    const kw = q.keyword;
+    const { like, byId } = keywordTerms(kw);
+    conditions.push((eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", kw), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]));
+  }
+  for (const [column, value] of [
+    ["g.brand_id", q.brandId],
+    ["g.business_type", q.businessType],
+    ["g.equity_type", q.equityType],
+    ["g.invoice_type", q.invoiceType],
+  ] as const) {
+    if (value !== undefined) conditions.push((eb) => eb(column, "=", value));
+  }
+  return goodsPage(db, conditions, q);
+}
+
 /**
  * A brand's card products: its card-type goods (selection 'card') sold at face value (`faceValue`) or
  * below it (`discount`), void ones left out unless asked for.
  */
 export async function cardProducts(db: Executor, merchantId: number, q: CardProductQuery): Promise<{ rows: GoodsRow[]; total: number }> {
-  const kind = (eb: ExpressionBuilder<DB & { g: CatalogGoodsTable }, "g">) => (q.kind === "faceValue" ? eb("g.price", "=", eb.ref("g.face_value")) : eb("g.price", "<", eb.ref("g.face_value")));
-  let query = goodsBase(db).where("g.merchant_id", "=", merchantId).where("g.selection", "=", "card").where(kind);
-  let count = db.selectFrom("catalog_goods as g").where("g.merchant_id", "=", merchantId).where("g.selection", "=", "card").where(kind);
+  const conditions: GoodsCondition[] = [
+    (eb) => eb("g.merchant_id", "=", merchantId),
+    (eb) => eb("g.selection", "=", "card"),
+    (eb) => (q.kind === "faceValue" ? eb("g.price", "=", eb.ref("g.face_value")) : eb("g.price", "<", eb.ref("g.face_value"))),
+  ];
   if (q.keyword) {
     const match = goodsMatching(q.keyword, sql.ref("g.id"));
-    query = query.where(match);
-    count = count.where(match);
+    conditions.push(() => match);
   }
-  query = q.state ? query.where("g.state", "=", q.state) : query.where("g.state", "<>", "void");
-  count = q.state ? count.where("g.state", "=", q.state) : count.where("g.state", "<>", "void");
-  const [rows, total] = await Promise.all([
-    query.orderBy("g.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
-    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  return goodsPage(db, conditions, q);
 }
 
 /** Goods selection (spec 01 §2 screen 10): goods on sale of one selection type, with the screen's filters. */
@@ -188,7 +197,7 @@ export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "d
   let count = db.selectFrom("catalog_goods as g").where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
   let query = goodsBase(db).where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
   if (q.keyword) {
-    const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const { like } = keywordTerms(q.keyword);
     query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("b.name", "ilike", like)]));
     count = count.where((eb) =>
       eb.or([eb("g.name", "ilike", like), eb.exists(eb.selectFrom("catalog_brands as b").select("b.id").whereRef("b.id", "=", "g.brand_id").where("b.name", "ilike", like))]),
