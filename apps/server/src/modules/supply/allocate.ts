@@ -42,8 +42,8 @@ export async function allocateCards(tx: Tx, req: AllocateRequest, now: Date): Pr
  */
 export async function takeCards(tx: Tx, req: AllocateRequest, now: Date): Promise<{ cardIds: number[]; settleStock(): Promise<LowStock | null> }> {
   if (!Number.isSafeInteger(req.quantity) || req.quantity < 1) throw new AppError(CODE.INVALID_PARAMETER, "validation.invalidParameter", { field: "quantity" }, "quantity");
-  const goods = req.goods ?? (await lockGoodsForStock(tx, req.goodsId, false));
-  if (!goods || ("state" in goods && goods.state !== "available") || !goods.cardStock) throw new AppError(CODE.CONFLICT, "supply.goodsNotAvailable");
+  const goods = req.goods ?? (await availableGoods(tx, req.goodsId));
+  if (!goods?.cardStock) throw new AppError(CODE.CONFLICT, "supply.goodsNotAvailable");
   if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "catalog.perOrderInvalid", {}, "quantity");
   const ids = await repo.takeAvailable(tx, req.goodsId, req.quantity, platformDay(now), { orderId: req.orderId, buyerMerchantId: req.buyerMerchantId, at: now });
   if (ids.length < req.quantity) throw new AppError(CODE.CONFLICT, "supply.outOfStock");
@@ -55,4 +55,10 @@ export async function takeCards(tx: Tx, req: AllocateRequest, now: Date): Promis
       return sold.lowStock;
     },
   };
+}
+
+/** The goods as allocation needs it, read in the transaction; undefined unless it is available. */
+async function availableGoods(tx: Tx, goodsId: number) {
+  const goods = await lockGoodsForStock(tx, goodsId, false);
+  return goods?.state === "available" ? goods : undefined;
 }
