@@ -63,6 +63,28 @@ function postgresCpuMs(): number | null {
   }
 }
 
+/**
+ * Counts the statements every pg client sends (BEGIN and COMMIT included) from now until stop(), by
+ * statement text, so the bench can print statements per order beside the CPU figures.
+ */
+function countStatements(): { stop(): Map<string, number> } {
+  const counts = new Map<string, number>();
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0];
+    const text = typeof first === "string" ? first : typeof first === "object" && first !== null && "text" in first ? String(first.text) : "?";
+    counts.set(text, (counts.get(text) ?? 0) + 1);
+    return original.apply(this, args);
+  };
+  return {
+    stop() {
+      proto.query = original;
+      return counts;
+    },
+  };
+}
+
 export async function benchPurchasing(seconds: number, serverUrl: string | undefined): Promise<string[]> {
   if (!serverUrl) return ["orders           (set BENCH_DATABASE_URL to a PostgreSQL server to measure card-secret orders beside pgbench)"];
   const name = `tessera_orders_bench_${process.pid}`;
@@ -133,6 +155,7 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     const latencies: number[] = [];
     const deadline = Date.now() + seconds * 1000;
     const started = Date.now();
+    const statements = countStatements();
     const cpu0 = process.cpuUsage();
     const db0 = postgresCpuMs();
     await Promise.all(
@@ -149,10 +172,12 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     const elapsed = (Date.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const dbCpu = db0 === null ? null : (postgresCpuMs() ?? db0) - db0;
+    const byText = statements.stop();
     const orders = Math.max(1, done + failed);
     const cpuFigures =
       `server CPU ${((cpu.user + cpu.system) / 1000 / orders).toFixed(2)} ms per order, ${(cpu.system / 1000 / orders).toFixed(2)} of it in the kernel` +
-      (dbCpu === null ? "" : `; PostgreSQL CPU ${(dbCpu / orders).toFixed(2)} ms per order`);
+      (dbCpu === null ? "" : `; PostgreSQL CPU ${(dbCpu / orders).toFixed(2)} ms per order`) +
+      `; ${([...byText.values()].reduce((a, b) => a + b, 0) / orders).toFixed(1)} statements per order`;
     const problems = await checkInvariants(database.db);
     await app.close();
     if (problems.length > 0) throw new Error(`ledger invariants broken: ${problems.join("; ")}`);
@@ -168,6 +193,10 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
       `card orders      ${String(tps).padStart(7)} orders/s  p50 ${pct(0.5)} ms   p99 ${pct(0.99)} ms   (${PURCHASERS} purchasers, one goods, ${failed} refused; ${cpuFigures})`,
       `pgbench TPC-B    ${String(tpcb).padStart(7)} tx/s      (${PURCHASERS} clients, same server, same run)`,
       `orders / pgbench ${String(ratio).padStart(7)} %         (budget: at least 33 %)`,
+      // BENCH_STATEMENTS=1: each statement text the orders ran, with its count per order.
+      ...(process.env.BENCH_STATEMENTS === "1"
+        ? [...byText].sort((a, b) => b[1] - a[1]).map(([text, n]) => `  ${(n / orders).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`)
+        : []),
     ];
   } finally {
     await database.close();

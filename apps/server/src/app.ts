@@ -100,6 +100,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     db,
     clock: ctx.clock,
     targetOf: (executor, merchantId) => onboarding.api.callbackTarget(executor, merchantId),
+    callbackUrlOf: (merchantId) => onboarding.api.callbackUrlSql(merchantId),
     allowPrivateNetworks: ctx.config.callbackAllowPrivateNetworks,
   });
   startCallbackDispatcher(app, callbacks);
@@ -107,6 +108,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     db,
     clock: ctx.clock,
     onOrderResult: (tx, purchaserId, order) => callbacks.enqueue(tx, purchaserId, order),
+    orderResultStatement: (purchaserId, order, onlyIf) => callbacks.enqueueStatement(purchaserId, order, onlyIf),
     // Docking agreements are signed like every agreement: an SMS code to the phone the signer gives.
     codes: { check: (phone, code) => accounts.checkSmsCode(phone, "signAgreement", code), consume: consumeVerificationCode },
     onLowStock: (notice) => notifyLowStock(db, ctx.mailer, notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),

@@ -1,6 +1,5 @@
 import { isCardBusinessType, type BusinessType, type Currency } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
-import * as repo from "./repo";
 
 /** What an order needs to know about a goods: who supplies it, its price and how it is fulfilled. */
 export interface PurchasableGoods {
@@ -19,10 +18,27 @@ export interface PurchasableGoods {
   available: boolean;
 }
 
-/** The goods as the purchasing module sees it, or undefined when it does not exist. */
-export async function goodsForPurchase(db: Executor, goodsId: number): Promise<PurchasableGoods | undefined> {
-  const row = await repo.peekGoods(db, goodsId);
-  if (!row) return undefined;
+/**
+ * The catalog_goods columns a PurchasableGoods is made of. Another module's statement that reads a goods
+ * together with its own rows (an order's one read before its transaction) selects these, under the
+ * same names, and hands the row to toPurchasableGoods; only the few columns an order needs are read.
+ */
+export const PURCHASABLE_GOODS_COLUMNS = ["id", "merchant_id", "name", "business_type", "currency", "price", "face_value", "per_order_max", "sales_scope", "state"] as const;
+
+export interface PurchasableGoodsRow {
+  id: number;
+  merchant_id: number;
+  name: string;
+  business_type: string;
+  currency: string;
+  price: number;
+  face_value: number;
+  per_order_max: number;
+  sales_scope: string;
+  state: string;
+}
+
+export function toPurchasableGoods(row: PurchasableGoodsRow): PurchasableGoods {
   const businessType = row.business_type as BusinessType;
   return {
     id: row.id,
@@ -37,4 +53,10 @@ export async function goodsForPurchase(db: Executor, goodsId: number): Promise<P
     salesScope: row.sales_scope,
     available: row.state === "available",
   };
+}
+
+/** The goods as the purchasing module sees it, or undefined when it does not exist. */
+export async function goodsForPurchase(db: Executor, goodsId: number): Promise<PurchasableGoods | undefined> {
+  const row = await db.selectFrom("catalog_goods").select(PURCHASABLE_GOODS_COLUMNS).where("id", "=", goodsId).executeTakeFirst();
+  return row ? toPurchasableGoods(row) : undefined;
 }

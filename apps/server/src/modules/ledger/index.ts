@@ -6,6 +6,7 @@ export {
   periodTotals,
   positiveAccounts,
   post,
+  postAtOnce,
   preparePost,
   type AccountRef,
   type EntryFilter,

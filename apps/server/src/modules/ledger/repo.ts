@@ -96,6 +96,52 @@ export async function applyWithEntries(tx: Executor, transactionId: number, move
   return new Map(r.rows.map((x) => [Number(x.account_id), Number(x.balance_after)]));
 }
 
+/**
+ * A whole ledger transaction in one statement: resolves the accounts (merchant ones by merchant and
+ * kind, platform ones by kind; all in the transaction's currency), and only when every one exists
+ * inserts the transaction row, moves the balances in account-id order (so concurrent posts lock rows in
+ * the same order) and writes the entries with the balances after them. Null when nothing was written:
+ * an account not used yet, or the idempotency key taken. Otherwise the transaction and, by index of
+ * `moves`, each account and its balance after; a move missing from the map was refused (its balance may
+ * not go negative) and the caller must roll back.
+ */
+export async function postInOneStatement(
+  tx: Executor,
+  t: NewTransaction,
+  moves: { merchantId: number | null; kind: string; amount: number }[],
+): Promise<{ transactionId: number; applied: Map<number, { accountId: number; balanceAfter: number }> } | null> {
+  const r = await sql<{ transaction_id: number | null; applied: [number, number, number][] | null }>`
+    WITH k AS (
+      SELECT * FROM unnest(${moves.map((m) => m.merchantId)}::bigint[], ${moves.map((m) => m.kind)}::text[], ${moves.map((m) => m.amount)}::bigint[])
+        WITH ORDINALITY AS k(merchant_id, kind, amount, n)),
+    acc AS (
+      SELECT a.id, k.amount, k.n FROM k JOIN ledger_accounts a ON a.merchant_id = k.merchant_id AND a.kind = k.kind AND a.currency = ${t.currency}
+      UNION ALL
+      SELECT a.id, k.amount, k.n FROM k JOIN ledger_accounts a ON a.merchant_id IS NULL AND a.kind = k.kind AND a.currency = ${t.currency}
+      WHERE k.merchant_id IS NULL),
+    t AS (
+      INSERT INTO ledger_transactions (idempotency_key, request_digest, kind, currency, reason, subject_type, subject_id, created_by)
+      SELECT ${t.idempotencyKey}, ${t.digest}, ${t.kind}, ${t.currency}, ${t.reason}, ${t.subjectType}, ${t.subjectId}, ${t.createdBy}::bigint
+      WHERE (SELECT count(*) FROM acc) = ${moves.length}
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING id),
+    applied AS (
+      UPDATE ledger_accounts a SET balance = a.balance + m.amount
+      FROM (SELECT acc.* FROM acc, t ORDER BY acc.id) m
+      WHERE a.id = m.id AND (a.allow_negative OR a.balance + m.amount >= 0)
+      RETURNING a.id, a.balance, m.amount, m.n),
+    entries AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
+      SELECT t.id, applied.id, applied.amount, applied.balance FROM applied, t ORDER BY applied.n
+      RETURNING account_id)
+    SELECT (SELECT id FROM t) AS transaction_id,
+      (SELECT json_agg(json_build_array(applied.n, applied.id, applied.balance)) FROM applied) AS applied`.execute(tx);
+  const row = r.rows[0];
+  if (row?.transaction_id === null || row?.transaction_id === undefined) return null;
+  // ORDINALITY counts from 1; moves are indexed from 0.
+  return { transactionId: Number(row.transaction_id), applied: new Map((row.applied ?? []).map(([n, id, balance]) => [Number(n) - 1, { accountId: Number(id), balanceAfter: Number(balance) }])) };
+}
+
 export function findTransactionByKey(tx: Executor, idempotencyKey: string) {
   return tx.selectFrom("ledger_transactions").selectAll().where("idempotency_key", "=", idempotencyKey).executeTakeFirst();
 }

@@ -72,14 +72,8 @@ export async function post(tx: Tx, req: PostRequest): Promise<PostResult> {
   return "replayed" in prepared ? prepared.replayed : prepared.apply();
 }
 
-/**
- * A post in two steps, for transactions with a contended balance (a supplier's income credited by every
- * order): `preparePost` writes the transaction row and resolves the accounts (no balance is locked yet),
- * `apply()` moves the balances and writes the entries. Called last, just before the commit, `apply()`
- * holds the balance rows' locks for as short a time as possible. Replays resolve at once.
- */
-export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed: PostResult } | { apply(): Promise<PostResult> }> {
-  // Merge postings to the same account, then check the rules a bug could break.
+/** Merges postings to the same account and checks the rules a bug could break; the request's digest. */
+function checked(req: PostRequest): { merged: Map<string, number>; refs: Map<string, AccountRef>; digest: string } {
   const merged = new Map<string, number>();
   const refs = new Map<string, AccountRef>();
   for (const p of req.postings) {
@@ -93,22 +87,61 @@ export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed:
   const total = [...merged.values()].reduce((a, b) => a + b, 0);
   if (total !== 0) throw new Error(`ledger: entries must sum to zero, got ${total}`);
   if (!req.idempotencyKey || req.idempotencyKey.length > 200) throw new Error("ledger: an idempotency key of 1-200 characters is required");
+  return { merged, refs, digest: digestOf(req, merged) };
+}
 
-  const digest = digestOf(req, merged);
+/**
+ * post() in one statement when every account it touches exists already (the common case): the
+ * transaction row, the balances and the entries together, so the balance rows are locked from this one
+ * round trip to the commit. Call it last in the caller's transaction. A first use of an account or a
+ * replayed key writes nothing here and takes post()'s way; refusals throw like post() does.
+ */
+export async function postAtOnce(tx: Tx, req: PostRequest): Promise<PostResult> {
+  const { merged, refs, digest } = checked(req);
+  const moves: { merchantId: number | null; kind: string; amount: number }[] = [];
+  for (const [key, amount] of merged) {
+    const ref = refs.get(key);
+    if (ref) moves.push({ merchantId: "platform" in ref ? null : ref.merchantId, kind: "platform" in ref ? ref.platform : ref.kind, amount });
+  }
+  const done = await repo.postInOneStatement(tx, transactionRow(req, digest), moves);
+  if (done === null) return post(tx, req);
+  const posted: PostedEntry[] = [];
+  for (const [i, m] of moves.entries()) {
+    const applied = done.applied.get(i);
+    if (applied === undefined) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
+    posted.push({ accountId: applied.accountId, merchantId: m.merchantId, kind: m.kind, amount: m.amount, balanceAfter: applied.balanceAfter });
+  }
+  // In account-id order, as post() reports them.
+  posted.sort((a, b) => a.accountId - b.accountId);
+  return { transactionId: done.transactionId, replayed: false, entries: posted };
+}
+
+function transactionRow(req: PostRequest, digest: string): repo.NewTransaction {
+  return {
+    idempotencyKey: req.idempotencyKey,
+    digest,
+    kind: req.kind,
+    currency: req.currency,
+    reason: req.reason ?? "",
+    subjectType: req.subject?.type ?? null,
+    subjectId: req.subject ? String(req.subject.id) : null,
+    createdBy: req.createdBy ?? null,
+  };
+}
+
+/**
+ * A post in two steps, for transactions with a contended balance (a supplier's income credited by every
+ * order): `preparePost` writes the transaction row and resolves the accounts (no balance is locked yet),
+ * `apply()` moves the balances and writes the entries. Called last, just before the commit, `apply()`
+ * holds the balance rows' locks for as short a time as possible. Replays resolve at once.
+ */
+export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed: PostResult } | { apply(): Promise<PostResult> }> {
+  const { merged, refs, digest } = checked(req);
   // The transaction row and the merchants' existing accounts in one round trip.
   const merchantRefs = [...refs.values()].filter((r): r is Extract<AccountRef, { merchantId: number }> => !("platform" in r));
   const { transactionId, accountIds } = await repo.insertTransactionFindingAccounts(
     tx,
-    {
-      idempotencyKey: req.idempotencyKey,
-      digest,
-      kind: req.kind,
-      currency: req.currency,
-      reason: req.reason ?? "",
-      subjectType: req.subject?.type ?? null,
-      subjectId: req.subject ? String(req.subject.id) : null,
-      createdBy: req.createdBy ?? null,
-    },
+    transactionRow(req, digest),
     merchantRefs.map((r) => ({ merchantId: r.merchantId, kind: r.kind })),
   );
   if (transactionId === null) {

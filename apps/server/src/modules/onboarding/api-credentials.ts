@@ -1,5 +1,6 @@
 import { CODE, parseIpList, type ApiApplyReq, type ApiInfoReply, type ApiIpReq, type ApiSecretReply, type ApiViewReq, type Page, type QueueItem, type QueueItemsQuery } from "@tessera/contracts";
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import { sql, type RawBuilder } from "kysely";
 import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
@@ -189,6 +190,14 @@ export class ApiCredentialsService {
     const row = await repo.findCredentials(db, merchantId);
     if (!row?.callback_url) return undefined;
     return { url: row.callback_url, secret: open(this.deps.secret, row.secret_ciphertext) };
+  }
+
+  /**
+   * callbackTarget's URL as an SQL expression (null without API credentials or a callback URL), for a
+   * statement that writes an order's result callback together with the order.
+   */
+  callbackUrlSql(merchantId: number): RawBuilder<string | null> {
+    return sql<string | null>`(SELECT c.callback_url FROM api_credentials c WHERE c.merchant_id = ${merchantId}::bigint)`;
   }
 
   /** The operator console's API permission queue: approving opens the permission and issues a key. */

@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { CODE, type CallbackDelivery, type Page, type PurchaseOrder } from "@tessera/contracts";
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { withTx, type Db, type Executor } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
+import type { OrderResult } from "../purchasing";
 import { sign } from "./signature";
 
 /**
@@ -23,6 +24,8 @@ export interface CallbackDeps {
   clock: Clock;
   /** The merchant's callback URL and signing secret, read in the caller's transaction. */
   targetOf: (db: Executor, merchantId: number) => Promise<{ url: string; secret: string } | undefined>;
+  /** The merchant's callback URL as an SQL expression (null when none is set), for enqueueStatement. */
+  callbackUrlOf: (merchantId: number) => RawBuilder<string | null>;
   /** Test servers on loopback: off in production, where private-network URLs are refused. */
   allowPrivateNetworks: boolean;
   fetch?: typeof fetch;
@@ -40,6 +43,25 @@ export function isPrivateAddress(ip: string): boolean {
   return v6 === "::1" || v6 === "::" || v6.startsWith("fc") || v6.startsWith("fd") || v6.startsWith("fe80");
 }
 
+function resultPayload(eventId: string, order: OrderResult): string {
+  return JSON.stringify({
+    eventId,
+    type: "order.result",
+    order: {
+      id: order.id,
+      orderNo: order.orderNo,
+      goodsId: order.goodsId,
+      quantity: order.quantity,
+      amount: order.amount,
+      state: order.state,
+      upstreamChannelId: order.upstreamChannelId,
+      failReason: order.failReason,
+      refunded: order.refunded,
+      finishedAt: order.finishedAt,
+    },
+  });
+}
+
 export class CallbackService {
   constructor(private readonly deps: CallbackDeps) {}
 
@@ -49,23 +71,21 @@ export class CallbackService {
     if (!target) return;
     const order = await orderOf();
     const eventId = randomUUID();
-    const payload = JSON.stringify({
-      eventId,
-      type: "order.result",
-      order: {
-        id: order.id,
-        orderNo: order.orderNo,
-        goodsId: order.goodsId,
-        quantity: order.quantity,
-        amount: order.amount,
-        state: order.state,
-        upstreamChannelId: order.upstreamChannelId,
-        failReason: order.failReason,
-        refunded: order.refunded,
-        finishedAt: order.finishedAt,
-      },
-    });
-    await tx.insertInto("openapi_callbacks").values({ merchant_id: merchantId, event_id: eventId, order_id: Number(order.id), url: target.url, payload, next_attempt_at: this.deps.clock.now() }).execute();
+    await tx.insertInto("openapi_callbacks").values({ merchant_id: merchantId, event_id: eventId, order_id: Number(order.id), url: target.url, payload: resultPayload(eventId, order), next_attempt_at: this.deps.clock.now() }).execute();
+  }
+
+  /**
+   * enqueue as a statement for the caller to run inside its own (an order's insert, so the order costs
+   * no round trip of its own for the callback): writes the callback when the merchant has a callback URL
+   * and `onlyIf` (a query) returns a row.
+   */
+  enqueueStatement(merchantId: number, order: OrderResult, onlyIf: RawBuilder<unknown>): RawBuilder<unknown> {
+    const eventId = randomUUID();
+    return sql`
+      INSERT INTO openapi_callbacks (merchant_id, event_id, order_id, url, payload, next_attempt_at)
+      SELECT ${merchantId}::bigint, ${eventId}, ${Number(order.id)}::bigint, u.url, ${resultPayload(eventId, order)}, ${this.deps.clock.now()}::timestamptz
+      FROM (SELECT ${this.deps.callbackUrlOf(merchantId)} AS url) u
+      WHERE u.url IS NOT NULL AND EXISTS (${onlyIf})`;
   }
 
   /** Sends what is due; returns how many deliveries were attempted. Safe on several processes at once. */

@@ -145,7 +145,7 @@ describe("order result callbacks", () => {
       await signed(client, "POST", "/api/card-api/openapi/order", { goodsId: String(goods.id), quantity: 1, orderNo });
 
       const api = new ApiCredentialsService({ db: t.ctx.database.db, clock: t.clock, secret: t.ctx.secret, checkPassword: () => Promise.resolve(false) });
-      const callbacks = new CallbackService({ db: t.ctx.database.db, clock: t.clock, targetOf: (db, m) => api.callbackTarget(db, m), allowPrivateNetworks: true });
+      const callbacks = new CallbackService({ db: t.ctx.database.db, clock: t.clock, targetOf: (db, m) => api.callbackTarget(db, m), callbackUrlOf: (m) => api.callbackUrlSql(m), allowPrivateNetworks: true });
       expect(await callbacks.dispatchDue()).toBe(1);
       type Log = { list: { id: string; state: string; attempts: number; lastStatus: number | null; eventId: string }[] };
       const afterFail = await t.call<Log>("GET", "/api/card-brander/api/callbacks", { token: buyer.token });
@@ -173,7 +173,7 @@ describe("order result callbacks", () => {
       expect((await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: stranger.token })).status).toBe(404);
 
       // Without the local-testing switch, a private-network URL is refused and never contacted.
-      const strict = new CallbackService({ db: t.ctx.database.db, clock: t.clock, targetOf: (db, m) => api.callbackTarget(db, m), allowPrivateNetworks: false });
+      const strict = new CallbackService({ db: t.ctx.database.db, clock: t.clock, targetOf: (db, m) => api.callbackTarget(db, m), callbackUrlOf: (m) => api.callbackUrlSql(m), allowPrivateNetworks: false });
       await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: buyer.token });
       expect(await strict.dispatchDue()).toBe(1);
       const refused = await t.call<{ list: { lastError: string | null; state: string }[] }>("GET", "/api/card-brander/api/callbacks", { token: buyer.token });

@@ -1,6 +1,8 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Executor } from "../../db/tx";
 import { PLATFORM_UTC_OFFSET } from "../../platform/clock";
+import { PURCHASABLE_GOODS_COLUMNS, type PurchasableGoodsRow } from "../catalog";
+import { mayBuyCondition } from "./eligibility";
 import type { DockingStatusColumn, OrderStateColumn, RefundStateColumn } from "./tables";
 
 /** SQL of the purchasing module: dockings and purchase orders. Each read names the merchant it is for. */
@@ -104,32 +106,116 @@ export interface NewOrder {
   finishedAt?: Date;
 }
 
-/** Inserts an order; null when the purchaser already used the order number. */
-/** The new order's row, or undefined when the purchaser already used the order number. */
-export async function insertOrder(tx: Executor, o: NewOrder): Promise<OrderRow | undefined> {
-  return tx
-    .insertInto("purchase_orders")
-    .values({
-      order_no: o.orderNo,
-      purchaser_merchant_id: o.purchaserId,
-      supplier_merchant_id: o.supplierId,
-      goods_id: o.goodsId,
-      goods_name: o.goodsName,
-      business_type: o.businessType,
-      quantity: o.quantity,
-      unit_price: o.unitPrice,
-      face_value: o.faceValue,
-      amount: o.amount,
-      currency: o.currency,
-      state: o.state,
-      top_up_account: o.topUpAccount,
-      request_digest: o.digest,
-      created_by: o.createdBy,
-      ...(o.finishedAt && { finished_at: o.finishedAt }),
-    })
-    .onConflict((oc) => oc.columns(["purchaser_merchant_id", "order_no"]).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+/**
+ * Everything an order checks before its transaction, in one statement: the purchaser (name, version,
+ * currency), an order it already placed under this number, the goods and its supplier's name, whether
+ * the purchaser may buy it (mayBuyCondition), the price an approved application agreed, and the id the
+ * new order will take (drawn now so the order's result callback can be written with the order's insert;
+ * an id drawn for an order that is refused is skipped, like any rolled-back sequence value).
+ * Undefined when the purchaser does not exist.
+ */
+export async function orderFacts(db: Executor, q: { purchaserId: number; goodsId: number; orderNo: string; day: string }): Promise<OrderFacts | undefined> {
+  const r = await sql<FactsRow>`
+    SELECT m.name AS purchaser_name, m.version AS purchaser_version, m.currency AS purchaser_currency,
+      o.id AS existing_id, o.request_digest AS existing_digest,
+      ${sql.join(PURCHASABLE_GOODS_COLUMNS.map((c) => sql.ref(`g.${c}`)))},
+      s.name AS supplier_name,
+      g.id IS NOT NULL AND ${mayBuyCondition(q.purchaserId, q.day, sql.ref("g.merchant_id"), sql.ref("g.id"))} AS may_buy,
+      (SELECT coalesce(a.secret_price, a.price) FROM purchase_applications a
+       WHERE a.purchaser_merchant_id = m.id AND a.goods_id = g.id AND a.state = 'purchasing' LIMIT 1) AS agreed_price,
+      nextval('purchase_orders_id_seq') AS next_id
+    FROM merchants m
+    LEFT JOIN purchase_orders o ON o.purchaser_merchant_id = m.id AND o.order_no = ${q.orderNo}
+    LEFT JOIN catalog_goods g ON g.id = ${q.goodsId}
+    LEFT JOIN merchants s ON s.id = g.merchant_id
+    WHERE m.id = ${q.purchaserId}`.execute(db);
+  const row = r.rows[0];
+  if (!row) return undefined;
+  return {
+    purchaser: { id: q.purchaserId, name: row.purchaser_name, version: row.purchaser_version, currency: row.purchaser_currency },
+    existing: row.existing_id === null ? null : { id: row.existing_id, digest: row.existing_digest ?? "" },
+    goods: row.id === null ? null : (row as PurchasableGoodsRow),
+    supplierName: row.supplier_name ?? "",
+    mayBuy: row.may_buy === true,
+    agreedPrice: row.agreed_price === null ? null : Number(row.agreed_price),
+    nextId: Number(row.next_id),
+  };
+}
+
+type FactsRow = { [K in keyof PurchasableGoodsRow]: PurchasableGoodsRow[K] | null } & {
+  purchaser_name: string;
+  purchaser_version: "domestic" | "international";
+  purchaser_currency: "CNY" | "USD" | "HKD";
+  existing_id: number | null;
+  existing_digest: string | null;
+  supplier_name: string | null;
+  may_buy: boolean | null;
+  agreed_price: number | string | null;
+  next_id: number | string;
+};
+
+export interface OrderFacts {
+  purchaser: { id: number; name: string; version: "domestic" | "international"; currency: "CNY" | "USD" | "HKD" };
+  /** An order the purchaser already placed under this number. */
+  existing: { id: number; digest: string } | null;
+  goods: PurchasableGoodsRow | null;
+  supplierName: string;
+  mayBuy: boolean;
+  /** The purchaser's own price from an approved purchase application (its secret price first). */
+  agreedPrice: number | null;
+  nextId: number;
+}
+
+/**
+ * Inserts an order under the id orderFacts drew, with its audit row and whatever `alsoWhenInserted`
+ * writes (the order-result callback), all in one statement: each part only when the order row went in.
+ * Undefined when the purchaser already used the order number (nothing written).
+ */
+export async function insertOrderAudited(
+  tx: Executor,
+  o: NewOrder & { id: number },
+  audit: { actorUserId: number | null; detail: Record<string, unknown> },
+  alsoWhenInserted?: (inserted: RawBuilder<unknown>) => RawBuilder<unknown>,
+): Promise<OrderRow | undefined> {
+  const finishedAt = o.finishedAt ?? null;
+  const also = alsoWhenInserted ? sql`, also AS (${alsoWhenInserted(sql`SELECT 1 FROM ins`)})` : sql``;
+  const r = await sql<{ created_at: Date }>`
+    WITH ins AS (
+      INSERT INTO purchase_orders (id, order_no, purchaser_merchant_id, supplier_merchant_id, goods_id, goods_name, business_type, quantity,
+        unit_price, face_value, amount, currency, state, top_up_account, request_digest, created_by, finished_at)
+      VALUES (${o.id}, ${o.orderNo}, ${o.purchaserId}, ${o.supplierId}, ${o.goodsId}, ${o.goodsName}, ${o.businessType}, ${o.quantity},
+        ${o.unitPrice}, ${o.faceValue}, ${o.amount}, ${o.currency}, ${o.state}, ${o.topUpAccount}, ${o.digest}, ${o.createdBy}, ${finishedAt}::timestamptz)
+      ON CONFLICT (purchaser_merchant_id, order_no) DO NOTHING
+      RETURNING id, created_at),
+    audited AS (
+      INSERT INTO audit_log (actor_user_id, action, subject_type, subject_id, detail)
+      SELECT ${audit.actorUserId}::bigint, 'order.create', 'purchase_order', id::text, ${JSON.stringify(audit.detail)}::jsonb FROM ins)${also}
+    SELECT created_at FROM ins`.execute(tx);
+  const row = r.rows[0];
+  if (!row) return undefined;
+  return {
+    id: o.id,
+    order_no: o.orderNo,
+    purchaser_merchant_id: o.purchaserId,
+    supplier_merchant_id: o.supplierId,
+    goods_id: o.goodsId,
+    goods_name: o.goodsName,
+    business_type: o.businessType,
+    quantity: o.quantity,
+    unit_price: o.unitPrice,
+    face_value: o.faceValue,
+    amount: o.amount,
+    currency: o.currency,
+    state: o.state,
+    top_up_account: o.topUpAccount,
+    upstream_channel_id: null,
+    fail_reason: null,
+    refunded: false,
+    request_digest: o.digest,
+    created_by: o.createdBy,
+    created_at: row.created_at,
+    finished_at: finishedAt,
+  };
 }
 
 export function findOrderByNo(db: Executor, purchaserId: number, orderNo: string) {

@@ -18,16 +18,16 @@ import {
   type RefundQuery,
   type RefundReq,
 } from "@tessera/contracts";
+import type { RawBuilder } from "kysely";
 import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
 import { platformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
-import { goodsForPurchase, type LowStock } from "../catalog";
-import { post, preparePost } from "../ledger";
+import { goodsForPurchase, toPurchasableGoods, type LowStock } from "../catalog";
+import { post, postAtOnce } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { takeCards, voidRefundedCards } from "../supply";
-import { mayBuy } from "./eligibility";
 import * as repo from "./repo";
 import { StatisticsService } from "./statistics";
 import { WhitelistService } from "./whitelists";
@@ -47,8 +47,33 @@ export interface PurchasingDeps {
    * order is read only if the hook asks for it, so orders of purchasers without a callback URL cost nothing.
    */
   onOrderResult?: (tx: Tx, purchaserId: number, order: () => Promise<PurchaseOrder>) => Promise<void>;
+  /**
+   * The same hook for an order final as it is inserted (codes from stock): a statement that the order's
+   * insert runs with it, writing the result when `onlyIf` (a query) returns a row. Without it such an
+   * order goes through onOrderResult.
+   */
+  orderResultStatement?: (purchaserId: number, order: OrderResult, onlyIf: RawBuilder<unknown>) => RawBuilder<unknown>;
   /** Called after an order's transaction when a sale took a goods below its low-stock threshold. */
   onLowStock: (notice: LowStock) => Promise<void>;
+}
+
+/** What an order-result hook is told about an order. */
+export type OrderResult = Pick<PurchaseOrder, "id" | "orderNo" | "goodsId" | "quantity" | "amount" | "state" | "upstreamChannelId" | "failReason" | "refunded" | "finishedAt">;
+
+/** The result of an order about to be inserted as final (codes from stock, finished at `now`). */
+function orderResult(o: repo.NewOrder & { id: number }, now: Date): OrderResult {
+  return {
+    id: String(o.id),
+    orderNo: o.orderNo,
+    goodsId: String(o.goodsId),
+    quantity: o.quantity,
+    amount: { amount: o.amount, currency: o.currency },
+    state: o.state,
+    upstreamChannelId: null,
+    failReason: null,
+    refunded: false,
+    finishedAt: now.toISOString(),
+  };
 }
 
 const dockingNotFound = () => new AppError(CODE.NOT_FOUND, "docking.notFound");
@@ -182,14 +207,13 @@ export class PurchasingService {
    * whole transaction: no order, no money moved. The same order number returns the first order.
    */
   async order(actor: Actor, req: OrderReq): Promise<PurchaseOrder> {
-    return this.orderFor(await this.merchantOf(actor), actor.userId, req);
+    if (actor.merchantId === null) throw forbidden();
+    return this.orderFor(actor.merchantId, actor.userId, req);
   }
 
   /** An order through the open API: signed by the purchaser's app key, no user behind it. */
   async orderByApi(purchaserId: number, req: OrderReq): Promise<PurchaseOrder> {
-    const purchaser = await getMerchant(this.deps.db, purchaserId);
-    if (!purchaser) throw forbidden();
-    return this.orderFor(purchaser, null, req);
+    return this.orderFor(purchaserId, null, req);
   }
 
   /** The purchaser's order by its own order number (the open API's order query). */
@@ -199,53 +223,69 @@ export class PurchasingService {
     return this.presentOrder(row);
   }
 
-  private async orderFor(purchaser: MerchantRow, userId: number | null, req: OrderReq): Promise<PurchaseOrder> {
+  private async orderFor(purchaserId: number, userId: number | null, req: OrderReq): Promise<PurchaseOrder> {
     const digest = createHash("sha256").update(JSON.stringify([req.goodsId, req.quantity, req.topUpAccount ?? null])).digest("hex");
-    const existing = await repo.findOrderByNo(this.deps.db, purchaser.id, req.orderNo);
-    if (existing) return this.replay(existing, digest);
+    // Every check's facts in one read: the purchaser, an earlier order under this number, the goods,
+    // whether the purchaser may buy it and at which price.
+    const facts = await repo.orderFacts(this.deps.db, { purchaserId, goodsId: Number(req.goodsId), orderNo: req.orderNo, day: platformDay(this.deps.clock.now()) });
+    if (!facts) throw forbidden();
+    const purchaser = facts.purchaser;
+    if (facts.existing) return this.replay(purchaserId, req.orderNo, facts.existing.digest, digest);
 
-    const goods = await goodsForPurchase(this.deps.db, Number(req.goodsId));
+    const goods = facts.goods ? toPurchasableGoods(facts.goods) : undefined;
     const inScope = goods && (goods.salesScope === "all" || goods.salesScope === purchaser.version);
     if (!goods || !goods.available || !inScope || goods.supplierMerchantId === purchaser.id) throw conflict("order.goodsUnavailable", "goodsId");
     if (goods.currency !== purchaser.currency) throw invalid("order.currencyMismatch", "goodsId");
     if (req.quantity > goods.perOrderMax) throw invalid("catalog.perOrderInvalid", "quantity");
     if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
-    const today = platformDay(this.deps.clock.now());
-    if (!(await mayBuy(this.deps.db, { purchaserId: purchaser.id, supplierId: goods.supplierMerchantId, goodsId: goods.id, day: today }))) throw conflict("docking.notDocked", "goodsId");
+    if (!facts.mayBuy) throw conflict("docking.notDocked", "goodsId");
     // An approved purchase application sets this purchaser's own price (its secret price first).
-    const unitPrice = (await repo.agreedPrice(this.deps.db, purchaser.id, goods.id)) ?? goods.price;
+    const unitPrice = facts.agreedPrice ?? goods.price;
     const amount = unitPrice * req.quantity;
     if (!Number.isSafeInteger(amount)) throw invalid("order.quantityInvalid", "quantity");
 
     const now = this.deps.clock.now();
+    const names = { purchaser: purchaser.name, supplier: facts.supplierName };
+    const newOrder: repo.NewOrder & { id: number } = {
+      id: facts.nextId,
+      orderNo: req.orderNo,
+      purchaserId: purchaser.id,
+      supplierId: goods.supplierMerchantId,
+      goodsId: goods.id,
+      goodsName: goods.name,
+      businessType: goods.businessType,
+      quantity: req.quantity,
+      unitPrice,
+      faceValue: goods.faceValue,
+      amount,
+      currency: goods.currency,
+      state: goods.fromStock ? "success" : "processing",
+      topUpAccount: goods.fromStock ? null : (req.topUpAccount ?? null),
+      digest,
+      createdBy: userId,
+      // Codes from stock are handed over in this transaction: the order is finished when it commits.
+      ...(goods.fromStock && { finishedAt: now }),
+    };
+    // A stock order is final as inserted: its result callback is written by the same statement (should
+    // anything below fail, it rolls back with the rest).
+    const resultStatement = this.deps.orderResultStatement;
+    const announceWithInsert = goods.fromStock && resultStatement ? (inserted: RawBuilder<unknown>) => resultStatement(purchaser.id, orderResult(newOrder, now), inserted) : undefined;
     // The order's rows first; the contended rows (the supplier's income, the goods' stock) last, just
     // before the commit, so concurrent orders of one goods wait for each other as briefly as possible.
     const { order, lowStock } = await withTx(this.deps.db, async (tx) => {
-      const order = await repo.insertOrder(tx, {
-        orderNo: req.orderNo,
-        purchaserId: purchaser.id,
-        supplierId: goods.supplierMerchantId,
-        goodsId: goods.id,
-        goodsName: goods.name,
-        businessType: goods.businessType,
-        quantity: req.quantity,
-        unitPrice,
-        faceValue: goods.faceValue,
-        amount,
-        currency: goods.currency,
-        state: goods.fromStock ? "success" : "processing",
-        topUpAccount: goods.fromStock ? null : (req.topUpAccount ?? null),
-        digest,
-        createdBy: userId,
-        // Codes from stock are handed over in this transaction: the order is finished when it commits.
-        ...(goods.fromStock && { finishedAt: now }),
-      });
+      const order = await repo.insertOrderAudited(
+        tx,
+        newOrder,
+        { actorUserId: userId, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } },
+        announceWithInsert,
+      );
       if (!order) return { order: undefined, lowStock: null };
       const id = order.id;
-      await audit(tx, { actorUserId: userId, action: "order.create", subjectType: "purchase_order", subjectId: id, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } });
-      // A stock order is final as inserted; should anything below fail, the callback goes with the rest.
-      if (goods.fromStock) await this.announceRow(tx, order, purchaser);
-      const payment = await preparePost(tx, {
+      if (goods.fromStock && !announceWithInsert) await this.announceRow(tx, order, names);
+      const cards = goods.fromStock
+        ? await takeCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id, goods: { merchantId: goods.supplierMerchantId, name: goods.name, perOrderMax: goods.perOrderMax, cardStock: true } }, now)
+        : undefined;
+      await postAtOnce(tx, {
         idempotencyKey: `order:${id}`,
         kind: "purchase",
         currency: goods.currency,
@@ -257,17 +297,14 @@ export class PurchasingService {
           goods.fromStock ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
         ],
       });
-      const cards = goods.fromStock
-        ? await takeCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id, goods: { merchantId: goods.supplierMerchantId, name: goods.name, perOrderMax: goods.perOrderMax, cardStock: true } }, now)
-        : undefined;
-      if (!("replayed" in payment)) await payment.apply();
       return { order, lowStock: cards ? await cards.settleStock() : null };
     });
     if (lowStock) await this.deps.onLowStock(lowStock);
-    if (order) return this.presentOrder(order, this.deps.db, purchaser);
+    if (order) return this.presentOrder(order, this.deps.db, names);
+    // The number was taken meanwhile (the same order sent twice at once): the first order answers.
     const row = await repo.findOrderByNo(this.deps.db, purchaser.id, req.orderNo);
     if (!row) throw new Error("the order must exist after its transaction");
-    return this.replay(row, digest);
+    return this.replay(purchaser.id, req.orderNo, row.request_digest, digest, row);
   }
 
   /** Hands a finished order to the result hook, read inside the transaction that finished it. */
@@ -280,12 +317,15 @@ export class PurchasingService {
   }
 
   /** announce, for an order whose final row the caller holds. */
-  private async announceRow(tx: Tx, order: repo.OrderRow, purchaser: MerchantRow): Promise<void> {
-    await this.deps.onOrderResult?.(tx, purchaser.id, () => this.presentOrder(order, tx, purchaser));
+  private async announceRow(tx: Tx, order: repo.OrderRow, names: { purchaser: string; supplier: string }): Promise<void> {
+    await this.deps.onOrderResult?.(tx, order.purchaser_merchant_id, () => this.presentOrder(order, tx, names));
   }
 
-  private replay(existing: repo.OrderRow, digest: string): Promise<PurchaseOrder> {
-    if (existing.request_digest !== digest) throw conflict("order.orderNoReused", "orderNo");
+  /** The purchaser's earlier order under this number, if it was placed with the same request. */
+  private async replay(purchaserId: number, orderNo: string, firstDigest: string, digest: string, row?: repo.OrderRow): Promise<PurchaseOrder> {
+    if (firstDigest !== digest) throw conflict("order.orderNoReused", "orderNo");
+    const existing = row ?? (await repo.findOrderByNo(this.deps.db, purchaserId, orderNo));
+    if (!existing) throw orderNotFound();
     return this.presentOrder(existing);
   }
 
@@ -669,17 +709,17 @@ export class PurchasingService {
     }
   }
 
-  /** `purchaser`: the order's purchaser when the caller has its row already. */
-  private async presentOrder(r: repo.OrderRow, db: Executor = this.deps.db, knownPurchaser?: MerchantRow): Promise<PurchaseOrder> {
-    const purchaser = knownPurchaser?.id === r.purchaser_merchant_id ? knownPurchaser : await getMerchant(db, r.purchaser_merchant_id);
-    const supplier = await getMerchant(db, r.supplier_merchant_id);
+  /** `names`: the purchaser's and the supplier's names when the caller knows them already. */
+  private async presentOrder(r: repo.OrderRow, db: Executor = this.deps.db, names?: { purchaser: string; supplier: string }): Promise<PurchaseOrder> {
+    const purchaserName = names ? names.purchaser : ((await getMerchant(db, r.purchaser_merchant_id))?.name ?? "");
+    const supplierName = names ? names.supplier : ((await getMerchant(db, r.supplier_merchant_id))?.name ?? "");
     return {
       id: String(r.id),
       orderNo: r.order_no,
       purchaserId: String(r.purchaser_merchant_id),
-      purchaserName: purchaser?.name ?? "",
+      purchaserName,
       supplierId: String(r.supplier_merchant_id),
-      supplierName: supplier?.name ?? "",
+      supplierName,
       goodsId: String(r.goods_id),
       goodsName: r.goods_name,
       businessType: r.business_type,
