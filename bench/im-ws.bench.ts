@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { WebSocket } from "ws";
@@ -28,7 +28,49 @@ interface Proc {
   port: number;
   pid: number;
   stop(): Promise<void>;
+  /** Statements the server sent to PostgreSQL so far (BENCH_STATEMENTS=1 only), by kind. */
+  statements?: () => Promise<Map<string, number>>;
 }
+
+/** CPU time (user + system, ms) of one process, or of every postgres process when pid is null. */
+function cpuMs(pid: number | null): number {
+  const tick = 10; // ms per clock tick (USER_HZ = 100 on Linux)
+  let total = 0;
+  for (const p of pid === null ? readdirSync("/proc").filter((d) => /^\d+$/.test(d)) : [String(pid)]) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${p}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(")");
+    if (pid === null && !stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
+    const fields = stat.slice(close + 2).split(" ");
+    total += (Number(fields[11]) + Number(fields[12])) * tick;
+  }
+  return total;
+}
+
+/**
+ * Preloaded into the server with BENCH_STATEMENTS=1: counts the statements every pg client sends (by
+ * their first words) and writes the counts to a file on SIGUSR2, for statements per message.
+ */
+const STATEMENT_COUNTER = `
+import { createRequire } from "node:module";
+import { writeFileSync } from "node:fs";
+const pg = createRequire(process.env.BENCH_PG_FROM)("pg");
+const counts = {};
+const proto = pg.Client.prototype;
+const original = proto.query;
+proto.query = function (...args) {
+  const a = args[0];
+  const text = typeof a === "string" ? a : a && typeof a.text === "string" ? a.text : "";
+  const kind = text.trim().replace(/\\s+/g, " ").slice(0, 48);
+  counts[kind] = (counts[kind] ?? 0) + 1;
+  return original.apply(this, args);
+};
+process.on("SIGUSR2", () => writeFileSync(process.env.BENCH_STATEMENTS_FILE, JSON.stringify(counts)));
+`;
 
 function rssKb(pid: number): number {
   const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -51,7 +93,12 @@ async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
   const port = await freePort();
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
   const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, "--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
+  // BENCH_STATEMENTS=1: the server counts its statements (a preloaded module patches pg's client).
+  const countFile = path.join(dataDir, "statements.json");
+  const counter = path.join(dataDir, "count-statements.mjs");
+  if (process.env.BENCH_STATEMENTS) writeFileSync(counter, STATEMENT_COUNTER);
+  const preload = process.env.BENCH_STATEMENTS ? ["--import", counter] : [];
+  const child = spawn(process.execPath, [...prof, ...preload, "--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -65,6 +112,8 @@ async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
       ARGON2_MEMORY_KIB: "4096",
       ARGON2_ITERATIONS: "1",
       ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+      BENCH_PG_FROM: path.join(repoRoot, "apps/server/package.json"),
+      BENCH_STATEMENTS_FILE: countFile,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -77,6 +126,20 @@ async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
       await new Promise((r) => child.once("exit", r));
       rmSync(dataDir, { recursive: true, force: true });
     },
+    ...(process.env.BENCH_STATEMENTS && {
+      async statements() {
+        rmSync(countFile, { force: true });
+        child.kill("SIGUSR2");
+        for (let i = 0; i < 100; i++) {
+          try {
+            return new Map(Object.entries(JSON.parse(readFileSync(countFile, "utf8")) as Record<string, number>));
+          } catch {
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        }
+        return new Map<string, number>();
+      },
+    }),
   };
 }
 
@@ -226,8 +289,54 @@ function pct(sorted: number[], p: number): number {
   return Math.round((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0) * 10) / 10;
 }
 
-/** Full speed with a window per pair: delivered messages per second. */
-async function throughput(pairs: Pair[], seconds: number): Promise<number> {
+/**
+ * BENCH_CPU_PROF_LOAD=<dir>: a V8 CPU profile of the server during each gateway throughput run only (not
+ * the logins before), taken through the inspector the server opens on SIGUSR1.
+ */
+async function profileServer(pid: number): Promise<(file: string) => Promise<void>> {
+  process.kill(pid, "SIGUSR1");
+  let url: string | undefined;
+  for (let i = 0; i < 50 && !url; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    url = await fetch("http://127.0.0.1:9229/json/list")
+      .then(async (r) => ((await r.json()) as { webSocketDebuggerUrl: string }[])[0]?.webSocketDebuggerUrl)
+      .catch(() => undefined);
+  }
+  if (!url) throw new Error("the server's inspector did not open");
+  const ws = new WebSocket(url);
+  await new Promise((r) => ws.once("open", r));
+  let seq = 0;
+  const call = (method: string) =>
+    new Promise<unknown>((resolve) => {
+      const id = ++seq;
+      const on = (data: Buffer) => {
+        const m = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+        if (m.id !== id) return;
+        ws.off("message", on);
+        resolve(m.result);
+      };
+      ws.on("message", on);
+      ws.send(JSON.stringify({ id, method }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.start");
+  return async (file) => {
+    const r = (await call("Profiler.stop")) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(r.profile));
+    ws.close();
+  };
+}
+
+/**
+ * Full speed with a window per pair: delivered messages per second. With `server`, a diagnostic line per
+ * run: CPU per delivered message of the server, of PostgreSQL (every postgres process on the machine)
+ * and of the load, and with BENCH_STATEMENTS=1 the server's statements per message.
+ */
+async function throughput(pairs: Pair[], seconds: number, server?: { proc: Proc; label: string; lines: string[] }): Promise<number> {
+  const cpu0 = server ? { own: cpuMs(server.proc.pid), pg: cpuMs(null), load: process.cpuUsage() } : null;
+  const st0 = await server?.proc.statements?.();
+  const profDir = process.env.BENCH_CPU_PROF_LOAD;
+  const stopProfile = server && profDir ? await profileServer(server.proc.pid) : null;
   let delivered = 0;
   let stop = false;
   await Promise.all(
@@ -254,6 +363,23 @@ async function throughput(pairs: Pair[], seconds: number): Promise<number> {
         }),
     ),
   );
+  if (stopProfile && profDir && server) await stopProfile(path.join(profDir, `gateway-${server.label.replace(/\W+/g, "-")}.cpuprofile`));
+  if (server && cpu0 && delivered > 0) {
+    const us = (ms: number) => ((ms * 1000) / delivered).toFixed(0);
+    const load = process.cpuUsage(cpu0.load);
+    let line = `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs, postgres ${us(cpuMs(null) - cpu0.pg)} µs, load ${us((load.user + load.system) / 1000)} µs`;
+    const st1 = await server.proc.statements?.();
+    if (st0 && st1) {
+      const diff = [...st1].map(([k, n]) => [k, n - (st0.get(k) ?? 0)] as const).filter(([, n]) => n > 0);
+      const total = diff.reduce((a, [, n]) => a + n, 0);
+      line += `; statements per message ${(total / delivered).toFixed(2)} (${diff
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([k, n]) => `${(n / delivered).toFixed(2)} ${k.slice(0, 28)}`)
+        .join(" | ")})`;
+    }
+    server.lines.push(line);
+  }
   return Math.round(delivered / seconds);
 }
 
@@ -339,12 +465,14 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     const rss10k = rssKb(gw.pid);
     for (const c of extra) c.close();
     await new Promise((r) => setTimeout(r, 1000));
-    let rate = await throughput(pairs, run);
+    const diag: string[] = [];
+    let rate = await throughput(pairs, run, { proc: gw, label: "1000 clients", lines: diag });
     report("gateway", 1000, rate, await latency(pairs, rate / 2, run));
     idle.push(...(await idleGateway(gw.port, 9000, users, 10_000)));
-    rate = await throughput(pairs, run);
+    rate = await throughput(pairs, run, { proc: gw, label: "10000 clients", lines: diag });
     report("gateway", 10000, rate, await latency(pairs, rate / 2, run));
     lines.push(`gateway memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB (RSS ${Math.round(rss1k / 1024)} MB at 1,000, ${Math.round(rss10k / 1024)} MB at 10,000)`);
+    lines.push(...diag);
   } finally {
     for (const p of pairs) p.close();
     for (const c of idle) c.close();

@@ -4,6 +4,7 @@ import { Writer } from "../proto/wire";
 import { inScope, type Scope } from "../service/core";
 import { enqueueNotices, mucQueue, userQueue } from "../store/inbox";
 import { findMessage, updatePayload, type MessageRow } from "../store/messages";
+import { encodeMeta } from "../proto/message";
 import { recordReadAck, readAckCount } from "../store/mucs";
 import type { ChatType } from "../tables";
 import type { GatewayCtx } from "./context";
@@ -115,12 +116,13 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
         ctx.hub.push(sent.recipients, queue, [chatMeta(ctx, who, toJid, BigInt(id), sent.timestamp, meta.payload, meta.extRaw)]);
         // The sender's other devices see it in the conversation with the peer (or the group).
         ctx.hub.push([who.username], chatType === "chat" ? userQueue(to) : queue, [chatMeta(ctx, who, toJid, BigInt(id), sent.timestamp, meta.payload, meta.extRaw)], who);
-      } else if (chatType === "chat") {
-        ctx.hub.wake(sent.recipients, userQueue(who.username));
-        ctx.hub.wake([who.username], userQueue(to), who.resource);
-      } else if (chatType === "groupchat") {
-        ctx.hub.wake(sent.recipients, mucQueue(to));
-        ctx.hub.wake([who.username], mucQueue(to), who.resource);
+      } else if (chatType === "chat" || chatType === "groupchat") {
+        // The entries just written, pushed to the devices online here with the meta a pull would build.
+        const m = encodeMeta(ctx.deps.appKey, { id, from: who.username, fromResource: who.resource, to, chatType, timestamp: sent.timestamp, body: meta.payload });
+        const theirs = sent.inbox.filter((e) => e.username !== who.username);
+        const mine = sent.inbox.filter((e) => e.username === who.username);
+        ctx.hub.offer(chatType === "chat" ? userQueue(who.username) : mucQueue(to), theirs, m);
+        ctx.hub.offer(chatType === "chat" ? userQueue(to) : mucQueue(to), mine, m, who.resource);
       } else {
         void pushRoom(ctx, who, to, id, sent.timestamp, meta, directed);
       }

@@ -1,5 +1,6 @@
 import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
+import type { AckBatcher } from "./acks";
 import type { AppendBatcher } from "./batcher";
 import type { DeviceChanges } from "./device-changes";
 import type { Hub } from "./hub";
@@ -38,6 +39,8 @@ export interface GatewayCtx {
   deps: ImDeps;
   hub: Hub;
   batcher: AppendBatcher;
+  /** Acknowledgements of pulls, stored together. */
+  acks: AckBatcher;
   options: GatewayOptions;
   /** This process's id in device leases (random per start). */
   node: string;

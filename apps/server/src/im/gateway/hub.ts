@@ -9,6 +9,10 @@ export interface Device {
   send(frame: Uint8Array): void;
   /** Ends the session with a STATISTIC kick the client reports (easemob-wire §3l), then closes. */
   kick(operation: number, reason?: string): void;
+  /** `queue` has entries this device was not handed: it sends the notice `frame` (the client pulls). */
+  wake(queue: string, frame: Uint8Array): void;
+  /** A new entry of `queue`, as its meta: pushed when the device may take it, else announced by a notice. */
+  offer(queue: string, id: number, meta: Uint8Array, notice: () => Uint8Array): void;
 }
 
 /**
@@ -120,7 +124,25 @@ export class Hub {
       for (const d of this.byUser.get(u)?.values() ?? []) {
         if (skipResource && d.resource === skipResource) continue;
         frame ??= notice(this.jid(queue));
-        d.send(frame);
+        d.wake(queue, frame);
+      }
+    }
+  }
+
+  /**
+   * New entries of `queue` (one message's, for several users), with the meta every one of them carries:
+   * the devices here get them pushed (or a notice, see Session.offer); the other processes are woken and
+   * their devices pull.
+   */
+  offer(queue: string, entries: readonly { id: number; username: string }[], meta: Uint8Array, skipResource?: string | null): void {
+    if (entries.length === 0) return;
+    this.relay?.publish({ t: "wake", users: entries.map((e) => e.username), queue, skip: skipResource ?? null });
+    let frame: Uint8Array | undefined;
+    const noticeFrame = () => (frame ??= notice(this.jid(queue)));
+    for (const e of entries) {
+      for (const d of this.byUser.get(e.username)?.values() ?? []) {
+        if (skipResource && d.resource === skipResource) continue;
+        d.offer(queue, e.id, meta, noticeFrame);
       }
     }
   }

@@ -9,6 +9,7 @@ import { DEVICE_DAYS } from "./sync";
 import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayCtx, type GatewayOptions } from "./context";
+import { AckBatcher } from "./acks";
 import { AppendBatcher } from "./batcher";
 import { DeviceChanges } from "./device-changes";
 import { Hub } from "./hub";
@@ -43,7 +44,7 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   if (options.redisUrl) hub.relay = await createRedisRelay(options.redisUrl, (m) => hub.apply(m), log);
   const node = randomUUID();
   const devices = new DeviceChanges({ deps, services, hub, node, log });
-  const ctx: GatewayCtx = { services, deps, hub, batcher: new AppendBatcher(deps, services.history), options, node, devices, log };
+  const ctx: GatewayCtx = { services, deps, hub, batcher: new AppendBatcher(deps, services.history), acks: new AckBatcher(deps.db, deps.clock), options, node, devices, log };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Session>();
 

@@ -9,7 +9,7 @@ import { queueName, type Device } from "./hub";
 import { handleMuc } from "./muc";
 import { refusalOf } from "./reasons";
 import { otherLiveDevices } from "./leases";
-import { pendingQueues, pull, recordDevice } from "./sync";
+import { pendingQueues, pull, QueueState, recordDevice } from "./sync";
 
 /** Login failure texts the client maps (easemob-wire §3d, spec 03 §8). */
 const LOGIN = {
@@ -39,8 +39,10 @@ export class Session implements Device {
   private expiry: NodeJS.Timeout | undefined;
   lastSeen = Date.now();
   private inflight = 0;
-  /** Per queue: entries delivered to this session and not yet acknowledged. */
-  private readonly sent = new Map<string, Set<number>>();
+  /** Per queue: what was delivered and may be pushed (sync.ts QueueState). */
+  private readonly queues = new Map<string, QueueState>();
+  /** Queues with entries offered for push, sent together once the current tick's work is done. */
+  private readonly offered = new Set<string>();
 
   constructor(
     private readonly ctx: GatewayCtx,
@@ -62,6 +64,51 @@ export class Session implements Device {
 
   send(frame: Uint8Array): void {
     if (this.state !== "closed") this.ws.send(frame, { binary: true });
+  }
+
+  wake(queue: string, frame: Uint8Array): void {
+    const st = this.queues.get(queue);
+    if (st) {
+      st.clean = false;
+      if (st.pulling) st.woke = true;
+    }
+    this.send(frame);
+  }
+
+  /**
+   * A new entry of `queue`. On a clean queue it is pushed (after the pull being answered, if any), with
+   * whatever else arrives in the same tick (a batch of messages becomes one frame); otherwise the
+   * client is told to pull, which hands it out in order with what it has not got yet.
+   */
+  offer(queue: string, id: number, meta: Uint8Array, notice: () => Uint8Array): void {
+    if (this.state !== "open") return;
+    const st = this.queues.get(queue);
+    if (!st || (!st.clean && !st.pulling)) return this.send(notice());
+    st.pending.push({ id, meta });
+    if (st.pulling) return;
+    if (this.offered.size === 0) process.nextTick(() => this.pushOffered());
+    this.offered.add(queue);
+  }
+
+  private pushOffered(): void {
+    for (const queue of this.offered) {
+      const st = this.queues.get(queue);
+      if (st && !st.pulling) this.pushPending(queue, st);
+    }
+    this.offered.clear();
+  }
+
+  /** Sends the pending entries of a clean queue as one unsolicited pull reply; the client pulls to acknowledge. */
+  private pushPending(queue: string, st: QueueState): void {
+    const pending = st.pending;
+    st.pending = [];
+    if (!st.clean || this.state !== "open") return;
+    const fresh = pending.filter((e) => !st.sent.has(e.id));
+    if (fresh.length === 0) return;
+    const key = st.nextKeyFor(Math.max(...fresh.map((e) => e.id)));
+    for (const e of fresh) st.sent.set(e.id, key);
+    const nowMs = this.ctx.deps.clock.now().getTime();
+    this.send(batch({ queue: this.ctx.hub.jid(queue), metas: fresh.map((e) => e.meta), nextKey: key, isLast: false, nowMs }));
   }
 
   close(code: number, reason: string): void {
@@ -177,10 +224,19 @@ export class Session implements Device {
     if (ul.meta) return this.uplink(decodeMeta(ul.meta));
     if (!ul.queue) return this.close(CLOSE.protocol, "sync without meta or queue");
     const queue = queueName(ul.queue);
-    let sent = this.sent.get(queue);
-    if (!sent) this.sent.set(queue, (sent = new Set()));
-    const b = await pull(this.ctx.deps.db, this.ctx.deps.appKey, this, queue, ul.key, this.ctx.options.batchSize, sent, this.ctx.deps.clock.now());
-    this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
+    let st = this.queues.get(queue);
+    if (!st) this.queues.set(queue, (st = new QueueState()));
+    st.pulling = true;
+    st.woke = false;
+    try {
+      const b = await pull(this.ctx.deps.db, this.ctx.acks, this.ctx.deps.appKey, this, queue, ul.key, this.ctx.options.batchSize, st);
+      this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
+    } finally {
+      st.pulling = false;
+    }
+    // Entries offered while the pull ran: pushed behind its reply if the queue is clean, else the
+    // client's next pull (it has one to make: a notice came or the reply was not the last) gets them.
+    if (st.pending.length > 0) this.pushPending(queue, st);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { ImMessagePayload } from "@tessera/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../db/tx";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
-import { DEVICE_DAYS } from "../store/inbox";
+import type { AckBatcher } from "./acks";
 import { LEASE_MS } from "./leases";
 import { encodeNotice } from "./notices";
 
@@ -39,29 +39,6 @@ function owedToDevice(username: string, resource: string) {
     OR NOT EXISTS (SELECT 1 FROM im_inbox_acks a2 WHERE a2.inbox_id = im_inbox.id))`;
 }
 
-/**
- * Records one device's acknowledgement of entries, in one statement: entries no other recent device of
- * the user still waits for (other than the device whose own send it copies) are removed; the others
- * keep this device's acknowledgement until the rest have read them.
- */
-async function acknowledge(db: Db, who: { username: string; resource: string }, ids: number[], now: Date): Promise<void> {
-  const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
-  await sql`
-    WITH done AS (
-      DELETE FROM im_inbox i
-      WHERE i.username = ${who.username} AND i.id IN (${sql.join(ids)})
-        AND NOT EXISTS (
-          SELECT 1 FROM im_devices d
-          WHERE d.username = i.username AND d.resource <> ${who.resource} AND d.last_seen_at >= ${since} AND d.first_inbox_id < i.id
-            AND (i.skip_resource IS NULL OR d.resource <> i.skip_resource)
-            AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = i.id AND a.resource = d.resource))
-      RETURNING i.id)
-    INSERT INTO im_inbox_acks (inbox_id, resource)
-    SELECT x.id, ${who.resource} FROM unnest(${ids}::bigint[]) AS x(id)
-    WHERE x.id NOT IN (SELECT id FROM done) AND EXISTS (SELECT 1 FROM im_inbox k WHERE k.id = x.id)
-    ON CONFLICT (inbox_id, resource) DO NOTHING`.execute(db);
-}
-
 /** Pending entries per queue for a device (entries its own sends left for its other devices excluded). */
 export async function pendingQueues(db: Db, username: string, resource: string): Promise<{ queue: string; n: number }[]> {
   const r = await sql<{ queue: string; n: string | number }>`
@@ -75,34 +52,78 @@ export async function pendingQueues(db: Db, username: string, resource: string):
 
 export interface Batch {
   metas: Uint8Array[];
-  /** The key the client pulls with next (acknowledging this batch); null when the queue is empty. */
+  /** The key the client pulls with next (acknowledging this batch); null when nothing was delivered. */
   nextKey: number | null;
 }
 
 /**
- * Pulls a queue for one session. `sent` holds the entries this session delivered and the client has
- * not yet acknowledged: a pull with key K acknowledges (deletes) those below K, and a pull never hands
- * the same session an entry twice. Acknowledging by the ids actually delivered (not "everything below
- * K") matters: an entry whose transaction commits late with a lower id is delivered later, not lost.
- * A new session (reconnect) starts with nothing sent, so whatever was not acknowledged comes again.
+ * One queue as one session sees it. Entries reach the session by pull replies and by pushes (a new
+ * message's entries, sent as an unsolicited pull reply the client then acknowledges by pulling); this
+ * keeps what both need to hand out each entry once and in order.
+ */
+export class QueueState {
+  /** Entries delivered to this session and not yet acknowledged: id → the nextKey of the frame that carried it. */
+  readonly sent = new Map<number, number>();
+  /** The last nextKey handed out. Keys only grow: the client drops a queue whose key repeats. */
+  lastKey = 0;
+  /**
+   * Every entry of the queue committed so far has been delivered to this session or is among `pending`:
+   * set by a pull whose select found everything (no wake during it), cleared by every wake (a notice of
+   * entries this session did not get by push). Only while it holds may entries be pushed, and may a pull
+   * that only acknowledges skip its select.
+   */
+  clean = false;
+  /** A pull of this queue is being answered: pushes wait for it (its reply must not overtake them). */
+  pulling = false;
+  /** A wake arrived while a pull ran: its select may have missed the entry. */
+  woke = false;
+  /** Entries offered for push, sent when no pull runs (ids already sent by a pull are skipped). */
+  pending: { id: number; meta: Uint8Array }[] = [];
+
+  /** The key of a frame carrying entries up to `maxId`: above every id and every earlier key. */
+  nextKeyFor(maxId: number): number {
+    this.lastKey = Math.max(this.lastKey + 1, maxId + 1);
+    return this.lastKey;
+  }
+
+  /** Ids the client acknowledged by pulling with `key`: those of the frames whose nextKey it has seen. */
+  acknowledgedBy(key: number): number[] {
+    const out: number[] = [];
+    for (const [id, frameKey] of this.sent) if (frameKey <= key) out.push(id);
+    return out;
+  }
+}
+
+/**
+ * Pulls a queue for one session. A pull with key K acknowledges the entries of the frames whose nextKey
+ * is at most K, and a pull never hands the same session an entry twice. Acknowledging by the ids actually
+ * delivered (not "everything below K") matters: an entry whose transaction commits late with a lower id
+ * is delivered later, not lost. A new session (reconnect) starts with nothing sent, so whatever was not
+ * acknowledged comes again.
+ *
+ * A pull with a key on a clean queue (see QueueState.clean) only acknowledges: nothing can be waiting
+ * that the session was not told about, so the select would come back empty.
  */
 export async function pull(
   db: Db,
+  acks: AckBatcher,
   appKey: string,
   who: { username: string; resource: string },
   queue: string,
   key: bigint | null,
   limit: number,
-  sent: Set<number>,
-  now: Date,
+  st: QueueState,
 ): Promise<Batch> {
-  if (key !== null && key > 0n && sent.size > 0) {
-    const acked = [...sent].filter((id) => id < Number(key));
+  if (key !== null && key > 0n && st.sent.size > 0) {
+    const acked = st.acknowledgedBy(Number(key));
     if (acked.length > 0) {
-      await acknowledge(db, who, acked, now);
-      for (const id of acked) sent.delete(id);
+      await acks.acknowledge(who, acked);
+      for (const id of acked) st.sent.delete(id);
     }
   }
+  if (key !== null && st.clean) return { metas: [], nextKey: null };
+  const sent = st.sent;
+  const cap = limit + sent.size;
   // The entries with their messages in one query (only the columns a meta needs: the JSON form only
   // for messages stored without the client's protobuf bytes).
   const rows = await db
@@ -129,14 +150,18 @@ export async function pull(
     .where((eb) => eb.not(eb.exists(eb.selectFrom("im_inbox_acks as a").select("a.inbox_id").whereRef("a.inbox_id", "=", "im_inbox.id").where("a.resource", "=", who.resource))))
     .where(owedToDevice(who.username, who.resource))
     .orderBy("im_inbox.id")
-    .limit(limit + sent.size)
+    .limit(cap)
     .execute();
   const entries = rows.filter((e) => !sent.has(Number(e.id))).slice(0, limit);
+  // Everything committed before the select is delivered now, unless the batch is full or a wake came
+  // in meanwhile (its entry may have committed after the select's snapshot).
+  st.clean = rows.length < cap && entries.length < limit && !st.woke;
   const last = entries.at(-1);
   if (!last) return { metas: [], nextKey: null };
+  const frameKey = st.nextKeyFor(Number(last.id));
   const metas: Uint8Array[] = [];
   for (const e of entries) {
-    sent.add(Number(e.id));
+    sent.set(Number(e.id), frameKey);
     if (e.message_id !== null) {
       // A message recalled before this device got it is not delivered (its RECALL follows in the queue).
       if (e.from_user === null || e.to_target === null || e.chat_type === null || e.created_ms === null || e.recalled_at) continue;
@@ -148,5 +173,5 @@ export async function pull(
       if (meta) metas.push(meta);
     }
   }
-  return { metas, nextKey: Math.max(...sent) + 1 };
+  return { metas, nextKey: frameKey };
 }

@@ -69,6 +69,8 @@ export interface SentMessage {
   duplicate: boolean;
   /** Users whose sync queue got it (the gateway wakes their devices), the sender not included. */
   recipients: readonly string[];
+  /** The sync-queue entries written (none for a resend): the gateway pushes them to online devices. */
+  inbox: readonly messages.QueuedEntry[];
 }
 
 export class ImHistory {
@@ -157,7 +159,7 @@ export class ImHistory {
     for (const [k, { i, plan }] of planned.entries()) {
       const row = stored[k] as messages.Appended;
       if (plan.threadId !== null && !row.duplicate) await this.countThreadMessage(s, plan.threadId, row.id, (jobs[i] as { input: SendInput }).input.from);
-      outcomes[i] = { ok: true, v: { id: String(row.id), seq: row.seq, timestamp: row.createdMs, duplicate: row.duplicate, recipients: plan.recipients } };
+      outcomes[i] = { ok: true, v: { id: String(row.id), seq: row.seq, timestamp: row.createdMs, duplicate: row.duplicate, recipients: plan.recipients, inbox: row.inbox } };
     }
     return outcomes;
   }

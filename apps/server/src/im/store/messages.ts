@@ -54,6 +54,15 @@ export interface Appended {
   createdMs: number;
   /** A resend of a message already stored (same sender and client id): nothing new was written. */
   duplicate: boolean;
+  /** The sync-queue entries written for it (recipients and the sender's copy), for the gateway's push. */
+  inbox: readonly QueuedEntry[];
+}
+
+/** One sync-queue entry of a new message: its id, whose queue, and the device that needs no copy. */
+export interface QueuedEntry {
+  id: number;
+  username: string;
+  skipResource: string | null;
 }
 
 /**
@@ -70,7 +79,7 @@ export async function appendMessages(tx: Tx, items: readonly { m: NewMessage; fa
     const found = await sql<{ id: number; seq: number; created_ms: number; from_user: string; client_id: string }>`
       SELECT id, seq, created_ms, from_user, client_id FROM im_messages
       WHERE (from_user, client_id) IN (SELECT * FROM unnest(${withClientId.map((c) => c.from)}::text[], ${withClientId.map((c) => c.clientId)}::text[]))`.execute(tx);
-    for (const r of found.rows) stored.set(`${r.from_user}\0${r.client_id}`, { id: Number(r.id), seq: Number(r.seq), createdMs: Number(r.created_ms), duplicate: true });
+    for (const r of found.rows) stored.set(`${r.from_user}\0${r.client_id}`, { id: Number(r.id), seq: Number(r.seq), createdMs: Number(r.created_ms), duplicate: true, inbox: [] });
   }
   // Which items are new; a second copy in the list points at the first.
   const fresh: number[] = [];
@@ -89,7 +98,7 @@ export async function appendMessages(tx: Tx, items: readonly { m: NewMessage; fa
     const written = await writeMessages(tx, fresh.map((i) => items[i] as { m: NewMessage; fan: Fanout }), now);
     fresh.forEach((i, k) => (out[i] = written[k]));
   }
-  for (const [i, first] of copyOf) out[i] = { ...(out[first] as Appended), duplicate: true };
+  for (const [i, first] of copyOf) out[i] = { ...(out[first] as Appended), duplicate: true, inbox: [] };
   return out.map((a) => {
     if (!a) throw new Error("message without outcome");
     return a;
@@ -129,7 +138,8 @@ async function writeMessages(tx: Tx, items: readonly { m: NewMessage; fan: Fanou
   });
   const list = [...convs.values()];
   // Message bodies travel as base64 text: both engines take a text[] parameter the same way.
-  const r = await sql<{ o: number; id: number; seq: number; created_ms: number }>`
+  // int8[] arrives as text (only int8 itself is parsed to numbers).
+  const r = await sql<{ o: number; id: number; seq: number; created_ms: number; ids: (string | number)[] | null; users: string[] | null; skips: (string | null)[] | null }>`
     WITH m AS (
       SELECT * FROM unnest(
         ${keys}::text[], ${items.map(({ m }) => m.chatType)}::text[], ${items.map(({ m }) => m.from)}::text[],
@@ -170,10 +180,19 @@ async function writeMessages(tx: Tx, items: readonly { m: NewMessage; fan: Fanou
         WITH ORDINALITY AS y(u, q, o, s, ord)
       JOIN stored s ON s.o = y.o
       ORDER BY y.ord
-      RETURNING 1)
-    SELECT o, id, seq, created_ms FROM stored ORDER BY o`.execute(tx);
+      RETURNING id, message_id, username, skip_resource),
+    entries AS (
+      SELECT message_id, array_agg(id ORDER BY id) AS ids, array_agg(username ORDER BY id) AS users, array_agg(skip_resource ORDER BY id) AS skips
+      FROM queued GROUP BY message_id)
+    SELECT s.o, s.id, s.seq, s.created_ms, e.ids, e.users, e.skips FROM stored s LEFT JOIN entries e ON e.message_id = s.id ORDER BY s.o`.execute(tx);
   if (r.rows.length !== items.length) throw new Error(`stored ${r.rows.length} of ${items.length} messages`);
-  return r.rows.map((row) => ({ id: Number(row.id), seq: Number(row.seq), createdMs: Number(row.created_ms), duplicate: false }));
+  return r.rows.map((row) => ({
+    id: Number(row.id),
+    seq: Number(row.seq),
+    createdMs: Number(row.created_ms),
+    duplicate: false,
+    inbox: (row.ids ?? []).map((id, k) => ({ id: Number(id), username: row.users?.[k] ?? "", skipResource: row.skips?.[k] ?? null })),
+  }));
 }
 
 export async function findMessage(db: Executor, id: number): Promise<MessageRow | undefined> {

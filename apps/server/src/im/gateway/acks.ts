@@ -1,0 +1,117 @@
+import { sql } from "kysely";
+import type { Db } from "../../db/tx";
+import type { Clock } from "../../platform/clock";
+import { DEVICE_DAYS } from "../store/inbox";
+
+/**
+ * Group commit for acknowledgements: the pulls that acknowledge entries while a statement runs are
+ * acknowledged together by the next one, one statement for many devices instead of one per pull (a busy
+ * gateway gets an acknowledging pull after nearly every push). Each pull is answered only after the
+ * statement holding its acknowledgement committed, so an acknowledged entry is never delivered again.
+ *
+ * One statement runs at a time: batches never race each other for the same entries (a user's devices
+ * acknowledging the same entry), and what arrives meanwhile makes the next batch bigger.
+ */
+interface Job {
+  username: string;
+  resource: string;
+  ids: readonly number[];
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+const RETRYABLE = new Set(["40001", "40P01"]);
+const MAX_ATTEMPTS = 3;
+
+export class AckBatcher {
+  private queue: Job[] = [];
+  private busy = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly maxIds = 2000,
+  ) {}
+
+  acknowledge(who: { username: string; resource: string }, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ username: who.username, resource: who.resource, ids, resolve, reject });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.busy || this.queue.length === 0) return;
+    let n = 0;
+    let take = 0;
+    while (take < this.queue.length && (take === 0 || n + (this.queue[take]?.ids.length ?? 0) <= this.maxIds)) n += this.queue[take++]?.ids.length ?? 0;
+    const jobs = this.queue.splice(0, take);
+    this.busy = true;
+    void this.flush(jobs).finally(() => {
+      this.busy = false;
+      this.next();
+    });
+  }
+
+  private async flush(jobs: Job[]): Promise<void> {
+    try {
+      await this.run(jobs);
+    } catch (err) {
+      if (jobs.length === 1) return jobs[0]?.reject(err);
+      // Only the culprit fails: the others are acknowledged one by one.
+      for (const j of jobs) await this.run([j]).then(() => j.resolve(), (e: unknown) => j.reject(e));
+      return;
+    }
+    for (const j of jobs) j.resolve();
+  }
+
+  private async run(jobs: readonly Job[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await acknowledgeMany(this.db, jobs, this.clock.now());
+      } catch (err) {
+        const code = typeof err === "object" && err !== null && "code" in err ? String(err.code) : "";
+        if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(code)) throw err;
+      }
+    }
+  }
+}
+
+/**
+ * Records devices' acknowledgements of entries, in one statement: entries no other recent device of the
+ * user still waits for (other than the device whose own send it copies) are removed; the others keep
+ * each acknowledging device's mark until the rest have read them.
+ */
+export async function acknowledgeMany(db: Db, jobs: readonly { username: string; resource: string; ids: readonly number[] }[], now: Date): Promise<void> {
+  const users: string[] = [];
+  const resources: string[] = [];
+  const ids: number[] = [];
+  for (const j of jobs) {
+    for (const id of j.ids) {
+      users.push(j.username);
+      resources.push(j.resource);
+      ids.push(id);
+    }
+  }
+  if (ids.length === 0) return;
+  const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
+  await sql`
+    WITH x AS (SELECT * FROM unnest(${users}::text[], ${resources}::text[], ${ids}::bigint[]) AS x(u, r, id)),
+    done AS (
+      DELETE FROM im_inbox i USING x
+      WHERE i.id = x.id AND i.username = x.u
+        -- A scalar subquery, not NOT EXISTS: the planner would turn that into a join that reads every
+        -- device of every user; this looks up the entry's user's devices by index, entry by entry.
+        AND (
+          SELECT 1 FROM im_devices d
+          WHERE d.username = i.username AND d.resource <> x.r AND d.last_seen_at >= ${since} AND d.first_inbox_id < i.id
+            AND (i.skip_resource IS NULL OR d.resource <> i.skip_resource)
+            AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = i.id AND a.resource = d.resource)
+          LIMIT 1) IS NULL
+      RETURNING i.id)
+    INSERT INTO im_inbox_acks (inbox_id, resource)
+    SELECT x.id, x.r FROM x
+    WHERE x.id NOT IN (SELECT id FROM done) AND EXISTS (SELECT 1 FROM im_inbox k WHERE k.id = x.id AND k.username = x.u)
+    ON CONFLICT (inbox_id, resource) DO NOTHING`.execute(db);
+}
