@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
 import pg from "pg";
 import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
@@ -41,9 +42,15 @@ async function merchant(app: FastifyInstance, i: number): Promise<{ token: strin
 
 /** CPU time (user + system, ms) of every postgres process on this machine, or null where /proc is missing. */
 function postgresCpuMs(): number | null {
+  const byPid = postgresCpuByPid();
+  return byPid === null ? null : [...byPid.values()].reduce((a, b) => a + b, 0);
+}
+
+/** postgresCpuMs per process id. */
+function postgresCpuByPid(): Map<number, number> | null {
   try {
     const tick = 10; // ms per clock tick (USER_HZ = 100 on Linux)
-    let total = 0;
+    const total = new Map<number, number>();
     for (const pid of readdirSync("/proc")) {
       if (!/^\d+$/.test(pid)) continue;
       let stat: string;
@@ -55,7 +62,7 @@ function postgresCpuMs(): number | null {
       const close = stat.lastIndexOf(")");
       if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
       const fields = stat.slice(close + 2).split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) * tick;
+      total.set(Number(pid), (Number(fields[11]) + Number(fields[12])) * tick);
     }
     return total;
   } catch {
@@ -158,6 +165,7 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     const statements = countStatements();
     const cpu0 = process.cpuUsage();
     const db0 = postgresCpuMs();
+    const byPid0 = postgresCpuByPid();
     await Promise.all(
       buyers.map(async (b, w) => {
         for (let i = 0; Date.now() < deadline; i++) {
@@ -172,11 +180,17 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     const elapsed = (Date.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const dbCpu = db0 === null ? null : (postgresCpuMs() ?? db0) - db0;
+    // The backends serving this database (the pool's connections, opened before or during the run):
+    // their CPU alone, whatever else the server runs meanwhile.
+    const byPid1 = postgresCpuByPid();
+    const backends = (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(database.db)).rows.map((r) => Number(r.pid));
+    const ownCpu = byPid0 === null || byPid1 === null ? null : backends.reduce((sum, pid) => sum + (byPid1.get(pid) ?? 0) - (byPid0.get(pid) ?? 0), 0);
     const byText = statements.stop();
     const orders = Math.max(1, done + failed);
     const cpuFigures =
       `server CPU ${((cpu.user + cpu.system) / 1000 / orders).toFixed(2)} ms per order, ${(cpu.system / 1000 / orders).toFixed(2)} of it in the kernel` +
       (dbCpu === null ? "" : `; PostgreSQL CPU ${(dbCpu / orders).toFixed(2)} ms per order`) +
+      (ownCpu === null ? "" : ` (${(ownCpu / orders).toFixed(2)} in this database's ${backends.length} backends)`) +
       `; ${([...byText.values()].reduce((a, b) => a + b, 0) / orders).toFixed(1)} statements per order`;
     const problems = await checkInvariants(database.db);
     await app.close();

@@ -1,4 +1,5 @@
 import { isCardBusinessType, type BusinessType } from "@tessera/contracts";
+import type { RawBuilder } from "kysely";
 import type { Executor } from "../../db/tx";
 import * as repo from "./repo";
 
@@ -53,7 +54,7 @@ export async function adjustStock(
   delta: { stock?: number; sold?: number; voided?: number; expired?: number },
   now: Date,
 ): Promise<LowStock | null> {
-  return lowStockAfter(tx, goods, await repo.adjustCounters(tx, goods.id, delta), now);
+  return lowStockAfter(tx, goods, notifiedOf(await repo.adjustCounters(tx, goods.id, delta)), now);
 }
 
 /**
@@ -63,22 +64,50 @@ export async function adjustStock(
  */
 export async function sellStock(tx: Executor, goods: { id: number; merchantId: number; name: string }, quantity: number, now: Date): Promise<{ lowStock: LowStock | null } | undefined> {
   const after = await repo.adjustCounters(tx, goods.id, { stock: -quantity, sold: quantity }, { onlyAvailable: true });
-  return after ? { lowStock: await lowStockAfter(tx, goods, after, now) } : undefined;
+  return after ? { lowStock: await lowStockAfter(tx, goods, notifiedOf(after), now) } : undefined;
+}
+
+/**
+ * sellStock as a CTE named `name` in a caller's statement (an order's one statement): moves the
+ * counters by `sold` (an expression over the caller's CTEs: the codes the statement took) while the
+ * goods is available and `sold` is above zero, and sets or clears the low-stock flag as sellStock
+ * would, in the same UPDATE. `result` reads it back for saleOutcome (null when nothing moved).
+ */
+export function sellStockCte(name: string, goodsId: number, sold: RawBuilder<number>, now: Date): { cte: RawBuilder<unknown>; result: RawBuilder<unknown> } {
+  return repo.sellCountersCte(name, goodsId, sold, now);
+}
+
+/**
+ * What sellStockCte's result says, like sellStock's answer: undefined when the goods was not available
+ * (nothing moved), else the low-stock notice this sale owes, if any: the sale that takes the stock from
+ * the threshold or above to below it (sales of a goods are serialised by its row, so exactly one sale
+ * per dip does; its UPDATE set the flag). Unlike sellStock it does not notify a sale below a threshold
+ * raised meanwhile without a notice; the next dip does.
+ */
+export function saleOutcome(goods: { id: number; merchantId: number; name: string }, result: unknown): { lowStock: LowStock | null } | undefined {
+  if (!Array.isArray(result)) return undefined;
+  const [stock, threshold, sold] = result as [number, number, number];
+  const owed = threshold > 0 && stock < threshold && stock + sold >= threshold;
+  return { lowStock: owed ? { goodsId: goods.id, merchantId: goods.merchantId, name: goods.name, stock, threshold } : null };
 }
 
 async function lowStockAfter(
   tx: Executor,
   goods: { id: number; merchantId: number; name: string },
-  after: { stock: number; low_stock_threshold: number; low_stock_notified_at: Date | null },
+  after: { stock: number; low_stock_threshold: number; notified: boolean },
   now: Date,
 ): Promise<LowStock | null> {
   const threshold = after.low_stock_threshold;
-  if (threshold > 0 && after.stock < threshold && after.low_stock_notified_at === null) {
+  if (threshold > 0 && after.stock < threshold && !after.notified) {
     await repo.setLowStockNotified(tx, goods.id, now);
     return { goodsId: goods.id, merchantId: goods.merchantId, name: goods.name, stock: after.stock, threshold };
   }
-  if (after.low_stock_notified_at !== null && after.stock >= threshold) await repo.setLowStockNotified(tx, goods.id, null);
+  if (after.notified && after.stock >= threshold) await repo.setLowStockNotified(tx, goods.id, null);
   return null;
+}
+
+function notifiedOf(c: { stock: number; low_stock_threshold: number; low_stock_notified_at: Date | null }) {
+  return { stock: c.stock, low_stock_threshold: c.low_stock_threshold, notified: c.low_stock_notified_at !== null };
 }
 
 /** A keyword condition on another module's goods id column (name contains, or code/id equals). */

@@ -7,6 +7,7 @@ export {
   positiveAccounts,
   post,
   postAtOnce,
+  postingPart,
   preparePost,
   type AccountRef,
   type EntryFilter,

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Currency } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
 import { PLATFORM_UTC_OFFSET } from "../../platform/clock";
@@ -97,49 +97,61 @@ export async function applyWithEntries(tx: Executor, transactionId: number, move
 }
 
 /**
- * A whole ledger transaction in one statement: resolves the accounts (merchant ones by merchant and
- * kind, platform ones by kind; all in the transaction's currency), and only when every one exists
- * inserts the transaction row, moves the balances in account-id order (so concurrent posts lock rows in
- * the same order) and writes the entries with the balances after them. Null when nothing was written:
- * an account not used yet, or the idempotency key taken. Otherwise the transaction and, by index of
- * `moves`, each account and its balance after; a move missing from the map was refused (its balance may
- * not go negative) and the caller must roll back.
+ * A whole ledger transaction as CTEs of a statement (named `ledger_*`): resolves the accounts (merchant
+ * ones by merchant and kind, platform ones by kind; all in the transaction's currency), and only when
+ * every one exists and `onlyIf` (a query) returns a row, inserts the transaction row, moves the
+ * balances in account-id order (so concurrent posts lock rows in the same order) and writes the entries
+ * with the balances after them. `result` reads it back for readPosted; `refusal` names what went
+ * wrong (ledger.notWritten: an account not used yet or the key taken; ledger.insufficientBalance) or
+ * is NULL, for a statement that refuses itself.
  */
-export async function postInOneStatement(
-  tx: Executor,
+export function postCtes(
   t: NewTransaction,
   moves: { merchantId: number | null; kind: string; amount: number }[],
-): Promise<{ transactionId: number; applied: Map<number, { accountId: number; balanceAfter: number }> } | null> {
-  const r = await sql<{ transaction_id: number | null; applied: [number, number, number][] | null }>`
-    WITH k AS (
+): { ctes: (onlyIf: RawBuilder<unknown>) => RawBuilder<unknown>; result: RawBuilder<unknown>; refusal: RawBuilder<string | null> } {
+  return {
+    // Checked by a statement that refuses itself: every account resolved and the key new, every
+    // balance moved (none may go below zero).
+    refusal: sql<string | null>`CASE WHEN NOT EXISTS (SELECT 1 FROM ledger_t) THEN 'ledger.notWritten'
+      WHEN (SELECT count(*) FROM ledger_applied) < ${moves.length}::integer THEN 'ledger.insufficientBalance' END`,
+    ctes: (onlyIf) => sql`ledger_k AS (
       SELECT * FROM unnest(${moves.map((m) => m.merchantId)}::bigint[], ${moves.map((m) => m.kind)}::text[], ${moves.map((m) => m.amount)}::bigint[])
         WITH ORDINALITY AS k(merchant_id, kind, amount, n)),
-    acc AS (
-      SELECT a.id, k.amount, k.n FROM k JOIN ledger_accounts a ON a.merchant_id = k.merchant_id AND a.kind = k.kind AND a.currency = ${t.currency}
+    ledger_acc AS (
+      SELECT a.id, k.amount, k.n FROM ledger_k k JOIN ledger_accounts a ON a.merchant_id = k.merchant_id AND a.kind = k.kind AND a.currency = ${t.currency}
       UNION ALL
-      SELECT a.id, k.amount, k.n FROM k JOIN ledger_accounts a ON a.merchant_id IS NULL AND a.kind = k.kind AND a.currency = ${t.currency}
+      SELECT a.id, k.amount, k.n FROM ledger_k k JOIN ledger_accounts a ON a.merchant_id IS NULL AND a.kind = k.kind AND a.currency = ${t.currency}
       WHERE k.merchant_id IS NULL),
-    t AS (
+    ledger_t AS (
       INSERT INTO ledger_transactions (idempotency_key, request_digest, kind, currency, reason, subject_type, subject_id, created_by)
       SELECT ${t.idempotencyKey}, ${t.digest}, ${t.kind}, ${t.currency}, ${t.reason}, ${t.subjectType}, ${t.subjectId}, ${t.createdBy}::bigint
-      WHERE (SELECT count(*) FROM acc) = ${moves.length}
+      WHERE (SELECT count(*) FROM ledger_acc) = ${moves.length}::integer AND EXISTS (${onlyIf})
       ON CONFLICT (idempotency_key) DO NOTHING
       RETURNING id),
-    applied AS (
+    ledger_applied AS (
       UPDATE ledger_accounts a SET balance = a.balance + m.amount
-      FROM (SELECT acc.* FROM acc, t ORDER BY acc.id) m
+      FROM (SELECT ledger_acc.* FROM ledger_acc, ledger_t ORDER BY ledger_acc.id) m
       WHERE a.id = m.id AND (a.allow_negative OR a.balance + m.amount >= 0)
       RETURNING a.id, a.balance, m.amount, m.n),
-    entries AS (
+    ledger_written AS (
       INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
-      SELECT t.id, applied.id, applied.amount, applied.balance FROM applied, t ORDER BY applied.n
-      RETURNING account_id)
-    SELECT (SELECT id FROM t) AS transaction_id,
-      (SELECT json_agg(json_build_array(applied.n, applied.id, applied.balance)) FROM applied) AS applied`.execute(tx);
-  const row = r.rows[0];
-  if (row?.transaction_id === null || row?.transaction_id === undefined) return null;
+      SELECT ledger_t.id, ledger_applied.id, ledger_applied.amount, ledger_applied.balance FROM ledger_applied, ledger_t ORDER BY ledger_applied.n
+      RETURNING account_id)`,
+    result: sql`json_build_array((SELECT id FROM ledger_t), (SELECT json_agg(json_build_array(n, id, balance)) FROM ledger_applied))`,
+  };
+}
+
+/**
+ * postCtes' result: null when nothing was written (an account not used yet, the idempotency key taken,
+ * or `onlyIf` empty); otherwise the transaction and, by index of the moves, each account and its
+ * balance after. A move missing from the map was refused (its balance may not go negative) and the
+ * caller must roll back.
+ */
+export function readPosted(value: unknown): { transactionId: number; applied: Map<number, { accountId: number; balanceAfter: number }> } | null {
+  const [transactionId, applied] = value as [number | null, [number, number, number][] | null];
+  if (transactionId === null) return null;
   // ORDINALITY counts from 1; moves are indexed from 0.
-  return { transactionId: Number(row.transaction_id), applied: new Map((row.applied ?? []).map(([n, id, balance]) => [Number(n) - 1, { accountId: Number(id), balanceAfter: Number(balance) }])) };
+  return { transactionId: Number(transactionId), applied: new Map((applied ?? []).map(([n, id, balance]) => [Number(n) - 1, { accountId: Number(id), balanceAfter: Number(balance) }])) };
 }
 
 export function findTransactionByKey(tx: Executor, idempotencyKey: string) {

@@ -8,6 +8,7 @@ import {
   type Money,
   type PlatformAccountKind,
 } from "@tessera/contracts";
+import { sql, type RawBuilder } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
 import { AppError, conflict } from "../../platform/http/errors";
 import { getMerchant } from "../merchants";
@@ -94,26 +95,60 @@ function checked(req: PostRequest): { merged: Map<string, number>; refs: Map<str
  * post() in one statement when every account it touches exists already (the common case): the
  * transaction row, the balances and the entries together, so the balance rows are locked from this one
  * round trip to the commit. Call it last in the caller's transaction. A first use of an account or a
- * replayed key writes nothing here and takes post()'s way; refusals throw like post() does.
+ * replayed key writes nothing there and takes post()'s way; refusals throw like post() does.
  */
 export async function postAtOnce(tx: Tx, req: PostRequest): Promise<PostResult> {
+  const part = postingPart(req);
+  const r = await sql<{ r: unknown }>`WITH ${part.ctes(sql`SELECT 1`)} SELECT ${part.result} AS r`.execute(tx);
+  const done = part.outcome(r.rows[0]?.r);
+  if (done === "notWritten") return post(tx, req);
+  if (done === "insufficientBalance") throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
+  return done;
+}
+
+/**
+ * postAtOnce as part of a caller's statement (an order's one statement): `ctes(onlyIf)` post when
+ * `onlyIf` (a query) returns a row; `refusal` is NULL when the post went through, else why not
+ * ('ledger.notWritten': an account is not used yet or the key is taken, so `prepare` then post() must
+ * do it; 'ledger.insufficientBalance'), for a statement that refuses itself; `result` reads the post
+ * back for `outcome`. The part's CTEs are named `ledger_*`.
+ */
+export function postingPart(req: PostRequest): {
+  ctes: (onlyIf: RawBuilder<unknown>) => RawBuilder<unknown>;
+  refusal: RawBuilder<string | null>;
+  result: RawBuilder<unknown>;
+  outcome(value: unknown): PostResult | "notWritten" | "insufficientBalance";
+  prepare(tx: Tx): Promise<void>;
+} {
   const { merged, refs, digest } = checked(req);
   const moves: { merchantId: number | null; kind: string; amount: number }[] = [];
   for (const [key, amount] of merged) {
     const ref = refs.get(key);
     if (ref) moves.push({ merchantId: "platform" in ref ? null : ref.merchantId, kind: "platform" in ref ? ref.platform : ref.kind, amount });
   }
-  const done = await repo.postInOneStatement(tx, transactionRow(req, digest), moves);
-  if (done === null) return post(tx, req);
-  const posted: PostedEntry[] = [];
-  for (const [i, m] of moves.entries()) {
-    const applied = done.applied.get(i);
-    if (applied === undefined) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
-    posted.push({ accountId: applied.accountId, merchantId: m.merchantId, kind: m.kind, amount: m.amount, balanceAfter: applied.balanceAfter });
-  }
-  // In account-id order, as post() reports them.
-  posted.sort((a, b) => a.accountId - b.accountId);
-  return { transactionId: done.transactionId, replayed: false, entries: posted };
+  const { ctes, result, refusal } = repo.postCtes(transactionRow(req, digest), moves);
+  return {
+    ctes,
+    refusal,
+    result,
+    outcome(value) {
+      const done = repo.readPosted(value);
+      if (done === null) return "notWritten";
+      const posted: PostedEntry[] = [];
+      for (const [i, m] of moves.entries()) {
+        const applied = done.applied.get(i);
+        if (applied === undefined) return "insufficientBalance";
+        posted.push({ accountId: applied.accountId, merchantId: m.merchantId, kind: m.kind, amount: m.amount, balanceAfter: applied.balanceAfter });
+      }
+      // In account-id order, as post() reports them.
+      posted.sort((a, b) => a.accountId - b.accountId);
+      return { transactionId: done.transactionId, replayed: false, entries: posted };
+    },
+    /** Creates the accounts the post needs that are not used yet (after a 'ledger.notWritten'). */
+    async prepare(tx) {
+      for (const ref of refs.values()) await accountIdOf(tx, ref, req.currency);
+    },
+  };
 }
 
 function transactionRow(req: PostRequest, digest: string): repo.NewTransaction {

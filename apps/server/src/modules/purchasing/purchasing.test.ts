@@ -99,6 +99,30 @@ describe("orders", () => {
     expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   });
 
+  it("the order that takes the stock below the goods' low-stock threshold notifies the supplier, once per dip", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Thin card", price: 100, settlementPrice: 90, lowStockThreshold: 3 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", csv(6, "THIN"));
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 10_000);
+    const notices = async () => {
+      const outbox = await t.call<{ list: { subject: string }[] }>("GET", `/api/dev/outbox?to=${encodeURIComponent(supplier.email)}`);
+      return outbox.body.data.list.filter((m) => m.subject.includes("Thin card")).length;
+    };
+    const buy = async (quantity: number) =>
+      (await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity, orderNo: orderNo() } })).body.code;
+    expect(await buy(2)).toBe(1); // 4 left
+    expect(await notices()).toBe(0);
+    expect(await buy(2)).toBe(1); // 2 left: below 3
+    // The notice is sent before the order answers.
+    expect(await notices()).toBe(1);
+    expect(await buy(1)).toBe(1); // 1 left: still the same dip
+    expect(await buy(5)).not.toBe(1); // short stock: refused, nothing moved
+    const stock = await t.call<{ stock: number }>("GET", `/api/card-brander/product/${goods.id}`, { token: supplier.token });
+    expect(stock.body.data.stock).toBe(1);
+    expect(await notices()).toBe(1);
+    expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
+  });
+
   it("the same order number makes one order; with another request it is refused", async () => {
     const goods = await newGoods(t, supplier, brand.id, { name: "Replay card" });
     await importFile(t, supplier.token, goods.id, "cards.csv", csv(5, "REPL"));

@@ -166,20 +166,41 @@ export interface OrderFacts {
   nextId: number;
 }
 
+/** Another module's share of an order's statement (its codes, its ledger movement, its result callback). */
+export interface OrderPart {
+  /** CTEs ("name AS (...)", comma-separated) that write only when `inserted` (a query) returns a row. */
+  ctes(inserted: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** An expression over the part's CTEs, returned (as JSON) to the part's owner. */
+  result?: RawBuilder<unknown>;
+  /** Why the statement must be refused (a message key), or NULL: see refuse_if (migration 0082). */
+  refusal?: RawBuilder<string | null>;
+}
+
+/** The SQLSTATE of refuse_if: the statement refused itself and wrote nothing. */
+export const REFUSED = "TS409";
+
 /**
- * Inserts an order under the id orderFacts drew, with its audit row and whatever `alsoWhenInserted`
- * writes (the order-result callback), all in one statement: each part only when the order row went in.
- * Undefined when the purchaser already used the order number (nothing written).
+ * An order in one statement, and so in one transaction of its own: the order row under the id
+ * orderFacts drew, its audit row, and each part's writes, every one of them only when the order row
+ * went in. When a part's refusal names a reason the statement raises it (SQLSTATE REFUSED, the reason
+ * as message) and nothing it wrote stays. The parts run in the order given (their results and refusals
+ * are read in that order), so every order locks the contended rows in the same order, and holds those
+ * locks only while the statement runs and commits. Undefined when the purchaser already used the
+ * order number (nothing written); otherwise the row and each part's result, by index (null for a part
+ * that is absent or has none).
  */
-export async function insertOrderAudited(
-  tx: Executor,
+export async function placeOrder(
+  db: Executor,
   o: NewOrder & { id: number },
   audit: { actorUserId: number | null; detail: Record<string, unknown> },
-  alsoWhenInserted?: (inserted: RawBuilder<unknown>) => RawBuilder<unknown>,
-): Promise<OrderRow | undefined> {
+  parts: (OrderPart | undefined)[],
+): Promise<{ order: OrderRow; results: unknown[] } | undefined> {
   const finishedAt = o.finishedAt ?? null;
-  const also = alsoWhenInserted ? sql`, also AS (${alsoWhenInserted(sql`SELECT 1 FROM ins`)})` : sql``;
-  const r = await sql<{ created_at: Date }>`
+  const inserted = sql`SELECT 1 FROM ins`;
+  const ctes = parts.flatMap((p) => (p ? [sql`, ${p.ctes(inserted)}`] : []));
+  const results = parts.length === 0 ? sql`'[]'::json` : sql`json_build_array(${sql.join(parts.map((p) => p?.result ?? sql`NULL`))})`;
+  const refusals = sql.join([...parts.flatMap((p) => (p?.refusal ? [p.refusal] : [])), sql`NULL::text`]);
+  const r = await sql<{ created_at: Date | null; results: unknown[] }>`
     WITH ins AS (
       INSERT INTO purchase_orders (id, order_no, purchaser_merchant_id, supplier_merchant_id, goods_id, goods_name, business_type, quantity,
         unit_price, face_value, amount, currency, state, top_up_account, request_digest, created_by, finished_at)
@@ -189,12 +210,15 @@ export async function insertOrderAudited(
       RETURNING id, created_at),
     audited AS (
       INSERT INTO audit_log (actor_user_id, action, subject_type, subject_id, detail)
-      SELECT ${audit.actorUserId}::bigint, 'order.create', 'purchase_order', id::text, ${JSON.stringify(audit.detail)}::jsonb FROM ins)${also}
-    SELECT created_at FROM ins`.execute(tx);
+      SELECT ${audit.actorUserId}::bigint, 'order.create', 'purchase_order', id::text, ${JSON.stringify(audit.detail)}::jsonb FROM ins)${sql.join(ctes, sql``)}
+    SELECT (SELECT created_at FROM ins) AS created_at, ${results} AS results,
+      CASE WHEN EXISTS (SELECT 1 FROM ins) THEN refuse_if(coalesce(${refusals})) END AS checked`.execute(db);
   const row = r.rows[0];
-  if (!row) return undefined;
+  if (!row?.created_at) return undefined;
   return {
-    id: o.id,
+    results: row.results,
+    order: {
+      id: o.id,
     order_no: o.orderNo,
     purchaser_merchant_id: o.purchaserId,
     supplier_merchant_id: o.supplierId,
@@ -215,6 +239,7 @@ export async function insertOrderAudited(
     created_by: o.createdBy,
     created_at: row.created_at,
     finished_at: finishedAt,
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type Docking,
   type DockingQuery,
   type FulfilReq,
+  type MessageKey,
   type OrderQuery,
   type OrderReportQuery,
   type OrderReportRow,
@@ -18,16 +19,16 @@ import {
   type RefundQuery,
   type RefundReq,
 } from "@tessera/contracts";
-import type { RawBuilder } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
 import { platformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors";
 import { goodsForPurchase, toPurchasableGoods, type LowStock } from "../catalog";
-import { post, postAtOnce } from "../ledger";
+import { post, postingPart } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
-import { takeCards, voidRefundedCards } from "../supply";
+import { allocationPart, voidRefundedCards } from "../supply";
 import * as repo from "./repo";
 import { StatisticsService } from "./statistics";
 import { WhitelistService } from "./whitelists";
@@ -49,8 +50,8 @@ export interface PurchasingDeps {
   onOrderResult?: (tx: Tx, purchaserId: number, order: () => Promise<PurchaseOrder>) => Promise<void>;
   /**
    * The same hook for an order final as it is inserted (codes from stock): a statement that the order's
-   * insert runs with it, writing the result when `onlyIf` (a query) returns a row. Without it such an
-   * order goes through onOrderResult.
+   * one statement runs with it, writing the result when `onlyIf` (a query) returns a row. Such orders
+   * are announced only through it.
    */
   orderResultStatement?: (purchaserId: number, order: OrderResult, onlyIf: RawBuilder<unknown>) => RawBuilder<unknown>;
   /** Called after an order's transaction when a sale took a goods below its low-stock threshold. */
@@ -75,6 +76,13 @@ function orderResult(o: repo.NewOrder & { id: number }, now: Date): OrderResult 
     finishedAt: now.toISOString(),
   };
 }
+
+/** The reasons an order's statement refuses itself with (see the parts), as the errors they answer. */
+const REFUSALS: Partial<Record<string, MessageKey>> = {
+  "supply.outOfStock": "supply.outOfStock",
+  "supply.goodsNotAvailable": "supply.goodsNotAvailable",
+  "ledger.insufficientBalance": "ledger.insufficientBalance",
+};
 
 const dockingNotFound = () => new AppError(CODE.NOT_FOUND, "docking.notFound");
 const orderNotFound = () => new AppError(CODE.NOT_FOUND, "order.notFound");
@@ -263,48 +271,68 @@ export class PurchasingService {
       topUpAccount: goods.fromStock ? null : (req.topUpAccount ?? null),
       digest,
       createdBy: userId,
-      // Codes from stock are handed over in this transaction: the order is finished when it commits.
+      // Codes from stock are handed over with the order: it is finished when its statement commits.
       ...(goods.fromStock && { finishedAt: now }),
     };
-    // A stock order is final as inserted: its result callback is written by the same statement (should
-    // anything below fail, it rolls back with the rest).
-    const resultStatement = this.deps.orderResultStatement;
-    const announceWithInsert = goods.fromStock && resultStatement ? (inserted: RawBuilder<unknown>) => resultStatement(purchaser.id, orderResult(newOrder, now), inserted) : undefined;
-    // The order's rows first; the contended rows (the supplier's income, the goods' stock) last, just
-    // before the commit, so concurrent orders of one goods wait for each other as briefly as possible.
-    const { order, lowStock } = await withTx(this.deps.db, async (tx) => {
-      const order = await repo.insertOrderAudited(
-        tx,
-        newOrder,
-        { actorUserId: userId, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } },
-        announceWithInsert,
-      );
-      if (!order) return { order: undefined, lowStock: null };
-      const id = order.id;
-      if (goods.fromStock && !announceWithInsert) await this.announceRow(tx, order, names);
-      const cards = goods.fromStock
-        ? await takeCards(tx, { goodsId: goods.id, quantity: req.quantity, orderId: String(id), buyerMerchantId: purchaser.id, goods: { merchantId: goods.supplierMerchantId, name: goods.name, perOrderMax: goods.perOrderMax, cardStock: true } }, now)
-        : undefined;
-      await postAtOnce(tx, {
-        idempotencyKey: `order:${id}`,
-        kind: "purchase",
-        currency: goods.currency,
-        reason: `${req.orderNo} ${goods.name}`,
-        subject: { type: "purchase_order", id },
-        createdBy: userId,
-        postings: [
-          { account: { merchantId: purchaser.id, kind: "sup" }, amount: -amount },
-          goods.fromStock ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
-        ],
-      });
-      return { order, lowStock: cards ? await cards.settleStock() : null };
+    // The other modules' shares of the order's one statement: for a stock order (final as inserted) its
+    // result callback and its codes, then the ledger movement. The contended rows (the goods' stock, the
+    // supplier's income) are written last, and every order writes them in the same order.
+    const resultStatement = goods.fromStock ? this.deps.orderResultStatement : undefined;
+    const callback: repo.OrderPart | undefined = resultStatement && { ctes: (inserted) => sql`order_result AS (${resultStatement(purchaser.id, orderResult(newOrder, now), inserted)})` };
+    const cards = goods.fromStock
+      ? allocationPart({ goodsId: goods.id, quantity: req.quantity, orderId: String(newOrder.id), buyerMerchantId: purchaser.id, goods: { merchantId: goods.supplierMerchantId, name: goods.name, perOrderMax: goods.perOrderMax, cardStock: true } }, now)
+      : undefined;
+    const payment = postingPart({
+      idempotencyKey: `order:${newOrder.id}`,
+      kind: "purchase",
+      currency: goods.currency,
+      reason: `${req.orderNo} ${goods.name}`,
+      subject: { type: "purchase_order", id: newOrder.id },
+      createdBy: userId,
+      postings: [
+        { account: { merchantId: purchaser.id, kind: "sup" }, amount: -amount },
+        goods.fromStock ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
+      ],
     });
+    const audit = { actorUserId: userId, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } };
+    const placed = await this.place(newOrder, audit, [callback, cards, payment], payment);
+    const order = placed?.order;
+    const lowStock = placed && cards ? cards.outcome(placed.results[1]).lowStock : null;
+    if (placed && typeof payment.outcome(placed.results[2]) === "string") throw new Error("order: the ledger part should have refused the statement");
     if (lowStock) await this.deps.onLowStock(lowStock);
     if (order) return this.presentOrder(order, this.deps.db, names);
     // The number was taken meanwhile (the same order sent twice at once): the first order answers.
     const row = await repo.findOrderByNo(this.deps.db, purchaser.id, req.orderNo);
     if (!row) throw new Error("the order must exist after its transaction");
     return this.replay(purchaser.id, req.orderNo, row.request_digest, digest, row);
+  }
+
+  /**
+   * Runs an order's one statement (repo.placeOrder): a refusal becomes its AppError; a ledger account
+   * not used yet is created and the statement run again; a deadlock is retried like withTx would.
+   */
+  private async place(
+    order: repo.NewOrder & { id: number },
+    audit: { actorUserId: number | null; detail: Record<string, unknown> },
+    parts: (repo.OrderPart | undefined)[],
+    payment: { prepare(tx: Tx): Promise<void> },
+  ): Promise<{ order: repo.OrderRow; results: unknown[] } | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await repo.placeOrder(this.deps.db, order, audit, parts);
+      } catch (err) {
+        const code = typeof err === "object" && err !== null && "code" in err ? err.code : undefined;
+        const reason = code === repo.REFUSED && err instanceof Error ? err.message : undefined;
+        if (reason === "ledger.notWritten" && attempt === 1) {
+          await withTx(this.deps.db, (tx) => payment.prepare(tx));
+          continue;
+        }
+        const refusal = reason === undefined ? undefined : REFUSALS[reason];
+        if (refusal) throw new AppError(CODE.CONFLICT, refusal);
+        if (attempt < 3 && (code === "40P01" || code === "40001")) continue;
+        throw err;
+      }
+    }
   }
 
   /** Hands a finished order to the result hook, read inside the transaction that finished it. */
@@ -314,11 +342,6 @@ export class PurchasingService {
       if (!row) throw orderNotFound();
       return this.presentOrder(row, tx);
     });
-  }
-
-  /** announce, for an order whose final row the caller holds. */
-  private async announceRow(tx: Tx, order: repo.OrderRow, names: { purchaser: string; supplier: string }): Promise<void> {
-    await this.deps.onOrderResult?.(tx, order.purchaser_merchant_id, () => this.presentOrder(order, tx, names));
   }
 
   /** The purchaser's earlier order under this number, if it was placed with the same request. */

@@ -1,8 +1,9 @@
 import { CODE } from "@tessera/contracts";
+import { sql, type RawBuilder } from "kysely";
 import type { Tx } from "../../db/tx";
 import { platformDay } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
-import { lockGoodsForStock, sellStock, type LowStock } from "../catalog";
+import { lockGoodsForStock, saleOutcome, sellStock, sellStockCte, type LowStock } from "../catalog";
 import * as repo from "./repo";
 
 export interface AllocateRequest {
@@ -41,10 +42,8 @@ export async function allocateCards(tx: Tx, req: AllocateRequest, now: Date): Pr
  * caller is ready, just before its commit.
  */
 export async function takeCards(tx: Tx, req: AllocateRequest, now: Date): Promise<{ cardIds: number[]; settleStock(): Promise<LowStock | null> }> {
-  if (!Number.isSafeInteger(req.quantity) || req.quantity < 1) throw new AppError(CODE.INVALID_PARAMETER, "validation.invalidParameter", { field: "quantity" }, "quantity");
   const goods = req.goods ?? (await availableGoods(tx, req.goodsId));
-  if (!goods?.cardStock) throw new AppError(CODE.CONFLICT, "supply.goodsNotAvailable");
-  if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "catalog.perOrderInvalid", {}, "quantity");
+  checkRequest(req, goods);
   const ids = await repo.takeAvailable(tx, req.goodsId, req.quantity, platformDay(now), { orderId: req.orderId, buyerMerchantId: req.buyerMerchantId, at: now });
   if (ids.length < req.quantity) throw new AppError(CODE.CONFLICT, "supply.outOfStock");
   return {
@@ -55,6 +54,43 @@ export async function takeCards(tx: Tx, req: AllocateRequest, now: Date): Promis
       return sold.lowStock;
     },
   };
+}
+
+/**
+ * allocateCards as part of a caller's one statement (an order's), for a caller that read the goods
+ * already: `ctes(onlyIf)` take the codes (only when `onlyIf`, a query, returns a row) and move the
+ * goods' counters by what was taken; `refusal` names why the statement must be refused (fewer codes
+ * than asked: supply.outOfStock; the goods no longer available: supply.goodsNotAvailable) or is NULL;
+ * `result` reads the part back for `outcome`. Its CTEs are named `cards_*`.
+ */
+export function allocationPart(
+  req: AllocateRequest & { goods: NonNullable<AllocateRequest["goods"]> },
+  now: Date,
+): { ctes(onlyIf: RawBuilder<unknown>): RawBuilder<unknown>; refusal: RawBuilder<string | null>; result: RawBuilder<unknown>; outcome(value: unknown): Allocation } {
+  const goods = req.goods;
+  checkRequest(req, goods);
+  const taken = sql<number>`(SELECT count(*) FROM cards_taken)::integer`;
+  const stock = sellStockCte("cards_stock", req.goodsId, taken, now);
+  return {
+    ctes: (onlyIf) =>
+      sql`${repo.takeAvailableCtes("cards_taken", req.goodsId, req.quantity, platformDay(now), { orderId: req.orderId, buyerMerchantId: req.buyerMerchantId, at: now }, onlyIf)}, ${stock.cte}`,
+    refusal: sql<string | null>`CASE WHEN ${taken} < ${req.quantity}::integer THEN 'supply.outOfStock' WHEN NOT EXISTS (SELECT 1 FROM cards_stock) THEN 'supply.goodsNotAvailable' END`,
+    result: sql`json_build_array((SELECT coalesce(json_agg(id ORDER BY id), '[]'::json) FROM cards_taken), ${stock.result})`,
+    outcome(value) {
+      const [ids, counters] = value as [number[], unknown];
+      const sold = saleOutcome({ id: req.goodsId, merchantId: goods.merchantId, name: goods.name }, counters);
+      // The statement refuses itself short of either; reaching here without them is a bug.
+      if (ids.length < req.quantity || !sold) throw new Error("allocation: the statement should have refused");
+      return { cardIds: ids.map(Number), lowStock: sold.lowStock };
+    },
+  };
+}
+
+/** The rules of every allocation: a quantity of at least one, within the goods' limit, of a goods sold from stock. */
+function checkRequest<G extends { perOrderMax: number; cardStock: boolean }>(req: AllocateRequest, goods: G | undefined): asserts goods is G {
+  if (!Number.isSafeInteger(req.quantity) || req.quantity < 1) throw new AppError(CODE.INVALID_PARAMETER, "validation.invalidParameter", { field: "quantity" }, "quantity");
+  if (!goods?.cardStock) throw new AppError(CODE.CONFLICT, "supply.goodsNotAvailable");
+  if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "catalog.perOrderInvalid", {}, "quantity");
 }
 
 /** The goods as allocation needs it, read in the transaction; undefined unless it is available. */

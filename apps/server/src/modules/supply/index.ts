@@ -1,6 +1,6 @@
 export { SupplyService, type SupplyDeps } from "./service";
 export { supplyBranderRoutes, supplyUserRoutes } from "./routes";
-export { allocateCards, takeCards, type AllocateRequest, type Allocation } from "./allocate";
+export { allocateCards, allocationPart, takeCards, type AllocateRequest, type Allocation } from "./allocate";
 export { cardKeys, type CardKeys } from "./crypto";
 export { registerCatalogSupply } from "./register";
 export { notifyLowStock } from "./notify";

@@ -1,5 +1,5 @@
 import type { CardQuery } from "@tessera/contracts";
-import { sql, type Expression, type SqlBool } from "kysely";
+import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
 import { copyFromRows } from "../../db/copy";
 import { isUniqueViolation, type Executor } from "../../db/tx";
 
@@ -222,6 +222,25 @@ export async function takeAvailable(tx: Executor, goodsId: number, quantity: num
   return rows.rows.map((r) => Number(r.id));
 }
 
+
+/**
+ * takeAvailable as CTEs of a caller's statement: `${name}` holds the ids of the codes taken, only when
+ * `onlyIf` (a query) returns a row; `${name}_picked` is the SKIP LOCKED pick.
+ */
+export function takeAvailableCtes(name: string, goodsId: number, quantity: number, today: string, sale: { orderId: string; buyerMerchantId: number; at: Date }, onlyIf: RawBuilder<unknown>): RawBuilder<unknown> {
+  const ref = sql.raw(name);
+  const picked = sql.raw(`${name}_picked`);
+  return sql`${picked} AS (
+      SELECT id FROM supply_cards
+      WHERE goods_id = ${goodsId}::bigint AND state = 'available' AND (expires_on IS NULL OR expires_on >= ${today}::date) AND EXISTS (${onlyIf})
+      ORDER BY id
+      LIMIT ${quantity}::integer
+      FOR UPDATE SKIP LOCKED),
+    ${ref} AS (
+      UPDATE supply_cards c SET state = 'sold', order_id = ${sale.orderId}, buyer_merchant_id = ${sale.buyerMerchantId}::bigint, sold_at = ${sale.at}::timestamptz
+      FROM ${picked} WHERE c.id = ${picked}.id
+      RETURNING c.id)`;
+}
 
 /** Locks a supplier's available codes of a goods for voiding; returns the ids it could take. */
 export async function lockAvailable(tx: Executor, merchantId: number, goodsId: number, ids: number[]): Promise<number[]> {
