@@ -22,6 +22,11 @@ export type ImNotice =
     }
   | { ns: "roster"; op: ImRosterOp; from: string; to: string; reason?: string }
   | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin" | "user_notification_mute"; from: string; detail: Record<string, unknown> }
+  /**
+   * A message sent outside the gateway (the REST send) was queued for the recipients in `queue`: wakes
+   * their devices (never stored as a notice: the queue entries are the message itself).
+   */
+  | { ns: "message"; from: string; queue: string }
   /** Ends every session of `from` (never stored: a device that is offline simply cannot log in again). */
   | { ns: "session"; op: "passwordChanged" | "removed" | "disconnected"; from: string };
 

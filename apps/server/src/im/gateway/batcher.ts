@@ -62,7 +62,12 @@ export class AppendBatcher {
   private async flush(jobs: Job[]): Promise<void> {
     let outcomes: AppendOutcome[] = [];
     try {
-      outcomes = await inScope(this.deps, (s) => this.history.appendMany(s, jobs));
+      // One-to-one sends need no transaction: their checks only read and their write is one statement
+      // (atomic and durable on its own), so a batch is two round trips instead of five. Anything else
+      // (group checks, thread counters) runs in a transaction.
+      outcomes = jobs.every((j) => j.input.chatType === "chat")
+        ? await this.history.appendMany({ tx: this.deps.db, now: this.deps.clock.now() }, jobs)
+        : await inScope(this.deps, (s) => this.history.appendMany(s, jobs));
     } catch (err) {
       if (jobs.length === 1 && !isUniqueViolation(err)) {
         jobs[0]?.reject(err);

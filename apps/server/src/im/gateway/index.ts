@@ -116,6 +116,10 @@ function deliver(hub: Hub, appKey: string, deliveries: readonly ImDelivery[]): v
       hub.kickUser(d.notice.from, SESSION_KICKS[d.notice.op]);
       continue;
     }
+    if (d.notice.ns === "message") {
+      hub.wake(d.to, d.notice.queue, d.skipResource);
+      continue;
+    }
     const queue = d.notice.ns === "muc" ? mucQueue(d.notice.mucId) : userQueue(d.notice.from);
     if (d.durable !== false) {
       hub.wake(d.to, queue, d.skipResource);

@@ -76,8 +76,9 @@ export function encodeNotice(appKey: string, raw: ImNotice | Record<string, unkn
       return rosterMeta(appKey, n, id, nowMs);
     case "notify":
       return metaOf({ id, from: { appKey, name: n.from, domain: IM_USER_DOMAIN }, nowMs, ns: NS.NOTIFY, payload: Buffer.from(JSON.stringify(notifyJson(n, nowMs)), "utf8") });
-    // Session notices end sessions (the gateway kicks); they are never a meta.
+    // Session notices end sessions (the gateway kicks); message wake-ups only wake. Neither is a meta.
     case "session":
+    case "message":
     default:
       return null;
   }

@@ -1,4 +1,5 @@
 import { IM_USERNAME_RE } from "@tessera/contracts";
+import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { findUser } from "../store/users";
 import { decodeMeta, type DecodedMeta } from "../proto/decode";
@@ -43,6 +44,8 @@ export class Session implements Device {
   private readonly queues = new Map<string, QueueState>();
   /** Queues with entries offered for push, sent together once the current tick's work is done. */
   private readonly offered = new Set<string>();
+  /** The socket is corked until the end of the current tick (see send). */
+  private corked = false;
 
   constructor(
     private readonly ctx: GatewayCtx,
@@ -63,7 +66,22 @@ export class Session implements Device {
   }
 
   send(frame: Uint8Array): void {
-    if (this.state !== "closed") this.ws.send(frame, { binary: true });
+    if (this.state === "closed") return;
+    if (!this.corked) {
+      // The frames one tick sends this device (a batch's acks, a push, a pull reply) leave in one write
+      // instead of one system call each: the socket is corked until the tick's work is done. ws has no
+      // public way to do this, so its socket is reached directly (ws.send itself corks it the same way).
+      const socket = (this.ws as unknown as { _socket?: Duplex | null })._socket;
+      if (socket) {
+        this.corked = true;
+        socket.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          socket.uncork();
+        });
+      }
+    }
+    this.ws.send(frame, { binary: true });
   }
 
   wake(queue: string, frame: Uint8Array): void {

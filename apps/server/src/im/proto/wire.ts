@@ -5,33 +5,53 @@
  * even to its default: the protocol is proto2 and the client tests presence.
  */
 export class Writer {
-  private readonly chunks: Uint8Array[] = [];
-  private length = 0;
+  // One growing buffer instead of an array per field: messages are built by the thousand per second.
+  private buf = new Uint8Array(64);
+  private pos = 0;
+
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
 
   private push(bytes: Uint8Array): this {
-    this.chunks.push(bytes);
-    this.length += bytes.length;
+    this.ensure(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
     return this;
   }
 
-  private rawVarint(value: bigint): this {
-    let v = BigInt.asUintN(64, value);
-    const out: number[] = [];
+  /** Non-negative safe integers in plain arithmetic; anything else (negative, above 2^53) through BigInt. */
+  private rawVarint(value: number | bigint): this {
+    if (typeof value === "number" && value >= 0 && Number.isSafeInteger(value)) {
+      this.ensure(8);
+      let v = value;
+      while (v >= 0x80) {
+        this.buf[this.pos++] = (v % 0x80) | 0x80;
+        v = Math.floor(v / 0x80);
+      }
+      this.buf[this.pos++] = v;
+      return this;
+    }
+    let v = BigInt.asUintN(64, BigInt(value));
+    this.ensure(10);
     while (v >= 0x80n) {
-      out.push(Number(v & 0x7fn) | 0x80);
+      this.buf[this.pos++] = Number(v & 0x7fn) | 0x80;
       v >>= 7n;
     }
-    out.push(Number(v));
-    return this.push(Uint8Array.from(out));
+    this.buf[this.pos++] = Number(v);
+    return this;
   }
 
   private tag(field: number, wireType: number): this {
-    return this.rawVarint(BigInt((field << 3) | wireType));
+    return this.rawVarint((field << 3) | wireType);
   }
 
   /** int32/int64/uint32/uint64/bool/enum. Negative values take ten bytes, as protobuf does. */
   varint(field: number, value: number | bigint | boolean): this {
-    const v = typeof value === "boolean" ? (value ? 1n : 0n) : BigInt(value);
+    const v = typeof value === "boolean" ? (value ? 1 : 0) : typeof value === "bigint" && value >= 0n && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
     return this.tag(field, 0).rawVarint(v);
   }
 
@@ -48,7 +68,7 @@ export class Writer {
   }
 
   bytes(field: number, value: Uint8Array): this {
-    return this.tag(field, 2).rawVarint(BigInt(value.length)).push(value);
+    return this.tag(field, 2).rawVarint(value.length).push(value);
   }
 
   string(field: number, value: string): this {
@@ -58,17 +78,11 @@ export class Writer {
   message(field: number, build: (w: Writer) => void): this {
     const inner = new Writer();
     build(inner);
-    return this.bytes(field, inner.finish());
+    return this.tag(field, 2).rawVarint(inner.pos).push(inner.buf.subarray(0, inner.pos));
   }
 
   finish(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let pos = 0;
-    for (const c of this.chunks) {
-      out.set(c, pos);
-      pos += c.length;
-    }
-    return out;
+    return this.buf.slice(0, this.pos);
   }
 }
 
@@ -86,8 +100,18 @@ export function readFields(buf: Uint8Array): Field[] {
   const out: Field[] = [];
   let pos = 0;
   const varint = (): bigint => {
-    let result = 0n;
-    let shift = 0n;
+    // Up to seven bytes (49 bits) in plain arithmetic, the rare longer ones through BigInt.
+    let n = 0;
+    let mul = 1;
+    for (let i = 0; i < 7; i++) {
+      const b = buf[pos++];
+      if (b === undefined) throw new Error("protobuf: truncated varint");
+      n += (b & 0x7f) * mul;
+      if ((b & 0x80) === 0) return BigInt(n);
+      mul *= 0x80;
+    }
+    let result = BigInt(n);
+    let shift = 49n;
     for (;;) {
       const b = buf[pos++];
       if (b === undefined) throw new Error("protobuf: truncated varint");

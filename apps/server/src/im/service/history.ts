@@ -3,7 +3,7 @@ import type { Executor } from "../../db/tx";
 import { asGroupRefusal, denied, ImError, imError, invalidParam } from "../errors";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
 import * as convs from "../store/conversations";
-import { sendersWithOtherDevices } from "../store/inbox";
+import { mucQueue, sendersWithOtherDevices, userQueue } from "../store/inbox";
 import { readSendLookups } from "../store/send-lookups";
 import * as messages from "../store/messages";
 import * as mucStore from "../store/mucs";
@@ -53,6 +53,15 @@ interface SendPlan {
   recipients: readonly string[];
 }
 
+/**
+ * Where appendMany runs: a transaction (Scope), or for one-to-one sends only the pool itself: their
+ * checks read and their write is one statement, which commits on its own.
+ */
+export interface AppendScope {
+  tx: Executor;
+  now: Date;
+}
+
 /** Read once per list of sends; group members are read once per group. */
 interface SendLookups {
   users: Set<string>;
@@ -60,6 +69,8 @@ interface SendLookups {
   members: Map<string, { username: string; shielded: boolean }[]>;
   /** Senders with another device than the sending one (they get a queue copy of their sends). */
   otherDevices: Set<string>;
+  /** Messages stored before under the sends' client ids; undefined when not read here. */
+  resends?: { id: number; seq: number; createdMs: number; from: string; clientId: string }[];
 }
 
 export interface SentMessage {
@@ -108,7 +119,16 @@ export class ImHistory {
    */
   async send(input: SendInput): Promise<SentMessage> {
     const payload = this.buildPayload(input);
-    return inScope(this.deps, (s) => this.append(s, input, payload));
+    const sent = await inScope(this.deps, (s) => this.append(s, input, payload));
+    // The recipients' online devices learn of it like of any queue entry (the gateway pushes its own sends).
+    const theirs = [...new Set(sent.inbox.filter((e) => e.username !== input.from).map((e) => e.username))];
+    const mine = sent.inbox.some((e) => e.username === input.from);
+    const muc = input.chatType === "chat" ? null : mucQueue(input.to);
+    this.deps.bus.publish([
+      ...(theirs.length > 0 ? [{ to: theirs, notice: { ns: "message" as const, from: input.from, queue: muc ?? userQueue(input.from) } }] : []),
+      ...(mine ? [{ to: [input.from], notice: { ns: "message" as const, from: input.from, queue: muc ?? userQueue(input.to) }, skipResource: input.fromResource ?? undefined }] : []),
+    ]);
+    return sent;
   }
 
   buildPayload(input: SendInput): ImMessagePayload {
@@ -135,7 +155,7 @@ export class ImHistory {
    * its own (a refused one gets its error and does not disturb the others), and the accepted ones are
    * written together. The lookups the checks need are made once for the whole list.
    */
-  async appendMany(s: Scope, jobs: readonly { input: SendInput; payload: ImMessagePayload }[]): Promise<AppendOutcome[]> {
+  async appendMany(s: AppendScope, jobs: readonly { input: SendInput; payload: ImMessagePayload }[]): Promise<AppendOutcome[]> {
     const lookups = await this.lookupsFor(s, jobs.map((j) => j.input));
     const outcomes: AppendOutcome[] = new Array<AppendOutcome>(jobs.length);
     const planned: { i: number; plan: SendPlan }[] = [];
@@ -155,6 +175,7 @@ export class ImHistory {
         return { m, fan: plan.fan };
       }),
       s.now,
+      lookups.resends,
     );
     for (const [k, { i, plan }] of planned.entries()) {
       const row = stored[k] as messages.Appended;
@@ -165,24 +186,26 @@ export class ImHistory {
   }
 
   /** What the checks of a list of sends read, read once: peers that exist, blocks between the parties. */
-  private async lookupsFor(s: Scope, inputs: readonly SendInput[]): Promise<SendLookups> {
+  private async lookupsFor(s: AppendScope, inputs: readonly SendInput[]): Promise<SendLookups> {
     const chats = inputs.filter((i) => i.chatType === "chat");
     const fromDevices = inputs.flatMap((i) => (i.fromResource ? [{ username: i.from, resource: i.fromResource }] : []));
-    if (fromDevices.length === 0 && chats.length === 0) return { users: new Set(), blocked: new Set(), members: new Map(), otherDevices: new Set() };
+    const clientIds = inputs.flatMap((i) => (i.clientId ? [{ from: i.from, clientId: i.clientId }] : []));
+    if (fromDevices.length === 0 && chats.length === 0 && clientIds.length === 0) return { users: new Set(), blocked: new Set(), members: new Map(), otherDevices: new Set(), resends: [] };
     const rows = await readSendLookups(s.tx, {
       senders: [...new Set(fromDevices.map((d) => d.username))],
       peers: [...new Set(chats.map((c) => c.to))],
       chatSenders: [...new Set(chats.map((c) => c.from))],
+      clientIds,
       now: s.now,
     });
-    return { users: rows.users, blocked: rows.blocks, members: new Map(), otherDevices: sendersWithOtherDevices(fromDevices, rows.devices) };
+    return { users: rows.users, blocked: rows.blocks, members: new Map(), otherDevices: sendersWithOtherDevices(fromDevices, rows.devices), resends: rows.resends };
   }
 
   /**
    * The checks of one send (the recipient exists and has not blocked the sender; group and room senders
    * are members, not muted, not silenced by a ban unless allowlisted) and who gets it.
    */
-  private async plan(s: Scope, input: SendInput, lookups: SendLookups): Promise<SendPlan> {
+  private async plan(s: AppendScope, input: SendInput, lookups: SendLookups): Promise<SendPlan> {
     const db = s.tx;
     let fan: messages.Fanout;
     let threadId: number | null = null;
@@ -222,7 +245,7 @@ export class ImHistory {
     return { fan, threadId, recipients };
   }
 
-  private async countThreadMessage(s: Scope, threadId: number, messageId: number, from: string): Promise<void> {
+  private async countThreadMessage(s: AppendScope, threadId: number, messageId: number, from: string): Promise<void> {
     await s.tx
       .updateTable("im_threads")
       .set((eb) => ({ message_count: eb("message_count", "+", 1), last_message_id: messageId, updated_at: s.now }))

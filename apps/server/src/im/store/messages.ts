@@ -71,16 +71,24 @@ export interface QueuedEntry {
  * list order within a conversation (consecutive seqs). A resend (same sender and client id, stored
  * before or earlier in the list) returns the first message and writes nothing.
  */
-export async function appendMessages(tx: Tx, items: readonly { m: NewMessage; fan: Fanout }[], now: Date): Promise<Appended[]> {
+export async function appendMessages(
+  tx: Executor,
+  items: readonly { m: NewMessage; fan: Fanout }[],
+  now: Date,
+  /** The messages already stored under the items' client ids, when the caller read them already. */
+  known?: readonly { id: number; seq: number; createdMs: number; from: string; clientId: string }[],
+): Promise<Appended[]> {
   const out: (Appended | undefined)[] = new Array<Appended | undefined>(items.length);
   const withClientId = items.flatMap((it, i) => (it.m.clientId ? [{ i, from: it.m.from, clientId: it.m.clientId }] : []));
   const stored = new Map<string, Appended>();
-  if (withClientId.length > 0) {
-    const found = await sql<{ id: number; seq: number; created_ms: number; from_user: string; client_id: string }>`
+  let found = known;
+  if (!found && withClientId.length > 0) {
+    const r = await sql<{ id: number; seq: number; created_ms: number; from_user: string; client_id: string }>`
       SELECT id, seq, created_ms, from_user, client_id FROM im_messages
       WHERE (from_user, client_id) IN (SELECT * FROM unnest(${withClientId.map((c) => c.from)}::text[], ${withClientId.map((c) => c.clientId)}::text[]))`.execute(tx);
-    for (const r of found.rows) stored.set(`${r.from_user}\0${r.client_id}`, { id: Number(r.id), seq: Number(r.seq), createdMs: Number(r.created_ms), duplicate: true, inbox: [] });
+    found = r.rows.map((row) => ({ id: Number(row.id), seq: Number(row.seq), createdMs: Number(row.created_ms), from: row.from_user, clientId: row.client_id }));
   }
+  for (const f of found ?? []) stored.set(`${f.from}\0${f.clientId}`, { id: f.id, seq: f.seq, createdMs: f.createdMs, duplicate: true, inbox: [] });
   // Which items are new; a second copy in the list points at the first.
   const fresh: number[] = [];
   const copyOf = new Map<number, number>();
@@ -112,7 +120,7 @@ export async function appendMessages(tx: Tx, items: readonly { m: NewMessage; fa
  * entry (PostgreSQL runs every data-modifying part of a WITH to completion, read or not). One statement instead of four: with the reads of a send, the whole append is a few round trips,
  * and a round trip is what a message waits for.
  */
-async function writeMessages(tx: Tx, items: readonly { m: NewMessage; fan: Fanout }[], now: Date): Promise<Appended[]> {
+async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan: Fanout }[], now: Date): Promise<Appended[]> {
   const keys = items.map(({ m }) => convKey(m.chatType, m.from, m.to, m.threadId));
   // Per (user, conversation): the newest message (its position in `items`, from 1) and how many count unread.
   const convs = new Map<string, { u: string; key: string; peer: string; type: "chat" | "groupchat"; o: number; unread: number }>();
