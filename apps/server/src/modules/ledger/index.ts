@@ -6,7 +6,6 @@ export {
   periodTotals,
   positiveAccounts,
   post,
-  postAtOnce,
   postingPart,
   preparePost,
   type AccountRef,

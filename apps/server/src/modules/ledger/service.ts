@@ -8,7 +8,7 @@ import {
   type Money,
   type PlatformAccountKind,
 } from "@tessera/contracts";
-import { sql, type RawBuilder } from "kysely";
+import type { RawBuilder } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
 import { AppError, conflict } from "../../platform/http/errors";
 import { getMerchant } from "../merchants";
@@ -92,22 +92,9 @@ function checked(req: PostRequest): { merged: Map<string, number>; refs: Map<str
 }
 
 /**
- * post() in one statement when every account it touches exists already (the common case): the
- * transaction row, the balances and the entries together, so the balance rows are locked from this one
- * round trip to the commit. Call it last in the caller's transaction. A first use of an account or a
- * replayed key writes nothing there and takes post()'s way; refusals throw like post() does.
- */
-export async function postAtOnce(tx: Tx, req: PostRequest): Promise<PostResult> {
-  const part = postingPart(req);
-  const r = await sql<{ r: unknown }>`WITH ${part.ctes(sql`SELECT 1`)} SELECT ${part.result} AS r`.execute(tx);
-  const done = part.outcome(r.rows[0]?.r);
-  if (done === "notWritten") return post(tx, req);
-  if (done === "insufficientBalance") throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance");
-  return done;
-}
-
-/**
- * postAtOnce as part of a caller's statement (an order's one statement): `ctes(onlyIf)` post when
+ * post() as part of a caller's one statement (an order's), when every account it touches exists
+ * already (the common case): the transaction row, the balances and the entries with the caller's other
+ * writes, so the balance rows stay locked only while that statement runs. `ctes(onlyIf)` post when
  * `onlyIf` (a query) returns a row; `refusal` is NULL when the post went through, else why not
  * ('ledger.notWritten': an account is not used yet or the key is taken, so `prepare` then post() must
  * do it; 'ledger.insufficientBalance'), for a statement that refuses itself; `result` reads the post
