@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: build the web app when its sources are newer than the last build, then run the server
-// (web app and API on one port). Nothing else needs to be installed or running.
+// `npm start`: build the web app when its sources are newer than the last build, bundle the server, then
+// run it with plain node (web app and API on one port). Nothing else needs to be installed or running.
 import { spawnSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildServer } from "./build-server.mjs";
+import { serverProcess } from "./server-process.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "apps/web/dist/index.html");
@@ -23,7 +25,9 @@ if (!existsSync(dist) || Math.max(...sources.map(newest)) > statSync(dist).mtime
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
-const server = spawn(process.execPath, [tsx, path.join(root, "apps/server/src/main.ts")], { cwd: process.cwd(), stdio: "inherit" });
+// Bundling takes well under a second, so the server is bundled on every start and always runs the sources.
+await buildServer();
+const run = serverProcess();
+const server = spawn(run.command, run.args, { cwd: process.cwd(), env: run.env, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -2,24 +2,28 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { buildServer } from "../../scripts/build-server.mjs";
+import { serverProcess } from "../../scripts/server-process.mjs";
 import { freePort } from "./ports";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server process's own pid (for its memory). */
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts the real server (`apps/server/src/main.ts`) on a fresh data folder and waits for /healthz. */
+/**
+ * Starts the real server as `npm start` runs it (the bundle scripts/build-server.mjs makes, on plain node) on
+ * a fresh data folder and waits for /healthz.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  await buildServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-"));
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), path.join(repoRoot, "apps/server/src/main.ts")],
-    { env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "ignore", "inherit"] },
-  );
+  const run = serverProcess({ ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env });
+  const child: ChildProcess = spawn(run.command, run.args, { env: run.env, stdio: ["ignore", "ignore", "inherit"] });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -34,6 +38,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   return {
     baseUrl,
+    pid: child.pid ?? 0,
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));

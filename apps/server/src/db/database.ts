@@ -134,8 +134,8 @@ async function initPgliteDir(dataDir: string): Promise<void> {
 
 /**
  * The embedded database's buffer cache. PostgreSQL's default (128MB) lives inside the process once touched;
- * 32MB keeps a server on the embedded database small (a million-code import peaks under 300 MB) while the
- * operating system's page cache still holds the data files.
+ * 32MB keeps a server on the embedded database small (with the settings of scripts/server-process.mjs a
+ * million-code import peaks under 300 MB) while the operating system's page cache still holds the data files.
  */
 export const DEFAULT_PGLITE_SHARED_BUFFERS = "32MB";
 

@@ -31,7 +31,7 @@ class Mutex {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly db: PGlite) {}
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    // `COPY ... FROM '/dev/blob'` reads its data from a blob handed over beside the statement (see copyFromRows).
+    // `COPY ... FROM '/dev/blob'` reads its data from a blob handed over beside the statement (see copyFromText).
     const blob = q.parameters.length === 1 && q.parameters[0] instanceof Blob ? q.parameters[0] : undefined;
     const r = blob
       ? await this.db.query<R>(q.sql, [], { rowMode: "object", blob })

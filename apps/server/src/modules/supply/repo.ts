@@ -1,6 +1,6 @@
 import type { CardQuery } from "@tessera/contracts";
 import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
-import { copyFromRows } from "../../db/copy";
+import { copyField, copyFromText } from "../../db/copy";
 import { isUniqueViolation, type Executor } from "../../db/tx";
 
 /** SQL of the supply module. Supplier queries take the supplier's merchant id; buyer queries the buyer's. */
@@ -51,12 +51,11 @@ export async function copyCards(tx: Executor, head: { merchantId: number; goodsI
   await sql`SAVEPOINT copy_cards`.execute(tx);
   try {
     await sql`SET LOCAL session_replication_role = replica`.execute(tx);
-    await copyFromRows(
-      tx,
-      "supply_cards",
-      ["merchant_id", "goods_id", "batch_id", "row_no", "number_hash", "number_mask", "sealed", "expires_on"],
-      cards.map((c) => [head.merchantId, head.goodsId, head.batchId, c.rowNo, c.numberHash, c.numberMask, c.sealed, c.expiresOn]),
-    );
+    // The text is written directly (no row arrays): a million-code import makes a million of these lines.
+    const lead = `${head.merchantId}\t${head.goodsId}\t${head.batchId}\t`;
+    let text = "";
+    for (const c of cards) text += `${lead}${c.rowNo}\t${copyField(c.numberHash)}\t${copyField(c.numberMask)}\t${copyField(c.sealed)}\t${copyField(c.expiresOn)}\n`;
+    await copyFromText(tx, "supply_cards", ["merchant_id", "goods_id", "batch_id", "row_no", "number_hash", "number_mask", "sealed", "expires_on"], text);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // Also undoes the SET LOCAL above.

@@ -21,7 +21,7 @@ import { AppError, conflict, invalid, notFound } from "../../platform/http/error
 import type { Mailer } from "../../platform/messaging/adapters";
 import { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, type LowStock } from "../catalog";
 import { maskNumber, MASKED_SECRET, type CardKeys } from "./crypto";
-import { isTemplateHeader, kindOf, readRows, toRawRow, UnreadableFile } from "./import/rows";
+import { isTemplateHeader, kindOf, readRows, toRawRow, UnreadableFile, type FileRow } from "./import/rows";
 import { checkRow, isBlankRow, type CheckedRow } from "./import/validate";
 import { notifyLowStock } from "./notify";
 import * as repo from "./repo";
@@ -39,6 +39,36 @@ export interface SupplyDeps {
 const CHUNK = 5000;
 
 type Reject = { rowNo: number; reason: RejectReason; numberMask: string };
+
+/**
+ * The rows of an import waiting to land together. Each row is sealed, hashed and masked as it is read,
+ * so only what lands is kept: the file's own cells are garbage at once instead of living until the
+ * chunk's transaction (a million-code import would otherwise carry them into the old heap).
+ */
+class Chunk {
+  rows = 0;
+  readonly rejects: Reject[] = [];
+  readonly cards: repo.NewCard[] = [];
+  /** Numbers (by keyed hash) already in this chunk: a second one is a duplicate within the file. */
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly keys: CardKeys) {}
+
+  add(row: CheckedRow): void {
+    this.rows += 1;
+    if (!row.ok) {
+      this.rejects.push({ rowNo: row.rowNo, reason: row.reason, numberMask: row.number ? maskNumber(row.number.slice(0, 64)) : "" });
+      return;
+    }
+    const numberHash = this.keys.numberHash(row.number);
+    if (this.seen.has(numberHash)) {
+      this.rejects.push({ rowNo: row.rowNo, reason: "duplicateInFile", numberMask: maskNumber(row.number) });
+      return;
+    }
+    this.seen.add(numberHash);
+    this.cards.push({ rowNo: row.rowNo, numberHash, numberMask: maskNumber(row.number), sealed: this.keys.seal(row.number, row.secret), expiresOn: row.expiresOn });
+  }
+}
 
 /** Supplied goods' card secrets: import, lists (masked), void, reveal to the buyer, import records. */
 export class SupplyService {
@@ -78,28 +108,34 @@ export class SupplyService {
     const rows = readRows(input, kind);
     let batchId: number | null = null;
     const today = this.today();
-    let pending: CheckedRow[] = [];
-    try {
-      const first = await rows.next();
-      if (first.done || !isTemplateHeader(first.value.cells)) {
-        input.resume();
-        throw invalid(first.done ? "supply.fileEmpty" : "supply.fileHeader", "file");
-      }
-      for await (const r of rows) {
+    let chunk = new Chunk(this.deps.keys);
+    const take = async (batch: FileRow[]) => {
+      for (const r of batch) {
         const raw = toRawRow(r);
         if (isBlankRow(raw)) continue;
         batchId ??= await repo.insertBatch(this.deps.db, { merchantId, goodsId, fileName, createdBy: actor.userId });
-        pending.push(checkRow(raw, today));
-        if (pending.length >= CHUNK) {
-          await this.landChunk(merchantId, goods, batchId, pending);
-          pending = [];
+        chunk.add(checkRow(raw, today));
+        if (chunk.rows >= CHUNK) {
+          await this.landChunk(merchantId, goods, batchId, chunk);
+          chunk = new Chunk(this.deps.keys);
           // The embedded database runs on this thread and a chunk never leaves the microtask queue:
           // let other requests (and timers) through between chunks of a long import.
           await setImmediate();
         }
       }
+    };
+    try {
+      const first = await rows.next();
+      const head: FileRow[] = first.done ? [] : first.value;
+      const header = head[0];
+      if (!header || !isTemplateHeader(header.cells)) {
+        input.resume();
+        throw invalid(header ? "supply.fileHeader" : "supply.fileEmpty", "file");
+      }
+      await take(head.slice(1));
+      for await (const batch of rows) await take(batch);
       if (batchId === null) throw invalid("supply.fileEmpty", "file");
-      await this.landChunk(merchantId, goods, batchId, pending);
+      await this.landChunk(merchantId, goods, batchId, chunk);
       await repo.finishBatch(this.deps.db, batchId, "done", this.deps.clock.now());
     } catch (err) {
       if (batchId !== null) await repo.finishBatch(this.deps.db, batchId, "failed", this.deps.clock.now());
@@ -109,32 +145,17 @@ export class SupplyService {
     return this.batch(actor, batchId);
   }
 
-  private async landChunk(merchantId: number, goods: { id: number; merchantId: number; name: string }, batchId: number, chunk: CheckedRow[]): Promise<void> {
-    const { keys } = this.deps;
-    const rejects: Reject[] = [];
-    const cards: repo.NewCard[] = [];
-    const seen = new Map<string, number>();
-    for (const row of chunk) {
-      if (!row.ok) {
-        rejects.push({ rowNo: row.rowNo, reason: row.reason, numberMask: row.number ? maskNumber(row.number.slice(0, 64)) : "" });
-        continue;
-      }
-      const numberHash = keys.numberHash(row.number);
-      if (seen.has(numberHash)) {
-        rejects.push({ rowNo: row.rowNo, reason: "duplicateInFile", numberMask: maskNumber(row.number) });
-        continue;
-      }
-      seen.set(numberHash, row.rowNo);
-      cards.push({ rowNo: row.rowNo, numberHash, numberMask: maskNumber(row.number), sealed: keys.seal(row.number, row.secret), expiresOn: row.expiresOn });
-    }
+  private async landChunk(merchantId: number, goods: { id: number; merchantId: number; name: string }, batchId: number, chunk: Chunk): Promise<void> {
+    const { rejects, cards } = chunk;
     await withTx(this.deps.db, async (tx) => {
       // A chunk is all-or-nothing with its counters, so not waiting for the WAL flush risks at most
       // losing a whole recent chunk in a crash, never a half-counted one.
       await sql`SET LOCAL synchronous_commit = off`.execute(tx);
       const head = { merchantId, goodsId: goods.id, batchId };
       const copied = this.deps.copyImports === true && (await repo.copyCards(tx, head, cards));
-      const landed = copied ? new Set(cards.map((c) => c.rowNo)) : await repo.insertCards(tx, head, cards);
-      const skipped = cards.filter((c) => !landed.has(c.rowNo));
+      const landed = copied ? null : await repo.insertCards(tx, head, cards);
+      const skipped = landed ? cards.filter((c) => !landed.has(c.rowNo)) : [];
+      const imported = landed ? landed.size : cards.length;
       const holders = await repo.firstHolders(tx, goods.id, skipped.map((c) => c.numberHash));
       const all = [...rejects];
       for (const c of skipped) {
@@ -142,8 +163,8 @@ export class SupplyService {
         all.push({ rowNo: c.rowNo, reason: holder?.batchId === batchId ? "duplicateInFile" : "duplicateStored", numberMask: c.numberMask });
       }
       await repo.insertRejects(tx, batchId, all);
-      await repo.addToBatch(tx, batchId, { rows: chunk.length, imported: landed.size, rejected: all.length });
-      if (landed.size > 0) await adjustStock(tx, goods, { stock: landed.size }, this.deps.clock.now());
+      await repo.addToBatch(tx, batchId, { rows: chunk.rows, imported, rejected: all.length });
+      if (imported > 0) await adjustStock(tx, goods, { stock: imported }, this.deps.clock.now());
     });
   }
 

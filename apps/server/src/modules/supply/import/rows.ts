@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
 import type { Lang } from "@tessera/contracts";
-import { parse } from "csv-parse";
 import type ExcelJS from "exceljs";
 import { loadExcel } from "../../../platform/heavy-libraries";
+import { CsvReader } from "./csv";
 import type { RawRow } from "./validate";
 
 /** The template's header row in each language (the import accepts any of them, and the column keys). */
@@ -37,32 +37,47 @@ export function kindOf(fileName: string): FileKind | null {
 /** Thrown when the file is not what its name says (not a zip, broken CSV quoting ...). */
 export class UnreadableFile extends Error {}
 
+export interface FileRow {
+  rowNo: number;
+  cells: unknown[];
+}
+
+/** Rows of an xlsx file handed on together (a million rows one by one cost a promise each). */
+const XLSX_BATCH = 1000;
+
 /**
- * The rows of an import file, streamed: the first yielded row is the header (rowNo 1), then data
- * rows with the file's own row numbers. Memory stays bounded by one parser buffer, whatever the size.
+ * The rows of an import file, streamed, in batches: the first row is the header (rowNo 1), then data
+ * rows with the file's own row numbers. Memory stays bounded by one input chunk, whatever the size.
  * XLSX files written with shared strings keep that string table in memory (the format requires it).
  */
-export async function* readRows(input: Readable, kind: FileKind): AsyncGenerator<{ rowNo: number; cells: unknown[] }> {
+export async function* readRows(input: Readable, kind: FileKind): AsyncGenerator<FileRow[]> {
   try {
     if (kind === "csv") {
       // Row numbers count records, as a spreadsheet shows them (a quoted field may span lines).
-      // max_record_size: one malformed line (no newline for megabytes) must not grow memory without bound.
-      const parser = input.pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, max_record_size: 64 * 1024 }));
-      input.on("error", (err) => parser.destroy(err));
+      const reader = new CsvReader();
       let rowNo = 0;
-      for await (const record of parser as AsyncIterable<string[]>) {
-        rowNo += 1;
-        yield { rowNo, cells: record };
+      const numbered = (records: string[][]) => records.map((cells) => ({ rowNo: ++rowNo, cells }));
+      for await (const chunk of input as AsyncIterable<Buffer | string>) {
+        const records = reader.push(chunk);
+        if (records.length > 0) yield numbered(records);
       }
+      const last = reader.end();
+      if (last.length > 0) yield numbered(last);
       return;
     }
     const Excel = await loadExcel();
     const reader = new Excel.stream.xlsx.WorkbookReader(input, { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "emit" });
     for await (const sheet of reader) {
+      let batch: FileRow[] = [];
       for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
         const values = row.values as unknown[];
-        yield { rowNo: row.number, cells: values.slice(1) };
+        batch.push({ rowNo: row.number, cells: values.slice(1) });
+        if (batch.length >= XLSX_BATCH) {
+          yield batch;
+          batch = [];
+        }
       }
+      if (batch.length > 0) yield batch;
       // Only the first worksheet holds codes.
       break;
     }
@@ -73,6 +88,6 @@ export async function* readRows(input: Readable, kind: FileKind): AsyncGenerator
   }
 }
 
-export function toRawRow(r: { rowNo: number; cells: unknown[] }): RawRow {
+export function toRawRow(r: FileRow): RawRow {
   return { rowNo: r.rowNo, number: r.cells[0], secret: r.cells[1], expiry: r.cells[2] };
 }
