@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { WebSocket } from "ws";
 import { CMD } from "../apps/server/src/im/gateway/frames";
 import { pullFrame, provisionFrame, sendFrame, WireClient, type ServerFrame } from "../apps/server/src/im/gateway/wire-client";
@@ -32,11 +33,14 @@ interface Proc {
   statements?: () => Promise<Map<string, number>>;
 }
 
-/** CPU time (user + system, ms) of one process, or of every postgres process when pid is null. */
-function cpuMs(pid: number | null): number {
+/**
+ * CPU time (user + system, ms) of one process, of a list of processes, or of every postgres process when
+ * pid is null.
+ */
+function cpuMs(pid: number | readonly number[] | null, which: "all" | "sys" = "all"): number {
   const tick = 10; // ms per clock tick (USER_HZ = 100 on Linux)
   let total = 0;
-  for (const p of pid === null ? readdirSync("/proc").filter((d) => /^\d+$/.test(d)) : [String(pid)]) {
+  for (const p of pid === null ? readdirSync("/proc").filter((d) => /^\d+$/.test(d)) : typeof pid === "number" ? [String(pid)] : pid.map(String)) {
     let stat: string;
     try {
       stat = readFileSync(`/proc/${p}/stat`, "utf8");
@@ -46,7 +50,7 @@ function cpuMs(pid: number | null): number {
     const close = stat.lastIndexOf(")");
     if (pid === null && !stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
     const fields = stat.slice(close + 2).split(" ");
-    total += (Number(fields[11]) + Number(fields[12])) * tick;
+    total += ((which === "all" ? Number(fields[11]) : 0) + Number(fields[12])) * tick;
   }
   return total;
 }
@@ -289,6 +293,18 @@ function pct(sorted: number[], p: number): number {
   return Math.round((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0) * 10) / 10;
 }
 
+/** The pids of the backends connected to the bench's database (the server's pool). */
+async function databaseBackends(databaseUrl: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const r = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    return r.rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * BENCH_CPU_PROF_LOAD=<dir>: a V8 CPU profile of the server during each gateway throughput run only (not
  * the logins before), taken through the inspector the server opens on SIGUSR1.
@@ -332,8 +348,10 @@ async function profileServer(pid: number): Promise<(file: string) => Promise<voi
  * run: CPU per delivered message of the server, of PostgreSQL (every postgres process on the machine)
  * and of the load, and with BENCH_STATEMENTS=1 the server's statements per message.
  */
-async function throughput(pairs: Pair[], seconds: number, server?: { proc: Proc; label: string; lines: string[] }): Promise<number> {
-  const cpu0 = server ? { own: cpuMs(server.proc.pid), pg: cpuMs(null), load: process.cpuUsage() } : null;
+async function throughput(pairs: Pair[], seconds: number, server?: { proc: Proc; label: string; lines: string[]; databaseUrl?: string | undefined }): Promise<number> {
+  // The server's own database connections (the machine's other postgres work is not this bench's).
+  const backends = server?.databaseUrl ? await databaseBackends(server.databaseUrl) : [];
+  const cpu0 = server ? { own: cpuMs(server.proc.pid), sys: cpuMs(server.proc.pid, "sys"), pg: cpuMs(null), backends: cpuMs(backends), load: process.cpuUsage() } : null;
   const st0 = await server?.proc.statements?.();
   const profDir = process.env.BENCH_CPU_PROF_LOAD;
   const stopProfile = server && profDir ? await profileServer(server.proc.pid) : null;
@@ -367,7 +385,7 @@ async function throughput(pairs: Pair[], seconds: number, server?: { proc: Proc;
   if (server && cpu0 && delivered > 0) {
     const us = (ms: number) => ((ms * 1000) / delivered).toFixed(0);
     const load = process.cpuUsage(cpu0.load);
-    let line = `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs, postgres ${us(cpuMs(null) - cpu0.pg)} µs, load ${us((load.user + load.system) / 1000)} µs`;
+    let line = `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs (system ${us(cpuMs(server.proc.pid, "sys") - cpu0.sys)}), postgres ${us(cpuMs(null) - cpu0.pg)} µs (its connections ${us(cpuMs(backends) - cpu0.backends)}), load ${us((load.user + load.system) / 1000)} µs`;
     const st1 = await server.proc.statements?.();
     if (st0 && st1) {
       const diff = [...st1].map(([k, n]) => [k, n - (st0.get(k) ?? 0)] as const).filter(([, n]) => n > 0);
@@ -466,10 +484,10 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     for (const c of extra) c.close();
     await new Promise((r) => setTimeout(r, 1000));
     const diag: string[] = [];
-    let rate = await throughput(pairs, run, { proc: gw, label: "1000 clients", lines: diag });
+    let rate = await throughput(pairs, run, { proc: gw, label: "1000 clients", lines: diag, databaseUrl });
     report("gateway", 1000, rate, await latency(pairs, rate / 2, run));
     idle.push(...(await idleGateway(gw.port, 9000, users, 10_000)));
-    rate = await throughput(pairs, run, { proc: gw, label: "10000 clients", lines: diag });
+    rate = await throughput(pairs, run, { proc: gw, label: "10000 clients", lines: diag, databaseUrl });
     report("gateway", 10000, rate, await latency(pairs, rate / 2, run));
     lines.push(`gateway memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB (RSS ${Math.round(rss1k / 1024)} MB at 1,000, ${Math.round(rss10k / 1024)} MB at 10,000)`);
     lines.push(...diag);

@@ -33,6 +33,23 @@ describe("protobuf wire format", () => {
     expect([...(c?.bytes ?? [])]).toEqual([1, 2, 3]);
   });
 
+  it("nests messages in messages whose lengths take one, two and three bytes", () => {
+    for (const size of [0, 127, 128, 20_000]) {
+      const body = "y".repeat(size);
+      const bytes = new Writer()
+        .varint(1, 1)
+        .message(2, (m) => m.message(1, (n) => n.string(1, body)).varint(2, 9))
+        .varint(3, 3)
+        .finish();
+      const [one, outer, three] = readFields(bytes);
+      expect(one?.varint).toBe(1n);
+      expect(three?.varint).toBe(3n);
+      const [inner, nine] = readFields(outer?.bytes ?? new Uint8Array());
+      expect(nine?.varint).toBe(9n);
+      expect(Buffer.from(readFields(inner?.bytes ?? new Uint8Array())[0]?.bytes ?? []).toString("utf8")).toBe(body);
+    }
+  });
+
   it("refuses truncated and overlong varints", () => {
     expect(() => readFields(new Uint8Array([0x08, 0x80]))).toThrow(/truncated/);
     expect(() => readFields(new Uint8Array([0x08, ...Array<number>(10).fill(0xff), 0x01]))).toThrow(/too long/);

@@ -75,10 +75,29 @@ export class Writer {
     return this.bytes(field, Buffer.from(value, "utf8"));
   }
 
+  /**
+   * A nested message, built in place: one byte is kept for its length (most are shorter than 128 bytes)
+   * and the body moves up when the length needs more, so no writer is allocated per nested message.
+   */
   message(field: number, build: (w: Writer) => void): this {
-    const inner = new Writer();
-    build(inner);
-    return this.tag(field, 2).rawVarint(inner.pos).push(inner.buf.subarray(0, inner.pos));
+    this.tag(field, 2);
+    this.ensure(1);
+    const lengthAt = this.pos++;
+    build(this);
+    const length = this.pos - lengthAt - 1;
+    if (length < 0x80) {
+      this.buf[lengthAt] = length;
+      return this;
+    }
+    let extra = 0;
+    for (let v = length; v >= 0x80; v = Math.floor(v / 0x80)) extra++;
+    this.ensure(extra);
+    this.buf.copyWithin(lengthAt + 1 + extra, lengthAt + 1, this.pos);
+    const end = this.pos + extra;
+    this.pos = lengthAt;
+    this.rawVarint(length);
+    this.pos = end;
+    return this;
   }
 
   finish(): Uint8Array {
