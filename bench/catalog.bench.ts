@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -9,6 +9,7 @@ import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
 import { createContext, type AppContext } from "../apps/server/src/context";
 import { openPglite, openPostgres } from "../apps/server/src/db/database";
+import { cpuMs, memoryMb } from "./lib/proc";
 import { startServer } from "./lib/server";
 
 /**
@@ -131,20 +132,6 @@ function csvStream(n: number): Readable {
   });
 }
 
-/** A process's CPU time so far (user + system), in seconds. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ = 100 on Linux)
-}
-
-/** A process's resident memory now and at its peak (VmRSS, VmHWM), in MB. */
-function memoryMb(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-  return { rss: Math.round(kb("VmRSS") / 1024), hwm: Math.round(kb("VmHWM") / 1024) };
-}
-
 /**
  * The import through the product's own server process, as `npm start` runs it (bundled, plain node, the
  * embedded database in the same process), so the memory figures are the server's alone, not this bench's.
@@ -163,7 +150,7 @@ async function importBench(codes: number): Promise<string> {
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, memoryMb(server.pid).rss)), 100);
     const started = performance.now();
-    const cpu0 = cpuSeconds(server.pid);
+    const cpu0 = cpuMs(server.pid);
     const res = await fetch(`${server.baseUrl}/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`, {
       method: "POST",
       headers: { "x-auth-token": token, "content-type": "text/csv" },
@@ -171,7 +158,7 @@ async function importBench(codes: number): Promise<string> {
       duplex: "half",
     });
     const seconds = (performance.now() - started) / 1000;
-    const cpu = cpuSeconds(server.pid) - cpu0;
+    const cpu = (cpuMs(server.pid) - cpu0) / 1000;
     clearInterval(sampler);
     const after = memoryMb(server.pid);
     peak = Math.max(peak, after.rss);

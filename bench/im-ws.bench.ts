@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -8,6 +8,7 @@ import { CMD } from "../apps/server/src/im/gateway/frames";
 import { pullFrame, provisionFrame, sendFrame, WireClient, type ServerFrame } from "../apps/server/src/im/gateway/wire-client";
 import { decodeMessageBody, decodeMeta } from "../apps/server/src/im/proto/decode";
 import { freePort } from "./lib/ports";
+import { cpuMs } from "./lib/proc";
 
 /**
  * IM realtime: one-to-one messages per second delivered end to end through the gateway (stored in the
@@ -31,28 +32,6 @@ interface Proc {
   stop(): Promise<void>;
   /** Statements the server sent to PostgreSQL so far (BENCH_STATEMENTS=1 only), by kind. */
   statements?: () => Promise<Map<string, number>>;
-}
-
-/**
- * CPU time (user + system, ms) of one process, of a list of processes, or of every postgres process when
- * pid is null.
- */
-function cpuMs(pid: number | readonly number[] | null, which: "all" | "sys" = "all"): number {
-  const tick = 10; // ms per clock tick (USER_HZ = 100 on Linux)
-  let total = 0;
-  for (const p of pid === null ? readdirSync("/proc").filter((d) => /^\d+$/.test(d)) : typeof pid === "number" ? [String(pid)] : pid.map(String)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${p}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const close = stat.lastIndexOf(")");
-    if (pid === null && !stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
-    const fields = stat.slice(close + 2).split(" ");
-    total += ((which === "all" ? Number(fields[11]) : 0) + Number(fields[12])) * tick;
-  }
-  return total;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -12,6 +12,7 @@ import { openPostgres } from "../apps/server/src/db/database";
 import { migrate } from "../apps/server/src/db/migrate";
 import { withTx } from "../apps/server/src/db/tx";
 import { checkInvariants, post } from "../apps/server/src/modules/ledger";
+import { postgresCpuByPid } from "./lib/proc";
 
 /**
  * Card-secret orders per second under contention: 20 purchasers buying one code at a time from the
@@ -44,30 +45,6 @@ async function merchant(app: FastifyInstance, i: number): Promise<{ token: strin
 function postgresCpuMs(): number | null {
   const byPid = postgresCpuByPid();
   return byPid === null ? null : [...byPid.values()].reduce((a, b) => a + b, 0);
-}
-
-/** postgresCpuMs per process id. */
-function postgresCpuByPid(): Map<number, number> | null {
-  try {
-    const tick = 10; // ms per clock tick (USER_HZ = 100 on Linux)
-    const total = new Map<number, number>();
-    for (const pid of readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue;
-      }
-      const close = stat.lastIndexOf(")");
-      if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
-      const fields = stat.slice(close + 2).split(" ");
-      total.set(Number(pid), (Number(fields[11]) + Number(fields[12])) * tick);
-    }
-    return total;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** ms per clock tick in /proc/<pid>/stat (USER_HZ = 100 on Linux). */
+const TICK_MS = 10;
+
+/** A process's command name and CPU times (ms) from /proc, or null when it is gone. */
+function stat(pid: number | string): { command: string; userMs: number; sysMs: number } | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  const close = text.lastIndexOf(")");
+  const fields = text.slice(close + 2).split(" ");
+  return { command: text.slice(text.indexOf("(") + 1, close), userMs: Number(fields[11]) * TICK_MS, sysMs: Number(fields[12]) * TICK_MS };
+}
+
+const allPids = () => readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+
+/**
+ * CPU time (ms; user + system, or system alone) of one process, of a list of processes, or of every
+ * postgres process on this machine when pid is null.
+ */
+export function cpuMs(pid: number | readonly number[] | null, which: "all" | "sys" = "all"): number {
+  let total = 0;
+  for (const p of pid === null ? allPids() : typeof pid === "number" ? [pid] : pid) {
+    const s = stat(p);
+    if (!s || (pid === null && !s.command.startsWith("postgres"))) continue;
+    total += (which === "all" ? s.userMs : 0) + s.sysMs;
+  }
+  return total;
+}
+
+/** CPU time (ms, user + system) of every postgres process, by process id; null where /proc is missing. */
+export function postgresCpuByPid(): Map<number, number> | null {
+  try {
+    const total = new Map<number, number>();
+    for (const p of allPids()) {
+      const s = stat(p);
+      if (s?.command.startsWith("postgres")) total.set(Number(p), s.userMs + s.sysMs);
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
+/** A process's resident memory now and at its peak (VmRSS, VmHWM), in MB. */
+export function memoryMb(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rss: Math.round(kb("VmRSS") / 1024), hwm: Math.round(kb("VmHWM") / 1024) };
+}
