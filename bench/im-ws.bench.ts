@@ -7,6 +7,8 @@ import { WebSocket } from "ws";
 import { CMD } from "../apps/server/src/im/gateway/frames";
 import { pullFrame, provisionFrame, sendFrame, WireClient, type ServerFrame } from "../apps/server/src/im/gateway/wire-client";
 import { decodeMessageBody, decodeMeta } from "../apps/server/src/im/proto/decode";
+import { buildServer } from "../scripts/build-server.mjs";
+import { serverProcess } from "../scripts/server-process.mjs";
 import { freePort } from "./lib/ports";
 import { cpuMs } from "./lib/proc";
 
@@ -70,7 +72,7 @@ async function waitPort(child: ChildProcess, check: () => Promise<boolean>, what
   }
 }
 
-/** The real server, run with `node --import tsx` so that its pid is the server's own (for its memory). */
+/** The real server, run as `npm start` runs it, its pid the server's own (for its memory and CPU). */
 async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-ws-"));
   const port = await freePort();
@@ -81,25 +83,24 @@ async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
   const counter = path.join(dataDir, "count-statements.mjs");
   if (process.env.BENCH_STATEMENTS) writeFileSync(counter, STATEMENT_COUNTER);
   const preload = process.env.BENCH_STATEMENTS ? ["--import", counter] : [];
-  const child = spawn(process.execPath, [...prof, ...preload, "--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      IM_OPEN_REGISTRATION: "true",
-      IM_MAX_DEVICES: "1000",
-      IM_RATE_LIMIT_PER_SECOND: "0",
-      ARGON2_MEMORY_KIB: "4096",
-      ARGON2_ITERATIONS: "1",
-      ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-      BENCH_PG_FROM: path.join(repoRoot, "apps/server/package.json"),
-      BENCH_STATEMENTS_FILE: countFile,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+  // The server as `npm start` runs it (the bundle, its node flags and allocator settings).
+  await buildServer();
+  const run = serverProcess({
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    IM_OPEN_REGISTRATION: "true",
+    IM_MAX_DEVICES: "1000",
+    IM_RATE_LIMIT_PER_SECOND: "0",
+    ARGON2_MEMORY_KIB: "4096",
+    ARGON2_ITERATIONS: "1",
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    BENCH_PG_FROM: path.join(repoRoot, "apps/server/package.json"),
+    BENCH_STATEMENTS_FILE: countFile,
   });
+  const child = spawn(run.command, [...prof, ...preload, ...run.args], { cwd: repoRoot, env: run.env, stdio: ["ignore", "ignore", "inherit"] });
   await waitPort(child, async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, "server");
   return {
     port,

@@ -17,23 +17,26 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const MALLOC_DEFAULTS = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" };
 
 /**
- * V8 heap settings. A server's live heap is small (about 50 MB); what grows it is garbage from bursts such
- * as a million-code card import (a few kilobytes of short-lived objects per code):
+ * V8 heap settings for a server on the embedded database, the small single-process deployment where the
+ * whole product (PostgreSQL included) should fit in 300 MB. Its live heap is small (about 50 MB); what grows
+ * it is garbage from bursts such as a million-code card import (a few kilobytes of short-lived objects per
+ * code):
  * - --max-semi-space-size=4: the young generation's halves stay at 4 MB instead of growing to 16 MB
- *   (24 MB less memory for good; short-lived garbage dies there all the same, at about a tenth more CPU
- *   in an import; 8 MB left an import's peak within a few MB of 300 MB);
+ *   (24 MB less memory for good; 8 MB left an import's peak within a few MB of 300 MB);
  * - --heap-growing-percent=50: after a full collection the old generation may grow to 1.5 times what
  *   survived before the next one, instead of up to 4 times when V8 sees a high allocation rate, which let
  *   the heap reach 200 MB during an import with 60 MB alive.
- * Measured on the million-code import (bench/catalog.bench.ts): peak 269 to 271 MB instead of 414 to 485 MB.
+ * Measured on the million-code import (bench/catalog.bench.ts): peak 269 to 271 MB instead of 414 to 485 MB,
+ * at about a tenth more CPU. The small young generation costs a busy IM gateway about a quarter more CPU per
+ * message, so a server on a PostgreSQL server (DATABASE_URL), the deployment for load, keeps V8's defaults.
  */
-export const V8_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=50"];
+export const EMBEDDED_V8_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=50"];
 
 /** The command line and environment of the server process. */
 export function serverProcess(env = process.env) {
   return {
     command: process.execPath,
-    args: [...V8_FLAGS, path.join(root, "apps/server/dist/main.mjs")],
+    args: [...(env.DATABASE_URL ? [] : EMBEDDED_V8_FLAGS), path.join(root, "apps/server/dist/main.mjs")],
     env: { ...MALLOC_DEFAULTS, ...env },
   };
 }
