@@ -3,7 +3,7 @@ import { decodeMessageBody, decodeMeta } from "../proto/decode";
 import { findMessage } from "../store/messages";
 import { CMD } from "./frames";
 import { startGatewayTest, type GatewayTest } from "./test-server";
-import { messageBody, provisionFrame, pullFrame, sendFrame, unreadFrame, WireClient, type ServerFrame } from "./wire-client";
+import { isAckOf, messageBody, provisionFrame, pullFrame, sendFrame, unreadFrame, WireClient } from "./wire-client";
 
 /** The gateway with our own frames: login and its failures, send and ack, offline delivery, duplicates, refusals. */
 let g: GatewayTest;
@@ -19,7 +19,6 @@ afterAll(async () => {
   await g?.close();
 });
 
-const isAck = (id: bigint) => (f: ServerFrame) => f.sync?.metaId === id;
 /** The texts of the message metas (group queues also carry the group's events). */
 const texts = (metas: Uint8Array[]) =>
   metas.map((m) => decodeMeta(m)).filter((m) => m.ns === 1).map((m) => decodeMessageBody(m.payload).contents[0]?.text);
@@ -111,7 +110,7 @@ describe("send, ack and delivery", () => {
     const a = await g.login(alice.name, alice.token, "webim_a2");
     const b = await g.login(bob.name, bob.token, "webim_b2");
     a.send(sendFrame(g.appKey, { id: 1001n, from: alice.name, to: bob.name, chatType: 1, text: "first" }));
-    const ack = await a.take(isAck(1001n));
+    const ack = await a.take(isAckOf(1001n));
     expect(ack.sync?.status).toEqual({ code: 0, reason: "" });
     const row = await findMessage(g.im.t.ctx.database.db, Number(ack.sync?.serverId));
     expect(row).toMatchObject({ from_user: alice.name, to_target: bob.name, created_ms: Number(ack.sync?.timestamp) });
@@ -127,7 +126,7 @@ describe("send, ack and delivery", () => {
     for (let i = 0; i < 120; i++) {
       a.send(sendFrame(g.appKey, { id: BigInt(2000 + i), from: alice.name, to: bob.name, chatType: 1, text: `m${i}` }));
     }
-    for (let i = 0; i < 120; i++) expect((await a.take(isAck(BigInt(2000 + i)))).sync?.status?.code).toBe(0);
+    for (let i = 0; i < 120; i++) expect((await a.take(isAckOf(BigInt(2000 + i)))).sync?.status?.code).toBe(0);
     let b = await g.login(bob.name, bob.token, "webim_b3");
     b.send(unreadFrame());
     const u = await b.take((f) => f.command === CMD.UNREAD);
@@ -155,8 +154,8 @@ describe("send, ack and delivery", () => {
     const frame = sendFrame(g.appKey, { id: 3001n, from: alice.name, to: bob.name, chatType: 1, text: "once" });
     a.send(frame);
     a.send(frame);
-    const first = await a.take(isAck(3001n));
-    const second = await a.take(isAck(3001n));
+    const first = await a.take(isAckOf(3001n));
+    const second = await a.take(isAckOf(3001n));
     expect(second.sync?.serverId).toBe(first.sync?.serverId);
     const rows = await g.im.t.ctx.database.db.selectFrom("im_messages").select("id").where("from_user", "=", alice.name).where("client_id", "=", "webim_a4:3001").execute();
     expect(rows).toHaveLength(1);
@@ -169,18 +168,18 @@ describe("send, ack and delivery", () => {
   test("refusals carry the reasons the client maps", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a5");
     a.send(sendFrame(g.appKey, { id: 4001n, from: alice.name, to: "nobody-at-all", chatType: 1, text: "x" }));
-    expect((await a.take(isAck(4001n))).sync?.status).toEqual({ code: 1, reason: "username nobody-at-all doesn't exist!" });
+    expect((await a.take(isAckOf(4001n))).sync?.status).toEqual({ code: 1, reason: "username nobody-at-all doesn't exist!" });
     a.send(sendFrame(g.appKey, { id: 4002n, from: alice.name, to: "999999", chatType: 2, text: "x" }));
-    expect((await a.take(isAck(4002n))).sync?.status).toEqual({ code: 1, reason: "group not found" });
+    expect((await a.take(isAckOf(4002n))).sync?.status).toEqual({ code: 1, reason: "group not found" });
     a.send(sendFrame(g.appKey, { id: 4003n, from: bob.name, to: alice.name, chatType: 1, text: "spoof" }));
-    expect((await a.take(isAck(4003n))).sync?.status?.code).toBe(4);
+    expect((await a.take(isAckOf(4003n))).sync?.status?.code).toBe(4);
     a.send(sendFrame(g.appKey, { id: 4004n, from: alice.name, to: bob.name, chatType: 1, text: "x".repeat(70_000) }));
-    expect((await a.take(isAck(4004n))).sync?.status).toEqual({ code: 7, reason: "Sorry, data is too large" });
+    expect((await a.take(isAckOf(4004n))).sync?.status).toEqual({ code: 7, reason: "Sorry, data is too large" });
     // bob blocks alice
     const block = await g.im.call("POST", `sdk/user/${bob.name}/blocks`, { token: bob.token, body: { usernames: [alice.name] } });
     expect(block.status).toBe(200);
     a.send(sendFrame(g.appKey, { id: 4005n, from: alice.name, to: bob.name, chatType: 1, text: "x" }));
-    expect((await a.take(isAck(4005n))).sync?.status).toEqual({ code: 1, reason: "blocked" });
+    expect((await a.take(isAckOf(4005n))).sync?.status).toEqual({ code: 1, reason: "blocked" });
     await g.im.call("DELETE", `sdk/user/${bob.name}/blocks`, { token: bob.token, body: { usernames: [alice.name] } });
     a.close();
   });
@@ -193,7 +192,7 @@ describe("send, ack and delivery", () => {
       a.send(sendFrame(g.appKey, { id: BigInt(10_000 + i), from: alice.name, to, chatType: 1, text: `b${i}` }));
     }
     for (let i = 0; i < 40; i++) {
-      const status = (await a.take(isAck(BigInt(10_000 + i)))).sync?.status;
+      const status = (await a.take(isAckOf(BigInt(10_000 + i)))).sync?.status;
       expect(status?.code).toBe(i % 4 === 3 ? 1 : 0);
     }
     const e = await g.login(erin.name, erin.token, "webim_batch_r");
@@ -207,14 +206,14 @@ describe("send, ack and delivery", () => {
   test("recall within the window reaches the peer; after the window it is refused", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a6");
     a.send(sendFrame(g.appKey, { id: 5001n, from: alice.name, to: bob.name, chatType: 1, text: "take back" }));
-    const sent = (await a.take(isAck(5001n))).sync?.serverId ?? 0n;
+    const sent = (await a.take(isAckOf(5001n))).sync?.serverId ?? 0n;
     a.send(sendFrame(g.appKey, { id: 5002n, from: alice.name, to: bob.name, chatType: 1, text: "", bodyType: 6, ackMessageId: sent }));
-    expect((await a.take(isAck(5002n))).sync?.status?.code).toBe(0);
+    expect((await a.take(isAckOf(5002n))).sync?.status?.code).toBe(0);
     a.send(sendFrame(g.appKey, { id: 5003n, from: alice.name, to: bob.name, chatType: 1, text: "too late" }));
-    const late = (await a.take(isAck(5003n))).sync?.serverId ?? 0n;
+    const late = (await a.take(isAckOf(5003n))).sync?.serverId ?? 0n;
     g.im.t.clock.advance(g.im.t.app.im.gateway.options.recallWindowMs / 1000 + 1);
     a.send(sendFrame(g.appKey, { id: 5004n, from: alice.name, to: bob.name, chatType: 1, text: "", bodyType: 6, ackMessageId: late }));
-    expect((await a.take(isAck(5004n))).sync?.status).toEqual({ code: 1, reason: "exceed recall time limit" });
+    expect((await a.take(isAckOf(5004n))).sync?.status).toEqual({ code: 1, reason: "exceed recall time limit" });
     const b = await g.login(bob.name, bob.token, "webim_b6");
     b.send(pullFrame(g.appKey, { name: alice.name, domain: "easemob.com" }));
     const batch = await b.take((f) => f.sync?.queue?.name === alice.name);
@@ -231,7 +230,7 @@ describe("send, ack and delivery", () => {
     const a = await g.login(alice.name, alice.token, "webim_a7");
     for (let i = 0; i < 3; i++) {
       a.send(sendFrame(g.appKey, { id: BigInt(6000 + i), from: alice.name, to: carol.name, chatType: 1, text: `u${i}` }));
-      await a.take(isAck(BigInt(6000 + i)));
+      await a.take(isAckOf(BigInt(6000 + i)));
     }
     const unread = async (who: string, key: string) =>
       (await g.im.t.ctx.database.db.selectFrom("im_conversations").select("unread").where("username", "=", who).where("conv_key", "=", key).executeTakeFirst())?.unread;
@@ -240,7 +239,7 @@ describe("send, ack and delivery", () => {
     expect(await unread(alice.name, key)).toBe(0);
     const c = await g.login(carol.name, carol.token, "webim_c7");
     c.send(sendFrame(g.appKey, { id: 6100n, from: carol.name, to: alice.name, chatType: 1, text: "", bodyType: 7 }));
-    expect((await c.take(isAck(6100n))).sync?.status?.code).toBe(0);
+    expect((await c.take(isAckOf(6100n))).sync?.status?.code).toBe(0);
     expect(await unread(carol.name, key)).toBe(0);
     a.close();
     c.close();
@@ -257,9 +256,9 @@ describe("group routing", () => {
     const gid = created.body.data.groupid;
     const a = await g.login(alice.name, alice.token, "webim_g1");
     a.send(sendFrame(g.appKey, { id: 8001n, from: alice.name, to: gid, chatType: 2, text: "to all" }));
-    expect((await a.take(isAck(8001n))).sync?.status?.code).toBe(0);
+    expect((await a.take(isAckOf(8001n))).sync?.status?.code).toBe(0);
     a.send(sendFrame(g.appKey, { id: 8002n, from: alice.name, to: gid, chatType: 2, text: "bob only" }, undefined, [bob.name]));
-    expect((await a.take(isAck(8002n))).sync?.status?.code).toBe(0);
+    expect((await a.take(isAckOf(8002n))).sync?.status?.code).toBe(0);
     const queue = { name: gid, domain: "conference.easemob.com" };
     const b = await g.login(bob.name, bob.token, "webim_g2");
     expect(await drain(b, queue)).toEqual(["to all", "bob only"]);
@@ -268,7 +267,7 @@ describe("group routing", () => {
     const outsider = await g.user("outsider");
     const o = await g.login(outsider.name, outsider.token, "webim_g4");
     o.send(sendFrame(g.appKey, { id: 8003n, from: outsider.name, to: gid, chatType: 2, text: "hi" }));
-    expect((await o.take(isAck(8003n))).sync?.status).toEqual({ code: 1, reason: "not in group or chatroom" });
+    expect((await o.take(isAckOf(8003n))).sync?.status).toEqual({ code: 1, reason: "not in group or chatroom" });
     for (const x of [a, b, c, o]) x.close();
   });
 });
@@ -279,7 +278,7 @@ describe("sessions", () => {
     const d1 = await g.login(dana.name, dana.token, "webim_m1");
     const d2 = await g.login(dana.name, dana.token, "webim_m2");
     d1.send(sendFrame(g.appKey, { id: 9001n, from: dana.name, to: bob.name, chatType: 1, text: "from d1" }));
-    await d1.take(isAck(9001n));
+    await d1.take(isAckOf(9001n));
     const n = await d2.take((f) => f.command === CMD.NOTICE);
     expect(n.notice?.name).toBe(bob.name);
     expect(await drain(d2, { name: bob.name, domain: "easemob.com" })).toEqual(["from d1"]);
@@ -297,7 +296,7 @@ describe("sessions", () => {
     const b = await g.login(bob.name, bob.token, "webim_b9");
     for (let i = 0; i < 3; i++) {
       b.send(sendFrame(g.appKey, { id: BigInt(9100 + i), from: bob.name, to: erin.name, chatType: 1, text: `x${i}` }));
-      await b.take(isAck(BigInt(9100 + i)));
+      await b.take(isAckOf(BigInt(9100 + i)));
     }
     const queue = { name: bob.name, domain: "easemob.com" };
     expect(await drain(e1, queue)).toEqual(["x0", "x1", "x2"]);
@@ -319,7 +318,7 @@ describe("sessions", () => {
     const body = messageBody(g.appKey, { from: alice.name, to: bob.name, chatType: 1, text: "" });
     const bad = Uint8Array.from([...body.slice(0, -2), 0x08, 0x63]);
     a.send(sendFrame(g.appKey, { id: 7001n, from: alice.name, to: bob.name, chatType: 1, text: "" }, bad));
-    const ack = await a.take(isAck(7001n));
+    const ack = await a.take(isAckOf(7001n));
     expect(ack.sync?.status?.code).not.toBe(0);
     a.send(unreadFrame());
     await a.take((f) => f.command === CMD.UNREAD);

@@ -4,7 +4,7 @@ import { acknowledgeMany } from "./acks";
 import { CMD } from "./frames";
 import { startGatewayTest, type GatewayTest } from "./test-server";
 import type { WireClient } from "./wire-client";
-import { decodeServerFrame, pullFrame, sendFrame, unreadFrame, type ServerFrame } from "./wire-client";
+import { decodeServerFrame, isAckOf, pullFrame, sendFrame, unreadFrame } from "./wire-client";
 
 /**
  * Pushes: a new message reaches a device that is up to date with its queue as an unsolicited pull
@@ -20,7 +20,6 @@ afterAll(async () => {
   await g?.close();
 });
 
-const isAck = (id: bigint) => (f: ServerFrame) => f.sync?.metaId === id;
 const texts = (metas: Uint8Array[]) => metas.map((m) => decodeMessageBody(decodeMeta(m).payload).contents[0]?.text ?? "");
 const userQueue = (name: string) => ({ name, domain: "easemob.com" });
 
@@ -86,7 +85,7 @@ describe("push to online devices", () => {
     // The first pull finds the queue empty: from now on the device is up to date with it.
     expect((await drain(b, userQueue(alice.name))).texts).toEqual([]);
     a.send(sendFrame(g.appKey, { id: 1n, from: alice.name, to: bob.name, chatType: 1, text: "pushed" }));
-    expect((await a.take(isAck(1n))).sync?.status?.code).toBe(0);
+    expect((await a.take(isAckOf(1n))).sync?.status?.code).toBe(0);
     const push = await b.take((f) => f.sync !== undefined && f.sync.metaId === 0n);
     expect(texts(push.sync?.metas ?? [])).toEqual(["pushed"]);
     expect(push.sync).toMatchObject({ isLast: false, queue: expect.objectContaining({ name: alice.name }) as unknown });
@@ -115,7 +114,7 @@ describe("push to online devices", () => {
     const b = await g.login(bob.name, bob.token, "webim_pd");
     await drain(b, userQueue(alice.name));
     a.send(sendFrame(g.appKey, { id: 1n, from: alice.name, to: bob.name, chatType: 1, text: "unacked" }));
-    await a.take(isAck(1n));
+    await a.take(isAckOf(1n));
     expect(texts((await b.take((f) => f.sync?.metaId === 0n)).sync?.metas ?? [])).toEqual(["unacked"]);
     b.close();
     await b.untilClosed();
@@ -132,7 +131,7 @@ describe("push to online devices", () => {
     const a = await g.login(alice.name, alice.token, "webim_pe");
     const b = await g.login(bob.name, bob.token, "webim_pf");
     a.send(sendFrame(g.appKey, { id: 1n, from: alice.name, to: bob.name, chatType: 1, text: "noticed" }));
-    await a.take(isAck(1n));
+    await a.take(isAckOf(1n));
     expect((await b.take((f) => f.command === CMD.NOTICE)).notice?.name).toBe(alice.name);
     expect(b.frames.some((f) => f.sync?.metaId === 0n)).toBe(false);
     expect((await drain(b, userQueue(alice.name))).texts).toEqual(["noticed"]);
@@ -150,7 +149,7 @@ describe("push to online devices", () => {
     // Sent in waves while the receiver keeps pulling (acknowledging) after every push.
     for (let wave = 0; wave < 10; wave++) {
       for (let i = wave * 30; i < (wave + 1) * 30; i++) a.send(sendFrame(g.appKey, { id: BigInt(i + 1), from: alice.name, to: bob.name, chatType: 1, text: `s${i}` }));
-      await a.take(isAck(BigInt((wave + 1) * 30)));
+      await a.take(isAckOf(BigInt((wave + 1) * 30)));
     }
     const deadline = Date.now() + 10_000;
     while (r.got.length < n && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
@@ -190,7 +189,7 @@ describe("acknowledgements in batches", () => {
     const a = await g.login(alice.name, alice.token, "webim_ka");
     a.send(sendFrame(g.appKey, { id: 1n, from: alice.name, to: bob.name, chatType: 1, text: "to bob" }));
     a.send(sendFrame(g.appKey, { id: 2n, from: alice.name, to: carol.name, chatType: 1, text: "to carol" }));
-    await a.take(isAck(2n));
+    await a.take(isAckOf(2n));
     const entries = await db.selectFrom("im_inbox").select(["id", "username"]).where("username", "in", [bob.name, carol.name]).execute();
     const bobs = entries.filter((e) => e.username === bob.name).map((e) => Number(e.id));
     const carols = entries.filter((e) => e.username === carol.name).map((e) => Number(e.id));

@@ -3,7 +3,7 @@ import { decodeMessageBody, decodeMeta } from "../proto/decode";
 import { CMD, KICK } from "./frames";
 import { LEASE_MS } from "./leases";
 import { startGatewayTest, type GatewayTest } from "./test-server";
-import { provisionFrame, pullFrame, sendFrame, WireClient, type ServerFrame } from "./wire-client";
+import { isAckOf, provisionFrame, pullFrame, sendFrame, WireClient } from "./wire-client";
 
 /**
  * Sessions across their lifetime: online-only routing, the device limit over every process's leases,
@@ -19,7 +19,6 @@ afterAll(async () => {
   await g?.close();
 });
 
-const isAck = (id: bigint) => (f: ServerFrame) => f.sync?.metaId === id;
 const db = () => g.im.t.ctx.database.db;
 const app = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) => g.im.call(method, path, { token: g.im.appToken, body });
 
@@ -53,14 +52,14 @@ describe("online-only routing", () => {
     const a = await g.login(ann.name, ann.token, "webim_o1");
     const b = await g.login(ben.name, ben.token, "webim_o2");
     a.send(sendFrame(g.appKey, { id: 5001n, from: ann.name, to: ben.name, chatType: 1, text: "now or never", onlineOnly: true }));
-    const ack = await a.take(isAck(5001n));
+    const ack = await a.take(isAckOf(5001n));
     expect(ack.sync?.status?.code).toBe(0);
     const pushed = await b.take((f) => (f.sync?.metas ?? []).some((m) => decodeMeta(m).ns === 1));
     expect(decodeMessageBody(decodeMeta(pushed.sync?.metas[0] ?? new Uint8Array()).payload).contents[0]?.text).toBe("now or never");
 
     // cat is offline: logging in later finds nothing queued and nothing unread.
     a.send(sendFrame(g.appKey, { id: 5002n, from: ann.name, to: cat.name, chatType: 1, text: "missed", onlineOnly: true }));
-    expect((await a.take(isAck(5002n))).sync?.status?.code).toBe(0);
+    expect((await a.take(isAckOf(5002n))).sync?.status?.code).toBe(0);
     const c = await g.login(cat.name, cat.token, "webim_o3");
     expect(await pullTexts(c, { name: ann.name, domain: "easemob.com" })).toEqual([]);
     const unread = await db().selectFrom("im_conversations").select("unread").where("username", "=", cat.name).execute();
@@ -77,12 +76,12 @@ describe("queue copies of own sends", () => {
     const [solo, peer] = await Promise.all([g.user("solo"), g.user("peer")]);
     const one = await g.login(solo.name, solo.token, "webim_s1");
     one.send(sendFrame(g.appKey, { id: 5101n, from: solo.name, to: peer.name, chatType: 1, text: "just me" }));
-    expect((await one.take(isAck(5101n))).sync?.status?.code).toBe(0);
+    expect((await one.take(isAckOf(5101n))).sync?.status?.code).toBe(0);
     const copies = () => db().selectFrom("im_inbox").select("id").where("username", "=", solo.name).execute();
     expect(await copies()).toEqual([]);
     const two = await g.login(solo.name, solo.token, "webim_s2");
     one.send(sendFrame(g.appKey, { id: 5102n, from: solo.name, to: peer.name, chatType: 1, text: "now two" }));
-    expect((await one.take(isAck(5102n))).sync?.status?.code).toBe(0);
+    expect((await one.take(isAckOf(5102n))).sync?.status?.code).toBe(0);
     expect(await pullTexts(two, { name: peer.name, domain: "easemob.com" })).toEqual(["now two"]);
     // The receiver's queue has both, in order.
     const p = await g.login(peer.name, peer.token, "webim_s3");
@@ -192,7 +191,7 @@ describe("user administration ends sessions", () => {
     expect((await g.im.call("GET", `chatgroups/${gid}`, { token: member.token })).status).not.toBe(200);
     const m = await g.login(member.name, member.token, "webim_r2");
     m.send(sendFrame(g.appKey, { id: 6001n, from: member.name, to: gid, chatType: 2, text: "anyone?" }));
-    expect((await m.take(isAck(6001n))).sync?.status?.code).not.toBe(0);
+    expect((await m.take(isAckOf(6001n))).sync?.status?.code).not.toBe(0);
     m.close();
   });
 

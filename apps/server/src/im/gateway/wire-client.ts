@@ -80,6 +80,9 @@ export function decodeServerFrame(buf: Uint8Array): ServerFrame {
   return out;
 }
 
+/** Matches the server's ack of the send with this message id. */
+export const isAckOf = (id: bigint) => (f: ServerFrame) => f.sync?.metaId === id;
+
 export function provisionFrame(appKey: string, user: string, token: string, resource: string, reason?: string): Uint8Array {
   const p = new Writer().varint(1, 16).string(2, "4.21.1").varint(5, 0).varint(6, 0).string(9, resource).string(12, "webim").string(13, resource);
   p.string(18, JSON.stringify({ token: `$t$${token}` })).string(20, `${Date.now()}:`);
