@@ -131,7 +131,13 @@ test("bank card review, withdrawal with two reviews by two operators, payout, su
     await ops.goto(`/ops/Withdrawals?inpKey=merchantId&inpVal=${account.merchantId}`);
     const row = ops.locator(".ant-table-row").first();
     await row.getByRole("button", { name: action }).click();
-    await ops.locator(".ant-modal-confirm").getByRole("button", { name: /确\s?定|OK/ }).click();
+    // A click on OK during the dialog's opening animation was once lost (no request left the page): click
+    // until the dialog is gone. While its request runs the button is disabled, so a second click sends nothing.
+    const confirm = ops.locator(".ant-modal-confirm");
+    await expect(async () => {
+      if (await confirm.isVisible()) await confirm.getByRole("button", { name: /确\s?定|OK/ }).click({ timeout: 2000 });
+      await expect(confirm).toBeHidden({ timeout: 2000 });
+    }).toPass({ timeout: 15_000 });
     // The state tag, not the action buttons (one of which bears the same words).
     await expect(row.locator(".ant-tag").first()).toHaveText(expected);
   };
