@@ -1,12 +1,11 @@
 import { sql, type Expression, type RawBuilder } from "kysely";
-import type { Executor } from "../../db/tx";
 
 /**
  * Who may buy what (spec 01 §3 Docking record; issue #6/#7): a purchaser may buy a supplier's goods when
  * the two are docked (approved and signed by both), when the supplier (as a brand) has a live
  * authorisation for the purchaser, or when the supplier whitelisted the purchaser, for all its goods or
- * for that one goods. One definition, used by order placement (`mayBuy`) and, as a condition on the goods
- * row, by the goods-selection lists (`mayBuyCondition`), so a list never shows a goods an order refuses.
+ * for that one goods. One definition, used by order placement (in `orderFacts`) and, as a condition on the
+ * goods row, by the goods-selection lists, so a list never shows a goods an order refuses.
  */
 export function mayBuyCondition(purchaserId: number, day: string, supplier: Expression<unknown> | number, goods: Expression<unknown> | number): RawBuilder<boolean> {
   // Written as uncorrelated IN lists (the purchaser's few suppliers and goods, each from an index on the
@@ -26,11 +25,4 @@ export function mayBuyCondition(purchaserId: number, day: string, supplier: Expr
       SELECT w.supplier_merchant_id, w.goods_id FROM purchase_whitelists w
       WHERE w.purchaser_merchant_id = ${purchaserId} AND w.removed_at IS NULL AND w.goods_id IS NOT NULL)
   )`;
-}
-
-/** Whether the purchaser may buy this goods of the supplier on `day` (YYYY-MM-DD, platform day): one query. */
-export async function mayBuy(db: Executor, q: { purchaserId: number; supplierId: number; goodsId: number; day: string }): Promise<boolean> {
-  const cond = mayBuyCondition(q.purchaserId, q.day, sql`${q.supplierId}::bigint`, sql`${q.goodsId}::bigint`);
-  const row = await sql<{ ok: boolean }>`SELECT ${cond} AS ok`.execute(db);
-  return row.rows[0]?.ok === true;
 }

@@ -1,4 +1,4 @@
 export { PurchasingService, type OrderResult, type PurchasingDeps } from "./service";
 export { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";
 export { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./orderChat";
-export { mayBuy, mayBuyCondition } from "./eligibility";
+export { mayBuyCondition } from "./eligibility";

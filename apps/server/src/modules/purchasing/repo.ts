@@ -497,18 +497,6 @@ export async function decideApplication(
   return Number(res.numUpdatedRows) > 0;
 }
 
-/** The price a purchaser pays for a goods under an approved application: the secret price first. */
-export async function agreedPrice(db: Executor, purchaserId: number, goodsId: number): Promise<number | null> {
-  const row = await db
-    .selectFrom("purchase_applications")
-    .select(["price", "secret_price"])
-    .where("purchaser_merchant_id", "=", purchaserId)
-    .where("goods_id", "=", goodsId)
-    .where("state", "=", "purchasing")
-    .executeTakeFirst();
-  return row ? (row.secret_price ?? row.price) : null;
-}
-
 export async function applicationPage(db: Executor, f: { purchaserId?: number; supplierId?: number; state?: "pending_review" | "rejected" | "purchasing" | undefined; offset: number; limit: number }) {
   let q = db.selectFrom("purchase_applications");
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
