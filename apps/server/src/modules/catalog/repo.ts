@@ -265,20 +265,14 @@ export async function adjustCounters(tx: Executor, goodsId: number, delta: Count
 
 /**
  * adjustCounters for a sale with lowStockAfter's flag in the same UPDATE, as a CTE of a caller's
- * statement (see sellStockCte). A single-table UPDATE: on a row every order of the goods updates,
- * PostgreSQL's recheck of a concurrently updated row stays cheap.
+ * statement (see sellStockCte).
  */
 export function sellCountersCte(name: string, goodsId: number, sold: RawBuilder<number>, now: Date): { cte: RawBuilder<unknown>; result: RawBuilder<unknown> } {
   const ref = sql.raw(name);
   return {
-    cte: sql`${ref} AS (
-      UPDATE catalog_goods SET stock = stock - ${sold}, sold = sold + ${sold},
-        low_stock_notified_at = CASE
-          WHEN low_stock_threshold > 0 AND stock - ${sold} < low_stock_threshold THEN coalesce(low_stock_notified_at, ${now}::timestamptz)
-          WHEN stock - ${sold} >= low_stock_threshold THEN NULL
-          ELSE low_stock_notified_at END
-      WHERE id = ${goodsId}::bigint AND state = 'available' AND ${sold} > 0
-      RETURNING stock, low_stock_threshold, ${sold} AS sold)`,
+    // catalog_sell_counters (migration 0086) is the UPDATE this CTE ran before, as its own small
+    // statement: the re-check after waiting for a concurrent order's lock on the row stays small.
+    cte: sql`${ref} AS (SELECT * FROM catalog_sell_counters(${goodsId}::bigint, ${sold}, ${now}::timestamptz))`,
     result: sql`(SELECT json_build_array(stock, low_stock_threshold, sold) FROM ${ref})`,
   };
 }

@@ -129,10 +129,11 @@ export function postCtes(
       ON CONFLICT (idempotency_key) DO NOTHING
       RETURNING id),
     ledger_applied AS (
-      UPDATE ledger_accounts a SET balance = a.balance + m.amount
-      FROM (SELECT ledger_acc.* FROM ledger_acc, ledger_t ORDER BY ledger_acc.id) m
-      WHERE a.id = m.id AND (a.allow_negative OR a.balance + m.amount >= 0)
-      RETURNING a.id, a.balance, m.amount, m.n),
+      -- ledger_apply_moves (migration 0086): the balance UPDATE as its own small statement, for the
+      -- re-check after waiting for a contended balance row (a supplier's income).
+      SELECT f.* FROM (SELECT array_agg(id) AS ids, array_agg(amount) AS amounts, array_agg(n) AS ns FROM ledger_acc WHERE EXISTS (SELECT 1 FROM ledger_t)) x,
+        LATERAL ledger_apply_moves(x.ids, x.amounts, x.ns) f
+      WHERE x.ids IS NOT NULL),
     ledger_written AS (
       INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
       SELECT ledger_t.id, ledger_applied.id, ledger_applied.amount, ledger_applied.balance FROM ledger_applied, ledger_t ORDER BY ledger_applied.n
