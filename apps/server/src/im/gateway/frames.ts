@@ -1,5 +1,5 @@
-import { readFields, Writer, type Field } from "../proto/wire";
-import { decodeJid, type DecodedJid } from "../proto/decode";
+import { Reader, Writer } from "../proto/wire";
+import { readJid, type DecodedJid } from "../proto/decode";
 
 /**
  * The envelope frames of the realtime protocol (easemob-wire §1-2): one MSync per websocket binary
@@ -17,15 +17,19 @@ export const KICK = { USER_REMOVED: 1, LOGIN_ANOTHER_DEVICE: 2, CHANGE_PASSWORD:
 
 export class FrameError extends Error {}
 
-const text = (f: Field) => Buffer.from(f.bytes ?? new Uint8Array()).toString("utf8");
-const bytesOf = (f: Field): Uint8Array => {
-  if (f.wireType !== 2 || !f.bytes) throw new FrameError(`field ${f.field} is not length-delimited`);
-  return f.bytes;
-};
-const varintOf = (f: Field): bigint => {
-  if (f.wireType !== 0 || f.varint === undefined) throw new FrameError(`field ${f.field} is not a varint`);
-  return f.varint;
-};
+/** Envelope fields of the wrong wire type make the frame unreadable (the connection is closed). */
+function bytesOf(r: Reader): Uint8Array {
+  if (r.wireType !== 2) throw new FrameError(`field ${r.field} is not length-delimited`);
+  return r.bytes();
+}
+function jidOf(r: Reader): DecodedJid {
+  if (r.wireType !== 2) throw new FrameError(`field ${r.field} is not length-delimited`);
+  return readJid(r.message());
+}
+function varintOf(r: Reader): bigint {
+  if (r.wireType !== 0) throw new FrameError(`field ${r.field} is not a varint`);
+  return r.uint64();
+}
 
 export interface MSyncIn {
   command: number;
@@ -36,11 +40,12 @@ export interface MSyncIn {
 
 export function decodeMSync(buf: Uint8Array): MSyncIn {
   const m: MSyncIn = { command: 0, guid: null, auth: "", payload: null };
-  for (const f of readFields(buf)) {
-    if (f.field === 2) m.guid = decodeJid(bytesOf(f));
-    else if (f.field === 3) m.auth = text(f);
-    else if (f.field === 8) m.command = Number(varintOf(f));
-    else if (f.field === 9) m.payload = bytesOf(f);
+  const r = new Reader(buf);
+  while (r.next()) {
+    if (r.field === 2) m.guid = jidOf(r);
+    else if (r.field === 3) m.auth = r.string();
+    else if (r.field === 8) m.command = Number(varintOf(r));
+    else if (r.field === 9) m.payload = bytesOf(r);
   }
   return m;
 }
@@ -55,11 +60,12 @@ export interface ProvisionIn {
 
 export function decodeProvision(buf: Uint8Array): ProvisionIn {
   const p: ProvisionIn = { resource: "", deviceUuid: "", sessionId: "", reason: "" };
-  for (const f of readFields(buf)) {
-    if (f.field === 13) p.resource = text(f);
-    else if (f.field === 9) p.deviceUuid = text(f);
-    else if (f.field === 20) p.sessionId = text(f);
-    else if (f.field === 21) p.reason = text(f);
+  const r = new Reader(buf);
+  while (r.next()) {
+    if (r.field === 13) p.resource = r.string();
+    else if (r.field === 9) p.deviceUuid = r.string();
+    else if (r.field === 20) p.sessionId = r.string();
+    else if (r.field === 21) p.reason = r.string();
   }
   return p;
 }
@@ -72,10 +78,11 @@ export interface SyncUlIn {
 
 export function decodeSyncUl(buf: Uint8Array): SyncUlIn {
   const s: SyncUlIn = { meta: null, key: null, queue: null };
-  for (const f of readFields(buf)) {
-    if (f.field === 1) s.meta = bytesOf(f);
-    else if (f.field === 2) s.key = varintOf(f);
-    else if (f.field === 3) s.queue = decodeJid(bytesOf(f));
+  const r = new Reader(buf);
+  while (r.next()) {
+    if (r.field === 1) s.meta = bytesOf(r);
+    else if (r.field === 2) s.key = varintOf(r);
+    else if (r.field === 3) s.queue = jidOf(r);
   }
   return s;
 }
@@ -88,21 +95,27 @@ export interface Jid {
 }
 
 export function writeJid(w: Writer, field: number, j: Jid): void {
-  w.message(field, (m) => {
-    m.string(1, j.appKey).string(2, j.name).string(3, j.domain);
-    if (j.clientResource) m.string(4, j.clientResource);
-  });
+  const at = w.begin(field);
+  w.string(1, j.appKey).string(2, j.name).string(3, j.domain);
+  if (j.clientResource) w.string(4, j.clientResource);
+  w.end(at);
 }
 
 function status(w: Writer, field: number, code: number, reason?: string): void {
-  w.message(field, (s) => {
-    s.varint(1, code);
-    if (reason !== undefined) s.string(2, reason);
-  });
+  const at = w.begin(field);
+  w.varint(1, code);
+  if (reason !== undefined) w.string(2, reason);
+  w.end(at);
 }
 
 export function msync(command: number, payload: Uint8Array): Uint8Array {
   return new Writer().varint(8, command).bytes(9, payload).finish();
+}
+
+/** An MSync envelope whose payload the caller writes in place (ended by the returned writer's end(at)). */
+function envelope(command: number): { w: Writer; at: number } {
+  const w = new Writer().varint(8, command);
+  return { w, at: w.begin(9) };
 }
 
 export function provisionReply(ok: { resource: string; expiresMs: number } | { code: number; reason: string }): Uint8Array {
@@ -132,32 +145,32 @@ export function unreadReply(queues: readonly { queue: Jid; n: number }[], nowMs:
 }
 
 export function notice(queue: Jid): Uint8Array {
-  const w = new Writer();
+  const { w, at } = envelope(CMD.NOTICE);
   writeJid(w, 1, queue);
-  return msync(CMD.NOTICE, w.finish());
+  return w.end(at).finish();
 }
 
 /** The answer to one uplink meta: correlated by the client's metaId, with the server id and time. */
 export function ack(a: { metaId: bigint; serverId: bigint | number; nowMs: number; code: number; reason?: string | undefined; metas?: readonly Uint8Array[] }): Uint8Array {
-  const w = new Writer();
+  const { w, at } = envelope(CMD.SYNC);
   status(w, 1, a.code, a.reason);
   w.varint(2, a.metaId);
   w.varint(3, a.serverId);
   for (const m of a.metas ?? []) w.bytes(4, m);
   w.varint(8, a.nowMs);
-  return msync(CMD.SYNC, w.finish());
+  return w.end(at).finish();
 }
 
 /** A batch of a queue (pull reply or unsolicited push): metaId stays 0 so the client delivers the metas. */
 export function batch(b: { queue: Jid; metas: readonly Uint8Array[]; nextKey: bigint | number | null; isLast: boolean; nowMs: number }): Uint8Array {
-  const w = new Writer();
+  const { w, at } = envelope(CMD.SYNC);
   status(w, 1, STATUS.OK);
   for (const m of b.metas) w.bytes(4, m);
   if (b.nextKey !== null) w.varint(5, b.nextKey);
   writeJid(w, 6, b.queue);
   w.varint(7, b.isLast);
   w.varint(8, b.nowMs);
-  return msync(CMD.SYNC, w.finish());
+  return w.end(at).finish();
 }
 
 /** A Meta the gateway builds (receipts, recalls, room pushes, MUC, roster, notify, statistic). */

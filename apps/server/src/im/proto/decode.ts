@@ -1,4 +1,4 @@
-import { readFields, type Field } from "./wire";
+import { Reader } from "./wire";
 
 /**
  * Reading the protocol's Meta and MessageBody back (the gateway decodes uplink frames with these; the
@@ -69,105 +69,120 @@ export interface DecodedMeta {
   directedUsers: string[];
 }
 
-const text = (f: Field) => Buffer.from(f.bytes ?? new Uint8Array()).toString("utf8");
-const num = (f: Field) => Number(BigInt.asIntN(64, f.varint ?? 0n));
-const dbl = (f: Field) => Buffer.from(f.bytes ?? new Uint8Array(8)).readDoubleLE(0);
+const EMPTY = new Uint8Array();
 
 export function decodeJid(buf: Uint8Array): DecodedJid {
+  return readJid(new Reader(buf));
+}
+
+/** A JID from a reader (of a nested message: decoding from the frame's bytes in place). */
+export function readJid(r: Reader): DecodedJid {
   const j: DecodedJid = { appKey: "", name: "", domain: "", clientResource: "" };
-  for (const f of readFields(buf)) {
-    if (f.field === 1) j.appKey = text(f);
-    else if (f.field === 2) j.name = text(f);
-    else if (f.field === 3) j.domain = text(f);
-    else if (f.field === 4) j.clientResource = text(f);
+  while (r.next()) {
+    if (r.field === 1) j.appKey = r.string();
+    else if (r.field === 2) j.name = r.string();
+    else if (r.field === 3) j.domain = r.string();
+    else if (r.field === 4) j.clientResource = r.string();
   }
   return j;
 }
 
 export function decodeKeyValue(buf: Uint8Array): DecodedKeyValue {
+  return readKeyValue(new Reader(buf));
+}
+
+function readKeyValue(r: Reader): DecodedKeyValue {
   const kv: DecodedKeyValue = { key: "", type: 0, value: undefined };
-  for (const f of readFields(buf)) {
-    if (f.field === 1) kv.key = text(f);
-    else if (f.field === 2) kv.type = num(f);
-    else if (f.field === 3) kv.value = kv.type === 1 ? num(f) !== 0 : num(f);
-    else if (f.field === 4) kv.value = Buffer.from(f.bytes ?? new Uint8Array(4)).readFloatLE(0);
-    else if (f.field === 5) kv.value = dbl(f);
-    else if (f.field === 6) kv.value = kv.type === 8 ? (JSON.parse(text(f)) as unknown) : text(f);
+  while (r.next()) {
+    if (r.field === 1) kv.key = r.string();
+    else if (r.field === 2) kv.type = r.int();
+    else if (r.field === 3) kv.value = kv.type === 1 ? r.int() !== 0 : r.int();
+    else if (r.field === 4) kv.value = r.float();
+    else if (r.field === 5) kv.value = r.double();
+    else if (r.field === 6) kv.value = kv.type === 8 ? (JSON.parse(r.string()) as unknown) : r.string();
   }
   return kv;
 }
 
-function decodeContent(buf: Uint8Array): DecodedContent {
+function readContent(r: Reader): DecodedContent {
   const c: DecodedContent = { type: 0, customExts: [] };
-  for (const f of readFields(buf)) {
-    switch (f.field) {
-      case 1: c.type = num(f); break;
-      case 2: c.text = text(f); break;
-      case 3: c.latitude = dbl(f); break;
-      case 4: c.longitude = dbl(f); break;
-      case 5: c.address = text(f); break;
-      case 6: c.displayName = text(f); break;
-      case 7: c.remotePath = text(f); break;
-      case 8: c.secretKey = text(f); break;
-      case 9: c.fileLength = num(f); break;
-      case 10: c.action = text(f); break;
-      case 12: c.duration = num(f); break;
+  while (r.next()) {
+    switch (r.field) {
+      case 1: c.type = r.int(); break;
+      case 2: c.text = r.string(); break;
+      case 3: c.latitude = r.double(); break;
+      case 4: c.longitude = r.double(); break;
+      case 5: c.address = r.string(); break;
+      case 6: c.displayName = r.string(); break;
+      case 7: c.remotePath = r.string(); break;
+      case 8: c.secretKey = r.string(); break;
+      case 9: c.fileLength = r.int(); break;
+      case 10: c.action = r.string(); break;
+      case 12: c.duration = r.int(); break;
       case 13: {
         const size = { width: 0, height: 0 };
-        for (const g of readFields(f.bytes ?? new Uint8Array())) {
-          if (g.field === 1) size.width = dbl(g);
-          else if (g.field === 2) size.height = dbl(g);
+        const g = r.message();
+        while (g.next()) {
+          if (g.field === 1) size.width = g.double();
+          else if (g.field === 2) size.height = g.double();
         }
         c.size = size;
         break;
       }
-      case 14: c.thumbnailRemotePath = text(f); break;
-      case 19: c.customEvent = text(f); break;
-      case 20: c.customExts.push(decodeKeyValue(f.bytes ?? new Uint8Array())); break;
-      case 21: c.buildingName = text(f); break;
-      case 22: c.subType = num(f); break;
-      case 23: c.title = text(f); break;
-      case 24: c.summary = text(f); break;
-      case 25: c.combineLevel = num(f); break;
+      case 14: c.thumbnailRemotePath = r.string(); break;
+      case 19: c.customEvent = r.string(); break;
+      case 20: c.customExts.push(readKeyValue(r.message())); break;
+      case 21: c.buildingName = r.string(); break;
+      case 22: c.subType = r.int(); break;
+      case 23: c.title = r.string(); break;
+      case 24: c.summary = r.string(); break;
+      case 25: c.combineLevel = r.int(); break;
       default: break;
     }
   }
   return c;
 }
 
+/** MessageConfig.allowGroupAck (field 1) is set to 1. */
+function allowsGroupAck(r: Reader): boolean {
+  while (r.next()) if (r.field === 1 && r.wireType === 0 && r.uint64() === 1n) return true;
+  return false;
+}
+
 export function decodeMessageBody(buf: Uint8Array): DecodedBody {
   const b: DecodedBody = { type: 0, from: null, to: null, contents: [], ext: [] };
-  for (const f of readFields(buf)) {
-    if (f.field === 1) b.type = num(f);
-    else if (f.field === 2) b.from = decodeJid(f.bytes ?? new Uint8Array());
-    else if (f.field === 3) b.to = decodeJid(f.bytes ?? new Uint8Array());
-    else if (f.field === 4) b.contents.push(decodeContent(f.bytes ?? new Uint8Array()));
-    else if (f.field === 5) b.ext.push(decodeKeyValue(f.bytes ?? new Uint8Array()));
-    else if (f.field === 7) b.allowGroupAck = readFields(f.bytes ?? new Uint8Array()).some((g) => g.field === 1 && g.varint === 1n);
-    else if (f.field === 9) b.meta = text(f);
-    else if (f.field === 6) b.ackMessageId = f.varint ?? 0n;
-    else if (f.field === 8) b.ackContent = text(f);
-    else if (f.field === 11) b.editMessageId = f.varint ?? 0n;
-    else if (f.field === 12) b.editScope = num(f);
+  const r = new Reader(buf);
+  while (r.next()) {
+    if (r.field === 1) b.type = r.int();
+    else if (r.field === 2) b.from = readJid(r.message());
+    else if (r.field === 3) b.to = readJid(r.message());
+    else if (r.field === 4) b.contents.push(readContent(r.message()));
+    else if (r.field === 5) b.ext.push(readKeyValue(r.message()));
+    else if (r.field === 7) b.allowGroupAck = allowsGroupAck(r.message());
+    else if (r.field === 9) b.meta = r.string();
+    else if (r.field === 6) b.ackMessageId = r.uint64();
+    else if (r.field === 8) b.ackContent = r.string();
+    else if (r.field === 11) b.editMessageId = r.uint64();
+    else if (r.field === 12) b.editScope = r.int();
   }
   return b;
 }
 
 export function decodeMeta(buf: Uint8Array): DecodedMeta {
-  const m: DecodedMeta = { id: 0n, from: null, to: null, timestamp: 0n, ns: 0, payload: new Uint8Array(), routetype: 0, ext: [], extRaw: [], directedUsers: [] };
-  for (const f of readFields(buf)) {
-    if (f.field === 1) m.id = f.varint ?? 0n;
-    else if (f.field === 2) m.from = decodeJid(f.bytes ?? new Uint8Array());
-    else if (f.field === 3) m.to = decodeJid(f.bytes ?? new Uint8Array());
-    else if (f.field === 4) m.timestamp = f.varint ?? 0n;
-    else if (f.field === 5) m.ns = num(f);
-    else if (f.field === 6) m.payload = f.bytes ?? new Uint8Array();
-    else if (f.field === 7) m.routetype = num(f);
-    else if (f.field === 8) {
-      m.extRaw.push(f.bytes ?? new Uint8Array());
-      m.ext.push(decodeKeyValue(f.bytes ?? new Uint8Array()));
-    }
-    else if (f.field === 10) m.directedUsers.push(text(f));
+  const m: DecodedMeta = { id: 0n, from: null, to: null, timestamp: 0n, ns: 0, payload: EMPTY, routetype: 0, ext: [], extRaw: [], directedUsers: [] };
+  const r = new Reader(buf);
+  while (r.next()) {
+    if (r.field === 1) m.id = r.uint64();
+    else if (r.field === 2) m.from = readJid(r.message());
+    else if (r.field === 3) m.to = readJid(r.message());
+    else if (r.field === 4) m.timestamp = r.uint64();
+    else if (r.field === 5) m.ns = r.int();
+    else if (r.field === 6) m.payload = r.bytes();
+    else if (r.field === 7) m.routetype = r.int();
+    else if (r.field === 8) {
+      m.extRaw.push(r.bytes());
+      m.ext.push(readKeyValue(r.message()));
+    } else if (r.field === 10) m.directedUsers.push(r.string());
   }
   return m;
 }

@@ -18,10 +18,10 @@ interface Jid {
 }
 
 function jid(w: Writer, field: number, j: Jid): void {
-  w.message(field, (m) => {
-    m.string(1, j.appKey).string(2, j.name).string(3, j.domain);
-    if (j.clientResource) m.string(4, j.clientResource);
-  });
+  const at = w.begin(field);
+  w.string(1, j.appKey).string(2, j.name).string(3, j.domain);
+  if (j.clientResource) w.string(4, j.clientResource);
+  w.end(at);
 }
 
 /** One KeyValue: typed as the client decodes it (bool, 64-bit integer, double, string, JSON text). */
@@ -126,8 +126,13 @@ export interface MetaInput {
 export function encodeMeta(appKey: string, m: MetaInput): Uint8Array {
   const w = new Writer();
   w.varint(1, m.id);
-  jid(w, 2, { appKey, name: m.from, domain: IM_USER_DOMAIN, clientResource: m.fromResource ?? undefined });
-  jid(w, 3, { appKey, name: m.to, domain: m.chatType === "chat" ? IM_USER_DOMAIN : IM_MUC_DOMAIN });
+  let at = w.begin(2);
+  w.string(1, appKey).string(2, m.from).string(3, IM_USER_DOMAIN);
+  if (m.fromResource) w.string(4, m.fromResource);
+  w.end(at);
+  at = w.begin(3);
+  w.string(1, appKey).string(2, m.to).string(3, m.chatType === "chat" ? IM_USER_DOMAIN : IM_MUC_DOMAIN);
+  w.end(at);
   w.varint(4, m.timestamp);
   w.varint(5, 1);
   w.bytes(6, m.body);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readFields, Writer } from "./wire";
+import { readFields, Reader, Writer } from "./wire";
 
 describe("protobuf wire format", () => {
   it("writes varints as protobuf does, from one byte to ten, and reads them back", () => {
@@ -53,5 +53,61 @@ describe("protobuf wire format", () => {
   it("refuses truncated and overlong varints", () => {
     expect(() => readFields(new Uint8Array([0x08, 0x80]))).toThrow(/truncated/);
     expect(() => readFields(new Uint8Array([0x08, ...Array<number>(10).fill(0xff), 0x01]))).toThrow(/too long/);
+  });
+
+  it("writes strings of every length and script as UTF-8, ASCII and not, below and above one length byte", () => {
+    const samples = ["", "a", "héllo", "日本語のテキスト", "emoji 😀 in the middle", "x".repeat(42), "é".repeat(42), "😀".repeat(21), "z".repeat(43), "ü".repeat(64), "€".repeat(300)];
+    const w = new Writer();
+    samples.forEach((t, i) => w.string(i + 1, t));
+    const r = new Reader(w.finish());
+    const back: string[] = [];
+    while (r.next()) back.push(r.string());
+    expect(back).toEqual(samples);
+  });
+
+  it("writers built at the same time keep their own bytes (a payload finished while its envelope is open)", () => {
+    const outer = new Writer().varint(1, 5);
+    const inner = new Writer().string(1, "inner").finish();
+    const bytes = outer.bytes(2, inner).string(3, "after").finish();
+    const [one, two, three] = readFields(bytes);
+    expect(one?.varint).toBe(5n);
+    expect(Buffer.from(readFields(two?.bytes ?? new Uint8Array())[0]?.bytes ?? []).toString()).toBe("inner");
+    expect(Buffer.from(three?.bytes ?? []).toString()).toBe("after");
+    expect(() => outer.finish()).toThrow(/twice/);
+  });
+
+  it("reads fields with a cursor: numbers, 64-bit values, doubles, floats and nested messages", () => {
+    const bytes = new Writer()
+      .varint(1, 2n ** 63n + 5n)
+      .varint(2, -3)
+      .double(3, 1.5)
+      .float(4, 0.25)
+      .message(5, (m) => m.varint(1, 1_700_000_000_000).string(2, "n"))
+      .varint(6, true)
+      .finish();
+    const r = new Reader(bytes);
+    const seen: unknown[] = [];
+    while (r.next()) {
+      if (r.field === 1) seen.push(r.uint64());
+      else if (r.field === 2) seen.push(r.int());
+      else if (r.field === 3) seen.push(r.double());
+      else if (r.field === 4) seen.push(r.float());
+      else if (r.field === 5) {
+        const m = r.message();
+        while (m.next()) seen.push(m.field === 1 ? m.int() : m.string());
+      } else seen.push(r.bool());
+    }
+    expect(seen).toEqual([2n ** 63n + 5n, -3, 1.5, 0.25, 1_700_000_000_000, "n", true]);
+  });
+
+  it("reads a field of another wire type as absent, and refuses truncated fields", () => {
+    const r = new Reader(new Writer().varint(1, 7).string(2, "s").finish());
+    r.next();
+    expect([r.string(), r.bytes().length, r.double()]).toEqual(["", 0, 0]);
+    r.next();
+    expect([r.int(), r.uint64(), r.bool()]).toEqual([0, 0n, false]);
+    expect(() => new Reader(new Uint8Array([0x12, 0x05, 0x61])).next()).toThrow(/truncated field/);
+    expect(() => new Reader(new Uint8Array([0x09, 0x00, 0x00])).next()).toThrow(/truncated field/);
+    expect(() => new Reader(new Uint8Array([0x0b])).next()).toThrow(/unsupported wire type/);
   });
 });
