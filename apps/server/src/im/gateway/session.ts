@@ -36,7 +36,9 @@ export class Session implements Device {
   username = "";
   resource = "";
   private state: "new" | "open" | "closed" = "new";
-  private chain: Promise<void> = Promise.resolve();
+  /** Frames received and not handled yet (one is being handled while `busy`). */
+  private readonly received: Buffer[] = [];
+  private busy = false;
   private expiry: NodeJS.Timeout | undefined;
   lastSeen = Date.now();
   private inflight = 0;
@@ -54,8 +56,9 @@ export class Session implements Device {
     ws.on("message", (data, isBinary) => {
       this.lastSeen = Date.now();
       if (!isBinary) return this.close(CLOSE.protocol, "decode message fail.");
-      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      this.chain = this.chain.then(() => this.frame(buf)).catch((err: unknown) => this.fail(err));
+      // ws hands a Buffer of its own (binaryType "nodebuffer"): kept as is, not copied.
+      this.received.push(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+      if (!this.busy) this.drain();
     });
     ws.on("close", () => this.closed());
     ws.on("error", () => this.closed());
@@ -158,7 +161,41 @@ export class Session implements Device {
     this.close(CLOSE.protocol, "decode message fail.");
   }
 
-  private async frame(buf: Buffer): Promise<void> {
+  /**
+   * Handles the received frames in order. Most frames finish synchronously (a message send is queued for
+   * storage and its ack follows later, see uplink); a frame whose handling waits (a login, a pull) holds
+   * the next ones back until it is done.
+   */
+  private drain(): void {
+    let frame: Buffer | undefined;
+    while ((frame = this.received.shift()) !== undefined) {
+      let pending: Promise<void> | void;
+      try {
+        pending = this.frame(frame);
+      } catch (err) {
+        this.fail(err);
+        continue;
+      }
+      if (pending) {
+        this.busy = true;
+        pending.then(
+          () => this.resume(),
+          (err: unknown) => {
+            this.fail(err);
+            this.resume();
+          },
+        );
+        return;
+      }
+    }
+  }
+
+  private resume(): void {
+    this.busy = false;
+    this.drain();
+  }
+
+  private frame(buf: Buffer): Promise<void> | void {
     if (this.state === "closed") return;
     const m = decodeMSync(buf);
     if (this.state === "new") {
@@ -236,18 +273,21 @@ export class Session implements Device {
     this.send(unreadReply(queues.map((q) => ({ queue: this.ctx.hub.jid(q.queue), n: q.n })), this.ctx.deps.clock.now().getTime()));
   }
 
-  private async sync(payload: Uint8Array | null): Promise<void> {
+  private sync(payload: Uint8Array | null): Promise<void> | void {
     if (!payload) return this.close(CLOSE.protocol, "empty sync");
     const ul = decodeSyncUl(payload);
     if (ul.meta) return this.uplink(decodeMeta(ul.meta));
     if (!ul.queue) return this.close(CLOSE.protocol, "sync without meta or queue");
-    const queue = queueName(ul.queue);
+    return this.pullQueue(queueName(ul.queue), ul.key);
+  }
+
+  private async pullQueue(queue: string, key: bigint | null): Promise<void> {
     let st = this.queues.get(queue);
     if (!st) this.queues.set(queue, (st = new QueueState()));
     st.pulling = true;
     st.woke = false;
     try {
-      const b = await pull(this.ctx.deps.db, this.ctx.acks, this.ctx.deps.appKey, this, queue, ul.key, this.ctx.options.batchSize, st);
+      const b = await pull(this.ctx.deps.db, this.ctx.acks, this.ctx.deps.appKey, this, queue, key, this.ctx.options.batchSize, st);
       this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
     } finally {
       st.pulling = false;
@@ -261,16 +301,18 @@ export class Session implements Device {
    * Messages are pipelined: a send is queued for storage in arrival order (synchronously, so a device's
    * messages keep their order) and its ack goes out when it is stored, while the next frames are read.
    */
-  private async uplink(meta: DecodedMeta): Promise<void> {
+  private uplink(meta: DecodedMeta): Promise<void> | void {
     if (meta.ns === NS.STATISTIC) return;
-    const work = this.answer(meta);
-    if (meta.ns !== NS.CHAT) return work;
+    if (meta.ns !== NS.CHAT) return this.answer(meta);
     this.inflight++;
-    void work.finally(() => this.inflight--);
-    if (this.inflight > MAX_INFLIGHT) await work;
+    const work = this.answer(meta);
+    if (this.inflight > MAX_INFLIGHT) return work;
   }
 
-  /** One uplink meta gets exactly one ack with its id (statistics metas get none: the client expects none). */
+  /**
+   * One uplink meta gets exactly one ack with its id (statistics metas get none: the client expects none).
+   * Never rejects: a failure is the ack's status.
+   */
   private async answer(meta: DecodedMeta): Promise<void> {
     const nowMs = () => this.ctx.deps.clock.now().getTime();
     try {
@@ -289,6 +331,8 @@ export class Session implements Device {
         return;
       }
       this.send(ack({ metaId: meta.id, serverId: 0, nowMs: nowMs(), code: r.code, reason: r.reason }));
+    } finally {
+      if (meta.ns === NS.CHAT) this.inflight--;
     }
   }
 }
