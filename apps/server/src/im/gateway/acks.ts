@@ -81,7 +81,7 @@ export class AckBatcher {
 /**
  * Records devices' acknowledgements of entries, in one statement: entries no other recent device of the
  * user still waits for (other than the device whose own send it copies) are removed; the others keep
- * each acknowledging device's mark until the rest have read them.
+ * each acknowledging device's mark until the rest have read them (im_acknowledge, migration 0084).
  */
 export async function acknowledgeMany(db: Db, jobs: readonly { username: string; resource: string; ids: readonly number[] }[], now: Date): Promise<void> {
   const users: string[] = [];
@@ -96,22 +96,5 @@ export async function acknowledgeMany(db: Db, jobs: readonly { username: string;
   }
   if (ids.length === 0) return;
   const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
-  await sql`
-    WITH x AS (SELECT * FROM unnest(${users}::text[], ${resources}::text[], ${ids}::bigint[]) AS x(u, r, id)),
-    done AS (
-      DELETE FROM im_inbox i USING x
-      WHERE i.id = x.id AND i.username = x.u
-        -- A scalar subquery, not NOT EXISTS: the planner would turn that into a join that reads every
-        -- device of every user; this looks up the entry's user's devices by index, entry by entry.
-        AND (
-          SELECT 1 FROM im_devices d
-          WHERE d.username = i.username AND d.resource <> x.r AND d.last_seen_at >= ${since} AND d.first_inbox_id < i.id
-            AND (i.skip_resource IS NULL OR d.resource <> i.skip_resource)
-            AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = i.id AND a.resource = d.resource)
-          LIMIT 1) IS NULL
-      RETURNING i.id)
-    INSERT INTO im_inbox_acks (inbox_id, resource)
-    SELECT x.id, x.r FROM x
-    WHERE x.id NOT IN (SELECT id FROM done) AND EXISTS (SELECT 1 FROM im_inbox k WHERE k.id = x.id AND k.username = x.u)
-    ON CONFLICT (inbox_id, resource) DO NOTHING`.execute(db);
+  await sql`SELECT im_acknowledge(${users}::text[], ${resources}::text[], ${ids}::bigint[], ${since}::timestamptz)`.execute(db);
 }

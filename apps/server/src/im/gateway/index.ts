@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { WebSocketServer } from "ws";
 import type { ImDelivery } from "../events";
-import { mucQueue, userQueue } from "../store/inbox";
+import { mucQueue, purgeReadEntries, userQueue } from "../store/inbox";
 import { DEVICE_DAYS } from "./sync";
 import type { ImDeps } from "../service/core";
 import type { ImServices } from "../service";
@@ -74,12 +74,7 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   // pile up forever. Entries no device has read yet stay until one does.
   const purge = setInterval(() => {
     const before = new Date(deps.clock.now().getTime() - DEVICE_DAYS * 86_400_000);
-    deps.db
-      .deleteFrom("im_inbox")
-      .where("created_at", "<", before)
-      .where((eb) => eb.or([eb("skip_resource", "is not", null), eb.exists(eb.selectFrom("im_inbox_acks as a").select("a.inbox_id").whereRef("a.inbox_id", "=", "im_inbox.id"))]))
-      .execute()
-      .catch((err: unknown) => log(`im gateway: purging sender copies failed: ${String(err)}`));
+    purgeReadEntries(deps.db, before).catch((err: unknown) => log(`im gateway: purging sender copies failed: ${String(err)}`));
   }, 3600_000);
   purge.unref();
 

@@ -1,4 +1,5 @@
 import { IM_MUC_DOMAIN, IM_USER_DOMAIN } from "@tessera/contracts";
+import { sql } from "kysely";
 import type { Executor } from "../../db/tx";
 
 /** Sync-queue names, as the protocol's JIDs. */
@@ -75,4 +76,21 @@ export async function readQueue(db: Executor, username: string, queue: string, a
     .orderBy("id")
     .limit(limit)
     .execute();
+}
+
+/**
+ * Removes entries queued before `before` that a device has read (or that copy a user's own send to its
+ * other devices): a device that has not come back within DEVICE_DAYS reads them from history instead, so
+ * they do not pile up forever. Entries no device has read yet stay until one does. The devices' marks on
+ * the removed entries go with them (the queue has no foreign keys: see migration 0083), and so do marks
+ * left on entries removed meanwhile (an acknowledgement racing the removal of its entry).
+ */
+export async function purgeReadEntries(db: Executor, before: Date): Promise<void> {
+  await sql`
+    WITH gone AS (
+      DELETE FROM im_inbox i
+      WHERE i.created_at < ${before} AND (i.skip_resource IS NOT NULL OR EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = i.id))
+      RETURNING i.id)
+    DELETE FROM im_inbox_acks a
+    WHERE a.inbox_id IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM im_inbox i WHERE i.id = a.inbox_id)`.execute(db);
 }

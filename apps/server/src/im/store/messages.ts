@@ -281,11 +281,14 @@ export async function updatePayload(tx: Tx, id: number, payload: ImMessagePayloa
 /**
  * History retention: deletes up to `batch` messages older than `beforeMs`; returns how many. `= ANY(ARRAY(...))` makes the
  * planner run the batch's index scan once and delete by primary key (`IN (subquery)` may be planned as a
- * join that scans the whole table for every batch).
+ * join that scans the whole table for every batch). The sync-queue entries of the messages go with them,
+ * and so do the devices' marks on those entries (the queue has no foreign keys: see migration 0083).
  */
 export async function purgeBefore(db: Executor, beforeMs: number, batch: number): Promise<number> {
   const r = await sql<{ n: number }>`
-    WITH gone AS (DELETE FROM im_messages WHERE id = ANY(ARRAY(SELECT id FROM im_messages WHERE created_ms < ${beforeMs} LIMIT ${batch})) RETURNING 1)
+    WITH gone AS (DELETE FROM im_messages WHERE id = ANY(ARRAY(SELECT id FROM im_messages WHERE created_ms < ${beforeMs} LIMIT ${batch})) RETURNING id),
+    entries AS (DELETE FROM im_inbox WHERE message_id IN (SELECT id FROM gone) RETURNING id),
+    marks AS (DELETE FROM im_inbox_acks WHERE inbox_id IN (SELECT id FROM entries))
     SELECT count(*)::int8 AS n FROM gone`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
 }
