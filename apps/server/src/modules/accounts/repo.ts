@@ -1,5 +1,6 @@
 import type { CodeScene, UserKind, Version } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
+import { authChanged } from "../../platform/auth/revision";
 
 /* ---------- users ---------- */
 
@@ -34,6 +35,7 @@ export async function updateUser(
   userId: number,
   changes: { email?: string; phone?: string; passwordHash?: string; now: Date },
 ): Promise<void> {
+  authChanged();
   await tx
     .updateTable("users")
     .set({
@@ -110,10 +112,12 @@ export function findLiveSession(db: Executor, tokenHash: string, now: Date) {
 }
 
 export async function revokeSession(tx: Executor, sessionId: number, now: Date): Promise<void> {
+  authChanged();
   await tx.updateTable("sessions").set({ revoked_at: now }).where("id", "=", sessionId).where("revoked_at", "is", null).execute();
 }
 
 export async function revokeUserSessions(tx: Executor, userId: number, now: Date): Promise<number> {
+  authChanged();
   const r = await tx
     .updateTable("sessions")
     .set({ revoked_at: now })

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
 import { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_TTL_SECONDS, LOGIN_LOCK_MINUTES } from "./service";
 import { ensureOperator } from "./bootstrap";
+import { SESSION_CACHE_MS } from "../../platform/auth/revision";
+import { tokenHash } from "../../platform/crypto/tokens";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -82,6 +84,28 @@ describe("registration and login", () => {
     const after = await t.call("GET", "/api/card-user/userInfo", { token });
     expect(after.status).toBe(401);
     expect(after.body.code).toBe(401);
+  });
+
+  it("a session revoked by another server process is refused here within SESSION_CACHE_MS", async () => {
+    const m = await registerMerchant(t);
+    expect((await t.call("GET", "/api/card-user/userInfo", { token: m.token })).status).toBe(200);
+    // Another process revokes it: this process hears nothing and uses its resolved session a little longer.
+    await t.ctx.database.db.updateTable("sessions").set({ revoked_at: t.clock.now() }).where("token_hash", "=", tokenHash(m.token)).execute();
+    expect((await t.call("GET", "/api/card-user/userInfo", { token: m.token })).status).toBe(200);
+    t.clock.advance(SESSION_CACHE_MS / 1000);
+    expect((await t.call("GET", "/api/card-user/userInfo", { token: m.token })).status).toBe(401);
+  });
+
+  it("a password change in this process ends the account's other sessions at once", async () => {
+    const m = await registerMerchant(t);
+    const other = (await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: m.email, password: STRONG_PASSWORD, version: "domestic" } })).body.data.token;
+    expect((await t.call("GET", "/api/card-user/userInfo", { token: other })).status).toBe(200);
+    await t.call("POST", "/api/card-user/sendEmail", { body: { email: m.email, scene: "resetPassword" } });
+    const reset = await t.call("PUT", "/api/card-user/resetPassword", {
+      body: { email: m.email, emailCode: await lastCode(t, m.email), password: "Tessera#2027x", confirmPassword: "Tessera#2027x" },
+    });
+    expect(reset.body.code).toBe(1);
+    expect((await t.call("GET", "/api/card-user/userInfo", { token: other })).status).toBe(401);
   });
 
   it("stores only a hash of the token and an Argon2id hash of the password", async () => {

@@ -17,6 +17,7 @@ import type { Config } from "../../config";
 import { isUniqueViolation, withTx, type Db } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
+import { authRevision, SESSION_CACHE_MS } from "../../platform/auth/revision";
 import type { Clock } from "../../platform/clock";
 import type { PasswordHasher } from "../../platform/crypto/passwords";
 import { keyedHash, newNumericCode, newToken, sameHash, tokenHash } from "../../platform/crypto/tokens";
@@ -26,6 +27,7 @@ import { ensureImUser, imBrandInfo, imUserOfAccount, imUserOfBrand } from "../..
 import { balancesOf } from "../ledger";
 import { createMerchant, getMerchant, merchantRoles, presentMerchant } from "../merchants";
 import * as repo from "./repo";
+import { SessionCache } from "./session-cache";
 
 /** Verification codes: valid 10 minutes, one per minute per address, 10 per hour, 5 tries each. */
 export const CODE_TTL_SECONDS = 600;
@@ -57,6 +59,9 @@ const seconds = (n: number) => n * 1000;
 const invalidCode = () => new AppError(CODE.CODE_INVALID, "code.invalid");
 
 export class AccountsService {
+  /** Actors of live sessions resolved in the last SESSION_CACHE_MS, by token hash. */
+  private readonly sessions = new SessionCache<Actor>();
+
   constructor(private readonly deps: AccountsDeps) {}
 
   private now(): Date {
@@ -256,9 +261,14 @@ export class AccountsService {
 
   /** Resolves a token for the auth guard: the actor, or null when the token is unknown, expired or revoked. */
   async authenticate(token: string): Promise<Actor | null> {
-    const row = await repo.findLiveSession(this.deps.db, tokenHash(token), this.now());
+    const hash = tokenHash(token);
+    const now = this.now();
+    const cached = this.sessions.get(hash, now.getTime());
+    if (cached) return cached;
+    const revision = authRevision();
+    const row = await repo.findLiveSession(this.deps.db, hash, now);
     if (!row) return null;
-    return {
+    const actor: Actor = {
       userId: row.userId,
       sessionId: row.sessionId,
       kind: row.kind,
@@ -269,6 +279,8 @@ export class AccountsService {
       // Sub-accounts carry the pages they were given; the guard refuses the rest.
       menus: row.menus ?? null,
     };
+    this.sessions.set(hash, actor, Math.min(now.getTime() + SESSION_CACHE_MS, row.expiresAt.getTime()), revision);
+    return actor;
   }
 
   async validateToken(token: string): Promise<ValidateTokenReply> {

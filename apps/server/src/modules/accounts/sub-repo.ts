@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/tx";
+import { authChanged } from "../../platform/auth/revision";
 
 /**
  * SQL of sub-accounts: users of a merchant whose `menus` is set. The merchant id is a required
@@ -49,6 +50,7 @@ export async function updateSubAccount(
   userId: number,
   changes: { name?: string; menus?: string[]; passwordHash?: string; disabled?: boolean; now: Date },
 ): Promise<void> {
+  authChanged();
   await tx
     .updateTable("users")
     .set({

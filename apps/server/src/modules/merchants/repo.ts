@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/tx";
+import { authChanged } from "../../platform/auth/revision";
 
 export interface NewMerchant {
   name: string;
@@ -22,6 +23,8 @@ export async function updateMerchant(
   merchantId: number,
   changes: { name?: string; realNameState?: "not_verified" | "verified" | "expired"; apiPermission?: "opened" | "not_opened"; roles?: string[]; now: Date },
 ): Promise<void> {
+  // Sessions carry their merchant's roles.
+  if (changes.roles !== undefined) authChanged();
   await tx
     .updateTable("merchants")
     .set({
