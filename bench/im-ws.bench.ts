@@ -100,7 +100,9 @@ async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
     BENCH_PG_FROM: path.join(repoRoot, "apps/server/package.json"),
     BENCH_STATEMENTS_FILE: countFile,
   });
-  const child = spawn(run.command, [...prof, ...preload, ...run.args], { cwd: repoRoot, env: run.env, stdio: ["ignore", "ignore", "inherit"] });
+  // BENCH_SERVER_FLAGS: more node flags for the server (e.g. "--trace-gc"); its output is shown then.
+  const flags = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter((f) => f !== "") ?? [];
+  const child = spawn(run.command, [...prof, ...preload, ...flags, ...run.args], { cwd: repoRoot, env: run.env, stdio: ["ignore", flags.length > 0 ? "inherit" : "ignore", "inherit"] });
   await waitPort(child, async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, "server");
   return {
     port,
@@ -287,7 +289,8 @@ async function databaseBackends(databaseUrl: string): Promise<number[]> {
 
 /**
  * BENCH_CPU_PROF_LOAD=<dir>: a V8 CPU profile of the server during each gateway throughput run only (not
- * the logins before), taken through the inspector the server opens on SIGUSR1.
+ * the logins before), taken through the inspector the server opens on SIGUSR1 (with BENCH_HEAP_PROF=1 a
+ * sampled allocation profile instead).
  */
 async function profileServer(pid: number): Promise<(file: string) => Promise<void>> {
   process.kill(pid, "SIGUSR1");
@@ -302,7 +305,7 @@ async function profileServer(pid: number): Promise<(file: string) => Promise<voi
   const ws = new WebSocket(url);
   await new Promise((r) => ws.once("open", r));
   let seq = 0;
-  const call = (method: string) =>
+  const call = (method: string, params?: Record<string, unknown>) =>
     new Promise<unknown>((resolve) => {
       const id = ++seq;
       const on = (data: Buffer) => {
@@ -312,9 +315,21 @@ async function profileServer(pid: number): Promise<(file: string) => Promise<voi
         resolve(m.result);
       };
       ws.on("message", on);
-      ws.send(JSON.stringify({ id, method }));
+      ws.send(JSON.stringify({ id, method, params }));
     });
+  // BENCH_HEAP_PROF=1: where the server allocates (sampled, garbage included) instead of where it spends time.
+  if (process.env.BENCH_HEAP_PROF) {
+    await call("HeapProfiler.enable");
+    await call("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    return async (file) => {
+      const r = (await call("HeapProfiler.stopSampling")) as { profile: unknown };
+      writeFileSync(file.replace(/\.cpuprofile$/, ".heapprofile"), JSON.stringify(r.profile));
+      ws.close();
+    };
+  }
   await call("Profiler.enable");
+  // A sample every 100 µs instead of V8's 1 ms: a message costs tens of microseconds.
+  await call("Profiler.setSamplingInterval", { interval: 100 });
   await call("Profiler.start");
   return async (file) => {
     const r = (await call("Profiler.stop")) as { profile: unknown };
@@ -477,6 +492,8 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     await gw.stop();
   }
 
+  // BENCH_RELAY=0: the gateway only (quicker runs while working on it; the budget needs the relay beside it).
+  if (process.env.BENCH_RELAY === "0") return lines;
   const relay = await startRelay();
   const relayIdle: WebSocket[] = [];
   try {
