@@ -224,7 +224,10 @@ export async function takeAvailable(tx: Executor, goodsId: number, quantity: num
 
 /**
  * takeAvailable as CTEs of a caller's statement: `${name}` holds the ids of the codes taken, only when
- * `onlyIf` (a query) returns a row; `${name}_picked` is the SKIP LOCKED pick.
+ * `onlyIf` (a query) returns a row; `${name}_picked` is the SKIP LOCKED pick. The quantity is written
+ * into the text (a checked integer): the statement is prepared, and with LIMIT as a parameter its generic
+ * plan would expect a tenth of the goods' codes and hash-join them, so PostgreSQL would plan every
+ * order anew instead (a statement per quantity is a handful of statements).
  */
 export function takeAvailableCtes(name: string, goodsId: number, quantity: number, today: string, sale: { orderId: string; buyerMerchantId: number; at: Date }, onlyIf: RawBuilder<unknown>): RawBuilder<unknown> {
   const ref = sql.raw(name);
@@ -233,11 +236,11 @@ export function takeAvailableCtes(name: string, goodsId: number, quantity: numbe
       SELECT id FROM supply_cards
       WHERE goods_id = ${goodsId}::bigint AND state = 'available' AND (expires_on IS NULL OR expires_on >= ${today}::date) AND EXISTS (${onlyIf})
       ORDER BY id
-      LIMIT ${quantity}::integer
+      LIMIT ${sql.lit(quantity)}
       FOR UPDATE SKIP LOCKED),
     ${ref} AS (
       UPDATE supply_cards c SET state = 'sold', order_id = ${sale.orderId}, buyer_merchant_id = ${sale.buyerMerchantId}::bigint, sold_at = ${sale.at}::timestamptz
-      FROM ${picked} WHERE c.id = ${picked}.id
+      WHERE c.id = ANY(ARRAY(SELECT id FROM ${picked}))
       RETURNING c.id)`;
 }
 
