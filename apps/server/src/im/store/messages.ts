@@ -147,7 +147,7 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
   const list = [...convs.values()];
   // Message bodies travel as base64 text: both engines take a text[] parameter the same way.
   // int8[] arrives as text (only int8 itself is parsed to numbers).
-  const r = await sql<{ o: number; id: number; seq: number; created_ms: number; ids: (string | number)[] | null; users: string[] | null; skips: (string | null)[] | null }>`
+  const r = await sql<{ o: number | null; id: number; seq: number | null; created_ms: number | null; entry: number | null; username: string | null; skip: string | null }>`
     WITH m AS (
       SELECT * FROM unnest(
         ${keys}::text[], ${items.map(({ m }) => m.chatType)}::text[], ${items.map(({ m }) => m.from)}::text[],
@@ -188,19 +188,22 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
         WITH ORDINALITY AS y(u, q, o, s, ord)
       JOIN stored s ON s.o = y.o
       ORDER BY y.ord
-      RETURNING id, message_id, username, skip_resource),
-    entries AS (
-      SELECT message_id, array_agg(id ORDER BY id) AS ids, array_agg(username ORDER BY id) AS users, array_agg(skip_resource ORDER BY id) AS skips
-      FROM queued GROUP BY message_id)
-    SELECT s.o, s.id, s.seq, s.created_ms, e.ids, e.users, e.skips FROM stored s LEFT JOIN entries e ON e.message_id = s.id ORDER BY s.o`.execute(tx);
-  if (r.rows.length !== items.length) throw new Error(`stored ${r.rows.length} of ${items.length} messages`);
-  return r.rows.map((row) => ({
-    id: Number(row.id),
-    seq: Number(row.seq),
-    createdMs: Number(row.created_ms),
-    duplicate: false,
-    inbox: (row.ids ?? []).map((id, k) => ({ id: Number(id), username: row.users?.[k] ?? "", skipResource: row.skips?.[k] ?? null })),
-  }));
+      RETURNING id, message_id, username, skip_resource)
+    -- One row per message (entry NULL), then one per queue entry: grouping the entries by message in
+    -- the statement was planned as a nested loop that aggregated every entry once per message.
+    SELECT s.o, s.id, s.seq, s.created_ms, NULL::bigint AS entry, NULL::text AS username, NULL::text AS skip FROM stored s
+    UNION ALL
+    SELECT NULL, q.message_id, NULL, NULL, q.id, q.username, q.skip_resource FROM queued q`.execute(tx);
+  const stored = new Map<number, { o: number; appended: Appended; inbox: QueuedEntry[] }>();
+  for (const row of r.rows) {
+    if (row.entry !== null) continue;
+    const inbox: QueuedEntry[] = [];
+    stored.set(Number(row.id), { o: Number(row.o), inbox, appended: { id: Number(row.id), seq: Number(row.seq), createdMs: Number(row.created_ms), duplicate: false, inbox } });
+  }
+  if (stored.size !== items.length) throw new Error(`stored ${stored.size} of ${items.length} messages`);
+  const entries = r.rows.filter((row) => row.entry !== null).sort((a, b) => Number(a.entry) - Number(b.entry));
+  for (const e of entries) stored.get(Number(e.id))?.inbox.push({ id: Number(e.entry), username: e.username ?? "", skipResource: e.skip });
+  return [...stored.values()].sort((a, b) => a.o - b.o).map((m) => m.appended);
 }
 
 export async function findMessage(db: Executor, id: number): Promise<MessageRow | undefined> {
