@@ -165,6 +165,26 @@ describe("send, ack and delivery", () => {
     b.close();
   });
 
+  test("resends arriving while their first copy's batch is written are one message, in order with the others", async () => {
+    const a = await g.login(alice.name, alice.token, "webim_a4r");
+    const frame = (id: bigint, text: string) => sendFrame(g.appKey, { id, from: alice.name, to: bob.name, chatType: 1, text });
+    // The first copy goes out in a batch of its own; the rest queue behind it and read their checks while it is written.
+    for (const [id, text] of [[3101n, "r1"], [3102n, "r2"], [3101n, "r1"], [3103n, "r3"], [3101n, "r1"], [3102n, "r2"]] as const) a.send(frame(id, text));
+    const acks = [];
+    for (let i = 0; i < 6; i++) acks.push(await a.take((f) => f.sync !== undefined && f.sync.metaId >= 3101n && f.sync.metaId <= 3103n));
+    const serverIds = new Map<bigint, Set<bigint>>();
+    for (const f of acks) {
+      expect(f.sync?.status?.code).toBe(0);
+      const id = f.sync?.metaId ?? 0n;
+      serverIds.set(id, (serverIds.get(id) ?? new Set()).add(f.sync?.serverId ?? 0n));
+    }
+    expect([...serverIds.values()].map((ids) => ids.size)).toEqual([1, 1, 1]);
+    const b = await g.login(bob.name, bob.token, "webim_b4r");
+    expect(await drain(b, { name: alice.name, domain: "easemob.com" })).toEqual(["r1", "r2", "r3"]);
+    a.close();
+    b.close();
+  });
+
   test("refusals carry the reasons the client maps", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a5");
     a.send(sendFrame(g.appKey, { id: 4001n, from: alice.name, to: "nobody-at-all", chatType: 1, text: "x" }));
