@@ -119,8 +119,9 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
       } else if (chatType === "chat" || chatType === "groupchat") {
         // The entries just written, pushed to the devices online here with the meta a pull would build.
         const m = encodeMeta(ctx.deps.appKey, { id, from: who.username, fromResource: who.resource, to, chatType, timestamp: sent.timestamp, body: meta.payload });
-        const theirs = sent.inbox.filter((e) => e.username !== who.username);
-        const mine = sent.inbox.filter((e) => e.username === who.username);
+        const theirs: (typeof sent.inbox)[number][] = [];
+        const mine: (typeof sent.inbox)[number][] = [];
+        for (const e of sent.inbox) (e.username === who.username ? mine : theirs).push(e);
         ctx.hub.offer(chatType === "chat" ? userQueue(who.username) : mucQueue(to), theirs, m);
         ctx.hub.offer(chatType === "chat" ? userQueue(to) : mucQueue(to), mine, m, who.resource);
       } else {

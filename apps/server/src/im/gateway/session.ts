@@ -22,6 +22,9 @@ const LOGIN = {
   forbidden: { code: STATUS.IM_FORBIDDEN, reason: "Sorry, the user is banned" },
 } as const;
 
+/** ws.send's options for every frame (one object, not one per frame). */
+const BINARY = { binary: true } as const;
+
 /** Sends of one device being stored at once; beyond, the device's next frames wait. */
 const MAX_INFLIGHT = 256;
 
@@ -84,7 +87,7 @@ export class Session implements Device {
         });
       }
     }
-    this.ws.send(frame, { binary: true });
+    this.ws.send(frame, BINARY);
   }
 
   wake(queue: string, frame: Uint8Array): void {
@@ -124,12 +127,20 @@ export class Session implements Device {
     const pending = st.pending;
     st.pending = [];
     if (!st.clean || this.state !== "open") return;
-    const fresh = pending.filter((e) => !st.sent.has(e.id));
-    if (fresh.length === 0) return;
-    const key = st.nextKeyFor(Math.max(...fresh.map((e) => e.id)));
-    for (const e of fresh) st.sent.set(e.id, key);
+    const metas: Uint8Array[] = [];
+    const ids: number[] = [];
+    let maxId = 0;
+    for (const e of pending) {
+      if (st.sent.has(e.id)) continue;
+      metas.push(e.meta);
+      ids.push(e.id);
+      if (e.id > maxId) maxId = e.id;
+    }
+    if (metas.length === 0) return;
+    const key = st.nextKeyFor(maxId);
+    for (const id of ids) st.sent.set(id, key);
     const nowMs = this.ctx.deps.clock.now().getTime();
-    this.send(batch({ queue: this.ctx.hub.jid(queue), metas: fresh.map((e) => e.meta), nextKey: key, isLast: false, nowMs }));
+    this.send(batch({ queue: this.ctx.hub.jid(queue), metas, nextKey: key, isLast: false, nowMs }));
   }
 
   close(code: number, reason: string): void {
