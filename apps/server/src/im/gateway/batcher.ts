@@ -1,7 +1,7 @@
 import type { ImMessagePayload } from "@tessera/contracts";
 import { isUniqueViolation } from "../../db/tx";
 import { inScope, type ImDeps } from "../service/core";
-import type { AppendOutcome, ImHistory, SendInput, SendLookups, SentMessage } from "../service/history";
+import type { AppendOutcome, ImHistory, SendInput, SentMessage } from "../service/history";
 import { convKey } from "../store/messages";
 
 /**
@@ -9,19 +9,13 @@ import { convKey } from "../store/messages";
  * next one, so a busy gateway pays one commit (and one pool connection) for many messages. Each send is
  * still acknowledged only after the transaction holding it committed.
  *
- * Batches run in `parallel` lanes; a conversation always goes to the same lane and a lane writes one
+ * Batches run in `parallel` lanes; a conversation always goes to the same lane and a lane runs one
  * batch at a time, so one conversation's messages are stored in the order they arrived (a device may
  * pipeline its sends), and concurrent transactions never touch the same conversation (no deadlocks).
  * A batch is written with a few statements in all (ImHistory.appendMany), not a few per message. A
  * refused message (not a member, blocked ...) is refused before anything is written, so it does not
  * disturb the others in its batch. A database error aborts the batch; its messages are then stored one
  * by one so that only the culprit fails.
- *
- * A batch of one-to-one sends reads what its checks need while the lane's previous batch is written
- * (two statements in flight per lane instead of one after the other): a message waits for one round
- * trip behind the batch before it, not two. Those facts may predate the previous batch's commit, which
- * only matters for a resend of a message in that batch: its write then hits the unique client id, and
- * the batch is stored one by one like any failed batch, where the resend finds its first copy.
  */
 interface Job {
   input: SendInput;
@@ -33,10 +27,7 @@ interface Job {
 
 export class AppendBatcher {
   private readonly lanes: Job[][];
-  /** Per lane: a batch is reading its facts or waiting to be written (the next batch is not cut yet). */
-  private readonly waiting: boolean[];
-  /** Per lane: settles when the last batch cut has been written (or refused). */
-  private readonly written: Promise<void>[];
+  private readonly busy: boolean[];
 
   constructor(
     private readonly deps: ImDeps,
@@ -45,8 +36,7 @@ export class AppendBatcher {
     private readonly parallel = 4,
   ) {
     this.lanes = Array.from({ length: parallel }, () => []);
-    this.waiting = Array.from({ length: parallel }, () => false);
-    this.written = Array.from({ length: parallel }, () => Promise.resolve());
+    this.busy = Array.from({ length: parallel }, () => false);
   }
 
   append(input: SendInput, payload: ImMessagePayload): Promise<SentMessage> {
@@ -60,44 +50,23 @@ export class AppendBatcher {
 
   private next(lane: number): void {
     const queue = this.lanes[lane];
-    if (!queue || this.waiting[lane] || queue.length === 0) return;
+    if (!queue || this.busy[lane] || queue.length === 0) return;
     const jobs = queue.splice(0, this.maxBatch);
-    this.waiting[lane] = true;
-    const before = this.written[lane] ?? Promise.resolve();
-    this.written[lane] = this.run(jobs, before, () => {
-      this.waiting[lane] = false;
+    this.busy[lane] = true;
+    void this.flush(jobs).finally(() => {
+      this.busy[lane] = false;
       this.next(lane);
     });
   }
 
-  /**
-   * Reads the batch's facts, waits for the previous batch of its lane, then writes it; `writing` is called
-   * when the write starts (the lane may cut its next batch). Never rejects: every job is settled.
-   */
-  private async run(jobs: Job[], before: Promise<void>, writing: () => void): Promise<void> {
-    const oneToOne = jobs.every((j) => j.input.chatType === "chat");
-    let read: SendLookups | undefined;
-    if (oneToOne) {
-      // A failed read is not the batch's failure: the write then reads for itself.
-      read = await this.history.lookupsFor({ tx: this.deps.db, now: this.deps.clock.now() }, jobs.map((j) => j.input)).catch(() => undefined);
-    }
-    await before;
-    writing();
-    try {
-      await this.flush(jobs, oneToOne, read);
-    } catch (err) {
-      for (const j of jobs) j.reject(err);
-    }
-  }
-
-  private async flush(jobs: Job[], oneToOne: boolean, read: SendLookups | undefined): Promise<void> {
+  private async flush(jobs: Job[]): Promise<void> {
     let outcomes: AppendOutcome[] = [];
     try {
       // One-to-one sends need no transaction: their checks only read and their write is one statement
       // (atomic and durable on its own), so a batch is two round trips instead of five. Anything else
       // (group checks, thread counters) runs in a transaction.
-      outcomes = oneToOne
-        ? await this.history.appendMany({ tx: this.deps.db, now: this.deps.clock.now() }, jobs, read)
+      outcomes = jobs.every((j) => j.input.chatType === "chat")
+        ? await this.history.appendMany({ tx: this.deps.db, now: this.deps.clock.now() }, jobs)
         : await inScope(this.deps, (s) => this.history.appendMany(s, jobs));
     } catch (err) {
       if (jobs.length === 1 && !isUniqueViolation(err)) {

@@ -165,10 +165,10 @@ describe("send, ack and delivery", () => {
     b.close();
   });
 
-  test("resends arriving while their first copy's batch is written are one message, in order with the others", async () => {
+  test("resends queued behind their first copy's batch are one message, in order with the others", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a4r");
     const frame = (id: bigint, text: string) => sendFrame(g.appKey, { id, from: alice.name, to: bob.name, chatType: 1, text });
-    // The first copy goes out in a batch of its own; the rest queue behind it and read their checks while it is written.
+    // The first copy goes out in a batch of its own; the rest queue behind it (their batch finds it stored).
     for (const [id, text] of [[3101n, "r1"], [3102n, "r2"], [3101n, "r1"], [3103n, "r3"], [3101n, "r1"], [3102n, "r2"]] as const) a.send(frame(id, text));
     const acks = [];
     for (let i = 0; i < 6; i++) acks.push(await a.take((f) => f.sync !== undefined && f.sync.metaId >= 3101n && f.sync.metaId <= 3103n));

@@ -63,7 +63,7 @@ export interface AppendScope {
 }
 
 /** Read once per list of sends; group members are read once per group. */
-export interface SendLookups {
+interface SendLookups {
   users: Set<string>;
   blocked: Set<string>;
   members: Map<string, { username: string; shielded: boolean }[]>;
@@ -155,8 +155,8 @@ export class ImHistory {
    * its own (a refused one gets its error and does not disturb the others), and the accepted ones are
    * written together. The lookups the checks need are made once for the whole list.
    */
-  async appendMany(s: AppendScope, jobs: readonly { input: SendInput; payload: ImMessagePayload }[], read?: SendLookups): Promise<AppendOutcome[]> {
-    const lookups = read ?? (await this.lookupsFor(s, jobs.map((j) => j.input)));
+  async appendMany(s: AppendScope, jobs: readonly { input: SendInput; payload: ImMessagePayload }[]): Promise<AppendOutcome[]> {
+    const lookups = await this.lookupsFor(s, jobs.map((j) => j.input));
     const outcomes: AppendOutcome[] = new Array<AppendOutcome>(jobs.length);
     const planned: { i: number; plan: SendPlan }[] = [];
     for (const [i, job] of jobs.entries()) {
@@ -185,12 +185,8 @@ export class ImHistory {
     return outcomes;
   }
 
-  /**
-   * What the checks of a list of sends read, read once: peers that exist, blocks between the parties, the
-   * senders' other devices, earlier copies of resends. appendMany reads them itself unless given them (the
-   * gateway reads a batch's while the batch before it is written).
-   */
-  async lookupsFor(s: AppendScope, inputs: readonly SendInput[]): Promise<SendLookups> {
+  /** What the checks of a list of sends read, read once: peers that exist, blocks between the parties. */
+  private async lookupsFor(s: AppendScope, inputs: readonly SendInput[]): Promise<SendLookups> {
     const chats = inputs.filter((i) => i.chatType === "chat");
     const fromDevices = inputs.flatMap((i) => (i.fromResource ? [{ username: i.from, resource: i.fromResource }] : []));
     const clientIds = inputs.flatMap((i) => (i.clientId ? [{ from: i.from, clientId: i.clientId }] : []));
