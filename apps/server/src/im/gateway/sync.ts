@@ -19,13 +19,16 @@ export { DEVICE_DAYS } from "../store/inbox";
 
 /**
  * Records a device at login: it is one of the user's devices whose acknowledgement entries wait for,
- * and `node` (this process) takes its lease (leases.ts).
+ * and `node` (this process) takes its lease (leases.ts). The newest entry at its first login is the
+ * last id the queue's sequence handed out: `max(id)` walked the whole id index back over the entries
+ * removed since the table was last vacuumed (on a database that never is, every entry ever queued), at
+ * every login.
  */
 export async function recordDevice(db: Db, username: string, resource: string, now: Date, node: string): Promise<void> {
   const lease = { online_node: node, online_until: new Date(now.getTime() + LEASE_MS) };
   await db
     .insertInto("im_devices")
-    .values({ username, resource, first_inbox_id: sql<number>`(SELECT COALESCE(max(id), 0) FROM im_inbox)`, last_seen_at: now, ...lease })
+    .values({ username, resource, first_inbox_id: sql<number>`COALESCE(pg_sequence_last_value('im_inbox_id_seq'::regclass), 0)`, last_seen_at: now, ...lease })
     .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ last_seen_at: now, ...lease }))
     .execute();
 }
