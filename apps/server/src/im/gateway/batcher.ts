@@ -32,7 +32,7 @@ export class AppendBatcher {
   constructor(
     private readonly deps: ImDeps,
     private readonly history: ImHistory,
-    private readonly maxBatch = 64,
+    private readonly maxBatch = 128,
     private readonly parallel = 4,
   ) {
     this.lanes = Array.from({ length: parallel }, () => []);
