@@ -189,6 +189,8 @@ describe("acknowledgements in batches", () => {
     const a = await g.login(alice.name, alice.token, "webim_ka");
     a.send(sendFrame(g.appKey, { id: 1n, from: alice.name, to: bob.name, chatType: 1, text: "to bob" }));
     a.send(sendFrame(g.appKey, { id: 2n, from: alice.name, to: carol.name, chatType: 1, text: "to carol" }));
+    // Two conversations are stored by separate batches that may commit in either order: both acks first.
+    await a.take(isAckOf(1n));
     await a.take(isAckOf(2n));
     const entries = await db.selectFrom("im_inbox").select(["id", "username"]).where("username", "in", [bob.name, carol.name]).execute();
     const bobs = entries.filter((e) => e.username === bob.name).map((e) => Number(e.id));
