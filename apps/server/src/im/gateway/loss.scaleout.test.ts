@@ -8,6 +8,7 @@ import { decodeMessageBody, decodeMeta } from "../proto/decode";
 import { CMD } from "./frames";
 import { decodeServerFrame, provisionFrame, pullFrame, sendFrame, unreadFrame, type ServerFrame } from "./wire-client";
 import { WebSocket } from "ws";
+import { freePort } from "../../../test/ports";
 
 /**
  * The loss test: two server processes on one PostgreSQL and Redis; a sender streams 10,000 messages
@@ -110,9 +111,8 @@ async function open(port: number, name: string, token: string, resource: string,
 
 describe("no loss across cuts and a killed process", () => {
   test("10,000 messages arrive exactly once and in order", async () => {
-    const base = 30000 + Math.floor(Math.random() * 20000);
-    let a = await startServer(base);
-    let b = await startServer(base + 1);
+    let a = await startServer(await freePort());
+    let b = await startServer(await freePort());
     const tag = Date.now().toString(36);
     const alice = `lossa${tag}`;
     const bob = `lossb${tag}`;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "../../../test/ports";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
@@ -22,18 +22,6 @@ let database: Database;
 let dataDir: string;
 let child: ChildProcess | undefined;
 let base = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 async function startServer(): Promise<void> {
   const port = await freePort();
