@@ -1,5 +1,6 @@
 import { Reader, Writer } from "../proto/wire";
 import { readJid, type DecodedJid } from "../proto/decode";
+import { writeJidParts } from "../proto/message";
 
 /**
  * The envelope frames of the realtime protocol (easemob-wire §1-2): one MSync per websocket binary
@@ -95,10 +96,7 @@ export interface Jid {
 }
 
 export function writeJid(w: Writer, field: number, j: Jid): void {
-  const at = w.begin(field);
-  w.string(1, j.appKey).string(2, j.name).string(3, j.domain);
-  if (j.clientResource) w.string(4, j.clientResource);
-  w.end(at);
+  writeJidParts(w, field, j.appKey, j.name, j.domain, j.clientResource);
 }
 
 function status(w: Writer, field: number, code: number, reason?: string): void {

@@ -10,17 +10,14 @@ const CHAT_TYPE = { chat: 1, groupchat: 2, chatroom: 3 } as const;
 const CONTENT_TYPE = { txt: 0, img: 1, video: 2, loc: 3, audio: 4, file: 5, cmd: 6, custom: 7, combine: 8 } as const;
 const KV = { BOOL: 1, LLINT: 4, DOUBLE: 6, STRING: 7, JSON_STRING: 8 } as const;
 
-interface Jid {
-  appKey: string;
-  name: string;
-  domain: string;
-  clientResource?: string | undefined;
-}
-
-function jid(w: Writer, field: number, j: Jid): void {
+/**
+ * A JID as a nested message (app key, name, domain, client resource), from its parts: the message path
+ * writes two per message, so no object is made for them. The gateway's frames write theirs through it.
+ */
+export function writeJidParts(w: Writer, field: number, appKey: string, name: string, domain: string, clientResource?: string | null): void {
   const at = w.begin(field);
-  w.string(1, j.appKey).string(2, j.name).string(3, j.domain);
-  if (j.clientResource) w.string(4, j.clientResource);
+  w.string(1, appKey).string(2, name).string(3, domain);
+  if (clientResource) w.string(4, clientResource);
   w.end(at);
 }
 
@@ -103,8 +100,8 @@ function content(w: Writer, body: ImMessageBody): void {
 export function encodeMessageBody(appKey: string, p: ImMessagePayload): Uint8Array {
   const w = new Writer();
   w.varint(1, CHAT_TYPE[p.type]);
-  jid(w, 2, { appKey, name: p.from, domain: IM_USER_DOMAIN });
-  jid(w, 3, { appKey, name: p.to, domain: IM_USER_DOMAIN });
+  writeJidParts(w, 2, appKey, p.from, IM_USER_DOMAIN);
+  writeJidParts(w, 3, appKey, p.to, IM_USER_DOMAIN);
   for (const body of p.bodies) content(w, body);
   for (const [k, v] of Object.entries(p.ext)) keyValue(w, 5, k, v);
   if (p.msgConfig?.allowGroupAck !== undefined) w.message(7, (m) => m.varint(1, p.msgConfig?.allowGroupAck ?? false));
@@ -126,13 +123,8 @@ export interface MetaInput {
 export function encodeMeta(appKey: string, m: MetaInput): Uint8Array {
   const w = new Writer();
   w.varint(1, m.id);
-  let at = w.begin(2);
-  w.string(1, appKey).string(2, m.from).string(3, IM_USER_DOMAIN);
-  if (m.fromResource) w.string(4, m.fromResource);
-  w.end(at);
-  at = w.begin(3);
-  w.string(1, appKey).string(2, m.to).string(3, m.chatType === "chat" ? IM_USER_DOMAIN : IM_MUC_DOMAIN);
-  w.end(at);
+  writeJidParts(w, 2, appKey, m.from, IM_USER_DOMAIN, m.fromResource);
+  writeJidParts(w, 3, appKey, m.to, m.chatType === "chat" ? IM_USER_DOMAIN : IM_MUC_DOMAIN);
   w.varint(4, m.timestamp);
   w.varint(5, 1);
   w.bytes(6, m.body);
