@@ -28,7 +28,7 @@ BEGIN
     RETURNING g.stock, g.low_stock_threshold, sold_now;
 END $$;
 
--- Moves ledger balances: account ids[k] by amounts[k], one account at a time in account-id order (so
+-- Moves ledger balances (every posting's, the order statement's and post()'s): account ids[k] by amounts[k], one account at a time in account-id order (so
 -- concurrent postings lock rows in the same order and cannot deadlock, and each UPDATE is a primary-key
 -- update whatever the plan cache decides); a balance that may not go negative and would is not moved.
 -- Returns each moved account with its balance after and the caller's index ns[k]: a move missing from

@@ -78,18 +78,13 @@ export async function insertTransactionFindingAccounts(
 /**
  * Applies amounts to accounts' balances and writes the transaction's entries with the balances after
  * them, all in one statement: every round trip here is time the contended balance rows stay locked.
- * Returns the balances after, by account; an account missing from the result was refused (its balance
+ * The balances move through ledger_apply_moves (migration 0086), as an order's do. Returns the balances after, by account; an account missing from the result was refused (its balance
  * may not go negative), and the caller must roll back.
  */
 export async function applyWithEntries(tx: Executor, transactionId: number, moves: { accountId: number; amount: number }[]): Promise<Map<number, number>> {
   const r = await sql<{ account_id: number; balance_after: number }>`
-    WITH moves AS (
-      SELECT * FROM unnest(${moves.map((m) => m.accountId)}::bigint[], ${moves.map((m) => m.amount)}::bigint[]) WITH ORDINALITY AS m(account_id, amount, n)),
-    applied AS (
-      UPDATE ledger_accounts a SET balance = a.balance + m.amount
-      FROM moves m
-      WHERE a.id = m.account_id AND (a.allow_negative OR a.balance + m.amount >= 0)
-      RETURNING a.id, a.balance, m.amount, m.n)
+    WITH applied AS (
+      SELECT * FROM ledger_apply_moves(${moves.map((m) => m.accountId)}::bigint[], ${moves.map((m) => m.amount)}::bigint[], ${moves.map((_, i) => i + 1)}::bigint[]))
     INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
     SELECT ${transactionId}, id, amount, balance FROM applied ORDER BY n
     RETURNING account_id, balance_after`.execute(tx);
