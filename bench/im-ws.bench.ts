@@ -10,7 +10,7 @@ import { decodeMessageBody, decodeMeta } from "../apps/server/src/im/proto/decod
 import { buildServer } from "../scripts/build-server.mjs";
 import { serverProcess } from "../scripts/server-process.mjs";
 import { freePort } from "./lib/ports";
-import { cpuMs } from "./lib/proc";
+import { cpuMs, syscalls } from "./lib/proc";
 
 /**
  * IM realtime: one-to-one messages per second delivered end to end through the gateway (stored in the
@@ -346,7 +346,7 @@ async function profileServer(pid: number): Promise<(file: string) => Promise<voi
 async function throughput(pairs: Pair[], seconds: number, server?: { proc: Proc; label: string; lines: string[]; databaseUrl?: string | undefined }): Promise<number> {
   // The server's own database connections (the machine's other postgres work is not this bench's).
   const backends = server?.databaseUrl ? await databaseBackends(server.databaseUrl) : [];
-  const cpu0 = server ? { own: cpuMs(server.proc.pid), sys: cpuMs(server.proc.pid, "sys"), pg: cpuMs(null), backends: cpuMs(backends), load: process.cpuUsage() } : null;
+  const cpu0 = server ? { own: cpuMs(server.proc.pid), sys: cpuMs(server.proc.pid, "sys"), pg: cpuMs(null), backends: cpuMs(backends), load: process.cpuUsage(), io: syscalls(server.proc.pid) } : null;
   const st0 = await server?.proc.statements?.();
   const profDir = process.env.BENCH_CPU_PROF_LOAD;
   const stopProfile = server && profDir ? await profileServer(server.proc.pid) : null;
@@ -380,7 +380,9 @@ async function throughput(pairs: Pair[], seconds: number, server?: { proc: Proc;
   if (server && cpu0 && delivered > 0) {
     const us = (ms: number) => ((ms * 1000) / delivered).toFixed(0);
     const load = process.cpuUsage(cpu0.load);
-    let line = `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs (system ${us(cpuMs(server.proc.pid, "sys") - cpu0.sys)}), postgres ${us(cpuMs(null) - cpu0.pg)} µs (its connections ${us(cpuMs(backends) - cpu0.backends)}), load ${us((load.user + load.system) / 1000)} µs`;
+    const io = syscalls(server.proc.pid);
+    const per = (n: number) => (n / delivered).toFixed(2);
+    let line = `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs (system ${us(cpuMs(server.proc.pid, "sys") - cpu0.sys)}; ${per(io.reads - cpu0.io.reads)} reads, ${per(io.writes - cpu0.io.writes)} writes), postgres ${us(cpuMs(null) - cpu0.pg)} µs (its connections ${us(cpuMs(backends) - cpu0.backends)}), load ${us((load.user + load.system) / 1000)} µs`;
     const st1 = await server.proc.statements?.();
     if (st0 && st1) {
       const diff = [...st1].map(([k, n]) => [k, n - (st0.get(k) ?? 0)] as const).filter(([, n]) => n > 0);

@@ -52,3 +52,10 @@ export function memoryMb(pid: number): { rss: number; hwm: number } {
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   return { rss: Math.round(kb("VmRSS") / 1024), hwm: Math.round(kb("VmHWM") / 1024) };
 }
+
+/** A process's read and write system calls so far (syscr, syscw of /proc/<pid>/io; socket reads and writes count). */
+export function syscalls(pid: number): { reads: number; writes: number } {
+  const io = readFileSync(`/proc/${pid}/io`, "utf8");
+  const n = (field: string) => Number(new RegExp(`${field}: (\\d+)`).exec(io)?.[1] ?? 0);
+  return { reads: n("syscr"), writes: n("syscw") };
+}

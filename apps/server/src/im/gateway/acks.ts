@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { intArray, textArray } from "../../db/arrays";
 import type { Db } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { DEVICE_DAYS } from "../store/inbox";
@@ -15,6 +16,7 @@ import { DEVICE_DAYS } from "../store/inbox";
 interface Job {
   username: string;
   resource: string;
+  queue: string;
   ids: readonly number[];
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -33,10 +35,10 @@ export class AckBatcher {
     private readonly maxIds = 2000,
   ) {}
 
-  acknowledge(who: { username: string; resource: string }, ids: readonly number[]): Promise<void> {
+  acknowledge(who: { username: string; resource: string }, queue: string, ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.queue.push({ username: who.username, resource: who.resource, ids, resolve, reject });
+      this.queue.push({ username: who.username, resource: who.resource, queue, ids, resolve, reject });
       this.next();
     });
   }
@@ -79,22 +81,29 @@ export class AckBatcher {
 }
 
 /**
- * Records devices' acknowledgements of entries, in one statement: entries no other recent device of the
- * user still waits for (other than the device whose own send it copies) are removed; the others keep
- * each acknowledging device's mark until the rest have read them (im_acknowledge, migration 0084).
+ * Records devices' acknowledgements of entries of their queues, in one statement: entries no other
+ * recent device of the user still waits for (other than the device whose own send it copies) are
+ * removed; the others keep each acknowledging device's mark until the rest have read them
+ * (im_acknowledge, migration 0087). An entry is named by its queue and id (the queue's key).
  */
-export async function acknowledgeMany(db: Db, jobs: readonly { username: string; resource: string; ids: readonly number[] }[], now: Date): Promise<void> {
+export async function acknowledgeMany(
+  db: Db,
+  jobs: readonly { username: string; resource: string; queue: string; ids: readonly number[] }[],
+  now: Date,
+): Promise<void> {
   const users: string[] = [];
   const resources: string[] = [];
+  const queues: string[] = [];
   const ids: number[] = [];
   for (const j of jobs) {
     for (const id of j.ids) {
       users.push(j.username);
       resources.push(j.resource);
+      queues.push(j.queue);
       ids.push(id);
     }
   }
   if (ids.length === 0) return;
   const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
-  await sql`SELECT im_acknowledge(${users}::text[], ${resources}::text[], ${ids}::bigint[], ${since}::timestamptz)`.execute(db);
+  await sql`SELECT im_acknowledge(${textArray(users)}::text[], ${textArray(resources)}::text[], ${textArray(queues)}::text[], ${intArray(ids)}::bigint[], ${since}::timestamptz)`.execute(db);
 }

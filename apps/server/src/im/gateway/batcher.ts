@@ -15,7 +15,9 @@ import { convKey } from "../store/messages";
  * A batch is written with a few statements in all (ImHistory.appendMany), not a few per message. A
  * refused message (not a member, blocked ...) is refused before anything is written, so it does not
  * disturb the others in its batch. A database error aborts the batch; its messages are then stored one
- * by one so that only the culprit fails.
+ * by one so that only the culprit fails. A resend (a client id already stored) is such an error: batches
+ * do not look client ids up, the client-id index refuses the copy, and stored one by one the resend is
+ * found and answered with the first message.
  */
 interface Job {
   input: SendInput;
@@ -65,9 +67,10 @@ export class AppendBatcher {
       // One-to-one sends need no transaction: their checks only read and their write is one statement
       // (atomic and durable on its own), so a batch is two round trips instead of five. Anything else
       // (group checks, thread counters) runs in a transaction.
+      // A resend in the batch fails it with a unique violation (nothing written): then one by one below.
       outcomes = jobs.every((j) => j.input.chatType === "chat")
-        ? await this.history.appendMany({ tx: this.deps.db, now: this.deps.clock.now() }, jobs)
-        : await inScope(this.deps, (s) => this.history.appendMany(s, jobs));
+        ? await this.history.appendMany({ tx: this.deps.db, now: this.deps.clock.now() }, jobs, "fail")
+        : await inScope(this.deps, (s) => this.history.appendMany(s, jobs, "fail"));
     } catch (err) {
       if (jobs.length === 1 && !isUniqueViolation(err)) {
         jobs[0]?.reject(err);

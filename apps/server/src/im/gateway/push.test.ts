@@ -200,10 +200,10 @@ describe("acknowledgements in batches", () => {
     await acknowledgeMany(
       db,
       [
-        { username: bob.name, resource: "webim_kb1", ids: bobs },
-        { username: carol.name, resource: "webim_kc1", ids: carols },
+        { username: bob.name, resource: "webim_kb1", queue: `${alice.name}@easemob.com`, ids: bobs },
+        { username: carol.name, resource: "webim_kc1", queue: `${alice.name}@easemob.com`, ids: carols },
         // Someone else's entry is not acknowledged by another user's device.
-        { username: alice.name, resource: "webim_ka", ids: bobs },
+        { username: alice.name, resource: "webim_ka", queue: `${alice.name}@easemob.com`, ids: bobs },
       ],
       g.im.t.clock.now(),
     );

@@ -120,7 +120,7 @@ export async function pull(
   if (key !== null && key > 0n && st.sent.size > 0) {
     const acked = st.acknowledgedBy(Number(key));
     if (acked.length > 0) {
-      await acks.acknowledge(who, acked);
+      await acks.acknowledge(who, queue, acked);
       for (const id of acked) st.sent.delete(id);
     }
   }

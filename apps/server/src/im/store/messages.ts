@@ -1,4 +1,5 @@
 import type { ImMessagePayload } from "@tessera/contracts";
+import { intArray, textArray } from "../../db/arrays";
 import { sql, type Selectable } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
 import type { ChatType, ImMessagesTable } from "../tables";
@@ -85,7 +86,7 @@ export async function appendMessages(
   if (!found && withClientId.length > 0) {
     const r = await sql<{ id: number; seq: number; created_ms: number; from_user: string; client_id: string }>`
       SELECT id, seq, created_ms, from_user, client_id FROM im_messages
-      WHERE (from_user, client_id) IN (SELECT * FROM unnest(${withClientId.map((c) => c.from)}::text[], ${withClientId.map((c) => c.clientId)}::text[]))`.execute(tx);
+      WHERE (from_user, client_id) IN (SELECT * FROM unnest(${textArray(withClientId.map((c) => c.from))}::text[], ${textArray(withClientId.map((c) => c.clientId))}::text[]))`.execute(tx);
     found = r.rows.map((row) => ({ id: Number(row.id), seq: Number(row.seq), createdMs: Number(row.created_ms), from: row.from_user, clientId: row.client_id }));
   }
   for (const f of found ?? []) stored.set(`${f.from}\0${f.clientId}`, { id: f.id, seq: f.seq, createdMs: f.createdMs, duplicate: true, inbox: [] });
@@ -150,10 +151,10 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
   const r = await sql<{ o: number | null; id: number; seq: number | null; created_ms: number | null; entry: number | null; username: string | null; skip: string | null }>`
     WITH m AS (
       SELECT * FROM unnest(
-        ${keys}::text[], ${items.map(({ m }) => m.chatType)}::text[], ${items.map(({ m }) => m.from)}::text[],
-        ${items.map(({ m }) => m.fromResource ?? null)}::text[], ${items.map(({ m }) => m.to)}::text[], ${items.map(({ m }) => m.threadId ?? null)}::bigint[],
-        ${items.map(({ m }) => m.payload.bodies[0]?.type ?? "txt")}::text[], ${items.map(({ m }) => JSON.stringify(m.payload))}::text[],
-        ${items.map(({ m }) => (m.bodyPb ? Buffer.from(m.bodyPb).toString("base64") : null))}::text[], ${items.map(({ m }) => m.clientId ?? null)}::text[])
+        ${textArray(keys)}::text[], ${textArray(items.map(({ m }) => m.chatType))}::text[], ${textArray(items.map(({ m }) => m.from))}::text[],
+        ${textArray(items.map(({ m }) => m.fromResource ?? null))}::text[], ${textArray(items.map(({ m }) => m.to))}::text[], ${intArray(items.map(({ m }) => m.threadId ?? null))}::bigint[],
+        ${textArray(items.map(({ m }) => m.payload.bodies[0]?.type ?? "txt"))}::text[], ${textArray(items.map(({ m }) => JSON.stringify(m.payload)))}::text[],
+        ${textArray(items.map(({ m }) => (m.bodyPb ? Buffer.from(m.bodyPb).toString("base64") : null)))}::text[], ${textArray(items.map(({ m }) => m.clientId ?? null))}::text[])
         WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_pb, client_id, o)),
     counts AS (SELECT conv_key, count(*) AS n FROM m GROUP BY conv_key),
     heads AS (
@@ -174,8 +175,8 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
     convs AS (
       INSERT INTO im_conversations (username, conv_key, peer, chat_type, last_message_id, last_ms, unread, visible)
       SELECT x.u, x.k, x.p, x.t, s.id, s.created_ms, x.n, true
-      FROM unnest(${list.map((c) => c.u)}::text[], ${list.map((c) => c.key)}::text[], ${list.map((c) => c.peer)}::text[], ${list.map((c) => c.type)}::text[],
-                  ${list.map((c) => c.o)}::bigint[], ${list.map((c) => c.unread)}::int[]) AS x(u, k, p, t, o, n)
+      FROM unnest(${textArray(list.map((c) => c.u))}::text[], ${textArray(list.map((c) => c.key))}::text[], ${textArray(list.map((c) => c.peer))}::text[], ${textArray(list.map((c) => c.type))}::text[],
+                  ${intArray(list.map((c) => c.o))}::bigint[], ${intArray(list.map((c) => c.unread))}::int[]) AS x(u, k, p, t, o, n)
       JOIN stored s ON s.o = x.o
       ON CONFLICT (username, conv_key) DO UPDATE
         SET last_message_id = EXCLUDED.last_message_id, last_ms = EXCLUDED.last_ms,
@@ -184,7 +185,7 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
     queued AS (
       INSERT INTO im_inbox (username, queue, message_id, skip_resource, created_at)
       SELECT y.u, y.q, s.id, y.s, ${now}::timestamptz
-      FROM unnest(${inbox.map((e) => e.u)}::text[], ${inbox.map((e) => e.q)}::text[], ${inbox.map((e) => e.o)}::bigint[], ${inbox.map((e) => e.skip)}::text[])
+      FROM unnest(${textArray(inbox.map((e) => e.u))}::text[], ${textArray(inbox.map((e) => e.q))}::text[], ${intArray(inbox.map((e) => e.o))}::bigint[], ${textArray(inbox.map((e) => e.skip))}::text[])
         WITH ORDINALITY AS y(u, q, o, s, ord)
       JOIN stored s ON s.o = y.o
       ORDER BY y.ord

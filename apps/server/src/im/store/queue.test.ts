@@ -69,15 +69,15 @@ describe("sync queue without foreign keys", () => {
     const entry = sent?.inbox.find((e) => e.username === b)?.id as number;
 
     // Another user's acknowledgement leaves the entry alone.
-    await acknowledgeMany(db, [{ username: a, resource: "ra", ids: [entry] }], now);
+    await acknowledgeMany(db, [{ username: a, resource: "ra", queue: userQueue(a), ids: [entry] }], now);
     expect(await entriesOf([entry])).toEqual([entry]);
     expect(await marksOf([entry])).toEqual([]);
 
-    await acknowledgeMany(db, [{ username: b, resource: "r1", ids: [entry] }], now);
+    await acknowledgeMany(db, [{ username: b, resource: "r1", queue: userQueue(a), ids: [entry] }], now);
     expect(await entriesOf([entry])).toEqual([entry]);
     expect(await marksOf([entry])).toEqual([`${entry}:r1`]);
 
-    await acknowledgeMany(db, [{ username: b, resource: "r2", ids: [entry] }], now);
+    await acknowledgeMany(db, [{ username: b, resource: "r2", queue: userQueue(a), ids: [entry] }], now);
     expect(await entriesOf([entry])).toEqual([]);
     expect(await marksOf([entry])).toEqual([]);
   });

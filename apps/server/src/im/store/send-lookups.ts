@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { textArray } from "../../db/arrays";
 import type { Executor } from "../../db/tx";
 import { DEVICE_DAYS } from "./inbox";
 
@@ -31,15 +32,15 @@ export async function readSendLookups(
   const since = new Date(q.now.getTime() - DEVICE_DAYS * 86_400_000);
   const r = await sql<{ devices: [string, string][]; users: string[]; blocks: [string, string][]; resends: [number, number, number, string, string][] }>`
     SELECT
-      (SELECT coalesce(json_agg(json_build_array(d.username, d.resource)), '[]'::json) FROM unnest(${q.senders}::text[]) AS s(u)
+      (SELECT coalesce(json_agg(json_build_array(d.username, d.resource)), '[]'::json) FROM unnest(${textArray(q.senders)}::text[]) AS s(u)
         CROSS JOIN LATERAL (SELECT username, resource FROM im_devices WHERE username = s.u AND last_seen_at >= ${since} OFFSET 0) d) AS devices,
-      (SELECT coalesce(json_agg(u.username), '[]'::json) FROM unnest(${q.peers}::text[]) AS p(u)
+      (SELECT coalesce(json_agg(u.username), '[]'::json) FROM unnest(${textArray(q.peers)}::text[]) AS p(u)
         CROSS JOIN LATERAL (SELECT username FROM im_users WHERE username = p.u LIMIT 1) u) AS users,
-      (SELECT coalesce(json_agg(json_build_array(b.owner, b.blocked)), '[]'::json) FROM unnest(${q.peers}::text[]) AS p(u)
+      (SELECT coalesce(json_agg(json_build_array(b.owner, b.blocked)), '[]'::json) FROM unnest(${textArray(q.peers)}::text[]) AS p(u)
         CROSS JOIN LATERAL (SELECT owner, blocked FROM im_user_blocks WHERE owner = p.u OFFSET 0) b
-        WHERE b.blocked = ANY(${q.chatSenders}::text[])) AS blocks,
+        WHERE b.blocked = ANY(${textArray(q.chatSenders)}::text[])) AS blocks,
       (SELECT coalesce(json_agg(json_build_array(m.id, m.seq, m.created_ms, m.from_user, m.client_id)), '[]'::json)
-        FROM unnest(${q.clientIds.map((c) => c.from)}::text[], ${q.clientIds.map((c) => c.clientId)}::text[]) AS c(from_user, client_id)
+        FROM unnest(${textArray(q.clientIds.map((c) => c.from))}::text[], ${textArray(q.clientIds.map((c) => c.clientId))}::text[]) AS c(from_user, client_id)
         CROSS JOIN LATERAL (SELECT id, seq, created_ms, from_user, client_id FROM im_messages
           WHERE from_user = c.from_user AND client_id = c.client_id LIMIT 1) m) AS resends`.execute(db);
   const row = r.rows[0];
