@@ -5,6 +5,7 @@ import type { Timestamp } from "../db/columns";
 /** Tables owned by the IM service (migration 0006). Only im/store queries them. */
 
 type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
 type BigSerial = ColumnType<number, number | undefined, never>;
 
 export interface ImUsersTable {
@@ -157,7 +158,8 @@ export interface ImMessagesTable {
   thread_id: number | null;
   msg_type: string;
   created_ms: number;
-  payload: Json<ImMessagePayload>;
+  /** The JSON form; null for a message the gateway stored as the client's protobuf bytes (body_pb, migration 0088). */
+  payload: NullableJson<ImMessagePayload>;
   body_pb: Uint8Array | null;
   client_id: string | null;
   recalled_at: Timestamp | null;

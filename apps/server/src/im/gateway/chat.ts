@@ -10,7 +10,7 @@ import type { ChatType } from "../tables";
 import type { GatewayCtx } from "./context";
 import { metaOf, NS, STATUS, type Jid } from "./frames";
 import { checkCombine } from "./combine";
-import { bodyOf, BodyError, payloadOf } from "./payload";
+import { bodyOf, BodyError, payloadOf } from "../proto/payload";
 import { REASON, refuse } from "./reasons";
 
 /**

@@ -1,7 +1,9 @@
-import type { ImMessagePayload } from "@tessera/contracts";
+import { imMessagePayload, type ImMessagePayload } from "@tessera/contracts";
 import { intArray, textArray } from "../../db/arrays";
 import { sql, type Selectable } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
+import { decodeMessageBody } from "../proto/decode";
+import { payloadOf } from "../proto/payload";
 import type { ChatType, ImMessagesTable } from "../tables";
 import { mucQueue, userQueue } from "./inbox";
 
@@ -11,7 +13,20 @@ import { mucQueue, userQueue } from "./inbox";
  * conversation row (last message, unread) and appends the message to each recipient's sync queue.
  */
 
-export type MessageRow = Selectable<ImMessagesTable>;
+type StoredRow = Selectable<ImMessagesTable>;
+/** A message as the store hands it out: with its JSON form, whichever form it was stored in. */
+export type MessageRow = Omit<StoredRow, "payload"> & { payload: ImMessagePayload };
+
+/**
+ * A stored message with its JSON form. The gateway stores a message as the client's protobuf bytes only
+ * (migration 0088); its JSON form is rebuilt as the gateway built it when the message arrived.
+ */
+export function withPayload(row: StoredRow): MessageRow {
+  if (row.payload) return { ...row, payload: row.payload };
+  if (!row.body_pb) throw new Error(`message ${row.id} is stored without a body`);
+  const body = decodeMessageBody(new Uint8Array(row.body_pb));
+  return { ...row, payload: imMessagePayload.parse(payloadOf(body, row.chat_type, row.from_user, row.to_target)) };
+}
 
 /** Conversation keys: one-to-one keys sort the two names so both sides share one conversation. */
 export function convKey(chatType: ChatType, from: string, to: string, threadId?: number | null): string {
@@ -45,7 +60,8 @@ export interface Fanout {
 }
 
 export async function findByClientId(db: Executor, from: string, clientId: string): Promise<MessageRow | undefined> {
-  return db.selectFrom("im_messages").selectAll().where("from_user", "=", from).where("client_id", "=", clientId).executeTakeFirst();
+  const row = await db.selectFrom("im_messages").selectAll().where("from_user", "=", from).where("client_id", "=", clientId).executeTakeFirst();
+  return row && withPayload(row);
 }
 
 /** What appending stored: the message's id, its seq in the conversation and its server time. */
@@ -146,14 +162,15 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
     if (fan.senderCopy && fan.senderQueueCopy !== false) inbox.push({ u: m.from, q: queue ?? userQueue(m.to), o, skip: m.fromResource ?? null });
   });
   const list = [...convs.values()];
-  // Message bodies travel as base64 text: both engines take a text[] parameter the same way.
+  // A message with the client's protobuf bytes is stored in that form only (migration 0088). The bytes
+  // travel as base64 text: both engines take a text[] parameter the same way.
   // int8[] arrives as text (only int8 itself is parsed to numbers).
   const r = await sql<{ o: number | null; id: number; seq: number | null; created_ms: number | null; entry: number | null; username: string | null; skip: string | null }>`
     WITH m AS (
       SELECT * FROM unnest(
         ${textArray(keys)}::text[], ${textArray(items.map(({ m }) => m.chatType))}::text[], ${textArray(items.map(({ m }) => m.from))}::text[],
         ${textArray(items.map(({ m }) => m.fromResource ?? null))}::text[], ${textArray(items.map(({ m }) => m.to))}::text[], ${intArray(items.map(({ m }) => m.threadId ?? null))}::bigint[],
-        ${textArray(items.map(({ m }) => m.payload.bodies[0]?.type ?? "txt"))}::text[], ${textArray(items.map(({ m }) => JSON.stringify(m.payload)))}::text[],
+        ${textArray(items.map(({ m }) => m.payload.bodies[0]?.type ?? "txt"))}::text[], ${textArray(items.map(({ m }) => (m.bodyPb ? null : JSON.stringify(m.payload))))}::text[],
         ${textArray(items.map(({ m }) => (m.bodyPb ? Buffer.from(m.bodyPb).toString("base64") : null)))}::text[], ${textArray(items.map(({ m }) => m.clientId ?? null))}::text[])
         WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_pb, client_id, o)),
     counts AS (SELECT conv_key, count(*) AS n FROM m GROUP BY conv_key),
@@ -208,12 +225,13 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
 }
 
 export async function findMessage(db: Executor, id: number): Promise<MessageRow | undefined> {
-  return db.selectFrom("im_messages").selectAll().where("id", "=", id).executeTakeFirst();
+  const row = await db.selectFrom("im_messages").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && withPayload(row);
 }
 
 export async function findMessages(db: Executor, ids: readonly number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom("im_messages").selectAll().where("id", "in", [...ids]).execute();
+  return (await db.selectFrom("im_messages").selectAll().where("id", "in", [...ids]).execute()).map(withPayload);
 }
 
 export interface HistoryQuery {
@@ -251,10 +269,11 @@ export async function history(db: Executor, q: HistoryQuery): Promise<MessageRow
   if (q.types && q.types.length > 0) query = query.where("m.msg_type", "in", [...q.types]);
   if (q.startMs !== undefined) query = query.where("m.created_ms", ">=", q.startMs);
   if (q.endMs !== undefined) query = query.where("m.created_ms", "<=", q.endMs);
-  return query
+  const rows = await query
     .orderBy("m.seq", q.direction === "up" ? "desc" : "asc")
     .limit(q.limit)
     .execute();
+  return rows.map(withPayload);
 }
 
 /** The newest message of a conversation the user still sees, for its conversation row. */

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
-import type { MessageRow } from "./messages";
+import { withPayload, type MessageRow } from "./messages";
 
 /** Pinned messages of a conversation, shared by its participants (one-to-one: both; group: members). */
 
@@ -46,5 +46,5 @@ export async function pinPage(
     .where("m.recalled_at", "is", null);
   if (after) q = q.where(sql<boolean>`(p.pinned_ms, p.message_id) < (${after.ms}, ${after.id})`);
   const rows = await q.orderBy("p.pinned_ms", "desc").orderBy("p.message_id", "desc").limit(limit).execute();
-  return rows.map(({ pinned_by, pinned_ms, ...message }) => ({ pinned_by, pinned_ms, message: message }));
+  return rows.map(({ pinned_by, pinned_ms, ...message }) => ({ pinned_by, pinned_ms, message: withPayload(message) }));
 }

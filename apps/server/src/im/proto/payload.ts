@@ -1,5 +1,5 @@
 import type { ImMessageBody, ImMessagePayload } from "@tessera/contracts";
-import type { DecodedBody, DecodedContent, DecodedKeyValue } from "../proto/decode";
+import type { DecodedBody, DecodedContent, DecodedKeyValue } from "./decode";
 import type { ChatType } from "../tables";
 
 /**
