@@ -166,7 +166,8 @@ export class ImHistory {
     const planned: { i: number; plan: SendPlan }[] = [];
     for (const [i, job] of jobs.entries()) {
       try {
-        planned.push({ i, plan: await this.plan(s, job.input, lookups) });
+        // One-to-one checks only read the lookups: no promise per message for them.
+        planned.push({ i, plan: job.input.chatType === "chat" ? this.planChat(job.input, lookups) : await this.planMuc(s, job.input, lookups) });
       } catch (e) {
         if (!(e instanceof ImError)) throw e;
         outcomes[i] = { ok: false, e };
@@ -206,43 +207,50 @@ export class ImHistory {
     return { users: rows.users, blocked: rows.blocks, members: new Map(), otherDevices: sendersWithOtherDevices(fromDevices, rows.devices), resends: rows.resends };
   }
 
+  /** The checks of a one-to-one send (the recipient exists and has not blocked the sender) and who gets it. */
+  private planChat(input: SendInput, lookups: SendLookups): SendPlan {
+    if (!lookups.users.has(input.to)) throw imError("userNotFound", { username: input.to });
+    if (lookups.blocked.has(`${input.to}\0${input.from}`)) throw denied(`${input.to} has blocked ${input.from}`);
+    const to = input.to === input.from ? [] : [input.to];
+    return this.finishPlan(input, { unreadFor: to, inboxFor: to, senderCopy: true }, null, lookups);
+  }
+
   /**
-   * The checks of one send (the recipient exists and has not blocked the sender; group and room senders
-   * are members, not muted, not silenced by a ban unless allowlisted) and who gets it.
+   * The checks of a group or room send (the sender is a member, not muted, not silenced by a ban unless
+   * allowlisted) and who gets it.
    */
-  private async plan(s: AppendScope, input: SendInput, lookups: SendLookups): Promise<SendPlan> {
+  private async planMuc(s: AppendScope, input: SendInput, lookups: SendLookups): Promise<SendPlan> {
     const db = s.tx;
     let fan: messages.Fanout;
     let threadId: number | null = null;
-    if (input.chatType === "chat") {
-      if (!lookups.users.has(input.to)) throw imError("userNotFound", { username: input.to });
-      if (lookups.blocked.has(`${input.to}\0${input.from}`)) throw denied(`${input.to} has blocked ${input.from}`);
-      fan = { unreadFor: input.to === input.from ? [] : [input.to], inboxFor: input.to === input.from ? [] : [input.to], senderCopy: true };
+    const thread = input.chatType === "groupchat" ? await findThread(db, input.to) : undefined;
+    const mucs = input.chatType === "chatroom" ? this.rooms : this.groups;
+    const mucId = thread ? String(thread.muc_id) : input.to;
+    const verdict = await mucs.sendCheck(db, mucId, input.from);
+    if (verdict === "not_found") throw mucs.notFound(input.to);
+    if (verdict === "disabled") throw imError("groupDisabled");
+    if (verdict === "not_member") throw imError("notMember", { username: input.from });
+    if (verdict === "muted") throw denied(`${input.from} is muted in ${mucId}`);
+    if (verdict === "banned") throw denied(`sending in ${mucId} is banned`);
+    if (thread) {
+      threadId = thread.id;
+      const members = await db.selectFrom("im_thread_members").select("username").where("thread_id", "=", thread.id).execute();
+      const to = members.map((m) => m.username).filter((u) => u !== input.from);
+      fan = { unreadFor: [], inboxFor: to, senderCopy: true };
+    } else if (input.chatType === "chatroom") {
+      fan = { unreadFor: [], inboxFor: [], senderCopy: false };
     } else {
-      const thread = input.chatType === "groupchat" ? await findThread(db, input.to) : undefined;
-      const mucs = input.chatType === "chatroom" ? this.rooms : this.groups;
-      const mucId = thread ? String(thread.muc_id) : input.to;
-      const verdict = await mucs.sendCheck(db, mucId, input.from);
-      if (verdict === "not_found") throw mucs.notFound(input.to);
-      if (verdict === "disabled") throw imError("groupDisabled");
-      if (verdict === "not_member") throw imError("notMember", { username: input.from });
-      if (verdict === "muted") throw denied(`${input.from} is muted in ${mucId}`);
-      if (verdict === "banned") throw denied(`sending in ${mucId} is banned`);
-      if (thread) {
-        threadId = thread.id;
-        const members = await db.selectFrom("im_thread_members").select("username").where("thread_id", "=", thread.id).execute();
-        const to = members.map((m) => m.username).filter((u) => u !== input.from);
-        fan = { unreadFor: [], inboxFor: to, senderCopy: true };
-      } else if (input.chatType === "chatroom") {
-        fan = { unreadFor: [], inboxFor: [], senderCopy: false };
-      } else {
-        let members = lookups.members.get(mucId);
-        if (!members) lookups.members.set(mucId, (members = await db.selectFrom("im_muc_members").select(["username", "shielded"]).where("muc_id", "=", Number(mucId)).execute()));
-        const directed = input.directedUsers ? new Set(input.directedUsers) : null;
-        const to = members.filter((m) => m.username !== input.from && !m.shielded && (!directed || directed.has(m.username))).map((m) => m.username);
-        fan = { unreadFor: to, inboxFor: to, senderCopy: true };
-      }
+      let members = lookups.members.get(mucId);
+      if (!members) lookups.members.set(mucId, (members = await db.selectFrom("im_muc_members").select(["username", "shielded"]).where("muc_id", "=", Number(mucId)).execute()));
+      const directed = input.directedUsers ? new Set(input.directedUsers) : null;
+      const to = members.filter((m) => m.username !== input.from && !m.shielded && (!directed || directed.has(m.username))).map((m) => m.username);
+      fan = { unreadFor: to, inboxFor: to, senderCopy: true };
     }
+    return this.finishPlan(input, fan, threadId, lookups);
+  }
+
+  /** Online-only sends queue nothing; a sender with no other device needs no queue copy of its own send. */
+  private finishPlan(input: SendInput, fan: messages.Fanout, threadId: number | null, lookups: SendLookups): SendPlan {
     const recipients = fan.inboxFor;
     if (input.onlineOnly) fan = { unreadFor: [], inboxFor: [], senderCopy: false };
     // A device that sends needs no copy of its own message; the user's other devices do, if there are any.

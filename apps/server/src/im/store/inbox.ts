@@ -21,8 +21,15 @@ export function sendersWithOtherDevices(
   senders: readonly { username: string; resource: string | null }[],
   devices: readonly { username: string; resource: string }[],
 ): Set<string> {
+  // A user's devices by name first: a batch has a hundred senders and as many devices.
+  const byUser = new Map<string, string[]>();
+  for (const d of devices) {
+    const list = byUser.get(d.username);
+    if (list) list.push(d.resource);
+    else byUser.set(d.username, [d.resource]);
+  }
   const out = new Set<string>();
-  for (const s of senders) if (devices.some((d) => d.username === s.username && d.resource !== s.resource)) out.add(s.username);
+  for (const s of senders) if (byUser.get(s.username)?.some((r) => r !== s.resource)) out.add(s.username);
   return out;
 }
 
