@@ -15,9 +15,9 @@ import { convKey } from "../store/messages";
  * A batch is written with a few statements in all (ImHistory.appendMany), not a few per message. A
  * refused message (not a member, blocked ...) is refused before anything is written, so it does not
  * disturb the others in its batch. A database error aborts the batch; its messages are then stored one
- * by one so that only the culprit fails. A resend (a client id already stored) is such an error: batches
- * do not look client ids up, the client-id index refuses the copy, and stored one by one the resend is
- * found and answered with the first message.
+ * by one so that only the culprit fails. Batches do not look their client ids up: a resend (a client id
+ * already stored) makes the client-id index refuse the batch, which is then stored again with the look-up,
+ * and the resend is answered with the first message.
  */
 interface Job {
   input: SendInput;
@@ -64,13 +64,13 @@ export class AppendBatcher {
   private async flush(jobs: Job[]): Promise<void> {
     let outcomes: AppendOutcome[] = [];
     try {
-      // One-to-one sends need no transaction: their checks only read and their write is one statement
-      // (atomic and durable on its own), so a batch is two round trips instead of five. Anything else
-      // (group checks, thread counters) runs in a transaction.
-      // A resend in the batch fails it with a unique violation (nothing written): then one by one below.
-      outcomes = jobs.every((j) => j.input.chatType === "chat")
-        ? await this.history.appendMany({ tx: this.deps.db, now: this.deps.clock.now() }, jobs, "fail")
-        : await inScope(this.deps, (s) => this.history.appendMany(s, jobs, "fail"));
+      // A resend in the batch fails it with a unique violation (nothing written); the batch is then
+      // stored again looking its client ids up, so a client that resends costs its lane one more
+      // statement, not a batch stored one by one.
+      outcomes = await this.store(jobs, "fail").catch((err: unknown) => {
+        if (!isUniqueViolation(err)) throw err;
+        return this.store(jobs, "find");
+      });
     } catch (err) {
       if (jobs.length === 1 && !isUniqueViolation(err)) {
         jobs[0]?.reject(err);
@@ -84,6 +84,17 @@ export class AppendBatcher {
       if (o?.ok) j.resolve(o.v);
       else j.reject(o?.e ?? new Error("no outcome"));
     });
+  }
+
+  /**
+   * One-to-one sends need no transaction: their checks only read and their write is one statement
+   * (atomic and durable on its own), so a batch is two round trips instead of five. Anything else (group
+   * checks, thread counters) runs in a transaction.
+   */
+  private store(jobs: Job[], resends: "find" | "fail"): Promise<AppendOutcome[]> {
+    return jobs.every((j) => j.input.chatType === "chat")
+      ? this.history.appendMany({ tx: this.deps.db, now: this.deps.clock.now() }, jobs, resends)
+      : inScope(this.deps, (s) => this.history.appendMany(s, jobs, resends));
   }
 
   private async single(j: Job): Promise<void> {
