@@ -462,6 +462,8 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
   const report = (label: string, conns: number, rate: number, lat: { p50: number; p99: number; n: number }) =>
     lines.push(`${label.padEnd(12)} ${String(conns).padStart(6)} clients  ${String(rate).padStart(6)} msg/s delivered   at ${Math.round(rate / 2)} msg/s: p50 ${lat.p50} ms  p99 ${lat.p99} ms (${lat.n} msgs)`);
 
+  const gatewayRates: number[] = [];
+  const relayRates: number[] = [];
   const gw = await startGateway(databaseUrl);
   const idle: WireClient[] = [];
   let pairs: Pair[] = [];
@@ -485,9 +487,11 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     // test's closed sessions then, which is not what a message costs a running server.
     await throughput(pairs, 1);
     let rate = await throughput(pairs, run, { proc: gw, label: "1000 clients", lines: diag, databaseUrl });
+    gatewayRates.push(rate);
     report("gateway", 1000, rate, await latency(pairs, rate / 2, run));
     idle.push(...(await idleGateway(gw.port, 9000, users, 10_000)));
     rate = await throughput(pairs, run, { proc: gw, label: "10000 clients", lines: diag, databaseUrl });
+    gatewayRates.push(rate);
     report("gateway", 10000, rate, await latency(pairs, rate / 2, run));
     lines.push(`gateway memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB (RSS ${Math.round(rss1k / 1024)} MB at 1,000, ${Math.round(rss10k / 1024)} MB at 10,000)`);
     lines.push(...diag);
@@ -512,11 +516,16 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     for (const ws of extra) ws.close();
     await throughput(pairs, 1);
     let rate = await throughput(pairs, run);
+    relayRates.push(rate);
     report("bare ws", 1000, rate, await latency(pairs, rate / 2, run));
     relayIdle.push(...(await idleRelay(relay.port, 9000)));
     rate = await throughput(pairs, run);
+    relayRates.push(rate);
     report("bare ws", 10000, rate, await latency(pairs, rate / 2, run));
     lines.push(`bare ws memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB`);
+    // The budget: the gateway delivers at least a quarter of what the bare relay does in the same run.
+    const share = (i: number) => `${Math.round((100 * (gatewayRates[i] ?? 0)) / Math.max(1, relayRates[i] ?? 0))} %`;
+    lines.push(`gateway / bare ws: ${share(0)} at 1,000 clients, ${share(1)} at 10,000 (budget: 25 %)`);
   } finally {
     for (const p of pairs) p.close();
     for (const ws of relayIdle) ws.close();

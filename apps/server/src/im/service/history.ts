@@ -157,8 +157,8 @@ export class ImHistory {
    *
    * Resends (a client id stored before) are found by looking the client ids up first, or with
    * `resends: "fail"` not looked for: the write then fails with a unique violation on the client-id
-   * index and writes nothing, and the caller stores the list one by one (the gateway's batches: a resend
-   * is rare, and the look-up was a tenth of PostgreSQL's work per message).
+   * index and writes nothing, and the caller stores the list again looking them up (the gateway's
+   * batches: a resend is rare, and the look-up was a tenth of PostgreSQL's work per message).
    */
   async appendMany(s: AppendScope, jobs: readonly { input: SendInput; payload: ImMessagePayload }[], resends: "find" | "fail" = "find"): Promise<AppendOutcome[]> {
     const lookups = await this.lookupsFor(s, jobs.map((j) => j.input), resends === "find");
