@@ -343,13 +343,17 @@ async function profileServer(pid: number): Promise<(file: string) => Promise<voi
  * run: CPU per delivered message of the server, of PostgreSQL (every postgres process on the machine)
  * and of the load, and with BENCH_STATEMENTS=1 the server's statements per message.
  */
-async function throughput(pairs: Pair[], seconds: number, server?: { proc: Proc; label: string; lines: string[]; databaseUrl?: string | undefined }): Promise<number> {
+async function throughput(
+  pairs: Pair[],
+  seconds: number,
+  server?: { proc: Proc; label: string; lines: string[]; databaseUrl?: string | undefined; profile?: boolean },
+): Promise<number> {
   // The server's own database connections (the machine's other postgres work is not this bench's).
   const backends = server?.databaseUrl ? await databaseBackends(server.databaseUrl) : [];
   const cpu0 = server ? { own: cpuMs(server.proc.pid), sys: cpuMs(server.proc.pid, "sys"), pg: cpuMs(null), backends: cpuMs(backends), load: process.cpuUsage(), io: syscalls(server.proc.pid) } : null;
   const st0 = await server?.proc.statements?.();
   const profDir = process.env.BENCH_CPU_PROF_LOAD;
-  const stopProfile = server && profDir ? await profileServer(server.proc.pid) : null;
+  const stopProfile = server && profDir && server.profile !== false ? await profileServer(server.proc.pid) : null;
   let delivered = 0;
   let stop = false;
   await Promise.all(
@@ -515,14 +519,17 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     const rss10k = rssKb(relay.pid);
     for (const ws of extra) ws.close();
     await throughput(pairs, 1);
-    let rate = await throughput(pairs, run);
+    // The relay's CPU per message too: the load's share of the two cores differs between the systems.
+    const diag: string[] = [];
+    let rate = await throughput(pairs, run, { proc: relay, label: "bare ws, 1000 clients", lines: diag, profile: false });
     relayRates.push(rate);
     report("bare ws", 1000, rate, await latency(pairs, rate / 2, run));
     relayIdle.push(...(await idleRelay(relay.port, 9000)));
-    rate = await throughput(pairs, run);
+    rate = await throughput(pairs, run, { proc: relay, label: "bare ws, 10000 clients", lines: diag, profile: false });
     relayRates.push(rate);
     report("bare ws", 10000, rate, await latency(pairs, rate / 2, run));
     lines.push(`bare ws memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB`);
+    lines.push(...diag);
     // The budget: the gateway delivers at least a quarter of what the bare relay does in the same run.
     const share = (i: number) => `${Math.round((100 * (gatewayRates[i] ?? 0)) / Math.max(1, relayRates[i] ?? 0))} %`;
     lines.push(`gateway / bare ws: ${share(0)} at 1,000 clients, ${share(1)} at 10,000 (budget: 25 %)`);
