@@ -139,6 +139,16 @@ export async function appendMessages(
  */
 async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan: Fanout }[], now: Date): Promise<Appended[]> {
   const keys = items.map(({ m }) => convKey(m.chatType, m.from, m.to, m.threadId));
+  // Per conversation, how many of the messages are its; per message, its place among them (from 1). The
+  // head moves by the count and the k-th message gets the head's old seq + k, numbered here instead of by
+  // an aggregate, a sort and a window function in the statement.
+  const perConv = new Map<string, number>();
+  const places = keys.map((k) => {
+    const n = (perConv.get(k) ?? 0) + 1;
+    perConv.set(k, n);
+    return n;
+  });
+  const counts = keys.map((k) => perConv.get(k) ?? 0);
   // Per (user, conversation): the newest message (its position in `items`, from 1) and how many count unread.
   const convs = new Map<string, { u: string; key: string; peer: string; type: "chat" | "groupchat"; o: number; unread: number }>();
   const touch = (u: string, key: string, peer: string, type: "chat" | "groupchat", o: number, unread: number) => {
@@ -171,18 +181,18 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
         ${textArray(keys)}::text[], ${textArray(items.map(({ m }) => m.chatType))}::text[], ${textArray(items.map(({ m }) => m.from))}::text[],
         ${textArray(items.map(({ m }) => m.fromResource ?? null))}::text[], ${textArray(items.map(({ m }) => m.to))}::text[], ${intArray(items.map(({ m }) => m.threadId ?? null))}::bigint[],
         ${textArray(items.map(({ m }) => m.payload.bodies[0]?.type ?? "txt"))}::text[], ${textArray(items.map(({ m }) => (m.bodyPb ? null : JSON.stringify(m.payload))))}::text[],
-        ${textArray(items.map(({ m }) => (m.bodyPb ? Buffer.from(m.bodyPb).toString("base64") : null)))}::text[], ${textArray(items.map(({ m }) => m.clientId ?? null))}::text[])
-        WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_pb, client_id, o)),
-    counts AS (SELECT conv_key, count(*) AS n FROM m GROUP BY conv_key),
+        ${textArray(items.map(({ m }) => (m.bodyPb ? Buffer.from(m.bodyPb).toString("base64") : null)))}::text[], ${textArray(items.map(({ m }) => m.clientId ?? null))}::text[],
+        ${intArray(places)}::int[], ${intArray(counts)}::int[])
+        WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_pb, client_id, k, n, o)),
     heads AS (
       INSERT INTO im_conv_heads (conv_key, last_seq, last_ms)
-      SELECT conv_key, n, ${now.getTime()}::bigint FROM counts
+      SELECT c.conv_key, c.n, ${now.getTime()}::bigint FROM unnest(${textArray([...perConv.keys()])}::text[], ${intArray([...perConv.values()])}::int[]) AS c(conv_key, n)
       ON CONFLICT (conv_key) DO UPDATE
         SET last_seq = im_conv_heads.last_seq + EXCLUDED.last_seq, last_ms = GREATEST(im_conv_heads.last_ms, EXCLUDED.last_ms)
       RETURNING conv_key, last_seq, last_ms),
     numbered AS MATERIALIZED (
-      SELECT m.*, h.last_seq - c.n + row_number() OVER (PARTITION BY m.conv_key ORDER BY m.o) AS seq, h.last_ms AS created_ms
-      FROM m JOIN heads h USING (conv_key) JOIN counts c USING (conv_key)),
+      SELECT m.*, h.last_seq - m.n + m.k AS seq, h.last_ms AS created_ms
+      FROM m JOIN heads h USING (conv_key)),
     ins AS (
       INSERT INTO im_messages (conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload, body_pb, client_id)
       SELECT conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload::json, decode(body_pb, 'base64'), client_id
