@@ -10,7 +10,7 @@ import { decodeMessageBody, decodeMeta } from "../apps/server/src/im/proto/decod
 import { buildServer } from "../scripts/build-server.mjs";
 import { serverProcess } from "../scripts/server-process.mjs";
 import { freePort } from "./lib/ports";
-import { cpuMs, syscalls } from "./lib/proc";
+import { allRunning, cpuMs, syscalls } from "./lib/proc";
 
 /**
  * IM realtime: one-to-one messages per second delivered end to end through the gateway (stored in the
@@ -386,7 +386,7 @@ async function throughput(
     const load = process.cpuUsage(cpu0.load);
     const io = syscalls(server.proc.pid);
     const per = (n: number) => (n / delivered).toFixed(2);
-    let line = `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs (system ${us(cpuMs(server.proc.pid, "sys") - cpu0.sys)}; ${per(io.reads - cpu0.io.reads)} reads, ${per(io.writes - cpu0.io.writes)} writes)${server.databaseUrl ? `, postgres ${us(cpuMs(null) - cpu0.pg)} µs (its connections ${us(cpuMs(backends) - cpu0.backends)})` : ""}, load ${us((load.user + load.system) / 1000)} µs`;
+    let line = `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs (system ${us(cpuMs(server.proc.pid, "sys") - cpu0.sys)}; ${per(io.reads - cpu0.io.reads)} reads, ${per(io.writes - cpu0.io.writes)} writes)${server.databaseUrl ? `, postgres ${us(cpuMs(null) - cpu0.pg)} µs (its connections ${allRunning(backends) ? `${us(cpuMs(backends) - cpu0.backends)} µs` : "not counted: the pool replaced some"})` : ""}, load ${us((load.user + load.system) / 1000)} µs`;
     const st1 = await server.proc.statements?.();
     if (st0 && st1) {
       const diff = [...st1].map(([k, n]) => [k, n - (st0.get(k) ?? 0)] as const).filter(([, n]) => n > 0);

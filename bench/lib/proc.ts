@@ -3,8 +3,11 @@ import { readdirSync, readFileSync } from "node:fs";
 /** ms per clock tick in /proc/<pid>/stat (USER_HZ = 100 on Linux). */
 const TICK_MS = 10;
 
-/** A process's command name and CPU times (ms) from /proc, or null when it is gone. */
-function stat(pid: number | string): { command: string; userMs: number; sysMs: number } | null {
+/**
+ * A process's command name and CPU times (ms) from /proc, or null when it is gone. `childMs` is what its
+ * exited children used (user + system) once it collected them.
+ */
+function stat(pid: number | string): { command: string; userMs: number; sysMs: number; childMs: number } | null {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -13,23 +16,34 @@ function stat(pid: number | string): { command: string; userMs: number; sysMs: n
   }
   const close = text.lastIndexOf(")");
   const fields = text.slice(close + 2).split(" ");
-  return { command: text.slice(text.indexOf("(") + 1, close), userMs: Number(fields[11]) * TICK_MS, sysMs: Number(fields[12]) * TICK_MS };
+  return {
+    command: text.slice(text.indexOf("(") + 1, close),
+    userMs: Number(fields[11]) * TICK_MS,
+    sysMs: Number(fields[12]) * TICK_MS,
+    childMs: (Number(fields[13]) + Number(fields[14])) * TICK_MS,
+  };
 }
 
 const allPids = () => readdirSync("/proc").filter((d) => /^\d+$/.test(d));
 
 /**
  * CPU time (ms; user + system, or system alone) of one process, of a list of processes, or of every
- * postgres process on this machine when pid is null.
+ * postgres process on this machine when pid is null. With null, the backends that ended count too (the
+ * postmaster's collected children: a pool replaces idle connections during a long run).
  */
 export function cpuMs(pid: number | readonly number[] | null, which: "all" | "sys" = "all"): number {
   let total = 0;
   for (const p of pid === null ? allPids() : typeof pid === "number" ? [pid] : pid) {
     const s = stat(p);
     if (!s || (pid === null && !s.command.startsWith("postgres"))) continue;
-    total += (which === "all" ? s.userMs : 0) + s.sysMs;
+    total += (which === "all" ? s.userMs + (pid === null ? s.childMs : 0) : 0) + s.sysMs;
   }
   return total;
+}
+
+/** Whether every one of these processes is still running. */
+export function allRunning(pids: readonly number[]): boolean {
+  return pids.every((p) => stat(p) !== null);
 }
 
 /** CPU time (ms, user + system) of every postgres process, by process id; null where /proc is missing. */
