@@ -163,6 +163,8 @@ export interface ImMessagesTable {
   body_pb: Uint8Array | null;
   client_id: string | null;
   recalled_at: Timestamp | null;
+  /** Delivered from its conversation, not by queue entries (one-to-one, not online-only; migration 0089). */
+  synced: Generated<boolean>;
 }
 
 export interface ImMessageDeletionsTable {
@@ -295,6 +297,14 @@ export interface ImDevicesTable {
   online_until: Date | null;
 }
 
+/** How far a device has acknowledged a one-to-one conversation's messages (migration 0089). */
+export interface ImSyncCursorsTable {
+  username: string;
+  resource: string;
+  conv_key: string;
+  seq: number;
+}
+
 /** Which device has acknowledged which sync-queue entry (migration 0016). */
 export interface ImInboxAcksTable {
   inbox_id: number;
@@ -304,6 +314,7 @@ export interface ImInboxAcksTable {
 export interface ImTables {
   im_devices: ImDevicesTable;
   im_inbox_acks: ImInboxAcksTable;
+  im_sync_cursors: ImSyncCursorsTable;
   im_users: ImUsersTable;
   im_mucs: ImMucsTable;
   im_muc_members: ImMucMembersTable;

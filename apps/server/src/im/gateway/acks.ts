@@ -13,11 +13,18 @@ import { DEVICE_DAYS } from "../store/inbox";
  * One statement runs at a time: batches never race each other for the same entries (a user's devices
  * acknowledging the same entry), and what arrives meanwhile makes the next batch bigger.
  */
+/** A device's acknowledgement of a one-to-one conversation's messages up to `seq` (its cursor, migration 0089). */
+export interface ChatCursor {
+  conv: string;
+  seq: number;
+}
+
 interface Job {
   username: string;
   resource: string;
   queue: string;
   ids: readonly number[];
+  cursor: ChatCursor | null;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -35,10 +42,10 @@ export class AckBatcher {
     private readonly maxIds = 2000,
   ) {}
 
-  acknowledge(who: { username: string; resource: string }, queue: string, ids: readonly number[]): Promise<void> {
-    if (ids.length === 0) return Promise.resolve();
+  acknowledge(who: { username: string; resource: string }, queue: string, ids: readonly number[], cursor: ChatCursor | null = null): Promise<void> {
+    if (ids.length === 0 && !cursor) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.queue.push({ username: who.username, resource: who.resource, queue, ids, resolve, reject });
+      this.queue.push({ username: who.username, resource: who.resource, queue, ids, cursor, resolve, reject });
       this.next();
     });
   }
@@ -47,7 +54,8 @@ export class AckBatcher {
     if (this.busy || this.queue.length === 0) return;
     let n = 0;
     let take = 0;
-    while (take < this.queue.length && (take === 0 || n + (this.queue[take]?.ids.length ?? 0) <= this.maxIds)) n += this.queue[take++]?.ids.length ?? 0;
+    const size = (j: Job | undefined) => (j?.ids.length ?? 0) + 1;
+    while (take < this.queue.length && (take === 0 || n + size(this.queue[take]) <= this.maxIds)) n += size(this.queue[take++]);
     const jobs = this.queue.splice(0, take);
     this.busy = true;
     void this.flush(jobs).finally(() => {
@@ -84,13 +92,35 @@ export class AckBatcher {
  * Records devices' acknowledgements of entries of their queues, in one statement: entries no other
  * recent device of the user still waits for (other than the device whose own send it copies) are
  * removed; the others keep each acknowledging device's mark until the rest have read them
- * (im_acknowledge, migration 0087). An entry is named by its queue and id (the queue's key).
+ * (im_acknowledge, migration 0087). An entry is named by its queue and id (the queue's key). One-to-one
+ * messages move the device's cursor of their conversation instead (never backwards).
  */
 export async function acknowledgeMany(
   db: Db,
-  jobs: readonly { username: string; resource: string; queue: string; ids: readonly number[] }[],
+  jobs: readonly { username: string; resource: string; queue: string; ids: readonly number[]; cursor?: ChatCursor | null }[],
   now: Date,
 ): Promise<void> {
+  await Promise.all([moveCursors(db, jobs), acknowledgeEntries(db, jobs, now)]);
+}
+
+async function moveCursors(db: Db, jobs: readonly { username: string; resource: string; cursor?: ChatCursor | null }[]): Promise<void> {
+  // One row per device and conversation (ON CONFLICT may not meet the same row twice in a statement).
+  const latest = new Map<string, { u: string; r: string; conv: string; seq: number }>();
+  for (const j of jobs) {
+    if (!j.cursor) continue;
+    const k = `${j.username}\0${j.resource}\0${j.cursor.conv}`;
+    const had = latest.get(k);
+    if (!had || had.seq < j.cursor.seq) latest.set(k, { u: j.username, r: j.resource, conv: j.cursor.conv, seq: j.cursor.seq });
+  }
+  if (latest.size === 0) return;
+  const rows = [...latest.values()];
+  await sql`
+    INSERT INTO im_sync_cursors (username, resource, conv_key, seq)
+    SELECT * FROM unnest(${textArray(rows.map((c) => c.u))}::text[], ${textArray(rows.map((c) => c.r))}::text[], ${textArray(rows.map((c) => c.conv))}::text[], ${intArray(rows.map((c) => c.seq))}::bigint[])
+    ON CONFLICT (username, resource, conv_key) DO UPDATE SET seq = GREATEST(im_sync_cursors.seq, EXCLUDED.seq)`.execute(db);
+}
+
+async function acknowledgeEntries(db: Db, jobs: readonly { username: string; resource: string; queue: string; ids: readonly number[] }[], now: Date): Promise<void> {
   const users: string[] = [];
   const resources: string[] = [];
   const queues: string[] = [];

@@ -12,7 +12,7 @@ export interface Device {
   /** `queue` has entries this device was not handed: it sends the notice `frame` (the client pulls). */
   wake(queue: string, frame: Uint8Array): void;
   /** A new entry of `queue`, as its meta: pushed when the device may take it, else announced by a notice. */
-  offer(queue: string, id: number, meta: Uint8Array, notice: () => Uint8Array): void;
+  offer(queue: string, id: number, meta: Uint8Array, notice: () => Uint8Array, seq?: number): void;
 }
 
 /**
@@ -134,7 +134,7 @@ export class Hub {
    * the devices here get them pushed (or a notice, see Session.offer); the other processes are woken and
    * their devices pull.
    */
-  offer(queue: string, entries: readonly { id: number; username: string }[], meta: Uint8Array, skipResource?: string | null): void {
+  offer(queue: string, entries: readonly { id: number; username: string; seq?: number | undefined }[], meta: Uint8Array, skipResource?: string | null): void {
     if (entries.length === 0) return;
     this.relay?.publish({ t: "wake", users: entries.map((e) => e.username), queue, skip: skipResource ?? null });
     let frame: Uint8Array | undefined;
@@ -142,7 +142,7 @@ export class Hub {
     for (const e of entries) {
       for (const d of this.byUser.get(e.username)?.values() ?? []) {
         if (skipResource && d.resource === skipResource) continue;
-        d.offer(queue, e.id, meta, noticeFrame);
+        d.offer(queue, e.id, meta, noticeFrame, e.seq);
       }
     }
   }

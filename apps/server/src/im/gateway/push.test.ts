@@ -41,6 +41,19 @@ async function inboxOf(username: string): Promise<number> {
   return rows.length;
 }
 
+/** How far a device has acknowledged its one-to-one conversation with `peer` (null: nothing yet). */
+async function cursorOf(username: string, resource: string, peer: string): Promise<number | null> {
+  const conv = username < peer ? `c:${username}:${peer}` : `c:${peer}:${username}`;
+  const row = await g.im.t.ctx.database.db
+    .selectFrom("im_sync_cursors")
+    .select("seq")
+    .where("username", "=", username)
+    .where("resource", "=", resource)
+    .where("conv_key", "=", conv)
+    .executeTakeFirst();
+  return row ? Number(row.seq) : null;
+}
+
 /**
  * A receiver as the SDK behaves: pulls on a notice (one pull at a time), dispatches the metas of every
  * reply or push, and pulls with the reply's key while the queue is not done.
@@ -91,11 +104,14 @@ describe("push to online devices", () => {
     expect(push.sync).toMatchObject({ isLast: false, queue: expect.objectContaining({ name: alice.name }) as unknown });
     expect(push.sync?.nextKey).not.toBeNull();
     expect(b.frames.some((f) => f.command === CMD.NOTICE)).toBe(false);
-    expect(await inboxOf(bob.name)).toBe(1);
-    // The acknowledging pull answers empty and last, and the entry is gone.
+    // A one-to-one message is delivered from its conversation: no queue entry, and the device's cursor
+    // moves when it acknowledges.
+    expect(await inboxOf(bob.name)).toBe(0);
+    expect(await cursorOf(bob.name, "webim_pb", alice.name)).toBeNull();
+    // The acknowledging pull answers empty and last, and the cursor is past the message.
     const done = await drain(b, userQueue(alice.name), push.sync?.nextKey ?? undefined);
     expect(done.texts).toEqual([]);
-    expect(await inboxOf(bob.name)).toBe(0);
+    expect(await cursorOf(bob.name, "webim_pb", alice.name)).toBe(1);
     // Nothing comes again, neither on this session nor after a reconnect.
     b.send(unreadFrame());
     expect((await b.take((f) => f.command === CMD.UNREAD)).unread).toEqual([]);
@@ -182,38 +198,45 @@ describe("acknowledgements in batches", () => {
     const alice = await g.user("ka");
     const bob = await g.user("kb");
     const carol = await g.user("kc");
+    const created = await g.im.call<{ data: { groupid: string } }>("POST", "chatgroups", {
+      token: alice.token,
+      body: { groupname: "Acks", desc: "d", public: false, maxusers: 20, members: [bob.name, carol.name] },
+    });
+    const gid = created.body.data.groupid;
     // bob has two devices (both must read), carol one.
     const b1 = await g.login(bob.name, bob.token, "webim_kb1");
     const b2 = await g.login(bob.name, bob.token, "webim_kb2");
     const c1 = await g.login(carol.name, carol.token, "webim_kc1");
     const a = await g.login(alice.name, alice.token, "webim_ka");
-    a.send(sendFrame(g.appKey, { id: 1n, from: alice.name, to: bob.name, chatType: 1, text: "to bob" }));
-    a.send(sendFrame(g.appKey, { id: 2n, from: alice.name, to: carol.name, chatType: 1, text: "to carol" }));
-    // Two conversations are stored by separate batches that may commit in either order: both acks first.
-    await a.take(isAckOf(1n));
-    await a.take(isAckOf(2n));
-    const entries = await db.selectFrom("im_inbox").select(["id", "username"]).where("username", "in", [bob.name, carol.name]).execute();
+    // A group message is queued for each member.
+    a.send(sendFrame(g.appKey, { id: 1n, from: alice.name, to: gid, chatType: 2, text: "to the group" }));
+    expect((await a.take(isAckOf(1n))).sync?.status?.code).toBe(0);
+    const queue = `${gid}@conference.easemob.com`;
+    const entries = await db.selectFrom("im_inbox").select(["id", "username"]).where("queue", "=", queue).where("message_id", "is not", null).execute();
     const bobs = entries.filter((e) => e.username === bob.name).map((e) => Number(e.id));
     const carols = entries.filter((e) => e.username === carol.name).map((e) => Number(e.id));
     expect(bobs).toHaveLength(1);
     expect(carols).toHaveLength(1);
+    const messageEntries = async (username: string) =>
+      (await db.selectFrom("im_inbox").select("id").where("username", "=", username).where("queue", "=", queue).where("message_id", "is not", null).execute()).length;
     await acknowledgeMany(
       db,
       [
-        { username: bob.name, resource: "webim_kb1", queue: `${alice.name}@easemob.com`, ids: bobs },
-        { username: carol.name, resource: "webim_kc1", queue: `${alice.name}@easemob.com`, ids: carols },
+        { username: bob.name, resource: "webim_kb1", queue, ids: bobs },
+        { username: carol.name, resource: "webim_kc1", queue, ids: carols },
         // Someone else's entry is not acknowledged by another user's device.
-        { username: alice.name, resource: "webim_ka", queue: `${alice.name}@easemob.com`, ids: bobs },
+        { username: alice.name, resource: "webim_ka", queue, ids: bobs },
       ],
       g.im.t.clock.now(),
     );
-    expect(await inboxOf(carol.name)).toBe(0);
-    expect(await inboxOf(bob.name)).toBe(1);
+    expect(await messageEntries(carol.name)).toBe(0);
+    expect(await messageEntries(bob.name)).toBe(1);
     const marks = await db.selectFrom("im_inbox_acks").select(["inbox_id", "resource"]).where("inbox_id", "in", bobs).execute();
     expect(marks.map((m) => m.resource)).toEqual(["webim_kb1"]);
     // bob's other device still gets it, and its acknowledgement removes it.
-    expect((await drain(b2, userQueue(alice.name))).texts).toEqual(["to bob"]);
-    expect(await inboxOf(bob.name)).toBe(0);
+    // (The group queue also holds the group's events.)
+    expect((await drain(b2, { name: gid, domain: "conference.easemob.com" })).texts).toContain("to the group");
+    expect(await messageEntries(bob.name)).toBe(0);
     for (const c of [a, b1, b2, c1]) c.close();
   });
 });

@@ -104,11 +104,11 @@ export class Session implements Device {
    * whatever else arrives in the same tick (a batch of messages becomes one frame); otherwise the
    * client is told to pull, which hands it out in order with what it has not got yet.
    */
-  offer(queue: string, id: number, meta: Uint8Array, notice: () => Uint8Array): void {
+  offer(queue: string, id: number, meta: Uint8Array, notice: () => Uint8Array, seq?: number): void {
     if (this.state !== "open") return;
     const st = this.queues.get(queue);
     if (!st || (!st.clean && !st.pulling)) return this.send(notice());
-    st.pending.push({ id, meta });
+    st.pending.push({ id, meta, seq });
     if (st.pulling) return;
     if (this.offered.size === 0) process.nextTick(() => this.pushOffered());
     this.offered.add(queue);
@@ -134,6 +134,7 @@ export class Session implements Device {
       if (st.sent.has(e.id)) continue;
       metas.push(e.meta);
       ids.push(e.id);
+      if (e.seq !== undefined) st.seqs.set(e.id, e.seq);
       if (e.id > maxId) maxId = e.id;
     }
     if (metas.length === 0) return;
@@ -280,7 +281,7 @@ export class Session implements Device {
   }
 
   private async unread(): Promise<void> {
-    const queues = await pendingQueues(this.ctx.deps.db, this.username, this.resource);
+    const queues = await pendingQueues(this.ctx.deps.db, this.username, this.resource, this.ctx.deps.clock.now().getTime());
     this.send(unreadReply(queues.map((q) => ({ queue: this.ctx.hub.jid(q.queue), n: q.n })), this.ctx.deps.clock.now().getTime()));
   }
 
@@ -298,7 +299,7 @@ export class Session implements Device {
     st.pulling = true;
     st.woke = false;
     try {
-      const b = await pull(this.ctx.deps.db, this.ctx.acks, this.ctx.deps.appKey, this, queue, key, this.ctx.options.batchSize, st);
+      const b = await pull(this.ctx.deps.db, this.ctx.acks, this.ctx.deps.appKey, this, queue, key, this.ctx.options.batchSize, st, this.ctx.deps.clock.now().getTime());
       this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
     } finally {
       st.pulling = false;

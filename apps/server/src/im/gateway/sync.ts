@@ -1,7 +1,9 @@
-import type { ImMessagePayload } from "@tessera/contracts";
-import { sql } from "kysely";
+import { IM_USER_DOMAIN, type ImMessagePayload } from "@tessera/contracts";
+import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../../db/tx";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
+import { DEVICE_DAYS, userQueue } from "../store/inbox";
+import { convKey } from "../store/messages";
 import type { AckBatcher } from "./acks";
 import { LEASE_MS } from "./leases";
 import { encodeNotice } from "./notices";
@@ -14,21 +16,25 @@ import { encodeNotice } from "./notices";
  * Acknowledgements are per device: an entry is removed once every device of the user that logged in
  * within DEVICE_DAYS has acknowledged it, so a device that was offline still gets what another device
  * of the same user already read. A device away longer reads the rest from history (roaming).
+ *
+ * A user queue (`peer@easemob.com`) also holds the one-to-one conversation with that peer: its messages
+ * have no entries, they are read from the conversation after the device's cursor, merged with the
+ * queue's entries by id (migration 0089), under the same rules (owedChatMessages).
  */
-export { DEVICE_DAYS } from "../store/inbox";
+export { DEVICE_DAYS };
 
 /**
  * Records a device at login: it is one of the user's devices whose acknowledgement entries wait for,
  * and `node` (this process) takes its lease (leases.ts). The newest entry at its first login is the
- * last id the queue's sequence handed out: `max(id)` walked the whole id index back over the entries
- * removed since the table was last vacuumed (on a database that never is, every entry ever queued), at
- * every login.
+ * last id the queue's sequence handed out (messages and entries share it, migration 0089): `max(id)`
+ * walked the whole id index back over the entries removed since the table was last vacuumed (on a
+ * database that never is, every entry ever queued), at every login.
  */
 export async function recordDevice(db: Db, username: string, resource: string, now: Date, node: string): Promise<void> {
   const lease = { online_node: node, online_until: new Date(now.getTime() + LEASE_MS) };
   await db
     .insertInto("im_devices")
-    .values({ username, resource, first_inbox_id: sql<number>`COALESCE(pg_sequence_last_value('im_inbox_id_seq'::regclass), 0)`, last_seen_at: now, ...lease })
+    .values({ username, resource, first_inbox_id: sql<number>`COALESCE(pg_sequence_last_value('im_messages_id_seq'::regclass), 0)`, last_seen_at: now, ...lease })
     .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ last_seen_at: now, ...lease }))
     .execute();
 }
@@ -42,15 +48,64 @@ function owedToDevice(username: string, resource: string) {
     OR NOT EXISTS (SELECT 1 FROM im_inbox_acks a2 WHERE a2.inbox_id = im_inbox.id))`;
 }
 
-/** Pending entries per queue for a device (entries its own sends left for its other devices excluded). */
-export async function pendingQueues(db: Db, username: string, resource: string): Promise<{ queue: string; n: number }[]> {
-  const r = await sql<{ queue: string; n: string | number }>`
-    SELECT queue, count(*) AS n FROM im_inbox
-    WHERE username = ${username} AND (skip_resource IS NULL OR skip_resource <> ${resource})
-      AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = im_inbox.id AND a.resource = ${resource})
-      AND (${owedToDevice(username, resource)})
-    GROUP BY queue ORDER BY min(id)`.execute(db);
-  return r.rows.map((row) => ({ queue: row.queue, n: Number(row.n) }));
+/**
+ * The one-to-one messages of conversation `conv` owed to a device, as a query's FROM and WHERE (`m` is
+ * the message): those after the device's cursor, except what the device sent itself, and of those the
+ * ones sent within DEVICE_DAYS after the device first appeared, or sent by the peer and acknowledged by
+ * none of the user's devices (a device away longer reads the rest from history, as with queue entries).
+ *
+ * Where the scan starts: the device's cursor; without one, where the user's other devices are or where
+ * the conversation was when the device first appeared, whichever is earlier (the last message at or
+ * below its first id, found walking back from the newest), so a new device does not walk a
+ * conversation's whole history.
+ */
+function owedChatMessages(username: string, resource: string, conv: RawBuilder<unknown>, recentMs: number) {
+  return sql`
+    (SELECT d.first_inbox_id AS first,
+        COALESCE((SELECT max(c.seq) FROM im_sync_cursors c WHERE c.username = ${username} AND c.conv_key = ${conv}), 0) AS anyone,
+        (SELECT c.seq FROM im_sync_cursors c WHERE c.username = ${username} AND c.resource = ${resource} AND c.conv_key = ${conv}) AS own
+      FROM im_devices d WHERE d.username = ${username} AND d.resource = ${resource}) AS dev
+    CROSS JOIN LATERAL (SELECT COALESCE(dev.own, LEAST(dev.anyone, COALESCE(
+        (SELECT b.seq FROM im_messages b WHERE b.conv_key = ${conv} AND b.id <= dev.first ORDER BY b.seq DESC LIMIT 1), 0))) AS after) AS start
+    JOIN im_messages m ON m.conv_key = ${conv} AND m.seq > start.after
+    WHERE m.synced AND (m.from_user <> ${username} OR m.from_resource IS DISTINCT FROM ${resource})
+      AND ((m.id > dev.first AND m.created_ms >= ${recentMs}) OR (m.from_user <> ${username} AND m.seq > dev.anyone))`;
+}
+
+const recentSince = (nowMs: number) => nowMs - DEVICE_DAYS * 86_400_000;
+
+/** The user whose one-to-one conversation with `username` a user queue name stands for; null for other queues. */
+function peerOf(queue: string): string | null {
+  const suffix = `@${IM_USER_DOMAIN}`;
+  return queue.endsWith(suffix) ? queue.slice(0, -suffix.length) : null;
+}
+
+/**
+ * Pending entries per queue for a device (entries its own sends left for its other devices excluded):
+ * queue entries, and the one-to-one messages owed from each of the user's conversations.
+ */
+export async function pendingQueues(db: Db, username: string, resource: string, nowMs: number): Promise<{ queue: string; n: number }[]> {
+  const [entries, chats] = await Promise.all([
+    sql<{ queue: string; n: string | number; first: string | number }>`
+      SELECT queue, count(*) AS n, min(id) AS first FROM im_inbox
+      WHERE username = ${username} AND (skip_resource IS NULL OR skip_resource <> ${resource})
+        AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = im_inbox.id AND a.resource = ${resource})
+        AND (${owedToDevice(username, resource)})
+      GROUP BY queue`.execute(db),
+    sql<{ peer: string; n: string | number; first: string | number }>`
+      SELECT cv.peer, k.n, k.first FROM im_conversations cv
+      CROSS JOIN LATERAL (SELECT count(*) AS n, min(m.id) AS first FROM ${owedChatMessages(username, resource, sql`cv.conv_key`, recentSince(nowMs))}) k
+      WHERE cv.username = ${username} AND cv.chat_type = 'chat' AND k.n > 0`.execute(db),
+  ]);
+  const byQueue = new Map<string, { n: number; first: number }>();
+  for (const row of [...entries.rows, ...chats.rows.map((c) => ({ ...c, queue: userQueue(c.peer) }))]) {
+    const q = byQueue.get(row.queue);
+    if (q) {
+      q.n += Number(row.n);
+      q.first = Math.min(q.first, Number(row.first));
+    } else byQueue.set(row.queue, { n: Number(row.n), first: Number(row.first) });
+  }
+  return [...byQueue].sort((a, b) => a[1].first - b[1].first).map(([queue, q]) => ({ queue, n: q.n }));
 }
 
 export interface Batch {
@@ -67,6 +122,8 @@ export interface Batch {
 export class QueueState {
   /** Entries delivered to this session and not yet acknowledged: id → the nextKey of the frame that carried it. */
   readonly sent = new Map<number, number>();
+  /** Of those, the one-to-one messages delivered from their conversation: id → seq (what acknowledging them records). */
+  readonly seqs = new Map<number, number>();
   /** The last nextKey handed out. Keys only grow: the client drops a queue whose key repeats. */
   lastKey = 0;
   /**
@@ -81,7 +138,7 @@ export class QueueState {
   /** A wake arrived while a pull ran: its select may have missed the entry. */
   woke = false;
   /** Entries offered for push, sent when no pull runs (ids already sent by a pull are skipped). */
-  pending: { id: number; meta: Uint8Array }[] = [];
+  pending: { id: number; meta: Uint8Array; seq?: number | undefined }[] = [];
 
   /** The key of a frame carrying entries up to `maxId`: above every id and every earlier key. */
   nextKeyFor(maxId: number): number {
@@ -116,12 +173,26 @@ export async function pull(
   key: bigint | null,
   limit: number,
   st: QueueState,
+  nowMs: number,
 ): Promise<Batch> {
+  const peer = peerOf(queue);
+  const conv = peer === null ? null : convKey("chat", who.username, peer);
   if (key !== null && key > 0n && st.sent.size > 0) {
     const acked = st.acknowledgedBy(Number(key));
     if (acked.length > 0) {
-      await acks.acknowledge(who, queue, acked);
-      for (const id of acked) st.sent.delete(id);
+      // Queue entries are acknowledged one by one; messages from the conversation by the highest seq.
+      const entries: number[] = [];
+      let upTo = 0;
+      for (const id of acked) {
+        const seq = st.seqs.get(id);
+        if (seq === undefined) entries.push(id);
+        else upTo = Math.max(upTo, seq);
+      }
+      await acks.acknowledge(who, queue, entries, conv !== null && upTo > 0 ? { conv, seq: upTo } : null);
+      for (const id of acked) {
+        st.sent.delete(id);
+        st.seqs.delete(id);
+      }
     }
   }
   if (key !== null && st.clean) return { metas: [], nextKey: null };
@@ -155,16 +226,26 @@ export async function pull(
     .orderBy("im_inbox.id")
     .limit(cap)
     .execute();
-  const entries = rows.filter((e) => !sent.has(Number(e.id))).slice(0, limit);
+  // A user queue also holds the conversation's messages: merged with the entries by id.
+  const chats = conv === null ? [] : (await sql<(typeof rows)[number] & { seq: number }>`
+    SELECT m.id, m.id AS message_id, NULL::jsonb AS notice, m.from_user, m.from_resource, m.to_target, m.chat_type, m.created_ms, m.recalled_at, m.body_pb,
+      CASE WHEN m.body_pb IS NULL THEN m.payload END AS payload, m.seq
+    FROM ${owedChatMessages(who.username, who.resource, sql`${conv}`, recentSince(nowMs))}
+    ORDER BY m.seq LIMIT ${cap}`.execute(db)).rows;
+  const chatSeqs = new Map(chats.map((c) => [Number(c.id), Number(c.seq)]));
+  const all = chats.length === 0 ? rows : [...rows, ...chats].sort((a, b) => Number(a.id) - Number(b.id));
+  const entries = all.filter((e) => !sent.has(Number(e.id))).slice(0, limit);
   // Everything committed before the select is delivered now, unless the batch is full or a wake came
   // in meanwhile (its entry may have committed after the select's snapshot).
-  st.clean = rows.length < cap && entries.length < limit && !st.woke;
+  st.clean = rows.length < cap && chats.length < cap && entries.length < limit && !st.woke;
   const last = entries.at(-1);
   if (!last) return { metas: [], nextKey: null };
   const frameKey = st.nextKeyFor(Number(last.id));
   const metas: Uint8Array[] = [];
   for (const e of entries) {
     sent.set(Number(e.id), frameKey);
+    const seq = chatSeqs.get(Number(e.id));
+    if (seq !== undefined) st.seqs.set(Number(e.id), seq);
     if (e.message_id !== null) {
       // A message recalled before this device got it is not delivered (its RECALL follows in the queue).
       if (e.from_user === null || e.to_target === null || e.chat_type === null || e.created_ms === null || e.recalled_at) continue;

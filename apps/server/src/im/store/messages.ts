@@ -10,7 +10,9 @@ import { mucQueue, userQueue } from "./inbox";
 /**
  * The message store, shared by the REST API and the realtime gateway. A message gets the next seq of
  * its conversation in the inserting transaction; the same transaction updates each participant's
- * conversation row (last message, unread) and appends the message to each recipient's sync queue.
+ * conversation row (last message, unread) and appends the message to each recipient's sync queue. A
+ * one-to-one message needs no queue entry: devices get it from the conversation itself (`synced`,
+ * migration 0089, gateway/sync.ts).
  */
 
 type StoredRow = Selectable<ImMessagesTable>;
@@ -75,11 +77,21 @@ export interface Appended {
   inbox: readonly QueuedEntry[];
 }
 
-/** One sync-queue entry of a new message: its id, whose queue, and the device that needs no copy. */
+/**
+ * One sync-queue entry of a new message: its id, whose queue, and the device that needs no copy. A
+ * one-to-one message is its own entry in each participant's queue: its id is the message's, and `seq`
+ * its place in the conversation (what a device's acknowledgement of it records).
+ */
 export interface QueuedEntry {
   id: number;
   username: string;
   skipResource: string | null;
+  seq?: number;
+}
+
+/** Whether a message is delivered from its conversation instead of by queue entries (migration 0089). */
+export function syncedFromConversation(m: Pick<NewMessage, "chatType" | "threadId">, fan: Fanout): boolean {
+  return m.chatType === "chat" && !m.threadId && fan.inboxFor.length > 0;
 }
 
 /**
@@ -159,6 +171,7 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
     } else convs.set(`${u}\0${key}`, { u, key, peer, type, o, unread });
   };
   const inbox: { u: string; q: string; o: number; skip: string | null }[] = [];
+  const synced = items.map(({ m, fan }) => syncedFromConversation(m, fan));
   items.forEach(({ m, fan }, i) => {
     const o = i + 1;
     const key = keys[i] as string;
@@ -167,6 +180,7 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
       if (fan.senderCopy) touch(m.from, key, m.to, type, o, 0);
       for (const u of fan.unreadFor) touch(u, key, m.chatType === "chat" ? m.from : m.to, type, o, 1);
     }
+    if (synced[i]) return;
     const queue = m.chatType === "chat" ? null : mucQueue(m.to);
     for (const u of fan.inboxFor) inbox.push({ u, q: queue ?? userQueue(m.from), o, skip: null });
     if (fan.senderCopy && fan.senderQueueCopy !== false) inbox.push({ u: m.from, q: queue ?? userQueue(m.to), o, skip: m.fromResource ?? null });
@@ -182,8 +196,8 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
         ${textArray(items.map(({ m }) => m.fromResource ?? null))}::text[], ${textArray(items.map(({ m }) => m.to))}::text[], ${intArray(items.map(({ m }) => m.threadId ?? null))}::bigint[],
         ${textArray(items.map(({ m }) => m.payload.bodies[0]?.type ?? "txt"))}::text[], ${textArray(items.map(({ m }) => (m.bodyPb ? null : JSON.stringify(m.payload))))}::text[],
         ${textArray(items.map(({ m }) => (m.bodyPb ? Buffer.from(m.bodyPb).toString("base64") : null)))}::text[], ${textArray(items.map(({ m }) => m.clientId ?? null))}::text[],
-        ${intArray(places)}::int[], ${intArray(counts)}::int[])
-        WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_pb, client_id, k, n, o)),
+        ${intArray(places)}::int[], ${intArray(counts)}::int[], ${textArray(synced.map((x) => (x ? "t" : "f")))}::boolean[])
+        WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_pb, client_id, k, n, synced, o)),
     heads AS (
       INSERT INTO im_conv_heads (conv_key, last_seq, last_ms)
       SELECT c.conv_key, c.n, ${now.getTime()}::bigint FROM unnest(${textArray([...perConv.keys()])}::text[], ${intArray([...perConv.values()])}::int[]) AS c(conv_key, n)
@@ -194,8 +208,8 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
       SELECT m.*, h.last_seq - m.n + m.k AS seq, h.last_ms AS created_ms
       FROM m JOIN heads h USING (conv_key)),
     ins AS (
-      INSERT INTO im_messages (conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload, body_pb, client_id)
-      SELECT conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload::json, decode(body_pb, 'base64'), client_id
+      INSERT INTO im_messages (conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload, body_pb, client_id, synced)
+      SELECT conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload::json, decode(body_pb, 'base64'), client_id, synced
       FROM numbered ORDER BY o
       RETURNING id, conv_key, seq),
     stored AS MATERIALIZED (SELECT n.o, i.id, i.seq, n.created_ms FROM ins i JOIN numbered n USING (conv_key, seq)),
@@ -231,6 +245,14 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
   if (stored.size !== items.length) throw new Error(`stored ${stored.size} of ${items.length} messages`);
   const entries = r.rows.filter((row) => row.entry !== null).sort((a, b) => Number(a.entry) - Number(b.entry));
   for (const e of entries) stored.get(Number(e.id))?.inbox.push({ id: Number(e.entry), username: e.username ?? "", skipResource: e.skip });
+  // A message delivered from its conversation is its own entry in the recipient's queue and in the
+  // sender's (for the sender's other devices).
+  for (const { o, appended: a, inbox } of stored.values()) {
+    const { m, fan } = items[o - 1] as { m: NewMessage; fan: Fanout };
+    if (!synced[o - 1]) continue;
+    for (const u of fan.inboxFor) inbox.push({ id: a.id, username: u, skipResource: null, seq: a.seq });
+    if (fan.senderCopy) inbox.push({ id: a.id, username: m.from, skipResource: m.fromResource ?? null, seq: a.seq });
+  }
   return [...stored.values()].sort((a, b) => a.o - b.o).map((m) => m.appended);
 }
 

@@ -6,7 +6,7 @@ import type { Db } from "../../db/tx";
 import { acknowledgeMany } from "../gateway/acks";
 import { recordDevice } from "../gateway/sync";
 import { appendMessages, convKey, purgeBefore, type Fanout, type NewMessage } from "./messages";
-import { purgeReadEntries, userQueue } from "./inbox";
+import { mucQueue, purgeReadEntries } from "./inbox";
 
 /**
  * The sync queue has no foreign keys (migration 0083): the code that removes messages and entries removes
@@ -23,13 +23,16 @@ afterAll(() => t.close());
 
 const names = () => {
   const tag = randomUUID().slice(0, 8);
-  return { a: `qa-${tag}`, b: `qb-${tag}` };
+  return { a: `qa-${tag}`, b: `qb-${tag}`, group: String(Math.floor(Math.random() * 1e12)) };
 };
 
-/** A one-to-one message from a to b that queues an entry for b and a copy for a's other devices. */
-function chat(from: string, to: string, text: string): { m: NewMessage; fan: Fanout } {
+/**
+ * A group message from a that queues an entry for b and a copy for a's other devices (one-to-one
+ * messages are delivered from their conversation, without entries: migration 0089).
+ */
+function queued(from: string, group: string, to: string, text: string): { m: NewMessage; fan: Fanout } {
   return {
-    m: { chatType: "chat", from, fromResource: "ra", to, payload: { type: "chat", from, to, bodies: [{ type: "txt", msg: text }], ext: {} }, clientId: randomUUID() },
+    m: { chatType: "groupchat", from, fromResource: "ra", to: group, payload: { type: "groupchat", from, to: group, bodies: [{ type: "txt", msg: text }], ext: {} }, clientId: randomUUID() },
     fan: { unreadFor: [to], inboxFor: [to], senderCopy: true, senderQueueCopy: true },
   };
 }
@@ -41,9 +44,9 @@ const marksOf = async (ids: readonly number[]) =>
 
 describe("sync queue without foreign keys", () => {
   it("retention removes old messages with their queue entries and the devices' marks on them", async () => {
-    const { a, b } = names();
-    const old = await appendMessages(db, [chat(a, b, "old 1"), chat(a, b, "old 2")], new Date(Date.UTC(1971, 0, 1)));
-    const kept = await appendMessages(db, [chat(a, b, "new")], new Date(Date.UTC(1971, 0, 3)));
+    const { a, b, group } = names();
+    const old = await appendMessages(db, [queued(a, group, b, "old 1"), queued(a, group, b, "old 2")], new Date(Date.UTC(1971, 0, 1)));
+    const kept = await appendMessages(db, [queued(a, group, b, "new")], new Date(Date.UTC(1971, 0, 3)));
     const oldEntries = old.flatMap((m) => m.inbox.map((e) => e.id));
     expect(oldEntries).toHaveLength(4);
     await sql`INSERT INTO im_inbox_acks (inbox_id, resource) VALUES (${oldEntries[0]}, 'r1'), (${oldEntries[1]}, 'r2')`.execute(db);
@@ -52,7 +55,7 @@ describe("sync queue without foreign keys", () => {
     for (let n = await purgeBefore(db, Date.UTC(1971, 0, 2), 1); n > 0; n = await purgeBefore(db, Date.UTC(1971, 0, 2), 1)) purged += n;
 
     expect(purged).toBe(2);
-    const left = await db.selectFrom("im_messages").select("id").where("conv_key", "=", convKey("chat", a, b)).execute();
+    const left = await db.selectFrom("im_messages").select("id").where("conv_key", "=", convKey("groupchat", a, group)).execute();
     expect(left.map((r) => Number(r.id))).toEqual(kept.map((m) => m.id));
     expect(await entriesOf(oldEntries)).toEqual([]);
     expect(await marksOf(oldEntries)).toEqual([]);
@@ -61,31 +64,31 @@ describe("sync queue without foreign keys", () => {
   });
 
   it("an entry goes, with the marks on it, once every recent device of its user has acknowledged it", async () => {
-    const { a, b } = names();
+    const { a, b, group } = names();
     const now = new Date();
     await recordDevice(t.ctx.database.db, b, "r1", now, "node-test");
     await recordDevice(t.ctx.database.db, b, "r2", now, "node-test");
-    const [sent] = await appendMessages(db, [chat(a, b, "hello")], now);
+    const [sent] = await appendMessages(db, [queued(a, group, b, "hello")], now);
     const entry = sent?.inbox.find((e) => e.username === b)?.id as number;
 
     // Another user's acknowledgement leaves the entry alone.
-    await acknowledgeMany(db, [{ username: a, resource: "ra", queue: userQueue(a), ids: [entry] }], now);
+    await acknowledgeMany(db, [{ username: a, resource: "ra", queue: mucQueue(group), ids: [entry] }], now);
     expect(await entriesOf([entry])).toEqual([entry]);
     expect(await marksOf([entry])).toEqual([]);
 
-    await acknowledgeMany(db, [{ username: b, resource: "r1", queue: userQueue(a), ids: [entry] }], now);
+    await acknowledgeMany(db, [{ username: b, resource: "r1", queue: mucQueue(group), ids: [entry] }], now);
     expect(await entriesOf([entry])).toEqual([entry]);
     expect(await marksOf([entry])).toEqual([`${entry}:r1`]);
 
-    await acknowledgeMany(db, [{ username: b, resource: "r2", queue: userQueue(a), ids: [entry] }], now);
+    await acknowledgeMany(db, [{ username: b, resource: "r2", queue: mucQueue(group), ids: [entry] }], now);
     expect(await entriesOf([entry])).toEqual([]);
     expect(await marksOf([entry])).toEqual([]);
   });
 
   it("the read-entries purge removes old entries some device read, with their marks, and keeps unread ones", async () => {
-    const { a, b } = names();
+    const { a, b, group } = names();
     const then = new Date(Date.UTC(1971, 0, 1));
-    const [read, unread] = await appendMessages(db, [chat(a, b, "read"), chat(a, b, "unread")], then);
+    const [read, unread] = await appendMessages(db, [queued(a, group, b, "read"), queued(a, group, b, "unread")], then);
     const readEntry = read?.inbox.find((e) => e.username === b)?.id as number;
     const unreadEntry = unread?.inbox.find((e) => e.username === b)?.id as number;
     await sql`INSERT INTO im_inbox_acks (inbox_id, resource) VALUES (${readEntry}, 'r1')`.execute(db);
@@ -95,6 +98,6 @@ describe("sync queue without foreign keys", () => {
     expect(await entriesOf([readEntry, unreadEntry])).toEqual([unreadEntry]);
     expect(await marksOf([readEntry])).toEqual([]);
     // The sender's copies (skip_resource set) wait for no device that read them: they go too.
-    expect(await db.selectFrom("im_inbox").select("id").where("username", "=", a).where("queue", "=", userQueue(b)).execute()).toEqual([]);
+    expect(await db.selectFrom("im_inbox").select("id").where("username", "=", a).where("queue", "=", mucQueue(group)).execute()).toEqual([]);
   });
 });
