@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { decodeMessageBody, decodeMeta } from "../proto/decode";
 import { CMD } from "./frames";
 import { DEVICE_DAYS } from "./sync";
 import { startGatewayTest, type GatewayTest } from "./test-server";
-import { isAckOf, pullFrame, sendFrame, unreadFrame, type WireClient } from "./wire-client";
+import { isAckOf, sendFrame, unreadFrame, type WireClient } from "./wire-client";
 
 /**
  * One-to-one messages are delivered from their conversation, each device acknowledging up to a place in
@@ -22,25 +21,7 @@ afterAll(async () => {
 
 const queueOf = (name: string) => ({ name, domain: "easemob.com" });
 
-/** Pulls a queue until its last batch, acknowledging each batch; the message texts in order. */
-async function drain(c: WireClient, queue: { name: string; domain: string }): Promise<string[]> {
-  const out: string[] = [];
-  let key: bigint | undefined;
-  for (;;) {
-    c.send(pullFrame(g.appKey, queue, key));
-    const b = await c.take((f) => f.sync !== undefined && f.sync.metaId === 0n && f.sync.queue?.name === queue.name);
-    out.push(...(b.sync?.metas ?? []).map((m) => decodeMessageBody(decodeMeta(m).payload).contents[0]?.text ?? ""));
-    key = b.sync?.nextKey ?? key;
-    if (b.sync?.isLast) {
-      // The last batch is acknowledged by one more pull, as the client does.
-      if (b.sync.nextKey !== null) {
-        c.send(pullFrame(g.appKey, queue, key));
-        await c.take((f) => f.sync !== undefined && f.sync.metaId === 0n && f.sync.queue?.name === queue.name);
-      }
-      return out;
-    }
-  }
-}
+const drain = (c: WireClient, queue: { name: string; domain: string }) => g.drain(c, queue, { acknowledgeLast: true });
 
 async function send(c: WireClient, from: string, to: string, id: bigint, text: string): Promise<void> {
   c.send(sendFrame(g.appKey, { id, from, to, chatType: 1, text }));

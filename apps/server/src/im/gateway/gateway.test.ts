@@ -31,18 +31,7 @@ async function refused(name: string, token: string): Promise<{ code: number; rea
   return { code: reply.provision?.status.code ?? -1, reason: reply.provision?.status.reason ?? "", close: closed.code };
 }
 
-/** Pulls a queue until it is empty, acknowledging each batch; returns the texts in order. */
-async function drain(c: WireClient, queue: { name: string; domain: string }): Promise<string[]> {
-  const out: string[] = [];
-  let key: bigint | undefined;
-  for (;;) {
-    c.send(pullFrame(g.appKey, queue, key));
-    const b = await c.take((f) => f.sync !== undefined && f.sync.metaId === 0n && f.sync.queue?.name === queue.name);
-    out.push(...(texts(b.sync?.metas ?? []) as string[]));
-    if (b.sync?.isLast) return out;
-    key = b.sync?.nextKey ?? undefined;
-  }
-}
+const drain = (c: WireClient, queue: { name: string; domain: string }) => g.drain(c, queue);
 
 describe("login", () => {
   test("a valid token logs in; the reply echoes the resource and the absolute expiry", async () => {
