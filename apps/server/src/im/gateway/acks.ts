@@ -4,21 +4,21 @@ import type { Db } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { DEVICE_DAYS } from "../store/inbox";
 
-/**
- * Group commit for acknowledgements: the pulls that acknowledge entries while a statement runs are
- * acknowledged together by the next one, one statement for many devices instead of one per pull (a busy
- * gateway gets an acknowledging pull after nearly every push). Each pull is answered only after the
- * statement holding its acknowledgement committed, so an acknowledged entry is never delivered again.
- *
- * One statement runs at a time: batches never race each other for the same entries (a user's devices
- * acknowledging the same entry), and what arrives meanwhile makes the next batch bigger.
- */
 /** A device's acknowledgement of a one-to-one conversation's messages up to `seq` (its cursor, migration 0089). */
 export interface ChatCursor {
   conv: string;
   seq: number;
 }
 
+/**
+ * Group commit for acknowledgements: the pulls that acknowledge entries while a batch is stored are
+ * acknowledged together by the next one, a statement or two for many devices instead of one per pull (a
+ * busy gateway gets an acknowledging pull after nearly every push). Each pull is answered only after the
+ * batch holding its acknowledgement committed, so an acknowledged entry is never delivered again.
+ *
+ * One batch runs at a time: batches never race each other for the same entries (a user's devices
+ * acknowledging the same entry), and what arrives meanwhile makes the next batch bigger.
+ */
 interface Job {
   username: string;
   resource: string;
