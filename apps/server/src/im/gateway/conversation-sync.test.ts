@@ -104,6 +104,10 @@ describe("one-to-one messages from the conversation", () => {
     expect((await drain(a2, queueOf(bob.name))).sort()).toEqual(["from a1", "online only"]);
     const b = await g.login(bob.name, bob.token, "webim_b");
     expect(await drain(b, queueOf(alice.name))).toEqual(["from a1"]);
+    // A message to oneself reaches the sender's other devices too.
+    await send(a1, alice.name, alice.name, 3n, "note to self");
+    expect(await drain(a2, queueOf(alice.name))).toEqual(["note to self"]);
+    expect(await drain(a1, queueOf(alice.name))).toEqual([]);
     for (const c of [a1, a2, b]) c.close();
   });
 });

@@ -194,7 +194,9 @@ export class ImHistory {
   /** What the checks of a list of sends read, read once: peers that exist, blocks between the parties. */
   private async lookupsFor(s: AppendScope, inputs: readonly SendInput[], findResends: boolean): Promise<SendLookups> {
     const chats = inputs.filter((i) => i.chatType === "chat");
-    const fromDevices = inputs.flatMap((i) => (i.fromResource ? [{ username: i.from, resource: i.fromResource }] : []));
+    // Only queued copies depend on the sender's other devices: a one-to-one message has none (its
+    // sender's devices read it from the conversation, migration 0089), so its sender's devices are not read.
+    const fromDevices = inputs.flatMap((i) => (i.fromResource && i.chatType !== "chat" ? [{ username: i.from, resource: i.fromResource }] : []));
     const clientIds = findResends ? inputs.flatMap((i) => (i.clientId ? [{ from: i.from, clientId: i.clientId }] : [])) : [];
     if (fromDevices.length === 0 && chats.length === 0 && clientIds.length === 0) return { users: new Set(), blocked: new Set(), members: new Map(), otherDevices: new Set(), resends: [] };
     const rows = await readSendLookups(s.tx, {

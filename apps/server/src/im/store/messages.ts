@@ -89,9 +89,13 @@ export interface QueuedEntry {
   seq?: number;
 }
 
-/** Whether a message is delivered from its conversation instead of by queue entries (migration 0089). */
-export function syncedFromConversation(m: Pick<NewMessage, "chatType" | "threadId">, fan: Fanout): boolean {
-  return m.chatType === "chat" && !m.threadId && fan.inboxFor.length > 0;
+/**
+ * Whether a message is delivered from its conversation instead of by queue entries (migration 0089): a
+ * one-to-one message someone's devices get (not an online-only one; a message to oneself goes to the
+ * sender's other devices).
+ */
+function syncedFromConversation(m: Pick<NewMessage, "chatType" | "threadId">, fan: Fanout): boolean {
+  return m.chatType === "chat" && !m.threadId && (fan.inboxFor.length > 0 || fan.senderCopy);
 }
 
 /**
