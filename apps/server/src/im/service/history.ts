@@ -254,9 +254,10 @@ export class ImHistory {
   /** Online-only sends queue nothing; a sender with no other device needs no queue copy of its own send. */
   private finishPlan(input: SendInput, fan: messages.Fanout, threadId: number | null, lookups: SendLookups): SendPlan {
     const recipients = fan.inboxFor;
-    if (input.onlineOnly) fan = { unreadFor: [], inboxFor: [], senderCopy: false };
+    if (input.onlineOnly) return { fan: { unreadFor: [], inboxFor: [], senderCopy: false, senderQueueCopy: false }, threadId, recipients };
     // A device that sends needs no copy of its own message; the user's other devices do, if there are any.
-    if (fan.senderCopy && input.fromResource && !lookups.otherDevices.has(input.from)) fan = { ...fan, senderQueueCopy: false };
+    // (Set on the plan's own fan-out object: a copy per message was a measurable part of a batch's work.)
+    fan.senderQueueCopy = !(fan.senderCopy && input.fromResource && !lookups.otherDevices.has(input.from));
     return { fan, threadId, recipients };
   }
 

@@ -112,7 +112,8 @@ export async function appendMessages(
   known?: readonly { id: number; seq: number; createdMs: number; from: string; clientId: string }[],
 ): Promise<Appended[]> {
   const out: (Appended | undefined)[] = new Array<Appended | undefined>(items.length);
-  const withClientId = items.flatMap((it, i) => (it.m.clientId ? [{ i, from: it.m.from, clientId: it.m.clientId }] : []));
+  const withClientId: { from: string; clientId: string }[] = [];
+  for (const { m } of items) if (m.clientId) withClientId.push({ from: m.from, clientId: m.clientId });
   const stored = new Map<string, Appended>();
   let found = known;
   if (!found && withClientId.length > 0) {
@@ -146,6 +147,16 @@ export async function appendMessages(
   });
 }
 
+/** A participant's conversation row as a batch of messages leaves it. */
+interface ConvTouch {
+  u: string;
+  key: string;
+  peer: string;
+  type: "chat" | "groupchat";
+  o: number;
+  unread: number;
+}
+
 /**
  * Writes new messages in one statement: each conversation's head moves by its number of new messages
  * (consecutive seqs in list order, the head's time as the messages' time), the messages are inserted,
@@ -165,14 +176,22 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
     return n;
   });
   const counts = keys.map((k) => perConv.get(k) ?? 0);
-  // Per (user, conversation): the newest message (its position in `items`, from 1) and how many count unread.
-  const convs = new Map<string, { u: string; key: string; peer: string; type: "chat" | "groupchat"; o: number; unread: number }>();
+  // Per (user, conversation): the newest message (its position in `items`, from 1) and how many count
+  // unread. Keyed by conversation, then user: a joined key would be a new string to hash per message.
+  const convs = new Map<string, Map<string, ConvTouch>>();
+  const list: ConvTouch[] = [];
   const touch = (u: string, key: string, peer: string, type: "chat" | "groupchat", o: number, unread: number) => {
-    const c = convs.get(`${u}\0${key}`);
+    let users = convs.get(key);
+    if (!users) convs.set(key, (users = new Map<string, ConvTouch>()));
+    const c = users.get(u);
     if (c) {
       c.o = o;
       c.unread += unread;
-    } else convs.set(`${u}\0${key}`, { u, key, peer, type, o, unread });
+    } else {
+      const added = { u, key, peer, type, o, unread };
+      users.set(u, added);
+      list.push(added);
+    }
   };
   const inbox: { u: string; q: string; o: number; skip: string | null }[] = [];
   const synced = items.map(({ m, fan }) => syncedFromConversation(m, fan));
@@ -189,9 +208,24 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
     for (const u of fan.inboxFor) inbox.push({ u, q: queue ?? userQueue(m.from), o, skip: null });
     if (fan.senderCopy && fan.senderQueueCopy !== false) inbox.push({ u: m.from, q: queue ?? userQueue(m.to), o, skip: m.fromResource ?? null });
   });
-  const list = [...convs.values()];
-  // A message with the client's protobuf bytes is stored in that form only (migration 0088). The bytes
-  // travel as base64 text: both engines take a text[] parameter the same way.
+  // A message with the client's protobuf bytes is stored in that form only (migration 0088). All the
+  // batch's bytes travel as one bytea parameter, each message's place in it (from 1) and length beside
+  // it: as base64 text in an array they were encoded, scanned for escapes and decoded again per message.
+  const bodies: Uint8Array[] = [];
+  const bodyAt: (number | null)[] = [];
+  const bodyLength: (number | null)[] = [];
+  let bodyEnd = 0;
+  for (const { m } of items) {
+    if (m.bodyPb) {
+      bodies.push(m.bodyPb);
+      bodyAt.push(bodyEnd + 1);
+      bodyLength.push(m.bodyPb.length);
+      bodyEnd += m.bodyPb.length;
+    } else {
+      bodyAt.push(null);
+      bodyLength.push(null);
+    }
+  }
   // int8[] arrives as text (only int8 itself is parsed to numbers).
   const r = await sql<{ o: number | null; id: number; seq: number | null; created_ms: number | null; entry: number | null; username: string | null; skip: string | null }>`
     WITH m AS (
@@ -199,9 +233,9 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
         ${textArray(keys)}::text[], ${textArray(items.map(({ m }) => m.chatType))}::text[], ${textArray(items.map(({ m }) => m.from))}::text[],
         ${textArray(items.map(({ m }) => m.fromResource ?? null))}::text[], ${textArray(items.map(({ m }) => m.to))}::text[], ${intArray(items.map(({ m }) => m.threadId ?? null))}::bigint[],
         ${textArray(items.map(({ m }) => m.payload.bodies[0]?.type ?? "txt"))}::text[], ${textArray(items.map(({ m }) => (m.bodyPb ? null : JSON.stringify(m.payload))))}::text[],
-        ${textArray(items.map(({ m }) => (m.bodyPb ? Buffer.from(m.bodyPb).toString("base64") : null)))}::text[], ${textArray(items.map(({ m }) => m.clientId ?? null))}::text[],
+        ${intArray(bodyAt)}::int[], ${intArray(bodyLength)}::int[], ${textArray(items.map(({ m }) => m.clientId ?? null))}::text[],
         ${intArray(places)}::int[], ${intArray(counts)}::int[], ${textArray(synced.map((x) => (x ? "t" : "f")))}::boolean[])
-        WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_pb, client_id, k, n, synced, o)),
+        WITH ORDINALITY AS m(conv_key, chat_type, from_user, from_resource, to_target, thread_id, msg_type, payload, body_at, body_length, client_id, k, n, synced, o)),
     heads AS (
       INSERT INTO im_conv_heads (conv_key, last_seq, last_ms)
       SELECT c.conv_key, c.n, ${now.getTime()}::bigint FROM unnest(${textArray([...perConv.keys()])}::text[], ${intArray([...perConv.values()])}::int[]) AS c(conv_key, n)
@@ -213,7 +247,8 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
       FROM m JOIN heads h USING (conv_key)),
     ins AS (
       INSERT INTO im_messages (conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload, body_pb, client_id, synced)
-      SELECT conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload::json, decode(body_pb, 'base64'), client_id, synced
+      SELECT conv_key, seq, chat_type, from_user, from_resource, to_target, thread_id, msg_type, created_ms, payload::json,
+        CASE WHEN body_at IS NOT NULL THEN substring(${Buffer.concat(bodies)}::bytea FROM body_at FOR body_length) END, client_id, synced
       FROM numbered ORDER BY o
       RETURNING id, conv_key, seq),
     stored AS MATERIALIZED (SELECT n.o, i.id, i.seq, n.created_ms FROM ins i JOIN numbered n USING (conv_key, seq)),
