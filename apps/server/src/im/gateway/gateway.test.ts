@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { decodeMessageBody, decodeMeta } from "../proto/decode";
 import { findMessage } from "../store/messages";
-import { CMD } from "./frames";
+import { Writer } from "../proto/wire";
+import { CMD, STATUS } from "./frames";
 import { startGatewayTest, type GatewayTest } from "./test-server";
 import { isAckOf, messageBody, provisionFrame, pullFrame, sendFrame, unreadFrame, WireClient } from "./wire-client";
 
@@ -320,6 +321,25 @@ describe("sessions", () => {
     b.close();
     e1.close();
     e2.close();
+  });
+
+  test("a location whose coordinates are not numbers is refused as a wrong parameter; a valid one is stored", async () => {
+    const a = await g.login(alice.name, alice.token, "webim_a9");
+    const location = (lat: number) => {
+      const w = new Writer().varint(1, 1);
+      w.message(2, (j) => j.string(2, alice.name)).message(3, (j) => j.string(2, bob.name));
+      w.message(4, (c) => c.varint(1, 3).double(3, lat).double(4, 114.1).string(5, "Harbour Road"));
+      return w.finish();
+    };
+    a.send(sendFrame(g.appKey, { id: 7101n, from: alice.name, to: bob.name, chatType: 1, text: "" }, location(Number.NaN)));
+    const bad = await a.take(isAckOf(7101n));
+    expect(bad.sync?.status).toMatchObject({ code: STATUS.WRONG_PARAMETER, reason: "the message body is not valid" });
+    a.send(sendFrame(g.appKey, { id: 7102n, from: alice.name, to: bob.name, chatType: 1, text: "" }, location(22.3)));
+    const ok = await a.take(isAckOf(7102n));
+    expect(ok.sync?.status?.code).toBe(0);
+    const stored = await findMessage(g.im.t.ctx.database.db, Number(ok.sync?.serverId));
+    expect(stored?.payload.bodies[0]).toEqual({ type: "loc", lat: 22.3, lng: 114.1, addr: "Harbour Road" });
+    a.close();
   });
 
   test("bodies with unknown content types are refused, the socket stays open", async () => {

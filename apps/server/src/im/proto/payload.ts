@@ -63,6 +63,16 @@ export function bodyOf(c: DecodedContent): ImMessageBody {
   }
 }
 
+/**
+ * What the JSON schema of a message body (contracts `imMessageBody`) would still refuse in a body made by
+ * bodyOf: its shape is the schema's by construction, but a double field can hold NaN or an infinity.
+ */
+export function finiteBody(b: ImMessageBody): boolean {
+  if (b.type === "loc") return Number.isFinite(b.lat) && Number.isFinite(b.lng);
+  if (b.type === "img" && b.size) return Number.isFinite(b.size.width) && Number.isFinite(b.size.height);
+  return true;
+}
+
 export function extOf(kvs: readonly DecodedKeyValue[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const kv of kvs) if (kv.key !== "" && kv.value !== undefined) out[kv.key] = kv.value;
