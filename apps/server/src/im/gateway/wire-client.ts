@@ -1,6 +1,6 @@
 import { WebSocket } from "ws";
 import { decodeJid, type DecodedJid } from "../proto/decode";
-import { readFields, Writer } from "../proto/wire";
+import { Reader, Writer } from "../proto/wire";
 import { CMD, NS, writeJid } from "./frames";
 
 /**
@@ -21,59 +21,62 @@ export interface ServerFrame {
   sync?: { status: Status | null; metaId: bigint; serverId: bigint; metas: Uint8Array[]; nextKey: bigint | null; queue: DecodedJid | null; isLast: boolean; timestamp: bigint };
 }
 
-const text = (b: Uint8Array | undefined) => Buffer.from(b ?? new Uint8Array()).toString("utf8");
 
 function status(b: Uint8Array): Status {
   const s: Status = { code: 0, reason: "" };
-  for (const f of readFields(b)) {
-    if (f.field === 1) s.code = Number(f.varint ?? 0n);
-    else if (f.field === 2) s.reason = text(f.bytes);
+  const r = new Reader(b);
+  while (r.next()) {
+    if (r.field === 1) s.code = r.int();
+    else if (r.field === 2) s.reason = r.string();
   }
   return s;
 }
 
 export function decodeServerFrame(buf: Uint8Array): ServerFrame {
   let command = 0;
-  let payload: Uint8Array = new Uint8Array();
-  for (const f of readFields(buf)) {
-    if (f.field === 8) command = Number(f.varint ?? 0n);
-    else if (f.field === 9) payload = f.bytes ?? payload;
+  let payload: Reader | null = null;
+  const frame = new Reader(buf);
+  while (frame.next()) {
+    if (frame.field === 8) command = frame.int();
+    else if (frame.field === 9) payload = frame.message();
   }
   const out: ServerFrame = { command };
-  const fields = readFields(payload);
+  // Walked with a cursor, not split into a list of fields first: the benchmark's load decodes every frame here.
+  const r = payload ?? new Reader(new Uint8Array());
   if (command === CMD.PROVISION) {
     const p = { status: { code: -1, reason: "" }, resource: "", authToken: "" };
-    for (const f of fields) {
-      if (f.field === 8) p.status = status(f.bytes ?? new Uint8Array());
-      else if (f.field === 13) p.resource = text(f.bytes);
-      else if (f.field === 18) p.authToken = text(f.bytes);
+    while (r.next()) {
+      if (r.field === 8) p.status = status(r.bytes());
+      else if (r.field === 13) p.resource = r.string();
+      else if (r.field === 18) p.authToken = r.string();
     }
     out.provision = p;
   } else if (command === CMD.UNREAD) {
-    out.unread = fields
-      .filter((f) => f.field === 2)
-      .map((f) => {
-        const q = { queue: decodeJid(new Uint8Array()), n: 0 };
-        for (const g of readFields(f.bytes ?? new Uint8Array())) {
-          if (g.field === 1) q.queue = decodeJid(g.bytes ?? new Uint8Array());
-          else if (g.field === 2) q.n = Number(g.varint ?? 0n);
-        }
-        return q;
-      });
+    out.unread = [];
+    while (r.next()) {
+      if (r.field !== 2) continue;
+      const q = { queue: decodeJid(new Uint8Array()), n: 0 };
+      const g = r.message();
+      while (g.next()) {
+        if (g.field === 1) q.queue = decodeJid(g.bytes());
+        else if (g.field === 2) q.n = g.int();
+      }
+      out.unread.push(q);
+    }
   } else if (command === CMD.NOTICE) {
-    const q = fields.find((f) => f.field === 1);
-    out.notice = decodeJid(q?.bytes ?? new Uint8Array());
+    out.notice = decodeJid(new Uint8Array());
+    while (r.next()) if (r.field === 1) out.notice = decodeJid(r.bytes());
   } else if (command === CMD.SYNC) {
     const s: NonNullable<ServerFrame["sync"]> = { status: null, metaId: 0n, serverId: 0n, metas: [], nextKey: null, queue: null, isLast: false, timestamp: 0n };
-    for (const f of fields) {
-      if (f.field === 1) s.status = status(f.bytes ?? new Uint8Array());
-      else if (f.field === 2) s.metaId = f.varint ?? 0n;
-      else if (f.field === 3) s.serverId = f.varint ?? 0n;
-      else if (f.field === 4) s.metas.push(f.bytes ?? new Uint8Array());
-      else if (f.field === 5) s.nextKey = f.varint ?? 0n;
-      else if (f.field === 6) s.queue = decodeJid(f.bytes ?? new Uint8Array());
-      else if (f.field === 7) s.isLast = f.varint === 1n;
-      else if (f.field === 8) s.timestamp = f.varint ?? 0n;
+    while (r.next()) {
+      if (r.field === 1) s.status = status(r.bytes());
+      else if (r.field === 2) s.metaId = r.uint64();
+      else if (r.field === 3) s.serverId = r.uint64();
+      else if (r.field === 4) s.metas.push(r.bytes());
+      else if (r.field === 5) s.nextKey = r.uint64();
+      else if (r.field === 6) s.queue = decodeJid(r.bytes());
+      else if (r.field === 7) s.isLast = r.bool();
+      else if (r.field === 8) s.timestamp = r.uint64();
     }
     out.sync = s;
   }
@@ -116,28 +119,39 @@ export interface TextMessage {
 }
 
 export function messageBody(appKey: string, m: Omit<TextMessage, "id">): Uint8Array {
-  const body = new Writer().varint(1, m.bodyType ?? m.chatType);
+  void appKey;
+  const body = new Writer();
+  writeMessageBody(body, m);
+  return body.finish();
+}
+
+function writeMessageBody(body: Writer, m: Omit<TextMessage, "id">): void {
+  body.varint(1, m.bodyType ?? m.chatType);
   body.message(2, (j) => j.string(2, m.from));
   body.message(3, (j) => j.string(2, m.to));
   body.message(4, (c) => {
     if (m.bodyType === undefined) c.varint(1, 0).string(2, m.text);
   });
   if (m.ackMessageId !== undefined) body.varint(6, m.ackMessageId);
-  void appKey;
-  return body.finish();
 }
 
 export function sendFrame(appKey: string, m: TextMessage, bodyBytes?: Uint8Array, directedUsers?: readonly string[]): Uint8Array {
-  const meta = new Writer().varint(1, m.id);
-  writeJid(meta, 3, { appKey, name: m.to, domain: m.chatType === 1 ? "easemob.com" : "conference.easemob.com" });
-  meta.varint(5, NS.CHAT).bytes(6, bodyBytes ?? messageBody(appKey, m));
-  if (m.onlineOnly) meta.varint(7, 1);
+  // MSync { version, command, payload: SyncUL { meta: Meta { ... } }, encrypt-type }, nested in one writer.
+  const w = new Writer().varint(1, 0).varint(8, CMD.SYNC);
+  const ul = w.begin(9);
+  const meta = w.begin(1);
+  w.varint(1, m.id);
+  writeJid(w, 3, { appKey, name: m.to, domain: m.chatType === 1 ? "easemob.com" : "conference.easemob.com" });
+  w.varint(5, NS.CHAT);
+  if (bodyBytes) w.bytes(6, bodyBytes);
+  else w.message(6, (b) => writeMessageBody(b, m));
+  if (m.onlineOnly) w.varint(7, 1);
   if (directedUsers) {
-    meta.varint(7, 2);
-    for (const u of directedUsers) meta.string(10, u);
+    w.varint(7, 2);
+    for (const u of directedUsers) w.string(10, u);
   }
-  const ul = new Writer().bytes(1, meta.finish());
-  return new Writer().varint(1, 0).varint(8, CMD.SYNC).bytes(9, ul.finish()).varint(11, 0).finish();
+  w.end(meta).end(ul);
+  return w.varint(11, 0).finish();
 }
 
 /** A socket with a queue of decoded frames. */
