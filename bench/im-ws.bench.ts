@@ -494,6 +494,8 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     gatewayRates.push(rate);
     report("gateway", 1000, rate, await latency(pairs, rate / 2, run));
     idle.push(...(await idleGateway(gw.port, 9000, users, 10_000)));
+    // Again a second unmeasured after 9,000 logins (their garbage, their database writes settling).
+    await throughput(pairs, 1);
     rate = await throughput(pairs, run, { proc: gw, label: "10000 clients", lines: diag, databaseUrl });
     gatewayRates.push(rate);
     report("gateway", 10000, rate, await latency(pairs, rate / 2, run));
