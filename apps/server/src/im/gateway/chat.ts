@@ -45,7 +45,12 @@ export function serverMetaId(nowMs: number): bigint {
   return (BigInt(nowMs) << 22n) | (1n << 12n) | BigInt(counter);
 }
 
-export async function handleChat(ctx: GatewayCtx, who: Who, meta: DecodedMeta): Promise<Outcome> {
+/**
+ * Not async itself: each case returns its handler's promise as it is (an async layer here was a promise
+ * and a tick more per message). A refusal found before that is thrown to the caller, which awaits this
+ * in a try (session.ts answer).
+ */
+export function handleChat(ctx: GatewayCtx, who: Who, meta: DecodedMeta): Promise<Outcome> {
   if (meta.payload.length > ctx.options.maxBodyBytes) throw refuse(REASON.tooLarge, STATUS.PERMISSION_DENIED);
   const body = decodeMessageBody(meta.payload);
   if (body.from && body.from.name !== "" && body.from.name.toLowerCase() !== who.username) throw refuse("the sender is not the logged-in user", STATUS.WRONG_PARAMETER);

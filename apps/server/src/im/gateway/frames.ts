@@ -149,7 +149,7 @@ export function notice(queue: Jid): Uint8Array {
 }
 
 /** The answer to one uplink meta: correlated by the client's metaId, with the server id and time. */
-export function ack(a: { metaId: bigint; serverId: bigint | number; nowMs: number; code: number; reason?: string | undefined; metas?: readonly Uint8Array[] }): Uint8Array {
+export function ack(a: { metaId: bigint; serverId: bigint | number; nowMs: number; code: number; reason?: string | undefined; metas?: readonly Uint8Array[] | undefined }): Uint8Array {
   const { w, at } = envelope(CMD.SYNC);
   status(w, 1, a.code, a.reason);
   w.varint(2, a.metaId);

@@ -333,7 +333,7 @@ export class Session implements Device {
         this.send(ack({ metaId: meta.id, serverId: 0, nowMs: nowMs(), code: STATUS.FAIL, reason: `namespace ${meta.ns} is not accepted` }));
         return;
       }
-      this.send(ack({ metaId: meta.id, serverId: out.serverId, nowMs: out.nowMs, code: STATUS.OK, ...(out.metas && { metas: out.metas }) }));
+      this.send(ack({ metaId: meta.id, serverId: out.serverId, nowMs: out.nowMs, code: STATUS.OK, metas: out.metas }));
       out.after?.();
     } catch (err) {
       const r = refusalOf(err);
