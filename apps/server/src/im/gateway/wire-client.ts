@@ -21,7 +21,6 @@ export interface ServerFrame {
   sync?: { status: Status | null; metaId: bigint; serverId: bigint; metas: Uint8Array[]; nextKey: bigint | null; queue: DecodedJid | null; isLast: boolean; timestamp: bigint };
 }
 
-
 function status(b: Uint8Array): Status {
   const s: Status = { code: 0, reason: "" };
   const r = new Reader(b);
