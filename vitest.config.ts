@@ -1,62 +1,107 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * One Vitest run for the workspace. Server integration tests run on the embedded database (PGlite) and,
- * when TEST_DATABASE_URL is set, once more on that PostgreSQL server.
+ * One Vitest run for the workspace, on all cores. Server tests run on the embedded database (PGlite)
+ * and, when TEST_DATABASE_URL is set, once more on that PostgreSQL server, except what one database
+ * already proves (docs/architecture.md, "Test tiers"):
+ * - a server test that never reaches the test database (a unit test: codecs, crypto, config, parsers)
+ *   runs once, in server-pglite. It reaches the database when it imports the harness
+ *   (apps/server/test/harness.ts), directly or through any helper, or injects a database the global
+ *   setup made. This is read from the files' imports, so no list to keep;
+ * - `*.concurrency.test.ts`, `*.scaleout.test.ts` and `*.postgres.test.ts` check PostgreSQL behaviour (races
+ *   and locks, several server processes, a PostgreSQL server itself): PostgreSQL only;
+ * - the IM scenario suite with our own client (the second client) runs on PGlite only: the server
+ *   projects already run the same scenarios with the published client on both databases.
  */
+const root = import.meta.dirname;
 const serverTests = ["apps/server/src/**/*.test.ts"];
-const postgresOnly = ["apps/server/src/**/*.concurrency.test.ts", "apps/server/src/**/*.scaleout.test.ts"];
+const POSTGRES_ONLY = /\.(concurrency|scaleout|postgres)\.test\.ts$/;
+const postgresOnly = ["concurrency", "scaleout", "postgres"].map((kind) => `apps/server/src/**/*.${kind}.test.ts`);
 /** Several server processes sharing PostgreSQL and Redis: only when both servers are given. */
 const needsRedis = ["apps/server/src/**/*.scaleout.test.ts"];
 
-/** The scenario suite and the SDK's server tests with our client SDK, on the given database. */
-function tesseraSdkProject(name: string, db: "pglite" | "postgres") {
-  return {
-    test: {
-      name,
-      include: ["apps/server/src/im/scenario/**/*.test.ts", "packages/im-sdk/test/server/**/*.test.ts"],
-      env: { TEST_DB: db, IM_SCENARIO_SDK: "tessera" },
-      globalSetup: ["apps/server/test/global-setup.ts"],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
-  };
+const HARNESS = path.join(root, "apps/server/test/harness.ts");
+/** Value imports and re-exports (`import type` is erased, so it does not count), and dynamic imports. */
+const IMPORT = /\b(?:import|export)\s+(?!type\s)(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+const INJECTS_DATABASE = /\binject\(\s*["'](?:postgresUrl|pgliteTemplate)["']/;
+const reaches = new Map<string, boolean>();
+
+function resolveImport(from: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(from), specifier);
+  const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), base.replace(/\.m?js$/, ".ts")];
+  return candidates.find((file) => /\.tsx?$/.test(file) && existsSync(file));
 }
+
+/** Whether a file, or anything it imports from the repository, starts a test database. */
+function reachesTestDatabase(file: string): boolean {
+  const known = reaches.get(file);
+  if (known !== undefined) return known;
+  reaches.set(file, false); // an import cycle adds nothing
+  const source = readFileSync(file, "utf8");
+  let found = file === HARNESS || INJECTS_DATABASE.test(source);
+  for (const match of source.matchAll(IMPORT)) {
+    if (found) break;
+    const imported = resolveImport(file, (match[1] ?? match[2])!);
+    if (imported) found = reachesTestDatabase(imported);
+  }
+  reaches.set(file, found);
+  return found;
+}
+
+/** Server test files that never reach a test database, as paths from the repository root. */
+const serverUnitTests = readdirSync(path.join(root, "apps/server/src"), { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".test.ts") && !POSTGRES_ONLY.test(file))
+  .map((file) => path.join("apps/server/src", file))
+  .filter((file) => !reachesTestDatabase(path.join(root, file)));
+
+const serverProject = {
+  // Files in a worker share its loaded modules instead of importing the whole server anew for each file
+  // (about 2 s a file, half the run's time when isolated). Every file starts its own app on its own
+  // database (test/harness.ts), so what they share is code, not state. VITEST_ISOLATE=1 isolates again.
+  isolate: process.env.VITEST_ISOLATE === "1",
+  setupFiles: ["apps/server/test/no-browser-globals.ts"],
+  globalSetup: ["apps/server/test/global-setup.ts"],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 export default defineConfig({
   test: {
+    // Vitest's default leaves a core to itself (one worker on two cores); the workers share the machine
+    // with the PostgreSQL server, but a test waits on it or on timers as often as it computes.
+    maxWorkers: os.availableParallelism(),
     projects: [
       { test: { name: "contracts", include: ["packages/contracts/src/**/*.test.ts"] } },
       { test: { name: "web", include: ["apps/web/src/**/*.test.ts"] } },
       { test: { name: "im-sdk", include: ["packages/im-sdk/test/**/*.test.ts"], exclude: ["packages/im-sdk/test/server/**"], testTimeout: 30_000 } },
       // The IM scenario suite once more, with our client SDK instead of the published one (the server
-      // projects run it with the published one), and our SDK's tests against a server.
-      tesseraSdkProject("im-scenario-tessera-sdk", "pglite"),
+      // projects run it with the published one, on both databases), and our SDK's tests against a server.
       {
         test: {
-          name: "server-pglite",
-          include: serverTests,
-          exclude: postgresOnly,
-          env: { TEST_DB: "pglite" },
-          globalSetup: ["apps/server/test/global-setup.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          name: "im-scenario-tessera-sdk",
+          include: ["apps/server/src/im/scenario/**/*.test.ts", "packages/im-sdk/test/server/**/*.test.ts"],
+          env: { TEST_DB: "pglite", IM_SCENARIO_SDK: "tessera" },
+          ...serverProject,
         },
       },
+      { test: { name: "server-pglite", include: serverTests, exclude: postgresOnly, env: { TEST_DB: "pglite" }, ...serverProject } },
       ...(process.env.TEST_DATABASE_URL
         ? [
             {
               test: {
                 name: "server-postgres",
                 include: serverTests,
-                exclude: process.env.TEST_REDIS_URL ? [] : needsRedis,
+                exclude: [...serverUnitTests, ...(process.env.TEST_REDIS_URL ? [] : needsRedis)],
                 env: { TEST_DB: "postgres" },
-                globalSetup: ["apps/server/test/global-setup.ts"],
-                testTimeout: 30_000,
-                hookTimeout: 60_000,
+                // Each worker on its own copy of the run's database, so files running side by side do
+                // not see each other's half-done work (a file still sees what earlier files left).
+                ...serverProject,
+                setupFiles: [...serverProject.setupFiles, "apps/server/test/worker-database.ts"],
               },
             },
-            tesseraSdkProject("im-scenario-tessera-sdk-postgres", "postgres"),
           ]
         : []),
     ],

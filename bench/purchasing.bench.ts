@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import pg from "pg";
 import { buildApp } from "../apps/server/src/app";
@@ -10,9 +8,9 @@ import { loadConfig } from "../apps/server/src/config";
 import { createContext } from "../apps/server/src/context";
 import { openPostgres } from "../apps/server/src/db/database";
 import { migrate } from "../apps/server/src/db/migrate";
-import { withTx } from "../apps/server/src/db/tx";
-import { checkInvariants, post } from "../apps/server/src/modules/ledger";
+import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { postgresCpuByPid } from "./lib/proc";
+import { benchMerchant, call, freshDatabase, percentile, pgbenchTps, seedDocking, seedSup } from "./lib/seed";
 
 /**
  * Card-secret orders per second under contention: 20 purchasers buying one code at a time from the
@@ -22,24 +20,6 @@ import { postgresCpuByPid } from "./lib/proc";
  */
 const PURCHASERS = 20;
 const CODES = 30_000;
-const PASSWORD = "Bench#2026pass";
-
-async function call<T>(app: FastifyInstance, method: "GET" | "POST", url: string, token?: string, body?: unknown): Promise<T> {
-  const res = await app.inject({ method, url, headers: token ? { "x-auth-token": token } : {}, ...(body !== undefined && { payload: body as object }) });
-  const json = res.json<{ code: number; data: T; msg: string }>();
-  if (json.code !== 1) throw new Error(`${url}: ${json.msg}`);
-  return json.data;
-}
-
-async function merchant(app: FastifyInstance, i: number): Promise<{ token: string; merchantId: string }> {
-  const email = `bench-${i}-${Date.now()}@example.com`;
-  await call(app, "POST", "/api/card-user/sendEmail", undefined, { email, scene: "register" });
-  const outbox = await call<{ list: { body: string }[] }>(app, "GET", `/api/dev/outbox?to=${encodeURIComponent(email)}`);
-  const emailCode = /\b(\d{6})\b/.exec(outbox.list[0]?.body ?? "")?.[1];
-  const reg = await call<{ merchantId: string }>(app, "POST", "/api/card-user/register", undefined, { email, emailCode, password: PASSWORD, confirmPassword: PASSWORD, orgName: `Bench ${i}` });
-  const login = await call<{ token: string }>(app, "POST", "/api/card-user/login", undefined, { email, password: PASSWORD, version: "domestic" });
-  return { token: login.token, merchantId: reg.merchantId };
-}
 
 /** CPU time (user + system, ms) of every postgres process on this machine, or null where /proc is missing. */
 function postgresCpuMs(): number | null {
@@ -71,14 +51,8 @@ function countStatements(): { stop(): Map<string, number> } {
 
 export async function benchPurchasing(seconds: number, serverUrl: string | undefined): Promise<string[]> {
   if (!serverUrl) return ["orders           (set BENCH_DATABASE_URL to a PostgreSQL server to measure card-secret orders beside pgbench)"];
-  const name = `tessera_orders_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const fresh = await freshDatabase(serverUrl, `tessera_orders_bench_${process.pid}`);
+  const url = new URL(fresh.url);
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-orders-bench-"));
   const database = await openPostgres(url.toString(), PURCHASERS);
   try {
@@ -89,7 +63,7 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     await app.ready();
 
     // Seed: a supplier with one goods and its codes; 20 docked purchasers with money in their SUP accounts.
-    const supplier = await merchant(app, 0);
+    const supplier = await benchMerchant(app, 0);
     const brand = await call<{ id: number }>(app, "POST", "/api/card-brander/brander/update", supplier.token, { name: "Bench brand", description: "" });
     const goods = await call<{ id: number }>(app, "POST", "/api/card-brander/product/add", supplier.token, {
       name: "Bench card",
@@ -107,30 +81,9 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     await app.inject({ method: "POST", url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`, headers: { "x-auth-token": supplier.token, "content-type": "text/csv" }, payload: csv });
     const buyers = [];
     for (let i = 1; i <= PURCHASERS; i++) {
-      const buyer = await merchant(app, i);
-      // Docking is seeded as signed by both sides: the bench measures orders, not the signing dialog.
-      await database.db
-        .insertInto("dockings")
-        .values({
-          purchaser_merchant_id: Number(buyer.merchantId),
-          supplier_merchant_id: Number(supplier.merchantId),
-          status: "approved",
-          purchaser_signed_at: new Date(),
-          supplier_signed_at: new Date(),
-          created_by: 1,
-        })
-        .execute();
-      await withTx(database.db, (tx) =>
-        post(tx, {
-          idempotencyKey: `bench-fund-${buyer.merchantId}`,
-          kind: "manual_credit",
-          currency: "CNY",
-          postings: [
-            { account: { platform: "bank_clearing" }, amount: -100_000_000 },
-            { account: { merchantId: Number(buyer.merchantId), kind: "sup" }, amount: 100_000_000 },
-          ],
-        }),
-      );
+      const buyer = await benchMerchant(app, i);
+      await seedDocking(database, buyer.merchantId, supplier.merchantId);
+      await seedSup(database, buyer.merchantId, 100_000_000);
       buyers.push(buyer);
     }
 
@@ -173,12 +126,10 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     await app.close();
     if (problems.length > 0) throw new Error(`ledger invariants broken: ${problems.join("; ")}`);
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0) * 10) / 10;
+    const pct = (p: number) => percentile(latencies, p);
     const tps = Math.round(done / elapsed);
 
-    execFileSync("pgbench", ["-i", "-q", "-s", "1", url.toString()], { stdio: "ignore" });
-    const out = execFileSync("pgbench", ["-n", "-c", String(PURCHASERS), "-j", "2", "-T", String(seconds), url.toString()], { encoding: "utf8" });
-    const tpcb = Math.round(Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0));
+    const tpcb = pgbenchTps(url.toString(), PURCHASERS, seconds);
     const ratio = tpcb > 0 ? Math.round((tps / tpcb) * 100) : 0;
     return [
       `card orders      ${String(tps).padStart(7)} orders/s  p50 ${pct(0.5)} ms   p99 ${pct(0.99)} ms   (${PURCHASERS} purchasers, one goods, ${failed} refused; ${cpuFigures})`,
@@ -192,10 +143,7 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
   } finally {
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });
-    const cleanup = new pg.Client({ connectionString: serverUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
+    await fresh.drop();
   }
 }
 

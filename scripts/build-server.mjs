@@ -35,6 +35,9 @@ export async function buildServer() {
   // Copied afresh, so that a migration renamed in the sources leaves no stale copy here.
   rmSync(path.join(out, "migrations"), { recursive: true, force: true });
   cpSync(path.join(root, "apps/server/src/db/migrations"), path.join(out, "migrations"), { recursive: true });
+  // The developer portal shows its signing examples from files (the same ones its test runs).
+  rmSync(path.join(out, "developer-examples"), { recursive: true, force: true });
+  cpSync(path.join(root, "apps/server/src/modules/developer/examples"), path.join(out, "developer-examples"), { recursive: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { compression } from "vite-plugin-compression2";
 
 /**
  * Builds the web app into apps/web/dist (served by the server). The dev server proxies /api to a
@@ -20,7 +21,9 @@ const areaGroups = ["public", "sale", "business", "international", "dev"].map((a
 }));
 
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies of every text asset, made once at build time; the server sends the one the
+  // browser accepts (@fastify/static preCompressed), so nothing is compressed per request.
+  plugins: [react(), compression({ algorithms: ["brotliCompress", "gzip"], include: /\.(js|mjs|css|html|svg|json|txt)$/, threshold: 1024 })],
   server: {
     port: 5173,
     proxy: { "/api": { target: API_TARGET, changeOrigin: true } },

@@ -1,8 +1,9 @@
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { documentPng } from "../support/images";
-import { loginToken, readCode, registerAccount, switchLanguage, useSession, type Account } from "../support/api";
+import { dock, loginToken, registerAccount, switchLanguage, useSession, type Account } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
+import { noteMissingFonts } from "../support/fonts";
 
 /**
  * Brand chat across two browser contexts (issue 11, first journey): the purchaser opens the chat from an
@@ -11,6 +12,7 @@ import { E2E_OPERATOR } from "../support/operator";
  * disappears on both sides. Run with E2E_PORT=18383.
  */
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
 
 async function shot(page: Page, name: string): Promise<void> {
   await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
@@ -30,11 +32,6 @@ async function session(browser: Browser, account: Account, token: string): Promi
   const page = await (await browser.newContext({ locale: "zh-CN" })).newPage();
   await useSession(page, account, token);
   return page;
-}
-
-async function signDocking(request: APIRequestContext, token: string, id: string, phone: string): Promise<void> {
-  await call(request, token, "post", "/api/card-user/sendSms", { phone, scene: "signAgreement" });
-  await call(request, token, "post", `/api/card-user/abutment/brander/confirm/${id}`, { phone, verifyCode: await readCode(request, phone) });
 }
 
 interface BrandInfo {
@@ -71,10 +68,7 @@ test("purchaser and brand chat about an order: live text and image, unread badge
     data: Buffer.from(`卡号,卡密,有效期\r\nCHAT${stamp}1,PIN1${stamp},\r\n`),
   });
   expect(imported.status()).toBe(200);
-  const docking = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", { supplierId: supplier.merchantId });
-  await call(request, supplierToken, "post", `/api/card-user/abutment/brander/review/${docking.id}`, { approve: true });
-  await signDocking(request, supplierToken, docking.id, `136${String(Date.now()).slice(-8)}`);
-  await signDocking(request, buyerToken, docking.id, `137${String(Date.now() + 7).slice(-8)}`);
+  await dock(request, { token: supplierToken, merchantId: supplier.merchantId }, buyerToken);
   const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
   await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 10_000, reason: "e2e", requestKey: `e2e-chat-${buyer.merchantId}` });
   await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 10_000, requestKey: `e2e-chat-move-${buyer.merchantId}` });

@@ -2,8 +2,9 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { loginToken, registerAccount, switchLanguage, useSession } from "../support/api";
+import { loginToken, registerAccount, switchLanguage, useSession, verifyRealName } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
+import { noteMissingFonts } from "../support/fonts";
 
 /**
  * Catalog journey: a supplier downloads the card template, fills it (good rows and bad ones), imports
@@ -93,7 +94,8 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await useSession(page, buyer, await loginToken(request, buyer));
   await page.goto("/sale/CarmiGoodsList");
   await page.getByRole("combobox", { name: "品牌" }).click();
-  await page.getByTitle(brandName, { exact: true }).click();
+  // The option, not the table cell of the same title (ellipsed cells carry their text as a title).
+  await page.locator(`.ant-select-item-option[title="${brandName}"]`).click();
   await page.getByRole("button", { name: /查\s?询/ }).click();
   await expect(page).toHaveURL(new RegExp(`selVal=${brand.id}`));
   const rows = page.locator(".ant-table-row");
@@ -109,6 +111,7 @@ test("supplier imports a filled template and reads the reject report; purchaser 
 
 
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
 /** A screenshot once the page has settled: no request pending and the loading overlay gone. */
 async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");
@@ -146,6 +149,7 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
   // A whitelisted purchaser with money buys two codes.
   const buyer = await registerAccount(request, { orgName: "青松转售有限公司" });
   const buyerToken = await loginToken(request, buyer);
+  await verifyRealName(request, buyerToken);
   await call(request, supplierToken, "post", "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "goods", goodsId: String(goods.id) });
   const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
   await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-resale-${buyer.merchantId}` });

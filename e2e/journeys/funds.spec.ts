@@ -4,6 +4,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
 import { loginToken, registerAccount, useSession } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
+import { noteMissingFonts } from "../support/fonts";
 
 /**
  * Funds journeys: a purchaser files a top-up notice with a proof image, an operator confirms it in
@@ -11,6 +12,7 @@ import { E2E_OPERATOR } from "../support/operator";
  * bank card is reviewed, a withdrawal passes two reviews by two operators and is paid.
  */
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
 /** A screenshot once the page has settled: no request pending and the loading overlay gone. */
 async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");

@@ -3,6 +3,7 @@ import path from "node:path";
 import { loginToken, openRegisterFromLogin, PASSWORD, readCode, registerAccount, uniqueEmail, useSession } from "../support/api";
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR } from "../support/operator";
+import { noteMissingFonts } from "../support/fonts";
 
 /**
  * Journey: a new purchaser registers, uploads its licence and ID, confirms the fields and submits; an
@@ -10,6 +11,7 @@ import { E2E_OPERATOR } from "../support/operator";
  * the operator and the secret rotated. A sub-account logs in and sees only the pages it was given.
  */
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
 /** A screenshot once the page has settled: no request pending and the loading overlay gone. */
 async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");

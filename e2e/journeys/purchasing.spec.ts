@@ -1,7 +1,8 @@
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { loginToken, readCode, registerAccount, useSession, type Account } from "../support/api";
+import { loginToken, readCode, registerAccount, useSession, verifyRealName, type Account } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
+import { noteMissingFonts } from "../support/fonts";
 
 /**
  * Purchasing across two browser contexts: the purchaser applies to dock, the supplier approves, both
@@ -9,6 +10,7 @@ import { E2E_OPERATOR } from "../support/operator";
  * top-up waits for the supplier, who fulfils it.
  */
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");
@@ -43,6 +45,8 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   const supplierToken = await loginToken(request, supplier);
   const buyer = await registerAccount(request, { orgName: "云端采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
+  // Docking and orders need both sides real-name verified (spec 01 §6).
+  for (const token of [supplierToken, buyerToken]) await verifyRealName(request, token);
 
   // The supplier's goods: a card-secret goods with five codes and a direct top-up.
   const stamp = Date.now().toString(36);
@@ -172,6 +176,7 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
   const supplierToken = await loginToken(request, supplier);
   const buyer = await registerAccount(request, { orgName: "白名单采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
+  await verifyRealName(request, buyerToken);
   const stamp = Date.now().toString(36);
   const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `白名单品牌${stamp}`, description: "e2e" });
   const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {

@@ -1,9 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import path from "node:path";
 import { loginToken, registerAccount, useSession, type Account } from "../support/api";
+import { noteMissingFonts } from "../support/fonts";
 
 /** Journey (e): screenshots of the main screens in the three languages, into e2e/artifacts/screenshots. */
 const DIR = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
 const LANGS = [
   { lang: "cn", register: "立即注册", chooserTitle: "选择要进入的系统" },
   { lang: "tw", register: "立即註冊", chooserTitle: "選擇要進入的系統" },

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { loginToken, registerAccount, useSession } from "../support/api";
+import { noteMissingFonts } from "../support/fonts";
 
 /**
  * The upload dialog and the video library (spec 03 §2, §4, §5): a 20 MB generated video uploads in
@@ -12,6 +13,7 @@ import { loginToken, registerAccount, useSession } from "../support/api";
  * is interrupted by a page reload and continues after it.
  */
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
 const MiB = 1024 * 1024;
 const files = mkdtempSync(path.join(os.tmpdir(), "tessera-upload-"));
 

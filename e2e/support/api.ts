@@ -1,4 +1,6 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { documentPng } from "./images";
+import { E2E_OPERATOR } from "./operator";
 
 /** Helpers that talk to the server directly: codes from the dev outbox, accounts made through the API. */
 
@@ -116,4 +118,57 @@ export async function openRegisterFromLogin(page: Page, registerLinkText: string
     await expect(dialog).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
   return dialog;
+}
+
+/** A call with a merchant token that must succeed; its data. */
+export async function apiCall<T>(request: APIRequestContext, token: string, method: "get" | "post" | "put", url: string, data?: unknown): Promise<T> {
+  const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
+  const body = await json<T>(res);
+  expect(body.code, `${url}: ${body.msg}`).toBe(1);
+  return body.data;
+}
+
+let signingPhone = 0;
+
+/**
+ * Real-name verification through the API as the Authentication page and the operator do it (docking,
+ * purchase applications and orders need it, spec 01 §6): three document images, the confirmed fields,
+ * the operator's approval. Does nothing for a merchant already verified.
+ */
+export async function verifyRealName(request: APIRequestContext, token: string, fields: { companyName?: string; legalIdNumber?: string } = {}): Promise<void> {
+  const info = await apiCall<{ state: string; latest: { state: string } | null }>(request, token, "get", "/api/card-brander/realNameInfo");
+  if (info.state === "verified") return;
+  // Verified under its own name: the company name becomes the merchant's name, which journeys look for.
+  const me = await apiCall<{ merchant: { name: string } | null }>(request, token, "get", "/api/card-user/userInfo");
+  const docs: Record<string, string> = {};
+  for (const kind of ["license", "id_front", "id_back"] as const) {
+    const res = await request.post(`/api/card-user/realNameAuths/images?kind=${kind}`, { headers: { "x-auth-token": token }, multipart: { file: { name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() } } });
+    docs[kind] = (await json<{ documentId: string }>(res)).data.documentId;
+  }
+  const applied = await apiCall<{ latest: { id: string } }>(request, token, "post", "/api/card-user/realNameAuths", {
+    licenseDocumentId: docs.license,
+    idFrontDocumentId: docs.id_front,
+    idBackDocumentId: docs.id_back,
+    companyName: fields.companyName ?? me.merchant?.name ?? "星河数字科技有限公司",
+    licenseNumber: "91310000MA1FL4XQ2K",
+    licenseValidUntil: "",
+    legalName: "张伟",
+    legalIdNumber: fields.legalIdNumber ?? "11010519491231002X",
+    idValidUntil: "",
+  });
+  const login = await json<{ token: string }>(await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } }));
+  await apiCall(request, login.data.token, "post", `/api/ops/queues/realName/items/${applied.latest.id}/approve`, {});
+}
+
+/** A purchaser docked with a supplier as the docking pages would do it: applied, approved, signed by both with SMS codes. */
+export async function dock(request: APIRequestContext, supplier: { token: string; merchantId: string }, buyerToken: string): Promise<string> {
+  for (const token of [supplier.token, buyerToken]) await verifyRealName(request, token);
+  const docking = await apiCall<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", { supplierId: supplier.merchantId });
+  await apiCall(request, supplier.token, "post", `/api/card-user/abutment/brander/review/${docking.id}`, { approve: true });
+  for (const token of [supplier.token, buyerToken]) {
+    const phone = `13${String(Date.now() * 10 + ++signingPhone).slice(-9)}`;
+    await apiCall(request, token, "post", "/api/card-user/sendSms", { phone, scene: "signAgreement" });
+    await apiCall(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, { phone, verifyCode: await readCode(request, phone) });
+  }
+  return docking.id;
 }

@@ -31,6 +31,9 @@ export interface Config {
   argon2Iterations: number;
   im: ImConfig;
   funds: FundsConfig;
+  /** The platform as the seller on its invoices: taxpayer id and registered address (name and bank: the domestic top-up account). */
+  invoiceSellerTaxId: string;
+  invoiceSellerAddress: string;
   /** Withdrawals a merchant may request per platform day (spec 01 §5). */
   withdrawalsPerDay: number;
   /** Run the daily T+1 supplier payout in this process. */
@@ -39,6 +42,45 @@ export interface Config {
   callbackAllowPrivateNetworks: boolean;
   /** Where uploaded files live: DATA_DIR/files, or an S3-compatible object store. */
   storage: StorageConfig;
+  /** Operations: who may read /metrics, and how a stopping node drains. */
+  ops: OpsConfig;
+  /** Physical goods e-commerce: courier, tracking pushes, automatic confirmation (module commerce). */
+  commerce: CommerceConfig;
+  /** Mini-program platforms, WeChat third-party platform and Douyin (module miniprogram). */
+  miniprogram: MiniprogramConfig;
+}
+
+export interface CommerceConfig {
+  /** Shipped orders are confirmed as received this many days after shipping. */
+  autoConfirmDays: number;
+  /** Seconds between the local courier simulator's tracking events. */
+  courierStepSeconds: number;
+  /** Salt of tracking pushes (sign = MD5(param + salt)); unset: one derived from the secret key (the local courier's). */
+  pushSalt: string | undefined;
+  /** Kuaidi100 credentials; unset: the local courier simulator issues waybills. */
+  kuaidi100: { customer: string; key: string; secret: string; callbackUrl: string } | undefined;
+}
+
+function loadCommerceConfig(env: NodeJS.ProcessEnv): CommerceConfig {
+  const k = { customer: env.KUAIDI100_CUSTOMER, key: env.KUAIDI100_KEY, secret: env.KUAIDI100_SECRET, callbackUrl: env.KUAIDI100_CALLBACK_URL };
+  const set = Object.values(k).filter(Boolean).length;
+  if (set > 0 && set < 4) throw new Error("Kuaidi100 needs KUAIDI100_CUSTOMER, KUAIDI100_KEY, KUAIDI100_SECRET and KUAIDI100_CALLBACK_URL");
+  if (set === 4 && !env.COURIER_PUSH_SALT) throw new Error("Kuaidi100 needs COURIER_PUSH_SALT (the salt its pushes are signed with)");
+  return {
+    autoConfirmDays: positive("ORDER_AUTO_CONFIRM_DAYS", 10, env),
+    courierStepSeconds: positive("COURIER_SIM_STEP_SECONDS", 1800, env),
+    pushSalt: env.COURIER_PUSH_SALT || undefined,
+    kuaidi100: k.customer && k.key && k.secret && k.callbackUrl ? { customer: k.customer, key: k.key, secret: k.secret, callbackUrl: k.callbackUrl } : undefined,
+  };
+}
+
+export interface OpsConfig {
+  /** A bearer token that opens /metrics to other addresses than loopback; unset: loopback only. */
+  metricsToken: string | undefined;
+  /** After SIGTERM, how long /readyz says "draining" before the node stops accepting (load balancers notice). */
+  drainDelayMs: number;
+  /** After that, how long in-flight requests and a running job may take before the process exits anyway. */
+  drainTimeoutMs: number;
 }
 
 /** The platform's bank accounts that purchasers transfer top-ups to, and the top-up fee (README). */
@@ -169,10 +211,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     argon2Iterations: int("ARGON2_ITERATIONS", 2, env),
     im: loadImConfig(env),
     funds: loadFundsConfig(env),
+    invoiceSellerTaxId: env.INVOICE_SELLER_TAX_ID || "91440300MA5G00001W",
+    invoiceSellerAddress: env.INVOICE_SELLER_ADDRESS || "深圳市南山区科技园 0755-86000000",
     withdrawalsPerDay: int("WITHDRAWALS_PER_DAY", 3, env),
     autoPayout: oneOf("AUTO_PAYOUT", ["true", "false"], "true", env) === "true",
     callbackAllowPrivateNetworks: oneOf("CALLBACK_ALLOW_PRIVATE_NETWORKS", ["true", "false"], "false", env) === "true",
+    ops: { metricsToken: env.METRICS_TOKEN || undefined, drainDelayMs: int("DRAIN_DELAY_MS", 0, env), drainTimeoutMs: int("DRAIN_TIMEOUT_MS", 15_000, env) },
     storage: storageConfig(env),
+    commerce: loadCommerceConfig(env),
+    miniprogram: loadMiniprogramConfig(env),
   };
 }
 
@@ -224,4 +271,25 @@ function loadImConfig(env: NodeJS.ProcessEnv): ImConfig {
     maxDevices: positive("IM_MAX_DEVICES", 4, env),
     redisUrl: env.REDIS_URL || undefined,
   };
+}
+
+export interface MiniprogramConfig {
+  /** "local": the offline platform simulator (default); "http": the real WeChat / Douyin open APIs. */
+  adapter: "local" | "http";
+  /** The local platform's review submissions per month (shared by every merchant, like wxa/queryquota). */
+  auditQuota: number;
+  /** The local platform's privacy scan after a commit: a submit sooner gets 61039. */
+  scanSeconds: number;
+  /** Third-party platform credentials for the real adapters. */
+  wechat: { componentAppId: string; componentSecret: string } | undefined;
+  douyin: { componentAppId: string; componentSecret: string } | undefined;
+}
+
+function loadMiniprogramConfig(env: NodeJS.ProcessEnv): MiniprogramConfig {
+  const adapter = oneOf("MP_ADAPTER", ["local", "http"], "local", env);
+  const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { componentAppId: id, componentSecret: secret } : undefined);
+  const wechat = pair(env.MP_WECHAT_COMPONENT_APPID, env.MP_WECHAT_COMPONENT_SECRET);
+  const douyin = pair(env.MP_DOUYIN_COMPONENT_APPID, env.MP_DOUYIN_COMPONENT_SECRET);
+  if (adapter === "http" && (!wechat || !douyin)) throw new Error("MP_ADAPTER=http needs MP_WECHAT_COMPONENT_APPID/SECRET and MP_DOUYIN_COMPONENT_APPID/SECRET");
+  return { adapter, auditQuota: positive("MP_AUDIT_QUOTA", 20, env), scanSeconds: int("MP_PRIVACY_SCAN_SECONDS", 3, env), wechat, douyin };
 }

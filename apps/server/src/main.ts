@@ -11,15 +11,42 @@ async function main(): Promise<void> {
   const ctx = await createContext(config, { log: (line) => logger.info(line) });
   const app = await buildApp(ctx, { logger });
   await ensureOperator(ctx.database.db, config, ctx.hasher, (line) => console.log(`\n*** ${line}\n`));
-  const close = async () => {
+
+  /**
+   * Graceful drain: /readyz turns "draining" first (load balancers stop sending), then after
+   * DRAIN_DELAY_MS the node stops accepting; closing waits for in-flight requests, closes websockets with
+   * 1001 (the IM client reconnects, to another node) and lets a running job finish. Past DRAIN_TIMEOUT_MS
+   * the process exits anyway.
+   */
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: draining (readiness off, stopping in ${config.ops.drainDelayMs} ms)`);
+    app.health.startDrain();
+    await new Promise((resolve) => setTimeout(resolve, config.ops.drainDelayMs));
+    const deadline = setTimeout(() => {
+      app.log.error(`drain took longer than ${config.ops.drainTimeoutMs} ms; exiting`);
+      process.exit(1);
+    }, config.ops.drainTimeoutMs);
+    deadline.unref();
     await app.close();
     await ctx.database.close();
+    app.log.info("drained; bye");
     process.exit(0);
   };
-  process.once("SIGINT", () => void close());
-  process.once("SIGTERM", () => void close());
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
   await app.listen({ port: config.port, host: config.host });
+  if (ctx.mailer.kind === "local" && !isLoopbackHost(config.host)) {
+    app.log.warn(`the local mail/SMS adapters are active on ${config.host}, not loopback: codes are kept in the dev outbox (served to loopback and operators only); configure SMTP/SMS for real users`);
+  }
   app.log.info(`Tessera on http://localhost:${config.port} (database: ${ctx.database.kind}${ctx.database.kind === "pglite" ? ` in ${config.dataDir}` : ""}; API docs at /api/docs)`);
+}
+
+/** Whether the server listens on this machine only (127.0.0.0/8, ::1, localhost). */
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 main().catch((err: unknown) => {

@@ -10,9 +10,18 @@ export async function signDocking(t: TestApp, token: string, dockingId: string):
   return res.body;
 }
 
-/** A purchaser docked with a supplier: applied, approved and signed by both. */
+/**
+ * Marks a merchant real-name verified, as an operator's approval does (spec 01 §6: docking, purchase
+ * applications and orders need it). The real-name flow itself is tested in modules/onboarding.
+ */
+export async function markVerified(t: TestApp, merchantId: string): Promise<void> {
+  await t.ctx.database.db.updateTable("merchants").set({ real_name_state: "verified" }).where("id", "=", Number(merchantId)).execute();
+}
+
+/** A purchaser docked with a supplier: applied, approved and signed by both (both marked verified first). */
 export async function dock(t: TestApp, supplier: { token: string; merchantId: string }, purchaser?: Awaited<ReturnType<typeof registerMerchant>>) {
   const buyer = purchaser ?? (await registerMerchant(t, { orgName: "Buyer Ltd" }));
+  for (const m of [buyer, supplier]) await markVerified(t, m.merchantId);
   const applied = await t.call<{ id: string }>("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: supplier.merchantId } });
   if (applied.body.code !== 1) throw new Error(`dock apply: ${applied.body.msg}`);
   const id = applied.body.data.id;

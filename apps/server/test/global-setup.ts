@@ -10,7 +10,10 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** A migrated PGlite data folder each test file copies (reopening is ~10x faster than initdb). */
     pgliteTemplate: string;
-    /** A fresh, migrated database on the TEST_DATABASE_URL server, shared by the run's test files. */
+    /**
+     * A fresh, migrated database on the TEST_DATABASE_URL server; in a test, each worker's own copy of it
+     * (worker-database.ts).
+     */
     postgresUrl: string;
   }
 }
@@ -53,6 +56,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   return async () => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
+    const copies = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${name}\\_w%`]);
+    for (const { datname } of copies.rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await client.end();
   };

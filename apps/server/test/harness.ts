@@ -32,20 +32,40 @@ export interface CallResult<T> {
 }
 
 /**
+ * Runs `fn` with the browser globals the published IM client needs (im/scenario/sdk.ts puts `window` on
+ * globalThis) out of sight: PGlite takes a `window` for a browser and looks for its files by URL. Files
+ * share a worker's globals (vitest.config.ts, `isolate: false`), so a scenario file's `window` is still
+ * there when the next file starts its database.
+ */
+async function outsideBrowserGlobals<T>(fn: () => Promise<T>): Promise<T> {
+  const g = globalThis as { window?: unknown };
+  const window = g.window;
+  delete g.window;
+  try {
+    return await fn();
+  } finally {
+    if (window !== undefined) g.window = window;
+  }
+}
+
+/**
  * A whole server on its own database for one test file: a copy of the migrated PGlite template, or the
  * run's database on the PostgreSQL server when the project is server-postgres. Tests isolate by
  * creating their own merchants and addresses rather than by truncating.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { embedded?: boolean } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", LOG_LEVEL: "silent", ...env });
   let database;
-  if (process.env.TEST_DB === "postgres") {
+  if (process.env.TEST_DB === "postgres" && !options.embedded) {
     database = await openPostgres(inject("postgresUrl"), 5);
   } else {
+    // `embedded`: an embedded database even in the PostgreSQL project (tests of moving from one to the
+    // other); made anew there, since that project has no migrated template.
     const pgdata = path.join(dataDir, "pgdata");
-    cpSync(inject("pgliteTemplate"), pgdata, { recursive: true });
-    database = await openPglite(pgdata);
+    const template = inject("pgliteTemplate") as string | undefined;
+    if (template) cpSync(template, pgdata, { recursive: true });
+    database = await outsideBrowserGlobals(() => openPglite(pgdata));
   }
   const clock = new ManualClock();
   const ctx = await createContext(config, { database, clock, log: () => undefined });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BUSINESS_TYPES, CURRENCIES, INVOICE_TYPES, type BusinessType } from "./enums";
+import { calendarDate } from "./dates";
 import { pageQuery } from "./paging";
 
 /**
@@ -59,8 +60,15 @@ export const REJECT_REASONS = [
   "expiryPast",
   "duplicateInFile",
   "duplicateStored",
+  "exampleRow",
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/**
+ * The example code of the import template's instructions sheet: shown to explain the columns, never
+ * sellable (an import that carries it refuses that row).
+ */
+export const TEMPLATE_EXAMPLE_CARD = { number: "EXAMPLE-0000-0000", secret: "EXAMPLE-SECRET-0000" } as const;
 
 /** Card number: letters, digits and dashes; secret: visible ASCII without spaces. */
 export const CARD_NUMBER_RE = /^[A-Za-z0-9-]{1,64}$/;
@@ -275,7 +283,13 @@ export const merchandiseQuery = pageQuery.extend({
 export type MerchandiseQuery = z.infer<typeof merchandiseQuery>;
 
 /** What a purchaser sees of a goods: no settlement price, no supplier-internal fields. */
-export const merchandise = goods.omit({ settlementPrice: true, lowStockThreshold: true, weight: true, sold: true, voided: true, expired: true, state: true });
+/**
+ * A goods as offered to one purchaser: `price` is what its order charges (its own price when a purchase
+ * application was approved, `ownPrice`), `listPrice` the supplier's standard price.
+ */
+export const merchandise = goods
+  .omit({ settlementPrice: true, lowStockThreshold: true, weight: true, sold: true, voided: true, expired: true, state: true })
+  .extend({ listPrice: goods.shape.price, ownPrice: z.boolean() });
 export type Merchandise = z.infer<typeof merchandise>;
 
 export const merchandiseFilters = z.object({
@@ -339,24 +353,10 @@ export type RevealedCard = z.infer<typeof revealedCard>;
 /** `GET resale/merchandises`: goods this purchaser bought codes of, by goods name/id and purchase day (platform days). */
 export const resaleQuery = pageQuery.extend({
   keyword: z.string().trim().max(100).optional(),
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
+  from: calendarDate().optional(),
+  to: calendarDate().optional(),
 });
 export type ResaleQuery = z.infer<typeof resaleQuery>;
-
-/**
- * `GET card-brander/cardProducts`: a brand's card products (card-type goods; GLOSSARY face value card,
- * discount card): `faceValue` sold at face value, `discount` sold below it. Brand pages FaceValueCard and
- * DiscountCard, and their provider counterparts with the brand token.
- */
-export const CARD_PRODUCT_KINDS = ["faceValue", "discount"] as const;
-export type CardProductKind = (typeof CARD_PRODUCT_KINDS)[number];
-export const cardProductQuery = pageQuery.extend({
-  kind: z.enum(CARD_PRODUCT_KINDS),
-  keyword: z.string().trim().max(100).optional(),
-  state: z.enum(GOODS_STATES).optional(),
-});
-export type CardProductQuery = z.infer<typeof cardProductQuery>;
 
 /** `GET card-servicer/insupply/merchandises`: the supplied goods of one merchant the provider serves. */
 export const servedGoodsQuery = productSearchQuery.extend({ merchantId: z.coerce.number().int().positive() });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CURRENCIES, type Version } from "./enums";
+import { calendarDate } from "./dates";
 import { LEDGER_TRANSACTION_KINDS } from "./ledger";
 import type { MessageKey } from "./messages";
 import { pageOf, pageQuery } from "./paging";
@@ -136,7 +137,7 @@ export const reserveTransferReq = z.strictObject({ amount: amountField, requestK
 export const FUND_ACCOUNTS = ["reserve", "sup", "income"] as const;
 export type FundAccount = (typeof FUND_ACCOUNTS)[number];
 
-const dateField = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" });
+const dateField = calendarDate();
 const minorUnits = z.coerce.number().int().min(0).max(MAX_AMOUNT);
 
 export const fundChangeQuery = pageQuery

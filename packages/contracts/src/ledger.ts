@@ -46,5 +46,9 @@ export const LEDGER_TRANSACTION_KINDS = [
   "purchase",
   "refund",
   "transfer",
+  /** A service provider's confirmed monthly commission statement, paid into its commission account. */
+  "commission",
+  /** A supplier's monthly rebate to a purchaser, from its income into the purchaser's rebate account. */
+  "rebate",
 ] as const;
 export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];

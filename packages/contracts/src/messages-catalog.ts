@@ -137,6 +137,11 @@ export const CATALOG_MESSAGES = {
     en: "Expiry date is malformed (YYYY-MM-DD)",
   },
   "supply.reject.expiryPast": { cn: "卡密已过期", tw: "卡密已過期", en: "Expiry date is in the past" },
+  "supply.reject.exampleRow": {
+    cn: "模板中的示例卡密，不能导入",
+    tw: "模板中的示例卡密，不能匯入",
+    en: "The template's example code cannot be imported",
+  },
   "supply.reject.duplicateInFile": { cn: "文件内重复的卡号", tw: "文件內重複的卡號", en: "Duplicate card number within the file" },
   "supply.reject.duplicateStored": {
     cn: "该卡号已导入过此商品",

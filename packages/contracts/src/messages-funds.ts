@@ -67,4 +67,6 @@ export const FUNDS_MESSAGES = {
   "fundType.purchase": { cn: "采购", tw: "採購", en: "Purchase" },
   "fundType.refund": { cn: "退款", tw: "退款", en: "Refund" },
   "fundType.transfer": { cn: "转账", tw: "轉賬", en: "Transfer" },
+  "fundType.commission": { cn: "服务商佣金", tw: "服務商傭金", en: "Commission" },
+  "fundType.rebate": { cn: "采购返利", tw: "採購返利", en: "Rebate" },
 } as const;

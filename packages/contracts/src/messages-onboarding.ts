@@ -35,6 +35,11 @@ export const ONBOARDING_MESSAGES = {
     tw: "請輸入正確的身份證號（15或18位）",
     en: "Please enter a correct national ID number (15 or 18 digits)",
   },
+  "realName.intlIdNumberInvalid": {
+    cn: "请输入正确的护照或身份证件号码（5-20位字母或数字）",
+    tw: "請輸入正確的護照或身份證件號碼（5-20位字母或數字）",
+    en: "Please enter a correct passport or identity card number (5-20 letters or digits)",
+  },
   "realName.personNameInvalid": {
     cn: "姓名须为2-30个字母或汉字",
     tw: "姓名須為2-30個字母或漢字",

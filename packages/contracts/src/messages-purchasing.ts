@@ -13,6 +13,26 @@ export const PURCHASING_MESSAGES = {
     tw: "您不能購買該供應商的商品：尚未與其完成對接，也未獲得品牌授權或加入其白名單",
     en: "You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist",
   },
+  "docking.realNameRequired": {
+    cn: "请先完成实名认证并通过审核，再申请对接",
+    tw: "請先完成實名認證並通過審核，再申請對接",
+    en: "Complete your real-name verification (approved) before docking",
+  },
+  "docking.counterpartNotVerified": {
+    cn: "对方尚未通过实名认证，暂不能对接",
+    tw: "對方尚未通過實名認證，暫不能對接",
+    en: "The other merchant has not passed real-name verification yet, so you cannot dock with it",
+  },
+  "docking.crossMarket": {
+    cn: "只能与同一版本、同一结算币种的商户对接（国际版：美元或港币；国内版：人民币）",
+    tw: "只能與同一版本、同一結算幣種的商戶對接（國際版：美元或港幣；國內版：人民幣）",
+    en: "You can only dock with merchants of your own version and settlement currency (international: USD or HKD; domestic: CNY)",
+  },
+  "order.realNameRequired": {
+    cn: "请先完成实名认证并通过审核，再采购",
+    tw: "請先完成實名認證並通過審核，再採購",
+    en: "Complete your real-name verification (approved) before purchasing",
+  },
   "order.goodsEmpty": { cn: "请选择商品", tw: "請選擇商品", en: "Please choose the goods" },
   "order.goodsUnavailable": { cn: "该商品暂不可采购", tw: "該商品暫不可採購", en: "This goods cannot be purchased now" },
   "order.quantityInvalid": { cn: "采购数量须为正整数", tw: "採購數量須為正整數", en: "The quantity must be a positive whole number" },

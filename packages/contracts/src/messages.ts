@@ -6,7 +6,16 @@ import { WITHDRAWAL_MESSAGES } from "./messages-withdrawals";
 import { PURCHASING_MESSAGES } from "./messages-purchasing";
 import { MEDIA_MESSAGES } from "./messages-media";
 import { ORDER_CHAT_MESSAGES } from "./messages-orderchat";
+import { ONECARD_MESSAGES } from "./messages-onecard";
+import { INVOICE_MESSAGES } from "./messages-invoices";
+import { COMMISSION_MESSAGES, REBATE_MESSAGES } from "./messages-commission";
+import { DEVELOPER_MESSAGES } from "./messages-developer";
+import { COMMERCE_MESSAGES } from "./messages-commerce";
 
+import { STORES_MESSAGES } from "./messages-stores";
+import { COLLECTION_MESSAGES } from "./messages-collection";
+import { MINIPROGRAM_MESSAGES } from "./messages-miniprogram";
+import { MALL_MESSAGES } from "./messages-mall";
 /**
  * Every message the server may send to a user, in the three languages. The web app loads the same
  * catalogue into i18next (namespace `msg`) so a form shows exactly what the server would answer.
@@ -61,6 +70,7 @@ export const MESSAGES = {
   "validation.mobileEmpty": { cn: "手机号不能为空", tw: "手機號不能為空", en: "Mobile number cannot be empty" },
   "validation.mobileFormat": { cn: "请输入正确的手机号", tw: "請輸入正確的手機號", en: "Please enter a correct mobile number" },
   "validation.invalidParameter": { cn: "参数错误：{{field}}", tw: "參數錯誤：{{field}}", en: "Invalid parameter: {{field}}" },
+  "validation.nothingToChange": { cn: "没有要修改的内容", tw: "沒有要修改的內容", en: "Nothing to change: give at least one field" },
   "validation.pageSize": {
     cn: "每页条数只能为20、50、100、200或1000",
     tw: "每頁條數只能為20、50、100、200或1000",
@@ -139,6 +149,16 @@ export const MESSAGES = {
   ...PURCHASING_MESSAGES,
   ...MEDIA_MESSAGES,
   ...ORDER_CHAT_MESSAGES,
+  ...ONECARD_MESSAGES,
+  ...INVOICE_MESSAGES,
+  ...COMMISSION_MESSAGES,
+  ...REBATE_MESSAGES,
+  ...DEVELOPER_MESSAGES,
+  ...COMMERCE_MESSAGES,
+  ...STORES_MESSAGES,
+  ...COLLECTION_MESSAGES,
+  ...MINIPROGRAM_MESSAGES,
+  ...MALL_MESSAGES,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailField, loginPasswordField, money, newPasswordField, smsCodeField } from "./accounts";
 import { API_PERMISSIONS, CURRENCIES, REAL_NAME_STATES } from "./enums";
+import { isCalendarDate } from "./dates";
 import { pageQuery } from "./paging";
 import { isNationalId, isPersonName, MOBILE_RE, EMAIL_RE } from "./validators";
 
@@ -105,12 +106,16 @@ export type IdTextReply = z.infer<typeof idTextReply>;
 const validUntil = z
   .string()
   .trim()
-  .regex(/^(\d{4}-\d{2}-\d{2})?$/, { error: "realName.validUntilInvalid" })
+  .refine((v) => v === "" || isCalendarDate(v), { error: "realName.validUntilInvalid" })
   .default("");
 
 const docId = z.string({ error: "validation.invalidParameter" }).regex(/^\d{1,18}$/);
 
 /** The fields the merchant confirms, with the uploaded documents they come from. */
+/** A passport or identity-card number as international documents print it (HK "A123456(7)"): 5-20 letters or digits once spaces, brackets and dashes go. */
+export const isIdentityDocumentNumber = (v: string): boolean => /^[0-9A-Za-z]{5,20}$/.test(v.replace(/[\s()-]/g, ""));
+const normaliseIdentityNumber = (v: string): string => (isNationalId(v) ? v : v.replace(/[\s()-]/g, "")).toUpperCase();
+
 export const realNameSubmitReq = z.strictObject({
   licenseDocumentId: docId,
   idFrontDocumentId: docId,
@@ -127,11 +132,15 @@ export const realNameSubmitReq = z.strictObject({
     .transform((v) => v.toUpperCase()),
   licenseValidUntil: validUntil,
   legalName: personName("realName.personNameInvalid"),
+  /**
+   * A mainland national ID, or (international organisations: Hong Kong, Singapore, Europe, the Americas) a
+   * passport or identity-card number; the service holds a domestic merchant to the national ID.
+   */
   legalIdNumber: z
     .string({ error: "realName.idNumberInvalid" })
     .trim()
-    .refine(isNationalId, { error: "realName.idNumberInvalid" })
-    .transform((v) => v.toUpperCase()),
+    .refine((v) => isNationalId(v) || isIdentityDocumentNumber(v), { error: "realName.idNumberInvalid" })
+    .transform(normaliseIdentityNumber),
   idValidUntil: validUntil,
 });
 export type RealNameSubmitReq = z.infer<typeof realNameSubmitReq>;
@@ -345,7 +354,7 @@ export type ProviderRoleReq = z.infer<typeof providerRoleReq>;
  * DiscountCardP, BrandAuthorizationP act on the brand's FaceValueCard, DiscountCard, BrandAuthorization;
  * RealNamePage?sellerBrand= acts on its real-name verification).
  */
-export const BRAND_CONTEXT_MENUS = ["business/FaceValueCard", "business/DiscountCard", "business/BrandAuthorization", "business/AuthenticationB"] as const;
+export const BRAND_CONTEXT_MENUS = ["business/FaceValueCard", "business/DiscountCard", "business/BrandAuthorization", "business/AuthenticationB", "providers/brandShopCode", "providers/paymentApplication"] as const;
 
 /** The token exchange's reply: a token for x-auth-token, valid `expires_in` seconds, for brand `branderId`. */
 export const brandTokenReply = z.object({ token: z.string(), expires_in: z.number().int(), branderId: z.string(), menus: z.array(z.string()) });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { merchantInfo } from "./accounts";
 import { API_PERMISSIONS, REAL_NAME_STATES } from "./enums";
+import { calendarDate } from "./dates";
 import { REVIEW_STATES } from "./onboarding";
 import { pageQuery } from "./paging";
 
@@ -68,8 +69,8 @@ export const auditQuery = pageQuery.extend({
   subjectType: z.string().trim().max(40).optional(),
   subjectId: z.string().trim().max(40).optional(),
   /** Inclusive ISO dates or timestamps. */
-  from: z.iso.date().or(z.iso.datetime()).optional(),
-  to: z.iso.date().or(z.iso.datetime()).optional(),
+  from: calendarDate().or(z.iso.datetime()).optional(),
+  to: calendarDate().or(z.iso.datetime()).optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CURRENCIES, REAL_NAME_STATES } from "./enums";
+import { calendarDate } from "./dates";
 import { pageOf, pageQuery } from "./paging";
 
 /**
@@ -84,8 +85,8 @@ export const purchaseOrder = z.object({
 export type PurchaseOrder = z.infer<typeof purchaseOrder>;
 /** Optional day range (UTC+8 calendar days, inclusive) of a list. */
 const dayRange = {
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }).optional(),
-  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }).optional(),
+  from: calendarDate().optional(),
+  to: calendarDate().optional(),
 };
 export const orderQuery = pageQuery.extend({
   state: z.enum(ORDER_STATES).optional(),
@@ -150,8 +151,8 @@ export const orderReportQuery = z
   .object({
     kind: z.enum(["purchase", "refund"]).default("purchase"),
     unit: z.enum(REPORT_UNITS).default("day"),
-    from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }),
-    to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }),
+    from: calendarDate(),
+    to: calendarDate(),
   })
   .superRefine((v, ctx) => {
     if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
@@ -179,13 +180,15 @@ export const brandAuthReq = z.strictObject({
   kind: z.enum(["purchaser", "provider"], { error: "brandAuth.kindEmpty" }),
   remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
   /** Last day of the authorisation (inclusive); none: until revoked. */
-  validUntil: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }).optional(),
+  validUntil: calendarDate().optional(),
 });
 export type BrandAuthReq = z.infer<typeof brandAuthReq>;
-export const brandAuthUpdateReq = z.strictObject({
-  remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
-  validUntil: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" }).nullable().optional(),
-});
+export const brandAuthUpdateReq = z
+  .strictObject({
+    remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
+    validUntil: calendarDate().nullable().optional(),
+  })
+  .refine((v) => v.remark !== undefined || v.validUntil !== undefined, { error: "validation.nothingToChange" });
 export const brandAuthListReq = pageQuery.extend({ side: z.enum(["brand", "grantee"]).default("brand") });
 export const brandAuth = z.object({
   id: z.string(),
@@ -303,7 +306,7 @@ export const whitelistPage = pageOf(whitelistEntry);
 
 /* ---------- statistics and settlement pages (sale/SalesStatistics, sale/PurchaseSettlement, business/CheckSupOrder, business/SUPOrder) ---------- */
 
-const day = z.string({ error: "validation.invalidParameter" }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: "validation.invalidParameter" });
+const day = calendarDate();
 const checkRange = (v: { from: string; to: string }, ctx: z.RefinementCtx) => {
   if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
   else if (Date.parse(v.to) - Date.parse(v.from) > 366 * 86_400_000) ctx.addIssue({ code: "custom", path: ["from"], message: "stats.rangeTooLong" });

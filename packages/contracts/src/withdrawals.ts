@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailField, newPasswordField } from "./accounts";
 import { CURRENCIES } from "./enums";
+import { calendarDate } from "./dates";
 import { BANK_ACCOUNT_RE, MAX_AMOUNT, requestKeyField } from "./funds";
 import { REVIEW_STATES } from "./onboarding";
 import { pageOf, pageQuery } from "./paging";
@@ -105,7 +106,7 @@ export const withdrawalActionReq = z.strictObject({
 
 export const autoPayoutReq = z.strictObject({
   /** The business day whose closing income is paid out (YYYY-MM-DD, platform time); default yesterday. */
-  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  day: calendarDate().optional(),
 });
 export const autoPayoutReply = z.object({ day: z.string(), created: z.number().int(), skipped: z.number().int() });
 

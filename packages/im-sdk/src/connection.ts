@@ -773,7 +773,13 @@ export class Connection {
     const nextKey = dl.nextKey as string | undefined;
     const previous = this.lastKeys.get(key);
     if (nextKey && nextKey !== "0") this.lastKeys.set(key, nextKey);
-    if (this.pulling !== key) return;
+    if (this.pulling !== key) {
+      // An unsolicited batch (the server pushed a clean queue's new entries): pull once more with its
+      // key, as a pull reply would be followed, which acknowledges them. Unacknowledged, they would all
+      // come again after the next reconnect.
+      if (metas.length > 0 && !dl.isLast) this.enqueuePull(q);
+      return;
+    }
     clearTimeout(this.pullTimer);
     const done = Boolean(dl.isLast) && metas.length === 0;
     const stuck = metas.length === 0 && nextKey === previous;
@@ -1043,7 +1049,7 @@ export class Connection {
       case "roaming_delete": {
         const d = (n.data as { resource?: string; to?: string; chatType?: string } | undefined) ?? {};
         if (d.resource === this.clientResource) return;
-        this.events.dispatch("onMultiDeviceEvent", { operation: "deleteRoaming", conversationId: d.to, chatType: d.chatType, resource: d.resource });
+        this.events.dispatch("onMultiDeviceEvent", { operation: "deleteRoaming", conversationId: d.to, chatType: d.chatType === "chat" ? "singleChat" : "groupChat", resource: d.resource });
         return;
       }
       case "conv": {

@@ -6,8 +6,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, type LogEvent } from "kysely";
 import pg from "pg";
+import { dbQueryDuration } from "../platform/metrics";
 import { PGliteDialect } from "./pglite-dialect";
 import type { DB } from "./schema";
 
@@ -22,7 +23,19 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Runs `fn` in one transaction on a raw session. */
   rawTransaction<T>(fn: (tx: RawTx) => Promise<T>): Promise<T>;
+  /** Connections of the server pool (null on the embedded database, which has one session). */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
+  /**
+   * The embedded database's data folder as a gzipped tarball, taken between transactions after a
+   * checkpoint: a consistent copy of a running installation (null on a server: use pg_dump there).
+   */
+  snapshot(): Promise<Blob | null>;
   close(): Promise<void>;
+}
+
+/** Query times for /metrics (Kysely measures a query only when a logger is set). */
+function observeQueries(event: LogEvent): void {
+  dbQueryDuration.observe(event.queryDurationMillis / 1000);
 }
 
 /**
@@ -85,10 +98,12 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   // Fail fast with a clear message when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: observeQueries });
   return {
     db,
     kind: "postgres",
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    snapshot: () => Promise.resolve(null),
     async rawTransaction(fn) {
       const client = await pool.connect();
       try {
@@ -139,6 +154,12 @@ async function initPgliteDir(dataDir: string): Promise<void> {
  */
 export const DEFAULT_PGLITE_SHARED_BUFFERS = "32MB";
 
+/** See Database.snapshot: no transaction is open while the files are read (PGlite runs one at a time). */
+export async function snapshotPglite(pglite: PGlite): Promise<Blob> {
+  await pglite.exec("CHECKPOINT");
+  return pglite._runExclusiveTransaction(() => pglite.dumpDataDir("gzip"));
+}
+
 /** The embedded database: PGlite in `dataDir`, or in memory when `dataDir` is undefined. */
 export async function openPglite(dataDir: string | undefined, options: { sharedBuffers?: string } = {}): Promise<Database> {
   if (dataDir) {
@@ -147,10 +168,12 @@ export async function openPglite(dataDir: string | undefined, options: { sharedB
   }
   const postgresqlconf = [`shared_buffers = ${options.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS}`];
   const pglite = dataDir ? await PGlite.create({ dataDir, postgresqlconf }) : await PGlite.create({ postgresqlconf });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: observeQueries });
   return {
     db,
     kind: "pglite",
+    poolStats: () => null,
+    snapshot: () => snapshotPglite(pglite),
     rawTransaction: (fn) =>
       pglite.transaction((tx) =>
         fn({

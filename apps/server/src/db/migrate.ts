@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { sql } from "kysely";
 import type { Database } from "./database";
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, "migrations");
@@ -46,4 +47,13 @@ export async function migrate(database: Database): Promise<string[]> {
     }
     return applied;
   });
+}
+
+let newestKnown: Promise<number> | undefined;
+
+/** Whether this build has migrations the database has not applied (readiness: such a node must wait). */
+export async function migrationsPending(database: Database): Promise<boolean> {
+  newestKnown ??= readMigrations().then((ms) => Math.max(0, ...ms.map((m) => m.version)));
+  const { rows } = await sql<{ newest: number | null }>`SELECT max(version) AS newest FROM schema_migrations`.execute(database.db);
+  return (rows[0]?.newest ?? 0) < (await newestKnown);
 }

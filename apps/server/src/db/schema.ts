@@ -12,10 +12,26 @@ import type { WithdrawalsTables } from "../modules/withdrawals/tables";
 import type { TransfersTables } from "../modules/transfers/tables";
 import type { PurchasingTables } from "../modules/purchasing/tables";
 import type { OpenapiTables } from "../modules/openapi/tables";
+import type { CallbacksTables } from "../modules/callbacks/tables";
 import type { MediaTables } from "../modules/media/tables";
+import type { OnecardTables } from "../modules/onecard/tables";
+import type { CommerceTables } from "../modules/commerce/tables";
+import type { TakeoutTables } from "../modules/takeout/tables";
+import type { InvoicesTables } from "../modules/invoices/tables";
+import type { CommissionTables } from "../modules/commission/tables";
+import type { StoresTables } from "../modules/stores/tables";
+import type { CollectionTables } from "../modules/collection/tables";
 
 /**
  * Every table, for Kysely. Each module declares the tables it owns in its own tables.ts (only that
  * module's repo.ts queries them); this interface just puts them together.
  */
-export interface DB extends PlatformTables, MerchantsTables, AccountsTables, ImTables, LedgerTables, OnboardingTables, OpsTables, CatalogTables, SupplyTables, FundsTables, WithdrawalsTables, TransfersTables, PurchasingTables, OpenapiTables, MediaTables {}
+export interface DB extends PlatformTables, MerchantsTables, AccountsTables, ImTables, LedgerTables, OnboardingTables, OpsTables, CatalogTables, SupplyTables, FundsTables, WithdrawalsTables, TransfersTables, PurchasingTables, OpenapiTables, CallbacksTables, MediaTables, OnecardTables, InvoicesTables, CommerceTables, CommissionTables, StoresTables, CollectionTables, TakeoutTables {}
+// Mini-program storefronts (issue 30 A), merged into DB by declaration merging.
+import type { MiniprogramTables } from "../modules/miniprogram/tables";
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DB extends MiniprogramTables {}
+// The customer mall and its back-office (issue 30 B), merged into DB by declaration merging.
+import type { MallTables } from "../modules/mall/tables";
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DB extends MallTables {}

@@ -19,6 +19,8 @@ export type ImNotice =
       reason?: string;
       /** Extra fields of the event (mute expiry, attributes, announcement, file ...). */
       detail?: Record<string, unknown>;
+      /** The number of members after a join or leave. */
+      memberCount?: number;
     }
   | { ns: "roster"; op: ImRosterOp; from: string; to: string; reason?: string }
   | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin" | "user_notification_mute"; from: string; detail: Record<string, unknown> }

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import type { AppContext } from "../context";
 import type { Config } from "../config";
 import { withTx, type Db, type Executor } from "../db/tx";
 import type { Clock } from "../platform/clock";
+import type { Job } from "../platform/jobs";
+import type { ModuleHost } from "../platform/module";
 import { createStorage } from "../platform/storage";
 import { createTokenSigner, deriveClientCredentials, stableUuid } from "./auth";
 import { createLocalBus, type ImBus } from "./events";
@@ -17,7 +18,7 @@ import { scheduleReportPurge } from "./jobs";
 import { existingUsers, findUser } from "./store/users";
 import type { ImDeps } from "./service/core";
 import { ImServices } from "./service";
-import { purgeBefore } from "./store/messages";
+import { findMessage, purgeBefore } from "./store/messages";
 import { createLibreTranslator, disabledTranslator } from "./translate";
 
 /**
@@ -25,8 +26,6 @@ import { createLibreTranslator, disabledTranslator } from "./translate";
  * realtime gateway shares. This file is the module's only import surface.
  */
 export { ensureImUser, type IssuedToken } from "./service/accounts";
-/** A stored chat message by its server id (the back-office's order conversations read their opening message). */
-export { findMessage as findChatMessage } from "./store/messages";
 export type { ImServices } from "./service";
 export type { ImBus, ImDelivery, ImNotice } from "./events";
 export type { ImTables } from "./tables";
@@ -36,6 +35,8 @@ export interface ImModule {
   bus: ImBus;
   /** The realtime gateway (websocket on /websocket). */
   gateway: Gateway;
+  /** A stored chat message by its server id (the back-office's order conversations read their opening message). */
+  chatMessageOf: (id: number) => ReturnType<typeof findMessage>;
 }
 
 declare module "fastify" {
@@ -97,8 +98,13 @@ export async function imBrandInfo(
   };
 }
 
-/** Builds the IM services and registers the REST API and the discovery document on `app`. */
-export async function registerIm(app: FastifyInstance, ctx: AppContext): Promise<ImModule> {
+/**
+ * Builds the IM services and registers the REST API under /{org}/{app}, the discovery document and the
+ * realtime gateway; runs the history purge (when a retention is set), the data-report purge and, on the
+ * embedded database, the planner statistics.
+ */
+export async function registerIm(host: ModuleHost): Promise<ImModule> {
+  const { app, ctx } = host;
   const { config } = ctx;
   const { clientId, clientSecret } = clientCredentials(config, ctx.secret);
   const appKey = imAppKey(config);
@@ -118,33 +124,48 @@ export async function registerIm(app: FastifyInstance, ctx: AppContext): Promise
   };
   const services = new ImServices(deps);
   const replies = new Replies(deps);
-  await app.register(imRestPlugin({ svc: services, replies }), { prefix: `/${config.im.org}/${config.im.app}` });
+  await host.mount(`/${config.im.org}/${config.im.app}`, imRestPlugin({ svc: services, replies }));
   await app.register(discoveryRoute(deps));
 
-  if (config.im.historyRetentionDays > 0) {
-    const purge = async () => {
-      const before = ctx.clock.now().getTime() - config.im.historyRetentionDays * 86_400_000;
-      while ((await purgeBefore(ctx.database.db, before, 5000)) > 0) {
-        // keep deleting in batches until nothing older is left
-      }
-    };
-    const timer = setInterval(() => void purge().catch((err: unknown) => ctx.log(`im history purge failed: ${String(err)}`)), 3600_000);
-    timer.unref();
-    app.addHook("onClose", (_instance, done) => {
-      clearInterval(timer);
-      done();
-    });
-  }
-  if (ctx.database.kind === "pglite") keepStatistics(app, ctx);
+  if (config.im.historyRetentionDays > 0) host.schedule(historyPurgeJob(ctx, config.im.historyRetentionDays));
+  if (ctx.database.kind === "pglite") host.schedule(statisticsJob(ctx.database.db));
   scheduleReportPurge(app, () => services.reports.purgeExpired(), ctx.log);
   const gateway = await registerGateway(app, deps, services, ctx.log, {
     maxDevices: config.im.maxDevices,
     recallWindowMs: config.im.recallWindowSeconds * 1000,
     redisUrl: config.im.redisUrl,
   });
-  const module: ImModule = { services, bus: deps.bus, gateway };
+  host.measure({ imConnections: () => gateway.connections(), syncQueueDepth: () => estimatedRows(deps.db, "im_inbox") });
+  const relay = gateway.hub.relay;
+  if (relay) host.readiness("redis", () => relay.ping());
+  const module: ImModule = { services, bus: deps.bus, gateway, chatMessageOf: (id) => findMessage(deps.db, id) };
   app.decorate("im", module);
   return module;
+}
+
+/** The planner's row estimate of a table (cheap at any size; kept fresh by ANALYZE or autovacuum). */
+async function estimatedRows(db: Db, table: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE relname = ${table}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Deletes, hourly and in batches, the messages older than IM_HISTORY_RETENTION_DAYS. */
+function historyPurgeJob(ctx: AppContext, retentionDays: number): Job {
+  return {
+    name: "im history purge",
+    everyMs: 3600_000,
+    run: async () => {
+      const before = ctx.clock.now().getTime() - retentionDays * 86_400_000;
+      // Batches of 5,000 until nothing older is left.
+      let deleted = 0;
+      let batch: number;
+      do {
+        batch = await purgeBefore(ctx.database.db, before, 5000);
+        deleted += batch;
+      } while (batch > 0);
+      return deleted > 0 ? `${deleted} message(s) past retention deleted` : undefined;
+    },
+  };
 }
 
 /** The IM tables that grow with traffic, whose planner statistics decide the history and list plans. */
@@ -155,18 +176,13 @@ const GROWING_TABLES = ["im_messages", "im_conversations", "im_inbox", "im_messa
  * history page over a long conversation scans instead of walking the (conv_key, seq) index (measured
  * 4 against 300 requests/s with 100,000 messages). ANALYZE a minute after start, then hourly.
  */
-function keepStatistics(app: FastifyInstance, ctx: AppContext): void {
-  const analyze = async () => {
-    for (const table of GROWING_TABLES) await sql`ANALYZE ${sql.table(table)}`.execute(ctx.database.db);
+function statisticsJob(db: Db): Job {
+  return {
+    name: "im analyze",
+    everyMs: 3600_000,
+    firstAfterMs: 60_000,
+    run: async () => {
+      for (const table of GROWING_TABLES) await sql`ANALYZE ${sql.table(table)}`.execute(db);
+    },
   };
-  const run = () => void analyze().catch((err: unknown) => ctx.log(`im analyze failed: ${String(err)}`));
-  const first = setTimeout(run, 60_000);
-  const timer = setInterval(run, 3600_000);
-  first.unref();
-  timer.unref();
-  app.addHook("onClose", (_instance, done) => {
-    clearTimeout(first);
-    clearInterval(timer);
-    done();
-  });
 }

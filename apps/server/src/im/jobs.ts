@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { scheduleJob, type Job } from "../platform/jobs";
 
 /** How often the data-report purge runs: retention is counted in days, so an hour late is nothing. */
 export const REPORT_PURGE_INTERVAL_MS = 3600_000;
@@ -16,32 +17,17 @@ export const REPORT_PURGE_FIRST_DELAY_MS = 10 * 60_000;
  * retried at the next one. Closing waits for a run in progress, so it never meets a closed database.
  */
 export function scheduleReportPurge(app: FastifyInstance, purge: () => Promise<number>, log: (line: string) => void): void {
-  let first: NodeJS.Timeout | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  const run = (): void => {
-    if (running) return;
-    running = purge()
-      .then(
-        (n) => {
-          if (n > 0) log(`im data reports: ${n} past retention deleted`);
-        },
-        (err: unknown) => log(`im data-report purge failed: ${err instanceof Error ? err.message : String(err)}`),
-      )
-      .finally(() => {
-        running = null;
-      });
+  const job: Job = {
+    name: "im data reports",
+    everyMs: REPORT_PURGE_INTERVAL_MS,
+    firstAfterMs: REPORT_PURGE_FIRST_DELAY_MS,
+    run: async () => {
+      const n = await purge();
+      return n > 0 ? `${n} past retention deleted` : undefined;
+    },
   };
-  app.addHook("onReady", () => {
-    first = setTimeout(run, REPORT_PURGE_FIRST_DELAY_MS);
-    timer = setInterval(run, REPORT_PURGE_INTERVAL_MS);
-    first.unref();
-    timer.unref();
-    return Promise.resolve();
-  });
-  app.addHook("onClose", async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
+  scheduleJob(app, job, {
+    info: log,
+    error: (err) => log(`im data-report purge failed: ${err instanceof Error ? err.message : String(err)}`),
   });
 }

@@ -23,10 +23,18 @@ export const BRAND_REAL_NAME_PAGE = "/RealNamePage";
  * The pages a provider works on inside a brand (spec 01 §6), each with `?sellerBrand=<id>`: the brand's
  * real-name verification, its face value and discount cards, its brand authorisations.
  */
-export const BRAND_CONTEXT_PAGES = ["/RealNamePage", "/providers/FaceValueCardP", "/providers/DiscountCardP", "/providers/BrandAuthorizationP"] as const;
+export const BRAND_CONTEXT_PAGES = ["/RealNamePage", "/providers/FaceValueCardP", "/providers/DiscountCardP", "/providers/BrandAuthorizationP", "/providers/brandShopCode", "/providers/paymentApplication"] as const;
 
 /** Calls a brand token serves on those pages (the server's brand-context menus). */
-const BRAND_CALLS = [/^\/api\/card-brander\/realNameInfo$/, /^\/api\/card-user\/realNameAuths(\/|$)/, /^\/api\/card-brander\/cardProducts$/, /^\/api\/card-user\/brandAuth(\/|$)/];
+const BRAND_CALLS = [
+  /^\/api\/card-brander\/realNameInfo$/,
+  /^\/api\/card-user\/realNameAuths(\/|$)/,
+  /^\/api\/card-brander\/cardProducts$/,
+  /^\/api\/card-user\/brandAuth(\/|$)/,
+  // Store shop codes (providers/brandShopCode) and aggregated onboarding (providers/paymentApplication).
+  /^\/api\/card-brander\/(branderStores|qrCodes)(\/|$)/,
+  /^\/api\/card-brander\/(paymentApplyRecords|wechat\/industries)(\/|$)/,
+];
 
 const KEY_PREFIX = "brandToken.";
 const listeners = new Set<() => void>();

@@ -62,8 +62,8 @@ export interface HttpClient {
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => Promise<ApiResult<T> | undefined>;
   put: <T>(path: string, body?: unknown, options?: RequestOptions) => Promise<ApiResult<T> | undefined>;
   del: <T>(path: string, options?: RequestOptions) => Promise<ApiResult<T> | undefined>;
-  /** GET a file (an .xlsx export) with the token; errors follow the same policy as any call. */
-  download: (path: string, options?: RequestOptions & { fileName?: string }) => Promise<ApiResult<DownloadedFile> | undefined>;
+  /** GET a file (an .xlsx export) with the token (POST with a body when `method` says so); errors follow the same policy as any call. */
+  download: (path: string, options?: RequestOptions & { fileName?: string; method?: "GET" | "POST" }) => Promise<ApiResult<DownloadedFile> | undefined>;
 }
 
 /** `?a=1&b=x&b=y`, leaving out empty values. */
@@ -201,7 +201,7 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     put: (path, body, options = {}) => run("PUT", path, { ...options, body }),
     del: (path, options = {}) => run("DELETE", path, options),
     download: (path, options = {}) =>
-      run<DownloadedFile>("GET", path, options, async (res) => {
+      run<DownloadedFile>(options.method ?? "GET", path, options, async (res) => {
         const type = res.headers.get("content-type") ?? "";
         if (type.includes("application/json")) return null; // an envelope: error policy applies
         const blob = await res.blob();

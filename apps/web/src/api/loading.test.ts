@@ -29,10 +29,24 @@ function fakeTimers() {
 }
 
 describe("loading overlay timing (spec 01 §9)", () => {
-  it("shows at once and closes 300 ms after the last pending call", () => {
+  it("a call answered within 250 ms shows nothing at all", () => {
     const { timers, advance } = fakeTimers();
-    const tracker = createLoadingTracker(300, timers);
+    const tracker = createLoadingTracker(300, timers, 250);
+    const changes: boolean[] = [];
+    tracker.subscribe(() => changes.push(tracker.isVisible()));
     tracker.begin();
+    advance(249);
+    tracker.end();
+    advance(1000);
+    expect(changes).toEqual([]);
+  });
+
+  it("shows when a call lasts past 250 ms and closes 300 ms after the last pending call", () => {
+    const { timers, advance } = fakeTimers();
+    const tracker = createLoadingTracker(300, timers, 250);
+    tracker.begin();
+    expect(tracker.isVisible()).toBe(false);
+    advance(250);
     expect(tracker.isVisible()).toBe(true);
     tracker.end();
     advance(299);
@@ -43,7 +57,7 @@ describe("loading overlay timing (spec 01 §9)", () => {
 
   it("stays up while any call is pending", () => {
     const { timers, advance } = fakeTimers();
-    const tracker = createLoadingTracker(300, timers);
+    const tracker = createLoadingTracker(300, timers, 250);
     tracker.begin();
     tracker.begin();
     tracker.end();
@@ -57,10 +71,11 @@ describe("loading overlay timing (spec 01 §9)", () => {
 
   it("a call starting inside the close window keeps it up without a flicker", () => {
     const { timers, advance } = fakeTimers();
-    const tracker = createLoadingTracker(300, timers);
+    const tracker = createLoadingTracker(300, timers, 250);
     const changes: boolean[] = [];
     tracker.subscribe(() => changes.push(tracker.isVisible()));
     tracker.begin();
+    advance(250);
     tracker.end();
     advance(200);
     tracker.begin();

@@ -1,7 +1,8 @@
 /**
- * The global loading overlay's timing (spec 01 §9): visible while any call is pending, hidden
- * `closeDelayMs` (300 ms) after the last pending call ends. A call that starts inside that window
- * keeps the overlay up without a flicker. Timers are injectable so the logic runs in tests.
+ * The global loading indicator's timing (spec 01 §9): it appears only when a call is still pending
+ * `showDelayMs` (250 ms) after it started, so the usual fast answers show nothing, stays while any call
+ * is pending, and closes `closeDelayMs` (300 ms) after the last one ends. A call that starts inside that
+ * window keeps it up without a flicker. Timers are injectable so the logic runs in tests.
  */
 export interface LoadingTracker {
   begin: () => void;
@@ -22,11 +23,13 @@ const realTimers: LoadingTimers = {
 };
 
 export const OVERLAY_CLOSE_DELAY_MS = 300;
+export const OVERLAY_SHOW_DELAY_MS = 250;
 
-export function createLoadingTracker(closeDelayMs = OVERLAY_CLOSE_DELAY_MS, timers: LoadingTimers = realTimers): LoadingTracker {
+export function createLoadingTracker(closeDelayMs = OVERLAY_CLOSE_DELAY_MS, timers: LoadingTimers = realTimers, showDelayMs = OVERLAY_SHOW_DELAY_MS): LoadingTracker {
   let pending = 0;
   let visible = false;
   let closeTimer: unknown = null;
+  let showTimer: unknown = null;
   const listeners = new Set<() => void>();
 
   const setVisible = (next: boolean): void => {
@@ -45,12 +48,22 @@ export function createLoadingTracker(closeDelayMs = OVERLAY_CLOSE_DELAY_MS, time
     begin() {
       pending += 1;
       cancelClose();
-      setVisible(true);
+      if (visible || showTimer !== null) return;
+      showTimer = timers.setTimeout(() => {
+        showTimer = null;
+        if (pending > 0) setVisible(true);
+      }, showDelayMs);
     },
     end() {
       if (pending === 0) return;
       pending -= 1;
       if (pending > 0) return;
+      if (showTimer !== null) {
+        // Answered before the indicator appeared: nothing to show or close.
+        timers.clearTimeout(showTimer);
+        showTimer = null;
+        return;
+      }
       cancelClose();
       closeTimer = timers.setTimeout(() => {
         closeTimer = null;

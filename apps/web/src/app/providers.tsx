@@ -1,5 +1,5 @@
 import { QueryClientProvider, useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, ConfigProvider, Spin, theme as antdTheme } from "antd";
+import { App as AntApp, ConfigProvider, theme as antdTheme } from "antd";
 import type { Locale } from "antd/es/locale";
 import enUS from "antd/locale/en_US";
 import zhCN from "antd/locale/zh_CN";
@@ -19,7 +19,7 @@ import { colorThemeCookie, parseColorTheme, PRIMARY_COLORS } from "./theme";
 const ANTD_LOCALES: Record<Lang, Locale> = { cn: zhCN, tw: zhTW, en: enUS };
 const DAYJS_LOCALES: Record<Lang, string> = { cn: "zh-cn", tw: "zh-tw", en: "en" };
 
-/** Connects the HTTP layer to antd's message API and the query cache, and renders the overlay. */
+/** Connects the HTTP layer to antd's message API and the query cache, and renders the loading bar. */
 function HttpBridge() {
   const { message } = AntApp.useApp();
   const client = useQueryClient();
@@ -30,7 +30,8 @@ function HttpBridge() {
     });
   }, [message, client]);
   const visible = useSyncExternalStore(loading.subscribe, loading.isVisible);
-  return <Spin fullscreen spinning={visible} />;
+  // A thin bar along the top: it neither darkens nor blocks the page (pointer-events: none).
+  return visible ? <div className="tessera-loading-bar" role="progressbar" aria-label="loading" aria-busy="true" /> : null;
 }
 
 /** Query cache, antd locale and colour theme, dayjs locale, the message API and the loading overlay. */

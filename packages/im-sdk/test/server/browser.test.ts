@@ -5,6 +5,7 @@ import { build } from "rolldown";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WebSocket } from "ws";
 import { startImTest, type ImTest } from "../../../../apps/server/test/im-harness";
+import { chromiumLaunchOptions } from "../../../../e2e/support/browser";
 import type * as sdk from "../../src/index";
 import { connection, message, type ChatMessage, type Connection, type WebSocketClass } from "../../src/index";
 
@@ -39,7 +40,9 @@ beforeAll(async () => {
   appKey = `${im.t.config.im.org}#${im.t.config.im.app}`;
   const bundle = await build({ input: path.join(import.meta.dirname, "../../src/index.ts"), platform: "browser", write: false, logLevel: "silent", output: { format: "esm", minify: true } });
   const code = bundle.output.find((o) => o.type === "chunk")?.code ?? "";
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-features=LocalNetworkAccessChecks"] });
+  const { executablePath, args, choice } = await chromiumLaunchOptions(["--no-sandbox", "--disable-gpu", "--disable-features=LocalNetworkAccessChecks"]);
+  console.log(`Browser: ${choice.label}`);
+  browser = await chromium.launch({ executablePath, args });
   page = await browser.newPage();
   await page.route(`${baseUrl}/__im_sdk/**`, (route) => {
     const file = new URL(route.request().url()).pathname.split("/").pop();

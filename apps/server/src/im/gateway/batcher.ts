@@ -1,5 +1,6 @@
 import type { ImMessagePayload } from "@tessera/contracts";
 import { isUniqueViolation } from "../../db/tx";
+import { imMessagesSent } from "../../platform/metrics";
 import { inScope, type ImDeps } from "../service/core";
 import type { AppendOutcome, ImHistory, SendInput, SentMessage } from "../service/history";
 import { convKey } from "../store/messages";
@@ -79,11 +80,15 @@ export class AppendBatcher {
       for (const j of jobs) await this.single(j);
       return;
     }
+    let stored = 0;
     jobs.forEach((j, i) => {
       const o = outcomes[i];
-      if (o?.ok) j.resolve(o.v);
-      else j.reject(o?.e ?? new Error("no outcome"));
+      if (o?.ok) {
+        stored++;
+        j.resolve(o.v);
+      } else j.reject(o?.e ?? new Error("no outcome"));
     });
+    imMessagesSent.inc(stored);
   }
 
   /**
@@ -101,6 +106,7 @@ export class AppendBatcher {
     const run = () => inScope(this.deps, (s) => this.history.append(s, j.input, j.payload));
     try {
       j.resolve(await run());
+      imMessagesSent.inc();
     } catch (err) {
       // Two copies of one resend raced; the loser finds the winner's message.
       if (!isUniqueViolation(err)) return j.reject(err);

@@ -32,6 +32,8 @@ export interface Gateway {
   options: GatewayOptions;
   /** This process's id in the device leases. */
   node: string;
+  /** Open websocket connections on this process. */
+  connections(): number;
 }
 
 /**
@@ -101,7 +103,7 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
     await devices.drain();
     await dropAllLeases(deps.db, ctx.node).catch((err: unknown) => log(`im gateway: dropping device leases failed: ${String(err)}`));
   });
-  return { hub, options, node: ctx.node };
+  return { hub, options, node: ctx.node, connections: () => sessions.size };
 }
 
 /** Notices from the REST side: durable ones are in the sync queues (wake the devices); the rest are pushed. */

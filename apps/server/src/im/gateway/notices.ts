@@ -25,12 +25,22 @@ function mucMeta(appKey: string, n: Extract<ImNotice, { ns: "muc" }>, id: number
   for (const u of n.users ?? []) writeJid(w, 4, { appKey, name: u, domain: IM_USER_DOMAIN });
   if (n.reason !== undefined) w.string(6, n.reason);
   w.varint(7, n.kind === "room");
-  if (THREAD_OPS.has(n.op)) w.varint(9, true);
   const detail = n.detail ?? {};
+  // A thread operation: the client reads the thread's group (mucParentId) unconditionally.
+  if (THREAD_OPS.has(n.op)) {
+    w.varint(9, true);
+    writeJid(w, 10, { appKey, name: typeof detail.parentId === "string" ? detail.parentId : "", domain: IM_MUC_DOMAIN });
+  }
   if (typeof detail.name === "string") w.string(11, detail.name);
   if (Object.keys(detail).length > 0) w.message(12, (e) => e.varint(1, 0).string(2, JSON.stringify(detail)));
-  if (typeof detail.memberCount === "number") w.varint(13, detail.memberCount);
+  const memberCount = n.memberCount ?? detail.memberCount;
+  if (typeof memberCount === "number") w.varint(13, memberCount);
   if (Object.keys(detail).length > 0) w.string(14, JSON.stringify(detail));
+  // Members who joined or left through someone else (added, invited, removed): the client reports each of
+  // them (`members`) instead of the operator as the one who came or went. A member's own join or leave
+  // names itself as `from`.
+  const users = n.users ?? [];
+  if ((n.op === "presence" || n.op === "absence") && users.some((u) => u !== n.from)) for (const u of users) w.string(16, u);
   return metaOf({ id, from, to: { appKey, name: n.mucId, domain: IM_MUC_DOMAIN }, nowMs, ns: NS.MUC, payload: w.finish() });
 }
 
@@ -49,13 +59,22 @@ function notifyJson(n: Extract<ImNotice, { ns: "notify" }>, nowMs: number): Reco
   switch (n.type) {
     case "conv":
       return { type: "conv", data: { op: d.op === "untop" ? "not_top" : d.op === "unmark" ? "mark_delete" : d.op, id: d.to, type: d.type ?? "chat", ts: nowMs, ext: d.mark ?? "", from: n.from, res: d.resource ?? "" } };
+    // A message pinned or unpinned: the client reads the op as pin / pin_delete and the message id from
+    // `ext` (easemob-wire §3j, conv).
     case "pin":
-      return { type: "conv", data: { ...d, from: n.from, ts: nowMs } };
+      return { type: "conv", data: { op: d.op === "unpin" ? "pin_delete" : "pin", id: d.to, type: d.type ?? "chat", ts: typeof d.time === "number" ? d.time : nowMs, ext: d.messageId ?? "", from: n.from, res: "" } };
     case "presence":
       return { type: "presence", data: { values: [{ uid: n.from, last_time: Math.floor(nowMs / 1000), expiry: 0, ext: d.ext ?? "", status: { [typeof d.resource === "string" ? d.resource : "web"]: typeof d.status === "string" ? d.status : JSON.stringify(d.status ?? "") } }] } };
     case "roaming_delete":
       return { type: "roaming_delete", data: { resource: d.resource ?? "", to: d.to, chatType: d.type ?? "chat" } };
-    case "reaction":
+    // A list of changes, which the client walks (easemob-wire §3j): one change, the operator as `from`,
+    // the conversation as `to` (for one-to-one, the operator's peer), the reaction's state after it.
+    case "reaction": {
+      const single = d.chatType === "chat";
+      const peer = d.from === n.from ? d.to : d.from;
+      const reactions = [{ reaction: d.reaction, count: d.count ?? 0, userList: d.userList ?? [], op: d.op ?? [] }];
+      return { type: "reaction", data: [{ from: n.from, to: single ? peer : d.to, channel_type: single ? "chat" : "groupchat", messageId: d.msgId, reactions, ts: nowMs }] };
+    }
     case "thread":
       return { type: n.type, data: d };
     // Silent mode changed by one of the user's devices: the entry list sits beside the type.

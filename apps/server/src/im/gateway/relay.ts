@@ -15,6 +15,8 @@ export type RelayMessage =
 export interface Relay {
   readonly node: string;
   publish(m: RelayMessage): void;
+  /** Whether Redis answers (readiness). */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function createRedisRelay(url: string, onMessage: (m: RelayMessage)
     publish(m) {
       pub.publish(CHANNEL, JSON.stringify({ node, m })).catch((err: unknown) => log(`im relay publish failed: ${String(err)}`));
     },
+    ping: async () => (await pub.ping()) === "PONG",
     async close() {
       await Promise.allSettled([sub.quit(), pub.quit()]);
     },

@@ -1,6 +1,7 @@
 import { IM_USER_DOMAIN, type ImMessagePayload } from "@tessera/contracts";
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../../db/tx";
+import { imMessagesDelivered } from "../../platform/metrics";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
 import { DEVICE_DAYS, userQueue } from "../store/inbox";
 import { convKey } from "../store/messages";
@@ -257,5 +258,6 @@ export async function pull(
       if (meta) metas.push(meta);
     }
   }
+  imMessagesDelivered.inc(metas.length);
   return { metas, nextKey: frameKey };
 }

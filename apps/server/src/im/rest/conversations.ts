@@ -137,11 +137,11 @@ export function conversationRoutes(im: FastifyInstance, { svc, replies }: RouteC
     if (byTime) {
       const t = q.delTime;
       if (t === undefined || !new RegExp(`^\\d{1,${IM_TIMESTAMP_MAX_DIGITS}}$`).test(t)) throw invalidParam("beforeTimeStamp");
-      await history.removeHistory(user, kind, target, { beforeMs: Math.min(Number(t), Number.MAX_SAFE_INTEGER) });
+      await history.removeHistory(user, kind, target, { beforeMs: Math.min(Number(t), Number.MAX_SAFE_INTEGER) }, q.resource);
     } else {
       const ids = (q.msgIdList ?? "").split(",").filter((s) => s !== "");
       if (ids.length === 0 || ids.length > IM_REMOVE_HISTORY_MAX_IDS || ids.some((id) => !/^\d{1,19}$/.test(id))) throw invalidParam("messageIds");
-      await history.removeHistory(user, kind, target, { ids: ids.map(Number) });
+      await history.removeHistory(user, kind, target, { ids: ids.map(Number) }, q.resource);
     }
     return send(req, reply, { data: { result: "ok" } });
   };

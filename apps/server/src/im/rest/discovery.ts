@@ -11,9 +11,11 @@ export function discoveryRoute(deps: ImDeps) {
     app.get("/easemob/server.json", { schema: { hide: true } }, async (req, reply) => {
       reply.header("access-control-allow-origin", "*");
       const q = req.query as Record<string, unknown>;
-      const asked = typeof q.app_key === "string" ? decodeURIComponent(q.app_key) : undefined;
+      // The query parser has decoded the value (org%23app → org#app): no second decoding.
+      const asked = typeof q.app_key === "string" ? q.app_key : undefined;
       if (asked !== undefined && asked !== deps.appKey) {
-        return reply.status(404).send({ error: "resource_not_found", error_description: `unknown app_key ${asked}` });
+        const shown = asked.length > 64 ? `${asked.slice(0, 64)}…` : asked;
+        return reply.status(404).send({ error: "resource_not_found", error_description: `unknown app_key ${shown}` });
       }
       const base = new URL(deps.config.publicUrl ?? `${req.protocol}://${req.headers.host ?? "localhost"}`);
       const protocol = base.protocol === "https:" ? "https" : "http";

@@ -68,9 +68,13 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   throw invalidParam(field);
 }
 
-/** Comma-separated names in a path segment ("a,b,c"), lower-cased, de-duplicated. */
+/**
+ * Comma-separated names in a path segment ("a,b,c"), lower-cased, de-duplicated. The router has already
+ * decoded the segment, once (a malformed escape never reaches a route: see platform/http/edge.ts); it is
+ * not decoded again, so a name holding "%" is refused as a name, never thrown on.
+ */
 export function namesOf(segment: string, field = "username"): string[] {
-  const names = [...new Set(segment.split(",").map((s) => decodeURIComponent(s).trim().toLowerCase()).filter((s) => s !== ""))];
+  const names = [...new Set(segment.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== ""))];
   if (names.length === 0 || names.length > 1000) throw invalidParam(field);
   return names;
 }

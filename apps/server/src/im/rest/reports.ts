@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { imError } from "../errors";
 import { actorOf, intParam, queryOf } from "./http";
 import type { RouteContext } from "./plugin";
-import { createRateLimiter } from "./rate-limit";
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
@@ -14,18 +13,16 @@ function header(req: FastifyRequest, name: string): string | undefined {
  * in the `token` header (the reporting protocol has no Authorization header); `GET sdk/reports` lists
  * them for the app admin, newest first, by cursor, optionally of one user or one event id.
  */
-export function reportRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void {
+export function reportRoutes(im: FastifyInstance, { svc, replies, limits }: RouteContext): void {
   const reports = svc.reports;
-  // The route is outside the bearer hook and its limiter, so it limits its callers itself.
-  const limiter = createRateLimiter(svc.deps.config.rateLimitPerSecond);
 
   im.post("/sdk/reports", { config: { imPublic: true } }, async (req, reply) => {
     const token = header(req, "token");
     const auth = token ? await svc.accounts.authenticate(token) : null;
     if (!auth) throw imError("unauthorized");
-    if (auth.actor.kind === "user" && !limiter.take(auth.actor.username, svc.deps.clock.now().getTime())) {
-      throw imError("rateLimited", { max: svc.deps.config.rateLimitPerSecond });
-    }
+    // The route is outside the bearer hook and its limit, so it limits its callers itself.
+    req.imActor = auth.actor;
+    await limits.reports(req, reply);
     const accepted = await reports.accept(auth.actor, { appid: header(req, "appid"), sendts: header(req, "sendts"), biz: header(req, "biz"), debug: header(req, "debug") }, req.body);
     return replies.send(req, reply, { data: { accepted } });
   });

@@ -14,7 +14,7 @@ export function threadRoutes(im: FastifyInstance, { svc, replies }: RouteContext
 
   im.post("/thread", async (req, reply) => {
     const b = parseBody(imCreateThreadReq, req.body);
-    const id = await threads.create(actorOf(req), { name: b.name, messageId: b.msg_id, groupId: b.group_id, owner: b.owner ?? null });
+    const id = await threads.create(actorOf(req), { name: b.name, messageId: b.msg_id, groupId: b.group_id, owner: b.owner ?? null }, queryOf(req).resource);
     return send(req, reply, { data: { thread_id: id } });
   });
 
@@ -26,27 +26,27 @@ export function threadRoutes(im: FastifyInstance, { svc, replies }: RouteContext
   im.post<P<"id" | "user">>("/thread/:id/user/:user/join", async (req, reply) => {
     const actor = actorOf(req);
     ImAccounts.self(actor, req.params.user);
-    const t = await threads.join(actor, req.params.id);
+    const t = await threads.join(actor, req.params.id, queryOf(req).resource);
     return send(req, reply, { data: { status: "ok", detail: threads.presentDetail(t) } });
   });
 
   im.delete<P<"id" | "user">>("/thread/:id/user/:user/quit", async (req, reply) => {
     const actor = actorOf(req);
     ImAccounts.self(actor, req.params.user);
-    await threads.leave(actor, req.params.id);
+    await threads.leave(actor, req.params.id, queryOf(req).resource);
     return send(req, reply, { data: { result: true } });
   });
 
   im.get<P<"id">>("/thread/:id", async (req, reply) => send(req, reply, { data: threads.presentDetail(await threads.detail(actorOf(req), req.params.id)) }));
 
   im.delete<P<"id">>("/thread/:id", async (req, reply) => {
-    await threads.destroy(actorOf(req), req.params.id);
+    await threads.destroy(actorOf(req), req.params.id, queryOf(req).resource);
     return send(req, reply, { data: { result: true } });
   });
 
   im.put<P<"id">>("/thread/:id", async (req, reply) => {
     const { name } = parseBody(imRenameThreadReq, req.body);
-    await threads.rename(actorOf(req), req.params.id, name);
+    await threads.rename(actorOf(req), req.params.id, name, queryOf(req).resource);
     return send(req, reply, { data: { name } });
   });
 

@@ -155,7 +155,8 @@ export type Connection = Record<string, unknown> & {
 let loaded: Websdk | undefined;
 
 export function loadWebsdk(): Websdk {
-  if (loaded) return loaded;
+  // The globals go in on every call, not only the first: a worker's next test file starts without
+  // `window` (test/no-browser-globals.ts) while the SDK it loaded stays cached.
   const g = globalThis as Record<string, unknown>;
   g.self ??= globalThis;
   g.window ??= globalThis;
@@ -173,6 +174,7 @@ export function loadWebsdk(): Websdk {
       clear: () => store.clear(),
     };
   }
+  if (loaded) return loaded;
   const require = createRequire(import.meta.url);
   loaded = require("easemob-websdk") as Websdk;
   loaded.logger.setLevel(5);

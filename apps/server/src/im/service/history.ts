@@ -348,7 +348,7 @@ export class ImHistory {
   }
 
   /** Removes messages from the user's own history, by ids or everything before a time. */
-  async removeHistory(me: string, kind: "chat" | "group", target: string, what: { ids: number[] } | { beforeMs: number }): Promise<void> {
+  async removeHistory(me: string, kind: "chat" | "group", target: string, what: { ids: number[] } | { beforeMs: number }, resource?: string): Promise<void> {
     await inScope(this.deps, async (s) => {
       const t = kind === "chat" ? { kind: "chat" as const, key: messages.convKey("chat", me, target.toLowerCase()) } : await this.resolveMuc(s.tx, me, target);
       if ("ids" in what) {
@@ -359,7 +359,9 @@ export class ImHistory {
         await convs.setClearedMs(s.tx, me, t.key, what.beforeMs);
       }
       await convs.refreshConversation(s.tx, me, t.key);
-      await s.notify([me], { ns: "notify", type: "roaming_delete", from: me, detail: { to: target, ...what } }, { durable: true, skipResource: undefined });
+      // Every device hears of it; the client ignores the notice on the device that names itself as `resource`.
+      const detail = { to: target, type: kind === "chat" ? "chat" : "groupchat", ...(resource && { resource }), ...what };
+      await s.notify([me], { ns: "notify", type: "roaming_delete", from: me, detail }, { durable: true, skipResource: undefined });
     });
   }
 
@@ -444,8 +446,9 @@ export class ImHistory {
       const keyed = targets.map((t) => ({ ...t, key: this.convKeyOf(me, t.type, t.to) }));
       const changed = new Set(await convs.setMark(s.tx, me, keyed.map((t) => t.key), markBit(mark), on));
       const done = keyed.filter((t) => changed.has(t.key));
-      if (done.length > 0) {
-        await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: on ? "mark" : "unmark", mark, targets: done.map((t) => ({ to: t.to, type: t.type })) } }, { durable: true, skipResource: resource });
+      // One notice per conversation: the client reads one conversation (`id`, `type`) from each.
+      for (const t of done) {
+        await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: on ? "mark" : "unmark", mark, to: t.to, type: t.type } }, { durable: true, skipResource: resource });
       }
       return { ignore: keyed.filter((t) => !changed.has(t.key)).map((t) => t.to) };
     });

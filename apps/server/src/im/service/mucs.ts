@@ -93,6 +93,8 @@ export class ImMucs {
         ...(extra.users && { users: extra.users }),
         ...(extra.reason !== undefined && { reason: extra.reason }),
         ...(extra.detail && { detail: extra.detail }),
+        // A join or leave tells the members how many they are now.
+        ...((op === "presence" || op === "absence") && { memberCount: members.length }),
       },
       { durable: this.kind === "group" },
     );
@@ -137,7 +139,7 @@ export class ImMucs {
     if (this.kind === "group") await store.dropMemberAttrs(s.tx, a.muc.id, removed);
     else {
       const keys = await store.dropAutoDeleteAttrs(s.tx, a.muc.id, removed);
-      if (keys.length > 0) await this.notifyMembers(s, a, "roomAttributesRemove", { detail: { keys } });
+      if (keys.length > 0) await this.notifyMembers(s, a, "roomAttributesRemove", { detail: roomAttributesDetail(keys) });
     }
     await store.refreshCount(s.tx, a.muc.id);
     return removed;
@@ -212,10 +214,10 @@ export class ImMucs {
       if (this.kind === "group" && f.inviteNeedConfirm && members.length > 0) {
         for (const u of members) await store.upsertRequest(s.tx, { mucId: id, username: u, kind: "invite", inviter: owner, reason: "", now: s.now });
         invited = members;
-        await this.notifyUsers(s, a, members, "invite", { users: members });
+        await this.notifyUsers(s, a, members, "invite", { users: members, detail: { name: created.name } });
       } else if (members.length > 0) {
         await store.addMembers(s.tx, id, members.map((username) => ({ username, role: "member" as const })), s.now);
-        await this.notifyUsers(s, a, members, "directJoined", { users: members });
+        await this.notifyUsers(s, a, members, "directJoined", { users: members, detail: { name: created.name } });
       }
       await store.refreshCount(s.tx, id);
       await this.notifyUsers(s, a, [owner], "create");
@@ -316,7 +318,10 @@ export class ImMucs {
       }
       if (Object.keys(patch).length === 0) throw invalidParam("body");
       await store.updateMuc(s.tx, a.muc.id, patch, s.now);
-      await this.notifyMembers(s, a, "updateInfo", { detail: { ...patch } });
+      // The keys the client maps onto its event's detail (easemob-wire §3j, op 14).
+      const { allow_invites: allowInvites, ...rest } = patch;
+      const detail = { ...rest, ...(allowInvites !== undefined && { allow_user_invites: allowInvites }), last_modified: s.nowMs };
+      await this.notifyMembers(s, a, "updateInfo", { detail });
       return changed;
     });
   }
@@ -425,7 +430,8 @@ export class ImMucs {
       await this.moderatable(s, a, usernames, { membersOnly: true });
       const until = durationMs < 0 ? FOREVER : new Date(Math.min(s.nowMs + durationMs, FOREVER.getTime()));
       await store.setMutes(s.tx, a.muc.id, usernames, until);
-      await this.notifyMembers(s, a, "addMute", { users: usernames, detail: { expire: until.getTime() } });
+      // The client reads the mute's end from the notice's ext as `user_mute_time` (easemob-wire §3j, op 23).
+      await this.notifyMembers(s, a, "addMute", { users: usernames, detail: { user_mute_time: until.getTime() } });
       return usernames.map((user) => ({ user, expire: until.getTime() }));
     });
   }
@@ -562,7 +568,8 @@ export class ImMucs {
       const a = await this.access(s.tx, actor, rawId, { lock: s });
       this.require(a, "admin");
       await store.updateMuc(s.tx, a.muc.id, { announcement: text }, s.now);
-      await this.notifyMembers(s, a, text === "" ? "deleteAnnouncement" : "updateAnnouncement", { detail: { announcement: text } });
+      // The client reads the new announcement from the notice's reason (easemob-wire §3j, op 25).
+      await this.notifyMembers(s, a, text === "" ? "deleteAnnouncement" : "updateAnnouncement", { reason: text, detail: { announcement: text } });
     });
   }
 
@@ -588,7 +595,7 @@ export class ImMucs {
       this.require(a, "admin");
       await this.requireUsers(s.tx, usernames);
       const added = await this.admit(s, a, usernames);
-      await this.notifyUsers(s, a, added, "directJoined", { users: added });
+      await this.notifyUsers(s, a, added, "directJoined", { users: added, detail: { name: a.muc.name } });
       await this.notifyMembers(s, a, "presence", { users: added, except: added });
       return added;
     });
@@ -659,7 +666,7 @@ export class ImMucs {
       const request = await store.takeRequest(s.tx, a.muc.id, applicant, "apply");
       if (!request) throw denied(`${applicant} has no pending application to ${a.muc.id}`);
       if (!accept) {
-        await this.notifyUsers(s, a, [applicant], "applyDecline", { reason });
+        await this.notifyUsers(s, a, [applicant], "applyDecline", { users: [applicant], reason });
         return;
       }
       await this.admit(s, a, [applicant]);
@@ -688,11 +695,11 @@ export class ImMucs {
       if (a.muc.invite_need_confirm) {
         if (a.muc.member_count + usernames.length > a.muc.max_users) throw imError("mucFull");
         for (const u of usernames) await store.upsertRequest(s.tx, { mucId: a.muc.id, username: u, kind: "invite", inviter, reason: "", now: s.now });
-        await this.notifyUsers(s, a, usernames, "invite", { users: usernames });
+        await this.notifyUsers(s, a, usernames, "invite", { users: usernames, detail: { name: a.muc.name } });
         return usernames.map((user) => ({ user, joined: false }));
       }
       const added = await this.admit(s, a, usernames);
-      await this.notifyUsers(s, a, added, "directJoined", { users: added });
+      await this.notifyUsers(s, a, added, "directJoined", { users: added, detail: { name: a.muc.name } });
       await this.notifyMembers(s, a, "presence", { users: added, except: added });
       return usernames.map((user) => ({ user, joined: true }));
     });
@@ -863,7 +870,7 @@ export class ImMucs {
       }
       await store.putRoomAttrs(s.tx, a.muc.id, rows, s.now);
       if (rows.length > 0) {
-        await this.notifyMembers(s, { ...a, username: me }, "roomAttributesUpdate", { detail: { attributes: Object.fromEntries(rows.map((r) => [r.key, r.value])) } });
+        await this.notifyMembers(s, { ...a, username: me }, "roomAttributesUpdate", { detail: roomAttributesDetail(rows.map((r) => r.key), Object.fromEntries(rows.map((r) => [r.key, r.value]))) });
       }
       return { successKeys: rows.map((r) => r.key), errorKeys };
     });
@@ -886,7 +893,7 @@ export class ImMucs {
         else gone.push(key);
       }
       await store.deleteRoomAttrs(s.tx, a.muc.id, gone);
-      if (gone.length > 0) await this.notifyMembers(s, { ...a, username: me }, "roomAttributesRemove", { detail: { keys: gone } });
+      if (gone.length > 0) await this.notifyMembers(s, { ...a, username: me }, "roomAttributesRemove", { detail: roomAttributesDetail(gone) });
       return { successKeys: gone, errorKeys };
     });
   }
@@ -924,4 +931,13 @@ export class AttributeError extends ImError {
   constructor(code: number, description: string) {
     super("memberAttributes", {}, { code, description });
   }
+}
+
+/**
+ * A chat room's attribute change as the client reads it from the notice's event info (easemob-wire §3j,
+ * ops 43 and 44): `result.successKeys` names the keys changed, `properties` their new values (updates
+ * only). The client walks `result.successKeys` unconditionally, so it must be there.
+ */
+function roomAttributesDetail(keys: string[], properties?: Record<string, string>): Record<string, unknown> {
+  return { result: { successKeys: keys, errorKeys: {} }, ...(properties && { properties }) };
 }

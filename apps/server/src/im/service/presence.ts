@@ -22,6 +22,8 @@ export class ImPresence {
 
   async publish(me: string, resource: string, ext: string): Promise<void> {
     if (ext.length > IM_LIMITS.presenceExtLength) throw imError("presenceExtTooBig");
+    // The app token may publish for any name: an unknown one is refused, not left to the foreign key.
+    if ((await existingUsers(this.deps.db, [me])).size === 0) throw imError("userNotFound", { username: me });
     await this.setDevice(me, resource, 1, ext);
   }
 

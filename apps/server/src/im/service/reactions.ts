@@ -33,13 +33,24 @@ export class ImReactions {
 
   private async tell(s: Scope, row: messages.MessageRow, me: string, reaction: string, op: "create" | "delete"): Promise<void> {
     const to = await this.audience(s, row);
+    // The reaction's state after the change (count and first users), as the client shows it.
+    const now = (await store.summary(s.tx, [row.id], me, 3)).find((x) => x.reaction === reaction);
     await s.notify(
       to,
       {
         ns: "notify",
         type: "reaction",
         from: me,
-        detail: { msgId: String(row.id), from: row.from_user, to: row.to_target, chatType: row.chat_type, reaction, op: [{ operator: me, reactionType: op }] },
+        detail: {
+          msgId: String(row.id),
+          from: row.from_user,
+          to: row.to_target,
+          chatType: row.chat_type,
+          reaction,
+          count: now?.count ?? 0,
+          userList: now?.users ?? [],
+          op: [{ operator: me, reactionType: op }],
+        },
       },
       { durable: row.chat_type === "chat" },
     );

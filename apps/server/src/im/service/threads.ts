@@ -52,7 +52,18 @@ export class ImThreads {
     );
   }
 
-  async create(actor: ImActor, f: { name: string; messageId: string; groupId: string; owner?: string | null }): Promise<string> {
+  /**
+   * The acting user's other devices hear of a thread it created, joined, left, destroyed or renamed: a
+   * thread operation the client turns into a multi-device event (easemob-wire §3j, ops 33 to 38). The
+   * device that acted (`resource`) is skipped; with an app token no user acted.
+   */
+  private async tellOwnDevices(s: Scope, me: string | null, op: "createThread" | "destroyThread" | "joinThread" | "leaveThread" | "updateThreadName", t: store.ThreadRow, resource: string | undefined) {
+    if (!me) return;
+    const detail = { name: t.name, parentId: String(t.muc_id) };
+    await s.notify([me], { ns: "muc", op, kind: "group", mucId: String(t.id), from: me, detail }, { durable: true, skipResource: resource });
+  }
+
+  async create(actor: ImActor, f: { name: string; messageId: string; groupId: string; owner?: string | null }, resource?: string): Promise<string> {
     return inScope(this.deps, async (s) => {
       const a = await this.groups.access(s.tx, actor, f.groupId, { lock: s });
       this.groups.require(a, "member");
@@ -67,12 +78,15 @@ export class ImThreads {
       await store.insertThread(s.tx, { id, mucId: a.muc.id, parentMsgId: parent.id, name: f.name, owner, now: s.now });
       await store.addThreadMember(s.tx, id, owner, s.now);
       const row = await store.findThread(s.tx, String(id));
-      if (row) await this.notifyGroup(s, row, "create", owner);
+      if (row) {
+        await this.notifyGroup(s, row, "create", owner);
+        await this.tellOwnDevices(s, a.username, "createThread", row, resource);
+      }
       return String(id);
     });
   }
 
-  async join(actor: ImActor, rawId: string): Promise<store.ThreadRow> {
+  async join(actor: ImActor, rawId: string, resource?: string): Promise<store.ThreadRow> {
     return inScope(this.deps, async (s) => {
       const { thread, a } = await this.load(s.tx, actor, rawId);
       const me = a.username;
@@ -80,17 +94,19 @@ export class ImThreads {
       if (!(await store.isThreadMember(s.tx, thread.id, me))) {
         if (thread.member_count >= this.deps.config.maxThreadMembers) throw imError("threadFull", { max: this.deps.config.maxThreadMembers });
         await store.addThreadMember(s.tx, thread.id, me, s.now);
+        await this.tellOwnDevices(s, me, "joinThread", thread, resource);
       }
       return (await store.findThread(s.tx, rawId)) ?? thread;
     });
   }
 
-  async leave(actor: ImActor, rawId: string): Promise<void> {
+  async leave(actor: ImActor, rawId: string, resource?: string): Promise<void> {
     await inScope(this.deps, async (s) => {
       const { thread, a } = await this.load(s.tx, actor, rawId);
       const me = a.username;
       if (!me) throw denied("leaving needs a user's token");
       if (!(await store.removeThreadMember(s.tx, thread.id, me))) throw denied(`${me} is not in thread ${rawId}`);
+      await this.tellOwnDevices(s, me, "leaveThread", thread, resource);
     });
   }
 
@@ -99,21 +115,23 @@ export class ImThreads {
     throw denied(`only the creator of thread ${thread.id} or an admin of the group may do this`);
   }
 
-  async destroy(actor: ImActor, rawId: string): Promise<void> {
+  async destroy(actor: ImActor, rawId: string, resource?: string): Promise<void> {
     await inScope(this.deps, async (s) => {
       const { thread, a } = await this.load(s.tx, actor, rawId);
       this.requireModerator(thread, a);
       await this.notifyGroup(s, thread, "delete", a.username ?? "admin");
+      await this.tellOwnDevices(s, a.username, "destroyThread", thread, resource);
       await store.deleteThread(s.tx, thread.id);
     });
   }
 
-  async rename(actor: ImActor, rawId: string, name: string): Promise<void> {
+  async rename(actor: ImActor, rawId: string, name: string, resource?: string): Promise<void> {
     await inScope(this.deps, async (s) => {
       const { thread, a } = await this.load(s.tx, actor, rawId);
       this.requireModerator(thread, a);
       await store.renameThread(s.tx, thread.id, name, s.now);
       await this.notifyGroup(s, { ...thread, name }, "update", a.username ?? "admin");
+      await this.tellOwnDevices(s, a.username, "updateThreadName", { ...thread, name }, resource);
     });
   }
 
@@ -132,7 +150,7 @@ export class ImThreads {
       this.requireModerator(thread, a);
       if (username === thread.owner && a.role !== "owner" && a.role !== "app") throw denied("the creator of a thread cannot be removed");
       if (!(await store.removeThreadMember(s.tx, thread.id, username))) throw denied(`${username} is not in thread ${rawId}`);
-      await s.notify([username], { ns: "muc", op: "kickThreadMember", kind: "group", mucId: String(thread.id), from: a.username ?? "admin", users: [username] }, { durable: true });
+      await s.notify([username], { ns: "muc", op: "kickThreadMember", kind: "group", mucId: String(thread.id), from: a.username ?? "admin", users: [username], detail: { name: thread.name, parentId: String(thread.muc_id) } }, { durable: true });
     });
   }
 

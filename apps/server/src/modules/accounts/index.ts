@@ -1,7 +1,32 @@
+import type { ModuleHost } from "../../platform/module";
+import { operatorRoutes } from "./operators";
+import { accountRoutes, validateTokenRoutes } from "./routes";
+import { AccountsService } from "./service";
+
 export { AccountsService, type AccountsDeps } from "./service";
-export { accountRoutes, validateTokenRoutes } from "./routes";
 export { ensureOperator } from "./bootstrap";
 export { SubAccountsService, type SubAccountsDeps } from "./subaccounts";
+/** A sub-account (sub-passport) of a merchant, or undefined. */
+export { findSubAccount } from "./sub-repo";
 /** Marks a checked code used, in the caller's transaction; false when another request used it first. */
-export { consumeCode as consumeVerificationCode } from "./repo";
-export { addOperator, operatorRoutes } from "./operators";
+export { consumeCode as consumeVerificationCode, merchantOwner } from "./repo";
+export { addOperator } from "./operators";
+
+export interface AccountsModule {
+  accounts: AccountsService;
+}
+
+/**
+ * Accounts: registration, login, tokens, verification codes, operators. Its tokens are the guard's first
+ * way in. Mounts /api/card-user (account calls), /api/login (validatetoken) and /api/ops (operators).
+ */
+export async function registerAccounts(host: ModuleHost): Promise<AccountsModule> {
+  const { ctx, db, guard } = host;
+  const accounts = new AccountsService({ db, config: ctx.config, clock: ctx.clock, hasher: ctx.hasher, secret: ctx.secret, mailer: ctx.mailer, sms: ctx.sms });
+  host.authenticateWith((token) => accounts.authenticate(token));
+  const publicConfig = { devOutbox: ctx.mailer.kind === "local", tokenTtlSeconds: ctx.config.tokenTtlSeconds };
+  await host.mount("/api/card-user", accountRoutes({ accounts, guard, publicConfig }));
+  await host.mount("/api/login", validateTokenRoutes(accounts));
+  await host.mount("/api/ops", operatorRoutes({ db, hasher: ctx.hasher, guard }));
+  return { accounts };
+}

@@ -227,3 +227,8 @@ export async function lockLogin(db: Executor, email: string, until: Date): Promi
 export async function clearThrottle(db: Executor, email: string): Promise<void> {
   await db.deleteFrom("login_throttle").where("email", "=", email).execute();
 }
+
+/** A merchant's owner login (its first merchant user): where notices to the merchant are mailed. */
+export function merchantOwner(db: Executor, merchantId: number) {
+  return db.selectFrom("users").select("email").where("merchant_id", "=", merchantId).where("kind", "=", "merchant").orderBy("id").executeTakeFirst();
+}

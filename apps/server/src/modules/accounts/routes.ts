@@ -17,12 +17,15 @@ import {
   validateTokenReply,
   validateTokenReq,
 } from "@tessera/contracts";
-import type { CommonConfigReply } from "@tessera/contracts";
+import { CODE, type CommonConfigReply } from "@tessera/contracts";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, tokenOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
-import type { AccountsService } from "./service";
+import { AppError, tooMany } from "../../platform/http/errors";
+import { addressOf, failureLimit, useRateLimit, type FailureLimit } from "../../platform/http/rate-limit";
+import { ADDRESS_FAILURES, ADDRESS_WINDOW_MINUTES, type AccountsService } from "./service";
 
 const anyUser = { kinds: ["merchant", "operator", "customer"] } as const;
 const tags = ["accounts"];
@@ -36,10 +39,31 @@ export interface AccountsRouteDeps {
   publicConfig: CommonConfigReply;
 }
 
+/**
+ * A credential check behind a per-address failure limit: refused (429) while the caller's address has too
+ * many recent failures, and counted when it fails with `failure` (a wrong password, a wrong code).
+ */
+async function guarded<T>(req: FastifyRequest, limit: FailureLimit, failure: number, refusal: (seconds: number) => AppError, check: () => Promise<T>): Promise<T> {
+  const wait = await limit.blocked(req);
+  if (wait > 0) throw refusal(wait);
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof AppError && err.code === failure) await limit.fail(req);
+    throw err;
+  }
+}
+
 /** Account calls of spec 01 §7, mounted under /api/card-user. */
 export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDeps): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
+    await useRateLimit(app, accounts.rateLimitDeps);
+    const limit = { max: ADDRESS_FAILURES, timeWindowMs: ADDRESS_WINDOW_MINUTES * 60_000, key: addressOf };
+    const logins = failureLimit(app, { name: "login:address", ...limit });
+    const codes = failureLimit(app, { name: "code:address", ...limit });
+    const login = <T>(req: FastifyRequest, check: () => Promise<T>) => guarded(req, logins, CODE.LOGIN_FAILED, (seconds) => tooMany("account.loginSlowed", { seconds }), check);
+    const code = <T>(req: FastifyRequest, check: () => Promise<T>) => guarded(req, codes, CODE.CODE_INVALID, () => tooMany("error.tooManyRequests"), check);
+
     /** The actor when a valid token came with the request; code requests for signed-in scenes need it. */
     const optionalActor = async (req: Parameters<typeof tokenOf>[0]) => {
       const token = tokenOf(req);
@@ -66,12 +90,12 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
           response: { 200: envelope(registerReply) },
         },
       },
-      async (req) => ok(await accounts.register(req.body)),
+      async (req) => ok(await code(req, () => accounts.register(req.body))),
     );
     app.post(
       "/login",
       { schema: { tags, summary: "Log in; the token goes in x-auth-token", body: loginReq, response: { 200: envelope(loginReply) } } },
-      async (req) => ok(await accounts.login(req.body, { ip: req.ip, userAgent: req.headers["user-agent"] })),
+      async (req) => ok(await login(req, () => accounts.login(req.body, { ip: req.ip, userAgent: req.headers["user-agent"] }))),
     );
     app.put(
       "/logout",
@@ -85,7 +109,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/resetPassword",
       { schema: { tags, summary: "Set a new password with an e-mail code; ends every session", body: resetPasswordReq, response: { 200: nothing } } },
       async (req) => {
-        await accounts.resetPassword(req.body);
+        await code(req, () => accounts.resetPassword(req.body));
         return ok(null);
       },
     );
@@ -93,7 +117,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/userPhone",
       { schema: { tags, security, summary: "Bind or change the mobile number", body: userPhoneReq, response: { 200: nothing } }, preHandler: guard(anyUser) },
       async (req) => {
-        await accounts.changePhone(actorOf(req), req.body);
+        await code(req, () => accounts.changePhone(actorOf(req), req.body));
         return ok(null);
       },
     );
@@ -101,7 +125,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/userEmail",
       { schema: { tags, security, summary: "Change the login e-mail", body: userEmailReq, response: { 200: nothing } }, preHandler: guard(anyUser) },
       async (req) => {
-        await accounts.changeEmail(actorOf(req), req.body);
+        await code(req, () => accounts.changeEmail(actorOf(req), req.body));
         return ok(null);
       },
     );

@@ -22,6 +22,7 @@ import type { Clock } from "../../platform/clock";
 import type { PasswordHasher } from "../../platform/crypto/passwords";
 import { keyedHash, newNumericCode, newToken, sameHash, tokenHash } from "../../platform/crypto/tokens";
 import { AppError, conflict, invalid, tooMany, unauthorized } from "../../platform/http/errors";
+import type { RateLimitDeps } from "../../platform/http/rate-limit";
 import type { Mailer, SmsSender } from "../../platform/messaging/adapters";
 import { ensureImUser, imBrandInfo, imUserOfAccount, imUserOfBrand } from "../../im";
 import { balancesOf } from "../ledger";
@@ -45,6 +46,15 @@ export const LOGIN_LOCK_AT_FAILURES = 6;
 export const LOGIN_LOCK_MINUTES = 15;
 export const LOGIN_WINDOW_MINUTES = 15;
 
+/**
+ * Failed credentials per client address (routes.ts, on @fastify/rate-limit, shared by every process
+ * through Redis when REDIS_URL is set): 30 wrong logins, or 30 wrong verification codes, within 15
+ * minutes; then one more every 30 seconds. The per-account and per-code limits above stay: these stop
+ * one address from trying many accounts or codes.
+ */
+export const ADDRESS_FAILURES = 30;
+export const ADDRESS_WINDOW_MINUTES = 15;
+
 export interface AccountsDeps {
   db: Db;
   config: Config;
@@ -66,6 +76,11 @@ export class AccountsService {
 
   private now(): Date {
     return this.deps.clock.now();
+  }
+
+  /** Where the routes' per-address limits keep their counts (Redis with REDIS_URL) and their clock. */
+  get rateLimitDeps(): RateLimitDeps {
+    return { redisUrl: this.deps.config.im.redisUrl, clock: this.deps.clock };
   }
 
   /* ---------- verification codes ---------- */
@@ -115,6 +130,11 @@ export class AccountsService {
         // The phone the signer types in the agreement dialog; recorded with the signature.
         if (channel !== "sms") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
         if (!actor) throw unauthorized();
+        return;
+      case "customerLogin":
+      case "cardPassword":
+        // End customers (onecard): a login code to any phone, or a reset code to a card's bound phone.
+        if (channel !== "sms") throw invalid("validation.invalidParameter", "scene", { field: "scene" });
         return;
       case "transitAuth":
       case "viewApiSecret": {

@@ -19,12 +19,6 @@ const PURCHASER_PAGES = [
   "international/sale/GoodsList",
 ] as const;
 
-/**
- * A brand's card products: its own pages, or a provider acting inside the brand with a brand token
- * (whose menus are the brand-context pages, spec 01 §6).
- */
-export const cardProductPages: GuardOptions = { roles: ["business"], menu: ["business/FaceValueCard", "business/DiscountCard"] };
-
 /** A service provider reading the supplied goods of a merchant it serves. */
 export const provider: GuardOptions = { roles: ["providers"], menu: "providers/SuppliedProductsP" };
 

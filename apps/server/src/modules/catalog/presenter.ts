@@ -6,7 +6,7 @@ import {
   type Merchandise,
   type SelectionType,
 } from "@tessera/contracts";
-import type { BrandRow, GoodsRow } from "./repo";
+import type { BrandRow, GoodsRow, OfferedGoodsRow } from "./repo";
 
 /** Platform rate on supplier goods (spec 01 §9): 0%. */
 export const PLATFORM_RATE_BP = 0;
@@ -86,5 +86,14 @@ export function presentGoods(row: GoodsRow, supplierName: string): Goods {
 /** A purchaser's view: no settlement price, thresholds, weights or sales counts. */
 export function presentMerchandise(row: GoodsRow, supplierName: string): Merchandise {
   const { settlementPrice: _s, lowStockThreshold: _l, weight: _w, sold: _d, voided: _v, expired: _e, state: _st, ...rest } = presentGoods(row, supplierName);
-  return rest;
+  return { ...rest, listPrice: rest.price, ownPrice: false };
+}
+
+/**
+ * A goods as one purchaser is offered it: `price` is what its order will charge (its own price from an
+ * approved purchase application, else the list price), `listPrice` the standard price.
+ */
+export function presentOffered(row: OfferedGoodsRow, supplierName: string): Merchandise {
+  const m = presentMerchandise(row, supplierName);
+  return row.agreed_price === null ? m : { ...m, price: Number(row.agreed_price), ownPrice: true };
 }

@@ -1,4 +1,4 @@
-import type { CardProductQuery, MerchandiseQuery, ProductSearchQuery } from "@tessera/contracts";
+import type { MerchandiseQuery, ProductSearchQuery } from "@tessera/contracts";
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { DB } from "../../db/schema";
 import type { Executor } from "../../db/tx";
@@ -51,6 +51,16 @@ export async function updateBrand(tx: Executor, merchantId: number, brandId: num
  * purchasing module owns the rule (docking, brand authorisation, whitelists); the catalog only applies it.
  */
 export type Buyable = Expression<SqlBool>;
+
+/**
+ * How a purchaser sees the goods on sale: which it may buy, and its own price of each (NULL: the list
+ * price), both written by the purchasing module as SQL over the goods row `g`.
+ */
+export interface PurchaserView {
+  buyable: Buyable;
+  agreedPrice: RawBuilder<number | string | null>;
+}
+export type OfferedGoodsRow = GoodsRow & { agreed_price: number | string | null };
 
 /** Brands that have goods on sale the purchaser may buy, for its brand filter. */
 export function brandsOnSale(db: Executor, selection: string, buyable: Buyable) {
@@ -113,8 +123,8 @@ export function findGoods(db: Executor, merchantId: number, goodsId: number): Pr
 }
 
 /** A goods on sale the purchaser may buy, whoever supplies it (goods selection detail). */
-export function findGoodsOnSale(db: Executor, goodsId: number, buyable: Buyable): Promise<GoodsRow | undefined> {
-  return goodsBase(db).where("g.id", "=", goodsId).where("g.state", "=", "available").where(buyable).executeTakeFirst();
+export function findGoodsOnSale(db: Executor, goodsId: number, view: PurchaserView): Promise<OfferedGoodsRow | undefined> {
+  return goodsBase(db).select(view.agreedPrice.as("agreed_price")).where("g.id", "=", goodsId).where("g.state", "=", "available").where(view.buyable).executeTakeFirst();
 }
 
 export function findGoodsByIds(db: Executor, ids: number[]): Promise<GoodsRow[]> {
@@ -172,30 +182,14 @@ export async function searchGoods(db: Executor, merchantId: number, q: ProductSe
   return goodsPage(db, conditions, q);
 }
 
-/**
- * A brand's card products: its card-type goods (selection 'card') sold at face value (`faceValue`) or
- * below it (`discount`), void ones left out unless asked for.
- */
-export async function cardProducts(db: Executor, merchantId: number, q: CardProductQuery): Promise<{ rows: GoodsRow[]; total: number }> {
-  const conditions: GoodsCondition[] = [
-    (eb) => eb("g.merchant_id", "=", merchantId),
-    (eb) => eb("g.selection", "=", "card"),
-    (eb) => (q.kind === "faceValue" ? eb("g.price", "=", eb.ref("g.face_value")) : eb("g.price", "<", eb.ref("g.face_value"))),
-  ];
-  if (q.keyword) {
-    const match = goodsMatching(q.keyword, sql.ref("g.id"));
-    conditions.push(() => match);
-  }
-  return goodsPage(db, conditions, q);
-}
-
 /** Goods selection (spec 01 §2 screen 10): goods on sale of one selection type, with the screen's filters. */
-export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "domestic" | "international", buyable: Buyable): Promise<{ rows: GoodsRow[]; total: number }> {
+export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "domestic" | "international", view: PurchaserView): Promise<{ rows: OfferedGoodsRow[]; total: number }> {
+  const buyable = view.buyable;
   const scopes = ["all", version];
   // The filters are written against catalog_goods alone, so the count needs no join (and can be answered
   // from catalog_goods_selection_count_idx); only a keyword also looks at the brand name.
   let count = db.selectFrom("catalog_goods as g").where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
-  let query = goodsBase(db).where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
+  let query = goodsBase(db).select(view.agreedPrice.as("agreed_price")).where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
   if (q.keyword) {
     const { like } = keywordTerms(q.keyword);
     query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("b.name", "ilike", like)]));

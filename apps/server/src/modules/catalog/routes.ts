@@ -19,7 +19,6 @@ import {
   pageOf,
   productSearchQuery,
   servedGoodsQuery,
-  cardProductQuery,
   SELECTION_TYPES,
 } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -30,7 +29,7 @@ import { invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
 import { sendXlsx } from "../../platform/http/export";
 import { goodsExportColumns } from "./export";
-import { cardProductPages, provider, purchaser, supplier } from "./policy";
+import { provider, purchaser, supplier } from "./policy";
 import type { CatalogService } from "./service";
 
 const tags = ["catalog"];
@@ -51,19 +50,9 @@ export interface CatalogRouteDeps {
 
 /** Brand owner calls of spec 01 §7 (brander, product/*, brandRights, cardTypes), mounted under /api/card-brander. */
 export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    acceptMultipart(app, IMAGE_LIMIT + 64 * 1024);
+    await acceptMultipart(app, IMAGE_LIMIT + 64 * 1024);
     const pre = guard(supplier);
-    app.get(
-      "/cardProducts",
-      {
-        schema: { tags, security, summary: "The brand's face value cards or discount cards (also with a brand token)", querystring: cardProductQuery, response: { 200: envelope(pageOf(goods)) } },
-        ...plainJson,
-        preHandler: guard(cardProductPages),
-      },
-      async (req) => ok(await catalog.cardProducts(actorOf(req), req.query)),
-    );
     app.get("/brander", { schema: { tags, security, summary: "The brand owner and its brands", response: { 200: envelope(branderReply) } }, preHandler: pre }, async (req) =>
       ok(await catalog.brander(actorOf(req))),
     );
@@ -111,7 +100,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/product/images",
       { schema: { tags, security, summary: "Upload a goods or brand image (multipart field file); returns its key and thumbnail", response: { 200: envelope(imageReply) } }, preHandler: pre },
       async (req) => {
-        const file = readMultipart(req).files.find((f) => f.field === "file");
+        const file = (await readMultipart(req)).files.find((f) => f.field === "file");
         if (!file || file.data.length === 0 || file.data.length > IMAGE_LIMIT) throw invalid("catalog.imageInvalid", "file");
         return ok(await catalog.uploadImage(actorOf(req), file.data));
       },

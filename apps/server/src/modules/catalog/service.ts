@@ -8,7 +8,6 @@ import {
   type Brand,
   type BrandReq,
   type BranderReply,
-  type CardProductQuery,
   type ChildReq,
   type CostReply,
   type Goods,
@@ -34,8 +33,8 @@ import { AppError, conflict, invalid, notFound } from "../../platform/http/error
 import { imageInfo, thumbnail } from "../../platform/images";
 import type { FileStorage } from "../../platform/storage";
 import { getMerchant } from "../merchants";
-import { mayBuyCondition } from "../purchasing";
-import { imageUrl, PLATFORM_RATE_BP, presentBrand, presentGoods, presentMerchandise, selectionOf, thumbKeyOf } from "./presenter";
+import { agreedPriceOf, mayBuyCondition } from "../purchasing";
+import { imageUrl, PLATFORM_RATE_BP, presentBrand, presentGoods, presentMerchandise, presentOffered, selectionOf, thumbKeyOf } from "./presenter";
 import * as repo from "./repo";
 import type { CatalogGoodsTable } from "./tables";
 
@@ -149,15 +148,6 @@ export class CatalogService {
 
   async searchProducts(actor: Actor, q: ProductSearchQuery): Promise<Page<Goods>> {
     const { rows, total } = await repo.searchGoods(this.db, tenantOf(actor), q);
-    return { list: await this.presentAll(rows), total, page: q.page, pageSize: q.pageSize };
-  }
-
-  /**
-   * The brand's card products (business/FaceValueCard, DiscountCard; with a brand token, the provider's
-   * FaceValueCardP, DiscountCardP): always the caller's own tenant, which for a brand token is its brand.
-   */
-  async cardProducts(actor: Actor, q: CardProductQuery): Promise<Page<Goods>> {
-    const { rows, total } = await repo.cardProducts(this.db, tenantOf(actor), q);
     return { list: await this.presentAll(rows), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -339,6 +329,11 @@ export class CatalogService {
     return mayBuyCondition(purchaserId, platformDay(this.deps.clock.now()), sql.ref("g.merchant_id"), sql.ref("g.id"));
   }
 
+  /** What a purchaser may buy and at which price: what its orders will check and charge. */
+  private viewOf(purchaserId: number): repo.PurchaserView {
+    return { buyable: this.buyableBy(purchaserId), agreedPrice: agreedPriceOf(purchaserId, sql.ref("g.id")) };
+  }
+
   /** A purchaser sees the goods on sale in its version's scope that it may buy. */
   async merchandises(actor: Actor, q: MerchandiseQuery): Promise<Page<Merchandise>> {
     return this.merchandisesIn({ id: tenantOf(actor), version: actor.version }, q);
@@ -346,16 +341,16 @@ export class CatalogService {
 
   /** The same list for a merchant known by id (the open API's product list, for a signed request). */
   async merchandisesIn(purchaser: { id: number; version: Actor["version"] }, q: MerchandiseQuery): Promise<Page<Merchandise>> {
-    const { rows, total } = await repo.selectGoods(this.db, q, purchaser.version, this.buyableBy(purchaser.id));
+    const { rows, total } = await repo.selectGoods(this.db, q, purchaser.version, this.viewOf(purchaser.id));
     const names = await this.supplierNames(this.db, rows.map((r) => r.merchant_id));
-    return { list: rows.map((r) => presentMerchandise(r, names.get(r.merchant_id) ?? "")), total, page: q.page, pageSize: q.pageSize };
+    return { list: rows.map((r) => presentOffered(r, names.get(r.merchant_id) ?? "")), total, page: q.page, pageSize: q.pageSize };
   }
 
   async merchandise(actor: Actor, goodsId: number): Promise<Merchandise> {
-    const row = await repo.findGoodsOnSale(this.db, goodsId, this.buyableBy(tenantOf(actor)));
+    const row = await repo.findGoodsOnSale(this.db, goodsId, this.viewOf(tenantOf(actor)));
     if (!row || (row.sales_scope !== "all" && row.sales_scope !== actor.version)) throw notFound();
     const names = await this.supplierNames(this.db, [row.merchant_id]);
-    return presentMerchandise(row, names.get(row.merchant_id) ?? "");
+    return presentOffered(row, names.get(row.merchant_id) ?? "");
   }
 
   /** Goods by id in the purchaser's view, whatever their state (goods it bought and may resell). */

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { freePort } from "../../../test/ports";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { startServerProcess, type ServerProcess } from "../../../test/server-process";
 import { openPostgres, type Database } from "../../db/database";
 import { createPasswordHasher } from "../../platform/crypto/passwords";
 import { insertUser } from "../accounts/repo";
@@ -16,30 +15,15 @@ import { checkInvariants } from "../ledger";
  * balances, every confirmed top-up has exactly its ledger transaction and no other has one, and every
  * request retried with its key after the restart moves money at most once.
  */
-const serverDir = path.resolve(import.meta.dirname, "../../..");
 const PASSWORD = "Crash#Test2026";
 let database: Database;
 let dataDir: string;
-let child: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let base = "";
 
 async function startServer(): Promise<void> {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: inject("postgresUrl"), DATA_DIR: dataDir, LOG_LEVEL: "silent", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false" },
-    stdio: "ignore",
-  });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the server did not start");
+  server = await startServerProcess({ DATABASE_URL: inject("postgresUrl"), DATA_DIR: dataDir, ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false" });
+  base = server.base;
 }
 
 async function call<T>(method: string, url: string, token: string | null, body?: unknown): Promise<{ status: number; code: number; data: T }> {
@@ -58,7 +42,7 @@ beforeAll(async () => {
   await startServer();
 });
 afterAll(async () => {
-  child?.kill("SIGKILL");
+  await server?.kill();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -118,7 +102,7 @@ it("a SIGKILL in the middle of concurrent money movements leaves nothing half-do
   };
   const workers = Array.from({ length: 8 }, (_, w) => worker(w));
   await new Promise((r) => setTimeout(r, 1_500));
-  child?.kill("SIGKILL");
+  await server?.kill();
   stop = true;
   await Promise.all(workers);
   expect(sent.length).toBeGreaterThan(16);

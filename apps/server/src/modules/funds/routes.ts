@@ -88,9 +88,8 @@ async function sendProof(funds: FundsService, req: FastifyRequest<{ Params: { pr
 
 /** Purchaser funds calls, mounted under /api/card-user/funds. */
 export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    acceptMultipart(app, PROOF_MAX_BYTES + 64 * 1024);
+    await acceptMultipart(app, PROOF_MAX_BYTES + 64 * 1024);
     const topUp = guard({ roles: ["sale"], menu: ["sale/RechargeSheet", "sale/supRechargeOrder", "sale/FundRelated"] });
     const lists = guard({
       roles: ["sale", "business", "providers"],
@@ -113,7 +112,7 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
       ok(await funds.bankDetails(actorOf(req))),
     );
     app.post("/proofs", { schema: { tags, security, summary: "Upload the image of a bank transfer (multipart field file)", response: { 200: envelope(proofReply) } }, preHandler: topUp }, async (req) => {
-      const file = readMultipart(req).files.find((f) => f.field === "file");
+      const file = (await readMultipart(req)).files.find((f) => f.field === "file");
       if (!file) throw invalid("funds.proofInvalid", "file");
       return ok(await funds.uploadProof(actorOf(req), file));
     });

@@ -2,6 +2,7 @@ export {
   balanceAt,
   balancesOf,
   checkInvariants,
+  transactionCount,
   fundChanges,
   periodTotals,
   positiveAccounts,

@@ -263,3 +263,9 @@ export function balanceAt(db: Executor, merchantId: number, kind: MerchantAccoun
 export function periodTotals(db: Executor, f: Parameters<typeof repo.periodTotals>[1]) {
   return repo.periodTotals(db, f);
 }
+
+/** How many ledger transactions exist (the highest id: cheap on any size; for metrics). */
+export async function transactionCount(db: Executor): Promise<number> {
+  const row = await db.selectFrom("ledger_transactions").select((eb) => eb.fn.max("id").as("n")).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

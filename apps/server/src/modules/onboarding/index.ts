@@ -1,46 +1,48 @@
-import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context";
-import type { Guard } from "../../platform/auth/guard";
 import { invalid } from "../../platform/http/errors";
+import type { ModuleHost } from "../../platform/module";
 import { createLocalOcr } from "../../platform/ocr";
-import { AccountsService, consumeVerificationCode, SubAccountsService } from "../accounts";
+import { consumeVerificationCode, SubAccountsService, type AccountsService } from "../accounts";
 import { AgreementsService } from "./agreements";
-import type { BrandTokenService } from "./brand-tokens";
+import { BrandTokenService } from "./brand-tokens";
 import { CommitLetterService } from "./commit-letters";
 import type { ReviewQueue } from "../ops";
 import { ApiCredentialsService } from "./api-credentials";
-import { scheduleExpiry } from "./jobs";
+import { realNameExpiryJob } from "./jobs";
 import { ProfileService } from "./profile";
 import { RealNameService } from "./realname";
 import { onboardingBranderRoutes, onboardingUserRoutes, serviceBindingRoutes } from "./routes";
-import { ServiceBindingService } from "./service-binding";
+import { servesMerchant, ServiceBindingService } from "./service-binding";
 
 export { ApiCredentialsService } from "./api-credentials";
 export { RealNameService, isoDay } from "./realname";
 export { ProfileService } from "./profile";
 export { BrandTokenService, BRAND_TOKEN_TTL_SECONDS } from "./brand-tokens";
-export { servesMerchant } from "./service-binding";
+export { activeBindings } from "./served";
 
-export interface Onboarding {
+export interface OnboardingModule {
   realName: RealNameService;
   api: ApiCredentialsService;
   /** Review queues for the operator console. */
   queues: ReviewQueue[];
   readDocumentForReview: (id: number) => Promise<{ data: Buffer; contentType: string }>;
+  /** Whether a service provider serves a merchant (an active binding). */
+  serves: (providerId: number, merchantId: number) => Promise<boolean>;
 }
 
 /**
  * Builds the onboarding services and mounts their calls: /api/card-user (realNameAuths, agreements,
  * myMenus), /api/card-brander (realNameInfo, brander/profile, api, passport/sub) and /api/card-servicer
- * (service-provider binding). Starts the expiry job.
+ * (service-provider binding). A brand token (a service provider acting inside a brand it serves) is the
+ * guard's second way in. Runs the real-name expiry job.
  */
-export async function registerOnboarding(app: FastifyInstance, ctx: AppContext, guard: Guard, brandTokens: BrandTokenService): Promise<Onboarding> {
-  const db = ctx.database.db;
+export async function registerOnboarding(host: ModuleHost, { accounts }: { accounts: AccountsService }): Promise<OnboardingModule> {
+  const { ctx, db, guard } = host;
+  const brandTokens = new BrandTokenService({ db, clock: ctx.clock });
+  host.authenticateWith((token) => brandTokens.authenticate(token));
   const subAccounts = new SubAccountsService({ db, hasher: ctx.hasher, clock: ctx.clock });
   const realName = new RealNameService({ db, clock: ctx.clock, storage: ctx.storage, ocr: createLocalOcr() });
   const profile = new ProfileService({ db, clock: ctx.clock, storage: ctx.storage });
   // The accounts service checks the agreement's and the secret view's SMS codes (it owns verification codes).
-  const accounts = new AccountsService({ db, config: ctx.config, clock: ctx.clock, hasher: ctx.hasher, secret: ctx.secret, mailer: ctx.mailer, sms: ctx.sms });
   const api = new ApiCredentialsService({
     db,
     clock: ctx.clock,
@@ -64,9 +66,15 @@ export async function registerOnboarding(app: FastifyInstance, ctx: AppContext, 
   const bindings = new ServiceBindingService({ db, clock: ctx.clock });
   const letters = new CommitLetterService({ db, clock: ctx.clock, storage: ctx.storage });
   const deps = { guard, profile, realName, api, subAccounts, agreements, bindings, brandTokens, letters };
-  await app.register(onboardingUserRoutes(deps), { prefix: "/api/card-user" });
-  await app.register(onboardingBranderRoutes(deps), { prefix: "/api/card-brander" });
-  await app.register(serviceBindingRoutes(deps), { prefix: "/api/card-servicer" });
-  scheduleExpiry(app, realName);
-  return { realName, api, queues: [realName.queue(), api.queue()], readDocumentForReview: (id) => realName.readDocumentForReview(id) };
+  await host.mount("/api/card-user", onboardingUserRoutes(deps));
+  await host.mount("/api/card-brander", onboardingBranderRoutes(deps));
+  await host.mount("/api/card-servicer", serviceBindingRoutes(deps));
+  host.schedule(realNameExpiryJob(realName));
+  return {
+    realName,
+    api,
+    queues: [realName.queue(), api.queue()],
+    readDocumentForReview: (id) => realName.readDocumentForReview(id),
+    serves: (providerId, merchantId) => servesMerchant(db, providerId, merchantId),
+  };
 }

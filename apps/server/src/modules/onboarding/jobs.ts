@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { Job } from "../../platform/jobs";
 import type { RealNameService } from "./realname";
 
 /** How often the expiry job looks; validity dates are whole days, so a lapse is caught within the hour. */
@@ -6,23 +6,15 @@ const EXPIRY_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The daily real-name expiry job, run hourly by the server process (idempotent: approvals already
- * expired are skipped, so several processes running it do no harm). It starts when the app is ready
- * and stops when it closes; errors are logged and the next run tries again.
+ * expired are skipped, so several processes running it do no harm).
  */
-export function scheduleExpiry(app: FastifyInstance, realName: RealNameService): void {
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook("onReady", () => {
-    timer = setInterval(() => {
-      realName.expireDue().then(
-        (n) => n > 0 && app.log.info(`real-name expiry: ${n} verification(s) expired`),
-        (err: unknown) => app.log.error({ err }, "real-name expiry job failed"),
-      );
-    }, EXPIRY_INTERVAL_MS);
-    timer.unref();
-    return Promise.resolve();
-  });
-  app.addHook("onClose", () => {
-    clearInterval(timer);
-    return Promise.resolve();
-  });
+export function realNameExpiryJob(realName: RealNameService): Job {
+  return {
+    name: "real-name expiry",
+    everyMs: EXPIRY_INTERVAL_MS,
+    run: async () => {
+      const n = await realName.expireDue();
+      return n > 0 ? `${n} verification(s) expired` : undefined;
+    },
+  };
 }

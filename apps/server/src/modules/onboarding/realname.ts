@@ -1,6 +1,7 @@
 import {
   CODE,
   IMAGE_MAX_BYTES,
+  isNationalId,
   type BizLicenseTextReply,
   type DocumentKind,
   type DocumentReply,
@@ -129,6 +130,11 @@ export class RealNameService {
     const merchantId = tenantOf(actor);
     const now = this.deps.clock.now();
     const today = isoDay(now);
+    // A domestic organisation's legal representative has a mainland national ID; an international one
+    // (Hong Kong, Singapore, Europe, the Americas) a passport or identity card, which the edge accepts.
+    const merchant = await getMerchant(this.deps.db, merchantId);
+    if (!merchant) throw notFound();
+    if (merchant.version === "domestic" && !isNationalId(req.legalIdNumber)) throw invalid("realName.idNumberInvalid", "legalIdNumber");
     for (const [field, value] of [["licenseValidUntil", req.licenseValidUntil], ["idValidUntil", req.idValidUntil]] as const) {
       if (value !== "" && (Number.isNaN(Date.parse(value)) || value <= today)) throw invalid("realName.validUntilInvalid", field);
     }

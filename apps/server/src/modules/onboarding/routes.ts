@@ -79,17 +79,16 @@ export interface OnboardingRouteDeps {
   letters: CommitLetterService;
 }
 
-function fileOf(req: Parameters<typeof readMultipart>[0]): Buffer {
-  const file = readMultipart(req).files.find((f) => f.field === "file");
+async function fileOf(req: Parameters<typeof readMultipart>[0]): Promise<Buffer> {
+  const file = (await readMultipart(req)).files.find((f) => f.field === "file");
   if (!file) throw invalid("profile.imageInvalid", "file");
   return file.data;
 }
 
 /** Account calls of onboarding (spec 01 §7 realNameAuths), mounted under /api/card-user. */
 export function onboardingUserRoutes({ guard, profile, realName, subAccounts, agreements, letters }: OnboardingRouteDeps): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    acceptMultipart(app, UPLOAD_LIMIT);
+    await acceptMultipart(app, UPLOAD_LIMIT);
     const realNamePages = guard({ menu: MENUS.realName });
 
     app.post(
@@ -104,7 +103,7 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
         },
         preHandler: realNamePages,
       },
-      async (req) => ok(await realName.uploadDocument(actorOf(req), req.query.kind, fileOf(req))),
+      async (req) => ok(await realName.uploadDocument(actorOf(req), req.query.kind, await fileOf(req))),
     );
     app.get(
       "/realNameAuths/images/:id",
@@ -179,7 +178,7 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
       "/commitLetters",
       { schema: { tags, security, summary: "Upload a signed commitment letter (multipart field `file`: PDF or image)", response: { 200: envelope(z.array(commitLetter)) } }, preHandler: letterPages },
       async (req) => {
-        const file = readMultipart(req).files.find((f) => f.field === "file");
+        const file = (await readMultipart(req)).files.find((f) => f.field === "file");
         if (!file) throw invalid("agreement.letterInvalid", "file");
         return ok(await letters.upload(actorOf(req), file));
       },
@@ -206,9 +205,8 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
 
 /** Brand-owner calls of onboarding (spec 01 §7 /api/card-brander). */
 export function onboardingBranderRoutes({ guard, profile, realName, api, subAccounts }: OnboardingRouteDeps): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    acceptMultipart(app, UPLOAD_LIMIT);
+    await acceptMultipart(app, UPLOAD_LIMIT);
     acceptForm(app);
     const profilePages = guard({ menu: MENUS.profile });
     const apiPages = guard({ menu: MENUS.api });
@@ -232,7 +230,7 @@ export function onboardingBranderRoutes({ guard, profile, realName, api, subAcco
     app.post(
       "/brander/profile/logo",
       { schema: { tags, security, summary: "Upload the logo (multipart field `file`)", response: { 200: envelope(profileReply) } }, preHandler: profilePages },
-      async (req) => ok(await profile.uploadLogo(actorOf(req), fileOf(req))),
+      async (req) => ok(await profile.uploadLogo(actorOf(req), await fileOf(req))),
     );
     app.get("/brander/profile/logo", { schema: { tags, security, summary: "The logo image (WebP)" }, preHandler: profilePages }, async (req, reply) => {
       const data = await profile.readLogo(actorOf(req));

@@ -7,7 +7,7 @@ import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
 import { createServer, type IncomingMessage } from "node:http";
 import { ApiCredentialsService } from "../onboarding";
-import { CALLBACK_BACKOFF_SECONDS, CallbackService, isPrivateAddress } from "./callbacks";
+import { CALLBACK_BACKOFF_SECONDS, CallbackService, isPrivateAddress } from "../callbacks";
 import { canonicalString, sign } from "./signature";
 
 let t: TestApp;

@@ -1,9 +1,9 @@
-import { callbackPage, callbackQuery, envelope, merchandise, merchandiseQuery, money, orderReq, pageOf, purchaseOrder } from "@tessera/contracts";
+import { envelope, merchandise, merchandiseQuery, money, orderReq, pageOf, purchaseOrder } from "@tessera/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Db } from "../../db/tx";
-import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
+import { actorOf, type Guard } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
@@ -11,7 +11,6 @@ import type { CatalogService } from "../catalog";
 import { balancesOf } from "../ledger";
 import { getMerchant } from "../merchants";
 import type { PurchasingService } from "../purchasing";
-import { CALLBACK_BACKOFF_SECONDS, type CallbackService } from "./callbacks";
 import { pruneNonces, verifySigned, type SigningClient } from "./signature";
 
 declare module "fastify" {
@@ -121,36 +120,6 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
         if (!merchant) throw invalid("openapi.unknownKey");
         const b = await balancesOf(deps.db, merchant.id, merchant.currency);
         return ok({ sup: b.sup, reserve: b.reserve });
-      },
-    );
-  };
-}
-
-/** The callback delivery log and replay (ApiSecurity pages), mounted under /api/card-brander. */
-export function callbackLogRoutes({ callbacks, guard }: { callbacks: CallbackService; guard: Guard }): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
-  return async (app) => {
-    const pre = guard({ roles: ["sale", "business"], menu: ["sale/ApiSecurity", "business/ApiSecurityB"] });
-    app.get(
-      "/api/callbacks",
-      {
-        schema: {
-          tags,
-          security: [{ authToken: [] }],
-          summary: `Order result callbacks sent to your URL (retried after ${CALLBACK_BACKOFF_SECONDS.join(", ")} seconds until a 2xx answer)`,
-          querystring: callbackQuery,
-          response: { 200: envelope(callbackPage) },
-        },
-        preHandler: pre,
-      },
-      async (req) => ok(await callbacks.log(tenantOf(actorOf(req)), req.query)),
-    );
-    app.post(
-      "/api/callbacks/:id/replay",
-      { schema: { tags, security: [{ authToken: [] }], summary: "Send a callback again now (same event id)", params: z.object({ id: z.coerce.number().int().positive() }), response: { 200: envelope(z.null()) } }, preHandler: pre },
-      async (req) => {
-        await callbacks.replay(tenantOf(actorOf(req)), req.params.id);
-        return ok(null);
       },
     );
   };

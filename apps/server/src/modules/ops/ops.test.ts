@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 type Row = { merchantId: string; name: string; ownerEmail: string; realNameState: string };
-type Audit = { id: string; action: string; operatorId: string; operatorEmail: string; subjectId: string; reason: string | null; ip: string | null };
+type Audit = { id: string; createdAt: string; action: string; operatorId: string; operatorEmail: string; subjectId: string; reason: string | null; ip: string | null };
 
 async function pendingId(merchantId: string): Promise<string> {
   const res = await t.call<{ list: { id: string }[] }>("GET", `/api/ops/queues/realName/items?state=pending&merchantId=${merchantId}`, { token: ops.token });
@@ -82,9 +82,11 @@ describe("audit log", () => {
 
     const page1 = await t.call<{ list: Audit[]; total: number }>("GET", "/api/ops/auditLog?page=1&pageSize=20", { token: ops.token });
     expect(page1.body.data.total).toBeGreaterThanOrEqual(2);
-    // Newest first.
-    const ids = page1.body.data.list.map((r) => Number(r.id));
-    expect([...ids].sort((x, y) => y - x)).toEqual(ids);
+    // Newest first: by time (other files on this worker's database write rows on their own test clocks, so ids
+    // alone are not in time order), then by id within the same instant.
+    const keys = page1.body.data.list.map((r) => [Date.parse(r.createdAt), Number(r.id)] as const);
+    const sorted = [...keys].sort((x, y) => y[0] - x[0] || y[1] - x[1]);
+    expect(sorted).toEqual(keys);
 
     const xlsx = await t.app.inject({ method: "GET", url: `/api/ops/auditLog/export?operatorId=${second.userId}`, headers: { "x-auth-token": ops.token } });
     expect(xlsx.statusCode).toBe(200);

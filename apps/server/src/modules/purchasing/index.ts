@@ -1,4 +1,54 @@
+import type { RawBuilder } from "kysely";
+import type { PurchaseOrder } from "@tessera/contracts";
+import type { Executor } from "../../db/tx";
+import type { ModuleHost } from "../../platform/module";
+import { consumeVerificationCode, type AccountsService } from "../accounts";
+import type { LowStock } from "../catalog";
+import { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./orderChat";
+import { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";
+import { PurchasingService, type OrderResult } from "./service";
+
 export { PurchasingService, type OrderResult, type PurchasingDeps } from "./service";
-export { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";
-export { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./orderChat";
-export { mayBuyCondition } from "./eligibility";
+export { OrderChatService, type StoredChatMessage } from "./orderChat";
+export { agreedPriceOf, mayBuyCondition } from "./eligibility";
+export { orderMovementsSql, spendByInvoiceType } from "./spend";
+export { servedDailyFigures, servedOrders, servedSettlements, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
+
+/** Where an order's final result is written, in the order's own transaction (the callbacks outbox). */
+export interface OrderResultOutbox {
+  enqueue(tx: Executor, purchaserId: number, order: () => Promise<PurchaseOrder>): Promise<void>;
+  enqueueStatement(purchaserId: number, order: OrderResult, onlyIf: RawBuilder<unknown>): RawBuilder<unknown>;
+}
+
+export interface PurchasingNeeds {
+  accounts: AccountsService;
+  orderResults: OrderResultOutbox;
+  /** Tells a supplier that a sale took a goods below its low-stock threshold. */
+  notifyLowStock: (notice: LowStock) => Promise<void>;
+  /** A chat message by its server id (the IM service's store): an order conversation's opening message. */
+  chatMessageOf: (id: number) => Promise<StoredChatMessage | undefined>;
+}
+
+/**
+ * Docking, purchase applications, orders and the order conversations of the brand chat. Mounts under
+ * /api/card-user (purchasers) and /api/card-brander (suppliers).
+ */
+export async function registerPurchasing(host: ModuleHost, needs: PurchasingNeeds): Promise<{ purchasing: PurchasingService }> {
+  const { app, ctx, db, guard } = host;
+  const { accounts, orderResults } = needs;
+  const purchasing = new PurchasingService({
+    db,
+    clock: ctx.clock,
+    onOrderResult: (tx, purchaserId, order) => orderResults.enqueue(tx, purchaserId, order),
+    orderResultStatement: (purchaserId, order, onlyIf) => orderResults.enqueueStatement(purchaserId, order, onlyIf),
+    // Docking agreements are signed like every agreement: an SMS code to the phone the signer gives.
+    codes: { check: (phone, code) => accounts.checkSmsCode(phone, "signAgreement", code), consume: consumeVerificationCode },
+    onLowStock: (notice) => needs.notifyLowStock(notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
+  });
+  await host.mount("/api/card-user", purchasingUserRoutes({ purchasing, guard }));
+  await host.mount("/api/card-brander", purchasingBranderRoutes({ purchasing, guard }));
+  const chat = new OrderChatService({ db, clock: ctx.clock, messageOf: needs.chatMessageOf });
+  await host.mount("/api/card-brander", orderChatBranderRoutes({ chat, guard }));
+  await host.mount("/api/card-user", orderChatUserRoutes({ chat, guard }));
+  return { purchasing };
+}

@@ -1,6 +1,6 @@
 import type { Brand, PurchaseOrder } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dock, signDocking } from "../../../test/docking";
+import { dock, markVerified, signDocking } from "../../../test/docking";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
@@ -43,6 +43,7 @@ describe("docking", () => {
     const self = await t.call("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: buyer.merchantId }, lang: "en" });
     expect(self.body.msg).toBe("You cannot dock with yourself");
 
+    for (const m of [buyer, supplier]) await markVerified(t, m.merchantId);
     const applied = await t.call<D>("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: supplier.merchantId } });
     expect(applied.body.data).toMatchObject({ status: "pending_review", docked: false, side: "purchaser", counterpartName: "Card Supplier Co" });
     const again = await t.call("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: supplier.merchantId }, lang: "en" });
@@ -141,6 +142,7 @@ describe("orders", () => {
   it("only docked purchasers buy; direct top-ups wait in escrow until the supplier reports success or failure", async () => {
     const topUp = await newGoods(t, supplier, brand.id, { name: "Mobile top-up 50", businessType: "top_up", faceValue: 5000, price: 4900, settlementPrice: 4800 });
     const stranger = await registerMerchant(t);
+    await markVerified(t, stranger.merchantId);
     await fundSup(t, stranger, 10_000);
     const refused = await t.call("POST", "/api/card-user/orders", { token: stranger.token, body: { goodsId: String(topUp.id), quantity: 1, topUpAccount: "13800000000", orderNo: orderNo() }, lang: "en" });
     expect(refused.body.msg).toBe("You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist");
@@ -246,6 +248,7 @@ describe("brand authorisation", () => {
     const goods = await newGoods(t, supplier, brand.id, { name: "Authorised card", price: 500, settlementPrice: 450 });
     await importFile(t, supplier.token, goods.id, "cards.csv", csv(5, "AUTH"));
     const buyer = await registerMerchant(t, { orgName: "Authorised Buyer" });
+    await markVerified(t, buyer.merchantId);
     await fundSup(t, buyer, 10_000);
     const buy = () => t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 1, orderNo: orderNo() }, lang: "en" });
     expect((await buy()).body.msg).toBe("You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist");
@@ -290,8 +293,18 @@ describe("purchase applications", () => {
     const approved = await t.call<A>("PUT", `/api/card-brander/purchaseApplications/${applied.body.data.id}`, { token: supplier.token, body: { approve: true, price: 1_900, secretPrice: 1_850 } });
     expect(approved.body.data).toMatchObject({ state: "purchasing", price: { amount: 1_900 }, secretPrice: { amount: 1_850 } });
     expect((await t.call("PUT", `/api/card-brander/purchaseApplications/${applied.body.data.id}`, { token: supplier.token, body: { approve: false, reason: "late" } })).status).toBe(409);
+    // What the purchaser is shown before buying is what it pays: the goods detail and the selection list.
+    type Offered = { id: number; price: number; listPrice: number; ownPrice: boolean; stock: number };
+    const shown = await t.call<Offered>("GET", `/api/card-user/merchandises/${goods.id}`, { token: buyer.token });
+    expect(shown.body.data).toMatchObject({ price: 1_850, listPrice: 2_000, ownPrice: true, stock: 5 });
+    const listed = await t.call<{ list: Offered[] }>("GET", "/api/card-user/merchandises?type=card&pageSize=100", { token: buyer.token });
+    expect(listed.body.data.list.find((g) => g.id === goods.id)).toMatchObject({ price: 1_850, ownPrice: true });
     const order = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 2, orderNo: orderNo() } });
     expect(order.body.data).toMatchObject({ unitPrice: { amount: 1_850 }, amount: { amount: 3_700 } });
+    expect((await t.call<Offered>("GET", `/api/card-user/merchandises/${goods.id}`, { token: buyer.token })).body.data.stock).toBe(3);
+    // Another purchaser, without an application, is shown and charged the list price.
+    const { buyer: other } = await dock(t, supplier);
+    expect((await t.call<Offered>("GET", `/api/card-user/merchandises/${goods.id}`, { token: other.token })).body.data).toMatchObject({ price: 2_000, ownPrice: false });
     const seen = await t.call<{ list: A[] }>("GET", "/api/card-brander/purchaseApplications?state=purchasing", { token: supplier.token });
     expect(seen.body.data.list.map((a) => a.id)).toContain(applied.body.data.id);
   });

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Executor } from "../../db/tx";
 import { PLATFORM_UTC_OFFSET } from "../../platform/clock";
 import { PURCHASABLE_GOODS_COLUMNS, type PurchasableGoodsRow } from "../catalog";
-import { mayBuyCondition } from "./eligibility";
+import { agreedPriceOf, mayBuyCondition } from "./eligibility";
 import type { DockingStatusColumn, OrderStateColumn, RefundStateColumn } from "./tables";
 
 /** SQL of the purchasing module: dockings and purchase orders. Each read names the merchant it is for. */
@@ -116,13 +116,12 @@ export interface NewOrder {
  */
 export async function orderFacts(db: Executor, q: { purchaserId: number; goodsId: number; orderNo: string; day: string }): Promise<OrderFacts | undefined> {
   const r = await sql<FactsRow>`
-    SELECT m.name AS purchaser_name, m.version AS purchaser_version, m.currency AS purchaser_currency,
+    SELECT m.name AS purchaser_name, m.version AS purchaser_version, m.currency AS purchaser_currency, m.real_name_state AS purchaser_real_name_state,
       o.id AS existing_id, o.request_digest AS existing_digest,
       ${sql.join(PURCHASABLE_GOODS_COLUMNS.map((c) => sql.ref(`g.${c}`)))},
       s.name AS supplier_name,
       g.id IS NOT NULL AND ${mayBuyCondition(q.purchaserId, q.day, sql.ref("g.merchant_id"), sql.ref("g.id"))} AS may_buy,
-      (SELECT coalesce(a.secret_price, a.price) FROM purchase_applications a
-       WHERE a.purchaser_merchant_id = m.id AND a.goods_id = g.id AND a.state = 'purchasing' LIMIT 1) AS agreed_price,
+      ${agreedPriceOf(sql.ref("m.id"), sql.ref("g.id"))} AS agreed_price,
       nextval('purchase_orders_id_seq') AS next_id
     FROM merchants m
     LEFT JOIN purchase_orders o ON o.purchaser_merchant_id = m.id AND o.order_no = ${q.orderNo}
@@ -132,7 +131,7 @@ export async function orderFacts(db: Executor, q: { purchaserId: number; goodsId
   const row = r.rows[0];
   if (!row) return undefined;
   return {
-    purchaser: { id: q.purchaserId, name: row.purchaser_name, version: row.purchaser_version, currency: row.purchaser_currency },
+    purchaser: { id: q.purchaserId, name: row.purchaser_name, version: row.purchaser_version, currency: row.purchaser_currency, realNameState: row.purchaser_real_name_state },
     existing: row.existing_id === null ? null : { id: row.existing_id, digest: row.existing_digest ?? "" },
     goods: row.id === null ? null : (row as PurchasableGoodsRow),
     supplierName: row.supplier_name ?? "",
@@ -146,6 +145,7 @@ type FactsRow = { [K in keyof PurchasableGoodsRow]: PurchasableGoodsRow[K] | nul
   purchaser_name: string;
   purchaser_version: "domestic" | "international";
   purchaser_currency: "CNY" | "USD" | "HKD";
+  purchaser_real_name_state: "not_verified" | "verified" | "expired";
   existing_id: number | null;
   existing_digest: string | null;
   supplier_name: string | null;
@@ -155,7 +155,7 @@ type FactsRow = { [K in keyof PurchasableGoodsRow]: PurchasableGoodsRow[K] | nul
 };
 
 export interface OrderFacts {
-  purchaser: { id: number; name: string; version: "domestic" | "international"; currency: "CNY" | "USD" | "HKD" };
+  purchaser: { id: number; name: string; version: "domestic" | "international"; currency: "CNY" | "USD" | "HKD"; realNameState: "not_verified" | "verified" | "expired" };
   /** An order the purchaser already placed under this number. */
   existing: { id: number; digest: string } | null;
   goods: PurchasableGoodsRow | null;
@@ -429,13 +429,16 @@ export function findBrandAuth(db: Executor, id: number) {
 export type BrandAuthRow = NonNullable<Awaited<ReturnType<typeof findBrandAuth>>>;
 
 export async function updateBrandAuth(tx: Executor, id: number, brandId: number, c: { remark?: string | undefined; validUntil?: string | null | undefined; revokedAt?: Date }): Promise<boolean> {
+  const changes = {
+    ...(c.remark !== undefined && { remark: c.remark }),
+    ...(c.validUntil !== undefined && { valid_until: c.validUntil }),
+    ...(c.revokedAt && { active: false, revoked_at: c.revokedAt }),
+  };
+  // An UPDATE with no column is a syntax error; the request schema refuses "nothing to change" first.
+  if (Object.keys(changes).length === 0) throw new Error("updateBrandAuth: nothing to change");
   const res = await tx
     .updateTable("brand_auths")
-    .set({
-      ...(c.remark !== undefined && { remark: c.remark }),
-      ...(c.validUntil !== undefined && { valid_until: c.validUntil }),
-      ...(c.revokedAt && { active: false, revoked_at: c.revokedAt }),
-    })
+    .set(changes)
     .where("id", "=", id)
     .where("brand_merchant_id", "=", brandId)
     .where("active", "=", true)

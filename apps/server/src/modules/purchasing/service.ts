@@ -117,6 +117,11 @@ export class PurchasingService {
     if (id === purchaser.id) throw invalid("docking.self", "supplierId");
     const supplier = await getMerchant(this.deps.db, id);
     if (!supplier || !supplier.roles.includes("business")) throw invalid("docking.supplierNotFound", "supplierId");
+    // Required states (spec 01 §6): both sides real-name verified; and one market, one settlement currency
+    // (international USD/HKD and domestic CNY never dock: see "Markets" in docs/architecture.md).
+    if (purchaser.version !== supplier.version || purchaser.currency !== supplier.currency) throw conflict("docking.crossMarket", "supplierId");
+    if (purchaser.real_name_state !== "verified") throw conflict("docking.realNameRequired");
+    if (supplier.real_name_state !== "verified") throw conflict("docking.counterpartNotVerified", "supplierId");
     try {
       const dockingId = await withTx(this.deps.db, async (tx) => {
         const created = await repo.insertDocking(tx, { purchaserId: purchaser.id, supplierId: supplier.id, createdBy: actor.userId });
@@ -146,6 +151,7 @@ export class PurchasingService {
       const d = await repo.lockDockingOf(tx, id, me.id);
       if (!d || d.supplier_merchant_id !== me.id) throw dockingNotFound();
       if (d.status !== "pending_review") throw conflict("docking.wrongState");
+      if (decision.approve) await this.requireDockable(tx, me, d.purchaser_merchant_id);
       await repo.updateDocking(tx, id, { status: decision.approve ? "approved" : "rejected", rejectReason: decision.approve ? null : (decision.reason ?? null), decidedAt: this.deps.clock.now() });
       await audit(tx, { actorUserId: actor.userId, action: `docking.${decision.approve ? "approve" : "reject"}`, subjectType: "docking", subjectId: id });
     });
@@ -161,6 +167,7 @@ export class PurchasingService {
       const d = await repo.lockDockingOf(tx, id, me.id);
       if (!d) throw dockingNotFound();
       if (d.status !== "approved") throw conflict("docking.wrongState");
+      await this.requireDockable(tx, me, d.purchaser_merchant_id === me.id ? d.supplier_merchant_id : d.purchaser_merchant_id);
       if (!(await this.deps.codes.consume(tx, codeId, now))) throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "verifyCode");
       const signature = { at: now, by: actor.userId, phone: req.phone };
       await repo.updateDocking(tx, id, d.purchaser_merchant_id === me.id ? { purchaserSigned: signature } : { supplierSigned: signature });
@@ -179,6 +186,17 @@ export class PurchasingService {
       await repo.updateDocking(tx, id, { status: "cancelled", decidedAt: this.deps.clock.now() });
       await audit(tx, { actorUserId: actor.userId, action: "docking.cancel", subjectType: "docking", subjectId: id });
     });
+  }
+
+  /**
+   * The required states (spec 01 §6) as a docking is approved or signed: this side and the other verified
+   * (a verification may have expired since the application), and both of one market.
+   */
+  private async requireDockable(tx: Tx, me: MerchantRow, otherId: number): Promise<void> {
+    if (me.real_name_state !== "verified") throw conflict("docking.realNameRequired");
+    const other = await getMerchant(tx, otherId);
+    if (!other || other.version !== me.version || other.currency !== me.currency) throw conflict("docking.crossMarket");
+    if (other.real_name_state !== "verified") throw conflict("docking.counterpartNotVerified");
   }
 
   private async presentDocking(id: number, merchantId: number): Promise<Docking> {
@@ -239,6 +257,7 @@ export class PurchasingService {
     if (!facts) throw forbidden();
     const purchaser = facts.purchaser;
     if (facts.existing) return this.replay(purchaserId, req.orderNo, facts.existing.digest, digest);
+    if (purchaser.realNameState !== "verified") throw conflict("order.realNameRequired");
 
     const goods = facts.goods ? toPurchasableGoods(facts.goods) : undefined;
     const inScope = goods && (goods.salesScope === "all" || goods.salesScope === purchaser.version);
@@ -431,8 +450,11 @@ export class PurchasingService {
   /** A purchaser applies to buy a supplier's goods; the supplier reviews and sets its price. */
   async applyToPurchase(actor: Actor, req: { goodsId: string; remark?: string | undefined }): Promise<PurchaseApplication> {
     const purchaser = await this.merchantOf(actor);
+    if (purchaser.real_name_state !== "verified") throw conflict("order.realNameRequired");
     const goods = await goodsForPurchase(this.deps.db, Number(req.goodsId));
     if (!goods || !goods.available || goods.supplierMerchantId === purchaser.id) throw conflict("order.goodsUnavailable", "goodsId");
+    // One market, one currency: an international purchaser never applies for a domestic supplier's goods.
+    if (goods.currency !== purchaser.currency) throw invalid("order.currencyMismatch", "goodsId");
     try {
       const id = await withTx(this.deps.db, async (tx) => {
         const created = await repo.insertApplication(tx, { purchaserId: purchaser.id, supplierId: goods.supplierMerchantId, goodsId: goods.id, remark: req.remark ?? "", createdBy: actor.userId });
@@ -530,6 +552,7 @@ export class PurchasingService {
   }
 
   async updateAuth(actor: Actor, id: number, change: { remark?: string | undefined; validUntil?: string | null | undefined } | "revoke"): Promise<BrandAuth> {
+    if (change !== "revoke" && change.remark === undefined && change.validUntil === undefined) throw invalid("validation.nothingToChange");
     const brand = await this.merchantOf(actor);
     const done = await withTx(this.deps.db, async (tx) => {
       const ok = await repo.updateBrandAuth(tx, id, brand.id, change === "revoke" ? { revokedAt: this.deps.clock.now() } : change);

@@ -1,6 +1,6 @@
 import type { Brand, PurchaseOrder, WhitelistEntry } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dock } from "../../../test/docking";
+import { dock, markVerified } from "../../../test/docking";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
@@ -29,6 +29,7 @@ describe("supplier whitelists (VendorWhiteList, PurchaseWhiteList)", () => {
     await importFile(t, supplier.token, a.id, "a.csv", csv(3, "WLA"));
     await importFile(t, supplier.token, b.id, "b.csv", csv(3, "WLB"));
     const buyer = await registerMerchant(t, { orgName: "Listed Buyer" });
+    await markVerified(t, buyer.merchantId);
     await fundSup(t, buyer, 10_000);
     const buy = (goodsId: number) => t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goodsId), quantity: 1, orderNo: orderNo() }, lang: "en" });
 
@@ -59,6 +60,7 @@ describe("supplier whitelists (VendorWhiteList, PurchaseWhiteList)", () => {
     await importFile(t, supplier.token, a.id, "a.csv", csv(2, "WLG"));
     await importFile(t, supplier.token, other.id, "o.csv", csv(2, "WLO"));
     const buyer = await registerMerchant(t, { orgName: "Goods Buyer" });
+    await markVerified(t, buyer.merchantId);
     await fundSup(t, buyer, 10_000);
     const noGoods = await t.call("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "goods" }, lang: "en" });
     expect(noGoods.body.msg).toBe("Please choose the goods of the whitelist entry");

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from "fastify";
+import type { Job } from "../../platform/jobs";
+import { oncePer } from "../../platform/jobs";
 import { platformDay, type Clock } from "../../platform/clock";
 import type { SupplyService } from "./service";
 
@@ -12,35 +13,17 @@ const CHECK_INTERVAL_MS = 60_000;
  * minute either, because their allocation checks the date. Idempotent: several processes running it
  * take different rows (SKIP LOCKED) and count each code once. A failed run is retried at the next look.
  */
-export function scheduleCardExpiry(app: FastifyInstance, supply: SupplyService, clock: Clock): void {
-  let timer: NodeJS.Timeout | undefined;
-  let doneFor: string | null = null;
-  let running: Promise<void> | null = null;
-  const look = (): void => {
-    const day = platformDay(clock.now());
-    if (running || doneFor === day) return;
-    running = supply
-      .expireDue()
-      .then(
-        (n) => {
-          doneFor = day;
-          if (n > 0) app.log.info(`card expiry: ${n} code(s) expired`);
-        },
-        (err: unknown) => app.log.error({ err }, "card expiry job failed"),
-      )
-      .finally(() => {
-        running = null;
-      });
+export function cardExpiryJob(supply: SupplyService, clock: Clock): Job {
+  return {
+    name: "card expiry",
+    everyMs: CHECK_INTERVAL_MS,
+    firstAfterMs: 0,
+    run: oncePer(
+      () => platformDay(clock.now()),
+      async () => {
+        const n = await supply.expireDue();
+        return n > 0 ? `${n} code(s) expired` : undefined;
+      },
+    ),
   };
-  app.addHook("onReady", () => {
-    look();
-    timer = setInterval(look, CHECK_INTERVAL_MS);
-    timer.unref();
-    return Promise.resolve();
-  });
-  // Closing waits for a run in progress, so it never meets a closed database.
-  app.addHook("onClose", async () => {
-    clearInterval(timer);
-    await running;
-  });
 }

@@ -3,8 +3,8 @@ import { adjustStock, lockGoodsForStock } from "../catalog";
 
 /**
  * Takes back `quantity` codes of an order its buyer has returned (a refund the supplier accepted): they
- * become void, never to be sold again, since the buyer has seen them. Returns the voided ids; fewer
- * than asked when the order has fewer sold codes left.
+ * become void, never to be sold again, since the buyer has seen them. Codes already redeemed at a store
+ * cannot be returned. Returns the voided ids; fewer than asked when the order has fewer such codes left.
  */
 export async function voidRefundedCards(tx: Tx, req: { goodsId: number; orderId: string; buyerMerchantId: number; quantity: number }, now: Date): Promise<number[]> {
   const rows = await tx
@@ -13,6 +13,7 @@ export async function voidRefundedCards(tx: Tx, req: { goodsId: number; orderId:
     .where("order_id", "=", req.orderId)
     .where("buyer_merchant_id", "=", req.buyerMerchantId)
     .where("state", "=", "sold")
+    .where("redeemed_at", "is", null)
     .orderBy("id")
     .limit(req.quantity)
     .forUpdate()

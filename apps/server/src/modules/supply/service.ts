@@ -25,6 +25,7 @@ import { isTemplateHeader, kindOf, readRows, toRawRow, UnreadableFile, type File
 import { checkRow, isBlankRow, type CheckedRow } from "./import/validate";
 import { notifyLowStock } from "./notify";
 import * as repo from "./repo";
+import { fileDuration } from "../../platform/metrics";
 
 export interface SupplyDeps {
   db: Db;
@@ -94,6 +95,15 @@ export class SupplyService {
    * by this batch is a duplicate within the file, by another batch a duplicate of a stored code.
    */
   async importCards(actor: Actor, goodsId: number, input: Readable, fileName: string): Promise<CardBatch> {
+    const stopTimer = fileDuration.startTimer({ kind: "import" });
+    try {
+      return await this.importCardsTimed(actor, goodsId, input, fileName);
+    } finally {
+      stopTimer();
+    }
+  }
+
+  private async importCardsTimed(actor: Actor, goodsId: number, input: Readable, fileName: string): Promise<CardBatch> {
     const merchantId = tenantOf(actor);
     const kind = kindOf(fileName);
     if (!kind) {

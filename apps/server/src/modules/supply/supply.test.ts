@@ -1,4 +1,4 @@
-import type { Brand, Card, CardBatch, Goods, Page, RevealedCard } from "@tessera/contracts";
+import { TEMPLATE_EXAMPLE_CARD, type Brand, type Card, type CardBatch, type Goods, type Page, type RevealedCard } from "@tessera/contracts";
 import ExcelJS from "exceljs";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,17 +57,23 @@ async function goodsOf(m: TestMerchant, id: number): Promise<Goods> {
 }
 
 describe("template", () => {
-  it("downloads an xlsx with the columns and one example row, in the user's language", async () => {
+  it("downloads an xlsx with the columns in the user's language and the example on a separate instructions sheet", async () => {
     const res = await download("/api/card-brander/sup/cards/template", a.token, "cn");
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toContain("spreadsheetml");
     const rows = await readSheet(res.rawPayload);
     expect(rows[0]).toEqual(["卡号", "卡密", "有效期(YYYY-MM-DD)"]);
-    expect(rows).toHaveLength(2);
-    // The filled-in template imports as is.
+    // The data sheet holds the header only: imported as downloaded, it adds no card.
+    expect(rows).toHaveLength(1);
     const g = await newGoods(t, a, brandA.id);
-    const imp = await importFile(t, a.token, g.id, "template.xlsx", res.rawPayload);
-    expect(imp.body.data).toMatchObject({ imported: 1, rejected: 0, totalRows: 1, status: "done" });
+    const imp = await importFile(t, a.token, g.id, "template.xlsx", res.rawPayload, "en");
+    expect(imp.status).toBe(400);
+    expect((await goodsOf(a, g.id)).stock).toBe(0);
+    // The example of the instructions sheet, pasted into the data sheet, is refused with its own reason.
+    const pasted = await xlsx([[TEMPLATE_EXAMPLE_CARD.number, TEMPLATE_EXAMPLE_CARD.secret, "2099-12-31"], ["8800123456789012", "Q7WX-9KD2-LM4P", ""], ["REAL-0001", "PIN-1", ""]]);
+    const mixed = await importFile(t, a.token, g.id, "pasted.xlsx", pasted, "en");
+    expect(mixed.body.data).toMatchObject({ imported: 1, rejected: 2 });
+    expect((await goodsOf(a, g.id)).stock).toBe(1);
   });
 });
 

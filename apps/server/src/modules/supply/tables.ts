@@ -41,6 +41,9 @@ export interface SupplyCardsTable {
   sold_at: Timestamp | null;
   voided_at: Timestamp | null;
   expired_at: Timestamp | null;
+  /** Redeemed at a brand's store (migration 0093, module stores): the state stays `sold`. */
+  redeemed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  redeemed_ref: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 

@@ -17,17 +17,28 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { tooMany } from "../../platform/http/errors";
+import { useRateLimit, type RateLimitDeps } from "../../platform/http/rate-limit";
 import type { TransfersService } from "./service";
 
 const tags = ["transfers"];
 const security = [{ authToken: [] }];
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
+/**
+ * Recipient checks a merchant may make: bursts of this many, then one per CHECK_WINDOW_MS / CHECK_MAX.
+ * A check names the merchant behind an id and ids are sequential, so the directory must not be walkable.
+ */
+export const CHECK_MAX = 20;
+export const CHECK_WINDOW_MS = 10 * 60_000;
+
 /** Transfer calls of spec 01 §7 (brand owner), mounted under /api/card-brander. */
-export function transferRoutes({ transfers, guard }: { transfers: TransfersService; guard: Guard }): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
+export function transferRoutes({ transfers, guard, rateLimitDeps }: { transfers: TransfersService; guard: Guard; rateLimitDeps: RateLimitDeps }): FastifyPluginAsyncZod {
   return async (app) => {
     const pre = guard({ roles: ["business", "providers"], menu: ["business/Transfers", "business/ChangesFunds"] });
+    await useRateLimit(app, rateLimitDeps);
+    // Per caller: the merchant (all its sub-accounts share one allowance).
+    const checkLimit = app.createRateLimit({ max: CHECK_MAX, timeWindow: CHECK_WINDOW_MS, keyGenerator: (req) => `transfer-check:${actorOf(req).merchantId ?? actorOf(req).userId}` });
     app.get(
       "/transitAuth",
       { schema: { tags, security, summary: "Whether outgoing transfers are authorised", response: { 200: envelope(z.object({ authorised: z.boolean(), authorisedAt: z.string().nullable() })) } }, preHandler: pre },
@@ -46,7 +57,14 @@ export function transferRoutes({ transfers, guard }: { transfers: TransfersServi
     app.get(
       "/transfer/check",
       { schema: { tags, security, summary: "Check the receiving merchant of a transfer", querystring: transferCheckQuery, response: { 200: envelope(transferCheckReply) } }, preHandler: pre },
-      async (req) => ok(await transfers.check(actorOf(req), req.query.toMerchantId)),
+      async (req) => {
+        const actor = actorOf(req);
+        const limit = await checkLimit(req);
+        const refused = !limit.isAllowed && limit.isExceeded;
+        req.log.info({ merchantId: actor.merchantId, userId: actor.userId, toMerchantId: req.query.toMerchantId, refused }, "transfer recipient lookup");
+        if (refused) throw tooMany("error.tooManyRequests");
+        return ok(await transfers.check(actor, req.query.toMerchantId));
+      },
     );
     app.get("/transfers", { schema: { tags, security, summary: "Transfers sent and received", querystring: transferQuery, response: { 200: envelope(transferPage) } }, preHandler: pre }, async (req) =>
       ok(await transfers.list(actorOf(req), req.query)),

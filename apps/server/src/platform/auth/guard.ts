@@ -27,6 +27,11 @@ export interface GuardOptions {
    * their menus. Any one of several keys suffices when a call serves several pages.
    */
   menu?: string | readonly string[];
+  /**
+   * False for a merchant's own calls on a page a brand token also names: the provider inside the brand
+   * reads that page's list, but only the brand's own staff change what it shows.
+   */
+  brandToken?: false;
 }
 
 /**
@@ -44,7 +49,7 @@ export function createGuard(app: FastifyInstance, authenticate: Authenticator) {
       if (!actor) throw unauthorized();
       if (!kinds.includes(actor.kind)) throw forbidden();
       if (options.roles && !options.roles.some((r) => actor.roles.includes(r))) throw forbidden();
-      if (actor.scope === "brand" && options.menu === undefined) throw forbidden();
+      if (actor.scope === "brand" && (options.menu === undefined || options.brandToken === false)) throw forbidden();
       if (options.menu !== undefined && actor.menus !== null) {
         const needed = typeof options.menu === "string" ? [options.menu] : options.menu;
         if (!needed.some((m) => actor.menus?.includes(m))) throw forbidden();

@@ -11,7 +11,7 @@ function send(reply: FastifyReply, status: number, body: ErrorEnvelope): Fastify
 function validationReply(lang: Lang, issue: { message?: string; instancePath: string }): ErrorEnvelope {
   const field = issue.instancePath.replace(/^\//, "").replace(/\//g, ".") || undefined;
   const msg = issue.message !== undefined && isMessageKey(issue.message)
-    ? renderMessage(issue.message, lang)
+    ? renderMessage(issue.message, lang, { field: field ?? "body" })
     : renderMessage("validation.invalidParameter", lang, { field: field ?? "body" });
   return { code: CODE.INVALID_PARAMETER, data: field ? { field } : null, msg };
 }
@@ -33,7 +33,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // Fastify's own client errors: malformed JSON, wrong content type, body too large.
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
       const msg = renderMessage("validation.invalidParameter", req.lang, { field: "body" });
-      return send(reply, err.statusCode, { code: CODE.INVALID_PARAMETER, data: null, msg: `${msg} (${err.message})` });
+      // The reason, cut short: some of Fastify's messages quote the request (a content type, a URL).
+      const reason = err.message.length > 120 ? `${err.message.slice(0, 120)}…` : err.message;
+      return send(reply, err.statusCode, { code: CODE.INVALID_PARAMETER, data: null, msg: `${msg} (${reason})` });
     }
     req.log.error({ err }, "unhandled error");
     return send(reply, 500, { code: CODE.INTERNAL, data: null, msg: renderMessage("error.internal", req.lang) });

@@ -1,5 +1,6 @@
 import { loadExcel } from "../heavy-libraries";
 import type { FastifyReply } from "fastify";
+import { fileDuration } from "../metrics";
 
 export interface ExportColumn<Row> {
   header: string;
@@ -17,6 +18,7 @@ export async function sendXlsx<Row>(
   columns: ExportColumn<Row>[],
   rows: AsyncIterable<Row[]> | Row[][],
 ): Promise<FastifyReply> {
+  const stopTimer = fileDuration.startTimer({ kind: "export" });
   const ExcelJS = await loadExcel();
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("export");
@@ -26,6 +28,7 @@ export async function sendXlsx<Row>(
     for (const row of batch) sheet.addRow(columns.map((c) => c.value(row)));
   }
   const buffer = await workbook.xlsx.writeBuffer();
+  stopTimer();
   return reply
     .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
     .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}.xlsx`)

@@ -1,10 +1,24 @@
+import { readFile, stat } from "node:fs/promises";
+import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { invalid } from "./errors";
 
 /**
- * A small multipart/form-data reader for the upload calls (the body is already buffered, within the
- * route's size limit). Returns the text fields and the file parts.
+ * multipart/form-data uploads with @fastify/multipart: each file part streams to a temporary file as it
+ * arrives, cut off at the size limit (the body is never held whole in memory), and the temporary files
+ * are removed when the reply has been sent.
  */
+
+/** A file part on disk, until the reply is sent. */
+export interface SavedPart {
+  field: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  path: string;
+}
+
+/** A file part's bytes, for the uploads that work on them in memory (images, PDFs, chat files). */
 export interface UploadedPart {
   field: string;
   filename: string;
@@ -17,74 +31,69 @@ export interface MultipartBody {
   files: UploadedPart[];
 }
 
-export function boundaryOf(contentType: string | undefined): string | null {
-  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType ?? "");
-  const b = m?.[1] ?? m?.[2];
-  return b && b.length <= 200 ? b.trim() : null;
+/**
+ * Lets the routes of one (encapsulated) plugin accept multipart/form-data bodies whose file parts are at
+ * most `fileSize` bytes each. Register it inside the plugin that owns the upload routes, before them;
+ * the plugin's other routes keep their JSON parser.
+ */
+export async function acceptMultipart(app: FastifyInstance, fileSize: number): Promise<void> {
+  await app.register(fastifyMultipart, {
+    limits: { fileSize, files: 4, fields: 32, fieldSize: 64 * 1024, parts: 40, headerPairs: 100 },
+    throwFileSizeLimit: true,
+  });
 }
 
-function headerParam(header: string, name: string): string | undefined {
-  const star = new RegExp(`${name}\\*=(?:UTF-8|utf-8)''([^;]+)`).exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1]);
-    } catch {
-      return star[1];
-    }
-  }
-  const m = new RegExp(`(?:^|;)\\s*${name}="((?:[^"\\\\]|\\\\.)*)"`, "i").exec(header) ?? new RegExp(`(?:^|;)\\s*${name}=([^;]+)`, "i").exec(header);
-  return m?.[1]?.replace(/\\(.)/g, "$1");
+/** A file part was over the size limit (the library's FST_REQ_FILE_TOO_LARGE, HTTP 413). */
+export function isFileTooLarge(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === "FST_REQ_FILE_TOO_LARGE";
 }
 
-export function parseMultipart(body: Buffer, boundary: string): MultipartBody | null {
-  const delimiter = Buffer.from(`--${boundary}`);
-  const out: MultipartBody = { fields: {}, files: [] };
-  let pos = body.indexOf(delimiter);
-  if (pos < 0) return null;
-  for (;;) {
-    pos += delimiter.length;
-    // "--" after a delimiter closes the body.
-    if (body[pos] === 0x2d && body[pos + 1] === 0x2d) return out;
-    if (body[pos] === 0x0d && body[pos + 1] === 0x0a) pos += 2;
-    const headerEnd = body.indexOf("\r\n\r\n", pos);
-    if (headerEnd < 0) return null;
-    const headers = body.subarray(pos, headerEnd).toString("utf8").split("\r\n");
-    const next = body.indexOf(Buffer.from(`\r\n--${boundary}`), headerEnd + 4);
-    if (next < 0) return null;
-    const data = body.subarray(headerEnd + 4, next);
-    let disposition = "";
-    let contentType = "application/octet-stream";
-    for (const h of headers) {
-      const i = h.indexOf(":");
-      if (i < 0) continue;
-      const name = h.slice(0, i).trim().toLowerCase();
-      const value = h.slice(i + 1).trim();
-      if (name === "content-disposition") disposition = value;
-      else if (name === "content-type") contentType = value;
-    }
-    const field = headerParam(disposition, "name");
-    if (field !== undefined) {
-      const filename = headerParam(disposition, "filename");
-      if (filename !== undefined) out.files.push({ field, filename, contentType, data: Buffer.from(data) });
-      else out.fields[field] = data.toString("utf8");
-    }
-    pos = next + 2;
-  }
+/** A limit of the form was passed (file size, number of files, fields or parts: HTTP 413). */
+export function isMultipartLimit(err: unknown): boolean {
+  return (err as { statusCode?: unknown } | null)?.statusCode === 413;
 }
 
+/** Whether the request came as multipart/form-data to a plugin that accepts it. */
+export function isMultipart(req: FastifyRequest): boolean {
+  return typeof req.isMultipart === "function" && req.isMultipart();
+}
 
 /**
- * Lets the routes of one (encapsulated) plugin accept multipart/form-data bodies up to `bodyLimit`
- * bytes, buffered. Register it inside the plugin that owns the upload routes.
+ * Streams the file parts to temporary files and collects the text fields (the last value of a repeated
+ * name). Throws the library's errors: a limit passed (413), a malformed body (anything else).
  */
-export function acceptMultipart(app: FastifyInstance, bodyLimit: number): void {
-  app.addContentTypeParser("multipart/form-data", { parseAs: "buffer", bodyLimit }, (_req, body, done) => done(null, body));
+export async function saveMultipart(req: FastifyRequest): Promise<{ fields: Record<string, string>; files: SavedPart[] }> {
+  const saved = await req.saveRequestFiles();
+  const fields: Record<string, string> = {};
+  for (const [name, entry] of Object.entries(saved.values as Record<string, unknown>)) {
+    const last = (Array.isArray(entry) ? (entry as unknown[]).at(-1) : entry) as { type?: unknown; value?: unknown } | undefined;
+    if (last?.type === "field" && typeof last.value === "string") fields[name] = last.value;
+  }
+  const files: SavedPart[] = [];
+  for (const f of saved.files) {
+    files.push({ field: f.fieldname, filename: f.filename, contentType: f.mimetype, size: (await stat(f.filepath)).size, path: f.filepath });
+  }
+  return { fields, files };
 }
 
-/** The parsed multipart body of a request, or a 400 "Invalid parameter: file". */
-export function readMultipart(req: FastifyRequest): MultipartBody {
-  const boundary = boundaryOf(req.headers["content-type"]);
-  const parsed = boundary && Buffer.isBuffer(req.body) ? parseMultipart(req.body, boundary) : null;
-  if (!parsed) throw invalid("validation.invalidParameter", "file", { field: "file" });
-  return parsed;
+/** The multipart body with each file part's bytes read back from its temporary file. */
+export async function loadMultipart(req: FastifyRequest): Promise<MultipartBody> {
+  const { fields, files } = await saveMultipart(req);
+  const loaded: UploadedPart[] = [];
+  for (const f of files) loaded.push({ field: f.field, filename: f.filename, contentType: f.contentType, data: await readFile(f.path) });
+  return { fields, files: loaded };
+}
+
+/**
+ * The multipart body of a back-office upload: a 400 "Invalid parameter: file" when the request is not
+ * multipart or is malformed; over a limit, the library's 413 (the envelope's "Invalid parameter: body").
+ */
+export async function readMultipart(req: FastifyRequest): Promise<MultipartBody> {
+  if (!isMultipart(req)) throw invalid("validation.invalidParameter", "file", { field: "file" });
+  try {
+    return await loadMultipart(req);
+  } catch (err) {
+    if (isMultipartLimit(err)) throw err;
+    throw invalid("validation.invalidParameter", "file", { field: "file" });
+  }
 }

@@ -1,7 +1,9 @@
 import { envelope, outboxItem, outboxQuery, pageOf } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/tx";
+import type { Guard } from "../auth/guard";
 import { ok } from "../http/envelope";
+import { fromLoopback } from "../http/health";
 import { sendXlsx } from "../http/export";
 import { listOutbox, type OutboxRow } from "./outbox";
 
@@ -18,11 +20,16 @@ function present(row: OutboxRow) {
 
 /**
  * The local mail/SMS adapter's outbox, for developers and browser tests to read the codes that were
- * "sent". Registered only while the local adapters are active.
+ * "sent". Registered only while the local adapters are active, and served only to a client on this
+ * machine (loopback, not through a proxy) or to a signed-in operator: the codes in it sign people up.
  */
-export function devOutboxRoutes(db: Db): FastifyPluginAsyncZod {
+export function devOutboxRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
+  const operator = guard({ kinds: ["operator"] });
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
+    app.addHook("preHandler", async (req, reply) => {
+      if (!fromLoopback(req)) await operator.call(app, req, reply);
+    });
     app.get(
       "/outbox",
       { schema: { tags: ["dev"], summary: "Mail and SMS kept by the local adapters, newest first", querystring: outboxQuery, response: { 200: envelope(pageOf(outboxItem)) } } },

@@ -40,7 +40,8 @@ export function usePlaceOrder() {
   return useMutation({
     mutationFn: (req: OrderReq) => http.post<PurchaseOrder>(`${user}/orders`, req, { toast: false }),
     onSuccess: () => {
-      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.fundChangesAll]) void queryClient.invalidateQueries({ queryKey: key });
+      // The goods' stock changed too: the selection lists and the open goods drawer show it.
+      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.fundChangesAll, ["selection"]]) void queryClient.invalidateQueries({ queryKey: key });
     },
   });
 }

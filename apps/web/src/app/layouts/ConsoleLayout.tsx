@@ -1,4 +1,4 @@
-import { Button, Flex, Layout, Menu, Progress, Result, Typography, theme } from "antd";
+import { Button, Flex, Layout, Menu, Progress, Result, Typography, theme, type MenuProps } from "antd";
 import { createElement, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, Outlet, useLocation, useNavigation } from "react-router";
@@ -10,6 +10,7 @@ import type { AreaDef } from "../routes";
 import { useMyMenus } from "../../api/hooks/onboarding";
 import { pageAllowed } from "../../components/onboarding/menus";
 import { systemTextKey } from "../../components/chooser/SystemChooser";
+import { groupMenu } from "../routes/menuGroups";
 
 /** Checks the area's requirements: a session of its version, the merchant role, dev tools enabled. */
 function AreaGate({ area, children }: { area: AreaDef; children: React.ReactNode }) {
@@ -49,12 +50,16 @@ export function ConsoleLayout({ area }: { area: AreaDef }) {
   const [collapsed, setCollapsed] = useState(false);
   // A sub-account sees only the pages it was given (the server refuses the others too).
   const { data: menus } = useMyMenus();
-  const menuItems = area.pages
-    .filter((p) => p.menuKey && pageAllowed(menus, area, p))
-    .map((p) => {
-      const to = `${area.base}/${p.path}`;
-      return { key: to.toLowerCase(), icon: p.icon ? createElement(p.icon) : undefined, label: <Link to={to}>{t(p.menuKey ?? "")}</Link> };
-    });
+  const allowed = area.pages.filter((p) => p.menuKey && pageAllowed(menus, area, p));
+  const entry = (p: (typeof allowed)[number]) => {
+    const to = `${area.base}/${p.path}`;
+    return { key: to.toLowerCase(), icon: p.icon ? createElement(p.icon) : undefined, label: <Link to={to}>{t(p.menuKey ?? "")}</Link> };
+  };
+  // A long menu in sections (issue 25 item 4): headed groups, every entry still one click away; a section
+  // a sub-account sees one page of stays a plain entry.
+  const menuItems: NonNullable<MenuProps["items"]> = groupMenu(area.id, allowed).flatMap((g): NonNullable<MenuProps["items"]> =>
+    g.group === null || g.items.length === 1 ? g.items.map(entry) : [{ type: "group", key: `group:${g.group}`, label: t(g.group), children: g.items.map(entry) }],
+  );
 
   return (
     <Layout style={{ minHeight: "100vh" }}>

@@ -18,7 +18,7 @@ const BATCH_COLOR = { importing: "processing", done: "success", failed: "error" 
  */
 export default function CardImport() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const goodsId = Number(params.get("goodsId")) || undefined;
@@ -64,14 +64,23 @@ export default function CardImport() {
     }
   };
 
-  const voidSelected = async () => {
+  /** Voiding is final: the confirmation names how many codes of which goods. */
+  const voidSelected = () => {
     if (!goodsId || selected.length === 0) return;
-    const r = await catalogApi.voidCards(goodsId, selected.map(Number));
-    if (r?.ok) {
-      void message.success(t("catalog.msg.voided", { count: r.data.voided }));
-      setSelected([]);
-      refresh();
-    }
+    void modal.confirm({
+      title: t("catalog.msg.voidConfirmTitle", { count: selected.length, goods: goods?.name ?? "" }),
+      content: t("catalog.msg.voidConfirmBody"),
+      okButtonProps: { danger: true },
+      okText: t("catalog.action.voidSelected"),
+      onOk: async () => {
+        const r = await catalogApi.voidCards(goodsId, selected.map(Number));
+        if (r?.ok) {
+          void message.success(t("catalog.msg.voided", { count: r.data.voided }));
+          setSelected([]);
+          refresh();
+        }
+      },
+    });
   };
 
   const batchColumns = [
@@ -180,7 +189,7 @@ export default function CardImport() {
                         }}
                         options={CARD_STATES.map((s) => ({ value: s, label: t(`catalog.cardState.${s}`) }))}
                       />
-                      <Button danger disabled={selected.length === 0} onClick={() => void voidSelected()}>
+                      <Button danger disabled={selected.length === 0} onClick={voidSelected}>
                         {t("catalog.action.voidSelected")}
                       </Button>
                     </Space>

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { CardProducts } from "../../components/catalog/CardProducts";
 import { PageHint } from "../../components/PageHint";
+import { BrandCardProducts } from "./BrandCardProducts";
 import { BrandContext } from "./BrandContext";
 
 /** `/providers/DiscountCardP?sellerBrand=<id>`: the brand's discount cards (sold below face value), seen by its service provider with the brand token. */
@@ -9,7 +9,7 @@ export default function DiscountCardP() {
   const hint = <PageHint id="providers.DiscountCardP" title={t("catalog.hint.discountCardsTitle")} description={t("catalog.hint.discountCards")} />;
   return (
     <BrandContext hint={hint}>
-      <CardProducts kind="discount" header={hint} />
+      <BrandCardProducts kind="discount" header={hint} />
     </BrandContext>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { CardProducts } from "../../components/catalog/CardProducts";
 import { PageHint } from "../../components/PageHint";
+import { BrandCardProducts } from "./BrandCardProducts";
 import { BrandContext } from "./BrandContext";
 
 /** `/providers/FaceValueCardP?sellerBrand=<id>`: the brand's face value cards (sold at face value), seen by its service provider with the brand token. */
@@ -9,7 +9,7 @@ export default function FaceValueCardP() {
   const hint = <PageHint id="providers.FaceValueCardP" title={t("catalog.hint.faceValueCardsTitle")} description={t("catalog.hint.faceValueCards")} />;
   return (
     <BrandContext hint={hint}>
-      <CardProducts kind="faceValue" header={hint} />
+      <BrandCardProducts kind="faceValue" header={hint} />
     </BrandContext>
   );
 }

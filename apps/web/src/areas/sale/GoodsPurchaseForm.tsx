@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Flex } from "antd";
+import { RequiredStatesNotice } from "../../components/onboarding/RequiredStatesNotice";
 import { PageHint } from "../../components/PageHint";
 import { ApplicationList } from "../../components/purchasing/ApplicationList";
 
@@ -9,6 +10,7 @@ export default function GoodsPurchaseForm() {
   return (
     <Flex vertical gap={16}>
       <PageHint id="sale.GoodsPurchaseForm" title={t("application.hint.saleTitle")} description={t("application.hint.sale")} />
+      <RequiredStatesNotice />
       <ApplicationList side="purchaser" />
     </Flex>
   );

@@ -4,6 +4,7 @@ import { dockingApplyReq } from "@tessera/contracts";
 import { useApplyDocking } from "../../api/hooks/purchasing";
 import { reportFailure } from "../../components/form/serverError";
 import { useZodRules } from "../../components/form/useZodRules";
+import { RequiredStatesNotice } from "../../components/onboarding/RequiredStatesNotice";
 import { PageHint } from "../../components/PageHint";
 import { DockingList } from "../../components/purchasing/DockingList";
 
@@ -23,6 +24,7 @@ export default function SupplierDocking() {
   const header = (
     <Flex vertical gap={16}>
       <PageHint id="sale.SupplierDocking" title={t("docking.hint.saleTitle")} description={t("docking.hint.sale")} />
+      <RequiredStatesNotice market />
       <Card variant="borderless" title={t("docking.applyTitle")}>
         <Form form={form} layout="inline" onFinish={(v) => void submit(v)} requiredMark={false}>
           <Form.Item name="supplierId" label={t("docking.supplierId")} rules={[rule("supplierId")]}>

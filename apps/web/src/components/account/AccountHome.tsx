@@ -6,6 +6,7 @@ import { isLang, type Money, type UserInfo } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
 import { FundLinks } from "../funds/FundLinks";
 import { formatMoney } from "../money";
+import { RequiredStatesNotice } from "../onboarding/RequiredStatesNotice";
 import { PageHint } from "../PageHint";
 import { regionOptions } from "../regions";
 import { BindPhoneDialog } from "./BindPhoneDialog";
@@ -112,6 +113,7 @@ export function AccountHome({ role }: { role: HomeRole }) {
           {m && <Tag>{t("home.merchantIdShort", { id: m.merchantId })}</Tag>}
         </Space>
       </Flex>
+      {role !== "providers" && <RequiredStatesNotice />}
       <Balances info={info} role={role} />
       <FundLinks />
       <Card

@@ -6,6 +6,7 @@ import type { StatementRow } from "@tessera/contracts";
 import { useStatement } from "../../api/hooks/funds";
 import { formatMoney } from "../money";
 import { platformToday } from "../platformDay";
+import { ExportButton } from "../list/useExport";
 import { PageHint } from "../PageHint";
 
 /**
@@ -31,13 +32,16 @@ export function StatementPage({ unit }: { unit: "day" | "month" }) {
     <Flex vertical gap={16}>
       <PageHint id={`business.statement.${unit}`} title={t(`statement.hintTitle.${unit}`)} description={t("statement.hint")} />
       <Card variant="borderless">
-        <DatePicker.RangePicker
-          picker={unit === "day" ? "date" : "month"}
-          value={range}
-          allowClear={false}
-          onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
-          disabledDate={(d) => d.isAfter(platformToday(), "day")}
-        />
+        <Flex gap={16} wrap>
+          <DatePicker.RangePicker
+            picker={unit === "day" ? "date" : "month"}
+            value={range}
+            allowClear={false}
+            onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+            disabledDate={(d) => d.isAfter(platformToday(), "day")}
+          />
+          <ExportButton columns={columns} rows={data?.rows ?? []} name={`${t(`statement.hintTitle.${unit}`)} ${query.from} ${query.to}`} />
+        </Flex>
       </Card>
       <Card variant="borderless">
         <Table<StatementRow> rowKey="period" columns={columns} dataSource={data?.rows ?? []} loading={isFetching} pagination={false} />

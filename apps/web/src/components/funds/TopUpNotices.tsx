@@ -28,19 +28,21 @@ export function ProofLink({ url }: { url: string | null }) {
 export function TopUpNotices({ scope, header, actions }: { scope: "mine" | "ops"; header?: ReactNode; actions?: (row: TopUpNotice) => ReactNode }) {
   const { t } = useTranslation();
   const columns: TableColumnsType<TopUpNotice> = [
-    { title: t("funds.col.filedAt"), dataIndex: "createdAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    { title: t("funds.col.filedAt"), dataIndex: "createdAt", width: 132, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
     ...(scope === "ops"
-      ? [{ title: t("funds.col.merchant"), key: "merchant", render: (_: unknown, r: TopUpNotice) => `${r.merchantName} (${r.merchantId})` }]
+      ? [{ title: t("funds.col.merchant"), key: "merchant", width: 150, render: (_: unknown, r: TopUpNotice) => `${r.merchantName} (${r.merchantId})` }]
       : []),
     { title: t("funds.amount"), dataIndex: "amount", align: "right", render: (v: TopUpNotice["amount"]) => formatMoney(v) },
     { title: t("funds.col.fee"), dataIndex: "fee", align: "right", render: (v: TopUpNotice["fee"], r) => (r.state === "confirmed" ? formatMoney(v) : "-") },
-    { title: t("funds.payerName"), dataIndex: "payerName", render: (v: string, r) => <Tooltip title={`${t(`funds.payer.${r.payerType}`)} · ${r.idNumber}`}>{v}</Tooltip> },
-    { title: t("funds.otherAccount"), dataIndex: "otherAccount" },
-    { title: t("funds.transferRef"), dataIndex: "transferRef" },
+    { title: t("funds.payerName"), dataIndex: "payerName", width: 90, render: (v: string, r) => <Tooltip title={`${t(`funds.payer.${r.payerType}`)} · ${r.idNumber}`}>{v}</Tooltip> },
+    { title: t("funds.otherAccount"), dataIndex: "otherAccount", width: 120 },
+    { title: t("funds.transferRef"), dataIndex: "transferRef", width: 110 },
     { title: t("funds.proof"), dataIndex: "proofUrl", render: (v: string | null) => <ProofLink url={v} /> },
     {
       title: t("funds.col.state"),
       dataIndex: "state",
+      // Beside the actions, both always in sight when the operator's wide table scrolls sideways.
+      ...(actions && { fixed: "right" as const }),
       render: (v: TopUpState, r) => (
         <Space size={4}>
           <TopUpStateTag state={v} />
@@ -55,7 +57,6 @@ export function TopUpNotices({ scope, header, actions }: { scope: "mine" | "ops"
       header={header}
       rowKey="id"
       columns={columns}
-      scrollX={scope === "ops" ? 1300 : undefined}
       search={{
         select: { keys: [{ value: "state", label: t("funds.col.state"), options: TOP_UP_STATES.map((s) => ({ value: s, label: t(`funds.state.${s}`) })) }] },
         ...(scope === "ops" && { input: { keys: [{ value: "merchantId", label: t("funds.col.merchantId"), numeric: true }] } }),

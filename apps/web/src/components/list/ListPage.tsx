@@ -5,9 +5,10 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { PAGE_SIZES, type Page } from "@tessera/contracts";
 import type { Query } from "../../api/client";
-import { http, saveFile } from "../../api/http";
 import { isPageSize, mergeListState, readListState, type ListState } from "./listQuery";
 import { SearchBar, type SearchBarProps } from "./SearchBar";
+import { dense } from "./denseColumns";
+import { useExport } from "./useExport";
 import type { SearchValues } from "./searchValues";
 
 export interface ListPageProps<Row> {
@@ -17,14 +18,26 @@ export interface ListPageProps<Row> {
   rowKey: keyof Row & string;
   /** The react-query options of one page of rows for a list state. */
   query: (state: ListState) => { queryKey: QueryKey; queryFn: () => Promise<Page<Row>> };
-  /** The export hook: the server's .xlsx for the current filters, downloaded with the token. */
+  /**
+   * The export hook: the server's .xlsx for the current filters, downloaded with the token. Without it the
+   * list still exports (issue 25 item 6): every row of the current filters, read through `query` a
+   * thousand at a time, as the table's columns show them (`exportable: false` turns that off).
+   */
   exportFile?: (values: SearchValues) => { path: string; query: Query; fileName: string };
+  /** False for a list that must not leave the screen; true by default. */
+  exportable?: boolean;
+  /** The exported file's name without extension (default: the page title). */
+  exportName?: string;
   onBatchModify?: (keys: Key[]) => void;
   onBatchDelete?: (keys: Key[]) => void;
   header?: ReactNode;
   /** Horizontal scroll width for wide tables; by default the table fits its container. */
   scrollX?: number;
 }
+
+/** The default export reads the list a thousand rows at a time (the largest page size), at most 100 pages. */
+const EXPORT_PAGE_SIZE = 1000;
+const MAX_EXPORT_PAGES = 100;
 
 /**
  * A list page (spec 01 §2): SearchBar + table + pagination (20/50/100/200/1000) + export. Page,
@@ -37,25 +50,34 @@ export function ListPage<Row extends object>(props: ListPageProps<Row>) {
   const state = useMemo(() => readListState(params), [params]);
   const { data, isFetching } = useQuery({ ...props.query(state), placeholderData: (prev) => prev });
   const [selected, setSelected] = useState<Key[]>([]);
-  const [exporting, setExporting] = useState(false);
 
   const go = (next: ListState) => setParams((current) => mergeListState(current, next));
 
-  const doExport = async () => {
-    if (!props.exportFile) return;
-    const { path, query, fileName } = props.exportFile(state.values);
-    setExporting(true);
-    try {
-      const result = await http.download(path, { query, fileName });
-      if (result?.ok) {
-        saveFile(result.data.blob, result.data.fileName);
-        void message.success(t("list.exportDone"));
-      }
-    } finally {
-      setExporting(false);
-    }
+  const exportList = useExport();
+  const doExport = () => {
+    const file = props.exportFile?.(state.values);
+    return exportList.run<Row>(
+      file
+        ? { kind: "server", ...file }
+        : {
+            kind: "rows",
+            columns: props.columns,
+            name: props.exportName ?? document.title.split(" - ")[0] ?? "export",
+            // Every row of the current filters, a thousand at a time (the largest page size).
+            rows: async () => {
+              const rows: Row[] = [];
+              for (let page = 1; page <= MAX_EXPORT_PAGES; page++) {
+                const chunk = await props.query({ page, pageSize: EXPORT_PAGE_SIZE, values: state.values }).queryFn();
+                rows.push(...chunk.list);
+                if (chunk.list.length < EXPORT_PAGE_SIZE || rows.length >= chunk.total) break;
+              }
+              return rows;
+            },
+          },
+    );
   };
 
+  const denseColumns = useMemo(() => dense(props.columns), [props.columns]);
   const batch = Boolean(props.onBatchModify || props.onBatchDelete);
   const rowSelection: TableProps<Row>["rowSelection"] = batch
     ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys) }
@@ -77,8 +99,8 @@ export function ListPage<Row extends object>(props: ListPageProps<Row>) {
           values={state.values}
           onSearch={(values) => go({ page: 1, pageSize: state.pageSize, values })}
           onReset={() => go({ page: 1, pageSize: state.pageSize, values: {} })}
-          onExport={props.exportFile ? () => void doExport() : undefined}
-          exporting={exporting}
+          onExport={props.exportFile || props.exportable !== false ? () => void doExport() : undefined}
+          exporting={exportList.exporting}
           onBatchModify={needSelection(props.onBatchModify)}
           onBatchDelete={needSelection(props.onBatchDelete)}
         />
@@ -86,11 +108,12 @@ export function ListPage<Row extends object>(props: ListPageProps<Row>) {
       <Card variant="borderless" styles={{ body: { paddingTop: 8 } }}>
         <Table<Row>
           rowKey={props.rowKey}
-          columns={props.columns}
+          columns={denseColumns}
+          size="small"
           dataSource={data?.list ?? []}
           loading={isFetching}
           rowSelection={rowSelection}
-          scroll={props.scrollX ? { x: props.scrollX } : undefined}
+          scroll={{ x: props.scrollX ?? "max-content" }}
           pagination={{
             current: state.page,
             pageSize: state.pageSize,

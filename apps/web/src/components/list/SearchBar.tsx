@@ -212,17 +212,18 @@ export function SearchBar(props: SearchBarProps) {
           <Button icon={<ReloadOutlined />} onClick={props.onReset}>
             {t("search.reset")}
           </Button>
+          {/* The icons stay on the buttons' line (issue 25 item 4: the export icon sat alone on a second row). */}
+          {iconActions.length > 0 && (
+            <Flex gap={4} data-testid="search-icons">
+              {iconActions.map((a) => (
+                <Tooltip key={a.key} title={a.label}>
+                  <Button icon={a.icon} onClick={a.onClick} loading={"loading" in a ? a.loading : undefined} aria-label={a.label} data-testid={`search-${a.key}`} />
+                </Tooltip>
+              ))}
+            </Flex>
+          )}
         </Space>
       </Form.Item>
-      {iconActions.length > 0 && (
-        <Flex gap={4} style={{ marginInlineStart: "auto" }}>
-          {iconActions.map((a) => (
-            <Tooltip key={a.key} title={a.label}>
-              <Button icon={a.icon} onClick={a.onClick} loading={"loading" in a ? a.loading : undefined} aria-label={a.label} />
-            </Tooltip>
-          ))}
-        </Flex>
-      )}
     </Form>
   );
 }

@@ -15,14 +15,17 @@ export function DocumentUpload({
   doc,
   busy,
   onFile,
+  title,
 }: {
   kind: DocumentKind;
   doc: UploadedDoc | null;
   busy: boolean;
   onFile: (file: File) => void;
+  /** The slot's name when it is not the domestic document's (international: a passport, a registration). */
+  title?: string | undefined;
 }) {
   const { t } = useTranslation();
-  const label = t(`onboarding.realName.doc.${kind}`);
+  const label = title ?? t(`onboarding.realName.doc.${kind}`);
   return (
     <Card size="small" style={{ height: "100%" }} data-testid={`doc-${kind}`}>
       <Flex vertical align="center" gap={8}>

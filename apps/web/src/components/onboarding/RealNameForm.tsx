@@ -2,8 +2,10 @@ import { App, Alert, Button, Card, Col, DatePicker, Descriptions, Flex, Form, In
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { realNameSubmitReq, type DocumentKind, type RealNameApplication } from "@tessera/contracts";
+import { isIdentityDocumentNumber, isLang, isNationalId, realNameSubmitReq, type DocumentKind, type RealNameApplication } from "@tessera/contracts";
+import { useUserInfo } from "../../api/hooks/account";
 import { readIdText, readLicenseText, useRealNameInfo, useSubmitRealName, useUploadDocument } from "../../api/hooks/onboarding";
+import { regionOptions } from "../regions";
 import { RealNameTag } from "../account/RealNameTag";
 import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
@@ -24,17 +26,30 @@ const FIELDS = ["companyName", "licenseNumber", "licenseValidUntil", "legalName"
 const DATE = "YYYY-MM-DD";
 const STATE_COLOR = { pending: "processing", approved: "success", rejected: "error" } as const;
 
-function Submitted({ app }: { app: RealNameApplication }) {
+/** The labels that differ for an international organisation (Hong Kong, Singapore, Europe, the Americas). */
+const INTL_LABEL: Partial<Record<string, string>> = {
+  licenseNumber: "onboarding.realName.licenseNumberIntl",
+  legalName: "onboarding.realName.legalNameIntl",
+  legalIdNumber: "onboarding.realName.legalIdNumberIntl",
+};
+const INTL_DOC: Record<DocumentKind, string> = {
+  license: "onboarding.realName.licenseIntl",
+  id_front: "onboarding.realName.idFrontIntl",
+  id_back: "onboarding.realName.idBackIntl",
+};
+
+function Submitted({ app, intl }: { app: RealNameApplication; intl: boolean }) {
   const { t } = useTranslation();
   const longTerm = t("onboarding.realName.longTerm");
+  const label = (field: string) => t((intl && INTL_LABEL[field]) || `onboarding.realName.${field}`);
   return (
     <Card variant="borderless" title={t("onboarding.realName.submitted")} extra={<Tag color={STATE_COLOR[app.state]}>{t(`onboarding.review.${app.state}`)}</Tag>}>
       <Descriptions column={{ xs: 1, md: 2 }} size="small">
         <Descriptions.Item label={t("onboarding.realName.companyName")}>{app.companyName}</Descriptions.Item>
-        <Descriptions.Item label={t("onboarding.realName.licenseNumber")}>{app.licenseNumber}</Descriptions.Item>
+        <Descriptions.Item label={label("licenseNumber")}>{app.licenseNumber}</Descriptions.Item>
         <Descriptions.Item label={t("onboarding.realName.licenseValidUntil")}>{app.licenseValidUntil ?? longTerm}</Descriptions.Item>
-        <Descriptions.Item label={t("onboarding.realName.legalName")}>{app.legalName}</Descriptions.Item>
-        <Descriptions.Item label={t("onboarding.realName.legalIdNumber")}>{app.legalIdNumber}</Descriptions.Item>
+        <Descriptions.Item label={label("legalName")}>{app.legalName}</Descriptions.Item>
+        <Descriptions.Item label={label("legalIdNumber")}>{app.legalIdNumber}</Descriptions.Item>
         <Descriptions.Item label={t("onboarding.realName.idValidUntil")}>{app.idValidUntil ?? longTerm}</Descriptions.Item>
         <Descriptions.Item label={t("onboarding.realName.submittedAt")}>{dayjs(app.submittedAt).format("YYYY-MM-DD HH:mm")}</Descriptions.Item>
       </Descriptions>
@@ -54,9 +69,16 @@ function Submitted({ app }: { app: RealNameApplication }) {
  * operator reviews. Shows the state, the application under review, or the rejection reason.
  */
 export function RealNameForm({ pageId, brandContext = false }: { pageId: string; brandContext?: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const { data: info, isPending } = useRealNameInfo();
+  const { data: user } = useUserInfo();
+  // An international organisation verifies with its registration and a passport or identity card.
+  const intl = !brandContext && user?.merchant?.version === "international";
+  const country = intl && user?.merchant?.country ? (regionOptions(isLang(i18n.language) ? i18n.language : "tw").find((r) => r.value === user.merchant?.country)?.label ?? user.merchant.country) : null;
+  const label = (field: string) => t((intl && INTL_LABEL[field]) || `onboarding.realName.${field}`);
+  // The server holds a domestic organisation to a mainland national ID (the edge takes either).
+  const idNumberOk = (v: string) => (intl ? isIdentityDocumentNumber(v) : isNationalId(v));
   const upload = useUploadDocument();
   const submit = useSubmitRealName();
   const [form] = Form.useForm<FieldValues>();
@@ -133,7 +155,7 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
 
   return (
     <Flex vertical gap={16}>
-      <PageHint id={pageId} title={t("onboarding.realName.hintTitle")} description={t("onboarding.realName.hint")} />
+      <PageHint id={pageId} title={t("onboarding.realName.hintTitle")} description={t(intl ? "onboarding.realName.intlHint" : "onboarding.realName.hint")} />
       <Card variant="borderless">
         <Flex justify="space-between" align="center" wrap gap={12}>
           <Space size={12}>
@@ -142,6 +164,7 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
               <RealNameTag state={info.state} />
             </span>
             {info.expiresOn && <Typography.Text type="secondary">{t("onboarding.realName.expiresOn", { date: info.expiresOn })}</Typography.Text>}
+            {country && <Typography.Text type="secondary" data-testid="realname-country">{`${t("onboarding.realName.intlCountry")}: ${country}`}</Typography.Text>}
           </Space>
           {info.state === "verified" && !pending && !editing && <Button onClick={() => setEditing(true)}>{t("onboarding.realName.renew")}</Button>}
         </Flex>
@@ -151,14 +174,14 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
           <Alert style={{ marginTop: 12 }} type="warning" showIcon title={t("onboarding.realName.rejectedNotice")} description={latest.rejectReason} data-testid="reject-reason" />
         )}
       </Card>
-      {latest && (pending || !showForm) && <Submitted app={latest} />}
+      {latest && (pending || !showForm) && <Submitted app={latest} intl={intl} />}
       {showForm && (
         <Card variant="borderless" title={t("onboarding.realName.formTitle")}>
           <Typography.Paragraph type="secondary">{t("onboarding.realName.step1")}</Typography.Paragraph>
           <Row gutter={[12, 12]} style={{ marginBottom: 16 }}>
             {(["license", "id_front", "id_back"] as const).map((kind) => (
               <Col xs={24} md={8} key={kind}>
-                <DocumentUpload kind={kind} doc={docs[kind] ?? null} busy={busy === kind} onFile={(f) => void onFile(kind, f)} />
+                <DocumentUpload kind={kind} doc={docs[kind] ?? null} busy={busy === kind} onFile={(f) => void onFile(kind, f)} title={intl ? t(INTL_DOC[kind]) : undefined} />
               </Col>
             ))}
           </Row>
@@ -180,18 +203,22 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="licenseNumber" label={t("onboarding.realName.licenseNumber")} rules={[fieldRule("licenseNumber")]}>
+                <Form.Item name="licenseNumber" label={label("licenseNumber")} rules={[fieldRule("licenseNumber")]}>
                   <Input maxLength={30} />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="legalName" label={t("onboarding.realName.legalName")} rules={[fieldRule("legalName")]}>
+                <Form.Item name="legalName" label={label("legalName")} rules={[fieldRule("legalName")]}>
                   <Input maxLength={30} />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="legalIdNumber" label={t("onboarding.realName.legalIdNumber")} rules={[fieldRule("legalIdNumber")]}>
-                  <Input maxLength={18} />
+                <Form.Item
+                  name="legalIdNumber"
+                  label={label("legalIdNumber")}
+                  rules={[{ validator: (_r, v: unknown) => (typeof v === "string" && idNumberOk(v.trim()) ? Promise.resolve() : Promise.reject(new Error(t(intl ? "msg:realName.intlIdNumberInvalid" : "msg:realName.idNumberInvalid")))) }]}
+                >
+                  <Input maxLength={intl ? 24 : 18} />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>

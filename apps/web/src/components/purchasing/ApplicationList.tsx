@@ -111,7 +111,7 @@ export function ApplicationList({ side }: { side: "purchaser" | "supplier" }) {
       {reviewing && <ReviewDialog application={reviewing} onClose={() => setReviewing(null)} />}
       {buying && (
         <Modal open title={buying.goodsName} onCancel={() => setBuying(null)} footer={null} destroyOnHidden>
-          <PurchaseForm goods={{ id: Number(buying.goodsId), price: (buying.secretPrice ?? buying.price ?? buying.listPrice).amount, currency: buying.listPrice.currency, perOrderMax: buying.perOrderMax, fromStock: buying.fromStock }} />
+          <PurchaseForm goods={{ id: Number(buying.goodsId), price: (buying.secretPrice ?? buying.price ?? buying.listPrice).amount, currency: buying.listPrice.currency, perOrderMax: buying.perOrderMax, fromStock: buying.fromStock, ownPrice: buying.price !== null }} />
         </Modal>
       )}
     </>

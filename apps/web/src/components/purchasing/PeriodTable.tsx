@@ -3,6 +3,7 @@ import type { Dayjs } from "dayjs";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { PAGE_SIZES } from "@tessera/contracts";
+import { ExportButton } from "../list/useExport";
 import { platformToday } from "../platformDay";
 
 export interface PeriodState {
@@ -21,6 +22,8 @@ export function PeriodTable<Row extends object>(props: {
   rowKey: keyof Row & string;
   columns: TableColumnsType<Row>;
   useRows: (state: PeriodState) => { data: Row[] | undefined; isFetching: boolean };
+  /** The exported file's name (default: the page title). */
+  exportName?: string;
 }) {
   const { t } = useTranslation();
   const [unit, setUnit] = useState<"day" | "month">("day");
@@ -34,6 +37,7 @@ export function PeriodTable<Row extends object>(props: {
         <Flex gap={16} wrap>
           {props.units && <Segmented<"day" | "month"> value={unit} onChange={setUnit} options={(["day", "month"] as const).map((u) => ({ value: u, label: t(`report.unit.${u}`) }))} />}
           <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} disabledDate={(d) => d.isAfter(platformToday(), "day")} />
+          <ExportButton columns={props.columns} rows={data ?? []} name={`${props.exportName ?? document.title.split(" - ")[0] ?? "export"} ${range[0].format("YYYY-MM-DD")} ${range[1].format("YYYY-MM-DD")}`} />
         </Flex>
       </Card>
       <Card variant="borderless">

@@ -21,7 +21,7 @@ interface Values {
  * top-up goods), the total against the SUP balance, with the way to top up when it is short. One order
  * number per attempt, so a retried click never buys twice.
  */
-export function PurchaseForm({ goods }: { goods: { id: number; price: number; currency: Currency; perOrderMax: number; fromStock: boolean } }) {
+export function PurchaseForm({ goods }: { goods: { id: number; price: number; currency: Currency; perOrderMax: number; fromStock: boolean; ownPrice?: boolean } }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const text = useMessageText();
@@ -77,9 +77,12 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
         <Button type="primary" htmlType="submit" block loading={place.isPending} disabled={short} data-testid="buy-submit">
           {t("order.buy")}
         </Button>
-        <Button type="link" block onClick={() => void applyFor()} loading={apply.isPending} style={{ marginTop: 4 }}>
-          {t("application.apply")}
-        </Button>
+        {/* With its own price agreed, the purchaser has nothing left to apply for. */}
+        {!goods.ownPrice && (
+          <Button type="link" block onClick={() => void applyFor()} loading={apply.isPending} style={{ marginTop: 4 }}>
+            {t("application.apply")}
+          </Button>
+        )}
       </Form>
     </Card>
   );

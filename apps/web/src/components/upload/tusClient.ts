@@ -1,31 +1,27 @@
 import { TUS_VERSION, UPLOAD_PART_BYTES, UPLOAD_RETRIES, UPLOAD_TIMEOUT_MS } from "@tessera/contracts";
+import { DetailedError, Upload, type HttpRequest, type HttpResponse, type HttpStack, type PreviousUpload, type UrlStorage } from "tus-js-client";
 
 /**
- * A small tus 1.0 client (core + creation) over fetch: PATCH parts of 1 MiB, each retried up to 3
- * times (spec 03 §9), resynchronising the offset with HEAD after a failure. The upload's URL is kept
- * in storage under the file's fingerprint, so a paused or interrupted upload — also after a page
- * reload — continues where the server says it stopped. Free of DOM globals (fetch and storage come
- * in), so it runs in unit tests.
+ * Resumable uploads with tus-js-client, the tus protocol's reference client, set up as spec 03 §9
+ * asks: parts of 1 MiB, each retried up to 3 times 2 s apart (after a failure the client asks the
+ * server for its offset with HEAD and continues from there). The upload's address is kept in storage
+ * under the file's fingerprint, so a paused or interrupted upload — also after a page reload —
+ * continues where the server says it stopped. What is ours: requests go through `fetch` (a timeout
+ * per request, and tests pass a fake server), the video the server names in `Tessera-Video-Id`, and
+ * a promise-shaped API for the upload dialog.
  */
 
+/** Where upload addresses are kept (the browser's localStorage, or a map in tests). */
 export interface TusStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem(key: string): void;
 }
 
-export interface TusFile {
-  name: string;
-  size: number;
-  type: string;
-  lastModified: number;
-  slice(start: number, end: number): Blob;
-}
-
 export interface TusOptions {
   endpoint: string;
-  file: TusFile;
-  /** Upload-Metadata fields (values are base64-encoded here). */
+  file: File;
+  /** Upload-Metadata fields (base64-encoded by the client; empty values are left out). */
   metadata: Record<string, string>;
   /** What else makes two uploads of one file different (the dialog's type and id, the user). */
   fingerprintScope: string;
@@ -35,11 +31,9 @@ export interface TusOptions {
   storage: TusStorage;
   onProgress: (sent: number, total: number) => void;
   partSize?: number;
-  retries?: number;
-  /** Delay before each retry (spec 03 §9: retry interval 2 s). */
-  retryDelayMs?: number;
+  /** Delays before the retries of a failed request; their number is the number of retries (spec 03 §9: 3, 2 s apart). */
+  retryDelays?: number[];
   timeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface TusResult {
@@ -60,56 +54,138 @@ export class TusStop extends Error {
   }
 }
 
+/** Storage key prefix of upload addresses: `tus::<fingerprint>` → the upload's URL. */
 export const STORAGE_PREFIX = "tus::";
+const VIDEO_ID_HEADER = "Tessera-Video-Id";
 
-export function fingerprintOf(file: TusFile, scope: string): string {
+export function fingerprintOf(file: Pick<File, "name" | "type" | "size" | "lastModified">, scope: string): string {
   return [file.name, file.type, file.size, file.lastModified, scope].join("|");
 }
 
-function encodeMetadata(meta: Record<string, string>): string {
-  return Object.entries(meta)
-    .filter(([, v]) => v !== "")
-    .map(([k, v]) => `${k} ${btoa(String.fromCharCode(...new TextEncoder().encode(v)))}`)
-    .join(",");
-}
+/** Statuses worth retrying: the network (0), a busy or conflicting upload, too many requests, the server's own failures. */
+const retryable = (status: number) => status === 0 || status === 409 || status === 423 || status === 429 || status >= 500;
 
-async function serverMessage(res: Response): Promise<string | undefined> {
+function serverMessage(body: string): string | undefined {
   try {
-    const body = (await res.json()) as { msg?: unknown };
-    return typeof body.msg === "string" ? body.msg : undefined;
+    const parsed = JSON.parse(body) as { msg?: unknown };
+    return typeof parsed.msg === "string" ? parsed.msg : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Statuses worth retrying: the network, a busy or conflicting upload, the server's own failures. */
-const retryable = (status: number) => status === 409 || status === 423 || status === 429 || status >= 500;
+function failure(err: unknown): TusStop {
+  if (err instanceof TusStop) return err;
+  const res = err instanceof DetailedError ? err.originalResponse : null;
+  return new TusStop("failed", res ? serverMessage(res.getBody()) : undefined, res?.getStatus());
+}
+
+/**
+ * One upload address per fingerprint, stored as the plain URL under `tus::<fingerprint>` (as the
+ * previous hand-written client kept it, so uploads paused before the switch still resume).
+ */
+function urlStorage(storage: TusStorage): UrlStorage {
+  const entry = (key: string, url: string): PreviousUpload => ({ size: null, metadata: {}, creationTime: "", urlStorageKey: key, uploadUrl: url, parallelUploadUrls: null });
+  return {
+    findAllUploads: () => Promise.resolve([]),
+    findUploadsByFingerprint: (fingerprint) => {
+      const key = STORAGE_PREFIX + fingerprint;
+      const url = storage.getItem(key);
+      return Promise.resolve(url ? [entry(key, url)] : []);
+    },
+    removeUpload: (key) => Promise.resolve(storage.removeItem(key)),
+    addUpload: (fingerprint, upload) => {
+      const key = STORAGE_PREFIX + fingerprint;
+      if (upload.uploadUrl) storage.setItem(key, upload.uploadUrl);
+      return Promise.resolve(key);
+    },
+  };
+}
+
+/** tus-js-client's transport over `fetch`, each request aborted after `timeoutMs` (then retried like a network error). */
+function fetchStack(fetchFn: TusOptions["fetch"], timeoutMs: number): HttpStack {
+  return {
+    getName: () => "FetchHttpStack",
+    createRequest(method, url): HttpRequest {
+      const headers: Record<string, string> = {};
+      const controller = new AbortController();
+      return {
+        getMethod: () => method,
+        getURL: () => url,
+        setHeader: (name, value) => void (headers[name] = value),
+        getHeader: (name) => headers[name],
+        // fetch reports no upload progress: progress moves part by part.
+        setProgressHandler: () => undefined,
+        async send(body: Blob | null = null): Promise<HttpResponse> {
+          const timer = setTimeout(() => controller.abort(new Error(`tus request timed out after ${timeoutMs} ms`)), timeoutMs);
+          try {
+            const res = await fetchFn(url, { method, headers, body, signal: controller.signal });
+            const text = await res.text();
+            return { getStatus: () => res.status, getHeader: (name) => res.headers.get(name) ?? undefined, getBody: () => text, getUnderlyingObject: () => res };
+          } finally {
+            clearTimeout(timer);
+          }
+        },
+        abort: () => Promise.resolve(controller.abort()),
+        getUnderlyingObject: () => controller,
+      };
+    },
+  };
+}
 
 export class TusUpload {
-  readonly #o: Required<Omit<TusOptions, "sleep">> & { sleep: (ms: number) => Promise<void> };
+  readonly #o: TusOptions;
   readonly #key: string;
-  #controller: AbortController | null = null;
-  #offset = 0;
+  readonly #stack: HttpStack;
+  readonly #upload: Upload;
+  #resumeChecked = false;
+  /** Counts starts and pauses: a pause between a start and its first request wins. */
+  #run = 0;
+  #current: Promise<TusResult> | null = null;
+  /** The pending `start()`, settled by the client's callbacks or by `pause()`. */
+  #pending: { resolve: (r: TusResult) => void; reject: (e: TusStop) => void } | null = null;
+  /** The last progress reported (tus-js-client reports an offset before and after each part). */
+  #reported = -1;
 
   constructor(options: TusOptions) {
-    this.#o = {
-      partSize: UPLOAD_PART_BYTES,
-      retries: UPLOAD_RETRIES,
-      retryDelayMs: 2000,
-      timeoutMs: UPLOAD_TIMEOUT_MS,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      ...options,
-    };
-    this.#key = STORAGE_PREFIX + fingerprintOf(options.file, options.fingerprintScope);
+    const fingerprint = fingerprintOf(options.file, options.fingerprintScope);
+    this.#o = options;
+    this.#key = STORAGE_PREFIX + fingerprint;
+    this.#stack = fetchStack(options.fetch, options.timeoutMs ?? UPLOAD_TIMEOUT_MS);
+    this.#upload = new Upload(options.file, {
+      endpoint: options.endpoint,
+      metadata: Object.fromEntries(Object.entries(options.metadata).filter(([, v]) => v !== "")),
+      chunkSize: options.partSize ?? UPLOAD_PART_BYTES,
+      retryDelays: options.retryDelays ?? Array.from({ length: UPLOAD_RETRIES }, () => 2000),
+      onShouldRetry: (err) => retryable(err.originalResponse?.getStatus() ?? 0),
+      fingerprint: () => Promise.resolve(fingerprint),
+      urlStorage: urlStorage(options.storage),
+      // The address is forgotten once the server has named the video, not before (see #succeeded).
+      removeFingerprintOnSuccess: false,
+      httpStack: this.#stack,
+      fileReader: {
+        // A File is read by slicing (tus-js-client's browser reader does the same; its Node build reads only Buffers and streams).
+        openFile: (file: Blob) =>
+          Promise.resolve({ size: file.size, slice: (start: number, end: number) => Promise.resolve({ value: file.slice(start, end), done: end >= file.size }), close: () => undefined }),
+      },
+      onBeforeRequest: (req) => {
+        for (const [name, value] of Object.entries(options.headers())) req.setHeader(name, value);
+      },
+      onProgress: (sent, total) => {
+        if (sent === this.#reported) return;
+        this.#reported = sent;
+        options.onProgress(sent, total);
+      },
+      onSuccess: ({ lastResponse }) => void this.#succeeded(lastResponse),
+      onError: (err) => this.#settle(failure(err)),
+    });
   }
 
-  get offset(): number {
-    return this.#offset;
-  }
-
-  /** Stops the part in flight; `start()` rejects with TusStop("paused"). Start again to resume. */
+  /** Stops the request in flight; `start()` rejects with TusStop("paused"). Start again to resume. */
   pause(): void {
-    this.#controller?.abort();
+    this.#run++;
+    void this.#upload.abort();
+    this.#settle(new TusStop("paused"));
   }
 
   /** Forgets the stored upload URL (after success, or when the user gives the upload up). */
@@ -117,103 +193,65 @@ export class TusUpload {
     this.#o.storage.removeItem(this.#key);
   }
 
-  async start(): Promise<TusResult> {
-    const controller = new AbortController();
-    this.#controller = controller;
-    try {
-      const located = await this.#locate(controller.signal);
-      const url = located.url;
-      let videoId = located.videoId;
-      const total = this.#o.file.size;
-      this.#o.onProgress(this.#offset, total);
-      while (videoId === null) {
-        videoId = await this.#sendPart(url, controller.signal);
-        this.#o.onProgress(this.#offset, total);
-        if (videoId === null && this.#offset >= total) {
-          // The server has every byte but named no video (a finish that failed): one more empty PATCH finishes it.
-          videoId = await this.#sendPart(url, controller.signal);
-          if (videoId === null) throw new TusStop("failed");
+  /**
+   * Starts, or resumes after a pause or a failure (the first time from the address stored for this
+   * file, if any). While an upload runs, start() returns its promise.
+   */
+  start(): Promise<TusResult> {
+    if (this.#current) return this.#current;
+    const run = ++this.#run;
+    const current = (async () => {
+      if (!this.#resumeChecked) {
+        try {
+          const [previous] = await this.#upload.findPreviousUploads();
+          if (previous) this.#upload.resumeFromPreviousUpload(previous);
+          this.#resumeChecked = true;
+        } catch (err) {
+          throw failure(err);
         }
       }
+      if (run !== this.#run) throw new TusStop("paused");
+      return new Promise<TusResult>((resolve, reject) => {
+        this.#pending = { resolve, reject };
+        this.#upload.start();
+      });
+    })();
+    this.#current = current;
+    const done = () => {
+      if (this.#current === current) this.#current = null;
+    };
+    current.then(done, done);
+    return current;
+  }
+
+  #settle(outcome: TusResult | TusStop): void {
+    const pending = this.#pending;
+    this.#pending = null;
+    if (!pending) return;
+    if (outcome instanceof TusStop) pending.reject(outcome);
+    else pending.resolve(outcome);
+  }
+
+  /** Every byte is in; the reply names the video, or (a finish that failed before) one empty PATCH finishes it. */
+  async #succeeded(last: HttpResponse): Promise<void> {
+    if (!this.#pending) return;
+    const url = this.#upload.url ?? "";
+    try {
+      let videoId = last.getHeader(VIDEO_ID_HEADER);
+      if (!videoId) {
+        const req = this.#stack.createRequest("PATCH", url);
+        req.setHeader("Tus-Resumable", TUS_VERSION);
+        for (const [name, value] of Object.entries(this.#o.headers())) req.setHeader(name, value);
+        req.setHeader("Upload-Offset", String(this.#o.file.size));
+        req.setHeader("Content-Type", "application/offset+octet-stream");
+        const res = await req.send(null);
+        videoId = res.getStatus() === 204 ? res.getHeader(VIDEO_ID_HEADER) : undefined;
+        if (!videoId) throw new TusStop("failed", serverMessage(res.getBody()), res.getStatus());
+      }
       this.forget();
-      return { videoId, url };
+      this.#settle({ videoId, url });
     } catch (err) {
-      if (controller.signal.aborted) throw new TusStop("paused");
-      if (err instanceof TusStop) throw err;
-      throw new TusStop("failed");
-    } finally {
-      if (this.#controller === controller) this.#controller = null;
-    }
-  }
-
-  async #request(url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.#o.timeoutMs);
-    const onAbort = () => timeout.abort();
-    signal.addEventListener("abort", onAbort);
-    try {
-      return await this.#o.fetch(url, { ...init, signal: timeout.signal, headers: { ...this.#o.headers(), "Tus-Resumable": TUS_VERSION, ...(init.headers as Record<string, string>) } });
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    }
-  }
-
-  /** The stored upload when the server still has it (its offset), else a new one. */
-  async #locate(signal: AbortSignal): Promise<{ url: string; videoId: string | null }> {
-    const stored = this.#o.storage.getItem(this.#key);
-    if (stored) {
-      const res = await this.#request(stored, { method: "HEAD" }, signal);
-      if (res.ok) {
-        this.#offset = Number(res.headers.get("Upload-Offset") ?? "0");
-        return { url: stored, videoId: res.headers.get("Tessera-Video-Id") };
-      }
-      if (res.status !== 404 && res.status !== 410 && res.status !== 403) throw new TusStop("failed", undefined, res.status);
-      this.forget();
-    }
-    const res = await this.#request(
-      this.#o.endpoint,
-      { method: "POST", headers: { "Upload-Length": String(this.#o.file.size), "Upload-Metadata": encodeMetadata(this.#o.metadata) } },
-      signal,
-    );
-    const location = res.headers.get("Location");
-    if (res.status !== 201 || !location) throw new TusStop("failed", await serverMessage(res), res.status);
-    this.#o.storage.setItem(this.#key, location);
-    this.#offset = 0;
-    return { url: location, videoId: null };
-  }
-
-  /** One part from the current offset, with retries; returns the video id once the last byte is in. */
-  async #sendPart(url: string, signal: AbortSignal): Promise<string | null> {
-    for (let attempt = 0; ; attempt++) {
-      let status = 0;
-      let message: string | undefined;
-      try {
-        const end = Math.min(this.#offset + this.#o.partSize, this.#o.file.size);
-        const res = await this.#request(
-          url,
-          { method: "PATCH", headers: { "Upload-Offset": String(this.#offset), "Content-Type": "application/offset+octet-stream" }, body: this.#o.file.slice(this.#offset, end) },
-          signal,
-        );
-        if (res.status === 204) {
-          this.#offset = Number(res.headers.get("Upload-Offset") ?? String(end));
-          return res.headers.get("Tessera-Video-Id");
-        }
-        status = res.status;
-        message = await serverMessage(res);
-      } catch (err) {
-        if (signal.aborted) throw err;
-        // A network failure or a timeout: retried like a 5xx.
-      }
-      if ((status !== 0 && !retryable(status)) || attempt >= this.#o.retries) throw new TusStop("failed", message, status);
-      await this.#o.sleep(this.#o.retryDelayMs);
-      if (signal.aborted) throw new TusStop("paused");
-      // Where does the server stand now? Some bytes of the failed part may have arrived.
-      const head = await this.#request(url, { method: "HEAD" }, signal);
-      if (!head.ok) throw new TusStop("failed", undefined, head.status);
-      this.#offset = Number(head.headers.get("Upload-Offset") ?? String(this.#offset));
-      const videoId = head.headers.get("Tessera-Video-Id");
-      if (videoId) return videoId;
+      this.#settle(failure(err));
     }
   }
 }

@@ -1,4 +1,4 @@
-import { CARD_NUMBER_RE, CARD_SECRET_RE, type RejectReason } from "@tessera/contracts";
+import { CARD_NUMBER_RE, CARD_SECRET_RE, TEMPLATE_EXAMPLE_CARD, type RejectReason } from "@tessera/contracts";
 
 /** One data row of an import file as read (cells as strings, numbers or dates). */
 export interface RawRow {
@@ -56,12 +56,19 @@ function parseDateUncached(v: unknown): string | null | undefined {
   return date.toISOString().slice(0, 10);
 }
 
+/**
+ * Example codes of import templates, today's and the one earlier templates carried in their data sheet:
+ * a template imported as downloaded must not put its example on sale.
+ */
+const EXAMPLE_CODES = new Set([`${TEMPLATE_EXAMPLE_CARD.number}\0${TEMPLATE_EXAMPLE_CARD.secret}`, "8800123456789012\0Q7WX-9KD2-LM4P"]);
+
 /** The per-row rules of a card import; `today` is YYYY-MM-DD. A code expiring today is still accepted. */
 export function checkRow(raw: RawRow, today: string): CheckedRow {
   const number = cellText(raw.number);
   const secret = cellText(raw.secret);
   const reject = (reason: RejectReason): CheckedRow => ({ ok: false, rowNo: raw.rowNo, reason, number });
   if (number === "") return reject("numberMissing");
+  if (EXAMPLE_CODES.has(`${number}\0${secret}`)) return reject("exampleRow");
   if (!CARD_NUMBER_RE.test(number)) return reject("numberMalformed");
   if (secret === "") return reject("secretMissing");
   if (!CARD_SECRET_RE.test(secret)) return reject("secretMalformed");

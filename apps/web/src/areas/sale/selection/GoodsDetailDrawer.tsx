@@ -44,7 +44,11 @@ export function GoodsDetailDrawer({ id, onClose }: { id: number | null; onClose:
               { key: "equity", label: t("catalog.field.equityType"), children: t(`catalog.equity.${g.equityType}`) },
               { key: "code", label: t("catalog.field.code"), children: g.code },
               { key: "face", label: t("catalog.field.faceValue"), children: money(g.faceValue) },
-              { key: "price", label: t("catalog.field.price"), children: money(g.price) },
+              {
+                key: "price",
+                label: t("catalog.field.price"),
+                children: g.ownPrice ? t("application.ownPrice", { price: money(g.price), list: money(g.listPrice) }) : money(g.price),
+              },
               { key: "discount", label: t("catalog.field.discount"), children: percent(g.discountBp) },
               { key: "per", label: t("catalog.field.perOrderMax"), children: g.perOrderMax },
               { key: "deduct", label: t("catalog.field.deductionAccount"), children: t(`catalog.deduction.${g.deductionAccount}`) },
@@ -60,7 +64,7 @@ export function GoodsDetailDrawer({ id, onClose }: { id: number | null; onClose:
               { key: "desc", label: t("catalog.field.description"), children: <div style={{ whiteSpace: "pre-wrap" }}>{g.description || "-"}</div> },
             ]}
           />
-          <PurchaseForm goods={{ id: g.id, price: g.price, currency: g.currency, perOrderMax: g.perOrderMax, fromStock: isCardBusinessType(g.businessType) }} />
+          <PurchaseForm goods={{ id: g.id, price: g.price, currency: g.currency, perOrderMax: g.perOrderMax, fromStock: isCardBusinessType(g.businessType), ownPrice: g.ownPrice }} />
         </Space>
       )}
     </Drawer>

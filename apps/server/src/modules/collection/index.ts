@@ -1,0 +1,52 @@
+import { findSubAccount } from "../accounts";
+import type { ReviewQueue } from "../ops";
+import type { StoresService } from "../stores";
+import type { ModuleHost } from "../../platform/module";
+import { collectionBrandRoutes, collectionOpsRoutes, collectionPublicRoutes, collectionServicerRoutes } from "./routes";
+import { CollectionService } from "./service";
+
+export { CollectionService } from "./service";
+
+export interface CollectionModule {
+  collection: CollectionService;
+  /** The local aggregator's application review, for the operator console. */
+  queues: ReviewQueue[];
+}
+
+/** How soon the local aggregator finishes a signed application, and how often it looks. */
+const SIGNING_SECONDS = 3;
+const ADVANCE_TICK_MS = 5_000;
+
+/**
+ * Payment collection (issue 27): aggregated onboarding on the local payment-aggregator adapter (its
+ * review in the operator console), collection codes per account, payments through them and refunds.
+ * Mounts /api/card-brander, /api/card-servicer (receipt), /api/pay-public (payer page, signing link)
+ * and /api/ops/collection.
+ */
+export async function registerCollection(
+  host: ModuleHost,
+  needs: { stores: StoresService; serves: (providerId: number, merchantId: number) => Promise<boolean> },
+): Promise<CollectionModule> {
+  const { ctx, db, guard } = host;
+  const collection = new CollectionService({
+    db,
+    clock: ctx.clock,
+    storage: ctx.storage,
+    signingSeconds: SIGNING_SECONDS,
+    isSubAccount: async (merchantId, userId) => Boolean(await findSubAccount(db, merchantId, userId)),
+    ownStore: async (merchantId, storeId) => Boolean(await needs.stores.findStore(merchantId, storeId)),
+  });
+  await host.mount("/api/card-brander", collectionBrandRoutes({ collection, guard }));
+  await host.mount("/api/card-servicer", collectionServicerRoutes({ collection, guard, serves: needs.serves }));
+  await host.mount("/api/pay-public", collectionPublicRoutes({ collection }));
+  await host.mount("/api/ops/collection", collectionOpsRoutes({ collection, guard }));
+  host.schedule({
+    name: "payment aggregator",
+    everyMs: ADVANCE_TICK_MS,
+    run: async () => {
+      const n = await collection.advance();
+      return n > 0 ? `${n} applications finished signing` : undefined;
+    },
+  });
+  return { collection, queues: [collection.reviewQueue()] };
+}

@@ -1,0 +1,85 @@
+import type { ColumnType, Generated } from "kysely";
+import type { ApplyState, PayOrderState, PayRefundState } from "@tessera/contracts";
+import type { Id, Timestamp } from "../../db/columns";
+
+type Currency = "CNY" | "USD" | "HKD";
+type Text = ColumnType<string, string | undefined, string>;
+
+/** Tables owned by the collection module (migration 0094). */
+export interface PayApplicationsTable {
+  id: Id;
+  merchant_id: number;
+  business_code: string;
+  state: ColumnType<ApplyState, ApplyState | undefined, ApplyState>;
+  company_name: Text;
+  credit_code: Text;
+  legal_person: Text;
+  legal_id_no: Text;
+  contact_name: Text;
+  contact_phone: Text;
+  industry_code: Text;
+  bank_name: Text;
+  bank_account: Text;
+  bank_account_name: Text;
+  licence_image: Text;
+  fee_bps: ColumnType<number, number | undefined, number>;
+  reject_reason: string | null;
+  sign_token: string | null;
+  sub_mchid: string | null;
+  submitted_at: Date | null;
+  reviewed_at: Date | null;
+  reviewed_by: number | null;
+  signed_at: Date | null;
+  finished_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PayCodesTable {
+  id: Id;
+  merchant_id: number;
+  passport_id: number;
+  store_id: number | null;
+  name: string;
+  token: string;
+  created_at: Timestamp;
+  deleted_at: Date | null;
+}
+
+export interface PayOrdersTable {
+  id: Id;
+  merchant_id: number;
+  code_id: number;
+  order_no: string;
+  request_key: string;
+  amount: number;
+  fee: number;
+  refunded: Generated<number>;
+  currency: Currency;
+  state: ColumnType<PayOrderState, PayOrderState | undefined, PayOrderState>;
+  note: Text;
+  paid_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface PayRefundsTable {
+  id: Id;
+  merchant_id: number;
+  order_id: number;
+  request_key: string;
+  amount: number;
+  currency: Currency;
+  state: ColumnType<PayRefundState, PayRefundState | undefined, PayRefundState>;
+  reason: Text;
+  fail_reason: string | null;
+  created_by: number;
+  created_at: Timestamp;
+  finished_at: Date | null;
+}
+
+export interface CollectionTables {
+  pay_applications: PayApplicationsTable;
+  pay_codes: PayCodesTable;
+  pay_orders: PayOrdersTable;
+  pay_refunds: PayRefundsTable;
+}

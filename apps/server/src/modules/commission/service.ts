@@ -1,0 +1,218 @@
+import type { RawBuilder } from "kysely";
+import {
+  CODE,
+  type BusinessType,
+  type CloseReply,
+  type CommissionRule,
+  type CommissionRuleReq,
+  type CommissionStatement,
+  type CommissionStatementQuery,
+  type Page,
+  type StatementDetail,
+} from "@tessera/contracts";
+import { withTx, type Db, type Executor } from "../../db/tx";
+import type { Actor } from "../../platform/auth/actor";
+import { tenantOf } from "../../platform/auth/guard";
+import { audit } from "../../platform/audit";
+import { platformDay, startOfPlatformDay, type Clock } from "../../platform/clock";
+import { AppError, conflict, invalid } from "../../platform/http/errors";
+import { post } from "../ledger";
+import { getMerchant, lockMerchantForUpdate } from "../merchants";
+import { closeRebates } from "./rebates";
+import * as repo from "./repo";
+
+export interface CommissionDeps {
+  db: Db;
+  clock: Clock;
+  /** The order movements of a window, as a derived table (purchasing's read). */
+  orderMovements(from: Date, to: Date): RawBuilder<unknown>;
+  /** Active service-provider bindings (onboarding's read). */
+  activeBindings(db: Executor, providerId?: number): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor" }[]>;
+  /** Pays the rebate statements still due (after a close, and on every run of the job). */
+  payRebates(): Promise<number>;
+}
+
+const MONTH_RE = /^(\d{4})-(\d{2})$/;
+/** The month after and before a YYYY-MM period. */
+export function shiftPeriod(period: string, by: number): string {
+  const m = MONTH_RE.exec(period);
+  if (!m) throw new Error(`bad period ${period}`);
+  const index = Number(m[1]) * 12 + Number(m[2]) - 1 + by;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
+}
+
+const notFoundStatement = () => new AppError(CODE.NOT_FOUND, "commission.statementNotFound");
+
+/**
+ * Service-provider commission. The operator keeps each provider's rules (no two live rules of one
+ * scope overlap); a month's close (the operator's call, or the monthly job for the month just ended)
+ * writes lines for the served merchants' orders and refunds and a statement per provider; the provider
+ * confirms a draft statement and its closing amount moves from the platform into its commission
+ * account, once (ledger key `commission:<statement id>`, under the statement's row lock).
+ */
+export class CommissionService {
+  constructor(private readonly deps: CommissionDeps) {}
+
+  async rules(providerId?: number): Promise<CommissionRule[]> {
+    const rows = await repo.rules(this.deps.db, providerId);
+    const names = new Map<number, string>();
+    for (const id of new Set(rows.map((r) => r.provider_id))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    return rows.map((r) => presentRule(r, names.get(r.provider_id) ?? ""));
+  }
+
+  async providerRules(actor: Actor): Promise<CommissionRule[]> {
+    return this.rules(tenantOf(actor));
+  }
+
+  /** `POST ops/commission/rules`: a rule for a provider; refused when it overlaps another of its scope. */
+  async addRule(operator: Actor, req: CommissionRuleReq): Promise<CommissionRule> {
+    const providerId = Number(req.providerId);
+    const provider = await getMerchant(this.deps.db, providerId);
+    if (!provider?.roles.includes("providers")) throw invalid("commission.providerNotFound", "providerId");
+    const brandId = req.brandId === null ? null : Number(req.brandId);
+    const id = await withTx(this.deps.db, async (tx) => {
+      await lockMerchantForUpdate(tx, providerId);
+      if (await repo.overlapping(tx, { providerId, businessType: req.businessType, brandId, from: req.validFrom, to: req.validTo })) throw invalid("commission.ruleOverlap", "validFrom");
+      const row = await tx
+        .insertInto("commission_rules")
+        .values({ provider_id: providerId, business_type: req.businessType, brand_id: brandId, rate_bp: req.rateBp, valid_from: req.validFrom, valid_to: req.validTo, created_by: operator.userId, created_at: this.deps.clock.now() })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await audit(tx, { actorUserId: operator.userId, action: "commission.rule", subjectType: "commissionRule", subjectId: row.id, detail: { ...req } });
+      return row.id;
+    });
+    const rule = (await this.rules(providerId)).find((r) => r.id === String(id));
+    if (!rule) throw new AppError(CODE.NOT_FOUND, "commission.ruleNotFound");
+    return rule;
+  }
+
+  async removeRule(operator: Actor, id: number): Promise<void> {
+    const now = this.deps.clock.now();
+    await withTx(this.deps.db, async (tx) => {
+      const r = await tx.updateTable("commission_rules").set({ removed_at: now }).where("id", "=", id).where("removed_at", "is", null).executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "commission.ruleNotFound");
+      await audit(tx, { actorUserId: operator.userId, action: "commission.ruleRemove", subjectType: "commissionRule", subjectId: id });
+    });
+  }
+
+  /**
+   * Closes a month that has ended: idempotent (a second close, even in parallel, finds the month
+   * closed and writes nothing).
+   */
+  async close(period: string, actorUserId: number | null): Promise<CloseReply> {
+    const now = this.deps.clock.now();
+    const next = shiftPeriod(period, 1);
+    const to = startOfPlatformDay(`${next}-01`);
+    if (to.getTime() > now.getTime()) throw invalid("commission.periodOpen", "period");
+    const from = startOfPlatformDay(`${period}-01`);
+    const reply = await withTx(this.deps.db, async (tx): Promise<CloseReply> => {
+      const claimed = await tx.insertInto("commission_closes").values({ period, closed_at: now }).onConflict((oc) => oc.doNothing()).returning("period").executeTakeFirst();
+      if (!claimed) {
+        const done = await tx.selectFrom("commission_closes").selectAll().where("period", "=", period).executeTakeFirstOrThrow();
+        return { period, statements: done.statements, lines: done.lines, rebates: 0, alreadyClosed: true };
+      }
+      const bindings = await this.deps.activeBindings(tx);
+      const result = await repo.closeMonth(tx, { period, previous: shiftPeriod(period, -1), movements: this.deps.orderMovements(from, to), bindings, now });
+      const lastDay = platformDay(new Date(to.getTime() - 1));
+      const rebates = await closeRebates(tx, { period, lastDay, movements: this.deps.orderMovements(from, to), now });
+      await tx.updateTable("commission_closes").set({ statements: result.statements, lines: result.lines }).where("period", "=", period).execute();
+      await audit(tx, { actorUserId, action: "commission.close", subjectType: "commissionClose", subjectId: period, detail: { ...result, rebates } });
+      return { period, ...result, rebates, alreadyClosed: false };
+    });
+    await this.deps.payRebates();
+    return reply;
+  }
+
+  /** The monthly job: closes the month before the current platform month. */
+  async closeLastMonth(): Promise<CloseReply> {
+    const today = platformDay(this.deps.clock.now());
+    return this.close(shiftPeriod(today.slice(0, 7), -1), null);
+  }
+
+  async statements(actor: Actor, q: CommissionStatementQuery): Promise<Page<CommissionStatement>> {
+    const [rows, count] = await repo.statementPage(this.deps.db, { providerId: tenantOf(actor), from: q.from, to: q.to, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    return { list: rows.map(presentStatement), total: Number(count.n), page: q.page, pageSize: q.pageSize };
+  }
+
+  async statement(actor: Actor, id: number): Promise<StatementDetail> {
+    const row = await repo.statement(this.deps.db, id);
+    if (!row || row.provider_id !== tenantOf(actor)) throw notFoundStatement();
+    const merchants = await repo.statementMerchants(this.deps.db, id);
+    const m = (amount: number) => ({ amount, currency: row.currency });
+    const out: StatementDetail["merchants"] = [];
+    for (const r of merchants) {
+      const accrued = Number(r.accrued);
+      const clawedBack = Number(r.clawed_back);
+      out.push({
+        merchantId: String(r.merchant_id),
+        merchantName: (await getMerchant(this.deps.db, r.merchant_id))?.name ?? "",
+        side: r.side,
+        orders: Number(r.orders),
+        basis: m(Number(r.basis)),
+        accrued: m(accrued),
+        clawedBack: m(clawedBack),
+        net: m(accrued - clawedBack),
+      });
+    }
+    return { ...presentStatement(row), merchants: out };
+  }
+
+  /** `PUT commission/statements/:id/confirm`: the provider confirms a draft; its closing is paid once. */
+  async confirm(actor: Actor, id: number): Promise<CommissionStatement> {
+    const providerId = tenantOf(actor);
+    const now = this.deps.clock.now();
+    const row = await withTx(this.deps.db, async (tx) => {
+      const s = await repo.lockStatement(tx, id);
+      if (!s || s.provider_id !== providerId) throw notFoundStatement();
+      if (s.state !== "draft" || s.closing <= 0) throw conflict("commission.notDraft");
+      await post(tx, {
+        idempotencyKey: `commission:${id}`,
+        kind: "commission",
+        currency: s.currency,
+        reason: `${s.period}`,
+        subject: { type: "commissionStatement", id },
+        createdBy: actor.userId,
+        postings: [
+          { account: { platform: "bank_clearing" }, amount: -s.closing },
+          { account: { merchantId: providerId, kind: "commission" }, amount: s.closing },
+        ],
+      });
+      await repo.markPaid(tx, id, actor.userId, now);
+      await audit(tx, { actorUserId: actor.userId, action: "commission.confirm", subjectType: "commissionStatement", subjectId: id, detail: { closing: s.closing } });
+      return repo.statement(tx, id);
+    });
+    if (!row) throw notFoundStatement();
+    return presentStatement(row);
+  }
+}
+
+function presentRule(r: repo.RuleRow, providerName: string): CommissionRule {
+  return {
+    id: String(r.id),
+    providerId: String(r.provider_id),
+    providerName,
+    businessType: r.business_type as BusinessType | null,
+    brandId: r.brand_id === null ? null : String(r.brand_id),
+    rateBp: r.rate_bp,
+    validFrom: r.valid_from,
+    validTo: r.valid_to,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+function presentStatement(s: repo.StatementRow): CommissionStatement {
+  const m = (amount: number) => ({ amount: Number(amount), currency: s.currency });
+  return {
+    id: String(s.id),
+    providerId: String(s.provider_id),
+    period: s.period,
+    opening: m(s.opening),
+    accrued: m(s.accrued),
+    clawedBack: m(s.clawed_back),
+    closing: m(s.closing),
+    lines: s.lines,
+    state: s.state,
+    closedAt: new Date(s.closed_at).toISOString(),
+    paidAt: s.paid_at ? new Date(s.paid_at).toISOString() : null,
+  };
+}

@@ -1,0 +1,75 @@
+import { execFileSync } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { CallbackTestReply, DeveloperExamples } from "@tessera/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { registerOperator } from "../../../test/operators";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const COMMANDS: Record<string, [string, string[]]> = { "sign.mjs": ["node", []], "sign.py": ["python3", []], "sign.sh": ["sh", []] };
+
+describe("developer portal", () => {
+  it("every signing example runs and prints the signature the server computes for the worked example", async () => {
+    const res = await t.call<DeveloperExamples>("GET", "/api/card-public/developer/examples");
+    const { examples, worked } = res.body.data;
+    expect(worked.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(worked.canonical).toBe(`POST\n/api/card-api/openapi/order\n1795449600\nn0nce-0001\n${worked.bodyHash}`);
+    expect(examples.map((e) => e.language)).toEqual(["Node.js", "Python", "Shell (OpenSSL)"]);
+    for (const e of examples) {
+      const command = COMMANDS[e.file];
+      if (!command) throw new Error(`no way to run ${e.file}`);
+      const out = execFileSync(command[0], [...command[1], path.join(import.meta.dirname, "examples", e.file)], { encoding: "utf8" }).trim();
+      expect(out, e.file).toBe(worked.signature);
+      expect(e.source).toContain("n0nce-0001");
+    }
+  });
+
+  it("the callback tester sends a signed sample callback to the merchant's URL and shows the reply", async () => {
+    const ops = await registerOperator(t);
+    const buyer = await registerMerchant(t, { orgName: "Callback Tester Ltd" });
+    const none = await t.call("POST", "/api/card-user/developer/callbackTest", { token: buyer.token, lang: "en" });
+    expect(none.body.msg).toBe("Please set your callback URL on the API security page first");
+
+    await t.ctx.database.db.updateTable("merchants").set({ real_name_state: "verified" }).where("id", "=", Number(buyer.merchantId)).execute();
+    const applied = await t.call<{ request: { id: string } }>("POST", "/api/card-brander/api/apply", { token: buyer.token, body: { purpose: "Callbacks" } });
+    await t.call("POST", `/api/ops/queues/apiPermission/items/${applied.body.data.request.id}/approve`, { token: ops.token });
+    const client = (await t.call<{ secret: string }>("POST", "/api/card-brander/api/view", { token: buyer.token, body: { password: STRONG_PASSWORD } })).body.data;
+
+    const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200, { "content-type": "text/plain" }).end("success");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await t.call("POST", "/api/card-brander/api/ip", { token: buyer.token, body: { ips: "", callbackUrl: `http://127.0.0.1:${port}/results` } });
+      const tested = await t.call<CallbackTestReply>("POST", "/api/card-user/developer/callbackTest", { token: buyer.token });
+      expect(tested.body.data).toMatchObject({ url: `http://127.0.0.1:${port}/results`, status: 200, reply: "success", error: null });
+      const got = received[0];
+      if (!got) throw new Error("nothing received");
+      const expected = createHmac("sha256", client.secret).update(`${String(got.headers["x-timestamp"])}\n${got.body}`).digest("hex");
+      expect(got.headers["x-signature"]).toBe(expected);
+      expect(JSON.parse(got.body)).toMatchObject({ event: "order.result", test: true, order: { orderNo: "TEST-CALLBACK" } });
+      // Another merchant's session tests only its own URL (it has none).
+      const other = await registerMerchant(t);
+      expect((await t.call("POST", "/api/card-user/developer/callbackTest", { token: other.token })).status).toBe(400);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

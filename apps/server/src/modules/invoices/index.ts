@@ -1,0 +1,38 @@
+import type { InvoiceType } from "@tessera/contracts";
+import type { Executor } from "../../db/tx";
+import type { ModuleHost } from "../../platform/module";
+import { createLocalEInvoiceAdapter } from "./adapter";
+import { invoiceOpsRoutes, invoiceUserRoutes } from "./routes";
+import { InvoicesService, type InvoiceSeller } from "./service";
+
+export { InvoicesService, taxOf, type InvoiceSeller } from "./service";
+export { renderInvoicePdf, capitals, type InvoiceDocument } from "./pdf";
+
+export interface InvoicesNeeds {
+  /** What a purchaser spent per invoice type (purchasing's read of its orders and refunds). */
+  spendByInvoiceType(db: Executor, merchantId: number, currency: string): Promise<Map<InvoiceType, number>>;
+}
+
+/**
+ * Invoices against spend (issue 29): requests, the operator's issue through the e-invoice adapter
+ * (local: numbered here, PDF rendered here, mailed through the mail adapter), red-letter reversal,
+ * titles and e-signature settings. Mounts /api/card-user (the merchant) and /api/ops (the operator).
+ */
+export async function registerInvoices(host: ModuleHost, needs: InvoicesNeeds): Promise<{ invoices: InvoicesService }> {
+  const { ctx, db, guard } = host;
+  const bank = ctx.config.funds.domesticBank;
+  const seller: InvoiceSeller = { name: bank.accountName, taxId: ctx.config.invoiceSellerTaxId, address: ctx.config.invoiceSellerAddress, bank: bank.bankName, bankAccount: bank.accountNumber };
+  const invoices = new InvoicesService({
+    db,
+    clock: ctx.clock,
+    storage: ctx.storage,
+    mailer: ctx.mailer,
+    adapter: createLocalEInvoiceAdapter(),
+    seller,
+    spendByInvoiceType: (db, merchantId, currency) => needs.spendByInvoiceType(db, merchantId, currency),
+    log: ctx.log,
+  });
+  await host.mount("/api/card-user", invoiceUserRoutes({ invoices, guard }));
+  await host.mount("/api/ops", invoiceOpsRoutes({ invoices, guard }));
+  return { invoices };
+}

@@ -1,0 +1,806 @@
+import { createHash } from "node:crypto";
+import {
+  CARD_BUSINESS_TYPES,
+  CODE,
+  MALL_SMS_PACKAGES,
+  SELECTION_BUSINESS_TYPES,
+  type BusinessType,
+  type CheckoutReq,
+  type GiftBag,
+  type GiftBagReq,
+  type Lang,
+  type MallOrder,
+  type MallSettings,
+  type MallSettingsReq,
+  type Merchandise,
+  type MerchandiseQuery,
+  type OrderReq,
+  type Page,
+  type PurchaseOrder,
+  type SelfGoods,
+  type SelfGoodsReq,
+  type SendCodeReply,
+  type SmsSummary,
+  type Storefront,
+  type StoreGoods,
+  isMessageKey,
+  renderMessage,
+} from "@tessera/contracts";
+import { sql } from "kysely";
+import { withTx, type Db, type Tx } from "../../db/tx";
+import type { Actor } from "../../platform/auth/actor";
+import { tenantOf } from "../../platform/auth/guard";
+import { audit } from "../../platform/audit";
+import type { Clock } from "../../platform/clock";
+import { AppError, conflict, invalid } from "../../platform/http/errors";
+import { post } from "../ledger";
+import type { MallAppearance } from "../miniprogram";
+import type { Customer } from "../onecard";
+import type { CardKeys } from "../supply";
+import type { PaymentAdapter } from "./payments";
+import * as repo from "./repo";
+
+/** What the miniprogram module offers: the published (or experience) mall config of an app id. */
+export type { MallAppearance };
+export type MallAppearanceSource = (appId: string, version: "beta" | "release") => Promise<MallAppearance | null>;
+
+/** The mall a customer call is for (headers `v`, app id, seller id; the private code when the mall has one). */
+export interface MallContext {
+  appearance: MallAppearance;
+  privateCode: string | undefined;
+}
+
+export interface MallDeps {
+  db: Db;
+  clock: Clock;
+  keys: CardKeys;
+  appearance: MallAppearanceSource;
+  catalog: {
+    offers(buyer: { id: number; version: "domestic" | "international" }, q: MerchandiseQuery): Promise<Page<Merchandise>>;
+    goods(ids: number[]): Promise<Map<number, Merchandise>>;
+  };
+  purchasing: { place(merchantId: number, req: OrderReq): Promise<PurchaseOrder>; find(merchantId: number, orderNo: string): Promise<PurchaseOrder | undefined> };
+  /** Debits a one-card card under its lock, once per request key. */
+  debitCard(tx: Tx, cardId: number, amount: number, requestKey: string, note: string): Promise<unknown>;
+  /** Sends the customer-login code (accounts' SMS codes). */
+  sendLoginCode(phone: string, lang: Lang): Promise<SendCodeReply>;
+  payments: PaymentAdapter;
+  log: { warn(obj: object, msg: string): void };
+}
+
+const CARD_TYPES = new Set<BusinessType>(CARD_BUSINESS_TYPES);
+const DIRECT_TYPES = new Set<BusinessType>(SELECTION_BUSINESS_TYPES.direct);
+const deliveryOf = (t: BusinessType): "code" | "topup" | undefined => (CARD_TYPES.has(t) ? "code" : DIRECT_TYPES.has(t) ? "topup" : undefined);
+const money = (amount: number, currency: string) => ({ amount, currency: currency as "CNY" | "USD" | "HKD" });
+const iso = (d: Date | string) => new Date(d).toISOString();
+const maskNumber = (s: string) => (s.length <= 8 ? `${s.slice(0, 2)}****` : `${s.slice(0, 4)}${"*".repeat(Math.max(4, s.length - 8))}${s.slice(-4)}`);
+const notFound = (key: "mall.goodsNotFound" | "mall.bagNotFound" | "mall.orderNotFound" | "mall.unknown") => new AppError(CODE.NOT_FOUND, key);
+/** Thrown inside the order's transaction when another order took the codes meanwhile: roll back and buy again. */
+class Shortage extends Error {}
+
+interface Unit {
+  selfId: number;
+  goodsId: number;
+  name: string;
+  delivery: "code" | "topup";
+  count: number;
+  expiresDays: number | null;
+}
+
+export class MallService {
+  constructor(private readonly deps: MallDeps) {}
+  private now(): Date {
+    return this.deps.clock.now();
+  }
+
+  /* ---------- the mall a call is for ---------- */
+
+  /** `sellerOptional`: the storefront call, which tells the page its seller id. */
+  async resolve(h: { v: string | undefined; appId: string | undefined; sellerId: string | undefined; version: string | undefined; privateCode: string | undefined }, sellerOptional = false): Promise<MallContext> {
+    if (h.v !== "1" || !h.appId || (!h.sellerId && !sellerOptional) || h.appId.length > 64) throw new AppError(CODE.INVALID_PARAMETER, "mall.headersMissing");
+    const appearance = await this.deps.appearance(h.appId, h.version === "beta" ? "beta" : "release");
+    if (!appearance || (h.sellerId !== undefined && String(appearance.merchantId) !== h.sellerId)) throw notFound("mall.unknown");
+    return { appearance, privateCode: h.privateCode };
+  }
+
+  private async settingsRow(merchantId: number) {
+    return this.deps.db.selectFrom("mall_settings").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
+  }
+
+  /** Customer calls other than the storefront itself need the private code of a private mall. */
+  async unlocked(m: MallContext): Promise<void> {
+    const s = await this.settingsRow(m.appearance.merchantId);
+    if (s?.private_code && s.private_code !== m.privateCode) throw new AppError(CODE.FORBIDDEN, "mall.privateCodeWrong");
+  }
+
+  async storefront(m: MallContext): Promise<Storefront> {
+    const a = m.appearance;
+    const s = await this.settingsRow(a.merchantId);
+    return {
+      appId: a.appId,
+      name: a.name,
+      platform: a.platform,
+      template: a.template,
+      theme: a.theme,
+      navMenus: a.navMenus,
+      bottomMenus: a.bottomMenus,
+      customerService: a.customerService,
+      sellerId: String(a.merchantId),
+      locked: Boolean(s?.private_code) && s?.private_code !== m.privateCode,
+      brand: { title: s?.brand_title ?? "", intro: s?.brand_intro ?? "", image: s?.brand_image ?? "" },
+      allowTopupAccountChange: a.allowTopupAccountChange,
+      payOnPlatform: a.payOnPlatform,
+    };
+  }
+
+  /* ---------- SelfSupport ---------- */
+
+  private async buyer(merchantId: number) {
+    const m = await repo.merchantOf(this.deps.db, merchantId);
+    if (!m) throw new AppError(CODE.FORBIDDEN, "auth.forbidden");
+    return m;
+  }
+
+  async candidates(actor: Actor, q: { page: number; pageSize: number; keyword?: string | undefined }) {
+    const me = await this.buyer(tenantOf(actor));
+    const [cards, direct] = await Promise.all(
+      (["card", "direct"] as const).map((type) => this.deps.catalog.offers({ id: me.id, version: me.version }, { page: 1, pageSize: 1000, type, keyword: q.keyword, sort: "recommend" })),
+    );
+    const all = [...(cards?.list ?? []), ...(direct?.list ?? [])].filter((g) => g.currency === me.currency);
+    const inMall = new Set((await this.deps.db.selectFrom("mall_self_goods").select("goods_id").where("merchant_id", "=", me.id).execute()).map((r) => r.goods_id));
+    const list = all.slice((q.page - 1) * q.pageSize, q.page * q.pageSize).map((g) => ({
+      goodsId: String(g.id),
+      name: g.name,
+      brandName: g.brandName,
+      businessType: g.businessType,
+      faceValue: money(g.faceValue, g.currency),
+      cost: money(g.price, g.currency),
+      inMall: inMall.has(g.id),
+    }));
+    return { list, total: all.length, page: q.page, pageSize: q.pageSize };
+  }
+
+  async addSelf(actor: Actor, req: SelfGoodsReq): Promise<SelfGoods> {
+    const me = await this.buyer(tenantOf(actor));
+    const g = (await this.deps.catalog.goods([Number(req.goodsId)])).get(Number(req.goodsId));
+    if (!g || !deliveryOf(g.businessType)) throw invalid("mall.goodsNotFound", "goodsId");
+    const offered = await this.deps.catalog.offers({ id: me.id, version: me.version }, { page: 1, pageSize: 1000, type: CARD_TYPES.has(g.businessType) ? "card" : "direct", keyword: g.name, sort: "recommend" });
+    if (!offered.list.some((o) => o.id === g.id) || g.currency !== me.currency) throw conflict("mall.goodsNotBuyable", "goodsId");
+    const id = await withTx(this.deps.db, async (tx) => {
+      const row = await tx
+        .insertInto("mall_self_goods")
+        .values({ merchant_id: me.id, goods_id: g.id, name: req.name ?? g.name, price: req.price, currency: g.currency, on_sale: req.onSale, sort: req.sort, updated_at: this.now() })
+        .onConflict((oc) => oc.columns(["merchant_id", "goods_id"]).doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      if (!row) throw conflict("mall.alreadyInMall", "goodsId");
+      await audit(tx, { actorUserId: actor.userId, action: "mall.self.add", subjectType: "mall_self_goods", subjectId: row.id, detail: { goodsId: g.id, price: req.price } });
+      return row.id;
+    });
+    return this.selfOne(me.id, id);
+  }
+
+  async updateSelf(actor: Actor, id: number, req: { price?: number | undefined; name?: string | undefined; onSale?: boolean | undefined; sort?: number | undefined }): Promise<SelfGoods> {
+    const merchantId = tenantOf(actor);
+    const r = await this.deps.db
+      .updateTable("mall_self_goods")
+      .set({ ...(req.price !== undefined && { price: req.price }), ...(req.name !== undefined && { name: req.name }), ...(req.onSale !== undefined && { on_sale: req.onSale }), ...(req.sort !== undefined && { sort: req.sort }), updated_at: this.now() })
+      .where("id", "=", id)
+      .where("merchant_id", "=", merchantId)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) throw notFound("mall.goodsNotFound");
+    return this.selfOne(merchantId, id);
+  }
+
+  private async selfOne(merchantId: number, id: number): Promise<SelfGoods> {
+    const [one] = (await this.selfList(merchantId, { page: 1, pageSize: 1, id })).list;
+    if (!one) throw notFound("mall.goodsNotFound");
+    return one;
+  }
+
+  selfGoods(actor: Actor, q: { page: number; pageSize: number; keyword?: string | undefined; onSale?: "true" | "false" | undefined }): Promise<Page<SelfGoods>> {
+    return this.selfList(tenantOf(actor), q);
+  }
+
+  private async selfList(merchantId: number, q: { page: number; pageSize: number; keyword?: string | undefined; onSale?: "true" | "false" | undefined; id?: number }): Promise<Page<SelfGoods>> {
+    let base = this.deps.db.selectFrom("mall_self_goods").where("merchant_id", "=", merchantId);
+    if (q.id !== undefined) base = base.where("id", "=", q.id);
+    if (q.onSale) base = base.where("on_sale", "=", q.onSale === "true");
+    if (q.keyword) base = base.where("name", "ilike", `%${q.keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy("sort").orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    const goods = await this.deps.catalog.goods(rows.map((r) => r.goods_id));
+    const stock = await repo.ownStock(this.deps.db, merchantId, rows.map((r) => r.goods_id));
+    const me = await repo.merchantOf(this.deps.db, merchantId);
+    const prices = me ? await this.costs(me, [...goods.values()]) : new Map<number, number>();
+    return {
+      list: rows.map((r) => {
+        const g = goods.get(r.goods_id);
+        return {
+          id: String(r.id),
+          goodsId: String(r.goods_id),
+          name: r.name,
+          brandName: g?.brandName ?? "",
+          businessType: g?.businessType ?? "",
+          delivery: (g && deliveryOf(g.businessType)) ?? "code",
+          faceValue: money(g?.faceValue ?? 0, r.currency),
+          price: money(r.price, r.currency),
+          cost: money(prices.get(r.goods_id) ?? g?.price ?? 0, r.currency),
+          ownStock: stock.get(r.goods_id) ?? 0,
+          onSale: r.on_sale,
+          sort: r.sort,
+          createdAt: iso(r.created_at),
+        };
+      }),
+      total: Number(count.n),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
+  }
+
+  /** The merchant's own purchase prices (an approved purchase application's price first). */
+  private async costs(me: { id: number; version: "domestic" | "international" }, goods: Merchandise[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const g of goods) {
+      const type = CARD_TYPES.has(g.businessType) ? "card" : "direct";
+      const page = await this.deps.catalog.offers(me, { page: 1, pageSize: 20, type, keyword: g.name, sort: "recommend" });
+      const o = page.list.find((x) => x.id === g.id);
+      if (o) out.set(g.id, o.price);
+    }
+    return out;
+  }
+
+  /* ---------- EquityGiftBag ---------- */
+
+  async saveBag(actor: Actor, id: number | null, req: GiftBagReq): Promise<GiftBag> {
+    const merchantId = tenantOf(actor);
+    const selfIds = req.items.map((i) => Number(i.selfGoodsId));
+    const selves = await this.deps.db.selectFrom("mall_self_goods").select(["id", "currency"]).where("merchant_id", "=", merchantId).where("id", "in", selfIds).execute();
+    if (selves.length !== new Set(selfIds).size) throw invalid("mall.goodsNotFound", "items");
+    const currency = selves[0]?.currency;
+    if (!currency || selves.some((s) => s.currency !== currency)) throw invalid("mall.currencyMismatch", "items");
+    const bagId = await withTx(this.deps.db, async (tx) => {
+      const values = { name: req.name, description: req.description, price: req.price, currency, stock: req.stock, valid_days: req.validDays, on_sale: req.onSale, updated_at: this.now() };
+      let bid: number;
+      if (id === null) {
+        bid = (await tx.insertInto("mall_gift_bags").values({ merchant_id: merchantId, ...values }).returning("id").executeTakeFirstOrThrow()).id;
+      } else {
+        const cur = await tx.selectFrom("mall_gift_bags").select(["id", "sold"]).where("id", "=", id).where("merchant_id", "=", merchantId).forUpdate().executeTakeFirst();
+        if (!cur) throw notFound("mall.bagNotFound");
+        if (req.stock < cur.sold) throw invalid("mall.stockInvalid", "stock");
+        await tx.updateTable("mall_gift_bags").set(values).where("id", "=", id).execute();
+        await tx.deleteFrom("mall_gift_bag_items").where("bag_id", "=", id).execute();
+        bid = id;
+      }
+      const merged = new Map<number, number>();
+      for (const i of req.items) merged.set(Number(i.selfGoodsId), (merged.get(Number(i.selfGoodsId)) ?? 0) + i.quantity);
+      await tx.insertInto("mall_gift_bag_items").values([...merged].map(([sid, quantity]) => ({ bag_id: bid, self_goods_id: sid, quantity }))).execute();
+      await audit(tx, { actorUserId: actor.userId, action: id === null ? "mall.bag.add" : "mall.bag.update", subjectType: "mall_gift_bag", subjectId: bid, detail: { price: req.price, stock: req.stock } });
+      return bid;
+    });
+    const [bag] = await this.bagList(merchantId, { ids: [bagId] });
+    if (!bag) throw notFound("mall.bagNotFound");
+    return bag;
+  }
+
+  async bags(actor: Actor, q: { page: number; pageSize: number }): Promise<Page<GiftBag>> {
+    const merchantId = tenantOf(actor);
+    const total = await this.deps.db.selectFrom("mall_gift_bags").select((eb) => eb.fn.countAll<string>().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
+    return { list: await this.bagList(merchantId, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize }), total: Number(total.n), page: q.page, pageSize: q.pageSize };
+  }
+
+  private async bagList(merchantId: number, q: { ids?: number[]; offset?: number; limit?: number; onSale?: boolean }): Promise<GiftBag[]> {
+    let base = this.deps.db.selectFrom("mall_gift_bags").selectAll().where("merchant_id", "=", merchantId);
+    if (q.ids) base = base.where("id", "in", q.ids.length ? q.ids : [0]);
+    if (q.onSale) base = base.where("on_sale", "=", true);
+    const rows = await base.orderBy("id", "desc").offset(q.offset ?? 0).limit(q.limit ?? 1000).execute();
+    if (rows.length === 0) return [];
+    const items = await this.deps.db
+      .selectFrom("mall_gift_bag_items as i")
+      .innerJoin("mall_self_goods as s", "s.id", "i.self_goods_id")
+      .select(["i.bag_id", "i.self_goods_id", "i.quantity", "s.name", "s.price", "s.goods_id"])
+      .where("i.bag_id", "in", rows.map((r) => r.id))
+      .orderBy("i.self_goods_id")
+      .execute();
+    const goods = await this.deps.catalog.goods([...new Set(items.map((i) => i.goods_id))]);
+    return rows.map((r) => {
+      const mine = items.filter((i) => i.bag_id === r.id);
+      return {
+        id: String(r.id),
+        name: r.name,
+        description: r.description,
+        price: money(r.price, r.currency),
+        worth: money(mine.reduce((a, i) => a + i.price * i.quantity, 0), r.currency),
+        stock: r.stock,
+        sold: r.sold,
+        validDays: r.valid_days,
+        onSale: r.on_sale,
+        items: mine.map((i) => {
+          const g = goods.get(i.goods_id);
+          return { selfGoodsId: String(i.self_goods_id), name: i.name, quantity: i.quantity, delivery: (g && deliveryOf(g.businessType)) ?? "code" };
+        }),
+        createdAt: iso(r.created_at),
+      };
+    });
+  }
+
+  /* ---------- settings: PrivateCodeMall, BrandShow ---------- */
+
+  async settings(actor: Actor): Promise<MallSettings> {
+    const s = await this.settingsRow(tenantOf(actor));
+    return { privateCode: s?.private_code ?? null, brandTitle: s?.brand_title ?? "", brandIntro: s?.brand_intro ?? "", brandImage: s?.brand_image ?? "" };
+  }
+
+  async saveSettings(actor: Actor, req: MallSettingsReq): Promise<MallSettings> {
+    const merchantId = tenantOf(actor);
+    const values = { private_code: req.privateCode, brand_title: req.brandTitle, brand_intro: req.brandIntro, brand_image: req.brandImage, updated_at: this.now() };
+    await withTx(this.deps.db, async (tx) => {
+      await tx.insertInto("mall_settings").values({ merchant_id: merchantId, ...values }).onConflict((oc) => oc.column("merchant_id").doUpdateSet(values)).execute();
+      await audit(tx, { actorUserId: actor.userId, action: "mall.settings", subjectType: "merchant", subjectId: merchantId, detail: { private: req.privateCode !== null } });
+    });
+    return this.settings(actor);
+  }
+
+  /* ---------- SMS packages and records ---------- */
+
+  async smsSummary(actor: Actor): Promise<SmsSummary> {
+    const me = await this.buyer(tenantOf(actor));
+    const now = this.now();
+    const rows = await this.deps.db.selectFrom("mall_sms_packages").selectAll().where("merchant_id", "=", me.id).orderBy("id", "desc").limit(200).execute();
+    const live = (r: (typeof rows)[number]) => new Date(r.expires_at) > now;
+    return {
+      remaining: rows.filter(live).reduce((a, r) => a + r.remaining, 0),
+      packages: rows.map((r) => ({ id: String(r.id), code: r.code, count: r.count, remaining: r.remaining, price: money(r.price, r.currency), boughtAt: iso(r.bought_at), expiresAt: iso(r.expires_at), expired: !live(r) })),
+      offers: MALL_SMS_PACKAGES.map((p) => ({ code: p.code, count: p.count, price: money(p.price, me.currency), days: p.days })),
+    };
+  }
+
+  /** Buys an SMS package from the merchant's SUP (to the platform's fees); the same request key buys once. */
+  async buySms(actor: Actor, req: { code: string; requestKey: string }): Promise<SmsSummary> {
+    const me = await this.buyer(tenantOf(actor));
+    const offer = MALL_SMS_PACKAGES.find((p) => p.code === req.code);
+    if (!offer) throw invalid("mall.smsPackageUnknown", "code");
+    const now = this.now();
+    await withTx(this.deps.db, async (tx) => {
+      const row = await tx
+        .insertInto("mall_sms_packages")
+        .values({ merchant_id: me.id, code: offer.code, count: offer.count, remaining: offer.count, price: offer.price, currency: me.currency, request_key: req.requestKey, bought_at: now, expires_at: new Date(now.getTime() + offer.days * 86_400_000) })
+        .onConflict((oc) => oc.columns(["merchant_id", "request_key"]).doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      if (!row) return;
+      await post(tx, {
+        idempotencyKey: `mall:sms:${row.id}`,
+        kind: "purchase",
+        currency: me.currency,
+        reason: `SMS ${offer.count}`,
+        subject: { type: "mall_sms_package", id: row.id },
+        createdBy: actor.userId,
+        postings: [
+          { account: { merchantId: me.id, kind: "sup" }, amount: -offer.price },
+          { account: { platform: "fees" }, amount: offer.price },
+        ],
+      });
+    });
+    return this.smsSummary(actor);
+  }
+
+  async smsRecords(actor: Actor, q: { page: number; pageSize: number; phone?: string | undefined }) {
+    let base = this.deps.db.selectFrom("mall_sms_records").where("merchant_id", "=", tenantOf(actor));
+    if (q.phone) base = base.where("phone", "=", q.phone);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { list: rows.map((r) => ({ id: String(r.id), appId: r.app_id, phone: r.phone, scene: r.scene, state: r.state, createdAt: iso(r.created_at) })), total: Number(count.n), page: q.page, pageSize: q.pageSize };
+  }
+
+  /** The customer's login code, counted against the mall's SMS packages: none left, none sent. */
+  async sendLoginCode(m: MallContext, phone: string, lang: Lang): Promise<SendCodeReply> {
+    await this.unlocked(m);
+    const merchantId = m.appearance.merchantId;
+    const now = this.now();
+    const rec = await withTx(this.deps.db, async (tx) => {
+      const pkg = await repo.takeSms(tx, merchantId, now);
+      if (pkg === undefined) throw conflict("mall.smsExhausted");
+      return (await tx.insertInto("mall_sms_records").values({ merchant_id: merchantId, app_id: m.appearance.appId, phone, scene: "customerLogin", package_id: pkg, state: "sent", created_at: now }).returning(["id", "package_id"]).executeTakeFirstOrThrow());
+    });
+    try {
+      return await this.deps.sendLoginCode(phone, lang);
+    } catch (err) {
+      // Not sent (too frequent, the gateway refused): the SMS is not counted.
+      await withTx(this.deps.db, async (tx) => {
+        await tx.updateTable("mall_sms_packages").set((eb) => ({ remaining: eb("remaining", "+", 1) })).where("id", "=", rec.package_id).execute();
+        await tx.updateTable("mall_sms_records").set({ state: "failed" }).where("id", "=", rec.id).execute();
+      });
+      throw err;
+    }
+  }
+
+  /* ---------- the storefront's goods ---------- */
+
+  async storeGoods(m: MallContext, q: { page: number; pageSize: number; kind?: "goods" | "bag" | undefined; keyword?: string | undefined }): Promise<Page<StoreGoods>> {
+    await this.unlocked(m);
+    const merchantId = m.appearance.merchantId;
+    const out: StoreGoods[] = [];
+    if (q.kind !== "goods") {
+      for (const b of await this.bagList(merchantId, { onSale: true })) {
+        if (q.keyword && !b.name.toLowerCase().includes(q.keyword.toLowerCase())) continue;
+        const kinds = new Set(b.items.map((i) => i.delivery));
+        out.push({
+          id: b.id,
+          kind: "bag",
+          name: b.name,
+          brandName: "",
+          delivery: kinds.size > 1 ? "mixed" : (b.items[0]?.delivery ?? "code"),
+          price: b.price,
+          faceValue: b.worth,
+          available: b.stock > b.sold,
+          description: b.description,
+          items: b.items.map((i) => ({ name: i.name, quantity: i.quantity })),
+          validDays: b.validDays,
+        });
+      }
+    }
+    if (q.kind !== "bag") {
+      const page = await this.selfList(merchantId, { page: 1, pageSize: 1000, onSale: "true", keyword: q.keyword });
+      for (const s of page.list) {
+        out.push({ id: s.id, kind: "goods", name: s.name, brandName: s.brandName, delivery: s.delivery, price: s.price, faceValue: s.faceValue, available: true, description: "", items: [], validDays: null });
+      }
+    }
+    return { list: out.slice((q.page - 1) * q.pageSize, q.page * q.pageSize), total: out.length, page: q.page, pageSize: q.pageSize };
+  }
+
+  async storeItem(m: MallContext, kind: "goods" | "bag", id: string): Promise<StoreGoods> {
+    const page = await this.storeGoods(m, { page: 1, pageSize: 1000, kind });
+    const one = page.list.find((g) => g.id === id);
+    if (!one) throw notFound(kind === "bag" ? "mall.bagNotFound" : "mall.goodsNotFound");
+    return one;
+  }
+
+  /** The customer's cards usable in this mall: its brand's activated cards in the customer's card bag. */
+  async storeCards(m: MallContext, customer: Customer) {
+    await this.unlocked(m);
+    await repo.touchMember(this.deps.db, m.appearance.merchantId, customer.id, this.now());
+    const cards = await repo.customerCards(this.deps.db, customer.id, m.appearance.merchantId);
+    return cards.map((c) => ({ id: String(c.id), cardNo: maskNumber(this.deps.keys.unseal(c.sealed).number), balance: money(c.balance - c.held, c.currency) }));
+  }
+
+  /* ---------- checkout ---------- */
+
+  private async units(merchantId: number, lines: CheckoutReq["lines"], now: Date) {
+    const selfIds = new Set<number>();
+    const bagIds = new Set<number>();
+    for (const l of lines) (l.kind === "goods" ? selfIds : bagIds).add(Number(l.id));
+    const bags = bagIds.size ? await this.deps.db.selectFrom("mall_gift_bags").selectAll().where("merchant_id", "=", merchantId).where("id", "in", [...bagIds]).where("on_sale", "=", true).execute() : [];
+    if (bags.length !== bagIds.size) throw notFound("mall.bagNotFound");
+    const bagItems = bags.length ? await this.deps.db.selectFrom("mall_gift_bag_items").selectAll().where("bag_id", "in", bags.map((b) => b.id)).execute() : [];
+    for (const i of bagItems) selfIds.add(i.self_goods_id);
+    const selves = selfIds.size ? await this.deps.db.selectFrom("mall_self_goods").selectAll().where("merchant_id", "=", merchantId).where("id", "in", [...selfIds]).execute() : [];
+    const selfById = new Map(selves.map((s) => [s.id, s]));
+    const goods = await this.deps.catalog.goods(selves.map((s) => s.goods_id));
+    const units: Unit[] = [];
+    const orderLines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[] = [];
+    const currencies = new Set<"CNY" | "USD" | "HKD">();
+    const addUnit = (selfId: number, count: number, expiresDays: number | null) => {
+      const s = selfById.get(selfId);
+      const g = s && goods.get(s.goods_id);
+      const delivery = g && deliveryOf(g.businessType);
+      if (!s || !g || !delivery) throw notFound("mall.goodsNotFound");
+      units.push({ selfId, goodsId: s.goods_id, name: s.name, delivery, count, expiresDays });
+    };
+    for (const l of lines) {
+      if (l.kind === "goods") {
+        const s = selfById.get(Number(l.id));
+        if (!s || !s.on_sale) throw conflict("mall.goodsOffSale", "lines");
+        addUnit(s.id, l.quantity, null);
+        orderLines.push({ kind: "goods", refId: s.id, name: s.name, quantity: l.quantity, unitPrice: s.price });
+        currencies.add(s.currency);
+      } else {
+        const b = bags.find((x) => x.id === Number(l.id));
+        if (!b) throw notFound("mall.bagNotFound");
+        for (const i of bagItems.filter((x) => x.bag_id === b.id)) addUnit(i.self_goods_id, i.quantity * l.quantity, b.valid_days);
+        orderLines.push({ kind: "bag", refId: b.id, name: b.name, quantity: l.quantity, unitPrice: b.price });
+        currencies.add(b.currency);
+      }
+    }
+    if (currencies.size !== 1) throw invalid("mall.currencyMismatch", "lines");
+    const amount = orderLines.reduce((a, l) => a + l.unitPrice * l.quantity, 0);
+    void now;
+    return { units, orderLines, amount, currency: [...currencies][0] ?? "CNY" };
+  }
+
+  /**
+   * Pays an order and delivers it. Codes come from the merchant's own stock; what it lacks is bought from
+   * the supplier first ("smart purchase", purchasing's order path, numbered from the request key so a retry
+   * buys once); then one transaction takes the payment, the gift packs' stock and the codes (locked,
+   * skipped by others, unique per code). Top-ups are ordered from the supplier after the payment, to the
+   * account the customer named. The same request key returns the first order.
+   */
+  async checkout(m: MallContext, customer: Customer, req: CheckoutReq, lang: Lang): Promise<MallOrder> {
+    await this.unlocked(m);
+    const a = m.appearance;
+    const merchantId = a.merchantId;
+    const first = await this.deps.db.selectFrom("mall_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+    if (first) return this.customerOrder(m, customer, first.id, lang);
+    const now = this.now();
+    const { units, orderLines, amount, currency } = await this.units(merchantId, req.lines, now);
+    const needsAccount = units.some((u) => u.delivery === "topup");
+    if (needsAccount && !req.topUpAccount) throw invalid("mall.topUpAccountEmpty", "topUpAccount");
+    if (req.payMethod === "card") {
+      if (!req.cardId) throw invalid("mall.cardRequired", "cardId");
+      const card = await repo.cardOwner(this.deps.db, Number(req.cardId));
+      if (!card || card.customer_id !== customer.id || card.brander_id !== merchantId || card.currency !== currency) throw conflict("mall.cardNotUsable", "cardId");
+      if (card.balance - card.held < amount) throw conflict("onecard.insufficient", "cardId");
+    }
+    const codeNeeds = new Map<number, number>();
+    for (const u of units) if (u.delivery === "code") codeNeeds.set(u.goodsId, (codeNeeds.get(u.goodsId) ?? 0) + u.count);
+    const tag = createHash("sha256").update(`${customer.id}:${req.requestKey}`).digest("hex").slice(0, 16);
+    for (let attempt = 1; ; attempt++) {
+      const stock = await repo.ownStock(this.deps.db, merchantId, [...codeNeeds.keys()]);
+      for (const [goodsId, need] of codeNeeds) {
+        const short = need - (stock.get(goodsId) ?? 0);
+        if (short > 0) await this.deps.purchasing.place(merchantId, { goodsId: String(goodsId), quantity: short, orderNo: `MALL${tag}A${attempt}G${goodsId}` });
+      }
+      const placed = await withTx(this.deps.db, async (tx) => {
+        const again = await tx.selectFrom("mall_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+        if (again) return again.id;
+        const o = await tx
+          .insertInto("mall_orders")
+          .values({
+            order_no: `M${tag.toUpperCase()}${now.getTime().toString(36).toUpperCase()}`,
+            merchant_id: merchantId,
+            app_id: a.appId,
+            customer_id: customer.id,
+            state: "paid",
+            pay_method: req.payMethod,
+            card_id: req.payMethod === "card" ? Number(req.cardId) : null,
+            amount,
+            currency,
+            lines: JSON.stringify(orderLines),
+            top_up_account: needsAccount ? (req.topUpAccount ?? null) : null,
+            request_key: req.requestKey,
+            created_at: now,
+          })
+          .returning(["id", "order_no"])
+          .executeTakeFirstOrThrow();
+        for (const l of orderLines.filter((x) => x.kind === "bag").sort((x, y) => x.refId - y.refId)) {
+          const r = await tx.updateTable("mall_gift_bags").set((eb) => ({ sold: eb("sold", "+", l.quantity) })).where("id", "=", l.refId).where(sql<boolean>`sold + ${l.quantity} <= stock`).executeTakeFirst();
+          if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.CONFLICT, "mall.bagSoldOut", { name: l.name }, "lines");
+        }
+        const description = orderLines.map((l) => l.name).join(", ");
+        if (req.payMethod === "card") {
+          await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
+        } else {
+          await this.deps.payments.pay(tx, { orderId: o.id, orderNo: o.order_no, amount, currency, description, payer: customer.phone, appId: a.appId }, now);
+          await post(tx, {
+            idempotencyKey: `mall:pay:${o.id}`,
+            kind: "purchase",
+            currency,
+            reason: `${o.order_no} ${description}`.slice(0, 200),
+            subject: { type: "mall_order", id: o.id },
+            postings: [
+              { account: { platform: "bank_clearing" }, amount: -amount },
+              { account: { merchantId, kind: "income" }, amount },
+            ],
+          });
+        }
+        const byGoods = new Map<number, number[]>();
+        for (const [goodsId, need] of [...codeNeeds].sort((x, y) => x[0] - y[0])) {
+          const ids = await repo.takeOwnCodes(tx, merchantId, goodsId, need);
+          if (ids.length < need) throw new Shortage("codes taken meanwhile");
+          byGoods.set(goodsId, ids);
+        }
+        const rows = [];
+        for (const u of units) {
+          const expires = u.expiresDays === null ? null : new Date(now.getTime() + u.expiresDays * 86_400_000);
+          for (let i = 0; i < u.count; i++) {
+            if (u.delivery === "code") {
+              const cardId = byGoods.get(u.goodsId)?.shift();
+              rows.push({ order_id: o.id, goods_id: u.goodsId, name: u.name, kind: "code" as const, state: "success" as const, card_id: cardId ?? null, purchase_no: null, account: null, expires_at: expires, created_at: now });
+            } else {
+              rows.push({ order_id: o.id, goods_id: u.goodsId, name: u.name, kind: "topup" as const, state: "processing" as const, card_id: null, purchase_no: null, account: req.topUpAccount ?? null, expires_at: expires, created_at: now });
+            }
+          }
+        }
+        await tx.insertInto("mall_deliveries").values(rows).execute();
+        await tx.updateTable("mall_orders").set(needsAccount ? { state: "delivering" } : { state: "delivered", delivered_at: now }).where("id", "=", o.id).execute();
+        await repo.touchMember(tx, merchantId, customer.id, now);
+        return o.id;
+      }).catch((err: unknown) => {
+        if (err instanceof Shortage) return err;
+        throw err;
+      });
+      if (placed instanceof Shortage) {
+        // Another order took the codes bought for this one meanwhile: buy the shortfall again.
+        if (attempt < 3) continue;
+        throw conflict("mall.soldOut", "lines");
+      }
+      await this.topUps(placed);
+      return this.customerOrder(m, customer, placed, lang);
+    }
+  }
+
+  /** Orders the top-ups of an order from the supplier (one purchase per unit, numbered by delivery). */
+  private async topUps(orderId: number): Promise<void> {
+    const o = await this.deps.db.selectFrom("mall_orders").select(["id", "merchant_id"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+    const open = await this.deps.db.selectFrom("mall_deliveries").selectAll().where("order_id", "=", orderId).where("kind", "=", "topup").where("state", "=", "processing").orderBy("id").execute();
+    for (const d of open) {
+      const orderNo = d.purchase_no ?? `MALLD${d.id}`;
+      if (d.purchase_no === null) await this.deps.db.updateTable("mall_deliveries").set({ purchase_no: orderNo }).where("id", "=", d.id).execute();
+      let state: "processing" | "success" | "failed";
+      let reason: string | null;
+      try {
+        const po = (await this.deps.purchasing.find(o.merchant_id, orderNo)) ?? (await this.deps.purchasing.place(o.merchant_id, { goodsId: String(d.goods_id), quantity: 1, topUpAccount: d.account ?? "", orderNo }));
+        state = po.state === "success" ? "success" : po.state === "failure" ? "failed" : "processing";
+        reason = po.failReason;
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code === CODE.INTERNAL) {
+          this.deps.log.warn({ err, deliveryId: d.id }, "mall top-up not placed; the follow-up job tries again");
+          continue;
+        }
+        state = "failed";
+        reason = err.messageKey;
+      }
+      if (state !== "processing") await this.deps.db.updateTable("mall_deliveries").set({ state }).where("id", "=", d.id).where("state", "=", "processing").execute();
+      if (state === "failed") await this.deps.db.updateTable("mall_orders").set({ fail_reason: reason }).where("id", "=", orderId).execute();
+    }
+    const left = await this.deps.db.selectFrom("mall_deliveries").select(["state"]).where("order_id", "=", orderId).execute();
+    const now = this.now();
+    if (left.some((d) => d.state === "failed")) await this.deps.db.updateTable("mall_orders").set({ state: "failed" }).where("id", "=", orderId).where("state", "=", "delivering").execute();
+    else if (left.every((d) => d.state === "success")) await this.deps.db.updateTable("mall_orders").set({ state: "delivered", delivered_at: now }).where("id", "=", orderId).where("state", "=", "delivering").execute();
+  }
+
+  /** The follow-up job: top-ups still processing. */
+  async followUp(limit = 100): Promise<number> {
+    const open = await this.deps.db.selectFrom("mall_orders").select("id").where("state", "=", "delivering").orderBy("id").limit(limit).execute();
+    for (const o of open) await this.topUps(o.id);
+    return open.length;
+  }
+
+  /* ---------- orders ---------- */
+
+  private async present(rows: { id: number; order_no: string; app_id: string; customer_id: number; state: MallOrder["state"]; pay_method: MallOrder["payMethod"]; amount: number; currency: string; lines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[]; top_up_account: string | null; fail_reason: string | null; refund_reason: string | null; created_at: Date | string; refunded_at: Date | string | null }[], reveal: boolean, lang: Lang): Promise<MallOrder[]> {
+    if (rows.length === 0) return [];
+    const deliveries = await this.deps.db.selectFrom("mall_deliveries").selectAll().where("order_id", "in", rows.map((r) => r.id)).orderBy("id").execute();
+    const codes = new Map((await repo.sealedCodes(this.deps.db, deliveries.flatMap((d) => (d.card_id === null ? [] : [d.card_id])))).map((c) => [c.id, c]));
+    const phones = new Map((await repo.phonesOf(this.deps.db, rows.map((r) => r.customer_id))).map((p) => [p.id, p.phone]));
+    return rows.map((r) => ({
+      id: String(r.id),
+      orderNo: r.order_no,
+      appId: r.app_id,
+      customerPhone: reveal ? (phones.get(r.customer_id) ?? "") : (phones.get(r.customer_id) ?? "").replace(/^(\d{3})\d{4}(\d{4})$/, "$1****$2"),
+      state: r.state,
+      payMethod: r.pay_method,
+      amount: money(r.amount, r.currency),
+      lines: r.lines.map((l) => ({ kind: l.kind, refId: String(l.refId), name: l.name, quantity: l.quantity, unitPrice: money(l.unitPrice, r.currency) })),
+      deliveries: deliveries
+        .filter((d) => d.order_id === r.id)
+        .map((d) => {
+          const c = d.card_id === null ? undefined : codes.get(d.card_id);
+          const open = c && reveal ? this.deps.keys.unseal(c.sealed) : undefined;
+          return {
+            id: String(d.id),
+            name: d.name,
+            kind: d.kind,
+            state: d.state,
+            cardNumber: c ? (open?.number ?? c.number_mask) : null,
+            cardSecret: c ? (open?.secret ?? "******") : null,
+            account: d.account,
+            expiresAt: d.expires_at ? iso(d.expires_at) : c?.expires_on ? `${c.expires_on}T15:59:59.000Z` : null,
+            smartPurchase: false,
+          };
+        }),
+      topUpAccount: r.top_up_account,
+      failReason: r.fail_reason === null ? null : r.fail_reason.startsWith("mall.") || r.fail_reason.includes(".") ? renderKey(r.fail_reason, lang) : r.fail_reason,
+      refundReason: r.refund_reason,
+      createdAt: iso(r.created_at),
+      refundedAt: r.refunded_at ? iso(r.refunded_at) : null,
+    }));
+  }
+
+  /** The customer's own order in this mall, codes in full (one audit row per reveal). */
+  async customerOrder(m: MallContext, customer: Customer, id: number, lang: Lang): Promise<MallOrder> {
+    const find = () => this.deps.db.selectFrom("mall_orders").selectAll().where("id", "=", id).where("customer_id", "=", customer.id).where("merchant_id", "=", m.appearance.merchantId).executeTakeFirst();
+    let row = await find();
+    if (!row) throw notFound("mall.orderNotFound");
+    if (row.state === "delivering") {
+      await this.topUps(row.id);
+      row = (await find()) ?? row;
+    }
+    const [o] = await this.present([row], true, lang);
+    if (!o) throw notFound("mall.orderNotFound");
+    if (o.deliveries.some((d) => d.cardSecret !== null)) {
+      await audit(this.deps.db, { actorUserId: null, action: "mall.codes.reveal", subjectType: "mall_order", subjectId: row.id, detail: { customerId: customer.id } });
+    }
+    return o;
+  }
+
+  async customerOrders(m: MallContext, customer: Customer, q: { page: number; pageSize: number }, lang: Lang): Promise<Page<MallOrder>> {
+    await this.unlocked(m);
+    const base = this.deps.db.selectFrom("mall_orders").where("customer_id", "=", customer.id).where("merchant_id", "=", m.appearance.merchantId);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    // The list masks the codes; the order's page reveals them.
+    return { list: await this.present(rows, false, lang), total: Number(count.n), page: q.page, pageSize: q.pageSize };
+  }
+
+  /** EquityOrder: the merchant's mall orders (codes masked). */
+  async orders(actor: Actor, q: { page: number; pageSize: number; state?: MallOrder["state"] | undefined; orderNo?: string | undefined; phone?: string | undefined }, lang: Lang): Promise<Page<MallOrder>> {
+    const merchantId = tenantOf(actor);
+    let base = this.deps.db.selectFrom("mall_orders").where("merchant_id", "=", merchantId);
+    if (q.state) base = base.where("state", "=", q.state);
+    if (q.orderNo) base = base.where("order_no", "=", q.orderNo);
+    if (q.phone) base = base.where("customer_id", "in", this.deps.db.selectFrom("onecard_customers").select("id").where("phone", "=", q.phone));
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { list: await this.present(rows, false, lang), total: Number(count.n), page: q.page, pageSize: q.pageSize };
+  }
+
+  /** Refunds a wallet-paid order from the merchant's income back to the customer's payment, once. */
+  async refund(actor: Actor, id: number, reason: string, lang: Lang): Promise<MallOrder> {
+    const merchantId = tenantOf(actor);
+    const now = this.now();
+    await withTx(this.deps.db, async (tx) => {
+      const o = await tx.selectFrom("mall_orders").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId).forUpdate().executeTakeFirst();
+      if (!o) throw notFound("mall.orderNotFound");
+      if (o.state === "refunded" || o.state === "delivering") throw conflict("mall.orderState");
+      if (o.pay_method === "card") throw conflict("mall.cardPaidRefund");
+      await post(tx, {
+        idempotencyKey: `mall:refund:${o.id}`,
+        kind: "refund",
+        currency: o.currency,
+        reason: `${o.order_no} ${reason}`.slice(0, 200),
+        subject: { type: "mall_order", id: o.id },
+        createdBy: actor.userId,
+        postings: [
+          { account: { merchantId, kind: "income" }, amount: -o.amount },
+          { account: { platform: "bank_clearing" }, amount: o.amount },
+        ],
+      });
+      await tx.updateTable("mall_orders").set({ state: "refunded", refund_reason: reason, refunded_at: now }).where("id", "=", o.id).execute();
+      await audit(tx, { actorUserId: actor.userId, action: "mall.order.refund", subjectType: "mall_order", subjectId: o.id, detail: { amount: o.amount, reason } });
+    });
+    const row = await this.deps.db.selectFrom("mall_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const [o] = await this.present([row], false, lang);
+    if (!o) throw notFound("mall.orderNotFound");
+    return o;
+  }
+
+  /** MallMember / ShopMember: customers who came to the merchant's mall, with their orders. */
+  async members(actor: Actor, q: { page: number; pageSize: number; phone?: string | undefined }) {
+    const merchantId = tenantOf(actor);
+    let base = this.deps.db.selectFrom("mall_members as m").innerJoin("onecard_customers as c", "c.id", "m.customer_id").where("m.merchant_id", "=", merchantId);
+    if (q.phone) base = base.where("c.phone", "=", q.phone);
+    const [rows, count] = await Promise.all([
+      base
+        .select(["m.customer_id", "c.phone", "m.first_seen_at", "m.last_seen_at"])
+        .select((eb) => [
+          eb.selectFrom("mall_orders as o").select((e) => e.fn.countAll<string>().as("n")).whereRef("o.customer_id", "=", "m.customer_id").where("o.merchant_id", "=", merchantId).as("orders"),
+          eb.selectFrom("mall_orders as o").select((e) => e.fn.coalesce(e.fn.sum<string>("o.amount"), sql<string>`0`).as("s")).whereRef("o.customer_id", "=", "m.customer_id").where("o.merchant_id", "=", merchantId).where("o.state", "!=", "refunded").as("spent"),
+        ])
+        .orderBy("m.last_seen_at", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    const me = await this.buyer(merchantId);
+    return {
+      list: rows.map((r) => ({ customerId: String(r.customer_id), phone: r.phone, orders: Number(r.orders ?? 0), spent: money(Number(r.spent ?? 0), me.currency), firstSeenAt: iso(r.first_seen_at), lastSeenAt: iso(r.last_seen_at) })),
+      total: Number(count.n),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
+  }
+}
+
+function renderKey(key: string, lang: Lang): string {
+  return isMessageKey(key) ? renderMessage(key, lang, {}) : key;
+}

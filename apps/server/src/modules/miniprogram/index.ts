@@ -1,0 +1,43 @@
+import type { MpPlatform } from "@tessera/contracts";
+import type { ModuleHost } from "../../platform/module";
+import type { PlatformAdapter } from "./adapter";
+import { LocalPlatform } from "./local";
+import { DouyinHttpAdapter, WechatHttpAdapter } from "./real";
+import { localPlatformRoutes, miniprogramOpsRoutes, miniprogramRoutes } from "./routes";
+import { MiniprogramService, type MallAppearance } from "./service";
+
+export { MiniprogramService, type MallAppearance } from "./service";
+export type { PlatformAdapter, PlatformPush } from "./adapter";
+
+export interface MiniprogramModule {
+  miniprogram: MiniprogramService;
+  /** The released version's config, or the committed (experience) one for "beta"; null when none. */
+  mallAppearance(appId: string, version: "beta" | "release"): Promise<MallAppearance | null>;
+}
+
+/**
+ * Mini-program storefronts (issue 30 part A): the merchant's mall config, authorisation, templates,
+ * commit, beta QR, review, release and rollback on WeChat's third-party platform and Douyin through a
+ * platform adapter (MP_ADAPTER: "local" simulator by default, "http" for the real open APIs). Mounts
+ * /api/card-user (miniProgram/…, tiktok/…), /api/mp-platform (the local consent page) and
+ * /api/ops/miniprogram (the local platform's review queue, the template library).
+ */
+export async function registerMiniprogram(host: ModuleHost): Promise<MiniprogramModule> {
+  const { ctx, db, guard } = host;
+  const cfg = ctx.config.miniprogram;
+  let sims: Record<MpPlatform, LocalPlatform> | null = null;
+  let adapters: Record<MpPlatform, PlatformAdapter>;
+  if (cfg.adapter === "local") {
+    const options = { db, clock: ctx.clock, quotaLimit: cfg.auditQuota, scanSeconds: cfg.scanSeconds };
+    sims = { wechat: new LocalPlatform("wechat", options), douyin: new LocalPlatform("douyin", options) };
+    adapters = sims;
+  } else {
+    if (!cfg.wechat || !cfg.douyin) throw new Error("MP_ADAPTER=http needs the platforms' credentials");
+    adapters = { wechat: new WechatHttpAdapter({ ...cfg.wechat }), douyin: new DouyinHttpAdapter({ ...cfg.douyin }) };
+  }
+  const miniprogram = new MiniprogramService({ db, clock: ctx.clock, adapters, storage: ctx.storage });
+  await host.mount("/api/card-user", miniprogramRoutes({ mp: miniprogram, guard }));
+  if (sims) await host.mount("/api/mp-platform", localPlatformRoutes({ sims }));
+  await host.mount("/api/ops/miniprogram", miniprogramOpsRoutes({ mp: miniprogram, sims, storage: ctx.storage, guard }));
+  return { miniprogram, mallAppearance: (appId, version) => miniprogram.mallAppearance(appId, version) };
+}

@@ -1,0 +1,405 @@
+import { randomBytes } from "node:crypto";
+import type { MpPlatform } from "@tessera/contracts";
+import QRCode from "qrcode";
+import { sql } from "kysely";
+import { withTx, type Db, type Executor } from "../../db/tx";
+import type { Clock } from "../../platform/clock";
+import {
+  ERR,
+  PlatformError,
+  type AuditState,
+  type AuditStatus,
+  type AuthorizerTokens,
+  type Category,
+  type CommitInput,
+  type PlatformAdapter,
+  type PlatformPush,
+  type SubmitInput,
+} from "./adapter";
+import type { SimVersion } from "./tables";
+
+/** Lifetimes of the real platforms (wave2-anchors §2.1). */
+export const ACCESS_TOKEN_SECONDS = 7200;
+export const PREAUTH_SECONDS = 600;
+export const AUTH_CODE_SECONDS = 3600;
+/** Douyin keeps the previous access token valid 5 minutes after a refresh. */
+const PREVIOUS_TOKEN_SECONDS = 300;
+/** wxa/undocodeaudit: 5 a day, 10 a month (87013). */
+export const WITHDRAW_PER_DAY = 5;
+export const WITHDRAW_PER_MONTH = 10;
+/** History the platform keeps for revertcoderelease. */
+const HISTORY_MAX = 5;
+
+const CATEGORIES: Record<MpPlatform, Category[]> = {
+  wechat: [
+    { firstClass: "商家自营", secondClass: "百货", firstId: 304, secondId: 323 },
+    { firstClass: "商家自营", secondClass: "虚拟卡券", firstId: 304, secondId: 1017 },
+    { firstClass: "生活服务", secondClass: "综合生活服务平台", firstId: 150, secondId: 663 },
+    { firstClass: "工具", secondClass: "信息查询", firstId: 287, secondId: 614 },
+  ],
+  douyin: [
+    { firstClass: "电商", secondClass: "综合电商", firstId: 20, secondId: 2001 },
+    { firstClass: "生活服务", secondClass: "本地生活", firstId: 30, secondId: 3003 },
+    { firstClass: "工具", secondClass: "信息查询", firstId: 50, secondId: 5002 },
+  ],
+};
+
+const token = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`;
+const monthOf = (at: Date) => at.toISOString().slice(0, 7);
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+export interface LocalPlatformOptions {
+  db: Db;
+  clock: Clock;
+  /** Audit submissions per month, shared by every merchant of the platform. */
+  quotaLimit: number;
+  /** The privacy scan after a commit: a submit before it ends gets 61039. */
+  scanSeconds: number;
+}
+
+export interface SimAudit {
+  auditId: string;
+  platform: MpPlatform;
+  appId: string;
+  appName: string;
+  status: AuditStatus;
+  version: SimVersion;
+  itemList: { firstClass: string; secondClass: string }[];
+  hostNames: string[];
+  reason: string | null;
+  screenshots: string[];
+  submittedAt: Date;
+  decidedAt: Date | null;
+}
+
+/**
+ * The LOCAL platform: runs the platform's side of the flow offline and visibly, with the real operation
+ * names, states, token lifetimes, quotas, error codes and pushes. Its state lives in the mp_sim_* tables;
+ * the operator console decides its audits (approve, reject with reason and screenshots, delay). Pushes go
+ * to the listener after the platform's own transaction commits, as a real push would arrive afterwards.
+ */
+export class LocalPlatform implements PlatformAdapter {
+  readonly kind = "local" as const;
+  readonly #listeners: ((push: PlatformPush) => Promise<void>)[] = [];
+
+  constructor(
+    readonly platform: MpPlatform,
+    private readonly o: LocalPlatformOptions,
+  ) {}
+
+  onPush(listener: (push: PlatformPush) => Promise<void>): void {
+    this.#listeners.push(listener);
+  }
+
+  private async push(p: PlatformPush): Promise<void> {
+    await this.o.db
+      .insertInto("mp_sim_events")
+      .values({ platform: this.platform, app_id: p.appId, event: p.event, payload: JSON.stringify(p), at: this.o.clock.now() })
+      .execute();
+    for (const l of this.#listeners) await l(p);
+  }
+
+  // ---- consent ----
+
+  async authUrl(redirectUri: string, origin: string): Promise<{ url: string; expiresIn: number }> {
+    const code = token("preauthcode@@@");
+    await this.o.db
+      .insertInto("mp_sim_preauth")
+      .values({ code, platform: this.platform, redirect_uri: redirectUri, expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000) })
+      .execute();
+    const q = new URLSearchParams({ pre_auth_code: code, redirect_uri: redirectUri });
+    return { url: `${origin}/mp-platform/${this.platform}/authorize?${q.toString()}`, expiresIn: PREAUTH_SECONDS };
+  }
+
+  /** The local consent page: what a pre-auth code asks. */
+  async preauthInfo(code: string): Promise<{ expired: boolean; used: boolean; scopes: string[] }> {
+    const row = await this.o.db.selectFrom("mp_sim_preauth").selectAll().where("code", "=", code).where("platform", "=", this.platform).executeTakeFirst();
+    if (!row) return { expired: true, used: false, scopes: [] };
+    return { expired: new Date(row.expires_at) <= this.o.clock.now(), used: row.used_at !== null, scopes: scopesOf(this.platform) };
+  }
+
+  /** The merchant consents on the local page: an app is made (or the named one re-authorised) and an auth code issued. */
+  async authorize(code: string, nickName: string): Promise<{ redirect: string; appId: string } | null> {
+    const now = this.o.clock.now();
+    const result = await withTx(this.o.db, async (tx) => {
+      const row = await tx.selectFrom("mp_sim_preauth").selectAll().where("code", "=", code).where("platform", "=", this.platform).forUpdate().executeTakeFirst();
+      if (!row || row.used_at !== null || new Date(row.expires_at) <= now) return null;
+      const existing = await tx.selectFrom("mp_sim_apps").select("app_id").where("platform", "=", this.platform).where("nick_name", "=", nickName).executeTakeFirst();
+      const appId = existing?.app_id ?? `${this.platform === "wechat" ? "wx" : "tt"}${randomBytes(8).toString("hex")}`;
+      const tokens = { access_token: token("at_"), access_expires_at: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000), refresh_token: token("rt_") };
+      if (existing) await tx.updateTable("mp_sim_apps").set({ ...tokens, authorized: true }).where("app_id", "=", appId).execute();
+      else await tx.insertInto("mp_sim_apps").values({ app_id: appId, platform: this.platform, nick_name: nickName, ...tokens, created_at: now }).execute();
+      const authCode = token("queryauthcode@@@");
+      await tx
+        .updateTable("mp_sim_preauth")
+        .set({ used_at: now, app_id: appId, auth_code: authCode, auth_code_expires_at: new Date(now.getTime() + AUTH_CODE_SECONDS * 1000) })
+        .where("code", "=", code)
+        .execute();
+      const sep = row.redirect_uri.includes("?") ? "&" : "?";
+      return { redirect: `${row.redirect_uri}${sep}auth_code=${encodeURIComponent(authCode)}&expires_in=${AUTH_CODE_SECONDS}`, appId, again: Boolean(existing) };
+    });
+    if (!result) return null;
+    await this.push({ event: result.again ? "updateauthorized" : "authorized", appId: result.appId });
+    return { redirect: result.redirect, appId: result.appId };
+  }
+
+  /** The merchant cancels the authorisation on the platform: tokens die, an `unauthorized` push follows. */
+  async revoke(appId: string): Promise<boolean> {
+    const res = await this.o.db.updateTable("mp_sim_apps").set({ authorized: false }).where("app_id", "=", appId).where("platform", "=", this.platform).where("authorized", "=", true).executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return false;
+    await this.push({ event: "unauthorized", appId });
+    return true;
+  }
+
+  async queryAuth(authCode: string): Promise<AuthorizerTokens> {
+    const now = this.o.clock.now();
+    const row = await this.o.db.selectFrom("mp_sim_preauth").selectAll().where("auth_code", "=", authCode).where("platform", "=", this.platform).executeTakeFirst();
+    if (!row?.app_id || !row.auth_code_expires_at) throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code is invalid");
+    if (new Date(row.auth_code_expires_at) <= now) throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code expired");
+    const app = await this.app(this.o.db, row.app_id);
+    return { appId: app.app_id, accessToken: app.access_token, expiresIn: Math.max(0, Math.floor((new Date(app.access_expires_at).getTime() - now.getTime()) / 1000)), refreshToken: app.refresh_token, scopes: scopesOf(this.platform) };
+  }
+
+  async refreshToken(appId: string, refreshToken: string): Promise<AuthorizerTokens> {
+    const now = this.o.clock.now();
+    const app = await this.o.db.selectFrom("mp_sim_apps").selectAll().where("app_id", "=", appId).where("platform", "=", this.platform).executeTakeFirst();
+    if (!app?.authorized) throw new PlatformError(ERR.NOT_AUTHORIZED, "component is not authorized by this account");
+    if (app.refresh_token !== refreshToken) throw new PlatformError(ERR.INVALID_TOKEN, "invalid refresh token");
+    const accessToken = token("at_");
+    const expires = new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000);
+    await this.o.db
+      .updateTable("mp_sim_apps")
+      .set({ access_token: accessToken, access_expires_at: expires, previous_token: app.access_token, previous_until: new Date(now.getTime() + PREVIOUS_TOKEN_SECONDS * 1000) })
+      .where("app_id", "=", appId)
+      .execute();
+    return { appId, accessToken, expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: app.refresh_token, scopes: scopesOf(this.platform) };
+  }
+
+  // ---- code management ----
+
+  /** The app an access token belongs to; 40001 unknown, 42001 expired, 61003 no longer authorised. */
+  private async appOfToken(db: Executor, accessToken: string) {
+    const now = this.o.clock.now();
+    const app = await db
+      .selectFrom("mp_sim_apps")
+      .selectAll()
+      .where("platform", "=", this.platform)
+      .where((eb) => eb.or([eb("access_token", "=", accessToken), eb("previous_token", "=", accessToken)]))
+      .executeTakeFirst();
+    if (!app) throw new PlatformError(ERR.INVALID_TOKEN, "invalid credential, access_token is invalid or not latest");
+    if (!app.authorized) throw new PlatformError(ERR.NOT_AUTHORIZED, "component is not authorized by this account");
+    const current = app.access_token === accessToken;
+    const until = current ? new Date(app.access_expires_at) : app.previous_until ? new Date(app.previous_until) : now;
+    if (!current && this.platform === "wechat") throw new PlatformError(ERR.INVALID_TOKEN, "invalid credential, access_token is invalid or not latest");
+    if (until <= now) throw new PlatformError(ERR.TOKEN_EXPIRED, "access_token expired");
+    return app;
+  }
+
+  private async app(db: Executor, appId: string) {
+    const app = await db.selectFrom("mp_sim_apps").selectAll().where("app_id", "=", appId).executeTakeFirst();
+    if (!app) throw new PlatformError(ERR.NOT_AUTHORIZED, "component is not authorized by this account");
+    return app;
+  }
+
+  async commit(accessToken: string, input: CommitInput): Promise<void> {
+    const now = this.o.clock.now();
+    await withTx(this.o.db, async (tx) => {
+      const app = await this.appOfToken(tx, accessToken);
+      const tpl = await tx.selectFrom("mp_templates").select(["id", "template_type"]).where("id", "=", input.templateId).where("platform", "=", this.platform).where("deleted_at", "is", null).executeTakeFirst();
+      if (!tpl) throw new PlatformError(ERR.NO_TEMPLATE, "template not exist");
+      let ext: unknown;
+      try {
+        ext = JSON.parse(input.extJson);
+      } catch {
+        throw new PlatformError(ERR.BAD_EXT_JSON, "invalid ext_json");
+      }
+      if (typeof ext !== "object" || ext === null || Array.isArray(ext)) throw new PlatformError(ERR.BAD_EXT_JSON, "invalid ext_json");
+      // A standard template accepts only extAppid, ext and window.
+      if (tpl.template_type === 1 && Object.keys(ext).some((k) => !["extAppid", "ext", "window"].includes(k))) throw new PlatformError(ERR.BAD_EXT_JSON, "standard template ext_json accepts extAppid, ext, window");
+      const trial: SimVersion = { templateId: input.templateId, extJson: input.extJson, userVersion: input.userVersion, userDesc: input.userDesc, at: now.toISOString() };
+      await tx.updateTable("mp_sim_apps").set({ trial: JSON.stringify(trial) }).where("app_id", "=", app.app_id).execute();
+    });
+  }
+
+  async trialQrcode(accessToken: string, previewUrl: string): Promise<{ contentType: string; data: Buffer }> {
+    const app = await this.appOfToken(this.o.db, accessToken);
+    if (!app.trial) throw new PlatformError(ERR.NOT_COMMITTED, "need to commit code first");
+    const data = await QRCode.toBuffer(previewUrl, { type: "png", width: 430, margin: 2, errorCorrectionLevel: "M" });
+    return { contentType: "image/png", data };
+  }
+
+  async categories(accessToken: string): Promise<Category[]> {
+    await this.appOfToken(this.o.db, accessToken);
+    return CATEGORIES[this.platform];
+  }
+
+  async quota(): Promise<{ rest: number; limit: number }> {
+    const row = await this.o.db.selectFrom("mp_sim_quota").select("used").where("platform", "=", this.platform).where("month", "=", monthOf(this.o.clock.now())).executeTakeFirst();
+    return { rest: Math.max(0, this.o.quotaLimit - (row?.used ?? 0)), limit: this.o.quotaLimit };
+  }
+
+  async submitAudit(accessToken: string, input: SubmitInput): Promise<{ auditId: string }> {
+    const now = this.o.clock.now();
+    return withTx(this.o.db, async (tx) => {
+      const app = await this.appOfToken(tx, accessToken);
+      await tx.selectFrom("mp_sim_apps").select("app_id").where("app_id", "=", app.app_id).forUpdate().execute();
+      if (!app.trial) throw new PlatformError(ERR.NOT_COMMITTED, "need to commit code before submit audit");
+      const pending = await tx.selectFrom("mp_sim_audits").select("audit_id").where("app_id", "=", app.app_id).where("status", "in", [2, 4]).executeTakeFirst();
+      if (pending) throw new PlatformError(ERR.AUDIT_IN_PROGRESS, "an audit is in progress");
+      if (new Date(app.trial.at).getTime() + this.o.scanSeconds * 1000 > now.getTime()) throw new PlatformError(ERR.PRIVACY_SCAN, "privacy scan of the code is not finished");
+      const valid = CATEGORIES[this.platform];
+      if (this.platform === "wechat" && input.itemList.some((i) => !valid.some((c) => c.firstClass === i.firstClass && c.secondClass === i.secondClass))) throw new PlatformError(ERR.BAD_AUDIT_ID, "category not allowed");
+      const month = monthOf(now);
+      await tx.insertInto("mp_sim_quota").values({ platform: this.platform, month, used: 0 }).onConflict((oc) => oc.columns(["platform", "month"]).doNothing()).execute();
+      const quota = await tx.selectFrom("mp_sim_quota").select("used").where("platform", "=", this.platform).where("month", "=", month).forUpdate().executeTakeFirstOrThrow();
+      if (quota.used >= this.o.quotaLimit) throw new PlatformError(ERR.QUOTA, "submit audit reach limit");
+      await tx.updateTable("mp_sim_quota").set({ used: sql<number>`used + 1` }).where("platform", "=", this.platform).where("month", "=", month).execute();
+      const row = await tx
+        .insertInto("mp_sim_audits")
+        .values({ app_id: app.app_id, platform: this.platform, status: 2, version: JSON.stringify(app.trial), item_list: JSON.stringify(input.itemList), host_names: JSON.stringify(input.hostNames), submitted_at: now })
+        .returning("audit_id")
+        .executeTakeFirstOrThrow();
+      return { auditId: String(row.audit_id) };
+    });
+  }
+
+  async auditStatus(accessToken: string, auditId: string): Promise<AuditState> {
+    const app = await this.appOfToken(this.o.db, accessToken);
+    const row = /^\d{1,18}$/.test(auditId)
+      ? await this.o.db.selectFrom("mp_sim_audits").selectAll().where("audit_id", "=", Number(auditId)).where("app_id", "=", app.app_id).executeTakeFirst()
+      : undefined;
+    if (!row) throw new PlatformError(ERR.BAD_AUDIT_ID, "invalid auditid");
+    return { auditId, status: row.status as AuditStatus, reason: row.reason, screenshots: row.screenshots };
+  }
+
+  async undoAudit(accessToken: string): Promise<void> {
+    const now = this.o.clock.now();
+    await withTx(this.o.db, async (tx) => {
+      const app = await this.appOfToken(tx, accessToken);
+      const pending = await tx.selectFrom("mp_sim_audits").select("audit_id").where("app_id", "=", app.app_id).where("status", "in", [2, 4]).forUpdate().executeTakeFirst();
+      if (!pending) throw new PlatformError(ERR.NO_AUDIT, "no audit in progress");
+      const counts = await tx
+        .selectFrom("mp_sim_events")
+        .select([
+          sql<number>`count(*) filter (where at >= ${new Date(`${dayOf(now)}T00:00:00Z`)})`.as("today"),
+          sql<number>`count(*)`.as("month"),
+        ])
+        .where("app_id", "=", app.app_id)
+        .where("event", "=", "undocodeaudit")
+        .where("at", ">=", new Date(`${monthOf(now)}-01T00:00:00Z`))
+        .executeTakeFirstOrThrow();
+      if (Number(counts.today) >= WITHDRAW_PER_DAY || Number(counts.month) >= WITHDRAW_PER_MONTH) throw new PlatformError(ERR.WITHDRAW_LIMIT, "undo audit reach limit");
+      await tx.updateTable("mp_sim_audits").set({ status: 3, decided_at: now }).where("audit_id", "=", pending.audit_id).execute();
+      await tx.insertInto("mp_sim_events").values({ platform: this.platform, app_id: app.app_id, event: "undocodeaudit", payload: JSON.stringify({ auditId: String(pending.audit_id) }), at: now }).execute();
+    });
+  }
+
+  /** Withdrawals left today and this month for an app. */
+  async withdrawRest(appId: string): Promise<{ today: number; month: number }> {
+    const now = this.o.clock.now();
+    const counts = await this.o.db
+      .selectFrom("mp_sim_events")
+      .select([sql<number>`count(*) filter (where at >= ${new Date(`${dayOf(now)}T00:00:00Z`)})`.as("today"), sql<number>`count(*)`.as("month")])
+      .where("app_id", "=", appId)
+      .where("event", "=", "undocodeaudit")
+      .where("at", ">=", new Date(`${monthOf(now)}-01T00:00:00Z`))
+      .executeTakeFirstOrThrow();
+    return { today: Math.max(0, WITHDRAW_PER_DAY - Number(counts.today)), month: Math.max(0, WITHDRAW_PER_MONTH - Number(counts.month)) };
+  }
+
+  async release(accessToken: string): Promise<void> {
+    const now = this.o.clock.now();
+    await withTx(this.o.db, async (tx) => {
+      const app = await this.appOfToken(tx, accessToken);
+      const notApproved = this.platform === "douyin" ? ERR.DY_NOT_APPROVED : ERR.NOT_APPROVED;
+      const last = await tx.selectFrom("mp_sim_audits").selectAll().where("app_id", "=", app.app_id).orderBy("audit_id", "desc").limit(1).forUpdate().executeTakeFirst();
+      if (last?.status !== 0) throw new PlatformError(notApproved, "version not approved");
+      const released = await tx.selectFrom("mp_sim_events").select("id").where("app_id", "=", app.app_id).where("event", "=", "release").where(sql<boolean>`payload->>'auditId' = ${String(last.audit_id)}`).executeTakeFirst();
+      if (released) throw new PlatformError(notApproved, "version already released");
+      const history = app.online ? [app.online, ...app.history].slice(0, HISTORY_MAX) : app.history;
+      await tx.updateTable("mp_sim_apps").set({ online: JSON.stringify(last.version), history: JSON.stringify(history), can_rollback: true }).where("app_id", "=", app.app_id).execute();
+      await tx.insertInto("mp_sim_events").values({ platform: this.platform, app_id: app.app_id, event: "release", payload: JSON.stringify({ auditId: String(last.audit_id) }), at: now }).execute();
+    });
+  }
+
+  async rollback(accessToken: string): Promise<void> {
+    const now = this.o.clock.now();
+    await withTx(this.o.db, async (tx) => {
+      const app = await this.appOfToken(tx, accessToken);
+      const [previous, ...rest] = app.history;
+      if (!previous) throw new PlatformError(ERR.NO_ROLLBACK, "no history version to revert");
+      if (this.platform === "douyin" && !app.can_rollback) throw new PlatformError(ERR.DY_ROLLBACK_AGAIN, "rollback once per release");
+      await tx
+        .updateTable("mp_sim_apps")
+        .set({ online: JSON.stringify(previous), history: JSON.stringify(rest), can_rollback: false, rolled_back_at: now })
+        .where("app_id", "=", app.app_id)
+        .execute();
+      await tx.insertInto("mp_sim_events").values({ platform: this.platform, app_id: app.app_id, event: "revertcoderelease", payload: "{}", at: now }).execute();
+    });
+  }
+
+  // ---- the review, decided in the operator console ----
+
+  async audits(q: { status?: number; page: number; pageSize: number }): Promise<{ list: SimAudit[]; total: number }> {
+    let base = this.o.db.selectFrom("mp_sim_audits as a").innerJoin("mp_sim_apps as p", "p.app_id", "a.app_id").where("a.platform", "=", this.platform);
+    if (q.status !== undefined) base = base.where("a.status", "=", q.status);
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll("a")
+        .select("p.nick_name")
+        .orderBy("a.audit_id", "desc")
+        .limit(q.pageSize)
+        .offset((q.page - 1) * q.pageSize)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      total: Number(count.n),
+      list: rows.map((r) => ({
+        auditId: String(r.audit_id),
+        platform: this.platform,
+        appId: r.app_id,
+        appName: r.nick_name,
+        status: r.status as AuditStatus,
+        version: r.version,
+        itemList: r.item_list,
+        hostNames: r.host_names,
+        reason: r.reason,
+        screenshots: r.screenshots,
+        submittedAt: new Date(r.submitted_at),
+        decidedAt: r.decided_at ? new Date(r.decided_at) : null,
+      })),
+    };
+  }
+
+  /**
+   * The reviewer's decision: 0 approve, 1 reject (reason, screenshot keys), 4 delay (still pending; a final
+   * decision follows). Returns false when the audit is not pending (decided or withdrawn).
+   */
+  async decide(auditId: number, status: 0 | 1 | 4, operatorId: number, reason: string | null, screenshots: string[]): Promise<boolean> {
+    const now = this.o.clock.now();
+    const row = await withTx(this.o.db, async (tx) => {
+      const audit = await tx.selectFrom("mp_sim_audits").select(["audit_id", "app_id", "status"]).where("audit_id", "=", auditId).where("platform", "=", this.platform).forUpdate().executeTakeFirst();
+      if (!audit || (audit.status !== 2 && audit.status !== 4)) return null;
+      if (status === 4 && audit.status === 4) return null;
+      await tx
+        .updateTable("mp_sim_audits")
+        .set({ status, reason, screenshots: JSON.stringify(screenshots), decided_at: status === 4 ? null : now, decided_by: operatorId })
+        .where("audit_id", "=", auditId)
+        .execute();
+      return audit;
+    });
+    if (!row) return false;
+    const event = status === 0 ? "weapp_audit_success" : status === 1 ? "weapp_audit_fail" : "weapp_audit_delay";
+    await this.push({ event, appId: row.app_id, auditId: String(auditId), reason, screenshots });
+    return true;
+  }
+
+  async auditExists(auditId: number): Promise<boolean> {
+    return Boolean(await this.o.db.selectFrom("mp_sim_audits").select("audit_id").where("audit_id", "=", auditId).where("platform", "=", this.platform).executeTakeFirst());
+  }
+}
+
+function scopesOf(platform: MpPlatform): string[] {
+  return platform === "wechat" ? ["小程序开发管理", "小程序基本信息管理", "小程序类目管理"] : ["小程序代码管理", "小程序基础信息"];
+}

@@ -1,0 +1,207 @@
+import { CODE, isMessageKey, renderMessage, SELECTION_BUSINESS_TYPES, type Lang, type Merchandise, type MerchandiseQuery, type OcEquity, type OcOrder, type OrderReq, type Page, type PurchaseOrder } from "@tessera/contracts";
+import { withTx, type Db, type Tx } from "../../db/tx";
+import type { Clock } from "../../platform/clock";
+import { AppError, conflict, invalid } from "../../platform/http/errors";
+import type { CardKeys } from "../supply";
+import { maskNo } from "./cardno";
+import type { Customer } from "./customers";
+import * as repo from "./repo";
+
+/**
+ * Equities paid with a card (`/client/rechargeEquity`). The customer picks a direct top-up goods that the
+ * card's brand may buy and the account to top up; the card pays the goods' face value, and the brand buys
+ * the goods through the purchasing path: its own purchase order, paid from its SUP at its price and
+ * fulfilled by the supplier like any other order. The card's payment stands when that order succeeds;
+ * when it fails (refused at once, or failed by the supplier later) the card is paid back. A job follows
+ * the orders still processing and places again an order whose placement a crash interrupted: the order
+ * number (`OCEQ` + our id) makes placing it twice one order.
+ */
+export interface EquityPurchasing {
+  /** Direct top-up goods a merchant may buy, as its purchase lists show them. */
+  offers(buyer: { id: number; version: "domestic" | "international" }, q: MerchandiseQuery): Promise<Page<Merchandise>>;
+  goods(id: number): Promise<Merchandise | undefined>;
+  /** Places (or finds again, by its number) the brand's purchase order. */
+  place(branderId: number, req: OrderReq): Promise<PurchaseOrder>;
+  find(branderId: number, orderNo: string): Promise<PurchaseOrder | undefined>;
+}
+
+export interface EquityDeps {
+  db: Db;
+  clock: Clock;
+  keys: CardKeys;
+  purchasing: EquityPurchasing;
+  /** Debits a card under its lock, once per request key (the card service's rule: usable, never below what is held). */
+  debit: OnecardDebit;
+  log: { warn(obj: object, msg: string): void };
+}
+export type OnecardDebit = (tx: Tx, cardId: number, amount: number, kind: "redeem", requestKey: string, note: string) => Promise<unknown>;
+
+const DIRECT = new Set<string>(SELECTION_BUSINESS_TYPES.direct);
+/** An order still processing this long after it was recorded had its placement interrupted: place it again. */
+const PLACE_AGAIN_AFTER_MS = 60_000;
+const orderNoOf = (id: number) => `OCEQ${String(id).padStart(10, "0")}`;
+
+export class EquityOrders {
+  constructor(private readonly deps: EquityDeps) {}
+
+  /** The equities a customer's card can pay for: its brand's buyable direct top-up goods in the card's currency. */
+  async offers(customer: Customer, q: { page: number; pageSize: number; cardId: string; keyword?: string | undefined }): Promise<Page<OcEquity>> {
+    const card = await this.cardOf(customer, Number(q.cardId));
+    const brand = await this.deps.db.selectFrom("merchants").select(["id", "version"]).where("id", "=", card.brander_id).executeTakeFirstOrThrow();
+    const page = await this.deps.purchasing.offers(
+      { id: brand.id, version: brand.version },
+      { page: q.page, pageSize: q.pageSize, type: "direct", keyword: q.keyword, sort: "recommend" },
+    );
+    return {
+      list: page.list.filter((g) => g.currency === card.currency).map((g) => ({ goodsId: String(g.id), name: g.name, brandName: g.brandName, price: { amount: g.faceValue, currency: g.currency } })),
+      total: page.total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
+  }
+
+  private async cardOf(customer: Customer, cardId: number) {
+    const card = await this.deps.db.selectFrom("onecard_cards").select(["id", "customer_id", "brander_id", "currency", "product_id"]).where("id", "=", cardId).executeTakeFirst();
+    if (!card || card.customer_id !== customer.id) throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
+    return card;
+  }
+
+  /** Pays for an equity with a card; the same request key returns the first order. */
+  async recharge(customer: Customer, req: { cardId: string; goodsId: string; account: string; requestKey: string }, lang: Lang): Promise<OcOrder> {
+    const goods = await this.deps.purchasing.goods(Number(req.goodsId));
+    if (!goods || !DIRECT.has(goods.businessType)) throw invalid("onecard.equityUnknown", "goodsId");
+    const created = await withTx(this.deps.db, async (tx) => {
+      const first = await tx.selectFrom("onecard_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+      if (first) return { id: first.id, fresh: false };
+      const card = await repo.lockCard(tx, Number(req.cardId));
+      if (!card || card.customer_id !== customer.id) throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
+      const product = await repo.productById(tx, card.product_id);
+      if (!product?.recharge_allowed) throw conflict("onecard.rechargeNotAllowed");
+      if (goods.currency !== card.currency) throw invalid("onecard.equityUnknown", "goodsId");
+      const o = await tx
+        .insertInto("onecard_orders")
+        .values({
+          customer_id: customer.id,
+          card_id: card.id,
+          brander_id: card.brander_id,
+          goods_id: goods.id,
+          equity: goods.name,
+          account: req.account,
+          amount: goods.faceValue,
+          currency: card.currency,
+          state: "processing",
+          request_key: req.requestKey,
+          created_at: this.deps.clock.now(),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await tx.updateTable("onecard_orders").set({ order_no: orderNoOf(o.id) }).where("id", "=", o.id).execute();
+      await this.deps.debit(tx, card.id, goods.faceValue, "redeem", `order:${o.id}`, goods.name);
+      return { id: o.id, fresh: true };
+    });
+    if (created.fresh) await this.place(created.id);
+    const [o] = (await this.orders(customer, { page: 1, pageSize: 1, id: created.id }, lang)).list;
+    if (!o) throw new AppError(CODE.NOT_FOUND, "error.notFound");
+    return o;
+  }
+
+  /**
+   * Places the brand's purchase order for one of our orders and records what is known of its outcome.
+   * A refusal (not docked, not enough SUP, goods off sale) fails our order and pays the card back; any
+   * other error leaves it processing for the job to try again.
+   */
+  private async place(id: number): Promise<void> {
+    const o = await this.deps.db.selectFrom("onecard_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    if (o.state !== "processing" || o.brander_id === null || o.goods_id === null || o.order_no === null) return;
+    try {
+      const po = await this.deps.purchasing.place(o.brander_id, { goodsId: String(o.goods_id), quantity: 1, topUpAccount: o.account, orderNo: o.order_no });
+      await this.follow(id, po);
+    } catch (err) {
+      if (err instanceof AppError && err.code !== CODE.INTERNAL) await this.fail(id, { key: err.messageKey, params: err.params });
+      else this.deps.log.warn({ err, orderId: id }, "equity order not placed; the follow-up job tries again");
+    }
+  }
+
+  private async follow(id: number, po: PurchaseOrder): Promise<void> {
+    if (po.state === "success") {
+      await this.deps.db.updateTable("onecard_orders").set({ state: "success", finished_at: this.deps.clock.now() }).where("id", "=", id).where("state", "=", "processing").execute();
+    } else if (po.state === "failure") {
+      await this.fail(id, { reason: po.failReason ?? "" });
+    }
+  }
+
+  /** Fails a processing order and pays the card back, once (the order row's state guards the refund). */
+  private async fail(id: number, why: { key: string; params: Record<string, string | number> } | { reason: string }): Promise<void> {
+    await withTx(this.deps.db, async (tx) => {
+      const o = await tx.selectFrom("onecard_orders").selectAll().where("id", "=", id).forUpdate().executeTakeFirstOrThrow();
+      if (o.state !== "processing") return;
+      const card = await repo.lockCard(tx, o.card_id);
+      if (!card) return;
+      const balance = card.balance + o.amount;
+      await tx.updateTable("onecard_cards").set({ balance }).where("id", "=", card.id).execute();
+      await repo.addMove(tx, { cardId: card.id, kind: "refund", amount: o.amount, balanceAfter: balance, requestKey: `order:${id}:refund`, note: o.equity, now: this.deps.clock.now() });
+      await tx
+        .updateTable("onecard_orders")
+        .set({
+          state: "failed",
+          finished_at: this.deps.clock.now(),
+          fail_key: "key" in why ? why.key : null,
+          fail_params: "key" in why ? JSON.stringify(why.params) : null,
+          fail_reason: "reason" in why ? why.reason : null,
+        })
+        .where("id", "=", id)
+        .execute();
+    });
+  }
+
+  /**
+   * The follow-up (a job for all orders; a customer's list for theirs, so a result page shows the outcome
+   * as soon as the supplier reports it): outcomes of orders still processing, and placements a crash
+   * interrupted, placed again.
+   */
+  async followUp(customerId?: number, limit = 200): Promise<number> {
+    const now = this.deps.clock.now().getTime();
+    let q = this.deps.db.selectFrom("onecard_orders").select(["id", "brander_id", "order_no", "created_at"]).where("state", "=", "processing");
+    if (customerId !== undefined) q = q.where("customer_id", "=", customerId);
+    const open = await q.orderBy("created_at").limit(limit).execute();
+    let settled = 0;
+    for (const o of open) {
+      if (o.brander_id === null || o.order_no === null) continue;
+      const po = await this.deps.purchasing.find(o.brander_id, o.order_no);
+      if (po) {
+        if (po.state !== "processing") settled += 1;
+        await this.follow(o.id, po);
+      } else if (now - new Date(o.created_at).getTime() > PLACE_AGAIN_AFTER_MS) {
+        await this.place(o.id);
+      }
+    }
+    return settled;
+  }
+
+  async orders(customer: Customer, q: { page: number; pageSize: number; id?: number }, lang: Lang): Promise<Page<OcOrder>> {
+    await this.followUp(customer.id, 20);
+    let base = this.deps.db.selectFrom("onecard_orders as o").innerJoin("onecard_cards as c", "c.id", "o.card_id").where("o.customer_id", "=", customer.id);
+    if (q.id !== undefined) base = base.where("o.id", "=", q.id);
+    const [rows, count] = await Promise.all([
+      base.selectAll("o").select("c.sealed").orderBy("o.id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      list: rows.map((o) => ({
+        id: String(o.id),
+        cardNo: maskNo(this.deps.keys.unseal(o.sealed).number),
+        equity: o.equity,
+        account: o.account,
+        amount: { amount: o.amount, currency: o.currency },
+        state: o.state,
+        orderNo: o.order_no,
+        failReason: o.fail_key !== null && isMessageKey(o.fail_key) ? renderMessage(o.fail_key, lang, o.fail_params ?? {}) : o.fail_reason,
+        createdAt: new Date(o.created_at).toISOString(),
+        finishedAt: o.finished_at === null ? null : new Date(o.finished_at).toISOString(),
+      })),
+      total: Number(count.n),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
+  }
+}

@@ -1,0 +1,242 @@
+import { sql, type Expression, type RawBuilder } from "kysely";
+import { copyField, copyFromText } from "../../db/copy";
+import type { Executor } from "../../db/tx";
+import type { OnecardCardState } from "./tables";
+
+/** SQL of the onecard module. Every read of merchant rows names the merchant (brand or purchaser) it is for. */
+
+export type Currency = "CNY" | "USD" | "HKD";
+
+export function productOfBrand(db: Executor, id: number, branderId: number) {
+  return db.selectFrom("onecard_products").selectAll().where("id", "=", id).where("brander_id", "=", branderId).executeTakeFirst();
+}
+export function productById(db: Executor, id: number) {
+  return db.selectFrom("onecard_products").selectAll().where("id", "=", id).executeTakeFirst();
+}
+export type ProductRow = NonNullable<Awaited<ReturnType<typeof productById>>>;
+
+/** Products with their issued and in-stock counts; a brand's own (branderId) or every brand's on sale. */
+export async function productPage(db: Executor, f: { branderId?: number; buyable?: (brander: Expression<unknown>) => RawBuilder<boolean>; onSaleOnly?: boolean; onSale?: boolean | undefined; currency?: Currency; kind?: string | undefined; keyword?: string | undefined; offset: number; limit: number }) {
+  let q = db.selectFrom("onecard_products as p").innerJoin("merchants as m", "m.id", "p.brander_id");
+  if (f.branderId !== undefined) q = q.where("p.brander_id", "=", f.branderId);
+  if (f.buyable) q = q.where(f.buyable(sql.ref("p.brander_id")));
+  if (f.onSaleOnly) q = q.where("p.on_sale", "=", true);
+  if (f.onSale !== undefined) q = q.where("p.on_sale", "=", f.onSale);
+  if (f.currency) q = q.where("p.currency", "=", f.currency);
+  if (f.kind) q = q.where("p.kind", "=", f.kind as "face_value");
+  if (f.keyword) q = q.where("p.name", "ilike", `%${f.keyword.replace(/[%_\\]/g, "\\$&")}%`);
+  const [rows, count] = await Promise.all([
+    q
+      .selectAll("p")
+      .select("m.name as brander_name")
+      .select((eb) => [
+        eb.selectFrom("onecard_cards as c").whereRef("c.product_id", "=", "p.id").where("c.state", "=", "issued").select((e) => e.fn.countAll<string>().as("n")).as("stock"),
+        eb.selectFrom("onecard_cards as c").whereRef("c.product_id", "=", "p.id").select((e) => e.fn.countAll<string>().as("n")).as("issued"),
+      ])
+      .orderBy("p.id", "desc")
+      .offset(f.offset)
+      .limit(f.limit)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function batchPage(db: Executor, branderId: number, offset: number, limit: number, productId?: number) {
+  let q = db.selectFrom("onecard_batches as b").innerJoin("onecard_products as p", "p.id", "b.product_id").where("b.brander_id", "=", branderId);
+  if (productId !== undefined) q = q.where("b.product_id", "=", productId);
+  const [rows, count] = await Promise.all([
+    q
+      .select(["b.id", "b.product_id", "b.count", "b.created_at", "p.name as product_name"])
+      .select((eb) => eb.selectFrom("onecard_cards as c").whereRef("c.batch_id", "=", "b.id").where("c.state", "<>", "issued").select((e) => e.fn.countAll<string>().as("n")).as("sold"))
+      .orderBy("b.id", "desc")
+      .offset(offset)
+      .limit(limit)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export const cardColumns = [
+  "c.id",
+  "c.batch_id",
+  "c.serial",
+  "c.product_id",
+  "c.brander_id",
+  "c.no_masked",
+  "c.sealed",
+  "c.pwd_hash",
+  "c.state",
+  "c.face_value",
+  "c.currency",
+  "c.balance",
+  "c.held",
+  "c.owner_id",
+  "c.sale_id",
+  "c.sale_price",
+  "c.customer_id",
+  "c.gift_id",
+  "c.activated_at",
+  "c.expires_at",
+  "c.extracted_at",
+  "c.wrong_attempts",
+  "c.locked_until",
+] as const;
+
+export function cardByHash(db: Executor, noHash: string) {
+  return db.selectFrom("onecard_cards as c").select(cardColumns).where("c.no_hash", "=", noHash).executeTakeFirst();
+}
+export type CardRowDb = NonNullable<Awaited<ReturnType<typeof cardByHash>>>;
+
+export function lockCard(tx: Executor, id: number) {
+  return tx.selectFrom("onecard_cards as c").select(cardColumns).where("c.id", "=", id).forUpdate().executeTakeFirst();
+}
+
+/** The cards of ids, locked in id order (concurrent batches lock in the same order: no deadlock). */
+export function lockCards(tx: Executor, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return tx.selectFrom("onecard_cards as c").select(cardColumns).where("c.id", "in", ids).orderBy("c.id").forUpdate().execute();
+}
+
+export async function cardIdsOfSale(db: Executor, saleId: number, ownerId: number): Promise<number[]> {
+  const rows = await db.selectFrom("onecard_cards").select("id").where("sale_id", "=", saleId).where("owner_id", "=", ownerId).orderBy("id").execute();
+  return rows.map((r) => r.id);
+}
+export async function cardIdsOfRange(db: Executor, batchId: number, from: number, to: number): Promise<number[]> {
+  const rows = await db.selectFrom("onecard_cards").select("id").where("batch_id", "=", batchId).where("serial", ">=", from).where("serial", "<=", to).orderBy("id").execute();
+  return rows.map((r) => r.id);
+}
+
+export async function cardPage(
+  db: Executor,
+  f: { ownerId?: number; customerId?: number; branderId?: number; batchId?: number; state?: OnecardCardState | undefined; saleId?: number | undefined; productId?: number | undefined; noHash?: string | undefined; offset: number; limit: number },
+) {
+  let q = db.selectFrom("onecard_cards as c").innerJoin("onecard_products as p", "p.id", "c.product_id").innerJoin("merchants as m", "m.id", "c.brander_id");
+  if (f.ownerId !== undefined) q = q.where("c.owner_id", "=", f.ownerId);
+  if (f.customerId !== undefined) q = q.where("c.customer_id", "=", f.customerId);
+  if (f.branderId !== undefined) q = q.where("c.brander_id", "=", f.branderId);
+  if (f.batchId !== undefined) q = q.where("c.batch_id", "=", f.batchId);
+  if (f.state) q = q.where("c.state", "=", f.state);
+  if (f.saleId) q = q.where("c.sale_id", "=", f.saleId);
+  if (f.productId) q = q.where("c.product_id", "=", f.productId);
+  if (f.noHash) q = q.where("c.no_hash", "=", f.noHash);
+  const [rows, count] = await Promise.all([
+    q.select(cardColumns).select(["p.name as product_name", "p.kind", "p.recharge_allowed", "m.name as brander_name"]).orderBy("c.id", "desc").offset(f.offset).limit(f.limit).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+export type CardListRow = Awaited<ReturnType<typeof cardPage>>["rows"][number];
+
+export async function addMove(
+  tx: Executor,
+  m: { cardId: number; kind: "activate" | "load" | "hold" | "capture" | "release" | "redeem" | "refund" | "adjust" | "expire" | "return"; amount: number; balanceAfter: number; requestKey: string | null; note?: string; now: Date },
+): Promise<void> {
+  await tx
+    .insertInto("onecard_moves")
+    .values({ card_id: m.cardId, kind: m.kind, amount: m.amount, balance_after: m.balanceAfter, request_key: m.requestKey, note: m.note ?? "", created_at: m.now })
+    .execute();
+}
+
+export function moveByKey(db: Executor, cardId: number, requestKey: string) {
+  return db.selectFrom("onecard_moves").selectAll().where("card_id", "=", cardId).where("request_key", "=", requestKey).executeTakeFirst();
+}
+
+export async function movePage(db: Executor, customerId: number, offset: number, limit: number) {
+  const q = db.selectFrom("onecard_moves as v").innerJoin("onecard_cards as c", "c.id", "v.card_id").where("c.customer_id", "=", customerId);
+  const [rows, count] = await Promise.all([
+    q.select(["v.id", "v.kind", "v.amount", "v.balance_after", "v.note", "v.created_at", "c.sealed", "c.currency"]).orderBy("v.id", "desc").offset(offset).limit(limit).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Counts a wrong password in its own statement (it sticks though the request fails); locks at the limit. */
+export async function countWrongPassword(db: Executor, cardId: number, limit: number, lockUntil: Date): Promise<{ locked: boolean }> {
+  const row = await sql<{ locked: boolean }>`
+    UPDATE onecard_cards SET
+      wrong_attempts = CASE WHEN wrong_attempts + 1 >= ${limit} THEN 0 ELSE wrong_attempts + 1 END,
+      locked_until = CASE WHEN wrong_attempts + 1 >= ${limit} THEN ${lockUntil}::timestamptz ELSE locked_until END
+    WHERE id = ${cardId}
+    RETURNING (locked_until IS NOT NULL AND locked_until = ${lockUntil}::timestamptz) AS locked`.execute(db);
+  return { locked: row.rows[0]?.locked ?? false };
+}
+
+export async function clearWrongPasswords(db: Executor, cardId: number): Promise<void> {
+  await db.updateTable("onecard_cards").set({ wrong_attempts: 0 }).where("id", "=", cardId).where("wrong_attempts", ">", 0).execute();
+}
+
+/** The module's own sum rules; each line names a broken one. Ledger rules are checked by the ledger. */
+export async function invariantProblems(db: Executor): Promise<string[]> {
+  const problems: string[] = [];
+  const drift = await sql<{ id: number; balance: number; total: string }>`
+    SELECT c.id, c.balance, COALESCE(SUM(v.amount), 0)::text AS total
+    FROM onecard_cards c LEFT JOIN onecard_moves v ON v.card_id = c.id
+    GROUP BY c.id HAVING c.balance <> COALESCE(SUM(v.amount), 0)`.execute(db);
+  for (const r of drift.rows) problems.push(`card ${r.id} holds ${r.balance} but its moves sum to ${r.total}`);
+  const held = await sql<{ id: number }>`
+    SELECT c.id FROM onecard_cards c
+    WHERE c.held <> COALESCE((SELECT SUM(h.amount) FROM onecard_holds h WHERE h.card_id = c.id AND h.state = 'held'), 0)`.execute(db);
+  for (const r of held.rows) problems.push(`card ${r.id}: held differs from its open holds`);
+  const sales = await sql<{ id: number }>`
+    SELECT s.id FROM onecard_sales s
+    WHERE s.quantity <> (SELECT COUNT(*) FROM onecard_cards c WHERE c.sale_id = s.id)`.execute(db);
+  for (const r of sales.rows) problems.push(`sale ${r.id}: its quantity differs from its cards`);
+  const money = await sql<{ sold: string; parts: string }>`
+    SELECT (SELECT COALESCE(SUM(quantity * unit_price), 0) FROM onecard_sales)::text AS sold,
+           ((SELECT COALESCE(SUM(sale_price), 0) FROM onecard_cards WHERE state = 'sold')
+            + (SELECT COALESCE(SUM(amount), 0) FROM onecard_activations)
+            + (SELECT COALESCE(SUM(amount), 0) FROM onecard_returns))::text AS parts`.execute(db);
+  const m = money.rows[0];
+  if (m && m.sold !== m.parts) problems.push(`card sales ${m.sold} differ from unactivated + activated + returned ${m.parts}`);
+  const orphan = await sql<{ id: number }>`SELECT id FROM onecard_cards WHERE (state = 'issued') <> (sale_id IS NULL)`.execute(db);
+  for (const r of orphan.rows) problems.push(`card ${r.id}: sale and state disagree`);
+  return problems;
+}
+
+/** A card of a batch being issued: its id (taken from the sequence), serial, hashes and sealed credentials. */
+export interface NewCard {
+  id: number;
+  serial: number;
+  noHash: string;
+  noMasked: string;
+  sealed: string;
+  pwdHash: string;
+}
+export interface BatchHead {
+  batchId: number;
+  productId: number;
+  branderId: number;
+  faceValue: number;
+  currency: Currency;
+}
+
+/** A PostgreSQL server: the chunk as one INSERT from column arrays (a VALUES list of 5,000 rows would be 50,000 parameters). */
+export async function insertCards(tx: Executor, head: BatchHead, cards: NewCard[]): Promise<void> {
+  await sql`
+    INSERT INTO onecard_cards (id, batch_id, serial, product_id, brander_id, no_hash, no_masked, sealed, pwd_hash, face_value, currency)
+    SELECT id, ${head.batchId}, serial, ${head.productId}, ${head.branderId}, no_hash, no_masked, sealed, pwd_hash, ${head.faceValue}, ${head.currency}
+    FROM unnest(${cards.map((c) => String(c.id))}::bigint[], ${cards.map((c) => c.serial)}::int[], ${cards.map((c) => c.noHash)}::text[],
+                ${cards.map((c) => c.noMasked)}::text[], ${cards.map((c) => c.sealed)}::text[], ${cards.map((c) => c.pwdHash)}::text[])
+      AS t(id, serial, no_hash, no_masked, sealed, pwd_hash)`.execute(tx);
+}
+
+/**
+ * The embedded database: COPY the chunk, as the card-secret import does (supply's copyCards). The batch,
+ * product and brand rows are checked and locked once for the chunk, then the per-row foreign-key
+ * triggers are off for the COPY alone; a batch's numbers are new by construction (batch id and serial).
+ */
+export async function copyCards(tx: Executor, head: BatchHead, cards: NewCard[]): Promise<void> {
+  const parents = await sql<{ n: number }>`
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM onecard_batches WHERE id = ${head.batchId} AND product_id = ${head.productId} AND brander_id = ${head.branderId} FOR KEY SHARE) b)
+         + (SELECT count(*) FROM (SELECT 1 FROM onecard_products WHERE id = ${head.productId} AND brander_id = ${head.branderId} FOR KEY SHARE) p) AS n`.execute(tx);
+  if (Number(parents.rows[0]?.n) !== 2) throw new Error("onecard copyCards: the batch or product is gone");
+  await sql`SET LOCAL session_replication_role = replica`.execute(tx);
+  const lead = `${head.batchId}\t${head.productId}\t${head.branderId}\t`;
+  const tail = `\t${head.faceValue}\t${head.currency}\n`;
+  let text = "";
+  for (const c of cards) text += `${c.id}\t${lead}${c.serial}\t${copyField(c.noHash)}\t${copyField(c.noMasked)}\t${copyField(c.sealed)}\t${copyField(c.pwdHash)}${tail}`;
+  await copyFromText(tx, "onecard_cards", ["id", "batch_id", "product_id", "brander_id", "serial", "no_hash", "no_masked", "sealed", "pwd_hash", "face_value", "currency"], text);
+  await sql`SET LOCAL session_replication_role = origin`.execute(tx);
+}

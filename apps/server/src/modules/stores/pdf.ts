@@ -1,0 +1,84 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import type { Lang, Redemption, SettlementDoc } from "@tessera/contracts";
+import type PDFKit from "pdfkit";
+
+/**
+ * A settlement document (核销结算单) as a printable A4 PDF: brand, store, day, counts and amounts, and
+ * one line per redemption, in Noto Sans SC embedded (subset), so Chinese names print in every reader.
+ */
+const require = createRequire(import.meta.url);
+let font: Promise<Buffer> | undefined;
+let pdfkit: Promise<typeof PDFKit> | undefined;
+
+const LABELS: Record<Lang, { title: string; brand: string; store: string; day: string; count: string; value: string; amount: string; no: string; time: string; item: string; code: string; clerk: string; settled: string; coupon: string; onecard: string; printed: string }> = {
+  cn: { title: "核销结算单", brand: "品牌", store: "门店", day: "核销日期", count: "核销笔数", value: "核销价值", amount: "结算金额", no: "单号", time: "时间", item: "商品", code: "券码/卡号", clerk: "店员", settled: "结算金额", coupon: "券码", onecard: "一卡通", printed: "打印时间" },
+  tw: { title: "核銷結算單", brand: "品牌", store: "門店", day: "核銷日期", count: "核銷筆數", value: "核銷價值", amount: "結算金額", no: "單號", time: "時間", item: "商品", code: "券碼/卡號", clerk: "店員", settled: "結算金額", coupon: "券碼", onecard: "一卡通", printed: "列印時間" },
+  en: { title: "Redemption settlement document", brand: "Brand", store: "Store", day: "Day", count: "Redemptions", value: "Value", amount: "Settled amount", no: "No.", time: "Time", item: "Item", code: "Code / card", clerk: "Clerk", settled: "Settled", coupon: "Code", onecard: "One-card", printed: "Printed" },
+};
+
+const major = (m: { amount: number }) => (m.amount / 100).toFixed(2);
+const hhmm = (iso: string) => new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().slice(11, 19);
+
+export async function settlementPdf(lang: Lang, d: { doc: SettlementDoc; lines: Redemption[] }, printedAt: Date): Promise<Buffer> {
+  font ??= readFile(require.resolve("@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf"));
+  pdfkit ??= import("pdfkit").then((m) => m.default);
+  const [PDFDocument, regular] = await Promise.all([pdfkit, font]);
+  const L = LABELS[lang];
+  const doc = new PDFDocument({ size: "A4", margin: 40, info: { Title: `${L.title} ${d.doc.id}`, Author: d.doc.branderName, Producer: "Tessera" } });
+  doc.registerFont("cjk", regular);
+  const chunks: Buffer[] = [];
+  doc.on("data", (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+  const left = 40;
+  const width = 515;
+  doc.font("cjk").fontSize(18).fillColor("#111").text(L.title, left, 40, { width, align: "center" });
+  doc.fontSize(10).fillColor("#333");
+  const head: [string, string][] = [
+    [L.no, d.doc.id],
+    [L.brand, d.doc.branderName],
+    [L.store, d.doc.storeName],
+    [L.day, d.doc.day],
+    [L.count, String(d.doc.count)],
+    [L.value, `${major(d.doc.value)} ${d.doc.value.currency}`],
+    [L.amount, `${major(d.doc.amount)} ${d.doc.amount.currency}`],
+  ];
+  head.forEach(([k, v], i) => {
+    const x = left + (i % 2) * (width / 2);
+    const y = 80 + Math.floor(i / 2) * 18;
+    doc.text(`${k}：${v}`, x, y, { width: width / 2 - 8, lineBreak: false, ellipsis: true });
+  });
+  const cols = [
+    { t: L.time, w: 60, a: "left" as const },
+    { t: L.item, w: 150, a: "left" as const },
+    { t: L.code, w: 120, a: "left" as const },
+    { t: L.value, w: 60, a: "right" as const },
+    { t: L.settled, w: 60, a: "right" as const },
+    { t: L.clerk, w: 65, a: "left" as const },
+  ];
+  let y = 160;
+  const row = (cells: string[], bold: boolean) => {
+    let x = left;
+    doc.fontSize(9).fillColor(bold ? "#111" : "#333");
+    cols.forEach((c, i) => {
+      doc.text(cells[i] ?? "", x, y, { width: c.w - 4, align: c.a, lineBreak: false, ellipsis: true });
+      x += c.w;
+    });
+    y += 16;
+    if (y > 780) {
+      doc.addPage();
+      y = 40;
+    }
+  };
+  doc.moveTo(left, y - 4).lineTo(left + width, y - 4).strokeColor("#999").lineWidth(0.6).stroke();
+  row(cols.map((c) => c.t), true);
+  doc.moveTo(left, y - 2).lineTo(left + width, y - 2).stroke();
+  for (const l of d.lines) row([hhmm(l.createdAt), l.itemName, l.codeMask, major(l.value), major(l.settleAmount), l.clerkName], false);
+  doc.moveTo(left, y).lineTo(left + width, y).stroke();
+  doc.fontSize(8).fillColor("#777").text(`${L.printed}：${printedAt.toISOString().replace("T", " ").slice(0, 19)} UTC`, left, y + 10);
+  doc.end();
+  return done;
+}

@@ -1,0 +1,461 @@
+import {
+  CODE,
+  type Currency,
+  type Lang,
+  type MessageKey,
+  type Page,
+  type Redemption,
+  type RedemptionQuery,
+  type SettlementDoc,
+  type SettlementDocQuery,
+  type WriteAccountReply,
+  type WriteOffPreview,
+  type WriteOffReq,
+} from "@tessera/contracts";
+import { sql } from "kysely";
+import { isUniqueViolation, withTx, type Db, type Executor } from "../../db/tx";
+import type { Actor } from "../../platform/auth/actor";
+import { tenantOf } from "../../platform/auth/guard";
+import { platformDay, type Clock } from "../../platform/clock";
+import { AppError, conflict, invalid } from "../../platform/http/errors";
+import type { PurchasableGoods } from "../catalog";
+import { getMerchant } from "../merchants";
+import type { OnecardService } from "../onecard";
+import { peekRedeemable, redeemSupplyCard, type CardKeys, type RedeemRefusal } from "../supply";
+import * as repo from "./repo";
+import type { StoresService } from "./service";
+
+export interface WriteOffDeps {
+  db: Db;
+  clock: Clock;
+  keys: CardKeys;
+  stores: StoresService;
+  onecard: OnecardService;
+  goodsOf: (db: Executor, goodsId: number) => Promise<PurchasableGoods | undefined>;
+}
+
+const REFUSAL: Record<RedeemRefusal, MessageKey> = {
+  unknown: "writeoff.codeUnknown",
+  used: "writeoff.used",
+  void: "writeoff.void",
+  expired: "writeoff.expired",
+  notSold: "writeoff.notSold",
+};
+const refuse = (r: RedeemRefusal) => (r === "unknown" ? new AppError(CODE.NOT_FOUND, REFUSAL[r]) : conflict(REFUSAL[r]));
+const wrongStore = () => new AppError(CODE.FORBIDDEN, "writeoff.wrongStore");
+const money = (amount: number, currency: Currency) => ({ amount, currency });
+const iso = (d: Date | string) => new Date(d).toISOString();
+const maskCardNo = (no: string) => `${no.slice(0, 4)}********${no.slice(-4)}`;
+
+type StoreRow = NonNullable<Awaited<ReturnType<typeof repo.findStore>>>;
+
+interface RedemptionRow {
+  id: number;
+  source: "coupon" | "onecard";
+  brander_id: number;
+  brander_name: string;
+  store_id: number;
+  store_name: string;
+  clerk_name: string | null;
+  item_name: string;
+  code_mask: string;
+  value: number | string;
+  settle_amount: number | string;
+  currency: Currency;
+  order_ref: string | null;
+  day: string;
+  doc_id: number | null;
+  created_at: Date;
+}
+
+function presentRedemption(r: RedemptionRow): Redemption {
+  return {
+    id: String(r.id),
+    kind: r.source,
+    branderId: String(r.brander_id),
+    branderName: r.brander_name,
+    storeId: String(r.store_id),
+    storeName: r.store_name,
+    clerkName: r.clerk_name ?? "",
+    itemName: r.item_name,
+    codeMask: r.code_mask,
+    value: money(Number(r.value), r.currency),
+    settleAmount: money(Number(r.settle_amount), r.currency),
+    orderRef: r.order_ref,
+    day: r.day,
+    settled: r.doc_id !== null,
+    docId: r.doc_id === null ? null : String(r.doc_id),
+    createdAt: iso(r.created_at),
+  };
+}
+
+/**
+ * Write-off (核销) at a brand's stores and its settlement. A clerk (a sub-account bound to a store)
+ * redeems a code bought through purchasing (supply's card secrets: once, under the code's row lock) or
+ * takes an amount off a one-card card (onecard's debit, keyed by the request); the brand's main
+ * account redeems at a store it names. Each redemption is a row; after the platform day ends, one
+ * settlement document per store and day sums them, once (the document's unique key), T+1 like the
+ * supplier payout.
+ *
+ * The document reconciles; it moves no money. Only the brand's own codes and cards are redeemable at its
+ * stores, and the brand was paid for each already: a card secret or coupon when purchasing sold it (from
+ * stock, straight to the supplier's income), a one-card card when the purchaser activated it. A second
+ * credit at settlement would pay the brand twice, out of the platform's clearing account. Should codes of
+ * one merchant ever be redeemable at another's stores, the transfer from the seller's income to the
+ * redeeming brand belongs here, keyed by the document.
+ */
+export class WriteOffService {
+  constructor(private readonly deps: WriteOffDeps) {}
+
+  private now(): Date {
+    return this.deps.clock.now();
+  }
+
+  /** The store the actor redeems at: a clerk's own store, or the one the main account names. */
+  private async storeFor(actor: Actor, storeId: string | undefined): Promise<StoreRow> {
+    const brander = tenantOf(actor);
+    let store: StoreRow | undefined;
+    if (actor.menus !== null) {
+      store = await this.deps.stores.storeOfClerk(actor.userId);
+      if (!store || store.brander_id !== brander) throw new AppError(CODE.FORBIDDEN, "writeoff.noStore");
+      if (storeId !== undefined && Number(storeId) !== store.id) throw wrongStore();
+    } else {
+      if (storeId === undefined) throw invalid("writeoff.chooseStore", "storeId");
+      store = await repo.findStore(this.deps.db, brander, Number(storeId));
+      if (!store) throw new AppError(CODE.NOT_FOUND, "stores.notFound");
+    }
+    if (store.state !== "open") throw conflict("writeoff.storeClosed");
+    return store;
+  }
+
+  /** Which store a clerk works at (the verification page's header). */
+  async myStore(actor: Actor): Promise<{ storeId: string; storeName: string; branderName: string } | null> {
+    const s = await this.deps.stores.storeOfClerk(actor.userId);
+    if (!s || s.brander_id !== actor.merchantId) return null;
+    const brand = await getMerchant(this.deps.db, s.brander_id);
+    return { storeId: String(s.id), storeName: s.name, branderName: brand?.name ?? "" };
+  }
+
+  /** What a code is worth and whether it may be redeemed here (nothing changes). */
+  async check(actor: Actor, req: { kind: "coupon" | "onecard"; code: string; secret: string; storeId?: string | undefined }, client: string, lang: Lang): Promise<WriteOffPreview> {
+    const store = await this.storeFor(actor, req.storeId);
+    const today = platformDay(this.now());
+    if (req.kind === "coupon") {
+      const found = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: store.brander_id, number: req.code, secret: req.secret, today });
+      if (!found.card) {
+        const elsewhere = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: null, number: req.code, secret: req.secret, today });
+        throw elsewhere.card ? wrongStore() : refuse("unknown");
+      }
+      if (found.refusal) throw refuse(found.refusal);
+      const goods = await this.deps.goodsOf(this.deps.db, found.card.goodsId);
+      if (!goods) throw refuse("unknown");
+      return { kind: "coupon", itemName: goods.name, codeMask: found.card.numberMask, value: money(goods.faceValue, goods.currency), expiresOn: found.card.expiresOn, storeId: String(store.id), storeName: store.name };
+    }
+    const card = await this.deps.onecard.verify(req.code, req.secret, client, lang);
+    if (card.brander_id !== store.brander_id) throw wrongStore();
+    const b = await this.deps.onecard.balance(req.code, req.secret, client, lang);
+    return { kind: "onecard", itemName: b.productName, codeMask: b.cardNo, value: b.balance, expiresOn: b.expiresAt, storeId: String(store.id), storeName: store.name };
+  }
+
+  /**
+   * Redeems once. The same request key returns the first redemption (a retry after a lost reply);
+   * a used, void, expired or foreign code is refused with its reason and nothing changes.
+   */
+  async redeem(actor: Actor, req: WriteOffReq, client: string, lang: Lang): Promise<Redemption> {
+    const store = await this.storeFor(actor, req.storeId);
+    const brander = store.brander_id;
+    const first = await this.deps.db.selectFrom("store_redemptions").select("id").where("brander_id", "=", brander).where("request_key", "=", req.requestKey).executeTakeFirst();
+    if (first) return this.redemptionView(first.id);
+    const now = this.now();
+    const day = platformDay(now);
+    const base = { brander_id: brander, store_id: store.id, clerk_id: actor.userId, request_key: req.requestKey, day, created_at: now };
+    let id: number;
+    try {
+      if (req.kind === "coupon") {
+        id = await withTx(this.deps.db, async (tx) => {
+          const r = await redeemSupplyCard(tx, this.deps.keys, { supplierId: brander, number: req.code, secret: req.secret, today: day, at: now, ref: `store:${brander}:${req.requestKey}` });
+          if (!r.ok) {
+            if (r.refusal === "unknown" && (await peekRedeemable(tx, this.deps.keys, { supplierId: null, number: req.code, secret: req.secret, today: day })).card) throw wrongStore();
+            throw refuse(r.refusal);
+          }
+          const goods = await this.deps.goodsOf(tx, r.card.goodsId);
+          if (!goods) throw refuse("unknown");
+          const row = await tx
+            .insertInto("store_redemptions")
+            .values({
+              ...base,
+              source: "coupon",
+              source_id: r.card.cardId,
+              dedupe_key: `coupon:${r.card.cardId}`,
+              item_name: goods.name,
+              code_mask: r.card.numberMask,
+              value: goods.faceValue,
+              // The brand is settled what the purchaser paid for the code.
+              settle_amount: goods.price,
+              currency: goods.currency,
+              purchaser_id: r.card.buyerMerchantId,
+              order_ref: r.card.orderId,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          return row.id;
+        });
+      } else {
+        if (req.amount === undefined) throw invalid("writeoff.amountMissing", "amount");
+        const amount = req.amount;
+        const card = await this.deps.onecard.verify(req.code, req.secret, client, lang);
+        if (card.brander_id !== brander) throw wrongStore();
+        const b = await this.deps.onecard.balance(req.code, req.secret, client, lang);
+        id = await withTx(this.deps.db, async (tx) => {
+          await this.deps.onecard.debit(tx, card.id, amount, "redeem", `store:${brander}:${req.requestKey}`, `store ${store.id}`);
+          const row = await tx
+            .insertInto("store_redemptions")
+            .values({
+              ...base,
+              source: "onecard",
+              source_id: card.id,
+              dedupe_key: `onecard:${brander}:${req.requestKey}`,
+              item_name: b.productName,
+              code_mask: maskCardNo(req.code),
+              value: amount,
+              settle_amount: amount,
+              currency: b.balance.currency,
+              purchaser_id: null,
+              order_ref: null,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          return row.id;
+        });
+      }
+    } catch (err) {
+      // A retry with the same key raced the first: answer with the first.
+      if (isUniqueViolation(err)) {
+        const again = await this.deps.db.selectFrom("store_redemptions").select("id").where("brander_id", "=", brander).where("request_key", "=", req.requestKey).executeTakeFirst();
+        if (again) return this.redemptionView(again.id);
+        throw conflict("writeoff.used");
+      }
+      throw err;
+    }
+    return this.redemptionView(id);
+  }
+
+  private redemptions() {
+    return this.deps.db
+      .selectFrom("store_redemptions as r")
+      .innerJoin("stores as s", "s.id", "r.store_id")
+      .innerJoin("merchants as m", "m.id", "r.brander_id")
+      .leftJoin("users as u", "u.id", "r.clerk_id")
+      .select([
+        "r.id",
+        "r.source",
+        "r.brander_id",
+        "m.name as brander_name",
+        "r.store_id",
+        "s.name as store_name",
+        sql<string | null>`coalesce(u.display_name, u.email)`.as("clerk_name"),
+        "r.item_name",
+        "r.code_mask",
+        "r.value",
+        "r.settle_amount",
+        "r.currency",
+        "r.order_ref",
+        "r.day",
+        "r.doc_id",
+        "r.created_at",
+      ]);
+  }
+
+  private async redemptionView(id: number): Promise<Redemption> {
+    const r = await this.redemptions().where("r.id", "=", id).executeTakeFirstOrThrow();
+    return presentRedemption(r);
+  }
+
+  private async page(filter: { branderIds?: number[]; purchaserId?: number; storeId?: number }, q: RedemptionQuery): Promise<Page<Redemption>> {
+    let base = this.redemptions();
+    if (filter.branderIds) base = base.where("r.brander_id", "in", filter.branderIds.length > 0 ? filter.branderIds : [-1]);
+    if (filter.purchaserId !== undefined) base = base.where("r.purchaser_id", "=", filter.purchaserId);
+    if (filter.storeId !== undefined) base = base.where("r.store_id", "=", filter.storeId);
+    if (q.storeId) base = base.where("r.store_id", "=", Number(q.storeId));
+    if (q.kind) base = base.where("r.source", "=", q.kind);
+    if (q.from) base = base.where("r.day", ">=", q.from);
+    if (q.to) base = base.where("r.day", "<=", q.to);
+    if (q.settled) base = base.where("r.doc_id", q.settled === "true" ? "is not" : "is", null);
+    const rows = await base.orderBy("r.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
+    const total = await base.clearSelect().select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst();
+    return { list: rows.map(presentRedemption), total: Number(total?.n ?? 0), page: q.page, pageSize: q.pageSize };
+  }
+
+  /** hyAccounts: the brand's redemption records (a clerk sees their store's). */
+  async brandRedemptions(actor: Actor, q: RedemptionQuery): Promise<Page<Redemption>> {
+    const brander = tenantOf(actor);
+    const mine = actor.menus !== null ? await this.deps.stores.storeOfClerk(actor.userId) : undefined;
+    return this.page({ branderIds: [brander], ...(mine && { storeId: mine.id }) }, q);
+  }
+
+  /** WriteOrder: the redemptions of codes a purchaser bought. */
+  async purchaserRedemptions(actor: Actor, q: RedemptionQuery): Promise<Page<Redemption>> {
+    return this.page({ purchaserId: tenantOf(actor) }, q);
+  }
+
+  /** accounts (WriteAccount): per store, what was redeemed and what is settled. */
+  async account(actor: Actor, q: { from?: string | undefined; to?: string | undefined }): Promise<WriteAccountReply> {
+    const brander = tenantOf(actor);
+    const me = await getMerchant(this.deps.db, brander);
+    const currency: Currency = me?.currency ?? "CNY";
+    let base = this.deps.db
+      .selectFrom("store_redemptions as r")
+      .innerJoin("stores as s", "s.id", "r.store_id")
+      .where("r.brander_id", "=", brander)
+      .where("r.currency", "=", currency);
+    if (q.from) base = base.where("r.day", ">=", q.from);
+    if (q.to) base = base.where("r.day", "<=", q.to);
+    const rows = await base
+      .select([
+        "r.store_id",
+        "s.name",
+        sql<string>`count(*)`.as("n"),
+        sql<string>`coalesce(sum(r.value), 0)`.as("value"),
+        sql<string>`coalesce(sum(CASE WHEN r.doc_id IS NOT NULL THEN r.settle_amount ELSE 0 END), 0)`.as("settled"),
+        sql<string>`coalesce(sum(CASE WHEN r.doc_id IS NULL THEN r.settle_amount ELSE 0 END), 0)`.as("unsettled"),
+      ])
+      .groupBy(["r.store_id", "s.name"])
+      .orderBy("r.store_id")
+      .execute();
+    const out = rows.map((r) => ({
+      storeId: String(r.store_id),
+      storeName: r.name,
+      count: Number(r.n),
+      value: money(Number(r.value), currency),
+      settled: money(Number(r.settled), currency),
+      unsettled: money(Number(r.unsettled), currency),
+    }));
+    const sum = (f: (x: (typeof out)[number]) => number) => out.reduce((a, x) => a + f(x), 0);
+    return {
+      rows: out,
+      total: { count: sum((x) => x.count), value: money(sum((x) => x.value.amount), currency), settled: money(sum((x) => x.settled.amount), currency), unsettled: money(sum((x) => x.unsettled.amount), currency) },
+    };
+  }
+
+  /* ---------- settlement ---------- */
+
+  private docs() {
+    return this.deps.db
+      .selectFrom("store_settlement_docs as d")
+      .innerJoin("stores as s", "s.id", "d.store_id")
+      .innerJoin("merchants as m", "m.id", "d.brander_id")
+      .select(["d.id", "d.brander_id", "m.name as brander_name", "d.store_id", "s.name as store_name", "d.day", "d.currency", "d.count", "d.value", "d.amount", "d.state", "d.created_at"]);
+  }
+
+  private presentDoc(r: { id: number; brander_id: number; brander_name: string; store_id: number; store_name: string; day: string; currency: Currency; count: number; value: number | string; amount: number | string; state: "settled"; created_at: Date }): SettlementDoc {
+    return {
+      id: String(r.id),
+      branderId: String(r.brander_id),
+      branderName: r.brander_name,
+      storeId: String(r.store_id),
+      storeName: r.store_name,
+      day: r.day,
+      count: r.count,
+      value: money(Number(r.value), r.currency),
+      amount: money(Number(r.amount), r.currency),
+      state: r.state,
+      createdAt: iso(r.created_at),
+    };
+  }
+
+  async documents(branderIds: number[], q: SettlementDocQuery): Promise<Page<SettlementDoc>> {
+    let base = this.docs().where("d.brander_id", "in", branderIds.length > 0 ? branderIds : [-1]);
+    if (q.storeId) base = base.where("d.store_id", "=", Number(q.storeId));
+    if (q.from) base = base.where("d.day", ">=", q.from);
+    if (q.to) base = base.where("d.day", "<=", q.to);
+    const rows = await base.orderBy("d.day", "desc").orderBy("d.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
+    const total = await base.clearSelect().select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst();
+    return { list: rows.map((r) => this.presentDoc(r)), total: Number(total?.n ?? 0), page: q.page, pageSize: q.pageSize };
+  }
+
+  async brandDocuments(actor: Actor, q: SettlementDocQuery): Promise<Page<SettlementDoc>> {
+    return this.documents([tenantOf(actor)], q);
+  }
+
+  /** One document and its redemptions (the xlsx and the printable document). */
+  async document(branderIds: number[], id: number): Promise<{ doc: SettlementDoc; lines: Redemption[] }> {
+    const r = await this.docs().where("d.id", "=", id).where("d.brander_id", "in", branderIds.length > 0 ? branderIds : [-1]).executeTakeFirst();
+    if (!r) throw new AppError(CODE.NOT_FOUND, "writeoff.docNotFound");
+    const lines = await this.redemptions().where("r.doc_id", "=", id).orderBy("r.id").execute();
+    return { doc: this.presentDoc(r), lines: lines.map(presentRedemption) };
+  }
+
+  /**
+   * Settles every store's redemptions of platform days up to `day` (yesterday by default): per store,
+   * day and currency one document (its unique key: a second run, on this or another process, makes
+   * none) with the redemptions linked to it and what the brand received for them (at sale or
+   * activation: no money moves here, see the class comment).
+   */
+  async settle(day = platformDay(new Date(this.now().getTime() - 86_400_000))): Promise<{ day: string; documents: number; amount: number }> {
+    if (day > platformDay(this.now())) throw invalid("validation.invalidParameter", "day");
+    const groups = await this.deps.db
+      .selectFrom("store_redemptions")
+      .select(["store_id", "brander_id", "day", "currency"])
+      .where("doc_id", "is", null)
+      .where("day", "<=", day)
+      .groupBy(["store_id", "brander_id", "day", "currency"])
+      .orderBy("day")
+      .orderBy("store_id")
+      .execute();
+    let documents = 0;
+    let total = 0;
+    for (const g of groups) {
+      const made = await withTx(this.deps.db, async (tx) => {
+        const last = await tx
+          .selectFrom("store_settlement_docs")
+          .select((eb) => eb.fn.max("part").as("part"))
+          .where("store_id", "=", g.store_id)
+          .where("day", "=", g.day)
+          .where("currency", "=", g.currency)
+          .executeTakeFirst();
+        const doc = await tx
+          .insertInto("store_settlement_docs")
+          .values({ brander_id: g.brander_id, store_id: g.store_id, day: g.day, currency: g.currency, part: Number(last?.part ?? 0) + 1, count: 0, value: 0, amount: 0, created_at: this.now() })
+          .onConflict((oc) => oc.columns(["store_id", "day", "currency", "part"]).doNothing())
+          .returning("id")
+          .executeTakeFirst();
+        // Another run made this document first.
+        if (!doc) return null;
+        const lines = await tx
+          .updateTable("store_redemptions")
+          .set({ doc_id: doc.id })
+          .where("store_id", "=", g.store_id)
+          .where("day", "=", g.day)
+          .where("currency", "=", g.currency)
+          .where("doc_id", "is", null)
+          .returning(["value", "settle_amount"])
+          .execute();
+        if (lines.length === 0) {
+          // Another run settled them between the look and this document.
+          await tx.deleteFrom("store_settlement_docs").where("id", "=", doc.id).execute();
+          return null;
+        }
+        const value = lines.reduce((a, l) => a + Number(l.value), 0);
+        const amount = lines.reduce((a, l) => a + Number(l.settle_amount), 0);
+        await tx.updateTable("store_settlement_docs").set({ count: lines.length, value, amount, ledger_tx_id: null }).where("id", "=", doc.id).execute();
+        return amount;
+      });
+      if (made !== null) {
+        documents++;
+        total += made;
+      }
+    }
+    return { day, documents, amount: total };
+  }
+
+  /** product/shop/verify: whether a goods' codes can be redeemed at a store. */
+  async shopVerify(actor: Actor, storeId: number, goodsId: number): Promise<{ redeemable: boolean; reason: string | null }> {
+    const brander = tenantOf(actor);
+    const store = await repo.findStore(this.deps.db, brander, storeId);
+    if (!store) throw new AppError(CODE.NOT_FOUND, "stores.notFound");
+    const goods = await this.deps.goodsOf(this.deps.db, goodsId);
+    if (!goods || goods.supplierMerchantId !== brander) return { redeemable: false, reason: "writeoff.wrongStore" };
+    if (store.state !== "open") return { redeemable: false, reason: "writeoff.storeClosed" };
+    return { redeemable: true, reason: null };
+  }
+}

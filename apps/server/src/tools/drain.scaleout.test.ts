@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { PurchaseOrder } from "@tessera/contracts";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { WebSocket } from "ws";
+import { connection, message, type ChatMessage, type Connection, type WebSocketClass } from "../../../../packages/im-sdk/src/index";
+import { dock } from "../../test/docking";
+import { startImTest, type ImTest } from "../../test/im-harness";
+import { fundSup } from "../../test/money";
+import { newBrand, newGoods, newMerchant, importFile } from "../modules/catalog/fixtures";
+import { checkInvariants } from "../modules/ledger";
+
+/**
+ * The operator's rolling restart, as docs/deploy.md describes it: `npm run cluster` (two server processes
+ * behind its proxy) on the test's PostgreSQL and Redis, under IM and order load through the proxy. One
+ * node gets SIGTERM, drains and is started again; then the other. Every IM message arrives exactly once
+ * and in order, every order either succeeds or is refused with a readable error, and the ledger adds up.
+ */
+const repoRoot = path.resolve(import.meta.dirname, "../../../..");
+const secretKey = randomBytes(32).toString("hex");
+let im: ImTest;
+let cluster: ChildProcess;
+let output = "";
+let base = "";
+const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-cluster-"));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(what: () => boolean, label: string, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${label}; cluster output:\n${output.slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The pid of the node on `port` as the cluster last started it. */
+function pidOf(port: number): number {
+  const starts = [...output.matchAll(new RegExp(`node :${port} started \\(pid (\\d+)\\)`, "g"))];
+  return Number(starts.at(-1)?.[1]);
+}
+const count = (text: string) => output.split(text).length - 1;
+
+beforeAll(async () => {
+  im = await startImTest({ SECRET_KEY: secretKey });
+  const port = await freePort();
+  const nodePort = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  cluster = spawn(process.execPath, [path.join(repoRoot, "scripts/cluster.mjs")], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: inject("postgresUrl"),
+      REDIS_URL: process.env.TEST_REDIS_URL,
+      SECRET_KEY: secretKey,
+      CLUSTER_PORT: String(port),
+      CLUSTER_NODE_PORT: String(nodePort),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      AUTO_PAYOUT: "false",
+      // The proxy forwards a little after the node's readiness turned off, as a real balancer would.
+      DRAIN_DELAY_MS: "700",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  cluster.stdout?.on("data", (b: Buffer) => (output += b.toString()));
+  cluster.stderr?.on("data", (b: Buffer) => (output += b.toString()));
+  await until(() => count(`node :${nodePort} ready`) > 0 && count(`node :${nodePort + 1} ready`) > 0, "both nodes ready", 120_000);
+}, 180_000);
+
+afterAll(async () => {
+  if (cluster && cluster.exitCode === null) {
+    const exited = new Promise((r) => cluster.once("exit", r));
+    cluster.kill("SIGTERM");
+    await exited;
+  }
+  await im?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+interface Peer {
+  name: string;
+  conn: Connection;
+  received: ChatMessage[];
+}
+
+async function peer(prefix: string): Promise<Peer> {
+  const { name } = await im.user(prefix);
+  const appKey = `${im.t.config.im.org}#${im.t.config.im.app}`;
+  const conn = new connection({ appKey, apiUrl: base, url: `${base.replace(/^http/, "ws")}/websocket`, WebSocket: WebSocket as unknown as WebSocketClass, reconnectDelay: () => 300 });
+  const p: Peer = { name, conn, received: [] };
+  conn.addEventHandler("drain", { onTextMessage: (m) => p.received.push(m) });
+  await conn.open({ user: name, pwd: "pw-secret-1" });
+  return p;
+}
+
+describe("rolling restart of a two-node cluster", () => {
+  test("SIGTERM one node, restart, then the other: messages once and in order, orders done or refused, ledger whole", async () => {
+    const t = im.t;
+    const supplier = await newMerchant(t, "Drain Supplier");
+    const brand = await newBrand(t, supplier);
+    const goods = await newGoods(t, supplier, brand.id, { name: "Drain card", price: 100, settlementPrice: 90 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: 400 }, (_, i) => `DRN${String(i).padStart(7, "0")},S${i},`)].join("\r\n"));
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 1_000_000);
+    const alice = await peer("alice");
+    const bob = await peer("bob");
+
+    const texts: string[] = [];
+    const sends: Promise<unknown>[] = [];
+    const orders: { status: number; code?: number; state?: string; msg?: string }[] = [];
+    let running = true;
+    const messaging = (async () => {
+      for (let n = 0; running; n++) {
+        const text = `m${n}`;
+        texts.push(text);
+        sends.push(alice.conn.send(message.create({ type: "txt", chatType: "singleChat", to: bob.name, msg: text })));
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+    const ordering = (async () => {
+      for (let n = 0; running; n++) {
+        try {
+          const res = await fetch(`${base}/api/card-user/orders`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-auth-token": buyer.token, lang: "en" },
+            body: JSON.stringify({ goodsId: String(goods.id), quantity: 1, orderNo: `DRAIN-${n}` }),
+          });
+          const body = (await res.json()) as { code: number; msg: string; data: PurchaseOrder | null };
+          orders.push({ status: res.status, code: body.code, state: body.data?.state, msg: body.msg });
+        } catch (err) {
+          orders.push({ status: 0, msg: String(err) });
+        }
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    })();
+
+    const nodePort = Number(/nodes :(\d+)/.exec(output)?.[1]);
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const port of [nodePort, nodePort + 1]) {
+      const before = count(`node :${port} ready`);
+      process.kill(pidOf(port), "SIGTERM");
+      await until(() => count(`node :${port} exited (0)`) > 0 && count(`node :${port} ready`) > before, `node :${port} drained and back`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    running = false;
+    await Promise.all([messaging, ordering]);
+    await Promise.all(sends);
+    await until(() => bob.received.length >= texts.length, "every message at bob", 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+
+    // Exactly once, in the order sent: what a device acknowledged is never sent again, on any node.
+    expect(bob.received.map((m) => m.msg)).toEqual(texts);
+    console.log(`drain: ${texts.length} messages, ${orders.length} orders`);
+    // Every order answered: success, or a refusal a user can read (the proxy's "no node ready" included); never a 5xx from a node.
+    expect(orders.length).toBeGreaterThan(20);
+    for (const o of orders) {
+      if (o.code === 1) expect(o.state).toBe("success");
+      else expect([o.status, o.msg]).toEqual([503, "No server node is ready; try again in a moment"]);
+    }
+    const done = orders.filter((o) => o.code === 1).length;
+    expect(done).toBeGreaterThan(10);
+    expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
+    const balances = (await t.call<{ balances: { sup: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: buyer.token })).body.data.balances;
+    expect(balances.sup.amount).toBe(1_000_000 - done * 100);
+    alice.conn.close();
+    bob.conn.close();
+  }, 240_000);
+});

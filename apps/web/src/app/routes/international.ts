@@ -1,0 +1,61 @@
+import {
+  ApartmentOutlined,
+  AppstoreOutlined,
+  BankOutlined,
+  FormOutlined,
+  IdcardOutlined,
+  HomeOutlined,
+  MessageOutlined,
+  ShoppingCartOutlined,
+  ShoppingOutlined,
+  TransactionOutlined,
+  WalletOutlined,
+} from "@ant-design/icons";
+import type { AreaDef } from "./types";
+
+/**
+ * The international version's two back offices: purchaser (`/international/sale`) and supplier
+ * (`/international/business`). Most pages are the domestic areas' pages under their international paths.
+ * One line per page, in menu order (see ./types.ts).
+ */
+export const intlSale: AreaDef = {
+  id: "intlSale",
+  base: "/international/sale",
+  nameKey: "area.intlSale",
+  version: "international",
+  role: "sale",
+  pages: [
+    { path: "Home", load: () => import("../../areas/international/SaleHome"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined },
+    { path: "RechargeSheet", load: () => import("../../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
+    { path: "FundsChange", load: () => import("../../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
+    { path: "SupplierDocking", load: () => import("../../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
+    { path: "GoodsPurchaseForm", load: () => import("../../areas/sale/GoodsPurchaseForm"), titleKey: "application.title.sale", menuKey: "application.title.sale", icon: FormOutlined },
+    { path: "PurchaseOrder", load: () => import("../../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },
+    { path: "BrandChat", load: () => import("../../chat/ChatPage"), titleKey: "chat.title", menuKey: "chat.menu", icon: MessageOutlined },
+    { path: "storedValue", load: () => import("../../areas/international/StoredValue"), titleKey: "funds.title.storedValue", menuKey: "funds.title.storedValue", icon: BankOutlined },
+    { path: "storedFund", load: () => import("../../areas/international/StoredFund"), titleKey: "funds.title.storedFund", menuKey: "funds.title.storedFund", icon: WalletOutlined },
+    { path: "GoodsList", load: () => import("../../areas/sale/IntlGoodsList"), titleKey: "catalog.title.goodsSelection", menuKey: "catalog.menu.goodsSelection", icon: ShoppingOutlined },
+    { path: "Authentication", load: () => import("../../areas/sale/Authentication"), titleKey: "onboarding.title.realName", menuKey: "onboarding.menu.realName", icon: IdcardOutlined },
+    { path: "EquityApplet", load: () => import("../../areas/sale/EquityApplet"), titleKey: "mp.page.EquityApplet", menuKey: "mp.page.EquityApplet", icon: AppstoreOutlined },
+  ],
+};
+
+export const intlBusiness: AreaDef = {
+  id: "intlBusiness",
+  base: "/international/business",
+  nameKey: "area.intlBusiness",
+  version: "international",
+  role: "business",
+  pages: [
+    { path: "Home", load: () => import("../../areas/international/BusinessHome"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined },
+    { path: "SuppliedProducts", load: () => import("../../areas/business/SuppliedProducts"), titleKey: "catalog.title.suppliedProducts", menuKey: "catalog.menu.suppliedProducts", icon: AppstoreOutlined },
+    { path: "CardImport", load: () => import("../../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
+    { path: "ChangesFunds", load: () => import("../../areas/business/ChangesFunds"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },
+    { path: "ProcurementLiaison", load: () => import("../../areas/business/ProcurementLiaison"), titleKey: "docking.title.business", menuKey: "docking.title.business", icon: ApartmentOutlined },
+    { path: "SalesOrder", load: () => import("../../areas/business/SalesOrder"), titleKey: "order.title.business", menuKey: "order.title.business", icon: ShoppingCartOutlined },
+    { path: "BrandChat", load: () => import("../../chat/ChatPage"), titleKey: "chat.title", menuKey: "chat.menu", icon: MessageOutlined },
+    { path: "storedFund", load: () => import("../../areas/international/StoredFund"), titleKey: "funds.title.storedFund", menuKey: "funds.title.storedFund", icon: WalletOutlined },
+    { path: "WithdrawalRecordB", load: () => import("../../areas/business/WithdrawalRecordB"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
+    { path: "AuthenticationB", load: () => import("../../areas/business/AuthenticationB"), titleKey: "onboarding.title.realName", menuKey: "onboarding.menu.realName", icon: IdcardOutlined },
+  ],
+};

@@ -1,0 +1,33 @@
+import {
+  AuditOutlined,
+  AccountBookOutlined,
+  BankOutlined,
+  FileTextOutlined,
+  SafetyCertificateOutlined,
+  SearchOutlined,
+  WalletOutlined,
+} from "@ant-design/icons";
+import type { AreaDef } from "./types";
+
+/**
+ * The operator console (`/ops`): reviews, merchants, top-ups, withdrawals, audit log; its own login.
+ * One line per page, in menu order (see ./types.ts).
+ */
+export const ops: AreaDef = {
+  id: "ops",
+  base: "/ops",
+  nameKey: "ops.area",
+  version: "domestic",
+  loginPath: "/ops/login",
+  pages: [
+    { path: "Reviews", load: () => import("../../areas/ops/Reviews"), titleKey: "ops.title.reviews", menuKey: "ops.menu.reviews", icon: SafetyCertificateOutlined },
+    { path: "Merchants", load: () => import("../../areas/ops/Merchants"), titleKey: "ops.title.merchants", menuKey: "ops.menu.merchants", icon: SearchOutlined },
+    { path: "TopUps", load: () => import("../../areas/ops/TopUps"), titleKey: "funds.title.opsTopUps", menuKey: "funds.menu.opsTopUps", icon: BankOutlined },
+    { path: "Withdrawals", load: () => import("../../areas/ops/Withdrawals"), titleKey: "withdraw.title.ops", menuKey: "withdraw.menu.ops", icon: WalletOutlined },
+    { path: "Invoices", load: () => import("../../areas/ops/Invoices"), titleKey: "invoices.title.ops", menuKey: "invoices.menu.ops", icon: FileTextOutlined },
+    { path: "Commission", load: () => import("../../areas/ops/Commission"), titleKey: "commission.opsTitle", menuKey: "commission.opsTitle", icon: AccountBookOutlined },
+    { path: "AuditLog", load: () => import("../../areas/ops/AuditLog"), titleKey: "ops.title.audit", menuKey: "ops.menu.audit", icon: AuditOutlined },
+    { path: "MpReviews", load: () => import("../../areas/ops/MpReviews"), titleKey: "mp.ops.reviews", menuKey: "mp.ops.reviews", icon: AuditOutlined },
+    { path: "MpTemplates", load: () => import("../../areas/ops/MpTemplates"), titleKey: "mp.ops.templates", menuKey: "mp.ops.templates", icon: FileTextOutlined },
+  ],
+};

@@ -1,0 +1,45 @@
+import { Button, type TableColumnsType } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { SettlementDoc } from "@tessera/contracts";
+import { ListPage } from "../../components/list/ListPage";
+import { PageHint } from "../../components/PageHint";
+import { storeKeys, writeOffApi } from "./stores/api";
+import { DocDrawer } from "./stores/DocDrawer";
+import { dayRange, docColumns } from "./stores/writeoffLists";
+
+/** `/business/WriteFunDoc`: settlement documents, one per store and day (T+1), each as xlsx or a printable document. */
+export default function WriteFunDoc() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState<SettlementDoc | null>(null);
+  const columns: TableColumnsType<SettlementDoc> = [
+    ...docColumns(t),
+    {
+      title: t("stores.actions"),
+      key: "a",
+      width: 100,
+      render: (_: unknown, d) => (
+        <Button type="link" size="small" onClick={() => setOpen(d)} data-testid={`doc-${d.storeName}`}>
+          {t("writeoff.view")}
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <>
+      <ListPage<SettlementDoc>
+        header={<PageHint id="business.WriteFunDoc" title={t("writeoff.title.docs")} description={t("writeoff.hint.docs")} />}
+        rowKey="id"
+        columns={columns}
+        scrollX={1000}
+        search={{ dateMode: "date" }}
+        exportFile={(values) => ({ path: "/api/card-brander/writeOff/docs/export", query: { ...dayRange(values) }, fileName: "settlement-documents.xlsx" })}
+        query={(state) => {
+          const q = { page: state.page, pageSize: state.pageSize, ...dayRange(state.values) };
+          return { queryKey: storeKeys.docs("brand", q), queryFn: () => writeOffApi.docs(q) };
+        }}
+      />
+      {open && <DocDrawer doc={open} onClose={() => setOpen(null)} />}
+    </>
+  );
+}

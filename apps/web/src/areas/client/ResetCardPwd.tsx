@@ -1,0 +1,61 @@
+import { App, Button, Card, Form, Input } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { customerCall } from "./customerApi";
+import { Shell } from "./Shell";
+
+/**
+ * `/client/resetCardPwd`: a new 6-digit password for a card in a card bag, confirmed with an SMS code
+ * sent to the phone the card is bound to (the card bag's owner). Clears a lock from wrong passwords.
+ */
+export default function ResetCardPwd() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ cardNo: string; smsCode: string; password: string }>();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const send = async () => {
+    const cardNo = (form.getFieldValue("cardNo") as string | undefined) ?? "";
+    const r = await customerCall<{ phone: string }>("POST", "/api/card-public/onecard/resetPwd/sms", { body: { cardNo } });
+    if (r.ok) setSentTo(r.data.phone);
+  };
+  const submit = async (v: { cardNo: string; smsCode: string; password: string }) => {
+    setBusy(true);
+    const r = await customerCall("POST", "/api/card-public/onecard/resetPwd", { body: v });
+    setBusy(false);
+    if (r.ok) {
+      void message.success(t("onecard.pwdReset"));
+      form.resetFields();
+      setSentTo(null);
+    }
+  };
+  return (
+    <Shell title={t("onecard.title.resetPwd")} needsLogin={false} tabs={false}>
+      <Card>
+        <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+          <Form.Item name="cardNo" label={t("onecard.cardNo")} rules={[{ required: true, message: t("onecard.cardNoRequired") }]}>
+            <Input inputMode="numeric" maxLength={19} size="large" />
+          </Form.Item>
+          <Form.Item name="smsCode" label={t("onecard.smsCode")} extra={sentTo ? t("onecard.codeSentTo", { phone: sentTo }) : t("onecard.codeToBound")} rules={[{ required: true, message: t("onecard.smsRequired") }]}>
+            <Input
+              inputMode="numeric"
+              maxLength={6}
+              size="large"
+              suffix={
+                <Button type="link" size="small" onClick={() => void send()}>
+                  {t("onecard.sendCode")}
+                </Button>
+              }
+            />
+          </Form.Item>
+          <Form.Item name="password" label={t("onecard.newPassword")} rules={[{ required: true, pattern: /^\d{6}$/, message: t("onecard.sixDigits") }]}>
+            <Input.Password inputMode="numeric" maxLength={6} size="large" autoComplete="new-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block size="large" loading={busy}>
+            {t("onecard.resetPwd")}
+          </Button>
+        </Form>
+      </Card>
+    </Shell>
+  );
+}

@@ -1,0 +1,6 @@
+import { MiniProgramConsole } from "../sale/miniprogram/Console";
+
+/** `/providers/TiktokApplet`: Douyin (short-video platform) mini-programs. */
+export default function TiktokApplet() {
+  return <MiniProgramConsole platform="douyin" hintId="providers.TiktokApplet" />;
+}

@@ -1,0 +1,49 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { App, Button, Card, Form, Input } from "antd";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import type { MallSettings } from "@tessera/contracts";
+import { mallApi, mallKeys } from "./mall/api";
+
+/**
+ * `/sale/BrandShow` (and `/business/PrivateCodeMall`): the brand's showcase on the mall's home (title,
+ * introduction, picture) and the private code: with one, the mall opens only to who enters it.
+ */
+export default function BrandShow() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [form] = Form.useForm<MallSettings>();
+  const settings = useQuery({ queryKey: mallKeys.list("settings", {}), queryFn: () => mallApi.settings() });
+  useEffect(() => {
+    if (settings.data) form.setFieldsValue(settings.data);
+  }, [settings.data, form]);
+  const save = async (v: MallSettings) => {
+    const r = await mallApi.saveSettings({ ...v, privateCode: v.privateCode?.trim() ? v.privateCode.trim() : null, brandTitle: v.brandTitle ?? "", brandIntro: v.brandIntro ?? "", brandImage: v.brandImage ?? "" });
+    if (r?.ok) {
+      void message.success(t("mall.bo.saved"));
+      void qc.invalidateQueries({ queryKey: mallKeys.all });
+    }
+  };
+  return (
+    <Card style={{ maxWidth: 720 }}>
+      <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
+        <Form.Item name="brandTitle" label={t("mall.bo.brandTitle")}>
+          <Input maxLength={60} />
+        </Form.Item>
+        <Form.Item name="brandIntro" label={t("mall.bo.brandIntro")}>
+          <Input.TextArea rows={4} maxLength={2000} />
+        </Form.Item>
+        <Form.Item name="brandImage" label={t("mall.bo.brandImage")}>
+          <Input maxLength={500} placeholder="https://" />
+        </Form.Item>
+        <Form.Item name="privateCode" label={t("mall.privateCode")} extra={t("mall.bo.privateHint")}>
+          <Input maxLength={16} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">
+          {t("mall.bo.save")}
+        </Button>
+      </Form>
+    </Card>
+  );
+}

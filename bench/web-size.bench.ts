@@ -1,0 +1,70 @@
+/**
+ * What the login route downloads (issue 25 item 8): the JavaScript of the built web app (`npm run build`)
+ * that `/login` needs before it shows: the entry script and its module preloads from index.html, then the
+ * route's lazily loaded page chunk and every chunk it imports statically (followed through the import
+ * statements of the built files), raw and gzip -9. Budget: under 200 kB gzip. Needs no server.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dist = path.join(repo, "apps/web/dist");
+const BUDGET_GZIP = 200 * 1000;
+
+const kb = (n: number): string => `${(n / 1000).toFixed(1)} kB`;
+
+/** The chunks a built file imports statically (`import ... from "./x.js"`, `import "./x.js"`), not `import()`. */
+function staticImports(file: string): string[] {
+  const code = readFileSync(path.join(dist, "assets", file), "utf8");
+  const found = new Set<string>();
+  for (const m of code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w*${}\s,]+from\s*)?["']\.\/([\w.-]+\.js)["']/g)) if (m[1]) found.add(m[1]);
+  return [...found];
+}
+
+/** The chunks the roots load statically, the roots included (a depth-first walk of their imports). */
+function closure(roots: string[], seen = new Set<string>()): Set<string> {
+  const toVisit = [...roots];
+  while (toVisit.length) {
+    const file = toVisit.pop();
+    if (!file || seen.has(file)) continue;
+    seen.add(file);
+    toVisit.push(...staticImports(file));
+  }
+  return seen;
+}
+
+/** The page chunk of a lazily loaded route: the chunk named after the page module that the entry graph does not hold. */
+function pageChunks(name: string, eager: Set<string>): string[] {
+  return readdirSync(path.join(dist, "assets")).filter((f) => new RegExp(`^${name}-[\\w-]+\\.js$`).test(f) && !eager.has(f));
+}
+
+export function benchWebSize(): string[] {
+  const html = path.join(dist, "index.html");
+  if (!existsSync(html)) return ["Web app size: apps/web/dist is missing (run `npm run build` first)"];
+  const index = readFileSync(html, "utf8");
+  const initial = [...index.matchAll(/(?:src|href)="\/assets\/([\w.-]+\.js)"/g)].map((m) => m[1] ?? "").filter(Boolean);
+  const eager = closure(initial);
+  const login = closure(pageChunks("Login", eager), new Set(eager));
+  const size = (files: Iterable<string>) => {
+    let raw = 0;
+    let gz = 0;
+    for (const f of files) {
+      const code = readFileSync(path.join(dist, "assets", f));
+      raw += code.length;
+      gz += gzipSync(code, { level: 9 }).length;
+    }
+    return { raw, gz };
+  };
+  const entry = size(eager);
+  const all = size(login);
+  const lines = ["Web app, JavaScript per route (built files; gzip -9):"];
+  lines.push(`  entry + preloads (every route)  ${String(eager.size).padStart(3)} files  raw ${kb(entry.raw).padStart(10)}  gzip ${kb(entry.gz).padStart(9)}`);
+  lines.push(`  /login (entry + page chunks)    ${String(login.size).padStart(3)} files  raw ${kb(all.raw).padStart(10)}  gzip ${kb(all.gz).padStart(9)}  budget ${kb(BUDGET_GZIP)} gzip: ${all.gz <= BUDGET_GZIP ? "within" : "OVER"}`);
+  return lines;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  for (const line of benchWebSize()) console.log(line);
+}

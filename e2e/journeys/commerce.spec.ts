@@ -1,0 +1,265 @@
+import path from "node:path";
+import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { apiCall, loginToken, readCode, registerAccount, type Account } from "../support/api";
+import { noteMissingFonts } from "../support/fonts";
+import { E2E_OPERATOR } from "../support/operator";
+
+/**
+ * Physical goods (issue 28): a brand adds a product with two specifications (colour × size); a purchaser
+ * picks it to resell and orders it for a customer in Hangzhou; pays from SUP; the brand ships it through
+ * the courier simulator, whose tracking events arrive until the parcel is signed; the purchaser sees the
+ * trace and confirms receipt (the brand is paid); a return and refund goes to the end and the money and
+ * the stock come back.
+ */
+const expect = baseExpect.configure({ timeout: 30_000 });
+const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts);
+const two = (s: string) => new RegExp(`^${s[0]}\\s?${s.slice(1)}$`);
+
+async function shot(page: Page, name: string): Promise<void> {
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `commerce-${name}.png`), fullPage: true });
+}
+
+async function call<T>(request: APIRequestContext, token: string, url: string, data?: unknown, method: "post" | "get" = "post"): Promise<T> {
+  const res = method === "post" ? await request.post(url, { headers: { "x-auth-token": token }, data }) : await request.get(url, { headers: { "x-auth-token": token } });
+  const body = (await res.json()) as { code: number; msg: string; data: T };
+  expect(body.code, body.msg).toBe(1);
+  return body.data;
+}
+
+async function session(browser: Browser, account: Account, token: string, width = 1440): Promise<Page> {
+  const context = await browser.newContext({ locale: "zh-CN", viewport: { width, height: 900 } });
+  await context.addInitScript(([key, value]) => {
+    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
+  }, ["x-auth-token", token] as const);
+  return context.newPage();
+}
+
+async function pickOption(page: Page, label: string, text: string): Promise<void> {
+  const box = page.getByRole("combobox", { name: label });
+  await box.click();
+  // Searchable selects take the text; the others just open their list.
+  if (await box.isEditable()) await box.fill(text);
+  await page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: text }).first().click();
+}
+
+test("a brand sells a product with two specifications; a purchaser resells it; shipped, tracked to signed, confirmed; a return and refund gives money and stock back", async ({ browser, request }) => {
+  test.setTimeout(480_000);
+  const stamp = Date.now().toString(36);
+  const name = `纯棉T恤${stamp}`;
+  const brand = await registerAccount(request, { orgName: "棉麻服饰品牌有限公司" });
+  const brandToken = await loginToken(request, brand);
+  const buyer = await registerAccount(request, { orgName: "优选转售商贸有限公司" });
+  const buyerToken = await loginToken(request, buyer);
+  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  await call(request, opsToken, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-cm-${buyer.merchantId}` });
+  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 100_000, requestKey: `e2e-cm-move-${buyer.merchantId}` });
+  const sup = async () => (await call<{ balances: { sup: { amount: number } } }>(request, buyerToken, "/api/card-user/userInfo", undefined, "get")).balances.sup.amount;
+  const supBefore = await sup();
+
+  // The brand adds the product: colour (红, 蓝) × size (M, L), a price and stock per SKU.
+  const brandPage = await session(browser, brand, brandToken);
+  await brandPage.goto("/business/AddProducts");
+  await brandPage.getByLabel("商品", { exact: true }).fill(name);
+  await brandPage.getByLabel("分类").fill("服饰");
+  for (const [group, values] of [["颜色", ["红", "蓝"]], ["尺码", ["M", "L"]]] as const) {
+    await brandPage.getByRole("button", { name: "添加规格" }).click();
+    await brandPage.getByLabel("规格名").last().fill(group);
+    const tags = brandPage.getByRole("combobox", { name: "规格值" }).last();
+    for (const v of values) {
+      await tags.fill(v);
+      await tags.press("Enter");
+    }
+  }
+  for (const combo of ["红/M", "红/L", "蓝/M", "蓝/L"]) {
+    await brandPage.getByLabel(`价格 ${combo}`).fill(combo.startsWith("红") ? "59" : "62");
+    await brandPage.getByLabel(`库存 ${combo}`).fill("10");
+  }
+  await brandPage.getByLabel("首重运费（1千克）").fill("8");
+  await shot(brandPage, "add-product");
+  await brandPage.getByRole("button", { name: two("保存") }).click();
+  await expect(brandPage).toHaveURL(/\/business\/ProductList/);
+  const productRow = brandPage.locator(".ant-table-row").filter({ hasText: name });
+  await expect(productRow).toContainText("红 / M · 10");
+  await productRow.getByRole("switch").click();
+  await expect(productRow.getByRole("switch")).toBeChecked();
+  await shot(brandPage, "product-list");
+
+  // The purchaser picks it to resell and orders one red L for a customer in Hangzhou.
+  const buyerPage = await session(browser, buyer, buyerToken);
+  await buyerPage.goto("/sale/PhysicalSelection");
+  const goodsRow = buyerPage.locator(".ant-table-row").filter({ hasText: name });
+  await goodsRow.getByRole("button", { name: "选品转售" }).click();
+  await expect(goodsRow).toContainText("已选");
+  await buyerPage.goto("/sale/RealGoods");
+  await buyerPage.locator(".ant-table-row").filter({ hasText: name }).getByRole("button", { name: "下单" }).click();
+  const dialog = buyerPage.locator(".ant-modal").filter({ hasText: "下单：" });
+  await pickOption(buyerPage, "sku", "红 / L");
+  await dialog.getByLabel("收货人").fill("李雷");
+  await dialog.getByLabel("手机号").fill("13800138000");
+  await pickOption(buyerPage, "province", "浙江省");
+  await pickOption(buyerPage, "city", "杭州市");
+  await pickOption(buyerPage, "county", "西湖区");
+  await dialog.getByLabel("详细地址").fill("文三路 1 号");
+  await shot(buyerPage, "order-dialog");
+  await dialog.getByRole("button", { name: two("下单") }).click();
+  await expect(buyerPage.getByText("下单成功，请在订单列表中付款")).toBeVisible();
+
+  await buyerPage.goto("/sale/RealGoodsOrders");
+  const orderRow = buyerPage.locator(".ant-table-row").filter({ hasText: name });
+  await expect(orderRow).toContainText("待付款");
+  // 59.00 + 8.00 freight.
+  await expect(orderRow).toContainText("67.00");
+  await orderRow.getByRole("button", { name: "付款" }).click();
+  await expect(orderRow).toContainText("待发货");
+  expect(await sup()).toBe(supBefore - 6_700);
+
+  // The brand ships it through the courier simulator.
+  await brandPage.goto("/business/OrderRelated");
+  const brandOrder = brandPage.locator(".ant-table-row").filter({ hasText: name });
+  await brandOrder.getByRole("button", { name: "发货" }).click();
+  const ship = brandPage.locator(".ant-modal").filter({ hasText: "发货：订单" });
+  await pickOption(brandPage, "company", "顺丰速运");
+  await ship.getByRole("button", { name: two("发货") }).click();
+  await expect(brandOrder).toContainText("已发货");
+  await expect(brandOrder).toContainText("顺丰速运 SH");
+
+  // Tracking events arrive step by step until the parcel is signed; the order is then received.
+  await expect(async () => {
+    await buyerPage.reload();
+    await expect(orderRow).toContainText("已收货", { timeout: 3_000 });
+  }).toPass({ timeout: 90_000 });
+  await orderRow.getByRole("button", { name: "物流" }).click();
+  const drawer = buyerPage.locator(".ant-drawer");
+  await expect(drawer.getByTestId("tracking-event")).toHaveCount(5);
+  await expect(drawer.getByTestId("tracking-event").first()).toContainText("已签收");
+  await shot(buyerPage, "tracking");
+  await drawer.locator(".ant-drawer-close").click();
+  await orderRow.getByRole("button", { name: "确认收货" }).click();
+  await buyerPage.locator(".ant-popconfirm").getByRole("button", { name: /确\s?定|OK/ }).click();
+  await expect(orderRow).toContainText("已完成");
+  const income = async () => (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "/api/card-user/userInfo", undefined, "get")).balances.income.amount;
+  expect(await income()).toBe(6_700);
+
+  // Return and refund: apply, the brand agrees, the goods go back with a waybill, the brand receives them.
+  await orderRow.getByRole("button", { name: "申请售后" }).click();
+  const apply = buyerPage.locator(".ant-modal").filter({ hasText: "售后申请" });
+  await apply.getByLabel("退货退款").check();
+  await apply.getByLabel("原因").fill("尺码偏小");
+  await apply.getByRole("button", { name: /确\s?定|OK/ }).click();
+  await expect(buyerPage.getByText("申请已提交")).toBeVisible();
+
+  await brandPage.goto("/business/OrderRelated?tab=aftersales");
+  const caseRow = brandPage.locator(".ant-table-row").filter({ hasText: name });
+  await expect(caseRow).toContainText("已申请");
+  await caseRow.getByRole("button", { name: "同意" }).click();
+  await brandPage.locator(".ant-popconfirm").getByRole("button", { name: /确\s?定|OK/ }).click();
+  await expect(caseRow).toContainText("已同意，待退货");
+
+  await buyerPage.goto("/sale/OnlineRefundSheet");
+  const myCase = buyerPage.locator(".ant-table-row").filter({ hasText: name });
+  await myCase.getByRole("button", { name: "寄回" }).click();
+  const back = buyerPage.locator(".ant-modal").filter({ hasText: "寄回商品" });
+  await pickOption(buyerPage, "company", "中通快递");
+  await back.getByLabel("快递单号").fill(`ZT${Date.now()}`);
+  await back.getByRole("button", { name: /确\s?定|OK/ }).click();
+  await expect(myCase).toContainText("已寄回");
+  await shot(buyerPage, "refund-sheet");
+
+  await brandPage.reload();
+  await caseRow.getByRole("button", { name: "确认收货并退款" }).click();
+  await brandPage.locator(".ant-popconfirm").getByRole("button", { name: /确\s?定|OK/ }).click();
+  await expect(caseRow).toContainText("已退款");
+  await shot(brandPage, "aftersales");
+
+  // The money came back to SUP (the goods' price; the freight stays) and the stock to the SKU.
+  expect(await sup()).toBe(supBefore - 800);
+  expect(await income()).toBe(800);
+  const products = await call<{ list: { name: string; skus: { specs: string[]; stock: number }[] }[] }>(request, brandToken, "/api/ecommerce/commodity/pager", { page: 1, pagesize: 20 });
+  const redL = products.list.find((p) => p.name === name)?.skus.find((s) => s.specs.join("/") === "红/L");
+  expect(redL?.stock).toBe(10);
+});
+
+test("a takeout shop is set up; a customer on a phone orders a combo; the shop accepts, prepares, delivers and completes it; a refused order is refunded", async ({ browser, request }) => {
+  test.setTimeout(420_000);
+  const brand = await registerAccount(request, { orgName: "西湖面馆餐饮有限公司" });
+  const brandToken = await loginToken(request, brand);
+
+  // The shop's settings through TakeoutSet: open all day, a 3 km radius around West Lake.
+  const brandPage = await session(browser, brand, brandToken);
+  await brandPage.goto("/business/TakeoutSet");
+  await brandPage.getByLabel("店铺名称").fill("西湖面馆");
+  await brandPage.getByLabel("开始").first().fill("00:00");
+  await brandPage.getByLabel("结束").first().fill("23:59");
+  await shot(brandPage, "takeout-set");
+  await brandPage.getByRole("button", { name: two("保存") }).click();
+  await expect(brandPage.getByTestId("takeout-link")).toContainText(`/takeout/${brand.merchantId}`);
+
+  // The menu: a category, two items (one with a spice option) and a combo of both.
+  const types = await apiCall<{ id: string }[]>(request, brandToken, "post", "/api/card-brander/takeout/types", { name: "面食", sort: 1 });
+  await apiCall(request, brandToken, "post", "/api/card-brander/takeout/items", { typeId: types[0]?.id, name: "牛肉面", price: 1800, stock: 50, options: [{ name: "辣度", required: true, max: 1, choices: [{ name: "微辣", price: 0 }, { name: "特辣", price: 100 }] }] });
+  const items = await apiCall<{ id: string; name: string }[]>(request, brandToken, "post", "/api/card-brander/takeout/items", { typeId: types[0]?.id, name: "柠檬茶", price: 600 });
+  await apiCall(request, brandToken, "post", "/api/card-brander/takeout/packages", { name: "午餐套餐", price: 2200, items: items.map((i) => ({ itemId: i.id, quantity: 1 })) });
+  await brandPage.goto("/business/PackageSet");
+  await expect(brandPage.locator(".ant-table-row").filter({ hasText: "午餐套餐" })).toContainText("牛肉面 × 1");
+  await shot(brandPage, "takeout-packages");
+
+  // The customer on a phone at the lake: logs in by SMS code, orders the combo and pays.
+  const phone = `17${String(Date.now()).slice(-9)}`;
+  const phoneContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, geolocation: { latitude: 30.26, longitude: 120.15 }, permissions: ["geolocation"] });
+  const customer = await phoneContext.newPage();
+  const order = async (): Promise<void> => {
+    await customer.goto(`/takeout/${brand.merchantId}`);
+    await customer.getByRole("button", { name: "加入 午餐套餐" }).click();
+    await expect(customer.getByTestId("cart-line")).toHaveCount(1);
+    await customer.getByLabel("联系人").fill("韩梅梅");
+    await customer.getByLabel("手机号").fill(phone);
+    await customer.getByLabel("收货地址").fill("文三路 9 号");
+    await customer.getByRole("button", { name: "使用当前位置" }).click();
+    await expect(customer.getByText("已定位")).toBeVisible();
+    await customer.getByRole("button", { name: /支付/ }).click();
+    await expect(customer).toHaveURL(/\/takeout\/order\/\d+/);
+  };
+  await customer.goto(`/client/login?back=${encodeURIComponent(`/takeout/${brand.merchantId}`)}`);
+  await customer.locator("#phone").fill(phone);
+  await customer.getByRole("button", { name: "获取验证码" }).click();
+  await customer.locator("#smsCode").fill(await readCode(request, phone));
+  await customer.getByRole("button", { name: /^登\s?录$/ }).click();
+  await expect(customer).toHaveURL(new RegExp(`/takeout/${brand.merchantId}`));
+  await expect(customer.getByTestId("takeout-combo")).toContainText("¥22.00");
+  await shot(customer, "takeout-shop-390");
+  await order();
+  await expect(customer.getByTestId("takeout-state")).toContainText("待接单");
+  await shot(customer, "takeout-order-390");
+
+  // The shop sees it arrive live and moves it on to delivered; the kitchen ticket prints it.
+  await brandPage.goto("/business/TakeoutOrder");
+  const row = brandPage.locator(".ant-table-row").filter({ hasText: "午餐套餐" }).first();
+  await expect(row).toContainText("待接单");
+  const ticketHref = await row.getByRole("link", { name: "后厨小票" }).getAttribute("href");
+  for (const [button, state] of [["接单", "备餐中"], ["出餐配送", "配送中"], ["已送达", "已送达"]] as const) {
+    await row.getByRole("button", { name: button }).click();
+    await expect(row).toContainText(state);
+  }
+  await expect(customer.getByTestId("takeout-state")).toContainText("已送达");
+  await shot(customer, "takeout-delivered-390");
+  const income = (await apiCall<{ balances: { income: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo")).balances.income.amount;
+  // 22.00 combo + packing 1.00 + delivery 5.00 (TakeoutSet's defaults).
+  expect(income).toBe(2_800);
+  const ticket = await brandPage.context().newPage();
+  await ticket.goto(ticketHref ?? "");
+  await expect(ticket.getByTestId("kitchen-ticket")).toContainText("午餐套餐 × 1");
+  await shot(ticket, "kitchen-ticket");
+
+  // A second order the shop refuses: the customer sees the reason and the refund.
+  await order();
+  await brandPage.reload();
+  const second = brandPage.locator(".ant-table-row").filter({ hasText: "待接单" }).first();
+  await second.getByRole("button", { name: "拒单 / 取消" }).click();
+  await brandPage.getByLabel("原因（顾客可见）").fill("牛肉售罄");
+  await brandPage.locator(".ant-modal").getByRole("button", { name: /确\s?定|OK/ }).click();
+  await expect(customer.getByTestId("takeout-state")).toContainText("牛肉售罄");
+  await expect(customer.getByTestId("takeout-state")).toContainText("已退款 ¥28.00");
+  await shot(customer, "takeout-refused-390");
+});

@@ -1,0 +1,169 @@
+import path from "node:path";
+import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
+import QRCode from "qrcode";
+import { apiCall, loginToken, registerAccount } from "../support/api";
+import { noteMissingFonts } from "../support/fonts";
+import { E2E_OPERATOR } from "../support/operator";
+
+/**
+ * Mini-program storefronts (issue 30 part A) on the local platform: a purchaser creates a mall config,
+ * authorises on the local consent page, configures theme and menus, chooses the template, uploads the code,
+ * opens the experience QR (it encodes the mall preview URL), submits; the operator rejects with a reason
+ * and a screenshot; the purchaser sees the feedback, fixes the theme, uploads again and resubmits; the
+ * operator approves; the purchaser releases, and the mall serves the released config.
+ */
+const expect = baseExpect.configure({ timeout: 30_000 });
+const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts);
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+async function shot(page: Page, name: string): Promise<void> {
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `miniprogram-${name}.png`), fullPage: true });
+}
+
+async function session(browser: Browser, token: string, width = 1440): Promise<Page> {
+  const context = await browser.newContext({ locale: "zh-CN", viewport: { width, height: 900 } });
+  await context.addInitScript((value) => {
+    if (window.location.protocol.startsWith("http")) window.localStorage.setItem("x-auth-token", value);
+  }, token);
+  return context.newPage();
+}
+
+async function option(page: Page, text: string): Promise<void> {
+  await page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: text }).first().click();
+}
+
+interface Audit {
+  auditId: string;
+  appId: string;
+  status: number;
+}
+
+test("a purchaser publishes a WeChat mini-program mall through review on the local platform", async ({ browser, request, baseURL }) => {
+  test.setTimeout(360_000);
+  const stamp = Date.now().toString(36);
+  const buyer = await registerAccount(request, { orgName: "礼享卡券采购有限公司" });
+  const token = await loginToken(request, buyer);
+  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const pending = async (appId: string) => {
+    const r = await apiCall<{ list: Audit[] }>(request, opsToken, "get", "/api/ops/miniprogram/wechat/audits?status=2&pageSize=100");
+    const a = r.list.find((x) => x.appId === appId);
+    expect(a, "a pending audit").toBeTruthy();
+    return a?.auditId ?? "";
+  };
+
+  // The operator adds a template to the library.
+  const ops = await session(browser, opsToken);
+  await ops.goto("/ops/MpTemplates");
+  await ops.getByTestId("mp-template-new").click();
+  await ops.getByTestId("mp-template-name").fill(`权益商城模板 ${stamp}`);
+  await ops.getByTestId("mp-template-ok").click();
+  await expect(ops.getByRole("cell", { name: `权益商城模板 ${stamp}` })).toBeVisible();
+  await shot(ops, "ops-templates");
+
+  // The purchaser creates the mall config: name, config ID, category, description, theme 2, menus.
+  const page = await session(browser, token);
+  await page.goto("/sale/EquityApplet");
+  await page.getByRole("button", { name: "新建商城配置" }).click();
+  await page.getByTestId("mp-config-save").click();
+  await expect(page.getByText("请输入小程序名称")).toBeVisible();
+  await page.getByTestId("mp-name").fill("礼享权益商城");
+  await page.getByTestId("mp-code").fill(`mall-${stamp}`);
+  await page.getByTestId("mp-category").fill("虚拟卡券");
+  await page.getByTestId("mp-description").fill("权益卡券与礼包");
+  await page.locator("label:has([data-testid=mp-theme-2])").click();
+  await page.getByTestId("navMenus-title-0").fill("首页");
+  await page.getByTestId("navMenus-add").click();
+  await page.getByTestId("navMenus-title-1").fill("礼包");
+  await page.getByTestId("bottomMenus-add").click();
+  await page.getByTestId("bottomMenus-title-0").fill("商城");
+  await page.getByTestId("mp-service").fill("400-800-1234");
+  await page.getByTestId("mp-config-save").click();
+
+  // Authorise on the local platform's consent page; it comes back with the auth code.
+  // The testids are unique on the page; the drawer is where they render.
+  const drawer = page;
+  await drawer.getByTestId("mp-authorise").click();
+  await page.waitForURL(/\/mp-platform\/wechat\/authorize\?/);
+  await page.getByTestId("mp-consent-name").fill(`礼享商城 ${stamp}`);
+  await shot(page, "consent");
+  await page.getByTestId("mp-consent-ok").click();
+  await page.waitForURL(/\/sale\/EquityApplet$/);
+  await expect(page.getByText("已授权").first()).toBeVisible();
+
+  // Template, upload, experience QR.
+  await drawer.locator(".ant-select").filter({ hasText: "选择模板" }).click();
+  await option(page, `权益商城模板 ${stamp}`);
+  await drawer.getByTestId("mp-template-save").click();
+  await drawer.getByTestId("mp-commit").click();
+  await expect(drawer.getByTestId("mp-beta-qr")).toBeVisible();
+  await drawer.getByTestId("mp-beta-qr").click();
+  const qrUrl = (await page.getByTestId("mp-qr-url").textContent()) ?? "";
+  const appId = /\/mall\/([^?]+)\?v=beta$/.exec(qrUrl)?.[1] ?? "";
+  expect(qrUrl).toBe(`${baseURL}/mall/${appId}?v=beta`);
+  const src = (await page.getByTestId("mp-qr-image").getAttribute("src")) ?? "";
+  expect(src).toBe(await QRCode.toDataURL(qrUrl, { type: "image/png", width: 430, margin: 2, errorCorrectionLevel: "M" }));
+  await shot(page, "beta-qr");
+  await page.keyboard.press("Escape");
+
+  // Submit (after the platform's privacy scan of the upload), with the 17:00 advice shown.
+  await expect(drawer.getByTestId("mp-advice")).toContainText("17:00");
+  await drawer.locator(".ant-select").filter({ hasText: "类目（最多5个）" }).click();
+  await option(page, "商家自营 / 虚拟卡券");
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(3_500);
+  await drawer.getByTestId("mp-submit").click();
+  await expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中");
+  await shot(page, "under-review");
+
+  // The operator rejects with a reason and a screenshot.
+  const first = await pending(appId);
+  await ops.goto("/ops/MpReviews");
+  await ops.getByTestId(`mp-reject-${first}`).click();
+  await ops.getByTestId("mp-reject-reason-input").fill("首页未展示客服电话");
+  await ops.locator(".ant-modal input[type=file]").setInputFiles({ name: "home.png", mimeType: "image/png", buffer: PNG });
+  await expect(ops.locator(".ant-modal .ant-image")).toHaveCount(1);
+  await shot(ops, "reject");
+  await ops.getByTestId("mp-reject-ok").click();
+  await expect(ops.getByTestId(`mp-reject-${first}`)).toHaveCount(0);
+
+  // The purchaser sees the feedback, changes the theme, uploads again and resubmits.
+  await page.reload();
+  await page.getByTestId(`mp-manage-mall-${stamp}`).click();
+  await expect(drawer.getByTestId("mp-reject-reason")).toHaveText("首页未展示客服电话");
+  await expect(drawer.locator(".ant-image img")).toHaveCount(1);
+  await shot(page, "rejected");
+  await drawer.getByTestId("mp-edit").click();
+  await page.locator("label:has([data-testid=mp-theme-3])").click();
+  await page.getByTestId("mp-config-save").click();
+  await drawer.getByTestId("mp-commit").click();
+  await expect(drawer.getByTestId("mp-version")).toHaveValue("1.0.2");
+  await drawer.locator(".ant-select").filter({ hasText: "类目（最多5个）" }).click();
+  await option(page, "商家自营 / 虚拟卡券");
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(3_500);
+  await drawer.getByTestId("mp-submit").click();
+  await expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中");
+
+  // The operator approves; the purchaser releases.
+  const second = await pending(appId);
+  expect(second).not.toBe(first);
+  await ops.reload();
+  await ops.getByTestId(`mp-approve-${second}`).click();
+  await expect(ops.getByTestId(`mp-approve-${second}`)).toHaveCount(0);
+  await shot(ops, "reviews");
+  await page.reload();
+  await page.getByTestId(`mp-manage-mall-${stamp}`).click();
+  await expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核通过");
+  await drawer.getByTestId("mp-release").click();
+  await expect(drawer.getByTestId("mp-publish-state")).toHaveText("已发布");
+  await expect(drawer.getByTestId("mp-history")).toContainText("1.0.1");
+  await shot(page, "released");
+
+  // The mall serves the released config (theme 3, the menus).
+  const store = await request.get("/api/mall/shop/storefront", { headers: { v: "1", "x-app-id": appId, "x-seller-id": buyer.merchantId } });
+  const body = (await store.json()) as { code: number; msg: string; data: { name: string; theme: number; navMenus: { title: string }[] } };
+  expect(body.code, body.msg).toBe(1);
+  expect(body.data).toMatchObject({ name: "礼享权益商城", theme: 3, navMenus: [{ title: "首页" }, { title: "礼包" }] });
+});

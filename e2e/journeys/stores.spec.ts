@@ -1,0 +1,223 @@
+import path from "node:path";
+import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { loginToken, PASSWORD, readCode, registerAccount, uniqueEmail, verifyRealName, type Account } from "../support/api";
+import { noteMissingFonts } from "../support/fonts";
+import { documentPng } from "../support/images";
+import { E2E_OPERATOR } from "../support/operator";
+
+/**
+ * Brand stores, write-off and payment collection (issue 27): a brand imports its stores from the xlsx
+ * template, binds a clerk and downloads a store's QR code; the clerk, on a phone, redeems a voucher a
+ * purchaser bought through purchasing and is refused the second time; the day's settlement document shows
+ * it (the brand was paid at the sale, not again); the brand onboards to the payment aggregator (rejected once, fixed,
+ * approved, confirmed, signed), a payer pays its collection code on a phone and the brand refunds part.
+ */
+const expect = baseExpect.configure({ timeout: 30_000 });
+const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts);
+
+async function shot(page: Page, name: string): Promise<void> {
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `stores-${name}.png`), fullPage: true });
+}
+
+async function call<T>(request: APIRequestContext, token: string, method: "get" | "post" | "put", url: string, data?: unknown): Promise<T> {
+  const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
+  const body = (await res.json()) as { code: number; msg: string; data: T };
+  expect(body.code, `${url}: ${body.msg}`).toBe(1);
+  return body.data;
+}
+
+/** A page with the session already stored (as the login dialog stores it). */
+async function session(browser: Browser, token: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ locale: "zh-CN", viewport, ...(viewport.width < 500 && { isMobile: true, hasTouch: true }) });
+  await context.addInitScript((value) => {
+    if (window.location.protocol.startsWith("http")) window.localStorage.setItem("x-auth-token", value);
+  }, token);
+  return context.newPage();
+}
+
+async function storeFile(): Promise<Buffer> {
+  const ExcelJS = (await import("exceljs")).default;
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet("stores");
+  ws.addRow(["门店名称", "省份", "城市", "区县", "详细地址", "经度", "纬度", "营业时间", "联系人", "联系电话", "商圈", "状态（营业/停业）"]);
+  ws.addRow(["南山科技园店", "广东省", "深圳市", "南山区", "科技园南路18号", "113.95", "22.54", "09:00-21:00", "张敏", "13800001111", "", "营业"]);
+  ws.addRow(["福田中心店", "广东省", "深圳市", "福田区", "深南大道1000号", "", "", "10:00-22:00", "王磊", "0755-88880000", "", "营业"]);
+  ws.addRow(["错误门店", "广东省", "深圳市", "不存在区", "无"]);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, aggregated onboarding, a payment and a partial refund", async ({ browser, request }) => {
+  test.setTimeout(600_000);
+  const stamp = Date.now().toString(36);
+  const brand: Account = await registerAccount(request, { orgName: "晨光茶饮品牌有限公司" });
+  const brandToken = await loginToken(request, brand);
+  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+
+  // 1. Stores from the template, with one bad row reported.
+  const page = await session(browser, brandToken);
+  await page.goto("/business/BrandStore");
+  await expect(page.getByText("门店管理").first()).toBeVisible();
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByTestId("store-import").click();
+  await (await chooser).setFiles({ name: "stores.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: await storeFile() });
+  await expect(page.getByText("导入2个门店，拒绝1行").first()).toBeVisible();
+  await expect(page.getByText("省市区不正确")).toBeVisible();
+  await expect(page.getByRole("cell", { name: "南山科技园店" })).toBeVisible();
+  await shot(page, "brand-stores");
+
+  // 2. A clerk (a sub-account) bound to the store.
+  const clerkEmail = uniqueEmail("clerk");
+  await call(request, brandToken, "post", "/api/card-brander/passport/sub/add", { email: clerkEmail, name: "店员小李", password: PASSWORD, menus: ["business/WriteOff"] });
+  const row = page.getByRole("row", { name: /南山科技园店/ });
+  await row.getByRole("button", { name: "店员" }).click();
+  await page.getByLabel("选择子账号").click();
+  await page.getByTitle(new RegExp(clerkEmail.replace(/[.+]/g, "\\$&"))).click();
+  await page.getByTestId("clerk-bind").click();
+  await expect(page.getByRole("cell", { name: clerkEmail })).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  // 3. The store's QR code, downloaded as a PNG.
+  await row.getByRole("button", { name: "门店码" }).click();
+  await expect(page.getByTestId("qr-image")).toBeVisible();
+  await shot(page, "shop-code");
+  const download = page.waitForEvent("download");
+  await page.getByTestId("qr-download").click();
+  expect((await download).suggestedFilename()).toMatch(/^qr-shop-\d+\.png$/);
+  await page.keyboard.press("Escape");
+
+  // 4. A voucher sold through purchasing: the brand's voucher goods with imported codes, bought by a docked purchaser.
+  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", { name: `晨光${stamp}`, description: "茶饮" });
+  const goods = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
+    brandId: b.id, equityType: "food", invoiceType: "vat_6", perOrderMax: 5, name: `奶茶兑换券${stamp}`, businessType: "card_voucher", faceValue: 2000, price: 1800, settlementPrice: 1700, code: `TEA-${stamp}`,
+  });
+  const codes = ["Card number,Card secret,Expiry date (YYYY-MM-DD)", `TEA${stamp}01,K1,`, `TEA${stamp}02,K2,`].join("\r\n") + "\r\n";
+  const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=codes.csv`, { headers: { "x-auth-token": brandToken, "content-type": "text/csv" }, data: codes });
+  expect(((await imported.json()) as { code: number }).code).toBe(1);
+  const buyer = await registerAccount(request, { orgName: "礼享券码采购有限公司" });
+  const buyerToken = await loginToken(request, buyer);
+  // Docking needs both sides real-name verified (spec 01 §6).
+  for (const token of [brandToken, buyerToken]) await verifyRealName(request, token);
+  const docking = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", { supplierId: brand.merchantId });
+  await call(request, brandToken, "post", `/api/card-user/abutment/brander/review/${docking.id}`, { approve: true });
+  for (const [i, token] of [brandToken, buyerToken].entries()) {
+    const phone = `13${String(Date.now() * 10 + i).slice(-9)}`;
+    await call(request, token, "post", "/api/card-user/sendSms", { phone, scene: "signAgreement" });
+    await call(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, { phone, verifyCode: await readCode(request, phone) });
+  }
+  await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 10_000, reason: "e2e", requestKey: `e2e-st-${buyer.merchantId}` });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 10_000, requestKey: `e2e-st-move-${buyer.merchantId}` });
+  const order = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/orders", { goodsId: String(goods.id), quantity: 1, orderNo: `PO${stamp}` });
+  const bought = await call<{ list: { id: string }[] }>(request, buyerToken, "get", `/api/card-user/purchasedCards?orderId=${order.id}`);
+  const [voucher] = await call<{ cardNumber: string; cardSecret: string }[]>(request, buyerToken, "post", "/api/card-user/purchasedCards/reveal", { ids: bought.list.map((c) => c.id) });
+  if (!voucher) throw new Error("no voucher");
+
+  // 5. The clerk on a phone: check, redeem, and the second time refused.
+  const clerkToken = ((await (await request.post("/api/card-user/login", { data: { email: clerkEmail, password: PASSWORD, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const phone = await session(browser, clerkToken, { width: 390, height: 844 });
+  await phone.goto("/verify");
+  await expect(phone.getByTestId("verify-store")).toContainText("南山科技园店");
+  await phone.getByRole("textbox", { name: "券码" }).fill(voucher.cardNumber);
+  await phone.getByLabel("卡密").fill(voucher.cardSecret);
+  await phone.getByTestId("verify-check").click();
+  await expect(phone.getByTestId("verify-preview")).toContainText(`奶茶兑换券${stamp}`);
+  await shot(phone, "clerk-preview");
+  await phone.getByTestId("verify-redeem").click();
+  await expect(phone.getByTestId("verify-done")).toBeVisible();
+  await shot(phone, "clerk-redeemed");
+  await phone.getByTestId("verify-next").click();
+  await phone.getByRole("textbox", { name: "券码" }).fill(voucher.cardNumber);
+  await phone.getByLabel("卡密").fill(voucher.cardSecret);
+  await phone.getByTestId("verify-check").click();
+  await expect(phone.getByTestId("verify-error")).toContainText("该券码已核销，不能重复核销");
+  await shot(phone, "clerk-refused");
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // 6. The day closes (the operator runs the settlement the nightly job would run): one document; the brand was
+  //    paid when the voucher was sold, so its income does not grow again.
+  const incomeOf = async () => (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo")).balances.income.amount;
+  const before = await incomeOf();
+  const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+  const run = await call<{ documents: number }>(request, ops, "post", "/api/ops/stores/settle", { day: today });
+  expect(run.documents).toBeGreaterThanOrEqual(1);
+  expect(await incomeOf()).toBe(before);
+  await page.goto("/business/WriteFunDoc");
+  await page.getByTestId("doc-南山科技园店").click();
+  await expect(page.getByRole("cell", { name: `奶茶兑换券${stamp}` })).toBeVisible();
+  await shot(page, "settlement-doc");
+  await page.keyboard.press("Escape");
+
+  // 7. Aggregated onboarding: filled, submitted, rejected with a reason, fixed, approved, confirmed, signed.
+  await page.goto("/business/aggregateIncoming");
+  const fill = async (label: string, value: string) => page.getByLabel(label, { exact: true }).fill(value);
+  await fill("主体名称", "晨光茶饮品牌有限公司");
+  await fill("统一社会信用代码", "91440300MA5EXAMPLE");
+  await fill("法定代表人", "陈伟");
+  await fill("法人身份证号", "44030019900101123X");
+  await fill("联系人", "李娜");
+  await fill("联系手机", "13800138000");
+  await page.getByLabel("经营行业").click();
+  await page.getByTitle(/餐饮/).click();
+  await fill("开户银行", "招商银行");
+  await fill("结算账号", "6214830000000001");
+  await fill("开户名称", "晨光茶饮品牌有限公司");
+  await page.getByTestId("apply-submit").click();
+  await expect(page.getByText("请上传营业执照").first()).toBeVisible();
+  const licence = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "上传营业执照" }).click();
+  await (await licence).setFiles({ name: "licence.png", mimeType: "image/png", buffer: documentPng("营业执照") });
+  await expect(page.getByText("已上传")).toBeVisible();
+  await page.getByTestId("apply-submit").click();
+  await expect(page.getByTestId("apply-state")).toContainText("审核中");
+  const pending = await call<{ list: { id: string }[] }>(request, ops, "get", `/api/ops/queues/paymentApply/items?state=pending&merchantId=${brand.merchantId}`);
+  const itemId = pending.list[0]?.id ?? "";
+  await call(request, ops, "post", `/api/ops/queues/paymentApply/items/${itemId}/reject`, { reason: "营业执照不清晰" });
+  await page.reload();
+  await expect(page.getByTestId("apply-rejected")).toContainText("营业执照不清晰");
+  await shot(page, "apply-rejected");
+  await page.getByTestId("apply-submit").click();
+  await expect(page.getByTestId("apply-state")).toContainText("审核中");
+  await call(request, ops, "post", `/api/ops/queues/paymentApply/items/${itemId}/approve`, {});
+  await page.reload();
+  await page.getByTestId("apply-confirm").click();
+  const signHref = await page.getByTestId("apply-sign-link").getAttribute("href");
+  const signer = await session(browser, brandToken, { width: 390, height: 844 });
+  await signer.goto(signHref ?? "");
+  await signer.getByRole("checkbox").check();
+  await signer.getByTestId("sign-submit").click();
+  await expect(signer.getByTestId("sign-done")).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("apply-finished")).toBeVisible({ timeout: 60_000 });
+  await shot(page, "apply-finished");
+
+  // 8. A collection code; a payer pays it on a phone; the brand refunds part.
+  await page.goto("/business/receiptB");
+  await page.getByTestId("paycode-add").click();
+  await page.getByLabel("收款码名称").fill("前台收款");
+  await page.getByRole("button", { name: /确\s*定|OK/ }).click();
+  const payHref = await page.getByTestId("paycode-link").getAttribute("href");
+  await shot(page, "pay-code");
+  await page.keyboard.press("Escape");
+  const payer = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const payPage = await payer.newPage();
+  await payPage.goto(new URL(payHref ?? "").pathname);
+  await payPage.getByLabel("付款金额").fill("50.00");
+  await payPage.getByTestId("pay-submit").click();
+  await expect(payPage.getByTestId("pay-done")).toBeVisible();
+  await shot(payPage, "payer-paid");
+  await page.reload();
+  const orderNo = (await page.getByRole("cell", { name: /^PAY/ }).first().textContent()) ?? "";
+  await page.goto("/business/WechatRefundOrder");
+  await page.getByRole("button", { name: "发起退款" }).click();
+  await page.getByLabel("订单号").fill(orderNo);
+  await page.getByLabel("退款金额").fill("20.00");
+  await page.getByTestId("refund-ok").click();
+  await expect(page.getByRole("cell", { name: "退款成功" })).toBeVisible();
+  await page.getByRole("button", { name: "发起退款" }).click();
+  await page.getByLabel("订单号").fill(orderNo);
+  await page.getByLabel("退款金额").fill("40.00");
+  await page.getByTestId("refund-ok").click();
+  await expect(page.getByText("退款金额超过可退金额").first()).toBeVisible();
+  await shot(page, "refunds");
+});
