@@ -4,6 +4,7 @@ import { loginToken, PASSWORD, readCode, registerAccount, uniqueEmail, verifyRea
 import { noteMissingFonts } from "../support/fonts";
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR } from "../support/operator";
+import { chooseOption } from "../support/select";
 
 /**
  * Brand stores, write-off and payment collection (issue 27): a brand imports its stores from the xlsx
@@ -72,8 +73,7 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await call(request, brandToken, "post", "/api/card-brander/passport/sub/add", { email: clerkEmail, name: "店员小李", password: PASSWORD, menus: ["business/WriteOff"] });
   const row = page.getByRole("row", { name: /南山科技园店/ });
   await row.getByRole("button", { name: "店员" }).click();
-  await page.getByLabel("选择子账号").click();
-  await page.getByTitle(new RegExp(clerkEmail.replace(/[.+]/g, "\\$&"))).click();
+  await chooseOption(page, page.getByLabel("选择子账号"), clerkEmail);
   await page.getByTestId("clerk-bind").click();
   await expect(page.getByRole("cell", { name: clerkEmail })).toBeVisible();
   await page.keyboard.press("Escape");
