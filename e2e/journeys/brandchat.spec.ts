@@ -4,6 +4,7 @@ import { documentPng } from "../support/images";
 import { dock, loginToken, registerAccount, switchLanguage, useSession, type Account } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
+import { answerConfirm } from "../support/confirm";
 
 /**
  * Brand chat across two browser contexts (issue 11, first journey): the purchaser opens the chat from an
@@ -160,7 +161,7 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   // The brand recalls its reply: gone on both sides.
   const reloadedReply = brandMessages.getByTestId("chat-message").filter({ hasText: "已收到，今天处理" });
   await reloadedReply.getByTestId("chat-recall").click();
-  await brandPage.locator(".ant-modal-confirm").getByRole("button", { name: /撤\s*回/ }).click();
+  await answerConfirm(brandPage, /撤\s*回/);
   await expect(reloadedReply).toHaveCount(0);
   await expect(buyerMessages.getByTestId("chat-message").filter({ hasText: "已收到，今天处理" })).toHaveCount(0);
 

@@ -30,6 +30,11 @@ async function sheetRows(data: Buffer): Promise<unknown[][]> {
 test("supplier imports a filled template and reads the reject report; purchaser filters goods and opens details", async ({ page, request }, testInfo) => {
   const supplier = await registerAccount(request, { orgName: "星河卡券供应有限公司" });
   const supplierToken = await loginToken(request, supplier);
+  await useSession(page, supplier, supplierToken);
+  // New goods before any brand: the brands dialog opens and says why (issue 25 item 7).
+  await page.goto("/business/SuppliedProducts");
+  await page.getByRole("button", { name: "新增商品" }).click();
+  await expect(page.getByTestId("brands-notice")).toContainText("新增商品前请先添加品牌");
   const brandName = `旅程视频${Date.now().toString(36)}`;
   const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: brandName, description: "影音会员" });
   const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
@@ -46,7 +51,6 @@ test("supplier imports a filled template and reads the reject report; purchaser 
     recommendationIndex: 70,
   });
 
-  await useSession(page, supplier, supplierToken);
   await page.goto(`/business/CardImport?goodsId=${goods.id}`);
   await expect(page.getByRole("button", { name: "下载导入模板" })).toBeVisible();
 

@@ -5,6 +5,7 @@ import ExcelJS from "exceljs";
 import { loginToken, registerAccount, useSession } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
+import { answerConfirm } from "../support/confirm";
 
 /**
  * Funds journeys: a purchaser files a top-up notice with a proof image, an operator confirms it in
@@ -41,6 +42,8 @@ test("top-up notice, operator confirmation, balance and fund-change row, xlsx ex
   await useSession(page, account, await loginToken(request, account));
   await page.goto("/sale/RechargeSheet");
   await expect(page.getByTestId("bank-details")).toContainText("755900000000001");
+  // The domestic account is in Chinese (issue 25 item 7).
+  await expect(page.getByTestId("bank-details")).toContainText("招商银行深圳分行");
 
   const transferRef = `CMB${Date.now()}`;
   await page.locator("#amountText").fill("1000");
@@ -61,9 +64,15 @@ test("top-up notice, operator confirmation, balance and fund-change row, xlsx ex
   await ops.goto("/ops/TopUps");
   const row = ops.locator(".ant-table-row").filter({ hasText: transferRef });
   await row.getByRole("button", { name: "确认入账" }).click();
-  await ops.locator(".ant-modal-confirm").getByRole("button", { name: /确\s?定|OK/ }).click();
+  await answerConfirm(ops, /确\s?定|OK/);
   await expect(row).toContainText("已入账");
   await shot(ops, "ops-topups-cn");
+  // The audit log says what happened in words and money, not keys and minor units (issue 25 item 7).
+  await ops.goto("/ops/AuditLog");
+  const audited = ops.locator(".ant-table-row").filter({ hasText: "确认充值" }).first();
+  await expect(audited).toContainText("充值通知 #");
+  await expect(audited).toContainText("¥1,000.00");
+  await shot(ops, "ops-audit-log-cn");
 
   // The purchaser sees the money on the home page and in the fund changes.
   await page.goto("/sale/Home");
@@ -85,6 +94,17 @@ test("top-up notice, operator confirmation, balance and fund-change row, xlsx ex
   const data = rows[1] as unknown[];
   // Time, increase, expense (empty), balance, currency, change type, reason: the row the list shows.
   expect(data.slice(2)).toEqual([1000, undefined, 1000, "CNY", "充值", transferRef]);
+
+  // The SUP top-up page lists the transfers into the SUP account, and only those (issue 25 item 7).
+  await page.goto("/sale/supRechargeOrder");
+  await expect(page.getByText("从备付金（支付）账户划转到SUP账户的充值记录")).toBeVisible();
+  await page.getByRole("button", { name: "划转到SUP账户" }).click();
+  await page.getByTestId("amount-input").fill("100");
+  await page.locator(".ant-modal").getByRole("button", { name: /确\s?定/ }).click();
+  const topUp = page.locator(".ant-table-row").first();
+  await expect(topUp).toContainText("+¥100.00");
+  await expect(topUp).toContainText("备付金划转");
+  await shot(page, "sup-recharge-cn");
 });
 
 test("bank card review, withdrawal with two reviews by two operators, payout, success", async ({ page, request, browser }) => {
@@ -133,13 +153,7 @@ test("bank card review, withdrawal with two reviews by two operators, payout, su
     await ops.goto(`/ops/Withdrawals?inpKey=merchantId&inpVal=${account.merchantId}`);
     const row = ops.locator(".ant-table-row").first();
     await row.getByRole("button", { name: action }).click();
-    // A click on OK during the dialog's opening animation was once lost (no request left the page): click
-    // until the dialog is gone. While its request runs the button is disabled, so a second click sends nothing.
-    const confirm = ops.locator(".ant-modal-confirm");
-    await expect(async () => {
-      if (await confirm.isVisible()) await confirm.getByRole("button", { name: /确\s?定|OK/ }).click({ timeout: 2000 });
-      await expect(confirm).toBeHidden({ timeout: 2000 });
-    }).toPass({ timeout: 15_000 });
+    await answerConfirm(ops, /确\s?定|OK/);
     // The state tag, not the action buttons (one of which bears the same words).
     await expect(row.locator(".ant-tag").first()).toHaveText(expected);
   };

@@ -6,6 +6,7 @@ import { loginToken, PASSWORD, registerAccount, verifyRealName, type Account } f
 import { documentPng } from "../support/images";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
+import { answerConfirm } from "../support/confirm";
 
 /**
  * Invoices (issue 29): a purchaser that bought VAT-6% goods saves a complete title, requests a VAT
@@ -108,7 +109,7 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
   const request1 = opsPage.locator(".ant-table-row").filter({ hasText: buyer.merchantId }).first();
   await expect(request1).toContainText("已申请");
   await request1.getByRole("button", { name: "开具" }).click();
-  await opsPage.locator(".ant-modal-confirm").getByRole("button", { name: /确\s*定|OK/ }).click();
+  await answerConfirm(opsPage, /确\s*定|OK/);
   await expect(request1).toContainText("已送达");
   await shot(opsPage, "ops-invoices-cn");
 

@@ -145,8 +145,9 @@ test("dense tables at 1280 and 1440 px: the operator's top-up review and a purch
     await ops.getByTestId("ops-email").fill(E2E_OPERATOR.email);
     await ops.getByTestId("ops-password").fill(E2E_OPERATOR.password);
     await ops.getByTestId("ops-login").click();
-    await expect(ops).toHaveURL(/\/ops\/Reviews/);
-    await ops.goto("/ops/TopUps");
+    // Back on the page asked for (issue 25 item 7), with no system switch: an operator has no merchant systems.
+    await expect(ops).toHaveURL(/\/ops\/TopUps/);
+    await expect(ops.getByRole("button", { name: "切换系统" })).toHaveCount(0);
     await expectTableFits(ops, width);
     await shot(ops, `ops-topups-${width}`);
     await ops.goto("/ops/Reviews");

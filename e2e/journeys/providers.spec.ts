@@ -155,6 +155,8 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await page.locator(".ant-popconfirm").getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByText("Binding ended")).toBeVisible();
   await expect(page.locator(".ant-table-row")).toHaveCount(0);
+  // The empty list says where the other bindings are (issue 25 item 7).
+  await expect(page.getByTestId("served-elsewhere")).toContainText("1 bound you as a merchant");
   const after = await request.get("/api/card-servicer/brander/service?kind=brand", { headers: { "x-auth-token": await loginToken(request, brand) } });
   expect(((await after.json()) as { data: unknown }).data).toBeNull();
   await page.goto("/providers/VendorList");

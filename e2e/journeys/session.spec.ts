@@ -17,6 +17,13 @@ test("a revoked token sends the user to the login page with the expired toast", 
   await expect(page.locator(".ant-message")).toContainText("登录状态已过期");
   expect(await page.evaluate(() => window.localStorage.getItem("x-auth-token"))).toBeNull();
   expect(await page.evaluate(() => window.localStorage.getItem("userInfo"))).toBeNull();
+
+  // Logging in again leads back to the page the user was on, not to the system chooser (issue 25 item 7).
+  const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await login.locator("#email").fill(account.email);
+  await login.locator("#password").fill(account.password);
+  await login.getByRole("button", { name: /登\s?录/ }).click();
+  await expect(page).toHaveURL(/\/business\/Home$/);
 });
 
 test("in the international area a 401 leads to the international login", async ({ page, request }) => {

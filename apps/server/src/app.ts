@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { AppContext } from "./context";
 import { registerIm } from "./im";
 import { registerAccounts } from "./modules/accounts";
+import { registerAnnouncements } from "./modules/announcements";
 import { registerCallbacks } from "./modules/callbacks";
 import { registerCatalog } from "./modules/catalog";
 import { registerCollection } from "./modules/collection";
@@ -71,7 +72,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await registerMall(host, { appearance: (appId, version) => miniprogram.mallAppearance(appId, version), customers, onecard, catalog, purchasing });
   await registerInvoices(host, { spendByInvoiceType });
   await registerCommission(host);
-  await registerProviderOps(host);
+  await registerProviderOps(host, { purchasing });
+  await registerAnnouncements(host);
   await registerDeveloper(host, { api: onboarding.api });
   await registerOps(host, { queues: [...onboarding.queues, ...withdrawals.queues, ...collection.queues], readDocumentForReview: onboarding.readDocumentForReview });
 

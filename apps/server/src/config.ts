@@ -96,8 +96,9 @@ function loadFundsConfig(env: NodeJS.ProcessEnv): FundsConfig {
   if (fee > 10_000) throw new Error("TOPUP_FEE_BP must be between 0 and 10000");
   return {
     domesticBank: {
-      accountName: env.TOPUP_BANK_ACCOUNT_NAME || "Tessera Digital Technology Co., Ltd.",
-      bankName: env.TOPUP_BANK_NAME || "China Merchants Bank, Shenzhen Branch",
+      // The domestic account is shown to Chinese merchants (and printed as the seller on invoices): in Chinese.
+      accountName: env.TOPUP_BANK_ACCOUNT_NAME || "泰瑟拉数字科技（深圳）有限公司",
+      bankName: env.TOPUP_BANK_NAME || "招商银行深圳分行",
       accountNumber: env.TOPUP_BANK_ACCOUNT_NO || "755900000000001",
     },
     internationalBank: {

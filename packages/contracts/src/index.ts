@@ -31,3 +31,4 @@ export * from "./collection";
 export * from "./developer";
 export * from "./mall";
 export * from "./miniprogram";
+export * from "./announcements";

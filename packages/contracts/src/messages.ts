@@ -16,6 +16,7 @@ import { STORES_MESSAGES } from "./messages-stores";
 import { COLLECTION_MESSAGES } from "./messages-collection";
 import { MINIPROGRAM_MESSAGES } from "./messages-miniprogram";
 import { MALL_MESSAGES } from "./messages-mall";
+import { PROVIDER_OPS_MESSAGES } from "./messages-providerops";
 /**
  * Every message the server may send to a user, in the three languages. The web app loads the same
  * catalogue into i18next (namespace `msg`) so a form shows exactly what the server would answer.
@@ -159,6 +160,7 @@ export const MESSAGES = {
   ...COLLECTION_MESSAGES,
   ...MINIPROGRAM_MESSAGES,
   ...MALL_MESSAGES,
+  ...PROVIDER_OPS_MESSAGES,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

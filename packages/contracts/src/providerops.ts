@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { calendarDate } from "./dates";
 import { BUSINESS_TYPES, CURRENCIES } from "./enums";
+import { LEDGER_TRANSACTION_KINDS } from "./ledger";
 import { pageOf, pageQuery } from "./paging";
 
 /**
@@ -76,3 +77,74 @@ export const servedBrand = z.object({
 });
 export type ServedBrand = z.infer<typeof servedBrand>;
 export const servedBrandsReply = z.array(servedBrand);
+
+/** PurchaseFundSheet: the fund-change rows of the purchase fund (SUP) accounts of the served purchasers. */
+export const fundSheetQuery = pageQuery
+  .extend({
+    /** A served purchaser. */
+    merchantId: idField.optional(),
+    type: z.enum(LEDGER_TRANSACTION_KINDS).optional(),
+    from: calendarDate().optional(),
+    to: calendarDate().optional(),
+  })
+  .refine((v) => !v.from || !v.to || v.from <= v.to, { path: ["from"], error: "funds.dateRangeInvalid" });
+export type FundSheetQuery = z.infer<typeof fundSheetQuery>;
+export const fundSheetRow = z.object({
+  id: z.string(),
+  time: z.string(),
+  merchantId: z.string(),
+  merchantName: z.string(),
+  /** Money in (0 when money left) and money out (a positive number), minor units. */
+  increase: z.number().int(),
+  expense: z.number().int(),
+  balance: z.number().int(),
+  currency: z.enum(CURRENCIES),
+  type: z.enum(LEDGER_TRANSACTION_KINDS),
+  reason: z.string(),
+});
+export type FundSheetRow = z.infer<typeof fundSheetRow>;
+export const fundSheetPage = pageOf(fundSheetRow);
+
+/** LinkData: per day and per served merchant, orders, amounts and new dockings (trading links). */
+export const linkDay = z.object({ day: z.string(), orders: z.number().int(), amount: money, newDockings: z.number().int() });
+export type LinkDay = z.infer<typeof linkDay>;
+export const linkMerchant = z.object({
+  merchantId: z.string(),
+  merchantName: z.string(),
+  role: z.enum(["brand", "vendor"]),
+  orders: z.number().int(),
+  amount: money,
+  newDockings: z.number().int(),
+});
+export type LinkMerchant = z.infer<typeof linkMerchant>;
+export const linkDataReply = z.object({
+  days: z.array(linkDay),
+  merchants: z.array(linkMerchant),
+  totals: z.object({ orders: z.number().int(), amount: money, newDockings: z.number().int(), servedBrands: z.number().int(), servedVendors: z.number().int() }),
+});
+export type LinkDataReply = z.infer<typeof linkDataReply>;
+
+/** BatchPurchase: an uploaded xlsx of orders for served purchasers, one result per line. */
+export const batchPurchaseQuery = z.object({ fileName: z.string().trim().min(1).max(200) });
+export const BATCH_LINE_STATES = ["ordered", "replayed", "refused"] as const;
+export const batchPurchaseLine = z.object({
+  row: z.number().int(),
+  purchaser: z.string(),
+  goodsId: z.string(),
+  quantity: z.string(),
+  topUpAccount: z.string(),
+  requestKey: z.string(),
+  state: z.enum(BATCH_LINE_STATES),
+  orderNo: z.string().nullable(),
+  orderId: z.string().nullable(),
+  orderState: z.enum(["processing", "success", "failure"]).nullable(),
+  amount: money.nullable(),
+  /** Why the line was refused, in the language of the upload. */
+  reason: z.string().nullable(),
+});
+export type BatchPurchaseLine = z.infer<typeof batchPurchaseLine>;
+export const batchPurchaseSummary = z.object({ id: z.string(), fileName: z.string(), ordered: z.number().int(), refused: z.number().int(), createdAt: z.string() });
+export type BatchPurchaseSummary = z.infer<typeof batchPurchaseSummary>;
+export const batchPurchaseReply = batchPurchaseSummary.extend({ lines: z.array(batchPurchaseLine) });
+export type BatchPurchaseReply = z.infer<typeof batchPurchaseReply>;
+export const batchPurchasePage = pageOf(batchPurchaseSummary);

@@ -35,3 +35,11 @@ export interface DB extends MiniprogramTables {}
 import type { MallTables } from "../modules/mall/tables";
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface DB extends MallTables {}
+// The provider's BatchPurchase files (issue 29), merged into DB by declaration merging.
+import type { ProviderOpsTables } from "../modules/providerops/tables";
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DB extends ProviderOpsTables {}
+// The platform's customer-service contact and announcements (issue 29), merged into DB by declaration merging.
+import type { AnnouncementsTables } from "../modules/announcements/tables";
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DB extends AnnouncementsTables {}

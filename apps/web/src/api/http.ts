@@ -5,6 +5,7 @@ import { createLoadingTracker } from "./loading";
 import { createThrottle, LOGIN_EXPIRED_TOAST_WINDOW_MS } from "./throttle";
 import { createTokenStore } from "./tokens";
 import { currentLang, i18n } from "../i18n";
+import { rememberReturnTo } from "./returnTo";
 
 /**
  * The browser's HTTP layer: one token store, one loading overlay, one client. The app plugs in its
@@ -50,6 +51,7 @@ export const http: HttpClient = createHttpClient({
     tokens.clear(version);
     effects.afterUnauthorized();
     const target = loginPathOf(version);
+    rememberReturnTo(window.location.pathname + window.location.search);
     if (window.location.pathname !== target) effects.navigate(target);
   },
   mayToastLoginExpired,

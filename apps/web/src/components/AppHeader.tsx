@@ -6,6 +6,7 @@ import { Link, useNavigate } from "react-router";
 import { chooserPathOf, loginPathOf } from "../api/area";
 import { useCommonConfig } from "../api/hooks/common";
 import { useLogout, useSession, useUserInfo } from "../api/hooks/account";
+import { MessageBell, ServiceContactButton } from "./account/MessageBell";
 import { RealNameTag } from "./account/RealNameTag";
 import { useAuthDialogs } from "./auth/context";
 import { LanguageSwitch } from "./LanguageSwitch";
@@ -22,6 +23,9 @@ function SessionActions() {
   const account = info?.loginAccount ?? info?.email ?? "";
   return (
     <Space size={8} wrap={false}>
+      {/* The platform's announcements and customer-service contact, for merchant staff (spec 01 §7). */}
+      {info?.kind === "merchant" && <ServiceContactButton />}
+      {info?.kind === "merchant" && <MessageBell />}
       <Flex align="center" gap={6}>
         <UserOutlined />
         <Typography.Text strong ellipsis style={{ maxWidth: 220 }} data-testid="header-account">
@@ -29,9 +33,12 @@ function SessionActions() {
         </Typography.Text>
       </Flex>
       {info?.merchant && <RealNameTag state={info.merchant.realNameState} />}
-      <Tooltip title={t("header.switchSystem")}>
-        <Button type="text" icon={<SwapOutlined />} onClick={() => void navigate(chooserPathOf(version))} aria-label={t("header.switchSystem")} />
-      </Tooltip>
+      {/* An operator has no merchant systems to switch to (the chooser led into an empty back-office). */}
+      {info?.kind !== "operator" && (
+        <Tooltip title={t("header.switchSystem")}>
+          <Button type="text" icon={<SwapOutlined />} onClick={() => void navigate(chooserPathOf(version))} aria-label={t("header.switchSystem")} />
+        </Tooltip>
+      )}
       <Button
         icon={<LogoutOutlined />}
         loading={logout.isPending}
@@ -46,13 +53,16 @@ function SessionActions() {
 }
 
 /** The header of every page: logo, dev mailbox link, language, colour theme and the session. */
-export function AppHeader({ left }: { left?: ReactNode }) {
+export function AppHeader({ left, aboveDialogs = false }: { left?: ReactNode; aboveDialogs?: boolean }) {
   const { t } = useTranslation();
   const { token: themeToken } = theme.useToken();
   const { version, token } = useSession();
   const dialogs = useAuthDialogs();
   const { data: config } = useCommonConfig();
+  const { data: info } = useUserInfo();
   const international = version === "international";
+  // The logo leads home: the operator's is the console, a merchant's the system chooser.
+  const home = !token ? loginPathOf(version) : info?.kind === "operator" ? "/ops/Reviews" : chooserPathOf(version);
   return (
     <Layout.Header
       style={{
@@ -62,12 +72,13 @@ export function AppHeader({ left }: { left?: ReactNode }) {
         borderBottom: `1px solid ${themeToken.colorBorderSecondary}`,
         position: "sticky",
         top: 0,
-        // Above dialog masks: the language switch stays available while a dialog is open.
-        zIndex: 1001,
+        // On public pages, above dialog masks: the language switch stays available while the login dialog
+        // is open. In the back-office, below them: a drawer's title and close button must not be covered.
+        zIndex: aboveDialogs ? 1001 : 100,
       }}
     >
       {left}
-      <Logo to={token ? chooserPathOf(version) : loginPathOf(version)} color={themeToken.colorPrimary} international={international} />
+      <Logo to={home} color={themeToken.colorPrimary} international={international} />
       <div style={{ flex: 1 }} />
       {config?.devOutbox && (
         <Link to="/dev/mailbox">

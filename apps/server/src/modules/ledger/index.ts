@@ -4,6 +4,7 @@ export {
   checkInvariants,
   transactionCount,
   fundChanges,
+  fundChangesOfMerchants,
   periodTotals,
   positiveAccounts,
   post,

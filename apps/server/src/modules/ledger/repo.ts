@@ -257,6 +257,37 @@ export async function entryPage(db: Executor, f: EntryFilter, page: { offset: nu
   return { rows, total: Number(count.n) };
 }
 
+/**
+ * One page of the entries of one account kind across several merchants (a service provider's view of
+ * the merchants it serves), newest first, each row with its merchant and currency.
+ */
+export async function entryPageOfMerchants(
+  db: Executor,
+  f: { merchantIds: readonly number[]; kind: string; from?: string | undefined; to?: string | undefined; type?: string | undefined },
+  page: { offset: number; limit: number },
+) {
+  if (f.merchantIds.length === 0) return { rows: [], total: 0 };
+  let q = db
+    .selectFrom("ledger_entries as e")
+    .innerJoin("ledger_accounts as a", "a.id", "e.account_id")
+    .innerJoin("ledger_transactions as t", "t.id", "e.transaction_id")
+    .where("a.merchant_id", "in", [...f.merchantIds])
+    .where("a.kind", "=", f.kind);
+  if (f.from) q = q.where("e.created_at", ">=", sql<Date>`${`${f.from}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz`);
+  if (f.to) q = q.where("e.created_at", "<", sql<Date>`${`${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz + interval '1 day'`);
+  if (f.type) q = q.where("t.kind", "=", f.type);
+  const [rows, count] = await Promise.all([
+    q
+      .select(["e.id", "a.merchant_id as merchantId", "a.currency", "e.amount", "e.balance_after as balanceAfter", "e.created_at as createdAt", "t.kind as type", "t.reason"])
+      .orderBy("e.id", "desc")
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, merchantId: Number(r.merchantId) })), total: Number(count.n) };
+}
+
 /** Merchant accounts of a kind holding money: the candidates of a payout run. */
 export function positiveAccounts(db: Executor, kind: string) {
   return db

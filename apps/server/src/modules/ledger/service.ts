@@ -249,6 +249,15 @@ export function fundChanges(db: Executor, filter: repo.EntryFilter, page: { offs
   return repo.entryPage(db, filter, page);
 }
 
+/** A page of one account kind's entries across several merchants (a provider's served merchants), newest first. */
+export function fundChangesOfMerchants(
+  db: Executor,
+  filter: { merchantIds: readonly number[]; kind: MerchantAccountKind; from?: string | undefined; to?: string | undefined; type?: string | undefined },
+  page: { offset: number; limit: number },
+) {
+  return repo.entryPageOfMerchants(db, filter, page);
+}
+
 /** Merchant accounts of a kind with a positive balance (the T+1 payout's candidates). */
 export function positiveAccounts(db: Executor, kind: MerchantAccountKind) {
   return repo.positiveAccounts(db, kind);

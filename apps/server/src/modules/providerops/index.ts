@@ -1,7 +1,9 @@
 import type { ModuleHost } from "../../platform/module";
-import { brandsOfMerchants } from "../catalog";
+import { merchantOwner } from "../accounts";
+import { brandsOfMerchants, goodsNames } from "../catalog";
 import { activeBindings } from "../onboarding";
-import { servedDailyFigures, servedOrders, servedSettlements } from "../purchasing";
+import { fundChangesOfMerchants } from "../ledger";
+import { servedDailyFigures, servedLinkFigures, servedOrders, servedSettlements, type PurchasingService } from "../purchasing";
 import { providerOpsRoutes } from "./routes";
 import { ProviderOpsService } from "./service";
 
@@ -9,11 +11,24 @@ export { ProviderOpsService } from "./service";
 
 /**
  * A service provider's operations pages (issue 29): the orders, daily figures, monthly settlements and
- * brands of the merchants it serves, read through the purchasing, catalog and onboarding modules'
- * exported reads. No tables of its own. Mounts /api/card-servicer.
+ * brands of the merchants it serves, read through the purchasing, catalog, ledger and onboarding modules'
+ * exported reads; BatchPurchase orders for served purchasers through the purchasing module's order path
+ * (its only table keeps each file's line results). Mounts /api/card-servicer.
  */
-export async function registerProviderOps(host: ModuleHost): Promise<{ providerOps: ProviderOpsService }> {
-  const ops = new ProviderOpsService({ db: host.db, activeBindings, servedOrders, servedDailyFigures, servedSettlements, brandsOfMerchants });
+export async function registerProviderOps(host: ModuleHost, needs: { purchasing: PurchasingService }): Promise<{ providerOps: ProviderOpsService }> {
+  const ops = new ProviderOpsService({
+    db: host.db,
+    activeBindings,
+    servedOrders,
+    servedDailyFigures,
+    servedSettlements,
+    brandsOfMerchants,
+    fundChangesOfMerchants,
+    servedLinkFigures,
+    purchasing: needs.purchasing,
+    goodsNames,
+    merchantOwner,
+  });
   await host.mount("/api/card-servicer", providerOpsRoutes({ ops, guard: host.guard }));
   return { providerOps: ops };
 }

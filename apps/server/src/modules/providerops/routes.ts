@@ -1,13 +1,47 @@
-import { DICT_LABELS, envelope, figuresQuery, figuresReply, servedBrandsReply, servedOrderPage, servedOrderQuery, settlementsQuery, settlementsReply, type BusinessType, type ServedOrder } from "@tessera/contracts";
+import {
+  DICT_LABELS,
+  batchPurchasePage,
+  batchPurchaseQuery,
+  batchPurchaseReply,
+  envelope,
+  figuresQuery,
+  figuresReply,
+  fundSheetPage,
+  fundSheetQuery,
+  linkDataReply,
+  pageQuery,
+  servedBrandsReply,
+  servedOrderPage,
+  servedOrderQuery,
+  settlementsQuery,
+  settlementsReply,
+  type BusinessType,
+  type FundSheetRow,
+  type Lang,
+  type ServedOrder,
+} from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { invalid } from "../../platform/http/errors";
 import { sendXlsx } from "../../platform/http/export";
+import { batchResultFile, batchTemplate, XLSX_MIME } from "./sheets";
 import type { ProviderOpsService } from "./service";
 
 const tags = ["provider operations"];
 const security = [{ authToken: [] }];
 const ORDER_PAGES = ["providers/OrderManagement", "providers/BrandOrder", "providers/RechargeOrder"];
+/** A BatchPurchase file: 500 lines are well under 1 MB as xlsx. */
+const BATCH_LIMIT_BYTES = 4 * 1024 * 1024;
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const download = (fileName: string) => `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+
+const FUND_SHEET_HEADERS: Record<Lang, string[]> = {
+  cn: ["时间", "采购商", "类型", "收入", "支出", "余额", "币种", "说明"],
+  tw: ["時間", "採購商", "類型", "收入", "支出", "餘額", "幣種", "說明"],
+  en: ["Time", "Purchaser", "Type", "Money in", "Money out", "Balance", "Currency", "Description"],
+};
 
 /** The provider's operations calls (`/api/card-servicer/ops`). */
 export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; guard: Guard }): FastifyPluginAsyncZod {
@@ -46,6 +80,65 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
         ],
         batches(),
       );
+    });
+    const fundSheet = guard({ roles: ["providers"], menu: "providers/PurchaseFundSheet" });
+    app.get("/ops/fundSheet", { schema: { tags, security, summary: "Purchase fund account changes of the served purchasers", querystring: fundSheetQuery, response: { 200: envelope(fundSheetPage) } }, preHandler: fundSheet }, async (req) =>
+      ok(await ops.fundSheet(actorOf(req), req.query)),
+    );
+    app.get("/ops/fundSheet/export", { schema: { tags, security, summary: "The same fund changes as .xlsx (up to 10,000 rows)", querystring: fundSheetQuery }, preHandler: fundSheet }, async (req, reply) => {
+      const actor = actorOf(req);
+      async function* batches() {
+        for (let page = 1; page <= 10; page++) {
+          const p = await ops.fundSheet(actor, { ...req.query, page, pageSize: 1000 });
+          if (p.list.length > 0) yield p.list;
+          if (p.list.length < 1000) return;
+        }
+      }
+      const h = FUND_SHEET_HEADERS[req.lang];
+      const text = (i: number) => h[i] ?? "";
+      return sendXlsx<FundSheetRow>(
+        reply,
+        "purchase-fund-sheet",
+        [
+          { header: text(0), width: 22, value: (r) => new Date(r.time).toLocaleString("zh-CN", { timeZone: "Asia/Shanghai" }) },
+          { header: text(1), width: 28, value: (r) => `${r.merchantName} (${r.merchantId})` },
+          { header: text(2), value: (r) => r.type },
+          { header: text(3), value: (r) => r.increase / 100 },
+          { header: text(4), value: (r) => r.expense / 100 },
+          { header: text(5), value: (r) => r.balance / 100 },
+          { header: text(6), value: (r) => r.currency },
+          { header: text(7), width: 40, value: (r) => r.reason },
+        ],
+        batches(),
+      );
+    });
+    app.get("/ops/linkData", { schema: { tags, security, summary: "Daily and per-merchant orders, amounts and new dockings of the served merchants", querystring: figuresQuery, response: { 200: envelope(linkDataReply) } }, preHandler: guard({ roles: ["providers"], menu: "providers/LinkData" }) }, async (req) =>
+      ok(await ops.linkData(actorOf(req), req.query)),
+    );
+
+    const batch = guard({ roles: ["providers"], menu: "providers/BatchPurchase" });
+    app.addContentTypeParser([XLSX_MIME, "application/octet-stream"], { parseAs: "buffer", bodyLimit: BATCH_LIMIT_BYTES }, (_req, body, done) => done(null, body));
+    app.post(
+      "/ops/batchPurchases",
+      { schema: { tags, security, summary: "Buy for served purchasers from an xlsx: the body is the file, its name in ?fileName=", querystring: batchPurchaseQuery, response: { 200: envelope(batchPurchaseReply) } }, preHandler: batch },
+      async (req) => {
+        const body: unknown = req.body;
+        if (!Buffer.isBuffer(body) || !/\.xlsx$/i.test(req.query.fileName)) throw invalid("batch.fileType", "file");
+        return ok(await ops.batchPurchase(actorOf(req), body, req.query.fileName, req.lang));
+      },
+    );
+    app.get("/ops/batchPurchases/template", { schema: { tags, security, summary: "The BatchPurchase template (xlsx)" }, preHandler: batch }, async (req, reply) =>
+      reply.header("content-type", XLSX_MIME).header("content-disposition", download("batch-purchase-template.xlsx")).send(await batchTemplate(req.lang)),
+    );
+    app.get("/ops/batchPurchases", { schema: { tags, security, summary: "The provider's BatchPurchase files", querystring: pageQuery, response: { 200: envelope(batchPurchasePage) } }, preHandler: batch }, async (req) =>
+      ok(await ops.batchPurchases(actorOf(req), req.query)),
+    );
+    app.get("/ops/batchPurchases/:id", { schema: { tags, security, summary: "One BatchPurchase with each line's result", params: idParam, response: { 200: envelope(batchPurchaseReply) } }, preHandler: batch }, async (req) =>
+      ok(await ops.batchPurchaseOf(actorOf(req), req.params.id)),
+    );
+    app.get("/ops/batchPurchases/:id/result", { schema: { tags, security, summary: "The result file of a BatchPurchase (xlsx)", params: idParam }, preHandler: batch }, async (req, reply) => {
+      const found = await ops.batchPurchaseOf(actorOf(req), req.params.id);
+      return reply.header("content-type", XLSX_MIME).header("content-disposition", download(`batch-purchase-result-${found.id}.xlsx`)).send(await batchResultFile(req.lang, found.lines));
     });
     app.get("/ops/figures", { schema: { tags, security, summary: "Daily purchasing figures of the served merchants", querystring: figuresQuery, response: { 200: envelope(figuresReply) } }, preHandler: guard({ roles: ["providers"], menu: "providers/PurchaseInformation" }) }, async (req) =>
       ok(await ops.figures(actorOf(req), req.query)),

@@ -1,11 +1,34 @@
-import type { Currency, FiguresReply, Page, ServedBrand, ServedOrder, ServedOrderQuery, ServedSettlement } from "@tessera/contracts";
+import {
+  CODE,
+  isMessageKey,
+  orderReq,
+  renderMessage,
+  type BatchPurchaseLine,
+  type BatchPurchaseReply,
+  type BatchPurchaseSummary,
+  type Currency,
+  type FiguresReply,
+  type FundSheetQuery,
+  type FundSheetRow,
+  type Lang,
+  type LinkDataReply,
+  type MessageKey,
+  type Page,
+  type PurchaseOrder,
+  type ServedBrand,
+  type ServedOrder,
+  type ServedOrderQuery,
+  type ServedSettlement,
+} from "@tessera/contracts";
 import type { Db, Executor } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { platformDay, startOfPlatformDay } from "../../platform/clock";
-import { invalid } from "../../platform/http/errors";
+import { AppError, forbidden, invalid } from "../../platform/http/errors";
 import { getMerchant } from "../merchants";
 import type { ServedOrderFilter, ServedOrderRow, ServedParties } from "../purchasing";
+import * as repo from "./repo";
+import { BadBatchFile, readBatchFile, type BatchRow } from "./sheets";
 
 export interface ProviderOpsDeps {
   db: Db;
@@ -14,7 +37,29 @@ export interface ProviderOpsDeps {
   servedDailyFigures(db: Executor, f: ServedParties & { from: Date; to: Date }): Promise<{ day: string; orders: number; amount: number; refunds: number; buyers: number }[]>;
   servedSettlements(db: Executor, f: { brandIds: readonly number[]; from: Date; to: Date }): Promise<{ supplierId: number; month: string; currency: Currency; orders: number; sales: number; refunds: number }[]>;
   brandsOfMerchants(db: Executor, merchantIds: readonly number[]): Promise<{ id: number; merchantId: number; name: string; createdAt: string; goods: number; onSale: number }[]>;
+  /** The ledger's entries of one account kind across merchants (PurchaseFundSheet). */
+  fundChangesOfMerchants(
+    db: Executor,
+    f: { merchantIds: readonly number[]; kind: "sup"; from?: string | undefined; to?: string | undefined; type?: string | undefined },
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: { id: number; merchantId: number; currency: Currency; amount: number; balanceAfter: number; createdAt: Date; type: string; reason: string }[]; total: number }>;
+  servedLinkFigures(
+    db: Executor,
+    f: ServedParties & { from: Date; to: Date },
+  ): Promise<{ days: { day: string; orders: number; amount: number; newDockings: number }[]; merchants: { merchantId: number; role: "brand" | "vendor"; orders: number; amount: number; newDockings: number }[] }>;
+  /** The purchasing module's order path, on behalf of a served purchaser (BatchPurchase). */
+  purchasing: {
+    orderOnBehalf(purchaserId: number, userId: number, req: { goodsId: string; quantity: number; topUpAccount?: string | undefined; orderNo: string }): Promise<PurchaseOrder>;
+    orderByNo(purchaserId: number, orderNo: string): Promise<PurchaseOrder>;
+  };
+  goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>>;
+  /** The main account's e-mail of a merchant (a BatchPurchase line may name its purchaser by it). */
+  merchantOwner(db: Executor, merchantId: number): Promise<{ email: string | null } | undefined>;
 }
+
+/** At most this many lines in one BatchPurchase file. */
+export const BATCH_MAX_LINES = 500;
+const REQUEST_KEY = /^[A-Za-z0-9_-]{6,64}$/;
 
 const dayAfter = (day: string) => new Date(startOfPlatformDay(day).getTime() + 86_400_000);
 const monthStart = (month: string) => startOfPlatformDay(`${month}-01`);
@@ -147,4 +192,179 @@ export class ProviderOpsService {
       createdAt: b.createdAt,
     }));
   }
+
+  /** PurchaseFundSheet: the purchase fund (SUP) account changes of the purchasers the provider serves. */
+  async fundSheet(actor: Actor, q: FundSheetQuery): Promise<Page<FundSheetRow>> {
+    const p = await this.parties(actor);
+    const merchantId = q.merchantId === undefined ? undefined : Number(q.merchantId);
+    if (merchantId !== undefined && !p.vendorIds.includes(merchantId)) return { list: [], total: 0, page: q.page, pageSize: q.pageSize };
+    const merchantIds = merchantId === undefined ? p.vendorIds : [merchantId];
+    const { rows, total } = await this.deps.fundChangesOfMerchants(
+      this.deps.db,
+      { merchantIds, kind: "sup", from: q.from, to: q.to, type: q.type },
+      { offset: (q.page - 1) * q.pageSize, limit: q.pageSize },
+    );
+    const names = await this.names(rows.map((r) => r.merchantId));
+    return {
+      list: rows.map((r) => ({
+        id: String(r.id),
+        time: new Date(r.createdAt).toISOString(),
+        merchantId: String(r.merchantId),
+        merchantName: names.get(r.merchantId) ?? "",
+        increase: r.amount > 0 ? r.amount : 0,
+        expense: r.amount < 0 ? -r.amount : 0,
+        balance: r.balanceAfter,
+        currency: r.currency,
+        type: r.type as FundSheetRow["type"],
+        reason: r.reason,
+      })),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
+  }
+
+  /** LinkData: per day and per served merchant, successful orders, their amount and new dockings. */
+  async linkData(actor: Actor, q: { from: string; to: string }): Promise<LinkDataReply> {
+    const p = await this.parties(actor);
+    const me = await getMerchant(this.deps.db, tenantOf(actor));
+    const currency: Currency = me?.currency ?? "CNY";
+    const from = startOfPlatformDay(q.from);
+    const to = dayAfter(q.to);
+    if (to.getTime() - from.getTime() > 366 * 86_400_000) throw invalid("funds.dateRangeInvalid", "from");
+    const figures = await this.deps.servedLinkFigures(this.deps.db, { brandIds: p.brandIds, vendorIds: p.vendorIds, from, to });
+    const byDay = new Map(figures.days.map((d) => [d.day, d]));
+    const m = (amount: number) => ({ amount, currency });
+    const days: LinkDataReply["days"] = [];
+    for (let at = from.getTime(); at < to.getTime(); at += 86_400_000) {
+      const day = platformDay(new Date(at));
+      const d = byDay.get(day);
+      days.push({ day, orders: d?.orders ?? 0, amount: m(d?.amount ?? 0), newDockings: d?.newDockings ?? 0 });
+    }
+    const names = await this.names(figures.merchants.map((x) => x.merchantId));
+    return {
+      days,
+      merchants: figures.merchants.map((x) => ({ merchantId: String(x.merchantId), merchantName: names.get(x.merchantId) ?? "", role: x.role, orders: x.orders, amount: m(x.amount), newDockings: x.newDockings })),
+      totals: {
+        orders: figures.days.reduce((s, d) => s + d.orders, 0),
+        amount: m(figures.days.reduce((s, d) => s + d.amount, 0)),
+        newDockings: figures.days.reduce((s, d) => s + d.newDockings, 0),
+        servedBrands: p.brandIds.length,
+        servedVendors: p.vendorIds.length,
+      },
+    };
+  }
+
+  /**
+   * BatchPurchase: each line of the file is an ordinary order of a served purchaser through the
+   * purchasing module's order path, on its own (one bad line changes nothing and stops no other line).
+   * The line's request key is the purchaser's order number, so the same file sent again buys nothing
+   * twice: those lines answer with the order they made the first time.
+   */
+  async batchPurchase(actor: Actor, file: Buffer, fileName: string, lang: Lang): Promise<BatchPurchaseReply> {
+    const providerId = tenantOf(actor);
+    const userId = actor.userId;
+    if (userId === null) throw forbidden();
+    let rows: BatchRow[];
+    try {
+      rows = await readBatchFile(file);
+    } catch (err) {
+      if (err instanceof BadBatchFile) throw invalid(err.key, "file");
+      throw err;
+    }
+    if (rows.length === 0) throw invalid("batch.empty", "file");
+    if (rows.length > BATCH_MAX_LINES) throw invalid("batch.tooManyLines", "file", { max: BATCH_MAX_LINES });
+
+    const p = await this.parties(actor);
+    const served = new Set(p.vendorIds);
+    let byEmail: Map<string, number> | undefined;
+    const purchaserOf = async (text: string): Promise<number | undefined> => {
+      if (/^\d{1,18}$/.test(text)) return served.has(Number(text)) ? Number(text) : undefined;
+      if (!byEmail) {
+        byEmail = new Map();
+        for (const id of p.vendorIds) {
+          const email = (await this.deps.merchantOwner(this.deps.db, id))?.email;
+          if (email) byEmail.set(email.toLowerCase(), id);
+        }
+      }
+      return byEmail.get(text.toLowerCase());
+    };
+    const goodsIds = rows.filter((r) => /^\d{1,18}$/.test(r.goodsId)).map((r) => Number(r.goodsId));
+    const knownGoods = await this.deps.goodsNames(this.deps.db, [...new Set(goodsIds)]);
+    const say = (key: MessageKey, params?: Record<string, string | number>) => renderMessage(key, lang, params);
+
+    const seen = new Set<string>();
+    const lines: BatchPurchaseLine[] = [];
+    for (const row of rows) {
+      const line: BatchPurchaseLine = { ...row, state: "refused", orderNo: null, orderId: null, orderState: null, amount: null, reason: null };
+      lines.push(line);
+      if (row.purchaser === "") {
+        line.reason = say("batch.purchaserEmpty");
+        continue;
+      }
+      const purchaserId = await purchaserOf(row.purchaser);
+      if (purchaserId === undefined) {
+        line.reason = say("batch.purchaserNotServed");
+        continue;
+      }
+      if (!/^\d{1,18}$/.test(row.goodsId) || !knownGoods.has(Number(row.goodsId))) {
+        line.reason = say("batch.goodsUnknown");
+        continue;
+      }
+      if (!REQUEST_KEY.test(row.requestKey)) {
+        line.reason = say("batch.requestKeyInvalid");
+        continue;
+      }
+      const seenKey = `${purchaserId}:${row.requestKey}`;
+      if (seen.has(seenKey)) {
+        line.reason = say("batch.requestKeyRepeated");
+        continue;
+      }
+      seen.add(seenKey);
+      const req = orderReq.safeParse({ goodsId: row.goodsId, quantity: /^\d+$/.test(row.quantity) ? Number(row.quantity) : Number.NaN, orderNo: row.requestKey, ...(row.topUpAccount !== "" && { topUpAccount: row.topUpAccount }) });
+      if (!req.success) {
+        const key = req.error.issues[0]?.message ?? "validation.invalidParameter";
+        line.reason = say(isKey(key) ? key : "validation.invalidParameter");
+        continue;
+      }
+      const before = await this.deps.purchasing.orderByNo(purchaserId, row.requestKey).then(
+        () => true,
+        () => false,
+      );
+      try {
+        const order = await this.deps.purchasing.orderOnBehalf(purchaserId, userId, req.data);
+        Object.assign(line, { state: before ? "replayed" : "ordered", orderNo: order.orderNo, orderId: order.id, orderState: order.state, amount: order.amount });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        line.reason = say(err.messageKey, err.params);
+      }
+    }
+    const ordered = lines.filter((l) => l.state !== "refused").length;
+    const saved = await repo.insertBatch(this.deps.db, { providerId, fileName, lines, ordered, refused: lines.length - ordered, createdBy: userId });
+    return { id: String(saved.id), fileName, ordered, refused: lines.length - ordered, createdAt: new Date(saved.created_at).toISOString(), lines };
+  }
+
+  /** The provider's earlier BatchPurchase files, newest first. */
+  async batchPurchases(actor: Actor, q: { page: number; pageSize: number }): Promise<Page<BatchPurchaseSummary>> {
+    const providerId = tenantOf(actor);
+    const { rows, total } = await repo.batchPage(this.deps.db, providerId, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    return {
+      list: rows.map((r) => ({ id: String(r.id), fileName: r.file_name, ordered: r.ordered, refused: r.refused, createdAt: new Date(r.created_at).toISOString() })),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
+  }
+
+  /** One BatchPurchase of this provider with every line's result; another provider's is not found. */
+  async batchPurchaseOf(actor: Actor, id: number): Promise<BatchPurchaseReply> {
+    const row = await repo.findBatch(this.deps.db, tenantOf(actor), id);
+    if (!row) throw new AppError(CODE.NOT_FOUND, "batch.notFound");
+    const lines: BatchPurchaseLine[] = typeof row.lines === "string" ? (JSON.parse(row.lines) as BatchPurchaseLine[]) : row.lines;
+    return { id: String(row.id), fileName: row.file_name, ordered: row.ordered, refused: row.refused, createdAt: new Date(row.created_at).toISOString(), lines };
+  }
+}
+
+function isKey(key: string): key is MessageKey {
+  return isMessageKey(key);
 }

@@ -12,7 +12,7 @@ export { PurchasingService, type OrderResult, type PurchasingDeps } from "./serv
 export { OrderChatService, type StoredChatMessage } from "./orderChat";
 export { agreedPriceOf, mayBuyCondition } from "./eligibility";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";
-export { servedDailyFigures, servedOrders, servedSettlements, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
+export { servedDailyFigures, servedLinkFigures, servedOrders, servedSettlements, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
 
 /** Where an order's final result is written, in the order's own transaction (the callbacks outbox). */
 export interface OrderResultOutbox {

@@ -108,3 +108,44 @@ export async function servedSettlements(db: Executor, f: { brandIds: readonly nu
     FROM rows GROUP BY supplier_id, month, currency ORDER BY month DESC, supplier_id`.execute(db);
   return r.rows.map((x) => ({ supplierId: x.supplier_id, month: x.month, currency: x.currency, orders: Number(x.orders), sales: Number(x.sales), refunds: Number(x.refunds) }));
 }
+
+/**
+ * LinkData: per platform day in [from, to), the served merchants' successful orders, their amount and the
+ * dockings approved that day (new trading links: a served brand's new purchasers, a served vendor's new
+ * suppliers); and the same per served merchant (a brand by its sales, a vendor by its purchases).
+ */
+export async function servedLinkFigures(db: Executor, f: ServedParties & { from: Date; to: Date }) {
+  const brands = [...f.brandIds];
+  const vendors = [...f.vendorIds];
+  const dockedServed = sql<SqlBool>`(d.supplier_merchant_id = ANY(${brands}::bigint[]) OR d.purchaser_merchant_id = ANY(${vendors}::bigint[]))`;
+  const days = await sql<{ day: string; orders: string; amount: string; dockings: string }>`
+    WITH o AS (
+      SELECT to_char(o.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS day, COUNT(*) AS orders, SUM(o.amount) AS amount, 0::bigint AS dockings
+      FROM purchase_orders o WHERE ${served(f)} AND o.state = 'success' AND o.created_at >= ${f.from} AND o.created_at < ${f.to} GROUP BY 1
+    ), d AS (
+      SELECT to_char(d.decided_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS day, 0::bigint AS orders, 0::bigint AS amount, COUNT(*) AS dockings
+      FROM dockings d WHERE ${dockedServed} AND d.status = 'approved' AND d.decided_at >= ${f.from} AND d.decided_at < ${f.to} GROUP BY 1
+    )
+    SELECT day, SUM(orders)::text AS orders, SUM(amount)::text AS amount, SUM(dockings)::text AS dockings
+    FROM (SELECT * FROM o UNION ALL SELECT * FROM d) x GROUP BY day ORDER BY day`.execute(db);
+  const merchants = await sql<{ merchant_id: number; role: "brand" | "vendor"; orders: string; amount: string; dockings: string }>`
+    WITH o AS (
+      SELECT o.supplier_merchant_id AS merchant_id, 'brand' AS role, COUNT(*) AS orders, SUM(o.amount) AS amount, 0::bigint AS dockings
+      FROM purchase_orders o WHERE o.supplier_merchant_id = ANY(${brands}::bigint[]) AND o.state = 'success' AND o.created_at >= ${f.from} AND o.created_at < ${f.to} GROUP BY 1
+      UNION ALL
+      SELECT o.purchaser_merchant_id, 'vendor', COUNT(*), SUM(o.amount), 0
+      FROM purchase_orders o WHERE o.purchaser_merchant_id = ANY(${vendors}::bigint[]) AND o.state = 'success' AND o.created_at >= ${f.from} AND o.created_at < ${f.to} GROUP BY 1
+      UNION ALL
+      SELECT d.supplier_merchant_id, 'brand', 0, 0, COUNT(*)
+      FROM dockings d WHERE d.supplier_merchant_id = ANY(${brands}::bigint[]) AND d.status = 'approved' AND d.decided_at >= ${f.from} AND d.decided_at < ${f.to} GROUP BY 1
+      UNION ALL
+      SELECT d.purchaser_merchant_id, 'vendor', 0, 0, COUNT(*)
+      FROM dockings d WHERE d.purchaser_merchant_id = ANY(${vendors}::bigint[]) AND d.status = 'approved' AND d.decided_at >= ${f.from} AND d.decided_at < ${f.to} GROUP BY 1
+    )
+    SELECT merchant_id, role, SUM(orders)::text AS orders, SUM(amount)::text AS amount, SUM(dockings)::text AS dockings
+    FROM o GROUP BY merchant_id, role ORDER BY SUM(amount) DESC, merchant_id`.execute(db);
+  return {
+    days: days.rows.map((x) => ({ day: x.day, orders: Number(x.orders), amount: Number(x.amount), newDockings: Number(x.dockings) })),
+    merchants: merchants.rows.map((x) => ({ merchantId: Number(x.merchant_id), role: x.role, orders: Number(x.orders), amount: Number(x.amount), newDockings: Number(x.dockings) })),
+  };
+}

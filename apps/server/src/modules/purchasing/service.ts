@@ -242,6 +242,15 @@ export class PurchasingService {
     return this.orderFor(purchaserId, null, req);
   }
 
+  /**
+   * An order placed for a purchaser by someone acting on its behalf (a service provider's BatchPurchase,
+   * issue 29): the same checks, payment and idempotency (the order number) as the purchaser's own order.
+   * The caller has checked that it may act for this purchaser; `userId` is who placed it.
+   */
+  async orderOnBehalf(purchaserId: number, userId: number, req: OrderReq): Promise<PurchaseOrder> {
+    return this.orderFor(purchaserId, userId, req);
+  }
+
   /** The purchaser's order by its own order number (the open API's order query). */
   async orderByNo(purchaserId: number, orderNo: string): Promise<PurchaseOrder> {
     const row = await repo.findOrderByNo(this.deps.db, purchaserId, orderNo);

@@ -259,7 +259,7 @@ export class WithdrawalsService {
         subjectType: "withdrawal",
         subjectId: String(id),
         before,
-        after: { state: after?.state, amount: w.amount },
+        after: { state: after?.state, amount: w.amount, currency: w.currency },
         reason: reason ?? null,
         ip,
         now,

@@ -11,6 +11,7 @@ import { useMyMenus } from "../../api/hooks/onboarding";
 import { pageAllowed } from "../../components/onboarding/menus";
 import { systemTextKey } from "../../components/chooser/SystemChooser";
 import { groupMenu } from "../routes/menuGroups";
+import { rememberReturnTo } from "../../api/returnTo";
 
 /** Checks the area's requirements: a session of its version, the merchant role, dev tools enabled. */
 function AreaGate({ area, children }: { area: AreaDef; children: React.ReactNode }) {
@@ -18,8 +19,12 @@ function AreaGate({ area, children }: { area: AreaDef; children: React.ReactNode
   const { token } = useSession();
   const { data: info } = useUserInfo();
   const { data: config, isPending: configPending } = useCommonConfig();
+  const location = useLocation();
 
-  if (area.version && !token) return <Navigate to={area.loginPath ?? loginPathOf(area.version)} replace />;
+  if (area.version && !token) {
+    rememberReturnTo(location.pathname + location.search);
+    return <Navigate to={area.loginPath ?? loginPathOf(area.version)} replace />;
+  }
   if (area.devOnly && !configPending && !config?.devOutbox) {
     return <Result status="info" title={t("dev.unavailableTitle")} subTitle={t("dev.unavailableBody")} />;
   }

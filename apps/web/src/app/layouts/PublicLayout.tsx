@@ -8,7 +8,7 @@ export function PublicLayout() {
   const { t } = useTranslation();
   return (
     <Layout style={{ minHeight: "100vh" }}>
-      <AppHeader />
+      <AppHeader aboveDialogs />
       <Layout.Content style={{ display: "flex", flexDirection: "column" }}>
         <Outlet />
       </Layout.Content>

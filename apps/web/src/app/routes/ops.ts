@@ -1,6 +1,7 @@
 import {
   AuditOutlined,
   AccountBookOutlined,
+  NotificationOutlined,
   BankOutlined,
   FileTextOutlined,
   SafetyCertificateOutlined,
@@ -26,6 +27,7 @@ export const ops: AreaDef = {
     { path: "Withdrawals", load: () => import("../../areas/ops/Withdrawals"), titleKey: "withdraw.title.ops", menuKey: "withdraw.menu.ops", icon: WalletOutlined },
     { path: "Invoices", load: () => import("../../areas/ops/Invoices"), titleKey: "invoices.title.ops", menuKey: "invoices.menu.ops", icon: FileTextOutlined },
     { path: "Commission", load: () => import("../../areas/ops/Commission"), titleKey: "commission.opsTitle", menuKey: "commission.opsTitle", icon: AccountBookOutlined },
+    { path: "Announcements", load: () => import("../../areas/ops/Announcements"), titleKey: "announcements.ops.title", menuKey: "announcements.ops.title", icon: NotificationOutlined },
     { path: "AuditLog", load: () => import("../../areas/ops/AuditLog"), titleKey: "ops.title.audit", menuKey: "ops.menu.audit", icon: AuditOutlined },
     { path: "MpReviews", load: () => import("../../areas/ops/MpReviews"), titleKey: "mp.ops.reviews", menuKey: "mp.ops.reviews", icon: AuditOutlined },
     { path: "MpTemplates", load: () => import("../../areas/ops/MpTemplates"), titleKey: "mp.ops.templates", menuKey: "mp.ops.templates", icon: FileTextOutlined },

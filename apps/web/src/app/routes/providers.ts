@@ -22,6 +22,9 @@ import {
   CoffeeOutlined,
   QrcodeOutlined,
   AuditOutlined,
+  FundOutlined,
+  LineChartOutlined,
+  FileExcelOutlined,
 } from "@ant-design/icons";
 import type { AreaDef } from "./types";
 
@@ -50,6 +53,9 @@ export const providers: AreaDef = {
     { path: "BrandOrder", load: () => import("../../areas/providers/BrandOrder"), titleKey: "providerOps.title.brandOrders", menuKey: "providerOps.title.brandOrders", icon: ShoppingCartOutlined },
     { path: "RechargeOrder", load: () => import("../../areas/providers/RechargeOrder"), titleKey: "providerOps.title.rechargeOrders", menuKey: "providerOps.title.rechargeOrders", icon: ThunderboltOutlined },
     { path: "PurchaseInformation", load: () => import("../../areas/providers/PurchaseInformation"), titleKey: "providerOps.title.figures", menuKey: "providerOps.title.figures", icon: BarChartOutlined },
+    { path: "PurchaseFundSheet", load: () => import("../../areas/providers/PurchaseFundSheet"), titleKey: "providerOps.title.fundSheet", menuKey: "providerOps.title.fundSheet", icon: FundOutlined },
+    { path: "LinkData", load: () => import("../../areas/providers/LinkData"), titleKey: "providerOps.title.linkData", menuKey: "providerOps.title.linkData", icon: LineChartOutlined },
+    { path: "BatchPurchase", load: () => import("../../areas/providers/BatchPurchase"), titleKey: "providerOps.title.batch", menuKey: "providerOps.title.batch", icon: FileExcelOutlined },
     { path: "SettlementManagement", load: () => import("../../areas/providers/SettlementManagement"), titleKey: "providerOps.title.settlements", menuKey: "providerOps.title.settlements", icon: CalculatorOutlined },
     { path: "brandManagement", load: () => import("../../areas/providers/brandManagement"), titleKey: "providerOps.title.brands", menuKey: "providerOps.title.brands", icon: TagsOutlined },
     { path: "ChangesFundsP", load: () => import("../../areas/providers/ChangesFundsP"), titleKey: "funds.title.changesFunds", menuKey: "funds.menu.changesFunds", icon: TransactionOutlined },

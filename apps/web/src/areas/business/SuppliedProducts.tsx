@@ -42,6 +42,8 @@ export default function SuppliedProducts() {
   const { data: brander } = useQuery({ queryKey: catalogKeys.brander, queryFn: catalogApi.brander });
   const [editing, setEditing] = useState<Goods | null | undefined>(undefined);
   const [brandsOpen, setBrandsOpen] = useState(false);
+  // Opened from "new goods" without a brand: the dialog says why it opened instead of the goods form.
+  const [brandFirst, setBrandFirst] = useState(false);
   const currency = brander?.currency ?? "CNY";
   const brands = brander?.brands ?? [];
 
@@ -103,7 +105,13 @@ export default function SuppliedProducts() {
         <Button icon={<DownloadOutlined />} onClick={() => void downloadTemplate()}>
           {t("catalog.action.downloadTemplate")}
         </Button>
-        <Button icon={<TagsOutlined />} onClick={() => setBrandsOpen(true)}>
+        <Button
+          icon={<TagsOutlined />}
+          onClick={() => {
+            setBrandFirst(false);
+            setBrandsOpen(true);
+          }}
+        >
           {t("catalog.action.brands")}
         </Button>
       </Space>
@@ -118,7 +126,12 @@ export default function SuppliedProducts() {
         columns={columns}
         scrollX={2200}
         search={{
-          add: { label: t("catalog.action.add"), onClick: () => (brands.length ? setEditing(null) : setBrandsOpen(true)) },
+          add: { label: t("catalog.action.add"), onClick: () => {
+              if (brands.length) return setEditing(null);
+              setBrandFirst(true);
+              setBrandsOpen(true);
+            },
+          },
           input: { keys: [{ value: "keyword", label: t("catalog.field.keyword") }] },
           select: {
             keys: [
@@ -148,7 +161,7 @@ export default function SuppliedProducts() {
           }}
         />
       )}
-      <BrandsDialog open={brandsOpen} brands={brands} onClose={() => setBrandsOpen(false)} onChanged={refresh} />
+      <BrandsDialog open={brandsOpen} brands={brands} onClose={() => setBrandsOpen(false)} onChanged={refresh} notice={brandFirst ? t("catalog.msg.brandFirst") : undefined} />
     </>
   );
 }

@@ -6,11 +6,24 @@ import type { Query } from "../../api/client";
 import { auditQuery } from "../../api/hooks/ops";
 import { ListPage } from "../../components/list/ListPage";
 import type { SearchValues } from "../../components/list/searchValues";
+import { auditAction, auditLines, auditSubject } from "./auditText";
 import { OpsOnly } from "./OpsOnly";
 
-function Json({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <Typography.Text type="secondary">-</Typography.Text>;
-  return <pre style={{ margin: 0, fontSize: 12, whiteSpace: "pre-wrap", maxWidth: 280 }}>{JSON.stringify(value, null, 1)}</pre>;
+/** A before/after record as labelled lines in the reader's language, money formatted. */
+function Changes({ value, partner }: { value: unknown; partner: unknown }) {
+  const { t } = useTranslation();
+  const lines = auditLines(t, value, partner);
+  if (lines.length === 0) return <Typography.Text type="secondary">-</Typography.Text>;
+  return (
+    <div style={{ fontSize: 12, lineHeight: 1.6 }}>
+      {lines.map((l, i) => (
+        <div key={i}>
+          {l.label && <Typography.Text type="secondary">{l.label}: </Typography.Text>}
+          {l.text}
+        </div>
+      ))}
+    </div>
+  );
 }
 
 /** The filters of the list as the server's query. Dates are sent as calendar days. */
@@ -30,10 +43,10 @@ export default function AuditLog() {
   const columns: TableColumnsType<AuditRow> = [
     { title: t("ops.audit.time"), dataIndex: "createdAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss") },
     { title: t("ops.audit.operator"), dataIndex: "operatorEmail", render: (v: string | null, r) => v ?? r.operatorId },
-    { title: t("ops.audit.action"), dataIndex: "action", render: (v: string) => t(`ops.action.${v.replace(".", "_")}`, { defaultValue: v }) },
-    { title: t("ops.audit.subject"), render: (_: unknown, r) => `${r.subjectType} #${r.subjectId}` },
-    { title: t("ops.audit.before"), dataIndex: "before", render: (v: unknown) => <Json value={v} /> },
-    { title: t("ops.audit.after"), dataIndex: "after", render: (v: unknown) => <Json value={v} /> },
+    { title: t("ops.audit.action"), dataIndex: "action", render: (v: string) => auditAction(t, v) },
+    { title: t("ops.audit.subject"), render: (_: unknown, r) => auditSubject(t, r.subjectType, r.subjectId) },
+    { title: t("ops.audit.before"), dataIndex: "before", render: (v: unknown, r) => <Changes value={v} partner={r.after} /> },
+    { title: t("ops.audit.after"), dataIndex: "after", render: (v: unknown, r) => <Changes value={v} partner={r.before} /> },
     { title: t("ops.audit.reason"), dataIndex: "reason", render: (v: string | null) => v ?? "-" },
     { title: "IP", dataIndex: "ip", width: 120 },
   ];

@@ -7,6 +7,7 @@ import { useLogin } from "../../api/hooks/account";
 import { http, tokens } from "../../api/http";
 import { reportFailure } from "../../components/form/serverError";
 import { useZodRules } from "../../components/form/useZodRules";
+import { takeReturnTo } from "../../api/returnTo";
 
 /** `/ops/login`: platform operators sign in to the operator console. Merchant accounts are turned away. */
 export default function OpsLogin() {
@@ -28,7 +29,7 @@ export default function OpsLogin() {
       return;
     }
     if (!tokens.getToken("domestic")) return;
-    void navigate("/ops/Reviews");
+    void navigate(takeReturnTo("ops") ?? "/ops/Reviews");
   };
 
   return (

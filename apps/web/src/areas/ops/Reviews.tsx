@@ -8,6 +8,7 @@ import { queueItemsQuery, useQueues } from "../../api/hooks/ops";
 import { ListPage } from "../../components/list/ListPage";
 import { OpsOnly } from "./OpsOnly";
 import { ReviewDrawer } from "./ReviewDrawer";
+import { ALL_STATES, reviewStateFilter } from "./reviewFilter";
 
 const STATE_COLOR = { pending: "processing", approved: "success", rejected: "error" } as const;
 
@@ -60,7 +61,16 @@ export default function Reviews() {
         key={kind}
         search={{
           input: { keys: [{ value: "merchantId", label: t("ops.merchants.id"), numeric: true }] },
-          select: { keys: [{ value: "state", label: t("ops.review.state"), options: REVIEW_STATES.map((s) => ({ value: s, label: t(`ops.state.${s}`) })) }] },
+          select: {
+            keys: [
+              {
+                value: "state",
+                label: t("ops.review.state"),
+                defaultValue: "pending",
+                options: [{ value: ALL_STATES, label: t("ops.review.allStates") }, ...REVIEW_STATES.map((s) => ({ value: s, label: t(`ops.state.${s}`) }))],
+              },
+            ],
+          },
         }}
         columns={columns}
         rowKey="id"
@@ -69,7 +79,7 @@ export default function Reviews() {
             page: state.page,
             pageSize: state.pageSize,
             merchantId: state.values.inpVal,
-            state: typeof state.values.selVal === "string" ? state.values.selVal : "pending",
+            ...reviewStateFilter(state.values.selVal),
           })
         }
       />

@@ -1,10 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card, DatePicker, Empty, Flex, Statistic } from "antd";
-import dayjs, { type Dayjs } from "dayjs";
+import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
+import { platformToday } from "../../components/platformDay";
 import { providerOpsApi } from "./ops/api";
 import { FiguresChart } from "./ops/FiguresChart";
 
@@ -14,7 +15,8 @@ import { FiguresChart } from "./ops/FiguresChart";
  */
 export default function PurchaseInformation() {
   const { t } = useTranslation();
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, "day"), dayjs()]);
+  // Days as the platform counts them (UTC+8), so today's orders are in today's range wherever the user is.
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [platformToday().subtract(29, "day"), platformToday()]);
   const q = { from: range[0].format("YYYY-MM-DD"), to: range[1].format("YYYY-MM-DD") };
   const { data } = useQuery({ queryKey: ["providerOps", "figures", q], queryFn: () => providerOpsApi.figures(q) });
   return (

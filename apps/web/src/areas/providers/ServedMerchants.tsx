@@ -1,6 +1,8 @@
-import { App, Button, Popconfirm, Space, type TableColumnsType } from "antd";
+import { useQuery } from "@tanstack/react-query";
+import { App, Button, Empty, Popconfirm, Space, type TableColumnsType } from "antd";
 import dayjs from "dayjs";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { ServiceBinding, ServiceKind } from "@tessera/contracts";
 import { RealNameTag } from "../../components/account/RealNameTag";
@@ -63,6 +65,7 @@ export function ServedMerchants({ pageId, hintTitle, hint, actions, kind }: Serv
   return (
     <ListPage<ServiceBinding>
       header={<PageHint id={pageId} title={hintTitle} description={hint} />}
+      empty={kind ? <OtherKindHint kind={kind} /> : undefined}
       search={{ input: { keys: [{ value: "keyword", label: t("providers.list.keyword") }] } }}
       columns={columns}
       rowKey="id"
@@ -70,6 +73,30 @@ export function ServedMerchants({ pageId, hintTitle, hint, actions, kind }: Serv
         const keyword = state.values.inpVal?.trim();
         return servedQuery({ page: state.page, pageSize: state.pageSize, ...(keyword ? { keyword } : {}), ...(kind ? { kind } : {}) });
       }}
+    />
+  );
+}
+
+/**
+ * An empty brands or vendors list that says where this provider's other bindings are: a supplier bound
+ * as a brand is in the brands list, not among the merchants (a newcomer looked for it there).
+ */
+function OtherKindHint({ kind }: { kind: ServiceKind }) {
+  const { t } = useTranslation();
+  const other: ServiceKind = kind === "brand" ? "vendor" : "brand";
+  const { data } = useQuery(servedQuery({ page: 1, pageSize: 20, kind: other }));
+  const count = data?.total ?? 0;
+  return (
+    <Empty
+      description={
+        count > 0 ? (
+          <span data-testid="served-elsewhere">
+            {t(`providers.list.elsewhere.${other}`, { count })} <Link to={other === "brand" ? "/providers/BrandsList" : "/providers/VendorList"}>{t(`providers.menu.${other === "brand" ? "brands" : "vendors"}`)}</Link>
+          </span>
+        ) : (
+          t("providers.list.none")
+        )
+      }
     />
   );
 }

@@ -2,5 +2,5 @@ import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
 
 /** `/sale/PurchaseFund`: the SUP account that pays for purchases, and its fund changes. */
 export default function PurchaseFund() {
-  return <AccountFundsPage accounts={["sup"]} hintId="sale.PurchaseFund" />;
+  return <AccountFundsPage accounts={["sup"]} hintId="sale.PurchaseFund" hint="purchaseFund" />;
 }

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { loginReq, type Version } from "@tessera/contracts";
 import { chooserPathOf } from "../../api/area";
+import { takeReturnTo } from "../../api/returnTo";
 import { useLogin } from "../../api/hooks/account";
 import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
@@ -33,7 +34,7 @@ export function LoginDialog({ version, initialEmail }: { version: Version; initi
     if (reportFailure(result, form, FIELDS, (m) => void message.error(m))) return;
     void message.success(t("auth.loginSuccess"));
     dialogs.close();
-    void navigate(chooserPathOf(version));
+    void navigate(takeReturnTo(version) ?? chooserPathOf(version));
   };
 
   return (

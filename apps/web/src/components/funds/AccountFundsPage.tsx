@@ -11,9 +11,23 @@ import { BalanceHeader, FundChangeList } from "./FundChangeList";
 
 /**
  * An account's balance and fund changes; with several `accounts`, a switch between them. With
- * `transfer`, the purchaser can move money from its reserve account to its SUP account here.
+ * `transfer`, the purchaser can move money from its reserve account to its SUP account here. With
+ * `onlyType`, the list shows that one change type (the SUP top-up page lists only the top-ups) and
+ * `hint` names the page's own purpose instead of the account's.
  */
-export function AccountFundsPage({ accounts, hintId, transfer = false }: { accounts: readonly [FundAccount, ...FundAccount[]]; hintId: string; transfer?: boolean }) {
+export function AccountFundsPage({
+  accounts,
+  hintId,
+  transfer = false,
+  onlyType,
+  hint,
+}: {
+  accounts: readonly [FundAccount, ...FundAccount[]];
+  hintId: string;
+  transfer?: boolean;
+  onlyType?: string;
+  hint?: string;
+}) {
   const { t } = useTranslation();
   const [account, setAccount] = useState<FundAccount>(accounts[0]);
   const { data: info } = useUserInfo();
@@ -23,7 +37,7 @@ export function AccountFundsPage({ accounts, hintId, transfer = false }: { accou
   const money = balances?.[account];
   const header = (
     <Flex vertical gap={16}>
-      <PageHint id={hintId} title={t(`funds.accountHint.${account}Title`)} description={t(`funds.accountHint.${account}`)} />
+      <PageHint id={hintId} title={t(`funds.accountHint.${hint ?? account}Title`)} description={t(`funds.accountHint.${hint ?? account}`)} />
       {accounts.length > 1 && (
         <Segmented<FundAccount>
           value={account}
@@ -47,7 +61,7 @@ export function AccountFundsPage({ accounts, hintId, transfer = false }: { accou
   );
   return (
     <>
-      <FundChangeList key={account} account={account} currency={money?.currency ?? "CNY"} header={header} />
+      <FundChangeList key={account} account={account} currency={money?.currency ?? "CNY"} header={header} onlyType={onlyType} />
       {open && balances && (
         <AmountDialog
           title={t("funds.reserveTransfer")}

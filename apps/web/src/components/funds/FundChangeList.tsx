@@ -33,7 +33,7 @@ const TYPES_OF: Record<FundAccount, readonly string[]> = {
  * A fund-change list (spec 01 §3 Fund change row): time, increase, expense, balance after, change type,
  * reason; filters by date range (with shortcuts), change type and amount; paging up to 1000; xlsx export.
  */
-export function FundChangeList({ account, header, currency }: { account: FundAccount; header?: ReactNode; currency: Currency }) {
+export function FundChangeList({ account, header, currency, onlyType }: { account: FundAccount; header?: ReactNode; currency: Currency; onlyType?: string | undefined }) {
   const { t } = useTranslation();
   const money = (amount: number) => formatMoney({ amount, currency });
   const columns: TableColumnsType<FundChangeRow> = [
@@ -53,7 +53,8 @@ export function FundChangeList({ account, header, currency }: { account: FundAcc
       search={{
         dateMode: "date",
         dateLabel: t("funds.col.time"),
-        select: { keys: [{ value: "type", label: t("funds.col.type"), options: typeOptions }] },
+        // A list of one change type (the SUP top-ups) has no type filter.
+        ...(onlyType === undefined && { select: { keys: [{ value: "type", label: t("funds.col.type"), options: typeOptions }] } }),
         input: {
           keys: [
             { value: "minAmount", label: t("funds.search.minAmount"), numeric: true },
@@ -61,8 +62,8 @@ export function FundChangeList({ account, header, currency }: { account: FundAcc
           ],
         },
       }}
-      query={(state) => fundChangesQuery(account, { page: state.page, pageSize: state.pageSize, ...fundFilters(state.values) })}
-      exportFile={(values) => ({ path: fundListPaths(account).export, query: { account, ...fundFilters(values) }, fileName: `${t(`funds.account.${account}`)}.xlsx` })}
+      query={(state) => fundChangesQuery(account, { page: state.page, pageSize: state.pageSize, ...fundFilters(state.values), ...(onlyType && { type: onlyType }) })}
+      exportFile={(values) => ({ path: fundListPaths(account).export, query: { account, ...fundFilters(values), ...(onlyType && { type: onlyType }) }, fileName: `${t(`funds.account.${account}`)}.xlsx` })}
     />
   );
 }

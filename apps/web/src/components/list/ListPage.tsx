@@ -33,6 +33,8 @@ export interface ListPageProps<Row> {
   header?: ReactNode;
   /** Horizontal scroll width for wide tables; by default the table fits its container. */
   scrollX?: number;
+  /** What an empty list says instead of "no data" (where the rows the user expects are elsewhere). */
+  empty?: ReactNode;
 }
 
 /** The default export reads the list a thousand rows at a time (the largest page size), at most 100 pages. */
@@ -112,6 +114,7 @@ export function ListPage<Row extends object>(props: ListPageProps<Row>) {
           size="small"
           dataSource={data?.list ?? []}
           loading={isFetching}
+          {...(props.empty !== undefined && { locale: { emptyText: props.empty } })}
           rowSelection={rowSelection}
           scroll={{ x: props.scrollX ?? "max-content" }}
           pagination={{

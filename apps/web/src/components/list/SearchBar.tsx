@@ -18,6 +18,11 @@ export interface SelectKey {
   value: string;
   label: string;
   options: { value: string; label: string }[];
+  /**
+   * The value the filter has when the URL names none, shown in the select (a review queue opens on
+   * "pending" and says so; an "all" option then shows everything). Such a select cannot be cleared.
+   */
+  defaultValue?: string;
 }
 
 export interface SelectConfig {
@@ -53,7 +58,8 @@ function KeySelect({ config, keyName, valName }: { config: SelectConfig; keyName
   const { t } = useTranslation();
   const form = Form.useFormInstance<SearchFormValues>();
   const chosenKey = Form.useWatch(keyName, form) ?? config.keys[0]?.value;
-  const options = config.keys.find((k) => k.value === chosenKey)?.options ?? [];
+  const chosen = config.keys.find((k) => k.value === chosenKey);
+  const options = chosen?.options ?? [];
   return (
     <Space.Compact>
       {config.keys.length > 1 && (
@@ -68,7 +74,7 @@ function KeySelect({ config, keyName, valName }: { config: SelectConfig; keyName
       )}
       <Form.Item name={valName} noStyle>
         <Select
-          allowClear
+          allowClear={chosen?.defaultValue === undefined}
           mode={config.multiple ? "multiple" : undefined}
           maxTagCount="responsive"
           style={{ width: 200 }}
@@ -91,7 +97,7 @@ export function SearchBar(props: SearchBarProps) {
   const { values, dateMode, input, select, selectT } = props;
 
   const defaults = useMemo<SearchFormValues>(
-    () => ({ inpKey: input?.keys[0]?.value, selKey: select?.keys[0]?.value, selKeyT: selectT?.keys[0]?.value }),
+    () => ({ inpKey: input?.keys[0]?.value, selKey: select?.keys[0]?.value, selVal: select?.keys[0]?.defaultValue, selKeyT: selectT?.keys[0]?.value }),
     [input, select, selectT],
   );
 
@@ -104,7 +110,7 @@ export function SearchBar(props: SearchBarProps) {
     form.setFieldsValue({
       ...defaults,
       ...Object.fromEntries(Object.entries(fv).filter(([, v]) => v !== undefined)),
-      selVal: normalise(fv.selVal, select?.multiple),
+      selVal: normalise(fv.selVal, select?.multiple) ?? defaults.selVal,
       selValT: normalise(fv.selValT, selectT?.multiple),
     });
   }, [values, dateMode, defaults, form, select?.multiple, selectT?.multiple]);

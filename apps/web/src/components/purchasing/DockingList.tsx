@@ -8,6 +8,7 @@ import { RealNameTag } from "../account/RealNameTag";
 import { useMessageText } from "../form/useZodRules";
 import { ListPage } from "../list/ListPage";
 import { DockingSignDialog } from "./DockingSignDialog";
+import { agreementStateKey } from "./agreementState";
 
 const STATUS_COLOR: Record<DockingStatus, string> = { pending_review: "processing", approved: "success", rejected: "error", cancelled: "default" };
 
@@ -64,7 +65,7 @@ export function DockingList({ side, header }: { side: "purchaser" | "supplier"; 
     {
       title: t("docking.col.agreement"),
       key: "agreement",
-      render: (_: unknown, d) => <Tag color={d.purchaserSigned && d.supplierSigned ? "success" : "warning"}>{t(d.purchaserSigned && d.supplierSigned ? "docking.signedBoth" : "docking.pendingSign")}</Tag>,
+      render: (_: unknown, d) => <Tag color={d.purchaserSigned && d.supplierSigned ? "success" : "warning"}>{t(agreementStateKey(side, d))}</Tag>,
     },
     { title: t("docking.col.docked"), dataIndex: "docked", render: (v: boolean) => <Tag color={v ? "success" : "default"}>{t(v ? "docking.docked" : "docking.notDocked")}</Tag> },
     { title: t("docking.col.status"), dataIndex: "status", render: (v: DockingStatus, d) => <Tag color={STATUS_COLOR[v]} title={d.rejectReason ?? undefined}>{t(`docking.status.${v}`)}</Tag> },

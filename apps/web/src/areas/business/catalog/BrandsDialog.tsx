@@ -1,12 +1,15 @@
-import { App, Button, Form, Input, Modal, Space, Table } from "antd";
+import { Alert, App, Button, Form, Input, Modal, Space, Table } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Brand } from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
 import { catalogApi } from "./api";
 
-/** The brander's brands (`GET brander`, `POST brander/update`): list, add, rename. */
-export function BrandsDialog({ open, brands, onClose, onChanged }: { open: boolean; brands: Brand[]; onClose: () => void; onChanged: () => void }) {
+/**
+ * The brander's brands (`GET brander`, `POST brander/update`): list, add, rename. `notice` says why the
+ * dialog opened when the user asked for something else (new goods need a brand first).
+ */
+export function BrandsDialog({ open, brands, onClose, onChanged, notice }: { open: boolean; brands: Brand[]; onClose: () => void; onChanged: () => void; notice?: string | undefined }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ name: string; description: string }>();
@@ -30,6 +33,7 @@ export function BrandsDialog({ open, brands, onClose, onChanged }: { open: boole
 
   return (
     <Modal open={open} title={t("catalog.action.brands")} width={720} footer={null} onCancel={onClose} maskClosable={false}>
+      {notice && <Alert type="info" showIcon message={notice} style={{ marginBottom: 16 }} data-testid="brands-notice" />}
       <Form form={form} layout="inline" style={{ marginBottom: 16, rowGap: 8 }} onFinish={() => void save()}>
         <Form.Item name="name" rules={[{ required: true, message: t("catalog.msg.required") }]}>
           <Input placeholder={t("catalog.brand.name")} maxLength={50} aria-label={t("catalog.brand.name")} />
