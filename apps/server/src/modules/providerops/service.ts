@@ -132,14 +132,20 @@ export class ProviderOpsService {
     };
   }
 
-  /** PurchaseInformation: per day, the served merchants' orders, amounts, refunds and buyers. */
-  async figures(actor: Actor, q: { from: string; to: string }): Promise<FiguresReply> {
+  /** What a provider's charts cover: whom it serves, its currency, and the platform days asked (a year at most). */
+  private async chartScope(actor: Actor, q: { from: string; to: string }) {
     const p = await this.parties(actor);
     const me = await getMerchant(this.deps.db, tenantOf(actor));
     const currency: Currency = me?.currency ?? "CNY";
     const from = startOfPlatformDay(q.from);
     const to = dayAfter(q.to);
     if (to.getTime() - from.getTime() > 366 * 86_400_000) throw invalid("funds.dateRangeInvalid", "from");
+    return { p, currency, from, to };
+  }
+
+  /** PurchaseInformation: per day, the served merchants' orders, amounts, refunds and buyers. */
+  async figures(actor: Actor, q: { from: string; to: string }): Promise<FiguresReply> {
+    const { p, currency, from, to } = await this.chartScope(actor, q);
     const days = await this.deps.servedDailyFigures(this.deps.db, { ...p, from, to });
     const byDay = new Map(days.map((d) => [d.day, d]));
     const m = (amount: number) => ({ amount, currency });
@@ -226,12 +232,7 @@ export class ProviderOpsService {
 
   /** LinkData: per day and per served merchant, successful orders, their amount and new dockings. */
   async linkData(actor: Actor, q: { from: string; to: string }): Promise<LinkDataReply> {
-    const p = await this.parties(actor);
-    const me = await getMerchant(this.deps.db, tenantOf(actor));
-    const currency: Currency = me?.currency ?? "CNY";
-    const from = startOfPlatformDay(q.from);
-    const to = dayAfter(q.to);
-    if (to.getTime() - from.getTime() > 366 * 86_400_000) throw invalid("funds.dateRangeInvalid", "from");
+    const { p, currency, from, to } = await this.chartScope(actor, q);
     const figures = await this.deps.servedLinkFigures(this.deps.db, { brandIds: p.brandIds, vendorIds: p.vendorIds, from, to });
     const byDay = new Map(figures.days.map((d) => [d.day, d]));
     const m = (amount: number) => ({ amount, currency });

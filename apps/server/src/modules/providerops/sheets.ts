@@ -1,6 +1,7 @@
 import type { BatchPurchaseLine, Lang } from "@tessera/contracts";
 import type ExcelJS from "exceljs";
 import { loadExcel } from "../../platform/heavy-libraries";
+import { cellText } from "../../platform/xlsx";
 
 export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -44,17 +45,6 @@ export async function batchTemplate(lang: Lang): Promise<Buffer> {
   info.addRow([HELP_TITLE[lang]]).font = { bold: true };
   for (const line of INSTRUCTIONS[lang]) info.addRow([line]);
   return Buffer.from(await wb.xlsx.writeBuffer());
-}
-
-function cellText(v: ExcelJS.CellValue | undefined): string {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v.trim();
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === "object" && "richText" in v) return v.richText.map((r) => r.text).join("").trim();
-  if (typeof v === "object" && "text" in v) return String(v.text).trim();
-  if (typeof v === "object" && "result" in v) return typeof v.result === "string" || typeof v.result === "number" ? String(v.result).trim() : "";
-  return "";
 }
 
 export class BadBatchFile extends Error {
