@@ -123,7 +123,8 @@ function deliver(hub: Hub, appKey: string, deliveries: readonly ImDelivery[]): v
     } else {
       const meta = encodeNotice(appKey, d.notice, Date.now());
       if (!meta) continue;
-      hub.push(d.to, queue, [meta]);
+      // The device that acted already knows (only the acting user's device of that name is skipped).
+      hub.push(d.to, queue, [meta], d.skipResource ? { username: d.notice.from, resource: d.skipResource } : undefined);
     }
   }
 }

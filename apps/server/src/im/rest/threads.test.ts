@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startImTest, type ImTest } from "../../../test/im-harness";
+import type { ImDelivery } from "../events";
 import { decodeMessageBody, decodeMeta } from "../proto/decode";
+import { inScope } from "../service/core";
 
 let im: ImTest;
 beforeAll(async () => {
@@ -75,6 +77,39 @@ describe("threads", () => {
     expect(mine.body.entities.map((t) => t.id)).toEqual([tid]);
     const mineInGroup = await im.call<{ entities: Record<string, unknown>[] }>("GET", `threads/chatgroups/${gid}/user/${m2.name}?limit=20&cursor=`, { token: m2.token });
     expect(mineInGroup.body.entities.map((t) => t.id)).toEqual([tid]);
+  });
+
+  it("a batch of sends: one update_msg notice per thread with its count and newest message, none for a plain group send", async () => {
+    const { m1, m2, m3, gid, parent } = await setup();
+    const tid = (await im.call<Data<{ thread_id: string }>>("POST", "thread", { token: m1.token, body: { name: "Batch", msg_id: parent, group_id: gid, owner: m1.name } })).body.data.thread_id;
+    await im.call("POST", `thread/${tid}/user/${m2.name}/join`, { token: m2.token });
+    const { history, deps } = im.t.app.im.services;
+    const seen: ImDelivery[] = [];
+    const stop = im.t.app.im.bus.subscribe((ds) => seen.push(...ds));
+    const job = (from: string, to: string, msg: string) => {
+      const input = { chatType: "groupchat" as const, from, to, body: { type: "txt", msg } };
+      return { input, payload: history.buildPayload(input) };
+    };
+    try {
+      const outcomes = await inScope(deps, (s) => history.appendMany(s, [job(m1.name, tid, "a"), job(m3.name, gid, "plain"), job(m2.name, tid, "b"), job(m1.name, tid, "c")]));
+      expect(outcomes.every((o) => o.ok)).toBe(true);
+      const newest = outcomes[3]?.ok ? outcomes[3].v.id : "";
+      const notices = seen.filter((d) => d.notice.ns === "notify" && d.notice.type === "thread");
+      expect(notices).toHaveLength(1);
+      const [d] = notices;
+      expect(d?.durable).toBe(false);
+      expect([...(d?.to ?? [])].sort()).toEqual([m1.name, m2.name].sort());
+      expect(d?.notice).toMatchObject({
+        from: m1.name,
+        detail: { operation: "update_msg", id: tid, name: "Batch", muc_parent_id: gid, msg_parent_id: parent, from: m1.name, message_count: 3, last_message: { id: newest, from: m1.name, to: `${tid}@conference.easemob.com`, payload: { bodies: [{ msg: "c" }] } } },
+      });
+    } finally {
+      stop();
+    }
+    // The count is the thread's: the next batch goes on from it.
+    await im.call("POST", "messages/threads", { token: m2.token, body: { to: [tid], type: "txt", body: { msg: "d" } } });
+    const detail = await im.t.app.im.services.threads.detail({ kind: "user", username: m2.name }, tid);
+    expect(detail.message_count).toBe(4);
   });
 
   it("rename, remove members and destroy: the creator or the group's owner and admins", async () => {

@@ -60,6 +60,20 @@ export class Scope {
     }
     this.deliveries.push({ to: recipients, notice, skipResource: options.skipResource, durable: options.durable });
   }
+
+  /** Tells one user about several changes, each its own durable notice, written with one statement. */
+  async notifyUser(username: string, notices: readonly ImNotice[], options: { skipResource?: string | undefined }): Promise<void> {
+    if (notices.length === 0) return;
+    const rows = notices.map((notice) => ({ username, queue: notice.ns === "muc" ? mucQueue(notice.mucId) : userQueue(notice.from), notice, skipResource: options.skipResource }));
+    await enqueueNotices(this.tx, rows, this.now);
+    // A durable delivery only wakes the devices to sync a queue: once per queue is enough.
+    const woken = new Set<string>();
+    for (const r of rows) {
+      if (woken.has(r.queue)) continue;
+      woken.add(r.queue);
+      this.deliveries.push({ to: [username], notice: r.notice, skipResource: options.skipResource, durable: true });
+    }
+  }
 }
 
 /** Runs `fn` in one transaction (retried on serialization failures) and publishes its notices after commit. */

@@ -7,9 +7,9 @@ import { mucQueue, sendersWithOtherDevices, userQueue } from "../store/inbox";
 import { readSendLookups } from "../store/send-lookups";
 import * as messages from "../store/messages";
 import * as mucStore from "../store/mucs";
-import { findThread } from "../store/threads";
+import { addThreadMember, findThread, threadMemberNames } from "../store/threads";
 import type { ChatType } from "../tables";
-import { inScope, type ImActor, type ImDeps, type Scope } from "./core";
+import { inScope, Scope, type ImActor, type ImDeps } from "./core";
 import type { ImMucs, MucAccess } from "./mucs";
 
 /**
@@ -60,6 +60,16 @@ interface SendPlan {
 export interface AppendScope {
   tx: Executor;
   now: Date;
+}
+
+/** How many of the conversations deleted at once the user's other devices are told of, one notice each. */
+const DELETE_ALL_NOTICES = 1000;
+
+/** The messages of one batch stored in one thread: how many, who sent them, and the newest. */
+interface ThreadSends {
+  count: number;
+  senders: Set<string>;
+  last: { id: number; createdMs: number; from: string; payload: ImMessagePayload };
 }
 
 /** Read once per list of sends; group members are read once per group. */
@@ -183,11 +193,21 @@ export class ImHistory {
       s.now,
       lookups.resends,
     );
+    const threads = new Map<number, ThreadSends>();
     for (const [k, { i, plan }] of planned.entries()) {
       const row = stored[k] as messages.Appended;
-      if (plan.threadId !== null && !row.duplicate) await this.countThreadMessage(s, plan.threadId, row.id, (jobs[i] as { input: SendInput }).input.from);
+      if (plan.threadId !== null && !row.duplicate) {
+        const { input, payload } = jobs[i] as { input: SendInput; payload: ImMessagePayload };
+        const t = threads.get(plan.threadId) ?? { count: 0, senders: new Set<string>(), last: { id: row.id, createdMs: row.createdMs, from: input.from, payload } };
+        t.count++;
+        t.senders.add(input.from);
+        t.last = { id: row.id, createdMs: row.createdMs, from: input.from, payload };
+        threads.set(plan.threadId, t);
+      }
       outcomes[i] = { ok: true, v: { id: String(row.id), seq: row.seq, timestamp: row.createdMs, duplicate: row.duplicate, recipients: plan.recipients, inbox: row.inbox } };
     }
+    // Only sends into threads get here: one-to-one and plain group sends pay nothing for it.
+    for (const [threadId, t] of threads) await this.countThreadMessages(s, threadId, t);
     return outcomes;
   }
 
@@ -261,17 +281,44 @@ export class ImHistory {
     return { fan, threadId, recipients };
   }
 
-  private async countThreadMessage(s: AppendScope, threadId: number, messageId: number, from: string): Promise<void> {
-    await s.tx
+  /**
+   * A batch's messages in one thread: counted once, their senders made members, and the thread's members
+   * told once per batch with the count and the newest message (notify thread `update_msg`, which the
+   * client reports as onChatThreadChange "update", easemob-wire §3j). The notice is a live refresh only
+   * (not queued): a device that was offline gets the messages themselves and reads the thread's state.
+   */
+  private async countThreadMessages(s: AppendScope, threadId: number, t: ThreadSends): Promise<void> {
+    if (!(s instanceof Scope)) throw new Error("thread messages are stored in a transaction");
+    const thread = await s.tx
       .updateTable("im_threads")
-      .set((eb) => ({ message_count: eb("message_count", "+", 1), last_message_id: messageId, updated_at: s.now }))
+      .set((eb) => ({ message_count: eb("message_count", "+", t.count), last_message_id: t.last.id, updated_at: s.now }))
       .where("id", "=", threadId)
-      .execute();
-    await s.tx
-      .insertInto("im_thread_members")
-      .values({ thread_id: threadId, username: from, joined_at: s.now })
-      .onConflict((oc) => oc.columns(["thread_id", "username"]).doNothing())
-      .execute();
+      .returning(["id", "name", "muc_id", "parent_msg_id", "message_count"])
+      .executeTakeFirst();
+    for (const username of t.senders) await addThreadMember(s.tx, threadId, username, s.now);
+    if (!thread) return;
+    const members = await threadMemberNames(s.tx, threadId);
+    const lastMessage = { id: String(t.last.id), timestamp: t.last.createdMs, from: t.last.from, to: `${threadId}@${IM_MUC_DOMAIN}`, payload: t.last.payload };
+    await s.notify(
+      members,
+      {
+        ns: "notify",
+        type: "thread",
+        from: t.last.from,
+        detail: {
+          operation: "update_msg",
+          id: String(thread.id),
+          name: thread.name,
+          muc_parent_id: String(thread.muc_id),
+          msg_parent_id: String(thread.parent_msg_id),
+          timestamp: s.nowMs,
+          from: t.last.from,
+          message_count: thread.message_count,
+          last_message: lastMessage,
+        },
+      },
+      { durable: false },
+    );
   }
 
   /* ---------- targets ---------- */
@@ -454,11 +501,18 @@ export class ImHistory {
     });
   }
 
-  /** Clears all of the user's conversations and their history for the user (others keep theirs). */
+  /**
+   * Clears all of the user's conversations and their history for the user (others keep theirs). The
+   * client knows no "all deleted" notice: the user's other devices hear of each conversation deleted
+   * (conv `del`, as for one), the newest DELETE_ALL_NOTICES of them; any older ones are gone from the
+   * server's list, which a device reads when it next loads its conversations.
+   */
   async deleteAll(me: string, resource: string | undefined): Promise<void> {
     await inScope(this.deps, async (s) => {
+      const visible = await convs.visibleConversations(s.tx, me, DELETE_ALL_NOTICES);
       await convs.hideAllConversations(s.tx, me, s.nowMs);
-      await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: "del_all" } }, { durable: true, skipResource: resource });
+      const notices = visible.map((c) => ({ ns: "notify" as const, type: "conv" as const, from: me, detail: { op: "del", to: c.peer, type: c.chat_type, delete_roam: true } }));
+      await s.notifyUser(me, notices, { skipResource: resource });
     });
   }
 

@@ -471,7 +471,8 @@ export class ImMucs {
       await store.addToList(s.tx, "im_muc_blocks", a.muc.id, usernames, s.now);
       await store.dropRequests(s.tx, a.muc.id, usernames);
       const removed = await this.expel(s, a, usernames);
-      await this.notifyMembers(s, a, "block", { users: usernames, also: removed });
+      // Op 12 BAN: added to the blocklist (the client's legacy change "ban"; no event object).
+      await this.notifyMembers(s, a, "ban", { users: usernames, also: removed });
       return usernames;
     });
   }
@@ -481,7 +482,8 @@ export class ImMucs {
       const a = await this.access(s.tx, actor, rawId, { lock: s });
       this.require(a, "admin");
       await store.removeFromList(s.tx, "im_muc_blocks", a.muc.id, usernames);
-      await this.notifyUsers(s, a, usernames, "unblock", { users: usernames });
+      // Op 13 ALLOW: taken off the blocklist (legacy change "allow", event "unblockMember"), told to them.
+      await this.notifyUsers(s, a, usernames, "allow", { users: usernames });
       return usernames;
     });
   }
@@ -602,14 +604,26 @@ export class ImMucs {
   }
 
   async quit(actor: ImActor, rawId: string): Promise<void> {
-    await inScope(this.deps, async (s) => {
-      const a = await this.access(s.tx, actor, rawId, { lock: s });
-      const me = this.self(a);
-      if (a.role === null) throw imError("notMember", { username: me });
-      if (a.role === "owner") throw denied(`the owner cannot leave ${a.muc.id}; transfer it or dissolve it`);
-      await this.expel(s, a, [me]);
-      await this.notifyMembers(s, a, "absence", { users: [me] });
-    });
+    await inScope(this.deps, (s) => this.quitIn(s, actor, rawId));
+  }
+
+  private async quitIn(s: Scope, actor: ImActor, rawId: string): Promise<{ a: MucAccess; me: string }> {
+    const a = await this.access(s.tx, actor, rawId, { lock: s });
+    const me = this.self(a);
+    if (a.role === null) throw imError("notMember", { username: me });
+    if (a.role === "owner") throw denied(`the owner cannot leave ${a.muc.id}; transfer it or dissolve it`);
+    await this.expel(s, a, [me]);
+    await this.notifyMembers(s, a, "absence", { users: [me] });
+    return { a, me };
+  }
+
+  /**
+   * Ops 2 JOIN / 3 LEAVE: a chat room joined or left over the socket is acknowledged to the device that
+   * asked; the user's other devices online now hear of it (legacy change "join" / "leave"; rooms keep
+   * no sync queue, so a device that is offline does not).
+   */
+  private async tellOwnDevices(s: Scope, a: MucAccess, me: string, op: "join" | "leave", resource: string | undefined): Promise<void> {
+    await s.notify([me], { ns: "muc", op, kind: this.kind, mucId: String(a.muc.id), from: me, users: [me] }, { durable: this.kind === "group", skipResource: resource });
   }
 
   /** Chat rooms: join (over the socket). Blocked users and full rooms are refused. */
@@ -619,7 +633,10 @@ export class ImMucs {
       const me = this.self(a);
       if (this.kind === "group" && a.role === null && (!a.muc.public || a.muc.members_only)) throw denied(`${a.muc.id} needs an application to join`);
       const added = await this.admit(s, a, [me]);
-      if (added.length > 0) await this.notifyMembers(s, a, "presence", { users: [me], except: [me] });
+      if (added.length > 0) {
+        await this.notifyMembers(s, a, "presence", { users: [me], except: [me] });
+        if (this.kind === "room") await this.tellOwnDevices(s, a, me, "join", actor.resource);
+      }
       const until = await store.muteOf(s.tx, a.muc.id, me, s.now);
       return {
         memberCount: (await store.lockMuc(s.tx, a.muc.id, this.kind))?.member_count ?? 0,
@@ -633,7 +650,10 @@ export class ImMucs {
 
   /** Chat rooms: leave (over the socket). */
   async leave(actor: ImActor, rawId: string): Promise<void> {
-    await this.quit(actor, rawId);
+    await inScope(this.deps, async (s) => {
+      const { a, me } = await this.quitIn(s, actor, rawId);
+      if (this.kind === "room") await this.tellOwnDevices(s, a, me, "leave", actor.resource);
+    });
   }
 
   /** Groups: apply to join. Open public groups admit at once; approval groups queue the application. */
@@ -731,6 +751,9 @@ export class ImMucs {
       const me = this.self(a);
       if (a.role === null) throw imError("notMember", { username: me });
       await store.setShielded(s.tx, a.muc.id, me, on);
+      // Ops 15 BLOCK / 16 UNBLOCK: the user's other devices learn that it stopped (or resumed) receiving
+      // the group's messages (legacy change "block" / "unblock"); the device that asked already knows.
+      await s.notify([me], { ns: "muc", op: on ? "block" : "unblock", kind: this.kind, mucId: String(a.muc.id), from: me, users: [me] }, { durable: true, skipResource: actor.resource });
       return me;
     });
   }

@@ -136,6 +136,11 @@ export async function setMark(tx: Tx, username: string, keys: readonly string[],
   return rows.map((r) => r.conv_key);
 }
 
+/** The user's visible conversations, newest first, at most `limit`. */
+export async function visibleConversations(db: Executor, username: string, limit: number): Promise<{ peer: string; chat_type: "chat" | "groupchat" }[]> {
+  return db.selectFrom("im_conversations").select(["peer", "chat_type"]).where("username", "=", username).where("visible", "=", true).orderBy("last_ms", "desc").limit(limit).execute();
+}
+
 /**
  * Hides all of the user's conversations and clears its history of them up to now (the client's "delete
  * all messages and conversations"). Chat rooms keep no conversation and no per-user history.
