@@ -59,16 +59,15 @@ async function issueOnPglite(): Promise<string> {
   try {
     const brand = await benchMerchant(env.app, 0);
     const productId = await product(env.app, brand.token, 10_000);
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 50);
+    // The kernel's high-water mark (a timer sampling RSS cannot run while the batch holds the event loop).
+    // The process already holds the server and its embedded database; the budget is what the batch adds.
+    const before = process.resourceUsage().maxRSS * 1024;
     const t0 = performance.now();
     await call(env.app, "POST", "/api/card-brander/onecard/batches", brand.token, { productId, count: BATCH, requestKey: "bench-batch" });
     const seconds = (performance.now() - t0) / 1000;
-    clearInterval(sampler);
-    return `card batch       ${seconds.toFixed(1).padStart(7)} s for ${BATCH.toLocaleString("en")} cards on the embedded database, ${Math.round((BATCH / seconds))} cards/s, process peak RSS ${Math.round(peak / 1048576)} MB, ${Math.round(before / 1048576)} MB before the batch (budget: under 20 s and 300 MB)`;
+    const peak = process.resourceUsage().maxRSS * 1024;
+    const mb = (bytes: number) => Math.round(bytes / 1048576);
+    return `card batch       ${seconds.toFixed(1).padStart(7)} s for ${BATCH.toLocaleString("en")} cards on the embedded database, ${Math.round(BATCH / seconds)} cards/s, peak RSS ${mb(peak)} MB: ${mb(peak - before)} MB above the ${mb(before)} MB the server and database held before (budget: under 20 s and 300 MB)`;
   } finally {
     await env.close();
     await env.database.close();

@@ -35,6 +35,11 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await page.goto("/business/SuppliedProducts");
   await page.getByRole("button", { name: "新增商品" }).click();
   await expect(page.getByTestId("brands-notice")).toContainText("新增商品前请先添加品牌");
+  // The supplier's home links its staff's apps: the clerks' verification page as a QR code (screen 6).
+  await page.goto("/business/Home");
+  await expect(page.getByTestId("staff-apps")).toContainText("核销页（店员手机）");
+  await expect(page.getByTestId("verify-qr").locator("canvas")).toBeVisible();
+  await page.screenshot({ path: path.join(SHOTS, "catalog-supplier-home-cn.png"), fullPage: true });
   const brandName = `旅程视频${Date.now().toString(36)}`;
   const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: brandName, description: "影音会员" });
   const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {

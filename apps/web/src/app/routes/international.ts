@@ -28,6 +28,8 @@ export const intlSale: AreaDef = {
     { path: "Home", load: () => import("../../areas/international/SaleHome"), titleKey: "title.home", menuKey: "menu.home", icon: HomeOutlined },
     { path: "RechargeSheet", load: () => import("../../areas/sale/RechargeSheet"), titleKey: "funds.title.topUp", menuKey: "funds.menu.topUp", icon: BankOutlined },
     { path: "FundsChange", load: () => import("../../areas/sale/FundRelated"), titleKey: "funds.title.fundRelated", menuKey: "funds.menu.fundRelated", icon: TransactionOutlined },
+    // The home's withdraw action (spec 01 marketplace screen 5) leads here: from the reserve account to a verified card.
+    { path: "WithdrawalRecord", load: () => import("../../areas/sale/WithdrawalRecord"), titleKey: "withdraw.title.sale", menuKey: "withdraw.menu.sale", icon: WalletOutlined },
     { path: "SupplierDocking", load: () => import("../../areas/sale/SupplierDocking"), titleKey: "docking.title.sale", menuKey: "docking.title.sale", icon: ApartmentOutlined },
     { path: "GoodsPurchaseForm", load: () => import("../../areas/sale/GoodsPurchaseForm"), titleKey: "application.title.sale", menuKey: "application.title.sale", icon: FormOutlined },
     { path: "PurchaseOrder", load: () => import("../../areas/sale/PurchaseOrder"), titleKey: "order.title.sale", menuKey: "order.title.sale", icon: ShoppingCartOutlined },

@@ -32,9 +32,22 @@ describe("side menu sections", () => {
     }
   });
 
-  it("leaves an area without sections as it was", () => {
+  it("puts every supplier menu page but Home in a section too, naming only its pages, in the three languages", () => {
     const business = AREAS.find((a) => a.id === "business");
     const pages = business?.pages.filter((p) => p.menuKey) ?? [];
-    expect(groupMenu("business", pages).every((e) => e.group === null && e.items.length === 1)).toBe(true);
+    const groups = MENU_GROUPS.business ?? {};
+    expect(pages.filter((p) => p.path !== "Home" && !groups[p.path]).map((p) => p.path)).toEqual([]);
+    const paths = new Set(business?.pages.map((p) => p.path));
+    expect(Object.keys(groups).filter((p) => !paths.has(p))).toEqual([]);
+    expect(groupMenu("business", pages).length).toBeLessThanOrEqual(12);
+    for (const lang of ["cn", "tw", "en"] as const) {
+      for (const key of new Set(Object.values(groups))) expect(typeof get(translationsFor(lang), key), `${lang} ${key}`).toBe("string");
+    }
+  });
+
+  it("leaves an area without sections as it was", () => {
+    const providers = AREAS.find((a) => a.id === "providers");
+    const pages = providers?.pages.filter((p) => p.menuKey) ?? [];
+    expect(groupMenu("providers", pages).every((e) => e.group === null && e.items.length === 1)).toBe(true);
   });
 });

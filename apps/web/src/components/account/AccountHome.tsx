@@ -12,6 +12,7 @@ import { regionOptions } from "../regions";
 import { BindPhoneDialog } from "./BindPhoneDialog";
 import { ChangeEmailDialog } from "./ChangeEmailDialog";
 import { RealNameTag } from "./RealNameTag";
+import { StaffApps } from "./StaffApps";
 
 type HomeRole = "sale" | "business" | "providers";
 
@@ -116,6 +117,7 @@ export function AccountHome({ role }: { role: HomeRole }) {
       {role !== "providers" && <RequiredStatesNotice />}
       <Balances info={info} role={role} />
       <FundLinks />
+      {role === "business" && <StaffApps />}
       <Card
         variant="borderless"
         title={t("home.accountInfo")}
