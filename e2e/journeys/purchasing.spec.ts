@@ -80,7 +80,7 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   // Money in the purchaser's SUP account: an operator's credit, moved from the reserve account.
   const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
   await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-buy-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 100_000, requestKey: `e2e-move-${buyer.merchantId}` });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 5_000, requestKey: `e2e-move-${buyer.merchantId}` });
 
   // The purchaser applies to dock.
   const buyerPage = await session(browser, buyer, buyerToken);
@@ -114,6 +114,13 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   const drawer = buyerPage.locator(".ant-drawer").filter({ hasText: "商品详情" });
   await drawer.getByTestId("buy-quantity").fill("2");
   await expect(drawer.getByTestId("buy-total")).toHaveText("合计 ¥54.00");
+  // ¥50 in SUP is short of ¥54: the form's top-up dialog moves reserve money in place (screen 11).
+  await expect(drawer.getByTestId("buy-submit")).toBeDisabled();
+  await drawer.getByTestId("buy-topup").click();
+  const topUpDialog = buyerPage.locator(".ant-modal").filter({ hasText: "划转到SUP账户" });
+  await topUpDialog.getByTestId("amount-input").fill("950");
+  await topUpDialog.getByRole("button", { name: /确\s?定/ }).click();
+  await expect(drawer.getByTestId("buy-submit")).toBeEnabled();
   await drawer.getByTestId("buy-submit").click();
   await expect(buyerPage.getByText("采购成功，可在采购订单中查看卡密")).toBeVisible();
   await buyerPage.goto("/sale/PurchaseOrder");

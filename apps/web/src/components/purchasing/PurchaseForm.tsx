@@ -5,9 +5,10 @@ import { Link } from "react-router";
 import type { Currency } from "@tessera/contracts";
 import { areaPrefixOf } from "../../api/area";
 import { useSession, useUserInfo } from "../../api/hooks/account";
-import { newRequestKey } from "../../api/hooks/funds";
+import { newRequestKey, useReserveTransfer } from "../../api/hooks/funds";
 import { useApplyToPurchase, usePlaceOrder } from "../../api/hooks/purchasing";
 import { reportFailure } from "../form/serverError";
+import { AmountDialog } from "../funds/AmountDialog";
 import { useMessageText } from "../form/useZodRules";
 import { formatMoney } from "../money";
 
@@ -18,8 +19,9 @@ interface Values {
 
 /**
  * The purchase form of one goods (spec 01 §2 screen 11): quantity (and the account to top up for direct
- * top-up goods), the total against the SUP balance, with the way to top up when it is short. One order
- * number per attempt, so a retried click never buys twice.
+ * top-up goods), the total against the SUP balance, and when it is short a top-up dialog in place (the
+ * reserve account's money moved to SUP) or the way to the bank top-up. One order number per attempt, so
+ * a retried click never buys twice.
  */
 export function PurchaseForm({ goods }: { goods: { id: number; price: number; currency: Currency; perOrderMax: number; fromStock: boolean; ownPrice?: boolean } }) {
   const { t } = useTranslation();
@@ -42,6 +44,9 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
   const total = goods.price * (Number.isInteger(quantity) ? quantity : 1);
   const sup = info?.balances?.sup;
   const short = sup !== undefined && sup.amount < total;
+  const reserve = info?.balances?.reserve;
+  const [toppingUp, setToppingUp] = useState(false);
+  const transfer = useReserveTransfer();
 
   const submit = async (v: Values) => {
     const result = await place.mutateAsync({ goodsId: String(goods.id), quantity: v.quantity, ...(v.topUpAccount && { topUpAccount: v.topUpAccount.trim() }), orderNo });
@@ -69,8 +74,10 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
           {sup && <Typography.Text type={short ? "danger" : "secondary"}>{t("order.supBalance", { amount: formatMoney(sup) })}</Typography.Text>}
           {short && (
             <Space>
+              <Button size="small" type="primary" ghost onClick={() => setToppingUp(true)} disabled={!reserve?.amount} data-testid="buy-topup">
+                {t("funds.reserveTransfer")}
+              </Button>
               <Link to={`${sale}/RechargeSheet`}>{t("funds.menu.topUp")}</Link>
-              <Link to={`${sale}/${version === "international" ? "FundsChange" : "FundRelated"}`}>{t("funds.reserveTransfer")}</Link>
             </Space>
           )}
         </Space>
@@ -84,6 +91,16 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
           </Button>
         )}
       </Form>
+      {toppingUp && reserve && (
+        <AmountDialog
+          title={t("funds.reserveTransfer")}
+          currency={reserve.currency}
+          available={reserve}
+          successText={t("funds.transferDone")}
+          onSubmit={({ amount, requestKey }) => transfer.mutateAsync({ amount, requestKey })}
+          onClose={() => setToppingUp(false)}
+        />
+      )}
     </Card>
   );
 }
