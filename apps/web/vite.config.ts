@@ -15,6 +15,11 @@ const vendorGroups: { name: string; test: RegExp; tags?: "$initial"[] }[] = [
   { name: "vendor-react", test: /node_modules[\\/](react|react-dom|react-router|scheduler|@tanstack)[\\/]/ },
   { name: "vendor-i18n", test: /node_modules[\\/](i18next|react-i18next|dayjs)[\\/]/ },
 ];
+// One chunk per language of the app's texts (i18n/resources.ts loads the reader's language only).
+const localeGroups = ["zh-CN", "zh-TW", "en"].map((folder) => ({
+  name: `locale-${folder}`,
+  test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]`),
+}));
 const areaGroups = ["public", "sale", "business", "international", "dev"].map((area) => ({
   name: `area-${area}`,
   test: new RegExp(`[\\\\/]src[\\\\/]areas[\\\\/]${area}[\\\\/]`),
@@ -41,7 +46,7 @@ export default defineConfig({
           // A group takes only the modules it matches; shared code stays in shared chunks, so the entry
           // never pulls an area in.
           includeDependenciesRecursively: false,
-          groups: [...vendorGroups, ...areaGroups],
+          groups: [...vendorGroups, ...localeGroups, ...areaGroups],
         },
       },
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { translationsFor } from "../i18n/resources";
+import { translationsFor } from "../i18n/allTranslations";
 import { AREAS, PUBLIC_PAGES } from "./routes";
 
 /** The route table's invariants: what a new page line in an area file must not break. */

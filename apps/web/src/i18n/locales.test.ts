@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "@tessera/contracts";
-import { localeFiles, translationsFor } from "./resources";
+import { localeFiles, translationsFor } from "./allTranslations";
 
 /**
  * The locales cannot drift: zh-TW and en have every key of zh-CN (and no others), zh-TW is written in

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { translationsFor } from "../../i18n/resources";
+import { translationsFor } from "../../i18n/allTranslations";
 import { AREAS } from "../routes";
 import { groupMenu, MENU_GROUPS } from "./menuGroups";
 

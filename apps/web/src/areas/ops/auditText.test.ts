@@ -1,6 +1,6 @@
 import i18next, { type TFunction } from "i18next";
 import { beforeAll, describe, expect, it } from "vitest";
-import { translationsFor } from "../../i18n/resources";
+import { translationsFor } from "../../i18n/allTranslations";
 import { auditAction, auditLines, auditSubject } from "./auditText";
 
 /** Issue 25 item 7: the audit log in the reader's language, money formatted, never raw keys or minor units. */

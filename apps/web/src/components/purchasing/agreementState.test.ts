@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { translationsFor } from "../../i18n/resources";
+import { translationsFor } from "../../i18n/allTranslations";
 import { agreementStateKey } from "./agreementState";
 
 const get = (catalogue: unknown, key: string): unknown => key.split(".").reduce<unknown>((node, part) => (typeof node === "object" && node !== null ? (node as Record<string, unknown>)[part] : undefined), catalogue);
