@@ -139,6 +139,32 @@ export async function addMove(
     .execute();
 }
 
+/**
+ * A card locked for a debit, with whether a move of this request key exists already: one round trip
+ * where the lock and the replay check took two (redemption is the hot path: issue 26's bench).
+ */
+export function lockCardForMove(tx: Executor, id: number, requestKey: string) {
+  return tx
+    .selectFrom("onecard_cards as c")
+    .select(cardColumns)
+    .select((eb) => eb.exists(eb.selectFrom("onecard_moves as m").select("m.id").whereRef("m.card_id", "=", "c.id").where("m.request_key", "=", requestKey)).as("replayed"))
+    .where("c.id", "=", id)
+    .forUpdate("c")
+    .executeTakeFirst();
+}
+
+/** A card's new balance and the move that explains it, in one statement. */
+export async function moveBalance(
+  tx: Executor,
+  m: { cardId: number; kind: "redeem" | "capture"; amount: number; balanceAfter: number; requestKey: string; note: string; now: Date },
+): Promise<void> {
+  await tx
+    .with("moved", (db) => db.updateTable("onecard_cards").set({ balance: m.balanceAfter }).where("id", "=", m.cardId))
+    .insertInto("onecard_moves")
+    .values({ card_id: m.cardId, kind: m.kind, amount: m.amount, balance_after: m.balanceAfter, request_key: m.requestKey, note: m.note, created_at: m.now })
+    .execute();
+}
+
 export function moveByKey(db: Executor, cardId: number, requestKey: string) {
   return db.selectFrom("onecard_moves").selectAll().where("card_id", "=", cardId).where("request_key", "=", requestKey).executeTakeFirst();
 }

@@ -798,15 +798,13 @@ export class OnecardService {
    * changes nothing), never below what is held. Returns the balance after it.
    */
   async debit(tx: Tx, cardId: number, amount: number, kind: "redeem" | "capture", requestKey: string, note: string): Promise<{ balance: number; replayed: boolean }> {
-    const card = await repo.lockCard(tx, cardId);
+    const card = await repo.lockCardForMove(tx, cardId, requestKey);
     if (!card) throw cardErr("onecard.cardUnknown");
-    const first = await repo.moveByKey(tx, cardId, requestKey);
-    if (first) return { balance: card.balance, replayed: true };
+    if (card.replayed) return { balance: card.balance, replayed: true };
     this.usable(card);
     if (card.balance - card.held < amount) throw conflict("onecard.insufficient");
     const after = card.balance - amount;
-    await tx.updateTable("onecard_cards").set({ balance: after }).where("id", "=", cardId).execute();
-    await repo.addMove(tx, { cardId, kind, amount: -amount, balanceAfter: after, requestKey, note, now: this.now() });
+    await repo.moveBalance(tx, { cardId, kind, amount: -amount, balanceAfter: after, requestKey, note, now: this.now() });
     return { balance: after, replayed: false };
   }
 
