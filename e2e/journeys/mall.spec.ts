@@ -104,7 +104,10 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await customer.goto(`/mall/${appId}?v=beta`);
   await expect(customer.getByTestId("mall-title")).toHaveText("星河权益商城");
   await expect(customer.getByTestId("mall-goods")).toHaveCount(2);
+  // The bottom menu is the configured one.
+  await expect(customer.getByTestId("mall-tab")).toHaveText(["首页", "订单"]);
   await shot(customer, "home-390");
+  await customer.screenshot({ path: "/tmp/mall-shots/storefront-home-390.png", fullPage: true });
 
   // Login by SMS code (the mall sends it and counts it).
   const phone = `139${String(Date.now()).slice(-8)}`;
@@ -130,6 +133,13 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await expect(customer.getByTestId("card-secret")).toHaveCount(3);
   await expect(customer.getByTestId("card-secret").first()).toContainText(`PIN`);
   await shot(customer, "order-codes-390");
+
+  // The codes are in the customer's card bag too (masked; each opens its order).
+  await customer.goto("/client/cardBag");
+  await expect(customer.getByTestId("bag-mall-codes").locator("a")).toHaveCount(3);
+  await expect(customer.getByTestId("bag-mall-codes")).not.toContainText("PIN");
+  await shot(customer, "card-bag-codes-390");
+  await customer.screenshot({ path: "/tmp/mall-shots/card-bag-codes-390.png", fullPage: true });
 
   // The purchaser sees the order (codes masked) and one SMS fewer.
   await buyerPage.goto("/sale/EquityOrder");

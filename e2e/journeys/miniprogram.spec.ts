@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
 import QRCode from "qrcode";
 import { apiCall, loginToken, registerAccount } from "../support/api";
+import { chooseOption } from "../support/select";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
 
@@ -166,4 +167,61 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   const body = (await store.json()) as { code: number; msg: string; data: { name: string; theme: number; navMenus: { title: string }[] } };
   expect(body.code, body.msg).toBe(1);
   expect(body.data).toMatchObject({ name: "礼享权益商城", theme: 3, navMenus: [{ title: "首页" }, { title: "礼包" }] });
+});
+
+/** A page at 1280 px, also kept under /tmp/mall-shots for review. */
+async function shot1280(page: Page, name: string): Promise<void> {
+  await shot(page, name);
+  await page.screenshot({ path: path.join("/tmp/mall-shots", `${name}.png`), fullPage: true });
+}
+
+test("a purchaser binds its official account on the local platform; a provider authorises a brand on the local-life platform", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now().toString(36);
+  const buyer = await registerAccount(request, { orgName: "礼享公众号运营有限公司" });
+  const token = await loginToken(request, buyer);
+
+  // WechatOfficial: bind through the consent page (official account), see it, send a template message.
+  const page = await session(browser, token, 1280);
+  await page.goto("/sale/WechatOfficial");
+  await expect(page.getByText("尚未绑定公众号")).toBeVisible();
+  await page.getByTestId("official-authorise").click();
+  await page.waitForURL(/\/mp-platform\/wechat\/authorize\?.*auth_type=1/);
+  await expect(page.getByText("公众号名称")).toBeVisible();
+  await page.getByTestId("mp-consent-name").fill(`礼享服务号 ${stamp}`);
+  await page.getByTestId("mp-consent-ok").click();
+  await page.waitForURL(/\/sale\/WechatOfficial$/);
+  await expect(page.getByTestId("official-account")).toContainText(`礼享服务号 ${stamp}`);
+  await expect(page.getByTestId("official-account")).toContainText("自定义菜单");
+  await page.getByTestId("official-send").click();
+  await expect(page.getByText("请输入接收者OpenID")).toBeVisible();
+  await chooseOption(page, page.locator("input#templateId"), "订单发货通知");
+  await page.getByTestId("official-openid").fill("oFollower0001");
+  await page.getByTestId("official-send").click();
+  await expect(page.getByRole("cell", { name: "cgi-bin/message/template/send" })).toBeVisible();
+  await shot1280(page, "official-account");
+
+  // The same page under /business (DockWechat) shows the same binding.
+  await page.goto("/business/DockWechat");
+  await expect(page.getByTestId("official-account")).toContainText(`礼享服务号 ${stamp}`);
+  await shot1280(page, "dock-wechat");
+
+  // LocaLivePlatform: an operator makes a merchant a provider; a brand binds it; it authorises the brand.
+  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const provider = await registerAccount(request, { orgName: "本地生活服务商" });
+  await apiCall(request, opsToken, "post", `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
+  const providerToken = await loginToken(request, provider);
+  const brand = await registerAccount(request, { orgName: `面馆品牌 ${stamp}` });
+  await apiCall(request, await loginToken(request, brand), "post", "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "brand" });
+  const p = await session(browser, providerToken, 1280);
+  await p.goto("/providers/LocaLivePlatform");
+  await expect(p.getByRole("cell", { name: `面馆品牌 ${stamp}` })).toBeVisible();
+  await p.getByTestId(`life-authorise-${brand.merchantId}`).click();
+  await p.waitForURL(/\/mp-platform\/douyin\/authorize\?/);
+  await p.getByTestId("mp-consent-name").fill(`面馆本地生活 ${stamp}`);
+  await p.getByTestId("mp-consent-ok").click();
+  await p.waitForURL(/\/providers\/LocaLivePlatform$/);
+  await expect(p.getByRole("cell", { name: `面馆本地生活 ${stamp}` })).toBeVisible();
+  await expect(p.getByText("已授权").first()).toBeVisible();
+  await shot1280(p, "local-life");
 });

@@ -221,3 +221,108 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await expect(page.getByText("退款金额超过可退金额").first()).toBeVisible();
   await shot(page, "refunds");
 });
+
+test("a customer shows a card's dynamic code on a phone; a clerk redeems an amount with it once", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now().toString(36);
+  const brand: Account = await registerAccount(request, { orgName: "晨光卡券品牌有限公司" });
+  const brandToken = await loginToken(request, brand);
+  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+
+  // A face-value card sold to a docked purchaser, extracted, activated and bound into a customer's card bag.
+  const product = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/onecard/products", {
+    kind: "face_value", name: `储值卡${stamp}`, faceValue: 10_000, salePrice: 10_000, named: false, validity: { kind: "days", days: 1200 }, rechargeAllowed: true, scope: "", terms: "",
+  });
+  await call(request, brandToken, "post", "/api/card-brander/onecard/batches", { productId: product.id, count: 1, requestKey: `e2e-dyn-batch-${stamp}` });
+  const buyer = await registerAccount(request, { orgName: "礼享卡券采购有限公司" });
+  const buyerToken = await loginToken(request, buyer);
+  for (const token of [brandToken, buyerToken]) await verifyRealName(request, token);
+  const docking = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", { supplierId: brand.merchantId });
+  await call(request, brandToken, "post", `/api/card-user/abutment/brander/review/${docking.id}`, { approve: true });
+  for (const [i, token] of [brandToken, buyerToken].entries()) {
+    const phone = `13${String(Date.now() * 10 + i).slice(-9)}`;
+    await call(request, token, "post", "/api/card-user/sendSms", { phone, scene: "signAgreement" });
+    await call(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, { phone, verifyCode: await readCode(request, phone) });
+  }
+  await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 20_000, reason: "e2e", requestKey: `e2e-dyn-${buyer.merchantId}` });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 20_000, requestKey: `e2e-dyn-move-${buyer.merchantId}` });
+  const sale = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/onecard/purchase", { productId: product.id, quantity: 1, requestKey: `e2e-dyn-buy-${stamp}` });
+  const cards = await call<{ list: { id: string }[] }>(request, buyerToken, "get", "/api/card-user/onecard/cards?pageSize=100");
+  const extracted = await request.post("/api/card-user/onecard/extract", { headers: { "x-auth-token": buyerToken }, data: { cardIds: cards.list.map((c) => c.id) } });
+  const ExcelJS = (await import("exceljs")).default;
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(Buffer.from(await extracted.body()) as unknown as ArrayBuffer);
+  const [cardNo, password] = ((wb.worksheets[0]?.getRow(2).values as unknown[] | undefined) ?? []).slice(1).map(String);
+  if (!cardNo || !password) throw new Error("no card");
+  await call(request, buyerToken, "post", "/api/card-user/onecard/activate", { saleId: sale.id, requestKey: `e2e-dyn-act-${stamp}` });
+  const customerPhone = `139${String(Date.now()).slice(-8)}`;
+  await request.post("/api/mall/customer/sendSms", { data: { phone: customerPhone } });
+  const login = (await (await request.post("/api/mall/customer/login", { data: { phone: customerPhone, smsCode: await readCode(request, customerPhone) } })).json()) as { data: { token: string } };
+  const bound = await request.post("/api/mall/onecard/bind", { headers: { "x-customer-token": login.data.token }, data: { cardNo, password } });
+  expect(((await bound.json()) as { code: number }).code).toBe(1);
+
+  // A store of the brand with a clerk.
+  const store = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/branderStores", { name: `卡券门店${stamp}`, provinceCode: "440000", cityCode: "440300", countyCode: "440305", address: "科技园南路18号" });
+  const clerkEmail = uniqueEmail("clerk");
+  const sub = await call<{ passportId: string }>(request, brandToken, "post", "/api/card-brander/passport/sub/add", { email: clerkEmail, name: "店员小周", password: PASSWORD, menus: ["business/WriteOff"] });
+  await call(request, brandToken, "post", `/api/card-brander/branderStores/${store.id}/clerks`, { passportId: sub.passportId });
+  const clerkToken = ((await (await request.post("/api/card-user/login", { data: { email: clerkEmail, password: PASSWORD, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+
+  // The customer's card bag on a phone: the card's dynamic code with its countdown.
+  const customerContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await customerContext.addInitScript(
+    ([token, phone]) => {
+      window.localStorage.setItem("customer-token", token);
+      window.localStorage.setItem("customer-phone", phone);
+    },
+    [login.data.token, customerPhone] as const,
+  );
+  const customer = await customerContext.newPage();
+  await customer.goto("/client/cardBag");
+  await expect(customer.getByText(`储值卡${stamp}`)).toBeVisible();
+  await customer.getByText(`储值卡${stamp}`).click();
+  await expect(customer.getByTestId("dynamic-code")).toBeVisible();
+  await expect(customer.getByTestId("dynamic-code")).toHaveText(/^\d{6} \d{6} \d{6}$/);
+  await expect(customer.getByTestId("dynamic-countdown")).toContainText("秒后刷新");
+  // The code sits in a modal: a viewport shot (a full-page one re-lays the page out behind it).
+  await customer.screenshot({ path: path.join(SHOTS, "stores-dynamic-code-390.png") });
+  expect(await customer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const dynamicCode = ((await customer.getByTestId("dynamic-code").textContent()) ?? "").replace(/\s/g, "");
+
+  // The clerk enters it instead of the card number and password, takes 30.00 off, and is refused the second time.
+  const phone = await session(browser, clerkToken, { width: 390, height: 844 });
+  await phone.goto("/verify");
+  await phone.locator(".ant-segmented-item").filter({ hasText: "动态码" }).click();
+  await phone.getByRole("textbox", { name: "动态码" }).fill(dynamicCode);
+  await phone.getByTestId("verify-check").click();
+  await expect(phone.getByTestId("verify-preview")).toContainText("¥100.00");
+  await phone.getByLabel("核销金额").fill("30.00");
+  await shot(phone, "clerk-dynamic-preview");
+  await phone.getByTestId("verify-redeem").click();
+  await expect(phone.getByTestId("verify-done")).toContainText("¥30.00");
+  await phone.getByTestId("verify-next").click();
+  await phone.getByRole("textbox", { name: "动态码" }).fill(dynamicCode);
+  await phone.getByTestId("verify-check").click();
+  await expect(phone.getByTestId("verify-error")).toContainText("该动态码已使用");
+  await shot(phone, "clerk-dynamic-refused");
+  await customer.reload();
+  await expect(customer.getByText("¥70.00").first()).toBeVisible();
+
+  // The brand limits a voucher goods to this store in the "redeemable stores" dialog.
+  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", { name: `晨光卡${stamp}`, description: "茶饮" });
+  const goods = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
+    brandId: b.id, equityType: "food", invoiceType: "vat_6", perOrderMax: 5, name: `门店限定券${stamp}`, businessType: "card_voucher", faceValue: 2000, price: 1800, settlementPrice: 1700, code: `LIM-${stamp}`,
+  });
+  const page = await session(browser, brandToken, { width: 1280, height: 800 });
+  await page.goto("/business/WriteOff");
+  await page.getByTestId("open-goods-stores").click();
+  await chooseOption(page, page.getByRole("combobox", { name: "商品", exact: true }), `门店限定券${stamp}`);
+  await page.getByText("指定门店", { exact: true }).click();
+  await chooseOption(page, page.getByRole("combobox", { name: "门店", exact: true }), `卡券门店${stamp}`);
+  await page.getByText(/^选择商品券码可在哪些门店核销/).click(); // closes the multiple select's dropdown
+  await shot(page, "goods-stores-dialog");
+  await page.getByTestId("goods-stores-save").click();
+  await expect(page.getByText("可核销门店已保存")).toBeVisible();
+  const limited = await call<{ all: boolean; stores: { id: string }[] }>(request, brandToken, "get", `/api/card-brander/product/${goods.id}/stores`);
+  expect(limited).toMatchObject({ all: false, stores: [{ id: store.id }] });
+});

@@ -66,7 +66,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const { onecard, customers } = await registerOnecard(host, { accounts, catalog, purchasing });
   await registerCommerce(host, { media, catalog, accounts });
   await registerTakeout(host, { customers });
-  const { stores } = await registerStores(host, { onecard, purchasing, serves: onboarding.serves });
+  const { stores } = await registerStores(host, { onecard, customers, purchasing, serves: onboarding.serves });
   const collection = await registerCollection(host, { stores, serves: onboarding.serves });
   const miniprogram = await registerMiniprogram(host);
   await registerMall(host, { appearance: (appId, version) => miniprogram.mallAppearance(appId, version), customers, onecard, catalog, purchasing });

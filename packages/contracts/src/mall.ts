@@ -168,7 +168,11 @@ export const mallOrder = z.object({
 export type MallOrder = z.infer<typeof mallOrder>;
 export const mallOrderPage = pageOf(mallOrder);
 export const mallOrderQuery = pageQuery.extend({ state: z.enum(MALL_ORDER_STATES).optional(), orderNo: z.string().trim().max(40).optional(), phone: z.string().trim().max(11).optional() });
-export const mallRefundReq = z.strictObject({ reason: z.string({ error: "mall.refundReasonEmpty" }).trim().min(1, { error: "mall.refundReasonEmpty" }).max(200, { error: "mall.textTooLong" }) });
+export const mallRefundReq = z.strictObject({
+  reason: z.string({ error: "mall.refundReasonEmpty" }).trim().min(1, { error: "mall.refundReasonEmpty" }).max(200, { error: "mall.textTooLong" }),
+  /** The same key again returns the refunded order and changes nothing. */
+  requestKey: requestKeyField.optional(),
+});
 
 /* ---------- members ---------- */
 export const mallMember = z.object({ customerId: z.string(), phone: z.string(), orders: z.number().int(), spent: money, firstSeenAt: z.string(), lastSeenAt: z.string() });
@@ -212,3 +216,17 @@ export const checkoutReq = z.strictObject({
 });
 export type CheckoutReq = z.infer<typeof checkoutReq>;
 export const walletPayment = z.object({ id: z.string(), provider: z.string(), request: z.record(z.string(), z.unknown()), createdAt: z.string() });
+
+/** A code the customer bought in a mall, as the card bag lists it (masked; its order's page reveals it). */
+export const mallBagCode = z.object({
+  deliveryId: z.string(),
+  orderId: z.string(),
+  orderNo: z.string(),
+  appId: z.string(),
+  mallName: z.string(),
+  name: z.string(),
+  cardNumber: z.string(),
+  expiresAt: z.string().nullable(),
+  boughtAt: z.string(),
+});
+export type MallBagCode = z.infer<typeof mallBagCode>;

@@ -70,6 +70,7 @@ export const ONECARD_MESSAGES = {
   "onecard.frozen": { cn: "该卡已冻结", tw: "該卡已凍結", en: "This card is frozen" },
   "onecard.unusable": { cn: "该卡不可用", tw: "該卡不可用", en: "This card cannot be used" },
   "onecard.insufficient": { cn: "卡余额不足", tw: "卡餘額不足", en: "Insufficient card balance" },
+  "onecard.refundExceeds": { cn: "退回金额超过该卡的支付金额", tw: "退回金額超過該卡的支付金額", en: "The refund exceeds what was paid with this card" },
   "onecard.notYours": { cn: "只能操作本商户购买的卡", tw: "只能操作本商戶購買的卡", en: "You can only handle cards your company bought" },
   "onecard.activateMixed": {
     cn: "所选卡中有不可激活的卡，全部未激活",

@@ -56,5 +56,11 @@ export const STORES_MESSAGES = {
   "writeoff.chooseStore": { cn: "请选择核销门店", tw: "請選擇核銷門店", en: "Please choose the store" },
   "writeoff.amountInvalid": { cn: "请输入正确的核销金额", tw: "請輸入正確的核銷金額", en: "Please enter a correct amount" },
   "writeoff.amountMissing": { cn: "请输入从卡中扣除的金额", tw: "請輸入從卡中扣除的金額", en: "Please enter the amount to take off the card" },
+  "writeoff.notValidHere": { cn: "该商品不能在本门店使用", tw: "該商品不能在本門店使用", en: "Not valid at this store" },
+  "writeoff.goodsNotFound": { cn: "商品不存在", tw: "商品不存在", en: "The goods does not exist" },
+  "writeoff.chooseStores": { cn: "请至少选择一个可核销门店", tw: "請至少選擇一個可核銷門店", en: "Please choose at least one store" },
+  "writeoff.dynamicUnknown": { cn: "动态码不正确", tw: "動態碼不正確", en: "The dynamic code is not correct" },
+  "writeoff.dynamicExpired": { cn: "动态码已过期，请让顾客刷新", tw: "動態碼已過期，請讓顧客重新整理", en: "The dynamic code has expired; ask the customer to refresh it" },
+  "writeoff.dynamicUsed": { cn: "该动态码已使用", tw: "該動態碼已使用", en: "This dynamic code has already been used" },
   "writeoff.docNotFound": { cn: "结算单不存在", tw: "結算單不存在", en: "The settlement document does not exist" },
 } as const;

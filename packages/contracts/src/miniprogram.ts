@@ -207,6 +207,62 @@ export const mpRejectReq = z.strictObject({
   /** Screenshots as data URLs (PNG or JPEG, ≤ 1 MB each). */
   screenshots: z.array(z.string().max(1_400_000, { error: "mp.screenshotInvalid" }).regex(/^data:image\/(?:png|jpeg);base64,[A-Za-z0-9+/=]+$/, { error: "mp.screenshotInvalid" })).max(5).default([]),
 });
-export const mpPreauthInfo = z.object({ platform: z.enum(MP_PLATFORMS), expired: z.boolean(), used: z.boolean(), scopes: z.array(z.string()) });
+export const mpPreauthInfo = z.object({ platform: z.enum(MP_PLATFORMS), expired: z.boolean(), used: z.boolean(), scopes: z.array(z.string()), accountType: z.enum(["miniprogram", "official", "life"]).default("miniprogram") });
 export const mpAuthorizeReq = z.strictObject({ nickName: z.string().trim().min(1, { error: "mp.nameEmpty" }).max(30, { error: "mp.textTooLong" }) });
 export const mpAuthorizeReply = z.object({ redirect: z.string(), appId: z.string() });
+
+/* ---------- official accounts (WechatOfficial, DockWechat) and local-life accounts (LocaLivePlatform) ---------- */
+
+export const MP_ACCOUNT_KINDS = ["official", "life"] as const;
+export type MpAccountKind = (typeof MP_ACCOUNT_KINDS)[number];
+export const MP_ACCOUNT_STATES = ["authorized", "unauthorized", "unbound"] as const;
+
+/** An official account (公众号, WeChat) or local-life account (Douyin local services) a merchant bound. */
+export const mpAccount = z.object({
+  id: z.string(),
+  kind: z.enum(MP_ACCOUNT_KINDS),
+  platform: z.enum(MP_PLATFORMS),
+  appId: z.string(),
+  name: z.string(),
+  brandId: z.string().nullable(),
+  /** The functions the account authorised to the platform. */
+  scopes: z.array(z.string()),
+  state: z.enum(MP_ACCOUNT_STATES),
+  /** The menu set on the official account (links to the mall), when set. */
+  menu: z.array(z.object({ name: z.string(), url: z.string() })).nullable(),
+  authorizedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type MpAccount = z.infer<typeof mpAccount>;
+
+/** A call the (local) platform answered for the account: what it would have sent. */
+export const mpPlatformCall = z.object({ operation: z.string(), payload: z.record(z.string(), z.unknown()), at: z.string() });
+export type MpPlatformCall = z.infer<typeof mpPlatformCall>;
+
+export const mpOfficialReply = z.object({
+  account: mpAccount.nullable(),
+  /** The released malls the menu links to. */
+  mallLinks: z.array(z.object({ name: z.string(), url: z.string() })),
+  /** The account's message templates (template messages it may send). */
+  templates: z.array(z.object({ id: z.string(), title: z.string() })),
+  calls: z.array(mpPlatformCall),
+});
+export type MpOfficialReply = z.infer<typeof mpOfficialReply>;
+
+export const mpAccountAuthUrlQuery = z.object({
+  redirect: z.string().regex(/^\/[A-Za-z0-9/_-]*$/).max(200),
+  brandId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export const mpAccountCallbackReq = z.strictObject({
+  authCode: z.string().trim().min(1, { error: "mp.authCodeInvalid" }).max(100, { error: "mp.authCodeInvalid" }),
+  brandId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export const mpTemplateMessageReq = z.strictObject({
+  openId: z.string({ error: "mp.openIdEmpty" }).trim().min(1, { error: "mp.openIdEmpty" }).max(64, { error: "mp.textTooLong" }),
+  templateId: z.string({ error: "mp.templateRequired" }).trim().min(1, { error: "mp.templateRequired" }).max(64, { error: "mp.textTooLong" }),
+});
+
+/** LocaLivePlatform: the brands a provider serves and their local-life authorisation. */
+export const mpLifeBrand = z.object({ brandId: z.string(), brandName: z.string(), account: mpAccount.nullable() });
+export const mpLifeBrandsReply = z.object({ list: z.array(mpLifeBrand) });
+export type MpLifeBrand = z.infer<typeof mpLifeBrand>;

@@ -158,18 +158,27 @@ const codeField = z
   .pipe(z.string().min(1, { error: "writeoff.codeEmpty" }).max(64, { error: "writeoff.codeUnknown" }));
 const secretField = z.string({ error: "writeoff.secretEmpty" }).trim().min(1, { error: "writeoff.secretEmpty" }).max(64, { error: "writeoff.codeUnknown" });
 
-export const writeOffCheckReq = z.strictObject({
-  kind: z.enum(REDEMPTION_SOURCES),
+/** What a clerk enters: a coupon code + secret, a card number + password, or a customer's dynamic code (no secret). */
+export const WRITEOFF_KINDS = ["coupon", "onecard", "dynamic"] as const;
+export type WriteOffKind = (typeof WRITEOFF_KINDS)[number];
+const writeOffCheckFields = z.strictObject({
+  kind: z.enum(WRITEOFF_KINDS),
   code: codeField,
-  secret: secretField,
+  secret: secretField.optional(),
   /** The store (the brand's main account); a clerk always redeems at their own store. */
   storeId: idString.optional(),
 });
-export const writeOffReq = writeOffCheckReq.extend({
-  /** One-card: what to take off the card (minor units). A coupon is redeemed whole. */
-  amount: z.number({ error: "writeoff.amountInvalid" }).int({ error: "writeoff.amountInvalid" }).min(1, { error: "writeoff.amountInvalid" }).max(100_000_000, { error: "writeoff.amountInvalid" }).optional(),
-  requestKey: requestKeyField,
-});
+const secretUnlessDynamic = (v: { kind: WriteOffKind; secret?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (v.kind !== "dynamic" && !v.secret) ctx.addIssue({ code: "custom", message: "writeoff.secretEmpty", path: ["secret"] });
+};
+export const writeOffCheckReq = writeOffCheckFields.superRefine(secretUnlessDynamic);
+export const writeOffReq = writeOffCheckFields
+  .extend({
+    /** One-card (card or dynamic code): what to take off the card (minor units). A coupon is redeemed whole. */
+    amount: z.number({ error: "writeoff.amountInvalid" }).int({ error: "writeoff.amountInvalid" }).min(1, { error: "writeoff.amountInvalid" }).max(100_000_000, { error: "writeoff.amountInvalid" }).optional(),
+    requestKey: requestKeyField,
+  })
+  .superRefine(secretUnlessDynamic);
 export type WriteOffReq = z.infer<typeof writeOffReq>;
 export const writeOffPreview = z.object({
   kind: z.enum(REDEMPTION_SOURCES),
@@ -254,3 +263,16 @@ export const settleRunReply = z.object({ day: z.string(), documents: z.number().
 
 export const shopVerifyQuery = z.object({ storeId: idString, goodsId: idString });
 export const shopVerifyReply = z.object({ redeemable: z.boolean(), reason: z.string().nullable() });
+
+/** Where a goods' codes are redeemable: all the brand's stores, or the stores listed. */
+export const goodsStoresReq = z.strictObject({
+  all: z.boolean(),
+  storeIds: z.array(idString).max(10_000).default([]),
+});
+export type GoodsStoresReq = z.infer<typeof goodsStoresReq>;
+export const goodsStoresReply = z.object({ goodsId: z.string(), all: z.boolean(), stores: z.array(z.object({ id: z.string(), name: z.string() })) });
+export type GoodsStoresReply = z.infer<typeof goodsStoresReply>;
+
+/** A customer's dynamic code for a card (the card bag), valid `ttlSeconds`, redeemable once. */
+export const dynamicCodeReply = z.object({ code: z.string(), expiresAt: z.string(), ttlSeconds: z.number().int() });
+export type DynamicCodeReply = z.infer<typeof dynamicCodeReply>;

@@ -1,7 +1,12 @@
-import type { MallOrder, SelfGoods, SmsSummary, Storefront, StoreGoods } from "@tessera/contracts";
+import type { MallBagCode, MallOrder, SelfGoods, SmsSummary, Storefront, StoreGoods } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { dock } from "../../../test/docking";
+import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
+import { creditCard } from "../onecard";
+import { invariantProblems } from "../onecard/repo";
+import { withTx } from "../../db/tx";
 import { key, login, newPhone, newShop, stockMall, type Shop } from "./fixtures";
 
 let t: TestApp;
@@ -14,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
+  expect(await invariantProblems(t.ctx.database.db)).toEqual([]);
   await t.close();
 });
 
@@ -118,6 +124,15 @@ describe("the storefront", () => {
     expect((await t.call("GET", `/api/mall/shop/orders/${o.id}`, { headers: d.headers })).status).toBe(404);
     const mine = await t.call<MallOrder>("GET", `/api/mall/shop/orders/${o.id}`, { headers: c.headers });
     expect(mine.body.data.deliveries.map((x) => x.cardSecret)).toEqual(o.deliveries.map((x) => x.cardSecret));
+
+    // The codes land in the customer's card bag (masked; the order's page reveals them); others see none.
+    const bagCodes = async (h: Record<string, string>) => (await t.call<{ list: MallBagCode[] }>("GET", "/api/mall/codes", { headers: { "x-customer-token": h["x-customer-token"] ?? "" } })).body.data.list;
+    const inBag = await bagCodes(c.headers);
+    expect(inBag.filter((x) => x.orderId === o.id)).toHaveLength(3);
+    expect(inBag[0]).toMatchObject({ appId: shop.appId, mallName: "Star Mall", orderNo: o.orderNo });
+    expect(JSON.stringify(inBag)).not.toContain("SECRET-");
+    expect(await bagCodes(d.headers)).toEqual([]);
+    expect((await t.call("GET", "/api/mall/codes")).body.code).toBe(1007);
   });
 
   it("uses the purchaser's own stock before buying", async () => {
@@ -179,5 +194,63 @@ describe("the storefront", () => {
     expect((await t.call("POST", `/api/card-user/mall/orders/${paid.body.data.id}/refund`, { token: shop.purchaser.token, body: { reason: "again" } })).status).toBe(409);
     const after = await balances(shop.purchaser.token);
     expect(before.income.amount - after.income.amount).toBe(2990);
+  });
+  it("a card-paid order: paid from the customer's card of the mall's brand, refunded in full back onto it, once", async () => {
+    const s = await newShop(t, { codes: 4 });
+    const m = await stockMall(t, s);
+    // The mall's merchant is the card's brand: it issues cards, a purchaser of its cards gifts one to the customer.
+    const product = await t.call<{ id: string }>("POST", "/api/card-brander/onecard/products", {
+      token: s.purchaser.token,
+      body: { kind: "face_value", name: "Star card 100", faceValue: 10_000, salePrice: 10_000, named: false, validity: { kind: "days", days: 1200 }, rechargeAllowed: false, scope: "Star Mall", terms: "No cash back" },
+    });
+    expect(product.body.code).toBe(1);
+    const batch = await t.call("POST", "/api/card-brander/onecard/batches", { token: s.purchaser.token, body: { productId: product.body.data.id, count: 1, requestKey: key() } });
+    expect(batch.body.code).toBe(1);
+    const seller = await registerMerchant(t, { orgName: "Card Reseller Co" });
+    await dock(t, s.purchaser, seller);
+    await fundSup(t, seller, 100_000);
+    await t.call("POST", "/api/card-user/onecard/purchase", { token: seller.token, body: { productId: product.body.data.id, quantity: 1, requestKey: key() } });
+    const cards = (await t.call<{ list: { id: string }[] }>("GET", "/api/card-user/onecard/cards", { token: seller.token })).body.data.list;
+    expect((await t.call("POST", "/api/card-user/onecard/activate", { token: seller.token, body: { cardIds: cards.map((c) => c.id), requestKey: key() } })).body.code).toBe(1);
+    const c = await login(t, s);
+    const gift = await t.call<{ id: string }>("POST", "/api/card-user/onecard/gifts", { token: seller.token, body: { cardIds: cards.map((x) => x.id), phone: c.phone, requestKey: key() } });
+    const claimed = await t.call("POST", `/api/mall/onecard/gifts/${gift.body.data.id}/claim`, { headers: { "x-customer-token": c.headers["x-customer-token"] ?? "" } });
+    expect(claimed.body.code).toBe(1);
+    const usable = await t.call<{ id: string; balance: { amount: number } }[]>("GET", "/api/mall/shop/cards", { headers: c.headers });
+    expect(usable.body.data).toHaveLength(1);
+    const cardId = usable.body.data[0]?.id ?? "";
+    expect(usable.body.data[0]?.balance.amount).toBe(10_000);
+
+    const before = await balances(s.purchaser.token);
+    const paid = await t.call<MallOrder>("POST", "/api/mall/shop/checkout", { headers: c.headers, body: { lines: [{ kind: "goods", id: m.cardSelf, quantity: 1 }], payMethod: "card", cardId, requestKey: key() } });
+    expect(paid.body.data).toMatchObject({ state: "delivered", payMethod: "card", amount: { amount: 2990 } });
+    const cardBalance = async () => (await t.call<{ id: string; balance: { amount: number } }[]>("GET", "/api/mall/shop/cards", { headers: c.headers })).body.data[0]?.balance.amount;
+    expect(await cardBalance()).toBe(10_000 - 2990);
+    // A card payment moves no ledger money (the brand was paid at activation): income unchanged.
+    expect((await balances(s.purchaser.token)).income.amount).toBe(before.income.amount);
+    const tooMuch = await t.call("POST", "/api/mall/shop/checkout", { headers: c.headers, body: { lines: [{ kind: "goods", id: m.cardSelf, quantity: 3 }], payMethod: "card", cardId, requestKey: key() }, lang: "en" });
+    expect([tooMuch.status, tooMuch.body.msg]).toEqual([409, "Insufficient card balance"]);
+
+    const refundKey = key();
+    const other = await newShop(t, { codes: 1 });
+    expect((await t.call("POST", `/api/card-user/mall/orders/${paid.body.data.id}/refund`, { token: other.purchaser.token, body: { reason: "x", requestKey: refundKey } })).status).toBe(404);
+    const r = await t.call<MallOrder>("POST", `/api/card-user/mall/orders/${paid.body.data.id}/refund`, { token: s.purchaser.token, body: { reason: "Out of stock at the brand", requestKey: refundKey } });
+    expect(r.body.data).toMatchObject({ state: "refunded", refundReason: "Out of stock at the brand" });
+    expect(await cardBalance()).toBe(10_000);
+    // A refunded order's codes leave the card bag.
+    const bag = await t.call<{ list: MallBagCode[] }>("GET", "/api/mall/codes", { headers: { "x-customer-token": c.headers["x-customer-token"] ?? "" } });
+    expect(bag.body.data.list.filter((x) => x.orderId === paid.body.data.id)).toEqual([]);
+    // The same key again: the same refunded order, nothing changed; another request is refused.
+    const replay = await t.call<MallOrder>("POST", `/api/card-user/mall/orders/${paid.body.data.id}/refund`, { token: s.purchaser.token, body: { reason: "Out of stock at the brand", requestKey: refundKey } });
+    expect([replay.status, replay.body.data.state, replay.body.data.refundedAt]).toEqual([200, "refunded", r.body.data.refundedAt]);
+    expect((await t.call("POST", `/api/card-user/mall/orders/${paid.body.data.id}/refund`, { token: s.purchaser.token, body: { reason: "again", requestKey: key() } })).status).toBe(409);
+    expect(await cardBalance()).toBe(10_000);
+    expect((await balances(s.purchaser.token)).income.amount).toBe(before.income.amount);
+    // onecard's credit never gives back more than the debit it reverses.
+    const over = withTx(t.ctx.database.db, (tx) => creditCard(tx, { cardId: Number(cardId), amount: 2991, requestKey: key(), debitKey: `mall:${paid.body.data.id}`, note: "" }, new Date()));
+    await expect(over).rejects.toMatchObject({ messageKey: "onecard.refundExceeds" });
+    // The card's moves: the payment and its refund, once each.
+    const moves = await t.ctx.database.db.selectFrom("onecard_moves").select(["kind", "amount"]).where("card_id", "=", Number(cardId)).orderBy("id").execute();
+    expect(moves.map((x) => [x.kind, Number(x.amount)])).toEqual([["activate", 10_000], ["redeem", -2990], ["refund", 2990]]);
   });
 });

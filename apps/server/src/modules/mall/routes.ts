@@ -11,6 +11,7 @@ import {
   mallMemberPage,
   mallMemberQuery,
   mallOrder,
+  mallBagCode,
   mallOrderPage,
   mallOrderQuery,
   mallRefundReq,
@@ -104,7 +105,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       ok(await mall.orders(actorOf(req), req.query, req.lang)),
     );
     app.post("/mall/orders/:id/refund", { schema: { tags, security, summary: "Refund a mall order to the customer's payment", params: idParam, body: mallRefundReq, response: { 200: envelope(mallOrder) } }, preHandler: g(["sale/EquityOrder"]) }, async (req) =>
-      ok(await mall.refund(actorOf(req), req.params.id, req.body.reason, req.lang)),
+      ok(await mall.refund(actorOf(req), req.params.id, req.body.reason, req.lang, req.body.requestKey)),
     );
     app.get("/mall/members", { schema: { tags, security, summary: "MallMember / ShopMember: the mall's customers", querystring: mallMemberQuery, response: { 200: envelope(mallMemberPage) } }, preHandler: g(MALL_PAGES.members) }, async (req) =>
       ok(await mall.members(actorOf(req), req.query)),
@@ -148,6 +149,9 @@ export function storeRoutes({ mall, customers }: { mall: MallService; customers:
     );
     app.get("/shop/orders", { schema: { tags, security: csec, summary: "The customer's orders in this mall", querystring: pageQuery, response: { 200: envelope(mallOrderPage) } }, preHandler: pre }, async (req) =>
       ok(await mall.customerOrders(await mallOf(mall, req), customerOf(req), req.query, req.lang)),
+    );
+    app.get("/codes", { schema: { tags, security: csec, summary: "The codes the customer bought in any mall, for the card bag (masked)", response: { 200: envelope(z.object({ list: z.array(mallBagCode) })) } }, preHandler: pre }, async (req) =>
+      ok({ list: await mall.customerCodes(customerOf(req)) }),
     );
     app.get("/shop/orders/:id", { schema: { tags, security: csec, summary: "One order, codes in full for its buyer", params: idParam, response: { 200: envelope(mallOrder) } }, preHandler: pre }, async (req) =>
       ok(await mall.customerOrder(await mallOf(mall, req), customerOf(req), req.params.id, req.lang)),

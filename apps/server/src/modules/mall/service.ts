@@ -9,6 +9,7 @@ import {
   type GiftBag,
   type GiftBagReq,
   type Lang,
+  type MallBagCode,
   type MallOrder,
   type MallSettings,
   type MallSettingsReq,
@@ -35,8 +36,9 @@ import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { post } from "../ledger";
 import type { MallAppearance } from "../miniprogram";
-import type { Customer } from "../onecard";
-import type { CardKeys } from "../supply";
+import { getMerchant } from "../merchants";
+import { cardOwner, creditCard, customerCards, customerIdByPhone, phonesOf, type Customer } from "../onecard";
+import { buyerStock, sealedCodes, takeBuyerCodes, type CardKeys } from "../supply";
 import type { PaymentAdapter } from "./payments";
 import * as repo from "./repo";
 
@@ -136,7 +138,7 @@ export class MallService {
   /* ---------- SelfSupport ---------- */
 
   private async buyer(merchantId: number) {
-    const m = await repo.merchantOf(this.deps.db, merchantId);
+    const m = await getMerchant(this.deps.db, merchantId);
     if (!m) throw new AppError(CODE.FORBIDDEN, "auth.forbidden");
     return m;
   }
@@ -212,8 +214,8 @@ export class MallService {
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     const goods = await this.deps.catalog.goods(rows.map((r) => r.goods_id));
-    const stock = await repo.ownStock(this.deps.db, merchantId, rows.map((r) => r.goods_id));
-    const me = await repo.merchantOf(this.deps.db, merchantId);
+    const stock = await buyerStock(this.deps.db, merchantId, rows.map((r) => r.goods_id), repo.MALL_USED_CODES);
+    const me = await getMerchant(this.deps.db, merchantId);
     const prices = me ? await this.costs(me, [...goods.values()]) : new Map<number, number>();
     return {
       list: rows.map((r) => {
@@ -464,7 +466,7 @@ export class MallService {
   async storeCards(m: MallContext, customer: Customer) {
     await this.unlocked(m);
     await repo.touchMember(this.deps.db, m.appearance.merchantId, customer.id, this.now());
-    const cards = await repo.customerCards(this.deps.db, customer.id, m.appearance.merchantId);
+    const cards = await customerCards(this.deps.db, customer.id, m.appearance.merchantId);
     return cards.map((c) => ({ id: String(c.id), cardNo: maskNumber(this.deps.keys.unseal(c.sealed).number), balance: money(c.balance - c.held, c.currency) }));
   }
 
@@ -531,7 +533,7 @@ export class MallService {
     if (needsAccount && !req.topUpAccount) throw invalid("mall.topUpAccountEmpty", "topUpAccount");
     if (req.payMethod === "card") {
       if (!req.cardId) throw invalid("mall.cardRequired", "cardId");
-      const card = await repo.cardOwner(this.deps.db, Number(req.cardId));
+      const card = await cardOwner(this.deps.db, Number(req.cardId));
       if (!card || card.customer_id !== customer.id || card.brander_id !== merchantId || card.currency !== currency) throw conflict("mall.cardNotUsable", "cardId");
       if (card.balance - card.held < amount) throw conflict("onecard.insufficient", "cardId");
     }
@@ -539,7 +541,7 @@ export class MallService {
     for (const u of units) if (u.delivery === "code") codeNeeds.set(u.goodsId, (codeNeeds.get(u.goodsId) ?? 0) + u.count);
     const tag = createHash("sha256").update(`${customer.id}:${req.requestKey}`).digest("hex").slice(0, 16);
     for (let attempt = 1; ; attempt++) {
-      const stock = await repo.ownStock(this.deps.db, merchantId, [...codeNeeds.keys()]);
+      const stock = await buyerStock(this.deps.db, merchantId, [...codeNeeds.keys()], repo.MALL_USED_CODES);
       for (const [goodsId, need] of codeNeeds) {
         const short = need - (stock.get(goodsId) ?? 0);
         if (short > 0) await this.deps.purchasing.place(merchantId, { goodsId: String(goodsId), quantity: short, orderNo: `MALL${tag}A${attempt}G${goodsId}` });
@@ -589,7 +591,7 @@ export class MallService {
         }
         const byGoods = new Map<number, number[]>();
         for (const [goodsId, need] of [...codeNeeds].sort((x, y) => x[0] - y[0])) {
-          const ids = await repo.takeOwnCodes(tx, merchantId, goodsId, need);
+          const ids = await takeBuyerCodes(tx, merchantId, goodsId, need, repo.MALL_USED_CODES);
           if (ids.length < need) throw new Shortage("codes taken meanwhile");
           byGoods.set(goodsId, ids);
         }
@@ -665,8 +667,8 @@ export class MallService {
   private async present(rows: { id: number; order_no: string; app_id: string; customer_id: number; state: MallOrder["state"]; pay_method: MallOrder["payMethod"]; amount: number; currency: string; lines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[]; top_up_account: string | null; fail_reason: string | null; refund_reason: string | null; created_at: Date | string; refunded_at: Date | string | null }[], reveal: boolean, lang: Lang): Promise<MallOrder[]> {
     if (rows.length === 0) return [];
     const deliveries = await this.deps.db.selectFrom("mall_deliveries").selectAll().where("order_id", "in", rows.map((r) => r.id)).orderBy("id").execute();
-    const codes = new Map((await repo.sealedCodes(this.deps.db, deliveries.flatMap((d) => (d.card_id === null ? [] : [d.card_id])))).map((c) => [c.id, c]));
-    const phones = new Map((await repo.phonesOf(this.deps.db, rows.map((r) => r.customer_id))).map((p) => [p.id, p.phone]));
+    const codes = new Map((await sealedCodes(this.deps.db, deliveries.flatMap((d) => (d.card_id === null ? [] : [d.card_id])))).map((c) => [c.id, c]));
+    const phones = new Map((await phonesOf(this.deps.db, rows.map((r) => r.customer_id))).map((p) => [p.id, p.phone]));
     return rows.map((r) => ({
       id: String(r.id),
       orderNo: r.order_no,
@@ -718,6 +720,38 @@ export class MallService {
     return o;
   }
 
+  /** The card bag's mall codes: every code delivered to the customer, in any mall, not refunded (masked). */
+  async customerCodes(customer: Customer): Promise<MallBagCode[]> {
+    const rows = await this.deps.db
+      .selectFrom("mall_deliveries as d")
+      .innerJoin("mall_orders as o", "o.id", "d.order_id")
+      .select(["d.id", "d.order_id", "d.name", "d.card_id", "d.expires_at", "o.order_no", "o.app_id", "o.created_at"])
+      .where("o.customer_id", "=", customer.id)
+      .where("o.state", "!=", "refunded")
+      .where("d.kind", "=", "code")
+      .where("d.state", "=", "success")
+      .orderBy("d.id", "desc")
+      .limit(500)
+      .execute();
+    const codes = new Map((await sealedCodes(this.deps.db, rows.flatMap((r) => (r.card_id === null ? [] : [r.card_id])))).map((c) => [c.id, c]));
+    const names = new Map<string, string>();
+    for (const appId of new Set(rows.map((r) => r.app_id))) names.set(appId, ((await this.deps.appearance(appId, "release")) ?? (await this.deps.appearance(appId, "beta")))?.name ?? appId);
+    return rows.map((r) => {
+      const c = r.card_id === null ? undefined : codes.get(r.card_id);
+      return {
+        deliveryId: String(r.id),
+        orderId: String(r.order_id),
+        orderNo: r.order_no,
+        appId: r.app_id,
+        mallName: names.get(r.app_id) ?? r.app_id,
+        name: r.name,
+        cardNumber: c?.number_mask ?? "",
+        expiresAt: r.expires_at ? iso(r.expires_at) : c?.expires_on ? `${c.expires_on}T15:59:59.000Z` : null,
+        boughtAt: iso(r.created_at),
+      };
+    });
+  }
+
   async customerOrders(m: MallContext, customer: Customer, q: { page: number; pageSize: number }, lang: Lang): Promise<Page<MallOrder>> {
     await this.unlocked(m);
     const base = this.deps.db.selectFrom("mall_orders").where("customer_id", "=", customer.id).where("merchant_id", "=", m.appearance.merchantId);
@@ -735,7 +769,7 @@ export class MallService {
     let base = this.deps.db.selectFrom("mall_orders").where("merchant_id", "=", merchantId);
     if (q.state) base = base.where("state", "=", q.state);
     if (q.orderNo) base = base.where("order_no", "=", q.orderNo);
-    if (q.phone) base = base.where("customer_id", "in", this.deps.db.selectFrom("onecard_customers").select("id").where("phone", "=", q.phone));
+    if (q.phone) base = base.where("customer_id", "=", (await customerIdByPhone(this.deps.db, q.phone)) ?? 0);
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
@@ -743,29 +777,38 @@ export class MallService {
     return { list: await this.present(rows, false, lang), total: Number(count.n), page: q.page, pageSize: q.pageSize };
   }
 
-  /** Refunds a wallet-paid order from the merchant's income back to the customer's payment, once. */
-  async refund(actor: Actor, id: number, reason: string, lang: Lang): Promise<MallOrder> {
+  /**
+   * Refunds an order in full, once: a wallet-paid one from the merchant's income back to the customer's
+   * payment (ledger), a card-paid one back onto the card it was paid with (onecard's credit, reversing the
+   * order's debit). A second request finds the order refunded and changes nothing.
+   */
+  async refund(actor: Actor, id: number, reason: string, lang: Lang, requestKey?: string): Promise<MallOrder> {
     const merchantId = tenantOf(actor);
     const now = this.now();
     await withTx(this.deps.db, async (tx) => {
       const o = await tx.selectFrom("mall_orders").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId).forUpdate().executeTakeFirst();
       if (!o) throw notFound("mall.orderNotFound");
+      if (o.state === "refunded" && requestKey !== undefined && o.refund_key === requestKey) return;
       if (o.state === "refunded" || o.state === "delivering") throw conflict("mall.orderState");
-      if (o.pay_method === "card") throw conflict("mall.cardPaidRefund");
-      await post(tx, {
-        idempotencyKey: `mall:refund:${o.id}`,
-        kind: "refund",
-        currency: o.currency,
-        reason: `${o.order_no} ${reason}`.slice(0, 200),
-        subject: { type: "mall_order", id: o.id },
-        createdBy: actor.userId,
-        postings: [
-          { account: { merchantId, kind: "income" }, amount: -o.amount },
-          { account: { platform: "bank_clearing" }, amount: o.amount },
-        ],
-      });
-      await tx.updateTable("mall_orders").set({ state: "refunded", refund_reason: reason, refunded_at: now }).where("id", "=", o.id).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "mall.order.refund", subjectType: "mall_order", subjectId: o.id, detail: { amount: o.amount, reason } });
+      if (o.pay_method === "card") {
+        if (o.card_id === null) throw conflict("mall.orderState");
+        await creditCard(tx, { cardId: o.card_id, amount: o.amount, requestKey: `mall:refund:${o.id}`, debitKey: `mall:${o.id}`, note: `${o.order_no} ${reason}`.slice(0, 100) }, now);
+      } else {
+        await post(tx, {
+          idempotencyKey: `mall:refund:${o.id}`,
+          kind: "refund",
+          currency: o.currency,
+          reason: `${o.order_no} ${reason}`.slice(0, 200),
+          subject: { type: "mall_order", id: o.id },
+          createdBy: actor.userId,
+          postings: [
+            { account: { merchantId, kind: "income" }, amount: -o.amount },
+            { account: { platform: "bank_clearing" }, amount: o.amount },
+          ],
+        });
+      }
+      await tx.updateTable("mall_orders").set({ state: "refunded", refund_reason: reason, refund_key: requestKey ?? null, refunded_at: now }).where("id", "=", o.id).execute();
+      await audit(tx, { actorUserId: actor.userId, action: "mall.order.refund", subjectType: "mall_order", subjectId: o.id, detail: { amount: o.amount, reason, payMethod: o.pay_method } });
     });
     const row = await this.deps.db.selectFrom("mall_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     const [o] = await this.present([row], false, lang);
@@ -776,24 +819,26 @@ export class MallService {
   /** MallMember / ShopMember: customers who came to the merchant's mall, with their orders. */
   async members(actor: Actor, q: { page: number; pageSize: number; phone?: string | undefined }) {
     const merchantId = tenantOf(actor);
-    let base = this.deps.db.selectFrom("mall_members as m").innerJoin("onecard_customers as c", "c.id", "m.customer_id").where("m.merchant_id", "=", merchantId);
-    if (q.phone) base = base.where("c.phone", "=", q.phone);
+    let base = this.deps.db.selectFrom("mall_members as m").where("m.merchant_id", "=", merchantId);
+    if (q.phone) base = base.where("m.customer_id", "=", (await customerIdByPhone(this.deps.db, q.phone)) ?? 0);
     const [rows, count] = await Promise.all([
       base
-        .select(["m.customer_id", "c.phone", "m.first_seen_at", "m.last_seen_at"])
+        .select(["m.customer_id", "m.first_seen_at", "m.last_seen_at"])
         .select((eb) => [
           eb.selectFrom("mall_orders as o").select((e) => e.fn.countAll<string>().as("n")).whereRef("o.customer_id", "=", "m.customer_id").where("o.merchant_id", "=", merchantId).as("orders"),
           eb.selectFrom("mall_orders as o").select((e) => e.fn.coalesce(e.fn.sum<string>("o.amount"), sql<string>`0`).as("s")).whereRef("o.customer_id", "=", "m.customer_id").where("o.merchant_id", "=", merchantId).where("o.state", "!=", "refunded").as("spent"),
         ])
         .orderBy("m.last_seen_at", "desc")
+        .orderBy("m.customer_id", "desc")
         .offset((q.page - 1) * q.pageSize)
         .limit(q.pageSize)
         .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     const me = await this.buyer(merchantId);
+    const phones = new Map((await phonesOf(this.deps.db, rows.map((r) => r.customer_id))).map((p) => [p.id, p.phone]));
     return {
-      list: rows.map((r) => ({ customerId: String(r.customer_id), phone: r.phone, orders: Number(r.orders ?? 0), spent: money(Number(r.spent ?? 0), me.currency), firstSeenAt: iso(r.first_seen_at), lastSeenAt: iso(r.last_seen_at) })),
+      list: rows.map((r) => ({ customerId: String(r.customer_id), phone: phones.get(r.customer_id) ?? "", orders: Number(r.orders ?? 0), spent: money(Number(r.spent ?? 0), me.currency), firstSeenAt: iso(r.first_seen_at), lastSeenAt: iso(r.last_seen_at) })),
       total: Number(count.n),
       page: q.page,
       pageSize: q.pageSize,

@@ -59,6 +59,8 @@ export interface MallTables {
     request_key: string;
     fail_reason: string | null;
     refund_reason: string | null;
+    /** Migration 0106: the refund request's key. */
+    refund_key: ColumnType<string | null, string | null | undefined, string | null>;
     created_at: Timestamp;
     delivered_at: Timestamp | null;
     refunded_at: Timestamp | null;

@@ -34,6 +34,12 @@ export const ERR = {
   QUOTA: 85085,
   NOT_COMMITTED: 85086,
   NO_ROLLBACK: 87012,
+  /** The account has no right to this API (e.g. a menu on a mini-program). */
+  API_UNAUTHORIZED: 48001,
+  /** message/template/send: the template is not one of the account's. */
+  BAD_TEMPLATE_ID: 40037,
+  /** message/template/send: openid not a follower of this account. */
+  BAD_OPENID: 40003,
   WITHDRAW_LIMIT: 87013,
   /** Douyin: package/release of a version that did not pass. */
   DY_NOT_APPROVED: 11404,
@@ -41,8 +47,18 @@ export const ERR = {
   DY_ROLLBACK_AGAIN: 11501,
 } as const;
 
+/**
+ * What a consent authorises: a mini-program (WeChat auth_type 2), an official account (公众号, auth_type 1),
+ * a Douyin local-life (本地生活) merchant account.
+ */
+export type AccountType = "miniprogram" | "official" | "life";
+
 export interface AuthorizerTokens {
   appId: string;
+  /** What the authorised account is, when the platform tells (the local one does). */
+  accountType?: AccountType;
+  /** Its name on the platform, when told. */
+  nickName?: string;
   accessToken: string;
   /** Seconds. */
   expiresIn: number;
@@ -91,7 +107,7 @@ export interface PlatformAdapter {
   readonly platform: MpPlatform;
   readonly kind: "local" | "http";
   /** `api_create_preauthcode` and the consent page (`componentloginpage` / `gen_link`) that returns to redirectUri with auth_code. */
-  authUrl(redirectUri: string, origin: string): Promise<{ url: string; expiresIn: number }>;
+  authUrl(redirectUri: string, origin: string, accountType?: AccountType): Promise<{ url: string; expiresIn: number }>;
   /** `api_query_auth`: the authorisation code for the authorizer's tokens. */
   queryAuth(authCode: string): Promise<AuthorizerTokens>;
   /** `api_authorizer_token`: a new access token from the refresh token. */
@@ -116,6 +132,22 @@ export interface PlatformAdapter {
   quota(): Promise<{ rest: number; limit: number }>;
   /** Withdrawals of review left today and this month, where the platform tells (the local one does). */
   withdrawRest?(appId: string): Promise<{ today: number; month: number }>;
+  /** An official account's calls (WeChat only). */
+  official?: OfficialAccountApi;
   /** Where the platform's pushes go (the local simulator calls it; real pushes arrive over HTTP). */
   onPush(listener: (push: PlatformPush) => Promise<void>): void;
+}
+
+/** One button of an official account's menu: a link (type view). */
+export interface MenuButton {
+  name: string;
+  url: string;
+}
+
+/** What an official account's binding enables (WeChat `cgi-bin/menu/create`, `cgi-bin/message/template/send`). */
+export interface OfficialAccountApi {
+  /** `cgi-bin/menu/create`: replaces the account's custom menu (at most 3 buttons). */
+  createMenu(accessToken: string, buttons: MenuButton[]): Promise<void>;
+  /** `cgi-bin/message/template/send` to a follower. */
+  sendTemplate(accessToken: string, msg: { toUser: string; templateId: string; url: string; data: Record<string, string> }): Promise<{ msgId: string }>;
 }

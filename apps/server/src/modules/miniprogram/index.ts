@@ -1,12 +1,16 @@
 import type { MpPlatform } from "@tessera/contracts";
 import type { ModuleHost } from "../../platform/module";
+import { getMerchant } from "../merchants";
+import { activeBindings } from "../onboarding";
+import { BoundAccounts } from "./accounts";
 import type { PlatformAdapter } from "./adapter";
 import { LocalPlatform } from "./local";
 import { DouyinHttpAdapter, WechatHttpAdapter } from "./real";
-import { localPlatformRoutes, miniprogramOpsRoutes, miniprogramRoutes } from "./routes";
+import { accountRoutes, localPlatformRoutes, miniprogramOpsRoutes, miniprogramRoutes } from "./routes";
 import { MiniprogramService, type MallAppearance } from "./service";
 
 export { MiniprogramService, type MallAppearance } from "./service";
+export { BoundAccounts } from "./accounts";
 export type { PlatformAdapter, PlatformPush } from "./adapter";
 
 export interface MiniprogramModule {
@@ -39,5 +43,23 @@ export async function registerMiniprogram(host: ModuleHost): Promise<Miniprogram
   await host.mount("/api/card-user", miniprogramRoutes({ mp: miniprogram, guard }));
   if (sims) await host.mount("/api/mp-platform", localPlatformRoutes({ sims }));
   await host.mount("/api/ops/miniprogram", miniprogramOpsRoutes({ mp: miniprogram, sims, storage: ctx.storage, guard }));
+  // Official accounts and local-life accounts, bound through the same consent.
+  const accounts = new BoundAccounts({
+    db,
+    clock: ctx.clock,
+    adapters,
+    sims,
+    servedBrands: async (providerId) => {
+      const ids = (await activeBindings(db, providerId)).filter((b) => b.kind === "brand").map((b) => b.merchant_id);
+      const out: { id: number; name: string }[] = [];
+      for (const id of [...new Set(ids)]) {
+        const m = await getMerchant(db, id);
+        if (m) out.push({ id, name: m.name });
+      }
+      return out;
+    },
+  });
+  for (const a of Object.values(adapters)) a.onPush((push) => accounts.onPush(push));
+  await host.mount("/api/card-user", accountRoutes({ accounts, guard }));
   return { miniprogram, mallAppearance: (appId, version) => miniprogram.mallAppearance(appId, version) };
 }

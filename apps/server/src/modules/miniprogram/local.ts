@@ -7,11 +7,14 @@ import type { Clock } from "../../platform/clock";
 import {
   ERR,
   PlatformError,
+  type AccountType,
   type AuditState,
   type AuditStatus,
   type AuthorizerTokens,
   type Category,
   type CommitInput,
+  type MenuButton,
+  type OfficialAccountApi,
   type PlatformAdapter,
   type PlatformPush,
   type SubmitInput,
@@ -101,21 +104,24 @@ export class LocalPlatform implements PlatformAdapter {
 
   // ---- consent ----
 
-  async authUrl(redirectUri: string, origin: string): Promise<{ url: string; expiresIn: number }> {
+  async authUrl(redirectUri: string, origin: string, accountType: AccountType = "miniprogram"): Promise<{ url: string; expiresIn: number }> {
+    if (accountType === "official" && this.platform !== "wechat") throw new PlatformError(ERR.API_UNAUTHORIZED, "official accounts are WeChat's");
+    if (accountType === "life" && this.platform !== "douyin") throw new PlatformError(ERR.API_UNAUTHORIZED, "local-life accounts are Douyin's");
     const code = token("preauthcode@@@");
     await this.o.db
       .insertInto("mp_sim_preauth")
-      .values({ code, platform: this.platform, redirect_uri: redirectUri, expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000) })
+      .values({ code, platform: this.platform, redirect_uri: redirectUri, expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000), account_type: accountType })
       .execute();
-    const q = new URLSearchParams({ pre_auth_code: code, redirect_uri: redirectUri });
+    // WeChat's componentloginpage: auth_type 1 official accounts only, 2 mini-programs only.
+    const q = new URLSearchParams({ pre_auth_code: code, redirect_uri: redirectUri, ...(this.platform === "wechat" && { auth_type: accountType === "official" ? "1" : "2" }), ...(accountType === "life" && { scope: "life" }) });
     return { url: `${origin}/mp-platform/${this.platform}/authorize?${q.toString()}`, expiresIn: PREAUTH_SECONDS };
   }
 
   /** The local consent page: what a pre-auth code asks. */
-  async preauthInfo(code: string): Promise<{ expired: boolean; used: boolean; scopes: string[] }> {
+  async preauthInfo(code: string): Promise<{ expired: boolean; used: boolean; scopes: string[]; accountType: AccountType }> {
     const row = await this.o.db.selectFrom("mp_sim_preauth").selectAll().where("code", "=", code).where("platform", "=", this.platform).executeTakeFirst();
-    if (!row) return { expired: true, used: false, scopes: [] };
-    return { expired: new Date(row.expires_at) <= this.o.clock.now(), used: row.used_at !== null, scopes: scopesOf(this.platform) };
+    if (!row) return { expired: true, used: false, scopes: [], accountType: "miniprogram" };
+    return { expired: new Date(row.expires_at) <= this.o.clock.now(), used: row.used_at !== null, scopes: scopesOf(this.platform, row.account_type), accountType: row.account_type };
   }
 
   /** The merchant consents on the local page: an app is made (or the named one re-authorised) and an auth code issued. */
@@ -124,11 +130,12 @@ export class LocalPlatform implements PlatformAdapter {
     const result = await withTx(this.o.db, async (tx) => {
       const row = await tx.selectFrom("mp_sim_preauth").selectAll().where("code", "=", code).where("platform", "=", this.platform).forUpdate().executeTakeFirst();
       if (!row || row.used_at !== null || new Date(row.expires_at) <= now) return null;
-      const existing = await tx.selectFrom("mp_sim_apps").select("app_id").where("platform", "=", this.platform).where("nick_name", "=", nickName).executeTakeFirst();
-      const appId = existing?.app_id ?? `${this.platform === "wechat" ? "wx" : "tt"}${randomBytes(8).toString("hex")}`;
+      const existing = await tx.selectFrom("mp_sim_apps").select("app_id").where("platform", "=", this.platform).where("nick_name", "=", nickName).where("account_type", "=", row.account_type).executeTakeFirst();
+      const prefix = row.account_type === "life" ? "dl" : this.platform === "wechat" ? "wx" : "tt";
+      const appId = existing?.app_id ?? `${prefix}${randomBytes(8).toString("hex")}`;
       const tokens = { access_token: token("at_"), access_expires_at: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000), refresh_token: token("rt_") };
       if (existing) await tx.updateTable("mp_sim_apps").set({ ...tokens, authorized: true }).where("app_id", "=", appId).execute();
-      else await tx.insertInto("mp_sim_apps").values({ app_id: appId, platform: this.platform, nick_name: nickName, ...tokens, created_at: now }).execute();
+      else await tx.insertInto("mp_sim_apps").values({ app_id: appId, platform: this.platform, nick_name: nickName, account_type: row.account_type, ...tokens, created_at: now }).execute();
       const authCode = token("queryauthcode@@@");
       await tx
         .updateTable("mp_sim_preauth")
@@ -157,7 +164,15 @@ export class LocalPlatform implements PlatformAdapter {
     if (!row?.app_id || !row.auth_code_expires_at) throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code is invalid");
     if (new Date(row.auth_code_expires_at) <= now) throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code expired");
     const app = await this.app(this.o.db, row.app_id);
-    return { appId: app.app_id, accessToken: app.access_token, expiresIn: Math.max(0, Math.floor((new Date(app.access_expires_at).getTime() - now.getTime()) / 1000)), refreshToken: app.refresh_token, scopes: scopesOf(this.platform) };
+    return {
+      appId: app.app_id,
+      accountType: app.account_type,
+      nickName: app.nick_name,
+      accessToken: app.access_token,
+      expiresIn: Math.max(0, Math.floor((new Date(app.access_expires_at).getTime() - now.getTime()) / 1000)),
+      refreshToken: app.refresh_token,
+      scopes: scopesOf(this.platform, app.account_type),
+    };
   }
 
   async refreshToken(appId: string, refreshToken: string): Promise<AuthorizerTokens> {
@@ -172,7 +187,7 @@ export class LocalPlatform implements PlatformAdapter {
       .set({ access_token: accessToken, access_expires_at: expires, previous_token: app.access_token, previous_until: new Date(now.getTime() + PREVIOUS_TOKEN_SECONDS * 1000) })
       .where("app_id", "=", appId)
       .execute();
-    return { appId, accessToken, expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: app.refresh_token, scopes: scopesOf(this.platform) };
+    return { appId, accountType: app.account_type, accessToken, expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: app.refresh_token, scopes: scopesOf(this.platform, app.account_type) };
   }
 
   // ---- code management ----
@@ -338,6 +353,48 @@ export class LocalPlatform implements PlatformAdapter {
     });
   }
 
+  // ---- an official account's calls (what the binding enables) ----
+
+  get official(): OfficialAccountApi | undefined {
+    return this.platform === "wechat" ? { createMenu: (accessToken, buttons) => this.createMenu(accessToken, buttons), sendTemplate: (accessToken, msg) => this.sendTemplate(accessToken, msg) } : undefined;
+  }
+
+  private async officialApp(accessToken: string) {
+    const app = await this.appOfToken(this.o.db, accessToken);
+    if (app.account_type !== "official") throw new PlatformError(ERR.API_UNAUTHORIZED, "api unauthorized");
+    return app;
+  }
+
+  private async record(appId: string, operation: string, payload: Record<string, unknown>): Promise<void> {
+    await this.o.db.insertInto("mp_sim_calls").values({ platform: this.platform, app_id: appId, operation, payload: JSON.stringify(payload), at: this.o.clock.now() }).execute();
+  }
+
+  /** `cgi-bin/menu/create`: at most 3 top-level buttons (40016), names up to 16 bytes (40018), http(s) links (40055). */
+  async createMenu(accessToken: string, buttons: MenuButton[]): Promise<void> {
+    const app = await this.officialApp(accessToken);
+    if (buttons.length === 0 || buttons.length > 3) throw new PlatformError(40016, "invalid button size");
+    if (buttons.some((b) => Buffer.byteLength(b.name) === 0 || Buffer.byteLength(b.name) > 16)) throw new PlatformError(40018, "invalid button name size");
+    if (buttons.some((b) => !/^https?:\/\//.test(b.url) || b.url.length > 1024)) throw new PlatformError(40055, "invalid button url domain");
+    await this.record(app.app_id, "cgi-bin/menu/create", { button: buttons.map((b) => ({ type: "view", name: b.name, url: b.url })) });
+  }
+
+  /** `cgi-bin/message/template/send`: one of the account's templates (40037), a follower's openid (40003). */
+  async sendTemplate(accessToken: string, msg: { toUser: string; templateId: string; url: string; data: Record<string, string> }): Promise<{ msgId: string }> {
+    const app = await this.officialApp(accessToken);
+    if (!OFFICIAL_TEMPLATES.some((t) => t.id === msg.templateId)) throw new PlatformError(ERR.BAD_TEMPLATE_ID, "invalid template_id");
+    if (!/^[A-Za-z0-9_-]{6,64}$/.test(msg.toUser)) throw new PlatformError(ERR.BAD_OPENID, "invalid openid");
+    const msgId = String(Date.now()) + String(randomBytes(2).readUInt16BE(0));
+    const data = Object.fromEntries(Object.entries(msg.data).map(([k, v]) => [k, { value: v }]));
+    await this.record(app.app_id, "cgi-bin/message/template/send", { touser: msg.toUser, template_id: msg.templateId, url: msg.url, data, msgid: msgId });
+    return { msgId };
+  }
+
+  /** What the platform answered for an app: the calls it would have acted on, newest first. */
+  async calls(appId: string, limit = 50): Promise<{ operation: string; payload: Record<string, unknown>; at: Date }[]> {
+    const rows = await this.o.db.selectFrom("mp_sim_calls").select(["operation", "payload", "at"]).where("app_id", "=", appId).where("platform", "=", this.platform).orderBy("id", "desc").limit(limit).execute();
+    return rows.map((r) => ({ operation: r.operation, payload: r.payload, at: new Date(r.at) }));
+  }
+
   // ---- the review, decided in the operator console ----
 
   async audits(q: { status?: number; page: number; pageSize: number }): Promise<{ list: SimAudit[]; total: number }> {
@@ -400,6 +457,14 @@ export class LocalPlatform implements PlatformAdapter {
   }
 }
 
-function scopesOf(platform: MpPlatform): string[] {
+/** The template library of a local official account (the industry templates it added). */
+export const OFFICIAL_TEMPLATES = [
+  { id: "OPENTM_MALL_ORDER_DELIVERED", title: "订单发货通知" },
+  { id: "OPENTM_MALL_REFUND", title: "退款通知" },
+] as const;
+
+function scopesOf(platform: MpPlatform, accountType: AccountType = "miniprogram"): string[] {
+  if (accountType === "official") return ["消息管理", "自定义菜单", "网页服务", "用户管理"];
+  if (accountType === "life") return ["门店管理", "团购券核销", "商品管理"];
   return platform === "wechat" ? ["小程序开发管理", "小程序基本信息管理", "小程序类目管理"] : ["小程序代码管理", "小程序基础信息"];
 }

@@ -48,6 +48,26 @@ describe("WeChat third-party platform requests (documented shapes)", () => {
     expect(qr.contentType).toBe("image/jpeg");
     expect(calls[4]?.url).toBe(`https://api.weixin.qq.com/wxa/get_qrcode?access_token=AAT&path=${encodeURIComponent("pages/index/index?v=beta&url=https%3A%2F%2Ft.example%2Fmall%2Fwx1%3Fv%3Dbeta")}`);
   });
+
+  it("an official account: consent with auth_type 1, menu/create with view buttons, template send with {value} data", async () => {
+    const { f, calls } = recorder([
+      { component_access_token: "CAT", expires_in: 7200 },
+      { pre_auth_code: "PAC2", expires_in: 600 },
+      { errcode: 0, errmsg: "ok" },
+      { errcode: 0, errmsg: "ok", msgid: 200228332 },
+      { errcode: 40037, errmsg: "invalid template_id" },
+    ]);
+    const wx = new WechatHttpAdapter({ componentAppId: "wx_component", componentSecret: "secret", fetch: f, now: () => 0 });
+    wx.setVerifyTicket("ticket@@@xyz");
+    const auth = await wx.authUrl("https://t.example/sale/WechatOfficial?bind=official", "https://t.example", "official");
+    expect(new URL(auth.url).searchParams.get("auth_type")).toBe("1");
+    await wx.official.createMenu("OAT", [{ name: "Star Mall", url: "https://t.example/mall/wx1" }]);
+    expect(calls[2]).toEqual({ url: "https://api.weixin.qq.com/cgi-bin/menu/create?access_token=OAT", method: "POST", body: { button: [{ type: "view", name: "Star Mall", url: "https://t.example/mall/wx1" }] } });
+    const sent = await wx.official.sendTemplate("OAT", { toUser: "oUser1", templateId: "TPL", url: "https://t.example/mall/wx1", data: { first: "Hello" } });
+    expect(sent).toEqual({ msgId: "200228332" });
+    expect(calls[3]).toEqual({ url: "https://api.weixin.qq.com/cgi-bin/message/template/send?access_token=OAT", method: "POST", body: { touser: "oUser1", template_id: "TPL", url: "https://t.example/mall/wx1", data: { first: { value: "Hello" } } } });
+    await expect(wx.official.sendTemplate("OAT", { toUser: "oUser1", templateId: "NOPE", url: "", data: {} })).rejects.toMatchObject({ errcode: 40037 });
+  });
 });
 
 describe("Douyin third-party app requests", () => {

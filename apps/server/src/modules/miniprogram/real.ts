@@ -1,11 +1,14 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import {
+  ERR,
   PlatformError,
+  type AccountType,
   type AuditState,
   type AuditStatus,
   type AuthorizerTokens,
   type Category,
   type CommitInput,
+  type OfficialAccountApi,
   type PlatformAdapter,
   type PlatformPush,
   type SubmitInput,
@@ -88,9 +91,11 @@ export class WechatHttpAdapter implements PlatformAdapter {
     return token;
   }
 
-  async authUrl(redirectUri: string): Promise<{ url: string; expiresIn: number }> {
+  async authUrl(redirectUri: string, _origin?: string, accountType: AccountType = "miniprogram"): Promise<{ url: string; expiresIn: number }> {
+    if (accountType === "life") throw new PlatformError(ERR.API_UNAUTHORIZED, "local-life accounts are Douyin's");
     const r = await this.request("POST", "cgi-bin/component/api_create_preauthcode", { component_access_token: await this.componentToken() }, { component_appid: this.o.componentAppId });
-    const q = new URLSearchParams({ component_appid: this.o.componentAppId, pre_auth_code: str(r.pre_auth_code), redirect_uri: redirectUri, auth_type: "2" });
+    // auth_type 1: official accounts only; 2: mini-programs only.
+    const q = new URLSearchParams({ component_appid: this.o.componentAppId, pre_auth_code: str(r.pre_auth_code), redirect_uri: redirectUri, auth_type: accountType === "official" ? "1" : "2" });
     return { url: `https://mp.weixin.qq.com/cgi-bin/componentloginpage?${q.toString()}`, expiresIn: num(r.expires_in) };
   }
 
@@ -111,6 +116,18 @@ export class WechatHttpAdapter implements PlatformAdapter {
     const r = await this.request("POST", "cgi-bin/component/api_authorizer_token", { component_access_token: await this.componentToken() }, { component_appid: this.o.componentAppId, authorizer_appid: appId, authorizer_refresh_token: refreshToken });
     return { appId, accessToken: str(r.authorizer_access_token), expiresIn: num(r.expires_in), refreshToken: str(r.authorizer_refresh_token) || refreshToken, scopes: [] };
   }
+
+  /** An official account's calls: `cgi-bin/menu/create` (view buttons) and `cgi-bin/message/template/send`. */
+  readonly official: OfficialAccountApi = {
+    createMenu: async (accessToken, buttons) => {
+      await this.request("POST", "cgi-bin/menu/create", { access_token: accessToken }, { button: buttons.map((b) => ({ type: "view", name: b.name, url: b.url })) });
+    },
+    sendTemplate: async (accessToken, msg) => {
+      const data = Object.fromEntries(Object.entries(msg.data).map(([k, v]) => [k, { value: v }]));
+      const r = await this.request("POST", "cgi-bin/message/template/send", { access_token: accessToken }, { touser: msg.toUser, template_id: msg.templateId, url: msg.url, data });
+      return { msgId: typeof r.msgid === "number" || typeof r.msgid === "string" ? String(r.msgid) : "" };
+    },
+  };
 
   async commit(accessToken: string, input: CommitInput): Promise<void> {
     // template_id is a number: a quoted one gets 85014.
@@ -221,7 +238,9 @@ export class DouyinHttpAdapter implements PlatformAdapter {
     return { component_appid: this.o.componentAppId, component_access_token: await this.componentToken() };
   }
 
-  async authUrl(redirectUri: string): Promise<{ url: string; expiresIn: number }> {
+  async authUrl(redirectUri: string, _origin?: string, accountType: AccountType = "miniprogram"): Promise<{ url: string; expiresIn: number }> {
+    // Douyin's local-life services authorise through their own open platform (open.douyin.com), not wired here.
+    if (accountType !== "miniprogram") throw new PlatformError(ERR.API_UNAUTHORIZED, `${accountType} authorisation is not available on this adapter`);
     const r = await this.request("POST", "v2/auth/pre_auth_code", await this.tp(), { pre_auth_code_type: 1 });
     const q = new URLSearchParams({ component_appid: this.o.componentAppId, pre_auth_code: str(r.pre_auth_code), redirect_uri: redirectUri });
     return { url: `https://open.microapp.bytedance.com/mappconsole/tp/authorization?${q.toString()}`, expiresIn: num(r.expires_in) };

@@ -193,6 +193,8 @@ export class MiniprogramService {
       if (err instanceof PlatformError) throw platformRefusal(err);
       throw err;
     }
+    // An official or local-life account's consent does not give a mini-program.
+    if (tokens.accountType !== undefined && tokens.accountType !== "miniprogram") throw conflict("mp.accountTypeWrong");
     const now = this.deps.clock.now();
     await withTx(this.db, async (tx) => {
       const bound = await tx.selectFrom("mp_configs").select(["id"]).where("app_id", "=", tokens.appId).executeTakeFirst();

@@ -118,6 +118,8 @@ export interface MpSimPreauthTable {
   auth_code_expires_at: NullableTime;
   app_id: Nullable<string>;
   used_at: NullableTime;
+  /** Migration 0106: what the consent is for. */
+  account_type: Defaulted<AccountType>;
 }
 
 export interface MpSimAppsTable {
@@ -136,6 +138,7 @@ export interface MpSimAppsTable {
   can_rollback: Defaulted<boolean>;
   rolled_back_at: NullableTime;
   created_at: Timestamp;
+  account_type: Defaulted<AccountType>;
 }
 
 export interface MpSimAuditsTable {
@@ -168,7 +171,42 @@ export interface MpSimEventsTable {
   at: Timestamp;
 }
 
+/** The kind of account a consent authorises: a mini-program, an official account (公众号), a local-life account. */
+export type AccountType = "miniprogram" | "official" | "life";
+
+/** Calls the local platform answered for an official account (what it would have sent). */
+export interface MpSimCallsTable {
+  id: Id;
+  platform: Platform;
+  app_id: string;
+  operation: string;
+  payload: Json<Record<string, unknown>>;
+  at: Timestamp;
+}
+
+/** An official account or local-life account a merchant bound (migration 0106). */
+export interface MpAccountsTable {
+  id: Id;
+  kind: "official" | "life";
+  platform: Platform;
+  merchant_id: number;
+  brand_id: Defaulted<number>;
+  app_id: string;
+  nick_name: string;
+  scopes: Json<string[]>;
+  access_token: string;
+  access_expires_at: Timestamp;
+  refresh_token: string;
+  state: Defaulted<"authorized" | "unauthorized" | "unbound">;
+  /** The official account's menu buttons (view links). */
+  menu: ColumnType<{ name: string; url: string }[] | null, string | null | undefined, string | null>;
+  authorized_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface MiniprogramTables {
+  mp_sim_calls: MpSimCallsTable;
+  mp_accounts: MpAccountsTable;
   mp_templates: MpTemplatesTable;
   mp_configs: MpConfigsTable;
   mp_authorizers: MpAuthorizersTable;

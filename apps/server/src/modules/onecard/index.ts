@@ -16,6 +16,8 @@ import { OnecardService } from "./service";
 
 export { OnecardService } from "./service";
 export { CustomersService, customerOf, loginExpired, CUSTOMER_TOKEN_HEADER, type Customer } from "./customers";
+export { cardOwner, creditCard, customerCards, customerIdByPhone, phonesOf } from "./cardpay";
+export { DynamicCodes, dynamicCodeRoutes, isDynamicCode, DYNAMIC_CODE_TTL_SECONDS, type DynamicRefusal, type DynamicCodeCard } from "./dyncode";
 
 export interface OnecardModule {
   onecard: OnecardService;

@@ -1,6 +1,7 @@
 import { findSubAccount } from "../accounts";
 import { goodsForPurchase } from "../catalog";
-import type { OnecardService } from "../onecard";
+import { hkdfSync } from "node:crypto";
+import { DynamicCodes, dynamicCodeRoutes, type CustomersService, type OnecardService } from "../onecard";
 import type { PurchasingService } from "../purchasing";
 import { cardKeys } from "../supply";
 import { platformDay, platformHour } from "../../platform/clock";
@@ -25,12 +26,12 @@ const SETTLE_TICK_MS = 10 * 60_000;
 /**
  * Brand stores and write-off (issue 27): stores, business districts, clerks and QR codes
  * (/api/card-brander, /api/card-user associatedStores, /api/card-servicer visitorStores,
- * /api/store-public for scanned codes); redemption at stores and its daily settlement (T+1, after 01:00
+ * /api/store-public for scanned codes; /api/mall for the card bag's dynamic code); redemption at stores and its daily settlement (T+1, after 01:00
  * platform time; several processes settle each document once), /api/ops/stores to run it now.
  */
 export async function registerStores(
   host: ModuleHost,
-  needs: { onecard: OnecardService; purchasing: PurchasingService; serves: (providerId: number, merchantId: number) => Promise<boolean> },
+  needs: { onecard: OnecardService; customers: CustomersService; purchasing: PurchasingService; serves: (providerId: number, merchantId: number) => Promise<boolean> },
 ): Promise<StoresModule> {
   const { ctx, db, guard } = host;
   const stores = new StoresService({
@@ -43,7 +44,8 @@ export async function registerStores(
     },
     serves: needs.serves,
   });
-  const writeoff = new WriteOffService({ db, clock: ctx.clock, keys: cardKeys(ctx.secret), stores, onecard: needs.onecard, goodsOf: goodsForPurchase });
+  const dynamic = new DynamicCodes({ db, clock: ctx.clock, key: Buffer.from(hkdfSync("sha256", ctx.secret, Buffer.alloc(0), "tessera/onecard/dynamic-code/v1", 32)) });
+  const writeoff = new WriteOffService({ db, clock: ctx.clock, keys: cardKeys(ctx.secret), stores, onecard: needs.onecard, dynamic, goodsOf: goodsForPurchase });
   await host.mount("/api/card-brander", storeBrandRoutes({ stores, guard }));
   await host.mount("/api/card-brander", writeOffBrandRoutes({ writeoff, guard }));
   await host.mount("/api/card-user", storeSaleRoutes({ stores, guard }));
@@ -52,6 +54,8 @@ export async function registerStores(
   await host.mount("/api/card-servicer", writeOffServicerRoutes({ writeoff, guard, serves: needs.serves }));
   await host.mount("/api/store-public", storePublicRoutes({ stores }));
   await host.mount("/api/ops/stores", writeOffOpsRoutes({ writeoff, guard }));
+  // The card bag's dynamic code (customer token), redeemed at the brand's stores above.
+  await host.mount("/api/mall", dynamicCodeRoutes({ codes: dynamic, customers: needs.customers }));
   host.schedule({
     name: "store settlement",
     everyMs: SETTLE_TICK_MS,

@@ -2,6 +2,7 @@ import { renderMessage, type Lang, type MessageKey } from "@tessera/contracts";
 import type ExcelJS from "exceljs";
 import { loadExcel } from "../../platform/heavy-libraries";
 import { regionByNames } from "./regions";
+import { cellText } from "../../platform/xlsx";
 
 export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -62,17 +63,6 @@ export async function storeTemplate(lang: Lang): Promise<Buffer> {
   info.addRow([`${help.example}: ${STORE_HEADERS[lang].join(" | ")}`]);
   info.addRow([`${help.example}: ${EXAMPLE.join(" | ")}`]);
   return Buffer.from(await wb.xlsx.writeBuffer());
-}
-
-function cellText(v: ExcelJS.CellValue | undefined): string {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v.trim();
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === "object" && "richText" in v) return v.richText.map((r) => r.text).join("").trim();
-  if (typeof v === "object" && "text" in v) return String(v.text).trim();
-  if (typeof v === "object" && "result" in v) return typeof v.result === "string" || typeof v.result === "number" ? String(v.result).trim() : "";
-  return "";
 }
 
 export class BadStoreFile extends Error {

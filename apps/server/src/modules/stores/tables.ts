@@ -109,6 +109,27 @@ export interface StoreSettlementDocsTable {
   created_at: Timestamp;
 }
 
+/** Migration 0107: where a goods' codes are redeemable (no rows: all the brand's stores). */
+export interface StoreGoodsRestrictionsTable {
+  goods_id: number;
+  store_id: number;
+  brander_id: number;
+  created_at: Timestamp;
+}
+
+/** Migration 0107: customers' dynamic codes for their one-card cards (read and written by onecard/dyncode.ts). */
+export interface OnecardDynamicCodesTable {
+  id: Id;
+  code_hash: string;
+  card_id: number;
+  customer_id: number;
+  brander_id: number;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  used_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+}
+
 export interface StoresTables {
   store_districts: StoreDistrictsTable;
   stores: StoresTable;
@@ -118,4 +139,6 @@ export interface StoresTables {
   store_import_rejects: StoreImportRejectsTable;
   store_redemptions: StoreRedemptionsTable;
   store_settlement_docs: StoreSettlementDocsTable;
+  store_goods_restrictions: StoreGoodsRestrictionsTable;
+  onecard_dynamic_codes: OnecardDynamicCodesTable;
 }

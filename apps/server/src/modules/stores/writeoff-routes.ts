@@ -1,6 +1,8 @@
 import {
   CODE,
   envelope,
+  goodsStoresReply,
+  goodsStoresReq,
   redemption,
   redemptionPage,
   redemptionQuery,
@@ -129,6 +131,13 @@ export function writeOffBrandRoutes({ writeoff, guard }: { writeoff: WriteOffSer
       const pdf = await settlementPdf(req.lang, d, new Date());
       return reply.header("content-type", "application/pdf").header("content-disposition", `attachment; filename="settlement-${d.doc.id}.pdf"`).send(pdf);
     });
+    const goodsParam = z.object({ goodsId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+    app.get("/product/:goodsId/stores", { schema: { tags, security, summary: "Where a goods' codes are redeemable", params: goodsParam, response: { 200: envelope(goodsStoresReply) } }, preHandler: brand }, async (req) =>
+      ok(await writeoff.goodsStores(actorOf(req), req.params.goodsId)),
+    );
+    app.put("/product/:goodsId/stores", { schema: { tags, security, summary: "Limit a goods' codes to some stores, or all", params: goodsParam, body: goodsStoresReq, response: { 200: envelope(goodsStoresReply) } }, preHandler: brand }, async (req) =>
+      ok(await writeoff.setGoodsStores(actorOf(req), req.params.goodsId, req.body)),
+    );
     app.get("/product/shop/verify", { schema: { tags, security, summary: "Whether a goods' codes can be redeemed at a store", querystring: shopVerifyQuery, response: { 200: envelope(shopVerifyReply) } }, preHandler: brand }, async (req) => {
       const r = await writeoff.shopVerify(actorOf(req), Number(req.query.storeId), Number(req.query.goodsId));
       return ok({ redeemable: r.redeemable, reason: r.reason ? renderMessage(r.reason as MessageKey, req.lang) : null });

@@ -10,7 +10,10 @@ import {
   type SettlementDocQuery,
   type WriteAccountReply,
   type WriteOffPreview,
+  type WriteOffKind,
   type WriteOffReq,
+  type GoodsStoresReply,
+  type GoodsStoresReq,
 } from "@tessera/contracts";
 import { sql } from "kysely";
 import { isUniqueViolation, withTx, type Db, type Executor } from "../../db/tx";
@@ -20,7 +23,7 @@ import { platformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import type { PurchasableGoods } from "../catalog";
 import { getMerchant } from "../merchants";
-import type { OnecardService } from "../onecard";
+import type { DynamicCodes, DynamicRefusal, OnecardService } from "../onecard";
 import { peekRedeemable, redeemSupplyCard, type CardKeys, type RedeemRefusal } from "../supply";
 import * as repo from "./repo";
 import type { StoresService } from "./service";
@@ -31,6 +34,8 @@ export interface WriteOffDeps {
   keys: CardKeys;
   stores: StoresService;
   onecard: OnecardService;
+  /** Customers' dynamic codes for their cards (onecard/dyncode.ts). */
+  dynamic: DynamicCodes;
   goodsOf: (db: Executor, goodsId: number) => Promise<PurchasableGoods | undefined>;
 }
 
@@ -43,6 +48,15 @@ const REFUSAL: Record<RedeemRefusal, MessageKey> = {
 };
 const refuse = (r: RedeemRefusal) => (r === "unknown" ? new AppError(CODE.NOT_FOUND, REFUSAL[r]) : conflict(REFUSAL[r]));
 const wrongStore = () => new AppError(CODE.FORBIDDEN, "writeoff.wrongStore");
+const notValidHere = () => new AppError(CODE.FORBIDDEN, "writeoff.notValidHere");
+const DYNAMIC_REFUSAL: Record<DynamicRefusal, MessageKey> = { unknown: "writeoff.dynamicUnknown", expired: "writeoff.dynamicExpired", used: "writeoff.dynamicUsed" };
+const refuseDynamic = (r: DynamicRefusal) => (r === "unknown" ? new AppError(CODE.NOT_FOUND, DYNAMIC_REFUSAL[r]) : conflict(DYNAMIC_REFUSAL[r]));
+
+/** Whether a goods' codes are redeemable at a store: no restriction rows means all the brand's stores. */
+async function goodsValidAt(db: Executor, goodsId: number, storeId: number): Promise<boolean> {
+  const rows = await db.selectFrom("store_goods_restrictions").select("store_id").where("goods_id", "=", goodsId).execute();
+  return rows.length === 0 || rows.some((r) => Number(r.store_id) === storeId);
+}
 const money = (amount: number, currency: Currency) => ({ amount, currency });
 const iso = (d: Date | string) => new Date(d).toISOString();
 const maskCardNo = (no: string) => `${no.slice(0, 4)}********${no.slice(-4)}`;
@@ -137,23 +151,33 @@ export class WriteOffService {
   }
 
   /** What a code is worth and whether it may be redeemed here (nothing changes). */
-  async check(actor: Actor, req: { kind: "coupon" | "onecard"; code: string; secret: string; storeId?: string | undefined }, client: string, lang: Lang): Promise<WriteOffPreview> {
+  async check(actor: Actor, req: { kind: WriteOffKind; code: string; secret?: string | undefined; storeId?: string | undefined }, client: string, lang: Lang): Promise<WriteOffPreview> {
     const store = await this.storeFor(actor, req.storeId);
     const today = platformDay(this.now());
     if (req.kind === "coupon") {
-      const found = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: store.brander_id, number: req.code, secret: req.secret, today });
+      const found = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: store.brander_id, number: req.code, secret: req.secret ?? "", today });
       if (!found.card) {
-        const elsewhere = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: null, number: req.code, secret: req.secret, today });
+        const elsewhere = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: null, number: req.code, secret: req.secret ?? "", today });
         throw elsewhere.card ? wrongStore() : refuse("unknown");
       }
       if (found.refusal) throw refuse(found.refusal);
       const goods = await this.deps.goodsOf(this.deps.db, found.card.goodsId);
       if (!goods) throw refuse("unknown");
+      if (!(await goodsValidAt(this.deps.db, goods.id, store.id))) throw notValidHere();
       return { kind: "coupon", itemName: goods.name, codeMask: found.card.numberMask, value: money(goods.faceValue, goods.currency), expiresOn: found.card.expiresOn, storeId: String(store.id), storeName: store.name };
     }
-    const card = await this.deps.onecard.verify(req.code, req.secret, client, lang);
+    if (req.kind === "dynamic") {
+      const found = await this.deps.dynamic.lookup(this.deps.db, req.code);
+      if (!found.card) throw refuseDynamic("unknown");
+      if (found.card.branderId !== store.brander_id) throw wrongStore();
+      if (found.refusal) throw refuseDynamic(found.refusal);
+      const c = found.card;
+      return { kind: "onecard", itemName: c.productName, codeMask: c.cardNoMasked, value: money(c.balance, c.currency), expiresOn: c.expiresAt ? c.expiresAt.toISOString() : null, storeId: String(store.id), storeName: store.name };
+    }
+    const secret = req.secret ?? "";
+    const card = await this.deps.onecard.verify(req.code, secret, client, lang);
     if (card.brander_id !== store.brander_id) throw wrongStore();
-    const b = await this.deps.onecard.balance(req.code, req.secret, client, lang);
+    const b = await this.deps.onecard.balance(req.code, secret, client, lang);
     return { kind: "onecard", itemName: b.productName, codeMask: b.cardNo, value: b.balance, expiresOn: b.expiresAt, storeId: String(store.id), storeName: store.name };
   }
 
@@ -173,13 +197,15 @@ export class WriteOffService {
     try {
       if (req.kind === "coupon") {
         id = await withTx(this.deps.db, async (tx) => {
-          const r = await redeemSupplyCard(tx, this.deps.keys, { supplierId: brander, number: req.code, secret: req.secret, today: day, at: now, ref: `store:${brander}:${req.requestKey}` });
+          const r = await redeemSupplyCard(tx, this.deps.keys, { supplierId: brander, number: req.code, secret: req.secret ?? "", today: day, at: now, ref: `store:${brander}:${req.requestKey}` });
           if (!r.ok) {
-            if (r.refusal === "unknown" && (await peekRedeemable(tx, this.deps.keys, { supplierId: null, number: req.code, secret: req.secret, today: day })).card) throw wrongStore();
+            if (r.refusal === "unknown" && (await peekRedeemable(tx, this.deps.keys, { supplierId: null, number: req.code, secret: req.secret ?? "", today: day })).card) throw wrongStore();
             throw refuse(r.refusal);
           }
           const goods = await this.deps.goodsOf(tx, r.card.goodsId);
           if (!goods) throw refuse("unknown");
+          // Thrown inside the transaction: the code's redemption above rolls back.
+          if (!(await goodsValidAt(tx, goods.id, store.id))) throw notValidHere();
           const row = await tx
             .insertInto("store_redemptions")
             .values({
@@ -200,12 +226,46 @@ export class WriteOffService {
             .executeTakeFirstOrThrow();
           return row.id;
         });
+      } else if (req.kind === "dynamic") {
+        if (req.amount === undefined) throw invalid("writeoff.amountMissing", "amount");
+        const amount = req.amount;
+        const key = `store:${brander}:${req.requestKey}`;
+        id = await withTx(this.deps.db, async (tx) => {
+          // The code's row lock: of clerks redeeming the same code at once, one consumes it, the rest
+          // wait here and then find it used.
+          const found = await this.deps.dynamic.lookup(tx, req.code, { lock: true });
+          if (!found.card) throw refuseDynamic("unknown");
+          if (found.card.branderId !== brander) throw wrongStore();
+          if (found.refusal) throw refuseDynamic(found.refusal);
+          const c = found.card;
+          await this.deps.onecard.debit(tx, c.cardId, amount, "redeem", key, `store ${store.id}`);
+          await this.deps.dynamic.markUsed(tx, c.codeId, key);
+          const row = await tx
+            .insertInto("store_redemptions")
+            .values({
+              ...base,
+              source: "onecard",
+              source_id: c.cardId,
+              dedupe_key: `onecard:${brander}:${req.requestKey}`,
+              item_name: c.productName,
+              code_mask: c.cardNoMasked,
+              value: amount,
+              settle_amount: amount,
+              currency: c.currency,
+              purchaser_id: null,
+              order_ref: null,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          return row.id;
+        });
       } else {
         if (req.amount === undefined) throw invalid("writeoff.amountMissing", "amount");
         const amount = req.amount;
-        const card = await this.deps.onecard.verify(req.code, req.secret, client, lang);
+        const secret = req.secret ?? "";
+        const card = await this.deps.onecard.verify(req.code, secret, client, lang);
         if (card.brander_id !== brander) throw wrongStore();
-        const b = await this.deps.onecard.balance(req.code, req.secret, client, lang);
+        const b = await this.deps.onecard.balance(req.code, secret, client, lang);
         id = await withTx(this.deps.db, async (tx) => {
           await this.deps.onecard.debit(tx, card.id, amount, "redeem", `store:${brander}:${req.requestKey}`, `store ${store.id}`);
           const row = await tx
@@ -456,6 +516,47 @@ export class WriteOffService {
     const goods = await this.deps.goodsOf(this.deps.db, goodsId);
     if (!goods || goods.supplierMerchantId !== brander) return { redeemable: false, reason: "writeoff.wrongStore" };
     if (store.state !== "open") return { redeemable: false, reason: "writeoff.storeClosed" };
+    if (!(await goodsValidAt(this.deps.db, goodsId, storeId))) return { redeemable: false, reason: "writeoff.notValidHere" };
     return { redeemable: true, reason: null };
+  }
+
+  private async ownGoods(brander: number, goodsId: number) {
+    const goods = await this.deps.goodsOf(this.deps.db, goodsId);
+    // Another brand's goods answers as if it did not exist.
+    if (!goods || goods.supplierMerchantId !== brander) throw new AppError(CODE.NOT_FOUND, "writeoff.goodsNotFound");
+    return goods;
+  }
+
+  /** Where a goods' codes are redeemable (the "redeemable stores" dialog). */
+  async goodsStores(actor: Actor, goodsId: number): Promise<GoodsStoresReply> {
+    const brander = tenantOf(actor);
+    await this.ownGoods(brander, goodsId);
+    const rows = await this.deps.db
+      .selectFrom("store_goods_restrictions as g")
+      .innerJoin("stores as s", "s.id", "g.store_id")
+      .select(["s.id", "s.name"])
+      .where("g.goods_id", "=", goodsId)
+      .where("g.brander_id", "=", brander)
+      .orderBy("s.id")
+      .execute();
+    return { goodsId: String(goodsId), all: rows.length === 0, stores: rows.map((r) => ({ id: String(r.id), name: r.name })) };
+  }
+
+  /** Limits a goods' codes to the stores listed, or lifts the limit (`all`). Only the brand's own stores. */
+  async setGoodsStores(actor: Actor, goodsId: number, req: GoodsStoresReq): Promise<GoodsStoresReply> {
+    const brander = tenantOf(actor);
+    await this.ownGoods(brander, goodsId);
+    const ids = [...new Set(req.storeIds.map(Number))];
+    if (!req.all && ids.length === 0) throw invalid("writeoff.chooseStores", "storeIds");
+    if (!req.all) {
+      const mine = await this.deps.db.selectFrom("stores").select("id").where("brander_id", "=", brander).where("id", "in", ids).execute();
+      if (mine.length !== ids.length) throw new AppError(CODE.NOT_FOUND, "stores.notFound");
+    }
+    const now = this.now();
+    await withTx(this.deps.db, async (tx) => {
+      await tx.deleteFrom("store_goods_restrictions").where("goods_id", "=", goodsId).execute();
+      if (!req.all) await tx.insertInto("store_goods_restrictions").values(ids.map((storeId) => ({ goods_id: goodsId, store_id: storeId, brander_id: brander, created_at: now }))).execute();
+    });
+    return this.goodsStores(actor, goodsId);
   }
 }

@@ -34,6 +34,7 @@ import {
   TeamOutlined,
   TransactionOutlined,
   VideoCameraOutlined,
+  WechatOutlined,
 } from "@ant-design/icons";
 import type { AreaDef } from "./types";
 
@@ -94,6 +95,7 @@ export const business: AreaDef = {
     { path: "TakeoutOrder", load: () => import("../../areas/business/TakeoutOrder"), titleKey: "takeout.page.TakeoutOrder", menuKey: "takeout.page.TakeoutOrder", icon: BellOutlined },
     { path: "ShopMember", load: () => import("../../areas/business/ShopMember"), titleKey: "mall.page.ShopMember", menuKey: "mall.page.ShopMember", icon: TeamOutlined },
     { path: "PrivateCodeMall", load: () => import("../../areas/business/PrivateCodeMall"), titleKey: "mall.page.PrivateCodeMall", menuKey: "mall.page.PrivateCodeMall", icon: SafetyOutlined },
+    { path: "DockWechat", load: () => import("../../areas/business/DockWechat"), titleKey: "mp.page.DockWechat", menuKey: "mp.page.DockWechat", icon: WechatOutlined },
     { path: "TakeoutTicket", load: () => import("../../areas/business/TakeoutTicket"), titleKey: "takeout.page.TakeoutTicket" },
   ],
 };

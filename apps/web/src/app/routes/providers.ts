@@ -25,6 +25,7 @@ import {
   FundOutlined,
   LineChartOutlined,
   FileExcelOutlined,
+  EnvironmentOutlined,
 } from "@ant-design/icons";
 import type { AreaDef } from "./types";
 
@@ -68,5 +69,6 @@ export const providers: AreaDef = {
     { path: "paymentApplication", load: () => import("../../areas/providers/paymentApplication"), titleKey: "collection.title.apply", menuKey: "collection.title.apply", icon: AuditOutlined },
     { path: "TakeoutApplet", load: () => import("../../areas/providers/TakeoutApplet"), titleKey: "takeout.page.TakeoutApplet", menuKey: "takeout.page.TakeoutApplet", icon: CoffeeOutlined },
     { path: "TiktokApplet", load: () => import("../../areas/providers/TiktokApplet"), titleKey: "mp.page.TiktokApplet", menuKey: "mp.page.TiktokApplet", icon: QrcodeOutlined },
+    { path: "LocaLivePlatform", load: () => import("../../areas/providers/LocaLivePlatform"), titleKey: "mp.page.LocaLivePlatform", menuKey: "mp.page.LocaLivePlatform", icon: EnvironmentOutlined },
   ],
 };

@@ -36,6 +36,7 @@ import {
   TransactionOutlined,
   UnorderedListOutlined,
   WalletOutlined,
+  WechatOutlined,
 } from "@ant-design/icons";
 import type { AreaDef } from "./types";
 
@@ -105,5 +106,6 @@ export const sale: AreaDef = {
     { path: "MallMember", load: () => import("../../areas/sale/MallMember"), titleKey: "mall.page.MallMember", menuKey: "mall.page.MallMember", icon: ApartmentOutlined },
     { path: "SmsSendRecord", load: () => import("../../areas/sale/SmsSendRecord"), titleKey: "mall.page.SmsSendRecord", menuKey: "mall.page.SmsSendRecord", icon: FileSearchOutlined },
     { path: "BrandShow", load: () => import("../../areas/sale/BrandShow"), titleKey: "mall.page.BrandShow", menuKey: "mall.page.BrandShow", icon: ShopOutlined },
+    { path: "WechatOfficial", load: () => import("../../areas/sale/WechatOfficial"), titleKey: "mp.page.WechatOfficial", menuKey: "mp.page.WechatOfficial", icon: WechatOutlined },
   ],
 };

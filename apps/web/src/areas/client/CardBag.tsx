@@ -1,18 +1,74 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, Empty, Flex, Modal, Space, Tag, Typography } from "antd";
-import { useState } from "react";
+import { App, Button, Card, Empty, Flex, Modal, Progress, QRCode, Space, Tag, Typography } from "antd";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { OcBagCard, OcBagReply } from "@tessera/contracts";
+import type { DynamicCodeReply, OcBagCard, OcBagReply } from "@tessera/contracts";
+import { MallBagCodes } from "../mall/BagCodes";
 import { customerCall } from "./customerApi";
 import { day, fmt, STATE_COLOR } from "./format";
 import { Shell } from "./Shell";
 
 /**
  * `/client/cardBag` and `/oneCard/cardBag`: the customer's stored-value cards (balance, validity,
- * state) and the gift cards sent to their phone, to claim. A card opens its in-store code: the card
- * number large enough to scan or read out at the till.
+ * state) and the gift cards sent to their phone, to claim. A card opens its in-store code: a dynamic
+ * code (18 digits and its QR, valid 60 s, redeemable once, renewed when the countdown ends) that the
+ * clerk scans or types instead of the card number and password, and the card number below it.
  */
+function DynamicCode({ card }: { card: OcBagCard }) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState<{ reply: DynamicCodeReply; until: number } | null>(null);
+  const [left, setLeft] = useState(0);
+  const [failed, setFailed] = useState(false);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    void customerCall<DynamicCodeReply>("POST", `/api/mall/onecard/cards/${card.id}/dynamicCode`).then((r) => {
+      if (!live) return;
+      if (!r.ok) {
+        setFailed(true);
+        return;
+      }
+      // Counted on this device's clock from the reply, so a skewed phone clock still shows 60 s.
+      setCode({ reply: r.data, until: Date.now() + r.data.ttlSeconds * 1000 });
+      setLeft(r.data.ttlSeconds);
+    });
+    return () => {
+      live = false;
+    };
+  }, [card.id, round]);
+  useEffect(() => {
+    if (!code) return;
+    const timer = window.setInterval(() => {
+      const s = Math.max(0, Math.ceil((code.until - Date.now()) / 1000));
+      setLeft(s);
+      if (s === 0) {
+        window.clearInterval(timer);
+        setRound((n) => n + 1);
+      }
+    }, 1000);
+    return () => window.clearInterval(timer);
+  }, [code]);
+  if (failed) return null;
+  if (!code) return <QRCode value="-" status="loading" size={180} />;
+  return (
+    <Space orientation="vertical" align="center" style={{ width: "100%" }} data-testid="dynamic-code-box">
+      <QRCode value={code.reply.code} size={180} bordered={false} />
+      <div data-testid="dynamic-code" style={{ fontFamily: "monospace", fontSize: 20, letterSpacing: 1, fontWeight: 600 }}>
+        {code.reply.code.replace(/(\d{6})(?=\d)/g, "$1 ")}
+      </div>
+      <Progress percent={(left / code.reply.ttlSeconds) * 100} showInfo={false} size="small" style={{ width: 200, margin: 0 }} />
+      <Flex gap={8} align="center">
+        <Typography.Text type="secondary" data-testid="dynamic-countdown">
+          {t("writeoff.dynamicRenews", { seconds: left })}
+        </Typography.Text>
+        <Button size="small" type="link" onClick={() => setRound((n) => n + 1)}>
+          {t("writeoff.dynamicRefresh")}
+        </Button>
+      </Flex>
+    </Space>
+  );
+}
 export default function CardBag() {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -75,6 +131,7 @@ export default function CardBag() {
             </Flex>
           </Card>
         ))}
+        <MallBagCodes />
         <Flex gap={8} wrap>
           <Link to="/client/extractCard">
             <Button>{t("onecard.addCard")}</Button>
@@ -87,11 +144,13 @@ export default function CardBag() {
           </Link>
         </Flex>
       </Space>
-      <Modal open={shown !== null} onCancel={() => setShown(null)} footer={null} title={shown?.productName} width={360}>
+      {/* Above the customer Shell's own layer (z-index 1001), which antd's default 1000 sits under. */}
+      <Modal open={shown !== null} onCancel={() => setShown(null)} footer={null} title={shown?.productName} width={360} zIndex={1100}>
         {shown && (
           <Space direction="vertical" align="center" style={{ width: "100%" }}>
             <Typography.Text type="secondary">{t("onecard.showAtTill")}</Typography.Text>
-            <div data-testid="card-code" style={{ fontFamily: "monospace", fontSize: 22, letterSpacing: 2, padding: "12px 8px", border: "2px solid #000", borderRadius: 8 }}>
+            {shown.state === "activated" && <DynamicCode card={shown} />}
+            <div data-testid="card-code" style={{ fontFamily: "monospace", fontSize: shown.state === "activated" ? 16 : 22, letterSpacing: 2, padding: "12px 8px", border: "2px solid #000", borderRadius: 8 }}>
               {shown.code.replace(/(\d{4})(?=\d)/g, "$1 ")}
             </div>
             <Typography.Text>{t("onecard.balance")}: {fmt(shown.balance)}</Typography.Text>

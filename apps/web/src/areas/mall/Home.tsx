@@ -1,8 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card, Empty, Flex, Segmented, Tag, Typography } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import type { Page, StoreGoods } from "@tessera/contracts";
 import { formatMoney } from "../../components/money";
 import { mallCall } from "./mallApi";
@@ -12,7 +11,11 @@ import { MallShell, themeOf, useAppId } from "./MallShell";
 export default function MallHome() {
   const { t } = useTranslation();
   const appId = useAppId();
-  const [kind, setKind] = useState<"all" | "goods" | "bag">("all");
+  // `?kind=goods|bag`: the list a bottom-menu entry opens.
+  const [search, setSearch] = useSearchParams();
+  const k = search.get("kind");
+  const kind: "all" | "goods" | "bag" = k === "goods" || k === "bag" ? k : "all";
+  const setKind = (v: "all" | "goods" | "bag") => setSearch(v === "all" ? {} : { kind: v }, { replace: true });
   const goods = useQuery({
     queryKey: ["mall-goods", appId, kind],
     queryFn: async () => {

@@ -1,4 +1,4 @@
-import { CustomerServiceOutlined, HomeOutlined, ShoppingCartOutlined, UnorderedListOutlined } from "@ant-design/icons";
+import { CustomerServiceOutlined, GiftOutlined, HomeOutlined, LinkOutlined, ShoppingCartOutlined, UnorderedListOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { App, Button, Card, Flex, Input, Result, Spin, Typography } from "antd";
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
@@ -9,6 +9,7 @@ import { hideAround } from "../../components/hideAround";
 import { LanguageSwitch } from "../../components/LanguageSwitch";
 import { customerSession, setCustomerToast } from "../client/customerApi";
 import { mallCall, mallStore } from "./mallApi";
+import { mallTabs } from "./tabs";
 
 export function useAppId(): string {
   return useParams().appId ?? "";
@@ -28,7 +29,7 @@ export function useStorefront(appId: string) {
   });
 }
 
-const TAB_ICONS: Record<string, ReactNode> = { home: <HomeOutlined />, cart: <ShoppingCartOutlined />, orders: <UnorderedListOutlined /> };
+const TAB_ICONS: Record<string, ReactNode> = { home: <HomeOutlined />, cart: <ShoppingCartOutlined />, orders: <UnorderedListOutlined />, goods: <GiftOutlined />, link: <LinkOutlined /> };
 
 /**
  * The mall at phone width: the mall's name and colour theme, its bottom menu (home, cart, orders and the
@@ -50,11 +51,7 @@ export function MallShell({ title, children, needsLogin = false }: { title?: str
   const base = `/mall/${encodeURIComponent(appId)}`;
   if (needsLogin && !customerSession.token()) return <Navigate to={`${base}/login?back=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   const colours = MALL_THEME_COLOURS[sf.data?.theme ?? 1] ?? { primary: "#1677ff", tint: "#e6f4ff" };
-  const tabs = [
-    { key: "home", to: base, title: t("mall.tab.home") },
-    { key: "cart", to: `${base}/cart`, title: t("mall.tab.cart") },
-    { key: "orders", to: `${base}/orders`, title: t("mall.tab.orders") },
-  ];
+  const tabs = mallTabs(base, sf.data?.bottomMenus ?? [], { home: t("mall.tab.home"), cart: t("mall.tab.cart"), orders: t("mall.tab.orders") });
   return (
     <div ref={screen} data-theme={sf.data?.theme} style={{ position: "fixed", inset: 0, zIndex: 1001, overflowY: "auto", background: "#f5f6f8" }}>
       <div style={{ maxWidth: 480, width: "100%", margin: "0 auto", minHeight: "100%", display: "flex", flexDirection: "column" }}>
@@ -96,11 +93,21 @@ export function MallShell({ title, children, needsLogin = false }: { title?: str
         <nav style={{ position: "fixed", bottom: 0, left: 0, right: 0, background: "#fff", borderTop: "1px solid #eee" }}>
           <Flex justify="space-around" style={{ maxWidth: 480, margin: "0 auto", padding: "6px 0" }}>
             {tabs.map((tab) => {
-              const active = location.pathname === tab.to;
-              return (
-                <Link key={tab.key} to={tab.to} style={{ color: active ? colours.primary : "#666", textAlign: "center", fontSize: 12, minWidth: 64, padding: "4px 0" }}>
-                  <div style={{ fontSize: 20 }}>{TAB_ICONS[tab.key]}</div>
+              const active = !tab.external && location.pathname + (tab.to.includes("?") ? location.search : "") === tab.to;
+              const style = { color: active ? colours.primary : "#666", textAlign: "center" as const, fontSize: 12, minWidth: 64, padding: "4px 0" };
+              const body = (
+                <>
+                  <div style={{ fontSize: 20 }}>{TAB_ICONS[tab.icon]}</div>
                   {tab.title}
+                </>
+              );
+              return tab.external ? (
+                <a key={tab.key} href={tab.to} target="_blank" rel="noreferrer" style={style} data-testid="mall-tab">
+                  {body}
+                </a>
+              ) : (
+                <Link key={tab.key} to={tab.to} style={style} data-testid="mall-tab">
+                  {body}
                 </Link>
               );
             })}

@@ -1,20 +1,27 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Input, Modal, Tag, type TableColumnsType } from "antd";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { MALL_ORDER_STATES, type MallOrder } from "@tessera/contracts";
+import { newRequestKey } from "../../api/hooks/funds";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { STATE_COLOURS } from "../mall/Orders";
 import { filtersOf, mallApi, mallKeys } from "./mall/api";
 
-/** `/sale/EquityOrder`: the mall's orders (codes masked), their delivery, and refunds of wallet-paid orders. */
+/** `/sale/EquityOrder`: the mall's orders (codes masked), their delivery, and refunds (to the wallet payment or back onto the card). */
 export default function EquityOrder() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [refunding, setRefunding] = useState<MallOrder | null>(null);
   const [reason, setReason] = useState("");
+  // One key per refund dialog: a retried click refunds once.
+  const refundKey = useRef("");
+  const openRefund = (o: MallOrder) => {
+    refundKey.current = newRequestKey();
+    setRefunding(o);
+  };
   const columns: TableColumnsType<MallOrder> = [
     { title: t("mall.orderNo"), dataIndex: "orderNo", width: 200 },
     { title: t("mall.bo.createdAt"), dataIndex: "createdAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
@@ -29,8 +36,8 @@ export default function EquityOrder() {
       key: "actions",
       width: 90,
       render: (_: unknown, r) =>
-        r.state !== "refunded" && r.state !== "delivering" && r.payMethod === "wallet" ? (
-          <Button size="small" onClick={() => setRefunding(r)}>
+        r.state !== "refunded" && r.state !== "delivering" ? (
+          <Button size="small" onClick={() => openRefund(r)}>
             {t("mall.bo.refund")}
           </Button>
         ) : null,
@@ -62,7 +69,7 @@ export default function EquityOrder() {
         onCancel={() => setRefunding(null)}
         onOk={() => {
           if (!refunding) return;
-          void mallApi.refund(refunding.id, reason).then((r) => {
+          void mallApi.refund(refunding.id, reason, refundKey.current).then((r) => {
             if (!r?.ok) {
               void message.error(r?.msg ?? "");
               return;

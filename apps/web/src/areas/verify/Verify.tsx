@@ -4,7 +4,7 @@ import { Alert, Button, Card, Descriptions, Form, Input, Result, Segmented, Spac
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { Redemption, RedemptionSource, WriteOffPreview } from "@tessera/contracts";
+import type { Redemption, WriteOffKind, WriteOffPreview } from "@tessera/contracts";
 import { tokens } from "../../api/http";
 import { formatMoney, parseMoney } from "../../components/money";
 import { writeOffApi } from "../business/stores/api";
@@ -28,12 +28,15 @@ function splitScan(text: string): { code: string; secret?: string } {
  * `/verify`: the clerk's verification page (核销), phone first. The clerk (a sub-account bound to a
  * store, logged in on the back office) enters or scans a code (camera where the browser has
  * BarcodeDetector), sees what it is worth, and redeems it once; a one-card card takes an amount. Each
- * redemption carries its own request key, so a retry after a lost reply cannot redeem twice.
+ * redemption carries its own request key, so a retry after a lost reply cannot redeem twice. A customer's
+ * dynamic code (18 digits or its QR, from the card bag, valid 60 s) stands for a card without its password.
  */
 export default function Verify() {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
-  const [kind, setKind] = useState<RedemptionSource>("coupon");
+  const [kind, setKind] = useState<WriteOffKind>("coupon");
+  // A card (number + password) or a customer's dynamic code: both take an amount off a one-card card.
+  const takesAmount = kind !== "coupon";
   const [preview, setPreview] = useState<WriteOffPreview | null>(null);
   const [done, setDone] = useState<Redemption | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,11 +62,11 @@ export default function Verify() {
     form.resetFields();
   };
   const check = async () => {
-    const v = await form.validateFields(["code", "secret"]);
+    const v = await form.validateFields(kind === "dynamic" ? ["code"] : ["code", "secret"]);
     setBusy(true);
     setError(null);
     setDone(null);
-    const r = await writeOffApi.check({ kind, code: v.code, secret: v.secret });
+    const r = await writeOffApi.check({ kind, code: v.code, ...(kind !== "dynamic" && { secret: v.secret }) });
     setBusy(false);
     if (!r) return;
     if (r.ok) setPreview(r.data);
@@ -74,13 +77,13 @@ export default function Verify() {
   };
   const redeem = async () => {
     const v = form.getFieldsValue();
-    const amount = kind === "onecard" && preview ? (parseMoney(v.amount ?? "", preview.value.currency) ?? undefined) : undefined;
-    if (kind === "onecard" && !amount) {
+    const amount = takesAmount && preview ? (parseMoney(v.amount ?? "", preview.value.currency) ?? undefined) : undefined;
+    if (takesAmount && !amount) {
       form.setFields([{ name: "amount", errors: [t("writeoff.amountRequired")] }]);
       return;
     }
     setBusy(true);
-    const r = await writeOffApi.redeem({ kind, code: v.code, secret: v.secret, amount, requestKey });
+    const r = await writeOffApi.redeem({ kind, code: v.code, ...(kind !== "dynamic" && { secret: v.secret }), amount, requestKey });
     setBusy(false);
     if (!r) return;
     if (r.ok) {
@@ -111,28 +114,35 @@ export default function Verify() {
           block
           value={kind}
           onChange={(v) => {
-            setKind(v === "onecard" ? "onecard" : "coupon");
+            setKind(v === "onecard" || v === "dynamic" ? v : "coupon");
             reset();
           }}
           options={[
             { value: "coupon", label: t("writeoff.kind.coupon") },
             { value: "onecard", label: t("writeoff.kind.onecard") },
+            { value: "dynamic", label: t("writeoff.kind.dynamic") },
           ]}
         />
         <Card>
-          <Form form={form} layout="vertical" requiredMark={false} onValuesChange={() => setPreview(null)}>
-            <Form.Item name="code" label={kind === "coupon" ? t("writeoff.code") : t("writeoff.cardNo")} rules={[{ required: true, message: t("writeoff.codeRequired") }]}>
+          <Form form={form} layout="vertical" requiredMark={false} onValuesChange={(changed: Partial<Values>) => {
+              // A new code or secret needs a new check; typing the amount keeps the preview.
+              if ("code" in changed || "secret" in changed) setPreview(null);
+            }}>
+            <Form.Item name="code" label={kind === "coupon" ? t("writeoff.code") : kind === "onecard" ? t("writeoff.cardNo") : t("writeoff.dynamicCode")} rules={[{ required: true, message: t("writeoff.codeRequired") }]}>
               <Input
                 size="large"
                 autoComplete="off"
                 maxLength={64}
+                {...(kind === "dynamic" && { inputMode: "numeric" as const, placeholder: t("writeoff.dynamicHint") })}
                 suffix={canScan() ? <ScanOutlined aria-label={t("writeoff.scan")} onClick={() => setScanning(true)} /> : undefined}
               />
             </Form.Item>
-            <Form.Item name="secret" label={kind === "coupon" ? t("writeoff.secret") : t("writeoff.password")} rules={[{ required: true, message: t("writeoff.secretRequired") }]}>
-              <Input.Password size="large" autoComplete="off" maxLength={64} />
-            </Form.Item>
-            {kind === "onecard" && preview && (
+            {kind !== "dynamic" && (
+              <Form.Item name="secret" label={kind === "coupon" ? t("writeoff.secret") : t("writeoff.password")} rules={[{ required: true, message: t("writeoff.secretRequired") }]}>
+                <Input.Password size="large" autoComplete="off" maxLength={64} />
+              </Form.Item>
+            )}
+            {takesAmount && preview && (
               <Form.Item name="amount" label={t("writeoff.amount")}>
                 <Input size="large" inputMode="decimal" placeholder="0.00" />
               </Form.Item>

@@ -15,6 +15,7 @@ const NOT_LISTS: Record<string, string> = {
   "components/purchasing/OrderCodesDrawer.tsx": "one order's revealed card secrets: never leave the screen in a file",
   "areas/ops/Commission.tsx": "the commission rules being edited, not records",
   "areas/ops/MpTemplates.tsx": "mini-program templates being configured",
+  "areas/sale/miniprogram/Official.tsx": "a bound official account's last platform calls and the local-life authorisations being managed",
   "areas/providers/TakeoutApplet.tsx": "applet configuration",
   "areas/business/catalog/BrandsDialog.tsx": "brand picker dialog",
   "areas/business/onecard/BatchesDrawer.tsx": "one goods' import batches, inside a drawer",

@@ -6,6 +6,8 @@ import type {
   QrCode,
   QrKind,
   QrLanding,
+  GoodsStoresReply,
+  GoodsStoresReq,
   Redemption,
   RedemptionSource,
   SettlementDoc,
@@ -14,6 +16,7 @@ import type {
   StoreReq,
   StoreState,
   WriteAccountReply,
+  WriteOffKind,
   WriteOffPreview,
 } from "@tessera/contracts";
 import type { Query } from "../../../api/client";
@@ -93,8 +96,8 @@ export const storeApi = {
 
 export const writeOffApi = {
   me: async () => unwrap(await http.get<{ storeId: string; storeName: string; branderName: string } | null>(`${brander}/writeOff/me`, { overlay: false })),
-  check: (body: { kind: RedemptionSource; code: string; secret: string; storeId?: string | undefined }) => http.post<WriteOffPreview>(`${brander}/writeOff/check`, body, { toast: false }),
-  redeem: (body: { kind: RedemptionSource; code: string; secret: string; storeId?: string | undefined; amount?: number | undefined; requestKey: string }) =>
+  check: (body: { kind: WriteOffKind; code: string; secret?: string | undefined; storeId?: string | undefined }) => http.post<WriteOffPreview>(`${brander}/writeOff/check`, body, { toast: false }),
+  redeem: (body: { kind: WriteOffKind; code: string; secret?: string | undefined; storeId?: string | undefined; amount?: number | undefined; requestKey: string }) =>
     http.post<Redemption>(`${brander}/writeOff/redeem`, body, { toast: false }),
   records: async (query: RedemptionListQuery) => unwrap(await http.get<Page<Redemption>>(`${brander}/hyAccounts`, { query: { ...query }, overlay: false })),
   writeOrders: async (query: RedemptionListQuery) => unwrap(await http.get<Page<Redemption>>("/api/card-user/writeOrders", { query: { ...query }, overlay: false })),
@@ -103,6 +106,8 @@ export const writeOffApi = {
   doc: async (id: string) => unwrap(await http.get<{ doc: SettlementDoc; lines: Redemption[] }>(`${brander}/writeOff/docs/${id}`)),
   docXlsx: (doc: SettlementDoc) => http.download(`${brander}/writeOff/docs/${doc.id}/xlsx`, { fileName: `settlement-${doc.storeName}-${doc.day}.xlsx` }),
   docPdf: (doc: SettlementDoc) => http.download(`${brander}/writeOff/docs/${doc.id}/pdf`, { fileName: `settlement-${doc.id}.pdf` }),
+  goodsStores: async (goodsId: string) => unwrap(await http.get<GoodsStoresReply>(`${brander}/product/${goodsId}/stores`, { overlay: false })),
+  setGoodsStores: (goodsId: string, body: GoodsStoresReq) => http.put<GoodsStoresReply>(`${brander}/product/${goodsId}/stores`, body, { toast: false }),
   writeFund: async (query: DocListQuery) => unwrap(await http.get<Page<SettlementDoc>>("/api/card-servicer/writeFund", { query: { ...query }, overlay: false })),
 };
 

@@ -46,7 +46,8 @@ export const mallApi = {
   bags: (q: Query) => list<GiftBag>("/giftBags", q),
   saveBag: (id: string | null, body: unknown) => (id ? http.put<GiftBag>(`${base}/giftBags/${id}`, body, { toast: false }) : http.post<GiftBag>(`${base}/giftBags`, body, { toast: false })),
   orders: (q: Query) => list<MallOrder>("/orders", q),
-  refund: (id: string, reason: string) => http.post<MallOrder>(`${base}/orders/${id}/refund`, { reason }, { toast: false }),
+  /** A full refund (wallet back to the payment, card back onto the card); the same request key refunds once. */
+  refund: (id: string, reason: string, requestKey: string) => http.post<MallOrder>(`${base}/orders/${id}/refund`, { reason, requestKey }, { toast: false }),
   members: (q: Query) => list<MallMemberRow>("/members", q),
   sms: async () => unwrap(await http.get<SmsSummary>(`${base}/sms`, { overlay: false })),
   buySms: (code: string, requestKey: string) => http.post<SmsSummary>(`${base}/sms/packages`, { code, requestKey }),

@@ -1,0 +1,46 @@
+import { useQuery } from "@tanstack/react-query";
+import { Card, Flex, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { MallBagCode } from "@tessera/contracts";
+import { customerCall } from "../client/customerApi";
+import { day } from "../client/format";
+
+/**
+ * The card bag's mall codes: the coupons and card secrets the customer bought in the mini-program malls
+ * (masked; each opens its order's page in its mall, which reveals the code to its buyer).
+ */
+export function MallBagCodes() {
+  const { t } = useTranslation();
+  const codes = useQuery({
+    queryKey: ["mall", "bag-codes"],
+    queryFn: async () => {
+      const r = await customerCall<{ list: MallBagCode[] }>("GET", "/api/mall/codes");
+      return r.ok ? r.data.list : [];
+    },
+  });
+  if (!codes.data?.length) return null;
+  return (
+    <Card size="small" title={t("mall.bagCodes.title")} data-testid="bag-mall-codes">
+      <Flex vertical gap={8}>
+        {codes.data.map((c) => (
+          <Link key={c.deliveryId} to={`/mall/${encodeURIComponent(c.appId)}/orders/${c.orderId}`} style={{ color: "inherit" }}>
+            <Flex justify="space-between" align="center" gap={8} style={{ padding: "6px 0", borderBottom: "1px solid #f0f0f0" }}>
+              <div style={{ minWidth: 0 }}>
+                <Typography.Text strong ellipsis style={{ display: "block" }}>
+                  {c.name}
+                </Typography.Text>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {c.mallName} · {c.cardNumber}
+                </Typography.Text>
+              </div>
+              <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: "nowrap" }}>
+                {c.expiresAt ? t("mall.bagCodes.until", { date: day(c.expiresAt) }) : t("mall.bagCodes.open")}
+              </Typography.Text>
+            </Flex>
+          </Link>
+        ))}
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,6 @@
+import { LocalLifePage } from "../sale/miniprogram/Official";
+
+/** `/providers/LocaLivePlatform`: the local-life platform's authorisation of the brands the provider serves. */
+export default function LocaLivePlatform() {
+  return <LocalLifePage />;
+}
