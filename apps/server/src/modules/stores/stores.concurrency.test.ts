@@ -59,9 +59,12 @@ it("20 clerks at 20 stores redeem the same code at once: one redemption; two set
   const op = await registerOperator(t);
   const runs = await Promise.all([0, 1].map(() => t.call<{ documents: number; amount: number }>("POST", "/api/ops/stores/settle", { token: op.token, body: {} })));
   expect(runs.every((r) => r.body.code === 1)).toBe(true);
-  expect(runs.reduce((a, r) => a + r.body.data.documents, 0)).toBe(stores.size);
-  expect(runs.reduce((a, r) => a + r.body.data.amount, 0)).toBe(n * 900);
-  const docs = await t.ctx.database.db.selectFrom("store_settlement_docs").select(["store_id", "count"]).where("brander_id", "=", Number(supplier.merchantId)).execute();
+  // The runs settle every brand's day: on PostgreSQL a worker's database also holds what earlier files
+  // redeemed, so what is counted is this brand's documents, not the runs' totals.
+  expect(runs.reduce((a, r) => a + r.body.data.documents, 0)).toBeGreaterThanOrEqual(stores.size);
+  const docs = await t.ctx.database.db.selectFrom("store_settlement_docs").select(["store_id", "count", "amount"]).where("brander_id", "=", Number(supplier.merchantId)).execute();
   expect(docs).toHaveLength(stores.size);
+  expect(new Set(docs.map((d) => d.store_id)).size).toBe(stores.size);
   expect(docs.reduce((a, d) => a + d.count, 0)).toBe(n);
+  expect(docs.reduce((a, d) => a + Number(d.amount), 0)).toBe(n * 900);
 });
