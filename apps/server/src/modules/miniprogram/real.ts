@@ -40,6 +40,11 @@ async function json(res: Awaited<ReturnType<Fetch>>): Promise<Record<string, unk
     throw new PlatformError(-1, `bad reply (${res.status})`);
   }
 }
+/** One JSON call to a platform's open API (both platforms take query parameters and an optional JSON body). */
+async function callPlatform(fetchFn: Fetch, base: string, method: "GET" | "POST", path: string, query: Record<string, string>, body?: unknown): Promise<Record<string, unknown>> {
+  const url = `${base}/${path}?${new URLSearchParams(query).toString()}`;
+  return json(await fetchFn(url, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, ...(body !== undefined && { body: JSON.stringify(body) }) }));
+}
 const str = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
 const num = (v: unknown): number => (typeof v === "number" ? v : Number(v) || 0);
 
@@ -73,9 +78,7 @@ export class WechatHttpAdapter implements PlatformAdapter {
   }
 
   private async request(method: "GET" | "POST", path: string, query: Record<string, string>, body?: unknown): Promise<Record<string, unknown>> {
-    const url = `${WX}/${path}?${new URLSearchParams(query).toString()}`;
-    const res = await this.#fetch(url, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, ...(body !== undefined && { body: JSON.stringify(body) }) });
-    const r = await json(res);
+    const r = await callPlatform(this.#fetch, WX, method, path, query, body);
     const code = num(r.errcode);
     if (code !== 0) throw new PlatformError(code, str(r.errmsg));
     return r;
@@ -216,9 +219,7 @@ export class DouyinHttpAdapter implements PlatformAdapter {
   }
 
   private async request(method: "GET" | "POST", path: string, query: Record<string, string>, body?: unknown): Promise<Record<string, unknown>> {
-    const url = `${DY}/${path}?${new URLSearchParams(query).toString()}`;
-    const res = await this.#fetch(url, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, ...(body !== undefined && { body: JSON.stringify(body) }) });
-    const r = await json(res);
+    const r = await callPlatform(this.#fetch, DY, method, path, query, body);
     const code = num(r.errno ?? r.err_no);
     if (code !== 0) throw new PlatformError(code, str(r.message ?? r.err_tips));
     return (r.data && typeof r.data === "object" ? (r.data as Record<string, unknown>) : r);
