@@ -225,3 +225,80 @@ test("a purchaser binds its official account on the local platform; a provider a
   await expect(p.getByText("已授权").first()).toBeVisible();
   await shot1280(p, "local-life");
 });
+
+test("a provider publishes a Douyin mini-program through review, and a customer opens it on a phone", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now().toString(36);
+  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const provider = await registerAccount(request, { orgName: "抖音小程序服务商" });
+  await apiCall(request, opsToken, "post", `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
+  const token = await loginToken(request, provider);
+
+  // The operator adds a Douyin template to the library.
+  const ops = await session(browser, opsToken, 1280);
+  await ops.goto("/ops/MpTemplates");
+  await ops.getByText("抖音", { exact: true }).click();
+  await ops.getByTestId("mp-template-new").click();
+  await ops.getByTestId("mp-template-name").fill(`抖音权益模板 ${stamp}`);
+  await ops.getByTestId("mp-template-ok").click();
+  await expect(ops.getByRole("cell", { name: `抖音权益模板 ${stamp}` })).toBeVisible();
+
+  // The provider creates the config on TiktokApplet (theme 4) and authorises on the local Douyin platform.
+  const page = await session(browser, token, 1280);
+  await page.goto("/providers/TiktokApplet");
+  await page.getByRole("button", { name: "新建商城配置" }).click();
+  await page.getByTestId("mp-name").fill("抖音权益小店");
+  await page.getByTestId("mp-code").fill(`dy-${stamp}`);
+  await page.getByTestId("mp-category").fill("虚拟卡券");
+  await page.getByTestId("mp-description").fill("抖音里的权益卡券");
+  await page.locator("label:has([data-testid=mp-theme-4])").click();
+  await page.getByTestId("navMenus-title-0").fill("首页");
+  await page.getByTestId("mp-service").fill("400-800-5678");
+  await page.getByTestId("mp-config-save").click();
+  await page.getByTestId("mp-authorise").click();
+  await page.waitForURL(/\/mp-platform\/douyin\/authorize\?/);
+  await page.getByTestId("mp-consent-name").fill(`抖音小店 ${stamp}`);
+  await page.getByTestId("mp-consent-ok").click();
+  await page.waitForURL(/\/providers\/TiktokApplet$/);
+  await expect(page.getByText("已授权").first()).toBeVisible();
+
+  // Template, upload, then submit to the Douyin host (no categories on Douyin).
+  await page.locator(".ant-select").filter({ hasText: "选择模板" }).click();
+  await option(page, `抖音权益模板 ${stamp}`);
+  await page.getByTestId("mp-template-save").click();
+  await page.getByTestId("mp-commit").click();
+  await page.getByTestId("mp-beta-qr").click();
+  const appId = /\/mall\/([^?]+)\?v=beta$/.exec((await page.getByTestId("mp-qr-url").textContent()) ?? "")?.[1] ?? "";
+  expect(appId).toMatch(/^tt/);
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(3_500); // the platform's scan of the upload
+  await page.getByTestId("mp-submit").click();
+  await expect(page.getByTestId("mp-audit-state")).toHaveText("审核中");
+  await shot(page, "douyin-under-review");
+
+  // The operator approves it in the Douyin queue.
+  const audits = await apiCall<{ list: Audit[] }>(request, opsToken, "get", "/api/ops/miniprogram/douyin/audits?status=2&pageSize=100");
+  const audit = audits.list.find((a) => a.appId === appId);
+  expect(audit, "a pending Douyin audit").toBeTruthy();
+  await ops.goto("/ops/MpReviews");
+  await ops.getByText("抖音", { exact: true }).click();
+  await ops.getByTestId(`mp-approve-${audit?.auditId ?? ""}`).click();
+  await expect(ops.getByTestId(`mp-approve-${audit?.auditId ?? ""}`)).toHaveCount(0);
+
+  // The provider releases; the platform's host names are on record.
+  await page.reload();
+  await page.getByTestId(`mp-manage-dy-${stamp}`).click();
+  await expect(page.getByTestId("mp-audit-state")).toHaveText("审核通过");
+  await page.getByTestId("mp-release").click();
+  await expect(page.getByTestId("mp-publish-state")).toHaveText("已发布");
+  await shot1280(page, "douyin-released");
+
+  // A customer opens the released mall on a phone: its name, its menu, the fourth theme.
+  const phone = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const customer = await phone.newPage();
+  await customer.goto(`/mall/${appId}`);
+  await expect(customer.getByTestId("mall-title")).toHaveText("抖音权益小店");
+  await shot(customer, "douyin-home-390");
+  await customer.screenshot({ path: "/tmp/mall-shots/douyin-home-390.png", fullPage: true });
+  await phone.close();
+});
