@@ -98,7 +98,7 @@ export default function ItemSet() {
             { title: t("takeout.stock"), dataIndex: "stock", width: 90, align: "right", render: (s: number | null) => (s === null ? "∞" : s) },
             { title: t("takeout.sold"), dataIndex: "sold", width: 80, align: "right" },
             { title: t("takeout.onSale"), dataIndex: "onSale", width: 80, render: (v: boolean) => (v ? <Tag color="green">{t("takeout.onSale")}</Tag> : <Tag>{t("takeout.offSale")}</Tag>) },
-            { title: t("takeout.actions"), key: "a", width: 90, fixed: "right", render: (_: unknown, i) => <Button type="link" size="small" onClick={() => open(i)}>{t("takeout.edit")}</Button> },
+            { title: t("takeout.actions"), key: "actions", width: 90, fixed: "right", render: (_: unknown, i) => <Button type="link" size="small" onClick={() => open(i)}>{t("takeout.edit")}</Button> },
           ]}
         />
       </Card>

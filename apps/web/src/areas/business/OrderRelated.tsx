@@ -196,7 +196,7 @@ function Express() {
     { title: t("commerce.tracking"), dataIndex: "state", width: 120, render: (s: number | null) => (s === null ? t("commerce.noEvents") : t(`commerce.track.${s}`)) },
     { title: t("commerce.signedAt"), dataIndex: "signedAt", width: 150, render: (v: string | null) => (v ? dayjs(v).format("YYYY-MM-DD HH:mm") : "—") },
     { title: t("commerce.createdAt"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
-    { title: t("commerce.actions"), key: "a", width: 100, render: (_: unknown, s) => <Button type="link" size="small" onClick={() => setTracking(s.orderId)}>{t("commerce.tracking")}</Button> },
+    { title: t("commerce.actions"), key: "actions", width: 100, render: (_: unknown, s) => <Button type="link" size="small" onClick={() => setTracking(s.orderId)}>{t("commerce.tracking")}</Button> },
   ];
   return (
     <>

@@ -61,7 +61,7 @@ export default function PackageSet() {
             { title: t("takeout.contents"), key: "c", render: (_: unknown, p) => p.items.map((i) => <Tag key={i.itemId}>{`${i.name} × ${i.quantity}`}</Tag>) },
             { title: t("takeout.price"), dataIndex: "price", width: 100, align: "right", render: (m: TakeoutPackage["price"]) => formatMoney(m) },
             { title: t("takeout.onSale"), dataIndex: "onSale", width: 90, render: (v: boolean) => (v ? <Tag color="green">{t("takeout.onSale")}</Tag> : <Tag>{t("takeout.offSale")}</Tag>) },
-            { title: t("takeout.actions"), key: "a", width: 90, render: (_: unknown, p) => <Button type="link" size="small" onClick={() => open(p)}>{t("takeout.edit")}</Button> },
+            { title: t("takeout.actions"), key: "actions", width: 90, render: (_: unknown, p) => <Button type="link" size="small" onClick={() => open(p)}>{t("takeout.edit")}</Button> },
           ]}
         />
       </Card>

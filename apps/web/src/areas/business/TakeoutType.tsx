@@ -45,7 +45,7 @@ export default function TakeoutType() {
             { title: t("takeout.sort"), dataIndex: "sort", width: 100 },
             {
               title: t("takeout.actions"),
-              key: "a",
+              key: "actions",
               width: 160,
               render: (_: unknown, ty) => (
                 <Space size={0}>

@@ -16,7 +16,7 @@ export default function WriteFunDoc() {
     ...docColumns(t),
     {
       title: t("stores.actions"),
-      key: "a",
+      key: "actions",
       width: 100,
       render: (_: unknown, d) => (
         <Button type="link" size="small" onClick={() => setOpen(d)} data-testid={`doc-${d.storeName}`}>

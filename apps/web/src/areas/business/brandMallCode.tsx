@@ -50,7 +50,7 @@ export default function BrandMallCode() {
     { title: t("stores.createdAt"), dataIndex: "createdAt", width: 180, render: (v: string) => new Date(v).toLocaleString() },
     {
       title: t("stores.actions"),
-      key: "a",
+      key: "actions",
       width: 150,
       render: (_: unknown, c) => (
         <Space size={0}>

@@ -90,7 +90,7 @@ export default function ReceiptB() {
             { title: t("stores.link"), dataIndex: "url", ellipsis: true },
             {
               title: t("stores.actions"),
-              key: "a",
+              key: "actions",
               width: 160,
               render: (_: unknown, c) => (
                 <Space size={0}>

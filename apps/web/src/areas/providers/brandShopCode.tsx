@@ -34,7 +34,7 @@ function ShopCodes({ header }: { header: ReactNode }) {
     ...storeColumns(t),
     {
       title: t("stores.actions"),
-      key: "a",
+      key: "actions",
       width: 110,
       fixed: "right",
       render: (_: unknown, s) => (

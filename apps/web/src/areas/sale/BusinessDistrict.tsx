@@ -46,7 +46,7 @@ export default function BusinessDistrict() {
     { title: t("stores.createdAt"), dataIndex: "createdAt", width: 180, render: (v: string) => new Date(v).toLocaleString() },
     {
       title: t("stores.actions"),
-      key: "a",
+      key: "actions",
       width: 140,
       render: (_: unknown, d) => (
         <Space size={0}>

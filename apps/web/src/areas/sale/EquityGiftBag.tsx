@@ -51,7 +51,7 @@ export default function EquityGiftBag() {
     { title: t("mall.bo.sold"), dataIndex: "sold", width: 90, align: "right" },
     { title: t("mall.validDays"), dataIndex: "validDays", width: 100, align: "right" },
     { title: t("mall.bo.onSale"), dataIndex: "onSale", width: 90, render: (v: boolean) => <Tag color={v ? "green" : "default"}>{t(v ? "mall.bo.yes" : "mall.bo.no")}</Tag> },
-    { title: t("mall.bo.actions"), key: "a", width: 90, render: (_: unknown, r) => <Button size="small" onClick={() => open(r)}>{t("mall.bo.edit")}</Button> },
+    { title: t("mall.bo.actions"), key: "actions", width: 90, render: (_: unknown, r) => <Button size="small" onClick={() => open(r)}>{t("mall.bo.edit")}</Button> },
   ];
   return (
     <>

@@ -55,7 +55,7 @@ export function ClerksDrawer({ store, onClose }: { store: Store; onClose: () => 
           { title: t("stores.clerkEmail"), dataIndex: "email" },
           {
             title: t("stores.actions"),
-            key: "a",
+            key: "actions",
             width: 90,
             render: (_: unknown, c) => (
               <Button type="link" size="small" danger onClick={() => void unbind(c)}>

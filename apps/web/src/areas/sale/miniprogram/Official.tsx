@@ -7,6 +7,7 @@ import type { MpAccount, MpLifeBrand, MpOfficialReply, MpPlatformCall } from "@t
 import { unwrap } from "../../../api/errors";
 import { http } from "../../../api/http";
 import { reportFailure } from "../../../components/form/serverError";
+import { dense } from "../../../components/list/denseColumns";
 import { PageHint } from "../../../components/PageHint";
 
 const O = "/api/card-user/officialAccount";
@@ -254,6 +255,8 @@ export function LocalLifePage() {
     {
       title: t("mp.official.scopes"),
       key: "scopes",
+      width: 260,
+      ellipsis: false, // the scopes wrap as tags
       render: (_: unknown, r) =>
         r.account?.state === "authorized" ? (
           <Space size={[4, 4]} wrap>
@@ -299,7 +302,7 @@ export function LocalLifePage() {
     <Space direction="vertical" size={16} style={{ width: "100%" }}>
       <PageHint id="providers.LocaLivePlatform" title={t("mp.page.LocaLivePlatform")} description={t("mp.life.hint")} />
       <Card>
-        <Table<MpLifeBrand> rowKey="brandId" size="middle" loading={isLoading} columns={columns} dataSource={data ?? []} pagination={false} locale={{ emptyText: t("mp.life.noBrands") }} />
+        <Table<MpLifeBrand> rowKey="brandId" size="middle" loading={isLoading} columns={dense(columns)} scroll={{ x: "max-content" }} dataSource={data ?? []} pagination={false} locale={{ emptyText: t("mp.life.noBrands") }} />
       </Card>
     </Space>
   );
