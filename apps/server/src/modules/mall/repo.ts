@@ -3,11 +3,8 @@ import type { Executor, Tx } from "../../db/tx";
 /**
  * The mall's SQL, on its own tables only. What it needs of other modules' rows comes through their
  * index.ts: the merchant (merchants), the customer's cards and phone (onecard), the codes the merchant
- * bought (supply's buyer stock, less the codes in `mall_deliveries`).
+ * bought (supply's buyer stock: taking codes for a delivery marks them handed on there).
  */
-
-/** Where the mall records the codes it handed on: supply leaves them out of the merchant's own stock. */
-export const MALL_USED_CODES = { table: "mall_deliveries", column: "card_id" } as const;
 
 export async function touchMember(db: Executor, merchantId: number, customerId: number, now: Date): Promise<void> {
   await db

@@ -38,7 +38,7 @@ import { post } from "../ledger";
 import type { MallAppearance } from "../miniprogram";
 import { getMerchant } from "../merchants";
 import { cardOwner, creditCard, customerCards, customerIdByPhone, phonesOf, type Customer } from "../onecard";
-import { buyerStock, sealedCodes, takeBuyerCodes, type CardKeys } from "../supply";
+import { buyerStock, buyerStockUpTo, sealedCodes, takeBuyerCodes, type CardKeys } from "../supply";
 import type { PaymentAdapter } from "./payments";
 import * as repo from "./repo";
 
@@ -214,7 +214,7 @@ export class MallService {
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     const goods = await this.deps.catalog.goods(rows.map((r) => r.goods_id));
-    const stock = await buyerStock(this.deps.db, merchantId, rows.map((r) => r.goods_id), repo.MALL_USED_CODES);
+    const stock = await buyerStock(this.deps.db, merchantId, rows.map((r) => r.goods_id));
     const me = await getMerchant(this.deps.db, merchantId);
     const prices = me ? await this.costs(me, [...goods.values()]) : new Map<number, number>();
     return {
@@ -541,7 +541,7 @@ export class MallService {
     for (const u of units) if (u.delivery === "code") codeNeeds.set(u.goodsId, (codeNeeds.get(u.goodsId) ?? 0) + u.count);
     const tag = createHash("sha256").update(`${customer.id}:${req.requestKey}`).digest("hex").slice(0, 16);
     for (let attempt = 1; ; attempt++) {
-      const stock = await buyerStock(this.deps.db, merchantId, [...codeNeeds.keys()], repo.MALL_USED_CODES);
+      const stock = await buyerStockUpTo(this.deps.db, merchantId, codeNeeds);
       for (const [goodsId, need] of codeNeeds) {
         const short = need - (stock.get(goodsId) ?? 0);
         if (short > 0) await this.deps.purchasing.place(merchantId, { goodsId: String(goodsId), quantity: short, orderNo: `MALL${tag}A${attempt}G${goodsId}` });
@@ -572,26 +572,9 @@ export class MallService {
           const r = await tx.updateTable("mall_gift_bags").set((eb) => ({ sold: eb("sold", "+", l.quantity) })).where("id", "=", l.refId).where(sql<boolean>`sold + ${l.quantity} <= stock`).executeTakeFirst();
           if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.CONFLICT, "mall.bagSoldOut", { name: l.name }, "lines");
         }
-        const description = orderLines.map((l) => l.name).join(", ");
-        if (req.payMethod === "card") {
-          await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
-        } else {
-          await this.deps.payments.pay(tx, { orderId: o.id, orderNo: o.order_no, amount, currency, description, payer: customer.phone, appId: a.appId }, now);
-          await post(tx, {
-            idempotencyKey: `mall:pay:${o.id}`,
-            kind: "purchase",
-            currency,
-            reason: `${o.order_no} ${description}`.slice(0, 200),
-            subject: { type: "mall_order", id: o.id },
-            postings: [
-              { account: { platform: "bank_clearing" }, amount: -amount },
-              { account: { merchantId, kind: "income" }, amount },
-            ],
-          });
-        }
         const byGoods = new Map<number, number[]>();
         for (const [goodsId, need] of [...codeNeeds].sort((x, y) => x[0] - y[0])) {
-          const ids = await takeBuyerCodes(tx, merchantId, goodsId, need, repo.MALL_USED_CODES);
+          const ids = await takeBuyerCodes(tx, merchantId, goodsId, need, now);
           if (ids.length < need) throw new Shortage("codes taken meanwhile");
           byGoods.set(goodsId, ids);
         }
@@ -610,6 +593,24 @@ export class MallService {
         await tx.insertInto("mall_deliveries").values(rows).execute();
         await tx.updateTable("mall_orders").set(needsAccount ? { state: "delivering" } : { state: "delivered", delivered_at: now }).where("id", "=", o.id).execute();
         await repo.touchMember(tx, merchantId, customer.id, now);
+        // The payment last: its ledger rows (bank clearing, the merchant's income) are the hot ones, held until commit.
+        const description = orderLines.map((l) => l.name).join(", ");
+        if (req.payMethod === "card") {
+          await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
+        } else {
+          await this.deps.payments.pay(tx, { orderId: o.id, orderNo: o.order_no, amount, currency, description, payer: customer.phone, appId: a.appId }, now);
+          await post(tx, {
+            idempotencyKey: `mall:pay:${o.id}`,
+            kind: "purchase",
+            currency,
+            reason: `${o.order_no} ${description}`.slice(0, 200),
+            subject: { type: "mall_order", id: o.id },
+            postings: [
+              { account: { platform: "bank_clearing" }, amount: -amount },
+              { account: { merchantId, kind: "income" }, amount },
+            ],
+          });
+        }
         return o.id;
       }).catch((err: unknown) => {
         if (err instanceof Shortage) return err;
@@ -620,7 +621,7 @@ export class MallService {
         if (attempt < 3) continue;
         throw conflict("mall.soldOut", "lines");
       }
-      await this.topUps(placed);
+      if (needsAccount) await this.topUps(placed);
       return this.customerOrder(m, customer, placed, lang);
     }
   }

@@ -11,7 +11,7 @@ export { allocateCards, allocationPart, takeCards, type AllocateRequest, type Al
 export { cardKeys, type CardKeys } from "./crypto";
 export { voidRefundedCards } from "./refund";
 export { peekRedeemable, redeemSupplyCard, type RedeemableCard, type RedeemRefusal } from "./redeem";
-export { buyerStock, sealedCodes, takeBuyerCodes, type UsedCodes } from "./stock";
+export { buyerStock, buyerStockUpTo, sealedCodes, takeBuyerCodes } from "./stock";
 
 export interface SupplyModule {
   supply: SupplyService;

@@ -3,43 +3,52 @@ import type { Executor, Tx } from "../../db/tx";
 
 /**
  * A buyer's own stock of codes: the codes of a goods it bought (sold to it, not redeemed at a store) that
- * a reselling module (the mini-program mall) has not handed on yet. That module names the table and
- * column where it records the codes it used (`used`); those are left out.
+ * it has not handed on to an end customer yet (`resold_at`, set when a reselling module such as the
+ * mini-program mall takes them). Read through the partial index of held codes, so neither call reads
+ * the codes already handed on.
  */
-export interface UsedCodes {
-  /** A table of the reselling module, e.g. "mall_deliveries". */
-  table: string;
-  /** Its column holding a supply card id, e.g. "card_id". */
-  column: string;
-}
+const held = sql`c.state = 'sold' AND c.redeemed_at IS NULL AND c.resold_at IS NULL`;
 
-const notUsed = (used: UsedCodes) => sql`NOT EXISTS (SELECT 1 FROM ${sql.table(used.table)} u WHERE u.${sql.ref(used.column)} = c.id)`;
-
-/** How many unused codes of each goods the buyer holds. */
-export async function buyerStock(db: Executor, buyerId: number, goodsIds: number[], used: UsedCodes): Promise<Map<number, number>> {
+/** How many codes of each goods the buyer holds. */
+export async function buyerStock(db: Executor, buyerId: number, goodsIds: number[]): Promise<Map<number, number>> {
   if (goodsIds.length === 0) return new Map();
   const rows = await sql<{ goods_id: number; n: string }>`
     SELECT c.goods_id, COUNT(*)::text AS n FROM supply_cards c
-    WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id IN (${sql.join(goodsIds)}) AND c.state = 'sold' AND c.redeemed_at IS NULL
-      AND ${notUsed(used)}
+    WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id IN (${sql.join(goodsIds)}) AND ${held}
     GROUP BY c.goods_id`.execute(db);
   return new Map(rows.rows.map((r) => [Number(r.goods_id), Number(r.n)]));
 }
 
+/** How many codes of each goods the buyer holds, counted up to what is needed of each (a checkout's question). */
+export async function buyerStockUpTo(db: Executor, buyerId: number, needs: Map<number, number>): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const [goodsId, need] of needs) {
+    const r = await sql<{ n: string }>`
+      SELECT COUNT(*)::text AS n FROM (
+        SELECT 1 FROM supply_cards c WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id = ${goodsId} AND ${held} LIMIT ${need}
+      ) s`.execute(db);
+    out.set(goodsId, Number(r.rows[0]?.n ?? 0));
+  }
+  return out;
+}
+
 /**
- * Takes up to `n` unused codes of a goods the buyer holds, locked in the caller's transaction (concurrent
- * takers skip them); the caller records them in its `used` table (a unique card id there makes a code
- * handed on once even so).
+ * Takes up to `n` held codes of a goods and marks them handed on, in the caller's transaction (concurrent
+ * takers skip the locked ones); the caller records them (a unique card id there makes a code handed on
+ * once even so).
  */
-export async function takeBuyerCodes(tx: Tx, buyerId: number, goodsId: number, n: number, used: UsedCodes): Promise<number[]> {
+export async function takeBuyerCodes(tx: Tx, buyerId: number, goodsId: number, n: number, now: Date): Promise<number[]> {
   const rows = await sql<{ id: number }>`
-    SELECT c.id FROM supply_cards c
-    WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id = ${goodsId} AND c.state = 'sold' AND c.redeemed_at IS NULL
-      AND ${notUsed(used)}
-    ORDER BY c.id
-    LIMIT ${n}
-    FOR UPDATE OF c SKIP LOCKED`.execute(tx);
-  return rows.rows.map((r) => Number(r.id));
+    UPDATE supply_cards SET resold_at = ${now}
+    WHERE id IN (
+      SELECT c.id FROM supply_cards c
+      WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id = ${goodsId} AND ${held}
+      ORDER BY c.id
+      LIMIT ${n}
+      FOR UPDATE OF c SKIP LOCKED
+    )
+    RETURNING id`.execute(tx);
+  return rows.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
 /** The sealed credentials, masked number and expiry day of codes (for their buyer to reveal). */

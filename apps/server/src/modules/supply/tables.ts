@@ -44,6 +44,8 @@ export interface SupplyCardsTable {
   /** Redeemed at a brand's store (migration 0093, module stores): the state stays `sold`. */
   redeemed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   redeemed_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Handed on by its buyer to an end customer (migration 0111, the mall's delivery): out of the buyer's stock. */
+  resold_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Generated<Date>;
 }
 
