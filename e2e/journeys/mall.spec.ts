@@ -138,6 +138,7 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await customer.goto("/client/cardBag");
   await expect(customer.getByTestId("bag-mall-codes").locator("a")).toHaveCount(3);
   await expect(customer.getByTestId("bag-mall-codes")).not.toContainText("PIN");
+  await expect(customer.getByText("卡包里还没有卡")).toHaveCount(0); // not empty: it holds the mall codes
   await shot(customer, "card-bag-codes-390");
   await customer.screenshot({ path: "/tmp/mall-shots/card-bag-codes-390.png", fullPage: true });
 

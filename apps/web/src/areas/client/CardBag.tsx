@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { DynamicCodeReply, OcBagCard, OcBagReply } from "@tessera/contracts";
-import { MallBagCodes } from "../mall/BagCodes";
+import { MallBagCodes, useMallBagCodes } from "../mall/BagCodes";
 import { customerCall } from "./customerApi";
 import { day, fmt, STATE_COLOR } from "./format";
 import { Shell } from "./Shell";
@@ -81,6 +81,8 @@ export default function CardBag() {
       return r.ok ? r.data : { cards: [], gifts: [] };
     },
   });
+  // The bag is empty only without cards, gifts and mall codes (it said "no cards yet" above the mall codes).
+  const mallCodes = useMallBagCodes();
   const claim = async (id: string) => {
     const r = await customerCall<OcBagReply>("POST", `/api/mall/onecard/gifts/${id}/claim`);
     if (r.ok) {
@@ -110,7 +112,7 @@ export default function CardBag() {
             </Flex>
           </Card>
         ))}
-        {data && data.cards.length === 0 && data.gifts.length === 0 && <Empty description={t("onecard.bagEmpty")} />}
+        {data && data.cards.length === 0 && data.gifts.length === 0 && mallCodes.data?.length === 0 && <Empty description={t("onecard.bagEmpty")} />}
         {data?.cards.map((c) => (
           <Card
             key={c.id}

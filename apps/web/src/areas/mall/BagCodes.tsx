@@ -6,19 +6,24 @@ import type { MallBagCode } from "@tessera/contracts";
 import { customerCall } from "../client/customerApi";
 import { day } from "../client/format";
 
-/**
- * The card bag's mall codes: the coupons and card secrets the customer bought in the mini-program malls
- * (masked; each opens its order's page in its mall, which reveals the code to its buyer).
- */
-export function MallBagCodes() {
-  const { t } = useTranslation();
-  const codes = useQuery({
+/** The codes the customer bought in the mini-program malls (one request, shared by whoever asks). */
+export function useMallBagCodes() {
+  return useQuery({
     queryKey: ["mall", "bag-codes"],
     queryFn: async () => {
       const r = await customerCall<{ list: MallBagCode[] }>("GET", "/api/mall/codes");
       return r.ok ? r.data.list : [];
     },
   });
+}
+
+/**
+ * The card bag's mall codes: the coupons and card secrets the customer bought in the mini-program malls
+ * (masked; each opens its order's page in its mall, which reveals the code to its buyer).
+ */
+export function MallBagCodes() {
+  const { t } = useTranslation();
+  const codes = useMallBagCodes();
   if (!codes.data?.length) return null;
   return (
     <Card size="small" title={t("mall.bagCodes.title")} data-testid="bag-mall-codes">
