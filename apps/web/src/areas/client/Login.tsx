@@ -1,64 +1,17 @@
-import { Button, Card, Form, Input } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
-import type { CustomerLoginReply } from "@tessera/contracts";
-import { customerCall, customerSession } from "./customerApi";
+import { customerCall } from "./customerApi";
+import { CustomerLoginForm } from "./CustomerLoginForm";
 import { Shell } from "./Shell";
 
 /** `/client/login`: the end customer logs in with a phone number and an SMS code (no password). */
 export default function Login() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const [form] = Form.useForm<{ phone: string; smsCode: string }>();
-  const [wait, setWait] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const send = async () => {
-    const phone = (form.getFieldValue("phone") as string | undefined)?.trim() ?? "";
-    const r = await customerCall<{ resendIn: number }>("POST", "/api/mall/customer/sendSms", { body: { phone } });
-    if (!r.ok) return;
-    let left = r.data.resendIn;
-    setWait(left);
-    const timer = window.setInterval(() => {
-      left -= 1;
-      setWait(left);
-      if (left <= 0) window.clearInterval(timer);
-    }, 1000);
-  };
-  const submit = async (v: { phone: string; smsCode: string }) => {
-    setBusy(true);
-    const r = await customerCall<CustomerLoginReply>("POST", "/api/mall/customer/login", { body: { phone: v.phone.trim(), smsCode: v.smsCode.trim() } });
-    setBusy(false);
-    if (!r.ok) return;
-    customerSession.set(r.data.token, r.data.phone);
-    const back = params.get("back");
-    window.location.assign(back?.startsWith("/") ? back : "/client/cardBag");
-  };
   return (
     <Shell title={t("onecard.title.login")} needsLogin={false} tabs={false}>
-      <Card>
-        <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-          <Form.Item name="phone" label={t("onecard.phone")} rules={[{ required: true, message: t("onecard.phoneRequired") }]}>
-            <Input inputMode="tel" maxLength={11} size="large" autoComplete="tel" />
-          </Form.Item>
-          <Form.Item name="smsCode" label={t("onecard.smsCode")} rules={[{ required: true, message: t("onecard.smsRequired") }]}>
-            <Input
-              inputMode="numeric"
-              maxLength={6}
-              size="large"
-              autoComplete="one-time-code"
-              suffix={
-                <Button type="link" size="small" disabled={wait > 0} onClick={() => void send()}>
-                  {wait > 0 ? t("onecard.resendIn", { s: wait }) : t("onecard.sendCode")}
-                </Button>
-              }
-            />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" block size="large" loading={busy}>
-            {t("onecard.login")}
-          </Button>
-        </Form>
-      </Card>
+      <CustomerLoginForm
+        sendCode={(phone) => customerCall<{ resendIn: number }>("POST", "/api/mall/customer/sendSms", { body: { phone } })}
+        next={(back) => (back?.startsWith("/") ? back : "/client/cardBag")}
+      />
     </Shell>
   );
 }

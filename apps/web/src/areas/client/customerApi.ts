@@ -42,7 +42,10 @@ export interface CallOptions {
   loginPath?: string;
 }
 
-export async function customerCall<T>(method: "GET" | "POST" | "PUT", path: string, options: CallOptions = {}): Promise<{ ok: true; data: T } | { ok: false; code: number; msg: string; field?: string }> {
+/** A customer call's answer: its data, or the server's refusal (already shown to the customer). */
+export type CallResult<T> = { ok: true; data: T } | { ok: false; code: number; msg: string; field?: string };
+
+export async function customerCall<T>(method: "GET" | "POST" | "PUT", path: string, options: CallOptions = {}): Promise<CallResult<T>> {
   const headers: Record<string, string> = { lang: currentLang(), accept: "application/json", ...options.headers };
   const token = customerSession.token();
   if (token) headers["x-customer-token"] = token;

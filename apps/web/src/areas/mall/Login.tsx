@@ -1,9 +1,5 @@
-import { Button, Card, Form, Input } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
-import type { CustomerLoginReply } from "@tessera/contracts";
-import { customerCall, customerSession } from "../client/customerApi";
+import { CustomerLoginForm } from "../client/CustomerLoginForm";
 import { mallCall } from "./mallApi";
 import { MallShell, themeOf, useAppId } from "./MallShell";
 
@@ -14,57 +10,15 @@ import { MallShell, themeOf, useAppId } from "./MallShell";
 export default function MallLogin() {
   const { t } = useTranslation();
   const appId = useAppId();
-  const [params] = useSearchParams();
-  const [form] = Form.useForm<{ phone: string; smsCode: string }>();
-  const [wait, setWait] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const send = async () => {
-    const phone = (form.getFieldValue("phone") as string | undefined)?.trim() ?? "";
-    const r = await mallCall<{ resendIn: number }>(appId, "POST", "/customer/sendSms", { body: { phone } });
-    if (!r.ok) return;
-    let left = r.data.resendIn;
-    setWait(left);
-    const timer = window.setInterval(() => {
-      left -= 1;
-      setWait(left);
-      if (left <= 0) window.clearInterval(timer);
-    }, 1000);
-  };
-  const submit = async (v: { phone: string; smsCode: string }) => {
-    setBusy(true);
-    const r = await customerCall<CustomerLoginReply>("POST", "/api/mall/customer/login", { body: { phone: v.phone.trim(), smsCode: v.smsCode.trim() } });
-    setBusy(false);
-    if (!r.ok) return;
-    customerSession.set(r.data.token, r.data.phone);
-    const back = params.get("back");
-    window.location.assign(back?.startsWith("/mall/") ? back : `/mall/${encodeURIComponent(appId)}`);
-  };
+  const home = `/mall/${encodeURIComponent(appId)}`;
   return (
     <MallShell title={t("mall.login")}>
       {(sf) => (
-        <Card>
-          <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-            <Form.Item name="phone" label={t("onecard.phone")} rules={[{ required: true, message: t("onecard.phoneRequired") }]}>
-              <Input inputMode="tel" maxLength={11} size="large" autoComplete="tel" />
-            </Form.Item>
-            <Form.Item name="smsCode" label={t("onecard.smsCode")} rules={[{ required: true, message: t("onecard.smsRequired") }]}>
-              <Input
-                inputMode="numeric"
-                maxLength={6}
-                size="large"
-                autoComplete="one-time-code"
-                suffix={
-                  <Button type="link" size="small" disabled={wait > 0} onClick={() => void send()}>
-                    {wait > 0 ? t("onecard.resendIn", { s: wait }) : t("onecard.sendCode")}
-                  </Button>
-                }
-              />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" block size="large" loading={busy} style={{ background: themeOf(sf).primary }}>
-              {t("onecard.login")}
-            </Button>
-          </Form>
-        </Card>
+        <CustomerLoginForm
+          sendCode={(phone) => mallCall<{ resendIn: number }>(appId, "POST", "/customer/sendSms", { body: { phone } })}
+          next={(back) => (back?.startsWith("/mall/") ? back : home)}
+          primary={themeOf(sf).primary}
+        />
       )}
     </MallShell>
   );
