@@ -1,15 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildApp } from "../apps/server/src/app";
-import { loadConfig } from "../apps/server/src/config";
-import { createContext } from "../apps/server/src/context";
 import { openPglite, openPostgres, type Database } from "../apps/server/src/db/database";
-import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { login, newShop, stockMall } from "../apps/server/src/modules/mall/fixtures";
-import { ManualClock } from "../apps/server/src/platform/clock";
-import type { CallOptions, CallResult, TestApp } from "../apps/server/test/harness";
+import { benchApp } from "./lib/app";
 import { freshDatabase, percentile, pgbenchTps } from "./lib/seed";
 
 /**
@@ -24,35 +19,6 @@ import { freshDatabase, percentile, pgbenchTps } from "./lib/seed";
 const CUSTOMERS = 200;
 const CODES = 6_000;
 const PGBENCH_CLIENTS = 20;
-
-/** The server in process, shaped as the mall fixtures expect (the tests' harness without Vitest). */
-async function benchApp(database: Database): Promise<TestApp> {
-  await migrate(database);
-  const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-mall-bench-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false" });
-  const clock = new ManualClock();
-  const ctx = await createContext(config, { database, clock, log: () => undefined });
-  const app = await buildApp(ctx);
-  await app.ready();
-  return {
-    app,
-    ctx,
-    clock,
-    config,
-    async call<T>(method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: CallOptions = {}): Promise<CallResult<T>> {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.token) headers["x-auth-token"] = options.token;
-      if (options.lang) headers.lang = options.lang;
-      const res = await app.inject({ method, url, headers, ...(options.body !== undefined && { payload: options.body as Record<string, unknown> }) });
-      const isJson = String(res.headers["content-type"] ?? "").includes("json");
-      return { status: res.statusCode, body: isJson ? res.json<CallResult<T>["body"]>() : (res.body as never), headers: res.headers };
-    },
-    async close() {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 interface Figure {
   ok: number;
@@ -106,6 +72,21 @@ async function run(database: Database, seconds: number): Promise<{ lines: string
       });
       return res.json<{ code: number }>().code === 1;
     });
+    // The same with the codes in the mall's own stock, bought beforehand in one purchase order.
+    for (let left = CODES - checkout.ok - 100, n = 0; left > 0; left -= 10, n++) {
+      const body = { goodsId: String(shop.cardGoodsId), quantity: Math.min(left, 10), orderNo: `BENCH-STOCK-${n}` }; // the goods' limit per order
+      const stocked = await t.call("POST", "/api/card-user/orders", { token: shop.purchaser.token, body });
+      if (stocked.body.code !== 1) throw new Error(`stock: ${stocked.body.msg}`);
+    }
+    const fromStock = await closedLoop(seconds, CUSTOMERS, async (i, n) => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/mall/shop/checkout",
+        headers: customers[i] ?? {},
+        payload: { lines: [{ kind: "goods", id: ids.cardSelf, quantity: 1 }], payMethod: "wallet", requestKey: `bench-stock-${i}-${n}` },
+      });
+      return res.json<{ code: number }>().code === 1;
+    });
     const problems = await checkInvariants(database.db);
     if (problems.length > 0) throw new Error(`ledger invariants broken: ${problems.join("; ")}`);
     return {
@@ -113,6 +94,7 @@ async function run(database: Database, seconds: number): Promise<{ lines: string
       lines: [
         `mall goods list  ${String(list.rps).padStart(7)} req/s     p50 ${list.p50} ms   p99 ${list.p99} ms   (${CUSTOMERS} customers, ${list.refused} refused)`,
         `mall checkout    ${String(checkout.rps).padStart(7)} orders/s  p50 ${checkout.p50} ms   p99 ${checkout.p99} ms   (${CUSTOMERS} customers, one card-secret goods each, ${checkout.refused} refused; ledger invariants hold)`,
+        `  from own stock ${String(fromStock.rps).padStart(7)} orders/s  p50 ${fromStock.p50} ms   p99 ${fromStock.p99} ms   (${fromStock.refused} refused)`,
       ],
     };
   } finally {

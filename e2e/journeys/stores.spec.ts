@@ -326,3 +326,47 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   const limited = await call<{ all: boolean; stores: { id: string }[] }>(request, brandToken, "get", `/api/card-brander/product/${goods.id}/stores`);
   expect(limited).toMatchObject({ all: false, stores: [{ id: store.id }] });
 });
+
+test("a brand sets a voucher's redeemable stores from its goods page, and the page shows them saved", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now().toString(36);
+  const brand: Account = await registerAccount(request, { orgName: "晨光门店券品牌有限公司" });
+  const brandToken = await loginToken(request, brand);
+  const store = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/branderStores", { name: `科技园店${stamp}`, provinceCode: "440000", cityCode: "440300", countyCode: "440305", address: "科技园南路18号" });
+  await call(request, brandToken, "post", "/api/card-brander/branderStores", { name: `福田店${stamp}`, provinceCode: "440000", cityCode: "440300", countyCode: "440304", address: "深南大道1000号" });
+  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", { name: `晨光券${stamp}`, description: "茶饮" });
+  const goods = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
+    brandId: b.id, equityType: "food", invoiceType: "vat_6", perOrderMax: 5, name: `南山限定券${stamp}`, businessType: "card_voucher", faceValue: 2000, price: 1800, settlementPrice: 1700, code: `GSP-${stamp}`,
+  });
+
+  // From the goods list: the row's "可核销门店" opens the dialog for that goods, which cannot be swapped there.
+  const page = await session(browser, brandToken, { width: 1280, height: 800 });
+  await page.goto("/business/SuppliedProducts");
+  await page.getByTestId(`goods-stores-${goods.id}`).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByText(`南山限定券${stamp} (${goods.id})`)).toBeVisible();
+  await expect(dialog.getByRole("combobox", { name: "商品", exact: true })).toBeDisabled();
+  await expect(dialog.getByRole("radio", { name: "全部门店" })).toBeChecked();
+  await dialog.getByText("指定门店", { exact: true }).click();
+  await chooseOption(page, page.getByRole("combobox", { name: "门店", exact: true }), `科技园店${stamp}`);
+  await dialog.getByText(/^选择商品券码可在哪些门店核销/).click(); // closes the multiple select's dropdown
+  // The dialog is a modal: viewport shots (a full-page one re-lays the page out behind it).
+  await page.screenshot({ path: path.join(SHOTS, "stores-goods-page-dialog-1280.png") });
+  await page.getByTestId("goods-stores-save").click();
+  await expect(page.getByText("可核销门店已保存")).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  const limited = await call<{ all: boolean; stores: { id: string }[] }>(request, brandToken, "get", `/api/card-brander/product/${goods.id}/stores`);
+  expect(limited).toMatchObject({ all: false, stores: [{ id: store.id }] });
+
+  // A fresh page at 1440 px: reopened from the row, the dialog shows what was saved.
+  const wide = await session(browser, brandToken, { width: 1440, height: 900 });
+  await wide.goto("/business/SuppliedProducts");
+  await wide.getByTestId(`goods-stores-${goods.id}`).click();
+  const again = wide.getByRole("dialog");
+  await expect(again.getByRole("radio", { name: "指定门店" })).toBeChecked();
+  await expect(again.locator(".ant-select-selection-item").filter({ hasText: `科技园店${stamp}` })).toBeVisible();
+  await expect(again.getByText(`福田店${stamp}`)).toHaveCount(0);
+  await wide.screenshot({ path: path.join(SHOTS, "stores-goods-page-dialog-1440.png") });
+  await again.getByRole("button", { name: /取\s*消/ }).click();
+  await expect(again).toHaveCount(0);
+});

@@ -15,6 +15,7 @@ import { BrandsDialog } from "./catalog/BrandsDialog";
 import { GoodsFormDialog } from "./catalog/GoodsFormDialog";
 import { useDictLabels } from "./catalog/labels";
 import { useSuppliedGoodsColumns } from "../../components/catalog/supplyColumns";
+import { GoodsStoresDialog } from "./stores/GoodsStoresDialog";
 
 function filtersOf(v: SearchValues) {
   const sel = typeof v.selVal === "string" ? v.selVal : undefined;
@@ -42,6 +43,8 @@ export default function SuppliedProducts() {
   const { data: brander } = useQuery({ queryKey: catalogKeys.brander, queryFn: catalogApi.brander });
   const [editing, setEditing] = useState<Goods | null | undefined>(undefined);
   const [brandsOpen, setBrandsOpen] = useState(false);
+  // The goods whose redeemable stores are being set (its codes' write-off at the brand's stores).
+  const [limiting, setLimiting] = useState<Goods | null>(null);
   // Opened from "new goods" without a brand: the dialog says why it opened instead of the goods form.
   const [brandFirst, setBrandFirst] = useState(false);
   const currency = brander?.currency ?? "CNY";
@@ -79,6 +82,11 @@ export default function SuppliedProducts() {
             {isCardBusinessType(g.businessType) && (
               <Button type="link" size="small" onClick={() => void navigate(`${location.pathname.replace(/SuppliedProducts$/, "CardImport")}?goodsId=${g.id}`)}>
                 {t("catalog.action.cards")}
+              </Button>
+            )}
+            {isCardBusinessType(g.businessType) && (
+              <Button type="link" size="small" onClick={() => setLimiting(g)} data-testid={`goods-stores-${g.id}`}>
+                {t("writeoff.redeemableStores")}
               </Button>
             )}
             <Button
@@ -161,6 +169,7 @@ export default function SuppliedProducts() {
           }}
         />
       )}
+      {limiting && <GoodsStoresDialog key={limiting.id} open goods={{ id: String(limiting.id), name: limiting.name }} onClose={() => setLimiting(null)} />}
       <BrandsDialog open={brandsOpen} brands={brands} onClose={() => setBrandsOpen(false)} onChanged={refresh} notice={brandFirst ? t("catalog.msg.brandFirst") : undefined} />
     </>
   );

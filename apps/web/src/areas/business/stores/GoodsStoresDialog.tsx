@@ -8,20 +8,24 @@ import { storeApi, storeKeys, writeOffApi } from "./api";
 /**
  * The "redeemable stores" dialog: where a goods' codes (vouchers, coupons) may be redeemed — all the
  * brand's stores (the default) or only the stores chosen. A code of the goods presented at another store
- * is refused there ("not valid at this store"), and `product/shop/verify` answers the same.
+ * is refused there ("not valid at this store"), and `product/shop/verify` answers the same. Opened from
+ * the verification page the brand picks the goods; opened from a row of its goods list (`goods`) the
+ * goods is that row's and cannot be changed.
  */
-export function GoodsStoresDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function GoodsStoresDialog({ open, onClose, goods: fixed }: { open: boolean; onClose: () => void; goods?: { id: string; name: string } }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [keyword, setKeyword] = useState("");
-  const [goodsId, setGoodsId] = useState<string | undefined>();
+  const [chosen, setGoodsId] = useState<string | undefined>();
+  const goodsId = fixed?.id ?? chosen;
   // The brand's edits over what the server holds for the chosen goods (null: nothing changed yet).
   const [edit, setEdit] = useState<{ all: boolean; storeIds: string[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const goodsQuery = { page: 1, pageSize: 50, keyword: keyword || undefined };
-  const goods = useQuery({ queryKey: catalogKeys.products(goodsQuery), queryFn: () => catalogApi.products(goodsQuery), enabled: open });
+  const goods = useQuery({ queryKey: catalogKeys.products(goodsQuery), queryFn: () => catalogApi.products(goodsQuery), enabled: open && !fixed });
+  const goodsOptions = fixed ? [{ value: fixed.id, label: `${fixed.name} (${fixed.id})` }] : (goods.data?.list ?? []).map((g) => ({ value: String(g.id), label: `${g.name} (${g.id})` }));
   const storesQuery = { page: 1, pageSize: 1000 };
   const stores = useQuery({ queryKey: storeKeys.list("brand", storesQuery), queryFn: () => storeApi.list(storesQuery), enabled: open });
   const current = useQuery({ queryKey: ["stores", "goodsStores", goodsId], queryFn: () => writeOffApi.goodsStores(goodsId ?? ""), enabled: open && goodsId !== undefined });
@@ -54,7 +58,8 @@ export function GoodsStoresDialog({ open, onClose }: { open: boolean; onClose: (
       <Form layout="vertical" requiredMark={false}>
         <Form.Item label={t("writeoff.goods")} required>
           <Select
-            showSearch={{ filterOption: false, onSearch: setKeyword }}
+            showSearch={fixed ? false : { filterOption: false, onSearch: setKeyword }}
+            disabled={fixed !== undefined}
             value={goodsId}
             onChange={(v: string) => {
               setGoodsId(v);
@@ -64,7 +69,7 @@ export function GoodsStoresDialog({ open, onClose }: { open: boolean; onClose: (
             placeholder={t("writeoff.chooseGoods")}
             aria-label={t("writeoff.goods")}
             loading={goods.isFetching}
-            options={(goods.data?.list ?? []).map((g) => ({ value: String(g.id), label: `${g.name} (${g.id})` }))}
+            options={goodsOptions}
             data-testid="goods-stores-goods"
           />
         </Form.Item>

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildApp } from "../../apps/server/src/app";
+import { loadConfig } from "../../apps/server/src/config";
+import { createContext } from "../../apps/server/src/context";
+import type { Database } from "../../apps/server/src/db/database";
+import { migrate } from "../../apps/server/src/db/migrate";
+import { ManualClock } from "../../apps/server/src/platform/clock";
+import type { CallOptions, CallResult, TestApp } from "../../apps/server/test/harness";
+
+/**
+ * The server in process on a database the bench opened, shaped as the tests' fixtures expect (the tests'
+ * harness without Vitest), so a bench sets its data up with the same fixtures the tests use.
+ */
+export async function benchApp(database: Database): Promise<TestApp> {
+  await migrate(database);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-app-"));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false" });
+  const clock = new ManualClock();
+  const ctx = await createContext(config, { database, clock, log: () => undefined });
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    config,
+    async call<T>(method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: CallOptions = {}): Promise<CallResult<T>> {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers["x-auth-token"] = options.token;
+      if (options.lang) headers.lang = options.lang;
+      const res = await app.inject({ method, url, headers, ...(options.body !== undefined && { payload: options.body as Record<string, unknown> }) });
+      const isJson = String(res.headers["content-type"] ?? "").includes("json");
+      return { status: res.statusCode, body: isJson ? res.json<CallResult<T>["body"]>() : (res.body as never), headers: res.headers };
+    },
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
