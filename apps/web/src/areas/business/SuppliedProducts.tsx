@@ -71,7 +71,7 @@ export default function SuppliedProducts() {
     {
       title: t("catalog.field.actions"),
       key: "actions",
-      width: 250,
+      width: 290,
       fixed: "right",
       render: (_: unknown, g) =>
         g.state === "void" ? null : (
