@@ -29,6 +29,7 @@ try {
   for (const line of await (await import("./purchasing.bench")).benchPurchasing(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./onecard.bench")).benchOnecard(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./stores.bench")).benchStores(seconds, databaseUrl)) console.log(line);
+  for (const line of await (await import("./commerce.bench")).benchCommerce(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./commission.bench")).benchCommission(databaseUrl)) console.log(line);
   for (const line of await (await import("./mall.bench")).benchMall(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./im-ws.bench")).benchImWs(seconds, databaseUrl)) console.log(line);

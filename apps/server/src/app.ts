@@ -64,11 +64,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await registerOpenApi(host, { purchasing, catalog, api: onboarding.api });
   const { media } = await registerMedia(host);
   const { onecard, customers } = await registerOnecard(host, { accounts, catalog, purchasing });
-  await registerCommerce(host, { media, catalog, accounts });
   await registerTakeout(host, { customers });
   const { stores } = await registerStores(host, { onecard, customers, purchasing, serves: onboarding.serves });
   const collection = await registerCollection(host, { stores, serves: onboarding.serves });
   const miniprogram = await registerMiniprogram(host);
+  await registerCommerce(host, { media, catalog, accounts, miniprogram: miniprogram.miniprogram });
   await registerMall(host, { appearance: (appId, version) => miniprogram.mallAppearance(appId, version), customers, onecard, catalog, purchasing });
   await registerInvoices(host, { spendByInvoiceType });
   await registerCommission(host);

@@ -68,9 +68,14 @@ export interface AccountsDeps {
 const seconds = (n: number) => n * 1000;
 const invalidCode = () => new AppError(CODE.CODE_INVALID, "code.invalid");
 
+/** Opens another module's sealed token: the session inside a live one and when the sealed token ends. */
+export type SealedTokenOpener = (token: string) => { session: string; expiresAt: Date } | undefined;
+
 export class AccountsService {
   /** Actors of live sessions resolved in the last SESSION_CACHE_MS, by token hash. */
   private readonly sessions = new SessionCache<Actor>();
+  /** Openers of other modules' sealed tokens (acceptSealedTokens). */
+  private readonly sealedOpeners: SealedTokenOpener[] = [];
 
   constructor(private readonly deps: AccountsDeps) {}
 
@@ -303,12 +308,31 @@ export class AccountsService {
     return actor;
   }
 
+  /**
+   * Another module's token that seals a session (the legacy e-commerce token): `open` answers the session
+   * inside a live one and when it ends, undefined for anything else. validatetoken then answers for it too.
+   */
+  acceptSealedTokens(open: SealedTokenOpener): void {
+    this.sealedOpeners.push(open);
+  }
+
   async validateToken(token: string): Promise<ValidateTokenReply> {
-    const row = await repo.findLiveSession(this.deps.db, tokenHash(token), this.now());
+    for (const open of this.sealedOpeners) {
+      const sealed = open(token);
+      if (sealed) return this.validateSession(sealed.session, sealed.expiresAt);
+    }
+    return this.validateSession(token, null);
+  }
+
+  /** Whether the session is live; `until` caps its life (the sealed token's own expiry). */
+  private async validateSession(token: string, until: Date | null): Promise<ValidateTokenReply> {
+    const now = this.now();
+    const row = await repo.findLiveSession(this.deps.db, tokenHash(token), now);
     if (!row) return { valid: false, expires_in: 0, userId: null };
+    const end = until && until.getTime() < row.expiresAt.getTime() ? until : row.expiresAt;
     return {
       valid: true,
-      expires_in: Math.max(0, Math.floor((row.expiresAt.getTime() - this.now().getTime()) / 1000)),
+      expires_in: Math.max(0, Math.floor((end.getTime() - now.getTime()) / 1000)),
       userId: String(row.userId),
     };
   }

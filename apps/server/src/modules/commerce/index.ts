@@ -3,6 +3,7 @@ import type { ModuleHost } from "../../platform/module";
 import type { AccountsService } from "../accounts";
 import type { CatalogService } from "../catalog";
 import type { MediaService } from "../media";
+import type { MiniprogramService } from "../miniprogram";
 import { Kuaidi100Courier, localWaybillNo, type CourierAdapter } from "./courier";
 import { courierSimulatorJob, orderTimersJob } from "./jobs";
 import { acceptLegacyHeader, fcardRoutes, legacyShopRoutes, LegacyTokens } from "./legacy";
@@ -19,7 +20,7 @@ export { CommerceService } from "./service";
  */
 export async function registerCommerce(
   host: ModuleHost,
-  { media, catalog, accounts }: { media: MediaService; catalog: CatalogService; accounts: AccountsService },
+  { media, catalog, accounts, miniprogram }: { media: MediaService; catalog: CatalogService; accounts: AccountsService; miniprogram: MiniprogramService },
 ): Promise<{ commerce: CommerceService }> {
   const { ctx, db, guard } = host;
   const cfg = ctx.config.commerce;
@@ -39,13 +40,15 @@ export async function registerCommerce(
     const session = tokens.open(token);
     return session ? accounts.authenticate(session) : null;
   });
+  // validatetoken (accounts) answers for the legacy token as for the session inside it.
+  accounts.acceptSealedTokens((token) => tokens.inspect(token));
   acceptLegacyHeader(host.app);
   await host.mount("/api/login", fcardRoutes({ tokens, sessions: { validate: (t) => accounts.validateToken(t) }, clock: ctx.clock }));
   await host.mount(
     "/api/ecommerce",
     legacyCommerceRoutes({ commerce, guard }),
     trackingPushRoutes({ commerce }),
-    legacyShopRoutes({ commerce, guard, tokens, clock: ctx.clock, uploadImage: (actor, data) => catalog.uploadImage(actor, data) }),
+    legacyShopRoutes({ commerce, guard, tokens, clock: ctx.clock, wxacode: (merchantId, input) => miniprogram.unlimitedQrcode(merchantId, input), uploadImage: (actor, data) => catalog.uploadImage(actor, data) }),
   );
   await host.mount("/api/card-user", purchaserCommerceRoutes({ commerce, guard }));
   if (courier.kind === "local") host.schedule(courierSimulatorJob(commerce, Math.max(500, Math.min(60_000, cfg.courierStepSeconds * 250))));

@@ -2,7 +2,6 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import { CODE, envelope, UPLOAD_MAX_BYTES, UPLOAD_PART_BYTES, commodity, type Commodity } from "@tessera/contracts";
 import type { FastifyInstance } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import QRCode from "qrcode";
 import { z } from "zod";
 import type { Actor } from "../../platform/auth/actor";
 import { actorOf, TOKEN_HEADER, tokenOf, type Guard } from "../../platform/auth/guard";
@@ -11,6 +10,7 @@ import { ok } from "../../platform/http/envelope";
 import { AppError, invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
 import { BRAND_PAGES } from "./routes";
+import type { UnlimitedQrcodeInput } from "../miniprogram";
 import type { CommerceService } from "./service";
 
 /**
@@ -42,6 +42,11 @@ export class LegacyTokens {
 
   /** The session token inside a live legacy token; undefined for anything else. */
   open(token: string): string | undefined {
+    return this.inspect(token)?.session;
+  }
+
+  /** The session inside a live legacy token and when the token ends; undefined for anything else (tampered, expired, not one). */
+  inspect(token: string): { session: string; expiresAt: Date } | undefined {
     if (!token.startsWith(PREFIX) || token.length > 400) return undefined;
     const raw = Buffer.from(token.slice(PREFIX.length), "base64url");
     if (raw.length < 29) return undefined;
@@ -50,7 +55,7 @@ export class LegacyTokens {
       decipher.setAuthTag(raw.subarray(12, 28));
       const plain = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as { s?: unknown; e?: unknown };
       if (typeof plain.s !== "string" || typeof plain.e !== "number" || plain.e <= this.clock.now().getTime()) return undefined;
-      return plain.s;
+      return { session: plain.s, expiresAt: new Date(plain.e) };
     } catch {
       return undefined;
     }
@@ -115,10 +120,13 @@ const shopInfo = z.object({
   aftersales: z.number().int(),
 });
 const homepage = z.object({ shop: shopInfo, commodities: z.array(commodity) });
+/** WeChat's wxa/getwxacodeunlimit body: scene ≤ 32 visible characters, page without a leading slash, width 280–1280. */
 const wxacodeReq = z.object({
-  scene: z.string({ error: "validation.invalidParameter" }).regex(/^[\x21-\x7e]{1,32}$/, { error: "validation.invalidParameter" }),
+  scene: z.string({ error: "validation.invalidParameter" }).regex(/^[0-9A-Za-z!#$&'()*+,/:;=?@\-._~]{1,32}$/, { error: "validation.invalidParameter" }),
   page: z.string().regex(/^[A-Za-z0-9_/-]{0,128}$/, { error: "validation.invalidParameter" }).default("pages/index/index"),
-  width: z.number().int().min(280).max(1280).default(430),
+  width: z.number({ error: "validation.invalidParameter" }).int().min(280, { error: "validation.invalidParameter" }).max(1280, { error: "validation.invalidParameter" }).default(430),
+  check_path: z.boolean({ error: "validation.invalidParameter" }).default(true),
+  env_version: z.enum(["release", "trial", "develop"], { error: "validation.invalidParameter" }).default("release"),
 });
 const imageReply = z.object({ key: z.string(), url: z.string(), thumbUrl: z.string(), width: z.number().int(), height: z.number().int() });
 
@@ -127,14 +135,16 @@ export interface LegacyNeeds {
   guard: Guard;
   tokens: LegacyTokens;
   clock: Clock;
+  /** The mini-program module's wxa/getwxacodeunlimit for the merchant's authorised WeChat app. */
+  wxacode(merchantId: number, input: UnlimitedQrcodeInput): Promise<{ appId: string; dataUrl: string }>;
   /** The catalog's image upload (existing storage): key, url, thumbnail. */
   uploadImage(actor: Actor, data: Buffer): Promise<z.infer<typeof imageReply>>;
 }
 
 /**
  * The shop's legacy calls under /api/ecommerce: shop/info and school/info (the shop's profile),
- * teacher/v2/homepage (its storefront), weixin/minprogram/getwxacodeunlimit (a QR image through the local
- * mini-program code), nclass/img/upload (an image into the existing storage) and the livecourse upload
+ * teacher/v2/homepage (its storefront), weixin/minprogram/getwxacodeunlimit (the mini-program code from the
+ * mini-program module's platform adapter), nclass/img/upload (an image into the existing storage) and the livecourse upload
  * handshake (systemuserid, userdata, token) in front of the resumable upload at /api/media/uploads.
  */
 export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
@@ -158,12 +168,22 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
     });
     app.post(
       "/weixin/minprogram/getwxacodeunlimit",
-      { schema: { tags, security, summary: "A mini-program code for a scene (local: a QR code of the shop page), as a PNG data URL", body: wxacodeReq, response: { 200: envelope(z.object({ image: z.string(), scene: z.string(), page: z.string(), url: z.string() })) } }, preHandler: brand },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A mini-program code for a scene from the shop's authorised WeChat mini-program (wxa/getwxacodeunlimit through the mini-program adapter), as a data URL",
+          body: wxacodeReq,
+          response: { 200: envelope(z.object({ image: z.string(), scene: z.string(), page: z.string(), appId: z.string() })) },
+        },
+        preHandler: brand,
+      },
       async (req) => {
         const actor = actorOf(req);
-        const url = `https://mp.local/${req.body.page}?shop=${actor.merchantId ?? ""}&scene=${encodeURIComponent(req.body.scene)}`;
-        const image = await QRCode.toDataURL(url, { width: req.body.width, margin: 2, errorCorrectionLevel: "M" });
-        return ok({ image, scene: req.body.scene, page: req.body.page, url });
+        if (actor.merchantId === null) throw new AppError(CODE.FORBIDDEN, "auth.forbidden");
+        const { scene, page, width, check_path: checkPath, env_version: envVersion } = req.body;
+        const code = await needs.wxacode(actor.merchantId, { scene, page, width, checkPath, envVersion });
+        return ok({ image: code.dataUrl, scene, page, appId: code.appId });
       },
     );
     app.post("/nclass/img/upload", { schema: { tags, security, summary: "Upload an image (multipart field file) into the shop's storage", response: { 200: envelope(imageReply) } }, preHandler: brand }, async (req) => {

@@ -328,7 +328,8 @@ export async function orderPage(
   if (f.from) q = q.where("created_at", ">=", f.from);
   if (f.to) q = q.where("created_at", "<", f.to);
   const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
+    // Newest first by time (then id): the (merchant, state, created_at, id) indexes serve the date range and the order (0109).
+    q.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -428,6 +429,48 @@ export async function insertEvents(tx: Executor, shipmentId: number, events: { a
     .returning("id")
     .execute();
   return rows.length;
+}
+
+/**
+ * A push of in-transit events in one statement (no transaction of its own): the waybill's shipment row
+ * locked, the events stored once, its state set to the newest event's (stored or new). `found` false for
+ * an unknown waybill. Pushes that sign, refuse or correct the company take the transaction in the service.
+ */
+export async function ingestPlainEvents(
+  db: Executor,
+  companyCode: string,
+  waybillNo: string,
+  events: { at: Date; state: number; context: string; area: string }[],
+  now: Date,
+): Promise<{ found: boolean; added: number }> {
+  if (events.length === 0) {
+    const s = await db.selectFrom("commerce_shipments").select("id").where("company_code", "=", companyCode).where("waybill_no", "=", waybillNo).executeTakeFirst();
+    return { found: s !== undefined, added: 0 };
+  }
+  const values = sql.join(events.map((e) => sql`(${e.at}::timestamptz, ${e.state}::integer, ${e.context}::text, ${e.area}::text)`));
+  const r = await sql<{ found: string; added: string }>`
+    WITH s AS (
+      SELECT id FROM commerce_shipments WHERE company_code = ${companyCode} AND waybill_no = ${waybillNo} FOR UPDATE
+    ), ins AS (
+      INSERT INTO commerce_tracking_events (shipment_id, at, state, context, area, created_at)
+      SELECT s.id, v.at, v.state, v.context, v.area, ${now}::timestamptz FROM s, (VALUES ${values}) AS v (at, state, context, area)
+      ON CONFLICT (shipment_id, at, state, context) DO NOTHING
+      RETURNING id, at, state
+    ), upd AS (
+      UPDATE commerce_shipments sh
+         SET state = COALESCE(
+               (SELECT e.state FROM (
+                  SELECT at, id, state FROM commerce_tracking_events WHERE shipment_id = sh.id
+                  UNION ALL SELECT at, id, state FROM ins
+                ) e ORDER BY e.at DESC, e.id DESC LIMIT 1),
+               sh.state),
+             updated_at = ${now}::timestamptz
+        FROM s WHERE sh.id = s.id
+      RETURNING sh.id
+    )
+    SELECT (SELECT count(*) FROM upd) AS found, (SELECT count(*) FROM ins) AS added`.execute(db);
+  const row = r.rows[0];
+  return { found: Number(row?.found ?? 0) > 0, added: Number(row?.added ?? 0) };
 }
 
 export function eventsOf(db: Executor, shipmentIds: number[]) {

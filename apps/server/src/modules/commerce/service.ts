@@ -321,7 +321,7 @@ export class CommerceService {
     }
     const freight = first.kind === "physical" ? freightOf(skus, goods, weightG) : 0;
     const now = this.now();
-    const row = await withTx(this.db, async (tx) => {
+    const orderId = await withTx(this.db, async (tx) => {
       const id = await repo.insertOrder(tx, {
         orderNo: orderNo(now),
         purchaserId: purchaser.id,
@@ -336,17 +336,21 @@ export class CommerceService {
         createdBy: actor.userId,
         now,
       });
-      if (id === null) return repo.orderByRequestKey(tx, purchaser.id, req.requestKey);
-      for (const skuId of [...quantities.keys()].sort((a, b) => a - b)) {
+      if (id === null) return (await repo.orderByRequestKey(tx, purchaser.id, req.requestKey))?.id ?? null;
+      const ordered = [...quantities.keys()].sort((a, b) => a - b);
+      for (const skuId of ordered) {
         const s = byId.get(skuId);
-        const q = quantities.get(skuId) ?? 0;
-        if (!s) continue;
-        if (!(await repo.takeStock(tx, skuId, q))) throw new AppError(CODE.CONFLICT, "commerce.outOfStock", { name: s.name }, "items");
-        await repo.insertOrderItem(tx, { orderId: id, skuId, commodityId: s.commodity_id, name: s.name, specs: s.specs, unitPrice: s.price, quantity: q });
+        if (s) await repo.insertOrderItem(tx, { orderId: id, skuId, commodityId: s.commodity_id, name: s.name, specs: s.specs, unitPrice: s.price, quantity: quantities.get(skuId) ?? 0 });
       }
       await audit(tx, { actorUserId: actor.userId, action: "commerce.order.place", subjectType: "commerce_order", subjectId: id, detail: { amount: goods + freight } });
-      return repo.orderOf(tx, id);
+      // Stock last, so the SKU rows stay locked only until the commit (a popular SKU serialises its buyers here).
+      for (const skuId of ordered) {
+        const s = byId.get(skuId);
+        if (s && !(await repo.takeStock(tx, skuId, quantities.get(skuId) ?? 0))) throw new AppError(CODE.CONFLICT, "commerce.outOfStock", { name: s.name }, "items");
+      }
+      return id;
     });
+    const row = orderId === null ? undefined : await repo.orderOf(this.db, orderId);
     if (!row) throw notFoundOrder();
     return this.presentOne(row);
   }
@@ -494,6 +498,15 @@ export class CommerceService {
     const presented = await this.presentShipments(shipments, withEvents, new Map(rows.map((r) => [r.id, r.order_no])));
     const names = await this.names(rows.flatMap((r) => [r.purchaser_id, r.brand_id]));
     const autoMs = this.deps.config.autoConfirmDays * 86_400_000;
+    // Grouped once: a page holds up to 1,000 orders.
+    const itemsOf = new Map<number, typeof items>();
+    for (const i of items) {
+      const list = itemsOf.get(i.order_id);
+      if (list) list.push(i);
+      else itemsOf.set(i.order_id, [i]);
+    }
+    const shipmentOf = new Map<string, (typeof presented)[number]>();
+    for (const s of presented) if (!shipmentOf.has(s.orderId)) shipmentOf.set(s.orderId, s);
     return rows.map((o) => {
       const m = (amount: number) => ({ amount, currency: o.currency });
       return {
@@ -515,10 +528,8 @@ export class CommerceService {
             : null,
         remark: o.remark,
         closeReason: o.close_reason,
-        items: items
-          .filter((i) => i.order_id === o.id)
-          .map((i) => ({ id: String(i.id), skuId: String(i.sku_id), commodityId: String(i.commodity_id), name: i.name, specs: i.specs, unitPrice: m(i.unit_price), quantity: i.quantity, amount: m(i.amount), refunded: m(i.refunded), returnedQty: i.returned_qty })),
-        shipment: presented.find((s) => s.orderId === String(o.id)) ?? null,
+        items: (itemsOf.get(o.id) ?? []).map((i) => ({ id: String(i.id), skuId: String(i.sku_id), commodityId: String(i.commodity_id), name: i.name, specs: i.specs, unitPrice: m(i.unit_price), quantity: i.quantity, amount: m(i.amount), refunded: m(i.refunded), returnedQty: i.returned_qty })),
+        shipment: shipmentOf.get(String(o.id)) ?? null,
         createdAt: new Date(o.created_at).toISOString(),
         paidAt: iso(o.paid_at),
         shippedAt: iso(o.shipped_at),
@@ -665,6 +676,11 @@ export class CommerceService {
     const push = parsePush(body.param);
     if (!push) throw invalid("validation.invalidParameter", "param");
     const now = this.now();
+    // In-transit events only (nothing signed or refused, no company correction): one statement.
+    if (!push.correctedCompany && !push.events.some((e) => e.state === TRACKING_SIGNED || e.state === TRACKING_REFUSED)) {
+      const plain = await repo.ingestPlainEvents(this.db, push.company, push.waybillNo, push.events, now);
+      return { result: true, returnCode: "200", message: plain.added > 0 ? `${plain.added} new` : "ok" };
+    }
     const stored = await withTx(this.db, async (tx) => {
       const s = await repo.shipmentByWaybill(tx, push.company, push.waybillNo);
       if (!s) return 0;

@@ -41,6 +41,12 @@ export const ERR = {
   /** message/template/send: openid not a follower of this account. */
   BAD_OPENID: 40003,
   WITHDRAW_LIMIT: 87013,
+  /** wxa/getwxacodeunlimit: the page is not one of the released version's (check_path) or malformed. */
+  INVALID_PAGE: 41030,
+  /** wxa/getwxacodeunlimit: calls per minute over the limit. */
+  CALL_LIMIT: 45009,
+  /** wxa/getwxacodeunlimit: the scene is longer than 32 characters. */
+  INVALID_SCENE_LENGTH: 40169,
   /** Douyin: package/release of a version that did not pass. */
   DY_NOT_APPROVED: 11404,
   /** Douyin: package/rollback more than once per release. */
@@ -72,6 +78,17 @@ export interface CommitInput {
   extJson: string;
   userVersion: string;
   userDesc: string;
+}
+
+/** wxa/getwxacodeunlimit's body. */
+export interface UnlimitedQrcodeInput {
+  scene: string;
+  /** A page of the app without a leading slash; the home page when empty. */
+  page: string;
+  width: number;
+  /** Whether the page must exist in the version of envVersion (WeChat's default true). */
+  checkPath: boolean;
+  envVersion: "release" | "trial" | "develop";
 }
 
 export interface SubmitInput {
@@ -116,6 +133,12 @@ export interface PlatformAdapter {
   commit(accessToken: string, input: CommitInput): Promise<void>;
   /** `wxa/get_qrcode` / `app/qrcode`: the trial version's QR image opening `path`. */
   trialQrcode(accessToken: string, previewUrl: string): Promise<{ contentType: string; data: Buffer }>;
+  /**
+   * `wxa/getwxacodeunlimit` (WeChat only): a mini-program code opening `page` with `scene` (≤ 32 visible
+   * characters), `width` 280–1280 px. 41030 when the page is not in the released version (checkPath),
+   * 45009 over the per-minute limit.
+   */
+  unlimitedQrcode?(accessToken: string, input: UnlimitedQrcodeInput): Promise<{ contentType: string; data: Buffer }>;
   /** `wxa/get_category`: categories the app may be submitted under. */
   categories(accessToken: string): Promise<Category[]>;
   /** `wxa/submit_audit` / `package/audit`. */

@@ -11,7 +11,7 @@ import { MiniprogramService, type MallAppearance } from "./service";
 
 export { MiniprogramService, type MallAppearance } from "./service";
 export { BoundAccounts } from "./accounts";
-export type { PlatformAdapter, PlatformPush } from "./adapter";
+export type { PlatformAdapter, PlatformPush, UnlimitedQrcodeInput } from "./adapter";
 
 export interface MiniprogramModule {
   miniprogram: MiniprogramService;

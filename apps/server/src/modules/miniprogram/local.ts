@@ -18,6 +18,7 @@ import {
   type PlatformAdapter,
   type PlatformPush,
   type SubmitInput,
+  type UnlimitedQrcodeInput,
 } from "./adapter";
 import type { SimVersion } from "./tables";
 
@@ -58,7 +59,13 @@ export interface LocalPlatformOptions {
   quotaLimit: number;
   /** The privacy scan after a commit: a submit before it ends gets 61039. */
   scanSeconds: number;
+  /** getwxacodeunlimit calls per app per minute before 45009 (WeChat: 5000). */
+  wxacodePerMinute?: number;
 }
+
+/** WeChat's scene characters: digits, letters and !#$&'()*+,/:;=?@-._~ */
+const SCENE = /^[0-9A-Za-z!#$&'()*+,/:;=?@\-._~]*$/;
+const PAGE = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 
 export interface SimAudit {
   auditId: string;
@@ -240,6 +247,29 @@ export class LocalPlatform implements PlatformAdapter {
     const app = await this.appOfToken(this.o.db, accessToken);
     if (!app.trial) throw new PlatformError(ERR.NOT_COMMITTED, "need to commit code first");
     const data = await QRCode.toBuffer(previewUrl, { type: "png", width: 430, margin: 2, errorCorrectionLevel: "M" });
+    return { contentType: "image/png", data };
+  }
+
+  /** getwxacodeunlimit calls of the current minute, by app. */
+  private readonly wxacodeCalls = new Map<string, { minute: number; n: number }>();
+
+  async unlimitedQrcode(accessToken: string, input: UnlimitedQrcodeInput): Promise<{ contentType: string; data: Buffer }> {
+    if (this.platform !== "wechat") throw new PlatformError(ERR.API_UNAUTHORIZED, "api unauthorized");
+    const app = await this.appOfToken(this.o.db, accessToken);
+    if (input.scene.length > 32) throw new PlatformError(ERR.INVALID_SCENE_LENGTH, "invalid length for scene, or the data is not json string");
+    if (!SCENE.test(input.scene)) throw new PlatformError(ERR.INVALID_SCENE_LENGTH, "invalid scene");
+    if (input.page !== "" && !PAGE.test(input.page)) throw new PlatformError(ERR.INVALID_PAGE, "invalid page");
+    // check_path: the page must exist in that version; the local app has a version once committed (trial) or released.
+    const version = input.envVersion === "release" ? app.online : app.trial;
+    if (input.checkPath && !version) throw new PlatformError(ERR.INVALID_PAGE, "invalid page");
+    const minute = Math.floor(this.o.clock.now().getTime() / 60_000);
+    const seen = this.wxacodeCalls.get(app.app_id);
+    const n = seen && seen.minute === minute ? seen.n + 1 : 1;
+    if (n > (this.o.wxacodePerMinute ?? 5000)) throw new PlatformError(ERR.CALL_LIMIT, "reach max api minute limit");
+    this.wxacodeCalls.set(app.app_id, { minute, n });
+    const width = Math.max(280, Math.min(1280, input.width));
+    const url = `https://mp.weixin.qq.com/a/${encodeURIComponent(app.app_id)}/${input.page || "pages/index/index"}?scene=${encodeURIComponent(input.scene)}&env=${input.envVersion}`;
+    const data = await QRCode.toBuffer(url, { type: "png", width, margin: 2, errorCorrectionLevel: "M" });
     return { contentType: "image/png", data };
   }
 

@@ -2,6 +2,8 @@ import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
+import { ERR } from "./adapter";
+import { LocalPlatform } from "./local";
 
 let t: TestApp;
 let ops: { token: string };
@@ -331,6 +333,33 @@ describe("bad input and tenancy", () => {
     expect((await t.call("DELETE", `/api/ops/miniprogram/templates/${spare}`, { token: ops.token })).body.code).toBe(1);
     const list = await t.call<{ list: { id: string }[] }>("GET", "/api/ops/miniprogram/templates?platform=wechat", { token: ops.token });
     expect(list.body.data.list.some((x) => x.id === spare)).toBe(false);
+  });
+});
+
+describe("wxa/getwxacodeunlimit on the local WeChat platform", () => {
+  it("checks the token, scene and page like WeChat: 41030 without the version, 45009 over the minute's limit, 40169 long scene", async () => {
+    const m = await registerMerchant(t);
+    const c = await authorisedConfig(m);
+    const appId = c.appId ?? "";
+    const db = t.ctx.database.db;
+    const token = async () => (await db.selectFrom("mp_authorizers").select("access_token").where("app_id", "=", appId).executeTakeFirstOrThrow()).access_token;
+    const sim = new LocalPlatform("wechat", { db, clock: t.clock, quotaLimit: 12, scanSeconds: 30, wxacodePerMinute: 2 });
+    const input = { scene: "goods=42", page: "pages/goods/detail", width: 430, checkPath: true, envVersion: "trial" as const };
+    await expect(sim.unlimitedQrcode(await token(), input)).rejects.toMatchObject({ errcode: ERR.INVALID_PAGE });
+    await expect(sim.unlimitedQrcode("not-a-token", input)).rejects.toMatchObject({ errcode: ERR.INVALID_TOKEN });
+    expect((await commit(m, c.id, "1.0.0")).body.code).toBe(1);
+    // The trial version exists now; the release does not.
+    await expect(sim.unlimitedQrcode(await token(), { ...input, envVersion: "release" })).rejects.toMatchObject({ errcode: ERR.INVALID_PAGE });
+    await expect(sim.unlimitedQrcode(await token(), { ...input, scene: "x".repeat(33) })).rejects.toMatchObject({ errcode: ERR.INVALID_SCENE_LENGTH });
+    const img = await sim.unlimitedQrcode(await token(), input);
+    expect(img.contentType).toBe("image/png");
+    expect(img.data.subarray(1, 4).toString("latin1")).toBe("PNG");
+    await sim.unlimitedQrcode(await token(), { ...input, checkPath: false, page: "pages/any" });
+    await expect(sim.unlimitedQrcode(await token(), input)).rejects.toMatchObject({ errcode: ERR.CALL_LIMIT });
+    t.clock.advance(60);
+    expect((await sim.unlimitedQrcode(await token(), input)).contentType).toBe("image/png");
+    const douyin = new LocalPlatform("douyin", { db, clock: t.clock, quotaLimit: 12, scanSeconds: 30 });
+    await expect(douyin.unlimitedQrcode(await token(), input)).rejects.toMatchObject({ errcode: ERR.API_UNAUTHORIZED });
   });
 });
 

@@ -34,6 +34,19 @@ describe("WeChat third-party platform requests (documented shapes)", () => {
     expect(tokens).toEqual({ appId: "wxf8b4f85f3a794e77", accessToken: "AAT", expiresIn: 7200, refreshToken: "ART", scopes: ["17"] });
   });
 
+  it("getwxacodeunlimit: POST with the documented body; the image comes back, a JSON errcode (41030, 45009) becomes PlatformError", async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+    const { f, calls } = recorder([{ image: jpeg }, { errcode: 41030, errmsg: "invalid page rid: 6523a1b2-1c2d3e4f-5a6b7c8d" }, { errcode: 45009, errmsg: "reach max api daily quota limit" }]);
+    const wx = new WechatHttpAdapter({ componentAppId: "c", componentSecret: "s", fetch: f });
+    const img = await wx.unlimitedQrcode("AAT", { scene: "goods=42", page: "pages/goods/detail", width: 430, checkPath: true, envVersion: "release" });
+    expect(img).toEqual({ contentType: "image/jpeg", data: jpeg });
+    expect(calls[0]).toEqual({ url: "https://api.weixin.qq.com/wxa/getwxacodeunlimit?access_token=AAT", method: "POST", body: { scene: "goods=42", page: "pages/goods/detail", width: 430, check_path: true, env_version: "release" } });
+    await expect(wx.unlimitedQrcode("AAT", { scene: "a", page: "pages/nope", width: 280, checkPath: true, envVersion: "release" })).rejects.toMatchObject({ errcode: 41030 });
+    await expect(wx.unlimitedQrcode("AAT", { scene: "a", page: "", width: 280, checkPath: false, envVersion: "trial" })).rejects.toMatchObject({ errcode: 45009 });
+    // No page: the home page (the field is left out).
+    expect(calls[2]?.body).toEqual({ scene: "a", width: 280, check_path: false, env_version: "trial" });
+  });
+
   it("commit with a numeric template_id, submit_audit item_list, release with {}, errcodes become PlatformError", async () => {
     const { f, calls } = recorder([{ errcode: 0, errmsg: "ok" }, { errcode: 0, auditid: 1234567 }, { errcode: 0 }, { errcode: 85009, errmsg: "already submit a version" }, { image: Buffer.from([0xff, 0xd8, 0xff]) }]);
     const wx = new WechatHttpAdapter({ componentAppId: "c", componentSecret: "s", fetch: f });

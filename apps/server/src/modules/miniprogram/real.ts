@@ -12,6 +12,7 @@ import {
   type PlatformAdapter,
   type PlatformPush,
   type SubmitInput,
+  type UnlimitedQrcodeInput,
 } from "./adapter";
 
 /**
@@ -140,6 +141,18 @@ export class WechatHttpAdapter implements PlatformAdapter {
   async trialQrcode(accessToken: string, previewUrl: string): Promise<{ contentType: string; data: Buffer }> {
     const path = `pages/index/index?v=beta&url=${encodeURIComponent(previewUrl)}`;
     const res = await this.#fetch(`${WX}/wxa/get_qrcode?${new URLSearchParams({ access_token: accessToken, path }).toString()}`, { method: "GET", headers: {} });
+    const type = res.headers.get("content-type") ?? "";
+    if (!type.startsWith("image/")) {
+      const r = await json(res);
+      throw new PlatformError(num(r.errcode), str(r.errmsg));
+    }
+    return { contentType: type, data: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  /** `POST wxa/getwxacodeunlimit?access_token=`: the image bytes, or a JSON errcode (41030, 45009, 40169...). */
+  async unlimitedQrcode(accessToken: string, input: UnlimitedQrcodeInput): Promise<{ contentType: string; data: Buffer }> {
+    const body = { scene: input.scene, page: input.page || undefined, width: input.width, check_path: input.checkPath, env_version: input.envVersion };
+    const res = await this.#fetch(`${WX}/wxa/getwxacodeunlimit?${new URLSearchParams({ access_token: accessToken }).toString()}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const type = res.headers.get("content-type") ?? "";
     if (!type.startsWith("image/")) {
       const r = await json(res);

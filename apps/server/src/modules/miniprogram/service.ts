@@ -19,7 +19,7 @@ import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import type { FileStorage } from "../../platform/storage";
-import { ERR, PlatformError, type PlatformAdapter, type PlatformPush } from "./adapter";
+import { ERR, PlatformError, type PlatformAdapter, type PlatformPush, type UnlimitedQrcodeInput } from "./adapter";
 import { WITHDRAW_PER_DAY, WITHDRAW_PER_MONTH } from "./local";
 import * as repo from "./repo";
 import type { ConfigRow, TemplateRow, VersionRow } from "./repo";
@@ -380,6 +380,23 @@ export class MiniprogramService {
     const url = `${origin}/mall/${encodeURIComponent(cfg.app_id)}?v=beta`;
     const img = await this.call(cfg, (a, token) => a.trialQrcode(token, url));
     return { url, dataUrl: `data:${img.contentType};base64,${img.data.toString("base64")}` };
+  }
+
+  /**
+   * `wxa/getwxacodeunlimit` for the merchant's authorised WeChat mini-program (its newest bound config):
+   * the platform's image as a data URL. No bound app: mp.notAuthorized; the platform's refusals (41030 page,
+   * 45009 limit, ...) as mp.err.<code>.
+   */
+  async unlimitedQrcode(merchantId: number, input: UnlimitedQrcodeInput): Promise<{ appId: string; dataUrl: string }> {
+    const cfg = (await repo.allConfigs(this.db, merchantId)).find((c) => c.platform === "wechat" && c.app_id !== null);
+    if (!cfg?.app_id) throw conflict("mp.notAuthorized");
+    const adapter = this.adapter("wechat");
+    if (!adapter.unlimitedQrcode) throw platformRefusal(new PlatformError(ERR.API_UNAUTHORIZED, "api unauthorized"));
+    const img = await this.call(cfg, (a, token) => {
+      if (!a.unlimitedQrcode) throw new PlatformError(ERR.API_UNAUTHORIZED, "api unauthorized");
+      return a.unlimitedQrcode(token, input);
+    });
+    return { appId: cfg.app_id, dataUrl: `data:${img.contentType};base64,${img.data.toString("base64")}` };
   }
 
   async categories(actor: Actor, id: number) {
