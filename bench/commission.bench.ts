@@ -15,11 +15,13 @@ import { platformDay } from "../apps/server/src/platform/clock";
  * data is written straight into the tables (100 providers, 2,000 brands, 7,900 purchasers, each bound to
  * a provider; 1,000,000 successful orders and 10,000 refunds last month), then the close runs once.
  */
-const MERCHANTS = 10_000;
-const PROVIDERS = 100;
-const BRANDS = 2_000;
-const ORDERS = 1_000_000;
-const REFUNDS = 10_000;
+// Smaller runs (for profiling) set BENCH_COMMISSION_MERCHANTS and BENCH_COMMISSION_ORDERS; the shape stays
+// the same: 1% providers, 20% brands, the rest purchasers; one refund per 100 orders.
+const MERCHANTS = Number(process.env.BENCH_COMMISSION_MERCHANTS ?? 10_000);
+const PROVIDERS = Math.max(1, Math.round(MERCHANTS / 100));
+const BRANDS = Math.max(1, Math.round(MERCHANTS / 5));
+const ORDERS = Number(process.env.BENCH_COMMISSION_ORDERS ?? 1_000_000);
+const REFUNDS = Math.max(1, Math.floor(ORDERS / 100));
 
 async function pdfFigures(): Promise<string> {
   const times: number[] = [];
@@ -85,7 +87,7 @@ async function closeFigures(serverUrl: string): Promise<string> {
       JOIN catalog_goods gd ON gd.id = s.goods_id`.execute(db);
     await sql`INSERT INTO refund_orders (order_id, purchaser_merchant_id, supplier_merchant_id, quantity, amount, currency, reason, state, created_at, finished_at)
       SELECT id, purchaser_merchant_id, supplier_merchant_id, 1, amount, currency, 'bench', 'success', finished_at, finished_at + interval '1 hour'
-      FROM purchase_orders WHERE id % ${ORDERS / REFUNDS} = 0`.execute(db);
+      FROM purchase_orders WHERE id % ${Math.floor(ORDERS / REFUNDS)} = 0`.execute(db);
     await sql`ANALYZE`.execute(db);
     const seedSeconds = ((performance.now() - seeded) / 1000).toFixed(0);
     const commission = new CommissionService({ db, clock: { now: () => now }, orderMovements: orderMovementsSql, activeBindings, payRebates: () => Promise.resolve(0) });

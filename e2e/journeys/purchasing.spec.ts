@@ -255,3 +255,64 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
     await supplierPage.context().close();
   }
 });
+
+test("the API purchase table (screen 11): goods the purchaser may buy with SKU code, price, method and a request example; SUP short tops up in place", async ({ browser, request }) => {
+  const supplier = await registerAccount(request, { orgName: "接口供应有限公司" });
+  const supplierToken = await loginToken(request, supplier);
+  const buyer = await registerAccount(request, { orgName: "接口采购有限公司" });
+  const buyerToken = await loginToken(request, buyer);
+  await verifyRealName(request, buyerToken);
+  const stamp = Date.now().toString(36);
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `接口品牌${stamp}`, description: "e2e" });
+  const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
+    brandId: brand.id,
+    equityType: "video",
+    invoiceType: "vat_6",
+    perOrderMax: 5,
+    name: `接口月卡${stamp}`,
+    businessType: "card_secret",
+    faceValue: 3000,
+    code: `API-${stamp}`,
+    price: 2700,
+    settlementPrice: 2500,
+  });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `AP${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
+  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
+  // The purchaser may buy: the supplier whitelists it. ¥10 in SUP (short of ¥27), ¥90 left in reserve.
+  await call(request, supplierToken, "post", "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
+  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 10_000, reason: "e2e", requestKey: `e2e-api-${buyer.merchantId}` });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 1_000, requestKey: `e2e-api-move-${buyer.merchantId}` });
+
+  const page = await session(browser, buyer, buyerToken);
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto("/sale/GoodsPurchaseForm");
+  await page.getByRole("tab", { name: "API采购" }).click();
+  await expect(page).toHaveURL(/tab=api/);
+  const row = page.getByTestId("api-goods-table").locator(".ant-table-row").filter({ hasText: `接口月卡${stamp}` });
+  await expect(row).toContainText(`API-${stamp}`);
+  await expect(row).toContainText(String(goods.id));
+  await expect(row).toContainText("¥27.00");
+  await expect(row).toContainText("POST /api/card-api/openapi/order");
+  await expect(page.getByTestId("api-not-opened")).toBeVisible();
+  await expect(page.getByTestId("api-sup-balance")).toContainText("¥10.00");
+  await shot(page, "api-purchase-table-1280-cn");
+
+  // The request example: the real order body for this goods, signed as the open API checks it.
+  await row.getByTestId(`api-example-${goods.id}`).click();
+  const example = page.getByTestId("api-example-text");
+  await expect(example).toContainText(`"goodsId":"${goods.id}"`);
+  await expect(example).toContainText("X-Signature");
+  await page.locator(".ant-modal-close").click();
+
+  // SUP is short of ¥27: the same top-up dialog as the purchase form moves reserve money in place.
+  await row.getByTestId(`api-topup-${goods.id}`).click();
+  const topUpDialog = page.locator(".ant-modal").filter({ hasText: "划转到SUP账户" });
+  await topUpDialog.getByTestId("amount-input").fill("50");
+  await topUpDialog.getByRole("button", { name: /确\s?定/ }).click();
+  await expect(page.getByTestId("api-sup-balance")).toContainText("¥60.00");
+  await expect(row.getByTestId(`api-topup-${goods.id}`)).toHaveCount(0);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, "api-purchase-table-1440-cn");
+  await page.context().close();
+});

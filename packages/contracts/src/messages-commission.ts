@@ -49,4 +49,6 @@ export const REBATE_MESSAGES = {
     en: "The validity overlaps another rebate rule for the same scope",
   },
   "rebate.ruleNotFound": { cn: "返利规则不存在", tw: "返利規則不存在", en: "The rebate rule does not exist" },
+  "order.rebateInsufficient": { cn: "返利账户余额不足", tw: "返利賬戶餘額不足", en: "Insufficient balance in the rebate account" },
+  "order.payFromInvalid": { cn: "请选择付款账户（SUP账户或返利账户）", tw: "請選擇付款賬戶（SUP賬戶或返利賬戶）", en: "Please choose the paying account (SUP or rebate account)" },
 } as const;

@@ -50,6 +50,10 @@ export const dockingPage = pageOf(docking);
 export const ORDER_STATES = ["processing", "success", "failure"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
+/** The purchaser's accounts an order may be paid from. */
+export const ORDER_PAYING_ACCOUNTS = ["sup", "rebate"] as const;
+export type OrderPayingAccount = (typeof ORDER_PAYING_ACCOUNTS)[number];
+
 export const orderReq = z.strictObject({
   goodsId: z.string({ error: "order.goodsEmpty" }).regex(/^\d{1,18}$/, { error: "order.goodsEmpty" }),
   quantity: z.number({ error: "order.quantityInvalid" }).int({ error: "order.quantityInvalid" }).min(1, { error: "order.quantityInvalid" }).max(10_000, { error: "order.quantityInvalid" }),
@@ -57,6 +61,8 @@ export const orderReq = z.strictObject({
   topUpAccount: z.string().trim().max(64, { error: "order.topUpAccountInvalid" }).optional(),
   /** The purchaser's own order number: the same number never makes a second order. */
   orderNo: z.string({ error: "order.orderNoInvalid" }).regex(/^[A-Za-z0-9_-]{6,64}$/, { error: "order.orderNoInvalid" }),
+  /** The purchaser's account that pays: its SUP account (the default) or its rebate fund account. */
+  payFrom: z.enum(ORDER_PAYING_ACCOUNTS, { error: "order.payFromInvalid" }).optional(),
 });
 export type OrderReq = z.infer<typeof orderReq>;
 
@@ -76,6 +82,8 @@ export const purchaseOrder = z.object({
   amount: money,
   state: z.enum(ORDER_STATES),
   topUpAccount: z.string().nullable(),
+  /** The purchaser's account that paid (and that a refund returns to). */
+  paidFrom: z.enum(ORDER_PAYING_ACCOUNTS),
   upstreamChannelId: z.string().nullable(),
   failReason: z.string().nullable(),
   refunded: z.boolean(),
@@ -398,3 +406,30 @@ export const supOrderRow = z.object({
 });
 export type SupOrderRow = z.infer<typeof supOrderRow>;
 export const supOrderPage = pageOf(supOrderRow);
+
+/* ---------- the API purchase table (marketplace screen 11) ---------- */
+
+/**
+ * A goods the purchaser may buy (docked, brand-authorised or whitelisted), as the API purchase table
+ * shows it: what to send to the open API's order call for it.
+ */
+export const apiPurchaseGoods = z.object({
+  goodsId: z.string(),
+  /** The supplier's SKU code of the goods. */
+  code: z.string(),
+  name: z.string(),
+  brandName: z.string(),
+  supplierName: z.string(),
+  businessType: z.string(),
+  /** Codes from stock (no top-up account) or a direct top-up (the order names the account to top up). */
+  fromStock: z.boolean(),
+  /** What an order pays per unit: the purchaser's own price when one was agreed. */
+  price: money,
+  listPrice: money,
+  perOrderMax: z.number().int(),
+  stock: z.number().int(),
+});
+export type ApiPurchaseGoods = z.infer<typeof apiPurchaseGoods>;
+export const apiPurchaseGoodsQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional() });
+export type ApiPurchaseGoodsQuery = z.infer<typeof apiPurchaseGoodsQuery>;
+export const apiPurchaseGoodsPage = pageOf(apiPurchaseGoods);

@@ -21,7 +21,9 @@ import { getMerchant, lockMerchantForUpdate } from "../merchants";
 
 export async function closeRebates(tx: Executor, c: { period: string; lastDay: string; movements: RawBuilder<unknown>; now: Date }): Promise<number> {
   const r = await sql<{ n: string }>`
-    WITH mv AS (${c.movements}),
+    -- Only the movements of suppliers with a live rule can earn a rebate: the rest are left out before
+    -- the month's movements are grouped.
+    WITH mv AS (SELECT * FROM (${c.movements}) m WHERE m.supplier_id IN (SELECT supplier_id FROM rebate_rules WHERE removed_at IS NULL)),
     pairs AS (SELECT DISTINCT supplier_id, purchaser_id, currency FROM mv),
     pick AS (
       SELECT p.supplier_id, p.purchaser_id, p.currency, rule.id AS rule_id, rule.goods_id, rule.tiers

@@ -53,21 +53,20 @@ export async function closeMonth(
       SELECT b.provider_id, b.merchant_id, b.side, mv.order_id, mv.refund_id, mv.brand_id, mv.business_type, mv.currency, mv.amount, mv.order_at, mv.at
       FROM mv JOIN b ON b.side = 'vendor' AND b.merchant_id = mv.purchaser_id
     ),
+    -- Every served movement joined to its provider's live rules that apply to it (a hash join on the
+    -- provider: a provider has few rules), then one sort picks per provider and movement the brand side
+    -- first and, on that side, the most specific rule. A movement no rule applies to writes no line.
+    -- (Not a LATERAL lookup per movement: that runs a rule scan and a sort for every order.)
     cand AS (
       SELECT DISTINCT ON (s.provider_id, s.order_id, s.refund_id)
-             s.provider_id, s.merchant_id, s.side, s.order_id, s.refund_id, s.currency, s.amount, s.at, rule.id AS rule_id, rule.rate_bp
+             s.provider_id, s.merchant_id, s.side, s.order_id, s.refund_id, s.currency, s.amount, s.at, r.id AS rule_id, r.rate_bp
       FROM served s
-      JOIN LATERAL (
-        SELECT r.id, r.rate_bp FROM commission_rules r
-        WHERE r.provider_id = s.provider_id AND r.removed_at IS NULL
-          AND (r.brand_id IS NULL OR r.brand_id = s.brand_id)
-          AND (r.business_type IS NULL OR r.business_type = s.business_type)
-          AND r.valid_from <= (s.order_at AT TIME ZONE 'Asia/Shanghai')::date
-          AND (r.valid_to IS NULL OR r.valid_to >= (s.order_at AT TIME ZONE 'Asia/Shanghai')::date)
-        ORDER BY (r.brand_id IS NOT NULL) DESC, (r.business_type IS NOT NULL) DESC, r.id DESC
-        LIMIT 1
-      ) rule ON true
-      ORDER BY s.provider_id, s.order_id, s.refund_id, (s.side = 'brand') DESC
+      JOIN commission_rules r ON r.provider_id = s.provider_id AND r.removed_at IS NULL
+        AND (r.brand_id IS NULL OR r.brand_id = s.brand_id)
+        AND (r.business_type IS NULL OR r.business_type = s.business_type)
+        AND r.valid_from <= (s.order_at AT TIME ZONE 'Asia/Shanghai')::date
+        AND (r.valid_to IS NULL OR r.valid_to >= (s.order_at AT TIME ZONE 'Asia/Shanghai')::date)
+      ORDER BY s.provider_id, s.order_id, s.refund_id, (s.side = 'brand') DESC, (r.brand_id IS NOT NULL) DESC, (r.business_type IS NOT NULL) DESC, r.id DESC
     ),
     owners AS (
       SELECT provider_id, currency FROM cand

@@ -1,4 +1,4 @@
-import type { RawBuilder } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import {
   CODE,
   type BusinessType,
@@ -111,6 +111,9 @@ export class CommissionService {
         const done = await tx.selectFrom("commission_closes").selectAll().where("period", "=", period).executeTakeFirstOrThrow();
         return { period, statements: done.statements, lines: done.lines, rebates: 0, alreadyClosed: true };
       }
+      // The close sorts every served movement of the month once: room for that sort in memory (for this
+      // transaction only) rather than an external merge on disk.
+      await sql`SET LOCAL work_mem = '256MB'`.execute(tx);
       const bindings = await this.deps.activeBindings(tx);
       const result = await repo.closeMonth(tx, { period, previous: shiftPeriod(period, -1), movements: this.deps.orderMovements(from, to), bindings, now });
       const lastDay = platformDay(new Date(to.getTime() - 1));

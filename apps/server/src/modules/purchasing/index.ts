@@ -4,6 +4,7 @@ import type { Executor } from "../../db/tx";
 import type { ModuleHost } from "../../platform/module";
 import { consumeVerificationCode, type AccountsService } from "../accounts";
 import type { LowStock } from "../catalog";
+import { apiPurchaseRoutes } from "./api-table";
 import { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./orderChat";
 import { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";
 import { PurchasingService, type OrderResult } from "./service";
@@ -46,6 +47,7 @@ export async function registerPurchasing(host: ModuleHost, needs: PurchasingNeed
     onLowStock: (notice) => needs.notifyLowStock(notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });
   await host.mount("/api/card-user", purchasingUserRoutes({ purchasing, guard }));
+  await host.mount("/api/card-user", apiPurchaseRoutes({ db, clock: ctx.clock, guard }));
   await host.mount("/api/card-brander", purchasingBranderRoutes({ purchasing, guard }));
   const chat = new OrderChatService({ db, clock: ctx.clock, messageOf: needs.chatMessageOf });
   await host.mount("/api/card-brander", orderChatBranderRoutes({ chat, guard }));

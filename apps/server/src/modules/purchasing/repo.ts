@@ -100,6 +100,8 @@ export interface NewOrder {
   currency: "CNY" | "USD" | "HKD";
   state: OrderStateColumn;
   topUpAccount: string | null;
+  /** The purchaser's account that pays. */
+  paidFrom: "sup" | "rebate";
   digest: string;
   createdBy: number | null;
   /** Set for an order finished as it is placed (codes from stock). */
@@ -203,9 +205,9 @@ export async function placeOrder(
   const r = await sql<{ created_at: Date | null; results: unknown[] }>`
     WITH ins AS (
       INSERT INTO purchase_orders (id, order_no, purchaser_merchant_id, supplier_merchant_id, goods_id, goods_name, business_type, quantity,
-        unit_price, face_value, amount, currency, state, top_up_account, request_digest, created_by, finished_at)
+        unit_price, face_value, amount, currency, state, top_up_account, paid_from, request_digest, created_by, finished_at)
       VALUES (${o.id}, ${o.orderNo}, ${o.purchaserId}, ${o.supplierId}, ${o.goodsId}, ${o.goodsName}, ${o.businessType}, ${o.quantity},
-        ${o.unitPrice}, ${o.faceValue}, ${o.amount}, ${o.currency}, ${o.state}, ${o.topUpAccount}, ${o.digest}, ${o.createdBy}, ${finishedAt}::timestamptz)
+        ${o.unitPrice}, ${o.faceValue}, ${o.amount}, ${o.currency}, ${o.state}, ${o.topUpAccount}, ${o.paidFrom}, ${o.digest}, ${o.createdBy}, ${finishedAt}::timestamptz)
       ON CONFLICT (purchaser_merchant_id, order_no) DO NOTHING
       RETURNING id, created_at),
     audited AS (
@@ -232,6 +234,7 @@ export async function placeOrder(
     currency: o.currency,
     state: o.state,
     top_up_account: o.topUpAccount,
+    paid_from: o.paidFrom,
     upstream_channel_id: null,
     fail_reason: null,
     refunded: false,

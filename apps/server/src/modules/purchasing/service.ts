@@ -259,7 +259,12 @@ export class PurchasingService {
   }
 
   private async orderFor(purchaserId: number, userId: number | null, req: OrderReq): Promise<PurchaseOrder> {
-    const digest = createHash("sha256").update(JSON.stringify([req.goodsId, req.quantity, req.topUpAccount ?? null])).digest("hex");
+    const paidFrom = req.payFrom ?? "sup";
+    // The paying account is part of the request only when it is not the default, so orders placed
+    // before it existed keep their digests.
+    const digest = createHash("sha256")
+      .update(JSON.stringify([req.goodsId, req.quantity, req.topUpAccount ?? null, ...(paidFrom === "sup" ? [] : [paidFrom])]))
+      .digest("hex");
     // Every check's facts in one read: the purchaser, an earlier order under this number, the goods,
     // whether the purchaser may buy it and at which price.
     const facts = await repo.orderFacts(this.deps.db, { purchaserId, goodsId: Number(req.goodsId), orderNo: req.orderNo, day: platformDay(this.deps.clock.now()) });
@@ -297,6 +302,7 @@ export class PurchasingService {
       currency: goods.currency,
       state: goods.fromStock ? "success" : "processing",
       topUpAccount: goods.fromStock ? null : (req.topUpAccount ?? null),
+      paidFrom,
       digest,
       createdBy: userId,
       // Codes from stock are handed over with the order: it is finished when its statement commits.
@@ -318,12 +324,12 @@ export class PurchasingService {
       subject: { type: "purchase_order", id: newOrder.id },
       createdBy: userId,
       postings: [
-        { account: { merchantId: purchaser.id, kind: "sup" }, amount: -amount },
+        { account: { merchantId: purchaser.id, kind: paidFrom }, amount: -amount },
         goods.fromStock ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
       ],
     });
-    const audit = { actorUserId: userId, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null } };
-    const placed = await this.place(newOrder, audit, [callback, cards, payment], payment);
+    const audit = { actorUserId: userId, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null, paidFrom } };
+    const placed = await this.place(newOrder, audit, [callback, cards, payment], payment, paidFrom);
     const order = placed?.order;
     const lowStock = placed && cards ? cards.outcome(placed.results[1]).lowStock : null;
     if (placed && typeof payment.outcome(placed.results[2]) === "string") throw new Error("order: the ledger part should have refused the statement");
@@ -344,6 +350,7 @@ export class PurchasingService {
     audit: { actorUserId: number | null; detail: Record<string, unknown> },
     parts: (repo.OrderPart | undefined)[],
     payment: { prepare(tx: Tx): Promise<void> },
+    paidFrom: "sup" | "rebate",
   ): Promise<{ order: repo.OrderRow; results: unknown[] } | undefined> {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -355,7 +362,8 @@ export class PurchasingService {
           await withTx(this.deps.db, (tx) => payment.prepare(tx));
           continue;
         }
-        const refusal = reason === undefined ? undefined : REFUSALS[reason];
+        // Only the paying account is debited: short of money, it is the rebate account when that pays.
+        const refusal = reason === "ledger.insufficientBalance" && paidFrom === "rebate" ? "order.rebateInsufficient" : reason === undefined ? undefined : REFUSALS[reason];
         if (refusal) throw new AppError(CODE.CONFLICT, refusal);
         if (attempt < 3 && (code === "40P01" || code === "40001")) continue;
         throw err;
@@ -401,7 +409,7 @@ export class PurchasingService {
         createdBy: actor.userId,
         postings: [
           { account: { platform: "order_escrow" }, amount: -o.amount },
-          success ? { account: { merchantId: o.supplier_merchant_id, kind: "income" }, amount: o.amount } : { account: { merchantId: o.purchaser_merchant_id, kind: "sup" }, amount: o.amount },
+          success ? { account: { merchantId: o.supplier_merchant_id, kind: "income" }, amount: o.amount } : { account: { merchantId: o.purchaser_merchant_id, kind: o.paid_from }, amount: o.amount },
         ],
       });
       await repo.finishOrder(tx, id, success ? { state: "success", upstreamChannelId: req.upstreamChannelId, at: now } : { state: "failure", failReason: req.reason, refunded: true, at: now });
@@ -635,7 +643,7 @@ export class PurchasingService {
   }
 
   /**
-   * The supplier accepts (the codes are voided and the money returns to the purchaser's SUP account,
+   * The supplier accepts (the codes are voided and the money returns to the purchaser's account that paid,
    * once) or refuses with a reason. When the supplier's income cannot cover it the refund is
    * "abnormal" and can be accepted again later.
    */
@@ -678,7 +686,8 @@ export class PurchasingService {
       createdBy: actor.userId,
       postings: [
         { account: { merchantId: r.supplier_merchant_id, kind: "income" }, amount: -r.amount },
-        { account: { merchantId: r.purchaser_merchant_id, kind: "sup" }, amount: r.amount },
+        // Back to the account that paid for the order.
+        { account: { merchantId: r.purchaser_merchant_id, kind: o.paid_from }, amount: r.amount },
       ],
     });
     await repo.settleRefund(tx, r.id, { state: "success", failReason: null, decidedBy: actor.userId, at: now });
@@ -783,6 +792,7 @@ export class PurchasingService {
       amount: { amount: r.amount, currency: r.currency },
       state: r.state,
       topUpAccount: r.top_up_account,
+      paidFrom: r.paid_from,
       upstreamChannelId: r.upstream_channel_id,
       failReason: r.fail_reason,
       refunded: r.refunded,

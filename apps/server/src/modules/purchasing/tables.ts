@@ -38,6 +38,8 @@ export interface PurchaseOrdersTable {
   currency: "CNY" | "USD" | "HKD";
   state: OrderStateColumn;
   top_up_account: string | null;
+  /** The purchaser's account that paid (migration 0108). */
+  paid_from: ColumnType<"sup" | "rebate", "sup" | "rebate" | undefined, "sup" | "rebate">;
   upstream_channel_id: string | null;
   fail_reason: string | null;
   refunded: ColumnType<boolean, boolean | undefined, boolean>;
