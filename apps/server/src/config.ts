@@ -284,6 +284,8 @@ export interface MiniprogramConfig {
   /** Third-party platform credentials for the real adapters. */
   wechat: { componentAppId: string; componentSecret: string } | undefined;
   douyin: { componentAppId: string; componentSecret: string } | undefined;
+  /** Douyin's open-platform app for local-life authorisation (open.douyin.com OAuth), with its scopes. */
+  douyinLife: { clientKey: string; clientSecret: string; scopes: string[] } | undefined;
 }
 
 function loadMiniprogramConfig(env: NodeJS.ProcessEnv): MiniprogramConfig {
@@ -292,5 +294,10 @@ function loadMiniprogramConfig(env: NodeJS.ProcessEnv): MiniprogramConfig {
   const wechat = pair(env.MP_WECHAT_COMPONENT_APPID, env.MP_WECHAT_COMPONENT_SECRET);
   const douyin = pair(env.MP_DOUYIN_COMPONENT_APPID, env.MP_DOUYIN_COMPONENT_SECRET);
   if (adapter === "http" && (!wechat || !douyin)) throw new Error("MP_ADAPTER=http needs MP_WECHAT_COMPONENT_APPID/SECRET and MP_DOUYIN_COMPONENT_APPID/SECRET");
-  return { adapter, auditQuota: positive("MP_AUDIT_QUOTA", 20, env), scanSeconds: int("MP_PRIVACY_SCAN_SECONDS", 3, env), wechat, douyin };
+  const lifeKey = env.MP_DOUYIN_LIFE_CLIENT_KEY;
+  const lifeSecret = env.MP_DOUYIN_LIFE_CLIENT_SECRET;
+  const lifeScopes = (env.MP_DOUYIN_LIFE_SCOPES ?? "").split(",").map((x) => x.trim()).filter(Boolean);
+  if (lifeKey && (!lifeSecret || lifeScopes.length === 0)) throw new Error("MP_DOUYIN_LIFE_CLIENT_KEY needs MP_DOUYIN_LIFE_CLIENT_SECRET and MP_DOUYIN_LIFE_SCOPES (the scopes the app asks merchants for, comma-separated)");
+  const douyinLife = lifeKey && lifeSecret ? { clientKey: lifeKey, clientSecret: lifeSecret, scopes: lifeScopes } : undefined;
+  return { adapter, auditQuota: positive("MP_AUDIT_QUOTA", 20, env), scanSeconds: int("MP_PRIVACY_SCAN_SECONDS", 3, env), wechat, douyin, douyinLife };
 }

@@ -36,6 +36,7 @@ export const PURCHASING_MESSAGES = {
   "order.goodsEmpty": { cn: "请选择商品", tw: "請選擇商品", en: "Please choose the goods" },
   "order.goodsUnavailable": { cn: "该商品暂不可采购", tw: "該商品暫不可採購", en: "This goods cannot be purchased now" },
   "order.quantityInvalid": { cn: "采购数量须为正整数", tw: "採購數量須為正整數", en: "The quantity must be a positive whole number" },
+  "order.overPerOrderMax": { cn: "该商品单次最多购买{{max}}件", tw: "該商品單次最多購買{{max}}件", en: "This goods can be bought at most {{max}} per order" },
   "order.topUpAccountEmpty": { cn: "请输入充值账号", tw: "請輸入充值賬號", en: "Please enter the account to top up" },
   "order.topUpAccountInvalid": { cn: "充值账号不能超过64个字符", tw: "充值賬號不能超過64個字符", en: "The account to top up is at most 64 characters" },
   "order.orderNoInvalid": { cn: "订单号须为6-64位字母、数字、-或_", tw: "訂單號須為6-64位字母、數字、-或_", en: "The order number is 6-64 letters, digits, - or _" },

@@ -104,7 +104,7 @@ export class BoundAccounts {
     const platform = PLATFORM_OF[kind];
     let tokens: AuthorizerTokens;
     try {
-      tokens = await this.deps.adapters[platform].queryAuth(req.authCode);
+      tokens = await this.deps.adapters[platform].queryAuth(req.authCode, kind);
     } catch (err) {
       if (err instanceof PlatformError) throw platformRefusal(err);
       throw err;
@@ -156,7 +156,7 @@ export class BoundAccounts {
     const now = this.now();
     if (new Date(row.access_expires_at).getTime() - REFRESH_MARGIN_MS > now.getTime()) return row.access_token;
     try {
-      const t = await this.deps.adapters[row.platform].refreshToken(row.app_id, row.refresh_token);
+      const t = await this.deps.adapters[row.platform].refreshToken(row.app_id, row.refresh_token, row.kind);
       await this.deps.db
         .updateTable("mp_accounts")
         .set({ access_token: t.accessToken, access_expires_at: new Date(now.getTime() + t.expiresIn * 1000), refresh_token: t.refreshToken, updated_at: now })

@@ -125,10 +125,13 @@ export interface PlatformAdapter {
   readonly kind: "local" | "http";
   /** `api_create_preauthcode` and the consent page (`componentloginpage` / `gen_link`) that returns to redirectUri with auth_code. */
   authUrl(redirectUri: string, origin: string, accountType?: AccountType): Promise<{ url: string; expiresIn: number }>;
-  /** `api_query_auth`: the authorisation code for the authorizer's tokens. */
-  queryAuth(authCode: string): Promise<AuthorizerTokens>;
+  /**
+   * `api_query_auth`: the authorisation code for the authorizer's tokens. `accountType` says which consent
+   * the code came from (a Douyin local-life account authorises on open.douyin.com, not the mini-program one).
+   */
+  queryAuth(authCode: string, accountType?: AccountType): Promise<AuthorizerTokens>;
   /** `api_authorizer_token`: a new access token from the refresh token. */
-  refreshToken(appId: string, refreshToken: string): Promise<AuthorizerTokens>;
+  refreshToken(appId: string, refreshToken: string, accountType?: AccountType): Promise<AuthorizerTokens>;
   /** `wxa/commit` / `package/upload`: a new trial (experience) version. */
   commit(accessToken: string, input: CommitInput): Promise<void>;
   /** `wxa/get_qrcode` / `app/qrcode`: the trial version's QR image opening `path`. */

@@ -37,7 +37,7 @@ export async function registerMiniprogram(host: ModuleHost): Promise<Miniprogram
     adapters = sims;
   } else {
     if (!cfg.wechat || !cfg.douyin) throw new Error("MP_ADAPTER=http needs the platforms' credentials");
-    adapters = { wechat: new WechatHttpAdapter({ ...cfg.wechat }), douyin: new DouyinHttpAdapter({ ...cfg.douyin }) };
+    adapters = { wechat: new WechatHttpAdapter({ ...cfg.wechat }), douyin: new DouyinHttpAdapter({ ...cfg.douyin, life: cfg.douyinLife }) };
   }
   const miniprogram = new MiniprogramService({ db, clock: ctx.clock, adapters, storage: ctx.storage });
   await host.mount("/api/card-user", miniprogramRoutes({ mp: miniprogram, guard }));

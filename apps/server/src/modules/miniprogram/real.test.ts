@@ -98,6 +98,47 @@ describe("Douyin third-party app requests", () => {
   });
 });
 
+describe("Douyin local-life authorisation (open.douyin.com OAuth 2.0)", () => {
+  /** A fetch that keeps the raw bodies (the refresh call sends a form, not JSON). */
+  function rawRecorder(replies: Record<string, unknown>[]) {
+    const calls: { url: string; type: string | undefined; body: string | undefined }[] = [];
+    const f: Fetch = (url, init) => {
+      calls.push({ url, type: init.headers["content-type"], body: init.body });
+      const data = Buffer.from(JSON.stringify(replies.shift() ?? {}));
+      return Promise.resolve({ status: 200, headers: { get: () => "application/json" }, arrayBuffer: () => Promise.resolve(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)) });
+    };
+    return { f, calls };
+  }
+  const life = { clientKey: "awk_life", clientSecret: "life-secret", scopes: ["life.capacity.poi", "life.capacity.verify"] };
+
+  it("the consent page, the code for the merchant's tokens, a refresh under the same refresh token", async () => {
+    const { f, calls } = rawRecorder([
+      { data: { access_token: "act.life1", expires_in: 1296000, open_id: "_000life_open_id", refresh_token: "rft.life1", refresh_expires_in: 2592000, scope: "life.capacity.poi,life.capacity.verify", error_code: 0, description: "" }, message: "success" },
+      { data: { access_token: "act.life2", expires_in: 1296000, open_id: "_000life_open_id", refresh_expires_in: 2592000, scope: "life.capacity.poi,life.capacity.verify", error_code: 0, description: "" }, message: "success" },
+    ]);
+    const dy = new DouyinHttpAdapter({ componentAppId: "tt_c", componentSecret: "s", life, fetch: f, now: () => 0 });
+    const auth = await dy.authUrl("https://t.example/providers/LocaLivePlatform?brandId=7", "https://t.example", "life");
+    expect(auth).toEqual({
+      url: "https://open.douyin.com/platform/oauth/connect/?client_key=awk_life&response_type=code&scope=life.capacity.poi%2Clife.capacity.verify&redirect_uri=https%3A%2F%2Ft.example%2Fproviders%2FLocaLivePlatform%3FbrandId%3D7&state=life",
+      expiresIn: 600,
+    });
+    const tokens = await dy.queryAuth("code-from-douyin", "life");
+    expect(calls[0]).toEqual({ url: "https://open.douyin.com/oauth/access_token/", type: "application/json", body: JSON.stringify({ client_key: "awk_life", client_secret: "life-secret", code: "code-from-douyin", grant_type: "authorization_code" }) });
+    expect(tokens).toEqual({ appId: "_000life_open_id", accountType: "life", accessToken: "act.life1", expiresIn: 1296000, refreshToken: "rft.life1", scopes: ["life.capacity.poi", "life.capacity.verify"] });
+    const again = await dy.refreshToken("_000life_open_id", "rft.life1", "life");
+    expect(calls[1]).toEqual({ url: "https://open.douyin.com/oauth/refresh_token/", type: "application/x-www-form-urlencoded", body: "client_key=awk_life&grant_type=refresh_token&refresh_token=rft.life1" });
+    expect(again).toMatchObject({ appId: "_000life_open_id", accessToken: "act.life2", refreshToken: "rft.life1" });
+  });
+
+  it("an expired code is the platform's error_code; without the open-platform app, local life is refused", async () => {
+    const { f } = rawRecorder([{ data: { error_code: 10007, description: "code 过期" }, message: "error" }]);
+    const dy = new DouyinHttpAdapter({ componentAppId: "tt_c", componentSecret: "s", life, fetch: f });
+    await expect(dy.queryAuth("old-code", "life")).rejects.toMatchObject({ errcode: 10007 });
+    const bare = new DouyinHttpAdapter({ componentAppId: "tt_c", componentSecret: "s", fetch: f });
+    await expect(bare.authUrl("https://t.example/x", "https://t.example", "life")).rejects.toThrow(PlatformError);
+  });
+});
+
 describe("push signature and encryption (recorded examples)", () => {
   it("msg_signature of a recorded callback (WeCom/WeChat share the algorithm)", () => {
     const encrypt = "9eOdb3odwWMVTiGRTm+uiVrx3SGwzjGyq6oWu4b2tWC51YbHQasEVD9ZdS6Nx+XBxB2C/qxZ8bl8+qRBUb8CVg==";

@@ -26,6 +26,11 @@ export type Fetch = (url: string, init: { method: "GET" | "POST"; headers: Recor
 export interface HttpAdapterOptions {
   componentAppId: string;
   componentSecret: string;
+  /**
+   * Douyin only: the open-platform app (open.douyin.com) through which local-life merchants authorise,
+   * with the scopes it asks for. Without it, local-life authorisation is refused.
+   */
+  life?: { clientKey: string; clientSecret: string; scopes: string[] } | undefined;
   fetch?: Fetch;
   now?: () => number;
 }
@@ -208,6 +213,10 @@ export class WechatHttpAdapter implements PlatformAdapter {
 // ---------------------------------------------------------------- Douyin
 
 const DY = "https://open.microapp.bytedance.com/openapi";
+/** Douyin's open platform: where local-life merchants authorise (OAuth 2.0 `platform/oauth/connect`). */
+const DY_OPEN = "https://open.douyin.com";
+/** How long Douyin's authorisation code lives (documented: 10 minutes). */
+const DY_OAUTH_CODE_SECONDS = 600;
 
 /** Douyin third-party app (`open.microapp.bytedance.com/openapi/v1|v2`); replies carry `errno` / `message`. */
 export class DouyinHttpAdapter implements PlatformAdapter {
@@ -253,22 +262,72 @@ export class DouyinHttpAdapter implements PlatformAdapter {
   }
 
   async authUrl(redirectUri: string, _origin?: string, accountType: AccountType = "miniprogram"): Promise<{ url: string; expiresIn: number }> {
-    // Douyin's local-life services authorise through their own open platform (open.douyin.com), not wired here.
+    if (accountType === "life") return this.lifeAuthUrl(redirectUri);
     if (accountType !== "miniprogram") throw new PlatformError(ERR.API_UNAUTHORIZED, `${accountType} authorisation is not available on this adapter`);
     const r = await this.request("POST", "v2/auth/pre_auth_code", await this.tp(), { pre_auth_code_type: 1 });
     const q = new URLSearchParams({ component_appid: this.o.componentAppId, pre_auth_code: str(r.pre_auth_code), redirect_uri: redirectUri });
     return { url: `https://open.microapp.bytedance.com/mappconsole/tp/authorization?${q.toString()}`, expiresIn: num(r.expires_in) };
   }
 
+  // ---- local-life accounts: OAuth 2.0 on Douyin's open platform ----
+
+  private lifeApp(): { clientKey: string; clientSecret: string; scopes: string[] } {
+    if (!this.o.life) throw new PlatformError(ERR.API_UNAUTHORIZED, "local-life authorisation needs the open-platform app (MP_DOUYIN_LIFE_CLIENT_KEY)");
+    return this.o.life;
+  }
+
+  /** `platform/oauth/connect`: the merchant's consent page; it returns to redirectUri with `code` (and our `state`). */
+  private lifeAuthUrl(redirectUri: string): { url: string; expiresIn: number } {
+    const app = this.lifeApp();
+    const q = new URLSearchParams({ client_key: app.clientKey, response_type: "code", scope: app.scopes.join(","), redirect_uri: redirectUri, state: "life" });
+    return { url: `${DY_OPEN}/platform/oauth/connect/?${q.toString()}`, expiresIn: DY_OAUTH_CODE_SECONDS };
+  }
+
+  /** One open-platform OAuth call; its `data` carries `error_code` (0 when done) and `description`. */
+  private async lifeCall(path: string, body: Record<string, string>, encoding: "json" | "form"): Promise<Record<string, unknown>> {
+    const res = await this.#fetch(`${DY_OPEN}/${path}`, {
+      method: "POST",
+      headers: { "content-type": encoding === "json" ? "application/json" : "application/x-www-form-urlencoded" },
+      body: encoding === "json" ? JSON.stringify(body) : new URLSearchParams(body).toString(),
+    });
+    const r = await json(res);
+    const data = r.data && typeof r.data === "object" ? (r.data as Record<string, unknown>) : {};
+    const code = num(data.error_code);
+    if (code !== 0) throw new PlatformError(code, str(data.description) || str(r.message));
+    return data;
+  }
+
+  /** The merchant's account on Douyin is its `open_id`; the scopes it granted come back comma-separated. */
+  private lifeTokens(d: Record<string, unknown>, fallbackRefresh = ""): AuthorizerTokens {
+    return {
+      appId: str(d.open_id),
+      accountType: "life",
+      accessToken: str(d.access_token),
+      expiresIn: num(d.expires_in),
+      refreshToken: str(d.refresh_token) || fallbackRefresh,
+      scopes: str(d.scope).split(",").filter(Boolean),
+    };
+  }
+
   private tokens(r: Record<string, unknown>, fallbackRefresh = ""): AuthorizerTokens {
     return { appId: str(r.authorizer_appid), accessToken: str(r.authorizer_access_token), expiresIn: num(r.expires_in), refreshToken: str(r.authorizer_refresh_token) || fallbackRefresh, scopes: [] };
   }
 
-  async queryAuth(authCode: string): Promise<AuthorizerTokens> {
+  async queryAuth(authCode: string, accountType?: AccountType): Promise<AuthorizerTokens> {
+    if (accountType === "life") {
+      const app = this.lifeApp();
+      // `oauth/access_token`: JSON body; the access token lives 15 days, its refresh token 30.
+      return this.lifeTokens(await this.lifeCall("oauth/access_token/", { client_key: app.clientKey, client_secret: app.clientSecret, code: authCode, grant_type: "authorization_code" }, "json"));
+    }
     return this.tokens(await this.request("GET", "v1/oauth/token", { ...(await this.tp()), authorization_code: authCode, grant_type: "app_to_tp_authorization_code" }));
   }
 
-  async refreshToken(appId: string, refreshToken: string): Promise<AuthorizerTokens> {
+  async refreshToken(appId: string, refreshToken: string, accountType?: AccountType): Promise<AuthorizerTokens> {
+    if (accountType === "life") {
+      // `oauth/refresh_token`: a form body; a new access token under the same refresh token.
+      const t = this.lifeTokens(await this.lifeCall("oauth/refresh_token/", { client_key: this.lifeApp().clientKey, grant_type: "refresh_token", refresh_token: refreshToken }, "form"), refreshToken);
+      return { ...t, appId };
+    }
     const t = this.tokens(await this.request("GET", "v1/oauth/token", { ...(await this.tp()), authorizer_refresh_token: refreshToken, grant_type: "app_to_tp_refresh_token" }), refreshToken);
     return { ...t, appId };
   }

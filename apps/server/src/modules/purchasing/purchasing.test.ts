@@ -139,6 +139,18 @@ describe("orders", () => {
     expect((await balances(buyer.token)).sup.amount).toBe(100_000 - 2_700);
   });
 
+  it("more than the goods' limit per order is refused with that limit, in three languages, and buys nothing", async () => {
+    const goods = await newGoods(t, supplier, brand.id, { name: "Limited card", perOrderMax: 10 });
+    await importFile(t, supplier.token, goods.id, "cards.csv", csv(20, "LIMT"));
+    const { buyer } = await dock(t, supplier);
+    await fundSup(t, buyer, 100_000);
+    for (const [lang, msg] of [["cn", "该商品单次最多购买10件"], ["tw", "該商品單次最多購買10件"], ["en", "This goods can be bought at most 10 per order"]] as const) {
+      const res = await t.call("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 11, orderNo: orderNo() }, lang });
+      expect([res.status, res.body.msg]).toEqual([400, msg]);
+    }
+    expect((await balances(buyer.token)).sup.amount).toBe(100_000);
+  });
+
   it("only docked purchasers buy; direct top-ups wait in escrow until the supplier reports success or failure", async () => {
     const topUp = await newGoods(t, supplier, brand.id, { name: "Mobile top-up 50", businessType: "top_up", faceValue: 5000, price: 4900, settlementPrice: 4800 });
     const stranger = await registerMerchant(t);

@@ -277,7 +277,7 @@ export class PurchasingService {
     const inScope = goods && (goods.salesScope === "all" || goods.salesScope === purchaser.version);
     if (!goods || !goods.available || !inScope || goods.supplierMerchantId === purchaser.id) throw conflict("order.goodsUnavailable", "goodsId");
     if (goods.currency !== purchaser.currency) throw invalid("order.currencyMismatch", "goodsId");
-    if (req.quantity > goods.perOrderMax) throw invalid("catalog.perOrderInvalid", "quantity");
+    if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "order.overPerOrderMax", { max: goods.perOrderMax }, "quantity");
     if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
     if (!facts.mayBuy) throw conflict("docking.notDocked", "goodsId");
     // An approved purchase application sets this purchaser's own price (its secret price first).

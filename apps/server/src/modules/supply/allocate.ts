@@ -90,7 +90,7 @@ export function allocationPart(
 function checkRequest<G extends { perOrderMax: number; cardStock: boolean }>(req: AllocateRequest, goods: G | undefined): asserts goods is G {
   if (!Number.isSafeInteger(req.quantity) || req.quantity < 1) throw new AppError(CODE.INVALID_PARAMETER, "validation.invalidParameter", { field: "quantity" }, "quantity");
   if (!goods?.cardStock) throw new AppError(CODE.CONFLICT, "supply.goodsNotAvailable");
-  if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "catalog.perOrderInvalid", {}, "quantity");
+  if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "order.overPerOrderMax", { max: goods.perOrderMax }, "quantity");
 }
 
 /** The goods as allocation needs it, read in the transaction; undefined unless it is available. */
