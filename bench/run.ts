@@ -35,6 +35,7 @@ try {
   for (const line of await (await import("./im-ws.bench")).benchImWs(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./im-sdk-size.bench")).benchImSdkSize()) console.log(line);
   for (const line of (await import("./web-size.bench")).benchWebSize()) console.log(line);
+  for (const line of await (await import("./lighthouse.bench")).benchLighthouse()) console.log(line);
 } finally {
   await server.stop();
 }

@@ -20,7 +20,7 @@ const localeGroups = ["zh-CN", "zh-TW", "en"].map((folder) => ({
   name: `locale-${folder}`,
   test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]`),
 }));
-const areaGroups = ["public", "sale", "business", "international", "dev"].map((area) => ({
+const areaGroups = ["public", "sale", "business", "international", "dev", "mall"].map((area) => ({
   name: `area-${area}`,
   test: new RegExp(`[\\\\/]src[\\\\/]areas[\\\\/]${area}[\\\\/]`),
 }));
