@@ -72,6 +72,7 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
     { title: t("order.col.price"), dataIndex: "unitPrice", align: "right", render: (v: PurchaseOrder["unitPrice"]) => formatMoney(v) },
     { title: t("order.col.quantity"), dataIndex: "quantity", align: "right" },
     { title: t("order.col.amount"), dataIndex: "amount", align: "right", render: (v: PurchaseOrder["amount"]) => formatMoney(v) },
+    ...(side === "purchaser" ? [{ title: t("order.payFrom"), key: "paidFrom", render: (_: unknown, o: PurchaseOrder) => t(o.paidFrom === "rebate" ? "order.paidFromRebate" : "order.paidFromSup") }] : []),
     { title: t("order.col.account"), key: "account", render: (_: unknown, o) => o.topUpAccount ?? "-" },
     {
       title: t("order.col.state"),
