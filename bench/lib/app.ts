@@ -7,7 +7,7 @@ import { createContext } from "../../apps/server/src/context";
 import type { Database } from "../../apps/server/src/db/database";
 import { migrate } from "../../apps/server/src/db/migrate";
 import { ManualClock } from "../../apps/server/src/platform/clock";
-import type { CallOptions, CallResult, TestApp } from "../../apps/server/test/harness";
+import { injectCaller, type TestApp } from "../../apps/server/test/harness";
 
 /**
  * The server in process on a database the bench opened, shaped as the tests' fixtures expect (the tests'
@@ -26,14 +26,7 @@ export async function benchApp(database: Database): Promise<TestApp> {
     ctx,
     clock,
     config,
-    async call<T>(method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: CallOptions = {}): Promise<CallResult<T>> {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.token) headers["x-auth-token"] = options.token;
-      if (options.lang) headers.lang = options.lang;
-      const res = await app.inject({ method, url, headers, ...(options.body !== undefined && { payload: options.body as Record<string, unknown> }) });
-      const isJson = String(res.headers["content-type"] ?? "").includes("json");
-      return { status: res.statusCode, body: isJson ? res.json<CallResult<T>["body"]>() : (res.body as never), headers: res.headers };
-    },
+    call: injectCaller(app),
     async close() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -31,6 +31,23 @@ export interface CallResult<T> {
   headers: Record<string, unknown>;
 }
 
+/** `TestApp.call` over an app: app.inject with the token and language headers, the body parsed when JSON. */
+export function injectCaller(app: FastifyInstance): TestApp["call"] {
+  return async <T>(method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: CallOptions = {}): Promise<CallResult<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers["x-auth-token"] = options.token;
+    if (options.lang) headers.lang = options.lang;
+    const res = await app.inject({
+      method,
+      url,
+      headers,
+      ...(options.body !== undefined && { payload: options.body as Record<string, unknown> }),
+    });
+    const isJson = String(res.headers["content-type"] ?? "").includes("json");
+    return { status: res.statusCode, body: isJson ? res.json<CallResult<T>["body"]>() : (res.body as never), headers: res.headers };
+  };
+}
+
 /**
  * Runs `fn` with the browser globals the published IM client needs (im/scenario/sdk.ts puts `window` on
  * globalThis) out of sight: PGlite takes a `window` for a browser and looks for its files by URL. Files
@@ -76,19 +93,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     ctx,
     clock,
     config,
-    async call<T>(method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: CallOptions = {}) {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.token) headers["x-auth-token"] = options.token;
-      if (options.lang) headers.lang = options.lang;
-      const res = await app.inject({
-        method,
-        url,
-        headers,
-        ...(options.body !== undefined && { payload: options.body as Record<string, unknown> }),
-      });
-      const isJson = String(res.headers["content-type"] ?? "").includes("json");
-      return { status: res.statusCode, body: isJson ? res.json<CallResult<T>["body"]>() : (res.body as never), headers: res.headers };
-    },
+    call: injectCaller(app),
     async close() {
       await app.close();
       await database.close();
