@@ -8,8 +8,7 @@ import { areaPrefixOf } from "../../api/area";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
 import { useSession, useUserInfo } from "../../api/hooks/account";
-import { useReserveTransfer } from "../../api/hooks/funds";
-import { AmountDialog } from "../funds/AmountDialog";
+import { SupTopUpDialog } from "../funds/SupTopUpDialog";
 import { formatMoney } from "../money";
 import { exampleOrderRequest, OPEN_API_ORDER_METHOD, OPEN_API_ORDER_PATH } from "./apiOrderExample";
 
@@ -43,7 +42,6 @@ export function ApiPurchaseTable() {
   const sup = info?.balances?.sup;
   const reserve = info?.balances?.reserve;
   const [toppingUp, setToppingUp] = useState(false);
-  const transfer = useReserveTransfer();
   const [example, setExample] = useState<ApiPurchaseGoods | null>(null);
   const [exampleNo] = useState(() => `API${Date.now()}`);
   const short = (g: ApiPurchaseGoods) => sup !== undefined && sup.amount < g.price.amount;
@@ -159,14 +157,7 @@ export function ApiPurchaseTable() {
         </Modal>
       )}
       {toppingUp && reserve && (
-        <AmountDialog
-          title={t("funds.reserveTransfer")}
-          currency={reserve.currency}
-          available={reserve}
-          successText={t("funds.transferDone")}
-          onSubmit={({ amount, requestKey }) => transfer.mutateAsync({ amount, requestKey })}
-          onClose={() => setToppingUp(false)}
-        />
+        <SupTopUpDialog reserve={reserve} onClose={() => setToppingUp(false)} />
       )}
     </Card>
   );

@@ -8,10 +8,10 @@ import { areaPrefixOf } from "../../api/area";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
 import { useSession, useUserInfo } from "../../api/hooks/account";
-import { newRequestKey, useReserveTransfer } from "../../api/hooks/funds";
+import { newRequestKey } from "../../api/hooks/funds";
 import { useApplyToPurchase, usePlaceOrder } from "../../api/hooks/purchasing";
 import { reportFailure } from "../form/serverError";
-import { AmountDialog } from "../funds/AmountDialog";
+import { SupTopUpDialog } from "../funds/SupTopUpDialog";
 import { useMessageText } from "../form/useZodRules";
 import { formatMoney } from "../money";
 
@@ -69,7 +69,6 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
   const short = byRebate ? byRebate.amount < total : sup !== undefined && sup.amount < total;
   const reserve = info?.balances?.reserve;
   const [toppingUp, setToppingUp] = useState(false);
-  const transfer = useReserveTransfer();
 
   const submit = async (v: Values) => {
     const paying = canUseRebate && v.payFrom === "rebate" ? { payFrom: "rebate" as const } : {};
@@ -137,14 +136,7 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
         )}
       </Form>
       {toppingUp && reserve && (
-        <AmountDialog
-          title={t("funds.reserveTransfer")}
-          currency={reserve.currency}
-          available={reserve}
-          successText={t("funds.transferDone")}
-          onSubmit={({ amount, requestKey }) => transfer.mutateAsync({ amount, requestKey })}
-          onClose={() => setToppingUp(false)}
-        />
+        <SupTopUpDialog reserve={reserve} onClose={() => setToppingUp(false)} />
       )}
     </Card>
   );
