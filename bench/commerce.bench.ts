@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
+import pg from "pg";
 import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
 import { createContext } from "../apps/server/src/context";
@@ -11,6 +12,7 @@ import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { beijingText, pushSign } from "../apps/server/src/modules/commerce/courier";
 import { invariantProblems, orderPage } from "../apps/server/src/modules/commerce/repo";
+import { cpuMs } from "./lib/proc";
 import { benchMerchant, call, freshDatabase, percentile, pgbenchTps } from "./lib/seed";
 
 /**
@@ -36,6 +38,38 @@ interface Env {
   app: FastifyInstance;
   database: Database;
   close(): Promise<void>;
+}
+
+/**
+ * Per-request costs of a section, comparable on a shared machine: the statements every pg client sent
+ * (BEGIN and COMMIT included), this process's CPU and every postgres process's CPU, each per request.
+ * BENCH_STATEMENTS=1 lists each statement text with its count per request.
+ */
+function costs(): { stop(requests: number, unit: string): string } {
+  const counts = new Map<string, number>();
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0];
+    const text = typeof first === "string" ? first : typeof first === "object" && first !== null && "text" in first ? String(first.text) : "?";
+    counts.set(text, (counts.get(text) ?? 0) + 1);
+    return original.apply(this, args);
+  };
+  const cpu0 = process.cpuUsage();
+  const db0 = cpuMs(null);
+  return {
+    stop(requests, unit) {
+      const cpu = process.cpuUsage(cpu0);
+      const dbCpu = cpuMs(null) - db0;
+      proto.query = original;
+      const n = Math.max(1, requests);
+      const statements = [...counts.values()].reduce((a, b) => a + b, 0);
+      const line = `                 per ${unit}: ${(statements / n).toFixed(1)} statements, server CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms, PostgreSQL CPU ${(dbCpu / n).toFixed(2)} ms`;
+      if (process.env.BENCH_STATEMENTS !== "1") return line;
+      const list = [...counts].sort((a, b) => b[1] - a[1]).map(([text, k]) => `                   ${(k / n).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`);
+      return [line, ...list].join("\n");
+    },
+  };
 }
 
 async function open(database: Database, dataDir: string): Promise<Env> {
@@ -74,6 +108,7 @@ async function orderList(app: FastifyInstance, database: Database, token: string
   const latencies: number[] = [];
   let rows = 0;
   let errors = 0;
+  const listCosts = costs();
   for (let i = 0; i < LIST_CALLS; i++) {
     const state = STATES[i % STATES.length];
     const start = 30 + ((i * 7) % 300);
@@ -86,6 +121,7 @@ async function orderList(app: FastifyInstance, database: Database, token: string
     if (json.code !== 1) errors++;
     else rows += json.data.list.length;
   }
+  const listLine = listCosts.stop(LIST_CALLS, "page");
   latencies.sort((a, b) => a - b);
   // The same filters straight on the database (the page and its count), to tell the SQL from the presenting.
   const sqlLatencies: number[] = [];
@@ -106,11 +142,11 @@ async function orderList(app: FastifyInstance, database: Database, token: string
   }
   sqlLatencies.sort((a, b) => a - b);
   const sqlLine = `order list SQL   p50 ${percentile(sqlLatencies, 0.5)} ms   p90 ${percentile(sqlLatencies, 0.9)} ms   p99 ${percentile(sqlLatencies, 0.99)} ms   (the same ${LIST_CALLS} pages and counts on the database alone)`;
-  return [`order list       p50 ${percentile(latencies, 0.5)} ms   p90 ${percentile(latencies, 0.9)} ms   p99 ${percentile(latencies, 0.99)} ms   (${LIST_CALLS} pages of up to 1,000 out of ${ORDERS.toLocaleString("en")} orders, state + 30-day range, order number every 5th; ${Math.round(rows / LIST_CALLS)} rows/page on average, ${errors} errors; budget: p99 under 100 ms)`, sqlLine];
+  return [`order list       p50 ${percentile(latencies, 0.5)} ms   p90 ${percentile(latencies, 0.9)} ms   p99 ${percentile(latencies, 0.99)} ms   (${LIST_CALLS} pages of up to 1,000 out of ${ORDERS.toLocaleString("en")} orders, state + 30-day range, order number every 5th; ${Math.round(rows / LIST_CALLS)} rows/page on average, ${errors} errors; budget: p99 under 100 ms)`, listLine, sqlLine];
 }
 
 /** Tracking pushes: CLIENTS clients, each push one new event for one of SHIPMENTS waybills. */
-async function trackingPushes(app: FastifyInstance, database: Database, seconds: number): Promise<string> {
+async function trackingPushes(app: FastifyInstance, database: Database, seconds: number): Promise<string[]> {
   const db = database.db;
   await sql`
     INSERT INTO commerce_shipments (order_id, brand_id, purchaser_id, company_code, waybill_no, state, courier)
@@ -123,6 +159,7 @@ async function trackingPushes(app: FastifyInstance, database: Database, seconds:
   const latencies: number[] = [];
   const deadline = Date.now() + seconds * 1000;
   const started = Date.now();
+  const pushCosts = costs();
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, w) => {
       for (let i = 0; Date.now() < deadline; i++) {
@@ -145,8 +182,9 @@ async function trackingPushes(app: FastifyInstance, database: Database, seconds:
     }),
   );
   const rate = Math.round(stored / ((Date.now() - started) / 1000));
+  const pushLine = pushCosts.stop(stored + refused, "push");
   latencies.sort((a, b) => a - b);
-  return `tracking pushes  ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} clients over ${waybills.length} waybills, one new event each, ${refused} not stored; budget: at least 1,000/s)`;
+  return [`tracking pushes  ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} clients over ${waybills.length} waybills, one new event each, ${refused} not stored; budget: at least 1,000/s)`, pushLine];
 }
 
 /** Orders on one SKU: CLIENTS buyers placing one-unit orders as fast as they can. */
@@ -158,6 +196,7 @@ async function contendedOrders(app: FastifyInstance, skuId: string, seconds: num
   const latencies: number[] = [];
   const deadline = Date.now() + seconds * 1000;
   const started = Date.now();
+  const orderCosts = costs();
   await Promise.all(
     buyers.map(async (b, w) => {
       for (let i = 0; Date.now() < deadline; i++) {
@@ -175,8 +214,9 @@ async function contendedOrders(app: FastifyInstance, skuId: string, seconds: num
     }),
   );
   const rate = Math.round(placed / ((Date.now() - started) / 1000));
+  const orderLine = orderCosts.stop(placed + refused, "order");
   latencies.sort((a, b) => a - b);
-  return { rate, line: `one-SKU orders   ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} buyers, one SKU, stock reserved per order, ${refused} refused)` };
+  return { rate, line: `one-SKU orders   ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} buyers, one SKU, stock reserved per order, ${refused} refused)\n${orderLine}` };
 }
 
 async function onPostgres(seconds: number, serverUrl: string): Promise<string[]> {
@@ -193,7 +233,7 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
     const seedSeconds = await seedOrders(database, Number(brand.merchantId), Number(buyer.merchantId), Number(skuId), Number(added.id));
     const lines = [`commerce seed    ${seedSeconds.toFixed(1).padStart(7)} s for ${ORDERS.toLocaleString("en")} orders and their lines (set-based)`];
     lines.push(...(await orderList(app, database, brand.token, Number(brand.merchantId))));
-    lines.push(await trackingPushes(app, database, seconds));
+    lines.push(...(await trackingPushes(app, database, seconds)));
     const orders = await contendedOrders(app, skuId, seconds);
     lines.push(orders.line);
     const problems = [...(await checkInvariants(database.db)), ...(await invariantProblems(database.db))];

@@ -6,6 +6,9 @@ import type { AfterSaleStateCol, OrderStateCol, SpecGroup } from "./tables";
 
 type Currency = "CNY" | "USD" | "HKD";
 
+/** `= ANY($1::bigint[])`: a list of ids as one parameter, so the statement text (and its prepared plan) is one. */
+const anyId = (ids: number[]) => sql<number>`ANY(${ids}::bigint[])`;
+
 // ---- commodities and SKUs
 
 export async function insertCommodity(
@@ -159,13 +162,35 @@ export async function deleteResale(tx: Executor, purchaserId: number, commodityI
   return Number(res.numDeletedRows) > 0;
 }
 
+/** Merchants' display names by id (the merchants module's table, read for the order and after-sales lists). */
+export async function merchantNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom("merchants").select(["id", "name"]).where("id", "=", anyId(ids)).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
+
 // ---- orders
 
-/** SKUs an order names, with their commodity. */
-export function skusForOrder(db: Executor, skuIds: number[]) {
+/**
+ * SKUs an order names, with their commodity and its brand's name, in one read; each row also carries the
+ * id of the purchaser's order under `requestKey` when there is one (a replay).
+ */
+export function skusForOrder(db: Executor, skuIds: number[], replayOf?: { purchaserId: number; requestKey: string }) {
   return db
     .selectFrom("commerce_skus as s")
     .innerJoin("commerce_commodities as c", "c.id", "s.commodity_id")
+    .innerJoin("merchants as m", "m.id", "c.merchant_id")
+    .select((eb) => [
+      "m.name as brand_name",
+      replayOf
+        ? eb
+            .selectFrom("commerce_orders as o")
+            .select("o.id")
+            .where("o.purchaser_id", "=", replayOf.purchaserId)
+            .where("o.request_key", "=", replayOf.requestKey)
+            .as("replay_id")
+        : sql<number | null>`NULL::bigint`.as("replay_id"),
+    ])
     .select([
       "s.id",
       "s.specs",
@@ -265,6 +290,81 @@ export async function insertOrderItem(tx: Executor, i: { orderId: number; skuId:
     .execute();
 }
 
+/** The SQLSTATE of refuse_if (migration 0082): the statement refused itself and wrote nothing. */
+export const REFUSED = "TS409";
+
+export interface NewOrder {
+  orderNo: string;
+  purchaserId: number;
+  brandId: number;
+  kind: "physical" | "virtual";
+  goodsAmount: number;
+  freight: number;
+  currency: Currency;
+  consignee: { name: string; phone: string; provinceCode: string; cityCode: string; countyCode: string; regionNames: string; address: string } | null;
+  remark: string;
+  requestKey: string;
+  createdBy: number;
+  now: Date;
+}
+export interface NewOrderLine {
+  skuId: number;
+  commodityId: number;
+  name: string;
+  specs: string[];
+  unitPrice: number;
+  quantity: number;
+}
+
+/**
+ * An order in one statement, and so in one transaction of its own: the order row, its lines, its audit
+ * row and the stock of each SKU, every one of them only when the order row went in (a replayed request
+ * key writes nothing and returns null). The SKU rows are locked in id order, so two orders never wait on
+ * each other crosswise, and only while the statement runs and commits. A SKU short of stock (or retired)
+ * makes the statement refuse itself through refuse_if with the message `commerce.outOfStock:<sku id>`
+ * (SQLSTATE REFUSED), and nothing it wrote stays. Returns the order's id and its lines' ids by SKU.
+ */
+export async function placeOrder(db: Executor, o: NewOrder, lines: NewOrderLine[], audit: { actorUserId: number; detail: Record<string, unknown> }): Promise<{ id: number; itemIds: Map<number, number> } | null> {
+  const c = o.consignee;
+  const values = sql.join(
+    lines.map((l) => sql`(${l.skuId}::bigint, ${l.commodityId}::bigint, ${l.name}::text, ${JSON.stringify(l.specs)}::jsonb, ${l.unitPrice}::bigint, ${l.quantity}::integer)`),
+  );
+  const r = await sql<{ id: number | string | null; items: [number, number][] | null; checked: boolean | null }>`
+    WITH ins AS (
+      INSERT INTO commerce_orders (order_no, purchaser_id, brand_id, kind, state, goods_amount, freight, pay_amount, currency,
+        consignee_name, consignee_phone, province_code, city_code, county_code, region_names, address, remark, request_key, created_by, created_at, updated_at)
+      VALUES (${o.orderNo}, ${o.purchaserId}, ${o.brandId}, ${o.kind}, 'to_pay', ${o.goodsAmount}, ${o.freight}, ${o.goodsAmount + o.freight}, ${o.currency},
+        ${c?.name ?? ""}, ${c?.phone ?? ""}, ${c?.provinceCode ?? ""}, ${c?.cityCode ?? ""}, ${c?.countyCode ?? ""}, ${c?.regionNames ?? ""}, ${c?.address ?? ""},
+        ${o.remark}, ${o.requestKey}, ${o.createdBy}, ${o.now}::timestamptz, ${o.now}::timestamptz)
+      ON CONFLICT (purchaser_id, request_key) DO NOTHING
+      RETURNING id
+    ), lines (sku_id, commodity_id, name, specs, unit_price, quantity) AS (
+      VALUES ${values}
+    ), items AS (
+      INSERT INTO commerce_order_items (order_id, sku_id, commodity_id, name, specs, unit_price, quantity, amount)
+      SELECT ins.id, l.sku_id, l.commodity_id, l.name, l.specs, l.unit_price, l.quantity, l.unit_price * l.quantity FROM ins, lines l ORDER BY l.sku_id
+      RETURNING id, sku_id
+    ), audited AS (
+      INSERT INTO audit_log (actor_user_id, action, subject_type, subject_id, detail)
+      SELECT ${audit.actorUserId}::bigint, 'commerce.order.place', 'commerce_order', id::text, ${JSON.stringify(audit.detail)}::jsonb FROM ins
+    ), locked AS (
+      SELECT s.id FROM commerce_skus s WHERE s.id IN (SELECT sku_id FROM lines) AND EXISTS (SELECT 1 FROM ins) ORDER BY s.id FOR UPDATE
+    ), taken AS (
+      UPDATE commerce_skus s SET stock = s.stock - l.quantity, sold = s.sold + l.quantity
+        FROM lines l
+       WHERE s.id = l.sku_id AND s.id IN (SELECT id FROM locked) AND s.stock >= l.quantity AND s.active
+      RETURNING s.id
+    )
+    SELECT (SELECT id FROM ins) AS id,
+           (SELECT json_agg(json_build_array(id, sku_id)) FROM items) AS items,
+           CASE WHEN EXISTS (SELECT 1 FROM ins) THEN refuse_if(
+             (SELECT 'commerce.outOfStock:' || l.sku_id FROM lines l WHERE l.sku_id NOT IN (SELECT id FROM taken) ORDER BY l.sku_id LIMIT 1)
+           ) END AS checked`.execute(db);
+  const row = r.rows[0];
+  if (!row || row.id === null) return null;
+  return { id: Number(row.id), itemIds: new Map((row.items ?? []).map(([id, skuId]) => [Number(skuId), Number(id)])) };
+}
+
 export function orderByRequestKey(db: Executor, purchaserId: number, requestKey: string) {
   return db.selectFrom("commerce_orders").selectAll().where("purchaser_id", "=", purchaserId).where("request_key", "=", requestKey).executeTakeFirst();
 }
@@ -301,7 +401,8 @@ export async function setOrder(
 
 export function itemsOf(db: Executor, orderIds: number[]) {
   if (orderIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("commerce_order_items").selectAll().where("order_id", "in", orderIds).orderBy("id").execute();
+  // One array parameter rather than an IN list: one prepared statement whatever the page's length.
+  return db.selectFrom("commerce_order_items").selectAll().where("order_id", "=", anyId(orderIds)).orderBy("id").execute();
 }
 export type ItemRow = Awaited<ReturnType<typeof itemsOf>>[number];
 
@@ -317,6 +418,15 @@ export async function refundItem(tx: Executor, id: number, amount: number, retur
     .execute();
 }
 
+/** The columns an order reply shows (not its request key, creator or update time): less to read and parse for a page of 1,000. */
+const ORDER_LIST_COLUMNS = [
+  "id", "order_no", "purchaser_id", "brand_id", "kind", "state", "goods_amount", "freight", "pay_amount", "refunded_amount", "currency",
+  "consignee_name", "consignee_phone", "province_code", "city_code", "county_code", "region_names", "address", "remark", "close_reason",
+  "created_at", "paid_at", "shipped_at", "received_at", "completed_at", "closed_at",
+] as const;
+/** An order as its reply needs it. */
+export type OrderListRow = Pick<OrderRow, (typeof ORDER_LIST_COLUMNS)[number]>;
+
 export async function orderPage(
   db: Executor,
   f: { side: "purchaser" | "brand"; merchantId: number; state?: OrderStateCol | undefined; kind?: "physical" | "virtual" | undefined; orderNo?: string | undefined; from?: Date | undefined; to?: Date | undefined; offset: number; limit: number },
@@ -329,7 +439,7 @@ export async function orderPage(
   if (f.to) q = q.where("created_at", "<", f.to);
   const [rows, count] = await Promise.all([
     // Newest first by time (then id): the (merchant, state, created_at, id) indexes serve the date range and the order (0109).
-    q.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
+    q.select(ORDER_LIST_COLUMNS).orderBy("created_at", "desc").orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -381,7 +491,7 @@ export async function insertShipment(
 
 export function shipmentsOfOrders(db: Executor, orderIds: number[]) {
   if (orderIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("commerce_shipments").selectAll().where("order_id", "in", orderIds).where("aftersale_id", "is", null).execute();
+  return db.selectFrom("commerce_shipments").selectAll().where("order_id", "=", anyId(orderIds)).where("aftersale_id", "is", null).execute();
 }
 export type ShipmentRow = Awaited<ReturnType<typeof shipmentsOfOrders>>[number];
 
@@ -457,25 +567,24 @@ export async function ingestPlainEvents(
       ON CONFLICT (shipment_id, at, state, context) DO NOTHING
       RETURNING id, at, state
     ), upd AS (
+      -- The newest new event sets the state when nothing stored is newer (a later id wins a tie, as in the
+      -- tracking list); a replay or an older event changes nothing. The stored events read here are the
+      -- ones before this statement: its own inserts are not visible to it.
       UPDATE commerce_shipments sh
-         SET state = COALESCE(
-               (SELECT e.state FROM (
-                  SELECT at, id, state FROM commerce_tracking_events WHERE shipment_id = sh.id
-                  UNION ALL SELECT at, id, state FROM ins
-                ) e ORDER BY e.at DESC, e.id DESC LIMIT 1),
-               sh.state),
-             updated_at = ${now}::timestamptz
-        FROM s WHERE sh.id = s.id
+         SET state = n.state, updated_at = ${now}::timestamptz
+        FROM s, (SELECT at, state FROM ins ORDER BY at DESC, id DESC LIMIT 1) n
+       WHERE sh.id = s.id
+         AND n.at >= COALESCE((SELECT max(e.at) FROM commerce_tracking_events e WHERE e.shipment_id = s.id), '-infinity'::timestamptz)
       RETURNING sh.id
     )
-    SELECT (SELECT count(*) FROM upd) AS found, (SELECT count(*) FROM ins) AS added`.execute(db);
+    SELECT (SELECT count(*) FROM s) AS found, (SELECT count(*) FROM ins) AS added`.execute(db);
   const row = r.rows[0];
   return { found: Number(row?.found ?? 0) > 0, added: Number(row?.added ?? 0) };
 }
 
 export function eventsOf(db: Executor, shipmentIds: number[]) {
   if (shipmentIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("commerce_tracking_events").selectAll().where("shipment_id", "in", shipmentIds).orderBy("at", "desc").orderBy("id", "desc").execute();
+  return db.selectFrom("commerce_tracking_events").selectAll().where("shipment_id", "=", anyId(shipmentIds)).orderBy("at", "desc").orderBy("id", "desc").execute();
 }
 
 export async function insertSim(tx: Executor, s: { waybillNo: string; companyCode: string; outcome: "signed" | "refused" | "returned"; stepSeconds: number; now: Date }): Promise<void> {

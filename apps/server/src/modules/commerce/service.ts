@@ -19,7 +19,7 @@ import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { post } from "../ledger";
-import { getMerchant, merchantOfActor } from "../merchants";
+import { merchantOfActor } from "../merchants";
 import { beijingText, CourierError, parsePush, pushSign, simulatedPush, SIM_TRACE, type CourierAdapter } from "./courier";
 import * as regions from "./regions";
 import * as repo from "./repo";
@@ -272,10 +272,9 @@ export class CommerceService {
     });
   }
 
+  /** Merchants' names, in one read. */
   private async names(ids: number[]): Promise<Map<number, string>> {
-    const out = new Map<number, string>();
-    for (const id of new Set(ids)) out.set(id, (await getMerchant(this.db, id))?.name ?? "");
-    return out;
+    return repo.merchantNames(this.db, [...new Set(ids)]);
   }
 
   // ---- orders (purchaser)
@@ -283,15 +282,18 @@ export class CommerceService {
   /**
    * Places an order: one brand's goods of one kind, stock taken SKU by SKU (in id order, so two orders
    * never wait on each other crosswise); any SKU short refuses the whole order and changes nothing. A
-   * replayed request key returns the first order.
+   * replayed request key returns the first order. Three statements: the purchaser, one read of the SKUs
+   * (with a replay's order id), and the order written in one statement (repo.placeOrder: the order, its
+   * lines, its audit row and the stock). The reply is built from what went in, not read back.
    */
   async placeOrder(actor: Actor, req: OrderInput): Promise<CommerceOrder> {
     const purchaser = await merchantOfActor(this.db, actor);
-    const replay = await repo.orderByRequestKey(this.db, purchaser.id, req.requestKey);
-    if (replay) return this.presentOne(replay);
     const quantities = new Map<number, number>();
     for (const i of req.items) quantities.set(Number(i.skuId), (quantities.get(Number(i.skuId)) ?? 0) + i.quantity);
-    const skus = await repo.skusForOrder(this.db, [...quantities.keys()]);
+    // One read: the SKUs with their commodity and brand, and the order already placed under this key if any.
+    const skus = await repo.skusForOrder(this.db, [...quantities.keys()], { purchaserId: purchaser.id, requestKey: req.requestKey });
+    const replayId = skus[0]?.replay_id ?? (skus.length === 0 ? (await repo.orderByRequestKey(this.db, purchaser.id, req.requestKey))?.id : undefined);
+    if (replayId !== undefined && replayId !== null) return this.presentReplay(Number(replayId));
     const byId = new Map(skus.map((s) => [s.id, s]));
     for (const [index, skuId] of [...quantities.keys()].entries()) {
       const s = byId.get(skuId);
@@ -304,7 +306,7 @@ export class CommerceService {
     if (!first) throw invalid("commerce.itemsEmpty", "items");
     if (skus.some((s) => s.merchant_id !== first.merchant_id || s.kind !== first.kind)) throw invalid("commerce.oneBrand", "items");
     if (first.currency !== purchaser.currency) throw invalid("commerce.currencyMismatch", "items");
-    let consignee: Parameters<typeof repo.insertOrder>[1]["consignee"] = null;
+    let consignee: repo.NewOrder["consignee"] = null;
     if (first.kind === "physical") {
       if (!req.consignee) throw invalid("commerce.consigneeRequired", "consignee");
       const names = regions.regionNames(req.consignee.provinceCode, req.consignee.cityCode, req.consignee.countyCode);
@@ -321,36 +323,105 @@ export class CommerceService {
     }
     const freight = first.kind === "physical" ? freightOf(skus, goods, weightG) : 0;
     const now = this.now();
-    const orderId = await withTx(this.db, async (tx) => {
-      const id = await repo.insertOrder(tx, {
-        orderNo: orderNo(now),
-        purchaserId: purchaser.id,
-        brandId: first.merchant_id,
-        kind: first.kind,
-        goodsAmount: goods,
-        freight,
-        currency: first.currency,
-        consignee,
-        remark: req.remark,
-        requestKey: req.requestKey,
-        createdBy: actor.userId,
-        now,
-      });
-      if (id === null) return (await repo.orderByRequestKey(tx, purchaser.id, req.requestKey))?.id ?? null;
-      const ordered = [...quantities.keys()].sort((a, b) => a - b);
-      for (const skuId of ordered) {
-        const s = byId.get(skuId);
-        if (s) await repo.insertOrderItem(tx, { orderId: id, skuId, commodityId: s.commodity_id, name: s.name, specs: s.specs, unitPrice: s.price, quantity: quantities.get(skuId) ?? 0 });
+    const order: repo.NewOrder = {
+      orderNo: orderNo(now),
+      purchaserId: purchaser.id,
+      brandId: first.merchant_id,
+      kind: first.kind,
+      goodsAmount: goods,
+      freight,
+      currency: first.currency,
+      consignee,
+      remark: req.remark,
+      requestKey: req.requestKey,
+      createdBy: actor.userId,
+      now,
+    };
+    const lines: repo.NewOrderLine[] = [];
+    for (const skuId of [...quantities.keys()].sort((a, b) => a - b)) {
+      const s = byId.get(skuId);
+      if (s) lines.push({ skuId, commodityId: s.commodity_id, name: s.name, specs: s.specs, unitPrice: s.price, quantity: quantities.get(skuId) ?? 0 });
+    }
+    let placed: Awaited<ReturnType<typeof repo.placeOrder>> = null;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        placed = await repo.placeOrder(this.db, order, lines, { actorUserId: actor.userId, detail: { amount: goods + freight } });
+        break;
+      } catch (err) {
+        const code = typeof err === "object" && err !== null && "code" in err ? err.code : undefined;
+        if (code === repo.REFUSED && err instanceof Error && err.message.startsWith("commerce.outOfStock:")) {
+          const s = byId.get(Number(err.message.slice("commerce.outOfStock:".length)));
+          throw new AppError(CODE.CONFLICT, "commerce.outOfStock", { name: s?.name ?? "" }, "items");
+        }
+        if (attempt < 3 && (code === "40P01" || code === "40001")) continue;
+        // Two orders drew the same number in the same second: draw again (the statement wrote nothing).
+        if (attempt < 3 && isUniqueViolation(err, "commerce_orders_order_no_key")) {
+          order.orderNo = orderNo(now);
+          continue;
+        }
+        throw err;
       }
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.order.place", subjectType: "commerce_order", subjectId: id, detail: { amount: goods + freight } });
-      // Stock last, so the SKU rows stay locked only until the commit (a popular SKU serialises its buyers here).
-      for (const skuId of ordered) {
-        const s = byId.get(skuId);
-        if (s && !(await repo.takeStock(tx, skuId, quantities.get(skuId) ?? 0))) throw new AppError(CODE.CONFLICT, "commerce.outOfStock", { name: s.name }, "items");
-      }
-      return id;
-    });
-    const row = orderId === null ? undefined : await repo.orderOf(this.db, orderId);
+    }
+    // The same request key raced in: the order that went in first.
+    if (!placed) {
+      const replay = await repo.orderByRequestKey(this.db, purchaser.id, req.requestKey);
+      if (!replay) throw notFoundOrder();
+      return this.presentOne(replay);
+    }
+    // The reply from what went in: a new order has no shipment, no payment and nothing refunded yet.
+    const row: repo.OrderRow = {
+      id: placed.id,
+      order_no: order.orderNo,
+      purchaser_id: order.purchaserId,
+      brand_id: order.brandId,
+      kind: order.kind,
+      state: "to_pay",
+      goods_amount: goods,
+      freight,
+      pay_amount: goods + freight,
+      refunded_amount: 0,
+      currency: order.currency,
+      consignee_name: consignee?.name ?? "",
+      consignee_phone: consignee?.phone ?? "",
+      province_code: consignee?.provinceCode ?? "",
+      city_code: consignee?.cityCode ?? "",
+      county_code: consignee?.countyCode ?? "",
+      region_names: consignee?.regionNames ?? "",
+      address: consignee?.address ?? "",
+      remark: req.remark,
+      close_reason: null,
+      request_key: req.requestKey,
+      created_by: actor.userId,
+      created_at: now,
+      updated_at: now,
+      paid_at: null,
+      shipped_at: null,
+      received_at: null,
+      completed_at: null,
+      closed_at: null,
+    };
+    const items: repo.ItemRow[] = lines.map((l) => ({
+      id: placed.itemIds.get(l.skuId) ?? 0,
+      order_id: placed.id,
+      sku_id: l.skuId,
+      commodity_id: l.commodityId,
+      name: l.name,
+      specs: l.specs,
+      unit_price: l.unitPrice,
+      quantity: l.quantity,
+      amount: l.unitPrice * l.quantity,
+      refunded: 0,
+      returned_qty: 0,
+    }));
+    const names = new Map([
+      [purchaser.id, purchaser.name],
+      [first.merchant_id, first.brand_name],
+    ]);
+    return presentOrder(row, items, null, names, this.deps.config.autoConfirmDays * 86_400_000);
+  }
+
+  private async presentReplay(id: number): Promise<CommerceOrder> {
+    const row = await repo.orderOf(this.db, id);
     if (!row) throw notFoundOrder();
     return this.presentOne(row);
   }
@@ -492,11 +563,10 @@ export class CommerceService {
     return p;
   }
 
-  private async presentOrders(rows: repo.OrderRow[], withEvents: boolean): Promise<CommerceOrder[]> {
+  private async presentOrders(rows: repo.OrderListRow[], withEvents: boolean): Promise<CommerceOrder[]> {
     const ids = rows.map((r) => r.id);
-    const [items, shipments] = await Promise.all([repo.itemsOf(this.db, ids), repo.shipmentsOfOrders(this.db, ids)]);
+    const [items, shipments, names] = await Promise.all([repo.itemsOf(this.db, ids), repo.shipmentsOfOrders(this.db, ids), this.names(rows.flatMap((r) => [r.purchaser_id, r.brand_id]))]);
     const presented = await this.presentShipments(shipments, withEvents, new Map(rows.map((r) => [r.id, r.order_no])));
-    const names = await this.names(rows.flatMap((r) => [r.purchaser_id, r.brand_id]));
     const autoMs = this.deps.config.autoConfirmDays * 86_400_000;
     // Grouped once: a page holds up to 1,000 orders.
     const itemsOf = new Map<number, typeof items>();
@@ -507,38 +577,7 @@ export class CommerceService {
     }
     const shipmentOf = new Map<string, (typeof presented)[number]>();
     for (const s of presented) if (!shipmentOf.has(s.orderId)) shipmentOf.set(s.orderId, s);
-    return rows.map((o) => {
-      const m = (amount: number) => ({ amount, currency: o.currency });
-      return {
-        id: String(o.id),
-        orderNo: o.order_no,
-        kind: o.kind,
-        state: o.state,
-        purchaserId: String(o.purchaser_id),
-        purchaserName: names.get(o.purchaser_id) ?? "",
-        brandId: String(o.brand_id),
-        brandName: names.get(o.brand_id) ?? "",
-        goodsAmount: m(o.goods_amount),
-        freight: m(o.freight),
-        payAmount: m(o.pay_amount),
-        refundedAmount: m(o.refunded_amount),
-        consignee:
-          o.kind === "physical"
-            ? { name: o.consignee_name, phone: o.consignee_phone, provinceCode: o.province_code, cityCode: o.city_code, countyCode: o.county_code, regionNames: o.region_names, address: o.address }
-            : null,
-        remark: o.remark,
-        closeReason: o.close_reason,
-        items: (itemsOf.get(o.id) ?? []).map((i) => ({ id: String(i.id), skuId: String(i.sku_id), commodityId: String(i.commodity_id), name: i.name, specs: i.specs, unitPrice: m(i.unit_price), quantity: i.quantity, amount: m(i.amount), refunded: m(i.refunded), returnedQty: i.returned_qty })),
-        shipment: shipmentOf.get(String(o.id)) ?? null,
-        createdAt: new Date(o.created_at).toISOString(),
-        paidAt: iso(o.paid_at),
-        shippedAt: iso(o.shipped_at),
-        receivedAt: iso(o.received_at),
-        completedAt: iso(o.completed_at),
-        closedAt: iso(o.closed_at),
-        autoConfirmAt: (o.state === "shipped" || o.state === "received") && o.shipped_at ? new Date(new Date(o.shipped_at).getTime() + autoMs).toISOString() : null,
-      };
-    });
+    return rows.map((o) => presentOrder(o, itemsOf.get(o.id) ?? [], shipmentOf.get(String(o.id)) ?? null, names, autoMs));
   }
 
   // ---- express (brand)
@@ -647,8 +686,9 @@ export class CommerceService {
   }
 
   private async presentShipments(rows: repo.ShipmentRow[], withEvents: boolean, orderNos: Map<number, string>): Promise<Shipment[]> {
-    const events = withEvents ? await repo.eventsOf(this.db, rows.map((r) => r.id)) : [];
-    const companies = new Map((await repo.companies(this.db)).map((c) => [c.code, c.name]));
+    if (rows.length === 0) return [];
+    const [events, all] = await Promise.all([withEvents ? repo.eventsOf(this.db, rows.map((r) => r.id)) : [], repo.companies(this.db)]);
+    const companies = new Map(all.map((c) => [c.code, c.name]));
     return rows.map((s) => ({
       id: String(s.id),
       orderId: String(s.order_id),
@@ -896,6 +936,40 @@ export class CommerceService {
       refundedAt: iso(a.refunded_at),
     }));
   }
+}
+
+/** One order as the contract shows it, from its row, its lines, its shipment and the merchants' names. */
+function presentOrder(o: repo.OrderListRow, items: repo.ItemRow[], shipment: Shipment | null, names: Map<number, string>, autoMs: number): CommerceOrder {
+  const m = (amount: number) => ({ amount, currency: o.currency });
+  return {
+    id: String(o.id),
+    orderNo: o.order_no,
+    kind: o.kind,
+    state: o.state,
+    purchaserId: String(o.purchaser_id),
+    purchaserName: names.get(o.purchaser_id) ?? "",
+    brandId: String(o.brand_id),
+    brandName: names.get(o.brand_id) ?? "",
+    goodsAmount: m(o.goods_amount),
+    freight: m(o.freight),
+    payAmount: m(o.pay_amount),
+    refundedAmount: m(o.refunded_amount),
+    consignee:
+      o.kind === "physical"
+        ? { name: o.consignee_name, phone: o.consignee_phone, provinceCode: o.province_code, cityCode: o.city_code, countyCode: o.county_code, regionNames: o.region_names, address: o.address }
+        : null,
+    remark: o.remark,
+    closeReason: o.close_reason,
+    items: items.map((i) => ({ id: String(i.id), skuId: String(i.sku_id), commodityId: String(i.commodity_id), name: i.name, specs: i.specs, unitPrice: m(i.unit_price), quantity: i.quantity, amount: m(i.amount), refunded: m(i.refunded), returnedQty: i.returned_qty })),
+    shipment,
+    createdAt: new Date(o.created_at).toISOString(),
+    paidAt: iso(o.paid_at),
+    shippedAt: iso(o.shipped_at),
+    receivedAt: iso(o.received_at),
+    completedAt: iso(o.completed_at),
+    closedAt: iso(o.closed_at),
+    autoConfirmAt: (o.state === "shipped" || o.state === "received") && o.shipped_at ? new Date(new Date(o.shipped_at).getTime() + autoMs).toISOString() : null,
+  };
 }
 
 /**
