@@ -36,3 +36,47 @@ export async function takeSms(tx: Tx, merchantId: number, now: Date): Promise<nu
   }
   return undefined;
 }
+
+export interface NewDelivery {
+  order_id: number;
+  goods_id: number;
+  name: string;
+  kind: "code" | "topup";
+  state: "processing" | "success" | "failed";
+  card_id: number | null;
+  purchase_no: string | null;
+  account: string | null;
+  expires_at: Date | null;
+  created_at: Date;
+}
+
+/**
+ * A checkout's deliveries in one statement with what goes with them: the customer seen in this mall
+ * (mall_members) and, when the answer shows the codes in full, the audit row of that reveal (as the
+ * order's page writes it). Returns the deliveries in id order.
+ */
+export async function insertDeliveries(
+  tx: Tx,
+  rows: NewDelivery[],
+  member: { merchantId: number; customerId: number; now: Date },
+  reveal: { orderId: number; customerId: number } | null,
+) {
+  const withMember = tx.with("member", (db) =>
+    db
+      .insertInto("mall_members")
+      .values({ merchant_id: member.merchantId, customer_id: member.customerId, first_seen_at: member.now, last_seen_at: member.now })
+      .onConflict((oc) => oc.columns(["merchant_id", "customer_id"]).doUpdateSet({ last_seen_at: member.now })),
+  );
+  const cols = ["id", "order_id", "name", "kind", "state", "card_id", "account", "expires_at"] as const;
+  const inserted = reveal
+    ? await withMember
+        .with("revealed", (db) =>
+          db.insertInto("audit_log").values({ actor_user_id: null, action: "mall.codes.reveal", subject_type: "mall_order", subject_id: String(reveal.orderId), detail: JSON.stringify({ customerId: reveal.customerId }) }),
+        )
+        .insertInto("mall_deliveries")
+        .values(rows)
+        .returning(cols)
+        .execute()
+    : await withMember.insertInto("mall_deliveries").values(rows).returning(cols).execute();
+  return inserted.sort((a, b) => a.id - b.id);
+}

@@ -28,13 +28,13 @@ import {
   renderMessage,
 } from "@tessera/contracts";
 import { sql } from "kysely";
-import { withTx, type Db, type Tx } from "../../db/tx";
+import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
-import { post } from "../ledger";
+import { post, postingPart } from "../ledger";
 import type { MallAppearance } from "../miniprogram";
 import { getMerchant } from "../merchants";
 import { cardOwner, creditCard, customerCards, customerIdByPhone, phonesOf, type Customer } from "../onecard";
@@ -80,6 +80,41 @@ const notFound = (key: "mall.goodsNotFound" | "mall.bagNotFound" | "mall.orderNo
 /** Thrown inside the order's transaction when another order took the codes meanwhile: roll back and buy again. */
 class Shortage extends Error {}
 
+/**
+ * How long a customer call may use what it read of rarely changing rows (a mall's released appearance,
+ * its private code and brand show, a catalogue goods' name and kind) before reading them again: every
+ * storefront call needs them, and 200 customers ask many times a second. A release shows within this
+ * time; the merchant's own settings change clears its entry at once (in this process).
+ */
+const SHORT_CACHE_MS = 3_000;
+
+/** Values by key for a few seconds, the load itself shared by concurrent callers; misses (`keep` false) and failures are not kept. */
+class ShortCache<K, V> {
+  private readonly entries = new Map<K, { until: number; value: Promise<V> }>();
+  constructor(private readonly ms: number, private readonly max = 10_000) {}
+  get(key: K, load: () => Promise<V>, keep: (v: V) => boolean = () => true): Promise<V> {
+    const now = performance.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.value;
+    if (this.entries.size >= this.max) this.entries.clear();
+    const value = load();
+    this.entries.set(key, { until: now + this.ms, value });
+    const drop = () => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    };
+    value.then((v) => (keep(v) ? undefined : drop()), drop);
+    return value;
+  }
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+}
+
+/** A delivered code's sealed credentials, masked number and expiry day (supply's buyer stock). */
+type SealedCode = Awaited<ReturnType<typeof sealedCodes>>[number];
+type OrderRow = { id: number; order_no: string; app_id: string; customer_id: number; state: MallOrder["state"]; pay_method: MallOrder["payMethod"]; amount: number; currency: string; lines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[]; top_up_account: string | null; fail_reason: string | null; refund_reason: string | null; created_at: Date | string; refunded_at: Date | string | null };
+type DeliveryRow = { id: number; order_id: number; name: string; kind: "code" | "topup"; state: "processing" | "success" | "failed"; card_id: number | null; account: string | null; expires_at: Date | string | null };
+
 interface Unit {
   selfId: number;
   goodsId: number;
@@ -90,6 +125,9 @@ interface Unit {
 }
 
 export class MallService {
+  private readonly released = new ShortCache<string, MallAppearance | null>(SHORT_CACHE_MS);
+  private readonly storeSettings = new ShortCache<number, Awaited<ReturnType<MallService["settingsRow"]>>>(SHORT_CACHE_MS);
+  private readonly goodsSeen = new ShortCache<number, Merchandise | undefined>(SHORT_CACHE_MS);
   constructor(private readonly deps: MallDeps) {}
   private now(): Date {
     return this.deps.clock.now();
@@ -100,24 +138,55 @@ export class MallService {
   /** `sellerOptional`: the storefront call, which tells the page its seller id. */
   async resolve(h: { v: string | undefined; appId: string | undefined; sellerId: string | undefined; version: string | undefined; privateCode: string | undefined }, sellerOptional = false): Promise<MallContext> {
     if (h.v !== "1" || !h.appId || (!h.sellerId && !sellerOptional) || h.appId.length > 64) throw new AppError(CODE.INVALID_PARAMETER, "mall.headersMissing");
-    const appearance = await this.deps.appearance(h.appId, h.version === "beta" ? "beta" : "release");
+    const appearance = h.version === "beta" ? await this.deps.appearance(h.appId, "beta") : await this.releasedAppearance(h.appId);
     if (!appearance || (h.sellerId !== undefined && String(appearance.merchantId) !== h.sellerId)) throw notFound("mall.unknown");
     return { appearance, privateCode: h.privateCode };
+  }
+
+  /** The released appearance of an app id, kept a few seconds (an app id not released yet is asked again each time). */
+  private releasedAppearance(appId: string): Promise<MallAppearance | null> {
+    return this.released.get(appId, () => this.deps.appearance(appId, "release"), (a) => a !== null);
   }
 
   private async settingsRow(merchantId: number) {
     return this.deps.db.selectFrom("mall_settings").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
   }
 
+  /** The settings as the storefront's calls see them (kept a few seconds; the merchant's save clears them). */
+  private storeSettingsRow(merchantId: number) {
+    return this.storeSettings.get(merchantId, () => this.settingsRow(merchantId));
+  }
+
+  /** Catalogue goods by id for the storefront and checkout (name, brand, kind, face value), kept a few seconds each. */
+  private async goodsOf(ids: number[]): Promise<Map<number, Merchandise>> {
+    const wanted = [...new Set(ids)];
+    // The goods not kept (or kept no more) are read in one call, shared by every id it reads.
+    let batch: Promise<Map<number, Merchandise>> | undefined;
+    const missing: number[] = [];
+    const got = wanted.map((id) =>
+      this.goodsSeen.get(id, () => {
+        missing.push(id);
+        batch ??= Promise.resolve().then(() => this.deps.catalog.goods(missing));
+        return batch.then((m) => m.get(id));
+      }),
+    );
+    const out = new Map<number, Merchandise>();
+    for (const [i, g] of (await Promise.all(got)).entries()) {
+      const id = wanted[i];
+      if (g && id !== undefined) out.set(id, g);
+    }
+    return out;
+  }
+
   /** Customer calls other than the storefront itself need the private code of a private mall. */
   async unlocked(m: MallContext): Promise<void> {
-    const s = await this.settingsRow(m.appearance.merchantId);
+    const s = await this.storeSettingsRow(m.appearance.merchantId);
     if (s?.private_code && s.private_code !== m.privateCode) throw new AppError(CODE.FORBIDDEN, "mall.privateCodeWrong");
   }
 
   async storefront(m: MallContext): Promise<Storefront> {
     const a = m.appearance;
-    const s = await this.settingsRow(a.merchantId);
+    const s = await this.storeSettingsRow(a.merchantId);
     return {
       appId: a.appId,
       name: a.name,
@@ -293,7 +362,7 @@ export class MallService {
     return { list: await this.bagList(merchantId, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize }), total: Number(total.n), page: q.page, pageSize: q.pageSize };
   }
 
-  private async bagList(merchantId: number, q: { ids?: number[]; offset?: number; limit?: number; onSale?: boolean }): Promise<GiftBag[]> {
+  private async bagList(merchantId: number, q: { ids?: number[]; offset?: number; limit?: number; onSale?: boolean }, goodsOf: (ids: number[]) => Promise<Map<number, Merchandise>> = (ids) => this.deps.catalog.goods(ids)): Promise<GiftBag[]> {
     let base = this.deps.db.selectFrom("mall_gift_bags").selectAll().where("merchant_id", "=", merchantId);
     if (q.ids) base = base.where("id", "in", q.ids.length ? q.ids : [0]);
     if (q.onSale) base = base.where("on_sale", "=", true);
@@ -306,7 +375,7 @@ export class MallService {
       .where("i.bag_id", "in", rows.map((r) => r.id))
       .orderBy("i.self_goods_id")
       .execute();
-    const goods = await this.deps.catalog.goods([...new Set(items.map((i) => i.goods_id))]);
+    const goods = await goodsOf([...new Set(items.map((i) => i.goods_id))]);
     return rows.map((r) => {
       const mine = items.filter((i) => i.bag_id === r.id);
       return {
@@ -342,6 +411,7 @@ export class MallService {
       await tx.insertInto("mall_settings").values({ merchant_id: merchantId, ...values }).onConflict((oc) => oc.column("merchant_id").doUpdateSet(values)).execute();
       await audit(tx, { actorUserId: actor.userId, action: "mall.settings", subjectType: "merchant", subjectId: merchantId, detail: { private: req.privateCode !== null } });
     });
+    this.storeSettings.delete(merchantId);
     return this.settings(actor);
   }
 
@@ -428,7 +498,7 @@ export class MallService {
     const merchantId = m.appearance.merchantId;
     const out: StoreGoods[] = [];
     if (q.kind !== "goods") {
-      for (const b of await this.bagList(merchantId, { onSale: true })) {
+      for (const b of await this.bagList(merchantId, { onSale: true }, (ids) => this.goodsOf(ids))) {
         if (q.keyword && !b.name.toLowerCase().includes(q.keyword.toLowerCase())) continue;
         const kinds = new Set(b.items.map((i) => i.delivery));
         out.push({
@@ -447,9 +517,26 @@ export class MallService {
       }
     }
     if (q.kind !== "bag") {
-      const page = await this.selfList(merchantId, { page: 1, pageSize: 1000, onSale: "true", keyword: q.keyword });
-      for (const s of page.list) {
-        out.push({ id: s.id, kind: "goods", name: s.name, brandName: s.brandName, delivery: s.delivery, price: s.price, faceValue: s.faceValue, available: true, description: "", items: [], validDays: null });
+      // What the customer sees of the goods on sale: no purchase cost, no own stock (the back-office's list has them).
+      let base = this.deps.db.selectFrom("mall_self_goods").select(["id", "goods_id", "name", "price", "currency"]).where("merchant_id", "=", merchantId).where("on_sale", "=", true);
+      if (q.keyword) base = base.where("name", "ilike", `%${q.keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+      const rows = await base.orderBy("sort").orderBy("id", "desc").limit(1000).execute();
+      const goods = await this.goodsOf(rows.map((r) => r.goods_id));
+      for (const r of rows) {
+        const g = goods.get(r.goods_id);
+        out.push({
+          id: String(r.id),
+          kind: "goods",
+          name: r.name,
+          brandName: g?.brandName ?? "",
+          delivery: (g && deliveryOf(g.businessType)) ?? "code",
+          price: money(r.price, r.currency),
+          faceValue: money(g?.faceValue ?? 0, r.currency),
+          available: true,
+          description: "",
+          items: [],
+          validDays: null,
+        });
       }
     }
     return { list: out.slice((q.page - 1) * q.pageSize, q.page * q.pageSize), total: out.length, page: q.page, pageSize: q.pageSize };
@@ -482,7 +569,7 @@ export class MallService {
     for (const i of bagItems) selfIds.add(i.self_goods_id);
     const selves = selfIds.size ? await this.deps.db.selectFrom("mall_self_goods").selectAll().where("merchant_id", "=", merchantId).where("id", "in", [...selfIds]).execute() : [];
     const selfById = new Map(selves.map((s) => [s.id, s]));
-    const goods = await this.deps.catalog.goods(selves.map((s) => s.goods_id));
+    const goods = await this.goodsOf(selves.map((s) => s.goods_id));
     const units: Unit[] = [];
     const orderLines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[] = [];
     const currencies = new Set<"CNY" | "USD" | "HKD">();
@@ -540,15 +627,22 @@ export class MallService {
     const codeNeeds = new Map<number, number>();
     for (const u of units) if (u.delivery === "code") codeNeeds.set(u.goodsId, (codeNeeds.get(u.goodsId) ?? 0) + u.count);
     const tag = createHash("sha256").update(`${customer.id}:${req.requestKey}`).digest("hex").slice(0, 16);
+    // The purchase orders placed for this checkout, by goods: their codes are this order's first.
+    const boughtFor = new Map<number, string[]>();
     for (let attempt = 1; ; attempt++) {
-      const stock = await buyerStockUpTo(this.deps.db, merchantId, codeNeeds);
+      // First from the stock the merchant holds; once other orders took what it counted (a retry), every
+      // code this order needs is bought for it (what is left over stays in the merchant's stock).
+      const stock = attempt === 1 ? await buyerStockUpTo(this.deps.db, merchantId, codeNeeds) : new Map<number, number>();
       for (const [goodsId, need] of codeNeeds) {
         const short = need - (stock.get(goodsId) ?? 0);
-        if (short > 0) await this.deps.purchasing.place(merchantId, { goodsId: String(goodsId), quantity: short, orderNo: `MALL${tag}A${attempt}G${goodsId}` });
+        if (short > 0) {
+          const po = await this.deps.purchasing.place(merchantId, { goodsId: String(goodsId), quantity: short, orderNo: `MALL${tag}A${attempt}G${goodsId}` });
+          boughtFor.set(goodsId, [...(boughtFor.get(goodsId) ?? []), po.id]);
+        }
       }
-      const placed = await withTx(this.deps.db, async (tx) => {
-        const again = await tx.selectFrom("mall_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirst();
-        if (again) return again.id;
+      const placed = await withTx(this.deps.db, async (tx): Promise<{ first: number } | { order: OrderRow; deliveries: DeliveryRow[]; codes: SealedCode[] }> => {
+        // The order as it ends (delivered, or delivering while its top-ups are ordered); the same request
+        // key sent twice at once: the second waits for the first here and answers with it.
         const o = await tx
           .insertInto("mall_orders")
           .values({
@@ -556,7 +650,7 @@ export class MallService {
             merchant_id: merchantId,
             app_id: a.appId,
             customer_id: customer.id,
-            state: "paid",
+            state: needsAccount ? "delivering" : "delivered",
             pay_method: req.payMethod,
             card_id: req.payMethod === "card" ? Number(req.cardId) : null,
             amount,
@@ -565,55 +659,59 @@ export class MallService {
             top_up_account: needsAccount ? (req.topUpAccount ?? null) : null,
             request_key: req.requestKey,
             created_at: now,
+            delivered_at: needsAccount ? null : now,
           })
-          .returning(["id", "order_no"])
-          .executeTakeFirstOrThrow();
+          .onConflict((oc) => oc.columns(["customer_id", "request_key"]).doNothing())
+          .returningAll()
+          .executeTakeFirst();
+        if (!o) {
+          const again = await tx.selectFrom("mall_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirstOrThrow();
+          return { first: again.id };
+        }
         for (const l of orderLines.filter((x) => x.kind === "bag").sort((x, y) => x.refId - y.refId)) {
           const r = await tx.updateTable("mall_gift_bags").set((eb) => ({ sold: eb("sold", "+", l.quantity) })).where("id", "=", l.refId).where(sql<boolean>`sold + ${l.quantity} <= stock`).executeTakeFirst();
           if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.CONFLICT, "mall.bagSoldOut", { name: l.name }, "lines");
         }
-        const byGoods = new Map<number, number[]>();
+        const byGoods = new Map<number, SealedCode[]>();
+        const codes: SealedCode[] = [];
         for (const [goodsId, need] of [...codeNeeds].sort((x, y) => x[0] - y[0])) {
-          const ids = await takeBuyerCodes(tx, merchantId, goodsId, need, now);
-          if (ids.length < need) throw new Shortage("codes taken meanwhile");
-          byGoods.set(goodsId, ids);
+          const taken = await takeBuyerCodes(tx, merchantId, goodsId, need, now, boughtFor.get(goodsId));
+          if (taken.length < need) throw new Shortage("codes taken meanwhile");
+          byGoods.set(goodsId, [...taken]);
+          codes.push(...taken);
         }
         const rows = [];
         for (const u of units) {
           const expires = u.expiresDays === null ? null : new Date(now.getTime() + u.expiresDays * 86_400_000);
           for (let i = 0; i < u.count; i++) {
             if (u.delivery === "code") {
-              const cardId = byGoods.get(u.goodsId)?.shift();
-              rows.push({ order_id: o.id, goods_id: u.goodsId, name: u.name, kind: "code" as const, state: "success" as const, card_id: cardId ?? null, purchase_no: null, account: null, expires_at: expires, created_at: now });
+              const code = byGoods.get(u.goodsId)?.shift();
+              rows.push({ order_id: o.id, goods_id: u.goodsId, name: u.name, kind: "code" as const, state: "success" as const, card_id: code?.id ?? null, purchase_no: null, account: null, expires_at: expires, created_at: now });
             } else {
               rows.push({ order_id: o.id, goods_id: u.goodsId, name: u.name, kind: "topup" as const, state: "processing" as const, card_id: null, purchase_no: null, account: req.topUpAccount ?? null, expires_at: expires, created_at: now });
             }
           }
         }
-        await tx.insertInto("mall_deliveries").values(rows).execute();
-        await tx.updateTable("mall_orders").set(needsAccount ? { state: "delivering" } : { state: "delivered", delivered_at: now }).where("id", "=", o.id).execute();
-        await repo.touchMember(tx, merchantId, customer.id, now);
+        // With them the customer seen in this mall and, when the answer shows the codes in full to their
+        // buyer (an order delivered now), the reveal on record as the order's page writes it.
+        const deliveries = await repo.insertDeliveries(tx, rows, { merchantId, customerId: customer.id, now }, !needsAccount && codes.length > 0 ? { orderId: o.id, customerId: customer.id } : null);
         // The payment last: its ledger rows (bank clearing, the merchant's income) are the hot ones, held until commit.
         const description = orderLines.map((l) => l.name).join(", ");
         if (req.payMethod === "card") {
           await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
         } else {
           await this.deps.payments.pay(tx, { orderId: o.id, orderNo: o.order_no, amount, currency, description, payer: customer.phone, appId: a.appId }, now);
-          await post(tx, {
-            idempotencyKey: `mall:pay:${o.id}`,
-            kind: "purchase",
-            currency,
-            reason: `${o.order_no} ${description}`.slice(0, 200),
-            subject: { type: "mall_order", id: o.id },
-            postings: [
-              { account: { platform: "bank_clearing" }, amount: -amount },
-              { account: { merchantId, kind: "income" }, amount },
-            ],
-          });
+          await this.income(tx, { id: o.id, orderNo: o.order_no, merchantId, amount, currency, description });
         }
-        return o.id;
-      }).catch((err: unknown) => {
+        return { order: o, deliveries, codes };
+      }).catch(async (err: unknown) => {
         if (err instanceof Shortage) return err;
+        // The same request sent twice at once, both past the key's check before either wrote (the order
+        // number, made from the key, collided): the one that committed answers.
+        if (isUniqueViolation(err)) {
+          const first = await this.deps.db.selectFrom("mall_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+          if (first) return { first: first.id };
+        }
         throw err;
       });
       if (placed instanceof Shortage) {
@@ -621,8 +719,44 @@ export class MallService {
         if (attempt < 3) continue;
         throw conflict("mall.soldOut", "lines");
       }
-      if (needsAccount) await this.topUps(placed);
-      return this.customerOrder(m, customer, placed, lang);
+      if ("first" in placed) return this.customerOrder(m, customer, placed.first, lang);
+      if (needsAccount) {
+        await this.topUps(placed.order.id);
+        return this.customerOrder(m, customer, placed.order.id, lang);
+      }
+      // Delivered in the transaction: the answer is what it wrote, not read again.
+      const [order] = this.shape([placed.order], placed.deliveries, placed.codes, new Map([[customer.id, customer.phone]]), true, lang);
+      if (!order) throw notFound("mall.orderNotFound");
+      return order;
+    }
+  }
+
+  /**
+   * A wallet payment's ledger movement (bank clearing to the merchant's income) in one statement, the
+   * balance rows locked only from it to the commit. An account not used yet is created first and the
+   * statement run again; a refused move (a balance that may not go negative) rolls the order back.
+   */
+  private async income(tx: Tx, p: { id: number; orderNo: string; merchantId: number; amount: number; currency: string; description: string }): Promise<void> {
+    const part = postingPart({
+      idempotencyKey: `mall:pay:${p.id}`,
+      kind: "purchase",
+      currency: p.currency as "CNY" | "USD" | "HKD",
+      reason: `${p.orderNo} ${p.description}`.slice(0, 200),
+      subject: { type: "mall_order", id: p.id },
+      postings: [
+        { account: { platform: "bank_clearing" }, amount: -p.amount },
+        { account: { merchantId: p.merchantId, kind: "income" }, amount: p.amount },
+      ],
+    });
+    for (let attempt = 1; ; attempt++) {
+      const r = await sql<{ result: unknown }>`WITH ${part.ctes(sql`SELECT 1`)} SELECT ${part.result} AS result`.execute(tx);
+      const outcome = part.outcome(r.rows[0]?.result);
+      if (typeof outcome !== "string") return;
+      if (outcome === "notWritten" && attempt === 1) {
+        await part.prepare(tx);
+        continue;
+      }
+      throw new Error(`mall: the payment's ledger movement was not written (${outcome})`);
     }
   }
 
@@ -665,11 +799,17 @@ export class MallService {
 
   /* ---------- orders ---------- */
 
-  private async present(rows: { id: number; order_no: string; app_id: string; customer_id: number; state: MallOrder["state"]; pay_method: MallOrder["payMethod"]; amount: number; currency: string; lines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[]; top_up_account: string | null; fail_reason: string | null; refund_reason: string | null; created_at: Date | string; refunded_at: Date | string | null }[], reveal: boolean, lang: Lang): Promise<MallOrder[]> {
+  private async present(rows: OrderRow[], reveal: boolean, lang: Lang): Promise<MallOrder[]> {
     if (rows.length === 0) return [];
     const deliveries = await this.deps.db.selectFrom("mall_deliveries").selectAll().where("order_id", "in", rows.map((r) => r.id)).orderBy("id").execute();
-    const codes = new Map((await sealedCodes(this.deps.db, deliveries.flatMap((d) => (d.card_id === null ? [] : [d.card_id])))).map((c) => [c.id, c]));
+    const codes = await sealedCodes(this.deps.db, deliveries.flatMap((d) => (d.card_id === null ? [] : [d.card_id])));
     const phones = new Map((await phonesOf(this.deps.db, rows.map((r) => r.customer_id))).map((p) => [p.id, p.phone]));
+    return this.shape(rows, deliveries, codes, phones, reveal, lang);
+  }
+
+  /** Orders as the API shows them, from their rows, their deliveries (in id order), the codes delivered and the customers' phones. */
+  private shape(rows: OrderRow[], deliveries: DeliveryRow[], sealed: SealedCode[], phones: Map<number, string>, reveal: boolean, lang: Lang): MallOrder[] {
+    const codes = new Map(sealed.map((c) => [c.id, c]));
     return rows.map((r) => ({
       id: String(r.id),
       orderNo: r.order_no,
@@ -736,7 +876,7 @@ export class MallService {
       .execute();
     const codes = new Map((await sealedCodes(this.deps.db, rows.flatMap((r) => (r.card_id === null ? [] : [r.card_id])))).map((c) => [c.id, c]));
     const names = new Map<string, string>();
-    for (const appId of new Set(rows.map((r) => r.app_id))) names.set(appId, ((await this.deps.appearance(appId, "release")) ?? (await this.deps.appearance(appId, "beta")))?.name ?? appId);
+    for (const appId of new Set(rows.map((r) => r.app_id))) names.set(appId, ((await this.releasedAppearance(appId)) ?? (await this.deps.appearance(appId, "beta")))?.name ?? appId);
     return rows.map((r) => {
       const c = r.card_id === null ? undefined : codes.get(r.card_id);
       return {

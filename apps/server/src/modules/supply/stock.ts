@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
 
 /**
@@ -35,24 +35,40 @@ export async function buyerStockUpTo(db: Executor, buyerId: number, needs: Map<n
 /**
  * Takes up to `n` held codes of a goods and marks them handed on, in the caller's transaction (concurrent
  * takers skip the locked ones); the caller records them (a unique card id there makes a code handed on
- * once even so).
+ * once even so). `fromOrders`: purchase orders the caller placed for this (their codes are taken first,
+ * so concurrent takers do not leave it short of what it just bought). Returns each code's sealed
+ * credentials, masked number and expiry day (as sealedCodes does), in card id order.
  */
-export async function takeBuyerCodes(tx: Tx, buyerId: number, goodsId: number, n: number, now: Date): Promise<number[]> {
-  const rows = await sql<{ id: number }>`
-    UPDATE supply_cards SET resold_at = ${now}
-    WHERE id IN (
-      SELECT c.id FROM supply_cards c
-      WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id = ${goodsId} AND ${held}
-      ORDER BY c.id
-      LIMIT ${n}
-      FOR UPDATE OF c SKIP LOCKED
-    )
-    RETURNING id`.execute(tx);
-  return rows.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+export async function takeBuyerCodes(tx: Tx, buyerId: number, goodsId: number, n: number, now: Date, fromOrders: string[] = []): Promise<SealedCode[]> {
+  const take = async (count: number, only: RawBuilder<unknown>) =>
+    (
+      await sql<SealedCode>`
+        UPDATE supply_cards SET resold_at = ${now}
+        WHERE id IN (
+          SELECT c.id FROM supply_cards c
+          WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id = ${goodsId} AND ${held} AND ${only}
+          ORDER BY c.id
+          LIMIT ${count}
+          FOR UPDATE OF c SKIP LOCKED
+        )
+        RETURNING id, sealed, number_mask, to_char(expires_on, 'YYYY-MM-DD') AS expires_on`.execute(tx)
+    ).rows.map((r) => ({ ...r, id: Number(r.id) }));
+  const mine = fromOrders.length > 0 ? await take(n, sql`c.order_id IN (${sql.join(fromOrders)})`) : [];
+  // The codes just taken are handed on already (this transaction sees its own update): not held any more.
+  const rest = mine.length < n ? await take(n - mine.length, sql`TRUE`) : [];
+  return [...mine, ...rest].sort((a, b) => a.id - b.id);
+}
+
+/** A code's sealed credentials, masked number and expiry day (YYYY-MM-DD). */
+export interface SealedCode {
+  id: number;
+  sealed: string;
+  number_mask: string;
+  expires_on: string | null;
 }
 
 /** The sealed credentials, masked number and expiry day of codes (for their buyer to reveal). */
-export function sealedCodes(db: Executor, cardIds: number[]) {
+export function sealedCodes(db: Executor, cardIds: number[]): Promise<SealedCode[]> {
   if (cardIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom("supply_cards")
