@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
-import pg from "pg";
 import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
 import { createContext } from "../apps/server/src/context";
@@ -14,6 +13,7 @@ import { beijingText, pushSign } from "../apps/server/src/modules/commerce/couri
 import { invariantProblems, orderPage } from "../apps/server/src/modules/commerce/repo";
 import { cpuMs } from "./lib/proc";
 import { benchMerchant, call, freshDatabase, percentile, pgbenchTps } from "./lib/seed";
+import { countStatements } from "./lib/statements";
 
 /**
  * Physical goods e-commerce (issue 28), three figures on a fresh PostgreSQL database:
@@ -46,22 +46,14 @@ interface Env {
  * BENCH_STATEMENTS=1 lists each statement text with its count per request.
  */
 function costs(): { stop(requests: number, unit: string): string } {
-  const counts = new Map<string, number>();
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === "string" ? first : typeof first === "object" && first !== null && "text" in first ? String(first.text) : "?";
-    counts.set(text, (counts.get(text) ?? 0) + 1);
-    return original.apply(this, args);
-  };
+  const counter = countStatements();
   const cpu0 = process.cpuUsage();
   const db0 = cpuMs(null);
   return {
     stop(requests, unit) {
       const cpu = process.cpuUsage(cpu0);
       const dbCpu = cpuMs(null) - db0;
-      proto.query = original;
+      const counts = counter.stop();
       const n = Math.max(1, requests);
       const statements = [...counts.values()].reduce((a, b) => a + b, 0);
       const line = `                 per ${unit}: ${(statements / n).toFixed(1)} statements, server CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms, PostgreSQL CPU ${(dbCpu / n).toFixed(2)} ms`;

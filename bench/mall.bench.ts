@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import pg from "pg";
 import { openPglite, openPostgres, type Database } from "../apps/server/src/db/database";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { login, newShop, stockMall } from "../apps/server/src/modules/mall/fixtures";
 import { benchApp } from "./lib/app";
 import { postgresCpuByPid } from "./lib/proc";
 import { freshDatabase, percentile, pgbenchTps } from "./lib/seed";
+import { countStatements } from "./lib/statements";
 
 /**
  * The equity mall (issue 30) with 200 customers logged in by SMS code:
@@ -37,28 +37,6 @@ interface Figure {
   /** Per request: statements sent, server (this process) CPU ms, PostgreSQL CPU ms (every postgres process; null on PGlite or without /proc). */
   costs: string;
   statements: Map<string, number>;
-}
-
-/**
- * Counts the statements every pg client sends (BEGIN and COMMIT included) until stop(), by statement text.
- * On PGlite nothing goes through pg.Client: the count is 0 there.
- */
-function countStatements(): { stop(): Map<string, number> } {
-  const counts = new Map<string, number>();
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === "string" ? first : typeof first === "object" && first !== null && "text" in first ? String(first.text) : "?";
-    counts.set(text, (counts.get(text) ?? 0) + 1);
-    return original.apply(this, args);
-  };
-  return {
-    stop() {
-      proto.query = original;
-      return counts;
-    },
-  };
 }
 
 /**

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import pg from "pg";
 import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
 import { createContext } from "../apps/server/src/context";
@@ -11,6 +10,7 @@ import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { postgresCpuByPid } from "./lib/proc";
 import { benchMerchant, call, freshDatabase, percentile, pgbenchTps, seedDocking, seedSup } from "./lib/seed";
+import { countStatements } from "./lib/statements";
 
 /**
  * Card-secret orders per second under contention: 20 purchasers buying one code at a time from the
@@ -25,28 +25,6 @@ const CODES = 30_000;
 function postgresCpuMs(): number | null {
   const byPid = postgresCpuByPid();
   return byPid === null ? null : [...byPid.values()].reduce((a, b) => a + b, 0);
-}
-
-/**
- * Counts the statements every pg client sends (BEGIN and COMMIT included) from now until stop(), by
- * statement text, so the bench can print statements per order beside the CPU figures.
- */
-function countStatements(): { stop(): Map<string, number> } {
-  const counts = new Map<string, number>();
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === "string" ? first : typeof first === "object" && first !== null && "text" in first ? String(first.text) : "?";
-    counts.set(text, (counts.get(text) ?? 0) + 1);
-    return original.apply(this, args);
-  };
-  return {
-    stop() {
-      proto.query = original;
-      return counts;
-    },
-  };
 }
 
 export async function benchPurchasing(seconds: number, serverUrl: string | undefined): Promise<string[]> {

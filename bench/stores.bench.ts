@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { buildApp } from "../apps/server/src/app";
 import { loadConfig } from "../apps/server/src/config";
 import { createContext } from "../apps/server/src/context";
@@ -13,6 +12,7 @@ import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { STORE_HEADERS, XLSX_MIME } from "../apps/server/src/modules/stores/sheets";
 import { cpuMs } from "./lib/proc";
 import { benchMerchant, call, freshDatabase, percentile, pgbenchTps, seedDocking, seedSup } from "./lib/seed";
+import { countStatements } from "./lib/statements";
 
 /**
  * Brand stores and write-off (issue 27), two figures:
@@ -41,25 +41,6 @@ async function open(database: Database, dataDir: string): Promise<Env> {
   const app = await buildApp(ctx);
   await app.ready();
   return { app, database, close: () => app.close() };
-}
-
-/** Counts the statements every pg client sends (BEGIN and COMMIT included) until stop(), by text. */
-function countStatements(): { stop(): Map<string, number> } {
-  const counts = new Map<string, number>();
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === "string" ? first : typeof first === "object" && first !== null && "text" in first ? String(first.text) : "?";
-    counts.set(text, (counts.get(text) ?? 0) + 1);
-    return original.apply(this, args);
-  };
-  return {
-    stop() {
-      proto.query = original;
-      return counts;
-    },
-  };
 }
 
 interface Seeded {
