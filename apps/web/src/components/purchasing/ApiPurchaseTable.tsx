@@ -9,6 +9,7 @@ import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
 import { useSession, useUserInfo } from "../../api/hooks/account";
 import { SupTopUpDialog } from "../funds/SupTopUpDialog";
+import { ExportButton } from "../list/useExport";
 import { formatMoney } from "../money";
 import { exampleOrderRequest, OPEN_API_ORDER_METHOD, OPEN_API_ORDER_PATH } from "./apiOrderExample";
 
@@ -122,16 +123,20 @@ export function ApiPurchaseTable() {
           data-testid="api-not-opened"
         />
       )}
-      <Input.Search
-        allowClear
-        placeholder={t("apiPurchase.search")}
-        style={{ maxWidth: 320, marginBottom: 12 }}
-        onSearch={(v) => {
-          setKeyword(v.trim());
-          setPaging((p) => ({ ...p, page: 1 }));
-        }}
-        data-testid="api-search"
-      />
+      <Space style={{ marginBottom: 12 }}>
+        <Input.Search
+          allowClear
+          placeholder={t("apiPurchase.search")}
+          style={{ width: 320 }}
+          onSearch={(v) => {
+            setKeyword(v.trim());
+            setPaging((p) => ({ ...p, page: 1 }));
+          }}
+          data-testid="api-search"
+        />
+        {/* The goods ids and SKU codes an integration needs, as a file. */}
+        <ExportButton columns={columns} rows={goods.data?.list ?? []} name={t("apiPurchase.title")} testId="api-export" />
+      </Space>
       <Table<ApiPurchaseGoods>
         rowKey="goodsId"
         size="small"
