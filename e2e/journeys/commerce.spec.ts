@@ -36,12 +36,21 @@ async function session(browser: Browser, account: Account, token: string, width 
   return context.newPage();
 }
 
+/**
+ * Chooses an option of a labelled select and waits until the select shows it, choosing again when the
+ * choice was lost (CI once clicked a province during the list's opening, and the city list it needs
+ * never came: the journey waited for its timeout).
+ */
 async function pickOption(page: Page, label: string, text: string): Promise<void> {
   const box = page.getByRole("combobox", { name: label });
-  await box.click();
-  // Searchable selects take the text; the others just open their list.
-  if (await box.isEditable()) await box.fill(text);
-  await page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: text }).first().click();
+  await expect(async () => {
+    const dropdown = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)").first();
+    if (!(await dropdown.isVisible())) await box.click();
+    // Searchable selects take the text; the others just open their list.
+    if (await box.isEditable()) await box.fill(text);
+    await dropdown.locator(".ant-select-item-option").filter({ hasText: text }).first().click({ timeout: 5_000 });
+    await expect(page.locator(".ant-select").filter({ has: box })).toContainText(text, { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
 }
 
 test("a brand sells a product with two specifications; a purchaser resells it; shipped, tracked to signed, confirmed; a return and refund gives money and stock back", async ({ browser, request }) => {
