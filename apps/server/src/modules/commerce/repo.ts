@@ -233,63 +233,6 @@ export async function giveStock(tx: Executor, skuId: number, quantity: number): 
     .execute();
 }
 
-export async function insertOrder(
-  tx: Executor,
-  o: {
-    orderNo: string;
-    purchaserId: number;
-    brandId: number;
-    kind: "physical" | "virtual";
-    goodsAmount: number;
-    freight: number;
-    currency: Currency;
-    consignee: { name: string; phone: string; provinceCode: string; cityCode: string; countyCode: string; regionNames: string; address: string } | null;
-    remark: string;
-    requestKey: string;
-    createdBy: number;
-    now: Date;
-  },
-): Promise<number | null> {
-  const row = await tx
-    .insertInto("commerce_orders")
-    .values({
-      order_no: o.orderNo,
-      purchaser_id: o.purchaserId,
-      brand_id: o.brandId,
-      kind: o.kind,
-      state: "to_pay",
-      goods_amount: o.goodsAmount,
-      freight: o.freight,
-      pay_amount: o.goodsAmount + o.freight,
-      currency: o.currency,
-      ...(o.consignee && {
-        consignee_name: o.consignee.name,
-        consignee_phone: o.consignee.phone,
-        province_code: o.consignee.provinceCode,
-        city_code: o.consignee.cityCode,
-        county_code: o.consignee.countyCode,
-        region_names: o.consignee.regionNames,
-        address: o.consignee.address,
-      }),
-      remark: o.remark,
-      request_key: o.requestKey,
-      created_by: o.createdBy,
-      created_at: o.now,
-      updated_at: o.now,
-    })
-    .onConflict((oc) => oc.columns(["purchaser_id", "request_key"]).doNothing())
-    .returning("id")
-    .executeTakeFirst();
-  return row?.id ?? null;
-}
-
-export async function insertOrderItem(tx: Executor, i: { orderId: number; skuId: number; commodityId: number; name: string; specs: string[]; unitPrice: number; quantity: number }): Promise<void> {
-  await tx
-    .insertInto("commerce_order_items")
-    .values({ order_id: i.orderId, sku_id: i.skuId, commodity_id: i.commodityId, name: i.name, specs: JSON.stringify(i.specs), unit_price: i.unitPrice, quantity: i.quantity, amount: i.unitPrice * i.quantity })
-    .execute();
-}
-
 /** The SQLSTATE of refuse_if (migration 0082): the statement refused itself and wrote nothing. */
 export const REFUSED = "TS409";
 
