@@ -157,8 +157,7 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await fill("法人身份证号", "44030019900101123X");
   await fill("联系人", "李娜");
   await fill("联系手机", "13800138000");
-  await page.getByLabel("经营行业").click();
-  await page.getByTitle(/餐饮/).click();
+  await chooseOption(page, page.getByLabel("经营行业"), /餐饮/);
   await fill("开户银行", "招商银行");
   await fill("结算账号", "6214830000000001");
   await fill("开户名称", "晨光茶饮品牌有限公司");
