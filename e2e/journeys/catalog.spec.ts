@@ -4,6 +4,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import ExcelJS from "exceljs";
 import { loginToken, registerAccount, switchLanguage, useSession, verifyRealName } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
+import { chooseOption } from "../support/select";
 import { noteMissingFonts } from "../support/fonts";
 
 /**
@@ -102,9 +103,7 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await call(request, supplierToken, "post", "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
   await useSession(page, buyer, await loginToken(request, buyer));
   await page.goto("/sale/CarmiGoodsList");
-  await page.getByRole("combobox", { name: "品牌" }).click();
-  // The option, not the table cell of the same title (ellipsed cells carry their text as a title).
-  await page.locator(`.ant-select-item-option[title="${brandName}"]`).click();
+  await chooseOption(page, page.getByRole("combobox", { name: "品牌" }), brandName);
   await page.getByRole("button", { name: /查\s?询/ }).click();
   await expect(page).toHaveURL(new RegExp(`selVal=${brand.id}`));
   const rows = page.locator(".ant-table-row");

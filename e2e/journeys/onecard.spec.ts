@@ -4,6 +4,7 @@ import { expect as baseExpect, test, type APIRequestContext, type Browser, type 
 import { apiCall, dock, loginToken, readCode, registerAccount, type Account } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
+import { chooseOption } from "../support/select";
 
 /**
  * Stored-value cards (issue 26) across three people: a brand defines a face-value card and issues a
@@ -163,8 +164,7 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await buyerPage.goto("/sale/GiftPackage");
   await buyerPage.getByRole("button", { name: "新建礼包" }).click();
   await buyerPage.getByTestId("package-name").fill(`春节礼包${stamp}`);
-  await buyerPage.getByTestId("package-product-0").click();
-  await buyerPage.locator(".ant-select-item-option").filter({ hasText: `晨光储值卡${stamp}` }).click();
+  await chooseOption(buyerPage, buyerPage.getByTestId("package-product-0"), `晨光储值卡${stamp}`);
   await buyerPage.getByTestId("package-save").click();
   const packageRow = buyerPage.locator(".ant-table-row").filter({ hasText: `春节礼包${stamp}` });
   await expect(packageRow).toContainText("¥100.00");
@@ -202,10 +202,8 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
 
   // A 30-yuan mobile top-up paid with the card: the brand's purchase order, which the supplier fulfils.
   await customer.goto("/client/rechargeEquity");
-  await customer.getByTestId("recharge-card").click();
-  await customer.locator(".ant-select-item-option").filter({ hasText: first.no.slice(-4) }).click();
-  await customer.getByTestId("recharge-equity").click();
-  await customer.locator(".ant-select-item-option").filter({ hasText: `话费30元${stamp}` }).click();
+  await chooseOption(customer, customer.getByTestId("recharge-card"), first.no.slice(-4));
+  await chooseOption(customer, customer.getByTestId("recharge-equity"), `话费30元${stamp}`);
   await customer.getByTestId("recharge-account").fill("13800138000");
   await shot(customer, "recharge-390");
   await customer.getByTestId("recharge-pay").click();

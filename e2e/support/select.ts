@@ -11,6 +11,8 @@ export async function chooseOption(page: Page, select: Locator, optionText: stri
     const dropdown = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)");
     if (!(await dropdown.isVisible())) await select.click();
     await dropdown.locator(".ant-select-item-option").filter({ hasText: optionText }).first().click({ timeout: 5_000 });
-    await expect(page.locator(".ant-select").filter({ has: select })).toContainText(optionText, { timeout: 2_000 });
+    // The select may be the combobox inside the .ant-select or (a test id on <Select>) the .ant-select itself;
+    // an ancestor comes first in document order.
+    await expect(page.locator(".ant-select").filter({ has: select }).or(select).first()).toContainText(optionText, { timeout: 2_000 });
   }).toPass({ timeout: 60_000 });
 }
