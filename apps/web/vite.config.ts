@@ -1,6 +1,8 @@
 import react from "@vitejs/plugin-react";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { compression } from "vite-plugin-compression2";
+import type { Plugin } from "vite";
 
 /**
  * Builds the web app into apps/web/dist (served by the server). The dev server proxies /api to a
@@ -12,23 +14,42 @@ const API_TARGET = process.env.TESSERA_API ?? "http://127.0.0.1:8080";
 const vendorGroups: { name: string; test: RegExp; tags?: "$initial"[] }[] = [
   // Only the antd code the first page needs; Table, DatePicker & co. load with the pages that use them.
   { name: "vendor-antd", test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/, tags: ["$initial"] },
-  { name: "vendor-react", test: /node_modules[\\/](react|react-dom|react-router|scheduler|@tanstack)[\\/]/ },
+  // React alone is in the login page's first download (main.tsx); the router and react-query come with the app.
+  { name: "vendor-react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+  { name: "vendor-router", test: /node_modules[\\/](react-router|@tanstack)[\\/]/ },
   { name: "vendor-i18n", test: /node_modules[\\/](i18next|react-i18next|dayjs)[\\/]/ },
 ];
-// One chunk per language of the app's texts (i18n/resources.ts loads the reader's language only).
-const localeGroups = ["zh-CN", "zh-TW", "en"].map((folder) => ({
-  name: `locale-${folder}`,
-  test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]`),
-}));
-const areaGroups = ["public", "sale", "business", "international", "dev", "mall"].map((area) => ({
+// One chunk per language of the app's texts (i18n/resources.ts loads the reader's language only). Its
+// core.json (header, auth, landing) is a chunk of its own, listed first so it wins: the light login
+// screen (src/login) loads only that.
+const localeGroups = ["zh-CN", "zh-TW", "en"].flatMap((folder) => [
+  { name: `locale-core-${folder}`, test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]core\\.json$`) },
+  { name: `locale-${folder}`, test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]`) },
+]);
+// The storefront (src/areas/mall) is not an area chunk: it is its own entry, mall.html.
+const areaGroups = ["public", "sale", "business", "international", "dev"].map((area) => ({
   name: `area-${area}`,
   test: new RegExp(`[\\\\/]src[\\\\/]areas[\\\\/]${area}[\\\\/]`),
 }));
 
+/**
+ * The dev server's counterpart of the server's rule (apps/server/src/app.ts): /mall/* is the storefront,
+ * mall.html, not the back-office's index.html.
+ */
+const mallPages: Plugin = {
+  name: "tessera-mall-pages",
+  configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      if (req.method === "GET" && req.url && /^\/mall(\/|\?|$)/.test(req.url)) req.url = "/mall.html";
+      next();
+    });
+  },
+};
+
 export default defineConfig({
   // Brotli and gzip copies of every text asset, made once at build time; the server sends the one the
   // browser accepts (@fastify/static preCompressed), so nothing is compressed per request.
-  plugins: [react(), compression({ algorithms: ["brotliCompress", "gzip"], include: /\.(js|mjs|css|html|svg|json|txt)$/, threshold: 1024 })],
+  plugins: [react(), mallPages, compression({ algorithms: ["brotliCompress", "gzip"], include: /\.(js|mjs|css|html|svg|json|txt)$/, threshold: 1024 })],
   server: {
     port: 5173,
     proxy: { "/api": { target: API_TARGET, changeOrigin: true } },
@@ -41,6 +62,11 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
+      // The whole app (src/app/start.tsx, imported by main.tsx after the login page's light first screen)
+      // is an entry of its own, so `$initial` (vendor-antd) still gathers the antd code it needs at start
+      // into one chunk instead of a hundred small ones. The customer storefront (mall.html, /mall/*) is
+      // a third entry with a first download of its own (React, i18next, its plain pages; no antd).
+      input: { index: fileURLToPath(new URL("./index.html", import.meta.url)), app: fileURLToPath(new URL("./src/app/start.tsx", import.meta.url)), mall: fileURLToPath(new URL("./mall.html", import.meta.url)) },
       output: {
         codeSplitting: {
           // A group takes only the modules it matches; shared code stays in shared chunks, so the entry

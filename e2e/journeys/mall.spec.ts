@@ -15,7 +15,8 @@ const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
 test.beforeEach(noteMissingFonts);
 
 async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  // The back-office's loading overlay (antd) or the storefront's own spinner (mall.html has no antd).
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning, .m-spin")).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, `mall-${name}.png`), fullPage: true });
 }
 

@@ -19,7 +19,8 @@ test.beforeEach(noteMissingFonts);
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  // The back-office's loading overlay (antd) or the storefront's own spinner (mall.html has no antd).
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning, .m-spin")).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, `miniprogram-${name}.png`), fullPage: true });
 }
 

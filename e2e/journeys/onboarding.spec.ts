@@ -151,8 +151,11 @@ test("register, verify the company, operator approves, header shows real-named; 
   // The secret again by SMS code: without a bound phone the dialog says so; after binding one, the code
   // sent to it (read from the dev outbox) opens the secret.
   await page.getByTestId("secret-view").click();
-  await page.getByTestId("secret-proof").getByText("短信验证码").click();
-  await expect(page.getByTestId("secret-no-phone")).toContainText("请先在首页绑定手机号");
+  // The choice is made again if a click reached the dialog while it was still opening.
+  await expect(async () => {
+    await page.getByTestId("secret-proof").getByText("短信验证码").click({ timeout: 5_000 });
+    await expect(page.getByTestId("secret-no-phone")).toContainText("请先在首页绑定手机号", { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
   await page.getByRole("button", { name: /取\s?消/ }).click();
   const token = (await page.evaluate(() => window.localStorage.getItem("x-auth-token"))) ?? "";
   const smsPhone = `137${String(Date.now()).slice(-8)}`;

@@ -83,7 +83,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
 /**
  * Serves the built web app. Hashed assets are cached for a year; every other path that is not an API
- * route gets index.html, since the router runs in history mode.
+ * route gets index.html (the storefront's /mall/* gets mall.html), since the routers run in history mode.
  */
 async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(path.join(webDist, "index.html"));
@@ -99,10 +99,13 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
       },
     });
   }
+  // The customer storefront is an entry of its own (apps/web/mall.html): /mall/* gets it, not the back-office.
+  const hasMall = existsSync(path.join(webDist, "mall.html"));
   app.setNotFoundHandler((req, reply) => {
     const isApi = req.url.startsWith("/api/") || req.url === "/api" || req.url.startsWith("/healthz");
     if (!isApi && hasWeb && (req.method === "GET" || req.method === "HEAD")) {
-      return reply.header("cache-control", "no-cache").sendFile("index.html");
+      const page = hasMall && /^\/mall(\/|\?|$)/.test(req.url) ? "mall.html" : "index.html";
+      return reply.header("cache-control", "no-cache").sendFile(page);
     }
     return apiNotFound(req, reply);
   });

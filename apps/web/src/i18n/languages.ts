@@ -1,4 +1,5 @@
-import { DEFAULT_LANG, isLang, type Lang } from "@tessera/contracts";
+// The language list alone (no schemas): the light login screen (src/login) uses this file too.
+import { DEFAULT_LANG, isLang, type Lang } from "@tessera/contracts/lang";
 
 /**
  * Language names are shown in their own language whatever the interface language is, so the

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { DynamicCodeReply, OcBagCard, OcBagReply } from "@tessera/contracts";
-import { MallBagCodes, useMallBagCodes } from "../mall/BagCodes";
+import { MallBagCodes, useMallBagCodes } from "./MallBagCodes";
 import { customerCall } from "./customerApi";
 import { day, fmt, STATE_COLOR } from "./format";
 import { Shell } from "./Shell";

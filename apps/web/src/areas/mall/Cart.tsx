@@ -1,38 +1,36 @@
-import { DeleteOutlined } from "@ant-design/icons";
-import { useQuery } from "@tanstack/react-query";
-import { Alert, Button, Card, Empty, Flex, Form, Input, InputNumber, Radio, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import type { MallOrder } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
-import { customerSession, newRequestKey } from "../client/customerApi";
-import { cart, mallCall, type CartLine } from "./mallApi";
-import { MallShell, themeOf, useAppId } from "./MallShell";
+import { formatMoney } from "./constants";
+import { Icon } from "./icons";
+import { Quantity } from "./Item";
+import { Empty, mallBase, type PageProps } from "./MallApp";
+import { cart, customerSession, loginPathOf, mallCall, newRequestKey, type CartLine } from "./mallApi";
+import { navigate } from "./router";
+import { useLoad } from "./useLoad";
 
 /**
  * `/mall/:appId/cart`: the cart and checkout: pay by one of the customer's cards of this brand, or by
  * the wallet (the local payment adapter); top-up goods ask for the account to top up.
  */
-export default function MallCart() {
+export default function MallCart({ appId }: PageProps) {
   const { t } = useTranslation();
-  const appId = useAppId();
-  const navigate = useNavigate();
   const [lines, setLines] = useState<CartLine[]>(() => cart.read(appId));
   const [pay, setPay] = useState<"wallet" | "card">("wallet");
   const [cardId, setCardId] = useState<string>();
   const [account, setAccount] = useState("");
   const [busy, setBusy] = useState(false);
+  // One key per cart content: a second tap on pay is the same checkout, a changed cart a new one.
   const [requestKey, setRequestKey] = useState(() => newRequestKey("mall"));
   const loggedIn = Boolean(customerSession.token());
-  const cards = useQuery({
-    queryKey: ["mall-cards", appId],
-    enabled: loggedIn,
-    queryFn: async () => {
+  const cards = useLoad(
+    `cards:${appId}`,
+    async () => {
       const r = await mallCall<{ id: string; cardNo: string; balance: { amount: number; currency: "CNY" } }[]>(appId, "GET", "/cards");
       return r.ok ? r.data : [];
     },
-  });
+    { enabled: loggedIn },
+  );
   const update = (next: CartLine[]) => {
     cart.write(appId, next);
     setLines(cart.read(appId));
@@ -43,7 +41,7 @@ export default function MallCart() {
   const needsAccount = lines.some((l) => l.delivery !== "code");
   const checkout = async () => {
     if (!loggedIn) {
-      void navigate(`/mall/${encodeURIComponent(appId)}/login?back=${encodeURIComponent(`/mall/${appId}/cart`)}`);
+      navigate(`${loginPathOf(appId)}?back=${encodeURIComponent(`${mallBase(appId)}/cart`)}`);
       return;
     }
     setBusy(true);
@@ -53,69 +51,61 @@ export default function MallCart() {
     setBusy(false);
     if (!r.ok) return;
     cart.write(appId, []);
-    void navigate(`/mall/${encodeURIComponent(appId)}/orders/${r.data.id}`);
+    navigate(`${mallBase(appId)}/orders/${r.data.id}`);
   };
+  if (lines.length === 0) return <Empty text={t("cartEmpty")} />;
   return (
-    <MallShell title={t("mall.tab.cart")}>
-      {(sf) => {
-        const colours = themeOf(sf);
-        if (lines.length === 0) return <Empty description={t("mall.cartEmpty")} />;
-        return (
-          <Flex vertical gap={12}>
-            {lines.map((l) => (
-              <Card key={`${l.kind}-${l.id}`} size="small" data-testid="cart-line">
-                <Flex justify="space-between" align="center" gap={8}>
-                  <div style={{ minWidth: 0 }}>
-                    <Typography.Text strong>{l.name}</Typography.Text>
-                    <div style={{ color: colours.primary }}>{formatMoney({ amount: l.unit, currency: l.currency })}</div>
-                  </div>
-                  <Flex gap={4} align="center">
-                    <InputNumber size="small" min={1} max={10} value={l.quantity} aria-label={t("mall.quantity")} onChange={(v) => update(lines.map((x) => (x === l ? { ...x, quantity: v ?? 1 } : x)))} />
-                    <Button size="small" type="text" icon={<DeleteOutlined />} aria-label={t("mall.remove")} onClick={() => update(lines.filter((x) => x !== l))} />
-                  </Flex>
-                </Flex>
-              </Card>
+    <div className="m-stack">
+      {lines.map((l) => (
+        <section key={`${l.kind}-${l.id}`} className="m-card m-between" data-testid="cart-line">
+          <div className="m-grow">
+            <strong>{l.name}</strong>
+            <div className="m-price">{formatMoney({ amount: l.unit, currency: l.currency })}</div>
+          </div>
+          <Quantity value={l.quantity} label={t("quantity")} onChange={(n) => update(lines.map((x) => (x === l ? { ...x, quantity: n } : x)))} />
+          <button type="button" className="m-icon-btn m-muted" aria-label={t("remove")} onClick={() => update(lines.filter((x) => x !== l))}>
+            <Icon name="remove" size={18} />
+          </button>
+        </section>
+      ))}
+      <section className="m-card">
+        {needsAccount && (
+          <label className="m-field">
+            <span className="m-label m-required">{t("topUpAccount")}</span>
+            <input className="m-input" value={account} onChange={(e) => setAccount(e.target.value)} maxLength={64} placeholder={t("topUpAccountHint")} />
+          </label>
+        )}
+        <fieldset className="m-field">
+          <legend className="m-label">{t("payWith")}</legend>
+          <label className="m-radio">
+            <input type="radio" name="pay" checked={pay === "wallet"} onChange={() => setPay("wallet")} />
+            {t("wallet")}
+          </label>
+          <label className="m-radio">
+            <input type="radio" name="pay" checked={pay === "card"} disabled={!cards.data?.length} onChange={() => setPay("card")} />
+            {t("card")}
+          </label>
+        </fieldset>
+        {pay === "card" && (
+          <fieldset className="m-field m-col">
+            {cards.data?.map((c) => (
+              <label key={c.id} className="m-radio">
+                <input type="radio" name="card" checked={cardId === c.id} onChange={() => setCardId(c.id)} />
+                {c.cardNo} · {formatMoney(c.balance)}
+              </label>
             ))}
-            <Card size="small">
-              <Form layout="vertical">
-                {needsAccount && (
-                  <Form.Item label={t("mall.topUpAccount")} required>
-                    <Input value={account} onChange={(e) => setAccount(e.target.value)} maxLength={64} placeholder={t("mall.topUpAccountHint")} />
-                  </Form.Item>
-                )}
-                <Form.Item label={t("mall.payWith")}>
-                  <Radio.Group value={pay} onChange={(e) => setPay(e.target.value as "wallet" | "card")}>
-                    <Radio value="wallet">{t("mall.wallet")}</Radio>
-                    <Radio value="card" disabled={!cards.data?.length}>
-                      {t("mall.card")}
-                    </Radio>
-                  </Radio.Group>
-                </Form.Item>
-                {pay === "card" && (
-                  <Radio.Group value={cardId} onChange={(e) => setCardId(String(e.target.value))}>
-                    <Flex vertical gap={4}>
-                      {cards.data?.map((c) => (
-                        <Radio key={c.id} value={c.id}>
-                          {c.cardNo} · {formatMoney(c.balance)}
-                        </Radio>
-                      ))}
-                    </Flex>
-                  </Radio.Group>
-                )}
-              </Form>
-              {!loggedIn && <Alert type="info" showIcon title={t("mall.loginFirst")} style={{ marginBottom: 8 }} />}
-              <Flex justify="space-between" align="center">
-                <Typography.Text strong style={{ fontSize: 18, color: colours.primary }} data-testid="cart-total">
-                  {formatMoney({ amount: total, currency })}
-                </Typography.Text>
-                <Button type="primary" size="large" loading={busy} style={{ background: colours.primary }} onClick={() => void checkout()}>
-                  {t("mall.pay")}
-                </Button>
-              </Flex>
-            </Card>
-          </Flex>
-        );
-      }}
-    </MallShell>
+          </fieldset>
+        )}
+        {!loggedIn && <div className="m-alert">{t("loginFirst")}</div>}
+        <div className="m-between">
+          <strong className="m-price m-price-big" data-testid="cart-total">
+            {formatMoney({ amount: total, currency })}
+          </strong>
+          <button type="button" className="m-btn m-btn-primary m-btn-large" disabled={busy} aria-busy={busy} onClick={() => void checkout()}>
+            {t("pay")}
+          </button>
+        </div>
+      </section>
+    </div>
   );
 }

@@ -1,72 +1,58 @@
-import { useQuery } from "@tanstack/react-query";
-import { Card, Empty, Flex, Segmented, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
-import { Link, useSearchParams } from "react-router";
 import type { Page, StoreGoods } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "./constants";
+import { Empty, mallBase, Spinner, type PageProps } from "./MallApp";
 import { mallCall } from "./mallApi";
-import { MallShell, themeOf, useAppId } from "./MallShell";
+import { Link, navigate } from "./router";
+import { useLoad } from "./useLoad";
 
-/** `/mall/:appId`: the mall's home: brand show, the configured navigation menu, gift packs and goods. */
-export default function MallHome() {
+type Kind = "all" | "goods" | "bag";
+
+/** `/mall/:appId`: the mall's home: brand show, the configured navigation menu, gift packs and goods. `?kind=goods|bag`: the list a menu entry opens. */
+export default function MallHome({ appId, sf, kind: k }: PageProps & { kind: string | null }) {
   const { t } = useTranslation();
-  const appId = useAppId();
-  // `?kind=goods|bag`: the list a bottom-menu entry opens.
-  const [search, setSearch] = useSearchParams();
-  const k = search.get("kind");
-  const kind: "all" | "goods" | "bag" = k === "goods" || k === "bag" ? k : "all";
-  const setKind = (v: "all" | "goods" | "bag") => setSearch(v === "all" ? {} : { kind: v }, { replace: true });
-  const goods = useQuery({
-    queryKey: ["mall-goods", appId, kind],
-    queryFn: async () => {
-      const r = await mallCall<Page<StoreGoods>>(appId, "GET", `/goods?pageSize=100${kind === "all" ? "" : `&kind=${kind}`}`);
-      return r.ok ? r.data.list : [];
-    },
+  const kind: Kind = k === "goods" || k === "bag" ? k : "all";
+  const base = mallBase(appId);
+  const goods = useLoad(`goods:${appId}:${kind}`, async () => {
+    const r = await mallCall<Page<StoreGoods>>(appId, "GET", `/goods?pageSize=100${kind === "all" ? "" : `&kind=${kind}`}`);
+    return r.ok ? r.data.list : [];
   });
+  const options: { value: Kind; label: string }[] = [
+    { value: "all" as const, label: t("all") },
+    ...sf.navMenus.filter((m) => /^\/?(bags|goods)$/.test(m.target)).map((m) => ({ value: m.target.endsWith("bags") ? ("bag" as const) : ("goods" as const), label: m.title })),
+  ].filter((o, i, a) => a.findIndex((x) => x.value === o.value) === i);
   return (
-    <MallShell>
-      {(sf) => {
-        const colours = themeOf(sf);
-        return (
-          <Flex vertical gap={12}>
-            {(sf.brand.title || sf.brand.intro) && (
-              <Card size="small" style={{ background: colours.tint }} data-testid="brand-show">
-                {sf.brand.image && <img src={sf.brand.image} alt="" style={{ width: "100%", borderRadius: 8, marginBottom: 8 }} />}
-                <Typography.Text strong>{sf.brand.title}</Typography.Text>
-                <Typography.Paragraph style={{ margin: 0, fontSize: 13 }}>{sf.brand.intro}</Typography.Paragraph>
-              </Card>
-            )}
-            <Segmented
-              block
-              value={kind}
-              onChange={(v) => setKind(v === "goods" || v === "bag" ? v : "all")}
-              options={[
-                { value: "all", label: t("mall.all") },
-                ...sf.navMenus.filter((m) => /^\/?(bags|goods)$/.test(m.target)).map((m) => ({ value: m.target.endsWith("bags") ? ("bag" as const) : ("goods" as const), label: m.title })),
-              ].filter((o, i, a) => a.findIndex((x) => x.value === o.value) === i)}
-            />
-            {goods.data?.length === 0 && <Empty description={t("mall.noGoods")} />}
-            <div style={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 10 }}>
-              {goods.data?.map((g) => (
-                <Link key={`${g.kind}-${g.id}`} to={`/mall/${encodeURIComponent(appId)}/item/${g.kind}/${g.id}`} data-testid="mall-goods">
-                  <Card size="small" style={{ height: "100%" }} styles={{ body: { padding: 10 } }}>
-                    <div style={{ height: 64, borderRadius: 6, background: colours.tint, color: colours.primary, display: "flex", alignItems: "center", justifyContent: "center", fontWeight: 600, marginBottom: 8 }}>
-                      {g.kind === "bag" ? t("mall.pack") : g.brandName || t("mall.equity")}
-                    </div>
-                    <Typography.Text strong ellipsis style={{ display: "block" }}>
-                      {g.name}
-                    </Typography.Text>
-                    <Flex justify="space-between" align="center">
-                      <span style={{ color: colours.primary, fontWeight: 600 }}>{formatMoney(g.price)}</span>
-                      {!g.available ? <Tag>{t("mall.soldOut")}</Tag> : <Tag color={g.delivery === "topup" ? "blue" : "green"}>{t(`mall.delivery.${g.delivery}`)}</Tag>}
-                    </Flex>
-                  </Card>
-                </Link>
-              ))}
+    <div className="m-stack">
+      {(sf.brand.title || sf.brand.intro) && (
+        <section className="m-card m-brand" data-testid="brand-show">
+          {sf.brand.image && <img src={sf.brand.image} alt="" />}
+          <strong>{sf.brand.title}</strong>
+          <p>{sf.brand.intro}</p>
+        </section>
+      )}
+      {options.length > 1 && (
+        <div className="m-seg" role="tablist">
+          {options.map((o) => (
+            <button key={o.value} type="button" role="tab" aria-selected={o.value === kind} className={o.value === kind ? "m-seg-on" : ""} onClick={() => navigate(o.value === "all" ? base : `${base}?kind=${o.value}`, { replace: true })}>
+              {o.label}
+            </button>
+          ))}
+        </div>
+      )}
+      {goods.loading && !goods.data && <Spinner />}
+      {goods.data?.length === 0 && <Empty text={t("noGoods")} />}
+      <div className="m-grid">
+        {goods.data?.map((g) => (
+          <Link key={`${g.kind}-${g.id}`} to={`${base}/item/${g.kind}/${g.id}`} className="m-card m-goods" data-testid="mall-goods">
+            <div className="m-goods-pic">{g.kind === "bag" ? t("pack") : g.brandName || t("equity")}</div>
+            <div className="m-goods-name">{g.name}</div>
+            <div className="m-between">
+              <span className="m-price">{formatMoney(g.price)}</span>
+              {!g.available ? <span className="m-tag">{t("soldOut")}</span> : <span className={`m-tag m-tag-${g.delivery === "topup" ? "blue" : "green"}`}>{t(`delivery.${g.delivery}`)}</span>}
             </div>
-          </Flex>
-        );
-      }}
-    </MallShell>
+          </Link>
+        ))}
+      </div>
+    </div>
   );
 }

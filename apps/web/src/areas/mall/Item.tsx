@@ -1,73 +1,93 @@
-import { useQuery } from "@tanstack/react-query";
-import { App, Button, Card, Descriptions, Flex, InputNumber, Spin, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate, useParams } from "react-router";
 import type { StoreGoods } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "./constants";
+import { mallBase, Spinner, type PageProps } from "./MallApp";
 import { cart, mallCall } from "./mallApi";
-import { MallShell, themeOf, useAppId } from "./MallShell";
+import { navigate } from "./router";
+import { toast } from "./toast";
+import { useLoad } from "./useLoad";
 
 /** `/mall/:appId/item/:kind/:id`: a goods or gift pack, into the cart or straight to checkout. */
-export default function MallItem() {
+export default function MallItem({ appId, kind, id }: PageProps & { kind: string; id: string }) {
   const { t } = useTranslation();
-  const appId = useAppId();
-  const { kind = "goods", id = "" } = useParams();
-  const navigate = useNavigate();
-  const { message } = App.useApp();
   const [qty, setQty] = useState(1);
-  const item = useQuery({
-    queryKey: ["mall-item", appId, kind, id],
-    queryFn: async () => {
-      const r = await mallCall<StoreGoods>(appId, "GET", `/goods/${kind === "bag" ? "bag" : "goods"}/${id}`);
-      return r.ok ? r.data : null;
-    },
+  const item = useLoad(`item:${appId}:${kind}:${id}`, async () => {
+    const r = await mallCall<StoreGoods>(appId, "GET", `/goods/${kind === "bag" ? "bag" : "goods"}/${encodeURIComponent(id)}`);
+    return r.ok ? r.data : null;
   });
-  const add = (g: StoreGoods) => cart.add(appId, { kind: g.kind, id: g.id, name: g.name, unit: g.price.amount, currency: g.price.currency, delivery: g.delivery }, qty);
+  const g = item.data;
+  if (!g) return item.loading ? <Spinner /> : null;
+  const add = () => cart.add(appId, { kind: g.kind, id: g.id, name: g.name, unit: g.price.amount, currency: g.price.currency, delivery: g.delivery }, qty);
   return (
-    <MallShell>
-      {(sf) => {
-        const g = item.data;
-        if (!g) return <Spin />;
-        const colours = themeOf(sf);
-        return (
-          <Card>
-            <Typography.Title level={4}>{g.name}</Typography.Title>
-            <div style={{ color: colours.primary, fontSize: 24, fontWeight: 600 }}>{formatMoney(g.price)}</div>
-            {g.faceValue && g.faceValue.amount > g.price.amount && <Typography.Text delete type="secondary">{formatMoney(g.faceValue)}</Typography.Text>}
-            <Descriptions column={1} size="small" style={{ marginTop: 12 }}>
-              {g.brandName && <Descriptions.Item label={t("mall.brand")}>{g.brandName}</Descriptions.Item>}
-              <Descriptions.Item label={t("mall.deliveryLabel")}>{t(`mall.delivery.${g.delivery}`)}</Descriptions.Item>
-              {g.validDays !== null && <Descriptions.Item label={t("mall.validDays")}>{t("mall.days", { n: g.validDays })}</Descriptions.Item>}
-              {g.items.length > 0 && <Descriptions.Item label={t("mall.contains")}>{g.items.map((i) => `${i.name} ×${i.quantity}`).join("、")}</Descriptions.Item>}
-            </Descriptions>
-            {g.description && <Typography.Paragraph>{g.description}</Typography.Paragraph>}
-            <Flex gap={8} align="center" style={{ marginTop: 12 }}>
-              <InputNumber min={1} max={10} value={qty} onChange={(v) => setQty(v ?? 1)} aria-label={t("mall.quantity")} />
-              <Button
-                disabled={!g.available}
-                onClick={() => {
-                  add(g);
-                  void message.success(t("mall.added"));
-                }}
-              >
-                {t("mall.addToCart")}
-              </Button>
-              <Button
-                type="primary"
-                disabled={!g.available}
-                style={{ background: colours.primary }}
-                onClick={() => {
-                  add(g);
-                  void navigate(`/mall/${encodeURIComponent(appId)}/cart`);
-                }}
-              >
-                {t("mall.buyNow")}
-              </Button>
-            </Flex>
-          </Card>
-        );
-      }}
-    </MallShell>
+    <section className="m-card">
+      <h2>{g.name}</h2>
+      <div className="m-price m-price-big">{formatMoney(g.price)}</div>
+      {g.faceValue && g.faceValue.amount > g.price.amount && <del className="m-muted">{formatMoney(g.faceValue)}</del>}
+      <dl className="m-desc">
+        {g.brandName && (
+          <>
+            <dt>{t("brand")}</dt>
+            <dd>{g.brandName}</dd>
+          </>
+        )}
+        <dt>{t("deliveryLabel")}</dt>
+        <dd>{t(`delivery.${g.delivery}`)}</dd>
+        {g.validDays !== null && (
+          <>
+            <dt>{t("validDays")}</dt>
+            <dd>{t("days", { n: g.validDays })}</dd>
+          </>
+        )}
+        {g.items.length > 0 && (
+          <>
+            <dt>{t("contains")}</dt>
+            <dd>{g.items.map((i) => `${i.name} ×${i.quantity}`).join("、")}</dd>
+          </>
+        )}
+      </dl>
+      {g.description && <p>{g.description}</p>}
+      <div className="m-row">
+        <Quantity value={qty} onChange={setQty} label={t("quantity")} />
+        <button
+          type="button"
+          className="m-btn"
+          disabled={!g.available}
+          onClick={() => {
+            add();
+            toast(t("added"), "success");
+          }}
+        >
+          {t("addToCart")}
+        </button>
+        <button
+          type="button"
+          className="m-btn m-btn-primary"
+          disabled={!g.available}
+          onClick={() => {
+            add();
+            navigate(`${mallBase(appId)}/cart`);
+          }}
+        >
+          {t("buyNow")}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** A quantity 1-10 (what the checkout accepts), typed or stepped. */
+export function Quantity({ value, onChange, label }: { value: number; onChange: (n: number) => void; label: string }) {
+  const set = (n: number) => onChange(Math.min(10, Math.max(1, Number.isFinite(n) ? Math.trunc(n) : 1)));
+  return (
+    <span className="m-qty">
+      <button type="button" aria-label="-1" onClick={() => set(value - 1)}>
+        −
+      </button>
+      <input type="number" inputMode="numeric" min={1} max={10} value={value} aria-label={label} onChange={(e) => set(Number(e.target.value))} />
+      <button type="button" aria-label="+1" onClick={() => set(value + 1)}>
+        +
+      </button>
+    </span>
   );
 }

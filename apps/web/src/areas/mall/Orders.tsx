@@ -1,44 +1,35 @@
-import { useQuery } from "@tanstack/react-query";
-import { Card, Empty, Flex, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import type { MallOrder, Page } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "./constants";
+import { Empty, mallBase, Spinner, type PageProps } from "./MallApp";
 import { mallCall } from "./mallApi";
-import { MallShell, useAppId } from "./MallShell";
+import { Link } from "./router";
+import { useLoad } from "./useLoad";
 
-export const STATE_COLOURS: Record<MallOrder["state"], string> = { paid: "blue", delivering: "processing", delivered: "green", failed: "red", refunded: "default" };
+/** A state's tag class: the colours the back-office's order list gives the same states. */
+export const STATE_TAG: Record<MallOrder["state"], string> = { paid: "m-tag-blue", delivering: "m-tag-blue", delivered: "m-tag-green", failed: "m-tag-red", refunded: "" };
 
 /** `/mall/:appId/orders`: the customer's orders in this mall. */
-export default function MallOrders() {
+export default function MallOrders({ appId }: PageProps) {
   const { t } = useTranslation();
-  const appId = useAppId();
-  const orders = useQuery({
-    queryKey: ["mall-orders", appId],
-    queryFn: async () => {
-      const r = await mallCall<Page<MallOrder>>(appId, "GET", "/orders?pageSize=50");
-      return r.ok ? r.data.list : [];
-    },
+  const orders = useLoad(`orders:${appId}`, async () => {
+    const r = await mallCall<Page<MallOrder>>(appId, "GET", "/orders?pageSize=50");
+    return r.ok ? r.data.list : [];
   });
   return (
-    <MallShell title={t("mall.tab.orders")} needsLogin>
-      {() => (
-        <Flex vertical gap={10}>
-          {orders.data?.length === 0 && <Empty description={t("mall.noOrders")} />}
-          {orders.data?.map((o) => (
-            <Link key={o.id} to={`/mall/${encodeURIComponent(appId)}/orders/${o.id}`} data-testid="mall-order">
-              <Card size="small">
-                <Flex justify="space-between">
-                  <Typography.Text type="secondary">{o.orderNo}</Typography.Text>
-                  <Tag color={STATE_COLOURS[o.state]}>{t(`mall.state.${o.state}`)}</Tag>
-                </Flex>
-                <div>{o.lines.map((l) => `${l.name} ×${l.quantity}`).join("、")}</div>
-                <Typography.Text strong>{formatMoney(o.amount)}</Typography.Text>
-              </Card>
-            </Link>
-          ))}
-        </Flex>
-      )}
-    </MallShell>
+    <div className="m-stack">
+      {orders.loading && !orders.data && <Spinner />}
+      {orders.data?.length === 0 && <Empty text={t("noOrders")} />}
+      {orders.data?.map((o) => (
+        <Link key={o.id} to={`${mallBase(appId)}/orders/${o.id}`} className="m-card" data-testid="mall-order">
+          <div className="m-between">
+            <span className="m-muted">{o.orderNo}</span>
+            <span className={`m-tag ${STATE_TAG[o.state]}`}>{t(`state.${o.state}`)}</span>
+          </div>
+          <div>{o.lines.map((l) => `${l.name} ×${l.quantity}`).join("、")}</div>
+          <strong>{formatMoney(o.amount)}</strong>
+        </Link>
+      ))}
+    </div>
   );
 }

@@ -6,7 +6,7 @@ import { MALL_ORDER_STATES, type MallOrder } from "@tessera/contracts";
 import { newRequestKey } from "../../api/hooks/funds";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
-import { STATE_COLOURS } from "../mall/Orders";
+import { STATE_COLOURS } from "../mall/orderStates";
 import { filtersOf, mallApi, mallKeys } from "./mall/api";
 
 /** `/sale/EquityOrder`: the mall's orders (codes masked), their delivery, and refunds (to the wallet payment or back onto the card). */

@@ -17,6 +17,7 @@ import type { Version } from "@tessera/contracts";
 import { chooserPathOf } from "../../api/area";
 import { useSession } from "../../api/hooks/account";
 import { useAuthDialogs } from "../auth/context";
+import { takeRequestedDialog } from "../../login/handoff";
 
 function Tile({ icon, title, text, color }: { icon: ReactNode; title: string; text: string; color: string }) {
   return (
@@ -56,7 +57,8 @@ export function Landing({ version }: { version: Version }) {
   const open = dialogs.open;
 
   useEffect(() => {
-    if (!token) open("login");
+    // The light first screen (src/login) may have been asked for the register dialog before the app came.
+    if (!token) open(takeRequestedDialog() ?? "login");
   }, [token, open, version]);
 
   const p = themeToken.colorPrimary;

@@ -1,10 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card, Flex, Typography } from "antd";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import type { MallBagCode } from "@tessera/contracts";
-import { customerCall } from "../client/customerApi";
-import { day } from "../client/format";
+import { customerCall } from "./customerApi";
+import { day } from "./format";
 
 /** The codes the customer bought in the mini-program malls (one request, shared by whoever asks). */
 export function useMallBagCodes() {
@@ -29,7 +28,8 @@ export function MallBagCodes() {
     <Card size="small" title={t("mall.bagCodes.title")} data-testid="bag-mall-codes">
       <Flex vertical gap={8}>
         {codes.data.map((c) => (
-          <Link key={c.deliveryId} to={`/mall/${encodeURIComponent(c.appId)}/orders/${c.orderId}`} style={{ color: "inherit" }}>
+          // The storefront is its own page (mall.html): a full page load, not a client-side navigation.
+          <a key={c.deliveryId} href={`/mall/${encodeURIComponent(c.appId)}/orders/${c.orderId}`} style={{ color: "inherit" }}>
             <Flex justify="space-between" align="center" gap={8} style={{ padding: "6px 0", borderBottom: "1px solid #f0f0f0" }}>
               <div style={{ minWidth: 0 }}>
                 <Typography.Text strong ellipsis style={{ display: "block" }}>
@@ -43,7 +43,7 @@ export function MallBagCodes() {
                 {c.expiresAt ? t("mall.bagCodes.until", { date: day(c.expiresAt) }) : t("mall.bagCodes.open")}
               </Typography.Text>
             </Flex>
-          </Link>
+          </a>
         ))}
       </Flex>
     </Card>
