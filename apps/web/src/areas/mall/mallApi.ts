@@ -1,31 +1,17 @@
 import { currentLang, mallI18n } from "./i18n";
 import { MALL_APP_ID_HEADER, MALL_LOGIN_EXPIRED, MALL_PRIVATE_CODE_HEADER, MALL_PROTOCOL_VERSION, MALL_SELLER_ID_HEADER, MALL_VERSION_HEADER } from "./constants";
 import { toast } from "./toast";
+import { createCustomerCall, type CallOptions, type CallResult } from "../../api/customerCall";
+
+export { customerSession, newRequestKey, type CallResult } from "../../api/customerCall";
 
 /**
- * The storefront's calls (spec 01 §7): the customer token of the card bag (localStorage `customer-token`,
- * the same customer account as areas/client/customerApi.ts, which the storefront does not import: it pulls
- * the back-office's i18n) with the mall's headers: `v` 1, the app id, the seller id the storefront call told
- * us, the experience version when opened from the beta QR, the private code when one was entered.
+ * The storefront's calls (spec 01 §7): the card bag's customer calls (api/customerCall.ts, light: the
+ * storefront passes its own texts and toast) with the mall's headers: `v` 1, the app id, the seller id the
+ * storefront call told us, the experience version when opened from the beta QR, the private code when one was entered.
  * Code 1007 (§8) clears the token and goes to this mall's login, with 'login state expired' at most once
  * per 5 s. Resolves to the data, or to the refusal after showing the server's message (never throws).
  */
-const CUSTOMER_TOKEN_KEY = "customer-token";
-const CUSTOMER_PHONE_KEY = "customer-phone";
-const EXPIRED_TOAST_WINDOW_MS = 5000;
-
-export const customerSession = {
-  token: () => window.localStorage.getItem(CUSTOMER_TOKEN_KEY),
-  set(token: string, phone: string) {
-    window.localStorage.setItem(CUSTOMER_TOKEN_KEY, token);
-    window.localStorage.setItem(CUSTOMER_PHONE_KEY, phone);
-  },
-  clear() {
-    window.localStorage.removeItem(CUSTOMER_TOKEN_KEY);
-    window.localStorage.removeItem(CUSTOMER_PHONE_KEY);
-  },
-};
-
 const sellerKey = (appId: string) => `mall-seller:${appId}`;
 const codeKey = (appId: string) => `mall-code:${appId}`;
 const betaKey = (appId: string) => `mall-beta:${appId}`;
@@ -39,48 +25,16 @@ export const mallStore = {
   setBeta: (appId: string) => window.sessionStorage.setItem(betaKey(appId), "1"),
 };
 
-export interface CallOptions {
-  body?: unknown;
-  /** Show the server's message as a toast (default true). */
-  toast?: boolean;
-}
-export type CallResult<T> = { ok: true; data: T } | { ok: false; code: number; msg: string };
-
 export const loginPathOf = (appId: string) => `/mall/${encodeURIComponent(appId)}/login`;
-let lastExpiredToast = -Infinity;
 
-/** One call with the customer token, without the mall's headers (the login itself). */
-export async function customerCall<T>(method: "GET" | "POST" | "PUT", path: string, options: CallOptions & { headers?: Record<string, string>; loginPath?: string } = {}): Promise<CallResult<T>> {
-  const headers: Record<string, string> = { lang: currentLang(), accept: "application/json", ...options.headers };
-  const token = customerSession.token();
-  if (token) headers["x-customer-token"] = token;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const body = await window
-    .fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
-    .then((res) => res.json() as Promise<{ code?: number; data?: unknown; msg?: string } | null>)
-    .catch(() => null);
-  if (!body || typeof body.code !== "number") {
-    const msg = mallI18n.t("msg.interface");
-    if (options.toast !== false) toast(msg, "error");
-    return { ok: false, code: 500, msg };
-  }
-  if (body.code === 1) return { ok: true, data: body.data as T };
-  const msg = body.msg ?? "";
-  if (body.code === MALL_LOGIN_EXPIRED && options.loginPath) {
-    customerSession.clear();
-    const now = Date.now();
-    if (now - lastExpiredToast >= EXPIRED_TOAST_WINDOW_MS) {
-      lastExpiredToast = now;
-      toast(msg || mallI18n.t("msg.loginExpired"), "error");
-    }
-    if (window.location.pathname !== options.loginPath) {
-      window.location.assign(`${options.loginPath}?back=${encodeURIComponent(window.location.pathname + window.location.search)}`);
-    }
-    return { ok: false, code: body.code, msg };
-  }
-  if (options.toast !== false) toast(msg, "error");
-  return { ok: false, code: body.code, msg };
-}
+/** One call with the customer token, without the mall's headers (the login itself); 1007 → the login given. */
+export const customerCall = createCustomerCall({
+  lang: currentLang,
+  toast: (msg) => toast(msg, "error"),
+  interfaceError: () => mallI18n.t("msg.interface"),
+  loginExpired: () => mallI18n.t("msg.loginExpired"),
+  expiredCode: MALL_LOGIN_EXPIRED,
+});
 
 export async function mallCall<T>(appId: string, method: "GET" | "POST" | "PUT", path: string, options: CallOptions = {}): Promise<CallResult<T>> {
   // The seller id comes from the storefront call: a page's first call learns it first.
@@ -95,10 +49,6 @@ export async function mallCall<T>(appId: string, method: "GET" | "POST" | "PUT",
   if (code) headers[MALL_PRIVATE_CODE_HEADER] = code;
   if (mallStore.beta(appId)) headers["x-mall-version"] = "beta";
   return customerCall<T>(method, `/api/mall/shop${path}`, { ...options, headers, loginPath: loginPathOf(appId) });
-}
-
-export function newRequestKey(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 export interface CartLine {
