@@ -9,6 +9,7 @@ import { createContext } from "../apps/server/src/context";
 import { openPostgres, type Database } from "../apps/server/src/db/database";
 import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
+import { jobRuns } from "../apps/server/src/platform/metrics";
 import { beijingText, pushSign } from "../apps/server/src/modules/commerce/courier";
 import { invariantProblems, orderPage } from "../apps/server/src/modules/commerce/repo";
 import { cpuMs } from "./lib/proc";
@@ -19,7 +20,11 @@ import { countStatements } from "./lib/statements";
  * Physical goods e-commerce (issue 28), three figures on a fresh PostgreSQL database:
  * - the brand's order list (`commodity/order/pager`, the call OrderRelated and RealGoodsOrders make):
  *   pages of 1,000 rows out of ORDERS orders seeded set-based, filtered by state, a date range and an
- *   order number keyword; p50/p99 over many calls (budget: p99 under 100 ms);
+ *   order number keyword; p50/p99 over LIST_CALLS calls after LIST_WARMUP unmeasured ones (budget: p99
+ *   under 100 ms). The app is started afresh after the seed, so the order-timer job's first look (a minute
+ *   after start) does not land in the list: the seed leaves some 166,000 unpaid orders older than the
+ *   unpaid window, a backlog the job closes 200 a minute, which a running shop never has. The line says
+ *   how many job runs ended during the list anyway;
  * - tracking pushes ingested per second at the courier push endpoint (Kuaidi100 subscription shape, signed),
  *   each with a distinct event, from concurrent clients (budget: at least 1,000/s);
  * - physical orders on ONE SKU from many concurrent buyers (stock enough), beside pgbench's TPC-B figure
@@ -28,7 +33,9 @@ import { countStatements } from "./lib/statements";
  */
 const ORDERS = Number(process.env.BENCH_COMMERCE_ORDERS ?? 1_000_000);
 const CLIENTS = 20;
-const LIST_CALLS = 200;
+const LIST_CALLS = 500;
+/** Pages asked for before the measured ones: the first calls compile the code paths and prepare the statements. */
+const LIST_WARMUP = 10;
 const SHIPMENTS = 2_000;
 const SALT = "bench-push-salt";
 const address = { name: "Han Meimei", phone: "13900139000", provinceCode: "440000", cityCode: "440300", countyCode: "440305", address: "Keyuan Road 2" };
@@ -95,25 +102,42 @@ async function seedOrders(database: Database, brandId: number, buyerId: number, 
   return (performance.now() - t0) / 1000;
 }
 
+/** Runs of the app's recurring jobs that have ended so far, by job (all outcomes). */
+async function jobRunsSoFar(): Promise<Map<string, number>> {
+  const runs = new Map<string, number>();
+  for (const v of (await jobRuns.get()).values) runs.set(String(v.labels.job), (runs.get(String(v.labels.job)) ?? 0) + v.value);
+  return runs;
+}
+
 /** The order list: LIST_CALLS pages of 1,000 with a state, a 30-day window and, every fifth call, an order number. */
 async function orderList(app: FastifyInstance, database: Database, token: string, brandId: number): Promise<string[]> {
+  const page = (i: number) => {
+    const start = 30 + ((i * 7) % 300);
+    const body: Record<string, unknown> = { page: 1 + (i % 3), pagesize: 1000, state: STATES[i % STATES.length], from: dayText(start + 30), to: dayText(start) };
+    if (i % 5 === 4) body.orderNo = `BN${String(1 + ((i * 104_729) % ORDERS)).padStart(14, "0")}`;
+    return app.inject({ method: "POST", url: "/api/ecommerce/commodity/order/pager", headers: { "x-auth-token": token }, payload: body });
+  };
+  for (let i = 0; i < LIST_WARMUP; i++) await page(LIST_CALLS + i);
   const latencies: number[] = [];
   let rows = 0;
   let errors = 0;
+  const jobs0 = await jobRunsSoFar();
   const listCosts = costs();
   for (let i = 0; i < LIST_CALLS; i++) {
-    const state = STATES[i % STATES.length];
-    const start = 30 + ((i * 7) % 300);
-    const body: Record<string, unknown> = { page: 1 + (i % 3), pagesize: 1000, state, from: dayText(start + 30), to: dayText(start) };
-    if (i % 5 === 4) body.orderNo = `BN${String(1 + ((i * 104_729) % ORDERS)).padStart(14, "0")}`;
     const t0 = performance.now();
-    const res = await app.inject({ method: "POST", url: "/api/ecommerce/commodity/order/pager", headers: { "x-auth-token": token }, payload: body });
+    const res = await page(i);
     latencies.push(performance.now() - t0);
     const json = res.json<{ code: number; data: { list: unknown[] } }>();
     if (json.code !== 1) errors++;
     else rows += json.data.list.length;
   }
   const listLine = listCosts.stop(LIST_CALLS, "page");
+  const jobsDuring =
+    [...(await jobRunsSoFar())]
+      .map(([job, n]) => [job, n - (jobs0.get(job) ?? 0)] as const)
+      .filter(([, n]) => n > 0)
+      .map(([job, n]) => `${job} ${n}`)
+      .join(", ") || "none";
   latencies.sort((a, b) => a - b);
   // The same filters straight on the database (the page and its count), to tell the SQL from the presenting.
   const sqlLatencies: number[] = [];
@@ -134,7 +158,7 @@ async function orderList(app: FastifyInstance, database: Database, token: string
   }
   sqlLatencies.sort((a, b) => a - b);
   const sqlLine = `order list SQL   p50 ${percentile(sqlLatencies, 0.5)} ms   p90 ${percentile(sqlLatencies, 0.9)} ms   p99 ${percentile(sqlLatencies, 0.99)} ms   (the same ${LIST_CALLS} pages and counts on the database alone)`;
-  return [`order list       p50 ${percentile(latencies, 0.5)} ms   p90 ${percentile(latencies, 0.9)} ms   p99 ${percentile(latencies, 0.99)} ms   (${LIST_CALLS} pages of up to 1,000 out of ${ORDERS.toLocaleString("en")} orders, state + 30-day range, order number every 5th; ${Math.round(rows / LIST_CALLS)} rows/page on average, ${errors} errors; budget: p99 under 100 ms)`, listLine, sqlLine];
+  return [`order list       p50 ${percentile(latencies, 0.5)} ms   p90 ${percentile(latencies, 0.9)} ms   p99 ${percentile(latencies, 0.99)} ms   (${LIST_CALLS} pages of up to 1,000 out of ${ORDERS.toLocaleString("en")} orders, state + 30-day range, order number every 5th, after ${LIST_WARMUP} unmeasured; ${Math.round(rows / LIST_CALLS)} rows/page on average, ${errors} errors; job runs meanwhile: ${jobsDuring}; budget: p99 under 100 ms)`, listLine, sqlLine];
 }
 
 /** Tracking pushes: CLIENTS clients, each push one new event for one of SHIPMENTS waybills. */
@@ -214,8 +238,9 @@ async function contendedOrders(app: FastifyInstance, skuId: string, seconds: num
 async function onPostgres(seconds: number, serverUrl: string): Promise<string[]> {
   const fresh = await freshDatabase(serverUrl, `tessera_commerce_bench_${process.pid}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-commerce-bench-"));
-  const env = await open(await openPostgres(fresh.url, CLIENTS), dataDir);
-  const { app, database } = env;
+  let env = await open(await openPostgres(fresh.url, CLIENTS), dataDir);
+  let app = env.app;
+  const database = env.database;
   try {
     const brand = await benchMerchant(app, 0);
     const buyer = await benchMerchant(app, 1);
@@ -224,6 +249,10 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
     const skuId = added.skus[0]?.id ?? "";
     const seedSeconds = await seedOrders(database, Number(brand.merchantId), Number(buyer.merchantId), Number(skuId), Number(added.id));
     const lines = [`commerce seed    ${seedSeconds.toFixed(1).padStart(7)} s for ${ORDERS.toLocaleString("en")} orders and their lines (set-based)`];
+    // A restart after the seed: the jobs' first looks are a minute away again (see the header).
+    await env.close();
+    env = await open(database, dataDir);
+    app = env.app;
     lines.push(...(await orderList(app, database, brand.token, Number(brand.merchantId))));
     lines.push(...(await trackingPushes(app, database, seconds)));
     const orders = await contendedOrders(app, skuId, seconds);

@@ -365,10 +365,25 @@ export async function refundItem(tx: Executor, id: number, amount: number, retur
 const ORDER_LIST_COLUMNS = [
   "id", "order_no", "purchaser_id", "brand_id", "kind", "state", "goods_amount", "freight", "pay_amount", "refunded_amount", "currency",
   "consignee_name", "consignee_phone", "province_code", "city_code", "county_code", "region_names", "address", "remark", "close_reason",
-  "created_at", "paid_at", "shipped_at", "received_at", "completed_at", "closed_at",
 ] as const;
-/** An order as its reply needs it. */
-export type OrderListRow = Pick<OrderRow, (typeof ORDER_LIST_COLUMNS)[number]>;
+type OrderTime = "created_at" | "paid_at" | "shipped_at" | "received_at" | "completed_at" | "closed_at";
+/**
+ * An order as its reply needs it, its times already as the reply's ISO text (UTC, milliseconds, "Z"):
+ * the database writes them, so a page of 1,000 makes no Date objects only to print them again.
+ */
+export type OrderListRow = Pick<OrderRow, (typeof ORDER_LIST_COLUMNS)[number]> & { created_at: string } & { [K in Exclude<OrderTime, "created_at">]: string | null };
+
+/**
+ * A timestamp as JavaScript's toISOString prints it. Both cut (not round) to the millisecond: pg's date
+ * parser hands JavaScript the microseconds as a fraction of a millisecond, which Date drops.
+ */
+const isoText = <T extends string | null, C extends OrderTime = OrderTime>(column: C) => sql<T>`to_char(${sql.ref(`commerce_orders.${column}`)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(column);
+
+/** An order read whole, in the list's shape (one order's reply goes through the same presenter). */
+export function asListRow(o: Pick<OrderRow, (typeof ORDER_LIST_COLUMNS)[number] | OrderTime>): OrderListRow {
+  const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+  return { ...o, created_at: new Date(o.created_at).toISOString(), paid_at: iso(o.paid_at), shipped_at: iso(o.shipped_at), received_at: iso(o.received_at), completed_at: iso(o.completed_at), closed_at: iso(o.closed_at) };
+}
 
 export async function orderPage(
   db: Executor,
@@ -382,7 +397,17 @@ export async function orderPage(
   if (f.to) q = q.where("created_at", "<", f.to);
   const [rows, count] = await Promise.all([
     // Newest first by time (then id): the (merchant, state, created_at, id) indexes serve the date range and the order (0109).
-    q.select(ORDER_LIST_COLUMNS).orderBy("created_at", "desc").orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
+    // The order names the table's columns: a bare created_at would be the ISO text of the select list
+    // (PostgreSQL matches output names first), sorted as text, without the index.
+    q
+      .select(ORDER_LIST_COLUMNS)
+      .select(isoText<string, "created_at">("created_at"))
+      .select((["paid_at", "shipped_at", "received_at", "completed_at", "closed_at"] as const).map((c) => isoText<string | null>(c)))
+      .orderBy("commerce_orders.created_at", "desc")
+      .orderBy("commerce_orders.id", "desc")
+      .offset(f.offset)
+      .limit(f.limit)
+      .execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };

@@ -417,7 +417,7 @@ export class CommerceService {
       [purchaser.id, purchaser.name],
       [first.merchant_id, first.brand_name],
     ]);
-    return presentOrder(row, items, null, names, this.deps.config.autoConfirmDays * 86_400_000);
+    return presentOrder(repo.asListRow(row), items, null, names, this.deps.config.autoConfirmDays * 86_400_000);
   }
 
   private async presentReplay(id: number): Promise<CommerceOrder> {
@@ -552,13 +552,13 @@ export class CommerceService {
     const o = await repo.orderOf(this.db, id);
     const me = tenantOf(actor);
     if (!o || (o.purchaser_id !== me && o.brand_id !== me)) throw notFoundOrder();
-    const [p] = await this.presentOrders([o], true);
+    const [p] = await this.presentOrders([repo.asListRow(o)], true);
     if (!p) throw notFoundOrder();
     return p;
   }
 
   private async presentOne(o: repo.OrderRow): Promise<CommerceOrder> {
-    const [p] = await this.presentOrders([o], true);
+    const [p] = await this.presentOrders([repo.asListRow(o)], true);
     if (!p) throw notFoundOrder();
     return p;
   }
@@ -938,7 +938,7 @@ export class CommerceService {
   }
 }
 
-/** One order as the contract shows it, from its row, its lines, its shipment and the merchants' names. */
+/** One order as the contract shows it, from its row (times already ISO text), its lines, its shipment and the merchants' names. */
 function presentOrder(o: repo.OrderListRow, items: repo.ItemRow[], shipment: Shipment | null, names: Map<number, string>, autoMs: number): CommerceOrder {
   const m = (amount: number) => ({ amount, currency: o.currency });
   return {
@@ -962,13 +962,13 @@ function presentOrder(o: repo.OrderListRow, items: repo.ItemRow[], shipment: Shi
     closeReason: o.close_reason,
     items: items.map((i) => ({ id: String(i.id), skuId: String(i.sku_id), commodityId: String(i.commodity_id), name: i.name, specs: i.specs, unitPrice: m(i.unit_price), quantity: i.quantity, amount: m(i.amount), refunded: m(i.refunded), returnedQty: i.returned_qty })),
     shipment,
-    createdAt: new Date(o.created_at).toISOString(),
-    paidAt: iso(o.paid_at),
-    shippedAt: iso(o.shipped_at),
-    receivedAt: iso(o.received_at),
-    completedAt: iso(o.completed_at),
-    closedAt: iso(o.closed_at),
-    autoConfirmAt: (o.state === "shipped" || o.state === "received") && o.shipped_at ? new Date(new Date(o.shipped_at).getTime() + autoMs).toISOString() : null,
+    createdAt: o.created_at,
+    paidAt: o.paid_at,
+    shippedAt: o.shipped_at,
+    receivedAt: o.received_at,
+    completedAt: o.completed_at,
+    closedAt: o.closed_at,
+    autoConfirmAt: (o.state === "shipped" || o.state === "received") && o.shipped_at ? new Date(Date.parse(o.shipped_at) + autoMs).toISOString() : null,
   };
 }
 
