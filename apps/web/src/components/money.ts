@@ -1,4 +1,6 @@
-import { CURRENCY_MINOR_DIGITS, type Currency, type Money } from "@tessera/contracts";
+import type { Money } from "@tessera/contracts";
+// The contracts' values without zod: the storefront (its own light entry) formats money with this file too.
+import { CURRENCY_MINOR_DIGITS, type Currency } from "@tessera/contracts/light";
 
 /** Currency symbols shown before an amount. */
 export const CURRENCY_SYMBOLS: Record<Currency, string> = { CNY: "¥", USD: "US$", HKD: "HK$" };

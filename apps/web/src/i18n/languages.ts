@@ -1,5 +1,5 @@
 // The language list alone (no schemas): the light login screen (src/login) uses this file too.
-import { DEFAULT_LANG, isLang, type Lang } from "@tessera/contracts/lang";
+import { DEFAULT_LANG, isLang, type Lang } from "@tessera/contracts/light";
 
 /**
  * Language names are shown in their own language whatever the interface language is, so the

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { Version } from "@tessera/contracts";
-import { LANGS, type Lang } from "@tessera/contracts/lang";
+import { LANGS, type Lang } from "@tessera/contracts/light";
 import { LANG_STORAGE_KEY, LANG_TAGS, LANGUAGE_NAMES } from "../i18n/languages";
 import { LogoMark } from "../components/LogoMark";
 import { requestDialog } from "./handoff";

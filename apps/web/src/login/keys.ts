@@ -1,6 +1,6 @@
 /**
- * The landing's cards on the light screen: [title, text] keys of core.json, as in
- * components/landing/Landing.tsx (keys.test.ts checks that core.json has every key the screen shows).
+ * The landing's cards, for the light screen and components/landing/Landing.tsx alike: [title, text] keys
+ * of core.json (light.test.ts checks that core.json has every key the screen shows).
  */
 export const TILES = [
   ["landing.goods.topUp", "landing.goods.topUpText"],

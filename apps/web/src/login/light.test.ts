@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isValidElement } from "react";
 import { describe, expect, it } from "vitest";
-import { LANGS } from "@tessera/contracts/lang";
+import { LANGS } from "@tessera/contracts/light";
 import { SESSION_KEYS } from "../api/tokens";
 import { FEATURES, STEPS, TILES } from "./keys";
 import { LightLanding } from "./LightLanding";

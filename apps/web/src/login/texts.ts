@@ -1,5 +1,5 @@
 import type { Version } from "@tessera/contracts";
-import type { Lang } from "@tessera/contracts/lang";
+import type { Lang } from "@tessera/contracts/light";
 import { defaultLangFor, LANG_STORAGE_KEY } from "../i18n/languages";
 import { FOLDER_OF } from "../i18n/resources";
 

@@ -1,4 +1,6 @@
+import type { Insertable } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
+import type { MallTables } from "./tables";
 
 /**
  * The mall's SQL, on its own tables only. What it needs of other modules' rows comes through their
@@ -37,18 +39,8 @@ export async function takeSms(tx: Tx, merchantId: number, now: Date): Promise<nu
   return undefined;
 }
 
-export interface NewDelivery {
-  order_id: number;
-  goods_id: number;
-  name: string;
-  kind: "code" | "topup";
-  state: "processing" | "success" | "failed";
-  card_id: number | null;
-  purchase_no: string | null;
-  account: string | null;
-  expires_at: Date | null;
-  created_at: Date;
-}
+/** A delivery row as a checkout writes it. */
+export type NewDelivery = Insertable<MallTables["mall_deliveries"]>;
 
 /**
  * A checkout's deliveries in one statement with what goes with them: the customer seen in this mall

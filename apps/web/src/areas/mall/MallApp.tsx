@@ -1,13 +1,16 @@
 import { useEffect, useState, type CSSProperties, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Storefront } from "@tessera/contracts";
-import { isLang, LANGS } from "@tessera/contracts/lang";
-import { DEFAULT_COLOURS, MALL_THEME_COLOURS } from "./constants";
+import { isLang, LANGS, MALL_THEME_COLOURS } from "@tessera/contracts/light";
+
 import { chooseLang, LANGUAGE_NAMES } from "./i18n";
 import { Icon, type IconName } from "./icons";
 import { customerSession, loginPathOf, mallCall, mallStore } from "./mallApi";
 import { Link, navigate, useMallLocation, type MallRoute } from "./router";
 import { mallTabs } from "./tabs";
+
+/** A theme number outside 1-4 (none chosen yet) shows the default blue. */
+const DEFAULT_COLOURS = { primary: "#1677ff", tint: "#e6f4ff" };
 import { Toasts } from "./toast";
 import { useLoad } from "./useLoad";
 import MallCart from "./Cart";

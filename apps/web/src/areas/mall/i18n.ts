@@ -1,6 +1,9 @@
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
-import { isLang, type Lang } from "@tessera/contracts/lang";
+import { isLang, type Lang } from "@tessera/contracts/light";
+import { LANG_STORAGE_KEY, LANG_TAGS } from "../../i18n/languages";
+
+export { LANGUAGE_NAMES } from "../../i18n/languages";
 
 /**
  * The storefront's i18next: its own small texts (locales/<lang>.json, the storefront's keys only, plus the
@@ -8,12 +11,8 @@ import { isLang, type Lang } from "@tessera/contracts/lang";
  * chunk (about 100 kB gzip per language). The language is the one the whole product remembers
  * (localStorage `lang`, as in src/i18n), else simplified Chinese.
  */
-export const LANG_STORAGE_KEY = "lang";
-const FOLDER_OF: Record<Lang, string> = { cn: "zh-CN", tw: "zh-TW", en: "en" };
-export const LANGUAGE_NAMES: Record<Lang, string> = { cn: "简体中文", tw: "繁體中文", en: "English" };
-
 const loaders = import.meta.glob<Record<string, unknown>>("./locales/*.json", { import: "default" });
-const load = (lang: Lang) => loaders[`./locales/${FOLDER_OF[lang]}.json`]!();
+const load = (lang: Lang) => loaders[`./locales/${LANG_TAGS[lang]}.json`]!();
 
 export const mallI18n = i18next.createInstance();
 
@@ -33,7 +32,7 @@ export async function initMallI18n(): Promise<void> {
     returnNull: false,
     initAsync: false,
   });
-  document.documentElement.lang = FOLDER_OF[lang];
+  document.documentElement.lang = LANG_TAGS[lang];
 }
 
 /** The reader's choice, remembered for the whole product. */
@@ -41,5 +40,5 @@ export async function chooseLang(lang: Lang): Promise<void> {
   window.localStorage.setItem(LANG_STORAGE_KEY, lang);
   if (!mallI18n.hasResourceBundle(lang, "translation")) mallI18n.addResourceBundle(lang, "translation", await load(lang));
   await mallI18n.changeLanguage(lang);
-  document.documentElement.lang = FOLDER_OF[lang];
+  document.documentElement.lang = LANG_TAGS[lang];
 }

@@ -1,5 +1,5 @@
 import { currentLang, mallI18n } from "./i18n";
-import { MALL_APP_ID_HEADER, MALL_LOGIN_EXPIRED, MALL_PRIVATE_CODE_HEADER, MALL_PROTOCOL_VERSION, MALL_SELLER_ID_HEADER, MALL_VERSION_HEADER } from "./constants";
+import { CODE, MALL_APP_ID_HEADER, MALL_PRIVATE_CODE_HEADER, MALL_PROTOCOL_VERSION, MALL_SELLER_ID_HEADER, MALL_VERSION_HEADER } from "@tessera/contracts/light";
 import { toast } from "./toast";
 import { createCustomerCall, type CallOptions, type CallResult } from "../../api/customerCall";
 
@@ -33,7 +33,7 @@ export const customerCall = createCustomerCall({
   toast: (msg) => toast(msg, "error"),
   interfaceError: () => mallI18n.t("msg.interface"),
   loginExpired: () => mallI18n.t("msg.loginExpired"),
-  expiredCode: MALL_LOGIN_EXPIRED,
+  expiredCode: CODE.MALL_LOGIN_EXPIRED,
 });
 
 export async function mallCall<T>(appId: string, method: "GET" | "POST" | "PUT", path: string, options: CallOptions = {}): Promise<CallResult<T>> {

@@ -18,6 +18,10 @@ import { chooserPathOf } from "../../api/area";
 import { useSession } from "../../api/hooks/account";
 import { useAuthDialogs } from "../auth/context";
 import { takeRequestedDialog } from "../../login/handoff";
+import { FEATURES, STEPS, TILES } from "../../login/keys";
+
+const TILE_ICONS = [<ThunderboltOutlined key="topUp" />, <CreditCardOutlined key="cardSecret" />, <GiftOutlined key="coupon" />, <WalletOutlined key="funds" />];
+const FEATURE_ICONS = [<ShopOutlined key="purchaser" />, <AuditOutlined key="supplier" />, <ApiOutlined key="api" />, <SafetyCertificateOutlined key="security" />];
 
 function Tile({ icon, title, text, color }: { icon: ReactNode; title: string; text: string; color: string }) {
   return (
@@ -62,18 +66,9 @@ export function Landing({ version }: { version: Version }) {
   }, [token, open, version]);
 
   const p = themeToken.colorPrimary;
-  const tiles = [
-    { icon: <ThunderboltOutlined />, title: t("landing.goods.topUp"), text: t("landing.goods.topUpText") },
-    { icon: <CreditCardOutlined />, title: t("landing.goods.cardSecret"), text: t("landing.goods.cardSecretText") },
-    { icon: <GiftOutlined />, title: t("landing.goods.coupon"), text: t("landing.goods.couponText") },
-    { icon: <WalletOutlined />, title: t("landing.goods.funds"), text: t("landing.goods.fundsText") },
-  ];
-  const features = [
-    { icon: <ShopOutlined />, title: t("landing.features.purchaser"), text: t("landing.features.purchaserText") },
-    { icon: <AuditOutlined />, title: t("landing.features.supplier"), text: t("landing.features.supplierText") },
-    { icon: <ApiOutlined />, title: t("landing.features.api"), text: t("landing.features.apiText") },
-    { icon: <SafetyCertificateOutlined />, title: t("landing.features.security"), text: t("landing.features.securityText") },
-  ];
+  // The same cards as the light first screen (login/keys.ts), with their icons.
+  const tiles = TILES.map(([title, text], i) => ({ icon: TILE_ICONS[i], title: t(title), text: t(text) }));
+  const features = FEATURES.map(([title, text], i) => ({ icon: FEATURE_ICONS[i], title: t(title), text: t(text) }));
 
   return (
     <div>
@@ -147,12 +142,7 @@ export function Landing({ version }: { version: Version }) {
           </Typography.Title>
           <Steps
             current={-1}
-            items={[
-              { title: t("landing.steps.register"), content: t("landing.steps.registerText") },
-              { title: t("landing.steps.verify"), content: t("landing.steps.verifyText") },
-              { title: t("landing.steps.dock"), content: t("landing.steps.dockText") },
-              { title: t("landing.steps.trade"), content: t("landing.steps.tradeText") },
-            ]}
+            items={STEPS.map(([title, text]) => ({ title: t(title), content: t(text) }))}
           />
         </Card>
       </div>
