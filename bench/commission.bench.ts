@@ -90,7 +90,7 @@ async function closeFigures(serverUrl: string): Promise<string> {
       FROM purchase_orders WHERE id % ${Math.floor(ORDERS / REFUNDS)} = 0`.execute(db);
     await sql`ANALYZE`.execute(db);
     const seedSeconds = ((performance.now() - seeded) / 1000).toFixed(0);
-    const commission = new CommissionService({ db, clock: { now: () => now }, orderMovements: orderMovementsSql, activeBindings, payRebates: () => Promise.resolve(0) });
+    const commission = new CommissionService({ db, clock: { now: () => now }, orderMovements: orderMovementsSql, activeBindings, payRebates: () => Promise.resolve(0), holdDays: 7 });
     const started = performance.now();
     const r = await commission.close(month, null);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

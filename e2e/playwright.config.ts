@@ -77,6 +77,9 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // The local courier simulator's tracking events two seconds apart (commerce journey).
       COURIER_SIM_STEP_SECONDS: "2",
+      // Commission statements held for refunds 45 days after their month (commission journey: last month's
+      // statement is always still on hold, whatever today's date).
+      COMMISSION_HOLD_DAYS: "45",
       // The operator account the first start creates (journeys sign in to /ops with it).
       OPS_EMAIL: E2E_OPERATOR.email,
       OPS_PASSWORD: E2E_OPERATOR.password,

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
 import { loginToken, registerAccount, useSession } from "../support/api";
-import { E2E_OPERATOR } from "../support/operator";
+import { E2E_OPERATOR, operatorPage } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
 import { answerConfirm } from "../support/confirm";
 
@@ -26,16 +26,6 @@ const PROOF_PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
   "base64",
 );
-
-async function operatorPage(browser: Browser, who: { email: string; password: string }): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/ops/login");
-  await page.getByTestId("ops-email").fill(who.email);
-  await page.getByTestId("ops-password").fill(who.password);
-  await page.getByTestId("ops-login").click();
-  await expect(page).toHaveURL(/\/ops\/Reviews/);
-  return page;
-}
 
 test("top-up notice, operator confirmation, balance and fund-change row, xlsx export", async ({ page, request, browser }) => {
   const account = await registerAccount(request);

@@ -3,15 +3,16 @@ import { expect as baseExpect, test, type APIRequestContext, type Browser, type 
 import { loginToken, PASSWORD, readCode, registerAccount, uniqueEmail, verifyRealName, type Account } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { documentPng } from "../support/images";
-import { E2E_OPERATOR } from "../support/operator";
+import { E2E_OPERATOR, operatorPage } from "../support/operator";
 import { chooseOption } from "../support/select";
 
 /**
  * Brand stores, write-off and payment collection (issue 27): a brand imports its stores from the xlsx
  * template, binds a clerk and downloads a store's QR code; the clerk, on a phone, redeems a voucher a
  * purchaser bought through purchasing and is refused the second time; the day's settlement document shows
- * it (the brand was paid at the sale, not again); the brand onboards to the payment aggregator (rejected once, fixed,
- * approved, confirmed, signed), a payer pays its collection code on a phone and the brand refunds part.
+ * it and pays the voucher's price, held since the sale, into the brand's income; the brand onboards to the
+ * payment aggregator (rejected once in the operator console, fixed, approved there, confirmed, signed), a payer
+ * pays its collection code on a phone and the brand refunds part.
  */
 const expect = baseExpect.configure({ timeout: 30_000 });
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
@@ -108,7 +109,11 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   }
   await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 10_000, reason: "e2e", requestKey: `e2e-st-${buyer.merchantId}` });
   await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 10_000, requestKey: `e2e-st-move-${buyer.merchantId}` });
+  const incomeOf = async () => (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo")).balances.income.amount;
+  const incomeBefore = await incomeOf();
   const order = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/orders", { goodsId: String(goods.id), quantity: 1, orderNo: `PO${stamp}` });
+  // A store voucher pays the brand when it is used: the sale leaves the brand's income as it was.
+  expect(await incomeOf()).toBe(incomeBefore);
   const bought = await call<{ list: { id: string }[] }>(request, buyerToken, "get", `/api/card-user/purchasedCards?orderId=${order.id}`);
   const [voucher] = await call<{ cardNumber: string; cardSecret: string }[]>(request, buyerToken, "post", "/api/card-user/purchasedCards/reveal", { ids: bought.list.map((c) => c.id) });
   if (!voucher) throw new Error("no voucher");
@@ -134,19 +139,26 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await shot(phone, "clerk-refused");
   expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
-  // 6. The day closes (the operator runs the settlement the nightly job would run): one document; the brand was
-  //    paid when the voucher was sold, so its income does not grow again.
-  const incomeOf = async () => (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo")).balances.income.amount;
-  const before = await incomeOf();
+  // 6. The day closes: the operator runs for today what the nightly job runs after 01:00 tomorrow (T+1; the
+  //    server tests move their clock instead). One document; it pays the voucher's price, held in escrow since
+  //    the sale, into the brand's income, and the brand's fund changes show it.
+  expect(await incomeOf()).toBe(incomeBefore);
   const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
   const run = await call<{ documents: number }>(request, ops, "post", "/api/ops/stores/settle", { day: today });
   expect(run.documents).toBeGreaterThanOrEqual(1);
-  expect(await incomeOf()).toBe(before);
+  expect(await incomeOf()).toBe(incomeBefore + 1800);
   await page.goto("/business/WriteFunDoc");
+  await expect(page.locator(".ant-table-row").filter({ hasText: "南山科技园店" })).toContainText("¥18.00");
   await page.getByTestId("doc-南山科技园店").click();
   await expect(page.getByRole("cell", { name: `奶茶兑换券${stamp}` })).toBeVisible();
   await shot(page, "settlement-doc");
   await page.keyboard.press("Escape");
+  await page.goto("/business/ChangesFunds");
+  await expect(page.locator(".ant-table-row").filter({ hasText: "门店核销结算" }).first()).toContainText("18.00");
+  await page.goto("/business/WriteAccount");
+  await expect(page.getByTestId("account-settled")).toContainText("¥18.00");
+  await expect(page.getByTestId("account-awaiting")).toContainText("¥0.00");
+  await shot(page, "write-account");
 
   // 7. Aggregated onboarding: filled, submitted, rejected with a reason, fixed, approved, confirmed, signed.
   await page.goto("/business/aggregateIncoming");
@@ -166,18 +178,44 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   const licence = page.waitForEvent("filechooser");
   await page.getByRole("button", { name: "上传营业执照" }).click();
   await (await licence).setFiles({ name: "licence.png", mimeType: "image/png", buffer: documentPng("营业执照") });
-  await expect(page.getByText("已上传")).toBeVisible();
+  await expect(page.getByTestId("apply-licence-done")).toBeVisible();
+  // The legal person's ID card, both sides, as the aggregator asks.
+  await page.getByTestId("apply-submit").click();
+  await expect(page.getByText("请上传法人身份证人像面").first()).toBeVisible();
+  for (const [testId, name, text] of [
+    ["apply-id-front-upload", "id-front.png", "身份证人像面"],
+    ["apply-id-back-upload", "id-back.png", "身份证国徽面"],
+  ] as const) {
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByTestId(testId).click();
+    await (await chooser).setFiles({ name, mimeType: "image/png", buffer: documentPng(text) });
+  }
+  await expect(page.getByTestId("apply-id-back-done")).toBeVisible();
   await page.getByTestId("apply-submit").click();
   await expect(page.getByTestId("apply-state")).toContainText("审核中");
-  const pending = await call<{ list: { id: string }[] }>(request, ops, "get", `/api/ops/queues/paymentApply/items?state=pending&merchantId=${brand.merchantId}`);
-  const itemId = pending.list[0]?.id ?? "";
-  await call(request, ops, "post", `/api/ops/queues/paymentApply/items/${itemId}/reject`, { reason: "营业执照不清晰" });
+  // The operator reviews it in the console (the local aggregator's review queue), and rejects it once.
+  const opsConsole = await operatorPage(browser);
+  const review = async () => {
+    await opsConsole.goto("/ops/Reviews?queue=paymentApply");
+    await opsConsole.getByTestId(`review-${brand.merchantId}`).click();
+    return opsConsole.locator(".ant-drawer");
+  };
+  let drawer = await review();
+  await expect(drawer).toContainText("晨光茶饮品牌有限公司");
+  await drawer.getByTestId("reject").click();
+  await drawer.getByTestId("reject-reason-input").fill("营业执照不清晰");
+  await drawer.getByTestId("reject-confirm").click();
+  await expect(opsConsole.locator(".ant-message")).toContainText("已驳回");
   await page.reload();
   await expect(page.getByTestId("apply-rejected")).toContainText("营业执照不清晰");
   await shot(page, "apply-rejected");
   await page.getByTestId("apply-submit").click();
   await expect(page.getByTestId("apply-state")).toContainText("审核中");
-  await call(request, ops, "post", `/api/ops/queues/paymentApply/items/${itemId}/approve`, {});
+  drawer = await review();
+  await expect(drawer).toContainText("身份证国徽面");
+  await shot(opsConsole, "ops-payment-review");
+  await drawer.getByTestId("approve").click();
+  await expect(opsConsole.locator(".ant-message")).toContainText("已通过");
   await page.reload();
   await page.getByTestId("apply-confirm").click();
   const signHref = await page.getByTestId("apply-sign-link").getAttribute("href");

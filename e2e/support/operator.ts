@@ -1,2 +1,15 @@
+import { expect, type Browser, type Page } from "@playwright/test";
+
 /** The platform operator the e2e server creates at first start (OPS_EMAIL / OPS_PASSWORD). */
 export const E2E_OPERATOR = { email: "ops@tessera.local", password: "Operator#2026" } as const;
+
+/** A browser page of the operator console, logged in through its login page (lands on the review queues). */
+export async function operatorPage(browser: Browser, who: { email: string; password: string } = E2E_OPERATOR): Promise<Page> {
+  const page = await (await browser.newContext({ locale: "zh-CN" })).newPage();
+  await page.goto("/ops/login");
+  await page.getByTestId("ops-email").fill(who.email);
+  await page.getByTestId("ops-password").fill(who.password);
+  await page.getByTestId("ops-login").click();
+  await expect(page).toHaveURL(/\/ops\/Reviews/);
+  return page;
+}

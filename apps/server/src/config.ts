@@ -38,6 +38,8 @@ export interface Config {
   withdrawalsPerDay: number;
   /** Run the daily T+1 supplier payout in this process. */
   autoPayout: boolean;
+  /** A closed commission statement is held for refunds this many days after its month's last day before it can be confirmed (paid). */
+  commissionHoldDays: number;
   /** Deliver open-API callbacks to loopback and private addresses too (local testing only). */
   callbackAllowPrivateNetworks: boolean;
   /** Where uploaded files live: DATA_DIR/files, or an S3-compatible object store. */
@@ -216,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invoiceSellerAddress: env.INVOICE_SELLER_ADDRESS || "深圳市南山区科技园 0755-86000000",
     withdrawalsPerDay: int("WITHDRAWALS_PER_DAY", 3, env),
     autoPayout: oneOf("AUTO_PAYOUT", ["true", "false"], "true", env) === "true",
+    commissionHoldDays: int("COMMISSION_HOLD_DAYS", 7, env),
     callbackAllowPrivateNetworks: oneOf("CALLBACK_ALLOW_PRIVATE_NETWORKS", ["true", "false"], "false", env) === "true",
     ops: { metricsToken: env.METRICS_TOKEN || undefined, drainDelayMs: int("DRAIN_DELAY_MS", 0, env), drainTimeoutMs: int("DRAIN_TIMEOUT_MS", 15_000, env) },
     storage: storageConfig(env),

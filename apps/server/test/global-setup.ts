@@ -31,7 +31,13 @@ async function pgliteTemplate(): Promise<string> {
   const database = await openPglite(building);
   await migrate(database);
   await database.close();
-  renameSync(building, dir);
+  try {
+    renameSync(building, dir);
+  } catch (err) {
+    // Another run (a second vitest started at the same time) built the same template first: use it.
+    if (!existsSync(dir)) throw err;
+    rmSync(building, { recursive: true, force: true });
+  }
   return dir;
 }
 

@@ -48,6 +48,15 @@ export function isCardBusinessType(t: BusinessType): boolean {
   return CARD_BUSINESS_TYPES.includes(t);
 }
 
+/**
+ * Business types whose codes are vouchers used at the brand's stores: the purchaser's money waits in the
+ * platform's escrow until a code is redeemed, and the store's settlement document pays the brand (T+1).
+ */
+export const REDEEMED_AT_STORE_TYPES: readonly BusinessType[] = ["card_voucher"];
+export function paidOnRedemption(t: BusinessType): boolean {
+  return REDEEMED_AT_STORE_TYPES.includes(t);
+}
+
 export const CARD_STATES = ["available", "sold", "void", "expired"] as const;
 export type CardState = (typeof CARD_STATES)[number];
 

@@ -46,6 +46,9 @@ export const applyReq = z.strictObject({
   bankAccount: z.string().trim().max(30, { error: "collection.bankAccountInvalid" }).default(""),
   bankAccountName: req("collection.accountNameEmpty", 100).default(""),
   licenceImage: z.string().trim().max(200).default(""),
+  /** The legal person's ID card, front (portrait side; applyment4sub id_card_copy) and back (national emblem side; id_card_national). */
+  idCardFront: z.string().trim().max(200).default(""),
+  idCardBack: z.string().trim().max(200).default(""),
 });
 export type ApplyReq = z.infer<typeof applyReq>;
 
@@ -67,6 +70,10 @@ export const applyRecord = z.object({
   bankAccountName: z.string(),
   licenceImage: z.string(),
   licenceUrl: z.string().nullable(),
+  idCardFront: z.string(),
+  idCardFrontUrl: z.string().nullable(),
+  idCardBack: z.string(),
+  idCardBackUrl: z.string().nullable(),
   rejectReason: z.string().nullable(),
   signUrl: z.string().nullable(),
   subMchid: z.string().nullable(),
@@ -96,6 +103,8 @@ export const payCode = z.object({
 });
 export type PayCode = z.infer<typeof payCode>;
 export const payCodePage = pageOf(payCode);
+/** `GET paymentCodes?storeId=`: the collection codes bound to a store (BrandStore shows them with the store). */
+export const storePayCodeQuery = pageQuery.extend({ storeId: idString });
 
 /** What the payer's page shows for a code (public). */
 export const payCodeInfo = z.object({ merchantName: z.string(), codeName: z.string(), currency: z.enum(["CNY", "USD", "HKD"]) });
@@ -143,6 +152,8 @@ export const payRefund = z.object({
   orderId: z.string(),
   orderNo: z.string(),
   amount: money,
+  /** The share of the payment's fee this refund gave back (from the platform's fees; the merchant's income paid the rest). */
+  feeBack: money,
   state: z.enum(PAY_REFUND_STATES),
   reason: z.string(),
   failReason: z.string().nullable(),

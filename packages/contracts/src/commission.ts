@@ -8,8 +8,8 @@ import { pageOf, pageQuery } from "./paging";
  * a provider's rules (a rate by business type and by brand, with validity dates); each month's close
  * turns the orders of the merchants the provider serves into accrual lines (successful orders of the
  * month) and clawback lines (refunds of the month, of orders of any month), per served merchant, into a
- * statement; the provider confirms a statement and its closing amount moves into its commission
- * account through the ledger once. A negative month carries forward into the next one's opening.
+ * statement; once the refund window after the month has passed (payableFrom) the provider confirms a
+ * statement and its closing amount moves into its fund (income) account through the ledger once. A negative month carries forward into the next one's opening.
  */
 
 const PERIOD_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -58,6 +58,8 @@ export const commissionStatement = z.object({
   lines: z.number().int(),
   state: z.enum(STATEMENT_STATES),
   closedAt: z.string(),
+  /** The first day (YYYY-MM-DD, UTC+8) it can be confirmed: the month's last day plus the refund window's days. */
+  payableFrom: z.string(),
   paidAt: z.string().nullable(),
 });
 export type CommissionStatement = z.infer<typeof commissionStatement>;

@@ -76,7 +76,8 @@ export const invoiceReq = z
     invoiceType: z.enum(INVOICE_TYPES, { error: "invoice.typeEmpty" }),
     amount: amountField,
     title: invoiceTitleFields,
-    email: emailField,
+    /** Where the invoice is mailed; empty: the delivery email of the e-signature settings. */
+    email: z.union([z.literal(""), emailField]).optional().default(""),
     remark: optionalText(200),
     requestKey: requestKeyField,
   })

@@ -28,7 +28,7 @@ export const PLATFORM_ACCOUNT_KINDS = [
   "fees",
   /** Payouts sent to the bank, awaiting confirmation. */
   "payables",
-  /** Purchasers' money for orders the supplier has not fulfilled yet (direct top-ups). */
+  /** Purchasers' money for orders not fulfilled yet: direct top-ups, one-card cards not activated, store vouchers not redeemed and settled. */
   "order_escrow",
 ] as const;
 export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
@@ -46,9 +46,11 @@ export const LEDGER_TRANSACTION_KINDS = [
   "purchase",
   "refund",
   "transfer",
-  /** A service provider's confirmed monthly commission statement, paid into its commission account. */
+  /** A service provider's confirmed monthly commission statement, paid into its income account (its fund account). */
   "commission",
   /** A supplier's monthly rebate to a purchaser, from its income into the purchaser's rebate account. */
   "rebate",
+  /** A store's settlement document: voucher money held in escrow since the sale, to the brand's income. */
+  "store_settlement",
 ] as const;
 export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];

@@ -11,6 +11,8 @@ export const COLLECTION_MESSAGES = {
   "collection.bankAccountInvalid": { cn: "请输入正确的结算银行账号", tw: "請輸入正確的結算銀行帳號", en: "Please enter a valid settlement bank account" },
   "collection.accountNameEmpty": { cn: "请输入开户名称", tw: "請輸入開戶名稱", en: "Please enter the account name" },
   "collection.licenceEmpty": { cn: "请上传营业执照", tw: "請上傳營業執照", en: "Please upload the business licence" },
+  "collection.idCardFrontEmpty": { cn: "请上传法人身份证人像面", tw: "請上傳法人身分證人像面", en: "Please upload the front (portrait side) of the legal person's ID card" },
+  "collection.idCardBackEmpty": { cn: "请上传法人身份证国徽面", tw: "請上傳法人身分證國徽面", en: "Please upload the back (national emblem side) of the legal person's ID card" },
   "collection.textTooLong": { cn: "内容过长", tw: "內容過長", en: "The text is too long" },
   "collection.imageInvalid": { cn: "请上传JPG或PNG图片（不超过5MB）", tw: "請上傳JPG或PNG圖片（不超過5MB）", en: "Please upload a JPG or PNG image (at most 5 MB)" },
   "collection.notEditable": { cn: "申请当前状态不可修改", tw: "申請目前狀態不可修改", en: "The application cannot be changed in its current state" },

@@ -31,6 +31,11 @@ export const COMMISSION_MESSAGES = {
     tw: "該賬單已確認或無需支付",
     en: "This statement has already been confirmed or has nothing to pay",
   },
+  "commission.onHold": {
+    cn: "该账单处于退款保留期，{{payableFrom}}起可确认结算",
+    tw: "該賬單處於退款保留期，{{payableFrom}}起可確認結算",
+    en: "This statement is held for refunds and can be confirmed from {{payableFrom}}",
+  },
 } as const;
 
 /** Messages of purchaser rebates. */

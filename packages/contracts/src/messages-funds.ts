@@ -69,4 +69,5 @@ export const FUNDS_MESSAGES = {
   "fundType.transfer": { cn: "转账", tw: "轉賬", en: "Transfer" },
   "fundType.commission": { cn: "服务商佣金", tw: "服務商傭金", en: "Commission" },
   "fundType.rebate": { cn: "采购返利", tw: "採購返利", en: "Rebate" },
+  "fundType.store_settlement": { cn: "门店核销结算", tw: "門店核銷結算", en: "Store settlement" },
 } as const;

@@ -4,6 +4,11 @@
  */
 export const INVOICE_MESSAGES = {
   "invoice.typeEmpty": { cn: "请选择发票类型", tw: "請選擇發票類型", en: "Please choose the invoice type" },
+  "invoice.emailRequired": {
+    cn: "请填写收票邮箱，或在签章设置中填写收票邮箱",
+    tw: "請填寫收票郵箱，或在簽章設置中填寫收票郵箱",
+    en: "Please give the email to send the invoice to, or set a delivery email in the e-signature settings",
+  },
   "invoice.typeUnavailable": {
     cn: "该发票类型当前不可开具",
     tw: "該發票類型當前不可開具",

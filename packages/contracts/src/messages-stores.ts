@@ -20,6 +20,11 @@ export const STORES_MESSAGES = {
     tw: "門店有未結算的核銷，暫不能刪除",
     en: "The store has unsettled redemptions and cannot be deleted yet",
   },
+  "stores.busyPayments": {
+    cn: "门店的收款码有未完成的支付或处理中的退款，暂不能删除",
+    tw: "門店的收款碼有未完成的支付或處理中的退款，暫不能刪除",
+    en: "The store's collection codes have unfinished payments or refunds in processing, so it cannot be deleted yet",
+  },
   "stores.fileType": { cn: "请上传xlsx文件", tw: "請上傳xlsx檔案", en: "Please upload an xlsx file" },
   "stores.fileUnreadable": { cn: "文件无法读取，请使用模板", tw: "檔案無法讀取，請使用範本", en: "The file cannot be read; please use the template" },
   "stores.headerMismatch": { cn: "表头与模板不一致，请使用模板", tw: "表頭與範本不一致，請使用範本", en: "The header row does not match the template" },

@@ -65,6 +65,8 @@ export const servedSettlement = z.object({
 export type ServedSettlement = z.infer<typeof servedSettlement>;
 export const settlementsReply = z.array(servedSettlement);
 
+/** A served brand's state: goods on sale, goods but none on sale, or no goods yet. */
+export const SERVED_BRAND_STATES = ["on_sale", "off_sale", "no_goods"] as const;
 export const servedBrand = z.object({
   id: z.string(),
   name: z.string(),
@@ -73,6 +75,9 @@ export const servedBrand = z.object({
   merchantRealNameState: z.string(),
   goods: z.number().int(),
   onSale: z.number().int(),
+  state: z.enum(SERVED_BRAND_STATES),
+  /** The binding the provider serves the brand's owner by: its kind and since when (ISO time). */
+  binding: z.object({ kind: z.enum(["brand", "vendor"]), since: z.string() }),
   createdAt: z.string(),
 });
 export type ServedBrand = z.infer<typeof servedBrand>;

@@ -143,6 +143,8 @@ export const qrLanding = z.object({
   branderId: z.string(),
   branderName: z.string(),
   store: z.object({ name: z.string(), region: z.string(), address: z.string(), openingHours: z.string(), contactPhone: z.string(), state: z.enum(STORE_STATES) }).nullable(),
+  /** A mall code: the app id of the brand's released mall storefront (`/mall/<appId>`), null when the brand has none released. */
+  mallAppId: z.string().nullable(),
 });
 export type QrLanding = z.infer<typeof qrLanding>;
 
@@ -232,7 +234,12 @@ export const writeAccountRow = z.object({
   unsettled: money,
 });
 export type WriteAccountRow = z.infer<typeof writeAccountRow>;
-export const writeAccountReply = z.object({ rows: z.array(writeAccountRow), total: z.object({ count: z.number().int(), value: money, settled: money, unsettled: money }) });
+export const writeAccountReply = z.object({
+  rows: z.array(writeAccountRow),
+  total: z.object({ count: z.number().int(), value: money, settled: money, unsettled: money }),
+  /** Store vouchers sold and not yet redeemed: their money waits in the platform's escrow until redeemed and settled. */
+  awaitingRedemption: money,
+});
 export type WriteAccountReply = z.infer<typeof writeAccountReply>;
 
 /** A settlement document (WriteFunDoc): one per store and day. */
@@ -246,6 +253,8 @@ export const settlementDoc = z.object({
   count: z.number().int(),
   value: money,
   amount: money,
+  /** Paid into the brand's income by this document: its store vouchers' money, held in escrow since the sale. */
+  paid: money,
   state: z.literal("settled"),
   createdAt: z.string(),
 });

@@ -6,7 +6,7 @@ import type { Authenticator } from "./auth/actor";
 import { createGuard, type Guard } from "./auth/guard";
 import type { ReadinessCheck } from "./http/health";
 import { scheduleJob, type Job } from "./jobs";
-import { devOutboxRoutes } from "./messaging/dev-routes";
+import { devBackdateRoutes, devOutboxRoutes } from "./messaging/dev-routes";
 import { addMetricSources, type MetricSources } from "./metrics";
 
 /**
@@ -63,6 +63,10 @@ export function createModuleHost(app: FastifyInstance, ctx: AppContext): ModuleH
   };
   host.measure({ pool: () => ctx.database.poolStats() });
   // The local adapters' outbox: loopback clients or a signed-in operator (dev-routes.ts).
-  if (ctx.mailer.kind === "local") void app.register(devOutboxRoutes(ctx.database.db, guard), { prefix: "/api/dev" });
+  // Test scaffolding under the same condition: an operator backdates a journey's purchase order (dev-routes.ts).
+  if (ctx.mailer.kind === "local") {
+    void app.register(devOutboxRoutes(ctx.database.db, guard), { prefix: "/api/dev" });
+    void app.register(devBackdateRoutes(ctx.database.db, guard), { prefix: "/api/dev" });
+  }
   return host;
 }

@@ -87,6 +87,11 @@ export function AppHeader({ left, aboveDialogs = false }: { left?: ReactNode; ab
           </Button>
         </Link>
       )}
+      {!token && (
+        <Link to="/Developer" data-testid="header-developer">
+          <Button type="text">{t("header.developer")}</Button>
+        </Link>
+      )}
       <LanguageSwitch />
       <ThemeSwitch />
       <Divider orientation="vertical" />

@@ -118,6 +118,9 @@ export function LightLanding({ version, initialTexts, failed = false }: LightLan
           </span>
         </a>
         <span className="lt-grow" />
+        <a className="lt-btn lt-btn-text" href="/Developer" data-testid="header-developer">
+          {t("header.developer")}
+        </a>
         <LightLanguageSwitch texts={texts} onChoose={choose} />
         <span className="lt-divider" />
         <button type="button" className="lt-btn" onClick={() => ask("login")}>

@@ -6,6 +6,7 @@ import { collectionBrandRoutes, collectionOpsRoutes, collectionPublicRoutes, col
 import { CollectionService } from "./service";
 
 export { CollectionService } from "./service";
+export { retireStoreCodes, storesWithOpenPayments } from "./stores-link";
 
 export interface CollectionModule {
   collection: CollectionService;

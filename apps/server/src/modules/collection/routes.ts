@@ -18,6 +18,7 @@ import {
   payRefundPage,
   payRefundQuery,
   payRefundReq,
+  storePayCodeQuery,
 } from "@tessera/contracts";
 import type { FastifyRequest } from "fastify";
 import QRCode from "qrcode";
@@ -45,6 +46,8 @@ export function collectionBrandRoutes({ collection, guard }: { collection: Colle
     await acceptMultipart(app, 5 * 1024 * 1024 + 64 * 1024);
     const apply = guard({ roles: ["business", "providers"], menu: APPLY_PAGES });
     const pay = guard({ roles: ["business", "providers"], menu: [...PAY_PAGES, ...APPLY_PAGES] });
+    // A store's collection codes are shown with the store (BrandStore) too.
+    const storeCodes = guard({ roles: ["business", "providers"], menu: [...PAY_PAGES, ...APPLY_PAGES, "business/BrandStore"] });
     app.get("/wechat/industries", { schema: { tags, security, summary: "Industries of the aggregated onboarding (and their fee)", response: { 200: envelope(industriesReply) } }, preHandler: apply }, (req) =>
       ok(collection.industries(req.lang)),
     );
@@ -93,6 +96,14 @@ export function collectionBrandRoutes({ collection, guard }: { collection: Colle
       "/subPassports/:passportId/paymentCodes/:id",
       { schema: { tags, security, summary: "Retire a collection code", params: passportParam.extend({ id }), response: { 200: envelope(z.object({ deleted: z.literal(true) })) } }, preHandler: pay },
       async (req) => ok(await collection.deleteCode(actorOf(req), req.params.passportId, req.params.id)),
+    );
+    app.get(
+      "/paymentCodes",
+      {
+        schema: { tags, security, summary: "The collection codes bound to a store (of any account)", querystring: storePayCodeQuery, response: { 200: envelope(payCodePage) } },
+        preHandler: storeCodes,
+      },
+      async (req) => ok(await collection.storeCodes(actorOf(req), Number(req.query.storeId), req.query, originOf(req))),
     );
     app.get("/paymentOrders", { schema: { tags, security, summary: "Payment orders collected", querystring: payOrderQuery, response: { 200: envelope(payOrderPage) } }, preHandler: pay }, async (req) =>
       ok(await collection.orderList([tenantOf(actorOf(req))], req.query)),

@@ -48,6 +48,11 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const money = (amount: number, currency: Currency) => ({ amount, currency });
 const maskMiddle = (s: string, keep = 4) => (s.length <= keep * 2 ? s : `${s.slice(0, keep)}${"*".repeat(s.length - keep * 2)}${s.slice(-keep)}`);
 const EDITABLE: readonly string[] = ["EDITTING", "REJECTED"];
+/**
+ * The fee's share of `refunded` out of `amount`, rounded half up (all of it once everything is refunded).
+ * Exact in doubles: a payment is at most 5,000,000 minor units and its fee a fraction of it.
+ */
+export const feeShare = (fee: number, amount: number, refunded: number) => (refunded >= amount ? fee : Math.floor((fee * refunded * 2 + amount) / (2 * amount)));
 /** The required fields and the message of each, in form order. */
 const CHECKS: [keyof ApplyReq, MessageKey, (v: string) => boolean][] = [
   ["companyName", "collection.companyEmpty", (v) => v.length > 0],
@@ -61,7 +66,10 @@ const CHECKS: [keyof ApplyReq, MessageKey, (v: string) => boolean][] = [
   ["bankAccount", "collection.bankAccountInvalid", (v) => /^\d{10,30}$/.test(v)],
   ["bankAccountName", "collection.accountNameEmpty", (v) => v.length > 0],
   ["licenceImage", "collection.licenceEmpty", (v) => v.length > 0],
+  ["idCardFront", "collection.idCardFrontEmpty", (v) => v.length > 0],
+  ["idCardBack", "collection.idCardBackEmpty", (v) => v.length > 0],
 ];
+const imageUrl = (key: string) => (key ? `/api/card-brander/paymentApplyRecords/images/${key}` : null);
 
 /**
  * Payment collection: aggregated onboarding on a payment aggregator (here the local adapter: an operator
@@ -102,7 +110,11 @@ export class CollectionService {
       bankAccount: submitted ? maskMiddle(r.bank_account) : r.bank_account,
       bankAccountName: r.bank_account_name,
       licenceImage: r.licence_image,
-      licenceUrl: r.licence_image ? `/api/card-brander/paymentApplyRecords/images/${r.licence_image}` : null,
+      licenceUrl: imageUrl(r.licence_image),
+      idCardFront: r.id_card_front,
+      idCardFrontUrl: imageUrl(r.id_card_front),
+      idCardBack: r.id_card_back,
+      idCardBackUrl: imageUrl(r.id_card_back),
       rejectReason: r.reject_reason,
       signUrl: r.state === "TO_BE_SIGNED" && r.sign_token ? `/paySign/${r.sign_token}` : null,
       subMchid: r.sub_mchid,
@@ -140,9 +152,14 @@ export class CollectionService {
       bank_account: req.bankAccount,
       bank_account_name: req.bankAccountName,
       licence_image: req.licenceImage,
+      id_card_front: req.idCardFront,
+      id_card_back: req.idCardBack,
       updated_at: now,
     };
+    // Images are the merchant's own uploads.
     if (req.licenceImage && !req.licenceImage.startsWith(`${merchantId}-`)) throw invalid("collection.licenceEmpty", "licenceImage");
+    if (req.idCardFront && !req.idCardFront.startsWith(`${merchantId}-`)) throw invalid("collection.idCardFrontEmpty", "idCardFront");
+    if (req.idCardBack && !req.idCardBack.startsWith(`${merchantId}-`)) throw invalid("collection.idCardBackEmpty", "idCardBack");
     try {
       const row = await withTx(this.deps.db, async (tx) => {
         const cur = await this.current(tx, merchantId, true);
@@ -182,6 +199,8 @@ export class CollectionService {
         bankAccount: cur.bank_account,
         bankAccountName: cur.bank_account_name,
         licenceImage: cur.licence_image,
+        idCardFront: cur.id_card_front,
+        idCardBack: cur.id_card_back,
       };
       for (const [field, key, ok] of CHECKS) if (!ok(values[field])) throw invalid(key, field);
       const feeBps = WECHAT_INDUSTRIES.find((i) => i.code === cur.industry_code)?.feeBps ?? 60;
@@ -301,7 +320,15 @@ export class CollectionService {
               industry: WECHAT_INDUSTRIES.find((i) => i.code === r.industry_code)?.name.cn ?? r.industry_code,
               bank: `${r.bank_name} ${maskMiddle(r.bank_account)} ${r.bank_account_name}`,
             },
-            documents: r.licence_image ? [{ kind: "license", url: `/api/ops/collection/images/${r.licence_image}` }] : [],
+            documents: (
+              [
+                ["license", r.licence_image],
+                ["id_front", r.id_card_front],
+                ["id_back", r.id_card_back],
+              ] as const
+            )
+              .filter(([, key]) => key !== "")
+              .map(([kind, key]) => ({ kind, url: `/api/ops/collection/images/${key}` })),
           })),
           total,
           page: q.page,
@@ -335,6 +362,16 @@ export class CollectionService {
     const merchantId = tenantOf(actor);
     await this.checkPassport(actor, merchantId, passportId);
     const base = this.deps.db.selectFrom("pay_codes").where("merchant_id", "=", merchantId).where("passport_id", "=", passportId).where("deleted_at", "is", null);
+    const total = Number((await base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst())?.n ?? 0);
+    const rows = await base.selectAll().orderBy("id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
+    return { list: rows.map((r) => this.presentCode(r, origin)), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /** The live collection codes bound to one of the merchant's stores, of any of its accounts. */
+  async storeCodes(actor: Actor, storeId: number, q: { page: number; pageSize: number }, origin: string): Promise<Page<PayCode>> {
+    const merchantId = tenantOf(actor);
+    if (!(await this.deps.ownStore(merchantId, storeId))) throw new AppError(CODE.NOT_FOUND, "stores.notFound");
+    const base = this.deps.db.selectFrom("pay_codes").where("merchant_id", "=", merchantId).where("store_id", "=", storeId).where("deleted_at", "is", null);
     const total = Number((await base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst())?.n ?? 0);
     const rows = await base.selectAll().orderBy("id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
     return { list: rows.map((r) => this.presentCode(r, origin)), total, page: q.page, pageSize: q.pageSize };
@@ -472,12 +509,13 @@ export class CollectionService {
 
   /* ---------- refunds ---------- */
 
-  private presentRefund(r: { id: number; order_id: number; order_no: string; amount: number | string; currency: Currency; state: PayRefund["state"]; reason: string; fail_reason: string | null; created_at: Date }, lang: Lang): PayRefund {
+  private presentRefund(r: { id: number; order_id: number; order_no: string; amount: number | string; fee: number | string; currency: Currency; state: PayRefund["state"]; reason: string; fail_reason: string | null; created_at: Date }, lang: Lang): PayRefund {
     return {
       id: String(r.id),
       orderId: String(r.order_id),
       orderNo: r.order_no,
       amount: money(Number(r.amount), r.currency),
+      feeBack: money(Number(r.fee), r.currency),
       state: r.state,
       reason: r.reason,
       failReason: r.fail_reason === null ? null : renderMessage(r.fail_reason as MessageKey, lang),
@@ -489,7 +527,7 @@ export class CollectionService {
     return this.deps.db
       .selectFrom("pay_refunds as f")
       .innerJoin("pay_orders as o", "o.id", "f.order_id")
-      .select(["f.id", "f.order_id", "o.order_no", "f.amount", "f.currency", "f.state", "f.reason", "f.fail_reason", "f.created_at"]);
+      .select(["f.id", "f.order_id", "o.order_no", "f.amount", "f.fee", "f.currency", "f.state", "f.reason", "f.fail_reason", "f.created_at"]);
   }
 
   async refunds(actor: Actor, q: { page: number; pageSize: number; orderId?: string | undefined; state?: PayRefund["state"] | undefined }, lang: Lang): Promise<Page<PayRefund>> {
@@ -503,8 +541,12 @@ export class CollectionService {
 
   /**
    * Refunds part or all of a paid order, under the order's row lock: never more than what is left; the
-   * same request key returns the first refund. The local adapter answers at once: success (the money
-   * leaves the merchant's income) or failure (the income cannot cover it; nothing moved).
+   * same request key returns the first refund. The refund gives back the same share of the payment's fee
+   * (from the platform's fees to the payer with the rest): the fee given back after a refund is the fee's
+   * share of everything refunded so far, rounded, less what earlier refunds gave back, so the refund that
+   * completes the payment gives back exactly what remains of the fee. The merchant's income pays the
+   * refund less that share. The local adapter answers at once: success, or failure (the income cannot
+   * cover it; nothing moved).
    */
   async refund(actor: Actor, req: { orderId: string; amount: number; reason: string; requestKey: string }, lang: Lang): Promise<PayRefund> {
     const merchantId = tenantOf(actor);
@@ -518,8 +560,11 @@ export class CollectionService {
       if (o.state !== "SUCCESS") throw conflict("collection.notPaid");
       if (req.amount > o.amount - o.refunded) throw invalid("collection.refundTooLarge", "amount");
       const now = this.now();
+      const refunded = Number(o.refunded) + req.amount;
+      const feeBack = feeShare(Number(o.fee), Number(o.amount), refunded) - Number(o.fee_refunded);
+      const fromIncome = req.amount - feeBack;
       const income = (await balancesOf(tx, merchantId, o.currency)).income.amount;
-      const ok = income >= req.amount;
+      const ok = income >= fromIncome;
       const f = await tx
         .insertInto("pay_refunds")
         .values({ merchant_id: merchantId, order_id: o.id, request_key: req.requestKey, amount: req.amount, currency: o.currency, reason: req.reason, created_by: actor.userId, created_at: now })
@@ -534,18 +579,19 @@ export class CollectionService {
           subject: { type: "pay_refund", id: f.id },
           createdBy: actor.userId,
           postings: [
-            { account: { merchantId, kind: "income" }, amount: -req.amount },
+            { account: { merchantId, kind: "income" }, amount: -fromIncome },
+            ...(feeBack > 0 ? [{ account: { platform: "fees" as const }, amount: -feeBack }] : []),
             { account: { platform: "bank_clearing" }, amount: req.amount },
           ],
         });
-        await tx.updateTable("pay_orders").set({ refunded: o.refunded + req.amount }).where("id", "=", o.id).execute();
+        await tx.updateTable("pay_orders").set({ refunded, fee_refunded: Number(o.fee_refunded) + feeBack }).where("id", "=", o.id).execute();
       }
       await tx
         .updateTable("pay_refunds")
-        .set({ state: ok ? "SUCCESS" : "FAILURE", fail_reason: ok ? null : "collection.refundFunds", finished_at: now })
+        .set({ state: ok ? "SUCCESS" : "FAILURE", fee: ok ? feeBack : 0, fail_reason: ok ? null : "collection.refundFunds", finished_at: now })
         .where("id", "=", f.id)
         .execute();
-      await audit(tx, { actorUserId: actor.userId, action: "payOrder.refund", subjectType: "pay_order", subjectId: o.id, detail: { amount: req.amount, ok } });
+      await audit(tx, { actorUserId: actor.userId, action: "payOrder.refund", subjectType: "pay_order", subjectId: o.id, detail: { amount: req.amount, feeBack: ok ? feeBack : 0, ok } });
       return f.id;
     });
     const r = await this.refundsQuery().where("f.id", "=", id).executeTakeFirstOrThrow();

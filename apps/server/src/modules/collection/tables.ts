@@ -22,6 +22,9 @@ export interface PayApplicationsTable {
   bank_account: Text;
   bank_account_name: Text;
   licence_image: Text;
+  /** The legal person's ID card, front (applyment4sub id_card_copy) and back (id_card_national); migration 0115. */
+  id_card_front: Text;
+  id_card_back: Text;
   fee_bps: ColumnType<number, number | undefined, number>;
   reject_reason: string | null;
   sign_token: string | null;
@@ -55,6 +58,8 @@ export interface PayOrdersTable {
   amount: number;
   fee: number;
   refunded: Generated<number>;
+  /** How much of the fee refunds gave back so far (migration 0115). */
+  fee_refunded: Generated<number>;
   currency: Currency;
   state: ColumnType<PayOrderState, PayOrderState | undefined, PayOrderState>;
   note: Text;
@@ -68,6 +73,8 @@ export interface PayRefundsTable {
   order_id: number;
   request_key: string;
   amount: number;
+  /** The share of the payment's fee this refund gave back (migration 0115). */
+  fee: Generated<number>;
   currency: Currency;
   state: ColumnType<PayRefundState, PayRefundState | undefined, PayRefundState>;
   reason: Text;

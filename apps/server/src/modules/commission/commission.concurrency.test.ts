@@ -11,7 +11,7 @@ import { shiftPeriod } from "./index";
 
 /**
  * On the PostgreSQL server only: a month's close run twice at once writes one set of statements, and a
- * statement confirmed ten times at once is paid once. The clock starts five months ahead, so the months
+ * statement confirmed ten times at once (after its hold) is paid once, into the provider's income account. The clock starts five months ahead, so the months
  * closed here are not the ones commission.test.ts closes on a shared database.
  */
 let t: TestApp;
@@ -23,8 +23,8 @@ afterAll(async () => {
   await t.close();
 });
 
-function toMonth(period: string): void {
-  const target = new Date(`${period}-02T10:00:00+08:00`).getTime();
+function toMonth(period: string, day = "02"): void {
+  const target = new Date(`${period}-${day}T10:00:00+08:00`).getTime();
   t.clock.advance((target - t.clock.now().getTime()) / 1000);
 }
 async function relogin(who: { email: string; token: string }): Promise<void> {
@@ -60,9 +60,12 @@ it("two closes at once close the month once; ten confirmations at once pay once"
   const statements = await t.call<{ list: CommissionStatement[] }>("GET", `/api/card-servicer/commission/statements?from=${month}&to=${month}`, { token: provider.token });
   expect(statements.body.data.list).toEqual([expect.objectContaining({ accrued: { amount: 2_000, currency: "CNY" }, closing: { amount: 2_000, currency: "CNY" }, lines: 1 })]);
 
+  // Past the refund window's hold (the month's last day + 7 days), ten confirmations at once.
+  toMonth(shiftPeriod(month, 1), "07");
+  await relogin(provider);
   const id = statements.body.data.list[0]?.id;
   const confirms = await Promise.all(Array.from({ length: 10 }, () => t.call("PUT", `/api/card-servicer/commission/statements/${id}/confirm`, { token: provider.token })));
   expect(confirms.filter((c) => c.body.code === 1)).toHaveLength(1);
   expect(confirms.filter((c) => c.status === 409)).toHaveLength(9);
-  expect((await balancesOf(t.ctx.database.db, Number(provider.merchantId), "CNY")).commission.amount).toBe(2_000);
+  expect((await balancesOf(t.ctx.database.db, Number(provider.merchantId), "CNY")).income.amount).toBe(2_000);
 });

@@ -1,4 +1,5 @@
 import type { CommissionStatement, PurchaseOrder, StatementDetail } from "@tessera/contracts";
+import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
@@ -34,7 +35,7 @@ let seq = 0;
 const csv = (n: number) => ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: n }, (_, i) => `COMM${Date.now()}${++seq}${i},S${i},`)].join("\r\n") + "\r\n";
 
 describe("provider commission", () => {
-  it("rules, a month's close, refunds clawed back the month after, a negative month carried; one payout", async () => {
+  it("rules, a month's close, the refund window's hold, refunds clawed back the month after, a negative month carried; one payout into the income account", async () => {
     const ops = await registerOperator(t);
     const provider = await registerMerchant(t, { orgName: "Star Service Provider" });
     expect((await t.call("POST", `/api/ops/merchants/${provider.merchantId}/providerRole`, { token: ops.token, body: { grant: true } })).status).toBe(200);
@@ -113,17 +114,60 @@ describe("provider commission", () => {
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.headers["content-type"]).toContain("spreadsheetml");
 
+    // The refund window: payable from the month's last day plus 7 days (the 7th of the month after).
+    const payable = `${shiftPeriod(month, 1)}-07`;
+    expect(first?.payableFrom).toBe(payable);
+    expect(detail.body.data.payableFrom).toBe(payable);
+
+    // The printable PDF, in the request's language: the month, the figures, the served merchant's line,
+    // the closing amount also in Chinese capitals (simplified for cn, traditional for tw).
+    const pdfText = async (lang: "cn" | "tw" | "en") => {
+      const res = await t.app.inject({ method: "GET", url: `/api/card-servicer/commission/statements/${first?.id}/pdf`, headers: { "x-auth-token": provider.token, lang } });
+      expect([res.statusCode, res.headers["content-type"], res.rawPayload.subarray(0, 5).toString("latin1")]).toEqual([200, "application/pdf", "%PDF-"]);
+      const parser = new PDFParse({ data: new Uint8Array(res.rawPayload) });
+      try {
+        return (await parser.getText()).text.replace(/\s+/g, "");
+      } finally {
+        await parser.destroy();
+      }
+    };
+    const cnPdf = await pdfText("cn");
+    for (const part of ["服务商月度佣金账单", "StarServiceProvider", `月份:${month}`, `可结算日期:${payable}`, "应结佣金:17.00CNY", "壹拾柒元整", "ServedBrandCo", "400.00"]) expect(cnPdf).toContain(part);
+    expect(await pdfText("tw")).toContain("壹拾柒圓整");
+    const enPdf = await pdfText("en");
+    for (const part of ["Monthlycommissionstatement", `Month:${month}`, "Closing:17.00CNY"]) expect(enPdf).toContain(part);
+    expect(enPdf).not.toContain("壹");
+
     // Tenancy: another provider neither sees nor confirms it.
     expect((await t.call<{ total: number }>("GET", "/api/card-servicer/commission/statements", { token: other.token })).body.data.total).toBe(0);
     expect((await t.call("GET", `/api/card-servicer/commission/statements/${first?.id}`, { token: other.token })).status).toBe(404);
+    expect((await t.call("GET", `/api/card-servicer/commission/statements/${first?.id}/pdf`, { token: other.token })).status).toBe(404);
     expect((await t.call("PUT", `/api/card-servicer/commission/statements/${first?.id}/confirm`, { token: other.token })).status).toBe(404);
+
+    // Confirming during the hold is refused in three languages and changes nothing; on the 6th still, on the 7th it pays.
+    const income = async () => (await balancesOf(t.ctx.database.db, Number(provider.merchantId), "CNY")).income.amount;
+    const held = await t.call("PUT", `/api/card-servicer/commission/statements/${first?.id}/confirm`, { token: provider.token, lang: "en" });
+    expect([held.status, held.body.msg]).toEqual([409, `This statement is held for refunds and can be confirmed from ${payable}`]);
+    expect((await t.call("PUT", `/api/card-servicer/commission/statements/${first?.id}/confirm`, { token: provider.token, lang: "cn" })).body.msg).toBe(`该账单处于退款保留期，${payable}起可确认结算`);
+    expect((await t.call("PUT", `/api/card-servicer/commission/statements/${first?.id}/confirm`, { token: provider.token, lang: "tw" })).body.msg).toBe(`該賬單處於退款保留期，${payable}起可確認結算`);
+    t.clock.advance(4 * 86_400);
+    await relogin(provider);
+    expect((await t.call("PUT", `/api/card-servicer/commission/statements/${first?.id}/confirm`, { token: provider.token })).status).toBe(409);
+    expect(await income()).toBe(0);
+    expect((await t.call<CommissionStatement>("GET", `/api/card-servicer/commission/statements/${first?.id}`, { token: provider.token })).body.data.state).toBe("draft");
+    t.clock.advance(86_400);
+    for (const who of [ops, provider, buyer, vendor, brandOwner]) await relogin(who);
+    expect(platformDay(t.clock.now())).toBe(payable);
 
     const paid = await t.call<CommissionStatement>("PUT", `/api/card-servicer/commission/statements/${first?.id}/confirm`, { token: provider.token });
     expect(paid.body.data.state).toBe("paid");
     const again = await t.call("PUT", `/api/card-servicer/commission/statements/${first?.id}/confirm`, { token: provider.token, lang: "en" });
     expect(again.body.msg).toBe("This statement has already been confirmed or has nothing to pay");
-    const commissionBalance = async () => (await balancesOf(t.ctx.database.db, Number(provider.merchantId), "CNY")).commission.amount;
-    expect(await commissionBalance()).toBe(1_700);
+    // The commission lands in the provider's fund (income) account: its balance, ChangesFundsP, withdrawals.
+    expect(await income()).toBe(1_700);
+    const fundChanges = await t.call<{ list: { type: string; increase: number; balance: number }[]; balance: { amount: number } }>("GET", "/api/card-brander/order/fund/search", { token: provider.token });
+    expect(fundChanges.body.data.list[0]).toMatchObject({ type: "commission", increase: 1_700, balance: 1_700 });
+    expect(fundChanges.body.data.balance.amount).toBe(1_700);
 
     // The month after: a refund of two Star cards ordered last month is clawed back (−10.00), a new
     // vendor purchase from another brand accrues (+2.00); the month is negative and carries forward.
@@ -146,7 +190,7 @@ describe("provider commission", () => {
     await t.call("POST", "/api/ops/commission/close", { token: ops.token, body: { period: month3 } });
     const third = (await t.call<{ list: CommissionStatement[] }>("GET", `/api/card-servicer/commission/statements?from=${month3}`, { token: provider.token })).body.data.list[0];
     expect(third).toMatchObject({ period: month3, opening: { amount: -800 }, closing: { amount: -800 }, state: "carried", lines: 0 });
-    expect(await commissionBalance()).toBe(1_700);
+    expect(await income()).toBe(1_700);
     expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { RebatesService } from "./rebates";
 import { commissionOpsRoutes, commissionProviderRoutes, rebatePurchaserRoutes, rebateSupplierRoutes } from "./routes";
 import { CommissionService } from "./service";
 
-export { CommissionService, shiftPeriod } from "./service";
+export { CommissionService, payableFrom, shiftPeriod } from "./service";
 export { RebatesService } from "./rebates";
 
 /**
@@ -18,7 +18,7 @@ export { RebatesService } from "./rebates";
 export async function registerCommission(host: ModuleHost): Promise<{ commission: CommissionService; rebates: RebatesService }> {
   const { ctx, db, guard } = host;
   const rebates = new RebatesService({ db, clock: ctx.clock });
-  const commission = new CommissionService({ db, clock: ctx.clock, orderMovements: orderMovementsSql, activeBindings, payRebates: () => rebates.payDue() });
+  const commission = new CommissionService({ db, clock: ctx.clock, orderMovements: orderMovementsSql, activeBindings, payRebates: () => rebates.payDue(), holdDays: ctx.config.commissionHoldDays });
   await host.mount("/api/card-servicer", commissionProviderRoutes({ commission, guard }));
   await host.mount("/api/ops", commissionOpsRoutes({ commission, guard }));
   await host.mount("/api/card-brander", rebateSupplierRoutes({ rebates, guard }));

@@ -8,7 +8,6 @@ import {
   commissionStatement,
   commissionStatementPage,
   commissionStatementQuery,
-  DICT_LABELS,
   envelope,
   rebateChangePage,
   rebateChangeQuery,
@@ -25,6 +24,7 @@ import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { sendXlsx } from "../../platform/http/export";
+import { sideLabel } from "./pdf";
 import type { RebatesService } from "./rebates";
 import type { CommissionService } from "./service";
 
@@ -33,7 +33,7 @@ const security = [{ authToken: [] }];
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const yuan = (minor: number) => minor / 100;
 
-/** The provider's commission (`/api/card-servicer`): its rules, monthly statements, confirmation, exports. */
+/** The provider's commission (`/api/card-servicer`): its rules, monthly statements, confirmation, exports (xlsx and PDF). */
 export function commissionProviderRoutes({ commission, guard }: { commission: CommissionService; guard: Guard }): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
@@ -47,13 +47,21 @@ export function commissionProviderRoutes({ commission, guard }: { commission: Co
     app.get("/commission/statements/:id", { schema: { tags, security, summary: "A statement per served merchant", params: idParam, response: { 200: envelope(statementDetail) } }, preHandler: pre }, async (req) =>
       ok(await commission.statement(actorOf(req), req.params.id)),
     );
-    app.put("/commission/statements/:id/confirm", { schema: { tags, security, summary: "Confirm a statement: its commission moves into the commission account", params: idParam, response: { 200: envelope(commissionStatement) } }, preHandler: pre }, async (req) =>
+    app.put("/commission/statements/:id/confirm", { schema: { tags, security, summary: "Confirm a statement: its commission moves into the provider's income (fund) account", params: idParam, response: { 200: envelope(commissionStatement) } }, preHandler: pre }, async (req) =>
       ok(await commission.confirm(actorOf(req), req.params.id)),
     );
+    app.get("/commission/statements/:id/pdf", { schema: { tags, security, summary: "A statement as a printable PDF (the request's language)", params: idParam }, preHandler: pre }, async (req, reply) => {
+      const f = await commission.pdf(actorOf(req), req.params.id, req.lang);
+      return reply
+        .header("content-type", "application/pdf")
+        .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(f.fileName)}`)
+        .header("cache-control", "private, no-store")
+        .send(f.data);
+    });
     app.get("/commission/statements/:id/export", { schema: { tags, security, summary: "A statement as .xlsx (one row per served merchant)", params: idParam }, preHandler: pre }, async (req, reply) => {
       const s = await commission.statement(actorOf(req), req.params.id);
       const lang = req.lang;
-      const side = (r: StatementMerchantRow) => DICT_LABELS.merchantRole[r.side === "brand" ? "business" : "sale"][lang];
+      const side = (r: StatementMerchantRow) => sideLabel(lang, r.side);
       return sendXlsx<StatementMerchantRow>(
         reply,
         `commission-${s.period}`,

@@ -7,6 +7,7 @@ import {
   type CommissionRuleReq,
   type CommissionStatement,
   type CommissionStatementQuery,
+  type Lang,
   type Page,
   type StatementDetail,
 } from "@tessera/contracts";
@@ -18,6 +19,7 @@ import { platformDay, startOfPlatformDay, type Clock } from "../../platform/cloc
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { post } from "../ledger";
 import { getMerchant, lockMerchantForUpdate } from "../merchants";
+import { statementPdf } from "./pdf";
 import { closeRebates } from "./rebates";
 import * as repo from "./repo";
 
@@ -30,6 +32,8 @@ export interface CommissionDeps {
   activeBindings(db: Executor, providerId?: number): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor" }[]>;
   /** Pays the rebate statements still due (after a close, and on every run of the job). */
   payRebates(): Promise<number>;
+  /** The refund window: a statement is payable from its month's last day plus this many days (config COMMISSION_HOLD_DAYS). */
+  holdDays: number;
 }
 
 const MONTH_RE = /^(\d{4})-(\d{2})$/;
@@ -41,14 +45,23 @@ export function shiftPeriod(period: string, by: number): string {
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
 }
 
+/** The first platform day a period's statement can be confirmed: the month's last day plus the hold's days. */
+export function payableFrom(period: string, holdDays: number): string {
+  const next = startOfPlatformDay(`${shiftPeriod(period, 1)}-01`);
+  const lastDay = platformDay(new Date(next.getTime() - 1));
+  return new Date(Date.parse(`${lastDay}T00:00:00Z`) + holdDays * 86_400_000).toISOString().slice(0, 10);
+}
+
 const notFoundStatement = () => new AppError(CODE.NOT_FOUND, "commission.statementNotFound");
 
 /**
  * Service-provider commission. The operator keeps each provider's rules (no two live rules of one
  * scope overlap); a month's close (the operator's call, or the monthly job for the month just ended)
- * writes lines for the served merchants' orders and refunds and a statement per provider; the provider
- * confirms a draft statement and its closing amount moves from the platform into its commission
- * account, once (ledger key `commission:<statement id>`, under the statement's row lock).
+ * writes lines for the served merchants' orders and refunds and a statement per provider. A statement
+ * is held for refunds until `payableFrom` (the month's last day plus `holdDays`; a refund after the close
+ * is clawed back in the next month's statement); from then on the provider confirms a draft statement and its closing amount moves from the platform into its fund account (the
+ * `income` account: its home balance, ChangesFundsP, withdrawals and the T+1 payout), once (ledger key
+ * `commission:<statement id>`, under the statement's row lock).
  */
 export class CommissionService {
   constructor(private readonly deps: CommissionDeps) {}
@@ -134,7 +147,7 @@ export class CommissionService {
 
   async statements(actor: Actor, q: CommissionStatementQuery): Promise<Page<CommissionStatement>> {
     const [rows, count] = await repo.statementPage(this.deps.db, { providerId: tenantOf(actor), from: q.from, to: q.to, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
-    return { list: rows.map(presentStatement), total: Number(count.n), page: q.page, pageSize: q.pageSize };
+    return { list: rows.map((r) => this.present(r)), total: Number(count.n), page: q.page, pageSize: q.pageSize };
   }
 
   async statement(actor: Actor, id: number): Promise<StatementDetail> {
@@ -157,10 +170,20 @@ export class CommissionService {
         net: m(accrued - clawedBack),
       });
     }
-    return { ...presentStatement(row), merchants: out };
+    return { ...this.present(row), merchants: out };
   }
 
-  /** `PUT commission/statements/:id/confirm`: the provider confirms a draft; its closing is paid once. */
+  /** `GET commission/statements/:id/pdf`: the provider's statement as a printable PDF, in the reader's language. */
+  async pdf(actor: Actor, id: number, lang: Lang): Promise<{ fileName: string; data: Buffer }> {
+    const s = await this.statement(actor, id);
+    const provider = await getMerchant(this.deps.db, Number(s.providerId));
+    return { fileName: `commission-${s.period}.pdf`, data: await statementPdf(lang, s, provider?.name ?? "", this.deps.clock.now()) };
+  }
+
+  /**
+   * `PUT commission/statements/:id/confirm`: the provider confirms a draft whose hold has ended; its
+   * closing is paid once. Before `payableFrom` it is refused and nothing changes.
+   */
   async confirm(actor: Actor, id: number): Promise<CommissionStatement> {
     const providerId = tenantOf(actor);
     const now = this.deps.clock.now();
@@ -168,6 +191,8 @@ export class CommissionService {
       const s = await repo.lockStatement(tx, id);
       if (!s || s.provider_id !== providerId) throw notFoundStatement();
       if (s.state !== "draft" || s.closing <= 0) throw conflict("commission.notDraft");
+      const from = payableFrom(s.period, this.deps.holdDays);
+      if (platformDay(now) < from) throw new AppError(CODE.CONFLICT, "commission.onHold", { payableFrom: from });
       await post(tx, {
         idempotencyKey: `commission:${id}`,
         kind: "commission",
@@ -177,7 +202,7 @@ export class CommissionService {
         createdBy: actor.userId,
         postings: [
           { account: { platform: "bank_clearing" }, amount: -s.closing },
-          { account: { merchantId: providerId, kind: "commission" }, amount: s.closing },
+          { account: { merchantId: providerId, kind: "income" }, amount: s.closing },
         ],
       });
       await repo.markPaid(tx, id, actor.userId, now);
@@ -185,7 +210,11 @@ export class CommissionService {
       return repo.statement(tx, id);
     });
     if (!row) throw notFoundStatement();
-    return presentStatement(row);
+    return this.present(row);
+  }
+
+  private present(s: repo.StatementRow): CommissionStatement {
+    return presentStatement(s, payableFrom(s.period, this.deps.holdDays));
   }
 }
 
@@ -203,7 +232,7 @@ function presentRule(r: repo.RuleRow, providerName: string): CommissionRule {
   };
 }
 
-function presentStatement(s: repo.StatementRow): CommissionStatement {
+function presentStatement(s: repo.StatementRow, payable: string): CommissionStatement {
   const m = (amount: number) => ({ amount: Number(amount), currency: s.currency });
   return {
     id: String(s.id),
@@ -216,6 +245,7 @@ function presentStatement(s: repo.StatementRow): CommissionStatement {
     lines: s.lines,
     state: s.state,
     closedAt: new Date(s.closed_at).toISOString(),
+    payableFrom: payable,
     paidAt: s.paid_at ? new Date(s.paid_at).toISOString() : null,
   };
 }

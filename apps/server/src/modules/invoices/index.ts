@@ -1,6 +1,7 @@
 import type { InvoiceType } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
 import type { ModuleHost } from "../../platform/module";
+import { feesPaidBy } from "../ledger";
 import { createLocalEInvoiceAdapter } from "./adapter";
 import { invoiceOpsRoutes, invoiceUserRoutes } from "./routes";
 import { InvoicesService, type InvoiceSeller } from "./service";
@@ -11,6 +12,16 @@ export { renderInvoicePdf, capitals, type InvoiceDocument } from "./pdf";
 export interface InvoicesNeeds {
   /** What a purchaser spent per invoice type (purchasing's read of its orders and refunds). */
   spendByInvoiceType(db: Executor, merchantId: number, currency: string): Promise<Map<InvoiceType, number>>;
+}
+
+/** Platform fees (top-up and collection fees, SMS packages; net of fees given back) are services: VAT 6%. */
+export const FEES_INVOICE_TYPE: InvoiceType = "vat_6";
+
+/** What a merchant spent per invoice type: its orders less refunds (purchasing), plus the platform fees it paid (ledger). */
+async function spendWithFees(needs: InvoicesNeeds, db: Executor, merchantId: number, currency: string): Promise<Map<InvoiceType, number>> {
+  const [spend, fees] = await Promise.all([needs.spendByInvoiceType(db, merchantId, currency), feesPaidBy(db, merchantId, currency)]);
+  if (fees !== 0) spend.set(FEES_INVOICE_TYPE, (spend.get(FEES_INVOICE_TYPE) ?? 0) + fees);
+  return spend;
 }
 
 /**
@@ -29,7 +40,7 @@ export async function registerInvoices(host: ModuleHost, needs: InvoicesNeeds): 
     mailer: ctx.mailer,
     adapter: createLocalEInvoiceAdapter(),
     seller,
-    spendByInvoiceType: (db, merchantId, currency) => needs.spendByInvoiceType(db, merchantId, currency),
+    spendByInvoiceType: (db, merchantId, currency) => spendWithFees(needs, db, merchantId, currency),
     log: ctx.log,
   });
   await host.mount("/api/card-user", invoiceUserRoutes({ invoices, guard }));

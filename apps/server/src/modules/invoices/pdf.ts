@@ -24,6 +24,8 @@ export interface InvoiceDocument {
   seller: { name: string; taxId: string; address: string; bank: string; bankAccount: string };
   remark: string;
   issuer: string;
+  /** The buyer's e-signature signer (its TicketSignature settings, when e-signing is on). */
+  signer?: { name: string; phone: string };
 }
 
 const require = createRequire(import.meta.url);
@@ -136,6 +138,10 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   doc.font("cjk").fillColor("#222").text(remark || "-", left + 40, top + 226, { width: width - 52, height: 66, ellipsis: true });
 
   doc.font("cjk").fontSize(9).fillColor("#333").text(`开票人：${d.issuer}`, left + 6, top + 306);
+  if (d.signer) {
+    const phone = d.signer.phone ? `（${d.signer.phone.replace(/^(\d{3})\d{4}(\d{4})$/, "$1****$2")}）` : "";
+    doc.text(`购买方电子签名：${d.signer.name}${phone}`, left + 330, top + 306, { width: width - 336, align: "right" });
+  }
   doc.end();
   return done;
 }

@@ -58,7 +58,8 @@ export function taxOf(amount: number, rateBp: number): number {
 
 /**
  * Invoices against spend. A merchant's invoiceable amount per type is what it spent (the purchasing
- * module's successful orders less their refunds) less its requested and issued invoices; a request
+ * module's successful orders less their refunds, by the goods' invoice type, and the platform fees it
+ * paid less fees given back, as VAT 6% services: see index.ts) less its requested and issued invoices; a request
  * takes from it under a lock on the merchant's account of that type, so parallel requests never take
  * more than there is. An operator issues a request (the e-invoice adapter numbers it and renders the
  * PDF, the mail adapter delivers it) or refuses it; a red-letter reversal of an issued invoice gives
@@ -100,6 +101,9 @@ export class InvoicesService {
     if (merchant.currency !== "CNY") throw invalid("invoice.currencyUnsupported");
     const rateBp = await repo.rateOn(this.deps.db, req.invoiceType, this.today());
     if (rateBp === undefined) throw invalid("invoice.typeUnavailable", "invoiceType");
+    // A request without an email goes to the delivery email of the e-signature settings (TicketSignature).
+    const email = req.email || (await repo.settings(this.deps.db, merchant.id))?.delivery_email || "";
+    if (!email) throw invalid("invoice.emailRequired", "email");
     const now = this.deps.clock.now();
     const row = await withTx(this.deps.db, async (tx) => {
       await repo.lockAccount(tx, merchant.id, req.invoiceType);
@@ -120,7 +124,7 @@ export class InvoicesService {
         phone: req.title.phone,
         bank: req.title.bank,
         bank_account: req.title.bankAccount,
-        email: req.email,
+        email,
         remark: req.remark,
         request_key: req.requestKey,
         created_by: actor.userId,
@@ -172,7 +176,13 @@ export class InvoicesService {
     return { fileName: `${red ? "red-" : ""}invoice-${number}.pdf`, data };
   }
 
-  private documentOf(row: repo.InvoiceRow, issuedOn: string, sign: 1 | -1, issuer: string) {
+  /** The merchant's e-signature signer, when its settings turn e-signing on and name one. */
+  private async signerOf(db: Executor, merchantId: number): Promise<{ name: string; phone: string } | undefined> {
+    const s = await repo.settings(db, merchantId);
+    return s?.e_sign && s.signer_name ? { name: s.signer_name, phone: s.signer_phone } : undefined;
+  }
+
+  private documentOf(row: repo.InvoiceRow, issuedOn: string, sign: 1 | -1, issuer: string, signer?: { name: string; phone: string }) {
     return {
       issuedOn,
       category: invoiceCategoryOf(row.invoice_type),
@@ -184,6 +194,7 @@ export class InvoicesService {
       seller: this.deps.seller,
       remark: row.remark,
       issuer,
+      ...(signer && { signer }),
     };
   }
 
@@ -203,7 +214,8 @@ export class InvoicesService {
       const locked = await repo.lockInvoice(tx, id);
       if (!locked) throw notFound();
       if (locked.state !== "requested") throw conflict("invoice.notRequested");
-      const { invoiceNo, pdf } = await this.deps.adapter.issue(id, this.documentOf(locked, issuedOn, 1, operator.email));
+      const signer = await this.signerOf(tx, locked.merchant_id);
+      const { invoiceNo, pdf } = await this.deps.adapter.issue(id, this.documentOf(locked, issuedOn, 1, operator.email, signer));
       const key = `invoices/${locked.merchant_id}/${id}.pdf`;
       await this.deps.storage.put(key, pdf);
       await repo.updateInvoice(tx, id, { state: "issued", invoice_no: invoiceNo, pdf_key: key, issued_at: now, decided_by: operator.userId, updated_at: now });
@@ -214,16 +226,24 @@ export class InvoicesService {
     return this.deliver(row);
   }
 
+  /** The stored PDF of an invoice (blue or red) as a mail attachment. */
+  private async attachment(key: string | null, fileName: string) {
+    const content = key ? await this.deps.storage.get(key) : null;
+    if (!content) throw new Error(`invoice PDF ${key ?? "(none)"} not stored`);
+    return { filename: fileName, contentType: "application/pdf", content };
+  }
+
   private async deliver(row: repo.InvoiceRow): Promise<Invoice> {
     try {
       await this.deps.mailer.send({
+        attachments: [await this.attachment(row.pdf_key, `invoice-${row.invoice_no ?? row.id}.pdf`)],
         to: row.email,
         subject: `电子发票 Electronic invoice ${row.invoice_no ?? ""}`,
         text: [
           `${row.title_name}：`,
           `您申请的发票已开具。发票号码 ${row.invoice_no ?? ""}，价税合计 ¥${yuan(row.amount)}（税额 ¥${yuan(row.tax_amount)}）。`,
-          `请登录后台 /sale/InvoiceRecord 下载发票 PDF。`,
-          `Your invoice ${row.invoice_no ?? ""} for ¥${yuan(row.amount)} has been issued; download the PDF at /sale/InvoiceRecord.`,
+          `发票 PDF 见附件，也可登录后台 /sale/InvoiceRecord 下载。`,
+          `Your invoice ${row.invoice_no ?? ""} for ¥${yuan(row.amount)} has been issued: the PDF is attached, and at /sale/InvoiceRecord.`,
         ].join("\n"),
       });
     } catch (err) {
@@ -258,7 +278,8 @@ export class InvoicesService {
       const locked = await repo.lockInvoice(tx, id);
       if (!locked) throw notFound();
       if ((locked.state !== "issued" && locked.state !== "delivered") || !locked.invoice_no) throw conflict("invoice.notIssued");
-      const red = await this.deps.adapter.reverse(id, locked.invoice_no, this.documentOf({ ...locked, remark: reason }, issuedOn, -1, operator.email));
+      const signer = await this.signerOf(tx, locked.merchant_id);
+      const red = await this.deps.adapter.reverse(id, locked.invoice_no, this.documentOf({ ...locked, remark: reason }, issuedOn, -1, operator.email, signer));
       const key = `invoices/${locked.merchant_id}/${id}-red.pdf`;
       await this.deps.storage.put(key, red.pdf);
       await repo.updateInvoice(tx, id, { state: "reversed", red_invoice_no: red.invoiceNo, red_pdf_key: key, reverse_reason: reason, reversed_at: now, updated_at: now });
@@ -266,12 +287,15 @@ export class InvoicesService {
       return { row: await repo.findInvoice(tx, id), invoiceNo: red.invoiceNo };
     });
     if (!row) throw notFound();
-    await this.deps.mailer
-      .send({
-        to: row.email,
-        subject: `红字发票 Red-letter invoice ${invoiceNo}`,
-        text: `发票 ${row.invoice_no ?? ""} 已红冲（红字发票 ${invoiceNo}），原因：${reason}。金额 ¥${yuan(row.amount)} 可重新申请开票。\nInvoice ${row.invoice_no ?? ""} was reversed by red-letter invoice ${invoiceNo}; ¥${yuan(row.amount)} is invoiceable again.`,
-      })
+    await this.attachment(row.red_pdf_key, `red-invoice-${invoiceNo}.pdf`)
+      .then((pdf) =>
+        this.deps.mailer.send({
+          to: row.email,
+          subject: `红字发票 Red-letter invoice ${invoiceNo}`,
+          text: `发票 ${row.invoice_no ?? ""} 已红冲（红字发票 ${invoiceNo}，见附件），原因：${reason}。金额 ¥${yuan(row.amount)} 可重新申请开票。\nInvoice ${row.invoice_no ?? ""} was reversed by red-letter invoice ${invoiceNo} (attached); ¥${yuan(row.amount)} is invoiceable again.`,
+          attachments: [pdf],
+        }),
+      )
       .catch((err: unknown) => this.deps.log(`red-letter notice for invoice ${id} not mailed: ${String(err)}`));
     return this.presentOne(row);
   }

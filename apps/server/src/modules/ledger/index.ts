@@ -16,3 +16,4 @@ export {
   type PostResult,
   type Posting,
 } from "./service";
+export { feesPaidBy } from "./fees";

@@ -11,6 +11,7 @@ import { MiniprogramService, type MallAppearance } from "./service";
 
 export { MiniprogramService, type MallAppearance } from "./service";
 export { BoundAccounts } from "./accounts";
+export { releasedMallApp } from "./repo";
 export type { PlatformAdapter, PlatformPush, UnlimitedQrcodeInput } from "./adapter";
 
 export interface MiniprogramModule {

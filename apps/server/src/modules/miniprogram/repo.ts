@@ -62,3 +62,20 @@ export async function templates(db: Executor, platform: MpPlatform): Promise<Tem
 export async function findTemplate(db: Executor, id: number): Promise<TemplateRow | undefined> {
   return db.selectFrom("mp_templates").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
 }
+
+/** The app id of a merchant's released mall (its latest release, WeChat before Douyin), or null. */
+export async function releasedMallApp(db: Executor, merchantId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom("mp_versions as v")
+    .innerJoin("mp_configs as c", "c.id", "v.config_id")
+    .select("v.app_id")
+    .where("v.merchant_id", "=", merchantId)
+    .where("c.merchant_id", "=", merchantId)
+    .where("v.state", "=", "released")
+    .whereRef("v.app_id", "=", "c.app_id")
+    .orderBy((eb) => eb.case().when("c.platform", "=", "wechat").then(0).else(1).end())
+    .orderBy("v.released_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.app_id ?? null;
+}

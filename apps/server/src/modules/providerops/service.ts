@@ -32,7 +32,7 @@ import { BadBatchFile, readBatchFile, type BatchRow } from "./sheets";
 
 export interface ProviderOpsDeps {
   db: Db;
-  activeBindings(db: Executor, providerId?: number): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor" }[]>;
+  activeBindings(db: Executor, providerId?: number): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor"; bound_at: Date }[]>;
   servedOrders(db: Executor, f: ServedOrderFilter, page: { offset: number; limit: number }): Promise<{ rows: ServedOrderRow[]; total: number }>;
   servedDailyFigures(db: Executor, f: ServedParties & { from: Date; to: Date }): Promise<{ day: string; orders: number; amount: number; refunds: number; buyers: number }[]>;
   servedSettlements(db: Executor, f: { brandIds: readonly number[]; from: Date; to: Date }): Promise<{ supplierId: number; month: string; currency: Currency; orders: number; sales: number; refunds: number }[]>;
@@ -180,8 +180,14 @@ export class ProviderOpsService {
 
   /** brandManagement: the brands of the brand merchants the provider serves. */
   async brands(actor: Actor): Promise<ServedBrand[]> {
-    const p = await this.parties(actor);
-    const brands = await this.deps.brandsOfMerchants(this.deps.db, p.brandIds);
+    // The brand bindings: whose brands, and since when the provider serves each owner (the earliest binding).
+    const since = new Map<number, Date>();
+    for (const b of await this.deps.activeBindings(this.deps.db, tenantOf(actor))) {
+      const at = new Date(b.bound_at);
+      const known = since.get(b.merchant_id);
+      if (b.kind === "brand" && (!known || at < known)) since.set(b.merchant_id, at);
+    }
+    const brands = await this.deps.brandsOfMerchants(this.deps.db, [...since.keys()]);
     const owners = new Map<number, { name: string; realName: string }>();
     for (const id of new Set(brands.map((b) => b.merchantId))) {
       const m = await getMerchant(this.deps.db, id);
@@ -195,6 +201,8 @@ export class ProviderOpsService {
       merchantRealNameState: owners.get(b.merchantId)?.realName ?? "not_verified",
       goods: b.goods,
       onSale: b.onSale,
+      state: b.onSale > 0 ? "on_sale" : b.goods > 0 ? "off_sale" : "no_goods",
+      binding: { kind: "brand", since: (since.get(b.merchantId) ?? new Date(b.createdAt)).toISOString() },
       createdAt: b.createdAt,
     }));
   }

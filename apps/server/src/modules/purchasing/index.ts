@@ -12,6 +12,7 @@ import { PurchasingService, type OrderResult } from "./service";
 export { PurchasingService, type OrderResult, type PurchasingDeps } from "./service";
 export { OrderChatService, type StoredChatMessage } from "./orderChat";
 export { agreedPriceOf, mayBuyCondition } from "./eligibility";
+export { codePriceSql, heldVoucherSales } from "./code-price";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";
 export { servedDailyFigures, servedLinkFigures, servedOrders, servedSettlements, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
 

@@ -102,6 +102,8 @@ export interface NewOrder {
   topUpAccount: string | null;
   /** The purchaser's account that pays. */
   paidFrom: "sup" | "rebate";
+  /** Store vouchers: paid into the order escrow, released to the supplier as codes are redeemed and settled. */
+  heldUntilRedeemed: boolean;
   digest: string;
   createdBy: number | null;
   /** Set for an order finished as it is placed (codes from stock). */
@@ -205,9 +207,9 @@ export async function placeOrder(
   const r = await sql<{ created_at: Date | null; results: unknown[] }>`
     WITH ins AS (
       INSERT INTO purchase_orders (id, order_no, purchaser_merchant_id, supplier_merchant_id, goods_id, goods_name, business_type, quantity,
-        unit_price, face_value, amount, currency, state, top_up_account, paid_from, request_digest, created_by, finished_at)
+        unit_price, face_value, amount, currency, state, top_up_account, paid_from, held_until_redeemed, request_digest, created_by, finished_at)
       VALUES (${o.id}, ${o.orderNo}, ${o.purchaserId}, ${o.supplierId}, ${o.goodsId}, ${o.goodsName}, ${o.businessType}, ${o.quantity},
-        ${o.unitPrice}, ${o.faceValue}, ${o.amount}, ${o.currency}, ${o.state}, ${o.topUpAccount}, ${o.paidFrom}, ${o.digest}, ${o.createdBy}, ${finishedAt}::timestamptz)
+        ${o.unitPrice}, ${o.faceValue}, ${o.amount}, ${o.currency}, ${o.state}, ${o.topUpAccount}, ${o.paidFrom}, ${o.heldUntilRedeemed}, ${o.digest}, ${o.createdBy}, ${finishedAt}::timestamptz)
       ON CONFLICT (purchaser_merchant_id, order_no) DO NOTHING
       RETURNING id, created_at),
     audited AS (
@@ -235,6 +237,7 @@ export async function placeOrder(
     state: o.state,
     top_up_account: o.topUpAccount,
     paid_from: o.paidFrom,
+    held_until_redeemed: o.heldUntilRedeemed,
     upstream_channel_id: null,
     fail_reason: null,
     refunded: false,

@@ -150,12 +150,16 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
   };
 }
 
-/** Brand-owner calls: `supplyOrders`, `supplyOrders/{orderId}` and fulfilment, under /api/card-brander. */
+/** Brand-owner calls: `supplyOrders` (also `order/search`), `supplyOrders/{orderId}` and fulfilment, under /api/card-brander. */
 export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["business"], menu: ["business/SalesOrder", "business/SUPOrder", "business/CheckSupOrder", "business/VendorPurchaseForm"] });
     app.get("/supplyOrders", { schema: { tags, security, summary: "Orders of the supplier's goods", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: pre }, async (req) =>
+      ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
+    );
+    // Spec 01 §7 Brand owner `GET order/search`: the same query and reply as supplyOrders.
+    app.get("/order/search", { schema: { tags, security, summary: "Orders of the supplier's goods (spec name of supplyOrders)", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: pre }, async (req) =>
       ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
     );
     app.get("/supplyOrders/export", { schema: { tags, security, summary: "Sales orders as an xlsx file (same filters)", querystring: orderQuery }, preHandler: pre }, async (req, reply) =>

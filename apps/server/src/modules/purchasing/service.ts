@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   CODE,
+  paidOnRedemption,
   type ApplicationDecisionReq,
   type BrandAuth,
   type BrandAuthReq,
@@ -287,6 +288,8 @@ export class PurchasingService {
 
     const now = this.deps.clock.now();
     const names = { purchaser: purchaser.name, supplier: facts.supplierName };
+    // Store vouchers pay the supplier when they are used: until then the money waits in the escrow.
+    const heldUntilRedeemed = goods.fromStock && paidOnRedemption(goods.businessType);
     const newOrder: repo.NewOrder & { id: number } = {
       id: facts.nextId,
       orderNo: req.orderNo,
@@ -303,6 +306,7 @@ export class PurchasingService {
       state: goods.fromStock ? "success" : "processing",
       topUpAccount: goods.fromStock ? null : (req.topUpAccount ?? null),
       paidFrom,
+      heldUntilRedeemed,
       digest,
       createdBy: userId,
       // Codes from stock are handed over with the order: it is finished when its statement commits.
@@ -325,7 +329,7 @@ export class PurchasingService {
       createdBy: userId,
       postings: [
         { account: { merchantId: purchaser.id, kind: paidFrom }, amount: -amount },
-        goods.fromStock ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
+        goods.fromStock && !heldUntilRedeemed ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
       ],
     });
     const audit = { actorUserId: userId, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null, paidFrom } };
@@ -685,7 +689,8 @@ export class PurchasingService {
       subject: { type: "refund_order", id: r.id },
       createdBy: actor.userId,
       postings: [
-        { account: { merchantId: r.supplier_merchant_id, kind: "income" }, amount: -r.amount },
+        // Unredeemed vouchers' money is still in the escrow; other codes' was paid to the supplier at sale.
+        o.held_until_redeemed ? { account: { platform: "order_escrow" }, amount: -r.amount } : { account: { merchantId: r.supplier_merchant_id, kind: "income" }, amount: -r.amount },
         // Back to the account that paid for the order.
         { account: { merchantId: r.purchaser_merchant_id, kind: o.paid_from }, amount: r.amount },
       ],

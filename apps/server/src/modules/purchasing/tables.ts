@@ -40,6 +40,8 @@ export interface PurchaseOrdersTable {
   top_up_account: string | null;
   /** The purchaser's account that paid (migration 0108). */
   paid_from: ColumnType<"sup" | "rebate", "sup" | "rebate" | undefined, "sup" | "rebate">;
+  /** Store vouchers: the money waits in the order escrow until each code is redeemed and settled (migration 0114). */
+  held_until_redeemed: ColumnType<boolean, boolean | undefined, boolean>;
   upstream_channel_id: string | null;
   fail_reason: string | null;
   refunded: ColumnType<boolean, boolean | undefined, boolean>;

@@ -1,4 +1,6 @@
 import { findSubAccount } from "../accounts";
+import { retireStoreCodes, storesWithOpenPayments } from "../collection";
+import { releasedMallApp } from "../miniprogram";
 import { goodsForPurchase } from "../catalog";
 import { hkdfSync } from "node:crypto";
 import { DynamicCodes, dynamicCodeRoutes, type CustomersService, type OnecardService } from "../onecard";
@@ -43,6 +45,8 @@ export async function registerStores(
       return page.list.filter((d) => d.docked).map((d) => Number(d.counterpartId));
     },
     serves: needs.serves,
+    payments: { openAt: storesWithOpenPayments, retire: retireStoreCodes },
+    releasedMall: (merchantId) => releasedMallApp(db, merchantId),
   });
   const dynamic = new DynamicCodes({ db, clock: ctx.clock, key: Buffer.from(hkdfSync("sha256", ctx.secret, Buffer.alloc(0), "tessera/onecard/dynamic-code/v1", 32)) });
   const writeoff = new WriteOffService({ db, clock: ctx.clock, keys: cardKeys(ctx.secret), stores, onecard: needs.onecard, dynamic, goodsOf: goodsForPurchase });

@@ -1,16 +1,10 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { Lang, Redemption, SettlementDoc } from "@tessera/contracts";
-import type PDFKit from "pdfkit";
+import { pdfDocument } from "../../platform/pdf";
 
 /**
  * A settlement document (核销结算单) as a printable A4 PDF: brand, store, day, counts and amounts, and
  * one line per redemption, in Noto Sans SC embedded (subset), so Chinese names print in every reader.
  */
-const require = createRequire(import.meta.url);
-let font: Promise<Buffer> | undefined;
-let pdfkit: Promise<typeof PDFKit> | undefined;
-
 const LABELS: Record<Lang, { title: string; brand: string; store: string; day: string; count: string; value: string; amount: string; no: string; time: string; item: string; code: string; clerk: string; settled: string; coupon: string; onecard: string; printed: string }> = {
   cn: { title: "核销结算单", brand: "品牌", store: "门店", day: "核销日期", count: "核销笔数", value: "核销价值", amount: "结算金额", no: "单号", time: "时间", item: "商品", code: "券码/卡号", clerk: "店员", settled: "结算金额", coupon: "券码", onecard: "一卡通", printed: "打印时间" },
   tw: { title: "核銷結算單", brand: "品牌", store: "門店", day: "核銷日期", count: "核銷筆數", value: "核銷價值", amount: "結算金額", no: "單號", time: "時間", item: "商品", code: "券碼/卡號", clerk: "店員", settled: "結算金額", coupon: "券碼", onecard: "一卡通", printed: "列印時間" },
@@ -21,18 +15,8 @@ const major = (m: { amount: number }) => (m.amount / 100).toFixed(2);
 const hhmm = (iso: string) => new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().slice(11, 19);
 
 export async function settlementPdf(lang: Lang, d: { doc: SettlementDoc; lines: Redemption[] }, printedAt: Date): Promise<Buffer> {
-  font ??= readFile(require.resolve("@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf"));
-  pdfkit ??= import("pdfkit").then((m) => m.default);
-  const [PDFDocument, regular] = await Promise.all([pdfkit, font]);
   const L = LABELS[lang];
-  const doc = new PDFDocument({ size: "A4", margin: 40, info: { Title: `${L.title} ${d.doc.id}`, Author: d.doc.branderName, Producer: "Tessera" } });
-  doc.registerFont("cjk", regular);
-  const chunks: Buffer[] = [];
-  doc.on("data", (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
+  const { doc, done } = await pdfDocument({ size: "A4", margin: 40, info: { Title: `${L.title} ${d.doc.id}`, Author: d.doc.branderName, Producer: "Tessera" } });
   const left = 40;
   const width = 515;
   doc.font("cjk").fontSize(18).fillColor("#111").text(L.title, left, 40, { width, align: "center" });

@@ -99,7 +99,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
     );
     app.delete(
       "/branderStores",
-      { schema: { tags, security, summary: "Delete stores (refused while they have unsettled redemptions)", body: storeIdsReq, response: { 200: envelope(z.object({ deleted: z.number().int() })) } }, preHandler: pre },
+      { schema: { tags, security, summary: "Delete stores (refused while they have unsettled redemptions or open payments on their collection codes; their codes are retired)", body: storeIdsReq, response: { 200: envelope(z.object({ deleted: z.number().int() })) } }, preHandler: pre },
       async (req) => ok(await stores.remove(actorOf(req), req.body.storeIds)),
     );
     app.post(

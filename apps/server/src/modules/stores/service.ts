@@ -39,6 +39,16 @@ export interface StoresDeps {
   dockedSuppliers: (actor: Actor) => Promise<number[]>;
   /** Whether a service provider serves a merchant (onboarding module). */
   serves: (providerId: number, merchantId: number) => Promise<boolean>;
+  /**
+   * The stores' collection codes (collection module): which of the stores still have open payments (a
+   * payment not final, a refund processing), and retiring their codes, both in the caller's transaction.
+   */
+  payments: {
+    openAt: (tx: Tx, storeIds: number[]) => Promise<number[]>;
+    retire: (tx: Tx, storeIds: number[], now: Date) => Promise<number>;
+  };
+  /** The app id of a merchant's released mall storefront, or null (miniprogram module). */
+  releasedMall: (merchantId: number) => Promise<string | null>;
 }
 
 const storeNotFound = () => new AppError(CODE.NOT_FOUND, "stores.notFound");
@@ -213,8 +223,9 @@ export class StoresService {
   }
 
   /**
-   * Deletes stores, all or none: each must be the brand's and have no unsettled redemption (a store
-   * with redemptions waiting for the day's settlement is refused). Clerks are unbound, codes retired.
+   * Deletes stores, all or none: each must be the brand's, have no unsettled redemption (a store with
+   * redemptions waiting for the day's settlement is refused) and no open payment on its collection codes
+   * (a payment not final or a refund processing). Clerks are unbound; QR and collection codes retired.
    */
   async remove(actor: Actor, storeIds: string[]): Promise<{ deleted: number }> {
     const brander = tenantOf(actor);
@@ -223,11 +234,13 @@ export class StoresService {
       const found = await repo.lockStores(tx, brander, ids);
       if (found.length !== ids.length) throw storeNotFound();
       if ((await repo.unsettledStores(tx, ids)).length > 0) throw conflict("stores.busy");
+      if ((await this.deps.payments.openAt(tx, ids)).length > 0) throw conflict("stores.busyPayments");
       const now = this.now();
       await tx.updateTable("stores").set({ deleted_at: now, updated_at: now }).where("id", "in", ids).execute();
       await tx.deleteFrom("store_clerks").where("store_id", "in", ids).execute();
       await tx.updateTable("store_qr_codes").set({ deleted_at: now }).where("store_id", "in", ids).where("deleted_at", "is", null).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "store.delete", subjectType: "store", subjectId: ids[0] ?? 0, detail: { storeIds: ids } });
+      const payCodes = await this.deps.payments.retire(tx, ids, now);
+      await audit(tx, { actorUserId: actor.userId, action: "store.delete", subjectType: "store", subjectId: ids[0] ?? 0, detail: { storeIds: ids, payCodes } });
       return { deleted: ids.length };
     });
   }
@@ -497,7 +510,7 @@ export class StoresService {
     return { deleted: true };
   }
 
-  /** What a scanned code opens (public): the store, or the brand's mall. */
+  /** What a scanned code opens (public): the store, or the brand's mall (its released storefront's app id, if any). */
   async landing(token: string): Promise<QrLanding> {
     const r = await this.deps.db
       .selectFrom("store_qr_codes as q")
@@ -509,6 +522,7 @@ export class StoresService {
     if (!r) throw new AppError(CODE.NOT_FOUND, "stores.codeNotFound");
     const brand = await getMerchant(this.deps.db, r.brander_id);
     return {
+      mallAppId: r.kind === "mall" ? await this.deps.releasedMall(r.brander_id) : null,
       kind: r.kind,
       name: r.name,
       branderId: String(r.brander_id),

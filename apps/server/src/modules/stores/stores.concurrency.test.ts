@@ -62,9 +62,22 @@ it("20 clerks at 20 stores redeem the same code at once: one redemption; two set
   // The runs settle every brand's day: on PostgreSQL a worker's database also holds what earlier files
   // redeemed, so what is counted is this brand's documents, not the runs' totals.
   expect(runs.reduce((a, r) => a + r.body.data.documents, 0)).toBeGreaterThanOrEqual(stores.size);
-  const docs = await t.ctx.database.db.selectFrom("store_settlement_docs").select(["store_id", "count", "amount"]).where("brander_id", "=", Number(supplier.merchantId)).execute();
+  const docs = await t.ctx.database.db.selectFrom("store_settlement_docs").select(["store_id", "count", "amount", "paid"]).where("brander_id", "=", Number(supplier.merchantId)).execute();
   expect(docs).toHaveLength(stores.size);
   expect(new Set(docs.map((d) => d.store_id)).size).toBe(stores.size);
   expect(docs.reduce((a, d) => a + d.count, 0)).toBe(n);
   expect(docs.reduce((a, d) => a + Number(d.amount), 0)).toBe(n * 900);
+  // The vouchers' money left the escrow for the brand's income once, whichever run made each document.
+  expect(docs.reduce((a, d) => a + Number(d.paid), 0)).toBe(n * 900);
+  const paid = await t.ctx.database.db
+    .selectFrom("ledger_entries as e")
+    .innerJoin("ledger_accounts as a", "a.id", "e.account_id")
+    .innerJoin("ledger_transactions as x", "x.id", "e.transaction_id")
+    .select((eb) => eb.fn.sum<string>("e.amount").as("sum"))
+    .where("a.merchant_id", "=", Number(supplier.merchantId))
+    .where("a.kind", "=", "income")
+    .where("x.kind", "=", "store_settlement")
+    .executeTakeFirst();
+  expect(Number(paid?.sum)).toBe(n * 900);
+  expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
 });

@@ -171,8 +171,12 @@ describe("write-off", () => {
     expect((await importFile(t, supplier.token, goods.id, "v.csv", csv)).body.code).toBe(1);
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 100_000);
+    const incomeOf = async () => (await t.call<{ balances: { income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: supplier.token })).body.data.balances.income.amount;
+    const before = await incomeOf();
     const order = await t.call<{ id: string }>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 2, orderNo: `PO${Date.now()}` } });
     expect(order.body.code).toBe(1);
+    // A store voucher pays the brand when it is used: the sale leaves the brand's income as it was.
+    expect(await incomeOf()).toBe(before);
 
     const store = await addStore(supplier, { name: "Voucher store" });
     const other = await addStore(supplier, { name: "Voucher store 2" });
@@ -229,12 +233,12 @@ describe("write-off", () => {
     expect(ownerView.body.data.total).toBe(2);
     expect((await t.call<Page<Redemption>>("GET", "/api/card-brander/hyAccounts", { token: otherBrand.token })).body.data.total).toBe(0);
 
-    const incomeOf = async () => (await t.call<{ balances: { income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: supplier.token })).body.data.balances.income.amount;
-    const before = await incomeOf();
+    expect(await incomeOf()).toBe(before);
     const account = await t.call<WriteAccountReply>("GET", "/api/card-brander/accounts", { token: supplier.token });
     expect(account.body.data.total).toMatchObject({ count: 2, value: { amount: 6000 }, unsettled: { amount: 5000 }, settled: { amount: 0 } });
 
-    // Next day: the settlement makes one document per store; the brand was paid when the codes were sold, not again.
+    // Next day (T+1): the settlement makes one document per store and pays each document's vouchers into
+    // the brand's income, once.
     t.clock.advance(86_400);
     // Sessions last 12 hours: the next day everyone logs in again.
     for (const m of [supplier, otherBrand]) {
@@ -248,12 +252,14 @@ describe("write-off", () => {
     // redemptions): this brand's two documents are checked below; a second run finds nothing left.
     expect(run.documents).toBeGreaterThanOrEqual(2);
     expect((await settle()).documents).toBe(0);
-    expect(await incomeOf()).toBe(before);
+    expect(await incomeOf()).toBe(before + 5000);
     const docs = await t.call<Page<SettlementDoc>>("GET", "/api/card-brander/writeOff/docs", { token: supplier.token });
-    expect(docs.body.data.list.map((d) => [d.storeName, d.count, d.amount.amount]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
-      ["Voucher store", 1, 2500],
-      ["Voucher store 2", 1, 2500],
+    expect(docs.body.data.list.map((d) => [d.storeName, d.count, d.amount.amount, d.paid.amount]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ["Voucher store", 1, 2500, 2500],
+      ["Voucher store 2", 1, 2500, 2500],
     ]);
+    const changes = await t.call<Page<{ type: string; increase: number }>>("GET", "/api/card-brander/order/fund/search", { token: supplier.token });
+    expect(changes.body.data.list.filter((c) => c.type === "store_settlement").map((c) => c.increase)).toEqual([2500, 2500]);
     const doc = await raw("GET", `/api/card-brander/writeOff/docs/${docs.body.data.list[0]?.id ?? 0}/xlsx`, supplier.token);
     expect((await sheet(doc.rawPayload)).length).toBe(2);
     expect((await raw("GET", `/api/card-brander/writeOff/docs/${docs.body.data.list[0]?.id ?? 0}/xlsx`, otherBrand.token)).statusCode).toBe(404);

@@ -84,8 +84,10 @@ export interface StoreRedemptionsTable {
   code_mask: string;
   /** What the customer got (face value of the coupon, amount taken off the card). */
   value: number;
-  /** What the brand is settled for it. */
+  /** What the brand is settled for it (what the purchaser paid for the code; for a card, the amount taken off). */
   settle_amount: number;
+  /** What the order escrow holds for the brand until this redemption is settled (store vouchers; migration 0114). */
+  held_amount: ColumnType<number, number | undefined, never>;
   currency: "CNY" | "USD" | "HKD";
   purchaser_id: number | null;
   order_ref: string | null;
@@ -104,6 +106,8 @@ export interface StoreSettlementDocsTable {
   count: number;
   value: number;
   amount: number;
+  /** Paid into the brand's income by this document (migration 0114). */
+  paid: ColumnType<number, number | undefined, number>;
   state: ColumnType<"settled", "settled" | undefined, "settled">;
   ledger_tx_id: number | null;
   created_at: Timestamp;

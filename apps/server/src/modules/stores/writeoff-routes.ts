@@ -23,7 +23,7 @@ import {
   type Redemption,
   type SettlementDoc,
 } from "@tessera/contracts";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
@@ -41,9 +41,9 @@ const VERIFY_PAGES = ["business/WriteOff"];
 const BRAND_PAGES = ["business/WriteOff", "business/WriteAccount", "business/WriteFunDoc"];
 
 const H = {
-  cn: { id: "编号", time: "时间", store: "门店", brand: "品牌", kind: "类型", item: "商品", code: "券码/卡号", value: "核销价值", settle: "结算金额", clerk: "店员", day: "日期", count: "笔数", amount: "结算金额", coupon: "券码", onecard: "一卡通", order: "订单号" },
-  tw: { id: "編號", time: "時間", store: "門店", brand: "品牌", kind: "類型", item: "商品", code: "券碼/卡號", value: "核銷價值", settle: "結算金額", clerk: "店員", day: "日期", count: "筆數", amount: "結算金額", coupon: "券碼", onecard: "一卡通", order: "訂單號" },
-  en: { id: "ID", time: "Time", store: "Store", brand: "Brand", kind: "Kind", item: "Item", code: "Code / card", value: "Value", settle: "Settled amount", clerk: "Clerk", day: "Day", count: "Count", amount: "Amount", coupon: "Code", onecard: "One-card", order: "Order" },
+  cn: { id: "编号", time: "时间", store: "门店", brand: "品牌", kind: "类型", item: "商品", code: "券码/卡号", value: "核销价值", settle: "结算金额", clerk: "店员", day: "日期", count: "笔数", amount: "结算金额", coupon: "券码", onecard: "一卡通", order: "订单号", paid: "入账金额" },
+  tw: { id: "編號", time: "時間", store: "門店", brand: "品牌", kind: "類型", item: "商品", code: "券碼/卡號", value: "核銷價值", settle: "結算金額", clerk: "店員", day: "日期", count: "筆數", amount: "結算金額", coupon: "券碼", onecard: "一卡通", order: "訂單號", paid: "入帳金額" },
+  en: { id: "ID", time: "Time", store: "Store", brand: "Brand", kind: "Kind", item: "Item", code: "Code / card", value: "Value", settle: "Settled amount", clerk: "Clerk", day: "Day", count: "Count", amount: "Amount", coupon: "Code", onecard: "One-card", order: "Order", paid: "Paid to income" },
 } as const;
 const yuan = (m: { amount: number }) => m.amount / 100;
 
@@ -72,11 +72,17 @@ function docColumns(lang: Lang) {
     { header: h.count, value: (d: SettlementDoc) => d.count },
     { header: h.value, value: (d: SettlementDoc) => yuan(d.value) },
     { header: h.amount, value: (d: SettlementDoc) => yuan(d.amount) },
+    { header: h.paid, value: (d: SettlementDoc) => yuan(d.paid) },
   ];
 }
 
 function sendDocument(reply: FastifyReply, lang: Lang, doc: { doc: SettlementDoc; lines: Redemption[] }) {
   return sendXlsx(reply, `settlement-${doc.doc.storeName}-${doc.doc.day}`, redemptionColumns(lang), [doc.lines]);
+}
+
+async function sendPdf(reply: FastifyReply, lang: Lang, d: { doc: SettlementDoc; lines: Redemption[] }) {
+  const pdf = await settlementPdf(lang, d, new Date());
+  return reply.header("content-type", "application/pdf").header("content-disposition", `attachment; filename="settlement-${d.doc.id}.pdf"`).send(pdf);
 }
 
 /** Write-off calls of the brand owner and its clerks (/api/card-brander). */
@@ -127,9 +133,7 @@ export function writeOffBrandRoutes({ writeoff, guard }: { writeoff: WriteOffSer
       sendDocument(reply, req.lang, await writeoff.document([tenantOf(actorOf(req))], req.params.id)),
     );
     app.get("/writeOff/docs/:id/pdf", { schema: { tags, security, summary: "A settlement document as a printable PDF", params: idParam }, preHandler: brand }, async (req, reply) => {
-      const d = await writeoff.document([tenantOf(actorOf(req))], req.params.id);
-      const pdf = await settlementPdf(req.lang, d, new Date());
-      return reply.header("content-type", "application/pdf").header("content-disposition", `attachment; filename="settlement-${d.doc.id}.pdf"`).send(pdf);
+      return sendPdf(reply, req.lang, await writeoff.document([tenantOf(actorOf(req))], req.params.id));
     });
     const goodsParam = z.object({ goodsId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
     app.get("/product/:goodsId/stores", { schema: { tags, security, summary: "Where a goods' codes are redeemable", params: goodsParam, response: { 200: envelope(goodsStoresReply) } }, preHandler: brand }, async (req) =>
@@ -172,11 +176,29 @@ export function writeOffServicerRoutes({ writeoff, guard, serves }: { writeoff: 
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["providers"], menu: ["providers/WriteFund"] });
-    app.get("/writeFund", { schema: { tags, security, summary: "Settlement documents of a brand you serve", querystring: settlementDocQuery, response: { 200: envelope(settlementDocPage) } }, preHandler: pre }, async (req) => {
+    /** The brand asked for, if the provider serves it. */
+    const servedBrand = async (req: FastifyRequest, branderId: string | undefined): Promise<number> => {
       const me = tenantOf(actorOf(req));
-      if (!req.query.branderId) throw new AppError(CODE.INVALID_PARAMETER, "stores.brandRequired", {}, "branderId");
-      if (!(await serves(me, Number(req.query.branderId)))) throw new AppError(CODE.FORBIDDEN, "stores.providerNotServing");
-      return ok(await writeoff.documents([Number(req.query.branderId)], req.query));
+      if (!branderId) throw new AppError(CODE.INVALID_PARAMETER, "stores.brandRequired", {}, "branderId");
+      if (!(await serves(me, Number(branderId)))) throw new AppError(CODE.FORBIDDEN, "stores.providerNotServing");
+      return Number(branderId);
+    };
+    const brandQuery = settlementDocQuery.pick({ branderId: true });
+    app.get("/writeFund", { schema: { tags, security, summary: "Settlement documents of a brand you serve", querystring: settlementDocQuery, response: { 200: envelope(settlementDocPage) } }, preHandler: pre }, async (req) =>
+      ok(await writeoff.documents([await servedBrand(req, req.query.branderId)], req.query)),
+    );
+    // A document of a served brand: the same detail, xlsx and PDF as the brand's WriteFunDoc.
+    app.get(
+      "/writeFund/:id",
+      { schema: { tags, security, summary: "A settlement document of a brand you serve, with its redemptions", params: idParam, querystring: brandQuery, response: { 200: envelope(z.object({ doc: settlementDoc, lines: z.array(redemption) })) } }, preHandler: pre },
+      async (req) => ok(await writeoff.document([await servedBrand(req, req.query.branderId)], req.params.id)),
+    );
+    app.get("/writeFund/:id/xlsx", { schema: { tags, security, summary: "A settlement document of a brand you serve as xlsx", params: idParam, querystring: brandQuery }, preHandler: pre }, async (req, reply) =>
+      sendDocument(reply, req.lang, await writeoff.document([await servedBrand(req, req.query.branderId)], req.params.id)),
+    );
+    app.get("/writeFund/:id/pdf", { schema: { tags, security, summary: "A settlement document of a brand you serve as a printable PDF", params: idParam, querystring: brandQuery }, preHandler: pre }, async (req, reply) => {
+      const d = await writeoff.document([await servedBrand(req, req.query.branderId)], req.params.id);
+      return sendPdf(reply, req.lang, d);
     });
   };
 }

@@ -15,7 +15,7 @@ import {
   type GoodsStoresReply,
   type GoodsStoresReq,
 } from "@tessera/contracts";
-import { sql, type Insertable } from "kysely";
+import { sql, type InsertObject } from "kysely";
 import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
@@ -24,9 +24,11 @@ import { AppError, conflict, invalid } from "../../platform/http/errors";
 import type { PurchasableGoods } from "../catalog";
 import { getMerchant } from "../merchants";
 import type { DynamicCodes, DynamicRefusal, OnecardService } from "../onecard";
+import { codePriceSql, heldVoucherSales } from "../purchasing";
+import { post } from "../ledger";
 import { peekRedeemable, redeemSupplyCard, type CardKeys, type RedeemRefusal } from "../supply";
 import * as repo from "./repo";
-import type { StoreRedemptionsTable } from "./tables";
+import type { StoresTables } from "./tables";
 import type { StoresService } from "./service";
 
 export interface WriteOffDeps {
@@ -132,12 +134,12 @@ function presentRedemption(r: RedemptionRow): Redemption {
  * settlement document per store and day sums them, once (the document's unique key), T+1 like the
  * supplier payout.
  *
- * The document reconciles; it moves no money. Only the brand's own codes and cards are redeemable at its
- * stores, and the brand was paid for each already: a card secret or coupon when purchasing sold it (from
- * stock, straight to the supplier's income), a one-card card when the purchaser activated it. A second
- * credit at settlement would pay the brand twice, out of the platform's clearing account. Should codes of
- * one merchant ever be redeemable at another's stores, the transfer from the seller's income to the
- * redeeming brand belongs here, keyed by the document.
+ * Money: a store voucher (business type card_voucher) is paid to the brand when it is used, as
+ * group-buying platforms pay merchants: purchasing put the purchaser's money in the platform's order
+ * escrow, the redemption records what the escrow holds for its code (`held_amount`), and the settlement
+ * document moves the sum to the brand's income in its own transaction, keyed by the document. Other codes
+ * (card secrets) were paid to the supplier at sale and one-card cards at activation: their lines are on
+ * the document with what they were settled for, and hold nothing.
  */
 export class WriteOffService {
   constructor(private readonly deps: WriteOffDeps) {}
@@ -230,6 +232,7 @@ export class WriteOffService {
           }
           const goods = await this.deps.goodsOf(tx, r.card.goodsId);
           if (!goods) throw refuse("unknown");
+          const price = codePriceSql(r.card.orderId, goods.price);
           const written = await this.insertRedemption(
             tx,
             {
@@ -240,8 +243,10 @@ export class WriteOffService {
               item_name: goods.name,
               code_mask: r.card.numberMask,
               value: goods.faceValue,
-              // The brand is settled what the purchaser paid for the code.
-              settle_amount: goods.price,
+              // The brand is settled what the purchaser paid for the code; for a store voucher that money
+              // waits in the escrow until this redemption's settlement document moves it.
+              settle_amount: price.price,
+              held_amount: price.held,
               currency: goods.currency,
               purchaser_id: r.card.buyerMerchantId,
               order_ref: r.card.orderId,
@@ -331,7 +336,7 @@ export class WriteOffService {
    * the goods' codes are valid at the redemption's store (no restriction rows, or one for this store).
    * The caller throws when not valid, inside its transaction, so the row never stays.
    */
-  private async insertRedemption(tx: Tx, values: Insertable<StoreRedemptionsTable>, goodsId: number): Promise<{ row: RedemptionRow; valid: boolean }> {
+  private async insertRedemption(tx: Tx, values: InsertObject<StoresTables, "store_redemptions">, goodsId: number): Promise<{ row: RedemptionRow; valid: boolean }> {
     const { valid, ...row } = await tx
       .with("ins", (db) => db.insertInto("store_redemptions").values(values).returningAll())
       .selectFrom("ins as r")
@@ -420,7 +425,13 @@ export class WriteOffService {
       unsettled: money(Number(r.unsettled), currency),
     }));
     const sum = (f: (x: (typeof out)[number]) => number) => out.reduce((a, x) => a + f(x), 0);
+    // Of the vouchers' money the escrow took at sale, what no redemption has claimed yet.
+    const [sold, claimed] = await Promise.all([
+      heldVoucherSales(this.deps.db, brander, currency),
+      this.deps.db.selectFrom("store_redemptions").select((eb) => eb.fn.coalesce(eb.fn.sum<string>("held_amount"), sql<string>`0`).as("n")).where("brander_id", "=", brander).where("currency", "=", currency).executeTakeFirst(),
+    ]);
     return {
+      awaitingRedemption: money(sold - Number(claimed?.n ?? 0), currency),
       rows: out,
       total: { count: sum((x) => x.count), value: money(sum((x) => x.value.amount), currency), settled: money(sum((x) => x.settled.amount), currency), unsettled: money(sum((x) => x.unsettled.amount), currency) },
     };
@@ -433,10 +444,10 @@ export class WriteOffService {
       .selectFrom("store_settlement_docs as d")
       .innerJoin("stores as s", "s.id", "d.store_id")
       .innerJoin("merchants as m", "m.id", "d.brander_id")
-      .select(["d.id", "d.brander_id", "m.name as brander_name", "d.store_id", "s.name as store_name", "d.day", "d.currency", "d.count", "d.value", "d.amount", "d.state", "d.created_at"]);
+      .select(["d.id", "d.brander_id", "m.name as brander_name", "d.store_id", "s.name as store_name", "d.day", "d.currency", "d.count", "d.value", "d.amount", "d.paid", "d.state", "d.created_at"]);
   }
 
-  private presentDoc(r: { id: number; brander_id: number; brander_name: string; store_id: number; store_name: string; day: string; currency: Currency; count: number; value: number | string; amount: number | string; state: "settled"; created_at: Date }): SettlementDoc {
+  private presentDoc(r: { id: number; brander_id: number; brander_name: string; store_id: number; store_name: string; day: string; currency: Currency; count: number; value: number | string; amount: number | string; paid: number | string; state: "settled"; created_at: Date }): SettlementDoc {
     return {
       id: String(r.id),
       branderId: String(r.brander_id),
@@ -447,6 +458,7 @@ export class WriteOffService {
       count: r.count,
       value: money(Number(r.value), r.currency),
       amount: money(Number(r.amount), r.currency),
+      paid: money(Number(r.paid), r.currency),
       state: r.state,
       createdAt: iso(r.created_at),
     };
@@ -477,8 +489,9 @@ export class WriteOffService {
   /**
    * Settles every store's redemptions of platform days up to `day` (yesterday by default): per store,
    * day and currency one document (its unique key: a second run, on this or another process, makes
-   * none) with the redemptions linked to it and what the brand received for them (at sale or
-   * activation: no money moves here, see the class comment).
+   * none) with the redemptions linked to it, what they are settled for, and, in the same transaction,
+   * the ledger transfer of the vouchers' held money from the order escrow to the brand's income.
+   * `amount` in the reply: what the documents paid into brands' income.
    */
   async settle(day = platformDay(new Date(this.now().getTime() - 86_400_000))): Promise<{ day: string; documents: number; amount: number }> {
     if (day > platformDay(this.now())) throw invalid("validation.invalidParameter", "day");
@@ -517,7 +530,7 @@ export class WriteOffService {
           .where("day", "=", g.day)
           .where("currency", "=", g.currency)
           .where("doc_id", "is", null)
-          .returning(["value", "settle_amount"])
+          .returning(["value", "settle_amount", "held_amount"])
           .execute();
         if (lines.length === 0) {
           // Another run settled them between the look and this document.
@@ -526,8 +539,26 @@ export class WriteOffService {
         }
         const value = lines.reduce((a, l) => a + Number(l.value), 0);
         const amount = lines.reduce((a, l) => a + Number(l.settle_amount), 0);
-        await tx.updateTable("store_settlement_docs").set({ count: lines.length, value, amount, ledger_tx_id: null }).where("id", "=", doc.id).execute();
-        return amount;
+        // The vouchers' money waiting in the escrow since their sale goes to the brand, once: the posting
+        // is keyed by the document, and the document is made once.
+        const held = lines.reduce((a, l) => a + Number(l.held_amount), 0);
+        const posted =
+          held > 0
+            ? await post(tx, {
+                idempotencyKey: `store-settlement:${doc.id}`,
+                kind: "store_settlement",
+                currency: g.currency,
+                reason: `${g.day} store ${g.store_id}`,
+                subject: { type: "store_settlement_doc", id: doc.id },
+                createdBy: null,
+                postings: [
+                  { account: { platform: "order_escrow" }, amount: -held },
+                  { account: { merchantId: g.brander_id, kind: "income" }, amount: held },
+                ],
+              })
+            : null;
+        await tx.updateTable("store_settlement_docs").set({ count: lines.length, value, amount, paid: held, ledger_tx_id: posted?.transactionId ?? null }).where("id", "=", doc.id).execute();
+        return held;
       });
       if (made !== null) {
         documents++;

@@ -3,17 +3,24 @@ import type { Config } from "../../config";
 import type { Db } from "../../db/tx";
 import { recordOutbox } from "./outbox";
 
+/** A file sent with a mail (e.g. an invoice's PDF). */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  attachments?: readonly MailAttachment[];
 }
 export interface SmsMessage {
   to: string;
   text: string;
 }
 
-/** Sends mail. `local` keeps it in the dev outbox; `smtp` delivers through an SMTP server. */
+/** Sends mail. `local` keeps it in the dev outbox (attachments too); `smtp` delivers through an SMTP server. */
 export interface Mailer {
   readonly kind: "local" | "smtp";
   send(message: MailMessage): Promise<void>;
@@ -30,15 +37,21 @@ export function createMailer(config: Config, db: Db, log: (line: string) => void
     return {
       kind: "smtp",
       send: async (m) => {
-        await transport.sendMail({ from: config.mailFrom, to: m.to, subject: m.subject, text: m.text });
+        await transport.sendMail({
+          from: config.mailFrom,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          ...(m.attachments?.length && { attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })) }),
+        });
       },
     };
   }
   return {
     kind: "local",
     send: async (m) => {
-      await recordOutbox(db, { channel: "email", recipient: m.to, subject: m.subject, body: m.text });
-      log(`[mail:local] to=${m.to} subject="${m.subject}"`);
+      await recordOutbox(db, { channel: "email", recipient: m.to, subject: m.subject, body: m.text, attachments: m.attachments ?? [] });
+      log(`[mail:local] to=${m.to} subject="${m.subject}"${m.attachments?.length ? ` attachments=${m.attachments.map((a) => a.filename).join(",")}` : ""}`);
     },
   };
 }

@@ -1,8 +1,11 @@
+import { sql } from "kysely";
 import { envelope, outboxItem, outboxQuery, pageOf } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Db } from "../../db/tx";
+import { z } from "zod";
+import { withTx, type Db } from "../../db/tx";
 import type { Guard } from "../auth/guard";
 import { ok } from "../http/envelope";
+import { notFound } from "../http/errors";
 import { fromLoopback } from "../http/health";
 import { sendXlsx } from "../http/export";
 import { listOutbox, type OutboxRow } from "./outbox";
@@ -60,6 +63,53 @@ export function devOutboxRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
             { header: "body", width: 60, value: (r) => r.body },
           ],
           pages(),
+        );
+      },
+    );
+  };
+}
+
+const backdateParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const backdateBody = z.strictObject({ days: z.number().int().min(1).max(400) });
+const backdateReply = z.object({ id: z.string(), createdAt: z.string(), finishedAt: z.string().nullable(), refunds: z.number().int() });
+
+/**
+ * Test scaffolding, not a feature: browser journeys run against a server on the real clock, and a
+ * month's commission close only closes months that have ended. `POST /api/dev/purchaseOrders/:id/backdate`
+ * {days} moves one purchase order's times (created_at, finished_at) and those of its refunds `days`
+ * earlier, so a journey's order can fall into last month. Its ledger entries keep their times. Registered
+ * only while the local adapters are active (like the outbox), and served only to a signed-in operator.
+ */
+export function devBackdateRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
+  const operator = guard({ kinds: ["operator"] });
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (app) => {
+    app.post(
+      "/purchaseOrders/:id/backdate",
+      { schema: { tags: ["dev"], summary: "Test scaffolding: move a purchase order and its refunds back in time", params: backdateParams, body: backdateBody, response: { 200: envelope(backdateReply) } }, preHandler: operator },
+      async (req) => {
+        const shift = sql<Date>`make_interval(days => ${req.body.days})`;
+        return ok(
+          await withTx(db, async (tx) => {
+            const order = await tx
+              .updateTable("purchase_orders")
+              .set({ created_at: sql<Date>`created_at - ${shift}`, finished_at: sql<Date | null>`finished_at - ${shift}` })
+              .where("id", "=", req.params.id)
+              .returning(["id", "created_at", "finished_at"])
+              .executeTakeFirst();
+            if (!order) throw notFound();
+            const refunds = await tx
+              .updateTable("refund_orders")
+              .set({ created_at: sql<Date>`created_at - ${shift}`, finished_at: sql<Date | null>`finished_at - ${shift}` })
+              .where("order_id", "=", req.params.id)
+              .executeTakeFirst();
+            return {
+              id: String(order.id),
+              createdAt: new Date(order.created_at).toISOString(),
+              finishedAt: order.finished_at ? new Date(order.finished_at).toISOString() : null,
+              refunds: Number(refunds.numUpdatedRows),
+            };
+          }),
         );
       },
     );

@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Space, Table, Upload, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import type { QrCode, Store, StoreBatchReply } from "@tessera/contracts";
 import { saveFile } from "../../api/http";
 import { ListPage } from "../../components/list/ListPage";
@@ -11,13 +12,15 @@ import { importStores, storeApi, storeKeys } from "./stores/api";
 import { ClerksDrawer } from "./stores/ClerksDrawer";
 import { QrCodeDialog } from "./stores/QrCodeDialog";
 import { StoreFormDialog } from "./stores/StoreFormDialog";
+import { StorePayCodes } from "./stores/StorePayCodes";
 import { useRegions } from "./stores/regions";
 import { storeColumns, storeFilters, storeSearch } from "./stores/StoresTable";
 
 /**
  * `/business/BrandStore`: the brand's stores (spec 01 §7 branderStores): filters by keyword, state and
  * region; add and edit; delete (refused while a store has unsettled redemptions); import from the xlsx
- * template with a reject report; export; the store's clerks and its shop QR code.
+ * template with a reject report; export; the store's clerks, its shop QR code and its collection codes;
+ * the business districts stores are grouped in are managed on /sale/BusinessDistrict (linked).
  */
 export default function BrandStore() {
   const { t } = useTranslation();
@@ -26,14 +29,14 @@ export default function BrandStore() {
   const qc = useQueryClient();
   const [editing, setEditing] = useState<Store | null | undefined>(undefined);
   const [clerksOf, setClerksOf] = useState<Store | null>(null);
-  const [code, setCode] = useState<QrCode | null>(null);
+  const [code, setCode] = useState<{ code: QrCode; store: Store } | null>(null);
   const [imported, setImported] = useState<StoreBatchReply | null>(null);
   const [uploading, setUploading] = useState(false);
   const refresh = () => void qc.invalidateQueries({ queryKey: storeKeys.all });
 
   const showCode = async (s: Store) => {
     const r = await storeApi.bindShopCode(s.id);
-    if (r?.ok) setCode(r.data);
+    if (r?.ok) setCode({ code: r.data, store: s });
   };
   const remove = (ids: string[]) =>
     void modal.confirm({
@@ -112,6 +115,9 @@ export default function BrandStore() {
                   {t("stores.import")}
                 </Button>
               </Upload>
+              <Link to="/sale/BusinessDistrict" data-testid="store-districts-link">
+                {t("stores.manageDistricts")}
+              </Link>
             </Space>
             {imported && (
               <Alert
@@ -169,7 +175,11 @@ export default function BrandStore() {
         />
       )}
       {clerksOf && <ClerksDrawer store={clerksOf} onClose={() => setClerksOf(null)} />}
-      {code && <QrCodeDialog code={code} onClose={() => setCode(null)} />}
+      {code && (
+        <QrCodeDialog code={code.code} onClose={() => setCode(null)}>
+          <StorePayCodes storeId={code.store.id} />
+        </QrCodeDialog>
+      )}
     </>
   );
 }

@@ -54,6 +54,7 @@ export default function WechatRefundOrder() {
     { title: t("collection.refundTime"), dataIndex: "createdAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
     { title: t("collection.orderNo"), dataIndex: "orderNo", width: 220 },
     { title: t("collection.refundAmount"), dataIndex: "amount", width: 120, align: "right", render: (m: PayRefund["amount"]) => formatMoney(m) },
+    { title: t("collection.feeBack"), dataIndex: "feeBack", width: 120, align: "right", render: (m: PayRefund["feeBack"]) => formatMoney(m) },
     { title: t("collection.refundState"), dataIndex: "state", width: 110, render: (s: PayRefund["state"]) => <Tag color={COLOR[s]}>{t(`collection.refundStates.${s}`)}</Tag> },
     { title: t("collection.refundReason"), dataIndex: "reason", ellipsis: true },
     { title: t("collection.failReason"), dataIndex: "failReason", ellipsis: true, render: (v: string | null) => v ?? "-" },

@@ -22,25 +22,30 @@ export default function WriteAccount() {
   return (
     <Flex vertical gap={16}>
       <PageHint id="business.WriteAccount" title={t("writeoff.title.account")} description={t("writeoff.hint.account")} />
-      <Row gutter={16}>
-        <Col xs={12} md={6}>
+      <Row gutter={[16, 16]}>
+        <Col flex="1 1 200px">
           <Card>
             <Statistic title={t("writeoff.count")} value={total?.count ?? 0} />
           </Card>
         </Col>
-        <Col xs={12} md={6}>
+        <Col flex="1 1 200px">
           <Card>
             <Statistic title={t("writeoff.value")} value={total ? formatMoney(total.value) : "-"} />
           </Card>
         </Col>
-        <Col xs={12} md={6}>
+        <Col flex="1 1 200px">
           <Card>
             <Statistic title={t("writeoff.settledAmount")} value={total ? formatMoney(total.settled) : "-"} data-testid="account-settled" />
           </Card>
         </Col>
-        <Col xs={12} md={6}>
+        <Col flex="1 1 200px">
           <Card>
             <Statistic title={t("writeoff.unsettledAmount")} value={total ? formatMoney(total.unsettled) : "-"} />
+          </Card>
+        </Col>
+        <Col flex="1 1 200px">
+          <Card>
+            <Statistic title={t("writeoff.awaitingRedemption")} value={q.data ? formatMoney(q.data.awaitingRedemption) : "-"} data-testid="account-awaiting" />
           </Card>
         </Col>
       </Row>

@@ -5,16 +5,25 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ApplyRecord, ApplyState } from "@tessera/contracts";
 import { reportFailure } from "../../components/form/serverError";
+import { AuthImage } from "../../components/onboarding/AuthImage";
 import { PageHint } from "../../components/PageHint";
 import { collectionApi, collectionKeys, type ApplyBody } from "./collection/api";
 
-// The licence is not an input of its own: its message shows as a toast.
+// The images are not inputs of their own: their messages show as a toast.
 const FIELDS = ["companyName", "creditCode", "legalPerson", "legalIdNo", "contactName", "contactPhone", "industryCode", "bankName", "bankAccount", "bankAccountName"] as const;
+/** The application's images: the licence and the legal person's ID card, both sides (applyment4sub's id_card_copy, id_card_national). */
+const IMAGES = [
+  { field: "licenceImage", url: "licenceUrl", label: "collection.licence", button: "collection.uploadLicence", testId: "apply-licence" },
+  { field: "idCardFront", url: "idCardFrontUrl", label: "collection.idCardFront", button: "collection.uploadIdCardFront", testId: "apply-id-front" },
+  { field: "idCardBack", url: "idCardBackUrl", label: "collection.idCardBack", button: "collection.uploadIdCardBack", testId: "apply-id-back" },
+] as const;
+type ImageField = (typeof IMAGES)[number]["field"];
 const STEP: Record<ApplyState, number> = { EDITTING: 0, REJECTED: 1, AUDITING: 1, TO_BE_CONFIRMED: 2, TO_BE_SIGNED: 3, SIGNING: 3, FINISHED: 4, CANCELED: 0 };
 
 /**
  * `/business/aggregateIncoming`: aggregated onboarding (聚合进件) for payment collection. The merchant
- * fills the application (company, legal person, settlement account, industry, licence), submits it; the
+ * fills the application (company, legal person, settlement account, industry, licence and the legal
+ * person's ID card), submits it; the
  * aggregator reviews (rejected: fix and resubmit), the merchant confirms, signs through the link, and the
  * aggregator finishes; then collection codes can be made (receiptB).
  */
@@ -28,7 +37,9 @@ export default function AggregateIncoming() {
   const industries = useQuery({ queryKey: ["collection", "industries"], queryFn: () => collectionApi.industries() });
   const rec: ApplyRecord | undefined = records.data?.list[0];
   const editable = !rec || rec.state === "EDITTING" || rec.state === "REJECTED";
-  const licence = Form.useWatch("licenceImage", form);
+  // Where each uploaded image is shown from: this upload's reply, else the saved application's.
+  const [uploaded, setUploaded] = useState<Partial<Record<ImageField, string>>>({});
+  const imageKeys = { licenceImage: Form.useWatch("licenceImage", form), idCardFront: Form.useWatch("idCardFront", form), idCardBack: Form.useWatch("idCardBack", form) };
   useEffect(() => {
     if (rec && editable) form.setFieldsValue({ ...rec });
   }, [rec, editable, form]);
@@ -37,8 +48,11 @@ export default function AggregateIncoming() {
   const save = async (submit: boolean) => {
     setBusy(true);
     try {
-      const licenceImage: unknown = form.getFieldValue("licenceImage");
-      const r = await collectionApi.save({ ...form.getFieldsValue(), licenceImage: typeof licenceImage === "string" ? licenceImage : "" });
+      const image = (field: ImageField) => {
+        const v: unknown = form.getFieldValue(field);
+        return typeof v === "string" ? v : "";
+      };
+      const r = await collectionApi.save({ ...form.getFieldsValue(), licenceImage: image("licenceImage"), idCardFront: image("idCardFront"), idCardBack: image("idCardBack") });
       if (reportFailure(r, form, FIELDS, (msg) => void message.error(msg)) || !r?.ok) return;
       if (submit) {
         const s = await collectionApi.submit();
@@ -54,11 +68,12 @@ export default function AggregateIncoming() {
     const r = await collectionApi.confirm();
     if (r?.ok) refresh();
   };
-  const upload = async (file: File) => {
+  const upload = async (field: ImageField, file: File) => {
     const r = await collectionApi.uploadLicence(file);
     if (r?.ok) {
-      form.setFieldValue("licenceImage", r.data.key);
-      form.setFields([{ name: "licenceImage", errors: [] }]);
+      form.setFieldValue(field, r.data.key);
+      form.setFields([{ name: field, errors: [] }]);
+      setUploaded((u) => ({ ...u, [field]: r.data.url }));
     }
   };
 
@@ -150,26 +165,41 @@ export default function AggregateIncoming() {
                   <Input maxLength={100} />
                 </Form.Item>
               </Col>
-              <Col span={24}>
-                <Form.Item name="licenceImage" hidden>
-                  <Input />
-                </Form.Item>
-                <Form.Item label={t("collection.licence")}>
-                  <Space>
-                    <Upload
-                      accept=".png,.jpg,.jpeg"
-                      showUploadList={false}
-                      beforeUpload={(file) => {
-                        void upload(file);
-                        return false;
-                      }}
-                    >
-                      <Button icon={<UploadOutlined />}>{t("collection.uploadLicence")}</Button>
-                    </Upload>
-                    {licence && <Typography.Text type="success">{t("collection.uploaded")}</Typography.Text>}
-                  </Space>
-                </Form.Item>
-              </Col>
+              {IMAGES.map((img) => {
+                const key = imageKeys[img.field];
+                const url = uploaded[img.field] ?? (rec && rec[img.field] === key ? rec[img.url] : null);
+                return (
+                  <Col xs={24} md={8} key={img.field}>
+                    <Form.Item name={img.field} hidden>
+                      <Input />
+                    </Form.Item>
+                    <Form.Item label={t(img.label)}>
+                      <Flex vertical gap={8} align="start">
+                        {key && url && <AuthImage path={url} alt={t(img.label)} />}
+                        <Space>
+                          <Upload
+                            accept=".png,.jpg,.jpeg"
+                            showUploadList={false}
+                            beforeUpload={(file) => {
+                              void upload(img.field, file);
+                              return false;
+                            }}
+                          >
+                            <Button icon={<UploadOutlined />} data-testid={`${img.testId}-upload`}>
+                              {t(img.button)}
+                            </Button>
+                          </Upload>
+                          {key && (
+                            <Typography.Text type="success" data-testid={`${img.testId}-done`}>
+                              {t("collection.uploaded")}
+                            </Typography.Text>
+                          )}
+                        </Space>
+                      </Flex>
+                    </Form.Item>
+                  </Col>
+                );
+              })}
             </Row>
             <Space>
               <Button onClick={() => void save(false)}>{t("collection.saveDraft")}</Button>

@@ -1,37 +1,55 @@
-import { Empty } from "antd";
+import { Button, Empty, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SettlementDoc } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
 import { storeKeys, writeOffApi } from "../business/stores/api";
+import { DocDrawer } from "../business/stores/DocDrawer";
 import { ServedBrandSelect } from "../business/stores/ServedBrandSelect";
 import { dayRange, docColumns } from "../business/stores/writeoffLists";
 
-/** `/providers/WriteFund`: the settlement documents of a brand this provider serves. */
+/** `/providers/WriteFund`: the settlement documents of a brand this provider serves, each with its redemptions, xlsx and PDF (as the brand's WriteFunDoc). */
 export default function WriteFund() {
   const { t } = useTranslation();
   const [branderId, setBranderId] = useState<string | undefined>();
+  const [open, setOpen] = useState<SettlementDoc | null>(null);
+  const columns: TableColumnsType<SettlementDoc> = [
+    ...docColumns(t, true),
+    {
+      title: t("stores.actions"),
+      key: "actions",
+      width: 100,
+      render: (_: unknown, d) => (
+        <Button type="link" size="small" onClick={() => setOpen(d)} data-testid={`doc-${d.storeName}`}>
+          {t("writeoff.view")}
+        </Button>
+      ),
+    },
+  ];
   return (
-    <ListPage<SettlementDoc>
-      header={
-        <>
-          <PageHint id="providers.WriteFund" title={t("writeoff.title.fund")} description={t("writeoff.hint.fund")} />
-          <ServedBrandSelect value={branderId} onChange={setBranderId} />
-          {!branderId && <Empty description={t("stores.chooseBrand")} />}
-        </>
-      }
-      rowKey="id"
-      columns={docColumns(t, true)}
-      scrollX={1000}
-      search={{ dateMode: "date" }}
-      query={(state) => {
-        const q = { page: state.page, pageSize: state.pageSize, branderId, ...dayRange(state.values) };
-        return {
-          queryKey: storeKeys.docs("fund", q),
-          queryFn: () => (branderId ? writeOffApi.writeFund(q) : Promise.resolve({ list: [], total: 0, page: 1, pageSize: state.pageSize })),
-        };
-      }}
-    />
+    <>
+      <ListPage<SettlementDoc>
+        header={
+          <>
+            <PageHint id="providers.WriteFund" title={t("writeoff.title.fund")} description={t("writeoff.hint.fund")} />
+            <ServedBrandSelect value={branderId} onChange={setBranderId} />
+            {!branderId && <Empty description={t("stores.chooseBrand")} />}
+          </>
+        }
+        rowKey="id"
+        columns={columns}
+        scrollX={1000}
+        search={{ dateMode: "date" }}
+        query={(state) => {
+          const q = { page: state.page, pageSize: state.pageSize, branderId, ...dayRange(state.values) };
+          return {
+            queryKey: storeKeys.docs("fund", q),
+            queryFn: () => (branderId ? writeOffApi.writeFund(q) : Promise.resolve({ list: [], total: 0, page: 1, pageSize: state.pageSize })),
+          };
+        }}
+      />
+      {open && <DocDrawer doc={open} served onClose={() => setOpen(null)} />}
+    </>
   );
 }

@@ -1,15 +1,26 @@
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Descriptions, Result, Spin, Tag } from "antd";
+import { Alert, Button, Card, Descriptions, Result, Spin, Tag } from "antd";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { storeApi } from "../business/stores/api";
 import { PhoneScreen } from "../business/stores/PhoneScreen";
 
-/** `/qr/:token`: what a store's printed QR code opens on a phone: the store (shop code) or the brand's mall (mall code). */
+const mallHref = (appId: string) => `/mall/${encodeURIComponent(appId)}`;
+
+/**
+ * `/qr/:token`: what a store's printed QR code opens on a phone: the store (shop code) or the brand's mall
+ * (mall code): its released storefront `/mall/<appId>`, a full page load (the storefront is its own app);
+ * a brand without a released mall is said so, with the way to the card bag.
+ */
 export default function QrLanding() {
   const { t } = useTranslation();
   const { token = "" } = useParams();
   const q = useQuery({ queryKey: ["qr", token], queryFn: () => storeApi.landing(token), retry: false });
+  const mallAppId = q.data?.kind === "mall" ? q.data.mallAppId : null;
+  useEffect(() => {
+    if (mallAppId) window.location.replace(mallHref(mallAppId));
+  }, [mallAppId]);
   return (
     <PhoneScreen title={q.data?.branderName ?? t("stores.title.qr")}>
       {q.isLoading && <Spin />}
@@ -29,12 +40,25 @@ export default function QrLanding() {
               </>
             )}
           </Descriptions>
-          {q.data.kind === "mall" && (
-            <Link to="/oneCard/cardBag">
-              <Button type="primary" block size="large" style={{ marginTop: 16 }}>
-                {t("stores.openMall")}
-              </Button>
-            </Link>
+          {q.data.kind === "mall" && mallAppId && (
+            <Spin tip={t("stores.openingMall")} style={{ display: "block", marginTop: 16 }}>
+              <div style={{ height: 24 }} />
+            </Spin>
+          )}
+          {q.data.kind === "mall" && mallAppId && (
+            <Button type="primary" block size="large" style={{ marginTop: 16 }} href={mallHref(mallAppId)} data-testid="qr-open-mall">
+              {t("stores.openMall")}
+            </Button>
+          )}
+          {q.data.kind === "mall" && !mallAppId && (
+            <>
+              <Alert type="info" showIcon title={t("stores.noMall")} style={{ marginTop: 16 }} data-testid="qr-no-mall" />
+              <Link to="/oneCard/cardBag">
+                <Button type="primary" block size="large" style={{ marginTop: 16 }}>
+                  {t("stores.cardBag")}
+                </Button>
+              </Link>
+            </>
           )}
         </Card>
       )}

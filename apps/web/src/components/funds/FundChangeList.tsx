@@ -26,7 +26,7 @@ export function fundFilters(values: SearchValues): Query {
 const TYPES_OF: Record<FundAccount, readonly string[]> = {
   reserve: ["top_up", "top_up_fee", "top_up_refund", "manual_credit", "reserve_transfer", "withdrawal_hold", "withdrawal_release"],
   sup: ["reserve_transfer", "purchase", "refund", "transfer"],
-  income: ["purchase", "refund", "withdrawal_hold", "withdrawal_release", "withdrawal_payout", "transfer"],
+  income: ["purchase", "refund", "store_settlement", "commission", "rebate", "withdrawal_hold", "withdrawal_release", "withdrawal_payout", "transfer"],
 };
 
 /**

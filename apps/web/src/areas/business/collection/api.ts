@@ -37,6 +37,7 @@ export const collectionApi = {
     return http.post<{ key: string; url: string }>(`${brander}/paymentApplyRecords/images`, form);
   },
   licence: (key: string) => http.download(`${brander}/paymentApplyRecords/images/${key}`, { fileName: key }),
+  storeCodes: async (storeId: string) => unwrap(await http.get<Page<PayCode>>(`${brander}/paymentCodes`, { query: { storeId, page: 1, pageSize: 100 }, overlay: false })),
   codes: async (passportId: string) => unwrap(await http.get<Page<PayCode>>(`${brander}/subPassports/${passportId}/paymentCodes`, { query: { page: 1, pageSize: 100 }, overlay: false })),
   createCode: (passportId: string, body: { name: string; storeId: string | null }) => http.post<PayCode>(`${brander}/subPassports/${passportId}/paymentCodes`, body, { toast: false }),
   deleteCode: (passportId: string, id: string) => http.del<{ deleted: true }>(`${brander}/subPassports/${passportId}/paymentCodes/${id}`),

@@ -40,10 +40,13 @@ function printDoc(title: string, head: [string, string][], columns: string[], ro
   w.print();
 }
 
-/** A settlement document: its figures, its redemptions, the xlsx and the printable document. */
-export function DocDrawer({ doc, onClose }: { doc: SettlementDoc; onClose: () => void }) {
+/**
+ * A settlement document: its figures, its redemptions, the xlsx and the printable document. `served`: a
+ * provider reads a document of a brand it serves (WriteFund), through the provider's calls.
+ */
+export function DocDrawer({ doc, onClose, served = false }: { doc: SettlementDoc; onClose: () => void; served?: boolean }) {
   const { t } = useTranslation();
-  const q = useQuery({ queryKey: ["stores", "doc", doc.id], queryFn: () => writeOffApi.doc(doc.id) });
+  const q = useQuery({ queryKey: ["stores", "doc", served ? "fund" : "brand", doc.id], queryFn: () => (served ? writeOffApi.fundDoc(doc.id, doc.branderId) : writeOffApi.doc(doc.id)) });
   const lines = q.data?.lines ?? [];
   const columns = [t("writeoff.time"), t("writeoff.item"), t("writeoff.code"), t("writeoff.value"), t("writeoff.settleAmount"), t("writeoff.clerk")];
   const print = () =>
@@ -56,16 +59,17 @@ export function DocDrawer({ doc, onClose }: { doc: SettlementDoc; onClose: () =>
         [t("writeoff.count"), String(doc.count)],
         [t("writeoff.value"), formatMoney(doc.value)],
         [t("writeoff.settleAmount"), formatMoney(doc.amount)],
+        [t("writeoff.paid"), formatMoney(doc.paid)],
       ],
       columns,
       lines.map((l) => [new Date(l.createdAt).toLocaleString(), l.itemName, l.codeMask, formatMoney(l.value), formatMoney(l.settleAmount), l.clerkName]),
     );
   const xlsx = async () => {
-    const r = await writeOffApi.docXlsx(doc);
+    const r = await (served ? writeOffApi.fundDocXlsx(doc) : writeOffApi.docXlsx(doc));
     if (r?.ok) saveFile(r.data.blob, r.data.fileName);
   };
   const pdf = async () => {
-    const r = await writeOffApi.docPdf(doc);
+    const r = await (served ? writeOffApi.fundDocPdf(doc) : writeOffApi.docPdf(doc));
     if (r?.ok) saveFile(r.data.blob, r.data.fileName);
   };
   return (
@@ -77,6 +81,7 @@ export function DocDrawer({ doc, onClose }: { doc: SettlementDoc; onClose: () =>
         <Descriptions.Item label={t("writeoff.count")}>{doc.count}</Descriptions.Item>
         <Descriptions.Item label={t("writeoff.value")}>{formatMoney(doc.value)}</Descriptions.Item>
         <Descriptions.Item label={t("writeoff.settleAmount")}>{formatMoney(doc.amount)}</Descriptions.Item>
+        <Descriptions.Item label={t("writeoff.paid")}>{formatMoney(doc.paid)}</Descriptions.Item>
       </Descriptions>
       <Flex gap={8} style={{ margin: "16px 0" }}>
         <Button onClick={() => void xlsx()}>{t("writeoff.xlsx")}</Button>

@@ -5,8 +5,8 @@ import type { QrCode } from "@tessera/contracts";
 import { saveFile } from "../../../api/http";
 import { storeApi } from "./api";
 
-/** Shows a QR code (the server's PNG), its link, and downloads or prints it. */
-export function QrCodeDialog({ code, onClose }: { code: QrCode; onClose: () => void }) {
+/** Shows a QR code (the server's PNG), its link, and downloads or prints it; `children` below (a store's collection codes). */
+export function QrCodeDialog({ code, onClose, children }: { code: QrCode; onClose: () => void; children?: React.ReactNode }) {
   const { t } = useTranslation();
   const [png, setPng] = useState<{ url: string; blob: Blob; fileName: string } | null>(null);
   useEffect(() => {
@@ -53,6 +53,7 @@ export function QrCodeDialog({ code, onClose }: { code: QrCode; onClose: () => v
             {t("stores.print")}
           </Button>
         </Flex>
+        {children}
       </Flex>
     </Modal>
   );

@@ -2,6 +2,7 @@ import { App, Cascader, Col, Form, Input, InputNumber, Modal, Row, Select } from
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import type { Store, StoreState } from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
 import { storeApi, storeKeys, type StoreBody } from "./api";
@@ -137,7 +138,15 @@ export function StoreFormDialog({ store, onClose, onSaved }: { store: Store | nu
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="districtId" label={t("stores.district")}>
+            <Form.Item
+              name="districtId"
+              label={t("stores.district")}
+              extra={
+                <Link to="/sale/BusinessDistrict" target="_blank">
+                  {t("stores.manageDistricts")}
+                </Link>
+              }
+            >
               <Select allowClear options={(districts.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))} />
             </Form.Item>
           </Col>

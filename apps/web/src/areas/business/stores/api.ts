@@ -109,6 +109,11 @@ export const writeOffApi = {
   goodsStores: async (goodsId: string) => unwrap(await http.get<GoodsStoresReply>(`${brander}/product/${goodsId}/stores`, { overlay: false })),
   setGoodsStores: (goodsId: string, body: GoodsStoresReq) => http.put<GoodsStoresReply>(`${brander}/product/${goodsId}/stores`, body, { toast: false }),
   writeFund: async (query: DocListQuery) => unwrap(await http.get<Page<SettlementDoc>>("/api/card-servicer/writeFund", { query: { ...query }, overlay: false })),
+  /** A document of a brand the provider serves (WriteFund): the same detail, xlsx and PDF as the brand's. */
+  fundDoc: async (id: string, branderId: string) => unwrap(await http.get<{ doc: SettlementDoc; lines: Redemption[] }>(`/api/card-servicer/writeFund/${id}`, { query: { branderId } })),
+  fundDocXlsx: (doc: SettlementDoc) =>
+    http.download(`/api/card-servicer/writeFund/${doc.id}/xlsx`, { query: { branderId: doc.branderId }, fileName: `settlement-${doc.storeName}-${doc.day}.xlsx` }),
+  fundDocPdf: (doc: SettlementDoc) => http.download(`/api/card-servicer/writeFund/${doc.id}/pdf`, { query: { branderId: doc.branderId }, fileName: `settlement-${doc.id}.pdf` }),
 };
 
 /**

@@ -35,6 +35,7 @@ export function docColumns(t: TFunction, withBrand = false): TableColumnsType<Se
     { title: t("writeoff.count"), dataIndex: "count", width: 90, align: "right" },
     { title: t("writeoff.value"), dataIndex: "value", width: 120, align: "right", render: (m: SettlementDoc["value"]) => formatMoney(m) },
     { title: t("writeoff.settleAmount"), dataIndex: "amount", width: 120, align: "right", render: (m: SettlementDoc["amount"]) => formatMoney(m) },
+    { title: t("writeoff.paid"), dataIndex: "paid", width: 120, align: "right", render: (m: SettlementDoc["paid"]) => formatMoney(m) },
     { title: t("writeoff.docState"), dataIndex: "state", width: 100, render: () => <Tag color="green">{t("writeoff.settledYes")}</Tag> },
   ];
 }

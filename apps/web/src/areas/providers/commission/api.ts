@@ -23,6 +23,7 @@ export const commissionKeys = {
   statements: (q: StatementListQuery) => ["commission", "statements", q] as const,
   statement: (id: string) => ["commission", "statement", id] as const,
   rules: (providerId?: string) => ["commission", "rules", providerId ?? ""] as const,
+  myRules: ["commission", "myRules"] as const,
 };
 
 const base = "/api/card-servicer/commission";
@@ -37,8 +38,17 @@ export const commissionApi = {
   close: (period: string) => http.post<CloseReply>("/api/ops/commission/close", { period }, { toast: false }),
 };
 
+/** The statement as .xlsx (one row per served merchant). */
 export async function downloadStatement(s: CommissionStatement): Promise<boolean> {
   const result = await http.download(`${base}/statements/${s.id}/export`, { fileName: `commission-${s.period}.xlsx` });
+  if (!result?.ok) return false;
+  saveFile(result.data.blob, result.data.fileName);
+  return true;
+}
+
+/** The statement as a printable PDF, in the interface's language. */
+export async function downloadStatementPdf(s: CommissionStatement): Promise<boolean> {
+  const result = await http.download(`${base}/statements/${s.id}/pdf`, { fileName: `commission-${s.period}.pdf` });
   if (!result?.ok) return false;
   saveFile(result.data.blob, result.data.fileName);
   return true;

@@ -59,7 +59,7 @@ export function RequestDialog({ row, onClose, onDone }: { row: InvoiceableRow; o
         invoiceType: row.invoiceType,
         amount,
         title: { name: v.name, taxId: v.taxId, address: v.address, phone: v.phone, bank: v.bank, bankAccount: v.bankAccount },
-        email: v.email,
+        email: (v.email ?? "").trim(),
         remark: v.remark,
         requestKey,
       });
@@ -147,8 +147,9 @@ export function RequestDialog({ row, onClose, onDone }: { row: InvoiceableRow; o
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="email" label={t("invoices.field.email")} rules={[{ required: true, whitespace: true, message: text("validation.emailEmpty") }]}>
-                <Input maxLength={100} data-testid="invoice-email" />
+              {/* Left empty, the invoice goes to the delivery email of the e-signature settings (shown as the placeholder). */}
+              <Form.Item name="email" label={t("invoices.field.email")} rules={[{ required: !settings.data.deliveryEmail, whitespace: true, message: text("validation.emailEmpty") }]}>
+                <Input maxLength={100} placeholder={settings.data.deliveryEmail || undefined} data-testid="invoice-email" />
               </Form.Item>
             </Col>
           </Row>

@@ -1,0 +1,115 @@
+import path from "node:path";
+import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { loginToken, registerAccount, type Account } from "../support/api";
+import { noteMissingFonts } from "../support/fonts";
+import { E2E_OPERATOR } from "../support/operator";
+
+/**
+ * Issue 29's small gaps, in the browser: the developer portal is linked from the login landing's header
+ * and from the purchaser's API page; the international supplier's home links its staff apps (the
+ * verification app with its QR, the brand's app) as the domestic one does; brandManagement shows each
+ * served brand's state and the binding it is served by.
+ */
+const expect = baseExpect.configure({ timeout: 30_000 });
+const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+test.beforeEach(noteMissingFonts);
+
+async function shot(page: Page, name: string): Promise<void> {
+  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, `links-${name}.png`) });
+}
+
+async function call<T>(request: APIRequestContext, token: string, url: string, data: unknown): Promise<T> {
+  const res = await request.post(url, { headers: { "x-auth-token": token }, data });
+  const body = (await res.json()) as { code: number; msg: string; data: T };
+  expect(body.code, `${url}: ${body.msg}`).toBe(1);
+  return body.data;
+}
+
+async function session(browser: Browser, account: Pick<Account, "version">, token: string, locale = "zh-CN"): Promise<Page> {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(([key, value]) => {
+    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
+  }, [account.version === "international" ? "interToken" : "x-auth-token", token] as const);
+  return context.newPage();
+}
+
+test("the login landing and the purchaser's API page lead to the developer portal", async ({ browser, request }) => {
+  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto("/login");
+  // The light landing's header has it, and so has the app's header that replaces it.
+  const link = page.getByTestId("header-developer");
+  await expect(link).toHaveText("开发者");
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await expect(link).toBeVisible();
+  await shot(page, "login-cn");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toBeHidden();
+  await link.click();
+  await expect(page).toHaveURL(/\/Developer$/);
+  await expect(page.getByText("开发者中心").first()).toBeVisible();
+
+  const buyer = await registerAccount(request);
+  const buyerPage = await session(browser, buyer, await loginToken(request, buyer));
+  await buyerPage.goto("/sale/ApiSecurity");
+  const portal = buyerPage.getByTestId("developer-portal-link");
+  await expect(portal).toBeVisible();
+  await shot(buyerPage, "api-security-cn");
+  await portal.click();
+  await expect(buyerPage).toHaveURL(/\/Developer$/);
+});
+
+test("the international supplier's home links the verification app and the brand's app, as the domestic one does", async ({ browser, request }) => {
+  const intl = await registerAccount(request, { version: "international" });
+  const page = await session(browser, intl, await loginToken(request, intl), "zh-TW");
+  await page.goto("/international/business/Home");
+  const apps = page.getByTestId("staff-apps");
+  await expect(apps).toBeVisible();
+  await expect(apps.getByTestId("verify-qr")).toBeVisible();
+  await expect(apps.locator('a[href="/verify"]')).toBeVisible();
+  await expect(apps.locator('a[href="/international/business/BrandChat"]')).toContainText("打開品牌聊天");
+  await apps.scrollIntoViewIfNeeded();
+  await shot(page, "intl-home-tw");
+
+  const domestic = await registerAccount(request);
+  const home = await session(browser, domestic, await loginToken(request, domestic));
+  await home.goto("/business/Home");
+  const domesticApps = home.getByTestId("staff-apps");
+  await expect(domesticApps.getByTestId("verify-qr")).toBeVisible();
+  await expect(domesticApps.locator('a[href="/business/brandMallCode"]')).toBeVisible();
+  await expect(domesticApps.locator('a[href="/business/BrandChat"]')).toHaveCount(0);
+});
+
+test("brandManagement shows each served brand's state and its binding", async ({ browser, request }) => {
+  const stamp = Date.now().toString(36);
+  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const provider = await registerAccount(request, { orgName: "链接服务商有限公司" });
+  await call(request, ops, `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
+  const providerToken = await loginToken(request, provider);
+  const owner = await registerAccount(request, { orgName: "链接品牌有限公司" });
+  const ownerToken = await loginToken(request, owner);
+  await call(request, ownerToken, "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "brand" });
+  const selling = await call<{ id: number }>(request, ownerToken, "/api/card-brander/brander/update", { name: `在售品牌${stamp}`, description: "e2e" });
+  await call(request, ownerToken, "/api/card-brander/product/add", {
+    brandId: selling.id,
+    equityType: "video",
+    invoiceType: "vat_6",
+    perOrderMax: 5,
+    name: `链接月卡${stamp}`,
+    businessType: "card_secret",
+    faceValue: 3000,
+    code: `LK-${stamp}`,
+    price: 2700,
+    settlementPrice: 2500,
+  });
+  await call(request, ownerToken, "/api/card-brander/brander/update", { name: `空品牌${stamp}`, description: "e2e" });
+
+  const page = await session(browser, provider, providerToken);
+  await page.goto("/providers/brandManagement");
+  const sellingRow = page.locator(".ant-table-row").filter({ hasText: `在售品牌${stamp}` });
+  await expect(sellingRow).toContainText("在售");
+  await expect(sellingRow).toContainText("品牌商绑定");
+  await expect(page.locator(".ant-table-row").filter({ hasText: `空品牌${stamp}` })).toContainText("暂无商品");
+  await shot(page, "brand-management-cn");
+});
