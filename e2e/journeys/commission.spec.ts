@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect as baseExpect, test } from "@playwright/test";
 import { PDFParse } from "pdf-parse";
-import { loginToken, registerAccount, verifyRealName, type Account } from "../support/api";
+import { loginToken, registerAccount, verifyRealName } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
+import { pickDate, platformMonth, post, screenshots, sessionPage } from "../support/journey";
 import { E2E_OPERATOR } from "../support/operator";
 import { chooseOption } from "../support/select";
 
@@ -17,49 +17,14 @@ import { chooseOption } from "../support/select";
  * the per-merchant detail, and downloads the .xlsx (its cells read back) and the PDF (its text read back).
  */
 const expect = baseExpect.configure({ timeout: 30_000 });
-const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
 test.beforeEach(noteMissingFonts);
-
-async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
-  await page.screenshot({ path: path.join(SHOTS, `commission-${name}.png`), fullPage: true });
-}
-
-async function call<T>(request: APIRequestContext, token: string, url: string, data: unknown): Promise<T> {
-  const res = await request.post(url, { headers: { "x-auth-token": token }, data });
-  const body = (await res.json()) as { code: number; msg: string; data: T };
-  expect(body.code, `${url}: ${body.msg}`).toBe(1);
-  return body.data;
-}
-
-async function session(browser: Browser, account: Pick<Account, "version">, token: string): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(([key, value]) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-  }, [account.version === "international" ? "interToken" : "x-auth-token", token] as const);
-  return context.newPage();
-}
-
-/** Today as the platform counts days (UTC+8), and the month before it. */
-function platformToday(): { day: number; lastMonth: string } {
-  const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
-  const index = y * 12 + m - 2;
-  return { day: d, lastMonth: `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}` };
-}
-
-/** Types a date into an Ant Design date picker (the picker's own format) and accepts it. */
-async function pickDate(page: Page, input: ReturnType<Page["locator"]>, value: string): Promise<void> {
-  await input.click();
-  await input.fill(value);
-  await input.press("Enter");
-  await expect(input).toHaveValue(value);
-}
+const shot = screenshots("commission");
+const call = post;
 
 test("a provider reads its monthly commission statement and downloads it", async ({ browser, request }) => {
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
-  const { day, lastMonth } = platformToday();
+  const { day, month: lastMonth } = platformMonth(1);
   const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
 
   // The provider, a brand it serves, and a purchaser of the brand's card-secret goods.
@@ -92,14 +57,14 @@ test("a provider reads its monthly commission statement and downloads it", async
   await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 20_000, requestKey: `e2e-xl-move-${buyer.merchantId}` });
 
   // The operator's console: a 5% rule for the provider on card-secret goods, valid from last month.
-  const opsPage = await session(browser, { version: "domestic" }, ops);
+  const opsPage = await sessionPage(browser, { version: "domestic" }, ops);
   await opsPage.goto("/ops/Commission");
   await opsPage.getByRole("button", { name: "新增规则" }).click();
   const dialog = opsPage.locator(".ant-modal").filter({ hasText: "新增规则" });
   await dialog.getByLabel("服务商ID").fill(provider.merchantId);
   await chooseOption(opsPage, opsPage.locator(".ant-modal .ant-select").filter({ has: opsPage.locator("#businessType") }), "卡密");
   await dialog.getByLabel("佣金比例").fill("5");
-  await pickDate(opsPage, dialog.getByLabel("生效日期"), `${lastMonth}-01`);
+  await pickDate(dialog.getByLabel("生效日期"), `${lastMonth}-01`);
   await dialog.getByRole("button", { name: /确\s*定|OK/ }).click();
   await expect(opsPage.getByText("规则已添加")).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -111,13 +76,13 @@ test("a provider reads its monthly commission statement and downloads it", async
   expect(new Date(new Date(moved.finishedAt).getTime() + 8 * 3600_000).toISOString().slice(0, 7)).toBe(lastMonth);
 
   // The operator closes last month in the console.
-  await pickDate(opsPage, opsPage.getByPlaceholder("请选择月份"), lastMonth);
+  await pickDate(opsPage.getByPlaceholder("请选择月份"), lastMonth);
   await opsPage.getByRole("button", { name: "执行月结" }).click();
   await expect(opsPage.getByText(new RegExp(`${lastMonth} 已月结：\\d+ 份账单`))).toBeVisible();
   await shot(opsPage, "ops-cn");
 
   // The provider: its rule above the list, last month's statement held for refunds until its payable day.
-  const page = await session(browser, provider, providerToken);
+  const page = await sessionPage(browser, provider, providerToken);
   await page.goto("/providers/MonthlyCommission");
   const rules = page.getByTestId("my-commission-rules");
   await expect(rules.locator(".ant-table-row")).toHaveCount(1);

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type APIRequestContext, type Browser } from "@playwright/test";
 import { PDFParse } from "pdf-parse";
 import { loginToken, PASSWORD, registerAccount, verifyRealName, type Account } from "../support/api";
 import { documentPng } from "../support/images";
 import { noteMissingFonts } from "../support/fonts";
+import { post, screenshots, sessionPage } from "../support/journey";
 import { E2E_OPERATOR } from "../support/operator";
 import { answerConfirm } from "../support/confirm";
 
@@ -17,28 +17,10 @@ import { answerConfirm } from "../support/confirm";
  * orders and purchasing figures.
  */
 const expect = baseExpect.configure({ timeout: 30_000 });
-const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
 test.beforeEach(noteMissingFonts);
-
-async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
-  await page.screenshot({ path: path.join(SHOTS, `invoices-${name}.png`), fullPage: true });
-}
-
-async function call<T>(request: APIRequestContext, token: string, url: string, data: unknown): Promise<T> {
-  const res = await request.post(url, { headers: { "x-auth-token": token }, data });
-  const body = (await res.json()) as { code: number; msg: string; data: T };
-  expect(body.code, `${url}: ${body.msg}`).toBe(1);
-  return body.data;
-}
-
-async function session(browser: Browser, account: Pick<Account, "version">, token: string): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1440, height: 900 } });
-  await context.addInitScript(([key, value]) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-  }, [account.version === "international" ? "interToken" : "x-auth-token", token] as const);
-  return context.newPage();
-}
+const shot = screenshots("invoices");
+const call = post;
+const session = (browser: Browser, account: Pick<Account, "version">, token: string) => sessionPage(browser, account, token, 1440);
 
 const TITLE = { name: "上海星辰数字科技有限公司", taxId: "91310000MA1K00002C", address: "上海市浦东新区世纪大道100号", phone: "021-50000000", bank: "招商银行上海分行", bankAccount: "121900000000001" };
 

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { dock, loginToken, registerAccount, type Account } from "../support/api";
+import { expect as baseExpect, test } from "@playwright/test";
+import { dock, loginToken, registerAccount } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
+import { pickDate, platformMonth, post, screenshots, sessionPage } from "../support/journey";
 import { E2E_OPERATOR } from "../support/operator";
 import { chooseOption } from "../support/select";
 
@@ -15,48 +15,14 @@ import { chooseOption } from "../support/select";
  * "已发返利" tab, exports it (the .xlsx cells read back), and removes the rule.
  */
 const expect = baseExpect.configure({ timeout: 30_000 });
-const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
 test.beforeEach(noteMissingFonts);
-
-async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
-  await page.screenshot({ path: path.join(SHOTS, `rebates-${name}.png`), fullPage: true });
-}
-
-async function call<T>(request: APIRequestContext, token: string, url: string, data: unknown): Promise<T> {
-  const res = await request.post(url, { headers: { "x-auth-token": token }, data });
-  const body = (await res.json()) as { code: number; msg: string; data: T };
-  expect(body.code, `${url}: ${body.msg}`).toBe(1);
-  return body.data;
-}
-
-async function session(browser: Browser, account: Pick<Account, "version">, token: string): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(([key, value]) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-  }, [account.version === "international" ? "interToken" : "x-auth-token", token] as const);
-  return context.newPage();
-}
-
-/** Today as the platform counts days (UTC+8), and the month before last. */
-function platformToday(): { day: number; monthBeforeLast: string } {
-  const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
-  const index = y * 12 + m - 3;
-  return { day: d, monthBeforeLast: `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}` };
-}
-
-async function pickDate(page: Page, input: ReturnType<Page["locator"]>, value: string): Promise<void> {
-  await input.click();
-  await input.fill(value);
-  await input.press("Enter");
-  await expect(input).toHaveValue(value);
-}
+const shot = screenshots("rebates");
+const call = post;
 
 test("a supplier sets a tiered rebate rule, the month closes, and it reads and exports the rebate it granted", async ({ browser, request }) => {
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
-  const { day, monthBeforeLast: period } = platformToday();
+  const { day, month: period } = platformMonth(2);
   const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
 
   // The supplier, its card-secret goods, and a docked purchaser with money.
@@ -84,7 +50,7 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 20_000, requestKey: `e2e-fl-move-${buyer.merchantId}` });
 
   // The supplier's rebate rules tab: 2% from 0, 3% from 100.00, for the purchaser and the goods.
-  const page = await session(browser, supplier, supplierToken);
+  const page = await sessionPage(browser, supplier, supplierToken);
   await page.goto("/business/ProcurementLiaison");
   await page.getByRole("tab", { name: "返利规则" }).click();
   await expect(page).toHaveURL(/tab=rebateRules/);
@@ -98,7 +64,7 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
     await dialog.getByTestId("tier-add").click();
     await dialog.getByTestId("tier-volume-1").fill("100");
     await dialog.getByTestId("tier-rate-1").fill("3");
-    await pickDate(page, dialog.getByTestId("rebate-valid-from"), `${period}-01`);
+    await pickDate(dialog.getByTestId("rebate-valid-from"), `${period}-01`);
     await dialog.getByRole("button", { name: /确\s*定|OK/ }).click();
     return dialog;
   };

@@ -1,6 +1,6 @@
 import Nzh from "nzh";
 import type { Lang, StatementDetail, StatementState } from "@tessera/contracts";
-import { pdfDocument } from "../../platform/pdf";
+import { pdfDocument, pdfTable, type PdfColumn } from "../../platform/pdf";
 import { capitals } from "../invoices";
 
 /**
@@ -159,37 +159,18 @@ export async function statementPdf(lang: Lang, s: StatementDetail, providerName:
     y += 18;
   }
 
-  const cols = [
-    { t: L.merchant, w: 150, a: "left" as const },
-    { t: L.side, w: 55, a: "left" as const },
-    { t: L.orders, w: 45, a: "right" as const },
-    { t: L.basis, w: 75, a: "right" as const },
-    { t: L.accrued, w: 65, a: "right" as const },
-    { t: L.clawedBack, w: 60, a: "right" as const },
-    { t: L.net, w: 65, a: "right" as const },
+  const columns: PdfColumn[] = [
+    { title: L.merchant, width: 150, align: "left" },
+    { title: L.side, width: 55, align: "left" },
+    { title: L.orders, width: 45, align: "right" },
+    { title: L.basis, width: 75, align: "right" },
+    { title: L.accrued, width: 65, align: "right" },
+    { title: L.clawedBack, width: 60, align: "right" },
+    { title: L.net, width: 65, align: "right" },
   ];
-  y += 14;
-  const row = (cells: string[], bold: boolean) => {
-    let x = left;
-    doc.font(bold ? "cjk-bold" : "cjk").fontSize(9).fillColor(bold ? "#111" : "#333");
-    cols.forEach((c, i) => {
-      doc.text(cells[i] ?? "", x, y, { width: c.w - 4, align: c.a, lineBreak: false, ellipsis: true });
-      x += c.w;
-    });
-    y += 16;
-    if (y > 780) {
-      doc.addPage();
-      y = 40;
-    }
-  };
   const money = (m: { amount: number }) => (m.amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  doc.moveTo(left, y - 4).lineTo(left + width, y - 4).strokeColor("#999").lineWidth(0.6).stroke();
-  row(cols.map((c) => c.t), true);
-  doc.moveTo(left, y - 2).lineTo(left + width, y - 2).stroke();
-  for (const m of s.merchants) {
-    row([`${m.merchantName} (${m.merchantId})`, sideLabel(lang, m.side), String(m.orders), money(m.basis), money(m.accrued), money(m.clawedBack), money(m.net)], false);
-  }
-  doc.moveTo(left, y).lineTo(left + width, y).stroke();
+  const rows = s.merchants.map((m) => [`${m.merchantName} (${m.merchantId})`, sideLabel(lang, m.side), String(m.orders), money(m.basis), money(m.accrued), money(m.clawedBack), money(m.net)]);
+  y = pdfTable(doc, { left, top: y + 14, width }, columns, rows);
   doc.font("cjk").fontSize(8).fillColor("#777").text(`${L.printed}: ${platformTime(printedAt.toISOString())} (UTC+8)`, left, y + 10);
   doc.end();
   return done;

@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import type PDFKit from "pdfkit";
 import Nzh from "nzh";
+import { pdfDocument } from "../../platform/pdf";
 
 /**
  * The local e-invoice's PDF: the layout of a full-digital (数电) invoice — title, number and date, buyer
@@ -28,21 +26,6 @@ export interface InvoiceDocument {
   signer?: { name: string; phone: string };
 }
 
-const require = createRequire(import.meta.url);
-let fontBytes: Promise<{ regular: Buffer; bold: Buffer }> | undefined;
-let pdfkit: Promise<typeof PDFKit> | undefined;
-
-function fonts() {
-  fontBytes ??= Promise.all([
-    readFile(require.resolve("@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf")),
-    readFile(require.resolve("@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf")),
-  ]).then(([regular, bold]) => ({ regular, bold }));
-  return fontBytes;
-}
-function loadPdfkit() {
-  pdfkit ??= import("pdfkit").then((m) => m.default);
-  return pdfkit;
-}
 
 /** Yuan with two decimals, from minor units (e.g. -1234 → "-12.34"). */
 export function yuan(minor: number): string {
@@ -59,19 +42,10 @@ export function capitals(minor: number): string {
 }
 
 export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
-  const [PDFDocument, f] = await Promise.all([loadPdfkit(), fonts()]);
-  const doc = new PDFDocument({
+  const { doc, done } = await pdfDocument({
     size: [684, 420],
     margins: { top: 24, left: 24, right: 24, bottom: 0 },
     info: { Title: `${d.reverses ? "红字" : ""}电子发票 ${d.invoiceNo}`, Author: d.seller.name, Producer: "Tessera", CreationDate: new Date(`${d.issuedOn}T00:00:00+08:00`) },
-  });
-  doc.registerFont("cjk", f.regular);
-  doc.registerFont("cjk-bold", f.bold);
-  const chunks: Buffer[] = [];
-  doc.on("data", (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
   });
 
   const red = d.reverses !== undefined;

@@ -1,5 +1,5 @@
 import type { Lang, Redemption, SettlementDoc } from "@tessera/contracts";
-import { pdfDocument } from "../../platform/pdf";
+import { pdfDocument, pdfTable, type PdfColumn } from "../../platform/pdf";
 
 /**
  * A settlement document (核销结算单) as a printable A4 PDF: brand, store, day, counts and amounts, and
@@ -35,33 +35,16 @@ export async function settlementPdf(lang: Lang, d: { doc: SettlementDoc; lines: 
     const y = 80 + Math.floor(i / 2) * 18;
     doc.text(`${k}：${v}`, x, y, { width: width / 2 - 8, lineBreak: false, ellipsis: true });
   });
-  const cols = [
-    { t: L.time, w: 60, a: "left" as const },
-    { t: L.item, w: 150, a: "left" as const },
-    { t: L.code, w: 120, a: "left" as const },
-    { t: L.value, w: 60, a: "right" as const },
-    { t: L.settled, w: 60, a: "right" as const },
-    { t: L.clerk, w: 65, a: "left" as const },
+  const columns: PdfColumn[] = [
+    { title: L.time, width: 60, align: "left" },
+    { title: L.item, width: 150, align: "left" },
+    { title: L.code, width: 120, align: "left" },
+    { title: L.value, width: 60, align: "right" },
+    { title: L.settled, width: 60, align: "right" },
+    { title: L.clerk, width: 65, align: "left" },
   ];
-  let y = 160;
-  const row = (cells: string[], bold: boolean) => {
-    let x = left;
-    doc.fontSize(9).fillColor(bold ? "#111" : "#333");
-    cols.forEach((c, i) => {
-      doc.text(cells[i] ?? "", x, y, { width: c.w - 4, align: c.a, lineBreak: false, ellipsis: true });
-      x += c.w;
-    });
-    y += 16;
-    if (y > 780) {
-      doc.addPage();
-      y = 40;
-    }
-  };
-  doc.moveTo(left, y - 4).lineTo(left + width, y - 4).strokeColor("#999").lineWidth(0.6).stroke();
-  row(cols.map((c) => c.t), true);
-  doc.moveTo(left, y - 2).lineTo(left + width, y - 2).stroke();
-  for (const l of d.lines) row([hhmm(l.createdAt), l.itemName, l.codeMask, major(l.value), major(l.settleAmount), l.clerkName], false);
-  doc.moveTo(left, y).lineTo(left + width, y).stroke();
+  const rows = d.lines.map((l) => [hhmm(l.createdAt), l.itemName, l.codeMask, major(l.value), major(l.settleAmount), l.clerkName]);
+  const y = pdfTable(doc, { left, top: 160, width }, columns, rows);
   doc.fontSize(8).fillColor("#777").text(`${L.printed}：${printedAt.toISOString().replace("T", " ").slice(0, 19)} UTC`, left, y + 10);
   doc.end();
   return done;
