@@ -113,15 +113,15 @@ export default function MonthlyCommission() {
 
   const columns: TableColumnsType<CommissionStatement> = [
     { title: t("commission.col.period"), dataIndex: "period", width: 90 },
-    { title: t("commission.col.opening"), dataIndex: "opening", width: 105, align: "right", render: (m: CommissionStatement["opening"]) => formatMoney(m) },
-    { title: t("commission.col.accrued"), dataIndex: "accrued", width: 105, align: "right", render: (m: CommissionStatement["accrued"]) => formatMoney(m) },
-    { title: t("commission.col.clawedBack"), dataIndex: "clawedBack", width: 105, align: "right", render: (m: CommissionStatement["clawedBack"]) => formatMoney(m) },
-    { title: t("commission.col.closing"), dataIndex: "closing", width: 110, align: "right", render: (m: CommissionStatement["closing"]) => <strong>{formatMoney(m)}</strong> },
+    { title: t("commission.col.opening"), dataIndex: "opening", width: 100, align: "right", render: (m: CommissionStatement["opening"]) => formatMoney(m) },
+    { title: t("commission.col.accrued"), dataIndex: "accrued", width: 100, align: "right", render: (m: CommissionStatement["accrued"]) => formatMoney(m) },
+    { title: t("commission.col.clawedBack"), dataIndex: "clawedBack", width: 100, align: "right", render: (m: CommissionStatement["clawedBack"]) => formatMoney(m) },
+    { title: t("commission.col.closing"), dataIndex: "closing", width: 105, align: "right", render: (m: CommissionStatement["closing"]) => <strong>{formatMoney(m)}</strong> },
     { title: t("commission.col.state"), dataIndex: "state", width: 90, render: (s: StatementState) => <Tag color={STATE_COLOURS[s]}>{t(`commission.state.${s}`)}</Tag> },
     {
       title: t("commission.col.payableFrom"),
       dataIndex: "payableFrom",
-      width: 120,
+      width: 150,
       // A draft still in its refund window says so here; the action column offers confirming once it ends.
       render: (date: string, r) =>
         r.state === "draft" && onHold(r) ? (
@@ -169,7 +169,7 @@ export default function MonthlyCommission() {
         }
         rowKey="id"
         columns={columns}
-        scrollX={950}
+        scrollX={960}
         search={{ dateMode: "monthRange" }}
         query={(state) => {
           const month = state.values.month;
