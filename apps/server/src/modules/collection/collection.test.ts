@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
+import { applyFields, uploadImage } from "./fixtures";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,34 +14,10 @@ afterAll(async () => {
 });
 
 type M = Awaited<ReturnType<typeof registerMerchant>>;
-const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 let seq = 0;
 const key = () => `pay-${Date.now()}-${++seq}`;
-export const applyBody = (licenceImage: string, idCardFront = licenceImage, idCardBack = licenceImage) => ({
-  companyName: "Harbour Tea Ltd",
-  creditCode: "91440300MA5EXAMPLE",
-  legalPerson: "Chen Wei",
-  legalIdNo: "44030019900101123X",
-  contactName: "Li Na",
-  contactPhone: "13800138000",
-  industryCode: "716",
-  bankName: "China Merchants Bank",
-  bankAccount: "6214830000000001",
-  bankAccountName: "Harbour Tea Ltd",
-  licenceImage,
-  idCardFront,
-  idCardBack,
-});
-async function upload(m: M): Promise<string> {
-  const boundary = "----tessera";
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="licence.png"\r\nContent-Type: image/png\r\n\r\n`),
-    PNG,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await t.app.inject({ method: "POST", url: "/api/card-brander/paymentApplyRecords/images", headers: { "x-auth-token": m.token, "content-type": `multipart/form-data; boundary=${boundary}` }, payload });
-  return res.json<{ data: { key: string } }>().data.key;
-}
+const applyBody = (licenceImage: string, idCardFront = licenceImage, idCardBack = licenceImage) => ({ ...applyFields, licenceImage, idCardFront, idCardBack });
+const upload = (m: M) => uploadImage(t, m);
 const incomeOf = async (m: M) => (await t.call<{ balances: { income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances.income.amount;
 
 /** A merchant through onboarding: applied, rejected once, fixed, approved, confirmed, signed, finished. */
