@@ -3,6 +3,7 @@ import { expect as baseExpect, test, type APIRequestContext, type Browser, type 
 import { apiCall, dock, loginToken, readCode, registerAccount, type Account } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
+import { chooseOption } from "../support/select";
 
 /**
  * The customer mall (issue 30 B): a purchaser's mall (config committed on the local platform, opened as
@@ -85,8 +86,7 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   const buyerPage = await session(browser, buyer, buyerToken);
   await buyerPage.goto("/sale/SelfSupport");
   await buyerPage.getByRole("button", { name: "添加商品" }).click();
-  await buyerPage.getByLabel("选择商品").click();
-  await buyerPage.locator(".ant-select-item-option").filter({ hasText: `视频月卡${stamp}` }).click();
+  await chooseOption(buyerPage, buyerPage.getByLabel("选择商品"), `视频月卡${stamp}`);
   await buyerPage.getByLabel("售价").fill("29.90");
   await buyerPage.locator(".ant-modal-footer .ant-btn-primary").click();
   await expect(buyerPage.locator(".ant-table-row").first()).toContainText(`视频月卡${stamp}`);

@@ -32,10 +32,6 @@ async function session(browser: Browser, token: string, width = 1440): Promise<P
   return context.newPage();
 }
 
-async function option(page: Page, text: string): Promise<void> {
-  await page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: text }).first().click();
-}
-
 interface Audit {
   auditId: string;
   appId: string;
@@ -95,8 +91,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await expect(page.getByText("已授权").first()).toBeVisible();
 
   // Template, upload, experience QR.
-  await drawer.locator(".ant-select").filter({ hasText: "选择模板" }).click();
-  await option(page, `权益商城模板 ${stamp}`);
+  await chooseOption(page, drawer.getByTestId("mp-template"), `权益商城模板 ${stamp}`);
   await drawer.getByTestId("mp-template-save").click();
   await drawer.getByTestId("mp-commit").click();
   await expect(drawer.getByTestId("mp-beta-qr")).toBeVisible();
@@ -111,8 +106,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
 
   // Submit (after the platform's privacy scan of the upload), with the 17:00 advice shown.
   await expect(drawer.getByTestId("mp-advice")).toContainText("17:00");
-  await drawer.locator(".ant-select").filter({ hasText: "类目（最多5个）" }).click();
-  await option(page, "商家自营 / 虚拟卡券");
+  await chooseOption(page, drawer.getByTestId("mp-categories"), "商家自营 / 虚拟卡券");
   await page.keyboard.press("Escape");
   await page.waitForTimeout(3_500);
   await drawer.getByTestId("mp-submit").click();
@@ -141,8 +135,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await page.getByTestId("mp-config-save").click();
   await drawer.getByTestId("mp-commit").click();
   await expect(drawer.getByTestId("mp-version")).toHaveValue("1.0.2");
-  await drawer.locator(".ant-select").filter({ hasText: "类目（最多5个）" }).click();
-  await option(page, "商家自营 / 虚拟卡券");
+  await chooseOption(page, drawer.getByTestId("mp-categories"), "商家自营 / 虚拟卡券");
   await page.keyboard.press("Escape");
   await page.waitForTimeout(3_500);
   await drawer.getByTestId("mp-submit").click();
@@ -264,8 +257,7 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   await expect(page.getByText("已授权").first()).toBeVisible();
 
   // Template, upload, then submit to the Douyin host (no categories on Douyin).
-  await page.locator(".ant-select").filter({ hasText: "选择模板" }).click();
-  await option(page, `抖音权益模板 ${stamp}`);
+  await chooseOption(page, page.getByTestId("mp-template"), `抖音权益模板 ${stamp}`);
   await page.getByTestId("mp-template-save").click();
   await page.getByTestId("mp-commit").click();
   await page.getByTestId("mp-beta-qr").click();
