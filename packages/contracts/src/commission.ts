@@ -118,6 +118,17 @@ export const rebateRule = z.object({
 export type RebateRule = z.infer<typeof rebateRule>;
 export const rebateRulesReply = z.array(rebateRule);
 
+/**
+ * The rule dialog's pickers, served beside the rules under the same page permission (a sub-account with
+ * the rebate page but not the goods or docking page still fills them): the supplier's own goods matching
+ * a keyword (name contains it, or code or id equals it), and the purchasers docked with it.
+ */
+export const rebateOption = z.object({ id: z.string(), name: z.string() });
+export type RebateOption = z.infer<typeof rebateOption>;
+export const rebateOptionsReply = z.array(rebateOption);
+export const rebateGoodsOptionsQuery = z.object({ keyword: z.string().trim().max(100).optional() });
+export type RebateGoodsOptionsQuery = z.infer<typeof rebateGoodsOptionsQuery>;
+
 export const REBATE_STATES = ["due", "paid"] as const;
 export const rebateStatement = z.object({
   id: z.string(),

@@ -140,6 +140,8 @@ export const refundOrder = z.object({
   amount: money,
   orderAmount: money,
   reason: z.string(),
+  /** "expiry": store vouchers that expired unredeemed, refunded out of the escrow by the platform. */
+  cause: z.enum(["request", "expiry"]),
   state: z.enum(REFUND_STATES),
   failReason: z.string().nullable(),
   topUpAccount: z.string().nullable(),

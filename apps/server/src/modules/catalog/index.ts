@@ -3,7 +3,7 @@ import { catalogBranderRoutes, catalogServicerRoutes, catalogUserRoutes } from "
 import { CatalogService } from "./service";
 
 export { CatalogService, type CatalogDeps } from "./service";
-export { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, sellStock, saleOutcome, sellStockCte, type LowStock, type StockGoods } from "./stock";
+export { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, ownGoodsChoices, sellStock, saleOutcome, sellStockCte, type LowStock, type StockGoods } from "./stock";
 export { goodsForPurchase, PURCHASABLE_GOODS_COLUMNS, toPurchasableGoods, type PurchasableGoods, type PurchasableGoodsRow } from "./purchase";
 export { brandsOfMerchants } from "./provider-reads";
 

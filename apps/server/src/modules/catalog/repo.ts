@@ -162,15 +162,17 @@ async function goodsPage(db: Executor, conditions: GoodsCondition[], q: { state?
   return { rows, total: Number(total.n) };
 }
 
+/** The supplier's goods keyword rule as a condition on `g`: the name contains it, or the code or id equals it. */
+function keywordCondition(keyword: string): GoodsCondition {
+  const { like, byId } = keywordTerms(keyword);
+  return (eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", keyword), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]);
+}
+
 export async function searchGoods(db: Executor, merchantId: number, q: ProductSearchQuery): Promise<{ rows: GoodsRow[]; total: number }> {
   // Filters only on catalog_goods columns, so the count uses catalog_goods_merchant_count_idx when there
   // is no keyword.
   const conditions: GoodsCondition[] = [(eb) => eb("g.merchant_id", "=", merchantId)];
-  if (q.keyword) {
-    const kw = q.keyword;
-    const { like, byId } = keywordTerms(kw);
-    conditions.push((eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", kw), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]));
-  }
+  if (q.keyword) conditions.push(keywordCondition(q.keyword));
   for (const [column, value] of [
     ["g.brand_id", q.brandId],
     ["g.business_type", q.businessType],
@@ -293,6 +295,20 @@ export async function upsertChild(tx: Executor, parentId: number, childId: numbe
     .values({ parent_id: parentId, child_id: childId, quantity })
     .onConflict((oc) => oc.columns(["parent_id", "child_id"]).doUpdateSet({ quantity }))
     .execute();
+}
+
+/**
+ * A merchant's own goods (void ones left out) as id and name, newest first, for another module's goods
+ * picker: those matching the keyword (the goods search's rule), or those among `ids` (an ownership check).
+ */
+export function ownGoodsChoices(db: Executor, merchantId: number, f: { keyword?: string | undefined; ids?: number[]; limit: number }): Promise<{ id: number; name: string }[]> {
+  let q = db.selectFrom("catalog_goods as g").select(["g.id", "g.name"]).where("g.merchant_id", "=", merchantId).where("g.state", "<>", "void");
+  if (f.keyword) q = q.where(keywordCondition(f.keyword));
+  if (f.ids) {
+    if (f.ids.length === 0) return Promise.resolve([]);
+    q = q.where("g.id", "in", f.ids);
+  }
+  return q.orderBy("g.id", "desc").limit(f.limit).execute();
 }
 
 export async function goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>> {

@@ -117,3 +117,8 @@ export { goodsMatching } from "./repo";
 export function goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
   return repo.goodsNames(db, ids);
 }
+
+/** A merchant's own goods as id and name (by keyword, or among ids): a picker or ownership check of another module. */
+export function ownGoodsChoices(db: Executor, merchantId: number, f: { keyword?: string | undefined; ids?: number[]; limit: number }): Promise<{ id: number; name: string }[]> {
+  return repo.ownGoodsChoices(db, merchantId, f);
+}

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import { CODE, type Currency, type Page, type RebateQuery, type RebateRule, type RebateRuleReq, type RebateStatement } from "@tessera/contracts";
+import { CODE, type Currency, type Page, type RebateGoodsOptionsQuery, type RebateOption, type RebateQuery, type RebateRule, type RebateRuleReq, type RebateStatement } from "@tessera/contracts";
 import { withTx, type Db, type Executor } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
@@ -7,7 +7,9 @@ import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
 import { AppError, invalid } from "../../platform/http/errors";
 import { fundChanges, post } from "../ledger";
+import { ownGoodsChoices } from "../catalog";
 import { getMerchant, lockMerchantForUpdate } from "../merchants";
+import { approvedPurchasers } from "../purchasing";
 
 /**
  * Purchaser rebates. A supplier sets rules (tiers by monthly volume; for one purchaser or all, for one
@@ -59,6 +61,10 @@ export async function closeRebates(tx: Executor, c: { period: string; lastDay: s
   return Number(r.rows[0]?.n ?? 0);
 }
 
+/** The rule dialog shows the first 50 matching goods (a keyword narrows them) and up to 200 purchasers, as the pages it read before did. */
+const OPTIONS_LIMIT = 50;
+const PURCHASER_OPTIONS_LIMIT = 200;
+
 export class RebatesService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
@@ -83,11 +89,25 @@ export class RebatesService {
     }));
   }
 
+  /** The goods picker of the rule dialog: the supplier's own goods matching the keyword, newest first. */
+  async goodsOptions(actor: Actor, q: RebateGoodsOptionsQuery): Promise<RebateOption[]> {
+    const rows = await ownGoodsChoices(this.deps.db, tenantOf(actor), { keyword: q.keyword, limit: OPTIONS_LIMIT });
+    return rows.map((r) => ({ id: String(r.id), name: r.name }));
+  }
+
+  /** The purchaser picker of the rule dialog: the purchasers the supplier approved a docking with. */
+  async purchaserOptions(actor: Actor): Promise<RebateOption[]> {
+    const rows = await approvedPurchasers(this.deps.db, tenantOf(actor), PURCHASER_OPTIONS_LIMIT);
+    return rows.map((r) => ({ id: String(r.id), name: r.name }));
+  }
+
   async addRule(actor: Actor, req: RebateRuleReq): Promise<RebateRule> {
     const supplierId = tenantOf(actor);
     const purchaserId = req.purchaserId === null ? null : Number(req.purchaserId);
     if (purchaserId !== null && (purchaserId === supplierId || !(await getMerchant(this.deps.db, purchaserId)))) throw invalid("rebate.purchaserNotFound", "purchaserId");
     const goodsId = req.goodsId === null ? null : Number(req.goodsId);
+    // A rule counts only the supplier's own sales, so it may name only the supplier's own goods.
+    if (goodsId !== null && (await ownGoodsChoices(this.deps.db, supplierId, { ids: [goodsId], limit: 1 })).length === 0) throw invalid("rebate.goodsNotFound", "goodsId");
     const id = await withTx(this.deps.db, async (tx) => {
       await lockMerchantForUpdate(tx, supplierId);
       const overlap = await sql<{ id: number }>`

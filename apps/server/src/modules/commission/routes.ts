@@ -11,6 +11,8 @@ import {
   envelope,
   rebateChangePage,
   rebateChangeQuery,
+  rebateGoodsOptionsQuery,
+  rebateOptionsReply,
   rebateQuery,
   rebateRule,
   rebateRuleReq,
@@ -110,6 +112,18 @@ export function rebateSupplierRoutes({ rebates, guard }: { rebates: RebatesServi
     const pre = guard({ roles: ["business"], menu: ["business/ProcurementLiaison", "business/VendorWhiteList"] });
     app.get("/rebate/rules", { schema: { tags, security, summary: "The supplier's rebate rules", response: { 200: envelope(rebateRulesReply) } }, preHandler: pre }, async (req) =>
       ok(await rebates.rules(actorOf(req))),
+    );
+    // The rule dialog's pickers, under the rules' own guard: a sub-account that may set rules need not
+    // also hold the goods or docking pages to choose a goods or a purchaser.
+    app.get(
+      "/rebate/rules/options/goods",
+      { schema: { tags, security, summary: "The supplier's own goods a rule may name (keyword: name, code or id)", querystring: rebateGoodsOptionsQuery, response: { 200: envelope(rebateOptionsReply) } }, preHandler: pre },
+      async (req) => ok(await rebates.goodsOptions(actorOf(req), req.query)),
+    );
+    app.get(
+      "/rebate/rules/options/purchasers",
+      { schema: { tags, security, summary: "The purchasers docked with the supplier, whom a rule may name", response: { 200: envelope(rebateOptionsReply) } }, preHandler: pre },
+      async (req) => ok(await rebates.purchaserOptions(actorOf(req))),
     );
     app.post("/rebate/rules", { schema: { tags, security, summary: "Add a rebate rule (tiers by monthly volume)", body: rebateRuleReq, response: { 200: envelope(rebateRule) } }, preHandler: pre }, async (req) =>
       ok(await rebates.addRule(actorOf(req), req.body)),

@@ -8,11 +8,14 @@ import { apiPurchaseRoutes } from "./api-table";
 import { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./orderChat";
 import { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";
 import { PurchasingService, type OrderResult } from "./service";
+import { voucherExpiryJob } from "./voucher-expiry";
 
 export { PurchasingService, type OrderResult, type PurchasingDeps } from "./service";
 export { OrderChatService, type StoredChatMessage } from "./orderChat";
 export { agreedPriceOf, mayBuyCondition } from "./eligibility";
+export { approvedPurchasers } from "./docked";
 export { codePriceSql, heldVoucherSales } from "./code-price";
+export { refundExpiredVouchers } from "./voucher-expiry";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";
 export { servedDailyFigures, servedLinkFigures, servedOrders, servedSettlements, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
 
@@ -33,7 +36,8 @@ export interface PurchasingNeeds {
 
 /**
  * Docking, purchase applications, orders and the order conversations of the brand chat. Mounts under
- * /api/card-user (purchasers) and /api/card-brander (suppliers).
+ * /api/card-user (purchasers) and /api/card-brander (suppliers), and runs the daily refund of store
+ * vouchers that expired unredeemed.
  */
 export async function registerPurchasing(host: ModuleHost, needs: PurchasingNeeds): Promise<{ purchasing: PurchasingService }> {
   const { app, ctx, db, guard } = host;
@@ -47,6 +51,7 @@ export async function registerPurchasing(host: ModuleHost, needs: PurchasingNeed
     codes: { check: (phone, code) => accounts.checkSmsCode(phone, "signAgreement", code), consume: consumeVerificationCode },
     onLowStock: (notice) => needs.notifyLowStock(notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });
+  host.schedule(voucherExpiryJob({ db, clock: ctx.clock }));
   await host.mount("/api/card-user", purchasingUserRoutes({ purchasing, guard }));
   await host.mount("/api/card-user", apiPurchaseRoutes({ db, clock: ctx.clock, guard }));
   await host.mount("/api/card-brander", purchasingBranderRoutes({ purchasing, guard }));

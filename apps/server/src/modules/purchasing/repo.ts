@@ -3,7 +3,7 @@ import type { Executor } from "../../db/tx";
 import { PLATFORM_UTC_OFFSET } from "../../platform/clock";
 import { PURCHASABLE_GOODS_COLUMNS, type PurchasableGoodsRow } from "../catalog";
 import { agreedPriceOf, mayBuyCondition } from "./eligibility";
-import type { DockingStatusColumn, OrderStateColumn, RefundStateColumn } from "./tables";
+import type { DockingStatusColumn, OrderStateColumn, RefundCause, RefundStateColumn } from "./tables";
 
 /** SQL of the purchasing module: dockings and purchase orders. Each read names the merchant it is for. */
 
@@ -314,7 +314,7 @@ export async function orderPage(
 
 export async function insertRefund(
   tx: Executor,
-  r: { orderId: number; purchaserId: number; supplierId: number; quantity: number; amount: number; currency: "CNY" | "USD" | "HKD"; reason: string; state: RefundStateColumn; requestedBy: number | null; at?: Date },
+  r: { orderId: number; purchaserId: number; supplierId: number; quantity: number; amount: number; currency: "CNY" | "USD" | "HKD"; reason: string; state: RefundStateColumn; requestedBy: number | null; at?: Date; cause?: RefundCause },
 ): Promise<number> {
   const row = await tx
     .insertInto("refund_orders")
@@ -329,6 +329,7 @@ export async function insertRefund(
       state: r.state,
       requested_by: r.requestedBy,
       ...(r.at && { finished_at: r.at }),
+      ...(r.cause && { cause: r.cause }),
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -362,6 +363,12 @@ export async function refundedQuantity(tx: Executor, orderId: number): Promise<n
     .where("state", "in", ["processing", "abnormal", "success"])
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Whether an order has a refund waiting for the supplier (at most one: refund_orders_open). */
+export async function hasOpenRefund(tx: Executor, orderId: number): Promise<boolean> {
+  const row = await tx.selectFrom("refund_orders").select("id").where("order_id", "=", orderId).where("state", "in", ["processing", "abnormal"]).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function refundPage(db: Executor, f: ListFilter & { state?: RefundStateColumn | undefined; orderNo?: string | undefined; offset: number; limit: number }) {

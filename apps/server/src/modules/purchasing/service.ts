@@ -30,6 +30,7 @@ import { goodsForPurchase, toPurchasableGoods, type LowStock } from "../catalog"
 import { post, postingPart } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { allocationPart, voidRefundedCards } from "../supply";
+import { postRefund } from "./refund-money";
 import * as repo from "./repo";
 import { StatisticsService } from "./statistics";
 import { WhitelistService } from "./whitelists";
@@ -681,20 +682,7 @@ export class PurchasingService {
     if (!o) throw orderNotFound();
     const voided = await voidRefundedCards(tx, { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, quantity: r.quantity }, now);
     if (voided.length < r.quantity) throw conflict("refund.tooMany", "quantity");
-    await post(tx, {
-      idempotencyKey: `refund:${r.id}`,
-      kind: "refund",
-      currency: r.currency,
-      reason: `${o.order_no} ${r.reason}`,
-      subject: { type: "refund_order", id: r.id },
-      createdBy: actor.userId,
-      postings: [
-        // Unredeemed vouchers' money is still in the escrow; other codes' was paid to the supplier at sale.
-        o.held_until_redeemed ? { account: { platform: "order_escrow" }, amount: -r.amount } : { account: { merchantId: r.supplier_merchant_id, kind: "income" }, amount: -r.amount },
-        // Back to the account that paid for the order.
-        { account: { merchantId: r.purchaser_merchant_id, kind: o.paid_from }, amount: r.amount },
-      ],
-    });
+    await postRefund(tx, o, r, actor.userId);
     await repo.settleRefund(tx, r.id, { state: "success", failReason: null, decidedBy: actor.userId, at: now });
     await audit(tx, { actorUserId: actor.userId, action: "refund.accept", subjectType: "refund_order", subjectId: r.id, detail: { cards: voided } });
     return "settled";
@@ -731,6 +719,7 @@ export class PurchasingService {
       amount: { amount: r.amount, currency: r.currency },
       orderAmount: { amount: o.amount, currency: o.currency },
       reason: r.reason,
+      cause: r.cause,
       state: r.state,
       failReason: r.fail_reason,
       topUpAccount: o.top_up_account,

@@ -52,6 +52,7 @@ export interface PurchaseOrdersTable {
 }
 
 export type RefundStateColumn = "processing" | "success" | "failure" | "abnormal";
+export type RefundCause = "request" | "expiry";
 
 export interface RefundOrdersTable {
   id: Id;
@@ -63,6 +64,8 @@ export interface RefundOrdersTable {
   currency: "CNY" | "USD" | "HKD";
   reason: string;
   state: RefundStateColumn;
+  /** 'expiry': store vouchers refunded by the daily job because they expired unredeemed. */
+  cause: ColumnType<RefundCause, RefundCause | undefined, never>;
   fail_reason: string | null;
   requested_by: number | null;
   decided_by: number | null;

@@ -25,3 +25,27 @@ export async function voidRefundedCards(tx: Tx, req: { goodsId: number; orderId:
   if (goods) await adjustStock(tx, goods, { sold: -ids.length, voided: ids.length }, now);
   return ids;
 }
+
+/**
+ * An order's sold codes that expired before `today` without being redeemed (store vouchers refunded by the
+ * expiry job): locked, moved to 'expired' with the goods' counters (sold down, expired up). Returns their ids.
+ */
+export async function expireUnredeemedCards(tx: Tx, req: { goodsId: number; orderId: string; buyerMerchantId: number; today: string }, now: Date): Promise<number[]> {
+  const rows = await tx
+    .selectFrom("supply_cards")
+    .select("id")
+    .where("order_id", "=", req.orderId)
+    .where("buyer_merchant_id", "=", req.buyerMerchantId)
+    .where("state", "=", "sold")
+    .where("redeemed_at", "is", null)
+    .where("expires_on", "<", req.today)
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return ids;
+  await tx.updateTable("supply_cards").set({ state: "expired", expired_at: now }).where("id", "in", ids).execute();
+  const goods = await lockGoodsForStock(tx, req.goodsId);
+  if (goods) await adjustStock(tx, goods, { sold: -ids.length, expired: ids.length }, now);
+  return ids;
+}

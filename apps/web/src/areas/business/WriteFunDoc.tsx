@@ -1,4 +1,3 @@
-import { Button, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SettlementDoc } from "@tessera/contracts";
@@ -12,19 +11,7 @@ import { dayRange, docColumns } from "./stores/writeoffLists";
 export default function WriteFunDoc() {
   const { t } = useTranslation();
   const [open, setOpen] = useState<SettlementDoc | null>(null);
-  const columns: TableColumnsType<SettlementDoc> = [
-    ...docColumns(t),
-    {
-      title: t("stores.actions"),
-      key: "actions",
-      width: 100,
-      render: (_: unknown, d) => (
-        <Button type="link" size="small" onClick={() => setOpen(d)} data-testid={`doc-${d.storeName}`}>
-          {t("writeoff.view")}
-        </Button>
-      ),
-    },
-  ];
+  const columns = docColumns(t, setOpen);
   return (
     <>
       <ListPage<SettlementDoc>

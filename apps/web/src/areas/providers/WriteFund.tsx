@@ -1,4 +1,4 @@
-import { Button, Empty, type TableColumnsType } from "antd";
+import { Empty } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SettlementDoc } from "@tessera/contracts";
@@ -14,19 +14,7 @@ export default function WriteFund() {
   const { t } = useTranslation();
   const [branderId, setBranderId] = useState<string | undefined>();
   const [open, setOpen] = useState<SettlementDoc | null>(null);
-  const columns: TableColumnsType<SettlementDoc> = [
-    ...docColumns(t, true),
-    {
-      title: t("stores.actions"),
-      key: "actions",
-      width: 100,
-      render: (_: unknown, d) => (
-        <Button type="link" size="small" onClick={() => setOpen(d)} data-testid={`doc-${d.storeName}`}>
-          {t("writeoff.view")}
-        </Button>
-      ),
-    },
-  ];
+  const columns = docColumns(t, setOpen, true);
   return (
     <>
       <ListPage<SettlementDoc>

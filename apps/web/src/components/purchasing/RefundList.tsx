@@ -57,7 +57,7 @@ export function RefundList({ side }: { side: "purchaser" | "supplier" }) {
     { title: t("order.col.quantity"), dataIndex: "quantity", align: "right" },
     { title: t("refund.col.amount"), dataIndex: "amount", align: "right", render: (v: RefundOrder["amount"]) => formatMoney(v) },
     { title: t("refund.col.orderAmount"), dataIndex: "orderAmount", align: "right", render: (v: RefundOrder["orderAmount"]) => formatMoney(v) },
-    { title: t("refund.col.reason"), dataIndex: "reason", ellipsis: true },
+    { title: t("refund.col.reason"), dataIndex: "reason", ellipsis: true, render: (v: string, r: RefundOrder) => (r.cause === "expiry" ? t("refund.expiry") : v) },
     {
       title: t("order.col.state"),
       dataIndex: "state",

@@ -4,10 +4,8 @@ import { App, Button, Card, DatePicker, Flex, Form, InputNumber, Modal, Popconfi
 import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { RebateRule } from "@tessera/contracts";
-import { dockingsQuery } from "../../../api/hooks/purchasing";
+import type { RebateOption, RebateRule } from "@tessera/contracts";
 import { ExportButton } from "../../../components/list/useExport";
-import { catalogApi } from "../catalog/api";
 import { percent } from "../catalog/labels";
 import { rebateKeys, supplierRebateApi } from "./api";
 
@@ -25,13 +23,15 @@ interface RuleForm {
 const FIELDS = ["purchaserId", "goodsId", "tiers", "validFrom", "validTo"] as const;
 const yuan = (minor: number) => (minor / 100).toFixed(2);
 
-/** The served purchasers (approved dockings) and the supplier's goods, as name (id) options. */
+/**
+ * The purchasers docked with the supplier and its goods, as name (id) options: read from the rebate
+ * calls themselves, so whoever may set rules can fill them without the goods or docking pages.
+ */
 function usePickers(goodsKeyword: string) {
-  const dockings = useQuery(dockingsQuery({ page: 1, pageSize: 200, side: "supplier", status: "approved" }));
-  const goods = useQuery({ queryKey: ["supplierRebate", "goods", goodsKeyword], queryFn: () => catalogApi.products({ page: 1, pageSize: 50, ...(goodsKeyword && { keyword: goodsKeyword }) }) });
-  const purchasers = (dockings.data?.list ?? []).map((d) => ({ value: d.counterpartId, label: `${d.counterpartName} (${d.counterpartId})` }));
-  const goodsOptions = (goods.data?.list ?? []).map((g) => ({ value: String(g.id), label: `${g.name} (${g.id})` }));
-  return { purchasers, goodsOptions, loadingGoods: goods.isFetching };
+  const purchaserList = useQuery({ queryKey: rebateKeys.purchaserOptions, queryFn: supplierRebateApi.purchaserOptions });
+  const goods = useQuery({ queryKey: rebateKeys.goodsOptions(goodsKeyword), queryFn: () => supplierRebateApi.goodsOptions(goodsKeyword) });
+  const asOption = (o: RebateOption) => ({ value: o.id, label: `${o.name} (${o.id})` });
+  return { purchasers: (purchaserList.data ?? []).map(asOption), goodsOptions: (goods.data ?? []).map(asOption), loadingGoods: goods.isFetching };
 }
 
 function RuleDialog({ onClose }: { onClose: () => void }) {

@@ -1,4 +1,4 @@
-import { Tag, type TableColumnsType } from "antd";
+import { Button, Tag, type TableColumnsType } from "antd";
 import dayjs from "dayjs";
 import type { TFunction } from "i18next";
 import type { Redemption, SettlementDoc } from "@tessera/contracts";
@@ -26,7 +26,11 @@ export function redemptionColumns(t: TFunction, withBrand = false): TableColumns
   ];
 }
 
-export function docColumns(t: TFunction, withBrand = false): TableColumnsType<SettlementDoc> {
+/**
+ * The settlement documents' columns, one set for the brand's WriteFunDoc and the provider's WriteFund
+ * (which adds the brand), ending in the action that opens a document.
+ */
+export function docColumns(t: TFunction, onView: (doc: SettlementDoc) => void, withBrand = false): TableColumnsType<SettlementDoc> {
   return [
     { title: t("writeoff.docNo"), dataIndex: "id", width: 90 },
     { title: t("writeoff.day"), dataIndex: "day", width: 120 },
@@ -37,5 +41,15 @@ export function docColumns(t: TFunction, withBrand = false): TableColumnsType<Se
     { title: t("writeoff.settleAmount"), dataIndex: "amount", width: 120, align: "right", render: (m: SettlementDoc["amount"]) => formatMoney(m) },
     { title: t("writeoff.paid"), dataIndex: "paid", width: 120, align: "right", render: (m: SettlementDoc["paid"]) => formatMoney(m) },
     { title: t("writeoff.docState"), dataIndex: "state", width: 100, render: () => <Tag color="green">{t("writeoff.settledYes")}</Tag> },
+    {
+      title: t("stores.actions"),
+      key: "actions",
+      width: 100,
+      render: (_: unknown, d) => (
+        <Button type="link" size="small" onClick={() => onView(d)} data-testid={`doc-${d.storeName}`}>
+          {t("writeoff.view")}
+        </Button>
+      ),
+    },
   ];
 }

@@ -1,0 +1,23 @@
+import type { Tx } from "../../db/tx";
+import { post } from "../ledger";
+import type { OrderRow, RefundRow } from "./repo";
+
+/**
+ * Moves a refund's money once (the ledger key is the refund's): back into the purchaser's account that
+ * paid for the order, out of the order escrow while the order's store vouchers wait for redemption, else
+ * out of the supplier's income, which received the price at sale.
+ */
+export async function postRefund(tx: Tx, o: OrderRow, r: Pick<RefundRow, "id" | "amount" | "currency" | "reason" | "supplier_merchant_id" | "purchaser_merchant_id">, createdBy: number | null): Promise<void> {
+  await post(tx, {
+    idempotencyKey: `refund:${r.id}`,
+    kind: "refund",
+    currency: r.currency,
+    reason: `${o.order_no} ${r.reason}`.trim(),
+    subject: { type: "refund_order", id: r.id },
+    createdBy,
+    postings: [
+      o.held_until_redeemed ? { account: { platform: "order_escrow" }, amount: -r.amount } : { account: { merchantId: r.supplier_merchant_id, kind: "income" }, amount: -r.amount },
+      { account: { merchantId: r.purchaser_merchant_id, kind: o.paid_from }, amount: r.amount },
+    ],
+  });
+}

@@ -1,0 +1,96 @@
+import { sql } from "kysely";
+import { withTx, type Db } from "../../db/tx";
+import { audit } from "../../platform/audit";
+import { platformDay, type Clock } from "../../platform/clock";
+import { oncePer, type Job } from "../../platform/jobs";
+import { expireUnredeemedCards } from "../supply";
+import { postRefund } from "./refund-money";
+import * as repo from "./repo";
+
+/** Orders taken per look-up; each order is refunded in its own transaction. */
+const CHUNK = 200;
+/** How often the job looks whether a new platform day has begun. */
+const CHECK_INTERVAL_MS = 60_000;
+
+/**
+ * Orders of store vouchers (paid into the order escrow until redeemed) holding sold codes that expired
+ * before `today` unredeemed, after `afterId`, in id order. Orders with a refund still open are left for a
+ * later day: the supplier's decision on it must find the codes it was asked for.
+ */
+async function ordersWithExpiredVouchers(db: Db, today: string, afterId: number): Promise<number[]> {
+  const r = await sql<{ id: string }>`
+    SELECT DISTINCT o.id FROM supply_cards c
+    JOIN purchase_orders o ON o.id = CASE WHEN c.order_id ~ '^[0-9]+$' THEN c.order_id::bigint END
+    WHERE c.state = 'sold' AND c.redeemed_at IS NULL AND c.expires_on IS NOT NULL AND c.expires_on < ${today}::date
+      AND o.held_until_redeemed AND o.state = 'success' AND o.id > ${afterId}
+      AND NOT EXISTS (SELECT 1 FROM refund_orders f WHERE f.order_id = o.id AND f.state IN ('processing', 'abnormal'))
+    ORDER BY o.id
+    LIMIT ${CHUNK}`.execute(db);
+  return r.rows.map((x) => Number(x.id));
+}
+
+/**
+ * Refunds one order's expired unredeemed vouchers: the codes become 'expired', a refund row (cause
+ * 'expiry', already successful: the platform holds the money, no supplier decides) records them, and
+ * their price moves from the escrow back to the account that paid, once. Returns how many codes.
+ */
+async function refundOrder(db: Db, orderId: number, today: string, now: Date): Promise<number> {
+  return withTx(db, async (tx) => {
+    const o = await repo.lockOrder(tx, orderId);
+    // A refund asked for since the look-up waits for the supplier's decision, under the order's lock.
+    if (!o || o.state !== "success" || !o.held_until_redeemed || (await repo.hasOpenRefund(tx, o.id))) return 0;
+    const expired = await expireUnredeemedCards(tx, { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, today }, now);
+    if (expired.length === 0) return 0;
+    const refund = {
+      orderId: o.id,
+      purchaserId: o.purchaser_merchant_id,
+      supplierId: o.supplier_merchant_id,
+      quantity: expired.length,
+      amount: o.unit_price * expired.length,
+      currency: o.currency,
+      reason: "",
+      state: "success" as const,
+      requestedBy: null,
+      at: now,
+      cause: "expiry" as const,
+    };
+    const id = await repo.insertRefund(tx, refund);
+    await postRefund(tx, o, { id, amount: refund.amount, currency: o.currency, reason: "", supplier_merchant_id: o.supplier_merchant_id, purchaser_merchant_id: o.purchaser_merchant_id }, null);
+    await audit(tx, { actorUserId: null, action: "refund.expiry", subjectType: "refund_order", subjectId: id, detail: { orderId: o.id, cards: expired } });
+    return expired.length;
+  });
+}
+
+/**
+ * Refunds every store voucher that expired unredeemed (its expiry day is before today's platform day).
+ * Idempotent: a refunded code is 'expired' and never found again; two processes running it at once lock
+ * the same order in turn, and the second finds nothing left. Returns how many codes were refunded.
+ */
+export async function refundExpiredVouchers(deps: { db: Db; clock: Clock }): Promise<number> {
+  const now = deps.clock.now();
+  const today = platformDay(now);
+  let total = 0;
+  let afterId = 0;
+  for (;;) {
+    const orders = await ordersWithExpiredVouchers(deps.db, today, afterId);
+    for (const id of orders) total += await refundOrder(deps.db, id, today, now);
+    if (orders.length < CHUNK) return total;
+    afterId = orders[orders.length - 1] ?? afterId;
+  }
+}
+
+/** Once per platform day (and once at start), like the card-expiry job, it refunds the day's expired vouchers. */
+export function voucherExpiryJob(deps: { db: Db; clock: Clock }): Job {
+  return {
+    name: "voucher expiry refunds",
+    everyMs: CHECK_INTERVAL_MS,
+    firstAfterMs: 0,
+    run: oncePer(
+      () => platformDay(deps.clock.now()),
+      async () => {
+        const n = await refundExpiredVouchers(deps);
+        return n > 0 ? `${n} expired voucher(s) refunded` : undefined;
+      },
+    ),
+  };
+}
