@@ -37,7 +37,7 @@ it("four expiry runs at once beside 20 refund requests over 20 orders: every exp
   t.clock.advance(2 * 86_400);
   buyer.token = (await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: buyer.email, password: STRONG_PASSWORD } })).body.data.token;
   const deps = { db: t.ctx.database.db, clock: t.clock };
-  const [requests, ...runs] = await Promise.all([
+  const [requests] = await Promise.all([
     Promise.all(orders.map((orderId) => t.call("POST", "/api/card-user/refunds", { token: buyer.token, body: { orderId, quantity: 3, reason: "race" } }))),
     ...[0, 1, 2, 3].map(() => refundExpiredVouchers(deps)),
   ]);
@@ -51,8 +51,9 @@ it("four expiry runs at once beside 20 refund requests over 20 orders: every exp
     expect([[["request", 3, "processing"]], [["expiry", 3, "success"]]]).toContainEqual(mine);
   }
   const refunded = refunds.filter((r) => r.cause === "expiry");
-  expect(runs.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(refunded.length * 3);
-  const moved = await t.ctx.database.db.selectFrom("ledger_transactions").select("subject_id").where("kind", "=", "refund").where("subject_id", "in", refunded.length ? refunded.map((r) => r.id) : ["-"]).execute();
+  // Each expiry refund moved money once and expired its three codes, no more (the runs' own counts may
+  // include earlier test files' vouchers: this worker's database is shared).
+  const moved = await t.ctx.database.db.selectFrom("ledger_transactions").select("subject_id").where("subject_type", "=", "refund_order").where("subject_id", "in", refunded.length ? refunded.map((r) => r.id) : ["-"]).execute();
   expect(moved).toHaveLength(refunded.length);
   const expired = await t.ctx.database.db.selectFrom("supply_cards").select("id").where("goods_id", "=", goods.id).where("state", "=", "expired").execute();
   expect(expired).toHaveLength(refunded.length * 3);

@@ -66,9 +66,12 @@ it("expired unredeemed vouchers are refunded out of the escrow once; redeemed, r
   const returned = await t.call<{ id: string }>("POST", "/api/card-user/refunds", { token: buyer.token, body: { orderId: tea, quantity: 1, reason: "not needed" } });
   expect((await t.call("PUT", `/api/card-brander/supplyRefunds/${returned.body.data.id}`, { token: supplier.token, body: { approve: true } })).body.code).toBe(1);
 
-  // Nothing has expired yet.
+  // Nothing has expired yet. (The job runs over the whole database, which on PostgreSQL earlier test files
+  // share: what it did is checked on this test's own orders, never by its count.)
   const deps = { db: t.ctx.database.db, clock: t.clock };
-  expect(await refundExpiredVouchers(deps)).toBe(0);
+  const refundsOf = async () => (await t.call<Page<RefundOrder>>("GET", "/api/card-user/refunds", { token: buyer.token })).body.data.list;
+  await refundExpiredVouchers(deps);
+  expect((await refundsOf()).map((r) => r.cause)).toEqual(["request"]);
   const sup0 = (await me(buyer)).sup.amount;
   const income0 = (await me(supplier)).income.amount;
 
@@ -76,12 +79,11 @@ it("expired unredeemed vouchers are refunded out of the escrow once; redeemed, r
   t.clock.advance(2 * 86_400);
   await relogin(buyer);
   await relogin(supplier);
-  const runs = await Promise.all([refundExpiredVouchers(deps), refundExpiredVouchers(deps)]);
-  // The app's own daily job may have taken them first (it looks every minute): the state below is the proof.
-  expect(runs[0] + runs[1]).toBeLessThanOrEqual(2);
-  expect(await refundExpiredVouchers(deps)).toBe(0);
+  // (The app's own daily job, which looks every minute, may take them first: the same outcome.)
+  await Promise.all([refundExpiredVouchers(deps), refundExpiredVouchers(deps)]);
+  await refundExpiredVouchers(deps);
 
-  const refunds = (await t.call<Page<RefundOrder>>("GET", "/api/card-user/refunds", { token: buyer.token })).body.data.list;
+  const refunds = await refundsOf();
   const expiry = refunds.filter((r) => r.cause === "expiry");
   expect(expiry.map((r) => [r.orderId, r.quantity, r.amount.amount, r.state])).toEqual([[tea, 2, 3000, "success"]]);
   expect(refunds.filter((r) => r.cause === "request").map((r) => r.quantity)).toEqual([1]);
@@ -109,7 +111,7 @@ it("expired unredeemed vouchers are refunded out of the escrow once; redeemed, r
     [secret.id, "sold", false],
   ]);
   // The ledger: one refund transaction for the expiry refund, and every invariant holds.
-  const expiryTx = await db.selectFrom("ledger_transactions").select("id").where("subject_type", "=", "refund_order").where("subject_id", "=", expiry[0]?.id ?? "").execute();
+  const expiryTx = await db.selectFrom("ledger_transactions").select("id").where("subject_type", "=", "refund_order").where("subject_id", "=", expiry[0]?.id ?? "-").execute();
   expect(expiryTx).toHaveLength(1);
   expect(await checkInvariants(db)).toEqual([]);
 });
