@@ -109,7 +109,10 @@ export const rebateRule = z.object({
   id: z.string(),
   supplierId: z.string(),
   purchaserId: z.string().nullable(),
+  /** The purchaser's and the goods' names for the list (null for "all"). */
+  purchaserName: z.string().nullable(),
   goodsId: z.string().nullable(),
+  goodsName: z.string().nullable(),
   tiers: z.array(z.object({ minVolume: z.number().int(), rateBp: z.number().int() })),
   validFrom: z.string(),
   validTo: z.string().nullable(),

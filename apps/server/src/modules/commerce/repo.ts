@@ -162,13 +162,6 @@ export async function deleteResale(tx: Executor, purchaserId: number, commodityI
   return Number(res.numDeletedRows) > 0;
 }
 
-/** Merchants' display names by id (the merchants module's table, read for the order and after-sales lists). */
-export async function merchantNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom("merchants").select(["id", "name"]).where("id", "=", anyId(ids)).execute();
-  return new Map(rows.map((r) => [Number(r.id), r.name]));
-}
-
 // ---- orders
 
 /**

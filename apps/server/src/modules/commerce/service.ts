@@ -19,7 +19,7 @@ import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { post } from "../ledger";
-import { merchantOfActor } from "../merchants";
+import { merchantNames, merchantOfActor } from "../merchants";
 import { beijingText, CourierError, parsePush, pushSign, simulatedPush, SIM_TRACE, type CourierAdapter } from "./courier";
 import * as regions from "./regions";
 import * as repo from "./repo";
@@ -274,7 +274,7 @@ export class CommerceService {
 
   /** Merchants' names, in one read. */
   private async names(ids: number[]): Promise<Map<number, string>> {
-    return repo.merchantNames(this.db, [...new Set(ids)]);
+    return merchantNames(this.db, ids);
   }
 
   // ---- orders (purchaser)

@@ -70,7 +70,8 @@ describe("rebate rule pickers (rebate/rules/options)", () => {
     // The clerk sets a rule for the docked purchaser and one goods; the owner reads it.
     const rule = await addRule(clerk.token, { purchaserId: buyer.merchantId, goodsId: String(monthly.id) });
     expect(rule.body.code, rule.body.msg).toBe(1);
-    expect(rule.body.data).toMatchObject({ supplierId: supplier.merchantId, purchaserId: buyer.merchantId, goodsId: String(monthly.id) });
+    // The list names them itself (goods beyond the picker's first 50 too).
+    expect(rule.body.data).toMatchObject({ supplierId: supplier.merchantId, purchaserId: buyer.merchantId, purchaserName: "Options Buyer", goodsId: String(monthly.id), goodsName: "Options monthly card" });
     expect((await t.call<RebateRule[]>("GET", "/api/card-brander/rebate/rules", { token: supplier.token })).body.data.map((r) => r.id)).toEqual([rule.body.data.id]);
 
     // A rule may not name another merchant's goods.

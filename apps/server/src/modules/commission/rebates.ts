@@ -7,8 +7,8 @@ import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
 import { AppError, invalid } from "../../platform/http/errors";
 import { fundChanges, post } from "../ledger";
-import { ownGoodsChoices } from "../catalog";
-import { getMerchant, lockMerchantForUpdate } from "../merchants";
+import { goodsNames, ownGoodsChoices } from "../catalog";
+import { getMerchant, lockMerchantForUpdate, merchantNames } from "../merchants";
 import { approvedPurchasers } from "../purchasing";
 
 /**
@@ -77,11 +77,15 @@ export class RebatesService {
       .where("removed_at", "is", null)
       .orderBy("id")
       .execute();
+    const purchasers = await merchantNames(this.deps.db, rows.flatMap((r) => (r.purchaser_id === null ? [] : [r.purchaser_id])));
+    const goods = await goodsNames(this.deps.db, rows.flatMap((r) => (r.goods_id === null ? [] : [r.goods_id])));
     return rows.map((r) => ({
       id: String(r.id),
       supplierId: String(r.supplier_id),
       purchaserId: r.purchaser_id === null ? null : String(r.purchaser_id),
+      purchaserName: r.purchaser_id === null ? null : (purchasers.get(r.purchaser_id) ?? ""),
       goodsId: r.goods_id === null ? null : String(r.goods_id),
+      goodsName: r.goods_id === null ? null : (goods.get(r.goods_id) ?? ""),
       tiers: typeof r.tiers === "string" ? (JSON.parse(r.tiers) as RebateRule["tiers"]) : r.tiers,
       validFrom: r.valid_from,
       validTo: r.valid_to,

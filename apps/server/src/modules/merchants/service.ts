@@ -15,6 +15,14 @@ export async function createMerchant(
   return insertMerchant(tx, { ...input, roles: DEFAULT_ROLES });
 }
 
+/** Merchants' display names by id, in one read (another module's lists name the merchants they show). */
+export async function merchantNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom("merchants").select(["id", "name"]).where("id", "in", unique).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
+
 export function getMerchant(db: Executor, merchantId: number): Promise<MerchantRow | undefined> {
   return findMerchant(db, merchantId);
 }

@@ -18,7 +18,7 @@ import { platformDay, startOfPlatformDay, type Clock } from "../../platform/cloc
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { maskMiddle } from "../funds";
 import { balanceAt, balancesOf, positiveAccounts, post } from "../ledger";
-import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
+import { merchantNames, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction, type ReviewOutcome, type ReviewQueue } from "../ops";
 import * as repo from "./repo";
 
@@ -400,12 +400,6 @@ export class WithdrawalsService {
 
 function payoutReference(id: number): string {
   return `PAY${String(id).padStart(10, "0")}`;
-}
-
-async function merchantNames(db: Db, ids: number[]): Promise<Map<number, string>> {
-  const names = new Map<number, string>();
-  for (const id of new Set(ids)) names.set(id, (await getMerchant(db, id))?.name ?? "");
-  return names;
 }
 
 /** A card as its merchant sees it: the account masked (operators see it whole in the review queue). */

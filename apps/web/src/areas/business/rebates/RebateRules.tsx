@@ -131,14 +131,12 @@ export function RebateRules() {
   const qc = useQueryClient();
   const [adding, setAdding] = useState(false);
   const rules = useQuery({ queryKey: rebateKeys.rules, queryFn: supplierRebateApi.rules });
-  const { purchasers, goodsOptions } = usePickers("");
-  const nameOf = (options: { value: string; label: string }[], id: string) => options.find((o) => o.value === id)?.label ?? id;
   const remove = async (id: string) => {
     if ((await supplierRebateApi.removeRule(id))?.ok) void qc.invalidateQueries({ queryKey: rebateKeys.all });
   };
   const columns: TableColumnsType<RebateRule> = [
-    { title: t("rebate.rules.purchaser"), dataIndex: "purchaserId", render: (v: string | null) => (v ? nameOf(purchasers, v) : <Tag>{t("rebate.rules.allPurchasers")}</Tag>) },
-    { title: t("rebate.rules.goods"), dataIndex: "goodsId", render: (v: string | null) => (v ? nameOf(goodsOptions, v) : <Tag>{t("rebate.rules.allGoods")}</Tag>) },
+    { title: t("rebate.rules.purchaser"), key: "purchaser", render: (_: unknown, r) => (r.purchaserId ? `${r.purchaserName ?? ""} (${r.purchaserId})` : <Tag>{t("rebate.rules.allPurchasers")}</Tag>) },
+    { title: t("rebate.rules.goods"), key: "goods", render: (_: unknown, r) => (r.goodsId ? `${r.goodsName ?? ""} (${r.goodsId})` : <Tag>{t("rebate.rules.allGoods")}</Tag>) },
     {
       title: t("rebate.rules.tiers"),
       dataIndex: "tiers",
