@@ -1,28 +1,49 @@
 import type { Tx } from "../../db/tx";
 import { adjustStock, lockGoodsForStock } from "../catalog";
 
+interface OrderCodes {
+  goodsId: number;
+  orderId: string;
+  buyerMerchantId: number;
+}
+
 /**
- * Takes back `quantity` codes of an order its buyer has returned (a refund the supplier accepted): they
- * become void, never to be sold again, since the buyer has seen them. Codes already redeemed at a store
- * cannot be returned. Returns the voided ids; fewer than asked when the order has fewer such codes left.
+ * An order's sold codes not redeemed at a store, locked, in id order: at most `limit`, and only those that
+ * expired before `expiredBefore` (a platform day) when it is given.
  */
-export async function voidRefundedCards(tx: Tx, req: { goodsId: number; orderId: string; buyerMerchantId: number; quantity: number }, now: Date): Promise<number[]> {
-  const rows = await tx
+function lockUnredeemed(tx: Tx, req: OrderCodes, only: { limit?: number; expiredBefore?: string }) {
+  let q = tx
     .selectFrom("supply_cards")
     .select("id")
     .where("order_id", "=", req.orderId)
     .where("buyer_merchant_id", "=", req.buyerMerchantId)
     .where("state", "=", "sold")
-    .where("redeemed_at", "is", null)
-    .orderBy("id")
-    .limit(req.quantity)
-    .forUpdate()
+    .where("redeemed_at", "is", null);
+  if (only.expiredBefore !== undefined) q = q.where("expires_on", "<", only.expiredBefore);
+  if (only.limit !== undefined) q = q.limit(only.limit);
+  return q.orderBy("id").forUpdate().execute();
+}
+
+/** Takes codes out of the sold count into `void` or `expired`, with the goods' counters, in the caller's transaction. */
+async function retire(tx: Tx, goodsId: number, ids: number[], state: "void" | "expired", now: Date): Promise<void> {
+  await tx
+    .updateTable("supply_cards")
+    .set(state === "void" ? { state, voided_at: now } : { state, expired_at: now })
+    .where("id", "in", ids)
     .execute();
-  const ids = rows.map((r) => r.id);
+  const goods = await lockGoodsForStock(tx, goodsId);
+  if (goods) await adjustStock(tx, goods, state === "void" ? { sold: -ids.length, voided: ids.length } : { sold: -ids.length, expired: ids.length }, now);
+}
+
+/**
+ * Takes back `quantity` codes of an order its buyer has returned (a refund the supplier accepted): they
+ * become void, never to be sold again, since the buyer has seen them. Codes already redeemed at a store
+ * cannot be returned. Returns the voided ids; fewer than asked when the order has fewer such codes left.
+ */
+export async function voidRefundedCards(tx: Tx, req: OrderCodes & { quantity: number }, now: Date): Promise<number[]> {
+  const ids = (await lockUnredeemed(tx, req, { limit: req.quantity })).map((r) => r.id);
   if (ids.length < req.quantity) return ids;
-  await tx.updateTable("supply_cards").set({ state: "void", voided_at: now }).where("id", "in", ids).execute();
-  const goods = await lockGoodsForStock(tx, req.goodsId);
-  if (goods) await adjustStock(tx, goods, { sold: -ids.length, voided: ids.length }, now);
+  await retire(tx, req.goodsId, ids, "void", now);
   return ids;
 }
 
@@ -30,22 +51,8 @@ export async function voidRefundedCards(tx: Tx, req: { goodsId: number; orderId:
  * An order's sold codes that expired before `today` without being redeemed (store vouchers refunded by the
  * expiry job): locked, moved to 'expired' with the goods' counters (sold down, expired up). Returns their ids.
  */
-export async function expireUnredeemedCards(tx: Tx, req: { goodsId: number; orderId: string; buyerMerchantId: number; today: string }, now: Date): Promise<number[]> {
-  const rows = await tx
-    .selectFrom("supply_cards")
-    .select("id")
-    .where("order_id", "=", req.orderId)
-    .where("buyer_merchant_id", "=", req.buyerMerchantId)
-    .where("state", "=", "sold")
-    .where("redeemed_at", "is", null)
-    .where("expires_on", "<", req.today)
-    .orderBy("id")
-    .forUpdate()
-    .execute();
-  const ids = rows.map((r) => r.id);
-  if (ids.length === 0) return ids;
-  await tx.updateTable("supply_cards").set({ state: "expired", expired_at: now }).where("id", "in", ids).execute();
-  const goods = await lockGoodsForStock(tx, req.goodsId);
-  if (goods) await adjustStock(tx, goods, { sold: -ids.length, expired: ids.length }, now);
+export async function expireUnredeemedCards(tx: Tx, req: OrderCodes & { today: string }, now: Date): Promise<number[]> {
+  const ids = (await lockUnredeemed(tx, req, { expiredBefore: req.today })).map((r) => r.id);
+  if (ids.length > 0) await retire(tx, req.goodsId, ids, "expired", now);
   return ids;
 }
