@@ -56,6 +56,10 @@ export default defineConfig({
     viewport: { width: 1366, height: 860 },
     locale: "zh-CN",
     trace: "retain-on-failure",
+    // Hang guards for one action or navigation: a click lost on a loaded machine then fails its journey
+    // in 90 s with the step named, not at the journey's timeout minutes later.
+    actionTimeout: 90_000,
+    navigationTimeout: 90_000,
     launchOptions: LAUNCH_OPTIONS,
   },
   projects: [

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { loginToken, readCode, registerAccount, uniqueEmail, useSession } from "../support/api";
+import { openWith } from "../support/click";
 
 /** Home page account actions: bind a mobile number and change the email, each with a code. */
 test("bind a phone and change the email from the home page", async ({ page, request }) => {
@@ -9,8 +10,8 @@ test("bind a phone and change the email from the home page", async ({ page, requ
   await expect(page.getByTestId("merchant-id")).toHaveText(account.merchantId);
 
   const phone = `139${String(Date.now()).slice(-8)}`;
-  await page.getByRole("button", { name: "绑定手机号" }).click();
   const phoneDialog = page.locator(".ant-modal").filter({ hasText: "绑定手机号" });
+  await openWith(page.getByRole("button", { name: "绑定手机号" }), phoneDialog);
   await phoneDialog.locator("#phone").fill("12345");
   await phoneDialog.getByRole("button", { name: "发送验证码" }).click();
   await expect(phoneDialog.getByText("请输入正确的手机号")).toBeVisible();
@@ -22,8 +23,8 @@ test("bind a phone and change the email from the home page", async ({ page, requ
   await expect(page.locator(".ant-descriptions")).toContainText(phone);
 
   const newEmail = uniqueEmail("moved");
-  await page.getByRole("button", { name: "修改邮箱" }).click();
   const emailDialog = page.locator(".ant-modal").filter({ hasText: "修改邮箱" });
+  await openWith(page.getByRole("button", { name: "修改邮箱" }), emailDialog);
   await emailDialog.locator("#email").fill(newEmail);
   await emailDialog.getByRole("button", { name: "发送验证码" }).click();
   await emailDialog.locator("#emailCode").fill(await readCode(request, newEmail));

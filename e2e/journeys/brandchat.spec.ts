@@ -5,6 +5,7 @@ import { dock, loginToken, registerAccount, switchLanguage, useSession, type Acc
 import { E2E_OPERATOR } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
 import { answerConfirm } from "../support/confirm";
+import { clickUntil, openWith } from "../support/click";
 
 /**
  * Brand chat across two browser contexts (issue 11, first journey): the purchaser opens the chat from an
@@ -95,8 +96,7 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   // The purchaser contacts the supplier from the order row.
   const buyerPage = await session(browser, buyer, buyerToken);
   await buyerPage.goto("/sale/PurchaseOrder");
-  await buyerPage.getByTestId(`chat-${order.orderNo}`).click();
-  await expect(buyerPage).toHaveURL(new RegExp(`/sale/BrandChat\\?orderId=${order.id}$`));
+  await clickUntil(buyerPage.getByTestId(`chat-${order.orderNo}`), () => expect(buyerPage).toHaveURL(new RegExp(`/sale/BrandChat\\?orderId=${order.id}$`), { timeout: 5_000 }));
   await expect(buyerPage.getByTestId("chat-status")).toHaveAttribute("data-status", "open");
   await expect(buyerPage.getByTestId("chat-peer")).toHaveText("青禾卡券供应有限公司");
   await expect(buyerPage.getByTestId("chat-order")).toContainText(order.orderNo);
@@ -132,7 +132,7 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   await expect(brandMessages.getByTestId("chat-image").last()).toBeVisible();
   await expect(brandPage.getByTestId(`chat-unread-${buyerIm}`).locator(".ant-badge-count")).toHaveCount(0);
   expect(await brandPage.evaluate(() => (window as { __injected?: number }).__injected)).toBeUndefined();
-  await brandPage.getByTestId("chat-emoji").click();
+  await openWith(brandPage.getByTestId("chat-emoji"), brandPage.getByTestId("chat-emoji-panel"));
   await brandPage.getByTestId("chat-emoji-panel").getByRole("button", { name: "👍" }).click();
   await brandPage.getByTestId("chat-input").fill("已收到，今天处理 👍");
   await brandPage.getByTestId("chat-send").click();
@@ -155,12 +155,12 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   await expect(buyerMessages).toHaveAttribute("data-last", "1");
   await expect(buyerMessages.getByTestId("chat-message").first()).toContainText("早前的消息 1");
   await brandPage.reload();
-  await brandPage.getByTestId(`chat-conv-${buyerIm}`).click();
-  await expect(brandMessages).toHaveAttribute("data-count", "50");
+  // Opening a conversation again is harmless: made again if the click was lost.
+  await clickUntil(brandPage.getByTestId(`chat-conv-${buyerIm}`), () => expect(brandMessages).toHaveAttribute("data-count", "50", { timeout: 5_000 }));
 
   // The brand recalls its reply: gone on both sides.
   const reloadedReply = brandMessages.getByTestId("chat-message").filter({ hasText: "已收到，今天处理" });
-  await reloadedReply.getByTestId("chat-recall").click();
+  await openWith(reloadedReply.getByTestId("chat-recall"), brandPage.locator(".ant-modal-confirm"));
   await answerConfirm(brandPage, /撤\s*回/);
   await expect(reloadedReply).toHaveCount(0);
   await expect(buyerMessages.getByTestId("chat-message").filter({ hasText: "已收到，今天处理" })).toHaveCount(0);
@@ -174,7 +174,6 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   await shot(brandPage, "brand-en");
 
   // Logging out forgets the area's chat token and order conversation with the session.
-  await buyerPage.getByRole("button", { name: "Log out" }).click();
-  await expect(buyerPage).toHaveURL(/\/login$/);
+  await clickUntil(buyerPage.getByRole("button", { name: "Log out" }), () => expect(buyerPage).toHaveURL(/\/login$/, { timeout: 5_000 }));
   expect(await buyerPage.evaluate(() => ["x-auth-token", "userInfo", "im-token", "orderChat"].map((k) => localStorage.getItem(k)))).toEqual([null, null, null, null]);
 });

@@ -5,6 +5,7 @@ import ExcelJS from "exceljs";
 import { loginToken, registerAccount, switchLanguage, useSession, verifyRealName } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
 import { chooseOption } from "../support/select";
+import { clickUntil, downloadWith, openWith } from "../support/click";
 import { noteMissingFonts } from "../support/fonts";
 
 /**
@@ -34,7 +35,7 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await useSession(page, supplier, supplierToken);
   // New goods before any brand: the brands dialog opens and says why (issue 25 item 7).
   await page.goto("/business/SuppliedProducts");
-  await page.getByRole("button", { name: "新增商品" }).click();
+  await openWith(page.getByRole("button", { name: "新增商品" }), page.getByTestId("brands-notice"));
   await expect(page.getByTestId("brands-notice")).toContainText("新增商品前请先添加品牌");
   // The supplier's home links its staff's apps: the clerks' verification page as a QR code (screen 6).
   await page.goto("/business/Home");
@@ -61,9 +62,7 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await expect(page.getByRole("button", { name: "下载导入模板" })).toBeVisible();
 
   // Download the template and fill it as a supplier would: keep the header, replace the example row.
-  const templateDownload = page.waitForEvent("download");
-  await page.getByRole("button", { name: "下载导入模板" }).click();
-  const template = await readFile((await (await templateDownload).path()) ?? "");
+  const template = await readFile((await (await downloadWith(page, page.getByRole("button", { name: "下载导入模板" }))).path()) ?? "");
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(template as unknown as ArrayBuffer);
   const ws = wb.worksheets[0];
@@ -86,9 +85,7 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   // Codes are listed masked.
   await expect(page.locator(".ant-table-row").first()).toContainText("********");
 
-  const reportDownload = page.waitForEvent("download");
-  await result.getByRole("button", { name: "下载失败报告" }).click();
-  const report = await sheetRows(await readFile((await (await reportDownload).path()) ?? ""));
+  const report = await sheetRows(await readFile((await (await downloadWith(page, result.getByRole("button", { name: "下载失败报告" }))).path()) ?? ""));
   expect(report.map((r) => [r[0], r[1]])).toEqual([
     ["行号", "原因"],
     [7, "卡号为空"],
@@ -104,13 +101,12 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await useSession(page, buyer, await loginToken(request, buyer));
   await page.goto("/sale/CarmiGoodsList");
   await chooseOption(page, page.getByRole("combobox", { name: "品牌" }), brandName);
-  await page.getByRole("button", { name: /查\s?询/ }).click();
-  await expect(page).toHaveURL(new RegExp(`selVal=${brand.id}`));
+  await clickUntil(page.getByRole("button", { name: /查\s?询/ }), () => expect(page).toHaveURL(new RegExp(`selVal=${brand.id}`), { timeout: 5_000 }));
   const rows = page.locator(".ant-table-row");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(`${brandName}月卡`);
-  await rows.first().getByRole("button", { name: "详情" }).click();
   const drawer = page.locator(".ant-drawer").filter({ hasText: "商品详情" });
+  await openWith(rows.first().getByRole("button", { name: "详情" }), drawer);
   await expect(drawer).toContainText("星河卡券供应有限公司");
   await expect(drawer).toContainText("¥27.00");
   await expect(drawer).toContainText("6%增值税专用发票");
@@ -191,8 +187,7 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
   expect((await resale.locator("td").nth(resaleHeaders.findIndex((h) => h.trim() === "采购卡密数")).innerText()).trim()).toBe("2");
   await shot(buyerPage, "resale-goods-cn");
   await buyerPage.locator("#inpVal").fill("不存在的商品");
-  await buyerPage.getByRole("button", { name: /查\s?询/ }).click();
-  await expect(buyerPage).toHaveURL(/inpVal=/);
+  await clickUntil(buyerPage.getByRole("button", { name: /查\s?询/ }), () => expect(buyerPage).toHaveURL(/inpVal=/, { timeout: 5_000 }));
   await expect(buyerPage.locator(".ant-table-row")).toHaveCount(0);
   await buyerPage.locator("#inpVal").fill(stamp);
   await buyerPage.getByRole("button", { name: /查\s?询/ }).click();

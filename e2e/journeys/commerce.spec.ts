@@ -3,6 +3,8 @@ import { expect as baseExpect, test, type APIRequestContext, type Browser, type 
 import { apiCall, loginToken, readCode, registerAccount, type Account } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
+import { clickUntil, confirmPopconfirm, openWith } from "../support/click";
+import { chooseOption } from "../support/select";
 
 /**
  * Physical goods (issue 28): a brand adds a product with two specifications (colour × size); a purchaser
@@ -34,23 +36,6 @@ async function session(browser: Browser, account: Account, token: string, width 
     if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
   }, ["x-auth-token", token] as const);
   return context.newPage();
-}
-
-/**
- * Chooses an option of a labelled select and waits until the select shows it, choosing again when the
- * choice was lost (CI once clicked a province during the list's opening, and the city list it needs
- * never came: the journey waited for its timeout).
- */
-async function pickOption(page: Page, label: string, text: string): Promise<void> {
-  const box = page.getByRole("combobox", { name: label });
-  await expect(async () => {
-    const dropdown = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)").first();
-    if (!(await dropdown.isVisible())) await box.click();
-    // Searchable selects take the text; the others just open their list.
-    if (await box.isEditable()) await box.fill(text);
-    await dropdown.locator(".ant-select-item-option").filter({ hasText: text }).first().click({ timeout: 5_000 });
-    await expect(page.locator(".ant-select").filter({ has: box })).toContainText(text, { timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
 }
 
 test("a brand sells a product with two specifications; a purchaser resells it; shipped, tracked to signed, confirmed; a return and refund gives money and stock back", async ({ browser, request }) => {
@@ -102,14 +87,14 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await goodsRow.getByRole("button", { name: "选品转售" }).click();
   await expect(goodsRow).toContainText("已选");
   await buyerPage.goto("/sale/RealGoods");
-  await buyerPage.locator(".ant-table-row").filter({ hasText: name }).getByRole("button", { name: "下单" }).click();
   const dialog = buyerPage.locator(".ant-modal").filter({ hasText: "下单：" });
-  await pickOption(buyerPage, "sku", "红 / L");
+  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: name }).getByRole("button", { name: "下单" }), dialog);
+  await chooseOption(buyerPage, buyerPage.getByRole("combobox", { name: "sku" }), "红 / L", { search: true });
   await dialog.getByLabel("收货人").fill("李雷");
   await dialog.getByLabel("手机号").fill("13800138000");
-  await pickOption(buyerPage, "province", "浙江省");
-  await pickOption(buyerPage, "city", "杭州市");
-  await pickOption(buyerPage, "county", "西湖区");
+  await chooseOption(buyerPage, buyerPage.getByRole("combobox", { name: "province" }), "浙江省", { search: true });
+  await chooseOption(buyerPage, buyerPage.getByRole("combobox", { name: "city" }), "杭州市", { search: true });
+  await chooseOption(buyerPage, buyerPage.getByRole("combobox", { name: "county" }), "西湖区", { search: true });
   await dialog.getByLabel("详细地址").fill("文三路 1 号");
   await shot(buyerPage, "order-dialog");
   await dialog.getByRole("button", { name: two("下单") }).click();
@@ -127,9 +112,9 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   // The brand ships it through the courier simulator.
   await brandPage.goto("/business/OrderRelated");
   const brandOrder = brandPage.locator(".ant-table-row").filter({ hasText: name });
-  await brandOrder.getByRole("button", { name: "发货" }).click();
   const ship = brandPage.locator(".ant-modal").filter({ hasText: "发货：订单" });
-  await pickOption(brandPage, "company", "顺丰速运");
+  await openWith(brandOrder.getByRole("button", { name: "发货" }), ship);
+  await chooseOption(brandPage, brandPage.getByRole("combobox", { name: "company" }), "顺丰速运", { search: true });
   await ship.getByRole("button", { name: two("发货") }).click();
   await expect(brandOrder).toContainText("已发货");
   await expect(brandOrder).toContainText("顺丰速运 SH");
@@ -139,21 +124,21 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
     await buyerPage.reload();
     await expect(orderRow).toContainText("已收货", { timeout: 3_000 });
   }).toPass({ timeout: 90_000 });
-  await orderRow.getByRole("button", { name: "物流" }).click();
   const drawer = buyerPage.locator(".ant-drawer");
+  await openWith(orderRow.getByRole("button", { name: "物流" }), drawer);
   await expect(drawer.getByTestId("tracking-event")).toHaveCount(5);
   await expect(drawer.getByTestId("tracking-event").first()).toContainText("已签收");
   await shot(buyerPage, "tracking");
-  await drawer.locator(".ant-drawer-close").click();
-  await orderRow.getByRole("button", { name: "确认收货" }).click();
-  await buyerPage.locator(".ant-popconfirm").getByRole("button", { name: /确\s?定|OK/ }).click();
+  // A drawer left open covers the row: the next click would wait for the journey's timeout.
+  await clickUntil(drawer.locator(".ant-drawer-close"), () => expect(drawer).toBeHidden({ timeout: 3_000 }));
+  await confirmPopconfirm(buyerPage, orderRow.getByRole("button", { name: "确认收货" }), /确\s?定|OK/);
   await expect(orderRow).toContainText("已完成");
   const income = async () => (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "/api/card-user/userInfo", undefined, "get")).balances.income.amount;
   expect(await income()).toBe(6_700);
 
   // Return and refund: apply, the brand agrees, the goods go back with a waybill, the brand receives them.
-  await orderRow.getByRole("button", { name: "申请售后" }).click();
   const apply = buyerPage.locator(".ant-modal").filter({ hasText: "售后申请" });
+  await openWith(orderRow.getByRole("button", { name: "申请售后" }), apply);
   await apply.getByLabel("退货退款").check();
   await apply.getByLabel("原因").fill("尺码偏小");
   await apply.getByRole("button", { name: /确\s?定|OK/ }).click();
@@ -162,27 +147,22 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await brandPage.goto("/business/OrderRelated?tab=aftersales");
   const caseRow = brandPage.locator(".ant-table-row").filter({ hasText: name });
   await expect(caseRow).toContainText("已申请");
-  await caseRow.getByRole("button", { name: "同意" }).click();
-  await brandPage.locator(".ant-popconfirm").getByRole("button", { name: /确\s?定|OK/ }).click();
+  await confirmPopconfirm(brandPage, caseRow.getByRole("button", { name: "同意" }), /确\s?定|OK/);
   await expect(caseRow).toContainText("已同意，待退货");
 
   await buyerPage.goto("/sale/OnlineRefundSheet");
   const myCase = buyerPage.locator(".ant-table-row").filter({ hasText: name });
-  await myCase.getByRole("button", { name: "寄回" }).click();
   const back = buyerPage.locator(".ant-modal").filter({ hasText: "寄回商品" });
-  await pickOption(buyerPage, "company", "中通快递");
+  await openWith(myCase.getByRole("button", { name: "寄回" }), back);
+  await chooseOption(buyerPage, buyerPage.getByRole("combobox", { name: "company" }), "中通快递", { search: true });
   await back.getByLabel("快递单号").fill(`ZT${Date.now()}`);
   // The OK of a dialog still opening can be lost on a loaded machine (CI once): click until it closes.
-  await expect(async () => {
-    if (await back.isVisible()) await back.getByRole("button", { name: /确\s?定|OK/ }).click({ timeout: 2_000 });
-    await expect(back).toBeHidden({ timeout: 3_000 });
-  }).toPass({ timeout: 30_000 });
+  await clickUntil(back.getByRole("button", { name: /确\s?定|OK/ }), () => expect(back).toBeHidden({ timeout: 3_000 }), 30_000);
   await expect(myCase).toContainText("已寄回");
   await shot(buyerPage, "refund-sheet");
 
   await brandPage.reload();
-  await caseRow.getByRole("button", { name: "确认收货并退款" }).click();
-  await brandPage.locator(".ant-popconfirm").getByRole("button", { name: /确\s?定|OK/ }).click();
+  await confirmPopconfirm(brandPage, caseRow.getByRole("button", { name: "确认收货并退款" }), /确\s?定|OK/);
   await expect(caseRow).toContainText("已退款");
   await shot(brandPage, "aftersales");
 
@@ -229,8 +209,7 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
     await customer.getByLabel("联系人").fill("韩梅梅");
     await customer.getByLabel("手机号").fill(phone);
     await customer.getByLabel("收货地址").fill("文三路 9 号");
-    await customer.getByRole("button", { name: "使用当前位置" }).click();
-    await expect(customer.getByText("已定位")).toBeVisible();
+    await clickUntil(customer.getByRole("button", { name: "使用当前位置" }), () => expect(customer.getByText("已定位")).toBeVisible({ timeout: 5_000 }));
     await customer.getByRole("button", { name: /支付/ }).click();
     await expect(customer).toHaveURL(/\/takeout\/order\/\d+/);
   };
@@ -251,9 +230,9 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
   const row = brandPage.locator(".ant-table-row").filter({ hasText: "午餐套餐" }).first();
   await expect(row).toContainText("待接单");
   const ticketHref = await row.getByRole("link", { name: "后厨小票" }).getAttribute("href");
+  // Each step's button leaves the row with the step (the server refuses a step twice), so a lost click is made again.
   for (const [button, state] of [["接单", "备餐中"], ["出餐配送", "配送中"], ["已送达", "已送达"]] as const) {
-    await row.getByRole("button", { name: button }).click();
-    await expect(row).toContainText(state);
+    await clickUntil(row.getByRole("button", { name: button }), () => expect(row).toContainText(state, { timeout: 5_000 }));
   }
   await expect(customer.getByTestId("takeout-state")).toContainText("已送达");
   await shot(customer, "takeout-delivered-390");
@@ -269,7 +248,7 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
   await order();
   await brandPage.reload();
   const second = brandPage.locator(".ant-table-row").filter({ hasText: "待接单" }).first();
-  await second.getByRole("button", { name: "拒单 / 取消" }).click();
+  await openWith(second.getByRole("button", { name: "拒单 / 取消" }), brandPage.locator(".ant-modal").filter({ has: brandPage.getByLabel("原因（顾客可见）") }));
   await brandPage.getByLabel("原因（顾客可见）").fill("牛肉售罄");
   await brandPage.locator(".ant-modal").getByRole("button", { name: /确\s?定|OK/ }).click();
   await expect(customer.getByTestId("takeout-state")).toContainText("牛肉售罄");

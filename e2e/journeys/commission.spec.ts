@@ -6,6 +6,7 @@ import { noteMissingFonts } from "../support/fonts";
 import { pickDate, platformMonth, post, screenshots, sessionPage } from "../support/journey";
 import { E2E_OPERATOR } from "../support/operator";
 import { chooseOption } from "../support/select";
+import { downloadWith, openWith } from "../support/click";
 
 /**
  * Commission (issue 29): a provider reads its monthly commission statement and downloads it. The
@@ -59,8 +60,8 @@ test("a provider reads its monthly commission statement and downloads it", async
   // The operator's console: a 5% rule for the provider on card-secret goods, valid from last month.
   const opsPage = await sessionPage(browser, { version: "domestic" }, ops);
   await opsPage.goto("/ops/Commission");
-  await opsPage.getByRole("button", { name: "新增规则" }).click();
   const dialog = opsPage.locator(".ant-modal").filter({ hasText: "新增规则" });
+  await openWith(opsPage.getByRole("button", { name: "新增规则" }), dialog);
   await dialog.getByLabel("服务商ID").fill(provider.merchantId);
   await chooseOption(opsPage, opsPage.locator(".ant-modal .ant-select").filter({ has: opsPage.locator("#businessType") }), "卡密");
   await dialog.getByLabel("佣金比例").fill("5");
@@ -107,8 +108,8 @@ test("a provider reads its monthly commission statement and downloads it", async
   await shot(page, "monthly-cn");
 
   // The statement's detail: the served brand, one order, 54.00 at 5%.
-  await page.getByTestId(`statement-${lastMonth}`).click();
   const drawer = page.getByRole("dialog", { name: `${lastMonth} 佣金账单` });
+  await openWith(page.getByTestId(`statement-${lastMonth}`), drawer);
   const merchantRow = drawer.locator(".ant-table-row").filter({ hasText: "星链品牌有限公司" });
   await expect(merchantRow).toContainText("品牌方");
   await expect(merchantRow).toContainText("¥54.00");
@@ -117,9 +118,7 @@ test("a provider reads its monthly commission statement and downloads it", async
   await shot(page, "statement-cn");
 
   // The .xlsx: one row for the served brand.
-  const xlsxDownload = page.waitForEvent("download");
-  await drawer.getByTestId("drawer-xlsx").click();
-  const xlsx = await xlsxDownload;
+  const xlsx = await downloadWith(page, drawer.getByTestId("drawer-xlsx"));
   expect(xlsx.suggestedFilename()).toBe(`commission-${lastMonth}.xlsx`);
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
@@ -130,9 +129,7 @@ test("a provider reads its monthly commission statement and downloads it", async
   expect(sheet?.rowCount).toBe(2);
 
   // The PDF: the month, the closing amount in figures and in capitals, the served brand.
-  const pdfDownload = page.waitForEvent("download");
-  await drawer.getByTestId("drawer-pdf").click();
-  const pdf = await pdfDownload;
+  const pdf = await downloadWith(page, drawer.getByTestId("drawer-pdf"));
   expect(pdf.suggestedFilename()).toBe(`commission-${lastMonth}.pdf`);
   const bytes = await readFile(await pdf.path());
   expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");

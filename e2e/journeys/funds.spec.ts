@@ -6,6 +6,7 @@ import { loginToken, registerAccount, useSession } from "../support/api";
 import { E2E_OPERATOR, operatorPage } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
 import { answerConfirm } from "../support/confirm";
+import { downloadWith, openWith } from "../support/click";
 
 /**
  * Funds journeys: a purchaser files a top-up notice with a proof image, an operator confirms it in
@@ -44,8 +45,9 @@ test("top-up notice, operator confirmation, balance and fund-change row, xlsx ex
   await page.locator("input[type=file]").setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: PROOF_PNG });
   await expect(page.locator(".ant-upload-list-item-done, .ant-upload-list-item").first()).toBeVisible();
   await shot(page, "topup-filled-cn");
-  await page.getByRole("button", { name: /^提\s?交$/ }).click();
-  await page.getByRole("button", { name: "确认提交" }).click();
+  // The confirmation dialog's OK loads while the notice is filed, so answering it again files nothing twice.
+  await openWith(page.getByRole("button", { name: /^提\s?交$/ }), page.locator(".ant-modal-confirm"));
+  await answerConfirm(page, /确认提交/);
   await expect(page.getByText("充值单已提交，等待平台审核")).toBeVisible();
   await expect(page.locator(".ant-table-row").filter({ hasText: transferRef })).toContainText("待审核");
 
@@ -53,7 +55,7 @@ test("top-up notice, operator confirmation, balance and fund-change row, xlsx ex
   const ops = await operatorPage(browser, E2E_OPERATOR);
   await ops.goto("/ops/TopUps");
   const row = ops.locator(".ant-table-row").filter({ hasText: transferRef });
-  await row.getByRole("button", { name: "确认入账" }).click();
+  await openWith(row.getByRole("button", { name: "确认入账" }), ops.locator(".ant-modal-confirm"));
   await answerConfirm(ops, /确\s?定|OK/);
   await expect(row).toContainText("已入账");
   await shot(ops, "ops-topups-cn");
@@ -74,9 +76,7 @@ test("top-up notice, operator confirmation, balance and fund-change row, xlsx ex
   await expect(change).toContainText(transferRef);
   await shot(page, "fund-related-cn");
 
-  const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "导出" }).click();
-  const file = await (await download).path();
+  const file = await (await downloadWith(page, page.getByRole("button", { name: "导出" }))).path();
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(readFileSync(file) as unknown as ArrayBuffer);
   const rows = workbook.worksheets[0]?.getSheetValues().filter(Boolean) ?? [];
@@ -88,7 +88,7 @@ test("top-up notice, operator confirmation, balance and fund-change row, xlsx ex
   // The SUP top-up page lists the transfers into the SUP account, and only those (issue 25 item 7).
   await page.goto("/sale/supRechargeOrder");
   await expect(page.getByText("从备付金（支付）账户划转到SUP账户的充值记录")).toBeVisible();
-  await page.getByRole("button", { name: "划转到SUP账户" }).click();
+  await openWith(page.getByRole("button", { name: "划转到SUP账户" }), page.getByTestId("amount-input"));
   await page.getByTestId("amount-input").fill("100");
   await page.locator(".ant-modal").getByRole("button", { name: /确\s?定/ }).click();
   const topUp = page.locator(".ant-table-row").first();
@@ -115,8 +115,8 @@ test("bank card review, withdrawal with two reviews by two operators, payout, su
   expect((await request.post("/api/ops/operators", { headers: { "x-auth-token": opsToken }, data: second })).status()).toBe(200);
 
   await page.goto("/sale/WithdrawalRecord");
-  await page.getByTestId("edit-card").click();
   const dialog = page.locator(".ant-modal").filter({ hasText: "添加银行卡" });
+  await openWith(page.getByTestId("edit-card"), dialog);
   await dialog.locator("#companyName").fill("星河数字科技有限公司");
   await dialog.locator("#bank").fill("招商银行深圳分行");
   await dialog.locator("#city").fill("深圳");
@@ -126,13 +126,13 @@ test("bank card review, withdrawal with two reviews by two operators, payout, su
 
   const opsA = await operatorPage(browser, E2E_OPERATOR);
   await opsA.goto("/ops/Reviews?queue=bankCard");
-  await opsA.getByTestId(`review-${account.merchantId}`).click();
+  await openWith(opsA.getByTestId(`review-${account.merchantId}`), opsA.locator(".ant-drawer").getByTestId("approve"));
   await opsA.locator(".ant-drawer").getByTestId("approve").click();
   await expect(opsA.locator(".ant-message")).toContainText("已通过");
 
   await page.reload();
   await expect(page.getByTestId("card-state")).toHaveText("已通过");
-  await page.getByRole("button", { name: "提现" }).click();
+  await openWith(page.getByRole("button", { name: "提现" }), page.getByTestId("amount-input"));
   await page.getByTestId("amount-input").fill("300");
   await page.locator(".ant-modal").getByRole("button", { name: /确\s?定/ }).click();
   await expect(page.getByText("提现申请已提交")).toBeVisible();
@@ -142,7 +142,7 @@ test("bank card review, withdrawal with two reviews by two operators, payout, su
   const review = async (ops: Page, action: string, expected: string) => {
     await ops.goto(`/ops/Withdrawals?inpKey=merchantId&inpVal=${account.merchantId}`);
     const row = ops.locator(".ant-table-row").first();
-    await row.getByRole("button", { name: action }).click();
+    await openWith(row.getByRole("button", { name: action }), ops.locator(".ant-modal-confirm"));
     await answerConfirm(ops, /确\s?定|OK/);
     // The state tag, not the action buttons (one of which bears the same words).
     await expect(row.locator(".ant-tag").first()).toHaveText(expected);

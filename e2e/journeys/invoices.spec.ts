@@ -7,6 +7,7 @@ import { noteMissingFonts } from "../support/fonts";
 import { post, screenshots, sessionPage } from "../support/journey";
 import { E2E_OPERATOR } from "../support/operator";
 import { answerConfirm } from "../support/confirm";
+import { clickUntil, downloadWith, openWith } from "../support/click";
 
 /**
  * Invoices (issue 29): a purchaser that bought VAT-6% goods saves a complete title, requests a VAT
@@ -58,8 +59,8 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
   // TicketSignature: a complete title, the default.
   const buyerPage = await session(browser, buyer, buyerToken);
   await buyerPage.goto("/sale/TicketSignature");
-  await buyerPage.getByTestId("add-title").click();
   const titleDialog = buyerPage.locator(".ant-modal").filter({ hasText: "新增抬头" });
+  await openWith(buyerPage.getByTestId("add-title"), titleDialog);
   for (const [field, value] of Object.entries(TITLE)) await titleDialog.getByTestId(`title-${field}`).fill(value);
   await titleDialog.getByText("设为默认抬头").click();
   await titleDialog.getByRole("button", { name: /确\s*定|OK/ }).click();
@@ -71,8 +72,8 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
   await buyerPage.goto("/sale/Invoice");
   const row = buyerPage.locator(".ant-table-row").filter({ hasText: "6%增值税专用发票" });
   await expect(row).toContainText("¥200.00");
-  await row.getByTestId("request-vat_6").click();
   const dialog = buyerPage.locator(".ant-modal").filter({ hasText: "申请开票" });
+  await openWith(row.getByTestId("request-vat_6"), dialog);
   await expect(dialog.getByTestId("invoice-taxId")).toHaveValue(TITLE.taxId);
   await dialog.getByTestId("invoice-amount").fill("300");
   await dialog.getByTestId("invoice-email").fill(`finance.${stamp}@example.com`);
@@ -90,7 +91,7 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
   await opsPage.goto("/ops/Invoices");
   const request1 = opsPage.locator(".ant-table-row").filter({ hasText: buyer.merchantId }).first();
   await expect(request1).toContainText("已申请");
-  await request1.getByRole("button", { name: "开具" }).click();
+  await openWith(request1.getByRole("button", { name: "开具" }), opsPage.locator(".ant-modal-confirm"));
   await answerConfirm(opsPage, /确\s*定|OK/);
   await expect(request1).toContainText("已送达");
   await shot(opsPage, "ops-invoices-cn");
@@ -100,9 +101,7 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
   const record = buyerPage.locator(".ant-table-row").first();
   await expect(record).toContainText("已送达");
   await shot(buyerPage, "invoice-record-cn");
-  const download = buyerPage.waitForEvent("download");
-  await record.getByRole("button", { name: "下载发票" }).click();
-  const file = await (await download).path();
+  const file = await (await downloadWith(buyerPage, record.getByRole("button", { name: "下载发票" }))).path();
   const parser = new PDFParse({ data: new Uint8Array(await readFile(file)) });
   const text = (await parser.getText()).text.replace(/\s+/g, "");
   await parser.destroy();
@@ -146,10 +145,10 @@ test("a developer signs and sends a real call from the portal's console with its
 
   const page = await session(browser, buyer, token);
   await page.goto("/Developer");
-  await page.getByRole("tab", { name: "签名" }).click();
+  await clickUntil(page.getByRole("tab", { name: "签名" }), () => expect(page.getByTestId("worked-signature")).toBeVisible({ timeout: 5_000 }));
   await expect(page.getByTestId("worked-signature")).toContainText("61b8660e8b3ba865d90e7204608dcfc922ee86f74c553910c4c93cbb341ea6aa");
   await shot(page, "developer-signing-cn");
-  await page.getByRole("tab", { name: "在线调试" }).click();
+  await clickUntil(page.getByRole("tab", { name: "在线调试" }), () => expect(page.getByTestId("console-appkey")).toBeVisible({ timeout: 5_000 }));
   await page.getByTestId("console-appkey").fill(client.appKey);
   await page.getByTestId("console-secret").fill(client.secret);
   await page.getByTestId("console-send").click();

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { switchLanguage } from "../support/api";
+import { clickUntil } from "../support/click";
 
 /** Journey (c): switching to English and to traditional Chinese changes the texts, and is remembered. */
 test("the language switch changes every text and is remembered", async ({ page }) => {
@@ -32,7 +33,6 @@ test("the international version opens in traditional Chinese until the user choo
   await expect(page).toHaveURL(/\/international\/INlogin$/);
   await expect(page.locator(".ant-modal").getByText("登錄 Tessera 國際版")).toBeVisible();
   // The version switch leads back to the Chinese version, in simplified Chinese.
-  await page.locator(".ant-modal").getByText("中文版").click();
-  await expect(page).toHaveURL(/\/login$/);
+  await clickUntil(page.locator(".ant-modal").getByText("中文版"), () => expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }));
   await expect(page.locator(".ant-modal").getByText("登录 Tessera")).toBeVisible();
 });

@@ -3,6 +3,7 @@ import { expect as baseExpect, test, type APIRequestContext, type Browser, type 
 import { apiCall, dock, loginToken, readCode, registerAccount, type Account } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
+import { clickUntil, confirmPopconfirm, openWith } from "../support/click";
 import { chooseOption } from "../support/select";
 
 /**
@@ -85,7 +86,7 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   // The purchaser's back-office: its goods at its price, a gift pack, an SMS package, the brand show.
   const buyerPage = await session(browser, buyer, buyerToken);
   await buyerPage.goto("/sale/SelfSupport");
-  await buyerPage.getByRole("button", { name: "添加商品" }).click();
+  await openWith(buyerPage.getByRole("button", { name: "添加商品" }), buyerPage.locator(".ant-modal").filter({ has: buyerPage.getByLabel("选择商品") }));
   await chooseOption(buyerPage, buyerPage.getByLabel("选择商品"), `视频月卡${stamp}`);
   await buyerPage.getByLabel("售价").fill("29.90");
   await buyerPage.locator(".ant-modal-footer .ant-btn-primary").click();
@@ -95,8 +96,7 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await apiCall(request, buyerToken, "post", "/api/card-user/mall/giftBags", { name: `双月礼包${stamp}`, description: "两个月视频会员", price: 5500, stock: 10, validDays: 60, items: [{ selfGoodsId: self.list[0]?.id, quantity: 2 }] });
   await apiCall(request, buyerToken, "put", "/api/card-user/mall/settings", { privateCode: null, brandTitle: "星河权益", brandIntro: "视频、音乐、出行权益，一站购齐。", brandImage: "" });
   await buyerPage.goto("/sale/SmsSendRecord");
-  await buyerPage.getByRole("button", { name: /1000条/ }).click();
-  await buyerPage.locator(".ant-popconfirm .ant-btn-primary").click();
+  await confirmPopconfirm(buyerPage, buyerPage.getByRole("button", { name: /1000条/ }));
   await expect(buyerPage.getByTestId("sms-remaining")).toContainText("1,000");
 
   // The customer at phone width opens the experience version from the beta QR's address.
@@ -120,10 +120,12 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await expect(customer).toHaveURL(new RegExp(`/mall/${appId}$`));
 
   // The gift pack into the cart, the card goods bought now; pay with the wallet.
-  await customer.getByTestId("mall-goods").filter({ hasText: `双月礼包${stamp}` }).click();
-  await customer.getByRole("button", { name: "加入购物车" }).click();
+  // Opening an item is made again if the tap was lost (it only navigates); adding to the cart is not.
+  const addToCart = customer.getByRole("button", { name: "加入购物车" });
+  await clickUntil(customer.getByTestId("mall-goods").filter({ hasText: `双月礼包${stamp}` }), () => expect(addToCart).toBeVisible({ timeout: 5_000 }));
+  await addToCart.click();
   await customer.goto(`/mall/${appId}`);
-  await customer.getByTestId("mall-goods").filter({ hasText: `视频月卡${stamp}` }).click();
+  await clickUntil(customer.getByTestId("mall-goods").filter({ hasText: `视频月卡${stamp}` }), () => expect(customer.getByRole("button", { name: "立即购买" })).toBeVisible({ timeout: 5_000 }));
   await shot(customer, "item-390");
   await customer.getByRole("button", { name: "立即购买" }).click();
   await expect(customer.getByTestId("cart-line")).toHaveCount(2);

@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
 import QRCode from "qrcode";
 import { apiCall, loginToken, registerAccount } from "../support/api";
+import { clickUntil, closeWithEscape, openWith } from "../support/click";
 import { chooseOption } from "../support/select";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
@@ -54,7 +55,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   // The operator adds a template to the library.
   const ops = await session(browser, opsToken);
   await ops.goto("/ops/MpTemplates");
-  await ops.getByTestId("mp-template-new").click();
+  await openWith(ops.getByTestId("mp-template-new"), ops.getByTestId("mp-template-name"));
   await ops.getByTestId("mp-template-name").fill(`权益商城模板 ${stamp}`);
   await ops.getByTestId("mp-template-ok").click();
   await expect(ops.getByRole("cell", { name: `权益商城模板 ${stamp}` })).toBeVisible();
@@ -63,7 +64,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   // The purchaser creates the mall config: name, config ID, category, description, theme 2, menus.
   const page = await session(browser, token);
   await page.goto("/sale/EquityApplet");
-  await page.getByRole("button", { name: "新建商城配置" }).click();
+  await openWith(page.getByRole("button", { name: "新建商城配置" }), page.getByTestId("mp-config-save"));
   await page.getByTestId("mp-config-save").click();
   await expect(page.getByText("请输入小程序名称")).toBeVisible();
   await page.getByTestId("mp-name").fill("礼享权益商城");
@@ -77,46 +78,48 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await page.getByTestId("bottomMenus-add").click();
   await page.getByTestId("bottomMenus-title-0").fill("商城");
   await page.getByTestId("mp-service").fill("400-800-1234");
-  await page.getByTestId("mp-config-save").click();
+  // The dialog's OK loads while it saves and the dialog closes when saved: a lost click is made again.
+  await clickUntil(page.getByTestId("mp-config-save"), () => expect(page.getByTestId("mp-authorise")).toBeVisible({ timeout: 10_000 }));
 
   // Authorise on the local platform's consent page; it comes back with the auth code.
   // The testids are unique on the page; the drawer is where they render.
   const drawer = page;
-  await drawer.getByTestId("mp-authorise").click();
+  await clickUntil(drawer.getByTestId("mp-authorise"), () => expect(page).toHaveURL(/\/mp-platform\/wechat\/authorize\?/, { timeout: 10_000 }));
   await page.waitForURL(/\/mp-platform\/wechat\/authorize\?/);
   await page.getByTestId("mp-consent-name").fill(`礼享商城 ${stamp}`);
   await shot(page, "consent");
   await page.getByTestId("mp-consent-ok").click();
-  await page.waitForURL(/\/sale\/EquityApplet$/);
+  await page.waitForURL(/\/sale\/EquityApplet$/, { timeout: 60_000 });
   await expect(page.getByText("已授权").first()).toBeVisible();
 
   // Template, upload, experience QR.
   await chooseOption(page, drawer.getByTestId("mp-template"), `权益商城模板 ${stamp}`);
-  await drawer.getByTestId("mp-template-save").click();
+  // Saved before the upload, which uploads the saved template (saving again is harmless).
+  await clickUntil(drawer.getByTestId("mp-template-save"), () => expect(page.locator(".ant-message").getByText("已保存")).toBeVisible({ timeout: 10_000 }));
   await drawer.getByTestId("mp-commit").click();
   await expect(drawer.getByTestId("mp-beta-qr")).toBeVisible();
-  await drawer.getByTestId("mp-beta-qr").click();
+  await openWith(drawer.getByTestId("mp-beta-qr"), page.getByTestId("mp-qr-url"));
   const qrUrl = (await page.getByTestId("mp-qr-url").textContent()) ?? "";
   const appId = /\/mall\/([^?]+)\?v=beta$/.exec(qrUrl)?.[1] ?? "";
   expect(qrUrl).toBe(`${baseURL}/mall/${appId}?v=beta`);
   const src = (await page.getByTestId("mp-qr-image").getAttribute("src")) ?? "";
   expect(src).toBe(await QRCode.toDataURL(qrUrl, { type: "image/png", width: 430, margin: 2, errorCorrectionLevel: "M" }));
   await shot(page, "beta-qr");
-  await page.keyboard.press("Escape");
+  await closeWithEscape(page, page.getByTestId("mp-qr-image"));
 
   // Submit (after the platform's privacy scan of the upload), with the 17:00 advice shown.
   await expect(drawer.getByTestId("mp-advice")).toContainText("17:00");
   await chooseOption(page, drawer.getByTestId("mp-categories"), "商家自营 / 虚拟卡券");
   await page.keyboard.press("Escape");
-  await page.waitForTimeout(3_500);
-  await drawer.getByTestId("mp-submit").click();
-  await expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中");
+  // The platform refuses a submit until its privacy scan of the upload is done (3 s on the journeys'
+  // server): submit until it is under review (the button is disabled then, so it is not submitted twice).
+  await clickUntil(drawer.getByTestId("mp-submit"), () => expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }));
   await shot(page, "under-review");
 
   // The operator rejects with a reason and a screenshot.
   const first = await pending(appId);
   await ops.goto("/ops/MpReviews");
-  await ops.getByTestId(`mp-reject-${first}`).click();
+  await openWith(ops.getByTestId(`mp-reject-${first}`), ops.getByTestId("mp-reject-reason-input"));
   await ops.getByTestId("mp-reject-reason-input").fill("首页未展示客服电话");
   await ops.locator(".ant-modal input[type=file]").setInputFiles({ name: "home.png", mimeType: "image/png", buffer: PNG });
   await expect(ops.locator(".ant-modal .ant-image")).toHaveCount(1);
@@ -126,20 +129,19 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
 
   // The purchaser sees the feedback, changes the theme, uploads again and resubmits.
   await page.reload();
-  await page.getByTestId(`mp-manage-mall-${stamp}`).click();
+  await openWith(page.getByTestId(`mp-manage-mall-${stamp}`), page.getByTestId("mp-drawer"));
   await expect(drawer.getByTestId("mp-reject-reason")).toHaveText("首页未展示客服电话");
   await expect(drawer.locator(".ant-image img")).toHaveCount(1);
   await shot(page, "rejected");
-  await drawer.getByTestId("mp-edit").click();
+  await openWith(drawer.getByTestId("mp-edit"), page.getByTestId("mp-config-save"));
   await page.locator("label:has([data-testid=mp-theme-3])").click();
-  await page.getByTestId("mp-config-save").click();
+  // Saved (the dialog gone) before the upload, which uploads the saved config.
+  await clickUntil(page.getByTestId("mp-config-save"), () => expect(page.getByTestId("mp-config-save")).toHaveCount(0, { timeout: 10_000 }));
   await drawer.getByTestId("mp-commit").click();
   await expect(drawer.getByTestId("mp-version")).toHaveValue("1.0.2");
   await chooseOption(page, drawer.getByTestId("mp-categories"), "商家自营 / 虚拟卡券");
   await page.keyboard.press("Escape");
-  await page.waitForTimeout(3_500);
-  await drawer.getByTestId("mp-submit").click();
-  await expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中");
+  await clickUntil(drawer.getByTestId("mp-submit"), () => expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }));
 
   // The operator approves; the purchaser releases.
   const second = await pending(appId);
@@ -149,7 +151,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await expect(ops.getByTestId(`mp-approve-${second}`)).toHaveCount(0);
   await shot(ops, "reviews");
   await page.reload();
-  await page.getByTestId(`mp-manage-mall-${stamp}`).click();
+  await openWith(page.getByTestId(`mp-manage-mall-${stamp}`), page.getByTestId("mp-drawer"));
   await expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核通过");
   await drawer.getByTestId("mp-release").click();
   await expect(drawer.getByTestId("mp-publish-state")).toHaveText("已发布");
@@ -179,12 +181,12 @@ test("a purchaser binds its official account on the local platform; a provider a
   const page = await session(browser, token, 1280);
   await page.goto("/sale/WechatOfficial");
   await expect(page.getByText("尚未绑定公众号")).toBeVisible();
-  await page.getByTestId("official-authorise").click();
+  await clickUntil(page.getByTestId("official-authorise"), () => expect(page).toHaveURL(/\/mp-platform\/wechat\/authorize\?.*auth_type=1/, { timeout: 10_000 }));
   await page.waitForURL(/\/mp-platform\/wechat\/authorize\?.*auth_type=1/);
   await expect(page.getByText("公众号名称")).toBeVisible();
   await page.getByTestId("mp-consent-name").fill(`礼享服务号 ${stamp}`);
   await page.getByTestId("mp-consent-ok").click();
-  await page.waitForURL(/\/sale\/WechatOfficial$/);
+  await page.waitForURL(/\/sale\/WechatOfficial$/, { timeout: 60_000 });
   await expect(page.getByTestId("official-account")).toContainText(`礼享服务号 ${stamp}`);
   await expect(page.getByTestId("official-account")).toContainText("自定义菜单");
   await page.getByTestId("official-send").click();
@@ -210,11 +212,11 @@ test("a purchaser binds its official account on the local platform; a provider a
   const p = await session(browser, providerToken, 1280);
   await p.goto("/providers/LocaLivePlatform");
   await expect(p.getByRole("cell", { name: `面馆品牌 ${stamp}` })).toBeVisible();
-  await p.getByTestId(`life-authorise-${brand.merchantId}`).click();
+  await clickUntil(p.getByTestId(`life-authorise-${brand.merchantId}`), () => expect(p).toHaveURL(/\/mp-platform\/douyin\/authorize\?/, { timeout: 10_000 }));
   await p.waitForURL(/\/mp-platform\/douyin\/authorize\?/);
   await p.getByTestId("mp-consent-name").fill(`面馆本地生活 ${stamp}`);
   await p.getByTestId("mp-consent-ok").click();
-  await p.waitForURL(/\/providers\/LocaLivePlatform$/);
+  await p.waitForURL(/\/providers\/LocaLivePlatform$/, { timeout: 60_000 });
   await expect(p.getByRole("cell", { name: `面馆本地生活 ${stamp}` })).toBeVisible();
   await expect(p.getByText("已授权").first()).toBeVisible();
   await shot1280(p, "local-life");
@@ -231,8 +233,9 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   // The operator adds a Douyin template to the library.
   const ops = await session(browser, opsToken, 1280);
   await ops.goto("/ops/MpTemplates");
-  await ops.getByText("抖音", { exact: true }).click();
-  await ops.getByTestId("mp-template-new").click();
+  const douyinChosen = () => expect(ops.locator(".ant-segmented-item-selected")).toHaveText("抖音", { timeout: 3_000 });
+  await clickUntil(ops.getByText("抖音", { exact: true }), douyinChosen);
+  await openWith(ops.getByTestId("mp-template-new"), ops.getByTestId("mp-template-name"));
   await ops.getByTestId("mp-template-name").fill(`抖音权益模板 ${stamp}`);
   await ops.getByTestId("mp-template-ok").click();
   await expect(ops.getByRole("cell", { name: `抖音权益模板 ${stamp}` })).toBeVisible();
@@ -240,7 +243,7 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   // The provider creates the config on TiktokApplet (theme 4) and authorises on the local Douyin platform.
   const page = await session(browser, token, 1280);
   await page.goto("/providers/TiktokApplet");
-  await page.getByRole("button", { name: "新建商城配置" }).click();
+  await openWith(page.getByRole("button", { name: "新建商城配置" }), page.getByTestId("mp-config-save"));
   await page.getByTestId("mp-name").fill("抖音权益小店");
   await page.getByTestId("mp-code").fill(`dy-${stamp}`);
   await page.getByTestId("mp-category").fill("虚拟卡券");
@@ -248,25 +251,24 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   await page.locator("label:has([data-testid=mp-theme-4])").click();
   await page.getByTestId("navMenus-title-0").fill("首页");
   await page.getByTestId("mp-service").fill("400-800-5678");
-  await page.getByTestId("mp-config-save").click();
-  await page.getByTestId("mp-authorise").click();
+  await clickUntil(page.getByTestId("mp-config-save"), () => expect(page.getByTestId("mp-authorise")).toBeVisible({ timeout: 10_000 }));
+  await clickUntil(page.getByTestId("mp-authorise"), () => expect(page).toHaveURL(/\/mp-platform\/douyin\/authorize\?/, { timeout: 10_000 }));
   await page.waitForURL(/\/mp-platform\/douyin\/authorize\?/);
   await page.getByTestId("mp-consent-name").fill(`抖音小店 ${stamp}`);
   await page.getByTestId("mp-consent-ok").click();
-  await page.waitForURL(/\/providers\/TiktokApplet$/);
+  await page.waitForURL(/\/providers\/TiktokApplet$/, { timeout: 60_000 });
   await expect(page.getByText("已授权").first()).toBeVisible();
 
   // Template, upload, then submit to the Douyin host (no categories on Douyin).
   await chooseOption(page, page.getByTestId("mp-template"), `抖音权益模板 ${stamp}`);
-  await page.getByTestId("mp-template-save").click();
+  await clickUntil(page.getByTestId("mp-template-save"), () => expect(page.locator(".ant-message").getByText("已保存")).toBeVisible({ timeout: 10_000 }));
   await page.getByTestId("mp-commit").click();
-  await page.getByTestId("mp-beta-qr").click();
+  await openWith(page.getByTestId("mp-beta-qr"), page.getByTestId("mp-qr-url"));
   const appId = /\/mall\/([^?]+)\?v=beta$/.exec((await page.getByTestId("mp-qr-url").textContent()) ?? "")?.[1] ?? "";
   expect(appId).toMatch(/^tt/);
-  await page.keyboard.press("Escape");
-  await page.waitForTimeout(3_500); // the platform's scan of the upload
-  await page.getByTestId("mp-submit").click();
-  await expect(page.getByTestId("mp-audit-state")).toHaveText("审核中");
+  await closeWithEscape(page, page.getByTestId("mp-qr-image"));
+  // Refused until the platform's scan of the upload is done: submit until it is under review.
+  await clickUntil(page.getByTestId("mp-submit"), () => expect(page.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }));
   await shot(page, "douyin-under-review");
 
   // The operator approves it in the Douyin queue.
@@ -274,13 +276,13 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   const audit = audits.list.find((a) => a.appId === appId);
   expect(audit, "a pending Douyin audit").toBeTruthy();
   await ops.goto("/ops/MpReviews");
-  await ops.getByText("抖音", { exact: true }).click();
+  await clickUntil(ops.getByText("抖音", { exact: true }), douyinChosen);
   await ops.getByTestId(`mp-approve-${audit?.auditId ?? ""}`).click();
   await expect(ops.getByTestId(`mp-approve-${audit?.auditId ?? ""}`)).toHaveCount(0);
 
   // The provider releases; the platform's host names are on record.
   await page.reload();
-  await page.getByTestId(`mp-manage-dy-${stamp}`).click();
+  await openWith(page.getByTestId(`mp-manage-dy-${stamp}`), page.getByTestId("mp-drawer"));
   await expect(page.getByTestId("mp-audit-state")).toHaveText("审核通过");
   await page.getByTestId("mp-release").click();
   await expect(page.getByTestId("mp-publish-state")).toHaveText("已发布");

@@ -4,6 +4,7 @@ import { apiCall, loginToken, registerAccount, useSession, verifyRealName, type 
 import { noteMissingFonts } from "../support/fonts";
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR } from "../support/operator";
+import { clickUntil } from "../support/click";
 
 /**
  * What a newcomer hit (issue 25). Item 1: an international purchaser (Singapore, USD) cannot dock before
@@ -53,8 +54,7 @@ test("an international purchaser verifies on its own real-name page before docki
   expect((await apiCall<{ total: number }>(request, buyerToken, "get", "/api/card-user/abutment/brander/apply")).total).toBe(0);
 
   // Its own real-name page, in traditional Chinese, for an organisation registered in Singapore.
-  await page.getByTestId("required-states").getByRole("button", { name: "去認證" }).click();
-  await expect(page).toHaveURL(/\/international\/sale\/Authentication$/);
+  await clickUntil(page.getByTestId("required-states").getByRole("button", { name: "去認證" }), () => expect(page).toHaveURL(/\/international\/sale\/Authentication$/, { timeout: 5_000 }));
   await expect(page.getByTestId("realname-country")).toContainText("SG");
   await expect(page.getByTestId("doc-license")).toContainText("公司註冊證書/商業登記證");
   for (const kind of ["license", "id_front", "id_back"]) {
@@ -144,7 +144,8 @@ test("dense tables at 1280 and 1440 px: the operator's top-up review and a purch
     await expect(ops).toHaveURL(/\/ops\/login$/);
     await ops.getByTestId("ops-email").fill(E2E_OPERATOR.email);
     await ops.getByTestId("ops-password").fill(E2E_OPERATOR.password);
-    await ops.getByTestId("ops-login").click();
+    // Logging in twice is harmless: made again if the click was lost.
+    await clickUntil(ops.getByTestId("ops-login"), () => expect(ops).toHaveURL(/\/ops\/TopUps/, { timeout: 10_000 }));
     // Back on the page asked for (issue 25 item 7), with no system switch: an operator has no merchant systems.
     await expect(ops).toHaveURL(/\/ops\/TopUps/);
     await expect(ops.getByRole("button", { name: "切换系统" })).toHaveCount(0);

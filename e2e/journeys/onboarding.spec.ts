@@ -4,6 +4,7 @@ import { loginToken, openRegisterFromLogin, PASSWORD, readCode, registerAccount,
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
+import { clickUntil, closeWithEscape, opened, openWith } from "../support/click";
 
 /**
  * Journey: a new purchaser registers, uploads its licence and ID, confirms the fields and submits; an
@@ -27,15 +28,15 @@ async function operatorPage(browser: Browser): Promise<Page> {
   await expect(page).toHaveURL(/\/ops\/login$/);
   await page.getByTestId("ops-email").fill(E2E_OPERATOR.email);
   await page.getByTestId("ops-password").fill(E2E_OPERATOR.password);
-  await page.getByTestId("ops-login").click();
-  await expect(page).toHaveURL(/\/ops\/Reviews/);
+  await clickUntil(page.getByTestId("ops-login"), () => expect(page).toHaveURL(/\/ops\/Reviews/, { timeout: 10_000 }));
   return page;
 }
 
 async function openReview(ops: Page, queue: "realName" | "apiPermission", merchantId: string) {
   await ops.goto(`/ops/Reviews?queue=${queue}`);
-  await ops.getByTestId(`review-${merchantId}`).click();
-  return ops.locator(".ant-drawer");
+  const drawer = ops.locator(".ant-drawer");
+  await openWith(ops.getByTestId(`review-${merchantId}`), drawer);
+  return drawer;
 }
 
 test("register, verify the company, operator approves, header shows real-named; API opened and secret rotated", async ({ page, request, browser }) => {
@@ -51,18 +52,19 @@ test("register, verify the company, operator approves, header shows real-named; 
   await dialog.locator("#confirmPassword").fill(PASSWORD);
   await dialog.locator("#orgName").fill("蓝港贸易");
   await dialog.locator("#agree").check();
-  await dialog.getByRole("button", { name: /注\s?册/ }).click();
+  // Registered, the login dialog replaces this one (a second click is refused: the email is taken).
   const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await clickUntil(dialog.getByRole("button", { name: /注\s?册/ }), () => expect(login).toBeVisible({ timeout: 10_000 }));
+  await opened(login);
   await login.locator("#password").fill(PASSWORD);
-  await login.getByRole("button", { name: /登\s?录/ }).click();
+  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () => expect(page).toHaveURL(/\/SelectUser$/, { timeout: 10_000 }));
   await page.getByTestId("chooser-sale").click();
-  await page.getByRole("button", { name: "进入系统" }).click();
+  await clickUntil(page.getByRole("button", { name: "进入系统" }), () => expect(page).toHaveURL(/\/sale\/Home$/, { timeout: 5_000 }));
   await expect(header(page)).toContainText("未实名");
   const merchantId = (await page.getByTestId("merchant-id").textContent()) ?? "";
 
   // Upload: the licence carries a text layer the local OCR reads; the ID photo has none.
-  await page.getByRole("menuitem", { name: "实名认证" }).click();
-  await expect(page).toHaveURL(/\/sale\/Authentication$/);
+  await clickUntil(page.getByRole("menuitem", { name: "实名认证" }), () => expect(page).toHaveURL(/\/sale\/Authentication$/, { timeout: 5_000 }));
   const licence = documentPng("名称: 蓝港贸易有限公司\n统一社会信用代码: 91310000MA1FL4XQ2K\n法定代表人: 张伟");
   await page.getByTestId("doc-license").locator("input[type=file]").setInputFiles({ name: "licence.png", mimeType: "image/png", buffer: licence });
   await expect(page.getByTestId("ocr-note")).toContainText("已从图片识别");
@@ -100,8 +102,8 @@ test("register, verify the company, operator approves, header shows real-named; 
   await expect(page.getByTestId("realname-state")).toHaveText("已实名");
 
   // The reserve-fund authorisation: consent, phone, SMS code (with the resend countdown), signed copy kept.
-  await page.getByTestId("agreement-open-reserveAuthorisation").click();
   const sign = page.locator(".ant-modal").filter({ hasText: "备付金账户授权书" });
+  await openWith(page.getByTestId("agreement-open-reserveAuthorisation"), sign);
   await sign.getByTestId("agreement-sign").click();
   await expect(sign.getByText("请阅读并勾选同意协议")).toBeVisible();
   await sign.getByTestId("agreement-consent").check();
@@ -114,13 +116,15 @@ test("register, verify the company, operator approves, header shows real-named; 
   await sign.getByTestId("agreement-sign").click();
   await expect(page.getByText("签署成功")).toBeVisible();
   await expect(page.getByTestId("agreement-reserveAuthorisation")).toContainText("已签署");
-  await page.getByTestId("agreement-reserveAuthorisation").getByRole("button", { name: "查看已签署文件" }).click();
-  await expect(page.locator(".ant-modal").filter({ hasText: "SHA-256" })).toContainText(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
+  const signed = page.locator(".ant-modal").filter({ hasText: "SHA-256" });
+  await openWith(page.getByTestId("agreement-reserveAuthorisation").getByRole("button", { name: "查看已签署文件" }), signed);
+  await expect(signed).toContainText(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
   await shot(page, "agreement-signed-cn");
-  await page.keyboard.press("Escape");
+  // A dialog left open covers the menu: the click below would wait for the journey's timeout.
+  await closeWithEscape(page, signed);
 
   // API permission: requested by the purchaser, opened by the operator; then the secret is rotated.
-  await page.getByRole("menuitem", { name: "API安全" }).click();
+  await clickUntil(page.getByRole("menuitem", { name: "API安全" }), () => expect(page.locator("#purpose")).toBeVisible({ timeout: 5_000 }));
   await page.locator("#purpose").fill("自有系统自动下单直充商品");
   await page.getByTestId("api-apply").click();
   await expect(page.getByText("您的申请正在审核中")).toBeVisible();
@@ -131,26 +135,30 @@ test("register, verify the company, operator approves, header shows real-named; 
   await page.reload();
   await expect(page.getByTestId("api-permission")).toHaveText("已开通");
   const secretOf = async (action: "view" | "reset") => {
-    await page.getByTestId(`secret-${action}`).click();
+    await openWith(page.getByTestId(`secret-${action}`), page.getByTestId("secret-password"));
     await page.getByTestId("secret-password").fill(PASSWORD);
     await page.getByTestId("secret-confirm").click();
+    // A bounded wait (resetting is not clicked twice): the text read below would wait for the journey's timeout.
+    await expect(page.getByTestId("api-secret")).toBeVisible();
     const secret = (await page.getByTestId("api-secret").textContent()) ?? "";
     return secret;
   };
+  // "Copied" closes the secret; left open, it would cover the next button.
+  const copied = () => clickUntil(page.getByRole("button", { name: "已复制" }), () => expect(page.getByRole("button", { name: "已复制" })).toBeHidden({ timeout: 3_000 }));
   const first = await secretOf("view");
   expect(first.length).toBeGreaterThan(20);
-  await page.getByRole("button", { name: "已复制" }).click();
+  await copied();
   const rotated = await secretOf("reset");
   expect(rotated).not.toBe(first);
   await shot(page, "api-secret-shown-cn");
-  await page.getByRole("button", { name: "已复制" }).click();
+  await copied();
   expect(await secretOf("view")).toBe(rotated);
-  await page.getByRole("button", { name: "已复制" }).click();
+  await copied();
   await shot(page, "api-opened-cn");
 
   // The secret again by SMS code: without a bound phone the dialog says so; after binding one, the code
   // sent to it (read from the dev outbox) opens the secret.
-  await page.getByTestId("secret-view").click();
+  await openWith(page.getByTestId("secret-view"), page.getByTestId("secret-proof"));
   // The choice is made again if a click reached the dialog while it was still opening.
   await expect(async () => {
     await page.getByTestId("secret-proof").getByText("短信验证码").click({ timeout: 5_000 });
@@ -163,20 +171,18 @@ test("register, verify the company, operator approves, header shows real-named; 
   const bound = await request.put("/api/card-user/userPhone", { headers: { "x-auth-token": token }, data: { phone: smsPhone, smsCode: await readCode(request, smsPhone) } });
   expect(bound.status()).toBe(200);
   await page.reload();
-  await page.getByTestId("secret-view").click();
-  await page.getByTestId("secret-proof").getByText("短信验证码").click();
-  await expect(page.getByTestId("secret-phone")).toHaveValue(smsPhone);
+  await openWith(page.getByTestId("secret-view"), page.getByTestId("secret-proof"));
+  await clickUntil(page.getByTestId("secret-proof").getByText("短信验证码"), () => expect(page.getByTestId("secret-phone")).toHaveValue(smsPhone, { timeout: 3_000 }));
   await page.getByRole("button", { name: "发送验证码" }).click();
   await page.locator("#smsCode").fill(await readCode(request, smsPhone));
   await shot(page, "api-view-sms-cn");
   await page.getByTestId("secret-confirm").click();
   await expect(page.getByTestId("api-secret")).toHaveText(rotated);
-  await page.getByRole("button", { name: "已复制" }).click();
+  await copied();
   await page.evaluate(() => window.localStorage.setItem("lang", "en"));
   await page.reload();
-  await page.getByTestId("secret-view").click();
-  await page.getByTestId("secret-proof").getByText("SMS code").click();
-  await expect(page.getByText("Your bound mobile number")).toBeVisible();
+  await openWith(page.getByTestId("secret-view"), page.getByTestId("secret-proof"));
+  await clickUntil(page.getByTestId("secret-proof").getByText("SMS code"), () => expect(page.getByText("Your bound mobile number")).toBeVisible({ timeout: 3_000 }));
   await shot(page, "api-view-sms-en");
   await page.getByRole("button", { name: /Cancel/ }).click();
 
@@ -199,9 +205,9 @@ test("a sub-account logs in with its own password and sees only its pages", asyn
   const owner = await registerAccount(request, { orgName: "子账号测试公司" });
   await useSession(page, owner, await loginToken(request, owner));
   await page.goto("/sale/SubAccounts");
-  await page.getByRole("button", { name: "新增子账号" }).click();
   const subEmail = uniqueEmail("clerk");
   const modal = page.locator(".ant-modal").filter({ hasText: "新增子账号" });
+  await openWith(page.getByRole("button", { name: "新增子账号" }), modal);
   await modal.getByTestId("sub-email").fill(subEmail);
   await modal.getByTestId("sub-name").fill("李店员");
   await modal.getByTestId("sub-password").fill(PASSWORD);
@@ -215,12 +221,12 @@ test("a sub-account logs in with its own password and sees only its pages", asyn
   const sub = await context.newPage();
   await sub.goto("/login");
   const login = sub.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await opened(login);
   await login.locator("#email").fill(subEmail);
   await login.locator("#password").fill(PASSWORD);
-  await login.getByRole("button", { name: /登\s?录/ }).click();
+  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () => expect(sub).toHaveURL(/\/SelectUser$/, { timeout: 10_000 }));
   await sub.getByTestId("chooser-sale").click();
-  await sub.getByRole("button", { name: "进入系统" }).click();
-  await expect(sub).toHaveURL(/\/sale\/Home$/);
+  await clickUntil(sub.getByRole("button", { name: "进入系统" }), () => expect(sub).toHaveURL(/\/sale\/Home$/, { timeout: 5_000 }));
   const menu = sub.locator(".ant-layout-sider .ant-menu");
   await expect(menu.getByRole("menuitem", { name: "API安全" })).toBeVisible();
   await expect(menu.getByRole("menuitem")).toHaveCount(2);

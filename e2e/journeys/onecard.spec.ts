@@ -4,6 +4,7 @@ import { expect as baseExpect, test, type APIRequestContext, type Browser, type 
 import { apiCall, dock, loginToken, readCode, registerAccount, type Account } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
+import { clickUntil, closeWithEscape, openWith } from "../support/click";
 import { chooseOption } from "../support/select";
 
 /**
@@ -89,20 +90,21 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   // The brand defines a face-value card of 100 yuan and issues a batch of five.
   const brandPage = await session(browser, brand, brandToken);
   await brandPage.goto("/business/FaceValueCard");
-  await brandPage.getByRole("button", { name: "新建卡种" }).click();
   const form = brandPage.locator(".ant-modal").filter({ hasText: "新建卡种" });
+  await openWith(brandPage.getByRole("button", { name: "新建卡种" }), form);
   await form.getByTestId("product-name").fill(`晨光储值卡${stamp}`);
   await form.getByTestId("product-face").fill("100");
   await form.getByTestId("product-save").click();
   const productRow = brandPage.locator(".ant-table-row").filter({ hasText: `晨光储值卡${stamp}` });
   await expect(productRow).toContainText("¥100.00");
-  await productRow.getByRole("button", { name: "制卡" }).click();
   const issue = brandPage.locator(".ant-modal").filter({ hasText: "制卡" });
+  await openWith(productRow.getByRole("button", { name: "制卡" }), issue);
   await issue.getByTestId("issue-count").fill("5");
   await issue.getByTestId("issue-submit").click();
   await expect(productRow.locator("td").filter({ hasText: /^5$/ })).toHaveCount(2); // issued and in stock
-  await productRow.getByRole("button", { name: "批次" }).click();
-  await brandPage.locator(".ant-drawer .ant-table-row").first().getByRole("button", { name: "卡片" }).click();
+  const batch = brandPage.locator(".ant-drawer .ant-table-row").first();
+  await openWith(productRow.getByRole("button", { name: "批次" }), batch);
+  await openWith(batch.getByRole("button", { name: "卡片" }), brandPage.locator(".ant-modal .ant-table-row").first());
   await expect(brandPage.locator(".ant-modal .ant-table-row")).toHaveCount(5);
   await expect(brandPage.locator(".ant-modal .ant-table-row").first()).toContainText("****");
   await shot(brandPage, "brand-batch-cards");
@@ -110,8 +112,8 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   // The purchaser buys three from SUP.
   const buyerPage = await session(browser, buyer, buyerToken);
   await buyerPage.goto("/sale/OneCardPurchase");
-  await buyerPage.locator(".ant-table-row").filter({ hasText: `晨光储值卡${stamp}` }).getByRole("button", { name: "购卡" }).click();
   const buy = buyerPage.locator(".ant-modal").filter({ hasText: "购卡" });
+  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: `晨光储值卡${stamp}` }).getByRole("button", { name: "购卡" }), buy);
   await buy.getByTestId("buy-quantity").fill("3");
   await expect(buy.getByTestId("buy-total")).toHaveText("合计 ¥300.00");
   await buy.getByTestId("buy-submit").click();
@@ -119,11 +121,12 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
 
   // Extraction: the numbers and passwords of the three, as an xlsx.
   await buyerPage.goto("/sale/Tikatan");
-  await buyerPage.getByRole("button", { name: "提卡（xlsx）" }).click();
   const pick = buyerPage.locator(".ant-modal").filter({ hasText: "提卡（xlsx）" });
+  await openWith(buyerPage.getByRole("button", { name: "提卡（xlsx）" }), pick);
   await expect(pick.locator(".ant-table-row")).toHaveCount(3);
   await pick.locator(".ant-table-thead .ant-checkbox-input").check();
-  const downloading = buyerPage.waitForEvent("download");
+  // Extracting is recorded, so it is not clicked twice; the wait is bounded (the event's own wait is not).
+  const downloading = buyerPage.waitForEvent("download", { timeout: 60_000 });
   await pick.getByTestId("pick-submit").click();
   const cards = await readExtraction(await (await downloading).path());
   expect(cards).toHaveLength(3);
@@ -132,7 +135,7 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
 
   // Activate the first two by number range.
   await buyerPage.goto("/sale/ActivateCard");
-  await buyerPage.getByText("按号段", { exact: true }).click();
+  await clickUntil(buyerPage.getByText("按号段", { exact: true }), () => expect(buyerPage.getByTestId("range-from")).toBeVisible({ timeout: 3_000 }));
   await buyerPage.getByTestId("range-from").fill(first.no);
   await buyerPage.getByTestId("range-to").fill(second.no);
   await buyerPage.getByTestId("activate-submit").click();
@@ -140,8 +143,8 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
 
   // Return the third (the only one not activated).
   await buyerPage.goto("/sale/CardReturnRecord");
-  await buyerPage.getByRole("button", { name: "退卡" }).click();
   const back = buyerPage.locator(".ant-modal").filter({ hasText: "退卡" });
+  await openWith(buyerPage.getByRole("button", { name: "退卡" }), back);
   await expect(back.locator(".ant-table-row")).toHaveCount(1);
   await back.locator(".ant-table-row .ant-checkbox-input").check();
   await back.getByTestId("return-reason").fill("客户取消");
@@ -162,18 +165,19 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
 
   // A gift package of one card, sent as a link; the purchase in CardSalesOrder.
   await buyerPage.goto("/sale/GiftPackage");
-  await buyerPage.getByRole("button", { name: "新建礼包" }).click();
+  await openWith(buyerPage.getByRole("button", { name: "新建礼包" }), buyerPage.getByTestId("package-name"));
   await buyerPage.getByTestId("package-name").fill(`春节礼包${stamp}`);
   await chooseOption(buyerPage, buyerPage.getByTestId("package-product-0"), `晨光储值卡${stamp}`);
   await buyerPage.getByTestId("package-save").click();
   const packageRow = buyerPage.locator(".ant-table-row").filter({ hasText: `春节礼包${stamp}` });
   await expect(packageRow).toContainText("¥100.00");
-  await packageRow.getByRole("button", { name: "发放" }).click();
-  await buyerPage.locator(`[data-testid="package-links-count"] input, input[data-testid="package-links-count"]`).fill("1");
+  const linksCount = buyerPage.locator(`[data-testid="package-links-count"] input, input[data-testid="package-links-count"]`);
+  await openWith(packageRow.getByRole("button", { name: "发放" }), linksCount);
+  await linksCount.fill("1");
   await buyerPage.getByTestId("package-send").click();
   await expect(buyerPage.getByTestId("package-links")).toContainText("/client/claim?token=");
   await shot(buyerPage, "gift-package-sent");
-  await buyerPage.keyboard.press("Escape");
+  await closeWithEscape(buyerPage, buyerPage.getByTestId("package-links"));
   await buyerPage.goto("/sale/CardSalesOrder");
   await expect(buyerPage.locator(".ant-table-row").first()).toContainText(`晨光储值卡${stamp}`);
   await shot(buyerPage, "card-sales-orders");
@@ -196,8 +200,7 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await customer.goto("/oneCardQuery");
   await customer.locator("#cardNo").fill(first.no);
   await customer.locator("#password").fill(first.password);
-  await customer.getByRole("button", { name: /^查\s?询$/ }).click();
-  await expect(customer.getByTestId("balance-result")).toContainText("¥100.00");
+  await clickUntil(customer.getByRole("button", { name: /^查\s?询$/ }), () => expect(customer.getByTestId("balance-result")).toContainText("¥100.00", { timeout: 5_000 }));
   await shot(customer, "balance-query-390");
 
   // A 30-yuan mobile top-up paid with the card: the brand's purchase order, which the supplier fulfils.

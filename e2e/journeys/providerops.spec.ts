@@ -5,6 +5,7 @@ import { expect as baseExpect, test, type APIRequestContext, type Browser, type 
 import { apiCall, dock, loginToken, registerAccount, verifyRealName } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
+import { clickUntil, downloadWith, fileChooserWith, openWith } from "../support/click";
 
 /**
  * The provider's remaining pages (issue 29): a service provider buys for the purchaser it serves from a
@@ -75,7 +76,7 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   await opsPage.getByTestId("contact-phone").fill("400-820-8820");
   await opsPage.getByTestId("contact-save").click();
   await expect(opsPage.getByText("已保存").first()).toBeVisible();
-  await opsPage.getByTestId("announcement-publish").click();
+  await openWith(opsPage.getByTestId("announcement-publish"), opsPage.getByTestId("announcement-title"));
   await opsPage.getByTestId("announcement-title").fill(`系统维护通知${stamp}`);
   await opsPage.getByTestId("announcement-body").fill("平台将于今晚01:00-02:00维护，期间暂停采购。");
   await opsPage.locator(".ant-modal").getByRole("button", { name: "发布公告" }).click();
@@ -85,12 +86,8 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   // BatchPurchase: the template, then a file with one good line and one for a purchaser not served.
   const page = await session(browser, providerToken);
   await page.goto("/providers/BatchPurchase");
-  const template = page.waitForEvent("download");
-  await page.getByTestId("batch-template").click();
-  expect((await template).suggestedFilename()).toBe("batch-purchase-template.xlsx");
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByTestId("batch-upload").click();
-  await (await chooser).setFiles({
+  expect((await downloadWith(page, page.getByTestId("batch-template"))).suggestedFilename()).toBe("batch-purchase-template.xlsx");
+  await (await fileChooserWith(page, page.getByTestId("batch-upload"))).setFiles({
     name: "batch.xlsx",
     mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     buffer: await batchFile([
@@ -102,9 +99,7 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   await expect(page.getByText("该采购商不是您服务的商户")).toBeVisible();
   await expect(page.getByRole("cell", { name: `XLB-${stamp}-1` }).first()).toBeVisible();
   await shot(page, "batch-purchase-cn");
-  const result = page.waitForEvent("download");
-  await page.getByTestId("batch-result").click();
-  const resultFile = await result;
+  const resultFile = await downloadWith(page, page.getByTestId("batch-result"));
   expect(resultFile.suggestedFilename()).toMatch(/^batch-purchase-result-\d+\.xlsx$/);
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
@@ -129,12 +124,12 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   await shot(page, "fund-sheet-cn");
 
   // The header: the customer-service contact and the bell with the unread announcement.
-  await page.getByTestId("header-contact").click();
+  await openWith(page.getByTestId("header-contact"), page.getByTestId("service-contact"));
   await expect(page.getByTestId("service-contact")).toContainText("400-820-8820");
   await shot(page, "contact-cn", false);
-  await page.getByTestId("header-contact").click();
-  await page.getByTestId("header-bell").click();
+  await clickUntil(page.getByTestId("header-contact"), () => expect(page.getByTestId("service-contact")).toBeHidden({ timeout: 3_000 }));
   const item = page.locator(".ant-drawer").getByText(`系统维护通知${stamp}`);
+  await openWith(page.getByTestId("header-bell"), item);
   await expect(item).toBeVisible();
   await shot(page, "bell-cn", false);
   await item.click();

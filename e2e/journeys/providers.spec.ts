@@ -3,6 +3,7 @@ import path from "node:path";
 import { loginToken, registerAccount, type Account } from "../support/api";
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR } from "../support/operator";
+import { clickUntil, confirmPopconfirm, opened } from "../support/click";
 import { noteMissingFonts } from "../support/fonts";
 
 /**
@@ -42,6 +43,8 @@ async function bind(request: APIRequestContext, merchant: Account, providerId: s
 async function loginThroughDialog(page: Page, account: Account) {
   await page.goto("/login");
   const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  // Its login button clicked while the dialog still opens could be lost.
+  await opened(login);
   await login.locator("#email").fill(account.email);
   await login.locator("#password").fill(account.password);
   await login.getByRole("button", { name: /登\s?录/ }).click();
@@ -70,7 +73,8 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await plainContext.close();
 
   await loginThroughDialog(page, provider);
-  await page.getByTestId("chooser-providers").click();
+  // The purchaser system is chosen until the provider card is: a lost click would enter the wrong one.
+  await clickUntil(page.getByTestId("chooser-providers"), () => expect(page.getByTestId("chooser-providers")).toHaveAttribute("aria-checked", "true", { timeout: 3_000 }));
   await shot(page, "chooser-cn");
   await page.getByRole("button", { name: "进入系统" }).click();
   await expect(page).toHaveURL(/\/providers\/Home$/);
@@ -80,8 +84,7 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   for (const name of ["首页", "企业信息", "实名认证", "品牌列表", "商户列表"]) await expect(menu.getByRole("menuitem", { name })).toBeVisible();
   await shot(page, "home-cn");
 
-  await menu.getByRole("menuitem", { name: "品牌列表" }).click();
-  await expect(page).toHaveURL(/\/providers\/BrandsList/);
+  await clickUntil(menu.getByRole("menuitem", { name: "品牌列表" }), () => expect(page).toHaveURL(/\/providers\/BrandsList/, { timeout: 5_000 }));
   const row = page.locator(".ant-table-row").filter({ hasText: "青禾品牌" });
   await expect(row).toContainText(brand.merchantId);
   await expect(row).toContainText("未实名");
@@ -89,8 +92,7 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await shot(page, "brands-cn");
 
   // The brand's context: the brand token files the brand's real-name verification, not the provider's.
-  await row.getByTestId(`enter-brand-${brand.merchantId}`).click();
-  await expect(page).toHaveURL(new RegExp(`/RealNamePage\\?sellerBrand=${brand.merchantId}$`));
+  await clickUntil(row.getByTestId(`enter-brand-${brand.merchantId}`), () => expect(page).toHaveURL(new RegExp(`/RealNamePage\\?sellerBrand=${brand.merchantId}$`), { timeout: 5_000 }));
   await expect(page.getByTestId("brand-context")).toContainText("青禾品牌");
   await expect(header(page)).toContainText(provider.email);
   const licence = documentPng("名称: 青禾品牌有限公司\n统一社会信用代码: 91310000MA1FL4XQ2K\n法定代表人: 李青");
@@ -116,19 +118,16 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await expect(page.getByTestId("brand-context-missing")).toContainText("品牌令牌已失效");
   await expect(page).toHaveURL(/\/RealNamePage\?sellerBrand=/);
   await expect(header(page)).toContainText(provider.email);
-  await page.getByRole("button", { name: "返回品牌列表" }).click();
-  await expect(page).toHaveURL(/\/providers\/BrandsList$/);
+  await clickUntil(page.getByRole("button", { name: "返回品牌列表" }), () => expect(page).toHaveURL(/\/providers\/BrandsList$/, { timeout: 5_000 }));
 
   // The search goes to the server: a name no bound merchant has finds nothing.
   await page.getByPlaceholder("商户号或名称").first().fill("路人甲");
   await page.getByRole("button", { name: /查\s?询/ }).click();
   await expect(page.locator(".ant-table-row")).toHaveCount(0);
 
-  await menu.getByRole("menuitem", { name: "企业信息" }).click();
-  await expect(page.locator("#companyName")).toHaveValue("瀚海服务商");
+  await clickUntil(menu.getByRole("menuitem", { name: "企业信息" }), () => expect(page.locator("#companyName")).toHaveValue("瀚海服务商", { timeout: 5_000 }));
   await shot(page, "essential-info-cn");
-  await menu.getByRole("menuitem", { name: "实名认证" }).click();
-  await expect(page).toHaveURL(/\/providers\/AuthenticationP$/);
+  await clickUntil(menu.getByRole("menuitem", { name: "实名认证" }), () => expect(page).toHaveURL(/\/providers\/AuthenticationP$/, { timeout: 5_000 }));
   await expect(page.getByTestId("realname-submit")).toBeVisible();
 
   // In English, the merchant list: the merchant bound as a vendor, not the brand (bindings keep their kind).
@@ -144,15 +143,13 @@ test("an operator makes a merchant a provider; a brand binds it; the provider se
   await expect(page.getByText("Welcome to the service provider console")).toBeVisible();
   await shot(page, "home-en");
   await page.goto("/providers/BrandsList");
-  await page.getByTestId(`enter-brand-${brand.merchantId}`).click();
-  await expect(page.getByTestId("brand-context")).toContainText("You are acting as service provider for brand 青禾品牌");
+  await clickUntil(page.getByTestId(`enter-brand-${brand.merchantId}`), () => expect(page.getByTestId("brand-context")).toContainText("You are acting as service provider for brand 青禾品牌", { timeout: 5_000 }));
   await expect(page.getByText("青禾品牌有限公司")).toBeVisible();
   await shot(page, "brand-realname-en");
   // Ending the brand's binding from the brand list removes it; the vendor's binding stays.
   await page.goto("/providers/BrandsList");
   const brandRow = page.locator(".ant-table-row").filter({ hasText: "青禾品牌" });
-  await brandRow.getByRole("button", { name: "Unbind" }).click();
-  await page.locator(".ant-popconfirm").getByRole("button", { name: "Confirm" }).click();
+  await confirmPopconfirm(page, brandRow.getByRole("button", { name: "Unbind" }), "Confirm");
   await expect(page.getByText("Binding ended")).toBeVisible();
   await expect(page.locator(".ant-table-row")).toHaveCount(0);
   // The empty list says where the other bindings are (issue 25 item 7).
@@ -185,18 +182,19 @@ test("inside a brand with the brand token: face value cards, discount cards and 
 
   await page.goto("/login");
   const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await opened(login);
   await login.locator("#email").fill(provider.email);
   await login.locator("#password").fill(provider.password);
   await login.getByRole("button", { name: /登\s?录/ }).click();
   await expect(page).toHaveURL(/\/SelectUser$/);
-  await page.getByTestId("chooser-providers").click();
+  await clickUntil(page.getByTestId("chooser-providers"), () => expect(page.getByTestId("chooser-providers")).toHaveAttribute("aria-checked", "true", { timeout: 3_000 }));
   await page.getByRole("button", { name: "进入系统" }).click();
   await expect(page).toHaveURL(/\/providers\/Home$/);
 
   // Face value cards: choose the brand, which exchanges the brand token, then the brand's cards at face value.
-  await page.locator(".ant-layout-sider .ant-menu").getByRole("menuitem", { name: "面值卡" }).click();
-  await page.getByTestId(`open-brand-${brand.merchantId}`).click();
-  await expect(page).toHaveURL(new RegExp(`/providers/FaceValueCardP\\?sellerBrand=${brand.merchantId}$`));
+  const openBrand = page.getByTestId(`open-brand-${brand.merchantId}`);
+  await clickUntil(page.locator(".ant-layout-sider .ant-menu").getByRole("menuitem", { name: "面值卡" }), () => expect(openBrand).toBeVisible({ timeout: 5_000 }));
+  await clickUntil(openBrand, () => expect(page).toHaveURL(new RegExp(`/providers/FaceValueCardP\\?sellerBrand=${brand.merchantId}$`), { timeout: 5_000 }));
   await expect(page.getByTestId("brand-context")).toContainText("晨光礼卡");
   const rows = page.locator(".ant-table-row");
   await expect(rows).toHaveCount(1);

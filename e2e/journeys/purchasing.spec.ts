@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from "@
 import { loginToken, readCode, registerAccount, useSession, verifyRealName, type Account } from "../support/api";
 import { E2E_OPERATOR } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
+import { clickUntil, downloadWith, openWith } from "../support/click";
 
 /**
  * Purchasing across two browser contexts: the purchaser applies to dock, the supplier approves, both
@@ -96,28 +97,28 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   const application = supplierPage.locator(".ant-table-row").filter({ hasText: buyer.merchantId });
   await application.getByRole("button", { name: "通过" }).click();
   await expect(application).toContainText("已通过");
-  await application.getByRole("button", { name: "签署协议" }).click();
+  await openWith(application.getByRole("button", { name: "签署协议" }), supplierPage.locator(".ant-modal").filter({ hasText: "签署对接协议" }));
   await sign(supplierPage, request, `136${String(Date.now()).slice(-8)}`);
   await shot(supplierPage, "procurement-liaison-cn");
 
   // The purchaser signs: docked.
   await buyerPage.reload();
   const docking = buyerPage.locator(".ant-table-row").first();
-  await docking.getByRole("button", { name: "签署协议" }).click();
+  await openWith(docking.getByRole("button", { name: "签署协议" }), buyerPage.locator(".ant-modal").filter({ hasText: "签署对接协议" }));
   await sign(buyerPage, request, `137${String(Date.now()).slice(-8)}`);
   await expect(docking).toContainText("已对接");
   await shot(buyerPage, "supplier-docking-cn");
 
   // Buy two card secrets from the goods detail, then reveal them.
   await buyerPage.goto("/sale/CarmiGoodsList");
-  await buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` }).getByRole("button", { name: "详情" }).click();
   const drawer = buyerPage.locator(".ant-drawer").filter({ hasText: "商品详情" });
+  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` }).getByRole("button", { name: "详情" }), drawer);
   await drawer.getByTestId("buy-quantity").fill("2");
   await expect(drawer.getByTestId("buy-total")).toHaveText("合计 ¥54.00");
   // ¥50 in SUP is short of ¥54: the form's top-up dialog moves reserve money in place (screen 11).
   await expect(drawer.getByTestId("buy-submit")).toBeDisabled();
-  await drawer.getByTestId("buy-topup").click();
   const topUpDialog = buyerPage.locator(".ant-modal").filter({ hasText: "划转到SUP账户" });
+  await openWith(drawer.getByTestId("buy-topup"), topUpDialog);
   await topUpDialog.getByTestId("amount-input").fill("950");
   await topUpDialog.getByRole("button", { name: /确\s?定/ }).click();
   await expect(drawer.getByTestId("buy-submit")).toBeEnabled();
@@ -126,15 +127,15 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   await buyerPage.goto("/sale/PurchaseOrder");
   const order = buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` });
   await expect(order).toContainText("成功");
-  await order.getByRole("button", { name: "查看卡密" }).click();
+  await openWith(order.getByRole("button", { name: "查看卡密" }), buyerPage.getByTestId("reveal-codes"));
   await buyerPage.getByTestId("reveal-codes").click();
   await expect(buyerPage.locator(".ant-drawer").filter({ hasText: "订单卡密" })).toContainText(`PIN0${stamp}`);
   await shot(buyerPage, "order-codes-cn");
 
   // A direct top-up: processing until the supplier fulfils it.
   await buyerPage.goto("/sale/GoodsList");
-  await buyerPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` }).getByRole("button", { name: "详情" }).click();
   const topUpDrawer = buyerPage.locator(".ant-drawer").filter({ hasText: "商品详情" });
+  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` }).getByRole("button", { name: "详情" }), topUpDrawer);
   await topUpDrawer.getByTestId("buy-account").fill("13800138000");
   await topUpDrawer.getByTestId("buy-submit").click();
   await expect(buyerPage.getByText("订单已提交，等待供应商处理")).toBeVisible();
@@ -142,7 +143,7 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   await supplierPage.goto("/business/SalesOrder");
   const pending = supplierPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` });
   await expect(pending).toContainText("处理中");
-  await pending.getByRole("button", { name: "处理" }).click();
+  await openWith(pending.getByRole("button", { name: "处理" }), supplierPage.getByTestId("channel-id"));
   await supplierPage.getByTestId("channel-id").fill("CH-20261123");
   await supplierPage.getByTestId("fulfil-submit").click();
   await expect(pending).toContainText("CH-20261123");
@@ -153,8 +154,8 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   expect(topUp.id).toBeGreaterThan(0);
 
   // A refund of one unused code: the supplier accepts it, the purchaser sees it and the reports.
-  await buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` }).getByRole("button", { name: "申请退款" }).click();
   const refundDialog = buyerPage.locator(".ant-modal").filter({ hasText: "申请退款" });
+  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` }).getByRole("button", { name: "申请退款" }), refundDialog);
   await refundDialog.locator("#reason").fill("客户取消");
   await refundDialog.getByRole("button", { name: "申请退款" }).click();
   await expect(buyerPage.getByText("退款申请已提交")).toBeVisible();
@@ -164,7 +165,7 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   await expect(refund).toContainText("成功");
   await buyerPage.goto("/sale/PurchaseOrder?tab=refunds");
   await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` })).toContainText("¥27.00");
-  await buyerPage.getByRole("tab", { name: "采购报表" }).click();
+  await clickUntil(buyerPage.getByRole("tab", { name: "采购报表" }), () => expect(buyerPage.getByRole("tab", { name: "采购报表" })).toHaveAttribute("aria-selected", "true", { timeout: 3_000 }));
   await expect(buyerPage.locator(".ant-table-row").first()).toContainText("星河卡券供应有限公司");
   await shot(buyerPage, "purchase-report-cn");
 });
@@ -235,13 +236,9 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
     if (lang === "cn") {
       await buyerPage.goto("/sale/PurchaseOrder");
       await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `WL-B-${stamp}` })).toBeVisible();
-      const download = buyerPage.waitForEvent("download");
-      await buyerPage.getByRole("button", { name: "导出" }).click();
-      expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
-      await buyerPage.getByRole("tab", { name: "采购报表" }).click();
-      const report = buyerPage.waitForEvent("download");
-      await buyerPage.getByTestId("export-purchase-report").click();
-      expect((await report).suggestedFilename()).toMatch(/\.xlsx$/);
+      expect((await downloadWith(buyerPage, buyerPage.getByRole("button", { name: "导出" }))).suggestedFilename()).toMatch(/\.xlsx$/);
+      await clickUntil(buyerPage.getByRole("tab", { name: "采购报表" }), () => expect(buyerPage.getByTestId("export-purchase-report")).toBeVisible({ timeout: 5_000 }));
+      expect((await downloadWith(buyerPage, buyerPage.getByTestId("export-purchase-report"))).suggestedFilename()).toMatch(/\.xlsx$/);
     }
     await buyerPage.context().close();
 
@@ -287,8 +284,7 @@ test("the API purchase table (screen 11): goods the purchaser may buy with SKU c
   const page = await session(browser, buyer, buyerToken);
   await page.setViewportSize({ width: 1280, height: 860 });
   await page.goto("/sale/GoodsPurchaseForm");
-  await page.getByRole("tab", { name: "API采购" }).click();
-  await expect(page).toHaveURL(/tab=api/);
+  await clickUntil(page.getByRole("tab", { name: "API采购" }), () => expect(page).toHaveURL(/tab=api/, { timeout: 5_000 }));
   const row = page.getByTestId("api-goods-table").locator(".ant-table-row").filter({ hasText: `接口月卡${stamp}` });
   await expect(row).toContainText(`API-${stamp}`);
   await expect(row).toContainText(String(goods.id));
@@ -299,15 +295,16 @@ test("the API purchase table (screen 11): goods the purchaser may buy with SKU c
   await shot(page, "api-purchase-table-1280-cn");
 
   // The request example: the real order body for this goods, signed as the open API checks it.
-  await row.getByTestId(`api-example-${goods.id}`).click();
   const example = page.getByTestId("api-example-text");
+  await openWith(row.getByTestId(`api-example-${goods.id}`), example);
   await expect(example).toContainText(`"goodsId":"${goods.id}"`);
   await expect(example).toContainText("X-Signature");
-  await page.locator(".ant-modal-close").click();
+  // Left open, the example's dialog would cover the row's next button (a click waiting for the journey's timeout).
+  await clickUntil(page.locator(".ant-modal").filter({ has: example }).locator(".ant-modal-close"), () => expect(example).toBeHidden({ timeout: 3_000 }));
 
   // SUP is short of ¥27: the same top-up dialog as the purchase form moves reserve money in place.
-  await row.getByTestId(`api-topup-${goods.id}`).click();
   const topUpDialog = page.locator(".ant-modal").filter({ hasText: "划转到SUP账户" });
+  await openWith(row.getByTestId(`api-topup-${goods.id}`), topUpDialog);
   await topUpDialog.getByTestId("amount-input").fill("50");
   await topUpDialog.getByRole("button", { name: /确\s?定/ }).click();
   await expect(page.getByTestId("api-sup-balance")).toContainText("¥60.00");

@@ -4,6 +4,7 @@ import { dock, loginToken, registerAccount } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { pickDate, platformMonth, post, screenshots, sessionPage } from "../support/journey";
 import { E2E_OPERATOR } from "../support/operator";
+import { clickUntil, confirmPopconfirm, downloadWith, openWith } from "../support/click";
 import { chooseOption } from "../support/select";
 
 /**
@@ -52,11 +53,10 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   // The supplier's rebate rules tab: 2% from 0, 3% from 100.00, for the purchaser and the goods.
   const page = await sessionPage(browser, supplier, supplierToken);
   await page.goto("/business/ProcurementLiaison");
-  await page.getByRole("tab", { name: "返利规则" }).click();
-  await expect(page).toHaveURL(/tab=rebateRules/);
+  await clickUntil(page.getByRole("tab", { name: "返利规则" }), () => expect(page).toHaveURL(/tab=rebateRules/, { timeout: 5_000 }));
   const addRule = async () => {
-    await page.getByTestId("rebate-rule-add").click();
     const dialog = page.locator(".ant-modal").filter({ hasText: "新增返利规则" });
+    await openWith(page.getByTestId("rebate-rule-add"), dialog);
     await chooseOption(page, page.getByTestId("rebate-purchaser"), "返利采购有限公司");
     await chooseOption(page, page.getByTestId("rebate-goods"), `返利月卡${stamp}`);
     await dialog.getByTestId("tier-volume-0").fill("0");
@@ -82,8 +82,7 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   // The same scope and validity again: refused, with the server's message on the form; nothing added.
   const second = await addRule();
   await expect(second).toContainText("与同一范围的另一条返利规则有效期重叠");
-  await second.getByRole("button", { name: /取\s*消|Cancel/ }).click();
-  await expect(second).toBeHidden();
+  await clickUntil(second.getByRole("button", { name: /取\s*消|Cancel/ }), () => expect(second).toBeHidden({ timeout: 3_000 }));
   await expect(ruleRow).toHaveCount(1);
 
   // The purchaser buys two cards (54.00); the order is moved into the month before last, which the operator closes.
@@ -95,8 +94,7 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   expect(closed.rebates).toBeGreaterThanOrEqual(1);
 
   // The granted rebates tab: 2% of 54.00 is 1.08, paid from the supplier's income.
-  await page.getByRole("tab", { name: "已发返利" }).click();
-  await expect(page).toHaveURL(/tab=rebates/);
+  await clickUntil(page.getByRole("tab", { name: "已发返利" }), () => expect(page).toHaveURL(/tab=rebates/, { timeout: 5_000 }));
   const granted = page.locator(".ant-table-row").filter({ hasText: `返利采购有限公司 (${buyer.merchantId})` });
   await expect(granted).toContainText(period);
   await expect(granted).toContainText("¥54.00");
@@ -106,9 +104,7 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   await shot(page, "granted-cn");
 
   // The export: the rows as shown.
-  const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "导出" }).click();
-  const file = await download;
+  const file = await downloadWith(page, page.getByRole("button", { name: "导出" }));
   expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
@@ -121,10 +117,9 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   expect(cells.join("|")).toContain("1.08");
 
   // Removing the rule.
-  await page.getByRole("tab", { name: "返利规则" }).click();
+  await clickUntil(page.getByRole("tab", { name: "返利规则" }), () => expect(page).toHaveURL(/tab=rebateRules/, { timeout: 5_000 }));
   const rule = page.locator(".ant-table-row");
   await expect(rule).toHaveCount(1);
-  await rule.getByRole("button", { name: "删除" }).click();
-  await page.locator(".ant-popconfirm").getByRole("button", { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page, rule.getByRole("button", { name: "删除" }), /确\s*定|OK/);
   await expect(page.locator(".ant-table-row")).toHaveCount(0);
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { openRegisterFromLogin, PASSWORD, readCode, uniqueEmail } from "../support/api";
+import { clickUntil, downloadWith, opened } from "../support/click";
 
 /**
  * Journey (a): a purchaser registers with the code from the dev outbox, logs in, chooses the
@@ -21,8 +22,8 @@ test("register, log in, choose the purchaser system, see the real account", asyn
   await expect(login.getByText("登录 Tessera")).toBeVisible();
   const dialog = await openRegisterFromLogin(page, "立即注册", "注册企业账户");
   await dialog.locator("#email").fill(email);
-  await dialog.getByRole("button", { name: "发送验证码" }).click();
-  await expect(page.getByText("验证码已发送")).toBeVisible();
+  // Sent, the button counts down (disabled), so it is not clicked twice.
+  await clickUntil(dialog.getByRole("button", { name: "发送验证码" }), () => expect(page.getByText("验证码已发送")).toBeVisible({ timeout: 5_000 }));
   await expect(dialog.getByRole("button", { name: /秒后重发/ })).toBeDisabled();
   const code = await readCode(request, email);
   await dialog.locator("#emailCode").fill(code);
@@ -30,19 +31,19 @@ test("register, log in, choose the purchaser system, see the real account", asyn
   await dialog.locator("#confirmPassword").fill(PASSWORD);
   await dialog.locator("#orgName").fill("星河数字科技有限公司");
   await dialog.locator("#agree").check();
-  await dialog.getByRole("button", { name: /注\s?册/ }).click();
-  await expect(page.getByText("注册成功")).toBeVisible();
+  // Registered, the dialog gives way to the login one (a second registration would be refused: the email is taken).
+  await clickUntil(dialog.getByRole("button", { name: /注\s?册/ }), () => expect(page.getByText("注册成功")).toBeVisible({ timeout: 10_000 }));
 
   // The login dialog opens with the email filled in.
   const loginAgain = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
   await expect(loginAgain.locator("#email")).toHaveValue(email);
+  await opened(loginAgain);
   await loginAgain.locator("#password").fill(PASSWORD);
-  await loginAgain.getByRole("button", { name: /登\s?录/ }).click();
+  await clickUntil(loginAgain.getByRole("button", { name: /登\s?录/ }), () => expect(page).toHaveURL(/\/SelectUser$/, { timeout: 10_000 }));
 
   await expect(page).toHaveURL(/\/SelectUser$/);
   await page.getByTestId("chooser-sale").click();
-  await page.getByRole("button", { name: "进入系统" }).click();
-  await expect(page).toHaveURL(/\/sale\/Home$/);
+  await clickUntil(page.getByRole("button", { name: "进入系统" }), () => expect(page).toHaveURL(/\/sale\/Home$/, { timeout: 5_000 }));
 
   // The page shows the account the server has.
   const token = await page.evaluate(() => window.localStorage.getItem("x-auth-token"));
@@ -65,11 +66,8 @@ test("the dev mailbox lists the code sent to a recipient", async ({ page, reques
   const code = await readCode(request, email);
   await page.goto("/dev/mailbox");
   await page.getByPlaceholder("收件人").fill(email);
-  await page.getByRole("button", { name: /查\s?询/ }).click();
-  await expect(page).toHaveURL(new RegExp(`inpVal=${encodeURIComponent(email)}`));
+  await clickUntil(page.getByRole("button", { name: /查\s?询/ }), () => expect(page).toHaveURL(new RegExp(`inpVal=${encodeURIComponent(email)}`), { timeout: 5_000 }));
   await expect(page.locator(".ant-table-row")).toHaveCount(1);
   await expect(page.getByTestId("outbox-code")).toContainText(code);
-  const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "导出" }).click();
-  expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+  expect((await downloadWith(page, page.getByRole("button", { name: "导出" }))).suggestedFilename()).toMatch(/\.xlsx$/);
 });

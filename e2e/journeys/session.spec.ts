@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { loginToken, registerAccount, useSession } from "../support/api";
+import { clickUntil, opened } from "../support/click";
 
 /** Journey (d): a 401 from the server lands on the area's login page with 'login state expired'. */
 test("a revoked token sends the user to the login page with the expired toast", async ({ page, request }) => {
@@ -20,10 +21,11 @@ test("a revoked token sends the user to the login page with the expired toast", 
 
   // Logging in again leads back to the page the user was on, not to the system chooser (issue 25 item 7).
   const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  // A click into the dialog while it still opens can be lost; logging in twice is harmless.
+  await opened(login);
   await login.locator("#email").fill(account.email);
   await login.locator("#password").fill(account.password);
-  await login.getByRole("button", { name: /登\s?录/ }).click();
-  await expect(page).toHaveURL(/\/business\/Home$/);
+  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () => expect(page).toHaveURL(/\/business\/Home$/, { timeout: 10_000 }));
 });
 
 test("in the international area a 401 leads to the international login", async ({ page, request }) => {
@@ -49,12 +51,10 @@ test("area pages need a session, logout ends it, unknown pages say so", async ({
   await useSession(page, account, await loginToken(request, account));
   await page.goto("/business/Home");
   await expect(page.getByTestId("merchant-id")).toHaveText(account.merchantId);
-  await page.getByRole("button", { name: "退出登录" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await clickUntil(page.getByRole("button", { name: "退出登录" }), () => expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }));
   expect(await page.evaluate(() => window.localStorage.getItem("x-auth-token"))).toBeNull();
 
   await page.goto("/no/such/page");
   await expect(page.getByText("页面不存在").first()).toBeVisible();
-  await page.getByRole("button", { name: "返回首页" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await clickUntil(page.getByRole("button", { name: "返回首页" }), () => expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }));
 });

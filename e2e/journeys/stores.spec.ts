@@ -4,6 +4,7 @@ import { loginToken, PASSWORD, readCode, registerAccount, uniqueEmail, verifyRea
 import { noteMissingFonts } from "../support/fonts";
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR, operatorPage } from "../support/operator";
+import { clickUntil, closeWithEscape, downloadWith, fileChooserWith, openWith } from "../support/click";
 import { chooseOption } from "../support/select";
 
 /**
@@ -61,9 +62,7 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   const page = await session(browser, brandToken);
   await page.goto("/business/BrandStore");
   await expect(page.getByText("门店管理").first()).toBeVisible();
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByTestId("store-import").click();
-  await (await chooser).setFiles({ name: "stores.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: await storeFile() });
+  await (await fileChooserWith(page, page.getByTestId("store-import"))).setFiles({ name: "stores.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: await storeFile() });
   await expect(page.getByText("导入2个门店，拒绝1行").first()).toBeVisible();
   await expect(page.getByText("省市区不正确")).toBeVisible();
   await expect(page.getByRole("cell", { name: "南山科技园店" })).toBeVisible();
@@ -73,20 +72,21 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   const clerkEmail = uniqueEmail("clerk");
   await call(request, brandToken, "post", "/api/card-brander/passport/sub/add", { email: clerkEmail, name: "店员小李", password: PASSWORD, menus: ["business/WriteOff"] });
   const row = page.getByRole("row", { name: /南山科技园店/ });
-  await row.getByRole("button", { name: "店员" }).click();
+  // The clerks' drawer, known by its bind button.
+  const clerks = page.getByTestId("clerk-bind");
+  await openWith(row.getByRole("button", { name: "店员" }), clerks);
   await chooseOption(page, page.getByLabel("选择子账号"), clerkEmail);
   await page.getByTestId("clerk-bind").click();
   await expect(page.getByRole("cell", { name: clerkEmail })).toBeVisible();
-  await page.keyboard.press("Escape");
+  // A drawer left open covers the row's next button: that click would wait for the journey's timeout.
+  await closeWithEscape(page, clerks);
 
   // 3. The store's QR code, downloaded as a PNG.
-  await row.getByRole("button", { name: "门店码" }).click();
+  await openWith(row.getByRole("button", { name: "门店码" }), page.getByTestId("qr-image"));
   await expect(page.getByTestId("qr-image")).toBeVisible();
   await shot(page, "shop-code");
-  const download = page.waitForEvent("download");
-  await page.getByTestId("qr-download").click();
-  expect((await download).suggestedFilename()).toMatch(/^qr-shop-\d+\.png$/);
-  await page.keyboard.press("Escape");
+  expect((await downloadWith(page, page.getByTestId("qr-download"))).suggestedFilename()).toMatch(/^qr-shop-\d+\.png$/);
+  await closeWithEscape(page, page.getByTestId("qr-image"));
 
   // 4. A voucher sold through purchasing: the brand's voucher goods with imported codes, bought by a docked purchaser.
   const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", { name: `晨光${stamp}`, description: "茶饮" });
@@ -149,10 +149,11 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   expect(await incomeOf()).toBe(incomeBefore + 1800);
   await page.goto("/business/WriteFunDoc");
   await expect(page.locator(".ant-table-row").filter({ hasText: "南山科技园店" })).toContainText("¥18.00");
-  await page.getByTestId("doc-南山科技园店").click();
-  await expect(page.getByRole("cell", { name: `奶茶兑换券${stamp}` })).toBeVisible();
+  const docLine = page.getByRole("cell", { name: `奶茶兑换券${stamp}` });
+  await openWith(page.getByTestId("doc-南山科技园店"), docLine);
+  await expect(docLine).toBeVisible();
   await shot(page, "settlement-doc");
-  await page.keyboard.press("Escape");
+  await closeWithEscape(page, docLine);
   await page.goto("/business/ChangesFunds");
   await expect(page.locator(".ant-table-row").filter({ hasText: "门店核销结算" }).first()).toContainText("18.00");
   await page.goto("/business/WriteAccount");
@@ -175,9 +176,7 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await fill("开户名称", "晨光茶饮品牌有限公司");
   await page.getByTestId("apply-submit").click();
   await expect(page.getByText("请上传营业执照").first()).toBeVisible();
-  const licence = page.waitForEvent("filechooser");
-  await page.getByRole("button", { name: "上传营业执照" }).click();
-  await (await licence).setFiles({ name: "licence.png", mimeType: "image/png", buffer: documentPng("营业执照") });
+  await (await fileChooserWith(page, page.getByRole("button", { name: "上传营业执照" }))).setFiles({ name: "licence.png", mimeType: "image/png", buffer: documentPng("营业执照") });
   await expect(page.getByTestId("apply-licence-done")).toBeVisible();
   // The legal person's ID card, both sides, as the aggregator asks.
   await page.getByTestId("apply-submit").click();
@@ -186,9 +185,7 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
     ["apply-id-front-upload", "id-front.png", "身份证人像面"],
     ["apply-id-back-upload", "id-back.png", "身份证国徽面"],
   ] as const) {
-    const chooser = page.waitForEvent("filechooser");
-    await page.getByTestId(testId).click();
-    await (await chooser).setFiles({ name, mimeType: "image/png", buffer: documentPng(text) });
+    await (await fileChooserWith(page, page.getByTestId(testId))).setFiles({ name, mimeType: "image/png", buffer: documentPng(text) });
   }
   await expect(page.getByTestId("apply-id-back-done")).toBeVisible();
   await page.getByTestId("apply-submit").click();
@@ -197,12 +194,13 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   const opsConsole = await operatorPage(browser);
   const review = async () => {
     await opsConsole.goto("/ops/Reviews?queue=paymentApply");
-    await opsConsole.getByTestId(`review-${brand.merchantId}`).click();
-    return opsConsole.locator(".ant-drawer");
+    const drawer = opsConsole.locator(".ant-drawer");
+    await openWith(opsConsole.getByTestId(`review-${brand.merchantId}`), drawer);
+    return drawer;
   };
   let drawer = await review();
   await expect(drawer).toContainText("晨光茶饮品牌有限公司");
-  await drawer.getByTestId("reject").click();
+  await openWith(drawer.getByTestId("reject"), drawer.getByTestId("reject-reason-input"));
   await drawer.getByTestId("reject-reason-input").fill("营业执照不清晰");
   await drawer.getByTestId("reject-confirm").click();
   await expect(opsConsole.locator(".ant-message")).toContainText("已驳回");
@@ -217,7 +215,8 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await drawer.getByTestId("approve").click();
   await expect(opsConsole.locator(".ant-message")).toContainText("已通过");
   await page.reload();
-  await page.getByTestId("apply-confirm").click();
+  // Confirming moves the application on (the button goes; the server refuses it twice): a lost click is made again.
+  await clickUntil(page.getByTestId("apply-confirm"), () => expect(page.getByTestId("apply-sign-link")).toBeVisible({ timeout: 10_000 }));
   const signHref = await page.getByTestId("apply-sign-link").getAttribute("href");
   const signer = await session(browser, brandToken, { width: 390, height: 844 });
   await signer.goto(signHref ?? "");
@@ -230,12 +229,14 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
 
   // 8. A collection code; a payer pays it on a phone; the brand refunds part.
   await page.goto("/business/receiptB");
-  await page.getByTestId("paycode-add").click();
+  await openWith(page.getByTestId("paycode-add"), page.getByLabel("收款码名称"));
   await page.getByLabel("收款码名称").fill("前台收款");
   await page.getByRole("button", { name: /确\s*定|OK/ }).click();
+  // A bounded wait: the attribute read below would wait for the journey's timeout.
+  await expect(page.getByTestId("paycode-link")).toBeVisible();
   const payHref = await page.getByTestId("paycode-link").getAttribute("href");
   await shot(page, "pay-code");
-  await page.keyboard.press("Escape");
+  await closeWithEscape(page, page.getByTestId("paycode-link"));
   const payer = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const payPage = await payer.newPage();
   await payPage.goto(new URL(payHref ?? "").pathname);
@@ -246,12 +247,12 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await page.reload();
   const orderNo = (await page.getByRole("cell", { name: /^PAY/ }).first().textContent()) ?? "";
   await page.goto("/business/WechatRefundOrder");
-  await page.getByRole("button", { name: "发起退款" }).click();
+  await openWith(page.getByRole("button", { name: "发起退款" }), page.getByLabel("订单号"));
   await page.getByLabel("订单号").fill(orderNo);
   await page.getByLabel("退款金额").fill("20.00");
   await page.getByTestId("refund-ok").click();
   await expect(page.getByRole("cell", { name: "退款成功" })).toBeVisible();
-  await page.getByRole("button", { name: "发起退款" }).click();
+  await openWith(page.getByRole("button", { name: "发起退款" }), page.getByLabel("订单号"));
   await page.getByLabel("订单号").fill(orderNo);
   await page.getByLabel("退款金额").fill("40.00");
   await page.getByTestId("refund-ok").click();
@@ -317,7 +318,7 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   const customer = await customerContext.newPage();
   await customer.goto("/client/cardBag");
   await expect(customer.getByText(`储值卡${stamp}`)).toBeVisible();
-  await customer.getByText(`储值卡${stamp}`).click();
+  await openWith(customer.getByText(`储值卡${stamp}`), customer.getByTestId("dynamic-code"));
   await expect(customer.getByTestId("dynamic-code")).toBeVisible();
   await expect(customer.getByTestId("dynamic-code")).toHaveText(/^\d{6} \d{6} \d{6}$/);
   await expect(customer.getByTestId("dynamic-countdown")).toContainText("秒后刷新");
@@ -329,7 +330,7 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   // The clerk enters it instead of the card number and password, takes 30.00 off, and is refused the second time.
   const phone = await session(browser, clerkToken, { width: 390, height: 844 });
   await phone.goto("/verify");
-  await phone.locator(".ant-segmented-item").filter({ hasText: "动态码" }).click();
+  await clickUntil(phone.locator(".ant-segmented-item").filter({ hasText: "动态码" }), () => expect(phone.getByRole("textbox", { name: "动态码" })).toBeVisible({ timeout: 3_000 }));
   await phone.getByRole("textbox", { name: "动态码" }).fill(dynamicCode);
   await phone.getByTestId("verify-check").click();
   await expect(phone.getByTestId("verify-preview")).toContainText("¥100.00");
@@ -352,11 +353,12 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   });
   const page = await session(browser, brandToken, { width: 1280, height: 800 });
   await page.goto("/business/WriteOff");
-  await page.getByTestId("open-goods-stores").click();
+  await openWith(page.getByTestId("open-goods-stores"), page.getByRole("dialog"));
   await chooseOption(page, page.getByRole("combobox", { name: "商品", exact: true }), `门店限定券${stamp}`);
-  await page.getByText("指定门店", { exact: true }).click();
+  await clickUntil(page.getByText("指定门店", { exact: true }), () => expect(page.getByRole("radio", { name: "指定门店" })).toBeChecked({ timeout: 3_000 }));
   await chooseOption(page, page.getByRole("combobox", { name: "门店", exact: true }), `卡券门店${stamp}`);
-  await page.getByText(/^选择商品券码可在哪些门店核销/).click(); // closes the multiple select's dropdown
+  // Closes the multiple select's dropdown, which would otherwise cover the dialog's buttons.
+  await clickUntil(page.getByText(/^选择商品券码可在哪些门店核销/), () => expect(page.locator(".ant-select-dropdown").filter({ visible: true })).toHaveCount(0, { timeout: 3_000 }));
   await shot(page, "goods-stores-dialog");
   await page.getByTestId("goods-stores-save").click();
   await expect(page.getByText("可核销门店已保存")).toBeVisible();
@@ -379,14 +381,15 @@ test("a brand sets a voucher's redeemable stores from its goods page, and the pa
   // From the goods list: the row's "可核销门店" opens the dialog for that goods, which cannot be swapped there.
   const page = await session(browser, brandToken, { width: 1280, height: 800 });
   await page.goto("/business/SuppliedProducts");
-  await page.getByTestId(`goods-stores-${goods.id}`).click();
   const dialog = page.getByRole("dialog");
+  await openWith(page.getByTestId(`goods-stores-${goods.id}`), dialog);
   await expect(dialog.getByText(`南山限定券${stamp} (${goods.id})`)).toBeVisible();
   await expect(dialog.getByRole("combobox", { name: "商品", exact: true })).toBeDisabled();
   await expect(dialog.getByRole("radio", { name: "全部门店" })).toBeChecked();
-  await dialog.getByText("指定门店", { exact: true }).click();
+  await clickUntil(dialog.getByText("指定门店", { exact: true }), () => expect(dialog.getByRole("radio", { name: "指定门店" })).toBeChecked({ timeout: 3_000 }));
   await chooseOption(page, page.getByRole("combobox", { name: "门店", exact: true }), `科技园店${stamp}`);
-  await dialog.getByText(/^选择商品券码可在哪些门店核销/).click(); // closes the multiple select's dropdown
+  // Closes the multiple select's dropdown, which would otherwise cover the dialog's buttons.
+  await clickUntil(dialog.getByText(/^选择商品券码可在哪些门店核销/), () => expect(page.locator(".ant-select-dropdown").filter({ visible: true })).toHaveCount(0, { timeout: 3_000 }));
   // The dialog is a modal: viewport shots (a full-page one re-lays the page out behind it).
   await page.screenshot({ path: path.join(SHOTS, "stores-goods-page-dialog-1280.png") });
   await page.getByTestId("goods-stores-save").click();
@@ -398,12 +401,11 @@ test("a brand sets a voucher's redeemable stores from its goods page, and the pa
   // A fresh page at 1440 px: reopened from the row, the dialog shows what was saved.
   const wide = await session(browser, brandToken, { width: 1440, height: 900 });
   await wide.goto("/business/SuppliedProducts");
-  await wide.getByTestId(`goods-stores-${goods.id}`).click();
   const again = wide.getByRole("dialog");
+  await openWith(wide.getByTestId(`goods-stores-${goods.id}`), again);
   await expect(again.getByRole("radio", { name: "指定门店" })).toBeChecked();
   await expect(again.locator(".ant-select-selection-item").filter({ hasText: `科技园店${stamp}` })).toBeVisible();
   await expect(again.getByText(`福田店${stamp}`)).toHaveCount(0);
   await wide.screenshot({ path: path.join(SHOTS, "stores-goods-page-dialog-1440.png") });
-  await again.getByRole("button", { name: /取\s*消/ }).click();
-  await expect(again).toHaveCount(0);
+  await clickUntil(again.getByRole("button", { name: /取\s*消/ }), () => expect(again).toHaveCount(0, { timeout: 3_000 }));
 });

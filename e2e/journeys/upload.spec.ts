@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { loginToken, registerAccount, useSession } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
+import { clickUntil, opened, openWith } from "../support/click";
 
 /**
  * The upload dialog and the video library (spec 03 §2, §4, §5): a 20 MB generated video uploads in
@@ -27,7 +28,8 @@ function generated(name: string, size: number): string {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(400); // let the dialog finish its opening animation
+  // Dialogs shown are done opening (mid-animation they are drawn half-faded and scaled).
+  for (const dialog of await page.locator(".ant-modal").filter({ visible: true }).all()) await opened(dialog);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
@@ -90,8 +92,8 @@ test("upload a 20 MB video with pause and resume; refusals; closing asks first; 
   await page.getByTestId("upload-input").setInputFiles(generated("launch.mp4", 20 * MiB));
   await expect(dialog).toHaveAttribute("data-state", "uploading");
   await expect.poll(() => percentOf(dialog)).toBeGreaterThanOrEqual(15);
-  await page.getByTestId("upload-pause").click();
-  await expect(dialog).toHaveAttribute("data-state", "paused");
+  // Pausing twice is harmless (the button becomes "resume"): made again if the click was lost.
+  await clickUntil(page.getByTestId("upload-pause"), () => expect(dialog).toHaveAttribute("data-state", "paused", { timeout: 3_000 }));
   await expect(status).toHaveText("上传已暂停");
   const pausedAt = await percentOf(dialog);
   expect(pausedAt).toBeGreaterThan(0);
@@ -104,12 +106,11 @@ test("upload a 20 MB video with pause and resume; refusals; closing asks first; 
   await shot(page, "upload-dialog-paused-cn");
 
   // Closing before 100% asks; cancelling keeps the dialog.
-  await modal.locator(".ant-modal-close").click();
   const confirm = page.locator(".ant-modal-confirm");
+  await openWith(modal.locator(".ant-modal-close"), confirm);
   await expect(confirm).toContainText("还未上传完成，确定离开吗？");
   await shot(page, "upload-dialog-leave-cn");
-  await confirm.getByRole("button", { name: /取\s?消/ }).click();
-  await expect(confirm).toHaveCount(0);
+  await clickUntil(confirm.getByRole("button", { name: /取\s?消/ }), () => expect(confirm).toHaveCount(0, { timeout: 3_000 }));
   await expect(dialog).toHaveAttribute("data-state", "paused");
 
   // Resume continues from the server's offset, never from the start.
@@ -128,8 +129,8 @@ test("upload a 20 MB video with pause and resume; refusals; closing asks first; 
   await expect(row).toContainText("20.0 MB");
   await expect(row).toContainText("视频");
   await shot(page, "upload-library-cn");
-  await row.getByTestId("library-play").click();
   const player = page.getByTestId("library-player");
+  await openWith(row.getByTestId("library-play"), player);
   await expect(player).toBeVisible();
   const src = (await player.getAttribute("src")) ?? "";
   expect(src).toMatch(/^\/api\/media\/files\/\d+\?e=\d+&s=[0-9a-f]{64}$/);
@@ -151,8 +152,8 @@ test("an upload interrupted by a page reload continues after it; screens in Engl
   const file = generated("reload.webm", 8 * MiB);
 
   await page.goto("/business/VideoLibrary");
-  await page.getByRole("button", { name: "Upload video" }).click();
   const dialog = page.getByTestId("upload-dialog");
+  await openWith(page.getByRole("button", { name: "Upload video" }), dialog);
   await expect(page.getByTestId("upload-status")).toHaveText("Please choose a file first");
   await page.getByTestId("upload-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("x".repeat(4096)) });
   await expect(page.getByTestId("upload-status")).toHaveText("Only video formats are supported");
@@ -161,7 +162,7 @@ test("an upload interrupted by a page reload continues after it; screens in Engl
   await page.getByTestId("upload-input").setInputFiles(file);
   await expect.poll(() => percentOf(dialog)).toBeGreaterThanOrEqual(25);
   await shot(page, "upload-dialog-uploading-en");
-  await page.getByTestId("upload-pause").click();
+  await clickUntil(page.getByTestId("upload-pause"), () => expect(dialog).toHaveAttribute("data-state", "paused", { timeout: 3_000 }));
   await expect(page.getByTestId("upload-status")).toHaveText("Upload paused");
   await shot(page, "upload-dialog-paused-en");
   const kept = await serverOffset(page, token);
@@ -169,7 +170,7 @@ test("an upload interrupted by a page reload continues after it; screens in Engl
 
   // Reload: the dialog is gone, the upload's address is stored; choosing the same file continues.
   await page.reload();
-  await page.getByRole("button", { name: "Upload video" }).click();
+  await openWith(page.getByRole("button", { name: "Upload video" }), dialog);
   const before = offsets.length;
   await page.getByTestId("upload-input").setInputFiles(file);
   await expect(page.getByText("Upload succeeded").first()).toBeVisible({ timeout: 30_000 });

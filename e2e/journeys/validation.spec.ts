@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { openRegisterFromLogin, registerAccount } from "../support/api";
+import { clickUntil, opened } from "../support/click";
+import { chooseOption } from "../support/select";
 
 /** Journey (b): the spec's messages for a weak password on register and a wrong password on login. */
 test("a weak password on register shows the strength message", async ({ page }) => {
@@ -17,8 +19,9 @@ test("a weak password on register shows the strength message", async ({ page }) 
 test("login form checks email and password length on the client", async ({ page }) => {
   await page.goto("/login");
   const dialog = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
-  await dialog.getByRole("button", { name: /登\s?录/ }).click();
-  await expect(dialog.getByText("邮箱不能为空")).toBeVisible();
+  // The dialog opens as the page loads: a click during its animation can be lost (checking again is harmless).
+  await opened(dialog);
+  await clickUntil(dialog.getByRole("button", { name: /登\s?录/ }), () => expect(dialog.getByText("邮箱不能为空")).toBeVisible({ timeout: 3_000 }));
   await dialog.locator("#email").fill("not-an-email");
   await dialog.locator("#password").fill("ab");
   await dialog.getByRole("button", { name: /登\s?录/ }).click();
@@ -30,6 +33,7 @@ test("a wrong password on login shows the server's message", async ({ page, requ
   const account = await registerAccount(request);
   await page.goto("/login");
   const dialog = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
+  await opened(dialog);
   await dialog.locator("#email").fill(account.email);
   await dialog.locator("#password").fill("Wrong#Pass1");
   await dialog.getByRole("button", { name: /登\s?录/ }).click();
@@ -40,9 +44,8 @@ test("a wrong password on login shows the server's message", async ({ page, requ
 test("international registration refuses a region outside the allowed ones", async ({ page }) => {
   await page.goto("/international/INlogin");
   const dialog = await openRegisterFromLogin(page, "立即註冊", "註冊國際版企業賬戶");
-  await dialog.locator("#country").click();
-  await page.keyboard.type("(JP)");
-  await page.keyboard.press("Enter");
+  // Typed into the country list's search, chosen, and chosen again if the choice was lost.
+  await chooseOption(page, dialog.locator("#country"), "(JP)", { search: true });
   await dialog.getByRole("button", { name: /註\s?冊/ }).click();
   await expect(dialog.getByText("國際版僅向中國香港、新加坡、歐洲和美洲的合法企業開放註冊").first()).toBeVisible();
 });

@@ -1,4 +1,5 @@
 import { expect, type Browser, type Page } from "@playwright/test";
+import { clickUntil } from "./click";
 
 /** The platform operator the e2e server creates at first start (OPS_EMAIL / OPS_PASSWORD). */
 export const E2E_OPERATOR = { email: "ops@tessera.local", password: "Operator#2026" } as const;
@@ -9,7 +10,7 @@ export async function operatorPage(browser: Browser, who: { email: string; passw
   await page.goto("/ops/login");
   await page.getByTestId("ops-email").fill(who.email);
   await page.getByTestId("ops-password").fill(who.password);
-  await page.getByTestId("ops-login").click();
-  await expect(page).toHaveURL(/\/ops\/Reviews/);
+  // Logging in twice is harmless: made again if the click was lost.
+  await clickUntil(page.getByTestId("ops-login"), () => expect(page).toHaveURL(/\/ops\/Reviews/, { timeout: 10_000 }));
   return page;
 }
