@@ -93,25 +93,25 @@ export async function closeWithEscape(page: Page, panel: Locator): Promise<void>
 }
 
 /**
- * Clicks `trigger` for a download and returns it, clicking again if no download began: a page's
- * `download` event has no timeout of its own, so a lost click would wait until the journey's timeout.
- * Downloads (exports, templates, files) change nothing, so a second one is harmless.
+ * Clicks `trigger` until `wait` (a page event with a bounded wait) fires, and returns the event: a page's
+ * download and file-chooser events have no timeout of their own, so a lost click would wait until the
+ * journey's timeout.
  */
-export async function downloadWith(page: Page, trigger: Locator): Promise<Download> {
-  let download: Download | undefined;
+async function clickForEvent<T>(trigger: Locator, wait: () => Promise<T>): Promise<T> {
+  let event: T | undefined;
   await expect(async () => {
-    [download] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), trigger.click({ timeout: 5_000 })]);
+    [event] = await Promise.all([wait(), trigger.click({ timeout: 5_000 })]);
   }).toPass({ timeout: 60_000, intervals: [1_000] });
-  if (!download) throw new Error("no download");
-  return download;
+  if (event === undefined) throw new Error("the click started nothing");
+  return event;
 }
 
-/** Clicks `trigger` until the file chooser opens and returns it (as `downloadWith`: the event waits forever). */
-export async function fileChooserWith(page: Page, trigger: Locator): Promise<FileChooser> {
-  let chooser: FileChooser | undefined;
-  await expect(async () => {
-    [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 10_000 }), trigger.click({ timeout: 5_000 })]);
-  }).toPass({ timeout: 60_000, intervals: [1_000] });
-  if (!chooser) throw new Error("no file chooser");
-  return chooser;
+/** A download `trigger` starts (exports, templates, files change nothing, so a second one is harmless). */
+export function downloadWith(page: Page, trigger: Locator): Promise<Download> {
+  return clickForEvent(trigger, () => page.waitForEvent("download", { timeout: 15_000 }));
+}
+
+/** The file chooser `trigger` opens. */
+export function fileChooserWith(page: Page, trigger: Locator): Promise<FileChooser> {
+  return clickForEvent(trigger, () => page.waitForEvent("filechooser", { timeout: 10_000 }));
 }

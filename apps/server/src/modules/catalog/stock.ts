@@ -110,15 +110,14 @@ function notifiedOf(c: { stock: number; low_stock_threshold: number; low_stock_n
   return { stock: c.stock, low_stock_threshold: c.low_stock_threshold, notified: c.low_stock_notified_at !== null };
 }
 
-/** A keyword condition on another module's goods id column (name contains, or code/id equals). */
-export { goodsMatching } from "./repo";
+/**
+ * goodsMatching: a keyword condition on another module's goods id column (name contains, or code/id
+ * equals); ownGoodsChoices: a merchant's own goods as id and name, for another module's picker or
+ * ownership check.
+ */
+export { goodsMatching, ownGoodsChoices } from "./repo";
 
 /** Names of goods, for lists of other modules (import records, orders). */
 export function goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
   return repo.goodsNames(db, ids);
-}
-
-/** A merchant's own goods as id and name (by keyword, or among ids): a picker or ownership check of another module. */
-export function ownGoodsChoices(db: Executor, merchantId: number, f: { keyword?: string | undefined; ids?: number[]; limit: number }): Promise<{ id: number; name: string }[]> {
-  return repo.ownGoodsChoices(db, merchantId, f);
 }

@@ -13,7 +13,7 @@ import { voucherExpiryJob } from "./voucher-expiry";
 export { PurchasingService, type OrderResult, type PurchasingDeps } from "./service";
 export { OrderChatService, type StoredChatMessage } from "./orderChat";
 export { agreedPriceOf, mayBuyCondition } from "./eligibility";
-export { approvedPurchasers } from "./docked";
+export { approvedPurchasers } from "./repo";
 export { codePriceSql, heldVoucherSales } from "./code-price";
 export { refundExpiredVouchers } from "./voucher-expiry";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";

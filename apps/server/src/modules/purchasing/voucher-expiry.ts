@@ -41,21 +41,21 @@ async function refundOrder(db: Db, orderId: number, today: string, now: Date): P
     if (!o || o.state !== "success" || !o.held_until_redeemed || (await repo.hasOpenRefund(tx, o.id))) return 0;
     const expired = await expireUnredeemedCards(tx, { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, today }, now);
     if (expired.length === 0) return 0;
-    const refund = {
+    const amount = o.unit_price * expired.length;
+    const id = await repo.insertRefund(tx, {
       orderId: o.id,
       purchaserId: o.purchaser_merchant_id,
       supplierId: o.supplier_merchant_id,
       quantity: expired.length,
-      amount: o.unit_price * expired.length,
+      amount,
       currency: o.currency,
       reason: "",
-      state: "success" as const,
+      state: "success",
       requestedBy: null,
       at: now,
-      cause: "expiry" as const,
-    };
-    const id = await repo.insertRefund(tx, refund);
-    await postRefund(tx, o, { id, amount: refund.amount, currency: o.currency, reason: "", supplier_merchant_id: o.supplier_merchant_id, purchaser_merchant_id: o.purchaser_merchant_id }, null);
+      cause: "expiry",
+    });
+    await postRefund(tx, o, { id, amount, reason: "" }, null);
     await audit(tx, { actorUserId: null, action: "refund.expiry", subjectType: "refund_order", subjectId: id, detail: { orderId: o.id, cards: expired } });
     return expired.length;
   });
