@@ -18,7 +18,7 @@ export default function WriteFunDoc() {
         header={<PageHint id="business.WriteFunDoc" title={t("writeoff.title.docs")} description={t("writeoff.hint.docs")} />}
         rowKey="id"
         columns={columns}
-        scrollX={1000}
+        scrollX={920}
         search={{ dateMode: "date" }}
         exportFile={(values) => ({ path: "/api/card-brander/writeOff/docs/export", query: { ...dayRange(values) }, fileName: "settlement-documents.xlsx" })}
         query={(state) => {

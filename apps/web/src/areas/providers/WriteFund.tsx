@@ -27,7 +27,7 @@ export default function WriteFund() {
         }
         rowKey="id"
         columns={columns}
-        scrollX={1000}
+        scrollX={1060}
         search={{ dateMode: "date" }}
         query={(state) => {
           const q = { page: state.page, pageSize: state.pageSize, branderId, ...dayRange(state.values) };

@@ -28,23 +28,24 @@ export function redemptionColumns(t: TFunction, withBrand = false): TableColumns
 
 /**
  * The settlement documents' columns, one set for the brand's WriteFunDoc and the provider's WriteFund
- * (which adds the brand), ending in the action that opens a document.
+ * (which adds the brand), ending in the action that opens a document. Their widths sum to 920 px (1,060
+ * with the brand), so the brand's list fits the 1280 px back-office without scrolling sideways.
  */
 export function docColumns(t: TFunction, onView: (doc: SettlementDoc) => void, withBrand = false): TableColumnsType<SettlementDoc> {
   return [
-    { title: t("writeoff.docNo"), dataIndex: "id", width: 90 },
-    { title: t("writeoff.day"), dataIndex: "day", width: 120 },
-    ...(withBrand ? [{ title: t("stores.brand"), dataIndex: "branderName", width: 160, ellipsis: true }] : []),
-    { title: t("writeoff.store"), dataIndex: "storeName", width: 180, ellipsis: true },
-    { title: t("writeoff.count"), dataIndex: "count", width: 90, align: "right" },
-    { title: t("writeoff.value"), dataIndex: "value", width: 120, align: "right", render: (m: SettlementDoc["value"]) => formatMoney(m) },
-    { title: t("writeoff.settleAmount"), dataIndex: "amount", width: 120, align: "right", render: (m: SettlementDoc["amount"]) => formatMoney(m) },
-    { title: t("writeoff.paid"), dataIndex: "paid", width: 120, align: "right", render: (m: SettlementDoc["paid"]) => formatMoney(m) },
-    { title: t("writeoff.docState"), dataIndex: "state", width: 100, render: () => <Tag color="green">{t("writeoff.settledYes")}</Tag> },
+    { title: t("writeoff.docNo"), dataIndex: "id", width: 70 },
+    { title: t("writeoff.day"), dataIndex: "day", width: 110 },
+    ...(withBrand ? [{ title: t("stores.brand"), dataIndex: "branderName", width: 140, ellipsis: true }] : []),
+    { title: t("writeoff.store"), dataIndex: "storeName", width: 170, ellipsis: true },
+    { title: t("writeoff.count"), dataIndex: "count", width: 80, align: "right" },
+    { title: t("writeoff.value"), dataIndex: "value", width: 110, align: "right", render: (m: SettlementDoc["value"]) => formatMoney(m) },
+    { title: t("writeoff.settleAmount"), dataIndex: "amount", width: 110, align: "right", render: (m: SettlementDoc["amount"]) => formatMoney(m) },
+    { title: t("writeoff.paid"), dataIndex: "paid", width: 110, align: "right", render: (m: SettlementDoc["paid"]) => formatMoney(m) },
+    { title: t("writeoff.docState"), dataIndex: "state", width: 90, render: () => <Tag color="green">{t("writeoff.settledYes")}</Tag> },
     {
       title: t("stores.actions"),
       key: "actions",
-      width: 100,
+      width: 70,
       render: (_: unknown, d) => (
         <Button type="link" size="small" onClick={() => onView(d)} data-testid={`doc-${d.storeName}`}>
           {t("writeoff.view")}
