@@ -27,6 +27,19 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   smsAdapter: "local";
+  /**
+   * `sandbox` (the default of `npm start`: local adapters, test money) or `live` (real users). TESSERA_MODE
+   * sets it; a real mail or SMS adapter implies live.
+   */
+  mode: "sandbox" | "live";
+  /** Customer payments: `local` collects nothing (test money, sandbox only); `none` takes no customer payments. */
+  paymentAdapter: "local" | "none";
+  /** Whether PAYMENT_ADAPTER was set (a live deployment must say which adapter it means). */
+  paymentAdapterExplicit: boolean;
+  /** Automatic payouts above this many minor units wait for an operator (PAYOUT_REVIEW_ABOVE, yuan). */
+  payoutReviewAbove: number;
+  /** Automatic payouts of merchants younger than this many days wait for an operator. */
+  payoutReviewDays: number;
   argon2MemoryKib: number;
   argon2Iterations: number;
   im: ImConfig;
@@ -210,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || "Tessera <no-reply@tessera.local>",
     smsAdapter: oneOf("SMS_ADAPTER", ["local"], "local", env),
+    ...paymentsConfig(env, mailAdapter),
     argon2MemoryKib: int("ARGON2_MEMORY_KIB", 19456, env),
     argon2Iterations: int("ARGON2_ITERATIONS", 2, env),
     im: loadImConfig(env),
@@ -224,6 +238,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: storageConfig(env),
     commerce: loadCommerceConfig(env),
     miniprogram: loadMiniprogramConfig(env),
+  };
+}
+
+/** The deployment's mode and its customer payments (issue 37): live when said, or when mail or SMS is real. */
+function paymentsConfig(env: NodeJS.ProcessEnv, mailAdapter: Config["mailAdapter"]) {
+  const declared = oneOf("TESSERA_MODE", ["sandbox", "live"], "sandbox", env);
+  const realMessaging = mailAdapter !== "local" || (env.SMS_ADAPTER !== undefined && env.SMS_ADAPTER !== "" && env.SMS_ADAPTER !== "local");
+  const explicit = env.PAYMENT_ADAPTER !== undefined && env.PAYMENT_ADAPTER !== "";
+  const reviewAbove = env.PAYOUT_REVIEW_ABOVE;
+  if (reviewAbove !== undefined && reviewAbove !== "" && !/^\d{1,9}(\.\d{1,2})?$/.test(reviewAbove)) throw new Error("PAYOUT_REVIEW_ABOVE must be an amount in yuan, e.g. 50000");
+  return {
+    mode: declared === "live" || realMessaging ? ("live" as const) : ("sandbox" as const),
+    paymentAdapter: oneOf("PAYMENT_ADAPTER", ["local", "none"], "local", env),
+    paymentAdapterExplicit: explicit,
+    payoutReviewAbove: reviewAbove ? Math.round(Number(reviewAbove) * 100) : 5_000_000,
+    payoutReviewDays: int("PAYOUT_REVIEW_DAYS", 30, env),
   };
 }
 

@@ -6,6 +6,7 @@ import { createPasswordHasher, type PasswordHasher } from "./platform/crypto/pas
 import { loadSecret } from "./platform/crypto/secret";
 import { createMailer, createSmsSender, type Mailer, type SmsSender } from "./platform/messaging/adapters";
 import { createStorage, type FileStorage } from "./platform/storage";
+import { createPayments, type PaymentsAdapter } from "./platform/payments";
 
 /** Everything the modules are built from: one per process (or per test file). */
 export interface AppContext {
@@ -18,6 +19,8 @@ export interface AppContext {
   sms: SmsSender;
   /** Uploaded files (images, documents, chat files): local disk under DATA_DIR/files. */
   storage: FileStorage;
+  /** Customer payments (mall, takeout, payer page): the local sandbox adapter unless configured otherwise. */
+  payments: PaymentsAdapter;
   log: (line: string) => void;
 }
 
@@ -41,6 +44,7 @@ export async function createContext(
     mailer: createMailer(config, database.db, log),
     sms: createSmsSender(database.db, log),
     storage: createStorage(config),
+    payments: createPayments(config),
     log,
   };
 }

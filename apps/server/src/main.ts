@@ -1,6 +1,7 @@
 import pino from "pino";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
+import { sandboxPaymentsRefusal } from "./platform/payments";
 import { createContext } from "./context";
 import { ensureOperator } from "./modules/accounts";
 
@@ -8,6 +9,12 @@ import { ensureOperator } from "./modules/accounts";
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel });
+  // A live deployment never takes customers' "payments" through the adapter that collects nothing.
+  const refusal = sandboxPaymentsRefusal(config);
+  if (refusal) {
+    logger.fatal(refusal);
+    process.exit(1);
+  }
   const ctx = await createContext(config, { log: (line) => logger.info(line) });
   const app = await buildApp(ctx, { logger });
   await ensureOperator(ctx.database.db, config, ctx.hasher, (line) => console.log(`\n*** ${line}\n`));
@@ -41,6 +48,7 @@ async function main(): Promise<void> {
   if (ctx.mailer.kind === "local" && !isLoopbackHost(config.host)) {
     app.log.warn(`the local mail/SMS adapters are active on ${config.host}, not loopback: codes are kept in the dev outbox (served to loopback and operators only); configure SMTP/SMS for real users`);
   }
+  if (ctx.payments.sandbox) app.log.warn(`sandbox mode: customer payments go through the local adapter (${ctx.payments.name}), which collects nothing; what customers "pay" is test money that is never paid out (TESSERA_MODE=live with a real provider for real users)`);
   app.log.info(`Tessera on http://localhost:${config.port} (database: ${ctx.database.kind}${ctx.database.kind === "pglite" ? ` in ${config.dataDir}` : ""}; API docs at /api/docs)`);
 }
 

@@ -181,7 +181,15 @@ export const userInfo = z.object({
    * The merchant's balances in its currency: the purchaser's SUP and reserve/payment accounts, the
    * supplier's income account.
    */
-  balances: z.object({ sup: money, reserve: money, income: money }).nullable(),
+  balances: z
+    .object({
+      sup: money,
+      reserve: money,
+      income: money,
+      /** Test money from the sandbox payment adapter (issue 37): shown apart, never withdrawable. */
+      sandboxIncome: money,
+    })
+    .nullable(),
   /**
    * Chat identities for merchant staff (spec 03 brand chat): the brand's IM user and token (branderId is
    * the merchant id, its IM user "b<merchantId>") and the staff member's own ("u<userId>"), with the app

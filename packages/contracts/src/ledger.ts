@@ -17,6 +17,11 @@ export const MERCHANT_ACCOUNT_KINDS = [
   "commission",
   /** Amounts held for withdrawals in progress: no longer spendable, not yet paid out. */
   "withdrawal_hold",
+  /**
+   * Test money: what customers "paid" through the local (sandbox) payment adapter, which collects
+   * nothing. It never feeds withdrawals, transfers or the automatic payout (issue 37).
+   */
+  "sandbox_income",
 ] as const;
 export type MerchantAccountKind = (typeof MERCHANT_ACCOUNT_KINDS)[number];
 
@@ -30,6 +35,12 @@ export const PLATFORM_ACCOUNT_KINDS = [
   "payables",
   /** Purchasers' money for orders not fulfilled yet: direct top-ups, one-card cards not activated, store vouchers not redeemed and settled. */
   "order_escrow",
+  /** The sandbox's mirror of bank clearing: money the local payment adapter pretends to receive. */
+  "sandbox_clearing",
+  /** Sandbox orders paid but not yet completed (takeout): test money held as order_escrow holds real money. */
+  "sandbox_escrow",
+  /** Fees taken on sandbox payments: not the platform's earnings. */
+  "sandbox_fees",
 ] as const;
 export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
 

@@ -16,6 +16,26 @@ export const WITHDRAWAL_MESSAGES = {
     tw: "複審須由另一位運營人員完成",
     en: "The second review must be done by a different operator",
   },
+  "withdraw.review.aboveThreshold": {
+    cn: "自动结算金额 {{amount}} 超过人工复核线 {{threshold}}，待运营审核",
+    tw: "自動結算金額 {{amount}} 超過人工複核線 {{threshold}}，待運營審核",
+    en: "The automatic payout of {{amount}} is above the review threshold of {{threshold}}: it waits for an operator",
+  },
+  "withdraw.review.newMerchant": {
+    cn: "商户入驻不满 {{days}} 天，自动结算待运营审核",
+    tw: "商戶入駐不滿 {{days}} 天，自動結算待運營審核",
+    en: "The merchant joined less than {{days}} days ago: its automatic payout waits for an operator",
+  },
+  "payments.notEnabled": {
+    cn: "在线支付尚未开通，请联系商家",
+    tw: "線上支付尚未開通，請聯繫商家",
+    en: "Online payment is not enabled yet; please contact the merchant",
+  },
+  "payments.refundFailed": {
+    cn: "支付渠道退款失败，请稍后重试",
+    tw: "支付渠道退款失敗，請稍後重試",
+    en: "The payment provider refused the refund; please try again later",
+  },
   "withdraw.accountNotAllowed": { cn: "该账户不能提现", tw: "該賬戶不能提現", en: "This account cannot be withdrawn from" },
   "card.companyEmpty": { cn: "请输入公司名称", tw: "請輸入公司名稱", en: "Please enter the company name" },
   "card.companyLength": { cn: "公司名称为2-100个字符", tw: "公司名稱為2-100個字符", en: "The company name is 2-100 characters" },

@@ -25,3 +25,36 @@ export interface PlatformTables {
   dev_outbox: DevOutboxTable;
   audit_log: AuditLogTable;
 }
+
+/** The payments seam's records (migration 0118, platform/payments). */
+export interface PaymentsTable {
+  id: Id;
+  payment_no: string;
+  provider: string;
+  sandbox: boolean;
+  merchant_id: number;
+  subject_type: "mall_order" | "takeout_order" | "pay_order";
+  subject_id: number;
+  amount: number;
+  currency: "CNY" | "USD" | "HKD";
+  state: "pending" | "paid" | "closed";
+  refunded: ColumnType<number, number | undefined, number>;
+  provider_txn_id: string | null;
+  request: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+  paid_at: Date | null;
+}
+
+export interface PaymentRefundsTable {
+  id: Id;
+  payment_id: number;
+  refund_no: string;
+  amount: number;
+  state: "processing" | "success" | "failed";
+  created_at: Timestamp;
+}
+
+export interface PaymentsTables {
+  payments: PaymentsTable;
+  payment_refunds: PaymentRefundsTable;
+}

@@ -402,7 +402,7 @@ export class AccountsService {
       email: user.email,
       phone: user.phone,
       merchant: merchant ? presentMerchant(merchant) : null,
-      balances: balances ? { sup: balances.sup, reserve: balances.reserve, income: balances.income } : null,
+      balances: balances ? { sup: balances.sup, reserve: balances.reserve, income: balances.income, sandboxIncome: balances.sandbox_income } : null,
       brandInfo: merchant ? await imBrandInfo(this.deps.db, this.deps, { userId: user.id, merchantId: merchant.id }) : null,
     };
   }

@@ -18,7 +18,8 @@ let seq = 0;
 const key = () => `pay-${Date.now()}-${++seq}`;
 const applyBody = (licenceImage: string, idCardFront = licenceImage, idCardBack = licenceImage) => ({ ...applyFields, licenceImage, idCardFront, idCardBack });
 const upload = (m: M) => uploadImage(t, m);
-const incomeOf = async (m: M) => (await t.call<{ balances: { income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances.income.amount;
+// Payer-page payments go through the sandbox payment adapter: test money, credited to the sandbox income.
+const incomeOf = async (m: M) => (await t.call<{ balances: { sandboxIncome: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances.sandboxIncome.amount;
 
 /** A merchant through onboarding: applied, rejected once, fixed, approved, confirmed, signed, finished. */
 async function onboard(m: M, op: { token: string }) {

@@ -33,6 +33,7 @@ export async function registerCollection(
     db,
     clock: ctx.clock,
     storage: ctx.storage,
+    payments: ctx.payments,
     signingSeconds: SIGNING_SECONDS,
     isSubAccount: async (merchantId, userId) => Boolean(await findSubAccount(db, merchantId, userId)),
     ownStore: async (merchantId, storeId) => Boolean(await needs.stores.findStore(merchantId, storeId)),

@@ -22,9 +22,10 @@ type M = Awaited<ReturnType<typeof registerMerchant>>;
 let seq = 0;
 const key = () => `rf-${Date.now()}-${++seq}`;
 const db = () => t.ctx.database.db;
-const incomeOf = async (m: M) => (await t.call<{ balances: { income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances.income.amount;
+// Payer-page payments go through the sandbox payment adapter: test money, credited to the sandbox income.
+const incomeOf = async (m: M) => (await t.call<{ balances: { sandboxIncome: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances.sandboxIncome.amount;
 const feesBalance = async () =>
-  Number((await db().selectFrom("ledger_accounts").select("balance").where("merchant_id", "is", null).where("kind", "=", "fees").where("currency", "=", "CNY").executeTakeFirst())?.balance ?? 0);
+  Number((await db().selectFrom("ledger_accounts").select("balance").where("merchant_id", "is", null).where("kind", "=", "sandbox_fees").where("currency", "=", "CNY").executeTakeFirst())?.balance ?? 0);
 const ledgerTxCount = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ledger_transactions`.execute(db())).rows[0]?.n ?? 0);
 const codeOf = async (m: M, passportId = m.userId, body: Record<string, unknown> = { name: "Counter" }) => {
   const r = await t.call<PayCode>("POST", `/api/card-brander/subPassports/${passportId}/paymentCodes`, { token: m.token, body });
@@ -109,15 +110,15 @@ describe("refunds", () => {
     await onboarded(t, m, op);
     const paid = await pay(await codeOf(m), 5_000);
     const income = await incomeOf(m);
-    // The merchant's income is held by a withdrawal (as the withdrawals module holds it).
+    // The merchant's (test) income is spent elsewhere meanwhile: nothing is left for the refund.
     await withTx(db(), (tx) =>
       post(tx, {
-        idempotencyKey: `hold-${m.merchantId}-${key()}`,
-        kind: "withdrawal_hold",
+        idempotencyKey: `drain-${m.merchantId}-${key()}`,
+        kind: "refund",
         currency: "CNY",
         postings: [
-          { account: { merchantId: Number(m.merchantId), kind: "income" }, amount: -income },
-          { account: { merchantId: Number(m.merchantId), kind: "withdrawal_hold" }, amount: income },
+          { account: { merchantId: Number(m.merchantId), kind: "sandbox_income" }, amount: -income },
+          { account: { platform: "sandbox_clearing" }, amount: income },
         ],
       }),
     );

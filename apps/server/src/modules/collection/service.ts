@@ -27,6 +27,7 @@ import type { FileStorage } from "../../platform/storage";
 import { balancesOf, post } from "../ledger";
 import { getMerchant } from "../merchants";
 import type { ReviewOutcome, ReviewQueue } from "../ops";
+import { moneyAccounts, type PaymentsAdapter } from "../../platform/payments";
 import type { PayApplicationsTable } from "./tables";
 import type { Selectable } from "kysely";
 
@@ -40,6 +41,8 @@ export interface CollectionDeps {
   ownStore: (merchantId: number, storeId: number) => Promise<boolean>;
   /** The local aggregator finishes a signed application after this many seconds (its asynchronous step). */
   signingSeconds: number;
+  /** Customer payments: the payments seam. */
+  payments: PaymentsAdapter;
 }
 
 type AppRow = Selectable<PayApplicationsTable>;
@@ -432,13 +435,18 @@ export class CollectionService {
     if (first) return this.orderView(c.merchant_id, first.id);
     const fee = Math.round((req.amount * app.fee_bps) / 10_000);
     const now = this.now();
+    const orderNo = `PAY${now.getTime()}${randomBytes(3).toString("hex").toUpperCase()}`;
     try {
       const id = await withTx(this.deps.db, async (tx) => {
         const o = await tx
           .insertInto("pay_orders")
-          .values({ merchant_id: c.merchant_id, code_id: c.id, order_no: `PAY${now.getTime()}${randomBytes(3).toString("hex").toUpperCase()}`, request_key: req.requestKey, amount: req.amount, fee, currency, note: req.note, created_at: now })
+          .values({ merchant_id: c.merchant_id, code_id: c.id, order_no: orderNo, request_key: req.requestKey, amount: req.amount, fee, currency, note: req.note, created_at: now })
           .returning("id")
           .executeTakeFirstOrThrow();
+        // Credited only on the payments seam's confirmation; test money goes to the sandbox accounts.
+        const paid = await this.deps.payments.create(tx, { merchantId: c.merchant_id, subject: { type: "pay_order", id: o.id }, paymentNo: orderNo, amount: req.amount, currency, description: c.name, payer: "payer" }, now);
+        if (paid.state !== "paid") return o.id;
+        const money = moneyAccounts(paid.sandbox);
         await post(tx, {
           idempotencyKey: `pay-order:${o.id}`,
           kind: "purchase",
@@ -447,12 +455,12 @@ export class CollectionService {
           subject: { type: "pay_order", id: o.id },
           createdBy: null,
           postings: [
-            { account: { platform: "bank_clearing" }, amount: -req.amount },
-            { account: { merchantId: c.merchant_id, kind: "income" }, amount: req.amount - fee },
-            ...(fee > 0 ? [{ account: { platform: "fees" as const }, amount: fee }] : []),
+            { account: money.clearing, amount: -req.amount },
+            { account: money.income(c.merchant_id), amount: req.amount - fee },
+            ...(fee > 0 ? [{ account: money.fees, amount: fee }] : []),
           ],
         });
-        await tx.updateTable("pay_orders").set({ state: "SUCCESS", paid_at: now }).where("id", "=", o.id).execute();
+        await tx.updateTable("pay_orders").set({ state: "SUCCESS", paid_at: now, sandbox: paid.sandbox }).where("id", "=", o.id).execute();
         return o.id;
       });
       return await this.orderView(c.merchant_id, id);
@@ -563,13 +571,16 @@ export class CollectionService {
       const refunded = Number(o.refunded) + req.amount;
       const feeBack = feeShare(Number(o.fee), Number(o.amount), refunded) - Number(o.fee_refunded);
       const fromIncome = req.amount - feeBack;
-      const income = (await balancesOf(tx, merchantId, o.currency)).income.amount;
-      const ok = income >= fromIncome;
+      const money = moneyAccounts(o.sandbox);
+      const balances = await balancesOf(tx, merchantId, o.currency);
+      const income = (o.sandbox ? balances.sandbox_income : balances.income).amount;
+      let ok = income >= fromIncome;
       const f = await tx
         .insertInto("pay_refunds")
         .values({ merchant_id: merchantId, order_id: o.id, request_key: req.requestKey, amount: req.amount, currency: o.currency, reason: req.reason, created_by: actor.userId, created_at: now })
         .returning("id")
         .executeTakeFirstOrThrow();
+      if (ok) ok = (await this.deps.payments.refund(tx, { paymentNo: o.order_no, refundNo: `${o.order_no}R${f.id}`, amount: req.amount }, now)).state !== "failed" || !o.sandbox;
       if (ok) {
         await post(tx, {
           idempotencyKey: `pay-refund:${f.id}`,
@@ -579,9 +590,9 @@ export class CollectionService {
           subject: { type: "pay_refund", id: f.id },
           createdBy: actor.userId,
           postings: [
-            { account: { merchantId, kind: "income" }, amount: -fromIncome },
-            ...(feeBack > 0 ? [{ account: { platform: "fees" as const }, amount: -feeBack }] : []),
-            { account: { platform: "bank_clearing" }, amount: req.amount },
+            { account: money.income(merchantId), amount: -fromIncome },
+            ...(feeBack > 0 ? [{ account: money.fees, amount: -feeBack }] : []),
+            { account: money.clearing, amount: req.amount },
           ],
         });
         await tx.updateTable("pay_orders").set({ refunded, fee_refunded: Number(o.fee_refunded) + feeBack }).where("id", "=", o.id).execute();

@@ -64,6 +64,8 @@ export interface PayOrdersTable {
   state: ColumnType<PayOrderState, PayOrderState | undefined, PayOrderState>;
   note: Text;
   paid_at: Date | null;
+  /** Migration 0118: paid through the sandbox payment adapter (test money, in the sandbox accounts). */
+  sandbox: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
 }
 

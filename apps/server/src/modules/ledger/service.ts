@@ -50,7 +50,7 @@ export interface PostResult {
 }
 
 /** Platform accounts that mirror money outside the platform may go below zero; none of a merchant's may. */
-const MAY_GO_NEGATIVE: ReadonlySet<PlatformAccountKind> = new Set(["bank_clearing"]);
+const MAY_GO_NEGATIVE: ReadonlySet<PlatformAccountKind> = new Set(["bank_clearing", "sandbox_clearing"]);
 
 function refKey(ref: AccountRef): string {
   return "platform" in ref ? `platform:${ref.platform}` : `merchant:${ref.merchantId}:${ref.kind}`;

@@ -5,12 +5,10 @@ import type { PurchasingService } from "../purchasing";
 import { AppError } from "../../platform/http/errors";
 import { CODE } from "@tessera/contracts";
 import { cardKeys } from "../supply";
-import { LocalWallet, type PaymentAdapter } from "./payments";
 import { merchantRoutes, storeRoutes } from "./routes";
 import { MallService, type MallAppearanceSource } from "./service";
 
 export { MallService, type MallAppearance, type MallAppearanceSource } from "./service";
-export { LocalWallet, type PaymentAdapter } from "./payments";
 
 export interface MallNeeds {
   /** The published (or experience) mall config of an app id: the miniprogram module's `mallAppearance`. */
@@ -19,8 +17,6 @@ export interface MallNeeds {
   onecard: OnecardService;
   catalog: CatalogService;
   purchasing: PurchasingService;
-  /** The wallet payment adapter; the local one by default. */
-  payments?: PaymentAdapter;
 }
 
 /**
@@ -49,7 +45,7 @@ export async function registerMall(host: ModuleHost, needs: MallNeeds): Promise<
     },
     debitCard: (tx, cardId, amount, requestKey, note) => needs.onecard.debit(tx, cardId, amount, "redeem", requestKey, note),
     sendLoginCode: (phone, lang) => needs.customers.sendLoginCode(phone, lang),
-    payments: needs.payments ?? new LocalWallet(),
+    payments: host.ctx.payments,
     log: host.app.log,
   });
   await host.mount("/api/card-user", merchantRoutes({ mall, guard }));

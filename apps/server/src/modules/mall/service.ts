@@ -37,9 +37,10 @@ import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { post, postingPart } from "../ledger";
 import type { MallAppearance } from "../miniprogram";
 import { getMerchant } from "../merchants";
+import { takeBackHandedOnCodes } from "../purchasing";
 import { cardOwner, creditCard, customerCards, customerIdByPhone, phonesOf, type Customer } from "../onecard";
 import { buyerStock, buyerStockUpTo, sealedCodes, takeBuyerCodes, type CardKeys } from "../supply";
-import type { PaymentAdapter } from "./payments";
+import { moneyAccounts, type PaymentsAdapter } from "../../platform/payments";
 import * as repo from "./repo";
 
 /** What the miniprogram module offers: the published (or experience) mall config of an app id. */
@@ -66,7 +67,7 @@ export interface MallDeps {
   debitCard(tx: Tx, cardId: number, amount: number, requestKey: string, note: string): Promise<unknown>;
   /** Sends the customer-login code (accounts' SMS codes). */
   sendLoginCode(phone: string, lang: Lang): Promise<SendCodeReply>;
-  payments: PaymentAdapter;
+  payments: PaymentsAdapter;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -700,8 +701,11 @@ export class MallService {
         if (req.payMethod === "card") {
           await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
         } else {
-          await this.deps.payments.pay(tx, { orderId: o.id, orderNo: o.order_no, amount, currency, description, payer: customer.phone, appId: a.appId }, now);
-          await this.income(tx, { id: o.id, orderNo: o.order_no, merchantId, amount, currency, description });
+          // Money is credited only on the payments seam's confirmation; test money goes to the sandbox accounts.
+          const paid = await this.deps.payments.create(tx, { merchantId, subject: { type: "mall_order", id: o.id }, paymentNo: o.order_no, amount, currency, description, payer: customer.phone, appId: a.appId }, now);
+          if (paid.state !== "paid") throw conflict("payments.notEnabled");
+          if (paid.sandbox) await tx.updateTable("mall_orders").set({ sandbox: true }).where("id", "=", o.id).execute();
+          await this.income(tx, { id: o.id, orderNo: o.order_no, merchantId, amount, currency, description, sandbox: paid.sandbox });
         }
         return { order: o, deliveries, codes };
       }).catch(async (err: unknown) => {
@@ -736,7 +740,8 @@ export class MallService {
    * balance rows locked only from it to the commit. An account not used yet is created first and the
    * statement run again; a refused move (a balance that may not go negative) rolls the order back.
    */
-  private async income(tx: Tx, p: { id: number; orderNo: string; merchantId: number; amount: number; currency: string; description: string }): Promise<void> {
+  private async income(tx: Tx, p: { id: number; orderNo: string; merchantId: number; amount: number; currency: string; description: string; sandbox: boolean }): Promise<void> {
+    const money = moneyAccounts(p.sandbox);
     const part = postingPart({
       idempotencyKey: `mall:pay:${p.id}`,
       kind: "purchase",
@@ -744,8 +749,8 @@ export class MallService {
       reason: `${p.orderNo} ${p.description}`.slice(0, 200),
       subject: { type: "mall_order", id: p.id },
       postings: [
-        { account: { platform: "bank_clearing" }, amount: -p.amount },
-        { account: { merchantId: p.merchantId, kind: "income" }, amount: p.amount },
+        { account: money.clearing, amount: -p.amount },
+        { account: money.income(p.merchantId), amount: p.amount },
       ],
     });
     for (let attempt = 1; ; attempt++) {
@@ -931,10 +936,20 @@ export class MallService {
       if (!o) throw notFound("mall.orderNotFound");
       if (o.state === "refunded" && requestKey !== undefined && o.refund_key === requestKey) return;
       if (o.state === "refunded" || o.state === "delivering") throw conflict("mall.orderState");
+      // The codes the refund pays back are taken back in its transaction (issue 37): voided under the lock a
+      // store redemption takes, so a refunded code is never served; escrowed vouchers' money returns to the
+      // merchant. A code already redeemed was served: its order is not refunded.
+      const delivered = await tx.selectFrom("mall_deliveries").select("card_id").where("order_id", "=", o.id).where("kind", "=", "code").execute();
+      const cardIds = delivered.flatMap((d) => (d.card_id === null ? [] : [Number(d.card_id)]));
+      const takenBack = await takeBackHandedOnCodes(tx, { purchaserId: merchantId, cardIds, reason: `${o.order_no} ${reason}`, actorUserId: actor.userId }, now);
+      if (takenBack.redeemed.length > 0) throw conflict("mall.codeRedeemed");
       if (o.pay_method === "card") {
         if (o.card_id === null) throw conflict("mall.orderState");
         await creditCard(tx, { cardId: o.card_id, amount: o.amount, requestKey: `mall:refund:${o.id}`, debitKey: `mall:${o.id}`, note: `${o.order_no} ${reason}`.slice(0, 100) }, now);
       } else {
+        const money = moneyAccounts(o.sandbox);
+        const back = await this.deps.payments.refund(tx, { paymentNo: o.order_no, refundNo: `${o.order_no}R`, amount: o.amount }, now);
+        if (back.state === "failed" && o.sandbox) throw conflict("payments.refundFailed");
         await post(tx, {
           idempotencyKey: `mall:refund:${o.id}`,
           kind: "refund",
@@ -943,8 +958,8 @@ export class MallService {
           subject: { type: "mall_order", id: o.id },
           createdBy: actor.userId,
           postings: [
-            { account: { merchantId, kind: "income" }, amount: -o.amount },
-            { account: { platform: "bank_clearing" }, amount: o.amount },
+            { account: money.income(merchantId), amount: -o.amount },
+            { account: money.clearing, amount: o.amount },
           ],
         });
       }

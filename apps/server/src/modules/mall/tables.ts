@@ -61,6 +61,8 @@ export interface MallTables {
     refund_reason: string | null;
     /** Migration 0106: the refund request's key. */
     refund_key: ColumnType<string | null, string | null | undefined, string | null>;
+    /** Migration 0118: paid through the sandbox payment adapter (test money, in the sandbox accounts). */
+    sandbox: ColumnType<boolean, boolean | undefined, boolean>;
     created_at: Timestamp;
     delivered_at: Timestamp | null;
     refunded_at: Timestamp | null;

@@ -13,7 +13,7 @@ export { TakeoutService } from "./service";
  * provider's TakeoutApplet under /api/card-servicer/takeout (the brands it serves).
  */
 export async function registerTakeout(host: ModuleHost, { customers }: { customers: CustomersService }): Promise<{ takeout: TakeoutService }> {
-  const takeout = new TakeoutService({ db: host.db, clock: host.ctx.clock });
+  const takeout = new TakeoutService({ db: host.db, clock: host.ctx.clock, payments: host.ctx.payments });
   await host.mount("/api/card-brander", brandTakeoutRoutes({ takeout, guard: host.guard }));
   await host.mount("/api/mall", customerTakeoutRoutes({ takeout, customerGuard: customers.guard() }));
   const servedBrands = async (providerId: number) => {

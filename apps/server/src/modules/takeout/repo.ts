@@ -226,13 +226,14 @@ export function lockOrder(tx: Executor, id: number) {
 export async function setOrder(
   tx: Executor,
   id: number,
-  c: { state: TakeoutStateCol; paidAt?: Date; acceptedAt?: Date; deliveringAt?: Date; completedAt?: Date; cancelledAt?: Date; cancelReason?: string; cancelledBy?: "customer" | "shop" | "system"; refunded?: number },
+  c: { state: TakeoutStateCol; paidAt?: Date; sandbox?: boolean; acceptedAt?: Date; deliveringAt?: Date; completedAt?: Date; cancelledAt?: Date; cancelReason?: string; cancelledBy?: "customer" | "shop" | "system"; refunded?: number },
 ): Promise<void> {
   await tx
     .updateTable("takeout_orders")
     .set({
       state: c.state,
       ...(c.paidAt && { paid_at: c.paidAt }),
+      ...(c.sandbox !== undefined && { sandbox: c.sandbox }),
       ...(c.acceptedAt && { accepted_at: c.acceptedAt }),
       ...(c.deliveringAt && { delivering_at: c.deliveringAt }),
       ...(c.completedAt && { completed_at: c.completedAt }),

@@ -23,6 +23,7 @@ import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { platformDay, startOfPlatformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
+import { moneyAccounts, type PaymentsAdapter } from "../../platform/payments";
 import { post } from "../ledger";
 import { merchantOfActor } from "../merchants";
 import * as repo from "./repo";
@@ -80,7 +81,7 @@ export function openAt(hours: HoursRuleCol[], at: Date): boolean {
  * is cancelled; money moves only through the ledger, once per order and step.
  */
 export class TakeoutService {
-  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; payments: PaymentsAdapter }) {}
   private get db(): Db {
     return this.deps.db;
   }
@@ -309,13 +310,19 @@ export class TakeoutService {
     return this.presentOrder(row);
   }
 
-  /** The local payment adapter: the customer's payment arrives (bank clearing → order escrow) and the order goes to the shop. */
+  /**
+   * The customer pays through the payments seam; on the adapter's confirmation the money arrives (clearing
+   * → order escrow, or their sandbox mirrors for test money) and the order goes to the shop.
+   */
   async pay(customerId: number, id: number): Promise<TakeoutOrder> {
     const now = this.now();
     const row = await withTx(this.db, async (tx) => {
       const o = await repo.lockOrder(tx, id);
       if (!o || o.customer_id !== customerId) throw notFound("takeout.orderNotFound");
       if (o.state !== "pending_payment") throw conflict("takeout.orderState");
+      const paid = await this.deps.payments.create(tx, { merchantId: o.merchant_id, subject: { type: "takeout_order", id: o.id }, paymentNo: o.order_no, amount: o.total, currency: o.currency, description: o.order_no, payer: o.contact_phone }, now);
+      if (paid.state !== "paid") return repo.orderOf(tx, o.id);
+      const money = moneyAccounts(paid.sandbox);
       await post(tx, {
         idempotencyKey: `takeout:pay:${o.id}`,
         kind: "purchase",
@@ -323,11 +330,11 @@ export class TakeoutService {
         reason: o.order_no,
         subject: { type: "takeout_order", id: o.id },
         postings: [
-          { account: { platform: "bank_clearing" }, amount: -o.total },
-          { account: { platform: "order_escrow" }, amount: o.total },
+          { account: money.clearing, amount: -o.total },
+          { account: money.escrow, amount: o.total },
         ],
       });
-      await repo.setOrder(tx, o.id, { state: "to_be_accepted", paidAt: now });
+      await repo.setOrder(tx, o.id, { state: "to_be_accepted", paidAt: now, sandbox: paid.sandbox });
       return repo.orderOf(tx, o.id);
     });
     if (!row) throw notFound("takeout.orderNotFound");
@@ -349,6 +356,9 @@ export class TakeoutService {
       await this.giveBack(tx, o);
       const refund = o.paid_at ? o.total - o.refunded : 0;
       if (refund > 0) {
+        const money = moneyAccounts(o.sandbox);
+        const back = await this.deps.payments.refund(tx, { paymentNo: o.order_no, refundNo: `${o.order_no}R`, amount: refund }, now);
+        if (back.state === "failed" && o.sandbox) throw conflict("payments.refundFailed");
         await post(tx, {
           idempotencyKey: `takeout:refund:${o.id}`,
           kind: "refund",
@@ -356,8 +366,8 @@ export class TakeoutService {
           reason: `${o.order_no} ${reason}`.slice(0, 200),
           subject: { type: "takeout_order", id: o.id },
           postings: [
-            { account: { platform: "order_escrow" }, amount: -refund },
-            { account: { platform: "bank_clearing" }, amount: refund },
+            { account: money.escrow, amount: -refund },
+            { account: money.clearing, amount: refund },
           ],
         });
       }
@@ -399,8 +409,8 @@ export class TakeoutService {
           subject: { type: "takeout_order", id: o.id },
           createdBy: actor.userId,
           postings: [
-            { account: { platform: "order_escrow" }, amount: -o.total },
-            { account: { merchantId: o.merchant_id, kind: "income" }, amount: o.total },
+            { account: moneyAccounts(o.sandbox).escrow, amount: -o.total },
+            { account: moneyAccounts(o.sandbox).income(o.merchant_id), amount: o.total },
           ],
         });
         await repo.setOrder(tx, o.id, { state: "completed", completedAt: now });

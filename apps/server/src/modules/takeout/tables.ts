@@ -110,6 +110,8 @@ export interface TakeoutOrdersTable {
   request_key: string;
   created_at: Timestamp;
   paid_at: Date | null;
+  /** Paid through the sandbox payment adapter: test money, settled and refunded in the sandbox accounts. */
+  sandbox: Defaulted<boolean>;
   accepted_at: Date | null;
   delivering_at: Date | null;
   completed_at: Date | null;

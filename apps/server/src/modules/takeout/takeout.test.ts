@@ -24,7 +24,14 @@ const SHOP = { lat: 30.2741, lng: 120.1551 };
 const NEAR = { lat: 30.28, lng: 120.16 };
 const FAR = { lat: 31.23, lng: 121.47 };
 const allDay = [{ days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "23:59" }];
-const incomeOf = async (m: Merchant) => (await t.call<{ balances: { income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances.income.amount;
+// Takeout is paid through the sandbox payment adapter here: the brand is paid test money (sandbox income),
+// never withdrawable income.
+const balancesOf = async (m: Merchant) => (await t.call<{ balances: { income: { amount: number }; sandboxIncome: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances;
+const incomeOf = async (m: Merchant) => {
+  const b = await balancesOf(m);
+  expect(b.income.amount).toBe(0);
+  return b.sandboxIncome.amount;
+};
 
 async function customer(): Promise<string> {
   const phone = newPhone();
