@@ -34,6 +34,7 @@ export const MALL_MESSAGES = {
   "mall.orderNotFound": { cn: "订单不存在", tw: "訂單不存在", en: "This order does not exist" },
   "mall.orderState": { cn: "订单当前状态不能进行此操作", tw: "訂單當前狀態不能進行此操作", en: "The order's state does not allow this" },
   "mall.cardPaidRefund": { cn: "卡支付的订单请在一卡通退卡处理", tw: "卡支付的訂單請在一卡通退卡處理", en: "An order paid by card is refunded through the card's return" },
+  "mall.codeRedeemed": { cn: "订单中的券码已核销，不能退款", tw: "訂單中的券碼已核銷，不能退款", en: "A code of this order has already been redeemed, so it cannot be refunded" },
   "mall.refundShort": { cn: "收入账户余额不足，无法退款", tw: "收入賬戶餘額不足，無法退款", en: "The income account's balance does not cover this refund" },
   "mall.tradingComponent": { cn: "小程序交易组件未开通", tw: "小程序交易組件未開通", en: "The mini-program trading component is not opened" },
   "mall.soldOut": { cn: "商品库存不足，请稍后再试", tw: "商品庫存不足，請稍後再試", en: "Not enough stock; please try again later" },

@@ -16,6 +16,7 @@ export { agreedPriceOf, mayBuyCondition } from "./eligibility";
 export { approvedPurchasers } from "./repo";
 export { codePriceSql, heldVoucherSales } from "./code-price";
 export { refundExpiredVouchers } from "./voucher-expiry";
+export { takeBackHandedOnCodes } from "./handed-on-refund";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";
 export { servedDailyFigures, servedLinkFigures, servedOrders, servedSettlements, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
 

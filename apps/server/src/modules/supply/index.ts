@@ -9,7 +9,7 @@ import { SupplyService } from "./service";
 export { SupplyService, type SupplyDeps } from "./service";
 export { allocateCards, allocationPart, takeCards, type AllocateRequest, type Allocation } from "./allocate";
 export { cardKeys, type CardKeys } from "./crypto";
-export { expireUnredeemedCards, voidRefundedCards } from "./refund";
+export { expireUnredeemedCards, voidHandedOnCodes, voidRefundedCards, type VoidedCode } from "./refund";
 export { peekRedeemable, redeemSupplyCard, type RedeemableCard, type RedeemRefusal } from "./redeem";
 export { buyerStock, buyerStockUpTo, sealedCodes, takeBuyerCodes } from "./stock";
 

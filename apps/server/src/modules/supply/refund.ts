@@ -56,3 +56,39 @@ export async function expireUnredeemedCards(tx: Tx, req: OrderCodes & { today: s
   if (ids.length > 0) await retire(tx, req.goodsId, ids, "expired", now);
   return ids;
 }
+
+export interface VoidedCode {
+  id: number;
+  goodsId: number;
+  orderId: string | null;
+  buyerMerchantId: number | null;
+}
+
+/**
+ * Voids codes handed on to someone else whose sale is refunded (a mall order refunded to its customer), in
+ * the caller's transaction: every code is locked `FOR UPDATE` in id order, the lock a store redemption
+ * takes too (`redeemSupplyCard`), so a redemption racing the refund either finishes first (the refund sees
+ * the code redeemed and is refused: nothing changes) or waits and then finds the code void. Codes no
+ * longer sold (already void, expired, returned) stay as they are. Returns the redeemed ids (then nothing
+ * was voided) or the codes voided.
+ */
+export async function voidHandedOnCodes(tx: Tx, cardIds: number[], now: Date): Promise<{ redeemed: number[]; voided: VoidedCode[] }> {
+  if (cardIds.length === 0) return { redeemed: [], voided: [] };
+  const rows = await tx
+    .selectFrom("supply_cards")
+    .select(["id", "goods_id", "state", "order_id", "buyer_merchant_id", "redeemed_at"])
+    .where("id", "in", [...new Set(cardIds)])
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+  const redeemed = rows.filter((r) => r.redeemed_at !== null).map((r) => Number(r.id));
+  if (redeemed.length > 0) return { redeemed, voided: [] };
+  const sold = rows.filter((r) => r.state === "sold");
+  const byGoods = new Map<number, number[]>();
+  for (const r of sold) byGoods.set(Number(r.goods_id), [...(byGoods.get(Number(r.goods_id)) ?? []), Number(r.id)]);
+  for (const [goodsId, ids] of [...byGoods].sort((a, b) => a[0] - b[0])) await retire(tx, goodsId, ids, "void", now);
+  return {
+    redeemed: [],
+    voided: sold.map((r) => ({ id: Number(r.id), goodsId: Number(r.goods_id), orderId: r.order_id, buyerMerchantId: r.buyer_merchant_id === null ? null : Number(r.buyer_merchant_id) })),
+  };
+}
