@@ -21,12 +21,12 @@ export const developerExamplesReply = z.object({
 });
 export type DeveloperExamples = z.infer<typeof developerExamplesReply>;
 
+/** The callback tester's result: what was sent, the receiver's HTTP status and the time; never the receiver's body (issue 38). */
 export const callbackTestReply = z.object({
   url: z.string(),
   sent: z.object({ headers: z.record(z.string(), z.string()), body: z.string() }),
   status: z.number().int().nullable(),
   elapsedMs: z.number().int(),
-  reply: z.string(),
   error: z.string().nullable(),
 });
 export type CallbackTestReply = z.infer<typeof callbackTestReply>;

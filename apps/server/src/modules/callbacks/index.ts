@@ -3,7 +3,7 @@ import type { ApiCredentialsService } from "../onboarding";
 import { callbackLogRoutes } from "./routes";
 import { CallbackService } from "./service";
 
-export { CallbackService, CALLBACK_BACKOFF_SECONDS, isPrivateAddress, type CallbackDeps } from "./service";
+export { CallbackService, CALLBACK_BACKOFF_SECONDS, type CallbackDeps } from "./service";
 
 /** How often this process looks for callbacks due to be sent. */
 const DISPATCH_EVERY_MS = 5_000;

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import { CODE, type CallbackDelivery, type Page, type PurchaseOrder } from "@tessera/contracts";
 import { sql, type RawBuilder } from "kysely";
 import { withTx, type Db, type Executor } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
+import { outboundPost, type OutboundPost } from "../../platform/http/ssrf";
 import type { OrderResult } from "../purchasing";
 import { sign } from "../openapi";
 
@@ -28,19 +27,8 @@ export interface CallbackDeps {
   callbackUrlOf: (merchantId: number) => RawBuilder<string | null>;
   /** Test servers on loopback: off in production, where private-network URLs are refused. */
   allowPrivateNetworks: boolean;
-  fetch?: typeof fetch;
-}
-
-
-/** Loopback, private, link-local and unspecified addresses: never a purchaser's public server. */
-export function isPrivateAddress(ip: string): boolean {
-  if (isIP(ip) === 4) {
-    const [a = 0, b = 0] = ip.split(".").map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
-  }
-  const v6 = ip.toLowerCase();
-  if (v6.startsWith("::ffff:")) return isPrivateAddress(v6.slice(7));
-  return v6 === "::1" || v6 === "::" || v6.startsWith("fc") || v6.startsWith("fd") || v6.startsWith("fe80");
+  /** How a callback is sent; default: platform/http/ssrf.ts's checked, pinned POST. */
+  post?: OutboundPost;
 }
 
 function resultPayload(eventId: string, order: OrderResult): string {
@@ -63,7 +51,10 @@ function resultPayload(eventId: string, order: OrderResult): string {
 }
 
 export class CallbackService {
-  constructor(private readonly deps: CallbackDeps) {}
+  private readonly post: OutboundPost;
+  constructor(private readonly deps: CallbackDeps) {
+    this.post = deps.post ?? outboundPost({ allowPrivateNetworks: deps.allowPrivateNetworks });
+  }
 
   /** Writes the order's result callback in the order's own transaction (nothing when no URL is set). */
   async enqueue(tx: Executor, merchantId: number, orderOf: () => Promise<PurchaseOrder>): Promise<void> {
@@ -122,10 +113,9 @@ export class CallbackService {
     try {
       const target = await this.deps.targetOf(this.deps.db, row.merchant_id);
       if (!target) throw new Error("the merchant has no API secret any more");
-      await this.refusePrivate(row.url);
       const timestamp = String(Math.floor(this.deps.clock.now().getTime() / 1000));
-      const res = await (this.deps.fetch ?? fetch)(row.url, {
-        method: "POST",
+      // Refuses private and reserved destinations, also when the name resolves to one (ssrf.ts).
+      const res = await this.post(row.url, {
         headers: {
           "content-type": "application/json",
           "x-event-id": row.event_id,
@@ -134,8 +124,7 @@ export class CallbackService {
           "x-signature": sign(target.secret, `${timestamp}\n${row.payload}`),
         },
         body: row.payload,
-        redirect: "manual",
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        timeoutMs: SEND_TIMEOUT_MS,
       });
       status = res.status;
       if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
@@ -159,14 +148,6 @@ export class CallbackService {
       })
       .where("id", "=", row.id)
       .execute();
-  }
-
-  /** Resolves the URL's host and refuses loopback and private networks (also after DNS tricks). */
-  private async refusePrivate(url: string): Promise<void> {
-    if (this.deps.allowPrivateNetworks) return;
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-    if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw new Error("refused: the callback URL points to a private network");
   }
 
   async log(merchantId: number, q: { page: number; pageSize: number; state?: "pending" | "delivered" | "failed" | undefined }): Promise<Page<CallbackDelivery>> {

@@ -1,5 +1,4 @@
 import type { ModuleHost } from "../../platform/module";
-import { isPrivateAddress } from "../callbacks";
 import type { ApiCredentialsService } from "../onboarding";
 import { canonicalString, sign } from "../openapi";
 import { developerPublicRoutes, developerUserRoutes } from "./routes";
@@ -18,7 +17,6 @@ export async function registerDeveloper(host: ModuleHost, { api }: { api: ApiCre
     canonicalString,
     sign,
     callbackTarget: (db, merchantId) => api.callbackTarget(db, merchantId),
-    isPrivateAddress,
     allowPrivateNetworks: host.ctx.config.callbackAllowPrivateNetworks,
   });
   await host.mount("/api/card-public", developerPublicRoutes({ developer }));

@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
-import { lookup } from "node:dns/promises";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { isIP } from "node:net";
 import path from "node:path";
 import type { CallbackTestReply, DeveloperExamples } from "@tessera/contracts";
 import type { Db, Executor } from "../../db/tx";
@@ -10,6 +8,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { invalid } from "../../platform/http/errors";
+import { outboundPost, type OutboundPost } from "../../platform/http/ssrf";
 
 // Beside this file in the sources; beside the bundle (scripts/build-server.mjs copies them) when built.
 const EXAMPLES_DIR = existsSync(path.join(import.meta.dirname, "examples")) ? path.join(import.meta.dirname, "examples") : path.join(import.meta.dirname, "developer-examples");
@@ -38,19 +37,25 @@ export interface DeveloperDeps {
   sign(secret: string, canonical: string): string;
   /** The merchant's callback URL and API secret (onboarding's API credentials). */
   callbackTarget(db: Executor, merchantId: number): Promise<{ url: string; secret: string } | undefined>;
-  isPrivateAddress(address: string): boolean;
+  /** CALLBACK_ALLOW_PRIVATE_NETWORKS: local tests may point the callback URL at loopback. */
   allowPrivateNetworks: boolean;
-  fetch?: typeof fetch;
+  /** How the sample is sent; default: platform/http/ssrf.ts's checked, pinned POST (as real callbacks). */
+  post?: OutboundPost;
 }
 
 /**
  * The developer portal's server side: the signing examples (the same files a test runs, with the worked
  * example's values signed by the server's own code) and the callback tester, which sends a signed sample
  * result callback to the merchant's own callback URL exactly as real callbacks are sent and shows the
- * reply. The request console signs in the browser with the merchant's own key; it needs nothing here.
+ * receiver's status and the time it took. Never the receiver's body: the tester would otherwise read any
+ * page the server can reach for whoever sets the URL. The request console signs in the browser with the
+ * merchant's own key; it needs nothing here.
  */
 export class DeveloperService {
-  constructor(private readonly deps: DeveloperDeps) {}
+  private readonly post: OutboundPost;
+  constructor(private readonly deps: DeveloperDeps) {
+    this.post = deps.post ?? outboundPost({ allowPrivateNetworks: deps.allowPrivateNetworks });
+  }
 
   async examples(): Promise<DeveloperExamples> {
     const examples = await Promise.all(EXAMPLES.map(async (e) => ({ ...e, source: await readFile(path.join(EXAMPLES_DIR, e.file), "utf8") })));
@@ -78,23 +83,12 @@ export class DeveloperService {
     };
     const started = Date.now();
     let status: number | null = null;
-    let reply = "";
     let error: string | null = null;
     try {
-      await this.refusePrivate(target.url);
-      const res = await (this.deps.fetch ?? fetch)(target.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
-      status = res.status;
-      reply = (await res.text()).slice(0, 2000);
+      status = (await this.post(target.url, { headers, body, timeoutMs: 10_000 })).status;
     } catch (err) {
       error = err instanceof Error ? err.message.slice(0, 300) : "send failed";
     }
-    return { url: target.url, sent: { headers, body }, status, elapsedMs: Date.now() - started, reply, error };
-  }
-
-  private async refusePrivate(url: string): Promise<void> {
-    if (this.deps.allowPrivateNetworks) return;
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-    if (addresses.length === 0 || addresses.some((a) => this.deps.isPrivateAddress(a))) throw new Error("refused: the callback URL points to a private network");
+    return { url: target.url, sent: { headers, body }, status, elapsedMs: Date.now() - started, error };
   }
 }

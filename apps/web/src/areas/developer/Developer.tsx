@@ -96,7 +96,7 @@ function CallbackTester() {
             <Typography.Text code>{result.sent.body}</Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label={t("developer.callback.reply")}>
-            {result.error ? <Typography.Text type="danger">{result.error}</Typography.Text> : `HTTP ${result.status ?? "-"} · ${result.elapsedMs} ms · ${result.reply}`}
+            {result.error ? <Typography.Text type="danger">{result.error}</Typography.Text> : `HTTP ${result.status ?? "-"} · ${result.elapsedMs} ms`}
           </Descriptions.Item>
         </Descriptions>
       )}
