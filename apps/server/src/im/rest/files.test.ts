@@ -23,7 +23,8 @@ describe("chatfiles", () => {
     expect(up.status).toBe(200);
     expect(up.body.uri).toMatch(/\/chatfiles$/);
     const e = up.body.entities[0]!;
-    expect(e).toMatchObject({ type: "chatfile", "file-metadata": { "content-type": "text/plain", "content-length": 10 } });
+    // The uploader's text/plain is not kept: plain text is not on the inline allowlist.
+    expect(e).toMatchObject({ type: "chatfile", "file-metadata": { "content-type": "application/octet-stream", "content-length": 10 } });
     expect(e["share-secret"].length).toBeGreaterThan(10);
 
     const denied = await im.call("GET", `chatfiles/${e.uuid}`);
@@ -34,12 +35,58 @@ describe("chatfiles", () => {
     const byHeader = await im.call("GET", `chatfiles/${e.uuid}`, { headers: { "share-secret": e["share-secret"], "x-requested-with": "XMLHttpRequest" } });
     expect(byHeader.status).toBe(200);
     expect(byHeader.raw.toString()).toBe("hello file");
-    expect(byHeader.headers["content-type"]).toBe("text/plain");
+    expect(byHeader.headers["content-type"]).toBe("application/octet-stream");
+    expect(byHeader.headers["content-disposition"]).toBe("attachment; filename*=UTF-8''hello.txt");
     const byQuery = await im.call("GET", `chatfiles/${e.uuid}?em-redirect=true&share-secret=${e["share-secret"]}`);
     expect(byQuery.raw.toString()).toBe("hello file");
     const unknown = await im.call("GET", "chatfiles/00000000-0000-4000-8000-000000000000");
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe("resource_not_found");
+  });
+
+  it("types a file from its bytes: HTML and SVG download under a sandbox, never run; a PNG shows inline", async () => {
+    const a = await im.user("f");
+    const upload = async (filename: string, contentType: string, data: Buffer) => {
+      const body = multipart({ filename, contentType, data });
+      const up = await im.call<Upload>("POST", "chatfiles", { token: a.token, payload: body.payload, headers: body.headers });
+      expect(up.status).toBe(200);
+      const e = up.body.entities[0]!;
+      return { meta: e["file-metadata"], got: await im.call("GET", `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}`) };
+    };
+    const html = await upload("x.html", "text/html", Buffer.from("<!doctype html><script>window.__pwned = localStorage.getItem('x-auth-token')</script>"));
+    const svg = await upload("x.svg", "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>window.__pwned = 1</script></svg>'));
+    // A script named as an image: the claim is not believed either.
+    const js = await upload("x.png", "image/png", Buffer.from("window.__pwned = 1;"));
+    for (const { meta, got } of [html, svg, js]) {
+      expect(meta["content-type"]).toBe("application/octet-stream");
+      expect(got.status).toBe(200);
+      expect(got.headers["content-type"]).toBe("application/octet-stream");
+      expect(String(got.headers["content-disposition"])).toMatch(/^attachment; /);
+      expect(got.headers["x-content-type-options"]).toBe("nosniff");
+      expect(got.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
+    }
+    expect(svg.got.headers["content-type"]).not.toContain("svg");
+
+    const png = await upload("p.bin", "application/octet-stream", TEST_IMAGES.png);
+    expect(png.meta["content-type"]).toBe("image/png");
+    expect(png.got.headers["content-type"]).toBe("image/png");
+    expect(png.got.headers["content-disposition"]).toBe("inline; filename*=UTF-8''p.bin");
+    expect(png.got.headers["x-content-type-options"]).toBe("nosniff");
+    expect(png.got.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
+    expect(png.got.raw.equals(TEST_IMAGES.png)).toBe(true);
+  });
+
+  it("serves a row stored before types were sniffed as a download", async () => {
+    const a = await im.user("f");
+    const body = multipart({ filename: "old.html", contentType: "text/html", data: Buffer.from("<script>window.__pwned = 1</script>") });
+    const up = await im.call<Upload>("POST", "chatfiles", { token: a.token, payload: body.payload, headers: body.headers });
+    const e = up.body.entities[0]!;
+    // As an upload before this change left it: the uploader's type in the row.
+    await im.t.ctx.database.db.updateTable("im_files").set({ content_type: "text/html" }).where("uuid", "=", e.uuid).execute();
+    const got = await im.call("GET", `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}`);
+    expect(got.headers["content-type"]).toBe("application/octet-stream");
+    expect(String(got.headers["content-disposition"])).toMatch(/^attachment; /);
+    expect(got.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
   });
 
   it("keeps image dimensions and serves thumbnails of the asked size", async () => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { imError } from "../errors";
 import { boolParam, intParam, queryOf, userOf } from "./http";
 import type { MultipartBody } from "../../platform/http/multipart";
+import { serveUserFile } from "../../platform/storage/serve";
 import type { RouteContext } from "./plugin";
 
 type P<T extends string> = { Params: Record<T, string> };
@@ -36,12 +37,7 @@ export function fileRoutes(im: FastifyInstance, { svc }: RouteContext): void {
       ...(q["thumbnail-width"] !== undefined && { width: intParam(q["thumbnail-width"], "thumbnail-width", { min: 1 }) }),
       ...(q["thumbnail-height"] !== undefined && { height: intParam(q["thumbnail-height"], "thumbnail-height", { min: 1 }) }),
     });
-    return reply
-      .status(200)
-      .header("content-type", file.contentType)
-      .header("content-length", String(file.size))
-      .header("cache-control", "private, max-age=86400")
-      .header("content-disposition", `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
-      .send(file.stream);
+    // Inline only for a sniffed image, audio or video; nosniff and a sandbox CSP on every file (platform/storage/serve.ts).
+    return serveUserFile(reply.status(200), { contentType: file.contentType, filename: file.filename, size: file.size, cacheControl: "private, max-age=86400" }, file.stream);
   });
 }

@@ -24,6 +24,7 @@ import type { ImMucs } from "../service/mucs";
 import type { MucKind } from "../tables";
 import { actorOf, boolParam, intParam, namesOf, parseBody, queryOf } from "./http";
 import type { MultipartBody } from "../../platform/http/multipart";
+import { serveUserFile } from "../../platform/storage/serve";
 import type { RouteContext } from "./plugin";
 
 type P<T extends string> = { Params: Record<T, string> };
@@ -188,12 +189,7 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
 
   im.get<P<"id" | "fileId">>(`${base}/:id/share_files/:fileId`, async (req, reply) => {
     const file = await svc.files.openShared(mucs, actorOf(req), req.params.id, req.params.fileId);
-    return reply
-      .status(200)
-      .header("content-type", file.contentType)
-      .header("content-length", String(file.size))
-      .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
-      .send(file.stream);
+    return serveUserFile(reply.status(200), { contentType: file.contentType, filename: file.filename, size: file.size }, file.stream);
   });
 }
 

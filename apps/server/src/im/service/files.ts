@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
 import { IM_LIMITS } from "@tessera/contracts";
 import { imageInfo, thumbnail } from "../../platform/images";
+import { sniffUserFile } from "../../platform/storage/serve";
 import { imError } from "../errors";
 import type { UploadedPart } from "../../platform/http/multipart";
 import * as files from "../store/files";
@@ -53,7 +54,9 @@ export class ImFiles {
       width: size?.width ?? null,
       height: size?.height ?? null,
       filename: (file.filename || "file").slice(0, 255),
-      contentType: file.contentType.slice(0, 255) || "application/octet-stream",
+      // The uploader's type is not kept: a file named text/html or image/svg+xml would run script on our
+      // origin. The type comes from the bytes, and only allowlisted images, audio and video keep theirs.
+      contentType: await sniffUserFile(file.data),
     };
   }
 

@@ -28,6 +28,7 @@ import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
 import { sendXlsx } from "../../platform/http/export";
+import { serveUserFile } from "../../platform/storage/serve";
 import { goodsExportColumns } from "./export";
 import { provider, purchaser, supplier } from "./policy";
 import type { CatalogService } from "./service";
@@ -128,7 +129,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       async (req, reply) => {
         const opened = await catalog.openImage(req.params.merchant, req.params.file);
         if (!opened) return reply.status(404).send({ code: 1004, data: null, msg: "not found" });
-        return reply.header("content-type", opened.contentType).header("content-length", opened.size).header("cache-control", "public, max-age=31536000, immutable").send(opened.stream);
+        return serveUserFile(reply, { contentType: opened.contentType, size: opened.size, cacheControl: "public, max-age=31536000, immutable" }, opened.stream);
       },
     );
   };

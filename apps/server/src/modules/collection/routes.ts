@@ -28,6 +28,7 @@ import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { AppError, invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
+import { serveUserFile } from "../../platform/storage/serve";
 import type { CollectionService } from "./service";
 
 const tags = ["collection"];
@@ -70,7 +71,7 @@ export function collectionBrandRoutes({ collection, guard }: { collection: Colle
     });
     app.get("/paymentApplyRecords/images/:key", { schema: { tags, security, summary: "A licence image of the merchant", params: imageParam }, preHandler: apply }, async (req, reply) => {
       const img = await collection.image(tenantOf(actorOf(req)), req.params.key);
-      return reply.header("content-type", img.contentType).send(img.data);
+      return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
     });
 
     app.get(
@@ -143,7 +144,7 @@ export function collectionOpsRoutes({ collection, guard }: { collection: Collect
     const pre = guard({ kinds: ["operator"] });
     app.get("/images/:key", { schema: { tags, security, summary: "A licence image under review", params: imageParam }, preHandler: pre }, async (req, reply) => {
       const img = await collection.image(null, req.params.key);
-      return reply.header("content-type", img.contentType).send(img.data);
+      return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
     });
     app.post("/advance", { schema: { tags, security, summary: "Run the local aggregator's pending asynchronous steps now", response: { 200: envelope(z.object({ finished: z.number().int() })) } }, preHandler: pre }, async () =>
       ok({ finished: await collection.advance() }),

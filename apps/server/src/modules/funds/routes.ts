@@ -27,6 +27,7 @@ import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { sendXlsx, type ExportColumn } from "../../platform/http/export";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
+import { serveUserFile } from "../../platform/storage/serve";
 import { PROOF_MAX_BYTES, type FundsService } from "./service";
 
 const tags = ["funds"];
@@ -83,7 +84,7 @@ function changeRoutes(
 
 async function sendProof(funds: FundsService, req: FastifyRequest<{ Params: { proofId: string } }>, reply: FastifyReply) {
   const proof = await funds.openProof(actorOf(req), req.params.proofId);
-  return reply.header("content-type", proof.contentType).header("content-length", proof.size).header("cache-control", "private, max-age=3600").send(proof.stream);
+  return serveUserFile(reply, { contentType: proof.contentType, size: proof.size, cacheControl: "private, max-age=3600" }, proof.stream);
 }
 
 /** Purchaser funds calls, mounted under /api/card-user/funds. */

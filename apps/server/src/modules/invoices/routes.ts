@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { serveUserFile } from "../../platform/storage/serve";
 import type { InvoicesService } from "./service";
 
 const tags = ["invoices"];
@@ -29,11 +30,8 @@ const pdfQuery = z.object({ red: z.enum(["0", "1"]).optional() });
 const PAGES = ["sale/Invoice", "sale/InvoiceRecord", "sale/TicketSignature"];
 
 function sendPdf(reply: FastifyReply, f: { fileName: string; data: Buffer }) {
-  return reply
-    .header("content-type", "application/pdf")
-    .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(f.fileName)}`)
-    .header("cache-control", "private, no-store")
-    .send(f.data);
+  // A stored file: the same headers as every user file (a PDF is always a download).
+  return serveUserFile(reply, { contentType: "application/pdf", filename: f.fileName, cacheControl: "private, no-store" }, f.data);
 }
 
 /** The merchant's invoice calls (`/api/card-user`): invoiceable amounts, requests, records, titles, settings. */

@@ -45,6 +45,7 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
 import type { FileStorage } from "../../platform/storage";
+import { serveUserFile } from "../../platform/storage/serve";
 import type { BoundAccounts } from "./accounts";
 import type { LocalPlatform } from "./local";
 import type { MiniprogramService } from "./service";
@@ -125,7 +126,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       ok(await mp.quota(actorOf(req), req.params.id)),
     );
     app.get(`${p}/screenshots/:key`, { schema: { tags, security, summary: "A screenshot the reviewer attached to a rejection", params: keyParam }, preHandler: pre }, async (req, reply) =>
-      reply.header("content-type", req.params.key.endsWith(".png") ? "image/png" : "image/jpeg").send(await mp.screenshot(actorOf(req), req.params.key)),
+      serveUserFile(reply, { contentType: req.params.key.endsWith(".png") ? "image/png" : "image/jpeg" }, await mp.screenshot(actorOf(req), req.params.key)),
     );
 
     // The short-video platform's set (Douyin), spec §7 "the same set under tiktok/".
@@ -252,7 +253,7 @@ export function miniprogramOpsRoutes({ mp, sims, storage, guard }: { mp: Minipro
     app.get("/screenshots/:key", { schema: { tags, security, summary: "A screenshot attached to a rejection", params: keyParam }, preHandler: pre }, async (req, reply) => {
       const data = await storage.get(`mp-audit/${req.params.key}`);
       if (!data) throw new AppError(CODE.NOT_FOUND, "error.notFound");
-      return reply.header("content-type", req.params.key.endsWith(".png") ? "image/png" : "image/jpeg").send(data);
+      return serveUserFile(reply, { contentType: req.params.key.endsWith(".png") ? "image/png" : "image/jpeg" }, data);
     });
   };
 }

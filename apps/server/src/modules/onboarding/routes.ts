@@ -40,6 +40,7 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
+import { serveUserFile } from "../../platform/storage/serve";
 import type { SubAccountsService } from "../accounts";
 import type { AgreementsService } from "./agreements";
 import type { ApiCredentialsService } from "./api-credentials";
@@ -110,7 +111,7 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
       { schema: { tags, security, summary: "One of this merchant's uploaded images", params: idParam }, preHandler: realNamePages },
       async (req, reply) => {
         const doc = await realName.readDocument(actorOf(req), Number(req.params.id));
-        return reply.header("content-type", doc.contentType).header("cache-control", "private, no-store").send(doc.data);
+        return serveUserFile(reply, { contentType: doc.contentType, cacheControl: "private, no-store" }, doc.data);
       },
     );
     app.get(
@@ -188,11 +189,9 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
       { schema: { tags, security, summary: "One uploaded letter", params: idParam }, preHandler: letterPages },
       async (req, reply) => {
         const f = await letters.read(actorOf(req), Number(req.params.id));
-        return reply
-          .header("content-type", f.contentType)
-          .header("content-disposition", `inline; filename*=UTF-8''${encodeURIComponent(f.fileName)}`)
-          .header("cache-control", "private, no-store")
-          .send(f.data);
+        // An image letter shows inline; a PDF downloads (a sandboxed PDF would not render, and the page
+        // opens it from a blob anyway).
+        return serveUserFile(reply, { contentType: f.contentType, filename: f.fileName, cacheControl: "private, no-store" }, f.data);
       },
     );
     app.get(
@@ -234,7 +233,7 @@ export function onboardingBranderRoutes({ guard, profile, realName, api, subAcco
     );
     app.get("/brander/profile/logo", { schema: { tags, security, summary: "The logo image (WebP)" }, preHandler: profilePages }, async (req, reply) => {
       const data = await profile.readLogo(actorOf(req));
-      return reply.header("content-type", "image/webp").header("cache-control", "private, max-age=300").send(data);
+      return serveUserFile(reply, { contentType: "image/webp", cacheControl: "private, max-age=300" }, data);
     });
 
     app.get(

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { sendXlsx } from "../../platform/http/export";
+import { serveUserFile } from "../../platform/storage/serve";
 import type { OpsService } from "./service";
 
 const operatorOnly = { kinds: ["operator"] } as const;
@@ -77,7 +78,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       { schema: { tags, security, summary: "A document image of a review item", params: z.object({ id: z.string().regex(/^\d{1,18}$/) }) } },
       async (req, reply) => {
         const doc = await readDocument(Number(req.params.id));
-        return reply.header("content-type", doc.contentType).header("cache-control", "private, no-store").send(doc.data);
+        return serveUserFile(reply, { contentType: doc.contentType, cacheControl: "private, no-store" }, doc.data);
       },
     );
     app.get(
