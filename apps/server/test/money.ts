@@ -50,3 +50,15 @@ export async function fundSup(t: TestApp, m: { merchantId: string }, amount: num
     }),
   );
 }
+
+/**
+ * A merchant that joined `days` ago: automatic payouts of merchants younger than PAYOUT_REVIEW_DAYS wait
+ * for an operator, so tests of the unreviewed T+1 payout use an established merchant.
+ */
+export async function established(t: TestApp, m: { merchantId: string }, days = 60): Promise<void> {
+  await t.ctx.database.db
+    .updateTable("merchants")
+    .set({ created_at: new Date(Date.now() - days * 86_400_000) })
+    .where("id", "=", Number(m.merchantId))
+    .execute();
+}

@@ -86,6 +86,8 @@ export const withdrawal = z.object({
   secondReviewedBy: z.string().nullable(),
   payoutReference: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** Why an automatic payout waits for an operator (above the review threshold, a new merchant), in the reader's language. */
+  reviewReason: z.string().nullable(),
 });
 export type Withdrawal = z.infer<typeof withdrawal>;
 
@@ -108,7 +110,7 @@ export const autoPayoutReq = z.strictObject({
   /** The business day whose closing income is paid out (YYYY-MM-DD, platform time); default yesterday. */
   day: calendarDate().optional(),
 });
-export const autoPayoutReply = z.object({ day: z.string(), created: z.number().int(), skipped: z.number().int() });
+export const autoPayoutReply = z.object({ day: z.string(), created: z.number().int(), held: z.number().int(), skipped: z.number().int() });
 
 /** An operator adds another operator (withdrawals need two different reviewers). */
 export const newOperatorReq = z.strictObject({ email: emailField, password: newPasswordField });

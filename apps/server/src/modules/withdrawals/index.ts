@@ -30,6 +30,8 @@ export async function registerWithdrawals(host: ModuleHost): Promise<Withdrawals
     clock: ctx.clock,
     bank: createLocalBankPayouts(path.join(ctx.config.dataDir, "bank-payouts")),
     dailyLimit: ctx.config.withdrawalsPerDay,
+    reviewAbove: ctx.config.payoutReviewAbove,
+    reviewDays: ctx.config.payoutReviewDays,
   });
   await host.mount("/api/card-brander", merchantWithdrawalRoutes({ withdrawals, guard }));
   await host.mount("/api/ops/withdrawals", opsWithdrawalRoutes({ withdrawals, guard }));

@@ -72,6 +72,7 @@ const WITHDRAWAL_COLUMNS = [
   "first_reviewed_by",
   "second_reviewed_by",
   "payout_reference",
+  "review_reason",
   "created_at",
   "finished_at",
 ] as const;
@@ -91,6 +92,7 @@ export async function insertWithdrawal(
     requestKey: string;
     requestedBy: number | null;
     day: string;
+    reviewReason?: { key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant"; params: Record<string, string | number> } | null;
   },
 ): Promise<number | null> {
   const row = await tx
@@ -107,6 +109,7 @@ export async function insertWithdrawal(
       request_key: w.requestKey,
       requested_by: w.requestedBy,
       request_day: w.day,
+      review_reason: w.reviewReason ? JSON.stringify(w.reviewReason) : null,
     })
     .onConflict((oc) => oc.columns(["merchant_id", "request_key"]).doNothing())
     .returning("id")

@@ -42,7 +42,7 @@ export function merchantWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRout
       async (req) => ok(await withdrawals.saveCard(actorOf(req), req.body)),
     );
     app.get("/withdraws", { schema: { tags, security, summary: "Withdrawal records", querystring: withdrawalQuery, response: { 200: envelope(withdrawalPage) } }, preHandler: pre }, async (req) =>
-      ok(await withdrawals.list(actorOf(req), req.query)),
+      ok(await withdrawals.list(actorOf(req), req.query, req.lang)),
     );
     app.post("/withdraws", { schema: { tags, security, summary: "Request a withdrawal", body: withdrawReq, response: { 200: envelope(withdrawal) } }, preHandler: pre }, async (req) =>
       ok(await withdrawals.request(actorOf(req), req.body)),
@@ -56,7 +56,7 @@ export function opsWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps
   return async (app) => {
     const pre = guard({ kinds: ["operator"] });
     app.get("/", { schema: { tags, security, summary: "Withdrawals of every merchant", querystring: withdrawalQuery, response: { 200: envelope(withdrawalPage) } }, preHandler: pre }, async (req) =>
-      ok(await withdrawals.list(actorOf(req), req.query)),
+      ok(await withdrawals.list(actorOf(req), req.query, req.lang)),
     );
     app.post(
       "/:id/action",

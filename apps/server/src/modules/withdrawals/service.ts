@@ -1,5 +1,7 @@
 import {
   CODE,
+  renderMessage,
+  type Lang,
   type BankCard,
   type BankCardReq,
   type Page,
@@ -18,7 +20,7 @@ import { platformDay, startOfPlatformDay, type Clock } from "../../platform/cloc
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { maskMiddle } from "../funds";
 import { balanceAt, balancesOf, positiveAccounts, post } from "../ledger";
-import { merchantNames, merchantOfActor, type MerchantRow } from "../merchants";
+import { getMerchant, merchantNames, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction, type ReviewOutcome, type ReviewQueue } from "../ops";
 import * as repo from "./repo";
 
@@ -28,6 +30,16 @@ export interface WithdrawalsDeps {
   bank: BankPayouts;
   /** Withdrawals a merchant may request per platform day. */
   dailyLimit: number;
+  /** Automatic payouts above this many minor units wait for an operator's two reviews. */
+  reviewAbove: number;
+  /** Automatic payouts of merchants younger than this many days wait for an operator's two reviews. */
+  reviewDays: number;
+}
+
+/** Why an automatic payout waits for an operator: a message key with its parameters. */
+export interface ReviewReason {
+  key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant";
+  params: Record<string, string | number>;
 }
 
 function nextDay(day: string): string {
@@ -185,11 +197,11 @@ export class WithdrawalsService {
     });
   }
 
-  async list(actor: Actor, q: WithdrawalQuery): Promise<Page<Withdrawal>> {
+  async list(actor: Actor, q: WithdrawalQuery, lang: Lang = "cn"): Promise<Page<Withdrawal>> {
     const isOperator = actor.kind === "operator";
     const merchantId = isOperator ? (q.merchantId !== undefined ? Number(q.merchantId) : undefined) : (await this.merchantOf(actor)).id;
     const { rows, total } = await repo.withdrawalPage(this.deps.db, { merchantId, state: q.state, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
-    return { list: await this.present(rows, isOperator), total, page: q.page, pageSize: q.pageSize };
+    return { list: await this.present(rows, isOperator, lang), total, page: q.page, pageSize: q.pageSize };
   }
 
   /**
@@ -308,9 +320,10 @@ export class WithdrawalsService {
    * or a run on another process, creates nothing new. Merchants with a withdrawal in progress or no
    * approved card are skipped and picked up on a later day.
    */
-  async autoPayout(day = platformDay(new Date(this.deps.clock.now().getTime() - 86_400_000))): Promise<{ day: string; created: number; skipped: number }> {
+  async autoPayout(day = platformDay(new Date(this.deps.clock.now().getTime() - 86_400_000))): Promise<{ day: string; created: number; held: number; skipped: number }> {
     const cutoff = startOfPlatformDay(nextDay(day));
     let created = 0;
+    let held = 0;
     let skipped = 0;
     for (const acc of await positiveAccounts(this.deps.db, "income")) {
       const merchantId = acc.merchantId;
@@ -322,6 +335,7 @@ export class WithdrawalsService {
         continue;
       }
       const requestKey = `auto-${day}`;
+      const review = await this.reviewReason(merchantId, closing, acc.currency);
       try {
         const result = await withTx(this.deps.db, async (tx) => {
           const id = await repo.insertWithdrawal(tx, {
@@ -332,18 +346,24 @@ export class WithdrawalsService {
             cardId: card.id,
             remark: `T+1 ${day}`,
             automatic: true,
-            state: "bank_paying",
+            state: review ? "under_review" : "bank_paying",
             requestKey,
             requestedBy: null,
             day: platformDay(this.deps.clock.now()),
+            reviewReason: review,
           });
           if (id === null) return null;
           await this.hold(tx, { id, merchantId, account: "income", amount: closing, currency: acc.currency }, null);
-          await repo.updateWithdrawal(tx, id, { state: "bank_paying", payoutReference: payoutReference(id) });
+          // A payout that waits goes through the operators' two reviews as a requested withdrawal does.
+          if (!review) await repo.updateWithdrawal(tx, id, { state: "bank_paying", payoutReference: payoutReference(id) });
           return repo.findWithdrawal(tx, id);
         });
         if (!result) {
           skipped++;
+          continue;
+        }
+        if (review) {
+          held++;
           continue;
         }
         await this.sendToBank(result, payoutReference(result.id));
@@ -357,7 +377,20 @@ export class WithdrawalsService {
         throw err;
       }
     }
-    return { day, created, skipped };
+    return { day, created, held, skipped };
+  }
+
+  /**
+   * Whether an automatic payout must wait for an operator: a large amount, or a merchant too new to trust
+   * with money leaving the platform unreviewed (the classic pattern of a fraudulent seller: join, sell,
+   * cash out, vanish).
+   */
+  private async reviewReason(merchantId: number, amount: number, currency: string): Promise<ReviewReason | null> {
+    if (amount > this.deps.reviewAbove) return { key: "withdraw.review.aboveThreshold", params: { amount: formatMoney(amount, currency), threshold: formatMoney(this.deps.reviewAbove, currency) } };
+    const m = await getMerchant(this.deps.db, merchantId);
+    const joined = m ? new Date(m.created_at).getTime() : 0;
+    if (this.deps.clock.now().getTime() - joined < this.deps.reviewDays * 86_400_000) return { key: "withdraw.review.newMerchant", params: { days: this.deps.reviewDays } };
+    return null;
   }
 
   private async presentOne(row: repo.WithdrawalRow | undefined, unmasked: boolean): Promise<Withdrawal> {
@@ -366,7 +399,7 @@ export class WithdrawalsService {
     return w;
   }
 
-  private async present(rows: repo.WithdrawalRow[], unmasked: boolean): Promise<Withdrawal[]> {
+  private async present(rows: repo.WithdrawalRow[], unmasked: boolean, lang: Lang = "cn"): Promise<Withdrawal[]> {
     const names = await merchantNames(this.deps.db, rows.map((r) => r.merchant_id));
     const out: Withdrawal[] = [];
     for (const r of rows) {
@@ -392,10 +425,17 @@ export class WithdrawalsService {
         secondReviewedBy: r.second_reviewed_by === null ? null : String(r.second_reviewed_by),
         payoutReference: r.payout_reference,
         finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+        reviewReason: r.review_reason ? renderMessage(r.review_reason.key, lang, r.review_reason.params) : null,
       });
     }
     return out;
   }
+}
+
+const SYMBOLS: Record<string, string> = { CNY: "¥", USD: "US$", HKD: "HK$" };
+/** An amount as a person reads it in a message: ¥50,000.00. */
+function formatMoney(minor: number, currency: string): string {
+  return `${SYMBOLS[currency] ?? currency}${(minor / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
 function payoutReference(id: number): string {

@@ -3,6 +3,7 @@ import { registerMerchant, startTestApp, type TestApp } from "../../../test/harn
 import { registerOperator } from "../../../test/operators";
 import { withTx } from "../../db/tx";
 import { checkInvariants, post } from "../ledger";
+import { established } from "../../../test/money";
 
 /** On the PostgreSQL server only: withdrawals racing each other and the T+1 run racing itself. */
 let t: TestApp;
@@ -72,6 +73,7 @@ it("two operators racing to pay and to fail one payout: one wins, money moves on
 
 it("the T+1 run started five times at once pays each supplier once", async () => {
   const m = await registerMerchant(t);
+  await established(t, m);
   await t.call("POST", `/api/ops/funds/merchants/${m.merchantId}/credit`, { token: ops.token, body: { amount: 1, reason: "warm-up", requestKey: `warm-${m.merchantId}` } });
   const saved = await t.call<{ id: string }>("POST", "/api/card-brander/withdraws/card", { token: m.token, body: card });
   await t.call("POST", `/api/ops/queues/bankCard/items/${saved.body.data.id}/approve`, { token: ops.token });

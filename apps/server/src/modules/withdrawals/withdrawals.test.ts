@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { income } from "../../../test/money";
+import { established, income } from "../../../test/money";
 import { checkInvariants } from "../ledger";
 
 let t: TestApp;
@@ -159,6 +159,8 @@ describe("T+1 automatic payout", () => {
   it("pays yesterday's closing income to the approved card once, however often it runs", async () => {
     const m = await registerMerchant(t);
     const noCard = await registerMerchant(t);
+    await established(t, m);
+    await established(t, noCard);
     await income(t, m, 30_000);
     await income(t, noCard, 5_000);
     await approvedCard(m);
@@ -180,6 +182,45 @@ describe("T+1 automatic payout", () => {
     expect(past.body.code).toBe(1);
     expect((await t.call<{ total: number }>("GET", "/api/card-brander/withdraws", { token: m.token })).body.data.total).toBe(1);
     expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
+  });
+});
+
+describe("guarded payouts", () => {
+  const today = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+  const listOf = async (m: { token: string }, lang: "en" | "cn" = "en") => (await t.call<{ list: (W & { reviewReason: string | null })[] }>("GET", "/api/card-brander/withdraws", { token: m.token, lang })).body.data.list;
+
+  it("a new merchant's automatic payout waits for the operators' two reviews, and says why", async () => {
+    const m = await registerMerchant(t);
+    await income(t, m, 12_000);
+    await approvedCard(m);
+    const run = await t.call<{ created: number; held: number }>("POST", "/api/ops/withdrawals/autoPayout", { token: opsA.token, body: { day: today() } });
+    expect(run.body.data.held).toBeGreaterThanOrEqual(1);
+    const [w] = await listOf(m);
+    expect(w).toMatchObject({ automatic: true, state: "under_review", amount: { amount: 12_000 }, payoutReference: null });
+    expect(w?.reviewReason).toBe("The merchant joined less than 30 days ago: its automatic payout waits for an operator");
+    expect((await listOf(m, "cn"))[0]?.reviewReason).toBe("商户入驻不满 30 天，自动结算待运营审核");
+    // The money is held, not paid: nothing went to the bank until two operators agree.
+    expect(await balances(m)).toMatchObject({ income: { amount: 0 } });
+    const dir = path.join(t.config.dataDir, "bank-payouts");
+    const files = existsSync(dir) ? readdirSync(dir).flatMap((d) => readdirSync(path.join(dir, d))) : [];
+    expect(files).not.toContain(`PAY${String(w?.id).padStart(10, "0")}.csv`);
+    await t.call("POST", `/api/ops/withdrawals/${w?.id}/action`, { token: opsA.token, body: { action: "firstReview" } });
+    const second = await t.call<W>("POST", `/api/ops/withdrawals/${w?.id}/action`, { token: opsB.token, body: { action: "secondReview" } });
+    expect(second.body.data.state).toBe("bank_paying");
+    expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
+  });
+
+  it("a payout above PAYOUT_REVIEW_ABOVE waits even for an established merchant", async () => {
+    const m = await registerMerchant(t);
+    await established(t, m);
+    await income(t, m, 5_000_001);
+    await approvedCard(m);
+    await t.call("POST", "/api/ops/withdrawals/autoPayout", { token: opsA.token, body: { day: today() } });
+    const [w] = await listOf(m);
+    expect(w).toMatchObject({ state: "under_review", amount: { amount: 5_000_001 } });
+    expect(w?.reviewReason).toBe("The automatic payout of ¥50,000.01 is above the review threshold of ¥50,000.00: it waits for an operator");
+    const ops = await t.call<{ list: (W & { reviewReason: string | null })[] }>("GET", `/api/ops/withdrawals?merchantId=${m.merchantId}`, { token: opsA.token, lang: "en" });
+    expect(ops.body.data.list[0]?.reviewReason).toContain("above the review threshold");
   });
 });
 
