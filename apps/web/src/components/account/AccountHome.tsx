@@ -37,7 +37,9 @@ function BalanceCard({ title, hint, money, testId }: { title: string; hint: stri
 function Balances({ info, role }: { info: UserInfo; role: HomeRole }) {
   const { t } = useTranslation();
   if (!info.balances) return null;
-  const { sup, reserve, income } = info.balances;
+  const { sup, reserve, income, sandboxIncome } = info.balances;
+  // Test money from the sandbox payment adapter is shown apart, and only when there is some.
+  const sandbox = sandboxIncome.amount !== 0 ? [{ key: "sandbox", title: t("home.sandboxBalance"), hint: t("home.sandboxBalanceHint"), money: sandboxIncome }] : [];
   // A service provider holds no SUP or reserve money of its own: only the account its income lands in.
   const cards =
     role === "providers"
@@ -46,10 +48,12 @@ function Balances({ info, role }: { info: UserInfo; role: HomeRole }) {
       ? [
           { key: "sup", title: t("home.supBalance"), hint: t("home.supBalanceHint"), money: sup },
           { key: "reserve", title: t("home.reserveBalance"), hint: t("home.reserveBalanceHint"), money: reserve },
+          ...sandbox,
         ]
       : [
           { key: "income", title: t("home.accountBalance"), hint: t("home.accountBalanceHint"), money: income },
           { key: "sup", title: t("home.supBalance"), hint: t("home.supplierSupHint"), money: sup },
+          ...sandbox,
         ];
   return (
     <Row gutter={[16, 16]}>

@@ -44,7 +44,11 @@ export function WithdrawalList({ scope, header, actions }: { scope: "mine" | "op
     {
       title: t("withdraw.col.remark"),
       key: "remark",
-      render: (_: unknown, r) => (r.failReason ? <Tooltip title={r.failReason}>{r.failReason}</Tooltip> : r.remark || "-"),
+      render: (_: unknown, r) => {
+        // A held automatic payout says why it waits for the operators (threshold, new merchant).
+        const text = r.failReason ?? (r.state === "under_review" || r.state === "first_review_passed" ? r.reviewReason : null);
+        return text ? <Tooltip title={text}>{text}</Tooltip> : r.remark || "-";
+      },
     },
     ...(scope === "ops" ? [{ title: t("withdraw.col.reference"), dataIndex: "payoutReference", render: (v: string | null) => v ?? "-" }] : []),
     ...(actions ? [{ title: t("funds.col.actions"), key: "actions", render: (_: unknown, r: Withdrawal) => actions(r) }] : []),
