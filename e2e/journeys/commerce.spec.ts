@@ -147,11 +147,16 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await brandPage.goto("/business/OrderRelated?tab=aftersales");
   const caseRow = brandPage.locator(".ant-table-row").filter({ hasText: name });
   await expect(caseRow).toContainText("已申请");
-  await confirmPopconfirm(brandPage, caseRow.getByRole("button", { name: "同意" }), /确\s?定|OK/);
+  // Agreeing to a return names the return address (issue 37); the buyer is shown it.
+  const agree = brandPage.locator(".ant-modal").filter({ hasText: "同意" });
+  await openWith(caseRow.getByRole("button", { name: "同意" }), agree);
+  await agree.getByLabel("退货地址").fill("退货仓 张三 13800138000 杭州市西湖区文三路1号");
+  await clickUntil(agree.getByRole("button", { name: /确\s?定|OK/ }), () => expect(agree).toBeHidden({ timeout: 3_000 }), 30_000);
   await expect(caseRow).toContainText("已同意，待退货");
 
   await buyerPage.goto("/sale/OnlineRefundSheet");
   const myCase = buyerPage.locator(".ant-table-row").filter({ hasText: name });
+  await expect(myCase).toContainText("杭州市西湖区文三路1号");
   const back = buyerPage.locator(".ant-modal").filter({ hasText: "寄回商品" });
   await openWith(myCase.getByRole("button", { name: "寄回" }), back);
   await chooseOption(buyerPage, buyerPage.getByRole("combobox", { name: "company" }), "中通快递", { search: true });

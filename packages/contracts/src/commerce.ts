@@ -310,6 +310,8 @@ export const aftersaleDisposeReq = z.object({
   id: idLike,
   action: z.enum(AFTERSALE_ACTIONS, { error: "validation.invalidParameter" }),
   reason: text(200).optional(),
+  /** Agreeing to a return: where the buyer sends the goods (recipient, phone, address). */
+  returnAddress: text(200).optional(),
 });
 export const aftersalePagerReq = legacyPager.extend({ state: z.enum(AFTERSALE_STATES).optional(), orderNo: text(40).optional() });
 export const aftersaleQuery = pageQuery.extend({ state: z.enum(AFTERSALE_STATES).optional() });
@@ -329,7 +331,11 @@ export const aftersale = z.object({
   reason: z.string(),
   sellerReason: z.string().nullable(),
   returnCompany: z.string().nullable(),
+  /** The courier's name (中通快递), not its code. */
+  returnCompanyName: z.string().nullable(),
   returnWaybill: z.string().nullable(),
+  /** Where the goods go back to: set when the brand agrees to a return. */
+  returnAddress: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   refundedAt: z.string().nullable(),

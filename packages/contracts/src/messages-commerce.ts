@@ -60,6 +60,12 @@ export const COMMERCE_MESSAGES = {
     tw: "退款金額不能超過可退金額{{max}}",
     en: "The refund cannot exceed the refundable amount {{max}}",
   },
+  "commerce.refundOverUnits": {
+    cn: "退款金额不能超过退回的{{quantity}}件商品实付金额{{max}}",
+    tw: "退款金額不能超過退回的{{quantity}}件商品實付金額{{max}}",
+    en: "The refund cannot exceed {{max}}, what was paid for the {{quantity}} unit(s) returned",
+  },
+  "commerce.returnAddressRequired": { cn: "同意退货请填写退货地址", tw: "同意退貨請填寫退貨地址", en: "Please give the return address to agree to a return" },
   "commerce.quantityTooHigh": { cn: "申请数量超过购买数量", tw: "申請數量超過購買數量", en: "More than the quantity bought" },
   "commerce.afterSaleExists": { cn: "该商品已有售后申请", tw: "該商品已有售後申請", en: "This item already has an after-sales request" },
   "commerce.afterSaleNotAllowed": { cn: "订单未付款或已关闭，不能申请售后", tw: "訂單未付款或已關閉，不能申請售後", en: "An unpaid or closed order has no after-sales" },

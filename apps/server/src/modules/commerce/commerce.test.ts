@@ -27,7 +27,7 @@ interface Order {
   payAmount: { amount: number };
   freight: { amount: number };
   refundedAmount: { amount: number };
-  items: { id: string; quantity: number; amount: { amount: number } }[];
+  items: { id: string; quantity: number; unitPrice: { amount: number }; amount: { amount: number } }[];
   shipment: { id: string; waybillNo: string; state: number | null; events: { state: number; context: string }[] } | null;
   consignee: { regionNames: string } | null;
   autoConfirmAt: string | null;
@@ -327,15 +327,21 @@ describe("after-sales", () => {
     const o = (await order(p, [{ skuId: sku(goods, "Red", "M").id, quantity: 2 }, { skuId: sku(goods, "Blue", "L").id, quantity: 1 }])).body.data;
     await t.call("POST", `/api/card-user/commerce/orders/${o.id}/pay`, { token: p.token });
     await legacy(brand, "order/express/create", { orderId: o.id, companyCode: "yunda" });
+    tokens.set(o.id, p.token);
     return { brand, goods, p, o };
   }
+  const tokens = new Map<string, string>();
+  const p0 = (o: Order) => tokens.get(o.id) ?? "";
 
   it("return and refund to the end: agree, ship back, receive; the money and the stock come back once", async () => {
     const { brand, goods, p, o } = await receivedOrder();
     const line = o.items[0];
     if (!line) throw new Error("no line");
-    const tooMuch = await t.call("POST", "/api/card-user/commerce/aftersales", { token: p.token, body: { orderItemId: line.id, way: "return_and_refund", quantity: 1, amount: line.amount.amount + 1, reason: "Too small", requestKey: key() }, lang: "en" });
-    expect(tooMuch.body.msg).toBe(`The refund cannot exceed the refundable amount ${(line.amount.amount / 100).toFixed(2)}`);
+    // One of two units returned: at most what was paid for that one unit (issue 37: 1 unit worth 59.00 is never refunded more).
+    const tooMuch = await t.call("POST", "/api/card-user/commerce/aftersales", { token: p.token, body: { orderItemId: line.id, way: "return_and_refund", quantity: 1, amount: line.unitPrice.amount + 1, reason: "Too small", requestKey: key() }, lang: "en" });
+    expect([tooMuch.status, tooMuch.body.msg]).toEqual([400, `The refund cannot exceed ${(line.unitPrice.amount / 100).toFixed(2)}, what was paid for the 1 unit(s) returned`]);
+    const tooMuchCn = await t.call("POST", "/api/card-user/commerce/aftersales", { token: p.token, body: { orderItemId: line.id, way: "return_and_refund", quantity: 1, amount: line.amount.amount, reason: "Too small", requestKey: key() }, lang: "cn" });
+    expect(tooMuchCn.body.msg).toBe(`退款金额不能超过退回的1件商品实付金额${(line.unitPrice.amount / 100).toFixed(2)}`);
     const applied = await t.call<Aftersale>("POST", "/api/card-user/commerce/aftersales", { token: p.token, body: { orderItemId: line.id, way: "return_and_refund", quantity: 1, amount: 5_900, reason: "Too small", requestKey: key() } });
     expect(applied.body.data.state).toBe("apply");
     const second = await t.call("POST", "/api/card-user/commerce/aftersales", { token: p.token, body: { orderItemId: line.id, way: "refund", quantity: 1, amount: 100, reason: "again", requestKey: key() }, lang: "cn" });
@@ -346,9 +352,15 @@ describe("after-sales", () => {
     const other = await registerMerchant(t);
     expect((await legacy(other, "afterservice/dispose", { id, action: "agree" })).status).toBe(404);
     expect((await legacy(brand, "afterservice/dispose", { id, action: "receive" })).status).toBe(409);
-    expect((await legacy<Aftersale>(brand, "afterservice/dispose", { id, action: "agree" })).body.data.state).toBe("seller_agree");
-    const shipped = await t.call<Aftersale>("POST", `/api/card-user/commerce/aftersales/${id}/ship`, { token: p.token, body: { companyCode: "yunda", waybillNo: "YD998877665544" } });
-    expect(shipped.body.data.state).toBe("buyer_delivery");
+    // Agreeing to a return names where the goods go back; the buyer is shown it.
+    const noAddress = await legacy(brand, "afterservice/dispose", { id, action: "agree" }, "tw");
+    expect([noAddress.status, noAddress.body.msg]).toEqual([400, "同意退貨請填寫退貨地址"]);
+    expect((await legacy<Aftersale>(brand, "afterservice/dispose", { id, action: "agree", returnAddress: "Tee Returns, 13800138000, 1 Wensan Road, Hangzhou" })).body.data.state).toBe("seller_agree");
+    const seen = await t.call<{ list: Aftersale[] }>("GET", "/api/card-user/commerce/aftersales", { token: p.token });
+    expect(seen.body.data.list.find((a) => a.id === id)).toMatchObject({ state: "seller_agree", returnAddress: "Tee Returns, 13800138000, 1 Wensan Road, Hangzhou" });
+    const shipped = await t.call<Aftersale>("POST", `/api/card-user/commerce/aftersales/${id}/ship`, { token: p.token, body: { companyCode: "zhongtong", waybillNo: "ZT998877665544" } });
+    // The courier shows by its name, not its code.
+    expect(shipped.body.data).toMatchObject({ state: "buyer_delivery", returnCompany: "zhongtong", returnCompanyName: "中通快递" });
     const pager = await legacy<{ list: Aftersale[] }>(brand, "afterservice/pager", { state: "buyer_delivery" });
     expect(pager.body.data.list.map((a) => a.id)).toEqual([id]);
     const supBefore = await supOf(p);
@@ -363,6 +375,34 @@ describe("after-sales", () => {
     await t.call("POST", `/api/card-user/commerce/orders/${o.id}/confirm`, { token: p.token });
     expect(await incomeOf(brand)).toBe(o.payAmount.amount - 5_900);
     void goods;
+  });
+
+  it("a return refunds what was paid for its units; the freight only with the order's last units (issue 37)", async () => {
+    const { brand, o } = await receivedOrder();
+    const [red, blue] = o.items;
+    if (!red || !blue) throw new Error("no lines");
+    const apply = (line: typeof red, quantity: number, amount: number) =>
+      t.call<Aftersale>("POST", "/api/card-user/commerce/aftersales", { token: p0(o), body: { orderItemId: line.id, way: "return_and_refund", quantity, amount, reason: "Return", requestKey: key() }, lang: "en" });
+    // The whole red line (2 units) but not the blue one: the freight stays.
+    const withFreight = await apply(red, 2, red.amount.amount + o.freight.amount);
+    expect([withFreight.status, withFreight.body.msg]).toEqual([400, `The refund cannot exceed ${(red.amount.amount / 100).toFixed(2)}, what was paid for the 2 unit(s) returned`]);
+    const redCase = await apply(red, 2, red.amount.amount);
+    expect(redCase.body.code).toBe(1);
+    const address = "Tee Returns, 13800138000, 1 Wensan Road, Hangzhou";
+    expect((await legacy<Aftersale>(brand, "afterservice/dispose", { id: redCase.body.data.id, action: "agree", returnAddress: address })).body.data.state).toBe("seller_agree");
+    await t.call("POST", `/api/card-user/commerce/aftersales/${redCase.body.data.id}/ship`, { token: p0(o), body: { companyCode: "zhongtong", waybillNo: "ZT112233445566" } });
+    expect((await legacy<Aftersale>(brand, "afterservice/dispose", { id: redCase.body.data.id, action: "receive" })).body.data.state).toBe("complete");
+    // The last unit of the order: its price and the freight, not a cent more.
+    const over = await apply(blue, 1, blue.amount.amount + o.freight.amount + 1);
+    expect(over.body.msg).toBe(`The refund cannot exceed ${((blue.amount.amount + o.freight.amount) / 100).toFixed(2)}, what was paid for the 1 unit(s) returned`);
+    const last = await apply(blue, 1, blue.amount.amount + o.freight.amount);
+    expect(last.body.code).toBe(1);
+    expect((await legacy<Aftersale>(brand, "afterservice/dispose", { id: last.body.data.id, action: "agree", returnAddress: address })).body.data.state).toBe("seller_agree");
+    expect((await t.call<Aftersale>("POST", `/api/card-user/commerce/aftersales/${last.body.data.id}/ship`, { token: p0(o), body: { companyCode: "yunda", waybillNo: "YD112233445566" } })).body.data.state).toBe("buyer_delivery");
+    const received = await legacy<Aftersale>(brand, "afterservice/dispose", { id: last.body.data.id, action: "receive" });
+    expect([received.body.code, received.body.data.state]).toEqual([1, "complete"]);
+    const after = await t.call<Order>("GET", `/api/card-user/commerce/orders/${o.id}`, { token: p0(o) });
+    expect(after.body.data.refundedAmount.amount).toBe(o.payAmount.amount);
   });
 
   it("refund only before shipping closes a fully refunded order and returns the stock; declined and cancelled cases may be followed by another", async () => {

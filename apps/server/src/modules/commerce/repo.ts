@@ -434,6 +434,17 @@ export function companies(db: Executor, name?: string) {
   return q.execute();
 }
 
+/** Couriers' names by code (中通快递 for zhongtong), for replies that show a courier. */
+export async function companyNames(db: Executor, codes: string[]): Promise<Map<string, string>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db.selectFrom("commerce_express_companies").select(["code", "name"]).where("code", "in", [...new Set(codes)]).execute();
+  return new Map(rows.map((r) => [r.code, r.name]));
+}
+
+export function itemsOfOrder(db: Executor, orderId: number) {
+  return db.selectFrom("commerce_order_items").select(["id", "quantity", "returned_qty"]).where("order_id", "=", orderId).execute();
+}
+
 export function companyOf(db: Executor, code: string) {
   return db.selectFrom("commerce_express_companies").selectAll().where("code", "=", code).executeTakeFirst();
 }
@@ -608,7 +619,7 @@ export function lockAftersale(tx: Executor, id: number) {
 }
 export type AftersaleRow = NonNullable<Awaited<ReturnType<typeof lockAftersale>>>;
 
-export async function setAftersale(tx: Executor, id: number, c: { state: AfterSaleStateCol; sellerReason?: string; returnCompany?: string; returnWaybill?: string; refundedAt?: Date; now: Date }): Promise<void> {
+export async function setAftersale(tx: Executor, id: number, c: { state: AfterSaleStateCol; sellerReason?: string; returnCompany?: string; returnWaybill?: string; returnAddress?: string; refundedAt?: Date; now: Date }): Promise<void> {
   await tx
     .updateTable("commerce_aftersales")
     .set({
@@ -616,6 +627,7 @@ export async function setAftersale(tx: Executor, id: number, c: { state: AfterSa
       ...(c.sellerReason !== undefined && { seller_reason: c.sellerReason }),
       ...(c.returnCompany !== undefined && { return_company: c.returnCompany }),
       ...(c.returnWaybill !== undefined && { return_waybill: c.returnWaybill }),
+      ...(c.returnAddress !== undefined && { return_address: c.returnAddress }),
       ...(c.refundedAt !== undefined && { refunded_at: c.refundedAt }),
       updated_at: c.now,
     })

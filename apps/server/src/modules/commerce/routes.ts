@@ -112,7 +112,7 @@ export function legacyCommerceRoutes({ commerce, guard }: { commerce: CommerceSe
       ok(await commerce.aftersales(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
     );
     app.post("/afterservice/dispose", { schema: { tags, security, summary: "Agree, disagree, receive the goods back (refund) or refuse them", body: aftersaleDisposeReq, response: { 200: envelope(aftersale) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.dispose(actorOf(req), Number(req.body.id), req.body.action, req.body.reason)),
+      ok(await commerce.dispose(actorOf(req), Number(req.body.id), req.body.action, req.body.reason, req.body.returnAddress)),
     );
   };
 }

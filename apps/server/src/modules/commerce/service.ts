@@ -805,8 +805,8 @@ export class CommerceService {
       if (req.way === "return_and_refund" && o.state === "to_ship") throw invalid("commerce.returnNeedsShipment", "way");
       if (await repo.liveAftersaleOfItem(tx, item.id)) throw conflict("commerce.afterSaleExists");
       if (req.quantity > item.quantity - item.returned_qty) throw invalid("commerce.quantityTooHigh", "quantity");
-      const refundable = Math.min(item.amount - item.refunded, o.pay_amount - o.refunded_amount);
-      if (req.amount > refundable) throw invalid("commerce.refundTooHigh", "amount", { max: yuan(refundable) });
+      const refundable = await refundCap(tx, o, item, req.quantity);
+      if (req.amount > refundable) throw invalid("commerce.refundOverUnits", "amount", { max: yuan(refundable), quantity: req.quantity });
       let created: number | null;
       try {
         created = await repo.insertAftersale(tx, { orderId: o.id, orderItemId: item.id, purchaserId, brandId: o.brand_id, way: req.way, quantity: req.quantity, amount: req.amount, currency: o.currency, reason: req.reason, requestKey: req.requestKey, now });
@@ -827,7 +827,7 @@ export class CommerceService {
    * back (refund, stock returned), refuse them. Each under the case's row lock, so a decision raced many
    * times lands once and the refund moves money once.
    */
-  async dispose(actor: Actor, id: number, action: AfterSaleAction, reason?: string): Promise<Aftersale> {
+  async dispose(actor: Actor, id: number, action: AfterSaleAction, reason?: string, returnAddress?: string): Promise<Aftersale> {
     const brandId = tenantOf(actor);
     const now = this.now();
     await withTx(this.db, async (tx) => {
@@ -836,9 +836,11 @@ export class CommerceService {
       const expected = action === "agree" || action === "disagree" ? "apply" : "buyer_delivery";
       if (a.state !== expected) throw conflict("commerce.afterSaleState");
       if ((action === "disagree" || action === "refuse") && !reason) throw invalid("commerce.reasonEmpty", "reason");
+      // The buyer is shown where to send the goods: agreeing to a return names the address.
+      if (action === "agree" && a.way === "return_and_refund" && !returnAddress) throw invalid("commerce.returnAddressRequired", "returnAddress");
       if (action === "disagree") await repo.setAftersale(tx, id, { state: "seller_disagree", sellerReason: reason ?? "", now });
       else if (action === "refuse") await repo.setAftersale(tx, id, { state: "seller_refuse", sellerReason: reason ?? "", now });
-      else if (action === "agree" && a.way === "return_and_refund") await repo.setAftersale(tx, id, { state: "seller_agree", ...(reason && { sellerReason: reason }), now });
+      else if (action === "agree" && a.way === "return_and_refund") await repo.setAftersale(tx, id, { state: "seller_agree", ...(reason && { sellerReason: reason }), returnAddress: returnAddress ?? "", now });
       else await this.refund(tx, a, actor.userId, now);
       await audit(tx, { actorUserId: actor.userId, action: `commerce.aftersale.${action}`, subjectType: "commerce_aftersale", subjectId: id });
     });
@@ -850,8 +852,9 @@ export class CommerceService {
     const o = await repo.lockOrder(tx, a.order_id);
     const item = await repo.lockItem(tx, a.order_item_id);
     if (!o || !item) throw notFoundOrder();
-    const refundable = Math.min(item.amount - item.refunded, o.pay_amount - o.refunded_amount);
-    if (a.amount > refundable) throw invalid("commerce.refundTooHigh", "amount", { max: yuan(refundable) });
+    // Checked again at the decision: other cases of the order may have been refunded since the application.
+    const refundable = await refundCap(tx, o, item, a.quantity);
+    if (a.amount > refundable) throw invalid("commerce.refundOverUnits", "amount", { max: yuan(refundable), quantity: a.quantity });
     const settled = o.state === "completed";
     await post(tx, {
       idempotencyKey: `commerce:aftersale:${a.id}`,
@@ -866,7 +869,8 @@ export class CommerceService {
       ],
     });
     const goodsBack = a.way === "return_and_refund" || o.state === "to_ship";
-    await repo.refundItem(tx, item.id, a.amount, goodsBack ? a.quantity : 0);
+    // The line records what came back of its goods' price; a freight share refunded with the order's last units is the order's.
+    await repo.refundItem(tx, item.id, Math.min(a.amount, item.amount - item.refunded), goodsBack ? a.quantity : 0);
     if (goodsBack) await repo.giveStock(tx, item.sku_id, a.quantity);
     const fullyRefunded = o.refunded_amount + a.amount >= o.pay_amount;
     await repo.setOrder(tx, o.id, { refundedDelta: a.amount, ...(fullyRefunded && o.state !== "completed" && { state: "closed", closedAt: now, closeReason: "after-sales refund" }), now });
@@ -914,6 +918,7 @@ export class CommerceService {
   private async presentAftersales(rows: repo.AftersaleListRow[]): Promise<Aftersale[]> {
     const items = new Map((await repo.itemsById(this.db, rows.map((r) => r.order_item_id))).map((i) => [i.id, i]));
     const names = await this.names(rows.flatMap((r) => [r.purchaser_id, r.brand_id]));
+    const companies = await repo.companyNames(this.db, rows.flatMap((r) => (r.return_company === null ? [] : [r.return_company])));
     return rows.map((a) => ({
       id: String(a.id),
       orderId: String(a.order_id),
@@ -930,7 +935,9 @@ export class CommerceService {
       reason: a.reason,
       sellerReason: a.seller_reason,
       returnCompany: a.return_company,
+      returnCompanyName: a.return_company === null ? null : (companies.get(a.return_company) ?? a.return_company),
       returnWaybill: a.return_waybill,
+      returnAddress: a.return_address,
       createdAt: new Date(a.created_at).toISOString(),
       updatedAt: new Date(a.updated_at).toISOString(),
       refundedAt: iso(a.refunded_at),
@@ -984,6 +991,25 @@ export function freightOf(skus: { freight_first: number; freight_extra: number; 
   const extra = Math.max(0, ...skus.map((s) => s.freight_extra));
   const kg = Math.max(1, Math.ceil(weightG / 1000));
   return first + extra * (kg - 1);
+}
+
+/**
+ * The most an after-sales case may refund (issue 37): what was paid for the units it concerns, their share
+ * of the line's paid amount (the order's paid goods amount spread over its lines by price, so a discount
+ * is shared; the line's last units take the rounding remainder), plus the freight only when these are the
+ * last units of the whole order still out (freight is refunded when everything comes back), and never more
+ * than the order still holds. Under the order's and the line's locks.
+ */
+async function refundCap(tx: Tx, o: repo.OrderRow, item: repo.ItemRow, quantity: number): Promise<number> {
+  const lines = await repo.itemsOfOrder(tx, o.id);
+  const paidGoods = o.pay_amount - o.freight;
+  const linePaid = o.goods_amount > 0 ? Math.floor((item.amount * paidGoods) / o.goods_amount) : 0;
+  const left = item.quantity - item.returned_qty;
+  const units = Math.min(quantity, left);
+  const lastOfLine = units >= left;
+  const share = lastOfLine ? linePaid - item.refunded : Math.min(linePaid - item.refunded, Math.floor((linePaid * units) / item.quantity));
+  const lastOfOrder = lastOfLine && lines.every((l) => l.id === item.id || l.returned_qty >= l.quantity);
+  return Math.max(0, Math.min(o.pay_amount - o.refunded_amount, share + (lastOfOrder ? o.freight : 0)));
 }
 
 /** An order number: CM, the Beijing time to the second and six random digits. */

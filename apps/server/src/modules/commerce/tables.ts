@@ -157,6 +157,8 @@ export interface CommerceAftersalesTable {
   seller_reason: string | null;
   return_company: string | null;
   return_waybill: string | null;
+  /** Where the goods go back to, given by the brand when it agrees to a return (migration 0119). */
+  return_address: ColumnType<string | null, string | null | undefined, string | null>;
   request_key: string;
   created_at: Timestamp;
   updated_at: Timestamp;

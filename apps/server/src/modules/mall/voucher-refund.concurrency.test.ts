@@ -45,7 +45,7 @@ async function boughtVoucher(): Promise<{ order: MallOrder; number: string; secr
   const paid = await t.call<MallOrder>("POST", "/api/mall/shop/checkout", { headers: c.headers, body: { lines: [{ kind: "goods", id: voucherSelf, quantity: 1 }], payMethod: "wallet", requestKey: key() } });
   expect(paid.body.code).toBe(1);
   const d = paid.body.data.deliveries[0];
-  if (!d?.cardSecret) throw new Error("no voucher delivered");
+  if (!d?.cardSecret || !d.cardNumber) throw new Error("no voucher delivered");
   const row = await db().selectFrom("mall_deliveries").select("card_id").where("order_id", "=", Number(paid.body.data.id)).executeTakeFirstOrThrow();
   return { order: paid.body.data, number: d.cardNumber, secret: d.cardSecret, cardId: Number(row.card_id) };
 }

@@ -110,7 +110,8 @@ function Aftersales() {
   const [asking, setAsking] = useState<{ id: string; action: AfterSaleAction } | null>(null);
   const [reason, setReason] = useState("");
   const dispose = async (id: string, action: AfterSaleAction, why?: string) => {
-    const r = await brandApi.dispose(id, action, why);
+    // Agreeing to a return names where the goods go back (the buyer is shown it); the other answers give a reason.
+    const r = action === "agree" ? await brandApi.dispose(id, action, undefined, why) : await brandApi.dispose(id, action, why);
     if (r?.ok) {
       void message.success(t("commerce.as.done"));
       setAsking(null);
@@ -126,7 +127,7 @@ function Aftersales() {
     { title: t("commerce.as.amount"), dataIndex: "amount", width: 110, align: "right", render: (m: Aftersale["amount"]) => formatMoney(m) },
     { title: t("commerce.status"), dataIndex: "state", width: 150, render: (s: AfterSaleState) => <AftersaleStateTag state={s} t={t} /> },
     { title: t("commerce.as.reason"), dataIndex: "reason", width: 180 },
-    { title: t("commerce.waybillNo"), key: "ret", width: 180, render: (_: unknown, a) => (a.returnWaybill ? `${a.returnCompany ?? ""} ${a.returnWaybill}` : "—") },
+    { title: t("commerce.waybillNo"), key: "ret", width: 180, render: (_: unknown, a) => (a.returnWaybill ? `${a.returnCompanyName ?? ""} ${a.returnWaybill}` : "—") },
     {
       title: t("commerce.actions"),
       key: "actions",
@@ -136,11 +137,17 @@ function Aftersales() {
         <Space size={0} wrap>
           {a.state === "apply" && (
             <>
-              <Popconfirm title={t("commerce.as.agree")} onConfirm={() => void dispose(a.id, "agree")}>
-                <Button type="link" size="small">
+              {a.way === "return_and_refund" ? (
+                <Button type="link" size="small" onClick={() => setAsking({ id: a.id, action: "agree" })}>
                   {t("commerce.as.agree")}
                 </Button>
-              </Popconfirm>
+              ) : (
+                <Popconfirm title={t("commerce.as.agree")} onConfirm={() => void dispose(a.id, "agree")}>
+                  <Button type="link" size="small">
+                    {t("commerce.as.agree")}
+                  </Button>
+                </Popconfirm>
+              )}
               <Button type="link" size="small" danger onClick={() => setAsking({ id: a.id, action: "disagree" })}>
                 {t("commerce.as.disagree")}
               </Button>
@@ -179,7 +186,14 @@ function Aftersales() {
       />
       {asking && (
         <Modal open title={t(`commerce.as.${asking.action}`)} onCancel={() => setAsking(null)} onOk={() => void dispose(asking.id, asking.action, reason)} okButtonProps={{ disabled: !reason.trim() }} destroyOnHidden>
-          <Input.TextArea rows={3} maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} placeholder={t("commerce.as.reasonPrompt")} aria-label={t("commerce.as.reasonPrompt")} />
+          <Input.TextArea
+            rows={3}
+            maxLength={200}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder={t(asking.action === "agree" ? "commerce.as.returnAddressPrompt" : "commerce.as.reasonPrompt")}
+            aria-label={t(asking.action === "agree" ? "commerce.as.returnAddress" : "commerce.as.reasonPrompt")}
+          />
         </Modal>
       )}
     </>

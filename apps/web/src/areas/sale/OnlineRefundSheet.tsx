@@ -40,7 +40,9 @@ export default function OnlineRefundSheet() {
     { title: t("commerce.as.amount"), dataIndex: "amount", width: 110, align: "right", render: (m: Aftersale["amount"]) => formatMoney(m) },
     { title: t("commerce.status"), dataIndex: "state", width: 150, render: (s: AfterSaleState) => <AftersaleStateTag state={s} t={t} /> },
     { title: t("commerce.as.reason"), key: "reason", width: 200, render: (_: unknown, a) => [a.reason, a.sellerReason].filter(Boolean).join(" / ") },
-    { title: t("commerce.waybillNo"), dataIndex: "returnWaybill", width: 160, render: (v: string | null) => v ?? "—" },
+    // Shown once the brand agreed to the return: where to send the goods.
+    { title: t("commerce.as.returnAddress"), dataIndex: "returnAddress", width: 220, render: (v: string | null) => v ?? "—" },
+    { title: t("commerce.waybillNo"), key: "returnWaybill", width: 200, render: (_: unknown, a) => (a.returnWaybill ? `${a.returnCompanyName ?? ""} ${a.returnWaybill}` : "—") },
     { title: t("commerce.createdAt"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
     {
       title: t("commerce.actions"),
@@ -75,7 +77,7 @@ export default function OnlineRefundSheet() {
         header={<PageHint id="sale.OnlineRefundSheet" title={t("commerce.page.OnlineRefundSheet")} description={t("commerce.hint.refunds")} />}
         rowKey="id"
         columns={columns}
-        scrollX={1500}
+        scrollX={1720}
         search={{ select: { keys: [{ value: "state", label: t("commerce.status"), options: AFTERSALE_STATES.map((s) => ({ value: s, label: t(`commerce.as.state.${s}`) })) }] } }}
         query={(state) => {
           const q = { page: state.page, pageSize: state.pageSize, state: stateOf(one(state.values.selVal)) };

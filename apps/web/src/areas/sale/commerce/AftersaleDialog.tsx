@@ -26,7 +26,12 @@ export function AftersaleDialog({ order, onClose, onDone }: { order: CommerceOrd
   const [requestKey] = useState(() => newRequestKey("cmas"));
   const itemId = Form.useWatch("orderItemId", form);
   const item = order.items.find((i) => i.id === itemId) ?? order.items[0];
-  const refundable = item ? item.amount.amount - item.refunded.amount : 0;
+  const quantity = Form.useWatch("quantity", form);
+  // What was paid for the units asked for (the server adds the freight with the order's last units and has the last word).
+  const left = item ? item.quantity - item.returnedQty : 0;
+  const units = typeof quantity === "number" ? Math.min(quantity, left) : left;
+  const lineLeft = item ? item.amount.amount - item.refunded.amount : 0;
+  const refundable = item && units < left ? Math.min(lineLeft, Math.floor((item.amount.amount * units) / item.quantity)) : lineLeft;
   const currency = order.payAmount.currency;
   const shipped = order.state !== "to_ship";
   const required = { required: true, message: t("commerce.required") };

@@ -55,7 +55,8 @@ export const brandApi = {
   shipments: async (q: { page: number; pagesize: number; waybillNo?: string | undefined }) => unwrap(await http.post<Page<Shipment>>(`${legacy}/expressorder/pager`, q, { overlay: false })),
   aftersales: async (q: { page: number; pagesize: number; state?: AfterSaleState | undefined; orderNo?: string | undefined }) =>
     unwrap(await http.post<Page<Aftersale>>(`${legacy}/afterservice/pager`, q, { overlay: false })),
-  dispose: (id: string, action: AfterSaleAction, reason?: string) => http.post<Aftersale>(`${legacy}/afterservice/dispose`, { id, action, ...(reason && { reason }) }),
+  dispose: (id: string, action: AfterSaleAction, reason?: string, returnAddress?: string) =>
+    http.post<Aftersale>(`${legacy}/afterservice/dispose`, { id, action, ...(reason && { reason }), ...(returnAddress && { returnAddress }) }),
 };
 
 export const sharedApi = {
