@@ -77,6 +77,7 @@ const REDEMPTION_COLUMNS = [
   "r.code_mask",
   "r.value",
   "r.settle_amount",
+  "r.held_amount",
   "r.currency",
   "r.order_ref",
   "r.day",
@@ -98,6 +99,7 @@ interface RedemptionRow {
   code_mask: string;
   value: number | string;
   settle_amount: number | string;
+  held_amount: number | string;
   currency: Currency;
   order_ref: string | null;
   day: string;
@@ -117,7 +119,10 @@ function presentRedemption(r: RedemptionRow): Redemption {
     itemName: r.item_name,
     codeMask: r.code_mask,
     value: money(Number(r.value), r.currency),
-    settleAmount: money(Number(r.settle_amount), r.currency),
+    // What the settlement pays the brand for it: the voucher money waiting in the escrow. A card secret was
+    // paid at sale and a one-card redemption at the card's activation, so they settle nothing (issue 37:
+    // counting them again made the document say more than the ledger paid).
+    settleAmount: money(Number(r.held_amount), r.currency),
     orderRef: r.order_ref,
     day: r.day,
     settled: r.doc_id !== null,
@@ -139,7 +144,7 @@ function presentRedemption(r: RedemptionRow): Redemption {
  * escrow, the redemption records what the escrow holds for its code (`held_amount`), and the settlement
  * document moves the sum to the brand's income in its own transaction, keyed by the document. Other codes
  * (card secrets) were paid to the supplier at sale and one-card cards at activation: their lines are on
- * the document with what they were settled for, and hold nothing.
+ * the document and settle nothing (their money reached the brand before).
  */
 export class WriteOffService {
   constructor(private readonly deps: WriteOffDeps) {}
@@ -410,8 +415,9 @@ export class WriteOffService {
         "s.name",
         sql<string>`count(*)`.as("n"),
         sql<string>`coalesce(sum(r.value), 0)`.as("value"),
-        sql<string>`coalesce(sum(CASE WHEN r.doc_id IS NOT NULL THEN r.settle_amount ELSE 0 END), 0)`.as("settled"),
-        sql<string>`coalesce(sum(CASE WHEN r.doc_id IS NULL THEN r.settle_amount ELSE 0 END), 0)`.as("unsettled"),
+        // Settled money is what the escrow held for the redemptions (what the ledger moves), never card money paid before.
+        sql<string>`coalesce(sum(CASE WHEN r.doc_id IS NOT NULL THEN r.held_amount ELSE 0 END), 0)`.as("settled"),
+        sql<string>`coalesce(sum(CASE WHEN r.doc_id IS NULL THEN r.held_amount ELSE 0 END), 0)`.as("unsettled"),
       ])
       .groupBy(["r.store_id", "s.name"])
       .orderBy("r.store_id")
@@ -457,7 +463,9 @@ export class WriteOffService {
       day: r.day,
       count: r.count,
       value: money(Number(r.value), r.currency),
-      amount: money(Number(r.amount), r.currency),
+      // The settled amount is what the document paid out of the escrow (its ledger transaction); documents made
+      // before issue 37 also summed card redemptions into `amount`, so the paid column is the one to trust.
+      amount: money(Number(r.paid), r.currency),
       paid: money(Number(r.paid), r.currency),
       state: r.state,
       createdAt: iso(r.created_at),
@@ -530,7 +538,7 @@ export class WriteOffService {
           .where("day", "=", g.day)
           .where("currency", "=", g.currency)
           .where("doc_id", "is", null)
-          .returning(["value", "settle_amount", "held_amount"])
+          .returning(["value", "held_amount"])
           .execute();
         if (lines.length === 0) {
           // Another run settled them between the look and this document.
@@ -538,10 +546,11 @@ export class WriteOffService {
           return null;
         }
         const value = lines.reduce((a, l) => a + Number(l.value), 0);
-        const amount = lines.reduce((a, l) => a + Number(l.settle_amount), 0);
         // The vouchers' money waiting in the escrow since their sale goes to the brand, once: the posting
-        // is keyed by the document, and the document is made once.
+        // is keyed by the document, and the document is made once. That is all the document settles: card
+        // secrets and one-card cards were paid before (at sale, at activation) and are listed for the count.
         const held = lines.reduce((a, l) => a + Number(l.held_amount), 0);
+        const amount = held;
         const posted =
           held > 0
             ? await post(tx, {
