@@ -75,7 +75,7 @@ async function inject<T>(app: FastifyInstance, method: "GET" | "POST", url: stri
 
 async function open(databaseUrl?: string): Promise<Env> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-catalog-bench-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1" });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1" });
   let dropDb: (() => Promise<void>) | undefined;
   let database;
   if (databaseUrl) {

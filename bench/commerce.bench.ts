@@ -73,7 +73,7 @@ function costs(): { stop(requests: number, unit: string): string } {
 
 async function open(database: Database, dataDir: string): Promise<Env> {
   await migrate(database);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false", COURIER_PUSH_SALT: SALT });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false", COURIER_PUSH_SALT: SALT });
   const ctx = await createContext(config, { database, log: () => undefined });
   const app = await buildApp(ctx);
   await app.ready();

@@ -36,7 +36,7 @@ interface Env {
 
 async function open(database: Database, dataDir: string): Promise<Env> {
   await migrate(database);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false", IM_RATE_LIMIT_PER_SECOND: "0" });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false", IM_RATE_LIMIT_PER_SECOND: "0" });
   const ctx = await createContext(config, { database, log: () => undefined });
   const app = await buildApp(ctx);
   await app.ready();

@@ -79,6 +79,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR: path.join(dataDir, `server-${slot}`),
       LOG_LEVEL: "warn",
+      // The journeys read e-mail and SMS codes from the dev outbox and backdate orders (/api/dev/*).
+      DEV_ROUTES: "true",
       // The local courier simulator's tracking events two seconds apart (commerce journey).
       COURIER_SIM_STEP_SECONDS: "2",
       // Commission statements held for refunds 45 days after their month (commission journey: last month's

@@ -38,7 +38,8 @@ const nodes = Array.from({ length: count }, (_, i) => ({ port: firstNodePort + i
 let stopping = false;
 
 function start(node) {
-  const run = serverProcess({ ...process.env, PORT: String(node.port), HOST: "127.0.0.1", DATA_DIR: dataDir, SECRET_KEY: secretKey });
+  // TRUST_PROXY: the nodes take the client's address from this proxy's X-Forwarded-For (it connects from loopback).
+  const run = serverProcess({ TRUST_PROXY: "127.0.0.1", ...process.env, PORT: String(node.port), HOST: "127.0.0.1", DATA_DIR: dataDir, SECRET_KEY: secretKey });
   node.ready = false;
   node.child = spawn(run.command, run.args, { cwd: root, env: run.env, stdio: ["ignore", "inherit", "inherit"] });
   console.log(`node :${node.port} started (pid ${node.child.pid})`);

@@ -27,7 +27,12 @@ if (!existsSync(dist) || Math.max(...sources.map(newest)) > statSync(dist).mtime
 
 // Bundling takes well under a second, so the server is bundled on every start and always runs the sources.
 await buildServer();
-const run = serverProcess();
+// The sandbox default: with the local mail and SMS adapters (nothing set otherwise) and no TESSERA_MODE=live,
+// the dev outbox and its mailbox page are on (DEV_ROUTES=true), and the server's first log line says so.
+// DEV_ROUTES=false, real mail or TESSERA_MODE=live leaves them off.
+const env = process.env;
+const sandbox = (env.DEV_ROUTES ?? "") === "" && (env.MAIL_ADAPTER ?? "local") === "local" && (env.SMS_ADAPTER ?? "local") === "local" && env.TESSERA_MODE !== "live";
+const run = serverProcess(sandbox ? { ...env, DEV_ROUTES: "true" } : env);
 const server = spawn(run.command, run.args, { cwd: process.cwd(), env: run.env, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,4 +1,6 @@
+import { isIP } from "node:net";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { DEFAULT_PGLITE_SHARED_BUFFERS } from "./db/database";
 
 /**
@@ -55,6 +57,13 @@ export interface Config {
   commissionHoldDays: number;
   /** Deliver open-API callbacks to loopback and private addresses too (local testing only). */
   callbackAllowPrivateNetworks: boolean;
+  /**
+   * Which peers may tell the client's address in X-Forwarded-For (TRUST_PROXY, Fastify's trustProxy):
+   * none by default, so a client cannot choose its own req.ip (allowlists, per-address limits, audit).
+   */
+  trustProxy: TrustProxy;
+  /** DEV_ROUTES=true: /api/dev/* (the local adapters' outbox, journey scaffolding) is mounted. Never in production. */
+  devRoutes: boolean;
   /** Where uploaded files live: DATA_DIR/files, or an S3-compatible object store. */
   storage: StorageConfig;
   /** Operations: who may read /metrics, and how a stopping node drains. */
@@ -92,6 +101,8 @@ function loadCommerceConfig(env: NodeJS.ProcessEnv): CommerceConfig {
 export interface OpsConfig {
   /** A bearer token that opens /metrics to other addresses than loopback; unset: loopback only. */
   metricsToken: string | undefined;
+  /** A bearer token that opens /backup/database (the whole database) to other than a direct loopback request. */
+  backupToken: string | undefined;
   /** After SIGTERM, how long /readyz says "draining" before the node stops accepting (load balancers notice). */
   drainDelayMs: number;
   /** After that, how long in-flight requests and a running job may take before the process exits anyway. */
@@ -202,6 +213,39 @@ function oneOf<T extends string>(name: string, allowed: readonly T[], fallback: 
   return raw as T;
 }
 
+/** Fastify's trustProxy as TRUST_PROXY gives it: off, every hop, a hop count, or the proxies' addresses and CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+/** proxy-addr's names for whole ranges, accepted beside addresses and CIDRs. */
+const TRUST_PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/**
+ * TRUST_PROXY: `false` (default: req.ip is the socket's peer, whatever X-Forwarded-For says), `true`
+ * (every hop: only behind a proxy that overwrites the header), a hop count (`1`: the address the nearest
+ * proxy saw), or comma-separated addresses/CIDRs of the proxies themselves (`127.0.0.1`, `10.0.0.0/8`).
+ */
+function trustProxyConfig(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? "").trim();
+  if (raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+  const entries = raw.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  // Plain addresses only (node's isIP): ipaddr.js would also read "10.1" the inet_aton way.
+  const valid = (e: string) => TRUST_PROXY_NAMES.includes(e) || isIP(e) !== 0 || (isIP(e.split("/")[0] ?? "") !== 0 && ipaddr.isValidCIDR(e));
+  const bad = entries.filter((e) => !valid(e));
+  if (entries.length === 0 || bad.length > 0) {
+    throw new Error(`TRUST_PROXY must be true, false, a number of proxy hops, or comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal); not "${bad.join(", ") || raw}"`);
+  }
+  return entries;
+}
+
+/** DEV_ROUTES: off unless said; it serves the local adapters' outbox, so it makes no sense beside real mail. */
+function devRoutesConfig(env: NodeJS.ProcessEnv, mailAdapter: "local" | "smtp"): boolean {
+  const on = oneOf("DEV_ROUTES", ["true", "false"], "false", env) === "true";
+  if (on && mailAdapter !== "local") throw new Error("DEV_ROUTES=true serves the local mail/SMS outbox: it cannot be used with MAIL_ADAPTER=smtp");
+  return on;
+}
+
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -234,7 +278,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     autoPayout: oneOf("AUTO_PAYOUT", ["true", "false"], "true", env) === "true",
     commissionHoldDays: int("COMMISSION_HOLD_DAYS", 7, env),
     callbackAllowPrivateNetworks: oneOf("CALLBACK_ALLOW_PRIVATE_NETWORKS", ["true", "false"], "false", env) === "true",
-    ops: { metricsToken: env.METRICS_TOKEN || undefined, drainDelayMs: int("DRAIN_DELAY_MS", 0, env), drainTimeoutMs: int("DRAIN_TIMEOUT_MS", 15_000, env) },
+    trustProxy: trustProxyConfig(env),
+    devRoutes: devRoutesConfig(env, mailAdapter),
+    ops: { metricsToken: env.METRICS_TOKEN || undefined, backupToken: env.BACKUP_TOKEN || undefined, drainDelayMs: int("DRAIN_DELAY_MS", 0, env), drainTimeoutMs: int("DRAIN_TIMEOUT_MS", 15_000, env) },
     storage: storageConfig(env),
     commerce: loadCommerceConfig(env),
     miniprogram: loadMiniprogramConfig(env),

@@ -9,6 +9,10 @@ import { ensureOperator } from "./modules/accounts";
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel });
+  // First, so nobody misses it: /api/dev/* is on (npm start's sandbox default, scripts/start.mjs).
+  if (config.devRoutes) {
+    logger.warn("DEV_ROUTES=true: /api/dev/* is served (the dev outbox with every code the local adapters \"sent\", to direct loopback requests and operators; test scaffolding to operators). Never for real users: DEV_ROUTES=false turns it off");
+  }
   // A live deployment never takes customers' "payments" through the adapter that collects nothing.
   const refusal = sandboxPaymentsRefusal(config);
   if (refusal) {

@@ -72,7 +72,9 @@ async function outsideBrowserGlobals<T>(fn: () => Promise<T>): Promise<T> {
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { embedded?: boolean } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", LOG_LEVEL: "silent", ...env });
+  // DEV_ROUTES: tests read the codes they were "sent" from the dev outbox (lastCode); a test of the
+  // production shape passes DEV_ROUTES: "false".
+  const config = loadConfig({ DATA_DIR: dataDir, ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", LOG_LEVEL: "silent", DEV_ROUTES: "true", ...env });
   let database;
   if (process.env.TEST_DB === "postgres" && !options.embedded) {
     database = await openPostgres(inject("postgresUrl"), 5);

@@ -21,7 +21,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env },
+    // DEV_ROUTES: such tests read e-mail codes from the dev outbox, as startTestApp's do.
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent", DEV_ROUTES: "true", ...env },
     stdio: "ignore",
   });
   const deadline = Date.now() + 60_000;

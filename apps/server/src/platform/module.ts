@@ -62,9 +62,10 @@ export function createModuleHost(app: FastifyInstance, ctx: AppContext): ModuleH
     readiness: (name, check) => app.health.addCheck(name, check),
   };
   host.measure({ pool: () => ctx.database.poolStats() });
-  // The local adapters' outbox: loopback clients or a signed-in operator (dev-routes.ts).
-  // Test scaffolding under the same condition: an operator backdates a journey's purchase order (dev-routes.ts).
-  if (ctx.mailer.kind === "local") {
+  // Only with an explicit DEV_ROUTES=true (npm start's sandbox default, tests, journeys; config.ts refuses
+  // it beside real mail): the local adapters' outbox, for direct loopback clients or a signed-in operator,
+  // and test scaffolding for an operator to backdate a journey's purchase order (dev-routes.ts).
+  if (ctx.config.devRoutes) {
     void app.register(devOutboxRoutes(ctx.database.db, guard), { prefix: "/api/dev" });
     void app.register(devBackdateRoutes(ctx.database.db, guard), { prefix: "/api/dev" });
   }

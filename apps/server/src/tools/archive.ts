@@ -19,11 +19,14 @@ export interface Manifest {
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
-/** The running server's copy of its database, over loopback; null when no server answers there. */
-export async function snapshotFromServer(port: number): Promise<Blob | null> {
+/**
+ * The running server's copy of its database, over loopback; null when no server answers there. A direct
+ * loopback request needs no token; BACKUP_TOKEN, when given, is sent too (the server accepts either).
+ */
+export async function snapshotFromServer(port: number, token: string | undefined = process.env.BACKUP_TOKEN || undefined): Promise<Blob | null> {
   let res: Response;
   try {
-    res = await fetch(`http://127.0.0.1:${port}/backup/database`);
+    res = await fetch(`http://127.0.0.1:${port}/backup/database`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   } catch {
     return null;
   }

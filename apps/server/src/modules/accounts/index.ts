@@ -24,7 +24,8 @@ export async function registerAccounts(host: ModuleHost): Promise<AccountsModule
   const { ctx, db, guard } = host;
   const accounts = new AccountsService({ db, config: ctx.config, clock: ctx.clock, hasher: ctx.hasher, secret: ctx.secret, mailer: ctx.mailer, sms: ctx.sms });
   host.authenticateWith((token) => accounts.authenticate(token));
-  const publicConfig = { devOutbox: ctx.mailer.kind === "local", tokenTtlSeconds: ctx.config.tokenTtlSeconds };
+  // The header links the dev mailbox only when /api/dev/* exists (DEV_ROUTES=true).
+  const publicConfig = { devOutbox: ctx.config.devRoutes, tokenTtlSeconds: ctx.config.tokenTtlSeconds };
   await host.mount("/api/card-user", accountRoutes({ accounts, guard, publicConfig }));
   await host.mount("/api/login", validateTokenRoutes(accounts));
   await host.mount("/api/ops", operatorRoutes({ db, hasher: ctx.hasher, guard }));

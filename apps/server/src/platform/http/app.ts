@@ -2,6 +2,7 @@ import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { TrustProxy } from "../../config";
 import type { AppContext } from "../../context";
 import { TOKEN_HEADER } from "../auth/guard";
 import { appErrors, httpDuration, httpRequests, ledgerRefusals } from "../metrics";
@@ -21,7 +22,10 @@ export async function createHttpApp(ctx: AppContext, logger?: FastifyBaseLogger)
   const edgeErrorShapes = new EdgeErrorShapes();
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    trustProxy: true,
+    // TRUST_PROXY (config.ts): off unless configured, so X-Forwarded-For from a client changes nothing.
+    // When set, req.ip is the client's address as the trusted proxies report it; nothing reads the
+    // forwarding headers by hand.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     requestIdHeader: "x-request-id",
     // The router's own refusals (malformed escapes, over-long parameters) in the API's shape (edge.ts).
@@ -55,6 +59,16 @@ export async function createHttpApp(ctx: AppContext, logger?: FastifyBaseLogger)
   registerHealth(app, ctx);
   countRequests(app);
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function: Fastify's own number option trusts
+ * nothing (it cannot check the peer), while TRUST_PROXY=N means what it means in Express and proxy-addr,
+ * the first N hops from the socket are proxies (docs/deploy.md: only when the nodes are reachable through
+ * the proxies alone).
+ */
+export function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === "number" ? (_address, hop) => hop < trust : trust;
 }
 
 /** Request counts and latency by route pattern (never the raw URL: ids would explode the series), and error codes. */

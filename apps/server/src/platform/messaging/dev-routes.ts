@@ -23,8 +23,9 @@ function present(row: OutboxRow) {
 
 /**
  * The local mail/SMS adapter's outbox, for developers and browser tests to read the codes that were
- * "sent". Registered only while the local adapters are active, and served only to a client on this
- * machine (loopback, not through a proxy) or to a signed-in operator: the codes in it sign people up.
+ * "sent". Registered only with DEV_ROUTES=true (which needs the local adapters), and served only to a
+ * direct client on this machine (loopback with no proxy header of any kind, health.ts fromLoopback) or to
+ * a signed-in operator: the codes in it sign people up.
  */
 export function devOutboxRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
   const operator = guard({ kinds: ["operator"] });
@@ -78,7 +79,7 @@ const backdateReply = z.object({ id: z.string(), createdAt: z.string(), finished
  * month's commission close only closes months that have ended. `POST /api/dev/purchaseOrders/:id/backdate`
  * {days} moves one purchase order's times (created_at, finished_at) and those of its refunds `days`
  * earlier, so a journey's order can fall into last month. Its ledger entries keep their times. Registered
- * only while the local adapters are active (like the outbox), and served only to a signed-in operator.
+ * only with DEV_ROUTES=true (like the outbox), and served only to a signed-in operator.
  */
 export function devBackdateRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
   const operator = guard({ kinds: ["operator"] });
