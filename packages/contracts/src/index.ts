@@ -12,6 +12,7 @@ export * from "./dev";
 export * from "./dict";
 export * from "./im";
 export * from "./ledger";
+export * from "./ledger-reasons";
 export * from "./onboarding";
 export * from "./ops";
 export * from "./catalog";

@@ -63,5 +63,15 @@ export const LEDGER_TRANSACTION_KINDS = [
   "rebate",
   /** A store's settlement document: voucher money held in escrow since the sale, to the brand's income. */
   "store_settlement",
+  /** One-card cards sold to a purchaser: its SUP into the order escrow until activation (issue 37: was "purchase"). */
+  "card_sale",
+  /** One-card cards activated: the escrowed sale to the brand's income. */
+  "card_activation",
+  /** A payment collected through a collection (收款) code: the merchant's income less the fee. */
+  "collection_payment",
+  /** A takeout order paid and settled. */
+  "takeout_sale",
+  /** A customer's mall order paid into the merchant's income. */
+  "mall_sale",
 ] as const;
 export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];

@@ -70,4 +70,15 @@ export const FUNDS_MESSAGES = {
   "fundType.commission": { cn: "服务商佣金", tw: "服務商傭金", en: "Commission" },
   "fundType.rebate": { cn: "采购返利", tw: "採購返利", en: "Rebate" },
   "fundType.store_settlement": { cn: "门店核销结算", tw: "門店核銷結算", en: "Store settlement" },
+  "fundType.card_sale": { cn: "一卡通售卡", tw: "一卡通售卡", en: "Card sale" },
+  "fundType.card_activation": { cn: "一卡通激活", tw: "一卡通激活", en: "Card activation" },
+  "fundType.collection_payment": { cn: "收款", tw: "收款", en: "Collection payment" },
+  "fundType.takeout_sale": { cn: "外卖销售", tw: "外賣銷售", en: "Takeout sale" },
+  "fundType.mall_sale": { cn: "商城销售", tw: "商城銷售", en: "Mall sale" },
+  // Fund-change reasons written as a message key and its parameters (ledgerReason), rendered in the reader's language.
+  "ledgerReason.cardActivation": { cn: "一卡通激活{{count}}张", tw: "一卡通激活{{count}}張", en: "{{count}} one-card card(s) activated" },
+  "ledgerReason.cardReturn": { cn: "一卡通退卡", tw: "一卡通退卡", en: "One-card cards returned" },
+  "ledgerReason.collection": { cn: "收款：{{name}}", tw: "收款：{{name}}", en: "Collected: {{name}}" },
+  "ledgerReason.collectionRefund": { cn: "收款退款：{{orderNo}}", tw: "收款退款：{{orderNo}}", en: "Collection refund: {{orderNo}}" },
+  "ledgerReason.storeSettlement": { cn: "{{day}} 门店核销结算：{{store}}", tw: "{{day}} 門店核銷結算：{{store}}", en: "Store settlement {{day}}: {{store}}" },
 } as const;

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import {
+  ledgerReason,
   CODE,
   renderMessage,
   WECHAT_INDUSTRIES,
@@ -449,9 +450,9 @@ export class CollectionService {
         const money = moneyAccounts(paid.sandbox);
         await post(tx, {
           idempotencyKey: `pay-order:${o.id}`,
-          kind: "purchase",
+          kind: "collection_payment",
           currency,
-          reason: `collection ${c.name}`,
+          reason: ledgerReason("ledgerReason.collection", { name: c.name }),
           subject: { type: "pay_order", id: o.id },
           createdBy: null,
           postings: [
@@ -586,7 +587,7 @@ export class CollectionService {
           idempotencyKey: `pay-refund:${f.id}`,
           kind: "refund",
           currency: o.currency,
-          reason: `refund ${o.order_no}`,
+          reason: ledgerReason("ledgerReason.collectionRefund", { orderNo: o.order_no }),
           subject: { type: "pay_refund", id: f.id },
           createdBy: actor.userId,
           postings: [

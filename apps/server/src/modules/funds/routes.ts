@@ -73,12 +73,12 @@ function changeRoutes(
   app.get(
     paths.list,
     { schema: { tags, security, summary: "Fund-change list of one of the merchant's accounts", querystring: fundChangeQuery, response: { 200: envelope(fundChangePage) } }, preHandler: pre },
-    async (req) => ok(await funds.fundChangePage(actorOf(req), req.query, defaultAccount)),
+    async (req) => ok(await funds.fundChangePage(actorOf(req), req.query, defaultAccount, req.lang)),
   );
   app.get(
     paths.export,
     { schema: { tags, security, summary: "The same list as an xlsx file", querystring: fundChangeQuery }, preHandler: pre },
-    async (req, reply) => sendXlsx(reply, `fund-changes-${req.query.account ?? defaultAccount}`, exportColumns(req.lang), funds.fundChangeBatches(actorOf(req), req.query, defaultAccount)),
+    async (req, reply) => sendXlsx(reply, `fund-changes-${req.query.account ?? defaultAccount}`, exportColumns(req.lang), funds.fundChangeBatches(actorOf(req), req.query, defaultAccount, req.lang)),
   );
 }
 

@@ -25,7 +25,7 @@ import type { FileStorage } from "../../platform/storage";
 import { balancesOf, fundChanges, periodTotals, post, type EntryFilter } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction } from "../ops";
-import { CODE } from "@tessera/contracts";
+import { CODE, renderLedgerReason, type Lang } from "@tessera/contracts";
 import * as repo from "./repo";
 
 export interface FundsDeps {
@@ -289,11 +289,11 @@ export class FundsService {
     };
   }
 
-  async fundChangePage(actor: Actor, q: FundChangeQuery, defaultAccount: FundAccount) {
+  async fundChangePage(actor: Actor, q: FundChangeQuery, defaultAccount: FundAccount, lang: Lang = "cn") {
     const { filter, merchant } = await this.listFilter(actor, q, defaultAccount);
     const { rows, total } = await fundChanges(this.deps.db, filter, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
     const balances = await balancesOf(this.deps.db, merchant.id, merchant.currency);
-    return { list: rows.map((r) => presentChange(r, merchant.currency)), total, page: q.page, pageSize: q.pageSize, balance: balances[filter.kind as MerchantAccountKind] };
+    return { list: rows.map((r) => presentChange(r, merchant.currency, lang)), total, page: q.page, pageSize: q.pageSize, balance: balances[filter.kind as MerchantAccountKind] };
   }
 
   /**
@@ -311,11 +311,11 @@ export class FundsService {
   }
 
   /** Every row the filter selects, in pages of 1000, for the xlsx export. */
-  async *fundChangeBatches(actor: Actor, q: FundChangeQuery, defaultAccount: FundAccount): AsyncGenerator<FundChangeRow[]> {
+  async *fundChangeBatches(actor: Actor, q: FundChangeQuery, defaultAccount: FundAccount, lang: Lang = "cn"): AsyncGenerator<FundChangeRow[]> {
     const { filter, merchant } = await this.listFilter(actor, q, defaultAccount);
     for (let offset = 0; ; offset += 1000) {
       const { rows } = await fundChanges(this.deps.db, filter, { offset, limit: 1000 });
-      if (rows.length > 0) yield rows.map((r) => presentChange(r, merchant.currency));
+      if (rows.length > 0) yield rows.map((r) => presentChange(r, merchant.currency, lang));
       if (rows.length < 1000) return;
     }
   }
@@ -370,6 +370,7 @@ export function maskMiddle(value: string): string {
 function presentChange(
   r: { id: number; amount: number; balanceAfter: number; createdAt: Date; type: string; reason: string },
   currency: MerchantRow["currency"],
+  lang: Lang,
 ): FundChangeRow {
   return {
     id: String(r.id),
@@ -379,6 +380,7 @@ function presentChange(
     balance: r.balanceAfter,
     currency,
     type: r.type as FundChangeRow["type"],
-    reason: r.reason,
+    // Structured reasons in the reader's language; plain text (and rows written before) as written.
+    reason: renderLedgerReason(r.reason, lang),
   };
 }

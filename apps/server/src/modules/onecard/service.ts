@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import {
+  ledgerReason,
   CODE,
   ONECARD_LIMITS,
   renderMessage,
@@ -361,7 +362,7 @@ export class OnecardService {
       if (amount > 0) {
         await post(tx, {
           idempotencyKey: `onecard:sale:${sale.id}`,
-          kind: "purchase",
+          kind: "card_sale",
           currency: product.currency,
           reason: product.name,
           subject: { type: "onecard_sale", id: sale.id },
@@ -494,7 +495,7 @@ export class OnecardService {
       if (total > 0) {
         const postings: Posting[] = [{ account: { platform: "order_escrow" }, amount: -total }];
         for (const [brand, amount] of byBrand) postings.push({ account: { merchantId: brand, kind: "income" }, amount });
-        await post(tx, { idempotencyKey: `onecard:activation:${act.id}`, kind: "purchase", currency: me.currency, reason: "onecard activation", subject: { type: "onecard_activation", id: act.id }, createdBy: actor.userId, postings });
+        await post(tx, { idempotencyKey: `onecard:activation:${act.id}`, kind: "card_activation", currency: me.currency, reason: ledgerReason("ledgerReason.cardActivation", { count: ids.length }), subject: { type: "onecard_activation", id: act.id }, createdBy: actor.userId, postings });
       }
       await tx.updateTable("onecard_activations").set({ amount: total }).where("id", "=", act.id).execute();
       await audit(tx, { actorUserId: actor.userId, action: "onecard.activate", subjectType: "onecard_activation", subjectId: act.id, detail: { count: ids.length } });
@@ -525,7 +526,7 @@ export class OnecardService {
           idempotencyKey: `onecard:return:${ret.id}`,
           kind: "refund",
           currency: me.currency,
-          reason: req.reason || "onecard return",
+          reason: req.reason || ledgerReason("ledgerReason.cardReturn"),
           subject: { type: "onecard_return", id: ret.id },
           createdBy: actor.userId,
           postings: [

@@ -10,6 +10,7 @@ import {
   fundSheetQuery,
   linkDataReply,
   pageQuery,
+  renderMessage,
   servedBrandsReply,
   servedOrderPage,
   servedOrderQuery,
@@ -83,13 +84,13 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
     });
     const fundSheet = guard({ roles: ["providers"], menu: "providers/PurchaseFundSheet" });
     app.get("/ops/fundSheet", { schema: { tags, security, summary: "Purchase fund account changes of the served purchasers", querystring: fundSheetQuery, response: { 200: envelope(fundSheetPage) } }, preHandler: fundSheet }, async (req) =>
-      ok(await ops.fundSheet(actorOf(req), req.query)),
+      ok(await ops.fundSheet(actorOf(req), req.query, req.lang)),
     );
     app.get("/ops/fundSheet/export", { schema: { tags, security, summary: "The same fund changes as .xlsx (up to 10,000 rows)", querystring: fundSheetQuery }, preHandler: fundSheet }, async (req, reply) => {
       const actor = actorOf(req);
       async function* batches() {
         for (let page = 1; page <= 10; page++) {
-          const p = await ops.fundSheet(actor, { ...req.query, page, pageSize: 1000 });
+          const p = await ops.fundSheet(actor, { ...req.query, page, pageSize: 1000 }, req.lang);
           if (p.list.length > 0) yield p.list;
           if (p.list.length < 1000) return;
         }
@@ -102,7 +103,8 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
         [
           { header: text(0), width: 22, value: (r) => new Date(r.time).toLocaleString("zh-CN", { timeZone: "Asia/Shanghai" }) },
           { header: text(1), width: 28, value: (r) => `${r.merchantName} (${r.merchantId})` },
-          { header: text(2), value: (r) => r.type },
+          // The change type in words, never its internal key.
+          { header: text(2), value: (r) => renderMessage(`fundType.${r.type}`, req.lang) },
           { header: text(3), value: (r) => r.increase / 100 },
           { header: text(4), value: (r) => r.expense / 100 },
           { header: text(5), value: (r) => r.balance / 100 },

@@ -2,6 +2,7 @@ import {
   CODE,
   isMessageKey,
   orderReq,
+  renderLedgerReason,
   renderMessage,
   type BatchPurchaseLine,
   type BatchPurchaseReply,
@@ -208,7 +209,7 @@ export class ProviderOpsService {
   }
 
   /** PurchaseFundSheet: the purchase fund (SUP) account changes of the purchasers the provider serves. */
-  async fundSheet(actor: Actor, q: FundSheetQuery): Promise<Page<FundSheetRow>> {
+  async fundSheet(actor: Actor, q: FundSheetQuery, lang: Lang = "cn"): Promise<Page<FundSheetRow>> {
     const p = await this.parties(actor);
     const merchantId = q.merchantId === undefined ? undefined : Number(q.merchantId);
     if (merchantId !== undefined && !p.vendorIds.includes(merchantId)) return { list: [], total: 0, page: q.page, pageSize: q.pageSize };
@@ -230,7 +231,7 @@ export class ProviderOpsService {
         balance: r.balanceAfter,
         currency: r.currency,
         type: r.type as FundSheetRow["type"],
-        reason: r.reason,
+        reason: renderLedgerReason(r.reason, lang),
       })),
       total,
       page: q.page,

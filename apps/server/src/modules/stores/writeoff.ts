@@ -1,4 +1,5 @@
 import {
+  ledgerReason,
   CODE,
   type Currency,
   type Lang,
@@ -557,7 +558,7 @@ export class WriteOffService {
                 idempotencyKey: `store-settlement:${doc.id}`,
                 kind: "store_settlement",
                 currency: g.currency,
-                reason: `${g.day} store ${g.store_id}`,
+                reason: ledgerReason("ledgerReason.storeSettlement", { day: g.day, store: `#${g.store_id}` }),
                 subject: { type: "store_settlement_doc", id: doc.id },
                 createdBy: null,
                 postings: [

@@ -325,7 +325,7 @@ export class TakeoutService {
       const money = moneyAccounts(paid.sandbox);
       await post(tx, {
         idempotencyKey: `takeout:pay:${o.id}`,
-        kind: "purchase",
+        kind: "takeout_sale",
         currency: o.currency,
         reason: o.order_no,
         subject: { type: "takeout_order", id: o.id },
@@ -403,7 +403,7 @@ export class TakeoutService {
       if (action === "complete") {
         await post(tx, {
           idempotencyKey: `takeout:settle:${o.id}`,
-          kind: "purchase",
+          kind: "takeout_sale",
           currency: o.currency,
           reason: o.order_no,
           subject: { type: "takeout_order", id: o.id },

@@ -25,8 +25,8 @@ export function fundFilters(values: SearchValues): Query {
 /** The change types a list offers in its type filter. */
 const TYPES_OF: Record<FundAccount, readonly string[]> = {
   reserve: ["top_up", "top_up_fee", "top_up_refund", "manual_credit", "reserve_transfer", "withdrawal_hold", "withdrawal_release"],
-  sup: ["reserve_transfer", "purchase", "refund", "transfer"],
-  income: ["purchase", "refund", "store_settlement", "commission", "rebate", "withdrawal_hold", "withdrawal_release", "withdrawal_payout", "transfer"],
+  sup: ["reserve_transfer", "purchase", "card_sale", "refund", "transfer"],
+  income: ["purchase", "card_activation", "collection_payment", "takeout_sale", "mall_sale", "refund", "store_settlement", "commission", "rebate", "withdrawal_hold", "withdrawal_release", "withdrawal_payout", "transfer"],
 };
 
 /**
