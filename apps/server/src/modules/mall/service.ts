@@ -744,7 +744,7 @@ export class MallService {
     const money = moneyAccounts(p.sandbox);
     const part = postingPart({
       idempotencyKey: `mall:pay:${p.id}`,
-      kind: "purchase",
+      kind: "mall_sale",
       currency: p.currency as "CNY" | "USD" | "HKD",
       reason: `${p.orderNo} ${p.description}`.slice(0, 200),
       subject: { type: "mall_order", id: p.id },
