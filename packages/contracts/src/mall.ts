@@ -183,8 +183,19 @@ export const storefront = z.object({
   brand: z.object({ title: z.string(), intro: z.string(), image: z.string() }),
   allowTopupAccountChange: z.boolean(),
   payOnPlatform: z.boolean(),
+  /**
+   * The experience (beta) version was asked for by someone who is not one of the merchant's testers and no
+   * version is released yet: only the login is served (a tester signs in to see the mall).
+   */
+  testersOnly: z.boolean(),
 });
 export type Storefront = z.infer<typeof storefront>;
+
+/* ---------- testers (who may open the experience version) ---------- */
+export const MALL_MAX_TESTERS = 50;
+export const mallTesters = z.object({ phones: z.array(z.string()) });
+export type MallTesters = z.infer<typeof mallTesters>;
+export const mallTestersReq = z.strictObject({ phones: z.array(mobileField).max(MALL_MAX_TESTERS) });
 export const storeGoods = z.object({ id: z.string(), kind: z.enum(["goods", "bag"]), name: z.string(), brandName: z.string(), delivery: z.enum(["code", "topup", "mixed"]), price: money, faceValue: money.nullable(), available: z.boolean(), description: z.string(), items: z.array(z.object({ name: z.string(), quantity: z.number().int() })), validDays: z.number().int().nullable() });
 export type StoreGoods = z.infer<typeof storeGoods>;
 export const storeGoodsPage = pageOf(storeGoods);

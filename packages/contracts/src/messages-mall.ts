@@ -21,6 +21,11 @@ export const MALL_MESSAGES = {
   "mall.topUpAccountInvalid": { cn: "充值账号不能超过64个字符", tw: "充值賬號不能超過64個字符", en: "The top-up account cannot exceed 64 characters" },
   "mall.topUpAccountEmpty": { cn: "请输入充值账号", tw: "請輸入充值賬號", en: "Please enter the account to top up" },
   "mall.unknown": { cn: "商城不存在或未发布", tw: "商城不存在或未發佈", en: "This mall does not exist or is not published" },
+  "mall.testersOnly": {
+    cn: "该商城尚未发布，仅商家指定的体验成员可以访问",
+    tw: "該商城尚未發佈，僅商家指定的體驗成員可以訪問",
+    en: "This mall is not released yet: only the merchant's testers may open it",
+  },
   "mall.headersMissing": { cn: "请求缺少商城参数（v、appId、sellerId）", tw: "請求缺少商城參數（v、appId、sellerId）", en: "The request lacks the mall parameters (v, app id, seller id)" },
   "mall.goodsNotFound": { cn: "商品不存在", tw: "商品不存在", en: "This goods does not exist" },
   "mall.goodsNotBuyable": { cn: "该商品不在您的采购范围内", tw: "該商品不在您的採購範圍內", en: "You may not buy this goods from its supplier" },

@@ -72,3 +72,19 @@ export async function insertDeliveries(
     : await withMember.insertInto("mall_deliveries").values(rows).returning(cols).execute();
   return inserted.sort((a, b) => a.id - b.id);
 }
+
+/* ---------- testers (the experience version's audience) ---------- */
+
+export async function isTester(db: Executor, merchantId: number, phone: string): Promise<boolean> {
+  return Boolean(await db.selectFrom("mall_testers").select("phone").where("merchant_id", "=", merchantId).where("phone", "=", phone).executeTakeFirst());
+}
+
+export async function testers(db: Executor, merchantId: number): Promise<string[]> {
+  return (await db.selectFrom("mall_testers").select("phone").where("merchant_id", "=", merchantId).orderBy("created_at").orderBy("phone").execute()).map((r) => r.phone);
+}
+
+/** Replaces the merchant's testers with these phones (in the caller's transaction). */
+export async function replaceTesters(tx: Tx, merchantId: number, phones: string[]): Promise<void> {
+  await tx.deleteFrom("mall_testers").where("merchant_id", "=", merchantId).execute();
+  if (phones.length > 0) await tx.insertInto("mall_testers").values(phones.map((phone) => ({ merchant_id: merchantId, phone }))).execute();
+}

@@ -16,6 +16,8 @@ import {
   mallOrderQuery,
   mallRefundReq,
   mallSettings,
+  mallTesters,
+  mallTestersReq,
   mallSettingsReq,
   mallSmsReq,
   pageQuery,
@@ -42,8 +44,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
-import { customerOf, type CustomersService } from "../onecard";
-import type { MallContext, MallService } from "./service";
+import { CUSTOMER_TOKEN_HEADER, customerOf, type CustomersService } from "../onecard";
+import type { MallCallPurpose, MallContext, MallService } from "./service";
 
 const tags = ["mall"];
 const security = [{ authToken: [] }];
@@ -65,16 +67,19 @@ function header(req: FastifyRequest, name: string): string | undefined {
 }
 
 /** The mall a customer call is for: `v` 1, the app id and the seller id (spec 01 §7). */
-export function mallOf(mall: MallService, req: FastifyRequest, sellerOptional = false): Promise<MallContext> {
+export function mallOf(mall: MallService, req: FastifyRequest, sellerOptional = false, purpose: MallCallPurpose = "shop"): Promise<MallContext> {
   return mall.resolve(
     {
-    v: header(req, MALL_VERSION_HEADER),
-    appId: header(req, MALL_APP_ID_HEADER),
-    sellerId: header(req, MALL_SELLER_ID_HEADER),
-    version: header(req, "x-mall-version"),
-    privateCode: header(req, MALL_PRIVATE_CODE_HEADER),
+      v: header(req, MALL_VERSION_HEADER),
+      appId: header(req, MALL_APP_ID_HEADER),
+      sellerId: header(req, MALL_SELLER_ID_HEADER),
+      version: header(req, "x-mall-version"),
+      privateCode: header(req, MALL_PRIVATE_CODE_HEADER),
+      // The experience version is served to the merchant's testers: who is asking, when signed in.
+      customerToken: header(req, CUSTOMER_TOKEN_HEADER),
     },
     sellerOptional,
+    purpose,
   );
 }
 
@@ -117,6 +122,12 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
     app.get("/mall/sms/records", { schema: { tags, security, summary: "SmsSendRecord: every SMS the mall sent", querystring: smsRecordQuery, response: { 200: envelope(smsRecordPage) } }, preHandler: g(MALL_PAGES.sms) }, async (req) =>
       ok(await mall.smsRecords(actorOf(req), req.query)),
     );
+    app.get("/mall/testers", { schema: { tags, security, summary: "The phones that may open the mall's experience (beta) version", response: { 200: envelope(mallTesters) } }, preHandler: g(MALL_PAGES.settings) }, async (req) =>
+      ok(await mall.testers(actorOf(req))),
+    );
+    app.put("/mall/testers", { schema: { tags, security, summary: "Name the mall's testers (at most 50 phones)", body: mallTestersReq, response: { 200: envelope(mallTesters) } }, preHandler: g(MALL_PAGES.settings) }, async (req) =>
+      ok(await mall.saveTesters(actorOf(req), req.body.phones)),
+    );
     app.get("/mall/settings", { schema: { tags, security, summary: "Private code and brand show", response: { 200: envelope(mallSettings) } }, preHandler: g(MALL_PAGES.settings) }, async (req) => ok(await mall.settings(actorOf(req))));
     app.put("/mall/settings", { schema: { tags, security, summary: "Save the private code and the brand show", body: mallSettingsReq, response: { 200: envelope(mallSettings) } }, preHandler: g(MALL_PAGES.settings) }, async (req) =>
       ok(await mall.saveSettings(actorOf(req), req.body)),
@@ -130,7 +141,7 @@ export function storeRoutes({ mall, customers }: { mall: MallService; customers:
   return async (app) => {
     const pre = customers.guard();
     app.get("/shop/storefront", { schema: { tags, summary: "The mall as configured: name, theme, menus, brand show", response: { 200: envelope(storefront) } } }, async (req) =>
-      ok(await mall.storefront(await mallOf(mall, req, true))),
+      ok(await mall.storefront(await mallOf(mall, req, true, "storefront"))),
     );
     app.get("/shop/goods", { schema: { tags, summary: "The mall's goods and gift packs", querystring: storeGoodsQuery, response: { 200: envelope(storeGoodsPage) } } }, async (req) =>
       ok(await mall.storeGoods(await mallOf(mall, req), req.query)),
@@ -139,7 +150,7 @@ export function storeRoutes({ mall, customers }: { mall: MallService; customers:
       ok(await mall.storeItem(await mallOf(mall, req), req.params.kind, req.params.id)),
     );
     app.post("/shop/customer/sendSms", { schema: { tags, summary: "Send the customer's login code (counted against the mall's SMS)", body: mallSmsReq, response: { 200: envelope(sendCodeReply) } } }, async (req) =>
-      ok(await mall.sendLoginCode(await mallOf(mall, req), req.body.phone, req.lang)),
+      ok(await mall.sendLoginCode(await mallOf(mall, req, false, "login"), req.body.phone, req.lang)),
     );
     app.get("/shop/cards", { schema: { tags, security: csec, summary: "The customer's cards usable in this mall", response: { 200: envelope(z.array(storeCardOption)) } }, preHandler: pre }, async (req) =>
       ok(await mall.storeCards(await mallOf(mall, req), customerOf(req))),

@@ -13,6 +13,7 @@ import {
   type MallOrder,
   type MallSettings,
   type MallSettingsReq,
+  type MallTesters,
   type Merchandise,
   type MerchandiseQuery,
   type OrderReq,
@@ -51,7 +52,12 @@ export type MallAppearanceSource = (appId: string, version: "beta" | "release") 
 export interface MallContext {
   appearance: MallAppearance;
   privateCode: string | undefined;
+  /** The experience version asked for by a non-tester with nothing released: only the login is served. */
+  testersOnly?: boolean;
 }
+
+/** What a storefront call is for: the beta mall's login and storefront answer non-testers, nothing else does. */
+export type MallCallPurpose = "storefront" | "login" | "shop";
 
 export interface MallDeps {
   db: Db;
@@ -67,6 +73,8 @@ export interface MallDeps {
   debitCard(tx: Tx, cardId: number, amount: number, requestKey: string, note: string): Promise<unknown>;
   /** Sends the customer-login code (accounts' SMS codes). */
   sendLoginCode(phone: string, lang: Lang): Promise<SendCodeReply>;
+  /** The phone of the customer a token belongs to (null: no such live session). */
+  customerPhone(token: string): Promise<string | null>;
   payments: PaymentsAdapter;
   log: { warn(obj: object, msg: string): void };
 }
@@ -137,11 +145,46 @@ export class MallService {
   /* ---------- the mall a call is for ---------- */
 
   /** `sellerOptional`: the storefront call, which tells the page its seller id. */
-  async resolve(h: { v: string | undefined; appId: string | undefined; sellerId: string | undefined; version: string | undefined; privateCode: string | undefined }, sellerOptional = false): Promise<MallContext> {
+  async resolve(
+    h: { v: string | undefined; appId: string | undefined; sellerId: string | undefined; version: string | undefined; privateCode: string | undefined; customerToken?: string | undefined },
+    sellerOptional = false,
+    purpose: MallCallPurpose = "shop",
+  ): Promise<MallContext> {
     if (h.v !== "1" || !h.appId || (!h.sellerId && !sellerOptional) || h.appId.length > 64) throw new AppError(CODE.INVALID_PARAMETER, "mall.headersMissing");
-    const appearance = h.version === "beta" ? await this.deps.appearance(h.appId, "beta") : await this.releasedAppearance(h.appId);
+    const { appearance, testersOnly } = h.version === "beta" ? await this.betaFor(h.appId, h.customerToken, purpose) : { appearance: await this.releasedAppearance(h.appId), testersOnly: false };
     if (!appearance || (h.sellerId !== undefined && String(appearance.merchantId) !== h.sellerId)) throw notFound("mall.unknown");
-    return { appearance, privateCode: h.privateCode };
+    return { appearance, privateCode: h.privateCode, testersOnly };
+  }
+
+  /**
+   * The experience version is for the merchant's named testers, as a mini-program's experience version is
+   * for its experience members: a mall that never passed review must not sell to the public. Anyone else
+   * gets the released version, or, with none released, the login only (a tester signs in to see it).
+   */
+  private async betaFor(appId: string, customerToken: string | undefined, purpose: MallCallPurpose): Promise<{ appearance: MallAppearance | null; testersOnly: boolean }> {
+    const beta = await this.deps.appearance(appId, "beta");
+    if (!beta) return { appearance: null, testersOnly: false };
+    const phone = customerToken ? await this.deps.customerPhone(customerToken) : null;
+    if (phone !== null && (await repo.isTester(this.deps.db, beta.merchantId, phone))) return { appearance: beta, testersOnly: false };
+    const released = await this.releasedAppearance(appId);
+    if (released) return { appearance: released, testersOnly: false };
+    if (purpose === "shop") throw new AppError(CODE.FORBIDDEN, "mall.testersOnly");
+    return { appearance: beta, testersOnly: true };
+  }
+
+  /** The phones that may open the experience version of the merchant's mall. */
+  async testers(actor: Actor): Promise<MallTesters> {
+    return { phones: await repo.testers(this.deps.db, tenantOf(actor)) };
+  }
+
+  async saveTesters(actor: Actor, phones: string[]): Promise<MallTesters> {
+    const merchantId = tenantOf(actor);
+    const unique = [...new Set(phones)];
+    await withTx(this.deps.db, async (tx) => {
+      await repo.replaceTesters(tx, merchantId, unique);
+      await audit(tx, { actorUserId: actor.userId, action: "mall.testers.save", subjectType: "merchant", subjectId: merchantId, detail: { count: unique.length } });
+    });
+    return this.testers(actor);
   }
 
   /** The released appearance of an app id, kept a few seconds (an app id not released yet is asked again each time). */
@@ -198,6 +241,7 @@ export class MallService {
       bottomMenus: a.bottomMenus,
       customerService: a.customerService,
       sellerId: String(a.merchantId),
+      testersOnly: m.testersOnly === true,
       locked: Boolean(s?.private_code) && s?.private_code !== m.privateCode,
       brand: { title: s?.brand_title ?? "", intro: s?.brand_intro ?? "", image: s?.brand_image ?? "" },
       allowTopupAccountChange: a.allowTopupAccountChange,

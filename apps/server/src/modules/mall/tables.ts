@@ -14,6 +14,12 @@ export interface OrderLineCol {
 
 /** Tables owned by the mall module (migration 0104). */
 export interface MallTables {
+  /** Migration 0118: who may open the experience (beta) version of the merchant's mall. */
+  mall_testers: {
+    merchant_id: number;
+    phone: string;
+    created_at: Generated<Date>;
+  };
   mall_self_goods: {
     id: Id;
     merchant_id: number;

@@ -55,7 +55,7 @@ export function MallApp() {
   // The beta QR opens `/mall/:appId?v=beta`: the experience version, for this visit.
   if (search.get("v") === "beta") mallStore.setBeta(appId);
   const [codeTry, setCodeTry] = useState(0);
-  const sf = useLoad(`sf:${appId}:${codeTry}`, async () => {
+  const sf = useLoad(`sf:${appId}:${codeTry}:${customerSession.token() ?? ""}`, async () => {
     const r = await mallCall<Storefront>(appId, "GET", "/storefront");
     if (!r.ok) throw new Error(r.msg);
     mallStore.setSeller(appId, r.data.sellerId);
@@ -119,7 +119,17 @@ export function MallApp() {
             <div>{t("msg.unknown")}</div>
           </div>
         )}
-        {data?.locked ? (
+        {data?.testersOnly && route.page !== "login" ? (
+          <section className="m-card" data-testid="mall-testers-only">
+            <h2>{t("testersTitle")}</h2>
+            <p>{customerSession.token() ? t("testersNotMember") : t("testersHint")}</p>
+            {!customerSession.token() && (
+              <Link to={`${loginPathOf(appId)}?back=${encodeURIComponent(pathname + window.location.search)}`} className="m-btn m-btn-primary">
+                {t("testersLogin")}
+              </Link>
+            )}
+          </section>
+        ) : data?.locked ? (
           <section className="m-card">
             <h2>{t("privateTitle")}</h2>
             <p>{t("privateHint")}</p>

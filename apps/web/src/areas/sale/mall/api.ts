@@ -1,4 +1,4 @@
-import type { GiftBag, MallOrder, MallSettings, Money, Page, SelfGoods, SmsSummary } from "@tessera/contracts";
+import type { GiftBag, MallOrder, MallSettings, MallTesters, Money, Page, SelfGoods, SmsSummary } from "@tessera/contracts";
 import type { Query } from "../../../api/client";
 import { unwrap } from "../../../api/errors";
 import { http } from "../../../api/http";
@@ -54,6 +54,8 @@ export const mallApi = {
   smsRecords: (q: Query) => list<SmsRecordRow>("/sms/records", q),
   settings: async () => unwrap(await http.get<MallSettings>(`${base}/settings`, { overlay: false })),
   saveSettings: (body: MallSettings) => http.put<MallSettings>(`${base}/settings`, body),
+  testers: async () => unwrap(await http.get<MallTesters>(`${base}/testers`, { overlay: false })),
+  saveTesters: (body: MallTesters) => http.put<MallTesters>(`${base}/testers`, body),
 };
 
 export const yuan = (minor: number | null | undefined) => (minor === null || minor === undefined ? undefined : minor / 100);
