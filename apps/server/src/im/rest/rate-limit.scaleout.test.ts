@@ -19,7 +19,8 @@ describe("limits across instances through Redis", () => {
   let b: ImTest;
   beforeAll(async () => {
     // One request a second, bursts of two: the test stays well inside one second of Redis time.
-    const env = { REDIS_URL: redisUrl ?? "", SECRET_KEY: randomBytes(32).toString("hex"), IM_RATE_LIMIT_PER_SECOND: "1" };
+    // TRUST_PROXY: both nodes behind a proxy on loopback, which names each client in X-Forwarded-For.
+    const env = { REDIS_URL: redisUrl ?? "", SECRET_KEY: randomBytes(32).toString("hex"), IM_RATE_LIMIT_PER_SECOND: "1", TRUST_PROXY: "loopback" };
     a = await startImTest(env);
     b = await startImTest(env);
   });

@@ -9,7 +9,8 @@ import { LOGIN_FAILURES_PER_ADDRESS } from "./rate-limit";
  */
 let im: ImTest;
 beforeAll(async () => {
-  im = await startImTest();
+  // Clients behind a proxy on loopback (inject's peer): their addresses come from X-Forwarded-For.
+  im = await startImTest({ TRUST_PROXY: "loopback" });
 });
 afterAll(async () => {
   await im?.close();

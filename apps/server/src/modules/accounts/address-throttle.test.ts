@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const login = (email: string, password: string, address: string, lang = "en") =>
-  t.app.inject({ method: "POST", url: "/api/card-user/login", headers: { "x-forwarded-for": address, lang }, payload: { email, password } });
+  t.app.inject({ method: "POST", url: "/api/card-user/login", remoteAddress: address, headers: { lang }, payload: { email, password } });
 
 describe("failed credentials per client address", () => {
   it("logins: after 30 failures over many accounts the address waits 30 s; other addresses log in", async () => {
@@ -38,7 +38,8 @@ describe("failed credentials per client address", () => {
       t.app.inject({
         method: "POST",
         url: "/api/card-user/register",
-        headers: { "x-forwarded-for": "198.51.100.20", lang },
+        remoteAddress: "198.51.100.20",
+        headers: { lang },
         payload: { email: uniqueEmail("code"), emailCode: "000000", password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, orgName: "Acme" },
       });
     for (let i = 0; i < ADDRESS_FAILURES; i++) expect((await register("en")).json<{ code: number }>().code).toBe(1012);
@@ -48,7 +49,8 @@ describe("failed credentials per client address", () => {
     const reset = await t.app.inject({
       method: "PUT",
       url: "/api/card-user/resetPassword",
-      headers: { "x-forwarded-for": "198.51.100.20", lang: "en" },
+      remoteAddress: "198.51.100.20",
+      headers: { lang: "en" },
       payload: { email: uniqueEmail(), emailCode: "000000", password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD },
     });
     expect(reset.json()).toMatchObject({ code: 1006, msg: "Too many requests" });
