@@ -50,9 +50,9 @@ export const ONECARD_MESSAGES = {
   "onecard.cardNoInvalid": { cn: "请输入正确的卡号", tw: "請輸入正確的卡號", en: "Please enter a correct card number" },
   "onecard.passwordEmpty": { cn: "请输入卡密码", tw: "請輸入卡密碼", en: "Please enter the card password" },
   "onecard.passwordFormat": {
-    cn: "新密码为6位数字",
-    tw: "新密碼為6位數字",
-    en: "The new password is 6 digits",
+    cn: "新密码须为8至32位字母和数字，且同时包含字母和数字",
+    tw: "新密碼須為8至32位字母和數字，且同時包含字母和數字",
+    en: "The new password must be 8 to 32 letters and digits, with at least one of each",
   },
   "onecard.cardUnknown": { cn: "卡号或密码错误", tw: "卡號或密碼錯誤", en: "Wrong card number or password" },
   "onecard.cardLocked": {

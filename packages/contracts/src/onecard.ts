@@ -55,8 +55,18 @@ export const ocPasswordField = z
   .min(1, { error: "onecard.passwordEmpty" })
   .max(32, { error: "onecard.cardUnknown" })
   .transform((s) => s.toUpperCase());
-/** A password the holder chooses: 6 digits. */
-export const ocNewPasswordField = z.string({ error: "onecard.passwordFormat" }).regex(/^\d{6}$/, { error: "onecard.passwordFormat" });
+/** The rule of a card password the holder chooses (the web form checks it too). */
+export const OC_NEW_PASSWORD_RE = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9]{8,32}$/;
+/**
+ * A password the holder chooses (reset by SMS): 8 to 32 letters and digits, at least one of each, so it
+ * cannot be one of a million 6-digit guesses. In capitals, as issued passwords are and as
+ * ocPasswordField reads what is typed: card passwords are not case-sensitive.
+ */
+export const ocNewPasswordField = z
+  .string({ error: "onecard.passwordFormat" })
+  .trim()
+  .regex(OC_NEW_PASSWORD_RE, { error: "onecard.passwordFormat" })
+  .transform((s) => s.toUpperCase());
 
 /* ---------- brand: card products and batches ---------- */
 

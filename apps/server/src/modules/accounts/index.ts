@@ -3,7 +3,7 @@ import { operatorRoutes } from "./operators";
 import { accountRoutes, validateTokenRoutes } from "./routes";
 import { AccountsService } from "./service";
 
-export { AccountsService, type AccountsDeps, type SealedTokenOpener } from "./service";
+export { AccountsService, ADDRESS_FAILURES, ADDRESS_WINDOW_MINUTES, type AccountsDeps, type SealedTokenOpener } from "./service";
 export { ensureOperator } from "./bootstrap";
 export { SubAccountsService, type SubAccountsDeps } from "./subaccounts";
 /** A sub-account (sub-passport) of a merchant, or undefined. */

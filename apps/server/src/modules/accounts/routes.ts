@@ -24,7 +24,7 @@ import { z } from "zod";
 import { actorOf, tokenOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { AppError, tooMany } from "../../platform/http/errors";
-import { addressOf, failureLimit, useRateLimit, type FailureLimit } from "../../platform/http/rate-limit";
+import { addressOf, failureLimit, limitedCheck, useRateLimit } from "../../platform/http/rate-limit";
 import { ADDRESS_FAILURES, ADDRESS_WINDOW_MINUTES, type AccountsService } from "./service";
 
 const anyUser = { kinds: ["merchant", "operator", "customer"] } as const;
@@ -39,20 +39,8 @@ export interface AccountsRouteDeps {
   publicConfig: CommonConfigReply;
 }
 
-/**
- * A credential check behind a per-address failure limit: refused (429) while the caller's address has too
- * many recent failures, and counted when it fails with `failure` (a wrong password, a wrong code).
- */
-async function guarded<T>(req: FastifyRequest, limit: FailureLimit, failure: number, refusal: (seconds: number) => AppError, check: () => Promise<T>): Promise<T> {
-  const wait = await limit.blocked(req);
-  if (wait > 0) throw refusal(wait);
-  try {
-    return await check();
-  } catch (err) {
-    if (err instanceof AppError && err.code === failure) await limit.fail(req);
-    throw err;
-  }
-}
+/** Whether an error is the credential failure `code` (a wrong password, a wrong code), which counts toward the limit. */
+const failedWith = (code: number) => (err: unknown) => err instanceof AppError && err.code === code;
 
 /** Account calls of spec 01 §7, mounted under /api/card-user. */
 export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDeps): FastifyPluginAsyncZod {
@@ -61,8 +49,8 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     const limit = { max: ADDRESS_FAILURES, timeWindowMs: ADDRESS_WINDOW_MINUTES * 60_000, key: addressOf };
     const logins = failureLimit(app, { name: "login:address", ...limit });
     const codes = failureLimit(app, { name: "code:address", ...limit });
-    const login = <T>(req: FastifyRequest, check: () => Promise<T>) => guarded(req, logins, CODE.LOGIN_FAILED, (seconds) => tooMany("account.loginSlowed", { seconds }), check);
-    const code = <T>(req: FastifyRequest, check: () => Promise<T>) => guarded(req, codes, CODE.CODE_INVALID, () => tooMany("error.tooManyRequests"), check);
+    const login = <T>(req: FastifyRequest, check: () => Promise<T>) => limitedCheck(req, logins, failedWith(CODE.LOGIN_FAILED), (seconds) => tooMany("account.loginSlowed", { seconds }), check);
+    const code = <T>(req: FastifyRequest, check: () => Promise<T>) => limitedCheck(req, codes, failedWith(CODE.CODE_INVALID), () => tooMany("error.tooManyRequests"), check);
 
     /** The actor when a valid token came with the request; code requests for signed-in scenes need it. */
     const optionalActor = async (req: Parameters<typeof tokenOf>[0]) => {

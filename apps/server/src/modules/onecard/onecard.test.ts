@@ -417,9 +417,17 @@ describe("the end customer", () => {
 
     const sent = await t.call<{ phone: string }>("POST", "/api/card-public/onecard/resetPwd/sms", { body: { cardNo: s.no } });
     expect(sent.body.data.phone).toMatch(/\*{4}/);
-    const reset = await t.call("POST", "/api/card-public/onecard/resetPwd", { body: { cardNo: s.no, smsCode: await lastCode(t, phone), password: "246810" } });
+    const smsCode = await lastCode(t, phone);
+    // Six digits are one of a million guesses: a new password has 8 or more letters and digits (issue 38).
+    for (const weak of ["246810", "24681012", "abcdefgh", "ab1"]) {
+      const refused = await t.call("POST", "/api/card-public/onecard/resetPwd", { body: { cardNo: s.no, smsCode, password: weak }, lang: "en" });
+      expect([refused.status, refused.body.msg], weak).toEqual([400, "The new password must be 8 to 32 letters and digits, with at least one of each"]);
+    }
+    const reset = await t.call("POST", "/api/card-public/onecard/resetPwd", { body: { cardNo: s.no, smsCode, password: "new2Card8" } });
     expect(reset.body.code).toBe(1);
-    expect((await check("246810", "10.1.2.1")).json<{ code: number }>().code).toBe(1);
+    // Card passwords are not case-sensitive: typed in any case, it is the one set.
+    expect((await check("new2card8", "10.1.2.1")).json<{ code: number }>().code).toBe(1);
+    expect((await check("NEW2CARD8", "10.1.2.3")).json<{ code: number }>().code).toBe(1);
     expect((await check(s.password, "10.1.2.2")).json<{ code: number }>().code).not.toBe(1);
   });
 

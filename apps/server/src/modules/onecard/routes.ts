@@ -62,10 +62,15 @@ import {
   pageQuery,
   sendCodeReply,
 } from "@tessera/contracts";
+import { CODE } from "@tessera/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { AppError, tooMany } from "../../platform/http/errors";
+import { addressOf, failureLimit, limitedCheck, useRateLimit, type RateLimitDeps } from "../../platform/http/rate-limit";
+import { ADDRESS_FAILURES, ADDRESS_WINDOW_MINUTES } from "../accounts";
 import { sendXlsx } from "../../platform/http/export";
 import { customerOf, customerTokenOf, type CustomersService } from "./customers";
 import type { EquityOrders } from "./equity";
@@ -245,12 +250,35 @@ export function purchaserRoutes({ onecard, packages, salesOrders, guard }: { one
   };
 }
 
+/** A wrong card number or password, or a card locked by them: a guess that counts toward the per-address limit. */
+const cardGuessFailed = (err: unknown) => err instanceof AppError && (err.messageKey === "onecard.cardUnknown" || err.code === CODE.ACCOUNT_LOCKED);
+/** A wrong, used or expired verification code (or a reset naming an unknown card). */
+const codeGuessFailed = (err: unknown) => err instanceof AppError && (err.code === CODE.CODE_INVALID || err.messageKey === "onecard.cardUnknown");
+
+/**
+ * The per-address failure limits of the card pages, the merchant login's (accounts/service.ts
+ * ADDRESS_FAILURES in ADDRESS_WINDOW_MINUTES, on @fastify/rate-limit, shared through Redis): one for card
+ * passwords, one for SMS codes. Beside them the card's own lock and the card service's per-client throttle
+ * stay; this one holds across server processes.
+ */
+async function credentialLimits(app: FastifyInstance, deps: RateLimitDeps) {
+  await useRateLimit(app, deps);
+  const window = { max: ADDRESS_FAILURES, timeWindowMs: ADDRESS_WINDOW_MINUTES * 60_000, key: addressOf };
+  const cards = failureLimit(app, { name: "card:address", ...window });
+  const codes = failureLimit(app, { name: "code:address", ...window });
+  const refusal = () => tooMany("error.tooManyRequests");
+  return {
+    card: <T>(req: FastifyRequest, check: () => Promise<T>) => limitedCheck(req, cards, cardGuessFailed, refusal, check),
+    code: <T>(req: FastifyRequest, check: () => Promise<T>) => limitedCheck(req, codes, codeGuessFailed, refusal, check),
+  };
+}
+
 /** Public card calls (/api/card-public): balance query, card charter, reset password by SMS. */
-export function publicRoutes({ onecard }: { onecard: OnecardService }): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
+export function publicRoutes({ onecard, rateLimitDeps }: { onecard: OnecardService; rateLimitDeps: RateLimitDeps }): FastifyPluginAsyncZod {
   return async (app) => {
+    const limits = await credentialLimits(app, rateLimitDeps);
     app.post("/onecard/balance", { schema: { tags, summary: "A card's balance by number and password", body: ocCheckReq, response: { 200: envelope(ocBalance) } } }, async (req) =>
-      ok(await onecard.balance(req.body.cardNo, req.body.password, req.ip, req.lang)),
+      ok(await limits.card(req, () => onecard.balance(req.body.cardNo, req.body.password, req.ip, req.lang))),
     );
     app.get("/onecard/charter/:id", { schema: { tags, summary: "The terms of a card product", params: idParam, response: { 200: envelope(ocProduct) } } }, async (req) =>
       ok(await onecard.charter(req.params.id)),
@@ -259,7 +287,7 @@ export function publicRoutes({ onecard }: { onecard: OnecardService }): FastifyP
       ok(await onecard.sendResetCode(req.body.cardNo, req.lang)),
     );
     app.post("/onecard/resetPwd", { schema: { tags, summary: "Set a new card password with the code", body: ocResetPwdReq, response: { 200: envelope(z.object({ reset: z.literal(true) })) } } }, async (req) =>
-      ok(await onecard.resetPassword(req.body.cardNo, req.body.smsCode, req.body.password)),
+      ok(await limits.code(req, () => onecard.resetPassword(req.body.cardNo, req.body.smsCode, req.body.password))),
     );
   };
 }
@@ -276,16 +304,16 @@ export function providerRoutes({ extractions, guard }: { extractions: ServedExtr
 }
 
 /** End-customer calls (/api/mall): login with an SMS code, then the card bag with the customer token. */
-export function customerRoutes({ onecard, equities, customers }: { onecard: OnecardService; equities: EquityOrders; customers: CustomersService }): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
+export function customerRoutes({ onecard, equities, customers, rateLimitDeps }: { onecard: OnecardService; equities: EquityOrders; customers: CustomersService; rateLimitDeps: RateLimitDeps }): FastifyPluginAsyncZod {
   return async (app) => {
+    const limits = await credentialLimits(app, rateLimitDeps);
     const pre = customers.guard();
     const csec = [{ customerToken: [] }];
     app.post("/customer/sendSms", { schema: { tags, summary: "Send a login code to a phone", body: customerSmsReq, response: { 200: envelope(sendCodeReply) } } }, async (req) =>
       ok(await customers.sendLoginCode(req.body.phone, req.lang)),
     );
     app.post("/customer/login", { schema: { tags, summary: "Customer login by phone and code", body: customerLoginReq, response: { 200: envelope(customerLoginReply) } } }, async (req) =>
-      ok(await customers.login(req.body.phone, req.body.smsCode)),
+      ok(await limits.code(req, () => customers.login(req.body.phone, req.body.smsCode))),
     );
     app.put("/customer/logout", { schema: { tags, security: csec, summary: "End the customer session", response: { 200: envelope(z.null()) } }, preHandler: pre }, async (req) => {
       const token = customerTokenOf(req);
@@ -306,7 +334,7 @@ export function customerRoutes({ onecard, equities, customers }: { onecard: Onec
       ok(await onecard.claimGift(customerOf(req), req.params.id)),
     );
     app.post("/onecard/bind", { schema: { tags, security: csec, summary: "Put a card into the card bag (number and password)", body: ocBindReq, response: { 200: envelope(ocBagReply) } }, preHandler: pre }, async (req) =>
-      ok(await onecard.bind(customerOf(req), req.body.cardNo, req.body.password, req.ip, req.lang)),
+      ok(await limits.card(req, () => onecard.bind(customerOf(req), req.body.cardNo, req.body.password, req.ip, req.lang))),
     );
     app.get("/onecard/moves", { schema: { tags, security: csec, summary: "Balance changes of the customer's cards", querystring: pageQuery, response: { 200: envelope(ocMovePage) } }, preHandler: pre }, async (req) =>
       ok(await onecard.moves(customerOf(req), req.query)),

@@ -193,6 +193,23 @@ export function failureLimit(app: FastifyInstance, options: { name: string; max:
   };
 }
 
+/**
+ * A credential check (a password, a verification code, a card password) behind a failure limit: refused
+ * with `refusal(seconds)` while the caller has too many recent failures, and counted when it fails with
+ * an error `isFailure` recognises. Used by the merchant login and codes (accounts), the customer login
+ * and the card checks (onecard), so every guessable secret has the same per-address limit.
+ */
+export async function limitedCheck<T>(req: FastifyRequest, limit: FailureLimit, isFailure: (err: unknown) => boolean, refusal: (seconds: number) => Error, check: () => Promise<T>): Promise<T> {
+  const wait = await limit.blocked(req);
+  if (wait > 0) throw refusal(wait);
+  try {
+    return await check();
+  } catch (err) {
+    if (isFailure(err)) await limit.fail(req);
+    throw err;
+  }
+}
+
 /** The caller's address as the library keys it (IPv6 by its /64 network, IPv4-mapped as IPv4). */
 export function addressOf(req: FastifyRequest): string {
   return normalizeIP(req.ip);

@@ -1,3 +1,4 @@
+import { OC_NEW_PASSWORD_RE } from "@tessera/contracts";
 import { App, Button, Card, Form, Input } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -5,7 +6,7 @@ import { customerCall } from "./customerApi";
 import { Shell } from "./Shell";
 
 /**
- * `/client/resetCardPwd`: a new 6-digit password for a card in a card bag, confirmed with an SMS code
+ * `/client/resetCardPwd`: a new password (8-32 letters and digits, both) for a card in a card bag, confirmed with an SMS code
  * sent to the phone the card is bound to (the card bag's owner). Clears a lock from wrong passwords.
  */
 export default function ResetCardPwd() {
@@ -48,8 +49,8 @@ export default function ResetCardPwd() {
               }
             />
           </Form.Item>
-          <Form.Item name="password" label={t("onecard.newPassword")} rules={[{ required: true, pattern: /^\d{6}$/, message: t("onecard.sixDigits") }]}>
-            <Input.Password inputMode="numeric" maxLength={6} size="large" autoComplete="new-password" />
+          <Form.Item name="password" label={t("onecard.newPassword")} rules={[{ required: true, pattern: OC_NEW_PASSWORD_RE, message: t("onecard.newPasswordRule") }]}>
+            <Input.Password maxLength={32} size="large" autoComplete="new-password" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block size="large" loading={busy}>
             {t("onecard.resetPwd")}
