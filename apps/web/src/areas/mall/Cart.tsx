@@ -39,11 +39,18 @@ export default function MallCart({ appId }: PageProps) {
   const total = lines.reduce((a, l) => a + l.unit * l.quantity, 0);
   const currency = lines[0]?.currency ?? "CNY";
   const needsAccount = lines.some((l) => l.delivery !== "code");
-  const checkout = async () => {
+  // Paying is never one tap: the pay sheet shows the amount, the method and the account before the money moves.
+  const [confirming, setConfirming] = useState(false);
+  const askToPay = () => {
     if (!loggedIn) {
       navigate(`${loginPathOf(appId)}?back=${encodeURIComponent(`${mallBase(appId)}/cart`)}`);
       return;
     }
+    setConfirming(true);
+  };
+  const chosenCard = cards.data?.find((c) => c.id === cardId);
+  const checkout = async () => {
+    setConfirming(false);
     setBusy(true);
     const r = await mallCall<MallOrder>(appId, "POST", "/checkout", {
       body: { lines: lines.map((l) => ({ kind: l.kind, id: l.id, quantity: l.quantity })), payMethod: pay, ...(pay === "card" && cardId ? { cardId } : {}), ...(needsAccount ? { topUpAccount: account.trim() } : {}), requestKey },
@@ -101,11 +108,37 @@ export default function MallCart({ appId }: PageProps) {
           <strong className="m-price m-price-big" data-testid="cart-total">
             {formatMoney({ amount: total, currency })}
           </strong>
-          <button type="button" className="m-btn m-btn-primary m-btn-large" disabled={busy} aria-busy={busy} onClick={() => void checkout()}>
+          <button type="button" className="m-btn m-btn-primary m-btn-large" disabled={busy} aria-busy={busy} onClick={askToPay}>
             {t("pay")}
           </button>
         </div>
       </section>
+      {confirming && (
+        <div className="m-mask" onClick={() => setConfirming(false)}>
+          <div className="m-sheet" role="dialog" aria-modal="true" aria-label={t("paySheet.title")} onClick={(e) => e.stopPropagation()} data-testid="pay-sheet">
+            <h2>{t("paySheet.title")}</h2>
+            <div className="m-price m-price-big m-center" data-testid="pay-sheet-amount">
+              {formatMoney({ amount: total, currency })}
+            </div>
+            <dl className="m-pairs">
+              <dt>{t("payWith")}</dt>
+              <dd>{pay === "card" ? `${t("card")} ${chosenCard?.cardNo ?? ""}` : t("wallet")}</dd>
+              {needsAccount && (
+                <>
+                  <dt>{t("topUpAccount")}</dt>
+                  <dd>{account.trim()}</dd>
+                </>
+              )}
+            </dl>
+            <button type="button" className="m-btn m-btn-primary m-btn-large m-block" onClick={() => void checkout()}>
+              {t("paySheet.confirm", { amount: formatMoney({ amount: total, currency }) })}
+            </button>
+            <button type="button" className="m-btn m-block" onClick={() => setConfirming(false)}>
+              {t("paySheet.cancel")}
+            </button>
+          </div>
+        </div>
+      )}
     </div>
   );
 }
