@@ -143,6 +143,12 @@ export const MESSAGES = {
   "error.internal": { cn: "系统异常，请稍后再试", tw: "系統異常，請稍後再試", en: "System error, please try again later" },
   "error.interface": { cn: "接口异常", tw: "接口異常", en: "Interface exception" },
   "error.tooManyRequests": { cn: "请求过于频繁", tw: "請求過於頻繁", en: "Too many requests" },
+  // Any xlsx import refused before it is parsed (platform/xlsx.ts: 50 MB unpacked, 100:1 at most).
+  "import.fileTooLarge": {
+    cn: "文件解压后超过50MB或压缩比异常，无法导入；请使用模板并分批导入",
+    tw: "檔案解壓後超過50MB或壓縮比異常，無法匯入；請使用範本並分批匯入",
+    en: "The file unpacks to more than 50 MB or is compressed abnormally, so it cannot be imported; please use the template and import in smaller batches",
+  },
   ...ONBOARDING_MESSAGES,
   ...CATALOG_MESSAGES,
   ...FUNDS_MESSAGES,

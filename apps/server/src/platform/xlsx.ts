@@ -1,4 +1,7 @@
+import { Readable } from "node:stream";
+import { createInflateRaw } from "node:zlib";
 import type ExcelJS from "exceljs";
+import { loadExcel } from "./heavy-libraries";
 
 /**
  * A cell of an uploaded .xlsx as the text a user typed: trimmed strings, numbers and booleans as written,
@@ -14,4 +17,269 @@ export function cellText(v: ExcelJS.CellValue | undefined): string {
   if (typeof v === "object" && "text" in v) return String(v.text).trim();
   if (typeof v === "object" && "result" in v) return typeof v.result === "string" || typeof v.result === "number" ? String(v.result).trim() : "";
   return "";
+}
+
+/* ---------- bounded reading of uploaded workbooks ---------- */
+
+/**
+ * An uploaded .xlsx is a zip, and a zip can promise little and inflate to a lot: 0.44 MB of sheet XML
+ * repeated rows became 150 MB, stalled the server 21 s and grew it to 2.6 GB when a whole workbook was
+ * loaded (issue 38). So every import reads through `readXlsxRows`, which
+ *
+ * 1. reads the zip's central directory first and refuses, before inflating anything, a file whose declared
+ *    uncompressed sizes pass the total or per-entry cap, or whose large entries claim a compression ratio
+ *    no spreadsheet has (zip64, encryption and unknown methods are refused too: an import never needs them);
+ * 2. inflates only the parts a row reader needs (workbook, its relations, shared strings, the first
+ *    worksheet), counting the bytes that actually come out, and stops at the cap or at the entry's declared
+ *    size, whichever comes first: the declared sizes may lie;
+ * 3. hands those parts to exceljs's streaming reader as a stored (uncompressed) zip, shared strings before
+ *    the worksheet so that rows stream straight from the inflater (never via temporary files), and stops
+ *    at the caller's row limit.
+ */
+export interface XlsxLimits {
+  /** Sum of the declared (and of the actual) uncompressed sizes of the parts read. */
+  maxTotalBytes: number;
+  /** One part's uncompressed size. */
+  maxEntryBytes: number;
+  /** Uncompressed : compressed, checked on parts over RATIO_FLOOR_BYTES (tiny parts compress oddly well). */
+  maxRatio: number;
+  /** Non-blank rows after the header; reading stops at the first row past it. */
+  maxRows: number;
+}
+
+export const DEFAULT_XLSX_LIMITS: Omit<XlsxLimits, "maxRows"> = { maxTotalBytes: 50 * 1024 * 1024, maxEntryBytes: 50 * 1024 * 1024, maxRatio: 100 };
+
+/** Parts under this size are not held to the ratio: a 2 kB XML file of one repeated tag may compress 200:1. */
+const RATIO_FLOOR_BYTES = 1024 * 1024;
+
+/**
+ * Why a workbook was refused: `unreadable` (not an xlsx zip), `tooLarge` (caps or ratio: a bomb, or simply
+ * too big to import at once), `tooManyRows` (past the caller's row limit).
+ */
+export class XlsxRefused extends Error {
+  constructor(
+    readonly reason: "unreadable" | "tooLarge" | "tooManyRows",
+    detail: string,
+  ) {
+    super(`${reason}: ${detail}`);
+  }
+}
+
+/** The message key and parameters of a `tooLarge` refusal, in the three languages (contracts). */
+export function tooLargeMessage(limits: Pick<XlsxLimits, "maxTotalBytes">): { key: "import.fileTooLarge"; params: { max: number } } {
+  return { key: "import.fileTooLarge", params: { max: Math.floor(limits.maxTotalBytes / (1024 * 1024)) } };
+}
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  dataStart: number;
+}
+
+const EOCD_SIG = 0x06054b50;
+const CENTRAL_SIG = 0x02014b50;
+const LOCAL_SIG = 0x04034b50;
+
+/** The central directory's entries, checked against the limits; nothing is inflated yet. */
+function centralDirectory(zip: Buffer, limits: XlsxLimits): ZipEntry[] {
+  const unreadable = (why: string) => new XlsxRefused("unreadable", why);
+  // The end record is in the last 22 + 65535 (comment) bytes.
+  let eocd = -1;
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
+    if (zip.readUInt32LE(i) === EOCD_SIG) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw unreadable("no end of central directory");
+  const count = zip.readUInt16LE(eocd + 10);
+  const cdSize = zip.readUInt32LE(eocd + 12);
+  const cdOffset = zip.readUInt32LE(eocd + 16);
+  if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) throw unreadable("zip64");
+  if (cdOffset + cdSize > eocd) throw unreadable("central directory out of range");
+  const entries: ZipEntry[] = [];
+  let declaredTotal = 0;
+  let p = cdOffset;
+  for (let n = 0; n < count; n++) {
+    if (p + 46 > eocd || zip.readUInt32LE(p) !== CENTRAL_SIG) throw unreadable("bad central directory entry");
+    const flags = zip.readUInt16LE(p + 8);
+    const method = zip.readUInt16LE(p + 10);
+    const crc = zip.readUInt32LE(p + 16);
+    const compressedSize = zip.readUInt32LE(p + 20);
+    const size = zip.readUInt32LE(p + 24);
+    const nameLen = zip.readUInt16LE(p + 28);
+    const extraLen = zip.readUInt16LE(p + 30);
+    const commentLen = zip.readUInt16LE(p + 32);
+    const localOffset = zip.readUInt32LE(p + 42);
+    const name = zip.toString("utf8", p + 46, p + 46 + nameLen);
+    p += 46 + nameLen + extraLen + commentLen;
+    if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff) throw unreadable("zip64");
+    if (flags & 1) throw unreadable("encrypted");
+    if (method !== 0 && method !== 8) throw unreadable(`compression method ${method}`);
+    if (size > limits.maxEntryBytes) throw new XlsxRefused("tooLarge", `${name} declares ${size} bytes`);
+    declaredTotal += size;
+    if (declaredTotal > limits.maxTotalBytes) throw new XlsxRefused("tooLarge", `declared ${declaredTotal} bytes in all`);
+    if (size > RATIO_FLOOR_BYTES && size > limits.maxRatio * Math.max(compressedSize, 1)) {
+      throw new XlsxRefused("tooLarge", `${name} declares a ${Math.round(size / Math.max(compressedSize, 1))}:1 ratio`);
+    }
+    if (localOffset + 30 > zip.length || zip.readUInt32LE(localOffset) !== LOCAL_SIG) throw unreadable("bad local header");
+    const dataStart = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
+    if (dataStart + compressedSize > zip.length) throw unreadable("entry out of range");
+    entries.push({ name, method, crc, compressedSize, size, dataStart });
+  }
+  return entries;
+}
+
+/** The parts a row reader needs, in the order it needs them (relations and shared strings before the sheet). */
+function partsToRead(entries: ZipEntry[]): ZipEntry[] {
+  const named = (n: string) => entries.find((e) => e.name === n);
+  const sheets = entries
+    .map((e) => ({ e, no: /^xl\/worksheets\/sheet(\d+)\.xml$/.exec(e.name)?.[1] }))
+    .filter((s): s is { e: ZipEntry; no: string } => s.no !== undefined)
+    .sort((a, b) => Number(a.no) - Number(b.no));
+  const first = sheets[0]?.e;
+  if (!first) throw new XlsxRefused("unreadable", "no worksheet");
+  return [named("xl/_rels/workbook.xml.rels"), named("xl/workbook.xml"), named("xl/sharedStrings.xml"), first].filter((e): e is ZipEntry => e !== undefined);
+}
+
+/** One part's bytes as they inflate, counted against its declared size and the running total. */
+async function* inflated(zip: Buffer, e: ZipEntry, budget: { left: number }): AsyncGenerator<Buffer> {
+  const raw = zip.subarray(e.dataStart, e.dataStart + e.compressedSize);
+  let seen = 0;
+  const count = (chunk: Buffer) => {
+    seen += chunk.length;
+    budget.left -= chunk.length;
+    // The declared size was checked against the caps; a part that inflates past it is lying.
+    if (seen > e.size || budget.left < 0) throw new XlsxRefused("tooLarge", `${e.name} inflates past ${e.size} bytes`);
+  };
+  let held: Buffer | undefined;
+  if (e.method === 0) {
+    count(raw);
+    held = raw;
+  } else {
+    const inflater = createInflateRaw({ chunkSize: 64 * 1024 });
+    inflater.end(raw);
+    // One chunk is held back until the next is counted (or the inflater ends): the reader must never
+    // receive a part's declared size in full before the part is known not to inflate past it, or it could
+    // finish the sheet and stop before the refusal is seen.
+    try {
+      for await (const chunk of inflater as AsyncIterable<Buffer>) {
+        count(chunk);
+        if (held) yield held;
+        held = chunk;
+      }
+    } catch (err) {
+      if (err instanceof XlsxRefused) throw err;
+      throw new XlsxRefused("unreadable", `${e.name}: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      inflater.destroy();
+    }
+  }
+  if (seen !== e.size) throw new XlsxRefused("unreadable", `${e.name} inflates to ${seen} bytes, not the ${e.size} declared`);
+  if (held) yield held;
+}
+
+/**
+ * The parts as a zip of stored entries (exceljs's streaming reader takes a zip stream): each local header
+ * names the declared size, the inflated bytes follow as they are checked, then a central directory.
+ */
+async function* storedZip(zip: Buffer, parts: ZipEntry[], limits: XlsxLimits): AsyncGenerator<Buffer> {
+  const budget = { left: limits.maxTotalBytes };
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of parts) {
+    const name = Buffer.from(e.name, "utf8");
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(LOCAL_SIG, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt32LE(e.crc, 14);
+    local.writeUInt32LE(e.size, 18);
+    local.writeUInt32LE(e.size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const cd = Buffer.alloc(46);
+    cd.writeUInt32LE(CENTRAL_SIG, 0);
+    cd.writeUInt16LE(20, 4);
+    cd.writeUInt16LE(20, 6);
+    cd.writeUInt32LE(e.crc, 16);
+    cd.writeUInt32LE(e.size, 20);
+    cd.writeUInt32LE(e.size, 24);
+    cd.writeUInt16LE(name.length, 28);
+    cd.writeUInt32LE(offset, 42);
+    central.push(cd, name);
+    yield Buffer.concat([local, name]);
+    yield* inflated(zip, e, budget);
+    offset += 30 + name.length + e.size;
+  }
+  const cdBytes = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(EOCD_SIG, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(cdBytes.length, 12);
+  end.writeUInt32LE(offset, 16);
+  yield Buffer.concat([cdBytes, end]);
+}
+
+export interface XlsxRow {
+  /** The row number as the spreadsheet shows it. */
+  rowNo: number;
+  /** The cells from column A (exceljs values; read them with `cellText`). */
+  cells: ExcelJS.CellValue[];
+}
+
+/**
+ * The rows of an uploaded workbook's first worksheet, streamed, header included. Throws `XlsxRefused`:
+ * before inflating anything when the central directory is over the limits, while reading when the actual
+ * bytes are, and at the first non-blank row past `maxRows` (+1 for the header).
+ */
+export async function* readXlsxRows(file: Buffer, limits: XlsxLimits): AsyncGenerator<XlsxRow> {
+  const parts = partsToRead(centralDirectory(file, limits));
+  // A refusal inside the zip stream ends the stream rather than failing it, and the wait for the next
+  // row races the refusal: exceljs pipes its input into the unzipper, and neither a pipe nor the unzipper
+  // passes on a failed or cut-off input (a part stopped mid-way leaves the reader waiting forever). The
+  // abandoned reader holds nothing once the source is destroyed.
+  let refused: XlsxRefused | undefined;
+  let refuse: (e: XlsxRefused) => void = () => undefined;
+  const refusal = new Promise<never>((_, reject) => {
+    refuse = reject;
+  });
+  refusal.catch(() => undefined);
+  async function* guarded(): AsyncGenerator<Buffer> {
+    try {
+      yield* storedZip(file, parts, limits);
+    } catch (err) {
+      refused = err instanceof XlsxRefused ? err : new XlsxRefused("unreadable", err instanceof Error ? err.message : String(err));
+      refuse(refused);
+    }
+  }
+  const source = Readable.from(guarded(), { objectMode: false });
+  const next = <T>(step: Promise<T>): Promise<T> => Promise.race([step, refusal]);
+  const Excel = await loadExcel();
+  const reader = new Excel.stream.xlsx.WorkbookReader(source, { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "ignore" });
+  let rows = 0;
+  try {
+    // Only the first worksheet was handed over.
+    const sheet = await next(reader[Symbol.asyncIterator]().next());
+    if (sheet.done) throw new XlsxRefused("unreadable", "no worksheet");
+    const sheetRows = (sheet.value as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
+    for (;;) {
+      const step = await next(sheetRows.next());
+      if (step.done) break;
+      const row = step.value;
+      const cells = (row.values as ExcelJS.CellValue[]).slice(1);
+      if (row.number > 1 && cells.some((c) => cellText(c) !== "") && ++rows > limits.maxRows) {
+        throw new XlsxRefused("tooManyRows", `more than ${limits.maxRows} rows`);
+      }
+      yield { rowNo: row.number, cells };
+    }
+  } catch (err) {
+    if (err instanceof XlsxRefused) throw err;
+    throw refused ?? new XlsxRefused("unreadable", err instanceof Error ? err.message : String(err));
+  } finally {
+    source.destroy();
+  }
+  if (refused) throw refused;
 }

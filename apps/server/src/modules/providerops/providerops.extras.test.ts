@@ -8,6 +8,7 @@ import { registerOperator } from "../../../test/operators";
 import { platformDay } from "../../platform/clock";
 import { balancesOf } from "../ledger";
 import { importFile, newBrand, newGoods } from "../catalog/fixtures";
+import { deflatedSheet, withSheet } from "../../../test/xlsx-bomb";
 import { BATCH_HEADERS, XLSX_MIME } from "./sheets";
 
 let t: TestApp;
@@ -154,5 +155,12 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
     expect([bad.status, bad.body.msg]).toEqual([400, "The header row does not match the template; please use the downloaded template"]);
     expect((await upload(mine.token, Buffer.from("not a spreadsheet"))).body.msg).toBe("The file cannot be read; please use the downloaded template");
     expect((await upload(mine.token, file, "batch.csv")).body.msg).toBe("Please upload an .xlsx file");
+    // Bounded before parsing: a zip bomb is refused in the user's language, and reading stops at the line limit.
+    const bombSheet = await deflatedSheet(200, BATCH_HEADERS.en);
+    const bomb = await upload(mine.token, await withSheet({ name: "", data: bombSheet.data, size: 2 * 1024 * 1024 }, template.rawPayload), "batch.xlsx", "tw");
+    expect([bomb.status, bomb.body.msg]).toEqual([400, "檔案解壓後超過50MB或壓縮比異常，無法匯入；請使用範本並分批匯入"]);
+    const many = await upload(mine.token, await xlsx(Array.from({ length: 501 }, (_, i) => [buyer.merchantId, String(goods.id), "1", "", `${key}-many-${i}`])));
+    expect([many.status, many.body.msg]).toEqual([400, "At most 500 lines per file"]);
+    expect(await sup(buyer.merchantId)).toBe(80_000);
   });
 });

@@ -277,9 +277,9 @@ export class ProviderOpsService {
     if (userId === null) throw forbidden();
     let rows: BatchRow[];
     try {
-      rows = await readBatchFile(file);
+      rows = await readBatchFile(file, BATCH_MAX_LINES);
     } catch (err) {
-      if (err instanceof BadBatchFile) throw invalid(err.key, "file");
+      if (err instanceof BadBatchFile) throw invalid(err.key, "file", err.key === "batch.tooManyLines" ? { max: BATCH_MAX_LINES } : {});
       throw err;
     }
     if (rows.length === 0) throw invalid("batch.empty", "file");

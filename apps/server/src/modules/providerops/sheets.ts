@@ -1,7 +1,6 @@
 import type { BatchPurchaseLine, Lang } from "@tessera/contracts";
-import type ExcelJS from "exceljs";
 import { loadExcel } from "../../platform/heavy-libraries";
-import { cellText } from "../../platform/xlsx";
+import { cellText, DEFAULT_XLSX_LIMITS, readXlsxRows, XlsxRefused } from "../../platform/xlsx";
 
 export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -48,7 +47,7 @@ export async function batchTemplate(lang: Lang): Promise<Buffer> {
 }
 
 export class BadBatchFile extends Error {
-  constructor(readonly key: "batch.fileUnreadable" | "batch.headerMismatch") {
+  constructor(readonly key: "batch.fileUnreadable" | "batch.headerMismatch" | "batch.tooManyLines" | "import.fileTooLarge") {
     super(key);
   }
 }
@@ -65,26 +64,29 @@ export interface BatchRow {
 const norm = (s: string) => s.toLowerCase().replace(/[（(].*$/, "").replace(/\s+/g, "");
 
 /** The lines of an uploaded BatchPurchase file, as text, with their row numbers; blank rows skipped. */
-export async function readBatchFile(file: Buffer): Promise<BatchRow[]> {
-  const ExcelJS = await loadExcel();
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(file as unknown as ArrayBuffer);
-  } catch {
-    throw new BadBatchFile("batch.fileUnreadable");
-  }
-  const ws = wb.worksheets[0];
-  if (!ws) throw new BadBatchFile("batch.fileUnreadable");
-  const header = (ws.getRow(1).values as ExcelJS.CellValue[]).slice(1).map((v) => norm(cellText(v)));
-  if (!Object.values(BATCH_HEADERS).some((h) => h.every((x, i) => norm(x) === header[i]))) throw new BadBatchFile("batch.headerMismatch");
+export async function readBatchFile(file: Buffer, maxLines: number): Promise<BatchRow[]> {
   const rows: BatchRow[] = [];
-  ws.eachRow((r, rowNo) => {
-    if (rowNo === 1) return;
-    const c = (r.values as ExcelJS.CellValue[]).slice(1, 6).map(cellText);
-    if (c.every((x) => x === "")) return;
-    const [purchaser = "", goodsId = "", quantity = "", topUpAccount = "", requestKey = ""] = c;
-    rows.push({ row: rowNo, purchaser, goodsId, quantity, topUpAccount, requestKey });
-  });
+  let sawHeader = false;
+  try {
+    // Bounded before it is parsed (platform/xlsx.ts): zip bombs refused, rows streamed, stopped past maxLines.
+    for await (const { rowNo, cells } of readXlsxRows(file, { ...DEFAULT_XLSX_LIMITS, maxRows: maxLines })) {
+      if (rowNo === 1) {
+        const header = cells.map((v) => norm(cellText(v)));
+        if (!Object.values(BATCH_HEADERS).some((h) => h.every((x, i) => norm(x) === header[i]))) throw new BadBatchFile("batch.headerMismatch");
+        sawHeader = true;
+        continue;
+      }
+      if (!sawHeader) throw new BadBatchFile("batch.headerMismatch");
+      const c = cells.slice(0, 5).map(cellText);
+      if (c.every((x) => x === "")) continue;
+      const [purchaser = "", goodsId = "", quantity = "", topUpAccount = "", requestKey = ""] = c;
+      rows.push({ row: rowNo, purchaser, goodsId, quantity, topUpAccount, requestKey });
+    }
+  } catch (err) {
+    if (!(err instanceof XlsxRefused)) throw err;
+    throw new BadBatchFile(err.reason === "tooLarge" ? "import.fileTooLarge" : err.reason === "tooManyRows" ? "batch.tooManyLines" : "batch.fileUnreadable");
+  }
+  if (!sawHeader) throw new BadBatchFile("batch.headerMismatch");
   return rows;
 }
 

@@ -1,8 +1,7 @@
-import { renderMessage, type Lang, type MessageKey } from "@tessera/contracts";
-import type ExcelJS from "exceljs";
+import { renderMessage, STORE_LIMITS, type Lang, type MessageKey } from "@tessera/contracts";
 import { loadExcel } from "../../platform/heavy-libraries";
 import { regionByNames } from "./regions";
-import { cellText } from "../../platform/xlsx";
+import { cellText, DEFAULT_XLSX_LIMITS, readXlsxRows, XlsxRefused } from "../../platform/xlsx";
 
 export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -66,7 +65,7 @@ export async function storeTemplate(lang: Lang): Promise<Buffer> {
 }
 
 export class BadStoreFile extends Error {
-  constructor(readonly key: "stores.fileUnreadable" | "stores.headerMismatch") {
+  constructor(readonly key: "stores.fileUnreadable" | "stores.headerMismatch" | "stores.batchTooLarge" | "import.fileTooLarge") {
     super(key);
   }
 }
@@ -79,46 +78,50 @@ const norm = (s: string) => s.toLowerCase().replace(/[（(].*$/, "").replace(/\s
  * become a request (unknown region) get a request the batch check refuses with the right reason.
  */
 export async function readStoreFile(file: Buffer, districts: Map<string, number>): Promise<{ rows: unknown[]; rowNos: number[]; examples: number[] }> {
-  const ExcelJS = await loadExcel();
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(file as unknown as ArrayBuffer);
-  } catch {
-    throw new BadStoreFile("stores.fileUnreadable");
-  }
-  const ws = wb.worksheets[0];
-  if (!ws) throw new BadStoreFile("stores.fileUnreadable");
-  const header = (ws.getRow(1).values as ExcelJS.CellValue[]).slice(1).map((v) => norm(cellText(v)));
-  const known = Object.values(STORE_HEADERS).map((h) => h.map(norm));
-  if (!known.some((h) => h.slice(0, 5).every((x, i) => header[i] === x))) throw new BadStoreFile("stores.headerMismatch");
   const rows: unknown[] = [];
   const rowNos: number[] = [];
   const examples: number[] = [];
-  ws.eachRow((row, rowNo) => {
-    if (rowNo === 1) return;
-    const c = (row.values as ExcelJS.CellValue[]).slice(1).map(cellText);
-    if (c.every((x) => x === "")) return;
-    const [name = "", province = "", city = "", county = "", address = "", lng = "", lat = "", hours = "", contact = "", phone = "", district = "", state = ""] = c;
-    if (c.slice(0, 5).join("|") === EXAMPLE.slice(0, 5).join("|")) {
-      examples.push(rowNo);
-      return;
+  const known = Object.values(STORE_HEADERS).map((h) => h.map(norm));
+  let sawHeader = false;
+  try {
+    // Bounded before it is parsed (platform/xlsx.ts): zip bombs refused, rows streamed, stopped at the batch limit.
+    for await (const { rowNo, cells } of readXlsxRows(file, { ...DEFAULT_XLSX_LIMITS, maxRows: STORE_LIMITS.maxBatch })) {
+      const c = cells.map(cellText);
+      if (rowNo === 1) {
+        const header = c.map(norm);
+        if (!known.some((h) => h.slice(0, 5).every((x, i) => header[i] === x))) throw new BadStoreFile("stores.headerMismatch");
+        sawHeader = true;
+        continue;
+      }
+      if (!sawHeader) throw new BadStoreFile("stores.headerMismatch");
+      if (c.every((x) => x === "")) continue;
+      const [name = "", province = "", city = "", county = "", address = "", lng = "", lat = "", hours = "", contact = "", phone = "", district = "", state = ""] = c;
+      if (c.slice(0, 5).join("|") === EXAMPLE.slice(0, 5).join("|")) {
+        examples.push(rowNo);
+        continue;
+      }
+      const region = regionByNames(province, city, county) ?? { provinceCode: "x", cityCode: "x", countyCode: "x" };
+      const num = (s: string) => (s === "" ? null : Number.isFinite(Number(s)) ? Number(s) : s);
+      rows.push({
+        name,
+        ...region,
+        address,
+        lng: num(lng),
+        lat: num(lat),
+        openingHours: hours,
+        contactName: contact,
+        contactPhone: phone,
+        state: state === "" ? "open" : (STATE_WORDS[state.toLowerCase()] ?? state),
+        districtId: district === "" ? null : String(districts.get(district) ?? "0"),
+      });
+      rowNos.push(rowNo);
     }
-    const region = regionByNames(province, city, county) ?? { provinceCode: "x", cityCode: "x", countyCode: "x" };
-    const num = (s: string) => (s === "" ? null : Number.isFinite(Number(s)) ? Number(s) : s);
-    rows.push({
-      name,
-      ...region,
-      address,
-      lng: num(lng),
-      lat: num(lat),
-      openingHours: hours,
-      contactName: contact,
-      contactPhone: phone,
-      state: state === "" ? "open" : (STATE_WORDS[state.toLowerCase()] ?? state),
-      districtId: district === "" ? null : String(districts.get(district) ?? "0"),
-    });
-    rowNos.push(rowNo);
-  });
+  } catch (err) {
+    if (!(err instanceof XlsxRefused)) throw err;
+    throw new BadStoreFile(err.reason === "tooLarge" ? "import.fileTooLarge" : err.reason === "tooManyRows" ? "stores.batchTooLarge" : "stores.fileUnreadable");
+  }
+  // A sheet without its header row (an empty one included) is not the template.
+  if (!sawHeader) throw new BadStoreFile("stores.headerMismatch");
   return { rows, rowNos, examples };
 }
 

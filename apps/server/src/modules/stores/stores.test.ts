@@ -7,6 +7,8 @@ import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
 import { checkInvariants } from "../ledger";
+import { deflatedSheet, withSheet } from "../../../test/xlsx-bomb";
+import { STORE_HEADERS } from "./sheets";
 
 let t: TestApp;
 let brand: TestMerchant;
@@ -114,6 +116,19 @@ describe("stores", () => {
     ]);
     const exported = await sheet((await raw("GET", "/api/card-brander/branderStores/export", m.token)).rawPayload);
     expect(exported.length).toBe(3);
+
+    // A zip bomb in the template's clothes (200 MB of row XML in under 1 MB, lying about its size):
+    // refused with a clear 400 in the user's language, nothing imported.
+    const bombSheet = await deflatedSheet(200, STORE_HEADERS.en);
+    const bomb = await withSheet({ name: "", data: bombSheet.data, size: 2 * 1024 * 1024 }, template.rawPayload);
+    const refused = await raw("POST", `/api/card-brander/branderStores/import?fileName=stores.xlsx`, m.token, bomb);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ msg: string }>().msg).toMatch(/^The file unpacks to more than 50 MB/);
+    const honest = await withSheet({ name: "", ...bombSheet }, template.rawPayload);
+    const cn = await t.app.inject({ method: "POST", url: `/api/card-brander/branderStores/import?fileName=stores.xlsx`, headers: { "x-auth-token": m.token, lang: "cn", "content-type": XLSX }, payload: honest });
+    expect(cn.statusCode).toBe(400);
+    expect(cn.json<{ msg: string }>().msg).toMatch(/^文件解压后超过50MB/);
+    expect((await t.call<Page<Store>>("GET", "/api/card-brander/branderStores", { token: m.token })).body.data.total).toBe(2);
 
     const notXlsx = await raw("POST", `/api/card-brander/branderStores/import?fileName=stores.xlsx`, m.token, Buffer.from("not a zip"));
     expect(notXlsx.json<{ msg: string }>().msg).toBe("The file cannot be read; please use the template");
