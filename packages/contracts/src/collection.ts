@@ -92,12 +92,15 @@ export const industriesReply = z.array(industry);
 export const payCodeReq = z.strictObject({
   name: z.string({ error: "collection.codeNameEmpty" }).trim().min(1, { error: "collection.codeNameEmpty" }).max(40, { error: "collection.textTooLong" }),
   storeId: idString.nullable().default(null),
+  /** The amount the code collects (a price tag); null: the payer enters it. */
+  amount: z.number({ error: "collection.amountInvalid" }).int({ error: "collection.amountInvalid" }).min(1, { error: "collection.amountInvalid" }).max(5_000_000, { error: "collection.amountTooLarge" }).nullable().default(null),
 });
 export const payCode = z.object({
   id: z.string(),
   passportId: z.string(),
   name: z.string(),
   storeId: z.string().nullable(),
+  amount: z.number().int().nullable(),
   url: z.string(),
   createdAt: z.string(),
 });
@@ -107,7 +110,15 @@ export const payCodePage = pageOf(payCode);
 export const storePayCodeQuery = pageQuery.extend({ storeId: idString });
 
 /** What the payer's page shows for a code (public). */
-export const payCodeInfo = z.object({ merchantName: z.string(), codeName: z.string(), currency: z.enum(["CNY", "USD", "HKD"]) });
+export const payCodeInfo = z.object({
+  merchantName: z.string(),
+  codeName: z.string(),
+  currency: z.enum(["CNY", "USD", "HKD"]),
+  /** The amount the code fixes (the payer cannot change it); null: the payer enters one up to `limit`. */
+  amount: z.number().int().nullable(),
+  /** The collection account's per-payment limit, minor units. */
+  limit: z.number().int(),
+});
 export type PayCodeInfo = z.infer<typeof payCodeInfo>;
 export const payReq = z.strictObject({
   amount: z.number({ error: "collection.amountInvalid" }).int({ error: "collection.amountInvalid" }).min(1, { error: "collection.amountInvalid" }).max(5_000_000, { error: "collection.amountTooLarge" }),

@@ -34,15 +34,19 @@ const name = z.string({ error: "mall.nameEmpty" }).trim().min(1, { error: "mall.
 const text = (max: number) => z.string().trim().max(max, { error: "mall.textTooLong" });
 
 /* ---------- SelfSupport ---------- */
+/** A price above this many times the goods' face value (or cost) must be confirmed by the merchant. */
+export const MALL_HIGH_PRICE_FACTOR = 2;
 export const selfGoodsReq = z.strictObject({
   goodsId: idString,
   price,
   name: name.optional(),
   onSale: z.boolean().default(true),
   sort: z.number().int().min(0).max(9999).default(0),
+  /** The merchant confirmed a price far above the goods' face value (refused without it, then logged). */
+  confirmHighPrice: z.boolean().default(false),
 });
 export type SelfGoodsReq = z.infer<typeof selfGoodsReq>;
-export const selfGoodsUpdateReq = z.strictObject({ price: price.optional(), name: name.optional(), onSale: z.boolean().optional(), sort: z.number().int().min(0).max(9999).optional() });
+export const selfGoodsUpdateReq = z.strictObject({ price: price.optional(), name: name.optional(), onSale: z.boolean().optional(), sort: z.number().int().min(0).max(9999).optional(), confirmHighPrice: z.boolean().default(false) });
 export const selfGoods = z.object({
   id: z.string(),
   goodsId: z.string(),

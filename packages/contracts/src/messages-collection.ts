@@ -24,6 +24,8 @@ export const COLLECTION_MESSAGES = {
   "collection.codeNameEmpty": { cn: "请输入收款码名称", tw: "請輸入收款碼名稱", en: "Please enter the collection code name" },
   "collection.codeNotFound": { cn: "收款码不存在或已停用", tw: "收款碼不存在或已停用", en: "The collection code does not exist or is retired" },
   "collection.amountInvalid": { cn: "请输入正确的金额", tw: "請輸入正確的金額", en: "Please enter a correct amount" },
+  "collection.amountFixed": { cn: "该收款码的金额为 {{amount}}，不能修改", tw: "該收款碼的金額為 {{amount}}，不能修改", en: "This code collects {{amount}}; the amount cannot be changed" },
+  "collection.overLimit": { cn: "单笔金额不能超过 {{limit}}", tw: "單筆金額不能超過 {{limit}}", en: "A single payment cannot exceed {{limit}}" },
   "collection.amountTooLarge": { cn: "单笔金额不能超过5万元", tw: "單筆金額不能超過5萬元", en: "A payment cannot exceed 50,000" },
   "collection.orderNotFound": { cn: "收款订单不存在", tw: "收款訂單不存在", en: "The payment order does not exist" },
   "collection.refundInvalid": { cn: "请输入正确的退款金额", tw: "請輸入正確的退款金額", en: "Please enter a correct refund amount" },

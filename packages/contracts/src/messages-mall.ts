@@ -21,6 +21,11 @@ export const MALL_MESSAGES = {
   "mall.topUpAccountInvalid": { cn: "充值账号不能超过64个字符", tw: "充值賬號不能超過64個字符", en: "The top-up account cannot exceed 64 characters" },
   "mall.topUpAccountEmpty": { cn: "请输入充值账号", tw: "請輸入充值賬號", en: "Please enter the account to top up" },
   "mall.unknown": { cn: "商城不存在或未发布", tw: "商城不存在或未發佈", en: "This mall does not exist or is not published" },
+  "mall.priceFarAbove": {
+    cn: "售价 {{price}} 远高于该商品的面值/成本 {{reference}}，请确认价格无误后再保存",
+    tw: "售價 {{price}} 遠高於該商品的面值/成本 {{reference}}，請確認價格無誤後再保存",
+    en: "The price {{price}} is far above the goods' face value or cost of {{reference}}: confirm it to save",
+  },
   "mall.testersOnly": {
     cn: "该商城尚未发布，仅商家指定的体验成员可以访问",
     tw: "該商城尚未發佈，僅商家指定的體驗成員可以訪問",

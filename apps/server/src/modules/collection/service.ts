@@ -52,6 +52,8 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const money = (amount: number, currency: Currency) => ({ amount, currency });
 const maskMiddle = (s: string, keep = 4) => (s.length <= keep * 2 ? s : `${s.slice(0, keep)}${"*".repeat(s.length - keep * 2)}${s.slice(-keep)}`);
 const EDITABLE: readonly string[] = ["EDITTING", "REJECTED"];
+/** An amount in a message: 5000.00. */
+const major = (minor: number) => (minor / 100).toFixed(2);
 /**
  * The fee's share of `refunded` out of `amount`, rounded half up (all of it once everything is refunded).
  * Exact in doubles: a payment is at most 5,000,000 minor units and its fee a fraction of it.
@@ -352,8 +354,8 @@ export class CollectionService {
     return cur;
   }
 
-  private presentCode(r: { id: number; passport_id: number; name: string; store_id: number | null; token: string; created_at: Date }, origin: string): PayCode {
-    return { id: String(r.id), passportId: String(r.passport_id), name: r.name, storeId: r.store_id === null ? null : String(r.store_id), url: `${origin}/pay/${r.token}`, createdAt: new Date(r.created_at).toISOString() };
+  private presentCode(r: { id: number; passport_id: number; name: string; store_id: number | null; token: string; amount: number | null; created_at: Date }, origin: string): PayCode {
+    return { id: String(r.id), passportId: String(r.passport_id), name: r.name, storeId: r.store_id === null ? null : String(r.store_id), amount: r.amount, url: `${origin}/pay/${r.token}`, createdAt: new Date(r.created_at).toISOString() };
   }
 
   /** The account a code belongs to: the caller's own, or one of the merchant's sub-accounts. */
@@ -381,14 +383,15 @@ export class CollectionService {
     return { list: rows.map((r) => this.presentCode(r, origin)), total, page: q.page, pageSize: q.pageSize };
   }
 
-  async createCode(actor: Actor, passportId: number, req: { name: string; storeId: string | null }, origin: string): Promise<PayCode> {
+  async createCode(actor: Actor, passportId: number, req: { name: string; storeId: string | null; amount: number | null }, origin: string): Promise<PayCode> {
     const merchantId = tenantOf(actor);
     await this.checkPassport(actor, merchantId, passportId);
-    await this.finished(merchantId);
+    const account = await this.finished(merchantId);
+    if (req.amount !== null && req.amount > account.per_payment_limit) throw new AppError(CODE.INVALID_PARAMETER, "collection.overLimit", { limit: major(account.per_payment_limit) }, "amount");
     if (req.storeId !== null && !(await this.deps.ownStore(merchantId, Number(req.storeId)))) throw new AppError(CODE.NOT_FOUND, "stores.notFound");
     const row = await this.deps.db
       .insertInto("pay_codes")
-      .values({ merchant_id: merchantId, passport_id: passportId, store_id: req.storeId === null ? null : Number(req.storeId), name: req.name, token: randomBytes(12).toString("base64url"), created_at: this.now() })
+      .values({ merchant_id: merchantId, passport_id: passportId, store_id: req.storeId === null ? null : Number(req.storeId), name: req.name, amount: req.amount, token: randomBytes(12).toString("base64url"), created_at: this.now() })
       .returningAll()
       .executeTakeFirstOrThrow();
     return this.presentCode(row, origin);
@@ -418,7 +421,8 @@ export class CollectionService {
   async codeInfo(token: string): Promise<PayCodeInfo> {
     const c = await this.liveCode(token);
     const m = await getMerchant(this.deps.db, c.merchant_id);
-    return { merchantName: m?.name ?? "", codeName: c.name, currency: m?.currency ?? "CNY" };
+    const app = await this.current(this.deps.db, c.merchant_id);
+    return { merchantName: m?.name ?? "", codeName: c.name, currency: m?.currency ?? "CNY", amount: c.amount, limit: app?.per_payment_limit ?? 0 };
   }
 
   /**
@@ -430,6 +434,9 @@ export class CollectionService {
     const c = await this.liveCode(token);
     const app = await this.current(this.deps.db, c.merchant_id);
     if (!app || app.state !== "FINISHED") throw new AppError(CODE.NOT_FOUND, "collection.codeNotFound");
+    // Bounded amounts: the code's own amount when it fixes one, else within the account's per-payment limit.
+    if (c.amount !== null && req.amount !== c.amount) throw new AppError(CODE.INVALID_PARAMETER, "collection.amountFixed", { amount: major(c.amount) }, "amount");
+    if (req.amount > app.per_payment_limit) throw new AppError(CODE.INVALID_PARAMETER, "collection.overLimit", { limit: major(app.per_payment_limit) }, "amount");
     const m = await getMerchant(this.deps.db, c.merchant_id);
     const currency: Currency = m?.currency ?? "CNY";
     const first = await this.deps.db.selectFrom("pay_orders").select("id").where("code_id", "=", c.id).where("request_key", "=", req.requestKey).executeTakeFirst();

@@ -9,6 +9,8 @@ type Text = ColumnType<string, string | undefined, string>;
 export interface PayApplicationsTable {
   id: Id;
   merchant_id: number;
+  /** Migration 0120: the largest single payment the account takes, minor units. */
+  per_payment_limit: ColumnType<number, number | undefined, number>;
   business_code: string;
   state: ColumnType<ApplyState, ApplyState | undefined, ApplyState>;
   company_name: Text;
@@ -45,6 +47,8 @@ export interface PayCodesTable {
   store_id: number | null;
   name: string;
   token: string;
+  /** Migration 0120: the amount the code collects; null: the payer enters it (within the account's limit). */
+  amount: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   deleted_at: Date | null;
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   CARD_BUSINESS_TYPES,
   CODE,
+  MALL_HIGH_PRICE_FACTOR,
   MALL_SMS_PACKAGES,
   SELECTION_BUSINESS_TYPES,
   type BusinessType,
@@ -131,6 +132,21 @@ interface Unit {
   delivery: "code" | "topup";
   count: number;
   expiresDays: number | null;
+}
+
+/**
+ * A price far above what the goods is worth (its face value, or its cost when it has none) is a typo or
+ * an attempt to inflate sales: it needs the merchant's explicit confirmation. Returns the reference the
+ * price was compared with when it is high and confirmed (to be logged), null when it is not high.
+ */
+function highPrice(price: number, g: Merchandise, confirmed: boolean): number | null {
+  const reference = g.faceValue > 0 ? g.faceValue : g.price;
+  if (reference <= 0 || price <= reference * MALL_HIGH_PRICE_FACTOR) return null;
+  if (!confirmed) {
+    const yuan = (n: number) => `${(n / 100).toFixed(2)} ${g.currency}`;
+    throw new AppError(CODE.CONFLICT, "mall.priceFarAbove", { price: yuan(price), reference: yuan(reference) }, "confirmHighPrice");
+  }
+  return reference;
 }
 
 export class MallService {
@@ -282,6 +298,7 @@ export class MallService {
     if (!g || !deliveryOf(g.businessType)) throw invalid("mall.goodsNotFound", "goodsId");
     const offered = await this.deps.catalog.offers({ id: me.id, version: me.version }, { page: 1, pageSize: 1000, type: CARD_TYPES.has(g.businessType) ? "card" : "direct", keyword: g.name, sort: "recommend" });
     if (!offered.list.some((o) => o.id === g.id) || g.currency !== me.currency) throw conflict("mall.goodsNotBuyable", "goodsId");
+    const high = highPrice(req.price, g, req.confirmHighPrice);
     const id = await withTx(this.deps.db, async (tx) => {
       const row = await tx
         .insertInto("mall_self_goods")
@@ -291,20 +308,28 @@ export class MallService {
         .executeTakeFirst();
       if (!row) throw conflict("mall.alreadyInMall", "goodsId");
       await audit(tx, { actorUserId: actor.userId, action: "mall.self.add", subjectType: "mall_self_goods", subjectId: row.id, detail: { goodsId: g.id, price: req.price } });
+      if (high) await audit(tx, { actorUserId: actor.userId, action: "mall.self.highPrice", subjectType: "mall_self_goods", subjectId: row.id, detail: { goodsId: g.id, price: req.price, reference: high } });
       return row.id;
     });
     return this.selfOne(me.id, id);
   }
 
-  async updateSelf(actor: Actor, id: number, req: { price?: number | undefined; name?: string | undefined; onSale?: boolean | undefined; sort?: number | undefined }): Promise<SelfGoods> {
+  async updateSelf(actor: Actor, id: number, req: { price?: number | undefined; name?: string | undefined; onSale?: boolean | undefined; sort?: number | undefined; confirmHighPrice?: boolean | undefined }): Promise<SelfGoods> {
     const merchantId = tenantOf(actor);
-    const r = await this.deps.db
-      .updateTable("mall_self_goods")
-      .set({ ...(req.price !== undefined && { price: req.price }), ...(req.name !== undefined && { name: req.name }), ...(req.onSale !== undefined && { on_sale: req.onSale }), ...(req.sort !== undefined && { sort: req.sort }), updated_at: this.now() })
-      .where("id", "=", id)
-      .where("merchant_id", "=", merchantId)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) throw notFound("mall.goodsNotFound");
+    const current = await this.deps.db.selectFrom("mall_self_goods").select(["goods_id"]).where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+    if (!current) throw notFound("mall.goodsNotFound");
+    const g = req.price === undefined ? undefined : (await this.deps.catalog.goods([current.goods_id])).get(current.goods_id);
+    const high = req.price !== undefined && g ? highPrice(req.price, g, req.confirmHighPrice === true) : null;
+    await withTx(this.deps.db, async (tx) => {
+      const r = await tx
+        .updateTable("mall_self_goods")
+        .set({ ...(req.price !== undefined && { price: req.price }), ...(req.name !== undefined && { name: req.name }), ...(req.onSale !== undefined && { on_sale: req.onSale }), ...(req.sort !== undefined && { sort: req.sort }), updated_at: this.now() })
+        .where("id", "=", id)
+        .where("merchant_id", "=", merchantId)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) throw notFound("mall.goodsNotFound");
+      if (high) await audit(tx, { actorUserId: actor.userId, action: "mall.self.highPrice", subjectType: "mall_self_goods", subjectId: id, detail: { goodsId: current.goods_id, price: req.price, reference: high } });
+    });
     return this.selfOne(merchantId, id);
   }
 

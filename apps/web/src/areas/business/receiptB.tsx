@@ -6,7 +6,7 @@ import type { PayCode, PayOrder } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
 import { reportFailure } from "../../components/form/serverError";
 import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
+import { formatMoney, parseMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { collectionApi, collectionKeys } from "./collection/api";
 import { storeApi } from "./stores/api";
@@ -23,7 +23,7 @@ export default function ReceiptB() {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const me = useUserInfo().data;
-  const [form] = Form.useForm<{ name: string; storeId?: string }>();
+  const [form] = Form.useForm<{ name: string; storeId?: string; amount?: string }>();
   const [passportId, setPassportId] = useState<string | undefined>();
   const [adding, setAdding] = useState(false);
   const [shown, setShown] = useState<PayCode | null>(null);
@@ -37,8 +37,9 @@ export default function ReceiptB() {
   const save = async () => {
     if (!account) return;
     const v = await form.validateFields();
-    const r = await collectionApi.createCode(account, { name: v.name, storeId: v.storeId ?? null });
-    if (reportFailure(r, form, ["name", "storeId"], (msg) => void message.error(msg)) || !r?.ok) return;
+    const amount = v.amount?.trim() ? parseMoney(v.amount, me?.merchant?.currency ?? "CNY") : null;
+    const r = await collectionApi.createCode(account, { name: v.name, storeId: v.storeId ?? null, amount });
+    if (reportFailure(r, form, ["name", "storeId", "amount"], (msg) => void message.error(msg)) || !r?.ok) return;
     setAdding(false);
     form.resetFields();
     refresh();
@@ -87,6 +88,7 @@ export default function ReceiptB() {
           dataSource={codes.data?.list ?? []}
           columns={[
             { title: t("collection.codeName"), dataIndex: "name" },
+            { title: t("collection.codeAmountCol"), dataIndex: "amount", width: 120, align: "right", render: (a: number | null) => (a === null ? "-" : formatMoney({ amount: a, currency: me?.merchant?.currency ?? "CNY" })) },
             { title: t("stores.link"), dataIndex: "url", ellipsis: true },
             {
               title: t("stores.actions"),
@@ -123,6 +125,9 @@ export default function ReceiptB() {
           </Form.Item>
           <Form.Item name="storeId" label={t("stores.name")}>
             <Select allowClear options={(stores.data?.list ?? []).map((s) => ({ value: s.id, label: s.name }))} />
+          </Form.Item>
+          <Form.Item name="amount" label={t("collection.codeAmount")} extra={t("collection.codeAmountHint")} rules={[{ pattern: /^\d{1,6}(\.\d{1,2})?$/, message: t("collection.amountInvalid") }]}>
+            <Input inputMode="decimal" placeholder="0.00" maxLength={9} />
           </Form.Item>
         </Form>
       </Modal>

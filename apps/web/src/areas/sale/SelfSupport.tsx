@@ -14,7 +14,7 @@ import { filtersOf, mallApi, mallKeys, minor } from "./mall/api";
  */
 export default function SelfSupport() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [goodsId, setGoodsId] = useState<string>();
@@ -36,10 +36,16 @@ export default function SelfSupport() {
       render: (v: boolean, r) => <Switch size="small" checked={v} onChange={(on) => void mallApi.updateSelf(r.id, { onSale: on }).then(refresh)} aria-label={t("mall.bo.onSale")} />,
     },
   ];
-  const add = async () => {
+  const add = async (confirmHighPrice = false) => {
     if (!goodsId) return;
-    const r = await mallApi.addSelf({ goodsId, price: minor(price) });
+    const r = await mallApi.addSelf({ goodsId, price: minor(price), confirmHighPrice });
     if (!r?.ok) {
+      // A price far above the face value is saved only once the merchant confirms it (and it is logged).
+      const data = r?.data as { field?: string } | null | undefined;
+      if (!confirmHighPrice && data?.field === "confirmHighPrice") {
+        modal.confirm({ title: t("mall.bo.highPriceTitle"), content: r?.msg, okText: t("mall.bo.highPriceOk"), onOk: () => add(true) });
+        return;
+      }
       void message.error(r?.msg ?? "");
       return;
     }

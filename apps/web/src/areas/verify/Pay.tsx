@@ -21,9 +21,10 @@ export default function Pay() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<PayOrder | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const pay = async (v: { amount: string; note?: string }) => {
+  const pay = async (v: { amount?: string; note?: string }) => {
     if (!info.data) return;
-    const amount = parseMoney(v.amount, info.data.currency);
+    // A code with its own amount collects exactly that; otherwise the payer's amount, within the limit.
+    const amount = info.data.amount ?? parseMoney(v.amount ?? "", info.data.currency);
     if (!amount) {
       setError(t("collection.amountInvalid"));
       return;
@@ -40,10 +41,23 @@ export default function Pay() {
       {info.data && !done && (
         <Card>
           <Typography.Paragraph type="secondary">{info.data.codeName}</Typography.Paragraph>
-          <Form layout="vertical" onFinish={(v: { amount: string; note?: string }) => void pay(v)} requiredMark={false}>
-            <Form.Item name="amount" label={t("collection.payAmount")} rules={[{ required: true, message: t("collection.amountInvalid") }]}>
-              <Input size="large" inputMode="decimal" placeholder="0.00" prefix={info.data.currency === "CNY" ? "¥" : info.data.currency} />
-            </Form.Item>
+          <Form layout="vertical" onFinish={(v: { amount?: string; note?: string }) => void pay(v)} requiredMark={false}>
+            {info.data.amount !== null ? (
+              <Form.Item label={t("collection.fixedAmount")}>
+                <Typography.Title level={2} style={{ margin: 0 }} data-testid="pay-fixed-amount">
+                  {formatMoney({ amount: info.data.amount, currency: info.data.currency })}
+                </Typography.Title>
+              </Form.Item>
+            ) : (
+              <Form.Item
+                name="amount"
+                label={t("collection.payAmount")}
+                extra={t("collection.payLimit", { limit: formatMoney({ amount: info.data.limit, currency: info.data.currency }) })}
+                rules={[{ required: true, message: t("collection.amountInvalid") }]}
+              >
+                <Input size="large" inputMode="decimal" placeholder="0.00" prefix={info.data.currency === "CNY" ? "¥" : info.data.currency} />
+              </Form.Item>
+            )}
             <Form.Item name="note" label={t("collection.note")}>
               <Input maxLength={60} />
             </Form.Item>

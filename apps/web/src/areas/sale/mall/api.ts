@@ -41,7 +41,7 @@ const list = async <T>(path: string, query: Query) => unwrap(await http.get<Page
 export const mallApi = {
   candidates: (q: Query) => list<SelfCandidate>("/selfGoods/candidates", q),
   selfGoods: (q: Query) => list<SelfGoods>("/selfGoods", q),
-  addSelf: (body: { goodsId: string; price: number }) => http.post<SelfGoods>(`${base}/selfGoods`, body, { toast: false }),
+  addSelf: (body: { goodsId: string; price: number; confirmHighPrice?: boolean }) => http.post<SelfGoods>(`${base}/selfGoods`, body, { toast: false }),
   updateSelf: (id: string, body: { price?: number; onSale?: boolean }) => http.put<SelfGoods>(`${base}/selfGoods/${id}`, body),
   bags: (q: Query) => list<GiftBag>("/giftBags", q),
   saveBag: (id: string | null, body: unknown) => (id ? http.put<GiftBag>(`${base}/giftBags/${id}`, body, { toast: false }) : http.post<GiftBag>(`${base}/giftBags`, body, { toast: false })),
