@@ -41,7 +41,7 @@ export default function SelfSupport() {
     const r = await mallApi.addSelf({ goodsId, price: minor(price), confirmHighPrice });
     if (!r?.ok) {
       // A price far above the face value is saved only once the merchant confirms it (and it is logged).
-      const data = r?.data as { field?: string } | null | undefined;
+      const data = r?.data;
       if (!confirmHighPrice && data?.field === "confirmHighPrice") {
         modal.confirm({ title: t("mall.bo.highPriceTitle"), content: r?.msg, okText: t("mall.bo.highPriceOk"), onOk: () => add(true) });
         return;
