@@ -372,7 +372,11 @@ export const ocMovePage = pageOf(ocMove);
 
 export const ocBindReq = ocCheckReq;
 export const ocResetPwdSmsReq = z.strictObject({ cardNo: ocCardNoField });
-export const ocResetPwdReq = z.strictObject({ cardNo: ocCardNoField, smsCode: smsCodeField, password: ocNewPasswordField });
+/**
+ * A reset is proved by the code sent to the customer whose card bag holds the card (with their session),
+ * or by the card's current password; a card number alone proves nothing (issue 38 item 7).
+ */
+export const ocResetPwdReq = z.strictObject({ cardNo: ocCardNoField, smsCode: smsCodeField.optional(), currentPassword: ocPasswordField.optional(), password: ocNewPasswordField });
 
 /**
  * An equity paid with a card: a direct top-up goods the card's brand may buy (from `GET /onecard/equities`),

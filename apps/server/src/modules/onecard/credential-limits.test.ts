@@ -18,8 +18,8 @@ afterAll(async () => {
 let phoneSeq = 0;
 const newPhone = () => `13${String(Date.now() + ++phoneSeq * 7919).slice(-9)}`;
 
-async function post(url: string, remoteAddress: string, payload: Record<string, unknown>) {
-  const res = await t.app.inject({ method: "POST", url, remoteAddress, headers: { lang: "en" }, payload });
+async function post(url: string, remoteAddress: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await t.app.inject({ method: "POST", url, remoteAddress, headers: { lang: "en", ...headers }, payload });
   return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: unknown }>() };
 }
 
@@ -49,13 +49,18 @@ describe("per-address failure limits", () => {
 
   it("the card password reset refuses an address after 30 wrong codes or unknown cards", async () => {
     const from = "198.51.100.71";
+    // A code reset needs the customer's session (issue 38 item 7): a logged-in customer guessing.
+    const phone = newPhone();
+    await post("/api/mall/customer/sendSms", "198.51.100.70", { phone });
+    const login = await post("/api/mall/customer/login", "198.51.100.70", { phone, smsCode: await lastCode(t, phone) });
+    const session = { "x-customer-token": (login.body.data as { token: string }).token };
     for (let i = 0; i < ADDRESS_FAILURES; i++) {
       // Unknown card numbers (16 digits): the same answer as a wrong code, and counted the same.
       const cardNo = `62${String(1_000_000_000_000 + i * 7).padStart(14, "0")}`;
-      const wrong = await post("/api/card-public/onecard/resetPwd", from, { cardNo, smsCode: "123456", password: "abc12345" });
+      const wrong = await post("/api/card-public/onecard/resetPwd", from, { cardNo, smsCode: "123456", password: "abc12345" }, session);
       expect(wrong.status, `attempt ${i + 1}`).toBe(400);
     }
-    const refused = await post("/api/card-public/onecard/resetPwd", from, { cardNo: "6200000000000001", smsCode: "123456", password: "abc12345" });
+    const refused = await post("/api/card-public/onecard/resetPwd", from, { cardNo: "6200000000000001", smsCode: "123456", password: "abc12345" }, session);
     expect([refused.status, refused.body.msg]).toEqual([429, "Too many requests"]);
     // A malformed request is a 400 that counts nothing: another address is unaffected either way.
     expect((await post("/api/card-public/onecard/resetPwd", "198.51.100.72", { cardNo: "6200000000000001", smsCode: "123456", password: "abc12345" })).status).toBe(400);

@@ -68,7 +68,7 @@ export async function registerOnecard(host: ModuleHost, { accounts, catalog, pur
   await host.mount("/api/card-brander", brandRoutes({ onecard, guard }));
   const packages = new GiftPackages({ db, clock: ctx.clock, onecard });
   await host.mount("/api/card-user", purchaserRoutes({ onecard, packages, salesOrders: new CardSalesOrders(db), guard }));
-  await host.mount("/api/card-public", publicRoutes({ onecard, rateLimitDeps: accounts.rateLimitDeps }));
+  await host.mount("/api/card-public", publicRoutes({ onecard, customers, rateLimitDeps: accounts.rateLimitDeps }));
   const vendorsOf = async (providerId: number) => (await activeBindings(db, providerId)).filter((b) => b.kind === "vendor").map((b) => b.merchant_id);
   await host.mount("/api/card-servicer", providerRoutes({ extractions: new ServedExtractions(db, vendorsOf), guard }));
   const equities = new EquityOrders({

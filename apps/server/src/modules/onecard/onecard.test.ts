@@ -1,3 +1,4 @@
+import { CODE } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { newBrand, newGoods } from "../catalog/fixtures";
@@ -104,6 +105,13 @@ describe("products and batches", () => {
     expect((await t.call<{ total: number }>("GET", "/api/card-brander/onecard/batches", { token: other.token })).body.data.total).toBe(0);
     const steal = await t.call("POST", "/api/card-brander/onecard/batches", { token: other.token, body: { productId: product.id, count: 1, requestKey: key() } });
     expect(steal.status).toBe(404);
+    // 0 cards is refused with its own message (issue 37), in each language; nothing is made.
+    for (const [lang, msg] of [["en", "Make at least 1 card: 0 cards makes nothing"], ["cn", "制卡数量至少为1张，0张不会制卡"], ["tw", "製卡數量至少為1張，0張不會製卡"]] as const) {
+      const zero = await t.call("POST", "/api/card-brander/onecard/batches", { token: brand.token, body: { productId: product.id, count: 0, requestKey: key() }, lang });
+      expect(zero.status).toBe(400);
+      expect(zero.body.msg).toBe(msg);
+    }
+    expect((await t.call<{ total: number }>("GET", "/api/card-brander/onecard/batches", { token: brand.token })).body.data.total).toBe(1);
   });
 
   it("a product changes only its selling terms once cards are issued; the brand lists a batch's cards masked and filters by sale", async () => {
@@ -202,8 +210,19 @@ describe("sale, activation, return", () => {
     const sale = await t.call<{ id: string }>("POST", "/api/card-user/onecard/purchase", { token: p.token, body: { productId: product.id, quantity: 5, requestKey: key() } });
     const secrets = await extract(p, (await cardsOf(p)).map((c) => c.id));
     const nos = secrets.map((s) => s.no).sort();
+    // The preview the confirmation shows (issue 37): the cards, the price paid and the face value; it changes nothing.
+    type Preview = { count: number; amount: { amount: number }; faceValue: { amount: number } };
+    const preview = await t.call<Preview>("POST", "/api/card-user/onecard/activate/preview", { token: p.token, body: { range: { from: nos[0], to: nos[1] } } });
+    expect(preview.body.data).toMatchObject({ count: 2, amount: { amount: 18_000, currency: "CNY" }, faceValue: { amount: 20_000 } });
+    expect(await cardsOf(p, "activated")).toHaveLength(0);
     const range = await t.call<{ count: number }>("POST", "/api/card-user/onecard/activate", { token: p.token, body: { range: { from: nos[0], to: nos[1] }, requestKey: key() } });
     expect(range.body.data.count).toBe(2);
+    // A selection the activation would refuse is refused by the preview, with the same message.
+    const mixed = await t.call("POST", "/api/card-user/onecard/activate/preview", { token: p.token, body: { saleId: sale.body.data.id }, lang: "en" });
+    expect(mixed.status).toBe(409);
+    expect(mixed.body.msg).toBe("Some of these cards cannot be activated; none was activated");
+    const foreign = await t.call("POST", "/api/card-user/onecard/activate/preview", { token: (await buyer(brand)).token, body: { range: { from: nos[2], to: nos[3] } }, lang: "en" });
+    expect(foreign.body.msg).toBe("You can only handle cards your company bought");
     const whole = await t.call("POST", "/api/card-user/onecard/activate", { token: p.token, body: { saleId: sale.body.data.id, requestKey: key() } });
     expect(whole.status).toBe(409);
     expect((await cardsOf(p, "activated"))).toHaveLength(2);
@@ -405,26 +424,49 @@ describe("the end customer", () => {
     const token = await customerLogin(phone);
     await t.call("POST", "/api/mall/onecard/bind", { headers: cust(token), body: { cardNo: s.no, password: s.password } });
     const check = (password: string, ip = "10.0.0.1") => t.app.inject({ method: "POST", url: "/api/card-public/onecard/balance", headers: { lang: "en" }, remoteAddress: ip, payload: { cardNo: s.no, password } });
-    for (let i = 0; i < 4; i++) expect((await check("WRONG", `10.1.0.${i}`)).json<{ msg: string }>().msg).toBe("Wrong card number or password");
-    await check("WRONG", "10.1.0.9");
-    const locked = await check(s.password, "10.1.1.1");
-    expect(locked.json<{ msg: string }>().msg).toMatch(/locked/);
-    t.clock.advance(16 * 60);
+    // Five wrong passwords lock the card for that client only (issue 38): anyone else still gets in, and to
+    // the locked-out caller a locked card answers exactly like an unissued number (no oracle).
+    for (let i = 0; i < 5; i++) expect((await check("WRONG", "10.1.0.1")).json<{ msg: string }>().msg).toBe("Wrong card number or password");
+    const locked = await check(s.password, "10.1.0.1");
+    const unissued = await check("WRONG", "10.1.0.2");
+    expect([locked.statusCode, locked.json<{ msg: string }>().msg]).toEqual([400, "Wrong card number or password"]);
+    const unknownCard = await t.app.inject({ method: "POST", url: "/api/card-public/onecard/balance", headers: { lang: "en" }, remoteAddress: "10.1.0.3", payload: { cardNo: `${s.no.slice(0, -4)}0000`, password: "WRONG" } });
+    expect([unknownCard.statusCode, unknownCard.json<{ msg: string }>().msg]).toEqual([unissued.statusCode, unissued.json<{ msg: string }>().msg]);
     expect((await check(s.password, "10.1.1.1")).json<{ code: number }>().code).toBe(1);
+    t.clock.advance(16 * 60);
+    expect((await check(s.password, "10.1.0.1")).json<{ code: number }>().code).toBe(1);
     // One client guessing across cards is throttled.
     for (let i = 0; i < 20; i++) await check("WRONG", "10.9.9.9");
     expect((await check(s.password, "10.9.9.9")).statusCode).toBe(429);
 
-    const sent = await t.call<{ phone: string }>("POST", "/api/card-public/onecard/resetPwd/sms", { body: { cardNo: s.no } });
-    expect(sent.body.data.phone).toMatch(/\*{4}/);
+    // A card number alone texts nobody and names no phone: the reset needs the session of the customer
+    // whose bag holds the card (or the current password).
+    const anonymous = await t.call("POST", "/api/card-public/onecard/resetPwd/sms", { body: { cardNo: s.no } });
+    expect(anonymous.body.code).not.toBe(1);
+    const stranger = await customerLogin(newPhone());
+    const notTheirs = await t.call("POST", "/api/card-public/onecard/resetPwd/sms", { headers: cust(stranger), body: { cardNo: s.no }, lang: "en" });
+    expect([notTheirs.body.code, notTheirs.body.msg]).toEqual([CODE.INVALID_PARAMETER, "Wrong card number or password"]);
+    const codesBefore = (await t.call<{ list: unknown[] }>("GET", `/api/dev/outbox?to=${phone}`)).body.data.list.length;
+    const sent = await t.call<Record<string, unknown>>("POST", "/api/card-public/onecard/resetPwd/sms", { headers: cust(token), body: { cardNo: s.no } });
+    expect(sent.body.code).toBe(1);
+    expect(sent.body.data).not.toHaveProperty("phone");
+    expect(JSON.stringify(sent.body)).not.toContain(phone.slice(-4));
+    expect((await t.call<{ list: unknown[] }>("GET", `/api/dev/outbox?to=${phone}`)).body.data.list.length).toBe(codesBefore + 1);
     const smsCode = await lastCode(t, phone);
+    // The code without the session proves nothing.
+    const noSession = await t.call("POST", "/api/card-public/onecard/resetPwd", { body: { cardNo: s.no, smsCode, password: "new2Card8" } });
+    expect(noSession.body.code).not.toBe(1);
     // Six digits are one of a million guesses: a new password has 8 or more letters and digits (issue 38).
     for (const weak of ["246810", "24681012", "abcdefgh", "ab1"]) {
-      const refused = await t.call("POST", "/api/card-public/onecard/resetPwd", { body: { cardNo: s.no, smsCode, password: weak }, lang: "en" });
+      const refused = await t.call("POST", "/api/card-public/onecard/resetPwd", { headers: cust(token), body: { cardNo: s.no, smsCode, password: weak }, lang: "en" });
       expect([refused.status, refused.body.msg], weak).toEqual([400, "The new password must be 8 to 32 letters and digits, with at least one of each"]);
     }
-    const reset = await t.call("POST", "/api/card-public/onecard/resetPwd", { body: { cardNo: s.no, smsCode, password: "new2Card8" } });
+    const reset = await t.call("POST", "/api/card-public/onecard/resetPwd", { headers: cust(token), body: { cardNo: s.no, smsCode, password: "new2Card8" } });
     expect(reset.body.code).toBe(1);
+    // The current password proves it too, without a session; a wrong one is a card check like any other.
+    const wrongCurrent = await t.call("POST", "/api/card-public/onecard/resetPwd", { body: { cardNo: s.no, currentPassword: "WRONG", password: "new3Card9" }, lang: "en" });
+    expect(wrongCurrent.body.msg).toBe("Wrong card number or password");
+    expect((await t.call("POST", "/api/card-public/onecard/resetPwd", { body: { cardNo: s.no, currentPassword: "new2Card8", password: "new2Card8" } })).body.code).toBe(1);
     // Card passwords are not case-sensitive: typed in any case, it is the one set.
     expect((await check("new2card8", "10.1.2.1")).json<{ code: number }>().code).toBe(1);
     expect((await check("NEW2CARD8", "10.1.2.3")).json<{ code: number }>().code).toBe(1);
@@ -456,11 +498,13 @@ describe("the end customer", () => {
     // At most 20 guesses were ever compared; the rest were throttled before reaching a card.
     expect(statuses.get(429)).toBeGreaterThanOrEqual(980);
     expect([...statuses.keys()].every((code) => code < 500)).toBe(true);
-    // Another client hitting one card is stopped by the card's own lock after five wrong tries.
+    // Another client hitting one card is stopped by its lock on the card after five wrong tries (its own
+    // lock: it answers like a wrong password, and other clients are not locked out).
     const target = secrets[0];
     if (!target) throw new Error("no card");
-    for (let i = 0; i < 5; i++) await check(target.no, "000000" === target.password ? "111111" : "000000", `10.67.0.${i}`);
-    expect((await check(target.no, target.password, "10.67.1.1")).json<{ msg: string }>().msg).toMatch(/locked|锁定/);
+    for (let i = 0; i < 5; i++) await check(target.no, "000000" === target.password ? "111111" : "000000", "10.67.0.1");
+    const lockedOut = await check(target.no, target.password, "10.67.0.1");
+    expect([lockedOut.statusCode, lockedOut.json<{ code: number }>().code]).toEqual([400, CODE.INVALID_PARAMETER]);
     t.clock.advance(16 * 60);
     for (const [i, sct] of secrets.entries()) expect((await check(sct.no, sct.password, `10.68.0.${i}`)).json<{ code: number }>().code).toBe(1);
   });
@@ -480,6 +524,26 @@ describe("the end customer", () => {
     expect(over.body.msg).toBe("Insufficient card balance");
     const other = await registerMerchant(t);
     expect((await t.call("PUT", `/api/card-brander/onecard/holds/${h1.body.data.id}/capture`, { token: other.token })).status).toBe(404);
+    // Another brand learns nothing about this brand's card (issue 38): the right password answers exactly
+    // like a wrong one and like an unissued number, and its guesses never lock the card for its brand.
+    const foreign = (password: string, cardNo = s.no) =>
+      t.call("POST", "/api/card-brander/onecard/redeem", { token: other.token, body: { cardNo, password, amount: 100, requestKey: key() }, lang: "en" });
+    const right = await foreign(s.password);
+    const wrong = await foreign("WRONG");
+    const unissued = await foreign("WRONG", `${s.no.slice(0, -4)}0000`);
+    expect([right.status, right.body.code, right.body.msg]).toEqual([400, CODE.INVALID_PARAMETER, "Wrong card number or password"]);
+    expect([wrong.status, wrong.body.msg]).toEqual([right.status, right.body.msg]);
+    expect([unissued.status, unissued.body.msg]).toEqual([right.status, right.body.msg]);
+    for (let i = 0; i < 10; i++) await foreign("WRONG");
+    expect(await t.ctx.database.db.selectFrom("onecard_card_failures").select("client").where("client", "like", `merchant:${other.merchantId}`).execute()).toEqual([]);
+    // The brand's own wrong passwords lock the card for the brand only (per card and client): the holder
+    // still checks the balance.
+    for (let i = 0; i < 5; i++) await t.call("POST", "/api/card-brander/onecard/redeem", { token: brand.token, body: { cardNo: s.no, password: "WRONG", amount: 1, requestKey: key() } });
+    const brandLocked = await t.call("POST", "/api/card-brander/onecard/holds", { token: brand.token, body: { cardNo: s.no, password: s.password, amount: 1, requestKey: key() }, lang: "en" });
+    expect(brandLocked.status).toBe(429);
+    const holder = await t.app.inject({ method: "POST", url: "/api/card-public/onecard/balance", remoteAddress: "10.70.0.1", payload: { cardNo: s.no, password: s.password } });
+    expect(holder.json<{ code: number }>().code).toBe(1);
+    t.clock.advance(16 * 60);
     const cap = await t.call<{ balance: { amount: number } }>("PUT", `/api/card-brander/onecard/holds/${h1.body.data.id}/capture`, { token: brand.token });
     expect(cap.body.data.balance.amount).toBe(4_000);
     expect((await t.call("PUT", `/api/card-brander/onecard/holds/${h1.body.data.id}/release`, { token: brand.token })).status).toBe(409);

@@ -189,8 +189,30 @@ export async function countWrongPassword(db: Executor, cardId: number, limit: nu
   return { locked: row.rows[0]?.locked ?? false };
 }
 
-export async function clearWrongPasswords(db: Executor, cardId: number): Promise<void> {
-  await db.updateTable("onecard_cards").set({ wrong_attempts: 0 }).where("id", "=", cardId).where("wrong_attempts", ">", 0).execute();
+/** Until when this client may not try the card's password again, or null. */
+export async function clientLock(db: Executor, cardId: number, client: string): Promise<Date | null> {
+  const row = await db.selectFrom("onecard_card_failures").select("locked_until").where("card_id", "=", cardId).where("client", "=", client).executeTakeFirst();
+  return row?.locked_until ? new Date(row.locked_until) : null;
+}
+
+/** Counts one wrong password of this client on the card; the `limit`-th locks the card for this client only. */
+export async function countClientWrongPassword(db: Executor, cardId: number, client: string, limit: number, lockUntil: Date, now: Date): Promise<{ locked: boolean }> {
+  const row = await sql<{ locked: boolean }>`
+    INSERT INTO onecard_card_failures AS f (card_id, client, wrong_attempts, locked_until, updated_at)
+    VALUES (${cardId}, ${client}, CASE WHEN 1 >= ${limit} THEN 0 ELSE 1 END, CASE WHEN 1 >= ${limit} THEN ${lockUntil}::timestamptz END, ${now})
+    ON CONFLICT (card_id, client) DO UPDATE SET
+      wrong_attempts = CASE WHEN f.wrong_attempts + 1 >= ${limit} THEN 0 ELSE f.wrong_attempts + 1 END,
+      locked_until = CASE WHEN f.wrong_attempts + 1 >= ${limit} THEN ${lockUntil}::timestamptz ELSE f.locked_until END,
+      updated_at = ${now}
+    RETURNING (locked_until IS NOT NULL AND locked_until = ${lockUntil}::timestamptz) AS locked`.execute(db);
+  return { locked: row.rows[0]?.locked ?? false };
+}
+
+/** A right password clears this client's count; a reset clears every client's (client omitted). */
+export async function clearWrongPasswords(db: Executor, cardId: number, client?: string): Promise<void> {
+  let q = db.deleteFrom("onecard_card_failures").where("card_id", "=", cardId);
+  if (client !== undefined) q = q.where("client", "=", client);
+  await q.execute();
 }
 
 /** The module's own sum rules; each line names a broken one. Ledger rules are checked by the ledger. */

@@ -274,7 +274,7 @@ async function credentialLimits(app: FastifyInstance, deps: RateLimitDeps) {
 }
 
 /** Public card calls (/api/card-public): balance query, card charter, reset password by SMS. */
-export function publicRoutes({ onecard, rateLimitDeps }: { onecard: OnecardService; rateLimitDeps: RateLimitDeps }): FastifyPluginAsyncZod {
+export function publicRoutes({ onecard, customers, rateLimitDeps }: { onecard: OnecardService; customers: CustomersService; rateLimitDeps: RateLimitDeps }): FastifyPluginAsyncZod {
   return async (app) => {
     const limits = await credentialLimits(app, rateLimitDeps);
     app.post("/onecard/balance", { schema: { tags, summary: "A card's balance by number and password", body: ocCheckReq, response: { 200: envelope(ocBalance) } } }, async (req) =>
@@ -283,11 +283,24 @@ export function publicRoutes({ onecard, rateLimitDeps }: { onecard: OnecardServi
     app.get("/onecard/charter/:id", { schema: { tags, summary: "The terms of a card product", params: idParam, response: { 200: envelope(ocProduct) } } }, async (req) =>
       ok(await onecard.charter(req.params.id)),
     );
-    app.post("/onecard/resetPwd/sms", { schema: { tags, summary: "Send a reset code to the card's bound phone", body: ocResetPwdSmsReq, response: { 200: envelope(sendCodeReply.extend({ phone: z.string() })) } } }, async (req) =>
-      ok(await onecard.sendResetCode(req.body.cardNo, req.lang)),
+    // The reset code goes only to the logged-in customer whose card bag holds the card, and the reply names
+    // no phone: a card number alone must neither text its holder nor reveal their number.
+    app.post(
+      "/onecard/resetPwd/sms",
+      { schema: { tags, security: [{ customerToken: [] }], summary: "Send a reset code to the logged-in customer's phone for a card in their bag", body: ocResetPwdSmsReq, response: { 200: envelope(sendCodeReply) } }, preHandler: customers.guard() },
+      async (req) => ok(await limits.card(req, () => onecard.sendResetCode(customerOf(req), req.body.cardNo, req.lang))),
     );
-    app.post("/onecard/resetPwd", { schema: { tags, summary: "Set a new card password with the code", body: ocResetPwdReq, response: { 200: envelope(z.object({ reset: z.literal(true) })) } } }, async (req) =>
-      ok(await limits.code(req, () => onecard.resetPassword(req.body.cardNo, req.body.smsCode, req.body.password))),
+    app.post(
+      "/onecard/resetPwd",
+      { schema: { tags, summary: "Set a new card password: with the code (customer session) or the current password", body: ocResetPwdReq, response: { 200: envelope(z.object({ reset: z.literal(true) })) } } },
+      async (req) => {
+        const token = customerTokenOf(req);
+        const customer = token ? await customers.authenticate(token) : null;
+        const proof = { customer, client: req.ip, lang: req.lang };
+        // A current password is a card check (its limits); a code is a code check.
+        const reset = () => onecard.resetPassword(req.body, proof);
+        return ok(await (req.body.currentPassword !== undefined ? limits.card(req, reset) : limits.code(req, reset)));
+      },
     );
   };
 }

@@ -31,7 +31,7 @@ import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { mayBuyCondition } from "../purchasing";
 import type { CardKeys } from "../supply";
 import { cardNumber, maskNo, newCardPassword, parseCardNumber } from "./cardno";
-import type { Customer } from "./customers";
+import { loginExpired, type Customer } from "./customers";
 import * as repo from "./repo";
 
 /** What one-card needs of accounts: SMS codes to a card holder's phone (reset password). */
@@ -728,26 +728,29 @@ export class OnecardService {
 
   /**
    * Finds a card by number and password. Unknown numbers and wrong passwords get one answer; wrong
-   * passwords count against the card (locked for a while after a few, the holder told by SMS) and
-   * against the client (throttled), so guessing gets nowhere.
+   * passwords count per (card, client), locking the card for that client only after a few (the holder
+   * told by SMS), and against the address (throttled), so guessing gets nowhere and nobody can lock a
+   * card for everyone else (issue 38 item 7).
+   *
+   * `client` is the caller's address for the per-address limit of anonymous and customer checks; null for
+   * an authenticated brand. `brandId` names that brand: only its own cards exist for it, so another
+   * brand's card answers exactly like an unknown number and its lock is not touched, and its failures
+   * count as `merchant:<id>`. To a caller without a brand, a locked card answers like an unknown one
+   * (a different answer would tell a real card from an unissued number).
    */
-  /**
-   * `client` is the caller's address for the per-client limit of anonymous and customer checks; null for
-   * a brand's own authenticated redemption, where the card's lock is the limit.
-   */
-  async verify(cardNo: string, password: string, client: string | null, lang: Lang): Promise<repo.CardRowDb> {
+  async verify(cardNo: string, password: string, client: string | null, lang: Lang, brandId?: number): Promise<repo.CardRowDb> {
     if (client !== null) this.throttle.attempt(client);
-    const card = parseCardNumber(cardNo) ? await repo.cardByHash(this.deps.db, this.deps.keys.numberHash(cardNo)) : undefined;
+    const found = parseCardNumber(cardNo) ? await repo.cardByHash(this.deps.db, this.deps.keys.numberHash(cardNo)) : undefined;
+    const card = found && (brandId === undefined || found.brander_id === brandId) ? found : undefined;
+    const who = brandId !== undefined ? `merchant:${brandId}` : `ip:${client ?? "unknown"}`;
     const now = this.now();
-    if (card?.locked_until && new Date(card.locked_until) > now) {
-      throw new AppError(CODE.ACCOUNT_LOCKED, "onecard.cardLocked", { minutes: Math.ceil((new Date(card.locked_until).getTime() - now.getTime()) / 60_000) });
-    }
+    const lockedUntil = card ? await repo.clientLock(this.deps.db, card.id, who) : null;
     const expected = card?.pwd_hash ?? "00";
     const given = this.pwdHash(card?.id ?? 0, password);
     if (!card || !sameHash(expected, given)) {
       if (card) {
         const lockUntil = new Date(now.getTime() + ONECARD_LIMITS.lockMinutes * 60_000);
-        const { locked } = await repo.countWrongPassword(this.deps.db, card.id, ONECARD_LIMITS.wrongPasswordsBeforeLock, lockUntil);
+        const { locked } = await repo.countClientWrongPassword(this.deps.db, card.id, who, ONECARD_LIMITS.wrongPasswordsBeforeLock, lockUntil, now);
         if (locked && card.customer_id !== null) {
           const owner = await this.deps.db.selectFrom("onecard_customers").select("phone").where("id", "=", card.customer_id).executeTakeFirst();
           if (owner) await this.deps.sms.send({ to: owner.phone, text: renderMessage("onecard.lockedSms", lang, { last4: cardNo.slice(-4), minutes: ONECARD_LIMITS.lockMinutes }) });
@@ -756,11 +759,16 @@ export class OnecardService {
       throw cardErr("onecard.cardUnknown");
     }
     if (client !== null) this.throttle.succeeded(client);
-    if (card.wrong_attempts > 0) await repo.clearWrongPasswords(this.deps.db, card.id);
+    // A right password clears this client's count (a primary-key delete; usually nothing to delete).
+    await repo.clearWrongPasswords(this.deps.db, card.id, who);
     return card;
   }
 
   /** The public balance query (oneCardQuery): number and password. */
+    if (card && lockedUntil && lockedUntil > now) {
+      if (brandId === undefined) throw cardErr("onecard.cardUnknown");
+      throw new AppError(CODE.ACCOUNT_LOCKED, "onecard.cardLocked", { minutes: Math.ceil((lockedUntil.getTime() - now.getTime()) / 60_000) });
+    }
   async balance(cardNo: string, password: string, client: string, lang: Lang): Promise<OcBalance> {
     const card = await this.verify(cardNo, password, client, lang);
     const p = await repo.productById(this.deps.db, card.product_id);
@@ -812,8 +820,8 @@ export class OnecardService {
   /** A store or mall of the card's brand redeems in one step (number, password, amount, request key). */
   async redeem(actor: Actor, req: { cardNo: string; password: string; amount: number; requestKey: string }, client: string | null, lang: Lang) {
     const me = await this.merchantOf(actor);
-    const card = await this.verify(req.cardNo, req.password, client, lang);
-    if (card.brander_id !== me.id) throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+    // Only the brand's own cards exist for it: another brand's answers like an unknown number (no oracle).
+    const card = await this.verify(req.cardNo, req.password, client, lang, me.id);
     const { balance } = await withTx(this.deps.db, (tx) => this.debit(tx, card.id, req.amount, "redeem", `redeem:${req.requestKey}`, "redeem"));
     return { id: `${card.id}`, state: "captured" as const, amount: money(req.amount, card.currency), balance: money(balance, card.currency) };
   }
@@ -821,8 +829,8 @@ export class OnecardService {
   /** Two-phase redemption, first step: reserves `amount` of the card's balance. */
   async hold(actor: Actor, req: { cardNo: string; password: string; amount: number; requestKey: string }, client: string | null, lang: Lang) {
     const me = await this.merchantOf(actor);
-    const card = await this.verify(req.cardNo, req.password, client, lang);
-    if (card.brander_id !== me.id) throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+    // Only the brand's own cards exist for it: another brand's answers like an unknown number (no oracle).
+    const card = await this.verify(req.cardNo, req.password, client, lang, me.id);
     const key = `${me.id}:${req.requestKey}`;
     return withTx(this.deps.db, async (tx) => {
       const c = await repo.lockCard(tx, card.id);
@@ -945,26 +953,42 @@ export class OnecardService {
     };
   }
 
-  /** Reset password, step one: a code to the phone of the card bag the card is in. */
-  async sendResetCode(cardNo: string, lang: Lang): Promise<SendCodeReply & { phone: string }> {
-    const phone = await this.boundPhone(cardNo);
-    const reply = await this.deps.codes.send(phone, lang);
-    return { ...reply, phone: `${phone.slice(0, 3)}****${phone.slice(-4)}` };
+  /**
+   * Reset password, step one: a code to the customer's own phone, for a card in their card bag. A card
+   * number alone texts nobody and reveals no phone: the caller must be the customer whose bag holds the
+   * card (any other card answers like an unknown number), or know the current password (`resetPassword`).
+   */
+  async sendResetCode(customer: Customer, cardNo: string, lang: Lang): Promise<SendCodeReply> {
+    await this.cardInBag(customer, cardNo);
+    return this.deps.codes.send(customer.phone, lang);
   }
 
-  /** Reset password, step two: the code and a new 6-digit password; the lock and failures are cleared. */
-  async resetPassword(cardNo: string, smsCode: string, password: string): Promise<{ reset: true }> {
-    const phone = await this.boundPhone(cardNo);
-    const codeId = await this.deps.codes.check(phone, smsCode);
-    const card = await repo.cardByHash(this.deps.db, this.deps.keys.numberHash(cardNo));
-    if (!card) throw cardErr("onecard.cardUnknown");
+  /**
+   * Reset password, step two: a new password, proved either by the code sent to the customer whose bag
+   * holds the card, or by the card's current password (checked like any card check: per address and
+   * per (card, address)). The lock and failures are cleared.
+   */
+  async resetPassword(
+    req: { cardNo: string; password: string; smsCode?: string | undefined; currentPassword?: string | undefined },
+    proof: { customer: Customer | null; client: string; lang: Lang },
+  ): Promise<{ reset: true }> {
+    let card: repo.CardRowDb;
+    let codeId: number | undefined;
+    if (req.currentPassword !== undefined) {
+      card = await this.verify(req.cardNo, req.currentPassword, proof.client, proof.lang);
+    } else {
+      if (!proof.customer) throw loginExpired();
+      if (req.smsCode === undefined) throw invalid("code.invalid", "smsCode");
+      card = await this.cardInBag(proof.customer, req.cardNo);
+      codeId = await this.deps.codes.check(proof.customer.phone, req.smsCode);
+    }
     const now = this.now();
     await withTx(this.deps.db, async (tx) => {
-      if (!(await this.deps.codes.consume(tx, codeId, now))) throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
+      if (codeId !== undefined && !(await this.deps.codes.consume(tx, codeId, now))) throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
       const { number } = this.deps.keys.unseal(card.sealed);
       await tx
         .updateTable("onecard_cards")
-        .set({ pwd_hash: this.pwdHash(card.id, password), sealed: this.deps.keys.seal(number, password), wrong_attempts: 0, locked_until: null })
+        .set({ pwd_hash: this.pwdHash(card.id, req.password), sealed: this.deps.keys.seal(number, req.password), wrong_attempts: 0, locked_until: null })
         .where("id", "=", card.id)
         .execute();
       await audit(tx, { actorUserId: null, action: "onecard.resetPassword", subjectType: "onecard_card", subjectId: card.id });
@@ -972,18 +996,18 @@ export class OnecardService {
     return { reset: true };
   }
 
-  private async boundPhone(cardNo: string): Promise<string> {
+  /** The card, when it is in this customer's bag; any other answers like an unknown number. */
+  private async cardInBag(customer: Customer, cardNo: string): Promise<repo.CardRowDb> {
     const card = parseCardNumber(cardNo) ? await repo.cardByHash(this.deps.db, this.deps.keys.numberHash(cardNo)) : undefined;
-    if (!card) throw cardErr("onecard.cardUnknown");
-    if (card.customer_id === null) throw conflict("onecard.noBoundPhone");
-    const owner = await this.deps.db.selectFrom("onecard_customers").select("phone").where("id", "=", card.customer_id).executeTakeFirstOrThrow();
-    return owner.phone;
+    if (!card || card.customer_id !== customer.id) throw cardErr("onecard.cardUnknown");
+    return card;
   }
 
   checkInvariants(): Promise<string[]> {
     return repo.invariantProblems(this.deps.db);
   }
 }
+      await tx.deleteFrom("onecard_card_failures").where("card_id", "=", card.id).execute();
 
 /* ---------- presenters ---------- */
 

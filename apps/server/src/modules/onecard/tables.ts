@@ -116,6 +116,15 @@ export interface OnecardCardsTable {
   locked_until: Nullable<Date>;
 }
 
+/** Wrong passwords per (card, client): the calling merchant (`merchant:<id>`) or an address (`ip:<addr>`). */
+export interface OnecardCardFailuresTable {
+  card_id: number;
+  client: string;
+  wrong_attempts: Defaulted<number>;
+  locked_until: Nullable<Date>;
+  updated_at: Date;
+}
+
 export interface OnecardMovesTable {
   id: Id;
   card_id: number;
@@ -205,6 +214,7 @@ export interface OnecardTables {
   onecard_customers: OnecardCustomersTable;
   onecard_customer_sessions: OnecardCustomerSessionsTable;
   onecard_cards: OnecardCardsTable;
+  onecard_card_failures: OnecardCardFailuresTable;
   onecard_moves: OnecardMovesTable;
   onecard_holds: OnecardHoldsTable;
   onecard_orders: OnecardOrdersTable;

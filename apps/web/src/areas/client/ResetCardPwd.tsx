@@ -6,19 +6,20 @@ import { customerCall } from "./customerApi";
 import { Shell } from "./Shell";
 
 /**
- * `/client/resetCardPwd`: a new password (8-32 letters and digits, both) for a card in a card bag, confirmed with an SMS code
- * sent to the phone the card is bound to (the card bag's owner). Clears a lock from wrong passwords.
+ * `/client/resetCardPwd`: a new password (8-32 letters and digits, both) for a card in the logged-in customer's card bag,
+ * confirmed with an SMS code sent to their own phone. Clears a lock from wrong passwords. The server texts nobody for a
+ * card number alone and names no phone (issue 38), so the page needs the customer's session.
  */
 export default function ResetCardPwd() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ cardNo: string; smsCode: string; password: string }>();
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
   const send = async () => {
     const cardNo = (form.getFieldValue("cardNo") as string | undefined) ?? "";
-    const r = await customerCall<{ phone: string }>("POST", "/api/card-public/onecard/resetPwd/sms", { body: { cardNo } });
-    if (r.ok) setSentTo(r.data.phone);
+    const r = await customerCall("POST", "/api/card-public/onecard/resetPwd/sms", { body: { cardNo } });
+    if (r.ok) setSent(true);
   };
   const submit = async (v: { cardNo: string; smsCode: string; password: string }) => {
     setBusy(true);
@@ -27,17 +28,17 @@ export default function ResetCardPwd() {
     if (r.ok) {
       void message.success(t("onecard.pwdReset"));
       form.resetFields();
-      setSentTo(null);
+      setSent(false);
     }
   };
   return (
-    <Shell title={t("onecard.title.resetPwd")} needsLogin={false} tabs={false}>
+    <Shell title={t("onecard.title.resetPwd")} needsLogin tabs={false}>
       <Card>
         <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
           <Form.Item name="cardNo" label={t("onecard.cardNo")} rules={[{ required: true, message: t("onecard.cardNoRequired") }]}>
             <Input inputMode="numeric" maxLength={19} size="large" />
           </Form.Item>
-          <Form.Item name="smsCode" label={t("onecard.smsCode")} extra={sentTo ? t("onecard.codeSentTo", { phone: sentTo }) : t("onecard.codeToBound")} rules={[{ required: true, message: t("onecard.smsRequired") }]}>
+          <Form.Item name="smsCode" label={t("onecard.smsCode")} extra={sent ? t("onecard.codeSent") : t("onecard.codeToBound")} rules={[{ required: true, message: t("onecard.smsRequired") }]}>
             <Input
               inputMode="numeric"
               maxLength={6}
