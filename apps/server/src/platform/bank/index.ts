@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { csvRow } from "../csv";
 
 /** One payout instruction to the bank: pay `amount` minor units to the merchant's verified card. */
 export interface PayoutInstruction {
@@ -24,11 +25,6 @@ export interface BankPayouts {
   submit(instruction: PayoutInstruction): Promise<{ file: string }>;
 }
 
-const csvCell = (v: string | number) => {
-  const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 export function createLocalBankPayouts(dir: string): BankPayouts {
   return {
     kind: "local",
@@ -36,9 +32,10 @@ export function createLocalBankPayouts(dir: string): BankPayouts {
       const folder = path.join(dir, p.day);
       await mkdir(folder, { recursive: true });
       const file = path.join(folder, `${p.reference}.csv`);
-      const header = "reference,amount_minor,currency,company_name,bank,city,account";
-      const row = [p.reference, p.amount, p.currency, p.companyName, p.bank, p.city, p.account].map(csvCell).join(",");
-      await writeFile(file, `${header}\n${row}\n`);
+      // Merchant-entered cells (company, bank, city, account) neutralised and quoted: platform/csv.ts.
+      const header = csvRow(["reference", "amount_minor", "currency", "company_name", "bank", "city", "account"]);
+      const row = csvRow([p.reference, p.amount, p.currency, p.companyName, p.bank, p.city, p.account]);
+      await writeFile(file, header + row);
       return { file };
     },
   };
