@@ -41,6 +41,7 @@ export const ONECARD_MESSAGES = {
   },
   "onecard.productOff": { cn: "该卡种已停售", tw: "該卡種已停售", en: "This card product is not on sale" },
   "onecard.countInvalid": { cn: "数量须为1-100000", tw: "數量須為1-100000", en: "The quantity is 1-100,000" },
+  "onecard.countZero": { cn: "制卡数量至少为1张，0张不会制卡", tw: "製卡數量至少為1張，0張不會製卡", en: "Make at least 1 card: 0 cards makes nothing" },
   "onecard.stockShort": { cn: "库存不足，可售{{left}}张", tw: "庫存不足，可售{{left}}張", en: "Not enough cards in stock: {{left}} left" },
   "onecard.realNameRequired": {
     cn: "单笔购卡满{{amount}}元须先完成实名认证",

@@ -139,7 +139,8 @@ export type CardProductQuery = z.infer<typeof cardProductQuery>;
 
 export const ocBatchReq = z.strictObject({
   productId: idString,
-  count: z.number({ error: "onecard.countInvalid" }).int({ error: "onecard.countInvalid" }).min(1, { error: "onecard.countInvalid" }).max(ONECARD_LIMITS.maxBatch, { error: "onecard.countInvalid" }),
+  // 0 is refused with its own message: a batch of nothing is never rounded up to one card.
+  count: z.number({ error: "onecard.countInvalid" }).int({ error: "onecard.countInvalid" }).min(1, { error: "onecard.countZero" }).max(ONECARD_LIMITS.maxBatch, { error: "onecard.countInvalid" }),
   requestKey: requestKeyField,
 });
 export const ocBatch = z.object({
@@ -207,15 +208,24 @@ export const ocCardQuery = pageQuery.extend({
   cardNo: z.string().trim().regex(/^\d{4,16}$/).optional(),
 });
 
-export const ocActivateReq = z.strictObject({
+const ocActivateSelection = z.strictObject({
   /** One of: card ids, a number range of one batch, or every sold card of one purchase. */
   cardIds: z.array(idString).min(1).max(10_000).optional(),
   range: z.strictObject({ from: ocCardNoField, to: ocCardNoField }).optional(),
   saleId: idString.optional(),
-  requestKey: requestKeyField,
-}).refine((v) => [v.cardIds, v.range, v.saleId].filter((x) => x !== undefined).length === 1, { error: "onecard.selectCards" });
+});
+const oneSelection = (v: { cardIds?: unknown; range?: unknown; saleId?: unknown }) => [v.cardIds, v.range, v.saleId].filter((x) => x !== undefined).length === 1;
+export const ocActivateReq = ocActivateSelection.extend({ requestKey: requestKeyField }).refine(oneSelection, { error: "onecard.selectCards" });
 export type OcActivateReq = z.infer<typeof ocActivateReq>;
 export const ocActivateReply = z.object({ id: z.string(), count: z.number().int(), amount: money });
+/**
+ * What an activation of this selection would do, asked before it is confirmed (issue 37): the cards, the
+ * prices paid for them that leave the escrow for their brands, and the face value loaded onto them. The
+ * same checks as the activation (the purchaser's own sold cards, all or nothing); nothing changes.
+ */
+export const ocActivatePreviewReq = ocActivateSelection.refine(oneSelection, { error: "onecard.selectCards" });
+export const ocActivatePreview = z.object({ count: z.number().int(), amount: money, faceValue: money });
+export type OcActivatePreview = z.infer<typeof ocActivatePreview>;
 
 export const ocReturnReq = z.strictObject({ cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(10_000), reason: z.string().trim().max(200).default(""), requestKey: requestKeyField });
 export const ocReturn = z.object({ id: z.string(), count: z.number().int(), amount: money, reason: z.string(), createdAt: z.string() });

@@ -153,3 +153,19 @@ export type BatchPurchaseSummary = z.infer<typeof batchPurchaseSummary>;
 export const batchPurchaseReply = batchPurchaseSummary.extend({ lines: z.array(batchPurchaseLine) });
 export type BatchPurchaseReply = z.infer<typeof batchPurchaseReply>;
 export const batchPurchasePage = pageOf(batchPurchaseSummary);
+/**
+ * What a BatchPurchase file would buy, read before anything is spent (issue 37): each line as the upload
+ * would treat it (`ordered`: a new order to be paid, with its amount; `replayed`: ordered by an earlier
+ * upload, nothing paid again; `refused`, with the reason), the new orders and their units, and their
+ * total per currency (the purchasers' SUP accounts pay it). Nothing is ordered or kept.
+ */
+export const batchPurchasePreview = z.object({
+  fileName: z.string(),
+  orders: z.number().int(),
+  units: z.number().int(),
+  totals: z.array(money),
+  replayed: z.number().int(),
+  refused: z.number().int(),
+  lines: z.array(batchPurchaseLine),
+});
+export type BatchPurchasePreview = z.infer<typeof batchPurchasePreview>;

@@ -4,6 +4,8 @@ import {
   customerLoginReq,
   customerSmsReq,
   envelope,
+  ocActivatePreview,
+  ocActivatePreviewReq,
   ocActivateReply,
   ocActivateReq,
   ocBagReply,
@@ -187,6 +189,9 @@ export function purchaserRoutes({ onecard, packages, salesOrders, guard }: { one
     );
     app.post("/onecard/activate", { schema: { tags, security, summary: "Activate cards (all or nothing)", body: ocActivateReq, response: { 200: envelope(ocActivateReply) } }, preHandler: pre }, async (req) =>
       ok(await onecard.activate(actorOf(req), req.body)),
+    );
+    app.post("/onecard/activate/preview", { schema: { tags, security, summary: "What an activation would do (cards, price paid, face value), before it is confirmed; changes nothing", body: ocActivatePreviewReq, response: { 200: envelope(ocActivatePreview) } }, preHandler: pre }, async (req) =>
+      ok(await onecard.activationPreview(actorOf(req), req.body)),
     );
     app.get("/onecard/returns", { schema: { tags, security, summary: "Card returns", querystring: pageQuery, response: { 200: envelope(ocReturnPage) } }, preHandler: pre }, async (req) =>
       ok(await onecard.returns(actorOf(req), req.query)),

@@ -503,6 +503,23 @@ export class OnecardService {
     });
   }
 
+  /**
+   * What activating this selection would do, shown before the purchaser confirms it (issue 37): the
+   * cards, the prices paid for them (they leave the escrow for the brands) and the face value loaded.
+   * The same selection and checks as `activate`, read without locks; nothing changes.
+   */
+  async activationPreview(actor: Actor, sel: { cardIds?: string[] | undefined; range?: { from: string; to: string } | undefined; saleId?: string | undefined }) {
+    const me = await this.merchantOf(actor);
+    const ids = await this.cardIdsFor(me, sel);
+    if (ids.length === 0) throw invalid("onecard.selectCards");
+    const cards = await this.deps.db.selectFrom("onecard_cards").select(["owner_id", "state", "sale_price", "face_value"]).where("id", "in", ids).execute();
+    if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+    if (cards.some((c) => c.state !== "sold")) throw conflict("onecard.activateMixed");
+    const amount = cards.reduce((s, c) => s + (c.sale_price ?? 0), 0);
+    const faceValue = cards.reduce((s, c) => s + c.face_value, 0);
+    return { count: ids.length, amount: money(amount, me.currency), faceValue: money(faceValue, me.currency) };
+  }
+
   /** Returns unactivated cards: their prices go back from the escrow to SUP; the cards are void for good. */
   async returnCards(actor: Actor, req: { cardIds: string[]; reason: string; requestKey: string }) {
     const me = await this.merchantOf(actor);

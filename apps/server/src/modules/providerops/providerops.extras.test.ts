@@ -1,5 +1,5 @@
 import ExcelJS from "exceljs";
-import type { BatchPurchaseReply, FundSheetRow, LinkDataReply, Page, PurchaseOrder } from "@tessera/contracts";
+import type { BatchPurchasePreview, BatchPurchaseReply, FundSheetRow, LinkDataReply, Page, PurchaseOrder } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
@@ -37,9 +37,9 @@ async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-async function upload(token: string, file: Buffer, fileName = "batch.xlsx", lang: "cn" | "tw" | "en" = "en") {
-  const res = await t.app.inject({ method: "POST", url: `/api/card-servicer/ops/batchPurchases?fileName=${fileName}`, headers: { "x-auth-token": token, "content-type": XLSX_MIME, lang }, payload: file });
-  return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: BatchPurchaseReply }>() };
+async function upload<T extends "" | "/preview" = "">(token: string, file: Buffer, fileName = "batch.xlsx", lang: "cn" | "tw" | "en" = "en", path?: T) {
+  const res = await t.app.inject({ method: "POST", url: `/api/card-servicer/ops/batchPurchases${path ?? ""}?fileName=${fileName}`, headers: { "x-auth-token": token, "content-type": XLSX_MIME, lang }, payload: file });
+  return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: T extends "/preview" ? BatchPurchasePreview : BatchPurchaseReply }>() };
 }
 
 const sup = async (merchantId: string) => (await balancesOf(t.ctx.database.db, Number(merchantId), "CNY")).sup.amount;
@@ -99,6 +99,23 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
       [buyer.merchantId, String(goods.id), "1", "", `${key}-1`],
     ]);
     const otherBefore = await sup(otherBuyer.merchantId);
+    // The preview the upload's confirmation shows (issue 37): the new orders, their units and total, each line's
+    // refusal; nothing is ordered, paid or kept.
+    const preview = await upload(mine.token, file, "batch.xlsx", "en", "/preview");
+    expect(preview.status).toBe(200);
+    expect(preview.body.data).toMatchObject({ fileName: "batch.xlsx", orders: 2, units: 3, totals: [{ amount: 15_000, currency: "CNY" }], replayed: 0, refused: 5 });
+    expect(preview.body.data.lines.map((l) => [l.row, l.state, l.amount?.amount ?? null, l.orderId])).toEqual([
+      [2, "ordered", 5_000, null],
+      [3, "ordered", 10_000, null],
+      [4, "refused", null, null],
+      [5, "refused", null, null],
+      [6, "refused", null, null],
+      [7, "refused", null, null],
+      [8, "refused", null, null],
+    ]);
+    expect(preview.body.data.lines[4]?.reason).toBe("The quantity must be a positive whole number");
+    expect(await sup(buyer.merchantId)).toBe(95_000);
+    expect((await t.call<Page<{ id: string }>>("GET", "/api/card-servicer/ops/batchPurchases", { token: mine.token })).body.data.total).toBe(0);
     const first = await upload(mine.token, file);
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ ordered: 2, refused: 5 });
@@ -125,6 +142,9 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
     ]);
     expect(again.body.data.lines[2]?.reason).toBe("该采购商不是您服务的商户");
     expect(await sup(buyer.merchantId)).toBe(80_000);
+    // Previewed again, the file would pay nothing more: its good lines were ordered before.
+    const previewAgain = await upload(mine.token, file, "batch.xlsx", "en", "/preview");
+    expect(previewAgain.body.data).toMatchObject({ orders: 0, units: 0, totals: [], replayed: 2, refused: 5 });
 
     // The result file, the history, and tenancy of both.
     const result = await t.app.inject({ method: "GET", url: `/api/card-servicer/ops/batchPurchases/${first.body.data.id}/result`, headers: { "x-auth-token": mine.token, lang: "en" } });

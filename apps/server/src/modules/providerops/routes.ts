@@ -1,6 +1,7 @@
 import {
   DICT_LABELS,
   batchPurchasePage,
+  batchPurchasePreview,
   batchPurchaseQuery,
   batchPurchaseReply,
   envelope,
@@ -127,6 +128,15 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
         const body: unknown = req.body;
         if (!Buffer.isBuffer(body) || !/\.xlsx$/i.test(req.query.fileName)) throw invalid("batch.fileType", "file");
         return ok(await ops.batchPurchase(actorOf(req), body, req.query.fileName, req.lang));
+      },
+    );
+    app.post(
+      "/ops/batchPurchases/preview",
+      { schema: { tags, security, summary: "What an xlsx of orders would buy (each line's price or refusal, the totals), before anything is spent; orders nothing", querystring: batchPurchaseQuery, response: { 200: envelope(batchPurchasePreview) } }, preHandler: batch },
+      async (req) => {
+        const body: unknown = req.body;
+        if (!Buffer.isBuffer(body) || !/\.xlsx$/i.test(req.query.fileName)) throw invalid("batch.fileType", "file");
+        return ok(await ops.batchPurchasePreview(actorOf(req), body, req.query.fileName, req.lang));
       },
     );
     app.get("/ops/batchPurchases/template", { schema: { tags, security, summary: "The BatchPurchase template (xlsx)" }, preHandler: batch }, async (req, reply) =>

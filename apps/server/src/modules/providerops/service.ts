@@ -5,6 +5,7 @@ import {
   renderLedgerReason,
   renderMessage,
   type BatchPurchaseLine,
+  type BatchPurchasePreview,
   type BatchPurchaseReply,
   type BatchPurchaseSummary,
   type Currency,
@@ -14,6 +15,8 @@ import {
   type Lang,
   type LinkDataReply,
   type MessageKey,
+  type Money,
+  type OrderReq,
   type Page,
   type PurchaseOrder,
   type ServedBrand,
@@ -51,6 +54,8 @@ export interface ProviderOpsDeps {
   /** The purchasing module's order path, on behalf of a served purchaser (BatchPurchase). */
   purchasing: {
     orderOnBehalf(purchaserId: number, userId: number, req: { goodsId: string; quantity: number; topUpAccount?: string | undefined; orderNo: string }): Promise<PurchaseOrder>;
+    /** What that order would cost, without placing it (the BatchPurchase preview); `replay`: ordered before under its number. */
+    quoteOnBehalf(purchaserId: number, req: { goodsId: string; quantity: number; topUpAccount?: string | undefined; orderNo: string }): Promise<{ amount: Money; replay: boolean }>;
     orderByNo(purchaserId: number, orderNo: string): Promise<PurchaseOrder>;
   };
   goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>>;
@@ -272,9 +277,67 @@ export class ProviderOpsService {
    * twice: those lines answer with the order they made the first time.
    */
   async batchPurchase(actor: Actor, file: Buffer, fileName: string, lang: Lang): Promise<BatchPurchaseReply> {
-    const providerId = tenantOf(actor);
     const userId = actor.userId;
     if (userId === null) throw forbidden();
+    const checked = await this.batchLines(actor, file, lang);
+    for (const { line, order } of checked) {
+      if (!order) continue;
+      const before = await this.deps.purchasing.orderByNo(order.purchaserId, order.req.orderNo).then(
+        () => true,
+        () => false,
+      );
+      try {
+        const placed = await this.deps.purchasing.orderOnBehalf(order.purchaserId, userId, order.req);
+        Object.assign(line, { state: before ? "replayed" : "ordered", orderNo: placed.orderNo, orderId: placed.id, orderState: placed.state, amount: placed.amount });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        line.reason = renderMessage(err.messageKey, lang, err.params);
+      }
+    }
+    const lines = checked.map((c) => c.line);
+    const ordered = lines.filter((l) => l.state !== "refused").length;
+    const saved = await repo.insertBatch(this.deps.db, { providerId: tenantOf(actor), fileName, lines, ordered, refused: lines.length - ordered, createdBy: userId });
+    return { id: String(saved.id), fileName, ordered, refused: lines.length - ordered, createdAt: new Date(saved.created_at).toISOString(), lines };
+  }
+
+  /**
+   * What a BatchPurchase file would buy, before anything is spent (issue 37): the same reading and checks
+   * as the upload, each line priced as its purchaser's order would be (`ordered`: a new order to be paid;
+   * `replayed`: ordered by an earlier upload, paid nothing again; `refused` with its reason), and the
+   * totals of the new orders per currency. Nothing is ordered or kept.
+   */
+  async batchPurchasePreview(actor: Actor, file: Buffer, fileName: string, lang: Lang): Promise<BatchPurchasePreview> {
+    const checked = await this.batchLines(actor, file, lang);
+    for (const { line, order } of checked) {
+      if (!order) continue;
+      try {
+        const quote = await this.deps.purchasing.quoteOnBehalf(order.purchaserId, order.req);
+        Object.assign(line, { state: quote.replay ? "replayed" : "ordered", amount: quote.amount });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        line.reason = renderMessage(err.messageKey, lang, err.params);
+      }
+    }
+    const lines = checked.map((c) => c.line);
+    const fresh = lines.filter((l) => l.state === "ordered");
+    const totals = new Map<Currency, number>();
+    for (const l of fresh) if (l.amount) totals.set(l.amount.currency, (totals.get(l.amount.currency) ?? 0) + l.amount.amount);
+    return {
+      fileName,
+      orders: fresh.length,
+      units: fresh.reduce((s, l) => s + Number(l.quantity), 0),
+      totals: [...totals].map(([currency, amount]) => ({ amount, currency })),
+      replayed: lines.filter((l) => l.state === "replayed").length,
+      refused: lines.filter((l) => l.state === "refused").length,
+      lines,
+    };
+  }
+
+  /**
+   * Reads a BatchPurchase file and checks each line on its own: a refused line (its reason in `lang`), or
+   * the served purchaser and the order request it stands for (`order`).
+   */
+  private async batchLines(actor: Actor, file: Buffer, lang: Lang): Promise<{ line: BatchPurchaseLine; order?: { purchaserId: number; req: OrderReq } }[]> {
     let rows: BatchRow[];
     try {
       rows = await readBatchFile(file, BATCH_MAX_LINES);
@@ -304,10 +367,10 @@ export class ProviderOpsService {
     const say = (key: MessageKey, params?: Record<string, string | number>) => renderMessage(key, lang, params);
 
     const seen = new Set<string>();
-    const lines: BatchPurchaseLine[] = [];
+    const checked: { line: BatchPurchaseLine; order?: { purchaserId: number; req: OrderReq } }[] = [];
     for (const row of rows) {
       const line: BatchPurchaseLine = { ...row, state: "refused", orderNo: null, orderId: null, orderState: null, amount: null, reason: null };
-      lines.push(line);
+      checked.push({ line });
       if (row.purchaser === "") {
         line.reason = say("batch.purchaserEmpty");
         continue;
@@ -337,21 +400,9 @@ export class ProviderOpsService {
         line.reason = say(isKey(key) ? key : "validation.invalidParameter");
         continue;
       }
-      const before = await this.deps.purchasing.orderByNo(purchaserId, row.requestKey).then(
-        () => true,
-        () => false,
-      );
-      try {
-        const order = await this.deps.purchasing.orderOnBehalf(purchaserId, userId, req.data);
-        Object.assign(line, { state: before ? "replayed" : "ordered", orderNo: order.orderNo, orderId: order.id, orderState: order.state, amount: order.amount });
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        line.reason = say(err.messageKey, err.params);
-      }
+      checked[checked.length - 1] = { line, order: { purchaserId, req: req.data } };
     }
-    const ordered = lines.filter((l) => l.state !== "refused").length;
-    const saved = await repo.insertBatch(this.deps.db, { providerId, fileName, lines, ordered, refused: lines.length - ordered, createdBy: userId });
-    return { id: String(saved.id), fileName, ordered, refused: lines.length - ordered, createdAt: new Date(saved.created_at).toISOString(), lines };
+    return checked;
   }
 
   /** The provider's earlier BatchPurchase files, newest first. */

@@ -137,7 +137,7 @@ export interface NewOrder {
  * an id drawn for an order that is refused is skipped, like any rolled-back sequence value).
  * Undefined when the purchaser does not exist.
  */
-export async function orderFacts(db: Executor, q: { purchaserId: number; goodsId: number; orderNo: string; day: string }): Promise<OrderFacts | undefined> {
+export async function orderFacts(db: Executor, q: { purchaserId: number; goodsId: number; orderNo: string; day: string; /** false for a quote: no order follows, so no id is drawn (nextId is 0). */ drawId?: boolean }): Promise<OrderFacts | undefined> {
   const r = await sql<FactsRow>`
     SELECT m.name AS purchaser_name, m.version AS purchaser_version, m.currency AS purchaser_currency, m.real_name_state AS purchaser_real_name_state,
       o.id AS existing_id, o.request_digest AS existing_digest,
@@ -145,7 +145,7 @@ export async function orderFacts(db: Executor, q: { purchaserId: number; goodsId
       s.name AS supplier_name,
       g.id IS NOT NULL AND ${mayBuyCondition(q.purchaserId, q.day, sql.ref("g.merchant_id"), sql.ref("g.id"))} AS may_buy,
       ${agreedPriceOf(sql.ref("m.id"), sql.ref("g.id"))} AS agreed_price,
-      nextval('purchase_orders_id_seq') AS next_id
+      ${q.drawId === false ? sql`0` : sql`nextval('purchase_orders_id_seq')`} AS next_id
     FROM merchants m
     LEFT JOIN purchase_orders o ON o.purchaser_merchant_id = m.id AND o.order_no = ${q.orderNo}
     LEFT JOIN catalog_goods g ON g.id = ${q.goodsId}

@@ -9,6 +9,7 @@ import {
   type DockingQuery,
   type FulfilReq,
   type MessageKey,
+  type Money,
   type OrderQuery,
   type OrderReportQuery,
   type OrderReportRow,
@@ -260,19 +261,35 @@ export class PurchasingService {
     return this.presentOrder(row);
   }
 
-  private async orderFor(purchaserId: number, userId: number | null, req: OrderReq): Promise<PurchaseOrder> {
+  /**
+   * What an order on behalf of a purchaser would cost, without placing it (BatchPurchase shows the total
+   * before anything is spent, issue 37): the same checks as the order, refused the same way; an order
+   * already placed under this number is a replay, which spends nothing again. The balance is not checked:
+   * the order itself refuses a short one.
+   */
+  async quoteOnBehalf(purchaserId: number, req: OrderReq): Promise<{ amount: Money; replay: boolean }> {
+    const checked = await this.checkOrder(purchaserId, req, false);
+    if (checked.kind === "replay") return { amount: (await checked.replay()).amount, replay: true };
+    return { amount: { amount: checked.amount, currency: checked.goods.currency }, replay: false };
+  }
+
+  /**
+   * An order's checks, in the order they refuse: its facts in one read (the purchaser, an earlier order
+   * under this number, the goods, whether the purchaser may buy it and at which price), then each rule.
+   * An earlier order under the number answers instead (`replay`).
+   */
+  private async checkOrder(purchaserId: number, req: OrderReq, drawId = true) {
     const paidFrom = req.payFrom ?? "sup";
     // The paying account is part of the request only when it is not the default, so orders placed
     // before it existed keep their digests.
     const digest = createHash("sha256")
       .update(JSON.stringify([req.goodsId, req.quantity, req.topUpAccount ?? null, ...(paidFrom === "sup" ? [] : [paidFrom])]))
       .digest("hex");
-    // Every check's facts in one read: the purchaser, an earlier order under this number, the goods,
-    // whether the purchaser may buy it and at which price.
-    const facts = await repo.orderFacts(this.deps.db, { purchaserId, goodsId: Number(req.goodsId), orderNo: req.orderNo, day: platformDay(this.deps.clock.now()) });
+    const facts = await repo.orderFacts(this.deps.db, { purchaserId, goodsId: Number(req.goodsId), orderNo: req.orderNo, day: platformDay(this.deps.clock.now()), drawId });
     if (!facts) throw forbidden();
     const purchaser = facts.purchaser;
-    if (facts.existing) return this.replay(purchaserId, req.orderNo, facts.existing.digest, digest);
+    const existing = facts.existing;
+    if (existing) return { kind: "replay" as const, replay: () => this.replay(purchaserId, req.orderNo, existing.digest, digest) };
     if (purchaser.realNameState !== "verified") throw conflict("order.realNameRequired");
 
     const goods = facts.goods ? toPurchasableGoods(facts.goods) : undefined;
@@ -286,6 +303,13 @@ export class PurchasingService {
     const unitPrice = facts.agreedPrice ?? goods.price;
     const amount = unitPrice * req.quantity;
     if (!Number.isSafeInteger(amount)) throw invalid("order.quantityInvalid", "quantity");
+    return { kind: "new" as const, facts, purchaser, goods, unitPrice, amount, digest, paidFrom };
+  }
+
+  private async orderFor(purchaserId: number, userId: number | null, req: OrderReq): Promise<PurchaseOrder> {
+    const checked = await this.checkOrder(purchaserId, req);
+    if (checked.kind === "replay") return checked.replay();
+    const { facts, purchaser, goods, unitPrice, amount, digest, paidFrom } = checked;
 
     const now = this.deps.clock.now();
     const names = { purchaser: purchaser.name, supplier: facts.supplierName };
