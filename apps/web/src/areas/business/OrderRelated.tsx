@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { AFTERSALE_STATES, COMMERCE_ORDER_STATES, type Aftersale, type AfterSaleAction, type AfterSaleState, type CommerceOrder, type CommerceOrderState, type Shipment } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
+import { moneyPopconfirm, moneyTitle } from "../../components/confirmMoney";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { brandApi, commerceKeys } from "../sale/commerce/api";
@@ -107,7 +108,9 @@ function Aftersales() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const [asking, setAsking] = useState<{ id: string; action: AfterSaleAction } | null>(null);
+  const [asking, setAsking] = useState<{ case: Aftersale; action: AfterSaleAction } | null>(null);
+  // A refund's confirmation says how much goes back to whom (issue 37).
+  const said = (a: Aftersale) => ({ amount: formatMoney(a.amount), purchaser: a.purchaserName, orderNo: a.orderNo });
   const [reason, setReason] = useState("");
   const dispose = async (id: string, action: AfterSaleAction, why?: string) => {
     // Agreeing to a return names where the goods go back (the buyer is shown it); the other answers give a reason.
@@ -138,29 +141,29 @@ function Aftersales() {
           {a.state === "apply" && (
             <>
               {a.way === "return_and_refund" ? (
-                <Button type="link" size="small" onClick={() => setAsking({ id: a.id, action: "agree" })}>
+                <Button type="link" size="small" onClick={() => setAsking({ case: a, action: "agree" })}>
                   {t("commerce.as.agree")}
                 </Button>
               ) : (
-                <Popconfirm title={t("commerce.as.agree")} onConfirm={() => void dispose(a.id, "agree")}>
+                <Popconfirm {...moneyPopconfirm({ action: t("commerce.as.agree"), amount: a.amount, effect: t("commerce.as.agreeRefundEffect", said(a)), danger: true })} onConfirm={() => void dispose(a.id, "agree")}>
                   <Button type="link" size="small">
                     {t("commerce.as.agree")}
                   </Button>
                 </Popconfirm>
               )}
-              <Button type="link" size="small" danger onClick={() => setAsking({ id: a.id, action: "disagree" })}>
+              <Button type="link" size="small" danger onClick={() => setAsking({ case: a, action: "disagree" })}>
                 {t("commerce.as.disagree")}
               </Button>
             </>
           )}
           {a.state === "buyer_delivery" && (
             <>
-              <Popconfirm title={t("commerce.as.receive")} onConfirm={() => void dispose(a.id, "receive")}>
+              <Popconfirm {...moneyPopconfirm({ action: t("commerce.as.receive"), amount: a.amount, effect: t("commerce.as.receiveEffect", said(a)), danger: true })} onConfirm={() => void dispose(a.id, "receive")}>
                 <Button type="link" size="small">
                   {t("commerce.as.receive")}
                 </Button>
               </Popconfirm>
-              <Button type="link" size="small" danger onClick={() => setAsking({ id: a.id, action: "refuse" })}>
+              <Button type="link" size="small" danger onClick={() => setAsking({ case: a, action: "refuse" })}>
                 {t("commerce.as.refuse")}
               </Button>
             </>
@@ -185,7 +188,16 @@ function Aftersales() {
         }}
       />
       {asking && (
-        <Modal open title={t(`commerce.as.${asking.action}`)} onCancel={() => setAsking(null)} onOk={() => void dispose(asking.id, asking.action, reason)} okButtonProps={{ disabled: !reason.trim() }} destroyOnHidden>
+        <Modal
+          open
+          // Agreeing to a return promises its refund: the title says how much, the text when it is paid.
+          title={asking.action === "agree" ? moneyTitle(t("commerce.as.agree"), asking.case.amount) : t(`commerce.as.${asking.action}`)}
+          onCancel={() => setAsking(null)}
+          onOk={() => void dispose(asking.case.id, asking.action, reason)}
+          okButtonProps={{ disabled: !reason.trim() }}
+          destroyOnHidden
+        >
+          {asking.action === "agree" && <Typography.Paragraph>{t("commerce.as.agreeReturnEffect", said(asking.case))}</Typography.Paragraph>}
           <Input.TextArea
             rows={3}
             maxLength={200}

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { PayOrder, PayRefund } from "@tessera/contracts";
 import { reportFailure } from "../../components/form/serverError";
 import { ListPage } from "../../components/list/ListPage";
+import { confirmMoney } from "../../components/confirmMoney";
 import { formatMoney, parseMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { collectionApi, collectionKeys, newRequestKey } from "./collection/api";
@@ -18,7 +19,7 @@ const COLOR: Record<PayRefund["state"], string> = { PROCESSING: "blue", SUCCESS:
  */
 export default function WechatRefundOrder() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<{ orderNo: string; amount: string; reason?: string }>();
   const [open, setOpen] = useState<{ key: string } | null>(null);
@@ -37,17 +38,35 @@ export default function WechatRefundOrder() {
       form.setFields([{ name: "amount", errors: [t("collection.amountInvalid")] }]);
       return;
     }
-    setBusy(true);
-    try {
-      const r = await collectionApi.refund({ orderId: order.id, amount, reason: v.reason ?? "", requestKey: open?.key ?? newRequestKey() });
-      if (reportFailure(r, form, ["amount", "reason"], (msg) => void message.error(msg)) || !r?.ok) return;
-      void message.success(t(`collection.refundStates.${r.data.state}`));
-      setOpen(null);
-      form.resetFields();
-      void qc.invalidateQueries({ queryKey: collectionKeys.all });
-    } finally {
-      setBusy(false);
+    // More than is left is refused here, before the question (the server refuses it too).
+    const left = { amount: order.amount.amount - order.refunded.amount, currency: order.amount.currency };
+    if (amount > left.amount) {
+      form.setFields([{ name: "amount", errors: [t("collection.refundTooMuch", { left: formatMoney(left) })] }]);
+      return;
     }
+    const money = { amount, currency: order.amount.currency };
+    const requestKey = open?.key ?? newRequestKey();
+    // The money goes back to the payer on the answer only (issue 37).
+    confirmMoney(modal, {
+      action: t("collection.refundConfirm"),
+      amount: money,
+      effect: t("collection.refundEffect", { amount: formatMoney(money), orderNo: order.orderNo }),
+      danger: true,
+      testId: "refund-confirm",
+      onOk: async () => {
+        setBusy(true);
+        try {
+          const r = await collectionApi.refund({ orderId: order.id, amount, reason: v.reason ?? "", requestKey });
+          if (reportFailure(r, form, ["amount", "reason"], (msg) => void message.error(msg)) || !r?.ok) return;
+          void message.success(t(`collection.refundStates.${r.data.state}`));
+          setOpen(null);
+          form.resetFields();
+          void qc.invalidateQueries({ queryKey: collectionKeys.all });
+        } finally {
+          setBusy(false);
+        }
+      },
+    });
   };
 
   const columns: TableColumnsType<PayRefund> = [

@@ -4,11 +4,15 @@ import { Alert, App, Button, Card, Flex, Space, Table, Tag, Typography, Upload, 
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { BatchPurchaseLine, BatchPurchaseReply, BatchPurchaseSummary } from "@tessera/contracts";
+import type { BatchPurchaseLine, BatchPurchasePreview, BatchPurchaseReply, BatchPurchaseSummary, Currency } from "@tessera/contracts";
 import { saveFile } from "../../api/http";
+import { confirmMoney, moneyText } from "../../components/confirmMoney";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { providerOpsApi, uploadBatchPurchase } from "./ops/api";
+import { previewBatchPurchase, providerOpsApi, uploadBatchPurchase } from "./ops/api";
+
+/** The currency of a file that buys nothing new (its ¥0.00): a line's, else the platform's default. */
+const currencyOf = (p: BatchPurchasePreview): Currency => p.lines.find((l) => l.amount)?.amount?.currency ?? "CNY";
 
 const LINE_COLOURS: Record<BatchPurchaseLine["state"], string> = { ordered: "success", replayed: "processing", refused: "error" };
 
@@ -16,11 +20,12 @@ const LINE_COLOURS: Record<BatchPurchaseLine["state"], string> = { ordered: "suc
  * `/providers/BatchPurchase`: buying for several served purchasers at once from an xlsx (template to
  * download; columns purchaser, goods, quantity, top-up account, request key). Each line is an ordinary
  * order of that purchaser, on its own: its order or the reason it was refused shows here and in the
- * downloadable result file; the same file sent again buys nothing twice. Earlier files below.
+ * downloadable result file; the same file sent again buys nothing twice. Earlier files below. Nothing is
+ * spent before the provider has seen the new orders, their units and their total, and confirmed them.
  */
 export default function BatchPurchase() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const [uploading, setUploading] = useState(false);
   const [shown, setShown] = useState<BatchPurchaseReply | null>(null);
@@ -30,6 +35,38 @@ export default function BatchPurchase() {
   const download = async (p: ReturnType<typeof providerOpsApi.batchTemplate>) => {
     const r = await p;
     if (r?.ok) saveFile(r.data.blob, r.data.fileName);
+  };
+  // The file is read and priced first; the purchasers pay only once the total is confirmed (issue 37).
+  const check = async (file: File) => {
+    setUploading(true);
+    try {
+      const r = await previewBatchPurchase(file);
+      if (!r.ok) {
+        void message.error(r.msg);
+        return;
+      }
+      const p = r.data;
+      const effect = [
+        p.orders > 0 ? t("providerOps.batch.confirmEffect", { orders: p.orders, units: p.units, amount: moneyText(p.totals) }) : t("providerOps.batch.confirmNothing"),
+        p.replayed > 0 ? t("providerOps.batch.confirmReplayed", { count: p.replayed }) : null,
+        p.refused > 0 ? t("providerOps.batch.confirmRefused", { count: p.refused }) : null,
+      ].filter((x): x is string => x !== null);
+      confirmMoney(modal, {
+        action: t("providerOps.batch.confirmAction"),
+        amount: p.totals.length > 0 ? p.totals : [{ amount: 0, currency: currencyOf(p) }],
+        effect: (
+          <Flex vertical gap={4} data-testid="batch-confirm-effect">
+            {effect.map((line) => (
+              <span key={line}>{line}</span>
+            ))}
+          </Flex>
+        ),
+        testId: "batch-confirm",
+        onOk: () => upload(file),
+      });
+    } finally {
+      setUploading(false);
+    }
   };
   const upload = async (file: File) => {
     setUploading(true);
@@ -101,7 +138,7 @@ export default function BatchPurchase() {
             accept=".xlsx"
             showUploadList={false}
             beforeUpload={(file) => {
-              void upload(file);
+              void check(file);
               return false;
             }}
           >

@@ -5,8 +5,9 @@ import { useTranslation } from "react-i18next";
 import { digitsOnly } from "@tessera/contracts";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { newRequestKey, ocKeys, ocSaleApi, type ActivateSelection } from "./onecard/api";
+import { newRequestKey, ocKeys, type ActivateSelection } from "./onecard/api";
 import { CardPicker } from "./onecard/CardPicker";
+import { useConfirmActivation } from "./onecard/useConfirmActivation";
 import { useSaleOptions } from "./onecard/useSaleOptions";
 
 type Mode = "cards" | "range" | "sale";
@@ -15,6 +16,7 @@ type Mode = "cards" | "range" | "sale";
  * `/sale/ActivateCard`: activates bought cards, all or nothing: chosen cards, a number range of one
  * batch (first and last number, e.g. from an extraction) or every sold card of one purchase. The card's
  * price goes to the brand's income; the same request key (kept until the selection changes) activates once.
+ * It asks first, with the price paid that goes to the brand and the face value loaded (issue 37).
  */
 export default function ActivateCard() {
   const { t } = useTranslation();
@@ -28,6 +30,7 @@ export default function ActivateCard() {
   const [requestKey, setRequestKey] = useState(() => newRequestKey("ocact"));
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+  const confirmActivation = useConfirmActivation();
 
   const fresh = () => setRequestKey(newRequestKey("ocact"));
   const selection: ActivateSelection | null =
@@ -40,13 +43,13 @@ export default function ActivateCard() {
     }
     setBusy(true);
     try {
-      const r = await ocSaleApi.activate(selection, requestKey);
-      if (r?.ok) {
-        setDone(t("onecard.bo.activatedResult", { count: r.data.count, amount: formatMoney(r.data.amount) }));
+      // Asks with the amount and its effect first; the cards are activated only on the answer.
+      await confirmActivation(selection, requestKey, (r) => {
+        setDone(t("onecard.bo.activatedResult", { count: r.count, amount: formatMoney(r.amount) }));
         setSelected([]);
         fresh();
         void qc.invalidateQueries({ queryKey: ocKeys.all });
-      }
+      });
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Popconfirm, Space, type TableColumnsType } from "antd";
+import { App, Button, Space, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -8,6 +8,7 @@ import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { newRequestKey, ocKeys, ocSaleApi } from "./onecard/api";
 import { time } from "./onecard/labels";
+import { useConfirmActivation } from "./onecard/useConfirmActivation";
 
 /**
  * `/sale/BuyRecord`: the purchaser's card purchases (product, brand, quantity, unit price, amount paid
@@ -21,14 +22,15 @@ export default function BuyRecord() {
   const navigate = useNavigate();
   const [busy, setBusy] = useState<string | null>(null);
 
+  const confirmActivation = useConfirmActivation();
+  // Asks with the amount and its effect first (issue 37); one request key per question.
   const activateAll = async (s: OcSale) => {
     setBusy(s.id);
     try {
-      const r = await ocSaleApi.activate({ saleId: s.id }, newRequestKey(`ocsale${s.id}`));
-      if (r?.ok) {
-        void message.success(t("onecard.bo.activated", { count: r.data.count }));
+      await confirmActivation({ saleId: s.id }, newRequestKey(`ocsale${s.id}`), (r) => {
+        void message.success(t("onecard.bo.activated", { count: r.count }));
         void qc.invalidateQueries({ queryKey: ocKeys.all });
-      }
+      });
     } finally {
       setBusy(null);
     }
@@ -54,11 +56,9 @@ export default function BuyRecord() {
           <Button type="link" size="small" onClick={() => void navigate(`../OnlineCardAccount?saleId=${s.id}`, { relative: "path" })}>
             {t("onecard.bo.cards")}
           </Button>
-          <Popconfirm title={t("onecard.bo.activateAllConfirm")} onConfirm={() => void activateAll(s)}>
-            <Button type="link" size="small" loading={busy === s.id}>
-              {t("onecard.bo.activateAll")}
-            </Button>
-          </Popconfirm>
+          <Button type="link" size="small" loading={busy === s.id} onClick={() => void activateAll(s)}>
+            {t("onecard.bo.activateAll")}
+          </Button>
         </Space>
       ),
     },

@@ -1,10 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Input, Modal, Tag, type TableColumnsType } from "antd";
+import { App, Button, Input, Modal, Tag, Typography, type TableColumnsType } from "antd";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { MALL_ORDER_STATES, type MallOrder } from "@tessera/contracts";
 import { newRequestKey } from "../../api/hooks/funds";
 import { ListPage } from "../../components/list/ListPage";
+import { moneyTitle } from "../../components/confirmMoney";
 import { formatMoney } from "../../components/money";
 import { STATE_COLOURS } from "../mall/orderStates";
 import { filtersOf, mallApi, mallKeys } from "./mall/api";
@@ -65,7 +66,10 @@ export default function EquityOrder() {
       />
       <Modal
         open={refunding !== null}
-        title={t("mall.bo.refund")}
+        // The refund's own dialog is its confirmation (issue 37): the amount in the title, where it goes below.
+        title={refunding ? moneyTitle(t("mall.bo.refund"), refunding.amount) : t("mall.bo.refund")}
+        okText={t("mall.bo.refund")}
+        okButtonProps={{ danger: true, disabled: !reason.trim(), "data-testid": "mall-refund-ok" }}
         onCancel={() => setRefunding(null)}
         onOk={() => {
           if (!refunding) return;
@@ -80,6 +84,11 @@ export default function EquityOrder() {
           });
         }}
       >
+        {refunding && (
+          <Typography.Paragraph>
+            {t(refunding.payMethod === "card" ? "mall.bo.refundEffectCard" : "mall.bo.refundEffectWallet", { amount: formatMoney(refunding.amount), orderNo: refunding.orderNo })}
+          </Typography.Paragraph>
+        )}
         <Input.TextArea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={200} placeholder={t("mall.bo.refundReason")} aria-label={t("mall.bo.refundReason")} />
       </Modal>
     </>

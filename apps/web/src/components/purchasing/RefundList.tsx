@@ -7,6 +7,7 @@ import { refundsQuery, useDecideRefund } from "../../api/hooks/purchasing";
 import { useMessageText } from "../form/useZodRules";
 import { ListPage } from "../list/ListPage";
 import { ORDER_LIST_PATHS, orderFilters } from "./listFilters";
+import { confirmMoney } from "../confirmMoney";
 import { formatMoney } from "../money";
 
 const STATE_COLOR: Record<RefundState, string> = { processing: "processing", success: "success", failure: "error", abnormal: "warning" };
@@ -41,13 +42,22 @@ function RefuseDialog({ refund, onClose }: { refund: RefundOrder; onClose: () =>
  */
 export function RefundList({ side }: { side: "purchaser" | "supplier" }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const decide = useDecideRefund();
   const [refusing, setRefusing] = useState<RefundOrder | null>(null);
+  // Accepting refunds the purchaser at once: it asks first, with the amount and its effect (issue 37).
   const accept = (r: RefundOrder) =>
-    void decide.mutateAsync({ id: r.id, approve: true }).then((res) => {
-      if (res?.ok) void message.success(t("refund.accepted"));
-      else if (res) void message.error(res.msg);
+    confirmMoney(modal, {
+      action: t("refund.accept"),
+      amount: r.amount,
+      effect: t("refund.acceptEffect", { quantity: r.quantity, amount: formatMoney(r.amount), orderNo: r.orderNo }),
+      danger: true,
+      testId: "accept-refund-confirm",
+      onOk: () =>
+        decide.mutateAsync({ id: r.id, approve: true }).then((res) => {
+          if (res?.ok) void message.success(t("refund.accepted"));
+          else if (res) void message.error(res.msg);
+        }),
     });
   const columns: TableColumnsType<RefundOrder> = [
     { title: t("refund.col.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },

@@ -1,8 +1,9 @@
 import { App, Form, InputNumber, Modal, Typography } from "antd";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ONECARD_LIMITS, type OcProduct } from "@tessera/contracts";
+import { ONECARD_LIMITS, ocBatchReq, type OcProduct } from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
+import { useZodRules } from "../../../components/form/useZodRules";
 import { newRequestKey } from "../../sale/onecard/api";
 import { ocBrandApi } from "./api";
 
@@ -13,6 +14,7 @@ export function IssueDialog({ product, onClose, onIssued }: { product: OcProduct
   const [form] = Form.useForm<{ count: number }>();
   const [requestKey] = useState(() => newRequestKey("ocbatch"));
   const [saving, setSaving] = useState(false);
+  const rule = useZodRules(ocBatchReq, useMemo(() => ({ productId: product.id, requestKey }), [product.id, requestKey]));
   const submit = async () => {
     const v = await form.validateFields();
     setSaving(true);
@@ -28,8 +30,9 @@ export function IssueDialog({ product, onClose, onIssued }: { product: OcProduct
   return (
     <Modal open title={`${t("onecard.bo.issue")} · ${product.name}`} onCancel={onClose} onOk={() => void submit()} okText={t("onecard.bo.issue")} okButtonProps={{ "data-testid": "issue-submit" }} confirmLoading={saving} maskClosable={false} destroyOnHidden>
       <Form form={form} layout="vertical" initialValues={{ count: 100 }}>
-        <Form.Item name="count" label={t("onecard.bo.count")} rules={[{ required: true, message: t("onecard.bo.required") }]} extra={t("onecard.bo.issueHint", { max: ONECARD_LIMITS.maxBatch })}>
-          <InputNumber min={1} max={ONECARD_LIMITS.maxBatch} precision={0} style={{ width: 220 }} data-testid="issue-count" />
+        {/* No min on the input: it would quietly turn a typed 0 into 1 card. The shared rule refuses 0 in words (issue 37). */}
+        <Form.Item name="count" label={t("onecard.bo.count")} validateFirst rules={[{ required: true, message: t("onecard.bo.required") }, rule("count")]} extra={t("onecard.bo.issueHint", { max: ONECARD_LIMITS.maxBatch })}>
+          <InputNumber precision={0} style={{ width: 220 }} data-testid="issue-count" />
         </Form.Item>
       </Form>
       <Typography.Text type="secondary">{t("onecard.bo.issueSecret")}</Typography.Text>

@@ -1,4 +1,4 @@
-import type { BatchPurchaseReply, BatchPurchaseSummary, FiguresReply, FundSheetRow, LinkDataReply, MessageKey, Page, ServedBrand, ServedOrder, ServedSettlement, ServiceBinding } from "@tessera/contracts";
+import type { BatchPurchasePreview, BatchPurchaseReply, BatchPurchaseSummary, FiguresReply, FundSheetRow, LinkDataReply, MessageKey, Page, ServedBrand, ServedOrder, ServedSettlement, ServiceBinding } from "@tessera/contracts";
 import type { Query } from "../../../api/client";
 import { interfaceError, interpret, type ApiResult } from "../../../api/envelope";
 import { unwrap } from "../../../api/errors";
@@ -28,16 +28,25 @@ export const FUND_SHEET_EXPORT_PATH = `${base}/fundSheet/export`;
  * Sends a BatchPurchase file as the request body (xlsx), with the same token, language and error
  * envelope as every call (as the store and card imports do).
  */
-export async function uploadBatchPurchase(file: File): Promise<ApiResult<BatchPurchaseReply>> {
+export function uploadBatchPurchase(file: File): Promise<ApiResult<BatchPurchaseReply>> {
+  return sendBatchFile<BatchPurchaseReply>(file, "");
+}
+
+/** What the file would buy (each line's price or refusal, the totals), before anything is spent (issue 37). */
+export function previewBatchPurchase(file: File): Promise<ApiResult<BatchPurchasePreview>> {
+  return sendBatchFile<BatchPurchasePreview>(file, "/preview");
+}
+
+async function sendBatchFile<T>(file: File, path: "" | "/preview"): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { lang: currentLang(), accept: "application/json", "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" };
   const token = tokens.getToken(currentVersion());
   if (token) headers["x-auth-token"] = token;
   const interfaceKey: MessageKey = "error.interface";
   const interfaceMsg = i18n.t(interfaceKey, { ns: "msg" });
   try {
-    const res = await fetch(`${base}/batchPurchases?fileName=${encodeURIComponent(file.name)}`, { method: "POST", headers, body: file });
+    const res = await fetch(`${base}/batchPurchases${path}?fileName=${encodeURIComponent(file.name)}`, { method: "POST", headers, body: file });
     const body: unknown = await res.json().catch(() => null);
-    const outcome = interpret<BatchPurchaseReply>(res.status, body, interfaceMsg);
+    const outcome = interpret<T>(res.status, body, interfaceMsg);
     if (outcome.kind === "ok") return outcome.result;
     if (outcome.kind === "unauthorized") return (await http.get<never>(`${base}/batchPurchases`)) ?? outcome.result;
     return outcome.kind === "fail" ? outcome.result : interfaceError(interfaceMsg, res.status);

@@ -4,6 +4,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { COMMERCE_ORDER_STATES, type CommerceOrder, type CommerceOrderState, type CommodityKind } from "@tessera/contracts";
+import { confirmMoney } from "../../../components/confirmMoney";
 import { ListPage } from "../../../components/list/ListPage";
 import { formatMoney } from "../../../components/money";
 import { PageHint } from "../../../components/PageHint";
@@ -18,7 +19,7 @@ const stateOf = (v: string | undefined): CommerceOrderState | undefined => ((COM
 /** The purchaser's orders of one kind (RealGoodsOrders, VirtualOrders): pay, cancel, tracking, confirm receipt, after-sales. */
 export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintId: string; title: string }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const [tracking, setTracking] = useState<string | null>(null);
   const [afterSale, setAfterSale] = useState<CommerceOrder | null>(null);
@@ -30,6 +31,16 @@ export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintI
       refresh();
     }
   };
+
+  // Paying asks first, with the amount and where the money goes (issue 37).
+  const pay = (o: CommerceOrder) =>
+    confirmMoney(modal, {
+      action: t("commerce.pay"),
+      amount: o.payAmount,
+      effect: t("commerce.payEffect", { amount: formatMoney(o.payAmount), brand: o.brandName, orderNo: o.orderNo }),
+      testId: "pay-confirm",
+      onOk: () => act(buyerApi.pay(o.id), t("commerce.paid")),
+    });
 
   const columns: TableColumnsType<CommerceOrder> = [
     { title: t("commerce.orderNo"), dataIndex: "orderNo", width: 210, render: (v: string) => <Typography.Text copyable>{v}</Typography.Text> },
@@ -53,7 +64,7 @@ export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintI
       render: (_: unknown, o) => (
         <Space size={0} wrap>
           {o.state === "to_pay" && (
-            <Button type="link" size="small" onClick={() => void act(buyerApi.pay(o.id), t("commerce.paid"))}>
+            <Button type="link" size="small" onClick={() => pay(o)}>
               {t("commerce.pay")}
             </Button>
           )}

@@ -1,4 +1,4 @@
-import type { Money, OcCard, OcGift, OcPackage, OcPackageSendReply, OcProduct, OcSale, OnecardKind, OnecardState, Page } from "@tessera/contracts";
+import type { Money, OcActivatePreview, OcCard, OcGift, OcPackage, OcPackageSendReply, OcProduct, OcSale, OnecardKind, OnecardState, Page } from "@tessera/contracts";
 import type { Query } from "../../../api/client";
 import { unwrap } from "../../../api/errors";
 import { http } from "../../../api/http";
@@ -56,6 +56,8 @@ export const ocSaleApi = {
   cards: async (query: { page: number; pageSize: number; state?: OnecardState | undefined; saleId?: string | undefined; cardNo?: string | undefined }) =>
     unwrap(await http.get<Page<OcCard>>(`${base}/cards`, { query, overlay: false })),
   lookup: (cardNo: string) => http.get<OcCard>(`${base}/lookup`, { query: { cardNo } }),
+  /** What activating `sel` would do (cards, price paid, face value), before it is confirmed; changes nothing. */
+  activationPreview: (sel: ActivateSelection) => http.post<OcActivatePreview>(`${base}/activate/preview`, sel),
   activate: (sel: ActivateSelection, requestKey: string) => http.post<{ id: string; count: number; amount: Money }>(`${base}/activate`, { ...sel, requestKey }),
   returns: async (query: Query) => unwrap(await http.get<Page<OcReturnRow>>(`${base}/returns`, { query, overlay: false })),
   returnCards: (body: { cardIds: string[]; reason: string; requestKey: string }) => http.post<OcReturnRow>(`${base}/returns`, body),
