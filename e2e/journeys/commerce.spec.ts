@@ -4,6 +4,7 @@ import { apiCall, loginToken, readCode, registerAccount, type Account } from "..
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
 import { clickUntil, confirmPopconfirm, openWith } from "../support/click";
+import { confirmMoney } from "../support/confirm";
 import { chooseOption } from "../support/select";
 
 /**
@@ -105,7 +106,17 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await expect(orderRow).toContainText("待付款");
   // 59.00 + 8.00 freight.
   await expect(orderRow).toContainText("67.00");
-  await orderRow.getByRole("button", { name: "付款" }).click();
+  // Paying asks first, with the amount and where it goes (issue 37); its OK pays, once.
+  await confirmMoney(buyerPage, orderRow.getByRole("button", { name: /^付\s?款$/ }), {
+    amount: "¥67.00",
+    ok: /^付\s?款$/,
+    look: async () => {
+      // The confirmation at 1280 px (issue 37), then the journey's own size again.
+      await buyerPage.setViewportSize({ width: 1280, height: 800 });
+      await shot(buyerPage, "pay-confirm");
+      await buyerPage.setViewportSize({ width: 1366, height: 860 });
+    },
+  });
   await expect(orderRow).toContainText("待发货");
   expect(await sup()).toBe(supBefore - 6_700);
 
@@ -150,6 +161,9 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   // Agreeing to a return names the return address (issue 37); the buyer is shown it.
   const agree = brandPage.locator(".ant-modal").filter({ hasText: "同意" });
   await openWith(caseRow.getByRole("button", { name: "同意" }), agree);
+  // The refund it promises, and when it is paid (issue 37).
+  await expect(agree).toContainText("同意 · ¥59.00");
+  await expect(agree).toContainText("您确认收货后，将退款¥59.00");
   await agree.getByLabel("退货地址").fill("退货仓 张三 13800138000 杭州市西湖区文三路1号");
   await clickUntil(agree.getByRole("button", { name: /确\s?定|OK/ }), () => expect(agree).toBeHidden({ timeout: 3_000 }), 30_000);
   await expect(caseRow).toContainText("已同意，待退货");
@@ -167,7 +181,7 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await shot(buyerPage, "refund-sheet");
 
   await brandPage.reload();
-  await confirmPopconfirm(brandPage, caseRow.getByRole("button", { name: "确认收货并退款" }), /确\s?定|OK/);
+  await confirmMoney(brandPage, caseRow.getByRole("button", { name: "确认收货并退款" }), { amount: "¥59.00", ok: "确认收货并退款", popconfirm: true });
   await expect(caseRow).toContainText("已退款");
   await shot(brandPage, "aftersales");
 

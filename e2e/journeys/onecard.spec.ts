@@ -5,6 +5,7 @@ import { apiCall, dock, loginToken, readCode, registerAccount, type Account } fr
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
 import { clickUntil, closeWithEscape, openWith } from "../support/click";
+import { confirmMoney } from "../support/confirm";
 import { chooseOption } from "../support/select";
 
 /**
@@ -99,6 +100,10 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await expect(productRow).toContainText("¥100.00");
   const issue = brandPage.locator(".ant-modal").filter({ hasText: "制卡" });
   await openWith(productRow.getByRole("button", { name: "制卡" }), issue);
+  // 0 cards is refused in words, never rounded up to one card (issue 37).
+  await issue.getByTestId("issue-count").fill("0");
+  await issue.getByTestId("issue-submit").click();
+  await expect(issue.getByText("制卡数量至少为1张，0张不会制卡")).toBeVisible();
   await issue.getByTestId("issue-count").fill("5");
   await issue.getByTestId("issue-submit").click();
   await expect(productRow.locator("td").filter({ hasText: /^5$/ })).toHaveCount(2); // issued and in stock
@@ -138,7 +143,17 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await clickUntil(buyerPage.getByText("按号段", { exact: true }), () => expect(buyerPage.getByTestId("range-from")).toBeVisible({ timeout: 3_000 }));
   await buyerPage.getByTestId("range-from").fill(first.no);
   await buyerPage.getByTestId("range-to").fill(second.no);
-  await buyerPage.getByTestId("activate-submit").click();
+  // Activation asks first: the price paid that goes to the brand and the face value loaded (issue 37).
+  await confirmMoney(buyerPage, () => buyerPage.getByTestId("activate-submit").click(), {
+    amount: "激活2张卡 · ¥200.00",
+    ok: "激活2张卡",
+    look: async () => {
+      // The confirmation at 1280 px (issue 37), then the journey's own size again.
+      await buyerPage.setViewportSize({ width: 1280, height: 800 });
+      await shot(buyerPage, "activate-confirm");
+      await buyerPage.setViewportSize({ width: 1366, height: 860 });
+    },
+  });
   await expect(buyerPage.getByText("已激活2张卡，计¥200.00")).toBeVisible();
 
   // Return the third (the only one not activated).

@@ -6,6 +6,7 @@ import { apiCall, dock, loginToken, registerAccount, verifyRealName } from "../s
 import { noteMissingFonts } from "../support/fonts";
 import { E2E_OPERATOR } from "../support/operator";
 import { clickUntil, downloadWith, fileChooserWith, openWith } from "../support/click";
+import { confirmMoney } from "../support/confirm";
 
 /**
  * The provider's remaining pages (issue 29): a service provider buys for the purchaser it serves from a
@@ -87,13 +88,25 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   const page = await session(browser, providerToken);
   await page.goto("/providers/BatchPurchase");
   expect((await downloadWith(page, page.getByTestId("batch-template"))).suggestedFilename()).toBe("batch-purchase-template.xlsx");
-  await (await fileChooserWith(page, page.getByTestId("batch-upload"))).setFiles({
+  const file = {
     name: "batch.xlsx",
     mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     buffer: await batchFile([
       [buyer.merchantId, String(goods.id), "2", "", `XLB-${stamp}-1`],
       [stranger.merchantId, String(goods.id), "1", "", `XLB-${stamp}-2`],
     ]),
+  };
+  // Nothing is spent before the total is shown and confirmed (issue 37): 1 order of 2 units, ¥54.00.
+  await confirmMoney(page, async () => (await fileChooserWith(page, page.getByTestId("batch-upload"))).setFiles(file), {
+    amount: "批量采购 · ¥54.00",
+    ok: "批量采购",
+    look: async () => {
+      await baseExpect(page.getByTestId("batch-confirm-effect")).toContainText("将为采购商下1笔订单，共2件，合计¥54.00");
+      await baseExpect(page.getByTestId("batch-confirm-effect")).toContainText("1行将被拒绝");
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await shot(page, "batch-confirm");
+      await page.setViewportSize({ width: 1366, height: 860 });
+    },
   });
   await expect(page.getByTestId("batch-summary")).toContainText("1行已下单，1行未下单");
   await expect(page.getByText("该采购商不是您服务的商户")).toBeVisible();

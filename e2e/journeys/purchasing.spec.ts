@@ -4,6 +4,7 @@ import { loginToken, readCode, registerAccount, useSession, verifyRealName, type
 import { E2E_OPERATOR } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
 import { clickUntil, downloadWith, openWith } from "../support/click";
+import { confirmMoney } from "../support/confirm";
 
 /**
  * Purchasing across two browser contexts: the purchaser applies to dock, the supplier approves, both
@@ -161,7 +162,8 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   await expect(buyerPage.getByText("退款申请已提交")).toBeVisible();
   await supplierPage.goto("/business/SalesOrder?tab=refunds");
   const refund = supplierPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` });
-  await refund.getByRole("button", { name: "同意退款" }).click();
+  // Accepting refunds at once: it asks with the amount first (issue 37).
+  await confirmMoney(supplierPage, refund.getByRole("button", { name: "同意退款" }), { amount: "同意退款 · ¥27.00", ok: "同意退款" });
   await expect(refund).toContainText("成功");
   await buyerPage.goto("/sale/PurchaseOrder?tab=refunds");
   await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` })).toContainText("¥27.00");

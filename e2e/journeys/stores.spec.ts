@@ -5,6 +5,7 @@ import { noteMissingFonts } from "../support/fonts";
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR, operatorPage } from "../support/operator";
 import { clickUntil, closeWithEscape, downloadWith, fileChooserWith, openWith } from "../support/click";
+import { confirmMoney } from "../support/confirm";
 import { chooseOption } from "../support/select";
 
 /**
@@ -250,7 +251,8 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await openWith(page.getByRole("button", { name: "发起退款" }), page.getByLabel("订单号"));
   await page.getByLabel("订单号").fill(orderNo);
   await page.getByLabel("退款金额").fill("20.00");
-  await page.getByTestId("refund-ok").click();
+  // The money goes back on the answer only, and the question names it (issue 37).
+  await confirmMoney(page, () => page.getByTestId("refund-ok").click(), { amount: "退款 · ¥20.00", ok: /^退\s?款$/ });
   await expect(page.getByRole("cell", { name: "退款成功" })).toBeVisible();
   await openWith(page.getByRole("button", { name: "发起退款" }), page.getByLabel("订单号"));
   await page.getByLabel("订单号").fill(orderNo);
