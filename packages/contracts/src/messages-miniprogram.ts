@@ -42,6 +42,7 @@ export const MINIPROGRAM_MESSAGES = {
   "mp.officialNotBound": { cn: "请先绑定公众号", tw: "請先綁定公眾號", en: "Please bind an official account first" },
   "mp.accountTypeWrong": { cn: "授权的账号类型不符，请重新授权", tw: "授權的帳號類型不符，請重新授權", en: "The authorised account is of another type: please authorise again" },
   "mp.accountTaken": { cn: "该账号已被其他商户绑定", tw: "該帳號已被其他商戶綁定", en: "This account is already bound by another merchant" },
+  "mp.appOwnedElsewhere": { cn: "该账号已由其他商户授权，只能由其所属商户重新授权，本次授权未做任何更改", tw: "該帳號已由其他商戶授權，只能由其所屬商戶重新授權，本次授權未做任何更改", en: "This account is authorised by another merchant: only that merchant can authorise it again, and nothing was changed" },
   "mp.accountNotFound": { cn: "没有已绑定的账号", tw: "沒有已綁定的帳號", en: "No account is bound" },
   "mp.officialNoMall": { cn: "请先发布小程序商城", tw: "請先發布小程式商城", en: "Please publish a mini-program mall first" },
   "mp.openIdEmpty": { cn: "请输入接收者OpenID", tw: "請輸入接收者OpenID", en: "Please enter the recipient's OpenID" },

@@ -99,9 +99,15 @@ describe("official accounts (WechatOfficial, DockWechat) on the local WeChat pla
     expect((await bindOfficial(a, name)).res.body.code).toBe(1);
     expect((await t.call<MpOfficialReply>("GET", O, { token: b.token })).body.data.account).toBeNull();
     expect((await t.call("DELETE", O, { token: b.token })).status).toBe(404);
-    // The same official account (same name on the platform) consented again for b: already bound by a.
-    const taken = await bindOfficial(b, name);
-    expect([taken.res.status, taken.res.body.msg]).toEqual([409, "This account is already bound by another merchant"]);
+    // The same official account (same name on the platform) consented again for b: the platform's page refuses
+    // it (a's account, a's tokens untouched), so b never gets a code to bind it with.
+    const tokensOfA = () => t.ctx.database.db.selectFrom("mp_sim_apps").select(["access_token", "refresh_token"]).where("nick_name", "=", name).where("account_type", "=", "official").executeTakeFirstOrThrow();
+    const before = await tokensOfA();
+    const url = await t.call<{ url: string }>("GET", `${O}/authUrl?redirect=/sale/WechatOfficial`, { token: b.token });
+    const code = encodeURIComponent(new URL(url.body.data.url).searchParams.get("pre_auth_code") ?? "");
+    const taken = await t.call("POST", `/api/mp-platform/wechat/preauth/${code}/authorize`, { body: { nickName: name }, lang: "en" });
+    expect([taken.status, taken.body.msg]).toEqual([409, "This account is authorised by another merchant: only that merchant can authorise it again, and nothing was changed"]);
+    expect(await tokensOfA()).toEqual(before);
     expect((await t.call<MpOfficialReply>("GET", O, { token: a.token })).body.data.account?.state).toBe("authorized");
 
     // A mini-program's consent (auth_type 2) gives a mini-program: refused as an official account.

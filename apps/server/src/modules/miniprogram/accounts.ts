@@ -90,7 +90,7 @@ export class BoundAccounts {
     const brandId = await this.brandOf(actor, kind, q.brandId);
     const back = `${origin}${q.redirect}?bind=${kind}${kind === "life" ? `&brandId=${brandId}` : ""}`;
     try {
-      return await this.deps.adapters[PLATFORM_OF[kind]].authUrl(back, origin, kind);
+      return await this.deps.adapters[PLATFORM_OF[kind]].authUrl(back, origin, kind, tenantOf(actor));
     } catch (err) {
       if (err instanceof PlatformError) throw platformRefusal(err);
       throw err;

@@ -123,8 +123,12 @@ export type PlatformPush =
 export interface PlatformAdapter {
   readonly platform: MpPlatform;
   readonly kind: "local" | "http";
-  /** `api_create_preauthcode` and the consent page (`componentloginpage` / `gen_link`) that returns to redirectUri with auth_code. */
-  authUrl(redirectUri: string, origin: string, accountType?: AccountType): Promise<{ url: string; expiresIn: number }>;
+  /**
+   * `api_create_preauthcode` and the consent page (`componentloginpage` / `gen_link`) that returns to redirectUri with auth_code.
+   * `merchantId` is who asks: the local platform keeps each app to the merchant that first authorised it (a real
+   * platform knows the app's owner from the administrator who scans the consent and ignores it).
+   */
+  authUrl(redirectUri: string, origin: string, accountType?: AccountType, merchantId?: number): Promise<{ url: string; expiresIn: number }>;
   /**
    * `api_query_auth`: the authorisation code for the authorizer's tokens. `accountType` says which consent
    * the code came from (a Douyin local-life account authorises on open.douyin.com, not the mini-program one).

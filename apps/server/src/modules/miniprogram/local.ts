@@ -111,13 +111,13 @@ export class LocalPlatform implements PlatformAdapter {
 
   // ---- consent ----
 
-  async authUrl(redirectUri: string, origin: string, accountType: AccountType = "miniprogram"): Promise<{ url: string; expiresIn: number }> {
+  async authUrl(redirectUri: string, origin: string, accountType: AccountType = "miniprogram", merchantId?: number): Promise<{ url: string; expiresIn: number }> {
     if (accountType === "official" && this.platform !== "wechat") throw new PlatformError(ERR.API_UNAUTHORIZED, "official accounts are WeChat's");
     if (accountType === "life" && this.platform !== "douyin") throw new PlatformError(ERR.API_UNAUTHORIZED, "local-life accounts are Douyin's");
     const code = token("preauthcode@@@");
     await this.o.db
       .insertInto("mp_sim_preauth")
-      .values({ code, platform: this.platform, redirect_uri: redirectUri, expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000), account_type: accountType })
+      .values({ code, platform: this.platform, redirect_uri: redirectUri, expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000), account_type: accountType, merchant_id: merchantId ?? null })
       .execute();
     // WeChat's componentloginpage: auth_type 1 official accounts only, 2 mini-programs only.
     const q = new URLSearchParams({ pre_auth_code: code, redirect_uri: redirectUri, ...(this.platform === "wechat" && { auth_type: accountType === "official" ? "1" : "2" }), ...(accountType === "life" && { scope: "life" }) });
@@ -131,18 +131,32 @@ export class LocalPlatform implements PlatformAdapter {
     return { expired: new Date(row.expires_at) <= this.o.clock.now(), used: row.used_at !== null, scopes: scopesOf(this.platform, row.account_type), accountType: row.account_type };
   }
 
-  /** The merchant consents on the local page: an app is made (or the named one re-authorised) and an auth code issued. */
-  async authorize(code: string, nickName: string): Promise<{ redirect: string; appId: string } | null> {
+  /**
+   * The merchant consents on the local page: an app is made (or the named one re-authorised) and an auth code
+   * issued. The page names the app by nickname only, so an app another merchant owns is refused ("taken") and
+   * nothing changes: re-authorising rotates the app's tokens, which would cut its owner off.
+   */
+  async authorize(code: string, nickName: string): Promise<{ redirect: string; appId: string } | { refused: "expired" | "taken" }> {
     const now = this.o.clock.now();
     const result = await withTx(this.o.db, async (tx) => {
       const row = await tx.selectFrom("mp_sim_preauth").selectAll().where("code", "=", code).where("platform", "=", this.platform).forUpdate().executeTakeFirst();
-      if (!row || row.used_at !== null || new Date(row.expires_at) <= now) return null;
-      const existing = await tx.selectFrom("mp_sim_apps").select("app_id").where("platform", "=", this.platform).where("nick_name", "=", nickName).where("account_type", "=", row.account_type).executeTakeFirst();
+      if (!row || row.used_at !== null || new Date(row.expires_at) <= now) return { refused: "expired" as const };
+      const existing = await tx
+        .selectFrom("mp_sim_apps")
+        .select(["app_id", "merchant_id"])
+        .where("platform", "=", this.platform)
+        .where("nick_name", "=", nickName)
+        .where("account_type", "=", row.account_type)
+        .forUpdate()
+        .executeTakeFirst();
+      // An owned app only by its owner (a pre-auth code from before owners were kept has none: refused too).
+      if (existing && existing.merchant_id !== null && existing.merchant_id !== row.merchant_id) return { refused: "taken" as const };
       const prefix = row.account_type === "life" ? "dl" : this.platform === "wechat" ? "wx" : "tt";
       const appId = existing?.app_id ?? `${prefix}${randomBytes(8).toString("hex")}`;
       const tokens = { access_token: token("at_"), access_expires_at: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000), refresh_token: token("rt_") };
-      if (existing) await tx.updateTable("mp_sim_apps").set({ ...tokens, authorized: true }).where("app_id", "=", appId).execute();
-      else await tx.insertInto("mp_sim_apps").values({ app_id: appId, platform: this.platform, nick_name: nickName, account_type: row.account_type, ...tokens, created_at: now }).execute();
+      // An app nobody owned yet (made before owners were kept) becomes the consenting merchant's.
+      if (existing) await tx.updateTable("mp_sim_apps").set({ ...tokens, authorized: true, merchant_id: existing.merchant_id ?? row.merchant_id }).where("app_id", "=", appId).execute();
+      else await tx.insertInto("mp_sim_apps").values({ app_id: appId, platform: this.platform, nick_name: nickName, account_type: row.account_type, merchant_id: row.merchant_id, ...tokens, created_at: now }).execute();
       const authCode = token("queryauthcode@@@");
       await tx
         .updateTable("mp_sim_preauth")
@@ -152,7 +166,7 @@ export class LocalPlatform implements PlatformAdapter {
       const sep = row.redirect_uri.includes("?") ? "&" : "?";
       return { redirect: `${row.redirect_uri}${sep}auth_code=${encodeURIComponent(authCode)}&expires_in=${AUTH_CODE_SECONDS}`, appId, again: Boolean(existing) };
     });
-    if (!result) return null;
+    if ("refused" in result) return result;
     await this.push({ event: result.again ? "updateauthorized" : "authorized", appId: result.appId });
     return { redirect: result.redirect, appId: result.appId };
   }

@@ -321,6 +321,53 @@ describe("bad input and tenancy", () => {
     expect((await t.call("POST", "/api/ops/miniprogram/templates", { token: a.token, body: { platform: "wechat", name: "x", userVersion: "1.0.0" } })).status).toBe(403);
   });
 
+  it("another merchant's consent naming A's mini-program is refused in three languages and changes nothing (issue 38 item 8)", async () => {
+    const a = await registerMerchant(t);
+    const b = await registerMerchant(t);
+    const cfg = await authorisedConfig(a);
+    const appId = cfg.appId ?? "";
+    const db = t.ctx.database.db;
+    const state = async () => ({
+      sim: await db.selectFrom("mp_sim_apps").select(["nick_name", "access_token", "refresh_token", "authorized", "merchant_id"]).where("app_id", "=", appId).executeTakeFirstOrThrow(),
+      ours: await db.selectFrom("mp_authorizers").select(["merchant_id", "config_id", "access_token", "refresh_token", "state"]).where("app_id", "=", appId).executeTakeFirstOrThrow(),
+      events: (await db.selectFrom("mp_sim_events").select("event").where("app_id", "=", appId).execute()).length,
+    });
+    const before = await state();
+    expect(before.sim.merchant_id).toBe(Number(a.merchantId));
+
+    // B asks for a consent of its own config and names A's mini-program on the platform's page.
+    const created = await t.call<C>("PUT", `${U}/mpConfigs`, { token: b.token, body: configBody() });
+    const auth = await t.call<{ url: string }>("GET", `${U}/authUrl?configId=${created.body.data.id}&redirect=/sale/EquityApplet`, { token: b.token });
+    const code = encodeURIComponent(new URL(auth.body.data.url).searchParams.get("pre_auth_code") ?? "");
+    const msgs: Record<"en" | "cn" | "tw", string> = {
+      en: "This account is authorised by another merchant: only that merchant can authorise it again, and nothing was changed",
+      cn: "该账号已由其他商户授权，只能由其所属商户重新授权，本次授权未做任何更改",
+      tw: "該帳號已由其他商戶授權，只能由其所屬商戶重新授權，本次授權未做任何更改",
+    };
+    for (const lang of ["en", "cn", "tw"] as const) {
+      const r = await t.call("POST", `/api/mp-platform/wechat/preauth/${code}/authorize`, { body: { nickName: before.sim.nick_name }, lang });
+      expect([r.status, r.body.msg]).toEqual([409, msgs[lang]]);
+    }
+    // A's tokens on both sides, its binding and the platform's pushes are as they were; A still works.
+    expect(await state()).toEqual(before);
+    expect((await t.call<{ needAuth: boolean }>("GET", `${U}/needAuth?configId=${cfg.id}`, { token: a.token })).body.data.needAuth).toBe(false);
+    expect((await commit(a, cfg.id, "1.0.0")).body.code).toBe(1);
+    // The refusal did not use B's code: B consents its own app with it.
+    expect((await t.call<{ used: boolean }>("GET", `/api/mp-platform/wechat/preauth/${code}`)).body.data.used).toBe(false);
+    const own = await t.call<{ appId: string }>("POST", `/api/mp-platform/wechat/preauth/${code}/authorize`, { body: { nickName: `B Own ${++seq}` } });
+    expect(own.body.code).toBe(1);
+    expect(own.body.data.appId).not.toBe(appId);
+
+    // A re-authorises its own app by the same name: allowed, tokens rotate, A's binding follows.
+    const again = await t.call<{ url: string }>("GET", `${U}/authUrl?configId=${cfg.id}&redirect=/sale/EquityApplet`, { token: a.token });
+    const codeA = encodeURIComponent(new URL(again.body.data.url).searchParams.get("pre_auth_code") ?? "");
+    const re = await t.call<{ appId: string; redirect: string }>("POST", `/api/mp-platform/wechat/preauth/${codeA}/authorize`, { body: { nickName: before.sim.nick_name } });
+    expect(re.body.data.appId).toBe(appId);
+    const rebound = await t.call<C>("PUT", `${U}/authCallback`, { token: a.token, body: { configId: Number(cfg.id), authCode: new URL(re.body.data.redirect).searchParams.get("auth_code") } });
+    expect(rebound.body.data).toMatchObject({ appId, authorized: true });
+    expect((await state()).ours.access_token).not.toBe(before.ours.access_token);
+  });
+
   it("template library: validation, standard templates accept only extAppid/ext/window (85013 never reached by our ext), deletion", async () => {
     const bad = await t.call("POST", "/api/ops/miniprogram/templates", { token: ops.token, body: { platform: "wechat", name: "", userVersion: "1.0" }, lang: "en" });
     expect(bad.body.msg).toBe("Please enter the template name");

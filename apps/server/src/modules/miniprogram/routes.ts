@@ -169,7 +169,7 @@ export function localPlatformRoutes({ sims }: { sims: Record<MpPlatform, LocalPl
     });
     app.post("/:platform/preauth/:code/authorize", { schema: { tags, summary: "Consent: authorise the named mini-program to the third-party platform", params: codeParam, body: mpAuthorizeReq, response: { 200: envelope(mpAuthorizeReply) } } }, async (req) => {
       const r = await sims[req.params.platform].authorize(req.params.code, req.body.nickName);
-      if (!r) throw new AppError(CODE.CONFLICT, "mp.preauthExpired");
+      if ("refused" in r) throw new AppError(CODE.CONFLICT, r.refused === "taken" ? "mp.appOwnedElsewhere" : "mp.preauthExpired");
       return ok(r);
     });
   };

@@ -176,7 +176,7 @@ export class MiniprogramService {
     const path = redirectPath.startsWith("/") && !redirectPath.startsWith("//") ? redirectPath : "/";
     const sep = path.includes("?") ? "&" : "?";
     try {
-      return await this.adapter(cfg.platform).authUrl(`${origin}${path}${sep}configId=${cfg.id}`, origin);
+      return await this.adapter(cfg.platform).authUrl(`${origin}${path}${sep}configId=${cfg.id}`, origin, "miniprogram", cfg.merchant_id);
     } catch (err) {
       if (err instanceof PlatformError) throw platformRefusal(err);
       throw err;

@@ -120,6 +120,8 @@ export interface MpSimPreauthTable {
   used_at: NullableTime;
   /** Migration 0106: what the consent is for. */
   account_type: Defaulted<AccountType>;
+  /** Migration 0122: the merchant that asked for the consent (null: asked before that). */
+  merchant_id: Nullable<number>;
 }
 
 export interface MpSimAppsTable {
@@ -139,6 +141,8 @@ export interface MpSimAppsTable {
   rolled_back_at: NullableTime;
   created_at: Timestamp;
   account_type: Defaulted<AccountType>;
+  /** Migration 0122: the merchant whose consent made the app; only it may authorise the app again. */
+  merchant_id: Nullable<number>;
 }
 
 export interface MpSimAuditsTable {
