@@ -179,7 +179,7 @@ export const userInfo = z.object({
   merchant: merchantInfo.nullable(),
   /**
    * The merchant's balances in its currency: the purchaser's SUP and reserve/payment accounts, the
-   * supplier's income account.
+   * supplier's income account. Null for a sub-account given no funds page (FUND_MENUS).
    */
   balances: z
     .object({

@@ -264,6 +264,38 @@ export type ApiSecretReply = z.infer<typeof apiSecretReply>;
 /** A page key as in the web route table: "<area>/<Page>". */
 export const MENU_KEY_RE = /^(sale|business|providers)\/[A-Za-z][A-Za-z0-9]{1,40}$/;
 
+/**
+ * The pages that show the company's money (fund changes, top-ups, withdrawals, statements, stored value):
+ * a sub-account given none of them reads no balances in userInfo and its home shows no fund buttons
+ * (issue 38 item 8, issue 40 item 12). The international areas share their role's keys.
+ */
+export const FUND_MENUS = [
+  "sale/RechargeSheet",
+  "sale/FundRelated",
+  "sale/FundsChange",
+  "sale/PurchaseFund",
+  "sale/supRechargeOrder",
+  "sale/WithdrawalRecord",
+  "sale/RebateRecord",
+  "sale/RebateFundChange",
+  "sale/storedValue",
+  "sale/storedFund",
+  "business/ChangesFunds",
+  "business/DailyFunds",
+  "business/Billing",
+  "business/WithdrawalRecordB",
+  "business/storedFund",
+  "business/Transfers",
+  "providers/ChangesFundsP",
+  "providers/WithdrawalRecordP",
+  "providers/PurchaseFundSheet",
+] as const;
+
+/** Whether an account with these menus (null: the main account, every page) may see the company's balances. */
+export function seesFunds(menus: readonly string[] | null): boolean {
+  return menus === null || menus.some((m) => (FUND_MENUS as readonly string[]).includes(m));
+}
+
 /** Menus arrive as a JSON array or, from form bodies, as one comma-separated string. */
 const menusField = z.preprocess(
   (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),

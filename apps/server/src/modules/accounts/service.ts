@@ -12,6 +12,7 @@ import {
   type ValidateTokenReply,
   type Lang,
   renderMessage,
+  seesFunds,
 } from "@tessera/contracts";
 import type { Config } from "../../config";
 import { isUniqueViolation, withTx, type Db } from "../../db/tx";
@@ -394,7 +395,9 @@ export class AccountsService {
     const user = await repo.findUserById(this.deps.db, actor.userId);
     if (!user) throw unauthorized();
     const merchant = user.merchant_id !== null ? await getMerchant(this.deps.db, user.merchant_id) : undefined;
-    const balances = merchant ? await balancesOf(this.deps.db, merchant.id, merchant.currency) : null;
+    // The company's money only to the main account and sub-accounts given a funds page: a clerk limited to
+    // the write-off records must not read the brand's income (issue 38 item 8).
+    const balances = merchant && seesFunds(actor.menus) ? await balancesOf(this.deps.db, merchant.id, merchant.currency) : null;
     return {
       userId: String(user.id),
       kind: user.kind,

@@ -13,7 +13,7 @@ import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
-import { AppError, conflict, notFound } from "../../platform/http/errors";
+import { AppError, conflict, forbidden, notFound } from "../../platform/http/errors";
 import * as repo from "./repo";
 
 export interface AgreementsDeps {
@@ -50,9 +50,10 @@ function present(r: repo.SignatureRow): SignedAgreement {
 export class AgreementsService {
   constructor(private readonly deps: AgreementsDeps) {}
 
+  /** Agreements bind the company: the main account signs them, never a sub-account (whatever its menus). */
   private ownerTenant(actor: Actor): number {
     const merchantId = tenantOf(actor);
-    if (actor.menus !== null) throw new AppError(CODE.FORBIDDEN, "sub.ownerOnly");
+    if (actor.menus !== null) throw forbidden();
     return merchantId;
   }
 

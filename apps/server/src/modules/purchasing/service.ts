@@ -163,6 +163,9 @@ export class PurchasingService {
 
   /** `POST abutment/brander/confirm/{id}`: one side signs the docking agreement with an SMS code. */
   async sign(actor: Actor, id: number, req: { phone: string; verifyCode: string }): Promise<Docking> {
+    // The docking agreement binds the company: its main account signs, not a sub-account given the docking
+    // page (issue 38 item 8). Refused before the code is checked, so the code stays usable.
+    if (actor.menus !== null) throw forbidden();
     const me = await this.merchantOf(actor);
     const codeId = await this.deps.codes.check(req.phone, req.verifyCode);
     const now = this.deps.clock.now();

@@ -1,8 +1,9 @@
-import { App, Button, Form, Input, Modal, Space, Tag, type TableColumnsType } from "antd";
+import { App, Button, Form, Input, Modal, Space, Tag, Typography, type TableColumnsType } from "antd";
 import dayjs from "dayjs";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DOCKING_STATUSES, type Docking, type DockingStatus } from "@tessera/contracts";
+import { useMyMenus } from "../../api/hooks/onboarding";
 import { dockingsQuery, useEndDocking, useReviewDocking } from "../../api/hooks/purchasing";
 import { RealNameTag } from "../account/RealNameTag";
 import { useMessageText } from "../form/useZodRules";
@@ -48,6 +49,9 @@ export function DockingList({ side, header }: { side: "purchaser" | "supplier"; 
   const [signing, setSigning] = useState<Docking | null>(null);
   const [rejecting, setRejecting] = useState<Docking | null>(null);
   const signedByMe = (d: Docking) => (side === "purchaser" ? d.purchaserSigned : d.supplierSigned);
+  // The agreement binds the company: the main account signs it (the server refuses sub-accounts).
+  const { data: menus } = useMyMenus();
+  const owner = menus === null;
 
   const approve = (d: Docking) =>
     void review.mutateAsync({ id: d.id, approve: true }).then((r) => {
@@ -85,10 +89,15 @@ export function DockingList({ side, header }: { side: "purchaser" | "supplier"; 
               </Button>
             </>
           )}
-          {d.status === "approved" && !signedByMe(d) && (
+          {d.status === "approved" && !signedByMe(d) && owner && (
             <Button type="link" size="small" onClick={() => setSigning(d)} data-testid={`sign-docking-${d.id}`}>
               {t("docking.sign")}
             </Button>
+          )}
+          {d.status === "approved" && !signedByMe(d) && !owner && (
+            <Typography.Text type="secondary" data-testid={`sign-docking-owner-${d.id}`}>
+              {t("onboarding.agreement.ownerOnly")}
+            </Typography.Text>
           )}
           {(d.status === "pending_review" || d.status === "approved") && (
             <Button type="link" size="small" danger onClick={() => remove(d)}>
