@@ -255,9 +255,16 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
   }
   await expect(customer.getByTestId("takeout-state")).toContainText("已送达");
   await shot(customer, "takeout-delivered-390");
-  const income = (await apiCall<{ balances: { income: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo")).balances.income.amount;
-  // 22.00 combo + packing 1.00 + delivery 5.00 (TakeoutSet's defaults).
-  expect(income).toBe(2_800);
+  const balances = (await apiCall<{ balances: { income: { amount: number }; sandboxIncome: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo")).balances;
+  // 22.00 combo + packing 1.00 + delivery 5.00 (TakeoutSet's defaults), paid through the sandbox payment
+  // adapter: test money, shown apart on the brand's home and never withdrawable.
+  expect(balances).toMatchObject({ income: { amount: 0 }, sandboxIncome: { amount: 2_800 } });
+  const ordersPage = brandPage.url();
+  await brandPage.goto("/business/Home");
+  await expect(brandPage.getByTestId("balance-sandbox")).toHaveText("¥28.00");
+  await expect(brandPage.getByTestId("balance-income")).toHaveText("¥0.00");
+  await shot(brandPage, "home-sandbox-money");
+  await brandPage.goto(ordersPage);
   const ticket = await brandPage.context().newPage();
   await ticket.goto(ticketHref ?? "");
   await expect(ticket.getByTestId("kitchen-ticket")).toContainText("午餐套餐 × 1");
