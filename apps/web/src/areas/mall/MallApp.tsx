@@ -124,7 +124,7 @@ export function MallApp() {
             <h2>{t("testersTitle")}</h2>
             <p>{customerSession.token() ? t("testersNotMember") : t("testersHint")}</p>
             {!customerSession.token() && (
-              <Link to={`${loginPathOf(appId)}?back=${encodeURIComponent(pathname + window.location.search)}`} className="m-btn m-btn-primary m-btn-large m-btn-block m-link-btn">
+              <Link to={`${loginPathOf(appId)}?back=${encodeURIComponent(pathname + window.location.search)}`} className="m-btn m-btn-primary m-btn-large m-btn-block m-anchor-btn">
                 {t("testersLogin")}
               </Link>
             )}
