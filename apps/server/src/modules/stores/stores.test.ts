@@ -321,10 +321,41 @@ describe("write-off", () => {
     const tooMuch = await t.call("POST", "/api/card-brander/writeOff/redeem", { token: clerk.token, body: { kind: "onecard", code: no, secret: password, amount: 8_000, requestKey: key() } });
     expect(tooMuch.status).toBe(409);
 
+    // Another brand's clerk: the card answers exactly like an unknown number whether its password is right or
+    // wrong (no oracle on other brands' card passwords, issue 38), and its guesses lock nothing.
     const rival = await newMerchant(t, "Rival Card Brand");
     const rivalStore = await addStore(rival);
+    const rivalClerk = await subAccount(rival, ["business/WriteOff"]);
+    await t.call("POST", `/api/card-brander/branderStores/${rivalStore.id}/clerks`, { token: rival.token, body: { passportId: rivalClerk.passportId } });
+    const db = t.ctx.database.db;
+    const cardIds = cards.body.data.list.map((c) => Number(c.id));
+    const marks = async () => ({
+      failures: await db.selectFrom("onecard_card_failures").selectAll().where("card_id", "in", cardIds).execute(),
+      cards: await db.selectFrom("onecard_cards").select(["id", "wrong_attempts", "locked_until", "balance"]).where("id", "in", cardIds).orderBy("id").execute(),
+    });
+    const before = await marks();
+    const answer = async (path: "check" | "redeem", code: string, secret: string) => {
+      const r = await t.call("POST", `/api/card-brander/writeOff/${path}`, { token: rivalClerk.token, body: { kind: "onecard", code, secret, ...(path === "redeem" && { amount: 100, requestKey: key() }) }, lang: "en" });
+      return [r.status, r.body.code, r.body.msg];
+    };
+    const unknownCard = [400, expect.any(Number), "Wrong card number or password"];
+    const wrongPassword = password === "12345678" ? "87654321" : "12345678";
+    const unissued = `${no.slice(0, -4)}${String((Number(no.slice(-4)) + 5000) % 10000).padStart(4, "0")}`;
+    for (const path of ["check", "redeem"] as const) {
+      const right = await answer(path, no, password);
+      expect(right).toEqual(unknownCard);
+      expect(await answer(path, no, wrongPassword)).toEqual(right);
+      expect(await answer(path, unissued, password)).toEqual(right);
+    }
+    // More wrong guesses than lock a card: nothing counted, nothing locked, nothing taken off.
+    for (let i = 0; i < 6; i++) expect(await answer("check", no, wrongPassword)).toEqual(unknownCard);
+    expect(await answer("check", no, password)).toEqual(unknownCard);
+    expect(await marks()).toEqual(before);
+    // The brand's own clerk still uses the card.
+    expect((await t.call<WriteOffPreview>("POST", "/api/card-brander/writeOff/check", { token: clerk.token, body: { kind: "onecard", code: no, secret: password } })).body.data.value.amount).toBe(7_500);
+    // The main account of the other brand, naming its store, is answered alike.
     const foreign = await t.call("POST", "/api/card-brander/writeOff/redeem", { token: rival.token, body: { kind: "onecard", code: no, secret: password, amount: 100, storeId: rivalStore.id, requestKey: key() }, lang: "en" });
-    expect([foreign.status, foreign.body.msg]).toEqual([403, "This code cannot be redeemed at this store"]);
+    expect([foreign.status, foreign.body.msg]).toEqual([400, "Wrong card number or password"]);
   });
 
   it("associated and visitor stores: only docked purchasers and serving providers see a brand's stores", async () => {

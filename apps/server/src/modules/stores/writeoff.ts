@@ -204,8 +204,9 @@ export class WriteOffService {
       return { kind: "onecard", itemName: c.productName, codeMask: c.cardNoMasked, value: money(c.balance, c.currency), expiresOn: c.expiresAt ? c.expiresAt.toISOString() : null, storeId: String(store.id), storeName: store.name };
     }
     const secret = req.secret ?? "";
-    const card = await this.deps.onecard.verify(req.code, secret, client, lang);
-    if (card.brander_id !== store.brander_id) throw wrongStore();
+    // Looked up within the store's brand: another brand's card answers exactly like an unknown number, right
+    // password or wrong, and counts toward no lock, so a clerk cannot test other brands' card passwords here.
+    await this.deps.onecard.verify(req.code, secret, client, lang, store.brander_id);
     const b = await this.deps.onecard.balance(req.code, secret, client, lang);
     return { kind: "onecard", itemName: b.productName, codeMask: b.cardNo, value: b.balance, expiresOn: b.expiresAt, storeId: String(store.id), storeName: store.name };
   }
@@ -300,8 +301,8 @@ export class WriteOffService {
         if (req.amount === undefined) throw invalid("writeoff.amountMissing", "amount");
         const amount = req.amount;
         const secret = req.secret ?? "";
-        const card = await this.deps.onecard.verify(req.code, secret, client, lang);
-        if (card.brander_id !== brander) throw wrongStore();
+        // Within the store's brand only, as in check(): a foreign card is an unknown one.
+        const card = await this.deps.onecard.verify(req.code, secret, client, lang, brander);
         const b = await this.deps.onecard.balance(req.code, secret, client, lang);
         id = await withTx(this.deps.db, async (tx) => {
           await this.deps.onecard.debit(tx, card.id, amount, "redeem", `store:${brander}:${req.requestKey}`, `store ${store.id}`);
