@@ -11,7 +11,7 @@ interface OrderCodes {
  * An order's sold codes not redeemed at a store, locked, in id order: at most `limit`, and only those that
  * expired before `expiredBefore` (a platform day) when it is given.
  */
-function lockUnredeemed(tx: Tx, req: OrderCodes, only: { limit?: number; expiredBefore?: string }) {
+function lockUnredeemed(tx: Tx, req: OrderCodes, only: { limit?: number; expiredBefore?: string; heldByBuyer?: boolean }) {
   let q = tx
     .selectFrom("supply_cards")
     .select("id")
@@ -20,6 +20,8 @@ function lockUnredeemed(tx: Tx, req: OrderCodes, only: { limit?: number; expired
     .where("state", "=", "sold")
     .where("redeemed_at", "is", null);
   if (only.expiredBefore !== undefined) q = q.where("expires_on", "<", only.expiredBefore);
+  // A code its buyer handed on (the mall's delivery to a customer) is no longer the buyer's to return.
+  if (only.heldByBuyer) q = q.where("resold_at", "is", null);
   if (only.limit !== undefined) q = q.limit(only.limit);
   return q.orderBy("id").forUpdate().execute();
 }
@@ -38,10 +40,12 @@ async function retire(tx: Tx, goodsId: number, ids: number[], state: "void" | "e
 /**
  * Takes back `quantity` codes of an order its buyer has returned (a refund the supplier accepted): they
  * become void, never to be sold again, since the buyer has seen them. Codes already redeemed at a store
- * cannot be returned. Returns the voided ids; fewer than asked when the order has fewer such codes left.
+ * cannot be returned, nor codes the buyer handed on to its own customer (a mall order: the customer holds
+ * it; only that sale's refund takes it back, issue 37). Returns the voided ids; fewer than asked when the
+ * order has fewer such codes left.
  */
 export async function voidRefundedCards(tx: Tx, req: OrderCodes & { quantity: number }, now: Date): Promise<number[]> {
-  const ids = (await lockUnredeemed(tx, req, { limit: req.quantity })).map((r) => r.id);
+  const ids = (await lockUnredeemed(tx, req, { limit: req.quantity, heldByBuyer: true })).map((r) => r.id);
   if (ids.length < req.quantity) return ids;
   await retire(tx, req.goodsId, ids, "void", now);
   return ids;
