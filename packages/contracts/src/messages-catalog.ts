@@ -105,6 +105,12 @@ export const CATALOG_MESSAGES = {
     tw: "文件無法讀取，請檢查文件格式",
     en: "The file cannot be read; please check its format",
   },
+  // A card import's xlsx refused before it is parsed (supply/import/rows.ts XLSX_IMPORT_LIMITS).
+  "supply.fileTooLarge": {
+    cn: "文件解压后超过640MB（共享字符串超过160MB）或压缩比异常，无法导入；请拆分为多个文件分批导入",
+    tw: "檔案解壓後超過640MB（共用字串超過160MB）或壓縮比異常，無法匯入；請拆分為多個檔案分批匯入",
+    en: "The file unpacks to more than 640 MB (or its shared strings to more than 160 MB) or is compressed abnormally, so it cannot be imported; please split it into smaller files",
+  },
   "supply.outOfStock": { cn: "库存不足", tw: "庫存不足", en: "Insufficient stock" },
   "supply.goodsNotAvailable": { cn: "商品不可售", tw: "商品不可售", en: "This goods is not available" },
   "supply.cardNotAvailable": {

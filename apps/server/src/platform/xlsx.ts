@@ -1,4 +1,6 @@
-import { Readable } from "node:stream";
+import { createReadStream } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { pipeline, Readable } from "node:stream";
 import { createInflateRaw } from "node:zlib";
 import type ExcelJS from "exceljs";
 import { loadExcel } from "./heavy-libraries";
@@ -45,6 +47,12 @@ export interface XlsxLimits {
   maxRatio: number;
   /** Non-blank rows after the header; reading stops at the first row past it. */
   maxRows: number;
+  /**
+   * The shared strings part's uncompressed size (default maxEntryBytes). The reader keeps every shared
+   * string in memory, so this part costs heap where the worksheet only streams: a large import caps it
+   * tighter than its worksheet.
+   */
+  maxSharedStringsBytes?: number;
 }
 
 export const DEFAULT_XLSX_LIMITS: Omit<XlsxLimits, "maxRows"> = { maxTotalBytes: 50 * 1024 * 1024, maxEntryBytes: 50 * 1024 * 1024, maxRatio: 100 };
@@ -70,6 +78,37 @@ export function tooLargeMessage(limits: Pick<XlsxLimits, "maxTotalBytes">): { ke
   return { key: "import.fileTooLarge", params: { max: Math.floor(limits.maxTotalBytes / (1024 * 1024)) } };
 }
 
+/** An uploaded workbook: in memory, or a file on disk (a large import spooled from its request). */
+export type XlsxSource = Buffer | { path: string };
+
+/** Random access to the zip's bytes: headers are read by position, an entry's data as a buffer or a stream. */
+interface ZipBytes {
+  size: number;
+  read(start: number, length: number): Promise<Buffer>;
+  raw(start: number, length: number): Buffer | Readable;
+}
+
+function bufferBytes(zip: Buffer): ZipBytes {
+  return { size: zip.length, read: (start, length) => Promise.resolve(zip.subarray(start, start + length)), raw: (start, length) => zip.subarray(start, start + length) };
+}
+
+/**
+ * A file's bytes: headers read through one handle, each part's data streamed through a read stream of its
+ * own (one on the shared handle closes it when it ends); only headers and inflating chunks are in memory.
+ */
+async function fileBytes(handle: FileHandle, file: string): Promise<ZipBytes> {
+  const { size } = await handle.stat();
+  return {
+    size,
+    read: async (start, length) => {
+      const buf = Buffer.alloc(Math.max(0, Math.min(length, size - start)));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, start);
+      return buf.subarray(0, bytesRead);
+    },
+    raw: (start, length) => (length === 0 ? Buffer.alloc(0) : createReadStream(file, { start, end: start + length - 1, highWaterMark: 64 * 1024 })),
+  };
+}
+
 interface ZipEntry {
   name: string;
   method: number;
@@ -82,52 +121,60 @@ interface ZipEntry {
 const EOCD_SIG = 0x06054b50;
 const CENTRAL_SIG = 0x02014b50;
 const LOCAL_SIG = 0x04034b50;
+const SHARED_STRINGS = "xl/sharedStrings.xml";
 
 /** The central directory's entries, checked against the limits; nothing is inflated yet. */
-function centralDirectory(zip: Buffer, limits: XlsxLimits): ZipEntry[] {
+async function centralDirectory(zip: ZipBytes, limits: XlsxLimits): Promise<ZipEntry[]> {
   const unreadable = (why: string) => new XlsxRefused("unreadable", why);
   // The end record is in the last 22 + 65535 (comment) bytes.
-  let eocd = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === EOCD_SIG) {
-      eocd = i;
+  const tailStart = Math.max(0, zip.size - 22 - 0xffff);
+  const tail = await zip.read(tailStart, zip.size - tailStart);
+  let eocdAt = -1;
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (tail.readUInt32LE(i) === EOCD_SIG) {
+      eocdAt = i;
       break;
     }
   }
-  if (eocd < 0) throw unreadable("no end of central directory");
-  const count = zip.readUInt16LE(eocd + 10);
-  const cdSize = zip.readUInt32LE(eocd + 12);
-  const cdOffset = zip.readUInt32LE(eocd + 16);
+  if (eocdAt < 0) throw unreadable("no end of central directory");
+  const eocd = tailStart + eocdAt;
+  const count = tail.readUInt16LE(eocdAt + 10);
+  const cdSize = tail.readUInt32LE(eocdAt + 12);
+  const cdOffset = tail.readUInt32LE(eocdAt + 16);
   if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) throw unreadable("zip64");
   if (cdOffset + cdSize > eocd) throw unreadable("central directory out of range");
+  const cd = await zip.read(cdOffset, cdSize);
   const entries: ZipEntry[] = [];
   let declaredTotal = 0;
-  let p = cdOffset;
+  let p = 0;
   for (let n = 0; n < count; n++) {
-    if (p + 46 > eocd || zip.readUInt32LE(p) !== CENTRAL_SIG) throw unreadable("bad central directory entry");
-    const flags = zip.readUInt16LE(p + 8);
-    const method = zip.readUInt16LE(p + 10);
-    const crc = zip.readUInt32LE(p + 16);
-    const compressedSize = zip.readUInt32LE(p + 20);
-    const size = zip.readUInt32LE(p + 24);
-    const nameLen = zip.readUInt16LE(p + 28);
-    const extraLen = zip.readUInt16LE(p + 30);
-    const commentLen = zip.readUInt16LE(p + 32);
-    const localOffset = zip.readUInt32LE(p + 42);
-    const name = zip.toString("utf8", p + 46, p + 46 + nameLen);
+    if (p + 46 > cd.length || cd.readUInt32LE(p) !== CENTRAL_SIG) throw unreadable("bad central directory entry");
+    const flags = cd.readUInt16LE(p + 8);
+    const method = cd.readUInt16LE(p + 10);
+    const crc = cd.readUInt32LE(p + 16);
+    const compressedSize = cd.readUInt32LE(p + 20);
+    const size = cd.readUInt32LE(p + 24);
+    const nameLen = cd.readUInt16LE(p + 28);
+    const extraLen = cd.readUInt16LE(p + 30);
+    const commentLen = cd.readUInt16LE(p + 32);
+    const localOffset = cd.readUInt32LE(p + 42);
+    if (p + 46 + nameLen > cd.length) throw unreadable("bad central directory entry");
+    const name = cd.toString("utf8", p + 46, p + 46 + nameLen);
     p += 46 + nameLen + extraLen + commentLen;
     if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff) throw unreadable("zip64");
     if (flags & 1) throw unreadable("encrypted");
     if (method !== 0 && method !== 8) throw unreadable(`compression method ${method}`);
     if (size > limits.maxEntryBytes) throw new XlsxRefused("tooLarge", `${name} declares ${size} bytes`);
+    if (name === SHARED_STRINGS && size > (limits.maxSharedStringsBytes ?? limits.maxEntryBytes)) throw new XlsxRefused("tooLarge", `${name} declares ${size} bytes`);
     declaredTotal += size;
     if (declaredTotal > limits.maxTotalBytes) throw new XlsxRefused("tooLarge", `declared ${declaredTotal} bytes in all`);
     if (size > RATIO_FLOOR_BYTES && size > limits.maxRatio * Math.max(compressedSize, 1)) {
       throw new XlsxRefused("tooLarge", `${name} declares a ${Math.round(size / Math.max(compressedSize, 1))}:1 ratio`);
     }
-    if (localOffset + 30 > zip.length || zip.readUInt32LE(localOffset) !== LOCAL_SIG) throw unreadable("bad local header");
-    const dataStart = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
-    if (dataStart + compressedSize > zip.length) throw unreadable("entry out of range");
+    const local = localOffset + 30 <= zip.size ? await zip.read(localOffset, 30) : Buffer.alloc(0);
+    if (local.length < 30 || local.readUInt32LE(0) !== LOCAL_SIG) throw unreadable("bad local header");
+    const dataStart = localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+    if (dataStart + compressedSize > zip.size) throw unreadable("entry out of range");
     entries.push({ name, method, crc, compressedSize, size, dataStart });
   }
   return entries;
@@ -142,12 +189,12 @@ function partsToRead(entries: ZipEntry[]): ZipEntry[] {
     .sort((a, b) => Number(a.no) - Number(b.no));
   const first = sheets[0]?.e;
   if (!first) throw new XlsxRefused("unreadable", "no worksheet");
-  return [named("xl/_rels/workbook.xml.rels"), named("xl/workbook.xml"), named("xl/sharedStrings.xml"), first].filter((e): e is ZipEntry => e !== undefined);
+  return [named("xl/_rels/workbook.xml.rels"), named("xl/workbook.xml"), named(SHARED_STRINGS), first].filter((e): e is ZipEntry => e !== undefined);
 }
 
 /** One part's bytes as they inflate, counted against its declared size and the running total. */
-async function* inflated(zip: Buffer, e: ZipEntry, budget: { left: number }): AsyncGenerator<Buffer> {
-  const raw = zip.subarray(e.dataStart, e.dataStart + e.compressedSize);
+async function* inflated(zip: ZipBytes, e: ZipEntry, budget: { left: number }): AsyncGenerator<Buffer> {
+  const raw = zip.raw(e.dataStart, e.compressedSize);
   let seen = 0;
   const count = (chunk: Buffer) => {
     seen += chunk.length;
@@ -156,27 +203,32 @@ async function* inflated(zip: Buffer, e: ZipEntry, budget: { left: number }): As
     if (seen > e.size || budget.left < 0) throw new XlsxRefused("tooLarge", `${e.name} inflates past ${e.size} bytes`);
   };
   let held: Buffer | undefined;
+  let out: Iterable<Buffer> | AsyncIterable<Buffer>;
+  const streams: { destroy(): void }[] = Buffer.isBuffer(raw) ? [] : [raw];
   if (e.method === 0) {
-    count(raw);
-    held = raw;
+    out = Buffer.isBuffer(raw) ? [raw] : (raw as AsyncIterable<Buffer>);
   } else {
     const inflater = createInflateRaw({ chunkSize: 64 * 1024 });
-    inflater.end(raw);
-    // One chunk is held back until the next is counted (or the inflater ends): the reader must never
-    // receive a part's declared size in full before the part is known not to inflate past it, or it could
-    // finish the sheet and stop before the refusal is seen.
-    try {
-      for await (const chunk of inflater as AsyncIterable<Buffer>) {
-        count(chunk);
-        if (held) yield held;
-        held = chunk;
-      }
-    } catch (err) {
-      if (err instanceof XlsxRefused) throw err;
-      throw new XlsxRefused("unreadable", `${e.name}: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      inflater.destroy();
+    streams.push(inflater);
+    if (Buffer.isBuffer(raw)) inflater.end(raw);
+    // From disk: a read error destroys the inflater too, and iterating it then throws that error.
+    else pipeline(raw, inflater, () => undefined);
+    out = inflater as AsyncIterable<Buffer>;
+  }
+  // One chunk is held back until the next is counted (or the part ends): the reader must never receive a
+  // part's declared size in full before the part is known not to inflate past it, or it could finish the
+  // sheet and stop before the refusal is seen.
+  try {
+    for await (const chunk of out) {
+      count(chunk);
+      if (held) yield held;
+      held = chunk;
     }
+  } catch (err) {
+    if (err instanceof XlsxRefused) throw err;
+    throw new XlsxRefused("unreadable", `${e.name}: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    for (const s of streams) s.destroy();
   }
   if (seen !== e.size) throw new XlsxRefused("unreadable", `${e.name} inflates to ${seen} bytes, not the ${e.size} declared`);
   if (held) yield held;
@@ -186,7 +238,7 @@ async function* inflated(zip: Buffer, e: ZipEntry, budget: { left: number }): As
  * The parts as a zip of stored entries (exceljs's streaming reader takes a zip stream): each local header
  * names the declared size, the inflated bytes follow as they are checked, then a central directory.
  */
-async function* storedZip(zip: Buffer, parts: ZipEntry[], limits: XlsxLimits): AsyncGenerator<Buffer> {
+async function* storedZip(zip: ZipBytes, parts: ZipEntry[], limits: XlsxLimits): AsyncGenerator<Buffer> {
   const budget = { left: limits.maxTotalBytes };
   const central: Buffer[] = [];
   let offset = 0;
@@ -233,10 +285,29 @@ export interface XlsxRow {
 /**
  * The rows of an uploaded workbook's first worksheet, streamed, header included. Throws `XlsxRefused`:
  * before inflating anything when the central directory is over the limits, while reading when the actual
- * bytes are, and at the first non-blank row past `maxRows` (+1 for the header).
+ * bytes are, and at the first non-blank row past `maxRows` (+1 for the header). A workbook too large to
+ * hold in memory is read from a file (`{ path }`): only its headers and the inflating parts are held.
  */
-export async function* readXlsxRows(file: Buffer, limits: XlsxLimits): AsyncGenerator<XlsxRow> {
-  const parts = partsToRead(centralDirectory(file, limits));
+export async function* readXlsxRows(file: XlsxSource, limits: XlsxLimits): AsyncGenerator<XlsxRow> {
+  if (Buffer.isBuffer(file)) {
+    yield* rowsOf(bufferBytes(file), limits);
+    return;
+  }
+  let handle: FileHandle;
+  try {
+    handle = await open(file.path, "r");
+  } catch (err) {
+    throw new XlsxRefused("unreadable", err instanceof Error ? err.message : String(err));
+  }
+  try {
+    yield* rowsOf(await fileBytes(handle, file.path), limits);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* rowsOf(file: ZipBytes, limits: XlsxLimits): AsyncGenerator<XlsxRow> {
+  const parts = partsToRead(await centralDirectory(file, limits));
   // A refusal inside the zip stream ends the stream rather than failing it, and the wait for the next
   // row races the refusal: exceljs pipes its input into the unzipper, and neither a pipe nor the unzipper
   // passes on a failed or cut-off input (a part stopped mid-way leaves the reader waiting forever). The

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { ModuleHost } from "../../platform/module";
 import type { CatalogService, LowStock } from "../catalog";
 import { notifyLowStock } from "./notify";
@@ -25,7 +26,16 @@ export interface SupplyModule {
  */
 export async function registerSupply(host: ModuleHost, { catalog }: { catalog: CatalogService }): Promise<SupplyModule> {
   const { ctx, db, guard } = host;
-  const supply = new SupplyService({ db, keys: cardKeys(ctx.secret), clock: ctx.clock, mailer: ctx.mailer, copyImports: ctx.database.kind === "pglite" });
+  const supply = new SupplyService({
+    db,
+    keys: cardKeys(ctx.secret),
+    clock: ctx.clock,
+    mailer: ctx.mailer,
+    copyImports: ctx.database.kind === "pglite",
+    // xlsx imports wait here while they are read; each file is removed when its import ends.
+    spoolDir: path.join(ctx.config.dataDir, "imports"),
+  });
+  await supply.sweepSpool();
   host.schedule(cardExpiryJob(supply, ctx.clock));
   await host.mount("/api/card-brander", supplyBranderRoutes({ supply, guard }));
   await host.mount("/api/card-user", supplyUserRoutes({ supply, catalog, guard }));

@@ -1,4 +1,10 @@
+import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { setImmediate } from "node:timers/promises";
 import {
   CODE,
@@ -21,7 +27,7 @@ import { AppError, conflict, invalid, notFound } from "../../platform/http/error
 import type { Mailer } from "../../platform/messaging/adapters";
 import { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, type LowStock } from "../catalog";
 import { maskNumber, MASKED_SECRET, type CardKeys } from "./crypto";
-import { isTemplateHeader, kindOf, readRows, toRawRow, UnreadableFile, type FileRow } from "./import/rows";
+import { FileTooLarge, isTemplateHeader, kindOf, readCsvRows, readXlsxFileRows, toRawRow, UnreadableFile, type FileRow } from "./import/rows";
 import { checkRow, isBlankRow, type CheckedRow } from "./import/validate";
 import { notifyLowStock } from "./notify";
 import * as repo from "./repo";
@@ -34,6 +40,8 @@ export interface SupplyDeps {
   mailer: Mailer;
   /** The embedded database lands imported codes with COPY (see repo.copyCards). */
   copyImports?: boolean;
+  /** Where an xlsx import waits while it is read (DATA_DIR/imports; default the system's temp directory). */
+  spoolDir?: string;
 }
 
 /** Rows written per transaction: large enough to amortise a round trip, small enough to bound memory. */
@@ -115,7 +123,18 @@ export class SupplyService {
       input.resume();
       throw conflict("catalog.goodsVoid");
     }
-    const rows = readRows(input, kind);
+    // An xlsx is spooled to disk and read through the bounded reader: a zip is checked by its central
+    // directory, at the end of the file, before anything inflates (issue 38 item 4). A CSV streams as it comes.
+    let spooled: string | null = null;
+    if (kind === "xlsx") {
+      try {
+        spooled = await this.spool(input);
+      } catch {
+        // Cut off, or past the route's upload limit: as before spooling, the file could not be read.
+        throw new AppError(CODE.INVALID_PARAMETER, "supply.fileUnreadable", {}, "file");
+      }
+    }
+    const rows = spooled !== null ? readXlsxFileRows(spooled) : readCsvRows(input);
     let batchId: number | null = null;
     const today = this.today();
     let chunk = new Chunk(this.deps.keys);
@@ -150,9 +169,48 @@ export class SupplyService {
     } catch (err) {
       if (batchId !== null) await repo.finishBatch(this.deps.db, batchId, "failed", this.deps.clock.now());
       if (err instanceof UnreadableFile) throw new AppError(CODE.INVALID_PARAMETER, "supply.fileUnreadable", {}, "file");
+      if (err instanceof FileTooLarge) throw new AppError(CODE.INVALID_PARAMETER, "supply.fileTooLarge", {}, "file");
       throw err;
+    } finally {
+      await rows.return(undefined);
+      if (spooled !== null) await rm(spooled, { force: true });
     }
     return this.batch(actor, batchId);
+  }
+
+  /**
+   * Removes spooled imports a crash left behind: files older than a day (an import running in another
+   * process sharing DATA_DIR is younger than that).
+   */
+  async sweepSpool(): Promise<number> {
+    const dir = this.deps.spoolDir ?? tmpdir();
+    // File times are the real clock's, whatever clock the service runs on.
+    const before = Date.now() - 24 * 3600_000;
+    let removed = 0;
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => /^cards-[0-9a-f-]{36}\.xlsx$/.test(n))) {
+      const file = path.join(dir, name);
+      const info = await stat(file).catch(() => null);
+      if (info && info.mtimeMs < before) {
+        await rm(file, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  /** The request body to a file of its own (removed by the caller): the bounded reader needs random access. */
+  private async spool(input: Readable): Promise<string> {
+    const dir = this.deps.spoolDir ?? tmpdir();
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, `cards-${randomUUID()}.xlsx`);
+    try {
+      await pipeline(input, createWriteStream(file, { flags: "wx", mode: 0o600 }));
+    } catch (err) {
+      await rm(file, { force: true });
+      throw err;
+    }
+    return file;
   }
 
   private async landChunk(merchantId: number, goods: { id: number; merchantId: number; name: string }, batchId: number, chunk: Chunk): Promise<void> {
