@@ -216,8 +216,12 @@ describe("write-off", () => {
     expect(elsewhere.body.msg).toBe("This code cannot be redeemed at this store");
     const otherBrand = await newMerchant(t, "Rival");
     const rivalStore = await addStore(otherBrand);
+    // Another brand's store cannot tell this brand's right code and secret from a wrong one (no oracle).
     const foreign = await t.call("POST", "/api/card-brander/writeOff/redeem", { token: otherBrand.token, body: { kind: "coupon", code: first.cardNumber, secret: first.cardSecret, storeId: rivalStore.id, requestKey: key() }, lang: "en" });
-    expect(foreign.body.msg).toBe("This code cannot be redeemed at this store");
+    expect(foreign.body.msg).toBe("The code or its secret is not correct");
+    const foreignCheck = await t.call("POST", "/api/card-brander/writeOff/check", { token: otherBrand.token, body: { kind: "coupon", code: first.cardNumber, secret: first.cardSecret, storeId: rivalStore.id }, lang: "en" });
+    const foreignWrong = await t.call("POST", "/api/card-brander/writeOff/check", { token: otherBrand.token, body: { kind: "coupon", code: first.cardNumber, secret: "nope", storeId: rivalStore.id }, lang: "en" });
+    expect([foreignCheck.status, foreignCheck.body.msg]).toEqual([foreignWrong.status, foreignWrong.body.msg]);
 
     const k = key();
     const done = await t.call<Redemption>("POST", "/api/card-brander/writeOff/redeem", { token: clerk.token, body: { kind: "coupon", code: first.cardNumber, secret: first.cardSecret, requestKey: k } });

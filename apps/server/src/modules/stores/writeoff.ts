@@ -185,10 +185,9 @@ export class WriteOffService {
     const today = platformDay(this.now());
     if (req.kind === "coupon") {
       const found = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: store.brander_id, number: req.code, secret: req.secret ?? "", today });
-      if (!found.card) {
-        const elsewhere = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: null, number: req.code, secret: req.secret ?? "", today });
-        throw elsewhere.card ? wrongStore() : refuse("unknown");
-      }
+      // Looked up within the store's brand only: another supplier's code answers exactly as an unknown
+      // one, right secret or not, so a clerk cannot test other brands' codes (issue 38 item 7).
+      if (!found.card) throw refuse("unknown");
       if (found.refusal) throw refuse(found.refusal);
       const goods = await this.deps.goodsOf(this.deps.db, found.card.goodsId);
       if (!goods) throw refuse("unknown");
@@ -234,7 +233,6 @@ export class WriteOffService {
         id = await withTx(this.deps.db, async (tx) => {
           const r = await redeemSupplyCard(tx, this.deps.keys, { supplierId: brander, number: req.code, secret: req.secret ?? "", today: day, at: now, ref: `store:${brander}:${req.requestKey}` });
           if (!r.ok) {
-            if (r.refusal === "unknown" && (await peekRedeemable(tx, this.deps.keys, { supplierId: null, number: req.code, secret: req.secret ?? "", today: day })).card) throw wrongStore();
             throw refuse(r.refusal);
           }
           const goods = await this.deps.goodsOf(tx, r.card.goodsId);
