@@ -22,13 +22,13 @@ export type Op =
   | { op: "mallBuy"; who: number; item: "secret" | "voucher"; quantity: number }
   | { op: "mallRefund"; pick: number }
   | { op: "takeoutOrder"; who: number; pay: boolean }
-  | { op: "takeoutAct"; pick: number; action: "pay" | "accept" | "deliver" | "complete" | "cancel" | "customerCancel" }
+  | { op: "takeoutAct"; pick: number; action: "advance" | "pay" | "accept" | "deliver" | "complete" | "cancel" | "customerCancel" }
   | { op: "collect"; amount: number }
   | { op: "collectRefund"; pick: number; amount: number }
   | { op: "redeem"; pick: number }
   | { op: "settle" }
   | { op: "withdraw"; amount: number; account: "income" | "reserve" | "sandbox_income" }
-  | { op: "review"; pick: number; action: "firstReview" | "secondReview" | "markPaid" | "markFailed" | "reject" }
+  | { op: "review"; pick: number; action: "advance" | "firstReview" | "secondReview" | "markPaid" | "markFailed" | "reject" }
   | { op: "payout" }
   | { op: "cardBuy"; who: number; quantity: number }
   | { op: "cardActivate"; pick: number }
@@ -46,13 +46,13 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant("mallBuy" as const), who, item: fc.constantFrom("secret" as const, "voucher" as const), quantity: fc.integer({ min: 1, max: 2 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("mallRefund" as const), pick }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant("takeoutOrder" as const), who, pay: fc.boolean() }) },
-  { weight: 6, arbitrary: fc.record({ op: fc.constant("takeoutAct" as const), pick, action: fc.constantFrom("pay" as const, "accept" as const, "deliver" as const, "complete" as const, "cancel" as const, "customerCancel" as const) }) },
+  { weight: 6, arbitrary: fc.record({ op: fc.constant("takeoutAct" as const), pick, action: fc.constantFrom("advance" as const, "advance" as const, "pay" as const, "accept" as const, "deliver" as const, "complete" as const, "cancel" as const, "customerCancel" as const) }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant("collect" as const), amount: fc.integer({ min: 1, max: 30_000 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("collectRefund" as const), pick, amount: fc.integer({ min: 1, max: 30_000 }) }) },
   { weight: 6, arbitrary: fc.record({ op: fc.constant("redeem" as const), pick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("settle" as const) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("withdraw" as const), amount: fc.integer({ min: 1, max: 40_000 }), account: fc.constantFrom("income" as const, "income" as const, "reserve" as const, "sandbox_income" as const) }) },
-  { weight: 5, arbitrary: fc.record({ op: fc.constant("review" as const), pick, action: fc.constantFrom("firstReview" as const, "secondReview" as const, "markPaid" as const, "markFailed" as const, "reject" as const) }) },
+  { weight: 5, arbitrary: fc.record({ op: fc.constant("review" as const), pick, action: fc.constantFrom("advance" as const, "advance" as const, "firstReview" as const, "secondReview" as const, "markPaid" as const, "markFailed" as const, "reject" as const) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("payout" as const) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("cardBuy" as const), who, quantity: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("cardActivate" as const), pick }) },
@@ -176,14 +176,18 @@ export async function perform(w: World, o: Op): Promise<string> {
       const c = w.customers[order.customer];
       if (!c) throw new Error("no customer");
       const headers = { "x-customer-token": c.token };
+      // "advance": the order's next step in the happy path, so that whole journeys happen, not only refusals.
+      const state = (await db.selectFrom("takeout_orders").select("state").where("id", "=", Number(order.id)).executeTakeFirstOrThrow()).state;
+      const next = { pending_payment: "pay", to_be_accepted: "accept", accepted: "deliver", delivering: "complete" } as Record<string, "pay" | "accept" | "deliver" | "complete" | undefined>;
+      const action = o.action === "advance" ? (next[state] ?? "complete") : o.action;
       const send =
-        o.action === "pay"
+        action === "pay"
           ? () => t.call("POST", `/api/mall/takeout/orders/${order.id}/pay`, { headers })
-          : o.action === "customerCancel"
+          : action === "customerCancel"
             ? () => t.call("POST", `/api/mall/takeout/orders/${order.id}/cancel`, { headers, body: { reason: "changed my mind" } })
-            : () => t.call("POST", `/api/card-brander/takeout/orders/${order.id}/action`, { token: supplier.token, body: o.action === "cancel" ? { action: "cancel", reason: "sold out" } : { action: o.action } });
-      const r = await judged(w, `takeout ${o.action}`, send);
-      return `takeout.${o.action}:${r.outcome}`;
+            : () => t.call("POST", `/api/card-brander/takeout/orders/${order.id}/action`, { token: supplier.token, body: action === "cancel" ? { action: "cancel", reason: "sold out" } : { action } });
+      const r = await judged(w, `takeout ${action} (${state})`, send);
+      return `takeout.${action}:${r.outcome}`;
     }
     case "collect": {
       const r = await judged(w, "payer-page pay", () => t.call<{ id: string }>("POST", `/api/pay-public/codes/${w.payToken}/pay`, { body: { amount: o.amount, requestKey: uniq("PP") } }));
@@ -228,9 +232,13 @@ export async function perform(w: World, o: Op): Promise<string> {
       const ids = (await db.selectFrom("withdrawals").select("id").where("merchant_id", "=", Number(supplier.merchantId)).orderBy("id").execute()).map((x) => String(x.id));
       const id = at(ids, o.pick);
       if (!id) return "review:nothing";
-      const op = o.action === "secondReview" ? w.opB : w.opA;
-      const r = await judged(w, `withdrawal ${o.action}`, () => t.call("POST", `/api/ops/withdrawals/${id}/action`, { token: op.token, body: { action: o.action, ...((o.action === "reject" || o.action === "markFailed") && { reason: "bank said no" }) } }));
-      return `review.${o.action}:${r.outcome}`;
+      // "advance": the withdrawal's next step towards being paid, so that payouts happen, not only refusals.
+      const state = (await db.selectFrom("withdrawals").select("state").where("id", "=", Number(id)).executeTakeFirstOrThrow()).state;
+      const next = { under_review: "firstReview", first_review_passed: "secondReview", bank_paying: "markPaid" } as Record<string, "firstReview" | "secondReview" | "markPaid" | undefined>;
+      const action = o.action === "advance" ? (next[state] ?? "markPaid") : o.action;
+      const op = action === "secondReview" ? w.opB : w.opA;
+      const r = await judged(w, `withdrawal ${action} (${state})`, () => t.call("POST", `/api/ops/withdrawals/${id}/action`, { token: op.token, body: { action, ...((action === "reject" || action === "markFailed") && { reason: "bank said no" }) } }));
+      return `review.${action}:${r.outcome}`;
     }
     case "payout": {
       const r = await judged(w, "T+1 payout", () => t.call("POST", "/api/ops/withdrawals/autoPayout", { token: w.opA.token, body: {} }), "done");
