@@ -14,7 +14,9 @@ import { defineConfig } from "vitest/config";
  * - `*.concurrency.test.ts`, `*.scaleout.test.ts` and `*.postgres.test.ts` check PostgreSQL behaviour (races
  *   and locks, several server processes, a PostgreSQL server itself): PostgreSQL only;
  * - the IM scenario suite with our own client (the second client) runs on PGlite only: the server
- *   projects already run the same scenarios with the published client on both databases.
+ *   projects already run the same scenarios with the published client on both databases;
+ * - the conservation tier's long sequential run (10,000 random money steps) runs on PGlite only: its
+ *   concurrent version (`conservation.concurrency.test.ts`) is the PostgreSQL one.
  */
 const root = import.meta.dirname;
 const serverTests = ["apps/server/src/**/*.test.ts"];
@@ -22,6 +24,8 @@ const POSTGRES_ONLY = /\.(concurrency|scaleout|postgres)\.test\.ts$/;
 const postgresOnly = ["concurrency", "scaleout", "postgres"].map((kind) => `apps/server/src/**/*.${kind}.test.ts`);
 /** Several server processes sharing PostgreSQL and Redis: only when both servers are given. */
 const needsRedis = ["apps/server/src/**/*.scaleout.test.ts"];
+/** Sequential property runs that one database proves (see above). */
+const pgliteOnly = ["apps/server/src/conservation/conservation.test.ts"];
 
 const HARNESS = path.join(root, "apps/server/test/harness.ts");
 /** Value imports and re-exports (`import type` is erased, so it does not count), and dynamic imports. */
@@ -94,7 +98,7 @@ export default defineConfig({
               test: {
                 name: "server-postgres",
                 include: serverTests,
-                exclude: [...serverUnitTests, ...(process.env.TEST_REDIS_URL ? [] : needsRedis)],
+                exclude: [...serverUnitTests, ...pgliteOnly, ...(process.env.TEST_REDIS_URL ? [] : needsRedis)],
                 env: { TEST_DB: "postgres" },
                 // Each worker on its own copy of the run's database, so files running side by side do
                 // not see each other's half-done work (a file still sees what earlier files left).

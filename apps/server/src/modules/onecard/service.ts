@@ -764,6 +764,10 @@ export class OnecardService {
     const lockedUntil = card ? await repo.clientLock(this.deps.db, card.id, who) : null;
     const expected = card?.pwd_hash ?? "00";
     const given = this.pwdHash(card?.id ?? 0, password);
+    if (card && lockedUntil && lockedUntil > now) {
+      if (brandId === undefined) throw cardErr("onecard.cardUnknown");
+      throw new AppError(CODE.ACCOUNT_LOCKED, "onecard.cardLocked", { minutes: Math.ceil((lockedUntil.getTime() - now.getTime()) / 60_000) });
+    }
     if (!card || !sameHash(expected, given)) {
       if (card) {
         const lockUntil = new Date(now.getTime() + ONECARD_LIMITS.lockMinutes * 60_000);
@@ -782,10 +786,6 @@ export class OnecardService {
   }
 
   /** The public balance query (oneCardQuery): number and password. */
-    if (card && lockedUntil && lockedUntil > now) {
-      if (brandId === undefined) throw cardErr("onecard.cardUnknown");
-      throw new AppError(CODE.ACCOUNT_LOCKED, "onecard.cardLocked", { minutes: Math.ceil((lockedUntil.getTime() - now.getTime()) / 60_000) });
-    }
   async balance(cardNo: string, password: string, client: string, lang: Lang): Promise<OcBalance> {
     const card = await this.verify(cardNo, password, client, lang);
     const p = await repo.productById(this.deps.db, card.product_id);
@@ -1008,6 +1008,7 @@ export class OnecardService {
         .set({ pwd_hash: this.pwdHash(card.id, req.password), sealed: this.deps.keys.seal(number, req.password), wrong_attempts: 0, locked_until: null })
         .where("id", "=", card.id)
         .execute();
+      await tx.deleteFrom("onecard_card_failures").where("card_id", "=", card.id).execute();
       await audit(tx, { actorUserId: null, action: "onecard.resetPassword", subjectType: "onecard_card", subjectId: card.id });
     });
     return { reset: true };
@@ -1024,7 +1025,6 @@ export class OnecardService {
     return repo.invariantProblems(this.deps.db);
   }
 }
-      await tx.deleteFrom("onecard_card_failures").where("card_id", "=", card.id).execute();
 
 /* ---------- presenters ---------- */
 
