@@ -36,7 +36,7 @@ describe("payer-page amounts", () => {
     expect(info.body.data).toMatchObject({ codeName: "Cup of tea", amount: 1_800, limit: 500_000 });
     const wrong = await pay(code, 1_000_000);
     expect(wrong.status).toBe(400);
-    expect(wrong.body.msg).toBe("This code collects 18.00; the amount cannot be changed");
+    expect(wrong.body.msg).toBe("This code collects ¥18.00; the amount cannot be changed");
     expect(await orderCount(m)).toBe(0);
     expect((await pay(code, 1_800)).body.data).toMatchObject({ state: "SUCCESS", amount: { amount: 1_800 } });
   });
@@ -48,12 +48,12 @@ describe("payer-page amounts", () => {
     expect(code.amount).toBeNull();
     const over = await pay(code, 500_001);
     expect(over.status).toBe(400);
-    expect(over.body.msg).toBe("A single payment cannot exceed 5000.00");
+    expect(over.body.msg).toBe("A single payment cannot exceed ¥5,000.00");
     expect(await orderCount(m)).toBe(0);
     expect((await pay(code, 500_000)).body.data.state).toBe("SUCCESS");
     // Nor may a code fix an amount above the limit.
     const big = await newCode(m, { name: "Too big", amount: 600_000 });
     expect(big.status).toBe(400);
-    expect(big.body.msg).toBe("A single payment cannot exceed 5000.00");
+    expect(big.body.msg).toBe("A single payment cannot exceed ¥5,000.00");
   });
 });

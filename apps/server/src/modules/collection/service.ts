@@ -28,6 +28,7 @@ import type { FileStorage } from "../../platform/storage";
 import { balancesOf, post } from "../ledger";
 import { getMerchant } from "../merchants";
 import type { ReviewOutcome, ReviewQueue } from "../ops";
+import { moneyText } from "../../platform/money-text";
 import { moneyAccounts, type PaymentsAdapter } from "../../platform/payments";
 import type { PayApplicationsTable } from "./tables";
 import type { Selectable } from "kysely";
@@ -52,8 +53,6 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const money = (amount: number, currency: Currency) => ({ amount, currency });
 const maskMiddle = (s: string, keep = 4) => (s.length <= keep * 2 ? s : `${s.slice(0, keep)}${"*".repeat(s.length - keep * 2)}${s.slice(-keep)}`);
 const EDITABLE: readonly string[] = ["EDITTING", "REJECTED"];
-/** An amount in a message: 5000.00. */
-const major = (minor: number) => (minor / 100).toFixed(2);
 /**
  * The fee's share of `refunded` out of `amount`, rounded half up (all of it once everything is refunded).
  * Exact in doubles: a payment is at most 5,000,000 minor units and its fee a fraction of it.
@@ -387,7 +386,8 @@ export class CollectionService {
     const merchantId = tenantOf(actor);
     await this.checkPassport(actor, merchantId, passportId);
     const account = await this.finished(merchantId);
-    if (req.amount !== null && req.amount > account.per_payment_limit) throw new AppError(CODE.INVALID_PARAMETER, "collection.overLimit", { limit: major(account.per_payment_limit) }, "amount");
+    const currency = (await getMerchant(this.deps.db, merchantId))?.currency ?? "CNY";
+    if (req.amount !== null && req.amount > account.per_payment_limit) throw new AppError(CODE.INVALID_PARAMETER, "collection.overLimit", { limit: moneyText(account.per_payment_limit, currency) }, "amount");
     if (req.storeId !== null && !(await this.deps.ownStore(merchantId, Number(req.storeId)))) throw new AppError(CODE.NOT_FOUND, "stores.notFound");
     const row = await this.deps.db
       .insertInto("pay_codes")
@@ -434,11 +434,11 @@ export class CollectionService {
     const c = await this.liveCode(token);
     const app = await this.current(this.deps.db, c.merchant_id);
     if (!app || app.state !== "FINISHED") throw new AppError(CODE.NOT_FOUND, "collection.codeNotFound");
-    // Bounded amounts: the code's own amount when it fixes one, else within the account's per-payment limit.
-    if (c.amount !== null && req.amount !== c.amount) throw new AppError(CODE.INVALID_PARAMETER, "collection.amountFixed", { amount: major(c.amount) }, "amount");
-    if (req.amount > app.per_payment_limit) throw new AppError(CODE.INVALID_PARAMETER, "collection.overLimit", { limit: major(app.per_payment_limit) }, "amount");
     const m = await getMerchant(this.deps.db, c.merchant_id);
     const currency: Currency = m?.currency ?? "CNY";
+    // Bounded amounts: the code's own amount when it fixes one, else within the account's per-payment limit.
+    if (c.amount !== null && req.amount !== c.amount) throw new AppError(CODE.INVALID_PARAMETER, "collection.amountFixed", { amount: moneyText(c.amount, currency) }, "amount");
+    if (req.amount > app.per_payment_limit) throw new AppError(CODE.INVALID_PARAMETER, "collection.overLimit", { limit: moneyText(app.per_payment_limit, currency) }, "amount");
     const first = await this.deps.db.selectFrom("pay_orders").select("id").where("code_id", "=", c.id).where("request_key", "=", req.requestKey).executeTakeFirst();
     if (first) return this.orderView(c.merchant_id, first.id);
     const fee = Math.round((req.amount * app.fee_bps) / 10_000);

@@ -24,7 +24,7 @@ describe("high prices", () => {
     const body = { goodsId: String(shop.topupGoodsId), price: 1_000_000 };
     const refused = await t.call<null>("POST", "/api/card-user/mall/selfGoods", { token: shop.purchaser.token, body, lang: "en" });
     expect(refused.status).toBe(409);
-    expect(refused.body.msg).toBe("The price 10000.00 CNY is far above the goods' face value or cost of 50.00 CNY: confirm it to save");
+    expect(refused.body.msg).toBe("The price ¥10,000.00 is far above the goods' face value or cost of ¥50.00: confirm it to save");
     expect(refused.body.data).toEqual({ field: "confirmHighPrice" });
     expect((await t.call<{ total: number }>("GET", "/api/card-user/mall/selfGoods", { token: shop.purchaser.token })).body.data.total).toBe(0);
     const confirmed = await t.call<SelfGoods>("POST", "/api/card-user/mall/selfGoods", { token: shop.purchaser.token, body: { ...body, confirmHighPrice: true } });

@@ -42,6 +42,7 @@ import { getMerchant } from "../merchants";
 import { takeBackHandedOnCodes } from "../purchasing";
 import { cardOwner, creditCard, customerCards, customerIdByPhone, phonesOf, type Customer } from "../onecard";
 import { buyerStock, buyerStockUpTo, sealedCodes, takeBuyerCodes, type CardKeys } from "../supply";
+import { moneyText } from "../../platform/money-text";
 import { moneyAccounts, type PaymentsAdapter } from "../../platform/payments";
 import * as repo from "./repo";
 
@@ -143,8 +144,7 @@ function highPrice(price: number, g: Merchandise, confirmed: boolean): number | 
   const reference = g.faceValue > 0 ? g.faceValue : g.price;
   if (reference <= 0 || price <= reference * MALL_HIGH_PRICE_FACTOR) return null;
   if (!confirmed) {
-    const yuan = (n: number) => `${(n / 100).toFixed(2)} ${g.currency}`;
-    throw new AppError(CODE.CONFLICT, "mall.priceFarAbove", { price: yuan(price), reference: yuan(reference) }, "confirmHighPrice");
+    throw new AppError(CODE.CONFLICT, "mall.priceFarAbove", { price: moneyText(price, g.currency), reference: moneyText(reference, g.currency) }, "confirmHighPrice");
   }
   return reference;
 }

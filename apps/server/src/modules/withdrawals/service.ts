@@ -18,6 +18,7 @@ import { audit } from "../../platform/audit";
 import type { BankPayouts } from "../../platform/bank";
 import { platformDay, startOfPlatformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
+import { moneyText } from "../../platform/money-text";
 import { maskMiddle } from "../funds";
 import { balanceAt, balancesOf, positiveAccounts, post } from "../ledger";
 import { getMerchant, merchantNames, merchantOfActor, type MerchantRow } from "../merchants";
@@ -386,7 +387,7 @@ export class WithdrawalsService {
    * cash out, vanish).
    */
   private async reviewReason(merchantId: number, amount: number, currency: string): Promise<ReviewReason | null> {
-    if (amount > this.deps.reviewAbove) return { key: "withdraw.review.aboveThreshold", params: { amount: formatMoney(amount, currency), threshold: formatMoney(this.deps.reviewAbove, currency) } };
+    if (amount > this.deps.reviewAbove) return { key: "withdraw.review.aboveThreshold", params: { amount: moneyText(amount, currency), threshold: moneyText(this.deps.reviewAbove, currency) } };
     const m = await getMerchant(this.deps.db, merchantId);
     const joined = m ? new Date(m.created_at).getTime() : 0;
     if (this.deps.clock.now().getTime() - joined < this.deps.reviewDays * 86_400_000) return { key: "withdraw.review.newMerchant", params: { days: this.deps.reviewDays } };
@@ -430,12 +431,6 @@ export class WithdrawalsService {
     }
     return out;
   }
-}
-
-const SYMBOLS: Record<string, string> = { CNY: "¥", USD: "US$", HKD: "HK$" };
-/** An amount as a person reads it in a message: ¥50,000.00. */
-function formatMoney(minor: number, currency: string): string {
-  return `${SYMBOLS[currency] ?? currency}${(minor / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
 function payoutReference(id: number): string {
