@@ -241,7 +241,10 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   const payer = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const payPage = await payer.newPage();
   await payPage.goto(new URL(payHref ?? "").pathname);
+  // The payer types an amount within the account's per-payment limit, which the page states.
+  await expect(payPage.getByText("单笔限额 ¥5,000.00")).toBeVisible();
   await payPage.getByLabel("付款金额").fill("50.00");
+  await shot(payPage, "payer-form");
   await payPage.getByTestId("pay-submit").click();
   await expect(payPage.getByTestId("pay-done")).toBeVisible();
   await shot(payPage, "payer-paid");
