@@ -85,7 +85,7 @@ export default function Withdrawals() {
   };
 
   const autoPayout = async () => {
-    const result = await http.post<{ created: number; skipped: number }>("/api/ops/withdrawals/autoPayout", {});
+    const result = await http.post<{ created: number; held: number; skipped: number }>("/api/ops/withdrawals/autoPayout", {});
     if (result?.ok) void message.success(t("withdraw.ops.autoPayoutDone", result.data));
   };
 
