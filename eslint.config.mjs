@@ -4,7 +4,17 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "data/**", "e2e/artifacts/**", "e2e/test-results/**", "e2e/playwright-report/**", ".tmp/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "data/**",
+      "e2e/artifacts/**",
+      "e2e/test-results/**",
+      "e2e/playwright-report/**",
+      ".tmp/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -29,7 +29,8 @@ const pgliteOnly = ["apps/server/src/conservation/conservation.test.ts"];
 
 const HARNESS = path.join(root, "apps/server/test/harness.ts");
 /** Value imports and re-exports (`import type` is erased, so it does not count), and dynamic imports. */
-const IMPORT = /\b(?:import|export)\s+(?!type\s)(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+const IMPORT =
+  /\b(?:import|export)\s+(?!type\s)(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
 const INJECTS_DATABASE = /\binject\(\s*["'](?:postgresUrl|pgliteTemplate)["']/;
 const reaches = new Map<string, boolean>();
 
@@ -80,7 +81,14 @@ export default defineConfig({
     projects: [
       { test: { name: "contracts", include: ["packages/contracts/src/**/*.test.ts"] } },
       { test: { name: "web", include: ["apps/web/src/**/*.test.ts"] } },
-      { test: { name: "im-sdk", include: ["packages/im-sdk/test/**/*.test.ts"], exclude: ["packages/im-sdk/test/server/**"], testTimeout: 30_000 } },
+      {
+        test: {
+          name: "im-sdk",
+          include: ["packages/im-sdk/test/**/*.test.ts"],
+          exclude: ["packages/im-sdk/test/server/**"],
+          testTimeout: 30_000,
+        },
+      },
       // The IM scenario suite once more, with our client SDK instead of the published one (the server
       // projects run it with the published one, on both databases), and our SDK's tests against a server.
       {
@@ -91,7 +99,15 @@ export default defineConfig({
           ...serverProject,
         },
       },
-      { test: { name: "server-pglite", include: serverTests, exclude: postgresOnly, env: { TEST_DB: "pglite" }, ...serverProject } },
+      {
+        test: {
+          name: "server-pglite",
+          include: serverTests,
+          exclude: postgresOnly,
+          env: { TEST_DB: "pglite" },
+          ...serverProject,
+        },
+      },
       ...(process.env.TEST_DATABASE_URL
         ? [
             {

@@ -10,12 +10,24 @@ async function json<T>(res: Response): Promise<T> {
 async function register(server: RunningServer): Promise<string> {
   const email = `bench-${Date.now()}@example.com`;
   const post = (path: string, body: unknown) =>
-    fetch(`${server.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${server.baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   await post("/api/card-user/sendEmail", { email, scene: "register" });
-  const outbox = await json<{ data: { list: { body: string }[] } }>(await fetch(`${server.baseUrl}/api/dev/outbox?to=${email}`));
+  const outbox = await json<{ data: { list: { body: string }[] } }>(
+    await fetch(`${server.baseUrl}/api/dev/outbox?to=${email}`),
+  );
   const code = /\b(\d{6})\b/.exec(outbox.data.list[0]?.body ?? "")?.[1] ?? "";
   const reg = await json<{ code: number; msg: string }>(
-    await post("/api/card-user/register", { email, emailCode: code, password: PASSWORD, confirmPassword: PASSWORD, orgName: "Bench Ltd" }),
+    await post("/api/card-user/register", {
+      email,
+      emailCode: code,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      orgName: "Bench Ltd",
+    }),
   );
   if (reg.code !== 1) throw new Error(`register failed: ${reg.msg}`);
   return email;
@@ -36,7 +48,11 @@ export async function benchAccounts(server: RunningServer, seconds: number): Pro
   });
   const token = (
     await json<{ data: { token: string } }>(
-      await fetch(`${server.baseUrl}/api/card-user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) }),
+      await fetch(`${server.baseUrl}/api/card-user/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      }),
     )
   ).data.token;
   const userInfo = await runLoad({

@@ -45,15 +45,27 @@ function unwrap<T>(url: string, json: { code: number; data: T; msg: string }): T
 const injectCall =
   (app: FastifyInstance): Call =>
   async <T>(method: "GET" | "POST", url: string, token?: string, body?: unknown) => {
-    const res = await app.inject({ method, url, headers: token ? { "x-auth-token": token } : {}, ...(body !== undefined && { payload: body as object }) });
+    const res = await app.inject({
+      method,
+      url,
+      headers: token ? { "x-auth-token": token } : {},
+      ...(body !== undefined && { payload: body as object }),
+    });
     return unwrap(url, res.json<{ code: number; data: T; msg: string }>());
   };
 
 const httpCall =
   (baseUrl: string): Call =>
   async <T>(method: "GET" | "POST", url: string, token?: string, body?: unknown) => {
-    const headers: Record<string, string> = { ...(token && { "x-auth-token": token }), ...(body !== undefined && { "content-type": "application/json" }) };
-    const res = await fetch(`${baseUrl}${url}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const headers: Record<string, string> = {
+      ...(token && { "x-auth-token": token }),
+      ...(body !== undefined && { "content-type": "application/json" }),
+    };
+    const res = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
     return unwrap(url, (await res.json()) as { code: number; data: T; msg: string });
   };
 
@@ -63,19 +75,40 @@ async function register(call: Call, orgName: string): Promise<{ token: string; m
   await call("POST", "/api/card-user/sendEmail", undefined, { email, scene: "register" });
   const outbox = await call<{ list: { body: string }[] }>("GET", `/api/dev/outbox?to=${encodeURIComponent(email)}`);
   const emailCode = /\b(\d{6})\b/.exec(outbox.list[0]?.body ?? "")?.[1] ?? "";
-  await call("POST", "/api/card-user/register", undefined, { email, emailCode, password: PASSWORD, confirmPassword: PASSWORD, orgName });
-  const { token } = await call<{ token: string }>("POST", "/api/card-user/login", undefined, { email, password: PASSWORD });
+  await call("POST", "/api/card-user/register", undefined, {
+    email,
+    emailCode,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    orgName,
+  });
+  const { token } = await call<{ token: string }>("POST", "/api/card-user/login", undefined, {
+    email,
+    password: PASSWORD,
+  });
   const me = await call<{ merchantId: string }>("GET", "/api/card-brander/brander", token);
   return { token, merchantId: me.merchantId };
 }
 
-async function inject<T>(app: FastifyInstance, method: "GET" | "POST", url: string, token?: string, body?: unknown): Promise<T> {
+async function inject<T>(
+  app: FastifyInstance,
+  method: "GET" | "POST",
+  url: string,
+  token?: string,
+  body?: unknown,
+): Promise<T> {
   return injectCall(app)<T>(method, url, token, body);
 }
 
 async function open(databaseUrl?: string): Promise<Env> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-catalog-bench-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1" });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    DEV_ROUTES: "true",
+    ARGON2_MEMORY_KIB: "4096",
+    ARGON2_ITERATIONS: "1",
+  });
   let dropDb: (() => Promise<void>) | undefined;
   let database;
   if (databaseUrl) {
@@ -102,7 +135,10 @@ async function open(databaseUrl?: string): Promise<Env> {
   await app.ready();
   const supplier = await register(injectCall(app), "Bench Supply");
   const buyer = await register(injectCall(app), "Bench Buyer");
-  await inject(app, "POST", "/api/card-brander/whitelists", supplier.token, { purchaserId: buyer.merchantId, scope: "vendor" });
+  await inject(app, "POST", "/api/card-brander/whitelists", supplier.token, {
+    purchaserId: buyer.merchantId,
+    scope: "vendor",
+  });
   const token = supplier.token;
   return {
     app,
@@ -125,7 +161,9 @@ function csvStream(n: number): Readable {
     read() {
       if (i === 0) this.push("cardNumber,cardSecret,expiryDate\n");
       const lines: string[] = [];
-      for (let k = 0; k < 5000 && i < n; k++, i++) lines.push(`88${String(i).padStart(14, "0")},S${(i * 2654435761) % 4294967296}Kx,2099-12-31`);
+      for (let k = 0; k < 5000 && i < n; k++, i++) {
+        lines.push(`88${String(i).padStart(14, "0")},S${(i * 2654435761) % 4294967296}Kx,2099-12-31`);
+      }
       if (lines.length) this.push(lines.join("\n") + "\n");
       if (i >= n) this.push(null);
     },
@@ -141,28 +179,44 @@ async function importBench(codes: number): Promise<string> {
   try {
     const call = httpCall(server.baseUrl);
     const { token } = await register(call, "Bench Import");
-    const brand = await call<{ id: number }>("POST", "/api/card-brander/brander/update", token, { name: "Bench Brand" });
+    const brand = await call<{ id: number }>("POST", "/api/card-brander/brander/update", token, {
+      name: "Bench Brand",
+    });
     const goods = await call<{ id: number }>("POST", "/api/card-brander/product/add", token, {
-      name: "Bench card", brandId: brand.id, businessType: "card_secret", equityType: "video", faceValue: 1000, code: "BENCH-IMPORT",
-      perOrderMax: 10, invoiceType: "vat_6", price: 950, settlementPrice: 900,
+      name: "Bench card",
+      brandId: brand.id,
+      businessType: "card_secret",
+      equityType: "video",
+      faceValue: 1000,
+      code: "BENCH-IMPORT",
+      perOrderMax: 10,
+      invoiceType: "vat_6",
+      price: 950,
+      settlementPrice: 900,
     });
     const before = memoryMb(server.pid).rss;
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, memoryMb(server.pid).rss)), 100);
     const started = performance.now();
     const cpu0 = cpuMs(server.pid);
-    const res = await fetch(`${server.baseUrl}/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`, {
-      method: "POST",
-      headers: { "x-auth-token": token, "content-type": "text/csv" },
-      body: Readable.toWeb(csvStream(codes)) as ReadableStream<Uint8Array>,
-      duplex: "half",
-    });
+    const res = await fetch(
+      `${server.baseUrl}/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`,
+      {
+        method: "POST",
+        headers: { "x-auth-token": token, "content-type": "text/csv" },
+        body: Readable.toWeb(csvStream(codes)) as ReadableStream<Uint8Array>,
+        duplex: "half",
+      },
+    );
     const seconds = (performance.now() - started) / 1000;
     const cpu = (cpuMs(server.pid) - cpu0) / 1000;
     clearInterval(sampler);
     const after = memoryMb(server.pid);
     peak = Math.max(peak, after.rss);
-    const batch = unwrap(`import`, (await res.json()) as { code: number; msg: string; data: { imported: number; rejected: number } });
+    const batch = unwrap(
+      `import`,
+      (await res.json()) as { code: number; msg: string; data: { imported: number; rejected: number } },
+    );
     const stock = await call<{ stock: number }>("GET", `/api/card-brander/product/${goods.id}`, token);
     return (
       `card import       ${codes.toLocaleString("en")} codes in ${seconds.toFixed(1)} s = ${Math.round(codes / seconds).toLocaleString("en")} codes/s ` +
@@ -178,7 +232,15 @@ async function seedGoods(env: Env, n: number): Promise<number[]> {
   const me = await inject<{ merchantId: string }>(env.app, "GET", "/api/card-brander/brander", env.token);
   const merchantId = Number(me.merchantId);
   const brandIds: number[] = [];
-  for (let b = 0; b < 20; b++) brandIds.push((await inject<{ id: number }>(env.app, "POST", "/api/card-brander/brander/update", env.token, { name: `List Brand ${b}` })).id);
+  for (let b = 0; b < 20; b++) {
+    brandIds.push(
+      (
+        await inject<{ id: number }>(env.app, "POST", "/api/card-brander/brander/update", env.token, {
+          name: `List Brand ${b}`,
+        })
+      ).id,
+    );
+  }
   const db = env.ctx.database.db;
   await sql`
     INSERT INTO catalog_goods (merchant_id, brand_id, name, business_type, selection, equity_type, currency, face_value, code, per_order_max,
@@ -202,7 +264,10 @@ async function listBench(env: Env, goods: number, label: string): Promise<string
   // A purchaser sees only goods it may buy: the supplier whitelists it for all its goods, so the goods
   // lists below run with the eligibility condition over every row, as a real purchaser's do.
   const buyer = await register(injectCall(env.app), "Bench Buyer");
-  await inject(env.app, "POST", "/api/card-brander/whitelists", env.token, { purchaserId: buyer.merchantId, scope: "vendor" });
+  await inject(env.app, "POST", "/api/card-brander/whitelists", env.token, {
+    purchaserId: buyer.merchantId,
+    scope: "vendor",
+  });
   const queries = [
     "/api/card-user/merchandises?type=card&pageSize=1000",
     "/api/card-user/merchandises?type=card&pageSize=1000&sort=sales&page=5",
@@ -229,7 +294,9 @@ async function listBench(env: Env, goods: number, label: string): Promise<string
     }
     times.sort((a, b) => a - b);
     const q = url.replace(/^\/api\/card-(user|brander)\//, "");
-    lines.push(`goods list [${label}] ${q.padEnd(78)} ${String(rows).padStart(4)} of ${String(total).padStart(6)}   p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`);
+    lines.push(
+      `goods list [${label}] ${q.padEnd(78)} ${String(rows).padStart(4)} of ${String(total).padStart(6)}   p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`,
+    );
   }
   return lines;
 }

@@ -38,7 +38,14 @@ const LIST_CALLS = 500;
 const LIST_WARMUP = 10;
 const SHIPMENTS = 2_000;
 const SALT = "bench-push-salt";
-const address = { name: "Han Meimei", phone: "13900139000", provinceCode: "440000", cityCode: "440300", countyCode: "440305", address: "Keyuan Road 2" };
+const address = {
+  name: "Han Meimei",
+  phone: "13900139000",
+  provinceCode: "440000",
+  cityCode: "440300",
+  countyCode: "440305",
+  address: "Keyuan Road 2",
+};
 const STATES = ["to_pay", "to_ship", "shipped", "received", "completed", "closed"] as const;
 
 interface Env {
@@ -65,7 +72,9 @@ function costs(): { stop(requests: number, unit: string): string } {
       const statements = [...counts.values()].reduce((a, b) => a + b, 0);
       const line = `                 per ${unit}: ${(statements / n).toFixed(1)} statements, server CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms, PostgreSQL CPU ${(dbCpu / n).toFixed(2)} ms`;
       if (process.env.BENCH_STATEMENTS !== "1") return line;
-      const list = [...counts].sort((a, b) => b[1] - a[1]).map(([text, k]) => `                   ${(k / n).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`);
+      const list = [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([text, k]) => `                   ${(k / n).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`);
       return [line, ...list].join("\n");
     },
   };
@@ -73,7 +82,15 @@ function costs(): { stop(requests: number, unit: string): string } {
 
 async function open(database: Database, dataDir: string): Promise<Env> {
   await migrate(database);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false", COURIER_PUSH_SALT: SALT });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    DEV_ROUTES: "true",
+    ARGON2_MEMORY_KIB: "4096",
+    ARGON2_ITERATIONS: "1",
+    AUTO_PAYOUT: "false",
+    COURIER_PUSH_SALT: SALT,
+  });
   const ctx = await createContext(config, { database, log: () => undefined });
   const app = await buildApp(ctx);
   await app.ready();
@@ -84,7 +101,13 @@ async function open(database: Database, dataDir: string): Promise<Env> {
 const dayText = (days: number) => new Date(Date.now() + 8 * 3600_000 - days * 86_400_000).toISOString().slice(0, 10);
 
 /** ORDERS orders of one brand (one line each), spread over a year and over the six states, set-based. */
-async function seedOrders(database: Database, brandId: number, buyerId: number, skuId: number, commodityId: number): Promise<number> {
+async function seedOrders(
+  database: Database,
+  brandId: number,
+  buyerId: number,
+  skuId: number,
+  commodityId: number,
+): Promise<number> {
   const t0 = performance.now();
   const db = database.db;
   const user = await db.selectFrom("users").select("id").orderBy("id").executeTakeFirstOrThrow();
@@ -93,10 +116,14 @@ async function seedOrders(database: Database, brandId: number, buyerId: number, 
     SELECT 'BN' || lpad(g::text, 14, '0'), ${buyerId}, ${brandId}, 'physical',
            (ARRAY['to_pay', 'to_ship', 'shipped', 'received', 'completed', 'closed'])[1 + g % 6],
            1000, 1000, 'CNY', 'seed-' || g, ${user.id}, ts, ts
-      FROM (SELECT g, now() - ((${ORDERS} - g) * (365 * 86400.0 / ${ORDERS})) * interval '1 second' AS ts FROM generate_series(1, ${ORDERS}) g) s`.execute(db);
+      FROM (SELECT g, now() - ((${ORDERS} - g) * (365 * 86400.0 / ${ORDERS})) * interval '1 second' AS ts FROM generate_series(1, ${ORDERS}) g) s`.execute(
+    db,
+  );
   await sql`
     INSERT INTO commerce_order_items (order_id, sku_id, commodity_id, name, specs, unit_price, quantity, amount)
-    SELECT id, ${skuId}, ${commodityId}, 'Bench mug', '[]', 1000, 1, 1000 FROM commerce_orders WHERE brand_id = ${brandId}`.execute(db);
+    SELECT id, ${skuId}, ${commodityId}, 'Bench mug', '[]', 1000, 1, 1000 FROM commerce_orders WHERE brand_id = ${brandId}`.execute(
+    db,
+  );
   await sql`VACUUM ANALYZE commerce_orders`.execute(db);
   await sql`VACUUM ANALYZE commerce_order_items`.execute(db);
   return (performance.now() - t0) / 1000;
@@ -105,7 +132,9 @@ async function seedOrders(database: Database, brandId: number, buyerId: number, 
 /** Runs of the app's recurring jobs that have ended so far, by job (all outcomes). */
 async function jobRunsSoFar(): Promise<Map<string, number>> {
   const runs = new Map<string, number>();
-  for (const v of (await jobRuns.get()).values) runs.set(String(v.labels.job), (runs.get(String(v.labels.job)) ?? 0) + v.value);
+  for (const v of (await jobRuns.get()).values) {
+    runs.set(String(v.labels.job), (runs.get(String(v.labels.job)) ?? 0) + v.value);
+  }
   return runs;
 }
 
@@ -113,9 +142,20 @@ async function jobRunsSoFar(): Promise<Map<string, number>> {
 async function orderList(app: FastifyInstance, database: Database, token: string, brandId: number): Promise<string[]> {
   const page = (i: number) => {
     const start = 30 + ((i * 7) % 300);
-    const body: Record<string, unknown> = { page: 1 + (i % 3), pagesize: 1000, state: STATES[i % STATES.length], from: dayText(start + 30), to: dayText(start) };
+    const body: Record<string, unknown> = {
+      page: 1 + (i % 3),
+      pagesize: 1000,
+      state: STATES[i % STATES.length],
+      from: dayText(start + 30),
+      to: dayText(start),
+    };
     if (i % 5 === 4) body.orderNo = `BN${String(1 + ((i * 104_729) % ORDERS)).padStart(14, "0")}`;
-    return app.inject({ method: "POST", url: "/api/ecommerce/commodity/order/pager", headers: { "x-auth-token": token }, payload: body });
+    return app.inject({
+      method: "POST",
+      url: "/api/ecommerce/commodity/order/pager",
+      headers: { "x-auth-token": token },
+      payload: body,
+    });
   };
   for (let i = 0; i < LIST_WARMUP; i++) await page(LIST_CALLS + i);
   const latencies: number[] = [];
@@ -158,7 +198,11 @@ async function orderList(app: FastifyInstance, database: Database, token: string
   }
   sqlLatencies.sort((a, b) => a - b);
   const sqlLine = `order list SQL   p50 ${percentile(sqlLatencies, 0.5)} ms   p90 ${percentile(sqlLatencies, 0.9)} ms   p99 ${percentile(sqlLatencies, 0.99)} ms   (the same ${LIST_CALLS} pages and counts on the database alone)`;
-  return [`order list       p50 ${percentile(latencies, 0.5)} ms   p90 ${percentile(latencies, 0.9)} ms   p99 ${percentile(latencies, 0.99)} ms   (${LIST_CALLS} pages of up to 1,000 out of ${ORDERS.toLocaleString("en")} orders, state + 30-day range, order number every 5th, after ${LIST_WARMUP} unmeasured; ${Math.round(rows / LIST_CALLS)} rows/page on average, ${errors} errors; job runs meanwhile: ${jobsDuring}; budget: p99 under 100 ms)`, listLine, sqlLine];
+  return [
+    `order list       p50 ${percentile(latencies, 0.5)} ms   p90 ${percentile(latencies, 0.9)} ms   p99 ${percentile(latencies, 0.99)} ms   (${LIST_CALLS} pages of up to 1,000 out of ${ORDERS.toLocaleString("en")} orders, state + 30-day range, order number every 5th, after ${LIST_WARMUP} unmeasured; ${Math.round(rows / LIST_CALLS)} rows/page on average, ${errors} errors; job runs meanwhile: ${jobsDuring}; budget: p99 under 100 ms)`,
+    listLine,
+    sqlLine,
+  ];
 }
 
 /** Tracking pushes: CLIENTS clients, each push one new event for one of SHIPMENTS waybills. */
@@ -168,7 +212,9 @@ async function trackingPushes(app: FastifyInstance, database: Database, seconds:
     INSERT INTO commerce_shipments (order_id, brand_id, purchaser_id, company_code, waybill_no, state, courier)
     SELECT id, brand_id, purchaser_id, 'zhongtong', 'ZT' || lpad(id::text, 12, '0'), 1, 'manual'
       FROM commerce_orders WHERE state = 'shipped' ORDER BY id DESC LIMIT ${SHIPMENTS}`.execute(db);
-  const waybills = (await db.selectFrom("commerce_shipments").select("waybill_no").where("company_code", "=", "zhongtong").execute()).map((r) => r.waybill_no);
+  const waybills = (
+    await db.selectFrom("commerce_shipments").select("waybill_no").where("company_code", "=", "zhongtong").execute()
+  ).map((r) => r.waybill_no);
   const base = Date.now() - 30 * 86_400_000;
   let stored = 0;
   let refused = 0;
@@ -186,10 +232,29 @@ async function trackingPushes(app: FastifyInstance, database: Database, seconds:
         const param = JSON.stringify({
           status: "polling",
           message: "",
-          lastResult: { state: "0", com: "zhongtong", nu, ischeck: "0", data: [{ time, ftime: time, context: `【杭州市】快件已到达 杭州转运中心 ${n}`, status: "在途", statusCode: "0", areaName: "浙江,杭州市" }] },
+          lastResult: {
+            state: "0",
+            com: "zhongtong",
+            nu,
+            ischeck: "0",
+            data: [
+              {
+                time,
+                ftime: time,
+                context: `【杭州市】快件已到达 杭州转运中心 ${n}`,
+                status: "在途",
+                statusCode: "0",
+                areaName: "浙江,杭州市",
+              },
+            ],
+          },
         });
         const t0 = performance.now();
-        const res = await app.inject({ method: "POST", url: "/api/ecommerce/express/push", payload: { param, sign: pushSign(param, SALT) } });
+        const res = await app.inject({
+          method: "POST",
+          url: "/api/ecommerce/express/push",
+          payload: { param, sign: pushSign(param, SALT) },
+        });
         latencies.push(performance.now() - t0);
         const json = res.json<{ result?: boolean; message?: string }>();
         if (json.result === true && json.message === "1 new") stored++;
@@ -200,11 +265,18 @@ async function trackingPushes(app: FastifyInstance, database: Database, seconds:
   const rate = Math.round(stored / ((Date.now() - started) / 1000));
   const pushLine = pushCosts.stop(stored + refused, "push");
   latencies.sort((a, b) => a - b);
-  return [`tracking pushes  ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} clients over ${waybills.length} waybills, one new event each, ${refused} not stored; budget: at least 1,000/s)`, pushLine];
+  return [
+    `tracking pushes  ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} clients over ${waybills.length} waybills, one new event each, ${refused} not stored; budget: at least 1,000/s)`,
+    pushLine,
+  ];
 }
 
 /** Orders on one SKU: CLIENTS buyers placing one-unit orders as fast as they can. */
-async function contendedOrders(app: FastifyInstance, skuId: string, seconds: number): Promise<{ line: string; rate: number }> {
+async function contendedOrders(
+  app: FastifyInstance,
+  skuId: string,
+  seconds: number,
+): Promise<{ line: string; rate: number }> {
   const buyers = [];
   for (let i = 0; i < CLIENTS; i++) buyers.push(await benchMerchant(app, 100 + i));
   let placed = 0;
@@ -232,7 +304,10 @@ async function contendedOrders(app: FastifyInstance, skuId: string, seconds: num
   const rate = Math.round(placed / ((Date.now() - started) / 1000));
   const orderLine = orderCosts.stop(placed + refused, "order");
   latencies.sort((a, b) => a - b);
-  return { rate, line: `one-SKU orders   ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} buyers, one SKU, stock reserved per order, ${refused} refused)\n${orderLine}` };
+  return {
+    rate,
+    line: `one-SKU orders   ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} buyers, one SKU, stock reserved per order, ${refused} refused)\n${orderLine}`,
+  };
 }
 
 async function onPostgres(seconds: number, serverUrl: string): Promise<string[]> {
@@ -244,11 +319,25 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
   try {
     const brand = await benchMerchant(app, 0);
     const buyer = await benchMerchant(app, 1);
-    const added = await call<{ id: string; skus: { id: string }[] }>(app, "POST", "/api/ecommerce/commodity/add", brand.token, { name: "Bench mug", skus: [{ specs: [], price: 1_000, stock: 10_000_000 }] });
+    const added = await call<{ id: string; skus: { id: string }[] }>(
+      app,
+      "POST",
+      "/api/ecommerce/commodity/add",
+      brand.token,
+      { name: "Bench mug", skus: [{ specs: [], price: 1_000, stock: 10_000_000 }] },
+    );
     await call(app, "POST", "/api/ecommerce/commodity/state/update", brand.token, { id: added.id, onShelf: true });
     const skuId = added.skus[0]?.id ?? "";
-    const seedSeconds = await seedOrders(database, Number(brand.merchantId), Number(buyer.merchantId), Number(skuId), Number(added.id));
-    const lines = [`commerce seed    ${seedSeconds.toFixed(1).padStart(7)} s for ${ORDERS.toLocaleString("en")} orders and their lines (set-based)`];
+    const seedSeconds = await seedOrders(
+      database,
+      Number(brand.merchantId),
+      Number(buyer.merchantId),
+      Number(skuId),
+      Number(added.id),
+    );
+    const lines = [
+      `commerce seed    ${seedSeconds.toFixed(1).padStart(7)} s for ${ORDERS.toLocaleString("en")} orders and their lines (set-based)`,
+    ];
     // A restart after the seed: the jobs' first looks are a minute away again (see the header).
     await env.close();
     env = await open(database, dataDir);
@@ -273,11 +362,17 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
 }
 
 export async function benchCommerce(seconds: number, serverUrl: string | undefined): Promise<string[]> {
-  if (!serverUrl) return ["commerce         (set BENCH_DATABASE_URL to a PostgreSQL server to measure the order list, tracking pushes and one-SKU orders beside pgbench)"];
+  if (!serverUrl) {
+    return [
+      "commerce         (set BENCH_DATABASE_URL to a PostgreSQL server to measure the order list, tracking pushes and one-SKU orders beside pgbench)",
+    ];
+  }
   return onPostgres(seconds, serverUrl);
 }
 
 // Run alone: BENCH_DATABASE_URL=postgres://... [BENCH_COMMERCE_ORDERS=n] npx tsx bench/commerce.bench.ts
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log((await benchCommerce(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL)).join("\n"));
+  console.log(
+    (await benchCommerce(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL)).join("\n"),
+  );
 }

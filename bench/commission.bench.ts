@@ -35,8 +35,21 @@ async function pdfFigures(): Promise<string> {
       amount: 1_060_000 + i,
       taxAmount: 60_000,
       itemName: "数字权益商品",
-      buyer: { name: "上海星辰数字科技有限公司", taxId: "91310000MA1K00002C", address: "上海市浦东新区世纪大道100号", phone: "021-50000000", bank: "招商银行上海分行", bankAccount: "121900000000001" },
-      seller: { name: "Tessera Digital Technology Co., Ltd.", taxId: "91440300MA5G00001W", address: "深圳市南山区科技园", bank: "China Merchants Bank", bankAccount: "755900000000001" },
+      buyer: {
+        name: "上海星辰数字科技有限公司",
+        taxId: "91310000MA1K00002C",
+        address: "上海市浦东新区世纪大道100号",
+        phone: "021-50000000",
+        bank: "招商银行上海分行",
+        bankAccount: "121900000000001",
+      },
+      seller: {
+        name: "Tessera Digital Technology Co., Ltd.",
+        taxId: "91440300MA5G00001W",
+        address: "深圳市南山区科技园",
+        bank: "China Merchants Bank",
+        bankAccount: "755900000000001",
+      },
       remark: "第四季度采购",
       issuer: "ops@tessera.local",
     });
@@ -59,7 +72,12 @@ async function closeFigures(serverUrl: string): Promise<string> {
   try {
     await migrate(database);
     const db = database.db;
-    const user = await insertUser(db, { kind: "operator", merchantId: null, email: "bench-commission@example.com", passwordHash: "x" });
+    const user = await insertUser(db, {
+      kind: "operator",
+      merchantId: null,
+      email: "bench-commission@example.com",
+      passwordHash: "x",
+    });
     const now = new Date();
     const month = shiftPeriod(platformDay(now).slice(0, 7), -1);
     const from = new Date(`${month}-01T00:00:00+08:00`);
@@ -74,11 +92,19 @@ async function closeFigures(serverUrl: string): Promise<string> {
     await sql`INSERT INTO service_bindings (merchant_id, provider_id, kind, state, bound_by, bound_at)
       SELECT t.m, (${providers}::bigint[])[1 + (t.i % ${PROVIDERS})], CASE WHEN t.i <= ${BRANDS} THEN 'brand' ELSE 'vendor' END, 'active', ${user}, now()
       FROM unnest(${[...brands, ...buyers]}::bigint[]) WITH ORDINALITY AS t(m, i)`.execute(db);
-    await sql`INSERT INTO catalog_brands (merchant_id, name) SELECT m, 'Brand ' || m FROM unnest(${brands}::bigint[]) m`.execute(db);
+    await sql`INSERT INTO catalog_brands (merchant_id, name) SELECT m, 'Brand ' || m FROM unnest(${brands}::bigint[]) m`.execute(
+      db,
+    );
     await sql`INSERT INTO catalog_goods (merchant_id, brand_id, name, business_type, selection, equity_type, currency, face_value, code, per_order_max, deduction_account, invoice_type, sales_scope, price, settlement_price, arrival_query_method, top_up_account_type)
-      SELECT b.merchant_id, b.id, 'Goods ' || b.id, 'card_secret', 'card', 'video', 'CNY', 10000, 'G' || b.id, 100, 'sup', 'vat_6', 'all', 9500, 9000, 'none', 'none' FROM catalog_brands b`.execute(db);
-    await sql`INSERT INTO commission_rules (provider_id, rate_bp, valid_from, created_by) SELECT p, 100 + (p % 5) * 50, '2020-01-01', ${user} FROM unnest(${providers}::bigint[]) p`.execute(db);
-    const goods = (await sql<{ id: number }>`SELECT id FROM catalog_goods ORDER BY id`.execute(db)).rows.map((r) => r.id);
+      SELECT b.merchant_id, b.id, 'Goods ' || b.id, 'card_secret', 'card', 'video', 'CNY', 10000, 'G' || b.id, 100, 'sup', 'vat_6', 'all', 9500, 9000, 'none', 'none' FROM catalog_brands b`.execute(
+      db,
+    );
+    await sql`INSERT INTO commission_rules (provider_id, rate_bp, valid_from, created_by) SELECT p, 100 + (p % 5) * 50, '2020-01-01', ${user} FROM unnest(${providers}::bigint[]) p`.execute(
+      db,
+    );
+    const goods = (await sql<{ id: number }>`SELECT id FROM catalog_goods ORDER BY id`.execute(db)).rows.map(
+      (r) => r.id,
+    );
     await sql`INSERT INTO purchase_orders (order_no, purchaser_merchant_id, supplier_merchant_id, goods_id, goods_name, business_type, quantity, unit_price, face_value, amount, currency, state, request_digest, created_at, finished_at)
       SELECT 'B' || s.g, s.buyer, gd.merchant_id, gd.id, gd.name, 'card_secret', 1, 9500, 10000, 9500, 'CNY', 'success', 'x', s.at, s.at
       FROM (SELECT g, (${buyers}::bigint[])[1 + (g % ${buyers.length})] AS buyer, (${goods}::bigint[])[1 + (g % ${goods.length})] AS goods_id,
@@ -90,7 +116,14 @@ async function closeFigures(serverUrl: string): Promise<string> {
       FROM purchase_orders WHERE id % ${Math.floor(ORDERS / REFUNDS)} = 0`.execute(db);
     await sql`ANALYZE`.execute(db);
     const seedSeconds = ((performance.now() - seeded) / 1000).toFixed(0);
-    const commission = new CommissionService({ db, clock: { now: () => now }, orderMovements: orderMovementsSql, activeBindings, payRebates: () => Promise.resolve(0), holdDays: 7 });
+    const commission = new CommissionService({
+      db,
+      clock: { now: () => now },
+      orderMovements: orderMovementsSql,
+      activeBindings,
+      payRebates: () => Promise.resolve(0),
+      holdDays: 7,
+    });
     const started = performance.now();
     const r = await commission.close(month, null);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -106,12 +139,18 @@ async function closeFigures(serverUrl: string): Promise<string> {
 
 export async function benchCommission(databaseUrl: string | undefined): Promise<string[]> {
   const lines = [await pdfFigures()];
-  lines.push(databaseUrl ? await closeFigures(databaseUrl) : "commission close   skipped: needs a PostgreSQL server (BENCH_DATABASE_URL)");
+  lines.push(
+    databaseUrl
+      ? await closeFigures(databaseUrl)
+      : "commission close   skipped: needs a PostgreSQL server (BENCH_DATABASE_URL)",
+  );
   return lines;
 }
 
 if (process.argv[1]?.endsWith("commission.bench.ts")) {
   console.log(await pdfFigures());
   const url = process.env.BENCH_DATABASE_URL;
-  console.log(url ? await closeFigures(url) : "commission close   skipped: needs a PostgreSQL server (BENCH_DATABASE_URL)");
+  console.log(
+    url ? await closeFigures(url) : "commission close   skipped: needs a PostgreSQL server (BENCH_DATABASE_URL)",
+  );
 }

@@ -41,7 +41,13 @@ async function call<T>(server: RunningServer, method: string, p: string, body?: 
 }
 
 const login = async (server: RunningServer, username: string) =>
-  (await call<{ access_token: string }>(server, "POST", "token", { grant_type: "password", username, password: PASSWORD })).access_token;
+  (
+    await call<{ access_token: string }>(server, "POST", "token", {
+      grant_type: "password",
+      username,
+      password: PASSWORD,
+    })
+  ).access_token;
 
 /** Registers the users and stores one message per conversation through the API. */
 async function seedThroughApi(server: RunningServer): Promise<void> {
@@ -49,7 +55,13 @@ async function seedThroughApi(server: RunningServer): Promise<void> {
   for (const username of [ALICE, BOB, ...peers]) await call(server, "POST", "users", { username, password: PASSWORD });
   const token = await login(server, ALICE);
   await call(server, "POST", "messages/users", { to: peers, type: "txt", body: { msg: "hello" } }, token);
-  await call(server, "POST", "messages/users", { to: [BOB], type: "txt", body: { msg: "the first of many" }, ext: { desk: "FX" } }, token);
+  await call(
+    server,
+    "POST",
+    "messages/users",
+    { to: [BOB], type: "txt", body: { msg: "the first of many" }, ext: { desk: "FX" } },
+    token,
+  );
 }
 
 /**
@@ -57,7 +69,9 @@ async function seedThroughApi(server: RunningServer): Promise<void> {
  * with the conversation heads and both sides' conversation rows (last message, unread) brought in line.
  */
 async function multiplyMessages(env: Record<string, string>, dataDir: string): Promise<void> {
-  const database = env.DATABASE_URL ? await openPostgres(env.DATABASE_URL, 1) : await openPglite(path.join(dataDir, "pgdata"));
+  const database = env.DATABASE_URL
+    ? await openPostgres(env.DATABASE_URL, 1)
+    : await openPglite(path.join(dataDir, "pgdata"));
   try {
     const db = database.db;
     const bobCount = TOTAL_MESSAGES - PEERS * PER_PEER;
@@ -81,8 +95,12 @@ async function multiplyMessages(env: Record<string, string>, dataDir: string): P
     // Planner statistics as autovacuum would leave them after a bulk load (the embedded database has none).
     await sql`ANALYZE im_messages`.execute(db);
     await sql`ANALYZE im_conversations`.execute(db);
-    const count = await sql<{ n: string }>`SELECT count(*) AS n FROM im_messages WHERE from_user = ${ALICE}`.execute(db);
-    if (Number(count.rows[0]?.n) !== TOTAL_MESSAGES) throw new Error(`seeded ${count.rows[0]?.n} messages, expected ${TOTAL_MESSAGES}`);
+    const count = await sql<{ n: string }>`SELECT count(*) AS n FROM im_messages WHERE from_user = ${ALICE}`.execute(
+      db,
+    );
+    if (Number(count.rows[0]?.n) !== TOTAL_MESSAGES) {
+      throw new Error(`seeded ${count.rows[0]?.n} messages, expected ${TOTAL_MESSAGES}`);
+    }
   } finally {
     await database.close();
   }
@@ -97,7 +115,10 @@ async function startBareFastify(): Promise<{ url: string; stop(): Promise<void> 
     await app.listen({ port: 0, host: "127.0.0.1" });
     console.log("PORT " + app.server.address().port);`;
   // cwd in the server workspace, so that "fastify" resolves to the version the server uses.
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: path.join(repoRoot, "apps/server"), stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: path.join(repoRoot, "apps/server"),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c: Buffer) => {
@@ -116,7 +137,10 @@ async function startBareFastify(): Promise<{ url: string; stop(): Promise<void> 
   };
 }
 
-export async function benchImRest(seconds: number, databaseUrl: string | undefined): Promise<Record<string, LoadResult>> {
+export async function benchImRest(
+  seconds: number,
+  databaseUrl: string | undefined,
+): Promise<Record<string, LoadResult>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-im-"));
   // The IM users are seeded with a cheap password hash, and the per-user rate limit is off: logins and the
   // limiter are not what is measured here (one user drives all the load).
@@ -151,7 +175,17 @@ export async function benchImRest(seconds: number, databaseUrl: string | undefin
           url: `${base}/users/${ALICE}/messageroaming`,
           method: "POST",
           headers,
-          body: { queue: `${BOB}@easemob.com`, start, pull_number: 20, is_positive: false, msgType: "", end: -1, startTime: null, endTime: null, userId: null },
+          body: {
+            queue: `${BOB}@easemob.com`,
+            start,
+            pull_number: 20,
+            is_positive: false,
+            msgType: "",
+            end: -1,
+            startTime: null,
+            endTime: null,
+            userId: null,
+          },
           concurrency: 16,
           durationSeconds: seconds,
           check: (status, body) => isJson200(status, body) && body.includes('"msgs":[{'),
@@ -172,7 +206,12 @@ export async function benchImRest(seconds: number, databaseUrl: string | undefin
 
     const bare = await startBareFastify();
     try {
-      results["bare Fastify"] = await runLoad({ url: bare.url, method: "GET", concurrency: 16, durationSeconds: seconds });
+      results["bare Fastify"] = await runLoad({
+        url: bare.url,
+        method: "GET",
+        concurrency: 16,
+        durationSeconds: seconds,
+      });
     } finally {
       await bare.stop();
     }

@@ -12,7 +12,13 @@ import { build } from "rolldown";
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 async function minified(input: string): Promise<Buffer> {
-  const result = await build({ input, platform: "browser", write: false, logLevel: "silent", output: { format: "esm", minify: true } });
+  const result = await build({
+    input,
+    platform: "browser",
+    write: false,
+    logLevel: "silent",
+    output: { format: "esm", minify: true },
+  });
   const chunk = result.output.find((o) => o.type === "chunk");
   if (!chunk || chunk.type !== "chunk") throw new Error(`no bundle for ${input}`);
   return Buffer.from(chunk.code);
@@ -29,7 +35,11 @@ export async function benchImSdkSize(): Promise<string[]> {
     ["easemob-websdk", theirs],
   ];
   const lines = ["IM client SDK, browser bundle (rolldown minify, gzip -9):"];
-  for (const [name, code] of rows) lines.push(`  ${name.padEnd(18)} min ${kb(code.length).padStart(10)}   min+gzip ${kb(gzipSync(code, { level: 9 }).length).padStart(9)}`);
+  for (const [name, code] of rows) {
+    lines.push(
+      `  ${name.padEnd(18)} min ${kb(code.length).padStart(10)}   min+gzip ${kb(gzipSync(code, { level: 9 }).length).padStart(9)}`,
+    );
+  }
   const ratio = gzipSync(ours, { level: 9 }).length / gzipSync(theirs, { level: 9 }).length;
   lines.push(`  ours is ${(ratio * 100).toFixed(0)}% of the published SDK (min+gzip)`);
   return lines;

@@ -5,7 +5,13 @@ import path from "node:path";
 import pg from "pg";
 import { WebSocket } from "ws";
 import { CMD } from "../apps/server/src/im/gateway/frames";
-import { pullFrame, provisionFrame, sendFrame, WireClient, type ServerFrame } from "../apps/server/src/im/gateway/wire-client";
+import {
+  pullFrame,
+  provisionFrame,
+  sendFrame,
+  WireClient,
+  type ServerFrame,
+} from "../apps/server/src/im/gateway/wire-client";
 import { decodeMessageBody, decodeMeta } from "../apps/server/src/im/proto/decode";
 import { buildServer } from "../scripts/build-server.mjs";
 import { serverProcess } from "../scripts/server-process.mjs";
@@ -102,7 +108,11 @@ async function startGateway(databaseUrl: string | undefined): Promise<Proc> {
   });
   // BENCH_SERVER_FLAGS: more node flags for the server (e.g. "--trace-gc"); its output is shown then.
   const flags = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter((f) => f !== "") ?? [];
-  const child = spawn(run.command, [...prof, ...preload, ...flags, ...run.args], { cwd: repoRoot, env: run.env, stdio: ["ignore", flags.length > 0 ? "inherit" : "ignore", "inherit"] });
+  const child = spawn(run.command, [...prof, ...preload, ...flags, ...run.args], {
+    cwd: repoRoot,
+    env: run.env,
+    stdio: ["ignore", flags.length > 0 ? "inherit" : "ignore", "inherit"],
+  });
   await waitPort(child, async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, "server");
   return {
     port,
@@ -143,7 +153,10 @@ async function startRelay(): Promise<Proc> {
       });
     });
     wss.on("listening", () => console.log("PORT " + wss.address().port));`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: path.join(repoRoot, "apps/server"), stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: path.join(repoRoot, "apps/server"),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     child.stdout?.on("data", (c: Buffer) => {
@@ -171,7 +184,11 @@ interface Pair {
 }
 
 async function rest<T>(port: number, p: string, body: unknown): Promise<T> {
-  const res = await fetch(`http://127.0.0.1:${port}/tessera/im/${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`http://127.0.0.1:${port}/tessera/im/${p}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${p}: ${res.status} ${text}`);
   return JSON.parse(text) as T;
@@ -179,7 +196,9 @@ async function rest<T>(port: number, p: string, body: unknown): Promise<T> {
 
 async function user(port: number, name: string): Promise<string> {
   await rest(port, "users", { username: name, password: PASSWORD });
-  return (await rest<{ access_token: string }>(port, "token", { grant_type: "password", username: name, password: PASSWORD })).access_token;
+  return (
+    await rest<{ access_token: string }>(port, "token", { grant_type: "password", username: name, password: PASSWORD })
+  ).access_token;
 }
 
 const APP_KEY = "tessera#im";
@@ -231,7 +250,9 @@ async function gatewayPair(port: number, i: number): Promise<Pair> {
       if (pulling) again = true;
       else pull();
     } else if (f.sync && f.sync.metaId === 0n) {
-      for (const m of f.sync.metas) pair.onDelivered(Number(decodeMessageBody(decodeMeta(m).payload).contents[0]?.text));
+      for (const m of f.sync.metas) {
+        pair.onDelivered(Number(decodeMessageBody(decodeMeta(m).payload).contents[0]?.text));
+      }
       if (f.sync.nextKey !== null) key = f.sync.nextKey;
       if (!f.sync.isLast || again) pull();
       else pulling = false;
@@ -280,7 +301,9 @@ async function databaseBackends(databaseUrl: string): Promise<number[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const r = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    const r = await client.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
     return r.rows.map((row) => row.pid);
   } finally {
     await client.end();
@@ -320,7 +343,11 @@ async function profileServer(pid: number): Promise<(file: string) => Promise<voi
   // BENCH_HEAP_PROF=1: where the server allocates (sampled, garbage included) instead of where it spends time.
   if (process.env.BENCH_HEAP_PROF) {
     await call("HeapProfiler.enable");
-    await call("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await call("HeapProfiler.startSampling", {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
     return async (file) => {
       const r = (await call("HeapProfiler.stopSampling")) as { profile: unknown };
       writeFileSync(file.replace(/\.cpuprofile$/, ".heapprofile"), JSON.stringify(r.profile));
@@ -350,7 +377,16 @@ async function throughput(
 ): Promise<number> {
   // The server's own database connections (the machine's other postgres work is not this bench's).
   const backends = server?.databaseUrl ? await databaseBackends(server.databaseUrl) : [];
-  const cpu0 = server ? { own: cpuMs(server.proc.pid), sys: cpuMs(server.proc.pid, "sys"), pg: cpuMs(null), backends: cpuMs(backends), load: process.cpuUsage(), io: syscalls(server.proc.pid) } : null;
+  const cpu0 = server
+    ? {
+        own: cpuMs(server.proc.pid),
+        sys: cpuMs(server.proc.pid, "sys"),
+        pg: cpuMs(null),
+        backends: cpuMs(backends),
+        load: process.cpuUsage(),
+        io: syscalls(server.proc.pid),
+      }
+    : null;
   const st0 = await server?.proc.statements?.();
   const profDir = process.env.BENCH_CPU_PROF_LOAD;
   const stopProfile = server && profDir && server.profile !== false ? await profileServer(server.proc.pid) : null;
@@ -380,7 +416,9 @@ async function throughput(
         }),
     ),
   );
-  if (stopProfile && profDir && server) await stopProfile(path.join(profDir, `gateway-${server.label.replace(/\W+/g, "-")}.cpuprofile`));
+  if (stopProfile && profDir && server) {
+    await stopProfile(path.join(profDir, `gateway-${server.label.replace(/\W+/g, "-")}.cpuprofile`));
+  }
   if (server && cpu0 && delivered > 0) {
     const us = (ms: number) => ((ms * 1000) / delivered).toFixed(0);
     const load = process.cpuUsage(cpu0.load);
@@ -409,9 +447,12 @@ async function latency(pairs: Pair[], rate: number, seconds: number): Promise<{ 
   const perPairInterval = (pairs.length / Math.max(1, rate)) * 1000;
   const timers = pairs.map((p, i) => {
     let t: NodeJS.Timeout | undefined;
-    const start = setTimeout(() => {
-      t = setInterval(() => p.send(performance.now()), perPairInterval);
-    }, (i * perPairInterval) / pairs.length);
+    const start = setTimeout(
+      () => {
+        t = setInterval(() => p.send(performance.now()), perPairInterval);
+      },
+      (i * perPairInterval) / pairs.length,
+    );
     return () => {
       clearTimeout(start);
       clearInterval(t);
@@ -424,7 +465,12 @@ async function latency(pairs: Pair[], rate: number, seconds: number): Promise<{ 
   return { p50: pct(samples, 50), p99: pct(samples, 99), n: samples.length };
 }
 
-async function idleGateway(port: number, count: number, users: { name: string; token: string }[], offset: number): Promise<WireClient[]> {
+async function idleGateway(
+  port: number,
+  count: number,
+  users: { name: string; token: string }[],
+  offset: number,
+): Promise<WireClient[]> {
   const url = `ws://127.0.0.1:${port}/websocket`;
   const out: WireClient[] = [];
   for (let i = 0; i < count; i += 100) {
@@ -464,7 +510,9 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
   const run = Math.max(2, Math.round(seconds / 2));
   const lines: string[] = [];
   const report = (label: string, conns: number, rate: number, lat: { p50: number; p99: number; n: number }) =>
-    lines.push(`${label.padEnd(12)} ${String(conns).padStart(6)} clients  ${String(rate).padStart(6)} msg/s delivered   at ${Math.round(rate / 2)} msg/s: p50 ${lat.p50} ms  p99 ${lat.p99} ms (${lat.n} msgs)`);
+    lines.push(
+      `${label.padEnd(12)} ${String(conns).padStart(6)} clients  ${String(rate).padStart(6)} msg/s delivered   at ${Math.round(rate / 2)} msg/s: p50 ${lat.p50} ms  p99 ${lat.p99} ms (${lat.n} msgs)`,
+    );
 
   const gatewayRates: number[] = [];
   const relayRates: number[] = [];
@@ -474,7 +522,9 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
   try {
     pairs = await Promise.all(Array.from({ length: PAIRS }, (_, i) => gatewayPair(gw.port, i)));
     const users: { name: string; token: string }[] = [];
-    for (let i = 0; i < IDLE_USERS; i++) users.push({ name: `idle${i}-${TAG}`, token: await user(gw.port, `idle${i}-${TAG}`) });
+    for (let i = 0; i < IDLE_USERS; i++) {
+      users.push({ name: `idle${i}-${TAG}`, token: await user(gw.port, `idle${i}-${TAG}`) });
+    }
     const base = 2 * PAIRS;
     idle.push(...(await idleGateway(gw.port, 1000 - base, users, 0)));
     // Memory first, on a server that has not carried load yet (afterwards its heap has room to spare):
@@ -499,7 +549,9 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     rate = await throughput(pairs, run, { proc: gw, label: "10000 clients", lines: diag, databaseUrl });
     gatewayRates.push(rate);
     report("gateway", 10000, rate, await latency(pairs, rate / 2, run));
-    lines.push(`gateway memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB (RSS ${Math.round(rss1k / 1024)} MB at 1,000, ${Math.round(rss10k / 1024)} MB at 10,000)`);
+    lines.push(
+      `gateway memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB (RSS ${Math.round(rss1k / 1024)} MB at 1,000, ${Math.round(rss10k / 1024)} MB at 10,000)`,
+    );
     lines.push(...diag);
   } finally {
     for (const p of pairs) p.close();
@@ -523,7 +575,12 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     await throughput(pairs, 1);
     // The relay's CPU per message too: the load's share of the two cores differs between the systems.
     const diag: string[] = [];
-    let rate = await throughput(pairs, run, { proc: relay, label: "bare ws, 1000 clients", lines: diag, profile: false });
+    let rate = await throughput(pairs, run, {
+      proc: relay,
+      label: "bare ws, 1000 clients",
+      lines: diag,
+      profile: false,
+    });
     relayRates.push(rate);
     report("bare ws", 1000, rate, await latency(pairs, rate / 2, run));
     relayIdle.push(...(await idleRelay(relay.port, 9000)));
@@ -545,6 +602,8 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
 
 // `npx tsx bench/im-ws.bench.ts` runs this benchmark alone.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  for (const line of await benchImWs(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL)) console.log(line);
+  for (const line of await benchImWs(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL)) {
+    console.log(line);
+  }
   process.exit(0);
 }

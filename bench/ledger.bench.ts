@@ -39,7 +39,9 @@ async function ledgerTps(url: string, seconds: number): Promise<{ tps: number; r
   const db = database.db;
   const ids: number[] = [];
   for (let i = 0; i < MERCHANTS; i++) {
-    const id = await withTx(db, (tx) => createMerchant(tx, { name: `Bench ${i}`, version: "domestic", country: null, currency: "CNY" }));
+    const id = await withTx(db, (tx) =>
+      createMerchant(tx, { name: `Bench ${i}`, version: "domestic", country: null, currency: "CNY" }),
+    );
     await withTx(db, (tx) =>
       post(tx, {
         idempotencyKey: `seed-${id}`,
@@ -91,18 +93,28 @@ async function ledgerTps(url: string, seconds: number): Promise<{ tps: number; r
   await database.close();
   if (problems.length > 0) throw new Error(`ledger invariants broken: ${problems.join("; ")}`);
   latencies.sort((a, b) => a - b);
-  return { tps: Math.round(done / elapsed), refused, p99: Math.round((latencies[Math.floor(latencies.length * 0.99)] ?? 0) * 10) / 10 };
+  return {
+    tps: Math.round(done / elapsed),
+    refused,
+    p99: Math.round((latencies[Math.floor(latencies.length * 0.99)] ?? 0) * 10) / 10,
+  };
 }
 
 function pgbenchTps(url: string, seconds: number): number {
   execFileSync("pgbench", ["-i", "-q", "-s", "1", url], { stdio: "ignore" });
-  const out = execFileSync("pgbench", ["-n", "-c", String(CLIENTS), "-j", "2", "-T", String(seconds), url], { encoding: "utf8" });
+  const out = execFileSync("pgbench", ["-n", "-c", String(CLIENTS), "-j", "2", "-T", String(seconds), url], {
+    encoding: "utf8",
+  });
   const m = /tps = ([\d.]+)/.exec(out);
   return m?.[1] ? Math.round(Number(m[1])) : 0;
 }
 
 export async function benchLedger(seconds: number, serverUrl: string | undefined): Promise<string[]> {
-  if (!serverUrl) return ["ledger           (set BENCH_DATABASE_URL to a PostgreSQL server to measure ledger transactions beside pgbench)"];
+  if (!serverUrl) {
+    return [
+      "ledger           (set BENCH_DATABASE_URL to a PostgreSQL server to measure ledger transactions beside pgbench)",
+    ];
+  }
   return withDatabase(serverUrl, async (url) => {
     const ledger = await ledgerTps(url, seconds);
     const tpcb = pgbenchTps(url, seconds);

@@ -29,11 +29,20 @@ interface Score {
 }
 
 async function measure(url: string, port: number, preset: "desktop" | "mobile"): Promise<Score> {
-  const result = await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance"] }, preset === "desktop" ? desktopConfig : undefined);
+  const result = await lighthouse(
+    url,
+    { port, output: "json", logLevel: "error", onlyCategories: ["performance"] },
+    preset === "desktop" ? desktopConfig : undefined,
+  );
   if (!result) throw new Error(`lighthouse gave no result for ${url}`);
   const { lhr } = result;
   const audit = (id: string) => lhr.audits[id]?.displayValue ?? "?";
-  return { score: Math.round((lhr.categories.performance?.score ?? 0) * 100), fcp: audit("first-contentful-paint"), lcp: audit("largest-contentful-paint"), tbt: audit("total-blocking-time") };
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    fcp: audit("first-contentful-paint"),
+    lcp: audit("largest-contentful-paint"),
+    tbt: audit("total-blocking-time"),
+  };
 }
 
 export async function benchLighthouse(): Promise<string[]> {
@@ -42,7 +51,10 @@ export async function benchLighthouse(): Promise<string[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-lighthouse-"));
   const database = await openPglite(path.join(dataDir, "db"));
   const t = await benchApp(database);
-  const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME,
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+  });
   try {
     const shop = await newShop(t, { codes: 20, theme: 3 });
     await stockMall(t, shop);
@@ -52,8 +64,13 @@ export async function benchLighthouse(): Promise<string[]> {
     await measure(`${base}/login`, chrome.port, "desktop"); // a first run warms the server's caches
     const login = await measure(`${base}/login`, chrome.port, "desktop");
     const mall = await measure(`${base}/mall/${shop.appId}`, chrome.port, "mobile");
-    const line = (name: string, s: Score) => `${name.padEnd(34)} ${String(s.score).padStart(3)}   FCP ${s.fcp}   LCP ${s.lcp}   TBT ${s.tbt}   (budget: at least 90)`;
-    return ["Lighthouse performance (Chromium):", line("  /login, desktop", login), line("  mall storefront, mobile", mall)];
+    const line = (name: string, s: Score) =>
+      `${name.padEnd(34)} ${String(s.score).padStart(3)}   FCP ${s.fcp}   LCP ${s.lcp}   TBT ${s.tbt}   (budget: at least 90)`;
+    return [
+      "Lighthouse performance (Chromium):",
+      line("  /login, desktop", login),
+      line("  mall storefront, mobile", mall),
+    ];
   } finally {
     chrome.kill();
     await t.close();

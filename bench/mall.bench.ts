@@ -51,12 +51,21 @@ interface Figure {
 async function ownBackendsCpu(db: Database["db"], before: Map<number, number> | null): Promise<number | null> {
   const after = postgresCpuByPid();
   if (before === null || after === null) return null;
-  const pids = (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(db)).rows.map((r) => Number(r.pid));
+  const pids = (
+    await sql<{
+      pid: number;
+    }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(db)
+  ).rows.map((r) => Number(r.pid));
   return pids.reduce((sum, pid) => sum + (after.get(pid) ?? 0) - (before.get(pid) ?? 0), 0);
 }
 
 /** Every customer calls in a closed loop for `seconds`; `request(i, n)` is customer i's n-th call. */
-async function closedLoop(seconds: number, clients: number, request: (i: number, n: number) => Promise<boolean>, postgres: Database["db"] | null): Promise<Figure> {
+async function closedLoop(
+  seconds: number,
+  clients: number,
+  request: (i: number, n: number) => Promise<boolean>,
+  postgres: Database["db"] | null,
+): Promise<Figure> {
   const latencies: number[] = [];
   let ok = 0;
   let refused = 0;
@@ -86,10 +95,22 @@ async function closedLoop(seconds: number, clients: number, request: (i: number,
     (dbCpu === null ? "" : `, PostgreSQL CPU ${(dbCpu / n).toFixed(2)} ms (this database's backends)`) +
     " per request";
   latencies.sort((a, b) => a - b);
-  return { ok, refused, rps: Math.round(ok / elapsed), p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), costs, statements: byText };
+  return {
+    ok,
+    refused,
+    rps: Math.round(ok / elapsed),
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    costs,
+    statements: byText,
+  };
 }
 
-async function run(database: Database, seconds: number, onPostgres: boolean): Promise<{ lines: string[]; stockRps: number; smartRps: number }> {
+async function run(
+  database: Database,
+  seconds: number,
+  onPostgres: boolean,
+): Promise<{ lines: string[]; stockRps: number; smartRps: number }> {
   const t = await benchApp(database);
   try {
     const codes = codesFor(seconds);
@@ -99,40 +120,75 @@ async function run(database: Database, seconds: number, onPostgres: boolean): Pr
     const customers: Record<string, string>[] = [];
     for (let i = 0; i < CUSTOMERS; i++) customers.push((await login(t, shop)).headers);
 
-    const list = await closedLoop(seconds, CUSTOMERS, async (i) => {
-      const res = await t.app.inject({ method: "GET", url: "/api/mall/shop/goods?page=1&pageSize=20", headers: customers[i] ?? {} });
-      return res.json<{ code: number }>().code === 1;
-    }, onPostgres ? database.db : null);
-    const checkout = await closedLoop(seconds, CUSTOMERS, async (i, n) => {
-      const res = await t.app.inject({
-        method: "POST",
-        url: "/api/mall/shop/checkout",
-        headers: customers[i] ?? {},
-        payload: { lines: [{ kind: "goods", id: ids.cardSelf, quantity: 1 }], payMethod: "wallet", requestKey: `bench-${i}-${n}` },
-      });
-      return res.json<{ code: number }>().code === 1;
-    }, onPostgres ? database.db : null);
+    const list = await closedLoop(
+      seconds,
+      CUSTOMERS,
+      async (i) => {
+        const res = await t.app.inject({
+          method: "GET",
+          url: "/api/mall/shop/goods?page=1&pageSize=20",
+          headers: customers[i] ?? {},
+        });
+        return res.json<{ code: number }>().code === 1;
+      },
+      onPostgres ? database.db : null,
+    );
+    const checkout = await closedLoop(
+      seconds,
+      CUSTOMERS,
+      async (i, n) => {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/api/mall/shop/checkout",
+          headers: customers[i] ?? {},
+          payload: {
+            lines: [{ kind: "goods", id: ids.cardSelf, quantity: 1 }],
+            payMethod: "wallet",
+            requestKey: `bench-${i}-${n}`,
+          },
+        });
+        return res.json<{ code: number }>().code === 1;
+      },
+      onPostgres ? database.db : null,
+    );
     // The same with the codes in the mall's own stock, bought beforehand in one purchase order.
     for (let left = codes - checkout.ok - 100, n = 0; left > 0; left -= 10, n++) {
       const body = { goodsId: String(shop.cardGoodsId), quantity: Math.min(left, 10), orderNo: `BENCH-STOCK-${n}` }; // the goods' limit per order
       const stocked = await t.call("POST", "/api/card-user/orders", { token: shop.purchaser.token, body });
       if (stocked.body.code !== 1) throw new Error(`stock: ${stocked.body.msg}`);
     }
-    const fromStock = await closedLoop(seconds, CUSTOMERS, async (i, n) => {
-      const res = await t.app.inject({
-        method: "POST",
-        url: "/api/mall/shop/checkout",
-        headers: customers[i] ?? {},
-        payload: { lines: [{ kind: "goods", id: ids.cardSelf, quantity: 1 }], payMethod: "wallet", requestKey: `bench-stock-${i}-${n}` },
-      });
-      return res.json<{ code: number }>().code === 1;
-    }, onPostgres ? database.db : null);
+    const fromStock = await closedLoop(
+      seconds,
+      CUSTOMERS,
+      async (i, n) => {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/api/mall/shop/checkout",
+          headers: customers[i] ?? {},
+          payload: {
+            lines: [{ kind: "goods", id: ids.cardSelf, quantity: 1 }],
+            payMethod: "wallet",
+            requestKey: `bench-stock-${i}-${n}`,
+          },
+        });
+        return res.json<{ code: number }>().code === 1;
+      },
+      onPostgres ? database.db : null,
+    );
     const problems = await checkInvariants(database.db);
     if (problems.length > 0) throw new Error(`ledger invariants broken: ${problems.join("; ")}`);
     // BENCH_STATEMENTS=1: each statement text a phase ran, with its count per request.
     const breakdown = (name: string, f: Figure) =>
       process.env.BENCH_STATEMENTS === "1"
-        ? [`  statements per request, ${name}:`, ...[...f.statements].sort((a, b) => b[1] - a[1]).map(([text, n]) => `    ${(n / Math.max(1, f.ok + f.refused)).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`)]
+        ? [
+            `  statements per request, ${name}:`,
+            ...[...f.statements]
+              .sort((a, b) => b[1] - a[1])
+              .map(
+                ([text, n]) =>
+                  `    ${(n / Math.max(1, f.ok + f.refused)).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`,
+              ),
+          ]
         : [];
     return {
       smartRps: checkout.rps,

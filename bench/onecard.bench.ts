@@ -32,7 +32,14 @@ interface Env {
 
 async function open(database: Database, dataDir: string): Promise<Env> {
   await migrate(database);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false" });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    DEV_ROUTES: "true",
+    ARGON2_MEMORY_KIB: "4096",
+    ARGON2_ITERATIONS: "1",
+    AUTO_PAYOUT: "false",
+  });
   const ctx = await createContext(config, { database, log: () => undefined });
   const app = await buildApp(ctx);
   await app.ready();
@@ -63,7 +70,11 @@ async function issueOnPglite(): Promise<string> {
     // The process already holds the server and its embedded database; the budget is what the batch adds.
     const before = process.resourceUsage().maxRSS * 1024;
     const t0 = performance.now();
-    await call(env.app, "POST", "/api/card-brander/onecard/batches", brand.token, { productId, count: BATCH, requestKey: "bench-batch" });
+    await call(env.app, "POST", "/api/card-brander/onecard/batches", brand.token, {
+      productId,
+      count: BATCH,
+      requestKey: "bench-batch",
+    });
     const seconds = (performance.now() - t0) / 1000;
     const peak = process.resourceUsage().maxRSS * 1024;
     const mb = (bytes: number) => Math.round(bytes / 1048576);
@@ -76,8 +87,17 @@ async function issueOnPglite(): Promise<string> {
 }
 
 /** The cards' numbers and passwords, as the purchaser's extraction gives them. */
-async function extract(app: FastifyInstance, token: string, ids: string[]): Promise<{ no: string; password: string }[]> {
-  const res = await app.inject({ method: "POST", url: "/api/card-user/onecard/extract", headers: { "x-auth-token": token }, payload: { cardIds: ids } });
+async function extract(
+  app: FastifyInstance,
+  token: string,
+  ids: string[],
+): Promise<{ no: string; password: string }[]> {
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/card-user/onecard/extract",
+    headers: { "x-auth-token": token },
+    payload: { cardIds: ids },
+  });
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
@@ -99,18 +119,34 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
     const brand = await benchMerchant(app, 0);
     const buyer = await benchMerchant(app, 1);
     const productId = await product(app, brand.token, 500);
-    await call(app, "POST", "/api/card-brander/onecard/batches", brand.token, { productId, count: CARDS, requestKey: "bench-batch" });
+    await call(app, "POST", "/api/card-brander/onecard/batches", brand.token, {
+      productId,
+      count: CARDS,
+      requestKey: "bench-batch",
+    });
     await seedDocking(database, buyer.merchantId, brand.merchantId);
     await seedSup(database, buyer.merchantId, CARDS * 500);
-    await call(app, "POST", "/api/card-user/onecard/purchase", buyer.token, { productId, quantity: CARDS, requestKey: "bench-buy" });
+    await call(app, "POST", "/api/card-user/onecard/purchase", buyer.token, {
+      productId,
+      quantity: CARDS,
+      requestKey: "bench-buy",
+    });
     const ids: string[] = [];
     for (let page = 1; ids.length < CARDS; page++) {
-      const list = await call<{ list: { id: string }[] }>(app, "GET", `/api/card-user/onecard/cards?page=${page}&pageSize=1000`, buyer.token);
+      const list = await call<{ list: { id: string }[] }>(
+        app,
+        "GET",
+        `/api/card-user/onecard/cards?page=${page}&pageSize=1000`,
+        buyer.token,
+      );
       if (list.list.length === 0) break;
       ids.push(...list.list.map((c) => c.id));
     }
     const cards = await extract(app, buyer.token, ids);
-    await call(app, "POST", "/api/card-user/onecard/activate", buyer.token, { cardIds: ids, requestKey: "bench-activate" });
+    await call(app, "POST", "/api/card-user/onecard/activate", buyer.token, {
+      cardIds: ids,
+      requestKey: "bench-activate",
+    });
 
     // Redemptions: 20 clients, each redeeming 1 fen at a time from a card of its own stride over the 1,000.
     let done = 0;
@@ -153,7 +189,12 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
       const t0 = performance.now();
       pending.push(
         app
-          .inject({ method: "POST", url: "/api/card-public/onecard/balance", remoteAddress: `10.200.${i % 250}.${Math.floor(i / 250) % 250}`, payload: { cardNo: card?.no, password: card?.password } })
+          .inject({
+            method: "POST",
+            url: "/api/card-public/onecard/balance",
+            remoteAddress: `10.200.${i % 250}.${Math.floor(i / 250) % 250}`,
+            payload: { cardNo: card?.no, password: card?.password },
+          })
           .then((res) => {
             queryLatencies.push(performance.now() - t0);
             if (res.json<{ code: number }>().code !== 1) queryErrors++;
@@ -186,7 +227,11 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
 export async function benchOnecard(seconds: number, serverUrl: string | undefined): Promise<string[]> {
   const lines = [await issueOnPglite()];
   if (serverUrl) lines.push(...(await onPostgres(seconds, serverUrl)));
-  else lines.push("card redemptions (set BENCH_DATABASE_URL to a PostgreSQL server to measure redemptions beside pgbench and the balance query)");
+  else {
+    lines.push(
+      "card redemptions (set BENCH_DATABASE_URL to a PostgreSQL server to measure redemptions beside pgbench and the balance query)",
+    );
+  }
   return lines;
 }
 

@@ -28,21 +28,36 @@ function postgresCpuMs(): number | null {
 }
 
 export async function benchPurchasing(seconds: number, serverUrl: string | undefined): Promise<string[]> {
-  if (!serverUrl) return ["orders           (set BENCH_DATABASE_URL to a PostgreSQL server to measure card-secret orders beside pgbench)"];
+  if (!serverUrl) {
+    return [
+      "orders           (set BENCH_DATABASE_URL to a PostgreSQL server to measure card-secret orders beside pgbench)",
+    ];
+  }
   const fresh = await freshDatabase(serverUrl, `tessera_orders_bench_${process.pid}`);
   const url = new URL(fresh.url);
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-orders-bench-"));
   const database = await openPostgres(url.toString(), PURCHASERS);
   try {
     await migrate(database);
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false", IM_RATE_LIMIT_PER_SECOND: "0" });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "silent",
+      DEV_ROUTES: "true",
+      ARGON2_MEMORY_KIB: "4096",
+      ARGON2_ITERATIONS: "1",
+      AUTO_PAYOUT: "false",
+      IM_RATE_LIMIT_PER_SECOND: "0",
+    });
     const ctx = await createContext(config, { database, log: () => undefined });
     const app = await buildApp(ctx);
     await app.ready();
 
     // Seed: a supplier with one goods and its codes; 20 docked purchasers with money in their SUP accounts.
     const supplier = await benchMerchant(app, 0);
-    const brand = await call<{ id: number }>(app, "POST", "/api/card-brander/brander/update", supplier.token, { name: "Bench brand", description: "" });
+    const brand = await call<{ id: number }>(app, "POST", "/api/card-brander/brander/update", supplier.token, {
+      name: "Bench brand",
+      description: "",
+    });
     const goods = await call<{ id: number }>(app, "POST", "/api/card-brander/product/add", supplier.token, {
       name: "Bench card",
       brandId: brand.id,
@@ -55,8 +70,16 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
       price: 900,
       settlementPrice: 800,
     });
-    const csv = ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: CODES }, (_, i) => `BENCH${String(i).padStart(8, "0")},S${i},`)].join("\r\n");
-    await app.inject({ method: "POST", url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`, headers: { "x-auth-token": supplier.token, "content-type": "text/csv" }, payload: csv });
+    const csv = [
+      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
+      ...Array.from({ length: CODES }, (_, i) => `BENCH${String(i).padStart(8, "0")},S${i},`),
+    ].join("\r\n");
+    await app.inject({
+      method: "POST",
+      url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`,
+      headers: { "x-auth-token": supplier.token, "content-type": "text/csv" },
+      payload: csv,
+    });
     const buyers = [];
     for (let i = 1; i <= PURCHASERS; i++) {
       const buyer = await benchMerchant(app, i);
@@ -78,7 +101,12 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
       buyers.map(async (b, w) => {
         for (let i = 0; Date.now() < deadline; i++) {
           const t0 = performance.now();
-          const res = await app.inject({ method: "POST", url: "/api/card-user/orders", headers: { "x-auth-token": b.token }, payload: { goodsId: String(goods.id), quantity: 1, orderNo: `BENCH-${w}-${i}` } });
+          const res = await app.inject({
+            method: "POST",
+            url: "/api/card-user/orders",
+            headers: { "x-auth-token": b.token },
+            payload: { goodsId: String(goods.id), quantity: 1, orderNo: `BENCH-${w}-${i}` },
+          });
           latencies.push(performance.now() - t0);
           if (res.json<{ code: number }>().code === 1) done++;
           else failed++;
@@ -91,8 +119,17 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     // The backends serving this database (the pool's connections, opened before or during the run):
     // their CPU alone, whatever else the server runs meanwhile.
     const byPid1 = postgresCpuByPid();
-    const backends = (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(database.db)).rows.map((r) => Number(r.pid));
-    const ownCpu = byPid0 === null || byPid1 === null ? null : backends.reduce((sum, pid) => sum + (byPid1.get(pid) ?? 0) - (byPid0.get(pid) ?? 0), 0);
+    const backends = (
+      await sql<{
+        pid: number;
+      }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(
+        database.db,
+      )
+    ).rows.map((r) => Number(r.pid));
+    const ownCpu =
+      byPid0 === null || byPid1 === null
+        ? null
+        : backends.reduce((sum, pid) => sum + (byPid1.get(pid) ?? 0) - (byPid0.get(pid) ?? 0), 0);
     const byText = statements.stop();
     const orders = Math.max(1, done + failed);
     const cpuFigures =
@@ -115,7 +152,9 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
       `orders / pgbench ${String(ratio).padStart(7)} %         (budget: at least 33 %)`,
       // BENCH_STATEMENTS=1: each statement text the orders ran, with its count per order.
       ...(process.env.BENCH_STATEMENTS === "1"
-        ? [...byText].sort((a, b) => b[1] - a[1]).map(([text, n]) => `  ${(n / orders).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`)
+        ? [...byText]
+            .sort((a, b) => b[1] - a[1])
+            .map(([text, n]) => `  ${(n / orders).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`)
         : []),
     ];
   } finally {
@@ -127,5 +166,7 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
 
 // Run alone: BENCH_DATABASE_URL=postgres://... npx tsx bench/purchasing.bench.ts
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log((await benchPurchasing(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL)).join("\n"));
+  console.log(
+    (await benchPurchasing(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL)).join("\n"),
+  );
 }

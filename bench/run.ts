@@ -16,17 +16,26 @@ function row(name: string, r: LoadResult): string {
   return `${name.padEnd(16)} ${String(r.rps).padStart(7)} req/s   p50 ${l.p50} ms   p90 ${l.p90} ms   p99 ${l.p99} ms   max ${l.max} ms   (${r.requests} requests, ${r.errors} errors)`;
 }
 
-const argon2 = { memoryKib: Number(process.env.ARGON2_MEMORY_KIB ?? 19456), iterations: Number(process.env.ARGON2_ITERATIONS ?? 2) };
+const argon2 = {
+  memoryKib: Number(process.env.ARGON2_MEMORY_KIB ?? 19456),
+  iterations: Number(process.env.ARGON2_ITERATIONS ?? 2),
+};
 const server = await startServer(databaseUrl ? { DATABASE_URL: databaseUrl } : {});
 try {
-  console.log(`Tessera benchmarks: ${availableParallelism()} cores, node ${process.version}, database ${databaseUrl ? "PostgreSQL server" : "embedded PGlite"}, ${seconds} s per run`);
+  console.log(
+    `Tessera benchmarks: ${availableParallelism()} cores, node ${process.version}, database ${databaseUrl ? "PostgreSQL server" : "embedded PGlite"}, ${seconds} s per run`,
+  );
   console.log(`Argon2id cost: m=${argon2.memoryKib} KiB, t=${argon2.iterations}, p=1\n`);
   const results = await benchAccounts(server, seconds);
   for (const [name, r] of Object.entries(results)) console.log(row(name, r));
-  for (const [name, r] of Object.entries(await (await import("./im-rest.bench")).benchImRest(seconds, databaseUrl))) console.log(row(name, r));
+  for (const [name, r] of Object.entries(await (await import("./im-rest.bench")).benchImRest(seconds, databaseUrl))) {
+    console.log(row(name, r));
+  }
   for (const line of await (await import("./catalog.bench")).benchCatalog(databaseUrl)) console.log(line);
   for (const line of await (await import("./ledger.bench")).benchLedger(seconds, databaseUrl)) console.log(line);
-  for (const line of await (await import("./purchasing.bench")).benchPurchasing(seconds, databaseUrl)) console.log(line);
+  for (const line of await (await import("./purchasing.bench")).benchPurchasing(seconds, databaseUrl)) {
+    console.log(line);
+  }
   for (const line of await (await import("./onecard.bench")).benchOnecard(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./stores.bench")).benchStores(seconds, databaseUrl)) console.log(line);
   for (const line of await (await import("./commerce.bench")).benchCommerce(seconds, databaseUrl)) console.log(line);

@@ -36,7 +36,15 @@ interface Env {
 
 async function open(database: Database, dataDir: string): Promise<Env> {
   await migrate(database);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false", IM_RATE_LIMIT_PER_SECOND: "0" });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    DEV_ROUTES: "true",
+    ARGON2_MEMORY_KIB: "4096",
+    ARGON2_ITERATIONS: "1",
+    AUTO_PAYOUT: "false",
+    IM_RATE_LIMIT_PER_SECOND: "0",
+  });
   const ctx = await createContext(config, { database, log: () => undefined });
   const app = await buildApp(ctx);
   await app.ready();
@@ -55,7 +63,10 @@ interface Seeded {
 async function seed(env: Env, count: number): Promise<Seeded> {
   const { app, database } = env;
   const brand = await benchMerchant(app, 0);
-  const b = await call<{ id: number }>(app, "POST", "/api/card-brander/brander/update", brand.token, { name: "Bench store brand", description: "" });
+  const b = await call<{ id: number }>(app, "POST", "/api/card-brander/brander/update", brand.token, {
+    name: "Bench store brand",
+    description: "",
+  });
   const perOrder = 1000;
   const goods = await call<{ id: number }>(app, "POST", "/api/card-brander/product/add", brand.token, {
     name: "Bench voucher",
@@ -69,34 +80,80 @@ async function seed(env: Env, count: number): Promise<Seeded> {
     price: PRICE,
     settlementPrice: 800,
   });
-  const codes = Array.from({ length: count }, (_, i) => ({ number: `BV${String(i).padStart(9, "0")}`, secret: `S${i}x${(i * 7919) % 100_003}` }));
-  const csv = ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...codes.map((c) => `${c.number},${c.secret},`)].join("\r\n");
-  const imported = await app.inject({ method: "POST", url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`, headers: { "x-auth-token": brand.token, "content-type": "text/csv" }, payload: csv });
+  const codes = Array.from({ length: count }, (_, i) => ({
+    number: `BV${String(i).padStart(9, "0")}`,
+    secret: `S${i}x${(i * 7919) % 100_003}`,
+  }));
+  const csv = [
+    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
+    ...codes.map((c) => `${c.number},${c.secret},`),
+  ].join("\r\n");
+  const imported = await app.inject({
+    method: "POST",
+    url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`,
+    headers: { "x-auth-token": brand.token, "content-type": "text/csv" },
+    payload: csv,
+  });
   const imp = imported.json<{ code: number; msg: string; data: { imported: number } }>();
-  if (imp.code !== 1 || imp.data.imported !== count) throw new Error(`code import: ${imp.msg} (${imp.code === 1 ? imp.data.imported : 0} of ${count})`);
+  if (imp.code !== 1 || imp.data.imported !== count) {
+    throw new Error(`code import: ${imp.msg} (${imp.code === 1 ? imp.data.imported : 0} of ${count})`);
+  }
   const buyer = await benchMerchant(app, 1);
   await seedDocking(database, buyer.merchantId, brand.merchantId);
   // Real-name verified, as an operator's approval marks it (purchases above the threshold need it).
-  await database.db.updateTable("merchants").set({ real_name_state: "verified" }).where("id", "=", Number(buyer.merchantId)).execute();
+  await database.db
+    .updateTable("merchants")
+    .set({ real_name_state: "verified" })
+    .where("id", "=", Number(buyer.merchantId))
+    .execute();
   await seedSup(database, buyer.merchantId, count * PRICE);
   for (let bought = 0, n = 0; bought < count; n++) {
     const quantity = Math.min(perOrder, count - bought);
-    await call(app, "POST", "/api/card-user/orders", buyer.token, { goodsId: String(goods.id), quantity, orderNo: `BENCH-V-${n}` });
+    await call(app, "POST", "/api/card-user/orders", buyer.token, {
+      goodsId: String(goods.id),
+      quantity,
+      orderNo: `BENCH-V-${n}`,
+    });
     bought += quantity;
   }
   const clerks: string[] = [];
   for (let i = 0; i < CLERKS; i++) {
-    const store = await call<{ id: string }>(app, "POST", "/api/card-brander/branderStores", brand.token, { name: `Bench store ${i}`, provinceCode: "440000", cityCode: "440300", countyCode: "440305", address: `${i} Science Park Road` });
+    const store = await call<{ id: string }>(app, "POST", "/api/card-brander/branderStores", brand.token, {
+      name: `Bench store ${i}`,
+      provinceCode: "440000",
+      cityCode: "440300",
+      countyCode: "440305",
+      address: `${i} Science Park Road`,
+    });
     const email = `bench-clerk-${i}-${Date.now()}@example.com`;
-    const added = await call<{ passportId: string }>(app, "POST", "/api/card-brander/passport/sub/add", brand.token, { email, name: `Clerk ${i}`, password: PASSWORD, menus: ["business/WriteOff"] });
-    await call(app, "POST", `/api/card-brander/branderStores/${store.id}/clerks`, brand.token, { passportId: added.passportId });
-    clerks.push((await call<{ token: string }>(app, "POST", "/api/card-user/login", undefined, { email, password: PASSWORD, version: "domestic" })).token);
+    const added = await call<{ passportId: string }>(app, "POST", "/api/card-brander/passport/sub/add", brand.token, {
+      email,
+      name: `Clerk ${i}`,
+      password: PASSWORD,
+      menus: ["business/WriteOff"],
+    });
+    await call(app, "POST", `/api/card-brander/branderStores/${store.id}/clerks`, brand.token, {
+      passportId: added.passportId,
+    });
+    clerks.push(
+      (
+        await call<{ token: string }>(app, "POST", "/api/card-user/login", undefined, {
+          email,
+          password: PASSWORD,
+          version: "domestic",
+        })
+      ).token,
+    );
   }
   return { codes, clerks };
 }
 
 /** 20 clerks redeeming distinct codes for `seconds` (each clerk its own stride of the codes). */
-async function redeem(app: FastifyInstance, s: Seeded, seconds: number): Promise<{ rps: number; done: number; refused: number; exhausted: boolean; line: string }> {
+async function redeem(
+  app: FastifyInstance,
+  s: Seeded,
+  seconds: number,
+): Promise<{ rps: number; done: number; refused: number; exhausted: boolean; line: string }> {
   let done = 0;
   let refused = 0;
   let exhausted = false;
@@ -113,7 +170,12 @@ async function redeem(app: FastifyInstance, s: Seeded, seconds: number): Promise
           break;
         }
         const t0 = performance.now();
-        const res = await app.inject({ method: "POST", url: "/api/card-brander/writeOff/redeem", headers: { "x-auth-token": token }, payload: { kind: "coupon", code: code.number, secret: code.secret, requestKey: `bench-${w}-${i}` } });
+        const res = await app.inject({
+          method: "POST",
+          url: "/api/card-brander/writeOff/redeem",
+          headers: { "x-auth-token": token },
+          payload: { kind: "coupon", code: code.number, secret: code.secret, requestKey: `bench-${w}-${i}` },
+        });
         latencies.push(performance.now() - t0);
         const body = res.json<{ code: number; msg: string }>();
         if (body.code === 1) done++;
@@ -145,7 +207,20 @@ async function storeSheet(rows: number): Promise<Buffer> {
   ];
   for (let i = 0; i < rows; i++) {
     const [province = "", city = "", county = ""] = counties[i % counties.length] ?? [];
-    ws.addRow([`导入门店${String(i).padStart(5, "0")}`, province, city, county, `科技园路${i + 1}号`, (113.9 + (i % 100) / 1000).toFixed(3), (22.5 + (i % 100) / 1000).toFixed(3), "09:00-21:00", "张三", `0755-${String(10_000_000 + i)}`, "", i % 10 === 0 ? "停业" : "营业"]);
+    ws.addRow([
+      `导入门店${String(i).padStart(5, "0")}`,
+      province,
+      city,
+      county,
+      `科技园路${i + 1}号`,
+      (113.9 + (i % 100) / 1000).toFixed(3),
+      (22.5 + (i % 100) / 1000).toFixed(3),
+      "09:00-21:00",
+      "张三",
+      `0755-${String(10_000_000 + i)}`,
+      "",
+      i % 10 === 0 ? "停业" : "营业",
+    ]);
   }
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
@@ -155,11 +230,20 @@ async function importStores(env: Env, where: string): Promise<string> {
   const brand = await benchMerchant(env.app, 9);
   const file = await storeSheet(IMPORT_ROWS);
   const t0 = performance.now();
-  const res = await env.app.inject({ method: "POST", url: "/api/card-brander/branderStores/import?fileName=bench-stores.xlsx", headers: { "x-auth-token": brand.token, "content-type": XLSX_MIME }, payload: file });
+  const res = await env.app.inject({
+    method: "POST",
+    url: "/api/card-brander/branderStores/import?fileName=bench-stores.xlsx",
+    headers: { "x-auth-token": brand.token, "content-type": XLSX_MIME },
+    payload: file,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const body = res.json<{ code: number; msg: string; data: { imported: number; rejected: number } }>();
   if (body.code !== 1) throw new Error(`store import: ${body.msg}`);
-  const stored = await env.database.db.selectFrom("stores").select((eb) => eb.fn.countAll<string>().as("n")).where("brander_id", "=", Number(brand.merchantId)).executeTakeFirst();
+  const stored = await env.database.db
+    .selectFrom("stores")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("brander_id", "=", Number(brand.merchantId))
+    .executeTakeFirst();
   return `store import     ${seconds.toFixed(2).padStart(7)} s for ${IMPORT_ROWS.toLocaleString("en")} rows (${Math.round(file.length / 1024)} KB xlsx) on ${where}: ${body.data.imported} accepted, ${body.data.rejected} rejected, ${Number(stored?.n ?? 0)} stored (budget: under 10 s)`;
 }
 
@@ -173,7 +257,9 @@ async function onPglite(seconds: number): Promise<string[]> {
     const problems = await checkInvariants(env.database.db);
     if (problems.length > 0) throw new Error(`ledger invariants broken: ${problems.join("; ")}`);
     lines.push(`${r.line} on the embedded database`);
-    lines.push("pgbench TPC-B    (needs a PostgreSQL server: set BENCH_DATABASE_URL to measure redemptions beside pgbench)");
+    lines.push(
+      "pgbench TPC-B    (needs a PostgreSQL server: set BENCH_DATABASE_URL to measure redemptions beside pgbench)",
+    );
     return lines;
   } finally {
     await env.close();
@@ -200,8 +286,13 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
     const byText = statements.stop();
     const tries = Math.max(1, r.done + r.refused);
     const perRedemption = `server CPU ${((cpu.user + cpu.system) / 1000 / tries).toFixed(2)} ms per redemption, PostgreSQL CPU ${(dbCpu / tries).toFixed(2)} ms; ${([...byText.values()].reduce((a, b) => a + b, 0) / tries).toFixed(1)} statements per redemption`;
-    const redeemed = await database.db.selectFrom("store_redemptions").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst();
-    if (Number(redeemed?.n ?? 0) !== r.done) throw new Error(`${r.done} redemptions answered, ${Number(redeemed?.n ?? 0)} stored`);
+    const redeemed = await database.db
+      .selectFrom("store_redemptions")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirst();
+    if (Number(redeemed?.n ?? 0) !== r.done) {
+      throw new Error(`${r.done} redemptions answered, ${Number(redeemed?.n ?? 0)} stored`);
+    }
     const problems = await checkInvariants(database.db);
     if (problems.length > 0) throw new Error(`ledger invariants broken: ${problems.join("; ")}`);
     await env.close();
@@ -213,7 +304,11 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
       `pgbench TPC-B    ${String(tpcb).padStart(7)} tx/s      (${CLERKS} clients, same server, same run)`,
       `redeem / pgbench ${String(ratio).padStart(7)} %         (budget: at least 33 %)`,
       // BENCH_STATEMENTS=1: each statement text the redemptions ran, with its count per redemption.
-      ...(process.env.BENCH_STATEMENTS === "1" ? [...byText].sort((a, b) => b[1] - a[1]).map(([text, n]) => `  ${(n / tries).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`) : []),
+      ...(process.env.BENCH_STATEMENTS === "1"
+        ? [...byText]
+            .sort((a, b) => b[1] - a[1])
+            .map(([text, n]) => `  ${(n / tries).toFixed(2)}  ${text.replace(/\s+/g, " ").slice(0, 160)}`)
+        : []),
       importLine,
     ];
   } finally {

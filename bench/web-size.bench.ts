@@ -23,7 +23,9 @@ const kb = (n: number): string => `${(n / 1000).toFixed(1)} kB`;
 function staticImports(file: string): string[] {
   const code = readFileSync(path.join(dist, "assets", file), "utf8");
   const found = new Set<string>();
-  for (const m of code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w*${}\s,]+from\s*)?["']\.\/([\w.-]+\.js)["']/g)) if (m[1]) found.add(m[1]);
+  for (const m of code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w*${}\s,]+from\s*)?["']\.\/([\w.-]+\.js)["']/g)) {
+    if (m[1]) found.add(m[1]);
+  }
   return [...found];
 }
 
@@ -41,7 +43,9 @@ function closure(roots: string[], seen = new Set<string>()): Set<string> {
 
 /** The page chunk of a lazily loaded route: the chunk named after the page module that the entry graph does not hold. */
 function pageChunks(name: string, eager: Set<string>): string[] {
-  return readdirSync(path.join(dist, "assets")).filter((f) => new RegExp(`^${name}-[\\w-]+\\.js$`).test(f) && !eager.has(f));
+  return readdirSync(path.join(dist, "assets")).filter(
+    (f) => new RegExp(`^${name}-[\\w-]+\\.js$`).test(f) && !eager.has(f),
+  );
 }
 
 /**
@@ -58,7 +62,13 @@ function storefrontFiles(): { js: Set<string>; css: string[] } | null {
   const css = [...page.matchAll(/href="\/assets\/([\w.-]+\.css)"/g)].map((m) => m[1] ?? "").filter(Boolean);
   const js = closure(initial);
   const texts = new Set<string>();
-  for (const file of js) for (const m of readFileSync(path.join(dist, "assets", file), "utf8").matchAll(/["'`]\.\/(zh-CN-[\w-]+\.js)["'`]/g)) if (m[1]) texts.add(m[1]);
+  for (const file of js) {
+    for (const m of readFileSync(path.join(dist, "assets", file), "utf8").matchAll(
+      /["'`]\.\/(zh-CN-[\w-]+\.js)["'`]/g,
+    )) {
+      if (m[1]) texts.add(m[1]);
+    }
+  }
   return { js: closure([...texts], js), css };
 }
 
@@ -72,7 +82,10 @@ export function benchWebSize(): string[] {
   // the reader's language (simplified Chinese here), fetched before it paints.
   const login = closure(pageChunks("locale-core-zh-CN", eager), new Set(eager));
   // After that paint the whole app takes over (src/app/start.tsx, its own build input) and opens the login dialog.
-  const takeover = closure([...pageChunks("app", login), ...pageChunks("Login", login), ...pageChunks("locale-zh-CN", login)], new Set(login));
+  const takeover = closure(
+    [...pageChunks("app", login), ...pageChunks("Login", login), ...pageChunks("locale-zh-CN", login)],
+    new Set(login),
+  );
   for (const file of login) takeover.delete(file);
   const mall = storefrontFiles();
   const size = (files: Iterable<string>) => {
@@ -91,13 +104,23 @@ export function benchWebSize(): string[] {
   const mallSize = size(mall?.js ?? []);
   const mallCss = size(mall?.css ?? []);
   const lines = ["Web app, JavaScript per route (built files; gzip -9):"];
-  lines.push(`  entry + preloads (every route)  ${String(eager.size).padStart(3)} files  raw ${kb(entry.raw).padStart(10)}  gzip ${kb(entry.gz).padStart(9)}`);
-  lines.push(`  /login first screen (initial)   ${String(login.size).padStart(3)} files  raw ${kb(all.raw).padStart(10)}  gzip ${kb(all.gz).padStart(9)}  budget ${kb(BUDGET_GZIP)} gzip: ${all.gz <= BUDGET_GZIP ? "within" : "OVER"}`);
-  lines.push(`    then, after its first paint, the app with the login dialog: ${takeover.size} files, raw ${kb(after.raw)}, gzip ${kb(after.gz)}`);
+  lines.push(
+    `  entry + preloads (every route)  ${String(eager.size).padStart(3)} files  raw ${kb(entry.raw).padStart(10)}  gzip ${kb(entry.gz).padStart(9)}`,
+  );
+  lines.push(
+    `  /login first screen (initial)   ${String(login.size).padStart(3)} files  raw ${kb(all.raw).padStart(10)}  gzip ${kb(all.gz).padStart(9)}  budget ${kb(BUDGET_GZIP)} gzip: ${all.gz <= BUDGET_GZIP ? "within" : "OVER"}`,
+  );
+  lines.push(
+    `    then, after its first paint, the app with the login dialog: ${takeover.size} files, raw ${kb(after.raw)}, gzip ${kb(after.gz)}`,
+  );
   if (!mall) lines.push("  /mall/:appId (storefront)       apps/web/dist/mall.html is missing");
   else {
-    lines.push(`  /mall/:appId (storefront)       ${String(mall.js.size).padStart(3)} files  raw ${kb(mallSize.raw).padStart(10)}  gzip ${kb(mallSize.gz).padStart(9)}  budget ${kb(MALL_BUDGET_GZIP)} gzip: ${mallSize.gz <= MALL_BUDGET_GZIP ? "within" : "OVER"}`);
-    lines.push(`    (mall.html's scripts + preloads + zh-CN storefront texts; its CSS beside: ${mall.css.length} file, gzip ${kb(mallCss.gz)})`);
+    lines.push(
+      `  /mall/:appId (storefront)       ${String(mall.js.size).padStart(3)} files  raw ${kb(mallSize.raw).padStart(10)}  gzip ${kb(mallSize.gz).padStart(9)}  budget ${kb(MALL_BUDGET_GZIP)} gzip: ${mallSize.gz <= MALL_BUDGET_GZIP ? "within" : "OVER"}`,
+    );
+    lines.push(
+      `    (mall.html's scripts + preloads + zh-CN storefront texts; its CSS beside: ${mall.css.length} file, gzip ${kb(mallCss.gz)})`,
+    );
   }
   return lines;
 }

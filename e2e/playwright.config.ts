@@ -32,7 +32,10 @@ if (!process.env.TESSERA_E2E_CHROMIUM) {
   console.log(`Browser: ${choice.label}`);
 }
 const chromium = JSON.parse(process.env.TESSERA_E2E_CHROMIUM) as ChromiumChoice;
-export const LAUNCH_OPTIONS = { executablePath: chromium.executablePath, args: mergeChromiumArgs(CHROMIUM_ARGS, chromium.args) };
+export const LAUNCH_OPTIONS = {
+  executablePath: chromium.executablePath,
+  args: mergeChromiumArgs(CHROMIUM_ARGS, chromium.args),
+};
 
 /** The CSP journey reads what every other journey's pages reported, so it runs after them. */
 const CSP_JOURNEY = /zz-csp\.spec\.ts$/;

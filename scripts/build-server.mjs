@@ -14,7 +14,9 @@ const out = path.join(root, "apps/server/dist");
 const externalNpmPackages = {
   name: "external-npm-packages",
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith("@tessera/") ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith("@tessera/") ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
@@ -37,7 +39,9 @@ export async function buildServer() {
   cpSync(path.join(root, "apps/server/src/db/migrations"), path.join(out, "migrations"), { recursive: true });
   // The developer portal shows its signing examples from files (the same ones its test runs).
   rmSync(path.join(out, "developer-examples"), { recursive: true, force: true });
-  cpSync(path.join(root, "apps/server/src/modules/developer/examples"), path.join(out, "developer-examples"), { recursive: true });
+  cpSync(path.join(root, "apps/server/src/modules/developer/examples"), path.join(out, "developer-examples"), {
+    recursive: true,
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

@@ -17,7 +17,9 @@ import { serverProcess } from "./server-process.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { DATABASE_URL, REDIS_URL } = process.env;
 if (!DATABASE_URL || !REDIS_URL) {
-  console.error("usage: DATABASE_URL=postgres://user@host:5432/tessera REDIS_URL=redis://127.0.0.1:6379 npm run cluster");
+  console.error(
+    "usage: DATABASE_URL=postgres://user@host:5432/tessera REDIS_URL=redis://127.0.0.1:6379 npm run cluster",
+  );
   process.exit(2);
 }
 const port = Number(process.env.CLUSTER_PORT ?? 8080);
@@ -28,7 +30,9 @@ const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, "data-clust
 let secretKey = process.env.SECRET_KEY;
 if (!secretKey) {
   secretKey = randomBytes(32).toString("hex");
-  console.log(`SECRET_KEY was not set; the nodes share this one for this run (set it to keep card secrets readable across runs):\n  SECRET_KEY=${secretKey}`);
+  console.log(
+    `SECRET_KEY was not set; the nodes share this one for this run (set it to keep card secrets readable across runs):\n  SECRET_KEY=${secretKey}`,
+  );
 }
 
 await buildServer();
@@ -39,7 +43,14 @@ let stopping = false;
 
 function start(node) {
   // TRUST_PROXY: the nodes take the client's address from this proxy's X-Forwarded-For (it connects from loopback).
-  const run = serverProcess({ TRUST_PROXY: "127.0.0.1", ...process.env, PORT: String(node.port), HOST: "127.0.0.1", DATA_DIR: dataDir, SECRET_KEY: secretKey });
+  const run = serverProcess({
+    TRUST_PROXY: "127.0.0.1",
+    ...process.env,
+    PORT: String(node.port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    SECRET_KEY: secretKey,
+  });
   node.ready = false;
   node.child = spawn(run.command, run.args, { cwd: root, env: run.env, stdio: ["ignore", "inherit", "inherit"] });
   console.log(`node :${node.port} started (pid ${node.child.pid})`);
@@ -106,7 +117,9 @@ server.on("upgrade", (req, socket, head) => {
   proxy.ws(req, socket, head, { target: `ws://127.0.0.1:${node.port}` });
 });
 server.listen(port, "127.0.0.1", () => {
-  console.log(`cluster on http://127.0.0.1:${port} (nodes ${nodes.map((n) => `:${n.port}`).join(", ")}; kill -TERM a node's pid to roll it; Ctrl-C stops all)`);
+  console.log(
+    `cluster on http://127.0.0.1:${port} (nodes ${nodes.map((n) => `:${n.port}`).join(", ")}; kill -TERM a node's pid to roll it; Ctrl-C stops all)`,
+  );
 });
 
 async function stopAll() {
@@ -114,7 +127,9 @@ async function stopAll() {
   stopping = true;
   clearInterval(poll);
   server.close();
-  await Promise.all(nodes.map((n) => (n.child ? new Promise((r) => (n.child.once("exit", r), n.child.kill("SIGTERM"))) : null)));
+  await Promise.all(
+    nodes.map((n) => (n.child ? new Promise((r) => (n.child.once("exit", r), n.child.kill("SIGTERM"))) : null)),
+  );
   process.exit(0);
 }
 process.on("SIGINT", () => void stopAll());

@@ -10,7 +10,9 @@ import { serverProcess } from "./server-process.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "apps/web/dist/index.html");
-const sources = ["apps/web/src", "apps/web/index.html", "apps/web/vite.config.ts", "packages/contracts/src"].map((p) => path.join(root, p));
+const sources = ["apps/web/src", "apps/web/index.html", "apps/web/vite.config.ts", "packages/contracts/src"].map((p) =>
+  path.join(root, p),
+);
 
 function newest(p) {
   if (!existsSync(p)) return 0;
@@ -31,7 +33,11 @@ await buildServer();
 // the dev outbox and its mailbox page are on (DEV_ROUTES=true), and the server's first log line says so.
 // DEV_ROUTES=false, real mail or TESSERA_MODE=live leaves them off.
 const env = process.env;
-const sandbox = (env.DEV_ROUTES ?? "") === "" && (env.MAIL_ADAPTER ?? "local") === "local" && (env.SMS_ADAPTER ?? "local") === "local" && env.TESSERA_MODE !== "live";
+const sandbox =
+  (env.DEV_ROUTES ?? "") === "" &&
+  (env.MAIL_ADAPTER ?? "local") === "local" &&
+  (env.SMS_ADAPTER ?? "local") === "local" &&
+  env.TESSERA_MODE !== "live";
 const run = serverProcess(sandbox ? { ...env, DEV_ROUTES: "true" } : env);
 const server = spawn(run.command, run.args, { cwd: process.cwd(), env: run.env, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

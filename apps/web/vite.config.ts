@@ -49,7 +49,15 @@ const mallPages: Plugin = {
 export default defineConfig({
   // Brotli and gzip copies of every text asset, made once at build time; the server sends the one the
   // browser accepts (@fastify/static preCompressed), so nothing is compressed per request.
-  plugins: [react(), mallPages, compression({ algorithms: ["brotliCompress", "gzip"], include: /\.(js|mjs|css|html|svg|json|txt)$/, threshold: 1024 })],
+  plugins: [
+    react(),
+    mallPages,
+    compression({
+      algorithms: ["brotliCompress", "gzip"],
+      include: /\.(js|mjs|css|html|svg|json|txt)$/,
+      threshold: 1024,
+    }),
+  ],
   server: {
     port: 5173,
     proxy: { "/api": { target: API_TARGET, changeOrigin: true } },
@@ -66,7 +74,11 @@ export default defineConfig({
       // is an entry of its own, so `$initial` (vendor-antd) still gathers the antd code it needs at start
       // into one chunk instead of a hundred small ones. The customer storefront (mall.html, /mall/*) is
       // a third entry with a first download of its own (React, i18next, its plain pages; no antd).
-      input: { index: fileURLToPath(new URL("./index.html", import.meta.url)), app: fileURLToPath(new URL("./src/app/start.tsx", import.meta.url)), mall: fileURLToPath(new URL("./mall.html", import.meta.url)) },
+      input: {
+        index: fileURLToPath(new URL("./index.html", import.meta.url)),
+        app: fileURLToPath(new URL("./src/app/start.tsx", import.meta.url)),
+        mall: fileURLToPath(new URL("./mall.html", import.meta.url)),
+      },
       output: {
         codeSplitting: {
           // A group takes only the modules it matches; shared code stays in shared chunks, so the entry

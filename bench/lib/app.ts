@@ -16,7 +16,14 @@ import { injectCaller, type TestApp } from "../../apps/server/test/harness";
 export async function benchApp(database: Database): Promise<TestApp> {
   await migrate(database);
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-app-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEV_ROUTES: "true", ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false" });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    DEV_ROUTES: "true",
+    ARGON2_MEMORY_KIB: "4096",
+    ARGON2_ITERATIONS: "1",
+    AUTO_PAYOUT: "false",
+  });
   const clock = new ManualClock();
   const ctx = await createContext(config, { database, clock, log: () => undefined });
   const app = await buildApp(ctx);

@@ -63,7 +63,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const seconds = (performance.now() - t0) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const q = (p: number) => +(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0).toFixed(2);
+  const q = (p: number) =>
+    +(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0).toFixed(2);
   return {
     requests: latencies.length,
     errors,

@@ -9,8 +9,19 @@ import { post } from "../../apps/server/src/modules/ledger";
 const PASSWORD = "Bench#2026pass";
 
 /** One in-process call that must succeed: its `data`. */
-export async function call<T>(app: FastifyInstance, method: "GET" | "POST" | "PUT", url: string, token?: string, body?: unknown): Promise<T> {
-  const res = await app.inject({ method, url, headers: token ? { "x-auth-token": token } : {}, ...(body !== undefined && { payload: body as object }) });
+export async function call<T>(
+  app: FastifyInstance,
+  method: "GET" | "POST" | "PUT",
+  url: string,
+  token?: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: token ? { "x-auth-token": token } : {},
+    ...(body !== undefined && { payload: body as object }),
+  });
   const json = res.json<{ code: number; data: T; msg: string }>();
   if (json.code !== 1) throw new Error(`${url}: ${json.msg}`);
   return json.data;
@@ -20,10 +31,24 @@ export async function call<T>(app: FastifyInstance, method: "GET" | "POST" | "PU
 export async function benchMerchant(app: FastifyInstance, i: number): Promise<{ token: string; merchantId: string }> {
   const email = `bench-${i}-${Date.now()}@example.com`;
   await call(app, "POST", "/api/card-user/sendEmail", undefined, { email, scene: "register" });
-  const outbox = await call<{ list: { body: string }[] }>(app, "GET", `/api/dev/outbox?to=${encodeURIComponent(email)}`);
+  const outbox = await call<{ list: { body: string }[] }>(
+    app,
+    "GET",
+    `/api/dev/outbox?to=${encodeURIComponent(email)}`,
+  );
   const emailCode = /\b(\d{6})\b/.exec(outbox.list[0]?.body ?? "")?.[1];
-  const reg = await call<{ merchantId: string }>(app, "POST", "/api/card-user/register", undefined, { email, emailCode, password: PASSWORD, confirmPassword: PASSWORD, orgName: `Bench ${i}` });
-  const login = await call<{ token: string }>(app, "POST", "/api/card-user/login", undefined, { email, password: PASSWORD, version: "domestic" });
+  const reg = await call<{ merchantId: string }>(app, "POST", "/api/card-user/register", undefined, {
+    email,
+    emailCode,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    orgName: `Bench ${i}`,
+  });
+  const login = await call<{ token: string }>(app, "POST", "/api/card-user/login", undefined, {
+    email,
+    password: PASSWORD,
+    version: "domestic",
+  });
   return { token: login.token, merchantId: reg.merchantId };
 }
 
@@ -31,7 +56,14 @@ export async function benchMerchant(app: FastifyInstance, i: number): Promise<{ 
 export async function seedDocking(database: Database, purchaserId: string, supplierId: string): Promise<void> {
   await database.db
     .insertInto("dockings")
-    .values({ purchaser_merchant_id: Number(purchaserId), supplier_merchant_id: Number(supplierId), status: "approved", purchaser_signed_at: new Date(), supplier_signed_at: new Date(), created_by: 1 })
+    .values({
+      purchaser_merchant_id: Number(purchaserId),
+      supplier_merchant_id: Number(supplierId),
+      status: "approved",
+      purchaser_signed_at: new Date(),
+      supplier_signed_at: new Date(),
+      created_by: 1,
+    })
     .execute();
 }
 
@@ -53,7 +85,9 @@ export async function seedSup(database: Database, merchantId: string, amount: nu
 /** pgbench's TPC-B-like figure on a database: `clients` clients for `seconds` (tables initialised at scale 1). */
 export function pgbenchTps(url: string, clients: number, seconds: number): number {
   execFileSync("pgbench", ["-i", "-q", "-s", "1", url], { stdio: "ignore" });
-  const out = execFileSync("pgbench", ["-n", "-c", String(clients), "-j", "2", "-T", String(seconds), url], { encoding: "utf8" });
+  const out = execFileSync("pgbench", ["-n", "-c", String(clients), "-j", "2", "-T", String(seconds), url], {
+    encoding: "utf8",
+  });
   return Math.round(Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0));
 }
 

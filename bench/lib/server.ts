@@ -6,7 +6,6 @@ import { buildServer } from "../../scripts/build-server.mjs";
 import { serverProcess } from "../../scripts/server-process.mjs";
 import { freePort } from "./ports";
 
-
 export interface RunningServer {
   baseUrl: string;
   /** The server process's own pid (for its memory). */
@@ -23,7 +22,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-bench-"));
   const port = await freePort();
   // DEV_ROUTES: the benches register merchants with the e-mail code from the dev outbox.
-  const run = serverProcess({ ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", DEV_ROUTES: "true", ...env });
+  const run = serverProcess({
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    DEV_ROUTES: "true",
+    ...env,
+  });
   const child: ChildProcess = spawn(run.command, run.args, { env: run.env, stdio: ["ignore", "ignore", "inherit"] });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -11,7 +11,12 @@ export function countStatements(): { stop(): Map<string, number> } {
   const original = proto.query;
   proto.query = function (this: unknown, ...args: unknown[]) {
     const first = args[0];
-    const text = typeof first === "string" ? first : typeof first === "object" && first !== null && "text" in first ? String(first.text) : "?";
+    const text =
+      typeof first === "string"
+        ? first
+        : typeof first === "object" && first !== null && "text" in first
+          ? String(first.text)
+          : "?";
     counts.set(text, (counts.get(text) ?? 0) + 1);
     return original.apply(this, args);
   };

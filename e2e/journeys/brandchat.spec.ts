@@ -23,7 +23,13 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `brandchat-${name}.png`), fullPage: true });
 }
 
-async function call<T>(request: APIRequestContext, token: string, method: "get" | "post" | "put", url: string, data?: unknown): Promise<T> {
+async function call<T>(
+  request: APIRequestContext,
+  token: string,
+  method: "get" | "post" | "put",
+  url: string,
+  data?: unknown,
+): Promise<T> {
   const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
   const body = (await res.json()) as { code: number; msg: string; data: T };
   expect(body.code, `${url}: ${body.msg}`).toBe(1);
@@ -43,7 +49,10 @@ interface BrandInfo {
   appKey: string;
 }
 
-test("purchaser and brand chat about an order: live text and image, unread badge, reply, history pages of 50, recall on both sides", async ({ browser, request }) => {
+test("purchaser and brand chat about an order: live text and image, unread badge, reply, history pages of 50, recall on both sides", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const supplier = await registerAccount(request, { orgName: "青禾卡券供应有限公司" });
   const supplierToken = await loginToken(request, supplier);
@@ -52,7 +61,10 @@ test("purchaser and brand chat about an order: live text and image, unread badge
 
   // An order to talk about: goods with one code, a docking signed by both, money, and the order.
   const stamp = Date.now().toString(36);
-  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `聊天品牌${stamp}`, description: "卡券" });
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", {
+    name: `聊天品牌${stamp}`,
+    description: "卡券",
+  });
   const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
     brandId: brand.id,
     equityType: "video",
@@ -71,10 +83,25 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   });
   expect(imported.status()).toBe(200);
   await dock(request, { token: supplierToken, merchantId: supplier.merchantId }, buyerToken);
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 10_000, reason: "e2e", requestKey: `e2e-chat-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 10_000, requestKey: `e2e-chat-move-${buyer.merchantId}` });
-  const order = await call<{ id: string; orderNo: string }>(request, buyerToken, "post", "/api/card-user/orders", { goodsId: String(goods.id), quantity: 1, orderNo: `CHAT${stamp}` });
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 10_000,
+    reason: "e2e",
+    requestKey: `e2e-chat-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 10_000,
+    requestKey: `e2e-chat-move-${buyer.merchantId}`,
+  });
+  const order = await call<{ id: string; orderNo: string }>(request, buyerToken, "post", "/api/card-user/orders", {
+    goodsId: String(goods.id),
+    quantity: 1,
+    orderNo: `CHAT${stamp}`,
+  });
 
   // Earlier talk between the two: 55 messages, so the history has more than one page of 50.
   const info = await call<{ brandInfo: BrandInfo }>(request, buyerToken, "get", "/api/card-user/userInfo");
@@ -82,7 +109,10 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   const brandIm = `b${supplier.merchantId}`;
   const buyerIm = info.brandInfo.imUser;
   for (let i = 1; i <= 55; i++) {
-    const res = await request.post(`/${org}/${app}/messages/users`, { headers: { authorization: `Bearer ${info.brandInfo.imToken}` }, data: { to: [brandIm], type: "txt", body: { msg: `早前的消息 ${i}` } } });
+    const res = await request.post(`/${org}/${app}/messages/users`, {
+      headers: { authorization: `Bearer ${info.brandInfo.imToken}` },
+      data: { to: [brandIm], type: "txt", body: { msg: `早前的消息 ${i}` } },
+    });
     expect(res.status()).toBe(200);
   }
 
@@ -96,13 +126,20 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   // The purchaser contacts the supplier from the order row.
   const buyerPage = await session(browser, buyer, buyerToken);
   await buyerPage.goto("/sale/PurchaseOrder");
-  await clickUntil(buyerPage.getByTestId(`chat-${order.orderNo}`), () => expect(buyerPage).toHaveURL(new RegExp(`/sale/BrandChat\\?orderId=${order.id}$`), { timeout: 5_000 }));
+  await clickUntil(buyerPage.getByTestId(`chat-${order.orderNo}`), () =>
+    expect(buyerPage).toHaveURL(new RegExp(`/sale/BrandChat\\?orderId=${order.id}$`), { timeout: 5_000 }),
+  );
   await expect(buyerPage.getByTestId("chat-status")).toHaveAttribute("data-status", "open");
   await expect(buyerPage.getByTestId("chat-peer")).toHaveText("青禾卡券供应有限公司");
   await expect(buyerPage.getByTestId("chat-order")).toContainText(order.orderNo);
   const buyerMessages = buyerPage.getByTestId("chat-messages");
   await expect(buyerMessages.getByTestId("chat-message").last()).toContainText("早前的消息 55");
-  expect(await buyerPage.evaluate(() => ({ chat: JSON.parse(localStorage.getItem("orderChat") ?? "{}") as { orderId?: string }, token: localStorage.getItem("im-token") }))).toMatchObject({
+  expect(
+    await buyerPage.evaluate(() => ({
+      chat: JSON.parse(localStorage.getItem("orderChat") ?? "{}") as { orderId?: string },
+      token: localStorage.getItem("im-token"),
+    })),
+  ).toMatchObject({
     chat: { orderId: order.id },
     token: expect.stringContaining(buyerIm) as unknown as string,
   });
@@ -113,7 +150,9 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   await buyerPage.getByTestId("chat-send").click();
   const sentText = buyerMessages.getByTestId("chat-message").filter({ hasText: "何时到账" });
   await expect(sentText).toHaveAttribute("data-state", "sent");
-  await buyerPage.getByTestId("chat-image-input").setInputFiles({ name: "order.png", mimeType: "image/png", buffer: documentPng(`ORDER ${order.orderNo}`) });
+  await buyerPage
+    .getByTestId("chat-image-input")
+    .setInputFiles({ name: "order.png", mimeType: "image/png", buffer: documentPng(`ORDER ${order.orderNo}`) });
   await expect(buyerMessages.getByTestId("chat-message").last()).toHaveAttribute("data-state", "sent");
   await expect(buyerMessages.getByTestId("chat-image").last()).toBeVisible();
   // The first message of the order's conversation is recorded as its opening message.
@@ -156,7 +195,9 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   await expect(buyerMessages.getByTestId("chat-message").first()).toContainText("早前的消息 1");
   await brandPage.reload();
   // Opening a conversation again is harmless: made again if the click was lost.
-  await clickUntil(brandPage.getByTestId(`chat-conv-${buyerIm}`), () => expect(brandMessages).toHaveAttribute("data-count", "50", { timeout: 5_000 }));
+  await clickUntil(brandPage.getByTestId(`chat-conv-${buyerIm}`), () =>
+    expect(brandMessages).toHaveAttribute("data-count", "50", { timeout: 5_000 }),
+  );
 
   // The brand recalls its reply: gone on both sides.
   const reloadedReply = brandMessages.getByTestId("chat-message").filter({ hasText: "已收到，今天处理" });
@@ -174,6 +215,12 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   await shot(brandPage, "brand-en");
 
   // Logging out forgets the area's chat token and order conversation with the session.
-  await clickUntil(buyerPage.getByRole("button", { name: "Log out" }), () => expect(buyerPage).toHaveURL(/\/login$/, { timeout: 5_000 }));
-  expect(await buyerPage.evaluate(() => ["x-auth-token", "userInfo", "im-token", "orderChat"].map((k) => localStorage.getItem(k)))).toEqual([null, null, null, null]);
+  await clickUntil(buyerPage.getByRole("button", { name: "Log out" }), () =>
+    expect(buyerPage).toHaveURL(/\/login$/, { timeout: 5_000 }),
+  );
+  expect(
+    await buyerPage.evaluate(() =>
+      ["x-auth-token", "userInfo", "im-token", "orderChat"].map((k) => localStorage.getItem(k)),
+    ),
+  ).toEqual([null, null, null, null]);
 });

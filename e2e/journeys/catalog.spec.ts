@@ -14,7 +14,13 @@ import { noteMissingFonts } from "../support/fonts";
  * and opens a goods' details.
  */
 
-async function call<T>(request: APIRequestContext, token: string, method: "get" | "post", url: string, data?: unknown): Promise<T> {
+async function call<T>(
+  request: APIRequestContext,
+  token: string,
+  method: "get" | "post",
+  url: string,
+  data?: unknown,
+): Promise<T> {
   const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
   const body = (await res.json()) as { code: number; data: T; msg: string };
   expect(body.code, body.msg).toBe(1);
@@ -29,7 +35,10 @@ async function sheetRows(data: Buffer): Promise<unknown[][]> {
   return rows;
 }
 
-test("supplier imports a filled template and reads the reject report; purchaser filters goods and opens details", async ({ page, request }, testInfo) => {
+test("supplier imports a filled template and reads the reject report; purchaser filters goods and opens details", async ({
+  page,
+  request,
+}, testInfo) => {
   const supplier = await registerAccount(request, { orgName: "星河卡券供应有限公司" });
   const supplierToken = await loginToken(request, supplier);
   await useSession(page, supplier, supplierToken);
@@ -43,7 +52,10 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await expect(page.getByTestId("verify-qr").locator("canvas")).toBeVisible();
   await page.screenshot({ path: path.join(SHOTS, "catalog-supplier-home-cn.png"), fullPage: true });
   const brandName = `旅程视频${Date.now().toString(36)}`;
-  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: brandName, description: "影音会员" });
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", {
+    name: brandName,
+    description: "影音会员",
+  });
   const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
     name: `${brandName}月卡`,
     brandId: brand.id,
@@ -62,7 +74,9 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await expect(page.getByRole("button", { name: "下载导入模板" })).toBeVisible();
 
   // Download the template and fill it as a supplier would: keep the header, replace the example row.
-  const template = await readFile((await (await downloadWith(page, page.getByRole("button", { name: "下载导入模板" }))).path()) ?? "");
+  const template = await readFile(
+    (await (await downloadWith(page, page.getByRole("button", { name: "下载导入模板" }))).path()) ?? "",
+  );
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(template as unknown as ArrayBuffer);
   const ws = wb.worksheets[0];
@@ -85,7 +99,11 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   // Codes are listed masked.
   await expect(page.locator(".ant-table-row").first()).toContainText("********");
 
-  const report = await sheetRows(await readFile((await (await downloadWith(page, result.getByRole("button", { name: "下载失败报告" }))).path()) ?? ""));
+  const report = await sheetRows(
+    await readFile(
+      (await (await downloadWith(page, result.getByRole("button", { name: "下载失败报告" }))).path()) ?? "",
+    ),
+  );
   expect(report.map((r) => [r[0], r[1]])).toEqual([
     ["行号", "原因"],
     [7, "卡号为空"],
@@ -97,11 +115,16 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   // The purchaser filters the card-secret goods by brand and opens the details. It sees the goods
   // because the supplier put it on its whitelist (goods lists show only goods a purchaser may buy).
   const buyer = await registerAccount(request, { orgName: "云端采购有限公司" });
-  await call(request, supplierToken, "post", "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
+  await call(request, supplierToken, "post", "/api/card-brander/whitelists", {
+    purchaserId: buyer.merchantId,
+    scope: "vendor",
+  });
   await useSession(page, buyer, await loginToken(request, buyer));
   await page.goto("/sale/CarmiGoodsList");
   await chooseOption(page, page.getByRole("combobox", { name: "品牌" }), brandName);
-  await clickUntil(page.getByRole("button", { name: /查\s?询/ }), () => expect(page).toHaveURL(new RegExp(`selVal=${brand.id}`), { timeout: 5_000 }));
+  await clickUntil(page.getByRole("button", { name: /查\s?询/ }), () =>
+    expect(page).toHaveURL(new RegExp(`selVal=${brand.id}`), { timeout: 5_000 }),
+  );
   const rows = page.locator(".ant-table-row");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(`${brandName}月卡`);
@@ -112,7 +135,6 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   await expect(drawer).toContainText("6%增值税专用发票");
   await page.screenshot({ path: testInfo.outputPath("goods-detail.png") });
 });
-
 
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
 test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
@@ -126,11 +148,17 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `catalog-${name}.png`), fullPage: true });
 }
 
-test("supply pages over real data: commodity supply figures, resale goods, a provider's view of a served supplier", async ({ browser, request }) => {
+test("supply pages over real data: commodity supply figures, resale goods, a provider's view of a served supplier", async ({
+  browser,
+  request,
+}) => {
   const stamp = Date.now().toString(36).toUpperCase();
   const supplier = await registerAccount(request, { orgName: "远山卡券供应有限公司" });
   const supplierToken = await loginToken(request, supplier);
-  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `远山影音${stamp}`, description: "影音会员" });
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", {
+    name: `远山影音${stamp}`,
+    description: "影音会员",
+  });
   const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
     name: `远山视频季卡${stamp}`,
     brandId: brand.id,
@@ -144,21 +172,53 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
     settlementPrice: 5600,
     lowStockThreshold: 4,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 6 }, (_, i) => `SP${stamp}${i},PIN${i}${stamp},2099-12-31`)].join("\r\n");
-  const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) });
+  const csv = [
+    "卡号,卡密,有效期",
+    ...Array.from({ length: 6 }, (_, i) => `SP${stamp}${i},PIN${i}${stamp},2099-12-31`),
+  ].join("\r\n");
+  const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
+    headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
+    data: Buffer.from(csv),
+  });
   expect(imported.status()).toBe(200);
-  const codes = await call<{ list: { id: number }[] }>(request, supplierToken, "get", `/api/card-brander/sup/merchandises/${goods.id}/cards?pageSize=20`);
-  await call(request, supplierToken, "post", `/api/card-brander/sup/merchandises/${goods.id}/cards/void`, { ids: [codes.list[0]?.id] });
+  const codes = await call<{ list: { id: number }[] }>(
+    request,
+    supplierToken,
+    "get",
+    `/api/card-brander/sup/merchandises/${goods.id}/cards?pageSize=20`,
+  );
+  await call(request, supplierToken, "post", `/api/card-brander/sup/merchandises/${goods.id}/cards/void`, {
+    ids: [codes.list[0]?.id],
+  });
 
   // A whitelisted purchaser with money buys two codes.
   const buyer = await registerAccount(request, { orgName: "青松转售有限公司" });
   const buyerToken = await loginToken(request, buyer);
   await verifyRealName(request, buyerToken);
-  await call(request, supplierToken, "post", "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "goods", goodsId: String(goods.id) });
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-resale-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 100_000, requestKey: `e2e-resale-move-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/orders", { goodsId: String(goods.id), quantity: 2, orderNo: `RS${stamp}` });
+  await call(request, supplierToken, "post", "/api/card-brander/whitelists", {
+    purchaserId: buyer.merchantId,
+    scope: "goods",
+    goodsId: String(goods.id),
+  });
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 100_000,
+    reason: "e2e",
+    requestKey: `e2e-resale-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 100_000,
+    requestKey: `e2e-resale-move-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "post", "/api/card-user/orders", {
+    goodsId: String(goods.id),
+    quantity: 2,
+    orderNo: `RS${stamp}`,
+  });
 
   // The supplier's commodity supply: 6 imported, 1 voided, 2 sold → 3 in stock, under the threshold of 4.
   const supplierPage = await (await browser.newContext({ locale: "zh-CN" })).newPage();
@@ -168,8 +228,19 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("低于4");
   const headers = await supplierPage.locator(".ant-table-thead th").allInnerTexts();
-  const valueOf = async (title: string) => (await row.locator("td").nth(headers.findIndex((h) => h.trim() === title)).innerText()).trim();
-  expect([await valueOf("可用库存"), await valueOf("已售"), await valueOf("已作废"), await valueOf("已过期")]).toEqual(["3", "2", "1", "0"]);
+  const valueOf = async (title: string) =>
+    (
+      await row
+        .locator("td")
+        .nth(headers.findIndex((h) => h.trim() === title))
+        .innerText()
+    ).trim();
+  expect([await valueOf("可用库存"), await valueOf("已售"), await valueOf("已作废"), await valueOf("已过期")]).toEqual([
+    "3",
+    "2",
+    "1",
+    "0",
+  ]);
   await shot(supplierPage, "commodity-supply-cn");
   await switchLanguage(supplierPage, "English");
   await expect(supplierPage.locator(".ant-table-thead")).toContainText("Voided");
@@ -184,10 +255,19 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
   await expect(resale).toContainText("远山卡券供应有限公司");
   await expect(resale).toContainText("¥60.00");
   const resaleHeaders = await buyerPage.locator(".ant-table-thead th").allInnerTexts();
-  expect((await resale.locator("td").nth(resaleHeaders.findIndex((h) => h.trim() === "采购卡密数")).innerText()).trim()).toBe("2");
+  expect(
+    (
+      await resale
+        .locator("td")
+        .nth(resaleHeaders.findIndex((h) => h.trim() === "采购卡密数"))
+        .innerText()
+    ).trim(),
+  ).toBe("2");
   await shot(buyerPage, "resale-goods-cn");
   await buyerPage.locator("#inpVal").fill("不存在的商品");
-  await clickUntil(buyerPage.getByRole("button", { name: /查\s?询/ }), () => expect(buyerPage).toHaveURL(/inpVal=/, { timeout: 5_000 }));
+  await clickUntil(buyerPage.getByRole("button", { name: /查\s?询/ }), () =>
+    expect(buyerPage).toHaveURL(/inpVal=/, { timeout: 5_000 }),
+  );
   await expect(buyerPage.locator(".ant-table-row")).toHaveCount(0);
   await buyerPage.locator("#inpVal").fill(stamp);
   await buyerPage.getByRole("button", { name: /查\s?询/ }).click();
@@ -198,17 +278,25 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
 
   // A provider the supplier bound sees the supplier's goods; before the binding it sees none.
   const provider = await registerAccount(request, { orgName: "明川服务商" });
-  const granted = await request.post(`/api/ops/merchants/${provider.merchantId}/providerRole`, { headers: { "x-auth-token": opsToken }, data: { grant: true } });
+  const granted = await request.post(`/api/ops/merchants/${provider.merchantId}/providerRole`, {
+    headers: { "x-auth-token": opsToken },
+    data: { grant: true },
+  });
   expect(granted.status()).toBe(200);
   const providerPage = await (await browser.newContext({ locale: "zh-CN" })).newPage();
   await useSession(providerPage, provider, await loginToken(request, provider));
   await providerPage.goto("/providers/SuppliedProductsP");
   await expect(providerPage.getByText("暂无与您绑定的商户")).toBeVisible();
-  await call(request, supplierToken, "post", "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "brand" });
+  await call(request, supplierToken, "post", "/api/card-servicer/brander/service", {
+    providerId: provider.merchantId,
+    kind: "brand",
+  });
   await providerPage.reload();
   const served = providerPage.locator(".ant-table-row").filter({ hasText: `远山视频季卡${stamp}` });
   await expect(served).toContainText(`SP-${stamp}`);
-  await expect(providerPage.getByTestId("served-merchant")).toHaveText(`远山卡券供应有限公司（ID ${supplier.merchantId}）的供货商品`);
+  await expect(providerPage.getByTestId("served-merchant")).toHaveText(
+    `远山卡券供应有限公司（ID ${supplier.merchantId}）的供货商品`,
+  );
   await expect(served).toContainText("6%增值税专用发票");
   await shot(providerPage, "supplied-products-p-cn");
   await switchLanguage(providerPage, "English");

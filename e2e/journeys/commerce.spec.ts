@@ -24,8 +24,17 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `commerce-${name}.png`), fullPage: true });
 }
 
-async function call<T>(request: APIRequestContext, token: string, url: string, data?: unknown, method: "post" | "get" = "post"): Promise<T> {
-  const res = method === "post" ? await request.post(url, { headers: { "x-auth-token": token }, data }) : await request.get(url, { headers: { "x-auth-token": token } });
+async function call<T>(
+  request: APIRequestContext,
+  token: string,
+  url: string,
+  data?: unknown,
+  method: "post" | "get" = "post",
+): Promise<T> {
+  const res =
+    method === "post"
+      ? await request.post(url, { headers: { "x-auth-token": token }, data })
+      : await request.get(url, { headers: { "x-auth-token": token } });
   const body = (await res.json()) as { code: number; msg: string; data: T };
   expect(body.code, body.msg).toBe(1);
   return body.data;
@@ -33,13 +42,19 @@ async function call<T>(request: APIRequestContext, token: string, url: string, d
 
 async function session(browser: Browser, account: Account, token: string, width = 1440): Promise<Page> {
   const context = await browser.newContext({ locale: "zh-CN", viewport: { width, height: 900 } });
-  await context.addInitScript(([key, value]) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-  }, ["x-auth-token", token] as const);
+  await context.addInitScript(
+    ([key, value]) => {
+      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
+    },
+    ["x-auth-token", token] as const,
+  );
   return context.newPage();
 }
 
-test("a brand sells a product with two specifications; a purchaser resells it; shipped, tracked to signed, confirmed; a return and refund gives money and stock back", async ({ browser, request }) => {
+test("a brand sells a product with two specifications; a purchaser resells it; shipped, tracked to signed, confirmed; a return and refund gives money and stock back", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(480_000);
   const stamp = Date.now().toString(36);
   const name = `纯棉T恤${stamp}`;
@@ -47,10 +62,30 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   const brandToken = await loginToken(request, brand);
   const buyer = await registerAccount(request, { orgName: "优选转售商贸有限公司" });
   const buyerToken = await loginToken(request, buyer);
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
-  await call(request, opsToken, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-cm-${buyer.merchantId}` });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 100_000, requestKey: `e2e-cm-move-${buyer.merchantId}` });
-  const sup = async () => (await call<{ balances: { sup: { amount: number } } }>(request, buyerToken, "/api/card-user/userInfo", undefined, "get")).balances.sup.amount;
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
+  await call(request, opsToken, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 100_000,
+    reason: "e2e",
+    requestKey: `e2e-cm-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
+    amount: 100_000,
+    requestKey: `e2e-cm-move-${buyer.merchantId}`,
+  });
+  const sup = async () =>
+    (
+      await call<{ balances: { sup: { amount: number } } }>(
+        request,
+        buyerToken,
+        "/api/card-user/userInfo",
+        undefined,
+        "get",
+      )
+    ).balances.sup.amount;
   const supBefore = await sup();
 
   // The brand adds the product: colour (红, 蓝) × size (M, L), a price and stock per SKU.
@@ -58,7 +93,10 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await brandPage.goto("/business/AddProducts");
   await brandPage.getByLabel("商品", { exact: true }).fill(name);
   await brandPage.getByLabel("分类").fill("服饰");
-  for (const [group, values] of [["颜色", ["红", "蓝"]], ["尺码", ["M", "L"]]] as const) {
+  for (const [group, values] of [
+    ["颜色", ["红", "蓝"]],
+    ["尺码", ["M", "L"]],
+  ] as const) {
     await brandPage.getByRole("button", { name: "添加规格" }).click();
     await brandPage.getByLabel("规格名").last().fill(group);
     const tags = brandPage.getByRole("combobox", { name: "规格值" }).last();
@@ -89,7 +127,10 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await expect(goodsRow).toContainText("已选");
   await buyerPage.goto("/sale/RealGoods");
   const dialog = buyerPage.locator(".ant-modal").filter({ hasText: "下单：" });
-  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: name }).getByRole("button", { name: "下单" }), dialog);
+  await openWith(
+    buyerPage.locator(".ant-table-row").filter({ hasText: name }).getByRole("button", { name: "下单" }),
+    dialog,
+  );
   await chooseOption(buyerPage, buyerPage.getByRole("combobox", { name: "sku" }), "红 / L", { search: true });
   await dialog.getByLabel("收货人").fill("李雷");
   await dialog.getByLabel("手机号").fill("13800138000");
@@ -144,7 +185,16 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await clickUntil(drawer.locator(".ant-drawer-close"), () => expect(drawer).toBeHidden({ timeout: 3_000 }));
   await confirmPopconfirm(buyerPage, orderRow.getByRole("button", { name: "确认收货" }), /确\s?定|OK/);
   await expect(orderRow).toContainText("已完成");
-  const income = async () => (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "/api/card-user/userInfo", undefined, "get")).balances.income.amount;
+  const income = async () =>
+    (
+      await call<{ balances: { income: { amount: number } } }>(
+        request,
+        brandToken,
+        "/api/card-user/userInfo",
+        undefined,
+        "get",
+      )
+    ).balances.income.amount;
   expect(await income()).toBe(6_700);
 
   // Return and refund: apply, the brand agrees, the goods go back with a waybill, the brand receives them.
@@ -165,7 +215,11 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await expect(agree).toContainText("同意 · ¥59.00");
   await expect(agree).toContainText("您确认收货后，将退款¥59.00");
   await agree.getByLabel("退货地址").fill("退货仓 张三 13800138000 杭州市西湖区文三路1号");
-  await clickUntil(agree.getByRole("button", { name: /确\s?定|OK/ }), () => expect(agree).toBeHidden({ timeout: 3_000 }), 30_000);
+  await clickUntil(
+    agree.getByRole("button", { name: /确\s?定|OK/ }),
+    () => expect(agree).toBeHidden({ timeout: 3_000 }),
+    30_000,
+  );
   await expect(caseRow).toContainText("已同意，待退货");
 
   await buyerPage.goto("/sale/OnlineRefundSheet");
@@ -176,24 +230,40 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await chooseOption(buyerPage, buyerPage.getByRole("combobox", { name: "company" }), "中通快递", { search: true });
   await back.getByLabel("快递单号").fill(`ZT${Date.now()}`);
   // The OK of a dialog still opening can be lost on a loaded machine (CI once): click until it closes.
-  await clickUntil(back.getByRole("button", { name: /确\s?定|OK/ }), () => expect(back).toBeHidden({ timeout: 3_000 }), 30_000);
+  await clickUntil(
+    back.getByRole("button", { name: /确\s?定|OK/ }),
+    () => expect(back).toBeHidden({ timeout: 3_000 }),
+    30_000,
+  );
   await expect(myCase).toContainText("已寄回");
   await shot(buyerPage, "refund-sheet");
 
   await brandPage.reload();
-  await confirmMoney(brandPage, caseRow.getByRole("button", { name: "确认收货并退款" }), { amount: "¥59.00", ok: "确认收货并退款", popconfirm: true });
+  await confirmMoney(brandPage, caseRow.getByRole("button", { name: "确认收货并退款" }), {
+    amount: "¥59.00",
+    ok: "确认收货并退款",
+    popconfirm: true,
+  });
   await expect(caseRow).toContainText("已退款");
   await shot(brandPage, "aftersales");
 
   // The money came back to SUP (the goods' price; the freight stays) and the stock to the SKU.
   expect(await sup()).toBe(supBefore - 800);
   expect(await income()).toBe(800);
-  const products = await call<{ list: { name: string; skus: { specs: string[]; stock: number }[] }[] }>(request, brandToken, "/api/ecommerce/commodity/pager", { page: 1, pagesize: 20 });
+  const products = await call<{ list: { name: string; skus: { specs: string[]; stock: number }[] }[] }>(
+    request,
+    brandToken,
+    "/api/ecommerce/commodity/pager",
+    { page: 1, pagesize: 20 },
+  );
   const redL = products.list.find((p) => p.name === name)?.skus.find((s) => s.specs.join("/") === "红/L");
   expect(redL?.stock).toBe(10);
 });
 
-test("a takeout shop is set up; a customer on a phone orders a combo; the shop accepts, prepares, delivers and completes it; a refused order is refunded", async ({ browser, request }) => {
+test("a takeout shop is set up; a customer on a phone orders a combo; the shop accepts, prepares, delivers and completes it; a refused order is refunded", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(420_000);
   const brand = await registerAccount(request, { orgName: "西湖面馆餐饮有限公司" });
   const brandToken = await loginToken(request, brand);
@@ -209,17 +279,53 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
   await expect(brandPage.getByTestId("takeout-link")).toContainText(`/takeout/${brand.merchantId}`);
 
   // The menu: a category, two items (one with a spice option) and a combo of both.
-  const types = await apiCall<{ id: string }[]>(request, brandToken, "post", "/api/card-brander/takeout/types", { name: "面食", sort: 1 });
-  await apiCall(request, brandToken, "post", "/api/card-brander/takeout/items", { typeId: types[0]?.id, name: "牛肉面", price: 1800, stock: 50, options: [{ name: "辣度", required: true, max: 1, choices: [{ name: "微辣", price: 0 }, { name: "特辣", price: 100 }] }] });
-  const items = await apiCall<{ id: string; name: string }[]>(request, brandToken, "post", "/api/card-brander/takeout/items", { typeId: types[0]?.id, name: "柠檬茶", price: 600 });
-  await apiCall(request, brandToken, "post", "/api/card-brander/takeout/packages", { name: "午餐套餐", price: 2200, items: items.map((i) => ({ itemId: i.id, quantity: 1 })) });
+  const types = await apiCall<{ id: string }[]>(request, brandToken, "post", "/api/card-brander/takeout/types", {
+    name: "面食",
+    sort: 1,
+  });
+  await apiCall(request, brandToken, "post", "/api/card-brander/takeout/items", {
+    typeId: types[0]?.id,
+    name: "牛肉面",
+    price: 1800,
+    stock: 50,
+    options: [
+      {
+        name: "辣度",
+        required: true,
+        max: 1,
+        choices: [
+          { name: "微辣", price: 0 },
+          { name: "特辣", price: 100 },
+        ],
+      },
+    ],
+  });
+  const items = await apiCall<{ id: string; name: string }[]>(
+    request,
+    brandToken,
+    "post",
+    "/api/card-brander/takeout/items",
+    { typeId: types[0]?.id, name: "柠檬茶", price: 600 },
+  );
+  await apiCall(request, brandToken, "post", "/api/card-brander/takeout/packages", {
+    name: "午餐套餐",
+    price: 2200,
+    items: items.map((i) => ({ itemId: i.id, quantity: 1 })),
+  });
   await brandPage.goto("/business/PackageSet");
   await expect(brandPage.locator(".ant-table-row").filter({ hasText: "午餐套餐" })).toContainText("牛肉面 × 1");
   await shot(brandPage, "takeout-packages");
 
   // The customer on a phone at the lake: logs in by SMS code, orders the combo and pays.
   const phone = `17${String(Date.now()).slice(-9)}`;
-  const phoneContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, geolocation: { latitude: 30.26, longitude: 120.15 }, permissions: ["geolocation"] });
+  const phoneContext = await browser.newContext({
+    locale: "zh-CN",
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    geolocation: { latitude: 30.26, longitude: 120.15 },
+    permissions: ["geolocation"],
+  });
   const customer = await phoneContext.newPage();
   const order = async (): Promise<void> => {
     await customer.goto(`/takeout/${brand.merchantId}`);
@@ -228,7 +334,9 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
     await customer.getByLabel("联系人").fill("韩梅梅");
     await customer.getByLabel("手机号").fill(phone);
     await customer.getByLabel("收货地址").fill("文三路 9 号");
-    await clickUntil(customer.getByRole("button", { name: "使用当前位置" }), () => expect(customer.getByText("已定位")).toBeVisible({ timeout: 5_000 }));
+    await clickUntil(customer.getByRole("button", { name: "使用当前位置" }), () =>
+      expect(customer.getByText("已定位")).toBeVisible({ timeout: 5_000 }),
+    );
     await customer.getByRole("button", { name: /支付/ }).click();
     await expect(customer).toHaveURL(/\/takeout\/order\/\d+/);
   };
@@ -250,12 +358,25 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
   await expect(row).toContainText("待接单");
   const ticketHref = await row.getByRole("link", { name: "后厨小票" }).getAttribute("href");
   // Each step's button leaves the row with the step (the server refuses a step twice), so a lost click is made again.
-  for (const [button, state] of [["接单", "备餐中"], ["出餐配送", "配送中"], ["已送达", "已送达"]] as const) {
-    await clickUntil(row.getByRole("button", { name: button }), () => expect(row).toContainText(state, { timeout: 5_000 }));
+  for (const [button, state] of [
+    ["接单", "备餐中"],
+    ["出餐配送", "配送中"],
+    ["已送达", "已送达"],
+  ] as const) {
+    await clickUntil(row.getByRole("button", { name: button }), () =>
+      expect(row).toContainText(state, { timeout: 5_000 }),
+    );
   }
   await expect(customer.getByTestId("takeout-state")).toContainText("已送达");
   await shot(customer, "takeout-delivered-390");
-  const balances = (await apiCall<{ balances: { income: { amount: number }; sandboxIncome: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo")).balances;
+  const balances = (
+    await apiCall<{ balances: { income: { amount: number }; sandboxIncome: { amount: number } } }>(
+      request,
+      brandToken,
+      "get",
+      "/api/card-user/userInfo",
+    )
+  ).balances;
   // 22.00 combo + packing 1.00 + delivery 5.00 (TakeoutSet's defaults), paid through the sandbox payment
   // adapter: test money, shown apart on the brand's home and never withdrawable.
   expect(balances).toMatchObject({ income: { amount: 0 }, sandboxIncome: { amount: 2_800 } });
@@ -274,9 +395,15 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
   await order();
   await brandPage.reload();
   const second = brandPage.locator(".ant-table-row").filter({ hasText: "待接单" }).first();
-  await openWith(second.getByRole("button", { name: "拒单 / 取消" }), brandPage.locator(".ant-modal").filter({ has: brandPage.getByLabel("原因（顾客可见）") }));
+  await openWith(
+    second.getByRole("button", { name: "拒单 / 取消" }),
+    brandPage.locator(".ant-modal").filter({ has: brandPage.getByLabel("原因（顾客可见）") }),
+  );
   await brandPage.getByLabel("原因（顾客可见）").fill("牛肉售罄");
-  await brandPage.locator(".ant-modal").getByRole("button", { name: /确\s?定|OK/ }).click();
+  await brandPage
+    .locator(".ant-modal")
+    .getByRole("button", { name: /确\s?定|OK/ })
+    .click();
   await expect(customer.getByTestId("takeout-state")).toContainText("牛肉售罄");
   await expect(customer.getByTestId("takeout-state")).toContainText("已退款 ¥28.00");
   await shot(customer, "takeout-refused-390");

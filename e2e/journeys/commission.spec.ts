@@ -26,7 +26,11 @@ test("a provider reads its monthly commission statement and downloads it", async
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
   const { day, month: lastMonth } = platformMonth(1);
-  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const ops = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
 
   // The provider, a brand it serves, and a purchaser of the brand's card-secret goods.
   const provider = await registerAccount(request, { orgName: "星链服务商有限公司" });
@@ -34,11 +38,17 @@ test("a provider reads its monthly commission statement and downloads it", async
   const providerToken = await loginToken(request, provider);
   const brandOwner = await registerAccount(request, { orgName: "星链品牌有限公司" });
   const brandToken = await loginToken(request, brandOwner);
-  await call(request, brandToken, "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "brand" });
+  await call(request, brandToken, "/api/card-servicer/brander/service", {
+    providerId: provider.merchantId,
+    kind: "brand",
+  });
   const buyer = await registerAccount(request, { orgName: "星链采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   await verifyRealName(request, buyerToken);
-  const brand = await call<{ id: number }>(request, brandToken, "/api/card-brander/brander/update", { name: `星链品牌${stamp}`, description: "e2e" });
+  const brand = await call<{ id: number }>(request, brandToken, "/api/card-brander/brander/update", {
+    name: `星链品牌${stamp}`,
+    description: "e2e",
+  });
   const goods = await call<{ id: number }>(request, brandToken, "/api/card-brander/product/add", {
     brandId: brand.id,
     equityType: "video",
@@ -51,11 +61,27 @@ test("a provider reads its monthly commission statement and downloads it", async
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `XL${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
-  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": brandToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `XL${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
+  expect(
+    (
+      await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
+        headers: { "x-auth-token": brandToken, "content-type": "text/csv" },
+        data: Buffer.from(csv),
+      })
+    ).status(),
+  ).toBe(200);
   await call(request, brandToken, "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
-  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 20_000, reason: "e2e", requestKey: `e2e-xl-${buyer.merchantId}` });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 20_000, requestKey: `e2e-xl-move-${buyer.merchantId}` });
+  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 20_000,
+    reason: "e2e",
+    requestKey: `e2e-xl-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
+    amount: 20_000,
+    requestKey: `e2e-xl-move-${buyer.merchantId}`,
+  });
 
   // The operator's console: a 5% rule for the provider on card-secret goods, valid from last month.
   const opsPage = await sessionPage(browser, { version: "domestic" }, ops);
@@ -63,7 +89,11 @@ test("a provider reads its monthly commission statement and downloads it", async
   const dialog = opsPage.locator(".ant-modal").filter({ hasText: "新增规则" });
   await openWith(opsPage.getByRole("button", { name: "新增规则" }), dialog);
   await dialog.getByLabel("服务商ID").fill(provider.merchantId);
-  await chooseOption(opsPage, opsPage.locator(".ant-modal .ant-select").filter({ has: opsPage.locator("#businessType") }), "卡密");
+  await chooseOption(
+    opsPage,
+    opsPage.locator(".ant-modal .ant-select").filter({ has: opsPage.locator("#businessType") }),
+    "卡密",
+  );
   await dialog.getByLabel("佣金比例").fill("5");
   await pickDate(dialog.getByLabel("生效日期"), `${lastMonth}-01`);
   await dialog.getByRole("button", { name: /确\s*定|OK/ }).click();
@@ -71,9 +101,15 @@ test("a provider reads its monthly commission statement and downloads it", async
   await expect(dialog).toBeHidden();
 
   // The purchaser buys two cards (54.00); the order is moved into last month (test scaffolding).
-  const order = await call<{ id: string; state: string }>(request, buyerToken, "/api/card-user/orders", { goodsId: String(goods.id), quantity: 2, orderNo: `XL-${stamp}` });
+  const order = await call<{ id: string; state: string }>(request, buyerToken, "/api/card-user/orders", {
+    goodsId: String(goods.id),
+    quantity: 2,
+    orderNo: `XL-${stamp}`,
+  });
   expect(order.state).toBe("success");
-  const moved = await call<{ finishedAt: string }>(request, ops, `/api/dev/purchaseOrders/${order.id}/backdate`, { days: day + 2 });
+  const moved = await call<{ finishedAt: string }>(request, ops, `/api/dev/purchaseOrders/${order.id}/backdate`, {
+    days: day + 2,
+  });
   expect(new Date(new Date(moved.finishedAt).getTime() + 8 * 3600_000).toISOString().slice(0, 7)).toBe(lastMonth);
 
   // The operator closes last month in the console.
@@ -93,7 +129,11 @@ test("a provider reads its monthly commission statement and downloads it", async
   const row = page.locator(".ant-table-row").filter({ has: page.getByTestId(`statement-${lastMonth}`) });
   await expect(row).toContainText("¥2.70");
   await expect(row).toContainText("待确认");
-  const statements = (await (await request.get(`/api/card-servicer/commission/statements?from=${lastMonth}&to=${lastMonth}`, { headers: { "x-auth-token": providerToken } })).json()) as {
+  const statements = (await (
+    await request.get(`/api/card-servicer/commission/statements?from=${lastMonth}&to=${lastMonth}`, {
+      headers: { "x-auth-token": providerToken },
+    })
+  ).json()) as {
     data: { list: { id: string; payableFrom: string; closing: { amount: number } }[] };
   };
   const statement = statements.data.list[0];
@@ -102,7 +142,9 @@ test("a provider reads its monthly commission statement and downloads it", async
   await expect(row).toContainText(payableFrom);
   await expect(row.getByTestId(`statement-hold-${lastMonth}`)).toHaveText(`${payableFrom}起可确认`);
   await expect(row.getByTestId(`statement-confirm-${lastMonth}`)).toHaveCount(0);
-  const refused = await request.put(`/api/card-servicer/commission/statements/${statement?.id}/confirm`, { headers: { "x-auth-token": providerToken } });
+  const refused = await request.put(`/api/card-servicer/commission/statements/${statement?.id}/confirm`, {
+    headers: { "x-auth-token": providerToken },
+  });
   expect(refused.status()).toBe(409);
   expect(((await refused.json()) as { msg: string }).msg).toBe(`该账单处于退款保留期，${payableFrom}起可确认结算`);
   await shot(page, "monthly-cn");
@@ -124,8 +166,30 @@ test("a provider reads its monthly commission statement and downloads it", async
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load((await readFile(await xlsx.path())) as unknown as ArrayBuffer);
   const sheet = wb.worksheets[0];
-  expect(sheet?.getRow(1).values).toEqual([undefined, "月份", "商户ID", "商户名称", "类型", "订单数", "计佣金额", "佣金", "退款扣回", "净佣金"]);
-  expect(sheet?.getRow(2).values).toEqual([undefined, lastMonth, brandOwner.merchantId, "星链品牌有限公司", "品牌方", 1, 54, 2.7, 0, 2.7]);
+  expect(sheet?.getRow(1).values).toEqual([
+    undefined,
+    "月份",
+    "商户ID",
+    "商户名称",
+    "类型",
+    "订单数",
+    "计佣金额",
+    "佣金",
+    "退款扣回",
+    "净佣金",
+  ]);
+  expect(sheet?.getRow(2).values).toEqual([
+    undefined,
+    lastMonth,
+    brandOwner.merchantId,
+    "星链品牌有限公司",
+    "品牌方",
+    1,
+    54,
+    2.7,
+    0,
+    2.7,
+  ]);
   expect(sheet?.rowCount).toBe(2);
 
   // The PDF: the month, the closing amount in figures and in capitals, the served brand.

@@ -12,7 +12,11 @@ test("assets are sent brotli- or gzip-compressed by Accept-Encoding", async ({ p
   await page.goto("/login", { waitUntil: "networkidle" });
   expect(scripts.length).toBeGreaterThan(0);
   // The build compresses files of 1 kB and more (vite.config.ts threshold); a tiny chunk goes out as it is.
-  const sizes = await Promise.all(scripts.map(async (u) => (await (await request.get(u, { headers: { "accept-encoding": "identity" } })).body()).length));
+  const sizes = await Promise.all(
+    scripts.map(
+      async (u) => (await (await request.get(u, { headers: { "accept-encoding": "identity" } })).body()).length,
+    ),
+  );
   const url = scripts[sizes.findIndex((n) => n >= 1024)]!;
   expect(url).toBeDefined();
   const br = await request.get(url, { headers: { "accept-encoding": "br" } });

@@ -28,7 +28,11 @@ const PROOF_PNG = Buffer.from(
   "base64",
 );
 
-test("top-up notice, operator confirmation, balance and fund-change row, xlsx export", async ({ page, request, browser }) => {
+test("top-up notice, operator confirmation, balance and fund-change row, xlsx export", async ({
+  page,
+  request,
+  browser,
+}) => {
   const account = await registerAccount(request);
   await useSession(page, account, await loginToken(request, account));
   await page.goto("/sale/RechargeSheet");
@@ -90,14 +94,21 @@ test("top-up notice, operator confirmation, balance and fund-change row, xlsx ex
   await expect(page.getByText("从备付金（支付）账户划转到SUP账户的充值记录")).toBeVisible();
   await openWith(page.getByRole("button", { name: "划转到SUP账户" }), page.getByTestId("amount-input"));
   await page.getByTestId("amount-input").fill("100");
-  await page.locator(".ant-modal").getByRole("button", { name: /确\s?定/ }).click();
+  await page
+    .locator(".ant-modal")
+    .getByRole("button", { name: /确\s?定/ })
+    .click();
   const topUp = page.locator(".ant-table-row").first();
   await expect(topUp).toContainText("+¥100.00");
   await expect(topUp).toContainText("备付金划转");
   await shot(page, "sup-recharge-cn");
 });
 
-test("bank card review, withdrawal with two reviews by two operators, payout, success", async ({ page, request, browser }) => {
+test("bank card review, withdrawal with two reviews by two operators, payout, success", async ({
+  page,
+  request,
+  browser,
+}) => {
   const account = await registerAccount(request);
   const token = await loginToken(request, account);
   await useSession(page, account, token);
@@ -112,7 +123,9 @@ test("bank card review, withdrawal with two reviews by two operators, payout, su
   expect(credit.status()).toBe(200);
   // A second operator for the second review.
   const second = { email: `second.${Date.now()}@example.com`, password: "Second#Op2026" };
-  expect((await request.post("/api/ops/operators", { headers: { "x-auth-token": opsToken }, data: second })).status()).toBe(200);
+  expect(
+    (await request.post("/api/ops/operators", { headers: { "x-auth-token": opsToken }, data: second })).status(),
+  ).toBe(200);
 
   await page.goto("/sale/WithdrawalRecord");
   const dialog = page.locator(".ant-modal").filter({ hasText: "添加银行卡" });
@@ -134,7 +147,10 @@ test("bank card review, withdrawal with two reviews by two operators, payout, su
   await expect(page.getByTestId("card-state")).toHaveText("已通过");
   await openWith(page.getByRole("button", { name: "提现" }), page.getByTestId("amount-input"));
   await page.getByTestId("amount-input").fill("300");
-  await page.locator(".ant-modal").getByRole("button", { name: /确\s?定/ }).click();
+  await page
+    .locator(".ant-modal")
+    .getByRole("button", { name: /确\s?定/ })
+    .click();
   await expect(page.getByText("提现申请已提交")).toBeVisible();
   await expect(page.locator(".ant-table-row").first()).toContainText("审核中");
   await expect(page.getByTestId("fund-balance")).toHaveText("¥200.00");

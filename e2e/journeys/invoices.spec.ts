@@ -21,11 +21,22 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 test.beforeEach(noteMissingFonts);
 const shot = screenshots("invoices");
 const call = post;
-const session = (browser: Browser, account: Pick<Account, "version">, token: string) => sessionPage(browser, account, token, 1440);
+const session = (browser: Browser, account: Pick<Account, "version">, token: string) =>
+  sessionPage(browser, account, token, 1440);
 
-const TITLE = { name: "上海星辰数字科技有限公司", taxId: "91310000MA1K00002C", address: "上海市浦东新区世纪大道100号", phone: "021-50000000", bank: "招商银行上海分行", bankAccount: "121900000000001" };
+const TITLE = {
+  name: "上海星辰数字科技有限公司",
+  taxId: "91310000MA1K00002C",
+  address: "上海市浦东新区世纪大道100号",
+  phone: "021-50000000",
+  bank: "招商银行上海分行",
+  bankAccount: "121900000000001",
+};
 
-test("a purchaser requests a VAT special invoice against its spend, the operator issues it, the purchaser downloads the PDF", async ({ browser, request }) => {
+test("a purchaser requests a VAT special invoice against its spend, the operator issues it, the purchaser downloads the PDF", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
   const supplier = await registerAccount(request, { orgName: "星河卡券供应有限公司" });
@@ -33,10 +44,17 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
   const buyer = await registerAccount(request, { orgName: "星辰采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   await verifyRealName(request, buyerToken);
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
 
   // The purchaser buys two 100-yuan cards of VAT-6% goods (whitelisted by the supplier, paid from SUP).
-  const brand = await call<{ id: number }>(request, supplierToken, "/api/card-brander/brander/update", { name: `发票品牌${stamp}`, description: "e2e" });
+  const brand = await call<{ id: number }>(request, supplierToken, "/api/card-brander/brander/update", {
+    name: `发票品牌${stamp}`,
+    description: "e2e",
+  });
   const goods = await call<{ id: number }>(request, supplierToken, "/api/card-brander/product/add", {
     brandId: brand.id,
     equityType: "video",
@@ -49,12 +67,35 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
     price: 10000,
     settlementPrice: 9000,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `INV${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
-  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
-  await call(request, supplierToken, "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
-  await call(request, opsToken, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 50_000, reason: "e2e", requestKey: `e2e-inv-${buyer.merchantId}` });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 50_000, requestKey: `e2e-inv-move-${buyer.merchantId}` });
-  await call(request, buyerToken, "/api/card-user/orders", { goodsId: String(goods.id), quantity: 2, orderNo: `INV-${stamp}` });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `INV${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
+  expect(
+    (
+      await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
+        headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
+        data: Buffer.from(csv),
+      })
+    ).status(),
+  ).toBe(200);
+  await call(request, supplierToken, "/api/card-brander/whitelists", {
+    purchaserId: buyer.merchantId,
+    scope: "vendor",
+  });
+  await call(request, opsToken, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 50_000,
+    reason: "e2e",
+    requestKey: `e2e-inv-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
+    amount: 50_000,
+    requestKey: `e2e-inv-move-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "/api/card-user/orders", {
+    goodsId: String(goods.id),
+    quantity: 2,
+    orderNo: `INV-${stamp}`,
+  });
 
   // TicketSignature: a complete title, the default.
   const buyerPage = await session(browser, buyer, buyerToken);
@@ -113,10 +154,17 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
 });
 
 async function opsToken(request: APIRequestContext): Promise<string> {
-  return ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  return (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
 }
 
-test("a developer signs and sends a real call from the portal's console with its own key", async ({ browser, request }) => {
+test("a developer signs and sends a real call from the portal's console with its own key", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const buyer = await registerAccount(request, { orgName: "开发者测试采购有限公司" });
   const token = await loginToken(request, buyer);
@@ -124,7 +172,10 @@ test("a developer signs and sends a real call from the portal's console with its
   // Real name and API permission, as the ApiSecurity page and the operator would do them.
   const docs: Record<string, string> = {};
   for (const kind of ["license", "id_front", "id_back"] as const) {
-    const res = await request.post(`/api/card-user/realNameAuths/images?kind=${kind}`, { headers: { "x-auth-token": token }, multipart: { file: { name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() } } });
+    const res = await request.post(`/api/card-user/realNameAuths/images?kind=${kind}`, {
+      headers: { "x-auth-token": token },
+      multipart: { file: { name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() } },
+    });
     docs[kind] = ((await res.json()) as { data: { documentId: string } }).data.documentId;
   }
   const applied = await call<{ latest: { id: string } }>(request, token, "/api/card-user/realNameAuths", {
@@ -139,16 +190,26 @@ test("a developer signs and sends a real call from the portal's console with its
     idValidUntil: "",
   });
   await call(request, ops, `/api/ops/queues/realName/items/${applied.latest.id}/approve`, {});
-  const api = await call<{ request: { id: string } }>(request, token, "/api/card-brander/api/apply", { purpose: "e2e developer console" });
+  const api = await call<{ request: { id: string } }>(request, token, "/api/card-brander/api/apply", {
+    purpose: "e2e developer console",
+  });
   await call(request, ops, `/api/ops/queues/apiPermission/items/${api.request.id}/approve`, {});
-  const client = await call<{ appKey: string; secret: string }>(request, token, "/api/card-brander/api/view", { password: PASSWORD });
+  const client = await call<{ appKey: string; secret: string }>(request, token, "/api/card-brander/api/view", {
+    password: PASSWORD,
+  });
 
   const page = await session(browser, buyer, token);
   await page.goto("/Developer");
-  await clickUntil(page.getByRole("tab", { name: "签名" }), () => expect(page.getByTestId("worked-signature")).toBeVisible({ timeout: 5_000 }));
-  await expect(page.getByTestId("worked-signature")).toContainText("61b8660e8b3ba865d90e7204608dcfc922ee86f74c553910c4c93cbb341ea6aa");
+  await clickUntil(page.getByRole("tab", { name: "签名" }), () =>
+    expect(page.getByTestId("worked-signature")).toBeVisible({ timeout: 5_000 }),
+  );
+  await expect(page.getByTestId("worked-signature")).toContainText(
+    "61b8660e8b3ba865d90e7204608dcfc922ee86f74c553910c4c93cbb341ea6aa",
+  );
   await shot(page, "developer-signing-cn");
-  await clickUntil(page.getByRole("tab", { name: "在线调试" }), () => expect(page.getByTestId("console-appkey")).toBeVisible({ timeout: 5_000 }));
+  await clickUntil(page.getByRole("tab", { name: "在线调试" }), () =>
+    expect(page.getByTestId("console-appkey")).toBeVisible({ timeout: 5_000 }),
+  );
   await page.getByTestId("console-appkey").fill(client.appKey);
   await page.getByTestId("console-secret").fill(client.secret);
   await page.getByTestId("console-send").click();
@@ -172,11 +233,17 @@ test("a service provider reads its served merchants' orders and purchasing figur
   const providerToken = await loginToken(request, provider);
   const brandOwner = await registerAccount(request, { orgName: "星桥品牌有限公司" });
   const brandToken = await loginToken(request, brandOwner);
-  await call(request, brandToken, "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "brand" });
+  await call(request, brandToken, "/api/card-servicer/brander/service", {
+    providerId: provider.merchantId,
+    kind: "brand",
+  });
   const buyer = await registerAccount(request, { orgName: "星桥采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   await verifyRealName(request, buyerToken);
-  const brand = await call<{ id: number }>(request, brandToken, "/api/card-brander/brander/update", { name: `星桥品牌${stamp}`, description: "e2e" });
+  const brand = await call<{ id: number }>(request, brandToken, "/api/card-brander/brander/update", {
+    name: `星桥品牌${stamp}`,
+    description: "e2e",
+  });
   const goods = await call<{ id: number }>(request, brandToken, "/api/card-brander/product/add", {
     brandId: brand.id,
     equityType: "video",
@@ -189,12 +256,32 @@ test("a service provider reads its served merchants' orders and purchasing figur
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `XQ${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
-  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": brandToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `XQ${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
+  expect(
+    (
+      await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
+        headers: { "x-auth-token": brandToken, "content-type": "text/csv" },
+        data: Buffer.from(csv),
+      })
+    ).status(),
+  ).toBe(200);
   await call(request, brandToken, "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
-  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 20_000, reason: "e2e", requestKey: `e2e-xq-${buyer.merchantId}` });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 20_000, requestKey: `e2e-xq-move-${buyer.merchantId}` });
-  await call(request, buyerToken, "/api/card-user/orders", { goodsId: String(goods.id), quantity: 2, orderNo: `XQ-${stamp}` });
+  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 20_000,
+    reason: "e2e",
+    requestKey: `e2e-xq-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
+    amount: 20_000,
+    requestKey: `e2e-xq-move-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "/api/card-user/orders", {
+    goodsId: String(goods.id),
+    quantity: 2,
+    orderNo: `XQ-${stamp}`,
+  });
 
   const page = await session(browser, provider, providerToken);
   await page.goto("/providers/OrderManagement");

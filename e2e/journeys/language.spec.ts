@@ -10,7 +10,9 @@ test("the language switch changes every text and is remembered", async ({ page }
 
   await switchLanguage(page, "English");
   await expect(dialog.getByText("Log in to Tessera")).toBeVisible();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("The B2B marketplace for digital rights and prepaid-card goods");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "The B2B marketplace for digital rights and prepaid-card goods",
+  );
   await expect(page).toHaveTitle("Log in - Tessera");
   expect(await page.evaluate(() => window.localStorage.getItem("lang"))).toBe("en");
   // Server messages follow: the lang header goes with every call.
@@ -33,6 +35,8 @@ test("the international version opens in traditional Chinese until the user choo
   await expect(page).toHaveURL(/\/international\/INlogin$/);
   await expect(page.locator(".ant-modal").getByText("登錄 Tessera 國際版")).toBeVisible();
   // The version switch leads back to the Chinese version, in simplified Chinese.
-  await clickUntil(page.locator(".ant-modal").getByText("中文版"), () => expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }));
+  await clickUntil(page.locator(".ant-modal").getByText("中文版"), () =>
+    expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }),
+  );
   await expect(page.locator(".ant-modal").getByText("登录 Tessera")).toBeVisible();
 });

@@ -27,11 +27,19 @@ async function call<T>(request: APIRequestContext, token: string, url: string, d
   return body.data;
 }
 
-async function session(browser: Browser, account: Pick<Account, "version">, token: string, locale = "zh-CN"): Promise<Page> {
+async function session(
+  browser: Browser,
+  account: Pick<Account, "version">,
+  token: string,
+  locale = "zh-CN",
+): Promise<Page> {
   const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(([key, value]) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-  }, [account.version === "international" ? "interToken" : "x-auth-token", token] as const);
+  await context.addInitScript(
+    ([key, value]) => {
+      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
+    },
+    [account.version === "international" ? "interToken" : "x-auth-token", token] as const,
+  );
   return context.newPage();
 }
 
@@ -60,7 +68,10 @@ test("the login landing and the purchaser's API page lead to the developer porta
   await clickUntil(portal, () => expect(buyerPage).toHaveURL(/\/Developer$/, { timeout: 5_000 }));
 });
 
-test("the international supplier's home links the verification app and the brand's app, as the domestic one does", async ({ browser, request }) => {
+test("the international supplier's home links the verification app and the brand's app, as the domestic one does", async ({
+  browser,
+  request,
+}) => {
   const intl = await registerAccount(request, { version: "international" });
   const page = await session(browser, intl, await loginToken(request, intl), "zh-TW");
   await page.goto("/international/business/Home");
@@ -83,14 +94,24 @@ test("the international supplier's home links the verification app and the brand
 
 test("brandManagement shows each served brand's state and its binding", async ({ browser, request }) => {
   const stamp = Date.now().toString(36);
-  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const ops = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
   const provider = await registerAccount(request, { orgName: "链接服务商有限公司" });
   await call(request, ops, `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
   const providerToken = await loginToken(request, provider);
   const owner = await registerAccount(request, { orgName: "链接品牌有限公司" });
   const ownerToken = await loginToken(request, owner);
-  await call(request, ownerToken, "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "brand" });
-  const selling = await call<{ id: number }>(request, ownerToken, "/api/card-brander/brander/update", { name: `在售品牌${stamp}`, description: "e2e" });
+  await call(request, ownerToken, "/api/card-servicer/brander/service", {
+    providerId: provider.merchantId,
+    kind: "brand",
+  });
+  const selling = await call<{ id: number }>(request, ownerToken, "/api/card-brander/brander/update", {
+    name: `在售品牌${stamp}`,
+    description: "e2e",
+  });
   await call(request, ownerToken, "/api/card-brander/product/add", {
     brandId: selling.id,
     equityType: "video",

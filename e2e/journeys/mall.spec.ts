@@ -24,17 +24,32 @@ async function shot(page: Page, name: string): Promise<void> {
 
 async function session(browser: Browser, account: Account, token: string): Promise<Page> {
   const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1440, height: 900 } });
-  await context.addInitScript(([key, value]) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-  }, ["x-auth-token", token] as const);
+  await context.addInitScript(
+    ([key, value]) => {
+      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
+    },
+    ["x-auth-token", token] as const,
+  );
   return context.newPage();
 }
 
 /** The mall config through the miniprogram calls: created, authorised on the local platform, template chosen, committed. */
-async function committedMall(request: APIRequestContext, token: string, opsToken: string, theme: number): Promise<string> {
+async function committedMall(
+  request: APIRequestContext,
+  token: string,
+  opsToken: string,
+  theme: number,
+): Promise<string> {
   const U = "/api/card-user/miniProgram";
   const stamp = Date.now().toString(36);
-  const tpl = await apiCall<{ id: string }>(request, opsToken, "post", "/api/ops/miniprogram/templates", { platform: "wechat", name: `权益商城${stamp}`, templateType: 0, userVersion: "1.0.0", description: "e2e", params: [] });
+  const tpl = await apiCall<{ id: string }>(request, opsToken, "post", "/api/ops/miniprogram/templates", {
+    platform: "wechat",
+    name: `权益商城${stamp}`,
+    templateType: 0,
+    userVersion: "1.0.0",
+    description: "e2e",
+    params: [],
+  });
   const cfg = await apiCall<{ id: string }>(request, token, "put", `${U}/mpConfigs`, {
     platform: "wechat",
     configCode: `mall-${stamp}`,
@@ -42,8 +57,14 @@ async function committedMall(request: APIRequestContext, token: string, opsToken
     category: "Virtual goods",
     description: "权益卡券和礼包",
     theme,
-    navMenus: [{ title: "权益", target: "/goods" }, { title: "礼包", target: "/bags" }],
-    bottomMenus: [{ title: "首页", target: "/" }, { title: "订单", target: "/orders" }],
+    navMenus: [
+      { title: "权益", target: "/goods" },
+      { title: "礼包", target: "/bags" },
+    ],
+    bottomMenus: [
+      { title: "首页", target: "/" },
+      { title: "订单", target: "/orders" },
+    ],
     customerService: "400-800-1234",
     domain: "mall.example.com",
     smsSignature: "星河",
@@ -51,17 +72,40 @@ async function committedMall(request: APIRequestContext, token: string, opsToken
     validityDays: 365,
     allowTopupAccountChange: true,
   });
-  const auth = await apiCall<{ url: string }>(request, token, "get", `${U}/authUrl?configId=${cfg.id}&redirect=/sale/EquityApplet`);
+  const auth = await apiCall<{ url: string }>(
+    request,
+    token,
+    "get",
+    `${U}/authUrl?configId=${cfg.id}&redirect=/sale/EquityApplet`,
+  );
   const code = new URL(auth.url, "http://x").searchParams.get("pre_auth_code") ?? "";
-  const consent = (await (await request.post(`/api/mp-platform/wechat/preauth/${encodeURIComponent(code)}/authorize`, { data: { nickName: `星河${stamp}` } })).json()) as { data: { redirect: string; appId: string } };
+  const consent = (await (
+    await request.post(`/api/mp-platform/wechat/preauth/${encodeURIComponent(code)}/authorize`, {
+      data: { nickName: `星河${stamp}` },
+    })
+  ).json()) as { data: { redirect: string; appId: string } };
   const back = new URL(consent.data.redirect, "http://x");
-  await apiCall(request, token, "put", `${U}/authCallback`, { configId: Number(cfg.id), authCode: back.searchParams.get("auth_code") });
-  await apiCall(request, token, "post", `${U}/templateParams`, { configId: Number(cfg.id), templateId: Number(tpl.id), values: {} });
-  await apiCall(request, token, "put", `${U}/mpConfigs/${cfg.id}/commit`, { userVersion: "1.0.0", userDesc: "e2e", force: false });
+  await apiCall(request, token, "put", `${U}/authCallback`, {
+    configId: Number(cfg.id),
+    authCode: back.searchParams.get("auth_code"),
+  });
+  await apiCall(request, token, "post", `${U}/templateParams`, {
+    configId: Number(cfg.id),
+    templateId: Number(tpl.id),
+    values: {},
+  });
+  await apiCall(request, token, "put", `${U}/mpConfigs/${cfg.id}/commit`, {
+    userVersion: "1.0.0",
+    userDesc: "e2e",
+    force: false,
+  });
   return consent.data.appId;
 }
 
-test("a customer buys a gift pack and codes in the mall on a phone; the purchaser sees the order and the SMS count", async ({ browser, request }) => {
+test("a customer buys a gift pack and codes in the mall on a phone; the purchaser sees the order and the SMS count", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(420_000);
   const stamp = Date.now().toString(36);
   const supplier = await registerAccount(request, { orgName: "星河卡券供应有限公司" });
@@ -70,31 +114,74 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   const buyerToken = await loginToken(request, buyer);
   await dock(request, { token: supplierToken, merchantId: supplier.merchantId }, buyerToken);
 
-  const brand = await apiCall<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `视频会员${stamp}`, description: "影音" });
-  const cards = await apiCall<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
-    brandId: brand.id, equityType: "video", invoiceType: "vat_6", perOrderMax: 10, name: `视频月卡${stamp}`, businessType: "card_secret", faceValue: 3000, code: `MC-${stamp}`, price: 2700, settlementPrice: 2500,
+  const brand = await apiCall<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", {
+    name: `视频会员${stamp}`,
+    description: "影音",
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 6 }, (_, i) => `MALL${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
-  const imported = await request.post(`/api/card-brander/sup/merchandises/${cards.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) });
+  const cards = await apiCall<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
+    brandId: brand.id,
+    equityType: "video",
+    invoiceType: "vat_6",
+    perOrderMax: 10,
+    name: `视频月卡${stamp}`,
+    businessType: "card_secret",
+    faceValue: 3000,
+    code: `MC-${stamp}`,
+    price: 2700,
+    settlementPrice: 2500,
+  });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 6 }, (_, i) => `MALL${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
+  const imported = await request.post(`/api/card-brander/sup/merchandises/${cards.id}/cards?fileName=cards.csv`, {
+    headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
+    data: Buffer.from(csv),
+  });
   expect(imported.status()).toBe(200);
 
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
-  await apiCall(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-mall-${buyer.merchantId}` });
-  await apiCall(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 100_000, requestKey: `e2e-mall-move-${buyer.merchantId}` });
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
+  await apiCall(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 100_000,
+    reason: "e2e",
+    requestKey: `e2e-mall-${buyer.merchantId}`,
+  });
+  await apiCall(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 100_000,
+    requestKey: `e2e-mall-move-${buyer.merchantId}`,
+  });
   const appId = await committedMall(request, buyerToken, opsToken, 1);
 
   // The purchaser's back-office: its goods at its price, a gift pack, an SMS package, the brand show.
   const buyerPage = await session(browser, buyer, buyerToken);
   await buyerPage.goto("/sale/SelfSupport");
-  await openWith(buyerPage.getByRole("button", { name: "添加商品" }), buyerPage.locator(".ant-modal").filter({ has: buyerPage.getByLabel("选择商品") }));
+  await openWith(
+    buyerPage.getByRole("button", { name: "添加商品" }),
+    buyerPage.locator(".ant-modal").filter({ has: buyerPage.getByLabel("选择商品") }),
+  );
   await chooseOption(buyerPage, buyerPage.getByLabel("选择商品"), `视频月卡${stamp}`);
   await buyerPage.getByLabel("售价").fill("29.90");
   await buyerPage.locator(".ant-modal-footer .ant-btn-primary").click();
   await expect(buyerPage.locator(".ant-table-row").first()).toContainText(`视频月卡${stamp}`);
   await shot(buyerPage, "self-support");
   const self = await apiCall<{ list: { id: string }[] }>(request, buyerToken, "get", "/api/card-user/mall/selfGoods");
-  await apiCall(request, buyerToken, "post", "/api/card-user/mall/giftBags", { name: `双月礼包${stamp}`, description: "两个月视频会员", price: 5500, stock: 10, validDays: 60, items: [{ selfGoodsId: self.list[0]?.id, quantity: 2 }] });
-  await apiCall(request, buyerToken, "put", "/api/card-user/mall/settings", { privateCode: null, brandTitle: "星河权益", brandIntro: "视频、音乐、出行权益，一站购齐。", brandImage: "" });
+  await apiCall(request, buyerToken, "post", "/api/card-user/mall/giftBags", {
+    name: `双月礼包${stamp}`,
+    description: "两个月视频会员",
+    price: 5500,
+    stock: 10,
+    validDays: 60,
+    items: [{ selfGoodsId: self.list[0]?.id, quantity: 2 }],
+  });
+  await apiCall(request, buyerToken, "put", "/api/card-user/mall/settings", {
+    privateCode: null,
+    brandTitle: "星河权益",
+    brandIntro: "视频、音乐、出行权益，一站购齐。",
+    brandImage: "",
+  });
   await buyerPage.goto("/sale/SmsSendRecord");
   await confirmPopconfirm(buyerPage, buyerPage.getByRole("button", { name: /1000条/ }));
   await expect(buyerPage.getByTestId("sms-remaining")).toContainText("1,000");
@@ -113,13 +200,20 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
 
   // The customer at phone width opens the experience version from the beta QR's address: not released
   // yet, so it asks a tester to sign in (by SMS code: the mall sends it and counts it).
-  const phoneContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const phoneContext = await browser.newContext({
+    locale: "zh-CN",
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const customer = await phoneContext.newPage();
   await customer.goto(`/mall/${appId}?v=beta`);
   await expect(customer.getByTestId("mall-testers-only")).toContainText("尚未发布");
   await expect(customer.getByTestId("mall-goods")).toHaveCount(0);
   await shot(customer, "testers-only-390");
-  await clickUntil(customer.getByRole("link", { name: "体验成员登录" }), () => expect(customer.locator("#phone")).toBeVisible({ timeout: 5_000 }));
+  await clickUntil(customer.getByRole("link", { name: "体验成员登录" }), () =>
+    expect(customer.locator("#phone")).toBeVisible({ timeout: 5_000 }),
+  );
   await customer.locator("#phone").fill(phone);
   await customer.getByRole("button", { name: "获取验证码" }).click();
   await customer.locator("#smsCode").fill(await readCode(request, phone));
@@ -135,10 +229,14 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   // The gift pack into the cart, the card goods bought now; pay with the wallet.
   // Opening an item is made again if the tap was lost (it only navigates); adding to the cart is not.
   const addToCart = customer.getByRole("button", { name: "加入购物车" });
-  await clickUntil(customer.getByTestId("mall-goods").filter({ hasText: `双月礼包${stamp}` }), () => expect(addToCart).toBeVisible({ timeout: 5_000 }));
+  await clickUntil(customer.getByTestId("mall-goods").filter({ hasText: `双月礼包${stamp}` }), () =>
+    expect(addToCart).toBeVisible({ timeout: 5_000 }),
+  );
   await addToCart.click();
   await customer.goto(`/mall/${appId}`);
-  await clickUntil(customer.getByTestId("mall-goods").filter({ hasText: `视频月卡${stamp}` }), () => expect(customer.getByRole("button", { name: "立即购买" })).toBeVisible({ timeout: 5_000 }));
+  await clickUntil(customer.getByTestId("mall-goods").filter({ hasText: `视频月卡${stamp}` }), () =>
+    expect(customer.getByRole("button", { name: "立即购买" })).toBeVisible({ timeout: 5_000 }),
+  );
   await shot(customer, "item-390");
   await customer.getByRole("button", { name: "立即购买" }).click();
   await expect(customer.getByTestId("cart-line")).toHaveCount(2);
@@ -148,7 +246,10 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await customer.getByRole("button", { name: /^支\s?付$/ }).click();
   await expect(customer.getByTestId("pay-sheet-amount")).toContainText("84.90");
   await shot(customer, "pay-sheet-390");
-  await customer.getByTestId("pay-sheet").getByRole("button", { name: /确认支付/ }).click();
+  await customer
+    .getByTestId("pay-sheet")
+    .getByRole("button", { name: /确认支付/ })
+    .click();
   await expect(customer.getByTestId("order-state")).toHaveText("已发货");
   await expect(customer.getByTestId("card-secret")).toHaveCount(3);
   await expect(customer.getByTestId("card-secret").first()).toContainText(`PIN`);

@@ -17,7 +17,10 @@ import { E2E_OPERATOR } from "../support/operator";
 const expect = baseExpect.configure({ timeout: 30_000 });
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
 test.beforeEach(noteMissingFonts);
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 async function shot(page: Page, name: string): Promise<void> {
   // The back-office's loading overlay (antd) or the storefront's own spinner (mall.html has no antd).
@@ -39,14 +42,27 @@ interface Audit {
   status: number;
 }
 
-test("a purchaser publishes a WeChat mini-program mall through review on the local platform", async ({ browser, request, baseURL }) => {
+test("a purchaser publishes a WeChat mini-program mall through review on the local platform", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(360_000);
   const stamp = Date.now().toString(36);
   const buyer = await registerAccount(request, { orgName: "礼享卡券采购有限公司" });
   const token = await loginToken(request, buyer);
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
   const pending = async (appId: string) => {
-    const r = await apiCall<{ list: Audit[] }>(request, opsToken, "get", "/api/ops/miniprogram/wechat/audits?status=2&pageSize=100");
+    const r = await apiCall<{ list: Audit[] }>(
+      request,
+      opsToken,
+      "get",
+      "/api/ops/miniprogram/wechat/audits?status=2&pageSize=100",
+    );
     const a = r.list.find((x) => x.appId === appId);
     expect(a, "a pending audit").toBeTruthy();
     return a?.auditId ?? "";
@@ -79,12 +95,16 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await page.getByTestId("bottomMenus-title-0").fill("商城");
   await page.getByTestId("mp-service").fill("400-800-1234");
   // The dialog's OK loads while it saves and the dialog closes when saved: a lost click is made again.
-  await clickUntil(page.getByTestId("mp-config-save"), () => expect(page.getByTestId("mp-authorise")).toBeVisible({ timeout: 10_000 }));
+  await clickUntil(page.getByTestId("mp-config-save"), () =>
+    expect(page.getByTestId("mp-authorise")).toBeVisible({ timeout: 10_000 }),
+  );
 
   // Authorise on the local platform's consent page; it comes back with the auth code.
   // The testids are unique on the page; the drawer is where they render.
   const drawer = page;
-  await clickUntil(drawer.getByTestId("mp-authorise"), () => expect(page).toHaveURL(/\/mp-platform\/wechat\/authorize\?/, { timeout: 10_000 }));
+  await clickUntil(drawer.getByTestId("mp-authorise"), () =>
+    expect(page).toHaveURL(/\/mp-platform\/wechat\/authorize\?/, { timeout: 10_000 }),
+  );
   await page.waitForURL(/\/mp-platform\/wechat\/authorize\?/);
   await page.getByTestId("mp-consent-name").fill(`礼享商城 ${stamp}`);
   await shot(page, "consent");
@@ -95,7 +115,9 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   // Template, upload, experience QR.
   await chooseOption(page, drawer.getByTestId("mp-template"), `权益商城模板 ${stamp}`);
   // Saved before the upload, which uploads the saved template (saving again is harmless).
-  await clickUntil(drawer.getByTestId("mp-template-save"), () => expect(page.locator(".ant-message").getByText("已保存")).toBeVisible({ timeout: 10_000 }));
+  await clickUntil(drawer.getByTestId("mp-template-save"), () =>
+    expect(page.locator(".ant-message").getByText("已保存")).toBeVisible({ timeout: 10_000 }),
+  );
   await drawer.getByTestId("mp-commit").click();
   await expect(drawer.getByTestId("mp-beta-qr")).toBeVisible();
   await openWith(drawer.getByTestId("mp-beta-qr"), page.getByTestId("mp-qr-url"));
@@ -103,7 +125,9 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   const appId = /\/mall\/([^?]+)\?v=beta$/.exec(qrUrl)?.[1] ?? "";
   expect(qrUrl).toBe(`${baseURL}/mall/${appId}?v=beta`);
   const src = (await page.getByTestId("mp-qr-image").getAttribute("src")) ?? "";
-  expect(src).toBe(await QRCode.toDataURL(qrUrl, { type: "image/png", width: 430, margin: 2, errorCorrectionLevel: "M" }));
+  expect(src).toBe(
+    await QRCode.toDataURL(qrUrl, { type: "image/png", width: 430, margin: 2, errorCorrectionLevel: "M" }),
+  );
   await shot(page, "beta-qr");
   await closeWithEscape(page, page.getByTestId("mp-qr-image"));
 
@@ -113,7 +137,9 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await page.keyboard.press("Escape");
   // The platform refuses a submit until its privacy scan of the upload is done (3 s on the journeys'
   // server): submit until it is under review (the button is disabled then, so it is not submitted twice).
-  await clickUntil(drawer.getByTestId("mp-submit"), () => expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }));
+  await clickUntil(drawer.getByTestId("mp-submit"), () =>
+    expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }),
+  );
   await shot(page, "under-review");
 
   // The operator rejects with a reason and a screenshot.
@@ -121,7 +147,9 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await ops.goto("/ops/MpReviews");
   await openWith(ops.getByTestId(`mp-reject-${first}`), ops.getByTestId("mp-reject-reason-input"));
   await ops.getByTestId("mp-reject-reason-input").fill("首页未展示客服电话");
-  await ops.locator(".ant-modal input[type=file]").setInputFiles({ name: "home.png", mimeType: "image/png", buffer: PNG });
+  await ops
+    .locator(".ant-modal input[type=file]")
+    .setInputFiles({ name: "home.png", mimeType: "image/png", buffer: PNG });
   await expect(ops.locator(".ant-modal .ant-image")).toHaveCount(1);
   await shot(ops, "reject");
   await ops.getByTestId("mp-reject-ok").click();
@@ -136,12 +164,16 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await openWith(drawer.getByTestId("mp-edit"), page.getByTestId("mp-config-save"));
   await page.locator("label:has([data-testid=mp-theme-3])").click();
   // Saved (the dialog gone) before the upload, which uploads the saved config.
-  await clickUntil(page.getByTestId("mp-config-save"), () => expect(page.getByTestId("mp-config-save")).toHaveCount(0, { timeout: 10_000 }));
+  await clickUntil(page.getByTestId("mp-config-save"), () =>
+    expect(page.getByTestId("mp-config-save")).toHaveCount(0, { timeout: 10_000 }),
+  );
   await drawer.getByTestId("mp-commit").click();
   await expect(drawer.getByTestId("mp-version")).toHaveValue("1.0.2");
   await chooseOption(page, drawer.getByTestId("mp-categories"), "商家自营 / 虚拟卡券");
   await page.keyboard.press("Escape");
-  await clickUntil(drawer.getByTestId("mp-submit"), () => expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }));
+  await clickUntil(drawer.getByTestId("mp-submit"), () =>
+    expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }),
+  );
 
   // The operator approves; the purchaser releases.
   const second = await pending(appId);
@@ -159,8 +191,14 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await shot(page, "released");
 
   // The mall serves the released config (theme 3, the menus).
-  const store = await request.get("/api/mall/shop/storefront", { headers: { v: "1", "x-app-id": appId, "x-seller-id": buyer.merchantId } });
-  const body = (await store.json()) as { code: number; msg: string; data: { name: string; theme: number; navMenus: { title: string }[] } };
+  const store = await request.get("/api/mall/shop/storefront", {
+    headers: { v: "1", "x-app-id": appId, "x-seller-id": buyer.merchantId },
+  });
+  const body = (await store.json()) as {
+    code: number;
+    msg: string;
+    data: { name: string; theme: number; navMenus: { title: string }[] };
+  };
   expect(body.code, body.msg).toBe(1);
   expect(body.data).toMatchObject({ name: "礼享权益商城", theme: 3, navMenus: [{ title: "首页" }, { title: "礼包" }] });
 });
@@ -171,7 +209,10 @@ async function shot1280(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join("/tmp/mall-shots", `${name}.png`), fullPage: true });
 }
 
-test("a purchaser binds its official account on the local platform; a provider authorises a brand on the local-life platform", async ({ browser, request }) => {
+test("a purchaser binds its official account on the local platform; a provider authorises a brand on the local-life platform", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const buyer = await registerAccount(request, { orgName: "礼享公众号运营有限公司" });
@@ -181,7 +222,9 @@ test("a purchaser binds its official account on the local platform; a provider a
   const page = await session(browser, token, 1280);
   await page.goto("/sale/WechatOfficial");
   await expect(page.getByText("尚未绑定公众号")).toBeVisible();
-  await clickUntil(page.getByTestId("official-authorise"), () => expect(page).toHaveURL(/\/mp-platform\/wechat\/authorize\?.*auth_type=1/, { timeout: 10_000 }));
+  await clickUntil(page.getByTestId("official-authorise"), () =>
+    expect(page).toHaveURL(/\/mp-platform\/wechat\/authorize\?.*auth_type=1/, { timeout: 10_000 }),
+  );
   await page.waitForURL(/\/mp-platform\/wechat\/authorize\?.*auth_type=1/);
   await expect(page.getByText("公众号名称")).toBeVisible();
   await page.getByTestId("mp-consent-name").fill(`礼享服务号 ${stamp}`);
@@ -203,16 +246,25 @@ test("a purchaser binds its official account on the local platform; a provider a
   await shot1280(page, "dock-wechat");
 
   // LocaLivePlatform: an operator makes a merchant a provider; a brand binds it; it authorises the brand.
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
   const provider = await registerAccount(request, { orgName: "本地生活服务商" });
   await apiCall(request, opsToken, "post", `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
   const providerToken = await loginToken(request, provider);
   const brand = await registerAccount(request, { orgName: `面馆品牌 ${stamp}` });
-  await apiCall(request, await loginToken(request, brand), "post", "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "brand" });
+  await apiCall(request, await loginToken(request, brand), "post", "/api/card-servicer/brander/service", {
+    providerId: provider.merchantId,
+    kind: "brand",
+  });
   const p = await session(browser, providerToken, 1280);
   await p.goto("/providers/LocaLivePlatform");
   await expect(p.getByRole("cell", { name: `面馆品牌 ${stamp}` })).toBeVisible();
-  await clickUntil(p.getByTestId(`life-authorise-${brand.merchantId}`), () => expect(p).toHaveURL(/\/mp-platform\/douyin\/authorize\?/, { timeout: 10_000 }));
+  await clickUntil(p.getByTestId(`life-authorise-${brand.merchantId}`), () =>
+    expect(p).toHaveURL(/\/mp-platform\/douyin\/authorize\?/, { timeout: 10_000 }),
+  );
   await p.waitForURL(/\/mp-platform\/douyin\/authorize\?/);
   await p.getByTestId("mp-consent-name").fill(`面馆本地生活 ${stamp}`);
   await p.getByTestId("mp-consent-ok").click();
@@ -222,10 +274,17 @@ test("a purchaser binds its official account on the local platform; a provider a
   await shot1280(p, "local-life");
 });
 
-test("a provider publishes a Douyin mini-program through review, and a customer opens it on a phone", async ({ browser, request }) => {
+test("a provider publishes a Douyin mini-program through review, and a customer opens it on a phone", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
   const provider = await registerAccount(request, { orgName: "抖音小程序服务商" });
   await apiCall(request, opsToken, "post", `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
   const token = await loginToken(request, provider);
@@ -251,8 +310,12 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   await page.locator("label:has([data-testid=mp-theme-4])").click();
   await page.getByTestId("navMenus-title-0").fill("首页");
   await page.getByTestId("mp-service").fill("400-800-5678");
-  await clickUntil(page.getByTestId("mp-config-save"), () => expect(page.getByTestId("mp-authorise")).toBeVisible({ timeout: 10_000 }));
-  await clickUntil(page.getByTestId("mp-authorise"), () => expect(page).toHaveURL(/\/mp-platform\/douyin\/authorize\?/, { timeout: 10_000 }));
+  await clickUntil(page.getByTestId("mp-config-save"), () =>
+    expect(page.getByTestId("mp-authorise")).toBeVisible({ timeout: 10_000 }),
+  );
+  await clickUntil(page.getByTestId("mp-authorise"), () =>
+    expect(page).toHaveURL(/\/mp-platform\/douyin\/authorize\?/, { timeout: 10_000 }),
+  );
   await page.waitForURL(/\/mp-platform\/douyin\/authorize\?/);
   await page.getByTestId("mp-consent-name").fill(`抖音小店 ${stamp}`);
   await page.getByTestId("mp-consent-ok").click();
@@ -261,18 +324,27 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
 
   // Template, upload, then submit to the Douyin host (no categories on Douyin).
   await chooseOption(page, page.getByTestId("mp-template"), `抖音权益模板 ${stamp}`);
-  await clickUntil(page.getByTestId("mp-template-save"), () => expect(page.locator(".ant-message").getByText("已保存")).toBeVisible({ timeout: 10_000 }));
+  await clickUntil(page.getByTestId("mp-template-save"), () =>
+    expect(page.locator(".ant-message").getByText("已保存")).toBeVisible({ timeout: 10_000 }),
+  );
   await page.getByTestId("mp-commit").click();
   await openWith(page.getByTestId("mp-beta-qr"), page.getByTestId("mp-qr-url"));
   const appId = /\/mall\/([^?]+)\?v=beta$/.exec((await page.getByTestId("mp-qr-url").textContent()) ?? "")?.[1] ?? "";
   expect(appId).toMatch(/^tt/);
   await closeWithEscape(page, page.getByTestId("mp-qr-image"));
   // Refused until the platform's scan of the upload is done: submit until it is under review.
-  await clickUntil(page.getByTestId("mp-submit"), () => expect(page.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }));
+  await clickUntil(page.getByTestId("mp-submit"), () =>
+    expect(page.getByTestId("mp-audit-state")).toHaveText("审核中", { timeout: 5_000 }),
+  );
   await shot(page, "douyin-under-review");
 
   // The operator approves it in the Douyin queue.
-  const audits = await apiCall<{ list: Audit[] }>(request, opsToken, "get", "/api/ops/miniprogram/douyin/audits?status=2&pageSize=100");
+  const audits = await apiCall<{ list: Audit[] }>(
+    request,
+    opsToken,
+    "get",
+    "/api/ops/miniprogram/douyin/audits?status=2&pageSize=100",
+  );
   const audit = audits.list.find((a) => a.appId === appId);
   expect(audit, "a pending Douyin audit").toBeTruthy();
   await ops.goto("/ops/MpReviews");
@@ -289,7 +361,12 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   await shot1280(page, "douyin-released");
 
   // A customer opens the released mall on a phone: its name, its menu, the fourth theme.
-  const phone = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const phone = await browser.newContext({
+    locale: "zh-CN",
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const customer = await phone.newPage();
   await customer.goto(`/mall/${appId}`);
   await expect(customer.getByTestId("mall-title")).toHaveText("抖音权益小店");

@@ -33,15 +33,31 @@ async function opsToken(request: APIRequestContext): Promise<string> {
   return ((await res.json()) as { data: { token: string } }).data.token;
 }
 
-test("an international purchaser verifies on its own real-name page before docking, and docks only within its market", async ({ browser, request }) => {
+test("an international purchaser verifies on its own real-name page before docking, and docks only within its market", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
-  const buyer = await registerAccount(request, { version: "international", country: "SG", currency: "USD", orgName: "Merlion Digital Pte. Ltd." });
+  const buyer = await registerAccount(request, {
+    version: "international",
+    country: "SG",
+    currency: "USD",
+    orgName: "Merlion Digital Pte. Ltd.",
+  });
   const buyerToken = await loginToken(request, buyer);
-  const intlSupplier = await registerAccount(request, { version: "international", country: "HK", currency: "USD", orgName: "Harbour Cards Ltd." });
+  const intlSupplier = await registerAccount(request, {
+    version: "international",
+    country: "HK",
+    currency: "USD",
+    orgName: "Harbour Cards Ltd.",
+  });
   const intlSupplierToken = await loginToken(request, intlSupplier);
   const domesticSupplier = await registerAccount(request, { orgName: "星河国内供应有限公司" });
   const domesticSupplierToken = await loginToken(request, domesticSupplier);
-  await verifyRealName(request, intlSupplierToken, { companyName: "Harbour Cards Limited", legalIdNumber: "K123456(7)" });
+  await verifyRealName(request, intlSupplierToken, {
+    companyName: "Harbour Cards Limited",
+    legalIdNumber: "K123456(7)",
+  });
   await verifyRealName(request, domesticSupplierToken);
 
   // Not verified: the docking page says why, and the server refuses the application.
@@ -51,14 +67,21 @@ test("an international purchaser verifies on its own real-name page before docki
   await page.getByTestId("supplier-id").fill(intlSupplier.merchantId);
   await page.getByTestId("apply-docking").click();
   await expect(page.getByText("請先完成實名認證並通過審核，再申請對接")).toBeVisible();
-  expect((await apiCall<{ total: number }>(request, buyerToken, "get", "/api/card-user/abutment/brander/apply")).total).toBe(0);
+  expect(
+    (await apiCall<{ total: number }>(request, buyerToken, "get", "/api/card-user/abutment/brander/apply")).total,
+  ).toBe(0);
 
   // Its own real-name page, in traditional Chinese, for an organisation registered in Singapore.
-  await clickUntil(page.getByTestId("required-states").getByRole("button", { name: "去認證" }), () => expect(page).toHaveURL(/\/international\/sale\/Authentication$/, { timeout: 5_000 }));
+  await clickUntil(page.getByTestId("required-states").getByRole("button", { name: "去認證" }), () =>
+    expect(page).toHaveURL(/\/international\/sale\/Authentication$/, { timeout: 5_000 }),
+  );
   await expect(page.getByTestId("realname-country")).toContainText("SG");
   await expect(page.getByTestId("doc-license")).toContainText("公司註冊證書/商業登記證");
   for (const kind of ["license", "id_front", "id_back"]) {
-    await page.getByTestId(`doc-${kind}`).locator("input[type=file]").setInputFiles({ name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() });
+    await page
+      .getByTestId(`doc-${kind}`)
+      .locator("input[type=file]")
+      .setInputFiles({ name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() });
     await expect(page.getByTestId(`doc-${kind}`).locator("img")).toBeVisible();
   }
   await page.locator("#companyName").fill("Merlion Digital Pte. Ltd.");
@@ -74,7 +97,12 @@ test("an international purchaser verifies on its own real-name page before docki
 
   // The operator reviews it in the same queue as domestic ones.
   const ops = await opsToken(request);
-  const items = await apiCall<{ list: { id: string }[] }>(request, ops, "get", `/api/ops/queues/realName/items?state=pending&merchantId=${buyer.merchantId}`);
+  const items = await apiCall<{ list: { id: string }[] }>(
+    request,
+    ops,
+    "get",
+    `/api/ops/queues/realName/items?state=pending&merchantId=${buyer.merchantId}`,
+  );
   await apiCall(request, ops, "post", `/api/ops/queues/realName/items/${items.list[0]?.id ?? ""}/approve`, {});
   await page.reload();
   await expect(page.getByTestId("realname-state")).toHaveText("已實名");
@@ -86,7 +114,9 @@ test("an international purchaser verifies on its own real-name page before docki
   await expect(page.getByTestId("market-rule")).toContainText("美元");
   await page.getByTestId("supplier-id").fill(domesticSupplier.merchantId);
   await page.getByTestId("apply-docking").click();
-  await expect(page.getByText("只能與同一版本、同一結算幣種的商戶對接（國際版：美元或港幣；國內版：人民幣）")).toBeVisible();
+  await expect(
+    page.getByText("只能與同一版本、同一結算幣種的商戶對接（國際版：美元或港幣；國內版：人民幣）"),
+  ).toBeVisible();
   await page.getByTestId("supplier-id").fill(intlSupplier.merchantId);
   await page.getByTestId("apply-docking").click();
   await expect(page.getByText("申請已提交")).toBeVisible();
@@ -110,7 +140,10 @@ test("an international purchaser verifies on its own real-name page before docki
 async function expectTableFits(page: Page, width: number): Promise<void> {
   const headers = page.locator(".ant-table-thead th");
   await expect(headers.first()).toBeVisible();
-  const scrolls = await page.locator(".ant-table-content, .ant-table-body").first().evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  const scrolls = await page
+    .locator(".ant-table-content, .ant-table-body")
+    .first()
+    .evaluate((el) => el.scrollWidth > el.clientWidth + 1);
   const boxes = await headers.evaluateAll((ths) =>
     ths.map((th) => ({
       text: th.textContent ?? "",
@@ -133,7 +166,10 @@ async function expectTableFits(page: Page, width: number): Promise<void> {
   }
 }
 
-test("dense tables at 1280 and 1440 px: the operator's top-up review and a purchaser's orders fit, with export on the search line", async ({ browser, request }) => {
+test("dense tables at 1280 and 1440 px: the operator's top-up review and a purchaser's orders fit, with export on the search line", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const buyer = await registerAccount(request, { orgName: "宽表测试采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
@@ -166,4 +202,3 @@ test("dense tables at 1280 and 1440 px: the operator's top-up review and a purch
     await page.context().close();
   }
 });
-

@@ -1,6 +1,14 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import path from "node:path";
-import { loginToken, openRegisterFromLogin, PASSWORD, readCode, registerAccount, uniqueEmail, useSession } from "../support/api";
+import {
+  loginToken,
+  openRegisterFromLogin,
+  PASSWORD,
+  readCode,
+  registerAccount,
+  uniqueEmail,
+  useSession,
+} from "../support/api";
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
@@ -39,7 +47,11 @@ async function openReview(ops: Page, queue: "realName" | "apiPermission", mercha
   return drawer;
 }
 
-test("register, verify the company, operator approves, header shows real-named; API opened and secret rotated", async ({ page, request, browser }) => {
+test("register, verify the company, operator approves, header shows real-named; API opened and secret rotated", async ({
+  page,
+  request,
+  browser,
+}) => {
   // The whole onboarding of one purchaser in two browsers (registration to API secret by SMS): longer than one default timeout.
   test.setTimeout(180_000);
   const email = uniqueEmail("kyc");
@@ -54,25 +66,39 @@ test("register, verify the company, operator approves, header shows real-named; 
   await dialog.locator("#agree").check();
   // Registered, the login dialog replaces this one (a second click is refused: the email is taken).
   const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
-  await clickUntil(dialog.getByRole("button", { name: /注\s?册/ }), () => expect(login).toBeVisible({ timeout: 10_000 }));
+  await clickUntil(dialog.getByRole("button", { name: /注\s?册/ }), () =>
+    expect(login).toBeVisible({ timeout: 10_000 }),
+  );
   await opened(login);
   await login.locator("#password").fill(PASSWORD);
-  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () => expect(page).toHaveURL(/\/SelectUser$/, { timeout: 10_000 }));
+  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () =>
+    expect(page).toHaveURL(/\/SelectUser$/, { timeout: 10_000 }),
+  );
   await page.getByTestId("chooser-sale").click();
-  await clickUntil(page.getByRole("button", { name: "进入系统" }), () => expect(page).toHaveURL(/\/sale\/Home$/, { timeout: 5_000 }));
+  await clickUntil(page.getByRole("button", { name: "进入系统" }), () =>
+    expect(page).toHaveURL(/\/sale\/Home$/, { timeout: 5_000 }),
+  );
   await expect(header(page)).toContainText("未实名");
   const merchantId = (await page.getByTestId("merchant-id").textContent()) ?? "";
 
   // Upload: the licence carries a text layer the local OCR reads; the ID photo has none.
-  await clickUntil(page.getByRole("menuitem", { name: "实名认证" }), () => expect(page).toHaveURL(/\/sale\/Authentication$/, { timeout: 5_000 }));
+  await clickUntil(page.getByRole("menuitem", { name: "实名认证" }), () =>
+    expect(page).toHaveURL(/\/sale\/Authentication$/, { timeout: 5_000 }),
+  );
   const licence = documentPng("名称: 蓝港贸易有限公司\n统一社会信用代码: 91310000MA1FL4XQ2K\n法定代表人: 张伟");
-  await page.getByTestId("doc-license").locator("input[type=file]").setInputFiles({ name: "licence.png", mimeType: "image/png", buffer: licence });
+  await page
+    .getByTestId("doc-license")
+    .locator("input[type=file]")
+    .setInputFiles({ name: "licence.png", mimeType: "image/png", buffer: licence });
   await expect(page.getByTestId("ocr-note")).toContainText("已从图片识别");
   await expect(page.locator("#companyName")).toHaveValue("蓝港贸易有限公司");
   await expect(page.locator("#licenseNumber")).toHaveValue("91310000MA1FL4XQ2K");
   await expect(page.locator("#legalName")).toHaveValue("张伟");
   for (const kind of ["id_front", "id_back"]) {
-    await page.getByTestId(`doc-${kind}`).locator("input[type=file]").setInputFiles({ name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() });
+    await page
+      .getByTestId(`doc-${kind}`)
+      .locator("input[type=file]")
+      .setInputFiles({ name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() });
     await expect(page.getByTestId(`doc-${kind}`).locator("img")).toBeVisible();
   }
   await expect(page.getByTestId("ocr-note")).toContainText("未能从图片识别出文字");
@@ -117,14 +143,19 @@ test("register, verify the company, operator approves, header shows real-named; 
   await expect(page.getByText("签署成功")).toBeVisible();
   await expect(page.getByTestId("agreement-reserveAuthorisation")).toContainText("已签署");
   const signed = page.locator(".ant-modal").filter({ hasText: "SHA-256" });
-  await openWith(page.getByTestId("agreement-reserveAuthorisation").getByRole("button", { name: "查看已签署文件" }), signed);
+  await openWith(
+    page.getByTestId("agreement-reserveAuthorisation").getByRole("button", { name: "查看已签署文件" }),
+    signed,
+  );
   await expect(signed).toContainText(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
   await shot(page, "agreement-signed-cn");
   // A dialog left open covers the menu: the click below would wait for the journey's timeout.
   await closeWithEscape(page, signed);
 
   // API permission: requested by the purchaser, opened by the operator; then the secret is rotated.
-  await clickUntil(page.getByRole("menuitem", { name: "API安全" }), () => expect(page.locator("#purpose")).toBeVisible({ timeout: 5_000 }));
+  await clickUntil(page.getByRole("menuitem", { name: "API安全" }), () =>
+    expect(page.locator("#purpose")).toBeVisible({ timeout: 5_000 }),
+  );
   await page.locator("#purpose").fill("自有系统自动下单直充商品");
   await page.getByTestId("api-apply").click();
   await expect(page.getByText("您的申请正在审核中")).toBeVisible();
@@ -144,7 +175,10 @@ test("register, verify the company, operator approves, header shows real-named; 
     return secret;
   };
   // "Copied" closes the secret; left open, it would cover the next button.
-  const copied = () => clickUntil(page.getByRole("button", { name: "已复制" }), () => expect(page.getByRole("button", { name: "已复制" })).toBeHidden({ timeout: 3_000 }));
+  const copied = () =>
+    clickUntil(page.getByRole("button", { name: "已复制" }), () =>
+      expect(page.getByRole("button", { name: "已复制" })).toBeHidden({ timeout: 3_000 }),
+    );
   const first = await secretOf("view");
   expect(first.length).toBeGreaterThan(20);
   await copied();
@@ -167,12 +201,20 @@ test("register, verify the company, operator approves, header shows real-named; 
   await page.getByRole("button", { name: /取\s?消/ }).click();
   const token = (await page.evaluate(() => window.localStorage.getItem("x-auth-token"))) ?? "";
   const smsPhone = `137${String(Date.now()).slice(-8)}`;
-  await request.post("/api/card-user/sendSms", { headers: { "x-auth-token": token }, data: { phone: smsPhone, scene: "bindPhone" } });
-  const bound = await request.put("/api/card-user/userPhone", { headers: { "x-auth-token": token }, data: { phone: smsPhone, smsCode: await readCode(request, smsPhone) } });
+  await request.post("/api/card-user/sendSms", {
+    headers: { "x-auth-token": token },
+    data: { phone: smsPhone, scene: "bindPhone" },
+  });
+  const bound = await request.put("/api/card-user/userPhone", {
+    headers: { "x-auth-token": token },
+    data: { phone: smsPhone, smsCode: await readCode(request, smsPhone) },
+  });
   expect(bound.status()).toBe(200);
   await page.reload();
   await openWith(page.getByTestId("secret-view"), page.getByTestId("secret-proof"));
-  await clickUntil(page.getByTestId("secret-proof").getByText("短信验证码"), () => expect(page.getByTestId("secret-phone")).toHaveValue(smsPhone, { timeout: 3_000 }));
+  await clickUntil(page.getByTestId("secret-proof").getByText("短信验证码"), () =>
+    expect(page.getByTestId("secret-phone")).toHaveValue(smsPhone, { timeout: 3_000 }),
+  );
   await page.getByRole("button", { name: "发送验证码" }).click();
   await page.locator("#smsCode").fill(await readCode(request, smsPhone));
   await shot(page, "api-view-sms-cn");
@@ -182,7 +224,9 @@ test("register, verify the company, operator approves, header shows real-named; 
   await page.evaluate(() => window.localStorage.setItem("lang", "en"));
   await page.reload();
   await openWith(page.getByTestId("secret-view"), page.getByTestId("secret-proof"));
-  await clickUntil(page.getByTestId("secret-proof").getByText("SMS code"), () => expect(page.getByText("Your bound mobile number")).toBeVisible({ timeout: 3_000 }));
+  await clickUntil(page.getByTestId("secret-proof").getByText("SMS code"), () =>
+    expect(page.getByText("Your bound mobile number")).toBeVisible({ timeout: 3_000 }),
+  );
   await shot(page, "api-view-sms-en");
   await page.getByRole("button", { name: /Cancel/ }).click();
 
@@ -224,9 +268,13 @@ test("a sub-account logs in with its own password and sees only its pages", asyn
   await opened(login);
   await login.locator("#email").fill(subEmail);
   await login.locator("#password").fill(PASSWORD);
-  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () => expect(sub).toHaveURL(/\/SelectUser$/, { timeout: 10_000 }));
+  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () =>
+    expect(sub).toHaveURL(/\/SelectUser$/, { timeout: 10_000 }),
+  );
   await sub.getByTestId("chooser-sale").click();
-  await clickUntil(sub.getByRole("button", { name: "进入系统" }), () => expect(sub).toHaveURL(/\/sale\/Home$/, { timeout: 5_000 }));
+  await clickUntil(sub.getByRole("button", { name: "进入系统" }), () =>
+    expect(sub).toHaveURL(/\/sale\/Home$/, { timeout: 5_000 }),
+  );
   const menu = sub.locator(".ant-layout-sider .ant-menu");
   await expect(menu.getByRole("menuitem", { name: "API安全" })).toBeVisible();
   await expect(menu.getByRole("menuitem")).toHaveCount(2);
@@ -241,9 +289,14 @@ test("a sub-account logs in with its own password and sees only its pages", asyn
 
 test("binds a service provider and files a commitment letter", async ({ page, request }) => {
   const provider = await registerAccount(request, { orgName: "瀚海服务商" });
-  const login = await request.post("/api/card-user/login", { data: { email: E2E_OPERATOR.email, password: E2E_OPERATOR.password } });
+  const login = await request.post("/api/card-user/login", {
+    data: { email: E2E_OPERATOR.email, password: E2E_OPERATOR.password },
+  });
   const opsToken = ((await login.json()) as { data: { token: string } }).data.token;
-  const granted = await request.post(`/api/ops/merchants/${provider.merchantId}/providerRole`, { headers: { "x-auth-token": opsToken }, data: { grant: true } });
+  const granted = await request.post(`/api/ops/merchants/${provider.merchantId}/providerRole`, {
+    headers: { "x-auth-token": opsToken },
+    data: { grant: true },
+  });
   expect(granted.status()).toBe(200);
 
   const buyer = await registerAccount(request, { orgName: "绑定测试公司" });
@@ -261,12 +314,19 @@ test("binds a service provider and files a commitment letter", async ({ page, re
 
   // The provider sees the purchaser among the merchants it serves, and not among its brands.
   const providerToken = await loginToken(request, provider);
-  const served = async (kind: string) => JSON.stringify(await (await request.post("/api/card-servicer/brander", { headers: { "x-auth-token": providerToken }, data: { kind } })).json());
+  const served = async (kind: string) =>
+    JSON.stringify(
+      await (
+        await request.post("/api/card-servicer/brander", { headers: { "x-auth-token": providerToken }, data: { kind } })
+      ).json(),
+    );
   expect(await served("vendor")).toContain("绑定测试公司");
   expect(await served("brand")).not.toContain("绑定测试公司");
 
   await page.goto("/sale/commitLetter");
-  await page.locator("input[type=file]").setInputFiles({ name: "承诺函.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });
+  await page
+    .locator("input[type=file]")
+    .setInputFiles({ name: "承诺函.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });
   await expect(page.locator(".ant-table-row").filter({ hasText: "承诺函.pdf" })).toContainText("当前有效");
   await page.evaluate(() => window.localStorage.setItem("lang", "en"));
   await page.reload();

@@ -35,9 +35,12 @@ async function call<T>(request: APIRequestContext, token: string, url: string, d
 /** A back-office page with the session already stored (what the login dialog stores), without a trip through /login. */
 async function session(browser: Browser, account: Account, token: string): Promise<Page> {
   const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1440, height: 900 } });
-  await context.addInitScript(([key, value]) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-  }, [account.version === "international" ? "interToken" : "x-auth-token", token] as const);
+  await context.addInitScript(
+    ([key, value]) => {
+      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
+    },
+    [account.version === "international" ? "interToken" : "x-auth-token", token] as const,
+  );
   return context.newPage();
 }
 
@@ -53,7 +56,10 @@ async function readExtraction(file: string): Promise<{ no: string; password: str
   return rows.sort((a, b) => a.no.localeCompare(b.no));
 }
 
-test("a brand issues face-value cards; a purchaser buys, extracts, activates, returns and gifts; the customer claims one on a phone", async ({ browser, request }) => {
+test("a brand issues face-value cards; a purchaser buys, extracts, activates, returns and gifts; the customer claims one on a phone", async ({
+  browser,
+  request,
+}) => {
   // Well under a minute on an idle machine; on two shared cores under load a page takes 10-20 s to render.
   test.setTimeout(420_000);
   const stamp = Date.now().toString(36);
@@ -63,17 +69,34 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   const buyerToken = await loginToken(request, buyer);
   // Cards are sold, like goods, only to purchasers docked with the brand.
   await dock(request, { token: brandToken, merchantId: brand.merchantId }, buyerToken);
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
   for (const m of [buyer, brand]) {
-    await call(request, opsToken, `/api/ops/funds/merchants/${m.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-oc-${m.merchantId}` });
+    await call(request, opsToken, `/api/ops/funds/merchants/${m.merchantId}/credit`, {
+      amount: 100_000,
+      reason: "e2e",
+      requestKey: `e2e-oc-${m.merchantId}`,
+    });
   }
-  await call(request, brandToken, "/api/card-user/funds/reserveTransfer", { amount: 10_000, requestKey: `e2e-oc-move-${brand.merchantId}` });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 100_000, requestKey: `e2e-oc-move-${buyer.merchantId}` });
+  await call(request, brandToken, "/api/card-user/funds/reserveTransfer", {
+    amount: 10_000,
+    requestKey: `e2e-oc-move-${brand.merchantId}`,
+  });
+  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
+    amount: 100_000,
+    requestKey: `e2e-oc-move-${buyer.merchantId}`,
+  });
 
   // Equities the cards will pay for: a supplier's 30-yuan mobile top-up, which the brand buys (docked, with SUP).
   const supplier = await registerAccount(request, { orgName: "畅联话费供应有限公司" });
   const supplierToken = await loginToken(request, supplier);
-  const tele = await apiCall<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `畅联${stamp}`, description: "话费" });
+  const tele = await apiCall<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", {
+    name: `畅联${stamp}`,
+    description: "话费",
+  });
   await apiCall(request, supplierToken, "post", "/api/card-brander/product/add", {
     brandId: tele.id,
     equityType: "telecom",
@@ -118,7 +141,13 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   const buyerPage = await session(browser, buyer, buyerToken);
   await buyerPage.goto("/sale/OneCardPurchase");
   const buy = buyerPage.locator(".ant-modal").filter({ hasText: "购卡" });
-  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: `晨光储值卡${stamp}` }).getByRole("button", { name: "购卡" }), buy);
+  await openWith(
+    buyerPage
+      .locator(".ant-table-row")
+      .filter({ hasText: `晨光储值卡${stamp}` })
+      .getByRole("button", { name: "购卡" }),
+    buy,
+  );
   await buy.getByTestId("buy-quantity").fill("3");
   await expect(buy.getByTestId("buy-total")).toHaveText("合计 ¥300.00");
   await buy.getByTestId("buy-submit").click();
@@ -135,12 +164,18 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await pick.getByTestId("pick-submit").click();
   const cards = await readExtraction(await (await downloading).path());
   expect(cards).toHaveLength(3);
-  const [first, second, third] = cards as [{ no: string; password: string }, { no: string; password: string }, { no: string; password: string }];
+  const [first, second, third] = cards as [
+    { no: string; password: string },
+    { no: string; password: string },
+    { no: string; password: string },
+  ];
   await expect(buyerPage.locator(".ant-table-row").first()).toContainText(buyer.email);
 
   // Activate the first two by number range.
   await buyerPage.goto("/sale/ActivateCard");
-  await clickUntil(buyerPage.getByText("按号段", { exact: true }), () => expect(buyerPage.getByTestId("range-from")).toBeVisible({ timeout: 3_000 }));
+  await clickUntil(buyerPage.getByText("按号段", { exact: true }), () =>
+    expect(buyerPage.getByTestId("range-from")).toBeVisible({ timeout: 3_000 }),
+  );
   await buyerPage.getByTestId("range-from").fill(first.no);
   await buyerPage.getByTestId("range-to").fill(second.no);
   // Activation asks first: the price paid that goes to the brand and the face value loaded (issue 37).
@@ -186,7 +221,9 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await buyerPage.getByTestId("package-save").click();
   const packageRow = buyerPage.locator(".ant-table-row").filter({ hasText: `春节礼包${stamp}` });
   await expect(packageRow).toContainText("¥100.00");
-  const linksCount = buyerPage.locator(`[data-testid="package-links-count"] input, input[data-testid="package-links-count"]`);
+  const linksCount = buyerPage.locator(
+    `[data-testid="package-links-count"] input, input[data-testid="package-links-count"]`,
+  );
   await openWith(packageRow.getByRole("button", { name: "发放" }), linksCount);
   await linksCount.fill("1");
   await buyerPage.getByTestId("package-send").click();
@@ -198,7 +235,12 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await shot(buyerPage, "card-sales-orders");
 
   // The customer, on a phone: SMS-code login, claim into the card bag, the balance.
-  const phoneContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const phoneContext = await browser.newContext({
+    locale: "zh-CN",
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const customer = await phoneContext.newPage();
   await customer.goto("/client/login");
   await customer.locator("#phone").fill(phone);
@@ -215,7 +257,9 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await customer.goto("/oneCardQuery");
   await customer.locator("#cardNo").fill(first.no);
   await customer.locator("#password").fill(first.password);
-  await clickUntil(customer.getByRole("button", { name: /^查\s?询$/ }), () => expect(customer.getByTestId("balance-result")).toContainText("¥100.00", { timeout: 5_000 }));
+  await clickUntil(customer.getByRole("button", { name: /^查\s?询$/ }), () =>
+    expect(customer.getByTestId("balance-result")).toContainText("¥100.00", { timeout: 5_000 }),
+  );
   await shot(customer, "balance-query-390");
 
   // A 30-yuan mobile top-up paid with the card: the brand's purchase order, which the supplier fulfils.
@@ -226,14 +270,25 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await shot(customer, "recharge-390");
   await customer.getByTestId("recharge-pay").click();
   await expect(customer.getByTestId("recharge-result")).toHaveText("已支付，正在充值");
-  const orders = await apiCall<{ list: { id: string }[] }>(request, brandToken, "get", "/api/card-user/orders?pageSize=20");
-  await apiCall(request, supplierToken, "put", `/api/card-brander/supplyOrders/${orders.list[0]?.id}/fulfil`, { result: "success", upstreamChannelId: `TEL-${stamp}` });
+  const orders = await apiCall<{ list: { id: string }[] }>(
+    request,
+    brandToken,
+    "get",
+    "/api/card-user/orders?pageSize=20",
+  );
+  await apiCall(request, supplierToken, "put", `/api/card-brander/supplyOrders/${orders.list[0]?.id}/fulfil`, {
+    result: "success",
+    upstreamChannelId: `TEL-${stamp}`,
+  });
   await expect(customer.getByTestId("recharge-result")).toHaveText("充值成功");
   await shot(customer, "recharge-result-390");
   await customer.goto("/client/cardBag");
   await expect(customer.getByText("¥70.00").first()).toBeVisible();
   // The same card bag in the other two languages.
-  for (const [lang, title] of [["en", "My card bag"], ["tw", "我的卡包"]] as const) {
+  for (const [lang, title] of [
+    ["en", "My card bag"],
+    ["tw", "我的卡包"],
+  ] as const) {
     await customer.evaluate((l) => window.localStorage.setItem("lang", l), lang);
     await customer.reload();
     await expect(customer.getByText(title).first()).toBeVisible();

@@ -25,7 +25,11 @@ async function shot(page: Page, name: string, fullPage = true): Promise<void> {
 }
 
 async function session(browser: Browser, token: string): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const context = await browser.newContext({
+    locale: "zh-CN",
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+  });
   await context.addInitScript((value) => {
     if (window.location.protocol.startsWith("http")) window.localStorage.setItem("x-auth-token", value);
   }, token);
@@ -42,9 +46,16 @@ async function batchFile(rows: string[][]): Promise<Buffer> {
 }
 
 const opsLogin = async (request: APIRequestContext) =>
-  ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
 
-test("a provider buys for its purchaser from an xlsx, downloads the result, reads LinkData and the fund sheet, and sees the announcements", async ({ browser, request }) => {
+test("a provider buys for its purchaser from an xlsx, downloads the result, reads LinkData and the fund sheet, and sees the announcements", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
   const ops = await opsLogin(request);
@@ -56,18 +67,49 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   const buyer = await registerAccount(request, { orgName: "星链采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   const stranger = await registerAccount(request, { orgName: "未服务采购有限公司" });
-  await apiCall(request, buyerToken, "post", "/api/card-servicer/brander/service", { providerId: provider.merchantId, kind: "vendor" });
-
-  const brand = await apiCall<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", { name: `星链品牌${stamp}`, description: "e2e" });
-  const goods = await apiCall<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
-    brandId: brand.id, equityType: "video", invoiceType: "vat_6", perOrderMax: 5, name: `星链月卡${stamp}`, businessType: "card_secret", faceValue: 3000, code: `XL-${stamp}`, price: 2700, settlementPrice: 2500,
+  await apiCall(request, buyerToken, "post", "/api/card-servicer/brander/service", {
+    providerId: provider.merchantId,
+    kind: "vendor",
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 4 }, (_, i) => `XL${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
-  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": brandToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
+
+  const brand = await apiCall<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", {
+    name: `星链品牌${stamp}`,
+    description: "e2e",
+  });
+  const goods = await apiCall<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
+    brandId: brand.id,
+    equityType: "video",
+    invoiceType: "vat_6",
+    perOrderMax: 5,
+    name: `星链月卡${stamp}`,
+    businessType: "card_secret",
+    faceValue: 3000,
+    code: `XL-${stamp}`,
+    price: 2700,
+    settlementPrice: 2500,
+  });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 4 }, (_, i) => `XL${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
+  expect(
+    (
+      await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
+        headers: { "x-auth-token": brandToken, "content-type": "text/csv" },
+        data: Buffer.from(csv),
+      })
+    ).status(),
+  ).toBe(200);
   await verifyRealName(request, buyerToken);
   await dock(request, { token: brandToken, merchantId: brandOwner.merchantId }, buyerToken);
-  await apiCall(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 20_000, reason: "e2e", requestKey: `e2e-xl-${buyer.merchantId}` });
-  await apiCall(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 20_000, requestKey: `e2e-xl-move-${buyer.merchantId}` });
+  await apiCall(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 20_000,
+    reason: "e2e",
+    requestKey: `e2e-xl-${buyer.merchantId}`,
+  });
+  await apiCall(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 20_000,
+    requestKey: `e2e-xl-move-${buyer.merchantId}`,
+  });
 
   // The operator's announcement and customer-service contact (the ops console page).
   const opsPage = await session(browser, ops);
@@ -87,7 +129,9 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   // BatchPurchase: the template, then a file with one good line and one for a purchaser not served.
   const page = await session(browser, providerToken);
   await page.goto("/providers/BatchPurchase");
-  expect((await downloadWith(page, page.getByTestId("batch-template"))).suggestedFilename()).toBe("batch-purchase-template.xlsx");
+  expect((await downloadWith(page, page.getByTestId("batch-template"))).suggestedFilename()).toBe(
+    "batch-purchase-template.xlsx",
+  );
   const file = {
     name: "batch.xlsx",
     mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -101,7 +145,9 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
     amount: "批量采购 · ¥54.00",
     ok: "批量采购",
     look: async () => {
-      await baseExpect(page.getByTestId("batch-confirm-effect")).toContainText("将为采购商下1笔订单，共2件，合计¥54.00");
+      await baseExpect(page.getByTestId("batch-confirm-effect")).toContainText(
+        "将为采购商下1笔订单，共2件，合计¥54.00",
+      );
       await baseExpect(page.getByTestId("batch-confirm-effect")).toContainText("1行将被拒绝");
       await page.setViewportSize({ width: 1280, height: 800 });
       await shot(page, "batch-confirm");
@@ -140,7 +186,9 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   await openWith(page.getByTestId("header-contact"), page.getByTestId("service-contact"));
   await expect(page.getByTestId("service-contact")).toContainText("400-820-8820");
   await shot(page, "contact-cn", false);
-  await clickUntil(page.getByTestId("header-contact"), () => expect(page.getByTestId("service-contact")).toBeHidden({ timeout: 3_000 }));
+  await clickUntil(page.getByTestId("header-contact"), () =>
+    expect(page.getByTestId("service-contact")).toBeHidden({ timeout: 3_000 }),
+  );
   const item = page.locator(".ant-drawer").getByText(`系统维护通知${stamp}`);
   await openWith(page.getByTestId("header-bell"), item);
   await expect(item).toBeVisible();

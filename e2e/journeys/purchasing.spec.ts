@@ -20,7 +20,13 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `purchasing-${name}.png`), fullPage: true });
 }
 
-async function call<T>(request: APIRequestContext, token: string, method: "post" | "put", url: string, data?: unknown): Promise<T> {
+async function call<T>(
+  request: APIRequestContext,
+  token: string,
+  method: "post" | "put",
+  url: string,
+  data?: unknown,
+): Promise<T> {
   const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
   const body = (await res.json()) as { code: number; msg: string; data: T };
   expect(body.code, body.msg).toBe(1);
@@ -42,7 +48,10 @@ async function sign(page: Page, request: APIRequestContext, phone: string): Prom
   await expect(page.getByText("签署成功")).toBeVisible();
 }
 
-test("dock and sign on both sides, buy card secrets and reveal them, a direct top-up fulfilled by the supplier", async ({ browser, request }) => {
+test("dock and sign on both sides, buy card secrets and reveal them, a direct top-up fulfilled by the supplier", async ({
+  browser,
+  request,
+}) => {
   const supplier = await registerAccount(request, { orgName: "星河卡券供应有限公司" });
   const supplierToken = await loginToken(request, supplier);
   const buyer = await registerAccount(request, { orgName: "云端采购有限公司" });
@@ -52,7 +61,10 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
 
   // The supplier's goods: a card-secret goods with five codes and a direct top-up.
   const stamp = Date.now().toString(36);
-  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `视频会员${stamp}`, description: "影音" });
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", {
+    name: `视频会员${stamp}`,
+    description: "影音",
+  });
   const common = { brandId: brand.id, equityType: "video", invoiceType: "vat_6", perOrderMax: 5 };
   const cards = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
     ...common,
@@ -72,7 +84,9 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
     price: 4900,
     settlementPrice: 4800,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 5 }, (_, i) => `E2E${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 5 }, (_, i) => `E2E${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
   const imported = await request.post(`/api/card-brander/sup/merchandises/${cards.id}/cards?fileName=cards.csv`, {
     headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
     data: Buffer.from(csv),
@@ -80,9 +94,20 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   expect(imported.status()).toBe(200);
 
   // Money in the purchaser's SUP account: an operator's credit, moved from the reserve account.
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 100_000, reason: "e2e", requestKey: `e2e-buy-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 5_000, requestKey: `e2e-move-${buyer.merchantId}` });
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 100_000,
+    reason: "e2e",
+    requestKey: `e2e-buy-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 5_000,
+    requestKey: `e2e-move-${buyer.merchantId}`,
+  });
 
   // The purchaser applies to dock.
   const buyerPage = await session(browser, buyer, buyerToken);
@@ -98,14 +123,20 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   const application = supplierPage.locator(".ant-table-row").filter({ hasText: buyer.merchantId });
   await application.getByRole("button", { name: "通过" }).click();
   await expect(application).toContainText("已通过");
-  await openWith(application.getByRole("button", { name: "签署协议" }), supplierPage.locator(".ant-modal").filter({ hasText: "签署对接协议" }));
+  await openWith(
+    application.getByRole("button", { name: "签署协议" }),
+    supplierPage.locator(".ant-modal").filter({ hasText: "签署对接协议" }),
+  );
   await sign(supplierPage, request, `136${String(Date.now()).slice(-8)}`);
   await shot(supplierPage, "procurement-liaison-cn");
 
   // The purchaser signs: docked.
   await buyerPage.reload();
   const docking = buyerPage.locator(".ant-table-row").first();
-  await openWith(docking.getByRole("button", { name: "签署协议" }), buyerPage.locator(".ant-modal").filter({ hasText: "签署对接协议" }));
+  await openWith(
+    docking.getByRole("button", { name: "签署协议" }),
+    buyerPage.locator(".ant-modal").filter({ hasText: "签署对接协议" }),
+  );
   await sign(buyerPage, request, `137${String(Date.now()).slice(-8)}`);
   await expect(docking).toContainText("已对接");
   await shot(buyerPage, "supplier-docking-cn");
@@ -113,7 +144,13 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   // Buy two card secrets from the goods detail, then reveal them.
   await buyerPage.goto("/sale/CarmiGoodsList");
   const drawer = buyerPage.locator(".ant-drawer").filter({ hasText: "商品详情" });
-  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` }).getByRole("button", { name: "详情" }), drawer);
+  await openWith(
+    buyerPage
+      .locator(".ant-table-row")
+      .filter({ hasText: `视频月卡${stamp}` })
+      .getByRole("button", { name: "详情" }),
+    drawer,
+  );
   await drawer.getByTestId("buy-quantity").fill("2");
   await expect(drawer.getByTestId("buy-total")).toHaveText("合计 ¥54.00");
   // ¥50 in SUP is short of ¥54: the form's top-up dialog moves reserve money in place (screen 11).
@@ -136,7 +173,13 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   // A direct top-up: processing until the supplier fulfils it.
   await buyerPage.goto("/sale/GoodsList");
   const topUpDrawer = buyerPage.locator(".ant-drawer").filter({ hasText: "商品详情" });
-  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` }).getByRole("button", { name: "详情" }), topUpDrawer);
+  await openWith(
+    buyerPage
+      .locator(".ant-table-row")
+      .filter({ hasText: `话费直充${stamp}` })
+      .getByRole("button", { name: "详情" }),
+    topUpDrawer,
+  );
   await topUpDrawer.getByTestId("buy-account").fill("13800138000");
   await topUpDrawer.getByTestId("buy-submit").click();
   await expect(buyerPage.getByText("订单已提交，等待供应商处理")).toBeVisible();
@@ -156,18 +199,31 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
 
   // A refund of one unused code: the supplier accepts it, the purchaser sees it and the reports.
   const refundDialog = buyerPage.locator(".ant-modal").filter({ hasText: "申请退款" });
-  await openWith(buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` }).getByRole("button", { name: "申请退款" }), refundDialog);
+  await openWith(
+    buyerPage
+      .locator(".ant-table-row")
+      .filter({ hasText: `视频月卡${stamp}` })
+      .getByRole("button", { name: "申请退款" }),
+    refundDialog,
+  );
   await refundDialog.locator("#reason").fill("客户取消");
   await refundDialog.getByRole("button", { name: "申请退款" }).click();
   await expect(buyerPage.getByText("退款申请已提交")).toBeVisible();
   await supplierPage.goto("/business/SalesOrder?tab=refunds");
   const refund = supplierPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` });
   // Accepting refunds at once: it asks with the amount first (issue 37).
-  await confirmMoney(supplierPage, refund.getByRole("button", { name: "同意退款" }), { amount: "同意退款 · ¥27.00", ok: "同意退款" });
+  await confirmMoney(supplierPage, refund.getByRole("button", { name: "同意退款" }), {
+    amount: "同意退款 · ¥27.00",
+    ok: "同意退款",
+  });
   await expect(refund).toContainText("成功");
   await buyerPage.goto("/sale/PurchaseOrder?tab=refunds");
   await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `视频月卡${stamp}` })).toContainText("¥27.00");
-  await clickUntil(buyerPage.getByRole("tab", { name: "采购报表" }), () => expect(buyerPage.getByRole("tab", { name: "采购报表" })).toHaveAttribute("aria-selected", "true", { timeout: 3_000 }));
+  await clickUntil(buyerPage.getByRole("tab", { name: "采购报表" }), () =>
+    expect(buyerPage.getByRole("tab", { name: "采购报表" })).toHaveAttribute("aria-selected", "true", {
+      timeout: 3_000,
+    }),
+  );
   await expect(buyerPage.locator(".ant-table-row").first()).toContainText("星河卡券供应有限公司");
   await shot(buyerPage, "purchase-report-cn");
 });
@@ -180,7 +236,10 @@ async function sessionIn(browser: Browser, account: Account, token: string, lang
   return page;
 }
 
-test("a whitelisted purchaser buys without docking; statistics, settlement, SUP orders and the supply check show it; lists export to xlsx", async ({ browser, request }) => {
+test("a whitelisted purchaser buys without docking; statistics, settlement, SUP orders and the supply check show it; lists export to xlsx", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const supplier = await registerAccount(request, { orgName: "白名单供应有限公司" });
   const supplierToken = await loginToken(request, supplier);
@@ -188,7 +247,10 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
   const buyerToken = await loginToken(request, buyer);
   await verifyRealName(request, buyerToken);
   const stamp = Date.now().toString(36);
-  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `白名单品牌${stamp}`, description: "e2e" });
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", {
+    name: `白名单品牌${stamp}`,
+    description: "e2e",
+  });
   const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
     brandId: brand.id,
     equityType: "video",
@@ -201,14 +263,37 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 4 }, (_, i) => `WL${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
-  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 50_000, reason: "e2e", requestKey: `e2e-wl-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 50_000, requestKey: `e2e-wl-move-${buyer.merchantId}` });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 4 }, (_, i) => `WL${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
+  expect(
+    (
+      await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
+        headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
+        data: Buffer.from(csv),
+      })
+    ).status(),
+  ).toBe(200);
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 50_000,
+    reason: "e2e",
+    requestKey: `e2e-wl-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 50_000,
+    requestKey: `e2e-wl-move-${buyer.merchantId}`,
+  });
 
   // Not docked: refused. The supplier adds the purchaser on its vendor whitelist in the page.
-  const refused = await request.post("/api/card-user/orders", { headers: { "x-auth-token": buyerToken }, data: { goodsId: String(goods.id), quantity: 1, orderNo: `WL-A-${stamp}` } });
+  const refused = await request.post("/api/card-user/orders", {
+    headers: { "x-auth-token": buyerToken },
+    data: { goodsId: String(goods.id), quantity: 1, orderNo: `WL-A-${stamp}` },
+  });
   expect(refused.status()).toBe(409);
   for (const lang of ["cn", "en"] as const) {
     const supplierPage = await sessionIn(browser, supplier, supplierToken, lang);
@@ -225,7 +310,11 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
     await shot(supplierPage, `purchase-whitelist-${lang}`);
     await supplierPage.context().close();
   }
-  await call(request, buyerToken, "post", "/api/card-user/orders", { goodsId: String(goods.id), quantity: 2, orderNo: `WL-B-${stamp}` });
+  await call(request, buyerToken, "post", "/api/card-user/orders", {
+    goodsId: String(goods.id),
+    quantity: 2,
+    orderNo: `WL-B-${stamp}`,
+  });
 
   for (const lang of ["cn", "en"] as const) {
     const buyerPage = await sessionIn(browser, buyer, buyerToken, lang);
@@ -238,15 +327,23 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
     if (lang === "cn") {
       await buyerPage.goto("/sale/PurchaseOrder");
       await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `WL-B-${stamp}` })).toBeVisible();
-      expect((await downloadWith(buyerPage, buyerPage.getByRole("button", { name: "导出" }))).suggestedFilename()).toMatch(/\.xlsx$/);
-      await clickUntil(buyerPage.getByRole("tab", { name: "采购报表" }), () => expect(buyerPage.getByTestId("export-purchase-report")).toBeVisible({ timeout: 5_000 }));
-      expect((await downloadWith(buyerPage, buyerPage.getByTestId("export-purchase-report"))).suggestedFilename()).toMatch(/\.xlsx$/);
+      expect(
+        (await downloadWith(buyerPage, buyerPage.getByRole("button", { name: "导出" }))).suggestedFilename(),
+      ).toMatch(/\.xlsx$/);
+      await clickUntil(buyerPage.getByRole("tab", { name: "采购报表" }), () =>
+        expect(buyerPage.getByTestId("export-purchase-report")).toBeVisible({ timeout: 5_000 }),
+      );
+      expect(
+        (await downloadWith(buyerPage, buyerPage.getByTestId("export-purchase-report"))).suggestedFilename(),
+      ).toMatch(/\.xlsx$/);
     }
     await buyerPage.context().close();
 
     const supplierPage = await sessionIn(browser, supplier, supplierToken, lang);
     await supplierPage.goto("/business/SUPOrder");
-    await expect(supplierPage.locator(".ant-table-row").filter({ hasText: `WL-B-${stamp}` })).toContainText(lang === "cn" ? "已结算" : "Settled");
+    await expect(supplierPage.locator(".ant-table-row").filter({ hasText: `WL-B-${stamp}` })).toContainText(
+      lang === "cn" ? "已结算" : "Settled",
+    );
     await shot(supplierPage, `sup-order-${lang}`);
     await supplierPage.goto("/business/CheckSupOrder");
     await expect(supplierPage.locator(".ant-table-row").first()).toContainText(lang === "cn" ? "已平账" : "Balanced");
@@ -255,14 +352,20 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
   }
 });
 
-test("the API purchase table (screen 11): goods the purchaser may buy with SKU code, price, method and a request example; SUP short tops up in place", async ({ browser, request }) => {
+test("the API purchase table (screen 11): goods the purchaser may buy with SKU code, price, method and a request example; SUP short tops up in place", async ({
+  browser,
+  request,
+}) => {
   const supplier = await registerAccount(request, { orgName: "接口供应有限公司" });
   const supplierToken = await loginToken(request, supplier);
   const buyer = await registerAccount(request, { orgName: "接口采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   await verifyRealName(request, buyerToken);
   const stamp = Date.now().toString(36);
-  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", { name: `接口品牌${stamp}`, description: "e2e" });
+  const brand = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/brander/update", {
+    name: `接口品牌${stamp}`,
+    description: "e2e",
+  });
   const goods = await call<{ id: number }>(request, supplierToken, "post", "/api/card-brander/product/add", {
     brandId: brand.id,
     equityType: "video",
@@ -275,19 +378,47 @@ test("the API purchase table (screen 11): goods the purchaser may buy with SKU c
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `AP${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
-  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `AP${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
+  expect(
+    (
+      await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
+        headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
+        data: Buffer.from(csv),
+      })
+    ).status(),
+  ).toBe(200);
   // The purchaser may buy: the supplier whitelists it. ¥10 in SUP (short of ¥27), ¥90 left in reserve.
-  await call(request, supplierToken, "post", "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
-  const opsToken = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 10_000, reason: "e2e", requestKey: `e2e-api-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 1_000, requestKey: `e2e-api-move-${buyer.merchantId}` });
+  await call(request, supplierToken, "post", "/api/card-brander/whitelists", {
+    purchaserId: buyer.merchantId,
+    scope: "vendor",
+  });
+  const opsToken = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
+  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 10_000,
+    reason: "e2e",
+    requestKey: `e2e-api-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 1_000,
+    requestKey: `e2e-api-move-${buyer.merchantId}`,
+  });
 
   const page = await session(browser, buyer, buyerToken);
   await page.setViewportSize({ width: 1280, height: 860 });
   await page.goto("/sale/GoodsPurchaseForm");
-  await clickUntil(page.getByRole("tab", { name: "API采购" }), () => expect(page).toHaveURL(/tab=api/, { timeout: 5_000 }));
-  const row = page.getByTestId("api-goods-table").locator(".ant-table-row").filter({ hasText: `接口月卡${stamp}` });
+  await clickUntil(page.getByRole("tab", { name: "API采购" }), () =>
+    expect(page).toHaveURL(/tab=api/, { timeout: 5_000 }),
+  );
+  const row = page
+    .getByTestId("api-goods-table")
+    .locator(".ant-table-row")
+    .filter({ hasText: `接口月卡${stamp}` });
   await expect(row).toContainText(`API-${stamp}`);
   await expect(row).toContainText(String(goods.id));
   await expect(row).toContainText("¥27.00");
@@ -302,7 +433,9 @@ test("the API purchase table (screen 11): goods the purchaser may buy with SKU c
   await expect(example).toContainText(`"goodsId":"${goods.id}"`);
   await expect(example).toContainText("X-Signature");
   // Left open, the example's dialog would cover the row's next button (a click waiting for the journey's timeout).
-  await clickUntil(page.locator(".ant-modal").filter({ has: example }).locator(".ant-modal-close"), () => expect(example).toBeHidden({ timeout: 3_000 }));
+  await clickUntil(page.locator(".ant-modal").filter({ has: example }).locator(".ant-modal-close"), () =>
+    expect(example).toBeHidden({ timeout: 3_000 }),
+  );
 
   // SUP is short of ¥27: the same top-up dialog as the purchase form moves reserve money in place.
   const topUpDialog = page.locator(".ant-modal").filter({ hasText: "划转到SUP账户" });

@@ -20,11 +20,18 @@ test.beforeEach(noteMissingFonts);
 const shot = screenshots("rebates");
 const call = post;
 
-test("a supplier sets a tiered rebate rule, the month closes, and it reads and exports the rebate it granted", async ({ browser, request }) => {
+test("a supplier sets a tiered rebate rule, the month closes, and it reads and exports the rebate it granted", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
   const { day, month: period } = platformMonth(2);
-  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const ops = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
 
   // The supplier, its card-secret goods, and a docked purchaser with money.
   const supplier = await registerAccount(request, { orgName: "返利品牌有限公司" });
@@ -32,7 +39,10 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   const buyer = await registerAccount(request, { orgName: "返利采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   await dock(request, { token: supplierToken, merchantId: supplier.merchantId }, buyerToken);
-  const brand = await call<{ id: number }>(request, supplierToken, "/api/card-brander/brander/update", { name: `返利品牌${stamp}`, description: "e2e" });
+  const brand = await call<{ id: number }>(request, supplierToken, "/api/card-brander/brander/update", {
+    name: `返利品牌${stamp}`,
+    description: "e2e",
+  });
   const goods = await call<{ id: number }>(request, supplierToken, "/api/card-brander/product/add", {
     brandId: brand.id,
     equityType: "video",
@@ -45,15 +55,33 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `FL${stamp}${i},PIN${i}${stamp},`)].join("\r\n");
-  expect((await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, { headers: { "x-auth-token": supplierToken, "content-type": "text/csv" }, data: Buffer.from(csv) })).status()).toBe(200);
-  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 20_000, reason: "e2e", requestKey: `e2e-fl-${buyer.merchantId}` });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", { amount: 20_000, requestKey: `e2e-fl-move-${buyer.merchantId}` });
+  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `FL${stamp}${i},PIN${i}${stamp},`)].join(
+    "\r\n",
+  );
+  expect(
+    (
+      await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
+        headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
+        data: Buffer.from(csv),
+      })
+    ).status(),
+  ).toBe(200);
+  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 20_000,
+    reason: "e2e",
+    requestKey: `e2e-fl-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
+    amount: 20_000,
+    requestKey: `e2e-fl-move-${buyer.merchantId}`,
+  });
 
   // The supplier's rebate rules tab: 2% from 0, 3% from 100.00, for the purchaser and the goods.
   const page = await sessionPage(browser, supplier, supplierToken);
   await page.goto("/business/ProcurementLiaison");
-  await clickUntil(page.getByRole("tab", { name: "返利规则" }), () => expect(page).toHaveURL(/tab=rebateRules/, { timeout: 5_000 }));
+  await clickUntil(page.getByRole("tab", { name: "返利规则" }), () =>
+    expect(page).toHaveURL(/tab=rebateRules/, { timeout: 5_000 }),
+  );
   const addRule = async () => {
     const dialog = page.locator(".ant-modal").filter({ hasText: "新增返利规则" });
     await openWith(page.getByTestId("rebate-rule-add"), dialog);
@@ -82,19 +110,29 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   // The same scope and validity again: refused, with the server's message on the form; nothing added.
   const second = await addRule();
   await expect(second).toContainText("与同一范围的另一条返利规则有效期重叠");
-  await clickUntil(second.getByRole("button", { name: /取\s*消|Cancel/ }), () => expect(second).toBeHidden({ timeout: 3_000 }));
+  await clickUntil(second.getByRole("button", { name: /取\s*消|Cancel/ }), () =>
+    expect(second).toBeHidden({ timeout: 3_000 }),
+  );
   await expect(ruleRow).toHaveCount(1);
 
   // The purchaser buys two cards (54.00); the order is moved into the month before last, which the operator closes.
-  const order = await call<{ id: string; state: string }>(request, buyerToken, "/api/card-user/orders", { goodsId: String(goods.id), quantity: 2, orderNo: `FL-${stamp}` });
+  const order = await call<{ id: string; state: string }>(request, buyerToken, "/api/card-user/orders", {
+    goodsId: String(goods.id),
+    quantity: 2,
+    orderNo: `FL-${stamp}`,
+  });
   expect(order.state).toBe("success");
-  const moved = await call<{ finishedAt: string }>(request, ops, `/api/dev/purchaseOrders/${order.id}/backdate`, { days: day + 35 });
+  const moved = await call<{ finishedAt: string }>(request, ops, `/api/dev/purchaseOrders/${order.id}/backdate`, {
+    days: day + 35,
+  });
   expect(new Date(new Date(moved.finishedAt).getTime() + 8 * 3600_000).toISOString().slice(0, 7)).toBe(period);
   const closed = await call<{ rebates: number }>(request, ops, "/api/ops/commission/close", { period });
   expect(closed.rebates).toBeGreaterThanOrEqual(1);
 
   // The granted rebates tab: 2% of 54.00 is 1.08, paid from the supplier's income.
-  await clickUntil(page.getByRole("tab", { name: "已发返利" }), () => expect(page).toHaveURL(/tab=rebates/, { timeout: 5_000 }));
+  await clickUntil(page.getByRole("tab", { name: "已发返利" }), () =>
+    expect(page).toHaveURL(/tab=rebates/, { timeout: 5_000 }),
+  );
   const granted = page.locator(".ant-table-row").filter({ hasText: `返利采购有限公司 (${buyer.merchantId})` });
   await expect(granted).toContainText(period);
   await expect(granted).toContainText("¥54.00");
@@ -117,7 +155,9 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   expect(cells.join("|")).toContain("1.08");
 
   // Removing the rule.
-  await clickUntil(page.getByRole("tab", { name: "返利规则" }), () => expect(page).toHaveURL(/tab=rebateRules/, { timeout: 5_000 }));
+  await clickUntil(page.getByRole("tab", { name: "返利规则" }), () =>
+    expect(page).toHaveURL(/tab=rebateRules/, { timeout: 5_000 }),
+  );
   const rule = page.locator(".ant-table-row");
   await expect(rule).toHaveCount(1);
   await confirmPopconfirm(page, rule.getByRole("button", { name: "删除" }), /确\s*定|OK/);

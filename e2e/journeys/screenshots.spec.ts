@@ -8,9 +8,27 @@ import { opened } from "../support/click";
 const DIR = path.resolve(import.meta.dirname, "../artifacts/screenshots");
 test.beforeEach(noteMissingFonts); // screenshots for people: a missing font is noted on the result
 const LANGS = [
-  { lang: "cn", register: "立即注册", registerTitle: "注册企业账户", intlRegisterTitle: "注册国际版企业账户", chooserTitle: "选择要进入的系统" },
-  { lang: "tw", register: "立即註冊", registerTitle: "註冊企業賬戶", intlRegisterTitle: "註冊國際版企業賬戶", chooserTitle: "選擇要進入的系統" },
-  { lang: "en", register: "Register now", registerTitle: "Register a business account", intlRegisterTitle: "Register an international business account", chooserTitle: "Choose a system" },
+  {
+    lang: "cn",
+    register: "立即注册",
+    registerTitle: "注册企业账户",
+    intlRegisterTitle: "注册国际版企业账户",
+    chooserTitle: "选择要进入的系统",
+  },
+  {
+    lang: "tw",
+    register: "立即註冊",
+    registerTitle: "註冊企業賬戶",
+    intlRegisterTitle: "註冊國際版企業賬戶",
+    chooserTitle: "選擇要進入的系統",
+  },
+  {
+    lang: "en",
+    register: "Register now",
+    registerTitle: "Register a business account",
+    intlRegisterTitle: "Register an international business account",
+    chooserTitle: "Choose a system",
+  },
 ] as const;
 
 async function shot(page: Page, name: string): Promise<void> {

@@ -25,7 +25,9 @@ test("a revoked token sends the user to the login page with the expired toast", 
   await opened(login);
   await login.locator("#email").fill(account.email);
   await login.locator("#password").fill(account.password);
-  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () => expect(page).toHaveURL(/\/business\/Home$/, { timeout: 10_000 }));
+  await clickUntil(login.getByRole("button", { name: /登\s?录/ }), () =>
+    expect(page).toHaveURL(/\/business\/Home$/, { timeout: 10_000 }),
+  );
 });
 
 test("in the international area a 401 leads to the international login", async ({ page, request }) => {
@@ -51,10 +53,14 @@ test("area pages need a session, logout ends it, unknown pages say so", async ({
   await useSession(page, account, await loginToken(request, account));
   await page.goto("/business/Home");
   await expect(page.getByTestId("merchant-id")).toHaveText(account.merchantId);
-  await clickUntil(page.getByRole("button", { name: "退出登录" }), () => expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }));
+  await clickUntil(page.getByRole("button", { name: "退出登录" }), () =>
+    expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }),
+  );
   expect(await page.evaluate(() => window.localStorage.getItem("x-auth-token"))).toBeNull();
 
   await page.goto("/no/such/page");
   await expect(page.getByText("页面不存在").first()).toBeVisible();
-  await clickUntil(page.getByRole("button", { name: "返回首页" }), () => expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }));
+  await clickUntil(page.getByRole("button", { name: "返回首页" }), () =>
+    expect(page).toHaveURL(/\/login$/, { timeout: 5_000 }),
+  );
 });

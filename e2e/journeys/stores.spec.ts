@@ -1,6 +1,14 @@
 import path from "node:path";
 import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { loginToken, PASSWORD, readCode, registerAccount, uniqueEmail, verifyRealName, type Account } from "../support/api";
+import {
+  loginToken,
+  PASSWORD,
+  readCode,
+  registerAccount,
+  uniqueEmail,
+  verifyRealName,
+  type Account,
+} from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { documentPng } from "../support/images";
 import { E2E_OPERATOR, operatorPage } from "../support/operator";
@@ -25,7 +33,13 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `stores-${name}.png`), fullPage: true });
 }
 
-async function call<T>(request: APIRequestContext, token: string, method: "get" | "post" | "put", url: string, data?: unknown): Promise<T> {
+async function call<T>(
+  request: APIRequestContext,
+  token: string,
+  method: "get" | "post" | "put",
+  url: string,
+  data?: unknown,
+): Promise<T> {
   const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
   const body = (await res.json()) as { code: number; msg: string; data: T };
   expect(body.code, `${url}: ${body.msg}`).toBe(1);
@@ -34,7 +48,11 @@ async function call<T>(request: APIRequestContext, token: string, method: "get" 
 
 /** A page with the session already stored (as the login dialog stores it). */
 async function session(browser: Browser, token: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport, ...(viewport.width < 500 && { isMobile: true, hasTouch: true }) });
+  const context = await browser.newContext({
+    locale: "zh-CN",
+    viewport,
+    ...(viewport.width < 500 && { isMobile: true, hasTouch: true }),
+  });
   await context.addInitScript((value) => {
     if (window.location.protocol.startsWith("http")) window.localStorage.setItem("x-auth-token", value);
   }, token);
@@ -45,25 +63,77 @@ async function storeFile(): Promise<Buffer> {
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet("stores");
-  ws.addRow(["门店名称", "省份", "城市", "区县", "详细地址", "经度", "纬度", "营业时间", "联系人", "联系电话", "商圈", "状态（营业/停业）"]);
-  ws.addRow(["南山科技园店", "广东省", "深圳市", "南山区", "科技园南路18号", "113.95", "22.54", "09:00-21:00", "张敏", "13800001111", "", "营业"]);
-  ws.addRow(["福田中心店", "广东省", "深圳市", "福田区", "深南大道1000号", "", "", "10:00-22:00", "王磊", "0755-88880000", "", "营业"]);
+  ws.addRow([
+    "门店名称",
+    "省份",
+    "城市",
+    "区县",
+    "详细地址",
+    "经度",
+    "纬度",
+    "营业时间",
+    "联系人",
+    "联系电话",
+    "商圈",
+    "状态（营业/停业）",
+  ]);
+  ws.addRow([
+    "南山科技园店",
+    "广东省",
+    "深圳市",
+    "南山区",
+    "科技园南路18号",
+    "113.95",
+    "22.54",
+    "09:00-21:00",
+    "张敏",
+    "13800001111",
+    "",
+    "营业",
+  ]);
+  ws.addRow([
+    "福田中心店",
+    "广东省",
+    "深圳市",
+    "福田区",
+    "深南大道1000号",
+    "",
+    "",
+    "10:00-22:00",
+    "王磊",
+    "0755-88880000",
+    "",
+    "营业",
+  ]);
   ws.addRow(["错误门店", "广东省", "深圳市", "不存在区", "无"]);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, aggregated onboarding, a payment and a partial refund", async ({ browser, request }) => {
+test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, aggregated onboarding, a payment and a partial refund", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(600_000);
   const stamp = Date.now().toString(36);
   const brand: Account = await registerAccount(request, { orgName: "晨光茶饮品牌有限公司" });
   const brandToken = await loginToken(request, brand);
-  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const ops = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
 
   // 1. Stores from the template, with one bad row reported.
   const page = await session(browser, brandToken);
   await page.goto("/business/BrandStore");
   await expect(page.getByText("门店管理").first()).toBeVisible();
-  await (await fileChooserWith(page, page.getByTestId("store-import"))).setFiles({ name: "stores.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: await storeFile() });
+  await (
+    await fileChooserWith(page, page.getByTestId("store-import"))
+  ).setFiles({
+    name: "stores.xlsx",
+    mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    buffer: await storeFile(),
+  });
   await expect(page.getByText("导入2个门店，拒绝1行").first()).toBeVisible();
   await expect(page.getByText("省市区不正确")).toBeVisible();
   await expect(page.getByRole("cell", { name: "南山科技园店" })).toBeVisible();
@@ -71,7 +141,12 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
 
   // 2. A clerk (a sub-account) bound to the store.
   const clerkEmail = uniqueEmail("clerk");
-  await call(request, brandToken, "post", "/api/card-brander/passport/sub/add", { email: clerkEmail, name: "店员小李", password: PASSWORD, menus: ["business/WriteOff"] });
+  await call(request, brandToken, "post", "/api/card-brander/passport/sub/add", {
+    email: clerkEmail,
+    name: "店员小李",
+    password: PASSWORD,
+    menus: ["business/WriteOff"],
+  });
   const row = page.getByRole("row", { name: /南山科技园店/ });
   // The clerks' drawer, known by its bind button.
   const clerks = page.getByTestId("clerk-bind");
@@ -90,37 +165,89 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await closeWithEscape(page, page.getByTestId("qr-image"));
 
   // 4. A voucher sold through purchasing: the brand's voucher goods with imported codes, bought by a docked purchaser.
-  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", { name: `晨光${stamp}`, description: "茶饮" });
-  const goods = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
-    brandId: b.id, equityType: "food", invoiceType: "vat_6", perOrderMax: 5, name: `奶茶兑换券${stamp}`, businessType: "card_voucher", faceValue: 2000, price: 1800, settlementPrice: 1700, code: `TEA-${stamp}`,
+  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", {
+    name: `晨光${stamp}`,
+    description: "茶饮",
   });
-  const codes = ["Card number,Card secret,Expiry date (YYYY-MM-DD)", `TEA${stamp}01,K1,`, `TEA${stamp}02,K2,`].join("\r\n") + "\r\n";
-  const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=codes.csv`, { headers: { "x-auth-token": brandToken, "content-type": "text/csv" }, data: codes });
+  const goods = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
+    brandId: b.id,
+    equityType: "food",
+    invoiceType: "vat_6",
+    perOrderMax: 5,
+    name: `奶茶兑换券${stamp}`,
+    businessType: "card_voucher",
+    faceValue: 2000,
+    price: 1800,
+    settlementPrice: 1700,
+    code: `TEA-${stamp}`,
+  });
+  const codes =
+    ["Card number,Card secret,Expiry date (YYYY-MM-DD)", `TEA${stamp}01,K1,`, `TEA${stamp}02,K2,`].join("\r\n") +
+    "\r\n";
+  const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=codes.csv`, {
+    headers: { "x-auth-token": brandToken, "content-type": "text/csv" },
+    data: codes,
+  });
   expect(((await imported.json()) as { code: number }).code).toBe(1);
   const buyer = await registerAccount(request, { orgName: "礼享券码采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   // Docking needs both sides real-name verified (spec 01 §6).
   for (const token of [brandToken, buyerToken]) await verifyRealName(request, token);
-  const docking = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", { supplierId: brand.merchantId });
+  const docking = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", {
+    supplierId: brand.merchantId,
+  });
   await call(request, brandToken, "post", `/api/card-user/abutment/brander/review/${docking.id}`, { approve: true });
   for (const [i, token] of [brandToken, buyerToken].entries()) {
     const phone = `13${String(Date.now() * 10 + i).slice(-9)}`;
     await call(request, token, "post", "/api/card-user/sendSms", { phone, scene: "signAgreement" });
-    await call(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, { phone, verifyCode: await readCode(request, phone) });
+    await call(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, {
+      phone,
+      verifyCode: await readCode(request, phone),
+    });
   }
-  await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 10_000, reason: "e2e", requestKey: `e2e-st-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 10_000, requestKey: `e2e-st-move-${buyer.merchantId}` });
-  const incomeOf = async () => (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo")).balances.income.amount;
+  await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 10_000,
+    reason: "e2e",
+    requestKey: `e2e-st-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 10_000,
+    requestKey: `e2e-st-move-${buyer.merchantId}`,
+  });
+  const incomeOf = async () =>
+    (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo"))
+      .balances.income.amount;
   const incomeBefore = await incomeOf();
-  const order = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/orders", { goodsId: String(goods.id), quantity: 1, orderNo: `PO${stamp}` });
+  const order = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/orders", {
+    goodsId: String(goods.id),
+    quantity: 1,
+    orderNo: `PO${stamp}`,
+  });
   // A store voucher pays the brand when it is used: the sale leaves the brand's income as it was.
   expect(await incomeOf()).toBe(incomeBefore);
-  const bought = await call<{ list: { id: string }[] }>(request, buyerToken, "get", `/api/card-user/purchasedCards?orderId=${order.id}`);
-  const [voucher] = await call<{ cardNumber: string; cardSecret: string }[]>(request, buyerToken, "post", "/api/card-user/purchasedCards/reveal", { ids: bought.list.map((c) => c.id) });
+  const bought = await call<{ list: { id: string }[] }>(
+    request,
+    buyerToken,
+    "get",
+    `/api/card-user/purchasedCards?orderId=${order.id}`,
+  );
+  const [voucher] = await call<{ cardNumber: string; cardSecret: string }[]>(
+    request,
+    buyerToken,
+    "post",
+    "/api/card-user/purchasedCards/reveal",
+    { ids: bought.list.map((c) => c.id) },
+  );
   if (!voucher) throw new Error("no voucher");
 
   // 5. The clerk on a phone: check, redeem, and the second time refused.
-  const clerkToken = ((await (await request.post("/api/card-user/login", { data: { email: clerkEmail, password: PASSWORD, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const clerkToken = (
+    (await (
+      await request.post("/api/card-user/login", {
+        data: { email: clerkEmail, password: PASSWORD, version: "domestic" },
+      })
+    ).json()) as { data: { token: string } }
+  ).data.token;
   const phone = await session(browser, clerkToken, { width: 390, height: 844 });
   await phone.goto("/verify");
   await expect(phone.getByTestId("verify-store")).toContainText("南山科技园店");
@@ -177,7 +304,9 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await fill("开户名称", "晨光茶饮品牌有限公司");
   await page.getByTestId("apply-submit").click();
   await expect(page.getByText("请上传营业执照").first()).toBeVisible();
-  await (await fileChooserWith(page, page.getByRole("button", { name: "上传营业执照" }))).setFiles({ name: "licence.png", mimeType: "image/png", buffer: documentPng("营业执照") });
+  await (
+    await fileChooserWith(page, page.getByRole("button", { name: "上传营业执照" }))
+  ).setFiles({ name: "licence.png", mimeType: "image/png", buffer: documentPng("营业执照") });
   await expect(page.getByTestId("apply-licence-done")).toBeVisible();
   // The legal person's ID card, both sides, as the aggregator asks.
   await page.getByTestId("apply-submit").click();
@@ -186,7 +315,9 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
     ["apply-id-front-upload", "id-front.png", "身份证人像面"],
     ["apply-id-back-upload", "id-back.png", "身份证国徽面"],
   ] as const) {
-    await (await fileChooserWith(page, page.getByTestId(testId))).setFiles({ name, mimeType: "image/png", buffer: documentPng(text) });
+    await (
+      await fileChooserWith(page, page.getByTestId(testId))
+    ).setFiles({ name, mimeType: "image/png", buffer: documentPng(text) });
   }
   await expect(page.getByTestId("apply-id-back-done")).toBeVisible();
   await page.getByTestId("apply-submit").click();
@@ -217,7 +348,9 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await expect(opsConsole.locator(".ant-message")).toContainText("已通过");
   await page.reload();
   // Confirming moves the application on (the button goes; the server refuses it twice): a lost click is made again.
-  await clickUntil(page.getByTestId("apply-confirm"), () => expect(page.getByTestId("apply-sign-link")).toBeVisible({ timeout: 10_000 }));
+  await clickUntil(page.getByTestId("apply-confirm"), () =>
+    expect(page.getByTestId("apply-sign-link")).toBeVisible({ timeout: 10_000 }),
+  );
   const signHref = await page.getByTestId("apply-sign-link").getAttribute("href");
   const signer = await session(browser, brandToken, { width: 390, height: 844 });
   await signer.goto(signHref ?? "");
@@ -238,7 +371,12 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   const payHref = await page.getByTestId("paycode-link").getAttribute("href");
   await shot(page, "pay-code");
   await closeWithEscape(page, page.getByTestId("paycode-link"));
-  const payer = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const payer = await browser.newContext({
+    locale: "zh-CN",
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const payPage = await payer.newPage();
   await payPage.goto(new URL(payHref ?? "").pathname);
   // The payer types an amount within the account's per-payment limit, which the page states.
@@ -265,54 +403,131 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await shot(page, "refunds");
 });
 
-test("a customer shows a card's dynamic code on a phone; a clerk redeems an amount with it once", async ({ browser, request }) => {
+test("a customer shows a card's dynamic code on a phone; a clerk redeems an amount with it once", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const brand: Account = await registerAccount(request, { orgName: "晨光卡券品牌有限公司" });
   const brandToken = await loginToken(request, brand);
-  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const ops = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
 
   // A face-value card sold to a docked purchaser, extracted, activated and bound into a customer's card bag.
   const product = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/onecard/products", {
-    kind: "face_value", name: `储值卡${stamp}`, faceValue: 10_000, salePrice: 10_000, named: false, validity: { kind: "days", days: 1200 }, rechargeAllowed: true, scope: "", terms: "",
+    kind: "face_value",
+    name: `储值卡${stamp}`,
+    faceValue: 10_000,
+    salePrice: 10_000,
+    named: false,
+    validity: { kind: "days", days: 1200 },
+    rechargeAllowed: true,
+    scope: "",
+    terms: "",
   });
-  await call(request, brandToken, "post", "/api/card-brander/onecard/batches", { productId: product.id, count: 1, requestKey: `e2e-dyn-batch-${stamp}` });
+  await call(request, brandToken, "post", "/api/card-brander/onecard/batches", {
+    productId: product.id,
+    count: 1,
+    requestKey: `e2e-dyn-batch-${stamp}`,
+  });
   const buyer = await registerAccount(request, { orgName: "礼享卡券采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   for (const token of [brandToken, buyerToken]) await verifyRealName(request, token);
-  const docking = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", { supplierId: brand.merchantId });
+  const docking = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", {
+    supplierId: brand.merchantId,
+  });
   await call(request, brandToken, "post", `/api/card-user/abutment/brander/review/${docking.id}`, { approve: true });
   for (const [i, token] of [brandToken, buyerToken].entries()) {
     const phone = `13${String(Date.now() * 10 + i).slice(-9)}`;
     await call(request, token, "post", "/api/card-user/sendSms", { phone, scene: "signAgreement" });
-    await call(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, { phone, verifyCode: await readCode(request, phone) });
+    await call(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, {
+      phone,
+      verifyCode: await readCode(request, phone),
+    });
   }
-  await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, { amount: 20_000, reason: "e2e", requestKey: `e2e-dyn-${buyer.merchantId}` });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", { amount: 20_000, requestKey: `e2e-dyn-move-${buyer.merchantId}` });
-  const sale = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/onecard/purchase", { productId: product.id, quantity: 1, requestKey: `e2e-dyn-buy-${stamp}` });
-  const cards = await call<{ list: { id: string }[] }>(request, buyerToken, "get", "/api/card-user/onecard/cards?pageSize=100");
-  const extracted = await request.post("/api/card-user/onecard/extract", { headers: { "x-auth-token": buyerToken }, data: { cardIds: cards.list.map((c) => c.id) } });
+  await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
+    amount: 20_000,
+    reason: "e2e",
+    requestKey: `e2e-dyn-${buyer.merchantId}`,
+  });
+  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
+    amount: 20_000,
+    requestKey: `e2e-dyn-move-${buyer.merchantId}`,
+  });
+  const sale = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/onecard/purchase", {
+    productId: product.id,
+    quantity: 1,
+    requestKey: `e2e-dyn-buy-${stamp}`,
+  });
+  const cards = await call<{ list: { id: string }[] }>(
+    request,
+    buyerToken,
+    "get",
+    "/api/card-user/onecard/cards?pageSize=100",
+  );
+  const extracted = await request.post("/api/card-user/onecard/extract", {
+    headers: { "x-auth-token": buyerToken },
+    data: { cardIds: cards.list.map((c) => c.id) },
+  });
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(Buffer.from(await extracted.body()) as unknown as ArrayBuffer);
   const [cardNo, password] = ((wb.worksheets[0]?.getRow(2).values as unknown[] | undefined) ?? []).slice(1).map(String);
   if (!cardNo || !password) throw new Error("no card");
-  await call(request, buyerToken, "post", "/api/card-user/onecard/activate", { saleId: sale.id, requestKey: `e2e-dyn-act-${stamp}` });
+  await call(request, buyerToken, "post", "/api/card-user/onecard/activate", {
+    saleId: sale.id,
+    requestKey: `e2e-dyn-act-${stamp}`,
+  });
   const customerPhone = `139${String(Date.now()).slice(-8)}`;
   await request.post("/api/mall/customer/sendSms", { data: { phone: customerPhone } });
-  const login = (await (await request.post("/api/mall/customer/login", { data: { phone: customerPhone, smsCode: await readCode(request, customerPhone) } })).json()) as { data: { token: string } };
-  const bound = await request.post("/api/mall/onecard/bind", { headers: { "x-customer-token": login.data.token }, data: { cardNo, password } });
+  const login = (await (
+    await request.post("/api/mall/customer/login", {
+      data: { phone: customerPhone, smsCode: await readCode(request, customerPhone) },
+    })
+  ).json()) as { data: { token: string } };
+  const bound = await request.post("/api/mall/onecard/bind", {
+    headers: { "x-customer-token": login.data.token },
+    data: { cardNo, password },
+  });
   expect(((await bound.json()) as { code: number }).code).toBe(1);
 
   // A store of the brand with a clerk.
-  const store = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/branderStores", { name: `卡券门店${stamp}`, provinceCode: "440000", cityCode: "440300", countyCode: "440305", address: "科技园南路18号" });
+  const store = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/branderStores", {
+    name: `卡券门店${stamp}`,
+    provinceCode: "440000",
+    cityCode: "440300",
+    countyCode: "440305",
+    address: "科技园南路18号",
+  });
   const clerkEmail = uniqueEmail("clerk");
-  const sub = await call<{ passportId: string }>(request, brandToken, "post", "/api/card-brander/passport/sub/add", { email: clerkEmail, name: "店员小周", password: PASSWORD, menus: ["business/WriteOff"] });
-  await call(request, brandToken, "post", `/api/card-brander/branderStores/${store.id}/clerks`, { passportId: sub.passportId });
-  const clerkToken = ((await (await request.post("/api/card-user/login", { data: { email: clerkEmail, password: PASSWORD, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const sub = await call<{ passportId: string }>(request, brandToken, "post", "/api/card-brander/passport/sub/add", {
+    email: clerkEmail,
+    name: "店员小周",
+    password: PASSWORD,
+    menus: ["business/WriteOff"],
+  });
+  await call(request, brandToken, "post", `/api/card-brander/branderStores/${store.id}/clerks`, {
+    passportId: sub.passportId,
+  });
+  const clerkToken = (
+    (await (
+      await request.post("/api/card-user/login", {
+        data: { email: clerkEmail, password: PASSWORD, version: "domestic" },
+      })
+    ).json()) as { data: { token: string } }
+  ).data.token;
 
   // The customer's card bag on a phone: the card's dynamic code with its countdown.
-  const customerContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const customerContext = await browser.newContext({
+    locale: "zh-CN",
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   await customerContext.addInitScript(
     ([token, phone]) => {
       window.localStorage.setItem("customer-token", token);
@@ -335,7 +550,9 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   // The clerk enters it instead of the card number and password, takes 30.00 off, and is refused the second time.
   const phone = await session(browser, clerkToken, { width: 390, height: 844 });
   await phone.goto("/verify");
-  await clickUntil(phone.locator(".ant-segmented-item").filter({ hasText: "动态码" }), () => expect(phone.getByRole("textbox", { name: "动态码" })).toBeVisible({ timeout: 3_000 }));
+  await clickUntil(phone.locator(".ant-segmented-item").filter({ hasText: "动态码" }), () =>
+    expect(phone.getByRole("textbox", { name: "动态码" })).toBeVisible({ timeout: 3_000 }),
+  );
   await phone.getByRole("textbox", { name: "动态码" }).fill(dynamicCode);
   await phone.getByTestId("verify-check").click();
   await expect(phone.getByTestId("verify-preview")).toContainText("¥100.00");
@@ -352,35 +569,83 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   await expect(customer.getByText("¥70.00").first()).toBeVisible();
 
   // The brand limits a voucher goods to this store in the "redeemable stores" dialog.
-  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", { name: `晨光卡${stamp}`, description: "茶饮" });
+  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", {
+    name: `晨光卡${stamp}`,
+    description: "茶饮",
+  });
   const goods = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
-    brandId: b.id, equityType: "food", invoiceType: "vat_6", perOrderMax: 5, name: `门店限定券${stamp}`, businessType: "card_voucher", faceValue: 2000, price: 1800, settlementPrice: 1700, code: `LIM-${stamp}`,
+    brandId: b.id,
+    equityType: "food",
+    invoiceType: "vat_6",
+    perOrderMax: 5,
+    name: `门店限定券${stamp}`,
+    businessType: "card_voucher",
+    faceValue: 2000,
+    price: 1800,
+    settlementPrice: 1700,
+    code: `LIM-${stamp}`,
   });
   const page = await session(browser, brandToken, { width: 1280, height: 800 });
   await page.goto("/business/WriteOff");
   await openWith(page.getByTestId("open-goods-stores"), page.getByRole("dialog"));
   await chooseOption(page, page.getByRole("combobox", { name: "商品", exact: true }), `门店限定券${stamp}`);
-  await clickUntil(page.getByText("指定门店", { exact: true }), () => expect(page.getByRole("radio", { name: "指定门店" })).toBeChecked({ timeout: 3_000 }));
+  await clickUntil(page.getByText("指定门店", { exact: true }), () =>
+    expect(page.getByRole("radio", { name: "指定门店" })).toBeChecked({ timeout: 3_000 }),
+  );
   await chooseOption(page, page.getByRole("combobox", { name: "门店", exact: true }), `卡券门店${stamp}`);
   // Closes the multiple select's dropdown, which would otherwise cover the dialog's buttons.
-  await clickUntil(page.getByText(/^选择商品券码可在哪些门店核销/), () => expect(page.locator(".ant-select-dropdown").filter({ visible: true })).toHaveCount(0, { timeout: 3_000 }));
+  await clickUntil(page.getByText(/^选择商品券码可在哪些门店核销/), () =>
+    expect(page.locator(".ant-select-dropdown").filter({ visible: true })).toHaveCount(0, { timeout: 3_000 }),
+  );
   await shot(page, "goods-stores-dialog");
   await page.getByTestId("goods-stores-save").click();
   await expect(page.getByText("可核销门店已保存")).toBeVisible();
-  const limited = await call<{ all: boolean; stores: { id: string }[] }>(request, brandToken, "get", `/api/card-brander/product/${goods.id}/stores`);
+  const limited = await call<{ all: boolean; stores: { id: string }[] }>(
+    request,
+    brandToken,
+    "get",
+    `/api/card-brander/product/${goods.id}/stores`,
+  );
   expect(limited).toMatchObject({ all: false, stores: [{ id: store.id }] });
 });
 
-test("a brand sets a voucher's redeemable stores from its goods page, and the page shows them saved", async ({ browser, request }) => {
+test("a brand sets a voucher's redeemable stores from its goods page, and the page shows them saved", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const brand: Account = await registerAccount(request, { orgName: "晨光门店券品牌有限公司" });
   const brandToken = await loginToken(request, brand);
-  const store = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/branderStores", { name: `科技园店${stamp}`, provinceCode: "440000", cityCode: "440300", countyCode: "440305", address: "科技园南路18号" });
-  await call(request, brandToken, "post", "/api/card-brander/branderStores", { name: `福田店${stamp}`, provinceCode: "440000", cityCode: "440300", countyCode: "440304", address: "深南大道1000号" });
-  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", { name: `晨光券${stamp}`, description: "茶饮" });
+  const store = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/branderStores", {
+    name: `科技园店${stamp}`,
+    provinceCode: "440000",
+    cityCode: "440300",
+    countyCode: "440305",
+    address: "科技园南路18号",
+  });
+  await call(request, brandToken, "post", "/api/card-brander/branderStores", {
+    name: `福田店${stamp}`,
+    provinceCode: "440000",
+    cityCode: "440300",
+    countyCode: "440304",
+    address: "深南大道1000号",
+  });
+  const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", {
+    name: `晨光券${stamp}`,
+    description: "茶饮",
+  });
   const goods = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/product/add", {
-    brandId: b.id, equityType: "food", invoiceType: "vat_6", perOrderMax: 5, name: `南山限定券${stamp}`, businessType: "card_voucher", faceValue: 2000, price: 1800, settlementPrice: 1700, code: `GSP-${stamp}`,
+    brandId: b.id,
+    equityType: "food",
+    invoiceType: "vat_6",
+    perOrderMax: 5,
+    name: `南山限定券${stamp}`,
+    businessType: "card_voucher",
+    faceValue: 2000,
+    price: 1800,
+    settlementPrice: 1700,
+    code: `GSP-${stamp}`,
   });
 
   // From the goods list: the row's "可核销门店" opens the dialog for that goods, which cannot be swapped there.
@@ -391,16 +656,25 @@ test("a brand sets a voucher's redeemable stores from its goods page, and the pa
   await expect(dialog.getByText(`南山限定券${stamp} (${goods.id})`)).toBeVisible();
   await expect(dialog.getByRole("combobox", { name: "商品", exact: true })).toBeDisabled();
   await expect(dialog.getByRole("radio", { name: "全部门店" })).toBeChecked();
-  await clickUntil(dialog.getByText("指定门店", { exact: true }), () => expect(dialog.getByRole("radio", { name: "指定门店" })).toBeChecked({ timeout: 3_000 }));
+  await clickUntil(dialog.getByText("指定门店", { exact: true }), () =>
+    expect(dialog.getByRole("radio", { name: "指定门店" })).toBeChecked({ timeout: 3_000 }),
+  );
   await chooseOption(page, page.getByRole("combobox", { name: "门店", exact: true }), `科技园店${stamp}`);
   // Closes the multiple select's dropdown, which would otherwise cover the dialog's buttons.
-  await clickUntil(dialog.getByText(/^选择商品券码可在哪些门店核销/), () => expect(page.locator(".ant-select-dropdown").filter({ visible: true })).toHaveCount(0, { timeout: 3_000 }));
+  await clickUntil(dialog.getByText(/^选择商品券码可在哪些门店核销/), () =>
+    expect(page.locator(".ant-select-dropdown").filter({ visible: true })).toHaveCount(0, { timeout: 3_000 }),
+  );
   // The dialog is a modal: viewport shots (a full-page one re-lays the page out behind it).
   await page.screenshot({ path: path.join(SHOTS, "stores-goods-page-dialog-1280.png") });
   await page.getByTestId("goods-stores-save").click();
   await expect(page.getByText("可核销门店已保存")).toBeVisible();
   await expect(dialog).toHaveCount(0);
-  const limited = await call<{ all: boolean; stores: { id: string }[] }>(request, brandToken, "get", `/api/card-brander/product/${goods.id}/stores`);
+  const limited = await call<{ all: boolean; stores: { id: string }[] }>(
+    request,
+    brandToken,
+    "get",
+    `/api/card-brander/product/${goods.id}/stores`,
+  );
   expect(limited).toMatchObject({ all: false, stores: [{ id: store.id }] });
 
   // A fresh page at 1440 px: reopened from the row, the dialog shows what was saved.
@@ -412,5 +686,7 @@ test("a brand sets a voucher's redeemable stores from its goods page, and the pa
   await expect(again.locator(".ant-select-selection-item").filter({ hasText: `科技园店${stamp}` })).toBeVisible();
   await expect(again.getByText(`福田店${stamp}`)).toHaveCount(0);
   await wide.screenshot({ path: path.join(SHOTS, "stores-goods-page-dialog-1440.png") });
-  await clickUntil(again.getByRole("button", { name: /取\s*消/ }), () => expect(again).toHaveCount(0, { timeout: 3_000 }));
+  await clickUntil(again.getByRole("button", { name: /取\s*消/ }), () =>
+    expect(again).toHaveCount(0, { timeout: 3_000 }),
+  );
 });

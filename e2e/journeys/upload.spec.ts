@@ -60,7 +60,10 @@ async function serverOffset(page: Page, token: string): Promise<number> {
   return Number(res.headers()["upload-offset"]);
 }
 
-test("upload a 20 MB video with pause and resume; refusals; closing asks first; it plays from the library", async ({ page, request }) => {
+test("upload a 20 MB video with pause and resume; refusals; closing asks first; it plays from the library", async ({
+  page,
+  request,
+}) => {
   const account = await registerAccount(request, { orgName: "光影品牌有限公司" });
   const token = await loginToken(request, account);
   await useSession(page, account, token);
@@ -81,10 +84,14 @@ test("upload a 20 MB video with pause and resume; refusals; closing asks first; 
   await expect(status).toHaveText("请先选择文件");
 
   // Refusals: another format, and a file under 1 KB.
-  await page.getByTestId("upload-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello ".repeat(400)) });
+  await page
+    .getByTestId("upload-input")
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello ".repeat(400)) });
   await expect(status).toHaveText("只支持视频格式");
   await expect(dialog).toHaveAttribute("data-state", "rejected");
-  await page.getByTestId("upload-input").setInputFiles({ name: "tiny.mp4", mimeType: "video/mp4", buffer: Buffer.alloc(500, 7) });
+  await page
+    .getByTestId("upload-input")
+    .setInputFiles({ name: "tiny.mp4", mimeType: "video/mp4", buffer: Buffer.alloc(500, 7) });
   await expect(status).toHaveText("视频大小至少1KB");
   await shot(page, "upload-dialog-refused-cn");
 
@@ -93,7 +100,9 @@ test("upload a 20 MB video with pause and resume; refusals; closing asks first; 
   await expect(dialog).toHaveAttribute("data-state", "uploading");
   await expect.poll(() => percentOf(dialog)).toBeGreaterThanOrEqual(15);
   // Pausing twice is harmless (the button becomes "resume"): made again if the click was lost.
-  await clickUntil(page.getByTestId("upload-pause"), () => expect(dialog).toHaveAttribute("data-state", "paused", { timeout: 3_000 }));
+  await clickUntil(page.getByTestId("upload-pause"), () =>
+    expect(dialog).toHaveAttribute("data-state", "paused", { timeout: 3_000 }),
+  );
   await expect(status).toHaveText("上传已暂停");
   const pausedAt = await percentOf(dialog);
   expect(pausedAt).toBeGreaterThan(0);
@@ -110,7 +119,9 @@ test("upload a 20 MB video with pause and resume; refusals; closing asks first; 
   await openWith(modal.locator(".ant-modal-close"), confirm);
   await expect(confirm).toContainText("还未上传完成，确定离开吗？");
   await shot(page, "upload-dialog-leave-cn");
-  await clickUntil(confirm.getByRole("button", { name: /取\s?消/ }), () => expect(confirm).toHaveCount(0, { timeout: 3_000 }));
+  await clickUntil(confirm.getByRole("button", { name: /取\s?消/ }), () =>
+    expect(confirm).toHaveCount(0, { timeout: 3_000 }),
+  );
   await expect(dialog).toHaveAttribute("data-state", "paused");
 
   // Resume continues from the server's offset, never from the start.
@@ -138,7 +149,9 @@ test("upload a 20 MB video with pause and resume; refusals; closing asks first; 
   expect(range.status()).toBe(206);
   expect(range.headers()["content-range"]).toBe(`bytes 0-1023/${20 * MiB}`);
   expect((await range.body()).length).toBe(1024);
-  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.networkState !== HTMLMediaElement.NETWORK_EMPTY)).toBe(true);
+  await expect
+    .poll(() => player.evaluate((v: HTMLVideoElement) => v.networkState !== HTMLMediaElement.NETWORK_EMPTY))
+    .toBe(true);
   await page.keyboard.press("Escape");
 });
 
@@ -155,14 +168,20 @@ test("an upload interrupted by a page reload continues after it; screens in Engl
   const dialog = page.getByTestId("upload-dialog");
   await openWith(page.getByRole("button", { name: "Upload video" }), dialog);
   await expect(page.getByTestId("upload-status")).toHaveText("Please choose a file first");
-  await page.getByTestId("upload-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("x".repeat(4096)) });
+  await page
+    .getByTestId("upload-input")
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("x".repeat(4096)) });
   await expect(page.getByTestId("upload-status")).toHaveText("Only video formats are supported");
-  await page.getByTestId("upload-input").setInputFiles({ name: "tiny.mp4", mimeType: "video/mp4", buffer: Buffer.alloc(500, 1) });
+  await page
+    .getByTestId("upload-input")
+    .setInputFiles({ name: "tiny.mp4", mimeType: "video/mp4", buffer: Buffer.alloc(500, 1) });
   await expect(page.getByTestId("upload-status")).toHaveText("Video size at least 1KB");
   await page.getByTestId("upload-input").setInputFiles(file);
   await expect.poll(() => percentOf(dialog)).toBeGreaterThanOrEqual(25);
   await shot(page, "upload-dialog-uploading-en");
-  await clickUntil(page.getByTestId("upload-pause"), () => expect(dialog).toHaveAttribute("data-state", "paused", { timeout: 3_000 }));
+  await clickUntil(page.getByTestId("upload-pause"), () =>
+    expect(dialog).toHaveAttribute("data-state", "paused", { timeout: 3_000 }),
+  );
   await expect(page.getByTestId("upload-status")).toHaveText("Upload paused");
   await shot(page, "upload-dialog-paused-en");
   const kept = await serverOffset(page, token);

@@ -21,7 +21,9 @@ test("login form checks email and password length on the client", async ({ page 
   const dialog = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });
   // The dialog opens as the page loads: a click during its animation can be lost (checking again is harmless).
   await opened(dialog);
-  await clickUntil(dialog.getByRole("button", { name: /登\s?录/ }), () => expect(dialog.getByText("邮箱不能为空")).toBeVisible({ timeout: 3_000 }));
+  await clickUntil(dialog.getByRole("button", { name: /登\s?录/ }), () =>
+    expect(dialog.getByText("邮箱不能为空")).toBeVisible({ timeout: 3_000 }),
+  );
   await dialog.locator("#email").fill("not-an-email");
   await dialog.locator("#password").fill("ab");
   await dialog.getByRole("button", { name: /登\s?录/ }).click();

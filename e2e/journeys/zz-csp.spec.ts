@@ -7,7 +7,10 @@ import { reportedCspViolations, watchCsp } from "../support/csp";
  * pages this file opens are watched in the browser; every other journey's pages report violations to
  * the servers (report-uri), read at the end: the config runs this file after all the others.
  */
-test("the web app and the API docs page run under the CSP with no violation, and no journey reported one", async ({ page, request }) => {
+test("the web app and the API docs page run under the CSP with no violation, and no journey reported one", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000); // three full page loads, the docs page with every operation
   const violations = await watchCsp(page);
   const res = await page.goto("/login");

@@ -47,13 +47,21 @@ function layoutProblems(page: Page): Promise<LayoutProblems> {
         const text = (th.textContent ?? "").trim();
         if (!/^(操作|Actions?|Operation)$/.test(text)) continue;
         const r = th.getBoundingClientRect();
-        const fixed = th.classList.contains("ant-table-cell-fix-right") || th.classList.contains("ant-table-cell-fix-end");
+        const fixed =
+          th.classList.contains("ant-table-cell-fix-right") || th.classList.contains("ant-table-cell-fix-end");
         if (!fixed && (r.right > box.right + 1 || r.right > window.innerWidth)) hiddenActions.push(text);
       }
     }
     const bar = document.querySelector("[data-testid=search-icons]")?.closest(".ant-space");
-    const searchBarLines = bar ? new Set([...bar.children].map((c) => Math.round(c.getBoundingClientRect().top / 8))).size : 1;
-    return { pageOverflow: document.documentElement.scrollWidth - window.innerWidth, wrappedHeaders, hiddenActions, searchBarLines };
+    const searchBarLines = bar
+      ? new Set([...bar.children].map((c) => Math.round(c.getBoundingClientRect().top / 8))).size
+      : 1;
+    return {
+      pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+      wrappedHeaders,
+      hiddenActions,
+      searchBarLines,
+    };
   });
 }
 
@@ -65,7 +73,13 @@ async function settled(page: Page): Promise<void> {
 }
 
 /** Visits every menu entry of an area and checks and screenshots each page. */
-async function walkArea(browser: Browser, account: Account | null, token: string, base: string, storageKey?: string): Promise<string[]> {
+async function walkArea(
+  browser: Browser,
+  account: Account | null,
+  token: string,
+  base: string,
+  storageKey?: string,
+): Promise<string[]> {
   const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   if (account) await useSession(page, account, token);
@@ -75,7 +89,9 @@ async function walkArea(browser: Browser, account: Account | null, token: string
   }
   await page.goto(base);
   await expect(page.locator("aside .ant-menu")).toBeVisible();
-  const hrefs = await page.locator(`aside .ant-menu a[href^="${base}/"]`).evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute("href") ?? ""))]);
+  const hrefs = await page
+    .locator(`aside .ant-menu a[href^="${base}/"]`)
+    .evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute("href") ?? ""))]);
   expect(hrefs.length, `${base} has menu entries`).toBeGreaterThan(3);
   const problems: string[] = [];
   for (const href of hrefs) {
@@ -83,13 +99,17 @@ async function walkArea(browser: Browser, account: Account | null, token: string
     // Through the menu, as a user goes: the app stays loaded between pages.
     // Just after the viewport changed the menu may still move under the click, which is then lost (and a
     // bare wait for the URL would wait for the journey's 15 minutes): clicked until the page changes.
-    await clickUntil(page.locator(`aside .ant-menu a[href="${href}"]`), () => expect(page).toHaveURL(href, { timeout: 10_000 }));
+    await clickUntil(page.locator(`aside .ant-menu a[href="${href}"]`), () =>
+      expect(page).toHaveURL(href, { timeout: 10_000 }),
+    );
     await page.waitForURL(href);
     await settled(page);
     const name = href.replace(/^\//, "").replaceAll("/", "-");
     const found = await layoutProblems(page);
     if (found.pageOverflow > 1) problems.push(`${href}: the page scrolls sideways by ${found.pageOverflow} px`);
-    if (found.wrappedHeaders.length) problems.push(`${href}: headers break inside a word: ${found.wrappedHeaders.join(", ")}`);
+    if (found.wrappedHeaders.length) {
+      problems.push(`${href}: headers break inside a word: ${found.wrappedHeaders.join(", ")}`);
+    }
     if (found.hiddenActions.length) problems.push(`${href}: the action column is off the table's edge`);
     if (found.searchBarLines > 1) problems.push(`${href}: the search bar's buttons take ${found.searchBarLines} lines`);
     await page.screenshot({ path: path.join(SHOTS, `${name}-1280.png`) });
@@ -101,13 +121,25 @@ async function walkArea(browser: Browser, account: Account | null, token: string
   return problems;
 }
 
-test("every menu page fits 1280 and 1440 px: no sideways page, whole headers, reachable actions, a one-line search bar", async ({ browser, request }) => {
+test("every menu page fits 1280 and 1440 px: no sideways page, whole headers, reachable actions, a one-line search bar", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(900_000);
-  const ops = ((await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as { data: { token: string } }).data.token;
+  const ops = (
+    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
   const merchant = await registerAccount(request, { orgName: "列表页面检查有限公司" });
   await apiCall(request, ops, "post", `/api/ops/merchants/${merchant.merchantId}/providerRole`, { grant: true });
   const token = await loginToken(request, merchant);
-  const intl = await registerAccount(request, { version: "international", country: "HK", currency: "USD", orgName: "List Check Ltd." });
+  const intl = await registerAccount(request, {
+    version: "international",
+    country: "HK",
+    currency: "USD",
+    orgName: "List Check Ltd.",
+  });
   const intlToken = await loginToken(request, intl);
 
   const problems = [

@@ -13,7 +13,14 @@ interface Upload {
   entities: { uuid: string; "share-secret": string; "file-metadata": { "content-type": string } }[];
 }
 
-async function upload(request: APIRequestContext, base: string, imToken: string, name: string, mimeType: string, text: string): Promise<string> {
+async function upload(
+  request: APIRequestContext,
+  base: string,
+  imToken: string,
+  name: string,
+  mimeType: string,
+  text: string,
+): Promise<string> {
   const res = await request.post(`${base}/chatfiles`, {
     headers: { authorization: `Bearer ${imToken}`, "restrict-access": "true" },
     multipart: { file: { name, mimeType, buffer: Buffer.from(text) } },
@@ -24,17 +31,29 @@ async function upload(request: APIRequestContext, base: string, imToken: string,
   return `${base}/chatfiles/${e.uuid}?share-secret=${encodeURIComponent(e["share-secret"])}`;
 }
 
-test("a chat file with a script downloads instead of running, and cannot be loaded as a script", async ({ browser, request }) => {
+test("a chat file with a script downloads instead of running, and cannot be loaded as a script", async ({
+  browser,
+  request,
+}) => {
   const account = await registerAccount(request, { orgName: "白石数字科技有限公司" });
   const token = await loginToken(request, account);
-  const info = (await (await request.get("/api/card-user/userInfo", { headers: { "x-auth-token": token } })).json()) as {
+  const info = (await (
+    await request.get("/api/card-user/userInfo", { headers: { "x-auth-token": token } })
+  ).json()) as {
     data: { brandInfo: { imToken: string; appKey: string } };
   };
   const [org, app] = info.data.brandInfo.appKey.split("#") as [string, string];
   const base = `/${org}/${app}`;
   const steal = "window.__pwned = localStorage.getItem('x-auth-token') ?? 'ran';";
   const scriptUrl = await upload(request, base, info.data.brandInfo.imToken, "steal.js", "text/javascript", steal);
-  const htmlUrl = await upload(request, base, info.data.brandInfo.imToken, "invoice.html", "text/html", `<!doctype html><title>invoice</title><script>${steal}</script><script src="${scriptUrl}"></script>`);
+  const htmlUrl = await upload(
+    request,
+    base,
+    info.data.brandInfo.imToken,
+    "invoice.html",
+    "text/html",
+    `<!doctype html><title>invoice</title><script>${steal}</script><script src="${scriptUrl}"></script>`,
+  );
 
   // The victim, signed in, on the app.
   const page = await sessionPage(browser, account, token);

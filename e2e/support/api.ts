@@ -49,7 +49,13 @@ export interface Account {
 /** Registers an account through the API with a code read from the outbox. */
 export async function registerAccount(
   request: APIRequestContext,
-  options: { email?: string; version?: "domestic" | "international"; orgName?: string; country?: string; currency?: "USD" | "HKD" } = {},
+  options: {
+    email?: string;
+    version?: "domestic" | "international";
+    orgName?: string;
+    country?: string;
+    currency?: "USD" | "HKD";
+  } = {},
 ): Promise<Account> {
   const version = options.version ?? "domestic";
   const email = options.email ?? uniqueEmail(version === "international" ? "intl" : "buyer");
@@ -85,10 +91,10 @@ export async function loginToken(request: APIRequestContext, account: Account): 
 /** Puts a session into the browser's storage the way the login dialog does. */
 export async function useSession(page: Page, account: Account, token: string): Promise<void> {
   await page.goto(account.version === "international" ? "/international/INlogin" : "/login");
-  await page.evaluate(
-    ([key, value]) => window.localStorage.setItem(key, value),
-    [account.version === "international" ? "interToken" : "x-auth-token", token] as const,
-  );
+  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [
+    account.version === "international" ? "interToken" : "x-auth-token",
+    token,
+  ] as const);
 }
 
 /** Picks the interface language the way a user does: the header's language switch. */
@@ -110,7 +116,10 @@ export async function switchLanguage(page: Page, name: "简体中文" | "繁體�
 export async function openRegisterFromLogin(page: Page, registerLinkText: string, registerTitle: string) {
   const dialog = page.locator(".ant-modal").filter({ hasText: registerTitle });
   await expect(async () => {
-    const login = page.locator(".ant-modal").filter({ has: page.locator("#email") }).first();
+    const login = page
+      .locator(".ant-modal")
+      .filter({ has: page.locator("#email") })
+      .first();
     if (!(await dialog.isVisible())) {
       await expect(login.locator("#email")).toBeEditable({ timeout: 2_000 });
       await login.getByText(registerLinkText).click({ timeout: 2_000 });
@@ -121,7 +130,13 @@ export async function openRegisterFromLogin(page: Page, registerLinkText: string
 }
 
 /** A call with a merchant token that must succeed; its data. */
-export async function apiCall<T>(request: APIRequestContext, token: string, method: "get" | "post" | "put", url: string, data?: unknown): Promise<T> {
+export async function apiCall<T>(
+  request: APIRequestContext,
+  token: string,
+  method: "get" | "post" | "put",
+  url: string,
+  data?: unknown,
+): Promise<T> {
   const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
   const body = await json<T>(res);
   expect(body.code, `${url}: ${body.msg}`).toBe(1);
@@ -135,14 +150,26 @@ let signingPhone = 0;
  * purchase applications and orders need it, spec 01 §6): three document images, the confirmed fields,
  * the operator's approval. Does nothing for a merchant already verified.
  */
-export async function verifyRealName(request: APIRequestContext, token: string, fields: { companyName?: string; legalIdNumber?: string } = {}): Promise<void> {
-  const info = await apiCall<{ state: string; latest: { state: string } | null }>(request, token, "get", "/api/card-brander/realNameInfo");
+export async function verifyRealName(
+  request: APIRequestContext,
+  token: string,
+  fields: { companyName?: string; legalIdNumber?: string } = {},
+): Promise<void> {
+  const info = await apiCall<{ state: string; latest: { state: string } | null }>(
+    request,
+    token,
+    "get",
+    "/api/card-brander/realNameInfo",
+  );
   if (info.state === "verified") return;
   // Verified under its own name: the company name becomes the merchant's name, which journeys look for.
   const me = await apiCall<{ merchant: { name: string } | null }>(request, token, "get", "/api/card-user/userInfo");
   const docs: Record<string, string> = {};
   for (const kind of ["license", "id_front", "id_back"] as const) {
-    const res = await request.post(`/api/card-user/realNameAuths/images?kind=${kind}`, { headers: { "x-auth-token": token }, multipart: { file: { name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() } } });
+    const res = await request.post(`/api/card-user/realNameAuths/images?kind=${kind}`, {
+      headers: { "x-auth-token": token },
+      multipart: { file: { name: `${kind}.png`, mimeType: "image/png", buffer: documentPng() } },
+    });
     docs[kind] = (await json<{ documentId: string }>(res)).data.documentId;
   }
   const applied = await apiCall<{ latest: { id: string } }>(request, token, "post", "/api/card-user/realNameAuths", {
@@ -156,19 +183,32 @@ export async function verifyRealName(request: APIRequestContext, token: string, 
     legalIdNumber: fields.legalIdNumber ?? "11010519491231002X",
     idValidUntil: "",
   });
-  const login = await json<{ token: string }>(await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } }));
+  const login = await json<{ token: string }>(
+    await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } }),
+  );
   await apiCall(request, login.data.token, "post", `/api/ops/queues/realName/items/${applied.latest.id}/approve`, {});
 }
 
 /** A purchaser docked with a supplier as the docking pages would do it: applied, approved, signed by both with SMS codes. */
-export async function dock(request: APIRequestContext, supplier: { token: string; merchantId: string }, buyerToken: string): Promise<string> {
+export async function dock(
+  request: APIRequestContext,
+  supplier: { token: string; merchantId: string },
+  buyerToken: string,
+): Promise<string> {
   for (const token of [supplier.token, buyerToken]) await verifyRealName(request, token);
-  const docking = await apiCall<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", { supplierId: supplier.merchantId });
-  await apiCall(request, supplier.token, "post", `/api/card-user/abutment/brander/review/${docking.id}`, { approve: true });
+  const docking = await apiCall<{ id: string }>(request, buyerToken, "post", "/api/card-user/abutment/brander/apply", {
+    supplierId: supplier.merchantId,
+  });
+  await apiCall(request, supplier.token, "post", `/api/card-user/abutment/brander/review/${docking.id}`, {
+    approve: true,
+  });
   for (const token of [supplier.token, buyerToken]) {
     const phone = `13${String(Date.now() * 10 + ++signingPhone).slice(-9)}`;
     await apiCall(request, token, "post", "/api/card-user/sendSms", { phone, scene: "signAgreement" });
-    await apiCall(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, { phone, verifyCode: await readCode(request, phone) });
+    await apiCall(request, token, "post", `/api/card-user/abutment/brander/confirm/${docking.id}`, {
+      phone,
+      verifyCode: await readCode(request, phone),
+    });
   }
   return docking.id;
 }

@@ -79,7 +79,9 @@ async function packagedChromium(): Promise<ChromiumChoice> {
   try {
     entry = require.resolve("@sparticuz/chromium");
   } catch {
-    throw new Error("No system Chromium and no @sparticuz/chromium: run `npm install` (it is a devDependency of e2e), or set CHROMIUM_PATH");
+    throw new Error(
+      "No system Chromium and no @sparticuz/chromium: run `npm install` (it is a devDependency of e2e), or set CHROMIUM_PATH",
+    );
   }
   const { default: chromium } = await import("@sparticuz/chromium");
   const packageDir = path.resolve(path.dirname(entry), "../..");
@@ -109,26 +111,46 @@ async function packagedChromium(): Promise<ChromiumChoice> {
     }
   }
   const args = chromium.args.filter((arg) => !PACKAGED_LEFT_OUT.has(flagName(arg)));
-  return { kind: "packaged", executablePath, args, label: `packaged Chromium from @sparticuz/chromium ${version} (${executablePath})` };
+  return {
+    kind: "packaged",
+    executablePath,
+    args,
+    label: `packaged Chromium from @sparticuz/chromium ${version} (${executablePath})`,
+  };
 }
 
 export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<ChromiumChoice> {
   const wanted = env.E2E_BROWSER ?? "auto";
-  if (!["auto", "system", "packaged"].includes(wanted)) throw new Error(`E2E_BROWSER=${wanted}: use auto, system or packaged`);
+  if (!["auto", "system", "packaged"].includes(wanted)) {
+    throw new Error(`E2E_BROWSER=${wanted}: use auto, system or packaged`);
+  }
   if (wanted !== "packaged") {
     if (env.CHROMIUM_PATH) {
-      if (!isExecutable(env.CHROMIUM_PATH)) throw new Error(`CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file`);
-      return { kind: "system", executablePath: env.CHROMIUM_PATH, args: [], label: `system Chromium ${env.CHROMIUM_PATH} (CHROMIUM_PATH)` };
+      if (!isExecutable(env.CHROMIUM_PATH)) {
+        throw new Error(`CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file`);
+      }
+      return {
+        kind: "system",
+        executablePath: env.CHROMIUM_PATH,
+        args: [],
+        label: `system Chromium ${env.CHROMIUM_PATH} (CHROMIUM_PATH)`,
+      };
     }
     const found = systemChromium(env);
     if (found) return { kind: "system", executablePath: found, args: [], label: `system Chromium ${found}` };
-    if (wanted === "system") throw new Error("E2E_BROWSER=system, but there is no /usr/bin/chromium, no chromium on PATH and no CHROMIUM_PATH");
+    if (wanted === "system") {
+      throw new Error(
+        "E2E_BROWSER=system, but there is no /usr/bin/chromium, no chromium on PATH and no CHROMIUM_PATH",
+      );
+    }
   }
   return packagedChromium();
 }
 
 /** Launch options for Playwright: the chosen build with our flags (or the caller's) merged with its own. */
-export async function chromiumLaunchOptions(ours: readonly string[] = CHROMIUM_ARGS): Promise<{ executablePath: string; args: string[]; choice: ChromiumChoice }> {
+export async function chromiumLaunchOptions(
+  ours: readonly string[] = CHROMIUM_ARGS,
+): Promise<{ executablePath: string; args: string[]; choice: ChromiumChoice }> {
   const choice = await findChromium();
   return { executablePath: choice.executablePath, args: mergeChromiumArgs(ours, choice.args), choice };
 }

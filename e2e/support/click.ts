@@ -32,7 +32,9 @@ function animating(panel: Locator, motion: RegExp): Promise<boolean> {
  */
 export async function opened(panel: Locator, timeout = 20_000): Promise<void> {
   await expect(panel).toBeVisible({ timeout });
-  await expect.poll(() => animating(panel, OPENING), { timeout, message: "the panel finishes its opening animation" }).toBe(false);
+  await expect
+    .poll(() => animating(panel, OPENING), { timeout, message: "the panel finishes its opening animation" })
+    .toBe(false);
   await expect(panel).toBeVisible({ timeout: 2_000 });
 }
 
@@ -45,7 +47,9 @@ export async function opened(panel: Locator, timeout = 20_000): Promise<void> {
  */
 export async function clickUntil(target: Locator, done: () => Promise<unknown>, timeout = 60_000): Promise<void> {
   await expect(async () => {
-    if ((await target.isVisible()) && (await target.isEnabled({ timeout: 2_000 }))) await target.click({ timeout: 5_000 });
+    if ((await target.isVisible()) && (await target.isEnabled({ timeout: 2_000 }))) {
+      await target.click({ timeout: 5_000 });
+    }
     await done();
   }).toPass({ timeout, intervals: [1_000, 2_000, 4_000] });
 }
@@ -57,7 +61,9 @@ export async function clickUntil(target: Locator, done: () => Promise<unknown>, 
  */
 export async function openWith(trigger: Locator, panel: Locator, timeout = 60_000): Promise<void> {
   // The same dialog still closing from its last use looks open for a moment: wait until it has closed.
-  await expect.poll(() => animating(panel, CLOSING), { timeout: 20_000, message: "the panel's last closing animation ends" }).toBe(false);
+  await expect
+    .poll(() => animating(panel, CLOSING), { timeout: 20_000, message: "the panel's last closing animation ends" })
+    .toBe(false);
   await expect(async () => {
     if (!(await panel.isVisible())) await trigger.click({ timeout: 5_000 });
     await expect(panel).toBeVisible({ timeout: 8_000 });
@@ -74,7 +80,10 @@ export async function confirmPopconfirm(page: Page, trigger: Locator, ok?: strin
   const popconfirm = page.locator(".ant-popconfirm").filter({ visible: true });
   await openWith(trigger, popconfirm);
   // The OK by its name, or the popconfirm's primary button (its OK in every language).
-  const button = ok === undefined ? popconfirm.locator(".ant-popconfirm-buttons .ant-btn-primary") : popconfirm.getByRole("button", { name: ok });
+  const button =
+    ok === undefined
+      ? popconfirm.locator(".ant-popconfirm-buttons .ant-btn-primary")
+      : popconfirm.getByRole("button", { name: ok });
   await clickUntil(button, () => expect(popconfirm).toHaveCount(0, { timeout: 3_000 }), 30_000);
 }
 

@@ -26,7 +26,12 @@ export async function answerConfirm(page: Page, button: RegExp): Promise<void> {
 export async function confirmMoney(
   page: Page,
   open: Locator | (() => Promise<unknown>),
-  { amount, ok, popconfirm = false, look }: { amount: string; ok: string | RegExp; popconfirm?: boolean; look?: () => Promise<void> },
+  {
+    amount,
+    ok,
+    popconfirm = false,
+    look,
+  }: { amount: string; ok: string | RegExp; popconfirm?: boolean; look?: () => Promise<void> },
 ): Promise<void> {
   const question = page.locator(popconfirm ? ".ant-popconfirm" : ".ant-modal-confirm").filter({ visible: true });
   if (typeof open === "function") {

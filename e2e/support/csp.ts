@@ -10,7 +10,10 @@ export async function watchCsp(page: Page): Promise<string[]> {
   page.on("console", (msg) => {
     if (/Content Security Policy/i.test(msg.text())) seen.push(`${page.url()}: ${msg.text()}`);
   });
-  await page.exposeBinding("__tesseraCspViolation", (_source, line: string) => void seen.push(`${page.url()}: ${line}`));
+  await page.exposeBinding(
+    "__tesseraCspViolation",
+    (_source, line: string) => void seen.push(`${page.url()}: ${line}`),
+  );
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) => {
       const report = (window as unknown as { __tesseraCspViolation?: (line: string) => void }).__tesseraCspViolation;
@@ -25,7 +28,10 @@ export async function watchCsp(page: Page): Promise<string[]> {
  * loopback-only /metrics as tessera_csp_violations_total): every journey's pages, in every context, on
  * every worker's server.
  */
-export async function reportedCspViolations(request: APIRequestContext, serverUrls: readonly string[]): Promise<string[]> {
+export async function reportedCspViolations(
+  request: APIRequestContext,
+  serverUrls: readonly string[],
+): Promise<string[]> {
   const perServer = await Promise.all(
     serverUrls.map(async (url) => {
       const lines = (await (await request.get(`${url}/metrics`)).text()).split("\n");

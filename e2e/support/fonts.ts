@@ -40,8 +40,16 @@ export async function measureGlyphs(page: Page): Promise<Glyphs> {
 
 export function glyphWarnings(glyphs: Glyphs): string[] {
   const warnings: string[] = [];
-  if (!glyphs.cjk) warnings.push("no CJK font: Chinese text in the screenshots (e2e/artifacts/screenshots) is drawn as empty boxes; install fonts-noto-cjk (.ci/run does)");
-  if (!glyphs.colourEmoji) warnings.push("no colour emoji font: emoji in the screenshots are monochrome or boxes; install fonts-noto-color-emoji (.ci/run does)");
+  if (!glyphs.cjk) {
+    warnings.push(
+      "no CJK font: Chinese text in the screenshots (e2e/artifacts/screenshots) is drawn as empty boxes; install fonts-noto-cjk (.ci/run does)",
+    );
+  }
+  if (!glyphs.colourEmoji) {
+    warnings.push(
+      "no colour emoji font: emoji in the screenshots are monochrome or boxes; install fonts-noto-color-emoji (.ci/run does)",
+    );
+  }
   return warnings;
 }
 

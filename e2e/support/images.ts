@@ -29,8 +29,14 @@ export function documentPng(text?: string, width = 320, height = 200): Buffer {
       raw[o + 2] = band ? 200 : 248;
     }
   }
-  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw))];
-  if (text !== undefined) parts.push(chunk("iTXt", Buffer.concat([Buffer.from("Comment\0\0\0\0\0", "latin1"), Buffer.from(text, "utf8")])));
+  const parts = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+  ];
+  if (text !== undefined) {
+    parts.push(chunk("iTXt", Buffer.concat([Buffer.from("Comment\0\0\0\0\0", "latin1"), Buffer.from(text, "utf8")])));
+  }
   parts.push(chunk("IEND", Buffer.alloc(0)));
   return Buffer.concat(parts);
 }

@@ -21,11 +21,19 @@ export async function post<T>(request: APIRequestContext, token: string, url: st
 }
 
 /** A page with the account's session stored as the login dialog stores it (international accounts under their own key). */
-export async function sessionPage(browser: Browser, account: Pick<Account, "version">, token: string, width = 1280): Promise<Page> {
+export async function sessionPage(
+  browser: Browser,
+  account: Pick<Account, "version">,
+  token: string,
+  width = 1280,
+): Promise<Page> {
   const context = await browser.newContext({ locale: "zh-CN", viewport: { width, height: 900 } });
-  await context.addInitScript(([key, value]) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-  }, [account.version === "international" ? "interToken" : "x-auth-token", token] as const);
+  await context.addInitScript(
+    ([key, value]) => {
+      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
+    },
+    [account.version === "international" ? "interToken" : "x-auth-token", token] as const,
+  );
   return context.newPage();
 }
 

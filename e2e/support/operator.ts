@@ -5,7 +5,10 @@ import { clickUntil } from "./click";
 export const E2E_OPERATOR = { email: "ops@tessera.local", password: "Operator#2026" } as const;
 
 /** A browser page of the operator console, logged in through its login page (lands on the review queues). */
-export async function operatorPage(browser: Browser, who: { email: string; password: string } = E2E_OPERATOR): Promise<Page> {
+export async function operatorPage(
+  browser: Browser,
+  who: { email: string; password: string } = E2E_OPERATOR,
+): Promise<Page> {
   const page = await (await browser.newContext({ locale: "zh-CN" })).newPage();
   await page.goto("/ops/login");
   await page.getByTestId("ops-email").fill(who.email);

@@ -14,7 +14,9 @@ export default async function setup(): Promise<void> {
     const glyphs = await measureGlyphs(page);
     process.env.E2E_GLYPHS = JSON.stringify(glyphs);
     const warnings = glyphWarnings(glyphs);
-    console.log(`Fonts in Chromium ${browser.version()}: ${warnings.length ? "MISSING, see below" : "CJK and colour emoji present"}`);
+    console.log(
+      `Fonts in Chromium ${browser.version()}: ${warnings.length ? "MISSING, see below" : "CJK and colour emoji present"}`,
+    );
     for (const warning of warnings) console.warn(`WARNING: ${warning}`);
   } finally {
     await browser.close();

@@ -69,13 +69,22 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const collection = await registerCollection(host, { stores, serves: onboarding.serves });
   const miniprogram = await registerMiniprogram(host);
   await registerCommerce(host, { media, catalog, accounts, miniprogram: miniprogram.miniprogram });
-  await registerMall(host, { appearance: (appId, version) => miniprogram.mallAppearance(appId, version), customers, onecard, catalog, purchasing });
+  await registerMall(host, {
+    appearance: (appId, version) => miniprogram.mallAppearance(appId, version),
+    customers,
+    onecard,
+    catalog,
+    purchasing,
+  });
   await registerInvoices(host, { spendByInvoiceType });
   await registerCommission(host);
   await registerProviderOps(host, { purchasing });
   await registerAnnouncements(host);
   await registerDeveloper(host, { api: onboarding.api });
-  await registerOps(host, { queues: [...onboarding.queues, ...withdrawals.queues, ...collection.queues], readDocumentForReview: onboarding.readDocumentForReview });
+  await registerOps(host, {
+    queues: [...onboarding.queues, ...withdrawals.queues, ...collection.queues],
+    readDocumentForReview: onboarding.readDocumentForReview,
+  });
 
   await registerWebApp(app, ctx.config.webDist);
   return app;
@@ -95,7 +104,10 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
       // The build made .br and .gz copies (apps/web/vite.config.ts): sent by Accept-Encoding.
       preCompressed: true,
       setHeaders: (res, filePath) => {
-        res.header("cache-control", filePath.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");
+        res.header(
+          "cache-control",
+          filePath.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache",
+        );
       },
     });
   }

@@ -12,7 +12,9 @@ describe("IM_SDK_REPORTS_RETENTION_DAYS", () => {
 
   it("rejects 0, negatives, fractions and non-numbers", () => {
     for (const bad of ["0", "-3", "1.5", "abc", "30d"]) {
-      expect(() => loadConfig({ IM_SDK_REPORTS_RETENTION_DAYS: bad }), bad).toThrow(`IM_SDK_REPORTS_RETENTION_DAYS must be a whole number of at least 1, got "${bad}"`);
+      expect(() => loadConfig({ IM_SDK_REPORTS_RETENTION_DAYS: bad }), bad).toThrow(
+        `IM_SDK_REPORTS_RETENTION_DAYS must be a whole number of at least 1, got "${bad}"`,
+      );
     }
   });
 });

@@ -86,15 +86,27 @@ export interface CommerceConfig {
 }
 
 function loadCommerceConfig(env: NodeJS.ProcessEnv): CommerceConfig {
-  const k = { customer: env.KUAIDI100_CUSTOMER, key: env.KUAIDI100_KEY, secret: env.KUAIDI100_SECRET, callbackUrl: env.KUAIDI100_CALLBACK_URL };
+  const k = {
+    customer: env.KUAIDI100_CUSTOMER,
+    key: env.KUAIDI100_KEY,
+    secret: env.KUAIDI100_SECRET,
+    callbackUrl: env.KUAIDI100_CALLBACK_URL,
+  };
   const set = Object.values(k).filter(Boolean).length;
-  if (set > 0 && set < 4) throw new Error("Kuaidi100 needs KUAIDI100_CUSTOMER, KUAIDI100_KEY, KUAIDI100_SECRET and KUAIDI100_CALLBACK_URL");
-  if (set === 4 && !env.COURIER_PUSH_SALT) throw new Error("Kuaidi100 needs COURIER_PUSH_SALT (the salt its pushes are signed with)");
+  if (set > 0 && set < 4) {
+    throw new Error("Kuaidi100 needs KUAIDI100_CUSTOMER, KUAIDI100_KEY, KUAIDI100_SECRET and KUAIDI100_CALLBACK_URL");
+  }
+  if (set === 4 && !env.COURIER_PUSH_SALT) {
+    throw new Error("Kuaidi100 needs COURIER_PUSH_SALT (the salt its pushes are signed with)");
+  }
   return {
     autoConfirmDays: positive("ORDER_AUTO_CONFIRM_DAYS", 10, env),
     courierStepSeconds: positive("COURIER_SIM_STEP_SECONDS", 1800, env),
     pushSalt: env.COURIER_PUSH_SALT || undefined,
-    kuaidi100: k.customer && k.key && k.secret && k.callbackUrl ? { customer: k.customer, key: k.key, secret: k.secret, callbackUrl: k.callbackUrl } : undefined,
+    kuaidi100:
+      k.customer && k.key && k.secret && k.callbackUrl
+        ? { customer: k.customer, key: k.key, secret: k.secret, callbackUrl: k.callbackUrl }
+        : undefined,
   };
 }
 
@@ -112,7 +124,13 @@ export interface OpsConfig {
 /** The platform's bank accounts that purchasers transfer top-ups to, and the top-up fee (README). */
 export interface FundsConfig {
   domesticBank: { accountName: string; bankName: string; accountNumber: string };
-  internationalBank: { accountName: string; bankName: string; accountNumber: string; swift: string; bankAddress: string };
+  internationalBank: {
+    accountName: string;
+    bankName: string;
+    accountNumber: string;
+    swift: string;
+    bankAddress: string;
+  };
   /** Fee taken from each confirmed top-up, in basis points (100 = 1%). */
   topUpFeeBasisPoints: number;
 }
@@ -185,7 +203,15 @@ function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
 
 export type StorageConfig =
   | { adapter: "local" }
-  | { adapter: "s3"; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; prefix: string };
+  | {
+      adapter: "s3";
+      endpoint: string;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      prefix: string;
+    };
 
 function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
   const adapter = oneOf("STORAGE_ADAPTER", ["local", "s3"], "local", env);
@@ -229,12 +255,18 @@ function trustProxyConfig(env: NodeJS.ProcessEnv): TrustProxy {
   if (raw === "" || raw === "false") return false;
   if (raw === "true") return true;
   if (/^\d{1,2}$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
-  const entries = raw.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  const entries = raw
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
   // Plain addresses only (node's isIP): ipaddr.js would also read "10.1" the inet_aton way.
-  const valid = (e: string) => TRUST_PROXY_NAMES.includes(e) || isIP(e) !== 0 || (isIP(e.split("/")[0] ?? "") !== 0 && ipaddr.isValidCIDR(e));
+  const valid = (e: string) =>
+    TRUST_PROXY_NAMES.includes(e) || isIP(e) !== 0 || (isIP(e.split("/")[0] ?? "") !== 0 && ipaddr.isValidCIDR(e));
   const bad = entries.filter((e) => !valid(e));
   if (entries.length === 0 || bad.length > 0) {
-    throw new Error(`TRUST_PROXY must be true, false, a number of proxy hops, or comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal); not "${bad.join(", ") || raw}"`);
+    throw new Error(
+      `TRUST_PROXY must be true, false, a number of proxy hops, or comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal); not "${bad.join(", ") || raw}"`,
+    );
   }
   return entries;
 }
@@ -242,7 +274,9 @@ function trustProxyConfig(env: NodeJS.ProcessEnv): TrustProxy {
 /** DEV_ROUTES: off unless said; it serves the local adapters' outbox, so it makes no sense beside real mail. */
 function devRoutesConfig(env: NodeJS.ProcessEnv, mailAdapter: "local" | "smtp"): boolean {
   const on = oneOf("DEV_ROUTES", ["true", "false"], "false", env) === "true";
-  if (on && mailAdapter !== "local") throw new Error("DEV_ROUTES=true serves the local mail/SMS outbox: it cannot be used with MAIL_ADAPTER=smtp");
+  if (on && mailAdapter !== "local") {
+    throw new Error("DEV_ROUTES=true serves the local mail/SMS outbox: it cannot be used with MAIL_ADAPTER=smtp");
+  }
   return on;
 }
 
@@ -280,7 +314,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callbackAllowPrivateNetworks: oneOf("CALLBACK_ALLOW_PRIVATE_NETWORKS", ["true", "false"], "false", env) === "true",
     trustProxy: trustProxyConfig(env),
     devRoutes: devRoutesConfig(env, mailAdapter),
-    ops: { metricsToken: env.METRICS_TOKEN || undefined, backupToken: env.BACKUP_TOKEN || undefined, drainDelayMs: int("DRAIN_DELAY_MS", 0, env), drainTimeoutMs: int("DRAIN_TIMEOUT_MS", 15_000, env) },
+    ops: {
+      metricsToken: env.METRICS_TOKEN || undefined,
+      backupToken: env.BACKUP_TOKEN || undefined,
+      drainDelayMs: int("DRAIN_DELAY_MS", 0, env),
+      drainTimeoutMs: int("DRAIN_TIMEOUT_MS", 15_000, env),
+    },
     storage: storageConfig(env),
     commerce: loadCommerceConfig(env),
     miniprogram: loadMiniprogramConfig(env),
@@ -290,10 +329,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The deployment's mode and its customer payments (issue 37): live when said, or when mail or SMS is real. */
 function paymentsConfig(env: NodeJS.ProcessEnv, mailAdapter: Config["mailAdapter"]) {
   const declared = oneOf("TESSERA_MODE", ["sandbox", "live"], "sandbox", env);
-  const realMessaging = mailAdapter !== "local" || (env.SMS_ADAPTER !== undefined && env.SMS_ADAPTER !== "" && env.SMS_ADAPTER !== "local");
+  const realMessaging =
+    mailAdapter !== "local" || (env.SMS_ADAPTER !== undefined && env.SMS_ADAPTER !== "" && env.SMS_ADAPTER !== "local");
   const explicit = env.PAYMENT_ADAPTER !== undefined && env.PAYMENT_ADAPTER !== "";
   const reviewAbove = env.PAYOUT_REVIEW_ABOVE;
-  if (reviewAbove !== undefined && reviewAbove !== "" && !/^\d{1,9}(\.\d{1,2})?$/.test(reviewAbove)) throw new Error("PAYOUT_REVIEW_ABOVE must be an amount in yuan, e.g. 50000");
+  if (reviewAbove !== undefined && reviewAbove !== "" && !/^\d{1,9}(\.\d{1,2})?$/.test(reviewAbove)) {
+    throw new Error("PAYOUT_REVIEW_ABOVE must be an amount in yuan, e.g. 50000");
+  }
   return {
     mode: declared === "live" || realMessaging ? ("live" as const) : ("sandbox" as const),
     paymentAdapter: oneOf("PAYMENT_ADAPTER", ["local", "none"], "local", env),
@@ -324,7 +366,9 @@ const IM_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 function loadImConfig(env: NodeJS.ProcessEnv): ImConfig {
   const org = env.IM_ORG || "tessera";
   const app = env.IM_APP || "im";
-  if (!IM_NAME_RE.test(org) || !IM_NAME_RE.test(app)) throw new Error("IM_ORG and IM_APP must be 1-64 letters, digits, _ or -");
+  if (!IM_NAME_RE.test(org) || !IM_NAME_RE.test(app)) {
+    throw new Error("IM_ORG and IM_APP must be 1-64 letters, digits, _ or -");
+  }
   const openRegistration = oneOf("IM_OPEN_REGISTRATION", ["true", "false"], "false", env) === "true";
   return {
     org,
@@ -369,14 +413,32 @@ export interface MiniprogramConfig {
 
 function loadMiniprogramConfig(env: NodeJS.ProcessEnv): MiniprogramConfig {
   const adapter = oneOf("MP_ADAPTER", ["local", "http"], "local", env);
-  const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { componentAppId: id, componentSecret: secret } : undefined);
+  const pair = (id: string | undefined, secret: string | undefined) =>
+    id && secret ? { componentAppId: id, componentSecret: secret } : undefined;
   const wechat = pair(env.MP_WECHAT_COMPONENT_APPID, env.MP_WECHAT_COMPONENT_SECRET);
   const douyin = pair(env.MP_DOUYIN_COMPONENT_APPID, env.MP_DOUYIN_COMPONENT_SECRET);
-  if (adapter === "http" && (!wechat || !douyin)) throw new Error("MP_ADAPTER=http needs MP_WECHAT_COMPONENT_APPID/SECRET and MP_DOUYIN_COMPONENT_APPID/SECRET");
+  if (adapter === "http" && (!wechat || !douyin)) {
+    throw new Error("MP_ADAPTER=http needs MP_WECHAT_COMPONENT_APPID/SECRET and MP_DOUYIN_COMPONENT_APPID/SECRET");
+  }
   const lifeKey = env.MP_DOUYIN_LIFE_CLIENT_KEY;
   const lifeSecret = env.MP_DOUYIN_LIFE_CLIENT_SECRET;
-  const lifeScopes = (env.MP_DOUYIN_LIFE_SCOPES ?? "").split(",").map((x) => x.trim()).filter(Boolean);
-  if (lifeKey && (!lifeSecret || lifeScopes.length === 0)) throw new Error("MP_DOUYIN_LIFE_CLIENT_KEY needs MP_DOUYIN_LIFE_CLIENT_SECRET and MP_DOUYIN_LIFE_SCOPES (the scopes the app asks merchants for, comma-separated)");
-  const douyinLife = lifeKey && lifeSecret ? { clientKey: lifeKey, clientSecret: lifeSecret, scopes: lifeScopes } : undefined;
-  return { adapter, auditQuota: positive("MP_AUDIT_QUOTA", 20, env), scanSeconds: int("MP_PRIVACY_SCAN_SECONDS", 3, env), wechat, douyin, douyinLife };
+  const lifeScopes = (env.MP_DOUYIN_LIFE_SCOPES ?? "")
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (lifeKey && (!lifeSecret || lifeScopes.length === 0)) {
+    throw new Error(
+      "MP_DOUYIN_LIFE_CLIENT_KEY needs MP_DOUYIN_LIFE_CLIENT_SECRET and MP_DOUYIN_LIFE_SCOPES (the scopes the app asks merchants for, comma-separated)",
+    );
+  }
+  const douyinLife =
+    lifeKey && lifeSecret ? { clientKey: lifeKey, clientSecret: lifeSecret, scopes: lifeScopes } : undefined;
+  return {
+    adapter,
+    auditQuota: positive("MP_AUDIT_QUOTA", 20, env),
+    scanSeconds: int("MP_PRIVACY_SCAN_SECONDS", 3, env),
+    wechat,
+    douyin,
+    douyinLife,
+  };
 }

@@ -25,7 +25,9 @@ export interface AppContext {
 }
 
 export async function openDatabase(config: Config): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir + "/pgdata", { sharedBuffers: config.pgliteSharedBuffers });
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl)
+    : openPglite(config.dataDir + "/pgdata", { sharedBuffers: config.pgliteSharedBuffers });
 }
 
 export async function createContext(

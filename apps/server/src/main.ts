@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.logLevel });
   // First, so nobody misses it: /api/dev/* is on (npm start's sandbox default, scripts/start.mjs).
   if (config.devRoutes) {
-    logger.warn("DEV_ROUTES=true: /api/dev/* is served (the dev outbox with every code the local adapters \"sent\", to direct loopback requests and operators; test scaffolding to operators). Never for real users: DEV_ROUTES=false turns it off");
+    logger.warn(
+      'DEV_ROUTES=true: /api/dev/* is served (the dev outbox with every code the local adapters "sent", to direct loopback requests and operators; test scaffolding to operators). Never for real users: DEV_ROUTES=false turns it off',
+    );
   }
   // A live deployment never takes customers' "payments" through the adapter that collects nothing.
   const refusal = sandboxPaymentsRefusal(config);
@@ -50,10 +52,18 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   await app.listen({ port: config.port, host: config.host });
   if (ctx.mailer.kind === "local" && !isLoopbackHost(config.host)) {
-    app.log.warn(`the local mail/SMS adapters are active on ${config.host}, not loopback: codes are kept in the dev outbox (served to loopback and operators only); configure SMTP/SMS for real users`);
+    app.log.warn(
+      `the local mail/SMS adapters are active on ${config.host}, not loopback: codes are kept in the dev outbox (served to loopback and operators only); configure SMTP/SMS for real users`,
+    );
   }
-  if (ctx.payments.sandbox) app.log.warn(`sandbox mode: customer payments go through the local adapter (${ctx.payments.name}), which collects nothing; what customers "pay" is test money that is never paid out (TESSERA_MODE=live with a real provider for real users)`);
-  app.log.info(`Tessera on http://localhost:${config.port} (database: ${ctx.database.kind}${ctx.database.kind === "pglite" ? ` in ${config.dataDir}` : ""}; API docs at /api/docs)`);
+  if (ctx.payments.sandbox) {
+    app.log.warn(
+      `sandbox mode: customer payments go through the local adapter (${ctx.payments.name}), which collects nothing; what customers "pay" is test money that is never paid out (TESSERA_MODE=live with a real provider for real users)`,
+    );
+  }
+  app.log.info(
+    `Tessera on http://localhost:${config.port} (database: ${ctx.database.kind}${ctx.database.kind === "pglite" ? ` in ${config.dataDir}` : ""}; API docs at /api/docs)`,
+  );
 }
 
 /** Whether the server listens on this machine only (127.0.0.0/8, ::1, localhost). */

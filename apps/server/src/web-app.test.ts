@@ -20,7 +20,13 @@ afterAll(async () => {
 
 describe("the web app's pages", () => {
   it("serves the storefront's own page for /mall/*, uncached like index.html; the back-office's for the rest", async () => {
-    for (const url of ["/mall/wx1", "/mall/wx1/", "/mall/wx1/orders/7", "/mall/wx1?v=beta", "/mall/wx1/login?back=%2Fmall%2Fwx1"]) {
+    for (const url of [
+      "/mall/wx1",
+      "/mall/wx1/",
+      "/mall/wx1/orders/7",
+      "/mall/wx1?v=beta",
+      "/mall/wx1/login?back=%2Fmall%2Fwx1",
+    ]) {
       const res = await t.app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toContain("storefront");

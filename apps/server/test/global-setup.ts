@@ -22,7 +22,10 @@ const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 async function pgliteTemplate(): Promise<string> {
   const migrations = await readMigrations();
-  const digest = createHash("sha256").update(migrations.map((m) => m.name + m.sql).join("\n")).digest("hex").slice(0, 12);
+  const digest = createHash("sha256")
+    .update(migrations.map((m) => m.name + m.sql).join("\n"))
+    .digest("hex")
+    .slice(0, 12);
   const dir = path.join(repoRoot, ".tmp", `pglite-template-${digest}`);
   if (existsSync(dir)) return dir;
   const building = `${dir}.building-${process.pid}`;
@@ -62,7 +65,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   return async () => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
-    const copies = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${name}\\_w%`]);
+    const copies = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [
+      `${name}\\_w%`,
+    ]);
     for (const { datname } of copies.rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await client.end();

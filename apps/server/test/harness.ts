@@ -16,7 +16,11 @@ export interface TestApp {
   clock: ManualClock;
   config: Config;
   /** Sends a request through app.inject and returns the status and parsed body. */
-  call<T = unknown>(method: "GET" | "POST" | "PUT" | "DELETE", url: string, options?: CallOptions): Promise<CallResult<T>>;
+  call<T = unknown>(
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    url: string,
+    options?: CallOptions,
+  ): Promise<CallResult<T>>;
   close(): Promise<void>;
 }
 export interface CallOptions {
@@ -33,7 +37,11 @@ export interface CallResult<T> {
 
 /** `TestApp.call` over an app: app.inject with the token and language headers, the body parsed when JSON. */
 export function injectCaller(app: FastifyInstance): TestApp["call"] {
-  return async <T>(method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: CallOptions = {}): Promise<CallResult<T>> => {
+  return async <T>(
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    url: string,
+    options: CallOptions = {},
+  ): Promise<CallResult<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers["x-auth-token"] = options.token;
     if (options.lang) headers.lang = options.lang;
@@ -44,7 +52,11 @@ export function injectCaller(app: FastifyInstance): TestApp["call"] {
       ...(options.body !== undefined && { payload: options.body as Record<string, unknown> }),
     });
     const isJson = String(res.headers["content-type"] ?? "").includes("json");
-    return { status: res.statusCode, body: isJson ? res.json<CallResult<T>["body"]>() : (res.body as never), headers: res.headers };
+    return {
+      status: res.statusCode,
+      body: isJson ? res.json<CallResult<T>["body"]>() : (res.body as never),
+      headers: res.headers,
+    };
   };
 }
 
@@ -70,11 +82,21 @@ async function outsideBrowserGlobals<T>(fn: () => Promise<T>): Promise<T> {
  * run's database on the PostgreSQL server when the project is server-postgres. Tests isolate by
  * creating their own merchants and addresses rather than by truncating.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { embedded?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { embedded?: boolean } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-test-"));
   // DEV_ROUTES: tests read the codes they were "sent" from the dev outbox (lastCode); a test of the
   // production shape passes DEV_ROUTES: "false".
-  const config = loadConfig({ DATA_DIR: dataDir, ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", LOG_LEVEL: "silent", DEV_ROUTES: "true", ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ARGON2_MEMORY_KIB: "4096",
+    ARGON2_ITERATIONS: "1",
+    LOG_LEVEL: "silent",
+    DEV_ROUTES: "true",
+    ...env,
+  });
   let database;
   if (process.env.TEST_DB === "postgres" && !options.embedded) {
     database = await openPostgres(inject("postgresUrl"), 5);
@@ -109,7 +131,10 @@ export const STRONG_PASSWORD = "Tessera#2026";
 
 /** The last code the local adapter "sent" to an address. */
 export async function lastCode(t: TestApp, to: string): Promise<string> {
-  const res = await t.call<{ list: { body: string }[] }>("GET", `/api/dev/outbox?to=${encodeURIComponent(to)}&pageSize=20`);
+  const res = await t.call<{ list: { body: string }[] }>(
+    "GET",
+    `/api/dev/outbox?to=${encodeURIComponent(to)}&pageSize=20`,
+  );
   const body = res.body.data.list[0]?.body ?? "";
   const code = /\b(\d{6})\b/.exec(body)?.[1];
   if (!code) throw new Error(`no code in the outbox for ${to}`);
@@ -119,7 +144,12 @@ export async function lastCode(t: TestApp, to: string): Promise<string> {
 /** Registers a merchant through the API and logs in; returns its email, ids and token. */
 export async function registerMerchant(
   t: TestApp,
-  options: { version?: "domestic" | "international"; country?: string; currency?: "USD" | "HKD"; orgName?: string } = {},
+  options: {
+    version?: "domestic" | "international";
+    country?: string;
+    currency?: "USD" | "HKD";
+    orgName?: string;
+  } = {},
 ): Promise<{ email: string; token: string; merchantId: string; userId: string }> {
   const email = uniqueEmail("merchant");
   const version = options.version ?? "domestic";
@@ -136,7 +166,9 @@ export async function registerMerchant(
     },
   });
   if (reg.body.code !== 1) throw new Error(`register failed: ${reg.body.msg}`);
-  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email, password: STRONG_PASSWORD, version } });
+  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", {
+    body: { email, password: STRONG_PASSWORD, version },
+  });
   if (login.body.code !== 1) throw new Error(`login failed: ${login.body.msg}`);
   return { email, token: login.body.data.token, merchantId: reg.body.data.merchantId, userId: reg.body.data.userId };
 }

@@ -24,7 +24,13 @@ export interface ImTest {
   call<T = Record<string, unknown>>(
     method: "GET" | "POST" | "PUT" | "DELETE",
     path: string,
-    options?: { token?: string | null; body?: unknown; form?: Record<string, string>; headers?: Record<string, string>; payload?: Buffer },
+    options?: {
+      token?: string | null;
+      body?: unknown;
+      form?: Record<string, string>;
+      headers?: Record<string, string>;
+      payload?: Buffer;
+    },
   ): Promise<ImReply<T>>;
   /** A new IM user (registered with the app token) and its token. */
   user(prefix?: string): Promise<{ name: string; token: string }>;
@@ -51,9 +57,19 @@ export async function startImTest(env: Record<string, string> = {}): Promise<ImT
     } else {
       headers["content-type"] ??= "application/json";
     }
-    const res = await t.app.inject({ method, url: path.startsWith("/") ? path : `${base}/${path}`, headers, ...(payload !== undefined && { payload }) });
+    const res = await t.app.inject({
+      method,
+      url: path.startsWith("/") ? path : `${base}/${path}`,
+      headers,
+      ...(payload !== undefined && { payload }),
+    });
     const isJson = String(res.headers["content-type"] ?? "").includes("json");
-    return { status: res.statusCode, body: isJson ? res.json() : ({} as never), headers: res.headers, raw: res.rawPayload };
+    return {
+      status: res.statusCode,
+      body: isJson ? res.json() : ({} as never),
+      headers: res.headers,
+      raw: res.rawPayload,
+    };
   };
   const creds = deriveClientCredentials(t.ctx.secret, `${org}#${app}`);
   const issueAppToken = async () => {
@@ -72,14 +88,21 @@ export async function startImTest(env: Record<string, string> = {}): Promise<ImT
     async user(prefix = "u") {
       const name = `${prefix}${randomUUID().replace(/-/g, "").slice(0, 10)}`.toLowerCase();
       // A fresh app token: tests move the clock, possibly past the first token's expiry.
-      const reg = await call("POST", "users", { token: await issueAppToken(), body: { username: name, password: "pw-secret-1", nickname: prefix } });
+      const reg = await call("POST", "users", {
+        token: await issueAppToken(),
+        body: { username: name, password: "pw-secret-1", nickname: prefix },
+      });
       if (reg.status !== 200) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
-      const login = await call<{ access_token: string }>("POST", "token", { body: { grant_type: "password", username: name, password: "pw-secret-1", timestamp: Date.now() } });
+      const login = await call<{ access_token: string }>("POST", "token", {
+        body: { grant_type: "password", username: name, password: "pw-secret-1", timestamp: Date.now() },
+      });
       if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
       return { name, token: login.body.access_token };
     },
     async login(name) {
-      const login = await call<{ access_token: string }>("POST", "token", { body: { grant_type: "password", username: name, password: "pw-secret-1" } });
+      const login = await call<{ access_token: string }>("POST", "token", {
+        body: { grant_type: "password", username: name, password: "pw-secret-1" },
+      });
       if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
       return login.body.access_token;
     },
@@ -88,14 +111,19 @@ export async function startImTest(env: Record<string, string> = {}): Promise<ImT
 }
 
 /** A multipart/form-data body with one file and optional text fields. */
-export function multipart(file: { field?: string; filename: string; contentType: string; data: Buffer }, fields: Record<string, string> = {}): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(
+  file: { field?: string; filename: string; contentType: string; data: Buffer },
+  fields: Record<string, string> = {},
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----tessera${randomUUID().replace(/-/g, "")}`;
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   parts.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? "file"}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? "file"}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+    ),
     file.data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );

@@ -7,15 +7,24 @@ export type Merchant = Awaited<ReturnType<typeof registerMerchant>>;
 let phoneSeq = 0;
 
 /** A merchant whose user has bound a phone and (by default) authorised outgoing transfers with it. */
-export async function authorisedSender(t: TestApp, options: { authorise?: boolean } = {}): Promise<Merchant & { phone: string }> {
+export async function authorisedSender(
+  t: TestApp,
+  options: { authorise?: boolean } = {},
+): Promise<Merchant & { phone: string }> {
   const m = await registerMerchant(t);
   const phone = `13${String(Date.now() + ++phoneSeq * 7919).slice(-9)}`;
   await t.call("POST", "/api/card-user/sendSms", { token: m.token, body: { phone, scene: "bindPhone" } });
-  const bound = await t.call("PUT", "/api/card-user/userPhone", { token: m.token, body: { phone, smsCode: await lastCode(t, phone) } });
+  const bound = await t.call("PUT", "/api/card-user/userPhone", {
+    token: m.token,
+    body: { phone, smsCode: await lastCode(t, phone) },
+  });
   if (bound.body.code !== 1) throw new Error(`bind phone failed: ${bound.body.msg}`);
   if (options.authorise !== false) {
     await t.call("PUT", "/api/card-brander/applyTransitAuth", { token: m.token });
-    const ok = await t.call("PUT", "/api/card-brander/confirmTransitAuth", { token: m.token, body: { smsCode: await lastCode(t, phone) } });
+    const ok = await t.call("PUT", "/api/card-brander/confirmTransitAuth", {
+      token: m.token,
+      body: { smsCode: await lastCode(t, phone) },
+    });
     if (ok.body.code !== 1) throw new Error(`transit authorisation failed: ${ok.body.msg}`);
   }
   return { ...m, phone };
@@ -37,7 +46,12 @@ export async function income(t: TestApp, m: Merchant, amount: number): Promise<v
 }
 
 /** Money in a purchaser's SUP account (what purchases are paid from), posted to the ledger directly. */
-export async function fundSup(t: TestApp, m: { merchantId: string }, amount: number, currency: "CNY" | "USD" | "HKD" = "CNY"): Promise<void> {
+export async function fundSup(
+  t: TestApp,
+  m: { merchantId: string },
+  amount: number,
+  currency: "CNY" | "USD" | "HKD" = "CNY",
+): Promise<void> {
   await withTx(t.ctx.database.db, (tx) =>
     post(tx, {
       idempotencyKey: `sup-${m.merchantId}-${Date.now()}-${Math.random()}`,

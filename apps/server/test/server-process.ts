@@ -28,7 +28,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
+      break;
+    }
     if (Date.now() > deadline) throw new Error("the server did not start");
     await new Promise((r) => setTimeout(r, 100));
   }

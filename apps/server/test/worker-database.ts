@@ -12,7 +12,11 @@ import { inject } from "vitest";
  * context; this file points that entry at the worker's copy before the test file is imported.
  */
 const state = (globalThis as { __vitest_worker__?: { providedContext: { postgresUrl?: string } } }).__vitest_worker__;
-if (!state?.providedContext) throw new Error("worker-database.ts: Vitest's worker state is not where it was (globalThis.__vitest_worker__.providedContext)");
+if (!state?.providedContext) {
+  throw new Error(
+    "worker-database.ts: Vitest's worker state is not where it was (globalThis.__vitest_worker__.providedContext)",
+  );
+}
 
 const template = new URL(inject("postgresUrl"));
 const templateName = template.pathname.slice(1);

@@ -70,10 +70,17 @@ export function zipOf(parts: Part[]): Buffer {
 }
 
 /** Deflates `repeat` copies of a row's XML between the sheet's head and tail, without holding them. */
-export async function deflatedSheet(repeat: number, header: readonly string[] = []): Promise<{ data: Buffer; size: number }> {
+export async function deflatedSheet(
+  repeat: number,
+  header: readonly string[] = [],
+): Promise<{ data: Buffer; size: number }> {
   // An optional header row first, so an import's header check passes and the rows behind it are read.
-  const cells = header.map((h, i) => `<c r="${String.fromCharCode(65 + i)}1" t="inlineStr"><is><t>${h}</t></is></c>`).join("");
-  const head = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${header.length > 0 ? `<row r="1">${cells}</row>` : ""}`);
+  const cells = header
+    .map((h, i) => `<c r="${String.fromCharCode(65 + i)}1" t="inlineStr"><is><t>${h}</t></is></c>`)
+    .join("");
+  const head = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${header.length > 0 ? `<row r="1">${cells}</row>` : ""}`,
+  );
   // Blank cells: they do not count toward an import's row limit, so only the byte limits can stop them.
   const row = Buffer.from('<row r="2"><c r="A2" t="inlineStr"><is><t> </t></is></c></row>'.repeat(16 * 1024));
   const tail = Buffer.from("</sheetData></worksheet>");
@@ -92,10 +99,13 @@ export async function deflatedSheet(repeat: number, header: readonly string[] = 
 
 /** A real workbook whose first sheet is replaced by `sheet`. */
 export async function withSheet(sheet: Part, base?: Buffer): Promise<Buffer> {
-  const parts = [...unzip(base ?? (await headerOnly()))].map(([name, data]) => ({ name, data: deflateRawSync(data), size: data.length }));
+  const parts = [...unzip(base ?? (await headerOnly()))].map(([name, data]) => ({
+    name,
+    data: deflateRawSync(data),
+    size: data.length,
+  }));
   return zipOf(parts.map((p) => (p.name === "xl/worksheets/sheet1.xml" ? { ...sheet, name: p.name } : p)));
 }
-
 
 async function headerOnly(): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();

@@ -196,7 +196,13 @@ export const userInfo = z.object({
    * key to connect with. Tokens are valid for the IM token TTL.
    */
   brandInfo: z
-    .object({ branderId: z.string(), branderImToken: z.string(), imUser: z.string(), imToken: z.string(), appKey: z.string() })
+    .object({
+      branderId: z.string(),
+      branderImToken: z.string(),
+      imUser: z.string(),
+      imToken: z.string(),
+      appKey: z.string(),
+    })
     .nullable(),
 });
 export type UserInfo = z.infer<typeof userInfo>;

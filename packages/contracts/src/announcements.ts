@@ -10,13 +10,23 @@ import { pageOf, pageQuery } from "./paging";
  */
 const noNul = (s: string) => !s.includes("\u0000");
 
-export const serviceContact = z.object({ name: z.string(), qrUrl: z.string(), phone: z.string(), updatedAt: z.string() });
+export const serviceContact = z.object({
+  name: z.string(),
+  qrUrl: z.string(),
+  phone: z.string(),
+  updatedAt: z.string(),
+});
 export type ServiceContact = z.infer<typeof serviceContact>;
 /** null until the operator has set it. */
 export const serviceContactReply = serviceContact.nullable();
 
 export const serviceContactReq = z.strictObject({
-  name: z.string({ error: "contact.nameEmpty" }).trim().min(1, { error: "contact.nameEmpty" }).max(50, { error: "contact.nameEmpty" }).refine(noNul, { error: "contact.nameEmpty" }),
+  name: z
+    .string({ error: "contact.nameEmpty" })
+    .trim()
+    .min(1, { error: "contact.nameEmpty" })
+    .max(50, { error: "contact.nameEmpty" })
+    .refine(noNul, { error: "contact.nameEmpty" }),
   /** An http(s) URL of the QR image, or a path on this platform (an uploaded image). */
   qrUrl: z
     .string({ error: "contact.qrInvalid" })
@@ -24,7 +34,10 @@ export const serviceContactReq = z.strictObject({
     .max(500, { error: "contact.qrInvalid" })
     .regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, { error: "contact.qrInvalid" }),
   /** A mobile or landline number: digits, spaces, +, - and parentheses, 5-20 characters. */
-  phone: z.string({ error: "contact.phoneInvalid" }).trim().regex(/^\+?[\d\s()-]{5,20}$/, { error: "contact.phoneInvalid" }),
+  phone: z
+    .string({ error: "contact.phoneInvalid" })
+    .trim()
+    .regex(/^\+?[\d\s()-]{5,20}$/, { error: "contact.phoneInvalid" }),
 });
 export type ServiceContactReq = z.infer<typeof serviceContactReq>;
 
@@ -32,14 +45,30 @@ export const ANNOUNCEMENT_AUDIENCES = ["all", ...MERCHANT_ROLES] as const;
 export type AnnouncementAudience = (typeof ANNOUNCEMENT_AUDIENCES)[number];
 
 export const announcementReq = z.strictObject({
-  title: z.string({ error: "announcement.titleEmpty" }).trim().min(1, { error: "announcement.titleEmpty" }).max(100, { error: "announcement.titleTooLong" }).refine(noNul, { error: "announcement.titleEmpty" }),
-  body: z.string({ error: "announcement.bodyEmpty" }).trim().min(1, { error: "announcement.bodyEmpty" }).max(5000, { error: "announcement.bodyTooLong" }).refine(noNul, { error: "announcement.bodyEmpty" }),
+  title: z
+    .string({ error: "announcement.titleEmpty" })
+    .trim()
+    .min(1, { error: "announcement.titleEmpty" })
+    .max(100, { error: "announcement.titleTooLong" })
+    .refine(noNul, { error: "announcement.titleEmpty" }),
+  body: z
+    .string({ error: "announcement.bodyEmpty" })
+    .trim()
+    .min(1, { error: "announcement.bodyEmpty" })
+    .max(5000, { error: "announcement.bodyTooLong" })
+    .refine(noNul, { error: "announcement.bodyEmpty" }),
   audience: z.enum(ANNOUNCEMENT_AUDIENCES).default("all"),
 });
 export type AnnouncementReq = z.infer<typeof announcementReq>;
 
 /** An announcement as a merchant sees it. */
-export const textMess = z.object({ id: z.string(), title: z.string(), body: z.string(), publishedAt: z.string(), read: z.boolean() });
+export const textMess = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  publishedAt: z.string(),
+  read: z.boolean(),
+});
 export type TextMess = z.infer<typeof textMess>;
 export const textMessQuery = pageQuery.extend({ unread: z.enum(["true", "false"]).optional() });
 export const textMessPage = pageOf(textMess).extend({ unread: z.number().int() });

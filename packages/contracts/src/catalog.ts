@@ -10,7 +10,18 @@ import { pageQuery } from "./paging";
  */
 
 /** Kinds of right a goods grants; a filter of the goods selection (spec 01 §2 screen 10). */
-export const EQUITY_TYPES = ["video", "music", "reading", "food", "travel", "telecom", "game", "shopping", "life", "other"] as const;
+export const EQUITY_TYPES = [
+  "video",
+  "music",
+  "reading",
+  "food",
+  "travel",
+  "telecom",
+  "game",
+  "shopping",
+  "life",
+  "other",
+] as const;
 export type EquityType = (typeof EQUITY_TYPES)[number];
 
 /** Where a goods may be sold. */
@@ -93,7 +104,11 @@ export const midParam = z.object({ mid: id });
 const text = (max: number) => z.string().trim().max(max, { error: "catalog.textTooLong" });
 const money = (key: "catalog.faceValueInvalid" | "catalog.priceInvalid") =>
   z.number({ error: key }).int({ error: key }).positive({ error: key }).max(1_000_000_000_00, { error: key });
-const index = z.number({ error: "catalog.indexInvalid" }).int({ error: "catalog.indexInvalid" }).min(0, { error: "catalog.indexInvalid" }).max(100, { error: "catalog.indexInvalid" });
+const index = z
+  .number({ error: "catalog.indexInvalid" })
+  .int({ error: "catalog.indexInvalid" })
+  .min(0, { error: "catalog.indexInvalid" })
+  .max(100, { error: "catalog.indexInvalid" });
 
 /* ---------- brands ---------- */
 
@@ -122,59 +137,77 @@ export const brand = z.object({
 });
 export type Brand = z.infer<typeof brand>;
 
-export const branderReply = z.object({ merchantId: z.string(), name: z.string(), currency: z.enum(CURRENCIES), brands: z.array(brand) });
+export const branderReply = z.object({
+  merchantId: z.string(),
+  name: z.string(),
+  currency: z.enum(CURRENCIES),
+  brands: z.array(brand),
+});
 export type BranderReply = z.infer<typeof branderReply>;
 
 /* ---------- goods ---------- */
 
 const goodsFields = z.strictObject({
-    name: z
-      .string({ error: "catalog.goodsNameEmpty" })
-      .trim()
-      .min(1, { error: "catalog.goodsNameEmpty" })
-      .max(100, { error: "catalog.goodsNameLength" }),
-    brandId: z.number({ error: "catalog.brandMissing" }).int({ error: "catalog.brandMissing" }).positive({ error: "catalog.brandMissing" }),
-    businessType: z.enum(BUSINESS_TYPES),
-    equityType: z.enum(EQUITY_TYPES),
-    faceValue: money("catalog.faceValueInvalid"),
-    /** The supplier's own goods code (SKU), unique per supplier. */
-    code: z.string({ error: "catalog.goodsCodeInvalid" }).trim().regex(GOODS_CODE_RE, { error: "catalog.goodsCodeInvalid" }),
-    perOrderMax: z
-      .number({ error: "catalog.perOrderInvalid" })
-      .int({ error: "catalog.perOrderInvalid" })
-      .min(1, { error: "catalog.perOrderInvalid" })
-      .max(10000, { error: "catalog.perOrderInvalid" }),
-    deductionAccount: z.enum(DEDUCTION_ACCOUNTS).default("sup"),
-    invoiceType: z.enum(INVOICE_TYPES),
-    salesScope: z.enum(SALES_SCOPES).default("all"),
-    /** The purchase price purchasers pay. */
-    price: money("catalog.priceInvalid"),
-    /** What the supplier is settled per unit (settlement base price); at most the price. */
-    settlementPrice: z.number({ error: "catalog.settlementPriceInvalid" }).int({ error: "catalog.settlementPriceInvalid" }).min(0, { error: "catalog.settlementPriceInvalid" }),
-    weight: z
-      .number({ error: "catalog.weightInvalid" })
-      .int({ error: "catalog.weightInvalid" })
-      .min(0, { error: "catalog.weightInvalid" })
-      .max(9999, { error: "catalog.weightInvalid" })
-      .default(0),
-    description: text(5000).default(""),
-    images: z.array(z.string().max(200)).max(9, { error: "catalog.imagesTooMany" }).default([]),
-    topUpRestrictions: text(500).default(""),
-    arrivalQueryMethod: z.enum(ARRIVAL_QUERY_METHODS).default("none"),
-    topUpAccountType: z.enum(TOP_UP_ACCOUNT_TYPES).default("none"),
-    recommendationIndex: index.default(0),
-    salesIndex: index.default(0),
-    smartPurchase: z.boolean().default(false),
-    /** Below this many codes in stock the supplier is notified; 0 turns the notice off. */
-    lowStockThreshold: z.number().int().min(0).max(1_000_000).default(0),
+  name: z
+    .string({ error: "catalog.goodsNameEmpty" })
+    .trim()
+    .min(1, { error: "catalog.goodsNameEmpty" })
+    .max(100, { error: "catalog.goodsNameLength" }),
+  brandId: z
+    .number({ error: "catalog.brandMissing" })
+    .int({ error: "catalog.brandMissing" })
+    .positive({ error: "catalog.brandMissing" }),
+  businessType: z.enum(BUSINESS_TYPES),
+  equityType: z.enum(EQUITY_TYPES),
+  faceValue: money("catalog.faceValueInvalid"),
+  /** The supplier's own goods code (SKU), unique per supplier. */
+  code: z
+    .string({ error: "catalog.goodsCodeInvalid" })
+    .trim()
+    .regex(GOODS_CODE_RE, { error: "catalog.goodsCodeInvalid" }),
+  perOrderMax: z
+    .number({ error: "catalog.perOrderInvalid" })
+    .int({ error: "catalog.perOrderInvalid" })
+    .min(1, { error: "catalog.perOrderInvalid" })
+    .max(10000, { error: "catalog.perOrderInvalid" }),
+  deductionAccount: z.enum(DEDUCTION_ACCOUNTS).default("sup"),
+  invoiceType: z.enum(INVOICE_TYPES),
+  salesScope: z.enum(SALES_SCOPES).default("all"),
+  /** The purchase price purchasers pay. */
+  price: money("catalog.priceInvalid"),
+  /** What the supplier is settled per unit (settlement base price); at most the price. */
+  settlementPrice: z
+    .number({ error: "catalog.settlementPriceInvalid" })
+    .int({ error: "catalog.settlementPriceInvalid" })
+    .min(0, { error: "catalog.settlementPriceInvalid" }),
+  weight: z
+    .number({ error: "catalog.weightInvalid" })
+    .int({ error: "catalog.weightInvalid" })
+    .min(0, { error: "catalog.weightInvalid" })
+    .max(9999, { error: "catalog.weightInvalid" })
+    .default(0),
+  description: text(5000).default(""),
+  images: z.array(z.string().max(200)).max(9, { error: "catalog.imagesTooMany" }).default([]),
+  topUpRestrictions: text(500).default(""),
+  arrivalQueryMethod: z.enum(ARRIVAL_QUERY_METHODS).default("none"),
+  topUpAccountType: z.enum(TOP_UP_ACCOUNT_TYPES).default("none"),
+  recommendationIndex: index.default(0),
+  salesIndex: index.default(0),
+  smartPurchase: z.boolean().default(false),
+  /** Below this many codes in stock the supplier is notified; 0 turns the notice off. */
+  lowStockThreshold: z.number().int().min(0).max(1_000_000).default(0),
 });
 function settlementWithinPrice(v: { price: number; settlementPrice: number }, ctx: z.RefinementCtx): void {
-  if (v.settlementPrice > v.price) ctx.addIssue({ code: "custom", path: ["settlementPrice"], message: "catalog.settlementPriceInvalid" });
+  if (v.settlementPrice > v.price) {
+    ctx.addIssue({ code: "custom", path: ["settlementPrice"], message: "catalog.settlementPriceInvalid" });
+  }
 }
 export const goodsReq = goodsFields.superRefine(settlementWithinPrice);
 export type GoodsReq = z.infer<typeof goodsReq>;
 /** `POST product/update`: the whole goods again, with its id. */
-export const goodsUpdateReq = goodsFields.extend({ id: z.number().int().positive() }).superRefine(settlementWithinPrice);
+export const goodsUpdateReq = goodsFields
+  .extend({ id: z.number().int().positive() })
+  .superRefine(settlementWithinPrice);
 export type GoodsUpdateReq = z.infer<typeof goodsUpdateReq>;
 
 export const goods = z.object({
@@ -235,12 +268,20 @@ export type ProductSearchQuery = z.infer<typeof productSearchQuery>;
 export const goodsStateReq = z.strictObject({ state: z.enum(GOODS_STATES) });
 
 /** `POST product/images`: a stored image and its thumbnail. */
-export const imageReply = z.object({ key: z.string(), url: z.string(), thumbUrl: z.string(), width: z.number().int(), height: z.number().int() });
+export const imageReply = z.object({
+  key: z.string(),
+  url: z.string(),
+  thumbUrl: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
 export type ImageReply = z.infer<typeof imageReply>;
 
 /** `GET cardTypes`: the vocabularies a goods form and filters choose from. */
 export const cardTypesReply = z.object({
-  businessTypes: z.array(z.object({ value: z.enum(BUSINESS_TYPES), selection: z.enum(SELECTION_TYPES).nullable(), cardStock: z.boolean() })),
+  businessTypes: z.array(
+    z.object({ value: z.enum(BUSINESS_TYPES), selection: z.enum(SELECTION_TYPES).nullable(), cardStock: z.boolean() }),
+  ),
   equityTypes: z.array(z.enum(EQUITY_TYPES)),
   invoiceTypes: z.array(z.enum(INVOICE_TYPES)),
 });
@@ -254,15 +295,28 @@ export const childReq = z.strictObject({
 });
 export type ChildReq = z.infer<typeof childReq>;
 
-export const insupplyUpdateReq = z
-  .strictObject({
-    price: money("catalog.priceInvalid").optional(),
-    settlementPrice: z.number({ error: "catalog.settlementPriceInvalid" }).int().min(0, { error: "catalog.settlementPriceInvalid" }).optional(),
-    perOrderMax: z.number({ error: "catalog.perOrderInvalid" }).int().min(1, { error: "catalog.perOrderInvalid" }).max(10000, { error: "catalog.perOrderInvalid" }).optional(),
-    weight: z.number({ error: "catalog.weightInvalid" }).int().min(0, { error: "catalog.weightInvalid" }).max(9999, { error: "catalog.weightInvalid" }).optional(),
-    state: z.enum(GOODS_STATES).optional(),
-    lowStockThreshold: z.number().int().min(0).max(1_000_000).optional(),
-  });
+export const insupplyUpdateReq = z.strictObject({
+  price: money("catalog.priceInvalid").optional(),
+  settlementPrice: z
+    .number({ error: "catalog.settlementPriceInvalid" })
+    .int()
+    .min(0, { error: "catalog.settlementPriceInvalid" })
+    .optional(),
+  perOrderMax: z
+    .number({ error: "catalog.perOrderInvalid" })
+    .int()
+    .min(1, { error: "catalog.perOrderInvalid" })
+    .max(10000, { error: "catalog.perOrderInvalid" })
+    .optional(),
+  weight: z
+    .number({ error: "catalog.weightInvalid" })
+    .int()
+    .min(0, { error: "catalog.weightInvalid" })
+    .max(9999, { error: "catalog.weightInvalid" })
+    .optional(),
+  state: z.enum(GOODS_STATES).optional(),
+  lowStockThreshold: z.number().int().min(0).max(1_000_000).optional(),
+});
 export type InsupplyUpdateReq = z.infer<typeof insupplyUpdateReq>;
 
 export const costReply = z.object({
@@ -272,7 +326,15 @@ export const costReply = z.object({
   settlementPrice: z.number().int(),
   platformRateBp: z.number().int(),
   platformFee: z.number().int(),
-  children: z.array(z.object({ id: z.number().int(), name: z.string(), quantity: z.number().int(), settlementPrice: z.number().int(), cost: z.number().int() })),
+  children: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      quantity: z.number().int(),
+      settlementPrice: z.number().int(),
+      cost: z.number().int(),
+    }),
+  ),
   childrenCost: z.number().int(),
   margin: z.number().int(),
 });
@@ -297,7 +359,15 @@ export type MerchandiseQuery = z.infer<typeof merchandiseQuery>;
  * application was approved, `ownPrice`), `listPrice` the supplier's standard price.
  */
 export const merchandise = goods
-  .omit({ settlementPrice: true, lowStockThreshold: true, weight: true, sold: true, voided: true, expired: true, state: true })
+  .omit({
+    settlementPrice: true,
+    lowStockThreshold: true,
+    weight: true,
+    sold: true,
+    voided: true,
+    expired: true,
+    state: true,
+  })
   .extend({ listPrice: goods.shape.price, ownPrice: z.boolean() });
 export type Merchandise = z.infer<typeof merchandise>;
 
@@ -350,12 +420,33 @@ export const cardBatch = z.object({
 });
 export type CardBatch = z.infer<typeof cardBatch>;
 
-export const batchQuery = pageQuery.extend({ goodsId: id.optional(), status: z.enum(["importing", "done", "failed"]).optional() });
+export const batchQuery = pageQuery.extend({
+  goodsId: id.optional(),
+  status: z.enum(["importing", "done", "failed"]).optional(),
+});
 
-export const importReportRow = z.object({ day: z.string(), goodsId: z.number().int(), goodsName: z.string(), batches: z.number().int(), imported: z.number().int(), rejected: z.number().int() });
-export const reportQuery = pageQuery.extend({ from: z.string().date().optional(), to: z.string().date().optional(), goodsId: id.optional() });
+export const importReportRow = z.object({
+  day: z.string(),
+  goodsId: z.number().int(),
+  goodsName: z.string(),
+  batches: z.number().int(),
+  imported: z.number().int(),
+  rejected: z.number().int(),
+});
+export const reportQuery = pageQuery.extend({
+  from: z.string().date().optional(),
+  to: z.string().date().optional(),
+  goodsId: id.optional(),
+});
 
-export const revealedCard = z.object({ id: z.number().int(), goodsId: z.number().int(), cardNumber: z.string(), cardSecret: z.string(), expiryDate: z.string().nullable(), orderId: z.string().nullable() });
+export const revealedCard = z.object({
+  id: z.number().int(),
+  goodsId: z.number().int(),
+  cardNumber: z.string(),
+  cardSecret: z.string(),
+  expiryDate: z.string().nullable(),
+  orderId: z.string().nullable(),
+});
 export type RevealedCard = z.infer<typeof revealedCard>;
 
 /** `GET resale/merchandises`: goods the purchaser bought codes of, to resell. */

@@ -11,7 +11,16 @@ import { pageOf, pageQuery } from "./paging";
  * Aggregated onboarding follows WeChat Pay's applyment4sub states; amounts are minor units.
  */
 
-export const APPLY_STATES = ["EDITTING", "AUDITING", "REJECTED", "TO_BE_CONFIRMED", "TO_BE_SIGNED", "SIGNING", "FINISHED", "CANCELED"] as const;
+export const APPLY_STATES = [
+  "EDITTING",
+  "AUDITING",
+  "REJECTED",
+  "TO_BE_CONFIRMED",
+  "TO_BE_SIGNED",
+  "SIGNING",
+  "FINISHED",
+  "CANCELED",
+] as const;
 export type ApplyState = (typeof APPLY_STATES)[number];
 export const PAY_ORDER_STATES = ["NOTPAY", "SUCCESS", "CLOSED"] as const;
 export type PayOrderState = (typeof PAY_ORDER_STATES)[number];
@@ -30,8 +39,15 @@ export const WECHAT_INDUSTRIES = [
 ] as const;
 
 const idString = z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" });
-const req = (error: "collection.companyEmpty" | "collection.legalEmpty" | "collection.contactEmpty" | "collection.bankEmpty" | "collection.accountNameEmpty", max: number) =>
-  z.string({ error }).trim().max(max, { error: "collection.textTooLong" });
+const req = (
+  error:
+    | "collection.companyEmpty"
+    | "collection.legalEmpty"
+    | "collection.contactEmpty"
+    | "collection.bankEmpty"
+    | "collection.accountNameEmpty",
+  max: number,
+) => z.string({ error }).trim().max(max, { error: "collection.textTooLong" });
 
 /** An application as saved (a draft may be incomplete; submitting checks every field). */
 export const applyReq = z.strictObject({
@@ -90,10 +106,20 @@ export const industriesReply = z.array(industry);
 /* ---------- collection codes ---------- */
 
 export const payCodeReq = z.strictObject({
-  name: z.string({ error: "collection.codeNameEmpty" }).trim().min(1, { error: "collection.codeNameEmpty" }).max(40, { error: "collection.textTooLong" }),
+  name: z
+    .string({ error: "collection.codeNameEmpty" })
+    .trim()
+    .min(1, { error: "collection.codeNameEmpty" })
+    .max(40, { error: "collection.textTooLong" }),
   storeId: idString.nullable().default(null),
   /** The amount the code collects (a price tag); null: the payer enters it. */
-  amount: z.number({ error: "collection.amountInvalid" }).int({ error: "collection.amountInvalid" }).min(1, { error: "collection.amountInvalid" }).max(5_000_000, { error: "collection.amountTooLarge" }).nullable().default(null),
+  amount: z
+    .number({ error: "collection.amountInvalid" })
+    .int({ error: "collection.amountInvalid" })
+    .min(1, { error: "collection.amountInvalid" })
+    .max(5_000_000, { error: "collection.amountTooLarge" })
+    .nullable()
+    .default(null),
 });
 export const payCode = z.object({
   id: z.string(),
@@ -121,7 +147,11 @@ export const payCodeInfo = z.object({
 });
 export type PayCodeInfo = z.infer<typeof payCodeInfo>;
 export const payReq = z.strictObject({
-  amount: z.number({ error: "collection.amountInvalid" }).int({ error: "collection.amountInvalid" }).min(1, { error: "collection.amountInvalid" }).max(5_000_000, { error: "collection.amountTooLarge" }),
+  amount: z
+    .number({ error: "collection.amountInvalid" })
+    .int({ error: "collection.amountInvalid" })
+    .min(1, { error: "collection.amountInvalid" })
+    .max(5_000_000, { error: "collection.amountTooLarge" }),
   note: z.string().trim().max(60, { error: "collection.textTooLong" }).default(""),
   requestKey: requestKeyField,
 });
@@ -154,7 +184,11 @@ export type PayOrderQuery = z.infer<typeof payOrderQuery>;
 
 export const payRefundReq = z.strictObject({
   orderId: idString,
-  amount: z.number({ error: "collection.refundInvalid" }).int({ error: "collection.refundInvalid" }).min(1, { error: "collection.refundInvalid" }).max(5_000_000, { error: "collection.refundTooLarge" }),
+  amount: z
+    .number({ error: "collection.refundInvalid" })
+    .int({ error: "collection.refundInvalid" })
+    .min(1, { error: "collection.refundInvalid" })
+    .max(5_000_000, { error: "collection.refundTooLarge" }),
   reason: z.string().trim().max(80, { error: "collection.textTooLong" }).default(""),
   requestKey: requestKeyField,
 });
@@ -172,4 +206,7 @@ export const payRefund = z.object({
 });
 export type PayRefund = z.infer<typeof payRefund>;
 export const payRefundPage = pageOf(payRefund);
-export const payRefundQuery = pageQuery.extend({ orderId: idString.optional(), state: z.enum(PAY_REFUND_STATES).optional() });
+export const payRefundQuery = pageQuery.extend({
+  orderId: idString.optional(),
+  state: z.enum(PAY_REFUND_STATES).optional(),
+});

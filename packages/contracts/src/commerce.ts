@@ -25,7 +25,16 @@ export type CommerceOrderState = (typeof COMMERCE_ORDER_STATES)[number];
 export const AFTERSALE_WAYS = ["refund", "return_and_refund"] as const;
 export type AfterSaleWay = (typeof AFTERSALE_WAYS)[number];
 /** apply → seller_agree → buyer_delivery → wait_refund → complete; ends buyer_cancel, seller_disagree, seller_refuse. */
-export const AFTERSALE_STATES = ["apply", "seller_agree", "buyer_delivery", "wait_refund", "complete", "buyer_cancel", "seller_disagree", "seller_refuse"] as const;
+export const AFTERSALE_STATES = [
+  "apply",
+  "seller_agree",
+  "buyer_delivery",
+  "wait_refund",
+  "complete",
+  "buyer_cancel",
+  "seller_disagree",
+  "seller_refuse",
+] as const;
 export type AfterSaleState = (typeof AFTERSALE_STATES)[number];
 export const AFTERSALE_ACTIONS = ["agree", "disagree", "receive", "refuse"] as const;
 export type AfterSaleAction = (typeof AFTERSALE_ACTIONS)[number];
@@ -52,8 +61,12 @@ export const COMMERCE_LIMITS = {
   unpaidCloseMinutes: 30,
 } as const;
 
-const idString = z.string({ error: "validation.invalidParameter" }).regex(/^\d{1,18}$/, { error: "validation.invalidParameter" });
-const idLike = z.union([idString, z.number().int().positive().max(Number.MAX_SAFE_INTEGER).transform(String)], { error: "validation.invalidParameter" });
+const idString = z
+  .string({ error: "validation.invalidParameter" })
+  .regex(/^\d{1,18}$/, { error: "validation.invalidParameter" });
+const idLike = z.union([idString, z.number().int().positive().max(Number.MAX_SAFE_INTEGER).transform(String)], {
+  error: "validation.invalidParameter",
+});
 const amountField = (error: "commerce.priceInvalid" | "commerce.freightInvalid" | "commerce.amountInvalid") =>
   z.number({ error }).int({ error }).min(0, { error }).max(COMMERCE_LIMITS.maxPrice, { error });
 const text = (max: number) => z.string().trim().max(max, { error: "commerce.tooLong" });
@@ -69,9 +82,20 @@ export const legacyPager = z.object({
 });
 
 export const specGroup = z.object({
-  name: z.string({ error: "commerce.specInvalid" }).trim().min(1, { error: "commerce.specInvalid" }).max(20, { error: "commerce.specInvalid" }),
+  name: z
+    .string({ error: "commerce.specInvalid" })
+    .trim()
+    .min(1, { error: "commerce.specInvalid" })
+    .max(20, { error: "commerce.specInvalid" }),
   values: z
-    .array(z.string({ error: "commerce.specInvalid" }).trim().min(1, { error: "commerce.specInvalid" }).max(30, { error: "commerce.specInvalid" }), { error: "commerce.specInvalid" })
+    .array(
+      z
+        .string({ error: "commerce.specInvalid" })
+        .trim()
+        .min(1, { error: "commerce.specInvalid" })
+        .max(30, { error: "commerce.specInvalid" }),
+      { error: "commerce.specInvalid" },
+    )
     .min(1, { error: "commerce.specInvalid" })
     .max(COMMERCE_LIMITS.maxSpecValues, { error: "commerce.specInvalid" }),
 });
@@ -80,9 +104,19 @@ export type SpecGroupInput = z.infer<typeof specGroup>;
 export const skuInput = z.object({
   /** Present when updating an existing SKU. */
   id: idString.optional(),
-  specs: z.array(z.string().trim().max(30), { error: "commerce.specsMismatch" }).max(COMMERCE_LIMITS.maxSpecGroups, { error: "commerce.specsMismatch" }),
-  price: z.number({ error: "commerce.priceInvalid" }).int({ error: "commerce.priceInvalid" }).min(1, { error: "commerce.priceInvalid" }).max(COMMERCE_LIMITS.maxPrice, { error: "commerce.priceInvalid" }),
-  stock: z.number({ error: "commerce.stockInvalid" }).int({ error: "commerce.stockInvalid" }).min(0, { error: "commerce.stockInvalid" }).max(COMMERCE_LIMITS.maxStock, { error: "commerce.stockInvalid" }),
+  specs: z
+    .array(z.string().trim().max(30), { error: "commerce.specsMismatch" })
+    .max(COMMERCE_LIMITS.maxSpecGroups, { error: "commerce.specsMismatch" }),
+  price: z
+    .number({ error: "commerce.priceInvalid" })
+    .int({ error: "commerce.priceInvalid" })
+    .min(1, { error: "commerce.priceInvalid" })
+    .max(COMMERCE_LIMITS.maxPrice, { error: "commerce.priceInvalid" }),
+  stock: z
+    .number({ error: "commerce.stockInvalid" })
+    .int({ error: "commerce.stockInvalid" })
+    .min(0, { error: "commerce.stockInvalid" })
+    .max(COMMERCE_LIMITS.maxStock, { error: "commerce.stockInvalid" }),
   code: text(40).optional(),
 });
 export type SkuInput = z.infer<typeof skuInput>;
@@ -90,14 +124,27 @@ export type SkuInput = z.infer<typeof skuInput>;
 /** `commodity/add`. */
 export const commodityAddReq = z.object({
   kind: z.enum(COMMODITY_KINDS, { error: "validation.invalidParameter" }).default("physical"),
-  name: z.string({ error: "commerce.nameEmpty" }).trim().min(1, { error: "commerce.nameEmpty" }).max(60, { error: "commerce.tooLong" }),
+  name: z
+    .string({ error: "commerce.nameEmpty" })
+    .trim()
+    .min(1, { error: "commerce.nameEmpty" })
+    .max(60, { error: "commerce.tooLong" }),
   category: text(30).default(""),
   description: text(2000).default(""),
-  images: z.array(z.string().trim().min(1).max(500), { error: "validation.invalidParameter" }).max(COMMERCE_LIMITS.maxImages, { error: "commerce.tooManyImages" }).default([]),
+  images: z
+    .array(z.string().trim().min(1).max(500), { error: "validation.invalidParameter" })
+    .max(COMMERCE_LIMITS.maxImages, { error: "commerce.tooManyImages" })
+    .default([]),
   /** A video of the merchant's video library (`videolibrary/pager`'s videoid). */
   videoid: idString.nullable().optional(),
-  specGroups: z.array(specGroup, { error: "commerce.specInvalid" }).max(COMMERCE_LIMITS.maxSpecGroups, { error: "commerce.specInvalid" }).default([]),
-  skus: z.array(skuInput, { error: "commerce.skuRequired" }).min(1, { error: "commerce.skuRequired" }).max(COMMERCE_LIMITS.maxSkus, { error: "commerce.skuRequired" }),
+  specGroups: z
+    .array(specGroup, { error: "commerce.specInvalid" })
+    .max(COMMERCE_LIMITS.maxSpecGroups, { error: "commerce.specInvalid" })
+    .default([]),
+  skus: z
+    .array(skuInput, { error: "commerce.skuRequired" })
+    .min(1, { error: "commerce.skuRequired" })
+    .max(COMMERCE_LIMITS.maxSkus, { error: "commerce.skuRequired" }),
   sort: z.number().int().min(0).max(1_000_000).default(0),
   weightG: z.number({ error: "validation.invalidParameter" }).int().min(0).max(1_000_000).default(0),
   freightFirst: amountField("commerce.freightInvalid").default(0),
@@ -111,7 +158,10 @@ export const commodityUpdateReq = commodityAddReq.omit({ kind: true }).extend({ 
 export type CommodityUpdateReq = z.input<typeof commodityUpdateReq>;
 
 export const commodityStateReq = z.object({ id: idLike, onShelf: z.boolean({ error: "validation.invalidParameter" }) });
-export const commoditySortReq = z.object({ id: idLike, sort: z.number({ error: "validation.invalidParameter" }).int().min(0).max(1_000_000) });
+export const commoditySortReq = z.object({
+  id: idLike,
+  sort: z.number({ error: "validation.invalidParameter" }).int().min(0).max(1_000_000),
+});
 export const commodityVideoReq = z.object({ id: idLike, videoid: idString.nullable() });
 export const commodityPagerReq = legacyPager.extend({
   name: text(60).optional(),
@@ -159,24 +209,49 @@ export type Commodity = z.infer<typeof commodity>;
 export const commodityPage = pageOf(commodity);
 
 /** PhysicalSelection / VirtualGoods: brands' commodities on shelf. */
-export const selectionQuery = pageQuery.extend({ kind: z.enum(COMMODITY_KINDS).default("physical"), name: text(60).optional(), picked: z.enum(["yes", "no"]).optional() });
+export const selectionQuery = pageQuery.extend({
+  kind: z.enum(COMMODITY_KINDS).default("physical"),
+  name: text(60).optional(),
+  picked: z.enum(["yes", "no"]).optional(),
+});
 export type SelectionQuery = z.input<typeof selectionQuery>;
-export const resaleReq = z.object({ commodityId: idLike, retailPrice: amountField("commerce.priceInvalid").nullable().optional() });
+export const resaleReq = z.object({
+  commodityId: idLike,
+  retailPrice: amountField("commerce.priceInvalid").nullable().optional(),
+});
 
 /** A consignee address; the region codes come from the province, city and county lists. */
 export const consignee = z.object({
-  name: z.string({ error: "commerce.consigneeName" }).trim().min(1, { error: "commerce.consigneeName" }).max(30, { error: "commerce.consigneeName" }),
+  name: z
+    .string({ error: "commerce.consigneeName" })
+    .trim()
+    .min(1, { error: "commerce.consigneeName" })
+    .max(30, { error: "commerce.consigneeName" }),
   phone: mobileField,
   provinceCode: z.string({ error: "commerce.regionInvalid" }).regex(/^\d{6}$/, { error: "commerce.regionInvalid" }),
   cityCode: z.string({ error: "commerce.regionInvalid" }).regex(/^\d{6}$/, { error: "commerce.regionInvalid" }),
   countyCode: z.string({ error: "commerce.regionInvalid" }).regex(/^\d{6}$/, { error: "commerce.regionInvalid" }),
-  address: z.string({ error: "commerce.addressEmpty" }).trim().min(2, { error: "commerce.addressEmpty" }).max(120, { error: "commerce.tooLong" }),
+  address: z
+    .string({ error: "commerce.addressEmpty" })
+    .trim()
+    .min(2, { error: "commerce.addressEmpty" })
+    .max(120, { error: "commerce.tooLong" }),
 });
 export type Consignee = z.infer<typeof consignee>;
 
 export const commerceOrderReq = z.object({
   items: z
-    .array(z.object({ skuId: idLike, quantity: z.number({ error: "commerce.quantityInvalid" }).int({ error: "commerce.quantityInvalid" }).min(1, { error: "commerce.quantityInvalid" }).max(COMMERCE_LIMITS.maxQuantity, { error: "commerce.quantityInvalid" }) }), { error: "commerce.itemsEmpty" })
+    .array(
+      z.object({
+        skuId: idLike,
+        quantity: z
+          .number({ error: "commerce.quantityInvalid" })
+          .int({ error: "commerce.quantityInvalid" })
+          .min(1, { error: "commerce.quantityInvalid" })
+          .max(COMMERCE_LIMITS.maxQuantity, { error: "commerce.quantityInvalid" }),
+      }),
+      { error: "commerce.itemsEmpty" },
+    )
     .min(1, { error: "commerce.itemsEmpty" })
     .max(COMMERCE_LIMITS.maxOrderLines, { error: "commerce.itemsEmpty" }),
   consignee: consignee.optional(),
@@ -198,7 +273,12 @@ export const orderItem = z.object({
   returnedQty: z.number().int(),
 });
 
-export const trackingEvent = z.object({ at: z.string(), state: z.number().int(), context: z.string(), area: z.string() });
+export const trackingEvent = z.object({
+  at: z.string(),
+  state: z.number().int(),
+  context: z.string(),
+  area: z.string(),
+});
 export type TrackingEvent = z.infer<typeof trackingEvent>;
 export const shipment = z.object({
   id: z.string(),
@@ -230,7 +310,17 @@ export const commerceOrder = z.object({
   freight: money,
   payAmount: money,
   refundedAmount: money,
-  consignee: z.object({ name: z.string(), phone: z.string(), provinceCode: z.string(), cityCode: z.string(), countyCode: z.string(), regionNames: z.string(), address: z.string() }).nullable(),
+  consignee: z
+    .object({
+      name: z.string(),
+      phone: z.string(),
+      provinceCode: z.string(),
+      cityCode: z.string(),
+      countyCode: z.string(),
+      regionNames: z.string(),
+      address: z.string(),
+    })
+    .nullable(),
   remark: z.string(),
   closeReason: z.string().nullable(),
   items: z.array(orderItem),
@@ -270,16 +360,31 @@ export const orderCancelReq = z.object({ reason: text(200).default("") });
 /** `order/express/create`: ship an order through a courier adapter. */
 export const expressCreateReq = z.object({
   orderId: idLike,
-  companyCode: z.string({ error: "commerce.companyUnknown" }).trim().min(1, { error: "commerce.companyUnknown" }).max(30, { error: "commerce.companyUnknown" }),
+  companyCode: z
+    .string({ error: "commerce.companyUnknown" })
+    .trim()
+    .min(1, { error: "commerce.companyUnknown" })
+    .max(30, { error: "commerce.companyUnknown" }),
   /** Ship with a waybill the brand already has (a manual shipment) instead of asking the courier for one. */
-  waybillNo: z.string().trim().regex(/^[A-Za-z0-9]{6,32}$/, { error: "commerce.waybillInvalid" }).optional(),
+  waybillNo: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{6,32}$/, { error: "commerce.waybillInvalid" })
+    .optional(),
 });
 export const expressQueryReq = z.object({ orderId: idLike });
-export const expressOrderPagerReq = legacyPager.extend({ waybillNo: text(40).optional(), signed: z.boolean().optional() });
+export const expressOrderPagerReq = legacyPager.extend({
+  waybillNo: text(40).optional(),
+  signed: z.boolean().optional(),
+});
 export const expressOrderUpdateReq = z.object({
   id: idLike,
   companyCode: z.string().trim().min(1).max(30).optional(),
-  waybillNo: z.string().trim().regex(/^[A-Za-z0-9]{6,32}$/, { error: "commerce.waybillInvalid" }).optional(),
+  waybillNo: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{6,32}$/, { error: "commerce.waybillInvalid" })
+    .optional(),
   remark: text(200).optional(),
 });
 export const shipmentPage = pageOf(shipment);
@@ -287,24 +392,52 @@ export const expressCompany = z.object({ code: z.string(), name: z.string() });
 export const expressCompanyPage = pageOf(expressCompany);
 export const expressCompanyPagerReq = legacyPager.extend({ name: text(30).optional() });
 
-export const regionReq = z.object({ code: z.string().regex(/^\d{6}$/, { error: "commerce.regionInvalid" }).optional() });
-export const cityListReq = z.object({ provinceCode: z.string({ error: "commerce.regionInvalid" }).regex(/^\d{6}$/, { error: "commerce.regionInvalid" }) });
-export const countyListReq = z.object({ cityCode: z.string({ error: "commerce.regionInvalid" }).regex(/^\d{6}$/, { error: "commerce.regionInvalid" }) });
+export const regionReq = z.object({
+  code: z
+    .string()
+    .regex(/^\d{6}$/, { error: "commerce.regionInvalid" })
+    .optional(),
+});
+export const cityListReq = z.object({
+  provinceCode: z.string({ error: "commerce.regionInvalid" }).regex(/^\d{6}$/, { error: "commerce.regionInvalid" }),
+});
+export const countyListReq = z.object({
+  cityCode: z.string({ error: "commerce.regionInvalid" }).regex(/^\d{6}$/, { error: "commerce.regionInvalid" }),
+});
 export const region = z.object({ code: z.string(), name: z.string() });
 export const regionList = z.array(region);
 
 export const aftersaleReq = z.object({
   orderItemId: idLike,
   way: z.enum(AFTERSALE_WAYS, { error: "validation.invalidParameter" }),
-  quantity: z.number({ error: "commerce.quantityInvalid" }).int({ error: "commerce.quantityInvalid" }).min(1, { error: "commerce.quantityInvalid" }).max(COMMERCE_LIMITS.maxQuantity, { error: "commerce.quantityInvalid" }),
-  amount: z.number({ error: "commerce.amountInvalid" }).int({ error: "commerce.amountInvalid" }).min(1, { error: "commerce.amountInvalid" }).max(COMMERCE_LIMITS.maxPrice, { error: "commerce.refundTooHigh" }),
-  reason: z.string({ error: "commerce.reasonEmpty" }).trim().min(1, { error: "commerce.reasonEmpty" }).max(200, { error: "commerce.tooLong" }),
+  quantity: z
+    .number({ error: "commerce.quantityInvalid" })
+    .int({ error: "commerce.quantityInvalid" })
+    .min(1, { error: "commerce.quantityInvalid" })
+    .max(COMMERCE_LIMITS.maxQuantity, { error: "commerce.quantityInvalid" }),
+  amount: z
+    .number({ error: "commerce.amountInvalid" })
+    .int({ error: "commerce.amountInvalid" })
+    .min(1, { error: "commerce.amountInvalid" })
+    .max(COMMERCE_LIMITS.maxPrice, { error: "commerce.refundTooHigh" }),
+  reason: z
+    .string({ error: "commerce.reasonEmpty" })
+    .trim()
+    .min(1, { error: "commerce.reasonEmpty" })
+    .max(200, { error: "commerce.tooLong" }),
   requestKey: requestKeyField,
 });
 export type AftersaleReq = z.input<typeof aftersaleReq>;
 export const aftersaleShipReq = z.object({
-  companyCode: z.string({ error: "commerce.companyUnknown" }).trim().min(1, { error: "commerce.companyUnknown" }).max(30, { error: "commerce.companyUnknown" }),
-  waybillNo: z.string({ error: "commerce.waybillInvalid" }).trim().regex(/^[A-Za-z0-9]{6,32}$/, { error: "commerce.waybillInvalid" }),
+  companyCode: z
+    .string({ error: "commerce.companyUnknown" })
+    .trim()
+    .min(1, { error: "commerce.companyUnknown" })
+    .max(30, { error: "commerce.companyUnknown" }),
+  waybillNo: z
+    .string({ error: "commerce.waybillInvalid" })
+    .trim()
+    .regex(/^[A-Za-z0-9]{6,32}$/, { error: "commerce.waybillInvalid" }),
 });
 export const aftersaleDisposeReq = z.object({
   id: idLike,
@@ -313,7 +446,10 @@ export const aftersaleDisposeReq = z.object({
   /** Agreeing to a return: where the buyer sends the goods (recipient, phone, address). */
   returnAddress: text(200).optional(),
 });
-export const aftersalePagerReq = legacyPager.extend({ state: z.enum(AFTERSALE_STATES).optional(), orderNo: text(40).optional() });
+export const aftersalePagerReq = legacyPager.extend({
+  state: z.enum(AFTERSALE_STATES).optional(),
+  orderNo: text(40).optional(),
+});
 export const aftersaleQuery = pageQuery.extend({ state: z.enum(AFTERSALE_STATES).optional() });
 export const aftersale = z.object({
   id: z.string(),

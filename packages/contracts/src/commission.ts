@@ -13,18 +13,34 @@ import { pageOf, pageQuery } from "./paging";
  */
 
 const PERIOD_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
-export const periodField = z.string({ error: "commission.periodInvalid" }).regex(PERIOD_RE, { error: "commission.periodInvalid" });
+export const periodField = z
+  .string({ error: "commission.periodInvalid" })
+  .regex(PERIOD_RE, { error: "commission.periodInvalid" });
 
 export const commissionRuleReq = z
   .strictObject({
-    providerId: z.string({ error: "commission.providerEmpty" }).regex(/^\d{1,18}$/, { error: "commission.providerEmpty" }),
+    providerId: z
+      .string({ error: "commission.providerEmpty" })
+      .regex(/^\d{1,18}$/, { error: "commission.providerEmpty" }),
     businessType: z.enum(BUSINESS_TYPES).nullable().optional().default(null),
-    brandId: z.string().regex(/^\d{1,18}$/, { error: "commission.brandInvalid" }).nullable().optional().default(null),
-    rateBp: z.number({ error: "commission.rateInvalid" }).int({ error: "commission.rateInvalid" }).min(0, { error: "commission.rateInvalid" }).max(5_000, { error: "commission.rateInvalid" }),
+    brandId: z
+      .string()
+      .regex(/^\d{1,18}$/, { error: "commission.brandInvalid" })
+      .nullable()
+      .optional()
+      .default(null),
+    rateBp: z
+      .number({ error: "commission.rateInvalid" })
+      .int({ error: "commission.rateInvalid" })
+      .min(0, { error: "commission.rateInvalid" })
+      .max(5_000, { error: "commission.rateInvalid" }),
     validFrom: calendarDate("commission.dateInvalid"),
     validTo: calendarDate("commission.dateInvalid").nullable().optional().default(null),
   })
-  .refine((v) => v.validTo === null || v.validTo >= v.validFrom, { path: ["validTo"], error: "commission.dateRangeInvalid" });
+  .refine((v) => v.validTo === null || v.validTo >= v.validFrom, {
+    path: ["validTo"],
+    error: "commission.dateRangeInvalid",
+  });
 export type CommissionRuleReq = z.infer<typeof commissionRuleReq>;
 
 export const commissionRule = z.object({
@@ -40,7 +56,12 @@ export const commissionRule = z.object({
 });
 export type CommissionRule = z.infer<typeof commissionRule>;
 export const commissionRulesReply = z.array(commissionRule);
-export const commissionRuleQuery = z.object({ providerId: z.string().regex(/^\d{1,18}$/).optional() });
+export const commissionRuleQuery = z.object({
+  providerId: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
+});
 
 export const STATEMENT_STATES = ["draft", "paid", "carried"] as const;
 export type StatementState = (typeof STATEMENT_STATES)[number];
@@ -83,26 +104,59 @@ export const statementDetail = commissionStatement.extend({ merchants: z.array(s
 export type StatementDetail = z.infer<typeof statementDetail>;
 
 export const closeReq = z.strictObject({ period: periodField });
-export const closeReply = z.object({ period: z.string(), statements: z.number().int(), lines: z.number().int(), rebates: z.number().int(), alreadyClosed: z.boolean() });
+export const closeReply = z.object({
+  period: z.string(),
+  statements: z.number().int(),
+  lines: z.number().int(),
+  rebates: z.number().int(),
+  alreadyClosed: z.boolean(),
+});
 export type CloseReply = z.infer<typeof closeReply>;
 
 /* ---------- purchaser rebates (sale/RebateRecord, sale/RebateFundChange) ---------- */
 
 /** A tier: from this monthly volume (minor units) on, this rate. */
 export const rebateTier = z.strictObject({
-  minVolume: z.number({ error: "rebate.tierInvalid" }).int({ error: "rebate.tierInvalid" }).min(0, { error: "rebate.tierInvalid" }).max(10_000_000_000, { error: "rebate.tierInvalid" }),
-  rateBp: z.number({ error: "rebate.tierInvalid" }).int({ error: "rebate.tierInvalid" }).min(1, { error: "rebate.tierInvalid" }).max(5_000, { error: "rebate.tierInvalid" }),
+  minVolume: z
+    .number({ error: "rebate.tierInvalid" })
+    .int({ error: "rebate.tierInvalid" })
+    .min(0, { error: "rebate.tierInvalid" })
+    .max(10_000_000_000, { error: "rebate.tierInvalid" }),
+  rateBp: z
+    .number({ error: "rebate.tierInvalid" })
+    .int({ error: "rebate.tierInvalid" })
+    .min(1, { error: "rebate.tierInvalid" })
+    .max(5_000, { error: "rebate.tierInvalid" }),
 });
 export const rebateRuleReq = z
   .strictObject({
-    purchaserId: z.string().regex(/^\d{1,18}$/, { error: "rebate.purchaserNotFound" }).nullable().optional().default(null),
-    goodsId: z.string().regex(/^\d{1,18}$/, { error: "rebate.goodsNotFound" }).nullable().optional().default(null),
-    tiers: z.array(rebateTier, { error: "rebate.tierInvalid" }).min(1, { error: "rebate.tierInvalid" }).max(10, { error: "rebate.tierInvalid" }),
+    purchaserId: z
+      .string()
+      .regex(/^\d{1,18}$/, { error: "rebate.purchaserNotFound" })
+      .nullable()
+      .optional()
+      .default(null),
+    goodsId: z
+      .string()
+      .regex(/^\d{1,18}$/, { error: "rebate.goodsNotFound" })
+      .nullable()
+      .optional()
+      .default(null),
+    tiers: z
+      .array(rebateTier, { error: "rebate.tierInvalid" })
+      .min(1, { error: "rebate.tierInvalid" })
+      .max(10, { error: "rebate.tierInvalid" }),
     validFrom: calendarDate("commission.dateInvalid"),
     validTo: calendarDate("commission.dateInvalid").nullable().optional().default(null),
   })
-  .refine((v) => v.validTo === null || v.validTo >= v.validFrom, { path: ["validTo"], error: "commission.dateRangeInvalid" })
-  .refine((v) => v.tiers.every((t, i) => i === 0 || t.minVolume > (v.tiers[i - 1]?.minVolume ?? -1)), { path: ["tiers"], error: "rebate.tiersOrder" });
+  .refine((v) => v.validTo === null || v.validTo >= v.validFrom, {
+    path: ["validTo"],
+    error: "commission.dateRangeInvalid",
+  })
+  .refine((v) => v.tiers.every((t, i) => i === 0 || t.minVolume > (v.tiers[i - 1]?.minVolume ?? -1)), {
+    path: ["tiers"],
+    error: "rebate.tiersOrder",
+  });
 export type RebateRuleReq = z.infer<typeof rebateRuleReq>;
 
 export const rebateRule = z.object({

@@ -4,7 +4,12 @@ import { z } from "zod";
  * The developer portal (`/Developer`, issue 29): signing examples of the open purchase API in several
  * languages with the worked example's values, and the callback tester.
  */
-export const developerExample = z.object({ language: z.string(), file: z.string(), run: z.string(), source: z.string() });
+export const developerExample = z.object({
+  language: z.string(),
+  file: z.string(),
+  run: z.string(),
+  source: z.string(),
+});
 export const developerExamplesReply = z.object({
   examples: z.array(developerExample),
   worked: z.object({

@@ -8,7 +8,10 @@ const l = (cn: string, tw: string, en: string): Labels => ({ cn, tw, en });
  * web app's tags and selects. Keys are dictionary names; values are the enum values.
  */
 export const DICT_LABELS = {
-  version: { domestic: l("中文版", "中文版", "Chinese version"), international: l("国际版", "國際版", "International version") },
+  version: {
+    domestic: l("中文版", "中文版", "Chinese version"),
+    international: l("国际版", "國際版", "International version"),
+  },
   userKind: {
     merchant: l("商户", "商戶", "Merchant"),
     customer: l("终端客户", "終端客戶", "End customer"),
@@ -25,7 +28,11 @@ export const DICT_LABELS = {
     expired: l("实名已过期", "實名已過期", "Real-name expired"),
   },
   apiPermission: { opened: l("已开通", "已開通", "Opened"), not_opened: l("未开通", "未開通", "Not opened") },
-  currency: { CNY: l("人民币", "人民幣", "Chinese yuan"), USD: l("美元", "美元", "US dollar"), HKD: l("港币", "港幣", "Hong Kong dollar") },
+  currency: {
+    CNY: l("人民币", "人民幣", "Chinese yuan"),
+    USD: l("美元", "美元", "US dollar"),
+    HKD: l("港币", "港幣", "Hong Kong dollar"),
+  },
   invoiceType: {
     ordinary_0: l("0%普通发票", "0%普通發票", "0% ordinary invoice"),
     ordinary_1: l("1%普通发票", "1%普通發票", "1% ordinary invoice"),

@@ -26,7 +26,17 @@ export const API_PERMISSIONS = ["opened", "not_opened"] as const;
 export type ApiPermission = (typeof API_PERMISSIONS)[number];
 
 /** signAgreement: the SMS code that confirms an agreement signature (reserve authorisation, e-signature). */
-export const CODE_SCENES = ["register", "resetPassword", "changeEmail", "bindPhone", "signAgreement", "transitAuth", "viewApiSecret", "customerLogin", "cardPassword"] as const;
+export const CODE_SCENES = [
+  "register",
+  "resetPassword",
+  "changeEmail",
+  "bindPhone",
+  "signAgreement",
+  "transitAuth",
+  "viewApiSecret",
+  "customerLogin",
+  "cardPassword",
+] as const;
 export type CodeScene = (typeof CODE_SCENES)[number];
 
 export const OUTBOX_CHANNELS = ["email", "sms"] as const;

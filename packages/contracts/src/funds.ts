@@ -21,7 +21,9 @@ export const amountField = z
   .max(MAX_AMOUNT, { error: "funds.amountTooLarge" });
 
 /** A client-chosen key per money-moving request: the same key retried never moves money twice. */
-export const requestKeyField = z.string({ error: "funds.requestKeyInvalid" }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "funds.requestKeyInvalid" });
+export const requestKeyField = z
+  .string({ error: "funds.requestKeyInvalid" })
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "funds.requestKeyInvalid" });
 
 export const reasonField = z
   .string({ error: "funds.reasonEmpty" })
@@ -45,10 +47,18 @@ const TRANSFER_REF_RE = /^[A-Za-z0-9-]{1,64}$/;
  * ID (15 or 18 digits) and a person's name (spec 01 §5 helper validators); international ones a passport.
  * Returns the message key of the first problem, or null.
  */
-export function payerProblem(version: Version, payerType: PayerType, name: string, idNumber: string): { field: "payerName" | "idNumber"; key: MessageKey } | null {
+export function payerProblem(
+  version: Version,
+  payerType: PayerType,
+  name: string,
+  idNumber: string,
+): { field: "payerName" | "idNumber"; key: MessageKey } | null {
   if (payerType === "personal") {
     if (!PERSON_NAME_RE.test(name)) return { field: "payerName", key: "funds.payerNameInvalid" };
-    const idOk = version === "domestic" ? NATIONAL_ID_RE.test(idNumber) : PASSPORT_RE.test(idNumber) || NATIONAL_ID_RE.test(idNumber);
+    const idOk =
+      version === "domestic"
+        ? NATIONAL_ID_RE.test(idNumber)
+        : PASSPORT_RE.test(idNumber) || NATIONAL_ID_RE.test(idNumber);
     if (!idOk) return { field: "idNumber", key: "funds.idNumberInvalid" };
     return null;
   }
@@ -73,7 +83,10 @@ export const topUpReq = z.strictObject({
     .min(1, { error: "funds.transferRefEmpty" })
     .regex(TRANSFER_REF_RE, { error: "funds.transferRefInvalid" }),
   /** From `POST funds/proofs`: the uploaded image of the bank transfer. */
-  proofId: z.string().regex(/^[a-f0-9]{32}$/, { error: "funds.proofNotFound" }).optional(),
+  proofId: z
+    .string()
+    .regex(/^[a-f0-9]{32}$/, { error: "funds.proofNotFound" })
+    .optional(),
   /** The user ticked "the details above are correct" (spec 01 §5: confirmation before submit). */
   confirmed: z.literal(true, { error: "funds.confirmRequired" }),
   requestKey: requestKeyField,
@@ -107,7 +120,10 @@ export type TopUpNotice = z.infer<typeof topUpNotice>;
 
 export const topUpListQuery = pageQuery.extend({
   state: z.enum(TOP_UP_STATES).optional(),
-  merchantId: z.string().regex(/^\d{1,18}$/).optional(),
+  merchantId: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
 });
 export type TopUpListQuery = z.infer<typeof topUpListQuery>;
 export const topUpPage = pageOf(topUpNotice);
@@ -152,7 +168,9 @@ export const fundChangeQuery = pageQuery
     maxAmount: minorUnits.optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.from && v.to && v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
+    if (v.from && v.to && v.from > v.to) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
+    }
     if (v.minAmount !== undefined && v.maxAmount !== undefined && v.minAmount > v.maxAmount) {
       ctx.addIssue({ code: "custom", path: ["minAmount"], message: "funds.amountRangeInvalid" });
     }
@@ -184,7 +202,9 @@ export const statementQuery = z
   .superRefine((v, ctx) => {
     if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
     // At most about three years of days in one reply.
-    if (Date.parse(v.to) - Date.parse(v.from) > 1100 * 86_400_000) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.periodTooLong" });
+    if (Date.parse(v.to) - Date.parse(v.from) > 1100 * 86_400_000) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "funds.periodTooLong" });
+    }
   });
 export type StatementQuery = z.infer<typeof statementQuery>;
 
@@ -197,5 +217,9 @@ export const statementRow = z.object({
   movements: z.number().int(),
 });
 export type StatementRow = z.infer<typeof statementRow>;
-export const statementReply = z.object({ currency: z.enum(CURRENCIES), account: z.enum(FUND_ACCOUNTS), rows: z.array(statementRow) });
+export const statementReply = z.object({
+  currency: z.enum(CURRENCIES),
+  account: z.enum(FUND_ACCOUNTS),
+  rows: z.array(statementRow),
+});
 export type StatementReply = z.infer<typeof statementReply>;

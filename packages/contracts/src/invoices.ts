@@ -34,7 +34,12 @@ export function isCreditCode(v: string): boolean {
 const text = (max: number, error: "invoice.titleNameEmpty" | "invoice.fieldTooLong" = "invoice.fieldTooLong") =>
   z.string({ error }).trim().max(max, { error: "invoice.fieldTooLong" });
 const optionalText = (max: number) => text(max).optional().default("");
-const emailField = z.string({ error: "validation.emailEmpty" }).trim().min(1, { error: "validation.emailEmpty" }).max(100, { error: "validation.emailFormat" }).regex(EMAIL_RE, { error: "validation.emailFormat" });
+const emailField = z
+  .string({ error: "validation.emailEmpty" })
+  .trim()
+  .min(1, { error: "validation.emailEmpty" })
+  .max(100, { error: "validation.emailFormat" })
+  .regex(EMAIL_RE, { error: "validation.emailFormat" });
 const taxIdField = z
   .string()
   .trim()
@@ -62,9 +67,13 @@ export const invoiceTitleFields = z.strictObject({
 export type InvoiceTitleFields = z.infer<typeof invoiceTitleFields>;
 
 /** The rule of §9 on a title for a category: special needs tax id, address and phone, bank and account. */
-export function titleProblems(category: InvoiceCategory, t: InvoiceTitleFields): { path: string; message: "invoice.taxIdRequired" | "invoice.bankRequired" | "invoice.addressRequired" }[] {
+export function titleProblems(
+  category: InvoiceCategory,
+  t: InvoiceTitleFields,
+): { path: string; message: "invoice.taxIdRequired" | "invoice.bankRequired" | "invoice.addressRequired" }[] {
   if (category !== "special") return [];
-  const out: { path: string; message: "invoice.taxIdRequired" | "invoice.bankRequired" | "invoice.addressRequired" }[] = [];
+  const out: { path: string; message: "invoice.taxIdRequired" | "invoice.bankRequired" | "invoice.addressRequired" }[] =
+    [];
   if (!t.taxId) out.push({ path: "taxId", message: "invoice.taxIdRequired" });
   if (!t.bank || !t.bankAccount) out.push({ path: !t.bank ? "bank" : "bankAccount", message: "invoice.bankRequired" });
   if (!t.address || !t.phone) out.push({ path: !t.address ? "address" : "phone", message: "invoice.addressRequired" });
@@ -77,12 +86,17 @@ export const invoiceReq = z
     amount: amountField,
     title: invoiceTitleFields,
     /** Where the invoice is mailed; empty: the delivery email of the e-signature settings. */
-    email: z.union([z.literal(""), emailField]).optional().default(""),
+    email: z
+      .union([z.literal(""), emailField])
+      .optional()
+      .default(""),
     remark: optionalText(200),
     requestKey: requestKeyField,
   })
   .superRefine((v, ctx) => {
-    for (const p of titleProblems(invoiceCategoryOf(v.invoiceType), v.title)) ctx.addIssue({ code: "custom", path: ["title", p.path], message: p.message });
+    for (const p of titleProblems(invoiceCategoryOf(v.invoiceType), v.title)) {
+      ctx.addIssue({ code: "custom", path: ["title", p.path], message: p.message });
+    }
   });
 export type InvoiceReq = z.infer<typeof invoiceReq>;
 
@@ -93,7 +107,12 @@ export const invoiceQuery = pageQuery.extend({
   to: calendarDate().optional(),
 });
 export type InvoiceQuery = z.infer<typeof invoiceQuery>;
-export const opsInvoiceQuery = invoiceQuery.extend({ merchantId: z.string().regex(/^\d{1,18}$/).optional() });
+export const opsInvoiceQuery = invoiceQuery.extend({
+  merchantId: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
+});
 export type OpsInvoiceQuery = z.infer<typeof opsInvoiceQuery>;
 
 const money = z.object({ amount: z.number().int(), currency: z.enum(CURRENCIES) });
@@ -108,7 +127,14 @@ export const invoice = z.object({
   rateBp: z.number().int(),
   amount: money,
   taxAmount: money,
-  title: z.object({ name: z.string(), taxId: z.string(), address: z.string(), phone: z.string(), bank: z.string(), bankAccount: z.string() }),
+  title: z.object({
+    name: z.string(),
+    taxId: z.string(),
+    address: z.string(),
+    phone: z.string(),
+    bank: z.string(),
+    bankAccount: z.string(),
+  }),
   email: z.string(),
   remark: z.string(),
   state: z.enum(INVOICE_STATES),
@@ -186,6 +212,10 @@ export const invoiceSettings = invoiceSettingsReq.extend({ updatedAt: z.string()
 export type InvoiceSettings = z.infer<typeof invoiceSettings>;
 
 export const invoiceRefuseReq = z.strictObject({
-  reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200, { error: "funds.reasonLength" }),
+  reason: z
+    .string({ error: "funds.reasonEmpty" })
+    .trim()
+    .min(1, { error: "funds.reasonEmpty" })
+    .max(200, { error: "funds.reasonLength" }),
 });
 export const invoiceReverseReq = invoiceRefuseReq;

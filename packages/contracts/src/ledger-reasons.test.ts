@@ -9,7 +9,9 @@ describe("fund-change reasons and types (issue 37)", () => {
     expect(renderLedgerReason(stored, "cn")).toBe("收款：Front desk");
     expect(renderLedgerReason(stored, "tw")).toBe("收款：Front desk");
     expect(renderLedgerReason(stored, "en")).toBe("Collected: Front desk");
-    expect(renderLedgerReason(ledgerReason("ledgerReason.cardActivation", { count: 3 }), "en")).toBe("3 one-card card(s) activated");
+    expect(renderLedgerReason(ledgerReason("ledgerReason.cardActivation", { count: 3 }), "en")).toBe(
+      "3 one-card card(s) activated",
+    );
     expect(renderLedgerReason("onecard activation", "cn")).toBe("onecard activation");
     expect(renderLedgerReason("CM2026 damaged", "en")).toBe("CM2026 damaged");
     // A stored text that only looks structured is shown as it is, never an error.

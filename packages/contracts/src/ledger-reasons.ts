@@ -20,7 +20,10 @@ export function renderLedgerReason(stored: string, lang: Lang): string {
   try {
     const parsed: unknown = JSON.parse(stored.slice(MARK.length));
     if (!Array.isArray(parsed) || typeof parsed[0] !== "string" || !isMessageKey(parsed[0])) return stored;
-    const params = (typeof parsed[1] === "object" && parsed[1] !== null ? parsed[1] : {}) as Record<string, string | number>;
+    const params = (typeof parsed[1] === "object" && parsed[1] !== null ? parsed[1] : {}) as Record<
+      string,
+      string | number
+    >;
     return renderMessage(parsed[0], lang, params);
   } catch {
     return stored;

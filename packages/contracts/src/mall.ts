@@ -11,7 +11,14 @@ import { pageOf, pageQuery } from "./paging";
  * Amounts are integers of minor units.
  */
 
-export { MALL_APP_ID_HEADER, MALL_PRIVATE_CODE_HEADER, MALL_PROTOCOL_VERSION, MALL_SELLER_ID_HEADER, MALL_THEME_COLOURS, MALL_VERSION_HEADER } from "./mall-storefront";
+export {
+  MALL_APP_ID_HEADER,
+  MALL_PRIVATE_CODE_HEADER,
+  MALL_PROTOCOL_VERSION,
+  MALL_SELLER_ID_HEADER,
+  MALL_THEME_COLOURS,
+  MALL_VERSION_HEADER,
+} from "./mall-storefront";
 
 export const MALL_ORDER_STATES = ["paid", "delivering", "delivered", "failed", "refunded"] as const;
 export type MallOrderState = (typeof MALL_ORDER_STATES)[number];
@@ -28,9 +35,19 @@ export const MALL_SMS_PACKAGES = [
 export type MallSmsPackageCode = (typeof MALL_SMS_PACKAGES)[number]["code"];
 const SMS_CODES = MALL_SMS_PACKAGES.map((p) => p.code) as [MallSmsPackageCode, ...MallSmsPackageCode[]];
 
-const idString = z.string({ error: "validation.invalidParameter" }).regex(/^\d{1,18}$/, { error: "validation.invalidParameter" });
-const price = z.number({ error: "mall.priceInvalid" }).int({ error: "mall.priceInvalid" }).min(1, { error: "mall.priceInvalid" }).max(100_000_000, { error: "mall.priceInvalid" });
-const name = z.string({ error: "mall.nameEmpty" }).trim().min(1, { error: "mall.nameEmpty" }).max(60, { error: "mall.nameTooLong" });
+const idString = z
+  .string({ error: "validation.invalidParameter" })
+  .regex(/^\d{1,18}$/, { error: "validation.invalidParameter" });
+const price = z
+  .number({ error: "mall.priceInvalid" })
+  .int({ error: "mall.priceInvalid" })
+  .min(1, { error: "mall.priceInvalid" })
+  .max(100_000_000, { error: "mall.priceInvalid" });
+const name = z
+  .string({ error: "mall.nameEmpty" })
+  .trim()
+  .min(1, { error: "mall.nameEmpty" })
+  .max(60, { error: "mall.nameTooLong" });
 const text = (max: number) => z.string().trim().max(max, { error: "mall.textTooLong" });
 
 /* ---------- SelfSupport ---------- */
@@ -46,7 +63,13 @@ export const selfGoodsReq = z.strictObject({
   confirmHighPrice: z.boolean().default(false),
 });
 export type SelfGoodsReq = z.infer<typeof selfGoodsReq>;
-export const selfGoodsUpdateReq = z.strictObject({ price: price.optional(), name: name.optional(), onSale: z.boolean().optional(), sort: z.number().int().min(0).max(9999).optional(), confirmHighPrice: z.boolean().default(false) });
+export const selfGoodsUpdateReq = z.strictObject({
+  price: price.optional(),
+  name: name.optional(),
+  onSale: z.boolean().optional(),
+  sort: z.number().int().min(0).max(9999).optional(),
+  confirmHighPrice: z.boolean().default(false),
+});
 export const selfGoods = z.object({
   id: z.string(),
   goodsId: z.string(),
@@ -67,21 +90,50 @@ export const selfGoods = z.object({
 });
 export type SelfGoods = z.infer<typeof selfGoods>;
 export const selfGoodsPage = pageOf(selfGoods);
-export const selfGoodsQuery = pageQuery.extend({ keyword: z.string().trim().max(60).optional(), onSale: z.enum(["true", "false"]).optional() });
+export const selfGoodsQuery = pageQuery.extend({
+  keyword: z.string().trim().max(60).optional(),
+  onSale: z.enum(["true", "false"]).optional(),
+});
 /** Goods the merchant may put in its mall: what it may buy from its suppliers. */
-export const selfCandidate = z.object({ goodsId: z.string(), name: z.string(), brandName: z.string(), businessType: z.string(), faceValue: money, cost: money, inMall: z.boolean() });
+export const selfCandidate = z.object({
+  goodsId: z.string(),
+  name: z.string(),
+  brandName: z.string(),
+  businessType: z.string(),
+  faceValue: money,
+  cost: money,
+  inMall: z.boolean(),
+});
 export const selfCandidatePage = pageOf(selfCandidate);
 export const selfCandidateQuery = pageQuery.extend({ keyword: z.string().trim().max(60).optional() });
 
 /* ---------- EquityGiftBag ---------- */
-export const giftBagItemReq = z.strictObject({ selfGoodsId: idString, quantity: z.number({ error: "mall.quantityInvalid" }).int({ error: "mall.quantityInvalid" }).min(1, { error: "mall.quantityInvalid" }).max(20, { error: "mall.quantityInvalid" }) });
+export const giftBagItemReq = z.strictObject({
+  selfGoodsId: idString,
+  quantity: z
+    .number({ error: "mall.quantityInvalid" })
+    .int({ error: "mall.quantityInvalid" })
+    .min(1, { error: "mall.quantityInvalid" })
+    .max(20, { error: "mall.quantityInvalid" }),
+});
 export const giftBagReq = z.strictObject({
   name,
   description: text(500).default(""),
   price,
-  stock: z.number({ error: "mall.stockInvalid" }).int({ error: "mall.stockInvalid" }).min(0, { error: "mall.stockInvalid" }).max(1_000_000, { error: "mall.stockInvalid" }),
-  validDays: z.number({ error: "mall.validDaysInvalid" }).int({ error: "mall.validDaysInvalid" }).min(1, { error: "mall.validDaysInvalid" }).max(3650, { error: "mall.validDaysInvalid" }),
-  items: z.array(giftBagItemReq, { error: "mall.bagItemsEmpty" }).min(1, { error: "mall.bagItemsEmpty" }).max(10, { error: "mall.bagItemsEmpty" }),
+  stock: z
+    .number({ error: "mall.stockInvalid" })
+    .int({ error: "mall.stockInvalid" })
+    .min(0, { error: "mall.stockInvalid" })
+    .max(1_000_000, { error: "mall.stockInvalid" }),
+  validDays: z
+    .number({ error: "mall.validDaysInvalid" })
+    .int({ error: "mall.validDaysInvalid" })
+    .min(1, { error: "mall.validDaysInvalid" })
+    .max(3650, { error: "mall.validDaysInvalid" }),
+  items: z
+    .array(giftBagItemReq, { error: "mall.bagItemsEmpty" })
+    .min(1, { error: "mall.bagItemsEmpty" })
+    .max(10, { error: "mall.bagItemsEmpty" }),
   onSale: z.boolean().default(true),
 });
 export type GiftBagReq = z.infer<typeof giftBagReq>;
@@ -96,7 +148,14 @@ export const giftBag = z.object({
   sold: z.number().int(),
   validDays: z.number().int(),
   onSale: z.boolean(),
-  items: z.array(z.object({ selfGoodsId: z.string(), name: z.string(), quantity: z.number().int(), delivery: z.enum(["code", "topup"]) })),
+  items: z.array(
+    z.object({
+      selfGoodsId: z.string(),
+      name: z.string(),
+      quantity: z.number().int(),
+      delivery: z.enum(["code", "topup"]),
+    }),
+  ),
   createdAt: z.string(),
 });
 export type GiftBag = z.infer<typeof giftBag>;
@@ -105,25 +164,53 @@ export const giftBagPage = pageOf(giftBag);
 /* ---------- mall settings: private code, brand show ---------- */
 export const mallSettingsReq = z.strictObject({
   /** PrivateCodeMall: when set, the mall opens only with this code. */
-  privateCode: z.string().trim().regex(/^[A-Za-z0-9]{4,16}$/, { error: "mall.privateCodeInvalid" }).nullable(),
+  privateCode: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{4,16}$/, { error: "mall.privateCodeInvalid" })
+    .nullable(),
   brandTitle: text(60).default(""),
   brandIntro: text(2000).default(""),
   brandImage: text(500).default(""),
 });
 export type MallSettingsReq = z.infer<typeof mallSettingsReq>;
-export const mallSettings = z.object({ privateCode: z.string().nullable(), brandTitle: z.string(), brandIntro: z.string(), brandImage: z.string() });
+export const mallSettings = z.object({
+  privateCode: z.string().nullable(),
+  brandTitle: z.string(),
+  brandIntro: z.string(),
+  brandImage: z.string(),
+});
 export type MallSettings = z.infer<typeof mallSettings>;
 
 /* ---------- SMS packages and records ---------- */
-export const smsPackageBuyReq = z.strictObject({ code: z.enum(SMS_CODES, { error: "mall.smsPackageUnknown" }), requestKey: requestKeyField });
-export const smsPackage = z.object({ id: z.string(), code: z.string(), count: z.number().int(), remaining: z.number().int(), price: money, boughtAt: z.string(), expiresAt: z.string(), expired: z.boolean() });
+export const smsPackageBuyReq = z.strictObject({
+  code: z.enum(SMS_CODES, { error: "mall.smsPackageUnknown" }),
+  requestKey: requestKeyField,
+});
+export const smsPackage = z.object({
+  id: z.string(),
+  code: z.string(),
+  count: z.number().int(),
+  remaining: z.number().int(),
+  price: money,
+  boughtAt: z.string(),
+  expiresAt: z.string(),
+  expired: z.boolean(),
+});
 export const smsSummary = z.object({
   remaining: z.number().int(),
   packages: z.array(smsPackage),
   offers: z.array(z.object({ code: z.string(), count: z.number().int(), price: money, days: z.number().int() })),
 });
 export type SmsSummary = z.infer<typeof smsSummary>;
-export const smsRecord = z.object({ id: z.string(), appId: z.string(), phone: z.string(), scene: z.string(), state: z.enum(["sent", "failed"]), createdAt: z.string() });
+export const smsRecord = z.object({
+  id: z.string(),
+  appId: z.string(),
+  phone: z.string(),
+  scene: z.string(),
+  state: z.enum(["sent", "failed"]),
+  createdAt: z.string(),
+});
 export const smsRecordPage = pageOf(smsRecord);
 export const smsRecordQuery = pageQuery.extend({ phone: z.string().trim().max(11).optional() });
 
@@ -149,7 +236,15 @@ export const mallOrder = z.object({
   state: z.enum(MALL_ORDER_STATES),
   payMethod: z.enum(MALL_PAY_METHODS),
   amount: money,
-  lines: z.array(z.object({ kind: z.enum(["goods", "bag"]), refId: z.string(), name: z.string(), quantity: z.number().int(), unitPrice: money })),
+  lines: z.array(
+    z.object({
+      kind: z.enum(["goods", "bag"]),
+      refId: z.string(),
+      name: z.string(),
+      quantity: z.number().int(),
+      unitPrice: money,
+    }),
+  ),
   deliveries: z.array(mallDelivery),
   topUpAccount: z.string().nullable(),
   failReason: z.string().nullable(),
@@ -159,15 +254,30 @@ export const mallOrder = z.object({
 });
 export type MallOrder = z.infer<typeof mallOrder>;
 export const mallOrderPage = pageOf(mallOrder);
-export const mallOrderQuery = pageQuery.extend({ state: z.enum(MALL_ORDER_STATES).optional(), orderNo: z.string().trim().max(40).optional(), phone: z.string().trim().max(11).optional() });
+export const mallOrderQuery = pageQuery.extend({
+  state: z.enum(MALL_ORDER_STATES).optional(),
+  orderNo: z.string().trim().max(40).optional(),
+  phone: z.string().trim().max(11).optional(),
+});
 export const mallRefundReq = z.strictObject({
-  reason: z.string({ error: "mall.refundReasonEmpty" }).trim().min(1, { error: "mall.refundReasonEmpty" }).max(200, { error: "mall.textTooLong" }),
+  reason: z
+    .string({ error: "mall.refundReasonEmpty" })
+    .trim()
+    .min(1, { error: "mall.refundReasonEmpty" })
+    .max(200, { error: "mall.textTooLong" }),
   /** The same key again returns the refunded order and changes nothing. */
   requestKey: requestKeyField.optional(),
 });
 
 /* ---------- members ---------- */
-export const mallMember = z.object({ customerId: z.string(), phone: z.string(), orders: z.number().int(), spent: money, firstSeenAt: z.string(), lastSeenAt: z.string() });
+export const mallMember = z.object({
+  customerId: z.string(),
+  phone: z.string(),
+  orders: z.number().int(),
+  spent: money,
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+});
 export const mallMemberPage = pageOf(mallMember);
 export const mallMemberQuery = pageQuery.extend({ phone: z.string().trim().max(11).optional() });
 
@@ -200,15 +310,41 @@ export const MALL_MAX_TESTERS = 50;
 export const mallTesters = z.object({ phones: z.array(z.string()) });
 export type MallTesters = z.infer<typeof mallTesters>;
 export const mallTestersReq = z.strictObject({ phones: z.array(mobileField).max(MALL_MAX_TESTERS) });
-export const storeGoods = z.object({ id: z.string(), kind: z.enum(["goods", "bag"]), name: z.string(), brandName: z.string(), delivery: z.enum(["code", "topup", "mixed"]), price: money, faceValue: money.nullable(), available: z.boolean(), description: z.string(), items: z.array(z.object({ name: z.string(), quantity: z.number().int() })), validDays: z.number().int().nullable() });
+export const storeGoods = z.object({
+  id: z.string(),
+  kind: z.enum(["goods", "bag"]),
+  name: z.string(),
+  brandName: z.string(),
+  delivery: z.enum(["code", "topup", "mixed"]),
+  price: money,
+  faceValue: money.nullable(),
+  available: z.boolean(),
+  description: z.string(),
+  items: z.array(z.object({ name: z.string(), quantity: z.number().int() })),
+  validDays: z.number().int().nullable(),
+});
 export type StoreGoods = z.infer<typeof storeGoods>;
 export const storeGoodsPage = pageOf(storeGoods);
-export const storeGoodsQuery = pageQuery.extend({ kind: z.enum(["goods", "bag"]).optional(), keyword: z.string().trim().max(60).optional() });
+export const storeGoodsQuery = pageQuery.extend({
+  kind: z.enum(["goods", "bag"]).optional(),
+  keyword: z.string().trim().max(60).optional(),
+});
 export const storeCardOption = z.object({ id: z.string(), cardNo: z.string(), balance: money });
 export const mallSmsReq = z.strictObject({ phone: mobileField });
 export const checkoutReq = z.strictObject({
   lines: z
-    .array(z.strictObject({ kind: z.enum(["goods", "bag"]), id: idString, quantity: z.number({ error: "mall.quantityInvalid" }).int({ error: "mall.quantityInvalid" }).min(1, { error: "mall.quantityInvalid" }).max(10, { error: "mall.quantityInvalid" }) }), { error: "mall.cartEmpty" })
+    .array(
+      z.strictObject({
+        kind: z.enum(["goods", "bag"]),
+        id: idString,
+        quantity: z
+          .number({ error: "mall.quantityInvalid" })
+          .int({ error: "mall.quantityInvalid" })
+          .min(1, { error: "mall.quantityInvalid" })
+          .max(10, { error: "mall.quantityInvalid" }),
+      }),
+      { error: "mall.cartEmpty" },
+    )
     .min(1, { error: "mall.cartEmpty" })
     .max(20, { error: "mall.cartEmpty" }),
   payMethod: z.enum(MALL_PAY_METHODS, { error: "mall.payMethodInvalid" }),
@@ -218,7 +354,12 @@ export const checkoutReq = z.strictObject({
   requestKey: requestKeyField,
 });
 export type CheckoutReq = z.infer<typeof checkoutReq>;
-export const walletPayment = z.object({ id: z.string(), provider: z.string(), request: z.record(z.string(), z.unknown()), createdAt: z.string() });
+export const walletPayment = z.object({
+  id: z.string(),
+  provider: z.string(),
+  request: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
 
 /** A code the customer bought in a mall, as the card bag lists it (masked; its order's page reveals it). */
 export const mallBagCode = z.object({

@@ -14,11 +14,50 @@ import { PAGE_SIZES, pageOf } from "./paging";
 
 /** Video extensions the dialog accepts (spec 03 §5), lower case. */
 export const VIDEO_EXTENSIONS = [
-  "3gp", "asf", "avi", "dat", "dv", "flv", "f4v", "gif", "m2t", "m4v", "mj2", "mjpeg", "mkv", "mov", "mp4", "mpe",
-  "mpg", "mpeg", "mts", "ogg", "qt", "rm", "rmvb", "swf", "ts", "vob", "wmv", "webm",
+  "3gp",
+  "asf",
+  "avi",
+  "dat",
+  "dv",
+  "flv",
+  "f4v",
+  "gif",
+  "m2t",
+  "m4v",
+  "mj2",
+  "mjpeg",
+  "mkv",
+  "mov",
+  "mp4",
+  "mpe",
+  "mpg",
+  "mpeg",
+  "mts",
+  "ogg",
+  "qt",
+  "rm",
+  "rmvb",
+  "swf",
+  "ts",
+  "vob",
+  "wmv",
+  "webm",
 ] as const;
 /** Audio extensions the dialog accepts when it is an audio dialog (isAudioType). */
-export const AUDIO_EXTENSIONS = ["aac", "ac3", "acm", "amr", "ape", "caf", "flac", "m4a", "mp3", "ra", "wav", "wma"] as const;
+export const AUDIO_EXTENSIONS = [
+  "aac",
+  "ac3",
+  "acm",
+  "amr",
+  "ape",
+  "caf",
+  "flac",
+  "m4a",
+  "mp3",
+  "ra",
+  "wav",
+  "wma",
+] as const;
 
 /** Smallest file: 1 KB ('video size at least 1KB'). */
 export const UPLOAD_MIN_BYTES = 1024;
@@ -40,13 +79,46 @@ export type MediaKind = "video" | "audio";
 
 /** Content types served for each accepted extension (playback in the library). */
 export const MEDIA_CONTENT_TYPES: Record<string, string> = {
-  "3gp": "video/3gpp", asf: "video/x-ms-asf", avi: "video/x-msvideo", dat: "video/mpeg", dv: "video/x-dv", flv: "video/x-flv",
-  f4v: "video/x-f4v", gif: "image/gif", m2t: "video/mp2t", m4v: "video/x-m4v", mj2: "video/mj2", mjpeg: "video/x-motion-jpeg",
-  mkv: "video/x-matroska", mov: "video/quicktime", mp4: "video/mp4", mpe: "video/mpeg", mpg: "video/mpeg", mpeg: "video/mpeg",
-  mts: "video/mp2t", ogg: "video/ogg", qt: "video/quicktime", rm: "application/vnd.rn-realmedia", rmvb: "application/vnd.rn-realmedia-vbr",
-  swf: "application/x-shockwave-flash", ts: "video/mp2t", vob: "video/dvd", wmv: "video/x-ms-wmv", webm: "video/webm",
-  aac: "audio/aac", ac3: "audio/ac3", acm: "audio/x-acm", amr: "audio/amr", ape: "audio/x-ape", caf: "audio/x-caf", flac: "audio/flac",
-  m4a: "audio/mp4", mp3: "audio/mpeg", ra: "audio/x-realaudio", wav: "audio/wav", wma: "audio/x-ms-wma",
+  "3gp": "video/3gpp",
+  asf: "video/x-ms-asf",
+  avi: "video/x-msvideo",
+  dat: "video/mpeg",
+  dv: "video/x-dv",
+  flv: "video/x-flv",
+  f4v: "video/x-f4v",
+  gif: "image/gif",
+  m2t: "video/mp2t",
+  m4v: "video/x-m4v",
+  mj2: "video/mj2",
+  mjpeg: "video/x-motion-jpeg",
+  mkv: "video/x-matroska",
+  mov: "video/quicktime",
+  mp4: "video/mp4",
+  mpe: "video/mpeg",
+  mpg: "video/mpeg",
+  mpeg: "video/mpeg",
+  mts: "video/mp2t",
+  ogg: "video/ogg",
+  qt: "video/quicktime",
+  rm: "application/vnd.rn-realmedia",
+  rmvb: "application/vnd.rn-realmedia-vbr",
+  swf: "application/x-shockwave-flash",
+  ts: "video/mp2t",
+  vob: "video/dvd",
+  wmv: "video/x-ms-wmv",
+  webm: "video/webm",
+  aac: "audio/aac",
+  ac3: "audio/ac3",
+  acm: "audio/x-acm",
+  amr: "audio/amr",
+  ape: "audio/x-ape",
+  caf: "audio/x-caf",
+  flac: "audio/flac",
+  m4a: "audio/mp4",
+  mp3: "audio/mpeg",
+  ra: "audio/x-realaudio",
+  wav: "audio/wav",
+  wma: "audio/x-ms-wma",
 };
 
 /** The extension of a file name, lower case, without the dot ("" when there is none). */
@@ -68,10 +140,14 @@ export function mediaKindOf(fileName: string): MediaKind | null {
   return null;
 }
 
-export type MediaFileProblem = "media.chooseFile" | "media.videoOnly" | "media.audioOnly" | "media.tooSmall" | "media.tooLarge";
+export type MediaFileProblem =
+  "media.chooseFile" | "media.videoOnly" | "media.audioOnly" | "media.tooSmall" | "media.tooLarge";
 
 /** The dialog's checks of spec 03 §5, in order; null when the file is accepted. */
-export function checkMediaFile(file: { name: string; size: number } | null | undefined, audio: boolean): MediaFileProblem | null {
+export function checkMediaFile(
+  file: { name: string; size: number } | null | undefined,
+  audio: boolean,
+): MediaFileProblem | null {
   if (!file) return "media.chooseFile";
   if (!acceptsMediaName(file.name, audio)) return audio ? "media.audioOnly" : "media.videoOnly";
   if (file.size < UPLOAD_MIN_BYTES) return "media.tooSmall";
@@ -82,9 +158,20 @@ export function checkMediaFile(file: { name: string; size: number } | null | und
 /** A size in KB as the upload request carries it (`videosize`). */
 export const sizeInKb = (bytes: number) => Math.ceil(bytes / 1024);
 
-const idText = z.union([z.string(), z.number()]).transform(String).pipe(z.string().regex(/^\d{1,18}$/, { error: "media.videoNotFound" }));
-const typeId = z.coerce.number({ error: "media.typeInvalid" }).int({ error: "media.typeInvalid" }).min(1, { error: "media.typeInvalid" }).max(99, { error: "media.typeInvalid" });
-const mediaName = z.string({ error: "media.nameLength" }).trim().min(1, { error: "media.nameLength" }).max(100, { error: "media.nameLength" });
+const idText = z
+  .union([z.string(), z.number()])
+  .transform(String)
+  .pipe(z.string().regex(/^\d{1,18}$/, { error: "media.videoNotFound" }));
+const typeId = z.coerce
+  .number({ error: "media.typeInvalid" })
+  .int({ error: "media.typeInvalid" })
+  .min(1, { error: "media.typeInvalid" })
+  .max(99, { error: "media.typeInvalid" });
+const mediaName = z
+  .string({ error: "media.nameLength" })
+  .trim()
+  .min(1, { error: "media.nameLength" })
+  .max(100, { error: "media.nameLength" });
 
 /** `course/video/info`: one video's details and its playback address. */
 export const videoInfoReq = z.object({ videoid: idText });
@@ -112,7 +199,19 @@ export type VideoInfo = z.infer<typeof videoInfo>;
 export const libraryBatchAddReq = z.object({
   type_id: typeId,
   list: z
-    .array(z.object({ name: mediaName, size: z.coerce.number().int().min(0).max(UPLOAD_MAX_BYTES / 1024).optional(), videoid: idText }), { error: "media.listEmpty" })
+    .array(
+      z.object({
+        name: mediaName,
+        size: z.coerce
+          .number()
+          .int()
+          .min(0)
+          .max(UPLOAD_MAX_BYTES / 1024)
+          .optional(),
+        videoid: idText,
+      }),
+      { error: "media.listEmpty" },
+    )
     .min(1, { error: "media.listEmpty" })
     .max(100, { error: "media.listTooLong" }),
 });

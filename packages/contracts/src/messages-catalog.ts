@@ -5,8 +5,16 @@
 export const CATALOG_MESSAGES = {
   // brands
   "catalog.brandNameEmpty": { cn: "品牌名称不能为空", tw: "品牌名稱不能為空", en: "Brand name cannot be empty" },
-  "catalog.brandNameLength": { cn: "品牌名称不能超过50个字符", tw: "品牌名稱不能超過50個字符", en: "Brand name cannot exceed 50 characters" },
-  "catalog.brandNameTaken": { cn: "该品牌名称已存在", tw: "該品牌名稱已存在", en: "A brand with this name already exists" },
+  "catalog.brandNameLength": {
+    cn: "品牌名称不能超过50个字符",
+    tw: "品牌名稱不能超過50個字符",
+    en: "Brand name cannot exceed 50 characters",
+  },
+  "catalog.brandNameTaken": {
+    cn: "该品牌名称已存在",
+    tw: "該品牌名稱已存在",
+    en: "A brand with this name already exists",
+  },
   "catalog.brandMissing": { cn: "请选择品牌", tw: "請選擇品牌", en: "Please choose a brand" },
   "catalog.brandInUse": {
     cn: "该品牌下仍有商品，不能删除",
@@ -15,7 +23,11 @@ export const CATALOG_MESSAGES = {
   },
   // goods
   "catalog.goodsNameEmpty": { cn: "商品名称不能为空", tw: "商品名稱不能為空", en: "Goods name cannot be empty" },
-  "catalog.goodsNameLength": { cn: "商品名称不能超过100个字符", tw: "商品名稱不能超過100個字符", en: "Goods name cannot exceed 100 characters" },
+  "catalog.goodsNameLength": {
+    cn: "商品名称不能超过100个字符",
+    tw: "商品名稱不能超過100個字符",
+    en: "Goods name cannot exceed 100 characters",
+  },
   "catalog.goodsCodeInvalid": {
     cn: "商品编码须为1-32位字母、数字、-或_",
     tw: "商品編碼須為1-32位字母、數字、-或_",
@@ -27,7 +39,11 @@ export const CATALOG_MESSAGES = {
     tw: "面值須為大於0的金額",
     en: "The face value must be an amount greater than 0",
   },
-  "catalog.priceInvalid": { cn: "价格须为大于0的金额", tw: "價格須為大於0的金額", en: "The price must be an amount greater than 0" },
+  "catalog.priceInvalid": {
+    cn: "价格须为大于0的金额",
+    tw: "價格須為大於0的金額",
+    en: "The price must be an amount greater than 0",
+  },
   "catalog.settlementPriceInvalid": {
     cn: "结算底价须为不小于0且不高于售价的金额",
     tw: "結算底價須為不小於0且不高於售價的金額",
@@ -38,8 +54,16 @@ export const CATALOG_MESSAGES = {
     tw: "單次購買數量須為1-10000的整數",
     en: "The quantity per order must be a whole number from 1 to 10000",
   },
-  "catalog.indexInvalid": { cn: "指数须为0-100的整数", tw: "指數須為0-100的整數", en: "An index must be a whole number from 0 to 100" },
-  "catalog.weightInvalid": { cn: "权重须为0-9999的整数", tw: "權重須為0-9999的整數", en: "The weight must be a whole number from 0 to 9999" },
+  "catalog.indexInvalid": {
+    cn: "指数须为0-100的整数",
+    tw: "指數須為0-100的整數",
+    en: "An index must be a whole number from 0 to 100",
+  },
+  "catalog.weightInvalid": {
+    cn: "权重须为0-9999的整数",
+    tw: "權重須為0-9999的整數",
+    en: "The weight must be a whole number from 0 to 9999",
+  },
   "catalog.textTooLong": { cn: "内容过长", tw: "內容過長", en: "The text is too long" },
   "catalog.imagesTooMany": { cn: "最多上传9张图片", tw: "最多上傳9張圖片", en: "At most 9 images may be uploaded" },
   "catalog.imageUnknown": {
@@ -67,7 +91,11 @@ export const CATALOG_MESSAGES = {
     tw: "商品有庫存時不能修改面值或業務類型",
     en: "The face value and business type cannot change while the goods has stock",
   },
-  "catalog.goodsVoid": { cn: "商品已作废，不能再修改", tw: "商品已作廢，不能再修改", en: "This goods is void and can no longer be changed" },
+  "catalog.goodsVoid": {
+    cn: "商品已作废，不能再修改",
+    tw: "商品已作廢，不能再修改",
+    en: "This goods is void and can no longer be changed",
+  },
   "catalog.stateChange": {
     cn: "商品状态不能从{{from}}变为{{to}}",
     tw: "商品狀態不能從{{from}}變為{{to}}",
@@ -122,7 +150,7 @@ export const CATALOG_MESSAGES = {
   "supply.lowStockBody": {
     cn: "商品「{{name}}」（ID {{id}}）可用库存为{{stock}}，已低于预警值{{threshold}}，请及时补充卡密。",
     tw: "商品「{{name}}」（ID {{id}}）可用庫存為{{stock}}，已低於預警值{{threshold}}，請及時補充卡密。",
-    en: "Goods \"{{name}}\" (ID {{id}}) has {{stock}} codes left, below its threshold of {{threshold}}. Please import more card secrets.",
+    en: 'Goods "{{name}}" (ID {{id}}) has {{stock}} codes left, below its threshold of {{threshold}}. Please import more card secrets.',
   },
   // reject reasons of a card import (row-by-row report)
   "supply.reject.numberMissing": { cn: "卡号为空", tw: "卡號為空", en: "Card number is missing" },
@@ -148,7 +176,11 @@ export const CATALOG_MESSAGES = {
     tw: "模板中的示例卡密，不能匯入",
     en: "The template's example code cannot be imported",
   },
-  "supply.reject.duplicateInFile": { cn: "文件内重复的卡号", tw: "文件內重複的卡號", en: "Duplicate card number within the file" },
+  "supply.reject.duplicateInFile": {
+    cn: "文件内重复的卡号",
+    tw: "文件內重複的卡號",
+    en: "Duplicate card number within the file",
+  },
   "supply.reject.duplicateStored": {
     cn: "该卡号已导入过此商品",
     tw: "該卡號已導入過此商品",

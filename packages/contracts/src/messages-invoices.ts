@@ -41,8 +41,16 @@ export const INVOICE_MESSAGES = {
     tw: "增值稅專用發票須填寫地址及電話",
     en: "A VAT special invoice needs the address and phone",
   },
-  "invoice.bankAccountInvalid": { cn: "请输入正确的银行账号", tw: "請輸入正確的銀行賬號", en: "Please enter a correct bank account number" },
-  "invoice.phoneInvalid": { cn: "请输入正确的电话号码", tw: "請輸入正確的電話號碼", en: "Please enter a correct phone number" },
+  "invoice.bankAccountInvalid": {
+    cn: "请输入正确的银行账号",
+    tw: "請輸入正確的銀行賬號",
+    en: "Please enter a correct bank account number",
+  },
+  "invoice.phoneInvalid": {
+    cn: "请输入正确的电话号码",
+    tw: "請輸入正確的電話號碼",
+    en: "Please enter a correct phone number",
+  },
   "invoice.notFound": { cn: "发票不存在", tw: "發票不存在", en: "The invoice does not exist" },
   "invoice.notRequested": {
     cn: "该发票申请已处理",

@@ -5,7 +5,11 @@
 export const ONBOARDING_MESSAGES = {
   // profile
   "profile.companyNameEmpty": { cn: "公司名称不能为空", tw: "公司名稱不能為空", en: "Company name cannot be empty" },
-  "profile.companyNameLength": { cn: "公司名称不能超过100个字符", tw: "公司名稱不能超過100個字符", en: "Company name cannot exceed 100 characters" },
+  "profile.companyNameLength": {
+    cn: "公司名称不能超过100个字符",
+    tw: "公司名稱不能超過100個字符",
+    en: "Company name cannot exceed 100 characters",
+  },
   "profile.legalRepresentativeInvalid": {
     cn: "法定代表人姓名须为2-30个字母或汉字",
     tw: "法定代表人姓名須為2-30個字母或漢字",
@@ -16,7 +20,11 @@ export const ONBOARDING_MESSAGES = {
     tw: "聯繫人姓名須為2-30個字母或漢字",
     en: "The contact's name must be 2-30 letters or Chinese characters",
   },
-  "profile.addressLength": { cn: "地址不能超过200个字符", tw: "地址不能超過200個字符", en: "Address cannot exceed 200 characters" },
+  "profile.addressLength": {
+    cn: "地址不能超过200个字符",
+    tw: "地址不能超過200個字符",
+    en: "Address cannot exceed 200 characters",
+  },
   "profile.industryInvalid": { cn: "请选择所属行业", tw: "請選擇所屬行業", en: "Please choose an industry" },
   "profile.imageInvalid": {
     cn: "请上传不超过5MB的JPG、PNG、WebP或GIF图片",
@@ -67,14 +75,26 @@ export const ONBOARDING_MESSAGES = {
   },
 
   // reviews (operator console)
-  "review.notPending": { cn: "该申请已处理，请刷新", tw: "該申請已處理，請刷新", en: "This request has already been handled; please refresh" },
+  "review.notPending": {
+    cn: "该申请已处理，请刷新",
+    tw: "該申請已處理，請刷新",
+    en: "This request has already been handled; please refresh",
+  },
   "review.reasonEmpty": { cn: "请填写驳回原因", tw: "請填寫駁回原因", en: "Please enter the reason for rejection" },
-  "review.reasonLength": { cn: "原因不能超过500个字符", tw: "原因不能超過500個字符", en: "The reason cannot exceed 500 characters" },
+  "review.reasonLength": {
+    cn: "原因不能超过500个字符",
+    tw: "原因不能超過500個字符",
+    en: "The reason cannot exceed 500 characters",
+  },
 
   // API security
   "api.notOpened": { cn: "API权限未开通", tw: "API權限未開通", en: "API permission is not opened" },
   "api.alreadyOpened": { cn: "API权限已开通", tw: "API權限已開通", en: "API permission is already opened" },
-  "api.requestPending": { cn: "API权限申请正在审核中", tw: "API權限申請正在審核中", en: "The API permission request is under review" },
+  "api.requestPending": {
+    cn: "API权限申请正在审核中",
+    tw: "API權限申請正在審核中",
+    en: "The API permission request is under review",
+  },
   "api.realNameRequired": {
     cn: "请先完成实名认证再申请API权限",
     tw: "請先完成實名認證再申請API權限",
@@ -98,28 +118,48 @@ export const ONBOARDING_MESSAGES = {
   },
 
   // agreements
-  "agreement.consentRequired": { cn: "请阅读并勾选同意协议", tw: "請閱讀並勾選同意協議", en: "Please read the agreement and tick to agree" },
+  "agreement.consentRequired": {
+    cn: "请阅读并勾选同意协议",
+    tw: "請閱讀並勾選同意協議",
+    en: "Please read the agreement and tick to agree",
+  },
   "agreement.versionOutdated": {
     cn: "协议已更新，请阅读最新版本后再签署",
     tw: "協議已更新，請閱讀最新版本後再簽署",
     en: "The agreement has been updated; please read the current version before signing",
   },
-  "agreement.alreadySigned": { cn: "已签署当前版本的协议", tw: "已簽署當前版本的協議", en: "The current version is already signed" },
+  "agreement.alreadySigned": {
+    cn: "已签署当前版本的协议",
+    tw: "已簽署當前版本的協議",
+    en: "The current version is already signed",
+  },
 
   // service-provider binding
-  "service.providerNotFound": { cn: "未找到该服务商，请核对服务商ID", tw: "未找到該服務商，請核對服務商ID", en: "No service provider has this ID" },
+  "service.providerNotFound": {
+    cn: "未找到该服务商，请核对服务商ID",
+    tw: "未找到該服務商，請核對服務商ID",
+    en: "No service provider has this ID",
+  },
   "service.alreadyBound": {
     cn: "已绑定服务商，如需更换请先解绑",
     tw: "已綁定服務商，如需更換請先解綁",
     en: "A service provider is already bound; remove it first to change",
   },
-  "service.kindInvalid": { cn: "请选择绑定类型（品牌或商户）", tw: "請選擇綁定類型（品牌或商戶）", en: "Choose what you bind the provider as: brand or merchant" },
+  "service.kindInvalid": {
+    cn: "请选择绑定类型（品牌或商户）",
+    tw: "請選擇綁定類型（品牌或商戶）",
+    en: "Choose what you bind the provider as: brand or merchant",
+  },
   "service.notBrand": {
     cn: "该商户以商户身份绑定，不能进入其品牌后台",
     tw: "該商戶以商戶身份綁定，不能進入其品牌後台",
     en: "This merchant bound you as a merchant, not as a brand: its brand context cannot be entered",
   },
-  "service.self": { cn: "不能绑定自己为服务商", tw: "不能綁定自己為服務商", en: "You cannot bind yourself as your service provider" },
+  "service.self": {
+    cn: "不能绑定自己为服务商",
+    tw: "不能綁定自己為服務商",
+    en: "You cannot bind yourself as your service provider",
+  },
 
   "agreement.letterInvalid": {
     cn: "请上传不超过5MB的PDF或图片（JPG、PNG、WebP）",
@@ -128,8 +168,20 @@ export const ONBOARDING_MESSAGES = {
   },
 
   // sub-accounts
-  "sub.ownerOnly": { cn: "仅主账号可以管理子账号", tw: "僅主賬號可以管理子賬號", en: "Only the main account can manage sub-accounts" },
+  "sub.ownerOnly": {
+    cn: "仅主账号可以管理子账号",
+    tw: "僅主賬號可以管理子賬號",
+    en: "Only the main account can manage sub-accounts",
+  },
   "sub.menusEmpty": { cn: "请至少选择一个菜单", tw: "請至少選擇一個菜單", en: "Choose at least one menu" },
-  "sub.menuInvalid": { cn: "不可分配的菜单：{{menu}}", tw: "不可分配的菜單：{{menu}}", en: "This menu cannot be given: {{menu}}" },
-  "sub.nameInvalid": { cn: "子账号名称须为2-30个字符", tw: "子賬號名稱須為2-30個字符", en: "The sub-account name must be 2-30 characters" },
+  "sub.menuInvalid": {
+    cn: "不可分配的菜单：{{menu}}",
+    tw: "不可分配的菜單：{{menu}}",
+    en: "This menu cannot be given: {{menu}}",
+  },
+  "sub.nameInvalid": {
+    cn: "子账号名称须为2-30个字符",
+    tw: "子賬號名稱須為2-30個字符",
+    en: "The sub-account name must be 2-30 characters",
+  },
 } as const;

@@ -4,13 +4,29 @@
  */
 export const WITHDRAWAL_MESSAGES = {
   "withdraw.amountEmpty": { cn: "请输入提现金额", tw: "請輸入提現金額", en: "Please enter the withdrawal amount" },
-  "withdraw.addCardFirst": { cn: "请先添加提现银行卡", tw: "請先添加提現銀行卡", en: "Please add a withdrawal card first" },
+  "withdraw.addCardFirst": {
+    cn: "请先添加提现银行卡",
+    tw: "請先添加提現銀行卡",
+    en: "Please add a withdrawal card first",
+  },
   "withdraw.cardNotApproved": { cn: "银行卡审核未通过", tw: "銀行卡審核未通過", en: "Bank review not passed" },
-  "withdraw.inProgress": { cn: "您有一笔提现正在处理中", tw: "您有一筆提現正在處理中", en: "You have a withdrawal in progress" },
-  "withdraw.dailyLimit": { cn: "您已超过今日提现次数", tw: "您已超過今日提現次數", en: "You have exceeded today's withdrawal times" },
+  "withdraw.inProgress": {
+    cn: "您有一笔提现正在处理中",
+    tw: "您有一筆提現正在處理中",
+    en: "You have a withdrawal in progress",
+  },
+  "withdraw.dailyLimit": {
+    cn: "您已超过今日提现次数",
+    tw: "您已超過今日提現次數",
+    en: "You have exceeded today's withdrawal times",
+  },
   "withdraw.submitted": { cn: "提现申请已提交", tw: "提現申請已提交", en: "Withdrawal submitted" },
   "withdraw.notFound": { cn: "提现记录不存在", tw: "提現記錄不存在", en: "This withdrawal does not exist" },
-  "withdraw.wrongState": { cn: "该提现当前状态不能执行此操作", tw: "該提現當前狀態不能執行此操作", en: "This withdrawal cannot do that in its current state" },
+  "withdraw.wrongState": {
+    cn: "该提现当前状态不能执行此操作",
+    tw: "該提現當前狀態不能執行此操作",
+    en: "This withdrawal cannot do that in its current state",
+  },
   "withdraw.sameReviewer": {
     cn: "复审须由另一位运营人员完成",
     tw: "複審須由另一位運營人員完成",
@@ -36,9 +52,17 @@ export const WITHDRAWAL_MESSAGES = {
     tw: "支付渠道退款失敗，請稍後重試",
     en: "The payment provider refused the refund; please try again later",
   },
-  "withdraw.accountNotAllowed": { cn: "该账户不能提现", tw: "該賬戶不能提現", en: "This account cannot be withdrawn from" },
+  "withdraw.accountNotAllowed": {
+    cn: "该账户不能提现",
+    tw: "該賬戶不能提現",
+    en: "This account cannot be withdrawn from",
+  },
   "card.companyEmpty": { cn: "请输入公司名称", tw: "請輸入公司名稱", en: "Please enter the company name" },
-  "card.companyLength": { cn: "公司名称为2-100个字符", tw: "公司名稱為2-100個字符", en: "The company name is 2-100 characters" },
+  "card.companyLength": {
+    cn: "公司名称为2-100个字符",
+    tw: "公司名稱為2-100個字符",
+    en: "The company name is 2-100 characters",
+  },
   "card.bankEmpty": { cn: "请输入开户银行", tw: "請輸入開戶銀行", en: "Please enter the bank" },
   "card.cityEmpty": { cn: "请输入开户城市", tw: "請輸入開戶城市", en: "Please enter the city" },
   "card.accountEmpty": { cn: "请输入银行账号", tw: "請輸入銀行賬號", en: "Please enter the account number" },
@@ -56,8 +80,16 @@ export const WITHDRAWAL_MESSAGES = {
   },
   "transfer.bindPhoneFirst": { cn: "请先绑定手机号", tw: "請先綁定手機號", en: "Please bind a mobile number first" },
   "transfer.notAuthorised": { cn: "请先完成转账授权", tw: "請先完成轉賬授權", en: "Please authorise transfers first" },
-  "transfer.targetEmpty": { cn: "请输入收款商户号", tw: "請輸入收款商戶號", en: "Please enter the receiving merchant ID" },
-  "transfer.targetNotFound": { cn: "收款商户不存在", tw: "收款商戶不存在", en: "The receiving merchant does not exist" },
+  "transfer.targetEmpty": {
+    cn: "请输入收款商户号",
+    tw: "請輸入收款商戶號",
+    en: "Please enter the receiving merchant ID",
+  },
+  "transfer.targetNotFound": {
+    cn: "收款商户不存在",
+    tw: "收款商戶不存在",
+    en: "The receiving merchant does not exist",
+  },
   "transfer.targetSelf": { cn: "不能转账给自己", tw: "不能轉賬給自己", en: "You cannot transfer to yourself" },
   "transfer.currencyMismatch": {
     cn: "收款商户的结算币种与您不同，不能转账",
@@ -71,6 +103,10 @@ export const WITHDRAWAL_MESSAGES = {
     en: "The contract number is 1-40 letters, digits or -",
   },
   "transfer.notFound": { cn: "转账不存在", tw: "轉賬不存在", en: "This transfer does not exist" },
-  "transfer.notPending": { cn: "该转账已处理，不能再修改", tw: "該轉賬已處理，不能再修改", en: "This transfer has already been settled" },
+  "transfer.notPending": {
+    cn: "该转账已处理，不能再修改",
+    tw: "該轉賬已處理，不能再修改",
+    en: "This transfer has already been settled",
+  },
   "card.textLength": { cn: "不能超过50个字符", tw: "不能超過50個字符", en: "At most 50 characters" },
 } as const;

@@ -25,9 +25,17 @@ import { PROVIDER_OPS_MESSAGES } from "./messages-providerops";
 export const MESSAGES = {
   // spec 01 §5: account forms
   "validation.emailEmpty": { cn: "邮箱不能为空", tw: "郵箱不能為空", en: "Email cannot be empty" },
-  "validation.emailFormat": { cn: "请输入正确的邮箱", tw: "請輸入正確的郵箱", en: "Please enter a correct email address" },
+  "validation.emailFormat": {
+    cn: "请输入正确的邮箱",
+    tw: "請輸入正確的郵箱",
+    en: "Please enter a correct email address",
+  },
   "validation.passwordEmpty": { cn: "密码不能为空", tw: "密碼不能為空", en: "Password cannot be empty" },
-  "validation.passwordLength": { cn: "密码长度为3-21个字符", tw: "密碼長度為3-21個字符", en: "Password length is 3-21 characters" },
+  "validation.passwordLength": {
+    cn: "密码长度为3-21个字符",
+    tw: "密碼長度為3-21個字符",
+    en: "Password length is 3-21 characters",
+  },
   "validation.passwordWeak": {
     cn: "密码强度弱，请重新设置",
     tw: "密碼強度弱，請重新設置",
@@ -38,15 +46,31 @@ export const MESSAGES = {
     tw: "至少8位，包含大寫字母、小寫字母、數字、特殊字符中的三種",
     en: "At least 8 characters with three of: uppercase, lowercase, digit, special character",
   },
-  "validation.confirmPasswordEmpty": { cn: "请再次输入密码", tw: "請再次輸入密碼", en: "Please enter the password again" },
+  "validation.confirmPasswordEmpty": {
+    cn: "请再次输入密码",
+    tw: "請再次輸入密碼",
+    en: "Please enter the password again",
+  },
   "validation.passwordMismatch": {
     cn: "两次输入的密码不一致",
     tw: "兩次輸入的密碼不一致",
     en: "The two passwords are inconsistent",
   },
-  "validation.emailCodeEmpty": { cn: "邮箱验证码不能为空", tw: "郵箱驗證碼不能為空", en: "Email verification code cannot be empty" },
-  "validation.smsCodeEmpty": { cn: "短信验证码不能为空", tw: "短信驗證碼不能為空", en: "SMS verification code cannot be empty" },
-  "validation.orgNameEmpty": { cn: "组织名称不能为空", tw: "組織名稱不能為空", en: "Organisation name cannot be empty" },
+  "validation.emailCodeEmpty": {
+    cn: "邮箱验证码不能为空",
+    tw: "郵箱驗證碼不能為空",
+    en: "Email verification code cannot be empty",
+  },
+  "validation.smsCodeEmpty": {
+    cn: "短信验证码不能为空",
+    tw: "短信驗證碼不能為空",
+    en: "SMS verification code cannot be empty",
+  },
+  "validation.orgNameEmpty": {
+    cn: "组织名称不能为空",
+    tw: "組織名稱不能為空",
+    en: "Organisation name cannot be empty",
+  },
   "validation.orgNameLength": {
     cn: "组织名称不能超过100个字符",
     tw: "組織名稱不能超過100個字符",
@@ -62,16 +86,32 @@ export const MESSAGES = {
     tw: "國際版僅向中國香港、新加坡、歐洲和美洲的合法企業開放註冊",
     en: "The international version is open only to businesses in Hong Kong, Singapore, Europe and the Americas",
   },
-  "validation.currencyEmpty": { cn: "请选择结算币种", tw: "請選擇結算幣種", en: "Please choose the settlement currency" },
+  "validation.currencyEmpty": {
+    cn: "请选择结算币种",
+    tw: "請選擇結算幣種",
+    en: "Please choose the settlement currency",
+  },
   "validation.currencyInvalid": {
     cn: "国际版结算币种只能为美元或港币",
     tw: "國際版結算幣種只能為美元或港幣",
     en: "International accounts settle in US dollars or Hong Kong dollars",
   },
   "validation.mobileEmpty": { cn: "手机号不能为空", tw: "手機號不能為空", en: "Mobile number cannot be empty" },
-  "validation.mobileFormat": { cn: "请输入正确的手机号", tw: "請輸入正確的手機號", en: "Please enter a correct mobile number" },
-  "validation.invalidParameter": { cn: "参数错误：{{field}}", tw: "參數錯誤：{{field}}", en: "Invalid parameter: {{field}}" },
-  "validation.nothingToChange": { cn: "没有要修改的内容", tw: "沒有要修改的內容", en: "Nothing to change: give at least one field" },
+  "validation.mobileFormat": {
+    cn: "请输入正确的手机号",
+    tw: "請輸入正確的手機號",
+    en: "Please enter a correct mobile number",
+  },
+  "validation.invalidParameter": {
+    cn: "参数错误：{{field}}",
+    tw: "參數錯誤：{{field}}",
+    en: "Invalid parameter: {{field}}",
+  },
+  "validation.nothingToChange": {
+    cn: "没有要修改的内容",
+    tw: "沒有要修改的內容",
+    en: "Nothing to change: give at least one field",
+  },
   "validation.pageSize": {
     cn: "每页条数只能为20、50、100、200或1000",
     tw: "每頁條數只能為20、50、100、200或1000",
@@ -140,7 +180,11 @@ export const MESSAGES = {
   "auth.loginExpired": { cn: "登录状态已过期", tw: "登錄狀態已過期", en: "Login state expired" },
   "auth.forbidden": { cn: "没有权限访问", tw: "沒有權限訪問", en: "You do not have permission for this" },
   "error.notFound": { cn: "资源不存在", tw: "資源不存在", en: "Not found" },
-  "error.internal": { cn: "系统异常，请稍后再试", tw: "系統異常，請稍後再試", en: "System error, please try again later" },
+  "error.internal": {
+    cn: "系统异常，请稍后再试",
+    tw: "系統異常，請稍後再試",
+    en: "System error, please try again later",
+  },
   "error.interface": { cn: "接口异常", tw: "接口異常", en: "Interface exception" },
   "error.tooManyRequests": { cn: "请求过于频繁", tw: "請求過於頻繁", en: "Too many requests" },
   // Any xlsx import refused before it is parsed (platform/xlsx.ts: 50 MB unpacked, 100:1 at most).

@@ -14,15 +14,28 @@ export type MpPlatform = (typeof MP_PLATFORMS)[number];
 export const MP_AUDIT_STATES = ["not_submitted", "auditing", "delayed", "approved", "rejected", "withdrawn"] as const;
 export type MpAuditState = (typeof MP_AUDIT_STATES)[number];
 export const MP_PUBLISH_STATES = ["unpublished", "published"] as const;
-export const MP_VERSION_STATES = ["trial", "auditing", "delayed", "approved", "rejected", "withdrawn", "released", "superseded", "rolled_back", "replaced"] as const;
+export const MP_VERSION_STATES = [
+  "trial",
+  "auditing",
+  "delayed",
+  "approved",
+  "rejected",
+  "withdrawn",
+  "released",
+  "superseded",
+  "rolled_back",
+  "replaced",
+] as const;
 /** Douyin's audit hosts (package/audit `hostNames` ⊆ these). */
 export const DOUYIN_HOSTS = ["toutiao", "douyin", "tt_lite", "douyin_lite", "xigua", "huoshan"] as const;
 /** Review submission is advised at 17:00 (spec 01 §4, §9). */
 export const MP_ADVISED_SUBMIT_HOUR = 17;
 
 const text = (max: number, error: "mp.textTooLong" = "mp.textTooLong") => z.string().trim().max(max, { error });
-const required = (error: "mp.nameEmpty" | "mp.configIdEmpty" | "mp.categoryEmpty" | "mp.descEmpty" | "mp.menuNameEmpty", max: number) =>
-  z.string({ error }).trim().min(1, { error }).max(max, { error: "mp.textTooLong" });
+const required = (
+  error: "mp.nameEmpty" | "mp.configIdEmpty" | "mp.categoryEmpty" | "mp.descEmpty" | "mp.menuNameEmpty",
+  max: number,
+) => z.string({ error }).trim().min(1, { error }).max(max, { error: "mp.textTooLong" });
 const id = z.coerce.number({ error: "validation.invalidParameter" }).int().positive().max(Number.MAX_SAFE_INTEGER);
 
 export const mpMenuItem = z.object({
@@ -40,7 +53,12 @@ export const mpConfigReq = z.strictObject({
   category: required("mp.categoryEmpty", 60),
   description: required("mp.descEmpty", 200),
   templateId: id.nullable().optional(),
-  theme: z.coerce.number({ error: "mp.themeInvalid" }).int({ error: "mp.themeInvalid" }).min(1, { error: "mp.themeInvalid" }).max(4, { error: "mp.themeInvalid" }).default(1),
+  theme: z.coerce
+    .number({ error: "mp.themeInvalid" })
+    .int({ error: "mp.themeInvalid" })
+    .min(1, { error: "mp.themeInvalid" })
+    .max(4, { error: "mp.themeInvalid" })
+    .default(1),
   navMenus: z.array(mpMenuItem).max(10, { error: "mp.tooManyMenus" }).default([]),
   bottomMenus: z.array(mpMenuItem).max(5, { error: "mp.tooManyMenus" }).default([]),
   customerService: text(60).nullable().optional(),
@@ -53,7 +71,13 @@ export const mpConfigReq = z.strictObject({
     .optional(),
   smsSignature: text(20).nullable().optional(),
   payOnPlatform: z.boolean().default(false),
-  validityDays: z.coerce.number({ error: "mp.validityInvalid" }).int({ error: "mp.validityInvalid" }).min(1, { error: "mp.validityInvalid" }).max(3650, { error: "mp.validityInvalid" }).nullable().optional(),
+  validityDays: z.coerce
+    .number({ error: "mp.validityInvalid" })
+    .int({ error: "mp.validityInvalid" })
+    .min(1, { error: "mp.validityInvalid" })
+    .max(3650, { error: "mp.validityInvalid" })
+    .nullable()
+    .optional(),
   allowTopupAccountChange: z.boolean().default(false),
 });
 export type MpConfigReq = z.infer<typeof mpConfigReq>;
@@ -116,15 +140,30 @@ export const mpConfigQuery = pageQuery.extend({
   name: z.string().trim().max(30).optional(),
 });
 export type MpConfigQuery = z.infer<typeof mpConfigQuery>;
-export const mpConfigBrief = z.object({ id: z.string(), name: z.string(), platform: z.enum(MP_PLATFORMS), appId: z.string().nullable() });
+export const mpConfigBrief = z.object({
+  id: z.string(),
+  name: z.string(),
+  platform: z.enum(MP_PLATFORMS),
+  appId: z.string().nullable(),
+});
 
 export const mpConfigIdQuery = z.object({ configId: id });
-export const mpNeedAuthReply = z.object({ needAuth: z.boolean(), appId: z.string().nullable(), reason: z.enum(["none", "expired", "revoked"]).nullable() });
+export const mpNeedAuthReply = z.object({
+  needAuth: z.boolean(),
+  appId: z.string().nullable(),
+  reason: z.enum(["none", "expired", "revoked"]).nullable(),
+});
 export const mpAuthUrlReply = z.object({ url: z.string(), expiresIn: z.number().int() });
-export const mpAuthCallbackReq = z.strictObject({ configId: id, authCode: z.string().trim().min(1, { error: "mp.authCodeInvalid" }).max(100, { error: "mp.authCodeInvalid" }) });
+export const mpAuthCallbackReq = z.strictObject({
+  configId: id,
+  authCode: z.string().trim().min(1, { error: "mp.authCodeInvalid" }).max(100, { error: "mp.authCodeInvalid" }),
+});
 
 export const mpTemplateParamDef = z.object({
-  key: z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{0,29}$/, { error: "mp.paramKeyInvalid" }),
+  key: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{0,29}$/, { error: "mp.paramKeyInvalid" }),
   label: z.string().trim().min(1, { error: "mp.paramLabelEmpty" }).max(30, { error: "mp.textTooLong" }),
   type: z.enum(["text", "color", "boolean", "number"]).default("text"),
   default: z.string().max(200, { error: "mp.textTooLong" }).default(""),
@@ -140,17 +179,27 @@ export const mpTemplate = z.object({
   createdAt: z.string(),
 });
 export type MpTemplate = z.infer<typeof mpTemplate>;
-export const mpTemplateQuery = z.object({ platform: z.enum(MP_PLATFORMS, { error: "mp.platformInvalid" }).default("wechat") });
+export const mpTemplateQuery = z.object({
+  platform: z.enum(MP_PLATFORMS, { error: "mp.platformInvalid" }).default("wechat"),
+});
 export const mpTemplateReq = z.strictObject({
   platform: z.enum(MP_PLATFORMS, { error: "mp.platformInvalid" }),
   name: z.string().trim().min(1, { error: "mp.templateNameEmpty" }).max(40, { error: "mp.textTooLong" }),
   templateType: z.union([z.literal(0), z.literal(1)]).default(0),
-  userVersion: z.string().trim().regex(/^\d+\.\d+\.\d+$/, { error: "mp.userVersionInvalid" }),
+  userVersion: z
+    .string()
+    .trim()
+    .regex(/^\d+\.\d+\.\d+$/, { error: "mp.userVersionInvalid" }),
   description: z.string().trim().max(200, { error: "mp.textTooLong" }).default(""),
   params: z.array(mpTemplateParamDef).max(30).default([]),
 });
 export type MpTemplateReq = z.infer<typeof mpTemplateReq>;
-export const mpTemplateParamsReply = z.object({ configId: z.string(), templateId: z.string().nullable(), params: z.array(mpTemplateParamDef), values: z.record(z.string(), z.string()) });
+export const mpTemplateParamsReply = z.object({
+  configId: z.string(),
+  templateId: z.string().nullable(),
+  params: z.array(mpTemplateParamDef),
+  values: z.record(z.string(), z.string()),
+});
 export const mpTemplateParamsReq = z.strictObject({
   configId: id,
   templateId: id,
@@ -158,29 +207,52 @@ export const mpTemplateParamsReq = z.strictObject({
 });
 
 export const mpCommitReq = z.strictObject({
-  userVersion: z.string().trim().regex(/^\d+\.\d+\.\d+$/, { error: "mp.userVersionInvalid" }),
+  userVersion: z
+    .string()
+    .trim()
+    .regex(/^\d+\.\d+\.\d+$/, { error: "mp.userVersionInvalid" }),
   userDesc: z.string().trim().max(200, { error: "mp.textTooLong" }).default(""),
   /** Force upload: commit even when nothing changed since the last commit. */
   force: z.boolean().default(false),
 });
 export type MpCommitReq = z.infer<typeof mpCommitReq>;
-export const mpCategory = z.object({ firstClass: z.string(), secondClass: z.string(), firstId: z.number().int(), secondId: z.number().int() });
+export const mpCategory = z.object({
+  firstClass: z.string(),
+  secondClass: z.string(),
+  firstId: z.number().int(),
+  secondId: z.number().int(),
+});
 export const mpCategoriesReply = z.object({ list: z.array(mpCategory) });
 export const mpSubmitReq = z.strictObject({
   categories: z
-    .array(z.object({ firstClass: z.string().trim().min(1, { error: "mp.categoryEmpty" }).max(30), secondClass: z.string().trim().min(1, { error: "mp.categoryEmpty" }).max(30) }))
+    .array(
+      z.object({
+        firstClass: z.string().trim().min(1, { error: "mp.categoryEmpty" }).max(30),
+        secondClass: z.string().trim().min(1, { error: "mp.categoryEmpty" }).max(30),
+      }),
+    )
     .min(1, { error: "mp.categoryEmpty" })
     .max(5, { error: "mp.tooManyCategories" })
     .optional(),
-  hostNames: z.array(z.enum(DOUYIN_HOSTS, { error: "mp.hostInvalid" })).max(6).optional(),
+  hostNames: z
+    .array(z.enum(DOUYIN_HOSTS, { error: "mp.hostInvalid" }))
+    .max(6)
+    .optional(),
   versionDesc: z.string().trim().max(200, { error: "mp.textTooLong" }).default(""),
   feedbackInfo: z.string().trim().max(200, { error: "mp.textTooLong" }).default(""),
 });
 export type MpSubmitReq = z.infer<typeof mpSubmitReq>;
 export const mpBetaQrReply = z.object({ url: z.string(), dataUrl: z.string() });
-export const mpQuotaReply = z.object({ rest: z.number().int(), limit: z.number().int(), withdrawTodayRest: z.number().int(), withdrawMonthRest: z.number().int() });
+export const mpQuotaReply = z.object({
+  rest: z.number().int(),
+  limit: z.number().int(),
+  withdrawTodayRest: z.number().int(),
+  withdrawMonthRest: z.number().int(),
+});
 export const mpVersionsReply = z.object({ list: z.array(mpVersion) });
-export const mpHostNamesReply = z.object({ list: z.array(z.object({ hostName: z.enum(DOUYIN_HOSTS), approved: z.boolean().nullable() })) });
+export const mpHostNamesReply = z.object({
+  list: z.array(z.object({ hostName: z.enum(DOUYIN_HOSTS), approved: z.boolean().nullable() })),
+});
 
 /** Operator console: an audit of the local platform. */
 export const mpAuditItem = z.object({
@@ -205,10 +277,26 @@ export const mpAuditQuery = pageQuery.extend({ status: z.coerce.number().int().m
 export const mpRejectReq = z.strictObject({
   reason: z.string().trim().min(1, { error: "mp.reasonEmpty" }).max(500, { error: "mp.textTooLong" }),
   /** Screenshots as data URLs (PNG or JPEG, ≤ 1 MB each). */
-  screenshots: z.array(z.string().max(1_400_000, { error: "mp.screenshotInvalid" }).regex(/^data:image\/(?:png|jpeg);base64,[A-Za-z0-9+/=]+$/, { error: "mp.screenshotInvalid" })).max(5).default([]),
+  screenshots: z
+    .array(
+      z
+        .string()
+        .max(1_400_000, { error: "mp.screenshotInvalid" })
+        .regex(/^data:image\/(?:png|jpeg);base64,[A-Za-z0-9+/=]+$/, { error: "mp.screenshotInvalid" }),
+    )
+    .max(5)
+    .default([]),
 });
-export const mpPreauthInfo = z.object({ platform: z.enum(MP_PLATFORMS), expired: z.boolean(), used: z.boolean(), scopes: z.array(z.string()), accountType: z.enum(["miniprogram", "official", "life"]).default("miniprogram") });
-export const mpAuthorizeReq = z.strictObject({ nickName: z.string().trim().min(1, { error: "mp.nameEmpty" }).max(30, { error: "mp.textTooLong" }) });
+export const mpPreauthInfo = z.object({
+  platform: z.enum(MP_PLATFORMS),
+  expired: z.boolean(),
+  used: z.boolean(),
+  scopes: z.array(z.string()),
+  accountType: z.enum(["miniprogram", "official", "life"]).default("miniprogram"),
+});
+export const mpAuthorizeReq = z.strictObject({
+  nickName: z.string().trim().min(1, { error: "mp.nameEmpty" }).max(30, { error: "mp.textTooLong" }),
+});
 export const mpAuthorizeReply = z.object({ redirect: z.string(), appId: z.string() });
 
 /* ---------- official accounts (WechatOfficial, DockWechat) and local-life accounts (LocaLivePlatform) ---------- */
@@ -236,7 +324,11 @@ export const mpAccount = z.object({
 export type MpAccount = z.infer<typeof mpAccount>;
 
 /** A call the (local) platform answered for the account: what it would have sent. */
-export const mpPlatformCall = z.object({ operation: z.string(), payload: z.record(z.string(), z.unknown()), at: z.string() });
+export const mpPlatformCall = z.object({
+  operation: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  at: z.string(),
+});
 export type MpPlatformCall = z.infer<typeof mpPlatformCall>;
 
 export const mpOfficialReply = z.object({
@@ -250,7 +342,10 @@ export const mpOfficialReply = z.object({
 export type MpOfficialReply = z.infer<typeof mpOfficialReply>;
 
 export const mpAccountAuthUrlQuery = z.object({
-  redirect: z.string().regex(/^\/[A-Za-z0-9/_-]*$/).max(200),
+  redirect: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*$/)
+    .max(200),
   brandId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export const mpAccountCallbackReq = z.strictObject({
@@ -258,8 +353,16 @@ export const mpAccountCallbackReq = z.strictObject({
   brandId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export const mpTemplateMessageReq = z.strictObject({
-  openId: z.string({ error: "mp.openIdEmpty" }).trim().min(1, { error: "mp.openIdEmpty" }).max(64, { error: "mp.textTooLong" }),
-  templateId: z.string({ error: "mp.templateRequired" }).trim().min(1, { error: "mp.templateRequired" }).max(64, { error: "mp.textTooLong" }),
+  openId: z
+    .string({ error: "mp.openIdEmpty" })
+    .trim()
+    .min(1, { error: "mp.openIdEmpty" })
+    .max(64, { error: "mp.textTooLong" }),
+  templateId: z
+    .string({ error: "mp.templateRequired" })
+    .trim()
+    .min(1, { error: "mp.templateRequired" })
+    .max(64, { error: "mp.textTooLong" }),
 });
 
 /** LocaLivePlatform: the brands a provider serves and their local-life authorisation. */

@@ -26,8 +26,9 @@ export const INDUSTRIES = [
 ] as const;
 export type Industry = (typeof INDUSTRIES)[number];
 
-const personName = (key: "profile.legalRepresentativeInvalid" | "profile.contactNameInvalid" | "realName.personNameInvalid") =>
-  z.string({ error: key }).trim().refine(isPersonName, { error: key });
+const personName = (
+  key: "profile.legalRepresentativeInvalid" | "profile.contactNameInvalid" | "realName.personNameInvalid",
+) => z.string({ error: key }).trim().refine(isPersonName, { error: key });
 
 /** A contact phone: a mainland mobile, or an international number with its country code. */
 const contactPhone = z
@@ -64,7 +65,9 @@ export const profileUpdateReq = z.strictObject({
   legalRepresentative: z.union([z.literal(""), personName("profile.legalRepresentativeInvalid")]).default(""),
   contactName: z.union([z.literal(""), personName("profile.contactNameInvalid")]).default(""),
   contactPhone: z.union([z.literal(""), contactPhone]).default(""),
-  contactEmail: z.union([z.literal(""), z.string().trim().regex(EMAIL_RE, { error: "validation.emailFormat" })]).default(""),
+  contactEmail: z
+    .union([z.literal(""), z.string().trim().regex(EMAIL_RE, { error: "validation.emailFormat" })])
+    .default(""),
   address: z.string().trim().max(200, { error: "profile.addressLength" }).default(""),
 });
 export type ProfileUpdateReq = z.infer<typeof profileUpdateReq>;
@@ -79,7 +82,12 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 /** Largest accepted image upload (licence, ID, logo). */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
-export const documentReply = z.object({ documentId: z.string(), kind: z.enum(DOCUMENT_KINDS), width: z.number().int(), height: z.number().int() });
+export const documentReply = z.object({
+  documentId: z.string(),
+  kind: z.enum(DOCUMENT_KINDS),
+  width: z.number().int(),
+  height: z.number().int(),
+});
 export type DocumentReply = z.infer<typeof documentReply>;
 
 /** The fields a licence or ID image can yield; each is only present when the OCR adapter read it. */
@@ -191,7 +199,13 @@ export type PaymentAccountReply = z.infer<typeof paymentAccountReply>;
 export const apiInfoReply = z.object({
   permission: z.enum(API_PERMISSIONS),
   request: z
-    .object({ id: z.string(), state: z.enum(REVIEW_STATES), purpose: z.string(), requestedAt: z.string(), rejectReason: z.string().nullable() })
+    .object({
+      id: z.string(),
+      state: z.enum(REVIEW_STATES),
+      purpose: z.string(),
+      requestedAt: z.string(),
+      rejectReason: z.string().nullable(),
+    })
     .nullable(),
   appKey: z.string().nullable(),
   /** The secret is never listed: only whether one exists and when it was issued. */
@@ -203,7 +217,11 @@ export const apiInfoReply = z.object({
 export type ApiInfoReply = z.infer<typeof apiInfoReply>;
 
 export const apiApplyReq = z.strictObject({
-  purpose: z.string().trim().min(1, { error: "validation.invalidParameter" }).max(500, { error: "review.reasonLength" }),
+  purpose: z
+    .string()
+    .trim()
+    .min(1, { error: "validation.invalidParameter" })
+    .max(500, { error: "review.reasonLength" }),
 });
 export type ApiApplyReq = z.infer<typeof apiApplyReq>;
 
@@ -211,7 +229,14 @@ export const API_IP_MAX = 20;
 
 /** Parses an allowlist typed one per line (or comma-separated); returns the bad entry, if any. */
 export function parseIpList(text: string): { ips: string[]; bad: string | null } {
-  const ips = [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
+  const ips = [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const bad = ips.find((ip) => !isIp(ip)) ?? (ips.length > API_IP_MAX ? (ips[API_IP_MAX] ?? null) : null);
   return { ips, bad };
 }
@@ -241,7 +266,9 @@ export const isCallbackUrl = (v: string): boolean => {
 /** Form `POST api/ip`: the allowlist (one address per line) and the callback URL. */
 export const apiIpReq = z.strictObject({
   ips: z.string().max(2000).default(""),
-  callbackUrl: z.union([z.literal(""), z.string().trim().refine(isCallbackUrl, { error: "api.callbackInvalid" })]).default(""),
+  callbackUrl: z
+    .union([z.literal(""), z.string().trim().refine(isCallbackUrl, { error: "api.callbackInvalid" })])
+    .default(""),
 });
 export type ApiIpReq = z.infer<typeof apiIpReq>;
 
@@ -254,7 +281,10 @@ export type ApiPasswordReq = z.infer<typeof apiPasswordReq>;
  */
 export const apiViewReq = z
   .strictObject({ password: loginPasswordField.optional(), smsCode: smsCodeField.optional() })
-  .refine((v) => (v.password === undefined) !== (v.smsCode === undefined), { error: "api.viewProofRequired", path: ["password"] });
+  .refine((v) => (v.password === undefined) !== (v.smsCode === undefined), {
+    error: "api.viewProofRequired",
+    path: ["password"],
+  });
 export type ApiViewReq = z.infer<typeof apiViewReq>;
 export const apiSecretReply = z.object({ appKey: z.string(), secret: z.string(), issuedAt: z.string() });
 export type ApiSecretReply = z.infer<typeof apiSecretReply>;
@@ -298,14 +328,24 @@ export function seesFunds(menus: readonly string[] | null): boolean {
 
 /** Menus arrive as a JSON array or, from form bodies, as one comma-separated string. */
 const menusField = z.preprocess(
-  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
   z
     .array(z.string().regex(MENU_KEY_RE, { error: "validation.invalidParameter" }), { error: "sub.menusEmpty" })
     .min(1, { error: "sub.menusEmpty" })
     .max(100),
 );
 
-const subName = z.string({ error: "sub.nameInvalid" }).trim().min(2, { error: "sub.nameInvalid" }).max(30, { error: "sub.nameInvalid" });
+const subName = z
+  .string({ error: "sub.nameInvalid" })
+  .trim()
+  .min(2, { error: "sub.nameInvalid" })
+  .max(30, { error: "sub.nameInvalid" });
 
 export const subAccount = z.object({
   passportId: z.string(),
@@ -354,7 +394,10 @@ const serviceKind = z.enum(SERVICE_KINDS, { error: "service.kindInvalid" });
 
 /** `POST card-servicer/brander/service`: bind a service provider by its merchant ID, as a brand or a vendor. */
 export const serviceBindReq = z.strictObject({
-  providerId: z.string({ error: "service.providerNotFound" }).trim().regex(/^\d{1,18}$/, { error: "service.providerNotFound" }),
+  providerId: z
+    .string({ error: "service.providerNotFound" })
+    .trim()
+    .regex(/^\d{1,18}$/, { error: "service.providerNotFound" }),
   kind: serviceKind,
 });
 /** `GET card-servicer/brander/service?kind=`: this merchant's binding of one kind. */
@@ -374,7 +417,9 @@ export const serviceBinding = z.object({
 export type ServiceBinding = z.infer<typeof serviceBinding>;
 
 /** `POST card-servicer/brander`: the merchants a provider serves (searched by id or name). */
-export const providerBrandsReq = pageQuery.extend({ keyword: z.string().trim().max(100).optional(), kind: serviceKind.optional() }).strict();
+export const providerBrandsReq = pageQuery
+  .extend({ keyword: z.string().trim().max(100).optional(), kind: serviceKind.optional() })
+  .strict();
 export type ProviderBrandsReq = z.infer<typeof providerBrandsReq>;
 
 /** Operators grant or withdraw the service-provider role. */
@@ -386,10 +431,22 @@ export type ProviderRoleReq = z.infer<typeof providerRoleReq>;
  * DiscountCardP, BrandAuthorizationP act on the brand's FaceValueCard, DiscountCard, BrandAuthorization;
  * RealNamePage?sellerBrand= acts on its real-name verification).
  */
-export const BRAND_CONTEXT_MENUS = ["business/FaceValueCard", "business/DiscountCard", "business/BrandAuthorization", "business/AuthenticationB", "providers/brandShopCode", "providers/paymentApplication"] as const;
+export const BRAND_CONTEXT_MENUS = [
+  "business/FaceValueCard",
+  "business/DiscountCard",
+  "business/BrandAuthorization",
+  "business/AuthenticationB",
+  "providers/brandShopCode",
+  "providers/paymentApplication",
+] as const;
 
 /** The token exchange's reply: a token for x-auth-token, valid `expires_in` seconds, for brand `branderId`. */
-export const brandTokenReply = z.object({ token: z.string(), expires_in: z.number().int(), branderId: z.string(), menus: z.array(z.string()) });
+export const brandTokenReply = z.object({
+  token: z.string(),
+  expires_in: z.number().int(),
+  branderId: z.string(),
+  menus: z.array(z.string()),
+});
 export type BrandTokenReply = z.infer<typeof brandTokenReply>;
 
 /** A commitment letter upload (sale/commitLetter): every upload is a new version; the newest is current. */

@@ -15,7 +15,18 @@ export const ONECARD_KINDS = ["face_value", "discount", "guide"] as const;
 export type OnecardKind = (typeof ONECARD_KINDS)[number];
 export const ONECARD_STATES = ["issued", "sold", "activated", "frozen", "expired", "returned", "void"] as const;
 export type OnecardState = (typeof ONECARD_STATES)[number];
-export const ONECARD_MOVE_KINDS = ["activate", "load", "hold", "capture", "release", "redeem", "refund", "adjust", "expire", "return"] as const;
+export const ONECARD_MOVE_KINDS = [
+  "activate",
+  "load",
+  "hold",
+  "capture",
+  "release",
+  "redeem",
+  "refund",
+  "adjust",
+  "expire",
+  "return",
+] as const;
 export type OnecardMoveKind = (typeof ONECARD_MOVE_KINDS)[number];
 export const OC_GIFT_STATES = ["sent", "claimed", "expired"] as const;
 export type OcGiftState = (typeof OC_GIFT_STATES)[number];
@@ -73,7 +84,11 @@ export const ocNewPasswordField = z
 export const ocProductReq = z
   .strictObject({
     kind: z.enum(ONECARD_KINDS),
-    name: z.string({ error: "onecard.nameEmpty" }).trim().min(1, { error: "onecard.nameEmpty" }).max(60, { error: "onecard.nameEmpty" }),
+    name: z
+      .string({ error: "onecard.nameEmpty" })
+      .trim()
+      .min(1, { error: "onecard.nameEmpty" })
+      .max(60, { error: "onecard.nameEmpty" }),
     faceValue: yuanMinor("onecard.faceValueInvalid"),
     salePrice: yuanMinor("onecard.salePriceInvalid"),
     named: z.boolean(),
@@ -87,11 +102,21 @@ export const ocProductReq = z
     terms: z.string().trim().max(4000).default(""),
   })
   .superRefine((v, ctx) => {
-    if (v.kind !== "guide" && v.faceValue <= 0) ctx.addIssue({ code: "custom", path: ["faceValue"], message: "onecard.faceValueInvalid" });
-    if (v.kind === "face_value" && v.salePrice !== v.faceValue) ctx.addIssue({ code: "custom", path: ["salePrice"], message: "onecard.faceValuePrice" });
-    if (v.kind === "discount" && !(v.salePrice > 0 && v.salePrice < v.faceValue)) ctx.addIssue({ code: "custom", path: ["salePrice"], message: "onecard.discountPriceHigh" });
-    if (v.kind === "guide" && v.salePrice > v.faceValue) ctx.addIssue({ code: "custom", path: ["salePrice"], message: "onecard.discountPriceHigh" });
-    if (!v.named && v.validity.kind === "none") ctx.addIssue({ code: "custom", path: ["validity"], message: "onecard.validityInvalid" });
+    if (v.kind !== "guide" && v.faceValue <= 0) {
+      ctx.addIssue({ code: "custom", path: ["faceValue"], message: "onecard.faceValueInvalid" });
+    }
+    if (v.kind === "face_value" && v.salePrice !== v.faceValue) {
+      ctx.addIssue({ code: "custom", path: ["salePrice"], message: "onecard.faceValuePrice" });
+    }
+    if (v.kind === "discount" && !(v.salePrice > 0 && v.salePrice < v.faceValue)) {
+      ctx.addIssue({ code: "custom", path: ["salePrice"], message: "onecard.discountPriceHigh" });
+    }
+    if (v.kind === "guide" && v.salePrice > v.faceValue) {
+      ctx.addIssue({ code: "custom", path: ["salePrice"], message: "onecard.discountPriceHigh" });
+    }
+    if (!v.named && v.validity.kind === "none") {
+      ctx.addIssue({ code: "custom", path: ["validity"], message: "onecard.validityInvalid" });
+    }
   });
 export type OcProductReq = z.infer<typeof ocProductReq>;
 
@@ -104,7 +129,11 @@ export const ocProduct = z.object({
   faceValue: money,
   salePrice: money,
   named: z.boolean(),
-  validity: z.object({ kind: z.enum(["fixed", "days", "none"]), until: z.string().nullable(), days: z.number().nullable() }),
+  validity: z.object({
+    kind: z.enum(["fixed", "days", "none"]),
+    until: z.string().nullable(),
+    days: z.number().nullable(),
+  }),
   rechargeAllowed: z.boolean(),
   scope: z.string(),
   terms: z.string(),
@@ -140,7 +169,11 @@ export type CardProductQuery = z.infer<typeof cardProductQuery>;
 export const ocBatchReq = z.strictObject({
   productId: idString,
   // 0 is refused with its own message: a batch of nothing is never rounded up to one card.
-  count: z.number({ error: "onecard.countInvalid" }).int({ error: "onecard.countInvalid" }).min(1, { error: "onecard.countZero" }).max(ONECARD_LIMITS.maxBatch, { error: "onecard.countInvalid" }),
+  count: z
+    .number({ error: "onecard.countInvalid" })
+    .int({ error: "onecard.countInvalid" })
+    .min(1, { error: "onecard.countZero" })
+    .max(ONECARD_LIMITS.maxBatch, { error: "onecard.countInvalid" }),
   requestKey: requestKeyField,
 });
 export const ocBatch = z.object({
@@ -163,7 +196,11 @@ export const ocBatchCardQuery = pageQuery.extend({ state: z.enum(ONECARD_STATES)
 
 export const ocPurchaseReq = z.strictObject({
   productId: idString,
-  quantity: z.number({ error: "onecard.countInvalid" }).int({ error: "onecard.countInvalid" }).min(1, { error: "onecard.countInvalid" }).max(10_000, { error: "onecard.countInvalid" }),
+  quantity: z
+    .number({ error: "onecard.countInvalid" })
+    .int({ error: "onecard.countInvalid" })
+    .min(1, { error: "onecard.countInvalid" })
+    .max(10_000, { error: "onecard.countInvalid" }),
   requestKey: requestKeyField,
 });
 export const ocSale = z.object({
@@ -205,7 +242,11 @@ export const ocCardQuery = pageQuery.extend({
   state: z.enum(ONECARD_STATES).optional(),
   saleId: idString.optional(),
   productId: idString.optional(),
-  cardNo: z.string().trim().regex(/^\d{4,16}$/).optional(),
+  cardNo: z
+    .string()
+    .trim()
+    .regex(/^\d{4,16}$/)
+    .optional(),
 });
 
 const ocActivateSelection = z.strictObject({
@@ -214,8 +255,11 @@ const ocActivateSelection = z.strictObject({
   range: z.strictObject({ from: ocCardNoField, to: ocCardNoField }).optional(),
   saleId: idString.optional(),
 });
-const oneSelection = (v: { cardIds?: unknown; range?: unknown; saleId?: unknown }) => [v.cardIds, v.range, v.saleId].filter((x) => x !== undefined).length === 1;
-export const ocActivateReq = ocActivateSelection.extend({ requestKey: requestKeyField }).refine(oneSelection, { error: "onecard.selectCards" });
+const oneSelection = (v: { cardIds?: unknown; range?: unknown; saleId?: unknown }) =>
+  [v.cardIds, v.range, v.saleId].filter((x) => x !== undefined).length === 1;
+export const ocActivateReq = ocActivateSelection
+  .extend({ requestKey: requestKeyField })
+  .refine(oneSelection, { error: "onecard.selectCards" });
 export type OcActivateReq = z.infer<typeof ocActivateReq>;
 export const ocActivateReply = z.object({ id: z.string(), count: z.number().int(), amount: money });
 /**
@@ -227,22 +271,53 @@ export const ocActivatePreviewReq = ocActivateSelection.refine(oneSelection, { e
 export const ocActivatePreview = z.object({ count: z.number().int(), amount: money, faceValue: money });
 export type OcActivatePreview = z.infer<typeof ocActivatePreview>;
 
-export const ocReturnReq = z.strictObject({ cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(10_000), reason: z.string().trim().max(200).default(""), requestKey: requestKeyField });
-export const ocReturn = z.object({ id: z.string(), count: z.number().int(), amount: money, reason: z.string(), createdAt: z.string() });
+export const ocReturnReq = z.strictObject({
+  cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(10_000),
+  reason: z.string().trim().max(200).default(""),
+  requestKey: requestKeyField,
+});
+export const ocReturn = z.object({
+  id: z.string(),
+  count: z.number().int(),
+  amount: money,
+  reason: z.string(),
+  createdAt: z.string(),
+});
 export const ocReturnPage = pageOf(ocReturn);
 
-export const ocExtractReq = z.strictObject({ cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(10_000) });
-export const ocExtraction = z.object({ id: z.string(), count: z.number().int(), userEmail: z.string(), createdAt: z.string() });
+export const ocExtractReq = z.strictObject({
+  cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(10_000),
+});
+export const ocExtraction = z.object({
+  id: z.string(),
+  count: z.number().int(),
+  userEmail: z.string(),
+  createdAt: z.string(),
+});
 export const ocExtractionPage = pageOf(ocExtraction);
 /** TikaOrder: the extractions of the purchasers a service provider serves (who took delivery of which cards, never the secrets). */
-export const ocServedExtractionQuery = pageQuery.extend({ merchantId: idString.optional(), from: calendarDate().optional(), to: calendarDate().optional() });
+export const ocServedExtractionQuery = pageQuery.extend({
+  merchantId: idString.optional(),
+  from: calendarDate().optional(),
+  to: calendarDate().optional(),
+});
 export type OcServedExtractionQuery = z.infer<typeof ocServedExtractionQuery>;
-export const ocServedExtraction = ocExtraction.extend({ merchantId: z.string(), merchantName: z.string(), products: z.string(), faceValue: money });
+export const ocServedExtraction = ocExtraction.extend({
+  merchantId: z.string(),
+  merchantName: z.string(),
+  products: z.string(),
+  faceValue: money,
+});
 export type OcServedExtraction = z.infer<typeof ocServedExtraction>;
 export const ocServedExtractionPage = pageOf(ocServedExtraction);
 
 /** A gift to a phone (an SMS tells them) or, without a phone, by a link the sender passes on. */
-export const ocGiftReq = z.strictObject({ cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(100), phone: mobileField.optional(), message: z.string().trim().max(100).default(""), requestKey: requestKeyField });
+export const ocGiftReq = z.strictObject({
+  cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(100),
+  phone: mobileField.optional(),
+  message: z.string().trim().max(100).default(""),
+  requestKey: requestKeyField,
+});
 export const ocGift = z.object({
   id: z.string(),
   /** Null for a gift by link. */
@@ -264,10 +339,19 @@ export const ocGiftQuery = pageQuery.extend({ packageId: idString.optional() });
 
 /** GiftPackage: a named set of card products and counts, sent as one gift per recipient. */
 export const ocPackageReq = z.strictObject({
-  name: z.string({ error: "onecard.packageNameEmpty" }).trim().min(1, { error: "onecard.packageNameEmpty" }).max(40, { error: "onecard.packageNameEmpty" }),
+  name: z
+    .string({ error: "onecard.packageNameEmpty" })
+    .trim()
+    .min(1, { error: "onecard.packageNameEmpty" })
+    .max(40, { error: "onecard.packageNameEmpty" }),
   message: z.string().trim().max(100).default(""),
   items: z
-    .array(z.strictObject({ productId: idString, count: z.number().int().min(1, { error: "onecard.countInvalid" }).max(20, { error: "onecard.countInvalid" }) }))
+    .array(
+      z.strictObject({
+        productId: idString,
+        count: z.number().int().min(1, { error: "onecard.countInvalid" }).max(20, { error: "onecard.countInvalid" }),
+      }),
+    )
     .min(1, { error: "onecard.packageItemsEmpty" })
     .max(10, { error: "onecard.packageItemsEmpty" }),
 });
@@ -275,7 +359,9 @@ export const ocPackage = z.object({
   id: z.string(),
   name: z.string(),
   message: z.string(),
-  items: z.array(z.object({ productId: z.string(), productName: z.string(), count: z.number().int(), faceValue: money })),
+  items: z.array(
+    z.object({ productId: z.string(), productName: z.string(), count: z.number().int(), faceValue: money }),
+  ),
   /** Face value of one package. */
   value: money,
   /** How many packages the purchaser's activated cards not yet given can make now. */
@@ -288,13 +374,19 @@ export type OcPackage = z.infer<typeof ocPackage>;
 export const ocPackagePage = pageOf(ocPackage);
 /** Sends a package: one gift per phone, and `links` gifts by link. All or nothing. */
 export const ocPackageSendReq = z
-  .strictObject({ phones: z.array(mobileField).max(200).default([]), links: z.number().int().min(0).max(200).default(0), requestKey: requestKeyField })
+  .strictObject({
+    phones: z.array(mobileField).max(200).default([]),
+    links: z.number().int().min(0).max(200).default(0),
+    requestKey: requestKeyField,
+  })
   .refine((v) => v.phones.length + v.links > 0, { path: ["phones"], message: "onecard.recipientsEmpty" })
   .refine((v) => new Set(v.phones).size === v.phones.length, { path: ["phones"], message: "onecard.phonesRepeated" });
 export const ocPackageSendReply = z.object({ gifts: z.array(ocGift) });
 export type OcPackageSendReply = z.infer<typeof ocPackageSendReply>;
 /** A customer claims a gift by its link's token. */
-export const ocClaimLinkReq = z.strictObject({ token: z.string().regex(/^\d{1,18}\.[A-Za-z0-9_-]{16,64}$/, { error: "onecard.giftNotFound" }) });
+export const ocClaimLinkReq = z.strictObject({
+  token: z.string().regex(/^\d{1,18}\.[A-Za-z0-9_-]{16,64}$/, { error: "onecard.giftNotFound" }),
+});
 
 export const ocReportQuery = z.object({
   dimension: z.enum(["day", "week", "month"]).default("day"),
@@ -315,7 +407,11 @@ export const ocReport = z.object({ rows: z.array(ocReportRow), outstanding: mone
 export type OcReport = z.infer<typeof ocReport>;
 
 /** CardSalesOrder: each card purchase and what became of its cards (activated, gifted, returned, used, left). */
-export const ocSalesOrderQuery = pageQuery.extend({ from: calendarDate().optional(), to: calendarDate().optional(), productId: idString.optional() });
+export const ocSalesOrderQuery = pageQuery.extend({
+  from: calendarDate().optional(),
+  to: calendarDate().optional(),
+  productId: idString.optional(),
+});
 export type OcSalesOrderQuery = z.infer<typeof ocSalesOrderQuery>;
 export const ocSalesOrder = z.object({
   id: z.string(),
@@ -365,7 +461,10 @@ export const ocBagCard = ocCard.extend({
   code: z.string(),
 });
 export type OcBagCard = z.infer<typeof ocBagCard>;
-export const ocBagReply = z.object({ cards: z.array(ocBagCard), gifts: z.array(ocGift.extend({ fromName: z.string() })) });
+export const ocBagReply = z.object({
+  cards: z.array(ocBagCard),
+  gifts: z.array(ocGift.extend({ fromName: z.string() })),
+});
 export type OcBagReply = z.infer<typeof ocBagReply>;
 
 export const ocMove = z.object({
@@ -386,7 +485,12 @@ export const ocResetPwdSmsReq = z.strictObject({ cardNo: ocCardNoField });
  * A reset is proved by the code sent to the customer whose card bag holds the card (with their session),
  * or by the card's current password; a card number alone proves nothing (issue 38 item 7).
  */
-export const ocResetPwdReq = z.strictObject({ cardNo: ocCardNoField, smsCode: smsCodeField.optional(), currentPassword: ocPasswordField.optional(), password: ocNewPasswordField });
+export const ocResetPwdReq = z.strictObject({
+  cardNo: ocCardNoField,
+  smsCode: smsCodeField.optional(),
+  currentPassword: ocPasswordField.optional(),
+  password: ocNewPasswordField,
+});
 
 /**
  * An equity paid with a card: a direct top-up goods the card's brand may buy (from `GET /onecard/equities`),
@@ -397,7 +501,11 @@ export const ocRechargeReq = z.strictObject({
   cardId: idString,
   goodsId: z.string({ error: "onecard.equityUnknown" }).regex(/^\d{1,18}$/, { error: "onecard.equityUnknown" }),
   /** The account the equity is credited to (a phone number, a game id, a membership account). */
-  account: z.string({ error: "onecard.accountEmpty" }).trim().min(1, { error: "onecard.accountEmpty" }).max(64, { error: "onecard.accountEmpty" }),
+  account: z
+    .string({ error: "onecard.accountEmpty" })
+    .trim()
+    .min(1, { error: "onecard.accountEmpty" })
+    .max(64, { error: "onecard.accountEmpty" }),
   requestKey: requestKeyField,
 });
 /** A direct top-up goods a card can pay for: what the customer gets and what the card pays (its face value). */
@@ -424,7 +532,16 @@ export const ocOrderPage = pageOf(ocOrder);
 
 /* ---------- redemption: two-phase, by request key ---------- */
 
-export const ocHoldReq = z.strictObject({ cardNo: ocCardNoField, password: ocPasswordField, amount: z.number().int().positive().max(100_000_000), requestKey: requestKeyField });
-export const ocHoldReply = z.object({ id: z.string(), state: z.enum(["held", "captured", "released"]), amount: money, balance: money });
+export const ocHoldReq = z.strictObject({
+  cardNo: ocCardNoField,
+  password: ocPasswordField,
+  amount: z.number().int().positive().max(100_000_000),
+  requestKey: requestKeyField,
+});
+export const ocHoldReply = z.object({
+  id: z.string(),
+  state: z.enum(["held", "captured", "released"]),
+  amount: money,
+  balance: money,
+});
 export const ocRedeemReq = ocHoldReq;
-

@@ -23,7 +23,10 @@ export type QueueSummary = z.infer<typeof queueSummary>;
 
 export const queueItemsQuery = pageQuery.extend({
   state: z.enum(REVIEW_STATES).optional(),
-  merchantId: z.string().regex(/^\d{1,18}$/).optional(),
+  merchantId: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
 });
 export type QueueItemsQuery = z.infer<typeof queueItemsQuery>;
 
@@ -64,7 +67,10 @@ export const opsMerchantRow = merchantInfo.extend({ ownerEmail: z.string().nulla
 export type OpsMerchantRow = z.infer<typeof opsMerchantRow>;
 
 export const auditQuery = pageQuery.extend({
-  operatorId: z.string().regex(/^\d{1,18}$/).optional(),
+  operatorId: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
   action: z.string().trim().max(60).optional(),
   subjectType: z.string().trim().max(40).optional(),
   subjectId: z.string().trim().max(40).optional(),

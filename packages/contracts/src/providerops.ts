@@ -46,10 +46,21 @@ export const servedOrder = z.object({
 export type ServedOrder = z.infer<typeof servedOrder>;
 export const servedOrderPage = pageOf(servedOrder);
 
-export const figuresQuery = z.object({ from: calendarDate(), to: calendarDate() }).refine((v) => v.from <= v.to, { path: ["from"], error: "funds.dateRangeInvalid" });
-export const dailyFigure = z.object({ day: z.string(), orders: z.number().int(), amount: money, refunds: money, buyers: z.number().int() });
+export const figuresQuery = z
+  .object({ from: calendarDate(), to: calendarDate() })
+  .refine((v) => v.from <= v.to, { path: ["from"], error: "funds.dateRangeInvalid" });
+export const dailyFigure = z.object({
+  day: z.string(),
+  orders: z.number().int(),
+  amount: money,
+  refunds: money,
+  buyers: z.number().int(),
+});
 export type DailyFigure = z.infer<typeof dailyFigure>;
-export const figuresReply = z.object({ days: z.array(dailyFigure), totals: z.object({ orders: z.number().int(), amount: money, refunds: money }) });
+export const figuresReply = z.object({
+  days: z.array(dailyFigure),
+  totals: z.object({ orders: z.number().int(), amount: money, refunds: money }),
+});
 export type FiguresReply = z.infer<typeof figuresReply>;
 
 export const settlementsQuery = z.object({ from: monthField, to: monthField });
@@ -111,7 +122,12 @@ export type FundSheetRow = z.infer<typeof fundSheetRow>;
 export const fundSheetPage = pageOf(fundSheetRow);
 
 /** LinkData: per day and per served merchant, orders, amounts and new dockings (trading links). */
-export const linkDay = z.object({ day: z.string(), orders: z.number().int(), amount: money, newDockings: z.number().int() });
+export const linkDay = z.object({
+  day: z.string(),
+  orders: z.number().int(),
+  amount: money,
+  newDockings: z.number().int(),
+});
 export type LinkDay = z.infer<typeof linkDay>;
 export const linkMerchant = z.object({
   merchantId: z.string(),
@@ -125,7 +141,13 @@ export type LinkMerchant = z.infer<typeof linkMerchant>;
 export const linkDataReply = z.object({
   days: z.array(linkDay),
   merchants: z.array(linkMerchant),
-  totals: z.object({ orders: z.number().int(), amount: money, newDockings: z.number().int(), servedBrands: z.number().int(), servedVendors: z.number().int() }),
+  totals: z.object({
+    orders: z.number().int(),
+    amount: money,
+    newDockings: z.number().int(),
+    servedBrands: z.number().int(),
+    servedVendors: z.number().int(),
+  }),
 });
 export type LinkDataReply = z.infer<typeof linkDataReply>;
 
@@ -148,7 +170,13 @@ export const batchPurchaseLine = z.object({
   reason: z.string().nullable(),
 });
 export type BatchPurchaseLine = z.infer<typeof batchPurchaseLine>;
-export const batchPurchaseSummary = z.object({ id: z.string(), fileName: z.string(), ordered: z.number().int(), refused: z.number().int(), createdAt: z.string() });
+export const batchPurchaseSummary = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  ordered: z.number().int(),
+  refused: z.number().int(),
+  createdAt: z.string(),
+});
 export type BatchPurchaseSummary = z.infer<typeof batchPurchaseSummary>;
 export const batchPurchaseReply = batchPurchaseSummary.extend({ lines: z.array(batchPurchaseLine) });
 export type BatchPurchaseReply = z.infer<typeof batchPurchaseReply>;

@@ -23,7 +23,11 @@ export const dockingReviewReq = z.strictObject({
   reason: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
 });
 export const dockingConfirmReq = z.strictObject({
-  phone: z.string({ error: "validation.mobileEmpty" }).trim().min(1, { error: "validation.mobileEmpty" }).regex(/^1\d{10}$/, { error: "validation.mobileFormat" }),
+  phone: z
+    .string({ error: "validation.mobileEmpty" })
+    .trim()
+    .min(1, { error: "validation.mobileEmpty" })
+    .regex(/^1\d{10}$/, { error: "validation.mobileFormat" }),
   verifyCode: z.string({ error: "validation.smsCodeEmpty" }).trim().min(1, { error: "validation.smsCodeEmpty" }),
 });
 
@@ -43,7 +47,10 @@ export const docking = z.object({
   createdAt: z.string(),
 });
 export type Docking = z.infer<typeof docking>;
-export const dockingQuery = pageQuery.extend({ side: z.enum(["purchaser", "supplier"]).optional(), status: z.enum(DOCKING_STATUSES).optional() });
+export const dockingQuery = pageQuery.extend({
+  side: z.enum(["purchaser", "supplier"]).optional(),
+  status: z.enum(DOCKING_STATUSES).optional(),
+});
 export type DockingQuery = z.infer<typeof dockingQuery>;
 export const dockingPage = pageOf(docking);
 
@@ -56,11 +63,17 @@ export type OrderPayingAccount = (typeof ORDER_PAYING_ACCOUNTS)[number];
 
 export const orderReq = z.strictObject({
   goodsId: z.string({ error: "order.goodsEmpty" }).regex(/^\d{1,18}$/, { error: "order.goodsEmpty" }),
-  quantity: z.number({ error: "order.quantityInvalid" }).int({ error: "order.quantityInvalid" }).min(1, { error: "order.quantityInvalid" }).max(10_000, { error: "order.quantityInvalid" }),
+  quantity: z
+    .number({ error: "order.quantityInvalid" })
+    .int({ error: "order.quantityInvalid" })
+    .min(1, { error: "order.quantityInvalid" })
+    .max(10_000, { error: "order.quantityInvalid" }),
   /** The account to top up, for direct top-up goods. */
   topUpAccount: z.string().trim().max(64, { error: "order.topUpAccountInvalid" }).optional(),
   /** The purchaser's own order number: the same number never makes a second order. */
-  orderNo: z.string({ error: "order.orderNoInvalid" }).regex(/^[A-Za-z0-9_-]{6,64}$/, { error: "order.orderNoInvalid" }),
+  orderNo: z
+    .string({ error: "order.orderNoInvalid" })
+    .regex(/^[A-Za-z0-9_-]{6,64}$/, { error: "order.orderNoInvalid" }),
   /** The purchaser's account that pays: its SUP account (the default) or its rebate fund account. */
   payFrom: z.enum(ORDER_PAYING_ACCOUNTS, { error: "order.payFromInvalid" }).optional(),
 });
@@ -99,17 +112,29 @@ const dayRange = {
 export const orderQuery = pageQuery.extend({
   state: z.enum(ORDER_STATES).optional(),
   orderNo: z.string().trim().max(64).optional(),
-  goodsId: z.string().regex(/^\d{1,18}$/).optional(),
+  goodsId: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
   /** The other party: the supplier (purchaser's list) or the purchaser (supplier's list). */
-  counterpartId: z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" }).optional(),
+  counterpartId: z
+    .string()
+    .regex(/^\d{1,18}$/, { error: "validation.invalidParameter" })
+    .optional(),
   ...dayRange,
 });
 export type OrderQuery = z.infer<typeof orderQuery>;
 export const orderPage = pageOf(purchaseOrder);
 
 export const fulfilReq = z.discriminatedUnion("result", [
-  z.strictObject({ result: z.literal("success"), upstreamChannelId: z.string().trim().min(1, { error: "order.channelIdEmpty" }).max(64) }),
-  z.strictObject({ result: z.literal("failure"), reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200) }),
+  z.strictObject({
+    result: z.literal("success"),
+    upstreamChannelId: z.string().trim().min(1, { error: "order.channelIdEmpty" }).max(64),
+  }),
+  z.strictObject({
+    result: z.literal("failure"),
+    reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200),
+  }),
 ]);
 export type FulfilReq = z.infer<typeof fulfilReq>;
 
@@ -120,8 +145,16 @@ export type RefundState = (typeof REFUND_STATES)[number];
 
 export const refundReq = z.strictObject({
   orderId: z.string({ error: "order.notFound" }).regex(/^\d{1,18}$/, { error: "order.notFound" }),
-  quantity: z.number({ error: "order.quantityInvalid" }).int({ error: "order.quantityInvalid" }).min(1, { error: "order.quantityInvalid" }).max(10_000, { error: "order.quantityInvalid" }),
-  reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200, { error: "funds.reasonLength" }),
+  quantity: z
+    .number({ error: "order.quantityInvalid" })
+    .int({ error: "order.quantityInvalid" })
+    .min(1, { error: "order.quantityInvalid" })
+    .max(10_000, { error: "order.quantityInvalid" }),
+  reason: z
+    .string({ error: "funds.reasonEmpty" })
+    .trim()
+    .min(1, { error: "funds.reasonEmpty" })
+    .max(200, { error: "funds.reasonLength" }),
 });
 export type RefundReq = z.infer<typeof refundReq>;
 export const refundDecisionReq = z.strictObject({
@@ -149,7 +182,11 @@ export const refundOrder = z.object({
   finishedAt: z.string().nullable(),
 });
 export type RefundOrder = z.infer<typeof refundOrder>;
-export const refundQuery = pageQuery.extend({ state: z.enum(REFUND_STATES).optional(), orderNo: z.string().trim().max(64).optional(), ...dayRange });
+export const refundQuery = pageQuery.extend({
+  state: z.enum(REFUND_STATES).optional(),
+  orderNo: z.string().trim().max(64).optional(),
+  ...dayRange,
+});
 export type RefundQuery = z.infer<typeof refundQuery>;
 export const refundPage = pageOf(refundOrder);
 
@@ -186,7 +223,11 @@ export const orderReportReply = z.array(orderReportRow);
 /* ---------- brand authorisation (business/BrandAuthorization, `brandAuth` calls) ---------- */
 
 export const brandAuthReq = z.strictObject({
-  granteeId: z.string({ error: "brandAuth.granteeEmpty" }).trim().min(1, { error: "brandAuth.granteeEmpty" }).regex(/^\d{1,18}$/, { error: "brandAuth.granteeNotFound" }),
+  granteeId: z
+    .string({ error: "brandAuth.granteeEmpty" })
+    .trim()
+    .min(1, { error: "brandAuth.granteeEmpty" })
+    .regex(/^\d{1,18}$/, { error: "brandAuth.granteeNotFound" }),
   kind: z.enum(["purchaser", "provider"], { error: "brandAuth.kindEmpty" }),
   remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
   /** Last day of the authorisation (inclusive); none: until revoked. */
@@ -223,10 +264,18 @@ export const purchaseApplyReq = z.strictObject({
   goodsId: z.string({ error: "order.goodsEmpty" }).regex(/^\d{1,18}$/, { error: "order.goodsEmpty" }),
   remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
 });
-const minor = (key: "application.priceInvalid") => z.number({ error: key }).int({ error: key }).positive({ error: key }).max(10_000_000_000, { error: key });
+const minor = (key: "application.priceInvalid") =>
+  z.number({ error: key }).int({ error: key }).positive({ error: key }).max(10_000_000_000, { error: key });
 export const applicationDecisionReq = z.discriminatedUnion("approve", [
-  z.strictObject({ approve: z.literal(true), price: minor("application.priceInvalid"), secretPrice: minor("application.priceInvalid").optional() }),
-  z.strictObject({ approve: z.literal(false), reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200) }),
+  z.strictObject({
+    approve: z.literal(true),
+    price: minor("application.priceInvalid"),
+    secretPrice: minor("application.priceInvalid").optional(),
+  }),
+  z.strictObject({
+    approve: z.literal(false),
+    reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200),
+  }),
 ]);
 export type ApplicationDecisionReq = z.infer<typeof applicationDecisionReq>;
 export const purchaseApplication = z.object({
@@ -282,17 +331,30 @@ export const callbackPage = pageOf(callbackDelivery);
 export const WHITELIST_SCOPES = ["vendor", "goods"] as const;
 export type WhitelistScope = (typeof WHITELIST_SCOPES)[number];
 export const whitelistReq = z.strictObject({
-  purchaserId: z.string({ error: "whitelist.purchaserEmpty" }).trim().min(1, { error: "whitelist.purchaserEmpty" }).regex(/^\d{1,18}$/, { error: "whitelist.purchaserNotFound" }),
+  purchaserId: z
+    .string({ error: "whitelist.purchaserEmpty" })
+    .trim()
+    .min(1, { error: "whitelist.purchaserEmpty" })
+    .regex(/^\d{1,18}$/, { error: "whitelist.purchaserNotFound" }),
   scope: z.enum(WHITELIST_SCOPES, { error: "docking.incomplete" }),
   /** Required when scope is "goods". */
-  goodsId: z.string().regex(/^\d{1,18}$/, { error: "whitelist.goodsEmpty" }).optional(),
+  goodsId: z
+    .string()
+    .regex(/^\d{1,18}$/, { error: "whitelist.goodsEmpty" })
+    .optional(),
   remark: z.string().trim().max(200, { error: "funds.reasonLength" }).optional(),
 });
 export type WhitelistReq = z.infer<typeof whitelistReq>;
 export const whitelistQuery = pageQuery.extend({
   scope: z.enum(WHITELIST_SCOPES).default("vendor"),
-  purchaserId: z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" }).optional(),
-  goodsId: z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" }).optional(),
+  purchaserId: z
+    .string()
+    .regex(/^\d{1,18}$/, { error: "validation.invalidParameter" })
+    .optional(),
+  goodsId: z
+    .string()
+    .regex(/^\d{1,18}$/, { error: "validation.invalidParameter" })
+    .optional(),
   active: z.enum(["true", "false"]).optional(),
 });
 export type WhitelistQuery = z.infer<typeof whitelistQuery>;
@@ -319,11 +381,15 @@ export const whitelistPage = pageOf(whitelistEntry);
 const day = calendarDate();
 const checkRange = (v: { from: string; to: string }, ctx: z.RefinementCtx) => {
   if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "funds.dateRangeInvalid" });
-  else if (Date.parse(v.to) - Date.parse(v.from) > 366 * 86_400_000) ctx.addIssue({ code: "custom", path: ["from"], message: "stats.rangeTooLong" });
+  else if (Date.parse(v.to) - Date.parse(v.from) > 366 * 86_400_000) {
+    ctx.addIssue({ code: "custom", path: ["from"], message: "stats.rangeTooLong" });
+  }
 };
 
 /** sale/SalesStatistics: what the purchaser bought (and got back) per goods or per supplier. */
-export const salesStatsQuery = pageQuery.extend({ dimension: z.enum(["goods", "supplier"]).default("goods"), from: day, to: day }).superRefine(checkRange);
+export const salesStatsQuery = pageQuery
+  .extend({ dimension: z.enum(["goods", "supplier"]).default("goods"), from: day, to: day })
+  .superRefine(checkRange);
 export type SalesStatsQuery = z.infer<typeof salesStatsQuery>;
 export const salesStatsRow = z.object({
   key: z.string(),
@@ -343,7 +409,9 @@ export type SalesStatsRow = z.infer<typeof salesStatsRow>;
 export const salesStatsPage = pageOf(salesStatsRow);
 
 /** sale/PurchaseSettlement: per period, purchases and refunds beside the SUP account's ledger totals. */
-export const settlementQuery = z.object({ unit: z.enum(["day", "month"]).default("day"), from: day, to: day }).superRefine(checkRange);
+export const settlementQuery = z
+  .object({ unit: z.enum(["day", "month"]).default("day"), from: day, to: day })
+  .superRefine(checkRange);
 export type SettlementQuery = z.infer<typeof settlementQuery>;
 export const settlementRow = z.object({
   period: z.string(),
@@ -385,7 +453,10 @@ export type SupSettlement = (typeof SUP_SETTLEMENTS)[number];
 export const supOrderQuery = pageQuery.extend({
   settlement: z.enum(SUP_SETTLEMENTS).optional(),
   orderNo: z.string().trim().max(64).optional(),
-  purchaserId: z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" }).optional(),
+  purchaserId: z
+    .string()
+    .regex(/^\d{1,18}$/, { error: "validation.invalidParameter" })
+    .optional(),
   ...dayRange,
 });
 export type SupOrderQuery = z.infer<typeof supOrderQuery>;

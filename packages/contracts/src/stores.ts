@@ -20,7 +20,8 @@ export const STORE_LIMITS = {
 
 const idString = z.string().regex(/^\d{1,18}$/, { error: "validation.invalidParameter" });
 const regionCode = z.string({ error: "stores.regionInvalid" }).regex(/^\d{6}$/, { error: "stores.regionInvalid" });
-const text = (max: number, error: "stores.nameEmpty" | "stores.addressEmpty" | "stores.textTooLong") => z.string({ error }).trim().max(max, { error: "stores.textTooLong" });
+const text = (max: number, error: "stores.nameEmpty" | "stores.addressEmpty" | "stores.textTooLong") =>
+  z.string({ error }).trim().max(max, { error: "stores.textTooLong" });
 
 export const storeReq = z.strictObject({
   name: text(60, "stores.nameEmpty").pipe(z.string().min(1, { error: "stores.nameEmpty" })),
@@ -28,8 +29,18 @@ export const storeReq = z.strictObject({
   cityCode: regionCode,
   countyCode: regionCode,
   address: text(200, "stores.addressEmpty").pipe(z.string().min(1, { error: "stores.addressEmpty" })),
-  lng: z.number({ error: "stores.locationInvalid" }).min(-180, { error: "stores.locationInvalid" }).max(180, { error: "stores.locationInvalid" }).nullable().default(null),
-  lat: z.number({ error: "stores.locationInvalid" }).min(-90, { error: "stores.locationInvalid" }).max(90, { error: "stores.locationInvalid" }).nullable().default(null),
+  lng: z
+    .number({ error: "stores.locationInvalid" })
+    .min(-180, { error: "stores.locationInvalid" })
+    .max(180, { error: "stores.locationInvalid" })
+    .nullable()
+    .default(null),
+  lat: z
+    .number({ error: "stores.locationInvalid" })
+    .min(-90, { error: "stores.locationInvalid" })
+    .max(90, { error: "stores.locationInvalid" })
+    .nullable()
+    .default(null),
   openingHours: text(60, "stores.textTooLong").default(""),
   contactName: text(30, "stores.textTooLong").default(""),
   contactPhone: z
@@ -80,10 +91,16 @@ export type StoreQuery = z.infer<typeof storeQuery>;
 export const brandStoreQuery = storeQuery.extend({ branderId: idString.optional() });
 
 export const storeIdsReq = z.strictObject({
-  storeIds: z.array(idString).min(1, { error: "stores.selectStores" }).max(STORE_LIMITS.maxDelete, { error: "stores.selectStores" }),
+  storeIds: z
+    .array(idString)
+    .min(1, { error: "stores.selectStores" })
+    .max(STORE_LIMITS.maxDelete, { error: "stores.selectStores" }),
 });
 export const storeBatchReq = z.strictObject({
-  stores: z.array(z.unknown()).min(1, { error: "stores.batchEmpty" }).max(STORE_LIMITS.maxBatch, { error: "stores.batchTooLarge" }),
+  stores: z
+    .array(z.unknown())
+    .min(1, { error: "stores.batchEmpty" })
+    .max(STORE_LIMITS.maxBatch, { error: "stores.batchTooLarge" }),
 });
 export const storeReject = z.object({ row: z.number().int(), name: z.string(), reason: z.string() });
 export type StoreReject = z.infer<typeof storeReject>;
@@ -100,10 +117,20 @@ export const storeImportQuery = z.object({ fileName: z.string().trim().min(1).ma
 /* ---------- business districts ---------- */
 
 export const districtReq = z.strictObject({
-  name: z.string({ error: "stores.districtNameEmpty" }).trim().min(1, { error: "stores.districtNameEmpty" }).max(40, { error: "stores.textTooLong" }),
+  name: z
+    .string({ error: "stores.districtNameEmpty" })
+    .trim()
+    .min(1, { error: "stores.districtNameEmpty" })
+    .max(40, { error: "stores.textTooLong" }),
   remark: z.string().trim().max(200, { error: "stores.textTooLong" }).default(""),
 });
-export const district = z.object({ id: z.string(), name: z.string(), remark: z.string(), stores: z.number().int(), createdAt: z.string() });
+export const district = z.object({
+  id: z.string(),
+  name: z.string(),
+  remark: z.string(),
+  stores: z.number().int(),
+  createdAt: z.string(),
+});
 export type District = z.infer<typeof district>;
 export const districtPage = pageOf(district);
 export const districtQuery = pageQuery.extend({ keyword: z.string().trim().max(40).optional() });
@@ -111,7 +138,14 @@ export const districtQuery = pageQuery.extend({ keyword: z.string().trim().max(4
 /* ---------- clerks ---------- */
 
 export const clerkReq = z.strictObject({ passportId: idString });
-export const clerk = z.object({ passportId: z.string(), email: z.string(), name: z.string(), storeId: z.string(), storeName: z.string(), createdAt: z.string() });
+export const clerk = z.object({
+  passportId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  storeId: z.string(),
+  storeName: z.string(),
+  createdAt: z.string(),
+});
 export type Clerk = z.infer<typeof clerk>;
 
 /* ---------- QR codes ---------- */
@@ -120,7 +154,11 @@ export const QR_KINDS = ["shop", "mall"] as const;
 export type QrKind = (typeof QR_KINDS)[number];
 export const qrBindReq = z.strictObject({ storeId: idString });
 export const mallCodeReq = z.strictObject({
-  name: z.string({ error: "stores.codeNameEmpty" }).trim().min(1, { error: "stores.codeNameEmpty" }).max(40, { error: "stores.textTooLong" }),
+  name: z
+    .string({ error: "stores.codeNameEmpty" })
+    .trim()
+    .min(1, { error: "stores.codeNameEmpty" })
+    .max(40, { error: "stores.textTooLong" }),
   storeId: idString.nullable().default(null),
 });
 export const qrCode = z.object({
@@ -142,7 +180,16 @@ export const qrLanding = z.object({
   name: z.string(),
   branderId: z.string(),
   branderName: z.string(),
-  store: z.object({ name: z.string(), region: z.string(), address: z.string(), openingHours: z.string(), contactPhone: z.string(), state: z.enum(STORE_STATES) }).nullable(),
+  store: z
+    .object({
+      name: z.string(),
+      region: z.string(),
+      address: z.string(),
+      openingHours: z.string(),
+      contactPhone: z.string(),
+      state: z.enum(STORE_STATES),
+    })
+    .nullable(),
   /** A mall code: the app id of the brand's released mall storefront (`/mall/<appId>`), null when the brand has none released. */
   mallAppId: z.string().nullable(),
 });
@@ -158,7 +205,11 @@ const codeField = z
   .trim()
   .transform((s) => s.replace(/\s+/g, ""))
   .pipe(z.string().min(1, { error: "writeoff.codeEmpty" }).max(64, { error: "writeoff.codeUnknown" }));
-const secretField = z.string({ error: "writeoff.secretEmpty" }).trim().min(1, { error: "writeoff.secretEmpty" }).max(64, { error: "writeoff.codeUnknown" });
+const secretField = z
+  .string({ error: "writeoff.secretEmpty" })
+  .trim()
+  .min(1, { error: "writeoff.secretEmpty" })
+  .max(64, { error: "writeoff.codeUnknown" });
 
 /** What a clerk enters: a coupon code + secret, a card number + password, or a customer's dynamic code (no secret). */
 export const WRITEOFF_KINDS = ["coupon", "onecard", "dynamic"] as const;
@@ -171,13 +222,20 @@ const writeOffCheckFields = z.strictObject({
   storeId: idString.optional(),
 });
 const secretUnlessDynamic = (v: { kind: WriteOffKind; secret?: string | undefined }, ctx: z.RefinementCtx) => {
-  if (v.kind !== "dynamic" && !v.secret) ctx.addIssue({ code: "custom", message: "writeoff.secretEmpty", path: ["secret"] });
+  if (v.kind !== "dynamic" && !v.secret) {
+    ctx.addIssue({ code: "custom", message: "writeoff.secretEmpty", path: ["secret"] });
+  }
 };
 export const writeOffCheckReq = writeOffCheckFields.superRefine(secretUnlessDynamic);
 export const writeOffReq = writeOffCheckFields
   .extend({
     /** One-card (card or dynamic code): what to take off the card (minor units). A coupon is redeemed whole. */
-    amount: z.number({ error: "writeoff.amountInvalid" }).int({ error: "writeoff.amountInvalid" }).min(1, { error: "writeoff.amountInvalid" }).max(100_000_000, { error: "writeoff.amountInvalid" }).optional(),
+    amount: z
+      .number({ error: "writeoff.amountInvalid" })
+      .int({ error: "writeoff.amountInvalid" })
+      .min(1, { error: "writeoff.amountInvalid" })
+      .max(100_000_000, { error: "writeoff.amountInvalid" })
+      .optional(),
     requestKey: requestKeyField,
   })
   .superRefine(secretUnlessDynamic);
@@ -279,7 +337,11 @@ export const goodsStoresReq = z.strictObject({
   storeIds: z.array(idString).max(10_000).default([]),
 });
 export type GoodsStoresReq = z.infer<typeof goodsStoresReq>;
-export const goodsStoresReply = z.object({ goodsId: z.string(), all: z.boolean(), stores: z.array(z.object({ id: z.string(), name: z.string() })) });
+export const goodsStoresReply = z.object({
+  goodsId: z.string(),
+  all: z.boolean(),
+  stores: z.array(z.object({ id: z.string(), name: z.string() })),
+});
 export type GoodsStoresReply = z.infer<typeof goodsStoresReply>;
 
 /** A customer's dynamic code for a card (the card bag), valid `ttlSeconds`, redeemable once. */

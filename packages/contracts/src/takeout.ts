@@ -12,20 +12,46 @@ import { pageOf, pageQuery } from "./paging";
  * cancels it with a reason (a paid order is refunded). Amounts are integers of minor units.
  */
 
-export const TAKEOUT_ORDER_STATES = ["pending_payment", "to_be_accepted", "accepted", "delivering", "completed", "cancelled"] as const;
+export const TAKEOUT_ORDER_STATES = [
+  "pending_payment",
+  "to_be_accepted",
+  "accepted",
+  "delivering",
+  "completed",
+  "cancelled",
+] as const;
 export type TakeoutOrderState = (typeof TAKEOUT_ORDER_STATES)[number];
 export const TAKEOUT_ACTIONS = ["accept", "deliver", "complete", "cancel"] as const;
 export type TakeoutAction = (typeof TAKEOUT_ACTIONS)[number];
 
-const idString = z.string({ error: "validation.invalidParameter" }).regex(/^\d{1,18}$/, { error: "validation.invalidParameter" });
-const minor = (error: "takeout.amountInvalid") => z.number({ error }).int({ error }).min(0, { error }).max(100_000_000, { error });
-const hhmm = z.string({ error: "takeout.hoursInvalid" }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "takeout.hoursInvalid" });
-const lat = z.number({ error: "takeout.locationInvalid" }).min(-90, { error: "takeout.locationInvalid" }).max(90, { error: "takeout.locationInvalid" });
-const lng = z.number({ error: "takeout.locationInvalid" }).min(-180, { error: "takeout.locationInvalid" }).max(180, { error: "takeout.locationInvalid" });
-const name = (max: number) => z.string({ error: "takeout.nameEmpty" }).trim().min(1, { error: "takeout.nameEmpty" }).max(max, { error: "commerce.tooLong" });
+const idString = z
+  .string({ error: "validation.invalidParameter" })
+  .regex(/^\d{1,18}$/, { error: "validation.invalidParameter" });
+const minor = (error: "takeout.amountInvalid") =>
+  z.number({ error }).int({ error }).min(0, { error }).max(100_000_000, { error });
+const hhmm = z
+  .string({ error: "takeout.hoursInvalid" })
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "takeout.hoursInvalid" });
+const lat = z
+  .number({ error: "takeout.locationInvalid" })
+  .min(-90, { error: "takeout.locationInvalid" })
+  .max(90, { error: "takeout.locationInvalid" });
+const lng = z
+  .number({ error: "takeout.locationInvalid" })
+  .min(-180, { error: "takeout.locationInvalid" })
+  .max(180, { error: "takeout.locationInvalid" });
+const name = (max: number) =>
+  z
+    .string({ error: "takeout.nameEmpty" })
+    .trim()
+    .min(1, { error: "takeout.nameEmpty" })
+    .max(max, { error: "commerce.tooLong" });
 
 export const hoursRule = z.object({
-  days: z.array(z.number().int().min(1).max(7), { error: "takeout.hoursInvalid" }).min(1, { error: "takeout.hoursInvalid" }).max(7, { error: "takeout.hoursInvalid" }),
+  days: z
+    .array(z.number().int().min(1).max(7), { error: "takeout.hoursInvalid" })
+    .min(1, { error: "takeout.hoursInvalid" })
+    .max(7, { error: "takeout.hoursInvalid" }),
   from: hhmm,
   to: hhmm,
 });
@@ -40,8 +66,16 @@ export const takeoutShopReq = z.object({
   lat,
   lng,
   areaKind: z.enum(["radius", "polygon"], { error: "validation.invalidParameter" }),
-  radiusM: z.number({ error: "takeout.areaInvalid" }).int().min(100, { error: "takeout.areaInvalid" }).max(50_000, { error: "takeout.areaInvalid" }).default(3000),
-  polygon: z.array(z.tuple([lat, lng]), { error: "takeout.areaInvalid" }).max(100, { error: "takeout.areaInvalid" }).default([]),
+  radiusM: z
+    .number({ error: "takeout.areaInvalid" })
+    .int()
+    .min(100, { error: "takeout.areaInvalid" })
+    .max(50_000, { error: "takeout.areaInvalid" })
+    .default(3000),
+  polygon: z
+    .array(z.tuple([lat, lng]), { error: "takeout.areaInvalid" })
+    .max(100, { error: "takeout.areaInvalid" })
+    .default([]),
   deliveryFee: minor("takeout.amountInvalid"),
   minOrder: minor("takeout.amountInvalid"),
   packingFee: minor("takeout.amountInvalid"),
@@ -81,7 +115,9 @@ export const optionGroup = z.object({
   required: z.boolean().default(false),
   max: z.number().int().min(1).max(10).default(1),
   choices: z
-    .array(z.object({ name: name(20), price: minor("takeout.amountInvalid").default(0) }), { error: "takeout.optionInvalid" })
+    .array(z.object({ name: name(20), price: minor("takeout.amountInvalid").default(0) }), {
+      error: "takeout.optionInvalid",
+    })
     .min(1, { error: "takeout.optionInvalid" })
     .max(20, { error: "takeout.optionInvalid" }),
 });
@@ -94,8 +130,17 @@ export const takeoutItemReq = z.object({
   description: z.string().trim().max(500, { error: "commerce.tooLong" }).default(""),
   image: z.string().trim().max(500).default(""),
   price: minor("takeout.amountInvalid"),
-  stock: z.number({ error: "commerce.stockInvalid" }).int().min(0, { error: "commerce.stockInvalid" }).max(1_000_000).nullable().default(null),
-  options: z.array(optionGroup, { error: "takeout.optionInvalid" }).max(10, { error: "takeout.optionInvalid" }).default([]),
+  stock: z
+    .number({ error: "commerce.stockInvalid" })
+    .int()
+    .min(0, { error: "commerce.stockInvalid" })
+    .max(1_000_000)
+    .nullable()
+    .default(null),
+  options: z
+    .array(optionGroup, { error: "takeout.optionInvalid" })
+    .max(10, { error: "takeout.optionInvalid" })
+    .default([]),
   onSale: z.boolean().default(true),
   sort: z.number().int().min(0).max(100_000).default(0),
 });
@@ -109,7 +154,14 @@ export const takeoutItem = z.object({
   price: money,
   stock: z.number().int().nullable(),
   sold: z.number().int(),
-  options: z.array(z.object({ name: z.string(), required: z.boolean(), max: z.number().int(), choices: z.array(z.object({ name: z.string(), price: z.number().int() })) })),
+  options: z.array(
+    z.object({
+      name: z.string(),
+      required: z.boolean(),
+      max: z.number().int(),
+      choices: z.array(z.object({ name: z.string(), price: z.number().int() })),
+    }),
+  ),
   onSale: z.boolean(),
   sort: z.number().int(),
 });
@@ -140,7 +192,12 @@ export const takeoutPackage = z.object({
 export type TakeoutPackage = z.infer<typeof takeoutPackage>;
 
 /** The customer's menu: the shop, its categories, items and combos on sale. */
-export const takeoutMenu = z.object({ shop: takeoutShop, types: z.array(takeoutType), items: z.array(takeoutItem), packages: z.array(takeoutPackage) });
+export const takeoutMenu = z.object({
+  shop: takeoutShop,
+  types: z.array(takeoutType),
+  items: z.array(takeoutItem),
+  packages: z.array(takeoutPackage),
+});
 export type TakeoutMenu = z.infer<typeof takeoutMenu>;
 
 export const takeoutOrderReq = z.object({
@@ -150,9 +207,16 @@ export const takeoutOrderReq = z.object({
       z.object({
         kind: z.enum(["item", "package"]),
         id: idString,
-        quantity: z.number({ error: "commerce.quantityInvalid" }).int().min(1, { error: "commerce.quantityInvalid" }).max(99, { error: "commerce.quantityInvalid" }),
+        quantity: z
+          .number({ error: "commerce.quantityInvalid" })
+          .int()
+          .min(1, { error: "commerce.quantityInvalid" })
+          .max(99, { error: "commerce.quantityInvalid" }),
         /** For an item: the chosen choice names, one list per option group in order. */
-        options: z.array(z.array(z.string().max(20)).max(10)).max(10).default([]),
+        options: z
+          .array(z.array(z.string().max(20)).max(10))
+          .max(10)
+          .default([]),
       }),
       { error: "commerce.itemsEmpty" },
     )
@@ -160,7 +224,11 @@ export const takeoutOrderReq = z.object({
     .max(30, { error: "commerce.itemsEmpty" }),
   contactName: name(30),
   contactPhone: mobileField,
-  address: z.string({ error: "commerce.addressEmpty" }).trim().min(2, { error: "commerce.addressEmpty" }).max(120, { error: "commerce.tooLong" }),
+  address: z
+    .string({ error: "commerce.addressEmpty" })
+    .trim()
+    .min(2, { error: "commerce.addressEmpty" })
+    .max(120, { error: "commerce.tooLong" }),
   lat,
   lng,
   tableware: z.number().int().min(0).max(20).default(0),
@@ -171,7 +239,15 @@ export const takeoutOrderReq = z.object({
 });
 export type TakeoutOrderReq = z.input<typeof takeoutOrderReq>;
 
-export const takeoutLine = z.object({ kind: z.enum(["item", "package"]), id: z.string(), name: z.string(), options: z.array(z.string()), unitPrice: money, quantity: z.number().int(), amount: money });
+export const takeoutLine = z.object({
+  kind: z.enum(["item", "package"]),
+  id: z.string(),
+  name: z.string(),
+  options: z.array(z.string()),
+  unitPrice: money,
+  quantity: z.number().int(),
+  amount: money,
+});
 export const takeoutOrder = z.object({
   id: z.string(),
   orderNo: z.string(),
@@ -206,8 +282,13 @@ export const takeoutOrderQuery = pageQuery.extend({
   /** Only orders after this id (the shop's live view asks for what is new). */
   afterId: z.coerce.number().int().min(0).optional(),
 });
-export const takeoutActionReq = z.object({ action: z.enum(TAKEOUT_ACTIONS, { error: "validation.invalidParameter" }), reason: z.string().trim().max(200, { error: "commerce.tooLong" }).optional() });
-export const takeoutCancelReq = z.object({ reason: z.string().trim().max(200, { error: "commerce.tooLong" }).default("") });
+export const takeoutActionReq = z.object({
+  action: z.enum(TAKEOUT_ACTIONS, { error: "validation.invalidParameter" }),
+  reason: z.string().trim().max(200, { error: "commerce.tooLong" }).optional(),
+});
+export const takeoutCancelReq = z.object({
+  reason: z.string().trim().max(200, { error: "commerce.tooLong" }).default(""),
+});
 
 /** TakeoutApplet (provider): a served brand's takeout shop and today's figures. */
 export const takeoutApplet = z.object({

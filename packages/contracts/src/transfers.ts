@@ -26,7 +26,12 @@ export const transferCheckReply = z.object({
   authorised: z.boolean(),
 });
 
-export const transferReq = z.strictObject({ toMerchantId: merchantIdField, amount: amountField, remark: remarkField.optional(), requestKey: requestKeyField });
+export const transferReq = z.strictObject({
+  toMerchantId: merchantIdField,
+  amount: amountField,
+  remark: remarkField.optional(),
+  requestKey: requestKeyField,
+});
 export type TransferReq = z.infer<typeof transferReq>;
 export const contractTransferReq = transferReq.extend({
   contractNo: z
@@ -38,7 +43,11 @@ export const contractTransferReq = transferReq.extend({
 export type ContractTransferReq = z.infer<typeof contractTransferReq>;
 export const transferUpdateReq = z.strictObject({ amount: amountField.optional(), remark: remarkField.optional() });
 export const transferRefuseReq = z.strictObject({
-  reason: z.string({ error: "funds.reasonEmpty" }).trim().min(1, { error: "funds.reasonEmpty" }).max(200, { error: "funds.reasonLength" }),
+  reason: z
+    .string({ error: "funds.reasonEmpty" })
+    .trim()
+    .min(1, { error: "funds.reasonEmpty" })
+    .max(200, { error: "funds.reasonLength" }),
 });
 export const transitAuthConfirmReq = z.strictObject({
   smsCode: z.string({ error: "validation.smsCodeEmpty" }).trim().min(1, { error: "validation.smsCodeEmpty" }),
@@ -66,7 +75,10 @@ export const transfer = z.object({
 });
 export type Transfer = z.infer<typeof transfer>;
 
-export const transferQuery = pageQuery.extend({ direction: z.enum(["out", "in"]).optional(), state: z.enum(TRANSFER_STATES).optional() });
+export const transferQuery = pageQuery.extend({
+  direction: z.enum(["out", "in"]).optional(),
+  state: z.enum(TRANSFER_STATES).optional(),
+});
 export type TransferQuery = z.infer<typeof transferQuery>;
 export const transferPage = pageOf(transfer);
 

@@ -61,7 +61,9 @@ describe("helper validators of spec 01 §5", () => {
 
 describe("international regions", () => {
   it("accepts Hong Kong, Singapore, Europe and the Americas only", () => {
-    for (const ok of ["HK", "SG", "GB", "DE", "FR", "US", "CA", "BR", "MX", "hk"]) expect(isAllowedInternationalRegion(ok)).toBe(true);
+    for (const ok of ["HK", "SG", "GB", "DE", "FR", "US", "CA", "BR", "MX", "hk"]) {
+      expect(isAllowedInternationalRegion(ok)).toBe(true);
+    }
     for (const no of ["CN", "JP", "AU", "IN", "ZA", "TW", "MO"]) expect(isAllowedInternationalRegion(no)).toBe(false);
   });
   it("offers each region once", () => {
@@ -69,8 +71,14 @@ describe("international regions", () => {
   });
   it("the register schema refuses others with the spec's message", () => {
     const r = registerReq.safeParse({
-      email: "a@b.co", emailCode: "1", password: "Abcdefg1", confirmPassword: "Abcdefg1", orgName: "X",
-      version: "international", country: "JP", currency: "USD",
+      email: "a@b.co",
+      emailCode: "1",
+      password: "Abcdefg1",
+      confirmPassword: "Abcdefg1",
+      orgName: "X",
+      version: "international",
+      country: "JP",
+      currency: "USD",
     });
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.message).toBe("validation.countryNotAllowed");
@@ -79,7 +87,9 @@ describe("international regions", () => {
 
 describe("catalogues", () => {
   it("every message and label exists in all three languages", () => {
-    for (const texts of Object.values(MESSAGES)) for (const text of Object.values(texts)) expect(text.length).toBeGreaterThan(0);
+    for (const texts of Object.values(MESSAGES)) {
+      for (const text of Object.values(texts)) expect(text.length).toBeGreaterThan(0);
+    }
     for (const values of Object.values(DICT_LABELS)) {
       for (const labels of Object.values(values)) expect(Object.keys(labels).sort()).toEqual(["cn", "en", "tw"]);
     }

@@ -1,7 +1,8 @@
 /**
  * The helper validators of spec 01 §5, shared by server schemas and web forms.
  */
-export const EMAIL_RE = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
+export const EMAIL_RE =
+  /^[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
 /** Mainland mobile number: 11 digits starting with 1. */
 export const MOBILE_RE = /^1\d{10}$/;
 /** QQ-style number: 5-15 digits, not starting with 0. */

@@ -64,7 +64,11 @@ export type WithdrawReq = z.input<typeof withdrawReq>;
 /** Spec 01 §4: under review, first review passed, bank paying, success, failure. */
 export const WITHDRAWAL_STATES = ["under_review", "first_review_passed", "bank_paying", "success", "failed"] as const;
 export type WithdrawalState = (typeof WITHDRAWAL_STATES)[number];
-export const WITHDRAWAL_IN_PROGRESS: readonly WithdrawalState[] = ["under_review", "first_review_passed", "bank_paying"];
+export const WITHDRAWAL_IN_PROGRESS: readonly WithdrawalState[] = [
+  "under_review",
+  "first_review_passed",
+  "bank_paying",
+];
 
 const money = z.object({ amount: z.number().int(), currency: z.enum(CURRENCIES) });
 
@@ -93,7 +97,10 @@ export type Withdrawal = z.infer<typeof withdrawal>;
 
 export const withdrawalQuery = pageQuery.extend({
   state: z.enum(WITHDRAWAL_STATES).optional(),
-  merchantId: z.string().regex(/^\d{1,18}$/).optional(),
+  merchantId: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
 });
 export type WithdrawalQuery = z.infer<typeof withdrawalQuery>;
 export const withdrawalPage = pageOf(withdrawal);
@@ -110,7 +117,12 @@ export const autoPayoutReq = z.strictObject({
   /** The business day whose closing income is paid out (YYYY-MM-DD, platform time); default yesterday. */
   day: calendarDate().optional(),
 });
-export const autoPayoutReply = z.object({ day: z.string(), created: z.number().int(), held: z.number().int(), skipped: z.number().int() });
+export const autoPayoutReply = z.object({
+  day: z.string(),
+  created: z.number().int(),
+  held: z.number().int(),
+  skipped: z.number().int(),
+});
 
 /** An operator adds another operator (withdrawals need two different reviewers). */
 export const newOperatorReq = z.strictObject({ email: emailField, password: newPasswordField });

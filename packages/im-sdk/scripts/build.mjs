@@ -16,7 +16,13 @@ execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], {
 await build({
   input: join(root, "src/index.ts"),
   platform: "neutral",
-  output: { dir: join(root, "dist/cjs"), format: "cjs", preserveModules: true, preserveModulesRoot: join(root, "src"), entryFileNames: "[name].js" },
+  output: {
+    dir: join(root, "dist/cjs"),
+    format: "cjs",
+    preserveModules: true,
+    preserveModulesRoot: join(root, "src"),
+    entryFileNames: "[name].js",
+  },
   logLevel: "warn",
 });
 writeFileSync(join(root, "dist/cjs/package.json"), JSON.stringify({ type: "commonjs" }) + "\n");

@@ -30,7 +30,15 @@ export interface CacheBackend {
 export function memoryBackend(): CacheBackend {
   const store = new Map<string, string>();
   return {
-    load: (user) => Promise.resolve(store.has(user) ? (JSON.parse(store.get(user)!) as { conversations: CachedConversation[]; messages: [string, ChatMessage[]][] }) : undefined),
+    load: (user) =>
+      Promise.resolve(
+        store.has(user)
+          ? (JSON.parse(store.get(user)!) as {
+              conversations: CachedConversation[];
+              messages: [string, ChatMessage[]][];
+            })
+          : undefined,
+      ),
     save: (user, data) => Promise.resolve(void store.set(user, JSON.stringify(data))),
   };
 }
@@ -83,7 +91,9 @@ export function indexedDbBackend(idb: IdbFactory, appKey: string): CacheBackend 
     }
   };
   return {
-    load: async (user) => (await run("readonly", (s) => s.get(user))) as { conversations: CachedConversation[]; messages: [string, ChatMessage[]][] } | undefined,
+    load: async (user) =>
+      (await run("readonly", (s) => s.get(user))) as
+        { conversations: CachedConversation[]; messages: [string, ChatMessage[]][] } | undefined,
     save: async (user, data) => {
       await run("readwrite", (s) => s.put(data, user));
     },
@@ -139,7 +149,12 @@ export class LocalCache {
     list.sort((a, b) => a.time - b.time);
     while (list.length > this.maxCacheLength) list.shift();
     this.data.messages.set(key, list);
-    const conv = this.data.conversations.get(key) ?? { conversationId: id, conversationType: m.chatType, unReadCount: 0, clearedAt: 0 };
+    const conv = this.data.conversations.get(key) ?? {
+      conversationId: id,
+      conversationType: m.chatType,
+      unReadCount: 0,
+      clearedAt: 0,
+    };
     if (!conv.lastMessage || conv.lastMessage.time <= m.time) conv.lastMessage = m;
     if (m.from !== this.user) conv.unReadCount += 1;
     this.data.conversations.set(key, conv);
@@ -186,7 +201,9 @@ export class LocalCache {
   }
 
   getConversations(): CachedConversation[] {
-    return [...this.data.conversations.values()].sort((a, b) => (b.lastMessage?.time ?? 0) - (a.lastMessage?.time ?? 0));
+    return [...this.data.conversations.values()].sort(
+      (a, b) => (b.lastMessage?.time ?? 0) - (a.lastMessage?.time ?? 0),
+    );
   }
 
   getMessages(conversationId: string, type: ChatType): ChatMessage[] {
@@ -200,7 +217,10 @@ export class LocalCache {
 
   private persist(): void {
     const user = this.user;
-    const snapshot = { conversations: [...this.data.conversations.values()], messages: [...this.data.messages.entries()] };
+    const snapshot = {
+      conversations: [...this.data.conversations.values()],
+      messages: [...this.data.messages.entries()],
+    };
     this.saving = this.saving.then(() => this.backend.save(user, snapshot)).catch(() => undefined);
   }
 }

@@ -1,11 +1,36 @@
 import { defaultBackend, LocalCache, DEFAULT_MAX_CACHE_LENGTH, type CacheBackend } from "./cache.js";
-import { ChatSdkError, CONVENTIONAL_STATUSES, err, FATAL_LOGIN_TYPES, invalid, provisionError, sendError } from "./errors.js";
-import { EventRegistry, type AckEvent, type ContactEvent, type EventHandlers, type EventName, type ConnectionEvents, type MucEvent } from "./events.js";
+import {
+  ChatSdkError,
+  CONVENTIONAL_STATUSES,
+  err,
+  FATAL_LOGIN_TYPES,
+  invalid,
+  provisionError,
+  sendError,
+} from "./errors.js";
+import {
+  EventRegistry,
+  type AckEvent,
+  type ContactEvent,
+  type EventHandlers,
+  type EventName,
+  type ConnectionEvents,
+  type MucEvent,
+} from "./events.js";
 import { request, type HttpRequest, type Progress } from "./http.js";
 import { uniqueId } from "./ids.js";
 import { logger } from "./logger.js";
 import { defaultStorage } from "./storage.js";
-import { applyRoomExt, bodyOf, contentOf, messageFromBody, messageFromJson, type ChatMessage, type ChatType, type MessageFields } from "./message.js";
+import {
+  applyRoomExt,
+  bodyOf,
+  contentOf,
+  messageFromBody,
+  messageFromJson,
+  type ChatMessage,
+  type ChatType,
+  type MessageFields,
+} from "./message.js";
 import {
   BODY_TYPE,
   COMMAND,
@@ -19,7 +44,6 @@ import {
   encodeExt,
   Logout,
   MessageBody,
-
   MSync,
   MUCBody,
   NS,
@@ -105,7 +129,15 @@ interface Jid {
 }
 
 /** Connection status codes (spec 03 §4). */
-export const STATUS = { INIT: 400, DOLOGIN_USERGRID: 401, DOLOGIN_IM: 402, OPENED: 403, CLOSING: 404, CLOSED: 405, ERROR: 406 } as const;
+export const STATUS = {
+  INIT: 400,
+  DOLOGIN_USERGRID: 401,
+  DOLOGIN_IM: 402,
+  OPENED: 403,
+  CLOSING: 404,
+  CLOSED: 405,
+  ERROR: 406,
+} as const;
 
 const USER_DOMAIN = "easemob.com";
 const MUC_DOMAIN = "conference.easemob.com";
@@ -152,7 +184,13 @@ const MUC_OPERATIONS: Record<number, string> = {
   44: "removeChatRoomAttributes",
   45: "memberAttributesUpdate",
 };
-const THREAD_OPERATIONS: Record<number, string> = { 33: "chatThreadCreate", 34: "chatThreadDestroy", 35: "chatThreadJoin", 36: "chatThreadLeave", 38: "chatThreadNameUpdate" };
+const THREAD_OPERATIONS: Record<number, string> = {
+  33: "chatThreadCreate",
+  34: "chatThreadDestroy",
+  35: "chatThreadJoin",
+  36: "chatThreadLeave",
+  38: "chatThreadNameUpdate",
+};
 const ROSTER_EVENTS: Record<number, [EventName, ContactEvent["type"]]> = {
   2: ["onContactInvited", "subscribe"],
   3: ["onContactDeleted", "unsubscribed"],
@@ -214,11 +252,18 @@ export class Connection {
   token = "";
   clientResource = "";
   /** Identity for REST calls; clearing accessToken makes calls fail with 'appkey or token error'. */
-  context: { jid?: Jid; userId: string; appKey: string; appName: string; orgName: string; accessToken: string } = { userId: "", appKey: "", appName: "", orgName: "", accessToken: "" };
+  context: { jid?: Jid; userId: string; appKey: string; appName: string; orgName: string; accessToken: string } = {
+    userId: "",
+    appKey: "",
+    appName: "",
+    orgName: "",
+    accessToken: "",
+  };
   status: number = STATUS.INIT;
   /** True when the user closed the connection or was logged out: no reconnect. */
   logOut = true;
-  readonly options: Required<Pick<ConnectionOptions, "heartBeatWait" | "autoReconnectNumMax" | "ackTimeoutMs">> & ConnectionOptions;
+  readonly options: Required<Pick<ConnectionOptions, "heartBeatWait" | "autoReconnectNumMax" | "ackTimeoutMs">> &
+    ConnectionOptions;
   readonly cache: LocalCache | undefined;
   /** The data reporter, with `enableDataReport` (its counters show what was sent, dropped and failed). */
   readonly reporter: Reporter | undefined;
@@ -257,10 +302,19 @@ export class Connection {
     this.apiUrl = (options.apiUrl ?? "").replace(/\/+$/, "");
     this.url = options.url ?? "";
     Object.assign(this.context, { appKey: this.appKey, orgName: this.orgName, appName: this.appName });
-    this.cache = options.useLocalCache === false ? undefined : new LocalCache(options.cacheBackend ?? defaultBackend(this.appKey), options.max_cache_length ?? DEFAULT_MAX_CACHE_LENGTH);
+    this.cache =
+      options.useLocalCache === false
+        ? undefined
+        : new LocalCache(
+            options.cacheBackend ?? defaultBackend(this.appKey),
+            options.max_cache_length ?? DEFAULT_MAX_CACHE_LENGTH,
+          );
     this.reporter = options.enableDataReport ? this.makeReporter(options) : undefined;
     const g = globalThis as { addEventListener?: (t: string, f: () => void) => void };
-    if (typeof g.addEventListener === "function" && typeof (globalThis as { document?: unknown }).document !== "undefined") {
+    if (
+      typeof g.addEventListener === "function" &&
+      typeof (globalThis as { document?: unknown }).document !== "undefined"
+    ) {
       g.addEventListener("online", this.onlineListener);
       g.addEventListener("offline", this.offlineListener);
     }
@@ -274,7 +328,14 @@ export class Connection {
       token: () => this.token,
       appId: this.appKey,
       debug: options.dataReportDebug ?? false,
-      common: () => ({ appkey: this.appKey, sdkServiceId, sdkVersion: SDK_VERSION, sdkProduct: 0, uid: this.user, deviceId: this.clientResource }),
+      common: () => ({
+        appkey: this.appKey,
+        sdkServiceId,
+        sdkVersion: SDK_VERSION,
+        sdkProduct: 0,
+        uid: this.user,
+        deviceId: this.clientResource,
+      }),
     });
     const nav = (globalThis as { navigator?: { userAgent?: string } }).navigator;
     reporter.add(REPORT_EVENT.INIT, { did: nav?.userAgent ?? "", os: 7 });
@@ -282,9 +343,20 @@ export class Connection {
   }
 
   /** Reports a finished operation when data reports are on. */
-  private report(name: string, type: string, startedAt: number, error: unknown, extra: Record<string, unknown> = {}): void {
+  private report(
+    name: string,
+    type: string,
+    startedAt: number,
+    error: unknown,
+    extra: Record<string, unknown> = {},
+  ): void {
     if (!this.reporter) return;
-    const outcome = error === undefined ? { ok: true, code: 0 } : error instanceof ChatSdkError ? { ok: false, code: error.type, codeDesc: error.message } : { ok: false, code: C.REQUEST_UNKNOWN, codeDesc: error instanceof Error ? error.message : "unknown error" };
+    const outcome =
+      error === undefined
+        ? { ok: true, code: 0 }
+        : error instanceof ChatSdkError
+          ? { ok: false, code: error.type, codeDesc: error.message }
+          : { ok: false, code: C.REQUEST_UNKNOWN, codeDesc: error instanceof Error ? error.message : "unknown error" };
     this.reporter.operation(name, type, Date.now() - startedAt, outcome, extra);
   }
 
@@ -319,14 +391,22 @@ export class Connection {
    * Logs in: with `pwd` the token comes from `POST /{org}/{app}/token` first; with `accessToken` the
    * socket login uses it directly. Resolves once the socket login succeeded.
    */
-  async open(opts: { user: string; pwd?: string; accessToken?: string }): Promise<{ accessToken: string; duration?: number }> {
+  async open(opts: {
+    user: string;
+    pwd?: string;
+    accessToken?: string;
+  }): Promise<{ accessToken: string; duration?: number }> {
     if (!this.orgName || !this.appName) throw err(C.WEBIM_CONNCTION_APPKEY_NOT_ASSIGN_ERROR, "the appKey is illegal");
-    if (!opts || typeof opts.user !== "string" || opts.user === "") throw err(C.WEBIM_CONNCTION_USER_NOT_ASSIGN_ERROR, "the user cannot be empty");
+    if (!opts || typeof opts.user !== "string" || opts.user === "") {
+      throw err(C.WEBIM_CONNCTION_USER_NOT_ASSIGN_ERROR, "the user cannot be empty");
+    }
     const hasPwd = typeof opts.pwd === "string" && opts.pwd !== "";
     const hasToken = typeof opts.accessToken === "string" && opts.accessToken !== "";
     if (!hasPwd && !hasToken) throw err(C.WEBIM_CONNCTION_OPEN_ERROR, "the accessToken or pwd is illegal");
     if (this.status === STATUS.OPENED) throw err(C.WEBIM_USER_ALREADY_LOGIN, "The user has logged in.");
-    if (this.status === STATUS.DOLOGIN_IM || this.status === STATUS.DOLOGIN_USERGRID) throw err(C.WEBIM_USER_ALREADY_LOGIN, "Currently logging in, please wait.");
+    if (this.status === STATUS.DOLOGIN_IM || this.status === STATUS.DOLOGIN_USERGRID) {
+      throw err(C.WEBIM_USER_ALREADY_LOGIN, "Currently logging in, please wait.");
+    }
     const startedAt = Date.now();
     try {
       const result = await this.logIn(opts, hasPwd);
@@ -339,7 +419,10 @@ export class Connection {
   }
 
   /** open() after its parameter checks: the token (password grant) if needed, then the socket login. */
-  private async logIn(opts: { user: string; pwd?: string; accessToken?: string }, hasPwd: boolean): Promise<{ accessToken: string; duration?: number }> {
+  private async logIn(
+    opts: { user: string; pwd?: string; accessToken?: string },
+    hasPwd: boolean,
+  ): Promise<{ accessToken: string; duration?: number }> {
     if (this.options.isHttpDNS) await this.discover();
     const user = opts.user.toLowerCase();
     let duration: number | undefined;
@@ -364,7 +447,12 @@ export class Connection {
     }
     this.user = user;
     this.token = token;
-    this.context = { ...this.context, userId: user, accessToken: token, jid: { appKey: this.appKey, name: user, domain: USER_DOMAIN } };
+    this.context = {
+      ...this.context,
+      userId: user,
+      accessToken: token,
+      jid: { appKey: this.appKey, name: user, domain: USER_DOMAIN },
+    };
     this.clientResource ||= this.makeResource();
     this.logOut = false;
     this.kickError = undefined;
@@ -472,7 +560,13 @@ export class Connection {
       authToken: JSON.stringify({ token: `$t$${this.token}` }),
       sessionId: this.sessionId,
     });
-    this.write({ guid: this.guid(), auth: `$t$${this.token}`, command: COMMAND.PROVISION, deviceId: 0, payload: provision });
+    this.write({
+      guid: this.guid(),
+      auth: `$t$${this.token}`,
+      command: COMMAND.PROVISION,
+      deviceId: 0,
+      payload: provision,
+    });
   }
 
   private failLogin(e: ChatSdkError, fatal: boolean): void {
@@ -498,7 +592,12 @@ export class Connection {
       this.reconnectStartedAt = 0;
     }
     this.clientResource = asText(reply.resource, this.clientResource);
-    this.context.jid = { appKey: this.appKey, name: this.user, domain: USER_DOMAIN, clientResource: this.clientResource };
+    this.context.jid = {
+      appKey: this.appKey,
+      name: this.user,
+      domain: USER_DOMAIN,
+      clientResource: this.clientResource,
+    };
     this.reconnectAttempts = 0;
     this.logOut = false;
     this.offlineSyncDone = false;
@@ -577,7 +676,9 @@ export class Connection {
     if (this.logOut) {
       this.setStatus(STATUS.CLOSED);
       this.rejectAll(this.kickError ?? err(C.WEBIM_CONNCTION_DISCONNECTED, "websocket has been disconnected"));
-      for (const w of this.loginWaiters.splice(0)) w.reject(this.kickError ?? err(C.WEBIM_CONNCTION_DISCONNECTED, "websocket has been disconnected"));
+      for (const w of this.loginWaiters.splice(0)) {
+        w.reject(this.kickError ?? err(C.WEBIM_CONNCTION_DISCONNECTED, "websocket has been disconnected"));
+      }
       this.events.dispatch("onDisconnected", this.kickError);
       return;
     }
@@ -588,7 +689,9 @@ export class Connection {
     if (this.reconnectTimer) return;
     if (this.reconnectAttempts >= this.options.autoReconnectNumMax) {
       const e = err(C.WEBIM_CONNCTION_DISCONNECTED, "reconnection failed");
-      if (this.reconnectStartedAt) this.report("RECONNECT", "OPERATION", this.reconnectStartedAt, e, { attempts: this.reconnectAttempts });
+      if (this.reconnectStartedAt) {
+        this.report("RECONNECT", "OPERATION", this.reconnectStartedAt, e, { attempts: this.reconnectAttempts });
+      }
       this.reconnectStartedAt = 0;
       this.logOut = true;
       this.setStatus(STATUS.CLOSED);
@@ -650,7 +753,12 @@ export class Connection {
       return;
     }
     this.setStatus(STATUS.CLOSING);
-    this.write({ guid: this.guid(), auth: `$t$${this.token}`, command: COMMAND.LOGOUT, payload: encode(Logout, { sessionId: this.sessionId, reason }) });
+    this.write({
+      guid: this.guid(),
+      auth: `$t$${this.token}`,
+      command: COMMAND.LOGOUT,
+      payload: encode(Logout, { sessionId: this.sessionId, reason }),
+    });
     sock.close();
     const g = globalThis as { removeEventListener?: (t: string, f: () => void) => void };
     g.removeEventListener?.("online", this.onlineListener);
@@ -769,7 +877,12 @@ export class Connection {
         logger.error("on message error", e);
       }
     }
-    if (received.length > 0) this.events.dispatch("onMessage", received.filter((m) => m.type !== "cmd"));
+    if (received.length > 0) {
+      this.events.dispatch(
+        "onMessage",
+        received.filter((m) => m.type !== "cmd"),
+      );
+    }
     const nextKey = dl.nextKey as string | undefined;
     const previous = this.lastKeys.get(key);
     if (nextKey && nextKey !== "0") this.lastKeys.set(key, nextKey);
@@ -813,7 +926,12 @@ export class Connection {
         const ev = ROSTER_EVENTS[Number(r.operation)];
         if (!ev) return;
         const to = (r.to as Jid[])[0]?.name ?? "";
-        this.events.dispatch(ev[0] as "onContactInvited", { type: ev[1], from: asText((r.from as Jid | undefined)?.name), to, status: asText(r.reason) });
+        this.events.dispatch(ev[0] as "onContactInvited", {
+          type: ev[1],
+          from: asText((r.from as Jid | undefined)?.name),
+          to,
+          status: asText(r.reason),
+        });
         return;
       }
       case NS.NOTIFY:
@@ -874,7 +992,12 @@ export class Connection {
         const mid = asText(body.ackMessageId);
         const ext = (meta.ext as Decoded[]).find((kv) => kv.key === "recallMessageExtensionInfo");
         this.cache?.recall(mid);
-        this.events.dispatch("onRecallMessage", { ...ack, from: from || "admin", mid, ...(ext && { ext: ext.stringValue }) });
+        this.events.dispatch("onRecallMessage", {
+          ...ack,
+          from: from || "admin",
+          mid,
+          ...(ext && { ext: ext.stringValue }),
+        });
         return;
       }
       case BODY_TYPE.CHANNEL_ACK:
@@ -903,14 +1026,24 @@ export class Connection {
     if (mt?.clientResource && msg.chatType === "singleChat") msg.to = `${msg.to}/${mt.clientResource}`;
     if (msg.from === this.user && msg.to === this.user) {
       const mf = meta.from as Jid | undefined;
-      if (mf?.clientResource && mf.clientResource !== this.clientResource) msg.from = `${msg.from}/${mf.clientResource}`;
+      if (mf?.clientResource && mf.clientResource !== this.clientResource) {
+        msg.from = `${msg.from}/${mf.clientResource}`;
+      }
     }
     this.cache?.put(msg);
     const event = MESSAGE_EVENTS[msg.type];
     if (event) this.events.dispatch(event as "onTextMessage", msg);
     received.push(msg);
     if (this.options.delivery && msg.chatType === "singleChat" && msg.from !== this.user) {
-      const receipt: ChatMessage = { type: "delivery", to: msg.from, ackId: id, chatType: "singleChat", id: uniqueId(), from: this.user, time: Date.now() };
+      const receipt: ChatMessage = {
+        type: "delivery",
+        to: msg.from,
+        ackId: id,
+        chatType: "singleChat",
+        id: uniqueId(),
+        from: this.user,
+        time: Date.now(),
+      };
       void this.send(receipt).catch(() => undefined);
     }
   }
@@ -918,7 +1051,9 @@ export class Connection {
   private editedMessage(body: Decoded, id: string): ChatMessage {
     const m = messageFromBody(body, id, 0, this.apiUrl);
     try {
-      const j = JSON.parse(asText(body.meta, "{}")) as { edit_msg?: { sender?: string; send_time?: number; chat_type?: string } };
+      const j = JSON.parse(asText(body.meta, "{}")) as {
+        edit_msg?: { sender?: string; send_time?: number; chat_type?: string };
+      };
       const e = j.edit_msg;
       if (e) {
         m.from = e.sender ?? m.from;
@@ -939,8 +1074,23 @@ export class Connection {
     const to = ((b.to as Jid[]) ?? []).map((j) => asText(j.name));
     const parentId = asText((b.mucParentId as Jid | undefined)?.name);
     if (b.isThread || THREAD_OPERATIONS[op] || op === 37) {
-      if (op === 37) this.events.dispatch("onChatThreadChange", { id, name: b.mucName, operation: "userRemove", parentId, operator: from, userName: to[0] ?? "" });
-      else if (THREAD_OPERATIONS[op]) this.events.dispatch("onMultiDeviceEvent", { operation: THREAD_OPERATIONS[op], chatThreadId: id, chatThreadName: b.mucName, parentId });
+      if (op === 37) {
+        this.events.dispatch("onChatThreadChange", {
+          id,
+          name: b.mucName,
+          operation: "userRemove",
+          parentId,
+          operator: from,
+          userName: to[0] ?? "",
+        });
+      } else if (THREAD_OPERATIONS[op]) {
+        this.events.dispatch("onMultiDeviceEvent", {
+          operation: THREAD_OPERATIONS[op],
+          chatThreadId: id,
+          chatThreadName: b.mucName,
+          parentId,
+        });
+      }
       return;
     }
     const operation = MUC_OPERATIONS[op];
@@ -956,7 +1106,20 @@ export class Connection {
       }
     };
     if (b.reason) ev.reason = asText(b.reason);
-    if (to[0] && ["joinPublicGroupDeclined", "setAdmin", "removeAdmin", "muteMember", "unmuteMember", "addUserToAllowlist", "removeAllowlistMember"].includes(operation)) ev.userId = to[0];
+    if (
+      to[0] &&
+      [
+        "joinPublicGroupDeclined",
+        "setAdmin",
+        "removeAdmin",
+        "muteMember",
+        "unmuteMember",
+        "addUserToAllowlist",
+        "removeAllowlistMember",
+      ].includes(operation)
+    ) {
+      ev.userId = to[0];
+    }
     if (operation === "muteMember") ev.muteTimestamp = Number(parse(ext).user_mute_time ?? 0);
     if (operation === "inviteToJoin" || operation === "directJoined") ev.name = asText(b.mucName);
     if (operation === "updateAnnouncement") ev.announcement = asText(b.reason);
@@ -983,7 +1146,8 @@ export class Connection {
       const d = parse(info) as { result?: { successKeys?: string[] }; properties?: Record<string, string> };
       const keys = d.result?.successKeys ?? [];
       if (keys.length === 0) return;
-      ev.attributes = operation === "updateChatRoomAttributes" ? Object.fromEntries(keys.map((k) => [k, d.properties?.[k]])) : keys;
+      ev.attributes =
+        operation === "updateChatRoomAttributes" ? Object.fromEntries(keys.map((k) => [k, d.properties?.[k]])) : keys;
     }
     if (operation === "memberAttributesUpdate") {
       const d = parse(info) as { properties?: unknown; username?: string };
@@ -1000,7 +1164,13 @@ export class Connection {
     const event = b.isChatroom ? "onChatroomEvent" : "onGroupEvent";
     if (members.length > 0 && (operation === "memberPresence" || operation === "memberAbsence")) {
       if (b.isChatroom) for (const m of members) this.events.dispatch(event, { ...ev, from: m });
-      else this.events.dispatch(event, { ...ev, operation: operation === "memberPresence" ? "membersPresence" : "membersAbsence", members });
+      else {
+        this.events.dispatch(event, {
+          ...ev,
+          operation: operation === "memberPresence" ? "membersPresence" : "membersAbsence",
+          members,
+        });
+      }
       return;
     }
     this.events.dispatch(event, ev);
@@ -1020,19 +1190,33 @@ export class Connection {
           lastTime: Number(v.last_time ?? 0),
           expire: Number(v.expiry ?? 0),
           ext: asText(v.ext),
-          statusDetails: Object.entries((v.status as Record<string, string> | undefined) ?? {}).map(([device, status]) => ({ device, status: Number(status) })),
+          statusDetails: Object.entries((v.status as Record<string, string> | undefined) ?? {}).map(
+            ([device, status]) => ({ device, status: Number(status) }),
+          ),
         }));
         this.events.dispatch("onPresenceStatusChange", values);
         return;
       }
       case "reaction":
         for (const r of (n.data as Record<string, unknown>[] | undefined) ?? []) {
-          this.events.dispatch("onReactionChange", { from: r.from, to: r.to, chatType: r.channel_type === "chat" ? "singleChat" : "groupChat", messageId: r.messageId, reactions: r.reactions, ts: r.ts });
+          this.events.dispatch("onReactionChange", {
+            from: r.from,
+            to: r.to,
+            chatType: r.channel_type === "chat" ? "singleChat" : "groupChat",
+            messageId: r.messageId,
+            reactions: r.reactions,
+            ts: r.ts,
+          });
         }
         return;
       case "thread": {
         const d = (n.data as Record<string, unknown> | undefined) ?? {};
-        const ops: Record<string, string> = { create: "create", update_msg: "update", update: "update", delete: "destroy" };
+        const ops: Record<string, string> = {
+          create: "create",
+          update_msg: "update",
+          update: "update",
+          delete: "destroy",
+        };
         this.events.dispatch("onChatThreadChange", {
           id: d.id,
           name: d.name,
@@ -1049,22 +1233,49 @@ export class Connection {
       case "roaming_delete": {
         const d = (n.data as { resource?: string; to?: string; chatType?: string } | undefined) ?? {};
         if (d.resource === this.clientResource) return;
-        this.events.dispatch("onMultiDeviceEvent", { operation: "deleteRoaming", conversationId: d.to, chatType: d.chatType === "chat" ? "singleChat" : "groupChat", resource: d.resource });
+        this.events.dispatch("onMultiDeviceEvent", {
+          operation: "deleteRoaming",
+          conversationId: d.to,
+          chatType: d.chatType === "chat" ? "singleChat" : "groupChat",
+          resource: d.resource,
+        });
         return;
       }
       case "conv": {
-        const d = (n.data as { op?: string; id?: string; type?: string; ts?: number; ext?: string; from?: string; res?: string } | undefined) ?? {};
+        const d =
+          (n.data as
+            | { op?: string; id?: string; type?: string; ts?: number; ext?: string; from?: string; res?: string }
+            | undefined) ?? {};
         if (d.res === this.clientResource && d.from === this.user) return;
         const conversationType: ChatType = d.type === "chat" ? "singleChat" : "groupChat";
         if (d.op === "pin" || d.op === "pin_delete") {
-          this.events.dispatch("onMessagePinEvent", { messageId: d.ext, conversationId: d.type === "chat" ? d.from : d.id, conversationType, operation: d.op === "pin" ? "pin" : "unpin", operatorId: d.from, time: d.ts });
+          this.events.dispatch("onMessagePinEvent", {
+            messageId: d.ext,
+            conversationId: d.type === "chat" ? d.from : d.id,
+            conversationType,
+            operation: d.op === "pin" ? "pin" : "unpin",
+            operatorId: d.from,
+            time: d.ts,
+          });
           return;
         }
-        const ops: Record<string, string> = { del: "deleteConversation", top: "pinnedConversation", not_top: "unpinnedConversation", mark: "markConversation", mark_delete: "unMarkConversation" };
+        const ops: Record<string, string> = {
+          del: "deleteConversation",
+          top: "pinnedConversation",
+          not_top: "unpinnedConversation",
+          mark: "markConversation",
+          mark_delete: "unMarkConversation",
+        };
         const operation = ops[d.op ?? ""];
         if (!operation) return;
         const mark = d.op?.startsWith("mark") ? { conversationMark: Number(asText(d.ext).replace("mark_", "")) } : {};
-        this.events.dispatch("onMultiDeviceEvent", { operation, conversationId: d.id, conversationType, timestamp: d.ts, ...mark });
+        this.events.dispatch("onMultiDeviceEvent", {
+          operation,
+          conversationId: d.id,
+          conversationType,
+          timestamp: d.ts,
+          ...mark,
+        });
         return;
       }
       case "user_notification_mute":
@@ -1093,8 +1304,10 @@ export class Connection {
         this.events.dispatch("onMultiDeviceEvent", { operation: "setSilentModeForUser", resource, data });
         continue;
       }
-      const operation = Object.keys(data).length === 0 ? "removeSilentModeForConversation" : "setSilentModeForConversation";
-      const conversation = "group" in v ? { conversationId: v.group, type: "groupChat" } : { conversationId: v.user, type: "singleChat" };
+      const operation =
+        Object.keys(data).length === 0 ? "removeSilentModeForConversation" : "setSilentModeForConversation";
+      const conversation =
+        "group" in v ? { conversationId: v.group, type: "groupChat" } : { conversationId: v.user, type: "singleChat" };
       this.events.dispatch("onMultiDeviceEvent", { operation, resource, ...conversation, data });
     }
   }
@@ -1122,7 +1335,16 @@ export class Connection {
           p.resolve({ type: 0, data: { result: true } });
           return;
         }
-        let info: Record<string, { is_all_mute?: boolean; create_timestamp?: number; is_in_white_list?: boolean; member_count?: number; mute_duration?: number }> = {};
+        let info: Record<
+          string,
+          {
+            is_all_mute?: boolean;
+            create_timestamp?: number;
+            is_in_white_list?: boolean;
+            member_count?: number;
+            mute_duration?: number;
+          }
+        > = {};
         try {
           const body = decode(MUCBody, metas[0]?.payload instanceof Uint8Array ? metas[0].payload : new Uint8Array());
           info = JSON.parse(asText((body.status as Decoded | undefined)?.chatroomInfo, "{}")) as typeof info;
@@ -1137,7 +1359,13 @@ export class Connection {
             id: p.roomId,
             result: true,
             user: this.user,
-            info: { isAllMembersMuted: Boolean(mine.is_all_mute), createTimestamp: Number(mine.create_timestamp ?? 0), isInAllowlist: Boolean(mine.is_in_white_list), memberCount: Number(mine.member_count ?? 0), muteExpireTimestamp: mine.mute_duration ?? -1 },
+            info: {
+              isAllMembersMuted: Boolean(mine.is_all_mute),
+              createTimestamp: Number(mine.create_timestamp ?? 0),
+              isInAllowlist: Boolean(mine.is_in_white_list),
+              memberCount: Number(mine.member_count ?? 0),
+              muteExpireTimestamp: mine.mute_duration ?? -1,
+            },
           },
         });
         return;
@@ -1151,9 +1379,24 @@ export class Connection {
         const notify = metas.find((m) => Number(m.ns) === NS.NOTIFY);
         if (notify?.payload instanceof Uint8Array) {
           try {
-            const e = (JSON.parse(utf8.decode(notify.payload)) as { edit_msg?: { count?: number; operator?: string; edit_time?: number; sender?: string; send_time?: number; chat_type?: string } }).edit_msg;
+            const e = (
+              JSON.parse(utf8.decode(notify.payload)) as {
+                edit_msg?: {
+                  count?: number;
+                  operator?: string;
+                  edit_time?: number;
+                  sender?: string;
+                  send_time?: number;
+                  chat_type?: string;
+                };
+              }
+            ).edit_msg;
             if (e) {
-              message.modifiedInfo = { operationCount: Number(e.count ?? 0), operatorId: asText(e.operator), operationTime: Number(e.edit_time ?? 0) };
+              message.modifiedInfo = {
+                operationCount: Number(e.count ?? 0),
+                operatorId: asText(e.operator),
+                operationTime: Number(e.edit_time ?? 0),
+              };
               message.from = e.sender ?? "";
               message.time = Number(e.send_time ?? 0);
               const ct = e.chat_type ?? "";
@@ -1192,7 +1435,14 @@ export class Connection {
     if (this.reporter) this.timeForReport(this.reporter, p);
     if (this.status === STATUS.OPENED && this.sock && this.transmit(p)) return;
     this.queue.push(p);
-    if (!this.sock && !this.reconnectTimer && !this.logOut && this.reconnectAttempts < this.options.autoReconnectNumMax) this.scheduleReconnect();
+    if (
+      !this.sock &&
+      !this.reconnectTimer &&
+      !this.logOut &&
+      this.reconnectAttempts < this.options.autoReconnectNumMax
+    ) {
+      this.scheduleReconnect();
+    }
   }
 
   /** Times a request from dispatch to its acknowledgement (or failure) for the data report. */
@@ -1221,7 +1471,11 @@ export class Connection {
       if (this.inFlight.get(p.id) !== p) return;
       this.inFlight.delete(p.id);
       if (p.message) p.message.status = "FAIL";
-      p.reject(p.kind === "room" ? err(C.REQUEST_TIMEOUT, "request timeout") : err(C.MESSAGE_SEND_TIMEOUT, "send message timeout", { id: p.id }));
+      p.reject(
+        p.kind === "room"
+          ? err(C.REQUEST_TIMEOUT, "request timeout")
+          : err(C.MESSAGE_SEND_TIMEOUT, "send message timeout", { id: p.id }),
+      );
       // No ack in time: the socket is presumed dead.
       this.sock?.close();
     }, this.options.ackTimeoutMs);
@@ -1235,7 +1489,12 @@ export class Connection {
 
   private target(to: string, chatType: ChatType): Decoded {
     const [name, resource] = to.split("/");
-    return { appKey: this.appKey, name, domain: chatType === "singleChat" ? USER_DOMAIN : MUC_DOMAIN, ...(resource && chatType === "singleChat" && { clientResource: resource }) };
+    return {
+      appKey: this.appKey,
+      name,
+      domain: chatType === "singleChat" ? USER_DOMAIN : MUC_DOMAIN,
+      ...(resource && chatType === "singleChat" && { clientResource: resource }),
+    };
   }
 
   /** Uploads the file of a file message first (images over 200 KB with a thumbnail). */
@@ -1257,7 +1516,9 @@ export class Connection {
     message.status = "INPROGRESS";
     try {
       if (message.type === "combine") await this.uploadCombineFile?.(message);
-      else if (message.file && ["img", "audio", "video", "file"].includes(message.type) && !message.url) await this.uploadMessageFile?.(message);
+      else if (message.file && ["img", "audio", "video", "file"].includes(message.type) && !message.url) {
+        await this.uploadMessageFile?.(message);
+      }
     } catch (e) {
       message.status = "FAIL";
       throw e;
@@ -1271,35 +1532,77 @@ export class Connection {
       message.translations = await this.translateBeforeSend(message.msg ?? "", languages);
       extra.meta = JSON.stringify({ translations: message.translations, ...(message.isChatThread && { thread: {} }) });
     }
-    const meta: Decoded = { id: message.id, to: this.target(message.to, chatType), ns: NS.CHAT, payload: bodyOf(message, this.user, extra) };
+    const meta: Decoded = {
+      id: message.id,
+      to: this.target(message.to, chatType),
+      ns: NS.CHAT,
+      payload: bodyOf(message, this.user, extra),
+    };
     if (chatType !== "singleChat" && message.receiverList?.length) {
       meta.routetype = 2;
       meta.directedUsers = message.receiverList;
     } else if (message.deliverOnlineOnly) meta.routetype = 1;
-    if (chatType === "chatRoom") meta.ext = [{ key: "chatroom_msg_tag", type: 2, varintValue: { high: 0, normal: 1, low: 2 }[message.priority ?? "normal"] }];
+    if (chatType === "chatRoom") {
+      meta.ext = [
+        { key: "chatroom_msg_tag", type: 2, varintValue: { high: 0, normal: 1, low: 2 }[message.priority ?? "normal"] },
+      ];
+    }
     return new Promise((resolve, reject) => {
-      this.dispatchPending({ id: message.id, meta, kind: "message", message, resolve: resolve as (v: unknown) => void, reject });
+      this.dispatchPending({
+        id: message.id,
+        meta,
+        kind: "message",
+        message,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
     });
   }
 
   private async translateBeforeSend(text: string, languages: string[]): Promise<{ code: string; text: string }[]> {
-    const translate = (this as unknown as { translateMessage?: (o: { text: string; languages: string[] }) => Promise<{ data?: unknown }> }).translateMessage;
+    const translate = (
+      this as unknown as {
+        translateMessage?: (o: { text: string; languages: string[] }) => Promise<{ data?: unknown }>;
+      }
+    ).translateMessage;
     if (!translate) throw err(C.SERVICE_NOT_ENABLED, "there is no method to translate message");
     const reply = await translate.call(this, { text, languages });
-    const list = (reply.data as { translations?: { to: string; text: string }[] }[] | undefined)?.[0]?.translations ?? [];
+    const list =
+      (reply.data as { translations?: { to: string; text: string }[] }[] | undefined)?.[0]?.translations ?? [];
     return list.map((t) => ({ code: t.to, text: t.text }));
   }
 
   /** Recalls a sent message (the server enforces the recall window). */
-  async recallMessage(opts: { mid: string; to: string; chatType?: ChatType; ext?: string; isChatThread?: boolean }): Promise<{ localMsgId: string; serverMsgId: string }> {
+  async recallMessage(opts: {
+    mid: string;
+    to: string;
+    chatType?: ChatType;
+    ext?: string;
+    isChatThread?: boolean;
+  }): Promise<{ localMsgId: string; serverMsgId: string }> {
     if (!opts || typeof opts.mid !== "string" || opts.mid === "") throw invalid('Invalid parameter: "mid"');
     if (typeof opts.to !== "string" || opts.to === "") throw invalid('Invalid parameter: "to"');
     if (this.logOut) throw err(C.WEBIM_CONNECTION_CLOSED, "not login");
     const chatType = opts.chatType ?? "singleChat";
     const id = uniqueId();
-    const payload = encode(MessageBody, { type: BODY_TYPE.RECALL, from: { name: this.user }, to: { name: opts.to }, contents: [{}], ackMessageId: opts.mid, ...(opts.isChatThread && { meta: JSON.stringify({ thread: {} }) }) });
-    const meta: Decoded = { id, to: this.target(opts.to, chatType), ns: NS.CHAT, payload, ...(opts.ext !== undefined && { ext: [{ key: "recallMessageExtensionInfo", type: 7, stringValue: opts.ext }] }) };
-    const result = await new Promise<{ localMsgId: string; serverMsgId: string }>((resolve, reject) => this.dispatchPending({ id, meta, kind: "recall", resolve: resolve as (v: unknown) => void, reject }));
+    const payload = encode(MessageBody, {
+      type: BODY_TYPE.RECALL,
+      from: { name: this.user },
+      to: { name: opts.to },
+      contents: [{}],
+      ackMessageId: opts.mid,
+      ...(opts.isChatThread && { meta: JSON.stringify({ thread: {} }) }),
+    });
+    const meta: Decoded = {
+      id,
+      to: this.target(opts.to, chatType),
+      ns: NS.CHAT,
+      payload,
+      ...(opts.ext !== undefined && { ext: [{ key: "recallMessageExtensionInfo", type: 7, stringValue: opts.ext }] }),
+    };
+    const result = await new Promise<{ localMsgId: string; serverMsgId: string }>((resolve, reject) =>
+      this.dispatchPending({ id, meta, kind: "recall", resolve: resolve as (v: unknown) => void, reject }),
+    );
     // The recall succeeded for the caller even if the local cache cannot follow.
     try {
       this.cache?.recall(opts.mid);
@@ -1310,8 +1613,15 @@ export class Connection {
   }
 
   /** Edits a sent text message (or its ext): resolves with the edited message and its edit info. */
-  async modifyMessage(opts: { messageId: string; modifiedMessage: ChatMessage }): Promise<{ localMsgId: string; serverMsgId: string; message: ChatMessage; modifiedInfo?: ChatMessage["modifiedInfo"] }> {
-    if (!opts || typeof opts.messageId !== "string" || opts.messageId === "") throw invalid("Invalid parameter messageId");
+  async modifyMessage(opts: { messageId: string; modifiedMessage: ChatMessage }): Promise<{
+    localMsgId: string;
+    serverMsgId: string;
+    message: ChatMessage;
+    modifiedInfo?: ChatMessage["modifiedInfo"];
+  }> {
+    if (!opts || typeof opts.messageId !== "string" || opts.messageId === "") {
+      throw invalid("Invalid parameter messageId");
+    }
     const m = opts.modifiedMessage;
     if (!m || m.type !== "txt") throw invalid('Invalid parameter: "modifiedMessage" type must be txt');
     if (this.logOut) throw err(C.WEBIM_CONNECTION_CLOSED, "not login");
@@ -1328,21 +1638,44 @@ export class Connection {
       editScope: hasExt ? 2 : 1,
     });
     const meta: Decoded = { id, to: this.target(m.to, chatType), ns: NS.CHAT, payload };
-    return new Promise((resolve, reject) => this.dispatchPending({ id, meta, kind: "edit", resolve: resolve as (v: unknown) => void, reject }));
+    return new Promise((resolve, reject) =>
+      this.dispatchPending({ id, meta, kind: "edit", resolve: resolve as (v: unknown) => void, reject }),
+    );
   }
 
   private roomOp(roomId: unknown, join: boolean, extra: Decoded): Promise<unknown> {
     if (typeof roomId !== "string" || roomId === "") throw invalid("Invalid parameter roomId");
     if (this.logOut || this.status !== STATUS.OPENED) throw err(C.WEBIM_CONNECTION_CLOSED, "not login");
     const id = uniqueId();
-    const payload = encode(MUCBody, { mucId: { appKey: this.appKey, name: roomId, domain: MUC_DOMAIN }, operation: join ? 2 : 3, from: { name: this.user }, isChatroom: true, ...extra });
-    const meta: Decoded = { id, from: { appKey: this.appKey, name: this.user, domain: USER_DOMAIN }, to: { domain: USER_DOMAIN }, ns: NS.MUC, payload };
-    return new Promise((resolve, reject) => this.dispatchPending({ id, meta, kind: "room", roomId, join, resolve, reject }));
+    const payload = encode(MUCBody, {
+      mucId: { appKey: this.appKey, name: roomId, domain: MUC_DOMAIN },
+      operation: join ? 2 : 3,
+      from: { name: this.user },
+      isChatroom: true,
+      ...extra,
+    });
+    const meta: Decoded = {
+      id,
+      from: { appKey: this.appKey, name: this.user, domain: USER_DOMAIN },
+      to: { domain: USER_DOMAIN },
+      ns: NS.MUC,
+      payload,
+    };
+    return new Promise((resolve, reject) =>
+      this.dispatchPending({ id, meta, kind: "room", roomId, join, resolve, reject }),
+    );
   }
 
   /** Joins a chat room over the socket; resolves with the room's info once the server acknowledged. */
-  async joinChatRoom(opts: { roomId: string; message?: string; ext?: string; leaveOtherRooms?: boolean }): Promise<unknown> {
-    if (opts?.leaveOtherRooms !== undefined && typeof opts.leaveOtherRooms !== "boolean") throw invalid("Invalid parameter leaveOtherRooms");
+  async joinChatRoom(opts: {
+    roomId: string;
+    message?: string;
+    ext?: string;
+    leaveOtherRooms?: boolean;
+  }): Promise<unknown> {
+    if (opts?.leaveOtherRooms !== undefined && typeof opts.leaveOtherRooms !== "boolean") {
+      throw invalid("Invalid parameter leaveOtherRooms");
+    }
     if (opts?.ext !== undefined && typeof opts.ext !== "string") throw invalid("Invalid parameter ext");
     return this.roomOp(opts?.roomId, true, { ext: opts.ext ?? "", leaveOtherRooms: opts.leaveOtherRooms ?? false });
   }
@@ -1371,7 +1704,19 @@ export class Connection {
   }
 
   /** A REST call under `{apiUrl}/{org}/{app}/`; `resource` adds `?resource=` (multi-device echo). */
-  async rest<T = Record<string, unknown>>(method: HttpRequest["method"], path: string, opts: { query?: HttpRequest["query"]; body?: unknown; form?: Record<string, string>; multipart?: FormData; resource?: boolean; onUploadProgress?: (p: Progress) => void; headers?: Record<string, string> } = {}): Promise<T & { type: number }> {
+  async rest<T = Record<string, unknown>>(
+    method: HttpRequest["method"],
+    path: string,
+    opts: {
+      query?: HttpRequest["query"];
+      body?: unknown;
+      form?: Record<string, string>;
+      multipart?: FormData;
+      resource?: boolean;
+      onUploadProgress?: (p: Progress) => void;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<T & { type: number }> {
     this.checkRest();
     const query = { ...opts.query, ...(opts.resource && { resource: this.clientResource }) };
     const startedAt = Date.now();
@@ -1391,7 +1736,10 @@ export class Connection {
       this.report("REST", "REST", startedAt, undefined, requested);
       return { ...reply, type: 0 };
     } catch (e) {
-      this.report("REST", "REST", startedAt, e, { ...requested, ...(e instanceof ChatSdkError && e.httpStatus !== undefined && { httpStatus: e.httpStatus }) });
+      this.report("REST", "REST", startedAt, e, {
+        ...requested,
+        ...(e instanceof ChatSdkError && e.httpStatus !== undefined && { httpStatus: e.httpStatus }),
+      });
       // Statuses outside the ordinary REST failures count towards a server discovery refresh.
       if (e instanceof ChatSdkError && e.httpStatus !== undefined && !CONVENTIONAL_STATUSES.includes(e.httpStatus)) {
         this.restFailures += 1;

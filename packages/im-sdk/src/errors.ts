@@ -17,7 +17,8 @@ export class ChatSdkError extends Error {
   }
 }
 
-export const err = (type: number, message: string, data?: unknown): ChatSdkError => new ChatSdkError(type, message, data);
+export const err = (type: number, message: string, data?: unknown): ChatSdkError =>
+  new ChatSdkError(type, message, data);
 
 /** A parameter check failed (spec 02 §5, spec 03 §5): rejected before any network call. */
 export const invalid = (message: string): ChatSdkError => new ChatSdkError(C.REQUEST_PARAMETER_ERROR, message);
@@ -75,7 +76,9 @@ function mapRestError(status: number, body: RestErrorBody, url: string, raw: str
       if (code === 40002) return e(C.THREAD_ALREADY_EXIST);
       if (code === 40009) return e(C.OPERATION_UNSUPPORTED);
       if (code === 60005) return e(C.GROUP_MEMBER_ATTRIBUTES_SET_FAILED, body.desc || d);
-      if (code === 60010) return e(has(d, "exceeds chatgroup user metadata single value limit") ? C.MAX_LIMIT : C.NO_PERMISSION);
+      if (code === 60010) {
+        return e(has(d, "exceeds chatgroup user metadata single value limit") ? C.MAX_LIMIT : C.NO_PERMISSION);
+      }
       if (code === 60011) return e(C.CHATROOM_NOT_JOINED, body.desc ?? d);
       if (code === 14403) return e(C.WEBIM_UPLOADFILE_ERROR);
       if (code === 60006 || code === 60007 || code === 60009 || code === 60012) return e(C.MAX_LIMIT);
@@ -99,7 +102,13 @@ function mapRestError(status: number, body: RestErrorBody, url: string, raw: str
       if (d === "group member list is full!") return e(group ? C.GROUP_MEMBERS_FULL : C.CHATROOM_MEMBERS_FULL);
       if (has(d, "invite users to join group failed") && has(d, "already in group")) return e(C.GROUP_ALREADY_JOINED);
       if (has(d, "are not members of this group")) return e(group ? C.GROUP_NOT_JOINED : C.CHATROOM_NOT_JOINED);
-      if (has(d, "service not open!") || has(d, "message report not open") || has(d, "messageroaming function not open")) return e(C.SERVICE_NOT_ENABLED);
+      if (
+        has(d, "service not open!") ||
+        has(d, "message report not open") ||
+        has(d, "messageroaming function not open")
+      ) {
+        return e(C.SERVICE_NOT_ENABLED);
+      }
       if (has(d, "members size is greater than max user size !")) return e(C.GROUP_MEMBERS_LIMIT);
       if (has(d, "can not operate this group, reason: group is disabled")) return e(C.GROUP_IS_DISABLED);
       if (has(d, "Invitee's contact max count") || has(d, "Inviter's contact max count")) return e(C.MAX_LIMIT);
@@ -110,8 +119,16 @@ function mapRestError(status: number, body: RestErrorBody, url: string, raw: str
       if (code === 40012) return e(C.NO_PERMISSION);
       if (code === 60003 || code === 20004) return e(C.GROUP_NOT_JOINED);
       if (code === 91001) return e(C.CONVERSATION_NOT_EXIST);
-      if (has(d, "do not find this group") || has(d, "does not exist")) return group ? e(C.GROUP_NOT_EXIST) : e(C.CHATROOM_NOT_EXIST, "The chat room dose not exist.");
-      if ((has(d, "username") && has(d, "doesn't exist!")) || has(d, "user not found") || (has(d, "Service resource not found") && body.exception === "UserNotFoundException")) return e(C.USER_NOT_FOUND);
+      if (has(d, "do not find this group") || has(d, "does not exist")) {
+        return group ? e(C.GROUP_NOT_EXIST) : e(C.CHATROOM_NOT_EXIST, "The chat room dose not exist.");
+      }
+      if (
+        (has(d, "username") && has(d, "doesn't exist!")) ||
+        has(d, "user not found") ||
+        (has(d, "Service resource not found") && body.exception === "UserNotFoundException")
+      ) {
+        return e(C.USER_NOT_FOUND);
+      }
       if (d === "user session pin message not exist") return e(C.MESSAGE_NOT_FOUND);
       return e(C.WEBIM_CONNCTION_AJAX_ERROR);
     case 406:
@@ -119,7 +136,9 @@ function mapRestError(status: number, body: RestErrorBody, url: string, raw: str
       return e(C.WEBIM_CONNCTION_AJAX_ERROR);
     case 429:
     case 503:
-      if (has(d, "The request has reached the maximum limit") || has(d, "upload client logs reached limit")) return e(C.MAX_LIMIT);
+      if (has(d, "The request has reached the maximum limit") || has(d, "upload client logs reached limit")) {
+        return e(C.MAX_LIMIT);
+      }
       return e(C.SERVER_BUSY, "Server is busy.");
     case 500:
       if (code === 40006 || code === 40008 || code === 40010) return e(C.SERVER_UNKNOWN_ERROR);
@@ -159,17 +178,23 @@ export function sendError(errorCode: number, reason: string, data?: unknown): Ch
     };
     const hit = exact[reason];
     if (hit) return e(hit[0], hit[1] ?? reason);
-    if (has(reason, "grpID") && has(reason, "does not exist!")) return e(C.CHATROOM_NOT_EXIST, "The chat room dose not exist.");
+    if (has(reason, "grpID") && has(reason, "does not exist!")) {
+      return e(C.CHATROOM_NOT_EXIST, "The chat room dose not exist.");
+    }
     if (has(reason, "username") && has(reason, "doesn't exist!")) return e(C.USER_NOT_FOUND);
     if (has(reason, "can not join this group") && has(reason, "is in the blacklist")) return e(C.PERMISSION_DENIED);
     if (has(reason, "moderation")) return e(C.MESSAGE_MODERATION_BLOCKED);
     if (has(reason, "group ID illegal, please check it")) return e(C.REQUEST_PARAMETER_ERROR, "Invalid parameter");
-    if (has(reason, "has create too many chatrooms") || has(reason, "has joined too many chatrooms")) return e(C.MAX_LIMIT);
+    if (has(reason, "has create too many chatrooms") || has(reason, "has joined too many chatrooms")) {
+      return e(C.MAX_LIMIT);
+    }
     if (has(reason, "auto create failed")) return e(C.SERVER_BUSY);
     return e(C.SERVER_UNKNOWN_ERROR);
   }
   if (errorCode === 7) {
-    if (reason === "sensitive words" || reason === "blocked by mod_antispam") return e(C.MESSAGE_INCLUDE_ILLEGAL_CONTENT);
+    if (reason === "sensitive words" || reason === "blocked by mod_antispam") {
+      return e(C.MESSAGE_INCLUDE_ILLEGAL_CONTENT);
+    }
     if (reason === "user is mute") return e(C.USER_MUTED_BY_ADMIN);
     if (reason === "traffic limit") return e(C.MESSAGE_CURRENT_LIMITING);
     if (reason === "Sorry, data is too large") return e(C.MESSAGE_SIZE_LIMIT);
@@ -184,7 +209,8 @@ export function sendError(errorCode: number, reason: string, data?: unknown): Ch
 export function provisionError(errorCode: number, reason: string): ChatSdkError {
   const limits: Record<string, string> = {
     "Sorry, the app day live count limit": "Sorry, the daily active user limit for this app has been reached",
-    "Sorry, the app online count limit": "Sorry, the maximum number limit of online users for this app has been reached",
+    "Sorry, the app online count limit":
+      "Sorry, the maximum number limit of online users for this app has been reached",
     "Sorry, the app month live count limit": "Sorry, the monthly active user limit for this app has been reached",
     "Sorry, user register limit": "Sorry, the number of user registrations limit has been reached",
     "Sorry, user register rate limit": "Sorry, user register rate limit",
@@ -194,7 +220,9 @@ export function provisionError(errorCode: number, reason: string): ChatSdkError 
     case 1:
       if (limit) return err(C.MAX_LIMIT, limit);
       if (reason === "Sorry, token expired") return err(C.WEBIM_TOKEN_EXPIRED, reason);
-      if (reason === "Sorry, token or password does not match login info") return err(C.WEBIM_CONNCTION_TOKEN_NOT_ASSIGN_ERROR, "INVALID_TOKEN");
+      if (reason === "Sorry, token or password does not match login info") {
+        return err(C.WEBIM_CONNCTION_TOKEN_NOT_ASSIGN_ERROR, "INVALID_TOKEN");
+      }
       if (reason === "Sorry, user not found") return err(C.USER_NOT_FOUND, "User not found");
       return err(C.WEBIM_CONNCTION_AUTH_ERROR, "Auth failed");
     case 2:
@@ -230,9 +258,19 @@ export const FATAL_LOGIN_TYPES: readonly number[] = [
 
 /** A failed file download (spec 03 §8, file parsing and download). */
 export function downloadError(status: number, body: RestErrorBody): ChatSdkError {
-  if (status === 403) return body.error_description === "chatfile no permission" ? err(C.WEBIM_DOWNLOADFILE_ERROR_NO_PERMISSION, body.error_description, body) : err(C.PERMISSION_DENIED, "permission denied", body);
-  if (status === 404) return body.error === "file_expired" ? err(C.WEBIM_DOWNLOADFILE_ERROR_EXPIRED, body.error_description ?? "file expired", body) : err(C.WEBIM_DOWNLOADFILE_ERROR, "Download failed, please try again", body);
-  if (status === 500) return err(C.SERVER_UNKNOWN_ERROR, body.error_description ?? "Download failed, please try again", body);
+  if (status === 403) {
+    return body.error_description === "chatfile no permission"
+      ? err(C.WEBIM_DOWNLOADFILE_ERROR_NO_PERMISSION, body.error_description, body)
+      : err(C.PERMISSION_DENIED, "permission denied", body);
+  }
+  if (status === 404) {
+    return body.error === "file_expired"
+      ? err(C.WEBIM_DOWNLOADFILE_ERROR_EXPIRED, body.error_description ?? "file expired", body)
+      : err(C.WEBIM_DOWNLOADFILE_ERROR, "Download failed, please try again", body);
+  }
+  if (status === 500) {
+    return err(C.SERVER_UNKNOWN_ERROR, body.error_description ?? "Download failed, please try again", body);
+  }
   return err(C.WEBIM_DOWNLOADFILE_ERROR, "Download failed, please try again", body);
 }
 

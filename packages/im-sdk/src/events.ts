@@ -96,7 +96,9 @@ export interface ConnectionEvents {
 }
 
 export type EventName = keyof ConnectionEvents;
-export type EventHandlers = { [K in EventName]?: ConnectionEvents[K] extends void ? () => void : (payload: ConnectionEvents[K]) => void };
+export type EventHandlers = {
+  [K in EventName]?: ConnectionEvents[K] extends void ? () => void : (payload: ConnectionEvents[K]) => void;
+};
 
 /** Named handler sets (`addEventHandler(id, handlers)`), dispatched in registration order. */
 export class EventRegistry {
@@ -114,7 +116,10 @@ export class EventRegistry {
     this.sets.clear();
   }
 
-  dispatch<K extends EventName>(name: K, ...payload: ConnectionEvents[K] extends void ? [] : [ConnectionEvents[K]]): void {
+  dispatch<K extends EventName>(
+    name: K,
+    ...payload: ConnectionEvents[K] extends void ? [] : [ConnectionEvents[K]]
+  ): void {
     for (const set of this.sets.values()) {
       const fn = set[name] as ((p?: unknown) => void) | undefined;
       if (typeof fn !== "function") continue;

@@ -68,7 +68,12 @@ function finalUrl(req: HttpRequest): string {
 }
 
 /** Runs `fetch` with a timeout and the caller's abort signal; maps client failures to SDK errors. */
-async function fetchWithTimeout(url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
+async function fetchWithTimeout(
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<Response> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -106,7 +111,12 @@ export async function request<T = Record<string, unknown>>(req: HttpRequest): Pr
     ({ status, text } = await xhrUpload(XHR, url, req, timeoutMs));
   } else {
     const body = bodyOf(req);
-    const res = await fetchWithTimeout(url, { method: req.method, headers: headersOf(req), ...(body !== undefined && { body }) }, timeoutMs, req.signal);
+    const res = await fetchWithTimeout(
+      url,
+      { method: req.method, headers: headersOf(req), ...(body !== undefined && { body }) },
+      timeoutMs,
+      req.signal,
+    );
     status = res.status;
     text = await res.text();
     if (req.onUploadProgress) {
@@ -147,13 +157,19 @@ interface Xhr {
 }
 type XhrClass = new () => Xhr;
 
-function xhrUpload(XHR: XhrClass, url: string, req: HttpRequest, timeoutMs: number): Promise<{ status: number; text: string }> {
+function xhrUpload(
+  XHR: XhrClass,
+  url: string,
+  req: HttpRequest,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XHR();
     xhr.open(req.method, url);
     xhr.timeout = timeoutMs;
     for (const [k, v] of Object.entries(headersOf(req))) xhr.setRequestHeader(k, v);
-    xhr.upload.onprogress = (e) => req.onUploadProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+    xhr.upload.onprogress = (e) =>
+      req.onUploadProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
     xhr.onerror = () => reject(clientErrors.network());
     xhr.ontimeout = () => reject(clientErrors.timeout());
@@ -167,11 +183,24 @@ function xhrUpload(XHR: XhrClass, url: string, req: HttpRequest, timeoutMs: numb
  * A download as a Blob, with progress as the body streams in. Headers as spec 03 §7: X-Requested-With,
  * Accept octet-stream, share-secret and the bearer token. Failures map through `downloadError`.
  */
-export async function download(opts: { url: string; token?: string; secret?: string; method?: string; signal?: AbortSignal; onProgress?: (p: Progress) => void; timeoutMs?: number }): Promise<Blob> {
+export async function download(opts: {
+  url: string;
+  token?: string;
+  secret?: string;
+  method?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: Progress) => void;
+  timeoutMs?: number;
+}): Promise<Blob> {
   const headers: Record<string, string> = { "X-Requested-With": "XMLHttpRequest", Accept: "application/octet-stream" };
   if (opts.secret) headers["share-secret"] = opts.secret;
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
-  const res = await fetchWithTimeout(opts.url, { method: opts.method ?? "GET", headers }, opts.timeoutMs ?? UPLOAD_TIMEOUT_MS, opts.signal);
+  const res = await fetchWithTimeout(
+    opts.url,
+    { method: opts.method ?? "GET", headers },
+    opts.timeoutMs ?? UPLOAD_TIMEOUT_MS,
+    opts.signal,
+  );
   if (res.status !== 200) {
     const body = (parseJson(await res.text()) ?? {}) as RestErrorBody;
     throw downloadError(res.status, body);

@@ -20,9 +20,17 @@ import { usersApi } from "./api/users.js";
 import { Connection } from "./connection.js";
 import { create } from "./message.js";
 
-type Api = typeof usersApi & typeof groupsApi & typeof roomsApi & typeof conversationsApi & typeof threadsApi & typeof filesApi & typeof aliasesApi;
+type Api = typeof usersApi &
+  typeof groupsApi &
+  typeof roomsApi &
+  typeof conversationsApi &
+  typeof threadsApi &
+  typeof filesApi &
+  typeof aliasesApi;
 /** The methods of the API modules, without their `this` parameter. */
-type Methods<T> = { [K in keyof T]: T[K] extends (this: Connection, ...args: infer A) => infer R ? (...args: A) => R : never };
+type Methods<T> = {
+  [K in keyof T]: T[K] extends (this: Connection, ...args: infer A) => infer R ? (...args: A) => R : never;
+};
 
 declare module "./connection.js" {
   // The REST capabilities are mixed into the connection below.
@@ -30,7 +38,10 @@ declare module "./connection.js" {
   interface Connection extends Methods<Api> {}
 }
 
-Object.assign(Connection.prototype, usersApi, groupsApi, roomsApi, conversationsApi, threadsApi, filesApi, aliasesApi, { uploadMessageFile, uploadCombineFile });
+Object.assign(Connection.prototype, usersApi, groupsApi, roomsApi, conversationsApi, threadsApi, filesApi, aliasesApi, {
+  uploadMessageFile,
+  uploadCombineFile,
+});
 
 /** The connection class (`new connection(options)`), named as in the published client. */
 export const connection = Connection;
@@ -40,18 +51,67 @@ export const message = { create };
 
 export { STATUS, type ConnectionOptions, type WebSocketClass, type WebSocketLike } from "./connection.js";
 export { statusCode, type StatusName } from "./status.js";
-export { ChatSdkError, restError, sendError, provisionError, downloadError, metadataError, clientErrors } from "./errors.js";
+export {
+  ChatSdkError,
+  restError,
+  sendError,
+  provisionError,
+  downloadError,
+  metadataError,
+  clientErrors,
+} from "./errors.js";
 export { Logger, logger, LOG_LEVELS, LOG_CACHE_MAX, type LogLevel } from "./logger.js";
-export { LocalCache, memoryBackend, indexedDbBackend, CACHE_SCHEMA_VERSION, DEFAULT_MAX_CACHE_LENGTH, type CacheBackend, type CachedConversation } from "./cache.js";
+export {
+  LocalCache,
+  memoryBackend,
+  indexedDbBackend,
+  CACHE_SCHEMA_VERSION,
+  DEFAULT_MAX_CACHE_LENGTH,
+  type CacheBackend,
+  type CachedConversation,
+} from "./cache.js";
 export { uniqueId, ID_BASE_MS } from "./ids.js";
-export { Reporter, REPORT_EVENT, REPORT_MAX_PER_MINUTE, REPORT_BATCH_SIZE, REPORT_DELAY_MS, REPORT_PENDING_MAX, type ReportEvent, type ReportOutcome, type ReportFetch, type ReporterOptions } from "./reporter.js";
-export { encodeCombineFile, decodeCombineFile, combineLevel, THUMBNAIL_THRESHOLD, COMBINE_MAX_MESSAGES, COMBINE_MAX_LEVEL } from "./api/files.js";
+export {
+  Reporter,
+  REPORT_EVENT,
+  REPORT_MAX_PER_MINUTE,
+  REPORT_BATCH_SIZE,
+  REPORT_DELAY_MS,
+  REPORT_PENDING_MAX,
+  type ReportEvent,
+  type ReportOutcome,
+  type ReportFetch,
+  type ReporterOptions,
+} from "./reporter.js";
+export {
+  encodeCombineFile,
+  decodeCombineFile,
+  combineLevel,
+  THUMBNAIL_THRESHOLD,
+  COMBINE_MAX_MESSAGES,
+  COMBINE_MAX_LEVEL,
+} from "./api/files.js";
 export { USER_INFO_KEYS, type SilentOptions } from "./api/users.js";
 export type { Conversation } from "./api/conversations.js";
 export type { RestReply } from "./api/check.js";
 export type { CreateGroupData } from "./api/groups.js";
-export type { ChatMessage, ChatType, MessageFields, MessageStatus, MessageType, FileObject, ModifiedInfo, Priority } from "./message.js";
-export type { ConnectionEvents, EventHandlers, EventName, AckEvent, MucEvent, ContactEvent, PresenceEvent } from "./events.js";
+export type {
+  ChatMessage,
+  ChatType,
+  MessageFields,
+  MessageStatus,
+  MessageType,
+  FileObject,
+  ModifiedInfo,
+  Priority,
+} from "./message.js";
+export type {
+  ConnectionEvents,
+  EventHandlers,
+  EventName,
+  AckEvent,
+  MucEvent,
+  ContactEvent,
+  PresenceEvent,
+} from "./events.js";
 export type { Progress } from "./http.js";
-
-

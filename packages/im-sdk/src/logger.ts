@@ -24,7 +24,8 @@ export class Logger {
     readonly maxCache: number = LOG_CACHE_MAX,
   ) {
     const saved = Number(storage.getItem(LOG_LEVEL_KEY));
-    this.level = storage.getItem(LOG_LEVEL_KEY) !== null && saved >= 0 && saved <= 5 ? (saved as LogLevel) : LOG_LEVELS.WARN;
+    this.level =
+      storage.getItem(LOG_LEVEL_KEY) !== null && saved >= 0 && saved <= 5 ? (saved as LogLevel) : LOG_LEVELS.WARN;
   }
 
   setLevel(level: LogLevel | keyof typeof LOG_LEVELS | Lowercase<keyof typeof LOG_LEVELS>): void {
@@ -67,7 +68,9 @@ export class Logger {
   private log(level: 0 | 1 | 2 | 3 | 4, args: unknown[]): void {
     if (level < this.level) return;
     const name = NAMES[level];
-    const text = args.map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.name}: ${a.message}` : safeJson(a))).join(" ");
+    const text = args
+      .map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.name}: ${a.message}` : safeJson(a)))
+      .join(" ");
     const line = `${new Date().toISOString()} [${name}] ${text}`;
     this.cache.push(line);
     this.cacheSize += line.length;

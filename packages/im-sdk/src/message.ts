@@ -1,8 +1,21 @@
 import { uniqueId } from "./ids.js";
-import { BODY_TYPE, CONTENT_TYPE, decode, decodeExt, encode, encodeExt, KV_TYPE, MessageBody, Meta, asText, type Decoded } from "./proto.js";
+import {
+  BODY_TYPE,
+  CONTENT_TYPE,
+  decode,
+  decodeExt,
+  encode,
+  encodeExt,
+  KV_TYPE,
+  MessageBody,
+  Meta,
+  asText,
+  type Decoded,
+} from "./proto.js";
 
 export type ChatType = "singleChat" | "groupChat" | "chatRoom";
-export type MessageType = "txt" | "img" | "video" | "audio" | "file" | "loc" | "cmd" | "custom" | "combine" | "read" | "delivery" | "channel";
+export type MessageType =
+  "txt" | "img" | "video" | "audio" | "file" | "loc" | "cmd" | "custom" | "combine" | "read" | "delivery" | "channel";
 /** Local send status: CREATE, then INPROGRESS, then SUCCESS on the server's ack or FAIL on an error. */
 export type MessageStatus = "CREATE" | "INPROGRESS" | "SUCCESS" | "FAIL";
 export type Priority = "high" | "normal" | "low";
@@ -104,14 +117,25 @@ export interface ChatMessage extends Omit<MessageFields, "id"> {
 /** Builds a local message with a fresh id and status CREATE (the published `message.create`). */
 export function create(options: MessageFields): ChatMessage {
   const chatType = options.chatType ?? "singleChat";
-  const msg: ChatMessage = { ...options, chatType, from: options.from ?? "", time: Date.now(), id: uniqueId(), status: "CREATE" };
+  const msg: ChatMessage = {
+    ...options,
+    chatType,
+    from: options.from ?? "",
+    time: Date.now(),
+    id: uniqueId(),
+    status: "CREATE",
+  };
   // A read ack names the message it acknowledges in `id` (published API); keep it as ackId.
   if (options.type === "read" && options.id && !options.ackId) msg.ackId = options.id;
   if (options.type === "txt") msg.msg = options.msg ?? "";
   return msg;
 }
 
-const TYPE_OF_CHAT: Record<ChatType, number> = { singleChat: BODY_TYPE.CHAT, groupChat: BODY_TYPE.GROUPCHAT, chatRoom: BODY_TYPE.CHATROOM };
+const TYPE_OF_CHAT: Record<ChatType, number> = {
+  singleChat: BODY_TYPE.CHAT,
+  groupChat: BODY_TYPE.GROUPCHAT,
+  chatRoom: BODY_TYPE.CHATROOM,
+};
 const CHAT_OF_TYPE: Record<number, ChatType> = { 1: "singleChat", 2: "groupChat", 3: "chatRoom" };
 
 /** The Content of a message (spec 03 §3, type-specific fields). */
@@ -141,15 +165,30 @@ export function contentOf(m: MessageFields): Decoded {
         secretKey: m.secret ?? b.secret ?? "",
         fileLength: m.file_length ?? b.file_length,
         ...(m.type !== "file" && { duration: m.length ?? b.length ?? 0 }),
-        ...(m.type === "video" && remotePath && { thumbnailRemotePath: `${remotePath}?vframe=true`, thumbnailSecretKey: m.secret ?? b.secret ?? "" }),
+        ...(m.type === "video" &&
+          remotePath && {
+            thumbnailRemotePath: `${remotePath}?vframe=true`,
+            thumbnailSecretKey: m.secret ?? b.secret ?? "",
+          }),
       };
     }
     case "loc":
-      return { type: CONTENT_TYPE.LOCATION, latitude: m.lat ?? 0, longitude: m.lng ?? 0, address: m.addr ?? "", buildingName: m.buildingName ?? "" };
+      return {
+        type: CONTENT_TYPE.LOCATION,
+        latitude: m.lat ?? 0,
+        longitude: m.lng ?? 0,
+        address: m.addr ?? "",
+        buildingName: m.buildingName ?? "",
+      };
     case "cmd":
       return { type: CONTENT_TYPE.COMMAND, action: m.action ?? "" };
     case "custom":
-      return { type: CONTENT_TYPE.CUSTOM, customEvent: m.customEvent ?? "", customExts: encodeExt(m.customExts), params: encodeExt(m.params) };
+      return {
+        type: CONTENT_TYPE.CUSTOM,
+        customEvent: m.customEvent ?? "",
+        customExts: encodeExt(m.customExts),
+        params: encodeExt(m.params),
+      };
     case "combine":
       return {
         type: CONTENT_TYPE.TEXT,
@@ -174,7 +213,12 @@ export function contentOf(m: MessageFields): Decoded {
 export function bodyOf(m: MessageFields, from: string, extra: Decoded = {}): Uint8Array {
   const chatType = m.chatType ?? "singleChat";
   let type = TYPE_OF_CHAT[chatType];
-  const body: Decoded = { from: { name: from }, to: { name: m.to.split("/")[0] }, contents: [contentOf(m)], ext: encodeExt(m.ext) };
+  const body: Decoded = {
+    from: { name: from },
+    to: { name: m.to.split("/")[0] },
+    contents: [contentOf(m)],
+    ext: encodeExt(m.ext),
+  };
   if (m.type === "read") {
     type = BODY_TYPE.READ_ACK;
     body.ackMessageId = m.ackId;
@@ -194,7 +238,17 @@ export function bodyOf(m: MessageFields, from: string, extra: Decoded = {}): Uin
   return encode(MessageBody, { type, ...body, ...extra });
 }
 
-const KIND: Record<number, MessageType> = { 0: "txt", 1: "img", 2: "video", 3: "loc", 4: "audio", 5: "file", 6: "cmd", 7: "custom", 8: "combine" };
+const KIND: Record<number, MessageType> = {
+  0: "txt",
+  1: "img",
+  2: "video",
+  3: "loc",
+  4: "audio",
+  5: "file",
+  6: "cmd",
+  7: "custom",
+  8: "combine",
+};
 
 /** Rewrites an attachment path onto this client's REST host, with the share secret (easemob-wire §3h). */
 function attachmentUrl(remotePath: string, secret: string, apiUrl: string): string {
@@ -229,13 +283,31 @@ function applyMetaJson(out: ChatMessage, text: string | undefined): void {
   }
   if (meta.reaction) out.reactions = meta.reaction.map(({ state, ...r }) => ({ ...r, isAddedBySelf: Boolean(state) }));
   if (meta.translations) out.translations = meta.translations;
-  if (meta.edit_msg) out.modifiedInfo = { operationCount: Number(meta.edit_msg.count ?? 0), operatorId: asText(meta.edit_msg.operator), operationTime: Number(meta.edit_msg.edit_time ?? 0) };
+  if (meta.edit_msg) {
+    out.modifiedInfo = {
+      operationCount: Number(meta.edit_msg.count ?? 0),
+      operatorId: asText(meta.edit_msg.operator),
+      operationTime: Number(meta.edit_msg.edit_time ?? 0),
+    };
+  }
   if (meta.thread && Object.keys(meta.thread).length > 0) {
-    out.chatThread = { messageId: asText(meta.thread.msg_parent_id), parentId: asText(meta.thread.muc_parent_id), chatThreadName: asText(meta.thread.thread_name) };
+    out.chatThread = {
+      messageId: asText(meta.thread.msg_parent_id),
+      parentId: asText(meta.thread.muc_parent_id),
+      chatThreadName: asText(meta.thread.thread_name),
+    };
   }
   if (meta.thread_overview) {
     const o = meta.thread_overview;
-    out.chatThreadOverview = { id: o.id, parentId: o.muc_parent_id, name: o.name, lastMessage: o.last_message, createTimestamp: o.create_timestamp, updateTimestamp: o.update_timestamp, messageCount: o.message_count };
+    out.chatThreadOverview = {
+      id: o.id,
+      parentId: o.muc_parent_id,
+      name: o.name,
+      lastMessage: o.last_message,
+      createTimestamp: o.create_timestamp,
+      updateTimestamp: o.update_timestamp,
+      messageCount: o.message_count,
+    };
   }
 }
 
@@ -323,13 +395,19 @@ const PRIORITY: Record<number, Priority> = { 0: "high", 1: "normal", 2: "low" };
 /** Chat-room extras carried in Meta.ext: the priority tag and the broadcast flag. */
 export function applyRoomExt(out: ChatMessage, metaExt: unknown): void {
   for (const kv of (metaExt as Decoded[] | undefined) ?? []) {
-    if (kv.key === "chatroom_msg_tag" && kv.type === KV_TYPE.INT) out.priority = PRIORITY[Number(kv.varintValue)] ?? "normal";
+    if (kv.key === "chatroom_msg_tag" && kv.type === KV_TYPE.INT) {
+      out.priority = PRIORITY[Number(kv.varintValue)] ?? "normal";
+    }
     if (kv.key === "is_broadcast") out.broadcast = kv.varintValue !== undefined && kv.varintValue !== "0";
   }
 }
 
 /** A history entry: base64 of a protobuf Meta whose payload is the MessageBody. */
-export function messageFromHistory(base64: string, apiUrl: string, bytes: (s: string) => Uint8Array): ChatMessage | undefined {
+export function messageFromHistory(
+  base64: string,
+  apiUrl: string,
+  bytes: (s: string) => Uint8Array,
+): ChatMessage | undefined {
   const meta = decode(Meta, bytes(base64));
   if (Number(meta.ns) !== 1 || !(meta.payload instanceof Uint8Array)) return undefined;
   const body = decode(MessageBody, meta.payload);
@@ -357,12 +435,23 @@ export function messageFromJson(raw: JsonMessage | undefined): ChatMessage | Rec
     return {};
   }
   const kind = asText(p.type).toLowerCase();
-  const chatType: ChatType = kind === "groupchat" ? "groupChat" : kind === "chatroom" ? "chatRoom" : kind === "chat" ? "singleChat" : asText(raw.to).includes("@conference") ? "groupChat" : "singleChat";
+  const chatType: ChatType =
+    kind === "groupchat"
+      ? "groupChat"
+      : kind === "chatroom"
+        ? "chatRoom"
+        : kind === "chat"
+          ? "singleChat"
+          : asText(raw.to).includes("@conference")
+            ? "groupChat"
+            : "singleChat";
   const b = ((p.bodies as Record<string, unknown>[] | undefined) ?? [])[0] ?? {};
   const bt = asText(b.type, "txt");
   const out: ChatMessage = {
     id: asText(raw.id ?? raw.msg_id),
-    type: (["txt", "img", "video", "audio", "file", "loc", "cmd", "custom", "combine"].includes(bt) ? bt : "txt") as MessageType,
+    type: (["txt", "img", "video", "audio", "file", "loc", "cmd", "custom", "combine"].includes(bt)
+      ? bt
+      : "txt") as MessageType,
     chatType,
     from: asText(p.from ?? raw.from),
     to: asText(p.to ?? raw.to).split("@")[0] ?? "",
@@ -376,18 +465,39 @@ export function messageFromJson(raw: JsonMessage | undefined): ChatMessage | Rec
       out.msg = str("msg");
       if (b.subType === "sub_combine") {
         out.type = "combine";
-        Object.assign(out, { title: str("title"), summary: str("summary"), url: str("url"), secret: str("secret"), file_length: num("file_length"), filename: str("filename"), combineLevel: num("combineLevel"), compatibleText: str("msg") });
+        Object.assign(out, {
+          title: str("title"),
+          summary: str("summary"),
+          url: str("url"),
+          secret: str("secret"),
+          file_length: num("file_length"),
+          filename: str("filename"),
+          combineLevel: num("combineLevel"),
+          compatibleText: str("msg"),
+        });
       }
       break;
     case "img": {
       const size = (b.size as { width?: number; height?: number } | undefined) ?? {};
-      Object.assign(out, { url: str("url"), secret: str("secret"), width: Number(size.width ?? 0), height: Number(size.height ?? 0), file_length: num("file_length") });
+      Object.assign(out, {
+        url: str("url"),
+        secret: str("secret"),
+        width: Number(size.width ?? 0),
+        height: Number(size.height ?? 0),
+        file_length: num("file_length"),
+      });
       break;
     }
     case "video":
     case "audio":
     case "file":
-      Object.assign(out, { url: str("url"), secret: str("secret"), filename: str("filename"), file_length: num("file_length"), ...(out.type !== "file" && { length: num("length") }) });
+      Object.assign(out, {
+        url: str("url"),
+        secret: str("secret"),
+        filename: str("filename"),
+        file_length: num("file_length"),
+        ...(out.type !== "file" && { length: num("length") }),
+      });
       break;
     case "loc":
       Object.assign(out, { addr: str("addr"), lat: num("lat"), lng: num("lng"), buildingName: str("buildingName") });
@@ -398,11 +508,22 @@ export function messageFromJson(raw: JsonMessage | undefined): ChatMessage | Rec
     case "custom": {
       out.customEvent = str("customEvent");
       const exts = b.customExts;
-      out.customExts = Array.isArray(exts) ? (Object.assign({}, ...(exts as Record<string, unknown>[])) as Record<string, unknown>) : ((exts as Record<string, unknown> | undefined) ?? {});
+      out.customExts = Array.isArray(exts)
+        ? (Object.assign({}, ...(exts as Record<string, unknown>[])) as Record<string, unknown>)
+        : ((exts as Record<string, unknown> | undefined) ?? {});
       break;
     }
     case "combine":
-      Object.assign(out, { title: str("title"), summary: str("summary"), url: str("url"), secret: str("secret"), file_length: num("file_length"), filename: str("filename"), combineLevel: num("combineLevel"), compatibleText: str("text") || str("msg") });
+      Object.assign(out, {
+        title: str("title"),
+        summary: str("summary"),
+        url: str("url"),
+        secret: str("secret"),
+        file_length: num("file_length"),
+        filename: str("filename"),
+        combineLevel: num("combineLevel"),
+        compatibleText: str("text") || str("msg"),
+      });
       break;
     case "read":
     case "delivery":

@@ -118,10 +118,15 @@ export const CommSyncDL = schema([
 export const CommNotice = schema([[1, "queue", JID]]);
 export const CommUnreadDL = schema([
   [1, "status", Status],
-  [2, "unread", schema([
-    [1, "queue", JID],
-    [2, "n", "u32"],
-  ]), true],
+  [
+    2,
+    "unread",
+    schema([
+      [1, "queue", JID],
+      [2, "n", "u32"],
+    ]),
+    true,
+  ],
   [3, "timestamp", "u64"],
 ]);
 export const Provision = schema([
@@ -158,10 +163,14 @@ export const MUCBody = schema([
   [9, "isThread", "bool"],
   [10, "mucParentId", JID],
   [11, "mucName", "string"],
-  [12, "eventInfo", schema([
-    [1, "eventType", "enum"],
-    [2, "ext", "string"],
-  ])],
+  [
+    12,
+    "eventInfo",
+    schema([
+      [1, "eventType", "enum"],
+      [2, "ext", "string"],
+    ]),
+  ],
   [13, "mucMemberCount", "i32"],
   [14, "ext", "string"],
   [15, "leaveOtherRooms", "bool"],
@@ -424,9 +433,29 @@ export const COMMAND = { SYNC: 0, UNREAD: 1, NOTICE: 2, PROVISION: 3, LOGOUT: 4 
 /** Meta namespaces. */
 export const NS = { STATISTIC: 0, CHAT: 1, MUC: 2, ROSTER: 3, CONFERENCE: 4, NOTIFY: 5 } as const;
 /** MessageBody types. */
-export const BODY_TYPE = { NORMAL: 0, CHAT: 1, GROUPCHAT: 2, CHATROOM: 3, READ_ACK: 4, DELIVER_ACK: 5, RECALL: 6, CHANNEL_ACK: 7, EDIT: 8 } as const;
+export const BODY_TYPE = {
+  NORMAL: 0,
+  CHAT: 1,
+  GROUPCHAT: 2,
+  CHATROOM: 3,
+  READ_ACK: 4,
+  DELIVER_ACK: 5,
+  RECALL: 6,
+  CHANNEL_ACK: 7,
+  EDIT: 8,
+} as const;
 /** Content types. */
-export const CONTENT_TYPE = { TEXT: 0, IMAGE: 1, VIDEO: 2, LOCATION: 3, VOICE: 4, FILE: 5, COMMAND: 6, CUSTOM: 7, COMBINE: 8 } as const;
+export const CONTENT_TYPE = {
+  TEXT: 0,
+  IMAGE: 1,
+  VIDEO: 2,
+  LOCATION: 3,
+  VOICE: 4,
+  FILE: 5,
+  COMMAND: 6,
+  CUSTOM: 7,
+  COMBINE: 8,
+} as const;
 /** KeyValue value types. */
 export const KV_TYPE = { BOOL: 1, INT: 2, UINT: 3, LLINT: 4, FLOAT: 5, DOUBLE: 6, STRING: 7, JSON_STRING: 8 } as const;
 
@@ -435,11 +464,19 @@ export function toKeyValue(key: string, value: unknown): Decoded | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "boolean") return { key, type: KV_TYPE.BOOL, varintValue: value ? 1 : 0 };
   if (typeof value === "number" && Number.isFinite(value)) {
-    return Number.isInteger(value) ? { key, type: KV_TYPE.INT, varintValue: value } : { key, type: KV_TYPE.DOUBLE, doubleValue: value };
+    return Number.isInteger(value)
+      ? { key, type: KV_TYPE.INT, varintValue: value }
+      : { key, type: KV_TYPE.DOUBLE, doubleValue: value };
   }
   if (typeof value === "string") return { key, type: KV_TYPE.STRING, stringValue: value };
-  if (value !== null && typeof value === "object") return { key, type: KV_TYPE.JSON_STRING, stringValue: JSON.stringify(value) };
-  return { key, type: KV_TYPE.STRING, stringValue: typeof value === "bigint" || typeof value === "symbol" ? value.toString() : "" };
+  if (value !== null && typeof value === "object") {
+    return { key, type: KV_TYPE.JSON_STRING, stringValue: JSON.stringify(value) };
+  }
+  return {
+    key,
+    type: KV_TYPE.STRING,
+    stringValue: typeof value === "bigint" || typeof value === "symbol" ? value.toString() : "",
+  };
 }
 
 /** A decoded KeyValue back to its JS value (undefined when the type is unknown). */

@@ -27,7 +27,10 @@ export interface ReportOutcome {
 }
 
 /** The part of `fetch` the reporter uses (injected in tests). */
-export type ReportFetch = (url: string, init: { method: "POST"; headers: Record<string, string>; body: string; keepalive: boolean }) => Promise<{ ok: boolean; status: number }>;
+export type ReportFetch = (
+  url: string,
+  init: { method: "POST"; headers: Record<string, string>; body: string; keepalive: boolean },
+) => Promise<{ ok: boolean; status: number }>;
 
 /** Where and how a reporter sends. */
 export interface ReporterOptions {
@@ -107,7 +110,13 @@ export class Reporter {
   }
 
   /** Reports a finished operation of known duration. */
-  operation(operationName: string, operationType: string, elapsedMs: number, outcome: ReportOutcome, extra: Record<string, unknown> = {}): void {
+  operation(
+    operationName: string,
+    operationType: string,
+    elapsedMs: number,
+    outcome: ReportOutcome,
+    extra: Record<string, unknown> = {},
+  ): void {
     this.add(REPORT_EVENT.OPERATION, {
       operationName,
       operationType,
@@ -173,7 +182,9 @@ export class Reporter {
     const batch = this.queue.splice(0, REPORT_BATCH_SIZE);
     if (batch.length === 0) return;
     // Called through globalThis: a detached fetch may throw 'Illegal invocation' in browsers.
-    const f: ReportFetch | undefined = this.options.fetch ?? (typeof globalThis.fetch === "function" ? (url, init) => globalThis.fetch(url, init) : undefined);
+    const f: ReportFetch | undefined =
+      this.options.fetch ??
+      (typeof globalThis.fetch === "function" ? (url, init) => globalThis.fetch(url, init) : undefined);
     if (!f) {
       this.failed += batch.length;
       return;
@@ -187,7 +198,12 @@ export class Reporter {
       debug: String(this.options.debug ?? false),
     };
     try {
-      const res = await f(this.options.url(), { method: "POST", headers, body: JSON.stringify(batch), keepalive: true });
+      const res = await f(this.options.url(), {
+        method: "POST",
+        headers,
+        body: JSON.stringify(batch),
+        keepalive: true,
+      });
       if (res.ok) this.sent += batch.length;
       else this.failed += batch.length;
     } catch {

@@ -1,6 +1,31 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { connection, ID_BASE_MS, message, STATUS, statusCode as C, uniqueId, type ChatSdkError, type Connection, type WebSocketLike } from "../src/index";
-import { COMMAND, CommNotice, CommSyncDL, CommSyncUL, CommUnreadDL, decode, encode, MessageBody, MSync, MUCBody, NS, Provision, StatisticsBody, type Decoded } from "../src/proto";
+import {
+  connection,
+  ID_BASE_MS,
+  message,
+  STATUS,
+  statusCode as C,
+  uniqueId,
+  type ChatSdkError,
+  type Connection,
+  type WebSocketLike,
+} from "../src/index";
+import {
+  COMMAND,
+  CommNotice,
+  CommSyncDL,
+  CommSyncUL,
+  CommUnreadDL,
+  decode,
+  encode,
+  MessageBody,
+  MSync,
+  MUCBody,
+  NS,
+  Provision,
+  StatisticsBody,
+  type Decoded,
+} from "../src/proto";
 
 /**
  * The connection against a scripted socket: login handshake, statuses, heartbeat, send with ack and
@@ -35,17 +60,30 @@ class FakeSocket implements WebSocketLike {
     this.onmessage?.({ data: encode(MSync, frame).buffer });
   }
   provisionOk(expiresAt?: number): void {
-    this.push({ command: COMMAND.PROVISION, payload: encode(Provision, { status: { errorCode: 0 }, resource: "webim_dev", ...(expiresAt && { authToken: JSON.stringify({ expires_in: expiresAt }) }) }) });
+    this.push({
+      command: COMMAND.PROVISION,
+      payload: encode(Provision, {
+        status: { errorCode: 0 },
+        resource: "webim_dev",
+        ...(expiresAt && { authToken: JSON.stringify({ expires_in: expiresAt }) }),
+      }),
+    });
   }
   commands(): number[] {
     return this.frames.map((f) => Number(f.command ?? 0));
   }
   /** The uplink metas (sends), decoded. */
   metas(): Decoded[] {
-    return this.frames.filter((f) => Number(f.command ?? 0) === COMMAND.SYNC).map((f) => decode(CommSyncUL, f.payload as Uint8Array).meta as Decoded).filter(Boolean);
+    return this.frames
+      .filter((f) => Number(f.command ?? 0) === COMMAND.SYNC)
+      .map((f) => decode(CommSyncUL, f.payload as Uint8Array).meta as Decoded)
+      .filter(Boolean);
   }
   ack(metaId: string, serverId: string, status: Decoded = { errorCode: 0 }): void {
-    this.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { metaId, serverId, status, timestamp: Date.now() }) });
+    this.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, { metaId, serverId, status, timestamp: Date.now() }),
+    });
   }
   drop(): void {
     this.readyState = 3;
@@ -56,7 +94,13 @@ class FakeSocket implements WebSocketLike {
 const last = (): FakeSocket => FakeSocket.all[FakeSocket.all.length - 1]!;
 
 function newConn(extra: Record<string, unknown> = {}): Connection {
-  return new connection({ appKey: "org#app", apiUrl: "http://127.0.0.1:9", url: "ws://127.0.0.1:9/websocket", WebSocket: FakeSocket, ...extra });
+  return new connection({
+    appKey: "org#app",
+    apiUrl: "http://127.0.0.1:9",
+    url: "ws://127.0.0.1:9/websocket",
+    WebSocket: FakeSocket,
+    ...extra,
+  });
 }
 
 /** Logs in; `lifetimeMs` makes the provision reply name an expiry that far from now. */
@@ -81,12 +125,23 @@ describe("login", () => {
   test("provision handshake: statuses 402 then 403, onConnected before open() resolves, then UNREAD", async () => {
     const conn = newConn();
     const seen: (number | string)[] = [];
-    conn.addEventHandler("t", { onConnectionStatusChange: (s) => seen.push(s), onConnected: () => seen.push("connected") });
+    conn.addEventHandler("t", {
+      onConnectionStatusChange: (s) => seen.push(s),
+      onConnected: () => seen.push("connected"),
+    });
     const sock = await login(conn);
     expect(seen).toEqual([STATUS.DOLOGIN_IM, STATUS.OPENED, "connected"]);
     const provision = sock.frames[0]!;
-    expect(provision).toMatchObject({ command: COMMAND.PROVISION, auth: "$t$tok", guid: { appKey: "org#app", name: "alice", domain: "easemob.com" } });
-    expect(decode(Provision, provision.payload as Uint8Array)).toMatchObject({ osType: 16, deviceName: "webim", authToken: '{"token":"$t$tok"}' });
+    expect(provision).toMatchObject({
+      command: COMMAND.PROVISION,
+      auth: "$t$tok",
+      guid: { appKey: "org#app", name: "alice", domain: "easemob.com" },
+    });
+    expect(decode(Provision, provision.payload as Uint8Array)).toMatchObject({
+      osType: 16,
+      deviceName: "webim",
+      authToken: '{"token":"$t$tok"}',
+    });
     expect(sock.commands()).toEqual([COMMAND.PROVISION, COMMAND.UNREAD]);
     expect(conn.clientResource).toBe("webim_dev");
     expect(conn.isOpened()).toBe(true);
@@ -97,7 +152,10 @@ describe("login", () => {
     const opened = conn.open({ user: "alice", accessToken: "tok" });
     await vi.waitFor(() => expect(FakeSocket.all.length).toBe(1));
     last().accept();
-    last().push({ command: COMMAND.PROVISION, payload: encode(Provision, { status: { errorCode: 1, reason: "Sorry, token expired" } }) });
+    last().push({
+      command: COMMAND.PROVISION,
+      payload: encode(Provision, { status: { errorCode: 1, reason: "Sorry, token expired" } }),
+    });
     await expect(opened).rejects.toMatchObject({ type: C.WEBIM_TOKEN_EXPIRED, message: "Sorry, token expired" });
     expect(conn.status).toBe(STATUS.ERROR);
     expect(FakeSocket.all).toHaveLength(1);
@@ -133,9 +191,17 @@ describe("sending", () => {
     expect(m.status).toBe("INPROGRESS");
     const meta = sock.metas()[0]!;
     expect(meta).toMatchObject({ id: m.id, ns: 1, to: { name: "bob", domain: "easemob.com" } });
-    expect(decode(MessageBody, meta.payload as Uint8Array)).toMatchObject({ type: 1, from: { name: "alice" }, contents: [{ type: 0, text: "hi" }] });
+    expect(decode(MessageBody, meta.payload as Uint8Array)).toMatchObject({
+      type: 1,
+      from: { name: "alice" },
+      contents: [{ type: 0, text: "hi" }],
+    });
     sock.ack(m.id, "1234567890123456789");
-    await expect(sent).resolves.toMatchObject({ localMsgId: m.id, serverMsgId: "1234567890123456789", message: { id: "1234567890123456789", msg: "hi" } });
+    await expect(sent).resolves.toMatchObject({
+      localMsgId: m.id,
+      serverMsgId: "1234567890123456789",
+      message: { id: "1234567890123456789", msg: "hi" },
+    });
     expect(m.status).toBe("SUCCESS");
   });
 
@@ -163,7 +229,10 @@ describe("sending", () => {
     vi.useFakeTimers();
     const conn = newConn();
     const events: string[] = [];
-    conn.addEventHandler("t", { onReconnecting: () => events.push("reconnecting"), onConnected: () => events.push("connected") });
+    conn.addEventHandler("t", {
+      onReconnecting: () => events.push("reconnecting"),
+      onConnected: () => events.push("connected"),
+    });
     const first = await login(conn);
     first.drop();
     expect(events).toEqual(["connected", "reconnecting"]);
@@ -198,7 +267,10 @@ describe("sending", () => {
     const first = await login(conn);
     first.drop();
     const sent = conn.send(message.create({ type: "txt", to: "bob", msg: "lost?" }));
-    const check = expect(sent).rejects.toMatchObject({ type: C.MESSAGE_WEBSOCKET_DISCONNECTED, message: "websocket disconnected" });
+    const check = expect(sent).rejects.toMatchObject({
+      type: C.MESSAGE_WEBSOCKET_DISCONNECTED,
+      message: "websocket disconnected",
+    });
     await vi.advanceTimersByTimeAsync(500);
     last().drop();
     await vi.advanceTimersByTimeAsync(1000);
@@ -214,7 +286,11 @@ describe("token expiry and forced logout", () => {
     vi.useFakeTimers();
     const conn = newConn();
     const events: string[] = [];
-    conn.addEventHandler("t", { onTokenWillExpire: () => events.push("will"), onTokenExpired: () => events.push("expired"), onDisconnected: () => events.push("disconnected") });
+    conn.addEventHandler("t", {
+      onTokenWillExpire: () => events.push("will"),
+      onTokenExpired: () => events.push("expired"),
+      onDisconnected: () => events.push("disconnected"),
+    });
     const sock = await login(conn, 10_000);
     await vi.advanceTimersByTimeAsync(4_999);
     expect(events).toEqual([]);
@@ -237,10 +313,16 @@ describe("token expiry and forced logout", () => {
     const conn = newConn();
     const errors: { type: number; message: string }[] = [];
     const gone: (ChatSdkError | undefined)[] = [];
-    conn.addEventHandler("t", { onError: (e) => errors.push({ type: e.type, message: e.message }), onDisconnected: (e) => gone.push(e) });
+    conn.addEventHandler("t", {
+      onError: (e) => errors.push({ type: e.type, message: e.message }),
+      onDisconnected: (e) => gone.push(e),
+    });
     const sock = await login(conn);
     const meta = { id: "1", ns: 0, payload: encode(StatisticsBody, { operation }) };
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue: { name: "alice" }, metas: [meta], isLast: true }) });
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, { queue: { name: "alice" }, metas: [meta], isLast: true }),
+    });
     expect(errors).toEqual([{ type, message: text }]);
     sock.drop();
     expect(gone.map((e) => e?.type)).toEqual([type]);
@@ -254,7 +336,12 @@ describe("receiving", () => {
     id,
     timestamp: 1_700_000_000_000,
     ns: 1,
-    payload: encode(MessageBody, { type: 1, from: { name: from }, to: { name: "alice" }, contents: [{ type: 0, text: msg }] }),
+    payload: encode(MessageBody, {
+      type: 1,
+      from: { name: from },
+      to: { name: "alice" },
+      contents: [{ type: 0, text: msg }],
+    }),
   });
 
   test("a notice triggers a pull; messages are dispatched once; the next pull acks with the key", async () => {
@@ -267,12 +354,26 @@ describe("receiving", () => {
     const pull = decode(CommSyncUL, sock.frames.at(-1)!.payload as Uint8Array);
     expect(pull).toMatchObject({ queue: { name: "bob" } });
     expect(pull.key).toBeUndefined();
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [text("11", "bob", "one"), text("11", "bob", "one"), text("12", "bob", "two")], nextKey: "13", isLast: false }) });
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, {
+        queue,
+        metas: [text("11", "bob", "one"), text("11", "bob", "one"), text("12", "bob", "two")],
+        nextKey: "13",
+        isLast: false,
+      }),
+    });
     expect(got).toEqual(["11:bob:one", "12:bob:two"]);
-    expect(decode(CommSyncUL, sock.frames.at(-1)!.payload as Uint8Array)).toMatchObject({ queue: { name: "bob" }, key: "13" });
+    expect(decode(CommSyncUL, sock.frames.at(-1)!.payload as Uint8Array)).toMatchObject({
+      queue: { name: "bob" },
+      key: "13",
+    });
     sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [], isLast: true }) });
     // Redelivered later (e.g. after a reconnect): not dispatched twice.
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [text("12", "bob", "two")], nextKey: "14", isLast: false }) });
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, { queue, metas: [text("12", "bob", "two")], nextKey: "14", isLast: false }),
+    });
     expect(got).toHaveLength(2);
   });
 
@@ -287,7 +388,10 @@ describe("receiving", () => {
     expect(pulls()).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(pulls()).toBe(2);
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue: { name: "bob" }, metas: [], isLast: true }) });
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, { queue: { name: "bob" }, metas: [], isLast: true }),
+    });
     await vi.advanceTimersByTimeAsync(20_000);
     expect(pulls()).toBe(2);
     conn.close();
@@ -296,11 +400,20 @@ describe("receiving", () => {
   test("UNREAD reply pulls every queue; offline sync start and finish", async () => {
     const conn = newConn();
     const events: string[] = [];
-    conn.addEventHandler("t", { onOfflineMessageSyncStart: () => events.push("start"), onOfflineMessageSyncFinish: () => events.push("finish") });
+    conn.addEventHandler("t", {
+      onOfflineMessageSyncStart: () => events.push("start"),
+      onOfflineMessageSyncFinish: () => events.push("finish"),
+    });
     const sock = await login(conn);
-    sock.push({ command: COMMAND.UNREAD, payload: encode(CommUnreadDL, { unread: [{ queue: { name: "bob" }, n: 1 }] }) });
+    sock.push({
+      command: COMMAND.UNREAD,
+      payload: encode(CommUnreadDL, { unread: [{ queue: { name: "bob" }, n: 1 }] }),
+    });
     expect(events).toEqual(["start"]);
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue: { name: "bob" }, metas: [], isLast: true }) });
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, { queue: { name: "bob" }, metas: [], isLast: true }),
+    });
     expect(events).toEqual(["start", "finish"]);
   });
 
@@ -309,18 +422,58 @@ describe("receiving", () => {
     const sock = await login(conn);
     await conn.cache!.start("alice");
     const queue = { name: "bob" };
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [text("21", "bob", "a"), { ...text("22", "bob", "b"), timestamp: 1_700_000_000_001 }], nextKey: "2", isLast: false }) });
-    expect(conn.cache!.getConversation("bob", "singleChat")).toMatchObject({ unReadCount: 2, lastMessage: { id: "22" } });
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, {
+        queue,
+        metas: [text("21", "bob", "a"), { ...text("22", "bob", "b"), timestamp: 1_700_000_000_001 }],
+        nextKey: "2",
+        isLast: false,
+      }),
+    });
+    expect(conn.cache!.getConversation("bob", "singleChat")).toMatchObject({
+      unReadCount: 2,
+      lastMessage: { id: "22" },
+    });
     const recalls: string[] = [];
     conn.addEventHandler("r", { onRecallMessage: (e) => recalls.push(`${e.from}:${e.mid}`) });
-    const recall = { id: "23", ns: 1, payload: encode(MessageBody, { type: 6, from: { name: "bob" }, to: { name: "alice" }, contents: [{}], ackMessageId: "22" }) };
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [recall], nextKey: "3", isLast: false }) });
+    const recall = {
+      id: "23",
+      ns: 1,
+      payload: encode(MessageBody, {
+        type: 6,
+        from: { name: "bob" },
+        to: { name: "alice" },
+        contents: [{}],
+        ackMessageId: "22",
+      }),
+    };
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, { queue, metas: [recall], nextKey: "3", isLast: false }),
+    });
     expect(recalls).toEqual(["bob:22"]);
-    expect(conn.cache!.getConversation("bob", "singleChat")).toMatchObject({ unReadCount: 1, lastMessage: { id: "21" } });
+    expect(conn.cache!.getConversation("bob", "singleChat")).toMatchObject({
+      unReadCount: 1,
+      lastMessage: { id: "21" },
+    });
     // Read everything (channel ack), then a recall of an older message leaves the count at 0.
     conn.cache!.clearUnread("bob", "singleChat", 1_800_000_000_000);
-    const recallOld = { id: "24", ns: 1, payload: encode(MessageBody, { type: 6, from: { name: "bob" }, to: { name: "alice" }, contents: [{}], ackMessageId: "21" }) };
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [recallOld], nextKey: "4", isLast: false }) });
+    const recallOld = {
+      id: "24",
+      ns: 1,
+      payload: encode(MessageBody, {
+        type: 6,
+        from: { name: "bob" },
+        to: { name: "alice" },
+        contents: [{}],
+        ackMessageId: "21",
+      }),
+    };
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, { queue, metas: [recallOld], nextKey: "4", isLast: false }),
+    });
     expect(conn.cache!.getConversation("bob", "singleChat")).toMatchObject({ unReadCount: 0 });
     expect(conn.cache!.getMessages("bob", "singleChat")).toEqual([]);
   });
@@ -331,13 +484,19 @@ describe("data reports", () => {
 
   test("with enableDataReport: init, the login, sends with their results, a reconnect and REST calls go to the server's endpoint", async () => {
     vi.useFakeTimers();
-    const posts: { url: string; headers: Record<string, string>; events: { eventId: number; body: Record<string, unknown> }[] }[] = [];
+    const posts: {
+      url: string;
+      headers: Record<string, string>;
+      events: { eventId: number; body: Record<string, unknown> }[];
+    }[] = [];
     vi.stubGlobal("fetch", (url: string, init: { headers: Record<string, string>; body: string }) => {
       if (url.endsWith("/sdk/reports")) {
         posts.push({ url, headers: init.headers, events: JSON.parse(init.body) as (typeof posts)[number]["events"] });
         return Promise.resolve(new Response(JSON.stringify({ data: { accepted: 1 } }), { status: 200 }));
       }
-      return Promise.resolve(new Response(JSON.stringify({ error: "not_found", error_description: "user not found" }), { status: 404 }));
+      return Promise.resolve(
+        new Response(JSON.stringify({ error: "not_found", error_description: "user not found" }), { status: 404 }),
+      );
     });
     const conn = newConn({ enableDataReport: true, deviceId: "dev" });
     const sock = await login(conn);
@@ -369,10 +528,22 @@ describe("data reports", () => {
     ]);
     expect(events[0]!.body).toMatchObject({ os: 7, appkey: "org#app", sdkVersion: "1.0.0" });
     expect(events[0]!.body.sdkServiceId).toMatch(/^sid_\d+_\d+$/);
-    expect(events[1]!.body).toMatchObject({ operationType: "MANUALLOGIN", isSuccess: 1, loginType: "token", uid: "alice", deviceId: "webim_dev" });
+    expect(events[1]!.body).toMatchObject({
+      operationType: "MANUALLOGIN",
+      isSuccess: 1,
+      loginType: "token",
+      uid: "alice",
+      deviceId: "webim_dev",
+    });
     expect(events[2]!.body).toMatchObject({ operationType: "SENDMESSAGE", isSuccess: 1, code: 0 });
     expect(events[3]!.body).toMatchObject({ isSuccess: 0, code: C.USER_MUTED_BY_ADMIN, codeDesc: "user is mute" });
-    expect(events[4]!.body).toMatchObject({ operationType: "REST", requestMethod: "GET", requestUrl: "users/alice/contacts/users", isSuccess: 0, httpStatus: 404 });
+    expect(events[4]!.body).toMatchObject({
+      operationType: "REST",
+      requestMethod: "GET",
+      requestUrl: "users/alice/contacts/users",
+      isSuccess: 0,
+      httpStatus: 404,
+    });
     expect(events[5]!.body).toMatchObject({ isSuccess: 1, attempts: 1 });
     expect(new Set(events.map((e) => e.body.sdkServiceId)).size).toBe(1);
     conn.close();
@@ -398,15 +569,32 @@ describe("multi-device events", () => {
   let n = 100;
   const deliver = (sock: FakeSocket, meta: Decoded) => {
     n += 1;
-    sock.push({ command: COMMAND.SYNC, payload: encode(CommSyncDL, { queue, metas: [{ id: String(n), ...meta }], nextKey: String(n + 1), isLast: false }) });
+    sock.push({
+      command: COMMAND.SYNC,
+      payload: encode(CommSyncDL, {
+        queue,
+        metas: [{ id: String(n), ...meta }],
+        nextKey: String(n + 1),
+        isLast: false,
+      }),
+    });
   };
   const attributes = (from: Decoded) => ({
     ns: NS.MUC,
-    payload: encode(MUCBody, { mucId: { name: "900" }, operation: 45, from, eventInfo: { ext: JSON.stringify({ username: "alice", properties: { nick: "A" } }) } }),
+    payload: encode(MUCBody, {
+      mucId: { name: "900" },
+      operation: 45,
+      from,
+      eventInfo: { ext: JSON.stringify({ username: "alice", properties: { nick: "A" } }) },
+    }),
   });
   const notify = (json: unknown) => ({ ns: NS.NOTIFY, payload: new TextEncoder().encode(JSON.stringify(json)) });
 
-  async function watched(): Promise<{ sock: FakeSocket; multi: Record<string, unknown>[]; group: Record<string, unknown>[] }> {
+  async function watched(): Promise<{
+    sock: FakeSocket;
+    multi: Record<string, unknown>[];
+    group: Record<string, unknown>[];
+  }> {
     const conn = newConn();
     const multi: Record<string, unknown>[] = [];
     const group: Record<string, unknown>[] = [];
@@ -417,7 +605,9 @@ describe("multi-device events", () => {
   test("member attributes: the user's own change from another device is a multi-device event, anything else a group event", async () => {
     const { sock, multi, group } = await watched();
     deliver(sock, attributes({ name: "alice", clientResource: "webim_phone" }));
-    expect(multi).toEqual([{ operation: "memberAttributesUpdate", id: "900", from: "alice", attributes: { nick: "A" }, userId: "alice" }]);
+    expect(multi).toEqual([
+      { operation: "memberAttributesUpdate", id: "900", from: "alice", attributes: { nick: "A" }, userId: "alice" },
+    ]);
     expect(group).toEqual([]);
     deliver(sock, attributes({ name: "alice", clientResource: "webim_dev" }));
     deliver(sock, attributes({ name: "bob", clientResource: "webim_phone" }));
@@ -441,10 +631,32 @@ describe("multi-device events", () => {
       }),
     );
     expect(multi).toEqual([
-      { operation: "setSilentModeForUser", resource: "webim_phone", data: { type: "AT", ignoreInterval: "22:00-7:00" } },
-      { operation: "setSilentModeForConversation", resource: "webim_phone", conversationId: "bob", type: "singleChat", data: { type: "NONE" } },
-      { operation: "setSilentModeForConversation", resource: "webim_phone", conversationId: "900", type: "groupChat", data: { ignoreDuration: 1_900_000_000_000 } },
-      { operation: "removeSilentModeForConversation", resource: "webim_phone", conversationId: "carol", type: "singleChat", data: {} },
+      {
+        operation: "setSilentModeForUser",
+        resource: "webim_phone",
+        data: { type: "AT", ignoreInterval: "22:00-7:00" },
+      },
+      {
+        operation: "setSilentModeForConversation",
+        resource: "webim_phone",
+        conversationId: "bob",
+        type: "singleChat",
+        data: { type: "NONE" },
+      },
+      {
+        operation: "setSilentModeForConversation",
+        resource: "webim_phone",
+        conversationId: "900",
+        type: "groupChat",
+        data: { ignoreDuration: 1_900_000_000_000 },
+      },
+      {
+        operation: "removeSilentModeForConversation",
+        resource: "webim_phone",
+        conversationId: "carol",
+        type: "singleChat",
+        data: {},
+      },
     ]);
   });
 });
@@ -457,7 +669,10 @@ describe("server discovery and translation before sending", () => {
     const lookups: string[] = [];
     vi.stubGlobal("fetch", (url: string) => {
       lookups.push(url);
-      const reply = { rest: { hosts: [{ protocol: "https", domain: "im.example.com", port: 443 }] }, "msync-wx": { hosts: [{ protocol: "https", domain: "ws.example.com", port: 8443 }] } };
+      const reply = {
+        rest: { hosts: [{ protocol: "https", domain: "im.example.com", port: 443 }] },
+        "msync-wx": { hosts: [{ protocol: "https", domain: "ws.example.com", port: 8443 }] },
+      };
       return Promise.resolve(new Response(JSON.stringify(reply), { status: 200 }));
     });
     const conn = newConn({ isHttpDNS: true, dnsUrl: "http://dns.example.com", autoReconnectNumMax: 10 });
@@ -482,17 +697,29 @@ describe("server discovery and translation before sending", () => {
     vi.stubGlobal("fetch", (url: string) => {
       if (url.includes("server.json")) {
         lookups.push(url);
-        return Promise.resolve(new Response(JSON.stringify({ rest: { hosts: [{ protocol: "http", domain: "im.local", port: 80 }] }, "msync-wx": { hosts: [{ protocol: "http", domain: "im.local", port: 80 }] } }), { status: 200 }));
+        return Promise.resolve(
+          new Response(
+            JSON.stringify({
+              rest: { hosts: [{ protocol: "http", domain: "im.local", port: 80 }] },
+              "msync-wx": { hosts: [{ protocol: "http", domain: "im.local", port: 80 }] },
+            }),
+            { status: 200 },
+          ),
+        );
       }
       return Promise.resolve(new Response(JSON.stringify({ error_description: "odd" }), { status }));
     });
     const conn = newConn({ isHttpDNS: true, dnsUrl: "http://dns" });
     await login(conn);
     expect(lookups).toHaveLength(1);
-    for (let i = 0; i < 5; i++) await expect(conn.getContacts()).rejects.toMatchObject({ type: C.WEBIM_CONNCTION_AJAX_ERROR });
+    for (let i = 0; i < 5; i++) {
+      await expect(conn.getContacts()).rejects.toMatchObject({ type: C.WEBIM_CONNCTION_AJAX_ERROR });
+    }
     await vi.waitFor(() => expect(lookups).toHaveLength(2));
     status = 404;
-    for (let i = 0; i < 5; i++) await expect(conn.getContacts()).rejects.toMatchObject({ type: C.WEBIM_CONNCTION_AJAX_ERROR });
+    for (let i = 0; i < 5; i++) {
+      await expect(conn.getContacts()).rejects.toMatchObject({ type: C.WEBIM_CONNCTION_AJAX_ERROR });
+    }
     expect(lookups).toHaveLength(2);
     conn.close();
   });
@@ -500,7 +727,9 @@ describe("server discovery and translation before sending", () => {
   test("msgConfig.languages: the text is translated first and the translations travel in the body", async () => {
     const conn = newConn();
     const sock = await login(conn);
-    vi.stubGlobal("fetch", () => Promise.resolve(new Response(JSON.stringify([{ translations: [{ to: "en", text: "hello" }] }]), { status: 200 })));
+    vi.stubGlobal("fetch", () =>
+      Promise.resolve(new Response(JSON.stringify([{ translations: [{ to: "en", text: "hello" }] }]), { status: 200 })),
+    );
     const m = message.create({ type: "txt", to: "bob", msg: "你好", msgConfig: { languages: ["en"] } });
     const sent = conn.send(m);
     await vi.waitFor(() => expect(sock.metas()).toHaveLength(1));

@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { indexedDbBackend, type IdbFactory } from "../src/cache";
-import { CACHE_SCHEMA_VERSION, connection, LocalCache, LOG_LEVELS, Logger, memoryBackend, message, type ChatMessage } from "../src/index";
+import {
+  CACHE_SCHEMA_VERSION,
+  connection,
+  LocalCache,
+  LOG_LEVELS,
+  Logger,
+  memoryBackend,
+  message,
+  type ChatMessage,
+} from "../src/index";
 import { LOG_LEVEL_KEY } from "../src/logger";
 import { memoryStorage } from "../src/storage";
 
@@ -63,7 +72,13 @@ function fakeIndexedDb(): { factory: IdbFactory; versions: number[] } {
         }),
         close: () => undefined,
       };
-      const r = { result: db, error: null, onsuccess: null as (() => void) | null, onerror: null as (() => void) | null, onupgradeneeded: null as (() => void) | null };
+      const r = {
+        result: db,
+        error: null,
+        onsuccess: null as (() => void) | null,
+        onerror: null as (() => void) | null,
+        onupgradeneeded: null as (() => void) | null,
+      };
       queueMicrotask(() => {
         if (fresh) r.onupgradeneeded?.();
         r.onsuccess?.();
@@ -74,7 +89,12 @@ function fakeIndexedDb(): { factory: IdbFactory; versions: number[] } {
   return { factory, versions };
 }
 
-const msg = (id: string, from: string, to: string, time: number): ChatMessage => ({ ...message.create({ type: "txt", to, msg: id }), id, from, time });
+const msg = (id: string, from: string, to: string, time: number): ChatMessage => ({
+  ...message.create({ type: "txt", to, msg: id }),
+  id,
+  from,
+  time,
+});
 
 describe("local cache", () => {
   test("keeps at most max_cache_length messages per conversation; unread counts incoming only", () => {
@@ -97,7 +117,10 @@ describe("local cache", () => {
     await first.flush();
     const second = new LocalCache(indexedDbBackend(factory, "org#app"));
     await second.start("alice");
-    expect(second.getConversation("bob", "singleChat")).toMatchObject({ unReadCount: 1, lastMessage: { id: "1", msg: "1" } });
+    expect(second.getConversation("bob", "singleChat")).toMatchObject({
+      unReadCount: 1,
+      lastMessage: { id: "1", msg: "1" },
+    });
     expect(new Set(versions)).toEqual(new Set([CACHE_SCHEMA_VERSION]));
     expect(CACHE_SCHEMA_VERSION).toBe(1);
   });

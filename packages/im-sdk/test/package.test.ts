@@ -14,7 +14,15 @@ const root = join(import.meta.dirname, "..");
 describe("package", () => {
   test("the build writes ESM with .d.ts, CJS and a browser bundle; both module formats load", async () => {
     execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "pipe" });
-    for (const f of ["dist/esm/index.js", "dist/esm/index.d.ts", "dist/esm/connection.d.ts", "dist/cjs/index.js", "dist/browser/im-sdk.min.js"]) expect(existsSync(join(root, f))).toBe(true);
+    for (const f of [
+      "dist/esm/index.js",
+      "dist/esm/index.d.ts",
+      "dist/esm/connection.d.ts",
+      "dist/cjs/index.js",
+      "dist/browser/im-sdk.min.js",
+    ]) {
+      expect(existsSync(join(root, f))).toBe(true);
+    }
     const cjs = createRequire(import.meta.url)(join(root, "dist/cjs/index.js")) as typeof Sdk;
     const esm = (await import(pathToFileURL(join(root, "dist/esm/index.js")).href)) as typeof Sdk;
     for (const m of [cjs, esm]) {
@@ -30,8 +38,17 @@ describe("package", () => {
     const dir = mkdtempSync(join(tmpdir(), "im-sdk-shake-"));
     try {
       const entry = join(dir, "entry.mjs");
-      writeFileSync(entry, `import { statusCode } from ${JSON.stringify(join(root, "src/index.ts"))};\nconsole.log(statusCode.MAX_LIMIT);\n`);
-      const out = await build({ input: entry, platform: "browser", write: false, logLevel: "silent", output: { format: "esm", minify: true } });
+      writeFileSync(
+        entry,
+        `import { statusCode } from ${JSON.stringify(join(root, "src/index.ts"))};\nconsole.log(statusCode.MAX_LIMIT);\n`,
+      );
+      const out = await build({
+        input: entry,
+        platform: "browser",
+        write: false,
+        logLevel: "silent",
+        output: { format: "esm", minify: true },
+      });
       const code = out.output[0].code;
       expect(code).not.toContain("getGroupInfo");
       expect(code.length).toBeLessThan(8_000);

@@ -1,21 +1,59 @@
 import { describe, expect, test } from "vitest";
-import { COMMAND, CommSyncDL, decode, decodeExt, encode, encodeExt, MessageBody, MSync, Provision, asText } from "../src/proto";
+import {
+  COMMAND,
+  CommSyncDL,
+  decode,
+  decodeExt,
+  encode,
+  encodeExt,
+  MessageBody,
+  MSync,
+  Provision,
+  asText,
+} from "../src/proto";
 
 describe("protobuf codec", () => {
   test("round-trips an MSync carrying a Provision, with 64-bit ids as decimal strings", () => {
-    const provision = encode(Provision, { osType: 16, version: "1.0.0", compressType: [0], resource: "webim_x", authToken: '{"token":"$t$abc"}' });
-    const bytes = encode(MSync, { version: 0, guid: { appKey: "o#a", name: "alice", domain: "easemob.com", clientResource: "webim_x" }, command: COMMAND.PROVISION, payload: provision, traceId: "7486543210123456789" });
+    const provision = encode(Provision, {
+      osType: 16,
+      version: "1.0.0",
+      compressType: [0],
+      resource: "webim_x",
+      authToken: '{"token":"$t$abc"}',
+    });
+    const bytes = encode(MSync, {
+      version: 0,
+      guid: { appKey: "o#a", name: "alice", domain: "easemob.com", clientResource: "webim_x" },
+      command: COMMAND.PROVISION,
+      payload: provision,
+      traceId: "7486543210123456789",
+    });
     expect(bytes).toBeInstanceOf(Uint8Array);
     const back = decode(MSync, bytes);
-    expect(back).toMatchObject({ version: 0, command: 3, traceId: "7486543210123456789", guid: { name: "alice", clientResource: "webim_x" } });
-    expect(decode(Provision, back.payload as Uint8Array)).toMatchObject({ osType: 16, version: "1.0.0", compressType: [0], resource: "webim_x" });
+    expect(back).toMatchObject({
+      version: 0,
+      command: 3,
+      traceId: "7486543210123456789",
+      guid: { name: "alice", clientResource: "webim_x" },
+    });
+    expect(decode(Provision, back.payload as Uint8Array)).toMatchObject({
+      osType: 16,
+      version: "1.0.0",
+      compressType: [0],
+      resource: "webim_x",
+    });
   });
 
   test("writes an optional field set to its default (proto2 presence): a combine content keeps subType 0", () => {
     const body = encode(MessageBody, { type: 1, contents: [{ type: 0, subType: 0, text: "x" }] });
     const content = (decode(MessageBody, body).contents as Record<string, unknown>[])[0];
     expect(content).toHaveProperty("subType", 0);
-    const plain = (decode(MessageBody, encode(MessageBody, { type: 1, contents: [{ type: 0, text: "x" }] })).contents as Record<string, unknown>[])[0];
+    const plain = (
+      decode(MessageBody, encode(MessageBody, { type: 1, contents: [{ type: 0, text: "x" }] })).contents as Record<
+        string,
+        unknown
+      >[]
+    )[0];
     expect(plain).not.toHaveProperty("subType");
   });
 
@@ -28,7 +66,11 @@ describe("protobuf codec", () => {
   test("uint64 above 2^53 survives; unknown fields are skipped", () => {
     const dl = encode(CommSyncDL, { metaId: "18446744073709551615", serverId: "1234567890123456789", isLast: true });
     const withUnknown = new Uint8Array([...dl, 0xf8, 0x07, 0x01]); // field 127 varint
-    expect(decode(CommSyncDL, withUnknown)).toMatchObject({ metaId: "18446744073709551615", serverId: "1234567890123456789", isLast: true });
+    expect(decode(CommSyncDL, withUnknown)).toMatchObject({
+      metaId: "18446744073709551615",
+      serverId: "1234567890123456789",
+      isLast: true,
+    });
   });
 
   test("typed key/value extensions: boolean, integer, double, string, object as JSON text", () => {
@@ -45,6 +87,12 @@ describe("protobuf codec", () => {
   });
 
   test("asText writes out scalars and falls back for anything else", () => {
-    expect([asText("a"), asText(3), asText(true), asText(undefined), asText({}, "x")]).toEqual(["a", "3", "true", "", "x"]);
+    expect([asText("a"), asText(3), asText(true), asText(undefined), asText({}, "x")]).toEqual([
+      "a",
+      "3",
+      "true",
+      "",
+      "x",
+    ]);
   });
 });

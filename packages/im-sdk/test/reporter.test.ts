@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { Reporter, REPORT_EVENT, REPORT_PENDING_MAX, type ReportEvent, type ReportFetch, type ReporterOptions } from "../src/reporter";
+import {
+  Reporter,
+  REPORT_EVENT,
+  REPORT_PENDING_MAX,
+  type ReportEvent,
+  type ReportFetch,
+  type ReporterOptions,
+} from "../src/reporter";
 
 /**
  * The data reporter on fake timers with an injected fetch: batches of 10 one second apart, the headers,
@@ -19,7 +26,13 @@ const fetchStub: ReportFetch = (url, init) => {
 };
 
 function reporter(extra: Partial<ReporterOptions> = {}): Reporter {
-  return new Reporter({ url: () => "http://im.test/org/app/sdk/reports", token: () => "tok-1", appId: "org#app", fetch: fetchStub, ...extra });
+  return new Reporter({
+    url: () => "http://im.test/org/app/sdk/reports",
+    token: () => "tok-1",
+    appId: "org#app",
+    fetch: fetchStub,
+    ...extra,
+  });
 }
 
 const sentIds = () => calls.flatMap((c) => c.events.map((e) => e.body.n));
@@ -56,7 +69,9 @@ describe("batching", () => {
     const r = reporter({ common: () => ({ appkey: "org#app", uid: "alice" }) });
     r.add(REPORT_EVENT.INIT, { os: 7 });
     await vi.advanceTimersByTimeAsync(1000);
-    expect(calls[0]?.events).toEqual([{ eventId: 9674, body: { appkey: "org#app", uid: "alice", lts: Date.parse("2025-03-01T10:00:00Z"), os: 7 } }]);
+    expect(calls[0]?.events).toEqual([
+      { eventId: 9674, body: { appkey: "org#app", uid: "alice", lts: Date.parse("2025-03-01T10:00:00Z"), os: 7 } },
+    ]);
   });
 
   test("headers: token, appid, sendts in seconds, biz, debug; JSON to the configured URL", async () => {
@@ -65,7 +80,14 @@ describe("batching", () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(calls[0]).toMatchObject({
       url: "http://im.test/org/app/sdk/reports",
-      headers: { "Content-Type": "application/json", token: "tok-1", appid: "org#app", sendts: String(Date.parse("2025-03-01T10:00:01Z") / 1000), biz: "im", debug: "true" },
+      headers: {
+        "Content-Type": "application/json",
+        token: "tok-1",
+        appid: "org#app",
+        sendts: String(Date.parse("2025-03-01T10:00:01Z") / 1000),
+        biz: "im",
+        debug: "true",
+      },
     });
     const plain = reporter();
     plain.add(REPORT_EVENT.OPERATION, { n: 2 });
@@ -138,8 +160,21 @@ describe("limits", () => {
     await r.flush();
     const reported = calls.flatMap((c) => c.events);
     expect(reported.map((e) => e.eventId)).toEqual([9675, 9675]);
-    expect(reported[0]!.body).toMatchObject({ operationName: "SEND_MSG", operationType: "SENDMESSAGE", requestElapse: 250, isSuccess: 1, code: 0, codeDesc: "" });
-    expect(reported[1]!.body).toMatchObject({ operationName: "SEND_MSG", requestElapse: 250, isSuccess: 0, code: 300, codeDesc: "send message timeout" });
+    expect(reported[0]!.body).toMatchObject({
+      operationName: "SEND_MSG",
+      operationType: "SENDMESSAGE",
+      requestElapse: 250,
+      isSuccess: 1,
+      code: 0,
+      codeDesc: "",
+    });
+    expect(reported[1]!.body).toMatchObject({
+      operationName: "SEND_MSG",
+      requestElapse: 250,
+      isSuccess: 0,
+      code: 300,
+      codeDesc: "send message timeout",
+    });
   });
 
   test("a refused or failed POST is counted and not retried", async () => {

@@ -25,31 +25,59 @@ afterAll(async () => {
   await t.close();
 });
 
-it(`${RUNS} random runs of ${STEPS} money operations keep the books, the escrows and the codes sound after every step`, { timeout: 15 * 60_000 }, async () => {
-  const tally: Tally = new Map();
-  let steps = 0;
-  let failedAt: number | undefined;
-  await fc.assert(
-    fc.asyncProperty(sequenceArb(STEPS), async (ops) => {
-      // Shrinking replays whole runs: after SHRINK_MS it stops trying (a skipped replay counts as passing),
-      // so a failure is reported within minutes with the simplest sequence found by then.
-      if (failedAt !== undefined && Date.now() - failedAt > SHRINK_MS) return;
-      steps += ops.length;
-      try {
-        // Only the first run meets a database nothing else has touched.
-        await runSequence(t, ops, tally, { freshDatabase: steps === ops.length });
-      } catch (err) {
-        failedAt ??= Date.now();
-        throw err;
-      }
-    }),
-    { numRuns: RUNS },
-  );
-  expect(steps).toBeGreaterThanOrEqual(RUNS * STEPS);
-  // The runs did exercise every flow: each operation succeeded somewhere, and invalid ones were refused.
-  const done = (name: string) => [...tally].filter(([k]) => k.startsWith(`${name}:done`)).reduce((a, [, v]) => a + v, 0);
-  for (const name of ["purchase", "purchaseRefund", "mallBuy", "mallRefund", "takeoutPay", "takeout.complete", "takeout.cancel", "collect", "collectRefund", "redeem", "settle", "withdraw", "review.markPaid", "payout", "cardBuy", "cardActivate", "cardReturn", "cardGift", "daily"]) {
-    expect.soft(done(name), `${name} never succeeded: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
-  }
-  expect([...tally].some(([k]) => k.endsWith(":refused")), "no operation was ever refused").toBe(true);
-});
+it(
+  `${RUNS} random runs of ${STEPS} money operations keep the books, the escrows and the codes sound after every step`,
+  { timeout: 15 * 60_000 },
+  async () => {
+    const tally: Tally = new Map();
+    let steps = 0;
+    let failedAt: number | undefined;
+    await fc.assert(
+      fc.asyncProperty(sequenceArb(STEPS), async (ops) => {
+        // Shrinking replays whole runs: after SHRINK_MS it stops trying (a skipped replay counts as passing),
+        // so a failure is reported within minutes with the simplest sequence found by then.
+        if (failedAt !== undefined && Date.now() - failedAt > SHRINK_MS) return;
+        steps += ops.length;
+        try {
+          // Only the first run meets a database nothing else has touched.
+          await runSequence(t, ops, tally, { freshDatabase: steps === ops.length });
+        } catch (err) {
+          failedAt ??= Date.now();
+          throw err;
+        }
+      }),
+      { numRuns: RUNS },
+    );
+    expect(steps).toBeGreaterThanOrEqual(RUNS * STEPS);
+    // The runs did exercise every flow: each operation succeeded somewhere, and invalid ones were refused.
+    const done = (name: string) =>
+      [...tally].filter(([k]) => k.startsWith(`${name}:done`)).reduce((a, [, v]) => a + v, 0);
+    for (const name of [
+      "purchase",
+      "purchaseRefund",
+      "mallBuy",
+      "mallRefund",
+      "takeoutPay",
+      "takeout.complete",
+      "takeout.cancel",
+      "collect",
+      "collectRefund",
+      "redeem",
+      "settle",
+      "withdraw",
+      "review.markPaid",
+      "payout",
+      "cardBuy",
+      "cardActivate",
+      "cardReturn",
+      "cardGift",
+      "daily",
+    ]) {
+      expect.soft(done(name), `${name} never succeeded: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
+    }
+    expect(
+      [...tally].some(([k]) => k.endsWith(":refused")),
+      "no operation was ever refused",
+    ).toBe(true);
+  },
+);

@@ -16,7 +16,8 @@ import type { World } from "./world";
  */
 
 type Row = Record<string, unknown>;
-const rows = async <T extends Row>(db: Executor, q: ReturnType<typeof sql<T>>): Promise<T[]> => (await q.execute(db)).rows;
+const rows = async <T extends Row>(db: Executor, q: ReturnType<typeof sql<T>>): Promise<T[]> =>
+  (await q.execute(db)).rows;
 const n = (v: unknown) => Number(v ?? 0);
 
 /**
@@ -45,19 +46,33 @@ async function derivedPools(db: Executor): Promise<Map<string, number>> {
         FROM purchase_orders o JOIN supply_cards c ON c.order_id = o.id::text AND c.buyer_merchant_id = o.purchaser_merchant_id
         WHERE o.held_until_redeemed AND o.state = 'success' AND c.state = 'sold'
         GROUP BY o.currency`,
-  ))
-    {add(`order_escrow:${r.currency}`, r.v);}
-  for (const r of await rows<{ currency: string; v: string }>(db, sql`SELECT currency, SUM(amount)::text AS v FROM purchase_orders WHERE state = 'processing' GROUP BY currency`))
-    {add(`order_escrow:${r.currency}`, r.v);}
-  for (const r of await rows<{ currency: string; v: string }>(db, sql`SELECT currency, SUM(COALESCE(sale_price, 0))::text AS v FROM onecard_cards WHERE state = 'sold' GROUP BY currency`))
-    {add(`order_escrow:${r.currency}`, r.v);}
+  )) {
+    add(`order_escrow:${r.currency}`, r.v);
+  }
+  for (const r of await rows<{ currency: string; v: string }>(
+    db,
+    sql`SELECT currency, SUM(amount)::text AS v FROM purchase_orders WHERE state = 'processing' GROUP BY currency`,
+  )) {
+    add(`order_escrow:${r.currency}`, r.v);
+  }
+  for (const r of await rows<{ currency: string; v: string }>(
+    db,
+    sql`SELECT currency, SUM(COALESCE(sale_price, 0))::text AS v FROM onecard_cards WHERE state = 'sold' GROUP BY currency`,
+  )) {
+    add(`order_escrow:${r.currency}`, r.v);
+  }
   for (const r of await rows<{ currency: string; v: string }>(
     db,
     sql`SELECT currency, SUM(total - refunded)::text AS v FROM takeout_orders WHERE sandbox AND state IN ('to_be_accepted', 'accepted', 'delivering') GROUP BY currency`,
-  ))
-    {add(`sandbox_escrow:${r.currency}`, r.v);}
-  for (const r of await rows<{ currency: string; v: string }>(db, sql`SELECT currency, SUM(fee - fee_refunded)::text AS v FROM pay_orders WHERE sandbox AND state = 'SUCCESS' GROUP BY currency`))
-    {add(`sandbox_fees:${r.currency}`, r.v);}
+  )) {
+    add(`sandbox_escrow:${r.currency}`, r.v);
+  }
+  for (const r of await rows<{ currency: string; v: string }>(
+    db,
+    sql`SELECT currency, SUM(fee - fee_refunded)::text AS v FROM pay_orders WHERE sandbox AND state = 'SUCCESS' GROUP BY currency`,
+  )) {
+    add(`sandbox_fees:${r.currency}`, r.v);
+  }
   return out;
 }
 
@@ -66,8 +81,9 @@ async function platformBalances(db: Executor): Promise<Map<string, number>> {
   for (const r of await rows<{ kind: string; currency: string; balance: string }>(
     db,
     sql`SELECT kind, currency, balance::text AS balance FROM ledger_accounts WHERE merchant_id IS NULL AND kind IN ('order_escrow', 'sandbox_escrow', 'sandbox_fees')`,
-  ))
-    {out.set(`${r.kind}:${r.currency}`, n(r.balance));}
+  )) {
+    out.set(`${r.kind}:${r.currency}`, n(r.balance));
+  }
   return out;
 }
 
@@ -83,19 +99,27 @@ export interface Baseline {
 async function offsetsNow(db: Executor): Promise<Map<string, number>> {
   const [derived, ledger] = await Promise.all([derivedPools(db), platformBalances(db)]);
   const out = new Map<string, number>();
-  for (const key of new Set([...derived.keys(), ...ledger.keys()])) out.set(key, (ledger.get(key) ?? 0) - (derived.get(key) ?? 0));
+  for (const key of new Set([...derived.keys(), ...ledger.keys()])) {
+    out.set(key, (ledger.get(key) ?? 0) - (derived.get(key) ?? 0));
+  }
   return out;
 }
 
 export async function baseline(db: Executor): Promise<Baseline> {
   const last = await rows<{ id: string | null }>(db, sql`SELECT MAX(id)::text AS id FROM ledger_transactions`);
-  const balances = new Map((await rows<{ id: string; balance: string }>(db, sql`SELECT id::text, balance::text FROM ledger_accounts`)).map((r) => [r.id, n(r.balance)]));
+  const balances = new Map(
+    (await rows<{ id: string; balance: string }>(db, sql`SELECT id::text, balance::text FROM ledger_accounts`)).map(
+      (r) => [r.id, n(r.balance)],
+    ),
+  );
   return { offsets: await offsetsNow(db), lastTransactionId: n(last[0]?.id), balances };
 }
 
 /** On a fresh database every pooled account must equal what the business rows owe, exactly. */
 export function offsetProblems(b: Baseline): string[] {
-  return [...b.offsets].filter(([, v]) => v !== 0).map(([k, v]) => `${k} differs from what it owes by ${v} before the run`);
+  return [...b.offsets]
+    .filter(([, v]) => v !== 0)
+    .map(([k, v]) => `${k} differs from what it owes by ${v} before the run`);
 }
 
 /**
@@ -106,7 +130,10 @@ export function offsetProblems(b: Baseline): string[] {
  * checks over what the run wrote.
  */
 export async function wholeDatabaseViolations(db: Executor): Promise<string[]> {
-  return [...(await checkInvariants(db)).map((p) => `ledger: ${p}`), ...(await invariantProblems(db)).map((p) => `onecard: ${p}`)];
+  return [
+    ...(await checkInvariants(db)).map((p) => `ledger: ${p}`),
+    ...(await invariantProblems(db)).map((p) => `onecard: ${p}`),
+  ];
 }
 
 /** Every check, in one list. */
@@ -130,15 +157,37 @@ export async function invariantViolations(w: World, b: Baseline): Promise<string
 async function ledgerProblems(w: World, b: Baseline): Promise<string[]> {
   const db = w.t.ctx.database.db;
   const problems: string[] = [];
-  for (const r of await rows<{ id: string; total: string }>(db, sql`SELECT transaction_id::text AS id, SUM(amount)::text AS total FROM ledger_entries WHERE transaction_id > ${b.lastTransactionId} GROUP BY transaction_id HAVING SUM(amount) <> 0`))
-    {problems.push(`ledger: transaction ${r.id} sums to ${r.total}`);}
-  const moved = new Map((await rows<{ id: string; s: string }>(db, sql`SELECT account_id::text AS id, SUM(amount)::text AS s FROM ledger_entries WHERE transaction_id > ${b.lastTransactionId} GROUP BY account_id`)).map((r) => [r.id, n(r.s)]));
-  for (const r of await rows<{ id: string; balance: string }>(db, sql`SELECT id::text, balance::text FROM ledger_accounts`)) {
-    const expected = (b.balances.get(r.id) ?? 0) + (moved.get(r.id) ?? 0);
-    if (n(r.balance) !== expected) problems.push(`ledger: account ${r.id} holds ${r.balance} but its balance at the start and the run's entries make ${expected}`);
+  for (const r of await rows<{ id: string; total: string }>(
+    db,
+    sql`SELECT transaction_id::text AS id, SUM(amount)::text AS total FROM ledger_entries WHERE transaction_id > ${b.lastTransactionId} GROUP BY transaction_id HAVING SUM(amount) <> 0`,
+  )) {
+    problems.push(`ledger: transaction ${r.id} sums to ${r.total}`);
   }
-  for (const r of await rows<{ currency: string; s: string }>(db, sql`SELECT currency, SUM(balance)::text AS s FROM ledger_accounts GROUP BY currency HAVING SUM(balance) <> 0`))
-    {problems.push(`ledger: ${r.currency} balances sum to ${r.s}`);}
+  const moved = new Map(
+    (
+      await rows<{ id: string; s: string }>(
+        db,
+        sql`SELECT account_id::text AS id, SUM(amount)::text AS s FROM ledger_entries WHERE transaction_id > ${b.lastTransactionId} GROUP BY account_id`,
+      )
+    ).map((r) => [r.id, n(r.s)]),
+  );
+  for (const r of await rows<{ id: string; balance: string }>(
+    db,
+    sql`SELECT id::text, balance::text FROM ledger_accounts`,
+  )) {
+    const expected = (b.balances.get(r.id) ?? 0) + (moved.get(r.id) ?? 0);
+    if (n(r.balance) !== expected) {
+      problems.push(
+        `ledger: account ${r.id} holds ${r.balance} but its balance at the start and the run's entries make ${expected}`,
+      );
+    }
+  }
+  for (const r of await rows<{ currency: string; s: string }>(
+    db,
+    sql`SELECT currency, SUM(balance)::text AS s FROM ledger_accounts GROUP BY currency HAVING SUM(balance) <> 0`,
+  )) {
+    problems.push(`ledger: ${r.currency} balances sum to ${r.s}`);
+  }
   return problems;
 }
 
@@ -158,7 +207,11 @@ async function escrowProblems(w: World, b: Baseline): Promise<string[]> {
           COALESCE((SELECT SUM(amount) FROM withdrawals x WHERE x.merchant_id = m.id AND x.state IN ('under_review', 'first_review_passed', 'bank_paying')), 0)::text AS owed
         FROM merchants m WHERE m.id IN (${sql.join(w.merchantIds)})`,
   )) {
-    if (r.held !== r.owed) problems.push(`escrow: merchant ${r.merchant_id}'s withdrawal hold is ${r.held} but its withdrawals in progress are ${r.owed}`);
+    if (r.held !== r.owed) {
+      problems.push(
+        `escrow: merchant ${r.merchant_id}'s withdrawal hold is ${r.held} but its withdrawals in progress are ${r.owed}`,
+      );
+    }
   }
   return problems;
 }
@@ -166,11 +219,24 @@ async function escrowProblems(w: World, b: Baseline): Promise<string[]> {
 /** No balance below its floor: only the two clearing accounts (mirrors of money outside) may go negative; no card below zero or holding more than it has. */
 async function floorProblems(db: Executor): Promise<string[]> {
   const problems: string[] = [];
-  for (const r of await rows<{ id: string; kind: string; balance: string }>(db, sql`SELECT id::text, kind, balance::text FROM ledger_accounts WHERE balance < 0 AND NOT allow_negative`))
-    {problems.push(`floor: account ${r.id} (${r.kind}) is ${r.balance}`);}
-  for (const r of await rows<{ id: string; kind: string }>(db, sql`SELECT id::text, kind FROM ledger_accounts WHERE allow_negative AND kind NOT IN ('bank_clearing', 'sandbox_clearing')`))
-    {problems.push(`floor: account ${r.id} (${r.kind}) may go negative`);}
-  for (const r of await rows<{ id: string }>(db, sql`SELECT id::text FROM onecard_cards WHERE balance < 0 OR held < 0 OR held > balance`)) problems.push(`floor: card ${r.id} is below zero or holds more than it has`);
+  for (const r of await rows<{ id: string; kind: string; balance: string }>(
+    db,
+    sql`SELECT id::text, kind, balance::text FROM ledger_accounts WHERE balance < 0 AND NOT allow_negative`,
+  )) {
+    problems.push(`floor: account ${r.id} (${r.kind}) is ${r.balance}`);
+  }
+  for (const r of await rows<{ id: string; kind: string }>(
+    db,
+    sql`SELECT id::text, kind FROM ledger_accounts WHERE allow_negative AND kind NOT IN ('bank_clearing', 'sandbox_clearing')`,
+  )) {
+    problems.push(`floor: account ${r.id} (${r.kind}) may go negative`);
+  }
+  for (const r of await rows<{ id: string }>(
+    db,
+    sql`SELECT id::text FROM onecard_cards WHERE balance < 0 OR held < 0 OR held > balance`,
+  )) {
+    problems.push(`floor: card ${r.id} is below zero or holds more than it has`);
+  }
   return problems;
 }
 
@@ -191,16 +257,22 @@ async function sandboxProblems(w: World, b: Baseline): Promise<string[]> {
         GROUP BY t.id, t.kind
         HAVING bool_or(a.kind LIKE 'sandbox%') AND (bool_or(a.kind NOT LIKE 'sandbox%') OR bool_or(t.subject_type NOT IN ('mall_order', 'takeout_order', 'pay_order', 'pay_refund')))
             OR (bool_or(t.subject_type IN ('mall_order', 'takeout_order', 'pay_order', 'pay_refund')) AND bool_or(a.kind NOT LIKE 'sandbox%'))`,
-  ))
-    {problems.push(`sandbox: transaction ${r.id} (${r.kind}) mixes test money with real money or comes from elsewhere`);}
+  )) {
+    problems.push(`sandbox: transaction ${r.id} (${r.kind}) mixes test money with real money or comes from elsewhere`);
+  }
   const notSandbox = await rows<{ what: string }>(
     db,
     sql`SELECT 'mall order ' || id AS what FROM mall_orders WHERE merchant_id IN (${sql.join(w.merchantIds)}) AND pay_method = 'wallet' AND NOT sandbox
         UNION ALL SELECT 'takeout order ' || id FROM takeout_orders WHERE merchant_id IN (${sql.join(w.merchantIds)}) AND paid_at IS NOT NULL AND NOT sandbox
         UNION ALL SELECT 'payer-page payment ' || id FROM pay_orders WHERE merchant_id IN (${sql.join(w.merchantIds)}) AND state = 'SUCCESS' AND NOT sandbox`,
   );
-  for (const r of notSandbox) problems.push(`sandbox: ${r.what} was paid through the local adapter but is not marked test money`);
-  const total = await rows<{ currency: string; s: string }>(db, sql`SELECT currency, SUM(balance)::text AS s FROM ledger_accounts WHERE kind LIKE 'sandbox%' GROUP BY currency HAVING SUM(balance) <> 0`);
+  for (const r of notSandbox) {
+    problems.push(`sandbox: ${r.what} was paid through the local adapter but is not marked test money`);
+  }
+  const total = await rows<{ currency: string; s: string }>(
+    db,
+    sql`SELECT currency, SUM(balance)::text AS s FROM ledger_accounts WHERE kind LIKE 'sandbox%' GROUP BY currency HAVING SUM(balance) <> 0`,
+  );
   for (const r of total) problems.push(`sandbox: ${r.currency} sandbox accounts sum to ${r.s}, not zero`);
   for (const r of await rows<{ id: string; held: string; owed: string }>(
     db,
@@ -211,7 +283,9 @@ async function sandboxProblems(w: World, b: Baseline): Promise<string[]> {
            + COALESCE((SELECT SUM(amount - fee - refunded + fee_refunded) FROM pay_orders o WHERE o.merchant_id = m.id AND o.sandbox AND o.state = 'SUCCESS'), 0))::text AS owed
         FROM merchants m WHERE m.id IN (${sql.join(w.merchantIds)})`,
   )) {
-    if (r.held !== r.owed) problems.push(`sandbox: merchant ${r.id}'s sandbox income is ${r.held} but its sandbox sales left it ${r.owed}`);
+    if (r.held !== r.owed) {
+      problems.push(`sandbox: merchant ${r.id}'s sandbox income is ${r.held} but its sandbox sales left it ${r.owed}`);
+    }
   }
   return problems;
 }
@@ -231,8 +305,9 @@ async function payoutProblems(w: World, b: Baseline): Promise<string[]> {
         WHERE t.id > ${b.lastTransactionId} AND t.kind = 'withdrawal_payout'
         GROUP BY t.id
         HAVING NOT bool_and((a.kind = 'withdrawal_hold' AND e.amount < 0) OR (a.kind = 'bank_clearing' AND a.merchant_id IS NULL AND e.amount > 0))`,
-  ))
-    {problems.push(`payout: transaction ${r.id} pays out from something other than a withdrawal hold`);}
+  )) {
+    problems.push(`payout: transaction ${r.id} pays out from something other than a withdrawal hold`);
+  }
   for (const r of await rows<{ id: string; paid: string; booked: string; credited: string }>(
     db,
     sql`SELECT m.id::text AS id,
@@ -243,8 +318,14 @@ async function payoutProblems(w: World, b: Baseline): Promise<string[]> {
                     WHERE a.merchant_id = m.id AND a.kind IN ('income', 'reserve') AND e.amount > 0 AND t.kind <> 'withdrawal_release'), 0)::text AS credited
         FROM merchants m WHERE m.id IN (${sql.join(w.merchantIds)})`,
   )) {
-    if (r.paid !== r.booked) problems.push(`payout: merchant ${r.id}'s finished withdrawals ${r.paid} differ from the payouts booked ${r.booked}`);
-    if (n(r.paid) > n(r.credited)) problems.push(`payout: merchant ${r.id} was paid out ${r.paid}, more than the ${r.credited} credited to it`);
+    if (r.paid !== r.booked) {
+      problems.push(
+        `payout: merchant ${r.id}'s finished withdrawals ${r.paid} differ from the payouts booked ${r.booked}`,
+      );
+    }
+    if (n(r.paid) > n(r.credited)) {
+      problems.push(`payout: merchant ${r.id} was paid out ${r.paid}, more than the ${r.credited} credited to it`);
+    }
   }
   return problems;
 }
@@ -261,7 +342,17 @@ async function codeProblems(w: World): Promise<string[]> {
   const db = w.t.ctx.database.db;
   const goods = [w.goods.secret, w.goods.voucher];
   const problems: string[] = [];
-  for (const r of await rows<{ id: string; stock: number; sold: number; voided: number; expired: number; a: string; s: string; v: string; e: string }>(
+  for (const r of await rows<{
+    id: string;
+    stock: number;
+    sold: number;
+    voided: number;
+    expired: number;
+    a: string;
+    s: string;
+    v: string;
+    e: string;
+  }>(
     db,
     sql`SELECT g.id::text, g.stock, g.sold, g.voided, g.expired,
           COUNT(*) FILTER (WHERE c.state = 'available')::text AS a, COUNT(*) FILTER (WHERE c.state = 'sold')::text AS s,
@@ -271,7 +362,9 @@ async function codeProblems(w: World): Promise<string[]> {
   )) {
     const counted = [n(r.a), n(r.s), n(r.v), n(r.e)].join("/");
     const counters = [r.stock, r.sold, r.voided, r.expired].map(n).join("/");
-    if (counted !== counters) problems.push(`codes: goods ${r.id} counts available/sold/void/expired ${counters} but its codes are ${counted}`);
+    if (counted !== counters) {
+      problems.push(`codes: goods ${r.id} counts available/sold/void/expired ${counters} but its codes are ${counted}`);
+    }
   }
   for (const r of await rows<{ id: string; why: string }>(
     db,
@@ -289,9 +382,18 @@ async function codeProblems(w: World): Promise<string[]> {
         UNION ALL
         SELECT c.id::text, 'delivered in refunded mall order ' || o.id || ' but still sold' FROM mall_deliveries d JOIN mall_orders o ON o.id = d.order_id JOIN supply_cards c ON c.id = d.card_id
           WHERE c.goods_id IN (${sql.join(goods)}) AND o.state = 'refunded' AND c.state = 'sold'`,
-  ))
-    {problems.push(`codes: code ${r.id} ${r.why}`);}
-  for (const r of await rows<{ id: string; quantity: number; codes: string; back: string; refunded: string; refund_amount: string; unit_price: number }>(
+  )) {
+    problems.push(`codes: code ${r.id} ${r.why}`);
+  }
+  for (const r of await rows<{
+    id: string;
+    quantity: number;
+    codes: string;
+    back: string;
+    refunded: string;
+    refund_amount: string;
+    unit_price: number;
+  }>(
     db,
     sql`SELECT o.id::text, o.quantity, o.unit_price,
           (SELECT COUNT(*) FROM supply_cards c WHERE c.order_id = o.id::text)::text AS codes,
@@ -304,8 +406,12 @@ async function codeProblems(w: World): Promise<string[]> {
         FROM purchase_orders o WHERE o.goods_id IN (${sql.join(goods)}) AND o.state = 'success'`,
   )) {
     if (n(r.codes) !== r.quantity) problems.push(`codes: order ${r.id} of ${r.quantity} holds ${r.codes} codes`);
-    if (r.back !== r.refunded) problems.push(`codes: order ${r.id} refunded ${r.refunded} codes but ${r.back} are void or expired`);
-    if (n(r.refund_amount) !== n(r.refunded) * r.unit_price) problems.push(`codes: order ${r.id} refunded ${r.refund_amount} for ${r.refunded} codes of ${r.unit_price}`);
+    if (r.back !== r.refunded) {
+      problems.push(`codes: order ${r.id} refunded ${r.refunded} codes but ${r.back} are void or expired`);
+    }
+    if (n(r.refund_amount) !== n(r.refunded) * r.unit_price) {
+      problems.push(`codes: order ${r.id} refunded ${r.refund_amount} for ${r.refunded} codes of ${r.unit_price}`);
+    }
   }
   return problems;
 }
@@ -321,14 +427,17 @@ async function cardProblems(w: World): Promise<string[]> {
        OR (c.state = 'sold' AND c.owner_id IS NOT NULL AND c.sale_id IS NOT NULL AND c.activation_id IS NULL AND c.return_id IS NULL AND c.balance = 0)
        OR (c.state = 'activated' AND c.sale_id IS NOT NULL AND c.activation_id IS NOT NULL AND c.return_id IS NULL)
        OR (c.state = 'returned' AND c.sale_id IS NOT NULL AND c.return_id IS NOT NULL AND c.activation_id IS NULL AND c.balance = 0))`,
-  ))
-    {problems.push(`cards: card ${r.id} is ${r.state} with fields of another state`);}
+  )) {
+    problems.push(`cards: card ${r.id} is ${r.state} with fields of another state`);
+  }
   const act = await rows<{ id: string; amount: string; cards: string }>(
     db,
     sql`SELECT a.id::text, a.amount::text, (SELECT COALESCE(SUM(sale_price), 0) FROM onecard_cards c WHERE c.activation_id = a.id)::text AS cards
         FROM onecard_activations a WHERE a.purchaser_id IN (${sql.join(w.merchantIds)})`,
   );
-  for (const r of act) if (r.amount !== r.cards) problems.push(`cards: activation ${r.id} moved ${r.amount} for cards sold at ${r.cards}`);
+  for (const r of act) {
+    if (r.amount !== r.cards) problems.push(`cards: activation ${r.id} moved ${r.amount} for cards sold at ${r.cards}`);
+  }
   // The run's cards: balances equal their moves, what they hold equals their open holds, each sale has its cards.
   for (const r of await rows<{ id: string; why: string }>(
     db,
@@ -340,8 +449,9 @@ async function cardProblems(w: World): Promise<string[]> {
         UNION ALL
         SELECT 'sale ' || s.id, 'has ' || (SELECT COUNT(*) FROM onecard_cards c WHERE c.sale_id = s.id) || ' cards for ' || s.quantity FROM onecard_sales s
           WHERE s.product_id = ${Number(w.cardProductId)} AND s.quantity <> (SELECT COUNT(*) FROM onecard_cards c WHERE c.sale_id = s.id)`,
-  ))
-    {problems.push(`cards: card ${r.id} ${r.why}`);}
+  )) {
+    problems.push(`cards: card ${r.id} ${r.why}`);
+  }
   return problems;
 }
 

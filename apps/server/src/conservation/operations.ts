@@ -22,13 +22,21 @@ export type Op =
   | { op: "mallBuy"; who: number; item: "secret" | "voucher"; quantity: number }
   | { op: "mallRefund"; pick: number }
   | { op: "takeoutOrder"; who: number; pay: boolean }
-  | { op: "takeoutAct"; pick: number; action: "advance" | "pay" | "accept" | "deliver" | "complete" | "cancel" | "customerCancel" }
+  | {
+      op: "takeoutAct";
+      pick: number;
+      action: "advance" | "pay" | "accept" | "deliver" | "complete" | "cancel" | "customerCancel";
+    }
   | { op: "collect"; amount: number }
   | { op: "collectRefund"; pick: number; amount: number }
   | { op: "redeem"; pick: number }
   | { op: "settle" }
   | { op: "withdraw"; amount: number; account: "income" | "reserve" | "sandbox_income" }
-  | { op: "review"; pick: number; action: "advance" | "firstReview" | "secondReview" | "markPaid" | "markFailed" | "reject" }
+  | {
+      op: "review";
+      pick: number;
+      action: "advance" | "firstReview" | "secondReview" | "markPaid" | "markFailed" | "reject";
+    }
   | { op: "payout" }
   | { op: "cardBuy"; who: number; quantity: number }
   | { op: "cardActivate"; pick: number }
@@ -41,20 +49,95 @@ const pick = fc.nat({ max: 1_000 });
 
 /** The operations, weighted towards those that make things for the others to act on. */
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ op: fc.constant("purchase" as const), who, goods: fc.constantFrom("secret" as const, "voucher" as const), quantity: fc.integer({ min: 1, max: 3 }) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("purchaseRefund" as const), pick, quantity: fc.integer({ min: 1, max: 3 }), approve: fc.boolean() }) },
-  { weight: 5, arbitrary: fc.record({ op: fc.constant("mallBuy" as const), who, item: fc.constantFrom("secret" as const, "voucher" as const), quantity: fc.integer({ min: 1, max: 2 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant("purchase" as const),
+      who,
+      goods: fc.constantFrom("secret" as const, "voucher" as const),
+      quantity: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("purchaseRefund" as const),
+      pick,
+      quantity: fc.integer({ min: 1, max: 3 }),
+      approve: fc.boolean(),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant("mallBuy" as const),
+      who,
+      item: fc.constantFrom("secret" as const, "voucher" as const),
+      quantity: fc.integer({ min: 1, max: 2 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("mallRefund" as const), pick }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant("takeoutOrder" as const), who, pay: fc.boolean() }) },
-  { weight: 6, arbitrary: fc.record({ op: fc.constant("takeoutAct" as const), pick, action: fc.constantFrom("advance" as const, "advance" as const, "pay" as const, "accept" as const, "deliver" as const, "complete" as const, "cancel" as const, "customerCancel" as const) }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("collect" as const), amount: fc.integer({ min: 1, max: 30_000 }) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("collectRefund" as const), pick, amount: fc.integer({ min: 1, max: 30_000 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant("takeoutAct" as const),
+      pick,
+      action: fc.constantFrom(
+        "advance" as const,
+        "advance" as const,
+        "pay" as const,
+        "accept" as const,
+        "deliver" as const,
+        "complete" as const,
+        "cancel" as const,
+        "customerCancel" as const,
+      ),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant("collect" as const), amount: fc.integer({ min: 1, max: 30_000 }) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("collectRefund" as const),
+      pick,
+      amount: fc.integer({ min: 1, max: 30_000 }),
+    }),
+  },
   { weight: 6, arbitrary: fc.record({ op: fc.constant("redeem" as const), pick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("settle" as const) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("withdraw" as const), amount: fc.integer({ min: 1, max: 40_000 }), account: fc.constantFrom("income" as const, "income" as const, "reserve" as const, "sandbox_income" as const) }) },
-  { weight: 5, arbitrary: fc.record({ op: fc.constant("review" as const), pick, action: fc.constantFrom("advance" as const, "advance" as const, "firstReview" as const, "secondReview" as const, "markPaid" as const, "markFailed" as const, "reject" as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("withdraw" as const),
+      amount: fc.integer({ min: 1, max: 40_000 }),
+      account: fc.constantFrom("income" as const, "income" as const, "reserve" as const, "sandbox_income" as const),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant("review" as const),
+      pick,
+      action: fc.constantFrom(
+        "advance" as const,
+        "advance" as const,
+        "firstReview" as const,
+        "secondReview" as const,
+        "markPaid" as const,
+        "markFailed" as const,
+        "reject" as const,
+      ),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("payout" as const) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("cardBuy" as const), who, quantity: fc.integer({ min: 1, max: 3 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constant("cardBuy" as const), who, quantity: fc.integer({ min: 1, max: 3 }) }),
+  },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("cardActivate" as const), pick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("cardReturn" as const), pick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("cardGift" as const), pick, who }) },
@@ -73,7 +156,12 @@ const at = <T>(list: readonly T[], i: number): T | undefined => (list.length ===
  * fingerprint must be what it was. A 5xx, or a refusal that changed something, fails the step. `mustBe`
  * says what the state before the call already decides.
  */
-async function judged<T>(w: World, what: string, send: () => Promise<CallResult<T>>, mustBe?: Outcome): Promise<{ outcome: Outcome; data: T }> {
+async function judged<T>(
+  w: World,
+  what: string,
+  send: () => Promise<CallResult<T>>,
+  mustBe?: Outcome,
+): Promise<{ outcome: Outcome; data: T }> {
   // Operations running side by side change the world under each other: then only the status is judged.
   const alone = !w.concurrent;
   const before = alone ? await fingerprint(w) : "";
@@ -82,14 +170,25 @@ async function judged<T>(w: World, what: string, send: () => Promise<CallResult<
   const outcome: Outcome = res.status < 300 && res.body.code === 1 ? "done" : "refused";
   if (outcome === "refused") {
     if (res.status < 400) throw new StepFailure(`${what}: refused with ${res.status} (${res.body.msg}), not a 4xx`);
-    if (alone && (await fingerprint(w)) !== before) throw new StepFailure(`${what}: refused (${res.status} ${res.body.msg}) but changed the books or the goods`);
+    if (alone && (await fingerprint(w)) !== before) {
+      throw new StepFailure(`${what}: refused (${res.status} ${res.body.msg}) but changed the books or the goods`);
+    }
   }
-  if (alone && mustBe && outcome !== mustBe) throw new StepFailure(`${what}: ${outcome} (${res.status} ${res.body.msg}) but the state before said it must be ${mustBe}`);
+  if (alone && mustBe && outcome !== mustBe) {
+    throw new StepFailure(
+      `${what}: ${outcome} (${res.status} ${res.body.msg}) but the state before said it must be ${mustBe}`,
+    );
+  }
   return { outcome, data: res.body.data };
 }
 
 const balance = async (w: World, merchantId: string, kind: string): Promise<number> => {
-  const r = await w.t.ctx.database.db.selectFrom("ledger_accounts").select("balance").where("merchant_id", "=", Number(merchantId)).where("kind", "=", kind).executeTakeFirst();
+  const r = await w.t.ctx.database.db
+    .selectFrom("ledger_accounts")
+    .select("balance")
+    .where("merchant_id", "=", Number(merchantId))
+    .where("kind", "=", kind)
+    .executeTakeFirst();
   return Number(r?.balance ?? 0);
 };
 
@@ -103,12 +202,27 @@ export async function perform(w: World, o: Op): Promise<string> {
       const p = w.purchasers[o.who] ?? w.purchasers[0];
       if (!p) throw new Error("no purchaser");
       const goodsId = o.goods === "secret" ? w.goods.secret : w.goods.voucher;
-      const r = await judged(w, "purchase", () => t.call<{ id: string }>("POST", "/api/card-user/orders", { token: p.token, body: { goodsId: String(goodsId), quantity: o.quantity, orderNo: uniq("CO") } }));
+      const r = await judged(w, "purchase", () =>
+        t.call<{ id: string }>("POST", "/api/card-user/orders", {
+          token: p.token,
+          body: { goodsId: String(goodsId), quantity: o.quantity, orderNo: uniq("CO") },
+        }),
+      );
       if (r.outcome === "done") {
         w.made.purchaseOrders.push({ id: r.data.id, purchaser: o.who });
-        const list = await t.call<{ list: { id: string }[] }>("GET", `/api/card-user/purchasedCards?orderId=${r.data.id}&pageSize=50`, { token: p.token });
-        const revealed = await t.call<{ id: number; cardNumber: string; cardSecret: string }[]>("POST", "/api/card-user/purchasedCards/reveal", { token: p.token, body: { ids: list.body.data.list.map((c) => c.id) } });
-        for (const c of revealed.body.data) w.made.codes.push({ cardId: c.id, number: c.cardNumber, secret: c.cardSecret });
+        const list = await t.call<{ list: { id: string }[] }>(
+          "GET",
+          `/api/card-user/purchasedCards?orderId=${r.data.id}&pageSize=50`,
+          { token: p.token },
+        );
+        const revealed = await t.call<{ id: number; cardNumber: string; cardSecret: string }[]>(
+          "POST",
+          "/api/card-user/purchasedCards/reveal",
+          { token: p.token, body: { ids: list.body.data.list.map((c) => c.id) } },
+        );
+        for (const c of revealed.body.data) {
+          w.made.codes.push({ cardId: c.id, number: c.cardNumber, secret: c.cardSecret });
+        }
       }
       return `purchase:${r.outcome}`;
     }
@@ -117,11 +231,19 @@ export async function perform(w: World, o: Op): Promise<string> {
       if (!order) return "purchaseRefund:nothing";
       const p = w.purchasers[order.purchaser];
       if (!p) throw new Error("no purchaser");
-      const asked = await judged(w, "refund request", () => t.call<{ id: string }>("POST", "/api/card-user/refunds", { token: p.token, body: { orderId: order.id, quantity: o.quantity, reason: "not needed" } }));
+      const asked = await judged(w, "refund request", () =>
+        t.call<{ id: string }>("POST", "/api/card-user/refunds", {
+          token: p.token,
+          body: { orderId: order.id, quantity: o.quantity, reason: "not needed" },
+        }),
+      );
       if (asked.outcome !== "done") return "purchaseRefund:refused";
       // The supplier's decision. A refusal for want of income marks the request abnormal (no money moves).
       const decided = await judged(w, "refund decision", () =>
-        t.call("PUT", `/api/card-brander/supplyRefunds/${asked.data.id}`, { token: supplier.token, body: o.approve ? { approve: true } : { approve: false, reason: "used" } }),
+        t.call("PUT", `/api/card-brander/supplyRefunds/${asked.data.id}`, {
+          token: supplier.token,
+          body: o.approve ? { approve: true } : { approve: false, reason: "used" },
+        }),
       );
       return `purchaseRefund:${decided.outcome}`;
     }
@@ -130,17 +252,32 @@ export async function perform(w: World, o: Op): Promise<string> {
       if (!c) throw new Error("no customer");
       const self = o.item === "secret" ? w.shop.self.secret : w.shop.self.voucher;
       const r = await judged(w, "mall checkout", () =>
-        t.call<{ id: string; deliveries: { cardNumber: string | null; cardSecret: string | null }[] }>("POST", "/api/mall/shop/checkout", {
-          headers: c.mall,
-          body: { lines: [{ kind: "goods", id: self, quantity: o.quantity }], payMethod: "wallet", requestKey: uniq("MK") },
-        }),
+        t.call<{ id: string; deliveries: { cardNumber: string | null; cardSecret: string | null }[] }>(
+          "POST",
+          "/api/mall/shop/checkout",
+          {
+            headers: c.mall,
+            body: {
+              lines: [{ kind: "goods", id: self, quantity: o.quantity }],
+              payMethod: "wallet",
+              requestKey: uniq("MK"),
+            },
+          },
+        ),
       );
       if (r.outcome === "done") {
         w.made.mallOrders.push(r.data.id);
-        const rows = await db.selectFrom("mall_deliveries").select("card_id").where("order_id", "=", Number(r.data.id)).orderBy("id").execute();
+        const rows = await db
+          .selectFrom("mall_deliveries")
+          .select("card_id")
+          .where("order_id", "=", Number(r.data.id))
+          .orderBy("id")
+          .execute();
         for (const [i, d] of r.data.deliveries.entries()) {
           const cardId = rows[i]?.card_id;
-          if (cardId !== null && cardId !== undefined && d.cardNumber && d.cardSecret) w.made.codes.push({ cardId: Number(cardId), number: d.cardNumber, secret: d.cardSecret });
+          if (cardId !== null && cardId !== undefined && d.cardNumber && d.cardSecret) {
+            w.made.codes.push({ cardId: Number(cardId), number: d.cardNumber, secret: d.cardSecret });
+          }
         }
       }
       return `mallBuy:${r.outcome}`;
@@ -148,11 +285,24 @@ export async function perform(w: World, o: Op): Promise<string> {
     case "mallRefund": {
       const id = at(w.made.mallOrders, o.pick);
       if (!id) return "mallRefund:nothing";
-      const before = await db.selectFrom("mall_orders").select("state").where("id", "=", Number(id)).executeTakeFirstOrThrow();
+      const before = await db
+        .selectFrom("mall_orders")
+        .select("state")
+        .where("id", "=", Number(id))
+        .executeTakeFirstOrThrow();
       const owner = w.purchasers[0];
       if (!owner) throw new Error("no mall owner");
       // A refunded order cannot be refunded again (a new request key: not a replay).
-      const r = await judged(w, "mall refund", () => t.call("POST", `/api/card-user/mall/orders/${id}/refund`, { token: owner.token, body: { reason: "Customer asked", requestKey: uniq("MR") } }), before.state === "refunded" ? "refused" : undefined);
+      const r = await judged(
+        w,
+        "mall refund",
+        () =>
+          t.call("POST", `/api/card-user/mall/orders/${id}/refund`, {
+            token: owner.token,
+            body: { reason: "Customer asked", requestKey: uniq("MR") },
+          }),
+        before.state === "refunded" ? "refused" : undefined,
+      );
       return `mallRefund:${r.outcome}`;
     }
     case "takeoutOrder": {
@@ -161,13 +311,25 @@ export async function perform(w: World, o: Op): Promise<string> {
       const r = await judged(w, "takeout order", () =>
         t.call<{ id: string }>("POST", "/api/mall/takeout/orders", {
           headers: { "x-customer-token": c.token },
-          body: { merchantId: supplier.merchantId, lines: [{ kind: "package", id: w.takeout.combo, quantity: 1 }], contactName: "Han Meimei", contactPhone: "13900139000", address: "Wensan Road 9", lat: 30.28, lng: 120.16, tableware: 1, requestKey: uniq("TK") },
+          body: {
+            merchantId: supplier.merchantId,
+            lines: [{ kind: "package", id: w.takeout.combo, quantity: 1 }],
+            contactName: "Han Meimei",
+            contactPhone: "13900139000",
+            address: "Wensan Road 9",
+            lat: 30.28,
+            lng: 120.16,
+            tableware: 1,
+            requestKey: uniq("TK"),
+          },
         }),
       );
       if (r.outcome !== "done") return "takeoutOrder:refused";
       w.made.takeoutOrders.push({ id: r.data.id, customer: o.who });
       if (!o.pay) return "takeoutOrder:done";
-      const paid = await judged(w, "takeout pay", () => t.call("POST", `/api/mall/takeout/orders/${r.data.id}/pay`, { headers: { "x-customer-token": c.token } }));
+      const paid = await judged(w, "takeout pay", () =>
+        t.call("POST", `/api/mall/takeout/orders/${r.data.id}/pay`, { headers: { "x-customer-token": c.token } }),
+      );
       return `takeoutPay:${paid.outcome}`;
     }
     case "takeoutAct": {
@@ -177,77 +339,170 @@ export async function perform(w: World, o: Op): Promise<string> {
       if (!c) throw new Error("no customer");
       const headers = { "x-customer-token": c.token };
       // "advance": the order's next step in the happy path, so that whole journeys happen, not only refusals.
-      const state = (await db.selectFrom("takeout_orders").select("state").where("id", "=", Number(order.id)).executeTakeFirstOrThrow()).state;
-      const next = { pending_payment: "pay", to_be_accepted: "accept", accepted: "deliver", delivering: "complete" } as Record<string, "pay" | "accept" | "deliver" | "complete" | undefined>;
+      const state = (
+        await db
+          .selectFrom("takeout_orders")
+          .select("state")
+          .where("id", "=", Number(order.id))
+          .executeTakeFirstOrThrow()
+      ).state;
+      const next = {
+        pending_payment: "pay",
+        to_be_accepted: "accept",
+        accepted: "deliver",
+        delivering: "complete",
+      } as Record<string, "pay" | "accept" | "deliver" | "complete" | undefined>;
       const action = o.action === "advance" ? (next[state] ?? "complete") : o.action;
       const send =
         action === "pay"
           ? () => t.call("POST", `/api/mall/takeout/orders/${order.id}/pay`, { headers })
           : action === "customerCancel"
-            ? () => t.call("POST", `/api/mall/takeout/orders/${order.id}/cancel`, { headers, body: { reason: "changed my mind" } })
-            : () => t.call("POST", `/api/card-brander/takeout/orders/${order.id}/action`, { token: supplier.token, body: action === "cancel" ? { action: "cancel", reason: "sold out" } : { action } });
+            ? () =>
+                t.call("POST", `/api/mall/takeout/orders/${order.id}/cancel`, {
+                  headers,
+                  body: { reason: "changed my mind" },
+                })
+            : () =>
+                t.call("POST", `/api/card-brander/takeout/orders/${order.id}/action`, {
+                  token: supplier.token,
+                  body: action === "cancel" ? { action: "cancel", reason: "sold out" } : { action },
+                });
       const r = await judged(w, `takeout ${action} (${state})`, send);
       return `takeout.${action}:${r.outcome}`;
     }
     case "collect": {
-      const r = await judged(w, "payer-page pay", () => t.call<{ id: string }>("POST", `/api/pay-public/codes/${w.payToken}/pay`, { body: { amount: o.amount, requestKey: uniq("PP") } }));
+      const r = await judged(w, "payer-page pay", () =>
+        t.call<{ id: string }>("POST", `/api/pay-public/codes/${w.payToken}/pay`, {
+          body: { amount: o.amount, requestKey: uniq("PP") },
+        }),
+      );
       if (r.outcome === "done") w.made.payOrders.push(r.data.id);
       return `collect:${r.outcome}`;
     }
     case "collectRefund": {
       const id = at(w.made.payOrders, o.pick);
       if (!id) return "collectRefund:nothing";
-      const before = await db.selectFrom("pay_orders").select(["amount", "refunded"]).where("id", "=", Number(id)).executeTakeFirstOrThrow();
+      const before = await db
+        .selectFrom("pay_orders")
+        .select(["amount", "refunded"])
+        .where("id", "=", Number(id))
+        .executeTakeFirstOrThrow();
       const tooMuch = o.amount > Number(before.amount) - Number(before.refunded);
-      const r = await judged(w, "collection refund", () => t.call<{ state: string }>("POST", "/api/card-brander/paymentRefunds", { token: supplier.token, body: { orderId: id, amount: o.amount, requestKey: uniq("PR") } }), tooMuch ? "refused" : undefined);
+      const r = await judged(
+        w,
+        "collection refund",
+        () =>
+          t.call<{ state: string }>("POST", "/api/card-brander/paymentRefunds", {
+            token: supplier.token,
+            body: { orderId: id, amount: o.amount, requestKey: uniq("PR") },
+          }),
+        tooMuch ? "refused" : undefined,
+      );
       return `collectRefund:${r.outcome}${r.outcome === "done" ? `.${r.data.state}` : ""}`;
     }
     case "redeem": {
       const code = at(w.made.codes, o.pick);
       if (!code) return "redeem:nothing";
-      const c = await db.selectFrom("supply_cards").select(["state", "redeemed_at", sql<string | null>`to_char(expires_on, 'YYYY-MM-DD')`.as("expires")]).where("id", "=", code.cardId).executeTakeFirstOrThrow();
+      const c = await db
+        .selectFrom("supply_cards")
+        .select(["state", "redeemed_at", sql<string | null>`to_char(expires_on, 'YYYY-MM-DD')`.as("expires")])
+        .where("id", "=", code.cardId)
+        .executeTakeFirstOrThrow();
       // What the code's state decides: a sold, unredeemed, unexpired code is served; any other is refused.
-      const redeemable = c.state === "sold" && c.redeemed_at === null && (c.expires === null || c.expires >= platformDay(t.clock.now()));
+      const redeemable =
+        c.state === "sold" && c.redeemed_at === null && (c.expires === null || c.expires >= platformDay(t.clock.now()));
       const r = await judged(
         w,
         `redeem code ${code.cardId} (${c.state}${c.redeemed_at ? ", redeemed" : ""})`,
-        () => t.call("POST", "/api/card-brander/writeOff/redeem", { token: supplier.token, body: { kind: "coupon", code: code.number, secret: code.secret, storeId: w.storeId, requestKey: uniq("RD") } }),
+        () =>
+          t.call("POST", "/api/card-brander/writeOff/redeem", {
+            token: supplier.token,
+            body: {
+              kind: "coupon",
+              code: code.number,
+              secret: code.secret,
+              storeId: w.storeId,
+              requestKey: uniq("RD"),
+            },
+          }),
         redeemable ? "done" : "refused",
       );
       return `redeem:${r.outcome}`;
     }
     case "settle": {
-      const r = await judged(w, "settle", () => t.call("POST", "/api/ops/stores/settle", { token: w.opA.token, body: {} }), "done");
+      const r = await judged(
+        w,
+        "settle",
+        () => t.call("POST", "/api/ops/stores/settle", { token: w.opA.token, body: {} }),
+        "done",
+      );
       return `settle:${r.outcome}`;
     }
     case "withdraw": {
       // Sandbox income is not an account a withdrawal may draw from; more than the balance is refused.
       const short = o.account === "sandbox_income" || o.amount > (await balance(w, supplier.merchantId, o.account));
-      const r = await judged(w, `withdraw ${o.amount} from ${o.account}`, () => t.call<{ id: string }>("POST", "/api/card-brander/withdraws", { token: supplier.token, body: { amount: o.amount, account: o.account, requestKey: uniq("WD") } }), short ? "refused" : undefined);
+      const r = await judged(
+        w,
+        `withdraw ${o.amount} from ${o.account}`,
+        () =>
+          t.call<{ id: string }>("POST", "/api/card-brander/withdraws", {
+            token: supplier.token,
+            body: { amount: o.amount, account: o.account, requestKey: uniq("WD") },
+          }),
+        short ? "refused" : undefined,
+      );
       if (r.outcome === "done") w.made.withdrawals.push(r.data.id);
       return `withdraw:${r.outcome}`;
     }
     case "review": {
       // Automatic payouts are withdrawals too: pick among every withdrawal of the brand.
-      const ids = (await db.selectFrom("withdrawals").select("id").where("merchant_id", "=", Number(supplier.merchantId)).orderBy("id").execute()).map((x) => String(x.id));
+      const ids = (
+        await db
+          .selectFrom("withdrawals")
+          .select("id")
+          .where("merchant_id", "=", Number(supplier.merchantId))
+          .orderBy("id")
+          .execute()
+      ).map((x) => String(x.id));
       const id = at(ids, o.pick);
       if (!id) return "review:nothing";
       // "advance": the withdrawal's next step towards being paid, so that payouts happen, not only refusals.
-      const state = (await db.selectFrom("withdrawals").select("state").where("id", "=", Number(id)).executeTakeFirstOrThrow()).state;
-      const next = { under_review: "firstReview", first_review_passed: "secondReview", bank_paying: "markPaid" } as Record<string, "firstReview" | "secondReview" | "markPaid" | undefined>;
+      const state = (
+        await db.selectFrom("withdrawals").select("state").where("id", "=", Number(id)).executeTakeFirstOrThrow()
+      ).state;
+      const next = {
+        under_review: "firstReview",
+        first_review_passed: "secondReview",
+        bank_paying: "markPaid",
+      } as Record<string, "firstReview" | "secondReview" | "markPaid" | undefined>;
       const action = o.action === "advance" ? (next[state] ?? "markPaid") : o.action;
       const op = action === "secondReview" ? w.opB : w.opA;
-      const r = await judged(w, `withdrawal ${action} (${state})`, () => t.call("POST", `/api/ops/withdrawals/${id}/action`, { token: op.token, body: { action, ...((action === "reject" || action === "markFailed") && { reason: "bank said no" }) } }));
+      const r = await judged(w, `withdrawal ${action} (${state})`, () =>
+        t.call("POST", `/api/ops/withdrawals/${id}/action`, {
+          token: op.token,
+          body: { action, ...((action === "reject" || action === "markFailed") && { reason: "bank said no" }) },
+        }),
+      );
       return `review.${action}:${r.outcome}`;
     }
     case "payout": {
-      const r = await judged(w, "T+1 payout", () => t.call("POST", "/api/ops/withdrawals/autoPayout", { token: w.opA.token, body: {} }), "done");
+      const r = await judged(
+        w,
+        "T+1 payout",
+        () => t.call("POST", "/api/ops/withdrawals/autoPayout", { token: w.opA.token, body: {} }),
+        "done",
+      );
       return `payout:${r.outcome}`;
     }
     case "cardBuy": {
       const p = w.purchasers[o.who] ?? w.purchasers[0];
       if (!p) throw new Error("no purchaser");
-      const r = await judged(w, "card purchase", () => t.call<{ id: string }>("POST", "/api/card-user/onecard/purchase", { token: p.token, body: { productId: w.cardProductId, quantity: o.quantity, requestKey: uniq("CB") } }));
+      const r = await judged(w, "card purchase", () =>
+        t.call<{ id: string }>("POST", "/api/card-user/onecard/purchase", {
+          token: p.token,
+          body: { productId: w.cardProductId, quantity: o.quantity, requestKey: uniq("CB") },
+        }),
+      );
       if (r.outcome === "done") w.made.cardSales.push({ id: r.data.id, purchaser: o.who });
       return `cardBuy:${r.outcome}`;
     }
@@ -257,12 +512,35 @@ export async function perform(w: World, o: Op): Promise<string> {
       if (!sale) return `${o.op}:nothing`;
       const p = w.purchasers[sale.purchaser];
       if (!p) throw new Error("no purchaser");
-      const cards = await db.selectFrom("onecard_cards").select(["id", "state"]).where("sale_id", "=", Number(sale.id)).orderBy("id").execute();
+      const cards = await db
+        .selectFrom("onecard_cards")
+        .select(["id", "state"])
+        .where("sale_id", "=", Number(sale.id))
+        .orderBy("id")
+        .execute();
       const mixed = cards.some((c) => c.state !== "sold");
       const r =
         o.op === "cardActivate"
-          ? await judged(w, "card activation", () => t.call("POST", "/api/card-user/onecard/activate", { token: p.token, body: { saleId: sale.id, requestKey: uniq("CA") } }), mixed ? "refused" : "done")
-          : await judged(w, "card return", () => t.call("POST", "/api/card-user/onecard/returns", { token: p.token, body: { cardIds: cards.map((c) => String(c.id)), reason: "not sold", requestKey: uniq("CR") } }), mixed ? "refused" : "done");
+          ? await judged(
+              w,
+              "card activation",
+              () =>
+                t.call("POST", "/api/card-user/onecard/activate", {
+                  token: p.token,
+                  body: { saleId: sale.id, requestKey: uniq("CA") },
+                }),
+              mixed ? "refused" : "done",
+            )
+          : await judged(
+              w,
+              "card return",
+              () =>
+                t.call("POST", "/api/card-user/onecard/returns", {
+                  token: p.token,
+                  body: { cardIds: cards.map((c) => String(c.id)), reason: "not sold", requestKey: uniq("CR") },
+                }),
+              mixed ? "refused" : "done",
+            );
       return `${o.op}:${r.outcome}`;
     }
     case "cardGift": {
@@ -271,8 +549,18 @@ export async function perform(w: World, o: Op): Promise<string> {
       const p = w.purchasers[sale.purchaser];
       const c = w.customers[o.who];
       if (!p || !c) throw new Error("no purchaser or customer");
-      const cards = await db.selectFrom("onecard_cards").select("id").where("sale_id", "=", Number(sale.id)).orderBy("id").execute();
-      const r = await judged(w, "card gift", () => t.call("POST", "/api/card-user/onecard/gifts", { token: p.token, body: { cardIds: cards.map((x) => String(x.id)), phone: c.phone, message: "enjoy", requestKey: uniq("CG") } }));
+      const cards = await db
+        .selectFrom("onecard_cards")
+        .select("id")
+        .where("sale_id", "=", Number(sale.id))
+        .orderBy("id")
+        .execute();
+      const r = await judged(w, "card gift", () =>
+        t.call("POST", "/api/card-user/onecard/gifts", {
+          token: p.token,
+          body: { cardIds: cards.map((x) => String(x.id)), phone: c.phone, message: "enjoy", requestKey: uniq("CG") },
+        }),
+      );
       return `cardGift:${r.outcome}`;
     }
     case "daily": {
@@ -283,7 +571,12 @@ export async function perform(w: World, o: Op): Promise<string> {
       await new SupplyService({ ...deps, keys: cardKeys(t.ctx.secret), mailer: t.ctx.mailer }).expireDue();
       await refundExpiredVouchers(deps);
       await new TakeoutService({ ...deps, payments: t.ctx.payments }).closeUnpaid();
-      await judged(w, "daily settlement", () => t.call("POST", "/api/ops/stores/settle", { token: w.opA.token, body: {} }), "done");
+      await judged(
+        w,
+        "daily settlement",
+        () => t.call("POST", "/api/ops/stores/settle", { token: w.opA.token, body: {} }),
+        "done",
+      );
       await refreshCustomers(w);
       return "daily:done";
     }

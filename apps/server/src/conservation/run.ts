@@ -10,13 +10,22 @@ import { buildWorld, type World } from "./world";
  * withdraw as often as the run asks (the daily limit is its own test), and the T+1 payout runs only when
  * an operation asks for it, never from the background timer between two steps.
  */
-export const CONSERVATION_ENV = { TOKEN_TTL_SECONDS: String(10 * 365 * 86_400), WITHDRAWALS_PER_DAY: "100000", AUTO_PAYOUT: "false" };
+export const CONSERVATION_ENV = {
+  TOKEN_TTL_SECONDS: String(10 * 365 * 86_400),
+  WITHDRAWALS_PER_DAY: "100000",
+  AUTO_PAYOUT: "false",
+};
 
 /** How the calls of the runs ended, per operation and outcome ("redeem:done": 812). */
 export type Tally = Map<string, number>;
 
 /** Runs a sequence of operations in a new world, checking every invariant after each step. */
-export async function runSequence(t: TestApp, ops: readonly Op[], tally: Tally, options: { freshDatabase: boolean }): Promise<void> {
+export async function runSequence(
+  t: TestApp,
+  ops: readonly Op[],
+  tally: Tally,
+  options: { freshDatabase: boolean },
+): Promise<void> {
   const w: World = await buildWorld(t);
   const db = t.ctx.database.db;
   const b = await baseline(db);
@@ -32,7 +41,9 @@ export async function runSequence(t: TestApp, ops: readonly Op[], tally: Tally, 
     try {
       summary = await perform(w, op);
     } catch (err) {
-      if (err instanceof StepFailure) throw new Error(`step ${i + 1} ${JSON.stringify(op)}: ${err.message}${failing()}`, { cause: err });
+      if (err instanceof StepFailure) {
+        throw new Error(`step ${i + 1} ${JSON.stringify(op)}: ${err.message}${failing()}`, { cause: err });
+      }
       throw err;
     }
     tally.set(summary, (tally.get(summary) ?? 0) + 1);
@@ -40,9 +51,17 @@ export async function runSequence(t: TestApp, ops: readonly Op[], tally: Tally, 
     expectNone(await invariantViolations(w, b), `after step ${i + 1} ${JSON.stringify(op)}`, failing);
     checking += Date.now() - checkedAt;
   }
-  expectNone(await wholeDatabaseViolations(db), "at the end of the run", () => `\nsequence to replay: ${JSON.stringify(ops)}`);
+  expectNone(
+    await wholeDatabaseViolations(db),
+    "at the end of the run",
+    () => `\nsequence to replay: ${JSON.stringify(ops)}`,
+  );
   // CONSERVATION_TIMING=1: where a run's time goes (the budget of the tier is set by measuring this).
-  if (process.env.CONSERVATION_TIMING === "1") console.log(`conservation run: ${ops.length} steps in ${Date.now() - started} ms, ${checking} ms of it checking invariants`);
+  if (process.env.CONSERVATION_TIMING === "1") {
+    console.log(
+      `conservation run: ${ops.length} steps in ${Date.now() - started} ms, ${checking} ms of it checking invariants`,
+    );
+  }
 }
 
 function expectNone(problems: string[], when: string, failing: () => string = () => ""): void {

@@ -67,14 +67,18 @@ export interface World {
 
 let seq = 0;
 /** A request key or order number unique in the database (worlds share the PostgreSQL test database). */
-export const uniq = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++seq).toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+export const uniq = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${(++seq).toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
 let phoneSeq = 0;
 const newPhone = () => `17${String(Date.now() * 7 + ++phoneSeq * 7919).slice(-9)}`;
 
 const HEADER = "Card number,Card secret,Expiry date (YYYY-MM-DD)";
 /** Codes for a goods: a few expire within days (the daily jobs then have work), the rest never. */
 function codesCsv(prefix: string, n: number, soon: string): string {
-  const rows = Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, "0")},S-${prefix}-${i},${i % 4 === 0 ? soon : ""}`);
+  const rows = Array.from(
+    { length: n },
+    (_, i) => `${prefix}${String(i).padStart(4, "0")},S-${prefix}-${i},${i % 4 === 0 ? soon : ""}`,
+  );
   return [HEADER, ...rows].join("\r\n") + "\r\n";
 }
 
@@ -85,8 +89,13 @@ function must<T>(res: { status: number; body: { code: number; msg: string; data:
 
 /** A customer's login, through the mall's SMS (the merchant's SMS package pays for it). */
 export async function loginCustomer(t: TestApp, shopHeaders: Record<string, string>, phone: string): Promise<Customer> {
-  must(await t.call("POST", "/api/mall/shop/customer/sendSms", { headers: shopHeaders, body: { phone } }), "customer sms");
-  const res = await t.call<{ token: string }>("POST", "/api/mall/customer/login", { body: { phone, smsCode: await lastCode(t, phone) } });
+  must(
+    await t.call("POST", "/api/mall/shop/customer/sendSms", { headers: shopHeaders, body: { phone } }),
+    "customer sms",
+  );
+  const res = await t.call<{ token: string }>("POST", "/api/mall/customer/login", {
+    body: { phone, smsCode: await lastCode(t, phone) },
+  });
   const token = must(res, "customer login").token;
   return { phone, token, mall: { ...shopHeaders, "x-customer-token": token }, loggedInAt: t.clock.now().getTime() };
 }
@@ -99,8 +108,22 @@ export async function buildWorld(t: TestApp, options: { codes?: number; cards?: 
   // Older than PAYOUT_REVIEW_DAYS, so some T+1 payouts go out unreviewed (others wait: both are exercised).
   await established(t, supplier);
   const brand = await newBrand(t, supplier);
-  const secret = await newGoods(t, supplier, brand.id, { name: "Video month", businessType: "card_secret", faceValue: 1500, price: 1200, settlementPrice: 1100, perOrderMax: 5 });
-  const voucher = await newGoods(t, supplier, brand.id, { name: "Noodle voucher", businessType: "card_voucher", faceValue: 2000, price: 1800, settlementPrice: 1700, perOrderMax: 5 });
+  const secret = await newGoods(t, supplier, brand.id, {
+    name: "Video month",
+    businessType: "card_secret",
+    faceValue: 1500,
+    price: 1200,
+    settlementPrice: 1100,
+    perOrderMax: 5,
+  });
+  const voucher = await newGoods(t, supplier, brand.id, {
+    name: "Noodle voucher",
+    businessType: "card_voucher",
+    faceValue: 2000,
+    price: 1800,
+    settlementPrice: 1700,
+    perOrderMax: 5,
+  });
   const soon = new Date(t.clock.now().getTime() + 2 * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
   const tag = uniq("");
   must(await importFile(t, supplier.token, secret.id, "s.csv", codesCsv(`CS${tag}`, codes, soon)), "import secrets");
@@ -118,44 +141,115 @@ export async function buildWorld(t: TestApp, options: { codes?: number; cards?: 
   const appId = `wx${tag.toLowerCase().slice(0, 14)}`;
   await releaseConfig(t, Number(mallOwner.merchantId), appId, 2);
   const headers = { v: "1", "x-app-id": appId, "x-seller-id": mallOwner.merchantId };
-  const selfSecret = must(await t.call<{ id: string }>("POST", "/api/card-user/mall/selfGoods", { token: mallOwner.token, body: { goodsId: String(secret.id), price: 1990 } }), "self goods");
-  const selfVoucher = must(await t.call<{ id: string }>("POST", "/api/card-user/mall/selfGoods", { token: mallOwner.token, body: { goodsId: String(voucher.id), price: 2490 } }), "self goods");
-  must(await t.call("POST", "/api/card-user/mall/sms/packages", { token: mallOwner.token, body: { code: "sms1000", requestKey: uniq("SMS") } }), "sms package");
+  const selfSecret = must(
+    await t.call<{ id: string }>("POST", "/api/card-user/mall/selfGoods", {
+      token: mallOwner.token,
+      body: { goodsId: String(secret.id), price: 1990 },
+    }),
+    "self goods",
+  );
+  const selfVoucher = must(
+    await t.call<{ id: string }>("POST", "/api/card-user/mall/selfGoods", {
+      token: mallOwner.token,
+      body: { goodsId: String(voucher.id), price: 2490 },
+    }),
+    "self goods",
+  );
+  must(
+    await t.call("POST", "/api/card-user/mall/sms/packages", {
+      token: mallOwner.token,
+      body: { code: "sms1000", requestKey: uniq("SMS") },
+    }),
+    "sms package",
+  );
   const customers: Customer[] = [];
   for (let i = 0; i < 2; i++) customers.push(await loginCustomer(t, headers, newPhone()));
 
   // The brand's takeout shop, open all day, delivering around the shop.
-  const b = (method: "GET" | "POST" | "PUT", url: string, body?: unknown) => t.call<unknown>(method, `/api/card-brander/takeout/${url}`, { token: supplier.token, body });
+  const b = (method: "GET" | "POST" | "PUT", url: string, body?: unknown) =>
+    t.call<unknown>(method, `/api/card-brander/takeout/${url}`, { token: supplier.token, body });
   must(
-    await b("PUT", "shop", { name: "Noodle House", open: true, hours: [{ days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "23:59" }], address: "West Lake", lat: 30.2741, lng: 120.1551, areaKind: "radius", radiusM: 5000, deliveryFee: 500, minOrder: 1000, packingFee: 100, tableware: true }),
+    await b("PUT", "shop", {
+      name: "Noodle House",
+      open: true,
+      hours: [{ days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "23:59" }],
+      address: "West Lake",
+      lat: 30.2741,
+      lng: 120.1551,
+      areaKind: "radius",
+      radiusM: 5000,
+      deliveryFee: 500,
+      minOrder: 1000,
+      packingFee: 100,
+      tableware: true,
+    }),
     "takeout shop",
   );
   const types = must(await b("POST", "types", { name: "Noodles", sort: 1 }), "takeout type") as { id: string }[];
-  const items = must(await b("POST", "items", { typeId: types[0]?.id, name: "Beef noodles", price: 1800, stock: null }), "takeout item") as { id: string }[];
+  const items = must(
+    await b("POST", "items", { typeId: types[0]?.id, name: "Beef noodles", price: 1800, stock: null }),
+    "takeout item",
+  ) as { id: string }[];
   const noodles = items[0]?.id ?? "";
-  const pkg = must(await b("POST", "packages", { name: "Lunch combo", price: 2000, items: [{ itemId: noodles, quantity: 1 }] }), "takeout package") as { id: string }[];
+  const pkg = must(
+    await b("POST", "packages", { name: "Lunch combo", price: 2000, items: [{ itemId: noodles, quantity: 1 }] }),
+    "takeout package",
+  ) as { id: string }[];
 
   // The brand's collection (收款) account and a code whose payer enters the amount.
   await onboarded(t, supplier, opA);
-  const code = must(await t.call<PayCode>("POST", `/api/card-brander/subPassports/${supplier.userId}/paymentCodes`, { token: supplier.token, body: { name: "Counter" } }), "pay code");
+  const code = must(
+    await t.call<PayCode>("POST", `/api/card-brander/subPassports/${supplier.userId}/paymentCodes`, {
+      token: supplier.token,
+      body: { name: "Counter" },
+    }),
+    "pay code",
+  );
   const payToken = code.url.split("/pay/")[1] ?? "";
 
   // One-card: a face-value card product and a batch of cards the purchasers may buy.
   const product = must(
     await t.call<{ id: string }>("POST", "/api/card-brander/onecard/products", {
       token: supplier.token,
-      body: { kind: "face_value", name: "Noodle card", faceValue: 10_000, salePrice: 10_000, named: false, validity: { kind: "days", days: 1200 }, rechargeAllowed: true, scope: "", terms: "" },
+      body: {
+        kind: "face_value",
+        name: "Noodle card",
+        faceValue: 10_000,
+        salePrice: 10_000,
+        named: false,
+        validity: { kind: "days", days: 1200 },
+        rechargeAllowed: true,
+        scope: "",
+        terms: "",
+      },
     }),
     "card product",
   );
-  must(await t.call("POST", "/api/card-brander/onecard/batches", { token: supplier.token, body: { productId: product.id, count: options.cards ?? 20, requestKey: uniq("BATCH") } }), "card batch");
+  must(
+    await t.call("POST", "/api/card-brander/onecard/batches", {
+      token: supplier.token,
+      body: { productId: product.id, count: options.cards ?? 20, requestKey: uniq("BATCH") },
+    }),
+    "card batch",
+  );
 
   // The brand's withdrawal card, approved by an operator (withdrawals and T+1 payouts need it).
   const card = must(
-    await t.call<{ id: string }>("POST", "/api/card-brander/withdraws/card", { token: supplier.token, body: { companyName: "Conservation Brand Co", bank: "China Merchants Bank", city: "Shenzhen", account: "6222 0202 0011 2233" } }),
+    await t.call<{ id: string }>("POST", "/api/card-brander/withdraws/card", {
+      token: supplier.token,
+      body: {
+        companyName: "Conservation Brand Co",
+        bank: "China Merchants Bank",
+        city: "Shenzhen",
+        account: "6222 0202 0011 2233",
+      },
+    }),
     "bank card",
   );
-  must(await t.call("POST", `/api/ops/queues/bankCard/items/${card.id}/approve`, { token: opA.token }), "bank card approval");
+  must(
+    await t.call("POST", `/api/ops/queues/bankCard/items/${card.id}/approve`, { token: opA.token }),
+    "bank card approval",
+  );
 
   return {
     t,
@@ -172,7 +266,15 @@ export async function buildWorld(t: TestApp, options: { codes?: number; cards?: 
     cardProductId: product.id,
     merchantIds: [supplier, ...purchasers].map((m) => Number(m.merchantId)),
     concurrent: false,
-    made: { purchaseOrders: [], codes: [], mallOrders: [], takeoutOrders: [], payOrders: [], withdrawals: [], cardSales: [] },
+    made: {
+      purchaseOrders: [],
+      codes: [],
+      mallOrders: [],
+      takeoutOrders: [],
+      payOrders: [],
+      withdrawals: [],
+      cardSales: [],
+    },
   };
 }
 

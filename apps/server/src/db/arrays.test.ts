@@ -11,13 +11,28 @@ afterAll(() => t.close());
 
 /** What the database makes of a literal: the elements back, in order, nulls included. */
 async function roundTrip(literal: string): Promise<(string | null)[]> {
-  const r = await sql<{ x: string | null }>`SELECT x FROM unnest(${literal}::text[]) WITH ORDINALITY AS u(x, o) ORDER BY o`.execute(t.ctx.database.db);
+  const r = await sql<{
+    x: string | null;
+  }>`SELECT x FROM unnest(${literal}::text[]) WITH ORDINALITY AS u(x, o) ORDER BY o`.execute(t.ctx.database.db);
   return r.rows.map((row) => row.x);
 }
 
 describe("array literals", () => {
   it("carry every string as it is: quotes, backslashes, braces, commas, blanks, NULL as text, empty", async () => {
-    const xs = ['say "hi"', "back\\slash", "\\\\double", "{braces}", "a,b", " padded ", "NULL", "null", "", "ünïcödé ✓ 中文", null, '{"json":"\\"quoted\\""}'];
+    const xs = [
+      'say "hi"',
+      "back\\slash",
+      "\\\\double",
+      "{braces}",
+      "a,b",
+      " padded ",
+      "NULL",
+      "null",
+      "",
+      "ünïcödé ✓ 中文",
+      null,
+      '{"json":"\\"quoted\\""}',
+    ];
     expect(await roundTrip(textArray(xs))).toEqual(xs);
   });
 
@@ -30,7 +45,11 @@ describe("array literals", () => {
   });
 
   it("carry integers and nulls, and refuse what is not a safe integer", async () => {
-    const r = await sql<{ x: number | null }>`SELECT x FROM unnest(${intArray([1, null, 2 ** 40, -5])}::bigint[]) WITH ORDINALITY AS u(x, o) ORDER BY o`.execute(t.ctx.database.db);
+    const r = await sql<{
+      x: number | null;
+    }>`SELECT x FROM unnest(${intArray([1, null, 2 ** 40, -5])}::bigint[]) WITH ORDINALITY AS u(x, o) ORDER BY o`.execute(
+      t.ctx.database.db,
+    );
     expect(r.rows.map((row) => (row.x === null ? null : Number(row.x)))).toEqual([1, null, 2 ** 40, -5]);
     expect(() => intArray([1.5])).toThrow("not an integer");
   });

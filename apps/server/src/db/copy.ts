@@ -8,7 +8,9 @@ export type CopyValue = string | number | null;
 export function copyField(v: CopyValue): string {
   if (v === null) return "\\N";
   const s = String(v);
-  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c] ?? c) : s;
+  return /[\\\t\n\r]/.test(s)
+    ? s.replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c] ?? c)
+    : s;
 }
 
 /**
@@ -19,7 +21,12 @@ export function copyField(v: CopyValue): string {
  * directly: a row array per line would double the garbage of a million-row import). The table and column
  * names are the caller's constants, never input.
  */
-export async function copyFromText(tx: Executor, table: string, columns: readonly string[], text: string): Promise<void> {
+export async function copyFromText(
+  tx: Executor,
+  table: string,
+  columns: readonly string[],
+  text: string,
+): Promise<void> {
   if (text.length === 0) return;
   const statement = `COPY ${table} (${columns.join(", ")}) FROM '/dev/blob'`;
   await tx.executeQuery(CompiledQuery.raw(statement, [new Blob([text])]));

@@ -141,8 +141,14 @@ async function initPgliteDir(dataDir: string): Promise<void> {
   const module = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
   const script = `const { PGlite } = await import(${JSON.stringify(module)}); const db = await PGlite.create({ dataDir: process.argv[1] }); await db.close();`;
   await new Promise<void>((resolve, reject) => {
-    execFile(process.execPath, ["--input-type=module", "-e", script, dataDir], { timeout: 120_000 }, (err, _out, stderr) =>
-      err ? reject(new Error(`creating the embedded database in ${dataDir} failed: ${stderr || err.message}`)) : resolve(),
+    execFile(
+      process.execPath,
+      ["--input-type=module", "-e", script, dataDir],
+      { timeout: 120_000 },
+      (err, _out, stderr) =>
+        err
+          ? reject(new Error(`creating the embedded database in ${dataDir} failed: ${stderr || err.message}`))
+          : resolve(),
     );
   });
 }
@@ -161,7 +167,10 @@ export async function snapshotPglite(pglite: PGlite): Promise<Blob> {
 }
 
 /** The embedded database: PGlite in `dataDir`, or in memory when `dataDir` is undefined. */
-export async function openPglite(dataDir: string | undefined, options: { sharedBuffers?: string } = {}): Promise<Database> {
+export async function openPglite(
+  dataDir: string | undefined,
+  options: { sharedBuffers?: string } = {},
+): Promise<Database> {
   if (dataDir) {
     await mkdir(dataDir, { recursive: true });
     await initPgliteDir(dataDir);

@@ -54,6 +54,8 @@ let newestKnown: Promise<number> | undefined;
 /** Whether this build has migrations the database has not applied (readiness: such a node must wait). */
 export async function migrationsPending(database: Database): Promise<boolean> {
   newestKnown ??= readMigrations().then((ms) => Math.max(0, ...ms.map((m) => m.version)));
-  const { rows } = await sql<{ newest: number | null }>`SELECT max(version) AS newest FROM schema_migrations`.execute(database.db);
+  const { rows } = await sql<{ newest: number | null }>`SELECT max(version) AS newest FROM schema_migrations`.execute(
+    database.db,
+  );
   return (rows[0]?.newest ?? 0) < (await newestKnown);
 }

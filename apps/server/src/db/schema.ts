@@ -26,7 +26,32 @@ import type { CollectionTables } from "../modules/collection/tables";
  * Every table, for Kysely. Each module declares the tables it owns in its own tables.ts (only that
  * module's repo.ts queries them); this interface just puts them together.
  */
-export interface DB extends PlatformTables, PaymentsTables, MerchantsTables, AccountsTables, ImTables, LedgerTables, OnboardingTables, OpsTables, CatalogTables, SupplyTables, FundsTables, WithdrawalsTables, TransfersTables, PurchasingTables, OpenapiTables, CallbacksTables, MediaTables, OnecardTables, InvoicesTables, CommerceTables, CommissionTables, StoresTables, CollectionTables, TakeoutTables {}
+export interface DB
+  extends
+    PlatformTables,
+    PaymentsTables,
+    MerchantsTables,
+    AccountsTables,
+    ImTables,
+    LedgerTables,
+    OnboardingTables,
+    OpsTables,
+    CatalogTables,
+    SupplyTables,
+    FundsTables,
+    WithdrawalsTables,
+    TransfersTables,
+    PurchasingTables,
+    OpenapiTables,
+    CallbacksTables,
+    MediaTables,
+    OnecardTables,
+    InvoicesTables,
+    CommerceTables,
+    CommissionTables,
+    StoresTables,
+    CollectionTables,
+    TakeoutTables {}
 // Mini-program storefronts (issue 30 A), merged into DB by declaration merging.
 import type { MiniprogramTables } from "../modules/miniprogram/tables";
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

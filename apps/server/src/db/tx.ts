@@ -10,7 +10,9 @@ const RETRYABLE = new Set(["40001", "40P01"]); // serialization_failure, deadloc
 const MAX_ATTEMPTS = 3;
 
 function pgCode(err: unknown): string | undefined {
-  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string" ? err.code : undefined;
+  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string"
+    ? err.code
+    : undefined;
 }
 
 /**

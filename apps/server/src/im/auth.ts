@@ -24,7 +24,9 @@ export function createTokenSigner(secret: Buffer, clientSecret: string): TokenSi
   const userKey = createHmac("sha256", secret).update("tessera-im-user-token").digest();
   const appKey = createHmac("sha256", secret).update(`tessera-im-app-token\u0000${clientSecret}`).digest();
   const mac = (subject: string, payload: string) =>
-    createHmac("sha256", subject === "" ? appKey : userKey).update(payload).digest();
+    createHmac("sha256", subject === "" ? appKey : userKey)
+      .update(payload)
+      .digest();
   return {
     sign({ subject, issuedMs, expiresMs }) {
       const payload = Buffer.from(JSON.stringify([subject, issuedMs, expiresMs])).toString("base64url");
@@ -55,7 +57,10 @@ export function createTokenSigner(secret: Buffer, clientSecret: string): TokenSi
 /** Client id and secret of the app for the client-credentials grant, derived from the server's secret key. */
 export function deriveClientCredentials(secret: Buffer, appKey: string): { clientId: string; clientSecret: string } {
   const h = (label: string) => createHmac("sha256", secret).update(`${label}\u0000${appKey}`).digest("base64url");
-  return { clientId: `YXA6${h("im-client-id").slice(0, 22)}`, clientSecret: `YXA6${h("im-client-secret").slice(0, 27)}` };
+  return {
+    clientId: `YXA6${h("im-client-id").slice(0, 22)}`,
+    clientSecret: `YXA6${h("im-client-secret").slice(0, 27)}`,
+  };
 }
 
 /** A UUID derived from a label, stable across restarts (the app's "application" uuid). */

@@ -23,7 +23,12 @@ export type ImNotice =
       memberCount?: number;
     }
   | { ns: "roster"; op: ImRosterOp; from: string; to: string; reason?: string }
-  | { ns: "notify"; type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin" | "user_notification_mute"; from: string; detail: Record<string, unknown> }
+  | {
+      ns: "notify";
+      type: "presence" | "reaction" | "thread" | "conv" | "roaming_delete" | "pin" | "user_notification_mute";
+      from: string;
+      detail: Record<string, unknown>;
+    }
   /**
    * A message sent outside the gateway (the REST send) was queued for the recipients in `queue`: wakes
    * their devices (never stored as a notice: the queue entries are the message itself).

@@ -52,14 +52,21 @@ export function imAppKey(config: Config): string {
 
 function clientCredentials(config: Config, secret: Buffer): { clientId: string; clientSecret: string } {
   const derived = deriveClientCredentials(secret, imAppKey(config));
-  return { clientId: config.im.clientId ?? derived.clientId, clientSecret: config.im.clientSecret ?? derived.clientSecret };
+  return {
+    clientId: config.im.clientId ?? derived.clientId,
+    clientSecret: config.im.clientSecret ?? derived.clientSecret,
+  };
 }
 
 /**
  * Issues a chat token for an existing IM user, valid for IM_TOKEN_TTL_SECONDS (the back-office gives
  * merchant users and brands their tokens this way).
  */
-export async function issueImToken(db: Executor, ctx: { config: Config; secret: Buffer; clock: Clock }, username: string): Promise<IssuedToken> {
+export async function issueImToken(
+  db: Executor,
+  ctx: { config: Config; secret: Buffer; clock: Clock },
+  username: string,
+): Promise<IssuedToken> {
   const user = await findUser(db, username);
   if (!user || !user.activated) throw imError("userNotFound", { username });
   const signer = createTokenSigner(ctx.secret, clientCredentials(ctx.config, ctx.secret).clientSecret);
@@ -119,8 +126,12 @@ export async function registerIm(host: ModuleHost): Promise<ImModule> {
     signer: createTokenSigner(ctx.secret, clientSecret),
     hasher: ctx.hasher,
     storage: createStorage(config),
-    translator: config.im.translateUrl ? createLibreTranslator(config.im.translateUrl, config.im.translateApiKey) : disabledTranslator,
-    bus: createLocalBus((err) => ctx.log(`im bus listener failed: ${err instanceof Error ? err.message : String(err)}`)),
+    translator: config.im.translateUrl
+      ? createLibreTranslator(config.im.translateUrl, config.im.translateApiKey)
+      : disabledTranslator,
+    bus: createLocalBus((err) =>
+      ctx.log(`im bus listener failed: ${err instanceof Error ? err.message : String(err)}`),
+    ),
   };
   const services = new ImServices(deps);
   const replies = new Replies(deps);
@@ -135,7 +146,10 @@ export async function registerIm(host: ModuleHost): Promise<ImModule> {
     recallWindowMs: config.im.recallWindowSeconds * 1000,
     redisUrl: config.im.redisUrl,
   });
-  host.measure({ imConnections: () => gateway.connections(), syncQueueDepth: () => estimatedRows(deps.db, "im_inbox") });
+  host.measure({
+    imConnections: () => gateway.connections(),
+    syncQueueDepth: () => estimatedRows(deps.db, "im_inbox"),
+  });
   const relay = gateway.hub.relay;
   if (relay) host.readiness("redis", () => relay.ping());
   const module: ImModule = { services, bus: deps.bus, gateway, chatMessageOf: (id) => findMessage(deps.db, id) };
@@ -145,7 +159,9 @@ export async function registerIm(host: ModuleHost): Promise<ImModule> {
 
 /** The planner's row estimate of a table (cheap at any size; kept fresh by ANALYZE or autovacuum). */
 async function estimatedRows(db: Db, table: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE relname = ${table}`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE relname = ${table}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 

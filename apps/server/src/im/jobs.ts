@@ -16,7 +16,11 @@ export const REPORT_PURGE_FIRST_DELAY_MS = 10 * 60_000;
  * is due is left alone), several processes running it take different rows, and a failed run is logged and
  * retried at the next one. Closing waits for a run in progress, so it never meets a closed database.
  */
-export function scheduleReportPurge(app: FastifyInstance, purge: () => Promise<number>, log: (line: string) => void): void {
+export function scheduleReportPurge(
+  app: FastifyInstance,
+  purge: () => Promise<number>,
+  log: (line: string) => void,
+): void {
   const job: Job = {
     name: "im data reports",
     everyMs: REPORT_PURGE_INTERVAL_MS,

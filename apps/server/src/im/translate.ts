@@ -29,9 +29,27 @@ export const disabledTranslator: Translator = {
 };
 
 const NATIVE_NAMES: Record<string, string> = {
-  ar: "العربية", de: "Deutsch", en: "English", es: "Español", fr: "Français", hi: "हिन्दी", id: "Bahasa Indonesia",
-  it: "Italiano", ja: "日本語", ko: "한국어", nl: "Nederlands", pl: "Polski", pt: "Português", ru: "Русский",
-  th: "ไทย", tr: "Türkçe", uk: "Українська", vi: "Tiếng Việt", zh: "中文", "zh-Hans": "简体中文", "zh-Hant": "繁體中文",
+  ar: "العربية",
+  de: "Deutsch",
+  en: "English",
+  es: "Español",
+  fr: "Français",
+  hi: "हिन्दी",
+  id: "Bahasa Indonesia",
+  it: "Italiano",
+  ja: "日本語",
+  ko: "한국어",
+  nl: "Nederlands",
+  pl: "Polski",
+  pt: "Português",
+  ru: "Русский",
+  th: "ไทย",
+  tr: "Türkçe",
+  uk: "Українська",
+  vi: "Tiếng Việt",
+  zh: "中文",
+  "zh-Hans": "简体中文",
+  "zh-Hant": "繁體中文",
 };
 
 interface LibreLanguage {
@@ -63,7 +81,8 @@ export function createLibreTranslator(
       throw imError("translateFailed", { reason: `HTTP ${res.status}` });
     }
     if (!res.ok) {
-      const reason = typeof body === "object" && body !== null && "error" in body ? String(body.error) : `HTTP ${res.status}`;
+      const reason =
+        typeof body === "object" && body !== null && "error" in body ? String(body.error) : `HTTP ${res.status}`;
       throw imError("translateFailed", { reason });
     }
     return body as T;
@@ -88,16 +107,24 @@ export function createLibreTranslator(
       const translations: { text: string; to: string }[] = [];
       let detected = { language: "", score: 0 };
       for (const target of targets) {
-        const r = await call<{ translatedText?: unknown; detectedLanguage?: { language?: unknown; confidence?: unknown } }>("/translate", {
+        const r = await call<{
+          translatedText?: unknown;
+          detectedLanguage?: { language?: unknown; confidence?: unknown };
+        }>("/translate", {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ q: text, source: "auto", target, format: "text", ...(apiKey && { api_key: apiKey }) }),
         });
-        if (typeof r.translatedText !== "string") throw imError("translateFailed", { reason: "no translation in reply" });
+        if (typeof r.translatedText !== "string") {
+          throw imError("translateFailed", { reason: "no translation in reply" });
+        }
         translations.push({ text: r.translatedText, to: target });
         const d = r.detectedLanguage;
         if (d && typeof d.language === "string") {
-          detected = { language: d.language, score: typeof d.confidence === "number" ? Math.min(1, d.confidence / 100) : 0 };
+          detected = {
+            language: d.language,
+            score: typeof d.confidence === "number" ? Math.min(1, d.confidence / 100) : 0,
+          };
         }
       }
       return { detectedLanguage: detected, translations };

@@ -7,7 +7,7 @@ import { csvCell, csvRow } from "./csv";
 
 describe("CSV cells", () => {
   it("neutralises text that a spreadsheet would run as a formula, and quotes per RFC 4180", () => {
-    expect(csvCell("=HYPERLINK(\"http://x\",\"pay\")")).toBe(`"'=HYPERLINK(""http://x"",""pay"")"`);
+    expect(csvCell('=HYPERLINK("http://x","pay")')).toBe(`"'=HYPERLINK(""http://x"",""pay"")"`);
     expect(csvCell("+1+1")).toBe("'+1+1");
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
@@ -35,7 +35,9 @@ describe("CSV cells", () => {
         day: "2026-01-02",
       });
       const text = await readFile(file, "utf8");
-      expect(text).toBe(`reference,amount_minor,currency,company_name,bank,city,account\r\nWD1,12345,CNY,"'=cmd|"" /C calc""!A0",'+Bank,"Shen\rzhen",'@6222\r\n`);
+      expect(text).toBe(
+        `reference,amount_minor,currency,company_name,bank,city,account\r\nWD1,12345,CNY,"'=cmd|"" /C calc""!A0",'+Bank,"Shen\rzhen",'@6222\r\n`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

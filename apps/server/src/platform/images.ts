@@ -26,7 +26,11 @@ export async function imageInfo(data: Buffer): Promise<ImageInfo | null> {
  * A thumbnail that fits in `maxWidth` x `maxHeight` (never enlarged), as WebP, with the EXIF
  * orientation applied so phone photos stand the right way up.
  */
-export async function thumbnail(data: Buffer, maxWidth: number, maxHeight = maxWidth): Promise<{ data: Buffer; width: number; height: number }> {
+export async function thumbnail(
+  data: Buffer,
+  maxWidth: number,
+  maxHeight = maxWidth,
+): Promise<{ data: Buffer; width: number; height: number }> {
   const sharp = await loadSharp();
   const { data: out, info } = await sharp(data, { limitInputPixels: MAX_PIXELS })
     .rotate()

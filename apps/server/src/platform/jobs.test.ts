@@ -31,7 +31,9 @@ describe("scheduleJob", () => {
 
   it("never overlaps runs, logs a failure and runs again at the next tick", async () => {
     const pending: ((err?: Error) => void)[] = [];
-    const run = vi.fn(() => new Promise<void>((resolve, reject) => pending.push((err) => (err ? reject(err) : resolve()))));
+    const run = vi.fn(
+      () => new Promise<void>((resolve, reject) => pending.push((err) => (err ? reject(err) : resolve()))),
+    );
     scheduleJob(app, { name: "slow", everyMs: 1000, run }, log);
     await app.ready();
     await vi.advanceTimersByTimeAsync(3000);

@@ -121,14 +121,25 @@ new Gauge({
   registers: [registry],
   collect() {
     const readings = [...sources].map((s) => s.pool?.()).filter((p) => p !== undefined && p !== null);
-    this.set({ state: "total" }, readings.reduce((n, p) => n + p.total, 0));
-    this.set({ state: "idle" }, readings.reduce((n, p) => n + p.idle, 0));
-    this.set({ state: "waiting" }, readings.reduce((n, p) => n + p.waiting, 0));
+    this.set(
+      { state: "total" },
+      readings.reduce((n, p) => n + p.total, 0),
+    );
+    this.set(
+      { state: "idle" },
+      readings.reduce((n, p) => n + p.idle, 0),
+    );
+    this.set(
+      { state: "waiting" },
+      readings.reduce((n, p) => n + p.waiting, 0),
+    );
   },
 });
 
 /** A database-wide reading from the first source that has it (every node shares one database). */
-async function databaseReading(pick: (s: MetricSources) => (() => Promise<number>) | undefined): Promise<number | null> {
+async function databaseReading(
+  pick: (s: MetricSources) => (() => Promise<number>) | undefined,
+): Promise<number | null> {
   for (const s of sources) {
     const read = pick(s);
     if (read) return read().catch(() => null);

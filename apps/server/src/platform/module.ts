@@ -24,7 +24,10 @@ export interface ModuleHost {
   /** Adds a way to turn a token into an actor; the guard tries them in the order they were added. */
   authenticateWith(authenticator: Authenticator): void;
   /** Mounts route plugins under one of the spec's hosts ("/api/card-user", "/api/card-brander", ...). */
-  mount(prefix: string, ...plugins: (FastifyPluginAsync | FastifyPluginAsyncZod | FastifyPluginCallback)[]): Promise<void>;
+  mount(
+    prefix: string,
+    ...plugins: (FastifyPluginAsync | FastifyPluginAsyncZod | FastifyPluginCallback)[]
+  ): Promise<void>;
   /** Runs a recurring job while the app is up (see platform/jobs.ts). */
   schedule(job: Job): void;
   /** Live readings for /metrics, while the app is up. */

@@ -52,11 +52,19 @@ export interface PdfColumn {
  * A ruled table from `top`: the header row in bold, then one line per row (cut with an ellipsis when
  * too long), a new page when the page is full. Returns where the table ends.
  */
-export function pdfTable(doc: PdfDoc, at: { left: number; top: number; width: number }, columns: PdfColumn[], rows: string[][]): number {
+export function pdfTable(
+  doc: PdfDoc,
+  at: { left: number; top: number; width: number },
+  columns: PdfColumn[],
+  rows: string[][],
+): number {
   let y = at.top;
   const row = (cells: string[], bold: boolean) => {
     let x = at.left;
-    doc.font(bold ? "cjk-bold" : "cjk").fontSize(9).fillColor(bold ? "#111" : "#333");
+    doc
+      .font(bold ? "cjk-bold" : "cjk")
+      .fontSize(9)
+      .fillColor(bold ? "#111" : "#333");
     columns.forEach((c, i) => {
       doc.text(cells[i] ?? "", x, y, { width: c.width - 4, align: c.align, lineBreak: false, ellipsis: true });
       x += c.width;
@@ -67,10 +75,24 @@ export function pdfTable(doc: PdfDoc, at: { left: number; top: number; width: nu
       y = 40;
     }
   };
-  doc.moveTo(at.left, y - 4).lineTo(at.left + at.width, y - 4).strokeColor("#999").lineWidth(0.6).stroke();
-  row(columns.map((c) => c.title), true);
-  doc.moveTo(at.left, y - 2).lineTo(at.left + at.width, y - 2).stroke();
+  doc
+    .moveTo(at.left, y - 4)
+    .lineTo(at.left + at.width, y - 4)
+    .strokeColor("#999")
+    .lineWidth(0.6)
+    .stroke();
+  row(
+    columns.map((c) => c.title),
+    true,
+  );
+  doc
+    .moveTo(at.left, y - 2)
+    .lineTo(at.left + at.width, y - 2)
+    .stroke();
   for (const r of rows) row(r, false);
-  doc.moveTo(at.left, y).lineTo(at.left + at.width, y).stroke();
+  doc
+    .moveTo(at.left, y)
+    .lineTo(at.left + at.width, y)
+    .stroke();
   return y;
 }

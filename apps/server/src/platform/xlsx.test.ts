@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { deflatedSheet, withSheet, zipOf } from "../../test/xlsx-bomb";
 import { cellText, readXlsxRows, XlsxRefused, type XlsxLimits } from "./xlsx";
 
-const LIMITS: XlsxLimits = { maxTotalBytes: 50 * 1024 * 1024, maxEntryBytes: 50 * 1024 * 1024, maxRatio: 100, maxRows: 1000 };
+const LIMITS: XlsxLimits = {
+  maxTotalBytes: 50 * 1024 * 1024,
+  maxEntryBytes: 50 * 1024 * 1024,
+  maxRatio: 100,
+  maxRows: 1000,
+};
 
 async function workbook(rows: string[][]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
@@ -32,7 +37,11 @@ async function refusal(file: Buffer, limits: XlsxLimits = LIMITS): Promise<XlsxR
 describe("readXlsxRows", () => {
   it("streams the first worksheet's rows, header included, with shared strings", async () => {
     const file = await workbook([["门店名称", "省份"], ["一号店", "广东省"], [], ["二号店", "13800138000"]]);
-    expect(await readAll(file)).toEqual([["门店名称", "省份"], ["一号店", "广东省"], ["二号店", "13800138000"]]);
+    expect(await readAll(file)).toEqual([
+      ["门店名称", "省份"],
+      ["一号店", "广东省"],
+      ["二号店", "13800138000"],
+    ]);
   });
 
   it("stops at the first non-blank row past the limit", async () => {
@@ -73,7 +82,9 @@ describe("readXlsxRows", () => {
     let rows = 0;
     let err: unknown;
     try {
-      for await (const r of readXlsxRows(file, { ...LIMITS, maxRows: Number.MAX_SAFE_INTEGER })) rows += r.cells.length > 0 ? 1 : 0;
+      for await (const r of readXlsxRows(file, { ...LIMITS, maxRows: Number.MAX_SAFE_INTEGER })) {
+        rows += r.cells.length > 0 ? 1 : 0;
+      }
     } catch (e) {
       err = e;
     } finally {

@@ -15,9 +15,16 @@ export function cellText(v: ExcelJS.CellValue | undefined): string {
   if (typeof v === "string") return v.trim();
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   if (v instanceof Date) return v.toISOString();
-  if (typeof v === "object" && "richText" in v) return v.richText.map((r) => r.text).join("").trim();
+  if (typeof v === "object" && "richText" in v) {
+    return v.richText
+      .map((r) => r.text)
+      .join("")
+      .trim();
+  }
   if (typeof v === "object" && "text" in v) return String(v.text).trim();
-  if (typeof v === "object" && "result" in v) return typeof v.result === "string" || typeof v.result === "number" ? String(v.result).trim() : "";
+  if (typeof v === "object" && "result" in v) {
+    return typeof v.result === "string" || typeof v.result === "number" ? String(v.result).trim() : "";
+  }
   return "";
 }
 
@@ -55,7 +62,11 @@ export interface XlsxLimits {
   maxSharedStringsBytes?: number;
 }
 
-export const DEFAULT_XLSX_LIMITS: Omit<XlsxLimits, "maxRows"> = { maxTotalBytes: 50 * 1024 * 1024, maxEntryBytes: 50 * 1024 * 1024, maxRatio: 100 };
+export const DEFAULT_XLSX_LIMITS: Omit<XlsxLimits, "maxRows"> = {
+  maxTotalBytes: 50 * 1024 * 1024,
+  maxEntryBytes: 50 * 1024 * 1024,
+  maxRatio: 100,
+};
 
 /** Parts under this size are not held to the ratio: a 2 kB XML file of one repeated tag may compress 200:1. */
 const RATIO_FLOOR_BYTES = 1024 * 1024;
@@ -74,7 +85,10 @@ export class XlsxRefused extends Error {
 }
 
 /** The message key and parameters of a `tooLarge` refusal, in the three languages (contracts). */
-export function tooLargeMessage(limits: Pick<XlsxLimits, "maxTotalBytes">): { key: "import.fileTooLarge"; params: { max: number } } {
+export function tooLargeMessage(limits: Pick<XlsxLimits, "maxTotalBytes">): {
+  key: "import.fileTooLarge";
+  params: { max: number };
+} {
   return { key: "import.fileTooLarge", params: { max: Math.floor(limits.maxTotalBytes / (1024 * 1024)) } };
 }
 
@@ -89,7 +103,11 @@ interface ZipBytes {
 }
 
 function bufferBytes(zip: Buffer): ZipBytes {
-  return { size: zip.length, read: (start, length) => Promise.resolve(zip.subarray(start, start + length)), raw: (start, length) => zip.subarray(start, start + length) };
+  return {
+    size: zip.length,
+    read: (start, length) => Promise.resolve(zip.subarray(start, start + length)),
+    raw: (start, length) => zip.subarray(start, start + length),
+  };
 }
 
 /**
@@ -105,7 +123,10 @@ async function fileBytes(handle: FileHandle, file: string): Promise<ZipBytes> {
       const { bytesRead } = await handle.read(buf, 0, buf.length, start);
       return buf.subarray(0, bytesRead);
     },
-    raw: (start, length) => (length === 0 ? Buffer.alloc(0) : createReadStream(file, { start, end: start + length - 1, highWaterMark: 64 * 1024 })),
+    raw: (start, length) =>
+      length === 0
+        ? Buffer.alloc(0)
+        : createReadStream(file, { start, end: start + length - 1, highWaterMark: 64 * 1024 }),
   };
 }
 
@@ -165,9 +186,13 @@ async function centralDirectory(zip: ZipBytes, limits: XlsxLimits): Promise<ZipE
     if (flags & 1) throw unreadable("encrypted");
     if (method !== 0 && method !== 8) throw unreadable(`compression method ${method}`);
     if (size > limits.maxEntryBytes) throw new XlsxRefused("tooLarge", `${name} declares ${size} bytes`);
-    if (name === SHARED_STRINGS && size > (limits.maxSharedStringsBytes ?? limits.maxEntryBytes)) throw new XlsxRefused("tooLarge", `${name} declares ${size} bytes`);
+    if (name === SHARED_STRINGS && size > (limits.maxSharedStringsBytes ?? limits.maxEntryBytes)) {
+      throw new XlsxRefused("tooLarge", `${name} declares ${size} bytes`);
+    }
     declaredTotal += size;
-    if (declaredTotal > limits.maxTotalBytes) throw new XlsxRefused("tooLarge", `declared ${declaredTotal} bytes in all`);
+    if (declaredTotal > limits.maxTotalBytes) {
+      throw new XlsxRefused("tooLarge", `declared ${declaredTotal} bytes in all`);
+    }
     if (size > RATIO_FLOOR_BYTES && size > limits.maxRatio * Math.max(compressedSize, 1)) {
       throw new XlsxRefused("tooLarge", `${name} declares a ${Math.round(size / Math.max(compressedSize, 1))}:1 ratio`);
     }
@@ -189,7 +214,9 @@ function partsToRead(entries: ZipEntry[]): ZipEntry[] {
     .sort((a, b) => Number(a.no) - Number(b.no));
   const first = sheets[0]?.e;
   if (!first) throw new XlsxRefused("unreadable", "no worksheet");
-  return [named("xl/_rels/workbook.xml.rels"), named("xl/workbook.xml"), named(SHARED_STRINGS), first].filter((e): e is ZipEntry => e !== undefined);
+  return [named("xl/_rels/workbook.xml.rels"), named("xl/workbook.xml"), named(SHARED_STRINGS), first].filter(
+    (e): e is ZipEntry => e !== undefined,
+  );
 }
 
 /** One part's bytes as they inflate, counted against its declared size and the running total. */
@@ -230,7 +257,9 @@ async function* inflated(zip: ZipBytes, e: ZipEntry, budget: { left: number }): 
   } finally {
     for (const s of streams) s.destroy();
   }
-  if (seen !== e.size) throw new XlsxRefused("unreadable", `${e.name} inflates to ${seen} bytes, not the ${e.size} declared`);
+  if (seen !== e.size) {
+    throw new XlsxRefused("unreadable", `${e.name} inflates to ${seen} bytes, not the ${e.size} declared`);
+  }
   if (held) yield held;
 }
 
@@ -322,14 +351,23 @@ async function* rowsOf(file: ZipBytes, limits: XlsxLimits): AsyncGenerator<XlsxR
     try {
       yield* storedZip(file, parts, limits);
     } catch (err) {
-      refused = err instanceof XlsxRefused ? err : new XlsxRefused("unreadable", err instanceof Error ? err.message : String(err));
+      refused =
+        err instanceof XlsxRefused
+          ? err
+          : new XlsxRefused("unreadable", err instanceof Error ? err.message : String(err));
       refuse(refused);
     }
   }
   const source = Readable.from(guarded(), { objectMode: false });
   const next = <T>(step: Promise<T>): Promise<T> => Promise.race([step, refusal]);
   const Excel = await loadExcel();
-  const reader = new Excel.stream.xlsx.WorkbookReader(source, { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "ignore" });
+  const reader = new Excel.stream.xlsx.WorkbookReader(source, {
+    sharedStrings: "cache",
+    hyperlinks: "ignore",
+    styles: "ignore",
+    worksheets: "emit",
+    entries: "ignore",
+  });
   let rows = 0;
   try {
     // Only the first worksheet was handed over.

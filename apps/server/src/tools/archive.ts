@@ -17,16 +17,26 @@ export interface Manifest {
   secretKeyIncluded: boolean;
 }
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * The running server's copy of its database, over loopback; null when no server answers there. A direct
  * loopback request needs no token; BACKUP_TOKEN, when given, is sent too (the server accepts either).
  */
-export async function snapshotFromServer(port: number, token: string | undefined = process.env.BACKUP_TOKEN || undefined): Promise<Blob | null> {
+export async function snapshotFromServer(
+  port: number,
+  token: string | undefined = process.env.BACKUP_TOKEN || undefined,
+): Promise<Blob | null> {
   let res: Response;
   try {
-    res = await fetch(`http://127.0.0.1:${port}/backup/database`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    res = await fetch(
+      `http://127.0.0.1:${port}/backup/database`,
+      token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    );
   } catch {
     return null;
   }
@@ -54,10 +64,17 @@ export async function writeBackup(dataDir: string, database: Blob, outFile: stri
     if (secretKeyIncluded) await cp(keyFile, path.join(staging, "secret.key"));
     // Stored files are written once and never changed, so copying them after the database copy keeps
     // every file the copy refers to.
-    if (await exists(path.join(dataDir, "files"))) await cp(path.join(dataDir, "files"), path.join(staging, "files"), { recursive: true });
+    if (await exists(path.join(dataDir, "files"))) {
+      await cp(path.join(dataDir, "files"), path.join(staging, "files"), { recursive: true });
+    }
     const manifest: Manifest = { format: "tessera-backup/1", createdAt: new Date().toISOString(), secretKeyIncluded };
     await writeFile(path.join(staging, "manifest.json"), JSON.stringify(manifest, null, 2));
-    await tar.create({ gzip: true, file: outFile, cwd: staging, portable: true }, ["manifest.json", "database.tar.gz", ...(secretKeyIncluded ? ["secret.key"] : []), ...((await exists(path.join(staging, "files"))) ? ["files"] : [])]);
+    await tar.create({ gzip: true, file: outFile, cwd: staging, portable: true }, [
+      "manifest.json",
+      "database.tar.gz",
+      ...(secretKeyIncluded ? ["secret.key"] : []),
+      ...((await exists(path.join(staging, "files"))) ? ["files"] : []),
+    ]);
     return manifest;
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -73,13 +90,17 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Mani
   try {
     await tar.extract({ file, cwd: staging });
     const manifest = JSON.parse(await readFile(path.join(staging, "manifest.json"), "utf8")) as Manifest;
-    if (manifest.format !== "tessera-backup/1") throw new Error(`${file} is not a Tessera backup (format ${String(manifest.format)})`);
+    if (manifest.format !== "tessera-backup/1") {
+      throw new Error(`${file} is not a Tessera backup (format ${String(manifest.format)})`);
+    }
     await mkdir(dataDir, { recursive: true });
     const database = new Blob([await readFile(path.join(staging, "database.tar.gz"))]);
     const pglite = await PGlite.create({ dataDir: path.join(dataDir, "pgdata"), loadDataDir: database });
     await pglite.close();
     if (manifest.secretKeyIncluded) await cp(path.join(staging, "secret.key"), path.join(dataDir, "secret.key"));
-    if (await exists(path.join(staging, "files"))) await cp(path.join(staging, "files"), path.join(dataDir, "files"), { recursive: true });
+    if (await exists(path.join(staging, "files"))) {
+      await cp(path.join(staging, "files"), path.join(dataDir, "files"), { recursive: true });
+    }
     return manifest;
   } finally {
     await rm(staging, { recursive: true, force: true });

@@ -42,14 +42,30 @@ describe("backup", () => {
     const supplier = await newMerchant(t, "Backup Supplier");
     const brand = await newBrand(t, supplier);
     const goods = await newGoods(t, supplier, brand.id, { name: "Backup card", price: 1_000, settlementPrice: 900 });
-    await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "BKP0000001,SECRET-ONE,", "BKP0000002,SECRET-TWO,", "BKP0000003,SECRET-3,"].join("\r\n"));
+    await importFile(
+      t,
+      supplier.token,
+      goods.id,
+      "cards.csv",
+      [
+        "Card number,Card secret,Expiry date (YYYY-MM-DD)",
+        "BKP0000001,SECRET-ONE,",
+        "BKP0000002,SECRET-TWO,",
+        "BKP0000003,SECRET-3,",
+      ].join("\r\n"),
+    );
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 10_000);
-    const order = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 2, orderNo: `BKP-${Date.now()}` } });
+    const order = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", {
+      token: buyer.token,
+      body: { goodsId: String(goods.id), quantity: 2, orderNo: `BKP-${Date.now()}` },
+    });
     expect(order.body.data.state).toBe("success");
 
     // Only the machine itself may take a copy.
-    expect((await t.app.inject({ method: "GET", url: "/backup/database", remoteAddress: "10.0.0.7" })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: "GET", url: "/backup/database", remoteAddress: "10.0.0.7" })).statusCode).toBe(
+      403,
+    );
     // The copy is taken while other requests are answered.
     const [copy, ...others] = await Promise.all([
       t.app.inject({ method: "GET", url: "/backup/database" }),
@@ -65,20 +81,36 @@ describe("backup", () => {
     await restoreBackup(file, restoredDir);
     await expect(restoreBackup(file, restoredDir)).rejects.toThrow("not empty");
 
-    const config = loadConfig({ DATA_DIR: restoredDir, ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", LOG_LEVEL: "silent" });
+    const config = loadConfig({
+      DATA_DIR: restoredDir,
+      ARGON2_MEMORY_KIB: "4096",
+      ARGON2_ITERATIONS: "1",
+      LOG_LEVEL: "silent",
+    });
     const database = await openPglite(path.join(restoredDir, "pgdata"));
     const ctx = await createContext(config, { database, clock: t.clock, log: () => undefined });
     const restored = await buildApp(ctx);
     try {
       expect(await checkInvariants(database.db)).toEqual([]);
       const ask = async <T>(url: string, token: string, method: "GET" | "POST" = "GET", body?: object) =>
-        (await restored.inject({ method, url, headers: { "x-auth-token": token }, ...(body && { payload: body }) })).json<{ code: number; data: T }>();
-      const original = (await t.call<Balances>("GET", "/api/card-user/userInfo", { token: buyer.token })).body.data.balances;
+        (
+          await restored.inject({ method, url, headers: { "x-auth-token": token }, ...(body && { payload: body }) })
+        ).json<{ code: number; data: T }>();
+      const original = (await t.call<Balances>("GET", "/api/card-user/userInfo", { token: buyer.token })).body.data
+        .balances;
       expect((await ask<Balances>("/api/card-user/userInfo", buyer.token)).data.balances).toEqual(original);
       expect((await ask<Balances>("/api/card-user/userInfo", supplier.token)).data.balances.income.amount).toBe(2_000);
-      const cards = await ask<{ list: { id: string }[] }>(`/api/card-user/purchasedCards?orderId=${order.body.data.id}`, buyer.token);
+      const cards = await ask<{ list: { id: string }[] }>(
+        `/api/card-user/purchasedCards?orderId=${order.body.data.id}`,
+        buyer.token,
+      );
       expect(cards.data.list).toHaveLength(2);
-      const revealed = await ask<{ cardSecret: string }[]>("/api/card-user/purchasedCards/reveal", buyer.token, "POST", { ids: cards.data.list.map((c) => c.id) });
+      const revealed = await ask<{ cardSecret: string }[]>(
+        "/api/card-user/purchasedCards/reveal",
+        buyer.token,
+        "POST",
+        { ids: cards.data.list.map((c) => c.id) },
+      );
       expect(revealed.data.map((c) => c.cardSecret).sort()).toEqual(["SECRET-ONE", "SECRET-TWO"]);
     } finally {
       await restored.close();

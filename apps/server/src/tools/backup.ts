@@ -12,7 +12,9 @@ const port = Number(process.env.PORT || 8080);
 const out = path.resolve(process.argv[2] ?? `tessera-backup-${new Date().toISOString().replace(/[:.]/g, "-")}.tar.gz`);
 
 if (process.env.DATABASE_URL) {
-  console.error("DATABASE_URL is set: this installation runs on a PostgreSQL server. Back it up with pg_dump (docs/deploy.md).");
+  console.error(
+    "DATABASE_URL is set: this installation runs on a PostgreSQL server. Back it up with pg_dump (docs/deploy.md).",
+  );
   process.exit(2);
 }
 let database = await snapshotFromServer(port);
@@ -24,7 +26,9 @@ else {
     process.exit(2);
   }
   if (existsSync(path.join(pgdata, "postmaster.pid")) && !process.argv.includes("--force")) {
-    console.error(`No server answers on port ${port}, but ${pgdata} looks in use (postmaster.pid). Set PORT to the server's port, or stop it; --force if it crashed.`);
+    console.error(
+      `No server answers on port ${port}, but ${pgdata} looks in use (postmaster.pid). Set PORT to the server's port, or stop it; --force if it crashed.`,
+    );
     process.exit(2);
   }
   database = await snapshotFromFolder(pgdata);
@@ -33,7 +37,11 @@ else {
 const manifest = await writeBackup(dataDir, database, out);
 console.log(`Backup written to ${out}`);
 if (manifest.secretKeyIncluded) {
-  console.log("WARNING: the backup holds secret.key, which decrypts every card secret: store it as safely as the card secrets themselves.");
+  console.log(
+    "WARNING: the backup holds secret.key, which decrypts every card secret: store it as safely as the card secrets themselves.",
+  );
 } else {
-  console.log("WARNING: no secret.key in the data folder (SECRET_KEY is set): keep that key. Without it the card secrets in this backup cannot be read.");
+  console.log(
+    "WARNING: no secret.key in the data folder (SECRET_KEY is set): keep that key. Without it the card secrets in this backup cannot be read.",
+  );
 }

@@ -17,7 +17,10 @@ async function rows<T>(db: Kysely<DB>, query: ReturnType<typeof sql<T>>): Promis
 }
 
 async function userTables(db: Kysely<DB>): Promise<string[]> {
-  const list = await rows<{ name: string }>(db, sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename`);
+  const list = await rows<{ name: string }>(
+    db,
+    sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename`,
+  );
   return list.map((r) => r.name);
 }
 
@@ -69,13 +72,27 @@ export interface CopyReport {
  * table by table (parents first), each value carried through its JSON form, and finally the source's
  * sequence positions. Checks that every table holds as many rows as the source's.
  */
-export async function copyDatabase(source: Database, target: Database, log: (line: string) => void): Promise<CopyReport> {
-  const existing = await rows<{ n: number }>(target.db, sql`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'`);
-  const hasMigrations = await rows<{ n: number }>(target.db, sql`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public' AND tablename = 'schema_migrations'`);
-  if ((existing[0]?.n ?? 0) > 0 && (hasMigrations[0]?.n ?? 0) === 0) throw new Error("the target database has tables of something else: use an empty database");
+export async function copyDatabase(
+  source: Database,
+  target: Database,
+  log: (line: string) => void,
+): Promise<CopyReport> {
+  const existing = await rows<{ n: number }>(
+    target.db,
+    sql`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'`,
+  );
+  const hasMigrations = await rows<{ n: number }>(
+    target.db,
+    sql`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public' AND tablename = 'schema_migrations'`,
+  );
+  if ((existing[0]?.n ?? 0) > 0 && (hasMigrations[0]?.n ?? 0) === 0) {
+    throw new Error("the target database has tables of something else: use an empty database");
+  }
   if ((hasMigrations[0]?.n ?? 0) > 0) {
     const used = await rows<{ n: number }>(target.db, sql`SELECT count(*)::int AS n FROM users`);
-    if ((used[0]?.n ?? 0) > 0) throw new Error("the target database already holds a Tessera installation with users: use an empty database");
+    if ((used[0]?.n ?? 0) > 0) {
+      throw new Error("the target database already holds a Tessera installation with users: use an empty database");
+    }
   }
   await migrate(source);
   await migrate(target);
@@ -92,18 +109,36 @@ export async function copyDatabase(source: Database, target: Database, log: (lin
       let after: number | null = null;
       for (let offset = 0; ; offset += BATCH) {
         const page: { j: string | null; last: number | null }[] = key
-          ? await rows(source.db, sql<{ j: string | null; last: number | null }>`SELECT json_agg(t ORDER BY ${sql.ref(key)})::text AS j, max(${sql.ref(key)})::bigint AS last FROM (SELECT * FROM ${sql.table(table)} WHERE ${after === null ? sql`true` : sql`${sql.ref(key)} > ${after}`} ORDER BY ${sql.ref(key)} LIMIT ${BATCH}) t`)
-          : await rows(source.db, sql<{ j: string | null; last: number | null }>`SELECT json_agg(t)::text AS j, NULL::bigint AS last FROM (SELECT * FROM ${sql.table(table)} ORDER BY ctid LIMIT ${BATCH} OFFSET ${offset}) t`);
+          ? await rows(
+              source.db,
+              sql<{
+                j: string | null;
+                last: number | null;
+              }>`SELECT json_agg(t ORDER BY ${sql.ref(key)})::text AS j, max(${sql.ref(key)})::bigint AS last FROM (SELECT * FROM ${sql.table(table)} WHERE ${after === null ? sql`true` : sql`${sql.ref(key)} > ${after}`} ORDER BY ${sql.ref(key)} LIMIT ${BATCH}) t`,
+            )
+          : await rows(
+              source.db,
+              sql<{
+                j: string | null;
+                last: number | null;
+              }>`SELECT json_agg(t)::text AS j, NULL::bigint AS last FROM (SELECT * FROM ${sql.table(table)} ORDER BY ctid LIMIT ${BATCH} OFFSET ${offset}) t`,
+            );
         const json = page[0]?.j;
         if (!json) break;
-        const inserted = await tx.query<{ n: number }>(`WITH ins AS (INSERT INTO "${table}" (${list})${overriding} SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json) RETURNING 1) SELECT count(*)::int AS n FROM ins`, [json]);
+        const inserted = await tx.query<{ n: number }>(
+          `WITH ins AS (INSERT INTO "${table}" (${list})${overriding} SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json) RETURNING 1) SELECT count(*)::int AS n FROM ins`,
+          [json],
+        );
         copied += inserted[0]?.n ?? 0;
         after = page[0]?.last === null || page[0]?.last === undefined ? after : Number(page[0].last);
       }
       report.tables.push({ name: table, rows: copied });
       if (copied > 0) log(`${table}: ${copied} row(s)`);
     }
-    const sequences = await rows<{ name: string; last: number | null }>(source.db, sql`SELECT schemaname || '.' || sequencename AS name, last_value::bigint AS last FROM pg_sequences WHERE schemaname = 'public'`);
+    const sequences = await rows<{ name: string; last: number | null }>(
+      source.db,
+      sql`SELECT schemaname || '.' || sequencename AS name, last_value::bigint AS last FROM pg_sequences WHERE schemaname = 'public'`,
+    );
     for (const s of sequences) {
       if (s.last !== null) await tx.query(`SELECT setval($1::regclass, $2::bigint, true)`, [s.name, s.last]);
     }

@@ -7,7 +7,13 @@ import path from "node:path";
 import type { PurchaseOrder } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { WebSocket } from "ws";
-import { connection, message, type ChatMessage, type Connection, type WebSocketClass } from "../../../../packages/im-sdk/src/index";
+import {
+  connection,
+  message,
+  type ChatMessage,
+  type Connection,
+  type WebSocketClass,
+} from "../../../../packages/im-sdk/src/index";
 import { dock } from "../../test/docking";
 import { startImTest, type ImTest } from "../../test/im-harness";
 import { fundSup } from "../../test/money";
@@ -76,7 +82,11 @@ beforeAll(async () => {
   });
   cluster.stdout?.on("data", (b: Buffer) => (output += b.toString()));
   cluster.stderr?.on("data", (b: Buffer) => (output += b.toString()));
-  await until(() => count(`node :${nodePort} ready`) > 0 && count(`node :${nodePort + 1} ready`) > 0, "both nodes ready", 120_000);
+  await until(
+    () => count(`node :${nodePort} ready`) > 0 && count(`node :${nodePort + 1} ready`) > 0,
+    "both nodes ready",
+    120_000,
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -98,7 +108,13 @@ interface Peer {
 async function peer(prefix: string): Promise<Peer> {
   const { name } = await im.user(prefix);
   const appKey = `${im.t.config.im.org}#${im.t.config.im.app}`;
-  const conn = new connection({ appKey, apiUrl: base, url: `${base.replace(/^http/, "ws")}/websocket`, WebSocket: WebSocket as unknown as WebSocketClass, reconnectDelay: () => 300 });
+  const conn = new connection({
+    appKey,
+    apiUrl: base,
+    url: `${base.replace(/^http/, "ws")}/websocket`,
+    WebSocket: WebSocket as unknown as WebSocketClass,
+    reconnectDelay: () => 300,
+  });
   const p: Peer = { name, conn, received: [] };
   conn.addEventHandler("drain", { onTextMessage: (m) => p.received.push(m) });
   await conn.open({ user: name, pwd: "pw-secret-1" });
@@ -111,7 +127,16 @@ describe("rolling restart of a two-node cluster", () => {
     const supplier = await newMerchant(t, "Drain Supplier");
     const brand = await newBrand(t, supplier);
     const goods = await newGoods(t, supplier, brand.id, { name: "Drain card", price: 100, settlementPrice: 90 });
-    await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: 400 }, (_, i) => `DRN${String(i).padStart(7, "0")},S${i},`)].join("\r\n"));
+    await importFile(
+      t,
+      supplier.token,
+      goods.id,
+      "cards.csv",
+      [
+        "Card number,Card secret,Expiry date (YYYY-MM-DD)",
+        ...Array.from({ length: 400 }, (_, i) => `DRN${String(i).padStart(7, "0")},S${i},`),
+      ].join("\r\n"),
+    );
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 1_000_000);
     const alice = await peer("alice");
@@ -151,7 +176,10 @@ describe("rolling restart of a two-node cluster", () => {
     for (const port of [nodePort, nodePort + 1]) {
       const before = count(`node :${port} ready`);
       process.kill(pidOf(port), "SIGTERM");
-      await until(() => count(`node :${port} exited (0)`) > 0 && count(`node :${port} ready`) > before, `node :${port} drained and back`);
+      await until(
+        () => count(`node :${port} exited (0)`) > 0 && count(`node :${port} ready`) > before,
+        `node :${port} drained and back`,
+      );
       await new Promise((r) => setTimeout(r, 1000));
     }
     running = false;
@@ -172,7 +200,9 @@ describe("rolling restart of a two-node cluster", () => {
     const done = orders.filter((o) => o.code === 1).length;
     expect(done).toBeGreaterThan(10);
     expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-    const balances = (await t.call<{ balances: { sup: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: buyer.token })).body.data.balances;
+    const balances = (
+      await t.call<{ balances: { sup: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: buyer.token })
+    ).body.data.balances;
     expect(balances.sup.amount).toBe(1_000_000 - done * 100);
     alice.conn.close();
     bob.conn.close();

@@ -10,8 +10,14 @@ if (!file) {
 const dataDir = path.resolve(process.env.DATA_DIR || "./data");
 try {
   const manifest = await restoreBackup(path.resolve(file), dataDir);
-  console.log(`Restored the backup of ${manifest.createdAt} into ${dataDir}. Start the server with DATA_DIR=${dataDir}.`);
-  if (!manifest.secretKeyIncluded) console.log("The backup holds no secret.key: start the server with the same SECRET_KEY as before, or card secrets cannot be read.");
+  console.log(
+    `Restored the backup of ${manifest.createdAt} into ${dataDir}. Start the server with DATA_DIR=${dataDir}.`,
+  );
+  if (!manifest.secretKeyIncluded) {
+    console.log(
+      "The backup holds no secret.key: start the server with the same SECRET_KEY as before, or card secrets cannot be read.",
+    );
+  }
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);

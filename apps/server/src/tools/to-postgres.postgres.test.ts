@@ -47,10 +47,19 @@ describe("migrate-to-postgres", () => {
     const supplier = await newMerchant(t, "Copy Supplier");
     const brand = await newBrand(t, supplier);
     const goods = await newGoods(t, supplier, brand.id, { name: "Copy card", price: 1_000, settlementPrice: 900 });
-    await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "CPY0000001,COPY-ONE,", "CPY0000002,COPY-TWO,"].join("\r\n"));
+    await importFile(
+      t,
+      supplier.token,
+      goods.id,
+      "cards.csv",
+      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "CPY0000001,COPY-ONE,", "CPY0000002,COPY-TWO,"].join("\r\n"),
+    );
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 5_000);
-    const order = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 1, orderNo: `CPY-${Date.now()}` } });
+    const order = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", {
+      token: buyer.token,
+      body: { goodsId: String(goods.id), quantity: 1, orderNo: `CPY-${Date.now()}` },
+    });
     expect(order.body.data.state).toBe("success");
 
     const target = await openPostgres(targetUrl, 2);
@@ -67,14 +76,28 @@ describe("migrate-to-postgres", () => {
       const copy = await buildApp(ctx);
       try {
         const ask = async <T>(url: string, token: string, method: "GET" | "POST" = "GET", body?: object) =>
-          (await copy.inject({ method, url, headers: { "x-auth-token": token }, ...(body && { payload: body }) })).json<{ code: number; data: T }>();
+          (
+            await copy.inject({ method, url, headers: { "x-auth-token": token }, ...(body && { payload: body }) })
+          ).json<{ code: number; data: T }>();
         type Balances = { balances: { sup: { amount: number } } };
         expect((await ask<Balances>("/api/card-user/userInfo", buyer.token)).data.balances.sup.amount).toBe(4_000);
-        const cards = await ask<{ list: { id: string }[] }>(`/api/card-user/purchasedCards?orderId=${order.body.data.id}`, buyer.token);
-        const revealed = await ask<{ cardSecret: string }[]>("/api/card-user/purchasedCards/reveal", buyer.token, "POST", { ids: cards.data.list.map((c) => c.id) });
+        const cards = await ask<{ list: { id: string }[] }>(
+          `/api/card-user/purchasedCards?orderId=${order.body.data.id}`,
+          buyer.token,
+        );
+        const revealed = await ask<{ cardSecret: string }[]>(
+          "/api/card-user/purchasedCards/reveal",
+          buyer.token,
+          "POST",
+          { ids: cards.data.list.map((c) => c.id) },
+        );
         expect(revealed.data.map((c) => c.cardSecret)).toEqual(["COPY-ONE"]);
         // Sequences moved: the next order on the copy gets a new id, and takes the remaining code.
-        const next = await ask<PurchaseOrder>("/api/card-user/orders", buyer.token, "POST", { goodsId: String(goods.id), quantity: 1, orderNo: `CPY2-${Date.now()}` });
+        const next = await ask<PurchaseOrder>("/api/card-user/orders", buyer.token, "POST", {
+          goodsId: String(goods.id),
+          quantity: 1,
+          orderNo: `CPY2-${Date.now()}`,
+        });
         expect(next.data.state).toBe("success");
         expect(Number(next.data.id)).toBeGreaterThan(Number(order.body.data.id));
       } finally {

@@ -10,7 +10,9 @@ import { copyDatabase } from "./copy-database";
  */
 const url = process.env.DATABASE_URL;
 if (!url) {
-  console.error("Set DATABASE_URL to the empty PostgreSQL database to copy into, e.g. postgres://user@host:5432/tessera");
+  console.error(
+    "Set DATABASE_URL to the empty PostgreSQL database to copy into, e.g. postgres://user@host:5432/tessera",
+  );
   process.exit(2);
 }
 const dataDir = path.resolve(process.env.DATA_DIR || "./data");
@@ -21,8 +23,12 @@ try {
   const problems = await checkInvariants(target.db);
   if (problems.length > 0) throw new Error(`the ledger in the copy does not add up:\n${problems.join("\n")}`);
   const rows = report.tables.reduce((n, t) => n + t.rows, 0);
-  console.log(`Copied ${rows} rows in ${report.tables.length} tables into ${url.replace(/\/\/[^@]*@/, "//…@")}; ledger checked.`);
-  console.log(`Now start the server with DATABASE_URL set and the same DATA_DIR (${dataDir}: stored files and secret.key stay there) or SECRET_KEY.`);
+  console.log(
+    `Copied ${rows} rows in ${report.tables.length} tables into ${url.replace(/\/\/[^@]*@/, "//…@")}; ledger checked.`,
+  );
+  console.log(
+    `Now start the server with DATABASE_URL set and the same DATA_DIR (${dataDir}: stored files and secret.key stay there) or SECRET_KEY.`,
+  );
 } catch (err) {
   console.error(`Not copied: ${err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;

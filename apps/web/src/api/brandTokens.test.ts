@@ -36,7 +36,11 @@ afterEach(() => {
 describe("brand tokens (spec 01 §6)", () => {
   it("a brand page is /RealNamePage or a provider's brand-context page with a numeric sellerBrand", () => {
     expect(brandOfLocation(brandPage)).toBe("10000002");
-    for (const pathname of ["/providers/FaceValueCardP", "/providers/DiscountCardP", "/providers/BrandAuthorizationP"]) {
+    for (const pathname of [
+      "/providers/FaceValueCardP",
+      "/providers/DiscountCardP",
+      "/providers/BrandAuthorizationP",
+    ]) {
       expect(brandOfLocation({ pathname, search: "?sellerBrand=10000002" })).toBe("10000002");
       expect(brandOfLocation({ pathname, search: "" })).toBeNull();
     }
@@ -81,9 +85,14 @@ describe("brand tokens (spec 01 §6)", () => {
   it("on a brand page a brand call never falls back to the session's token", () => {
     expect(brandTokenFor(brandPage, "/api/card-brander/realNameInfo")).toEqual({ branderId: "10000002", token: null });
     saveBrandGrant(REPLY, "Brand Co");
-    expect(brandTokenFor(brandPage, "/api/card-brander/realNameInfo")).toEqual({ branderId: "10000002", token: "bt.abc" });
+    expect(brandTokenFor(brandPage, "/api/card-brander/realNameInfo")).toEqual({
+      branderId: "10000002",
+      token: "bt.abc",
+    });
     expect(brandTokenFor(brandPage, "/api/card-user/userInfo")).toBeNull();
-    expect(brandTokenFor({ pathname: "/providers/AuthenticationP", search: "" }, "/api/card-brander/realNameInfo")).toBeNull();
+    expect(
+      brandTokenFor({ pathname: "/providers/AuthenticationP", search: "" }, "/api/card-brander/realNameInfo"),
+    ).toBeNull();
   });
 });
 
@@ -95,7 +104,11 @@ describe("HTTP client with a scoped token", () => {
     const client = createHttpClient({
       fetch: (_url, init) => {
         headers.push(init.headers as Record<string, string>);
-        return Promise.resolve(new Response(JSON.stringify({ code: status === 200 ? 1 : 401, data: null, msg: "Login state expired" }), { status }));
+        return Promise.resolve(
+          new Response(JSON.stringify({ code: status === 200 ? 1 : 401, data: null, msg: "Login state expired" }), {
+            status,
+          }),
+        );
       },
       getLang: () => "en",
       getToken: () => "session",
@@ -112,7 +125,9 @@ describe("HTTP client with a scoped token", () => {
   }
 
   it("sends the scoped token on its calls and the session's on the others", async () => {
-    const { client, headers } = setup(200, (path) => (path.startsWith("/brand") ? { token: "bt.x", onUnauthorized: () => undefined } : null));
+    const { client, headers } = setup(200, (path) =>
+      path.startsWith("/brand") ? { token: "bt.x", onUnauthorized: () => undefined } : null,
+    );
     await client.get("/brand/info");
     await client.get("/own/info");
     expect(headers.map((h) => h["x-auth-token"])).toEqual(["bt.x", "session"]);

@@ -23,7 +23,14 @@ export const BRAND_REAL_NAME_PAGE = "/RealNamePage";
  * The pages a provider works on inside a brand (spec 01 §6), each with `?sellerBrand=<id>`: the brand's
  * real-name verification, its face value and discount cards, its brand authorisations.
  */
-export const BRAND_CONTEXT_PAGES = ["/RealNamePage", "/providers/FaceValueCardP", "/providers/DiscountCardP", "/providers/BrandAuthorizationP", "/providers/brandShopCode", "/providers/paymentApplication"] as const;
+export const BRAND_CONTEXT_PAGES = [
+  "/RealNamePage",
+  "/providers/FaceValueCardP",
+  "/providers/DiscountCardP",
+  "/providers/BrandAuthorizationP",
+  "/providers/brandShopCode",
+  "/providers/paymentApplication",
+] as const;
 
 /** Calls a brand token serves on those pages (the server's brand-context menus). */
 const BRAND_CALLS = [
@@ -64,15 +71,35 @@ export function parseBrandGrant(raw: string | null, now = Date.now()): BrandGran
   if (!raw) return { kind: "none" };
   try {
     const value = JSON.parse(raw) as Partial<BrandGrant> & { ended?: boolean };
-    if (value.ended || typeof value.token !== "string" || typeof value.expiresAt !== "number" || value.expiresAt <= now) return { kind: "ended" };
-    return { kind: "active", grant: { branderId: String(value.branderId), name: String(value.name ?? ""), token: value.token, expiresAt: value.expiresAt } };
+    if (
+      value.ended ||
+      typeof value.token !== "string" ||
+      typeof value.expiresAt !== "number" ||
+      value.expiresAt <= now
+    ) {
+      return { kind: "ended" };
+    }
+    return {
+      kind: "active",
+      grant: {
+        branderId: String(value.branderId),
+        name: String(value.name ?? ""),
+        token: value.token,
+        expiresAt: value.expiresAt,
+      },
+    };
   } catch {
     return { kind: "none" };
   }
 }
 
 export function saveBrandGrant(reply: BrandTokenReply, name: string, now = Date.now()): BrandGrant {
-  const grant: BrandGrant = { branderId: reply.branderId, name, token: reply.token, expiresAt: now + reply.expires_in * 1000 };
+  const grant: BrandGrant = {
+    branderId: reply.branderId,
+    name,
+    token: reply.token,
+    expiresAt: now + reply.expires_in * 1000,
+  };
   storage()?.setItem(KEY_PREFIX + grant.branderId, JSON.stringify(grant));
   notify();
   return grant;
@@ -107,7 +134,10 @@ export function isBrandCall(path: string): boolean {
  * applies. On a brand page a brand call never falls back to the provider's own token: without a
  * live brand token it goes without one (and the server refuses it).
  */
-export function brandTokenFor(location: { pathname: string; search: string }, path: string): { branderId: string; token: string | null } | null {
+export function brandTokenFor(
+  location: { pathname: string; search: string },
+  path: string,
+): { branderId: string; token: string | null } | null {
   const branderId = brandOfLocation(location);
   if (!branderId || !isBrandCall(path)) return null;
   const state = parseBrandGrant(brandGrantSnapshot(branderId));

@@ -55,7 +55,10 @@ describe("HTTP client (spec 01 §7-§9)", () => {
 
   it("omits the token when asked and builds the query string", async () => {
     const { client, calls } = setup(() => json(200, { code: 1, data: null, msg: "" }));
-    await client.get("/api/dev/outbox", { auth: false, query: { to: "a@b.co", channel: undefined, page: 2, k: ["x", "y"] } });
+    await client.get("/api/dev/outbox", {
+      auth: false,
+      query: { to: "a@b.co", channel: undefined, page: 2, k: ["x", "y"] },
+    });
     expect(calls[0]?.url).toBe("/api/dev/outbox?to=a%40b.co&page=2&k=x&k=y");
     expect((calls[0]?.init.headers as Record<string, string>)["x-auth-token"]).toBeUndefined();
   });
@@ -81,7 +84,9 @@ describe("HTTP client (spec 01 §7-§9)", () => {
   });
 
   it("401 ends the session and toasts 'login state expired' at most once per window", async () => {
-    const { client, toasts, unauthorized } = setup(() => json(401, { code: 401, data: null, msg: "Login state expired" }));
+    const { client, toasts, unauthorized } = setup(() =>
+      json(401, { code: 401, data: null, msg: "Login state expired" }),
+    );
     const a = await client.get("/api/card-user/userInfo");
     const b = await client.get("/api/card-user/userInfo");
     expect(a).toMatchObject({ ok: false, status: 401 });
@@ -92,13 +97,25 @@ describe("HTTP client (spec 01 §7-§9)", () => {
 
   it("a non-200 without an envelope resolves to code 500 'interface exception'", async () => {
     const { client, toasts } = setup(() => new Response("<html>502</html>", { status: 502 }));
-    expect(await client.get("/x")).toEqual({ ok: false, code: 500, data: null, msg: "Interface exception", status: 502 });
+    expect(await client.get("/x")).toEqual({
+      ok: false,
+      code: 500,
+      data: null,
+      msg: "Interface exception",
+      status: 502,
+    });
     expect(toasts).toEqual(["Interface exception"]);
   });
 
   it("a network error resolves to the error reply instead of throwing", async () => {
     const { client } = setup(() => Promise.reject(new TypeError("Failed to fetch")));
-    await expect(client.get("/x")).resolves.toEqual({ ok: false, code: 500, data: null, msg: "Interface exception", status: 0 });
+    await expect(client.get("/x")).resolves.toEqual({
+      ok: false,
+      code: 500,
+      data: null,
+      msg: "Interface exception",
+      status: 0,
+    });
   });
 
   it("aborts after the timeout", async () => {

@@ -63,7 +63,10 @@ export interface HttpClient {
   put: <T>(path: string, body?: unknown, options?: RequestOptions) => Promise<ApiResult<T> | undefined>;
   del: <T>(path: string, options?: RequestOptions) => Promise<ApiResult<T> | undefined>;
   /** GET a file (an .xlsx export) with the token (POST with a body when `method` says so); errors follow the same policy as any call. */
-  download: (path: string, options?: RequestOptions & { fileName?: string; method?: "GET" | "POST" }) => Promise<ApiResult<DownloadedFile> | undefined>;
+  download: (
+    path: string,
+    options?: RequestOptions & { fileName?: string; method?: "GET" | "POST" },
+  ) => Promise<ApiResult<DownloadedFile> | undefined>;
 }
 
 /** `?a=1&b=x&b=y`, leaving out empty values. */
@@ -121,7 +124,12 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     return result;
   }
 
-  async function send(method: Method, path: string, options: RequestOptions, scoped: ScopedToken | null): Promise<Response> {
+  async function send(
+    method: Method,
+    path: string,
+    options: RequestOptions,
+    scoped: ScopedToken | null,
+  ): Promise<Response> {
     const headers: Record<string, string> = { lang: deps.getLang(), accept: "application/json" };
     if (options.auth !== false) {
       const token = scoped ? scoped.token : deps.getToken();

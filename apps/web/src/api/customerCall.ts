@@ -52,7 +52,11 @@ export interface CustomerCallSide {
 
 export function createCustomerCall(side: CustomerCallSide) {
   const mayToastExpired = createThrottle(LOGIN_EXPIRED_TOAST_WINDOW_MS);
-  return async function customerCall<T>(method: "GET" | "POST" | "PUT", path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+  return async function customerCall<T>(
+    method: "GET" | "POST" | "PUT",
+    path: string,
+    options: CallOptions = {},
+  ): Promise<CallResult<T>> {
     const headers: Record<string, string> = { lang: side.lang(), accept: "application/json", ...options.headers };
     const token = customerSession.token();
     if (token) headers["x-customer-token"] = token;
@@ -73,7 +77,9 @@ export function createCustomerCall(side: CustomerCallSide) {
       customerSession.clear();
       if (mayToastExpired()) side.toast(msg || side.loginExpired());
       if (window.location.pathname !== loginPath) {
-        window.location.assign(`${loginPath}?back=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+        window.location.assign(
+          `${loginPath}?back=${encodeURIComponent(window.location.pathname + window.location.search)}`,
+        );
       }
       return { ok: false, code: body.code, msg };
     }

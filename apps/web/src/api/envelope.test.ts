@@ -48,7 +48,10 @@ describe("interpret (spec 01 §8)", () => {
   });
 
   it("an envelope claiming success on an error status is still an error", () => {
-    expect(interpret(500, { code: 1, data: null, msg: "?" }, IFACE)).toMatchObject({ kind: "fail", result: { code: 500 } });
+    expect(interpret(500, { code: 1, data: null, msg: "?" }, IFACE)).toMatchObject({
+      kind: "fail",
+      result: { code: 500 },
+    });
   });
 });
 

@@ -25,7 +25,11 @@ const realTimers: LoadingTimers = {
 export const OVERLAY_CLOSE_DELAY_MS = 300;
 export const OVERLAY_SHOW_DELAY_MS = 250;
 
-export function createLoadingTracker(closeDelayMs = OVERLAY_CLOSE_DELAY_MS, timers: LoadingTimers = realTimers, showDelayMs = OVERLAY_SHOW_DELAY_MS): LoadingTracker {
+export function createLoadingTracker(
+  closeDelayMs = OVERLAY_CLOSE_DELAY_MS,
+  timers: LoadingTimers = realTimers,
+  showDelayMs = OVERLAY_SHOW_DELAY_MS,
+): LoadingTracker {
   let pending = 0;
   let visible = false;
   let closeTimer: unknown = null;

@@ -26,7 +26,12 @@ function storage(): Storage | null {
 /** Remembers a page to come back to (a login, chooser or public page is not worth returning to). */
 export function rememberReturnTo(pathWithSearch: string): void {
   const path = pathWithSearch.split("?")[0] ?? "";
-  if (/\/(login|INlogin|SelectUser)$/.test(path) || !/^\/(international\/)?(sale|business|providers|ops)\//.test(path)) return;
+  if (
+    /\/(login|INlogin|SelectUser)$/.test(path) ||
+    !/^\/(international\/)?(sale|business|providers|ops)\//.test(path)
+  ) {
+    return;
+  }
   storage()?.setItem(KEY, pathWithSearch);
 }
 

@@ -9,7 +9,10 @@ import { isRouteHandle } from "./routes";
 function useDocumentTitle(): void {
   const matches = useMatches();
   const { t, i18n } = useTranslation();
-  const titleKey = [...matches].reverse().map((m) => m.handle).find(isRouteHandle)?.titleKey;
+  const titleKey = [...matches]
+    .reverse()
+    .map((m) => m.handle)
+    .find(isRouteHandle)?.titleKey;
   useEffect(() => {
     const app = t("app.name");
     document.title = titleKey ? `${t(titleKey)} - ${app}` : app;

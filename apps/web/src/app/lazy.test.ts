@@ -3,7 +3,9 @@ import { ChunkLoadError, isChunkLoadError, loadChunk, withTimeout } from "./lazy
 
 describe("chunk loading (spec 01 §8, §9)", () => {
   it("recognises failed chunk loads in the browsers' wordings", () => {
-    expect(isChunkLoadError(new TypeError("Failed to fetch dynamically imported module: https://x/assets/a.js"))).toBe(true);
+    expect(isChunkLoadError(new TypeError("Failed to fetch dynamically imported module: https://x/assets/a.js"))).toBe(
+      true,
+    );
     expect(isChunkLoadError(new TypeError("error loading dynamically imported module"))).toBe(true);
     expect(isChunkLoadError(new TypeError("Importing a module script failed."))).toBe(true);
     expect(isChunkLoadError(new Error("Unable to preload CSS for /assets/a.css"))).toBe(true);

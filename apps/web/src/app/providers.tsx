@@ -31,7 +31,9 @@ function HttpBridge() {
   }, [message, client]);
   const visible = useSyncExternalStore(loading.subscribe, loading.isVisible);
   // A thin bar along the top: it neither darkens nor blocks the page (pointer-events: none).
-  return visible ? <div className="tessera-loading-bar" role="progressbar" aria-label="loading" aria-busy="true" /> : null;
+  return visible ? (
+    <div className="tessera-loading-bar" role="progressbar" aria-label="loading" aria-busy="true" />
+  ) : null;
 }
 
 /** Query cache, antd locale and colour theme, dayjs locale, the message API and the loading overlay. */

@@ -42,17 +42,15 @@ export const routes: RouteObject[] = [
           pageRoute({ path: "*", load: () => import("../areas/public/NotFound"), titleKey: "title.notFound" }),
         ],
       },
-      ...AREAS.map(
-        (area): RouteObject => ({
-          path: area.base,
-          element: <ConsoleLayout area={area} />,
-          errorElement: <RouteError />,
-          children: [
-            { index: true, element: <Navigate to={`${area.base}/${area.pages[0]?.path ?? ""}`} replace /> },
-            ...area.pages.map(pageRoute),
-          ],
-        }),
-      ),
+      ...AREAS.map((area): RouteObject => ({
+        path: area.base,
+        element: <ConsoleLayout area={area} />,
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <Navigate to={`${area.base}/${area.pages[0]?.path ?? ""}`} replace /> },
+          ...area.pages.map(pageRoute),
+        ],
+      })),
     ],
   },
 ];

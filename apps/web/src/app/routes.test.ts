@@ -12,7 +12,10 @@ function has(catalogue: unknown, key: string): boolean {
   return typeof node === "string" && node.trim() !== "";
 }
 
-const fullPaths = [...PUBLIC_PAGES.map((p) => p.path), ...AREAS.flatMap((a) => a.pages.map((p) => `${a.base}/${p.path}`))];
+const fullPaths = [
+  ...PUBLIC_PAGES.map((p) => p.path),
+  ...AREAS.flatMap((a) => a.pages.map((p) => `${a.base}/${p.path}`)),
+];
 
 describe("route table", () => {
   it("has unique area ids and bases", () => {
@@ -28,7 +31,11 @@ describe("route table", () => {
 
   it("writes public paths absolute and area paths relative", () => {
     expect(PUBLIC_PAGES.filter((p) => !p.path.startsWith("/")).map((p) => p.path)).toEqual([]);
-    expect(AREAS.flatMap((a) => a.pages.filter((p) => p.path === "" || p.path.includes("/")).map((p) => `${a.id}: ${p.path}`))).toEqual([]);
+    expect(
+      AREAS.flatMap((a) =>
+        a.pages.filter((p) => p.path === "" || p.path.includes("/")).map((p) => `${a.id}: ${p.path}`),
+      ),
+    ).toEqual([]);
   });
 
   it("leads a merchant area's base path to Home (always open to sub-accounts), every base to a menu page", () => {
@@ -40,13 +47,23 @@ describe("route table", () => {
   });
 
   it("gives menu entries an icon, and pages outside the menu none", () => {
-    expect(AREAS.flatMap((a) => a.pages.filter((p) => Boolean(p.menuKey) !== Boolean(p.icon)).map((p) => `${a.id}/${p.path}`))).toEqual([]);
+    expect(
+      AREAS.flatMap((a) =>
+        a.pages.filter((p) => Boolean(p.menuKey) !== Boolean(p.icon)).map((p) => `${a.id}/${p.path}`),
+      ),
+    ).toEqual([]);
     // Public pages have no menu.
     expect(PUBLIC_PAGES.filter((p) => p.menuKey || p.icon).map((p) => p.path)).toEqual([]);
   });
 
   it("has every title, menu and area name in the three languages", () => {
-    const keys = new Set([...AREAS.map((a) => a.nameKey), ...[...PUBLIC_PAGES, ...AREAS.flatMap((a) => a.pages)].flatMap((p) => [p.titleKey, ...(p.menuKey ? [p.menuKey] : [])])]);
+    const keys = new Set([
+      ...AREAS.map((a) => a.nameKey),
+      ...[...PUBLIC_PAGES, ...AREAS.flatMap((a) => a.pages)].flatMap((p) => [
+        p.titleKey,
+        ...(p.menuKey ? [p.menuKey] : []),
+      ]),
+    ]);
     for (const lang of ["cn", "tw", "en"] as const) {
       const catalogue = translationsFor(lang);
       expect([...keys].filter((k) => !has(catalogue, k)).map((k) => `${lang}: ${k}`)).toEqual([]);

@@ -122,7 +122,9 @@ export default function ChatPage() {
   const snap = useSyncExternalStore(session?.store.subscribe ?? noSubscribe, session?.store.getSnapshot ?? noSnapshot);
   useEffect(() => {
     if (!chat || chat.side !== "purchaser" || chat.messageId || !snap) return;
-    const first = snap.threads[chat.targetId]?.items.find((i) => i.from === chat.self && i.state === "sent" && /^\d+$/.test(i.id) && i.time >= chat.startTime);
+    const first = snap.threads[chat.targetId]?.items.find(
+      (i) => i.from === chat.self && i.state === "sent" && /^\d+$/.test(i.id) && i.time >= chat.startTime,
+    );
     if (!first) return;
     void recordOpening(chat.orderId, first.id).then((res) => {
       if (res?.ok) {
@@ -142,7 +144,10 @@ export default function ChatPage() {
     const wanted = missing.split(",");
     void session
       .nicknames(wanted)
-      .then((found) => live && setNicknames((prev) => ({ ...Object.fromEntries(wanted.map((w) => [w, w])), ...prev, ...found })))
+      .then(
+        (found) =>
+          live && setNicknames((prev) => ({ ...Object.fromEntries(wanted.map((w) => [w, w])), ...prev, ...found })),
+      )
       .catch(() => undefined);
     return () => {
       live = false;
@@ -152,7 +157,10 @@ export default function ChatPage() {
   if (info && !info.brandInfo) return <Result status="warning" title={t("chat.unavailable")} />;
   if (failed) return <Result status="error" title={t("chat.loginFailed")} subTitle={failed} />;
   if (!session) return <Spin />;
-  const names: Record<string, string> = { ...nicknames, ...(chat ? { [chat.targetId]: chat.targetName || nicknames[chat.targetId] || chat.targetId } : {}) };
+  const names: Record<string, string> = {
+    ...nicknames,
+    ...(chat ? { [chat.targetId]: chat.targetName || nicknames[chat.targetId] || chat.targetId } : {}),
+  };
   return (
     <ChatWindow
       session={session}

@@ -27,7 +27,14 @@ export function OrderChatButton({ order, side }: { order: PurchaseOrder; side: "
     await navigate(`${pathname.replace(/[^/]+$/, "BrandChat")}?orderId=${encodeURIComponent(order.id)}`);
   };
   return (
-    <Button type="link" size="small" icon={<MessageOutlined />} loading={busy} onClick={() => void open()} data-testid={`chat-${order.orderNo}`}>
+    <Button
+      type="link"
+      size="small"
+      icon={<MessageOutlined />}
+      loading={busy}
+      onClick={() => void open()}
+      data-testid={`chat-${order.orderNo}`}
+    >
       {t(side === "purchaser" ? "chat.contactSupplier" : "chat.contactPurchaser")}
     </Button>
   );

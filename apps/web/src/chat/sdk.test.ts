@@ -5,7 +5,12 @@ import { CHAT_KEYS, createChatStorage } from "./storage";
 
 function memoryStorage() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), map: m };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    map: m,
+  };
 }
 
 /** A connection that accepts only one token. */
@@ -14,7 +19,9 @@ function fakeConnection(valid: string) {
   const conn = {
     open: ({ accessToken }: { user: string; accessToken: string }) => {
       opened.push(accessToken);
-      return accessToken === valid ? Promise.resolve({ accessToken }) : Promise.reject(new ChatSdkError(28, "INVALID_TOKEN"));
+      return accessToken === valid
+        ? Promise.resolve({ accessToken })
+        : Promise.reject(new ChatSdkError(28, "INVALID_TOKEN"));
     },
   } as unknown as ChatConnection;
   return { conn, opened };
@@ -42,8 +49,15 @@ describe("brand chat login", () => {
     const storage = createChatStorage(s, "domestic");
     storage.setImToken("u1", "someone-else");
     const opened: string[] = [];
-    const conn = { open: ({ accessToken }: { accessToken: string }) => (opened.push(accessToken), Promise.reject(new ChatSdkError(16, "down"))) } as unknown as ChatConnection;
-    await expect(loginBrandChat(conn, storage, "b7", () => Promise.resolve("mine"))).rejects.toMatchObject({ type: 16 });
+    const conn = {
+      open: ({ accessToken }: { accessToken: string }) => (
+        opened.push(accessToken),
+        Promise.reject(new ChatSdkError(16, "down"))
+      ),
+    } as unknown as ChatConnection;
+    await expect(loginBrandChat(conn, storage, "b7", () => Promise.resolve("mine"))).rejects.toMatchObject({
+      type: 16,
+    });
     expect(opened).toEqual(["mine"]);
   });
 
@@ -58,7 +72,12 @@ describe("brand chat login", () => {
   });
 
   it("brand chat constants: 15 reconnects, 500 ms × attempt, 30 s heartbeat, 100 cached ids, 50 a page", () => {
-    expect(BRAND_CHAT).toMatchObject({ autoReconnectNumMax: 15, heartBeatWait: 30_000, maxCacheLength: 100, historyPageSize: 50 });
+    expect(BRAND_CHAT).toMatchObject({
+      autoReconnectNumMax: 15,
+      heartBeatWait: 30_000,
+      maxCacheLength: 100,
+      historyPageSize: 50,
+    });
     expect([1, 2, 15].map(BRAND_CHAT.reconnectDelay)).toEqual([500, 1000, 7500]);
   });
 });

@@ -26,8 +26,17 @@ export interface ChatConnection {
   removeEventHandler(id: string): void;
   send(m: ChatMessage): Promise<{ localMsgId: string; serverMsgId: string }>;
   recallMessage(opts: { mid: string; to: string; chatType?: "singleChat" }): Promise<unknown>;
-  getHistoryMessages(opts: { targetId: string; chatType: "singleChat"; pageSize: number; cursor?: string | null; searchDirection: "up" }): Promise<{ cursor: string; isLast: boolean; messages: ChatMessage[] }>;
-  getServerConversations(opts: { pageSize?: number; cursor?: string }): Promise<{ data?: { conversations: Conversation[]; cursor: string } }>;
+  getHistoryMessages(opts: {
+    targetId: string;
+    chatType: "singleChat";
+    pageSize: number;
+    cursor?: string | null;
+    searchDirection: "up";
+  }): Promise<{ cursor: string; isLast: boolean; messages: ChatMessage[] }>;
+  getServerConversations(opts: {
+    pageSize?: number;
+    cursor?: string;
+  }): Promise<{ data?: { conversations: Conversation[]; cursor: string } }>;
   fetchUserInfoById(users: string[], properties: string): Promise<{ data?: Record<string, Record<string, string>> }>;
 }
 
@@ -51,7 +60,9 @@ export const createMessage = message.create;
 
 /** Errors as the SDK reports them: a `type` number and a message. */
 export function errorType(e: unknown): number | undefined {
-  return typeof e === "object" && e !== null && typeof (e as { type?: unknown }).type === "number" ? (e as { type: number }).type : undefined;
+  return typeof e === "object" && e !== null && typeof (e as { type?: unknown }).type === "number"
+    ? (e as { type: number }).type
+    : undefined;
 }
 
 /**
@@ -59,7 +70,12 @@ export function errorType(e: unknown): number | undefined {
  * the SDK says the token is no good (type 28), the stored one is removed and the login runs again with
  * the user info's token (fetched afresh).
  */
-export async function loginBrandChat(conn: ChatConnection, storage: ChatStorage, user: string, freshToken: () => Promise<string>): Promise<void> {
+export async function loginBrandChat(
+  conn: ChatConnection,
+  storage: ChatStorage,
+  user: string,
+  freshToken: () => Promise<string>,
+): Promise<void> {
   const stored = storage.imToken(user);
   const token = stored ?? (await freshToken());
   storage.setImToken(user, token);

@@ -5,10 +5,22 @@ import { createChatStorage } from "./storage";
 
 function memoryStorage() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+  };
 }
 
-const text = (id: string, from: string, to: string, time: number): ChatMessage => ({ id, type: "txt", chatType: "singleChat", from, to, msg: `m${id}`, time });
+const text = (id: string, from: string, to: string, time: number): ChatMessage => ({
+  id,
+  type: "txt",
+  chatType: "singleChat",
+  from,
+  to,
+  msg: `m${id}`,
+  time,
+});
 
 /**
  * A connection whose login finishes when the test says so; it records what is sent and the history
@@ -47,7 +59,9 @@ function scriptedConnection(history: ChatMessage[]) {
     fetchUserInfoById: (users) => {
       if (!opened) return Promise.reject(new Error("not logged in"));
       const known: Record<string, Record<string, string>> = { u3: { nickname: "Blue Buyer Ltd" }, u4: {} };
-      return Promise.resolve({ data: Object.fromEntries(users.filter((u) => u in known).map((u) => [u, known[u] ?? {}])) });
+      return Promise.resolve({
+        data: Object.fromEntries(users.filter((u) => u in known).map((u) => [u, known[u] ?? {}])),
+      });
     },
   };
   return { conn, sent, pages, handlers, login: () => finishLogin() };
@@ -58,7 +72,9 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 describe("chat session", () => {
   it("a conversation opened before the login finishes loads its history after the login and sends the read receipt for the peer's latest message", async () => {
     const io = scriptedConnection([text("11", "u3", "b7", 1), text("12", "b7", "u3", 2), text("13", "u3", "b7", 3)]);
-    const session = new ChatSession(io.conn, createChatStorage(memoryStorage(), "domestic"), "b7", () => Promise.resolve("tok"));
+    const session = new ChatSession(io.conn, createChatStorage(memoryStorage(), "domestic"), "b7", () =>
+      Promise.resolve("tok"),
+    );
     const started = session.start();
     const opening = session.open("u3");
     // A scroll while the login runs asks for the same first page: it waits for the login too.
@@ -79,7 +95,9 @@ describe("chat session", () => {
 
   it("a message arriving in the open conversation is acknowledged at once; one in another conversation is not", async () => {
     const io = scriptedConnection([]);
-    const session = new ChatSession(io.conn, createChatStorage(memoryStorage(), "domestic"), "b7", () => Promise.resolve("tok"));
+    const session = new ChatSession(io.conn, createChatStorage(memoryStorage(), "domestic"), "b7", () =>
+      Promise.resolve("tok"),
+    );
     const started = session.start();
     await settle();
     io.login();
@@ -96,7 +114,9 @@ describe("chat session", () => {
 
   it("looks counterparts' nicknames up after the login; users without one are left out", async () => {
     const io = scriptedConnection([]);
-    const session = new ChatSession(io.conn, createChatStorage(memoryStorage(), "domestic"), "b7", () => Promise.resolve("tok"));
+    const session = new ChatSession(io.conn, createChatStorage(memoryStorage(), "domestic"), "b7", () =>
+      Promise.resolve("tok"),
+    );
     const started = session.start();
     const names = session.nicknames(["u3", "u4", "u9"]);
     await settle();

@@ -128,7 +128,13 @@ export class ChatSession {
       if (this.closed || !this.store.beginHistory(peer)) return;
       const cursor = this.store.thread(peer).cursor;
       try {
-        const page = await this.conn.getHistoryMessages({ targetId: peer, chatType: "singleChat", pageSize: BRAND_CHAT.historyPageSize, cursor, searchDirection: "up" });
+        const page = await this.conn.getHistoryMessages({
+          targetId: peer,
+          chatType: "singleChat",
+          pageSize: BRAND_CHAT.historyPageSize,
+          cursor,
+          searchDirection: "up",
+        });
         this.store.addHistory(peer, page);
       } catch {
         this.store.historyFailed(peer);
@@ -144,7 +150,9 @@ export class ChatSession {
     for (const item of pending) this.acked.add(item.id);
     const last = pending[pending.length - 1];
     if (!last) return;
-    void this.conn.send(createMessage({ type: "read", chatType: "singleChat", to: peer, id: last.id })).catch(() => this.acked.delete(last.id));
+    void this.conn
+      .send(createMessage({ type: "read", chatType: "singleChat", to: peer, id: last.id }))
+      .catch(() => this.acked.delete(last.id));
     void this.conn.send(createMessage({ type: "channel", chatType: "singleChat", to: peer })).catch(() => undefined);
   }
 
@@ -154,7 +162,14 @@ export class ChatSession {
 
   /** An image or a file, with upload progress. */
   sendFile(peer: string, file: File, kind: "img" | "file"): Promise<void> {
-    const m = createMessage({ type: kind, chatType: "singleChat", to: peer, file: { data: file, filename: file.name, filetype: file.type }, filename: file.name, file_length: file.size });
+    const m = createMessage({
+      type: kind,
+      chatType: "singleChat",
+      to: peer,
+      file: { data: file, filename: file.name, filetype: file.type },
+      filename: file.name,
+      file_length: file.size,
+    });
     return this.dispatch(m);
   }
 
@@ -174,7 +189,9 @@ export class ChatSession {
   private async dispatch(m: ChatMessage): Promise<void> {
     const localId = m.id;
     this.outgoing.set(localId, m);
-    if (m.file) m.onFileUploadProgress = (p) => this.store.progress(m.to, localId, p.total > 0 ? (p.loaded / p.total) * 100 : 0);
+    if (m.file) {
+      m.onFileUploadProgress = (p) => this.store.progress(m.to, localId, p.total > 0 ? (p.loaded / p.total) * 100 : 0);
+    }
     this.store.addOutgoing(m);
     try {
       const r = await this.conn.send(m);

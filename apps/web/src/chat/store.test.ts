@@ -4,7 +4,15 @@ import { ChatStore, RecentIds, sortConversations, type ConversationItem } from "
 
 const me = "b7";
 let seq = 1000;
-const msg = (from: string, to: string, text: string, time: number, id = String(++seq)): ChatMessage => ({ id, type: "txt", chatType: "singleChat", from, to, msg: text, time });
+const msg = (from: string, to: string, text: string, time: number, id = String(++seq)): ChatMessage => ({
+  id,
+  type: "txt",
+  chatType: "singleChat",
+  from,
+  to,
+  msg: text,
+  time,
+});
 
 describe("chat store", () => {
   it("live messages: appended once, unread counted unless the conversation is open, last message kept", () => {
@@ -28,7 +36,9 @@ describe("chat store", () => {
     s.receive(live);
     expect(s.beginHistory("u1")).toBe(true);
     expect(s.beginHistory("u1")).toBe(false);
-    const page = Array.from({ length: 50 }, (_, i) => msg(i % 2 ? me : "u1", i % 2 ? "u1" : me, `m${i}`, 50 + i)).reverse();
+    const page = Array.from({ length: 50 }, (_, i) =>
+      msg(i % 2 ? me : "u1", i % 2 ? "u1" : me, `m${i}`, 50 + i),
+    ).reverse();
     s.addHistory("u1", { messages: [...page, live], cursor: "c1", isLast: false });
     const t = s.thread("u1");
     expect(t.items).toHaveLength(51);
@@ -43,7 +53,15 @@ describe("chat store", () => {
 
   it("send states: sending, then sent with the server id, or failed and retried", () => {
     const s = new ChatStore(me);
-    const out: ChatMessage = { id: "local-1", type: "img", chatType: "singleChat", from: "", to: "u1", time: 5, file: { data: new Blob(["x"]), filename: "a.png" } };
+    const out: ChatMessage = {
+      id: "local-1",
+      type: "img",
+      chatType: "singleChat",
+      from: "",
+      to: "u1",
+      time: 5,
+      file: { data: new Blob(["x"]), filename: "a.png" },
+    };
     s.addOutgoing(out);
     expect(s.thread("u1").items[0]).toMatchObject({ state: "sending", progress: 0, from: me, filename: "a.png" });
     s.progress("u1", "local-1", 42.4);
@@ -53,7 +71,9 @@ describe("chat store", () => {
     s.retrying("u1", "local-1");
     s.addOutgoing(out);
     s.sent("u1", "local-1", "9001", { ...out, url: "http://x/chatfiles/1", secret: "s" });
-    expect(s.thread("u1").items).toEqual([expect.objectContaining({ id: "9001", localId: "local-1", state: "sent", url: "http://x/chatfiles/1" })]);
+    expect(s.thread("u1").items).toEqual([
+      expect.objectContaining({ id: "9001", localId: "local-1", state: "sent", url: "http://x/chatfiles/1" }),
+    ]);
     // The server's copy of an own message (another device) is not shown twice.
     expect(s.receive({ ...msg(me, "u1", "", 5, "9001"), type: "img" })).toBeNull();
   });
@@ -115,7 +135,16 @@ describe("chat store", () => {
   it("messages synced after the conversation list was read are not counted twice", () => {
     const s = new ChatStore(me);
     const old = [msg("u1", me, "a", 1), msg("u1", me, "b", 2)];
-    s.setConversations([{ conversationId: "u1", conversationType: "singleChat", isPinned: false, pinnedTime: 0, unReadCount: 2, lastMessage: old[1]! }]);
+    s.setConversations([
+      {
+        conversationId: "u1",
+        conversationType: "singleChat",
+        isPinned: false,
+        pinnedTime: 0,
+        unReadCount: 2,
+        lastMessage: old[1]!,
+      },
+    ]);
     for (const m of old) s.receive(m);
     expect(s.getSnapshot().conversations[0]!.unread).toBe(2);
     s.receive(msg("u1", me, "new", 3));

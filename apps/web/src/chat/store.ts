@@ -62,7 +62,8 @@ export interface ChatSnapshot {
 
 const EMPTY_THREAD: Thread = { items: [], cursor: null, isLast: false, loading: false };
 
-const itemType = (t: string): ItemType => (t === "txt" || t === "img" || t === "file" || t === "video" || t === "audio" ? t : "other");
+const itemType = (t: string): ItemType =>
+  t === "txt" || t === "img" || t === "file" || t === "video" || t === "audio" ? t : "other";
 
 /** A message of the SDK as the chat shows it. */
 export function toItem(m: ChatMessage, me: string, state: SendState = "sent"): ChatItem {
@@ -89,13 +90,19 @@ export function toItem(m: ChatMessage, me: string, state: SendState = "sent"): C
 }
 
 /** The other side of a one-to-one message. */
-export const peerOf = (item: Pick<ChatItem, "from" | "to">, me: string): string => (item.from === me ? item.to : item.from);
+export const peerOf = (item: Pick<ChatItem, "from" | "to">, me: string): string =>
+  item.from === me ? item.to : item.from;
 
 const byTime = (a: ChatItem, b: ChatItem): number => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Pinned first (most recently pinned first), then the most recent conversation first. */
 export function sortConversations(list: ConversationItem[]): ConversationItem[] {
-  return [...list].sort((a, b) => Number(b.pinned) - Number(a.pinned) || (a.pinned && b.pinned ? b.pinnedTime - a.pinnedTime : 0) || b.time - a.time);
+  return [...list].sort(
+    (a, b) =>
+      Number(b.pinned) - Number(a.pinned) ||
+      (a.pinned && b.pinned ? b.pinnedTime - a.pinnedTime : 0) ||
+      b.time - a.time,
+  );
 }
 
 /** Remembers the ids of the most recent messages (100 by default) to drop repeats. */
@@ -147,7 +154,14 @@ export class ChatStore {
   }
 
   private upsertConversation(peer: string, change: (c: ConversationItem) => ConversationItem): void {
-    const existing = this.snap.conversations.find((c) => c.peer === peer) ?? { peer, unread: 0, pinned: false, pinnedTime: 0, last: null, time: 0 };
+    const existing = this.snap.conversations.find((c) => c.peer === peer) ?? {
+      peer,
+      unread: 0,
+      pinned: false,
+      pinnedTime: 0,
+      last: null,
+      time: 0,
+    };
     const next = change(existing);
     this.set({ conversations: sortConversations([...this.snap.conversations.filter((c) => c.peer !== peer), next]) });
   }
@@ -164,7 +178,14 @@ export class ChatStore {
       if (c.conversationType !== "singleChat") continue;
       const last = "id" in c.lastMessage && c.lastMessage.id ? toItem(c.lastMessage as ChatMessage, me) : null;
       const active = this.snap.active === c.conversationId;
-      merged.set(c.conversationId, { peer: c.conversationId, unread: active ? 0 : c.unReadCount, pinned: c.isPinned, pinnedTime: c.pinnedTime, last, time: last?.time ?? merged.get(c.conversationId)?.time ?? 0 });
+      merged.set(c.conversationId, {
+        peer: c.conversationId,
+        unread: active ? 0 : c.unReadCount,
+        pinned: c.isPinned,
+        pinnedTime: c.pinnedTime,
+        last,
+        time: last?.time ?? merged.get(c.conversationId)?.time ?? 0,
+      });
     }
     this.set({ conversations: sortConversations([...merged.values()]) });
   }
@@ -190,9 +211,20 @@ export class ChatStore {
       .filter((m) => ["txt", "img", "file", "video", "audio"].includes(m.type) && !have.has(m.id))
       .map((m) => toItem(m, this.snap.me));
     const items = [...older, ...t.items].sort(byTime);
-    this.setThread(peer, { items, cursor: page.cursor, isLast: page.isLast || page.messages.length === 0, loading: false });
+    this.setThread(peer, {
+      items,
+      cursor: page.cursor,
+      isLast: page.isLast || page.messages.length === 0,
+      loading: false,
+    });
     const last = items[items.length - 1];
-    if (last) this.upsertConversation(peer, (c) => ({ ...c, last: c.last && c.last.time > last.time ? c.last : last, time: Math.max(c.time, last.time) }));
+    if (last) {
+      this.upsertConversation(peer, (c) => ({
+        ...c,
+        last: c.last && c.last.time > last.time ? c.last : last,
+        time: Math.max(c.time, last.time),
+      }));
+    }
   }
 
   historyFailed(peer: string): void {
@@ -210,7 +242,8 @@ export class ChatStore {
     const incoming = item.from !== this.snap.me;
     // A message no newer than the conversation's last one (offline sync after the list was read) is
     // already in the server's unread count.
-    const fresh = (c: ConversationItem) => !c.last || item.time > c.last.time || (item.time === c.last.time && item.id !== c.last.id && item.id > c.last.id);
+    const fresh = (c: ConversationItem) =>
+      !c.last || item.time > c.last.time || (item.time === c.last.time && item.id !== c.last.id && item.id > c.last.id);
     this.upsertConversation(peer, (c) => ({
       ...c,
       last: fresh(c) ? item : c.last,
@@ -290,7 +323,11 @@ export class ChatStore {
     for (const c of this.snap.conversations) {
       if (c.last?.id !== mid) continue;
       const own = c.last.from === this.snap.me;
-      this.upsertConversation(c.peer, (x) => ({ ...x, last: null, unread: own ? x.unread : Math.max(0, x.unread - 1) }));
+      this.upsertConversation(c.peer, (x) => ({
+        ...x,
+        last: null,
+        unread: own ? x.unread : Math.max(0, x.unread - 1),
+      }));
     }
   }
 
@@ -300,7 +337,12 @@ export class ChatStore {
     // The peer may name the message by the id it received (the sender's local id or the server's).
     const target = t.items.find((i) => i.id === mid || i.localId === mid);
     if (!target) return;
-    this.setThread(peer, { ...t, items: t.items.map((i) => (i.from === this.snap.me && i.time <= target.time && !i.read ? { ...i, read: true } : i)) });
+    this.setThread(peer, {
+      ...t,
+      items: t.items.map((i) =>
+        i.from === this.snap.me && i.time <= target.time && !i.read ? { ...i, read: true } : i,
+      ),
+    });
   }
 
   /** Peers' received messages not yet acknowledged as read, for read receipts. */

@@ -36,15 +36,18 @@ function SessionActions() {
       {/* An operator has no merchant systems to switch to (the chooser led into an empty back-office). */}
       {info?.kind !== "operator" && (
         <Tooltip title={t("header.switchSystem")}>
-          <Button type="text" icon={<SwapOutlined />} onClick={() => void navigate(chooserPathOf(version))} aria-label={t("header.switchSystem")} />
+          <Button
+            type="text"
+            icon={<SwapOutlined />}
+            onClick={() => void navigate(chooserPathOf(version))}
+            aria-label={t("header.switchSystem")}
+          />
         </Tooltip>
       )}
       <Button
         icon={<LogoutOutlined />}
         loading={logout.isPending}
-        onClick={() =>
-          void logout.mutateAsync().then(() => navigate(loginPathOf(version)))
-        }
+        onClick={() => void logout.mutateAsync().then(() => navigate(loginPathOf(version)))}
       >
         {t("header.logout")}
       </Button>

@@ -15,7 +15,7 @@ export function LanguageSwitch() {
       menu={{
         selectable: true,
         selectedKeys: [current],
-        items: LANGS.map((lang) => ({ key: lang, label: LANGUAGE_NAMES[lang]})),
+        items: LANGS.map((lang) => ({ key: lang, label: LANGUAGE_NAMES[lang] })),
         onClick: ({ key }) => {
           if (isLang(key)) chooseLang(key);
         },

@@ -15,7 +15,17 @@ function isDismissed(id: string): boolean {
  * A dismissible banner at the top of a page (spec 01 §2). Dismissal is remembered per page id in
  * localStorage, so a hint the user closed stays closed.
  */
-export function PageHint({ id, title, description, type = "info" }: { id: string; title: ReactNode; description?: ReactNode; type?: "info" | "warning" | "success" }) {
+export function PageHint({
+  id,
+  title,
+  description,
+  type = "info",
+}: {
+  id: string;
+  title: ReactNode;
+  description?: ReactNode;
+  type?: "info" | "warning" | "success";
+}) {
   const [hidden, setHidden] = useState(() => isDismissed(id));
   if (hidden) return null;
   return (

@@ -18,7 +18,13 @@ export function ThemeSwitch() {
           label: (
             <Flex align="center" gap={10} style={{ minWidth: 140 }}>
               <span
-                style={{ width: 14, height: 14, borderRadius: "50%", background: PRIMARY_COLORS[n], display: "inline-block" }}
+                style={{
+                  width: 14,
+                  height: 14,
+                  borderRadius: "50%",
+                  background: PRIMARY_COLORS[n],
+                  display: "inline-block",
+                }}
               />
               <span style={{ flex: 1 }}>{t(`theme.t${n}`)}</span>
               {theme === n && <CheckOutlined />}

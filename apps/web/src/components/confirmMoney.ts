@@ -56,7 +56,9 @@ export function confirmMoney(modal: ModalApi, c: MoneyConfirm & { onOk: () => Pr
 }
 
 /** The same words for an action the page already confirms with a Popconfirm. */
-export function moneyPopconfirm(c: MoneyConfirm): Pick<PopconfirmProps, "title" | "description" | "okText" | "okButtonProps" | "overlayStyle"> {
+export function moneyPopconfirm(
+  c: MoneyConfirm,
+): Pick<PopconfirmProps, "title" | "description" | "okText" | "okButtonProps" | "overlayStyle"> {
   return {
     title: moneyTitle(c.action, c.amount),
     description: c.effect,

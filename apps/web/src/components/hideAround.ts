@@ -9,7 +9,14 @@ export function hideAround(el: HTMLElement | null): () => void {
   const hidden: { node: HTMLElement; display: string }[] = [];
   for (let node = el; node && node.parentElement && node.id !== "root"; node = node.parentElement) {
     for (const sibling of Array.from(node.parentElement?.children ?? [])) {
-      if (sibling === node || !(sibling instanceof HTMLElement) || sibling.tagName === "SCRIPT" || sibling.tagName === "STYLE") continue;
+      if (
+        sibling === node ||
+        !(sibling instanceof HTMLElement) ||
+        sibling.tagName === "SCRIPT" ||
+        sibling.tagName === "STYLE"
+      ) {
+        continue;
+      }
       hidden.push({ node: sibling, display: sibling.style.display });
       sibling.style.display = "none";
     }

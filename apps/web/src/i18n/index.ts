@@ -50,7 +50,9 @@ i18n.on("languageChanged", (lng) => {
 
 /** Switches to a language, fetching its texts first if this page has not shown it yet. */
 async function switchTo(lang: Lang): Promise<void> {
-  if (!i18n.hasResourceBundle(lang, "translation")) i18n.addResourceBundle(lang, "translation", await loadTranslations(lang));
+  if (!i18n.hasResourceBundle(lang, "translation")) {
+    i18n.addResourceBundle(lang, "translation", await loadTranslations(lang));
+  }
   await i18n.changeLanguage(lang);
 }
 

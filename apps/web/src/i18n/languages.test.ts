@@ -16,7 +16,9 @@ describe("contracts messages as namespace msg", () => {
   it("nests every dotted key with its text", () => {
     const en = messageResources("en");
     for (const [key, texts] of Object.entries(MESSAGES)) {
-      const value = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], en);
+      const value = key
+        .split(".")
+        .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], en);
       expect(value, key).toBe(texts.en);
     }
   });

@@ -10,7 +10,11 @@ import { loadLangTexts } from "./texts";
 
 function storage(items: Record<string, string> = {}): Pick<Storage, "getItem" | "setItem" | "removeItem"> {
   const map = new Map(Object.entries(items));
-  return { getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) };
+  return {
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+  };
 }
 
 describe("light login screen", () => {
@@ -22,7 +26,10 @@ describe("light login screen", () => {
     expect(literal.length).toBeGreaterThan(10);
     for (const lang of LANGS) {
       const { t } = await loadLangTexts(lang);
-      expect(keys.filter((key) => t(key) === key), lang).toEqual([]);
+      expect(
+        keys.filter((key) => t(key) === key),
+        lang,
+      ).toEqual([]);
     }
   });
 

@@ -16,7 +16,10 @@ const LIGHT_PATHS: Record<string, Version> = {
  * The light first screen for a login page visited without a session, or null: with a session the page
  * shows "Enter the console" instead (components/landing/Landing.tsx), which the whole app renders.
  */
-export function lightScreenFor(pathname: string, storage: StorageLike): Promise<ReactElement<LightLandingProps>> | null {
+export function lightScreenFor(
+  pathname: string,
+  storage: StorageLike,
+): Promise<ReactElement<LightLandingProps>> | null {
   const version = LIGHT_PATHS[pathname];
   if (!version || versionOfPath(pathname) !== version) return null;
   if (storage.getItem(SESSION_KEYS[version].token)) return null;

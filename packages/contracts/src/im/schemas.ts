@@ -96,9 +96,14 @@ export const imRoomAttributesDeleteReq = z.object({ keys: z.array(z.string()).mi
 
 /* ---------- contacts ---------- */
 
-export const imContactApplyReq = z.object({ usernames: z.array(imUsername).min(1).max(100), reason: z.string().max(512).nullish() });
+export const imContactApplyReq = z.object({
+  usernames: z.array(imUsername).min(1).max(100),
+  reason: z.string().max(512).nullish(),
+});
 export const imRemarkReq = z.object({ remark: z.string() });
-export const imBlocklistReq = z.object({ usernames: z.union([imUsername.transform((u) => [u]), z.array(imUsername).min(1).max(100)]) });
+export const imBlocklistReq = z.object({
+  usernames: z.union([imUsername.transform((u) => [u]), z.array(imUsername).min(1).max(100)]),
+});
 
 /* ---------- conversations and history ---------- */
 
@@ -107,13 +112,23 @@ export const imDeleteConversationReq = z.object({
   type: z.enum(["chat", "groupChat", "groupchat"]),
   delete_roam: flag.default(false),
 });
-export const imPinConversationReq = z.object({ type: z.enum(["chat", "groupChat", "groupchat"]), to: z.string().min(1) });
-export const imPinMessageReq = z.object({ to: z.string().min(1).max(64), type: z.enum(["chat", "groupChat", "groupchat"]), pin_msg_id: z.string().min(1).max(40) });
+export const imPinConversationReq = z.object({
+  type: z.enum(["chat", "groupChat", "groupchat"]),
+  to: z.string().min(1),
+});
+export const imPinMessageReq = z.object({
+  to: z.string().min(1).max(64),
+  type: z.enum(["chat", "groupChat", "groupchat"]),
+  pin_msg_id: z.string().min(1).max(40),
+});
 /** Conversation marks: mark_0 .. mark_19 (IM_CONVERSATION_MARKS). */
 export const imConversationMark = z.string().regex(/^mark_(1?\d)$/);
 export const imConversationMarkReq = z.object({
   mark: imConversationMark,
-  targets: z.array(z.object({ to: z.string().min(1).max(64), type: z.enum(["chat", "groupChat", "groupchat"]) })).min(1).max(20),
+  targets: z
+    .array(z.object({ to: z.string().min(1).max(64), type: z.enum(["chat", "groupChat", "groupchat"]) }))
+    .min(1)
+    .max(20),
 });
 
 const nullableTime = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish();
@@ -130,7 +145,10 @@ export const imRoamingReq = z.object({
 });
 export type ImRoamingReq = z.infer<typeof imRoamingReq>;
 
-export const imRemoveHistoryIds = z.array(z.string().regex(/^\d{1,19}$/)).min(1).max(IM_REMOVE_HISTORY_MAX_IDS);
+export const imRemoveHistoryIds = z
+  .array(z.string().regex(/^\d{1,19}$/))
+  .min(1)
+  .max(IM_REMOVE_HISTORY_MAX_IDS);
 
 /* ---------- reactions, reports ---------- */
 
@@ -154,7 +172,15 @@ export const imPresenceUsersReq = z.object({ usernames: z.array(imUsername).min(
 const hm = /^(\d{1,2}):(\d{1,2})-(\d{1,2}):(\d{1,2})$/;
 export const imSilentReq = z.union([
   z.object({ type: z.enum([...IM_REMIND_TYPES, "DEFAULT"]) }).strict(),
-  z.object({ ignoreDuration: z.number().int().min(0).max(7 * 24 * 3600 * 1000) }).strict(),
+  z
+    .object({
+      ignoreDuration: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 24 * 3600 * 1000),
+    })
+    .strict(),
   z
     .object({ ignoreInterval: z.string().regex(hm) })
     .strict()
@@ -177,7 +203,12 @@ export const imCreateThreadReq = z.object({
   owner: imUsername.nullish(),
 });
 export const imRenameThreadReq = z.object({ name: z.string().min(1).max(IM_LIMITS.threadNameLength) });
-export const imThreadLastMessageReq = z.object({ threadIds: z.array(z.string().regex(/^\d{1,19}$/)).min(1).max(20) });
+export const imThreadLastMessageReq = z.object({
+  threadIds: z
+    .array(z.string().regex(/^\d{1,19}$/))
+    .min(1)
+    .max(20),
+});
 
 /* ---------- translation ---------- */
 

@@ -21,7 +21,11 @@ export interface UploadCallbacks {
 
 interface UploadReply {
   uri?: string;
-  entities?: { uuid?: string; "share-secret"?: string; "file-metadata"?: { "content-length"?: number; "content-type"?: string } }[];
+  entities?: {
+    uuid?: string;
+    "share-secret"?: string;
+    "file-metadata"?: { "content-length"?: number; "content-type"?: string };
+  }[];
   data?: unknown;
 }
 
@@ -30,7 +34,9 @@ function checkUpload(c: Connection, file: FileObject | undefined): Blob {
   if (!c.orgName || !c.appName) throw err(C.WEBIM_UPLOADFILE_ERROR, "AppKey illegal");
   if (!c.token || !c.context.accessToken) throw err(C.WEBIM_UPLOADFILE_NO_LOGIN, "AccessToken cannot be empty");
   const data = file?.data;
-  if (!data || typeof data !== "object" || typeof data.size !== "number") throw err(C.WEBIM_UPLOADFILE_NO_FILE, 'Invalid parameter: "file"');
+  if (!data || typeof data !== "object" || typeof data.size !== "number") {
+    throw err(C.WEBIM_UPLOADFILE_NO_FILE, 'Invalid parameter: "file"');
+  }
   if (data.size <= 0) throw err(C.WEBIM_UPLOADFILE_ERROR, "fileSize must be greater than 0");
   return data;
 }
@@ -131,7 +137,16 @@ export function combineLevel(m: ChatMessage): number {
 /** Files: uploads for messages and shared files, downloads with progress, combined-message files. */
 export const filesApi = {
   /** Uploads a chat file (`POST chatfiles`); resolves with the server's reply (uri, uuid, share-secret). */
-  async uploadFile(this: Connection, opts: { file: FileObject; to?: string; chatType?: ChatMessage["chatType"]; thumbnailWidth?: number; thumbnailHeight?: number } & UploadCallbacks): Promise<UploadReply | undefined> {
+  async uploadFile(
+    this: Connection,
+    opts: {
+      file: FileObject;
+      to?: string;
+      chatType?: ChatMessage["chatType"];
+      thumbnailWidth?: number;
+      thumbnailHeight?: number;
+    } & UploadCallbacks,
+  ): Promise<UploadReply | undefined> {
     const data = checkUpload(this, opts?.file);
     return withCallbacks(opts, () => {
       const extra: Record<string, string> = {};
@@ -146,23 +161,48 @@ export const filesApi = {
     });
   },
 
-  async uploadGroupSharedFile(this: Connection, opts: { groupId: string; file: FileObject } & UploadCallbacks): Promise<unknown> {
+  async uploadGroupSharedFile(
+    this: Connection,
+    opts: { groupId: string; file: FileObject } & UploadCallbacks,
+  ): Promise<unknown> {
     needStr(needObj(opts).groupId, "groupId");
     const data = checkUpload(this, opts.file);
     return withCallbacks(opts, () =>
-      this.rest("POST", `chatgroups/${enc(opts.groupId)}/share_files`, { multipart: formOf(opts.file, data), resource: true, headers: { "restrict-access": "true", Accept: "*/*" }, onUploadProgress: (p) => opts.onFileUploadProgress?.(p) }),
+      this.rest("POST", `chatgroups/${enc(opts.groupId)}/share_files`, {
+        multipart: formOf(opts.file, data),
+        resource: true,
+        headers: { "restrict-access": "true", Accept: "*/*" },
+        onUploadProgress: (p) => opts.onFileUploadProgress?.(p),
+      }),
     );
   },
 
-  async uploadChatRoomSharedFile(this: Connection, opts: { roomId: string; file: FileObject } & UploadCallbacks): Promise<unknown> {
+  async uploadChatRoomSharedFile(
+    this: Connection,
+    opts: { roomId: string; file: FileObject } & UploadCallbacks,
+  ): Promise<unknown> {
     needStr(needObj(opts).roomId, "roomId");
     const data = checkUpload(this, opts.file);
     return withCallbacks(opts, () =>
-      this.rest("POST", `chatrooms/${enc(opts.roomId)}/share_files`, { multipart: formOf(opts.file, data), resource: true, headers: { "restrict-access": "true", Accept: "*/*" }, onUploadProgress: (p) => opts.onFileUploadProgress?.(p) }),
+      this.rest("POST", `chatrooms/${enc(opts.roomId)}/share_files`, {
+        multipart: formOf(opts.file, data),
+        resource: true,
+        headers: { "restrict-access": "true", Accept: "*/*" },
+        onUploadProgress: (p) => opts.onFileUploadProgress?.(p),
+      }),
     );
   },
 
-  async downloadGroupSharedFile(this: Connection, opts: { groupId: string; fileId: string; onFileDownloadProgress?: (p: Progress) => void; onFileDownloadComplete?: (b: Blob) => void; onFileDownloadError?: (e: unknown) => void }): Promise<Blob | undefined> {
+  async downloadGroupSharedFile(
+    this: Connection,
+    opts: {
+      groupId: string;
+      fileId: string;
+      onFileDownloadProgress?: (p: Progress) => void;
+      onFileDownloadComplete?: (b: Blob) => void;
+      onFileDownloadError?: (e: unknown) => void;
+    },
+  ): Promise<Blob | undefined> {
     needStr(needObj(opts).groupId, "groupId");
     needStr(opts.fileId, "fileId");
     return filesApi.download.call(this, {
@@ -174,10 +214,26 @@ export const filesApi = {
   },
 
   /** Downloads a file (a message attachment) as a Blob, with progress. */
-  async download(this: Connection, opts: { url: string; secret?: string; method?: string; onFileDownloadProgress?: (p: Progress) => void; onFileDownloadComplete?: (b: Blob) => void; onFileDownloadError?: (e: unknown) => void }): Promise<Blob | undefined> {
+  async download(
+    this: Connection,
+    opts: {
+      url: string;
+      secret?: string;
+      method?: string;
+      onFileDownloadProgress?: (p: Progress) => void;
+      onFileDownloadComplete?: (b: Blob) => void;
+      onFileDownloadError?: (e: unknown) => void;
+    },
+  ): Promise<Blob | undefined> {
     needStr(needObj(opts).url, "url");
     try {
-      const blob = await download({ url: opts.url, token: this.token, ...(opts.secret && { secret: opts.secret }), ...(opts.method && { method: opts.method }), ...(opts.onFileDownloadProgress && { onProgress: opts.onFileDownloadProgress }) });
+      const blob = await download({
+        url: opts.url,
+        token: this.token,
+        ...(opts.secret && { secret: opts.secret }),
+        ...(opts.method && { method: opts.method }),
+        ...(opts.onFileDownloadProgress && { onProgress: opts.onFileDownloadProgress }),
+      });
       opts.onFileDownloadComplete?.(blob);
       return blob;
     } catch (e) {
@@ -189,7 +245,10 @@ export const filesApi = {
   },
 
   /** Downloads and parses the messages of a received combined message. */
-  async downloadAndParseCombineMessage(this: Connection, opts: { url: string; secret?: string }): Promise<ChatMessage[]> {
+  async downloadAndParseCombineMessage(
+    this: Connection,
+    opts: { url: string; secret?: string },
+  ): Promise<ChatMessage[]> {
     const blob = await filesApi.download.call(this, { url: opts.url, ...(opts.secret && { secret: opts.secret }) });
     if (!blob) throw err(C.WEBIM_DOWNLOADFILE_ERROR, "Download failed, please try again");
     let bytes: Uint8Array;
@@ -210,7 +269,10 @@ export async function uploadMessageFile(this: Connection, m: ChatMessage): Promi
     file,
     to: m.to,
     chatType: m.chatType,
-    ...(big && { thumbnailWidth: m.thumbnailWidth ?? THUMBNAIL_SIZE, thumbnailHeight: m.thumbnailHeight ?? THUMBNAIL_SIZE }),
+    ...(big && {
+      thumbnailWidth: m.thumbnailWidth ?? THUMBNAIL_SIZE,
+      thumbnailHeight: m.thumbnailHeight ?? THUMBNAIL_SIZE,
+    }),
     ...(m.onFileUploadProgress && { onFileUploadProgress: m.onFileUploadProgress }),
     ...(m.onFileUploadComplete && { onFileUploadComplete: m.onFileUploadComplete }),
     ...(m.onFileUploadError && { onFileUploadError: m.onFileUploadError }),
@@ -232,14 +294,20 @@ export async function uploadMessageFile(this: Connection, m: ChatMessage): Promi
 /** Checks and uploads the combined-message file before a combine message is sent. */
 export async function uploadCombineFile(this: Connection, m: ChatMessage): Promise<void> {
   const list = m.messageList;
-  if (!Array.isArray(list) || list.length === 0 || list.length > COMBINE_MAX_MESSAGES) throw err(C.MAX_LIMIT, "The number of combined messages exceeded the limit.");
+  if (!Array.isArray(list) || list.length === 0 || list.length > COMBINE_MAX_MESSAGES) {
+    throw err(C.MAX_LIMIT, "The number of combined messages exceeded the limit.");
+  }
   const level = combineLevel(m);
   if (level > COMBINE_MAX_LEVEL) throw err(C.MAX_LIMIT, "The level of the merged message exceeded the limit.");
   m.combineLevel = level;
   const bytes = encodeCombineFile(list);
   let reply: UploadReply | undefined;
   try {
-    reply = await filesApi.uploadFile.call(this, { file: { data: new Blob([bytes] as unknown as ConstructorParameters<typeof Blob>[0]), filename: "combine" }, to: m.to, chatType: m.chatType });
+    reply = await filesApi.uploadFile.call(this, {
+      file: { data: new Blob([bytes] as unknown as ConstructorParameters<typeof Blob>[0]), filename: "combine" },
+      to: m.to,
+      chatType: m.chatType,
+    });
   } catch (e) {
     throw err(C.WEBIM_UPLOADFILE_ERROR, "Failed to upload the merge message.Please try again", e);
   }

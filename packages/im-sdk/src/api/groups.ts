@@ -1,7 +1,7 @@
 import type { Connection } from "../connection.js";
 import { invalid } from "../errors.js";
 import { asText } from "../proto.js";
-import { enc, isNum, nameList, needArray, needNum, needObj, needStr , type RestReply as Reply } from "./check.js";
+import { enc, isNum, nameList, needArray, needNum, needObj, needStr, type RestReply as Reply } from "./check.js";
 
 const V3 = { version: "v3" };
 
@@ -20,10 +20,16 @@ export interface CreateGroupData {
 const gid = (opts: { groupId?: unknown } | undefined): string => enc(needStr(needObj(opts).groupId, "groupId"));
 
 /** Members listed as `{owner|admin|member: id, joined_time}` → `{role, userId, joinedTime}`. */
-export function membersOf(data: Record<string, unknown>[] | undefined): { role: string; userId: string; joinedTime?: number }[] {
+export function membersOf(
+  data: Record<string, unknown>[] | undefined,
+): { role: string; userId: string; joinedTime?: number }[] {
   return (data ?? []).map((item) => {
     const role = ["owner", "admin", "member"].find((r) => r in item) ?? "member";
-    return { role, userId: String(item[role]), ...(item.joined_time !== undefined && { joinedTime: Number(item.joined_time) }) };
+    return {
+      role,
+      userId: String(item[role]),
+      ...(item.joined_time !== undefined && { joinedTime: Number(item.joined_time) }),
+    };
   });
 }
 
@@ -49,7 +55,21 @@ export const groupsApi = {
     });
   },
 
-  async createGroupVNext(this: Connection, opts: { groupName: string; description?: string; members?: string[]; avatar?: string; isPublic?: boolean; needApprovalToJoin?: boolean; allowMemberToInvite?: boolean; inviteNeedConfirm?: boolean; maxMemberCount?: number; extension?: string }): Promise<Reply<{ groupId: string }>> {
+  async createGroupVNext(
+    this: Connection,
+    opts: {
+      groupName: string;
+      description?: string;
+      members?: string[];
+      avatar?: string;
+      isPublic?: boolean;
+      needApprovalToJoin?: boolean;
+      allowMemberToInvite?: boolean;
+      inviteNeedConfirm?: boolean;
+      maxMemberCount?: number;
+      extension?: string;
+    },
+  ): Promise<Reply<{ groupId: string }>> {
     needObj(opts);
     if (typeof opts.groupName !== "string") throw invalid('Invalid parameter: "groupName"');
     const r = await this.rest<{ data?: { groupid?: string } }>("POST", "chatgroups", {
@@ -71,18 +91,42 @@ export const groupsApi = {
     return { ...r, type: 0, data: { groupId: asText(r.data?.groupid) } };
   },
 
-  async getPublicGroups(this: Connection, opts: { limit: number; cursor?: string }): Promise<Reply<{ groupid: string; groupname: string }[]>> {
+  async getPublicGroups(
+    this: Connection,
+    opts: { limit: number; cursor?: string },
+  ): Promise<Reply<{ groupid: string; groupname: string }[]>> {
     needNum(needObj(opts).limit, "limit");
-    const r = await this.rest<{ data?: { groupid?: string; id?: string; groupname?: string; name?: string }[] }>("GET", "publicchatgroups", { query: { ...V3, limit: opts.limit, cursor: opts.cursor } });
-    return { ...r, data: (r.data ?? []).map((g) => ({ groupid: asText(g.groupid ?? g.id), groupname: asText(g.groupname ?? g.name) })) };
+    const r = await this.rest<{ data?: { groupid?: string; id?: string; groupname?: string; name?: string }[] }>(
+      "GET",
+      "publicchatgroups",
+      { query: { ...V3, limit: opts.limit, cursor: opts.cursor } },
+    );
+    return {
+      ...r,
+      data: (r.data ?? []).map((g) => ({
+        groupid: asText(g.groupid ?? g.id),
+        groupname: asText(g.groupname ?? g.name),
+      })),
+    };
   },
 
-  async getJoinedGroups(this: Connection, opts: { pageNum: number; pageSize: number; needAffiliations?: boolean; needRole?: boolean }): Promise<Reply> {
+  async getJoinedGroups(
+    this: Connection,
+    opts: { pageNum: number; pageSize: number; needAffiliations?: boolean; needRole?: boolean },
+  ): Promise<Reply> {
     needObj(opts);
-    if (!isNum(opts.pageNum) || !isNum(opts.pageSize) || opts.pageNum < 0 || opts.pageSize < 0) throw invalid('Invalid parameter: "pageNum or pageSize"');
+    if (!isNum(opts.pageNum) || !isNum(opts.pageSize) || opts.pageNum < 0 || opts.pageSize < 0) {
+      throw invalid('Invalid parameter: "pageNum or pageSize"');
+    }
     if (opts.needAffiliations || opts.needRole) {
       const r = await this.rest<{ entities?: Record<string, unknown>[] }>("GET", `chatgroups/user/${enc(this.user)}`, {
-        query: { pagenum: opts.pageNum, pagesize: opts.pageSize, needAffiliations: Boolean(opts.needAffiliations), needRole: Boolean(opts.needRole), ...V3 },
+        query: {
+          pagenum: opts.pageNum,
+          pagesize: opts.pageSize,
+          needAffiliations: Boolean(opts.needAffiliations),
+          needRole: Boolean(opts.needRole),
+          ...V3,
+        },
       });
       const entities = (r.entities ?? []).map((e) => ({
         groupId: asText(e.groupId ?? e.groupid),
@@ -98,23 +142,44 @@ export const groupsApi = {
       }));
       return { ...r, entities };
     }
-    const r = await this.rest<{ data?: Record<string, unknown>[] }>("GET", `users/${enc(this.user)}/joined_chatgroups`, { query: { pagenum: opts.pageNum, pagesize: opts.pageSize, ...V3 } });
-    return { ...r, data: (r.data ?? []).map((g) => ({ groupid: asText(g.groupid ?? g.id), groupname: g.groupname ?? g.name, disabled: g.disabled, ...(g.permission !== undefined && { role: g.permission }) })) };
+    const r = await this.rest<{ data?: Record<string, unknown>[] }>(
+      "GET",
+      `users/${enc(this.user)}/joined_chatgroups`,
+      { query: { pagenum: opts.pageNum, pagesize: opts.pageSize, ...V3 } },
+    );
+    return {
+      ...r,
+      data: (r.data ?? []).map((g) => ({
+        groupid: asText(g.groupid ?? g.id),
+        groupname: g.groupname ?? g.name,
+        disabled: g.disabled,
+        ...(g.permission !== undefined && { role: g.permission }),
+      })),
+    };
   },
 
   async getJoinedGroupsCount(this: Connection): Promise<Reply<number>> {
     return this.rest("GET", `chatgroups/user/${enc(this.user)}/joined_count`);
   },
 
-  async getGroupInfo(this: Connection, opts: { groupId: string | string[] }): Promise<Reply<Record<string, unknown>[]>> {
+  async getGroupInfo(
+    this: Connection,
+    opts: { groupId: string | string[] },
+  ): Promise<Reply<Record<string, unknown>[]>> {
     needObj(opts);
     const ids = nameList(opts.groupId, "groupId");
     return this.rest("GET", `chatgroups/${ids.split(",").map(enc).join(",")}`, { query: { joined_time: true } });
   },
 
-  async modifyGroup(this: Connection, opts: { groupId: string; groupName?: string; description?: string; ext?: string; avatar?: string }): Promise<Reply> {
+  async modifyGroup(
+    this: Connection,
+    opts: { groupId: string; groupName?: string; description?: string; ext?: string; avatar?: string },
+  ): Promise<Reply> {
     const id = gid(opts);
-    return this.rest("PUT", `chatgroups/${id}`, { body: { groupname: opts.groupName, avatar: opts.avatar, description: opts.description, custom: opts.ext }, resource: true });
+    return this.rest("PUT", `chatgroups/${id}`, {
+      body: { groupname: opts.groupName, avatar: opts.avatar, description: opts.description, custom: opts.ext },
+      resource: true,
+    });
   },
 
   async changeGroupOwner(this: Connection, opts: { groupId: string; newOwner: string }): Promise<Reply> {
@@ -131,16 +196,28 @@ export const groupsApi = {
     return this.rest("DELETE", `chatgroups/${gid(opts)}/quit`, { resource: true });
   },
 
-  async listGroupMembers(this: Connection, opts: { groupId: string; pageNum: number; pageSize: number }): Promise<Reply<Record<string, string>[]>> {
+  async listGroupMembers(
+    this: Connection,
+    opts: { groupId: string; pageNum: number; pageSize: number },
+  ): Promise<Reply<Record<string, string>[]>> {
     const id = gid(opts);
     if (!isNum(opts.pageNum) || opts.pageNum <= 0) throw invalid('The parameter "pageNum" should be a positive number');
-    if (!isNum(opts.pageSize) || opts.pageSize <= 0) throw invalid('The parameter "pageSize" should be a positive number');
-    return this.rest("GET", `chatgroups/${id}/users`, { query: { ...V3, pagenum: opts.pageNum, pagesize: opts.pageSize } });
+    if (!isNum(opts.pageSize) || opts.pageSize <= 0) {
+      throw invalid('The parameter "pageSize" should be a positive number');
+    }
+    return this.rest("GET", `chatgroups/${id}/users`, {
+      query: { ...V3, pagenum: opts.pageNum, pagesize: opts.pageSize },
+    });
   },
 
-  async getGroupMembers(this: Connection, opts: { groupId: string; cursor?: string; limit?: number }): Promise<Reply<{ cursor?: string; members: { role: string; userId: string; joinedTime?: number }[] }>> {
+  async getGroupMembers(
+    this: Connection,
+    opts: { groupId: string; cursor?: string; limit?: number },
+  ): Promise<Reply<{ cursor?: string; members: { role: string; userId: string; joinedTime?: number }[] }>> {
     const id = gid(opts);
-    const r = await this.rest<{ data?: Record<string, unknown>[]; cursor?: string }>("GET", `chatgroups/${id}/users`, { query: { cursor: opts.cursor, limit: opts.limit ?? 50, joined_time: true } });
+    const r = await this.rest<{ data?: Record<string, unknown>[]; cursor?: string }>("GET", `chatgroups/${id}/users`, {
+      query: { cursor: opts.cursor, limit: opts.limit ?? 50, joined_time: true },
+    });
     return { ...r, data: { cursor: r.cursor, members: membersOf(r.data) } };
   },
 
@@ -151,12 +228,19 @@ export const groupsApi = {
   async setGroupAdmin(this: Connection, opts: { groupId: string; username: string }): Promise<Reply> {
     const id = gid(opts);
     needStr(opts.username, "username");
-    return this.rest("POST", `chatgroups/${id}/admin`, { body: { newadmin: opts.username }, query: V3, resource: true });
+    return this.rest("POST", `chatgroups/${id}/admin`, {
+      body: { newadmin: opts.username },
+      query: V3,
+      resource: true,
+    });
   },
 
   async removeGroupAdmin(this: Connection, opts: { groupId: string; username: string }): Promise<Reply> {
     const id = gid(opts);
-    return this.rest("DELETE", `chatgroups/${id}/admin/${enc(needStr(opts.username, "username"))}`, { query: V3, resource: true });
+    return this.rest("DELETE", `chatgroups/${id}/admin/${enc(needStr(opts.username, "username"))}`, {
+      query: V3,
+      resource: true,
+    });
   },
 
   async inviteUsersToGroup(this: Connection, opts: { groupId: string; users: string[] }): Promise<Reply> {
@@ -173,25 +257,40 @@ export const groupsApi = {
   async acceptGroupJoinRequest(this: Connection, opts: { groupId: string; applicant: string }): Promise<Reply> {
     const id = gid(opts);
     needStr(opts.applicant, "applicant");
-    return this.rest("POST", `chatgroups/${id}/apply_verify`, { body: { applicant: opts.applicant, verifyResult: true, reason: "no clue" }, resource: true });
+    return this.rest("POST", `chatgroups/${id}/apply_verify`, {
+      body: { applicant: opts.applicant, verifyResult: true, reason: "no clue" },
+      resource: true,
+    });
   },
 
-  async rejectGroupJoinRequest(this: Connection, opts: { groupId: string; applicant: string; reason?: string }): Promise<Reply> {
+  async rejectGroupJoinRequest(
+    this: Connection,
+    opts: { groupId: string; applicant: string; reason?: string },
+  ): Promise<Reply> {
     const id = gid(opts);
     needStr(opts.applicant, "applicant");
-    return this.rest("POST", `chatgroups/${id}/apply_verify`, { body: { applicant: opts.applicant, verifyResult: false, reason: opts.reason ?? "" }, resource: true });
+    return this.rest("POST", `chatgroups/${id}/apply_verify`, {
+      body: { applicant: opts.applicant, verifyResult: false, reason: opts.reason ?? "" },
+      resource: true,
+    });
   },
 
   async acceptGroupInvite(this: Connection, opts: { groupId: string; invitee: string }): Promise<Reply> {
     const id = gid(opts);
     needStr(opts.invitee, "invitee");
-    return this.rest("POST", `chatgroups/${id}/invite_verify`, { body: { invitee: opts.invitee, verifyResult: true }, resource: true });
+    return this.rest("POST", `chatgroups/${id}/invite_verify`, {
+      body: { invitee: opts.invitee, verifyResult: true },
+      resource: true,
+    });
   },
 
   async rejectGroupInvite(this: Connection, opts: { groupId: string; invitee: string }): Promise<Reply> {
     const id = gid(opts);
     needStr(opts.invitee, "invitee");
-    return this.rest("POST", `chatgroups/${id}/invite_verify`, { body: { invitee: opts.invitee, verifyResult: false }, resource: true });
+    return this.rest("POST", `chatgroups/${id}/invite_verify`, {
+      body: { invitee: opts.invitee, verifyResult: false },
+      resource: true,
+    });
   },
 
   async removeGroupMember(this: Connection, opts: { groupId: string; username: string }): Promise<Reply> {
@@ -205,16 +304,27 @@ export const groupsApi = {
     return this.rest("DELETE", `chatgroups/${id}/users/${users.map(enc).join(",")}`, { resource: true });
   },
 
-  async muteGroupMember(this: Connection, opts: { groupId: string; username: string | string[]; muteDuration: number }): Promise<Reply> {
+  async muteGroupMember(
+    this: Connection,
+    opts: { groupId: string; username: string | string[]; muteDuration: number },
+  ): Promise<Reply> {
     const id = gid(opts);
     const users = nameList(opts.username, "username").split(",");
     needNum(opts.muteDuration, "muteDuration");
-    return this.rest("POST", `chatgroups/${id}/mute`, { body: { usernames: users, mute_duration: opts.muteDuration }, query: V3, resource: true });
+    return this.rest("POST", `chatgroups/${id}/mute`, {
+      body: { usernames: users, mute_duration: opts.muteDuration },
+      query: V3,
+      resource: true,
+    });
   },
 
   async unmuteGroupMember(this: Connection, opts: { groupId: string; username: string | string[] }): Promise<Reply> {
     const id = gid(opts);
-    return this.rest("DELETE", `chatgroups/${id}/mute/${nameList(opts.username, "username").split(",").map(enc).join(",")}`, { query: V3, resource: true });
+    return this.rest(
+      "DELETE",
+      `chatgroups/${id}/mute/${nameList(opts.username, "username").split(",").map(enc).join(",")}`,
+      { query: V3, resource: true },
+    );
   },
 
   async getGroupMuteList(this: Connection, opts: { groupId: string }): Promise<Reply> {
@@ -227,27 +337,43 @@ export const groupsApi = {
 
   async blockGroupMember(this: Connection, opts: { groupId: string; username: string }): Promise<Reply> {
     const id = gid(opts);
-    const r = await this.rest<{ data?: Record<string, unknown>[] }>("POST", `chatgroups/${id}/blocks/users/${enc(needStr(opts.username, "username"))}`, { query: V3, resource: true });
+    const r = await this.rest<{ data?: Record<string, unknown>[] }>(
+      "POST",
+      `chatgroups/${id}/blocks/users/${enc(needStr(opts.username, "username"))}`,
+      { query: V3, resource: true },
+    );
     return { ...r, data: { ...(r.data?.[0] ?? {}), action: "add_blocks", groupid: opts.groupId } };
   },
 
   async blockGroupMembers(this: Connection, opts: { groupId: string; usernames: string[] }): Promise<Reply> {
     const id = gid(opts);
     needArray(opts.usernames, "usernames", true);
-    const r = await this.rest<{ data?: Record<string, unknown>[] }>("POST", `chatgroups/${id}/blocks/users`, { body: { usernames: opts.usernames }, query: V3, resource: true });
+    const r = await this.rest<{ data?: Record<string, unknown>[] }>("POST", `chatgroups/${id}/blocks/users`, {
+      body: { usernames: opts.usernames },
+      query: V3,
+      resource: true,
+    });
     return { ...r, data: (r.data ?? []).map((d) => ({ ...d, action: "add_blocks", groupid: opts.groupId })) };
   },
 
   async unblockGroupMember(this: Connection, opts: { groupId: string; username: string }): Promise<Reply> {
     const id = gid(opts);
-    const r = await this.rest<{ data?: Record<string, unknown>[] }>("DELETE", `chatgroups/${id}/blocks/users/${enc(needStr(opts.username, "username"))}`, { query: V3, resource: true });
+    const r = await this.rest<{ data?: Record<string, unknown>[] }>(
+      "DELETE",
+      `chatgroups/${id}/blocks/users/${enc(needStr(opts.username, "username"))}`,
+      { query: V3, resource: true },
+    );
     return { ...r, data: { ...(r.data?.[0] ?? {}), action: "remove_blocks", groupid: opts.groupId } };
   },
 
   async unblockGroupMembers(this: Connection, opts: { groupId: string; usernames: string[] }): Promise<Reply> {
     const id = gid(opts);
     const users = needArray<string>(opts.usernames, "usernames", true);
-    const r = await this.rest<{ data?: Record<string, unknown>[] }>("DELETE", `chatgroups/${id}/blocks/users/${users.map(enc).join(",")}`, { query: V3, resource: true });
+    const r = await this.rest<{ data?: Record<string, unknown>[] }>(
+      "DELETE",
+      `chatgroups/${id}/blocks/users/${users.map(enc).join(",")}`,
+      { query: V3, resource: true },
+    );
     return { ...r, data: (r.data ?? []).map((d) => ({ ...d, action: "remove_blocks", groupid: opts.groupId })) };
   },
 
@@ -266,14 +392,25 @@ export const groupsApi = {
   async addUsersToGroupAllowlist(this: Connection, opts: { groupId: string; users: string[] }): Promise<Reply> {
     const id = gid(opts);
     needArray(opts.users, "users", true);
-    const r = await this.rest<{ data?: Record<string, unknown>[] | Record<string, unknown> }>("POST", `chatgroups/${id}/white/users`, { body: { usernames: opts.users }, query: V3, resource: true });
-    const list = (Array.isArray(r.data) ? r.data : r.data ? [r.data] : []).map((d) => ({ ...d, groupid: opts.groupId }));
+    const r = await this.rest<{ data?: Record<string, unknown>[] | Record<string, unknown> }>(
+      "POST",
+      `chatgroups/${id}/white/users`,
+      { body: { usernames: opts.users }, query: V3, resource: true },
+    );
+    const list = (Array.isArray(r.data) ? r.data : r.data ? [r.data] : []).map((d) => ({
+      ...d,
+      groupid: opts.groupId,
+    }));
     return { ...r, data: list.length === 1 ? list[0] : list };
   },
 
   async removeGroupAllowlistMember(this: Connection, opts: { groupId: string; userName: string }): Promise<Reply> {
     const id = gid(opts);
-    const r = await this.rest<{ data?: Record<string, unknown>[] }>("DELETE", `chatgroups/${id}/white/users/${enc(needStr(opts.userName, "userName"))}`, { query: V3, resource: true });
+    const r = await this.rest<{ data?: Record<string, unknown>[] }>(
+      "DELETE",
+      `chatgroups/${id}/white/users/${enc(needStr(opts.userName, "userName"))}`,
+      { query: V3, resource: true },
+    );
     return { ...r, data: Array.isArray(r.data) ? r.data[0] : r.data };
   },
 
@@ -281,7 +418,10 @@ export const groupsApi = {
     return this.rest("GET", `chatgroups/${gid(opts)}/white/users`, { query: V3 });
   },
 
-  async isInGroupAllowlist(this: Connection, opts: { groupId: string; userName: string }): Promise<Reply<{ white: boolean }>> {
+  async isInGroupAllowlist(
+    this: Connection,
+    opts: { groupId: string; userName: string },
+  ): Promise<Reply<{ white: boolean }>> {
     const id = gid(opts);
     return this.rest("GET", `chatgroups/${id}/white/users/${enc(needStr(opts.userName, "userName"))}`, { query: V3 });
   },
@@ -299,39 +439,72 @@ export const groupsApi = {
   async updateGroupAnnouncement(this: Connection, opts: { groupId: string; announcement: string }): Promise<Reply> {
     const id = gid(opts);
     if (typeof opts.announcement !== "string") throw invalid('Invalid parameter: "announcement"');
-    return this.rest("POST", `chatgroups/${id}/announcement`, { body: { announcement: opts.announcement }, query: V3, resource: true });
+    return this.rest("POST", `chatgroups/${id}/announcement`, {
+      body: { announcement: opts.announcement },
+      query: V3,
+      resource: true,
+    });
   },
 
-  async getGroupSharedFilelist(this: Connection, opts: { groupId: string; pageNum?: number; pageSize?: number }): Promise<Reply> {
+  async getGroupSharedFilelist(
+    this: Connection,
+    opts: { groupId: string; pageNum?: number; pageSize?: number },
+  ): Promise<Reply> {
     const id = gid(opts);
-    return this.rest("GET", `chatgroups/${id}/share_files`, { query: { pagenum: opts.pageNum ?? 1, pagesize: opts.pageSize ?? 10, ...V3 } });
+    return this.rest("GET", `chatgroups/${id}/share_files`, {
+      query: { pagenum: opts.pageNum ?? 1, pagesize: opts.pageSize ?? 10, ...V3 },
+    });
   },
 
   async deleteGroupSharedFile(this: Connection, opts: { groupId: string; fileId: string }): Promise<Reply> {
     const id = gid(opts);
-    return this.rest("DELETE", `chatgroups/${id}/share_files/${enc(needStr(opts.fileId, "fileId"))}`, { resource: true });
+    return this.rest("DELETE", `chatgroups/${id}/share_files/${enc(needStr(opts.fileId, "fileId"))}`, {
+      resource: true,
+    });
   },
 
-  async setGroupMemberAttributes(this: Connection, opts: { groupId: string; userId: string; memberAttributes: Record<string, string> }): Promise<Reply> {
+  async setGroupMemberAttributes(
+    this: Connection,
+    opts: { groupId: string; userId: string; memberAttributes: Record<string, string> },
+  ): Promise<Reply> {
     const id = gid(opts);
     needStr(opts.userId, "userId");
-    if (!opts.memberAttributes || typeof opts.memberAttributes !== "object") throw invalid('Invalid parameter: "memberAttributes"');
-    return this.rest("PUT", `sdk/metadata/chatgroup/${id}/user/${enc(opts.userId)}`, { body: { metaData: opts.memberAttributes }, query: V3, resource: true });
+    if (!opts.memberAttributes || typeof opts.memberAttributes !== "object") {
+      throw invalid('Invalid parameter: "memberAttributes"');
+    }
+    return this.rest("PUT", `sdk/metadata/chatgroup/${id}/user/${enc(opts.userId)}`, {
+      body: { metaData: opts.memberAttributes },
+      query: V3,
+      resource: true,
+    });
   },
 
-  async getGroupMemberAttributes(this: Connection, opts: { groupId: string; userId: string }): Promise<Reply<Record<string, string>>> {
+  async getGroupMemberAttributes(
+    this: Connection,
+    opts: { groupId: string; userId: string },
+  ): Promise<Reply<Record<string, string>>> {
     const id = gid(opts);
     needStr(opts.userId, "userId");
-    const r = await this.rest<{ data?: Record<string, Record<string, string>> }>("POST", `sdk/metadata/chatgroup/${id}/get`, { body: { targets: [opts.userId], properties: [] }, query: V3 });
+    const r = await this.rest<{ data?: Record<string, Record<string, string>> }>(
+      "POST",
+      `sdk/metadata/chatgroup/${id}/get`,
+      { body: { targets: [opts.userId], properties: [] }, query: V3 },
+    );
     return { ...r, data: r.data?.[opts.userId] ?? {} };
   },
 
-  async getGroupMembersAttributes(this: Connection, opts: { groupId: string; userIds: string[]; keys?: string[] }): Promise<Reply<Record<string, Record<string, string>>>> {
+  async getGroupMembersAttributes(
+    this: Connection,
+    opts: { groupId: string; userIds: string[]; keys?: string[] },
+  ): Promise<Reply<Record<string, Record<string, string>>>> {
     const id = gid(opts);
     const users = needArray<string>(opts.userIds, "userIds", true);
     const keys = opts.keys ?? [];
     if (!Array.isArray(keys)) throw invalid('Invalid parameter: "keys"');
-    return this.rest("POST", `sdk/metadata/chatgroup/${id}/get`, { body: { targets: users, properties: keys }, query: V3 });
+    return this.rest("POST", `sdk/metadata/chatgroup/${id}/get`, {
+      body: { targets: users, properties: keys },
+      query: V3,
+    });
   },
 
   async blockGroupMessage(this: Connection, opts: { groupId: string }): Promise<Reply> {
@@ -345,7 +518,9 @@ export const groupsApi = {
   /** The legacy switch: `PUT users/{me}` with `notification_ignore_{groupId}`. */
   async blockGroup(this: Connection, opts: { groupId: string }): Promise<Reply> {
     const id = needStr(needObj(opts).groupId, "groupId");
-    return this.rest("PUT", `users/${enc(this.user)}`, { body: { entities: [{ [`notification_ignore_${id}`]: true }] }, resource: true });
+    return this.rest("PUT", `users/${enc(this.user)}`, {
+      body: { entities: [{ [`notification_ignore_${id}`]: true }] },
+      resource: true,
+    });
   },
 };
-

@@ -23,7 +23,12 @@ interface Peer {
 
 async function peer(prefix: string): Promise<Peer> {
   const { name } = await im.user(prefix);
-  const conn = new connection({ appKey, apiUrl: baseUrl, url: `${baseUrl.replace(/^http/, "ws")}/websocket`, WebSocket: WebSocket as unknown as WebSocketClass });
+  const conn = new connection({
+    appKey,
+    apiUrl: baseUrl,
+    url: `${baseUrl.replace(/^http/, "ws")}/websocket`,
+    WebSocket: WebSocket as unknown as WebSocketClass,
+  });
   const p: Peer = { name, conn, received: [], statuses: [], events: [] };
   conn.addEventHandler("test", {
     onTextMessage: (m) => p.received.push(m),
@@ -87,7 +92,10 @@ describe("reconnect under repeated drops", () => {
       say(victim, other);
       expect(sent[sent.length - 1]!.status).toBe("INPROGRESS");
       say(other, victim);
-      await until(() => victim.events.filter((e) => e === "connected").length > loginsBefore, `login after drop ${round + 1}`);
+      await until(
+        () => victim.events.filter((e) => e === "connected").length > loginsBefore,
+        `login after drop ${round + 1}`,
+      );
     }
 
     const results = await Promise.all(sends);
@@ -97,14 +105,19 @@ describe("reconnect under repeated drops", () => {
 
     const toBob = sent.filter((m) => m.to === bob.name).map((m) => m.msg);
     const toAlice = sent.filter((m) => m.to === alice.name).map((m) => m.msg);
-    await until(() => bob.received.length >= toBob.length && alice.received.length >= toAlice.length, "every message delivered");
+    await until(
+      () => bob.received.length >= toBob.length && alice.received.length >= toAlice.length,
+      "every message delivered",
+    );
     await new Promise((r) => setTimeout(r, 300));
     // Exactly once each, nothing extra.
     expect(bob.received.map((m) => m.msg).sort()).toEqual([...toBob].sort());
     expect(alice.received.map((m) => m.msg).sort()).toEqual([...toAlice].sort());
     expect(new Set(bob.received.map((m) => m.id)).size).toBe(bob.received.length);
     // The messages one side sent arrive in the order sent.
-    expect(bob.received.filter((m) => m.from === alice.name).map((m) => m.msg)).toEqual(sent.filter((m) => m.from === alice.name && m.to === bob.name).map((m) => m.msg));
+    expect(bob.received.filter((m) => m.from === alice.name).map((m) => m.msg)).toEqual(
+      sent.filter((m) => m.from === alice.name && m.to === bob.name).map((m) => m.msg),
+    );
     expect(texts.length).toBe(80);
 
     // Each drop: reconnecting, then connected again; status 405 (closed) → 402 (logging in) → 403 (opened).
@@ -113,7 +126,9 @@ describe("reconnect under repeated drops", () => {
       const rest = p.events.slice(1);
       expect(rest).toEqual(Array.from({ length: 10 }, () => ["reconnecting", "connected"]).flat());
       const afterOpen = p.statuses.slice(p.statuses.indexOf(STATUS.OPENED) + 1);
-      expect(afterOpen).toEqual(Array.from({ length: 10 }, () => [STATUS.CLOSED, STATUS.DOLOGIN_IM, STATUS.OPENED]).flat());
+      expect(afterOpen).toEqual(
+        Array.from({ length: 10 }, () => [STATUS.CLOSED, STATUS.DOLOGIN_IM, STATUS.OPENED]).flat(),
+      );
     }
     alice.conn.close();
     bob.conn.close();

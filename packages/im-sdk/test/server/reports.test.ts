@@ -36,15 +36,25 @@ describe("data reports", () => {
   test("what the SDK did arrives as stored rows under the user", async () => {
     const a = await im.user("alice");
     const b = await im.user("bob");
-    alice = new connection({ appKey, apiUrl: baseUrl, url: `${baseUrl.replace(/^http/, "ws")}/websocket`, WebSocket: WebSocket as unknown as WebSocketClass, enableDataReport: true });
+    alice = new connection({
+      appKey,
+      apiUrl: baseUrl,
+      url: `${baseUrl.replace(/^http/, "ws")}/websocket`,
+      WebSocket: WebSocket as unknown as WebSocketClass,
+      enableDataReport: true,
+    });
     await alice.open({ user: a.name, pwd: "pw-secret-1" });
     await alice.send(message.create({ type: "txt", chatType: "singleChat", to: b.name, msg: "reported" }));
-    await expect(alice.send(message.create({ type: "txt", chatType: "singleChat", to: "nobody-here", msg: "x" }))).rejects.toBeDefined();
+    await expect(
+      alice.send(message.create({ type: "txt", chatType: "singleChat", to: "nobody-here", msg: "x" })),
+    ).rejects.toBeDefined();
     await alice.getContacts();
     await alice.reporter!.flush();
     expect(alice.reporter).toMatchObject({ failed: 0, dropped: 0, pending: 0 });
 
-    const listed = await im.call<{ entities: Stored[] }>("GET", `sdk/reports?username=${a.name}&limit=100`, { token: im.appToken });
+    const listed = await im.call<{ entities: Stored[] }>("GET", `sdk/reports?username=${a.name}&limit=100`, {
+      token: im.appToken,
+    });
     expect(listed.status).toBe(200);
     const rows = [...listed.body.entities].reverse();
     expect(rows.every((r) => r.username === a.name && r.appId === appKey)).toBe(true);
@@ -55,10 +65,19 @@ describe("data reports", () => {
       [9675, "SEND_MSG"],
       [9675, "REST"],
     ]);
-    expect(rows[1]!.body).toMatchObject({ isSuccess: 1, loginType: "password", uid: a.name, deviceId: alice.clientResource });
+    expect(rows[1]!.body).toMatchObject({
+      isSuccess: 1,
+      loginType: "password",
+      uid: a.name,
+      deviceId: alice.clientResource,
+    });
     expect(rows[2]!.body).toMatchObject({ isSuccess: 1, code: 0 });
     expect(rows[3]!.body).toMatchObject({ isSuccess: 0, code: statusCode.USER_NOT_FOUND });
-    expect(rows[4]!.body).toMatchObject({ isSuccess: 1, requestMethod: "GET", requestUrl: `users/${a.name}/contacts/users` });
+    expect(rows[4]!.body).toMatchObject({
+      isSuccess: 1,
+      requestMethod: "GET",
+      requestUrl: `users/${a.name}/contacts/users`,
+    });
     expect(alice.reporter!.sent).toBe(5);
   });
 });

@@ -42,7 +42,12 @@ export class AckBatcher {
     private readonly maxIds = 2000,
   ) {}
 
-  acknowledge(who: { username: string; resource: string }, queue: string, ids: readonly number[], cursor: ChatCursor | null = null): Promise<void> {
+  acknowledge(
+    who: { username: string; resource: string },
+    queue: string,
+    ids: readonly number[],
+    cursor: ChatCursor | null = null,
+  ): Promise<void> {
     if (ids.length === 0 && !cursor) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.queue.push({ username: who.username, resource: who.resource, queue, ids, cursor, resolve, reject });
@@ -55,7 +60,9 @@ export class AckBatcher {
     let n = 0;
     let take = 0;
     const size = (j: Job | undefined) => (j?.ids.length ?? 0) + 1;
-    while (take < this.queue.length && (take === 0 || n + size(this.queue[take]) <= this.maxIds)) n += size(this.queue[take++]);
+    while (take < this.queue.length && (take === 0 || n + size(this.queue[take]) <= this.maxIds)) {
+      n += size(this.queue[take++]);
+    }
     const jobs = this.queue.splice(0, take);
     this.busy = true;
     void this.flush(jobs).finally(() => {
@@ -70,7 +77,12 @@ export class AckBatcher {
     } catch (err) {
       if (jobs.length === 1) return jobs[0]?.reject(err);
       // Only the culprit fails: the others are acknowledged one by one.
-      for (const j of jobs) await this.run([j]).then(() => j.resolve(), (e: unknown) => j.reject(e));
+      for (const j of jobs) {
+        await this.run([j]).then(
+          () => j.resolve(),
+          (e: unknown) => j.reject(e),
+        );
+      }
       return;
     }
     for (const j of jobs) j.resolve();
@@ -97,30 +109,47 @@ export class AckBatcher {
  */
 export async function acknowledgeMany(
   db: Db,
-  jobs: readonly { username: string; resource: string; queue: string; ids: readonly number[]; cursor?: ChatCursor | null }[],
+  jobs: readonly {
+    username: string;
+    resource: string;
+    queue: string;
+    ids: readonly number[];
+    cursor?: ChatCursor | null;
+  }[],
   now: Date,
 ): Promise<void> {
   await Promise.all([moveCursors(db, jobs), acknowledgeEntries(db, jobs, now)]);
 }
 
-async function moveCursors(db: Db, jobs: readonly { username: string; resource: string; cursor?: ChatCursor | null }[]): Promise<void> {
+async function moveCursors(
+  db: Db,
+  jobs: readonly { username: string; resource: string; cursor?: ChatCursor | null }[],
+): Promise<void> {
   // One row per device and conversation (ON CONFLICT may not meet the same row twice in a statement).
   const latest = new Map<string, { u: string; r: string; conv: string; seq: number }>();
   for (const j of jobs) {
     if (!j.cursor) continue;
     const k = `${j.username}\0${j.resource}\0${j.cursor.conv}`;
     const had = latest.get(k);
-    if (!had || had.seq < j.cursor.seq) latest.set(k, { u: j.username, r: j.resource, conv: j.cursor.conv, seq: j.cursor.seq });
+    if (!had || had.seq < j.cursor.seq) {
+      latest.set(k, { u: j.username, r: j.resource, conv: j.cursor.conv, seq: j.cursor.seq });
+    }
   }
   if (latest.size === 0) return;
   const rows = [...latest.values()];
   await sql`
     INSERT INTO im_sync_cursors (username, resource, conv_key, seq)
     SELECT * FROM unnest(${textArray(rows.map((c) => c.u))}::text[], ${textArray(rows.map((c) => c.r))}::text[], ${textArray(rows.map((c) => c.conv))}::text[], ${intArray(rows.map((c) => c.seq))}::bigint[])
-    ON CONFLICT (username, resource, conv_key) DO UPDATE SET seq = GREATEST(im_sync_cursors.seq, EXCLUDED.seq)`.execute(db);
+    ON CONFLICT (username, resource, conv_key) DO UPDATE SET seq = GREATEST(im_sync_cursors.seq, EXCLUDED.seq)`.execute(
+    db,
+  );
 }
 
-async function acknowledgeEntries(db: Db, jobs: readonly { username: string; resource: string; queue: string; ids: readonly number[] }[], now: Date): Promise<void> {
+async function acknowledgeEntries(
+  db: Db,
+  jobs: readonly { username: string; resource: string; queue: string; ids: readonly number[] }[],
+  now: Date,
+): Promise<void> {
   const users: string[] = [];
   const resources: string[] = [];
   const queues: string[] = [];
@@ -135,5 +164,7 @@ async function acknowledgeEntries(db: Db, jobs: readonly { username: string; res
   }
   if (ids.length === 0) return;
   const since = new Date(now.getTime() - DEVICE_DAYS * 86_400_000);
-  await sql`SELECT im_acknowledge(${textArray(users)}::text[], ${textArray(resources)}::text[], ${textArray(queues)}::text[], ${intArray(ids)}::bigint[], ${since}::timestamptz)`.execute(db);
+  await sql`SELECT im_acknowledge(${textArray(users)}::text[], ${textArray(resources)}::text[], ${textArray(queues)}::text[], ${intArray(ids)}::bigint[], ${since}::timestamptz)`.execute(
+    db,
+  );
 }

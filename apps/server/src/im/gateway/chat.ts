@@ -53,7 +53,9 @@ export function serverMetaId(nowMs: number): bigint {
 export function handleChat(ctx: GatewayCtx, who: Who, meta: DecodedMeta): Promise<Outcome> {
   if (meta.payload.length > ctx.options.maxBodyBytes) throw refuse(REASON.tooLarge, STATUS.PERMISSION_DENIED);
   const body = decodeMessageBody(meta.payload);
-  if (body.from && body.from.name !== "" && body.from.name.toLowerCase() !== who.username) throw refuse("the sender is not the logged-in user", STATUS.WRONG_PARAMETER);
+  if (body.from && body.from.name !== "" && body.from.name.toLowerCase() !== who.username) {
+    throw refuse("the sender is not the logged-in user", STATUS.WRONG_PARAMETER);
+  }
   switch (body.type) {
     case BODY.READ_ACK:
       return readAck(ctx, who, meta, body);
@@ -81,13 +83,21 @@ function target(meta: DecodedMeta, body: DecodedBody): { name: string; muc: bool
   return { name: muc ? name : name.toLowerCase(), muc };
 }
 
-async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedBody, chatType: ChatType): Promise<Outcome> {
+async function send(
+  ctx: GatewayCtx,
+  who: Who,
+  meta: DecodedMeta,
+  body: DecodedBody,
+  chatType: ChatType,
+): Promise<Outcome> {
   const to = target(meta, body).name;
   let payload;
   try {
     payload = payloadOf(body, chatType, who.username, to);
   } catch (err) {
-    if (err instanceof BodyError || err instanceof SyntaxError) throw refuse(REASON.editFormat.replace("edit", "message"), STATUS.WRONG_PARAMETER);
+    if (err instanceof BodyError || err instanceof SyntaxError) {
+      throw refuse(REASON.editFormat.replace("edit", "message"), STATUS.WRONG_PARAMETER);
+    }
     throw err;
   }
   // Built from decoded protobuf fields, the payload has its schema's shape by construction (no schema
@@ -95,8 +105,11 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
   const first = payload.bodies[0];
   if (first && !finiteBody(first)) throw refuse("the message body is not valid", STATUS.WRONG_PARAMETER);
   if (first?.type === "combine") await checkCombine(ctx.services.files, first);
-  const directed = chatType !== "chat" && meta.routetype === ROUTE_DIRECT ? meta.directedUsers.map((u) => u.toLowerCase()) : null;
-  if (directed && (directed.length === 0 || directed.length > ctx.options.maxDirectedUsers)) throw refuse(REASON.directedLimit);
+  const directed =
+    chatType !== "chat" && meta.routetype === ROUTE_DIRECT ? meta.directedUsers.map((u) => u.toLowerCase()) : null;
+  if (directed && (directed.length === 0 || directed.length > ctx.options.maxDirectedUsers)) {
+    throw refuse(REASON.directedLimit);
+  }
   const input = {
     chatType,
     from: who.username,
@@ -119,12 +132,27 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
       if (input.onlineOnly) {
         const queue = chatType === "chat" ? userQueue(who.username) : mucQueue(to);
         const toJid = chatType === "chat" ? userJid(ctx, to) : mucJid(ctx, to);
-        ctx.hub.push(sent.recipients, queue, [chatMeta(ctx, who, toJid, BigInt(id), sent.timestamp, meta.payload, meta.extRaw)]);
+        ctx.hub.push(sent.recipients, queue, [
+          chatMeta(ctx, who, toJid, BigInt(id), sent.timestamp, meta.payload, meta.extRaw),
+        ]);
         // The sender's other devices see it in the conversation with the peer (or the group).
-        ctx.hub.push([who.username], chatType === "chat" ? userQueue(to) : queue, [chatMeta(ctx, who, toJid, BigInt(id), sent.timestamp, meta.payload, meta.extRaw)], who);
+        ctx.hub.push(
+          [who.username],
+          chatType === "chat" ? userQueue(to) : queue,
+          [chatMeta(ctx, who, toJid, BigInt(id), sent.timestamp, meta.payload, meta.extRaw)],
+          who,
+        );
       } else if (chatType === "chat" || chatType === "groupchat") {
         // The entries just written, pushed to the devices online here with the meta a pull would build.
-        const m = encodeMeta(ctx.deps.appKey, { id, from: who.username, fromResource: who.resource, to, chatType, timestamp: sent.timestamp, body: meta.payload });
+        const m = encodeMeta(ctx.deps.appKey, {
+          id,
+          from: who.username,
+          fromResource: who.resource,
+          to,
+          chatType,
+          timestamp: sent.timestamp,
+          body: meta.payload,
+        });
         const theirs: (typeof sent.inbox)[number][] = [];
         const mine: (typeof sent.inbox)[number][] = [];
         for (const e of sent.inbox) (e.username === who.username ? mine : theirs).push(e);
@@ -139,9 +167,19 @@ async function send(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
 
 /** Room messages are not queued: they go to the members online now (easemob-wire §3k). */
 /** The room's priority tag (0 high, 1 normal, 2 low) and broadcast flag travel in Meta.ext, as sent. */
-async function pushRoom(ctx: GatewayCtx, who: Who, roomId: string, id: number, nowMs: number, uplink: DecodedMeta, directed: readonly string[] | null): Promise<void> {
+async function pushRoom(
+  ctx: GatewayCtx,
+  who: Who,
+  roomId: string,
+  id: number,
+  nowMs: number,
+  uplink: DecodedMeta,
+  directed: readonly string[] | null,
+): Promise<void> {
   const only = directed ? new Set(directed) : null;
-  const members = (await ctx.deps.db.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(roomId)).execute()).filter((m) => !only || only.has(m.username));
+  const members = (
+    await ctx.deps.db.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(roomId)).execute()
+  ).filter((m) => !only || only.has(m.username));
   const appKey = ctx.deps.appKey;
   const m = metaOf({
     id,
@@ -161,7 +199,11 @@ async function pushRoom(ctx: GatewayCtx, who: Who, roomId: string, id: number, n
 }
 
 /** Stores a meta for users' devices (durable, ordered with their messages) and wakes them after commit. */
-async function forward(s: Scope, rows: readonly { users: readonly string[]; queue: string; skip?: string | undefined }[], meta: Uint8Array): Promise<void> {
+async function forward(
+  s: Scope,
+  rows: readonly { users: readonly string[]; queue: string; skip?: string | undefined }[],
+  meta: Uint8Array,
+): Promise<void> {
   const notice = { ns: "raw", meta: Buffer.from(meta).toString("base64") };
   await enqueueNotices(
     s.tx,
@@ -170,8 +212,24 @@ async function forward(s: Scope, rows: readonly { users: readonly string[]; queu
   );
 }
 
-function chatMeta(ctx: GatewayCtx, who: Who, to: Jid, id: bigint, nowMs: number, body: Uint8Array, ext?: DecodedMeta["extRaw"]): Uint8Array {
-  return metaOf({ id, from: { appKey: ctx.deps.appKey, name: who.username, domain: IM_USER_DOMAIN, clientResource: who.resource }, to, nowMs, ns: NS.CHAT, payload: body, ...(ext && { ext }) });
+function chatMeta(
+  ctx: GatewayCtx,
+  who: Who,
+  to: Jid,
+  id: bigint,
+  nowMs: number,
+  body: Uint8Array,
+  ext?: DecodedMeta["extRaw"],
+): Uint8Array {
+  return metaOf({
+    id,
+    from: { appKey: ctx.deps.appKey, name: who.username, domain: IM_USER_DOMAIN, clientResource: who.resource },
+    to,
+    nowMs,
+    ns: NS.CHAT,
+    payload: body,
+    ...(ext && { ext }),
+  });
 }
 
 const userJid = (ctx: GatewayCtx, name: string): Jid => ({ appKey: ctx.deps.appKey, name, domain: IM_USER_DOMAIN });
@@ -188,7 +246,11 @@ async function messageOrRefuse(ctx: GatewayCtx, id: bigint | undefined): Promise
 async function audience(s: Scope, row: MessageRow, me: string): Promise<string[]> {
   if (row.chat_type === "chat") return [row.from_user === me ? row.to_target : row.from_user].filter((u) => u !== me);
   if (row.chat_type === "chatroom") return [];
-  const members = await s.tx.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(row.to_target)).execute();
+  const members = await s.tx
+    .selectFrom("im_muc_members")
+    .select("username")
+    .where("muc_id", "=", Number(row.to_target))
+    .execute();
   return members.map((m) => m.username).filter((u) => u !== me);
 }
 
@@ -207,14 +269,33 @@ async function readAck(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: Decod
     await ctx.services.history.markRead(who.username, "chat", peer, row.id);
     const m = chatMeta(ctx, who, userJid(ctx, peer), id, nowMs, meta.payload);
     await inScope(ctx.deps, (s) =>
-      forward(s, [{ users: [peer], queue: userQueue(who.username) }, { users: [who.username], queue: userQueue(peer), skip: who.resource }], m),
+      forward(
+        s,
+        [
+          { users: [peer], queue: userQueue(who.username) },
+          { users: [who.username], queue: userQueue(peer), skip: who.resource },
+        ],
+        m,
+      ),
     );
-    return { serverId: id, nowMs, after: () => (ctx.hub.wake([peer], userQueue(who.username)), ctx.hub.wake([who.username], userQueue(peer), who.resource)) };
+    return {
+      serverId: id,
+      nowMs,
+      after: () => (
+        ctx.hub.wake([peer], userQueue(who.username)),
+        ctx.hub.wake([who.username], userQueue(peer), who.resource)
+      ),
+    };
   }
   if (row.chat_type !== "groupchat") throw refuse(REASON.editDenied);
   // Group read receipts: recorded per reader (the read-users list is a REST call), counted to the sender.
   const count = await inScope(ctx.deps, async (s) => {
-    const member = await s.tx.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(row.to_target)).where("username", "=", who.username).executeTakeFirst();
+    const member = await s.tx
+      .selectFrom("im_muc_members")
+      .select("username")
+      .where("muc_id", "=", Number(row.to_target))
+      .where("username", "=", who.username)
+      .executeTakeFirst();
     if (!member) throw refuse(REASON.notJoined);
     await recordReadAck(s.tx, row.id, who.username, s.now);
     const n = await readAckCount(s.tx, row.id);
@@ -226,18 +307,29 @@ async function readAck(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: Decod
       w.varint(6, row.id);
       w.message(7, (c) => c.varint(1, true));
       if (body.ackContent !== undefined) w.string(8, body.ackContent);
-      await forward(s, [{ users: [row.from_user], queue: mucQueue(row.to_target) }], chatMeta(ctx, who, mucJid(ctx, row.to_target), id, nowMs, w.finish()));
+      await forward(
+        s,
+        [{ users: [row.from_user], queue: mucQueue(row.to_target) }],
+        chatMeta(ctx, who, mucJid(ctx, row.to_target), id, nowMs, w.finish()),
+      );
     }
     return n;
   });
-  return { serverId: id, nowMs, after: () => (count > 0 && row.from_user !== who.username ? ctx.hub.wake([row.from_user], mucQueue(row.to_target)) : undefined) };
+  return {
+    serverId: id,
+    nowMs,
+    after: () =>
+      count > 0 && row.from_user !== who.username ? ctx.hub.wake([row.from_user], mucQueue(row.to_target)) : undefined,
+  };
 }
 
 async function deliverAck(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedBody): Promise<Outcome> {
   const row = await messageOrRefuse(ctx, body.ackMessageId);
   const nowMs = ctx.deps.clock.now().getTime();
   const id = serverMetaId(nowMs);
-  if (row.chat_type !== "chat" || row.to_target !== who.username || row.from_user === who.username) return { serverId: id, nowMs };
+  if (row.chat_type !== "chat" || row.to_target !== who.username || row.from_user === who.username) {
+    return { serverId: id, nowMs };
+  }
   const m = chatMeta(ctx, who, userJid(ctx, row.from_user), id, nowMs, meta.payload);
   await inScope(ctx.deps, (s) => forward(s, [{ users: [row.from_user], queue: userQueue(who.username) }], m));
   return { serverId: id, nowMs, after: () => ctx.hub.wake([row.from_user], userQueue(who.username)) };
@@ -252,7 +344,14 @@ async function channelAck(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: De
   const m = chatMeta(ctx, who, t.muc ? mucJid(ctx, t.name) : userJid(ctx, t.name), id, nowMs, meta.payload);
   const own = t.muc ? mucQueue(t.name) : userQueue(t.name);
   await inScope(ctx.deps, (s) =>
-    forward(s, [...(t.muc || t.name === who.username ? [] : [{ users: [t.name], queue: userQueue(who.username) }]), { users: [who.username], queue: own, skip: who.resource }], m),
+    forward(
+      s,
+      [
+        ...(t.muc || t.name === who.username ? [] : [{ users: [t.name], queue: userQueue(who.username) }]),
+        { users: [who.username], queue: own, skip: who.resource },
+      ],
+      m,
+    ),
   );
   return {
     serverId: id,
@@ -268,15 +367,27 @@ async function recall(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: Decode
   const row = await messageOrRefuse(ctx, body.ackMessageId);
   const nowMs = ctx.deps.clock.now().getTime();
   if (row.recalled_at) throw refuse(REASON.editNotFound);
-  if (row.from_user === who.username && nowMs - row.created_ms > ctx.options.recallWindowMs) throw refuse(REASON.recallTimeLimit);
+  if (row.from_user === who.username && nowMs - row.created_ms > ctx.options.recallWindowMs) {
+    throw refuse(REASON.recallTimeLimit);
+  }
   await ctx.services.history.recall({ kind: "user", username: who.username, resource: who.resource }, row.id);
   const id = serverMetaId(nowMs);
-  const to = row.chat_type === "chat" ? userJid(ctx, row.from_user === who.username ? row.to_target : row.from_user) : mucJid(ctx, row.to_target);
+  const to =
+    row.chat_type === "chat"
+      ? userJid(ctx, row.from_user === who.username ? row.to_target : row.from_user)
+      : mucJid(ctx, row.to_target);
   const m = chatMeta(ctx, who, to, id, nowMs, meta.payload);
   let users: string[] = [];
   await inScope(ctx.deps, async (s) => {
     users = await audience(s, row, who.username);
-    await forward(s, [{ users, queue: queueOf(row, who.username) }, { users: [who.username], queue: ownQueueOf(row, who.username), skip: who.resource }], m);
+    await forward(
+      s,
+      [
+        { users, queue: queueOf(row, who.username) },
+        { users: [who.username], queue: ownQueueOf(row, who.username), skip: who.resource },
+      ],
+      m,
+    );
   });
   return {
     serverId: id,
@@ -290,8 +401,17 @@ async function recall(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: Decode
 }
 
 async function pushRoomMeta(ctx: GatewayCtx, who: Who, roomId: string, m: Uint8Array): Promise<void> {
-  const members = await ctx.deps.db.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(roomId)).execute();
-  ctx.hub.push(members.map((x) => x.username), mucQueue(roomId), [m], who);
+  const members = await ctx.deps.db
+    .selectFrom("im_muc_members")
+    .select("username")
+    .where("muc_id", "=", Number(roomId))
+    .execute();
+  ctx.hub.push(
+    members.map((x) => x.username),
+    mucQueue(roomId),
+    [m],
+    who,
+  );
 }
 
 /**
@@ -313,11 +433,20 @@ async function edit(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
   }
   if (next.type !== old.type) throw refuse(REASON.editFormat);
   const prev: unknown = row.payload.meta?.edit_msg;
-  const count = (prev && typeof prev === "object" && "count" in prev && typeof prev.count === "number" ? prev.count : 0) + 1;
+  const count =
+    (prev && typeof prev === "object" && "count" in prev && typeof prev.count === "number" ? prev.count : 0) + 1;
   if (count > ctx.options.editLimit) throw refuse(REASON.editLimit);
   const nowMs = ctx.deps.clock.now().getTime();
-  const chatTypeName = row.chat_type === "chat" ? "chat:user" : row.chat_type === "groupchat" ? "chat:group" : "chat:room";
-  const editMsg = { count, operator: who.username, edit_time: nowMs, sender: row.from_user, send_time: row.created_ms, chat_type: chatTypeName };
+  const chatTypeName =
+    row.chat_type === "chat" ? "chat:user" : row.chat_type === "groupchat" ? "chat:group" : "chat:room";
+  const editMsg = {
+    count,
+    operator: who.username,
+    edit_time: nowMs,
+    sender: row.from_user,
+    send_time: row.created_ms,
+    chat_type: chatTypeName,
+  };
   const payload = {
     ...row.payload,
     bodies: [next],
@@ -336,7 +465,14 @@ async function edit(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedB
     // The stored protobuf is rebuilt from the JSON form on the next history read.
     await updatePayload(s.tx, row.id, payload, null);
     users = await audience(s, row, who.username);
-    await forward(s, [{ users, queue: queueOf(row, who.username) }, { users: [who.username], queue: ownQueueOf(row, who.username), skip: who.resource }], m);
+    await forward(
+      s,
+      [
+        { users, queue: queueOf(row, who.username) },
+        { users: [who.username], queue: ownQueueOf(row, who.username), skip: who.resource },
+      ],
+      m,
+    );
   });
   const notifyMeta = metaOf({ id, nowMs, ns: NS.NOTIFY, payload: Buffer.from(metaJson, "utf8") });
   return {

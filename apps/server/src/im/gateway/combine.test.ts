@@ -25,7 +25,12 @@ afterAll(async () => {
 function combineFile(n: number): Buffer {
   const parts: Buffer[] = [Buffer.from("cm")];
   for (let i = 0; i < n; i++) {
-    const meta = Buffer.from(new Writer().varint(1, BigInt(1000 + i)).varint(4, BigInt(Date.now())).finish());
+    const meta = Buffer.from(
+      new Writer()
+        .varint(1, BigInt(1000 + i))
+        .varint(4, BigInt(Date.now()))
+        .finish(),
+    );
     const len = Buffer.alloc(4);
     len.writeUInt32BE(meta.length, 0);
     parts.push(len, meta);
@@ -38,11 +43,15 @@ function combineFile(n: number): Buffer {
 
 async function upload(data: Buffer): Promise<{ url: string; secret: string }> {
   const body = multipart({ filename: "combine", contentType: "application/octet-stream", data });
-  const up = await g.im.call<{ uri: string; entities: { uuid: string; "share-secret": string }[] }>("POST", "chatfiles", {
-    token: ann.token,
-    payload: body.payload,
-    headers: { ...body.headers, "restrict-access": "true" },
-  });
+  const up = await g.im.call<{ uri: string; entities: { uuid: string; "share-secret": string }[] }>(
+    "POST",
+    "chatfiles",
+    {
+      token: ann.token,
+      payload: body.payload,
+      headers: { ...body.headers, "restrict-access": "true" },
+    },
+  );
   const e = up.body.entities[0];
   if (!e) throw new Error("upload failed");
   return { url: `${up.body.uri}/${e.uuid}`, secret: e["share-secret"] };
@@ -53,7 +62,17 @@ function combineBody(file: { url: string; secret: string }, level = 1): Uint8Arr
     type: "chat",
     from: ann.name,
     to: ben.name,
-    bodies: [{ type: "combine", title: "Chat history", summary: "a: hi", url: file.url, secret: file.secret, combineLevel: level, msg: "[chat history]" }],
+    bodies: [
+      {
+        type: "combine",
+        title: "Chat history",
+        summary: "a: hi",
+        url: file.url,
+        secret: file.secret,
+        combineLevel: level,
+        msg: "[chat history]",
+      },
+    ],
     ext: {},
   });
 }
@@ -85,14 +104,26 @@ describe("sending combined messages", () => {
     const cases: [bigint, Uint8Array, string][] = [
       [4002n, combineBody(await upload(combineFile(301))), "The number of combined messages exceeded the limit."],
       [4003n, combineBody(await upload(combineFile(2)), 11), "The level of the merged message exceeded the limit."],
-      [4004n, combineBody({ ...(await upload(combineFile(2))), secret: "wrong" }), "Failed to upload the merge message.Please try again"],
-      [4005n, combineBody(await upload(Buffer.from("plain text"))), "Failed to upload the merge message.Please try again"],
+      [
+        4004n,
+        combineBody({ ...(await upload(combineFile(2))), secret: "wrong" }),
+        "Failed to upload the merge message.Please try again",
+      ],
+      [
+        4005n,
+        combineBody(await upload(Buffer.from("plain text"))),
+        "Failed to upload the merge message.Please try again",
+      ],
     ];
     for (const [id, body, reason] of cases) {
       a.send(sendFrame(g.appKey, { id, from: ann.name, to: ben.name, chatType: 1, text: "" }, body));
       expect((await a.take((f: ServerFrame) => f.sync?.metaId === id)).sync?.status).toEqual({ code: 4, reason });
     }
-    const stored = await g.im.t.ctx.database.db.selectFrom("im_messages").select("id").where("client_id", "in", ["webim_c3:4002", "webim_c3:4003", "webim_c3:4004", "webim_c3:4005"]).execute();
+    const stored = await g.im.t.ctx.database.db
+      .selectFrom("im_messages")
+      .select("id")
+      .where("client_id", "in", ["webim_c3:4002", "webim_c3:4003", "webim_c3:4004", "webim_c3:4005"])
+      .execute();
     expect(stored).toEqual([]);
     a.close();
   });

@@ -18,7 +18,8 @@ export function countCombined(bytes: Uint8Array): number | null {
   let n = 0;
   while (at < end) {
     if (at + 4 > end) return null;
-    const len = ((bytes[at] ?? 0) << 24) | ((bytes[at + 1] ?? 0) << 16) | ((bytes[at + 2] ?? 0) << 8) | (bytes[at + 3] ?? 0);
+    const len =
+      ((bytes[at] ?? 0) << 24) | ((bytes[at + 1] ?? 0) << 16) | ((bytes[at + 2] ?? 0) << 8) | (bytes[at + 3] ?? 0);
     at += 4 + len;
     if (len < 0 || at > end) return null;
     n++;

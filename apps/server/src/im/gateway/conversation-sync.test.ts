@@ -97,7 +97,16 @@ describe("one-to-one messages from the conversation", () => {
     const a1 = await g.login(alice.name, alice.token, "webim_a1");
     const a2 = await g.login(alice.name, alice.token, "webim_a2");
     await send(a1, alice.name, bob.name, 1n, "from a1");
-    a1.send(sendFrame(g.appKey, { id: 2n, from: alice.name, to: bob.name, chatType: 1, text: "online only", onlineOnly: true }));
+    a1.send(
+      sendFrame(g.appKey, {
+        id: 2n,
+        from: alice.name,
+        to: bob.name,
+        chatType: 1,
+        text: "online only",
+        onlineOnly: true,
+      }),
+    );
     expect((await a1.take(isAckOf(2n))).sync?.status?.code).toBe(0);
     expect(await drain(a1, queueOf(bob.name))).toEqual([]);
     // a2 is online: it got the online-only message pushed as well.

@@ -44,7 +44,9 @@ export class DeviceChanges {
     this.running = true;
     const batch = this.pending.splice(0, MAX_BATCH);
     void this.write(batch)
-      .catch((err: unknown) => this.ctx.log(`im gateway: writing ${batch.length} device changes failed: ${String(err)}`))
+      .catch((err: unknown) =>
+        this.ctx.log(`im gateway: writing ${batch.length} device changes failed: ${String(err)}`),
+      )
       .finally(() => {
         this.running = false;
         this.next();
@@ -57,8 +59,12 @@ export class DeviceChanges {
     for (const c of batch) latest.set(`${c.username}\0${c.resource}`, c);
     // A device that went away here gives its lease back, unless it has connected to this process again
     // since; one that another process took meanwhile is not this process's to mark offline.
-    const gone = [...latest.values()].filter((c) => c.status === 0 && !this.ctx.hub.devices(c.username).some((d) => d.resource === c.resource));
-    const released = new Set((await dropLeases(this.ctx.deps.db, this.ctx.node, gone)).map((d) => `${d.username}\0${d.resource}`));
+    const gone = [...latest.values()].filter(
+      (c) => c.status === 0 && !this.ctx.hub.devices(c.username).some((d) => d.resource === c.resource),
+    );
+    const released = new Set(
+      (await dropLeases(this.ctx.deps.db, this.ctx.node, gone)).map((d) => `${d.username}\0${d.resource}`),
+    );
     const statuses = [...latest.values()].filter((c) => c.status === 1 || released.has(`${c.username}\0${c.resource}`));
     await this.ctx.services.presence.deviceStatuses(statuses);
   }

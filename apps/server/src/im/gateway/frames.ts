@@ -11,7 +11,18 @@ export const CMD = { SYNC: 0, UNREAD: 1, NOTICE: 2, PROVISION: 3, LOGOUT: 4 } as
 export const NS = { STATISTIC: 0, CHAT: 1, MUC: 2, ROSTER: 3, CONFERENCE: 4, NOTIFY: 5 } as const;
 
 /** Status.ErrorCode values the gateway answers with (20 is the client's RESOURCE_CHANGED). */
-export const STATUS = { OK: 0, FAIL: 1, UNAUTHORIZED: 2, WRONG_PARAMETER: 4, PERMISSION_DENIED: 7, UNKNOWN_COMMAND: 9, PB_PARSER_ERROR: 10, IM_FORBIDDEN: 12, TOO_MANY_DEVICES: 13, USER_MUTED: 15 } as const;
+export const STATUS = {
+  OK: 0,
+  FAIL: 1,
+  UNAUTHORIZED: 2,
+  WRONG_PARAMETER: 4,
+  PERMISSION_DENIED: 7,
+  UNKNOWN_COMMAND: 9,
+  PB_PARSER_ERROR: 10,
+  IM_FORBIDDEN: 12,
+  TOO_MANY_DEVICES: 13,
+  USER_MUTED: 15,
+} as const;
 
 /** StatisticsBody operations that end a session (easemob-wire §3l). */
 export const KICK = { USER_REMOVED: 1, LOGIN_ANOTHER_DEVICE: 2, CHANGE_PASSWORD: 3, OTHER_DEVICE: 4 } as const;
@@ -116,7 +127,9 @@ function envelope(command: number): { w: Writer; at: number } {
   return { w, at: w.begin(9) };
 }
 
-export function provisionReply(ok: { resource: string; expiresMs: number } | { code: number; reason: string }): Uint8Array {
+export function provisionReply(
+  ok: { resource: string; expiresMs: number } | { code: number; reason: string },
+): Uint8Array {
   const w = new Writer();
   if ("resource" in ok) {
     status(w, 8, STATUS.OK);
@@ -149,7 +162,14 @@ export function notice(queue: Jid): Uint8Array {
 }
 
 /** The answer to one uplink meta: correlated by the client's metaId, with the server id and time. */
-export function ack(a: { metaId: bigint; serverId: bigint | number; nowMs: number; code: number; reason?: string | undefined; metas?: readonly Uint8Array[] | undefined }): Uint8Array {
+export function ack(a: {
+  metaId: bigint;
+  serverId: bigint | number;
+  nowMs: number;
+  code: number;
+  reason?: string | undefined;
+  metas?: readonly Uint8Array[] | undefined;
+}): Uint8Array {
   const { w, at } = envelope(CMD.SYNC);
   status(w, 1, a.code, a.reason);
   w.varint(2, a.metaId);
@@ -160,7 +180,13 @@ export function ack(a: { metaId: bigint; serverId: bigint | number; nowMs: numbe
 }
 
 /** A batch of a queue (pull reply or unsolicited push): metaId stays 0 so the client delivers the metas. */
-export function batch(b: { queue: Jid; metas: readonly Uint8Array[]; nextKey: bigint | number | null; isLast: boolean; nowMs: number }): Uint8Array {
+export function batch(b: {
+  queue: Jid;
+  metas: readonly Uint8Array[];
+  nextKey: bigint | number | null;
+  isLast: boolean;
+  nowMs: number;
+}): Uint8Array {
   const { w, at } = envelope(CMD.SYNC);
   status(w, 1, STATUS.OK);
   for (const m of b.metas) w.bytes(4, m);
@@ -172,7 +198,15 @@ export function batch(b: { queue: Jid; metas: readonly Uint8Array[]; nextKey: bi
 }
 
 /** A Meta the gateway builds (receipts, recalls, room pushes, MUC, roster, notify, statistic). */
-export function metaOf(m: { id: bigint | number; from?: Jid | undefined; to?: Jid | undefined; nowMs: number; ns: number; payload: Uint8Array; ext?: readonly Uint8Array[] }): Uint8Array {
+export function metaOf(m: {
+  id: bigint | number;
+  from?: Jid | undefined;
+  to?: Jid | undefined;
+  nowMs: number;
+  ns: number;
+  payload: Uint8Array;
+  ext?: readonly Uint8Array[];
+}): Uint8Array {
   const w = new Writer();
   w.varint(1, m.id);
   if (m.from) writeJid(w, 2, m.from);

@@ -66,8 +66,16 @@ describe("fuzz", () => {
   test("garbage before login closes the socket with an error (unless it still is a valid login)", async () => {
     const keeper = await g.login(user.name, user.token, "webim_keeper");
     const r = rng(0x9e3779b9);
-    const valid = [provisionFrame(g.appKey, user.name, user.token, "webim_f"), unreadFrame(), pullFrame(g.appKey, { name: peer.name, domain: "easemob.com" })];
-    const known = [Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), Uint8Array.from([0x4f]), Uint8Array.from([0x4a, 0x10, 0x01])];
+    const valid = [
+      provisionFrame(g.appKey, user.name, user.token, "webim_f"),
+      unreadFrame(),
+      pullFrame(g.appKey, { name: peer.name, domain: "easemob.com" }),
+    ];
+    const known = [
+      Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+      Uint8Array.from([0x4f]),
+      Uint8Array.from([0x4a, 0x10, 0x01]),
+    ];
     let logins = 0;
     for (const frame of [...known, ...mutations(r, valid, 90)]) {
       const c = await WireClient.connect(g.url);

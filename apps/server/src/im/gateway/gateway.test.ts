@@ -22,7 +22,10 @@ afterAll(async () => {
 
 /** The texts of the message metas (group queues also carry the group's events). */
 const texts = (metas: Uint8Array[]) =>
-  metas.map((m) => decodeMeta(m)).filter((m) => m.ns === 1).map((m) => decodeMessageBody(m.payload).contents[0]?.text);
+  metas
+    .map((m) => decodeMeta(m))
+    .filter((m) => m.ns === 1)
+    .map((m) => decodeMessageBody(m.payload).contents[0]?.text);
 
 async function refused(name: string, token: string): Promise<{ code: number; reason: string; close: number }> {
   const c = await WireClient.connect(g.url);
@@ -50,12 +53,27 @@ describe("login", () => {
   });
 
   test("each login failure has its code and reason, and the socket is closed", async () => {
-    expect(await refused(alice.name, "YWMtgarbage.x")).toEqual({ code: 1, reason: "Sorry, token or password does not match login info", close: 4001 });
-    expect(await refused(bob.name, alice.token)).toMatchObject({ code: 1, reason: "Sorry, token or password does not match login info" });
+    expect(await refused(alice.name, "YWMtgarbage.x")).toEqual({
+      code: 1,
+      reason: "Sorry, token or password does not match login info",
+      close: 4001,
+    });
+    expect(await refused(bob.name, alice.token)).toMatchObject({
+      code: 1,
+      reason: "Sorry, token or password does not match login info",
+    });
     expect(await refused("bad name!", alice.token)).toMatchObject({ code: 4, reason: "Invalid parameter" });
-    const ghost = g.im.t.app.im.services.deps.signer.sign({ subject: "ghost-user", issuedMs: Date.now(), expiresMs: Date.now() + 60_000 });
+    const ghost = g.im.t.app.im.services.deps.signer.sign({
+      subject: "ghost-user",
+      issuedMs: Date.now(),
+      expiresMs: Date.now() + 60_000,
+    });
     expect(await refused("ghost-user", ghost)).toMatchObject({ code: 1, reason: "Sorry, user not found" });
-    const old = g.im.t.app.im.services.deps.signer.sign({ subject: alice.name, issuedMs: Date.now() - 120_000, expiresMs: Date.now() - 60_000 });
+    const old = g.im.t.app.im.services.deps.signer.sign({
+      subject: alice.name,
+      issuedMs: Date.now() - 120_000,
+      expiresMs: Date.now() - 60_000,
+    });
     expect(await refused(alice.name, old)).toMatchObject({ code: 1, reason: "Sorry, token expired" });
   });
 
@@ -120,7 +138,9 @@ describe("send, ack and delivery", () => {
     let b = await g.login(bob.name, bob.token, "webim_b3");
     b.send(unreadFrame());
     const u = await b.take((f) => f.command === CMD.UNREAD);
-    expect(u.unread).toEqual([{ queue: expect.objectContaining({ name: alice.name, domain: "easemob.com" }) as unknown, n: 120 }]);
+    expect(u.unread).toEqual([
+      { queue: expect.objectContaining({ name: alice.name, domain: "easemob.com" }) as unknown, n: 120 },
+    ]);
     // First batch taken but not acknowledged: the connection drops, and the batch comes again.
     b.send(pullFrame(g.appKey, { name: alice.name, domain: "easemob.com" }));
     const first = await b.take((f) => f.sync?.queue?.name === alice.name);
@@ -147,7 +167,12 @@ describe("send, ack and delivery", () => {
     const first = await a.take(isAckOf(3001n));
     const second = await a.take(isAckOf(3001n));
     expect(second.sync?.serverId).toBe(first.sync?.serverId);
-    const rows = await g.im.t.ctx.database.db.selectFrom("im_messages").select("id").where("from_user", "=", alice.name).where("client_id", "=", "webim_a4:3001").execute();
+    const rows = await g.im.t.ctx.database.db
+      .selectFrom("im_messages")
+      .select("id")
+      .where("from_user", "=", alice.name)
+      .where("client_id", "=", "webim_a4:3001")
+      .execute();
     expect(rows).toHaveLength(1);
     const b = await g.login(bob.name, bob.token, "webim_b4");
     expect(await drain(b, { name: alice.name, domain: "easemob.com" })).toEqual(["once"]);
@@ -157,11 +182,23 @@ describe("send, ack and delivery", () => {
 
   test("resends queued behind their first copy's batch are one message, in order with the others", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a4r");
-    const frame = (id: bigint, text: string) => sendFrame(g.appKey, { id, from: alice.name, to: bob.name, chatType: 1, text });
+    const frame = (id: bigint, text: string) =>
+      sendFrame(g.appKey, { id, from: alice.name, to: bob.name, chatType: 1, text });
     // The first copy goes out in a batch of its own; the rest queue behind it (their batch finds it stored).
-    for (const [id, text] of [[3101n, "r1"], [3102n, "r2"], [3101n, "r1"], [3103n, "r3"], [3101n, "r1"], [3102n, "r2"]] as const) a.send(frame(id, text));
+    for (const [id, text] of [
+      [3101n, "r1"],
+      [3102n, "r2"],
+      [3101n, "r1"],
+      [3103n, "r3"],
+      [3101n, "r1"],
+      [3102n, "r2"],
+    ] as const) {
+      a.send(frame(id, text));
+    }
     const acks = [];
-    for (let i = 0; i < 6; i++) acks.push(await a.take((f) => f.sync !== undefined && f.sync.metaId >= 3101n && f.sync.metaId <= 3103n));
+    for (let i = 0; i < 6; i++) {
+      acks.push(await a.take((f) => f.sync !== undefined && f.sync.metaId >= 3101n && f.sync.metaId <= 3103n));
+    }
     const serverIds = new Map<bigint, Set<bigint>>();
     for (const f of acks) {
       expect(f.sync?.status?.code).toBe(0);
@@ -178,7 +215,10 @@ describe("send, ack and delivery", () => {
   test("refusals carry the reasons the client maps", async () => {
     const a = await g.login(alice.name, alice.token, "webim_a5");
     a.send(sendFrame(g.appKey, { id: 4001n, from: alice.name, to: "nobody-at-all", chatType: 1, text: "x" }));
-    expect((await a.take(isAckOf(4001n))).sync?.status).toEqual({ code: 1, reason: "username nobody-at-all doesn't exist!" });
+    expect((await a.take(isAckOf(4001n))).sync?.status).toEqual({
+      code: 1,
+      reason: "username nobody-at-all doesn't exist!",
+    });
     a.send(sendFrame(g.appKey, { id: 4002n, from: alice.name, to: "999999", chatType: 2, text: "x" }));
     expect((await a.take(isAckOf(4002n))).sync?.status).toEqual({ code: 1, reason: "group not found" });
     a.send(sendFrame(g.appKey, { id: 4003n, from: bob.name, to: alice.name, chatType: 1, text: "spoof" }));
@@ -186,7 +226,10 @@ describe("send, ack and delivery", () => {
     a.send(sendFrame(g.appKey, { id: 4004n, from: alice.name, to: bob.name, chatType: 1, text: "x".repeat(70_000) }));
     expect((await a.take(isAckOf(4004n))).sync?.status).toEqual({ code: 7, reason: "Sorry, data is too large" });
     // bob blocks alice
-    const block = await g.im.call("POST", `sdk/user/${bob.name}/blocks`, { token: bob.token, body: { usernames: [alice.name] } });
+    const block = await g.im.call("POST", `sdk/user/${bob.name}/blocks`, {
+      token: bob.token,
+      body: { usernames: [alice.name] },
+    });
     expect(block.status).toBe(200);
     a.send(sendFrame(g.appKey, { id: 4005n, from: alice.name, to: bob.name, chatType: 1, text: "x" }));
     expect((await a.take(isAckOf(4005n))).sync?.status).toEqual({ code: 1, reason: "blocked" });
@@ -207,7 +250,9 @@ describe("send, ack and delivery", () => {
     }
     const e = await g.login(erin.name, erin.token, "webim_batch_r");
     expect(await drain(e, { name: alice.name, domain: "easemob.com" })).toEqual(
-      Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 4 !== 3).map((i) => `b${i}`),
+      Array.from({ length: 40 }, (_, i) => i)
+        .filter((i) => i % 4 !== 3)
+        .map((i) => `b${i}`),
     );
     a.close();
     e.close();
@@ -217,12 +262,32 @@ describe("send, ack and delivery", () => {
     const a = await g.login(alice.name, alice.token, "webim_a6");
     a.send(sendFrame(g.appKey, { id: 5001n, from: alice.name, to: bob.name, chatType: 1, text: "take back" }));
     const sent = (await a.take(isAckOf(5001n))).sync?.serverId ?? 0n;
-    a.send(sendFrame(g.appKey, { id: 5002n, from: alice.name, to: bob.name, chatType: 1, text: "", bodyType: 6, ackMessageId: sent }));
+    a.send(
+      sendFrame(g.appKey, {
+        id: 5002n,
+        from: alice.name,
+        to: bob.name,
+        chatType: 1,
+        text: "",
+        bodyType: 6,
+        ackMessageId: sent,
+      }),
+    );
     expect((await a.take(isAckOf(5002n))).sync?.status?.code).toBe(0);
     a.send(sendFrame(g.appKey, { id: 5003n, from: alice.name, to: bob.name, chatType: 1, text: "too late" }));
     const late = (await a.take(isAckOf(5003n))).sync?.serverId ?? 0n;
     g.im.t.clock.advance(g.im.t.app.im.gateway.options.recallWindowMs / 1000 + 1);
-    a.send(sendFrame(g.appKey, { id: 5004n, from: alice.name, to: bob.name, chatType: 1, text: "", bodyType: 6, ackMessageId: late }));
+    a.send(
+      sendFrame(g.appKey, {
+        id: 5004n,
+        from: alice.name,
+        to: bob.name,
+        chatType: 1,
+        text: "",
+        bodyType: 6,
+        ackMessageId: late,
+      }),
+    );
     expect((await a.take(isAckOf(5004n))).sync?.status).toEqual({ code: 1, reason: "exceed recall time limit" });
     const b = await g.login(bob.name, bob.token, "webim_b6");
     b.send(pullFrame(g.appKey, { name: alice.name, domain: "easemob.com" }));
@@ -239,11 +304,20 @@ describe("send, ack and delivery", () => {
     const carol = await g.user("carol");
     const a = await g.login(alice.name, alice.token, "webim_a7");
     for (let i = 0; i < 3; i++) {
-      a.send(sendFrame(g.appKey, { id: BigInt(6000 + i), from: alice.name, to: carol.name, chatType: 1, text: `u${i}` }));
+      a.send(
+        sendFrame(g.appKey, { id: BigInt(6000 + i), from: alice.name, to: carol.name, chatType: 1, text: `u${i}` }),
+      );
       await a.take(isAckOf(BigInt(6000 + i)));
     }
     const unread = async (who: string, key: string) =>
-      (await g.im.t.ctx.database.db.selectFrom("im_conversations").select("unread").where("username", "=", who).where("conv_key", "=", key).executeTakeFirst())?.unread;
+      (
+        await g.im.t.ctx.database.db
+          .selectFrom("im_conversations")
+          .select("unread")
+          .where("username", "=", who)
+          .where("conv_key", "=", key)
+          .executeTakeFirst()
+      )?.unread;
     const key = alice.name < carol.name ? `c:${alice.name}:${carol.name}` : `c:${carol.name}:${alice.name}`;
     expect(await unread(carol.name, key)).toBe(3);
     expect(await unread(alice.name, key)).toBe(0);
@@ -267,7 +341,11 @@ describe("group routing", () => {
     const a = await g.login(alice.name, alice.token, "webim_g1");
     a.send(sendFrame(g.appKey, { id: 8001n, from: alice.name, to: gid, chatType: 2, text: "to all" }));
     expect((await a.take(isAckOf(8001n))).sync?.status?.code).toBe(0);
-    a.send(sendFrame(g.appKey, { id: 8002n, from: alice.name, to: gid, chatType: 2, text: "bob only" }, undefined, [bob.name]));
+    a.send(
+      sendFrame(g.appKey, { id: 8002n, from: alice.name, to: gid, chatType: 2, text: "bob only" }, undefined, [
+        bob.name,
+      ]),
+    );
     expect((await a.take(isAckOf(8002n))).sync?.status?.code).toBe(0);
     const queue = { name: gid, domain: "conference.easemob.com" };
     const b = await g.login(bob.name, bob.token, "webim_g2");
@@ -316,7 +394,11 @@ describe("sessions", () => {
     expect(await drain(e2, queue)).toEqual(["x0", "x1", "x2"]);
     expect(await drain(e2, queue)).toEqual([]);
     // Read by both devices: gone for everyone.
-    const left = await g.im.t.ctx.database.db.selectFrom("im_inbox").select("id").where("username", "=", erin.name).execute();
+    const left = await g.im.t.ctx.database.db
+      .selectFrom("im_inbox")
+      .select("id")
+      .where("username", "=", erin.name)
+      .execute();
     expect(left).toEqual([]);
     b.close();
     e1.close();
@@ -331,7 +413,9 @@ describe("sessions", () => {
       w.message(4, (c) => c.varint(1, 3).double(3, lat).double(4, 114.1).string(5, "Harbour Road"));
       return w.finish();
     };
-    a.send(sendFrame(g.appKey, { id: 7101n, from: alice.name, to: bob.name, chatType: 1, text: "" }, location(Number.NaN)));
+    a.send(
+      sendFrame(g.appKey, { id: 7101n, from: alice.name, to: bob.name, chatType: 1, text: "" }, location(Number.NaN)),
+    );
     const bad = await a.take(isAckOf(7101n));
     expect(bad.sync?.status).toMatchObject({ code: STATUS.WRONG_PARAMETER, reason: "the message body is not valid" });
     a.send(sendFrame(g.appKey, { id: 7102n, from: alice.name, to: bob.name, chatType: 1, text: "" }, location(22.3)));

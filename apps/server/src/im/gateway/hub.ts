@@ -30,9 +30,20 @@ export class Hub {
   /** What another process asked for, applied to this process's sockets. */
   apply(m: RelayMessage): void {
     if (m.t === "wake") this.wakeHere(m.users, m.queue, m.skip);
-    else if (m.t === "push") this.pushHere(m.users, m.queue, m.metas.map((b) => Buffer.from(b, "base64")), m.skip ?? undefined);
-    else if (m.resource === null) this.kickHere(m.username, m.operation, m.reason ?? undefined);
-    else this.byUser.get(m.username)?.get(m.resource)?.kick(m.operation, m.reason ?? undefined);
+    else if (m.t === "push") {
+      this.pushHere(
+        m.users,
+        m.queue,
+        m.metas.map((b) => Buffer.from(b, "base64")),
+        m.skip ?? undefined,
+      );
+    } else if (m.resource === null) this.kickHere(m.username, m.operation, m.reason ?? undefined);
+    else {
+      this.byUser
+        .get(m.username)
+        ?.get(m.resource)
+        ?.kick(m.operation, m.reason ?? undefined);
+    }
   }
 
   /** Ends every session of `username`, in every process (its password changed, it was removed ...). */
@@ -87,20 +98,40 @@ export class Hub {
   /** The JID the client names a sync queue by (`name@domain`). */
   jid(queue: string): Jid {
     const at = queue.lastIndexOf("@");
-    return { appKey: this.appKey, name: at < 0 ? queue : queue.slice(0, at), domain: at < 0 ? IM_USER_DOMAIN : queue.slice(at + 1) };
+    return {
+      appKey: this.appKey,
+      name: at < 0 ? queue : queue.slice(0, at),
+      domain: at < 0 ? IM_USER_DOMAIN : queue.slice(at + 1),
+    };
   }
 
   /**
    * Sends metas straight to the online devices of `users` (chat rooms keep no queue). The client treats
    * the frame as a pull reply and pulls the queue once more, which then answers empty.
    */
-  push(users: Iterable<string>, queue: string, metas: readonly Uint8Array[], skip?: { username: string; resource: string }): void {
+  push(
+    users: Iterable<string>,
+    queue: string,
+    metas: readonly Uint8Array[],
+    skip?: { username: string; resource: string },
+  ): void {
     const list = [...new Set(users)];
-    this.relay?.publish({ t: "push", users: list, queue, metas: metas.map((m) => Buffer.from(m).toString("base64")), skip: skip ? { username: skip.username, resource: skip.resource } : null });
+    this.relay?.publish({
+      t: "push",
+      users: list,
+      queue,
+      metas: metas.map((m) => Buffer.from(m).toString("base64")),
+      skip: skip ? { username: skip.username, resource: skip.resource } : null,
+    });
     this.pushHere(list, queue, metas, skip);
   }
 
-  private pushHere(users: Iterable<string>, queue: string, metas: readonly Uint8Array[], skip?: { username: string; resource: string }): void {
+  private pushHere(
+    users: Iterable<string>,
+    queue: string,
+    metas: readonly Uint8Array[],
+    skip?: { username: string; resource: string },
+  ): void {
     let frame: Uint8Array | undefined;
     for (const u of new Set(users)) {
       for (const d of this.byUser.get(u)?.values() ?? []) {
@@ -134,7 +165,12 @@ export class Hub {
    * the devices here get them pushed (or a notice, see Session.offer); the other processes are woken and
    * their devices pull.
    */
-  offer(queue: string, entries: readonly { id: number; username: string; seq?: number | undefined }[], meta: Uint8Array, skipResource?: string | null): void {
+  offer(
+    queue: string,
+    entries: readonly { id: number; username: string; seq?: number | undefined }[],
+    meta: Uint8Array,
+    skipResource?: string | null,
+  ): void {
     if (entries.length === 0) return;
     this.relay?.publish({ t: "wake", users: entries.map((e) => e.username), queue, skip: skipResource ?? null });
     let frame: Uint8Array | undefined;

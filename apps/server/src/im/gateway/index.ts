@@ -20,7 +20,11 @@ import { KICK } from "./frames";
 import { CLOSE, Session } from "./session";
 
 /** What a session notice does to the user's devices (easemob-wire §3l). */
-const SESSION_KICKS = { passwordChanged: KICK.CHANGE_PASSWORD, removed: KICK.USER_REMOVED, disconnected: KICK.OTHER_DEVICE } as const;
+const SESSION_KICKS = {
+  passwordChanged: KICK.CHANGE_PASSWORD,
+  removed: KICK.USER_REMOVED,
+  disconnected: KICK.OTHER_DEVICE,
+} as const;
 
 /** The path the published client opens (easemob-wire §3c). */
 export const GATEWAY_PATH = "/websocket";
@@ -40,13 +44,29 @@ export interface Gateway {
  * The realtime gateway: websocket upgrades on GATEWAY_PATH of the app's own HTTP server, one Session
  * per socket, and the bus wiring that wakes devices when the REST side changes something they sync.
  */
-export async function registerGateway(app: FastifyInstance, deps: ImDeps, services: ImServices, log: (m: string) => void, overrides: Partial<GatewayOptions> = {}): Promise<Gateway> {
+export async function registerGateway(
+  app: FastifyInstance,
+  deps: ImDeps,
+  services: ImServices,
+  log: (m: string) => void,
+  overrides: Partial<GatewayOptions> = {},
+): Promise<Gateway> {
   const options = { ...DEFAULT_GATEWAY_OPTIONS, ...overrides };
   const hub = new Hub(deps.appKey);
   if (options.redisUrl) hub.relay = await createRedisRelay(options.redisUrl, (m) => hub.apply(m), log);
   const node = randomUUID();
   const devices = new DeviceChanges({ deps, services, hub, node, log });
-  const ctx: GatewayCtx = { services, deps, hub, batcher: new AppendBatcher(deps, services.history), acks: new AckBatcher(deps.db, deps.clock), options, node, devices, log };
+  const ctx: GatewayCtx = {
+    services,
+    deps,
+    hub,
+    batcher: new AppendBatcher(deps, services.history),
+    acks: new AckBatcher(deps.db, deps.clock),
+    options,
+    node,
+    devices,
+    log,
+  };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Session>();
 
@@ -65,10 +85,13 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   app.server.on("upgrade", onUpgrade);
 
   // Idle sockets (no frame, not even the heartbeat, for idleMs) are closed.
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - options.idleMs;
-    for (const s of sessions) if (s.lastSeen < cutoff) s.close(CLOSE.idle, "idle");
-  }, Math.min(options.idleMs, 30_000));
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - options.idleMs;
+      for (const s of sessions) if (s.lastSeen < cutoff) s.close(CLOSE.idle, "idle");
+    },
+    Math.min(options.idleMs, 30_000),
+  );
   sweep.unref();
 
   // Entries some device has read (or copies of a user's own sends) wait for the user's other devices; a
@@ -76,12 +99,16 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
   // pile up forever. Entries no device has read yet stay until one does.
   const purge = setInterval(() => {
     const before = new Date(deps.clock.now().getTime() - DEVICE_DAYS * 86_400_000);
-    purgeReadEntries(deps.db, before).catch((err: unknown) => log(`im gateway: purging sender copies failed: ${String(err)}`));
+    purgeReadEntries(deps.db, before).catch((err: unknown) =>
+      log(`im gateway: purging sender copies failed: ${String(err)}`),
+    );
   }, 3600_000);
   purge.unref();
 
   const renew = setInterval(() => {
-    renewLeases(deps.db, ctx.node, deps.clock.now()).catch((err: unknown) => log(`im gateway: renewing device leases failed: ${String(err)}`));
+    renewLeases(deps.db, ctx.node, deps.clock.now()).catch((err: unknown) =>
+      log(`im gateway: renewing device leases failed: ${String(err)}`),
+    );
   }, RENEW_MS);
   renew.unref();
 
@@ -101,7 +128,9 @@ export async function registerGateway(app: FastifyInstance, deps: ImDeps, servic
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     await hub.relay?.close();
     await devices.drain();
-    await dropAllLeases(deps.db, ctx.node).catch((err: unknown) => log(`im gateway: dropping device leases failed: ${String(err)}`));
+    await dropAllLeases(deps.db, ctx.node).catch((err: unknown) =>
+      log(`im gateway: dropping device leases failed: ${String(err)}`),
+    );
   });
   return { hub, options, node: ctx.node, connections: () => sessions.size };
 }

@@ -26,7 +26,11 @@ export async function otherLiveDevices(db: Db, username: string, resource: strin
  * Gives leases back, except those another process has taken since (a newer login elsewhere). Returns
  * the devices whose lease this process held.
  */
-export async function dropLeases(db: Db, node: string, devices: readonly { username: string; resource: string }[]): Promise<{ username: string; resource: string }[]> {
+export async function dropLeases(
+  db: Db,
+  node: string,
+  devices: readonly { username: string; resource: string }[],
+): Promise<{ username: string; resource: string }[]> {
   if (devices.length === 0) return [];
   const r = await sql<{ username: string; resource: string }>`
     UPDATE im_devices d SET online_node = NULL, online_until = NULL

@@ -33,28 +33,39 @@ const running = new Set<Server>();
 
 async function startServer(port: number): Promise<Server> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-loss-"));
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: inject("postgresUrl"),
-      REDIS_URL: redisUrl,
-      LOG_LEVEL: "warn",
-      IM_OPEN_REGISTRATION: "true",
-      IM_RATE_LIMIT_PER_SECOND: "0",
-      ARGON2_MEMORY_KIB: "4096",
-      ARGON2_ITERATIONS: "1",
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        DATABASE_URL: inject("postgresUrl"),
+        REDIS_URL: redisUrl,
+        LOG_LEVEL: "warn",
+        IM_OPEN_REGISTRATION: "true",
+        IM_RATE_LIMIT_PER_SECOND: "0",
+        ARGON2_MEMORY_KIB: "4096",
+        ARGON2_ITERATIONS: "1",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
     },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
+      break;
+    }
     if (Date.now() > deadline) throw new Error("server did not start");
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -79,7 +90,11 @@ afterAll(async () => {
 
 async function register(port: number, name: string): Promise<string> {
   const post = async (p: string, body: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${port}/tessera/im/${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`http://127.0.0.1:${port}/tessera/im/${p}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { access_token?: string };
   };
@@ -88,7 +103,13 @@ async function register(port: number, name: string): Promise<string> {
 }
 
 /** A socket that logs in and hands every frame to `onFrame`; resolves once logged in, or null when the server is gone. */
-async function open(port: number, name: string, token: string, resource: string, onFrame: (f: ServerFrame, ws: WebSocket) => void): Promise<WebSocket | null> {
+async function open(
+  port: number,
+  name: string,
+  token: string,
+  resource: string,
+  onFrame: (f: ServerFrame, ws: WebSocket) => void,
+): Promise<WebSocket | null> {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/websocket`);
   const ok = await new Promise<boolean>((resolve) => {
     ws.once("error", () => resolve(false));
@@ -187,7 +208,9 @@ describe("no loss across cuts and a killed process", () => {
           sender = null;
           void connectSender();
         });
-        for (const [id, n] of [...unacked].sort((x, y) => Number(x[0] - y[0]))) ws.send(sendFrame(APP_KEY, { id, from: alice, to: bob, chatType: 1, text: String(n) }));
+        for (const [id, n] of [...unacked].sort((x, y) => Number(x[0] - y[0]))) {
+          ws.send(sendFrame(APP_KEY, { id, from: alice, to: bob, chatType: 1, text: String(n) }));
+        }
         pump();
       }
     };

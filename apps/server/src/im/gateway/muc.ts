@@ -31,7 +31,13 @@ export async function handleMuc(ctx: GatewayCtx, who: Who, meta: DecodedMeta): P
   if (operation !== OP.JOIN) throw refuse(`operation ${operation} is not accepted`, STATUS.WRONG_PARAMETER);
   const j = await ctx.services.rooms.join(actor, roomId);
   const info = JSON.stringify({
-    [who.username]: { is_all_mute: j.muted, create_timestamp: j.created, is_in_white_list: j.allowlisted, member_count: j.memberCount, mute_duration: j.muteExpire },
+    [who.username]: {
+      is_all_mute: j.muted,
+      create_timestamp: j.created,
+      is_in_white_list: j.allowlisted,
+      member_count: j.memberCount,
+      mute_duration: j.muteExpire,
+    },
   });
   const body = new Writer();
   body.message(1, (m) => m.string(1, ctx.deps.appKey).string(2, roomId).string(3, IM_MUC_DOMAIN));

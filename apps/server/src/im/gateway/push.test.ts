@@ -20,11 +20,16 @@ afterAll(async () => {
   await g?.close();
 });
 
-const texts = (metas: Uint8Array[]) => metas.map((m) => decodeMessageBody(decodeMeta(m).payload).contents[0]?.text ?? "");
+const texts = (metas: Uint8Array[]) =>
+  metas.map((m) => decodeMessageBody(decodeMeta(m).payload).contents[0]?.text ?? "");
 const userQueue = (name: string) => ({ name, domain: "easemob.com" });
 
 /** Pulls a queue until it is empty, acknowledging each batch (the last key is returned for later pulls). */
-async function drain(c: WireClient, queue: { name: string; domain: string }, from?: bigint): Promise<{ texts: string[]; key: bigint | undefined }> {
+async function drain(
+  c: WireClient,
+  queue: { name: string; domain: string },
+  from?: bigint,
+): Promise<{ texts: string[]; key: bigint | undefined }> {
   const out: string[] = [];
   let key = from;
   for (;;) {
@@ -37,7 +42,11 @@ async function drain(c: WireClient, queue: { name: string; domain: string }, fro
 }
 
 async function inboxOf(username: string): Promise<number> {
-  const rows = await g.im.t.ctx.database.db.selectFrom("im_inbox").select("id").where("username", "=", username).execute();
+  const rows = await g.im.t.ctx.database.db
+    .selectFrom("im_inbox")
+    .select("id")
+    .where("username", "=", username)
+    .execute();
   return rows.length;
 }
 
@@ -58,7 +67,10 @@ async function cursorOf(username: string, resource: string, peer: string): Promi
  * A receiver as the SDK behaves: pulls on a notice (one pull at a time), dispatches the metas of every
  * reply or push, and pulls with the reply's key while the queue is not done.
  */
-function receiver(c: WireClient, queue: { name: string; domain: string }): { got: string[]; frames: { pushed: number; notices: number } } {
+function receiver(
+  c: WireClient,
+  queue: { name: string; domain: string },
+): { got: string[]; frames: { pushed: number; notices: number } } {
   const got: string[] = [];
   const frames = { pushed: 0, notices: 0 };
   let key: bigint | undefined;
@@ -164,7 +176,9 @@ describe("push to online devices", () => {
     const n = 300;
     // Sent in waves while the receiver keeps pulling (acknowledging) after every push.
     for (let wave = 0; wave < 10; wave++) {
-      for (let i = wave * 30; i < (wave + 1) * 30; i++) a.send(sendFrame(g.appKey, { id: BigInt(i + 1), from: alice.name, to: bob.name, chatType: 1, text: `s${i}` }));
+      for (let i = wave * 30; i < (wave + 1) * 30; i++) {
+        a.send(sendFrame(g.appKey, { id: BigInt(i + 1), from: alice.name, to: bob.name, chatType: 1, text: `s${i}` }));
+      }
       await a.take(isAckOf(BigInt((wave + 1) * 30)));
     }
     const deadline = Date.now() + 10_000;
@@ -183,7 +197,10 @@ describe("push to online devices", () => {
     const bob = await g.user("pj");
     const b = await g.login(bob.name, bob.token, "webim_pj");
     await drain(b, userQueue(alice.name));
-    const res = await g.im.call("POST", "messages/users", { token: alice.token, body: { to: [bob.name], type: "txt", body: { msg: "over rest" } } });
+    const res = await g.im.call("POST", "messages/users", {
+      token: alice.token,
+      body: { to: [bob.name], type: "txt", body: { msg: "over rest" } },
+    });
     expect(res.status).toBe(200);
     expect((await b.take((f) => f.command === CMD.NOTICE)).notice?.name).toBe(alice.name);
     const { texts: got } = await drain(b, userQueue(alice.name));
@@ -212,13 +229,26 @@ describe("acknowledgements in batches", () => {
     a.send(sendFrame(g.appKey, { id: 1n, from: alice.name, to: gid, chatType: 2, text: "to the group" }));
     expect((await a.take(isAckOf(1n))).sync?.status?.code).toBe(0);
     const queue = `${gid}@conference.easemob.com`;
-    const entries = await db.selectFrom("im_inbox").select(["id", "username"]).where("queue", "=", queue).where("message_id", "is not", null).execute();
+    const entries = await db
+      .selectFrom("im_inbox")
+      .select(["id", "username"])
+      .where("queue", "=", queue)
+      .where("message_id", "is not", null)
+      .execute();
     const bobs = entries.filter((e) => e.username === bob.name).map((e) => Number(e.id));
     const carols = entries.filter((e) => e.username === carol.name).map((e) => Number(e.id));
     expect(bobs).toHaveLength(1);
     expect(carols).toHaveLength(1);
     const messageEntries = async (username: string) =>
-      (await db.selectFrom("im_inbox").select("id").where("username", "=", username).where("queue", "=", queue).where("message_id", "is not", null).execute()).length;
+      (
+        await db
+          .selectFrom("im_inbox")
+          .select("id")
+          .where("username", "=", username)
+          .where("queue", "=", queue)
+          .where("message_id", "is not", null)
+          .execute()
+      ).length;
     await acknowledgeMany(
       db,
       [
@@ -231,7 +261,11 @@ describe("acknowledgements in batches", () => {
     );
     expect(await messageEntries(carol.name)).toBe(0);
     expect(await messageEntries(bob.name)).toBe(1);
-    const marks = await db.selectFrom("im_inbox_acks").select(["inbox_id", "resource"]).where("inbox_id", "in", bobs).execute();
+    const marks = await db
+      .selectFrom("im_inbox_acks")
+      .select(["inbox_id", "resource"])
+      .where("inbox_id", "in", bobs)
+      .execute();
     expect(marks.map((m) => m.resource)).toEqual(["webim_kb1"]);
     // bob's other device still gets it, and its acknowledgement removes it.
     // (The group queue also holds the group's events.)

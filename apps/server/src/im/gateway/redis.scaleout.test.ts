@@ -37,7 +37,9 @@ describe("scale-out through Redis", () => {
     expect(n.notice?.name).toBe(alice.name);
     onB.send(pullFrame(b.appKey, { name: alice.name, domain: "easemob.com" }));
     const batch = await onB.take((f) => f.sync?.queue?.name === alice.name);
-    expect((batch.sync?.metas ?? []).map((m) => decodeMessageBody(decodeMeta(m).payload).contents[0]?.text)).toEqual(["across"]);
+    expect((batch.sync?.metas ?? []).map((m) => decodeMessageBody(decodeMeta(m).payload).contents[0]?.text)).toEqual([
+      "across",
+    ]);
     onA.close();
     onB.close();
   });
@@ -64,7 +66,10 @@ describe("scale-out through Redis", () => {
   test("a password changed through one instance logs the user out on the other", async () => {
     const erin = await a.user("erin");
     const onB = await b.login(erin.name, erin.token, "webim_e");
-    const r = await a.im.call("PUT", `users/${erin.name}/password`, { token: a.im.appToken, body: { newpassword: "other-secret-3" } });
+    const r = await a.im.call("PUT", `users/${erin.name}/password`, {
+      token: a.im.appToken,
+      body: { newpassword: "other-secret-3" },
+    });
     expect(r.status).toBe(200);
     expect((await onB.untilClosed()).code).toBe(4000);
   });
@@ -72,8 +77,12 @@ describe("scale-out through Redis", () => {
   test("presence set by a device on one instance is read on the other", async () => {
     const fay = await a.user("fay");
     const onB = await b.login(fay.name, fay.token, "webim_f");
-    await expect.poll(async () => (await a.im.t.app.im.services.presence.statusOf([fay.name]))[0]?.status.webim_f).toBe("1");
+    await expect
+      .poll(async () => (await a.im.t.app.im.services.presence.statusOf([fay.name]))[0]?.status.webim_f)
+      .toBe("1");
     onB.close();
-    await expect.poll(async () => (await a.im.t.app.im.services.presence.statusOf([fay.name]))[0]?.status.webim_f).toBe("0");
+    await expect
+      .poll(async () => (await a.im.t.app.im.services.presence.statusOf([fay.name]))[0]?.status.webim_f)
+      .toBe("0");
   });
 });

@@ -22,7 +22,11 @@ export interface Relay {
 
 const CHANNEL = "tessera:im:gateway";
 
-export async function createRedisRelay(url: string, onMessage: (m: RelayMessage) => void, log: (m: string) => void): Promise<Relay> {
+export async function createRedisRelay(
+  url: string,
+  onMessage: (m: RelayMessage) => void,
+  log: (m: string) => void,
+): Promise<Relay> {
   const node = randomUUID();
   const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   const sub = new Redis(url, { lazyConnect: true });
@@ -43,7 +47,9 @@ export async function createRedisRelay(url: string, onMessage: (m: RelayMessage)
   return {
     node,
     publish(m) {
-      pub.publish(CHANNEL, JSON.stringify({ node, m })).catch((err: unknown) => log(`im relay publish failed: ${String(err)}`));
+      pub
+        .publish(CHANNEL, JSON.stringify({ node, m }))
+        .catch((err: unknown) => log(`im relay publish failed: ${String(err)}`));
     },
     ping: async () => (await pub.ping()) === "PONG",
     async close() {

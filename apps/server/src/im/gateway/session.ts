@@ -5,7 +5,22 @@ import { findUser } from "../store/users";
 import { decodeMeta, type DecodedMeta } from "../proto/decode";
 import { handleChat } from "./chat";
 import type { GatewayCtx } from "./context";
-import { ack, batch, CMD, decodeMSync, decodeProvision, decodeSyncUl, KICK, metaOf, NS, provisionReply, STATUS, statisticsBody, unreadReply, type MSyncIn } from "./frames";
+import {
+  ack,
+  batch,
+  CMD,
+  decodeMSync,
+  decodeProvision,
+  decodeSyncUl,
+  KICK,
+  metaOf,
+  NS,
+  provisionReply,
+  STATUS,
+  statisticsBody,
+  unreadReply,
+  type MSyncIn,
+} from "./frames";
 import { queueName, type Device } from "./hub";
 import { handleMuc } from "./muc";
 import { refusalOf } from "./reasons";
@@ -153,7 +168,15 @@ export class Session implements Device {
   kick(operation: number, reason?: string): void {
     const nowMs = Date.now();
     const meta = metaOf({ id: BigInt(nowMs), nowMs, ns: NS.STATISTIC, payload: statisticsBody(operation, reason) });
-    this.send(batch({ queue: this.ctx.hub.jid(`${this.username}@easemob.com`), metas: [meta], nextKey: null, isLast: true, nowMs }));
+    this.send(
+      batch({
+        queue: this.ctx.hub.jid(`${this.username}@easemob.com`),
+        metas: [meta],
+        nextKey: null,
+        isLast: true,
+        nowMs,
+      }),
+    );
     this.close(CLOSE.kicked, "kicked");
   }
 
@@ -238,7 +261,9 @@ export class Session implements Device {
     const p = decodeProvision(m.payload);
     const name = (m.guid?.name ?? "").toLowerCase();
     const resource = p.resource || m.guid?.clientResource || "";
-    if (!IM_USERNAME_RE.test(name) || resource === "" || resource.length > 128) return this.refuseLogin(LOGIN.badParameter);
+    if (!IM_USERNAME_RE.test(name) || resource === "" || resource.length > 128) {
+      return this.refuseLogin(LOGIN.badParameter);
+    }
     const token = m.auth.startsWith("$t$") ? m.auth.slice(3) : m.auth;
     const claims = this.ctx.deps.signer.verify(token);
     const nowMs = this.ctx.deps.clock.now().getTime();
@@ -269,7 +294,10 @@ export class Session implements Device {
     previous?.kick(KICK.LOGIN_ANOTHER_DEVICE, p.reason || undefined);
     this.ctx.hub.kickElsewhere(name, resource, KICK.LOGIN_ANOTHER_DEVICE, p.reason || undefined);
     this.send(provisionReply({ resource, expiresMs: claims.expiresMs }));
-    this.expiry = setTimeout(() => this.close(CLOSE.expired, "token expired"), Math.min(claims.expiresMs - nowMs, 2 ** 31 - 1));
+    this.expiry = setTimeout(
+      () => this.close(CLOSE.expired, "token expired"),
+      Math.min(claims.expiresMs - nowMs, 2 ** 31 - 1),
+    );
     this.expiry.unref();
     this.ctx.devices.online(name, resource);
   }
@@ -281,8 +309,18 @@ export class Session implements Device {
   }
 
   private async unread(): Promise<void> {
-    const queues = await pendingQueues(this.ctx.deps.db, this.username, this.resource, this.ctx.deps.clock.now().getTime());
-    this.send(unreadReply(queues.map((q) => ({ queue: this.ctx.hub.jid(q.queue), n: q.n })), this.ctx.deps.clock.now().getTime()));
+    const queues = await pendingQueues(
+      this.ctx.deps.db,
+      this.username,
+      this.resource,
+      this.ctx.deps.clock.now().getTime(),
+    );
+    this.send(
+      unreadReply(
+        queues.map((q) => ({ queue: this.ctx.hub.jid(q.queue), n: q.n })),
+        this.ctx.deps.clock.now().getTime(),
+      ),
+    );
   }
 
   private sync(payload: Uint8Array | null): Promise<void> | void {
@@ -299,8 +337,26 @@ export class Session implements Device {
     st.pulling = true;
     st.woke = false;
     try {
-      const b = await pull(this.ctx.deps.db, this.ctx.acks, this.ctx.deps.appKey, this, queue, key, this.ctx.options.batchSize, st, this.ctx.deps.clock.now().getTime());
-      this.send(batch({ queue: this.ctx.hub.jid(queue), metas: b.metas, nextKey: b.nextKey, isLast: b.nextKey === null, nowMs: this.ctx.deps.clock.now().getTime() }));
+      const b = await pull(
+        this.ctx.deps.db,
+        this.ctx.acks,
+        this.ctx.deps.appKey,
+        this,
+        queue,
+        key,
+        this.ctx.options.batchSize,
+        st,
+        this.ctx.deps.clock.now().getTime(),
+      );
+      this.send(
+        batch({
+          queue: this.ctx.hub.jid(queue),
+          metas: b.metas,
+          nextKey: b.nextKey,
+          isLast: b.nextKey === null,
+          nowMs: this.ctx.deps.clock.now().getTime(),
+        }),
+      );
     } finally {
       st.pulling = false;
     }
@@ -328,9 +384,22 @@ export class Session implements Device {
   private async answer(meta: DecodedMeta): Promise<void> {
     const nowMs = () => this.ctx.deps.clock.now().getTime();
     try {
-      const out = meta.ns === NS.CHAT ? await handleChat(this.ctx, this, meta) : meta.ns === NS.MUC ? await handleMuc(this.ctx, this, meta) : null;
+      const out =
+        meta.ns === NS.CHAT
+          ? await handleChat(this.ctx, this, meta)
+          : meta.ns === NS.MUC
+            ? await handleMuc(this.ctx, this, meta)
+            : null;
       if (!out) {
-        this.send(ack({ metaId: meta.id, serverId: 0, nowMs: nowMs(), code: STATUS.FAIL, reason: `namespace ${meta.ns} is not accepted` }));
+        this.send(
+          ack({
+            metaId: meta.id,
+            serverId: 0,
+            nowMs: nowMs(),
+            code: STATUS.FAIL,
+            reason: `namespace ${meta.ns} is not accepted`,
+          }),
+        );
         return;
       }
       this.send(ack({ metaId: meta.id, serverId: out.serverId, nowMs: out.nowMs, code: STATUS.OK, metas: out.metas }));
@@ -348,4 +417,3 @@ export class Session implements Device {
     }
   }
 }
-

@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const db = () => g.im.t.ctx.database.db;
-const app = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) => g.im.call(method, path, { token: g.im.appToken, body });
+const app = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
+  g.im.call(method, path, { token: g.im.appToken, body });
 
 /** The kick operation a device was sent (a STATISTIC meta) and the close code that followed. */
 async function kicked(c: WireClient): Promise<{ operation: number; close: number }> {
@@ -43,7 +44,10 @@ async function loginResult(name: string, token: string, resource: string): Promi
 async function pullTexts(c: WireClient, queue: { name: string; domain: string }): Promise<string[]> {
   c.send(pullFrame(g.appKey, queue));
   const b = await c.take((f) => f.sync !== undefined && f.sync.metaId === 0n && f.sync.queue?.name === queue.name);
-  return (b.sync?.metas ?? []).map((m) => decodeMeta(m)).filter((m) => m.ns === 1).map((m) => decodeMessageBody(m.payload).contents[0]?.text ?? "");
+  return (b.sync?.metas ?? [])
+    .map((m) => decodeMeta(m))
+    .filter((m) => m.ns === 1)
+    .map((m) => decodeMessageBody(m.payload).contents[0]?.text ?? "");
 }
 
 describe("online-only routing", () => {
@@ -51,21 +55,42 @@ describe("online-only routing", () => {
     const [ann, ben, cat] = await Promise.all([g.user("ann"), g.user("ben"), g.user("cat")]);
     const a = await g.login(ann.name, ann.token, "webim_o1");
     const b = await g.login(ben.name, ben.token, "webim_o2");
-    a.send(sendFrame(g.appKey, { id: 5001n, from: ann.name, to: ben.name, chatType: 1, text: "now or never", onlineOnly: true }));
+    a.send(
+      sendFrame(g.appKey, {
+        id: 5001n,
+        from: ann.name,
+        to: ben.name,
+        chatType: 1,
+        text: "now or never",
+        onlineOnly: true,
+      }),
+    );
     const ack = await a.take(isAckOf(5001n));
     expect(ack.sync?.status?.code).toBe(0);
     const pushed = await b.take((f) => (f.sync?.metas ?? []).some((m) => decodeMeta(m).ns === 1));
-    expect(decodeMessageBody(decodeMeta(pushed.sync?.metas[0] ?? new Uint8Array()).payload).contents[0]?.text).toBe("now or never");
+    expect(decodeMessageBody(decodeMeta(pushed.sync?.metas[0] ?? new Uint8Array()).payload).contents[0]?.text).toBe(
+      "now or never",
+    );
 
     // cat is offline: logging in later finds nothing queued and nothing unread.
-    a.send(sendFrame(g.appKey, { id: 5002n, from: ann.name, to: cat.name, chatType: 1, text: "missed", onlineOnly: true }));
+    a.send(
+      sendFrame(g.appKey, { id: 5002n, from: ann.name, to: cat.name, chatType: 1, text: "missed", onlineOnly: true }),
+    );
     expect((await a.take(isAckOf(5002n))).sync?.status?.code).toBe(0);
     const c = await g.login(cat.name, cat.token, "webim_o3");
     expect(await pullTexts(c, { name: ann.name, domain: "easemob.com" })).toEqual([]);
-    const unread = await db().selectFrom("im_conversations").select("unread").where("username", "=", cat.name).execute();
+    const unread = await db()
+      .selectFrom("im_conversations")
+      .select("unread")
+      .where("username", "=", cat.name)
+      .execute();
     expect(unread.every((r) => r.unread === 0)).toBe(true);
     // Stored before the ack all the same.
-    const stored = await db().selectFrom("im_messages").select("id").where("id", "=", Number(ack.sync?.serverId)).execute();
+    const stored = await db()
+      .selectFrom("im_messages")
+      .select("id")
+      .where("id", "=", Number(ack.sync?.serverId))
+      .execute();
     expect(stored).toHaveLength(1);
     for (const x of [a, b, c]) x.close();
   });
@@ -97,29 +122,65 @@ describe("devices across processes", () => {
     const until = new Date(g.im.t.clock.now().getTime() + LEASE_MS);
     await db()
       .insertInto("im_devices")
-      .values(Array.from({ length: max }, (_, i) => ({ username: u.name, resource: `webim_far${i}`, first_inbox_id: 0, last_seen_at: g.im.t.clock.now(), online_node: "another-process", online_until: until })))
+      .values(
+        Array.from({ length: max }, (_, i) => ({
+          username: u.name,
+          resource: `webim_far${i}`,
+          first_inbox_id: 0,
+          last_seen_at: g.im.t.clock.now(),
+          online_node: "another-process",
+          online_until: until,
+        })),
+      )
       .execute();
     expect(await loginResult(u.name, u.token, "webim_here")).toEqual({ code: 13, reason: "Sorry, too many devices" });
     g.im.t.clock.advance(LEASE_MS / 1000 + 1);
     const fresh = await g.im.login(u.name);
     const c = await g.login(u.name, fresh, "webim_here");
-    const mine = await db().selectFrom("im_devices").select(["online_node", "online_until"]).where("username", "=", u.name).where("resource", "=", "webim_here").executeTakeFirst();
+    const mine = await db()
+      .selectFrom("im_devices")
+      .select(["online_node", "online_until"])
+      .where("username", "=", u.name)
+      .where("resource", "=", "webim_here")
+      .executeTakeFirst();
     expect(mine?.online_node).toBe(g.im.t.app.im.gateway.node);
     expect(mine?.online_until?.getTime()).toBeGreaterThan(g.im.t.clock.now().getTime());
     c.close();
     await c.untilClosed();
-    await expect.poll(async () => (await db().selectFrom("im_devices").select("online_node").where("username", "=", u.name).where("resource", "=", "webim_here").executeTakeFirst())?.online_node).toBeNull();
+    await expect
+      .poll(
+        async () =>
+          (
+            await db()
+              .selectFrom("im_devices")
+              .select("online_node")
+              .where("username", "=", u.name)
+              .where("resource", "=", "webim_here")
+              .executeTakeFirst()
+          )?.online_node,
+      )
+      .toBeNull();
   });
 
   test("connecting shows the device online to presence and its subscribers, disconnecting shows it offline", async () => {
     const [u, watcher] = await Promise.all([g.user("present"), g.user("watcher")]);
-    expect((await g.im.call("POST", `users/${watcher.name}/presence/3600`, { token: watcher.token, body: { usernames: [u.name] } })).status).toBe(200);
+    expect(
+      (
+        await g.im.call("POST", `users/${watcher.name}/presence/3600`, {
+          token: watcher.token,
+          body: { usernames: [u.name] },
+        })
+      ).status,
+    ).toBe(200);
     const w = await g.login(watcher.name, watcher.token, "webim_w1");
     /** The presence status of webim_p1 in the next NOTIFY the watcher gets. */
     const heard = async () => {
       const f = await w.take((x) => (x.sync?.metas ?? []).some((m) => decodeMeta(m).ns === 5));
       const meta = (f.sync?.metas ?? []).map((m) => decodeMeta(m)).find((m) => m.ns === 5);
-      const json = JSON.parse(Buffer.from(meta?.payload ?? new Uint8Array()).toString("utf8")) as { type: string; data: { values: { uid: string; status: Record<string, string> }[] } };
+      const json = JSON.parse(Buffer.from(meta?.payload ?? new Uint8Array()).toString("utf8")) as {
+        type: string;
+        data: { values: { uid: string; status: Record<string, string> }[] };
+      };
       expect(json.type).toBe("presence");
       expect(json.data.values[0]?.uid).toBe(u.name);
       return json.data.values[0]?.status.webim_p1;
@@ -140,15 +201,26 @@ describe("user administration ends sessions", () => {
     const u = await g.user("pwchange");
     const d1 = await g.login(u.name, u.token, "webim_c1");
     const d2 = await g.login(u.name, u.token, "webim_c2");
-    const wrong = await g.im.call("PUT", `users/${u.name}/password`, { token: u.token, body: { oldpassword: "not-it", newpassword: "new-secret-2" } });
+    const wrong = await g.im.call("PUT", `users/${u.name}/password`, {
+      token: u.token,
+      body: { oldpassword: "not-it", newpassword: "new-secret-2" },
+    });
     expect(wrong.status).toBe(400);
-    const r = await g.im.call("PUT", `users/${u.name}/password`, { token: u.token, body: { oldpassword: "pw-secret-1", newpassword: "new-secret-2" } });
+    const r = await g.im.call("PUT", `users/${u.name}/password`, {
+      token: u.token,
+      body: { oldpassword: "pw-secret-1", newpassword: "new-secret-2" },
+    });
     expect(r.status).toBe(200);
     expect(await kicked(d1)).toEqual({ operation: KICK.CHANGE_PASSWORD, close: 4000 });
     expect(await kicked(d2)).toEqual({ operation: KICK.CHANGE_PASSWORD, close: 4000 });
-    expect(await loginResult(u.name, u.token, "webim_c3")).toEqual({ code: 1, reason: "Sorry, token or password does not match login info" });
+    expect(await loginResult(u.name, u.token, "webim_c3")).toEqual({
+      code: 1,
+      reason: "Sorry, token or password does not match login info",
+    });
     g.im.t.clock.advance(1);
-    const grant = await g.im.call<{ access_token: string }>("POST", "token", { body: { grant_type: "password", username: u.name, password: "new-secret-2" } });
+    const grant = await g.im.call<{ access_token: string }>("POST", "token", {
+      body: { grant_type: "password", username: u.name, password: "new-secret-2" },
+    });
     expect(grant.status).toBe(200);
     (await g.login(u.name, grant.body.access_token, "webim_c3")).close();
   });
@@ -204,7 +276,10 @@ describe("user administration ends sessions", () => {
       ["DELETE", `users/${other.name}`],
       ["PUT", `users/${other.name}/password`],
     ] as const) {
-      const r = await g.im.call(method, path, { token: u.token, body: { newpassword: "x-secret-9", oldpassword: "pw-secret-1" } });
+      const r = await g.im.call(method, path, {
+        token: u.token,
+        body: { newpassword: "x-secret-9", oldpassword: "pw-secret-1" },
+      });
       expect(r.status, `${method} ${path}`).toBe(403);
     }
     d.send(pullFrame(g.appKey, { name: u.name, domain: "easemob.com" }));

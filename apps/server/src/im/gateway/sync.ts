@@ -35,7 +35,13 @@ export async function recordDevice(db: Db, username: string, resource: string, n
   const lease = { online_node: node, online_until: new Date(now.getTime() + LEASE_MS) };
   await db
     .insertInto("im_devices")
-    .values({ username, resource, first_inbox_id: sql<number>`COALESCE(pg_sequence_last_value('im_messages_id_seq'::regclass), 0)`, last_seen_at: now, ...lease })
+    .values({
+      username,
+      resource,
+      first_inbox_id: sql<number>`COALESCE(pg_sequence_last_value('im_messages_id_seq'::regclass), 0)`,
+      last_seen_at: now,
+      ...lease,
+    })
     .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ last_seen_at: now, ...lease }))
     .execute();
 }
@@ -85,7 +91,12 @@ function peerOf(queue: string): string | null {
  * Pending entries per queue for a device (entries its own sends left for its other devices excluded):
  * queue entries, and the one-to-one messages owed from each of the user's conversations.
  */
-export async function pendingQueues(db: Db, username: string, resource: string, nowMs: number): Promise<{ queue: string; n: number }[]> {
+export async function pendingQueues(
+  db: Db,
+  username: string,
+  resource: string,
+  nowMs: number,
+): Promise<{ queue: string; n: number }[]> {
   const [entries, chats] = await Promise.all([
     sql<{ queue: string; n: string | number; first: string | number }>`
       SELECT queue, count(*) AS n, min(id) AS first FROM im_inbox
@@ -222,17 +233,32 @@ export async function pull(
     // What this device sent itself stays for the user's other devices.
     .where((eb) => eb.or([eb("im_inbox.skip_resource", "is", null), eb("im_inbox.skip_resource", "<>", who.resource)]))
     // What this device already acknowledged waits only for the user's other devices.
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("im_inbox_acks as a").select("a.inbox_id").whereRef("a.inbox_id", "=", "im_inbox.id").where("a.resource", "=", who.resource))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("im_inbox_acks as a")
+            .select("a.inbox_id")
+            .whereRef("a.inbox_id", "=", "im_inbox.id")
+            .where("a.resource", "=", who.resource),
+        ),
+      ),
+    )
     .where(owedToDevice(who.username, who.resource))
     .orderBy("im_inbox.id")
     .limit(cap)
     .execute();
   // A user queue also holds the conversation's messages: merged with the entries by id.
-  const chats = conv === null ? [] : (await sql<(typeof rows)[number] & { seq: number }>`
+  const chats =
+    conv === null
+      ? []
+      : (
+          await sql<(typeof rows)[number] & { seq: number }>`
     SELECT m.id, m.id AS message_id, NULL::jsonb AS notice, m.from_user, m.from_resource, m.to_target, m.chat_type, m.created_ms, m.recalled_at, m.body_pb,
       CASE WHEN m.body_pb IS NULL THEN m.payload END AS payload, m.seq
     FROM ${owedChatMessages(who.username, who.resource, sql`${conv}`, recentSince(nowMs))}
-    ORDER BY m.seq LIMIT ${cap}`.execute(db)).rows;
+    ORDER BY m.seq LIMIT ${cap}`.execute(db)
+        ).rows;
   const chatSeqs = new Map(chats.map((c) => [Number(c.id), Number(c.seq)]));
   const all = chats.length === 0 ? rows : [...rows, ...chats].sort((a, b) => Number(a.id) - Number(b.id));
   const entries = all.filter((e) => !sent.has(Number(e.id))).slice(0, limit);
@@ -249,10 +275,28 @@ export async function pull(
     if (seq !== undefined) st.seqs.set(Number(e.id), seq);
     if (e.message_id !== null) {
       // A message recalled before this device got it is not delivered (its RECALL follows in the queue).
-      if (e.from_user === null || e.to_target === null || e.chat_type === null || e.created_ms === null || e.recalled_at) continue;
+      if (
+        e.from_user === null ||
+        e.to_target === null ||
+        e.chat_type === null ||
+        e.created_ms === null ||
+        e.recalled_at
+      ) {
+        continue;
+      }
       const body = e.body_pb ? new Uint8Array(e.body_pb) : e.payload ? encodeMessageBody(appKey, e.payload) : null;
       if (!body) continue;
-      metas.push(encodeMeta(appKey, { id: Number(e.message_id), from: e.from_user, fromResource: e.from_resource, to: e.to_target, chatType: e.chat_type, timestamp: Number(e.created_ms), body }));
+      metas.push(
+        encodeMeta(appKey, {
+          id: Number(e.message_id),
+          from: e.from_user,
+          fromResource: e.from_resource,
+          to: e.to_target,
+          chatType: e.chat_type,
+          timestamp: Number(e.created_ms),
+          body,
+        }),
+      );
     } else if (e.notice) {
       const meta = encodeNotice(appKey, e.notice, Number(e.id));
       if (meta) metas.push(meta);

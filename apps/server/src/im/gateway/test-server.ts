@@ -16,7 +16,11 @@ export interface GatewayTest {
    * `acknowledgeLast` the last one too (as the client does); the texts of its messages in order (a group
    * queue also carries the group's events).
    */
-  drain(c: WireClient, queue: { name: string; domain: string }, opts?: { acknowledgeLast?: boolean }): Promise<string[]>;
+  drain(
+    c: WireClient,
+    queue: { name: string; domain: string },
+    opts?: { acknowledgeLast?: boolean },
+  ): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -40,7 +44,8 @@ export async function startGatewayTest(env: Record<string, string> = {}): Promis
     },
     async drain(c, queue, opts = {}) {
       const out: string[] = [];
-      const reply = () => c.take((f) => f.sync !== undefined && f.sync.metaId === 0n && f.sync.queue?.name === queue.name);
+      const reply = () =>
+        c.take((f) => f.sync !== undefined && f.sync.metaId === 0n && f.sync.queue?.name === queue.name);
       let key: bigint | undefined;
       for (;;) {
         c.send(pullFrame(appKey, queue, key));

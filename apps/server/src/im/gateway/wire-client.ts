@@ -18,7 +18,16 @@ export interface ServerFrame {
   provision?: { status: Status; resource: string; authToken: string };
   unread?: { queue: DecodedJid; n: number }[];
   notice?: DecodedJid;
-  sync?: { status: Status | null; metaId: bigint; serverId: bigint; metas: Uint8Array[]; nextKey: bigint | null; queue: DecodedJid | null; isLast: boolean; timestamp: bigint };
+  sync?: {
+    status: Status | null;
+    metaId: bigint;
+    serverId: bigint;
+    metas: Uint8Array[];
+    nextKey: bigint | null;
+    queue: DecodedJid | null;
+    isLast: boolean;
+    timestamp: bigint;
+  };
 }
 
 function status(b: Uint8Array): Status {
@@ -66,7 +75,16 @@ export function decodeServerFrame(buf: Uint8Array): ServerFrame {
     out.notice = decodeJid(new Uint8Array());
     while (r.next()) if (r.field === 1) out.notice = decodeJid(r.bytes());
   } else if (command === CMD.SYNC) {
-    const s: NonNullable<ServerFrame["sync"]> = { status: null, metaId: 0n, serverId: 0n, metas: [], nextKey: null, queue: null, isLast: false, timestamp: 0n };
+    const s: NonNullable<ServerFrame["sync"]> = {
+      status: null,
+      metaId: 0n,
+      serverId: 0n,
+      metas: [],
+      nextKey: null,
+      queue: null,
+      isLast: false,
+      timestamp: 0n,
+    };
     while (r.next()) {
       if (r.field === 1) s.status = status(r.bytes());
       else if (r.field === 2) s.metaId = r.uint64();
@@ -85,8 +103,21 @@ export function decodeServerFrame(buf: Uint8Array): ServerFrame {
 /** Matches the server's ack of the send with this message id. */
 export const isAckOf = (id: bigint) => (f: ServerFrame) => f.sync?.metaId === id;
 
-export function provisionFrame(appKey: string, user: string, token: string, resource: string, reason?: string): Uint8Array {
-  const p = new Writer().varint(1, 16).string(2, "4.21.1").varint(5, 0).varint(6, 0).string(9, resource).string(12, "webim").string(13, resource);
+export function provisionFrame(
+  appKey: string,
+  user: string,
+  token: string,
+  resource: string,
+  reason?: string,
+): Uint8Array {
+  const p = new Writer()
+    .varint(1, 16)
+    .string(2, "4.21.1")
+    .varint(5, 0)
+    .varint(6, 0)
+    .string(9, resource)
+    .string(12, "webim")
+    .string(13, resource);
   p.string(18, JSON.stringify({ token: `$t$${token}` })).string(20, `${Date.now()}:`);
   if (reason) p.string(21, reason);
   const w = new Writer().varint(1, 0);
@@ -134,7 +165,12 @@ function writeMessageBody(body: Writer, m: Omit<TextMessage, "id">): void {
   if (m.ackMessageId !== undefined) body.varint(6, m.ackMessageId);
 }
 
-export function sendFrame(appKey: string, m: TextMessage, bodyBytes?: Uint8Array, directedUsers?: readonly string[]): Uint8Array {
+export function sendFrame(
+  appKey: string,
+  m: TextMessage,
+  bodyBytes?: Uint8Array,
+  directedUsers?: readonly string[],
+): Uint8Array {
   // MSync { version, command, payload: SyncUL { meta: Meta { ... } }, encrypt-type }, nested in one writer.
   const w = new Writer().varint(1, 0).varint(8, CMD.SYNC);
   const ul = w.begin(9);

@@ -108,17 +108,39 @@ function readContent(r: Reader): DecodedContent {
   const c: DecodedContent = { type: 0, customExts: [] };
   while (r.next()) {
     switch (r.field) {
-      case 1: c.type = r.int(); break;
-      case 2: c.text = r.string(); break;
-      case 3: c.latitude = r.double(); break;
-      case 4: c.longitude = r.double(); break;
-      case 5: c.address = r.string(); break;
-      case 6: c.displayName = r.string(); break;
-      case 7: c.remotePath = r.string(); break;
-      case 8: c.secretKey = r.string(); break;
-      case 9: c.fileLength = r.int(); break;
-      case 10: c.action = r.string(); break;
-      case 12: c.duration = r.int(); break;
+      case 1:
+        c.type = r.int();
+        break;
+      case 2:
+        c.text = r.string();
+        break;
+      case 3:
+        c.latitude = r.double();
+        break;
+      case 4:
+        c.longitude = r.double();
+        break;
+      case 5:
+        c.address = r.string();
+        break;
+      case 6:
+        c.displayName = r.string();
+        break;
+      case 7:
+        c.remotePath = r.string();
+        break;
+      case 8:
+        c.secretKey = r.string();
+        break;
+      case 9:
+        c.fileLength = r.int();
+        break;
+      case 10:
+        c.action = r.string();
+        break;
+      case 12:
+        c.duration = r.int();
+        break;
       case 13: {
         const size = { width: 0, height: 0 };
         const g = r.message();
@@ -129,15 +151,32 @@ function readContent(r: Reader): DecodedContent {
         c.size = size;
         break;
       }
-      case 14: c.thumbnailRemotePath = r.string(); break;
-      case 19: c.customEvent = r.string(); break;
-      case 20: c.customExts.push(readKeyValue(r.message())); break;
-      case 21: c.buildingName = r.string(); break;
-      case 22: c.subType = r.int(); break;
-      case 23: c.title = r.string(); break;
-      case 24: c.summary = r.string(); break;
-      case 25: c.combineLevel = r.int(); break;
-      default: break;
+      case 14:
+        c.thumbnailRemotePath = r.string();
+        break;
+      case 19:
+        c.customEvent = r.string();
+        break;
+      case 20:
+        c.customExts.push(readKeyValue(r.message()));
+        break;
+      case 21:
+        c.buildingName = r.string();
+        break;
+      case 22:
+        c.subType = r.int();
+        break;
+      case 23:
+        c.title = r.string();
+        break;
+      case 24:
+        c.summary = r.string();
+        break;
+      case 25:
+        c.combineLevel = r.int();
+        break;
+      default:
+        break;
     }
   }
   return c;
@@ -169,7 +208,18 @@ export function decodeMessageBody(buf: Uint8Array): DecodedBody {
 }
 
 export function decodeMeta(buf: Uint8Array): DecodedMeta {
-  const m: DecodedMeta = { id: 0n, from: null, to: null, timestamp: 0n, ns: 0, payload: EMPTY, routetype: 0, ext: [], extRaw: [], directedUsers: [] };
+  const m: DecodedMeta = {
+    id: 0n,
+    from: null,
+    to: null,
+    timestamp: 0n,
+    ns: 0,
+    payload: EMPTY,
+    routetype: 0,
+    ext: [],
+    extRaw: [],
+    directedUsers: [],
+  };
   const r = new Reader(buf);
   while (r.next()) {
     if (r.field === 1) m.id = r.uint64();

@@ -14,7 +14,14 @@ const KV = { BOOL: 1, LLINT: 4, DOUBLE: 6, STRING: 7, JSON_STRING: 8 } as const;
  * A JID as a nested message (app key, name, domain, client resource), from its parts: the message path
  * writes two per message, so no object is made for them. The gateway's frames write theirs through it.
  */
-export function writeJidParts(w: Writer, field: number, appKey: string, name: string, domain: string, clientResource?: string | null): void {
+export function writeJidParts(
+  w: Writer,
+  field: number,
+  appKey: string,
+  name: string,
+  domain: string,
+  clientResource?: string | null,
+): void {
   const at = w.begin(field);
   w.string(1, appKey).string(2, name).string(3, domain);
   if (clientResource) w.string(4, clientResource);

@@ -34,7 +34,12 @@ function combine(c: DecodedContent): ImMessageBody {
 }
 
 function media(c: DecodedContent) {
-  return { url: c.remotePath ?? "", ...opt("secret", c.secretKey), ...opt("filename", c.displayName), ...opt("file_length", c.fileLength) };
+  return {
+    url: c.remotePath ?? "",
+    ...opt("secret", c.secretKey),
+    ...opt("filename", c.displayName),
+    ...opt("file_length", c.fileLength),
+  };
 }
 
 export function bodyOf(c: DecodedContent): ImMessageBody {
@@ -47,7 +52,13 @@ export function bodyOf(c: DecodedContent): ImMessageBody {
     case 2:
       return { type: "video", ...media(c), ...opt("length", c.duration), ...opt("thumb", c.thumbnailRemotePath) };
     case 3:
-      return { type: "loc", lat: c.latitude ?? 0, lng: c.longitude ?? 0, ...opt("addr", c.address), ...opt("buildingName", c.buildingName) };
+      return {
+        type: "loc",
+        lat: c.latitude ?? 0,
+        lng: c.longitude ?? 0,
+        ...opt("addr", c.address),
+        ...opt("buildingName", c.buildingName),
+      };
     case 4:
       return { type: "audio", ...media(c), ...opt("length", c.duration) };
     case 5:
@@ -55,7 +66,11 @@ export function bodyOf(c: DecodedContent): ImMessageBody {
     case 6:
       return { type: "cmd", action: c.action ?? "" };
     case 7:
-      return { type: "custom", ...opt("customEvent", c.customEvent), customExts: c.customExts.map((kv) => ({ [kv.key]: kv.value })) };
+      return {
+        type: "custom",
+        ...opt("customEvent", c.customEvent),
+        customExts: c.customExts.map((kv) => ({ [kv.key]: kv.value })),
+      };
     case 8:
       return combine(c);
     default:

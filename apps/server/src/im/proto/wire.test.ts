@@ -3,7 +3,18 @@ import { readFields, Reader, Writer } from "./wire";
 
 describe("protobuf wire format", () => {
   it("writes varints as protobuf does, from one byte to ten, and reads them back", () => {
-    const values: (number | bigint)[] = [0, 1, 127, 128, 300, 2 ** 31, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER, 2n ** 63n, 2n ** 64n - 1n];
+    const values: (number | bigint)[] = [
+      0,
+      1,
+      127,
+      128,
+      300,
+      2 ** 31,
+      2 ** 32 + 5,
+      Number.MAX_SAFE_INTEGER,
+      2n ** 63n,
+      2n ** 64n - 1n,
+    ];
     const w = new Writer();
     values.forEach((v, i) => w.varint(i + 1, v));
     const fields = readFields(w.finish());
@@ -13,9 +24,13 @@ describe("protobuf wire format", () => {
 
   it("encodes known byte sequences (300 is AC 02, -1 takes ten bytes, true is 1)", () => {
     expect([...new Writer().varint(1, 300).finish()]).toEqual([0x08, 0xac, 0x02]);
-    expect([...new Writer().varint(1, -1).finish()]).toEqual([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    expect([...new Writer().varint(1, -1).finish()]).toEqual([
+      0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+    ]);
     expect([...new Writer().varint(2, true).varint(3, false).finish()]).toEqual([0x10, 0x01, 0x18, 0x00]);
-    expect(readFields(new Uint8Array([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]))[0]?.varint).toBe(2n ** 64n - 1n);
+    expect(
+      readFields(new Uint8Array([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]))[0]?.varint,
+    ).toBe(2n ** 64n - 1n);
   });
 
   it("nests messages and strings past the first buffer size", () => {
@@ -56,7 +71,19 @@ describe("protobuf wire format", () => {
   });
 
   it("writes strings of every length and script as UTF-8, ASCII and not, below and above one length byte", () => {
-    const samples = ["", "a", "héllo", "日本語のテキスト", "emoji 😀 in the middle", "x".repeat(42), "é".repeat(42), "😀".repeat(21), "z".repeat(43), "ü".repeat(64), "€".repeat(300)];
+    const samples = [
+      "",
+      "a",
+      "héllo",
+      "日本語のテキスト",
+      "emoji 😀 in the middle",
+      "x".repeat(42),
+      "é".repeat(42),
+      "😀".repeat(21),
+      "z".repeat(43),
+      "ü".repeat(64),
+      "€".repeat(300),
+    ];
     const w = new Writer();
     samples.forEach((t, i) => w.string(i + 1, t));
     const r = new Reader(w.finish());

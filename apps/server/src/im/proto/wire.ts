@@ -78,7 +78,14 @@ export class Writer {
 
   /** int32/int64/uint32/uint64/bool/enum. Negative values take ten bytes, as protobuf does. */
   varint(field: number, value: number | bigint | boolean): this {
-    const v = typeof value === "boolean" ? (value ? 1 : 0) : typeof value === "bigint" && value >= 0n && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+    const v =
+      typeof value === "boolean"
+        ? value
+          ? 1
+          : 0
+        : typeof value === "bigint" && value >= 0n && value <= BigInt(Number.MAX_SAFE_INTEGER)
+          ? Number(value)
+          : value;
     return this.tag(field, 0).rawVarint(v);
   }
 

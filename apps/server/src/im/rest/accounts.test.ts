@@ -18,11 +18,18 @@ describe("registration (POST /{org}/{app}/users)", () => {
   });
 
   it("registers with the app token and replies with the user entity", async () => {
-    const res = await im.call<{ entities: Record<string, unknown>[] }>("POST", "users", { token: im.appToken, body: { username: "Alice_1", password: "pw1", nickname: "Al" } });
+    const res = await im.call<{ entities: Record<string, unknown>[] }>("POST", "users", {
+      token: im.appToken,
+      body: { username: "Alice_1", password: "pw1", nickname: "Al" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.entities[0]).toMatchObject({ type: "user", username: "alice_1", activated: true, nickname: "Al" });
     expect(res.body.entities[0]?.uuid).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.body).toMatchObject({ action: "post", organization: im.t.config.im.org, applicationName: im.t.config.im.app });
+    expect(res.body).toMatchObject({
+      action: "post",
+      organization: im.t.config.im.org,
+      applicationName: im.t.config.im.app,
+    });
   });
 
   it("refuses a taken name (case-insensitive), an illegal name and an empty password", async () => {
@@ -51,24 +58,39 @@ describe("registration (POST /{org}/{app}/users)", () => {
 describe("tokens", () => {
   it("password grant: token, expiry in seconds and the user; wrong password and unknown user are told apart", async () => {
     const u = await im.user("tok");
-    const ok = await im.call<{ access_token: string; expires_in: number; user: { username: string } }>("POST", "token", {
-      body: { grant_type: "password", username: u.name.toUpperCase(), password: "pw-secret-1", timestamp: Date.now() },
-    });
+    const ok = await im.call<{ access_token: string; expires_in: number; user: { username: string } }>(
+      "POST",
+      "token",
+      {
+        body: {
+          grant_type: "password",
+          username: u.name.toUpperCase(),
+          password: "pw-secret-1",
+          timestamp: Date.now(),
+        },
+      },
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.access_token).toMatch(/^YWMt/);
     expect(ok.body.expires_in).toBe(im.t.config.im.tokenTtlSeconds);
     expect(ok.body.user.username).toBe(u.name);
 
-    const wrong = await im.call("POST", "token", { body: { grant_type: "password", username: u.name, password: "nope" } });
+    const wrong = await im.call("POST", "token", {
+      body: { grant_type: "password", username: u.name, password: "nope" },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error_description).toBe("invalid password");
-    const unknown = await im.call("POST", "token", { body: { grant_type: "password", username: "nobody_here", password: "x" } });
+    const unknown = await im.call("POST", "token", {
+      body: { grant_type: "password", username: "nobody_here", password: "x" },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error_description).toBe("user not found");
   });
 
   it("client credentials: the app token; a wrong secret is 401; unknown grants are 400", async () => {
-    const bad = await im.call("POST", "token", { body: { grant_type: "client_credentials", client_id: "x", client_secret: "y" } });
+    const bad = await im.call("POST", "token", {
+      body: { grant_type: "client_credentials", client_id: "x", client_secret: "y" },
+    });
     expect(bad.status).toBe(401);
     const odd = await im.call("POST", "token", { body: { grant_type: "refresh_token" } });
     expect(odd.status).toBe(400);
@@ -78,7 +100,9 @@ describe("tokens", () => {
   it("reports the expiry of the presented token and refuses it once expired (app clock)", async () => {
     const u = await im.user("exp");
     const now = im.t.clock.now().getTime();
-    const res = await im.call<{ expire_timestamp: number }>("GET", `sdk/users/${u.name}/token/expires`, { token: u.token });
+    const res = await im.call<{ expire_timestamp: number }>("GET", `sdk/users/${u.name}/token/expires`, {
+      token: u.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.expire_timestamp).toBe(now + im.t.config.im.tokenTtlSeconds * 1000);
     im.t.clock.advance(im.t.config.im.tokenTtlSeconds + 1);
@@ -105,15 +129,23 @@ describe("tokens", () => {
 describe("the user entity, push token and user info", () => {
   it("updates the nickname and the push token", async () => {
     const u = await im.user("nick");
-    const nick = await im.call<{ entities: { nickname: string }[] }>("PUT", `users/${u.name}`, { token: u.token, body: { nickname: "Nicky" } });
+    const nick = await im.call<{ entities: { nickname: string }[] }>("PUT", `users/${u.name}`, {
+      token: u.token,
+      body: { nickname: "Nicky" },
+    });
     expect(nick.status).toBe(200);
     expect(nick.body.entities[0]?.nickname).toBe("Nicky");
     const push = await im.call<{ entities: { pushInfo: unknown[] }[] }>("PUT", `users/${u.name}`, {
       token: u.token,
       body: { device_id: "dev-1", device_token: "tok-1", notifier_name: "fcm-sender" },
     });
-    expect(push.body.entities[0]?.pushInfo).toEqual([{ device_id: "dev-1", device_token: "tok-1", notifier_name: "fcm-sender" }]);
-    const bad = await im.call("PUT", `users/${u.name}`, { token: u.token, body: { device_id: "", device_token: "t", notifier_name: "n" } });
+    expect(push.body.entities[0]?.pushInfo).toEqual([
+      { device_id: "dev-1", device_token: "tok-1", notifier_name: "fcm-sender" },
+    ]);
+    const bad = await im.call("PUT", `users/${u.name}`, {
+      token: u.token,
+      body: { device_id: "", device_token: "t", notifier_name: "n" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error_description).toBe("Invalid parameter: device_id");
   });
@@ -121,7 +153,10 @@ describe("the user entity, push token and user info", () => {
   it("sets user info form-encoded (eight keys only) and reads it back for several users", async () => {
     const u = await im.user("info");
     const v = await im.user("info");
-    const set = await im.call<{ data: Record<string, string> }>("PUT", `metadata/user/${u.name}`, { token: u.token, form: { nickname: "Ann", avatarurl: "https://x/a.png", gender: "2", ext: '{"vip":true}' } });
+    const set = await im.call<{ data: Record<string, string> }>("PUT", `metadata/user/${u.name}`, {
+      token: u.token,
+      form: { nickname: "Ann", avatarurl: "https://x/a.png", gender: "2", ext: '{"vip":true}' },
+    });
     expect(set.status).toBe(200);
     expect(set.body.data).toEqual({ nickname: "Ann", avatarurl: "https://x/a.png", gender: "2", ext: '{"vip":true}' });
     const illegal = await im.call("PUT", `metadata/user/${u.name}`, { token: u.token, form: { age: "3" } });
@@ -137,7 +172,10 @@ describe("the user entity, push token and user info", () => {
 
 describe("protocol plumbing", () => {
   it("serves the discovery document naming this server", async () => {
-    const res = await im.call<{ rest: { hosts: Record<string, string>[] }; "msync-wx": { hosts: Record<string, string>[] } }>(
+    const res = await im.call<{
+      rest: { hosts: Record<string, string>[] };
+      "msync-wx": { hosts: Record<string, string>[] };
+    }>(
       "GET",
       `/easemob/server.json?app_key=${encodeURIComponent(`${im.t.config.im.org}#${im.t.config.im.app}`)}&_v=1`,
       { headers: { host: "chat.example.com:8443" } },
@@ -149,7 +187,13 @@ describe("protocol plumbing", () => {
   });
 
   it("answers CORS preflights and unknown paths with the IM error body", async () => {
-    const pre = await im.call("OPTIONS" as "GET", `users/x`, { headers: { origin: "https://app.example", "access-control-request-method": "PUT", "access-control-request-headers": "authorization,content-type" } });
+    const pre = await im.call("OPTIONS" as "GET", `users/x`, {
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "PUT",
+        "access-control-request-headers": "authorization,content-type",
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers["access-control-allow-origin"]).toBe("*");
     expect(pre.headers["access-control-allow-headers"]).toBe("authorization,content-type");
@@ -161,7 +205,11 @@ describe("protocol plumbing", () => {
 
   it("accepts bodiless calls sent with a JSON content type and refuses unreadable JSON", async () => {
     const u = await im.user("json");
-    const bad = await im.call("PUT", `users/${u.name}`, { token: u.token, payload: Buffer.from("{nope"), headers: { "content-type": "application/json" } });
+    const bad = await im.call("PUT", `users/${u.name}`, {
+      token: u.token,
+      payload: Buffer.from("{nope"),
+      headers: { "content-type": "application/json" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error_description).toBe("Request body not readable.Please check content type is correct!");
   });
@@ -171,7 +219,11 @@ describe("configuration", () => {
   it("uses IM_ORG and IM_APP for the paths", async () => {
     const t = await startTestApp({ IM_ORG: "acme", IM_APP: "chat" });
     try {
-      const res = await t.app.inject({ method: "POST", url: "/acme/chat/token", payload: { grant_type: "password", username: "x", password: "y" } });
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/acme/chat/token",
+        payload: { grant_type: "password", username: "x", password: "y" },
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json<{ error_description: string }>().error_description).toBe("user not found");
     } finally {

@@ -38,7 +38,9 @@ export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContex
     if (list.length === 0 || list.length > 60) throw invalidParam("users");
     if (list.length > 1 && req.imActor?.kind !== "app") throw imError("openRegistrationClosed");
     const created = [];
-    for (const item of list) created.push(presentUser(await accounts.register(req.imActor, (item ?? {}) as Record<string, unknown>)));
+    for (const item of list) {
+      created.push(presentUser(await accounts.register(req.imActor, (item ?? {}) as Record<string, unknown>)));
+    }
     return replies.send(req, reply, { entities: created, data: [] });
   });
 
@@ -68,8 +70,12 @@ export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContex
       if (typeof device_id !== "string" || device_id === "") throw invalidParam("device_id");
       if (typeof device_token !== "string") throw invalidParam("device_token");
       if (typeof notifier_name !== "string" || notifier_name === "") throw invalidParam("notifier_name");
-      const user = await accounts.updateUser(username, { push: { deviceId: device_id, deviceToken: device_token, notifierName: notifier_name } });
-      const pushInfo = user.device_token ? [{ device_id: user.device_id, device_token: user.device_token, notifier_name: user.notifier_name }] : [];
+      const user = await accounts.updateUser(username, {
+        push: { deviceId: device_id, deviceToken: device_token, notifierName: notifier_name },
+      });
+      const pushInfo = user.device_token
+        ? [{ device_id: user.device_id, device_token: user.device_token, notifier_name: user.notifier_name }]
+        : [];
       return replies.send(req, reply, { entities: [{ ...presentUser(user), pushInfo }] });
     }
     if (typeof body.nickname !== "string") throw invalidParam("nickname");
@@ -116,7 +122,11 @@ export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContex
     const username = appOnly(req, req.params.user);
     await accounts.getUser(username);
     // The groups and rooms it owns are dissolved first: their members get the destroy events.
-    const owned = await svc.deps.db.selectFrom("im_mucs").select(["id", "kind"]).where("owner", "=", username).execute();
+    const owned = await svc.deps.db
+      .selectFrom("im_mucs")
+      .select(["id", "kind"])
+      .where("owner", "=", username)
+      .execute();
     for (const m of owned) await (m.kind === "group" ? svc.groups : svc.rooms).destroy({ kind: "app" }, String(m.id));
     const user = await accounts.remove(username);
     return replies.send(req, reply, { action: "delete", entities: [presentUser(user)] });
@@ -129,7 +139,9 @@ export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContex
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidParam("body");
     const fields: Record<string, string> = {};
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
-      if (!(IM_USER_INFO_KEYS as readonly string[]).includes(k)) throw invalidParam(`illegal key, only these keys: ${IM_USER_INFO_KEYS.join(", ")} are allowed`);
+      if (!(IM_USER_INFO_KEYS as readonly string[]).includes(k)) {
+        throw invalidParam(`illegal key, only these keys: ${IM_USER_INFO_KEYS.join(", ")} are allowed`);
+      }
       if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw invalidParam(k);
       const text = String(v);
       if (text.length > 2048) throw invalidParam(k);
@@ -142,7 +154,10 @@ export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContex
   im.post("/metadata/user/get", async (req, reply) => {
     actorOf(req);
     const { targets, properties } = parseBody(imUserInfoGetReq, req.body);
-    const data = await accounts.getUserInfo(targets.map((t) => t.toLowerCase()), properties);
+    const data = await accounts.getUserInfo(
+      targets.map((t) => t.toLowerCase()),
+      properties,
+    );
     return replies.send(req, reply, { data });
   });
 }

@@ -17,7 +17,10 @@ export function contactRoutes(im: FastifyInstance, { svc, replies }: RouteContex
     const user = me(req, req.params.user);
     const rows = await contacts.list(user, null, IM_LIMITS_ALL);
     if (boolParam(queryOf(req).needReturnRemark)) {
-      return replies.send(req, reply, { entities: rows.map((r) => ({ username: r.contact, remark: r.remark })), count: rows.length });
+      return replies.send(req, reply, {
+        entities: rows.map((r) => ({ username: r.contact, remark: r.remark })),
+        count: rows.length,
+      });
     }
     return replies.send(req, reply, { data: rows.map((r) => r.contact), count: rows.length });
   });
@@ -35,7 +38,9 @@ export function contactRoutes(im: FastifyInstance, { svc, replies }: RouteContex
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const cursor = rows.length > limit && last ? Buffer.from(last.contact).toString("base64url") : "";
-    return replies.send(req, reply, { data: { contacts: page.map((r) => ({ username: r.contact, remark: r.remark })), cursor } });
+    return replies.send(req, reply, {
+      data: { contacts: page.map((r) => ({ username: r.contact, remark: r.remark })), cursor },
+    });
   });
 
   im.post<P<"user">>("/users/:user/contacts/apply", async (req, reply) => {
@@ -43,7 +48,9 @@ export function contactRoutes(im: FastifyInstance, { svc, replies }: RouteContex
     const b = parseBody(imContactApplyReq, req.body);
     const resource = queryOf(req).resource;
     const results: Record<string, string> = {};
-    for (const to of b.usernames) results[to.toLowerCase()] = await contacts.apply(user, to.toLowerCase(), b.reason ?? "", resource);
+    for (const to of b.usernames) {
+      results[to.toLowerCase()] = await contacts.apply(user, to.toLowerCase(), b.reason ?? "", resource);
+    }
     return replies.send(req, reply, { data: results });
   });
 
@@ -81,13 +88,21 @@ export function contactRoutes(im: FastifyInstance, { svc, replies }: RouteContex
   im.post<P<"user">>("/sdk/user/:user/blocks", async (req, reply) => {
     const user = me(req, req.params.user);
     const { usernames } = parseBody(imBlocklistReq, req.body);
-    return replies.send(req, reply, { data: await contacts.block(user, usernames.map((u) => u.toLowerCase())) });
+    return replies.send(req, reply, {
+      data: await contacts.block(
+        user,
+        usernames.map((u) => u.toLowerCase()),
+      ),
+    });
   });
 
   im.delete<P<"user">>("/sdk/user/:user/blocks", async (req, reply) => {
     const user = me(req, req.params.user);
     const { usernames } = parseBody(imBlocklistReq, req.body);
-    await contacts.unblock(user, usernames.map((u) => u.toLowerCase()));
+    await contacts.unblock(
+      user,
+      usernames.map((u) => u.toLowerCase()),
+    );
     return replies.send(req, reply, { data: usernames.map((u) => u.toLowerCase()) });
   });
 }

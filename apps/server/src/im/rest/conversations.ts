@@ -1,5 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { IM_PAGE, IM_REMOVE_HISTORY_MAX_IDS, IM_TIMESTAMP_MAX_DIGITS, imConversationMark, imConversationMarkReq, imDeleteConversationReq, imPinConversationReq, imPinMessageReq, imReactionReq, imReportReq, imRoamingReq } from "@tessera/contracts";
+import {
+  IM_PAGE,
+  IM_REMOVE_HISTORY_MAX_IDS,
+  IM_TIMESTAMP_MAX_DIGITS,
+  imConversationMark,
+  imConversationMarkReq,
+  imDeleteConversationReq,
+  imPinConversationReq,
+  imPinMessageReq,
+  imReactionReq,
+  imReportReq,
+  imRoamingReq,
+} from "@tessera/contracts";
 import { z } from "zod";
 import { imError, invalidParam } from "../errors";
 import { ImAccounts } from "../service/accounts";
@@ -28,7 +40,8 @@ const sendReq = z.object({
 export function conversationRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void {
   const history = svc.history;
   const me = (req: FastifyRequest, user: string) => ImAccounts.self(actorOf(req), user);
-  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) => replies.send(req, reply, fields);
+  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) =>
+    replies.send(req, reply, fields);
 
   im.post<P<"user">>("/users/:user/messageroaming", async (req, reply) => {
     const user = me(req, req.params.user);
@@ -38,22 +51,36 @@ export function conversationRoutes(im: FastifyInstance, { svc, replies }: RouteC
 
   im.get<P<"user">>("/users/:user/user_channels", async (req, reply) => {
     const user = me(req, req.params.user);
-    return send(req, reply, { data: { channel_infos: await history.conversationPage(user, 1, IM_PAGE.conversationMaxPageSize) } });
+    return send(req, reply, {
+      data: { channel_infos: await history.conversationPage(user, 1, IM_PAGE.conversationMaxPageSize) },
+    });
   });
 
   im.get<P<"user">>("/users/:user/user_channels/page", async (req, reply) => {
     const user = me(req, req.params.user);
     const q = queryOf(req);
     const pageNum = intParam(q.pageNum, "pageNum", { min: 1, fallback: 1 });
-    const pageSize = intParam(q.pageSize, "pageSize", { min: 1, max: IM_PAGE.conversationMaxPageSize, fallback: IM_PAGE.conversationPageSize });
+    const pageSize = intParam(q.pageSize, "pageSize", {
+      min: 1,
+      max: IM_PAGE.conversationMaxPageSize,
+      fallback: IM_PAGE.conversationPageSize,
+    });
     return send(req, reply, { data: { channel_infos: await history.conversationPage(user, pageNum, pageSize) } });
   });
 
   im.get<P<"user">>("/sdk/user/:user/user_channels/list", async (req, reply) => {
     const user = me(req, req.params.user);
     const q = queryOf(req);
-    const limit = intParam(q.limit, "limit", { min: 1, max: IM_PAGE.conversationMaxPageSize, fallback: IM_PAGE.conversationPageSize });
-    const page = await history.conversations(user, { pinnedOnly: boolParam(q.is_top) ?? false, cursor: q.cursor, limit });
+    const limit = intParam(q.limit, "limit", {
+      min: 1,
+      max: IM_PAGE.conversationMaxPageSize,
+      fallback: IM_PAGE.conversationPageSize,
+    });
+    const page = await history.conversations(user, {
+      pinnedOnly: boolParam(q.is_top) ?? false,
+      cursor: q.cursor,
+      limit,
+    });
     return send(req, reply, { data: { channel_infos: page.items, cursor: page.cursor } });
   });
 
@@ -73,7 +100,11 @@ export function conversationRoutes(im: FastifyInstance, { svc, replies }: RouteC
     const q = queryOf(req);
     const m = imConversationMark.safeParse(q.mark);
     if (!m.success) throw invalidParam("mark");
-    const limit = intParam(q.limit, "limit", { min: 1, max: IM_PAGE.conversationMaxPageSize, fallback: IM_PAGE.conversationPageSize });
+    const limit = intParam(q.limit, "limit", {
+      min: 1,
+      max: IM_PAGE.conversationMaxPageSize,
+      fallback: IM_PAGE.conversationPageSize,
+    });
     const page = await history.conversations(user, { pinnedOnly: false, cursor: q.cursor, limit, mark: m.data });
     return send(req, reply, { data: { channel_infos: page.items, cursor: page.cursor } });
   });
@@ -136,11 +167,21 @@ export function conversationRoutes(im: FastifyInstance, { svc, replies }: RouteC
     if (!target) throw invalidParam(kind === "chat" ? "userId" : "groupId");
     if (byTime) {
       const t = q.delTime;
-      if (t === undefined || !new RegExp(`^\\d{1,${IM_TIMESTAMP_MAX_DIGITS}}$`).test(t)) throw invalidParam("beforeTimeStamp");
-      await history.removeHistory(user, kind, target, { beforeMs: Math.min(Number(t), Number.MAX_SAFE_INTEGER) }, q.resource);
+      if (t === undefined || !new RegExp(`^\\d{1,${IM_TIMESTAMP_MAX_DIGITS}}$`).test(t)) {
+        throw invalidParam("beforeTimeStamp");
+      }
+      await history.removeHistory(
+        user,
+        kind,
+        target,
+        { beforeMs: Math.min(Number(t), Number.MAX_SAFE_INTEGER) },
+        q.resource,
+      );
     } else {
       const ids = (q.msgIdList ?? "").split(",").filter((s) => s !== "");
-      if (ids.length === 0 || ids.length > IM_REMOVE_HISTORY_MAX_IDS || ids.some((id) => !/^\d{1,19}$/.test(id))) throw invalidParam("messageIds");
+      if (ids.length === 0 || ids.length > IM_REMOVE_HISTORY_MAX_IDS || ids.some((id) => !/^\d{1,19}$/.test(id))) {
+        throw invalidParam("messageIds");
+      }
       await history.removeHistory(user, kind, target, { ids: ids.map(Number) }, q.resource);
     }
     return send(req, reply, { data: { result: "ok" } });
@@ -189,28 +230,31 @@ export function conversationRoutes(im: FastifyInstance, { svc, replies }: RouteC
 
   /* ---------- server-side send (back-office, tests; clients send over the socket) ---------- */
 
-  const sendTo = (target: "users" | "chatgroups" | "chatrooms" | "threads") => async (req: FastifyRequest, reply: FastifyReply) => {
-    const actor = actorOf(req);
-    const b = parseBody(sendReq, req.body);
-    const from = actor.kind === "user" ? actor.username : b.from?.toLowerCase();
-    if (!from) throw invalidParam("from");
-    if (actor.kind === "user" && b.from && b.from.toLowerCase() !== from) throw imError("permissionDenied", { reason: "a user may send only as itself" });
-    const chatType: ChatType = target === "users" ? "chat" : target === "chatrooms" ? "chatroom" : "groupchat";
-    const data: Record<string, string> = {};
-    for (const rawTo of b.to) {
-      const to = target === "users" ? rawTo.toLowerCase() : rawTo;
-      const sent = await history.send({
-        chatType,
-        from,
-        to,
-        body: { type: b.type, ...b.body },
-        ext: b.ext ?? {},
-        clientId: b.msg_id ? `${b.msg_id}:${to}` : null,
-      });
-      data[rawTo] = sent.id;
-    }
-    return send(req, reply, { data });
-  };
+  const sendTo =
+    (target: "users" | "chatgroups" | "chatrooms" | "threads") => async (req: FastifyRequest, reply: FastifyReply) => {
+      const actor = actorOf(req);
+      const b = parseBody(sendReq, req.body);
+      const from = actor.kind === "user" ? actor.username : b.from?.toLowerCase();
+      if (!from) throw invalidParam("from");
+      if (actor.kind === "user" && b.from && b.from.toLowerCase() !== from) {
+        throw imError("permissionDenied", { reason: "a user may send only as itself" });
+      }
+      const chatType: ChatType = target === "users" ? "chat" : target === "chatrooms" ? "chatroom" : "groupchat";
+      const data: Record<string, string> = {};
+      for (const rawTo of b.to) {
+        const to = target === "users" ? rawTo.toLowerCase() : rawTo;
+        const sent = await history.send({
+          chatType,
+          from,
+          to,
+          body: { type: b.type, ...b.body },
+          ext: b.ext ?? {},
+          clientId: b.msg_id ? `${b.msg_id}:${to}` : null,
+        });
+        data[rawTo] = sent.id;
+      }
+      return send(req, reply, { data });
+    };
   im.post("/messages/users", sendTo("users"));
   im.post("/messages/chatgroups", sendTo("chatgroups"));
   im.post("/messages/chatrooms", sendTo("chatrooms"));

@@ -19,12 +19,19 @@ describe("chatfiles", () => {
   it("uploads an attachment and serves it only with its share secret", async () => {
     const a = await im.user("f");
     const body = multipart({ filename: "hello.txt", contentType: "text/plain", data: Buffer.from("hello file") });
-    const up = await im.call<Upload>("POST", "chatfiles?chat-type=CHAT&chat-target=bob", { token: a.token, payload: body.payload, headers: { ...body.headers, "restrict-access": "true" } });
+    const up = await im.call<Upload>("POST", "chatfiles?chat-type=CHAT&chat-target=bob", {
+      token: a.token,
+      payload: body.payload,
+      headers: { ...body.headers, "restrict-access": "true" },
+    });
     expect(up.status).toBe(200);
     expect(up.body.uri).toMatch(/\/chatfiles$/);
     const e = up.body.entities[0]!;
     // The uploader's text/plain is not kept: plain text is not on the inline allowlist.
-    expect(e).toMatchObject({ type: "chatfile", "file-metadata": { "content-type": "application/octet-stream", "content-length": 10 } });
+    expect(e).toMatchObject({
+      type: "chatfile",
+      "file-metadata": { "content-type": "application/octet-stream", "content-length": 10 },
+    });
     expect(e["share-secret"].length).toBeGreaterThan(10);
 
     const denied = await im.call("GET", `chatfiles/${e.uuid}`);
@@ -32,7 +39,9 @@ describe("chatfiles", () => {
     expect(denied.body.error_description).toBe("chatfile no permission");
     const wrong = await im.call("GET", `chatfiles/${e.uuid}`, { headers: { "share-secret": "guess" } });
     expect(wrong.status).toBe(403);
-    const byHeader = await im.call("GET", `chatfiles/${e.uuid}`, { headers: { "share-secret": e["share-secret"], "x-requested-with": "XMLHttpRequest" } });
+    const byHeader = await im.call("GET", `chatfiles/${e.uuid}`, {
+      headers: { "share-secret": e["share-secret"], "x-requested-with": "XMLHttpRequest" },
+    });
     expect(byHeader.status).toBe(200);
     expect(byHeader.raw.toString()).toBe("hello file");
     expect(byHeader.headers["content-type"]).toBe("application/octet-stream");
@@ -48,13 +57,28 @@ describe("chatfiles", () => {
     const a = await im.user("f");
     const upload = async (filename: string, contentType: string, data: Buffer) => {
       const body = multipart({ filename, contentType, data });
-      const up = await im.call<Upload>("POST", "chatfiles", { token: a.token, payload: body.payload, headers: body.headers });
+      const up = await im.call<Upload>("POST", "chatfiles", {
+        token: a.token,
+        payload: body.payload,
+        headers: body.headers,
+      });
       expect(up.status).toBe(200);
       const e = up.body.entities[0]!;
-      return { meta: e["file-metadata"], got: await im.call("GET", `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}`) };
+      return {
+        meta: e["file-metadata"],
+        got: await im.call("GET", `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}`),
+      };
     };
-    const html = await upload("x.html", "text/html", Buffer.from("<!doctype html><script>window.__pwned = localStorage.getItem('x-auth-token')</script>"));
-    const svg = await upload("x.svg", "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>window.__pwned = 1</script></svg>'));
+    const html = await upload(
+      "x.html",
+      "text/html",
+      Buffer.from("<!doctype html><script>window.__pwned = localStorage.getItem('x-auth-token')</script>"),
+    );
+    const svg = await upload(
+      "x.svg",
+      "image/svg+xml",
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>window.__pwned = 1</script></svg>'),
+    );
     // A script named as an image: the claim is not believed either.
     const js = await upload("x.png", "image/png", Buffer.from("window.__pwned = 1;"));
     for (const { meta, got } of [html, svg, js]) {
@@ -78,11 +102,23 @@ describe("chatfiles", () => {
 
   it("serves a row stored before types were sniffed as a download", async () => {
     const a = await im.user("f");
-    const body = multipart({ filename: "old.html", contentType: "text/html", data: Buffer.from("<script>window.__pwned = 1</script>") });
-    const up = await im.call<Upload>("POST", "chatfiles", { token: a.token, payload: body.payload, headers: body.headers });
+    const body = multipart({
+      filename: "old.html",
+      contentType: "text/html",
+      data: Buffer.from("<script>window.__pwned = 1</script>"),
+    });
+    const up = await im.call<Upload>("POST", "chatfiles", {
+      token: a.token,
+      payload: body.payload,
+      headers: body.headers,
+    });
     const e = up.body.entities[0]!;
     // As an upload before this change left it: the uploader's type in the row.
-    await im.t.ctx.database.db.updateTable("im_files").set({ content_type: "text/html" }).where("uuid", "=", e.uuid).execute();
+    await im.t.ctx.database.db
+      .updateTable("im_files")
+      .set({ content_type: "text/html" })
+      .where("uuid", "=", e.uuid)
+      .execute();
     const got = await im.call("GET", `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}`);
     expect(got.headers["content-type"]).toBe("application/octet-stream");
     expect(String(got.headers["content-disposition"])).toMatch(/^attachment; /);
@@ -91,16 +127,32 @@ describe("chatfiles", () => {
 
   it("keeps image dimensions and serves thumbnails of the asked size", async () => {
     const a = await im.user("f");
-    for (const [name, data, type] of [["p.png", TEST_IMAGES.png, "image/png"], ["p.jpg", TEST_IMAGES.jpg, "image/jpeg"]] as const) {
-      const body = multipart({ filename: name, contentType: type, data }, { "thumbnail-width": "8", "thumbnail-height": "8" });
-      const up = await im.call<Upload>("POST", "chatfiles", { token: a.token, payload: body.payload, headers: body.headers });
+    for (const [name, data, type] of [
+      ["p.png", TEST_IMAGES.png, "image/png"],
+      ["p.jpg", TEST_IMAGES.jpg, "image/jpeg"],
+    ] as const) {
+      const body = multipart(
+        { filename: name, contentType: type, data },
+        { "thumbnail-width": "8", "thumbnail-height": "8" },
+      );
+      const up = await im.call<Upload>("POST", "chatfiles", {
+        token: a.token,
+        payload: body.payload,
+        headers: body.headers,
+      });
       const e = up.body.entities[0]!;
       expect(e["file-metadata"]).toMatchObject({ width: 16, height: 16 });
-      const thumb = await im.call("GET", `chatfiles/${e.uuid}?em-redirect=true&share-secret=${e["share-secret"]}&thumbnail=true&thumbnail-width=8&thumbnail-height=8`);
+      const thumb = await im.call(
+        "GET",
+        `chatfiles/${e.uuid}?em-redirect=true&share-secret=${e["share-secret"]}&thumbnail=true&thumbnail-width=8&thumbnail-height=8`,
+      );
       expect(thumb.status).toBe(200);
       expect(thumb.headers["content-type"]).toBe("image/webp");
       expect(await imageInfo(thumb.raw)).toEqual({ width: 8, height: 8, format: "webp" });
-      const again = await im.call("GET", `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}&thumbnail=true&thumbnail-width=8&thumbnail-height=8`);
+      const again = await im.call(
+        "GET",
+        `chatfiles/${e.uuid}?share-secret=${e["share-secret"]}&thumbnail=true&thumbnail-width=8&thumbnail-height=8`,
+      );
       expect(again.raw.equals(thumb.raw)).toBe(true);
     }
   });
@@ -111,23 +163,41 @@ describe("chatfiles", () => {
     const r1 = await im.call("POST", "chatfiles", { token: a.token, payload: empty.payload, headers: empty.headers });
     expect(r1.status).toBe(400);
     expect(r1.body.error_code).toBe(14403);
-    const big = multipart({ filename: "big.bin", contentType: "application/octet-stream", data: Buffer.alloc(5000, 1) });
+    const big = multipart({
+      filename: "big.bin",
+      contentType: "application/octet-stream",
+      data: Buffer.alloc(5000, 1),
+    });
     const r2 = await im.call("POST", "chatfiles", { token: a.token, payload: big.payload, headers: big.headers });
     expect(r2.status).toBe(400);
     expect(r2.body.error_description).toContain("exceeds the limit of 4096 bytes");
     const r3 = await im.call("POST", "chatfiles", { token: a.token, body: { not: "a file" } });
     expect(r3.status).toBe(400);
-    const huge = multipart({ filename: "huge.bin", contentType: "application/octet-stream", data: Buffer.alloc(600 * 1024, 1) });
+    const huge = multipart({
+      filename: "huge.bin",
+      contentType: "application/octet-stream",
+      data: Buffer.alloc(600 * 1024, 1),
+    });
     const r4 = await im.call("POST", "chatfiles", { token: a.token, payload: huge.payload, headers: huge.headers });
     expect(r4.status).toBe(400);
   });
 
   it("a deleted shared file answers 'file_expired'", async () => {
     const a = await im.user("f");
-    const gid = (await im.call<{ data: { groupid: string } }>("POST", "chatgroups", { token: a.token, body: { groupname: "g" } })).body.data.groupid;
+    const gid = (
+      await im.call<{ data: { groupid: string } }>("POST", "chatgroups", { token: a.token, body: { groupname: "g" } })
+    ).body.data.groupid;
     const body = multipart({ filename: "s.txt", contentType: "text/plain", data: Buffer.from("x") });
-    const up = await im.call<{ data: { file_id: string } }>("POST", `chatgroups/${gid}/share_files`, { token: a.token, payload: body.payload, headers: body.headers });
-    const row = await im.t.ctx.database.db.selectFrom("im_files").select("share_secret").where("uuid", "=", up.body.data.file_id).executeTakeFirstOrThrow();
+    const up = await im.call<{ data: { file_id: string } }>("POST", `chatgroups/${gid}/share_files`, {
+      token: a.token,
+      payload: body.payload,
+      headers: body.headers,
+    });
+    const row = await im.t.ctx.database.db
+      .selectFrom("im_files")
+      .select("share_secret")
+      .where("uuid", "=", up.body.data.file_id)
+      .executeTakeFirstOrThrow();
     await im.call("DELETE", `chatgroups/${gid}/share_files/${up.body.data.file_id}`, { token: a.token });
     const gone = await im.call("GET", `chatfiles/${up.body.data.file_id}?share-secret=${row.share_secret}`);
     expect(gone.status).toBe(404);

@@ -12,13 +12,19 @@ export function fileRoutes(im: FastifyInstance, { svc }: RouteContext): void {
   im.post("/chatfiles", async (req, reply) => {
     const owner = userOf(req);
     const body = req.body as MultipartBody | undefined;
-    if (!body || typeof body !== "object" || !("files" in body)) throw imError("uploadFailed", { reason: "expected multipart/form-data with a file" });
+    if (!body || typeof body !== "object" || !("files" in body)) {
+      throw imError("uploadFailed", { reason: "expected multipart/form-data with a file" });
+    }
     const q = queryOf(req);
-    const row = await svc.files.upload(owner, body.files.find((f) => f.field === "file"), {
-      restricted: (req.headers["restrict-access"] ?? q["restrict-access"]) !== "false",
-      chatType: q["chat-type"] ?? null,
-      chatTarget: q["chat-target"] ?? null,
-    });
+    const row = await svc.files.upload(
+      owner,
+      body.files.find((f) => f.field === "file"),
+      {
+        restricted: (req.headers["restrict-access"] ?? q["restrict-access"]) !== "false",
+        chatType: q["chat-type"] ?? null,
+        chatTarget: q["chat-target"] ?? null,
+      },
+    );
     return reply.status(200).send(svc.files.presentUpload(req, row));
   });
 
@@ -34,10 +40,23 @@ export function fileRoutes(im: FastifyInstance, { svc }: RouteContext): void {
     const file = await svc.files.download(req.params.uuid, {
       secret,
       thumbnail: boolParam(q.thumbnail) ?? false,
-      ...(q["thumbnail-width"] !== undefined && { width: intParam(q["thumbnail-width"], "thumbnail-width", { min: 1 }) }),
-      ...(q["thumbnail-height"] !== undefined && { height: intParam(q["thumbnail-height"], "thumbnail-height", { min: 1 }) }),
+      ...(q["thumbnail-width"] !== undefined && {
+        width: intParam(q["thumbnail-width"], "thumbnail-width", { min: 1 }),
+      }),
+      ...(q["thumbnail-height"] !== undefined && {
+        height: intParam(q["thumbnail-height"], "thumbnail-height", { min: 1 }),
+      }),
     });
     // Inline only for a sniffed image, audio or video; nosniff and a sandbox CSP on every file (platform/storage/serve.ts).
-    return serveUserFile(reply.status(200), { contentType: file.contentType, filename: file.filename, size: file.size, cacheControl: "private, max-age=86400" }, file.stream);
+    return serveUserFile(
+      reply.status(200),
+      {
+        contentType: file.contentType,
+        filename: file.filename,
+        size: file.size,
+        cacheControl: "private, max-age=86400",
+      },
+      file.stream,
+    );
   });
 }

@@ -44,7 +44,11 @@ export function queryOf(req: FastifyRequest): Record<string, string> {
   return out;
 }
 
-export function intParam(value: string | undefined, field: string, options: { min?: number; max?: number; fallback?: number } = {}): number {
+export function intParam(
+  value: string | undefined,
+  field: string,
+  options: { min?: number; max?: number; fallback?: number } = {},
+): number {
   if (value === undefined) {
     if (options.fallback !== undefined) return options.fallback;
     throw invalidParam(field);
@@ -74,7 +78,14 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
  * not decoded again, so a name holding "%" is refused as a name, never thrown on.
  */
 export function namesOf(segment: string, field = "username"): string[] {
-  const names = [...new Set(segment.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== ""))];
+  const names = [
+    ...new Set(
+      segment
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter((s) => s !== ""),
+    ),
+  ];
   if (names.length === 0 || names.length > 1000) throw invalidParam(field);
   return names;
 }

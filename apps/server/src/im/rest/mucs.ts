@@ -45,9 +45,12 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
   const base = kind === "group" ? "/chatgroups" : "/chatrooms";
   const mucs: ImMucs = kind === "group" ? svc.groups : svc.rooms;
   const idKey = kind === "group" ? "groupid" : "id";
-  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) => replies.send(req, reply, fields);
+  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) =>
+    replies.send(req, reply, fields);
 
-  im.get<P<"id">>(`${base}/:id/admin`, async (req, reply) => send(req, reply, { data: await mucs.admins(actorOf(req), req.params.id) }));
+  im.get<P<"id">>(`${base}/:id/admin`, async (req, reply) =>
+    send(req, reply, { data: await mucs.admins(actorOf(req), req.params.id) }),
+  );
 
   im.post<P<"id">>(`${base}/:id/admin`, async (req, reply) => {
     const { newadmin } = parseBody(imNewAdminReq, req.body);
@@ -73,7 +76,9 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
     return send(req, reply, { data: names.map((user) => ({ result: true, user })) });
   });
 
-  im.get<P<"id">>(`${base}/:id/mute`, async (req, reply) => send(req, reply, { data: await mucs.muteList(actorOf(req), req.params.id) }));
+  im.get<P<"id">>(`${base}/:id/mute`, async (req, reply) =>
+    send(req, reply, { data: await mucs.muteList(actorOf(req), req.params.id) }),
+  );
 
   im.get<P<"id" | "user">>(`/sdk${base}/:id/mute/:user`, async (req, reply) => {
     const actor = actorOf(req);
@@ -81,7 +86,8 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
     return send(req, reply, { data: await mucs.isMuted(actor, req.params.id, user) });
   });
 
-  const blockReply = (id: string, names: string[]) => names.map((user) => ({ result: true, action: "add_blocks", user, [idKey]: id }));
+  const blockReply = (id: string, names: string[]) =>
+    names.map((user) => ({ result: true, action: "add_blocks", user, [idKey]: id }));
   im.post<P<"id" | "name">>(`${base}/:id/blocks/users/:name`, async (req, reply) => {
     const names = await mucs.block(actorOf(req), req.params.id, namesOf(req.params.name));
     return send(req, reply, { data: blockReply(req.params.id, names) });
@@ -93,9 +99,13 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
   });
   im.delete<P<"id" | "names">>(`${base}/:id/blocks/users/:names`, async (req, reply) => {
     const names = await mucs.unblock(actorOf(req), req.params.id, namesOf(req.params.names));
-    return send(req, reply, { data: names.map((user) => ({ result: true, action: "remove_blocks", user, [idKey]: req.params.id })) });
+    return send(req, reply, {
+      data: names.map((user) => ({ result: true, action: "remove_blocks", user, [idKey]: req.params.id })),
+    });
   });
-  im.get<P<"id">>(`${base}/:id/blocks/users`, async (req, reply) => send(req, reply, { data: await mucs.blockList(actorOf(req), req.params.id) }));
+  im.get<P<"id">>(`${base}/:id/blocks/users`, async (req, reply) =>
+    send(req, reply, { data: await mucs.blockList(actorOf(req), req.params.id) }),
+  );
 
   im.post<P<"id">>(`${base}/:id/ban`, async (req, reply) => {
     await mucs.setMuteAll(actorOf(req), req.params.id, true);
@@ -109,13 +119,19 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
   im.post<P<"id">>(`${base}/:id/white/users`, async (req, reply) => {
     const { usernames } = parseBody(imUsernamesReq, req.body);
     const names = await mucs.allow(actorOf(req), req.params.id, lower(usernames));
-    return send(req, reply, { data: names.map((user) => ({ result: true, action: "add_user_whitelist", user, [idKey]: req.params.id })) });
+    return send(req, reply, {
+      data: names.map((user) => ({ result: true, action: "add_user_whitelist", user, [idKey]: req.params.id })),
+    });
   });
   im.delete<P<"id" | "names">>(`${base}/:id/white/users/:names`, async (req, reply) => {
     const names = await mucs.disallow(actorOf(req), req.params.id, namesOf(req.params.names));
-    return send(req, reply, { data: names.map((user) => ({ result: true, action: "remove_user_whitelist", user, [idKey]: req.params.id })) });
+    return send(req, reply, {
+      data: names.map((user) => ({ result: true, action: "remove_user_whitelist", user, [idKey]: req.params.id })),
+    });
   });
-  im.get<P<"id">>(`${base}/:id/white/users`, async (req, reply) => send(req, reply, { data: await mucs.allowList(actorOf(req), req.params.id) }));
+  im.get<P<"id">>(`${base}/:id/white/users`, async (req, reply) =>
+    send(req, reply, { data: await mucs.allowList(actorOf(req), req.params.id) }),
+  );
   im.get<P<"id" | "name">>(`${base}/:id/white/users/:name`, async (req, reply) => {
     const name = req.params.name.toLowerCase();
     return send(req, reply, { data: { member: name, white: await mucs.isAllowed(actorOf(req), req.params.id, name) } });
@@ -134,21 +150,34 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
   im.get<P<"id">>(`${base}/:id/users`, async (req, reply) => {
     const q = queryOf(req);
     const actor = actorOf(req);
-    if (q.pagenum !== undefined || q.pagesize !== undefined || q.cursor === undefined && q.limit === undefined) {
+    if (q.pagenum !== undefined || q.pagesize !== undefined || (q.cursor === undefined && q.limit === undefined)) {
       const pagenum = intParam(q.pagenum, "pagenum", { min: 1, fallback: 1 });
       const pagesize = intParam(q.pagesize, "pagesize", { min: 1, max: IM_PAGE.maxPageSize, fallback: 1000 });
       const page = await mucs.memberPage(actor, req.params.id, { pagenum, pagesize });
-      return send(req, reply, { data: page.items, count: page.count, params: { pagenum: [String(pagenum)], pagesize: [String(pagesize)] } });
+      return send(req, reply, {
+        data: page.items,
+        count: page.count,
+        params: { pagenum: [String(pagenum)], pagesize: [String(pagesize)] },
+      });
     }
     const limit = intParam(q.limit, "limit", { min: 1, max: IM_PAGE.maxPageSize, fallback: IM_PAGE.memberPageSize });
     const page = await mucs.memberCursor(actor, req.params.id, q.cursor, limit);
-    return send(req, reply, { data: page.items, count: page.items.length, ...(page.cursor && { cursor: page.cursor }) });
+    return send(req, reply, {
+      data: page.items,
+      count: page.items.length,
+      ...(page.cursor && { cursor: page.cursor }),
+    });
   });
 
   im.delete<P<"id" | "names">>(`${base}/:id/users/:names`, async (req, reply) => {
     const names = namesOf(req.params.names);
     const removed = await mucs.remove(actorOf(req), req.params.id, names);
-    const data = names.map((user) => ({ result: removed.includes(user), action: "remove_member", user, [idKey]: req.params.id }));
+    const data = names.map((user) => ({
+      result: removed.includes(user),
+      action: "remove_member",
+      user,
+      [idKey]: req.params.id,
+    }));
     return send(req, reply, { data: names.length === 1 && req.params.names.indexOf(",") < 0 ? data[0] : data });
   });
 
@@ -156,7 +185,8 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
 
   im.post<P<"id">>(`${base}/:id/share_files`, async (req, reply) => {
     const body = req.body as MultipartBody | undefined;
-    const file = body && typeof body === "object" && "files" in body ? body.files.find((f) => f.field === "file") : undefined;
+    const file =
+      body && typeof body === "object" && "files" in body ? body.files.find((f) => f.field === "file") : undefined;
     const actor = actorOf(req);
     const row = await svc.files.uploadShared(mucs, actor, req.params.id, file);
     return send(req, reply, {
@@ -175,27 +205,44 @@ function sharedRoutes(im: FastifyInstance, { svc, replies }: RouteContext, kind:
   im.get<P<"id">>(`${base}/:id/share_files`, async (req, reply) => {
     const q = queryOf(req);
     const pagenum = intParam(q.pagenum, "pagenum", { min: 1, fallback: IM_PAGE.groupSharedFilesPage });
-    const pagesize = intParam(q.pagesize, "pagesize", { min: 1, max: IM_PAGE.maxPageSize, fallback: kind === "group" ? IM_PAGE.groupSharedFilesPageSize : 1000 });
+    const pagesize = intParam(q.pagesize, "pagesize", {
+      min: 1,
+      max: IM_PAGE.maxPageSize,
+      fallback: kind === "group" ? IM_PAGE.groupSharedFilesPageSize : 1000,
+    });
     const rows = await svc.files.listShared(mucs, actorOf(req), req.params.id, (pagenum - 1) * pagesize, pagesize);
     return send(req, reply, {
-      data: rows.map((r) => ({ file_id: r.uuid, file_name: r.filename, file_owner: r.owner, file_size: r.size, created: r.created_at.getTime() })),
+      data: rows.map((r) => ({
+        file_id: r.uuid,
+        file_name: r.filename,
+        file_owner: r.owner,
+        file_size: r.size,
+        created: r.created_at.getTime(),
+      })),
     });
   });
 
   im.delete<P<"id" | "fileId">>(`${base}/:id/share_files/:fileId`, async (req, reply) => {
     await svc.files.deleteShared(mucs, actorOf(req), req.params.id, req.params.fileId);
-    return send(req, reply, { data: { [kind === "group" ? "group_id" : "id"]: req.params.id, file_id: req.params.fileId, result: true } });
+    return send(req, reply, {
+      data: { [kind === "group" ? "group_id" : "id"]: req.params.id, file_id: req.params.fileId, result: true },
+    });
   });
 
   im.get<P<"id" | "fileId">>(`${base}/:id/share_files/:fileId`, async (req, reply) => {
     const file = await svc.files.openShared(mucs, actorOf(req), req.params.id, req.params.fileId);
-    return serveUserFile(reply.status(200), { contentType: file.contentType, filename: file.filename, size: file.size }, file.stream);
+    return serveUserFile(
+      reply.status(200),
+      { contentType: file.contentType, filename: file.filename, size: file.size },
+      file.stream,
+    );
   });
 }
 
 function groupRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void {
   const groups = svc.groups;
-  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) => replies.send(req, reply, fields);
+  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) =>
+    replies.send(req, reply, fields);
 
   im.post("/chatgroups", async (req, reply) => {
     const b = parseBody(imCreateGroupReq, req.body);
@@ -218,7 +265,11 @@ function groupRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void 
   im.get("/publicchatgroups", async (req, reply) => {
     actorOf(req);
     const q = queryOf(req);
-    const limit = intParam(q.limit, "limit", { min: 1, max: IM_PAGE.maxPageSize, fallback: IM_PAGE.publicGroupPageSize });
+    const limit = intParam(q.limit, "limit", {
+      min: 1,
+      max: IM_PAGE.maxPageSize,
+      fallback: IM_PAGE.publicGroupPageSize,
+    });
     const page = await groups.publicGroups(q.cursor, limit);
     return send(req, reply, {
       data: page.rows.map((g) => ({
@@ -243,10 +294,21 @@ function groupRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void 
     const user = ImAccounts.self(actorOf(req), req.params.user);
     const q = queryOf(req);
     const pagenum = intParam(q.pagenum, "pagenum", { min: 0, fallback: 1 });
-    const pagesize = intParam(q.pagesize, "pagesize", { min: 0, max: IM_PAGE.maxPageSize, fallback: IM_PAGE.maxPageSize });
+    const pagesize = intParam(q.pagesize, "pagesize", {
+      min: 0,
+      max: IM_PAGE.maxPageSize,
+      fallback: IM_PAGE.maxPageSize,
+    });
     const rows = pagesize === 0 ? [] : await groups.joined(user, Math.max(0, pagenum - 1) * pagesize, pagesize);
     return send(req, reply, {
-      data: rows.map((g) => ({ id: String(g.id), groupid: String(g.id), name: g.name, groupname: g.name, disabled: g.disabled, permission: g.role })),
+      data: rows.map((g) => ({
+        id: String(g.id),
+        groupid: String(g.id),
+        name: g.name,
+        groupname: g.name,
+        disabled: g.disabled,
+        permission: g.role,
+      })),
       count: rows.length,
     });
   });
@@ -324,7 +386,9 @@ function groupRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void 
   im.post<P<"id">>("/chatgroups/:id/invite", async (req, reply) => {
     const { usernames } = parseBody(imUsernamesReq, req.body);
     const results = await groups.invite(actorOf(req), req.params.id, lower(usernames));
-    return send(req, reply, { data: results.map((r) => ({ action: "invite", id: req.params.id, result: true, user: r.user, joined: r.joined })) });
+    return send(req, reply, {
+      data: results.map((r) => ({ action: "invite", id: req.params.id, result: true, user: r.user, joined: r.joined })),
+    });
   });
 
   im.post<P<"id">>("/chatgroups/:id/apply", async (req, reply) => {
@@ -339,25 +403,50 @@ function groupRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void 
     const b = parseBody(imApplyVerifyReq, req.body);
     const applicant = b.applicant.toLowerCase();
     await groups.verifyApplication(actorOf(req), req.params.id, applicant, b.verifyResult, b.reason ?? "");
-    return send(req, reply, { data: { action: b.verifyResult ? "accept_apply" : "decline_apply", id: req.params.id, result: true, user: applicant } });
+    return send(req, reply, {
+      data: {
+        action: b.verifyResult ? "accept_apply" : "decline_apply",
+        id: req.params.id,
+        result: true,
+        user: applicant,
+      },
+    });
   });
 
   im.post<P<"id">>("/chatgroups/:id/invite_verify", async (req, reply) => {
     const b = parseBody(imInviteVerifyReq, req.body);
     const invitee = b.invitee.toLowerCase();
     await groups.verifyInvitation(actorOf(req), req.params.id, invitee, b.verifyResult);
-    return send(req, reply, { data: { action: b.verifyResult ? "accept_invite" : "decline_invite", id: req.params.id, result: true, user: invitee } });
+    return send(req, reply, {
+      data: {
+        action: b.verifyResult ? "accept_invite" : "decline_invite",
+        id: req.params.id,
+        result: true,
+        user: invitee,
+      },
+    });
   });
 
   im.get<P<"id" | "msgId">>("/chatgroups/:id/acks/:msgId", async (req, reply) => {
     const q = queryOf(req);
-    const limit = intParam(q.limit, "limit", { min: 1, max: IM_PAGE.groupReadAckLimit, fallback: IM_PAGE.groupReadAckLimit });
+    const limit = intParam(q.limit, "limit", {
+      min: 1,
+      max: IM_PAGE.groupReadAckLimit,
+      fallback: IM_PAGE.groupReadAckLimit,
+    });
     if (!/^\d{1,19}$/.test(req.params.msgId)) throw invalidParam("msgId");
     const messageId = Number(req.params.msgId);
     await svc.history.requireGroupMessage(req.params.id, messageId);
     const r = await groups.readAcks(actorOf(req), req.params.id, messageId, q.key, limit);
     return send(req, reply, {
-      data: { ackmid: req.params.msgId, is_last: r.isLast, next_key: r.nextKey, timestamp: svc.deps.clock.now().getTime(), total: r.total, userlist: r.users },
+      data: {
+        ackmid: req.params.msgId,
+        is_last: r.isLast,
+        next_key: r.nextKey,
+        timestamp: svc.deps.clock.now().getTime(),
+        total: r.total,
+        userlist: r.users,
+      },
     });
   });
 
@@ -369,12 +458,16 @@ function groupRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void 
 
   im.post<P<"id">>("/sdk/metadata/chatgroup/:id/get", async (req, reply) => {
     const b = parseBody(imMemberAttributesGetReq, req.body);
-    return send(req, reply, { data: await groups.memberAttributes(actorOf(req), req.params.id, lower(b.targets), b.properties) });
+    return send(req, reply, {
+      data: await groups.memberAttributes(actorOf(req), req.params.id, lower(b.targets), b.properties),
+    });
   });
 
   const shield = (on: boolean) => async (req: FastifyRequest<P<"id">>, reply: FastifyReply) => {
     const user = await groups.shield(actorOf(req), req.params.id, on);
-    return send(req, reply, { data: { action: on ? "shield" : "unshield", groupid: req.params.id, result: true, user } });
+    return send(req, reply, {
+      data: { action: on ? "shield" : "unshield", groupid: req.params.id, result: true, user },
+    });
   };
   im.post<P<"id">>("/chatgroups/:id/shield", shield(true));
   im.delete<P<"id">>("/chatgroups/:id/shield", shield(false));
@@ -382,13 +475,18 @@ function groupRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void 
 
 function roomRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void {
   const rooms = svc.rooms;
-  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) => replies.send(req, reply, fields);
+  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) =>
+    replies.send(req, reply, fields);
 
   im.get("/chatrooms", async (req, reply) => {
     actorOf(req);
     const q = queryOf(req);
     const pagenum = intParam(q.pagenum, "pagenum", { min: 1, fallback: IM_PAGE.roomPageNum });
-    const pagesize = intParam(q.pagesize, "pagesize", { min: 1, max: IM_PAGE.maxPageSize, fallback: IM_PAGE.roomPageSize });
+    const pagesize = intParam(q.pagesize, "pagesize", {
+      min: 1,
+      max: IM_PAGE.maxPageSize,
+      fallback: IM_PAGE.roomPageSize,
+    });
     const rows = await rooms.rooms((pagenum - 1) * pagesize, pagesize);
     return send(req, reply, {
       data: rows.map((r) => ({ id: String(r.id), name: r.name, owner: r.owner, affiliations_count: r.member_count })),
@@ -474,7 +572,10 @@ function roomRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void {
   const setAttrs = (forced: boolean) => async (req: FastifyRequest<P<"id" | "user">>, reply: FastifyReply) => {
     const b = parseBody(imRoomAttributesSetReq, req.body);
     if (Object.keys(b.metaData).length === 0) throw invalidParam("metaData");
-    const data = await rooms.setRoomAttributes(actorOf(req), req.params.id, req.params.user.toLowerCase(), b.metaData, { autoDelete: b.autoDelete === "DELETE", forced });
+    const data = await rooms.setRoomAttributes(actorOf(req), req.params.id, req.params.user.toLowerCase(), b.metaData, {
+      autoDelete: b.autoDelete === "DELETE",
+      forced,
+    });
     return send(req, reply, { data });
   };
   im.put<P<"id" | "user">>("/metadata/chatroom/:id/user/:user", setAttrs(false));
@@ -482,7 +583,13 @@ function roomRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void {
 
   const removeAttrs = (forced: boolean) => async (req: FastifyRequest<P<"id" | "user">>, reply: FastifyReply) => {
     const { keys } = parseBody(imRoomAttributesDeleteReq, req.body);
-    const data = await rooms.removeRoomAttributes(actorOf(req), req.params.id, req.params.user.toLowerCase(), keys, forced);
+    const data = await rooms.removeRoomAttributes(
+      actorOf(req),
+      req.params.id,
+      req.params.user.toLowerCase(),
+      keys,
+      forced,
+    );
     return send(req, reply, { data });
   };
   im.delete<P<"id" | "user">>("/metadata/chatroom/:id/user/:user", removeAttrs(false));

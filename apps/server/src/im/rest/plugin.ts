@@ -26,7 +26,8 @@ export interface RouteContext {
 /** Group calls whose URL lacks "chatgroups": threads and member attributes (see asGroupRefusal). */
 const GROUP_URLS_WITHOUT_CHATGROUPS = /^\/[^/]+\/[^/]+\/(thread|threads|sdk\/metadata\/chatgroup)(\/|\?|$)/;
 
-const ALLOWED_HEADERS = "Authorization, Content-Type, Accept, restrict-access, share-secret, X-Requested-With, lang, token, appid, sendts, biz, debug";
+const ALLOWED_HEADERS =
+  "Authorization, Content-Type, Accept, restrict-access, share-secret, X-Requested-With, lang, token, appid, sendts, biz, debug";
 
 /**
  * Bearer tokens travel in headers only, so any origin may call (no cookies are involved). Replies carry
@@ -41,7 +42,10 @@ function cors(req: FastifyRequest, reply: FastifyReply): void {
   if (req.method === "OPTIONS") {
     const asked = req.headers["access-control-request-headers"];
     reply.header("access-control-allow-methods", "GET, POST, PUT, DELETE, OPTIONS");
-    reply.header("access-control-allow-headers", typeof asked === "string" && asked.length < 1000 ? asked : ALLOWED_HEADERS);
+    reply.header(
+      "access-control-allow-headers",
+      typeof asked === "string" && asked.length < 1000 ? asked : ALLOWED_HEADERS,
+    );
     reply.header("access-control-max-age", "86400");
   }
 }
@@ -117,7 +121,9 @@ export function imRestPlugin(ctx: Omit<RouteContext, "limits">) {
         try {
           req.body = await loadMultipart(req);
         } catch (err) {
-          if (isFileTooLarge(err)) throw imError("uploadFailed", { reason: `file size exceeds the limit of ${fileMaxBytes} bytes` });
+          if (isFileTooLarge(err)) {
+            throw imError("uploadFailed", { reason: `file size exceeds the limit of ${fileMaxBytes} bytes` });
+          }
           throw imError("uploadFailed", { reason: "malformed multipart body" });
         }
         refuseDirtyInput((req.body as { fields?: unknown }).fields, "body");
@@ -157,7 +163,11 @@ export function imRestPlugin(ctx: Omit<RouteContext, "limits">) {
     };
     im.setNotFoundHandler(notFound);
     // The web app's static wildcard would otherwise answer unknown GETs under the prefix with index.html.
-    im.route({ method: ["GET", "POST", "PUT", "DELETE"], url: "/*", handler: async (req, reply) => notFound(req, reply) });
+    im.route({
+      method: ["GET", "POST", "PUT", "DELETE"],
+      url: "/*",
+      handler: async (req, reply) => notFound(req, reply),
+    });
 
     const routes: RouteContext = { ...ctx, limits };
     accountRoutes(im, routes);

@@ -20,7 +20,12 @@ describe("limits across instances through Redis", () => {
   beforeAll(async () => {
     // One request a second, bursts of two: the test stays well inside one second of Redis time.
     // TRUST_PROXY: both nodes behind a proxy on loopback, which names each client in X-Forwarded-For.
-    const env = { REDIS_URL: redisUrl ?? "", SECRET_KEY: randomBytes(32).toString("hex"), IM_RATE_LIMIT_PER_SECOND: "1", TRUST_PROXY: "loopback" };
+    const env = {
+      REDIS_URL: redisUrl ?? "",
+      SECRET_KEY: randomBytes(32).toString("hex"),
+      IM_RATE_LIMIT_PER_SECOND: "1",
+      TRUST_PROXY: "loopback",
+    };
     a = await startImTest(env);
     b = await startImTest(env);
   });
@@ -36,7 +41,10 @@ describe("limits across instances through Redis", () => {
     expect((await contacts(a)).status).toBe(200);
     const refused = await contacts(b);
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ error: "too_many_requests", error_description: "The request has reached the maximum limit of 1 per second" });
+    expect(refused.body).toMatchObject({
+      error: "too_many_requests",
+      error_description: "The request has reached the maximum limit of 1 per second",
+    });
     expect((await contacts(a)).status).toBe(429);
 
     // The other way round, and other users keep their own buckets.
@@ -46,13 +54,18 @@ describe("limits across instances through Redis", () => {
     expect((await bobs(a)).status).toBe(200);
     expect((await bobs(b)).status).toBe(429);
     // The app token (the back-office server) is not limited on either.
-    for (const im of [a, b, a, b]) expect((await im.call("GET", `users/${alice.name}/contacts/users`, { token: im.appToken })).status).toBe(200);
+    for (const im of [a, b, a, b]) {
+      expect((await im.call("GET", `users/${alice.name}/contacts/users`, { token: im.appToken })).status).toBe(200);
+    }
   });
 
   test("failed IM password grants counted on one instance refuse the next on the other", async () => {
     const carol = await a.user("carol");
     const grant = (im: ImTest, password: string) =>
-      im.call("POST", "token", { body: { grant_type: "password", username: carol.name, password }, headers: { "x-forwarded-for": address() } });
+      im.call("POST", "token", {
+        body: { grant_type: "password", username: carol.name, password },
+        headers: { "x-forwarded-for": address() },
+      });
     expect((await grant(a, "wrong")).status).toBe(400);
     expect((await grant(b, "wrong")).status).toBe(400);
     expect((await grant(a, "wrong")).status).toBe(400);
@@ -65,8 +78,17 @@ describe("limits across instances through Redis", () => {
     const m = await registerMerchant(a.t);
     const from = address();
     const login = (im: ImTest, email: string, password: string) =>
-      im.t.app.inject({ method: "POST", url: "/api/card-user/login", headers: { "x-forwarded-for": from, lang: "en" }, payload: { email, password } });
-    for (let i = 0; i < ADDRESS_FAILURES; i++) expect((await login(i % 2 === 0 ? a : b, uniqueEmail("ghost"), "Whatever#1")).json<{ code: number }>().code).toBe(1010);
+      im.t.app.inject({
+        method: "POST",
+        url: "/api/card-user/login",
+        headers: { "x-forwarded-for": from, lang: "en" },
+        payload: { email, password },
+      });
+    for (let i = 0; i < ADDRESS_FAILURES; i++) {
+      expect((await login(i % 2 === 0 ? a : b, uniqueEmail("ghost"), "Whatever#1")).json<{ code: number }>().code).toBe(
+        1010,
+      );
+    }
     for (const im of [a, b]) {
       const refused = await login(im, m.email, STRONG_PASSWORD);
       expect(refused.statusCode).toBe(429);

@@ -35,13 +35,18 @@ class LoginThrottled extends ImError {
     super("rateLimited");
   }
   override body(now: number): Record<string, unknown> {
-    return { ...super.body(now), error_description: `too many failed logins, please try again in ${this.seconds} seconds` };
+    return {
+      ...super.body(now),
+      error_description: `too many failed logins, please try again in ${this.seconds} seconds`,
+    };
   }
 }
 
 function loginName(req: FastifyRequest): string | null {
   const body = req.body as Record<string, unknown> | undefined;
-  return body?.grant_type === "password" && typeof body.username === "string" ? body.username.toLowerCase().slice(0, 64) : null;
+  return body?.grant_type === "password" && typeof body.username === "string"
+    ? body.username.toLowerCase().slice(0, 64)
+    : null;
 }
 
 const usernameOf = (req: FastifyRequest) => (req.imActor?.kind === "user" ? req.imActor.username : "");
@@ -62,8 +67,18 @@ export async function imLimits(im: FastifyInstance, svc: ImServices): Promise<Im
   const user = perSecond > 0 ? rate("user") : null;
   const reports = perSecond > 0 ? rate("reports") : null;
 
-  const byName = failureLimit(im, { name: "im:login:user", max: LOGIN_FAILURES_PER_USER, timeWindowMs: LOGIN_WINDOW_MS, key: (req) => loginName(req) ?? "" });
-  const byAddress = failureLimit(im, { name: "im:login:address", max: LOGIN_FAILURES_PER_ADDRESS, timeWindowMs: LOGIN_WINDOW_MS, key: addressOf });
+  const byName = failureLimit(im, {
+    name: "im:login:user",
+    max: LOGIN_FAILURES_PER_USER,
+    timeWindowMs: LOGIN_WINDOW_MS,
+    key: (req) => loginName(req) ?? "",
+  });
+  const byAddress = failureLimit(im, {
+    name: "im:login:address",
+    max: LOGIN_FAILURES_PER_ADDRESS,
+    timeWindowMs: LOGIN_WINDOW_MS,
+    key: addressOf,
+  });
   return {
     async user(req, reply) {
       await user?.call(im, req, reply);

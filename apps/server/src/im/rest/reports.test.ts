@@ -23,15 +23,25 @@ interface ReportList {
   cursor: string;
 }
 
-const headersFor = (token: string, extra: Record<string, string> = {}) => ({ token, appid: appKey, sendts: "1740823200", biz: "im", debug: "false", ...extra });
-const post = (token: string, body: unknown, extra: Record<string, string> = {}) => im.call<{ data: { accepted: number } }>("POST", "sdk/reports", { headers: headersFor(token, extra), body });
+const headersFor = (token: string, extra: Record<string, string> = {}) => ({
+  token,
+  appid: appKey,
+  sendts: "1740823200",
+  biz: "im",
+  debug: "false",
+  ...extra,
+});
+const post = (token: string, body: unknown, extra: Record<string, string> = {}) =>
+  im.call<{ data: { accepted: number } }>("POST", "sdk/reports", { headers: headersFor(token, extra), body });
 const event = (n: number, eventId = 9675) => ({ eventId, body: { operationName: "SEND_MSG", n } });
 
 describe("posting reports", () => {
   it("stores each event of a batch; the admin lists them newest first, by page and filter", async () => {
     const alice = await im.user("rep");
     const bob = await im.user("rep");
-    const sent = await post(alice.token, [{ eventId: 9674, body: { os: 7, did: "node" } }, event(1), event(2)], { debug: "true" });
+    const sent = await post(alice.token, [{ eventId: 9674, body: { os: 7, did: "node" } }, event(1), event(2)], {
+      debug: "true",
+    });
     expect(sent.status).toBe(200);
     expect(sent.body.data).toEqual({ accepted: 3 });
     expect((await post(bob.token, [event(3)])).status).toBe(200);
@@ -39,10 +49,21 @@ describe("posting reports", () => {
     const mine = await im.call<ReportList>("GET", `sdk/reports?username=${alice.name}&limit=2`, { token: im.appToken });
     expect(mine.status).toBe(200);
     expect(mine.body.entities.map((r) => r.body.n)).toEqual([2, 1]);
-    expect(mine.body.entities[0]).toMatchObject({ username: alice.name, appId: appKey, biz: "im", debug: true, eventId: 9675, sentAt: 1_740_823_200_000 });
+    expect(mine.body.entities[0]).toMatchObject({
+      username: alice.name,
+      appId: appKey,
+      biz: "im",
+      debug: true,
+      eventId: 9675,
+      sentAt: 1_740_823_200_000,
+    });
     expect(mine.body.entities[0]!.receivedAt).toBe(im.t.clock.now().getTime());
     expect(mine.body.cursor).not.toBe("");
-    const rest = await im.call<ReportList>("GET", `sdk/reports?username=${alice.name}&limit=2&cursor=${mine.body.cursor}`, { token: im.appToken });
+    const rest = await im.call<ReportList>(
+      "GET",
+      `sdk/reports?username=${alice.name}&limit=2&cursor=${mine.body.cursor}`,
+      { token: im.appToken },
+    );
     expect(rest.body.entities).toEqual([expect.objectContaining({ eventId: 9674, body: { os: 7, did: "node" } })]);
     expect(rest.body.cursor).toBe("");
 
@@ -50,14 +71,23 @@ describe("posting reports", () => {
     expect(inits.body.entities.every((r) => r.eventId === 9674)).toBe(true);
     expect(inits.body.entities.map((r) => r.username)).toContain(alice.name);
     const bobs = await im.call<ReportList>("GET", `sdk/reports?username=${bob.name}`, { token: im.appToken });
-    expect(bobs.body.entities).toEqual([expect.objectContaining({ username: bob.name, debug: false, body: { operationName: "SEND_MSG", n: 3 } })]);
+    expect(bobs.body.entities).toEqual([
+      expect.objectContaining({ username: bob.name, debug: false, body: { operationName: "SEND_MSG", n: 3 } }),
+    ]);
   });
 
   it("needs a valid user token in the token header", async () => {
     const u = await im.user("rep");
-    const noToken = await im.call("POST", "sdk/reports", { headers: { appid: appKey, sendts: "1", biz: "im" }, body: [event(1)] });
+    const noToken = await im.call("POST", "sdk/reports", {
+      headers: { appid: appKey, sendts: "1", biz: "im" },
+      body: [event(1)],
+    });
     expect(noToken.status).toBe(401);
-    const bearerOnly = await im.call("POST", "sdk/reports", { token: u.token, headers: { appid: appKey, sendts: "1", biz: "im" }, body: [event(1)] });
+    const bearerOnly = await im.call("POST", "sdk/reports", {
+      token: u.token,
+      headers: { appid: appKey, sendts: "1", biz: "im" },
+      body: [event(1)],
+    });
     expect(bearerOnly.status).toBe(401);
     expect((await post("not-a-token", [event(1)])).status).toBe(401);
     const asApp = await post(im.appToken, [event(1)]);
@@ -102,7 +132,13 @@ describe("posting reports", () => {
   });
 
   it("answers the browser's preflight for the report headers", async () => {
-    const r = await im.call("OPTIONS" as "GET", "sdk/reports", { headers: { origin: "http://app.test", "access-control-request-method": "POST", "access-control-request-headers": "content-type,token,appid,sendts,biz,debug" } });
+    const r = await im.call("OPTIONS" as "GET", "sdk/reports", {
+      headers: {
+        origin: "http://app.test",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,token,appid,sendts,biz,debug",
+      },
+    });
     expect(r.status).toBe(204);
     expect(r.headers["access-control-allow-headers"]).toBe("content-type,token,appid,sendts,biz,debug");
     expect(r.headers["access-control-allow-origin"]).toBe("*");

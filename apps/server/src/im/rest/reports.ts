@@ -23,7 +23,16 @@ export function reportRoutes(im: FastifyInstance, { svc, replies, limits }: Rout
     // The route is outside the bearer hook and its limit, so it limits its callers itself.
     req.imActor = auth.actor;
     await limits.reports(req, reply);
-    const accepted = await reports.accept(auth.actor, { appid: header(req, "appid"), sendts: header(req, "sendts"), biz: header(req, "biz"), debug: header(req, "debug") }, req.body);
+    const accepted = await reports.accept(
+      auth.actor,
+      {
+        appid: header(req, "appid"),
+        sendts: header(req, "sendts"),
+        biz: header(req, "biz"),
+        debug: header(req, "debug"),
+      },
+      req.body,
+    );
     return replies.send(req, reply, { data: { accepted } });
   });
 
@@ -31,7 +40,11 @@ export function reportRoutes(im: FastifyInstance, { svc, replies, limits }: Rout
     const q = queryOf(req);
     const limit = intParam(q.limit, "limit", { min: 1, max: 100, fallback: 20 });
     const eventId = q.eventId === undefined ? undefined : intParam(q.eventId, "eventId", { min: 1 });
-    const page = await reports.list(actorOf(req), { cursor: q.cursor, username: q.username?.toLowerCase(), eventId }, limit);
+    const page = await reports.list(
+      actorOf(req),
+      { cursor: q.cursor, username: q.username?.toLowerCase(), eventId },
+      limit,
+    );
     return replies.send(req, reply, { entities: page.items, count: page.items.length, cursor: page.cursor });
   });
 }

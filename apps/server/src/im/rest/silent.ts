@@ -32,7 +32,11 @@ export function silentRoutes(im: FastifyInstance, { svc, replies }: RouteContext
 
   /** `user/{me}` is the all-conversations setting; `user/{peer}` and `chatgroup/{id}` are per conversation. */
   const scopeOf = (kind: string, target: string, user: string): { scope: "all" | "chat" | "group"; target: string } => {
-    if (kind === "user") return target.toLowerCase() === user ? { scope: "all", target: "" } : { scope: "chat", target: target.toLowerCase() };
+    if (kind === "user") {
+      return target.toLowerCase() === user
+        ? { scope: "all", target: "" }
+        : { scope: "chat", target: target.toLowerCase() };
+    }
     if (kind === "chatgroup") {
       if (!/^\d{1,18}$/.test(target)) throw invalidParam("conversationId");
       return { scope: "group", target };
@@ -57,9 +61,14 @@ export function silentRoutes(im: FastifyInstance, { svc, replies }: RouteContext
   im.get<P<"user">>("/users/:user/notification", async (req, reply) => {
     const user = me(req, req.params.user);
     const q = queryOf(req);
-    const users = (q.user ?? "").split(",").filter((s) => s !== "").map((s) => s.toLowerCase());
+    const users = (q.user ?? "")
+      .split(",")
+      .filter((s) => s !== "")
+      .map((s) => s.toLowerCase());
     const groups = (q.group ?? "").split(",").filter((s) => s !== "");
-    if (users.length + groups.length === 0 || users.length + groups.length > 100) throw invalidParam("conversationList");
+    if (users.length + groups.length === 0 || users.length + groups.length > 100) {
+      throw invalidParam("conversationList");
+    }
     return replies.send(req, reply, { data: await silent.batch(user, users, groups) });
   });
 }

@@ -9,12 +9,18 @@ type P<T extends string> = { Params: Record<T, string> };
 /** Threads (spec 03 §7 "Threads"); field names as the client renames them. */
 export function threadRoutes(im: FastifyInstance, { svc, replies }: RouteContext): void {
   const threads = svc.threads;
-  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) => replies.send(req, reply, fields);
-  const limitOf = (req: FastifyRequest) => intParam(queryOf(req).limit, "limit", { min: 1, max: 50, fallback: IM_PAGE.threadPageSize });
+  const send = (req: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>) =>
+    replies.send(req, reply, fields);
+  const limitOf = (req: FastifyRequest) =>
+    intParam(queryOf(req).limit, "limit", { min: 1, max: 50, fallback: IM_PAGE.threadPageSize });
 
   im.post("/thread", async (req, reply) => {
     const b = parseBody(imCreateThreadReq, req.body);
-    const id = await threads.create(actorOf(req), { name: b.name, messageId: b.msg_id, groupId: b.group_id, owner: b.owner ?? null }, queryOf(req).resource);
+    const id = await threads.create(
+      actorOf(req),
+      { name: b.name, messageId: b.msg_id, groupId: b.group_id, owner: b.owner ?? null },
+      queryOf(req).resource,
+    );
     return send(req, reply, { data: { thread_id: id } });
   });
 
@@ -37,7 +43,9 @@ export function threadRoutes(im: FastifyInstance, { svc, replies }: RouteContext
     return send(req, reply, { data: { result: true } });
   });
 
-  im.get<P<"id">>("/thread/:id", async (req, reply) => send(req, reply, { data: threads.presentDetail(await threads.detail(actorOf(req), req.params.id)) }));
+  im.get<P<"id">>("/thread/:id", async (req, reply) =>
+    send(req, reply, { data: threads.presentDetail(await threads.detail(actorOf(req), req.params.id)) }),
+  );
 
   im.delete<P<"id">>("/thread/:id", async (req, reply) => {
     await threads.destroy(actorOf(req), req.params.id, queryOf(req).resource);
@@ -52,7 +60,11 @@ export function threadRoutes(im: FastifyInstance, { svc, replies }: RouteContext
 
   im.get<P<"id">>("/thread/:id/users", async (req, reply) => {
     const page = await threads.members(actorOf(req), req.params.id, queryOf(req).cursor, limitOf(req));
-    return send(req, reply, { data: { affiliations: page.users }, properties: { cursor: page.cursor }, cursor: page.cursor });
+    return send(req, reply, {
+      data: { affiliations: page.users },
+      properties: { cursor: page.cursor },
+      cursor: page.cursor,
+    });
   });
 
   im.delete<P<"id" | "user">>("/thread/:id/users/:user", async (req, reply) => {

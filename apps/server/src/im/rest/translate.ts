@@ -19,7 +19,9 @@ export function translateRoutes(im: FastifyInstance, { svc, replies }: RouteCont
   im.post<P<"user">>("/users/:user/translate", async (req, reply) => {
     ImAccounts.self(actorOf(req), req.params.user);
     const body = req.body as { text?: unknown } | undefined;
-    if (typeof body?.text === "string" && body.text.length > IM_LIMITS.translateTextLength) throw imError("translateTooLong");
+    if (typeof body?.text === "string" && body.text.length > IM_LIMITS.translateTextLength) {
+      throw imError("translateTooLong");
+    }
     const { text, to } = parseBody(imTranslateReq, req.body);
     if (!translator.enabled) throw imError("serviceNotEnabled", { service: "translation" });
     return replies.send(req, reply, { data: [await translator.translate(text, to)] });

@@ -1,5 +1,10 @@
 import { WebSocket } from "ws";
-import { connection as TesseraConnection, message as tesseraMessage, statusCode as tesseraCodes, type WebSocketClass } from "../../../../../packages/im-sdk/src/index";
+import {
+  connection as TesseraConnection,
+  message as tesseraMessage,
+  statusCode as tesseraCodes,
+  type WebSocketClass,
+} from "../../../../../packages/im-sdk/src/index";
 import { connect, loadWebsdk, restLogin, type Connection } from "./sdk";
 
 /**
@@ -39,7 +44,14 @@ const tessera: ScenarioSdk = {
   name: "tessera",
   code: tesseraCodes,
   connect(baseUrl, appKey, deviceId) {
-    const conn = new TesseraConnection({ appKey, apiUrl: baseUrl, url: `${baseUrl.replace(/^http/, "ws")}/websocket`, WebSocket: WebSocket as unknown as WebSocketClass, delivery: false, ...(deviceId && { deviceId }) });
+    const conn = new TesseraConnection({
+      appKey,
+      apiUrl: baseUrl,
+      url: `${baseUrl.replace(/^http/, "ws")}/websocket`,
+      WebSocket: WebSocket as unknown as WebSocketClass,
+      delivery: false,
+      ...(deviceId && { deviceId }),
+    });
     return conn as unknown as Connection;
   },
   async restLogin(conn, user, pwd) {
@@ -55,7 +67,11 @@ const tessera: ScenarioSdk = {
     Object.assign(conn.context, { userId: user, accessToken: reply.access_token });
     return reply;
   },
-  message: (options) => tesseraMessage.create(options as unknown as Parameters<typeof tesseraMessage.create>[0]) as unknown as Record<string, unknown>,
+  message: (options) =>
+    tesseraMessage.create(options as unknown as Parameters<typeof tesseraMessage.create>[0]) as unknown as Record<
+      string,
+      unknown
+    >,
 };
 
 export function scenarioSdk(name: string | undefined = process.env.IM_SCENARIO_SDK): ScenarioSdk {

@@ -52,14 +52,22 @@ async function online(c: Client): Promise<Online> {
 }
 
 /** The first event of `handler` on `c` that matches, waited for. */
-function event(c: Online, handler: string, match: Event, label = `${handler} ${JSON.stringify(match)} on ${c.name}`): Promise<Event> {
+function event(
+  c: Online,
+  handler: string,
+  match: Event,
+  label = `${handler} ${JSON.stringify(match)} on ${c.name}`,
+): Promise<Event> {
   const matches = (e: Event) => Object.entries(match).every(([k, v]) => e[k] === v);
   return until(() => c.events[handler]?.find(matches), label);
 }
 
 /** Stores a message from `from` through the server-side send API; returns its server id. */
 async function store(from: Client, kind: "users" | "chatgroups", to: string, text: string): Promise<string> {
-  const res = await s.im.call<{ data: Record<string, string> }>("POST", `messages/${kind}`, { token: from.conn.token, body: { to: [to], type: "txt", body: { msg: text } } });
+  const res = await s.im.call<{ data: Record<string, string> }>("POST", `messages/${kind}`, {
+    token: from.conn.token,
+    body: { to: [to], type: "txt", body: { msg: text } },
+  });
   const id = res.body.data[to];
   if (res.status !== 200 || !id) throw new Error(`send failed: ${JSON.stringify(res.body)}`);
   return id;
@@ -67,9 +75,23 @@ async function store(from: Client, kind: "users" | "chatgroups", to: string, tex
 
 type Reply<T = unknown> = { type: number; data: T };
 
-async function createGroup(owner: Client, name: string, members: string[], options: { public?: boolean; approval?: boolean; inviteNeedConfirm?: boolean } = {}): Promise<string> {
+async function createGroup(
+  owner: Client,
+  name: string,
+  members: string[],
+  options: { public?: boolean; approval?: boolean; inviteNeedConfirm?: boolean } = {},
+): Promise<string> {
   const g = await owner.call<Reply<{ groupid: string }>>("createGroup", {
-    data: { groupname: name, desc: "", members, public: options.public ?? false, approval: options.approval ?? false, allowinvites: false, inviteNeedConfirm: options.inviteNeedConfirm ?? false, maxusers: 50 },
+    data: {
+      groupname: name,
+      desc: "",
+      members,
+      public: options.public ?? false,
+      approval: options.approval ?? false,
+      allowinvites: false,
+      inviteNeedConfirm: options.inviteNeedConfirm ?? false,
+      maxusers: 50,
+    },
   });
   return g.data.groupid;
 }
@@ -91,38 +113,63 @@ describe("group operations (onGroupEvent)", () => {
   test("create, direct join, a member's own join and leave, members added and removed by the owner", async () => {
     const id = await createGroup(alice, "Events desk", [bob.name], { public: true });
     expect(await event(alice, "onGroupEvent", { id, operation: "create" })).toMatchObject({ from: alice.name });
-    expect(await event(bob, "onGroupEvent", { id, operation: "directJoined" })).toMatchObject({ from: alice.name, name: "Events desk" });
+    expect(await event(bob, "onGroupEvent", { id, operation: "directJoined" })).toMatchObject({
+      from: alice.name,
+      name: "Events desk",
+    });
 
     await carol.call("joinGroup", { groupId: id, message: "hello" });
-    expect(await event(bob, "onGroupEvent", { id, operation: "memberPresence" })).toMatchObject({ from: carol.name, memberCount: 3 });
+    expect(await event(bob, "onGroupEvent", { id, operation: "memberPresence" })).toMatchObject({
+      from: carol.name,
+      memberCount: 3,
+    });
     await carol.call("leaveGroup", { groupId: id });
-    expect(await event(bob, "onGroupEvent", { id, operation: "memberAbsence" })).toMatchObject({ from: carol.name, memberCount: 2 });
+    expect(await event(bob, "onGroupEvent", { id, operation: "memberAbsence" })).toMatchObject({
+      from: carol.name,
+      memberCount: 2,
+    });
 
     // Added by the owner: the members who came are named as members, not the owner who added them.
     await alice.call("inviteUsersToGroup", { groupId: id, users: [dave.name] });
-    expect(await event(dave, "onGroupEvent", { id, operation: "directJoined" })).toMatchObject({ from: alice.name, name: "Events desk" });
-    expect(await event(bob, "onGroupEvent", { id, operation: "membersPresence" })).toMatchObject({ members: [dave.name] });
+    expect(await event(dave, "onGroupEvent", { id, operation: "directJoined" })).toMatchObject({
+      from: alice.name,
+      name: "Events desk",
+    });
+    expect(await event(bob, "onGroupEvent", { id, operation: "membersPresence" })).toMatchObject({
+      members: [dave.name],
+    });
 
     await alice.call("removeGroupMember", { groupId: id, username: dave.name });
     expect(await event(dave, "onGroupEvent", { id, operation: "removeMember" })).toMatchObject({ from: alice.name });
-    expect(await event(bob, "onGroupEvent", { id, operation: "membersAbsence" })).toMatchObject({ members: [dave.name] });
+    expect(await event(bob, "onGroupEvent", { id, operation: "membersAbsence" })).toMatchObject({
+      members: [dave.name],
+    });
     expect(alice.events.onError).toEqual([]);
   });
 
   test("join requests accepted and declined, invitations accepted and rejected", async () => {
     const id = await createGroup(alice, "Approvals", [], { public: true, approval: true, inviteNeedConfirm: true });
     await carol.call("joinGroup", { groupId: id, message: "let me in" });
-    expect(await event(alice, "onGroupEvent", { id, operation: "requestToJoin" })).toMatchObject({ from: carol.name, reason: "let me in" });
+    expect(await event(alice, "onGroupEvent", { id, operation: "requestToJoin" })).toMatchObject({
+      from: carol.name,
+      reason: "let me in",
+    });
     await alice.call("acceptGroupJoinRequest", { groupId: id, applicant: carol.name });
     expect(await event(carol, "onGroupEvent", { id, operation: "acceptRequest" })).toMatchObject({ from: alice.name });
 
     await dave.call("joinGroup", { groupId: id, message: "me too" });
     await event(alice, "onGroupEvent", { id, operation: "requestToJoin", from: dave.name });
     await alice.call("rejectGroupJoinRequest", { groupId: id, applicant: dave.name, reason: "full" });
-    expect(await event(dave, "onGroupEvent", { id, operation: "joinPublicGroupDeclined" })).toMatchObject({ from: alice.name, userId: dave.name });
+    expect(await event(dave, "onGroupEvent", { id, operation: "joinPublicGroupDeclined" })).toMatchObject({
+      from: alice.name,
+      userId: dave.name,
+    });
 
     await alice.call("inviteUsersToGroup", { groupId: id, users: [bob.name, dave.name] });
-    expect(await event(bob, "onGroupEvent", { id, operation: "inviteToJoin" })).toMatchObject({ from: alice.name, name: "Approvals" });
+    expect(await event(bob, "onGroupEvent", { id, operation: "inviteToJoin" })).toMatchObject({
+      from: alice.name,
+      name: "Approvals",
+    });
     await event(dave, "onGroupEvent", { id, operation: "inviteToJoin" });
     await bob.call("acceptGroupInvite", { groupId: id, invitee: bob.name });
     expect(await event(alice, "onGroupEvent", { id, operation: "acceptInvite" })).toMatchObject({ from: bob.name });
@@ -133,21 +180,37 @@ describe("group operations (onGroupEvent)", () => {
   test("admins, mutes, the allowlist and muting everyone", async () => {
     const id = await createGroup(alice, "Roles", [bob.name, carol.name]);
     await alice.call("setGroupAdmin", { groupId: id, username: bob.name });
-    expect(await event(carol, "onGroupEvent", { id, operation: "setAdmin" })).toMatchObject({ from: alice.name, userId: bob.name });
+    expect(await event(carol, "onGroupEvent", { id, operation: "setAdmin" })).toMatchObject({
+      from: alice.name,
+      userId: bob.name,
+    });
     await alice.call("removeGroupAdmin", { groupId: id, username: bob.name });
     expect(await event(carol, "onGroupEvent", { id, operation: "removeAdmin" })).toMatchObject({ from: alice.name });
 
     await alice.call("muteGroupMember", { groupId: id, username: carol.name, muteDuration: 60_000 });
     const muted = await event(bob, "onGroupEvent", { id, operation: "muteMember" });
     // The mute's end, on the server's (test) clock.
-    expect(muted).toMatchObject({ from: alice.name, userId: carol.name, muteTimestamp: s.im.t.clock.now().getTime() + 60_000 });
+    expect(muted).toMatchObject({
+      from: alice.name,
+      userId: carol.name,
+      muteTimestamp: s.im.t.clock.now().getTime() + 60_000,
+    });
     await alice.call("unmuteGroupMember", { groupId: id, username: carol.name });
-    expect(await event(bob, "onGroupEvent", { id, operation: "unmuteMember" })).toMatchObject({ from: alice.name, userId: carol.name });
+    expect(await event(bob, "onGroupEvent", { id, operation: "unmuteMember" })).toMatchObject({
+      from: alice.name,
+      userId: carol.name,
+    });
 
     await alice.call("addUsersToGroupAllowlist", { groupId: id, users: [carol.name] });
-    expect(await event(bob, "onGroupEvent", { id, operation: "addUserToAllowlist" })).toMatchObject({ from: alice.name, userId: carol.name });
+    expect(await event(bob, "onGroupEvent", { id, operation: "addUserToAllowlist" })).toMatchObject({
+      from: alice.name,
+      userId: carol.name,
+    });
     await alice.call("removeGroupAllowlistMember", { groupId: id, userName: carol.name });
-    expect(await event(bob, "onGroupEvent", { id, operation: "removeAllowlistMember" })).toMatchObject({ from: alice.name, userId: carol.name });
+    expect(await event(bob, "onGroupEvent", { id, operation: "removeAllowlistMember" })).toMatchObject({
+      from: alice.name,
+      userId: carol.name,
+    });
 
     await alice.call("disableSendGroupMsg", { groupId: id });
     expect(await event(bob, "onGroupEvent", { id, operation: "muteAllMembers" })).toMatchObject({ from: alice.name });
@@ -163,14 +226,23 @@ describe("group operations (onGroupEvent)", () => {
     expect((updated.detail as { lastModified: unknown }).lastModified).toEqual(expect.any(Number));
 
     await alice.call("updateGroupAnnouncement", { groupId: id, announcement: "market opens at 9" });
-    expect(await event(bob, "onGroupEvent", { id, operation: "updateAnnouncement" })).toMatchObject({ from: alice.name, announcement: "market opens at 9" });
+    expect(await event(bob, "onGroupEvent", { id, operation: "updateAnnouncement" })).toMatchObject({
+      from: alice.name,
+      announcement: "market opens at 9",
+    });
     await alice.call("updateGroupAnnouncement", { groupId: id, announcement: "" });
-    expect(await event(bob, "onGroupEvent", { id, operation: "deleteAnnouncement" })).toMatchObject({ from: alice.name });
+    expect(await event(bob, "onGroupEvent", { id, operation: "deleteAnnouncement" })).toMatchObject({
+      from: alice.name,
+    });
 
     const uploaded = await new Promise<Record<string, unknown>>((resolve, reject) => {
       void alice.call("uploadGroupSharedFile", {
         groupId: id,
-        file: { data: new File([Buffer.from("v1")], "prices.txt", { type: "text/plain" }), filename: "prices.txt", filetype: "txt" },
+        file: {
+          data: new File([Buffer.from("v1")], "prices.txt", { type: "text/plain" }),
+          filename: "prices.txt",
+          filetype: "txt",
+        },
         onFileUploadComplete: resolve,
         onFileUploadError: reject,
       });
@@ -190,7 +262,11 @@ describe("threads (notify thread, muc thread operations)", () => {
   test("created, renamed and destroyed threads reach the group's members; a member removed from a thread hears of it", async () => {
     const groupId = await createGroup(alice, "Threads", [bob.name]);
     const parent = await store(alice, "chatgroups", groupId, "discuss pricing");
-    const created = await alice.call<Reply<{ chatThreadId: string }>>("createChatThread", { parentId: groupId, name: "pricing", messageId: parent });
+    const created = await alice.call<Reply<{ chatThreadId: string }>>("createChatThread", {
+      parentId: groupId,
+      name: "pricing",
+      messageId: parent,
+    });
     const id = created.data.chatThreadId;
     const onCreate = await event(bob, "onChatThreadChange", { id, operation: "create" });
     expect(onCreate).toMatchObject({ name: "pricing", parentId: groupId, messageId: parent, operator: alice.name });
@@ -198,13 +274,25 @@ describe("threads (notify thread, muc thread operations)", () => {
 
     await bob.call("joinChatThread", { chatThreadId: id });
     await alice.call("changeChatThreadName", { chatThreadId: id, name: "pricing Q4" });
-    expect(await event(bob, "onChatThreadChange", { id, operation: "update" })).toMatchObject({ name: "pricing Q4", parentId: groupId, operator: alice.name });
+    expect(await event(bob, "onChatThreadChange", { id, operation: "update" })).toMatchObject({
+      name: "pricing Q4",
+      parentId: groupId,
+      operator: alice.name,
+    });
 
     await alice.call("removeChatThreadMember", { chatThreadId: id, username: bob.name });
-    expect(await event(bob, "onChatThreadChange", { id, operation: "userRemove" })).toMatchObject({ name: "pricing Q4", parentId: groupId, operator: alice.name, userName: bob.name });
+    expect(await event(bob, "onChatThreadChange", { id, operation: "userRemove" })).toMatchObject({
+      name: "pricing Q4",
+      parentId: groupId,
+      operator: alice.name,
+      userName: bob.name,
+    });
 
     await alice.call("destroyChatThread", { chatThreadId: id });
-    expect(await event(bob, "onChatThreadChange", { id, operation: "destroy" })).toMatchObject({ parentId: groupId, operator: alice.name });
+    expect(await event(bob, "onChatThreadChange", { id, operation: "destroy" })).toMatchObject({
+      parentId: groupId,
+      operator: alice.name,
+    });
     expect(bob.events.onError).toEqual([]);
   });
 });
@@ -213,16 +301,28 @@ describe("messages in a thread (notify thread update_msg)", () => {
   test("the thread's members hear the new message count and the last message; other group members do not", async () => {
     const groupId = await createGroup(alice, "Thread talk", [bob.name, carol.name]);
     const parent = await store(alice, "chatgroups", groupId, "the plan");
-    const id = (await alice.call<Reply<{ chatThreadId: string }>>("createChatThread", { parentId: groupId, name: "plan", messageId: parent })).data.chatThreadId;
+    const id = (
+      await alice.call<Reply<{ chatThreadId: string }>>("createChatThread", {
+        parentId: groupId,
+        name: "plan",
+        messageId: parent,
+      })
+    ).data.chatThreadId;
     await bob.call("joinChatThread", { chatThreadId: id });
 
-    const first = await alice.call<{ serverMsgId: string }>("send", s.message({ type: "txt", chatType: "groupChat", to: id, msg: "step one", isChatThread: true }));
+    const first = await alice.call<{ serverMsgId: string }>(
+      "send",
+      s.message({ type: "txt", chatType: "groupChat", to: id, msg: "step one", isChatThread: true }),
+    );
     const one = await event(bob, "onChatThreadChange", { id, operation: "update", messageCount: 1 });
     expect(one).toMatchObject({ name: "plan", parentId: groupId, messageId: parent, operator: alice.name });
     expect(one.timestamp).toEqual(expect.any(Number));
     expect(one.lastMessage).toMatchObject({ id: first.serverMsgId, type: "txt", msg: "step one", from: alice.name });
 
-    const second = await bob.call<{ serverMsgId: string }>("send", s.message({ type: "txt", chatType: "groupChat", to: id, msg: "step two", isChatThread: true }));
+    const second = await bob.call<{ serverMsgId: string }>(
+      "send",
+      s.message({ type: "txt", chatType: "groupChat", to: id, msg: "step two", isChatThread: true }),
+    );
     const two = await event(alice, "onChatThreadChange", { id, operation: "update", messageCount: 2 });
     expect(two).toMatchObject({ operator: bob.name, parentId: groupId });
     expect(two.lastMessage).toMatchObject({ id: second.serverMsgId, msg: "step two", from: bob.name });
@@ -247,43 +347,92 @@ describe("ops with no event object (legacy onGroupChange, onChatroomChange)", ()
     expect((await alice.call<Reply<string[]>>("getGroupBlocklist", { groupId })).data).toEqual([carol.name]);
 
     await alice.call("unblockGroupMember", { groupId, username: carol.name });
-    expect(await event(carol, "onGroupEvent", { id: groupId, operation: "unblockMember" })).toMatchObject({ from: alice.name });
-    if (LEGACY) expect(await event(carol, "onGroupChange", { gid: groupId, type: "allow" })).toMatchObject({ from: alice.name, to: carol.name, chatroom: false });
+    expect(await event(carol, "onGroupEvent", { id: groupId, operation: "unblockMember" })).toMatchObject({
+      from: alice.name,
+    });
+    if (LEGACY) {
+      expect(await event(carol, "onGroupChange", { gid: groupId, type: "allow" })).toMatchObject({
+        from: alice.name,
+        to: carol.name,
+        chatroom: false,
+      });
+    }
     expect((await alice.call<Reply<string[]>>("getGroupBlocklist", { groupId })).data).toEqual([]);
     expect(carol.events.onError).toEqual([]);
   });
 
   test("a chat room's blocklist: 12 ban reaches the blocked user, 13 allow the unblocked one", async () => {
-    const res = await s.im.call<{ data: { id: string } }>("POST", "chatrooms", { token: alice.conn.token, body: { name: "Lobby", description: "d", maxusers: 50, owner: alice.name, members: [dave.name] } });
+    const res = await s.im.call<{ data: { id: string } }>("POST", "chatrooms", {
+      token: alice.conn.token,
+      body: { name: "Lobby", description: "d", maxusers: 50, owner: alice.name, members: [dave.name] },
+    });
     const id = res.body.data.id;
     await alice.call("blockChatRoomMember", { chatRoomId: id, username: dave.name });
-    if (LEGACY) expect(await event(dave, "onChatroomChange", { gid: id, type: "ban" })).toMatchObject({ from: alice.name, to: dave.name, chatroom: true });
+    if (LEGACY) {
+      expect(await event(dave, "onChatroomChange", { gid: id, type: "ban" })).toMatchObject({
+        from: alice.name,
+        to: dave.name,
+        chatroom: true,
+      });
+    }
     await alice.call("unblockChatRoomMember", { chatRoomId: id, username: dave.name });
-    expect(await event(dave, "onChatroomEvent", { id, operation: "unblockMember" })).toMatchObject({ from: alice.name });
-    if (LEGACY) expect(await event(dave, "onChatroomChange", { gid: id, type: "allow" })).toMatchObject({ from: alice.name, to: dave.name, chatroom: true });
+    expect(await event(dave, "onChatroomEvent", { id, operation: "unblockMember" })).toMatchObject({
+      from: alice.name,
+    });
+    if (LEGACY) {
+      expect(await event(dave, "onChatroomChange", { gid: id, type: "allow" })).toMatchObject({
+        from: alice.name,
+        to: dave.name,
+        chatroom: true,
+      });
+    }
   });
 });
 
 describe("chat-room operations (onChatroomEvent)", () => {
   test("join and leave, attributes, mutes, announcement, details, removal and the room dissolved", async () => {
-    const res = await s.im.call<{ data: { id: string } }>("POST", "chatrooms", { token: alice.conn.token, body: { name: "Floor", description: "d", maxusers: 50, owner: alice.name, members: [bob.name] } });
+    const res = await s.im.call<{ data: { id: string } }>("POST", "chatrooms", {
+      token: alice.conn.token,
+      body: { name: "Floor", description: "d", maxusers: 50, owner: alice.name, members: [bob.name] },
+    });
     const id = res.body.data.id;
 
     await carol.call("joinChatRoom", { roomId: id });
-    expect(await event(bob, "onChatroomEvent", { id, operation: "memberPresence" })).toMatchObject({ from: carol.name, memberCount: 3 });
+    expect(await event(bob, "onChatroomEvent", { id, operation: "memberPresence" })).toMatchObject({
+      from: carol.name,
+      memberCount: 3,
+    });
 
     await bob.call("setChatRoomAttributes", { chatRoomId: id, attributes: { topic: "fx", seat: "A1" } });
-    expect(await event(carol, "onChatroomEvent", { id, operation: "updateChatRoomAttributes" })).toMatchObject({ from: bob.name, attributes: { topic: "fx", seat: "A1" } });
+    expect(await event(carol, "onChatroomEvent", { id, operation: "updateChatRoomAttributes" })).toMatchObject({
+      from: bob.name,
+      attributes: { topic: "fx", seat: "A1" },
+    });
     await bob.call("removeChatRoomAttribute", { chatRoomId: id, attributeKey: "seat" });
-    expect(await event(carol, "onChatroomEvent", { id, operation: "removeChatRoomAttributes" })).toMatchObject({ from: bob.name, attributes: ["seat"] });
+    expect(await event(carol, "onChatroomEvent", { id, operation: "removeChatRoomAttributes" })).toMatchObject({
+      from: bob.name,
+      attributes: ["seat"],
+    });
 
     await alice.call("muteChatRoomMember", { chatRoomId: id, username: carol.name, muteDuration: 60_000 });
     const muted = await event(bob, "onChatroomEvent", { id, operation: "muteMember" });
-    expect(muted).toMatchObject({ from: alice.name, userId: carol.name, muteTimestamp: s.im.t.clock.now().getTime() + 60_000 });
+    expect(muted).toMatchObject({
+      from: alice.name,
+      userId: carol.name,
+      muteTimestamp: s.im.t.clock.now().getTime() + 60_000,
+    });
 
     await alice.call("updateChatRoomAnnouncement", { roomId: id, announcement: "quiet hours 22-7" });
-    expect(await event(bob, "onChatroomEvent", { id, operation: "updateAnnouncement" })).toMatchObject({ from: alice.name, announcement: "quiet hours 22-7" });
-    await alice.call("modifyChatRoom", { chatRoomId: id, chatRoomName: "Trading floor", description: "everyone", maxusers: 100 });
+    expect(await event(bob, "onChatroomEvent", { id, operation: "updateAnnouncement" })).toMatchObject({
+      from: alice.name,
+      announcement: "quiet hours 22-7",
+    });
+    await alice.call("modifyChatRoom", {
+      chatRoomId: id,
+      chatRoomName: "Trading floor",
+      description: "everyone",
+      maxusers: 100,
+    });
     expect(await event(bob, "onChatroomEvent", { id, operation: "updateInfo" })).toMatchObject({ from: alice.name });
 
     await carol.call("leaveChatRoom", { roomId: id });
@@ -294,7 +443,10 @@ describe("chat-room operations (onChatroomEvent)", () => {
     await event(alice, "onChatroomEvent", { id, operation: "memberAbsence", from: bob.name });
 
     await alice.call("addUsersToChatRoom", { chatRoomId: id, users: [dave.name] });
-    expect(await event(dave, "onChatroomEvent", { id, operation: "directJoined" })).toMatchObject({ from: alice.name, name: "Trading floor" });
+    expect(await event(dave, "onChatroomEvent", { id, operation: "directJoined" })).toMatchObject({
+      from: alice.name,
+      name: "Trading floor",
+    });
     await alice.call("destroyChatRoom", { chatRoomId: id });
     expect(await event(dave, "onChatroomEvent", { id, operation: "destroy" })).toMatchObject({ from: alice.name });
     expect(bob.events.onError).toEqual([]);
@@ -304,17 +456,30 @@ describe("chat-room operations (onChatroomEvent)", () => {
 describe("contacts (roster)", () => {
   test("a request, accepted, the contact removed; a request declined", async () => {
     await carol.call("addContact", dave.name, "hi, it's carol");
-    expect(await event(dave, "onContactInvited", { from: carol.name })).toMatchObject({ type: "subscribe", to: dave.name, status: "hi, it's carol" });
+    expect(await event(dave, "onContactInvited", { from: carol.name })).toMatchObject({
+      type: "subscribe",
+      to: dave.name,
+      status: "hi, it's carol",
+    });
     await dave.call("acceptContactInvite", carol.name);
-    expect(await event(carol, "onContactAgreed", { from: dave.name })).toMatchObject({ type: "subscribed", to: carol.name });
+    expect(await event(carol, "onContactAgreed", { from: dave.name })).toMatchObject({
+      type: "subscribed",
+      to: carol.name,
+    });
 
     await dave.call("deleteContact", carol.name);
-    expect(await event(carol, "onContactDeleted", { from: dave.name })).toMatchObject({ type: "unsubscribed", to: carol.name });
+    expect(await event(carol, "onContactDeleted", { from: dave.name })).toMatchObject({
+      type: "unsubscribed",
+      to: carol.name,
+    });
 
     await dave.call("addContact", carol.name, "again?");
     await event(carol, "onContactInvited", { from: dave.name, status: "again?" });
     await carol.call("declineContactInvite", dave.name);
-    expect(await event(dave, "onContactRefuse", { from: carol.name })).toMatchObject({ type: "unsubscribed", to: dave.name });
+    expect(await event(dave, "onContactRefuse", { from: carol.name })).toMatchObject({
+      type: "unsubscribed",
+      to: dave.name,
+    });
   });
 });
 
@@ -330,7 +495,8 @@ describe("one user on two devices (conv, roaming_delete, threads, roster, pinned
     desk = await online(await s.device(first.name, "desk"));
   });
 
-  const mine = (c: Online, operation: string) => event(c, "onMultiDeviceEvent", { operation }, `${operation} on ${c.name}'s other device`);
+  const mine = (c: Online, operation: string) =>
+    event(c, "onMultiDeviceEvent", { operation }, `${operation} on ${c.name}'s other device`);
 
   test("a conversation pinned, marked, its history trimmed and deleted on one device reaches the other", async () => {
     const msgId = await store(peer, "users", phone.name, "hello erin");
@@ -339,18 +505,38 @@ describe("one user on two devices (conv, roaming_delete, threads, roster, pinned
     expect(pinned).toMatchObject({ conversationId: peer.name, conversationType: "singleChat" });
     expect(pinned.timestamp).toEqual(expect.any(Number));
     await phone.call("pinConversation", { conversationId: peer.name, conversationType: "singleChat", isPinned: false });
-    expect(await mine(desk, "unpinnedConversation")).toMatchObject({ conversationId: peer.name, conversationType: "singleChat" });
+    expect(await mine(desk, "unpinnedConversation")).toMatchObject({
+      conversationId: peer.name,
+      conversationType: "singleChat",
+    });
 
-    await phone.call("addConversationMark", { conversations: [{ conversationId: peer.name, conversationType: "singleChat" }], mark: 3 });
-    expect(await mine(desk, "markConversation")).toMatchObject({ conversationId: peer.name, conversationType: "singleChat", conversationMark: 3 });
-    await phone.call("removeConversationMark", { conversations: [{ conversationId: peer.name, conversationType: "singleChat" }], mark: 3 });
+    await phone.call("addConversationMark", {
+      conversations: [{ conversationId: peer.name, conversationType: "singleChat" }],
+      mark: 3,
+    });
+    expect(await mine(desk, "markConversation")).toMatchObject({
+      conversationId: peer.name,
+      conversationType: "singleChat",
+      conversationMark: 3,
+    });
+    await phone.call("removeConversationMark", {
+      conversations: [{ conversationId: peer.name, conversationType: "singleChat" }],
+      mark: 3,
+    });
     expect(await mine(desk, "unMarkConversation")).toMatchObject({ conversationId: peer.name, conversationMark: 3 });
 
     await phone.call("removeHistoryMessages", { targetId: peer.name, chatType: "singleChat", messageIds: [msgId] });
-    expect(await mine(desk, "deleteRoaming")).toMatchObject({ conversationId: peer.name, chatType: "singleChat", resource: phone.conn.clientResource });
+    expect(await mine(desk, "deleteRoaming")).toMatchObject({
+      conversationId: peer.name,
+      chatType: "singleChat",
+      resource: phone.conn.clientResource,
+    });
 
     await phone.call("deleteConversation", { channel: peer.name, chatType: "singleChat", deleteRoam: false });
-    expect(await mine(desk, "deleteConversation")).toMatchObject({ conversationId: peer.name, conversationType: "singleChat" });
+    expect(await mine(desk, "deleteConversation")).toMatchObject({
+      conversationId: peer.name,
+      conversationType: "singleChat",
+    });
     // The device that made each change heard of none of them.
     expect(phone.events.onMultiDeviceEvent).toEqual([]);
   });
@@ -359,21 +545,34 @@ describe("one user on two devices (conv, roaming_delete, threads, roster, pinned
     const groupId = await createGroup(peer, "Erin's desk", [phone.name]);
     const msgId = await store(peer, "chatgroups", groupId, "numbers");
     await phone.call("removeHistoryMessages", { targetId: groupId, chatType: "groupChat", messageIds: [msgId] });
-    expect(await event(desk, "onMultiDeviceEvent", { operation: "deleteRoaming", conversationId: groupId })).toMatchObject({ chatType: "groupChat", resource: phone.conn.clientResource });
+    expect(
+      await event(desk, "onMultiDeviceEvent", { operation: "deleteRoaming", conversationId: groupId }),
+    ).toMatchObject({ chatType: "groupChat", resource: phone.conn.clientResource });
   });
 
   test("threads created, renamed, joined, left and destroyed on one device reach the other", async () => {
     const groupId = await createGroup(peer, "Erin's threads", [phone.name]);
     const mineParent = await store(phone, "chatgroups", groupId, "erin's topic");
-    const created = await phone.call<Reply<{ chatThreadId: string }>>("createChatThread", { parentId: groupId, name: "erin's", messageId: mineParent });
+    const created = await phone.call<Reply<{ chatThreadId: string }>>("createChatThread", {
+      parentId: groupId,
+      name: "erin's",
+      messageId: mineParent,
+    });
     const own = created.data.chatThreadId;
-    const thread = (operation: string, chatThreadId: string) => event(desk, "onMultiDeviceEvent", { operation, chatThreadId });
+    const thread = (operation: string, chatThreadId: string) =>
+      event(desk, "onMultiDeviceEvent", { operation, chatThreadId });
     expect(await thread("chatThreadCreate", own)).toMatchObject({ chatThreadName: "erin's", parentId: groupId });
     await phone.call("changeChatThreadName", { chatThreadId: own, name: "erin's Q4" });
     expect(await thread("chatThreadNameUpdate", own)).toMatchObject({ chatThreadName: "erin's Q4", parentId: groupId });
 
     const peersParent = await store(peer, "chatgroups", groupId, "frank's topic");
-    const other = (await peer.call<Reply<{ chatThreadId: string }>>("createChatThread", { parentId: groupId, name: "frank's", messageId: peersParent })).data.chatThreadId;
+    const other = (
+      await peer.call<Reply<{ chatThreadId: string }>>("createChatThread", {
+        parentId: groupId,
+        name: "frank's",
+        messageId: peersParent,
+      })
+    ).data.chatThreadId;
     await phone.call("joinChatThread", { chatThreadId: other });
     expect(await thread("chatThreadJoin", other)).toMatchObject({ chatThreadName: "frank's", parentId: groupId });
     await phone.call("leaveChatThread", { chatThreadId: other });
@@ -390,8 +589,12 @@ describe("one user on two devices (conv, roaming_delete, threads, roster, pinned
     await store(gina, "users", phone.name, "one");
     await store(gina, "chatgroups", groupId, "two");
     await phone.call("deleteAllMessagesAndConversations");
-    expect(await event(desk, "onMultiDeviceEvent", { operation: "deleteConversation", conversationId: gina.name })).toMatchObject({ conversationType: "singleChat" });
-    expect(await event(desk, "onMultiDeviceEvent", { operation: "deleteConversation", conversationId: groupId })).toMatchObject({ conversationType: "groupChat" });
+    expect(
+      await event(desk, "onMultiDeviceEvent", { operation: "deleteConversation", conversationId: gina.name }),
+    ).toMatchObject({ conversationType: "singleChat" });
+    expect(
+      await event(desk, "onMultiDeviceEvent", { operation: "deleteConversation", conversationId: groupId }),
+    ).toMatchObject({ conversationType: "groupChat" });
     expect(phone.events.onMultiDeviceEvent?.filter((e) => e.operation === "deleteConversation")).toEqual([]);
     expect(desk.events.onError).toEqual([]);
   });
@@ -399,23 +602,60 @@ describe("one user on two devices (conv, roaming_delete, threads, roster, pinned
   test("a group's messages blocked and unblocked on one device (15 block, 16 unblock): the other device hears it", async () => {
     const groupId = await createGroup(peer, "Erin's quiet", [phone.name]);
     await phone.call("blockGroupMessage", { groupId });
-    if (LEGACY) expect(await event(desk, "onGroupChange", { gid: groupId, type: "block" })).toMatchObject({ from: phone.name, to: phone.name, chatroom: false });
-    expect((await desk.call<Reply<Record<string, unknown>[]>>("getGroupInfo", { groupId })).data[0]?.shieldgroup).toBe(true);
+    if (LEGACY) {
+      expect(await event(desk, "onGroupChange", { gid: groupId, type: "block" })).toMatchObject({
+        from: phone.name,
+        to: phone.name,
+        chatroom: false,
+      });
+    }
+    expect((await desk.call<Reply<Record<string, unknown>[]>>("getGroupInfo", { groupId })).data[0]?.shieldgroup).toBe(
+      true,
+    );
     await phone.call("unblockGroupMessage", { groupId });
-    if (LEGACY) expect(await event(desk, "onGroupChange", { gid: groupId, type: "unblock" })).toMatchObject({ from: phone.name, to: phone.name });
-    expect((await desk.call<Reply<Record<string, unknown>[]>>("getGroupInfo", { groupId })).data[0]?.shieldgroup).toBe(false);
-    expect(phone.events.onGroupChange?.filter((e) => e.gid === groupId && (e.type === "block" || e.type === "unblock"))).toEqual([]);
+    if (LEGACY) {
+      expect(await event(desk, "onGroupChange", { gid: groupId, type: "unblock" })).toMatchObject({
+        from: phone.name,
+        to: phone.name,
+      });
+    }
+    expect((await desk.call<Reply<Record<string, unknown>[]>>("getGroupInfo", { groupId })).data[0]?.shieldgroup).toBe(
+      false,
+    );
+    expect(
+      phone.events.onGroupChange?.filter((e) => e.gid === groupId && (e.type === "block" || e.type === "unblock")),
+    ).toEqual([]);
   });
 
   test("a chat room joined and left on one device (2 join, 3 leave): the other device hears it", async () => {
-    const res = await s.im.call<{ data: { id: string } }>("POST", "chatrooms", { token: peer.conn.token, body: { name: "Erin's room", description: "d", maxusers: 50, owner: peer.name } });
+    const res = await s.im.call<{ data: { id: string } }>("POST", "chatrooms", {
+      token: peer.conn.token,
+      body: { name: "Erin's room", description: "d", maxusers: 50, owner: peer.name },
+    });
     const id = res.body.data.id;
     await phone.call("joinChatRoom", { roomId: id });
-    if (LEGACY) expect(await event(desk, "onChatroomChange", { gid: id, type: "join" })).toMatchObject({ from: phone.name, to: phone.name, chatroom: true });
-    expect(await event(peer, "onChatroomEvent", { id, operation: "memberPresence" })).toMatchObject({ from: phone.name, memberCount: 2 });
+    if (LEGACY) {
+      expect(await event(desk, "onChatroomChange", { gid: id, type: "join" })).toMatchObject({
+        from: phone.name,
+        to: phone.name,
+        chatroom: true,
+      });
+    }
+    expect(await event(peer, "onChatroomEvent", { id, operation: "memberPresence" })).toMatchObject({
+      from: phone.name,
+      memberCount: 2,
+    });
     await phone.call("leaveChatRoom", { roomId: id });
-    if (LEGACY) expect(await event(desk, "onChatroomChange", { gid: id, type: "leave" })).toMatchObject({ from: phone.name, to: phone.name, chatroom: true });
-    expect(await event(peer, "onChatroomEvent", { id, operation: "memberAbsence" })).toMatchObject({ from: phone.name });
+    if (LEGACY) {
+      expect(await event(desk, "onChatroomChange", { gid: id, type: "leave" })).toMatchObject({
+        from: phone.name,
+        to: phone.name,
+        chatroom: true,
+      });
+    }
+    expect(await event(peer, "onChatroomEvent", { id, operation: "memberAbsence" })).toMatchObject({
+      from: phone.name,
+    });
     expect(phone.events.onChatroomChange?.filter((e) => e.gid === id)).toEqual([]);
   });
 
@@ -423,7 +663,10 @@ describe("one user on two devices (conv, roaming_delete, threads, roster, pinned
     await peer.call("addContact", phone.name, "hi erin");
     await event(desk, "onContactInvited", { from: peer.name });
     await phone.call("acceptContactInvite", peer.name);
-    expect(await event(desk, "onContactAdded", { from: peer.name })).toMatchObject({ type: "subscribed", to: phone.name });
+    expect(await event(desk, "onContactAdded", { from: peer.name })).toMatchObject({
+      type: "subscribed",
+      to: phone.name,
+    });
     expect(await event(peer, "onContactAgreed", { from: phone.name })).toMatchObject({ to: peer.name });
   });
 
@@ -436,6 +679,9 @@ describe("one user on two devices (conv, roaming_delete, threads, roster, pinned
       expect(ev.time).toEqual(expect.any(Number));
     }
     await peer.call("unpinMessage", { conversationId: phone.name, conversationType: "singleChat", messageId: msgId });
-    expect(await event(desk, "onMessagePinEvent", { messageId: msgId, operation: "unpin" })).toMatchObject({ conversationId: peer.name, operatorId: peer.name });
+    expect(await event(desk, "onMessagePinEvent", { messageId: msgId, operation: "unpin" })).toMatchObject({
+      conversationId: peer.name,
+      operatorId: peer.name,
+    });
   });
 });

@@ -19,12 +19,17 @@ describe("rate limit", () => {
     expect(refused.type).toBe(s.code.MAX_LIMIT);
     const raw = await s.im.call("GET", `users/${alice.name}/contacts/users`, { token: alice.conn.token });
     expect(raw.status).toBe(429);
-    expect(raw.body).toMatchObject({ error: "too_many_requests", error_description: "The request has reached the maximum limit of 2 per second" });
+    expect(raw.body).toMatchObject({
+      error: "too_many_requests",
+      error_description: "The request has reached the maximum limit of 2 per second",
+    });
 
     // Another user has its own bucket; the app token (the back-office server) is not limited.
     const bob = await s.client("bob");
     expect((await bob.call<{ type: number }>("getContacts")).type).toBe(0);
-    for (let i = 0; i < 6; i++) expect((await s.im.call("GET", `users/${alice.name}/contacts/users`, { token: s.im.appToken })).status).toBe(200);
+    for (let i = 0; i < 6; i++) {
+      expect((await s.im.call("GET", `users/${alice.name}/contacts/users`, { token: s.im.appToken })).status).toBe(200);
+    }
 
     s.im.t.clock.advance(1);
     expect((await alice.call<{ type: number }>("getContacts")).type).toBe(0);

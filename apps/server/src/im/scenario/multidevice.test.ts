@@ -33,7 +33,18 @@ beforeAll(async () => {
   bob = await online(await s.client("bob"));
   phone = await online(await s.device(first.name, "phone"));
   desk = await online(await s.device(first.name, "desk"));
-  const created = await phone.call<{ data: { groupid: string } }>("createGroup", { data: { groupname: "Devices", desc: "", members: [bob.name], public: false, approval: false, allowinvites: false, inviteNeedConfirm: false, maxusers: 20 } });
+  const created = await phone.call<{ data: { groupid: string } }>("createGroup", {
+    data: {
+      groupname: "Devices",
+      desc: "",
+      members: [bob.name],
+      public: false,
+      approval: false,
+      allowinvites: false,
+      inviteNeedConfirm: false,
+      maxusers: 20,
+    },
+  });
   groupId = created.data.groupid;
 });
 afterAll(async () => {
@@ -51,7 +62,13 @@ describe("one user on two devices", () => {
     await phone.call("setGroupMemberAttributes", { groupId, userId: phone.name, memberAttributes: { nick: "Phone" } });
     const mine = (e: Event) => e.operation === "memberAttributesUpdate" && e.userId === phone.name;
     const onDesk = await until(find(desk, "onMultiDeviceEvent", mine), "the desk's multi-device event");
-    expect(onDesk).toMatchObject({ operation: "memberAttributesUpdate", id: groupId, from: phone.name, userId: phone.name, attributes: { nick: "Phone" } });
+    expect(onDesk).toMatchObject({
+      operation: "memberAttributesUpdate",
+      id: groupId,
+      from: phone.name,
+      userId: phone.name,
+      attributes: { nick: "Phone" },
+    });
     const onBob = await until(find(bob, "onGroupEvent", mine), "bob's group event");
     expect(onBob).toMatchObject({ id: groupId, from: phone.name, attributes: { nick: "Phone" } });
     expect(desk.events.onGroupEvent?.filter(mine)).toEqual([]);
@@ -60,35 +77,83 @@ describe("one user on two devices", () => {
     // have had its own change before it, had the server sent it there.
     await bob.call("setGroupMemberAttributes", { groupId, userId: bob.name, memberAttributes: { nick: "Bob" } });
     const bobs = (e: Event) => e.operation === "memberAttributesUpdate" && e.userId === bob.name;
-    expect(await until(find(phone, "onGroupEvent", bobs), "bob's change on the phone")).toMatchObject({ from: bob.name, attributes: { nick: "Bob" } });
+    expect(await until(find(phone, "onGroupEvent", bobs), "bob's change on the phone")).toMatchObject({
+      from: bob.name,
+      attributes: { nick: "Bob" },
+    });
     expect(await until(find(desk, "onGroupEvent", bobs), "bob's change on the desk")).toMatchObject({ from: bob.name });
     expect([...(phone.events.onGroupEvent ?? []), ...(phone.events.onMultiDeviceEvent ?? [])].filter(mine)).toEqual([]);
   });
 
   test("silent mode for all conversations set on one device reaches the other", async () => {
-    await phone.call("setSilentModeForAll", { options: { paramType: 2, startTime: { hours: 22, minutes: 30 }, endTime: { hours: 7, minutes: 15 } } });
-    const ev = await until(find(desk, "onMultiDeviceEvent", (e) => e.operation === "setSilentModeForUser"), "setSilentModeForUser");
+    await phone.call("setSilentModeForAll", {
+      options: { paramType: 2, startTime: { hours: 22, minutes: 30 }, endTime: { hours: 7, minutes: 15 } },
+    });
+    const ev = await until(
+      find(desk, "onMultiDeviceEvent", (e) => e.operation === "setSilentModeForUser"),
+      "setSilentModeForUser",
+    );
     expect(ev).toMatchObject({ resource: phone.conn.clientResource, data: { ignoreInterval: "22:30-7:15" } });
   });
 
   test("a conversation's silent mode set and removed on one device reaches the other", async () => {
-    await phone.call("setSilentModeForConversation", { conversationId: bob.name, type: "singleChat", options: { paramType: 0, remindType: "NONE" } });
-    const set = await until(find(desk, "onMultiDeviceEvent", (e) => e.operation === "setSilentModeForConversation" && e.conversationId === bob.name), "set for bob");
+    await phone.call("setSilentModeForConversation", {
+      conversationId: bob.name,
+      type: "singleChat",
+      options: { paramType: 0, remindType: "NONE" },
+    });
+    const set = await until(
+      find(
+        desk,
+        "onMultiDeviceEvent",
+        (e) => e.operation === "setSilentModeForConversation" && e.conversationId === bob.name,
+      ),
+      "set for bob",
+    );
     expect(set).toMatchObject({ type: "singleChat", resource: phone.conn.clientResource, data: { type: "NONE" } });
 
-    await phone.call("setSilentModeForConversation", { conversationId: groupId, type: "groupChat", options: { paramType: 1, duration: 3_600_000 } });
-    const group = await until(find(desk, "onMultiDeviceEvent", (e) => e.operation === "setSilentModeForConversation" && e.conversationId === groupId), "set for the group");
+    await phone.call("setSilentModeForConversation", {
+      conversationId: groupId,
+      type: "groupChat",
+      options: { paramType: 1, duration: 3_600_000 },
+    });
+    const group = await until(
+      find(
+        desk,
+        "onMultiDeviceEvent",
+        (e) => e.operation === "setSilentModeForConversation" && e.conversationId === groupId,
+      ),
+      "set for the group",
+    );
     expect(group).toMatchObject({ type: "groupChat", resource: phone.conn.clientResource });
     expect((group.data as { ignoreDuration?: number }).ignoreDuration).toBeGreaterThan(0);
 
     await phone.call("clearRemindTypeForConversation", { conversationId: bob.name, type: "singleChat" });
-    const removed = await until(find(desk, "onMultiDeviceEvent", (e) => e.operation === "removeSilentModeForConversation" && e.conversationId === bob.name), "removal for bob");
+    const removed = await until(
+      find(
+        desk,
+        "onMultiDeviceEvent",
+        (e) => e.operation === "removeSilentModeForConversation" && e.conversationId === bob.name,
+      ),
+      "removal for bob",
+    );
     expect(removed).toMatchObject({ type: "singleChat", resource: phone.conn.clientResource, data: {} });
 
     // The desk's own change comes back to the phone, not to the desk: the phone then has seen every
     // earlier one of its own, so none of them reached it.
-    await desk.call("setSilentModeForConversation", { conversationId: bob.name, type: "singleChat", options: { paramType: 0, remindType: "AT" } });
-    const back = await until(find(phone, "onMultiDeviceEvent", (e) => e.operation === "setSilentModeForConversation" && e.resource === desk.conn.clientResource), "the desk's change on the phone");
+    await desk.call("setSilentModeForConversation", {
+      conversationId: bob.name,
+      type: "singleChat",
+      options: { paramType: 0, remindType: "AT" },
+    });
+    const back = await until(
+      find(
+        phone,
+        "onMultiDeviceEvent",
+        (e) => e.operation === "setSilentModeForConversation" && e.resource === desk.conn.clientResource,
+      ),
+      "the desk's change on the phone",
+    );
     expect(back).toMatchObject({ conversationId: bob.name, data: { type: "AT" } });
     expect(phone.events.onMultiDeviceEvent?.filter((e) => e.resource === phone.conn.clientResource)).toEqual([]);
   });

@@ -89,9 +89,14 @@ export class FetchXhr extends Emitter {
         clearTimeout(timer);
         if (this.done) return;
         this.done = true;
-        this.responseText = this.responseType === "blob" || this.responseType === "arraybuffer" ? "" : bytes.toString("utf8");
+        this.responseText =
+          this.responseType === "blob" || this.responseType === "arraybuffer" ? "" : bytes.toString("utf8");
         this.response =
-          this.responseType === "blob" ? new Blob([bytes], { type: res.headers.get("content-type") ?? "" }) : this.responseType === "arraybuffer" ? bytes.buffer : this.responseText;
+          this.responseType === "blob"
+            ? new Blob([bytes], { type: res.headers.get("content-type") ?? "" })
+            : this.responseType === "arraybuffer"
+              ? bytes.buffer
+              : this.responseText;
         this.readyState = 4;
         this.upload["emit"]("progress", { loaded: 1, total: 1 });
         this.emit("readystatechange");
@@ -188,7 +193,15 @@ export function loadWebsdk(): Websdk {
 export function connect(baseUrl: string, appKey: string, deviceId?: string): Connection {
   const sdk = loadWebsdk();
   const device = deviceId ? { deviceId, isFixedDeviceId: false } : {};
-  return new sdk.connection({ appKey, isHttpDNS: false, https: false, apiUrl: baseUrl, url: `${baseUrl.replace(/^http/, "ws")}/websocket`, delivery: false, ...device });
+  return new sdk.connection({
+    appKey,
+    isHttpDNS: false,
+    https: false,
+    apiUrl: baseUrl,
+    url: `${baseUrl.replace(/^http/, "ws")}/websocket`,
+    delivery: false,
+    ...device,
+  });
 }
 
 /**
@@ -196,7 +209,11 @@ export function connect(baseUrl: string, appKey: string, deviceId?: string): Con
  * helper posts the password grant to /{org}/{app}/token, and the session gets the identity open() sets
  * (user, jid, token). Returns the token reply.
  */
-export async function restLogin(conn: Connection, user: string, pwd: string): Promise<{ access_token: string; expires_in: number }> {
+export async function restLogin(
+  conn: Connection,
+  user: string,
+  pwd: string,
+): Promise<{ access_token: string; expires_in: number }> {
   const sdk = loadWebsdk();
   const reply = await sdk.utils.ajax(
     {

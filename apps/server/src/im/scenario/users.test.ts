@@ -31,11 +31,18 @@ describe("contacts", () => {
     await alice.call("setContactRemark", { userId: bob.name, remark: "Bob from FX" });
     const all = await alice.call<Reply<{ userId: string; remark: string }[]>>("getAllContacts");
     expect(all.data).toEqual([{ userId: bob.name, remark: "Bob from FX" }]);
-    const paged = await alice.call<Reply<{ contacts: { userId: string; remark: string }[]; cursor: string | null }>>("getContactsWithCursor", { pageSize: 10 });
+    const paged = await alice.call<Reply<{ contacts: { userId: string; remark: string }[]; cursor: string | null }>>(
+      "getContactsWithCursor",
+      { pageSize: 10 },
+    );
     expect(paged.data.contacts).toEqual([{ userId: bob.name, remark: "Bob from FX" }]);
 
-    expect((await alice.fail("setContactRemark", { userId: carol.name, remark: "x" })).type).toBe(s.code.USER_NOT_FRIEND);
-    expect((await alice.fail("setContactRemark", { userId: bob.name, remark: "x".repeat(200) })).type).toBe(s.code.MAX_LIMIT);
+    expect((await alice.fail("setContactRemark", { userId: carol.name, remark: "x" })).type).toBe(
+      s.code.USER_NOT_FRIEND,
+    );
+    expect((await alice.fail("setContactRemark", { userId: bob.name, remark: "x".repeat(200) })).type).toBe(
+      s.code.MAX_LIMIT,
+    );
 
     await alice.call("deleteContact", bob.name);
     expect((await bob.call<Reply<string[]>>("getContacts")).data).toEqual([]);
@@ -52,9 +59,11 @@ describe("contacts", () => {
   });
 
   test("block list: add (one or many), list, remove", async () => {
-    const added = await alice.call<Reply<{ userIds: string[] }>>("addUsersToBlocklist", { name: [bob.name, carol.name] });
+    const added = await alice.call<Reply<{ userIds: string[] }>>("addUsersToBlocklist", {
+      name: [bob.name, carol.name],
+    });
     expect(added.type).toBe(0);
-    expect(((await alice.call<Reply<string[]>>("getBlocklist")).data).sort()).toEqual([bob.name, carol.name].sort());
+    expect((await alice.call<Reply<string[]>>("getBlocklist")).data.sort()).toEqual([bob.name, carol.name].sort());
     await alice.call("removeUserFromBlocklist", { name: bob.name });
     expect((await alice.call<Reply<string[]>>("getBlocklist")).data).toEqual([carol.name]);
     await alice.call("removeUserFromBlocklist", { name: [carol.name] });
@@ -64,12 +73,21 @@ describe("contacts", () => {
 
 describe("users", () => {
   test("user attributes: set own (all keys or one), read one or many users, unknown keys refused by the client", async () => {
-    const set = await alice.call<Reply<Record<string, string>>>("updateOwnUserInfo", { nickname: "Alice", avatarurl: "https://example.com/a.png", gender: "2", ext: '{"desk":"FX"}' });
+    const set = await alice.call<Reply<Record<string, string>>>("updateOwnUserInfo", {
+      nickname: "Alice",
+      avatarurl: "https://example.com/a.png",
+      gender: "2",
+      ext: '{"desk":"FX"}',
+    });
     expect(set.data).toMatchObject({ nickname: "Alice", avatarurl: "https://example.com/a.png", gender: "2" });
     await alice.call("updateOwnUserInfo", "sign", "buy low");
     const one = await bob.call<Reply<Record<string, Record<string, string>>>>("fetchUserInfoById", alice.name);
     expect(one.data[alice.name]).toMatchObject({ nickname: "Alice", sign: "buy low", ext: '{"desk":"FX"}' });
-    const some = await bob.call<Reply<Record<string, Record<string, string>>>>("fetchUserInfoById", [alice.name, carol.name], ["nickname"]);
+    const some = await bob.call<Reply<Record<string, Record<string, string>>>>(
+      "fetchUserInfoById",
+      [alice.name, carol.name],
+      ["nickname"],
+    );
     expect(some.data[alice.name]).toEqual({ nickname: "Alice" });
     await expect(alice.call("updateOwnUserInfo", "salary", "1")).rejects.toThrow(/illegal key/);
   });
@@ -77,9 +95,15 @@ describe("users", () => {
   test("nickname and push token", async () => {
     const nick = await bob.call<Reply>("updateCurrentUserNick", "Bobby");
     expect(nick.type).toBe(0);
-    const bound = await bob.call<Reply<Record<string, unknown>>>("uploadPushToken", { deviceId: "dev-1", deviceToken: "tok-1", notifierName: "fcm" });
+    const bound = await bob.call<Reply<Record<string, unknown>>>("uploadPushToken", {
+      deviceId: "dev-1",
+      deviceToken: "tok-1",
+      notifierName: "fcm",
+    });
     expect(bound.type).toBe(0);
-    await expect(bob.call("uploadPushToken", { deviceId: "", deviceToken: "tok", notifierName: "fcm" })).rejects.toBeDefined();
+    await expect(
+      bob.call("uploadPushToken", { deviceId: "", deviceToken: "tok", notifierName: "fcm" }),
+    ).rejects.toBeDefined();
   });
 
   test("token expiry, as renewToken reads it (renewToken itself needs an open socket)", async () => {
@@ -93,15 +117,30 @@ describe("users", () => {
 describe("presence", () => {
   test("publish, subscribe with expiry, status, sublist, unsubscribe", async () => {
     await alice.call("publishPresence", { description: "at my desk" });
-    const sub = await bob.call<Reply<{ result: { uid: string; ext: string }[] }>>("subscribePresence", { usernames: [alice.name], expiry: 3600 });
+    const sub = await bob.call<Reply<{ result: { uid: string; ext: string }[] }>>("subscribePresence", {
+      usernames: [alice.name],
+      expiry: 3600,
+    });
     expect(sub.data.result).toEqual([expect.objectContaining({ uid: alice.name, ext: "at my desk" })]);
-    const status = await carol.call<Reply<{ result: { uid: string; ext: string }[] }>>("getPresenceStatus", { usernames: [alice.name] });
+    const status = await carol.call<Reply<{ result: { uid: string; ext: string }[] }>>("getPresenceStatus", {
+      usernames: [alice.name],
+    });
     expect(status.data.result).toEqual([expect.objectContaining({ uid: alice.name, ext: "at my desk" })]);
-    const list = await bob.call<Reply<{ result: { sublist: { uid: string; expiry: number }[]; totalnum: number } }>>("getSubscribedPresenceList", { pageNum: 1, pageSize: 20 });
+    const list = await bob.call<Reply<{ result: { sublist: { uid: string; expiry: number }[]; totalnum: number } }>>(
+      "getSubscribedPresenceList",
+      { pageNum: 1, pageSize: 20 },
+    );
     expect(list.data.result.sublist.map((r) => r.uid)).toEqual([alice.name]);
     expect(list.data.result.totalnum).toBe(1);
     await bob.call("unsubscribePresence", { usernames: [alice.name] });
-    expect((await bob.call<Reply<{ result: { totalnum: number } }>>("getSubscribedPresenceList", { pageNum: 1, pageSize: 20 })).data.result.totalnum).toBe(0);
+    expect(
+      (
+        await bob.call<Reply<{ result: { totalnum: number } }>>("getSubscribedPresenceList", {
+          pageNum: 1,
+          pageSize: 20,
+        })
+      ).data.result.totalnum,
+    ).toBe(0);
 
     const tooBig = await alice.fail("publishPresence", { description: "x".repeat(2000) });
     expect(tooBig.type).toBe(s.code.PRESENCE_PARAM_EXCEED);
@@ -111,31 +150,64 @@ describe("presence", () => {
 describe("silent mode and push language", () => {
   test("all conversations: remind type, duration, interval", async () => {
     await alice.call("setSilentModeForAll", { options: { paramType: 0, remindType: "AT" } });
-    expect((await alice.call<Reply<Record<string, unknown>>>("getSilentModeForAll")).data).toMatchObject({ type: "AT" });
+    expect((await alice.call<Reply<Record<string, unknown>>>("getSilentModeForAll")).data).toMatchObject({
+      type: "AT",
+    });
     await alice.call("setSilentModeForAll", { options: { paramType: 1, duration: 3_600_000 } });
     const dnd = await alice.call<Reply<{ ignoreDuration: number }>>("getSilentModeForAll");
     expect(dnd.data.ignoreDuration).toBeGreaterThan(0);
-    await alice.call("setSilentModeForAll", { options: { paramType: 2, startTime: { hours: 22, minutes: 30 }, endTime: { hours: 7, minutes: 15 } } });
-    expect((await alice.call<Reply<{ ignoreInterval: string }>>("getSilentModeForAll")).data.ignoreInterval).toBe("22:30-7:15");
-    await expect(alice.call("setSilentModeForAll", { options: { paramType: 2, startTime: { hours: 0, minutes: 0 }, endTime: { hours: 7, minutes: 0 } } })).rejects.toBeDefined();
+    await alice.call("setSilentModeForAll", {
+      options: { paramType: 2, startTime: { hours: 22, minutes: 30 }, endTime: { hours: 7, minutes: 15 } },
+    });
+    expect((await alice.call<Reply<{ ignoreInterval: string }>>("getSilentModeForAll")).data.ignoreInterval).toBe(
+      "22:30-7:15",
+    );
+    await expect(
+      alice.call("setSilentModeForAll", {
+        options: { paramType: 2, startTime: { hours: 0, minutes: 0 }, endTime: { hours: 7, minutes: 0 } },
+      }),
+    ).rejects.toBeDefined();
   });
 
   test("per conversation, batch read, DEFAULT to clear; the push language", async () => {
-    await alice.call("setSilentModeForConversation", { conversationId: bob.name, type: "singleChat", options: { paramType: 0, remindType: "NONE" } });
-    const one = await alice.call<Reply<Record<string, unknown>>>("getSilentModeForConversation", { conversationId: bob.name, type: "singleChat" });
+    await alice.call("setSilentModeForConversation", {
+      conversationId: bob.name,
+      type: "singleChat",
+      options: { paramType: 0, remindType: "NONE" },
+    });
+    const one = await alice.call<Reply<Record<string, unknown>>>("getSilentModeForConversation", {
+      conversationId: bob.name,
+      type: "singleChat",
+    });
     expect(one.data).toMatchObject({ type: "NONE" });
-    const batch = await alice.call<Reply<{ user: Record<string, Record<string, unknown>>; group: Record<string, unknown> }>>("getSilentModeForConversations", {
-      conversationList: [{ id: bob.name, type: "singleChat" }, { id: carol.name, type: "singleChat" }],
+    const batch = await alice.call<
+      Reply<{ user: Record<string, Record<string, unknown>>; group: Record<string, unknown> }>
+    >("getSilentModeForConversations", {
+      conversationList: [
+        { id: bob.name, type: "singleChat" },
+        { id: carol.name, type: "singleChat" },
+      ],
     });
     expect(batch.data.user[bob.name]).toMatchObject({ type: "NONE" });
-    const typed = await alice.call<Reply<{ conversations: { conversationId: string; type: string; remindType: string }[] }>>("getSilentModeRemindTypeConversations", { pageSize: 10 });
-    expect(typed.data.conversations).toContainEqual({ conversationId: bob.name, type: "singleChat", remindType: "NONE" });
+    const typed = await alice.call<
+      Reply<{ conversations: { conversationId: string; type: string; remindType: string }[] }>
+    >("getSilentModeRemindTypeConversations", { pageSize: 10 });
+    expect(typed.data.conversations).toContainEqual({
+      conversationId: bob.name,
+      type: "singleChat",
+      remindType: "NONE",
+    });
     await alice.call("clearRemindTypeForConversation", { conversationId: bob.name, type: "singleChat" });
-    const cleared = await alice.call<Reply<Record<string, unknown>>>("getSilentModeForConversation", { conversationId: bob.name, type: "singleChat" });
+    const cleared = await alice.call<Reply<Record<string, unknown>>>("getSilentModeForConversation", {
+      conversationId: bob.name,
+      type: "singleChat",
+    });
     expect(cleared.data.type).toBeUndefined();
 
     await alice.call("setPushPerformLanguage", { language: "en" });
-    expect((await alice.call<Reply<{ language: string }>>("getPushPerformLanguage")).data).toMatchObject({ language: "en" });
+    expect((await alice.call<Reply<{ language: string }>>("getPushPerformLanguage")).data).toMatchObject({
+      language: "en",
+    });
     await expect(alice.call("setPushPerformLanguage", { language: "" })).rejects.toBeDefined();
   });
 });
@@ -143,6 +215,8 @@ describe("silent mode and push language", () => {
 describe("translation", () => {
   test("without a configured translator the client reports 'service not enabled'", async () => {
     expect((await alice.fail("getSupportedLanguages")).type).toBe(s.code.SERVICE_NOT_ENABLED);
-    expect((await alice.fail("translateMessage", { text: "hello", languages: ["zh-Hans"] })).type).toBe(s.code.SERVICE_NOT_ENABLED);
+    expect((await alice.fail("translateMessage", { text: "hello", languages: ["zh-Hans"] })).type).toBe(
+      s.code.SERVICE_NOT_ENABLED,
+    );
   });
 });

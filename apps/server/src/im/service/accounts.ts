@@ -41,13 +41,24 @@ export interface IssuedToken {
 export async function ensureImUser(tx: Tx, username: string, options: { nickname?: string; now: Date }): Promise<void> {
   const name = normalizeUsername(username);
   const nickname = options.nickname ?? "";
-  await users.insertUser(tx, { username: name, uuid: randomUUID(), passwordHash: null, nickname, ...(nickname !== "" && { profile: { nickname } }), now: options.now });
+  await users.insertUser(tx, {
+    username: name,
+    uuid: randomUUID(),
+    passwordHash: null,
+    nickname,
+    ...(nickname !== "" && { profile: { nickname } }),
+    now: options.now,
+  });
 }
 
 /** Signs a token for `subject` (a username, or "" for the app) valid for `ttlSeconds` from `nowMs`. */
 export function signImToken(signer: TokenSigner, subject: string, nowMs: number, ttlSeconds: number): IssuedToken {
   const expireTimestamp = nowMs + ttlSeconds * 1000;
-  return { accessToken: signer.sign({ subject, issuedMs: nowMs, expiresMs: expireTimestamp }), expiresIn: ttlSeconds, expireTimestamp };
+  return {
+    accessToken: signer.sign({ subject, issuedMs: nowMs, expiresMs: expireTimestamp }),
+    expiresIn: ttlSeconds,
+    expireTimestamp,
+  };
 }
 
 export class ImAccounts {
@@ -74,18 +85,29 @@ export class ImAccounts {
     return { actor: { kind: "user", username: user.username }, expiresMs: claims.expiresMs };
   }
 
-  async register(actor: ImActor | null, body: { username?: unknown; password?: unknown; nickname?: unknown }): Promise<users.ImUserRow> {
+  async register(
+    actor: ImActor | null,
+    body: { username?: unknown; password?: unknown; nickname?: unknown },
+  ): Promise<users.ImUserRow> {
     if (!this.deps.config.openRegistration && actor?.kind !== "app") throw imError("openRegistrationClosed");
     if (typeof body.username !== "string" || !IM_USERNAME_RE.test(body.username)) {
       throw imError("usernameIllegal", { username: typeof body.username === "string" ? body.username : "" });
     }
-    if (typeof body.password !== "string" || body.password.length === 0 || body.password.length > IM_PASSWORD_MAX) throw imError("passwordIllegal");
+    if (typeof body.password !== "string" || body.password.length === 0 || body.password.length > IM_PASSWORD_MAX) {
+      throw imError("passwordIllegal");
+    }
     const nickname = typeof body.nickname === "string" ? body.nickname.slice(0, 100) : "";
     const username = body.username.toLowerCase();
     const passwordHash = await this.deps.hasher.hash(body.password);
     try {
       return await inScope(this.deps, async (s) => {
-        const created = await users.insertUser(s.tx, { username, uuid: randomUUID(), passwordHash, nickname, now: s.now });
+        const created = await users.insertUser(s.tx, {
+          username,
+          uuid: randomUUID(),
+          passwordHash,
+          nickname,
+          now: s.now,
+        });
         if (!created) throw imError("usernameTaken", { username });
         const row = await users.findUser(s.tx, username);
         if (!row) throw new Error("user vanished after insert");
@@ -98,7 +120,11 @@ export class ImAccounts {
   }
 
   /** The password grant: checks the password; unknown users and wrong passwords are told apart, as the protocol does. */
-  async passwordGrant(username: unknown, password: unknown, ttl: number | undefined): Promise<{ token: IssuedToken; user: users.ImUserRow }> {
+  async passwordGrant(
+    username: unknown,
+    password: unknown,
+    ttl: number | undefined,
+  ): Promise<{ token: IssuedToken; user: users.ImUserRow }> {
     if (typeof username !== "string" || !IM_USERNAME_RE.test(username)) throw imError("loginUserNotFound");
     if (typeof password !== "string" || password.length === 0) throw imError("invalidPassword");
     const user = await users.findUser(this.deps.db, username.toLowerCase());
@@ -106,13 +132,19 @@ export class ImAccounts {
       await this.deps.hasher.verifyDummy(password);
       throw imError("loginUserNotFound");
     }
-    if (!user.password_hash || !(await this.deps.hasher.verify(user.password_hash, password))) throw imError("invalidPassword");
+    if (!user.password_hash || !(await this.deps.hasher.verify(user.password_hash, password))) {
+      throw imError("invalidPassword");
+    }
     if (!user.activated) throw imError("userDeactivated");
     return { token: this.issueToken(user.username, ttl), user };
   }
 
   clientCredentialsGrant(clientId: unknown, clientSecret: unknown, ttl: number | undefined): IssuedToken {
-    const ok = typeof clientId === "string" && typeof clientSecret === "string" && clientId === this.deps.clientId && clientSecret === this.deps.clientSecret;
+    const ok =
+      typeof clientId === "string" &&
+      typeof clientSecret === "string" &&
+      clientId === this.deps.clientId &&
+      clientSecret === this.deps.clientSecret;
     if (!ok) throw imError("invalidClient");
     return this.issueToken("", ttl);
   }
@@ -124,7 +156,10 @@ export class ImAccounts {
   }
 
   /** PUT users/{user}: nickname, push token, or the legacy group-message block (`notification_ignore_<id>`). */
-  async updateUser(username: string, patch: { nickname?: string; push?: { deviceId: string; deviceToken: string; notifierName: string } }): Promise<users.ImUserRow> {
+  async updateUser(
+    username: string,
+    patch: { nickname?: string; push?: { deviceId: string; deviceToken: string; notifierName: string } },
+  ): Promise<users.ImUserRow> {
     return inScope(this.deps, async (s) => {
       const row = await users.updateUser(
         s.tx,
@@ -149,10 +184,18 @@ export class ImAccounts {
    * before now stops working and every connected device is logged out with "password changed".
    */
   async changePassword(actor: ImActor, username: string, newPassword: unknown, oldPassword: unknown): Promise<void> {
-    if (typeof newPassword !== "string" || newPassword.length === 0 || newPassword.length > IM_PASSWORD_MAX) throw imError("passwordIllegal");
+    if (typeof newPassword !== "string" || newPassword.length === 0 || newPassword.length > IM_PASSWORD_MAX) {
+      throw imError("passwordIllegal");
+    }
     const user = await this.getUser(username);
     if (actor.kind === "user") {
-      if (typeof oldPassword !== "string" || !user.password_hash || !(await this.deps.hasher.verify(user.password_hash, oldPassword))) throw imError("invalidPassword");
+      if (
+        typeof oldPassword !== "string" ||
+        !user.password_hash ||
+        !(await this.deps.hasher.verify(user.password_hash, oldPassword))
+      ) {
+        throw imError("invalidPassword");
+      }
     }
     const passwordHash = await this.deps.hasher.hash(newPassword);
     await this.endSessions(username, "passwordChanged", { password_hash: passwordHash });
@@ -192,7 +235,11 @@ export class ImAccounts {
   }
 
   /** Updates the user, revokes its tokens issued until now and kicks its devices once that committed. */
-  private async endSessions(username: string, op: "passwordChanged" | "removed", patch: { password_hash?: string; activated?: boolean }): Promise<users.ImUserRow> {
+  private async endSessions(
+    username: string,
+    op: "passwordChanged" | "removed",
+    patch: { password_hash?: string; activated?: boolean },
+  ): Promise<users.ImUserRow> {
     return inScope(this.deps, async (s) => {
       // Tokens are stamped in milliseconds: one issued in this very millisecond is revoked too.
       const row = await users.updateUser(s.tx, username, { ...patch, token_epoch_ms: s.now.getTime() + 1 }, s.now);
@@ -211,13 +258,24 @@ export class ImAccounts {
       const user = await users.findUser(s.tx, username);
       if (!user) throw imError("userNotFound", { username });
       const profile = { ...user.profile, ...fields };
-      await users.updateUser(s.tx, username, { profile, ...(fields.nickname !== undefined && { nickname: fields.nickname }) }, s.now);
+      await users.updateUser(
+        s.tx,
+        username,
+        { profile, ...(fields.nickname !== undefined && { nickname: fields.nickname }) },
+        s.now,
+      );
       return profile;
     });
   }
 
-  async getUserInfo(targets: readonly string[], properties: readonly string[]): Promise<Record<string, Record<string, string>>> {
-    const keys = properties.length > 0 ? properties.filter((p): p is ImUserInfoKey => (IM_USER_INFO_KEYS as readonly string[]).includes(p)) : [...IM_USER_INFO_KEYS];
+  async getUserInfo(
+    targets: readonly string[],
+    properties: readonly string[],
+  ): Promise<Record<string, Record<string, string>>> {
+    const keys =
+      properties.length > 0
+        ? properties.filter((p): p is ImUserInfoKey => (IM_USER_INFO_KEYS as readonly string[]).includes(p))
+        : [...IM_USER_INFO_KEYS];
     const profiles = await users.profilesOf(this.deps.db, targets);
     const out: Record<string, Record<string, string>> = {};
     for (const target of targets) {

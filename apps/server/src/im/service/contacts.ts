@@ -12,18 +12,38 @@ import { inScope, type ImDeps, type Scope } from "./core";
 export class ImContacts {
   constructor(private readonly deps: ImDeps) {}
 
-  private async roster(s: Scope, to: string, op: "invite" | "remove" | "accept" | "decline" | "agreed" | "refused", from: string, reason?: string, resource?: string) {
-    await s.notify([to], { ns: "roster", op, from, to, ...(reason !== undefined && { reason }) }, { durable: true, skipResource: resource });
+  private async roster(
+    s: Scope,
+    to: string,
+    op: "invite" | "remove" | "accept" | "decline" | "agreed" | "refused",
+    from: string,
+    reason?: string,
+    resource?: string,
+  ) {
+    await s.notify(
+      [to],
+      { ns: "roster", op, from, to, ...(reason !== undefined && { reason }) },
+      { durable: true, skipResource: resource },
+    );
   }
 
-  async apply(me: string, to: string, reason: string, resource?: string): Promise<"requested" | "accepted" | "already"> {
+  async apply(
+    me: string,
+    to: string,
+    reason: string,
+    resource?: string,
+  ): Promise<"requested" | "accepted" | "already"> {
     if (to === me) throw invalidParam("usernames");
     return inScope(this.deps, async (s) => {
       if (!(await findUser(s.tx, to))) throw imError("userNotFound", { username: to });
       if (await store.isContact(s.tx, me, to)) return "already";
       if (await store.hasBlocked(s.tx, to, me)) throw denied(`${to} has blocked ${me}`);
-      if ((await store.contactCount(s.tx, me)) >= IM_LIMITS.contacts) throw imError("contactLimit", { max: IM_LIMITS.contacts });
-      if ((await store.contactCount(s.tx, to)) >= IM_LIMITS.contacts) throw imError("inviteeContactLimit", { max: IM_LIMITS.contacts });
+      if ((await store.contactCount(s.tx, me)) >= IM_LIMITS.contacts) {
+        throw imError("contactLimit", { max: IM_LIMITS.contacts });
+      }
+      if ((await store.contactCount(s.tx, to)) >= IM_LIMITS.contacts) {
+        throw imError("inviteeContactLimit", { max: IM_LIMITS.contacts });
+      }
       // Both asked: they are contacts now.
       if (await store.takeRequest(s.tx, to, me)) {
         await store.addPair(s.tx, me, to, s.now);
@@ -40,7 +60,9 @@ export class ImContacts {
   async accept(me: string, from: string, resource?: string): Promise<void> {
     await inScope(this.deps, async (s) => {
       if (!(await store.takeRequest(s.tx, from, me))) throw denied(`there is no contact request from ${from}`);
-      if ((await store.contactCount(s.tx, me)) >= IM_LIMITS.contacts) throw imError("contactLimit", { max: IM_LIMITS.contacts });
+      if ((await store.contactCount(s.tx, me)) >= IM_LIMITS.contacts) {
+        throw imError("contactLimit", { max: IM_LIMITS.contacts });
+      }
       await store.addPair(s.tx, me, from, s.now);
       await store.takeRequest(s.tx, me, from);
       await this.roster(s, from, "agreed", me);
@@ -90,7 +112,9 @@ export class ImContacts {
       if (missing) throw imError("userNotFound", { username: missing });
       const current = await store.blockList(s.tx, me);
       const fresh = names.filter((u) => !current.includes(u));
-      if (current.length + fresh.length > IM_LIMITS.blocklist) throw imError("maxLimit", { what: "block list", max: IM_LIMITS.blocklist });
+      if (current.length + fresh.length > IM_LIMITS.blocklist) {
+        throw imError("maxLimit", { what: "block list", max: IM_LIMITS.blocklist });
+      }
       await store.addBlocks(s.tx, me, fresh, s.now);
       return names;
     });

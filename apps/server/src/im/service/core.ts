@@ -27,7 +27,8 @@ export interface ImDeps {
 }
 
 /** Who calls: a user (with the device resource it names), or the app itself (client-credentials token). */
-export type ImActor = { kind: "user"; username: string; resource?: string | undefined } | { kind: "app"; resource?: undefined };
+export type ImActor =
+  { kind: "user"; username: string; resource?: string | undefined } | { kind: "app"; resource?: undefined };
 
 export { mucQueue, userQueue } from "../store/inbox";
 
@@ -47,7 +48,11 @@ export class Scope {
    * Tells `to` about a change. Durable notices also go into each recipient's sync queue in this
    * transaction, so a device that is offline gets them later; the bus wakes the online ones after commit.
    */
-  async notify(to: readonly string[], notice: ImNotice, options: { durable: boolean; skipResource?: string | undefined }): Promise<void> {
+  async notify(
+    to: readonly string[],
+    notice: ImNotice,
+    options: { durable: boolean; skipResource?: string | undefined },
+  ): Promise<void> {
     const recipients = [...new Set(to)];
     if (recipients.length === 0) return;
     if (options.durable) {
@@ -62,9 +67,18 @@ export class Scope {
   }
 
   /** Tells one user about several changes, each its own durable notice, written with one statement. */
-  async notifyUser(username: string, notices: readonly ImNotice[], options: { skipResource?: string | undefined }): Promise<void> {
+  async notifyUser(
+    username: string,
+    notices: readonly ImNotice[],
+    options: { skipResource?: string | undefined },
+  ): Promise<void> {
     if (notices.length === 0) return;
-    const rows = notices.map((notice) => ({ username, queue: notice.ns === "muc" ? mucQueue(notice.mucId) : userQueue(notice.from), notice, skipResource: options.skipResource }));
+    const rows = notices.map((notice) => ({
+      username,
+      queue: notice.ns === "muc" ? mucQueue(notice.mucId) : userQueue(notice.from),
+      notice,
+      skipResource: options.skipResource,
+    }));
     await enqueueNotices(this.tx, rows, this.now);
     // A durable delivery only wakes the devices to sync a queue: once per queue is enough.
     const woken = new Set<string>();

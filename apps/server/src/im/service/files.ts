@@ -37,12 +37,22 @@ export class ImFiles {
     if (!file) throw imError("uploadFailed", { reason: "no file in the form field 'file'" });
     if (file.data.length === 0) throw imError("uploadFailed", { reason: "fileSize must be greater than 0" });
     if (file.data.length > this.deps.config.fileMaxBytes) {
-      throw imError("uploadFailed", { reason: `file size exceeds the limit of ${this.deps.config.fileMaxBytes} bytes` });
+      throw imError("uploadFailed", {
+        reason: `file size exceeds the limit of ${this.deps.config.fileMaxBytes} bytes`,
+      });
     }
     return file;
   }
 
-  private async store(file: UploadedPart): Promise<{ uuid: string; key: string; shareSecret: string; width: number | null; height: number | null; filename: string; contentType: string }> {
+  private async store(file: UploadedPart): Promise<{
+    uuid: string;
+    key: string;
+    shareSecret: string;
+    width: number | null;
+    height: number | null;
+    filename: string;
+    contentType: string;
+  }> {
     const uuid = randomUUID();
     const key = `chatfiles/${uuid.slice(0, 2)}/${uuid}`;
     const size = await imageInfo(file.data);
@@ -118,7 +128,10 @@ export class ImFiles {
    * GET chatfiles/{uuid}: the bytes, or with `thumbnail` a WebP that fits the asked size (images only;
    * an image that cannot be decoded is served whole). A restricted file needs its share secret.
    */
-  async download(uuid: string, options: { secret: string | undefined; thumbnail: boolean; width?: number; height?: number }): Promise<OpenedFile> {
+  async download(
+    uuid: string,
+    options: { secret: string | undefined; thumbnail: boolean; width?: number; height?: number },
+  ): Promise<OpenedFile> {
     if (!UUID_RE.test(uuid)) throw imError("fileNotFound", { id: uuid });
     const row = await files.findFile(this.deps.db, uuid);
     if (!row) throw imError("fileNotFound", { id: uuid });
@@ -157,12 +170,22 @@ export class ImFiles {
       opened = await this.deps.storage.open(key);
       if (!opened) return null;
     }
-    return { stream: opened.stream, size: opened.size, contentType: "image/webp", filename: `${row.filename}.thumb.webp` };
+    return {
+      stream: opened.stream,
+      size: opened.size,
+      contentType: "image/webp",
+      filename: `${row.filename}.thumb.webp`,
+    };
   }
 
   /* ---------- shared files of groups and rooms ---------- */
 
-  async uploadShared(mucs: ImMucs, actor: ImActor, rawId: string, part: UploadedPart | undefined): Promise<files.FileRow> {
+  async uploadShared(
+    mucs: ImMucs,
+    actor: ImActor,
+    rawId: string,
+    part: UploadedPart | undefined,
+  ): Promise<files.FileRow> {
     const a = await mucs.access(this.deps.db, actor, rawId);
     mucs.require(a, "member");
     const owner = a.username ?? a.muc.owner;
@@ -189,7 +212,18 @@ export class ImFiles {
         });
         await files.addMucFile(s.tx, a.muc.id, stored.uuid, owner, s.now);
         const members = await mucs.memberNames(s.tx, a.muc.id);
-        await s.notify(members, { ns: "muc", op: "uploadFile", kind: mucs.kind, mucId: String(a.muc.id), from: owner, detail: { fileId: stored.uuid, fileName: stored.filename } }, { durable: mucs.kind === "group" });
+        await s.notify(
+          members,
+          {
+            ns: "muc",
+            op: "uploadFile",
+            kind: mucs.kind,
+            mucId: String(a.muc.id),
+            from: owner,
+            detail: { fileId: stored.uuid, fileName: stored.filename },
+          },
+          { durable: mucs.kind === "group" },
+        );
         const row = await files.findFile(s.tx, stored.uuid);
         if (!row) throw new Error("file row vanished after insert");
         return row;
@@ -200,7 +234,13 @@ export class ImFiles {
     }
   }
 
-  async listShared(mucs: ImMucs, actor: ImActor, rawId: string, offset: number, limit: number): Promise<files.FileRow[]> {
+  async listShared(
+    mucs: ImMucs,
+    actor: ImActor,
+    rawId: string,
+    offset: number,
+    limit: number,
+  ): Promise<files.FileRow[]> {
     const a = await mucs.access(this.deps.db, actor, rawId);
     mucs.require(a, "member");
     return files.mucFilePage(this.deps.db, a.muc.id, offset, limit);
@@ -218,7 +258,18 @@ export class ImFiles {
       await files.removeMucFile(s.tx, a.muc.id, fileId);
       await files.markFileDeleted(s.tx, fileId, s.now);
       const members = await mucs.memberNames(s.tx, a.muc.id);
-      await s.notify(members, { ns: "muc", op: "deleteFile", kind: mucs.kind, mucId: String(a.muc.id), from: a.username ?? "admin", detail: { fileId } }, { durable: mucs.kind === "group" });
+      await s.notify(
+        members,
+        {
+          ns: "muc",
+          op: "deleteFile",
+          kind: mucs.kind,
+          mucId: String(a.muc.id),
+          from: a.username ?? "admin",
+          detail: { fileId },
+        },
+        { durable: mucs.kind === "group" },
+      );
       return file.storage_key;
     });
     await this.deps.storage.delete(key);

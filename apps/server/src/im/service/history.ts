@@ -1,4 +1,13 @@
-import { IM_CONVERSATION_MARKS, IM_LIMITS, IM_MUC_DOMAIN, IM_PAGE, IM_USER_DOMAIN, imMessagePayload, type ImMessagePayload, type ImRoamingReq } from "@tessera/contracts";
+import {
+  IM_CONVERSATION_MARKS,
+  IM_LIMITS,
+  IM_MUC_DOMAIN,
+  IM_PAGE,
+  IM_USER_DOMAIN,
+  imMessagePayload,
+  type ImMessagePayload,
+  type ImRoamingReq,
+} from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
 import { asGroupRefusal, denied, ImError, imError, invalidParam } from "../errors";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
@@ -109,14 +118,28 @@ export class ImHistory {
   /** The REST form of a message (conversation lastMessage, thread last_message). */
   restMessage(row: messages.MessageRow): { id: string; timestamp: number; to: string; from: string; payload: string } {
     const domain = row.chat_type === "chat" ? IM_USER_DOMAIN : IM_MUC_DOMAIN;
-    return { id: String(row.id), timestamp: row.created_ms, to: `${row.to_target}@${domain}`, from: row.from_user, payload: JSON.stringify(row.payload) };
+    return {
+      id: String(row.id),
+      timestamp: row.created_ms,
+      to: `${row.to_target}@${domain}`,
+      from: row.from_user,
+      payload: JSON.stringify(row.payload),
+    };
   }
 
   /** A stored message as the protocol's Meta, base64 (history replies). */
   encodedMeta(row: messages.MessageRow): string {
     const body = row.body_pb ? new Uint8Array(row.body_pb) : encodeMessageBody(this.deps.appKey, row.payload);
     return Buffer.from(
-      encodeMeta(this.deps.appKey, { id: row.id, from: row.from_user, fromResource: row.from_resource, to: row.to_target, chatType: row.chat_type, timestamp: row.created_ms, body }),
+      encodeMeta(this.deps.appKey, {
+        id: row.id,
+        from: row.from_user,
+        fromResource: row.from_resource,
+        to: row.to_target,
+        chatType: row.chat_type,
+        timestamp: row.created_ms,
+        body,
+      }),
     ).toString("base64");
   }
 
@@ -135,8 +158,18 @@ export class ImHistory {
     const mine = sent.inbox.some((e) => e.username === input.from);
     const muc = input.chatType === "chat" ? null : mucQueue(input.to);
     this.deps.bus.publish([
-      ...(theirs.length > 0 ? [{ to: theirs, notice: { ns: "message" as const, from: input.from, queue: muc ?? userQueue(input.from) } }] : []),
-      ...(mine ? [{ to: [input.from], notice: { ns: "message" as const, from: input.from, queue: muc ?? userQueue(input.to) }, skipResource: input.fromResource ?? undefined }] : []),
+      ...(theirs.length > 0
+        ? [{ to: theirs, notice: { ns: "message" as const, from: input.from, queue: muc ?? userQueue(input.from) } }]
+        : []),
+      ...(mine
+        ? [
+            {
+              to: [input.from],
+              notice: { ns: "message" as const, from: input.from, queue: muc ?? userQueue(input.to) },
+              skipResource: input.fromResource ?? undefined,
+            },
+          ]
+        : []),
     ]);
     return sent;
   }
@@ -170,14 +203,28 @@ export class ImHistory {
    * index and writes nothing, and the caller stores the list again looking them up (the gateway's
    * batches: a resend is rare, and the look-up was a tenth of PostgreSQL's work per message).
    */
-  async appendMany(s: AppendScope, jobs: readonly { input: SendInput; payload: ImMessagePayload }[], resends: "find" | "fail" = "find"): Promise<AppendOutcome[]> {
-    const lookups = await this.lookupsFor(s, jobs.map((j) => j.input), resends === "find");
+  async appendMany(
+    s: AppendScope,
+    jobs: readonly { input: SendInput; payload: ImMessagePayload }[],
+    resends: "find" | "fail" = "find",
+  ): Promise<AppendOutcome[]> {
+    const lookups = await this.lookupsFor(
+      s,
+      jobs.map((j) => j.input),
+      resends === "find",
+    );
     const outcomes: AppendOutcome[] = new Array<AppendOutcome>(jobs.length);
     const planned: { i: number; plan: SendPlan }[] = [];
     for (const [i, job] of jobs.entries()) {
       try {
         // One-to-one checks only read the lookups: no promise per message for them.
-        planned.push({ i, plan: job.input.chatType === "chat" ? this.planChat(job.input, lookups) : await this.planMuc(s, job.input, lookups) });
+        planned.push({
+          i,
+          plan:
+            job.input.chatType === "chat"
+              ? this.planChat(job.input, lookups)
+              : await this.planMuc(s, job.input, lookups),
+        });
       } catch (e) {
         if (!(e instanceof ImError)) throw e;
         outcomes[i] = { ok: false, e };
@@ -187,7 +234,16 @@ export class ImHistory {
       s.tx,
       planned.map(({ i, plan }) => {
         const { input, payload } = jobs[i] as { input: SendInput; payload: ImMessagePayload };
-        const m = { chatType: input.chatType, from: input.from, fromResource: input.fromResource ?? null, to: input.to, threadId: plan.threadId, payload, clientId: input.clientId ?? null, bodyPb: input.bodyPb ?? null };
+        const m = {
+          chatType: input.chatType,
+          from: input.from,
+          fromResource: input.fromResource ?? null,
+          to: input.to,
+          threadId: plan.threadId,
+          payload,
+          clientId: input.clientId ?? null,
+          bodyPb: input.bodyPb ?? null,
+        };
         return { m, fan: plan.fan };
       }),
       s.now,
@@ -198,13 +254,27 @@ export class ImHistory {
       const row = stored[k] as messages.Appended;
       if (plan.threadId !== null && !row.duplicate) {
         const { input, payload } = jobs[i] as { input: SendInput; payload: ImMessagePayload };
-        const t = threads.get(plan.threadId) ?? { count: 0, senders: new Set<string>(), last: { id: row.id, createdMs: row.createdMs, from: input.from, payload } };
+        const t = threads.get(plan.threadId) ?? {
+          count: 0,
+          senders: new Set<string>(),
+          last: { id: row.id, createdMs: row.createdMs, from: input.from, payload },
+        };
         t.count++;
         t.senders.add(input.from);
         t.last = { id: row.id, createdMs: row.createdMs, from: input.from, payload };
         threads.set(plan.threadId, t);
       }
-      outcomes[i] = { ok: true, v: { id: String(row.id), seq: row.seq, timestamp: row.createdMs, duplicate: row.duplicate, recipients: plan.recipients, inbox: row.inbox } };
+      outcomes[i] = {
+        ok: true,
+        v: {
+          id: String(row.id),
+          seq: row.seq,
+          timestamp: row.createdMs,
+          duplicate: row.duplicate,
+          recipients: plan.recipients,
+          inbox: row.inbox,
+        },
+      };
     }
     // Only sends into threads get here: one-to-one and plain group sends pay nothing for it.
     for (const [threadId, t] of threads) await this.countThreadMessages(s, threadId, t);
@@ -216,9 +286,15 @@ export class ImHistory {
     const chats = inputs.filter((i) => i.chatType === "chat");
     // Only queued copies depend on the sender's other devices: a one-to-one message has none (its
     // sender's devices read it from the conversation, migration 0089), so its sender's devices are not read.
-    const fromDevices = inputs.flatMap((i) => (i.fromResource && i.chatType !== "chat" ? [{ username: i.from, resource: i.fromResource }] : []));
-    const clientIds = findResends ? inputs.flatMap((i) => (i.clientId ? [{ from: i.from, clientId: i.clientId }] : [])) : [];
-    if (fromDevices.length === 0 && chats.length === 0 && clientIds.length === 0) return { users: new Set(), blocked: new Set(), members: new Map(), otherDevices: new Set(), resends: [] };
+    const fromDevices = inputs.flatMap((i) =>
+      i.fromResource && i.chatType !== "chat" ? [{ username: i.from, resource: i.fromResource }] : [],
+    );
+    const clientIds = findResends
+      ? inputs.flatMap((i) => (i.clientId ? [{ from: i.from, clientId: i.clientId }] : []))
+      : [];
+    if (fromDevices.length === 0 && chats.length === 0 && clientIds.length === 0) {
+      return { users: new Set(), blocked: new Set(), members: new Map(), otherDevices: new Set(), resends: [] };
+    }
     const rows = await readSendLookups(s.tx, {
       senders: [...new Set(fromDevices.map((d) => d.username))],
       peers: [...new Set(chats.map((c) => c.to))],
@@ -226,7 +302,13 @@ export class ImHistory {
       clientIds,
       now: s.now,
     });
-    return { users: rows.users, blocked: rows.blocks, members: new Map(), otherDevices: sendersWithOtherDevices(fromDevices, rows.devices), resends: rows.resends };
+    return {
+      users: rows.users,
+      blocked: rows.blocks,
+      members: new Map(),
+      otherDevices: sendersWithOtherDevices(fromDevices, rows.devices),
+      resends: rows.resends,
+    };
   }
 
   /** The checks of a one-to-one send (the recipient exists and has not blocked the sender) and who gets it. */
@@ -256,16 +338,31 @@ export class ImHistory {
     if (verdict === "banned") throw denied(`sending in ${mucId} is banned`);
     if (thread) {
       threadId = thread.id;
-      const members = await db.selectFrom("im_thread_members").select("username").where("thread_id", "=", thread.id).execute();
+      const members = await db
+        .selectFrom("im_thread_members")
+        .select("username")
+        .where("thread_id", "=", thread.id)
+        .execute();
       const to = members.map((m) => m.username).filter((u) => u !== input.from);
       fan = { unreadFor: [], inboxFor: to, senderCopy: true };
     } else if (input.chatType === "chatroom") {
       fan = { unreadFor: [], inboxFor: [], senderCopy: false };
     } else {
       let members = lookups.members.get(mucId);
-      if (!members) lookups.members.set(mucId, (members = await db.selectFrom("im_muc_members").select(["username", "shielded"]).where("muc_id", "=", Number(mucId)).execute()));
+      if (!members) {
+        lookups.members.set(
+          mucId,
+          (members = await db
+            .selectFrom("im_muc_members")
+            .select(["username", "shielded"])
+            .where("muc_id", "=", Number(mucId))
+            .execute()),
+        );
+      }
       const directed = input.directedUsers ? new Set(input.directedUsers) : null;
-      const to = members.filter((m) => m.username !== input.from && !m.shielded && (!directed || directed.has(m.username))).map((m) => m.username);
+      const to = members
+        .filter((m) => m.username !== input.from && !m.shielded && (!directed || directed.has(m.username)))
+        .map((m) => m.username);
       fan = { unreadFor: to, inboxFor: to, senderCopy: true };
     }
     return this.finishPlan(input, fan, threadId, lookups);
@@ -274,7 +371,9 @@ export class ImHistory {
   /** Online-only sends queue nothing; a sender with no other device needs no queue copy of its own send. */
   private finishPlan(input: SendInput, fan: messages.Fanout, threadId: number | null, lookups: SendLookups): SendPlan {
     const recipients = fan.inboxFor;
-    if (input.onlineOnly) return { fan: { unreadFor: [], inboxFor: [], senderCopy: false, senderQueueCopy: false }, threadId, recipients };
+    if (input.onlineOnly) {
+      return { fan: { unreadFor: [], inboxFor: [], senderCopy: false, senderQueueCopy: false }, threadId, recipients };
+    }
     // A device that sends needs no copy of its own message; the user's other devices do, if there are any.
     // (Set on the plan's own fan-out object: a copy per message was a measurable part of a batch's work.)
     fan.senderQueueCopy = !(fan.senderCopy && input.fromResource && !lookups.otherDevices.has(input.from));
@@ -291,14 +390,24 @@ export class ImHistory {
     if (!(s instanceof Scope)) throw new Error("thread messages are stored in a transaction");
     const thread = await s.tx
       .updateTable("im_threads")
-      .set((eb) => ({ message_count: eb("message_count", "+", t.count), last_message_id: t.last.id, updated_at: s.now }))
+      .set((eb) => ({
+        message_count: eb("message_count", "+", t.count),
+        last_message_id: t.last.id,
+        updated_at: s.now,
+      }))
       .where("id", "=", threadId)
       .returning(["id", "name", "muc_id", "parent_msg_id", "message_count"])
       .executeTakeFirst();
     for (const username of t.senders) await addThreadMember(s.tx, threadId, username, s.now);
     if (!thread) return;
     const members = await threadMemberNames(s.tx, threadId);
-    const lastMessage = { id: String(t.last.id), timestamp: t.last.createdMs, from: t.last.from, to: `${threadId}@${IM_MUC_DOMAIN}`, payload: t.last.payload };
+    const lastMessage = {
+      id: String(t.last.id),
+      timestamp: t.last.createdMs,
+      from: t.last.from,
+      to: `${threadId}@${IM_MUC_DOMAIN}`,
+      payload: t.last.payload,
+    };
     await s.notify(
       members,
       {
@@ -345,13 +454,22 @@ export class ImHistory {
       const a = await mucs.access(db, { kind: "user", username: me }, id);
       if (muc.kind === "group") requireGroupMember(mucs, a);
       else mucs.require(a, "member");
-      return { kind: muc.kind, mucId: n, key: messages.convKey(muc.kind === "group" ? "groupchat" : "chatroom", me, id) };
+      return {
+        kind: muc.kind,
+        mucId: n,
+        key: messages.convKey(muc.kind === "group" ? "groupchat" : "chatroom", me, id),
+      };
     }
     const thread = await findThread(db, id);
     if (!thread) throw this.groups.notFound(id);
     const a = await this.groups.access(db, { kind: "user", username: me }, String(thread.muc_id));
     requireGroupMember(this.groups, a);
-    return { kind: "thread", threadId: thread.id, mucId: thread.muc_id, key: messages.convKey("groupchat", me, id, thread.id) };
+    return {
+      kind: "thread",
+      threadId: thread.id,
+      mucId: thread.muc_id,
+      key: messages.convKey("groupchat", me, id, thread.id),
+    };
   }
 
   /* ---------- history roaming ---------- */
@@ -361,15 +479,27 @@ export class ImHistory {
    * is_positive, from the cursor (`start`, the previous `next_key`; -1 for the end), filtered by sender,
    * message types and time range.
    */
-  async roaming(me: string, req: ImRoamingReq): Promise<{ msgs: { msg: string; msg_id: string; timestamp: number }[]; next_key: string; is_last: boolean }> {
+  async roaming(
+    me: string,
+    req: ImRoamingReq,
+  ): Promise<{ msgs: { msg: string; msg_id: string; timestamp: number }[]; next_key: string; is_last: boolean }> {
     const db = this.deps.db;
     const target = await this.resolveQueue(db, me, req.queue);
     const limit = Math.min(req.pull_number ?? IM_PAGE.historyPageSize, IM_PAGE.historyMaxPageSize);
     const direction = req.is_positive ? "down" : "up";
-    const start = req.start === null || req.start === undefined || String(req.start) === "-1" || String(req.start) === "" ? null : Number(req.start);
+    const start =
+      req.start === null || req.start === undefined || String(req.start) === "-1" || String(req.start) === ""
+        ? null
+        : Number(req.start);
     if (start !== null && (!Number.isSafeInteger(start) || start < 0)) throw invalidParam("start");
-    const conv = target.kind === "chat" || target.kind === "group" ? await convs.findConversation(db, me, target.key) : undefined;
-    const types = req.msgType ? req.msgType.split(",").map((t) => t.trim()).filter((t) => t !== "") : [];
+    const conv =
+      target.kind === "chat" || target.kind === "group" ? await convs.findConversation(db, me, target.key) : undefined;
+    const types = req.msgType
+      ? req.msgType
+          .split(",")
+          .map((t) => t.trim())
+          .filter((t) => t !== "")
+      : [];
     const from = target.kind === "chat" ? undefined : req.userId?.toLowerCase() || undefined;
     const rows = await messages.history(db, {
       convKey: target.key,
@@ -395,9 +525,18 @@ export class ImHistory {
   }
 
   /** Removes messages from the user's own history, by ids or everything before a time. */
-  async removeHistory(me: string, kind: "chat" | "group", target: string, what: { ids: number[] } | { beforeMs: number }, resource?: string): Promise<void> {
+  async removeHistory(
+    me: string,
+    kind: "chat" | "group",
+    target: string,
+    what: { ids: number[] } | { beforeMs: number },
+    resource?: string,
+  ): Promise<void> {
     await inScope(this.deps, async (s) => {
-      const t = kind === "chat" ? { kind: "chat" as const, key: messages.convKey("chat", me, target.toLowerCase()) } : await this.resolveMuc(s.tx, me, target);
+      const t =
+        kind === "chat"
+          ? { kind: "chat" as const, key: messages.convKey("chat", me, target.toLowerCase()) }
+          : await this.resolveMuc(s.tx, me, target);
       if ("ids" in what) {
         const rows = await messages.findMessages(s.tx, what.ids);
         const mine = rows.filter((r) => r.conv_key === t.key).map((r) => r.id);
@@ -407,21 +546,35 @@ export class ImHistory {
       }
       await convs.refreshConversation(s.tx, me, t.key);
       // Every device hears of it; the client ignores the notice on the device that names itself as `resource`.
-      const detail = { to: target, type: kind === "chat" ? "chat" : "groupchat", ...(resource && { resource }), ...what };
-      await s.notify([me], { ns: "notify", type: "roaming_delete", from: me, detail }, { durable: true, skipResource: undefined });
+      const detail = {
+        to: target,
+        type: kind === "chat" ? "chat" : "groupchat",
+        ...(resource && { resource }),
+        ...what,
+      };
+      await s.notify(
+        [me],
+        { ns: "notify", type: "roaming_delete", from: me, detail },
+        { durable: true, skipResource: undefined },
+      );
     });
   }
 
   /** The message must be a group's (group read receipts). */
   async requireGroupMessage(groupId: string, messageId: number): Promise<void> {
     const row = await messages.findMessage(this.deps.db, messageId);
-    if (!row || row.chat_type !== "groupchat" || row.to_target !== groupId || row.thread_id !== null) throw imError("messageNotFound", { id: messageId });
+    if (!row || row.chat_type !== "groupchat" || row.to_target !== groupId || row.thread_id !== null) {
+      throw imError("messageNotFound", { id: messageId });
+    }
   }
 
   /* ---------- conversations ---------- */
 
   private async present(rows: convs.ConversationRow[]): Promise<Record<string, unknown>[]> {
-    const last = await messages.findMessages(this.deps.db, rows.map((r) => r.last_message_id).filter((id): id is number => id !== null));
+    const last = await messages.findMessages(
+      this.deps.db,
+      rows.map((r) => r.last_message_id).filter((id): id is number => id !== null),
+    );
     const byId = new Map(last.map((m) => [m.id, m]));
     return rows.map((c) => {
       const m = c.last_message_id !== null ? byId.get(c.last_message_id) : undefined;
@@ -439,7 +592,10 @@ export class ImHistory {
   }
 
   /** GET sdk/user/{me}/user_channels/list (or /mark/search with a mark): newest first (or the pinned ones), with a keyset cursor. */
-  async conversations(me: string, options: { pinnedOnly: boolean; cursor: string | undefined; limit: number; mark?: string }): Promise<{ items: Record<string, unknown>[]; cursor: string }> {
+  async conversations(
+    me: string,
+    options: { pinnedOnly: boolean; cursor: string | undefined; limit: number; mark?: string },
+  ): Promise<{ items: Record<string, unknown>[]; cursor: string }> {
     let after: { ms: number; key: string } | null = null;
     if (options.cursor) {
       try {
@@ -459,7 +615,11 @@ export class ImHistory {
     const page = rows.slice(0, options.limit);
     const last = page.at(-1);
     const cursor =
-      rows.length > options.limit && last ? Buffer.from(JSON.stringify([options.pinnedOnly ? last.pinned_ms : last.last_ms, last.conv_key])).toString("base64url") : "";
+      rows.length > options.limit && last
+        ? Buffer.from(JSON.stringify([options.pinnedOnly ? last.pinned_ms : last.last_ms, last.conv_key])).toString(
+            "base64url",
+          )
+        : "";
     return { items: await this.present(page), cursor };
   }
 
@@ -474,13 +634,23 @@ export class ImHistory {
   }
 
   /** Deletes a conversation from the list; with deleteRoam, the user's history of it too. */
-  async deleteConversation(me: string, type: "chat" | "groupchat", channel: string, deleteRoam: boolean, resource: string | undefined): Promise<void> {
+  async deleteConversation(
+    me: string,
+    type: "chat" | "groupchat",
+    channel: string,
+    deleteRoam: boolean,
+    resource: string | undefined,
+  ): Promise<void> {
     await inScope(this.deps, async (s) => {
       const key = this.convKeyOf(me, type, channel);
       const clear = deleteRoam ? await convs.headSeq(s.tx, key) : null;
       const found = await convs.hideConversation(s.tx, me, key, clear);
       if (!found) throw imError("conversationNotFound");
-      await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: "del", to: channel, type, delete_roam: deleteRoam } }, { durable: true, skipResource: resource });
+      await s.notify(
+        [me],
+        { ns: "notify", type: "conv", from: me, detail: { op: "del", to: channel, type, delete_roam: deleteRoam } },
+        { durable: true, skipResource: resource },
+      );
     });
   }
 
@@ -488,14 +658,37 @@ export class ImHistory {
    * Adds or removes a mark on conversations. Targets the user has no visible conversation with are
    * returned as ignored (the client only logs them).
    */
-  async mark(me: string, mark: string, targets: { to: string; type: "chat" | "groupchat" }[], on: boolean, resource: string | undefined): Promise<{ ignore: string[] }> {
+  async mark(
+    me: string,
+    mark: string,
+    targets: { to: string; type: "chat" | "groupchat" }[],
+    on: boolean,
+    resource: string | undefined,
+  ): Promise<{ ignore: string[] }> {
     return inScope(this.deps, async (s) => {
       const keyed = targets.map((t) => ({ ...t, key: this.convKeyOf(me, t.type, t.to) }));
-      const changed = new Set(await convs.setMark(s.tx, me, keyed.map((t) => t.key), markBit(mark), on));
+      const changed = new Set(
+        await convs.setMark(
+          s.tx,
+          me,
+          keyed.map((t) => t.key),
+          markBit(mark),
+          on,
+        ),
+      );
       const done = keyed.filter((t) => changed.has(t.key));
       // One notice per conversation: the client reads one conversation (`id`, `type`) from each.
       for (const t of done) {
-        await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: on ? "mark" : "unmark", mark, to: t.to, type: t.type } }, { durable: true, skipResource: resource });
+        await s.notify(
+          [me],
+          {
+            ns: "notify",
+            type: "conv",
+            from: me,
+            detail: { op: on ? "mark" : "unmark", mark, to: t.to, type: t.type },
+          },
+          { durable: true, skipResource: resource },
+        );
       }
       return { ignore: keyed.filter((t) => !changed.has(t.key)).map((t) => t.to) };
     });
@@ -511,13 +704,24 @@ export class ImHistory {
     await inScope(this.deps, async (s) => {
       const visible = await convs.visibleConversations(s.tx, me, DELETE_ALL_NOTICES);
       await convs.hideAllConversations(s.tx, me, s.nowMs);
-      const notices = visible.map((c) => ({ ns: "notify" as const, type: "conv" as const, from: me, detail: { op: "del", to: c.peer, type: c.chat_type, delete_roam: true } }));
+      const notices = visible.map((c) => ({
+        ns: "notify" as const,
+        type: "conv" as const,
+        from: me,
+        detail: { op: "del", to: c.peer, type: c.chat_type, delete_roam: true },
+      }));
       await s.notifyUser(me, notices, { skipResource: resource });
     });
   }
 
   /** Pins or unpins a conversation (at most IM_LIMITS.pinnedConversations pinned). */
-  async pin(me: string, type: "chat" | "groupchat", to: string, on: boolean, resource: string | undefined): Promise<{ isTop: boolean; time: number }> {
+  async pin(
+    me: string,
+    type: "chat" | "groupchat",
+    to: string,
+    on: boolean,
+    resource: string | undefined,
+  ): Promise<{ isTop: boolean; time: number }> {
     return inScope(this.deps, async (s) => {
       const key = this.convKeyOf(me, type, to);
       const conv = await convs.findConversation(s.tx, me, key);
@@ -527,7 +731,11 @@ export class ImHistory {
       }
       const time = s.nowMs;
       await convs.setPinned(s.tx, me, key, on ? (conv.pinned_ms ?? time) : null);
-      await s.notify([me], { ns: "notify", type: "conv", from: me, detail: { op: on ? "top" : "untop", to, type } }, { durable: true, skipResource: resource });
+      await s.notify(
+        [me],
+        { ns: "notify", type: "conv", from: me, detail: { op: on ? "top" : "untop", to, type } },
+        { durable: true, skipResource: resource },
+      );
       return { isTop: on, time: on ? (conv.pinned_ms ?? time) : time };
     });
   }
@@ -536,7 +744,8 @@ export class ImHistory {
   async markRead(me: string, type: "chat" | "groupchat", to: string, messageId: number | null): Promise<void> {
     await inScope(this.deps, async (s) => {
       const key = this.convKeyOf(me, type, to);
-      const seq = messageId === null ? await convs.headSeq(s.tx, key) : ((await messages.findMessage(s.tx, messageId))?.seq ?? 0);
+      const seq =
+        messageId === null ? await convs.headSeq(s.tx, key) : ((await messages.findMessage(s.tx, messageId))?.seq ?? 0);
       await convs.markRead(s.tx, me, key, seq);
     });
   }
@@ -553,7 +762,11 @@ export class ImHistory {
         mucs.require(a, "admin");
       }
       await messages.markRecalled(s.tx, row.id, s.now);
-      const affected = await s.tx.selectFrom("im_conversations").select("username").where("conv_key", "=", row.conv_key).execute();
+      const affected = await s.tx
+        .selectFrom("im_conversations")
+        .select("username")
+        .where("conv_key", "=", row.conv_key)
+        .execute();
       for (const { username } of affected) await convs.refreshConversation(s.tx, username, row.conv_key);
       return row;
     });
@@ -564,7 +777,8 @@ export class ImHistory {
 export async function canSeeMessage(db: Executor, username: string, row: messages.MessageRow): Promise<boolean> {
   if (row.recalled_at) return false;
   if (row.chat_type === "chat") return row.from_user === username || row.to_target === username;
-  const mucId = row.thread_id !== null ? ((await findThread(db, String(row.thread_id)))?.muc_id ?? 0) : Number(row.to_target);
+  const mucId =
+    row.thread_id !== null ? ((await findThread(db, String(row.thread_id)))?.muc_id ?? 0) : Number(row.to_target);
   return (await mucStore.findMember(db, mucId, username)) !== undefined;
 }
 

@@ -28,7 +28,9 @@ export interface MucAccess {
 }
 
 export function mucIdOf(raw: string, kind: MucKind): number {
-  if (!/^\d{1,18}$/.test(raw)) throw kind === "group" ? imError("groupNotFound", { id: raw }) : imError("roomNotFound", { id: raw });
+  if (!/^\d{1,18}$/.test(raw)) {
+    throw kind === "group" ? imError("groupNotFound", { id: raw }) : imError("roomNotFound", { id: raw });
+  }
   return Number(raw);
 }
 
@@ -42,7 +44,10 @@ export class ImMucs {
     const c = this.deps.config;
     return {
       maxUsers: this.kind === "group" ? c.maxGroupUsers : c.maxRoomUsers,
-      defaultMaxUsers: this.kind === "group" ? Math.min(IM_LIMITS.groupDefaultMaxUsers, c.maxGroupUsers) : Math.min(IM_LIMITS.roomDefaultMaxUsers, c.maxRoomUsers),
+      defaultMaxUsers:
+        this.kind === "group"
+          ? Math.min(IM_LIMITS.groupDefaultMaxUsers, c.maxGroupUsers)
+          : Math.min(IM_LIMITS.roomDefaultMaxUsers, c.maxRoomUsers),
       admins: c.maxAdmins,
     };
   }
@@ -56,7 +61,9 @@ export class ImMucs {
   /** Loads the group or room and the caller's role in it; `lock` serialises changes to its membership. */
   async access(db: Executor, actor: ImActor, rawId: string, options: { lock?: Scope } = {}): Promise<MucAccess> {
     const id = mucIdOf(rawId, this.kind);
-    const muc = options.lock ? await store.lockMuc(options.lock.tx, id, this.kind) : await store.findMuc(db, id, this.kind);
+    const muc = options.lock
+      ? await store.lockMuc(options.lock.tx, id, this.kind)
+      : await store.findMuc(db, id, this.kind);
     if (!muc) throw this.notFound(rawId);
     if (actor.kind === "app") return { muc, role: "app", username: null };
     const member = await store.findMember(options.lock?.tx ?? db, id, actor.username);
@@ -68,7 +75,13 @@ export class ImMucs {
     if (a.role === "app") return;
     if (a.muc.disabled) throw imError("groupDisabled");
     if (a.role === null) throw imError("notMember", { username: a.username ?? "" });
-    if (RANK[a.role] < RANK[level]) throw denied(level === "owner" ? `only the owner of ${a.muc.id} may do this` : `only the owner or an admin of ${a.muc.id} may do this`);
+    if (RANK[a.role] < RANK[level]) {
+      throw denied(
+        level === "owner"
+          ? `only the owner of ${a.muc.id} may do this`
+          : `only the owner or an admin of ${a.muc.id} may do this`,
+      );
+    }
   }
 
   /** The user a caller acts for: itself, or (app token) the user the request names. */
@@ -78,7 +91,18 @@ export class ImMucs {
     return named;
   }
 
-  private async notifyMembers(s: Scope, a: MucAccess, op: ImMucOp, extra: { users?: string[]; reason?: string; detail?: Record<string, unknown>; also?: string[]; except?: string[] } = {}) {
+  private async notifyMembers(
+    s: Scope,
+    a: MucAccess,
+    op: ImMucOp,
+    extra: {
+      users?: string[];
+      reason?: string;
+      detail?: Record<string, unknown>;
+      also?: string[];
+      except?: string[];
+    } = {},
+  ) {
     const members = await store.allMemberNames(s.tx, a.muc.id);
     const except = new Set(extra.except ?? []);
     const to = [...members, ...(extra.also ?? [])].filter((u) => !except.has(u));
@@ -100,7 +124,13 @@ export class ImMucs {
     );
   }
 
-  private async notifyUsers(s: Scope, a: MucAccess, to: string[], op: ImMucOp, extra: { users?: string[]; reason?: string; detail?: Record<string, unknown> } = {}) {
+  private async notifyUsers(
+    s: Scope,
+    a: MucAccess,
+    to: string[],
+    op: ImMucOp,
+    extra: { users?: string[]; reason?: string; detail?: Record<string, unknown> } = {},
+  ) {
     await s.notify(
       to,
       { ns: "muc", op, kind: this.kind, mucId: String(a.muc.id), from: a.username ?? "admin", ...extra },
@@ -115,7 +145,12 @@ export class ImMucs {
   }
 
   /** Adds members within capacity; refuses blocked users. Returns the names actually added. */
-  private async admit(s: Scope, a: MucAccess, usernames: readonly string[], role: MucRole = "member"): Promise<string[]> {
+  private async admit(
+    s: Scope,
+    a: MucAccess,
+    usernames: readonly string[],
+    role: MucRole = "member",
+  ): Promise<string[]> {
     const blocked = await store.inList(s.tx, "im_muc_blocks", a.muc.id, usernames);
     const first = usernames.find((u) => blocked.has(u));
     if (first) throw imError("blockedFromMuc", { username: first, id: a.muc.id });
@@ -124,7 +159,12 @@ export class ImMucs {
     if (fresh.length === 0) return [];
     const count = (await store.lockMuc(s.tx, a.muc.id, this.kind))?.member_count ?? a.muc.member_count;
     if (count + fresh.length > a.muc.max_users) throw imError("mucFull");
-    const added = await store.addMembers(s.tx, a.muc.id, fresh.map((username) => ({ username, role })), s.now);
+    const added = await store.addMembers(
+      s.tx,
+      a.muc.id,
+      fresh.map((username) => ({ username, role })),
+      s.now,
+    );
     await store.dropRequests(s.tx, a.muc.id, added);
     await store.refreshCount(s.tx, a.muc.id);
     return added;
@@ -139,14 +179,21 @@ export class ImMucs {
     if (this.kind === "group") await store.dropMemberAttrs(s.tx, a.muc.id, removed);
     else {
       const keys = await store.dropAutoDeleteAttrs(s.tx, a.muc.id, removed);
-      if (keys.length > 0) await this.notifyMembers(s, a, "roomAttributesRemove", { detail: roomAttributesDetail(keys) });
+      if (keys.length > 0) {
+        await this.notifyMembers(s, a, "roomAttributesRemove", { detail: roomAttributesDetail(keys) });
+      }
     }
     await store.refreshCount(s.tx, a.muc.id);
     return removed;
   }
 
   /** Targets of a moderation: must be members, never the owner, and admins only by the owner. */
-  private async moderatable(s: Scope, a: MucAccess, usernames: readonly string[], options: { membersOnly: boolean }): Promise<void> {
+  private async moderatable(
+    s: Scope,
+    a: MucAccess,
+    usernames: readonly string[],
+    options: { membersOnly: boolean },
+  ): Promise<void> {
     const members = await store.membersAmong(s.tx, a.muc.id, usernames);
     for (const u of usernames) {
       const m = members.get(u);
@@ -155,9 +202,16 @@ export class ImMucs {
         continue;
       }
       if (m.role === "owner") throw denied(`the owner of ${a.muc.id} cannot be moderated`);
-      if (m.role === "admin" && a.role !== "owner" && a.role !== "app") throw denied(`only the owner may moderate an admin of ${a.muc.id}`);
+      if (m.role === "admin" && a.role !== "owner" && a.role !== "app") {
+        throw denied(`only the owner may moderate an admin of ${a.muc.id}`);
+      }
     }
-    if (!options.membersOnly) await this.requireUsers(s.tx, usernames.filter((u) => !members.has(u)));
+    if (!options.membersOnly) {
+      await this.requireUsers(
+        s.tx,
+        usernames.filter((u) => !members.has(u)),
+      );
+    }
   }
 
   async memberNames(db: Executor, id: number): Promise<string[]> {
@@ -212,11 +266,25 @@ export class ImMucs {
       const a: MucAccess = { muc: created, role: "owner", username: owner };
       let invited: string[] = [];
       if (this.kind === "group" && f.inviteNeedConfirm && members.length > 0) {
-        for (const u of members) await store.upsertRequest(s.tx, { mucId: id, username: u, kind: "invite", inviter: owner, reason: "", now: s.now });
+        for (const u of members) {
+          await store.upsertRequest(s.tx, {
+            mucId: id,
+            username: u,
+            kind: "invite",
+            inviter: owner,
+            reason: "",
+            now: s.now,
+          });
+        }
         invited = members;
         await this.notifyUsers(s, a, members, "invite", { users: members, detail: { name: created.name } });
       } else if (members.length > 0) {
-        await store.addMembers(s.tx, id, members.map((username) => ({ username, role: "member" as const })), s.now);
+        await store.addMembers(
+          s.tx,
+          id,
+          members.map((username) => ({ username, role: "member" as const })),
+          s.now,
+        );
         await this.notifyUsers(s, a, members, "directJoined", { users: members, detail: { name: created.name } });
       }
       await store.refreshCount(s.tx, id);
@@ -236,10 +304,14 @@ export class ImMucs {
       const muc = byId.get(id);
       if (!muc) throw this.notFound(rawIds[i] ?? id);
       const me = actor.kind === "user" ? await store.findMember(db, id, actor.username) : undefined;
-      if (this.kind === "group" && !muc.public && actor.kind === "user" && !me) throw imError("notMember", { username: actor.username });
+      if (this.kind === "group" && !muc.public && actor.kind === "user" && !me) {
+        throw imError("notMember", { username: actor.username });
+      }
       const members = await store.memberPage(db, id, 0, muc.max_users + 1);
       const affiliations = members.map((m) =>
-        m.role === "owner" ? { owner: m.username, joined_time: m.joined_at.getTime() } : { member: m.username, joined_time: m.joined_at.getTime() },
+        m.role === "owner"
+          ? { owner: m.username, joined_time: m.joined_at.getTime() }
+          : { member: m.username, joined_time: m.joined_at.getTime() },
       );
       out.push({
         id: String(muc.id),
@@ -269,7 +341,17 @@ export class ImMucs {
   async modify(
     actor: ImActor,
     rawId: string,
-    f: Partial<{ name: string; description: string; custom: string; avatar: string; maxUsers: number; membersOnly: boolean; allowInvites: boolean; inviteNeedConfirm: boolean; public: boolean }>,
+    f: Partial<{
+      name: string;
+      description: string;
+      custom: string;
+      avatar: string;
+      maxUsers: number;
+      membersOnly: boolean;
+      allowInvites: boolean;
+      inviteNeedConfirm: boolean;
+      public: boolean;
+    }>,
   ): Promise<Record<string, boolean>> {
     return inScope(this.deps, async (s) => {
       const a = await this.access(s.tx, actor, rawId, { lock: s });
@@ -293,34 +375,40 @@ export class ImMucs {
         changed.avatar = true;
       }
       if (f.maxUsers !== undefined) {
-        if (f.maxUsers > this.limits.maxUsers) throw imError("maxLimit", { what: "maxusers", max: this.limits.maxUsers });
+        if (f.maxUsers > this.limits.maxUsers) {
+          throw imError("maxLimit", { what: "maxusers", max: this.limits.maxUsers });
+        }
         if (f.maxUsers < a.muc.member_count) throw imError("membersOverMax");
         patch.max_users = f.maxUsers;
         changed.maxusers = true;
       }
       if (this.kind === "group") {
         if (f.membersOnly !== undefined) {
-        patch.members_only = f.membersOnly;
-        changed.membersonly = true;
-      }
+          patch.members_only = f.membersOnly;
+          changed.membersonly = true;
+        }
         if (f.allowInvites !== undefined) {
-        patch.allow_invites = f.allowInvites;
-        changed.allowinvites = true;
-      }
+          patch.allow_invites = f.allowInvites;
+          changed.allowinvites = true;
+        }
         if (f.inviteNeedConfirm !== undefined) {
-        patch.invite_need_confirm = f.inviteNeedConfirm;
-        changed.invite_need_confirm = true;
-      }
+          patch.invite_need_confirm = f.inviteNeedConfirm;
+          changed.invite_need_confirm = true;
+        }
         if (f.public !== undefined) {
-        patch.public = f.public;
-        changed.public = true;
-      }
+          patch.public = f.public;
+          changed.public = true;
+        }
       }
       if (Object.keys(patch).length === 0) throw invalidParam("body");
       await store.updateMuc(s.tx, a.muc.id, patch, s.now);
       // The keys the client maps onto its event's detail (easemob-wire §3j, op 14).
       const { allow_invites: allowInvites, ...rest } = patch;
-      const detail = { ...rest, ...(allowInvites !== undefined && { allow_user_invites: allowInvites }), last_modified: s.nowMs };
+      const detail = {
+        ...rest,
+        ...(allowInvites !== undefined && { allow_user_invites: allowInvites }),
+        last_modified: s.nowMs,
+      };
       await this.notifyMembers(s, a, "updateInfo", { detail });
       return changed;
     });
@@ -355,7 +443,11 @@ export class ImMucs {
 
   /* ---------- lists ---------- */
 
-  async memberPage(actor: ImActor, rawId: string, page: { pagenum: number; pagesize: number }): Promise<{ items: Record<string, unknown>[]; count: number }> {
+  async memberPage(
+    actor: ImActor,
+    rawId: string,
+    page: { pagenum: number; pagesize: number },
+  ): Promise<{ items: Record<string, unknown>[]; count: number }> {
     const a = await this.access(this.deps.db, actor, rawId);
     this.require(a, "member");
     const rows = await store.memberPage(this.deps.db, a.muc.id, (page.pagenum - 1) * page.pagesize, page.pagesize);
@@ -365,14 +457,25 @@ export class ImMucs {
     };
   }
 
-  async memberCursor(actor: ImActor, rawId: string, cursor: string | undefined, limit: number): Promise<{ items: Record<string, unknown>[]; cursor: string | null }> {
+  async memberCursor(
+    actor: ImActor,
+    rawId: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: Record<string, unknown>[]; cursor: string | null }> {
     const a = await this.access(this.deps.db, actor, rawId);
     this.require(a, "member");
     let after: { notOwner: boolean; joinedMs: number; username: string } | null = null;
     if (cursor) {
       try {
-        const [notOwner, joinedMs, username] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown, unknown];
-        if (typeof notOwner !== "boolean" || typeof joinedMs !== "number" || typeof username !== "string") throw new Error("bad cursor");
+        const [notOwner, joinedMs, username] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [
+          unknown,
+          unknown,
+          unknown,
+        ];
+        if (typeof notOwner !== "boolean" || typeof joinedMs !== "number" || typeof username !== "string") {
+          throw new Error("bad cursor");
+        }
         after = { notOwner, joinedMs, username };
       } catch {
         throw invalidParam("cursor");
@@ -383,7 +486,12 @@ export class ImMucs {
     const last = page.at(-1);
     return {
       items: page.map((m) => ({ [m.role]: m.username, joined_time: m.joined_at.getTime() })),
-      cursor: rows.length > limit && last ? Buffer.from(JSON.stringify([last.role !== "owner", last.joined_at.getTime(), last.username])).toString("base64url") : null,
+      cursor:
+        rows.length > limit && last
+          ? Buffer.from(JSON.stringify([last.role !== "owner", last.joined_at.getTime(), last.username])).toString(
+              "base64url",
+            )
+          : null,
     };
   }
 
@@ -423,7 +531,12 @@ export class ImMucs {
   /* ---------- mutes ---------- */
 
   /** Mutes members for `durationMs` (-1: until unmuted). Returns each mute's end, in ms. */
-  async mute(actor: ImActor, rawId: string, usernames: string[], durationMs: number): Promise<{ user: string; expire: number }[]> {
+  async mute(
+    actor: ImActor,
+    rawId: string,
+    usernames: string[],
+    durationMs: number,
+  ): Promise<{ user: string; expire: number }[]> {
     return inScope(this.deps, async (s) => {
       const a = await this.access(s.tx, actor, rawId, { lock: s });
       this.require(a, "admin");
@@ -545,7 +658,11 @@ export class ImMucs {
    * May `username` send to this group or room now? The gateway asks before accepting a message: members
    * only; not while muted; not during a ban unless allowlisted (the owner and admins always may).
    */
-  async sendCheck(db: Executor, rawId: string, username: string): Promise<"ok" | "not_member" | "muted" | "banned" | "not_found" | "disabled"> {
+  async sendCheck(
+    db: Executor,
+    rawId: string,
+    username: string,
+  ): Promise<"ok" | "not_member" | "muted" | "banned" | "not_found" | "disabled"> {
     const muc = await store.findMuc(db, mucIdOf(rawId, this.kind), this.kind);
     if (!muc) return "not_found";
     if (muc.disabled) return "disabled";
@@ -553,7 +670,9 @@ export class ImMucs {
     if (!member) return "not_member";
     if (member.role !== "member") return "ok";
     if (await store.muteOf(db, muc.id, username, this.deps.clock.now())) return "muted";
-    if (muc.mute_all && !(await store.inList(db, "im_muc_allowlist", muc.id, [username])).has(username)) return "banned";
+    if (muc.mute_all && !(await store.inList(db, "im_muc_allowlist", muc.id, [username])).has(username)) {
+      return "banned";
+    }
     return "ok";
   }
 
@@ -571,7 +690,10 @@ export class ImMucs {
       this.require(a, "admin");
       await store.updateMuc(s.tx, a.muc.id, { announcement: text }, s.now);
       // The client reads the new announcement from the notice's reason (easemob-wire §3j, op 25).
-      await this.notifyMembers(s, a, text === "" ? "deleteAnnouncement" : "updateAnnouncement", { reason: text, detail: { announcement: text } });
+      await this.notifyMembers(s, a, text === "" ? "deleteAnnouncement" : "updateAnnouncement", {
+        reason: text,
+        detail: { announcement: text },
+      });
     });
   }
 
@@ -622,16 +744,31 @@ export class ImMucs {
    * asked; the user's other devices online now hear of it (legacy change "join" / "leave"; rooms keep
    * no sync queue, so a device that is offline does not).
    */
-  private async tellOwnDevices(s: Scope, a: MucAccess, me: string, op: "join" | "leave", resource: string | undefined): Promise<void> {
-    await s.notify([me], { ns: "muc", op, kind: this.kind, mucId: String(a.muc.id), from: me, users: [me] }, { durable: this.kind === "group", skipResource: resource });
+  private async tellOwnDevices(
+    s: Scope,
+    a: MucAccess,
+    me: string,
+    op: "join" | "leave",
+    resource: string | undefined,
+  ): Promise<void> {
+    await s.notify(
+      [me],
+      { ns: "muc", op, kind: this.kind, mucId: String(a.muc.id), from: me, users: [me] },
+      { durable: this.kind === "group", skipResource: resource },
+    );
   }
 
   /** Chat rooms: join (over the socket). Blocked users and full rooms are refused. */
-  async join(actor: ImActor, rawId: string): Promise<{ memberCount: number; muteExpire: number; allowlisted: boolean; muted: boolean; created: number }> {
+  async join(
+    actor: ImActor,
+    rawId: string,
+  ): Promise<{ memberCount: number; muteExpire: number; allowlisted: boolean; muted: boolean; created: number }> {
     return inScope(this.deps, async (s) => {
       const a = await this.access(s.tx, actor, rawId, { lock: s });
       const me = this.self(a);
-      if (this.kind === "group" && a.role === null && (!a.muc.public || a.muc.members_only)) throw denied(`${a.muc.id} needs an application to join`);
+      if (this.kind === "group" && a.role === null && (!a.muc.public || a.muc.members_only)) {
+        throw denied(`${a.muc.id} needs an application to join`);
+      }
       const added = await this.admit(s, a, [me]);
       if (added.length > 0) {
         await this.notifyMembers(s, a, "presence", { users: [me], except: [me] });
@@ -662,12 +799,21 @@ export class ImMucs {
       const a = await this.access(s.tx, actor, rawId, { lock: s });
       const me = this.self(a);
       if (a.role !== null && a.role !== "app") throw imError("alreadyMember", { username: me });
-      if ((await store.inList(s.tx, "im_muc_blocks", a.muc.id, [me])).has(me)) throw imError("blockedFromMuc", { username: me, id: a.muc.id });
+      if ((await store.inList(s.tx, "im_muc_blocks", a.muc.id, [me])).has(me)) {
+        throw imError("blockedFromMuc", { username: me, id: a.muc.id });
+      }
       if (a.muc.disabled) throw imError("groupDisabled");
       if (!a.muc.public) throw denied(`${a.muc.id} is private; members join by invitation`);
       if (a.muc.member_count >= a.muc.max_users) throw imError("mucFull");
       if (a.muc.members_only) {
-        await store.upsertRequest(s.tx, { mucId: a.muc.id, username: me, kind: "apply", inviter: null, reason: message, now: s.now });
+        await store.upsertRequest(s.tx, {
+          mucId: a.muc.id,
+          username: me,
+          kind: "apply",
+          inviter: null,
+          reason: message,
+          now: s.now,
+        });
         const moderators = [a.muc.owner, ...(await store.adminNames(s.tx, a.muc.id))];
         await this.notifyUsers(s, { ...a, username: me }, moderators, "apply", { reason: message });
         return "applied";
@@ -679,7 +825,13 @@ export class ImMucs {
   }
 
   /** Groups: an owner or admin accepts or declines an application. */
-  async verifyApplication(actor: ImActor, rawId: string, applicant: string, accept: boolean, reason: string): Promise<void> {
+  async verifyApplication(
+    actor: ImActor,
+    rawId: string,
+    applicant: string,
+    accept: boolean,
+    reason: string,
+  ): Promise<void> {
     await inScope(this.deps, async (s) => {
       const a = await this.access(s.tx, actor, rawId, { lock: s });
       this.require(a, "admin");
@@ -714,7 +866,16 @@ export class ImMucs {
       const inviter = a.username ?? a.muc.owner;
       if (a.muc.invite_need_confirm) {
         if (a.muc.member_count + usernames.length > a.muc.max_users) throw imError("mucFull");
-        for (const u of usernames) await store.upsertRequest(s.tx, { mucId: a.muc.id, username: u, kind: "invite", inviter, reason: "", now: s.now });
+        for (const u of usernames) {
+          await store.upsertRequest(s.tx, {
+            mucId: a.muc.id,
+            username: u,
+            kind: "invite",
+            inviter,
+            reason: "",
+            now: s.now,
+          });
+        }
         await this.notifyUsers(s, a, usernames, "invite", { users: usernames, detail: { name: a.muc.name } });
         return usernames.map((user) => ({ user, joined: false }));
       }
@@ -753,7 +914,11 @@ export class ImMucs {
       await store.setShielded(s.tx, a.muc.id, me, on);
       // Ops 15 BLOCK / 16 UNBLOCK: the user's other devices learn that it stopped (or resumed) receiving
       // the group's messages (legacy change "block" / "unblock"); the device that asked already knows.
-      await s.notify([me], { ns: "muc", op: on ? "block" : "unblock", kind: this.kind, mucId: String(a.muc.id), from: me, users: [me] }, { durable: true, skipResource: actor.resource });
+      await s.notify(
+        [me],
+        { ns: "muc", op: on ? "block" : "unblock", kind: this.kind, mucId: String(a.muc.id), from: me, users: [me] },
+        { durable: true, skipResource: actor.resource },
+      );
       return me;
     });
   }
@@ -768,13 +933,19 @@ export class ImMucs {
     return store.joinedCount(this.deps.db, username, this.kind);
   }
 
-  async publicGroups(cursor: string | undefined, limit: number): Promise<{ rows: store.MucRow[]; cursor: string | null }> {
+  async publicGroups(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ rows: store.MucRow[]; cursor: string | null }> {
     const after = cursor ? Number(Buffer.from(cursor, "base64url").toString("utf8")) : 0;
     if (!Number.isSafeInteger(after) || after < 0) throw invalidParam("cursor");
     const rows = await store.publicGroupsAfter(this.deps.db, after, limit + 1);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return { rows: page, cursor: rows.length > limit && last ? Buffer.from(String(last.id)).toString("base64url") : null };
+    return {
+      rows: page,
+      cursor: rows.length > limit && last ? Buffer.from(String(last.id)).toString("base64url") : null,
+    };
   }
 
   async rooms(offset: number, limit: number): Promise<store.MucRow[]> {
@@ -787,7 +958,12 @@ export class ImMucs {
    * Sets a member's attributes: a member its own, the owner or an admin anyone's. An empty value removes
    * the key. Keys up to 16 characters, values up to 512, all of one member's up to the configured bytes.
    */
-  async setMemberAttributes(actor: ImActor, rawId: string, username: string, metaData: Record<string, string>): Promise<Record<string, string>> {
+  async setMemberAttributes(
+    actor: ImActor,
+    rawId: string,
+    username: string,
+    metaData: Record<string, string>,
+  ): Promise<Record<string, string>> {
     return inScope(this.deps, async (s) => {
       const a = await this.access(s.tx, actor, rawId);
       this.require(a, "member");
@@ -800,7 +976,10 @@ export class ImMucs {
       for (const [key, value] of Object.entries(metaData)) {
         if (key.length === 0 || key.length > IM_LIMITS.memberAttributeKeyLength) throw invalidParam(`metaData.${key}`);
         if (value.length > IM_LIMITS.memberAttributeValueLength) {
-          throw new AttributeError(60010, `the value of ${key} exceeds chatgroup user metadata single value limit of ${IM_LIMITS.memberAttributeValueLength}`);
+          throw new AttributeError(
+            60010,
+            `the value of ${key} exceeds chatgroup user metadata single value limit of ${IM_LIMITS.memberAttributeValueLength}`,
+          );
         }
         if (value === "") remove.push(key);
         else set[key] = value;
@@ -811,7 +990,10 @@ export class ImMucs {
       Object.assign(merged, set);
       const bytes = Object.entries(merged).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
       if (bytes > this.deps.config.maxMemberAttributesBytes) {
-        throw new AttributeError(60006, `the attributes of ${username} exceed the limit of ${this.deps.config.maxMemberAttributesBytes} bytes`);
+        throw new AttributeError(
+          60006,
+          `the attributes of ${username} exceed the limit of ${this.deps.config.maxMemberAttributesBytes} bytes`,
+        );
       }
       await store.putMemberAttrs(s.tx, a.muc.id, username, set, remove);
       await this.announceMemberAttributes(s, a, actor, username, metaData);
@@ -824,7 +1006,13 @@ export class ImMucs {
    * `properties`, what the client reads). The acting user's other devices get it with the acting device
    * in `from`, which the client turns into a multi-device event; the acting device itself already knows.
    */
-  private async announceMemberAttributes(s: Scope, a: MucAccess, actor: ImActor, username: string, metaData: Record<string, string>): Promise<void> {
+  private async announceMemberAttributes(
+    s: Scope,
+    a: MucAccess,
+    actor: ImActor,
+    username: string,
+    metaData: Record<string, string>,
+  ): Promise<void> {
     const detail = { username, properties: metaData };
     if (!a.username) {
       await this.notifyMembers(s, a, "memberAttributesUpdate", { users: [username], detail });
@@ -834,12 +1022,26 @@ export class ImMucs {
     const resource = actor.kind === "user" ? actor.resource : undefined;
     await s.notify(
       [a.username],
-      { ns: "muc", op: "memberAttributesUpdate", kind: this.kind, mucId: String(a.muc.id), from: a.username, ...(resource && { fromResource: resource }), users: [username], detail },
+      {
+        ns: "muc",
+        op: "memberAttributesUpdate",
+        kind: this.kind,
+        mucId: String(a.muc.id),
+        from: a.username,
+        ...(resource && { fromResource: resource }),
+        users: [username],
+        detail,
+      },
       { durable: this.kind === "group", skipResource: resource },
     );
   }
 
-  async memberAttributes(actor: ImActor, rawId: string, usernames: string[], keys: string[]): Promise<Record<string, Record<string, string>>> {
+  async memberAttributes(
+    actor: ImActor,
+    rawId: string,
+    usernames: string[],
+    keys: string[],
+  ): Promise<Record<string, Record<string, string>>> {
     const a = await this.access(this.deps.db, actor, rawId);
     this.require(a, "member");
     const rows = await store.memberAttrs(this.deps.db, a.muc.id, usernames, keys);
@@ -879,12 +1081,15 @@ export class ImMucs {
       const rows: { key: string; value: string; owner: string; autoDelete: boolean }[] = [];
       let count = existing.size;
       for (const [key, value] of Object.entries(metaData)) {
-        if (!/^[a-zA-Z0-9_.-]{1,128}$/.test(key) || value.length === 0) errorKeys[key] = imErrorText(IM_ATTRIBUTE_ERRORS.illegal, { key });
-        else if (value.length > IM_LIMITS.roomAttributeValueLength) errorKeys[key] = imErrorText(IM_ATTRIBUTE_ERRORS.tooLong, { key });
-        else {
+        if (!/^[a-zA-Z0-9_.-]{1,128}$/.test(key) || value.length === 0) {
+          errorKeys[key] = imErrorText(IM_ATTRIBUTE_ERRORS.illegal, { key });
+        } else if (value.length > IM_LIMITS.roomAttributeValueLength) {
+          errorKeys[key] = imErrorText(IM_ATTRIBUTE_ERRORS.tooLong, { key });
+        } else {
           const prev = existing.get(key);
-          if (prev && prev.owner !== me && !options.forced) errorKeys[key] = imErrorText(IM_ATTRIBUTE_ERRORS.notOwner, { key });
-          else if (!prev && count >= this.deps.config.maxRoomAttributes) errorKeys[key] = IM_ATTRIBUTE_ERRORS.tooMany;
+          if (prev && prev.owner !== me && !options.forced) {
+            errorKeys[key] = imErrorText(IM_ATTRIBUTE_ERRORS.notOwner, { key });
+          } else if (!prev && count >= this.deps.config.maxRoomAttributes) errorKeys[key] = IM_ATTRIBUTE_ERRORS.tooMany;
           else {
             if (!prev) count++;
             rows.push({ key, value, owner: me, autoDelete: options.autoDelete });
@@ -893,13 +1098,24 @@ export class ImMucs {
       }
       await store.putRoomAttrs(s.tx, a.muc.id, rows, s.now);
       if (rows.length > 0) {
-        await this.notifyMembers(s, { ...a, username: me }, "roomAttributesUpdate", { detail: roomAttributesDetail(rows.map((r) => r.key), Object.fromEntries(rows.map((r) => [r.key, r.value]))) });
+        await this.notifyMembers(s, { ...a, username: me }, "roomAttributesUpdate", {
+          detail: roomAttributesDetail(
+            rows.map((r) => r.key),
+            Object.fromEntries(rows.map((r) => [r.key, r.value])),
+          ),
+        });
       }
       return { successKeys: rows.map((r) => r.key), errorKeys };
     });
   }
 
-  async removeRoomAttributes(actor: ImActor, rawId: string, pathUser: string, keys: string[], forced: boolean): Promise<{ successKeys: string[]; errorKeys: Record<string, string> }> {
+  async removeRoomAttributes(
+    actor: ImActor,
+    rawId: string,
+    pathUser: string,
+    keys: string[],
+    forced: boolean,
+  ): Promise<{ successKeys: string[]; errorKeys: Record<string, string> }> {
     return inScope(this.deps, async (s) => {
       const a = await this.access(s.tx, actor, rawId, { lock: s });
       this.require(a, "member");
@@ -916,7 +1132,11 @@ export class ImMucs {
         else gone.push(key);
       }
       await store.deleteRoomAttrs(s.tx, a.muc.id, gone);
-      if (gone.length > 0) await this.notifyMembers(s, { ...a, username: me }, "roomAttributesRemove", { detail: roomAttributesDetail(gone) });
+      if (gone.length > 0) {
+        await this.notifyMembers(s, { ...a, username: me }, "roomAttributesRemove", {
+          detail: roomAttributesDetail(gone),
+        });
+      }
       return { successKeys: gone, errorKeys };
     });
   }
@@ -942,7 +1162,10 @@ export class ImMucs {
     return {
       users: page.map((r) => r.username),
       total: await store.readAckCount(this.deps.db, messageId),
-      nextKey: rows.length > limit && last ? Buffer.from(JSON.stringify([last.read_at.getTime(), last.username])).toString("base64url") : "",
+      nextKey:
+        rows.length > limit && last
+          ? Buffer.from(JSON.stringify([last.read_at.getTime(), last.username])).toString("base64url")
+          : "",
       isLast: rows.length <= limit,
       mucId: a.muc.id,
     };

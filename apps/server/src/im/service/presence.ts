@@ -33,7 +33,16 @@ export class ImPresence {
       const current = (await store.presenceOf(s.tx, [username])).find((p) => p.resource === resource);
       await store.publish(s.tx, username, resource, ext ?? current?.ext ?? "", status, s.now);
       const subscribers = await store.subscribersOf(s.tx, username, s.now);
-      await s.notify(subscribers, { ns: "notify", type: "presence", from: username, detail: { resource, status, ext: ext ?? current?.ext ?? "" } }, { durable: false });
+      await s.notify(
+        subscribers,
+        {
+          ns: "notify",
+          type: "presence",
+          from: username,
+          detail: { resource, status, ext: ext ?? current?.ext ?? "" },
+        },
+        { durable: false },
+      );
     });
   }
 
@@ -45,7 +54,18 @@ export class ImPresence {
     const rows = await store.setDeviceStatuses(this.deps.db, devices, this.deps.clock.now());
     const heard = rows.filter((r) => r.subscribers.length > 0);
     if (heard.length === 0) return;
-    this.deps.bus.publish(heard.map((r) => ({ to: r.subscribers, notice: { ns: "notify", type: "presence", from: r.username, detail: { resource: r.resource, status: r.status, ext: r.ext } }, durable: false })));
+    this.deps.bus.publish(
+      heard.map((r) => ({
+        to: r.subscribers,
+        notice: {
+          ns: "notify",
+          type: "presence",
+          from: r.username,
+          detail: { resource: r.resource, status: r.status, ext: r.ext },
+        },
+        durable: false,
+      })),
+    );
   }
 
   async statusOf(usernames: string[], expiries: Map<string, number> = new Map()): Promise<PresenceStatus[]> {
@@ -73,7 +93,9 @@ export class ImPresence {
       const missing = names.find((u) => !found.has(u));
       if (missing) throw imError("userNotFound", { username: missing });
       const current = await store.liveSubscriptionCount(s.tx, me, s.now);
-      if (current + names.length > IM_LIMITS.presenceSubscriptions) throw imError("maxLimit", { what: "presence subscriptions", max: IM_LIMITS.presenceSubscriptions });
+      if (current + names.length > IM_LIMITS.presenceSubscriptions) {
+        throw imError("maxLimit", { what: "presence subscriptions", max: IM_LIMITS.presenceSubscriptions });
+      }
       const until = new Date(s.nowMs + expirySeconds * 1000);
       await store.subscribe(s.tx, me, names, until, s.now);
       return until;
@@ -83,10 +105,20 @@ export class ImPresence {
   }
 
   async unsubscribe(me: string, usernames: string[]): Promise<void> {
-    await inScope(this.deps, (s) => store.unsubscribe(s.tx, me, usernames.map((u) => u.toLowerCase())));
+    await inScope(this.deps, (s) =>
+      store.unsubscribe(
+        s.tx,
+        me,
+        usernames.map((u) => u.toLowerCase()),
+      ),
+    );
   }
 
-  async subscriptions(me: string, pageNum: number, pageSize: number): Promise<{ sublist: { uid: string; expiry: number }[]; totalnum: number }> {
+  async subscriptions(
+    me: string,
+    pageNum: number,
+    pageSize: number,
+  ): Promise<{ sublist: { uid: string; expiry: number }[]; totalnum: number }> {
     const now = this.deps.clock.now();
     const offset = Math.max(0, pageNum - 1) * pageSize;
     const rows = pageSize === 0 ? [] : await store.liveSubscriptions(this.deps.db, me, now, offset, pageSize);

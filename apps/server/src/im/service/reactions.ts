@@ -14,7 +14,11 @@ import { canSeeMessage } from "./history";
 export class ImReactions {
   constructor(private readonly deps: ImDeps) {}
 
-  private async visible(db: Parameters<typeof canSeeMessage>[0], me: string, rawId: string): Promise<messages.MessageRow> {
+  private async visible(
+    db: Parameters<typeof canSeeMessage>[0],
+    me: string,
+    rawId: string,
+  ): Promise<messages.MessageRow> {
     if (!/^\d{1,19}$/.test(rawId)) throw invalidParam("msgId");
     const row = await messages.findMessage(db, Number(rawId));
     if (!row || row.recalled_at) throw imError("messageNotFound", { id: rawId });
@@ -27,11 +31,18 @@ export class ImReactions {
 
   private async audience(s: Scope, row: messages.MessageRow): Promise<string[]> {
     if (row.chat_type === "chat") return [row.from_user, row.to_target];
-    const mucId = row.thread_id !== null ? ((await findThread(s.tx, String(row.thread_id)))?.muc_id ?? 0) : Number(row.to_target);
+    const mucId =
+      row.thread_id !== null ? ((await findThread(s.tx, String(row.thread_id)))?.muc_id ?? 0) : Number(row.to_target);
     return allMemberNames(s.tx, mucId);
   }
 
-  private async tell(s: Scope, row: messages.MessageRow, me: string, reaction: string, op: "create" | "delete"): Promise<void> {
+  private async tell(
+    s: Scope,
+    row: messages.MessageRow,
+    me: string,
+    reaction: string,
+    op: "create" | "delete",
+  ): Promise<void> {
     const to = await this.audience(s, row);
     // The reaction's state after the change (count and first users), as the client shows it.
     const now = (await store.summary(s.tx, [row.id], me, 3)).find((x) => x.reaction === reaction);
@@ -60,7 +71,9 @@ export class ImReactions {
     await inScope(this.deps, async (s) => {
       const row = await this.visible(s.tx, me, msgId);
       const existing = await store.distinctReactions(s.tx, row.id);
-      if (!existing.includes(reaction) && existing.length >= this.deps.config.maxReactions) throw imError("reactionLimit");
+      if (!existing.includes(reaction) && existing.length >= this.deps.config.maxReactions) {
+        throw imError("reactionLimit");
+      }
       if (!(await store.addReaction(s.tx, row.id, reaction, me, s.now))) throw imError("reactionAlreadyAdded");
       await this.tell(s, row, me, reaction, "create");
     });
@@ -78,16 +91,34 @@ export class ImReactions {
   async list(me: string, msgIds: string[]): Promise<{ msgId: string; reactionList: Record<string, unknown>[] }[]> {
     const rows: messages.MessageRow[] = [];
     for (const id of msgIds) rows.push(await this.visible(this.deps.db, me, id));
-    const summary = await store.summary(this.deps.db, rows.map((r) => r.id), me, 3);
+    const summary = await store.summary(
+      this.deps.db,
+      rows.map((r) => r.id),
+      me,
+      3,
+    );
     return rows.map((r) => ({
       msgId: String(r.id),
       reactionList: summary
         .filter((x) => x.message_id === r.id)
-        .map((x) => ({ reactionId: `${r.id}-${x.reaction}`, reaction: x.reaction, count: x.count, userCount: x.count, state: x.mine, userList: x.users })),
+        .map((x) => ({
+          reactionId: `${r.id}-${x.reaction}`,
+          reaction: x.reaction,
+          count: x.count,
+          userCount: x.count,
+          state: x.mine,
+          userList: x.users,
+        })),
     }));
   }
 
-  async detail(me: string, msgId: string, reaction: string, cursor: string | undefined, pageSize: number): Promise<Record<string, unknown>> {
+  async detail(
+    me: string,
+    msgId: string,
+    reaction: string,
+    cursor: string | undefined,
+    pageSize: number,
+  ): Promise<Record<string, unknown>> {
     const row = await this.visible(this.deps.db, me, msgId);
     let after: { ms: number; username: string } | null = null;
     if (cursor) {
@@ -110,7 +141,10 @@ export class ImReactions {
       userCount: total?.count ?? 0,
       state: total?.mine ?? false,
       userList: page.map((u) => u.username),
-      cursor: users.length > pageSize && last ? Buffer.from(JSON.stringify([last.created_at.getTime(), last.username])).toString("base64url") : "",
+      cursor:
+        users.length > pageSize && last
+          ? Buffer.from(JSON.stringify([last.created_at.getTime(), last.username])).toString("base64url")
+          : "",
     };
   }
 

@@ -36,13 +36,25 @@ function reportsAt(clock: ManualClock): ImReports {
 
 /** Stores `count` reports of `username`, received `daysAgo` days before `now`; `tag` marks them in the body. */
 async function received(username: string, now: number, daysAgo: number, count: number, tag: string): Promise<void> {
-  const rows = Array.from({ length: count }, (_, n) => ({ username, appId: "a#b", biz: "im", debug: false, eventId: 9675, body: { tag, n }, sentAt: new Date(now) }));
+  const rows = Array.from({ length: count }, (_, n) => ({
+    username,
+    appId: "a#b",
+    biz: "im",
+    debug: false,
+    eventId: 9675,
+    body: { tag, n },
+    sentAt: new Date(now),
+  }));
   await insertReports(im.t.ctx.database.db, rows, new Date(now - daysAgo * DAY_MS));
 }
 
 /** How many reports of `username` carry each tag. */
 async function tagsOf(username: string): Promise<Record<string, number>> {
-  const rows = await im.t.ctx.database.db.selectFrom("im_sdk_reports").select("body").where("username", "=", username).execute();
+  const rows = await im.t.ctx.database.db
+    .selectFrom("im_sdk_reports")
+    .select("body")
+    .where("username", "=", username)
+    .execute();
   const counts: Record<string, number> = {};
   for (const r of rows) {
     const tag = String(r.body.tag);

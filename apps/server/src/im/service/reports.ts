@@ -20,7 +20,14 @@ const DAY_MS = 86_400_000;
 const BIZ_RE = /^[A-Za-z0-9_.-]{1,32}$/;
 const SENDTS_RE = /^\d{1,12}$/;
 
-const eventSchema = z.object({ eventId: z.number().int().min(1).max(2 ** 31 - 1), body: z.record(z.string(), z.unknown()) });
+const eventSchema = z.object({
+  eventId: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1),
+  body: z.record(z.string(), z.unknown()),
+});
 
 export interface ReportHeaders {
   appid?: string | undefined;
@@ -51,7 +58,9 @@ export class ImReports {
     if (headers.appid !== this.deps.appKey) throw invalidParam("appid");
     if (headers.biz === undefined || !BIZ_RE.test(headers.biz)) throw invalidParam("biz");
     if (headers.sendts === undefined || !SENDTS_RE.test(headers.sendts)) throw invalidParam("sendts");
-    if (headers.debug !== undefined && headers.debug !== "true" && headers.debug !== "false") throw invalidParam("debug");
+    if (headers.debug !== undefined && headers.debug !== "true" && headers.debug !== "false") {
+      throw invalidParam("debug");
+    }
     if (!Array.isArray(batch) || batch.length === 0 || batch.length > REPORT_BATCH_MAX) throw invalidParam("events");
     const events = batch.map((raw: unknown, i) => {
       const parsed = eventSchema.safeParse(raw);
@@ -59,31 +68,52 @@ export class ImReports {
         const field = parsed.error.issues[0]?.path[0];
         throw invalidParam(`events[${i}]${typeof field === "string" ? `.${field}` : ""}`);
       }
-      if (Buffer.byteLength(JSON.stringify(parsed.data.body)) > REPORT_BODY_MAX) throw invalidParam(`events[${i}].body`);
+      if (Buffer.byteLength(JSON.stringify(parsed.data.body)) > REPORT_BODY_MAX) {
+        throw invalidParam(`events[${i}].body`);
+      }
       return parsed.data;
     });
     const { appid, biz } = headers;
     const sentAt = new Date(Number(headers.sendts) * 1000);
     await insertReports(
       this.deps.db,
-      events.map((e) => ({ username: actor.username, appId: appid, biz, debug: headers.debug === "true", eventId: e.eventId, body: e.body, sentAt })),
+      events.map((e) => ({
+        username: actor.username,
+        appId: appid,
+        biz,
+        debug: headers.debug === "true",
+        eventId: e.eventId,
+        body: e.body,
+        sentAt,
+      })),
       this.deps.clock.now(),
     );
     return events.length;
   }
 
   /** Reports newest first (app admin only), `limit` a page, after the cursor of the previous page. */
-  async list(actor: ImActor, filter: { cursor?: string | undefined; username?: string | undefined; eventId?: number | undefined }, limit: number): Promise<{ items: SdkReport[]; cursor: string }> {
+  async list(
+    actor: ImActor,
+    filter: { cursor?: string | undefined; username?: string | undefined; eventId?: number | undefined },
+    limit: number,
+  ): Promise<{ items: SdkReport[]; cursor: string }> {
     if (actor.kind !== "app") throw denied("only the app admin reads data reports");
     let beforeId: number | null = null;
     if (filter.cursor) {
       beforeId = Number(Buffer.from(filter.cursor, "base64url").toString("utf8"));
       if (!Number.isSafeInteger(beforeId) || beforeId <= 0) throw invalidParam("cursor");
     }
-    const rows = await reportPage(this.deps.db, { beforeId, username: filter.username, eventId: filter.eventId }, limit + 1);
+    const rows = await reportPage(
+      this.deps.db,
+      { beforeId, username: filter.username, eventId: filter.eventId },
+      limit + 1,
+    );
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return { items: page.map(present), cursor: rows.length > limit && last ? Buffer.from(String(last.id)).toString("base64url") : "" };
+    return {
+      items: page.map(present),
+      cursor: rows.length > limit && last ? Buffer.from(String(last.id)).toString("base64url") : "",
+    };
   }
 
   /**
@@ -92,7 +122,9 @@ export class ImReports {
    */
   async purgeExpired(batch = REPORT_PURGE_BATCH): Promise<number> {
     // A batch of 0 would never come back short, so the loop would never end.
-    if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`purge batch must be a whole number of at least 1, got ${batch}`);
+    if (!Number.isInteger(batch) || batch < 1) {
+      throw new RangeError(`purge batch must be a whole number of at least 1, got ${batch}`);
+    }
     const before = new Date(this.deps.clock.now().getTime() - this.deps.config.sdkReportsRetentionDays * DAY_MS);
     let total = 0;
     for (;;) {

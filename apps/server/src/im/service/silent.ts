@@ -32,15 +32,31 @@ export class ImSilent {
    * Changes a setting; the user's other devices hear of it (notify `user_notification_mute`), stored for
    * the ones offline. `resource` is the device that made the change, which already knows.
    */
-  async set(me: string, scope: store.SilentScope, target: string, req: ImSilentReq, resource?: string): Promise<SilentSetting> {
+  async set(
+    me: string,
+    scope: store.SilentScope,
+    target: string,
+    req: ImSilentReq,
+    resource?: string,
+  ): Promise<SilentSetting> {
     return inScope(this.deps, async (s) => {
       const setting = await this.write(s, me, scope, target, req);
-      await s.notify([me], { ns: "notify", type: "user_notification_mute", from: me, detail: muteEntry(scope, target, setting, resource) }, { durable: true, skipResource: resource });
+      await s.notify(
+        [me],
+        { ns: "notify", type: "user_notification_mute", from: me, detail: muteEntry(scope, target, setting, resource) },
+        { durable: true, skipResource: resource },
+      );
       return setting;
     });
   }
 
-  private async write(s: Scope, me: string, scope: store.SilentScope, target: string, req: ImSilentReq): Promise<SilentSetting> {
+  private async write(
+    s: Scope,
+    me: string,
+    scope: store.SilentScope,
+    target: string,
+    req: ImSilentReq,
+  ): Promise<SilentSetting> {
     if ("type" in req && req.type === "DEFAULT") {
       await store.clearSilent(s.tx, me, scope, target);
       return {};
@@ -65,7 +81,11 @@ export class ImSilent {
     return this.present(row);
   }
 
-  async batch(me: string, users: string[], groups: string[]): Promise<{ user: Record<string, SilentSetting>; group: Record<string, SilentSetting> }> {
+  async batch(
+    me: string,
+    users: string[],
+    groups: string[],
+  ): Promise<{ user: Record<string, SilentSetting>; group: Record<string, SilentSetting> }> {
     const u = await store.silentOf(this.deps.db, me, "chat", users);
     const g = await store.silentOf(this.deps.db, me, "group", groups);
     return {
@@ -74,7 +94,11 @@ export class ImSilent {
     };
   }
 
-  async remindTypes(me: string, cursor: string | undefined, limit: number): Promise<{ items: Record<string, string>[]; cursor: string }> {
+  async remindTypes(
+    me: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: Record<string, string>[]; cursor: string }> {
     let after: { scope: store.SilentScope; target: string } | null = null;
     if (cursor) {
       const [scope, target] = Buffer.from(cursor, "base64url").toString("utf8").split("\u0000");
@@ -84,7 +108,11 @@ export class ImSilent {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
-      items: page.map((r): Record<string, string> => (r.scope === "chat" ? { user: r.target, value: r.remind_type ?? "" } : { group: r.target, value: r.remind_type ?? "" })),
+      items: page.map((r): Record<string, string> =>
+        r.scope === "chat"
+          ? { user: r.target, value: r.remind_type ?? "" }
+          : { group: r.target, value: r.remind_type ?? "" },
+      ),
       cursor: rows.length > limit && last ? Buffer.from(`${last.scope}\u0000${last.target}`).toString("base64url") : "",
     };
   }
@@ -111,7 +139,12 @@ export class ImSilent {
  * the key ("" when no interval is set) and a conversation's never does (a per-conversation interval is
  * left out; the device reads it back with getSilentModeForConversation).
  */
-function muteEntry(scope: store.SilentScope, target: string, setting: SilentSetting, resource: string | undefined): Record<string, unknown> {
+function muteEntry(
+  scope: store.SilentScope,
+  target: string,
+  setting: SilentSetting,
+  resource: string | undefined,
+): Record<string, unknown> {
   const operator = { operator_resource: resource ?? "" };
   if (scope === "all") return { ...operator, data: { ...setting, ignoreInterval: setting.ignoreInterval ?? "" } };
   const { ignoreInterval: _interval, ...data } = setting;

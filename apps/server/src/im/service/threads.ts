@@ -46,7 +46,15 @@ export class ImThreads {
         ns: "notify",
         type: "thread",
         from,
-        detail: { operation, id: String(t.id), muc_parent_id: String(t.muc_id), msg_parent_id: String(t.parent_msg_id), name: t.name, timestamp: s.nowMs, from },
+        detail: {
+          operation,
+          id: String(t.id),
+          muc_parent_id: String(t.muc_id),
+          msg_parent_id: String(t.parent_msg_id),
+          name: t.name,
+          timestamp: s.nowMs,
+          from,
+        },
       },
       { durable: true },
     );
@@ -57,20 +65,40 @@ export class ImThreads {
    * thread operation the client turns into a multi-device event (easemob-wire §3j, ops 33 to 38). The
    * device that acted (`resource`) is skipped; with an app token no user acted.
    */
-  private async tellOwnDevices(s: Scope, me: string | null, op: "createThread" | "destroyThread" | "joinThread" | "leaveThread" | "updateThreadName", t: store.ThreadRow, resource: string | undefined) {
+  private async tellOwnDevices(
+    s: Scope,
+    me: string | null,
+    op: "createThread" | "destroyThread" | "joinThread" | "leaveThread" | "updateThreadName",
+    t: store.ThreadRow,
+    resource: string | undefined,
+  ) {
     if (!me) return;
     const detail = { name: t.name, parentId: String(t.muc_id) };
-    await s.notify([me], { ns: "muc", op, kind: "group", mucId: String(t.id), from: me, detail }, { durable: true, skipResource: resource });
+    await s.notify(
+      [me],
+      { ns: "muc", op, kind: "group", mucId: String(t.id), from: me, detail },
+      { durable: true, skipResource: resource },
+    );
   }
 
-  async create(actor: ImActor, f: { name: string; messageId: string; groupId: string; owner?: string | null }, resource?: string): Promise<string> {
+  async create(
+    actor: ImActor,
+    f: { name: string; messageId: string; groupId: string; owner?: string | null },
+    resource?: string,
+  ): Promise<string> {
     return inScope(this.deps, async (s) => {
       const a = await this.groups.access(s.tx, actor, f.groupId, { lock: s });
       this.groups.require(a, "member");
       const owner = a.username ?? f.owner?.toLowerCase();
       if (!owner) throw denied("a thread needs an owner");
       const parent = await messages.findMessage(s.tx, Number(f.messageId));
-      if (!parent || parent.chat_type !== "groupchat" || parent.to_target !== String(a.muc.id) || parent.thread_id !== null || parent.recalled_at) {
+      if (
+        !parent ||
+        parent.chat_type !== "groupchat" ||
+        parent.to_target !== String(a.muc.id) ||
+        parent.thread_id !== null ||
+        parent.recalled_at
+      ) {
         throw imError("messageNotFound", { id: f.messageId });
       }
       if (await store.threadOfMessage(s.tx, parent.id)) throw imError("threadExists", { id: f.messageId });
@@ -92,7 +120,9 @@ export class ImThreads {
       const me = a.username;
       if (!me) throw denied("joining needs a user's token");
       if (!(await store.isThreadMember(s.tx, thread.id, me))) {
-        if (thread.member_count >= this.deps.config.maxThreadMembers) throw imError("threadFull", { max: this.deps.config.maxThreadMembers });
+        if (thread.member_count >= this.deps.config.maxThreadMembers) {
+          throw imError("threadFull", { max: this.deps.config.maxThreadMembers });
+        }
         await store.addThreadMember(s.tx, thread.id, me, s.now);
         await this.tellOwnDevices(s, me, "joinThread", thread, resource);
       }
@@ -135,7 +165,12 @@ export class ImThreads {
     });
   }
 
-  async members(actor: ImActor, rawId: string, cursor: string | undefined, limit: number): Promise<{ users: string[]; cursor: string }> {
+  async members(
+    actor: ImActor,
+    rawId: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ users: string[]; cursor: string }> {
     const { thread } = await this.load(this.deps.db, actor, rawId);
     const after = cursor ? Buffer.from(cursor, "base64url").toString("utf8") : null;
     const rows = await store.threadMembersAfter(this.deps.db, thread.id, after, limit + 1);
@@ -148,9 +183,25 @@ export class ImThreads {
     await inScope(this.deps, async (s) => {
       const { thread, a } = await this.load(s.tx, actor, rawId);
       this.requireModerator(thread, a);
-      if (username === thread.owner && a.role !== "owner" && a.role !== "app") throw denied("the creator of a thread cannot be removed");
-      if (!(await store.removeThreadMember(s.tx, thread.id, username))) throw denied(`${username} is not in thread ${rawId}`);
-      await s.notify([username], { ns: "muc", op: "kickThreadMember", kind: "group", mucId: String(thread.id), from: a.username ?? "admin", users: [username], detail: { name: thread.name, parentId: String(thread.muc_id) } }, { durable: true });
+      if (username === thread.owner && a.role !== "owner" && a.role !== "app") {
+        throw denied("the creator of a thread cannot be removed");
+      }
+      if (!(await store.removeThreadMember(s.tx, thread.id, username))) {
+        throw denied(`${username} is not in thread ${rawId}`);
+      }
+      await s.notify(
+        [username],
+        {
+          ns: "muc",
+          op: "kickThreadMember",
+          kind: "group",
+          mucId: String(thread.id),
+          from: a.username ?? "admin",
+          users: [username],
+          detail: { name: thread.name, parentId: String(thread.muc_id) },
+        },
+        { durable: true },
+      );
     });
   }
 
@@ -165,7 +216,14 @@ export class ImThreads {
     const page = rows.slice(0, options.limit);
     const last = page.at(-1);
     return {
-      entities: page.map((t) => ({ id: String(t.id), name: t.name, owner: t.owner, msgId: String(t.parent_msg_id), groupId: String(t.muc_id), created: t.created_at.getTime() })),
+      entities: page.map((t) => ({
+        id: String(t.id),
+        name: t.name,
+        owner: t.owner,
+        msgId: String(t.parent_msg_id),
+        groupId: String(t.muc_id),
+        created: t.created_at.getTime(),
+      })),
       cursor: rows.length > options.limit && last ? Buffer.from(String(last.id)).toString("base64url") : "",
     };
   }
@@ -190,16 +248,26 @@ export class ImThreads {
   }
 
   /** The last message of each thread (the caller must be in each thread's group). */
-  async lastMessages(actor: ImActor, ids: string[]): Promise<{ thread_id: string; last_message: Record<string, unknown> }[]> {
+  async lastMessages(
+    actor: ImActor,
+    ids: string[],
+  ): Promise<{ thread_id: string; last_message: Record<string, unknown> }[]> {
     const out: { thread_id: string; last_message: Record<string, unknown> }[] = [];
     for (const id of ids) {
       const { thread } = await this.load(this.deps.db, actor, id);
-      const last = thread.last_message_id !== null ? await messages.findMessage(this.deps.db, thread.last_message_id) : undefined;
+      const last =
+        thread.last_message_id !== null ? await messages.findMessage(this.deps.db, thread.last_message_id) : undefined;
       out.push({
         thread_id: id,
         last_message:
           last && !last.recalled_at
-            ? { id: String(last.id), from: last.from_user, to: `${last.to_target}@${IM_MUC_DOMAIN}`, timestamp: last.created_ms, payload: last.payload }
+            ? {
+                id: String(last.id),
+                from: last.from_user,
+                to: `${last.to_target}@${IM_MUC_DOMAIN}`,
+                timestamp: last.created_ms,
+                payload: last.payload,
+              }
             : {},
       });
     }

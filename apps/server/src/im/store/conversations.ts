@@ -6,8 +6,17 @@ import type { ImConversationsTable } from "../tables";
 
 export type ConversationRow = Selectable<ImConversationsTable>;
 
-export async function findConversation(db: Executor, username: string, key: string): Promise<ConversationRow | undefined> {
-  return db.selectFrom("im_conversations").selectAll().where("username", "=", username).where("conv_key", "=", key).executeTakeFirst();
+export async function findConversation(
+  db: Executor,
+  username: string,
+  key: string,
+): Promise<ConversationRow | undefined> {
+  return db
+    .selectFrom("im_conversations")
+    .selectAll()
+    .where("username", "=", username)
+    .where("conv_key", "=", key)
+    .executeTakeFirst();
 }
 
 /** Visible conversations, newest first, after the keyset cursor (last_ms, conv_key); optionally only those with a mark bit. */
@@ -27,7 +36,12 @@ export async function conversationPage(
   return q.orderBy("last_ms", "desc").orderBy("conv_key", "desc").limit(options.limit).execute();
 }
 
-export async function conversationOffsetPage(db: Executor, username: string, offset: number, limit: number): Promise<ConversationRow[]> {
+export async function conversationOffsetPage(
+  db: Executor,
+  username: string,
+  offset: number,
+  limit: number,
+): Promise<ConversationRow[]> {
   return db
     .selectFrom("im_conversations")
     .selectAll()
@@ -52,7 +66,13 @@ export async function pinnedCount(db: Executor, username: string): Promise<numbe
 }
 
 export async function setPinned(tx: Tx, username: string, key: string, pinnedMs: number | null): Promise<boolean> {
-  const r = await tx.updateTable("im_conversations").set({ pinned_ms: pinnedMs }).where("username", "=", username).where("conv_key", "=", key).where("visible", "=", true).executeTakeFirst();
+  const r = await tx
+    .updateTable("im_conversations")
+    .set({ pinned_ms: pinnedMs })
+    .where("username", "=", username)
+    .where("conv_key", "=", key)
+    .where("visible", "=", true)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -60,10 +80,21 @@ export async function setPinned(tx: Tx, username: string, key: string, pinnedMs:
  * Removes a conversation from the user's list (it comes back with the next message). With `clearSeq` the
  * user's history of it is cleared up to that seq as well.
  */
-export async function hideConversation(tx: Tx, username: string, key: string, clearSeq: number | null): Promise<boolean> {
+export async function hideConversation(
+  tx: Tx,
+  username: string,
+  key: string,
+  clearSeq: number | null,
+): Promise<boolean> {
   const r = await tx
     .updateTable("im_conversations")
-    .set({ visible: false, unread: 0, pinned_ms: null, marks: 0, ...(clearSeq !== null && { cleared_seq: clearSeq, read_seq: clearSeq }) })
+    .set({
+      visible: false,
+      unread: 0,
+      pinned_ms: null,
+      marks: 0,
+      ...(clearSeq !== null && { cleared_seq: clearSeq, read_seq: clearSeq }),
+    })
     .where("username", "=", username)
     .where("conv_key", "=", key)
     .where("visible", "=", true)
@@ -118,12 +149,25 @@ export async function markRead(tx: Tx, username: string, key: string, seq: numbe
 }
 
 /** Everyone whose conversation shows this message last: their rows need refreshing after a recall. */
-export async function holdersOfLast(db: Executor, messageId: number): Promise<{ username: string; conv_key: string }[]> {
-  return db.selectFrom("im_conversations").select(["username", "conv_key"]).where("last_message_id", "=", messageId).execute();
+export async function holdersOfLast(
+  db: Executor,
+  messageId: number,
+): Promise<{ username: string; conv_key: string }[]> {
+  return db
+    .selectFrom("im_conversations")
+    .select(["username", "conv_key"])
+    .where("last_message_id", "=", messageId)
+    .execute();
 }
 
 /** Sets or clears a mark bit on some of the user's visible conversations; returns the keys it changed. */
-export async function setMark(tx: Tx, username: string, keys: readonly string[], bit: number, on: boolean): Promise<string[]> {
+export async function setMark(
+  tx: Tx,
+  username: string,
+  keys: readonly string[],
+  bit: number,
+  on: boolean,
+): Promise<string[]> {
   if (keys.length === 0) return [];
   const rows = await tx
     .updateTable("im_conversations")
@@ -137,8 +181,19 @@ export async function setMark(tx: Tx, username: string, keys: readonly string[],
 }
 
 /** The user's visible conversations, newest first, at most `limit`. */
-export async function visibleConversations(db: Executor, username: string, limit: number): Promise<{ peer: string; chat_type: "chat" | "groupchat" }[]> {
-  return db.selectFrom("im_conversations").select(["peer", "chat_type"]).where("username", "=", username).where("visible", "=", true).orderBy("last_ms", "desc").limit(limit).execute();
+export async function visibleConversations(
+  db: Executor,
+  username: string,
+  limit: number,
+): Promise<{ peer: string; chat_type: "chat" | "groupchat" }[]> {
+  return db
+    .selectFrom("im_conversations")
+    .select(["peer", "chat_type"])
+    .where("username", "=", username)
+    .where("visible", "=", true)
+    .orderBy("last_ms", "desc")
+    .limit(limit)
+    .execute();
 }
 
 /**

@@ -54,7 +54,11 @@ export async function addMucFile(tx: Tx, mucId: number, fileUuid: string, owner:
   await tx.insertInto("im_muc_files").values({ muc_id: mucId, file_uuid: fileUuid, owner, created_at: now }).execute();
 }
 
-export async function mucFile(db: Executor, mucId: number, fileUuid: string): Promise<(FileRow & { muc_owner: string }) | undefined> {
+export async function mucFile(
+  db: Executor,
+  mucId: number,
+  fileUuid: string,
+): Promise<(FileRow & { muc_owner: string }) | undefined> {
   return db
     .selectFrom("im_muc_files as mf")
     .innerJoin("im_files as f", "f.uuid", "mf.file_uuid")
@@ -66,7 +70,11 @@ export async function mucFile(db: Executor, mucId: number, fileUuid: string): Pr
 }
 
 export async function removeMucFile(tx: Tx, mucId: number, fileUuid: string): Promise<boolean> {
-  const r = await tx.deleteFrom("im_muc_files").where("muc_id", "=", mucId).where("file_uuid", "=", fileUuid).executeTakeFirst();
+  const r = await tx
+    .deleteFrom("im_muc_files")
+    .where("muc_id", "=", mucId)
+    .where("file_uuid", "=", fileUuid)
+    .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 

@@ -35,7 +35,12 @@ export function sendersWithOtherDevices(
 
 export async function enqueueNotices(
   db: Executor,
-  rows: readonly { username: string; queue: string; notice: Record<string, unknown>; skipResource?: string | undefined }[],
+  rows: readonly {
+    username: string;
+    queue: string;
+    notice: Record<string, unknown>;
+    skipResource?: string | undefined;
+  }[],
   now: Date,
 ): Promise<void> {
   if (rows.length === 0) return;
@@ -73,7 +78,13 @@ export async function pendingQueues(db: Executor, username: string): Promise<{ q
 }
 
 /** The entries of one queue after `afterId`, oldest first. */
-export async function readQueue(db: Executor, username: string, queue: string, afterId: number, limit: number): Promise<InboxEntry[]> {
+export async function readQueue(
+  db: Executor,
+  username: string,
+  queue: string,
+  afterId: number,
+  limit: number,
+): Promise<InboxEntry[]> {
   return db
     .selectFrom("im_inbox")
     .select(["id", "queue", "message_id", "notice", "skip_resource"])
@@ -99,5 +110,7 @@ export async function purgeReadEntries(db: Executor, before: Date): Promise<void
       WHERE i.created_at < ${before} AND (i.skip_resource IS NOT NULL OR EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = i.id))
       RETURNING i.id)
     DELETE FROM im_inbox_acks a
-    WHERE a.inbox_id IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM im_inbox i WHERE i.id = a.inbox_id)`.execute(db);
+    WHERE a.inbox_id IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM im_inbox i WHERE i.id = a.inbox_id)`.execute(
+    db,
+  );
 }

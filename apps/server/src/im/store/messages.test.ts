@@ -27,14 +27,36 @@ describe("messages stored in one form", () => {
       msgConfig: { allowGroupAck: true },
     };
     const bodyPb = encodeMessageBody("tessera#im", payload);
-    const [sent] = await appendMessages(db, [{ m: { chatType: "chat", from, fromResource: "r1", to, payload, bodyPb, clientId: randomUUID() }, fan: { unreadFor: [to], inboxFor: [to], senderCopy: true } }], new Date());
+    const [sent] = await appendMessages(
+      db,
+      [
+        {
+          m: { chatType: "chat", from, fromResource: "r1", to, payload, bodyPb, clientId: randomUUID() },
+          fan: { unreadFor: [to], inboxFor: [to], senderCopy: true },
+        },
+      ],
+      new Date(),
+    );
     const id = sent?.id as number;
 
-    const raw = await db.selectFrom("im_messages").select(["payload", "body_pb"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const raw = await db
+      .selectFrom("im_messages")
+      .select(["payload", "body_pb"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(raw.payload).toBeNull();
     expect(raw.body_pb).not.toBeNull();
     expect((await findMessage(db, id))?.payload).toEqual(payload);
-    const page = await history(db, { convKey: `c:${from}:${to}`, username: to, direction: "up", afterSeq: null, limit: 10, clearedSeq: 0, clearedMs: 0, minMs: 0 });
+    const page = await history(db, {
+      convKey: `c:${from}:${to}`,
+      username: to,
+      direction: "up",
+      afterSeq: null,
+      limit: 10,
+      clearedSeq: 0,
+      clearedMs: 0,
+      minMs: 0,
+    });
     expect(page.map((m) => m.payload)).toEqual([payload]);
   });
 
@@ -42,8 +64,16 @@ describe("messages stored in one form", () => {
     const tag = randomUUID().slice(0, 8);
     const [from, to] = [`ra-${tag}`, `rb-${tag}`];
     const payload: ImMessagePayload = { type: "chat", from, to, bodies: [{ type: "cmd", action: "refresh" }], ext: {} };
-    const [sent] = await appendMessages(db, [{ m: { chatType: "chat", from, to, payload }, fan: { unreadFor: [to], inboxFor: [to], senderCopy: true } }], new Date());
-    const raw = await db.selectFrom("im_messages").select("payload").where("id", "=", sent?.id as number).executeTakeFirstOrThrow();
+    const [sent] = await appendMessages(
+      db,
+      [{ m: { chatType: "chat", from, to, payload }, fan: { unreadFor: [to], inboxFor: [to], senderCopy: true } }],
+      new Date(),
+    );
+    const raw = await db
+      .selectFrom("im_messages")
+      .select("payload")
+      .where("id", "=", sent?.id as number)
+      .executeTakeFirstOrThrow();
     expect(raw.payload).toEqual(payload);
   });
 });

@@ -62,7 +62,12 @@ export interface Fanout {
 }
 
 export async function findByClientId(db: Executor, from: string, clientId: string): Promise<MessageRow | undefined> {
-  const row = await db.selectFrom("im_messages").selectAll().where("from_user", "=", from).where("client_id", "=", clientId).executeTakeFirst();
+  const row = await db
+    .selectFrom("im_messages")
+    .selectAll()
+    .where("from_user", "=", from)
+    .where("client_id", "=", clientId)
+    .executeTakeFirst();
   return row && withPayload(row);
 }
 
@@ -119,10 +124,26 @@ export async function appendMessages(
   if (!found && withClientId.length > 0) {
     const r = await sql<{ id: number; seq: number; created_ms: number; from_user: string; client_id: string }>`
       SELECT id, seq, created_ms, from_user, client_id FROM im_messages
-      WHERE (from_user, client_id) IN (SELECT * FROM unnest(${textArray(withClientId.map((c) => c.from))}::text[], ${textArray(withClientId.map((c) => c.clientId))}::text[]))`.execute(tx);
-    found = r.rows.map((row) => ({ id: Number(row.id), seq: Number(row.seq), createdMs: Number(row.created_ms), from: row.from_user, clientId: row.client_id }));
+      WHERE (from_user, client_id) IN (SELECT * FROM unnest(${textArray(withClientId.map((c) => c.from))}::text[], ${textArray(withClientId.map((c) => c.clientId))}::text[]))`.execute(
+      tx,
+    );
+    found = r.rows.map((row) => ({
+      id: Number(row.id),
+      seq: Number(row.seq),
+      createdMs: Number(row.created_ms),
+      from: row.from_user,
+      clientId: row.client_id,
+    }));
   }
-  for (const f of found ?? []) stored.set(`${f.from}\0${f.clientId}`, { id: f.id, seq: f.seq, createdMs: f.createdMs, duplicate: true, inbox: [] });
+  for (const f of found ?? []) {
+    stored.set(`${f.from}\0${f.clientId}`, {
+      id: f.id,
+      seq: f.seq,
+      createdMs: f.createdMs,
+      duplicate: true,
+      inbox: [],
+    });
+  }
   // Which items are new; a second copy in the list points at the first.
   const fresh: number[] = [];
   const copyOf = new Map<number, number>();
@@ -137,7 +158,11 @@ export async function appendMessages(
     fresh.push(i);
   });
   if (fresh.length > 0) {
-    const written = await writeMessages(tx, fresh.map((i) => items[i] as { m: NewMessage; fan: Fanout }), now);
+    const written = await writeMessages(
+      tx,
+      fresh.map((i) => items[i] as { m: NewMessage; fan: Fanout }),
+      now,
+    );
     fresh.forEach((i, k) => (out[i] = written[k]));
   }
   for (const [i, first] of copyOf) out[i] = { ...(out[first] as Appended), duplicate: true, inbox: [] };
@@ -164,7 +189,11 @@ interface ConvTouch {
  * entry (PostgreSQL runs every data-modifying part of a WITH to completion, read or not). One statement instead of four: with the reads of a send, the whole append is a few round trips,
  * and a round trip is what a message waits for.
  */
-async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan: Fanout }[], now: Date): Promise<Appended[]> {
+async function writeMessages(
+  tx: Executor,
+  items: readonly { m: NewMessage; fan: Fanout }[],
+  now: Date,
+): Promise<Appended[]> {
   const keys = items.map(({ m }) => convKey(m.chatType, m.from, m.to, m.threadId));
   // Per conversation, how many of the messages are its; per message, its place among them (from 1). The
   // head moves by the count and the k-th message gets the head's old seq + k, numbered here instead of by
@@ -206,7 +235,9 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
     if (synced[i]) return;
     const queue = m.chatType === "chat" ? null : mucQueue(m.to);
     for (const u of fan.inboxFor) inbox.push({ u, q: queue ?? userQueue(m.from), o, skip: null });
-    if (fan.senderCopy && fan.senderQueueCopy !== false) inbox.push({ u: m.from, q: queue ?? userQueue(m.to), o, skip: m.fromResource ?? null });
+    if (fan.senderCopy && fan.senderQueueCopy !== false) {
+      inbox.push({ u: m.from, q: queue ?? userQueue(m.to), o, skip: m.fromResource ?? null });
+    }
   });
   // A message with the client's protobuf bytes is stored in that form only (migration 0088). All the
   // batch's bytes travel as one bytea parameter, each message's place in it (from 1) and length beside
@@ -227,7 +258,15 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
     }
   }
   // int8[] arrives as text (only int8 itself is parsed to numbers).
-  const r = await sql<{ o: number | null; id: number; seq: number | null; created_ms: number | null; entry: number | null; username: string | null; skip: string | null }>`
+  const r = await sql<{
+    o: number | null;
+    id: number;
+    seq: number | null;
+    created_ms: number | null;
+    entry: number | null;
+    username: string | null;
+    skip: string | null;
+  }>`
     WITH m AS (
       SELECT * FROM unnest(
         ${textArray(keys)}::text[], ${textArray(items.map(({ m }) => m.chatType))}::text[], ${textArray(items.map(({ m }) => m.from))}::text[],
@@ -279,11 +318,23 @@ async function writeMessages(tx: Executor, items: readonly { m: NewMessage; fan:
   for (const row of r.rows) {
     if (row.entry !== null) continue;
     const inbox: QueuedEntry[] = [];
-    stored.set(Number(row.id), { o: Number(row.o), inbox, appended: { id: Number(row.id), seq: Number(row.seq), createdMs: Number(row.created_ms), duplicate: false, inbox } });
+    stored.set(Number(row.id), {
+      o: Number(row.o),
+      inbox,
+      appended: {
+        id: Number(row.id),
+        seq: Number(row.seq),
+        createdMs: Number(row.created_ms),
+        duplicate: false,
+        inbox,
+      },
+    });
   }
   if (stored.size !== items.length) throw new Error(`stored ${stored.size} of ${items.length} messages`);
   const entries = r.rows.filter((row) => row.entry !== null).sort((a, b) => Number(a.entry) - Number(b.entry));
-  for (const e of entries) stored.get(Number(e.id))?.inbox.push({ id: Number(e.entry), username: e.username ?? "", skipResource: e.skip });
+  for (const e of entries) {
+    stored.get(Number(e.id))?.inbox.push({ id: Number(e.entry), username: e.username ?? "", skipResource: e.skip });
+  }
   // A message delivered from its conversation is its own entry in the recipient's queue and in the
   // sender's (for the sender's other devices).
   for (const { o, appended: a, inbox } of stored.values()) {
@@ -302,7 +353,13 @@ export async function findMessage(db: Executor, id: number): Promise<MessageRow 
 
 export async function findMessages(db: Executor, ids: readonly number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
-  return (await db.selectFrom("im_messages").selectAll().where("id", "in", [...ids]).execute()).map(withPayload);
+  return (
+    await db
+      .selectFrom("im_messages")
+      .selectAll()
+      .where("id", "in", [...ids])
+      .execute()
+  ).map(withPayload);
 }
 
 export interface HistoryQuery {
@@ -333,7 +390,15 @@ export async function history(db: Executor, q: HistoryQuery): Promise<MessageRow
     .where("m.seq", ">", q.clearedSeq)
     .where("m.created_ms", ">=", Math.max(q.clearedMs, q.minMs))
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom("im_message_deletions as d").select("d.message_id").where("d.username", "=", q.username).whereRef("d.message_id", "=", "m.id"))),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("im_message_deletions as d")
+            .select("d.message_id")
+            .where("d.username", "=", q.username)
+            .whereRef("d.message_id", "=", "m.id"),
+        ),
+      ),
     );
   if (q.afterSeq !== null) query = query.where("m.seq", q.direction === "up" ? "<" : ">", q.afterSeq);
   if (q.from) query = query.where("m.from_user", "=", q.from);
@@ -348,8 +413,23 @@ export async function history(db: Executor, q: HistoryQuery): Promise<MessageRow
 }
 
 /** The newest message of a conversation the user still sees, for its conversation row. */
-export async function lastVisible(db: Executor, key: string, username: string, clearedSeq: number, clearedMs: number): Promise<MessageRow | undefined> {
-  const rows = await history(db, { convKey: key, username, direction: "up", afterSeq: null, limit: 1, clearedSeq, clearedMs, minMs: 0 });
+export async function lastVisible(
+  db: Executor,
+  key: string,
+  username: string,
+  clearedSeq: number,
+  clearedMs: number,
+): Promise<MessageRow | undefined> {
+  const rows = await history(db, {
+    convKey: key,
+    username,
+    direction: "up",
+    afterSeq: null,
+    limit: 1,
+    clearedSeq,
+    clearedMs,
+    minMs: 0,
+  });
   return rows[0];
 }
 
@@ -364,12 +444,26 @@ export async function hideMessages(tx: Tx, username: string, ids: readonly numbe
 
 /** Marks a message recalled; it leaves everyone's history (the gateway's recall calls this). */
 export async function markRecalled(tx: Tx, id: number, now: Date): Promise<boolean> {
-  const r = await tx.updateTable("im_messages").set({ recalled_at: now }).where("id", "=", id).where("recalled_at", "is", null).executeTakeFirst();
+  const r = await tx
+    .updateTable("im_messages")
+    .set({ recalled_at: now })
+    .where("id", "=", id)
+    .where("recalled_at", "is", null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
-export async function updatePayload(tx: Tx, id: number, payload: ImMessagePayload, bodyPb: Uint8Array | null): Promise<void> {
-  await tx.updateTable("im_messages").set({ payload: JSON.stringify(payload), body_pb: bodyPb }).where("id", "=", id).execute();
+export async function updatePayload(
+  tx: Tx,
+  id: number,
+  payload: ImMessagePayload,
+  bodyPb: Uint8Array | null,
+): Promise<void> {
+  await tx
+    .updateTable("im_messages")
+    .set({ payload: JSON.stringify(payload), body_pb: bodyPb })
+    .where("id", "=", id)
+    .execute();
 }
 
 /**

@@ -58,12 +58,23 @@ export async function findMuc(db: Executor, id: number, kind: MucKind): Promise<
 
 export async function findMucs(db: Executor, ids: readonly number[], kind: MucKind): Promise<MucRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom("im_mucs").selectAll().where("id", "in", [...ids]).where("kind", "=", kind).execute();
+  return db
+    .selectFrom("im_mucs")
+    .selectAll()
+    .where("id", "in", [...ids])
+    .where("kind", "=", kind)
+    .execute();
 }
 
 /** Locks the row: membership changes of one group or room run one at a time. */
 export async function lockMuc(tx: Tx, id: number, kind: MucKind): Promise<MucRow | undefined> {
-  return tx.selectFrom("im_mucs").selectAll().where("id", "=", id).where("kind", "=", kind).forUpdate().executeTakeFirst();
+  return tx
+    .selectFrom("im_mucs")
+    .selectAll()
+    .where("id", "=", id)
+    .where("kind", "=", kind)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function updateMuc(
@@ -86,7 +97,11 @@ export async function updateMuc(
   }>,
   now: Date,
 ): Promise<void> {
-  await tx.updateTable("im_mucs").set({ ...patch, modified_at: now }).where("id", "=", id).execute();
+  await tx
+    .updateTable("im_mucs")
+    .set({ ...patch, modified_at: now })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function deleteMuc(tx: Tx, id: number): Promise<void> {
@@ -122,7 +137,11 @@ export async function findMember(db: Executor, id: number, username: string): Pr
     .executeTakeFirst();
 }
 
-export async function membersAmong(db: Executor, id: number, usernames: readonly string[]): Promise<Map<string, MemberRow>> {
+export async function membersAmong(
+  db: Executor,
+  id: number,
+  usernames: readonly string[],
+): Promise<Map<string, MemberRow>> {
   if (usernames.length === 0) return new Map();
   const rows = await db
     .selectFrom("im_muc_members")
@@ -138,7 +157,12 @@ export async function allMemberNames(db: Executor, id: number): Promise<string[]
   return rows.map((r) => r.username);
 }
 
-export async function addMembers(tx: Tx, id: number, members: readonly { username: string; role: MucRole }[], now: Date): Promise<string[]> {
+export async function addMembers(
+  tx: Tx,
+  id: number,
+  members: readonly { username: string; role: MucRole }[],
+  now: Date,
+): Promise<string[]> {
   if (members.length === 0) return [];
   const rows = await tx
     .insertInto("im_muc_members")
@@ -161,11 +185,21 @@ export async function removeMembers(tx: Tx, id: number, usernames: readonly stri
 }
 
 export async function setRole(tx: Tx, id: number, username: string, role: MucRole): Promise<void> {
-  await tx.updateTable("im_muc_members").set({ role }).where("muc_id", "=", id).where("username", "=", username).execute();
+  await tx
+    .updateTable("im_muc_members")
+    .set({ role })
+    .where("muc_id", "=", id)
+    .where("username", "=", username)
+    .execute();
 }
 
 export async function setShielded(tx: Tx, id: number, username: string, shielded: boolean): Promise<boolean> {
-  const r = await tx.updateTable("im_muc_members").set({ shielded }).where("muc_id", "=", id).where("username", "=", username).executeTakeFirst();
+  const r = await tx
+    .updateTable("im_muc_members")
+    .set({ shielded })
+    .where("muc_id", "=", id)
+    .where("username", "=", username)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -202,13 +236,21 @@ export async function memberPageAfter(
   after: { notOwner: boolean; joinedMs: number; username: string } | null,
   limit: number,
 ): Promise<MemberRow[]> {
-  let q = db.selectFrom("im_muc_members").select(["username", "role", "joined_at", "shielded"]).where("muc_id", "=", id);
+  let q = db
+    .selectFrom("im_muc_members")
+    .select(["username", "role", "joined_at", "shielded"])
+    .where("muc_id", "=", id);
   if (after) {
     q = q.where(
       sql<boolean>`((role <> 'owner'), joined_at, username) > (${after.notOwner}, ${new Date(after.joinedMs)}::timestamptz, ${after.username})`,
     );
   }
-  return q.orderBy(sql`(role <> 'owner')`).orderBy("joined_at").orderBy("username").limit(limit).execute();
+  return q
+    .orderBy(sql`(role <> 'owner')`)
+    .orderBy("joined_at")
+    .orderBy("username")
+    .limit(limit)
+    .execute();
 }
 
 /** A user's groups or rooms, newest membership first. */
@@ -257,7 +299,14 @@ export async function publicGroupsAfter(db: Executor, afterId: number, limit: nu
 }
 
 export async function roomPage(db: Executor, offset: number, limit: number): Promise<MucRow[]> {
-  return db.selectFrom("im_mucs").selectAll().where("kind", "=", "room").orderBy("id").offset(offset).limit(limit).execute();
+  return db
+    .selectFrom("im_mucs")
+    .selectAll()
+    .where("kind", "=", "room")
+    .orderBy("id")
+    .offset(offset)
+    .limit(limit)
+    .execute();
 }
 
 /* ---------- mutes, blocks, allowlist ---------- */
@@ -273,7 +322,12 @@ export async function setMutes(tx: Tx, id: number, usernames: readonly string[],
 
 export async function deleteMutes(tx: Tx, id: number, usernames: readonly string[]): Promise<string[]> {
   if (usernames.length === 0) return [];
-  const rows = await tx.deleteFrom("im_muc_mutes").where("muc_id", "=", id).where("username", "in", [...usernames]).returning("username").execute();
+  const rows = await tx
+    .deleteFrom("im_muc_mutes")
+    .where("muc_id", "=", id)
+    .where("username", "in", [...usernames])
+    .returning("username")
+    .execute();
   return rows.map((r) => r.username);
 }
 
@@ -302,7 +356,13 @@ export async function muteOf(db: Executor, id: number, username: string, now: Da
 
 type ListTable = "im_muc_blocks" | "im_muc_allowlist";
 
-export async function addToList(tx: Tx, table: ListTable, id: number, usernames: readonly string[], now: Date): Promise<void> {
+export async function addToList(
+  tx: Tx,
+  table: ListTable,
+  id: number,
+  usernames: readonly string[],
+  now: Date,
+): Promise<void> {
   if (usernames.length === 0) return;
   await tx
     .insertInto(table)
@@ -311,20 +371,46 @@ export async function addToList(tx: Tx, table: ListTable, id: number, usernames:
     .execute();
 }
 
-export async function removeFromList(tx: Tx, table: ListTable, id: number, usernames: readonly string[]): Promise<string[]> {
+export async function removeFromList(
+  tx: Tx,
+  table: ListTable,
+  id: number,
+  usernames: readonly string[],
+): Promise<string[]> {
   if (usernames.length === 0) return [];
-  const rows = await tx.deleteFrom(table).where("muc_id", "=", id).where("username", "in", [...usernames]).returning("username").execute();
+  const rows = await tx
+    .deleteFrom(table)
+    .where("muc_id", "=", id)
+    .where("username", "in", [...usernames])
+    .returning("username")
+    .execute();
   return rows.map((r) => r.username);
 }
 
 export async function listOf(db: Executor, table: ListTable, id: number): Promise<string[]> {
-  const rows = await db.selectFrom(table).select("username").where("muc_id", "=", id).orderBy("created_at").orderBy("username").execute();
+  const rows = await db
+    .selectFrom(table)
+    .select("username")
+    .where("muc_id", "=", id)
+    .orderBy("created_at")
+    .orderBy("username")
+    .execute();
   return rows.map((r) => r.username);
 }
 
-export async function inList(db: Executor, table: ListTable, id: number, usernames: readonly string[]): Promise<Set<string>> {
+export async function inList(
+  db: Executor,
+  table: ListTable,
+  id: number,
+  usernames: readonly string[],
+): Promise<Set<string>> {
   if (usernames.length === 0) return new Set();
-  const rows = await db.selectFrom(table).select("username").where("muc_id", "=", id).where("username", "in", [...new Set(usernames)]).execute();
+  const rows = await db
+    .selectFrom(table)
+    .select("username")
+    .where("muc_id", "=", id)
+    .where("username", "in", [...new Set(usernames)])
+    .execute();
   return new Set(rows.map((r) => r.username));
 }
 
@@ -336,8 +422,19 @@ export async function upsertRequest(
 ): Promise<void> {
   await tx
     .insertInto("im_muc_requests")
-    .values({ muc_id: r.mucId, username: r.username, kind: r.kind, inviter: r.inviter, reason: r.reason, created_at: r.now })
-    .onConflict((oc) => oc.columns(["muc_id", "username", "kind"]).doUpdateSet({ inviter: r.inviter, reason: r.reason, created_at: r.now }))
+    .values({
+      muc_id: r.mucId,
+      username: r.username,
+      kind: r.kind,
+      inviter: r.inviter,
+      reason: r.reason,
+      created_at: r.now,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["muc_id", "username", "kind"])
+        .doUpdateSet({ inviter: r.inviter, reason: r.reason, created_at: r.now }),
+    )
     .execute();
 }
 
@@ -358,34 +455,64 @@ export async function takeRequest(
 
 export async function dropRequests(tx: Tx, mucId: number, usernames: readonly string[]): Promise<void> {
   if (usernames.length === 0) return;
-  await tx.deleteFrom("im_muc_requests").where("muc_id", "=", mucId).where("username", "in", [...usernames]).execute();
+  await tx
+    .deleteFrom("im_muc_requests")
+    .where("muc_id", "=", mucId)
+    .where("username", "in", [...usernames])
+    .execute();
 }
 
 /* ---------- member attributes (groups) ---------- */
 
-export async function memberAttrs(db: Executor, id: number, usernames: readonly string[], keys: readonly string[]): Promise<{ username: string; key: string; value: string }[]> {
+export async function memberAttrs(
+  db: Executor,
+  id: number,
+  usernames: readonly string[],
+  keys: readonly string[],
+): Promise<{ username: string; key: string; value: string }[]> {
   if (usernames.length === 0) return [];
-  let q = db.selectFrom("im_muc_member_attrs").select(["username", "key", "value"]).where("muc_id", "=", id).where("username", "in", [...usernames]);
+  let q = db
+    .selectFrom("im_muc_member_attrs")
+    .select(["username", "key", "value"])
+    .where("muc_id", "=", id)
+    .where("username", "in", [...usernames]);
   if (keys.length > 0) q = q.where("key", "in", [...keys]);
   return q.orderBy("username").orderBy("key").execute();
 }
 
-export async function putMemberAttrs(tx: Tx, id: number, username: string, set: Record<string, string>, remove: readonly string[]): Promise<void> {
+export async function putMemberAttrs(
+  tx: Tx,
+  id: number,
+  username: string,
+  set: Record<string, string>,
+  remove: readonly string[],
+): Promise<void> {
   if (remove.length > 0) {
-    await tx.deleteFrom("im_muc_member_attrs").where("muc_id", "=", id).where("username", "=", username).where("key", "in", [...remove]).execute();
+    await tx
+      .deleteFrom("im_muc_member_attrs")
+      .where("muc_id", "=", id)
+      .where("username", "=", username)
+      .where("key", "in", [...remove])
+      .execute();
   }
   const entries = Object.entries(set);
   if (entries.length === 0) return;
   await tx
     .insertInto("im_muc_member_attrs")
     .values(entries.map(([key, value]) => ({ muc_id: id, username, key, value })))
-    .onConflict((oc) => oc.columns(["muc_id", "username", "key"]).doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })))
+    .onConflict((oc) =>
+      oc.columns(["muc_id", "username", "key"]).doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })),
+    )
     .execute();
 }
 
 export async function dropMemberAttrs(tx: Tx, id: number, usernames: readonly string[]): Promise<void> {
   if (usernames.length === 0) return;
-  await tx.deleteFrom("im_muc_member_attrs").where("muc_id", "=", id).where("username", "in", [...usernames]).execute();
+  await tx
+    .deleteFrom("im_muc_member_attrs")
+    .where("muc_id", "=", id)
+    .where("username", "in", [...usernames])
+    .execute();
 }
 
 /* ---------- chat-room attributes ---------- */
@@ -403,11 +530,25 @@ export async function roomAttrs(db: Executor, id: number, keys?: readonly string
   return q.orderBy("key").execute();
 }
 
-export async function putRoomAttrs(tx: Tx, id: number, rows: readonly { key: string; value: string; owner: string; autoDelete: boolean }[], now: Date): Promise<void> {
+export async function putRoomAttrs(
+  tx: Tx,
+  id: number,
+  rows: readonly { key: string; value: string; owner: string; autoDelete: boolean }[],
+  now: Date,
+): Promise<void> {
   if (rows.length === 0) return;
   await tx
     .insertInto("im_room_attrs")
-    .values(rows.map((r) => ({ muc_id: id, key: r.key, value: r.value, owner: r.owner, auto_delete: r.autoDelete, updated_at: now })))
+    .values(
+      rows.map((r) => ({
+        muc_id: id,
+        key: r.key,
+        value: r.value,
+        owner: r.owner,
+        auto_delete: r.autoDelete,
+        updated_at: now,
+      })),
+    )
     .onConflict((oc) =>
       oc.columns(["muc_id", "key"]).doUpdateSet((eb) => ({
         value: eb.ref("excluded.value"),
@@ -421,7 +562,11 @@ export async function putRoomAttrs(tx: Tx, id: number, rows: readonly { key: str
 
 export async function deleteRoomAttrs(tx: Tx, id: number, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await tx.deleteFrom("im_room_attrs").where("muc_id", "=", id).where("key", "in", [...keys]).execute();
+  await tx
+    .deleteFrom("im_room_attrs")
+    .where("muc_id", "=", id)
+    .where("key", "in", [...keys])
+    .execute();
 }
 
 /** Removes the auto-delete attributes set by users who left; returns the keys removed. */
@@ -446,12 +591,18 @@ export async function readAcksAfter(
   limit: number,
 ): Promise<{ username: string; read_at: Date }[]> {
   let q = db.selectFrom("im_group_read_acks").select(["username", "read_at"]).where("message_id", "=", messageId);
-  if (after) q = q.where(sql<boolean>`(read_at, username) > (${new Date(after.readMs)}::timestamptz, ${after.username})`);
+  if (after) {
+    q = q.where(sql<boolean>`(read_at, username) > (${new Date(after.readMs)}::timestamptz, ${after.username})`);
+  }
   return q.orderBy("read_at").orderBy("username").limit(limit).execute();
 }
 
 export async function readAckCount(db: Executor, messageId: number): Promise<number> {
-  const r = await db.selectFrom("im_group_read_acks").select((eb) => eb.fn.countAll<number>().as("n")).where("message_id", "=", messageId).executeTakeFirst();
+  const r = await db
+    .selectFrom("im_group_read_acks")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("message_id", "=", messageId)
+    .executeTakeFirst();
   return Number(r?.n ?? 0);
 }
 

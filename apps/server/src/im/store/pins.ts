@@ -5,12 +5,21 @@ import { withPayload, type MessageRow } from "./messages";
 /** Pinned messages of a conversation, shared by its participants (one-to-one: both; group: members). */
 
 export async function pinCount(db: Executor, convKey: string): Promise<number> {
-  const r = await db.selectFrom("im_pinned_messages").select((eb) => eb.fn.countAll<number>().as("n")).where("conv_key", "=", convKey).executeTakeFirst();
+  const r = await db
+    .selectFrom("im_pinned_messages")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("conv_key", "=", convKey)
+    .executeTakeFirst();
   return Number(r?.n ?? 0);
 }
 
 export async function isPinned(db: Executor, convKey: string, messageId: number): Promise<boolean> {
-  const r = await db.selectFrom("im_pinned_messages").select("message_id").where("conv_key", "=", convKey).where("message_id", "=", messageId).executeTakeFirst();
+  const r = await db
+    .selectFrom("im_pinned_messages")
+    .select("message_id")
+    .where("conv_key", "=", convKey)
+    .where("message_id", "=", messageId)
+    .executeTakeFirst();
   return r !== undefined;
 }
 
@@ -26,7 +35,11 @@ export async function pin(tx: Tx, convKey: string, messageId: number, by: string
 }
 
 export async function unpin(tx: Tx, convKey: string, messageId: number): Promise<boolean> {
-  const r = await tx.deleteFrom("im_pinned_messages").where("conv_key", "=", convKey).where("message_id", "=", messageId).executeTakeFirst();
+  const r = await tx
+    .deleteFrom("im_pinned_messages")
+    .where("conv_key", "=", convKey)
+    .where("message_id", "=", messageId)
+    .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 

@@ -3,7 +3,14 @@ import type { Executor, Tx } from "../../db/tx";
 
 /** Presence per device (resource) and the subscriptions that expire. */
 
-export async function publish(tx: Tx, username: string, resource: string, ext: string, status: number, now: Date): Promise<void> {
+export async function publish(
+  tx: Tx,
+  username: string,
+  resource: string,
+  ext: string,
+  status: number,
+  now: Date,
+): Promise<void> {
   await tx
     .insertInto("im_presence")
     .values({ username, resource, ext, status, updated_at: now })
@@ -22,7 +29,13 @@ export async function setDeviceStatuses(
   now: Date,
 ): Promise<{ username: string; resource: string; status: number; ext: string; subscribers: string[] }[]> {
   if (devices.length === 0) return [];
-  const r = await sql<{ username: string; resource: string; status: number; ext: string; subscribers: string[] | null }>`
+  const r = await sql<{
+    username: string;
+    resource: string;
+    status: number;
+    ext: string;
+    subscribers: string[] | null;
+  }>`
     WITH up AS (
       INSERT INTO im_presence (username, resource, ext, status, updated_at)
       SELECT u, r, '', s, ${now} FROM unnest(${devices.map((d) => d.username)}::text[], ${devices.map((d) => d.resource)}::text[], ${devices.map((d) => d.status)}::int[]) AS x(u, r, s)
@@ -34,7 +47,10 @@ export async function setDeviceStatuses(
   return r.rows.map((row) => ({ ...row, status: Number(row.status), subscribers: row.subscribers ?? [] }));
 }
 
-export async function presenceOf(db: Executor, usernames: readonly string[]): Promise<{ username: string; resource: string; ext: string; status: number; updated_at: Date }[]> {
+export async function presenceOf(
+  db: Executor,
+  usernames: readonly string[],
+): Promise<{ username: string; resource: string; ext: string; status: number; updated_at: Date }[]> {
   if (usernames.length === 0) return [];
   return db
     .selectFrom("im_presence")
@@ -44,7 +60,13 @@ export async function presenceOf(db: Executor, usernames: readonly string[]): Pr
     .execute();
 }
 
-export async function subscribe(tx: Tx, subscriber: string, targets: readonly string[], expiresAt: Date, now: Date): Promise<void> {
+export async function subscribe(
+  tx: Tx,
+  subscriber: string,
+  targets: readonly string[],
+  expiresAt: Date,
+  now: Date,
+): Promise<void> {
   if (targets.length === 0) return;
   await tx
     .insertInto("im_presence_subs")
@@ -55,10 +77,20 @@ export async function subscribe(tx: Tx, subscriber: string, targets: readonly st
 
 export async function unsubscribe(tx: Tx, subscriber: string, targets: readonly string[]): Promise<void> {
   if (targets.length === 0) return;
-  await tx.deleteFrom("im_presence_subs").where("subscriber", "=", subscriber).where("target", "in", [...targets]).execute();
+  await tx
+    .deleteFrom("im_presence_subs")
+    .where("subscriber", "=", subscriber)
+    .where("target", "in", [...targets])
+    .execute();
 }
 
-export async function liveSubscriptions(db: Executor, subscriber: string, now: Date, offset: number, limit: number): Promise<{ target: string; expires_at: Date }[]> {
+export async function liveSubscriptions(
+  db: Executor,
+  subscriber: string,
+  now: Date,
+  offset: number,
+  limit: number,
+): Promise<{ target: string; expires_at: Date }[]> {
   return db
     .selectFrom("im_presence_subs")
     .select(["target", "expires_at"])
@@ -83,6 +115,11 @@ export async function liveSubscriptionCount(db: Executor, subscriber: string, no
 
 /** Who is subscribed to `target` now (they hear its changes). */
 export async function subscribersOf(db: Executor, target: string, now: Date): Promise<string[]> {
-  const rows = await db.selectFrom("im_presence_subs").select("subscriber").where("target", "=", target).where("expires_at", ">", now).execute();
+  const rows = await db
+    .selectFrom("im_presence_subs")
+    .select("subscriber")
+    .where("target", "=", target)
+    .where("expires_at", ">", now)
+    .execute();
   return rows.map((r) => r.subscriber);
 }

@@ -32,30 +32,71 @@ const names = () => {
  */
 function queued(from: string, group: string, to: string, text: string): { m: NewMessage; fan: Fanout } {
   return {
-    m: { chatType: "groupchat", from, fromResource: "ra", to: group, payload: { type: "groupchat", from, to: group, bodies: [{ type: "txt", msg: text }], ext: {} }, clientId: randomUUID() },
+    m: {
+      chatType: "groupchat",
+      from,
+      fromResource: "ra",
+      to: group,
+      payload: { type: "groupchat", from, to: group, bodies: [{ type: "txt", msg: text }], ext: {} },
+      clientId: randomUUID(),
+    },
     fan: { unreadFor: [to], inboxFor: [to], senderCopy: true, senderQueueCopy: true },
   };
 }
 
 const entriesOf = async (ids: readonly number[]) =>
-  ids.length === 0 ? [] : (await db.selectFrom("im_inbox").select(["id", "username"]).where("id", "in", [...ids]).orderBy("id").execute()).map((r) => Number(r.id));
+  ids.length === 0
+    ? []
+    : (
+        await db
+          .selectFrom("im_inbox")
+          .select(["id", "username"])
+          .where("id", "in", [...ids])
+          .orderBy("id")
+          .execute()
+      ).map((r) => Number(r.id));
 const marksOf = async (ids: readonly number[]) =>
-  ids.length === 0 ? [] : (await db.selectFrom("im_inbox_acks").select(["inbox_id", "resource"]).where("inbox_id", "in", [...ids]).orderBy("resource").execute()).map((r) => `${r.inbox_id}:${r.resource}`);
+  ids.length === 0
+    ? []
+    : (
+        await db
+          .selectFrom("im_inbox_acks")
+          .select(["inbox_id", "resource"])
+          .where("inbox_id", "in", [...ids])
+          .orderBy("resource")
+          .execute()
+      ).map((r) => `${r.inbox_id}:${r.resource}`);
 
 describe("sync queue without foreign keys", () => {
   it("retention removes old messages with their queue entries and the devices' marks on them", async () => {
     const { a, b, group } = names();
-    const old = await appendMessages(db, [queued(a, group, b, "old 1"), queued(a, group, b, "old 2")], new Date(Date.UTC(1971, 0, 1)));
+    const old = await appendMessages(
+      db,
+      [queued(a, group, b, "old 1"), queued(a, group, b, "old 2")],
+      new Date(Date.UTC(1971, 0, 1)),
+    );
     const kept = await appendMessages(db, [queued(a, group, b, "new")], new Date(Date.UTC(1971, 0, 3)));
     const oldEntries = old.flatMap((m) => m.inbox.map((e) => e.id));
     expect(oldEntries).toHaveLength(4);
-    await sql`INSERT INTO im_inbox_acks (inbox_id, resource) VALUES (${oldEntries[0]}, 'r1'), (${oldEntries[1]}, 'r2')`.execute(db);
+    await sql`INSERT INTO im_inbox_acks (inbox_id, resource) VALUES (${oldEntries[0]}, 'r1'), (${oldEntries[1]}, 'r2')`.execute(
+      db,
+    );
 
     let purged = 0;
-    for (let n = await purgeBefore(db, Date.UTC(1971, 0, 2), 1); n > 0; n = await purgeBefore(db, Date.UTC(1971, 0, 2), 1)) purged += n;
+    for (
+      let n = await purgeBefore(db, Date.UTC(1971, 0, 2), 1);
+      n > 0;
+      n = await purgeBefore(db, Date.UTC(1971, 0, 2), 1)
+    ) {
+      purged += n;
+    }
 
     expect(purged).toBe(2);
-    const left = await db.selectFrom("im_messages").select("id").where("conv_key", "=", convKey("groupchat", a, group)).execute();
+    const left = await db
+      .selectFrom("im_messages")
+      .select("id")
+      .where("conv_key", "=", convKey("groupchat", a, group))
+      .execute();
     expect(left.map((r) => Number(r.id))).toEqual(kept.map((m) => m.id));
     expect(await entriesOf(oldEntries)).toEqual([]);
     expect(await marksOf(oldEntries)).toEqual([]);
@@ -98,6 +139,13 @@ describe("sync queue without foreign keys", () => {
     expect(await entriesOf([readEntry, unreadEntry])).toEqual([unreadEntry]);
     expect(await marksOf([readEntry])).toEqual([]);
     // The sender's copies (skip_resource set) wait for no device that read them: they go too.
-    expect(await db.selectFrom("im_inbox").select("id").where("username", "=", a).where("queue", "=", mucQueue(group)).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom("im_inbox")
+        .select("id")
+        .where("username", "=", a)
+        .where("queue", "=", mucQueue(group))
+        .execute(),
+    ).toEqual([]);
   });
 });

@@ -18,12 +18,27 @@ export async function insertReports(db: Executor, rows: readonly NewSdkReport[],
   if (rows.length === 0) return;
   await db
     .insertInto("im_sdk_reports")
-    .values(rows.map((r) => ({ username: r.username, app_id: r.appId, biz: r.biz, debug: r.debug, event_id: r.eventId, body: JSON.stringify(r.body), sent_at: r.sentAt, received_at: now })))
+    .values(
+      rows.map((r) => ({
+        username: r.username,
+        app_id: r.appId,
+        biz: r.biz,
+        debug: r.debug,
+        event_id: r.eventId,
+        body: JSON.stringify(r.body),
+        sent_at: r.sentAt,
+        received_at: now,
+      })),
+    )
     .execute();
 }
 
 /** Reports newest first, before the keyset cursor `beforeId`, optionally of one user or one event id. */
-export async function reportPage(db: Executor, filter: { beforeId: number | null; username?: string | undefined; eventId?: number | undefined }, limit: number): Promise<SdkReportRow[]> {
+export async function reportPage(
+  db: Executor,
+  filter: { beforeId: number | null; username?: string | undefined; eventId?: number | undefined },
+  limit: number,
+): Promise<SdkReportRow[]> {
   let q = db.selectFrom("im_sdk_reports").selectAll();
   if (filter.beforeId !== null) q = q.where("id", "<", filter.beforeId);
   if (filter.username !== undefined) q = q.where("username", "=", filter.username);

@@ -28,17 +28,36 @@ export interface SendLookupRows {
  */
 export async function readSendLookups(
   db: Executor,
-  q: { senders: string[]; peers: string[]; chatSenders: string[]; clientIds: { from: string; clientId: string }[]; now: Date },
+  q: {
+    senders: string[];
+    peers: string[];
+    chatSenders: string[];
+    clientIds: { from: string; clientId: string }[];
+    now: Date;
+  },
 ): Promise<SendLookupRows> {
   const since = new Date(q.now.getTime() - DEVICE_DAYS * 86_400_000);
-  const r = await sql<{ devices: [string, string][]; users: string[]; blocks: [string, string][]; resends: [number, number, number, string, string][] }>`
+  const r = await sql<{
+    devices: [string, string][];
+    users: string[];
+    blocks: [string, string][];
+    resends: [number, number, number, string, string][];
+  }>`
     SELECT * FROM im_send_lookups(${textArray(q.senders)}::text[], ${textArray(q.peers)}::text[], ${textArray(q.chatSenders)}::text[],
-      ${textArray(q.clientIds.map((c) => c.from))}::text[], ${textArray(q.clientIds.map((c) => c.clientId))}::text[], ${since}::timestamptz)`.execute(db);
+      ${textArray(q.clientIds.map((c) => c.from))}::text[], ${textArray(q.clientIds.map((c) => c.clientId))}::text[], ${since}::timestamptz)`.execute(
+    db,
+  );
   const row = r.rows[0];
   return {
     devices: (row?.devices ?? []).map(([username, resource]) => ({ username, resource })),
     users: new Set(row?.users ?? []),
     blocks: new Set((row?.blocks ?? []).map(([owner, blocked]) => `${owner}\0${blocked}`)),
-    resends: (row?.resends ?? []).map(([id, seq, createdMs, from, clientId]) => ({ id: Number(id), seq: Number(seq), createdMs: Number(createdMs), from, clientId })),
+    resends: (row?.resends ?? []).map(([id, seq, createdMs, from, clientId]) => ({
+      id: Number(id),
+      seq: Number(seq),
+      createdMs: Number(createdMs),
+      from,
+      clientId,
+    })),
   };
 }

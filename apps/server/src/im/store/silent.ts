@@ -5,14 +5,32 @@ import type { ImSilentTable } from "../tables";
 export type SilentRow = Selectable<ImSilentTable>;
 export type SilentScope = "all" | "chat" | "group";
 
-export async function silentOf(db: Executor, username: string, scope: SilentScope, targets: readonly string[]): Promise<SilentRow[]> {
+export async function silentOf(
+  db: Executor,
+  username: string,
+  scope: SilentScope,
+  targets: readonly string[],
+): Promise<SilentRow[]> {
   if (targets.length === 0) return [];
-  return db.selectFrom("im_silent").selectAll().where("username", "=", username).where("scope", "=", scope).where("target", "in", [...targets]).execute();
+  return db
+    .selectFrom("im_silent")
+    .selectAll()
+    .where("username", "=", username)
+    .where("scope", "=", scope)
+    .where("target", "in", [...targets])
+    .execute();
 }
 
 export async function putSilent(
   tx: Tx,
-  row: { username: string; scope: SilentScope; target: string; remindType?: "ALL" | "AT" | "NONE"; ignoreUntilMs?: number; ignoreInterval?: string },
+  row: {
+    username: string;
+    scope: SilentScope;
+    target: string;
+    remindType?: "ALL" | "AT" | "NONE";
+    ignoreUntilMs?: number;
+    ignoreInterval?: string;
+  },
   now: Date,
 ): Promise<SilentRow> {
   const patch = {
@@ -38,12 +56,31 @@ export async function putSilent(
 }
 
 export async function clearSilent(tx: Tx, username: string, scope: SilentScope, target: string): Promise<void> {
-  await tx.deleteFrom("im_silent").where("username", "=", username).where("scope", "=", scope).where("target", "=", target).execute();
+  await tx
+    .deleteFrom("im_silent")
+    .where("username", "=", username)
+    .where("scope", "=", scope)
+    .where("target", "=", target)
+    .execute();
 }
 
 /** Conversations with a remind type set, after a keyset cursor (scope, target). */
-export async function remindTypePage(db: Executor, username: string, after: { scope: SilentScope; target: string } | null, limit: number): Promise<SilentRow[]> {
-  let q = db.selectFrom("im_silent").selectAll().where("username", "=", username).where("scope", "<>", "all").where("remind_type", "is not", null);
-  if (after) q = q.where((eb) => eb.or([eb("scope", ">", after.scope), eb.and([eb("scope", "=", after.scope), eb("target", ">", after.target)])]));
+export async function remindTypePage(
+  db: Executor,
+  username: string,
+  after: { scope: SilentScope; target: string } | null,
+  limit: number,
+): Promise<SilentRow[]> {
+  let q = db
+    .selectFrom("im_silent")
+    .selectAll()
+    .where("username", "=", username)
+    .where("scope", "<>", "all")
+    .where("remind_type", "is not", null);
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([eb("scope", ">", after.scope), eb.and([eb("scope", "=", after.scope), eb("target", ">", after.target)])]),
+    );
+  }
   return q.orderBy("scope").orderBy("target").limit(limit).execute();
 }

@@ -13,15 +13,33 @@ export async function threadOfMessage(db: Executor, messageId: number): Promise<
   return db.selectFrom("im_threads").selectAll().where("parent_msg_id", "=", messageId).executeTakeFirst();
 }
 
-export async function insertThread(tx: Tx, t: { id: number; mucId: number; parentMsgId: number; name: string; owner: string; now: Date }): Promise<void> {
+export async function insertThread(
+  tx: Tx,
+  t: { id: number; mucId: number; parentMsgId: number; name: string; owner: string; now: Date },
+): Promise<void> {
   await tx
     .insertInto("im_threads")
-    .values({ id: t.id, muc_id: t.mucId, parent_msg_id: t.parentMsgId, name: t.name, owner: t.owner, created_at: t.now, updated_at: t.now })
+    .values({
+      id: t.id,
+      muc_id: t.mucId,
+      parent_msg_id: t.parentMsgId,
+      name: t.name,
+      owner: t.owner,
+      created_at: t.now,
+      updated_at: t.now,
+    })
     .execute();
 }
 
 export async function isThreadMember(db: Executor, threadId: number, username: string): Promise<boolean> {
-  return (await db.selectFrom("im_thread_members").select("username").where("thread_id", "=", threadId).where("username", "=", username).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom("im_thread_members")
+      .select("username")
+      .where("thread_id", "=", threadId)
+      .where("username", "=", username)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function addThreadMember(tx: Tx, threadId: number, username: string, now: Date): Promise<boolean> {
@@ -36,7 +54,11 @@ export async function addThreadMember(tx: Tx, threadId: number, username: string
 }
 
 export async function removeThreadMember(tx: Tx, threadId: number, username: string): Promise<boolean> {
-  const r = await tx.deleteFrom("im_thread_members").where("thread_id", "=", threadId).where("username", "=", username).executeTakeFirst();
+  const r = await tx
+    .deleteFrom("im_thread_members")
+    .where("thread_id", "=", threadId)
+    .where("username", "=", username)
+    .executeTakeFirst();
   const removed = Number(r.numDeletedRows) > 0;
   if (removed) await refreshThreadCount(tx, threadId);
   return removed;
@@ -45,24 +67,45 @@ export async function removeThreadMember(tx: Tx, threadId: number, username: str
 async function refreshThreadCount(tx: Tx, threadId: number): Promise<void> {
   await tx
     .updateTable("im_threads")
-    .set((eb) => ({ member_count: eb.selectFrom("im_thread_members").select((e) => e.fn.countAll<number>().as("n")).where("thread_id", "=", threadId) }))
+    .set((eb) => ({
+      member_count: eb
+        .selectFrom("im_thread_members")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .where("thread_id", "=", threadId),
+    }))
     .where("id", "=", threadId)
     .execute();
 }
 
-export async function threadMembersAfter(db: Executor, threadId: number, after: string | null, limit: number): Promise<string[]> {
+export async function threadMembersAfter(
+  db: Executor,
+  threadId: number,
+  after: string | null,
+  limit: number,
+): Promise<string[]> {
   let q = db.selectFrom("im_thread_members").select("username").where("thread_id", "=", threadId);
   if (after !== null) q = q.where("username", ">", after);
   return (await q.orderBy("username").limit(limit).execute()).map((r) => r.username);
 }
 
 /** Threads of a group (newest first), optionally only those `member` belongs to. */
-export async function threadPage(db: Executor, options: { mucId?: number; member?: string; beforeId: number | null; limit: number }): Promise<ThreadRow[]> {
+export async function threadPage(
+  db: Executor,
+  options: { mucId?: number; member?: string; beforeId: number | null; limit: number },
+): Promise<ThreadRow[]> {
   let q = db.selectFrom("im_threads as t").selectAll("t");
   if (options.mucId !== undefined) q = q.where("t.muc_id", "=", options.mucId);
   if (options.member !== undefined) {
     const member = options.member;
-    q = q.where((eb) => eb.exists(eb.selectFrom("im_thread_members as m").select("m.thread_id").whereRef("m.thread_id", "=", "t.id").where("m.username", "=", member)));
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("im_thread_members as m")
+          .select("m.thread_id")
+          .whereRef("m.thread_id", "=", "t.id")
+          .where("m.username", "=", member),
+      ),
+    );
   }
   if (options.beforeId !== null) q = q.where("t.id", "<", options.beforeId);
   return q.orderBy("t.id", "desc").limit(options.limit).execute();
@@ -77,5 +120,7 @@ export async function deleteThread(tx: Tx, id: number): Promise<void> {
 }
 
 export async function threadMemberNames(db: Executor, threadId: number): Promise<string[]> {
-  return (await db.selectFrom("im_thread_members").select("username").where("thread_id", "=", threadId).execute()).map((r) => r.username);
+  return (await db.selectFrom("im_thread_members").select("username").where("thread_id", "=", threadId).execute()).map(
+    (r) => r.username,
+  );
 }

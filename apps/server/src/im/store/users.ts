@@ -11,13 +11,24 @@ export async function findUser(db: Executor, username: string): Promise<ImUserRo
 /** Which of these usernames exist. */
 export async function existingUsers(db: Executor, usernames: readonly string[]): Promise<Set<string>> {
   if (usernames.length === 0) return new Set();
-  const rows = await db.selectFrom("im_users").select("username").where("username", "in", [...new Set(usernames)]).execute();
+  const rows = await db
+    .selectFrom("im_users")
+    .select("username")
+    .where("username", "in", [...new Set(usernames)])
+    .execute();
   return new Set(rows.map((r) => r.username));
 }
 
 export async function insertUser(
   db: Executor,
-  u: { username: string; uuid: string; passwordHash: string | null; nickname: string; profile?: Record<string, string>; now: Date },
+  u: {
+    username: string;
+    uuid: string;
+    passwordHash: string | null;
+    nickname: string;
+    profile?: Record<string, string>;
+    now: Date;
+  },
 ): Promise<boolean> {
   const res = await db
     .insertInto("im_users")
@@ -60,8 +71,15 @@ export async function updateUser(
     .executeTakeFirst();
 }
 
-export async function profilesOf(db: Executor, usernames: readonly string[]): Promise<Map<string, Record<string, string>>> {
+export async function profilesOf(
+  db: Executor,
+  usernames: readonly string[],
+): Promise<Map<string, Record<string, string>>> {
   if (usernames.length === 0) return new Map();
-  const rows = await db.selectFrom("im_users").select(["username", "profile"]).where("username", "in", [...new Set(usernames)]).execute();
+  const rows = await db
+    .selectFrom("im_users")
+    .select(["username", "profile"])
+    .where("username", "in", [...new Set(usernames)])
+    .execute();
   return new Map(rows.map((r) => [r.username, r.profile]));
 }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import {
+  lastCode,
+  registerMerchant,
+  startTestApp,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  type TestApp,
+} from "../../../test/harness";
 
 /** Runs on the PostgreSQL server only: PGlite runs one transaction at a time, so races cannot happen there. */
 let t: TestApp;
@@ -14,8 +21,16 @@ it("one e-mail code registers exactly one account, however many requests race wi
   const email = uniqueEmail("race");
   await t.call("POST", "/api/card-user/sendEmail", { body: { email, scene: "register" } });
   const code = await lastCode(t, email);
-  const body = { email, emailCode: code, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, orgName: "Race Ltd" };
-  const results = await Promise.all(Array.from({ length: 12 }, () => t.call("POST", "/api/card-user/register", { body })));
+  const body = {
+    email,
+    emailCode: code,
+    password: STRONG_PASSWORD,
+    confirmPassword: STRONG_PASSWORD,
+    orgName: "Race Ltd",
+  };
+  const results = await Promise.all(
+    Array.from({ length: 12 }, () => t.call("POST", "/api/card-user/register", { body })),
+  );
   expect(results.filter((r) => r.body.code === 1)).toHaveLength(1);
   expect(results.every((r) => r.status < 500)).toBe(true);
   const db = t.ctx.database.db;
@@ -29,10 +44,16 @@ it("one e-mail code registers exactly one account, however many requests race wi
 it("concurrent failed logins are all counted", async () => {
   const m = await registerMerchant(t);
   const results = await Promise.all(
-    Array.from({ length: 8 }, () => t.call("POST", "/api/card-user/login", { body: { email: m.email, password: "Wrong#pass1" } })),
+    Array.from({ length: 8 }, () =>
+      t.call("POST", "/api/card-user/login", { body: { email: m.email, password: "Wrong#pass1" } }),
+    ),
   );
   expect(results.every((r) => r.status < 500)).toBe(true);
-  const row = await t.ctx.database.db.selectFrom("login_throttle").selectAll().where("email", "=", m.email).executeTakeFirstOrThrow();
+  const row = await t.ctx.database.db
+    .selectFrom("login_throttle")
+    .selectAll()
+    .where("email", "=", m.email)
+    .executeTakeFirstOrThrow();
   expect(row.failures).toBe(8);
   expect(row.locked_until).not.toBeNull();
 });

@@ -16,7 +16,13 @@ afterAll(async () => {
 });
 
 const login = (email: string, password: string, address: string, lang = "en") =>
-  t.app.inject({ method: "POST", url: "/api/card-user/login", remoteAddress: address, headers: { lang }, payload: { email, password } });
+  t.app.inject({
+    method: "POST",
+    url: "/api/card-user/login",
+    remoteAddress: address,
+    headers: { lang },
+    payload: { email, password },
+  });
 
 describe("failed credentials per client address", () => {
   it("logins: after 30 failures over many accounts the address waits 30 s; other addresses log in", async () => {
@@ -26,8 +32,14 @@ describe("failed credentials per client address", () => {
     }
     const refused = await login(m.email, STRONG_PASSWORD, "203.0.113.9");
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ code: 1006, data: null, msg: "Too many failed logins, please try again in 30 seconds" });
-    expect((await login(m.email, STRONG_PASSWORD, "203.0.113.9", "tw")).json<{ msg: string }>().msg).toBe("登錄失敗次數過多，請30秒後再試");
+    expect(refused.json()).toEqual({
+      code: 1006,
+      data: null,
+      msg: "Too many failed logins, please try again in 30 seconds",
+    });
+    expect((await login(m.email, STRONG_PASSWORD, "203.0.113.9", "tw")).json<{ msg: string }>().msg).toBe(
+      "登錄失敗次數過多，請30秒後再試",
+    );
     expect((await login(m.email, STRONG_PASSWORD, "203.0.113.10")).json<{ code: number }>().code).toBe(1);
     t.clock.advance(30);
     expect((await login(m.email, STRONG_PASSWORD, "203.0.113.9")).json<{ code: number }>().code).toBe(1);
@@ -40,7 +52,13 @@ describe("failed credentials per client address", () => {
         url: "/api/card-user/register",
         remoteAddress: "198.51.100.20",
         headers: { lang },
-        payload: { email: uniqueEmail("code"), emailCode: "000000", password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, orgName: "Acme" },
+        payload: {
+          email: uniqueEmail("code"),
+          emailCode: "000000",
+          password: STRONG_PASSWORD,
+          confirmPassword: STRONG_PASSWORD,
+          orgName: "Acme",
+        },
       });
     for (let i = 0; i < ADDRESS_FAILURES; i++) expect((await register("en")).json<{ code: number }>().code).toBe(1012);
     const refused = await register("cn");
@@ -51,7 +69,12 @@ describe("failed credentials per client address", () => {
       url: "/api/card-user/resetPassword",
       remoteAddress: "198.51.100.20",
       headers: { lang: "en" },
-      payload: { email: uniqueEmail(), emailCode: "000000", password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD },
+      payload: {
+        email: uniqueEmail(),
+        emailCode: "000000",
+        password: STRONG_PASSWORD,
+        confirmPassword: STRONG_PASSWORD,
+      },
     });
     expect(reset.json()).toMatchObject({ code: 1006, msg: "Too many requests" });
   });

@@ -3,7 +3,13 @@ import { operatorRoutes } from "./operators";
 import { accountRoutes, validateTokenRoutes } from "./routes";
 import { AccountsService } from "./service";
 
-export { AccountsService, ADDRESS_FAILURES, ADDRESS_WINDOW_MINUTES, type AccountsDeps, type SealedTokenOpener } from "./service";
+export {
+  AccountsService,
+  ADDRESS_FAILURES,
+  ADDRESS_WINDOW_MINUTES,
+  type AccountsDeps,
+  type SealedTokenOpener,
+} from "./service";
 export { ensureOperator } from "./bootstrap";
 export { SubAccountsService, type SubAccountsDeps } from "./subaccounts";
 /** A sub-account (sub-passport) of a merchant, or undefined. */
@@ -22,7 +28,15 @@ export interface AccountsModule {
  */
 export async function registerAccounts(host: ModuleHost): Promise<AccountsModule> {
   const { ctx, db, guard } = host;
-  const accounts = new AccountsService({ db, config: ctx.config, clock: ctx.clock, hasher: ctx.hasher, secret: ctx.secret, mailer: ctx.mailer, sms: ctx.sms });
+  const accounts = new AccountsService({
+    db,
+    config: ctx.config,
+    clock: ctx.clock,
+    hasher: ctx.hasher,
+    secret: ctx.secret,
+    mailer: ctx.mailer,
+    sms: ctx.sms,
+  });
   host.authenticateWith((token) => accounts.authenticate(token));
   // The header links the dev mailbox only when /api/dev/* exists (DEV_ROUTES=true).
   const publicConfig = { devOutbox: ctx.config.devRoutes, tokenTtlSeconds: ctx.config.tokenTtlSeconds };

@@ -14,7 +14,11 @@ import * as repo from "./repo";
  * Platform operators add further operators: the first one comes from the first start, and money
  * decisions such as a withdrawal's second review need a different person.
  */
-export async function addOperator(deps: { db: Db; hasher: PasswordHasher }, actor: Actor, req: NewOperatorReq): Promise<{ userId: string }> {
+export async function addOperator(
+  deps: { db: Db; hasher: PasswordHasher },
+  actor: Actor,
+  req: NewOperatorReq,
+): Promise<{ userId: string }> {
   const email = req.email.toLowerCase();
   if (await repo.findUserByEmail(deps.db, email)) throw conflict("operator.emailTaken", "email");
   const passwordHash = await deps.hasher.hash(req.password);
@@ -38,7 +42,13 @@ export function operatorRoutes(deps: { db: Db; hasher: PasswordHasher; guard: Gu
     app.post(
       "/operators",
       {
-        schema: { tags: ["ops"], security: [{ authToken: [] }], summary: "Add a platform operator", body: newOperatorReq, response: { 200: envelope(z.object({ userId: z.string() })) } },
+        schema: {
+          tags: ["ops"],
+          security: [{ authToken: [] }],
+          summary: "Add a platform operator",
+          body: newOperatorReq,
+          response: { 200: envelope(z.object({ userId: z.string() })) },
+        },
         preHandler: deps.guard({ kinds: ["operator"] }),
       },
       async (req) => ok(await addOperator(deps, actorOf(req), req.body)),

@@ -14,7 +14,13 @@ export function findUserById(db: Executor, userId: number) {
 
 export async function insertUser(
   tx: Executor,
-  user: { kind: UserKind; merchantId: number | null; email: string; passwordHash: string; mustChangePassword?: boolean },
+  user: {
+    kind: UserKind;
+    merchantId: number | null;
+    email: string;
+    passwordHash: string;
+    mustChangePassword?: boolean;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto("users")
@@ -65,7 +71,15 @@ export async function operatorExists(db: Executor): Promise<boolean> {
 
 export async function insertSession(
   tx: Executor,
-  s: { userId: number; tokenHash: string; version: Version; now: Date; expiresAt: Date; ip: string; userAgent: string | undefined },
+  s: {
+    userId: number;
+    tokenHash: string;
+    version: Version;
+    now: Date;
+    expiresAt: Date;
+    ip: string;
+    userAgent: string | undefined;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto("sessions")
@@ -113,7 +127,12 @@ export function findLiveSession(db: Executor, tokenHash: string, now: Date) {
 
 export async function revokeSession(tx: Executor, sessionId: number, now: Date): Promise<void> {
   authChanged();
-  await tx.updateTable("sessions").set({ revoked_at: now }).where("id", "=", sessionId).where("revoked_at", "is", null).execute();
+  await tx
+    .updateTable("sessions")
+    .set({ revoked_at: now })
+    .where("id", "=", sessionId)
+    .where("revoked_at", "is", null)
+    .execute();
 }
 
 export async function revokeUserSessions(tx: Executor, userId: number, now: Date): Promise<number> {
@@ -230,5 +249,11 @@ export async function clearThrottle(db: Executor, email: string): Promise<void> 
 
 /** A merchant's owner login (its first merchant user): where notices to the merchant are mailed. */
 export function merchantOwner(db: Executor, merchantId: number) {
-  return db.selectFrom("users").select("email").where("merchant_id", "=", merchantId).where("kind", "=", "merchant").orderBy("id").executeTakeFirst();
+  return db
+    .selectFrom("users")
+    .select("email")
+    .where("merchant_id", "=", merchantId)
+    .where("kind", "=", "merchant")
+    .orderBy("id")
+    .executeTakeFirst();
 }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import {
+  lastCode,
+  registerMerchant,
+  startTestApp,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  type TestApp,
+} from "../../../test/harness";
 import { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_TTL_SECONDS, LOGIN_LOCK_MINUTES } from "./service";
 import { ensureOperator } from "./bootstrap";
 import { SESSION_CACHE_MS } from "../../platform/auth/revision";
@@ -18,30 +25,92 @@ async function sendRegisterCode(email: string) {
 }
 
 function registerBody(email: string, emailCode: string, overrides: Record<string, unknown> = {}) {
-  return { email, emailCode, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, orgName: "Acme", ...overrides };
+  return {
+    email,
+    emailCode,
+    password: STRONG_PASSWORD,
+    confirmPassword: STRONG_PASSWORD,
+    orgName: "Acme",
+    ...overrides,
+  };
 }
 
 describe("register validation (spec 01 §5), in three languages", () => {
   const cases: [string, Record<string, unknown>, { cn: string; tw: string; en: string }][] = [
     ["email empty", { email: "" }, { cn: "邮箱不能为空", tw: "郵箱不能為空", en: "Email cannot be empty" }],
     ["email missing", { email: undefined }, { cn: "邮箱不能为空", tw: "郵箱不能為空", en: "Email cannot be empty" }],
-    ["email format", { email: "not-an-email" }, { cn: "请输入正确的邮箱", tw: "請輸入正確的郵箱", en: "Please enter a correct email address" }],
-    ["code empty", { emailCode: "" }, { cn: "邮箱验证码不能为空", tw: "郵箱驗證碼不能為空", en: "Email verification code cannot be empty" }],
+    [
+      "email format",
+      { email: "not-an-email" },
+      { cn: "请输入正确的邮箱", tw: "請輸入正確的郵箱", en: "Please enter a correct email address" },
+    ],
+    [
+      "code empty",
+      { emailCode: "" },
+      { cn: "邮箱验证码不能为空", tw: "郵箱驗證碼不能為空", en: "Email verification code cannot be empty" },
+    ],
     ["password empty", { password: "" }, { cn: "密码不能为空", tw: "密碼不能為空", en: "Password cannot be empty" }],
-    ["password weak (two classes)", { password: "abcdefgh1", confirmPassword: "abcdefgh1" }, { cn: "密码强度弱，请重新设置", tw: "密碼強度弱，請重新設置", en: "Password strength is weak, please reset" }],
-    ["password weak (short)", { password: "Ab#1", confirmPassword: "Ab#1" }, { cn: "密码强度弱，请重新设置", tw: "密碼強度弱，請重新設置", en: "Password strength is weak, please reset" }],
-    ["password too long", { password: "Abcdefgh#1234567890123", confirmPassword: "Abcdefgh#1234567890123" }, { cn: "密码长度为3-21个字符", tw: "密碼長度為3-21個字符", en: "Password length is 3-21 characters" }],
-    ["confirm mismatch", { confirmPassword: "Tessera#2027" }, { cn: "两次输入的密码不一致", tw: "兩次輸入的密碼不一致", en: "The two passwords are inconsistent" }],
-    ["organisation empty", { orgName: "  " }, { cn: "组织名称不能为空", tw: "組織名稱不能為空", en: "Organisation name cannot be empty" }],
-    ["international outside allowed regions", { version: "international", country: "JP", currency: "USD" }, { cn: "国际版仅向中国香港、新加坡、欧洲和美洲的合法企业开放注册", tw: "國際版僅向中國香港、新加坡、歐洲和美洲的合法企業開放註冊", en: "The international version is open only to businesses in Hong Kong, Singapore, Europe and the Americas" }],
-    ["international without country", { version: "international", currency: "USD" }, { cn: "请选择组织所在国家或地区", tw: "請選擇組織所在國家或地區", en: "Please choose the organisation's country or region" }],
-    ["international in CNY", { version: "international", country: "SG", currency: "CNY" }, { cn: "国际版结算币种只能为美元或港币", tw: "國際版結算幣種只能為美元或港幣", en: "International accounts settle in US dollars or Hong Kong dollars" }],
+    [
+      "password weak (two classes)",
+      { password: "abcdefgh1", confirmPassword: "abcdefgh1" },
+      { cn: "密码强度弱，请重新设置", tw: "密碼強度弱，請重新設置", en: "Password strength is weak, please reset" },
+    ],
+    [
+      "password weak (short)",
+      { password: "Ab#1", confirmPassword: "Ab#1" },
+      { cn: "密码强度弱，请重新设置", tw: "密碼強度弱，請重新設置", en: "Password strength is weak, please reset" },
+    ],
+    [
+      "password too long",
+      { password: "Abcdefgh#1234567890123", confirmPassword: "Abcdefgh#1234567890123" },
+      { cn: "密码长度为3-21个字符", tw: "密碼長度為3-21個字符", en: "Password length is 3-21 characters" },
+    ],
+    [
+      "confirm mismatch",
+      { confirmPassword: "Tessera#2027" },
+      { cn: "两次输入的密码不一致", tw: "兩次輸入的密碼不一致", en: "The two passwords are inconsistent" },
+    ],
+    [
+      "organisation empty",
+      { orgName: "  " },
+      { cn: "组织名称不能为空", tw: "組織名稱不能為空", en: "Organisation name cannot be empty" },
+    ],
+    [
+      "international outside allowed regions",
+      { version: "international", country: "JP", currency: "USD" },
+      {
+        cn: "国际版仅向中国香港、新加坡、欧洲和美洲的合法企业开放注册",
+        tw: "國際版僅向中國香港、新加坡、歐洲和美洲的合法企業開放註冊",
+        en: "The international version is open only to businesses in Hong Kong, Singapore, Europe and the Americas",
+      },
+    ],
+    [
+      "international without country",
+      { version: "international", currency: "USD" },
+      {
+        cn: "请选择组织所在国家或地区",
+        tw: "請選擇組織所在國家或地區",
+        en: "Please choose the organisation's country or region",
+      },
+    ],
+    [
+      "international in CNY",
+      { version: "international", country: "SG", currency: "CNY" },
+      {
+        cn: "国际版结算币种只能为美元或港币",
+        tw: "國際版結算幣種只能為美元或港幣",
+        en: "International accounts settle in US dollars or Hong Kong dollars",
+      },
+    ],
   ];
   for (const [name, overrides, messages] of cases) {
     it(name, async () => {
       const email = uniqueEmail();
       for (const lang of ["cn", "tw", "en"] as const) {
-        const res = await t.call("POST", "/api/card-user/register", { lang, body: registerBody(email, "123456", overrides) });
+        const res = await t.call("POST", "/api/card-user/register", {
+          lang,
+          body: registerBody(email, "123456", overrides),
+        });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe(1001);
         expect(res.body.msg).toBe(messages[lang]);
@@ -55,13 +124,20 @@ describe("register validation (spec 01 §5), in three languages", () => {
 describe("registration and login", () => {
   it("registers with the e-mailed code, logs in, reads userInfo, logs out", async () => {
     const email = uniqueEmail();
-    expect((await sendRegisterCode(email)).body).toMatchObject({ code: 1, data: { expiresIn: CODE_TTL_SECONDS, resendIn: CODE_RESEND_SECONDS } });
+    expect((await sendRegisterCode(email)).body).toMatchObject({
+      code: 1,
+      data: { expiresIn: CODE_TTL_SECONDS, resendIn: CODE_RESEND_SECONDS },
+    });
     const code = await lastCode(t, email);
-    const reg = await t.call<{ merchantId: string }>("POST", "/api/card-user/register", { body: registerBody(email.toUpperCase(), code, { orgName: "Blue Sky Co" }) });
+    const reg = await t.call<{ merchantId: string }>("POST", "/api/card-user/register", {
+      body: registerBody(email.toUpperCase(), code, { orgName: "Blue Sky Co" }),
+    });
     expect(reg.body.code).toBe(1);
     expect(Number(reg.body.data.merchantId)).toBeGreaterThanOrEqual(10000001);
 
-    const login = await t.call<{ token: string; expires_in: number }>("POST", "/api/card-user/login", { body: { email, password: STRONG_PASSWORD } });
+    const login = await t.call<{ token: string; expires_in: number }>("POST", "/api/card-user/login", {
+      body: { email, password: STRONG_PASSWORD },
+    });
     expect(login.body.code).toBe(1);
     expect(login.body.data.expires_in).toBe(t.config.tokenTtlSeconds);
     const token = login.body.data.token;
@@ -75,8 +151,20 @@ describe("registration and login", () => {
         loginAccount: email,
         email,
         phone: null,
-        merchant: { merchantId: reg.body.data.merchantId, name: "Blue Sky Co", version: "domestic", currency: "CNY", realNameState: "not_verified", apiPermission: "not_opened", roles: ["sale", "business"] },
-        balances: { sup: { amount: 0, currency: "CNY" }, reserve: { amount: 0, currency: "CNY" }, income: { amount: 0, currency: "CNY" } },
+        merchant: {
+          merchantId: reg.body.data.merchantId,
+          name: "Blue Sky Co",
+          version: "domestic",
+          currency: "CNY",
+          realNameState: "not_verified",
+          apiPermission: "not_opened",
+          roles: ["sale", "business"],
+        },
+        balances: {
+          sup: { amount: 0, currency: "CNY" },
+          reserve: { amount: 0, currency: "CNY" },
+          income: { amount: 0, currency: "CNY" },
+        },
       },
     });
 
@@ -90,7 +178,11 @@ describe("registration and login", () => {
     const m = await registerMerchant(t);
     expect((await t.call("GET", "/api/card-user/userInfo", { token: m.token })).status).toBe(200);
     // Another process revokes it: this process hears nothing and uses its resolved session a little longer.
-    await t.ctx.database.db.updateTable("sessions").set({ revoked_at: t.clock.now() }).where("token_hash", "=", tokenHash(m.token)).execute();
+    await t.ctx.database.db
+      .updateTable("sessions")
+      .set({ revoked_at: t.clock.now() })
+      .where("token_hash", "=", tokenHash(m.token))
+      .execute();
     expect((await t.call("GET", "/api/card-user/userInfo", { token: m.token })).status).toBe(200);
     t.clock.advance(SESSION_CACHE_MS / 1000);
     expect((await t.call("GET", "/api/card-user/userInfo", { token: m.token })).status).toBe(401);
@@ -98,11 +190,20 @@ describe("registration and login", () => {
 
   it("a password change in this process ends the account's other sessions at once", async () => {
     const m = await registerMerchant(t);
-    const other = (await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: m.email, password: STRONG_PASSWORD, version: "domestic" } })).body.data.token;
+    const other = (
+      await t.call<{ token: string }>("POST", "/api/card-user/login", {
+        body: { email: m.email, password: STRONG_PASSWORD, version: "domestic" },
+      })
+    ).body.data.token;
     expect((await t.call("GET", "/api/card-user/userInfo", { token: other })).status).toBe(200);
     await t.call("POST", "/api/card-user/sendEmail", { body: { email: m.email, scene: "resetPassword" } });
     const reset = await t.call("PUT", "/api/card-user/resetPassword", {
-      body: { email: m.email, emailCode: await lastCode(t, m.email), password: "Tessera#2027x", confirmPassword: "Tessera#2027x" },
+      body: {
+        email: m.email,
+        emailCode: await lastCode(t, m.email),
+        password: "Tessera#2027x",
+        confirmPassword: "Tessera#2027x",
+      },
     });
     expect(reset.body.code).toBe(1);
     expect((await t.call("GET", "/api/card-user/userInfo", { token: other })).status).toBe(401);
@@ -127,9 +228,16 @@ describe("registration and login", () => {
 
   it("international registration settles in the chosen currency and logs in only on the international version", async () => {
     const m = await registerMerchant(t, { version: "international", country: "de", currency: "HKD" });
-    const info = await t.call<{ merchant: { currency: string; country: string; version: string } }>("GET", "/api/card-user/userInfo", { token: m.token });
+    const info = await t.call<{ merchant: { currency: string; country: string; version: string } }>(
+      "GET",
+      "/api/card-user/userInfo",
+      { token: m.token },
+    );
     expect(info.body.data.merchant).toMatchObject({ currency: "HKD", country: "DE", version: "international" });
-    const domestic = await t.call("POST", "/api/card-user/login", { lang: "en", body: { email: m.email, password: STRONG_PASSWORD, version: "domestic" } });
+    const domestic = await t.call("POST", "/api/card-user/login", {
+      lang: "en",
+      body: { email: m.email, password: STRONG_PASSWORD, version: "domestic" },
+    });
     expect(domestic.status).toBe(403);
     expect(domestic.body.msg).toBe("This account was registered in the international version; please log in there");
   });
@@ -193,7 +301,9 @@ describe("verification codes", () => {
     const code = await lastCode(t, email);
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) {
-      expect((await t.call("POST", "/api/card-user/register", { body: registerBody(email, wrong) })).body.code).toBe(1012);
+      expect((await t.call("POST", "/api/card-user/register", { body: registerBody(email, wrong) })).body.code).toBe(
+        1012,
+      );
     }
     expect((await t.call("POST", "/api/card-user/register", { body: registerBody(email, code) })).body.code).toBe(1012);
   });
@@ -206,13 +316,18 @@ describe("verification codes", () => {
     await sendRegisterCode(email);
     const second = await lastCode(t, email);
     if (first !== second) {
-      expect((await t.call("POST", "/api/card-user/register", { body: registerBody(email, first) })).body.code).toBe(1012);
+      expect((await t.call("POST", "/api/card-user/register", { body: registerBody(email, first) })).body.code).toBe(
+        1012,
+      );
     }
     expect((await t.call("POST", "/api/card-user/register", { body: registerBody(email, second) })).body.code).toBe(1);
   });
 
   it("a reset code is refused for an unknown e-mail", async () => {
-    const res = await t.call("POST", "/api/card-user/sendEmail", { lang: "en", body: { email: uniqueEmail(), scene: "resetPassword" } });
+    const res = await t.call("POST", "/api/card-user/sendEmail", {
+      lang: "en",
+      body: { email: uniqueEmail(), scene: "resetPassword" },
+    });
     expect(res.body.msg).toBe("This email is not registered");
   });
 });
@@ -220,7 +335,8 @@ describe("verification codes", () => {
 describe("failed logins are slowed, then refused for a while", () => {
   it("slows after three failures and locks at six, even for the right password", async () => {
     const m = await registerMerchant(t);
-    const attempt = (password: string) => t.call("POST", "/api/card-user/login", { lang: "en", body: { email: m.email, password } });
+    const attempt = (password: string) =>
+      t.call("POST", "/api/card-user/login", { lang: "en", body: { email: m.email, password } });
     for (let i = 0; i < 3; i++) expect((await attempt("Wrong#pass1")).body.code).toBe(1010);
     const slowed = await attempt(STRONG_PASSWORD);
     expect(slowed.status).toBe(429);
@@ -231,7 +347,10 @@ describe("failed logins are slowed, then refused for a while", () => {
     expect((await attempt("Wrong#pass1")).body.code).toBe(1010); // 5th: next wait 20 s
     t.clock.advance(20);
     const locked = await attempt("Wrong#pass1"); // 6th: locked
-    expect(locked.body).toMatchObject({ code: 1011, msg: `Too many failed logins; the account is locked, please try again in ${LOGIN_LOCK_MINUTES} minutes` });
+    expect(locked.body).toMatchObject({
+      code: 1011,
+      msg: `Too many failed logins; the account is locked, please try again in ${LOGIN_LOCK_MINUTES} minutes`,
+    });
     t.clock.advance(60);
     expect((await attempt(STRONG_PASSWORD)).body.code).toBe(1011);
     t.clock.advance(LOGIN_LOCK_MINUTES * 60);
@@ -244,9 +363,13 @@ describe("failed logins are slowed, then refused for a while", () => {
   it("counts unknown accounts too, so probing learns nothing", async () => {
     const email = uniqueEmail("ghost");
     for (let i = 0; i < 3; i++) {
-      expect((await t.call("POST", "/api/card-user/login", { body: { email, password: "Whatever#1" } })).body.code).toBe(1010);
+      expect(
+        (await t.call("POST", "/api/card-user/login", { body: { email, password: "Whatever#1" } })).body.code,
+      ).toBe(1010);
     }
-    expect((await t.call("POST", "/api/card-user/login", { body: { email, password: "Whatever#1" } })).status).toBe(429);
+    expect((await t.call("POST", "/api/card-user/login", { body: { email, password: "Whatever#1" } })).status).toBe(
+      429,
+    );
   });
 });
 
@@ -268,23 +391,38 @@ describe("sessions: HTTP 401 when the token is missing, unknown, expired or revo
 
   it("revoked by a password reset, which also changes the password", async () => {
     const m = await registerMerchant(t);
-    const other = await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: m.email, password: STRONG_PASSWORD } });
+    const other = await t.call<{ token: string }>("POST", "/api/card-user/login", {
+      body: { email: m.email, password: STRONG_PASSWORD },
+    });
     await t.call("POST", "/api/card-user/sendEmail", { body: { email: m.email, scene: "resetPassword" } });
     const code = await lastCode(t, m.email);
     const newPassword = "N3w-Password";
-    const weak = await t.call("PUT", "/api/card-user/resetPassword", { lang: "en", body: { email: m.email, emailCode: code, password: "password", confirmPassword: "password" } });
+    const weak = await t.call("PUT", "/api/card-user/resetPassword", {
+      lang: "en",
+      body: { email: m.email, emailCode: code, password: "password", confirmPassword: "password" },
+    });
     expect(weak.body.msg).toBe("Password strength is weak, please reset");
-    const reset = await t.call("PUT", "/api/card-user/resetPassword", { body: { email: m.email, emailCode: code, password: newPassword, confirmPassword: newPassword } });
+    const reset = await t.call("PUT", "/api/card-user/resetPassword", {
+      body: { email: m.email, emailCode: code, password: newPassword, confirmPassword: newPassword },
+    });
     expect(reset.body.code).toBe(1);
     expect((await t.call("GET", "/api/card-user/userInfo", { token: m.token })).status).toBe(401);
     expect((await t.call("GET", "/api/card-user/userInfo", { token: other.body.data.token })).status).toBe(401);
-    expect((await t.call("POST", "/api/card-user/login", { body: { email: m.email, password: STRONG_PASSWORD } })).body.code).toBe(1010);
-    expect((await t.call("POST", "/api/card-user/login", { body: { email: m.email, password: newPassword } })).body.code).toBe(1);
+    expect(
+      (await t.call("POST", "/api/card-user/login", { body: { email: m.email, password: STRONG_PASSWORD } })).body.code,
+    ).toBe(1010);
+    expect(
+      (await t.call("POST", "/api/card-user/login", { body: { email: m.email, password: newPassword } })).body.code,
+    ).toBe(1);
   });
 
   it("validatetoken tells live from dead tokens", async () => {
     const m = await registerMerchant(t);
-    const live = await t.call<{ valid: boolean; expires_in: number; userId: string }>("POST", "/api/login/validatetoken", { body: { token: m.token } });
+    const live = await t.call<{ valid: boolean; expires_in: number; userId: string }>(
+      "POST",
+      "/api/login/validatetoken",
+      { body: { token: m.token } },
+    );
     expect(live.body.data).toEqual({ valid: true, expires_in: t.config.tokenTtlSeconds, userId: m.userId });
     await t.call("PUT", "/api/card-user/logout", { token: m.token });
     const dead = await t.call("POST", "/api/login/validatetoken", { body: { token: m.token } });
@@ -296,28 +434,46 @@ describe("changing e-mail and phone", () => {
   it("changes the login e-mail with a code sent to the new address", async () => {
     const m = await registerMerchant(t);
     const next = uniqueEmail("next");
-    expect((await t.call("POST", "/api/card-user/sendEmail", { body: { email: next, scene: "changeEmail" } })).status).toBe(401);
+    expect(
+      (await t.call("POST", "/api/card-user/sendEmail", { body: { email: next, scene: "changeEmail" } })).status,
+    ).toBe(401);
     await t.call("POST", "/api/card-user/sendEmail", { token: m.token, body: { email: next, scene: "changeEmail" } });
-    const res = await t.call("PUT", "/api/card-user/userEmail", { token: m.token, body: { email: next, emailCode: await lastCode(t, next) } });
+    const res = await t.call("PUT", "/api/card-user/userEmail", {
+      token: m.token,
+      body: { email: next, emailCode: await lastCode(t, next) },
+    });
     expect(res.body.code).toBe(1);
     const info = await t.call<{ email: string }>("GET", "/api/card-user/userInfo", { token: m.token });
     expect(info.body.data.email).toBe(next);
-    expect((await t.call("POST", "/api/card-user/login", { body: { email: next, password: STRONG_PASSWORD } })).body.code).toBe(1);
+    expect(
+      (await t.call("POST", "/api/card-user/login", { body: { email: next, password: STRONG_PASSWORD } })).body.code,
+    ).toBe(1);
   });
 
   it("binds a phone with an SMS code; a phone belongs to one account", async () => {
     const a = await registerMerchant(t);
     const b = await registerMerchant(t);
     const phone = `13${String(Date.now()).slice(-9)}`;
-    const bad = await t.call("POST", "/api/card-user/sendSms", { token: a.token, lang: "en", body: { phone: "12345", scene: "bindPhone" } });
+    const bad = await t.call("POST", "/api/card-user/sendSms", {
+      token: a.token,
+      lang: "en",
+      body: { phone: "12345", scene: "bindPhone" },
+    });
     expect(bad.body.msg).toBe("Please enter a correct mobile number");
     await t.call("POST", "/api/card-user/sendSms", { token: a.token, body: { phone, scene: "bindPhone" } });
     const code = await lastCode(t, phone);
-    expect((await t.call("PUT", "/api/card-user/userPhone", { token: a.token, body: { phone, smsCode: "" } })).body.code).toBe(1001);
-    expect((await t.call("PUT", "/api/card-user/userPhone", { token: a.token, body: { phone, smsCode: code } })).body.code).toBe(1);
+    expect(
+      (await t.call("PUT", "/api/card-user/userPhone", { token: a.token, body: { phone, smsCode: "" } })).body.code,
+    ).toBe(1001);
+    expect(
+      (await t.call("PUT", "/api/card-user/userPhone", { token: a.token, body: { phone, smsCode: code } })).body.code,
+    ).toBe(1);
     const info = await t.call<{ phone: string }>("GET", "/api/card-user/userInfo", { token: a.token });
     expect(info.body.data.phone).toBe(phone);
-    const taken = await t.call("POST", "/api/card-user/sendSms", { token: b.token, body: { phone, scene: "bindPhone" } });
+    const taken = await t.call("POST", "/api/card-user/sendSms", {
+      token: b.token,
+      body: { phone, scene: "bindPhone" },
+    });
     expect(taken.status).toBe(409);
   });
 });
@@ -326,29 +482,44 @@ describe("tenancy and the rest", () => {
   it("each merchant's token shows only its own merchant", async () => {
     const a = await registerMerchant(t, { orgName: "Alpha" });
     const b = await registerMerchant(t, { orgName: "Beta" });
-    const ia = await t.call<{ merchant: { merchantId: string; name: string } }>("GET", "/api/card-user/userInfo", { token: a.token });
-    const ib = await t.call<{ merchant: { merchantId: string; name: string } }>("GET", "/api/card-user/userInfo", { token: b.token });
+    const ia = await t.call<{ merchant: { merchantId: string; name: string } }>("GET", "/api/card-user/userInfo", {
+      token: a.token,
+    });
+    const ib = await t.call<{ merchant: { merchantId: string; name: string } }>("GET", "/api/card-user/userInfo", {
+      token: b.token,
+    });
     expect(ia.body.data.merchant).toMatchObject({ merchantId: a.merchantId, name: "Alpha" });
     expect(ib.body.data.merchant).toMatchObject({ merchantId: b.merchantId, name: "Beta" });
     expect(a.merchantId).not.toBe(b.merchantId);
   });
 
   it("dict/all labels follow the request language", async () => {
-    const en = await t.call<Record<string, { value: string; label: string }[]>>("GET", "/api/card-user/dict/all", { lang: "en" });
+    const en = await t.call<Record<string, { value: string; label: string }[]>>("GET", "/api/card-user/dict/all", {
+      lang: "en",
+    });
     expect(en.body.data.realNameState).toContainEqual({ value: "verified", label: "Real-named" });
-    const tw = await t.call<Record<string, { value: string; label: string }[]>>("GET", "/api/card-user/dict/all", { lang: "tw" });
+    const tw = await t.call<Record<string, { value: string; label: string }[]>>("GET", "/api/card-user/dict/all", {
+      lang: "tw",
+    });
     expect(tw.body.data.realNameState).toContainEqual({ value: "verified", label: "已實名" });
     expect(tw.body.data.invoiceType).toHaveLength(7);
   });
 
   it("malformed JSON and unknown routes are 4xx with the envelope, never 5xx", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/api/card-user/login", headers: { "content-type": "application/json" }, payload: "{bad" });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/card-user/login",
+      headers: { "content-type": "application/json" },
+      payload: "{bad",
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 1001 });
     const missing = await t.call("GET", "/api/card-user/nothing-here");
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe(1004);
-    const extra = await t.call("POST", "/api/card-user/login", { body: { email: "a@b.co", password: "abc", admin: true } });
+    const extra = await t.call("POST", "/api/card-user/login", {
+      body: { email: "a@b.co", password: "abc", admin: true },
+    });
     expect(extra.status).toBe(400);
   });
 

@@ -49,8 +49,16 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     const limit = { max: ADDRESS_FAILURES, timeWindowMs: ADDRESS_WINDOW_MINUTES * 60_000, key: addressOf };
     const logins = failureLimit(app, { name: "login:address", ...limit });
     const codes = failureLimit(app, { name: "code:address", ...limit });
-    const login = <T>(req: FastifyRequest, check: () => Promise<T>) => limitedCheck(req, logins, failedWith(CODE.LOGIN_FAILED), (seconds) => tooMany("account.loginSlowed", { seconds }), check);
-    const code = <T>(req: FastifyRequest, check: () => Promise<T>) => limitedCheck(req, codes, failedWith(CODE.CODE_INVALID), () => tooMany("error.tooManyRequests"), check);
+    const login = <T>(req: FastifyRequest, check: () => Promise<T>) =>
+      limitedCheck(
+        req,
+        logins,
+        failedWith(CODE.LOGIN_FAILED),
+        (seconds) => tooMany("account.loginSlowed", { seconds }),
+        check,
+      );
+    const code = <T>(req: FastifyRequest, check: () => Promise<T>) =>
+      limitedCheck(req, codes, failedWith(CODE.CODE_INVALID), () => tooMany("error.tooManyRequests"), check);
 
     /** The actor when a valid token came with the request; code requests for signed-in scenes need it. */
     const optionalActor = async (req: Parameters<typeof tokenOf>[0]) => {
@@ -60,12 +68,27 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
 
     app.post(
       "/sendEmail",
-      { schema: { tags, summary: "Send an e-mail verification code", body: sendEmailReq, response: { 200: envelope(sendCodeReply) } } },
-      async (req) => ok(await accounts.sendEmailCode(req.body.email, req.body.scene, req.lang, await optionalActor(req))),
+      {
+        schema: {
+          tags,
+          summary: "Send an e-mail verification code",
+          body: sendEmailReq,
+          response: { 200: envelope(sendCodeReply) },
+        },
+      },
+      async (req) =>
+        ok(await accounts.sendEmailCode(req.body.email, req.body.scene, req.lang, await optionalActor(req))),
     );
     app.post(
       "/sendSms",
-      { schema: { tags, summary: "Send an SMS verification code", body: sendSmsReq, response: { 200: envelope(sendCodeReply) } } },
+      {
+        schema: {
+          tags,
+          summary: "Send an SMS verification code",
+          body: sendSmsReq,
+          response: { 200: envelope(sendCodeReply) },
+        },
+      },
       async (req) => ok(await accounts.sendSmsCode(req.body.phone, req.body.scene, req.lang, await optionalActor(req))),
     );
     app.post(
@@ -82,12 +105,23 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     );
     app.post(
       "/login",
-      { schema: { tags, summary: "Log in; the token goes in x-auth-token", body: loginReq, response: { 200: envelope(loginReply) } } },
-      async (req) => ok(await login(req, () => accounts.login(req.body, { ip: req.ip, userAgent: req.headers["user-agent"] }))),
+      {
+        schema: {
+          tags,
+          summary: "Log in; the token goes in x-auth-token",
+          body: loginReq,
+          response: { 200: envelope(loginReply) },
+        },
+      },
+      async (req) =>
+        ok(await login(req, () => accounts.login(req.body, { ip: req.ip, userAgent: req.headers["user-agent"] }))),
     );
     app.put(
       "/logout",
-      { schema: { tags, security, summary: "End this session", response: { 200: nothing } }, preHandler: guard(anyUser) },
+      {
+        schema: { tags, security, summary: "End this session", response: { 200: nothing } },
+        preHandler: guard(anyUser),
+      },
       async (req) => {
         await accounts.logout(actorOf(req));
         return ok(null);
@@ -95,7 +129,14 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     );
     app.put(
       "/resetPassword",
-      { schema: { tags, summary: "Set a new password with an e-mail code; ends every session", body: resetPasswordReq, response: { 200: nothing } } },
+      {
+        schema: {
+          tags,
+          summary: "Set a new password with an e-mail code; ends every session",
+          body: resetPasswordReq,
+          response: { 200: nothing },
+        },
+      },
       async (req) => {
         await code(req, () => accounts.resetPassword(req.body));
         return ok(null);
@@ -103,7 +144,16 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     );
     app.put(
       "/userPhone",
-      { schema: { tags, security, summary: "Bind or change the mobile number", body: userPhoneReq, response: { 200: nothing } }, preHandler: guard(anyUser) },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Bind or change the mobile number",
+          body: userPhoneReq,
+          response: { 200: nothing },
+        },
+        preHandler: guard(anyUser),
+      },
       async (req) => {
         await code(req, () => accounts.changePhone(actorOf(req), req.body));
         return ok(null);
@@ -111,7 +161,10 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     );
     app.put(
       "/userEmail",
-      { schema: { tags, security, summary: "Change the login e-mail", body: userEmailReq, response: { 200: nothing } }, preHandler: guard(anyUser) },
+      {
+        schema: { tags, security, summary: "Change the login e-mail", body: userEmailReq, response: { 200: nothing } },
+        preHandler: guard(anyUser),
+      },
       async (req) => {
         await code(req, () => accounts.changeEmail(actorOf(req), req.body));
         return ok(null);
@@ -119,12 +172,26 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     );
     app.get(
       "/userInfo",
-      { schema: { tags, security, summary: "The signed-in user, merchant and balances", response: { 200: envelope(userInfo) } }, preHandler: guard(anyUser) },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The signed-in user, merchant and balances",
+          response: { 200: envelope(userInfo) },
+        },
+        preHandler: guard(anyUser),
+      },
       async (req) => ok(await accounts.userInfo(actorOf(req))),
     );
     app.get(
       "/dict/all",
-      { schema: { tags, summary: "Every dictionary (enumeration) with labels in the request language", response: { 200: envelope(dictAll) } } },
+      {
+        schema: {
+          tags,
+          summary: "Every dictionary (enumeration) with labels in the request language",
+          response: { 200: envelope(dictAll) },
+        },
+      },
       (req) => Promise.resolve(ok(dictionary(req.lang))),
     );
     app.get(
@@ -147,7 +214,14 @@ export function validateTokenRoutes(accounts: AccountsService): FastifyPluginAsy
   return async (app) => {
     app.post(
       "/validatetoken",
-      { schema: { tags, summary: "Check a token", body: validateTokenReq, response: { 200: envelope(validateTokenReply) } } },
+      {
+        schema: {
+          tags,
+          summary: "Check a token",
+          body: validateTokenReq,
+          response: { 200: envelope(validateTokenReply) },
+        },
+      },
       async (req) => ok(await accounts.validateToken(req.body.token)),
     );
   };

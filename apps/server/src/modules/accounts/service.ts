@@ -106,12 +106,20 @@ export class AccountsService {
   async sendSmsCode(phone: string, scene: CodeScene, lang: Lang, actor: Actor | null): Promise<SendCodeReply> {
     await this.checkSceneTarget("sms", phone, scene, actor);
     const code = await this.issueCode({ channel: "sms", target: phone, scene });
-    await this.deps.sms.send({ to: phone, text: renderMessage("code.smsBody", lang, { code, minutes: CODE_TTL_SECONDS / 60 }) });
+    await this.deps.sms.send({
+      to: phone,
+      text: renderMessage("code.smsBody", lang, { code, minutes: CODE_TTL_SECONDS / 60 }),
+    });
     return { expiresIn: CODE_TTL_SECONDS, resendIn: CODE_RESEND_SECONDS };
   }
 
   /** Refuses codes that could never be used: registering a taken email, resetting an unknown one, ... */
-  private async checkSceneTarget(channel: "email" | "sms", target: string, scene: CodeScene, actor: Actor | null): Promise<void> {
+  private async checkSceneTarget(
+    channel: "email" | "sms",
+    target: string,
+    scene: CodeScene,
+    actor: Actor | null,
+  ): Promise<void> {
     const { db } = this.deps;
     switch (scene) {
       case "register":
@@ -217,7 +225,13 @@ export class AccountsService {
         // The owner speaks for the company in chats: its IM nickname is the company's name.
         await ensureImUser(tx, imUserOfAccount(userId), { nickname: req.orgName, now });
         await ensureImUser(tx, imUserOfBrand(merchantId), { nickname: req.orgName, now });
-        await audit(tx, { actorUserId: userId, action: "account.register", subjectType: "merchant", subjectId: merchantId, detail: { version: req.version } });
+        await audit(tx, {
+          actorUserId: userId,
+          action: "account.register",
+          subjectType: "merchant",
+          subjectId: merchantId,
+          detail: { version: req.version },
+        });
         return { userId: String(userId), merchantId: String(merchantId) };
       });
     } catch (err) {
@@ -232,9 +246,16 @@ export class AccountsService {
     await this.checkThrottle(req.email, now);
 
     const user = await repo.findUserByEmail(db, req.email);
-    const passwordOk = user ? await hasher.verify(user.password_hash, req.password) : (await hasher.verifyDummy(req.password), false);
+    const passwordOk = user
+      ? await hasher.verify(user.password_hash, req.password)
+      : (await hasher.verifyDummy(req.password), false);
     if (!user || !passwordOk) {
-      const failures = await repo.recordLoginFailure(db, req.email, now, new Date(now.getTime() - seconds(LOGIN_WINDOW_MINUTES * 60)));
+      const failures = await repo.recordLoginFailure(
+        db,
+        req.email,
+        now,
+        new Date(now.getTime() - seconds(LOGIN_WINDOW_MINUTES * 60)),
+      );
       if (failures >= LOGIN_LOCK_AT_FAILURES) {
         await repo.lockLogin(db, req.email, new Date(now.getTime() + seconds(LOGIN_LOCK_MINUTES * 60)));
         throw new AppError(CODE.ACCOUNT_LOCKED, "account.loginLocked", { minutes: LOGIN_LOCK_MINUTES });
@@ -265,7 +286,13 @@ export class AccountsService {
         ip: client.ip,
         userAgent: client.userAgent,
       });
-      await audit(tx, { actorUserId: user.id, action: "account.login", subjectType: "session", subjectId: sessionId, detail: { ip: client.ip } });
+      await audit(tx, {
+        actorUserId: user.id,
+        action: "account.login",
+        subjectType: "session",
+        subjectId: sessionId,
+        detail: { ip: client.ip },
+      });
     });
     return { token, expires_in: config.tokenTtlSeconds };
   }
@@ -341,7 +368,12 @@ export class AccountsService {
   async logout(actor: Actor): Promise<void> {
     await withTx(this.deps.db, async (tx) => {
       await repo.revokeSession(tx, actor.sessionId, this.now());
-      await audit(tx, { actorUserId: actor.userId, action: "account.logout", subjectType: "session", subjectId: actor.sessionId });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "account.logout",
+        subjectType: "session",
+        subjectId: actor.sessionId,
+      });
     });
   }
 
@@ -357,7 +389,13 @@ export class AccountsService {
       await repo.updateUser(tx, user.id, { passwordHash, now });
       const revoked = await repo.revokeUserSessions(tx, user.id, now);
       await repo.clearThrottle(tx, req.email);
-      await audit(tx, { actorUserId: user.id, action: "account.resetPassword", subjectType: "user", subjectId: user.id, detail: { revokedSessions: revoked } });
+      await audit(tx, {
+        actorUserId: user.id,
+        action: "account.resetPassword",
+        subjectType: "user",
+        subjectId: user.id,
+        detail: { revokedSessions: revoked },
+      });
     });
   }
 
@@ -368,7 +406,13 @@ export class AccountsService {
       await withTx(this.deps.db, async (tx) => {
         if (!(await repo.consumeCode(tx, codeId, now))) throw invalidCode();
         await repo.updateUser(tx, actor.userId, { email: req.email, now });
-        await audit(tx, { actorUserId: actor.userId, action: "account.changeEmail", subjectType: "user", subjectId: actor.userId, detail: { from: actor.email, to: req.email } });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "account.changeEmail",
+          subjectType: "user",
+          subjectId: actor.userId,
+          detail: { from: actor.email, to: req.email },
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("account.emailTaken", "email");
@@ -383,7 +427,12 @@ export class AccountsService {
       await withTx(this.deps.db, async (tx) => {
         if (!(await repo.consumeCode(tx, codeId, now))) throw invalidCode();
         await repo.updateUser(tx, actor.userId, { phone: req.phone, now });
-        await audit(tx, { actorUserId: actor.userId, action: "account.changePhone", subjectType: "user", subjectId: actor.userId });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "account.changePhone",
+          subjectType: "user",
+          subjectId: actor.userId,
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("account.phoneTaken", "phone");
@@ -397,7 +446,8 @@ export class AccountsService {
     const merchant = user.merchant_id !== null ? await getMerchant(this.deps.db, user.merchant_id) : undefined;
     // The company's money only to the main account and sub-accounts given a funds page: a clerk limited to
     // the write-off records must not read the brand's income (issue 38 item 8).
-    const balances = merchant && seesFunds(actor.menus) ? await balancesOf(this.deps.db, merchant.id, merchant.currency) : null;
+    const balances =
+      merchant && seesFunds(actor.menus) ? await balancesOf(this.deps.db, merchant.id, merchant.currency) : null;
     return {
       userId: String(user.id),
       kind: user.kind,
@@ -405,8 +455,17 @@ export class AccountsService {
       email: user.email,
       phone: user.phone,
       merchant: merchant ? presentMerchant(merchant) : null,
-      balances: balances ? { sup: balances.sup, reserve: balances.reserve, income: balances.income, sandboxIncome: balances.sandbox_income } : null,
-      brandInfo: merchant ? await imBrandInfo(this.deps.db, this.deps, { userId: user.id, merchantId: merchant.id }) : null,
+      balances: balances
+        ? {
+            sup: balances.sup,
+            reserve: balances.reserve,
+            income: balances.income,
+            sandboxIncome: balances.sandbox_income,
+          }
+        : null,
+      brandInfo: merchant
+        ? await imBrandInfo(this.deps.db, this.deps, { userId: user.id, merchantId: merchant.id })
+        : null,
     };
   }
 }

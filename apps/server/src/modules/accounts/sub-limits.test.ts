@@ -25,7 +25,9 @@ const FORBIDDEN_EN = "You do not have permission for this";
 let phoneSeq = 0;
 const newPhone = () => `13${String(Date.now() + ++phoneSeq * 7919).slice(-9)}`;
 async function smsCode(token: string, phone: string): Promise<string> {
-  expect((await t.call("POST", "/api/card-user/sendSms", { token, body: { phone, scene: "signAgreement" } })).body.code).toBe(1);
+  expect(
+    (await t.call("POST", "/api/card-user/sendSms", { token, body: { phone, scene: "signAgreement" } })).body.code,
+  ).toBe(1);
   return lastCode(t, phone);
 }
 
@@ -41,11 +43,24 @@ describe("a limited sub-account", () => {
     expect(seen.merchant?.merchantId).toBe(brand.merchantId);
     expect(seen.balances).toBeNull();
     // Several pages, none of them funds: still none.
-    expect((await info((await addSubAccount(t, brand.token, ["business/BasicInfo", "business/SuppliedProducts", "sale/ApiSecurity"])).token)).balances).toBeNull();
+    expect(
+      (
+        await info(
+          (await addSubAccount(t, brand.token, ["business/BasicInfo", "business/SuppliedProducts", "sale/ApiSecurity"]))
+            .token,
+        )
+      ).balances,
+    ).toBeNull();
 
     // Given a funds page (the supplier's fund changes, the purchaser's fund page): the same balances as the owner.
-    for (const menus of [["business/WriteOff", "business/ChangesFunds"], ["sale/FundRelated"], ["sale/WithdrawalRecord"]]) {
-      expect((await info((await addSubAccount(t, brand.token, menus)).token)).balances, menus.join()).toEqual(owner.balances);
+    for (const menus of [
+      ["business/WriteOff", "business/ChangesFunds"],
+      ["sale/FundRelated"],
+      ["sale/WithdrawalRecord"],
+    ]) {
+      expect((await info((await addSubAccount(t, brand.token, menus)).token)).balances, menus.join()).toEqual(
+        owner.balances,
+      );
     }
   });
 
@@ -54,7 +69,17 @@ describe("a limited sub-account", () => {
     const sub = await addSubAccount(t, m.token, ["sale/commitLetter", "sale/BasicInformation"]);
     const phone = newPhone();
     const code = await smsCode(sub.token, phone);
-    const body = { kind: "eSignature", version: (await t.call<{ kind: string; version: string }[]>("GET", "/api/card-user/agreements/templates", { token: m.token })).body.data.find((a) => a.kind === "eSignature")?.version, consent: true, phone, smsCode: code };
+    const body = {
+      kind: "eSignature",
+      version: (
+        await t.call<{ kind: string; version: string }[]>("GET", "/api/card-user/agreements/templates", {
+          token: m.token,
+        })
+      ).body.data.find((a) => a.kind === "eSignature")?.version,
+      consent: true,
+      phone,
+      smsCode: code,
+    };
     const refused = await t.call("POST", "/api/card-user/agreements/sign", { token: sub.token, body, lang: "en" });
     expect([refused.status, refused.body.msg]).toEqual([403, FORBIDDEN_EN]);
     expect((await t.call<unknown[]>("GET", "/api/card-user/agreements", { token: m.token })).body.data).toEqual([]);
@@ -66,24 +91,54 @@ describe("a limited sub-account", () => {
     const supplier = await registerMerchant(t);
     const buyer = await registerMerchant(t);
     for (const x of [buyer, supplier]) await markVerified(t, x.merchantId);
-    const applied = await t.call<{ id: string }>("POST", "/api/card-user/abutment/brander/apply", { token: buyer.token, body: { supplierId: supplier.merchantId } });
+    const applied = await t.call<{ id: string }>("POST", "/api/card-user/abutment/brander/apply", {
+      token: buyer.token,
+      body: { supplierId: supplier.merchantId },
+    });
     const id = applied.body.data.id;
     const supplierClerk = await addSubAccount(t, supplier.token, ["business/ProcurementLiaison"]);
     // Reviewing is the docking page's work: the clerk approves.
-    expect((await t.call("POST", `/api/card-user/abutment/brander/review/${id}`, { token: supplierClerk.token, body: { approve: true } })).body.code).toBe(1);
+    expect(
+      (
+        await t.call("POST", `/api/card-user/abutment/brander/review/${id}`, {
+          token: supplierClerk.token,
+          body: { approve: true },
+        })
+      ).body.code,
+    ).toBe(1);
 
     const buyerClerk = await addSubAccount(t, buyer.token, ["sale/SupplierDocking"]);
-    expect((await t.call("GET", "/api/card-user/abutment/brander/apply", { token: buyerClerk.token })).status).toBe(200);
+    expect((await t.call("GET", "/api/card-user/abutment/brander/apply", { token: buyerClerk.token })).status).toBe(
+      200,
+    );
     for (const clerk of [buyerClerk, supplierClerk]) {
       const phone = newPhone();
       const verifyCode = await smsCode(clerk.token, phone);
-      const refused = await t.call("POST", `/api/card-user/abutment/brander/confirm/${id}`, { token: clerk.token, body: { phone, verifyCode }, lang: "en" });
+      const refused = await t.call("POST", `/api/card-user/abutment/brander/confirm/${id}`, {
+        token: clerk.token,
+        body: { phone, verifyCode },
+        lang: "en",
+      });
       expect([refused.status, refused.body.msg]).toEqual([403, FORBIDDEN_EN]);
       // Not spent: the main account of the same side signs with it.
       const owner = clerk === buyerClerk ? buyer : supplier;
-      expect((await t.call("POST", `/api/card-user/abutment/brander/confirm/${id}`, { token: owner.token, body: { phone, verifyCode } })).body.code).toBe(1);
+      expect(
+        (
+          await t.call("POST", `/api/card-user/abutment/brander/confirm/${id}`, {
+            token: owner.token,
+            body: { phone, verifyCode },
+          })
+        ).body.code,
+      ).toBe(1);
     }
-    const row = await t.ctx.database.db.selectFrom("dockings").selectAll().where("id", "=", Number(id)).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ purchaser_signed_by: Number(buyer.userId), supplier_signed_by: Number(supplier.userId) });
+    const row = await t.ctx.database.db
+      .selectFrom("dockings")
+      .selectAll()
+      .where("id", "=", Number(id))
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      purchaser_signed_by: Number(buyer.userId),
+      supplier_signed_by: Number(supplier.userId),
+    });
   });
 });

@@ -5,7 +5,11 @@ import { authChanged } from "../../platform/auth/revision";
  * SQL of sub-accounts: users of a merchant whose `menus` is set. The merchant id is a required
  * argument of every query, so an owner only ever reaches its own merchant's sub-accounts.
  */
-export async function searchSubAccounts(db: Executor, merchantId: number, q: { keyword?: string; limit: number; offset: number }) {
+export async function searchSubAccounts(
+  db: Executor,
+  merchantId: number,
+  q: { keyword?: string; limit: number; offset: number },
+) {
   let query = db.selectFrom("users").where("merchant_id", "=", merchantId).where("menus", "is not", null);
   if (q.keyword) {
     const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -38,7 +42,14 @@ export async function insertSubAccount(
 ): Promise<number> {
   const row = await tx
     .insertInto("users")
-    .values({ kind: "merchant", merchant_id: s.merchantId, email: s.email, password_hash: s.passwordHash, display_name: s.name, menus: s.menus })
+    .values({
+      kind: "merchant",
+      merchant_id: s.merchantId,
+      email: s.email,
+      password_hash: s.passwordHash,
+      display_name: s.name,
+      menus: s.menus,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -56,7 +67,10 @@ export async function updateSubAccount(
     .set({
       ...(changes.name !== undefined && { display_name: changes.name }),
       ...(changes.menus !== undefined && { menus: changes.menus }),
-      ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash, password_changed_at: changes.now }),
+      ...(changes.passwordHash !== undefined && {
+        password_hash: changes.passwordHash,
+        password_changed_at: changes.now,
+      }),
       ...(changes.disabled !== undefined && { disabled_at: changes.disabled ? changes.now : null }),
       updated_at: changes.now,
     })
@@ -67,5 +81,10 @@ export async function updateSubAccount(
 }
 
 export function passwordHashOf(db: Executor, userId: number) {
-  return db.selectFrom("users").select("password_hash").where("id", "=", userId).where("disabled_at", "is", null).executeTakeFirst();
+  return db
+    .selectFrom("users")
+    .select("password_hash")
+    .where("id", "=", userId)
+    .where("disabled_at", "is", null)
+    .executeTakeFirst();
 }

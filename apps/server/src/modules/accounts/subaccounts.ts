@@ -1,4 +1,13 @@
-import { CODE, MENU_KEY_RE, type MyMenusReply, type Page, type SubAccount, type SubAddReq, type SubSearchQuery, type SubUpdateReq } from "@tessera/contracts";
+import {
+  CODE,
+  MENU_KEY_RE,
+  type MyMenusReply,
+  type Page,
+  type SubAccount,
+  type SubAddReq,
+  type SubSearchQuery,
+  type SubUpdateReq,
+} from "@tessera/contracts";
 import { isUniqueViolation, withTx, type Db } from "../../db/tx";
 import { ensureImUser, imUserOfAccount } from "../../im";
 import { audit } from "../../platform/audit";
@@ -71,9 +80,21 @@ export class SubAccountsService {
     const now = this.deps.clock.now();
     try {
       return await withTx(this.deps.db, async (tx) => {
-        const userId = await repo.insertSubAccount(tx, { merchantId, email: req.email, name: req.name, passwordHash, menus });
+        const userId = await repo.insertSubAccount(tx, {
+          merchantId,
+          email: req.email,
+          name: req.name,
+          passwordHash,
+          menus,
+        });
         await ensureImUser(tx, imUserOfAccount(userId), { nickname: req.name, now });
-        await audit(tx, { actorUserId: actor.userId, action: "subAccount.add", subjectType: "user", subjectId: userId, detail: { menus } });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "subAccount.add",
+          subjectType: "user",
+          subjectId: userId,
+          detail: { menus },
+        });
         const row = await repo.findSubAccount(tx, merchantId, userId);
         if (!row) throw notFound();
         return present(row);
@@ -110,7 +131,11 @@ export class SubAccountsService {
         action: "subAccount.update",
         subjectType: "user",
         subjectId: userId,
-        detail: { before: { menus: before.menus, disabled: before.disabled_at !== null }, after: { menus: after.menus, disabled: after.disabled_at !== null }, passwordChanged: passwordHash !== undefined },
+        detail: {
+          before: { menus: before.menus, disabled: before.disabled_at !== null },
+          after: { menus: after.menus, disabled: after.disabled_at !== null },
+          passwordChanged: passwordHash !== undefined,
+        },
       });
       return present(after);
     });

@@ -5,25 +5,47 @@ import type { Executor } from "../../db/tx";
 /** SQL of the announcements module: the one contact row, announcements and their per-merchant reads. */
 
 export function findContact(db: Executor) {
-  return db.selectFrom("platform_service_contact").select(["name", "qr_url", "phone", "updated_at"]).where("id", "=", 1).executeTakeFirst();
+  return db
+    .selectFrom("platform_service_contact")
+    .select(["name", "qr_url", "phone", "updated_at"])
+    .where("id", "=", 1)
+    .executeTakeFirst();
 }
 
 export async function saveContact(db: Executor, c: ServiceContactReq, userId: number) {
   return db
     .insertInto("platform_service_contact")
     .values({ id: 1, name: c.name, qr_url: c.qrUrl, phone: c.phone, updated_by: userId, updated_at: sql<Date>`now()` })
-    .onConflict((oc) => oc.column("id").doUpdateSet({ name: c.name, qr_url: c.qrUrl, phone: c.phone, updated_by: userId, updated_at: sql<Date>`now()` }))
+    .onConflict((oc) =>
+      oc.column("id").doUpdateSet({
+        name: c.name,
+        qr_url: c.qrUrl,
+        phone: c.phone,
+        updated_by: userId,
+        updated_at: sql<Date>`now()`,
+      }),
+    )
     .returning(["name", "qr_url", "phone", "updated_at"])
     .executeTakeFirstOrThrow();
 }
 
 export function insertAnnouncement(db: Executor, a: AnnouncementReq, userId: number) {
-  return db.insertInto("platform_announcements").values({ title: a.title, body: a.body, audience: a.audience, published_by: userId }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto("platform_announcements")
+    .values({ title: a.title, body: a.body, audience: a.audience, published_by: userId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Withdraws a live announcement; undefined when there is none by this id (or it was withdrawn already). */
 export function withdrawAnnouncement(db: Executor, id: number) {
-  return db.updateTable("platform_announcements").set({ withdrawn_at: sql<Date>`now()` }).where("id", "=", id).where("withdrawn_at", "is", null).returningAll().executeTakeFirst();
+  return db
+    .updateTable("platform_announcements")
+    .set({ withdrawn_at: sql<Date>`now()` })
+    .where("id", "=", id)
+    .where("withdrawn_at", "is", null)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export function findAnnouncement(db: Executor, id: number) {
@@ -35,12 +57,21 @@ export async function opsAnnouncementPage(db: Executor, page: { offset: number; 
     db
       .selectFrom("platform_announcements as a")
       .selectAll("a")
-      .select((eb) => eb.selectFrom("platform_announcement_reads as r").whereRef("r.announcement_id", "=", "a.id").select(eb.fn.countAll<string>().as("n")).as("reads"))
+      .select((eb) =>
+        eb
+          .selectFrom("platform_announcement_reads as r")
+          .whereRef("r.announcement_id", "=", "a.id")
+          .select(eb.fn.countAll<string>().as("n"))
+          .as("reads"),
+      )
       .orderBy("a.id", "desc")
       .offset(page.offset)
       .limit(page.limit)
       .execute(),
-    db.selectFrom("platform_announcements").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("platform_announcements")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
@@ -50,12 +81,20 @@ function forMerchant(db: Executor, merchantId: number, roles: readonly MerchantR
   const audiences: AnnouncementAudience[] = ["all", ...roles];
   return db
     .selectFrom("platform_announcements as a")
-    .leftJoin("platform_announcement_reads as r", (j) => j.onRef("r.announcement_id", "=", "a.id").on("r.merchant_id", "=", merchantId))
+    .leftJoin("platform_announcement_reads as r", (j) =>
+      j.onRef("r.announcement_id", "=", "a.id").on("r.merchant_id", "=", merchantId),
+    )
     .where("a.withdrawn_at", "is", null)
     .where("a.audience", "in", audiences);
 }
 
-export async function merchantAnnouncementPage(db: Executor, merchantId: number, roles: readonly MerchantRole[], f: { unreadOnly: boolean }, page: { offset: number; limit: number }) {
+export async function merchantAnnouncementPage(
+  db: Executor,
+  merchantId: number,
+  roles: readonly MerchantRole[],
+  f: { unreadOnly: boolean },
+  page: { offset: number; limit: number },
+) {
   const base = forMerchant(db, merchantId, roles);
   const listed = f.unreadOnly ? base.where("r.read_at", "is", null) : base;
   const [rows, count, unread] = await Promise.all([
@@ -67,14 +106,24 @@ export async function merchantAnnouncementPage(db: Executor, merchantId: number,
       .limit(page.limit)
       .execute(),
     listed.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-    base.where("r.read_at", "is", null).select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    base
+      .where("r.read_at", "is", null)
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n), unread: Number(unread.n) };
 }
 
 /** Whether a live announcement with this id is meant for the merchant. */
-export async function visibleTo(db: Executor, id: number, merchantId: number, roles: readonly MerchantRole[]): Promise<boolean> {
-  return (await forMerchant(db, merchantId, roles).select("a.id").where("a.id", "=", id).executeTakeFirst()) !== undefined;
+export async function visibleTo(
+  db: Executor,
+  id: number,
+  merchantId: number,
+  roles: readonly MerchantRole[],
+): Promise<boolean> {
+  return (
+    (await forMerchant(db, merchantId, roles).select("a.id").where("a.id", "=", id).executeTakeFirst()) !== undefined
+  );
 }
 
 /** Marks read; a second time changes nothing. */

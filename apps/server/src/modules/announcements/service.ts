@@ -1,4 +1,12 @@
-import { CODE, type AnnouncementReq, type OpsAnnouncement, type Page, type ServiceContact, type ServiceContactReq, type TextMessPage } from "@tessera/contracts";
+import {
+  CODE,
+  type AnnouncementReq,
+  type OpsAnnouncement,
+  type Page,
+  type ServiceContact,
+  type ServiceContactReq,
+  type TextMessPage,
+} from "@tessera/contracts";
 import { withTx, type Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
@@ -25,7 +33,13 @@ export class AnnouncementsService {
   async setContact(operator: Actor, req: ServiceContactReq): Promise<ServiceContact> {
     const row = await withTx(this.deps.db, async (tx) => {
       const saved = await repo.saveContact(tx, req, operator.userId);
-      await audit(tx, { actorUserId: operator.userId, action: "announcement.contact", subjectType: "serviceContact", subjectId: 1, detail: { ...req } });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "announcement.contact",
+        subjectType: "serviceContact",
+        subjectId: 1,
+        detail: { ...req },
+      });
       return saved;
     });
     return { name: row.name, qrUrl: row.qr_url, phone: row.phone, updatedAt: iso(row.updated_at) };
@@ -34,10 +48,24 @@ export class AnnouncementsService {
   async publish(operator: Actor, req: AnnouncementReq): Promise<OpsAnnouncement> {
     const row = await withTx(this.deps.db, async (tx) => {
       const a = await repo.insertAnnouncement(tx, req, operator.userId);
-      await audit(tx, { actorUserId: operator.userId, action: "announcement.publish", subjectType: "announcement", subjectId: a.id, detail: { title: req.title, audience: req.audience } });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "announcement.publish",
+        subjectType: "announcement",
+        subjectId: a.id,
+        detail: { title: req.title, audience: req.audience },
+      });
       return a;
     });
-    return { id: String(row.id), title: row.title, body: row.body, audience: row.audience, publishedAt: iso(row.published_at), withdrawnAt: null, reads: 0 };
+    return {
+      id: String(row.id),
+      title: row.title,
+      body: row.body,
+      audience: row.audience,
+      publishedAt: iso(row.published_at),
+      withdrawnAt: null,
+      reads: 0,
+    };
   }
 
   async withdraw(operator: Actor, id: number): Promise<void> {
@@ -47,14 +75,30 @@ export class AnnouncementsService {
         if (await repo.findAnnouncement(tx, id)) return; // withdrawn already: nothing to do
         throw notFound();
       }
-      await audit(tx, { actorUserId: operator.userId, action: "announcement.withdraw", subjectType: "announcement", subjectId: id });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "announcement.withdraw",
+        subjectType: "announcement",
+        subjectId: id,
+      });
     });
   }
 
   async opsList(q: { page: number; pageSize: number }): Promise<Page<OpsAnnouncement>> {
-    const { rows, total } = await repo.opsAnnouncementPage(this.deps.db, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await repo.opsAnnouncementPage(this.deps.db, {
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return {
-      list: rows.map((r) => ({ id: String(r.id), title: r.title, body: r.body, audience: r.audience, publishedAt: iso(r.published_at), withdrawnAt: r.withdrawn_at ? iso(r.withdrawn_at) : null, reads: Number(r.reads ?? 0) })),
+      list: rows.map((r) => ({
+        id: String(r.id),
+        title: r.title,
+        body: r.body,
+        audience: r.audience,
+        publishedAt: iso(r.published_at),
+        withdrawnAt: r.withdrawn_at ? iso(r.withdrawn_at) : null,
+        reads: Number(r.reads ?? 0),
+      })),
       total,
       page: q.page,
       pageSize: q.pageSize,
@@ -62,10 +106,31 @@ export class AnnouncementsService {
   }
 
   /** textMess: the merchant's announcements, newest first, with read state and the unread count. */
-  async textMess(actor: Actor, q: { page: number; pageSize: number; unread?: "true" | "false" | undefined }): Promise<TextMessPage> {
+  async textMess(
+    actor: Actor,
+    q: { page: number; pageSize: number; unread?: "true" | "false" | undefined },
+  ): Promise<TextMessPage> {
     const merchantId = tenantOf(actor);
-    const { rows, total, unread } = await repo.merchantAnnouncementPage(this.deps.db, merchantId, actor.roles, { unreadOnly: q.unread === "true" }, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
-    return { list: rows.map((r) => ({ id: String(r.id), title: r.title, body: r.body, publishedAt: iso(r.published_at), read: Boolean(r.read) })), total, page: q.page, pageSize: q.pageSize, unread };
+    const { rows, total, unread } = await repo.merchantAnnouncementPage(
+      this.deps.db,
+      merchantId,
+      actor.roles,
+      { unreadOnly: q.unread === "true" },
+      { offset: (q.page - 1) * q.pageSize, limit: q.pageSize },
+    );
+    return {
+      list: rows.map((r) => ({
+        id: String(r.id),
+        title: r.title,
+        body: r.body,
+        publishedAt: iso(r.published_at),
+        read: Boolean(r.read),
+      })),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+      unread,
+    };
   }
 
   /** Marks one announcement read for the merchant; one it may not see is not found. Idempotent. */

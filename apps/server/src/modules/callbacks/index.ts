@@ -13,7 +13,10 @@ const DISPATCH_EVERY_MS = 5_000;
  * and delivered to the purchaser's callback URL, signed with its API secret, with retries. Mounts the
  * delivery log and replay under /api/card-brander.
  */
-export async function registerCallbacks(host: ModuleHost, { api }: { api: ApiCredentialsService }): Promise<{ callbacks: CallbackService }> {
+export async function registerCallbacks(
+  host: ModuleHost,
+  { api }: { api: ApiCredentialsService },
+): Promise<{ callbacks: CallbackService }> {
   const callbacks = new CallbackService({
     db: host.db,
     clock: host.ctx.clock,

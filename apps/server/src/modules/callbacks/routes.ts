@@ -8,7 +8,13 @@ import { CALLBACK_BACKOFF_SECONDS, type CallbackService } from "./service";
 const tags = ["open API"];
 
 /** The callback delivery log and replay (ApiSecurity pages), mounted under /api/card-brander. */
-export function callbackLogRoutes({ callbacks, guard }: { callbacks: CallbackService; guard: Guard }): FastifyPluginAsyncZod {
+export function callbackLogRoutes({
+  callbacks,
+  guard,
+}: {
+  callbacks: CallbackService;
+  guard: Guard;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["sale", "business"], menu: ["sale/ApiSecurity", "business/ApiSecurityB"] });
@@ -28,7 +34,16 @@ export function callbackLogRoutes({ callbacks, guard }: { callbacks: CallbackSer
     );
     app.post(
       "/api/callbacks/:id/replay",
-      { schema: { tags, security: [{ authToken: [] }], summary: "Send a callback again now (same event id)", params: z.object({ id: z.coerce.number().int().positive() }), response: { 200: envelope(z.null()) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security: [{ authToken: [] }],
+          summary: "Send a callback again now (same event id)",
+          params: z.object({ id: z.coerce.number().int().positive() }),
+          response: { 200: envelope(z.null()) },
+        },
+        preHandler: pre,
+      },
       async (req) => {
         await callbacks.replay(tenantOf(actorOf(req)), req.params.id);
         return ok(null);

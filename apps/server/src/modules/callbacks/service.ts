@@ -62,7 +62,17 @@ export class CallbackService {
     if (!target) return;
     const order = await orderOf();
     const eventId = randomUUID();
-    await tx.insertInto("openapi_callbacks").values({ merchant_id: merchantId, event_id: eventId, order_id: Number(order.id), url: target.url, payload: resultPayload(eventId, order), next_attempt_at: this.deps.clock.now() }).execute();
+    await tx
+      .insertInto("openapi_callbacks")
+      .values({
+        merchant_id: merchantId,
+        event_id: eventId,
+        order_id: Number(order.id),
+        url: target.url,
+        payload: resultPayload(eventId, order),
+        next_attempt_at: this.deps.clock.now(),
+      })
+      .execute();
   }
 
   /**
@@ -97,7 +107,11 @@ export class CallbackService {
         await tx
           .updateTable("openapi_callbacks")
           .set({ next_attempt_at: new Date(now.getTime() + LEASE_MS) })
-          .where("id", "in", rows.map((r) => r.id))
+          .where(
+            "id",
+            "in",
+            rows.map((r) => r.id),
+          )
           .execute();
       }
       return rows;
@@ -106,7 +120,14 @@ export class CallbackService {
     return due.length;
   }
 
-  private async deliver(row: { id: number; merchant_id: number; event_id: string; url: string; payload: string; attempts: number }): Promise<void> {
+  private async deliver(row: {
+    id: number;
+    merchant_id: number;
+    event_id: string;
+    url: string;
+    payload: string;
+    attempts: number;
+  }): Promise<void> {
     const attempt = row.attempts + 1;
     let status: number | null = null;
     let error: string | null = null;
@@ -133,7 +154,11 @@ export class CallbackService {
     }
     const now = this.deps.clock.now();
     if (error === null) {
-      await this.deps.db.updateTable("openapi_callbacks").set({ state: "delivered", attempts: attempt, last_status: status, last_error: null, delivered_at: now }).where("id", "=", row.id).execute();
+      await this.deps.db
+        .updateTable("openapi_callbacks")
+        .set({ state: "delivered", attempts: attempt, last_status: status, last_error: null, delivered_at: now })
+        .where("id", "=", row.id)
+        .execute();
       return;
     }
     const wait = CALLBACK_BACKOFF_SECONDS[attempt - 1];
@@ -150,11 +175,19 @@ export class CallbackService {
       .execute();
   }
 
-  async log(merchantId: number, q: { page: number; pageSize: number; state?: "pending" | "delivered" | "failed" | undefined }): Promise<Page<CallbackDelivery>> {
+  async log(
+    merchantId: number,
+    q: { page: number; pageSize: number; state?: "pending" | "delivered" | "failed" | undefined },
+  ): Promise<Page<CallbackDelivery>> {
     let base = this.deps.db.selectFrom("openapi_callbacks").where("merchant_id", "=", merchantId);
     if (q.state) base = base.where("state", "=", q.state);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .selectAll()
+        .orderBy("id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
     ]);
     const list = rows.map((r) => ({

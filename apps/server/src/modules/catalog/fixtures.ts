@@ -10,12 +10,23 @@ export interface TestMerchant {
   email: string;
 }
 
-export async function newMerchant(t: TestApp, orgName = "Supplier Ltd", version: "domestic" | "international" = "domestic"): Promise<TestMerchant> {
+export async function newMerchant(
+  t: TestApp,
+  orgName = "Supplier Ltd",
+  version: "domestic" | "international" = "domestic",
+): Promise<TestMerchant> {
   return registerMerchant(t, { orgName, version });
 }
 
-export async function newBrand(t: TestApp, m: TestMerchant, name = `Brand ${Math.random().toString(36).slice(2, 8)}`): Promise<Brand> {
-  const res = await t.call<Brand>("POST", "/api/card-brander/brander/update", { token: m.token, body: { name, description: "test brand" } });
+export async function newBrand(
+  t: TestApp,
+  m: TestMerchant,
+  name = `Brand ${Math.random().toString(36).slice(2, 8)}`,
+): Promise<Brand> {
+  const res = await t.call<Brand>("POST", "/api/card-brander/brander/update", {
+    token: m.token,
+    body: { name, description: "test brand" },
+  });
   if (res.body.code !== 1) throw new Error(`brand: ${res.body.msg}`);
   return res.body.data;
 }
@@ -38,14 +49,29 @@ export function goodsBody(brandId: number, overrides: Partial<GoodsReq> = {}): R
   };
 }
 
-export async function newGoods(t: TestApp, m: TestMerchant, brandId: number, overrides: Partial<GoodsReq> = {}): Promise<Goods> {
-  const res = await t.call<Goods>("POST", "/api/card-brander/product/add", { token: m.token, body: goodsBody(brandId, overrides) });
+export async function newGoods(
+  t: TestApp,
+  m: TestMerchant,
+  brandId: number,
+  overrides: Partial<GoodsReq> = {},
+): Promise<Goods> {
+  const res = await t.call<Goods>("POST", "/api/card-brander/product/add", {
+    token: m.token,
+    body: goodsBody(brandId, overrides),
+  });
   if (res.body.code !== 1) throw new Error(`goods: ${res.body.msg}`);
   return res.body.data;
 }
 
 /** Posts an import file as the raw body, the way the web page does. */
-export async function importFile(t: TestApp, token: string, goodsId: number, fileName: string, data: Buffer | string, lang: "cn" | "tw" | "en" = "en") {
+export async function importFile(
+  t: TestApp,
+  token: string,
+  goodsId: number,
+  fileName: string,
+  data: Buffer | string,
+  lang: "cn" | "tw" | "en" = "en",
+) {
   const isCsv = fileName.endsWith(".csv");
   const res = await t.app.inject({
     method: "POST",
@@ -57,5 +83,12 @@ export async function importFile(t: TestApp, token: string, goodsId: number, fil
     },
     payload: data,
   });
-  return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: { id: number; imported: number; rejected: number; totalRows: number; status: string } }>() };
+  return {
+    status: res.statusCode,
+    body: res.json<{
+      code: number;
+      msg: string;
+      data: { id: number; imported: number; rejected: number; totalRows: number; status: string };
+    }>(),
+  };
 }

@@ -3,8 +3,25 @@ import { catalogBranderRoutes, catalogServicerRoutes, catalogUserRoutes } from "
 import { CatalogService } from "./service";
 
 export { CatalogService, type CatalogDeps } from "./service";
-export { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, ownGoodsChoices, sellStock, saleOutcome, sellStockCte, type LowStock, type StockGoods } from "./stock";
-export { goodsForPurchase, PURCHASABLE_GOODS_COLUMNS, toPurchasableGoods, type PurchasableGoods, type PurchasableGoodsRow } from "./purchase";
+export {
+  adjustStock,
+  goodsMatching,
+  goodsNames,
+  lockGoodsForStock,
+  ownGoodsChoices,
+  sellStock,
+  saleOutcome,
+  sellStockCte,
+  type LowStock,
+  type StockGoods,
+} from "./stock";
+export {
+  goodsForPurchase,
+  PURCHASABLE_GOODS_COLUMNS,
+  toPurchasableGoods,
+  type PurchasableGoods,
+  type PurchasableGoodsRow,
+} from "./purchase";
 export { brandsOfMerchants } from "./provider-reads";
 
 export interface CatalogModule {
@@ -15,7 +32,10 @@ export interface CatalogModule {
  * Brands and goods: mounts the brand owner's calls under /api/card-brander, the card user's under
  * /api/card-user and the service provider's view under /api/card-servicer.
  */
-export async function registerCatalog(host: ModuleHost, needs: { serves: (providerId: number, merchantId: number) => Promise<boolean> }): Promise<CatalogModule> {
+export async function registerCatalog(
+  host: ModuleHost,
+  needs: { serves: (providerId: number, merchantId: number) => Promise<boolean> },
+): Promise<CatalogModule> {
   const { ctx, db, guard } = host;
   const catalog = new CatalogService({ db, storage: ctx.storage, clock: ctx.clock, serves: needs.serves });
   await host.mount("/api/card-brander", catalogBranderRoutes({ catalog, guard }));

@@ -20,7 +20,10 @@ export function thumbKeyOf(key: string): string {
 }
 
 export function selectionOf(t: BusinessType): SelectionType {
-  for (const [selection, types] of Object.entries(SELECTION_BUSINESS_TYPES) as [SelectionType, readonly BusinessType[]][]) {
+  for (const [selection, types] of Object.entries(SELECTION_BUSINESS_TYPES) as [
+    SelectionType,
+    readonly BusinessType[],
+  ][]) {
     if (types.includes(t)) return selection;
   }
   return "coupon";
@@ -85,7 +88,16 @@ export function presentGoods(row: GoodsRow, supplierName: string): Goods {
 
 /** A purchaser's view: no settlement price, thresholds, weights or sales counts. */
 export function presentMerchandise(row: GoodsRow, supplierName: string): Merchandise {
-  const { settlementPrice: _s, lowStockThreshold: _l, weight: _w, sold: _d, voided: _v, expired: _e, state: _st, ...rest } = presentGoods(row, supplierName);
+  const {
+    settlementPrice: _s,
+    lowStockThreshold: _l,
+    weight: _w,
+    sold: _d,
+    voided: _v,
+    expired: _e,
+    state: _st,
+    ...rest
+  } = presentGoods(row, supplierName);
   return { ...rest, listPrice: rest.price, ownPrice: false };
 }
 

@@ -23,7 +23,18 @@ export interface PurchasableGoods {
  * together with its own rows (an order's one read before its transaction) selects these, under the
  * same names, and hands the row to toPurchasableGoods; only the few columns an order needs are read.
  */
-export const PURCHASABLE_GOODS_COLUMNS = ["id", "merchant_id", "name", "business_type", "currency", "price", "face_value", "per_order_max", "sales_scope", "state"] as const;
+export const PURCHASABLE_GOODS_COLUMNS = [
+  "id",
+  "merchant_id",
+  "name",
+  "business_type",
+  "currency",
+  "price",
+  "face_value",
+  "per_order_max",
+  "sales_scope",
+  "state",
+] as const;
 
 export interface PurchasableGoodsRow {
   id: number;
@@ -57,6 +68,10 @@ export function toPurchasableGoods(row: PurchasableGoodsRow): PurchasableGoods {
 
 /** The goods as the purchasing module sees it, or undefined when it does not exist. */
 export async function goodsForPurchase(db: Executor, goodsId: number): Promise<PurchasableGoods | undefined> {
-  const row = await db.selectFrom("catalog_goods").select(PURCHASABLE_GOODS_COLUMNS).where("id", "=", goodsId).executeTakeFirst();
+  const row = await db
+    .selectFrom("catalog_goods")
+    .select(PURCHASABLE_GOODS_COLUMNS)
+    .where("id", "=", goodsId)
+    .executeTakeFirst();
   return row ? toPurchasableGoods(row) : undefined;
 }

@@ -1,5 +1,14 @@
 import type { MerchandiseQuery, ProductSearchQuery } from "@tessera/contracts";
-import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from "kysely";
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type RawBuilder,
+  type Selectable,
+  type SqlBool,
+  type Updateable,
+} from "kysely";
 import type { DB } from "../../db/schema";
 import type { Executor } from "../../db/tx";
 import type { CatalogBrandsTable, CatalogGoodsTable } from "./tables";
@@ -29,14 +38,24 @@ export function listBrands(db: Executor, merchantId: number) {
 }
 
 export function findBrand(db: Executor, merchantId: number, brandId: number) {
-  return db.selectFrom("catalog_brands").selectAll().where("merchant_id", "=", merchantId).where("id", "=", brandId).executeTakeFirst();
+  return db
+    .selectFrom("catalog_brands")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", brandId)
+    .executeTakeFirst();
 }
 
 export async function insertBrand(tx: Executor, row: Insertable<CatalogBrandsTable>): Promise<number> {
   return (await tx.insertInto("catalog_brands").values(row).returning("id").executeTakeFirstOrThrow()).id;
 }
 
-export async function updateBrand(tx: Executor, merchantId: number, brandId: number, patch: Updateable<CatalogBrandsTable>): Promise<boolean> {
+export async function updateBrand(
+  tx: Executor,
+  merchantId: number,
+  brandId: number,
+  patch: Updateable<CatalogBrandsTable>,
+): Promise<boolean> {
   const r = await tx
     .updateTable("catalog_brands")
     .set({ ...patch, updated_at: sql`now()` })
@@ -99,7 +118,10 @@ export async function faceValuesOnSale(db: Executor, selection: string, buyable:
 
 /** The goods keyword rule's terms: a name pattern (LIKE specials escaped) and, for a number, an id. */
 function keywordTerms(keyword: string): { like: string; byId: number | null } {
-  return { like: `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, byId: /^\d{1,15}$/.test(keyword) ? Number(keyword) : null };
+  return {
+    like: `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    byId: /^\d{1,15}$/.test(keyword) ? Number(keyword) : null,
+  };
 }
 
 /**
@@ -115,7 +137,11 @@ export function goodsMatching(keyword: string, goodsId: Expression<unknown>): Ra
 /* ---------- goods ---------- */
 
 function goodsBase(db: Executor) {
-  return db.selectFrom("catalog_goods as g").innerJoin("catalog_brands as b", "b.id", "g.brand_id").selectAll("g").select("b.name as brand_name");
+  return db
+    .selectFrom("catalog_goods as g")
+    .innerJoin("catalog_brands as b", "b.id", "g.brand_id")
+    .selectAll("g")
+    .select("b.name as brand_name");
 }
 
 export function findGoods(db: Executor, merchantId: number, goodsId: number): Promise<GoodsRow | undefined> {
@@ -123,8 +149,17 @@ export function findGoods(db: Executor, merchantId: number, goodsId: number): Pr
 }
 
 /** A goods on sale the purchaser may buy, whoever supplies it (goods selection detail). */
-export function findGoodsOnSale(db: Executor, goodsId: number, view: PurchaserView): Promise<OfferedGoodsRow | undefined> {
-  return goodsBase(db).select(view.agreedPrice.as("agreed_price")).where("g.id", "=", goodsId).where("g.state", "=", "available").where(view.buyable).executeTakeFirst();
+export function findGoodsOnSale(
+  db: Executor,
+  goodsId: number,
+  view: PurchaserView,
+): Promise<OfferedGoodsRow | undefined> {
+  return goodsBase(db)
+    .select(view.agreedPrice.as("agreed_price"))
+    .where("g.id", "=", goodsId)
+    .where("g.state", "=", "available")
+    .where(view.buyable)
+    .executeTakeFirst();
 }
 
 export function findGoodsByIds(db: Executor, ids: number[]): Promise<GoodsRow[]> {
@@ -147,7 +182,11 @@ type GoodsCondition = (eb: ExpressionBuilder<DB & { g: CatalogGoodsTable }, "g">
  * A page of goods (newest first) and their count, under the same conditions: void goods are left out
  * unless `state` asks for them. The count runs on catalog_goods alone, without the brand join.
  */
-async function goodsPage(db: Executor, conditions: GoodsCondition[], q: { state?: string | undefined; page: number; pageSize: number }): Promise<{ rows: GoodsRow[]; total: number }> {
+async function goodsPage(
+  db: Executor,
+  conditions: GoodsCondition[],
+  q: { state?: string | undefined; page: number; pageSize: number },
+): Promise<{ rows: GoodsRow[]; total: number }> {
   const state: GoodsCondition = (eb) => (q.state ? eb("g.state", "=", q.state) : eb("g.state", "<>", "void"));
   let query = goodsBase(db);
   let count = db.selectFrom("catalog_goods as g");
@@ -156,7 +195,11 @@ async function goodsPage(db: Executor, conditions: GoodsCondition[], q: { state?
     count = count.where(c);
   }
   const [rows, total] = await Promise.all([
-    query.orderBy("g.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    query
+      .orderBy("g.id", "desc")
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
     count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
@@ -165,10 +208,15 @@ async function goodsPage(db: Executor, conditions: GoodsCondition[], q: { state?
 /** The supplier's goods keyword rule as a condition on `g`: the name contains it, or the code or id equals it. */
 function keywordCondition(keyword: string): GoodsCondition {
   const { like, byId } = keywordTerms(keyword);
-  return (eb) => eb.or([eb("g.name", "ilike", like), eb("g.code", "=", keyword), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]);
+  return (eb) =>
+    eb.or([eb("g.name", "ilike", like), eb("g.code", "=", keyword), ...(byId !== null ? [eb("g.id", "=", byId)] : [])]);
 }
 
-export async function searchGoods(db: Executor, merchantId: number, q: ProductSearchQuery): Promise<{ rows: GoodsRow[]; total: number }> {
+export async function searchGoods(
+  db: Executor,
+  merchantId: number,
+  q: ProductSearchQuery,
+): Promise<{ rows: GoodsRow[]; total: number }> {
   // Filters only on catalog_goods columns, so the count uses catalog_goods_merchant_count_idx when there
   // is no keyword.
   const conditions: GoodsCondition[] = [(eb) => eb("g.merchant_id", "=", merchantId)];
@@ -185,18 +233,42 @@ export async function searchGoods(db: Executor, merchantId: number, q: ProductSe
 }
 
 /** Goods selection (spec 01 §2 screen 10): goods on sale of one selection type, with the screen's filters. */
-export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "domestic" | "international", view: PurchaserView): Promise<{ rows: OfferedGoodsRow[]; total: number }> {
+export async function selectGoods(
+  db: Executor,
+  q: MerchandiseQuery,
+  version: "domestic" | "international",
+  view: PurchaserView,
+): Promise<{ rows: OfferedGoodsRow[]; total: number }> {
   const buyable = view.buyable;
   const scopes = ["all", version];
   // The filters are written against catalog_goods alone, so the count needs no join (and can be answered
   // from catalog_goods_selection_count_idx); only a keyword also looks at the brand name.
-  let count = db.selectFrom("catalog_goods as g").where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
-  let query = goodsBase(db).select(view.agreedPrice.as("agreed_price")).where("g.state", "=", "available").where("g.selection", "=", q.type).where("g.sales_scope", "in", scopes).where(buyable);
+  let count = db
+    .selectFrom("catalog_goods as g")
+    .where("g.state", "=", "available")
+    .where("g.selection", "=", q.type)
+    .where("g.sales_scope", "in", scopes)
+    .where(buyable);
+  let query = goodsBase(db)
+    .select(view.agreedPrice.as("agreed_price"))
+    .where("g.state", "=", "available")
+    .where("g.selection", "=", q.type)
+    .where("g.sales_scope", "in", scopes)
+    .where(buyable);
   if (q.keyword) {
     const { like } = keywordTerms(q.keyword);
     query = query.where((eb) => eb.or([eb("g.name", "ilike", like), eb("b.name", "ilike", like)]));
     count = count.where((eb) =>
-      eb.or([eb("g.name", "ilike", like), eb.exists(eb.selectFrom("catalog_brands as b").select("b.id").whereRef("b.id", "=", "g.brand_id").where("b.name", "ilike", like))]),
+      eb.or([
+        eb("g.name", "ilike", like),
+        eb.exists(
+          eb
+            .selectFrom("catalog_brands as b")
+            .select("b.id")
+            .whereRef("b.id", "=", "g.brand_id")
+            .where("b.name", "ilike", like),
+        ),
+      ]),
     );
   }
   if (q.brandId) {
@@ -220,7 +292,10 @@ export async function selectGoods(db: Executor, q: MerchandiseQuery, version: "d
       ? query.orderBy("g.sales_index", "desc").orderBy("g.id", "desc")
       : query.orderBy("g.recommendation_index", "desc").orderBy("g.id", "desc");
   const [rows, total] = await Promise.all([
-    ordered.limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    ordered
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
     count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
@@ -230,7 +305,12 @@ export async function insertGoods(tx: Executor, row: Insertable<CatalogGoodsTabl
   return (await tx.insertInto("catalog_goods").values(row).returning("id").executeTakeFirstOrThrow()).id;
 }
 
-export async function updateGoods(tx: Executor, merchantId: number, goodsId: number, patch: Updateable<CatalogGoodsTable>): Promise<void> {
+export async function updateGoods(
+  tx: Executor,
+  merchantId: number,
+  goodsId: number,
+  patch: Updateable<CatalogGoodsTable>,
+): Promise<void> {
   await tx
     .updateTable("catalog_goods")
     .set({ ...patch, updated_at: sql`now()` })
@@ -243,8 +323,18 @@ type Counters = { stock: number; low_stock_threshold: number; low_stock_notified
 type CounterDelta = { stock?: number; sold?: number; voided?: number; expired?: number };
 
 export function adjustCounters(tx: Executor, goodsId: number, delta: CounterDelta): Promise<Counters>;
-export function adjustCounters(tx: Executor, goodsId: number, delta: CounterDelta, guard: { onlyAvailable: true }): Promise<Counters | undefined>;
-export async function adjustCounters(tx: Executor, goodsId: number, delta: CounterDelta, guard?: { onlyAvailable: true }): Promise<Counters | undefined> {
+export function adjustCounters(
+  tx: Executor,
+  goodsId: number,
+  delta: CounterDelta,
+  guard: { onlyAvailable: true },
+): Promise<Counters | undefined>;
+export async function adjustCounters(
+  tx: Executor,
+  goodsId: number,
+  delta: CounterDelta,
+  guard?: { onlyAvailable: true },
+): Promise<Counters | undefined> {
   const q = tx
     .updateTable("catalog_goods")
     .set((eb) => ({
@@ -263,7 +353,12 @@ export async function adjustCounters(tx: Executor, goodsId: number, delta: Count
  * adjustCounters for a sale with lowStockAfter's flag in the same UPDATE, as a CTE of a caller's
  * statement (see sellStockCte).
  */
-export function sellCountersCte(name: string, goodsId: number, sold: RawBuilder<number>, now: Date): { cte: RawBuilder<unknown>; result: RawBuilder<unknown> } {
+export function sellCountersCte(
+  name: string,
+  goodsId: number,
+  sold: RawBuilder<number>,
+  now: Date,
+): { cte: RawBuilder<unknown>; result: RawBuilder<unknown> } {
   const ref = sql.raw(name);
   return {
     // catalog_sell_counters (migration 0086) is the UPDATE this CTE ran before, as its own small
@@ -301,8 +396,16 @@ export async function upsertChild(tx: Executor, parentId: number, childId: numbe
  * A merchant's own goods (void ones left out) as id and name, newest first, for another module's goods
  * picker: those matching the keyword (the goods search's rule), or those among `ids` (an ownership check).
  */
-export function ownGoodsChoices(db: Executor, merchantId: number, f: { keyword?: string | undefined; ids?: number[]; limit: number }): Promise<{ id: number; name: string }[]> {
-  let q = db.selectFrom("catalog_goods as g").select(["g.id", "g.name"]).where("g.merchant_id", "=", merchantId).where("g.state", "<>", "void");
+export function ownGoodsChoices(
+  db: Executor,
+  merchantId: number,
+  f: { keyword?: string | undefined; ids?: number[]; limit: number },
+): Promise<{ id: number; name: string }[]> {
+  let q = db
+    .selectFrom("catalog_goods as g")
+    .select(["g.id", "g.name"])
+    .where("g.merchant_id", "=", merchantId)
+    .where("g.state", "<>", "void");
   if (f.keyword) q = q.where(keywordCondition(f.keyword));
   if (f.ids) {
     if (f.ids.length === 0) return Promise.resolve([]);
@@ -313,6 +416,10 @@ export function ownGoodsChoices(db: Executor, merchantId: number, f: { keyword?:
 
 export async function goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom("catalog_goods").select(["id", "name"]).where("id", "in", [...new Set(ids)]).execute();
+  const rows = await db
+    .selectFrom("catalog_goods")
+    .select(["id", "name"])
+    .where("id", "in", [...new Set(ids)])
+    .execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }

@@ -54,28 +54,85 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
   return async (app) => {
     await acceptMultipart(app, IMAGE_LIMIT + 64 * 1024);
     const pre = guard(supplier);
-    app.get("/brander", { schema: { tags, security, summary: "The brand owner and its brands", response: { 200: envelope(branderReply) } }, preHandler: pre }, async (req) =>
-      ok(await catalog.brander(actorOf(req))),
+    app.get(
+      "/brander",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The brand owner and its brands",
+          response: { 200: envelope(branderReply) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await catalog.brander(actorOf(req))),
     );
     app.post(
       "/brander/update",
-      { schema: { tags, security, summary: "Create a brand, or update one (with id)", body: brandReq, response: { 200: envelope(brand) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Create a brand, or update one (with id)",
+          body: brandReq,
+          response: { 200: envelope(brand) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await catalog.saveBrand(actorOf(req), req.body)),
     );
-    app.get("/brandRights", { schema: { tags, security, summary: "The brands goods may be filed under", response: { 200: envelope(z.array(brand)) } }, preHandler: pre }, async (req) =>
-      ok(await catalog.brands(actorOf(req))),
+    app.get(
+      "/brandRights",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The brands goods may be filed under",
+          response: { 200: envelope(z.array(brand)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await catalog.brands(actorOf(req))),
     );
-    app.get("/cardTypes", { schema: { tags, security, summary: "Business, equity and invoice types", response: { 200: envelope(cardTypesReply) } }, preHandler: pre }, () =>
-      Promise.resolve(ok(catalog.cardTypes())),
+    app.get(
+      "/cardTypes",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Business, equity and invoice types",
+          response: { 200: envelope(cardTypesReply) },
+        },
+        preHandler: pre,
+      },
+      () => Promise.resolve(ok(catalog.cardTypes())),
     );
     app.get(
       "/product/search",
-      { schema: { tags, security, summary: "Search the supplier's goods", querystring: productSearchQuery, response: { 200: envelope(pageOf(goods)) } }, ...plainJson, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Search the supplier's goods",
+          querystring: productSearchQuery,
+          response: { 200: envelope(pageOf(goods)) },
+        },
+        ...plainJson,
+        preHandler: pre,
+      },
       async (req) => ok(await catalog.searchProducts(actorOf(req), req.query)),
     );
     app.get(
       "/product/export",
-      { schema: { tags, security, summary: "The supplier's goods matching the filters, as xlsx", querystring: productSearchQuery }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The supplier's goods matching the filters, as xlsx",
+          querystring: productSearchQuery,
+        },
+        preHandler: pre,
+      },
       async (req, reply) => {
         const actor = actorOf(req);
         const lang = req.lang;
@@ -91,32 +148,76 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
         return sendXlsx(reply, "goods", goodsExportColumns(lang), pages());
       },
     );
-    app.post("/product/add", { schema: { tags, security, summary: "Add a goods", body: goodsReq, response: { 200: envelope(goods) } }, preHandler: pre }, async (req) =>
-      ok(await catalog.addProduct(actorOf(req), req.body)),
+    app.post(
+      "/product/add",
+      {
+        schema: { tags, security, summary: "Add a goods", body: goodsReq, response: { 200: envelope(goods) } },
+        preHandler: pre,
+      },
+      async (req) => ok(await catalog.addProduct(actorOf(req), req.body)),
     );
-    app.post("/product/update", { schema: { tags, security, summary: "Update a goods", body: goodsUpdateReq, response: { 200: envelope(goods) } }, preHandler: pre }, async (req) =>
-      ok(await catalog.updateProduct(actorOf(req), req.body)),
+    app.post(
+      "/product/update",
+      {
+        schema: { tags, security, summary: "Update a goods", body: goodsUpdateReq, response: { 200: envelope(goods) } },
+        preHandler: pre,
+      },
+      async (req) => ok(await catalog.updateProduct(actorOf(req), req.body)),
     );
     app.post(
       "/product/images",
-      { schema: { tags, security, summary: "Upload a goods or brand image (multipart field file); returns its key and thumbnail", response: { 200: envelope(imageReply) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Upload a goods or brand image (multipart field file); returns its key and thumbnail",
+          response: { 200: envelope(imageReply) },
+        },
+        preHandler: pre,
+      },
       async (req) => {
         const file = (await readMultipart(req)).files.find((f) => f.field === "file");
-        if (!file || file.data.length === 0 || file.data.length > IMAGE_LIMIT) throw invalid("catalog.imageInvalid", "file");
+        if (!file || file.data.length === 0 || file.data.length > IMAGE_LIMIT) {
+          throw invalid("catalog.imageInvalid", "file");
+        }
         return ok(await catalog.uploadImage(actorOf(req), file.data));
       },
     );
     app.put(
       "/product/:id/state",
-      { schema: { tags, security, summary: "Make a goods available, disabled or void", params: idParam, body: goodsStateReq, response: { 200: envelope(goods) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Make a goods available, disabled or void",
+          params: idParam,
+          body: goodsStateReq,
+          response: { 200: envelope(goods) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await catalog.setState(actorOf(req), req.params.id, req.body.state)),
     );
-    app.get("/product/:id", { schema: { tags, security, summary: "One goods", params: idParam, response: { 200: envelope(goods) } }, preHandler: pre }, async (req) =>
-      ok(await catalog.product(actorOf(req), req.params.id)),
+    app.get(
+      "/product/:id",
+      {
+        schema: { tags, security, summary: "One goods", params: idParam, response: { 200: envelope(goods) } },
+        preHandler: pre,
+      },
+      async (req) => ok(await catalog.product(actorOf(req), req.params.id)),
     );
     app.delete(
       "/product/:id",
-      { schema: { tags, security, summary: "Delete (void) a goods; refused while codes are in stock", params: idParam, response: { 200: nothing } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Delete (void) a goods; refused while codes are in stock",
+          params: idParam,
+          response: { 200: nothing },
+        },
+        preHandler: pre,
+      },
       async (req) => {
         await catalog.deleteProduct(actorOf(req), req.params.id);
         return ok(null);
@@ -125,11 +226,20 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
     // Images are public by unguessable key: <img> tags cannot send the token header.
     app.get(
       "/images/:merchant/:file",
-      { schema: { hide: true, params: z.object({ merchant: z.string().regex(/^\d{1,18}$/), file: z.string().max(80) }) } },
+      {
+        schema: {
+          hide: true,
+          params: z.object({ merchant: z.string().regex(/^\d{1,18}$/), file: z.string().max(80) }),
+        },
+      },
       async (req, reply) => {
         const opened = await catalog.openImage(req.params.merchant, req.params.file);
         if (!opened) return reply.status(404).send({ code: 1004, data: null, msg: "not found" });
-        return serveUserFile(reply, { contentType: opened.contentType, size: opened.size, cacheControl: "public, max-age=31536000, immutable" }, opened.stream);
+        return serveUserFile(
+          reply,
+          { contentType: opened.contentType, size: opened.size, cacheControl: "public, max-age=31536000, immutable" },
+          opened.stream,
+        );
       },
     );
   };
@@ -142,7 +252,13 @@ export function catalogServicerRoutes({ catalog, guard }: CatalogRouteDeps): Fas
     app.get(
       "/insupply/merchandises",
       {
-        schema: { tags, security, summary: "Supplied goods of a merchant this provider serves", querystring: servedGoodsQuery, response: { 200: envelope(pageOf(goods)) } },
+        schema: {
+          tags,
+          security,
+          summary: "Supplied goods of a merchant this provider serves",
+          querystring: servedGoodsQuery,
+          response: { 200: envelope(pageOf(goods)) },
+        },
         ...plainJson,
         preHandler: guard(provider),
       },
@@ -159,40 +275,97 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
     const seller = guard(supplier);
     app.get(
       "/merchandises",
-      { schema: { tags, security, summary: "Goods on sale by type, with filters and sorting", querystring: merchandiseQuery, response: { 200: envelope(pageOf(merchandise)) } }, ...plainJson, preHandler: buyer },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Goods on sale by type, with filters and sorting",
+          querystring: merchandiseQuery,
+          response: { 200: envelope(pageOf(merchandise)) },
+        },
+        ...plainJson,
+        preHandler: buyer,
+      },
       async (req) => ok(await catalog.merchandises(actorOf(req), req.query)),
     );
     app.get(
       "/merchandises/filters",
       {
-        schema: { tags, security, summary: "Brands and face values on sale, for the filters", querystring: z.object({ type: z.enum(SELECTION_TYPES).default("direct") }), response: { 200: envelope(merchandiseFilters) } },
+        schema: {
+          tags,
+          security,
+          summary: "Brands and face values on sale, for the filters",
+          querystring: z.object({ type: z.enum(SELECTION_TYPES).default("direct") }),
+          response: { 200: envelope(merchandiseFilters) },
+        },
         preHandler: buyer,
       },
       async (req) => ok(await catalog.merchandiseFilters(actorOf(req), req.query.type)),
     );
     app.get(
       "/merchandises/:id",
-      { schema: { tags, security, summary: "One goods on sale", params: idParam, response: { 200: envelope(merchandise) } }, preHandler: buyer },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "One goods on sale",
+          params: idParam,
+          response: { 200: envelope(merchandise) },
+        },
+        preHandler: buyer,
+      },
       async (req) => ok(await catalog.merchandise(actorOf(req), req.params.id)),
     );
     app.get(
       "/insupply/merchandises",
-      { schema: { tags, security, summary: "The supplier's goods in supply", querystring: productSearchQuery, response: { 200: envelope(pageOf(goods)) } }, ...plainJson, preHandler: seller },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The supplier's goods in supply",
+          querystring: productSearchQuery,
+          response: { 200: envelope(pageOf(goods)) },
+        },
+        ...plainJson,
+        preHandler: seller,
+      },
       async (req) => ok(await catalog.searchProducts(actorOf(req), req.query)),
     );
     app.get(
       "/insupply/merchandise/:id",
-      { schema: { tags, security, summary: "One goods in supply", params: idParam, response: { 200: envelope(goods) } }, preHandler: seller },
+      {
+        schema: { tags, security, summary: "One goods in supply", params: idParam, response: { 200: envelope(goods) } },
+        preHandler: seller,
+      },
       async (req) => ok(await catalog.product(actorOf(req), req.params.id)),
     );
     app.put(
       "/insupply/merchandise/:id",
-      { schema: { tags, security, summary: "Change supply terms or state", params: idParam, body: insupplyUpdateReq, response: { 200: envelope(goods) } }, preHandler: seller },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change supply terms or state",
+          params: idParam,
+          body: insupplyUpdateReq,
+          response: { 200: envelope(goods) },
+        },
+        preHandler: seller,
+      },
       async (req) => ok(await catalog.updateInsupply(actorOf(req), req.params.id, req.body)),
     );
     app.delete(
       "/insupply/merchandise/:id",
-      { schema: { tags, security, summary: "Stop supplying (void) a goods", params: idParam, response: { 200: nothing } }, preHandler: seller },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Stop supplying (void) a goods",
+          params: idParam,
+          response: { 200: nothing },
+        },
+        preHandler: seller,
+      },
       async (req) => {
         await catalog.deleteProduct(actorOf(req), req.params.id);
         return ok(null);
@@ -200,12 +373,30 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
     );
     app.post(
       "/insupply/merchandise/child",
-      { schema: { tags, security, summary: "Add a child item to a combo goods", body: childReq, response: { 200: envelope(costReply) } }, preHandler: seller },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Add a child item to a combo goods",
+          body: childReq,
+          response: { 200: envelope(costReply) },
+        },
+        preHandler: seller,
+      },
       async (req) => ok(await catalog.addChild(actorOf(req), req.body)),
     );
     app.get(
       "/insupply/cost/:id",
-      { schema: { tags, security, summary: "Unit cost of a goods in supply", params: idParam, response: { 200: envelope(costReply) } }, preHandler: seller },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Unit cost of a goods in supply",
+          params: idParam,
+          response: { 200: envelope(costReply) },
+        },
+        preHandler: seller,
+      },
       async (req) => ok(await catalog.cost(actorOf(req), req.params.id)),
     );
   };

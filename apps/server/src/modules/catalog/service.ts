@@ -34,7 +34,16 @@ import { imageInfo, thumbnail } from "../../platform/images";
 import type { FileStorage } from "../../platform/storage";
 import { getMerchant } from "../merchants";
 import { agreedPriceOf, mayBuyCondition } from "../purchasing";
-import { imageUrl, PLATFORM_RATE_BP, presentBrand, presentGoods, presentMerchandise, presentOffered, selectionOf, thumbKeyOf } from "./presenter";
+import {
+  imageUrl,
+  PLATFORM_RATE_BP,
+  presentBrand,
+  presentGoods,
+  presentMerchandise,
+  presentOffered,
+  selectionOf,
+  thumbKeyOf,
+} from "./presenter";
 import * as repo from "./repo";
 import type { CatalogGoodsTable } from "./tables";
 
@@ -65,7 +74,10 @@ export class CatalogService {
   }
 
   private async presentAll(rows: repo.GoodsRow[]): Promise<Goods[]> {
-    const names = await this.supplierNames(this.db, rows.map((r) => r.merchant_id));
+    const names = await this.supplierNames(
+      this.db,
+      rows.map((r) => r.merchant_id),
+    );
     return rows.map((r) => presentGoods(r, names.get(r.merchant_id) ?? ""));
   }
 
@@ -76,7 +88,12 @@ export class CatalogService {
     const merchant = await getMerchant(this.db, merchantId);
     if (!merchant) throw notFound();
     const brands = await repo.listBrands(this.db, merchantId);
-    return { merchantId: String(merchantId), name: merchant.name, currency: merchant.currency, brands: brands.map(presentBrand) };
+    return {
+      merchantId: String(merchantId),
+      name: merchant.name,
+      currency: merchant.currency,
+      brands: brands.map(presentBrand),
+    };
   }
 
   async brands(actor: Actor): Promise<Brand[]> {
@@ -90,9 +107,18 @@ export class CatalogService {
     try {
       const id = await withTx(this.db, async (tx) => {
         if (req.id === undefined) {
-          return repo.insertBrand(tx, { merchant_id: merchantId, name: req.name, description: req.description, logo_key: req.logo });
+          return repo.insertBrand(tx, {
+            merchant_id: merchantId,
+            name: req.name,
+            description: req.description,
+            logo_key: req.logo,
+          });
         }
-        const updated = await repo.updateBrand(tx, merchantId, req.id, { name: req.name, description: req.description, logo_key: req.logo });
+        const updated = await repo.updateBrand(tx, merchantId, req.id, {
+          name: req.name,
+          description: req.description,
+          logo_key: req.logo,
+        });
         if (!updated) throw notFound();
         return req.id;
       });
@@ -107,7 +133,11 @@ export class CatalogService {
 
   cardTypes() {
     return {
-      businessTypes: BUSINESS_TYPES.map((value) => ({ value, selection: selectionOf(value), cardStock: isCardBusinessType(value) })),
+      businessTypes: BUSINESS_TYPES.map((value) => ({
+        value,
+        selection: selectionOf(value),
+        cardStock: isCardBusinessType(value),
+      })),
       equityTypes: [...EQUITY_TYPES],
       invoiceTypes: [...INVOICE_TYPES],
     };
@@ -168,7 +198,11 @@ export class CatalogService {
     return (await this.presentAll([row]))[0] as Goods;
   }
 
-  private async fieldsOf(merchantId: number, req: GoodsReq, db: Executor): Promise<Omit<Insertable<CatalogGoodsTable>, "merchant_id" | "currency">> {
+  private async fieldsOf(
+    merchantId: number,
+    req: GoodsReq,
+    db: Executor,
+  ): Promise<Omit<Insertable<CatalogGoodsTable>, "merchant_id" | "currency">> {
     const brand = await repo.findBrand(db, merchantId, req.brandId);
     if (!brand) throw invalid("catalog.brandMissing", "brandId");
     for (const key of req.images) await this.checkImage(merchantId, key);
@@ -205,7 +239,9 @@ export class CatalogService {
     if (!merchant) throw notFound();
     const fields = await this.fieldsOf(merchantId, req, this.db);
     try {
-      const id = await withTx(this.db, (tx) => repo.insertGoods(tx, { ...fields, merchant_id: merchantId, currency: merchant.currency }));
+      const id = await withTx(this.db, (tx) =>
+        repo.insertGoods(tx, { ...fields, merchant_id: merchantId, currency: merchant.currency }),
+      );
       return await this.product(actor, id);
     } catch (err) {
       if (isUniqueViolation(err, "catalog_goods_code_uq")) throw conflict("catalog.goodsCodeTaken", "code");
@@ -253,8 +289,12 @@ export class CatalogService {
     await withTx(this.db, async (tx) => {
       const current = await this.lockOwn(tx, merchantId, goodsId);
       if (current.state === state) return;
-      if (current.state === "void") throw new AppError(CODE.CONFLICT, "catalog.stateChange", { from: current.state, to: state });
-      if (state === "void" && current.stock > 0) throw new AppError(CODE.CONFLICT, "catalog.hasStock", { count: current.stock });
+      if (current.state === "void") {
+        throw new AppError(CODE.CONFLICT, "catalog.stateChange", { from: current.state, to: state });
+      }
+      if (state === "void" && current.stock > 0) {
+        throw new AppError(CODE.CONFLICT, "catalog.hasStock", { count: current.stock });
+      }
       await repo.updateGoods(tx, merchantId, goodsId, { state });
     });
     return this.product(actor, goodsId);
@@ -287,7 +327,9 @@ export class CatalogService {
       const parent = await this.lockOwn(tx, merchantId, req.inSupplyMerchandiseId);
       if (parent.business_type !== "combo") throw invalid("catalog.comboOnly", "inSupplyMerchandiseId");
       const child = await repo.findGoods(tx, merchantId, req.childId);
-      if (!child || child.id === parent.id || child.business_type === "combo" || child.state === "void") throw invalid("catalog.childInvalid", "childId");
+      if (!child || child.id === parent.id || child.business_type === "combo" || child.state === "void") {
+        throw invalid("catalog.childInvalid", "childId");
+      }
       await repo.upsertChild(tx, parent.id, child.id, req.quantity);
     });
     return this.cost(actor, req.inSupplyMerchandiseId);
@@ -340,10 +382,21 @@ export class CatalogService {
   }
 
   /** The same list for a merchant known by id (the open API's product list, for a signed request). */
-  async merchandisesIn(purchaser: { id: number; version: Actor["version"] }, q: MerchandiseQuery): Promise<Page<Merchandise>> {
+  async merchandisesIn(
+    purchaser: { id: number; version: Actor["version"] },
+    q: MerchandiseQuery,
+  ): Promise<Page<Merchandise>> {
     const { rows, total } = await repo.selectGoods(this.db, q, purchaser.version, this.viewOf(purchaser.id));
-    const names = await this.supplierNames(this.db, rows.map((r) => r.merchant_id));
-    return { list: rows.map((r) => presentOffered(r, names.get(r.merchant_id) ?? "")), total, page: q.page, pageSize: q.pageSize };
+    const names = await this.supplierNames(
+      this.db,
+      rows.map((r) => r.merchant_id),
+    );
+    return {
+      list: rows.map((r) => presentOffered(r, names.get(r.merchant_id) ?? "")),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 
   async merchandise(actor: Actor, goodsId: number): Promise<Merchandise> {
@@ -356,13 +409,19 @@ export class CatalogService {
   /** Goods by id in the purchaser's view, whatever their state (goods it bought and may resell). */
   async merchandisesByIds(ids: number[]): Promise<Map<number, Merchandise>> {
     const rows = await repo.findGoodsByIds(this.db, ids);
-    const names = await this.supplierNames(this.db, rows.map((r) => r.merchant_id));
+    const names = await this.supplierNames(
+      this.db,
+      rows.map((r) => r.merchant_id),
+    );
     return new Map(rows.map((r) => [r.id, presentMerchandise(r, names.get(r.merchant_id) ?? "")]));
   }
 
   async merchandiseFilters(actor: Actor, type: SelectionType) {
     const buyable = this.buyableBy(tenantOf(actor));
-    const [brands, faceValues] = await Promise.all([repo.brandsOnSale(this.db, type, buyable), repo.faceValuesOnSale(this.db, type, buyable)]);
+    const [brands, faceValues] = await Promise.all([
+      repo.brandsOnSale(this.db, type, buyable),
+      repo.faceValuesOnSale(this.db, type, buyable),
+    ]);
     return { brands, faceValues };
   }
 }

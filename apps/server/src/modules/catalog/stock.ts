@@ -62,7 +62,12 @@ export async function adjustStock(
  * available, so a sale needs no separate read of the goods inside its transaction. Undefined when the
  * goods was disabled or voided meanwhile (nothing changed).
  */
-export async function sellStock(tx: Executor, goods: { id: number; merchantId: number; name: string }, quantity: number, now: Date): Promise<{ lowStock: LowStock | null } | undefined> {
+export async function sellStock(
+  tx: Executor,
+  goods: { id: number; merchantId: number; name: string },
+  quantity: number,
+  now: Date,
+): Promise<{ lowStock: LowStock | null } | undefined> {
   const after = await repo.adjustCounters(tx, goods.id, { stock: -quantity, sold: quantity }, { onlyAvailable: true });
   return after ? { lowStock: await lowStockAfter(tx, goods, notifiedOf(after), now) } : undefined;
 }
@@ -73,7 +78,12 @@ export async function sellStock(tx: Executor, goods: { id: number; merchantId: n
  * goods is available and `sold` is above zero, and sets or clears the low-stock flag as sellStock
  * would, in the same UPDATE. `result` reads it back for saleOutcome (null when nothing moved).
  */
-export function sellStockCte(name: string, goodsId: number, sold: RawBuilder<number>, now: Date): { cte: RawBuilder<unknown>; result: RawBuilder<unknown> } {
+export function sellStockCte(
+  name: string,
+  goodsId: number,
+  sold: RawBuilder<number>,
+  now: Date,
+): { cte: RawBuilder<unknown>; result: RawBuilder<unknown> } {
   return repo.sellCountersCte(name, goodsId, sold, now);
 }
 
@@ -84,11 +94,16 @@ export function sellStockCte(name: string, goodsId: number, sold: RawBuilder<num
  * per dip does; its UPDATE set the flag). Unlike sellStock it does not notify a sale below a threshold
  * raised meanwhile without a notice; the next dip does.
  */
-export function saleOutcome(goods: { id: number; merchantId: number; name: string }, result: unknown): { lowStock: LowStock | null } | undefined {
+export function saleOutcome(
+  goods: { id: number; merchantId: number; name: string },
+  result: unknown,
+): { lowStock: LowStock | null } | undefined {
   if (!Array.isArray(result)) return undefined;
   const [stock, threshold, sold] = result as [number, number, number];
   const owed = threshold > 0 && stock < threshold && stock + sold >= threshold;
-  return { lowStock: owed ? { goodsId: goods.id, merchantId: goods.merchantId, name: goods.name, stock, threshold } : null };
+  return {
+    lowStock: owed ? { goodsId: goods.id, merchantId: goods.merchantId, name: goods.name, stock, threshold } : null,
+  };
 }
 
 async function lowStockAfter(

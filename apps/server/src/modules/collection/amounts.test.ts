@@ -22,9 +22,19 @@ type M = Awaited<ReturnType<typeof registerMerchant>>;
 let seq = 0;
 const key = () => `amt-${Date.now()}-${++seq}`;
 const tokenOf = (c: PayCode) => c.url.split("/pay/")[1] ?? "";
-const newCode = async (m: M, body: Record<string, unknown>) => t.call<PayCode>("POST", `/api/card-brander/subPassports/${m.userId}/paymentCodes`, { token: m.token, body, lang: "en" });
-const pay = (c: PayCode, amount: number) => t.call<PayOrder>("POST", `/api/pay-public/codes/${tokenOf(c)}/pay`, { body: { amount, requestKey: key() }, lang: "en" });
-const orderCount = async (m: M) => (await t.call<{ total: number }>("GET", "/api/card-brander/paymentOrders", { token: m.token })).body.data.total;
+const newCode = async (m: M, body: Record<string, unknown>) =>
+  t.call<PayCode>("POST", `/api/card-brander/subPassports/${m.userId}/paymentCodes`, {
+    token: m.token,
+    body,
+    lang: "en",
+  });
+const pay = (c: PayCode, amount: number) =>
+  t.call<PayOrder>("POST", `/api/pay-public/codes/${tokenOf(c)}/pay`, {
+    body: { amount, requestKey: key() },
+    lang: "en",
+  });
+const orderCount = async (m: M) =>
+  (await t.call<{ total: number }>("GET", "/api/card-brander/paymentOrders", { token: m.token })).body.data.total;
 
 describe("payer-page amounts", () => {
   it("a code with its own amount collects exactly that amount", async () => {

@@ -23,24 +23,51 @@ let seq = 0;
 const key = () => `rf-${Date.now()}-${++seq}`;
 const db = () => t.ctx.database.db;
 // Payer-page payments go through the sandbox payment adapter: test money, credited to the sandbox income.
-const incomeOf = async (m: M) => (await t.call<{ balances: { sandboxIncome: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances.sandboxIncome.amount;
+const incomeOf = async (m: M) =>
+  (
+    await t.call<{ balances: { sandboxIncome: { amount: number } } }>("GET", "/api/card-user/userInfo", {
+      token: m.token,
+    })
+  ).body.data.balances.sandboxIncome.amount;
 const feesBalance = async () =>
-  Number((await db().selectFrom("ledger_accounts").select("balance").where("merchant_id", "is", null).where("kind", "=", "sandbox_fees").where("currency", "=", "CNY").executeTakeFirst())?.balance ?? 0);
-const ledgerTxCount = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ledger_transactions`.execute(db())).rows[0]?.n ?? 0);
+  Number(
+    (
+      await db()
+        .selectFrom("ledger_accounts")
+        .select("balance")
+        .where("merchant_id", "is", null)
+        .where("kind", "=", "sandbox_fees")
+        .where("currency", "=", "CNY")
+        .executeTakeFirst()
+    )?.balance ?? 0,
+  );
+const ledgerTxCount = async () =>
+  Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ledger_transactions`.execute(db())).rows[0]?.n ?? 0);
 const codeOf = async (m: M, passportId = m.userId, body: Record<string, unknown> = { name: "Counter" }) => {
-  const r = await t.call<PayCode>("POST", `/api/card-brander/subPassports/${passportId}/paymentCodes`, { token: m.token, body });
+  const r = await t.call<PayCode>("POST", `/api/card-brander/subPassports/${passportId}/paymentCodes`, {
+    token: m.token,
+    body,
+  });
   if (r.body.code !== 1) throw new Error(r.body.msg);
   return r.body.data;
 };
 const tokenOf = (c: PayCode) => c.url.split("/pay/")[1] ?? "";
 const pay = async (c: PayCode, amount: number) => {
-  const r = await t.call<PayOrder>("POST", `/api/pay-public/codes/${tokenOf(c)}/pay`, { body: { amount, requestKey: key() } });
+  const r = await t.call<PayOrder>("POST", `/api/pay-public/codes/${tokenOf(c)}/pay`, {
+    body: { amount, requestKey: key() },
+  });
   if (r.body.code !== 1) throw new Error(r.body.msg);
   return r.body.data;
 };
 const refund = (m: M, orderId: string, amount: number, requestKey = key(), lang?: "en" | "cn" | "tw") =>
-  t.call<PayRefund>("POST", "/api/card-brander/paymentRefunds", { token: m.token, body: { orderId, amount, requestKey }, ...(lang && { lang }) });
-const orderOf = async (m: M, orderNo: string) => (await t.call<Page<PayOrder>>("GET", `/api/card-brander/paymentOrders?orderNo=${orderNo}`, { token: m.token })).body.data.list[0];
+  t.call<PayRefund>("POST", "/api/card-brander/paymentRefunds", {
+    token: m.token,
+    body: { orderId, amount, requestKey },
+    ...(lang && { lang }),
+  });
+const orderOf = async (m: M, orderNo: string) =>
+  (await t.call<Page<PayOrder>>("GET", `/api/card-brander/paymentOrders?orderNo=${orderNo}`, { token: m.token })).body
+    .data.list[0];
 
 describe("refunds", () => {
   it("the fee share: rounded per refund, the last refund gives back exactly what remains; the income pays the rest", () => {
@@ -92,7 +119,12 @@ describe("refunds", () => {
     expect(await incomeOf(m)).toBe(income0);
     const order = await orderOf(m, paid.orderNo);
     expect(order?.refunded.amount).toBe(10_000);
-    const fees = await db().selectFrom("pay_refunds").select(["amount", "fee"]).where("order_id", "=", Number(paid.id)).orderBy("id").execute();
+    const fees = await db()
+      .selectFrom("pay_refunds")
+      .select(["amount", "fee"])
+      .where("order_id", "=", Number(paid.id))
+      .orderBy("id")
+      .execute();
     expect(fees.map((f) => [Number(f.amount), Number(f.fee)])).toEqual([
       [3_333, 13],
       [3_333, 12],
@@ -100,7 +132,9 @@ describe("refunds", () => {
     ]);
     const nothingLeft = await refund(m, paid.id, 1, key(), "tw");
     expect(nothingLeft.status).toBe(400);
-    const list = await t.call<Page<PayRefund>>("GET", `/api/card-brander/paymentRefunds?orderId=${paid.id}`, { token: m.token });
+    const list = await t.call<Page<PayRefund>>("GET", `/api/card-brander/paymentRefunds?orderId=${paid.id}`, {
+      token: m.token,
+    });
     expect(list.body.data.total).toBe(3);
     expect(await checkInvariants(db())).toEqual([]);
   });
@@ -125,12 +159,20 @@ describe("refunds", () => {
     const fees = await feesBalance();
     const txs = await ledgerTxCount();
     const failed = await refund(m, paid.id, 2_000, key(), "en");
-    expect(failed.body.data).toMatchObject({ state: "FAILURE", failReason: "The merchant's balance is not enough for the refund", amount: { amount: 2_000 }, feeBack: { amount: 0 } });
+    expect(failed.body.data).toMatchObject({
+      state: "FAILURE",
+      failReason: "The merchant's balance is not enough for the refund",
+      amount: { amount: 2_000 },
+      feeBack: { amount: 0 },
+    });
     expect(await ledgerTxCount()).toBe(txs);
     expect(await feesBalance()).toBe(fees);
     expect(await incomeOf(m)).toBe(0);
     expect((await orderOf(m, paid.orderNo))?.refunded.amount).toBe(0);
-    const cn = await t.call<Page<PayRefund>>("GET", "/api/card-brander/paymentRefunds?state=FAILURE", { token: m.token, lang: "cn" });
+    const cn = await t.call<Page<PayRefund>>("GET", "/api/card-brander/paymentRefunds?state=FAILURE", {
+      token: m.token,
+      lang: "cn",
+    });
     expect(cn.body.data.list.map((r) => r.failReason)).toEqual(["商户余额不足，退款失败"]);
     expect(await checkInvariants(db())).toEqual([]);
   });
@@ -142,68 +184,143 @@ describe("collection codes, images and receipts: tenancy", () => {
     await onboarded(t, m, op);
     const other = await registerMerchant(t, { orgName: "Code Stranger Tea" });
     const email = uniqueEmail("cashier");
-    const sub = await t.call<{ passportId: string }>("POST", "/api/card-brander/passport/sub/add", { token: m.token, body: { email, name: "Cashier Xu", password: STRONG_PASSWORD, menus: ["business/receiptB"] } });
+    const sub = await t.call<{ passportId: string }>("POST", "/api/card-brander/passport/sub/add", {
+      token: m.token,
+      body: { email, name: "Cashier Xu", password: STRONG_PASSWORD, menus: ["business/receiptB"] },
+    });
     const subId = sub.body.data.passportId;
-    const store = await t.call<{ id: string }>("POST", "/api/card-brander/branderStores", { token: m.token, body: { name: "Harbour store", provinceCode: "440000", cityCode: "440300", countyCode: "440305", address: "1 Science Park Road" } });
+    const store = await t.call<{ id: string }>("POST", "/api/card-brander/branderStores", {
+      token: m.token,
+      body: {
+        name: "Harbour store",
+        provinceCode: "440000",
+        cityCode: "440300",
+        countyCode: "440305",
+        address: "1 Science Park Road",
+      },
+    });
 
     const subCode = await codeOf(m, subId, { name: "Cashier desk" });
     expect(subCode).toMatchObject({ passportId: subId, storeId: null });
     const storeCode = await codeOf(m, m.userId, { name: "Store desk", storeId: store.body.data.id });
     expect(storeCode.storeId).toBe(store.body.data.id);
-    const listed = await t.call<Page<PayCode>>("GET", `/api/card-brander/subPassports/${subId}/paymentCodes`, { token: m.token });
+    const listed = await t.call<Page<PayCode>>("GET", `/api/card-brander/subPassports/${subId}/paymentCodes`, {
+      token: m.token,
+    });
     expect(listed.body.data.list.map((c) => c.name)).toEqual(["Cashier desk"]);
     // A store or an account of another merchant: refused.
-    const foreignStore = await t.call("POST", `/api/card-brander/subPassports/${m.userId}/paymentCodes`, { token: m.token, body: { name: "x", storeId: "999999999" }, lang: "en" });
+    const foreignStore = await t.call("POST", `/api/card-brander/subPassports/${m.userId}/paymentCodes`, {
+      token: m.token,
+      body: { name: "x", storeId: "999999999" },
+      lang: "en",
+    });
     expect([foreignStore.status, foreignStore.body.msg]).toEqual([404, "The store does not exist or is not yours"]);
-    const otherSub = await t.call("POST", `/api/card-brander/subPassports/${other.userId}/paymentCodes`, { token: m.token, body: { name: "x" } });
+    const otherSub = await t.call("POST", `/api/card-brander/subPassports/${other.userId}/paymentCodes`, {
+      token: m.token,
+      body: { name: "x" },
+    });
     expect(otherSub.status).toBe(404);
 
     // Another merchant: no listing, no PNG, no retiring.
-    expect((await t.call("GET", `/api/card-brander/subPassports/${subId}/paymentCodes`, { token: other.token })).status).toBe(404);
-    const png = (token: string) => t.app.inject({ method: "GET", url: `/api/card-brander/subPassports/${subId}/paymentCodes/${subCode.id}/png`, headers: { "x-auth-token": token } });
+    expect(
+      (await t.call("GET", `/api/card-brander/subPassports/${subId}/paymentCodes`, { token: other.token })).status,
+    ).toBe(404);
+    const png = (token: string) =>
+      t.app.inject({
+        method: "GET",
+        url: `/api/card-brander/subPassports/${subId}/paymentCodes/${subCode.id}/png`,
+        headers: { "x-auth-token": token },
+      });
     expect((await png(other.token)).statusCode).toBe(404);
     const mine = await png(m.token);
-    expect([mine.statusCode, mine.headers["content-type"], mine.rawPayload.subarray(1, 4).toString()]).toEqual([200, "image/png", "PNG"]);
-    const del = await t.call("DELETE", `/api/card-brander/subPassports/${subId}/paymentCodes/${subCode.id}`, { token: other.token, lang: "en" });
+    expect([mine.statusCode, mine.headers["content-type"], mine.rawPayload.subarray(1, 4).toString()]).toEqual([
+      200,
+      "image/png",
+      "PNG",
+    ]);
+    const del = await t.call("DELETE", `/api/card-brander/subPassports/${subId}/paymentCodes/${subCode.id}`, {
+      token: other.token,
+      lang: "en",
+    });
     expect([del.status, del.body.msg]).toEqual([404, "The collection code does not exist or is retired"]);
     expect((await t.call("GET", `/api/pay-public/codes/${tokenOf(subCode)}`)).body.code).toBe(1);
     // The owner retires it: the payer's link stops working, the PNG and a second retire are 404.
-    expect((await t.call("DELETE", `/api/card-brander/subPassports/${subId}/paymentCodes/${subCode.id}`, { token: m.token })).body.code).toBe(1);
+    expect(
+      (await t.call("DELETE", `/api/card-brander/subPassports/${subId}/paymentCodes/${subCode.id}`, { token: m.token }))
+        .body.code,
+    ).toBe(1);
     expect((await t.call("GET", `/api/pay-public/codes/${tokenOf(subCode)}`)).status).toBe(404);
-    const payRetired = await t.call("POST", `/api/pay-public/codes/${tokenOf(subCode)}/pay`, { body: { amount: 100, requestKey: key() } });
+    const payRetired = await t.call("POST", `/api/pay-public/codes/${tokenOf(subCode)}/pay`, {
+      body: { amount: 100, requestKey: key() },
+    });
     expect(payRetired.status).toBe(404);
     expect((await png(m.token)).statusCode).toBe(404);
-    expect((await t.call("DELETE", `/api/card-brander/subPassports/${subId}/paymentCodes/${subCode.id}`, { token: m.token })).status).toBe(404);
+    expect(
+      (await t.call("DELETE", `/api/card-brander/subPassports/${subId}/paymentCodes/${subCode.id}`, { token: m.token }))
+        .status,
+    ).toBe(404);
 
     // Application images: the merchant's own only.
     const rec = await t.call<Page<ApplyRecord>>("GET", "/api/card-brander/paymentApplyRecords", { token: m.token });
     const r = rec.body.data.list[0];
     expect(r?.idCardFrontUrl).toMatch(/\/paymentApplyRecords\/images\//);
     for (const url of [r?.licenceUrl, r?.idCardFrontUrl, r?.idCardBackUrl]) {
-      const res = (token: string) => t.app.inject({ method: "GET", url: url ?? "", headers: { "x-auth-token": token } });
+      const res = (token: string) =>
+        t.app.inject({ method: "GET", url: url ?? "", headers: { "x-auth-token": token } });
       expect((await res(m.token)).headers["content-type"]).toBe("image/png");
       expect((await res(other.token)).statusCode).toBe(404);
     }
     // Another merchant's image key cannot be put in an application.
-    const stolen = await t.call("POST", "/api/card-brander/paymentApplyRecords", { token: other.token, body: { ...applyFields, idCardFront: r?.idCardFront ?? "" }, lang: "en" });
-    expect([stolen.status, stolen.body.msg]).toEqual([400, "Please upload the front (portrait side) of the legal person's ID card"]);
+    const stolen = await t.call("POST", "/api/card-brander/paymentApplyRecords", {
+      token: other.token,
+      body: { ...applyFields, idCardFront: r?.idCardFront ?? "" },
+      lang: "en",
+    });
+    expect([stolen.status, stolen.body.msg]).toEqual([
+      400,
+      "Please upload the front (portrait side) of the legal person's ID card",
+    ]);
   });
 
   it("submitting needs the ID card's both sides, with the message in three languages; the review shows them", async () => {
     const m = await registerMerchant(t, { orgName: "Id Card Tea" });
     const licenceImage = await uploadImage(t, m);
-    await t.call("POST", "/api/card-brander/paymentApplyRecords", { token: m.token, body: { ...applyFields, licenceImage } });
+    await t.call("POST", "/api/card-brander/paymentApplyRecords", {
+      token: m.token,
+      body: { ...applyFields, licenceImage },
+    });
     const msgs = [];
-    for (const lang of ["en", "cn", "tw"] as const) msgs.push((await t.call("POST", "/api/card-brander/paymentApplyRecords/submit", { token: m.token, lang })).body.msg);
-    expect(msgs).toEqual(["Please upload the front (portrait side) of the legal person's ID card", "请上传法人身份证人像面", "請上傳法人身分證人像面"]);
+    for (const lang of ["en", "cn", "tw"] as const) {
+      msgs.push(
+        (await t.call("POST", "/api/card-brander/paymentApplyRecords/submit", { token: m.token, lang })).body.msg,
+      );
+    }
+    expect(msgs).toEqual([
+      "Please upload the front (portrait side) of the legal person's ID card",
+      "请上传法人身份证人像面",
+      "請上傳法人身分證人像面",
+    ]);
     const idCardFront = await uploadImage(t, m, "front.png");
-    await t.call("POST", "/api/card-brander/paymentApplyRecords", { token: m.token, body: { ...applyFields, licenceImage, idCardFront } });
+    await t.call("POST", "/api/card-brander/paymentApplyRecords", {
+      token: m.token,
+      body: { ...applyFields, licenceImage, idCardFront },
+    });
     const back = await t.call("POST", "/api/card-brander/paymentApplyRecords/submit", { token: m.token, lang: "tw" });
     expect([back.status, back.body.msg]).toEqual([400, "請上傳法人身分證國徽面"]);
     const idCardBack = await uploadImage(t, m, "back.png");
-    await t.call("POST", "/api/card-brander/paymentApplyRecords", { token: m.token, body: { ...applyFields, licenceImage, idCardFront, idCardBack } });
-    expect((await t.call<ApplyRecord>("POST", "/api/card-brander/paymentApplyRecords/submit", { token: m.token })).body.data.state).toBe("AUDITING");
-    const items = await t.call<Page<{ documents: { kind: string; url: string }[] }>>("GET", `/api/ops/queues/paymentApply/items?state=pending&merchantId=${m.merchantId}`, { token: op.token });
+    await t.call("POST", "/api/card-brander/paymentApplyRecords", {
+      token: m.token,
+      body: { ...applyFields, licenceImage, idCardFront, idCardBack },
+    });
+    expect(
+      (await t.call<ApplyRecord>("POST", "/api/card-brander/paymentApplyRecords/submit", { token: m.token })).body.data
+        .state,
+    ).toBe("AUDITING");
+    const items = await t.call<Page<{ documents: { kind: string; url: string }[] }>>(
+      "GET",
+      `/api/ops/queues/paymentApply/items?state=pending&merchantId=${m.merchantId}`,
+      { token: op.token },
+    );
     const docs = items.body.data.list[0]?.documents ?? [];
     expect(docs.map((d) => d.kind)).toEqual(["license", "id_front", "id_back"]);
     const img = await t.app.inject({ method: "GET", url: docs[1]?.url ?? "", headers: { "x-auth-token": op.token } });
@@ -216,16 +333,36 @@ describe("collection codes, images and receipts: tenancy", () => {
     const paid = await pay(await codeOf(brand), 2_000);
     const stranger = await registerMerchant(t, { orgName: "Unserved Tea" });
     const provider = await registerMerchant(t, { orgName: "Receipt Provider Co" });
-    await t.call("POST", `/api/ops/merchants/${provider.merchantId}/providerRole`, { token: op.token, body: { grant: true } });
-    await t.call("POST", "/api/card-servicer/brander/service", { token: brand.token, body: { providerId: provider.merchantId, kind: "brand" } });
-    const pt = (await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: provider.email, password: STRONG_PASSWORD } })).body.data.token;
-    const served = await t.call<Page<PayOrder>>("GET", `/api/card-servicer/paymentOrders?branderId=${brand.merchantId}`, { token: pt });
+    await t.call("POST", `/api/ops/merchants/${provider.merchantId}/providerRole`, {
+      token: op.token,
+      body: { grant: true },
+    });
+    await t.call("POST", "/api/card-servicer/brander/service", {
+      token: brand.token,
+      body: { providerId: provider.merchantId, kind: "brand" },
+    });
+    const pt = (
+      await t.call<{ token: string }>("POST", "/api/card-user/login", {
+        body: { email: provider.email, password: STRONG_PASSWORD },
+      })
+    ).body.data.token;
+    const served = await t.call<Page<PayOrder>>(
+      "GET",
+      `/api/card-servicer/paymentOrders?branderId=${brand.merchantId}`,
+      { token: pt },
+    );
     expect(served.body.data.list.map((o) => [o.orderNo, o.amount.amount])).toEqual([[paid.orderNo, 2_000]]);
-    const notServed = await t.call("GET", `/api/card-servicer/paymentOrders?branderId=${stranger.merchantId}`, { token: pt, lang: "en" });
+    const notServed = await t.call("GET", `/api/card-servicer/paymentOrders?branderId=${stranger.merchantId}`, {
+      token: pt,
+      lang: "en",
+    });
     expect([notServed.status, notServed.body.msg]).toEqual([403, "You do not serve this brand"]);
     const noBrand = await t.call("GET", "/api/card-servicer/paymentOrders", { token: pt });
     expect(noBrand.status).toBe(400);
     // The brand itself is no provider.
-    expect((await t.call("GET", `/api/card-servicer/paymentOrders?branderId=${brand.merchantId}`, { token: stranger.token })).status).toBe(403);
+    expect(
+      (await t.call("GET", `/api/card-servicer/paymentOrders?branderId=${brand.merchantId}`, { token: stranger.token }))
+        .status,
+    ).toBe(403);
   });
 });

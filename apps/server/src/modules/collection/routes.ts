@@ -42,78 +42,228 @@ const APPLY_PAGES = ["business/aggregateIncoming", "providers/paymentApplication
 const PAY_PAGES = ["business/receiptB", "business/WechatRefundOrder", "providers/receipt"];
 
 /** Brand owner calls (/api/card-brander): onboarding, collection codes, payment orders, refunds. */
-export function collectionBrandRoutes({ collection, guard }: { collection: CollectionService; guard: Guard }): FastifyPluginAsyncZod {
+export function collectionBrandRoutes({
+  collection,
+  guard,
+}: {
+  collection: CollectionService;
+  guard: Guard;
+}): FastifyPluginAsyncZod {
   return async (app) => {
     await acceptMultipart(app, 5 * 1024 * 1024 + 64 * 1024);
     const apply = guard({ roles: ["business", "providers"], menu: APPLY_PAGES });
     const pay = guard({ roles: ["business", "providers"], menu: [...PAY_PAGES, ...APPLY_PAGES] });
     // A store's collection codes are shown with the store (BrandStore) too.
-    const storeCodes = guard({ roles: ["business", "providers"], menu: [...PAY_PAGES, ...APPLY_PAGES, "business/BrandStore"] });
-    app.get("/wechat/industries", { schema: { tags, security, summary: "Industries of the aggregated onboarding (and their fee)", response: { 200: envelope(industriesReply) } }, preHandler: apply }, (req) =>
-      ok(collection.industries(req.lang)),
-    );
-    app.get("/paymentApplyRecords", { schema: { tags, security, summary: "The merchant's onboarding application", response: { 200: envelope(applyRecordPage) } }, preHandler: apply }, async (req) =>
-      ok(await collection.records(actorOf(req), req.lang)),
-    );
-    app.post("/paymentApplyRecords", { schema: { tags, security, summary: "Save the application (draft)", body: applyReq, response: { 200: envelope(applyRecord) } }, preHandler: apply }, async (req) =>
-      ok(await collection.save(actorOf(req), req.body, req.lang)),
-    );
-    app.post("/paymentApplyRecords/submit", { schema: { tags, security, summary: "Submit the application for review", response: { 200: envelope(applyRecord) } }, preHandler: apply }, async (req) =>
-      ok(await collection.submit(actorOf(req), req.lang)),
-    );
-    app.post("/paymentApplyRecords/confirm", { schema: { tags, security, summary: "Confirm the approved application: the signing link is issued", response: { 200: envelope(applyRecord) } }, preHandler: apply }, async (req) =>
-      ok(await collection.confirm(actorOf(req), req.lang)),
-    );
-    app.post("/paymentApplyRecords/images", { schema: { tags, security, summary: "Upload a licence image (multipart field file)", response: { 200: envelope(z.object({ key: z.string(), url: z.string() })) } }, preHandler: apply }, async (req) => {
-      const file = (await readMultipart(req)).files.find((f) => f.field === "file");
-      if (!file) throw invalid("collection.imageInvalid", "file");
-      return ok(await collection.uploadImage(actorOf(req), file.data));
+    const storeCodes = guard({
+      roles: ["business", "providers"],
+      menu: [...PAY_PAGES, ...APPLY_PAGES, "business/BrandStore"],
     });
-    app.get("/paymentApplyRecords/images/:key", { schema: { tags, security, summary: "A licence image of the merchant", params: imageParam }, preHandler: apply }, async (req, reply) => {
-      const img = await collection.image(tenantOf(actorOf(req)), req.params.key);
-      return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
-    });
+    app.get(
+      "/wechat/industries",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Industries of the aggregated onboarding (and their fee)",
+          response: { 200: envelope(industriesReply) },
+        },
+        preHandler: apply,
+      },
+      (req) => ok(collection.industries(req.lang)),
+    );
+    app.get(
+      "/paymentApplyRecords",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The merchant's onboarding application",
+          response: { 200: envelope(applyRecordPage) },
+        },
+        preHandler: apply,
+      },
+      async (req) => ok(await collection.records(actorOf(req), req.lang)),
+    );
+    app.post(
+      "/paymentApplyRecords",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Save the application (draft)",
+          body: applyReq,
+          response: { 200: envelope(applyRecord) },
+        },
+        preHandler: apply,
+      },
+      async (req) => ok(await collection.save(actorOf(req), req.body, req.lang)),
+    );
+    app.post(
+      "/paymentApplyRecords/submit",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Submit the application for review",
+          response: { 200: envelope(applyRecord) },
+        },
+        preHandler: apply,
+      },
+      async (req) => ok(await collection.submit(actorOf(req), req.lang)),
+    );
+    app.post(
+      "/paymentApplyRecords/confirm",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Confirm the approved application: the signing link is issued",
+          response: { 200: envelope(applyRecord) },
+        },
+        preHandler: apply,
+      },
+      async (req) => ok(await collection.confirm(actorOf(req), req.lang)),
+    );
+    app.post(
+      "/paymentApplyRecords/images",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Upload a licence image (multipart field file)",
+          response: { 200: envelope(z.object({ key: z.string(), url: z.string() })) },
+        },
+        preHandler: apply,
+      },
+      async (req) => {
+        const file = (await readMultipart(req)).files.find((f) => f.field === "file");
+        if (!file) throw invalid("collection.imageInvalid", "file");
+        return ok(await collection.uploadImage(actorOf(req), file.data));
+      },
+    );
+    app.get(
+      "/paymentApplyRecords/images/:key",
+      { schema: { tags, security, summary: "A licence image of the merchant", params: imageParam }, preHandler: apply },
+      async (req, reply) => {
+        const img = await collection.image(tenantOf(actorOf(req)), req.params.key);
+        return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
+      },
+    );
 
     app.get(
       "/subPassports/:passportId/paymentCodes",
-      { schema: { tags, security, summary: "Collection codes of an account", params: passportParam, querystring: pageQuery, response: { 200: envelope(payCodePage) } }, preHandler: pay },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Collection codes of an account",
+          params: passportParam,
+          querystring: pageQuery,
+          response: { 200: envelope(payCodePage) },
+        },
+        preHandler: pay,
+      },
       async (req) => ok(await collection.codes(actorOf(req), req.params.passportId, req.query, originOf(req))),
     );
     app.post(
       "/subPassports/:passportId/paymentCodes",
-      { schema: { tags, security, summary: "Make a collection code for an account (after onboarding)", params: passportParam, body: payCodeReq, response: { 200: envelope(payCode) } }, preHandler: pay },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Make a collection code for an account (after onboarding)",
+          params: passportParam,
+          body: payCodeReq,
+          response: { 200: envelope(payCode) },
+        },
+        preHandler: pay,
+      },
       async (req) => ok(await collection.createCode(actorOf(req), req.params.passportId, req.body, originOf(req))),
     );
     app.get(
       "/subPassports/:passportId/paymentCodes/:id/png",
-      { schema: { tags, security, summary: "A collection code as a PNG image", params: passportParam.extend({ id }) }, preHandler: pay },
+      {
+        schema: { tags, security, summary: "A collection code as a PNG image", params: passportParam.extend({ id }) },
+        preHandler: pay,
+      },
       async (req, reply) => {
         const code = await collection.code(actorOf(req), req.params.passportId, req.params.id, originOf(req));
         const png = await QRCode.toBuffer(code.url, { type: "png", width: 600, margin: 2, errorCorrectionLevel: "M" });
-        return reply.header("content-type", "image/png").header("content-disposition", `attachment; filename="paycode-${code.id}.png"`).send(png);
+        return reply
+          .header("content-type", "image/png")
+          .header("content-disposition", `attachment; filename="paycode-${code.id}.png"`)
+          .send(png);
       },
     );
     app.delete(
       "/subPassports/:passportId/paymentCodes/:id",
-      { schema: { tags, security, summary: "Retire a collection code", params: passportParam.extend({ id }), response: { 200: envelope(z.object({ deleted: z.literal(true) })) } }, preHandler: pay },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Retire a collection code",
+          params: passportParam.extend({ id }),
+          response: { 200: envelope(z.object({ deleted: z.literal(true) })) },
+        },
+        preHandler: pay,
+      },
       async (req) => ok(await collection.deleteCode(actorOf(req), req.params.passportId, req.params.id)),
     );
     app.get(
       "/paymentCodes",
       {
-        schema: { tags, security, summary: "The collection codes bound to a store (of any account)", querystring: storePayCodeQuery, response: { 200: envelope(payCodePage) } },
+        schema: {
+          tags,
+          security,
+          summary: "The collection codes bound to a store (of any account)",
+          querystring: storePayCodeQuery,
+          response: { 200: envelope(payCodePage) },
+        },
         preHandler: storeCodes,
       },
       async (req) => ok(await collection.storeCodes(actorOf(req), Number(req.query.storeId), req.query, originOf(req))),
     );
-    app.get("/paymentOrders", { schema: { tags, security, summary: "Payment orders collected", querystring: payOrderQuery, response: { 200: envelope(payOrderPage) } }, preHandler: pay }, async (req) =>
-      ok(await collection.orderList([tenantOf(actorOf(req))], req.query)),
+    app.get(
+      "/paymentOrders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Payment orders collected",
+          querystring: payOrderQuery,
+          response: { 200: envelope(payOrderPage) },
+        },
+        preHandler: pay,
+      },
+      async (req) => ok(await collection.orderList([tenantOf(actorOf(req))], req.query)),
     );
-    app.get("/paymentRefunds", { schema: { tags, security, summary: "Refunds of payment orders", querystring: payRefundQuery, response: { 200: envelope(payRefundPage) } }, preHandler: pay }, async (req) =>
-      ok(await collection.refunds(actorOf(req), req.query, req.lang)),
+    app.get(
+      "/paymentRefunds",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Refunds of payment orders",
+          querystring: payRefundQuery,
+          response: { 200: envelope(payRefundPage) },
+        },
+        preHandler: pay,
+      },
+      async (req) => ok(await collection.refunds(actorOf(req), req.query, req.lang)),
     );
-    app.post("/paymentRefunds", { schema: { tags, security, summary: "Refund part or all of a payment (once per request key)", body: payRefundReq, response: { 200: envelope(payRefund) } }, preHandler: pay }, async (req) =>
-      ok(await collection.refund(actorOf(req), req.body, req.lang)),
+    app.post(
+      "/paymentRefunds",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Refund part or all of a payment (once per request key)",
+          body: payRefundReq,
+          response: { 200: envelope(payRefund) },
+        },
+        preHandler: pay,
+      },
+      async (req) => ok(await collection.refund(actorOf(req), req.body, req.lang)),
     );
   };
 }
@@ -122,46 +272,126 @@ export function collectionBrandRoutes({ collection, guard }: { collection: Colle
 export function collectionPublicRoutes({ collection }: { collection: CollectionService }): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    app.get("/codes/:token", { schema: { tags, summary: "What a collection code pays", params: tokenParam, response: { 200: envelope(payCodeInfo) } } }, async (req) =>
-      ok(await collection.codeInfo(req.params.token)),
+    app.get(
+      "/codes/:token",
+      {
+        schema: {
+          tags,
+          summary: "What a collection code pays",
+          params: tokenParam,
+          response: { 200: envelope(payCodeInfo) },
+        },
+      },
+      async (req) => ok(await collection.codeInfo(req.params.token)),
     );
-    app.post("/codes/:token/pay", { schema: { tags, summary: "Pay through a collection code (the local simulated wallet)", params: tokenParam, body: payReq, response: { 200: envelope(payOrder) } } }, async (req) =>
-      ok(await collection.pay(req.params.token, req.body)),
+    app.post(
+      "/codes/:token/pay",
+      {
+        schema: {
+          tags,
+          summary: "Pay through a collection code (the local simulated wallet)",
+          params: tokenParam,
+          body: payReq,
+          response: { 200: envelope(payOrder) },
+        },
+      },
+      async (req) => ok(await collection.pay(req.params.token, req.body)),
     );
-    app.get("/sign/:token", { schema: { tags, summary: "The application a signing link signs", params: tokenParam, response: { 200: envelope(applyRecord) } } }, async (req) =>
-      ok(await collection.signInfo(req.params.token, req.lang)),
+    app.get(
+      "/sign/:token",
+      {
+        schema: {
+          tags,
+          summary: "The application a signing link signs",
+          params: tokenParam,
+          response: { 200: envelope(applyRecord) },
+        },
+      },
+      async (req) => ok(await collection.signInfo(req.params.token, req.lang)),
     );
-    app.post("/sign/:token", { schema: { tags, summary: "Sign the application through the link", params: tokenParam, response: { 200: envelope(applyRecord) } } }, async (req) =>
-      ok(await collection.sign(req.params.token, req.lang)),
+    app.post(
+      "/sign/:token",
+      {
+        schema: {
+          tags,
+          summary: "Sign the application through the link",
+          params: tokenParam,
+          response: { 200: envelope(applyRecord) },
+        },
+      },
+      async (req) => ok(await collection.sign(req.params.token, req.lang)),
     );
   };
 }
 
 /** Operators (/api/ops/collection): licence images under review, and the local aggregator's pending asynchronous steps now. */
-export function collectionOpsRoutes({ collection, guard }: { collection: CollectionService; guard: Guard }): FastifyPluginAsyncZod {
+export function collectionOpsRoutes({
+  collection,
+  guard,
+}: {
+  collection: CollectionService;
+  guard: Guard;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ kinds: ["operator"] });
-    app.get("/images/:key", { schema: { tags, security, summary: "A licence image under review", params: imageParam }, preHandler: pre }, async (req, reply) => {
-      const img = await collection.image(null, req.params.key);
-      return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
-    });
-    app.post("/advance", { schema: { tags, security, summary: "Run the local aggregator's pending asynchronous steps now", response: { 200: envelope(z.object({ finished: z.number().int() })) } }, preHandler: pre }, async () =>
-      ok({ finished: await collection.advance() }),
+    app.get(
+      "/images/:key",
+      { schema: { tags, security, summary: "A licence image under review", params: imageParam }, preHandler: pre },
+      async (req, reply) => {
+        const img = await collection.image(null, req.params.key);
+        return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
+      },
+    );
+    app.post(
+      "/advance",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Run the local aggregator's pending asynchronous steps now",
+          response: { 200: envelope(z.object({ finished: z.number().int() })) },
+        },
+        preHandler: pre,
+      },
+      async () => ok({ finished: await collection.advance() }),
     );
   };
 }
 
 /** Providers (/api/card-servicer): the payment orders of a brand they serve (receipt). */
-export function collectionServicerRoutes({ collection, guard, serves }: { collection: CollectionService; guard: Guard; serves: (providerId: number, merchantId: number) => Promise<boolean> }): FastifyPluginAsyncZod {
+export function collectionServicerRoutes({
+  collection,
+  guard,
+  serves,
+}: {
+  collection: CollectionService;
+  guard: Guard;
+  serves: (providerId: number, merchantId: number) => Promise<boolean>;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["providers"], menu: ["providers/receipt"] });
-    app.get("/paymentOrders", { schema: { tags, security, summary: "Payment orders of a brand you serve", querystring: payOrderQuery, response: { 200: envelope(payOrderPage) } }, preHandler: pre }, async (req) => {
-      const me = tenantOf(actorOf(req));
-      if (!req.query.branderId) throw invalid("stores.brandRequired", "branderId");
-      if (!(await serves(me, Number(req.query.branderId)))) throw new AppError(CODE.FORBIDDEN, "stores.providerNotServing");
-      return ok(await collection.orderList([Number(req.query.branderId)], req.query));
-    });
+    app.get(
+      "/paymentOrders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Payment orders of a brand you serve",
+          querystring: payOrderQuery,
+          response: { 200: envelope(payOrderPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => {
+        const me = tenantOf(actorOf(req));
+        if (!req.query.branderId) throw invalid("stores.brandRequired", "branderId");
+        if (!(await serves(me, Number(req.query.branderId)))) {
+          throw new AppError(CODE.FORBIDDEN, "stores.providerNotServing");
+        }
+        return ok(await collection.orderList([Number(req.query.branderId)], req.query));
+      },
+    );
   };
 }

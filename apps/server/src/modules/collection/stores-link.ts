@@ -20,7 +20,13 @@ export async function storesWithOpenPayments(db: Executor, storeIds: number[]): 
     .where((eb) =>
       eb.or([
         eb("o.state", "=", "NOTPAY"),
-        eb.exists(eb.selectFrom("pay_refunds as f").select("f.id").whereRef("f.order_id", "=", "o.id").where("f.state", "=", "PROCESSING")),
+        eb.exists(
+          eb
+            .selectFrom("pay_refunds as f")
+            .select("f.id")
+            .whereRef("f.order_id", "=", "o.id")
+            .where("f.state", "=", "PROCESSING"),
+        ),
       ]),
     )
     .execute();
@@ -30,6 +36,11 @@ export async function storesWithOpenPayments(db: Executor, storeIds: number[]): 
 /** Retires (disables) the live collection codes bound to these stores; how many. */
 export async function retireStoreCodes(db: Executor, storeIds: number[], now: Date): Promise<number> {
   if (storeIds.length === 0) return 0;
-  const r = await db.updateTable("pay_codes").set({ deleted_at: now }).where("store_id", "in", storeIds).where("deleted_at", "is", null).executeTakeFirst();
+  const r = await db
+    .updateTable("pay_codes")
+    .set({ deleted_at: now })
+    .where("store_id", "in", storeIds)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }

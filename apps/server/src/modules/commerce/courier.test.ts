@@ -4,11 +4,22 @@ import { beijingTime, Kuaidi100Courier, mainState, parsePush, pushSign, simulate
 import { freightOf, combinations } from "./service";
 
 const md5 = (s: string) => createHash("md5").update(s).digest("hex").toUpperCase();
-const cfg = { customer: "C0FFEE0000000000000000000000TEST", key: "TestKey123", secret: "TestSecret456", salt: "s4lt", callbackUrl: "https://shop.example.com/api/ecommerce/express/push" };
+const cfg = {
+  customer: "C0FFEE0000000000000000000000TEST",
+  key: "TestKey123",
+  secret: "TestSecret456",
+  salt: "s4lt",
+  callbackUrl: "https://shop.example.com/api/ecommerce/express/push",
+};
 
 /** Replies recorded in the shapes of Kuaidi100's documentation. */
 const RECORDED = {
-  labelOrder: { result: true, returnCode: "200", message: "提交成功", data: { taskId: "7A2C4B", kuaidicom: "shunfeng", kuaidinum: "SF1400000000001", eOrder: "" } },
+  labelOrder: {
+    result: true,
+    returnCode: "200",
+    message: "提交成功",
+    data: { taskId: "7A2C4B", kuaidicom: "shunfeng", kuaidinum: "SF1400000000001", eOrder: "" },
+  },
   labelOrderRefused: { result: false, returnCode: "30002", message: "电子面单余额不足" },
   poll: { result: true, returnCode: "200", message: "提交成功" },
   pollAgain: { result: false, returnCode: "501", message: "重复订阅" },
@@ -21,10 +32,35 @@ const RECORDED = {
     condition: "F00",
     state: "3",
     data: [
-      { time: "2026-11-18 14:20:01", ftime: "2026-11-18 14:20:01", context: "您的快件已签收，签收人：本人", status: "签收", statusCode: "301", areaName: "浙江,杭州市,西湖区" },
-      { time: "2026-11-18 08:10:44", ftime: "2026-11-18 08:10:44", context: "快件正在派送中", status: "派件", statusCode: "5" },
-      { time: "2026-11-17 22:01:03", ftime: "2026-11-17 22:01:03", context: "快件已到达杭州转运中心", status: "在途", statusCode: "1001" },
-      { time: "2026-11-17 10:00:00", ftime: "2026-11-17 10:00:00", context: "圆通快递员已揽收", status: "揽收", statusCode: "103" },
+      {
+        time: "2026-11-18 14:20:01",
+        ftime: "2026-11-18 14:20:01",
+        context: "您的快件已签收，签收人：本人",
+        status: "签收",
+        statusCode: "301",
+        areaName: "浙江,杭州市,西湖区",
+      },
+      {
+        time: "2026-11-18 08:10:44",
+        ftime: "2026-11-18 08:10:44",
+        context: "快件正在派送中",
+        status: "派件",
+        statusCode: "5",
+      },
+      {
+        time: "2026-11-17 22:01:03",
+        ftime: "2026-11-17 22:01:03",
+        context: "快件已到达杭州转运中心",
+        status: "在途",
+        statusCode: "1001",
+      },
+      {
+        time: "2026-11-17 10:00:00",
+        ftime: "2026-11-17 10:00:00",
+        context: "圆通快递员已揽收",
+        status: "揽收",
+        statusCode: "103",
+      },
     ],
   },
 };
@@ -33,8 +69,16 @@ function recorder(replies: unknown[]) {
   const calls: { url: string; form: Record<string, string> }[] = [];
   const fetchFn: typeof fetch = (url, init) => {
     const body = init?.body;
-    calls.push({ url: url instanceof Request ? url.url : url.toString(), form: Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : "")) });
-    return Promise.resolve(new Response(JSON.stringify(replies.shift() ?? {}), { status: 200, headers: { "content-type": "application/json" } }));
+    calls.push({
+      url: url instanceof Request ? url.url : url.toString(),
+      form: Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : "")),
+    });
+    return Promise.resolve(
+      new Response(JSON.stringify(replies.shift() ?? {}), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      }),
+    );
   };
   return { calls, fetchFn };
 }
@@ -43,29 +87,64 @@ describe("Kuaidi100 adapter", () => {
   it("orders an e-waybill signed MD5(param + t + key + secret) and reads the waybill number", async () => {
     const rec = recorder([RECORDED.labelOrder]);
     const k = new Kuaidi100Courier(cfg, rec.fetchFn, () => new Date(1_764_000_000_000));
-    const { waybillNo } = await k.createWaybill({ companyCode: "shunfeng", orderNo: "CM1", recipient: { name: "Li Lei", mobile: "13800138000", printAddr: "浙江省 杭州市 西湖区 文三路1号" }, sender: { name: "Tee Brand", mobile: "", printAddr: "" }, cargo: "goods", weightKg: 1 });
+    const { waybillNo } = await k.createWaybill({
+      companyCode: "shunfeng",
+      orderNo: "CM1",
+      recipient: { name: "Li Lei", mobile: "13800138000", printAddr: "浙江省 杭州市 西湖区 文三路1号" },
+      sender: { name: "Tee Brand", mobile: "", printAddr: "" },
+      cargo: "goods",
+      weightKg: 1,
+    });
     expect(waybillNo).toBe("SF1400000000001");
     const call = rec.calls[0];
     expect(call?.url).toBe("https://api.kuaidi100.com/label/order");
     expect(call?.form).toMatchObject({ method: "order", key: "TestKey123", t: "1764000000000" });
     expect(call?.form.sign).toBe(md5(`${call?.form.param ?? ""}1764000000000TestKey123TestSecret456`));
-    expect(JSON.parse(call?.form.param ?? "{}")).toMatchObject({ kuaidicom: "shunfeng", recMan: { mobile: "13800138000" }, callBackUrl: cfg.callbackUrl, salt: "s4lt", printType: "NON" });
+    expect(JSON.parse(call?.form.param ?? "{}")).toMatchObject({
+      kuaidicom: "shunfeng",
+      recMan: { mobile: "13800138000" },
+      callBackUrl: cfg.callbackUrl,
+      salt: "s4lt",
+      printType: "NON",
+    });
   });
 
   it("a refused e-waybill is a courier error with its message", async () => {
     const k = new Kuaidi100Courier(cfg, recorder([RECORDED.labelOrderRefused]).fetchFn);
-    await expect(k.createWaybill({ companyCode: "shunfeng", orderNo: "CM2", recipient: { name: "a", mobile: "1", printAddr: "x" }, sender: { name: "b", mobile: "", printAddr: "" }, cargo: "goods", weightKg: 1 })).rejects.toThrow("电子面单余额不足");
+    await expect(
+      k.createWaybill({
+        companyCode: "shunfeng",
+        orderNo: "CM2",
+        recipient: { name: "a", mobile: "1", printAddr: "x" },
+        sender: { name: "b", mobile: "", printAddr: "" },
+        cargo: "goods",
+        weightKg: 1,
+      }),
+    ).rejects.toThrow("电子面单余额不足");
   });
 
   it("subscribes an existing waybill (schema=json, salted callback); 'already subscribed' is fine", async () => {
     const rec = recorder([RECORDED.poll, RECORDED.pollAgain]);
     const k = new Kuaidi100Courier(cfg, rec.fetchFn);
-    const req = { companyCode: "yuantong", orderNo: "CM3", waybillNo: "YT9693083639795", recipient: { name: "a", mobile: "13800138000", printAddr: "x" }, sender: { name: "b", mobile: "", printAddr: "" }, cargo: "goods", weightKg: 1 };
+    const req = {
+      companyCode: "yuantong",
+      orderNo: "CM3",
+      waybillNo: "YT9693083639795",
+      recipient: { name: "a", mobile: "13800138000", printAddr: "x" },
+      sender: { name: "b", mobile: "", printAddr: "" },
+      cargo: "goods",
+      weightKg: 1,
+    };
     expect((await k.createWaybill(req)).waybillNo).toBe("YT9693083639795");
     expect((await k.createWaybill(req)).waybillNo).toBe("YT9693083639795");
     expect(rec.calls[0]?.url).toBe("https://poll.kuaidi100.com/poll");
     expect(rec.calls[0]?.form.schema).toBe("json");
-    expect(JSON.parse(rec.calls[0]?.form.param ?? "{}")).toEqual({ company: "yuantong", number: "YT9693083639795", key: "TestKey123", parameters: { callbackurl: cfg.callbackUrl, salt: "s4lt", resultv2: "1", phone: "13800138000" } });
+    expect(JSON.parse(rec.calls[0]?.form.param ?? "{}")).toEqual({
+      company: "yuantong",
+      number: "YT9693083639795",
+      key: "TestKey123",
+      parameters: { callbackurl: cfg.callbackUrl, salt: "s4lt", resultv2: "1", phone: "13800138000" },
+    });
   });
 
   it("queries signed MD5(param + key + customer) and reads the trace oldest first", async () => {
@@ -85,8 +164,23 @@ describe("Kuaidi100 adapter", () => {
 describe("pushes and the simulator", () => {
   it("push signature, sub-state codes and company correction", () => {
     expect(pushSign("{}", "salt")).toBe(md5("{}salt"));
-    expect([mainState("103", 9), mainState("1001", 9), mainState("301", 9), mainState("501", 9), mainState("14", 9), mainState(undefined, 9)]).toEqual([1, 0, 3, 5, 14, 9]);
-    const corrected = parsePush(JSON.stringify({ status: "polling", autoCheck: "1", comOld: "yunda", comNew: "zhongtong", lastResult: { state: "0", com: "yunda", nu: "123456", data: [] } }));
+    expect([
+      mainState("103", 9),
+      mainState("1001", 9),
+      mainState("301", 9),
+      mainState("501", 9),
+      mainState("14", 9),
+      mainState(undefined, 9),
+    ]).toEqual([1, 0, 3, 5, 14, 9]);
+    const corrected = parsePush(
+      JSON.stringify({
+        status: "polling",
+        autoCheck: "1",
+        comOld: "yunda",
+        comNew: "zhongtong",
+        lastResult: { state: "0", com: "yunda", nu: "123456", data: [] },
+      }),
+    );
     expect(corrected?.correctedCompany).toBe("zhongtong");
     expect(parsePush("not json")).toBeUndefined();
     expect(parsePush(JSON.stringify({ lastResult: { nu: 1 } }))).toBeUndefined();
@@ -95,7 +189,13 @@ describe("pushes and the simulator", () => {
   });
 
   it("the simulator's pushes are Kuaidi100 pushes the parser reads back, ending in the scripted outcome", () => {
-    const sim = { waybill_no: "SH1", company_code: "shunfeng", outcome: "refused" as const, step_seconds: 60, created_at: new Date("2026-11-26T00:00:00Z") };
+    const sim = {
+      waybill_no: "SH1",
+      company_code: "shunfeng",
+      outcome: "refused" as const,
+      step_seconds: 60,
+      created_at: new Date("2026-11-26T00:00:00Z"),
+    };
     const all = simulatedPush(sim, SIM_TRACE.refused.length);
     expect(all.status).toBe("shutdown");
     const parsed = parsePush(JSON.stringify(all));
@@ -105,7 +205,17 @@ describe("pushes and the simulator", () => {
   });
 
   it("SKUs are the combinations of the specification groups; freight follows the template", () => {
-    expect(combinations([{ name: "Colour", values: ["Red", "Blue"] }, { name: "Size", values: ["M", "L"] }])).toEqual([["Red", "M"], ["Red", "L"], ["Blue", "M"], ["Blue", "L"]]);
+    expect(
+      combinations([
+        { name: "Colour", values: ["Red", "Blue"] },
+        { name: "Size", values: ["M", "L"] },
+      ]),
+    ).toEqual([
+      ["Red", "M"],
+      ["Red", "L"],
+      ["Blue", "M"],
+      ["Blue", "L"],
+    ]);
     expect(combinations([])).toEqual([[]]);
     const tpl = [{ freight_first: 800, freight_extra: 200, free_over: 20_000 }];
     expect(freightOf(tpl, 10_000, 600)).toBe(800);

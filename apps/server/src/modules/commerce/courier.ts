@@ -57,7 +57,17 @@ export function mainState(code: string | undefined, fallback: number): number {
   return Number(code[0]);
 }
 
-const STATE_WORDS: Record<string, number> = { 在途: 0, 揽收: 1, 疑难: 2, 签收: 3, 退签: 4, 派件: 5, 退回: 6, 转投: 7, 拒签: 14 };
+const STATE_WORDS: Record<string, number> = {
+  在途: 0,
+  揽收: 1,
+  疑难: 2,
+  签收: 3,
+  退签: 4,
+  派件: 5,
+  退回: 6,
+  转投: 7,
+  拒签: 14,
+};
 
 /** Beijing time "2026-11-26 10:00:00" (how couriers write event times) as an instant. */
 export function beijingTime(s: string): Date | undefined {
@@ -89,7 +99,9 @@ export function parsePush(param: string): ParsedPush | undefined {
   }
   if (!p || typeof p !== "object") return undefined;
   const last = (p as Partial<PushParam>).lastResult;
-  if (!last || typeof last.nu !== "string" || typeof last.com !== "string" || !Array.isArray(last.data)) return undefined;
+  if (!last || typeof last.nu !== "string" || typeof last.com !== "string" || !Array.isArray(last.data)) {
+    return undefined;
+  }
   const newest = Number(last.state);
   const overall = Number.isInteger(newest) ? newest : 0;
   const events: ParsedPush["events"] = [];
@@ -100,7 +112,12 @@ export function parsePush(param: string): ParsedPush | undefined {
     if (!at || typeof ev.context !== "string") continue;
     const word = typeof ev.status === "string" ? STATE_WORDS[ev.status] : undefined;
     const fallback = word ?? (i === 0 ? overall : 0);
-    events.push({ at, state: mainState(typeof ev.statusCode === "string" ? ev.statusCode : undefined, fallback), context: ev.context.slice(0, 500), area: typeof ev.areaName === "string" ? ev.areaName.slice(0, 100) : "" });
+    events.push({
+      at,
+      state: mainState(typeof ev.statusCode === "string" ? ev.statusCode : undefined, fallback),
+      context: ev.context.slice(0, 500),
+      area: typeof ev.areaName === "string" ? ev.areaName.slice(0, 100) : "",
+    });
   }
   events.sort((a, b) => a.at.getTime() - b.at.getTime());
   const q = p as Partial<PushParam>;
@@ -109,7 +126,10 @@ export function parsePush(param: string): ParsedPush | undefined {
 }
 
 /** The scripted trace of the local courier: what happens to a parcel, step by step. */
-export const SIM_TRACE: Record<"signed" | "refused" | "returned", { state: number; code: string; status: string; context: string }[]> = {
+export const SIM_TRACE: Record<
+  "signed" | "refused" | "returned",
+  { state: number; code: string; status: string; context: string }[]
+> = {
   signed: [
     { state: 1, code: "103", status: "揽收", context: "【杭州市】快件已由快递员揽收" },
     { state: 0, code: "1002", status: "在途", context: "【杭州市】快件已发往 目的地转运中心" },
@@ -132,7 +152,16 @@ export const SIM_TRACE: Record<"signed" | "refused" | "returned", { state: numbe
 };
 
 /** A simulated push of the first `steps` events of a trace, in Kuaidi100's shape (newest first). */
-export function simulatedPush(sim: { waybill_no: string; company_code: string; outcome: "signed" | "refused" | "returned"; step_seconds: number; created_at: Date }, steps: number): PushParam {
+export function simulatedPush(
+  sim: {
+    waybill_no: string;
+    company_code: string;
+    outcome: "signed" | "refused" | "returned";
+    step_seconds: number;
+    created_at: Date;
+  },
+  steps: number,
+): PushParam {
   const trace = SIM_TRACE[sim.outcome].slice(0, steps);
   const data = trace
     .map((t, i) => {
@@ -145,13 +174,22 @@ export function simulatedPush(sim: { waybill_no: string; company_code: string; o
   return {
     status: finished ? "shutdown" : "polling",
     message: "",
-    lastResult: { state: String(last?.state ?? 0), com: sim.company_code, nu: sim.waybill_no, ischeck: finished && last?.state === 3 ? "1" : "0", data },
+    lastResult: {
+      state: String(last?.state ?? 0),
+      com: sim.company_code,
+      nu: sim.waybill_no,
+      ischeck: finished && last?.state === 3 ? "1" : "0",
+      data,
+    },
   };
 }
 
 /** Waybill numbers of the local courier: a prefix of the company and 12 digits. */
 export function localWaybillNo(companyCode: string): string {
-  const prefix = companyCode.slice(0, 2).toUpperCase().replace(/[^A-Z]/g, "X");
+  const prefix = companyCode
+    .slice(0, 2)
+    .toUpperCase()
+    .replace(/[^A-Z]/g, "X");
   return `${prefix}${Date.now().toString().slice(-7)}${String(randomInt(0, 100_000)).padStart(5, "0")}`;
 }
 
@@ -165,7 +203,12 @@ export class Kuaidi100Courier implements CourierAdapter {
   ) {}
 
   private async form(url: string, fields: Record<string, string>): Promise<unknown> {
-    const res = await this.fetchFn(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), signal: AbortSignal.timeout(15_000) });
+    const res = await this.fetchFn(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
     const text = await res.text();
     try {
       return JSON.parse(text) as unknown;
@@ -198,7 +241,12 @@ export class Kuaidi100Courier implements CourierAdapter {
   subscribeForm(companyCode: string, waybillNo: string, phone: string): Record<string, string> {
     return {
       schema: "json",
-      param: JSON.stringify({ company: companyCode, number: waybillNo, key: this.cfg.key, parameters: { callbackurl: this.cfg.callbackUrl, salt: this.cfg.salt, resultv2: "1", phone } }),
+      param: JSON.stringify({
+        company: companyCode,
+        number: waybillNo,
+        key: this.cfg.key,
+        parameters: { callbackurl: this.cfg.callbackUrl, salt: this.cfg.salt, resultv2: "1", phone },
+      }),
     };
   }
 
@@ -210,12 +258,22 @@ export class Kuaidi100Courier implements CourierAdapter {
 
   async createWaybill(req: WaybillRequest): Promise<{ waybillNo: string }> {
     if (req.waybillNo) {
-      const sub = (await this.form("https://poll.kuaidi100.com/poll", this.subscribeForm(req.companyCode, req.waybillNo, req.recipient.mobile))) as { result?: boolean; returnCode?: string; message?: string };
+      const sub = (await this.form(
+        "https://poll.kuaidi100.com/poll",
+        this.subscribeForm(req.companyCode, req.waybillNo, req.recipient.mobile),
+      )) as { result?: boolean; returnCode?: string; message?: string };
       // 501: already subscribed, which is what we want.
-      if (!sub.result && sub.returnCode !== "501") throw new CourierError(sub.message ?? `subscription refused (${sub.returnCode ?? "?"})`);
+      if (!sub.result && sub.returnCode !== "501") {
+        throw new CourierError(sub.message ?? `subscription refused (${sub.returnCode ?? "?"})`);
+      }
       return { waybillNo: req.waybillNo };
     }
-    const reply = (await this.form("https://api.kuaidi100.com/label/order", this.labelOrderForm(req))) as { result?: boolean; returnCode?: string; message?: string; data?: { kuaidinum?: string } };
+    const reply = (await this.form("https://api.kuaidi100.com/label/order", this.labelOrderForm(req))) as {
+      result?: boolean;
+      returnCode?: string;
+      message?: string;
+      data?: { kuaidinum?: string };
+    };
     const no = reply.data?.kuaidinum;
     if (!reply.result || !no) throw new CourierError(reply.message ?? `order refused (${reply.returnCode ?? "?"})`);
     return { waybillNo: no };
@@ -223,7 +281,10 @@ export class Kuaidi100Courier implements CourierAdapter {
 
   /** A real-time query answers in the push's lastResult shape. */
   async query(companyCode: string, waybillNo: string, phone: string): Promise<ParsedPush | undefined> {
-    const reply = await this.form("https://poll.kuaidi100.com/poll/query.do", this.queryForm(companyCode, waybillNo, phone));
+    const reply = await this.form(
+      "https://poll.kuaidi100.com/poll/query.do",
+      this.queryForm(companyCode, waybillNo, phone),
+    );
     return parsePush(JSON.stringify({ status: "polling", lastResult: reply }));
   }
 }

@@ -20,12 +20,20 @@ export { CommerceService } from "./service";
  */
 export async function registerCommerce(
   host: ModuleHost,
-  { media, catalog, accounts, miniprogram }: { media: MediaService; catalog: CatalogService; accounts: AccountsService; miniprogram: MiniprogramService },
+  {
+    media,
+    catalog,
+    accounts,
+    miniprogram,
+  }: { media: MediaService; catalog: CatalogService; accounts: AccountsService; miniprogram: MiniprogramService },
 ): Promise<{ commerce: CommerceService }> {
   const { ctx, db, guard } = host;
   const cfg = ctx.config.commerce;
   const pushSalt = cfg.pushSalt ?? keyedHash(ctx.secret, "courier-push-salt").slice(0, 32);
-  const local: CourierAdapter = { kind: "local", createWaybill: (req) => Promise.resolve({ waybillNo: req.waybillNo ?? localWaybillNo(req.companyCode) }) };
+  const local: CourierAdapter = {
+    kind: "local",
+    createWaybill: (req) => Promise.resolve({ waybillNo: req.waybillNo ?? localWaybillNo(req.companyCode) }),
+  };
   const courier: CourierAdapter = cfg.kuaidi100 ? new Kuaidi100Courier({ ...cfg.kuaidi100, salt: pushSalt }) : local;
   const commerce = new CommerceService({
     db,
@@ -43,15 +51,27 @@ export async function registerCommerce(
   // validatetoken (accounts) answers for the legacy token as for the session inside it.
   accounts.acceptSealedTokens((token) => tokens.inspect(token));
   acceptLegacyHeader(host.app);
-  await host.mount("/api/login", fcardRoutes({ tokens, sessions: { validate: (t) => accounts.validateToken(t) }, clock: ctx.clock }));
+  await host.mount(
+    "/api/login",
+    fcardRoutes({ tokens, sessions: { validate: (t) => accounts.validateToken(t) }, clock: ctx.clock }),
+  );
   await host.mount(
     "/api/ecommerce",
     legacyCommerceRoutes({ commerce, guard }),
     trackingPushRoutes({ commerce }),
-    legacyShopRoutes({ commerce, guard, tokens, clock: ctx.clock, wxacode: (merchantId, input) => miniprogram.unlimitedQrcode(merchantId, input), uploadImage: (actor, data) => catalog.uploadImage(actor, data) }),
+    legacyShopRoutes({
+      commerce,
+      guard,
+      tokens,
+      clock: ctx.clock,
+      wxacode: (merchantId, input) => miniprogram.unlimitedQrcode(merchantId, input),
+      uploadImage: (actor, data) => catalog.uploadImage(actor, data),
+    }),
   );
   await host.mount("/api/card-user", purchaserCommerceRoutes({ commerce, guard }));
-  if (courier.kind === "local") host.schedule(courierSimulatorJob(commerce, Math.max(500, Math.min(60_000, cfg.courierStepSeconds * 250))));
+  if (courier.kind === "local") {
+    host.schedule(courierSimulatorJob(commerce, Math.max(500, Math.min(60_000, cfg.courierStepSeconds * 250))));
+  }
   host.schedule(orderTimersJob(commerce));
   return { commerce };
 }

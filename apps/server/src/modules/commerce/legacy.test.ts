@@ -12,7 +12,8 @@ afterAll(async () => {
 
 type Merchant = Awaited<ReturnType<typeof registerMerchant>>;
 /** A legacy call with the `token` header (as the legacy client sends it, from its cookie). */
-const legacy = <T>(token: string, path: string, body: unknown = {}) => t.call<T>("POST", `/api/ecommerce/${path}`, { headers: { token }, body });
+const legacy = <T>(token: string, path: string, body: unknown = {}) =>
+  t.call<T>("POST", `/api/ecommerce/${path}`, { headers: { token }, body });
 
 async function fcard(sessionId: string) {
   return t.app.inject({ method: "POST", url: "/api/login/fcard", payload: { sessionId }, headers: { lang: "en" } });
@@ -41,11 +42,20 @@ async function authoriseWechat(m: Merchant): Promise<string> {
   });
   expect(created.body.code).toBe(1);
   const id = created.body.data.id;
-  const auth = await t.call<{ url: string }>("GET", `${U}/authUrl?configId=${id}&redirect=/sale/EquityApplet`, { token: m.token });
+  const auth = await t.call<{ url: string }>("GET", `${U}/authUrl?configId=${id}&redirect=/sale/EquityApplet`, {
+    token: m.token,
+  });
   const preAuth = new URL(auth.body.data.url).searchParams.get("pre_auth_code") ?? "";
-  const consent = await t.call<{ redirect: string; appId: string }>("POST", `/api/mp-platform/wechat/preauth/${encodeURIComponent(preAuth)}/authorize`, { body: { nickName: "Legacy App" } });
+  const consent = await t.call<{ redirect: string; appId: string }>(
+    "POST",
+    `/api/mp-platform/wechat/preauth/${encodeURIComponent(preAuth)}/authorize`,
+    { body: { nickName: "Legacy App" } },
+  );
   const authCode = new URL(consent.body.data.redirect).searchParams.get("auth_code");
-  const bound = await t.call<{ appId: string; authorized: boolean }>("PUT", `${U}/authCallback`, { token: m.token, body: { configId: Number(id), authCode } });
+  const bound = await t.call<{ appId: string; authorized: boolean }>("PUT", `${U}/authCallback`, {
+    token: m.token,
+    body: { configId: Number(id), authCode },
+  });
   expect(bound.body.data).toMatchObject({ appId: consent.body.data.appId, authorized: true });
   return consent.body.data.appId;
 }
@@ -90,7 +100,12 @@ describe("the legacy session", () => {
 
   it("validatetoken answers for the legacy token as for the session token: valid, expired, tampered, unknown", async () => {
     const validate = async (token: string) => {
-      const res = await t.app.inject({ method: "POST", url: "/api/login/validatetoken", payload: { token }, headers: { lang: "en" } });
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/login/validatetoken",
+        payload: { token },
+        headers: { lang: "en" },
+      });
       expect(res.statusCode).toBe(200);
       return res.json<{ code: number; data: { valid: boolean; expires_in: number; userId: string | null } }>();
     };
@@ -136,12 +151,18 @@ describe("the shop's legacy calls", () => {
   it("shop/info and school/info are the shop's profile; teacher/v2/homepage its storefront; strangers see their own only", async () => {
     const m = await registerMerchant(t, { orgName: "Storefront Co" });
     const token = await legacyToken(m);
-    const added = await legacy<{ id: string }>(token, "commodity/add", { name: "Desk lamp", skus: [{ specs: [], price: 12_900, stock: 4 }] });
+    const added = await legacy<{ id: string }>(token, "commodity/add", {
+      name: "Desk lamp",
+      skus: [{ specs: [], price: 12_900, stock: 4 }],
+    });
     await legacy(token, "commodity/state/update", { id: added.body.data.id, onShelf: true });
     await legacy(token, "commodity/add", { name: "Draft lamp", skus: [{ specs: [], price: 100, stock: 1 }] });
     const info = await legacy<{ name: string; commodities: number; onShelf: number }>(token, "shop/info");
     expect(info.body.data).toMatchObject({ name: "Storefront Co", commodities: 2, onShelf: 1 });
-    const home = await legacy<{ shop: { name: string }; commodities: { name: string }[] }>(token, "teacher/v2/homepage");
+    const home = await legacy<{ shop: { name: string }; commodities: { name: string }[] }>(
+      token,
+      "teacher/v2/homepage",
+    );
     expect(home.body.data.commodities.map((c) => c.name)).toEqual(["Desk lamp"]);
     const other = await registerMerchant(t);
     const otherHome = await legacy<{ commodities: unknown[] }>(await legacyToken(other), "teacher/v2/homepage");
@@ -152,7 +173,12 @@ describe("the shop's legacy calls", () => {
     const m = await registerMerchant(t);
     const token = await legacyToken(m);
     const code = (body: Record<string, unknown>) =>
-      t.app.inject({ method: "POST", url: "/api/ecommerce/weixin/minprogram/getwxacodeunlimit", headers: { token, lang: "en" }, payload: body });
+      t.app.inject({
+        method: "POST",
+        url: "/api/ecommerce/weixin/minprogram/getwxacodeunlimit",
+        headers: { token, lang: "en" },
+        payload: body,
+      });
     // No authorised mini-program yet.
     const none = await code({ scene: "goods=42", page: "pages/goods/detail" });
     expect(none.statusCode).toBe(409);
@@ -173,12 +199,21 @@ describe("the shop's legacy calls", () => {
     const meta = await sharp(Buffer.from(data.image.split(",")[1] ?? "", "base64")).metadata();
     expect(meta.format).toBe("png");
     expect(meta.width).toBe(430);
-    const wide = (await code({ scene: "a", check_path: false, width: 1280 })).json<{ data: { image: string } }>().data.image;
+    const wide = (await code({ scene: "a", check_path: false, width: 1280 })).json<{ data: { image: string } }>().data
+      .image;
     expect((await sharp(Buffer.from(wide.split(",")[1] ?? "", "base64")).metadata()).width).toBe(1280);
     // A page with a leading slash is the platform's 41030, as on WeChat.
-    expect((await code({ scene: "a", page: "/pages/index", check_path: false })).json<{ msg: string }>().msg).toContain("41030");
+    expect((await code({ scene: "a", page: "/pages/index", check_path: false })).json<{ msg: string }>().msg).toContain(
+      "41030",
+    );
     // Bad input is refused before the platform: scene over 32 or outside WeChat's characters, width out of 280–1280.
-    for (const body of [{ scene: "x".repeat(33) }, { scene: "中文" }, { scene: "a", width: 279 }, { scene: "a", width: 1281 }, { scene: "a", env_version: "beta" }]) {
+    for (const body of [
+      { scene: "x".repeat(33) },
+      { scene: "中文" },
+      { scene: "a", width: 279 },
+      { scene: "a", width: 1281 },
+      { scene: "a", env_version: "beta" },
+    ]) {
       expect((await code(body)).statusCode).toBe(400);
     }
   });
@@ -186,24 +221,44 @@ describe("the shop's legacy calls", () => {
   it("nclass/img/upload stores an image; not an image is refused", async () => {
     const m = await registerMerchant(t);
     const token = await legacyToken(m);
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#c33" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#c33" } })
+      .png()
+      .toBuffer();
     const boundary = "----tessera-legacy";
     const form = (data: Buffer, name: string) =>
-      Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`), data, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-    const up = await t.app.inject({ method: "POST", url: "/api/ecommerce/nclass/img/upload", headers: { token, "content-type": `multipart/form-data; boundary=${boundary}` }, payload: form(png, "a.png") });
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        data,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+    const up = await t.app.inject({
+      method: "POST",
+      url: "/api/ecommerce/nclass/img/upload",
+      headers: { token, "content-type": `multipart/form-data; boundary=${boundary}` },
+      payload: form(png, "a.png"),
+    });
     const body = up.json<{ code: number; data: { url: string; width: number } }>();
     expect(body.code).toBe(1);
     expect(body.data.width).toBe(40);
     const img = await t.app.inject({ method: "GET", url: body.data.url });
     expect(img.statusCode).toBe(200);
-    const bad = await t.app.inject({ method: "POST", url: "/api/ecommerce/nclass/img/upload", headers: { token, lang: "en", "content-type": `multipart/form-data; boundary=${boundary}` }, payload: form(Buffer.from("not an image"), "a.png") });
+    const bad = await t.app.inject({
+      method: "POST",
+      url: "/api/ecommerce/nclass/img/upload",
+      headers: { token, lang: "en", "content-type": `multipart/form-data; boundary=${boundary}` },
+      payload: form(Buffer.from("not an image"), "a.png"),
+    });
     expect(bad.statusCode).toBe(400);
   });
 
   it("the livecourse upload handshake: system user id, user data and an upload token the resumable upload accepts", async () => {
     const m = await registerMerchant(t);
     const token = await legacyToken(m);
-    const id = await t.call<{ systemuserid: string }>("GET", "/api/ecommerce/livecourse/systemuserid", { headers: { token } });
+    const id = await t.call<{ systemuserid: string }>("GET", "/api/ecommerce/livecourse/systemuserid", {
+      headers: { token },
+    });
     expect(id.body.data.systemuserid).toBe(m.userId);
     const data = await legacy<{ uploadUrl: string; partSize: number }>(token, "livecourse/userdata");
     expect(data.body.data).toMatchObject({ uploadUrl: "/api/media/uploads", partSize: 1_048_576 });
@@ -213,7 +268,12 @@ describe("the shop's legacy calls", () => {
     const created = await t.app.inject({
       method: "POST",
       url: "/api/media/uploads",
-      headers: { "tus-resumable": "1.0.0", "x-auth-token": up.body.data.token, "upload-length": "5000", "upload-metadata": `filename ${b64("class.mp4")},type ${b64("3")}` },
+      headers: {
+        "tus-resumable": "1.0.0",
+        "x-auth-token": up.body.data.token,
+        "upload-length": "5000",
+        "upload-metadata": `filename ${b64("class.mp4")},type ${b64("3")}`,
+      },
     });
     expect(created.statusCode).toBe(201);
   });

@@ -36,7 +36,10 @@ export class LegacyTokens {
   seal(sessionToken: string, expiresAt: Date): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify({ s: sessionToken, e: expiresAt.getTime() }), "utf8"), cipher.final()]);
+    const body = Buffer.concat([
+      cipher.update(JSON.stringify({ s: sessionToken, e: expiresAt.getTime() }), "utf8"),
+      cipher.final(),
+    ]);
     return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
   }
 
@@ -53,8 +56,12 @@ export class LegacyTokens {
     try {
       const decipher = createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));
-      const plain = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as { s?: unknown; e?: unknown };
-      if (typeof plain.s !== "string" || typeof plain.e !== "number" || plain.e <= this.clock.now().getTime()) return undefined;
+      const plain = JSON.parse(
+        Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8"),
+      ) as { s?: unknown; e?: unknown };
+      if (typeof plain.s !== "string" || typeof plain.e !== "number" || plain.e <= this.clock.now().getTime()) {
+        return undefined;
+      }
       return { session: plain.s, expiresAt: new Date(plain.e) };
     } catch {
       return undefined;
@@ -67,16 +74,36 @@ export interface LegacySessions {
   validate(token: string): Promise<{ valid: boolean; expires_in: number }>;
 }
 
-const fcardReq = z.object({ sessionId: z.string({ error: "legacy.sessionInvalid" }).min(1, { error: "legacy.sessionInvalid" }).max(400, { error: "legacy.sessionInvalid" }) });
+const fcardReq = z.object({
+  sessionId: z
+    .string({ error: "legacy.sessionInvalid" })
+    .min(1, { error: "legacy.sessionInvalid" })
+    .max(400, { error: "legacy.sessionInvalid" }),
+});
 const fcardReply = z.object({ token: z.string(), expires_in: z.number().int(), expireAt: z.string() });
 
 /** `POST /api/login/fcard`, under /api/login. */
-export function fcardRoutes({ tokens, sessions, clock }: { tokens: LegacyTokens; sessions: LegacySessions; clock: Clock }): FastifyPluginAsyncZod {
+export function fcardRoutes({
+  tokens,
+  sessions,
+  clock,
+}: {
+  tokens: LegacyTokens;
+  sessions: LegacySessions;
+  clock: Clock;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     app.post(
       "/fcard",
-      { schema: { tags: ["commerce"], summary: "Exchange the card platform's session for a legacy e-commerce token (and refresh it)", body: fcardReq, response: { 200: envelope(fcardReply) } } },
+      {
+        schema: {
+          tags: ["commerce"],
+          summary: "Exchange the card platform's session for a legacy e-commerce token (and refresh it)",
+          body: fcardReq,
+          response: { 200: envelope(fcardReply) },
+        },
+      },
       async (req, reply) => {
         // A legacy token may be refreshed with itself: its session is inside.
         const sessionToken = tokens.open(req.body.sessionId) ?? req.body.sessionId;
@@ -122,13 +149,29 @@ const shopInfo = z.object({
 const homepage = z.object({ shop: shopInfo, commodities: z.array(commodity) });
 /** WeChat's wxa/getwxacodeunlimit body: scene ≤ 32 visible characters, page without a leading slash, width 280–1280. */
 const wxacodeReq = z.object({
-  scene: z.string({ error: "validation.invalidParameter" }).regex(/^[0-9A-Za-z!#$&'()*+,/:;=?@\-._~]{1,32}$/, { error: "validation.invalidParameter" }),
-  page: z.string().regex(/^[A-Za-z0-9_/-]{0,128}$/, { error: "validation.invalidParameter" }).default("pages/index/index"),
-  width: z.number({ error: "validation.invalidParameter" }).int().min(280, { error: "validation.invalidParameter" }).max(1280, { error: "validation.invalidParameter" }).default(430),
+  scene: z
+    .string({ error: "validation.invalidParameter" })
+    .regex(/^[0-9A-Za-z!#$&'()*+,/:;=?@\-._~]{1,32}$/, { error: "validation.invalidParameter" }),
+  page: z
+    .string()
+    .regex(/^[A-Za-z0-9_/-]{0,128}$/, { error: "validation.invalidParameter" })
+    .default("pages/index/index"),
+  width: z
+    .number({ error: "validation.invalidParameter" })
+    .int()
+    .min(280, { error: "validation.invalidParameter" })
+    .max(1280, { error: "validation.invalidParameter" })
+    .default(430),
   check_path: z.boolean({ error: "validation.invalidParameter" }).default(true),
   env_version: z.enum(["release", "trial", "develop"], { error: "validation.invalidParameter" }).default("release"),
 });
-const imageReply = z.object({ key: z.string(), url: z.string(), thumbUrl: z.string(), width: z.number().int(), height: z.number().int() });
+const imageReply = z.object({
+  key: z.string(),
+  url: z.string(),
+  thumbUrl: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
 
 export interface LegacyNeeds {
   commerce: CommerceService;
@@ -157,24 +200,64 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
     const profile = async (actor: Actor) => {
       const merchant = await commerce.merchant(actor);
       const counts = await commerce.shopCounts(actor);
-      return { shopId: String(merchant?.id ?? ""), name: merchant?.name ?? "", currency: merchant?.currency ?? "CNY", version: merchant?.version ?? "domestic", ...counts };
+      return {
+        shopId: String(merchant?.id ?? ""),
+        name: merchant?.name ?? "",
+        currency: merchant?.currency ?? "CNY",
+        version: merchant?.version ?? "domestic",
+        ...counts,
+      };
     };
-    app.post("/shop/info", { schema: { tags, security, summary: "The shop's profile", response: { 200: envelope(shopInfo) } }, preHandler: brand }, async (req) => ok(await profile(actorOf(req))));
-    app.post("/school/info", { schema: { tags, security, summary: "The shop's profile (the legacy host's school)", response: { 200: envelope(shopInfo) } }, preHandler: brand }, async (req) => ok(await profile(actorOf(req))));
-    app.post("/teacher/v2/homepage", { schema: { tags, security, summary: "The shop's storefront: profile and goods on shelf", response: { 200: envelope(homepage) } }, preHandler: brand }, async (req) => {
-      const actor = actorOf(req);
-      const page = await commerce.commodityPage(actor, { page: 1, pagesize: 20, onShelf: true });
-      return ok({ shop: await profile(actor), commodities: page.list satisfies Commodity[] });
-    });
+    app.post(
+      "/shop/info",
+      {
+        schema: { tags, security, summary: "The shop's profile", response: { 200: envelope(shopInfo) } },
+        preHandler: brand,
+      },
+      async (req) => ok(await profile(actorOf(req))),
+    );
+    app.post(
+      "/school/info",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The shop's profile (the legacy host's school)",
+          response: { 200: envelope(shopInfo) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await profile(actorOf(req))),
+    );
+    app.post(
+      "/teacher/v2/homepage",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The shop's storefront: profile and goods on shelf",
+          response: { 200: envelope(homepage) },
+        },
+        preHandler: brand,
+      },
+      async (req) => {
+        const actor = actorOf(req);
+        const page = await commerce.commodityPage(actor, { page: 1, pagesize: 20, onShelf: true });
+        return ok({ shop: await profile(actor), commodities: page.list satisfies Commodity[] });
+      },
+    );
     app.post(
       "/weixin/minprogram/getwxacodeunlimit",
       {
         schema: {
           tags,
           security,
-          summary: "A mini-program code for a scene from the shop's authorised WeChat mini-program (wxa/getwxacodeunlimit through the mini-program adapter), as a data URL",
+          summary:
+            "A mini-program code for a scene from the shop's authorised WeChat mini-program (wxa/getwxacodeunlimit through the mini-program adapter), as a data URL",
           body: wxacodeReq,
-          response: { 200: envelope(z.object({ image: z.string(), scene: z.string(), page: z.string(), appId: z.string() })) },
+          response: {
+            200: envelope(z.object({ image: z.string(), scene: z.string(), page: z.string(), appId: z.string() })),
+          },
         },
         preHandler: brand,
       },
@@ -186,30 +269,90 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
         return ok({ image: code.dataUrl, scene, page, appId: code.appId });
       },
     );
-    app.post("/nclass/img/upload", { schema: { tags, security, summary: "Upload an image (multipart field file) into the shop's storage", response: { 200: envelope(imageReply) } }, preHandler: brand }, async (req) => {
-      const file = (await readMultipart(req)).files.find((f) => f.field === "file");
-      if (!file || file.data.length === 0) throw invalid("catalog.imageInvalid", "file");
-      return ok(await needs.uploadImage(actorOf(req), file.data));
-    });
-    app.get("/livecourse/systemuserid", { schema: { tags, security, summary: "The uploader's system user id", response: { 200: envelope(z.object({ systemuserid: z.string() })) } }, preHandler: brand }, (req) =>
-      ok({ systemuserid: String(actorOf(req).userId) }),
+    app.post(
+      "/nclass/img/upload",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Upload an image (multipart field file) into the shop's storage",
+          response: { 200: envelope(imageReply) },
+        },
+        preHandler: brand,
+      },
+      async (req) => {
+        const file = (await readMultipart(req)).files.find((f) => f.field === "file");
+        if (!file || file.data.length === 0) throw invalid("catalog.imageInvalid", "file");
+        return ok(await needs.uploadImage(actorOf(req), file.data));
+      },
+    );
+    app.get(
+      "/livecourse/systemuserid",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The uploader's system user id",
+          response: { 200: envelope(z.object({ systemuserid: z.string() })) },
+        },
+        preHandler: brand,
+      },
+      (req) => ok({ systemuserid: String(actorOf(req).userId) }),
     );
     app.post(
       "/livecourse/userdata",
-      { schema: { tags, security, summary: "What the video upload needs: who uploads, where, in which parts", response: { 200: envelope(z.object({ userid: z.string(), shopId: z.string(), uploadUrl: z.string(), partSize: z.number().int(), maxBytes: z.number().int() })) } }, preHandler: brand },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "What the video upload needs: who uploads, where, in which parts",
+          response: {
+            200: envelope(
+              z.object({
+                userid: z.string(),
+                shopId: z.string(),
+                uploadUrl: z.string(),
+                partSize: z.number().int(),
+                maxBytes: z.number().int(),
+              }),
+            ),
+          },
+        },
+        preHandler: brand,
+      },
       (req) => {
         const actor = actorOf(req);
-        return ok({ userid: String(actor.userId), shopId: String(actor.merchantId ?? ""), uploadUrl: "/api/media/uploads", partSize: UPLOAD_PART_BYTES, maxBytes: UPLOAD_MAX_BYTES });
+        return ok({
+          userid: String(actor.userId),
+          shopId: String(actor.merchantId ?? ""),
+          uploadUrl: "/api/media/uploads",
+          partSize: UPLOAD_PART_BYTES,
+          maxBytes: UPLOAD_MAX_BYTES,
+        });
       },
     );
     app.post(
       "/livecourse/token",
-      { schema: { tags, security, summary: "A short-lived token for the resumable video upload (send it as x-auth-token)", response: { 200: envelope(z.object({ token: z.string(), expires_in: z.number().int(), uploadUrl: z.string() })) } }, preHandler: brand },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A short-lived token for the resumable video upload (send it as x-auth-token)",
+          response: {
+            200: envelope(z.object({ token: z.string(), expires_in: z.number().int(), uploadUrl: z.string() })),
+          },
+        },
+        preHandler: brand,
+      },
       (req) => {
         const sent = tokenOf(req) ?? "";
         const session = tokens.open(sent) ?? sent;
         const ttl = 3600;
-        return ok({ token: tokens.seal(session, new Date(clock.now().getTime() + ttl * 1000)), expires_in: ttl, uploadUrl: "/api/media/uploads" });
+        return ok({
+          token: tokens.seal(session, new Date(clock.now().getTime() + ttl * 1000)),
+          expires_in: ttl,
+          uploadUrl: "/api/media/uploads",
+        });
       },
     );
   };

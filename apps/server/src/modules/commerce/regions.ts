@@ -17,7 +17,8 @@ export interface Region {
   name: string;
 }
 
-const listOf = (parent: string): Region[] => Object.entries(areas()[parent] ?? {}).map(([code, name]) => ({ code, name }));
+const listOf = (parent: string): Region[] =>
+  Object.entries(areas()[parent] ?? {}).map(([code, name]) => ({ code, name }));
 
 export const provinces = (): Region[] => listOf("86");
 /** The cities of a province; empty for a code that is not a province. */

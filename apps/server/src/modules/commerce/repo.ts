@@ -60,7 +60,20 @@ export async function updateCommodity(
   tx: Executor,
   id: number,
   merchantId: number,
-  c: Partial<{ name: string; category: string; description: string; images: string[]; videoId: number | null; specGroups: SpecGroup[]; sort: number; onShelf: boolean; weightG: number; freightFirst: number; freightExtra: number; freeOver: number | null }> & { now: Date },
+  c: Partial<{
+    name: string;
+    category: string;
+    description: string;
+    images: string[];
+    videoId: number | null;
+    specGroups: SpecGroup[];
+    sort: number;
+    onShelf: boolean;
+    weightG: number;
+    freightFirst: number;
+    freightExtra: number;
+    freeOver: number | null;
+  }> & { now: Date },
 ): Promise<boolean> {
   const res = await tx
     .updateTable("commerce_commodities")
@@ -93,12 +106,24 @@ export function commodityOf(db: Executor, id: number, merchantId?: number) {
 export type CommodityRow = NonNullable<Awaited<ReturnType<typeof commodityOf>>>;
 
 export function lockCommodity(tx: Executor, id: number, merchantId: number) {
-  return tx.selectFrom("commerce_commodities").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId).forUpdate().executeTakeFirst();
+  return tx
+    .selectFrom("commerce_commodities")
+    .selectAll()
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function skusOf(db: Executor, commodityIds: number[]) {
   if (commodityIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("commerce_skus").selectAll().where("commodity_id", "in", commodityIds).where("active", "=", true).orderBy("id").execute();
+  return db
+    .selectFrom("commerce_skus")
+    .selectAll()
+    .where("commodity_id", "in", commodityIds)
+    .where("active", "=", true)
+    .orderBy("id")
+    .execute();
 }
 export type SkuRow = Awaited<ReturnType<typeof skusOf>>[number];
 
@@ -106,12 +131,33 @@ export function allSkusOf(db: Executor, commodityId: number) {
   return db.selectFrom("commerce_skus").selectAll().where("commodity_id", "=", commodityId).orderBy("id").execute();
 }
 
-export async function insertSku(tx: Executor, s: { commodityId: number; merchantId: number; specs: string[]; price: number; stock: number; code: string }): Promise<void> {
-  await tx.insertInto("commerce_skus").values({ commodity_id: s.commodityId, merchant_id: s.merchantId, specs: JSON.stringify(s.specs), price: s.price, stock: s.stock, code: s.code }).execute();
+export async function insertSku(
+  tx: Executor,
+  s: { commodityId: number; merchantId: number; specs: string[]; price: number; stock: number; code: string },
+): Promise<void> {
+  await tx
+    .insertInto("commerce_skus")
+    .values({
+      commodity_id: s.commodityId,
+      merchant_id: s.merchantId,
+      specs: JSON.stringify(s.specs),
+      price: s.price,
+      stock: s.stock,
+      code: s.code,
+    })
+    .execute();
 }
 
-export async function updateSku(tx: Executor, id: number, s: { specs: string[]; price: number; stock: number; code: string; active: boolean }): Promise<void> {
-  await tx.updateTable("commerce_skus").set({ specs: JSON.stringify(s.specs), price: s.price, stock: s.stock, code: s.code, active: s.active }).where("id", "=", id).execute();
+export async function updateSku(
+  tx: Executor,
+  id: number,
+  s: { specs: string[]; price: number; stock: number; code: string; active: boolean },
+): Promise<void> {
+  await tx
+    .updateTable("commerce_skus")
+    .set({ specs: JSON.stringify(s.specs), price: s.price, stock: s.stock, code: s.code, active: s.active })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function deleteSku(tx: Executor, id: number): Promise<void> {
@@ -119,12 +165,27 @@ export async function deleteSku(tx: Executor, id: number): Promise<void> {
 }
 
 export async function skuHasOrders(db: Executor, skuId: number): Promise<boolean> {
-  return (await db.selectFrom("commerce_order_items").select("id").where("sku_id", "=", skuId).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom("commerce_order_items")
+      .select("id")
+      .where("sku_id", "=", skuId)
+      .limit(1)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function commodityPage(
   db: Executor,
-  f: { merchantId?: number; kind?: "physical" | "virtual" | undefined; name?: string | undefined; onShelf?: boolean | undefined; pickedBy?: { purchaserId: number; picked: boolean } | undefined; offset: number; limit: number },
+  f: {
+    merchantId?: number;
+    kind?: "physical" | "virtual" | undefined;
+    name?: string | undefined;
+    onShelf?: boolean | undefined;
+    pickedBy?: { purchaserId: number; picked: boolean } | undefined;
+    offset: number;
+    limit: number;
+  },
 ) {
   let q = db.selectFrom("commerce_commodities as c");
   if (f.merchantId !== undefined) q = q.where("c.merchant_id", "=", f.merchantId);
@@ -145,11 +206,22 @@ export async function commodityPage(
 
 export async function pickedIds(db: Executor, purchaserId: number, commodityIds: number[]): Promise<Set<number>> {
   if (commodityIds.length === 0) return new Set();
-  const rows = await db.selectFrom("commerce_resales").select("commodity_id").where("purchaser_id", "=", purchaserId).where("commodity_id", "in", commodityIds).execute();
+  const rows = await db
+    .selectFrom("commerce_resales")
+    .select("commodity_id")
+    .where("purchaser_id", "=", purchaserId)
+    .where("commodity_id", "in", commodityIds)
+    .execute();
   return new Set(rows.map((r) => r.commodity_id));
 }
 
-export async function upsertResale(tx: Executor, purchaserId: number, commodityId: number, retailPrice: number | null, now: Date): Promise<void> {
+export async function upsertResale(
+  tx: Executor,
+  purchaserId: number,
+  commodityId: number,
+  retailPrice: number | null,
+  now: Date,
+): Promise<void> {
   await tx
     .insertInto("commerce_resales")
     .values({ purchaser_id: purchaserId, commodity_id: commodityId, retail_price: retailPrice, created_at: now })
@@ -158,7 +230,11 @@ export async function upsertResale(tx: Executor, purchaserId: number, commodityI
 }
 
 export async function deleteResale(tx: Executor, purchaserId: number, commodityId: number): Promise<boolean> {
-  const res = await tx.deleteFrom("commerce_resales").where("purchaser_id", "=", purchaserId).where("commodity_id", "=", commodityId).executeTakeFirst();
+  const res = await tx
+    .deleteFrom("commerce_resales")
+    .where("purchaser_id", "=", purchaserId)
+    .where("commodity_id", "=", commodityId)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 
@@ -237,7 +313,15 @@ export interface NewOrder {
   goodsAmount: number;
   freight: number;
   currency: Currency;
-  consignee: { name: string; phone: string; provinceCode: string; cityCode: string; countyCode: string; regionNames: string; address: string } | null;
+  consignee: {
+    name: string;
+    phone: string;
+    provinceCode: string;
+    cityCode: string;
+    countyCode: string;
+    regionNames: string;
+    address: string;
+  } | null;
   remark: string;
   requestKey: string;
   createdBy: number;
@@ -260,10 +344,18 @@ export interface NewOrderLine {
  * makes the statement refuse itself through refuse_if with the message `commerce.outOfStock:<sku id>`
  * (SQLSTATE REFUSED), and nothing it wrote stays. Returns the order's id and its lines' ids by SKU.
  */
-export async function placeOrder(db: Executor, o: NewOrder, lines: NewOrderLine[], audit: { actorUserId: number; detail: Record<string, unknown> }): Promise<{ id: number; itemIds: Map<number, number> } | null> {
+export async function placeOrder(
+  db: Executor,
+  o: NewOrder,
+  lines: NewOrderLine[],
+  audit: { actorUserId: number; detail: Record<string, unknown> },
+): Promise<{ id: number; itemIds: Map<number, number> } | null> {
   const c = o.consignee;
   const values = sql.join(
-    lines.map((l) => sql`(${l.skuId}::bigint, ${l.commodityId}::bigint, ${l.name}::text, ${JSON.stringify(l.specs)}::jsonb, ${l.unitPrice}::bigint, ${l.quantity}::integer)`),
+    lines.map(
+      (l) =>
+        sql`(${l.skuId}::bigint, ${l.commodityId}::bigint, ${l.name}::text, ${JSON.stringify(l.specs)}::jsonb, ${l.unitPrice}::bigint, ${l.quantity}::integer)`,
+    ),
   );
   const r = await sql<{ id: number | string | null; items: [number, number][] | null; checked: boolean | null }>`
     WITH ins AS (
@@ -302,7 +394,12 @@ export async function placeOrder(db: Executor, o: NewOrder, lines: NewOrderLine[
 }
 
 export function orderByRequestKey(db: Executor, purchaserId: number, requestKey: string) {
-  return db.selectFrom("commerce_orders").selectAll().where("purchaser_id", "=", purchaserId).where("request_key", "=", requestKey).executeTakeFirst();
+  return db
+    .selectFrom("commerce_orders")
+    .selectAll()
+    .where("purchaser_id", "=", purchaserId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
 }
 
 export function lockOrder(tx: Executor, id: number) {
@@ -316,7 +413,17 @@ export type OrderRow = NonNullable<Awaited<ReturnType<typeof orderOf>>>;
 export async function setOrder(
   tx: Executor,
   id: number,
-  c: { state?: OrderStateCol; refundedDelta?: number; closeReason?: string; paidAt?: Date; shippedAt?: Date; receivedAt?: Date; completedAt?: Date; closedAt?: Date; now: Date },
+  c: {
+    state?: OrderStateCol;
+    refundedDelta?: number;
+    closeReason?: string;
+    paidAt?: Date;
+    shippedAt?: Date;
+    receivedAt?: Date;
+    completedAt?: Date;
+    closedAt?: Date;
+    now: Date;
+  },
 ): Promise<void> {
   await tx
     .updateTable("commerce_orders")
@@ -338,7 +445,12 @@ export async function setOrder(
 export function itemsOf(db: Executor, orderIds: number[]) {
   if (orderIds.length === 0) return Promise.resolve([]);
   // One array parameter rather than an IN list: one prepared statement whatever the page's length.
-  return db.selectFrom("commerce_order_items").selectAll().where("order_id", "=", anyId(orderIds)).orderBy("id").execute();
+  return db
+    .selectFrom("commerce_order_items")
+    .selectAll()
+    .where("order_id", "=", anyId(orderIds))
+    .orderBy("id")
+    .execute();
 }
 export type ItemRow = Awaited<ReturnType<typeof itemsOf>>[number];
 
@@ -356,33 +468,76 @@ export async function refundItem(tx: Executor, id: number, amount: number, retur
 
 /** The columns an order reply shows (not its request key, creator or update time): less to read and parse for a page of 1,000. */
 const ORDER_LIST_COLUMNS = [
-  "id", "order_no", "purchaser_id", "brand_id", "kind", "state", "goods_amount", "freight", "pay_amount", "refunded_amount", "currency",
-  "consignee_name", "consignee_phone", "province_code", "city_code", "county_code", "region_names", "address", "remark", "close_reason",
+  "id",
+  "order_no",
+  "purchaser_id",
+  "brand_id",
+  "kind",
+  "state",
+  "goods_amount",
+  "freight",
+  "pay_amount",
+  "refunded_amount",
+  "currency",
+  "consignee_name",
+  "consignee_phone",
+  "province_code",
+  "city_code",
+  "county_code",
+  "region_names",
+  "address",
+  "remark",
+  "close_reason",
 ] as const;
 type OrderTime = "created_at" | "paid_at" | "shipped_at" | "received_at" | "completed_at" | "closed_at";
 /**
  * An order as its reply needs it, its times already as the reply's ISO text (UTC, milliseconds, "Z"):
  * the database writes them, so a page of 1,000 makes no Date objects only to print them again.
  */
-export type OrderListRow = Pick<OrderRow, (typeof ORDER_LIST_COLUMNS)[number]> & { created_at: string } & { [K in Exclude<OrderTime, "created_at">]: string | null };
+export type OrderListRow = Pick<OrderRow, (typeof ORDER_LIST_COLUMNS)[number]> & { created_at: string } & {
+  [K in Exclude<OrderTime, "created_at">]: string | null;
+};
 
 /**
  * A timestamp as JavaScript's toISOString prints it. Both cut (not round) to the millisecond: pg's date
  * parser hands JavaScript the microseconds as a fraction of a millisecond, which Date drops.
  */
-const isoText = <T extends string | null, C extends OrderTime = OrderTime>(column: C) => sql<T>`to_char(${sql.ref(`commerce_orders.${column}`)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(column);
+const isoText = <T extends string | null, C extends OrderTime = OrderTime>(column: C) =>
+  sql<T>`to_char(${sql.ref(`commerce_orders.${column}`)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+    column,
+  );
 
 /** An order read whole, in the list's shape (one order's reply goes through the same presenter). */
 export function asListRow(o: Pick<OrderRow, (typeof ORDER_LIST_COLUMNS)[number] | OrderTime>): OrderListRow {
   const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-  return { ...o, created_at: new Date(o.created_at).toISOString(), paid_at: iso(o.paid_at), shipped_at: iso(o.shipped_at), received_at: iso(o.received_at), completed_at: iso(o.completed_at), closed_at: iso(o.closed_at) };
+  return {
+    ...o,
+    created_at: new Date(o.created_at).toISOString(),
+    paid_at: iso(o.paid_at),
+    shipped_at: iso(o.shipped_at),
+    received_at: iso(o.received_at),
+    completed_at: iso(o.completed_at),
+    closed_at: iso(o.closed_at),
+  };
 }
 
 export async function orderPage(
   db: Executor,
-  f: { side: "purchaser" | "brand"; merchantId: number; state?: OrderStateCol | undefined; kind?: "physical" | "virtual" | undefined; orderNo?: string | undefined; from?: Date | undefined; to?: Date | undefined; offset: number; limit: number },
+  f: {
+    side: "purchaser" | "brand";
+    merchantId: number;
+    state?: OrderStateCol | undefined;
+    kind?: "physical" | "virtual" | undefined;
+    orderNo?: string | undefined;
+    from?: Date | undefined;
+    to?: Date | undefined;
+    offset: number;
+    limit: number;
+  },
 ) {
-  let q = db.selectFrom("commerce_orders").where(f.side === "purchaser" ? "purchaser_id" : "brand_id", "=", f.merchantId);
+  let q = db
+    .selectFrom("commerce_orders")
+    .where(f.side === "purchaser" ? "purchaser_id" : "brand_id", "=", f.merchantId);
   if (f.state) q = q.where("state", "=", f.state);
   if (f.kind) q = q.where("kind", "=", f.kind);
   if (f.orderNo) q = q.where("order_no", "=", f.orderNo);
@@ -395,7 +550,11 @@ export async function orderPage(
     q
       .select(ORDER_LIST_COLUMNS)
       .select(isoText<string, "created_at">("created_at"))
-      .select((["paid_at", "shipped_at", "received_at", "completed_at", "closed_at"] as const).map((c) => isoText<string | null>(c)))
+      .select(
+        (["paid_at", "shipped_at", "received_at", "completed_at", "closed_at"] as const).map((c) =>
+          isoText<string | null>(c),
+        ),
+      )
       .orderBy("commerce_orders.created_at", "desc")
       .orderBy("commerce_orders.id", "desc")
       .offset(f.offset)
@@ -408,7 +567,14 @@ export async function orderPage(
 
 /** Unpaid orders older than `before`, oldest first. */
 export function unpaidBefore(db: Executor, before: Date, limit: number) {
-  return db.selectFrom("commerce_orders").select("id").where("state", "=", "to_pay").where("created_at", "<", before).orderBy("created_at").limit(limit).execute();
+  return db
+    .selectFrom("commerce_orders")
+    .select("id")
+    .where("state", "=", "to_pay")
+    .where("created_at", "<", before)
+    .orderBy("created_at")
+    .limit(limit)
+    .execute();
 }
 
 /** Shipped or received orders shipped before `before` with no after-sales case still open. */
@@ -419,7 +585,15 @@ export function dueForConfirmation(db: Executor, before: Date, limit: number) {
     .where("o.state", "in", ["shipped", "received"])
     .where("o.shipped_at", "<", before)
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom("commerce_aftersales as a").select("a.id").whereRef("a.order_id", "=", "o.id").where("a.state", "in", ["apply", "seller_agree", "buyer_delivery", "wait_refund"]))),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("commerce_aftersales as a")
+            .select("a.id")
+            .whereRef("a.order_id", "=", "o.id")
+            .where("a.state", "in", ["apply", "seller_agree", "buyer_delivery", "wait_refund"]),
+        ),
+      ),
     )
     .orderBy("o.shipped_at")
     .limit(limit)
@@ -437,12 +611,20 @@ export function companies(db: Executor, name?: string) {
 /** Couriers' names by code (中通快递 for zhongtong), for replies that show a courier. */
 export async function companyNames(db: Executor, codes: string[]): Promise<Map<string, string>> {
   if (codes.length === 0) return new Map();
-  const rows = await db.selectFrom("commerce_express_companies").select(["code", "name"]).where("code", "in", [...new Set(codes)]).execute();
+  const rows = await db
+    .selectFrom("commerce_express_companies")
+    .select(["code", "name"])
+    .where("code", "in", [...new Set(codes)])
+    .execute();
   return new Map(rows.map((r) => [r.code, r.name]));
 }
 
 export function itemsOfOrder(db: Executor, orderId: number) {
-  return db.selectFrom("commerce_order_items").select(["id", "quantity", "returned_qty"]).where("order_id", "=", orderId).execute();
+  return db
+    .selectFrom("commerce_order_items")
+    .select(["id", "quantity", "returned_qty"])
+    .where("order_id", "=", orderId)
+    .execute();
 }
 
 export function companyOf(db: Executor, code: string) {
@@ -451,11 +633,30 @@ export function companyOf(db: Executor, code: string) {
 
 export async function insertShipment(
   tx: Executor,
-  s: { orderId: number; brandId: number; purchaserId: number; aftersaleId: number | null; companyCode: string; waybillNo: string; courier: "local" | "kuaidi100" | "manual"; now: Date },
+  s: {
+    orderId: number;
+    brandId: number;
+    purchaserId: number;
+    aftersaleId: number | null;
+    companyCode: string;
+    waybillNo: string;
+    courier: "local" | "kuaidi100" | "manual";
+    now: Date;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto("commerce_shipments")
-    .values({ order_id: s.orderId, brand_id: s.brandId, purchaser_id: s.purchaserId, aftersale_id: s.aftersaleId, company_code: s.companyCode, waybill_no: s.waybillNo, courier: s.courier, created_at: s.now, updated_at: s.now })
+    .values({
+      order_id: s.orderId,
+      brand_id: s.brandId,
+      purchaser_id: s.purchaserId,
+      aftersale_id: s.aftersaleId,
+      company_code: s.companyCode,
+      waybill_no: s.waybillNo,
+      courier: s.courier,
+      created_at: s.now,
+      updated_at: s.now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -463,19 +664,40 @@ export async function insertShipment(
 
 export function shipmentsOfOrders(db: Executor, orderIds: number[]) {
   if (orderIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("commerce_shipments").selectAll().where("order_id", "=", anyId(orderIds)).where("aftersale_id", "is", null).execute();
+  return db
+    .selectFrom("commerce_shipments")
+    .selectAll()
+    .where("order_id", "=", anyId(orderIds))
+    .where("aftersale_id", "is", null)
+    .execute();
 }
 export type ShipmentRow = Awaited<ReturnType<typeof shipmentsOfOrders>>[number];
 
 export function shipmentByWaybill(db: Executor, companyCode: string, waybillNo: string) {
-  return db.selectFrom("commerce_shipments").selectAll().where("company_code", "=", companyCode).where("waybill_no", "=", waybillNo).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom("commerce_shipments")
+    .selectAll()
+    .where("company_code", "=", companyCode)
+    .where("waybill_no", "=", waybillNo)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function lockShipment(tx: Executor, id: number, brandId: number) {
-  return tx.selectFrom("commerce_shipments").selectAll().where("id", "=", id).where("brand_id", "=", brandId).forUpdate().executeTakeFirst();
+  return tx
+    .selectFrom("commerce_shipments")
+    .selectAll()
+    .where("id", "=", id)
+    .where("brand_id", "=", brandId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export async function setShipment(tx: Executor, id: number, c: { state?: number; signedAt?: Date; companyCode?: string; waybillNo?: string; remark?: string; now: Date }): Promise<void> {
+export async function setShipment(
+  tx: Executor,
+  id: number,
+  c: { state?: number; signedAt?: Date; companyCode?: string; waybillNo?: string; remark?: string; now: Date },
+): Promise<void> {
   await tx
     .updateTable("commerce_shipments")
     .set({
@@ -490,7 +712,10 @@ export async function setShipment(tx: Executor, id: number, c: { state?: number;
     .execute();
 }
 
-export async function shipmentPage(db: Executor, f: { brandId: number; waybillNo?: string | undefined; signed?: boolean | undefined; offset: number; limit: number }) {
+export async function shipmentPage(
+  db: Executor,
+  f: { brandId: number; waybillNo?: string | undefined; signed?: boolean | undefined; offset: number; limit: number },
+) {
   let q = db.selectFrom("commerce_shipments").where("brand_id", "=", f.brandId);
   if (f.waybillNo) q = q.where("waybill_no", "=", f.waybillNo);
   if (f.signed !== undefined) q = q.where("signed_at", f.signed ? "is not" : "is", null);
@@ -502,11 +727,25 @@ export async function shipmentPage(db: Executor, f: { brandId: number; waybillNo
 }
 
 /** Stores events once: a replayed push adds nothing. Returns how many were new. */
-export async function insertEvents(tx: Executor, shipmentId: number, events: { at: Date; state: number; context: string; area: string }[], now: Date): Promise<number> {
+export async function insertEvents(
+  tx: Executor,
+  shipmentId: number,
+  events: { at: Date; state: number; context: string; area: string }[],
+  now: Date,
+): Promise<number> {
   if (events.length === 0) return 0;
   const rows = await tx
     .insertInto("commerce_tracking_events")
-    .values(events.map((e) => ({ shipment_id: shipmentId, at: e.at, state: e.state, context: e.context, area: e.area, created_at: now })))
+    .values(
+      events.map((e) => ({
+        shipment_id: shipmentId,
+        at: e.at,
+        state: e.state,
+        context: e.context,
+        area: e.area,
+        created_at: now,
+      })),
+    )
     .onConflict((oc) => oc.columns(["shipment_id", "at", "state", "context"]).doNothing())
     .returning("id")
     .execute();
@@ -526,10 +765,17 @@ export async function ingestPlainEvents(
   now: Date,
 ): Promise<{ found: boolean; added: number }> {
   if (events.length === 0) {
-    const s = await db.selectFrom("commerce_shipments").select("id").where("company_code", "=", companyCode).where("waybill_no", "=", waybillNo).executeTakeFirst();
+    const s = await db
+      .selectFrom("commerce_shipments")
+      .select("id")
+      .where("company_code", "=", companyCode)
+      .where("waybill_no", "=", waybillNo)
+      .executeTakeFirst();
     return { found: s !== undefined, added: 0 };
   }
-  const values = sql.join(events.map((e) => sql`(${e.at}::timestamptz, ${e.state}::integer, ${e.context}::text, ${e.area}::text)`));
+  const values = sql.join(
+    events.map((e) => sql`(${e.at}::timestamptz, ${e.state}::integer, ${e.context}::text, ${e.area}::text)`),
+  );
   const r = await sql<{ found: string; added: string }>`
     WITH s AS (
       SELECT id FROM commerce_shipments WHERE company_code = ${companyCode} AND waybill_no = ${waybillNo} FOR UPDATE
@@ -556,24 +802,63 @@ export async function ingestPlainEvents(
 
 export function eventsOf(db: Executor, shipmentIds: number[]) {
   if (shipmentIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("commerce_tracking_events").selectAll().where("shipment_id", "=", anyId(shipmentIds)).orderBy("at", "desc").orderBy("id", "desc").execute();
+  return db
+    .selectFrom("commerce_tracking_events")
+    .selectAll()
+    .where("shipment_id", "=", anyId(shipmentIds))
+    .orderBy("at", "desc")
+    .orderBy("id", "desc")
+    .execute();
 }
 
-export async function insertSim(tx: Executor, s: { waybillNo: string; companyCode: string; outcome: "signed" | "refused" | "returned"; stepSeconds: number; now: Date }): Promise<void> {
+export async function insertSim(
+  tx: Executor,
+  s: {
+    waybillNo: string;
+    companyCode: string;
+    outcome: "signed" | "refused" | "returned";
+    stepSeconds: number;
+    now: Date;
+  },
+): Promise<void> {
   await tx
     .insertInto("commerce_courier_sim")
-    .values({ waybill_no: s.waybillNo, company_code: s.companyCode, outcome: s.outcome, step_seconds: s.stepSeconds, created_at: s.now })
+    .values({
+      waybill_no: s.waybillNo,
+      company_code: s.companyCode,
+      outcome: s.outcome,
+      step_seconds: s.stepSeconds,
+      created_at: s.now,
+    })
     .onConflict((oc) => oc.column("waybill_no").doNothing())
     .execute();
 }
 
 export function openSims(db: Executor, limit: number) {
-  return db.selectFrom("commerce_courier_sim").selectAll().where("done", "=", false).orderBy("created_at").limit(limit).execute();
+  return db
+    .selectFrom("commerce_courier_sim")
+    .selectAll()
+    .where("done", "=", false)
+    .orderBy("created_at")
+    .limit(limit)
+    .execute();
 }
 
 /** Moves a simulated waybill from `from` pushed steps to `to`; false when another process did it first. */
-export async function advanceSim(tx: Executor, waybillNo: string, from: number, to: number, done: boolean): Promise<boolean> {
-  const row = await tx.updateTable("commerce_courier_sim").set({ pushed: to, done }).where("waybill_no", "=", waybillNo).where("pushed", "=", from).returning("waybill_no").executeTakeFirst();
+export async function advanceSim(
+  tx: Executor,
+  waybillNo: string,
+  from: number,
+  to: number,
+  done: boolean,
+): Promise<boolean> {
+  const row = await tx
+    .updateTable("commerce_courier_sim")
+    .set({ pushed: to, done })
+    .where("waybill_no", "=", waybillNo)
+    .where("pushed", "=", from)
+    .returning("waybill_no")
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -581,7 +866,19 @@ export async function advanceSim(tx: Executor, waybillNo: string, from: number, 
 
 export async function insertAftersale(
   tx: Executor,
-  a: { orderId: number; orderItemId: number; purchaserId: number; brandId: number; way: "refund" | "return_and_refund"; quantity: number; amount: number; currency: Currency; reason: string; requestKey: string; now: Date },
+  a: {
+    orderId: number;
+    orderItemId: number;
+    purchaserId: number;
+    brandId: number;
+    way: "refund" | "return_and_refund";
+    quantity: number;
+    amount: number;
+    currency: Currency;
+    reason: string;
+    requestKey: string;
+    now: Date;
+  },
 ): Promise<number | null> {
   const row = await tx
     .insertInto("commerce_aftersales")
@@ -607,11 +904,21 @@ export async function insertAftersale(
 }
 
 export function aftersaleByRequestKey(db: Executor, purchaserId: number, requestKey: string) {
-  return db.selectFrom("commerce_aftersales").selectAll().where("purchaser_id", "=", purchaserId).where("request_key", "=", requestKey).executeTakeFirst();
+  return db
+    .selectFrom("commerce_aftersales")
+    .selectAll()
+    .where("purchaser_id", "=", purchaserId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
 }
 
 export function liveAftersaleOfItem(db: Executor, orderItemId: number) {
-  return db.selectFrom("commerce_aftersales").select("id").where("order_item_id", "=", orderItemId).where("state", "not in", ["buyer_cancel", "seller_disagree", "seller_refuse"]).executeTakeFirst();
+  return db
+    .selectFrom("commerce_aftersales")
+    .select("id")
+    .where("order_item_id", "=", orderItemId)
+    .where("state", "not in", ["buyer_cancel", "seller_disagree", "seller_refuse"])
+    .executeTakeFirst();
 }
 
 export function lockAftersale(tx: Executor, id: number) {
@@ -619,7 +926,19 @@ export function lockAftersale(tx: Executor, id: number) {
 }
 export type AftersaleRow = NonNullable<Awaited<ReturnType<typeof lockAftersale>>>;
 
-export async function setAftersale(tx: Executor, id: number, c: { state: AfterSaleStateCol; sellerReason?: string; returnCompany?: string; returnWaybill?: string; returnAddress?: string; refundedAt?: Date; now: Date }): Promise<void> {
+export async function setAftersale(
+  tx: Executor,
+  id: number,
+  c: {
+    state: AfterSaleStateCol;
+    sellerReason?: string;
+    returnCompany?: string;
+    returnWaybill?: string;
+    returnAddress?: string;
+    refundedAt?: Date;
+    now: Date;
+  },
+): Promise<void> {
   await tx
     .updateTable("commerce_aftersales")
     .set({
@@ -635,7 +954,17 @@ export async function setAftersale(tx: Executor, id: number, c: { state: AfterSa
     .execute();
 }
 
-export async function aftersalePage(db: Executor, f: { side: "purchaser" | "brand"; merchantId: number; state?: AfterSaleStateCol | undefined; orderNo?: string | undefined; offset: number; limit: number }) {
+export async function aftersalePage(
+  db: Executor,
+  f: {
+    side: "purchaser" | "brand";
+    merchantId: number;
+    state?: AfterSaleStateCol | undefined;
+    orderNo?: string | undefined;
+    offset: number;
+    limit: number;
+  },
+) {
   let q = db
     .selectFrom("commerce_aftersales as a")
     .innerJoin("commerce_orders as o", "o.id", "a.order_id")
@@ -650,7 +979,13 @@ export async function aftersalePage(db: Executor, f: { side: "purchaser" | "bran
 }
 
 export function aftersaleWithOrderNo(db: Executor, id: number) {
-  return db.selectFrom("commerce_aftersales as a").innerJoin("commerce_orders as o", "o.id", "a.order_id").selectAll("a").select("o.order_no").where("a.id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("commerce_aftersales as a")
+    .innerJoin("commerce_orders as o", "o.id", "a.order_id")
+    .selectAll("a")
+    .select("o.order_no")
+    .where("a.id", "=", id)
+    .executeTakeFirst();
 }
 export type AftersaleListRow = NonNullable<Awaited<ReturnType<typeof aftersaleWithOrderNo>>>;
 
@@ -665,9 +1000,17 @@ export async function shopCounts(db: Executor, merchantId: number) {
            (SELECT COUNT(*) FROM commerce_commodities WHERE merchant_id = ${merchantId} AND on_shelf)::text AS on_shelf,
            (SELECT COUNT(*) FROM commerce_orders WHERE brand_id = ${merchantId})::text AS orders,
            (SELECT COUNT(*) FROM commerce_orders WHERE brand_id = ${merchantId} AND state = 'to_ship')::text AS to_ship,
-           (SELECT COUNT(*) FROM commerce_aftersales WHERE brand_id = ${merchantId} AND state IN ('apply', 'buyer_delivery'))::text AS aftersales`.execute(db);
+           (SELECT COUNT(*) FROM commerce_aftersales WHERE brand_id = ${merchantId} AND state IN ('apply', 'buyer_delivery'))::text AS aftersales`.execute(
+    db,
+  );
   const row = r.rows[0];
-  return { commodities: Number(row?.commodities ?? 0), onShelf: Number(row?.on_shelf ?? 0), orders: Number(row?.orders ?? 0), toShip: Number(row?.to_ship ?? 0), aftersales: Number(row?.aftersales ?? 0) };
+  return {
+    commodities: Number(row?.commodities ?? 0),
+    onShelf: Number(row?.on_shelf ?? 0),
+    orders: Number(row?.orders ?? 0),
+    toShip: Number(row?.to_ship ?? 0),
+    aftersales: Number(row?.aftersales ?? 0),
+  };
 }
 
 /** Invariants for the tests: stock never below zero, refunds never above what was paid. */
@@ -675,7 +1018,11 @@ export async function invariantProblems(db: Executor): Promise<string[]> {
   const problems: string[] = [];
   const neg = await db.selectFrom("commerce_skus").select("id").where("stock", "<", 0).execute();
   for (const r of neg) problems.push(`sku ${r.id} below zero`);
-  const over = await sql<{ id: number }>`SELECT o.id FROM commerce_orders o WHERE o.refunded_amount < (SELECT COALESCE(SUM(refunded), 0) FROM commerce_order_items i WHERE i.order_id = o.id)`.execute(db);
+  const over = await sql<{
+    id: number;
+  }>`SELECT o.id FROM commerce_orders o WHERE o.refunded_amount < (SELECT COALESCE(SUM(refunded), 0) FROM commerce_order_items i WHERE i.order_id = o.id)`.execute(
+    db,
+  );
   for (const r of over.rows) problems.push(`order ${r.id} refunds less than its lines`);
   return problems;
 }

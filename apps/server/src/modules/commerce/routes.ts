@@ -57,62 +57,274 @@ const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX
 /** Brand pages the legacy calls serve. */
 export const BRAND_PAGES = ["business/AddProducts", "business/ProductList", "business/OrderRelated"] as const;
 /** Purchaser pages of the mall. */
-export const PURCHASER_PAGES = ["sale/PhysicalSelection", "sale/VirtualGoods", "sale/RealGoods", "sale/VirtualOrders", "sale/RealGoodsOrders", "sale/OnlineRefundSheet"] as const;
+export const PURCHASER_PAGES = [
+  "sale/PhysicalSelection",
+  "sale/VirtualGoods",
+  "sale/RealGoods",
+  "sale/VirtualOrders",
+  "sale/RealGoodsOrders",
+  "sale/OnlineRefundSheet",
+] as const;
 
 /**
  * The legacy e-commerce calls of spec 01 §7 that the brand's mall pages use, all POST, under
  * `/api/ecommerce`: commodities, their orders, express orders and tracking, express companies, the
  * region lists and after-sales.
  */
-export function legacyCommerceRoutes({ commerce, guard }: { commerce: CommerceService; guard: Guard }): FastifyPluginAsyncZod {
+export function legacyCommerceRoutes({
+  commerce,
+  guard,
+}: {
+  commerce: CommerceService;
+  guard: Guard;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const brand = guard({ roles: ["business"], menu: BRAND_PAGES });
     const anyone = guard({ roles: ["business", "sale", "providers"], menu: [...BRAND_PAGES, ...PURCHASER_PAGES] });
-    app.post("/commodity/pager", { schema: { tags, security, summary: "The brand's commodities (page, pagesize, name, kind, onShelf)", body: commodityPagerReq, response: { 200: envelope(commodityPage) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.commodityPage(actorOf(req), req.body)),
+    app.post(
+      "/commodity/pager",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The brand's commodities (page, pagesize, name, kind, onShelf)",
+          body: commodityPagerReq,
+          response: { 200: envelope(commodityPage) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.commodityPage(actorOf(req), req.body)),
     );
-    app.post("/commodity/add", { schema: { tags, security, summary: "Add a commodity with specification groups and one SKU per combination (price, stock)", body: commodityAddReq, response: { 200: envelope(commodity) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.addCommodity(actorOf(req), req.body)),
+    app.post(
+      "/commodity/add",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Add a commodity with specification groups and one SKU per combination (price, stock)",
+          body: commodityAddReq,
+          response: { 200: envelope(commodity) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.addCommodity(actorOf(req), req.body)),
     );
-    app.post("/commodity/update", { schema: { tags, security, summary: "Change a commodity and its SKUs", body: commodityUpdateReq, response: { 200: envelope(commodity) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.updateCommodity(actorOf(req), req.body)),
+    app.post(
+      "/commodity/update",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change a commodity and its SKUs",
+          body: commodityUpdateReq,
+          response: { 200: envelope(commodity) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.updateCommodity(actorOf(req), req.body)),
     );
-    app.post("/commodity/state/update", { schema: { tags, security, summary: "Put a commodity on or off the shelf", body: commodityStateReq, response: { 200: envelope(commodity) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { onShelf: req.body.onShelf })),
+    app.post(
+      "/commodity/state/update",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Put a commodity on or off the shelf",
+          body: commodityStateReq,
+          response: { 200: envelope(commodity) },
+        },
+        preHandler: brand,
+      },
+      async (req) =>
+        ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { onShelf: req.body.onShelf })),
     );
-    app.post("/commodity/sort", { schema: { tags, security, summary: "A commodity's sort order (higher first)", body: commoditySortReq, response: { 200: envelope(commodity) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { sort: req.body.sort })),
+    app.post(
+      "/commodity/sort",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A commodity's sort order (higher first)",
+          body: commoditySortReq,
+          response: { 200: envelope(commodity) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { sort: req.body.sort })),
     );
-    app.post("/commodity/video/update", { schema: { tags, security, summary: "A commodity's video from the video library (null removes it)", body: commodityVideoReq, response: { 200: envelope(commodity) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { videoid: req.body.videoid })),
+    app.post(
+      "/commodity/video/update",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A commodity's video from the video library (null removes it)",
+          body: commodityVideoReq,
+          response: { 200: envelope(commodity) },
+        },
+        preHandler: brand,
+      },
+      async (req) =>
+        ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { videoid: req.body.videoid })),
     );
-    app.post("/commodity/order/pager", { schema: { tags, security, summary: "Orders of the brand's commodities", body: orderPagerReq, response: { 200: envelope(commerceOrderPage) } }, ...plainJson, preHandler: brand }, async (req) =>
-      ok(await commerce.orders(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
+    app.post(
+      "/commodity/order/pager",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Orders of the brand's commodities",
+          body: orderPagerReq,
+          response: { 200: envelope(commerceOrderPage) },
+        },
+        ...plainJson,
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.orders(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
     );
-    app.post("/order/express/create", { schema: { tags, security, summary: "Ship an order: the courier issues a waybill (or adopts waybillNo) and tracking starts", body: expressCreateReq, response: { 200: envelope(commerceOrder) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.ship(actorOf(req), req.body)),
+    app.post(
+      "/order/express/create",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Ship an order: the courier issues a waybill (or adopts waybillNo) and tracking starts",
+          body: expressCreateReq,
+          response: { 200: envelope(commerceOrder) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.ship(actorOf(req), req.body)),
     );
-    app.post("/order/express/query", { schema: { tags, security, summary: "An order's waybill and tracking events, newest first", body: expressQueryReq, response: { 200: envelope(shipment) } }, preHandler: anyone }, async (req) =>
-      ok(await commerce.tracking(actorOf(req), Number(req.body.orderId))),
+    app.post(
+      "/order/express/query",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "An order's waybill and tracking events, newest first",
+          body: expressQueryReq,
+          response: { 200: envelope(shipment) },
+        },
+        preHandler: anyone,
+      },
+      async (req) => ok(await commerce.tracking(actorOf(req), Number(req.body.orderId))),
     );
-    app.post("/expressorder/pager", { schema: { tags, security, summary: "The brand's express orders", body: expressOrderPagerReq, response: { 200: envelope(shipmentPage) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.shipments(actorOf(req), req.body)),
+    app.post(
+      "/expressorder/pager",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The brand's express orders",
+          body: expressOrderPagerReq,
+          response: { 200: envelope(shipmentPage) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.shipments(actorOf(req), req.body)),
     );
-    app.post("/expressorder/update", { schema: { tags, security, summary: "Correct an express order's company or number before pickup, or its remark", body: expressOrderUpdateReq, response: { 200: envelope(shipment) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.updateShipment(actorOf(req), req.body)),
+    app.post(
+      "/expressorder/update",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Correct an express order's company or number before pickup, or its remark",
+          body: expressOrderUpdateReq,
+          response: { 200: envelope(shipment) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.updateShipment(actorOf(req), req.body)),
     );
-    app.post("/express_company/pager", { schema: { tags, security, summary: "Express companies (Kuaidi100 codes)", body: expressCompanyPagerReq, response: { 200: envelope(expressCompanyPage) } }, preHandler: anyone }, async (req) =>
-      ok(await commerce.companies(req.body)),
+    app.post(
+      "/express_company/pager",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Express companies (Kuaidi100 codes)",
+          body: expressCompanyPagerReq,
+          response: { 200: envelope(expressCompanyPage) },
+        },
+        preHandler: anyone,
+      },
+      async (req) => ok(await commerce.companies(req.body)),
     );
-    app.post("/province/list", { schema: { tags, security, summary: "Provinces (GB/T 2260)", response: { 200: envelope(regionList) } }, preHandler: anyone }, () => ok(regions.provinces()));
-    app.post("/city/list", { schema: { tags, security, summary: "A province's cities", body: cityListReq, response: { 200: envelope(regionList) } }, preHandler: anyone }, (req) => ok(regions.cities(req.body.provinceCode)));
-    app.post("/county/list", { schema: { tags, security, summary: "A city's counties", body: countyListReq, response: { 200: envelope(regionList) } }, preHandler: anyone }, (req) => ok(regions.counties(req.body.cityCode)));
-    app.post("/afterservice/pager", { schema: { tags, security, summary: "After-sales requests of the brand's orders", body: aftersalePagerReq, response: { 200: envelope(aftersalePage) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.aftersales(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
+    app.post(
+      "/province/list",
+      {
+        schema: { tags, security, summary: "Provinces (GB/T 2260)", response: { 200: envelope(regionList) } },
+        preHandler: anyone,
+      },
+      () => ok(regions.provinces()),
     );
-    app.post("/afterservice/dispose", { schema: { tags, security, summary: "Agree, disagree, receive the goods back (refund) or refuse them", body: aftersaleDisposeReq, response: { 200: envelope(aftersale) } }, preHandler: brand }, async (req) =>
-      ok(await commerce.dispose(actorOf(req), Number(req.body.id), req.body.action, req.body.reason, req.body.returnAddress)),
+    app.post(
+      "/city/list",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A province's cities",
+          body: cityListReq,
+          response: { 200: envelope(regionList) },
+        },
+        preHandler: anyone,
+      },
+      (req) => ok(regions.cities(req.body.provinceCode)),
+    );
+    app.post(
+      "/county/list",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A city's counties",
+          body: countyListReq,
+          response: { 200: envelope(regionList) },
+        },
+        preHandler: anyone,
+      },
+      (req) => ok(regions.counties(req.body.cityCode)),
+    );
+    app.post(
+      "/afterservice/pager",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "After-sales requests of the brand's orders",
+          body: aftersalePagerReq,
+          response: { 200: envelope(aftersalePage) },
+        },
+        preHandler: brand,
+      },
+      async (req) => ok(await commerce.aftersales(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
+    );
+    app.post(
+      "/afterservice/dispose",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Agree, disagree, receive the goods back (refund) or refuse them",
+          body: aftersaleDisposeReq,
+          response: { 200: envelope(aftersale) },
+        },
+        preHandler: brand,
+      },
+      async (req) =>
+        ok(
+          await commerce.dispose(
+            actorOf(req),
+            Number(req.body.id),
+            req.body.action,
+            req.body.reason,
+            req.body.returnAddress,
+          ),
+        ),
     );
   };
 }
@@ -121,58 +333,227 @@ export function legacyCommerceRoutes({ commerce, guard }: { commerce: CommerceSe
 export function trackingPushRoutes({ commerce }: { commerce: CommerceService }): FastifyPluginAsyncZod {
   return async (app) => {
     if (!app.hasContentTypeParser("application/x-www-form-urlencoded")) {
-      app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 256 * 1024 }, (_req, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
-      });
+      app.addContentTypeParser(
+        "application/x-www-form-urlencoded",
+        { parseAs: "string", bodyLimit: 256 * 1024 },
+        (_req, body, done) => {
+          done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
+        },
+      );
     }
     await Promise.resolve();
-    app.post("/express/push", { schema: { tags, summary: "Tracking push (Kuaidi100 subscription callback)", body: trackingPushReq, response: { 200: trackingPushReply } }, ...plainJson }, async (req) => commerce.ingestPush(req.body));
+    app.post(
+      "/express/push",
+      {
+        schema: {
+          tags,
+          summary: "Tracking push (Kuaidi100 subscription callback)",
+          body: trackingPushReq,
+          response: { 200: trackingPushReply },
+        },
+        ...plainJson,
+      },
+      async (req) => commerce.ingestPush(req.body),
+    );
   };
 }
 
 /** The purchaser's mall calls, under `/api/card-user/commerce`. */
-export function purchaserCommerceRoutes({ commerce, guard }: { commerce: CommerceService; guard: Guard }): FastifyPluginAsyncZod {
+export function purchaserCommerceRoutes({
+  commerce,
+  guard,
+}: {
+  commerce: CommerceService;
+  guard: Guard;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["sale"], menu: PURCHASER_PAGES });
-    app.get("/commerce/selection", { schema: { tags, security, summary: "Brands' goods on shelf (PhysicalSelection, VirtualGoods; picked=yes: RealGoods)", querystring: selectionQuery, response: { 200: envelope(commodityPage) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.selection(actorOf(req), req.query)),
+    app.get(
+      "/commerce/selection",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Brands' goods on shelf (PhysicalSelection, VirtualGoods; picked=yes: RealGoods)",
+          querystring: selectionQuery,
+          response: { 200: envelope(commodityPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.selection(actorOf(req), req.query)),
     );
-    app.post("/commerce/resales", { schema: { tags, security, summary: "Pick a commodity to resell", body: resaleReq, response: { 200: envelope(z.object({ picked: z.literal(true) })) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.pick(actorOf(req), Number(req.body.commodityId), req.body.retailPrice ?? null)),
+    app.post(
+      "/commerce/resales",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Pick a commodity to resell",
+          body: resaleReq,
+          response: { 200: envelope(z.object({ picked: z.literal(true) })) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.pick(actorOf(req), Number(req.body.commodityId), req.body.retailPrice ?? null)),
     );
-    app.delete("/commerce/resales/:id", { schema: { tags, security, summary: "Drop a resale pick (commodity id)", params: idParam, response: { 200: envelope(z.object({ picked: z.literal(false) })) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.unpick(actorOf(req), req.params.id)),
+    app.delete(
+      "/commerce/resales/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Drop a resale pick (commodity id)",
+          params: idParam,
+          response: { 200: envelope(z.object({ picked: z.literal(false) })) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.unpick(actorOf(req), req.params.id)),
     );
-    app.post("/commerce/orders", { schema: { tags, security, summary: "Place an order (stock reserved until paid or closed)", body: commerceOrderReq, response: { 200: envelope(commerceOrder) } }, ...plainJson, preHandler: pre }, async (req) =>
-      ok(await commerce.placeOrder(actorOf(req), req.body)),
+    app.post(
+      "/commerce/orders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Place an order (stock reserved until paid or closed)",
+          body: commerceOrderReq,
+          response: { 200: envelope(commerceOrder) },
+        },
+        ...plainJson,
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.placeOrder(actorOf(req), req.body)),
     );
-    app.get("/commerce/orders", { schema: { tags, security, summary: "The purchaser's orders", querystring: commerceOrderQuery, response: { 200: envelope(commerceOrderPage) } }, ...plainJson, preHandler: pre }, async (req) =>
-      ok(await commerce.orders(actorOf(req), "purchaser", req.query)),
+    app.get(
+      "/commerce/orders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchaser's orders",
+          querystring: commerceOrderQuery,
+          response: { 200: envelope(commerceOrderPage) },
+        },
+        ...plainJson,
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.orders(actorOf(req), "purchaser", req.query)),
     );
-    app.get("/commerce/orders/:id", { schema: { tags, security, summary: "One order with its tracking", params: idParam, response: { 200: envelope(commerceOrder) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.order(actorOf(req), req.params.id)),
+    app.get(
+      "/commerce/orders/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "One order with its tracking",
+          params: idParam,
+          response: { 200: envelope(commerceOrder) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.order(actorOf(req), req.params.id)),
     );
-    app.post("/commerce/orders/:id/pay", { schema: { tags, security, summary: "Pay from the SUP account", params: idParam, response: { 200: envelope(commerceOrder) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.pay(actorOf(req), req.params.id)),
+    app.post(
+      "/commerce/orders/:id/pay",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Pay from the SUP account",
+          params: idParam,
+          response: { 200: envelope(commerceOrder) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.pay(actorOf(req), req.params.id)),
     );
-    app.post("/commerce/orders/:id/cancel", { schema: { tags, security, summary: "Cancel an order not yet shipped (stock and money back)", params: idParam, body: orderCancelReq, response: { 200: envelope(commerceOrder) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.cancel(actorOf(req), req.params.id, req.body.reason)),
+    app.post(
+      "/commerce/orders/:id/cancel",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Cancel an order not yet shipped (stock and money back)",
+          params: idParam,
+          body: orderCancelReq,
+          response: { 200: envelope(commerceOrder) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.cancel(actorOf(req), req.params.id, req.body.reason)),
     );
-    app.post("/commerce/orders/:id/confirm", { schema: { tags, security, summary: "Confirm receipt: the order completes and the brand is paid", params: idParam, response: { 200: envelope(commerceOrder) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.confirm(actorOf(req), req.params.id)),
+    app.post(
+      "/commerce/orders/:id/confirm",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Confirm receipt: the order completes and the brand is paid",
+          params: idParam,
+          response: { 200: envelope(commerceOrder) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.confirm(actorOf(req), req.params.id)),
     );
-    app.post("/commerce/aftersales", { schema: { tags, security, summary: "Apply for after-sales on an order line (refund only, or return and refund)", body: aftersaleReq, response: { 200: envelope(aftersale) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.applyAftersale(actorOf(req), req.body)),
+    app.post(
+      "/commerce/aftersales",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Apply for after-sales on an order line (refund only, or return and refund)",
+          body: aftersaleReq,
+          response: { 200: envelope(aftersale) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.applyAftersale(actorOf(req), req.body)),
     );
-    app.get("/commerce/aftersales", { schema: { tags, security, summary: "The purchaser's after-sales requests (OnlineRefundSheet)", querystring: aftersaleQuery, response: { 200: envelope(aftersalePage) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.aftersales(actorOf(req), "purchaser", req.query)),
+    app.get(
+      "/commerce/aftersales",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchaser's after-sales requests (OnlineRefundSheet)",
+          querystring: aftersaleQuery,
+          response: { 200: envelope(aftersalePage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.aftersales(actorOf(req), "purchaser", req.query)),
     );
-    app.post("/commerce/aftersales/:id/ship", { schema: { tags, security, summary: "Send the goods back with a waybill", params: idParam, body: aftersaleShipReq, response: { 200: envelope(aftersale) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.shipBack(actorOf(req), req.params.id, req.body)),
+    app.post(
+      "/commerce/aftersales/:id/ship",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Send the goods back with a waybill",
+          params: idParam,
+          body: aftersaleShipReq,
+          response: { 200: envelope(aftersale) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.shipBack(actorOf(req), req.params.id, req.body)),
     );
-    app.post("/commerce/aftersales/:id/cancel", { schema: { tags, security, summary: "Withdraw an after-sales request", params: idParam, response: { 200: envelope(aftersale) } }, preHandler: pre }, async (req) =>
-      ok(await commerce.cancelAftersale(actorOf(req), req.params.id)),
+    app.post(
+      "/commerce/aftersales/:id/cancel",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Withdraw an after-sales request",
+          params: idParam,
+          response: { 200: envelope(aftersale) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await commerce.cancelAftersale(actorOf(req), req.params.id)),
     );
   };
 }

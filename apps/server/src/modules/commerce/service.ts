@@ -20,7 +20,15 @@ import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { post } from "../ledger";
 import { merchantNames, merchantOfActor } from "../merchants";
-import { beijingText, CourierError, parsePush, pushSign, simulatedPush, SIM_TRACE, type CourierAdapter } from "./courier";
+import {
+  beijingText,
+  CourierError,
+  parsePush,
+  pushSign,
+  simulatedPush,
+  SIM_TRACE,
+  type CourierAdapter,
+} from "./courier";
 import * as regions from "./regions";
 import * as repo from "./repo";
 import type { SpecGroup } from "./tables";
@@ -60,7 +68,9 @@ export function combinations(groups: SpecGroup[]): string[][] {
 }
 
 function checkSkus(groups: SpecGroup[], skus: { specs: string[] }[]): void {
-  for (const g of groups) if (new Set(g.values).size !== g.values.length) throw invalid("commerce.specInvalid", "specGroups");
+  for (const g of groups) {
+    if (new Set(g.values).size !== g.values.length) throw invalid("commerce.specInvalid", "specGroups");
+  }
   if (new Set(groups.map((g) => g.name)).size !== groups.length) throw invalid("commerce.specInvalid", "specGroups");
   const seen = new Set<string>();
   for (const [i, s] of skus.entries()) {
@@ -96,7 +106,9 @@ export class CommerceService {
   }
 
   /** Counts for the shop's profile (shop/info). */
-  async shopCounts(actor: Actor): Promise<{ commodities: number; onShelf: number; orders: number; toShip: number; aftersales: number }> {
+  async shopCounts(
+    actor: Actor,
+  ): Promise<{ commodities: number; onShelf: number; orders: number; toShip: number; aftersales: number }> {
     return repo.shopCounts(this.db, tenantOf(actor));
   }
 
@@ -125,8 +137,22 @@ export class CommerceService {
         currency: merchant.currency,
         now,
       });
-      for (const s of req.skus) await repo.insertSku(tx, { commodityId: id, merchantId: merchant.id, specs: s.specs, price: s.price, stock: s.stock, code: s.code ?? "" });
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.commodity.add", subjectType: "commerce_commodity", subjectId: id });
+      for (const s of req.skus) {
+        await repo.insertSku(tx, {
+          commodityId: id,
+          merchantId: merchant.id,
+          specs: s.specs,
+          price: s.price,
+          stock: s.stock,
+          code: s.code ?? "",
+        });
+      }
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commerce.commodity.add",
+        subjectType: "commerce_commodity",
+        subjectId: id,
+      });
       return id;
     });
     return this.commodity(actor, id);
@@ -149,15 +175,35 @@ export class CommerceService {
         if (skuId !== undefined) {
           if (!existing.has(skuId)) throw invalid("commerce.specsMismatch", `skus.${i}.id`);
           kept.add(skuId);
-          await repo.updateSku(tx, skuId, { specs: s.specs, price: s.price, stock: s.stock, code: s.code ?? "", active: true });
+          await repo.updateSku(tx, skuId, {
+            specs: s.specs,
+            price: s.price,
+            stock: s.stock,
+            code: s.code ?? "",
+            active: true,
+          });
         } else {
-          await repo.insertSku(tx, { commodityId: id, merchantId, specs: s.specs, price: s.price, stock: s.stock, code: s.code ?? "" });
+          await repo.insertSku(tx, {
+            commodityId: id,
+            merchantId,
+            specs: s.specs,
+            price: s.price,
+            stock: s.stock,
+            code: s.code ?? "",
+          });
         }
       }
       for (const old of existing.values()) {
         if (kept.has(old.id)) continue;
-        if (await repo.skuHasOrders(tx, old.id)) await repo.updateSku(tx, old.id, { specs: old.specs, price: old.price, stock: 0, code: old.code, active: false });
-        else await repo.deleteSku(tx, old.id);
+        if (await repo.skuHasOrders(tx, old.id)) {
+          await repo.updateSku(tx, old.id, {
+            specs: old.specs,
+            price: old.price,
+            stock: 0,
+            code: old.code,
+            active: false,
+          });
+        } else await repo.deleteSku(tx, old.id);
       }
       await repo.updateCommodity(tx, id, merchantId, {
         name: req.name,
@@ -173,13 +219,22 @@ export class CommerceService {
         freeOver: req.freeOver,
         now,
       });
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.commodity.update", subjectType: "commerce_commodity", subjectId: id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commerce.commodity.update",
+        subjectType: "commerce_commodity",
+        subjectId: id,
+      });
     });
     return this.commodity(actor, id);
   }
 
   /** `commodity/state/update`, `commodity/sort`, `commodity/video/update`. */
-  async changeCommodity(actor: Actor, id: number, change: { onShelf?: boolean; sort?: number; videoid?: string | null }): Promise<Commodity> {
+  async changeCommodity(
+    actor: Actor,
+    id: number,
+    change: { onShelf?: boolean; sort?: number; videoid?: string | null },
+  ): Promise<Commodity> {
     const merchantId = tenantOf(actor);
     if (change.videoid) await this.deps.checkVideo(actor, change.videoid);
     const changed = await withTx(this.db, async (tx) => {
@@ -189,7 +244,15 @@ export class CommerceService {
         ...(change.videoid !== undefined && { videoId: change.videoid === null ? null : Number(change.videoid) }),
         now: this.now(),
       });
-      if (ok) await audit(tx, { actorUserId: actor.userId, action: "commerce.commodity.change", subjectType: "commerce_commodity", subjectId: id, detail: change });
+      if (ok) {
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "commerce.commodity.change",
+          subjectType: "commerce_commodity",
+          subjectId: id,
+          detail: change,
+        });
+      }
       return ok;
     });
     if (!changed) throw notFoundCommodity();
@@ -205,13 +268,38 @@ export class CommerceService {
   }
 
   /** `commodity/pager`: the brand's own commodities. */
-  async commodityPage(actor: Actor, q: { page: number; pagesize: number; name?: string | undefined; kind?: "physical" | "virtual" | undefined; onShelf?: boolean | undefined }): Promise<Page<Commodity>> {
-    const { rows, total } = await repo.commodityPage(this.db, { merchantId: tenantOf(actor), kind: q.kind, name: q.name, onShelf: q.onShelf, offset: (q.page - 1) * q.pagesize, limit: q.pagesize });
+  async commodityPage(
+    actor: Actor,
+    q: {
+      page: number;
+      pagesize: number;
+      name?: string | undefined;
+      kind?: "physical" | "virtual" | undefined;
+      onShelf?: boolean | undefined;
+    },
+  ): Promise<Page<Commodity>> {
+    const { rows, total } = await repo.commodityPage(this.db, {
+      merchantId: tenantOf(actor),
+      kind: q.kind,
+      name: q.name,
+      onShelf: q.onShelf,
+      offset: (q.page - 1) * q.pagesize,
+      limit: q.pagesize,
+    });
     return { list: await this.presentCommodities(rows), total, page: q.page, pageSize: q.pagesize };
   }
 
   /** PhysicalSelection / VirtualGoods (all brands' goods on shelf) and RealGoods (`picked=yes`). */
-  async selection(actor: Actor, q: { page: number; pageSize: number; kind: "physical" | "virtual"; name?: string | undefined; picked?: "yes" | "no" | undefined }): Promise<Page<Commodity>> {
+  async selection(
+    actor: Actor,
+    q: {
+      page: number;
+      pageSize: number;
+      kind: "physical" | "virtual";
+      name?: string | undefined;
+      picked?: "yes" | "no" | undefined;
+    },
+  ): Promise<Page<Commodity>> {
     const purchaserId = tenantOf(actor);
     const { rows, total } = await repo.commodityPage(this.db, {
       kind: q.kind,
@@ -221,7 +309,11 @@ export class CommerceService {
       offset: (q.page - 1) * q.pageSize,
       limit: q.pageSize,
     });
-    const picked = await repo.pickedIds(this.db, purchaserId, rows.map((r) => r.id));
+    const picked = await repo.pickedIds(
+      this.db,
+      purchaserId,
+      rows.map((r) => r.id),
+    );
     const list = (await this.presentCommodities(rows)).map((c) => ({ ...c, picked: picked.has(Number(c.id)) }));
     return { list, total, page: q.page, pageSize: q.pageSize };
   }
@@ -242,7 +334,10 @@ export class CommerceService {
   }
 
   private async presentCommodities(rows: repo.CommodityRow[]): Promise<Commodity[]> {
-    const skus = await repo.skusOf(this.db, rows.map((r) => r.id));
+    const skus = await repo.skusOf(
+      this.db,
+      rows.map((r) => r.id),
+    );
     const names = await this.names(rows.map((r) => r.merchant_id));
     return rows.map((r) => {
       const own = skus.filter((s) => s.commodity_id === r.id);
@@ -257,7 +352,14 @@ export class CommerceService {
         images: r.images,
         videoid: r.video_id === null ? null : String(r.video_id),
         specGroups: r.spec_groups,
-        skus: own.map((s) => ({ id: String(s.id), specs: s.specs, price: { amount: s.price, currency: r.currency }, stock: s.stock, sold: s.sold, code: s.code })),
+        skus: own.map((s) => ({
+          id: String(s.id),
+          specs: s.specs,
+          price: { amount: s.price, currency: r.currency },
+          stock: s.stock,
+          sold: s.sold,
+          code: s.code,
+        })),
         sort: r.sort,
         onShelf: r.on_shelf,
         weightG: r.weight_g,
@@ -291,8 +393,13 @@ export class CommerceService {
     const quantities = new Map<number, number>();
     for (const i of req.items) quantities.set(Number(i.skuId), (quantities.get(Number(i.skuId)) ?? 0) + i.quantity);
     // One read: the SKUs with their commodity and brand, and the order already placed under this key if any.
-    const skus = await repo.skusForOrder(this.db, [...quantities.keys()], { purchaserId: purchaser.id, requestKey: req.requestKey });
-    const replayId = skus[0]?.replay_id ?? (skus.length === 0 ? (await repo.orderByRequestKey(this.db, purchaser.id, req.requestKey))?.id : undefined);
+    const skus = await repo.skusForOrder(this.db, [...quantities.keys()], {
+      purchaserId: purchaser.id,
+      requestKey: req.requestKey,
+    });
+    const replayId =
+      skus[0]?.replay_id ??
+      (skus.length === 0 ? (await repo.orderByRequestKey(this.db, purchaser.id, req.requestKey))?.id : undefined);
     if (replayId !== undefined && replayId !== null) return this.presentReplay(Number(replayId));
     const byId = new Map(skus.map((s) => [s.id, s]));
     for (const [index, skuId] of [...quantities.keys()].entries()) {
@@ -300,11 +407,15 @@ export class CommerceService {
       if (!s || !s.active) throw new AppError(CODE.NOT_FOUND, "commerce.commodityNotFound", {}, `items.${index}.skuId`);
       if (!s.on_shelf) throw invalid("commerce.notOnShelf", `items.${index}.skuId`, { name: s.name });
       if (s.merchant_id === purchaser.id) throw invalid("commerce.ownGoods", `items.${index}.skuId`);
-      if ((quantities.get(skuId) ?? 0) > s.stock) throw new AppError(CODE.CONFLICT, "commerce.outOfStock", { name: s.name }, `items.${index}.quantity`);
+      if ((quantities.get(skuId) ?? 0) > s.stock) {
+        throw new AppError(CODE.CONFLICT, "commerce.outOfStock", { name: s.name }, `items.${index}.quantity`);
+      }
     }
     const first = skus[0];
     if (!first) throw invalid("commerce.itemsEmpty", "items");
-    if (skus.some((s) => s.merchant_id !== first.merchant_id || s.kind !== first.kind)) throw invalid("commerce.oneBrand", "items");
+    if (skus.some((s) => s.merchant_id !== first.merchant_id || s.kind !== first.kind)) {
+      throw invalid("commerce.oneBrand", "items");
+    }
     if (first.currency !== purchaser.currency) throw invalid("commerce.currencyMismatch", "items");
     let consignee: repo.NewOrder["consignee"] = null;
     if (first.kind === "physical") {
@@ -340,12 +451,24 @@ export class CommerceService {
     const lines: repo.NewOrderLine[] = [];
     for (const skuId of [...quantities.keys()].sort((a, b) => a - b)) {
       const s = byId.get(skuId);
-      if (s) lines.push({ skuId, commodityId: s.commodity_id, name: s.name, specs: s.specs, unitPrice: s.price, quantity: quantities.get(skuId) ?? 0 });
+      if (s) {
+        lines.push({
+          skuId,
+          commodityId: s.commodity_id,
+          name: s.name,
+          specs: s.specs,
+          unitPrice: s.price,
+          quantity: quantities.get(skuId) ?? 0,
+        });
+      }
     }
     let placed: Awaited<ReturnType<typeof repo.placeOrder>> = null;
     for (let attempt = 1; ; attempt++) {
       try {
-        placed = await repo.placeOrder(this.db, order, lines, { actorUserId: actor.userId, detail: { amount: goods + freight } });
+        placed = await repo.placeOrder(this.db, order, lines, {
+          actorUserId: actor.userId,
+          detail: { amount: goods + freight },
+        });
         break;
       } catch (err) {
         const code = typeof err === "object" && err !== null && "code" in err ? err.code : undefined;
@@ -450,7 +573,12 @@ export class CommerceService {
       }
       await repo.setOrder(tx, o.id, { state: o.kind === "virtual" ? "completed" : "to_ship", paidAt: now, now });
       if (o.kind === "virtual") await this.settle(tx, { ...o, state: "to_ship" }, actor.userId, now);
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.order.pay", subjectType: "commerce_order", subjectId: o.id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commerce.order.pay",
+        subjectType: "commerce_order",
+        subjectId: o.id,
+      });
       return repo.orderOf(tx, o.id);
     });
     if (!row) throw notFoundOrder();
@@ -508,8 +636,20 @@ export class CommerceService {
           ],
         });
       }
-      await repo.setOrder(tx, o.id, { state: "closed", closedAt: now, closeReason: reason || (actor ? "cancelled" : "unpaid timeout"), ...(refund > 0 && { refundedDelta: refund }), now });
-      await audit(tx, { actorUserId: actor?.userId ?? null, action: "commerce.order.close", subjectType: "commerce_order", subjectId: o.id, detail: { refund } });
+      await repo.setOrder(tx, o.id, {
+        state: "closed",
+        closedAt: now,
+        closeReason: reason || (actor ? "cancelled" : "unpaid timeout"),
+        ...(refund > 0 && { refundedDelta: refund }),
+        now,
+      });
+      await audit(tx, {
+        actorUserId: actor?.userId ?? null,
+        action: "commerce.order.close",
+        subjectType: "commerce_order",
+        subjectId: o.id,
+        detail: { refund },
+      });
       return repo.orderOf(tx, o.id);
     });
     if (!row) throw notFoundOrder();
@@ -525,14 +665,31 @@ export class CommerceService {
       if (o.state !== "shipped" && o.state !== "received") throw conflict("commerce.orderState");
       if (!o.received_at) await repo.setOrder(tx, o.id, { receivedAt: now, now });
       await this.settle(tx, o, actor?.userId ?? null, now);
-      await audit(tx, { actorUserId: actor?.userId ?? null, action: "commerce.order.confirm", subjectType: "commerce_order", subjectId: o.id });
+      await audit(tx, {
+        actorUserId: actor?.userId ?? null,
+        action: "commerce.order.confirm",
+        subjectType: "commerce_order",
+        subjectId: o.id,
+      });
       return repo.orderOf(tx, o.id);
     });
     if (!row) throw notFoundOrder();
     return this.presentOne(row);
   }
 
-  async orders(actor: Actor, side: "purchaser" | "brand", q: { page: number; pageSize: number; state?: repo.OrderRow["state"] | undefined; kind?: "physical" | "virtual" | undefined; orderNo?: string | undefined; from?: string | undefined; to?: string | undefined }): Promise<Page<CommerceOrder>> {
+  async orders(
+    actor: Actor,
+    side: "purchaser" | "brand",
+    q: {
+      page: number;
+      pageSize: number;
+      state?: repo.OrderRow["state"] | undefined;
+      kind?: "physical" | "virtual" | undefined;
+      orderNo?: string | undefined;
+      from?: string | undefined;
+      to?: string | undefined;
+    },
+  ): Promise<Page<CommerceOrder>> {
     const { rows, total } = await repo.orderPage(this.db, {
       side,
       merchantId: tenantOf(actor),
@@ -565,7 +722,11 @@ export class CommerceService {
 
   private async presentOrders(rows: repo.OrderListRow[], withEvents: boolean): Promise<CommerceOrder[]> {
     const ids = rows.map((r) => r.id);
-    const [items, shipments, names] = await Promise.all([repo.itemsOf(this.db, ids), repo.shipmentsOfOrders(this.db, ids), this.names(rows.flatMap((r) => [r.purchaser_id, r.brand_id]))]);
+    const [items, shipments, names] = await Promise.all([
+      repo.itemsOf(this.db, ids),
+      repo.shipmentsOfOrders(this.db, ids),
+      this.names(rows.flatMap((r) => [r.purchaser_id, r.brand_id])),
+    ]);
     const presented = await this.presentShipments(shipments, withEvents, new Map(rows.map((r) => [r.id, r.order_no])));
     const autoMs = this.deps.config.autoConfirmDays * 86_400_000;
     // Grouped once: a page holds up to 1,000 orders.
@@ -577,7 +738,9 @@ export class CommerceService {
     }
     const shipmentOf = new Map<string, (typeof presented)[number]>();
     for (const s of presented) if (!shipmentOf.has(s.orderId)) shipmentOf.set(s.orderId, s);
-    return rows.map((o) => presentOrder(o, itemsOf.get(o.id) ?? [], shipmentOf.get(String(o.id)) ?? null, names, autoMs));
+    return rows.map((o) =>
+      presentOrder(o, itemsOf.get(o.id) ?? [], shipmentOf.get(String(o.id)) ?? null, names, autoMs),
+    );
   }
 
   // ---- express (brand)
@@ -587,7 +750,10 @@ export class CommerceService {
    * it to tracking; the order becomes shipped. Asking the courier happens before the transaction (it is
    * a network call); the transaction checks the order again, so two shipments of one order cannot both land.
    */
-  async ship(actor: Actor, req: { orderId: string; companyCode: string; waybillNo?: string | undefined }): Promise<CommerceOrder> {
+  async ship(
+    actor: Actor,
+    req: { orderId: string; companyCode: string; waybillNo?: string | undefined },
+  ): Promise<CommerceOrder> {
     const brand = await merchantOfActor(this.db, actor);
     const id = Number(req.orderId);
     const o = await repo.orderOf(this.db, id);
@@ -607,7 +773,9 @@ export class CommerceService {
         weightKg: 1,
       }));
     } catch (err) {
-      if (err instanceof CourierError) throw new AppError(CODE.CONFLICT, "commerce.courierFailed", { reason: err.message });
+      if (err instanceof CourierError) {
+        throw new AppError(CODE.CONFLICT, "commerce.courierFailed", { reason: err.message });
+      }
       throw err;
     }
     const now = this.now();
@@ -616,7 +784,16 @@ export class CommerceService {
       if (!locked) throw notFoundOrder();
       this.checkShippable(locked);
       try {
-        await repo.insertShipment(tx, { orderId: id, brandId: brand.id, purchaserId: locked.purchaser_id, aftersaleId: null, companyCode: company.code, waybillNo, courier: req.waybillNo && this.deps.courier.kind === "local" ? "manual" : this.deps.courier.kind, now });
+        await repo.insertShipment(tx, {
+          orderId: id,
+          brandId: brand.id,
+          purchaserId: locked.purchaser_id,
+          aftersaleId: null,
+          companyCode: company.code,
+          waybillNo,
+          courier: req.waybillNo && this.deps.courier.kind === "local" ? "manual" : this.deps.courier.kind,
+          now,
+        });
       } catch (err) {
         if (isUniqueViolation(err, "commerce_shipments_waybill")) throw conflict("commerce.waybillTaken", "waybillNo");
         throw err;
@@ -626,9 +803,21 @@ export class CommerceService {
       if (this.deps.courier.kind === "local" && !req.waybillNo) {
         const text = `${locked.consignee_name} ${locked.address} ${locked.remark}`;
         const outcome = /拒收|refuse/i.test(text) ? "refused" : /退回|return/i.test(text) ? "returned" : "signed";
-        await repo.insertSim(tx, { waybillNo, companyCode: company.code, outcome, stepSeconds: this.deps.config.courierStepSeconds, now });
+        await repo.insertSim(tx, {
+          waybillNo,
+          companyCode: company.code,
+          outcome,
+          stepSeconds: this.deps.config.courierStepSeconds,
+          now,
+        });
       }
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.order.ship", subjectType: "commerce_order", subjectId: id, detail: { company: company.code, waybillNo } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commerce.order.ship",
+        subjectType: "commerce_order",
+        subjectId: id,
+        detail: { company: company.code, waybillNo },
+      });
       return repo.orderOf(tx, id);
     });
     if (!row) throw notFoundOrder();
@@ -648,30 +837,58 @@ export class CommerceService {
     return o.shipment;
   }
 
-  async shipments(actor: Actor, q: { page: number; pagesize: number; waybillNo?: string | undefined; signed?: boolean | undefined }): Promise<Page<Shipment>> {
-    const { rows, total } = await repo.shipmentPage(this.db, { brandId: tenantOf(actor), waybillNo: q.waybillNo, signed: q.signed, offset: (q.page - 1) * q.pagesize, limit: q.pagesize });
+  async shipments(
+    actor: Actor,
+    q: { page: number; pagesize: number; waybillNo?: string | undefined; signed?: boolean | undefined },
+  ): Promise<Page<Shipment>> {
+    const { rows, total } = await repo.shipmentPage(this.db, {
+      brandId: tenantOf(actor),
+      waybillNo: q.waybillNo,
+      signed: q.signed,
+      offset: (q.page - 1) * q.pagesize,
+      limit: q.pagesize,
+    });
     const orders = new Map<number, string>();
-    for (const id of new Set(rows.map((r) => r.order_id))) orders.set(id, (await repo.orderOf(this.db, id))?.order_no ?? "");
+    for (const id of new Set(rows.map((r) => r.order_id))) {
+      orders.set(id, (await repo.orderOf(this.db, id))?.order_no ?? "");
+    }
     return { list: await this.presentShipments(rows, true, orders), total, page: q.page, pageSize: q.pagesize };
   }
 
   /** `expressorder/update`: correct the company or number before the parcel is picked up, or note a remark. */
-  async updateShipment(actor: Actor, req: { id: string; companyCode?: string | undefined; waybillNo?: string | undefined; remark?: string | undefined }): Promise<Shipment> {
+  async updateShipment(
+    actor: Actor,
+    req: { id: string; companyCode?: string | undefined; waybillNo?: string | undefined; remark?: string | undefined },
+  ): Promise<Shipment> {
     const brandId = tenantOf(actor);
     const id = Number(req.id);
-    if (req.companyCode && !(await repo.companyOf(this.db, req.companyCode))) throw invalid("commerce.companyUnknown", "companyCode");
+    if (req.companyCode && !(await repo.companyOf(this.db, req.companyCode))) {
+      throw invalid("commerce.companyUnknown", "companyCode");
+    }
     const row = await withTx(this.db, async (tx) => {
       const s = await repo.lockShipment(tx, id, brandId);
       if (!s) throw new AppError(CODE.NOT_FOUND, "commerce.shipmentNotFound");
-      const renumber = (req.companyCode && req.companyCode !== s.company_code) || (req.waybillNo && req.waybillNo !== s.waybill_no);
+      const renumber =
+        (req.companyCode && req.companyCode !== s.company_code) || (req.waybillNo && req.waybillNo !== s.waybill_no);
       if (renumber && s.state !== null) throw conflict("commerce.waybillPickedUp");
       try {
-        await repo.setShipment(tx, id, { ...(req.companyCode && { companyCode: req.companyCode }), ...(req.waybillNo && { waybillNo: req.waybillNo }), ...(req.remark !== undefined && { remark: req.remark }), now: this.now() });
+        await repo.setShipment(tx, id, {
+          ...(req.companyCode && { companyCode: req.companyCode }),
+          ...(req.waybillNo && { waybillNo: req.waybillNo }),
+          ...(req.remark !== undefined && { remark: req.remark }),
+          now: this.now(),
+        });
       } catch (err) {
         if (isUniqueViolation(err, "commerce_shipments_waybill")) throw conflict("commerce.waybillTaken", "waybillNo");
         throw err;
       }
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.shipment.update", subjectType: "commerce_shipment", subjectId: id, detail: req });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commerce.shipment.update",
+        subjectType: "commerce_shipment",
+        subjectId: id,
+        detail: req,
+      });
       return tx.selectFrom("commerce_shipments").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     });
     const order = await repo.orderOf(this.db, row.order_id);
@@ -682,12 +899,29 @@ export class CommerceService {
 
   async companies(q: { page: number; pagesize: number; name?: string | undefined }) {
     const all = await repo.companies(this.db, q.name);
-    return { list: all.slice((q.page - 1) * q.pagesize, q.page * q.pagesize).map((c) => ({ code: c.code, name: c.name })), total: all.length, page: q.page, pageSize: q.pagesize };
+    return {
+      list: all.slice((q.page - 1) * q.pagesize, q.page * q.pagesize).map((c) => ({ code: c.code, name: c.name })),
+      total: all.length,
+      page: q.page,
+      pageSize: q.pagesize,
+    };
   }
 
-  private async presentShipments(rows: repo.ShipmentRow[], withEvents: boolean, orderNos: Map<number, string>): Promise<Shipment[]> {
+  private async presentShipments(
+    rows: repo.ShipmentRow[],
+    withEvents: boolean,
+    orderNos: Map<number, string>,
+  ): Promise<Shipment[]> {
     if (rows.length === 0) return [];
-    const [events, all] = await Promise.all([withEvents ? repo.eventsOf(this.db, rows.map((r) => r.id)) : [], repo.companies(this.db)]);
+    const [events, all] = await Promise.all([
+      withEvents
+        ? repo.eventsOf(
+            this.db,
+            rows.map((r) => r.id),
+          )
+        : [],
+      repo.companies(this.db),
+    ]);
     const companies = new Map(all.map((c) => [c.code, c.name]));
     return rows.map((s) => ({
       id: String(s.id),
@@ -702,7 +936,9 @@ export class CommerceService {
       remark: s.remark,
       createdAt: new Date(s.created_at).toISOString(),
       signedAt: iso(s.signed_at),
-      events: events.filter((e) => e.shipment_id === s.id).map((e) => ({ at: new Date(e.at).toISOString(), state: e.state, context: e.context, area: e.area })),
+      events: events
+        .filter((e) => e.shipment_id === s.id)
+        .map((e) => ({ at: new Date(e.at).toISOString(), state: e.state, context: e.context, area: e.area })),
     }));
   }
 
@@ -711,13 +947,21 @@ export class CommerceService {
    * often the push is replayed; a signed parcel makes the order received. Unknown waybills are answered
    * as accepted (the courier would otherwise retry them forever) and change nothing.
    */
-  async ingestPush(body: { param: string; sign: string }): Promise<{ result: boolean; returnCode: string; message: string }> {
-    if (pushSign(body.param, this.deps.config.pushSalt) !== body.sign.toUpperCase()) throw invalid("commerce.pushSign", "sign");
+  async ingestPush(body: {
+    param: string;
+    sign: string;
+  }): Promise<{ result: boolean; returnCode: string; message: string }> {
+    if (pushSign(body.param, this.deps.config.pushSalt) !== body.sign.toUpperCase()) {
+      throw invalid("commerce.pushSign", "sign");
+    }
     const push = parsePush(body.param);
     if (!push) throw invalid("validation.invalidParameter", "param");
     const now = this.now();
     // In-transit events only (nothing signed or refused, no company correction): one statement.
-    if (!push.correctedCompany && !push.events.some((e) => e.state === TRACKING_SIGNED || e.state === TRACKING_REFUSED)) {
+    if (
+      !push.correctedCompany &&
+      !push.events.some((e) => e.state === TRACKING_SIGNED || e.state === TRACKING_REFUSED)
+    ) {
       const plain = await repo.ingestPlainEvents(this.db, push.company, push.waybillNo, push.events, now);
       return { result: true, returnCode: "200", message: plain.added > 0 ? `${plain.added} new` : "ok" };
     }
@@ -725,20 +969,34 @@ export class CommerceService {
       const s = await repo.shipmentByWaybill(tx, push.company, push.waybillNo);
       if (!s) return 0;
       const added = await repo.insertEvents(tx, s.id, push.events, now);
-      const newest = await tx.selectFrom("commerce_tracking_events").select(["state", "at"]).where("shipment_id", "=", s.id).orderBy("at", "desc").orderBy("id", "desc").executeTakeFirst();
+      const newest = await tx
+        .selectFrom("commerce_tracking_events")
+        .select(["state", "at"])
+        .where("shipment_id", "=", s.id)
+        .orderBy("at", "desc")
+        .orderBy("id", "desc")
+        .executeTakeFirst();
       const signedEvent = push.events.find((e) => e.state === TRACKING_SIGNED);
       await repo.setShipment(tx, s.id, {
         ...(newest && { state: newest.state }),
         ...(signedEvent && !s.signed_at && { signedAt: signedEvent.at }),
-        ...(push.correctedCompany && (await repo.companyOf(tx, push.correctedCompany)) && { companyCode: push.correctedCompany }),
+        ...(push.correctedCompany &&
+          (await repo.companyOf(tx, push.correctedCompany)) && { companyCode: push.correctedCompany }),
         now,
       });
       if (signedEvent && s.aftersale_id === null) {
         const o = await repo.lockOrder(tx, s.order_id);
-        if (o?.state === "shipped") await repo.setOrder(tx, o.id, { state: "received", receivedAt: signedEvent.at, now });
+        if (o?.state === "shipped") {
+          await repo.setOrder(tx, o.id, { state: "received", receivedAt: signedEvent.at, now });
+        }
       }
       if (added > 0 && push.events.some((e) => e.state === TRACKING_REFUSED)) {
-        await audit(tx, { actorUserId: null, action: "commerce.shipment.refused", subjectType: "commerce_shipment", subjectId: s.id });
+        await audit(tx, {
+          actorUserId: null,
+          action: "commerce.shipment.refused",
+          subjectType: "commerce_shipment",
+          subjectId: s.id,
+        });
       }
       return added;
     });
@@ -751,9 +1009,14 @@ export class CommerceService {
     let pushed = 0;
     for (const sim of await repo.openSims(this.db, limit)) {
       const trace = SIM_TRACE[sim.outcome];
-      const due = Math.min(trace.length, Math.floor((now.getTime() - new Date(sim.created_at).getTime()) / (sim.step_seconds * 1000)));
+      const due = Math.min(
+        trace.length,
+        Math.floor((now.getTime() - new Date(sim.created_at).getTime()) / (sim.step_seconds * 1000)),
+      );
       if (due <= sim.pushed) continue;
-      const won = await withTx(this.db, (tx) => repo.advanceSim(tx, sim.waybill_no, sim.pushed, due, due >= trace.length));
+      const won = await withTx(this.db, (tx) =>
+        repo.advanceSim(tx, sim.waybill_no, sim.pushed, due, due >= trace.length),
+      );
       if (!won) continue;
       const param = JSON.stringify(simulatedPush(sim, due));
       await this.ingestPush({ param, sign: pushSign(param, this.deps.config.pushSalt) });
@@ -775,7 +1038,11 @@ export class CommerceService {
         if (!(err instanceof AppError)) throw err;
       }
     }
-    for (const o of await repo.dueForConfirmation(this.db, new Date(now.getTime() - this.deps.config.autoConfirmDays * 86_400_000), limit)) {
+    for (const o of await repo.dueForConfirmation(
+      this.db,
+      new Date(now.getTime() - this.deps.config.autoConfirmDays * 86_400_000),
+      limit,
+    )) {
       try {
         await this.confirm(null, o.id);
         confirmed++;
@@ -802,20 +1069,42 @@ export class CommerceService {
       const o = item ? await repo.lockOrder(tx, item.order_id) : undefined;
       if (!item || !o || o.purchaser_id !== purchaserId) throw notFoundOrder();
       if (o.state === "to_pay" || o.state === "closed") throw conflict("commerce.afterSaleNotAllowed");
-      if (req.way === "return_and_refund" && o.state === "to_ship") throw invalid("commerce.returnNeedsShipment", "way");
+      if (req.way === "return_and_refund" && o.state === "to_ship") {
+        throw invalid("commerce.returnNeedsShipment", "way");
+      }
       if (await repo.liveAftersaleOfItem(tx, item.id)) throw conflict("commerce.afterSaleExists");
       if (req.quantity > item.quantity - item.returned_qty) throw invalid("commerce.quantityTooHigh", "quantity");
       const refundable = await refundCap(tx, o, item, req.quantity);
-      if (req.amount > refundable) throw invalid("commerce.refundOverUnits", "amount", { max: yuan(refundable), quantity: req.quantity });
+      if (req.amount > refundable) {
+        throw invalid("commerce.refundOverUnits", "amount", { max: yuan(refundable), quantity: req.quantity });
+      }
       let created: number | null;
       try {
-        created = await repo.insertAftersale(tx, { orderId: o.id, orderItemId: item.id, purchaserId, brandId: o.brand_id, way: req.way, quantity: req.quantity, amount: req.amount, currency: o.currency, reason: req.reason, requestKey: req.requestKey, now });
+        created = await repo.insertAftersale(tx, {
+          orderId: o.id,
+          orderItemId: item.id,
+          purchaserId,
+          brandId: o.brand_id,
+          way: req.way,
+          quantity: req.quantity,
+          amount: req.amount,
+          currency: o.currency,
+          reason: req.reason,
+          requestKey: req.requestKey,
+          now,
+        });
       } catch (err) {
         if (isUniqueViolation(err, "commerce_aftersales_one_per_item")) throw conflict("commerce.afterSaleExists");
         throw err;
       }
       if (created === null) return (await repo.aftersaleByRequestKey(tx, purchaserId, req.requestKey))?.id ?? null;
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.aftersale.apply", subjectType: "commerce_aftersale", subjectId: created, detail: { way: req.way, amount: req.amount } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commerce.aftersale.apply",
+        subjectType: "commerce_aftersale",
+        subjectId: created,
+        detail: { way: req.way, amount: req.amount },
+      });
       return created;
     });
     if (id === null) throw notFoundAftersale();
@@ -827,7 +1116,13 @@ export class CommerceService {
    * back (refund, stock returned), refuse them. Each under the case's row lock, so a decision raced many
    * times lands once and the refund moves money once.
    */
-  async dispose(actor: Actor, id: number, action: AfterSaleAction, reason?: string, returnAddress?: string): Promise<Aftersale> {
+  async dispose(
+    actor: Actor,
+    id: number,
+    action: AfterSaleAction,
+    reason?: string,
+    returnAddress?: string,
+  ): Promise<Aftersale> {
     const brandId = tenantOf(actor);
     const now = this.now();
     await withTx(this.db, async (tx) => {
@@ -837,12 +1132,27 @@ export class CommerceService {
       if (a.state !== expected) throw conflict("commerce.afterSaleState");
       if ((action === "disagree" || action === "refuse") && !reason) throw invalid("commerce.reasonEmpty", "reason");
       // The buyer is shown where to send the goods: agreeing to a return names the address.
-      if (action === "agree" && a.way === "return_and_refund" && !returnAddress) throw invalid("commerce.returnAddressRequired", "returnAddress");
-      if (action === "disagree") await repo.setAftersale(tx, id, { state: "seller_disagree", sellerReason: reason ?? "", now });
-      else if (action === "refuse") await repo.setAftersale(tx, id, { state: "seller_refuse", sellerReason: reason ?? "", now });
-      else if (action === "agree" && a.way === "return_and_refund") await repo.setAftersale(tx, id, { state: "seller_agree", ...(reason && { sellerReason: reason }), returnAddress: returnAddress ?? "", now });
-      else await this.refund(tx, a, actor.userId, now);
-      await audit(tx, { actorUserId: actor.userId, action: `commerce.aftersale.${action}`, subjectType: "commerce_aftersale", subjectId: id });
+      if (action === "agree" && a.way === "return_and_refund" && !returnAddress) {
+        throw invalid("commerce.returnAddressRequired", "returnAddress");
+      }
+      if (action === "disagree") {
+        await repo.setAftersale(tx, id, { state: "seller_disagree", sellerReason: reason ?? "", now });
+      } else if (action === "refuse") {
+        await repo.setAftersale(tx, id, { state: "seller_refuse", sellerReason: reason ?? "", now });
+      } else if (action === "agree" && a.way === "return_and_refund") {
+        await repo.setAftersale(tx, id, {
+          state: "seller_agree",
+          ...(reason && { sellerReason: reason }),
+          returnAddress: returnAddress ?? "",
+          now,
+        });
+      } else await this.refund(tx, a, actor.userId, now);
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: `commerce.aftersale.${action}`,
+        subjectType: "commerce_aftersale",
+        subjectId: id,
+      });
     });
     return this.presentAftersale(id);
   }
@@ -854,7 +1164,9 @@ export class CommerceService {
     if (!o || !item) throw notFoundOrder();
     // Checked again at the decision: other cases of the order may have been refunded since the application.
     const refundable = await refundCap(tx, o, item, a.quantity);
-    if (a.amount > refundable) throw invalid("commerce.refundOverUnits", "amount", { max: yuan(refundable), quantity: a.quantity });
+    if (a.amount > refundable) {
+      throw invalid("commerce.refundOverUnits", "amount", { max: yuan(refundable), quantity: a.quantity });
+    }
     const settled = o.state === "completed";
     await post(tx, {
       idempotencyKey: `commerce:aftersale:${a.id}`,
@@ -864,7 +1176,9 @@ export class CommerceService {
       subject: { type: "commerce_aftersale", id: a.id },
       createdBy: userId,
       postings: [
-        settled ? { account: { merchantId: o.brand_id, kind: "income" }, amount: -a.amount } : { account: { platform: "order_escrow" }, amount: -a.amount },
+        settled
+          ? { account: { merchantId: o.brand_id, kind: "income" }, amount: -a.amount }
+          : { account: { platform: "order_escrow" }, amount: -a.amount },
         { account: { merchantId: o.purchaser_id, kind: "sup" }, amount: a.amount },
       ],
     });
@@ -873,7 +1187,12 @@ export class CommerceService {
     await repo.refundItem(tx, item.id, Math.min(a.amount, item.amount - item.refunded), goodsBack ? a.quantity : 0);
     if (goodsBack) await repo.giveStock(tx, item.sku_id, a.quantity);
     const fullyRefunded = o.refunded_amount + a.amount >= o.pay_amount;
-    await repo.setOrder(tx, o.id, { refundedDelta: a.amount, ...(fullyRefunded && o.state !== "completed" && { state: "closed", closedAt: now, closeReason: "after-sales refund" }), now });
+    await repo.setOrder(tx, o.id, {
+      refundedDelta: a.amount,
+      ...(fullyRefunded &&
+        o.state !== "completed" && { state: "closed", closedAt: now, closeReason: "after-sales refund" }),
+      now,
+    });
     await repo.setAftersale(tx, a.id, { state: "complete", refundedAt: now, now });
   }
 
@@ -885,8 +1204,18 @@ export class CommerceService {
       const a = await repo.lockAftersale(tx, id);
       if (!a || a.purchaser_id !== purchaserId) throw notFoundAftersale();
       if (a.state !== "seller_agree") throw conflict("commerce.afterSaleState");
-      await repo.setAftersale(tx, id, { state: "buyer_delivery", returnCompany: req.companyCode, returnWaybill: req.waybillNo, now: this.now() });
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.aftersale.shipBack", subjectType: "commerce_aftersale", subjectId: id });
+      await repo.setAftersale(tx, id, {
+        state: "buyer_delivery",
+        returnCompany: req.companyCode,
+        returnWaybill: req.waybillNo,
+        now: this.now(),
+      });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commerce.aftersale.shipBack",
+        subjectType: "commerce_aftersale",
+        subjectId: id,
+      });
     });
     return this.presentAftersale(id);
   }
@@ -898,13 +1227,29 @@ export class CommerceService {
       if (!a || a.purchaser_id !== purchaserId) throw notFoundAftersale();
       if (a.state !== "apply" && a.state !== "seller_agree") throw conflict("commerce.afterSaleState");
       await repo.setAftersale(tx, id, { state: "buyer_cancel", now: this.now() });
-      await audit(tx, { actorUserId: actor.userId, action: "commerce.aftersale.cancel", subjectType: "commerce_aftersale", subjectId: id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commerce.aftersale.cancel",
+        subjectType: "commerce_aftersale",
+        subjectId: id,
+      });
     });
     return this.presentAftersale(id);
   }
 
-  async aftersales(actor: Actor, side: "purchaser" | "brand", q: { page: number; pageSize: number; state?: repo.AftersaleRow["state"] | undefined; orderNo?: string | undefined }): Promise<Page<Aftersale>> {
-    const { rows, total } = await repo.aftersalePage(this.db, { side, merchantId: tenantOf(actor), state: q.state, orderNo: q.orderNo, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+  async aftersales(
+    actor: Actor,
+    side: "purchaser" | "brand",
+    q: { page: number; pageSize: number; state?: repo.AftersaleRow["state"] | undefined; orderNo?: string | undefined },
+  ): Promise<Page<Aftersale>> {
+    const { rows, total } = await repo.aftersalePage(this.db, {
+      side,
+      merchantId: tenantOf(actor),
+      state: q.state,
+      orderNo: q.orderNo,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return { list: await this.presentAftersales(rows), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -916,9 +1261,19 @@ export class CommerceService {
   }
 
   private async presentAftersales(rows: repo.AftersaleListRow[]): Promise<Aftersale[]> {
-    const items = new Map((await repo.itemsById(this.db, rows.map((r) => r.order_item_id))).map((i) => [i.id, i]));
+    const items = new Map(
+      (
+        await repo.itemsById(
+          this.db,
+          rows.map((r) => r.order_item_id),
+        )
+      ).map((i) => [i.id, i]),
+    );
     const names = await this.names(rows.flatMap((r) => [r.purchaser_id, r.brand_id]));
-    const companies = await repo.companyNames(this.db, rows.flatMap((r) => (r.return_company === null ? [] : [r.return_company])));
+    const companies = await repo.companyNames(
+      this.db,
+      rows.flatMap((r) => (r.return_company === null ? [] : [r.return_company])),
+    );
     return rows.map((a) => ({
       id: String(a.id),
       orderId: String(a.order_id),
@@ -946,7 +1301,13 @@ export class CommerceService {
 }
 
 /** One order as the contract shows it, from its row (times already ISO text), its lines, its shipment and the merchants' names. */
-function presentOrder(o: repo.OrderListRow, items: repo.ItemRow[], shipment: Shipment | null, names: Map<number, string>, autoMs: number): CommerceOrder {
+function presentOrder(
+  o: repo.OrderListRow,
+  items: repo.ItemRow[],
+  shipment: Shipment | null,
+  names: Map<number, string>,
+  autoMs: number,
+): CommerceOrder {
   const m = (amount: number) => ({ amount, currency: o.currency });
   return {
     id: String(o.id),
@@ -963,11 +1324,30 @@ function presentOrder(o: repo.OrderListRow, items: repo.ItemRow[], shipment: Shi
     refundedAmount: m(o.refunded_amount),
     consignee:
       o.kind === "physical"
-        ? { name: o.consignee_name, phone: o.consignee_phone, provinceCode: o.province_code, cityCode: o.city_code, countyCode: o.county_code, regionNames: o.region_names, address: o.address }
+        ? {
+            name: o.consignee_name,
+            phone: o.consignee_phone,
+            provinceCode: o.province_code,
+            cityCode: o.city_code,
+            countyCode: o.county_code,
+            regionNames: o.region_names,
+            address: o.address,
+          }
         : null,
     remark: o.remark,
     closeReason: o.close_reason,
-    items: items.map((i) => ({ id: String(i.id), skuId: String(i.sku_id), commodityId: String(i.commodity_id), name: i.name, specs: i.specs, unitPrice: m(i.unit_price), quantity: i.quantity, amount: m(i.amount), refunded: m(i.refunded), returnedQty: i.returned_qty })),
+    items: items.map((i) => ({
+      id: String(i.id),
+      skuId: String(i.sku_id),
+      commodityId: String(i.commodity_id),
+      name: i.name,
+      specs: i.specs,
+      unitPrice: m(i.unit_price),
+      quantity: i.quantity,
+      amount: m(i.amount),
+      refunded: m(i.refunded),
+      returnedQty: i.returned_qty,
+    })),
     shipment,
     createdAt: o.created_at,
     paidAt: o.paid_at,
@@ -975,7 +1355,10 @@ function presentOrder(o: repo.OrderListRow, items: repo.ItemRow[], shipment: Shi
     receivedAt: o.received_at,
     completedAt: o.completed_at,
     closedAt: o.closed_at,
-    autoConfirmAt: (o.state === "shipped" || o.state === "received") && o.shipped_at ? new Date(Date.parse(o.shipped_at) + autoMs).toISOString() : null,
+    autoConfirmAt:
+      (o.state === "shipped" || o.state === "received") && o.shipped_at
+        ? new Date(Date.parse(o.shipped_at) + autoMs).toISOString()
+        : null,
   };
 }
 
@@ -984,7 +1367,11 @@ function presentOrder(o: repo.OrderListRow, items: repo.ItemRow[], shipment: Shi
  * fee per further kilogram (whole kilograms, rounded up); nothing once the goods reach the lowest
  * free-shipping amount any of them sets.
  */
-export function freightOf(skus: { freight_first: number; freight_extra: number; free_over: number | null }[], goods: number, weightG: number): number {
+export function freightOf(
+  skus: { freight_first: number; freight_extra: number; free_over: number | null }[],
+  goods: number,
+  weightG: number,
+): number {
   const freeOver = skus.map((s) => s.free_over).filter((f): f is number => f !== null);
   if (freeOver.length > 0 && goods >= Math.min(...freeOver)) return 0;
   const first = Math.max(0, ...skus.map((s) => s.freight_first));
@@ -1007,7 +1394,9 @@ async function refundCap(tx: Tx, o: repo.OrderRow, item: repo.ItemRow, quantity:
   const left = item.quantity - item.returned_qty;
   const units = Math.min(quantity, left);
   const lastOfLine = units >= left;
-  const share = lastOfLine ? linePaid - item.refunded : Math.min(linePaid - item.refunded, Math.floor((linePaid * units) / item.quantity));
+  const share = lastOfLine
+    ? linePaid - item.refunded
+    : Math.min(linePaid - item.refunded, Math.floor((linePaid * units) / item.quantity));
   const lastOfOrder = lastOfLine && lines.every((l) => l.id === item.id || l.returned_qty >= l.quantity);
   return Math.max(0, Math.min(o.pay_amount - o.refunded_amount, share + (lastOfOrder ? o.freight : 0)));
 }

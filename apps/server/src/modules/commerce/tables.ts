@@ -140,7 +140,15 @@ export interface CommerceCourierSimTable {
   created_at: Timestamp;
 }
 
-export type AfterSaleStateCol = "apply" | "seller_agree" | "buyer_delivery" | "wait_refund" | "complete" | "buyer_cancel" | "seller_disagree" | "seller_refuse";
+export type AfterSaleStateCol =
+  | "apply"
+  | "seller_agree"
+  | "buyer_delivery"
+  | "wait_refund"
+  | "complete"
+  | "buyer_cancel"
+  | "seller_disagree"
+  | "seller_refuse";
 
 export interface CommerceAftersalesTable {
   id: Id;

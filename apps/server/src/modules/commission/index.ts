@@ -15,10 +15,19 @@ export { RebatesService } from "./rebates";
  * rebate records and account changes, all paid through the ledger. Mounts /api/card-servicer (provider),
  * /api/card-brander (supplier), /api/card-user (purchaser) and /api/ops (operator).
  */
-export async function registerCommission(host: ModuleHost): Promise<{ commission: CommissionService; rebates: RebatesService }> {
+export async function registerCommission(
+  host: ModuleHost,
+): Promise<{ commission: CommissionService; rebates: RebatesService }> {
   const { ctx, db, guard } = host;
   const rebates = new RebatesService({ db, clock: ctx.clock });
-  const commission = new CommissionService({ db, clock: ctx.clock, orderMovements: orderMovementsSql, activeBindings, payRebates: () => rebates.payDue(), holdDays: ctx.config.commissionHoldDays });
+  const commission = new CommissionService({
+    db,
+    clock: ctx.clock,
+    orderMovements: orderMovementsSql,
+    activeBindings,
+    payRebates: () => rebates.payDue(),
+    holdDays: ctx.config.commissionHoldDays,
+  });
   await host.mount("/api/card-servicer", commissionProviderRoutes({ commission, guard }));
   await host.mount("/api/ops", commissionOpsRoutes({ commission, guard }));
   await host.mount("/api/card-brander", rebateSupplierRoutes({ rebates, guard }));
@@ -29,7 +38,9 @@ export async function registerCommission(host: ModuleHost): Promise<{ commission
     run: async () => {
       const r = await commission.closeLastMonth();
       const paid = r.alreadyClosed ? await rebates.payDue() : 0;
-      if (!r.alreadyClosed) return `closed ${r.period}: ${r.statements} statements, ${r.lines} lines, ${r.rebates} rebates`;
+      if (!r.alreadyClosed) {
+        return `closed ${r.period}: ${r.statements} statements, ${r.lines} lines, ${r.rebates} rebates`;
+      }
       return paid > 0 ? `${paid} rebates paid` : undefined;
     },
   });

@@ -113,22 +113,36 @@ export function sideLabel(lang: Lang, side: "brand" | "vendor"): string {
   return side === "brand" ? LABELS[lang].brand : LABELS[lang].vendor;
 }
 
-const amount = (m: { amount: number; currency: string }) => `${(m.amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${m.currency}`;
+const amount = (m: { amount: number; currency: string }) =>
+  `${(m.amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${m.currency}`;
 /** An instant as UTC+8 (the platform's time), to the second. */
-const platformTime = (iso: string) => new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().replace("T", " ").slice(0, 19);
+const platformTime = (iso: string) =>
+  new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().replace("T", " ").slice(0, 19);
 
 /** The closing amount in Chinese capitals: simplified for cn, traditional (圓) for tw; none in English. */
 function inCapitals(lang: Lang, minor: number): string | null {
   if (lang === "cn") return capitals(minor);
   if (lang === "en") return null;
   const abs = Math.abs(minor);
-  const words = Nzh.hk.toMoney(`${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`, { outSymbol: false, forceZheng: true });
+  const words = Nzh.hk.toMoney(`${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`, {
+    outSymbol: false,
+    forceZheng: true,
+  });
   return minor < 0 ? `負${words}` : words;
 }
 
-export async function statementPdf(lang: Lang, s: StatementDetail, providerName: string, printedAt: Date): Promise<Buffer> {
+export async function statementPdf(
+  lang: Lang,
+  s: StatementDetail,
+  providerName: string,
+  printedAt: Date,
+): Promise<Buffer> {
   const L = LABELS[lang];
-  const { doc, done } = await pdfDocument({ size: "A4", margin: 40, info: { Title: `${L.title} ${s.period}`, Author: providerName, Producer: "Tessera" } });
+  const { doc, done } = await pdfDocument({
+    size: "A4",
+    margin: 40,
+    info: { Title: `${L.title} ${s.period}`, Author: providerName, Producer: "Tessera" },
+  });
   const left = 40;
   const width = 515;
   doc.font("cjk-bold").fontSize(18).fillColor("#111").text(L.title, left, 40, { width, align: "center" });
@@ -151,7 +165,11 @@ export async function statementPdf(lang: Lang, s: StatementDetail, providerName:
     doc.text(`${k}: ${v}`, x, y, { width: width / 2 - 8, lineBreak: false, ellipsis: true });
   });
   let y = 80 + Math.ceil(head.length / 2) * 18 + 6;
-  doc.font("cjk-bold").fontSize(12).fillColor("#111").text(`${L.closing}: ${amount(s.closing)}`, left, y, { width });
+  doc
+    .font("cjk-bold")
+    .fontSize(12)
+    .fillColor("#111")
+    .text(`${L.closing}: ${amount(s.closing)}`, left, y, { width });
   y += 20;
   const words = inCapitals(lang, s.closing.amount);
   if (words) {
@@ -168,10 +186,23 @@ export async function statementPdf(lang: Lang, s: StatementDetail, providerName:
     { title: L.clawedBack, width: 60, align: "right" },
     { title: L.net, width: 65, align: "right" },
   ];
-  const money = (m: { amount: number }) => (m.amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const rows = s.merchants.map((m) => [`${m.merchantName} (${m.merchantId})`, sideLabel(lang, m.side), String(m.orders), money(m.basis), money(m.accrued), money(m.clawedBack), money(m.net)]);
+  const money = (m: { amount: number }) =>
+    (m.amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const rows = s.merchants.map((m) => [
+    `${m.merchantName} (${m.merchantId})`,
+    sideLabel(lang, m.side),
+    String(m.orders),
+    money(m.basis),
+    money(m.accrued),
+    money(m.clawedBack),
+    money(m.net),
+  ]);
   y = pdfTable(doc, { left, top: y + 14, width }, columns, rows);
-  doc.font("cjk").fontSize(8).fillColor("#777").text(`${L.printed}: ${platformTime(printedAt.toISOString())} (UTC+8)`, left, y + 10);
+  doc
+    .font("cjk")
+    .fontSize(8)
+    .fillColor("#777")
+    .text(`${L.printed}: ${platformTime(printedAt.toISOString())} (UTC+8)`, left, y + 10);
   doc.end();
   return done;
 }

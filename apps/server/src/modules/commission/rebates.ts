@@ -1,5 +1,15 @@
 import { sql, type RawBuilder } from "kysely";
-import { CODE, type Currency, type Page, type RebateGoodsOptionsQuery, type RebateOption, type RebateQuery, type RebateRule, type RebateRuleReq, type RebateStatement } from "@tessera/contracts";
+import {
+  CODE,
+  type Currency,
+  type Page,
+  type RebateGoodsOptionsQuery,
+  type RebateOption,
+  type RebateQuery,
+  type RebateRule,
+  type RebateRuleReq,
+  type RebateStatement,
+} from "@tessera/contracts";
 import { withTx, type Db, type Executor } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
@@ -21,7 +31,10 @@ import { approvedPurchasers } from "../purchasing";
  * `rebate:<id>`); one the supplier cannot afford yet stays due and is tried again by the next run.
  */
 
-export async function closeRebates(tx: Executor, c: { period: string; lastDay: string; movements: RawBuilder<unknown>; now: Date }): Promise<number> {
+export async function closeRebates(
+  tx: Executor,
+  c: { period: string; lastDay: string; movements: RawBuilder<unknown>; now: Date },
+): Promise<number> {
   const r = await sql<{ n: string }>`
     -- Only the movements of suppliers with a live rule can earn a rebate: the rest are left out before
     -- the month's movements are grouped.
@@ -77,8 +90,14 @@ export class RebatesService {
       .where("removed_at", "is", null)
       .orderBy("id")
       .execute();
-    const purchasers = await merchantNames(this.deps.db, rows.flatMap((r) => (r.purchaser_id === null ? [] : [r.purchaser_id])));
-    const goods = await goodsNames(this.deps.db, rows.flatMap((r) => (r.goods_id === null ? [] : [r.goods_id])));
+    const purchasers = await merchantNames(
+      this.deps.db,
+      rows.flatMap((r) => (r.purchaser_id === null ? [] : [r.purchaser_id])),
+    );
+    const goods = await goodsNames(
+      this.deps.db,
+      rows.flatMap((r) => (r.goods_id === null ? [] : [r.goods_id])),
+    );
     return rows.map((r) => ({
       id: String(r.id),
       supplierId: String(r.supplier_id),
@@ -108,10 +127,17 @@ export class RebatesService {
   async addRule(actor: Actor, req: RebateRuleReq): Promise<RebateRule> {
     const supplierId = tenantOf(actor);
     const purchaserId = req.purchaserId === null ? null : Number(req.purchaserId);
-    if (purchaserId !== null && (purchaserId === supplierId || !(await getMerchant(this.deps.db, purchaserId)))) throw invalid("rebate.purchaserNotFound", "purchaserId");
+    if (purchaserId !== null && (purchaserId === supplierId || !(await getMerchant(this.deps.db, purchaserId)))) {
+      throw invalid("rebate.purchaserNotFound", "purchaserId");
+    }
     const goodsId = req.goodsId === null ? null : Number(req.goodsId);
     // A rule counts only the supplier's own sales, so it may name only the supplier's own goods.
-    if (goodsId !== null && (await ownGoodsChoices(this.deps.db, supplierId, { ids: [goodsId], limit: 1 })).length === 0) throw invalid("rebate.goodsNotFound", "goodsId");
+    if (
+      goodsId !== null &&
+      (await ownGoodsChoices(this.deps.db, supplierId, { ids: [goodsId], limit: 1 })).length === 0
+    ) {
+      throw invalid("rebate.goodsNotFound", "goodsId");
+    }
     const id = await withTx(this.deps.db, async (tx) => {
       await lockMerchantForUpdate(tx, supplierId);
       const overlap = await sql<{ id: number }>`
@@ -123,10 +149,25 @@ export class RebatesService {
       if (overlap.rows.length > 0) throw invalid("rebate.ruleOverlap", "validFrom");
       const row = await tx
         .insertInto("rebate_rules")
-        .values({ supplier_id: supplierId, purchaser_id: purchaserId, goods_id: goodsId, tiers: JSON.stringify(req.tiers), valid_from: req.validFrom, valid_to: req.validTo, created_by: actor.userId, created_at: this.deps.clock.now() })
+        .values({
+          supplier_id: supplierId,
+          purchaser_id: purchaserId,
+          goods_id: goodsId,
+          tiers: JSON.stringify(req.tiers),
+          valid_from: req.validFrom,
+          valid_to: req.validTo,
+          created_by: actor.userId,
+          created_at: this.deps.clock.now(),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await audit(tx, { actorUserId: actor.userId, action: "rebate.rule", subjectType: "rebateRule", subjectId: row.id, detail: { ...req } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "rebate.rule",
+        subjectType: "rebateRule",
+        subjectId: row.id,
+        detail: { ...req },
+      });
       return row.id;
     });
     const rule = (await this.rules(actor)).find((r) => r.id === String(id));
@@ -147,12 +188,23 @@ export class RebatesService {
 
   /** Pays due statements, each in its own transaction; an unaffordable one stays due. How many were paid. */
   async payDue(): Promise<number> {
-    const due = await this.deps.db.selectFrom("rebate_statements").select("id").where("state", "=", "due").orderBy("id").limit(500).execute();
+    const due = await this.deps.db
+      .selectFrom("rebate_statements")
+      .select("id")
+      .where("state", "=", "due")
+      .orderBy("id")
+      .limit(500)
+      .execute();
     let paid = 0;
     for (const { id } of due) {
       try {
         await withTx(this.deps.db, async (tx) => {
-          const s = await tx.selectFrom("rebate_statements").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+          const s = await tx
+            .selectFrom("rebate_statements")
+            .selectAll()
+            .where("id", "=", id)
+            .forUpdate()
+            .executeTakeFirst();
           if (s?.state !== "due") return;
           await post(tx, {
             idempotencyKey: `rebate:${id}`,
@@ -165,7 +217,11 @@ export class RebatesService {
               { account: { merchantId: s.purchaser_id, kind: "rebate" }, amount: s.amount },
             ],
           });
-          await tx.updateTable("rebate_statements").set({ state: "paid", paid_at: this.deps.clock.now() }).where("id", "=", id).execute();
+          await tx
+            .updateTable("rebate_statements")
+            .set({ state: "paid", paid_at: this.deps.clock.now() })
+            .where("id", "=", id)
+            .execute();
           paid += 1;
         });
       } catch (err) {
@@ -178,15 +234,25 @@ export class RebatesService {
   /** RebateRecord (as purchaser) or the supplier's view (as supplier). */
   async statements(actor: Actor, side: "purchaser" | "supplier", q: RebateQuery): Promise<Page<RebateStatement>> {
     const me = tenantOf(actor);
-    let query = this.deps.db.selectFrom("rebate_statements").where(side === "purchaser" ? "purchaser_id" : "supplier_id", "=", me);
+    let query = this.deps.db
+      .selectFrom("rebate_statements")
+      .where(side === "purchaser" ? "purchaser_id" : "supplier_id", "=", me);
     if (q.from) query = query.where("period", ">=", q.from);
     if (q.to) query = query.where("period", "<=", q.to);
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy("period", "desc").orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      query
+        .selectAll()
+        .orderBy("period", "desc")
+        .orderBy("id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       query.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     const names = new Map<number, string>();
-    for (const id of new Set(rows.flatMap((r) => [r.supplier_id, r.purchaser_id]))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    for (const id of new Set(rows.flatMap((r) => [r.supplier_id, r.purchaser_id]))) {
+      names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    }
     const m = (amount: number, currency: Currency) => ({ amount: Number(amount), currency });
     return {
       list: rows.map((r) => ({
@@ -210,10 +276,17 @@ export class RebatesService {
   }
 
   /** RebateFundChange: the purchaser's rebate account's changes, newest first. */
-  async changes(actor: Actor, q: { page: number; pageSize: number; from?: string | undefined; to?: string | undefined }) {
+  async changes(
+    actor: Actor,
+    q: { page: number; pageSize: number; from?: string | undefined; to?: string | undefined },
+  ) {
     const merchant = await getMerchant(this.deps.db, tenantOf(actor));
     if (!merchant) throw new AppError(CODE.NOT_FOUND, "error.notFound");
-    const page = await fundChanges(this.deps.db, { merchantId: merchant.id, kind: "rebate", currency: merchant.currency, from: q.from, to: q.to }, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const page = await fundChanges(
+      this.deps.db,
+      { merchantId: merchant.id, kind: "rebate", currency: merchant.currency, from: q.from, to: q.to },
+      { offset: (q.page - 1) * q.pageSize, limit: q.pageSize },
+    );
     return { page, currency: merchant.currency };
   }
 }

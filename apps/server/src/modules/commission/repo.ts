@@ -15,7 +15,10 @@ export function rules(db: Executor, providerId?: number) {
 export type RuleRow = Awaited<ReturnType<typeof rules>>[number];
 
 /** A live rule of the same provider and scope whose validity overlaps [from, to]. */
-export async function overlapping(tx: Executor, r: { providerId: number; businessType: string | null; brandId: number | null; from: string; to: string | null }): Promise<boolean> {
+export async function overlapping(
+  tx: Executor,
+  r: { providerId: number; businessType: string | null; brandId: number | null; from: string; to: string | null },
+): Promise<boolean> {
   const found = await sql<{ id: number }>`
     SELECT id FROM commission_rules
     WHERE provider_id = ${r.providerId} AND removed_at IS NULL
@@ -34,7 +37,13 @@ export async function overlapping(tx: Executor, r: { providerId: number; busines
  */
 export async function closeMonth(
   tx: Executor,
-  c: { period: string; previous: string; movements: RawBuilder<unknown>; bindings: { provider_id: number; merchant_id: number; kind: "brand" | "vendor" }[]; now: Date },
+  c: {
+    period: string;
+    previous: string;
+    movements: RawBuilder<unknown>;
+    bindings: { provider_id: number; merchant_id: number; kind: "brand" | "vendor" }[];
+    now: Date;
+  },
 ): Promise<{ statements: number; lines: number }> {
   const providers = c.bindings.map((b) => b.provider_id);
   const merchants = c.bindings.map((b) => b.merchant_id);
@@ -113,7 +122,10 @@ export async function closeMonth(
   return { statements: Number(updated.rows[0]?.n ?? 0), lines: Number(inserted.rows[0]?.lines ?? 0) };
 }
 
-export function statementPage(db: Executor, f: { providerId: number; from?: string | undefined; to?: string | undefined; offset: number; limit: number }) {
+export function statementPage(
+  db: Executor,
+  f: { providerId: number; from?: string | undefined; to?: string | undefined; offset: number; limit: number },
+) {
   let q = db.selectFrom("commission_statements").where("provider_id", "=", f.providerId);
   if (f.from) q = q.where("period", ">=", f.from);
   if (f.to) q = q.where("period", "<=", f.to);
@@ -133,7 +145,14 @@ export type StatementRow = NonNullable<Awaited<ReturnType<typeof statement>>>;
 
 /** A statement's figures per served merchant. */
 export async function statementMerchants(db: Executor, statementId: number) {
-  const r = await sql<{ merchant_id: number; side: "brand" | "vendor"; orders: string; basis: string; accrued: string; clawed_back: string }>`
+  const r = await sql<{
+    merchant_id: number;
+    side: "brand" | "vendor";
+    orders: string;
+    basis: string;
+    accrued: string;
+    clawed_back: string;
+  }>`
     SELECT merchant_id, side, COUNT(*) FILTER (WHERE kind = 'accrual')::text AS orders,
            SUM(basis)::text AS basis,
            COALESCE(SUM(amount) FILTER (WHERE amount > 0), 0)::text AS accrued,
@@ -144,5 +163,9 @@ export async function statementMerchants(db: Executor, statementId: number) {
 }
 
 export async function markPaid(tx: Executor, id: number, by: number, now: Date): Promise<void> {
-  await tx.updateTable("commission_statements").set({ state: "paid", paid_at: now, paid_by: by }).where("id", "=", id).execute();
+  await tx
+    .updateTable("commission_statements")
+    .set({ state: "paid", paid_at: now, paid_by: by })
+    .where("id", "=", id)
+    .execute();
 }

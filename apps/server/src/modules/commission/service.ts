@@ -29,7 +29,10 @@ export interface CommissionDeps {
   /** The order movements of a window, as a derived table (purchasing's read). */
   orderMovements(from: Date, to: Date): RawBuilder<unknown>;
   /** Active service-provider bindings (onboarding's read). */
-  activeBindings(db: Executor, providerId?: number): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor" }[]>;
+  activeBindings(
+    db: Executor,
+    providerId?: number,
+  ): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor" }[]>;
   /** Pays the rebate statements still due (after a close, and on every run of the job). */
   payRebates(): Promise<number>;
   /** The refund window: a statement is payable from its month's last day plus this many days (config COMMISSION_HOLD_DAYS). */
@@ -69,7 +72,9 @@ export class CommissionService {
   async rules(providerId?: number): Promise<CommissionRule[]> {
     const rows = await repo.rules(this.deps.db, providerId);
     const names = new Map<number, string>();
-    for (const id of new Set(rows.map((r) => r.provider_id))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    for (const id of new Set(rows.map((r) => r.provider_id))) {
+      names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    }
     return rows.map((r) => presentRule(r, names.get(r.provider_id) ?? ""));
   }
 
@@ -85,13 +90,38 @@ export class CommissionService {
     const brandId = req.brandId === null ? null : Number(req.brandId);
     const id = await withTx(this.deps.db, async (tx) => {
       await lockMerchantForUpdate(tx, providerId);
-      if (await repo.overlapping(tx, { providerId, businessType: req.businessType, brandId, from: req.validFrom, to: req.validTo })) throw invalid("commission.ruleOverlap", "validFrom");
+      if (
+        await repo.overlapping(tx, {
+          providerId,
+          businessType: req.businessType,
+          brandId,
+          from: req.validFrom,
+          to: req.validTo,
+        })
+      ) {
+        throw invalid("commission.ruleOverlap", "validFrom");
+      }
       const row = await tx
         .insertInto("commission_rules")
-        .values({ provider_id: providerId, business_type: req.businessType, brand_id: brandId, rate_bp: req.rateBp, valid_from: req.validFrom, valid_to: req.validTo, created_by: operator.userId, created_at: this.deps.clock.now() })
+        .values({
+          provider_id: providerId,
+          business_type: req.businessType,
+          brand_id: brandId,
+          rate_bp: req.rateBp,
+          valid_from: req.validFrom,
+          valid_to: req.validTo,
+          created_by: operator.userId,
+          created_at: this.deps.clock.now(),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await audit(tx, { actorUserId: operator.userId, action: "commission.rule", subjectType: "commissionRule", subjectId: row.id, detail: { ...req } });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "commission.rule",
+        subjectType: "commissionRule",
+        subjectId: row.id,
+        detail: { ...req },
+      });
       return row.id;
     });
     const rule = (await this.rules(providerId)).find((r) => r.id === String(id));
@@ -102,9 +132,19 @@ export class CommissionService {
   async removeRule(operator: Actor, id: number): Promise<void> {
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
-      const r = await tx.updateTable("commission_rules").set({ removed_at: now }).where("id", "=", id).where("removed_at", "is", null).executeTakeFirst();
+      const r = await tx
+        .updateTable("commission_rules")
+        .set({ removed_at: now })
+        .where("id", "=", id)
+        .where("removed_at", "is", null)
+        .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "commission.ruleNotFound");
-      await audit(tx, { actorUserId: operator.userId, action: "commission.ruleRemove", subjectType: "commissionRule", subjectId: id });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "commission.ruleRemove",
+        subjectType: "commissionRule",
+        subjectId: id,
+      });
     });
   }
 
@@ -119,20 +159,45 @@ export class CommissionService {
     if (to.getTime() > now.getTime()) throw invalid("commission.periodOpen", "period");
     const from = startOfPlatformDay(`${period}-01`);
     const reply = await withTx(this.deps.db, async (tx): Promise<CloseReply> => {
-      const claimed = await tx.insertInto("commission_closes").values({ period, closed_at: now }).onConflict((oc) => oc.doNothing()).returning("period").executeTakeFirst();
+      const claimed = await tx
+        .insertInto("commission_closes")
+        .values({ period, closed_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .returning("period")
+        .executeTakeFirst();
       if (!claimed) {
-        const done = await tx.selectFrom("commission_closes").selectAll().where("period", "=", period).executeTakeFirstOrThrow();
+        const done = await tx
+          .selectFrom("commission_closes")
+          .selectAll()
+          .where("period", "=", period)
+          .executeTakeFirstOrThrow();
         return { period, statements: done.statements, lines: done.lines, rebates: 0, alreadyClosed: true };
       }
       // The close sorts every served movement of the month once: room for that sort in memory (for this
       // transaction only) rather than an external merge on disk.
       await sql`SET LOCAL work_mem = '256MB'`.execute(tx);
       const bindings = await this.deps.activeBindings(tx);
-      const result = await repo.closeMonth(tx, { period, previous: shiftPeriod(period, -1), movements: this.deps.orderMovements(from, to), bindings, now });
+      const result = await repo.closeMonth(tx, {
+        period,
+        previous: shiftPeriod(period, -1),
+        movements: this.deps.orderMovements(from, to),
+        bindings,
+        now,
+      });
       const lastDay = platformDay(new Date(to.getTime() - 1));
       const rebates = await closeRebates(tx, { period, lastDay, movements: this.deps.orderMovements(from, to), now });
-      await tx.updateTable("commission_closes").set({ statements: result.statements, lines: result.lines }).where("period", "=", period).execute();
-      await audit(tx, { actorUserId, action: "commission.close", subjectType: "commissionClose", subjectId: period, detail: { ...result, rebates } });
+      await tx
+        .updateTable("commission_closes")
+        .set({ statements: result.statements, lines: result.lines })
+        .where("period", "=", period)
+        .execute();
+      await audit(tx, {
+        actorUserId,
+        action: "commission.close",
+        subjectType: "commissionClose",
+        subjectId: period,
+        detail: { ...result, rebates },
+      });
       return { period, ...result, rebates, alreadyClosed: false };
     });
     await this.deps.payRebates();
@@ -146,7 +211,13 @@ export class CommissionService {
   }
 
   async statements(actor: Actor, q: CommissionStatementQuery): Promise<Page<CommissionStatement>> {
-    const [rows, count] = await repo.statementPage(this.deps.db, { providerId: tenantOf(actor), from: q.from, to: q.to, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const [rows, count] = await repo.statementPage(this.deps.db, {
+      providerId: tenantOf(actor),
+      from: q.from,
+      to: q.to,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return { list: rows.map((r) => this.present(r)), total: Number(count.n), page: q.page, pageSize: q.pageSize };
   }
 
@@ -177,7 +248,10 @@ export class CommissionService {
   async pdf(actor: Actor, id: number, lang: Lang): Promise<{ fileName: string; data: Buffer }> {
     const s = await this.statement(actor, id);
     const provider = await getMerchant(this.deps.db, Number(s.providerId));
-    return { fileName: `commission-${s.period}.pdf`, data: await statementPdf(lang, s, provider?.name ?? "", this.deps.clock.now()) };
+    return {
+      fileName: `commission-${s.period}.pdf`,
+      data: await statementPdf(lang, s, provider?.name ?? "", this.deps.clock.now()),
+    };
   }
 
   /**
@@ -206,7 +280,13 @@ export class CommissionService {
         ],
       });
       await repo.markPaid(tx, id, actor.userId, now);
-      await audit(tx, { actorUserId: actor.userId, action: "commission.confirm", subjectType: "commissionStatement", subjectId: id, detail: { closing: s.closing } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commission.confirm",
+        subjectType: "commissionStatement",
+        subjectId: id,
+        detail: { closing: s.closing },
+      });
       return repo.statement(tx, id);
     });
     if (!row) throw notFoundStatement();

@@ -10,7 +10,10 @@ export { DeveloperService, EXAMPLES, WORKED } from "./service";
  * The developer portal's calls (issue 29): the signing examples (public) and the callback tester (a
  * purchaser with API credentials). Mounts /api/card-public and /api/card-user.
  */
-export async function registerDeveloper(host: ModuleHost, { api }: { api: ApiCredentialsService }): Promise<{ developer: DeveloperService }> {
+export async function registerDeveloper(
+  host: ModuleHost,
+  { api }: { api: ApiCredentialsService },
+): Promise<{ developer: DeveloperService }> {
   const developer = new DeveloperService({
     db: host.db,
     clock: host.ctx.clock,

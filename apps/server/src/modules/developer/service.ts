@@ -11,7 +11,9 @@ import { invalid } from "../../platform/http/errors";
 import { outboundPost, type OutboundPost } from "../../platform/http/ssrf";
 
 // Beside this file in the sources; beside the bundle (scripts/build-server.mjs copies them) when built.
-const EXAMPLES_DIR = existsSync(path.join(import.meta.dirname, "examples")) ? path.join(import.meta.dirname, "examples") : path.join(import.meta.dirname, "developer-examples");
+const EXAMPLES_DIR = existsSync(path.join(import.meta.dirname, "examples"))
+  ? path.join(import.meta.dirname, "examples")
+  : path.join(import.meta.dirname, "developer-examples");
 
 /** The examples the portal shows, each runnable as is (developer.test.ts runs them). */
 export const EXAMPLES = [
@@ -33,7 +35,13 @@ export const WORKED = {
 export interface DeveloperDeps {
   db: Db;
   clock: Clock;
-  canonicalString(method: string, pathWithQuery: string, timestamp: string, nonce: string, body: Buffer | string): string;
+  canonicalString(
+    method: string,
+    pathWithQuery: string,
+    timestamp: string,
+    nonce: string,
+    body: Buffer | string,
+  ): string;
   sign(secret: string, canonical: string): string;
   /** The merchant's callback URL and API secret (onboarding's API credentials). */
   callbackTarget(db: Executor, merchantId: number): Promise<{ url: string; secret: string } | undefined>;
@@ -58,10 +66,21 @@ export class DeveloperService {
   }
 
   async examples(): Promise<DeveloperExamples> {
-    const examples = await Promise.all(EXAMPLES.map(async (e) => ({ ...e, source: await readFile(path.join(EXAMPLES_DIR, e.file), "utf8") })));
+    const examples = await Promise.all(
+      EXAMPLES.map(async (e) => ({ ...e, source: await readFile(path.join(EXAMPLES_DIR, e.file), "utf8") })),
+    );
     const bodyHash = createHash("sha256").update(WORKED.body).digest("hex");
-    const canonical = this.deps.canonicalString(WORKED.method, WORKED.pathWithQuery, WORKED.timestamp, WORKED.nonce, WORKED.body);
-    return { examples, worked: { ...WORKED, bodyHash, canonical, signature: this.deps.sign(WORKED.secret, canonical) } };
+    const canonical = this.deps.canonicalString(
+      WORKED.method,
+      WORKED.pathWithQuery,
+      WORKED.timestamp,
+      WORKED.nonce,
+      WORKED.body,
+    );
+    return {
+      examples,
+      worked: { ...WORKED, bodyHash, canonical, signature: this.deps.sign(WORKED.secret, canonical) },
+    };
   }
 
   async callbackTest(actor: Actor): Promise<CallbackTestReply> {
@@ -73,7 +92,18 @@ export class DeveloperService {
     const body = JSON.stringify({
       event: "order.result",
       test: true,
-      order: { id: "0", orderNo: "TEST-CALLBACK", goodsId: "0", quantity: 1, amount: { amount: 100, currency: "CNY" }, state: "success", upstreamChannelId: null, failReason: null, refunded: false, finishedAt: now.toISOString() },
+      order: {
+        id: "0",
+        orderNo: "TEST-CALLBACK",
+        goodsId: "0",
+        quantity: 1,
+        amount: { amount: 100, currency: "CNY" },
+        state: "success",
+        upstreamChannelId: null,
+        failReason: null,
+        refunded: false,
+        finishedAt: now.toISOString(),
+      },
     });
     const headers = {
       "content-type": "application/json",

@@ -22,14 +22,28 @@ let server: ServerProcess | undefined;
 let base = "";
 
 async function startServer(): Promise<void> {
-  server = await startServerProcess({ DATABASE_URL: inject("postgresUrl"), DATA_DIR: dataDir, ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1", AUTO_PAYOUT: "false" });
+  server = await startServerProcess({
+    DATABASE_URL: inject("postgresUrl"),
+    DATA_DIR: dataDir,
+    ARGON2_MEMORY_KIB: "4096",
+    ARGON2_ITERATIONS: "1",
+    AUTO_PAYOUT: "false",
+  });
   base = server.base;
 }
 
-async function call<T>(method: string, url: string, token: string | null, body?: unknown): Promise<{ status: number; code: number; data: T }> {
+async function call<T>(
+  method: string,
+  url: string,
+  token: string | null,
+  body?: unknown,
+): Promise<{ status: number; code: number; data: T }> {
   const res = await fetch(base + url, {
     method,
-    headers: { ...(body !== undefined && { "content-type": "application/json" }), ...(token && { "x-auth-token": token }) },
+    headers: {
+      ...(body !== undefined && { "content-type": "application/json" }),
+      ...(token && { "x-auth-token": token }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   const json = (await res.json()) as { code: number; data: T };
@@ -50,15 +64,43 @@ afterAll(async () => {
 it("a SIGKILL in the middle of concurrent money movements leaves nothing half-done", async () => {
   // An operator and a purchaser.
   const opsEmail = `crash-ops-${Date.now()}@example.com`;
-  await insertUser(database.db, { kind: "operator", merchantId: null, email: opsEmail, passwordHash: await createPasswordHasher(4096, 1).hash(PASSWORD) });
-  const ops = (await call<{ token: string }>("POST", "/api/card-user/login", null, { email: opsEmail, password: PASSWORD, version: "domestic" })).data.token;
+  await insertUser(database.db, {
+    kind: "operator",
+    merchantId: null,
+    email: opsEmail,
+    passwordHash: await createPasswordHasher(4096, 1).hash(PASSWORD),
+  });
+  const ops = (
+    await call<{ token: string }>("POST", "/api/card-user/login", null, {
+      email: opsEmail,
+      password: PASSWORD,
+      version: "domestic",
+    })
+  ).data.token;
   const email = `crash-buyer-${Date.now()}@example.com`;
   await call("POST", "/api/card-user/sendEmail", null, { email, scene: "register" });
-  const outbox = await call<{ list: { body: string }[] }>("GET", `/api/dev/outbox?to=${encodeURIComponent(email)}`, null);
+  const outbox = await call<{ list: { body: string }[] }>(
+    "GET",
+    `/api/dev/outbox?to=${encodeURIComponent(email)}`,
+    null,
+  );
   const emailCode = /\b(\d{6})\b/.exec(outbox.data.list[0]?.body ?? "")?.[1];
-  const reg = await call<{ merchantId: string }>("POST", "/api/card-user/register", null, { email, emailCode, password: PASSWORD, confirmPassword: PASSWORD, orgName: "Crash Co" });
+  const reg = await call<{ merchantId: string }>("POST", "/api/card-user/register", null, {
+    email,
+    emailCode,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    orgName: "Crash Co",
+  });
   const merchantId = reg.data.merchantId;
-  const login = async () => (await call<{ token: string }>("POST", "/api/card-user/login", null, { email, password: PASSWORD, version: "domestic" })).data.token;
+  const login = async () =>
+    (
+      await call<{ token: string }>("POST", "/api/card-user/login", null, {
+        email,
+        password: PASSWORD,
+        version: "domestic",
+      })
+    ).data.token;
   let buyer = await login();
 
   // The stream: notices filed and confirmed, manual credits, reserve transfers, from 8 workers at once.
@@ -68,8 +110,18 @@ it("a SIGKILL in the middle of concurrent money movements leaves nothing half-do
     for (let i = 0; !stop; i++) {
       const key = `crash-${w}-${i}`;
       const requests: (typeof sent)[number][] = [
-        { method: "POST", url: `/api/ops/funds/merchants/${merchantId}/credit`, token: "ops", body: { amount: 1_000 + i, reason: "stream", requestKey: `${key}-c` } },
-        { method: "POST", url: "/api/card-user/funds/reserveTransfer", token: "buyer", body: { amount: 300 + w, requestKey: `${key}-t` } },
+        {
+          method: "POST",
+          url: `/api/ops/funds/merchants/${merchantId}/credit`,
+          token: "ops",
+          body: { amount: 1_000 + i, reason: "stream", requestKey: `${key}-c` },
+        },
+        {
+          method: "POST",
+          url: "/api/card-user/funds/reserveTransfer",
+          token: "buyer",
+          body: { amount: 300 + w, requestKey: `${key}-t` },
+        },
       ];
       for (const r of requests) {
         sent.push(r);
@@ -91,7 +143,11 @@ it("a SIGKILL in the middle of concurrent money movements leaves nothing half-do
           requestKey: `${key}-n`,
         });
         if (notice.code === 1) {
-          const confirm = { method: "POST", url: `/api/ops/funds/topups/${notice.data.id}/confirm`, token: "ops" as const };
+          const confirm = {
+            method: "POST",
+            url: `/api/ops/funds/topups/${notice.data.id}/confirm`,
+            token: "ops" as const,
+          };
           sent.push(confirm);
           await call(confirm.method, confirm.url, ops);
         }
@@ -112,7 +168,9 @@ it("a SIGKILL in the middle of concurrent money movements leaves nothing half-do
   const mismatched = await sql<{ id: number }>`
     SELECT n.id FROM topup_notices n
     LEFT JOIN ledger_transactions t ON t.subject_type = 'topup_notice' AND t.subject_id = n.id::text AND t.kind = 'top_up'
-    WHERE n.merchant_id = ${Number(merchantId)} AND ((n.state = 'confirmed') <> (t.id IS NOT NULL))`.execute(database.db);
+    WHERE n.merchant_id = ${Number(merchantId)} AND ((n.state = 'confirmed') <> (t.id IS NOT NULL))`.execute(
+    database.db,
+  );
   expect(mismatched.rows).toEqual([]);
 
   // Restart and retry every request with its key: nothing moves twice.
@@ -133,9 +191,13 @@ it("a SIGKILL in the middle of concurrent money movements leaves nothing half-do
   expect(Number(booked.rows[0]?.total)).toBe(creditTotal);
   // And the purchaser holds exactly what came in: credits plus confirmed top-ups (no fee configured).
   const confirmed = await sql<{ total: string }>`
-    SELECT COALESCE(sum(amount), 0)::text AS total FROM topup_notices WHERE merchant_id = ${Number(merchantId)} AND state = 'confirmed'`.execute(database.db);
+    SELECT COALESCE(sum(amount), 0)::text AS total FROM topup_notices WHERE merchant_id = ${Number(merchantId)} AND state = 'confirmed'`.execute(
+    database.db,
+  );
   const held = await sql<{ total: string }>`
-    SELECT COALESCE(sum(balance), 0)::text AS total FROM ledger_accounts WHERE merchant_id = ${Number(merchantId)}`.execute(database.db);
+    SELECT COALESCE(sum(balance), 0)::text AS total FROM ledger_accounts WHERE merchant_id = ${Number(merchantId)}`.execute(
+    database.db,
+  );
   expect(Number(held.rows[0]?.total)).toBe(creditTotal + Number(confirmed.rows[0]?.total));
   expect(await checkInvariants(database.db)).toEqual([]);
 });

@@ -40,7 +40,12 @@ export async function insertNotice(tx: Executor, n: NewNotice): Promise<number |
 }
 
 export function findNoticeByRequestKey(db: Executor, merchantId: number, requestKey: string) {
-  return db.selectFrom("topup_notices").selectAll().where("merchant_id", "=", merchantId).where("request_key", "=", requestKey).executeTakeFirst();
+  return db
+    .selectFrom("topup_notices")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
 }
 
 export function findNotice(db: Executor, id: number) {
@@ -59,7 +64,13 @@ export async function markReviewed(
 ): Promise<void> {
   await tx
     .updateTable("topup_notices")
-    .set({ state: review.state, fee: review.fee, reject_reason: review.rejectReason, reviewed_by: review.reviewedBy, reviewed_at: review.now })
+    .set({
+      state: review.state,
+      fee: review.fee,
+      reject_reason: review.rejectReason,
+      reviewed_by: review.reviewedBy,
+      reviewed_at: review.now,
+    })
     .where("id", "=", id)
     .execute();
 }
@@ -69,7 +80,12 @@ export type NoticeRow = NonNullable<Awaited<ReturnType<typeof findNotice>>>;
 /** A page of notices: one merchant's (merchantId set) or, for operators, everyone's. */
 export async function noticePage(
   db: Executor,
-  f: { merchantId?: number | undefined; state?: "pending" | "confirmed" | "rejected" | undefined; offset: number; limit: number },
+  f: {
+    merchantId?: number | undefined;
+    state?: "pending" | "confirmed" | "rejected" | undefined;
+    offset: number;
+    limit: number;
+  },
 ) {
   let q = db.selectFrom("topup_notices");
   if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
@@ -81,8 +97,14 @@ export async function noticePage(
   return { rows, total: Number(count.n) };
 }
 
-export async function insertProof(tx: Executor, p: { id: string; merchantId: number; storageKey: string; contentType: string }): Promise<void> {
-  await tx.insertInto("topup_proofs").values({ id: p.id, merchant_id: p.merchantId, storage_key: p.storageKey, content_type: p.contentType }).execute();
+export async function insertProof(
+  tx: Executor,
+  p: { id: string; merchantId: number; storageKey: string; contentType: string },
+): Promise<void> {
+  await tx
+    .insertInto("topup_proofs")
+    .values({ id: p.id, merchant_id: p.merchantId, storage_key: p.storageKey, content_type: p.contentType })
+    .execute();
 }
 
 export function findProof(db: Executor, id: string) {

@@ -35,7 +35,11 @@ const security = [{ authToken: [] }];
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const merchantParam = z.object({ merchantId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const movementReply = envelope(
-  z.object({ transactionId: z.string(), replayed: z.boolean(), balances: z.object({ reserve: money, sup: money, income: money }) }),
+  z.object({
+    transactionId: z.string(),
+    replayed: z.boolean(),
+    balances: z.object({ reserve: money, sup: money, income: money }),
+  }),
 );
 
 export interface FundsRouteDeps {
@@ -72,19 +76,45 @@ function changeRoutes(
 ): void {
   app.get(
     paths.list,
-    { schema: { tags, security, summary: "Fund-change list of one of the merchant's accounts", querystring: fundChangeQuery, response: { 200: envelope(fundChangePage) } }, preHandler: pre },
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Fund-change list of one of the merchant's accounts",
+        querystring: fundChangeQuery,
+        response: { 200: envelope(fundChangePage) },
+      },
+      preHandler: pre,
+    },
     async (req) => ok(await funds.fundChangePage(actorOf(req), req.query, defaultAccount, req.lang)),
   );
   app.get(
     paths.export,
-    { schema: { tags, security, summary: "The same list as an xlsx file", querystring: fundChangeQuery }, preHandler: pre },
-    async (req, reply) => sendXlsx(reply, `fund-changes-${req.query.account ?? defaultAccount}`, exportColumns(req.lang), funds.fundChangeBatches(actorOf(req), req.query, defaultAccount, req.lang)),
+    {
+      schema: { tags, security, summary: "The same list as an xlsx file", querystring: fundChangeQuery },
+      preHandler: pre,
+    },
+    async (req, reply) =>
+      sendXlsx(
+        reply,
+        `fund-changes-${req.query.account ?? defaultAccount}`,
+        exportColumns(req.lang),
+        funds.fundChangeBatches(actorOf(req), req.query, defaultAccount, req.lang),
+      ),
   );
 }
 
-async function sendProof(funds: FundsService, req: FastifyRequest<{ Params: { proofId: string } }>, reply: FastifyReply) {
+async function sendProof(
+  funds: FundsService,
+  req: FastifyRequest<{ Params: { proofId: string } }>,
+  reply: FastifyReply,
+) {
   const proof = await funds.openProof(actorOf(req), req.params.proofId);
-  return serveUserFile(reply, { contentType: proof.contentType, size: proof.size, cacheControl: "private, max-age=3600" }, proof.stream);
+  return serveUserFile(
+    reply,
+    { contentType: proof.contentType, size: proof.size, cacheControl: "private, max-age=3600" },
+    proof.stream,
+  );
 }
 
 /** Purchaser funds calls, mounted under /api/card-user/funds. */
@@ -109,26 +139,84 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
       ],
     });
 
-    app.get("/bank", { schema: { tags, security, summary: "The platform bank account to transfer top-ups to", response: { 200: envelope(bankDetails) } }, preHandler: topUp }, async (req) =>
-      ok(await funds.bankDetails(actorOf(req))),
+    app.get(
+      "/bank",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The platform bank account to transfer top-ups to",
+          response: { 200: envelope(bankDetails) },
+        },
+        preHandler: topUp,
+      },
+      async (req) => ok(await funds.bankDetails(actorOf(req))),
     );
-    app.post("/proofs", { schema: { tags, security, summary: "Upload the image of a bank transfer (multipart field file)", response: { 200: envelope(proofReply) } }, preHandler: topUp }, async (req) => {
-      const file = (await readMultipart(req)).files.find((f) => f.field === "file");
-      if (!file) throw invalid("funds.proofInvalid", "file");
-      return ok(await funds.uploadProof(actorOf(req), file));
-    });
-    app.get("/proofs/:proofId", { schema: { tags, security, summary: "A transfer proof image", params: z.object({ proofId: z.string() }) }, preHandler: guard({ kinds: ["merchant", "operator"] }) }, (req, reply) =>
-      sendProof(funds, req, reply),
+    app.post(
+      "/proofs",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Upload the image of a bank transfer (multipart field file)",
+          response: { 200: envelope(proofReply) },
+        },
+        preHandler: topUp,
+      },
+      async (req) => {
+        const file = (await readMultipart(req)).files.find((f) => f.field === "file");
+        if (!file) throw invalid("funds.proofInvalid", "file");
+        return ok(await funds.uploadProof(actorOf(req), file));
+      },
     );
-    app.post("/topups", { schema: { tags, security, summary: "File a top-up notice", body: topUpReq, response: { 200: envelope(topUpNotice) } }, preHandler: topUp }, async (req) =>
-      ok(await funds.submitTopUp(actorOf(req), req.body)),
+    app.get(
+      "/proofs/:proofId",
+      {
+        schema: { tags, security, summary: "A transfer proof image", params: z.object({ proofId: z.string() }) },
+        preHandler: guard({ kinds: ["merchant", "operator"] }),
+      },
+      (req, reply) => sendProof(funds, req, reply),
     );
-    app.get("/topups", { schema: { tags, security, summary: "The merchant's top-up notices", querystring: topUpListQuery, response: { 200: envelope(topUpPage) } }, preHandler: topUp }, async (req) =>
-      ok(await funds.listTopUps(actorOf(req), req.query)),
+    app.post(
+      "/topups",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "File a top-up notice",
+          body: topUpReq,
+          response: { 200: envelope(topUpNotice) },
+        },
+        preHandler: topUp,
+      },
+      async (req) => ok(await funds.submitTopUp(actorOf(req), req.body)),
+    );
+    app.get(
+      "/topups",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The merchant's top-up notices",
+          querystring: topUpListQuery,
+          response: { 200: envelope(topUpPage) },
+        },
+        preHandler: topUp,
+      },
+      async (req) => ok(await funds.listTopUps(actorOf(req), req.query)),
     );
     app.post(
       "/reserveTransfer",
-      { schema: { tags, security, summary: "Move money from the reserve account to the SUP account", body: reserveTransferReq, response: { 200: movementReply } }, preHandler: topUp },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Move money from the reserve account to the SUP account",
+          body: reserveTransferReq,
+          response: { 200: movementReply },
+        },
+        preHandler: topUp,
+      },
       async (req) => ok(await funds.reserveTransfer(actorOf(req), req.body)),
     );
     changeRoutes(app, funds, lists, { list: "/changes", export: "/changes/export" }, "reserve");
@@ -139,14 +227,22 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
 export function supplierFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    const pre = guard({ roles: ["business", "providers"], menu: ["business/ChangesFunds", "business/DailyFunds", "business/Billing", "providers/ChangesFundsP"] });
+    const pre = guard({
+      roles: ["business", "providers"],
+      menu: ["business/ChangesFunds", "business/DailyFunds", "business/Billing", "providers/ChangesFundsP"],
+    });
     changeRoutes(app, funds, pre, { list: "/order/fund/search", export: "/order/fund/export" }, "income");
     for (const [path, unit, summary] of [
       ["/statements", "day", "Daily statement of an account: opening, in, out, closing"],
       ["/settlements", "month", "Monthly settlement of an account: opening, in, out, closing"],
     ] as const) {
-      app.get(path, { schema: { tags, security, summary, querystring: statementQuery, response: { 200: envelope(statementReply) } }, preHandler: pre }, async (req) =>
-        ok(await funds.statement(actorOf(req), req.query, unit, "income")),
+      app.get(
+        path,
+        {
+          schema: { tags, security, summary, querystring: statementQuery, response: { 200: envelope(statementReply) } },
+          preHandler: pre,
+        },
+        async (req) => ok(await funds.statement(actorOf(req), req.query, unit, "income")),
       );
     }
   };
@@ -157,25 +253,77 @@ export function opsFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPluginA
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ kinds: ["operator"] });
-    app.get("/topups", { schema: { tags, security, summary: "Top-up notices of every merchant", querystring: topUpListQuery, response: { 200: envelope(topUpPage) } }, preHandler: pre }, async (req) =>
-      ok(await funds.listTopUps(actorOf(req), req.query)),
+    app.get(
+      "/topups",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Top-up notices of every merchant",
+          querystring: topUpListQuery,
+          response: { 200: envelope(topUpPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await funds.listTopUps(actorOf(req), req.query)),
     );
-    app.post("/topups/:id/confirm", { schema: { tags, security, summary: "Confirm a top-up: credit the reserve account", params: idParam, response: { 200: envelope(topUpNotice) } }, preHandler: pre }, async (req) =>
-      ok(await funds.confirmTopUp(actorOf(req), req.params.id, req.ip)),
+    app.post(
+      "/topups/:id/confirm",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Confirm a top-up: credit the reserve account",
+          params: idParam,
+          response: { 200: envelope(topUpNotice) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await funds.confirmTopUp(actorOf(req), req.params.id, req.ip)),
     );
     app.post(
       "/topups/:id/reject",
-      { schema: { tags, security, summary: "Reject a top-up notice with a reason", params: idParam, body: rejectReq, response: { 200: envelope(topUpNotice) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Reject a top-up notice with a reason",
+          params: idParam,
+          body: rejectReq,
+          response: { 200: envelope(topUpNotice) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await funds.rejectTopUp(actorOf(req), req.params.id, req.body.reason, req.ip)),
     );
     app.post(
       "/merchants/:merchantId/credit",
-      { schema: { tags, security, summary: "Manual credit to a merchant's reserve account", params: merchantParam, body: creditReq, response: { 200: movementReply } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Manual credit to a merchant's reserve account",
+          params: merchantParam,
+          body: creditReq,
+          response: { 200: movementReply },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await funds.manualCredit(actorOf(req), req.params.merchantId, req.body, req.ip)),
     );
     app.post(
       "/merchants/:merchantId/topUpRefund",
-      { schema: { tags, security, summary: "Refund top-up money from a merchant's reserve account", params: merchantParam, body: creditReq, response: { 200: movementReply } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Refund top-up money from a merchant's reserve account",
+          params: merchantParam,
+          body: creditReq,
+          response: { 200: movementReply },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await funds.topUpRefund(actorOf(req), req.params.merchantId, req.body, req.ip)),
     );
   };

@@ -39,7 +39,11 @@ export interface FundsDeps {
 export const PROOF_MAX_BYTES = 5 * 1024 * 1024;
 
 /** The accounts each role may list: purchasers their reserve and SUP accounts, suppliers income and SUP. */
-const LISTABLE: Record<string, readonly FundAccount[]> = { sale: ["reserve", "sup"], business: ["income", "sup"], providers: ["income"] };
+const LISTABLE: Record<string, readonly FundAccount[]> = {
+  sale: ["reserve", "sup"],
+  business: ["income", "sup"],
+  providers: ["income"],
+};
 
 /**
  * Top-ups, reserve transfers, operator credits and refunds, and the fund-change lists. Every movement of
@@ -72,7 +76,12 @@ export class FundsService {
     const proofId = randomBytes(16).toString("hex");
     const storageKey = `topup-proofs/${merchant.id}/${proofId}.${info.format === "jpeg" ? "jpg" : info.format}`;
     await this.deps.storage.put(storageKey, file.data);
-    await repo.insertProof(this.deps.db, { id: proofId, merchantId: merchant.id, storageKey, contentType: `image/${info.format}` });
+    await repo.insertProof(this.deps.db, {
+      id: proofId,
+      merchantId: merchant.id,
+      storageKey,
+      contentType: `image/${info.format}`,
+    });
     return { proofId, url: proofUrl(proofId) };
   }
 
@@ -112,10 +121,18 @@ export class FundsService {
       });
       if (id === null) {
         const first = await repo.findNoticeByRequestKey(tx, merchant.id, req.requestKey);
-        if (!first || first.amount !== req.amount || first.transfer_ref !== req.transferRef) throw conflict("ledger.idempotencyMismatch", "requestKey");
+        if (!first || first.amount !== req.amount || first.transfer_ref !== req.transferRef) {
+          throw conflict("ledger.idempotencyMismatch", "requestKey");
+        }
         return first;
       }
-      await audit(tx, { actorUserId: actor.userId, action: "funds.topUp.submit", subjectType: "topup_notice", subjectId: id, detail: { amount: req.amount } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "funds.topUp.submit",
+        subjectType: "topup_notice",
+        subjectId: id,
+        detail: { amount: req.amount },
+      });
       const row = await repo.findNotice(tx, id);
       if (!row) throw new Error("top-up notice vanished in its own transaction");
       return row;
@@ -125,8 +142,17 @@ export class FundsService {
 
   async listTopUps(actor: Actor, q: TopUpListQuery) {
     const isOperator = actor.kind === "operator";
-    const merchantId = isOperator ? (q.merchantId !== undefined ? Number(q.merchantId) : undefined) : (await this.merchantOf(actor)).id;
-    const { rows, total } = await repo.noticePage(this.deps.db, { merchantId, state: q.state, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const merchantId = isOperator
+      ? q.merchantId !== undefined
+        ? Number(q.merchantId)
+        : undefined
+      : (await this.merchantOf(actor)).id;
+    const { rows, total } = await repo.noticePage(this.deps.db, {
+      merchantId,
+      state: q.state,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return { list: await this.present(rows, { unmasked: isOperator }), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -162,7 +188,13 @@ export class FundsService {
           ],
         });
       }
-      await repo.markReviewed(tx, id, { state: "confirmed", fee, rejectReason: null, reviewedBy: operator.userId, now: this.deps.clock.now() });
+      await repo.markReviewed(tx, id, {
+        state: "confirmed",
+        fee,
+        rejectReason: null,
+        reviewedBy: operator.userId,
+        now: this.deps.clock.now(),
+      });
       await recordOperatorAction(tx, {
         operatorUserId: operator.userId,
         action: "topUp.confirm",
@@ -182,7 +214,13 @@ export class FundsService {
   async rejectTopUp(operator: Actor, id: number, reason: string, ip: string) {
     const row = await withTx(this.deps.db, async (tx) => {
       await this.lockPending(tx, id);
-      await repo.markReviewed(tx, id, { state: "rejected", fee: 0, rejectReason: reason, reviewedBy: operator.userId, now: this.deps.clock.now() });
+      await repo.markReviewed(tx, id, {
+        state: "rejected",
+        fee: 0,
+        rejectReason: reason,
+        reviewedBy: operator.userId,
+        now: this.deps.clock.now(),
+      });
       await recordOperatorAction(tx, {
         operatorUserId: operator.userId,
         action: "topUp.reject",
@@ -216,7 +254,13 @@ export class FundsService {
     return this.operatorMovement(operator, merchantId, req, "top_up_refund", ip);
   }
 
-  private async operatorMovement(operator: Actor, merchantId: number, req: CreditReq, kind: "manual_credit" | "top_up_refund", ip: string) {
+  private async operatorMovement(
+    operator: Actor,
+    merchantId: number,
+    req: CreditReq,
+    kind: "manual_credit" | "top_up_refund",
+    ip: string,
+  ) {
     const merchant = await getMerchant(this.deps.db, merchantId);
     if (!merchant) throw new AppError(CODE.NOT_FOUND, "funds.merchantNotFound");
     const sign = kind === "manual_credit" ? 1 : -1;
@@ -241,7 +285,12 @@ export class FundsService {
           subjectType: "merchant",
           subjectId: String(merchantId),
           before: { reserve: after === undefined ? null : after - sign * req.amount },
-          after: { reserve: after ?? null, amount: req.amount, currency: merchant.currency, transactionId: posted.transactionId },
+          after: {
+            reserve: after ?? null,
+            amount: req.amount,
+            currency: merchant.currency,
+            transactionId: posted.transactionId,
+          },
           reason: req.reason,
           ip,
           now: this.deps.clock.now(),
@@ -249,7 +298,11 @@ export class FundsService {
       }
       return posted;
     });
-    return { transactionId: String(result.transactionId), replayed: result.replayed, balances: await this.balances(merchant) };
+    return {
+      transactionId: String(result.transactionId),
+      replayed: result.replayed,
+      balances: await this.balances(merchant),
+    };
   }
 
   /** A purchaser moves money from its reserve account to its SUP account, which pays suppliers. */
@@ -268,7 +321,11 @@ export class FundsService {
         ],
       }),
     );
-    return { transactionId: String(result.transactionId), replayed: result.replayed, balances: await this.balances(merchant) };
+    return {
+      transactionId: String(result.transactionId),
+      replayed: result.replayed,
+      balances: await this.balances(merchant),
+    };
   }
 
   private async balances(merchant: MerchantRow): Promise<{ reserve: Money; sup: Money; income: Money }> {
@@ -277,7 +334,11 @@ export class FundsService {
   }
 
   /** Which account a fund-change list shows: the asked one when the actor's roles allow it. */
-  private async listFilter(actor: Actor, q: FundChangeQuery, defaultAccount: FundAccount): Promise<{ filter: EntryFilter; merchant: MerchantRow }> {
+  private async listFilter(
+    actor: Actor,
+    q: FundChangeQuery,
+    defaultAccount: FundAccount,
+  ): Promise<{ filter: EntryFilter; merchant: MerchantRow }> {
     const merchant = await this.merchantOf(actor);
     const account = q.account ?? defaultAccount;
     const allowed = actor.roles.some((r) => LISTABLE[r]?.includes(account));
@@ -285,24 +346,54 @@ export class FundsService {
     const kind: MerchantAccountKind = account;
     return {
       merchant,
-      filter: { merchantId: merchant.id, kind, currency: merchant.currency, from: q.from, to: q.to, type: q.type, minAmount: q.minAmount, maxAmount: q.maxAmount },
+      filter: {
+        merchantId: merchant.id,
+        kind,
+        currency: merchant.currency,
+        from: q.from,
+        to: q.to,
+        type: q.type,
+        minAmount: q.minAmount,
+        maxAmount: q.maxAmount,
+      },
     };
   }
 
   async fundChangePage(actor: Actor, q: FundChangeQuery, defaultAccount: FundAccount, lang: Lang = "cn") {
     const { filter, merchant } = await this.listFilter(actor, q, defaultAccount);
-    const { rows, total } = await fundChanges(this.deps.db, filter, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await fundChanges(this.deps.db, filter, {
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     const balances = await balancesOf(this.deps.db, merchant.id, merchant.currency);
-    return { list: rows.map((r) => presentChange(r, merchant.currency, lang)), total, page: q.page, pageSize: q.pageSize, balance: balances[filter.kind as MerchantAccountKind] };
+    return {
+      list: rows.map((r) => presentChange(r, merchant.currency, lang)),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+      balance: balances[filter.kind as MerchantAccountKind],
+    };
   }
 
   /**
    * Statements (per day) and settlements (per month) of one account: opening, money in, money out,
    * closing, number of movements, for each period that had any.
    */
-  async statement(actor: Actor, q: StatementQuery, unit: "day" | "month", defaultAccount: FundAccount): Promise<StatementReply> {
+  async statement(
+    actor: Actor,
+    q: StatementQuery,
+    unit: "day" | "month",
+    defaultAccount: FundAccount,
+  ): Promise<StatementReply> {
     const { filter, merchant } = await this.listFilter(actor, { ...q, page: 1, pageSize: 20 }, defaultAccount);
-    const totals = await periodTotals(this.deps.db, { merchantId: merchant.id, kind: filter.kind, currency: merchant.currency, unit, from: q.from, to: q.to });
+    const totals = await periodTotals(this.deps.db, {
+      merchantId: merchant.id,
+      kind: filter.kind,
+      currency: merchant.currency,
+      unit,
+      from: q.from,
+      to: q.to,
+    });
     return {
       currency: merchant.currency,
       account: q.account ?? defaultAccount,
@@ -311,7 +402,12 @@ export class FundsService {
   }
 
   /** Every row the filter selects, in pages of 1000, for the xlsx export. */
-  async *fundChangeBatches(actor: Actor, q: FundChangeQuery, defaultAccount: FundAccount, lang: Lang = "cn"): AsyncGenerator<FundChangeRow[]> {
+  async *fundChangeBatches(
+    actor: Actor,
+    q: FundChangeQuery,
+    defaultAccount: FundAccount,
+    lang: Lang = "cn",
+  ): AsyncGenerator<FundChangeRow[]> {
     const { filter, merchant } = await this.listFilter(actor, q, defaultAccount);
     for (let offset = 0; ; offset += 1000) {
       const { rows } = await fundChanges(this.deps.db, filter, { offset, limit: 1000 });
@@ -328,7 +424,9 @@ export class FundsService {
 
   private async present(rows: repo.NoticeRow[], opts: { unmasked: boolean }) {
     const names = new Map<number, string>();
-    for (const id of new Set(rows.map((r) => r.merchant_id))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    for (const id of new Set(rows.map((r) => r.merchant_id))) {
+      names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    }
     return rows.map((r) => {
       const proofId = r.proof_key ? proofIdOf(r.proof_key) : undefined;
       return {

@@ -18,8 +18,16 @@ export interface InvoicesNeeds {
 export const FEES_INVOICE_TYPE: InvoiceType = "vat_6";
 
 /** What a merchant spent per invoice type: its orders less refunds (purchasing), plus the platform fees it paid (ledger). */
-async function spendWithFees(needs: InvoicesNeeds, db: Executor, merchantId: number, currency: string): Promise<Map<InvoiceType, number>> {
-  const [spend, fees] = await Promise.all([needs.spendByInvoiceType(db, merchantId, currency), feesPaidBy(db, merchantId, currency)]);
+async function spendWithFees(
+  needs: InvoicesNeeds,
+  db: Executor,
+  merchantId: number,
+  currency: string,
+): Promise<Map<InvoiceType, number>> {
+  const [spend, fees] = await Promise.all([
+    needs.spendByInvoiceType(db, merchantId, currency),
+    feesPaidBy(db, merchantId, currency),
+  ]);
   if (fees !== 0) spend.set(FEES_INVOICE_TYPE, (spend.get(FEES_INVOICE_TYPE) ?? 0) + fees);
   return spend;
 }
@@ -32,7 +40,13 @@ async function spendWithFees(needs: InvoicesNeeds, db: Executor, merchantId: num
 export async function registerInvoices(host: ModuleHost, needs: InvoicesNeeds): Promise<{ invoices: InvoicesService }> {
   const { ctx, db, guard } = host;
   const bank = ctx.config.funds.domesticBank;
-  const seller: InvoiceSeller = { name: bank.accountName, taxId: ctx.config.invoiceSellerTaxId, address: ctx.config.invoiceSellerAddress, bank: bank.bankName, bankAccount: bank.accountNumber };
+  const seller: InvoiceSeller = {
+    name: bank.accountName,
+    taxId: ctx.config.invoiceSellerTaxId,
+    address: ctx.config.invoiceSellerAddress,
+    bank: bank.bankName,
+    bankAccount: bank.accountNumber,
+  };
   const invoices = new InvoicesService({
     db,
     clock: ctx.clock,

@@ -13,7 +13,10 @@ export interface RateRow {
 }
 
 export async function rates(db: Executor): Promise<RateRow[]> {
-  const r = await sql<RateRow>`SELECT invoice_type, rate_bp, valid_from::text AS valid_from, valid_to::text AS valid_to FROM invoice_rates ORDER BY invoice_type, valid_from`.execute(db);
+  const r =
+    await sql<RateRow>`SELECT invoice_type, rate_bp, valid_from::text AS valid_from, valid_to::text AS valid_to FROM invoice_rates ORDER BY invoice_type, valid_from`.execute(
+      db,
+    );
   return r.rows;
 }
 
@@ -28,12 +31,25 @@ export async function rateOn(db: Executor, type: InvoiceType, day: string): Prom
 
 /** Locks the merchant's account of a type (made on first use): requests for it queue here. */
 export async function lockAccount(tx: Executor, merchantId: number, type: InvoiceType): Promise<void> {
-  await tx.insertInto("invoice_accounts").values({ merchant_id: merchantId, invoice_type: type }).onConflict((oc) => oc.doNothing()).execute();
-  await tx.selectFrom("invoice_accounts").select("merchant_id").where("merchant_id", "=", merchantId).where("invoice_type", "=", type).forUpdate().execute();
+  await tx
+    .insertInto("invoice_accounts")
+    .values({ merchant_id: merchantId, invoice_type: type })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await tx
+    .selectFrom("invoice_accounts")
+    .select("merchant_id")
+    .where("merchant_id", "=", merchantId)
+    .where("invoice_type", "=", type)
+    .forUpdate()
+    .execute();
 }
 
 /** Per type: amounts requested (pending) and issued (issued or delivered, not reversed). */
-export async function outstanding(db: Executor, merchantId: number): Promise<Map<InvoiceType, { pending: number; invoiced: number }>> {
+export async function outstanding(
+  db: Executor,
+  merchantId: number,
+): Promise<Map<InvoiceType, { pending: number; invoiced: number }>> {
   const r = await sql<{ invoice_type: InvoiceType; pending: string; invoiced: string }>`
     SELECT invoice_type,
            COALESCE(SUM(amount) FILTER (WHERE state = 'requested'), 0)::text AS pending,
@@ -55,7 +71,12 @@ export async function insertInvoice(tx: Executor, row: NewInvoice): Promise<numb
 }
 
 export function findByRequestKey(db: Executor, merchantId: number, requestKey: string) {
-  return db.selectFrom("invoices").selectAll().where("merchant_id", "=", merchantId).where("request_key", "=", requestKey).executeTakeFirst();
+  return db
+    .selectFrom("invoices")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
 }
 
 export function findInvoice(db: Executor, id: number) {
@@ -67,19 +88,36 @@ export function lockInvoice(tx: Executor, id: number) {
 }
 export type InvoiceRow = NonNullable<Awaited<ReturnType<typeof findInvoice>>>;
 
-export async function updateInvoice(tx: Executor, id: number, changes: Updateable<InvoicesTable> & { updated_at: Date }): Promise<void> {
+export async function updateInvoice(
+  tx: Executor,
+  id: number,
+  changes: Updateable<InvoicesTable> & { updated_at: Date },
+): Promise<void> {
   await tx.updateTable("invoices").set(changes).where("id", "=", id).execute();
 }
 
 /** Marks an issued invoice delivered (only from issued: a reversal in between wins). */
 export async function markDelivered(db: Executor, id: number, now: Date): Promise<boolean> {
-  const r = await db.updateTable("invoices").set({ state: "delivered", delivered_at: now, updated_at: now }).where("id", "=", id).where("state", "=", "issued").executeTakeFirst();
+  const r = await db
+    .updateTable("invoices")
+    .set({ state: "delivered", delivered_at: now, updated_at: now })
+    .where("id", "=", id)
+    .where("state", "=", "issued")
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
 export async function invoicePage(
   db: Executor,
-  f: { merchantId?: number | undefined; state?: InvoiceState | undefined; invoiceType?: InvoiceType | undefined; from?: Date | undefined; to?: Date | undefined; offset: number; limit: number },
+  f: {
+    merchantId?: number | undefined;
+    state?: InvoiceState | undefined;
+    invoiceType?: InvoiceType | undefined;
+    from?: Date | undefined;
+    to?: Date | undefined;
+    offset: number;
+    limit: number;
+  },
 ) {
   let q = db.selectFrom("invoices");
   if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
@@ -97,17 +135,32 @@ export async function invoicePage(
 // Titles and settings.
 
 export function titles(db: Executor, merchantId: number) {
-  return db.selectFrom("invoice_titles").selectAll().where("merchant_id", "=", merchantId).orderBy("is_default", "desc").orderBy("id").execute();
+  return db
+    .selectFrom("invoice_titles")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .orderBy("is_default", "desc")
+    .orderBy("id")
+    .execute();
 }
 export type TitleRow = Awaited<ReturnType<typeof titles>>[number];
 
 export async function countTitles(db: Executor, merchantId: number): Promise<number> {
-  const r = await db.selectFrom("invoice_titles").select((eb) => eb.fn.countAll<string>().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom("invoice_titles")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 export async function clearDefault(tx: Executor, merchantId: number): Promise<void> {
-  await tx.updateTable("invoice_titles").set({ is_default: false }).where("merchant_id", "=", merchantId).where("is_default", "=", true).execute();
+  await tx
+    .updateTable("invoice_titles")
+    .set({ is_default: false })
+    .where("merchant_id", "=", merchantId)
+    .where("is_default", "=", true)
+    .execute();
 }
 
 export function settings(db: Executor, merchantId: number) {

@@ -73,7 +73,13 @@ export class InvoicesService {
   }
 
   async rates() {
-    return (await repo.rates(this.deps.db)).map((r) => ({ invoiceType: r.invoice_type, category: invoiceCategoryOf(r.invoice_type), rateBp: r.rate_bp, validFrom: r.valid_from, validTo: r.valid_to }));
+    return (await repo.rates(this.deps.db)).map((r) => ({
+      invoiceType: r.invoice_type,
+      category: invoiceCategoryOf(r.invoice_type),
+      rateBp: r.rate_bp,
+      validFrom: r.valid_from,
+      validTo: r.valid_to,
+    }));
   }
 
   /** `GET invoice/invoiceable`: per type, spent, pending, invoiced and what is left. */
@@ -89,7 +95,16 @@ export class InvoicesService {
       const spent = spend.get(t) ?? 0;
       const { pending, invoiced } = out.get(t) ?? { pending: 0, invoiced: 0 };
       const rateBp = rates[i] ?? null;
-      return { invoiceType: t, category: invoiceCategoryOf(t), rateBp, available: rateBp !== null && merchant.currency === "CNY", spent: m(spent), pending: m(pending), invoiced: m(invoiced), invoiceable: m(spent - pending - invoiced) };
+      return {
+        invoiceType: t,
+        category: invoiceCategoryOf(t),
+        rateBp,
+        available: rateBp !== null && merchant.currency === "CNY",
+        spent: m(spent),
+        pending: m(pending),
+        invoiced: m(invoiced),
+        invoiceable: m(spent - pending - invoiced),
+      };
     });
   }
 
@@ -110,7 +125,9 @@ export class InvoicesService {
       const spent = (await this.deps.spendByInvoiceType(tx, merchant.id, merchant.currency)).get(req.invoiceType) ?? 0;
       const used = (await repo.outstanding(tx, merchant.id)).get(req.invoiceType) ?? { pending: 0, invoiced: 0 };
       const available = spent - used.pending - used.invoiced;
-      if (req.amount > available) throw invalid("invoice.overInvoiceable", "amount", { available: yuan(Math.max(0, available)) });
+      if (req.amount > available) {
+        throw invalid("invoice.overInvoiceable", "amount", { available: yuan(Math.max(0, available)) });
+      }
       const id = await repo.insertInvoice(tx, {
         merchant_id: merchant.id,
         invoice_type: req.invoiceType,
@@ -132,7 +149,13 @@ export class InvoicesService {
         updated_at: now,
       });
       if (id === null) return repo.findByRequestKey(tx, merchant.id, req.requestKey);
-      await audit(tx, { actorUserId: actor.userId, action: "invoices.request", subjectType: "invoice", subjectId: id, detail: { type: req.invoiceType, amount: req.amount } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "invoices.request",
+        subjectType: "invoice",
+        subjectId: id,
+        detail: { type: req.invoiceType, amount: req.amount },
+      });
       return repo.findInvoice(tx, id);
     });
     if (!row) throw notFound();
@@ -182,7 +205,13 @@ export class InvoicesService {
     return s?.e_sign && s.signer_name ? { name: s.signer_name, phone: s.signer_phone } : undefined;
   }
 
-  private documentOf(row: repo.InvoiceRow, issuedOn: string, sign: 1 | -1, issuer: string, signer?: { name: string; phone: string }) {
+  private documentOf(
+    row: repo.InvoiceRow,
+    issuedOn: string,
+    sign: 1 | -1,
+    issuer: string,
+    signer?: { name: string; phone: string },
+  ) {
     return {
       issuedOn,
       category: invoiceCategoryOf(row.invoice_type),
@@ -190,7 +219,14 @@ export class InvoicesService {
       amount: sign * row.amount,
       taxAmount: sign * row.tax_amount,
       itemName: "数字权益商品",
-      buyer: { name: row.title_name, taxId: row.tax_id, address: row.address, phone: row.phone, bank: row.bank, bankAccount: row.bank_account },
+      buyer: {
+        name: row.title_name,
+        taxId: row.tax_id,
+        address: row.address,
+        phone: row.phone,
+        bank: row.bank,
+        bankAccount: row.bank_account,
+      },
       seller: this.deps.seller,
       remark: row.remark,
       issuer,
@@ -215,11 +251,27 @@ export class InvoicesService {
       if (!locked) throw notFound();
       if (locked.state !== "requested") throw conflict("invoice.notRequested");
       const signer = await this.signerOf(tx, locked.merchant_id);
-      const { invoiceNo, pdf } = await this.deps.adapter.issue(id, this.documentOf(locked, issuedOn, 1, operator.email, signer));
+      const { invoiceNo, pdf } = await this.deps.adapter.issue(
+        id,
+        this.documentOf(locked, issuedOn, 1, operator.email, signer),
+      );
       const key = `invoices/${locked.merchant_id}/${id}.pdf`;
       await this.deps.storage.put(key, pdf);
-      await repo.updateInvoice(tx, id, { state: "issued", invoice_no: invoiceNo, pdf_key: key, issued_at: now, decided_by: operator.userId, updated_at: now });
-      await audit(tx, { actorUserId: operator.userId, action: "invoices.issue", subjectType: "invoice", subjectId: id, detail: { invoiceNo, amount: locked.amount } });
+      await repo.updateInvoice(tx, id, {
+        state: "issued",
+        invoice_no: invoiceNo,
+        pdf_key: key,
+        issued_at: now,
+        decided_by: operator.userId,
+        updated_at: now,
+      });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "invoices.issue",
+        subjectType: "invoice",
+        subjectId: id,
+        detail: { invoiceNo, amount: locked.amount },
+      });
       return repo.findInvoice(tx, id);
     });
     if (!row) throw notFound();
@@ -262,8 +314,19 @@ export class InvoicesService {
       const locked = await repo.lockInvoice(tx, id);
       if (!locked) throw notFound();
       if (locked.state !== "requested") throw conflict("invoice.notRequested");
-      await repo.updateInvoice(tx, id, { state: "refused", refuse_reason: reason, decided_by: operator.userId, updated_at: now });
-      await audit(tx, { actorUserId: operator.userId, action: "invoices.refuse", subjectType: "invoice", subjectId: id, detail: { reason } });
+      await repo.updateInvoice(tx, id, {
+        state: "refused",
+        refuse_reason: reason,
+        decided_by: operator.userId,
+        updated_at: now,
+      });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "invoices.refuse",
+        subjectType: "invoice",
+        subjectId: id,
+        detail: { reason },
+      });
       return repo.findInvoice(tx, id);
     });
     if (!row) throw notFound();
@@ -277,13 +340,32 @@ export class InvoicesService {
     const { row, invoiceNo } = await withTx(this.deps.db, async (tx) => {
       const locked = await repo.lockInvoice(tx, id);
       if (!locked) throw notFound();
-      if ((locked.state !== "issued" && locked.state !== "delivered") || !locked.invoice_no) throw conflict("invoice.notIssued");
+      if ((locked.state !== "issued" && locked.state !== "delivered") || !locked.invoice_no) {
+        throw conflict("invoice.notIssued");
+      }
       const signer = await this.signerOf(tx, locked.merchant_id);
-      const red = await this.deps.adapter.reverse(id, locked.invoice_no, this.documentOf({ ...locked, remark: reason }, issuedOn, -1, operator.email, signer));
+      const red = await this.deps.adapter.reverse(
+        id,
+        locked.invoice_no,
+        this.documentOf({ ...locked, remark: reason }, issuedOn, -1, operator.email, signer),
+      );
       const key = `invoices/${locked.merchant_id}/${id}-red.pdf`;
       await this.deps.storage.put(key, red.pdf);
-      await repo.updateInvoice(tx, id, { state: "reversed", red_invoice_no: red.invoiceNo, red_pdf_key: key, reverse_reason: reason, reversed_at: now, updated_at: now });
-      await audit(tx, { actorUserId: operator.userId, action: "invoices.reverse", subjectType: "invoice", subjectId: id, detail: { redInvoiceNo: red.invoiceNo, reason } });
+      await repo.updateInvoice(tx, id, {
+        state: "reversed",
+        red_invoice_no: red.invoiceNo,
+        red_pdf_key: key,
+        reverse_reason: reason,
+        reversed_at: now,
+        updated_at: now,
+      });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "invoices.reverse",
+        subjectType: "invoice",
+        subjectId: id,
+        detail: { redInvoiceNo: red.invoiceNo, reason },
+      });
       return { row: await repo.findInvoice(tx, id), invoiceNo: red.invoiceNo };
     });
     if (!row) throw notFound();
@@ -309,15 +391,34 @@ export class InvoicesService {
 
   async saveTitle(actor: Actor, id: number | null, req: InvoiceTitleReq): Promise<InvoiceTitle> {
     const merchant = await merchantOfActor(this.deps.db, actor);
-    const values = { name: req.name, tax_id: req.taxId, address: req.address, phone: req.phone, bank: req.bank, bank_account: req.bankAccount, is_default: req.isDefault };
+    const values = {
+      name: req.name,
+      tax_id: req.taxId,
+      address: req.address,
+      phone: req.phone,
+      bank: req.bank,
+      bank_account: req.bankAccount,
+      is_default: req.isDefault,
+    };
     const saved = await withTx(this.deps.db, async (tx) => {
-      if (id === null && (await repo.countTitles(tx, merchant.id)) >= MAX_TITLES) throw invalid("invoice.titleLimit", undefined, { max: MAX_TITLES });
+      if (id === null && (await repo.countTitles(tx, merchant.id)) >= MAX_TITLES) {
+        throw invalid("invoice.titleLimit", undefined, { max: MAX_TITLES });
+      }
       if (req.isDefault) await repo.clearDefault(tx, merchant.id);
       if (id === null) {
-        const r = await tx.insertInto("invoice_titles").values({ merchant_id: merchant.id, ...values, created_at: this.deps.clock.now() }).returning("id").executeTakeFirstOrThrow();
+        const r = await tx
+          .insertInto("invoice_titles")
+          .values({ merchant_id: merchant.id, ...values, created_at: this.deps.clock.now() })
+          .returning("id")
+          .executeTakeFirstOrThrow();
         return r.id;
       }
-      const r = await tx.updateTable("invoice_titles").set(values).where("id", "=", id).where("merchant_id", "=", merchant.id).executeTakeFirst();
+      const r = await tx
+        .updateTable("invoice_titles")
+        .set(values)
+        .where("id", "=", id)
+        .where("merchant_id", "=", merchant.id)
+        .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "invoice.titleNotFound");
       return id;
     });
@@ -328,7 +429,11 @@ export class InvoicesService {
 
   async deleteTitle(actor: Actor, id: number): Promise<void> {
     const merchant = await merchantOfActor(this.deps.db, actor);
-    const r = await this.deps.db.deleteFrom("invoice_titles").where("id", "=", id).where("merchant_id", "=", merchant.id).executeTakeFirst();
+    const r = await this.deps.db
+      .deleteFrom("invoice_titles")
+      .where("id", "=", id)
+      .where("merchant_id", "=", merchant.id)
+      .executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) throw new AppError(CODE.NOT_FOUND, "invoice.titleNotFound");
   }
 
@@ -336,13 +441,26 @@ export class InvoicesService {
     const merchant = await merchantOfActor(this.deps.db, actor);
     const s = await repo.settings(this.deps.db, merchant.id);
     return s
-      ? { eSign: s.e_sign, signerName: s.signer_name, signerPhone: s.signer_phone, deliveryEmail: s.delivery_email, updatedAt: new Date(s.updated_at).toISOString() }
+      ? {
+          eSign: s.e_sign,
+          signerName: s.signer_name,
+          signerPhone: s.signer_phone,
+          deliveryEmail: s.delivery_email,
+          updatedAt: new Date(s.updated_at).toISOString(),
+        }
       : { eSign: false, signerName: "", signerPhone: "", deliveryEmail: "", updatedAt: null };
   }
 
   async saveSettings(actor: Actor, req: InvoiceSettingsReq): Promise<InvoiceSettings> {
     const merchant = await merchantOfActor(this.deps.db, actor);
-    const values = { e_sign: req.eSign, signer_name: req.signerName, signer_phone: req.signerPhone, delivery_email: req.deliveryEmail, updated_by: actor.userId, updated_at: this.deps.clock.now() };
+    const values = {
+      e_sign: req.eSign,
+      signer_name: req.signerName,
+      signer_phone: req.signerPhone,
+      delivery_email: req.deliveryEmail,
+      updated_by: actor.userId,
+      updated_at: this.deps.clock.now(),
+    };
     await this.deps.db
       .insertInto("invoice_settings")
       .values({ merchant_id: merchant.id, ...values })
@@ -359,7 +477,9 @@ export class InvoicesService {
 
   private async present(rows: repo.InvoiceRow[]): Promise<Invoice[]> {
     const names = new Map<number, string>();
-    for (const id of new Set(rows.map((r) => r.merchant_id))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    for (const id of new Set(rows.map((r) => r.merchant_id))) {
+      names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    }
     const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
     return rows.map((r) => ({
       id: String(r.id),
@@ -370,7 +490,14 @@ export class InvoicesService {
       rateBp: r.rate_bp,
       amount: { amount: r.amount, currency: r.currency },
       taxAmount: { amount: r.tax_amount, currency: r.currency },
-      title: { name: r.title_name, taxId: r.tax_id, address: r.address, phone: r.phone, bank: r.bank, bankAccount: r.bank_account },
+      title: {
+        name: r.title_name,
+        taxId: r.tax_id,
+        address: r.address,
+        phone: r.phone,
+        bank: r.bank,
+        bankAccount: r.bank_account,
+      },
       email: r.email,
       remark: r.remark,
       state: r.state,
@@ -387,6 +514,19 @@ export class InvoicesService {
 }
 
 function presentTitle(t: repo.TitleRow): InvoiceTitle {
-  const fields = { name: t.name, taxId: t.tax_id, address: t.address, phone: t.phone, bank: t.bank, bankAccount: t.bank_account };
-  return { id: String(t.id), ...fields, isDefault: t.is_default, specialReady: titleProblems("special", fields).length === 0, createdAt: new Date(t.created_at).toISOString() };
+  const fields = {
+    name: t.name,
+    taxId: t.tax_id,
+    address: t.address,
+    phone: t.phone,
+    bank: t.bank,
+    bankAccount: t.bank_account,
+  };
+  return {
+    id: String(t.id),
+    ...fields,
+    isDefault: t.is_default,
+    specialReady: titleProblems("special", fields).length === 0,
+    createdAt: new Date(t.created_at).toISOString(),
+  };
 }

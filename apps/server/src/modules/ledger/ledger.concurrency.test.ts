@@ -57,7 +57,9 @@ it("100 parallel spends against one account never overdraw it", async () => {
 
 it("replaying one idempotency key 50 times at once moves money once", async () => {
   const merchantId = Number((await registerMerchant(t)).merchantId);
-  const results = await Promise.all(Array.from({ length: 50 }, () => withTx(db(), (tx) => post(tx, credit(merchantId, 250, `replay-${merchantId}`)))));
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () => withTx(db(), (tx) => post(tx, credit(merchantId, 250, `replay-${merchantId}`)))),
+  );
   expect(new Set(results.map((r) => r.transactionId)).size).toBe(1);
   expect(results.filter((r) => !r.replayed)).toHaveLength(1);
   expect((await balancesOf(db(), merchantId, "CNY")).reserve.amount).toBe(250);

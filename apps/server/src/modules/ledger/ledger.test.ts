@@ -38,7 +38,9 @@ describe("ledger postings", () => {
     expect(result.replayed).toBe(false);
     expect(result.entries.map((e) => e.amount).reduce((a, b) => a + b, 0)).toBe(0);
     expect((await balancesOf(db(), merchantId, "CNY")).reserve).toEqual({ amount: 12_345, currency: "CNY" });
-    const info = await t.call<{ balances: { reserve: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token });
+    const info = await t.call<{ balances: { reserve: { amount: number } } }>("GET", "/api/card-user/userInfo", {
+      token: m.token,
+    });
     expect(info.body.data.balances.reserve.amount).toBe(12_345);
   });
 
@@ -55,7 +57,9 @@ describe("ledger postings", () => {
     const merchantId = Number((await registerMerchant(t)).merchantId);
     const k = key("mismatch");
     await withTx(db(), (tx) => post(tx, topUp(merchantId, 500, k)));
-    await expect(withTx(db(), (tx) => post(tx, topUp(merchantId, 501, k)))).rejects.toMatchObject({ messageKey: "ledger.idempotencyMismatch" });
+    await expect(withTx(db(), (tx) => post(tx, topUp(merchantId, 501, k)))).rejects.toMatchObject({
+      messageKey: "ledger.idempotencyMismatch",
+    });
     expect((await balancesOf(db(), merchantId, "CNY")).reserve.amount).toBe(500);
   });
 
@@ -94,10 +98,40 @@ describe("ledger postings", () => {
   it("refuses unbalanced entries, zero amounts, mixed currencies and single-account transactions", async () => {
     const merchantId = Number((await registerMerchant(t)).merchantId);
     const base = topUp(merchantId, 100);
-    await expect(withTx(db(), (tx) => post(tx, { ...base, postings: [{ account: { platform: "bank_clearing" }, amount: -100 }, { account: { merchantId, kind: "reserve" }, amount: 99 }] }))).rejects.toThrow("sum to zero");
-    await expect(withTx(db(), (tx) => post(tx, { ...base, postings: [{ account: { platform: "bank_clearing" }, amount: 0 }, { account: { merchantId, kind: "reserve" }, amount: 0 }] }))).rejects.toThrow("non-zero");
+    await expect(
+      withTx(db(), (tx) =>
+        post(tx, {
+          ...base,
+          postings: [
+            { account: { platform: "bank_clearing" }, amount: -100 },
+            { account: { merchantId, kind: "reserve" }, amount: 99 },
+          ],
+        }),
+      ),
+    ).rejects.toThrow("sum to zero");
+    await expect(
+      withTx(db(), (tx) =>
+        post(tx, {
+          ...base,
+          postings: [
+            { account: { platform: "bank_clearing" }, amount: 0 },
+            { account: { merchantId, kind: "reserve" }, amount: 0 },
+          ],
+        }),
+      ),
+    ).rejects.toThrow("non-zero");
     await expect(withTx(db(), (tx) => post(tx, { ...base, currency: "USD" }))).rejects.toThrow("settles in CNY");
-    await expect(withTx(db(), (tx) => post(tx, { ...base, postings: [{ account: { merchantId, kind: "reserve" }, amount: 5 }, { account: { merchantId, kind: "reserve" }, amount: -5 }] }))).rejects.toThrow("two accounts");
+    await expect(
+      withTx(db(), (tx) =>
+        post(tx, {
+          ...base,
+          postings: [
+            { account: { merchantId, kind: "reserve" }, amount: 5 },
+            { account: { merchantId, kind: "reserve" }, amount: -5 },
+          ],
+        }),
+      ),
+    ).rejects.toThrow("two accounts");
     expect((await balancesOf(db(), merchantId, "CNY")).reserve.amount).toBe(0);
   });
 

@@ -11,7 +11,11 @@ export interface AccountKey {
 
 /** The account for a key, or undefined when it has not been used yet. */
 export async function findAccount(tx: Executor, key: AccountKey): Promise<number | undefined> {
-  let q = tx.selectFrom("ledger_accounts").select("id").where("kind", "=", key.kind).where("currency", "=", key.currency);
+  let q = tx
+    .selectFrom("ledger_accounts")
+    .select("id")
+    .where("kind", "=", key.kind)
+    .where("currency", "=", key.currency);
   q = key.merchantId === null ? q.where("merchant_id", "is", null) : q.where("merchant_id", "=", key.merchantId);
   return (await q.executeTakeFirst())?.id;
 }
@@ -69,11 +73,11 @@ export async function insertTransactionFindingAccounts(
        WHERE a.currency = ${t.currency}) AS accounts`.execute(tx);
   const row = r.rows[0];
   return {
-    transactionId: row?.transaction_id === null || row?.transaction_id === undefined ? null : Number(row.transaction_id),
+    transactionId:
+      row?.transaction_id === null || row?.transaction_id === undefined ? null : Number(row.transaction_id),
     accountIds: new Map((row?.accounts ?? []).map(([id, merchantId, kind]) => [`${merchantId}:${kind}`, Number(id)])),
   };
 }
-
 
 /**
  * Applies amounts to accounts' balances and writes the transaction's entries with the balances after
@@ -81,7 +85,11 @@ export async function insertTransactionFindingAccounts(
  * The balances move through ledger_apply_moves (migration 0086), as an order's do. Returns the balances after, by account; an account missing from the result was refused (its balance
  * may not go negative), and the caller must roll back.
  */
-export async function applyWithEntries(tx: Executor, transactionId: number, moves: { accountId: number; amount: number }[]): Promise<Map<number, number>> {
+export async function applyWithEntries(
+  tx: Executor,
+  transactionId: number,
+  moves: { accountId: number; amount: number }[],
+): Promise<Map<number, number>> {
   const r = await sql<{ account_id: number; balance_after: number }>`
     WITH applied AS (
       SELECT * FROM ledger_apply_moves(${moves.map((m) => m.accountId)}::bigint[], ${moves.map((m) => m.amount)}::bigint[], ${moves.map((_, i) => i + 1)}::bigint[]))
@@ -103,7 +111,11 @@ export async function applyWithEntries(tx: Executor, transactionId: number, move
 export function postCtes(
   t: NewTransaction,
   moves: { merchantId: number | null; kind: string; amount: number }[],
-): { ctes: (onlyIf: RawBuilder<unknown>) => RawBuilder<unknown>; result: RawBuilder<unknown>; refusal: RawBuilder<string | null> } {
+): {
+  ctes: (onlyIf: RawBuilder<unknown>) => RawBuilder<unknown>;
+  result: RawBuilder<unknown>;
+  refusal: RawBuilder<string | null>;
+} {
   return {
     // Checked by a statement that refuses itself: every account resolved and the key new, every
     // balance moved (none may go below zero).
@@ -146,23 +158,42 @@ export function postCtes(
  * balance after. A move missing from the map was refused (its balance may not go negative) and the
  * caller must roll back.
  */
-export function readPosted(value: unknown): { transactionId: number; applied: Map<number, { accountId: number; balanceAfter: number }> } | null {
+export function readPosted(
+  value: unknown,
+): { transactionId: number; applied: Map<number, { accountId: number; balanceAfter: number }> } | null {
   const [transactionId, applied] = value as [number | null, [number, number, number][] | null];
   if (transactionId === null) return null;
   // ORDINALITY counts from 1; moves are indexed from 0.
-  return { transactionId: Number(transactionId), applied: new Map((applied ?? []).map(([n, id, balance]) => [Number(n) - 1, { accountId: Number(id), balanceAfter: Number(balance) }])) };
+  return {
+    transactionId: Number(transactionId),
+    applied: new Map(
+      (applied ?? []).map(([n, id, balance]) => [
+        Number(n) - 1,
+        { accountId: Number(id), balanceAfter: Number(balance) },
+      ]),
+    ),
+  };
 }
 
 export function findTransactionByKey(tx: Executor, idempotencyKey: string) {
-  return tx.selectFrom("ledger_transactions").selectAll().where("idempotency_key", "=", idempotencyKey).executeTakeFirst();
+  return tx
+    .selectFrom("ledger_transactions")
+    .selectAll()
+    .where("idempotency_key", "=", idempotencyKey)
+    .executeTakeFirst();
 }
-
 
 export function entriesOfTransaction(tx: Executor, transactionId: number) {
   return tx
     .selectFrom("ledger_entries as e")
     .innerJoin("ledger_accounts as a", "a.id", "e.account_id")
-    .select(["e.account_id as accountId", "a.merchant_id as merchantId", "a.kind", "e.amount", "e.balance_after as balanceAfter"])
+    .select([
+      "e.account_id as accountId",
+      "a.merchant_id as merchantId",
+      "a.kind",
+      "e.amount",
+      "e.balance_after as balanceAfter",
+    ])
     .where("e.transaction_id", "=", transactionId)
     .orderBy("e.id")
     .execute();
@@ -207,7 +238,12 @@ export async function totalsByCurrency(db: Executor) {
 }
 
 export async function negativeMerchantAccounts(db: Executor) {
-  return db.selectFrom("ledger_accounts").select(["id", "balance"]).where("allow_negative", "=", false).where("balance", "<", 0).execute();
+  return db
+    .selectFrom("ledger_accounts")
+    .select(["id", "balance"])
+    .where("allow_negative", "=", false)
+    .where("balance", "<", 0)
+    .execute();
 }
 
 /* ---------- fund-change lists ---------- */
@@ -225,7 +261,6 @@ export interface EntryFilter {
   maxAmount?: number | undefined;
 }
 
-
 function filteredEntries(db: Executor, f: EntryFilter) {
   let q = db
     .selectFrom("ledger_entries as e")
@@ -235,7 +270,13 @@ function filteredEntries(db: Executor, f: EntryFilter) {
     .where("a.kind", "=", f.kind)
     .where("a.currency", "=", f.currency);
   if (f.from) q = q.where("e.created_at", ">=", sql<Date>`${`${f.from}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz`);
-  if (f.to) q = q.where("e.created_at", "<", sql<Date>`${`${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz + interval '1 day'`);
+  if (f.to) {
+    q = q.where(
+      "e.created_at",
+      "<",
+      sql<Date>`${`${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz + interval '1 day'`,
+    );
+  }
   if (f.type) q = q.where("t.kind", "=", f.type);
   if (f.minAmount !== undefined) q = q.where(sql<number>`abs(e.amount)`, ">=", f.minAmount);
   if (f.maxAmount !== undefined) q = q.where(sql<number>`abs(e.amount)`, "<=", f.maxAmount);
@@ -247,7 +288,14 @@ export async function entryPage(db: Executor, f: EntryFilter, page: { offset: nu
   const base = filteredEntries(db, f);
   const [rows, count] = await Promise.all([
     base
-      .select(["e.id", "e.amount", "e.balance_after as balanceAfter", "e.created_at as createdAt", "t.kind as type", "t.reason"])
+      .select([
+        "e.id",
+        "e.amount",
+        "e.balance_after as balanceAfter",
+        "e.created_at as createdAt",
+        "t.kind as type",
+        "t.reason",
+      ])
       .orderBy("e.id", "desc")
       .offset(page.offset)
       .limit(page.limit)
@@ -263,7 +311,13 @@ export async function entryPage(db: Executor, f: EntryFilter, page: { offset: nu
  */
 export async function entryPageOfMerchants(
   db: Executor,
-  f: { merchantIds: readonly number[]; kind: string; from?: string | undefined; to?: string | undefined; type?: string | undefined },
+  f: {
+    merchantIds: readonly number[];
+    kind: string;
+    from?: string | undefined;
+    to?: string | undefined;
+    type?: string | undefined;
+  },
   page: { offset: number; limit: number },
 ) {
   if (f.merchantIds.length === 0) return { rows: [], total: 0 };
@@ -274,11 +328,26 @@ export async function entryPageOfMerchants(
     .where("a.merchant_id", "in", [...f.merchantIds])
     .where("a.kind", "=", f.kind);
   if (f.from) q = q.where("e.created_at", ">=", sql<Date>`${`${f.from}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz`);
-  if (f.to) q = q.where("e.created_at", "<", sql<Date>`${`${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz + interval '1 day'`);
+  if (f.to) {
+    q = q.where(
+      "e.created_at",
+      "<",
+      sql<Date>`${`${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz + interval '1 day'`,
+    );
+  }
   if (f.type) q = q.where("t.kind", "=", f.type);
   const [rows, count] = await Promise.all([
     q
-      .select(["e.id", "a.merchant_id as merchantId", "a.currency", "e.amount", "e.balance_after as balanceAfter", "e.created_at as createdAt", "t.kind as type", "t.reason"])
+      .select([
+        "e.id",
+        "a.merchant_id as merchantId",
+        "a.currency",
+        "e.amount",
+        "e.balance_after as balanceAfter",
+        "e.created_at as createdAt",
+        "t.kind as type",
+        "t.reason",
+      ])
       .orderBy("e.id", "desc")
       .offset(page.offset)
       .limit(page.limit)
@@ -301,7 +370,13 @@ export function positiveAccounts(db: Executor, kind: string) {
 }
 
 /** An account's balance just before `before`: the balance after its last entry written earlier. */
-export async function balanceBefore(db: Executor, merchantId: number, kind: string, currency: Currency, before: Date): Promise<number> {
+export async function balanceBefore(
+  db: Executor,
+  merchantId: number,
+  kind: string,
+  currency: Currency,
+  before: Date,
+): Promise<number> {
   const row = await db
     .selectFrom("ledger_entries as e")
     .innerJoin("ledger_accounts as a", "a.id", "e.account_id")
@@ -320,7 +395,10 @@ export async function balanceBefore(db: Executor, merchantId: number, kind: stri
  * Per-day or per-month totals of one account (statements and settlements): money in, money out, the
  * number of movements and the closing balance, newest period first. Periods are UTC+8 calendar days.
  */
-export async function periodTotals(db: Executor, f: { merchantId: number; kind: string; currency: Currency; unit: "day" | "month"; from: string; to: string }) {
+export async function periodTotals(
+  db: Executor,
+  f: { merchantId: number; kind: string; currency: Currency; unit: "day" | "month"; from: string; to: string },
+) {
   const rows = await sql<{ period: string; increase: string; expense: string; movements: string; closing: number }>`
     SELECT to_char(date_trunc(${f.unit}, e.created_at AT TIME ZONE 'Asia/Shanghai'), ${f.unit === "day" ? "YYYY-MM-DD" : "YYYY-MM"}) AS period,
            COALESCE(SUM(e.amount) FILTER (WHERE e.amount > 0), 0)::text AS increase,
@@ -332,5 +410,11 @@ export async function periodTotals(db: Executor, f: { merchantId: number; kind: 
       AND e.created_at >= ${`${f.from}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz
       AND e.created_at < ${`${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`}::timestamptz + interval '1 day'
     GROUP BY 1 ORDER BY 1 DESC`.execute(db);
-  return rows.rows.map((r) => ({ period: r.period, increase: Number(r.increase), expense: Number(r.expense), movements: Number(r.movements), closing: Number(r.closing) }));
+  return rows.rows.map((r) => ({
+    period: r.period,
+    increase: Number(r.increase),
+    expense: Number(r.expense),
+    movements: Number(r.movements),
+    closing: Number(r.closing),
+  }));
 }

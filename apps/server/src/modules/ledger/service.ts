@@ -58,7 +58,13 @@ function refKey(ref: AccountRef): string {
 
 /** A digest of what was asked, so a reused key with a different request is caught. */
 function digestOf(req: PostRequest, merged: Map<string, number>): string {
-  const canonical = JSON.stringify([req.kind, req.currency, req.subject?.type ?? null, String(req.subject?.id ?? ""), [...merged].sort()]);
+  const canonical = JSON.stringify([
+    req.kind,
+    req.currency,
+    req.subject?.type ?? null,
+    String(req.subject?.id ?? ""),
+    [...merged].sort(),
+  ]);
   return createHash("sha256").update(canonical).digest("hex");
 }
 
@@ -78,7 +84,9 @@ function checked(req: PostRequest): { merged: Map<string, number>; refs: Map<str
   const merged = new Map<string, number>();
   const refs = new Map<string, AccountRef>();
   for (const p of req.postings) {
-    if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new Error(`ledger: posting amount must be a non-zero integer, got ${p.amount}`);
+    if (!Number.isSafeInteger(p.amount) || p.amount === 0) {
+      throw new Error(`ledger: posting amount must be a non-zero integer, got ${p.amount}`);
+    }
     const key = refKey(p.account);
     merged.set(key, (merged.get(key) ?? 0) + p.amount);
     refs.set(key, p.account);
@@ -87,7 +95,9 @@ function checked(req: PostRequest): { merged: Map<string, number>; refs: Map<str
   if (merged.size < 2) throw new Error("ledger: a transaction needs at least two accounts");
   const total = [...merged.values()].reduce((a, b) => a + b, 0);
   if (total !== 0) throw new Error(`ledger: entries must sum to zero, got ${total}`);
-  if (!req.idempotencyKey || req.idempotencyKey.length > 200) throw new Error("ledger: an idempotency key of 1-200 characters is required");
+  if (!req.idempotencyKey || req.idempotencyKey.length > 200) {
+    throw new Error("ledger: an idempotency key of 1-200 characters is required");
+  }
   return { merged, refs, digest: digestOf(req, merged) };
 }
 
@@ -111,7 +121,13 @@ export function postingPart(req: PostRequest): {
   const moves: { merchantId: number | null; kind: string; amount: number }[] = [];
   for (const [key, amount] of merged) {
     const ref = refs.get(key);
-    if (ref) moves.push({ merchantId: "platform" in ref ? null : ref.merchantId, kind: "platform" in ref ? ref.platform : ref.kind, amount });
+    if (ref) {
+      moves.push({
+        merchantId: "platform" in ref ? null : ref.merchantId,
+        kind: "platform" in ref ? ref.platform : ref.kind,
+        amount,
+      });
+    }
   }
   const { ctes, result, refusal } = repo.postCtes(transactionRow(req, digest), moves);
   return {
@@ -125,7 +141,13 @@ export function postingPart(req: PostRequest): {
       for (const [i, m] of moves.entries()) {
         const applied = done.applied.get(i);
         if (applied === undefined) return "insufficientBalance";
-        posted.push({ accountId: applied.accountId, merchantId: m.merchantId, kind: m.kind, amount: m.amount, balanceAfter: applied.balanceAfter });
+        posted.push({
+          accountId: applied.accountId,
+          merchantId: m.merchantId,
+          kind: m.kind,
+          amount: m.amount,
+          balanceAfter: applied.balanceAfter,
+        });
       }
       // In account-id order, as post() reports them.
       posted.sort((a, b) => a.accountId - b.accountId);
@@ -157,10 +179,15 @@ function transactionRow(req: PostRequest, digest: string): repo.NewTransaction {
  * `apply()` moves the balances and writes the entries. Called last, just before the commit, `apply()`
  * holds the balance rows' locks for as short a time as possible. Replays resolve at once.
  */
-export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed: PostResult } | { apply(): Promise<PostResult> }> {
+export async function preparePost(
+  tx: Tx,
+  req: PostRequest,
+): Promise<{ replayed: PostResult } | { apply(): Promise<PostResult> }> {
   const { merged, refs, digest } = checked(req);
   // The transaction row and the merchants' existing accounts in one round trip.
-  const merchantRefs = [...refs.values()].filter((r): r is Extract<AccountRef, { merchantId: number }> => !("platform" in r));
+  const merchantRefs = [...refs.values()].filter(
+    (r): r is Extract<AccountRef, { merchantId: number }> => !("platform" in r),
+  );
   const { transactionId, accountIds } = await repo.insertTransactionFindingAccounts(
     tx,
     transactionRow(req, digest),
@@ -169,7 +196,9 @@ export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed:
   if (transactionId === null) {
     const first = await repo.findTransactionByKey(tx, req.idempotencyKey);
     if (!first || first.request_digest !== digest) throw conflict("ledger.idempotencyMismatch");
-    return { replayed: { transactionId: first.id, replayed: true, entries: await repo.entriesOfTransaction(tx, first.id) } };
+    return {
+      replayed: { transactionId: first.id, replayed: true, entries: await repo.entriesOfTransaction(tx, first.id) },
+    };
   }
 
   // Resolve accounts (one merchant's currency never mixes with another's); balances are applied in
@@ -205,7 +234,11 @@ export async function preparePost(tx: Tx, req: PostRequest): Promise<{ replayed:
 
 async function accountIdOf(tx: Tx, ref: AccountRef, currency: Currency): Promise<number> {
   if ("platform" in ref) {
-    return repo.ensureAccount(tx, { merchantId: null, kind: ref.platform, currency }, MAY_GO_NEGATIVE.has(ref.platform));
+    return repo.ensureAccount(
+      tx,
+      { merchantId: null, kind: ref.platform, currency },
+      MAY_GO_NEGATIVE.has(ref.platform),
+    );
   }
   // An existing account was created in the merchant's currency; only a first use needs the check.
   const existing = await repo.findAccount(tx, { merchantId: ref.merchantId, kind: ref.kind, currency });
@@ -219,11 +252,20 @@ async function accountIdOf(tx: Tx, ref: AccountRef, currency: Currency): Promise
 }
 
 /** A merchant's balance per account kind, zero for accounts it has not used yet. */
-export async function balancesOf(db: Executor, merchantId: number, currency: Currency): Promise<Record<MerchantAccountKind, Money>> {
+export async function balancesOf(
+  db: Executor,
+  merchantId: number,
+  currency: Currency,
+): Promise<Record<MerchantAccountKind, Money>> {
   const rows = await repo.merchantBalances(db, merchantId, currency);
-  const out = Object.fromEntries(MERCHANT_ACCOUNT_KINDS.map((k) => [k, { amount: 0, currency }])) as Record<MerchantAccountKind, Money>;
+  const out = Object.fromEntries(MERCHANT_ACCOUNT_KINDS.map((k) => [k, { amount: 0, currency }])) as Record<
+    MerchantAccountKind,
+    Money
+  >;
   for (const r of rows) {
-    if ((MERCHANT_ACCOUNT_KINDS as readonly string[]).includes(r.kind)) out[r.kind as MerchantAccountKind] = { amount: r.balance, currency };
+    if ((MERCHANT_ACCOUNT_KINDS as readonly string[]).includes(r.kind)) {
+      out[r.kind as MerchantAccountKind] = { amount: r.balance, currency };
+    }
   }
   return out;
 }
@@ -235,9 +277,15 @@ export async function balancesOf(db: Executor, merchantId: number, currency: Cur
  */
 export async function checkInvariants(db: Executor): Promise<string[]> {
   const problems: string[] = [];
-  for (const t of await repo.unbalancedTransactions(db)) problems.push(`transaction ${t.transaction_id} sums to ${t.total}`);
-  for (const a of await repo.driftedAccounts(db)) problems.push(`account ${a.id} holds ${a.balance} but its entries sum to ${a.total}`);
-  for (const c of await repo.totalsByCurrency(db)) if (Number(c.total) !== 0) problems.push(`${c.currency} balances sum to ${c.total}`);
+  for (const t of await repo.unbalancedTransactions(db)) {
+    problems.push(`transaction ${t.transaction_id} sums to ${t.total}`);
+  }
+  for (const a of await repo.driftedAccounts(db)) {
+    problems.push(`account ${a.id} holds ${a.balance} but its entries sum to ${a.total}`);
+  }
+  for (const c of await repo.totalsByCurrency(db)) {
+    if (Number(c.total) !== 0) problems.push(`${c.currency} balances sum to ${c.total}`);
+  }
   for (const a of await repo.negativeMerchantAccounts(db)) problems.push(`account ${a.id} is negative: ${a.balance}`);
   return problems;
 }
@@ -252,7 +300,13 @@ export function fundChanges(db: Executor, filter: repo.EntryFilter, page: { offs
 /** A page of one account kind's entries across several merchants (a provider's served merchants), newest first. */
 export function fundChangesOfMerchants(
   db: Executor,
-  filter: { merchantIds: readonly number[]; kind: MerchantAccountKind; from?: string | undefined; to?: string | undefined; type?: string | undefined },
+  filter: {
+    merchantIds: readonly number[];
+    kind: MerchantAccountKind;
+    from?: string | undefined;
+    to?: string | undefined;
+    type?: string | undefined;
+  },
   page: { offset: number; limit: number },
 ) {
   return repo.entryPageOfMerchants(db, filter, page);
@@ -264,7 +318,13 @@ export function positiveAccounts(db: Executor, kind: MerchantAccountKind) {
 }
 
 /** What a merchant account held at an instant (its closing balance for a business day). */
-export function balanceAt(db: Executor, merchantId: number, kind: MerchantAccountKind, currency: Currency, instant: Date): Promise<number> {
+export function balanceAt(
+  db: Executor,
+  merchantId: number,
+  kind: MerchantAccountKind,
+  currency: Currency,
+  instant: Date,
+): Promise<number> {
   return repo.balanceBefore(db, merchantId, kind, currency, instant);
 }
 
@@ -275,6 +335,9 @@ export function periodTotals(db: Executor, f: Parameters<typeof repo.periodTotal
 
 /** How many ledger transactions exist (the highest id: cheap on any size; for metrics). */
 export async function transactionCount(db: Executor): Promise<number> {
-  const row = await db.selectFrom("ledger_transactions").select((eb) => eb.fn.max("id").as("n")).executeTakeFirst();
+  const row = await db
+    .selectFrom("ledger_transactions")
+    .select((eb) => eb.fn.max("id").as("n"))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

@@ -43,7 +43,8 @@ export async function registerMall(host: ModuleHost, needs: MallNeeds): Promise<
           throw err;
         }),
     },
-    debitCard: (tx, cardId, amount, requestKey, note) => needs.onecard.debit(tx, cardId, amount, "redeem", requestKey, note),
+    debitCard: (tx, cardId, amount, requestKey, note) =>
+      needs.onecard.debit(tx, cardId, amount, "redeem", requestKey, note),
     sendLoginCode: (phone, lang) => needs.customers.sendLoginCode(phone, lang),
     customerPhone: async (token) => (await needs.customers.authenticate(token))?.phone ?? null,
     payments: host.ctx.payments,

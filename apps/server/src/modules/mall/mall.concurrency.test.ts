@@ -18,7 +18,10 @@ it("parallel checkouts sell each code once, pay once per request key, and the le
   const shop = await newShop(t, { codes: 30 });
   const ids = await stockMall(t, shop);
   // Some own stock (4 codes the purchaser bought), the rest bought for the orders as they come.
-  const own = await t.call("POST", "/api/card-user/orders", { token: shop.purchaser.token, body: { goodsId: String(shop.cardGoodsId), quantity: 4, orderNo: `OWN${Date.now()}` } });
+  const own = await t.call("POST", "/api/card-user/orders", {
+    token: shop.purchaser.token,
+    body: { goodsId: String(shop.cardGoodsId), quantity: 4, orderNo: `OWN${Date.now()}` },
+  });
   expect(own.body.code).toBe(1);
   const customers = await Promise.all(Array.from({ length: 6 }, () => login(t, shop)));
   const requests = customers.flatMap((c) => {
@@ -35,8 +38,21 @@ it("parallel checkouts sell each code once, pay once per request key, and the le
   expect(codes).toHaveLength(12);
   expect(new Set(codes).size).toBe(12);
   const db = t.ctx.database.db;
-  const rows = await db.selectFrom("mall_deliveries").select("card_id").where("order_id", "in", [...distinct.keys()].map(Number)).execute();
+  const rows = await db
+    .selectFrom("mall_deliveries")
+    .select("card_id")
+    .where("order_id", "in", [...distinct.keys()].map(Number))
+    .execute();
   expect(new Set(rows.map((r) => r.card_id)).size).toBe(12);
-  const pays = await db.selectFrom("ledger_transactions").select("id").where("idempotency_key", "like", "mall:pay:%").where("idempotency_key", "in", [...distinct.keys()].map((id) => `mall:pay:${id}`)).execute();
+  const pays = await db
+    .selectFrom("ledger_transactions")
+    .select("id")
+    .where("idempotency_key", "like", "mall:pay:%")
+    .where(
+      "idempotency_key",
+      "in",
+      [...distinct.keys()].map((id) => `mall:pay:${id}`),
+    )
+    .execute();
   expect(pays).toHaveLength(6);
 });

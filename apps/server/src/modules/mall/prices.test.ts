@@ -17,24 +17,56 @@ afterAll(async () => {
   await t.close();
 });
 
-const logged = async (action: string) => (await t.ctx.database.db.selectFrom("audit_log").select("detail").where("action", "=", action).execute()).map((r) => r.detail);
+const logged = async (action: string) =>
+  (await t.ctx.database.db.selectFrom("audit_log").select("detail").where("action", "=", action).execute()).map(
+    (r) => r.detail,
+  );
 
 describe("high prices", () => {
   it("are refused until confirmed, then logged; an ordinary price is not asked about", async () => {
     const body = { goodsId: String(shop.topupGoodsId), price: 1_000_000 };
-    const refused = await t.call<null>("POST", "/api/card-user/mall/selfGoods", { token: shop.purchaser.token, body, lang: "en" });
+    const refused = await t.call<null>("POST", "/api/card-user/mall/selfGoods", {
+      token: shop.purchaser.token,
+      body,
+      lang: "en",
+    });
     expect(refused.status).toBe(409);
-    expect(refused.body.msg).toBe("The price ¥10,000.00 is far above the goods' face value or cost of ¥50.00: confirm it to save");
+    expect(refused.body.msg).toBe(
+      "The price ¥10,000.00 is far above the goods' face value or cost of ¥50.00: confirm it to save",
+    );
     expect(refused.body.data).toEqual({ field: "confirmHighPrice" });
-    expect((await t.call<{ total: number }>("GET", "/api/card-user/mall/selfGoods", { token: shop.purchaser.token })).body.data.total).toBe(0);
-    const confirmed = await t.call<SelfGoods>("POST", "/api/card-user/mall/selfGoods", { token: shop.purchaser.token, body: { ...body, confirmHighPrice: true } });
+    expect(
+      (await t.call<{ total: number }>("GET", "/api/card-user/mall/selfGoods", { token: shop.purchaser.token })).body
+        .data.total,
+    ).toBe(0);
+    const confirmed = await t.call<SelfGoods>("POST", "/api/card-user/mall/selfGoods", {
+      token: shop.purchaser.token,
+      body: { ...body, confirmHighPrice: true },
+    });
     expect(confirmed.body.data.price.amount).toBe(1_000_000);
-    expect(await logged("mall.self.highPrice")).toContainEqual({ goodsId: shop.topupGoodsId, price: 1_000_000, reference: 5_000 });
+    expect(await logged("mall.self.highPrice")).toContainEqual({
+      goodsId: shop.topupGoodsId,
+      price: 1_000_000,
+      reference: 5_000,
+    });
 
-    const card = await t.call<SelfGoods>("POST", "/api/card-user/mall/selfGoods", { token: shop.purchaser.token, body: { goodsId: String(shop.cardGoodsId), price: 2_990 } });
+    const card = await t.call<SelfGoods>("POST", "/api/card-user/mall/selfGoods", {
+      token: shop.purchaser.token,
+      body: { goodsId: String(shop.cardGoodsId), price: 2_990 },
+    });
     expect(card.body.code).toBe(1);
-    const raise = await t.call("PUT", `/api/card-user/mall/selfGoods/${card.body.data.id}`, { token: shop.purchaser.token, body: { price: 999_900 } });
+    const raise = await t.call("PUT", `/api/card-user/mall/selfGoods/${card.body.data.id}`, {
+      token: shop.purchaser.token,
+      body: { price: 999_900 },
+    });
     expect(raise.status).toBe(409);
-    expect((await t.call("PUT", `/api/card-user/mall/selfGoods/${card.body.data.id}`, { token: shop.purchaser.token, body: { price: 999_900, confirmHighPrice: true } })).body.code).toBe(1);
+    expect(
+      (
+        await t.call("PUT", `/api/card-user/mall/selfGoods/${card.body.data.id}`, {
+          token: shop.purchaser.token,
+          body: { price: 999_900, confirmHighPrice: true },
+        })
+      ).body.code,
+    ).toBe(1);
   });
 });

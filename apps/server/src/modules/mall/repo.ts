@@ -33,7 +33,13 @@ export async function takeSms(tx: Tx, merchantId: number, now: Date): Promise<nu
     .limit(20)
     .execute();
   for (const p of live) {
-    const r = await tx.updateTable("mall_sms_packages").set((eb) => ({ remaining: eb("remaining", "-", 1) })).where("id", "=", p.id).where("remaining", ">", 0).returning("id").executeTakeFirst();
+    const r = await tx
+      .updateTable("mall_sms_packages")
+      .set((eb) => ({ remaining: eb("remaining", "-", 1) }))
+      .where("id", "=", p.id)
+      .where("remaining", ">", 0)
+      .returning("id")
+      .executeTakeFirst();
     if (r) return r.id;
   }
   return undefined;
@@ -56,14 +62,25 @@ export async function insertDeliveries(
   const withMember = tx.with("member", (db) =>
     db
       .insertInto("mall_members")
-      .values({ merchant_id: member.merchantId, customer_id: member.customerId, first_seen_at: member.now, last_seen_at: member.now })
+      .values({
+        merchant_id: member.merchantId,
+        customer_id: member.customerId,
+        first_seen_at: member.now,
+        last_seen_at: member.now,
+      })
       .onConflict((oc) => oc.columns(["merchant_id", "customer_id"]).doUpdateSet({ last_seen_at: member.now })),
   );
   const cols = ["id", "order_id", "name", "kind", "state", "card_id", "account", "expires_at"] as const;
   const inserted = reveal
     ? await withMember
         .with("revealed", (db) =>
-          db.insertInto("audit_log").values({ actor_user_id: null, action: "mall.codes.reveal", subject_type: "mall_order", subject_id: String(reveal.orderId), detail: JSON.stringify({ customerId: reveal.customerId }) }),
+          db.insertInto("audit_log").values({
+            actor_user_id: null,
+            action: "mall.codes.reveal",
+            subject_type: "mall_order",
+            subject_id: String(reveal.orderId),
+            detail: JSON.stringify({ customerId: reveal.customerId }),
+          }),
         )
         .insertInto("mall_deliveries")
         .values(rows)
@@ -76,15 +93,35 @@ export async function insertDeliveries(
 /* ---------- testers (the experience version's audience) ---------- */
 
 export async function isTester(db: Executor, merchantId: number, phone: string): Promise<boolean> {
-  return Boolean(await db.selectFrom("mall_testers").select("phone").where("merchant_id", "=", merchantId).where("phone", "=", phone).executeTakeFirst());
+  return Boolean(
+    await db
+      .selectFrom("mall_testers")
+      .select("phone")
+      .where("merchant_id", "=", merchantId)
+      .where("phone", "=", phone)
+      .executeTakeFirst(),
+  );
 }
 
 export async function testers(db: Executor, merchantId: number): Promise<string[]> {
-  return (await db.selectFrom("mall_testers").select("phone").where("merchant_id", "=", merchantId).orderBy("created_at").orderBy("phone").execute()).map((r) => r.phone);
+  return (
+    await db
+      .selectFrom("mall_testers")
+      .select("phone")
+      .where("merchant_id", "=", merchantId)
+      .orderBy("created_at")
+      .orderBy("phone")
+      .execute()
+  ).map((r) => r.phone);
 }
 
 /** Replaces the merchant's testers with these phones (in the caller's transaction). */
 export async function replaceTesters(tx: Tx, merchantId: number, phones: string[]): Promise<void> {
   await tx.deleteFrom("mall_testers").where("merchant_id", "=", merchantId).execute();
-  if (phones.length > 0) await tx.insertInto("mall_testers").values(phones.map((phone) => ({ merchant_id: merchantId, phone }))).execute();
+  if (phones.length > 0) {
+    await tx
+      .insertInto("mall_testers")
+      .values(phones.map((phone) => ({ merchant_id: merchantId, phone })))
+      .execute();
+  }
 }

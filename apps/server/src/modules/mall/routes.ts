@@ -67,7 +67,12 @@ function header(req: FastifyRequest, name: string): string | undefined {
 }
 
 /** The mall a customer call is for: `v` 1, the app id and the seller id (spec 01 §7). */
-export function mallOf(mall: MallService, req: FastifyRequest, sellerOptional = false, purpose: MallCallPurpose = "shop"): Promise<MallContext> {
+export function mallOf(
+  mall: MallService,
+  req: FastifyRequest,
+  sellerOptional = false,
+  purpose: MallCallPurpose = "shop",
+): Promise<MallContext> {
   return mall.resolve(
     {
       v: header(req, MALL_VERSION_HEADER),
@@ -89,83 +94,361 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
   return async (app) => {
     const roles = ["sale", "business"] as const;
     const g = (menu: readonly string[]) => guard({ roles, menu });
-    app.get("/mall/selfGoods/candidates", { schema: { tags, security, summary: "Goods the merchant may put in its mall (what it may buy)", querystring: selfCandidateQuery, response: { 200: envelope(selfCandidatePage) } }, preHandler: g(MALL_PAGES.self) }, async (req) =>
-      ok(await mall.candidates(actorOf(req), req.query)),
+    app.get(
+      "/mall/selfGoods/candidates",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Goods the merchant may put in its mall (what it may buy)",
+          querystring: selfCandidateQuery,
+          response: { 200: envelope(selfCandidatePage) },
+        },
+        preHandler: g(MALL_PAGES.self),
+      },
+      async (req) => ok(await mall.candidates(actorOf(req), req.query)),
     );
-    app.get("/mall/selfGoods", { schema: { tags, security, summary: "SelfSupport: the mall's own goods", querystring: selfGoodsQuery, response: { 200: envelope(selfGoodsPage) } }, preHandler: g(MALL_PAGES.self) }, async (req) =>
-      ok(await mall.selfGoods(actorOf(req), req.query)),
+    app.get(
+      "/mall/selfGoods",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "SelfSupport: the mall's own goods",
+          querystring: selfGoodsQuery,
+          response: { 200: envelope(selfGoodsPage) },
+        },
+        preHandler: g(MALL_PAGES.self),
+      },
+      async (req) => ok(await mall.selfGoods(actorOf(req), req.query)),
     );
-    app.post("/mall/selfGoods", { schema: { tags, security, summary: "Put a goods in the mall with its selling price", body: selfGoodsReq, response: { 200: envelope(selfGoods) } }, preHandler: g(MALL_PAGES.self) }, async (req) =>
-      ok(await mall.addSelf(actorOf(req), req.body)),
+    app.post(
+      "/mall/selfGoods",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Put a goods in the mall with its selling price",
+          body: selfGoodsReq,
+          response: { 200: envelope(selfGoods) },
+        },
+        preHandler: g(MALL_PAGES.self),
+      },
+      async (req) => ok(await mall.addSelf(actorOf(req), req.body)),
     );
-    app.put("/mall/selfGoods/:id", { schema: { tags, security, summary: "Change a mall goods (price, name, on sale, order)", params: idParam, body: selfGoodsUpdateReq, response: { 200: envelope(selfGoods) } }, preHandler: g(MALL_PAGES.self) }, async (req) =>
-      ok(await mall.updateSelf(actorOf(req), req.params.id, req.body)),
+    app.put(
+      "/mall/selfGoods/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change a mall goods (price, name, on sale, order)",
+          params: idParam,
+          body: selfGoodsUpdateReq,
+          response: { 200: envelope(selfGoods) },
+        },
+        preHandler: g(MALL_PAGES.self),
+      },
+      async (req) => ok(await mall.updateSelf(actorOf(req), req.params.id, req.body)),
     );
-    app.get("/mall/giftBags", { schema: { tags, security, summary: "EquityGiftBag: gift packs", querystring: pageQuery, response: { 200: envelope(giftBagPage) } }, preHandler: g(MALL_PAGES.bags) }, async (req) => ok(await mall.bags(actorOf(req), req.query)));
-    app.post("/mall/giftBags", { schema: { tags, security, summary: "Add a gift pack", body: giftBagReq, response: { 200: envelope(giftBag) } }, preHandler: g(MALL_PAGES.bags) }, async (req) => ok(await mall.saveBag(actorOf(req), null, req.body)));
-    app.put("/mall/giftBags/:id", { schema: { tags, security, summary: "Change a gift pack", params: idParam, body: giftBagReq, response: { 200: envelope(giftBag) } }, preHandler: g(MALL_PAGES.bags) }, async (req) =>
-      ok(await mall.saveBag(actorOf(req), req.params.id, req.body)),
+    app.get(
+      "/mall/giftBags",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "EquityGiftBag: gift packs",
+          querystring: pageQuery,
+          response: { 200: envelope(giftBagPage) },
+        },
+        preHandler: g(MALL_PAGES.bags),
+      },
+      async (req) => ok(await mall.bags(actorOf(req), req.query)),
     );
-    app.get("/mall/orders", { schema: { tags, security, summary: "EquityOrder: the mall's orders", querystring: mallOrderQuery, response: { 200: envelope(mallOrderPage) } }, preHandler: g(MALL_PAGES.orders) }, async (req) =>
-      ok(await mall.orders(actorOf(req), req.query, req.lang)),
+    app.post(
+      "/mall/giftBags",
+      {
+        schema: { tags, security, summary: "Add a gift pack", body: giftBagReq, response: { 200: envelope(giftBag) } },
+        preHandler: g(MALL_PAGES.bags),
+      },
+      async (req) => ok(await mall.saveBag(actorOf(req), null, req.body)),
     );
-    app.post("/mall/orders/:id/refund", { schema: { tags, security, summary: "Refund a mall order to the customer's payment", params: idParam, body: mallRefundReq, response: { 200: envelope(mallOrder) } }, preHandler: g(["sale/EquityOrder"]) }, async (req) =>
-      ok(await mall.refund(actorOf(req), req.params.id, req.body.reason, req.lang, req.body.requestKey)),
+    app.put(
+      "/mall/giftBags/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change a gift pack",
+          params: idParam,
+          body: giftBagReq,
+          response: { 200: envelope(giftBag) },
+        },
+        preHandler: g(MALL_PAGES.bags),
+      },
+      async (req) => ok(await mall.saveBag(actorOf(req), req.params.id, req.body)),
     );
-    app.get("/mall/members", { schema: { tags, security, summary: "MallMember / ShopMember: the mall's customers", querystring: mallMemberQuery, response: { 200: envelope(mallMemberPage) } }, preHandler: g(MALL_PAGES.members) }, async (req) =>
-      ok(await mall.members(actorOf(req), req.query)),
+    app.get(
+      "/mall/orders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "EquityOrder: the mall's orders",
+          querystring: mallOrderQuery,
+          response: { 200: envelope(mallOrderPage) },
+        },
+        preHandler: g(MALL_PAGES.orders),
+      },
+      async (req) => ok(await mall.orders(actorOf(req), req.query, req.lang)),
     );
-    app.get("/mall/sms", { schema: { tags, security, summary: "SMS remaining, packages and offers", response: { 200: envelope(smsSummary) } }, preHandler: g(MALL_PAGES.sms) }, async (req) => ok(await mall.smsSummary(actorOf(req))));
-    app.post("/mall/sms/packages", { schema: { tags, security, summary: "Buy an SMS package from the fund account", body: smsPackageBuyReq, response: { 200: envelope(smsSummary) } }, preHandler: g(MALL_PAGES.sms) }, async (req) =>
-      ok(await mall.buySms(actorOf(req), req.body)),
+    app.post(
+      "/mall/orders/:id/refund",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Refund a mall order to the customer's payment",
+          params: idParam,
+          body: mallRefundReq,
+          response: { 200: envelope(mallOrder) },
+        },
+        preHandler: g(["sale/EquityOrder"]),
+      },
+      async (req) => ok(await mall.refund(actorOf(req), req.params.id, req.body.reason, req.lang, req.body.requestKey)),
     );
-    app.get("/mall/sms/records", { schema: { tags, security, summary: "SmsSendRecord: every SMS the mall sent", querystring: smsRecordQuery, response: { 200: envelope(smsRecordPage) } }, preHandler: g(MALL_PAGES.sms) }, async (req) =>
-      ok(await mall.smsRecords(actorOf(req), req.query)),
+    app.get(
+      "/mall/members",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "MallMember / ShopMember: the mall's customers",
+          querystring: mallMemberQuery,
+          response: { 200: envelope(mallMemberPage) },
+        },
+        preHandler: g(MALL_PAGES.members),
+      },
+      async (req) => ok(await mall.members(actorOf(req), req.query)),
     );
-    app.get("/mall/testers", { schema: { tags, security, summary: "The phones that may open the mall's experience (beta) version", response: { 200: envelope(mallTesters) } }, preHandler: g(MALL_PAGES.settings) }, async (req) =>
-      ok(await mall.testers(actorOf(req))),
+    app.get(
+      "/mall/sms",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "SMS remaining, packages and offers",
+          response: { 200: envelope(smsSummary) },
+        },
+        preHandler: g(MALL_PAGES.sms),
+      },
+      async (req) => ok(await mall.smsSummary(actorOf(req))),
     );
-    app.put("/mall/testers", { schema: { tags, security, summary: "Name the mall's testers (at most 50 phones)", body: mallTestersReq, response: { 200: envelope(mallTesters) } }, preHandler: g(MALL_PAGES.settings) }, async (req) =>
-      ok(await mall.saveTesters(actorOf(req), req.body.phones)),
+    app.post(
+      "/mall/sms/packages",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Buy an SMS package from the fund account",
+          body: smsPackageBuyReq,
+          response: { 200: envelope(smsSummary) },
+        },
+        preHandler: g(MALL_PAGES.sms),
+      },
+      async (req) => ok(await mall.buySms(actorOf(req), req.body)),
     );
-    app.get("/mall/settings", { schema: { tags, security, summary: "Private code and brand show", response: { 200: envelope(mallSettings) } }, preHandler: g(MALL_PAGES.settings) }, async (req) => ok(await mall.settings(actorOf(req))));
-    app.put("/mall/settings", { schema: { tags, security, summary: "Save the private code and the brand show", body: mallSettingsReq, response: { 200: envelope(mallSettings) } }, preHandler: g(MALL_PAGES.settings) }, async (req) =>
-      ok(await mall.saveSettings(actorOf(req), req.body)),
+    app.get(
+      "/mall/sms/records",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "SmsSendRecord: every SMS the mall sent",
+          querystring: smsRecordQuery,
+          response: { 200: envelope(smsRecordPage) },
+        },
+        preHandler: g(MALL_PAGES.sms),
+      },
+      async (req) => ok(await mall.smsRecords(actorOf(req), req.query)),
+    );
+    app.get(
+      "/mall/testers",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The phones that may open the mall's experience (beta) version",
+          response: { 200: envelope(mallTesters) },
+        },
+        preHandler: g(MALL_PAGES.settings),
+      },
+      async (req) => ok(await mall.testers(actorOf(req))),
+    );
+    app.put(
+      "/mall/testers",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Name the mall's testers (at most 50 phones)",
+          body: mallTestersReq,
+          response: { 200: envelope(mallTesters) },
+        },
+        preHandler: g(MALL_PAGES.settings),
+      },
+      async (req) => ok(await mall.saveTesters(actorOf(req), req.body.phones)),
+    );
+    app.get(
+      "/mall/settings",
+      {
+        schema: { tags, security, summary: "Private code and brand show", response: { 200: envelope(mallSettings) } },
+        preHandler: g(MALL_PAGES.settings),
+      },
+      async (req) => ok(await mall.settings(actorOf(req))),
+    );
+    app.put(
+      "/mall/settings",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Save the private code and the brand show",
+          body: mallSettingsReq,
+          response: { 200: envelope(mallSettings) },
+        },
+        preHandler: g(MALL_PAGES.settings),
+      },
+      async (req) => ok(await mall.saveSettings(actorOf(req), req.body)),
     );
   };
 }
 
 /** The storefront's calls (customer token where a customer is needed), under /api/mall/shop. */
-export function storeRoutes({ mall, customers }: { mall: MallService; customers: CustomersService }): FastifyPluginAsyncZod {
+export function storeRoutes({
+  mall,
+  customers,
+}: {
+  mall: MallService;
+  customers: CustomersService;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = customers.guard();
-    app.get("/shop/storefront", { schema: { tags, summary: "The mall as configured: name, theme, menus, brand show", response: { 200: envelope(storefront) } } }, async (req) =>
-      ok(await mall.storefront(await mallOf(mall, req, true, "storefront"))),
+    app.get(
+      "/shop/storefront",
+      {
+        schema: {
+          tags,
+          summary: "The mall as configured: name, theme, menus, brand show",
+          response: { 200: envelope(storefront) },
+        },
+      },
+      async (req) => ok(await mall.storefront(await mallOf(mall, req, true, "storefront"))),
     );
-    app.get("/shop/goods", { schema: { tags, summary: "The mall's goods and gift packs", querystring: storeGoodsQuery, response: { 200: envelope(storeGoodsPage) } } }, async (req) =>
-      ok(await mall.storeGoods(await mallOf(mall, req), req.query)),
+    app.get(
+      "/shop/goods",
+      {
+        schema: {
+          tags,
+          summary: "The mall's goods and gift packs",
+          querystring: storeGoodsQuery,
+          response: { 200: envelope(storeGoodsPage) },
+        },
+      },
+      async (req) => ok(await mall.storeGoods(await mallOf(mall, req), req.query)),
     );
-    app.get("/shop/goods/:kind/:id", { schema: { tags, summary: "One goods or gift pack", params: z.object({ kind: z.enum(["goods", "bag"]), id: z.string().regex(/^\d{1,18}$/) }), response: { 200: envelope(storeGoods) } } }, async (req) =>
-      ok(await mall.storeItem(await mallOf(mall, req), req.params.kind, req.params.id)),
+    app.get(
+      "/shop/goods/:kind/:id",
+      {
+        schema: {
+          tags,
+          summary: "One goods or gift pack",
+          params: z.object({ kind: z.enum(["goods", "bag"]), id: z.string().regex(/^\d{1,18}$/) }),
+          response: { 200: envelope(storeGoods) },
+        },
+      },
+      async (req) => ok(await mall.storeItem(await mallOf(mall, req), req.params.kind, req.params.id)),
     );
-    app.post("/shop/customer/sendSms", { schema: { tags, summary: "Send the customer's login code (counted against the mall's SMS)", body: mallSmsReq, response: { 200: envelope(sendCodeReply) } } }, async (req) =>
-      ok(await mall.sendLoginCode(await mallOf(mall, req, false, "login"), req.body.phone, req.lang)),
+    app.post(
+      "/shop/customer/sendSms",
+      {
+        schema: {
+          tags,
+          summary: "Send the customer's login code (counted against the mall's SMS)",
+          body: mallSmsReq,
+          response: { 200: envelope(sendCodeReply) },
+        },
+      },
+      async (req) => ok(await mall.sendLoginCode(await mallOf(mall, req, false, "login"), req.body.phone, req.lang)),
     );
-    app.get("/shop/cards", { schema: { tags, security: csec, summary: "The customer's cards usable in this mall", response: { 200: envelope(z.array(storeCardOption)) } }, preHandler: pre }, async (req) =>
-      ok(await mall.storeCards(await mallOf(mall, req), customerOf(req))),
+    app.get(
+      "/shop/cards",
+      {
+        schema: {
+          tags,
+          security: csec,
+          summary: "The customer's cards usable in this mall",
+          response: { 200: envelope(z.array(storeCardOption)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await mall.storeCards(await mallOf(mall, req), customerOf(req))),
     );
-    app.post("/shop/checkout", { schema: { tags, security: csec, summary: "Pay for the cart (card or wallet) and deliver", body: checkoutReq, response: { 200: envelope(mallOrder) } }, preHandler: pre }, async (req) =>
-      ok(await mall.checkout(await mallOf(mall, req), customerOf(req), req.body, req.lang)),
+    app.post(
+      "/shop/checkout",
+      {
+        schema: {
+          tags,
+          security: csec,
+          summary: "Pay for the cart (card or wallet) and deliver",
+          body: checkoutReq,
+          response: { 200: envelope(mallOrder) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await mall.checkout(await mallOf(mall, req), customerOf(req), req.body, req.lang)),
     );
-    app.get("/shop/orders", { schema: { tags, security: csec, summary: "The customer's orders in this mall", querystring: pageQuery, response: { 200: envelope(mallOrderPage) } }, preHandler: pre }, async (req) =>
-      ok(await mall.customerOrders(await mallOf(mall, req), customerOf(req), req.query, req.lang)),
+    app.get(
+      "/shop/orders",
+      {
+        schema: {
+          tags,
+          security: csec,
+          summary: "The customer's orders in this mall",
+          querystring: pageQuery,
+          response: { 200: envelope(mallOrderPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await mall.customerOrders(await mallOf(mall, req), customerOf(req), req.query, req.lang)),
     );
-    app.get("/codes", { schema: { tags, security: csec, summary: "The codes the customer bought in any mall, for the card bag (masked)", response: { 200: envelope(z.object({ list: z.array(mallBagCode) })) } }, preHandler: pre }, async (req) =>
-      ok({ list: await mall.customerCodes(customerOf(req)) }),
+    app.get(
+      "/codes",
+      {
+        schema: {
+          tags,
+          security: csec,
+          summary: "The codes the customer bought in any mall, for the card bag (masked)",
+          response: { 200: envelope(z.object({ list: z.array(mallBagCode) })) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok({ list: await mall.customerCodes(customerOf(req)) }),
     );
-    app.get("/shop/orders/:id", { schema: { tags, security: csec, summary: "One order, codes in full for its buyer", params: idParam, response: { 200: envelope(mallOrder) } }, preHandler: pre }, async (req) =>
-      ok(await mall.customerOrder(await mallOf(mall, req), customerOf(req), req.params.id, req.lang)),
+    app.get(
+      "/shop/orders/:id",
+      {
+        schema: {
+          tags,
+          security: csec,
+          summary: "One order, codes in full for its buyer",
+          params: idParam,
+          response: { 200: envelope(mallOrder) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await mall.customerOrder(await mallOf(mall, req), customerOf(req), req.params.id, req.lang)),
     );
   };
 }

@@ -67,10 +67,16 @@ export interface MallDeps {
   keys: CardKeys;
   appearance: MallAppearanceSource;
   catalog: {
-    offers(buyer: { id: number; version: "domestic" | "international" }, q: MerchandiseQuery): Promise<Page<Merchandise>>;
+    offers(
+      buyer: { id: number; version: "domestic" | "international" },
+      q: MerchandiseQuery,
+    ): Promise<Page<Merchandise>>;
     goods(ids: number[]): Promise<Map<number, Merchandise>>;
   };
-  purchasing: { place(merchantId: number, req: OrderReq): Promise<PurchaseOrder>; find(merchantId: number, orderNo: string): Promise<PurchaseOrder | undefined> };
+  purchasing: {
+    place(merchantId: number, req: OrderReq): Promise<PurchaseOrder>;
+    find(merchantId: number, orderNo: string): Promise<PurchaseOrder | undefined>;
+  };
   /** Debits a one-card card under its lock, once per request key. */
   debitCard(tx: Tx, cardId: number, amount: number, requestKey: string, note: string): Promise<unknown>;
   /** Sends the customer-login code (accounts' SMS codes). */
@@ -83,11 +89,14 @@ export interface MallDeps {
 
 const CARD_TYPES = new Set<BusinessType>(CARD_BUSINESS_TYPES);
 const DIRECT_TYPES = new Set<BusinessType>(SELECTION_BUSINESS_TYPES.direct);
-const deliveryOf = (t: BusinessType): "code" | "topup" | undefined => (CARD_TYPES.has(t) ? "code" : DIRECT_TYPES.has(t) ? "topup" : undefined);
+const deliveryOf = (t: BusinessType): "code" | "topup" | undefined =>
+  CARD_TYPES.has(t) ? "code" : DIRECT_TYPES.has(t) ? "topup" : undefined;
 const money = (amount: number, currency: string) => ({ amount, currency: currency as "CNY" | "USD" | "HKD" });
 const iso = (d: Date | string) => new Date(d).toISOString();
-const maskNumber = (s: string) => (s.length <= 8 ? `${s.slice(0, 2)}****` : `${s.slice(0, 4)}${"*".repeat(Math.max(4, s.length - 8))}${s.slice(-4)}`);
-const notFound = (key: "mall.goodsNotFound" | "mall.bagNotFound" | "mall.orderNotFound" | "mall.unknown") => new AppError(CODE.NOT_FOUND, key);
+const maskNumber = (s: string) =>
+  s.length <= 8 ? `${s.slice(0, 2)}****` : `${s.slice(0, 4)}${"*".repeat(Math.max(4, s.length - 8))}${s.slice(-4)}`;
+const notFound = (key: "mall.goodsNotFound" | "mall.bagNotFound" | "mall.orderNotFound" | "mall.unknown") =>
+  new AppError(CODE.NOT_FOUND, key);
 /** Thrown inside the order's transaction when another order took the codes meanwhile: roll back and buy again. */
 class Shortage extends Error {}
 
@@ -102,7 +111,10 @@ const SHORT_CACHE_MS = 3_000;
 /** Values by key for a few seconds, the load itself shared by concurrent callers; misses (`keep` false) and failures are not kept. */
 class ShortCache<K, V> {
   private readonly entries = new Map<K, { until: number; value: Promise<V> }>();
-  constructor(private readonly ms: number, private readonly max = 10_000) {}
+  constructor(
+    private readonly ms: number,
+    private readonly max = 10_000,
+  ) {}
   get(key: K, load: () => Promise<V>, keep: (v: V) => boolean = () => true): Promise<V> {
     const now = performance.now();
     const hit = this.entries.get(key);
@@ -123,8 +135,32 @@ class ShortCache<K, V> {
 
 /** A delivered code's sealed credentials, masked number and expiry day (supply's buyer stock). */
 type SealedCode = Awaited<ReturnType<typeof sealedCodes>>[number];
-type OrderRow = { id: number; order_no: string; app_id: string; customer_id: number; state: MallOrder["state"]; pay_method: MallOrder["payMethod"]; amount: number; currency: string; lines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[]; top_up_account: string | null; fail_reason: string | null; refund_reason: string | null; created_at: Date | string; refunded_at: Date | string | null };
-type DeliveryRow = { id: number; order_id: number; name: string; kind: "code" | "topup"; state: "processing" | "success" | "failed"; card_id: number | null; account: string | null; expires_at: Date | string | null };
+type OrderRow = {
+  id: number;
+  order_no: string;
+  app_id: string;
+  customer_id: number;
+  state: MallOrder["state"];
+  pay_method: MallOrder["payMethod"];
+  amount: number;
+  currency: string;
+  lines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[];
+  top_up_account: string | null;
+  fail_reason: string | null;
+  refund_reason: string | null;
+  created_at: Date | string;
+  refunded_at: Date | string | null;
+};
+type DeliveryRow = {
+  id: number;
+  order_id: number;
+  name: string;
+  kind: "code" | "topup";
+  state: "processing" | "success" | "failed";
+  card_id: number | null;
+  account: string | null;
+  expires_at: Date | string | null;
+};
 
 interface Unit {
   selfId: number;
@@ -144,14 +180,21 @@ function highPrice(price: number, g: Merchandise, confirmed: boolean): number | 
   const reference = g.faceValue > 0 ? g.faceValue : g.price;
   if (reference <= 0 || price <= reference * MALL_HIGH_PRICE_FACTOR) return null;
   if (!confirmed) {
-    throw new AppError(CODE.CONFLICT, "mall.priceFarAbove", { price: moneyText(price, g.currency), reference: moneyText(reference, g.currency) }, "confirmHighPrice");
+    throw new AppError(
+      CODE.CONFLICT,
+      "mall.priceFarAbove",
+      { price: moneyText(price, g.currency), reference: moneyText(reference, g.currency) },
+      "confirmHighPrice",
+    );
   }
   return reference;
 }
 
 export class MallService {
   private readonly released = new ShortCache<string, MallAppearance | null>(SHORT_CACHE_MS);
-  private readonly storeSettings = new ShortCache<number, Awaited<ReturnType<MallService["settingsRow"]>>>(SHORT_CACHE_MS);
+  private readonly storeSettings = new ShortCache<number, Awaited<ReturnType<MallService["settingsRow"]>>>(
+    SHORT_CACHE_MS,
+  );
   private readonly goodsSeen = new ShortCache<number, Merchandise | undefined>(SHORT_CACHE_MS);
   constructor(private readonly deps: MallDeps) {}
   private now(): Date {
@@ -162,13 +205,27 @@ export class MallService {
 
   /** `sellerOptional`: the storefront call, which tells the page its seller id. */
   async resolve(
-    h: { v: string | undefined; appId: string | undefined; sellerId: string | undefined; version: string | undefined; privateCode: string | undefined; customerToken?: string | undefined },
+    h: {
+      v: string | undefined;
+      appId: string | undefined;
+      sellerId: string | undefined;
+      version: string | undefined;
+      privateCode: string | undefined;
+      customerToken?: string | undefined;
+    },
     sellerOptional = false,
     purpose: MallCallPurpose = "shop",
   ): Promise<MallContext> {
-    if (h.v !== "1" || !h.appId || (!h.sellerId && !sellerOptional) || h.appId.length > 64) throw new AppError(CODE.INVALID_PARAMETER, "mall.headersMissing");
-    const { appearance, testersOnly } = h.version === "beta" ? await this.betaFor(h.appId, h.customerToken, purpose) : { appearance: await this.releasedAppearance(h.appId), testersOnly: false };
-    if (!appearance || (h.sellerId !== undefined && String(appearance.merchantId) !== h.sellerId)) throw notFound("mall.unknown");
+    if (h.v !== "1" || !h.appId || (!h.sellerId && !sellerOptional) || h.appId.length > 64) {
+      throw new AppError(CODE.INVALID_PARAMETER, "mall.headersMissing");
+    }
+    const { appearance, testersOnly } =
+      h.version === "beta"
+        ? await this.betaFor(h.appId, h.customerToken, purpose)
+        : { appearance: await this.releasedAppearance(h.appId), testersOnly: false };
+    if (!appearance || (h.sellerId !== undefined && String(appearance.merchantId) !== h.sellerId)) {
+      throw notFound("mall.unknown");
+    }
     return { appearance, privateCode: h.privateCode, testersOnly };
   }
 
@@ -177,11 +234,17 @@ export class MallService {
    * for its experience members: a mall that never passed review must not sell to the public. Anyone else
    * gets the released version, or, with none released, the login only (a tester signs in to see it).
    */
-  private async betaFor(appId: string, customerToken: string | undefined, purpose: MallCallPurpose): Promise<{ appearance: MallAppearance | null; testersOnly: boolean }> {
+  private async betaFor(
+    appId: string,
+    customerToken: string | undefined,
+    purpose: MallCallPurpose,
+  ): Promise<{ appearance: MallAppearance | null; testersOnly: boolean }> {
     const beta = await this.deps.appearance(appId, "beta");
     if (!beta) return { appearance: null, testersOnly: false };
     const phone = customerToken ? await this.deps.customerPhone(customerToken) : null;
-    if (phone !== null && (await repo.isTester(this.deps.db, beta.merchantId, phone))) return { appearance: beta, testersOnly: false };
+    if (phone !== null && (await repo.isTester(this.deps.db, beta.merchantId, phone))) {
+      return { appearance: beta, testersOnly: false };
+    }
     const released = await this.releasedAppearance(appId);
     if (released) return { appearance: released, testersOnly: false };
     if (purpose === "shop") throw new AppError(CODE.FORBIDDEN, "mall.testersOnly");
@@ -198,18 +261,32 @@ export class MallService {
     const unique = [...new Set(phones)];
     await withTx(this.deps.db, async (tx) => {
       await repo.replaceTesters(tx, merchantId, unique);
-      await audit(tx, { actorUserId: actor.userId, action: "mall.testers.save", subjectType: "merchant", subjectId: merchantId, detail: { count: unique.length } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "mall.testers.save",
+        subjectType: "merchant",
+        subjectId: merchantId,
+        detail: { count: unique.length },
+      });
     });
     return this.testers(actor);
   }
 
   /** The released appearance of an app id, kept a few seconds (an app id not released yet is asked again each time). */
   private releasedAppearance(appId: string): Promise<MallAppearance | null> {
-    return this.released.get(appId, () => this.deps.appearance(appId, "release"), (a) => a !== null);
+    return this.released.get(
+      appId,
+      () => this.deps.appearance(appId, "release"),
+      (a) => a !== null,
+    );
   }
 
   private async settingsRow(merchantId: number) {
-    return this.deps.db.selectFrom("mall_settings").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
+    return this.deps.db
+      .selectFrom("mall_settings")
+      .selectAll()
+      .where("merchant_id", "=", merchantId)
+      .executeTakeFirst();
   }
 
   /** The settings as the storefront's calls see them (kept a few seconds; the merchant's save clears them). */
@@ -241,7 +318,9 @@ export class MallService {
   /** Customer calls other than the storefront itself need the private code of a private mall. */
   async unlocked(m: MallContext): Promise<void> {
     const s = await this.storeSettingsRow(m.appearance.merchantId);
-    if (s?.private_code && s.private_code !== m.privateCode) throw new AppError(CODE.FORBIDDEN, "mall.privateCodeWrong");
+    if (s?.private_code && s.private_code !== m.privateCode) {
+      throw new AppError(CODE.FORBIDDEN, "mall.privateCodeWrong");
+    }
   }
 
   async storefront(m: MallContext): Promise<Storefront> {
@@ -276,10 +355,19 @@ export class MallService {
   async candidates(actor: Actor, q: { page: number; pageSize: number; keyword?: string | undefined }) {
     const me = await this.buyer(tenantOf(actor));
     const [cards, direct] = await Promise.all(
-      (["card", "direct"] as const).map((type) => this.deps.catalog.offers({ id: me.id, version: me.version }, { page: 1, pageSize: 1000, type, keyword: q.keyword, sort: "recommend" })),
+      (["card", "direct"] as const).map((type) =>
+        this.deps.catalog.offers(
+          { id: me.id, version: me.version },
+          { page: 1, pageSize: 1000, type, keyword: q.keyword, sort: "recommend" },
+        ),
+      ),
     );
     const all = [...(cards?.list ?? []), ...(direct?.list ?? [])].filter((g) => g.currency === me.currency);
-    const inMall = new Set((await this.deps.db.selectFrom("mall_self_goods").select("goods_id").where("merchant_id", "=", me.id).execute()).map((r) => r.goods_id));
+    const inMall = new Set(
+      (
+        await this.deps.db.selectFrom("mall_self_goods").select("goods_id").where("merchant_id", "=", me.id).execute()
+      ).map((r) => r.goods_id),
+    );
     const list = all.slice((q.page - 1) * q.pageSize, q.page * q.pageSize).map((g) => ({
       goodsId: String(g.id),
       name: g.name,
@@ -296,39 +384,103 @@ export class MallService {
     const me = await this.buyer(tenantOf(actor));
     const g = (await this.deps.catalog.goods([Number(req.goodsId)])).get(Number(req.goodsId));
     if (!g || !deliveryOf(g.businessType)) throw invalid("mall.goodsNotFound", "goodsId");
-    const offered = await this.deps.catalog.offers({ id: me.id, version: me.version }, { page: 1, pageSize: 1000, type: CARD_TYPES.has(g.businessType) ? "card" : "direct", keyword: g.name, sort: "recommend" });
-    if (!offered.list.some((o) => o.id === g.id) || g.currency !== me.currency) throw conflict("mall.goodsNotBuyable", "goodsId");
+    const offered = await this.deps.catalog.offers(
+      { id: me.id, version: me.version },
+      {
+        page: 1,
+        pageSize: 1000,
+        type: CARD_TYPES.has(g.businessType) ? "card" : "direct",
+        keyword: g.name,
+        sort: "recommend",
+      },
+    );
+    if (!offered.list.some((o) => o.id === g.id) || g.currency !== me.currency) {
+      throw conflict("mall.goodsNotBuyable", "goodsId");
+    }
     const high = highPrice(req.price, g, req.confirmHighPrice);
     const id = await withTx(this.deps.db, async (tx) => {
       const row = await tx
         .insertInto("mall_self_goods")
-        .values({ merchant_id: me.id, goods_id: g.id, name: req.name ?? g.name, price: req.price, currency: g.currency, on_sale: req.onSale, sort: req.sort, updated_at: this.now() })
+        .values({
+          merchant_id: me.id,
+          goods_id: g.id,
+          name: req.name ?? g.name,
+          price: req.price,
+          currency: g.currency,
+          on_sale: req.onSale,
+          sort: req.sort,
+          updated_at: this.now(),
+        })
         .onConflict((oc) => oc.columns(["merchant_id", "goods_id"]).doNothing())
         .returning("id")
         .executeTakeFirst();
       if (!row) throw conflict("mall.alreadyInMall", "goodsId");
-      await audit(tx, { actorUserId: actor.userId, action: "mall.self.add", subjectType: "mall_self_goods", subjectId: row.id, detail: { goodsId: g.id, price: req.price } });
-      if (high) await audit(tx, { actorUserId: actor.userId, action: "mall.self.highPrice", subjectType: "mall_self_goods", subjectId: row.id, detail: { goodsId: g.id, price: req.price, reference: high } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "mall.self.add",
+        subjectType: "mall_self_goods",
+        subjectId: row.id,
+        detail: { goodsId: g.id, price: req.price },
+      });
+      if (high) {
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "mall.self.highPrice",
+          subjectType: "mall_self_goods",
+          subjectId: row.id,
+          detail: { goodsId: g.id, price: req.price, reference: high },
+        });
+      }
       return row.id;
     });
     return this.selfOne(me.id, id);
   }
 
-  async updateSelf(actor: Actor, id: number, req: { price?: number | undefined; name?: string | undefined; onSale?: boolean | undefined; sort?: number | undefined; confirmHighPrice?: boolean | undefined }): Promise<SelfGoods> {
+  async updateSelf(
+    actor: Actor,
+    id: number,
+    req: {
+      price?: number | undefined;
+      name?: string | undefined;
+      onSale?: boolean | undefined;
+      sort?: number | undefined;
+      confirmHighPrice?: boolean | undefined;
+    },
+  ): Promise<SelfGoods> {
     const merchantId = tenantOf(actor);
-    const current = await this.deps.db.selectFrom("mall_self_goods").select(["goods_id"]).where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+    const current = await this.deps.db
+      .selectFrom("mall_self_goods")
+      .select(["goods_id"])
+      .where("id", "=", id)
+      .where("merchant_id", "=", merchantId)
+      .executeTakeFirst();
     if (!current) throw notFound("mall.goodsNotFound");
-    const g = req.price === undefined ? undefined : (await this.deps.catalog.goods([current.goods_id])).get(current.goods_id);
+    const g =
+      req.price === undefined ? undefined : (await this.deps.catalog.goods([current.goods_id])).get(current.goods_id);
     const high = req.price !== undefined && g ? highPrice(req.price, g, req.confirmHighPrice === true) : null;
     await withTx(this.deps.db, async (tx) => {
       const r = await tx
         .updateTable("mall_self_goods")
-        .set({ ...(req.price !== undefined && { price: req.price }), ...(req.name !== undefined && { name: req.name }), ...(req.onSale !== undefined && { on_sale: req.onSale }), ...(req.sort !== undefined && { sort: req.sort }), updated_at: this.now() })
+        .set({
+          ...(req.price !== undefined && { price: req.price }),
+          ...(req.name !== undefined && { name: req.name }),
+          ...(req.onSale !== undefined && { on_sale: req.onSale }),
+          ...(req.sort !== undefined && { sort: req.sort }),
+          updated_at: this.now(),
+        })
         .where("id", "=", id)
         .where("merchant_id", "=", merchantId)
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) throw notFound("mall.goodsNotFound");
-      if (high) await audit(tx, { actorUserId: actor.userId, action: "mall.self.highPrice", subjectType: "mall_self_goods", subjectId: id, detail: { goodsId: current.goods_id, price: req.price, reference: high } });
+      if (high) {
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "mall.self.highPrice",
+          subjectType: "mall_self_goods",
+          subjectId: id,
+          detail: { goodsId: current.goods_id, price: req.price, reference: high },
+        });
+      }
     });
     return this.selfOne(merchantId, id);
   }
@@ -339,21 +491,43 @@ export class MallService {
     return one;
   }
 
-  selfGoods(actor: Actor, q: { page: number; pageSize: number; keyword?: string | undefined; onSale?: "true" | "false" | undefined }): Promise<Page<SelfGoods>> {
+  selfGoods(
+    actor: Actor,
+    q: { page: number; pageSize: number; keyword?: string | undefined; onSale?: "true" | "false" | undefined },
+  ): Promise<Page<SelfGoods>> {
     return this.selfList(tenantOf(actor), q);
   }
 
-  private async selfList(merchantId: number, q: { page: number; pageSize: number; keyword?: string | undefined; onSale?: "true" | "false" | undefined; id?: number }): Promise<Page<SelfGoods>> {
+  private async selfList(
+    merchantId: number,
+    q: {
+      page: number;
+      pageSize: number;
+      keyword?: string | undefined;
+      onSale?: "true" | "false" | undefined;
+      id?: number;
+    },
+  ): Promise<Page<SelfGoods>> {
     let base = this.deps.db.selectFrom("mall_self_goods").where("merchant_id", "=", merchantId);
     if (q.id !== undefined) base = base.where("id", "=", q.id);
     if (q.onSale) base = base.where("on_sale", "=", q.onSale === "true");
     if (q.keyword) base = base.where("name", "ilike", `%${q.keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy("sort").orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .selectAll()
+        .orderBy("sort")
+        .orderBy("id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     const goods = await this.deps.catalog.goods(rows.map((r) => r.goods_id));
-    const stock = await buyerStock(this.deps.db, merchantId, rows.map((r) => r.goods_id));
+    const stock = await buyerStock(
+      this.deps.db,
+      merchantId,
+      rows.map((r) => r.goods_id),
+    );
     const me = await getMerchant(this.deps.db, merchantId);
     const prices = me ? await this.costs(me, [...goods.values()]) : new Map<number, number>();
     return {
@@ -382,11 +556,20 @@ export class MallService {
   }
 
   /** The merchant's own purchase prices (an approved purchase application's price first). */
-  private async costs(me: { id: number; version: "domestic" | "international" }, goods: Merchandise[]): Promise<Map<number, number>> {
+  private async costs(
+    me: { id: number; version: "domestic" | "international" },
+    goods: Merchandise[],
+  ): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     for (const g of goods) {
       const type = CARD_TYPES.has(g.businessType) ? "card" : "direct";
-      const page = await this.deps.catalog.offers(me, { page: 1, pageSize: 20, type, keyword: g.name, sort: "recommend" });
+      const page = await this.deps.catalog.offers(me, {
+        page: 1,
+        pageSize: 20,
+        type,
+        keyword: g.name,
+        sort: "recommend",
+      });
       const o = page.list.find((x) => x.id === g.id);
       if (o) out.set(g.id, o.price);
     }
@@ -398,17 +581,43 @@ export class MallService {
   async saveBag(actor: Actor, id: number | null, req: GiftBagReq): Promise<GiftBag> {
     const merchantId = tenantOf(actor);
     const selfIds = req.items.map((i) => Number(i.selfGoodsId));
-    const selves = await this.deps.db.selectFrom("mall_self_goods").select(["id", "currency"]).where("merchant_id", "=", merchantId).where("id", "in", selfIds).execute();
+    const selves = await this.deps.db
+      .selectFrom("mall_self_goods")
+      .select(["id", "currency"])
+      .where("merchant_id", "=", merchantId)
+      .where("id", "in", selfIds)
+      .execute();
     if (selves.length !== new Set(selfIds).size) throw invalid("mall.goodsNotFound", "items");
     const currency = selves[0]?.currency;
     if (!currency || selves.some((s) => s.currency !== currency)) throw invalid("mall.currencyMismatch", "items");
     const bagId = await withTx(this.deps.db, async (tx) => {
-      const values = { name: req.name, description: req.description, price: req.price, currency, stock: req.stock, valid_days: req.validDays, on_sale: req.onSale, updated_at: this.now() };
+      const values = {
+        name: req.name,
+        description: req.description,
+        price: req.price,
+        currency,
+        stock: req.stock,
+        valid_days: req.validDays,
+        on_sale: req.onSale,
+        updated_at: this.now(),
+      };
       let bid: number;
       if (id === null) {
-        bid = (await tx.insertInto("mall_gift_bags").values({ merchant_id: merchantId, ...values }).returning("id").executeTakeFirstOrThrow()).id;
+        bid = (
+          await tx
+            .insertInto("mall_gift_bags")
+            .values({ merchant_id: merchantId, ...values })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id;
       } else {
-        const cur = await tx.selectFrom("mall_gift_bags").select(["id", "sold"]).where("id", "=", id).where("merchant_id", "=", merchantId).forUpdate().executeTakeFirst();
+        const cur = await tx
+          .selectFrom("mall_gift_bags")
+          .select(["id", "sold"])
+          .where("id", "=", id)
+          .where("merchant_id", "=", merchantId)
+          .forUpdate()
+          .executeTakeFirst();
         if (!cur) throw notFound("mall.bagNotFound");
         if (req.stock < cur.sold) throw invalid("mall.stockInvalid", "stock");
         await tx.updateTable("mall_gift_bags").set(values).where("id", "=", id).execute();
@@ -416,9 +625,20 @@ export class MallService {
         bid = id;
       }
       const merged = new Map<number, number>();
-      for (const i of req.items) merged.set(Number(i.selfGoodsId), (merged.get(Number(i.selfGoodsId)) ?? 0) + i.quantity);
-      await tx.insertInto("mall_gift_bag_items").values([...merged].map(([sid, quantity]) => ({ bag_id: bid, self_goods_id: sid, quantity }))).execute();
-      await audit(tx, { actorUserId: actor.userId, action: id === null ? "mall.bag.add" : "mall.bag.update", subjectType: "mall_gift_bag", subjectId: bid, detail: { price: req.price, stock: req.stock } });
+      for (const i of req.items) {
+        merged.set(Number(i.selfGoodsId), (merged.get(Number(i.selfGoodsId)) ?? 0) + i.quantity);
+      }
+      await tx
+        .insertInto("mall_gift_bag_items")
+        .values([...merged].map(([sid, quantity]) => ({ bag_id: bid, self_goods_id: sid, quantity })))
+        .execute();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: id === null ? "mall.bag.add" : "mall.bag.update",
+        subjectType: "mall_gift_bag",
+        subjectId: bid,
+        detail: { price: req.price, stock: req.stock },
+      });
       return bid;
     });
     const [bag] = await this.bagList(merchantId, { ids: [bagId] });
@@ -428,21 +648,42 @@ export class MallService {
 
   async bags(actor: Actor, q: { page: number; pageSize: number }): Promise<Page<GiftBag>> {
     const merchantId = tenantOf(actor);
-    const total = await this.deps.db.selectFrom("mall_gift_bags").select((eb) => eb.fn.countAll<string>().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
-    return { list: await this.bagList(merchantId, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize }), total: Number(total.n), page: q.page, pageSize: q.pageSize };
+    const total = await this.deps.db
+      .selectFrom("mall_gift_bags")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("merchant_id", "=", merchantId)
+      .executeTakeFirstOrThrow();
+    return {
+      list: await this.bagList(merchantId, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize }),
+      total: Number(total.n),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 
-  private async bagList(merchantId: number, q: { ids?: number[]; offset?: number; limit?: number; onSale?: boolean }, goodsOf: (ids: number[]) => Promise<Map<number, Merchandise>> = (ids) => this.deps.catalog.goods(ids)): Promise<GiftBag[]> {
+  private async bagList(
+    merchantId: number,
+    q: { ids?: number[]; offset?: number; limit?: number; onSale?: boolean },
+    goodsOf: (ids: number[]) => Promise<Map<number, Merchandise>> = (ids) => this.deps.catalog.goods(ids),
+  ): Promise<GiftBag[]> {
     let base = this.deps.db.selectFrom("mall_gift_bags").selectAll().where("merchant_id", "=", merchantId);
     if (q.ids) base = base.where("id", "in", q.ids.length ? q.ids : [0]);
     if (q.onSale) base = base.where("on_sale", "=", true);
-    const rows = await base.orderBy("id", "desc").offset(q.offset ?? 0).limit(q.limit ?? 1000).execute();
+    const rows = await base
+      .orderBy("id", "desc")
+      .offset(q.offset ?? 0)
+      .limit(q.limit ?? 1000)
+      .execute();
     if (rows.length === 0) return [];
     const items = await this.deps.db
       .selectFrom("mall_gift_bag_items as i")
       .innerJoin("mall_self_goods as s", "s.id", "i.self_goods_id")
       .select(["i.bag_id", "i.self_goods_id", "i.quantity", "s.name", "s.price", "s.goods_id"])
-      .where("i.bag_id", "in", rows.map((r) => r.id))
+      .where(
+        "i.bag_id",
+        "in",
+        rows.map((r) => r.id),
+      )
       .orderBy("i.self_goods_id")
       .execute();
     const goods = await goodsOf([...new Set(items.map((i) => i.goods_id))]);
@@ -453,14 +694,22 @@ export class MallService {
         name: r.name,
         description: r.description,
         price: money(r.price, r.currency),
-        worth: money(mine.reduce((a, i) => a + i.price * i.quantity, 0), r.currency),
+        worth: money(
+          mine.reduce((a, i) => a + i.price * i.quantity, 0),
+          r.currency,
+        ),
         stock: r.stock,
         sold: r.sold,
         validDays: r.valid_days,
         onSale: r.on_sale,
         items: mine.map((i) => {
           const g = goods.get(i.goods_id);
-          return { selfGoodsId: String(i.self_goods_id), name: i.name, quantity: i.quantity, delivery: (g && deliveryOf(g.businessType)) ?? "code" };
+          return {
+            selfGoodsId: String(i.self_goods_id),
+            name: i.name,
+            quantity: i.quantity,
+            delivery: (g && deliveryOf(g.businessType)) ?? "code",
+          };
         }),
         createdAt: iso(r.created_at),
       };
@@ -471,15 +720,36 @@ export class MallService {
 
   async settings(actor: Actor): Promise<MallSettings> {
     const s = await this.settingsRow(tenantOf(actor));
-    return { privateCode: s?.private_code ?? null, brandTitle: s?.brand_title ?? "", brandIntro: s?.brand_intro ?? "", brandImage: s?.brand_image ?? "" };
+    return {
+      privateCode: s?.private_code ?? null,
+      brandTitle: s?.brand_title ?? "",
+      brandIntro: s?.brand_intro ?? "",
+      brandImage: s?.brand_image ?? "",
+    };
   }
 
   async saveSettings(actor: Actor, req: MallSettingsReq): Promise<MallSettings> {
     const merchantId = tenantOf(actor);
-    const values = { private_code: req.privateCode, brand_title: req.brandTitle, brand_intro: req.brandIntro, brand_image: req.brandImage, updated_at: this.now() };
+    const values = {
+      private_code: req.privateCode,
+      brand_title: req.brandTitle,
+      brand_intro: req.brandIntro,
+      brand_image: req.brandImage,
+      updated_at: this.now(),
+    };
     await withTx(this.deps.db, async (tx) => {
-      await tx.insertInto("mall_settings").values({ merchant_id: merchantId, ...values }).onConflict((oc) => oc.column("merchant_id").doUpdateSet(values)).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "mall.settings", subjectType: "merchant", subjectId: merchantId, detail: { private: req.privateCode !== null } });
+      await tx
+        .insertInto("mall_settings")
+        .values({ merchant_id: merchantId, ...values })
+        .onConflict((oc) => oc.column("merchant_id").doUpdateSet(values))
+        .execute();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "mall.settings",
+        subjectType: "merchant",
+        subjectId: merchantId,
+        detail: { private: req.privateCode !== null },
+      });
     });
     this.storeSettings.delete(merchantId);
     return this.settings(actor);
@@ -490,12 +760,32 @@ export class MallService {
   async smsSummary(actor: Actor): Promise<SmsSummary> {
     const me = await this.buyer(tenantOf(actor));
     const now = this.now();
-    const rows = await this.deps.db.selectFrom("mall_sms_packages").selectAll().where("merchant_id", "=", me.id).orderBy("id", "desc").limit(200).execute();
+    const rows = await this.deps.db
+      .selectFrom("mall_sms_packages")
+      .selectAll()
+      .where("merchant_id", "=", me.id)
+      .orderBy("id", "desc")
+      .limit(200)
+      .execute();
     const live = (r: (typeof rows)[number]) => new Date(r.expires_at) > now;
     return {
       remaining: rows.filter(live).reduce((a, r) => a + r.remaining, 0),
-      packages: rows.map((r) => ({ id: String(r.id), code: r.code, count: r.count, remaining: r.remaining, price: money(r.price, r.currency), boughtAt: iso(r.bought_at), expiresAt: iso(r.expires_at), expired: !live(r) })),
-      offers: MALL_SMS_PACKAGES.map((p) => ({ code: p.code, count: p.count, price: money(p.price, me.currency), days: p.days })),
+      packages: rows.map((r) => ({
+        id: String(r.id),
+        code: r.code,
+        count: r.count,
+        remaining: r.remaining,
+        price: money(r.price, r.currency),
+        boughtAt: iso(r.bought_at),
+        expiresAt: iso(r.expires_at),
+        expired: !live(r),
+      })),
+      offers: MALL_SMS_PACKAGES.map((p) => ({
+        code: p.code,
+        count: p.count,
+        price: money(p.price, me.currency),
+        days: p.days,
+      })),
     };
   }
 
@@ -508,7 +798,17 @@ export class MallService {
     await withTx(this.deps.db, async (tx) => {
       const row = await tx
         .insertInto("mall_sms_packages")
-        .values({ merchant_id: me.id, code: offer.code, count: offer.count, remaining: offer.count, price: offer.price, currency: me.currency, request_key: req.requestKey, bought_at: now, expires_at: new Date(now.getTime() + offer.days * 86_400_000) })
+        .values({
+          merchant_id: me.id,
+          code: offer.code,
+          count: offer.count,
+          remaining: offer.count,
+          price: offer.price,
+          currency: me.currency,
+          request_key: req.requestKey,
+          bought_at: now,
+          expires_at: new Date(now.getTime() + offer.days * 86_400_000),
+        })
         .onConflict((oc) => oc.columns(["merchant_id", "request_key"]).doNothing())
         .returning("id")
         .executeTakeFirst();
@@ -533,10 +833,27 @@ export class MallService {
     let base = this.deps.db.selectFrom("mall_sms_records").where("merchant_id", "=", tenantOf(actor));
     if (q.phone) base = base.where("phone", "=", q.phone);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .selectAll()
+        .orderBy("id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
-    return { list: rows.map((r) => ({ id: String(r.id), appId: r.app_id, phone: r.phone, scene: r.scene, state: r.state, createdAt: iso(r.created_at) })), total: Number(count.n), page: q.page, pageSize: q.pageSize };
+    return {
+      list: rows.map((r) => ({
+        id: String(r.id),
+        appId: r.app_id,
+        phone: r.phone,
+        scene: r.scene,
+        state: r.state,
+        createdAt: iso(r.created_at),
+      })),
+      total: Number(count.n),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 
   /** The customer's login code, counted against the mall's SMS packages: none left, none sent. */
@@ -547,14 +864,30 @@ export class MallService {
     const rec = await withTx(this.deps.db, async (tx) => {
       const pkg = await repo.takeSms(tx, merchantId, now);
       if (pkg === undefined) throw conflict("mall.smsExhausted");
-      return (await tx.insertInto("mall_sms_records").values({ merchant_id: merchantId, app_id: m.appearance.appId, phone, scene: "customerLogin", package_id: pkg, state: "sent", created_at: now }).returning(["id", "package_id"]).executeTakeFirstOrThrow());
+      return await tx
+        .insertInto("mall_sms_records")
+        .values({
+          merchant_id: merchantId,
+          app_id: m.appearance.appId,
+          phone,
+          scene: "customerLogin",
+          package_id: pkg,
+          state: "sent",
+          created_at: now,
+        })
+        .returning(["id", "package_id"])
+        .executeTakeFirstOrThrow();
     });
     try {
       return await this.deps.sendLoginCode(phone, lang);
     } catch (err) {
       // Not sent (too frequent, the gateway refused): the SMS is not counted.
       await withTx(this.deps.db, async (tx) => {
-        await tx.updateTable("mall_sms_packages").set((eb) => ({ remaining: eb("remaining", "+", 1) })).where("id", "=", rec.package_id).execute();
+        await tx
+          .updateTable("mall_sms_packages")
+          .set((eb) => ({ remaining: eb("remaining", "+", 1) }))
+          .where("id", "=", rec.package_id)
+          .execute();
         await tx.updateTable("mall_sms_records").set({ state: "failed" }).where("id", "=", rec.id).execute();
       });
       throw err;
@@ -563,7 +896,10 @@ export class MallService {
 
   /* ---------- the storefront's goods ---------- */
 
-  async storeGoods(m: MallContext, q: { page: number; pageSize: number; kind?: "goods" | "bag" | undefined; keyword?: string | undefined }): Promise<Page<StoreGoods>> {
+  async storeGoods(
+    m: MallContext,
+    q: { page: number; pageSize: number; kind?: "goods" | "bag" | undefined; keyword?: string | undefined },
+  ): Promise<Page<StoreGoods>> {
     await this.unlocked(m);
     const merchantId = m.appearance.merchantId;
     const out: StoreGoods[] = [];
@@ -588,7 +924,11 @@ export class MallService {
     }
     if (q.kind !== "bag") {
       // What the customer sees of the goods on sale: no purchase cost, no own stock (the back-office's list has them).
-      let base = this.deps.db.selectFrom("mall_self_goods").select(["id", "goods_id", "name", "price", "currency"]).where("merchant_id", "=", merchantId).where("on_sale", "=", true);
+      let base = this.deps.db
+        .selectFrom("mall_self_goods")
+        .select(["id", "goods_id", "name", "price", "currency"])
+        .where("merchant_id", "=", merchantId)
+        .where("on_sale", "=", true);
       if (q.keyword) base = base.where("name", "ilike", `%${q.keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
       const rows = await base.orderBy("sort").orderBy("id", "desc").limit(1000).execute();
       const goods = await this.goodsOf(rows.map((r) => r.goods_id));
@@ -609,7 +949,12 @@ export class MallService {
         });
       }
     }
-    return { list: out.slice((q.page - 1) * q.pageSize, q.page * q.pageSize), total: out.length, page: q.page, pageSize: q.pageSize };
+    return {
+      list: out.slice((q.page - 1) * q.pageSize, q.page * q.pageSize),
+      total: out.length,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 
   async storeItem(m: MallContext, kind: "goods" | "bag", id: string): Promise<StoreGoods> {
@@ -624,7 +969,11 @@ export class MallService {
     await this.unlocked(m);
     await repo.touchMember(this.deps.db, m.appearance.merchantId, customer.id, this.now());
     const cards = await customerCards(this.deps.db, customer.id, m.appearance.merchantId);
-    return cards.map((c) => ({ id: String(c.id), cardNo: maskNumber(this.deps.keys.unseal(c.sealed).number), balance: money(c.balance - c.held, c.currency) }));
+    return cards.map((c) => ({
+      id: String(c.id),
+      cardNo: maskNumber(this.deps.keys.unseal(c.sealed).number),
+      balance: money(c.balance - c.held, c.currency),
+    }));
   }
 
   /* ---------- checkout ---------- */
@@ -633,15 +982,41 @@ export class MallService {
     const selfIds = new Set<number>();
     const bagIds = new Set<number>();
     for (const l of lines) (l.kind === "goods" ? selfIds : bagIds).add(Number(l.id));
-    const bags = bagIds.size ? await this.deps.db.selectFrom("mall_gift_bags").selectAll().where("merchant_id", "=", merchantId).where("id", "in", [...bagIds]).where("on_sale", "=", true).execute() : [];
+    const bags = bagIds.size
+      ? await this.deps.db
+          .selectFrom("mall_gift_bags")
+          .selectAll()
+          .where("merchant_id", "=", merchantId)
+          .where("id", "in", [...bagIds])
+          .where("on_sale", "=", true)
+          .execute()
+      : [];
     if (bags.length !== bagIds.size) throw notFound("mall.bagNotFound");
-    const bagItems = bags.length ? await this.deps.db.selectFrom("mall_gift_bag_items").selectAll().where("bag_id", "in", bags.map((b) => b.id)).execute() : [];
+    const bagItems = bags.length
+      ? await this.deps.db
+          .selectFrom("mall_gift_bag_items")
+          .selectAll()
+          .where(
+            "bag_id",
+            "in",
+            bags.map((b) => b.id),
+          )
+          .execute()
+      : [];
     for (const i of bagItems) selfIds.add(i.self_goods_id);
-    const selves = selfIds.size ? await this.deps.db.selectFrom("mall_self_goods").selectAll().where("merchant_id", "=", merchantId).where("id", "in", [...selfIds]).execute() : [];
+    const selves = selfIds.size
+      ? await this.deps.db
+          .selectFrom("mall_self_goods")
+          .selectAll()
+          .where("merchant_id", "=", merchantId)
+          .where("id", "in", [...selfIds])
+          .execute()
+      : [];
     const selfById = new Map(selves.map((s) => [s.id, s]));
     const goods = await this.goodsOf(selves.map((s) => s.goods_id));
     const units: Unit[] = [];
-    const orderLines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[] = [];
+    const orderLines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[] =
+      [];
     const currencies = new Set<"CNY" | "USD" | "HKD">();
     const addUnit = (selfId: number, count: number, expiresDays: number | null) => {
       const s = selfById.get(selfId);
@@ -660,7 +1035,9 @@ export class MallService {
       } else {
         const b = bags.find((x) => x.id === Number(l.id));
         if (!b) throw notFound("mall.bagNotFound");
-        for (const i of bagItems.filter((x) => x.bag_id === b.id)) addUnit(i.self_goods_id, i.quantity * l.quantity, b.valid_days);
+        for (const i of bagItems.filter((x) => x.bag_id === b.id)) {
+          addUnit(i.self_goods_id, i.quantity * l.quantity, b.valid_days);
+        }
         orderLines.push({ kind: "bag", refId: b.id, name: b.name, quantity: l.quantity, unitPrice: b.price });
         currencies.add(b.currency);
       }
@@ -682,7 +1059,12 @@ export class MallService {
     await this.unlocked(m);
     const a = m.appearance;
     const merchantId = a.merchantId;
-    const first = await this.deps.db.selectFrom("mall_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+    const first = await this.deps.db
+      .selectFrom("mall_orders")
+      .select("id")
+      .where("customer_id", "=", customer.id)
+      .where("request_key", "=", req.requestKey)
+      .executeTakeFirst();
     if (first) return this.customerOrder(m, customer, first.id, lang);
     const now = this.now();
     const { units, orderLines, amount, currency } = await this.units(merchantId, req.lines, now);
@@ -691,98 +1073,179 @@ export class MallService {
     if (req.payMethod === "card") {
       if (!req.cardId) throw invalid("mall.cardRequired", "cardId");
       const card = await cardOwner(this.deps.db, Number(req.cardId));
-      if (!card || card.customer_id !== customer.id || card.brander_id !== merchantId || card.currency !== currency) throw conflict("mall.cardNotUsable", "cardId");
+      if (!card || card.customer_id !== customer.id || card.brander_id !== merchantId || card.currency !== currency) {
+        throw conflict("mall.cardNotUsable", "cardId");
+      }
       if (card.balance - card.held < amount) throw conflict("onecard.insufficient", "cardId");
     }
     const codeNeeds = new Map<number, number>();
-    for (const u of units) if (u.delivery === "code") codeNeeds.set(u.goodsId, (codeNeeds.get(u.goodsId) ?? 0) + u.count);
+    for (const u of units) {
+      if (u.delivery === "code") codeNeeds.set(u.goodsId, (codeNeeds.get(u.goodsId) ?? 0) + u.count);
+    }
     const tag = createHash("sha256").update(`${customer.id}:${req.requestKey}`).digest("hex").slice(0, 16);
     // The purchase orders placed for this checkout, by goods: their codes are this order's first.
     const boughtFor = new Map<number, string[]>();
     for (let attempt = 1; ; attempt++) {
       // First from the stock the merchant holds; once other orders took what it counted (a retry), every
       // code this order needs is bought for it (what is left over stays in the merchant's stock).
-      const stock = attempt === 1 ? await buyerStockUpTo(this.deps.db, merchantId, codeNeeds) : new Map<number, number>();
+      const stock =
+        attempt === 1 ? await buyerStockUpTo(this.deps.db, merchantId, codeNeeds) : new Map<number, number>();
       for (const [goodsId, need] of codeNeeds) {
         const short = need - (stock.get(goodsId) ?? 0);
         if (short > 0) {
-          const po = await this.deps.purchasing.place(merchantId, { goodsId: String(goodsId), quantity: short, orderNo: `MALL${tag}A${attempt}G${goodsId}` });
+          const po = await this.deps.purchasing.place(merchantId, {
+            goodsId: String(goodsId),
+            quantity: short,
+            orderNo: `MALL${tag}A${attempt}G${goodsId}`,
+          });
           boughtFor.set(goodsId, [...(boughtFor.get(goodsId) ?? []), po.id]);
         }
       }
-      const placed = await withTx(this.deps.db, async (tx): Promise<{ first: number } | { order: OrderRow; deliveries: DeliveryRow[]; codes: SealedCode[] }> => {
-        // The order as it ends (delivered, or delivering while its top-ups are ordered); the same request
-        // key sent twice at once: the second waits for the first here and answers with it.
-        const o = await tx
-          .insertInto("mall_orders")
-          .values({
-            order_no: `M${tag.toUpperCase()}${now.getTime().toString(36).toUpperCase()}`,
-            merchant_id: merchantId,
-            app_id: a.appId,
-            customer_id: customer.id,
-            state: needsAccount ? "delivering" : "delivered",
-            pay_method: req.payMethod,
-            card_id: req.payMethod === "card" ? Number(req.cardId) : null,
-            amount,
-            currency,
-            lines: JSON.stringify(orderLines),
-            top_up_account: needsAccount ? (req.topUpAccount ?? null) : null,
-            request_key: req.requestKey,
-            created_at: now,
-            delivered_at: needsAccount ? null : now,
-          })
-          .onConflict((oc) => oc.columns(["customer_id", "request_key"]).doNothing())
-          .returningAll()
-          .executeTakeFirst();
-        if (!o) {
-          const again = await tx.selectFrom("mall_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirstOrThrow();
-          return { first: again.id };
-        }
-        for (const l of orderLines.filter((x) => x.kind === "bag").sort((x, y) => x.refId - y.refId)) {
-          const r = await tx.updateTable("mall_gift_bags").set((eb) => ({ sold: eb("sold", "+", l.quantity) })).where("id", "=", l.refId).where(sql<boolean>`sold + ${l.quantity} <= stock`).executeTakeFirst();
-          if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.CONFLICT, "mall.bagSoldOut", { name: l.name }, "lines");
-        }
-        const byGoods = new Map<number, SealedCode[]>();
-        const codes: SealedCode[] = [];
-        for (const [goodsId, need] of [...codeNeeds].sort((x, y) => x[0] - y[0])) {
-          const taken = await takeBuyerCodes(tx, merchantId, goodsId, need, now, boughtFor.get(goodsId));
-          if (taken.length < need) throw new Shortage("codes taken meanwhile");
-          byGoods.set(goodsId, [...taken]);
-          codes.push(...taken);
-        }
-        const rows = [];
-        for (const u of units) {
-          const expires = u.expiresDays === null ? null : new Date(now.getTime() + u.expiresDays * 86_400_000);
-          for (let i = 0; i < u.count; i++) {
-            if (u.delivery === "code") {
-              const code = byGoods.get(u.goodsId)?.shift();
-              rows.push({ order_id: o.id, goods_id: u.goodsId, name: u.name, kind: "code" as const, state: "success" as const, card_id: code?.id ?? null, purchase_no: null, account: null, expires_at: expires, created_at: now });
-            } else {
-              rows.push({ order_id: o.id, goods_id: u.goodsId, name: u.name, kind: "topup" as const, state: "processing" as const, card_id: null, purchase_no: null, account: req.topUpAccount ?? null, expires_at: expires, created_at: now });
+      const placed = await withTx(
+        this.deps.db,
+        async (
+          tx,
+        ): Promise<{ first: number } | { order: OrderRow; deliveries: DeliveryRow[]; codes: SealedCode[] }> => {
+          // The order as it ends (delivered, or delivering while its top-ups are ordered); the same request
+          // key sent twice at once: the second waits for the first here and answers with it.
+          const o = await tx
+            .insertInto("mall_orders")
+            .values({
+              order_no: `M${tag.toUpperCase()}${now.getTime().toString(36).toUpperCase()}`,
+              merchant_id: merchantId,
+              app_id: a.appId,
+              customer_id: customer.id,
+              state: needsAccount ? "delivering" : "delivered",
+              pay_method: req.payMethod,
+              card_id: req.payMethod === "card" ? Number(req.cardId) : null,
+              amount,
+              currency,
+              lines: JSON.stringify(orderLines),
+              top_up_account: needsAccount ? (req.topUpAccount ?? null) : null,
+              request_key: req.requestKey,
+              created_at: now,
+              delivered_at: needsAccount ? null : now,
+            })
+            .onConflict((oc) => oc.columns(["customer_id", "request_key"]).doNothing())
+            .returningAll()
+            .executeTakeFirst();
+          if (!o) {
+            const again = await tx
+              .selectFrom("mall_orders")
+              .select("id")
+              .where("customer_id", "=", customer.id)
+              .where("request_key", "=", req.requestKey)
+              .executeTakeFirstOrThrow();
+            return { first: again.id };
+          }
+          for (const l of orderLines.filter((x) => x.kind === "bag").sort((x, y) => x.refId - y.refId)) {
+            const r = await tx
+              .updateTable("mall_gift_bags")
+              .set((eb) => ({ sold: eb("sold", "+", l.quantity) }))
+              .where("id", "=", l.refId)
+              .where(sql<boolean>`sold + ${l.quantity} <= stock`)
+              .executeTakeFirst();
+            if (Number(r.numUpdatedRows) === 0) {
+              throw new AppError(CODE.CONFLICT, "mall.bagSoldOut", { name: l.name }, "lines");
             }
           }
-        }
-        // With them the customer seen in this mall and, when the answer shows the codes in full to their
-        // buyer (an order delivered now), the reveal on record as the order's page writes it.
-        const deliveries = await repo.insertDeliveries(tx, rows, { merchantId, customerId: customer.id, now }, !needsAccount && codes.length > 0 ? { orderId: o.id, customerId: customer.id } : null);
-        // The payment last: its ledger rows (bank clearing, the merchant's income) are the hot ones, held until commit.
-        const description = orderLines.map((l) => l.name).join(", ");
-        if (req.payMethod === "card") {
-          await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
-        } else {
-          // Money is credited only on the payments seam's confirmation; test money goes to the sandbox accounts.
-          const paid = await this.deps.payments.create(tx, { merchantId, subject: { type: "mall_order", id: o.id }, paymentNo: o.order_no, amount, currency, description, payer: customer.phone, appId: a.appId }, now);
-          if (paid.state !== "paid") throw conflict("payments.notEnabled");
-          if (paid.sandbox) await tx.updateTable("mall_orders").set({ sandbox: true }).where("id", "=", o.id).execute();
-          await this.income(tx, { id: o.id, orderNo: o.order_no, merchantId, amount, currency, description, sandbox: paid.sandbox });
-        }
-        return { order: o, deliveries, codes };
-      }).catch(async (err: unknown) => {
+          const byGoods = new Map<number, SealedCode[]>();
+          const codes: SealedCode[] = [];
+          for (const [goodsId, need] of [...codeNeeds].sort((x, y) => x[0] - y[0])) {
+            const taken = await takeBuyerCodes(tx, merchantId, goodsId, need, now, boughtFor.get(goodsId));
+            if (taken.length < need) throw new Shortage("codes taken meanwhile");
+            byGoods.set(goodsId, [...taken]);
+            codes.push(...taken);
+          }
+          const rows = [];
+          for (const u of units) {
+            const expires = u.expiresDays === null ? null : new Date(now.getTime() + u.expiresDays * 86_400_000);
+            for (let i = 0; i < u.count; i++) {
+              if (u.delivery === "code") {
+                const code = byGoods.get(u.goodsId)?.shift();
+                rows.push({
+                  order_id: o.id,
+                  goods_id: u.goodsId,
+                  name: u.name,
+                  kind: "code" as const,
+                  state: "success" as const,
+                  card_id: code?.id ?? null,
+                  purchase_no: null,
+                  account: null,
+                  expires_at: expires,
+                  created_at: now,
+                });
+              } else {
+                rows.push({
+                  order_id: o.id,
+                  goods_id: u.goodsId,
+                  name: u.name,
+                  kind: "topup" as const,
+                  state: "processing" as const,
+                  card_id: null,
+                  purchase_no: null,
+                  account: req.topUpAccount ?? null,
+                  expires_at: expires,
+                  created_at: now,
+                });
+              }
+            }
+          }
+          // With them the customer seen in this mall and, when the answer shows the codes in full to their
+          // buyer (an order delivered now), the reveal on record as the order's page writes it.
+          const deliveries = await repo.insertDeliveries(
+            tx,
+            rows,
+            { merchantId, customerId: customer.id, now },
+            !needsAccount && codes.length > 0 ? { orderId: o.id, customerId: customer.id } : null,
+          );
+          // The payment last: its ledger rows (bank clearing, the merchant's income) are the hot ones, held until commit.
+          const description = orderLines.map((l) => l.name).join(", ");
+          if (req.payMethod === "card") {
+            await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
+          } else {
+            // Money is credited only on the payments seam's confirmation; test money goes to the sandbox accounts.
+            const paid = await this.deps.payments.create(
+              tx,
+              {
+                merchantId,
+                subject: { type: "mall_order", id: o.id },
+                paymentNo: o.order_no,
+                amount,
+                currency,
+                description,
+                payer: customer.phone,
+                appId: a.appId,
+              },
+              now,
+            );
+            if (paid.state !== "paid") throw conflict("payments.notEnabled");
+            if (paid.sandbox) {
+              await tx.updateTable("mall_orders").set({ sandbox: true }).where("id", "=", o.id).execute();
+            }
+            await this.income(tx, {
+              id: o.id,
+              orderNo: o.order_no,
+              merchantId,
+              amount,
+              currency,
+              description,
+              sandbox: paid.sandbox,
+            });
+          }
+          return { order: o, deliveries, codes };
+        },
+      ).catch(async (err: unknown) => {
         if (err instanceof Shortage) return err;
         // The same request sent twice at once, both past the key's check before either wrote (the order
         // number, made from the key, collided): the one that committed answers.
         if (isUniqueViolation(err)) {
-          const first = await this.deps.db.selectFrom("mall_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+          const first = await this.deps.db
+            .selectFrom("mall_orders")
+            .select("id")
+            .where("customer_id", "=", customer.id)
+            .where("request_key", "=", req.requestKey)
+            .executeTakeFirst();
           if (first) return { first: first.id };
         }
         throw err;
@@ -798,7 +1261,14 @@ export class MallService {
         return this.customerOrder(m, customer, placed.order.id, lang);
       }
       // Delivered in the transaction: the answer is what it wrote, not read again.
-      const [order] = this.shape([placed.order], placed.deliveries, placed.codes, new Map([[customer.id, customer.phone]]), true, lang);
+      const [order] = this.shape(
+        [placed.order],
+        placed.deliveries,
+        placed.codes,
+        new Map([[customer.id, customer.phone]]),
+        true,
+        lang,
+      );
       if (!order) throw notFound("mall.orderNotFound");
       return order;
     }
@@ -809,7 +1279,18 @@ export class MallService {
    * balance rows locked only from it to the commit. An account not used yet is created first and the
    * statement run again; a refused move (a balance that may not go negative) rolls the order back.
    */
-  private async income(tx: Tx, p: { id: number; orderNo: string; merchantId: number; amount: number; currency: string; description: string; sandbox: boolean }): Promise<void> {
+  private async income(
+    tx: Tx,
+    p: {
+      id: number;
+      orderNo: string;
+      merchantId: number;
+      amount: number;
+      currency: string;
+      description: string;
+      sandbox: boolean;
+    },
+  ): Promise<void> {
     const money = moneyAccounts(p.sandbox);
     const part = postingPart({
       idempotencyKey: `mall:pay:${p.id}`,
@@ -823,7 +1304,9 @@ export class MallService {
       ],
     });
     for (let attempt = 1; ; attempt++) {
-      const r = await sql<{ result: unknown }>`WITH ${part.ctes(sql`SELECT 1`)} SELECT ${part.result} AS result`.execute(tx);
+      const r = await sql<{
+        result: unknown;
+      }>`WITH ${part.ctes(sql`SELECT 1`)} SELECT ${part.result} AS result`.execute(tx);
       const outcome = part.outcome(r.rows[0]?.result);
       if (typeof outcome !== "string") return;
       if (outcome === "notWritten" && attempt === 1) {
@@ -836,15 +1319,39 @@ export class MallService {
 
   /** Orders the top-ups of an order from the supplier (one purchase per unit, numbered by delivery). */
   private async topUps(orderId: number): Promise<void> {
-    const o = await this.deps.db.selectFrom("mall_orders").select(["id", "merchant_id"]).where("id", "=", orderId).executeTakeFirstOrThrow();
-    const open = await this.deps.db.selectFrom("mall_deliveries").selectAll().where("order_id", "=", orderId).where("kind", "=", "topup").where("state", "=", "processing").orderBy("id").execute();
+    const o = await this.deps.db
+      .selectFrom("mall_orders")
+      .select(["id", "merchant_id"])
+      .where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
+    const open = await this.deps.db
+      .selectFrom("mall_deliveries")
+      .selectAll()
+      .where("order_id", "=", orderId)
+      .where("kind", "=", "topup")
+      .where("state", "=", "processing")
+      .orderBy("id")
+      .execute();
     for (const d of open) {
       const orderNo = d.purchase_no ?? `MALLD${d.id}`;
-      if (d.purchase_no === null) await this.deps.db.updateTable("mall_deliveries").set({ purchase_no: orderNo }).where("id", "=", d.id).execute();
+      if (d.purchase_no === null) {
+        await this.deps.db
+          .updateTable("mall_deliveries")
+          .set({ purchase_no: orderNo })
+          .where("id", "=", d.id)
+          .execute();
+      }
       let state: "processing" | "success" | "failed";
       let reason: string | null;
       try {
-        const po = (await this.deps.purchasing.find(o.merchant_id, orderNo)) ?? (await this.deps.purchasing.place(o.merchant_id, { goodsId: String(d.goods_id), quantity: 1, topUpAccount: d.account ?? "", orderNo }));
+        const po =
+          (await this.deps.purchasing.find(o.merchant_id, orderNo)) ??
+          (await this.deps.purchasing.place(o.merchant_id, {
+            goodsId: String(d.goods_id),
+            quantity: 1,
+            topUpAccount: d.account ?? "",
+            orderNo,
+          }));
         state = po.state === "success" ? "success" : po.state === "failure" ? "failed" : "processing";
         reason = po.failReason;
       } catch (err) {
@@ -855,18 +1362,50 @@ export class MallService {
         state = "failed";
         reason = err.messageKey;
       }
-      if (state !== "processing") await this.deps.db.updateTable("mall_deliveries").set({ state }).where("id", "=", d.id).where("state", "=", "processing").execute();
-      if (state === "failed") await this.deps.db.updateTable("mall_orders").set({ fail_reason: reason }).where("id", "=", orderId).execute();
+      if (state !== "processing") {
+        await this.deps.db
+          .updateTable("mall_deliveries")
+          .set({ state })
+          .where("id", "=", d.id)
+          .where("state", "=", "processing")
+          .execute();
+      }
+      if (state === "failed") {
+        await this.deps.db.updateTable("mall_orders").set({ fail_reason: reason }).where("id", "=", orderId).execute();
+      }
     }
-    const left = await this.deps.db.selectFrom("mall_deliveries").select(["state"]).where("order_id", "=", orderId).execute();
+    const left = await this.deps.db
+      .selectFrom("mall_deliveries")
+      .select(["state"])
+      .where("order_id", "=", orderId)
+      .execute();
     const now = this.now();
-    if (left.some((d) => d.state === "failed")) await this.deps.db.updateTable("mall_orders").set({ state: "failed" }).where("id", "=", orderId).where("state", "=", "delivering").execute();
-    else if (left.every((d) => d.state === "success")) await this.deps.db.updateTable("mall_orders").set({ state: "delivered", delivered_at: now }).where("id", "=", orderId).where("state", "=", "delivering").execute();
+    if (left.some((d) => d.state === "failed")) {
+      await this.deps.db
+        .updateTable("mall_orders")
+        .set({ state: "failed" })
+        .where("id", "=", orderId)
+        .where("state", "=", "delivering")
+        .execute();
+    } else if (left.every((d) => d.state === "success")) {
+      await this.deps.db
+        .updateTable("mall_orders")
+        .set({ state: "delivered", delivered_at: now })
+        .where("id", "=", orderId)
+        .where("state", "=", "delivering")
+        .execute();
+    }
   }
 
   /** The follow-up job: top-ups still processing. */
   async followUp(limit = 100): Promise<number> {
-    const open = await this.deps.db.selectFrom("mall_orders").select("id").where("state", "=", "delivering").orderBy("id").limit(limit).execute();
+    const open = await this.deps.db
+      .selectFrom("mall_orders")
+      .select("id")
+      .where("state", "=", "delivering")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
     for (const o of open) await this.topUps(o.id);
     return open.length;
   }
@@ -875,24 +1414,58 @@ export class MallService {
 
   private async present(rows: OrderRow[], reveal: boolean, lang: Lang): Promise<MallOrder[]> {
     if (rows.length === 0) return [];
-    const deliveries = await this.deps.db.selectFrom("mall_deliveries").selectAll().where("order_id", "in", rows.map((r) => r.id)).orderBy("id").execute();
-    const codes = await sealedCodes(this.deps.db, deliveries.flatMap((d) => (d.card_id === null ? [] : [d.card_id])));
-    const phones = new Map((await phonesOf(this.deps.db, rows.map((r) => r.customer_id))).map((p) => [p.id, p.phone]));
+    const deliveries = await this.deps.db
+      .selectFrom("mall_deliveries")
+      .selectAll()
+      .where(
+        "order_id",
+        "in",
+        rows.map((r) => r.id),
+      )
+      .orderBy("id")
+      .execute();
+    const codes = await sealedCodes(
+      this.deps.db,
+      deliveries.flatMap((d) => (d.card_id === null ? [] : [d.card_id])),
+    );
+    const phones = new Map(
+      (
+        await phonesOf(
+          this.deps.db,
+          rows.map((r) => r.customer_id),
+        )
+      ).map((p) => [p.id, p.phone]),
+    );
     return this.shape(rows, deliveries, codes, phones, reveal, lang);
   }
 
   /** Orders as the API shows them, from their rows, their deliveries (in id order), the codes delivered and the customers' phones. */
-  private shape(rows: OrderRow[], deliveries: DeliveryRow[], sealed: SealedCode[], phones: Map<number, string>, reveal: boolean, lang: Lang): MallOrder[] {
+  private shape(
+    rows: OrderRow[],
+    deliveries: DeliveryRow[],
+    sealed: SealedCode[],
+    phones: Map<number, string>,
+    reveal: boolean,
+    lang: Lang,
+  ): MallOrder[] {
     const codes = new Map(sealed.map((c) => [c.id, c]));
     return rows.map((r) => ({
       id: String(r.id),
       orderNo: r.order_no,
       appId: r.app_id,
-      customerPhone: reveal ? (phones.get(r.customer_id) ?? "") : (phones.get(r.customer_id) ?? "").replace(/^(\d{3})\d{4}(\d{4})$/, "$1****$2"),
+      customerPhone: reveal
+        ? (phones.get(r.customer_id) ?? "")
+        : (phones.get(r.customer_id) ?? "").replace(/^(\d{3})\d{4}(\d{4})$/, "$1****$2"),
       state: r.state,
       payMethod: r.pay_method,
       amount: money(r.amount, r.currency),
-      lines: r.lines.map((l) => ({ kind: l.kind, refId: String(l.refId), name: l.name, quantity: l.quantity, unitPrice: money(l.unitPrice, r.currency) })),
+      lines: r.lines.map((l) => ({
+        kind: l.kind,
+        refId: String(l.refId),
+        name: l.name,
+        quantity: l.quantity,
+        unitPrice: money(l.unitPrice, r.currency),
+      })),
       deliveries: deliveries
         .filter((d) => d.order_id === r.id)
         .map((d) => {
@@ -911,7 +1484,12 @@ export class MallService {
           };
         }),
       topUpAccount: r.top_up_account,
-      failReason: r.fail_reason === null ? null : r.fail_reason.startsWith("mall.") || r.fail_reason.includes(".") ? renderKey(r.fail_reason, lang) : r.fail_reason,
+      failReason:
+        r.fail_reason === null
+          ? null
+          : r.fail_reason.startsWith("mall.") || r.fail_reason.includes(".")
+            ? renderKey(r.fail_reason, lang)
+            : r.fail_reason,
       refundReason: r.refund_reason,
       createdAt: iso(r.created_at),
       refundedAt: r.refunded_at ? iso(r.refunded_at) : null,
@@ -920,7 +1498,14 @@ export class MallService {
 
   /** The customer's own order in this mall, codes in full (one audit row per reveal). */
   async customerOrder(m: MallContext, customer: Customer, id: number, lang: Lang): Promise<MallOrder> {
-    const find = () => this.deps.db.selectFrom("mall_orders").selectAll().where("id", "=", id).where("customer_id", "=", customer.id).where("merchant_id", "=", m.appearance.merchantId).executeTakeFirst();
+    const find = () =>
+      this.deps.db
+        .selectFrom("mall_orders")
+        .selectAll()
+        .where("id", "=", id)
+        .where("customer_id", "=", customer.id)
+        .where("merchant_id", "=", m.appearance.merchantId)
+        .executeTakeFirst();
     let row = await find();
     if (!row) throw notFound("mall.orderNotFound");
     if (row.state === "delivering") {
@@ -930,7 +1515,13 @@ export class MallService {
     const [o] = await this.present([row], true, lang);
     if (!o) throw notFound("mall.orderNotFound");
     if (o.deliveries.some((d) => d.cardSecret !== null)) {
-      await audit(this.deps.db, { actorUserId: null, action: "mall.codes.reveal", subjectType: "mall_order", subjectId: row.id, detail: { customerId: customer.id } });
+      await audit(this.deps.db, {
+        actorUserId: null,
+        action: "mall.codes.reveal",
+        subjectType: "mall_order",
+        subjectId: row.id,
+        detail: { customerId: customer.id },
+      });
     }
     return o;
   }
@@ -948,9 +1539,21 @@ export class MallService {
       .orderBy("d.id", "desc")
       .limit(500)
       .execute();
-    const codes = new Map((await sealedCodes(this.deps.db, rows.flatMap((r) => (r.card_id === null ? [] : [r.card_id])))).map((c) => [c.id, c]));
+    const codes = new Map(
+      (
+        await sealedCodes(
+          this.deps.db,
+          rows.flatMap((r) => (r.card_id === null ? [] : [r.card_id])),
+        )
+      ).map((c) => [c.id, c]),
+    );
     const names = new Map<string, string>();
-    for (const appId of new Set(rows.map((r) => r.app_id))) names.set(appId, ((await this.releasedAppearance(appId)) ?? (await this.deps.appearance(appId, "beta")))?.name ?? appId);
+    for (const appId of new Set(rows.map((r) => r.app_id))) {
+      names.set(
+        appId,
+        ((await this.releasedAppearance(appId)) ?? (await this.deps.appearance(appId, "beta")))?.name ?? appId,
+      );
+    }
     return rows.map((r) => {
       const c = r.card_id === null ? undefined : codes.get(r.card_id);
       return {
@@ -967,11 +1570,24 @@ export class MallService {
     });
   }
 
-  async customerOrders(m: MallContext, customer: Customer, q: { page: number; pageSize: number }, lang: Lang): Promise<Page<MallOrder>> {
+  async customerOrders(
+    m: MallContext,
+    customer: Customer,
+    q: { page: number; pageSize: number },
+    lang: Lang,
+  ): Promise<Page<MallOrder>> {
     await this.unlocked(m);
-    const base = this.deps.db.selectFrom("mall_orders").where("customer_id", "=", customer.id).where("merchant_id", "=", m.appearance.merchantId);
+    const base = this.deps.db
+      .selectFrom("mall_orders")
+      .where("customer_id", "=", customer.id)
+      .where("merchant_id", "=", m.appearance.merchantId);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .selectAll()
+        .orderBy("id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     // The list masks the codes; the order's page reveals them.
@@ -979,14 +1595,29 @@ export class MallService {
   }
 
   /** EquityOrder: the merchant's mall orders (codes masked). */
-  async orders(actor: Actor, q: { page: number; pageSize: number; state?: MallOrder["state"] | undefined; orderNo?: string | undefined; phone?: string | undefined }, lang: Lang): Promise<Page<MallOrder>> {
+  async orders(
+    actor: Actor,
+    q: {
+      page: number;
+      pageSize: number;
+      state?: MallOrder["state"] | undefined;
+      orderNo?: string | undefined;
+      phone?: string | undefined;
+    },
+    lang: Lang,
+  ): Promise<Page<MallOrder>> {
     const merchantId = tenantOf(actor);
     let base = this.deps.db.selectFrom("mall_orders").where("merchant_id", "=", merchantId);
     if (q.state) base = base.where("state", "=", q.state);
     if (q.orderNo) base = base.where("order_no", "=", q.orderNo);
     if (q.phone) base = base.where("customer_id", "=", (await customerIdByPhone(this.deps.db, q.phone)) ?? 0);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .selectAll()
+        .orderBy("id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return { list: await this.present(rows, false, lang), total: Number(count.n), page: q.page, pageSize: q.pageSize };
@@ -1001,23 +1632,52 @@ export class MallService {
     const merchantId = tenantOf(actor);
     const now = this.now();
     await withTx(this.deps.db, async (tx) => {
-      const o = await tx.selectFrom("mall_orders").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId).forUpdate().executeTakeFirst();
+      const o = await tx
+        .selectFrom("mall_orders")
+        .selectAll()
+        .where("id", "=", id)
+        .where("merchant_id", "=", merchantId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!o) throw notFound("mall.orderNotFound");
       if (o.state === "refunded" && requestKey !== undefined && o.refund_key === requestKey) return;
       if (o.state === "refunded" || o.state === "delivering") throw conflict("mall.orderState");
       // The codes the refund pays back are taken back in its transaction (issue 37): voided under the lock a
       // store redemption takes, so a refunded code is never served; escrowed vouchers' money returns to the
       // merchant. A code already redeemed was served: its order is not refunded.
-      const delivered = await tx.selectFrom("mall_deliveries").select("card_id").where("order_id", "=", o.id).where("kind", "=", "code").execute();
+      const delivered = await tx
+        .selectFrom("mall_deliveries")
+        .select("card_id")
+        .where("order_id", "=", o.id)
+        .where("kind", "=", "code")
+        .execute();
       const cardIds = delivered.flatMap((d) => (d.card_id === null ? [] : [Number(d.card_id)]));
-      const takenBack = await takeBackHandedOnCodes(tx, { purchaserId: merchantId, cardIds, reason: `${o.order_no} ${reason}`, actorUserId: actor.userId }, now);
+      const takenBack = await takeBackHandedOnCodes(
+        tx,
+        { purchaserId: merchantId, cardIds, reason: `${o.order_no} ${reason}`, actorUserId: actor.userId },
+        now,
+      );
       if (takenBack.redeemed.length > 0) throw conflict("mall.codeRedeemed");
       if (o.pay_method === "card") {
         if (o.card_id === null) throw conflict("mall.orderState");
-        await creditCard(tx, { cardId: o.card_id, amount: o.amount, requestKey: `mall:refund:${o.id}`, debitKey: `mall:${o.id}`, note: `${o.order_no} ${reason}`.slice(0, 100) }, now);
+        await creditCard(
+          tx,
+          {
+            cardId: o.card_id,
+            amount: o.amount,
+            requestKey: `mall:refund:${o.id}`,
+            debitKey: `mall:${o.id}`,
+            note: `${o.order_no} ${reason}`.slice(0, 100),
+          },
+          now,
+        );
       } else {
         const money = moneyAccounts(o.sandbox);
-        const back = await this.deps.payments.refund(tx, { paymentNo: o.order_no, refundNo: `${o.order_no}R`, amount: o.amount }, now);
+        const back = await this.deps.payments.refund(
+          tx,
+          { paymentNo: o.order_no, refundNo: `${o.order_no}R`, amount: o.amount },
+          now,
+        );
         if (back.state === "failed" && o.sandbox) throw conflict("payments.refundFailed");
         await post(tx, {
           idempotencyKey: `mall:refund:${o.id}`,
@@ -1032,8 +1692,18 @@ export class MallService {
           ],
         });
       }
-      await tx.updateTable("mall_orders").set({ state: "refunded", refund_reason: reason, refund_key: requestKey ?? null, refunded_at: now }).where("id", "=", o.id).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "mall.order.refund", subjectType: "mall_order", subjectId: o.id, detail: { amount: o.amount, reason, payMethod: o.pay_method } });
+      await tx
+        .updateTable("mall_orders")
+        .set({ state: "refunded", refund_reason: reason, refund_key: requestKey ?? null, refunded_at: now })
+        .where("id", "=", o.id)
+        .execute();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "mall.order.refund",
+        subjectType: "mall_order",
+        subjectId: o.id,
+        detail: { amount: o.amount, reason, payMethod: o.pay_method },
+      });
     });
     const row = await this.deps.db.selectFrom("mall_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     const [o] = await this.present([row], false, lang);
@@ -1050,8 +1720,19 @@ export class MallService {
       base
         .select(["m.customer_id", "m.first_seen_at", "m.last_seen_at"])
         .select((eb) => [
-          eb.selectFrom("mall_orders as o").select((e) => e.fn.countAll<string>().as("n")).whereRef("o.customer_id", "=", "m.customer_id").where("o.merchant_id", "=", merchantId).as("orders"),
-          eb.selectFrom("mall_orders as o").select((e) => e.fn.coalesce(e.fn.sum<string>("o.amount"), sql<string>`0`).as("s")).whereRef("o.customer_id", "=", "m.customer_id").where("o.merchant_id", "=", merchantId).where("o.state", "!=", "refunded").as("spent"),
+          eb
+            .selectFrom("mall_orders as o")
+            .select((e) => e.fn.countAll<string>().as("n"))
+            .whereRef("o.customer_id", "=", "m.customer_id")
+            .where("o.merchant_id", "=", merchantId)
+            .as("orders"),
+          eb
+            .selectFrom("mall_orders as o")
+            .select((e) => e.fn.coalesce(e.fn.sum<string>("o.amount"), sql<string>`0`).as("s"))
+            .whereRef("o.customer_id", "=", "m.customer_id")
+            .where("o.merchant_id", "=", merchantId)
+            .where("o.state", "!=", "refunded")
+            .as("spent"),
         ])
         .orderBy("m.last_seen_at", "desc")
         .orderBy("m.customer_id", "desc")
@@ -1061,9 +1742,23 @@ export class MallService {
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     const me = await this.buyer(merchantId);
-    const phones = new Map((await phonesOf(this.deps.db, rows.map((r) => r.customer_id))).map((p) => [p.id, p.phone]));
+    const phones = new Map(
+      (
+        await phonesOf(
+          this.deps.db,
+          rows.map((r) => r.customer_id),
+        )
+      ).map((p) => [p.id, p.phone]),
+    );
     return {
-      list: rows.map((r) => ({ customerId: String(r.customer_id), phone: phones.get(r.customer_id) ?? "", orders: Number(r.orders ?? 0), spent: money(Number(r.spent ?? 0), me.currency), firstSeenAt: iso(r.first_seen_at), lastSeenAt: iso(r.last_seen_at) })),
+      list: rows.map((r) => ({
+        customerId: String(r.customer_id),
+        phone: phones.get(r.customer_id) ?? "",
+        orders: Number(r.orders ?? 0),
+        spent: money(Number(r.spent ?? 0), me.currency),
+        firstSeenAt: iso(r.first_seen_at),
+        lastSeenAt: iso(r.last_seen_at),
+      })),
       total: Number(count.n),
       page: q.page,
       pageSize: q.pageSize,

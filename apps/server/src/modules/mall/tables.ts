@@ -47,7 +47,14 @@ export interface MallTables {
     updated_at: Timestamp;
   };
   mall_gift_bag_items: { bag_id: number; self_goods_id: number; quantity: number };
-  mall_settings: { merchant_id: number; private_code: string | null; brand_title: string; brand_intro: string; brand_image: string; updated_at: Timestamp };
+  mall_settings: {
+    merchant_id: number;
+    private_code: string | null;
+    brand_title: string;
+    brand_intro: string;
+    brand_image: string;
+    updated_at: Timestamp;
+  };
   mall_members: { merchant_id: number; customer_id: number; first_seen_at: Timestamp; last_seen_at: Timestamp };
   mall_orders: {
     id: Id;
@@ -86,7 +93,13 @@ export interface MallTables {
     expires_at: Timestamp | null;
     created_at: Timestamp;
   };
-  mall_payments: { id: Id; order_id: number; provider: string; request: JSONColumnType<Record<string, unknown>>; created_at: Timestamp };
+  mall_payments: {
+    id: Id;
+    order_id: number;
+    provider: string;
+    request: JSONColumnType<Record<string, unknown>>;
+    created_at: Timestamp;
+  };
   mall_sms_packages: {
     id: Id;
     merchant_id: number;
@@ -99,5 +112,14 @@ export interface MallTables {
     bought_at: Timestamp;
     expires_at: Timestamp;
   };
-  mall_sms_records: { id: Id; merchant_id: number; app_id: string; phone: string; scene: string; package_id: number; state: "sent" | "failed"; created_at: Timestamp };
+  mall_sms_records: {
+    id: Id;
+    merchant_id: number;
+    app_id: string;
+    phone: string;
+    scene: string;
+    package_id: number;
+    state: "sent" | "failed";
+    created_at: Timestamp;
+  };
 }

@@ -21,12 +21,15 @@ afterAll(async () => {
 const beta = (headers: Record<string, string>) => ({ ...headers, "x-mall-version": "beta" });
 const betaShop = (): Shop => ({ ...shop, headers: beta(shop.headers) });
 /** The shop's mall as committed but never released: its only version is the experience one. */
-const unrelease = () => t.ctx.database.db.updateTable("mp_versions").set({ state: "trial" }).where("app_id", "=", shop.appId).execute();
+const unrelease = () =>
+  t.ctx.database.db.updateTable("mp_versions").set({ state: "trial" }).where("app_id", "=", shop.appId).execute();
 
 describe("the experience version", () => {
   it("is served to the merchant's testers only; others get the login and a clear refusal", async () => {
     await unrelease();
-    const visitor = await t.call<Storefront>("GET", "/api/mall/shop/storefront", { headers: beta({ v: "1", "x-app-id": shop.appId }) });
+    const visitor = await t.call<Storefront>("GET", "/api/mall/shop/storefront", {
+      headers: beta({ v: "1", "x-app-id": shop.appId }),
+    });
     expect(visitor.body.data).toMatchObject({ name: "Star Mall", testersOnly: true });
     const goods = await t.call("GET", "/api/mall/shop/goods", { headers: beta(shop.headers), lang: "en" });
     expect(goods.status).toBe(403);
@@ -35,13 +38,19 @@ describe("the experience version", () => {
     // A signed-in customer who is not a tester is refused too, checkout included.
     const stranger = await login(t, betaShop());
     expect((await t.call("GET", "/api/mall/shop/goods", { headers: beta(stranger.headers) })).status).toBe(403);
-    const checkout = await t.call("POST", "/api/mall/shop/checkout", { headers: beta(stranger.headers), body: { lines: [], payMethod: "wallet", requestKey: "k1" } });
+    const checkout = await t.call("POST", "/api/mall/shop/checkout", {
+      headers: beta(stranger.headers),
+      body: { lines: [], payMethod: "wallet", requestKey: "k1" },
+    });
     expect(checkout.status).toBeGreaterThanOrEqual(400);
     expect(checkout.status).toBeLessThan(500);
 
     // The merchant names a tester; that customer sees the mall.
     const phone = newPhone();
-    const saved = await t.call<MallTesters>("PUT", "/api/card-user/mall/testers", { token: shop.purchaser.token, body: { phones: [phone, phone] } });
+    const saved = await t.call<MallTesters>("PUT", "/api/card-user/mall/testers", {
+      token: shop.purchaser.token,
+      body: { phones: [phone, phone] },
+    });
     expect(saved.body.data.phones).toEqual([phone]);
     const tester = await login(t, betaShop(), phone);
     const sf = await t.call<Storefront>("GET", "/api/mall/shop/storefront", { headers: beta(tester.headers) });
@@ -52,8 +61,15 @@ describe("the experience version", () => {
   });
 
   it("testers are the merchant's own, validated, and another merchant cannot read them", async () => {
-    const bad = await t.call("PUT", "/api/card-user/mall/testers", { token: shop.purchaser.token, body: { phones: ["1381234"] }, lang: "en" });
+    const bad = await t.call("PUT", "/api/card-user/mall/testers", {
+      token: shop.purchaser.token,
+      body: { phones: ["1381234"] },
+      lang: "en",
+    });
     expect(bad.status).toBe(400);
-    expect((await t.call<MallTesters>("GET", "/api/card-user/mall/testers", { token: shop.supplier.token })).body.data.phones).toEqual([]);
+    expect(
+      (await t.call<MallTesters>("GET", "/api/card-user/mall/testers", { token: shop.supplier.token })).body.data
+        .phones,
+    ).toEqual([]);
   });
 });

@@ -21,7 +21,9 @@ afterAll(async () => {
 async function jumpDays(days: number): Promise<void> {
   t.clock.advance(days * 24 * 3600);
   for (const m of [owner, other]) {
-    const login = await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: m.email, password: STRONG_PASSWORD, version: "domestic" } });
+    const login = await t.call<{ token: string }>("POST", "/api/card-user/login", {
+      body: { email: m.email, password: STRONG_PASSWORD, version: "domestic" },
+    });
     m.token = login.body.data.token;
   }
 }
@@ -38,24 +40,59 @@ async function create(token: string, length: number, fields: Record<string, stri
   const res = await t.app.inject({
     method: "POST",
     url: "/api/media/uploads",
-    headers: { ...TUS, "x-auth-token": token, lang, "upload-length": String(length), "upload-metadata": metadata(fields) },
+    headers: {
+      ...TUS,
+      "x-auth-token": token,
+      lang,
+      "upload-length": String(length),
+      "upload-metadata": metadata(fields),
+    },
   });
-  return { status: res.statusCode, location: res.headers.location, msg: res.body ? (res.json<{ msg: string }>().msg) : "", headers: res.headers };
+  return {
+    status: res.statusCode,
+    location: res.headers.location,
+    msg: res.body ? res.json<{ msg: string }>().msg : "",
+    headers: res.headers,
+  };
 }
 
 async function head(token: string, location: string) {
   const res = await t.app.inject({ method: "HEAD", url: location, headers: { ...TUS, "x-auth-token": token } });
-  return { status: res.statusCode, offset: Number(res.headers["upload-offset"]), length: Number(res.headers["upload-length"]), videoId: res.headers["tessera-video-id"] as string | undefined, headers: res.headers };
+  return {
+    status: res.statusCode,
+    offset: Number(res.headers["upload-offset"]),
+    length: Number(res.headers["upload-length"]),
+    videoId: res.headers["tessera-video-id"] as string | undefined,
+    headers: res.headers,
+  };
 }
 
-async function patch(token: string, location: string, offset: number, body: Buffer, contentType = "application/offset+octet-stream") {
+async function patch(
+  token: string,
+  location: string,
+  offset: number,
+  body: Buffer,
+  contentType = "application/offset+octet-stream",
+) {
   const res = await t.app.inject({
     method: "PATCH",
     url: location,
-    headers: { ...TUS, "x-auth-token": token, lang: "en", "upload-offset": String(offset), "content-type": contentType },
+    headers: {
+      ...TUS,
+      "x-auth-token": token,
+      lang: "en",
+      "upload-offset": String(offset),
+      "content-type": contentType,
+    },
     payload: body,
   });
-  return { status: res.statusCode, offset: Number(res.headers["upload-offset"]), videoId: res.headers["tessera-video-id"] as string | undefined, body: res.body, headers: res.headers };
+  return {
+    status: res.statusCode,
+    offset: Number(res.headers["upload-offset"]),
+    videoId: res.headers["tessera-video-id"] as string | undefined,
+    body: res.body,
+    headers: res.headers,
+  };
 }
 
 /** Uploads a whole file in 1 MiB parts; returns the video id. */
@@ -87,14 +124,35 @@ describe("tus protocol", () => {
   });
 
   it("refuses a missing login, a wrong protocol version and a bad length", async () => {
-    const anon = await t.app.inject({ method: "POST", url: "/api/media/uploads", headers: { ...TUS, "upload-length": "5000" } });
+    const anon = await t.app.inject({
+      method: "POST",
+      url: "/api/media/uploads",
+      headers: { ...TUS, "upload-length": "5000" },
+    });
     expect(anon.statusCode).toBe(401);
-    const version = await t.app.inject({ method: "POST", url: "/api/media/uploads", headers: { "tus-resumable": "0.2.2", "x-auth-token": owner.token, "upload-length": "5000" } });
+    const version = await t.app.inject({
+      method: "POST",
+      url: "/api/media/uploads",
+      headers: { "tus-resumable": "0.2.2", "x-auth-token": owner.token, "upload-length": "5000" },
+    });
     expect(version.statusCode).toBe(412);
-    const noLength = await t.app.inject({ method: "POST", url: "/api/media/uploads", headers: { ...TUS, "x-auth-token": owner.token, lang: "en", "upload-metadata": metadata({ filename: "a.mp4", type: "3" }) } });
+    const noLength = await t.app.inject({
+      method: "POST",
+      url: "/api/media/uploads",
+      headers: {
+        ...TUS,
+        "x-auth-token": owner.token,
+        lang: "en",
+        "upload-metadata": metadata({ filename: "a.mp4", type: "3" }),
+      },
+    });
     expect(noLength.statusCode).toBe(400);
     expect(noLength.json<{ msg: string }>().msg).toBe("The upload length is not valid");
-    const badMeta = await t.app.inject({ method: "POST", url: "/api/media/uploads", headers: { ...TUS, "x-auth-token": owner.token, "upload-length": "5000", "upload-metadata": "filename !!!" } });
+    const badMeta = await t.app.inject({
+      method: "POST",
+      url: "/api/media/uploads",
+      headers: { ...TUS, "x-auth-token": owner.token, "upload-length": "5000", "upload-metadata": "filename !!!" },
+    });
     expect(badMeta.statusCode).toBe(400);
   });
 
@@ -119,7 +177,14 @@ describe("tus protocol", () => {
 
   it("uploads in parts: offsets must match, parts must be offset+octet-stream, the last part makes a video", async () => {
     const data = randomBytes(2 * MiB + 12345);
-    const created = await create(owner.token, data.length, { filename: "launch.mp4", type: "3", id: "course-17", name: "Launch film", videosize: String(Math.ceil(data.length / 1024)), zhuanma: "1" });
+    const created = await create(owner.token, data.length, {
+      filename: "launch.mp4",
+      type: "3",
+      id: "course-17",
+      name: "Launch film",
+      videosize: String(Math.ceil(data.length / 1024)),
+      zhuanma: "1",
+    });
     expect(created.status).toBe(201);
     expect(created.headers["tus-resumable"]).toBe("1.0.0");
     const location = created.location ?? "";
@@ -149,9 +214,23 @@ describe("tus protocol", () => {
     const done = await head(owner.token, location);
     expect([done.offset, done.videoId]).toEqual([data.length, videoId]);
 
-    const info = await t.call<VideoInfo>("POST", "/api/ecommerce/course/video/info", { token: owner.token, body: { videoid: videoId } });
+    const info = await t.call<VideoInfo>("POST", "/api/ecommerce/course/video/info", {
+      token: owner.token,
+      body: { videoid: videoId },
+    });
     expect(info.body.code).toBe(1);
-    expect(info.body.data).toMatchObject({ videoid: videoId, id: "course-17", type: 3, name: "Launch film", filename: "launch.mp4", size: Math.ceil(data.length / 1024), bytes: data.length, kind: "video", contentType: "video/mp4", zhuanma: true });
+    expect(info.body.data).toMatchObject({
+      videoid: videoId,
+      id: "course-17",
+      type: 3,
+      name: "Launch film",
+      filename: "launch.mp4",
+      size: Math.ceil(data.length / 1024),
+      bytes: data.length,
+      kind: "video",
+      contentType: "video/mp4",
+      zhuanma: true,
+    });
 
     // Playback through the signed address: whole file, byte ranges, suffix ranges.
     const url = info.body.data.url;
@@ -195,7 +274,13 @@ describe("tus protocol", () => {
         port,
         method: "PATCH",
         path: location,
-        headers: { ...TUS, "x-auth-token": owner.token, "upload-offset": "0", "content-type": "application/offset+octet-stream", "content-length": String(2 * MiB) },
+        headers: {
+          ...TUS,
+          "x-auth-token": owner.token,
+          "upload-offset": "0",
+          "content-type": "application/offset+octet-stream",
+          "content-length": String(2 * MiB),
+        },
       });
       req.on("error", () => resolve());
       req.write(data.subarray(0, sent), () => {
@@ -215,7 +300,10 @@ describe("tus protocol", () => {
     // Continue from the server's offset.
     const rest = await patch(owner.token, location, state.offset, data.subarray(state.offset));
     expect(rest.status).toBe(204);
-    const info = await t.call<VideoInfo>("POST", "/api/ecommerce/course/video/info", { token: owner.token, body: { videoid: rest.videoId } });
+    const info = await t.call<VideoInfo>("POST", "/api/ecommerce/course/video/info", {
+      token: owner.token,
+      body: { videoid: rest.videoId },
+    });
     const file = await t.app.inject({ method: "GET", url: info.body.data.url });
     expect(file.headers["content-type"]).toBe("video/quicktime");
     expect(Buffer.compare(file.rawPayload, data)).toBe(0);
@@ -225,13 +313,21 @@ describe("tus protocol", () => {
     const created = await create(owner.token, 4096, { filename: "cancel.webm", type: "3" });
     const location = created.location ?? "";
     await patch(owner.token, location, 0, randomBytes(1000));
-    const del = await t.app.inject({ method: "DELETE", url: location, headers: { ...TUS, "x-auth-token": owner.token } });
+    const del = await t.app.inject({
+      method: "DELETE",
+      url: location,
+      headers: { ...TUS, "x-auth-token": owner.token },
+    });
     expect(del.statusCode).toBe(204);
     expect((await head(owner.token, location)).status).toBe(404);
 
     const done = await create(owner.token, 2048, { filename: "keep.webm", type: "3" });
     await patch(owner.token, done.location ?? "", 0, randomBytes(2048));
-    const refused = await t.app.inject({ method: "DELETE", url: done.location ?? "", headers: { ...TUS, "x-auth-token": owner.token, lang: "en" } });
+    const refused = await t.app.inject({
+      method: "DELETE",
+      url: done.location ?? "",
+      headers: { ...TUS, "x-auth-token": owner.token, lang: "en" },
+    });
     expect(refused.statusCode).toBe(409);
     expect(refused.json<{ msg: string }>().msg).toBe("This upload is already a saved video and cannot be cancelled");
   });
@@ -248,36 +344,70 @@ describe("tus protocol", () => {
 describe("video library", () => {
   it("adds uploaded videos once, pages them newest first and filters by type", async () => {
     const a = await uploadAll(owner.token, randomBytes(3000), { filename: "a.mp4", type: "3" });
-    const b = await uploadAll(owner.token, randomBytes(1500 * 1024), { filename: "b.mp3", type: "7", isAudioType: "true" });
-    const addA = await t.call<{ added: number; list: LibraryItem[] }>("POST", "/api/ecommerce/videolibrary/batchadd", { token: owner.token, body: { type_id: 3, list: [{ name: "Video A", size: 3, videoid: a }] } });
+    const b = await uploadAll(owner.token, randomBytes(1500 * 1024), {
+      filename: "b.mp3",
+      type: "7",
+      isAudioType: "true",
+    });
+    const addA = await t.call<{ added: number; list: LibraryItem[] }>("POST", "/api/ecommerce/videolibrary/batchadd", {
+      token: owner.token,
+      body: { type_id: 3, list: [{ name: "Video A", size: 3, videoid: a }] },
+    });
     expect(addA.body.code).toBe(1);
     expect(addA.body.data.added).toBe(1);
-    const addB = await t.call<{ added: number }>("POST", "/api/ecommerce/videolibrary/batchadd", { token: owner.token, body: { type_id: "7", list: [{ name: "Audio B", size: 1500, videoid: Number(b) }] } });
+    const addB = await t.call<{ added: number }>("POST", "/api/ecommerce/videolibrary/batchadd", {
+      token: owner.token,
+      body: { type_id: "7", list: [{ name: "Audio B", size: 1500, videoid: Number(b) }] },
+    });
     expect(addB.body.data.added).toBe(1);
-    const again = await t.call<{ added: number; list: LibraryItem[] }>("POST", "/api/ecommerce/videolibrary/batchadd", { token: owner.token, body: { type_id: 3, list: [{ name: "Video A again", videoid: a }] } });
+    const again = await t.call<{ added: number; list: LibraryItem[] }>("POST", "/api/ecommerce/videolibrary/batchadd", {
+      token: owner.token,
+      body: { type_id: 3, list: [{ name: "Video A again", videoid: a }] },
+    });
     expect(again.body.data.added).toBe(0);
     expect(again.body.data.list[0]?.name).toBe("Video A");
 
-    const page = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", { token: owner.token, body: { page: 1, pagesize: 20 } });
+    const page = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", {
+      token: owner.token,
+      body: { page: 1, pagesize: 20 },
+    });
     expect(page.body.code).toBe(1);
     expect(page.body.data.total).toBe(2);
     expect(page.body.data.list.map((i) => [i.name, i.videoid, i.type_id, i.kind, i.size])).toEqual([
       ["Audio B", b, 7, "audio", 1500],
       ["Video A", a, 3, "video", 3],
     ]);
-    const audioOnly = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", { token: owner.token, body: { page: 1, pagesize: 20, type_id: 7 } });
+    const audioOnly = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", {
+      token: owner.token,
+      body: { page: 1, pagesize: 20, type_id: 7 },
+    });
     expect(audioOnly.body.data.list.map((i) => i.videoid)).toEqual([b]);
-    const named = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", { token: owner.token, body: { name: "video" } });
+    const named = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", {
+      token: owner.token,
+      body: { name: "video" },
+    });
     expect(named.body.data.list.map((i) => i.videoid)).toEqual([a]);
     const play = await t.app.inject({ method: "GET", url: page.body.data.list[0]?.url ?? "" });
     expect(play.headers["content-type"]).toBe("audio/mpeg");
     expect(play.rawPayload.length).toBe(1500 * 1024);
 
-    const badSize = await t.call("POST", "/api/ecommerce/videolibrary/pager", { token: owner.token, lang: "en", body: { page: 1, pagesize: 7 } });
+    const badSize = await t.call("POST", "/api/ecommerce/videolibrary/pager", {
+      token: owner.token,
+      lang: "en",
+      body: { page: 1, pagesize: 7 },
+    });
     expect(badSize.status).toBe(400);
-    const empty = await t.call("POST", "/api/ecommerce/videolibrary/batchadd", { token: owner.token, lang: "en", body: { type_id: 3, list: [] } });
+    const empty = await t.call("POST", "/api/ecommerce/videolibrary/batchadd", {
+      token: owner.token,
+      lang: "en",
+      body: { type_id: 3, list: [] },
+    });
     expect(empty.body.msg).toBe("Please choose the videos to add");
-    const missing = await t.call("POST", "/api/ecommerce/videolibrary/batchadd", { token: owner.token, lang: "cn", body: { type_id: 3, list: [{ name: "x", videoid: "999999999" }] } });
+    const missing = await t.call("POST", "/api/ecommerce/videolibrary/batchadd", {
+      token: owner.token,
+      lang: "cn",
+      body: { type_id: 3, list: [{ name: "x", videoid: "999999999" }] },
+    });
     expect([missing.status, missing.body.msg]).toEqual([404, "视频不存在"]);
   });
 
@@ -287,20 +417,39 @@ describe("video library", () => {
     const location = created.location ?? "";
     expect((await head(other.token, location)).status).toBe(404);
     expect((await patch(other.token, location, 0, data)).status).toBe(404);
-    const del = await t.app.inject({ method: "DELETE", url: location, headers: { ...TUS, "x-auth-token": other.token } });
+    const del = await t.app.inject({
+      method: "DELETE",
+      url: location,
+      headers: { ...TUS, "x-auth-token": other.token },
+    });
     expect(del.statusCode).toBe(404);
     const mine = await patch(owner.token, location, 0, data);
     const videoId = mine.videoId ?? "";
     expect(videoId).toMatch(/^\d+$/);
 
-    const info = await t.call("POST", "/api/ecommerce/course/video/info", { token: other.token, body: { videoid: videoId } });
+    const info = await t.call("POST", "/api/ecommerce/course/video/info", {
+      token: other.token,
+      body: { videoid: videoId },
+    });
     expect(info.status).toBe(404);
-    const steal = await t.call("POST", "/api/ecommerce/videolibrary/batchadd", { token: other.token, body: { type_id: 3, list: [{ name: "stolen", videoid: videoId }] } });
+    const steal = await t.call("POST", "/api/ecommerce/videolibrary/batchadd", {
+      token: other.token,
+      body: { type_id: 3, list: [{ name: "stolen", videoid: videoId }] },
+    });
     expect(steal.status).toBe(404);
-    await t.call("POST", "/api/ecommerce/videolibrary/batchadd", { token: owner.token, body: { type_id: 3, list: [{ name: "Private", videoid: videoId }] } });
-    const theirs = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", { token: other.token, body: {} });
+    await t.call("POST", "/api/ecommerce/videolibrary/batchadd", {
+      token: owner.token,
+      body: { type_id: 3, list: [{ name: "Private", videoid: videoId }] },
+    });
+    const theirs = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", {
+      token: other.token,
+      body: {},
+    });
     expect(theirs.body.data.total).toBe(0);
-    const ours = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", { token: owner.token, body: {} });
+    const ours = await t.call<Page<LibraryItem>>("POST", "/api/ecommerce/videolibrary/pager", {
+      token: owner.token,
+      body: {},
+    });
     expect(ours.body.data.list.some((i) => i.videoid === videoId)).toBe(true);
   });
 });

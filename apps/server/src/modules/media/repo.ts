@@ -37,12 +37,24 @@ export async function insertUpload(db: Executor, u: NewUpload): Promise<void> {
 }
 
 export function findUpload(db: Executor, merchantId: number, id: string) {
-  return db.selectFrom("media_uploads").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+  return db
+    .selectFrom("media_uploads")
+    .selectAll()
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
 }
 export type UploadRow = NonNullable<Awaited<ReturnType<typeof findUpload>>>;
 
 /** Moves the offset forward only from the offset the writer started at; false when someone else moved it. */
-export async function advanceUpload(db: Executor, merchantId: number, id: string, from: number, to: number, now: Date): Promise<boolean> {
+export async function advanceUpload(
+  db: Executor,
+  merchantId: number,
+  id: string,
+  from: number,
+  to: number,
+  now: Date,
+): Promise<boolean> {
   const res = await db
     .updateTable("media_uploads")
     .set({ received: to, updated_at: now })
@@ -59,7 +71,12 @@ export async function completeUpload(db: Executor, id: string, now: Date): Promi
 }
 
 export async function deleteUpload(db: Executor, merchantId: number, id: string): Promise<void> {
-  await db.deleteFrom("media_uploads").where("id", "=", id).where("merchant_id", "=", merchantId).where("completed_at", "is", null).execute();
+  await db
+    .deleteFrom("media_uploads")
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .where("completed_at", "is", null)
+    .execute();
 }
 
 /** Unfinished uploads nobody has written to since `before` (abandoned), a few at a time. */
@@ -114,22 +131,41 @@ export async function insertVideo(db: Executor, v: NewVideo): Promise<number> {
 }
 
 export function videoOf(db: Executor, merchantId: number, id: number) {
-  return db.selectFrom("media_videos").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+  return db
+    .selectFrom("media_videos")
+    .selectAll()
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
 }
 export type VideoRow = NonNullable<Awaited<ReturnType<typeof videoOf>>>;
 
 export function videoOfUpload(db: Executor, merchantId: number, uploadId: string) {
-  return db.selectFrom("media_videos").selectAll().where("upload_id", "=", uploadId).where("merchant_id", "=", merchantId).executeTakeFirst();
+  return db
+    .selectFrom("media_videos")
+    .selectAll()
+    .where("upload_id", "=", uploadId)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
 }
 
 /** A video by id alone: only for serving a file whose signed address names it. */
 export function videoForPlayback(db: Executor, id: number) {
-  return db.selectFrom("media_videos").select(["id", "storage_key", "content_type", "bytes"]).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("media_videos")
+    .select(["id", "storage_key", "content_type", "bytes"])
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 export function videosOf(db: Executor, merchantId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("media_videos").selectAll().where("merchant_id", "=", merchantId).where("id", "in", ids).execute();
+  return db
+    .selectFrom("media_videos")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("id", "in", ids)
+    .execute();
 }
 
 /** Adds videos to the library; one already there stays as it was. Returns how many were new. */
@@ -142,7 +178,17 @@ export async function addToLibrary(
 ): Promise<number> {
   const rows = await db
     .insertInto("media_library")
-    .values(items.map((i) => ({ merchant_id: merchantId, video_id: i.videoId, type_id: i.typeId, name: i.name, size_kb: i.sizeKb, created_by: createdBy, created_at: now })))
+    .values(
+      items.map((i) => ({
+        merchant_id: merchantId,
+        video_id: i.videoId,
+        type_id: i.typeId,
+        name: i.name,
+        size_kb: i.sizeKb,
+        created_by: createdBy,
+        created_at: now,
+      })),
+    )
     .onConflict((oc) => oc.columns(["merchant_id", "video_id"]).doNothing())
     .returning("id")
     .execute();
@@ -159,15 +205,33 @@ function libraryBase(db: Executor, merchantId: number, filter: { typeId?: number
   return q;
 }
 
-export async function libraryPage(db: Executor, merchantId: number, filter: { typeId?: number; name?: string }, page: number, pageSize: number) {
+export async function libraryPage(
+  db: Executor,
+  merchantId: number,
+  filter: { typeId?: number; name?: string },
+  page: number,
+  pageSize: number,
+) {
   const [rows, count] = await Promise.all([
     libraryBase(db, merchantId, filter)
-      .select(["l.id", "l.video_id", "l.type_id", "l.name", "l.size_kb", "l.created_at", "v.filename", "v.kind", "v.content_type"])
+      .select([
+        "l.id",
+        "l.video_id",
+        "l.type_id",
+        "l.name",
+        "l.size_kb",
+        "l.created_at",
+        "v.filename",
+        "v.kind",
+        "v.content_type",
+      ])
       .orderBy("l.id", "desc")
       .limit(pageSize)
       .offset((page - 1) * pageSize)
       .execute(),
-    libraryBase(db, merchantId, filter).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    libraryBase(db, merchantId, filter)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
@@ -180,7 +244,17 @@ export function libraryItemsOf(db: Executor, merchantId: number, videoIds: numbe
     .innerJoin("media_videos as v", "v.id", "l.video_id")
     .where("l.merchant_id", "=", merchantId)
     .where("l.video_id", "in", videoIds)
-    .select(["l.id", "l.video_id", "l.type_id", "l.name", "l.size_kb", "l.created_at", "v.filename", "v.kind", "v.content_type"])
+    .select([
+      "l.id",
+      "l.video_id",
+      "l.type_id",
+      "l.name",
+      "l.size_kb",
+      "l.created_at",
+      "v.filename",
+      "v.kind",
+      "v.content_type",
+    ])
     .orderBy("l.id", "desc")
     .execute();
 }

@@ -16,7 +16,15 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { userFileHeaders } from "../../platform/storage/serve";
 import type { MediaService, UploadState } from "./service";
-import { TUS_CONTENT_TYPE, TUS_EXTENSIONS, TUS_MAX_SIZE, TusError, checkTusVersion, intHeader, parseRange } from "./tus";
+import {
+  TUS_CONTENT_TYPE,
+  TUS_EXTENSIONS,
+  TUS_MAX_SIZE,
+  TusError,
+  checkTusVersion,
+  intHeader,
+  parseRange,
+} from "./tus";
 
 const tags = ["media"];
 const security = [{ authToken: [] }];
@@ -41,7 +49,6 @@ function tusHeaders(reply: FastifyReply, state: UploadState): FastifyReply {
  * termination) and signed playback of stored videos (`files/{id}`, with Range).
  */
 export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyncZod {
-   
   return async (app) => {
     const pre = guard({ roles: ["business"], menu: MEDIA_PAGES });
 
@@ -56,8 +63,17 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
         reply.header("Tus-Resumable", TUS_VERSION);
       });
       const discovery = (_req: unknown, reply: FastifyReply) =>
-        reply.code(204).header("Tus-Version", TUS_VERSION).header("Tus-Extension", TUS_EXTENSIONS).header("Tus-Max-Size", String(TUS_MAX_SIZE)).send();
-      tus.options("/uploads", { schema: { tags, summary: "tus discovery: version, extensions (creation, termination), maximum size" } }, discovery);
+        reply
+          .code(204)
+          .header("Tus-Version", TUS_VERSION)
+          .header("Tus-Extension", TUS_EXTENSIONS)
+          .header("Tus-Max-Size", String(TUS_MAX_SIZE))
+          .send();
+      tus.options(
+        "/uploads",
+        { schema: { tags, summary: "tus discovery: version, extensions (creation, termination), maximum size" } },
+        discovery,
+      );
       tus.options("/uploads/:id", { schema: { hide: true } }, discovery);
 
       tus.post(
@@ -66,44 +82,76 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
           schema: {
             tags,
             security,
-            summary: "tus creation: Upload-Length and Upload-Metadata (filename, type, id, name, zhuanma, videosize in KB, isAudioType); 201 with Location",
+            summary:
+              "tus creation: Upload-Length and Upload-Metadata (filename, type, id, name, zhuanma, videosize in KB, isAudioType); 201 with Location",
           },
           preHandler: pre,
         },
         async (req, reply) => {
           checkTusVersion(req.headers["tus-resumable"]);
           const meta = req.headers["upload-metadata"];
-          const id = await media.create(actorOf(req), intHeader(req.headers["upload-length"]), typeof meta === "string" ? meta : undefined);
+          const id = await media.create(
+            actorOf(req),
+            intHeader(req.headers["upload-length"]),
+            typeof meta === "string" ? meta : undefined,
+          );
           return reply.code(201).header("Location", `/api/media/uploads/${id}`).header("Upload-Offset", "0").send();
         },
       );
 
       const idParam = z.object({ id: z.string().max(64) });
-      tus.head("/uploads/:id", { schema: { tags, security, summary: "tus: the upload's offset and length", params: idParam }, preHandler: pre }, async (req, reply) => {
-        checkTusVersion(req.headers["tus-resumable"]);
-        const state = await media.state(actorOf(req), req.params.id);
-        tusHeaders(reply, state).header("Upload-Length", String(state.length));
-        if (state.metadata) reply.header("Upload-Metadata", state.metadata);
-        return reply.code(200).send();
-      });
+      tus.head(
+        "/uploads/:id",
+        {
+          schema: { tags, security, summary: "tus: the upload's offset and length", params: idParam },
+          preHandler: pre,
+        },
+        async (req, reply) => {
+          checkTusVersion(req.headers["tus-resumable"]);
+          const state = await media.state(actorOf(req), req.params.id);
+          tusHeaders(reply, state).header("Upload-Length", String(state.length));
+          if (state.metadata) reply.header("Upload-Metadata", state.metadata);
+          return reply.code(200).send();
+        },
+      );
 
       tus.patch(
         "/uploads/:id",
-        { schema: { tags, security, summary: "tus: append bytes (application/offset+octet-stream) at Upload-Offset", params: idParam }, preHandler: pre },
+        {
+          schema: {
+            tags,
+            security,
+            summary: "tus: append bytes (application/offset+octet-stream) at Upload-Offset",
+            params: idParam,
+          },
+          preHandler: pre,
+        },
         async (req, reply) => {
           checkTusVersion(req.headers["tus-resumable"]);
           const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
           if (type !== TUS_CONTENT_TYPE) throw new TusError(415, "media.contentType");
-          const state = await media.append(actorOf(req), req.params.id, intHeader(req.headers["upload-offset"]), req.body as Readable);
+          const state = await media.append(
+            actorOf(req),
+            req.params.id,
+            intHeader(req.headers["upload-offset"]),
+            req.body as Readable,
+          );
           return tusHeaders(reply, state).code(204).send();
         },
       );
 
-      tus.delete("/uploads/:id", { schema: { tags, security, summary: "tus termination: cancel an unfinished upload", params: idParam }, preHandler: pre }, async (req, reply) => {
-        checkTusVersion(req.headers["tus-resumable"]);
-        await media.terminate(actorOf(req), req.params.id);
-        return reply.code(204).send();
-      });
+      tus.delete(
+        "/uploads/:id",
+        {
+          schema: { tags, security, summary: "tus termination: cancel an unfinished upload", params: idParam },
+          preHandler: pre,
+        },
+        async (req, reply) => {
+          checkTusVersion(req.headers["tus-resumable"]);
+          await media.terminate(actorOf(req), req.params.id);
+          return reply.code(204).send();
+        },
+      );
     };
     await app.register(tusPlugin);
 
@@ -121,7 +169,10 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
         const video = await media.playable(req.params.id, req.query.e, req.query.s);
         const range = parseRange(req.headers.range, video.bytes);
         // The shared user-file headers (type allowlist, nosniff, sandbox CSP); the Range handling stays here.
-        userFileHeaders(reply, { contentType: video.content_type, cacheControl: "private, max-age=3600" }).header("Accept-Ranges", "bytes");
+        userFileHeaders(reply, { contentType: video.content_type, cacheControl: "private, max-age=3600" }).header(
+          "Accept-Ranges",
+          "bytes",
+        );
         if (range === "unsatisfiable") {
           return reply.code(416).header("Content-Range", `bytes */${video.bytes}`).send();
         }
@@ -147,20 +198,44 @@ export function ecommerceMediaRoutes({ media, guard }: MediaRouteDeps): FastifyP
     const pre = guard({ roles: ["business"], menu: MEDIA_PAGES });
     app.post(
       "/course/video/info",
-      { schema: { tags, security, summary: "One uploaded video: name, size (KB), kind and a signed playback address", body: videoInfoReq, response: { 200: envelope(videoInfo) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "One uploaded video: name, size (KB), kind and a signed playback address",
+          body: videoInfoReq,
+          response: { 200: envelope(videoInfo) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await media.videoInfo(actorOf(req), req.body.videoid)),
     );
     app.post(
       "/videolibrary/batchadd",
       {
-        schema: { tags, security, summary: "Add uploaded videos to the video library: type_id and a list of {name, size, videoid}", body: libraryBatchAddReq, response: { 200: envelope(libraryBatchAddReply) } },
+        schema: {
+          tags,
+          security,
+          summary: "Add uploaded videos to the video library: type_id and a list of {name, size, videoid}",
+          body: libraryBatchAddReq,
+          response: { 200: envelope(libraryBatchAddReply) },
+        },
         preHandler: pre,
       },
       async (req) => ok(await media.addToLibrary(actorOf(req), req.body)),
     );
     app.post(
       "/videolibrary/pager",
-      { schema: { tags, security, summary: "The video library, newest first (page, pagesize, optional type_id and name)", body: libraryPagerReq, response: { 200: envelope(libraryPage) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The video library, newest first (page, pagesize, optional type_id and name)",
+          body: libraryPagerReq,
+          response: { 200: envelope(libraryPage) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await media.library(actorOf(req), req.body)),
     );
   };

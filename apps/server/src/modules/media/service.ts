@@ -74,7 +74,18 @@ export class MediaService {
     const filename = (meta.get("filename") ?? "").trim();
     const audio = meta.get("isAudioType") === "true" || meta.get("isAudioType") === "1";
     const problem = checkMediaFile(filename ? { name: filename, size: length } : null, audio);
-    if (problem) throw new TusError(problem === "media.tooLarge" ? 413 : problem === "media.tooSmall" ? 400 : problem === "media.chooseFile" ? 400 : 415, problem);
+    if (problem) {
+      throw new TusError(
+        problem === "media.tooLarge"
+          ? 413
+          : problem === "media.tooSmall"
+            ? 400
+            : problem === "media.chooseFile"
+              ? 400
+              : 415,
+        problem,
+      );
+    }
     const type = Number(meta.get("type") ?? "");
     if (!Number.isInteger(type) || type < 1 || type > 99) throw new TusError(400, "media.typeInvalid");
     const name = (meta.get("name") ?? "").trim() || filename.replace(/\.[^.]*$/, "");
@@ -82,7 +93,9 @@ export class MediaService {
     const refId = (meta.get("id") ?? "").trim();
     if (refId.length > 64) throw new TusError(400, "media.metadataInvalid");
     const videosize = meta.get("videosize");
-    if (videosize !== undefined && videosize !== "" && Number(videosize) !== sizeInKb(length)) throw new TusError(400, "media.sizeMismatch");
+    if (videosize !== undefined && videosize !== "" && Number(videosize) !== sizeInKb(length)) {
+      throw new TusError(400, "media.sizeMismatch");
+    }
     const zhuanma = meta.get("zhuanma") === "1" || meta.get("zhuanma") === "true";
 
     await this.sweepStale();
@@ -139,7 +152,14 @@ export class MediaService {
         if (overflow) throw new TusError(413, "media.exceedsLength");
         if (written > 0) {
           received = offset + written;
-          const moved = await repo.advanceUpload(this.deps.db, row.merchant_id, id, offset, received, this.deps.clock.now());
+          const moved = await repo.advanceUpload(
+            this.deps.db,
+            row.merchant_id,
+            id,
+            offset,
+            received,
+            this.deps.clock.now(),
+          );
           if (!moved) throw new TusError(409, "media.offsetMismatch", CODE.CONFLICT);
         }
       }
@@ -152,9 +172,16 @@ export class MediaService {
   }
 
   /** Streams the body into the part file at `offset`, at most `room` bytes; stops at the first error. */
-  async #writePart(id: string, offset: number, room: number, body: Readable): Promise<{ written: number; overflow: boolean }> {
+  async #writePart(
+    id: string,
+    offset: number,
+    room: number,
+    body: Readable,
+  ): Promise<{ written: number; overflow: boolean }> {
     const handle = await open(this.#partPath(id), "r+").catch((err: unknown) => {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new TusError(410, "media.uploadNotFound", CODE.NOT_FOUND);
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+        throw new TusError(410, "media.uploadNotFound", CODE.NOT_FOUND);
+      }
       throw err;
     });
     let written = 0;
@@ -260,7 +287,9 @@ export class MediaService {
   /** The stored file behind a signed playback address; refuses a wrong or expired signature. */
   async playable(videoId: number, expires: number, signature: string) {
     const now = Math.floor(this.deps.clock.now().getTime() / 1000);
-    const valid = /^[0-9a-f]{64}$/.test(signature) && sameHash(signature, keyedHash(this.deps.secret, "media-play", String(videoId), String(expires)));
+    const valid =
+      /^[0-9a-f]{64}$/.test(signature) &&
+      sameHash(signature, keyedHash(this.deps.secret, "media-play", String(videoId), String(expires)));
     if (!valid) throw new AppError(CODE.FORBIDDEN, "auth.forbidden");
     if (expires < now) throw new AppError(CODE.FORBIDDEN, "media.linkExpired");
     const video = await repo.videoForPlayback(this.deps.db, videoId);
@@ -304,8 +333,22 @@ export class MediaService {
   }
 
   /** `videolibrary/pager`: the library, newest first. */
-  async library(actor: Actor, q: { page: number; pagesize: number; type_id?: number | undefined; name?: string | undefined }): Promise<Page<LibraryItem>> {
-    const { rows, total } = await repo.libraryPage(this.deps.db, tenantOf(actor), { ...(q.type_id !== undefined && { typeId: q.type_id }), ...(q.name && { name: q.name }) }, q.page, q.pagesize);
-    return { list: rows.map((r) => presentLibraryItem(r, this.playUrl(r.video_id))), total, page: q.page, pageSize: q.pagesize };
+  async library(
+    actor: Actor,
+    q: { page: number; pagesize: number; type_id?: number | undefined; name?: string | undefined },
+  ): Promise<Page<LibraryItem>> {
+    const { rows, total } = await repo.libraryPage(
+      this.deps.db,
+      tenantOf(actor),
+      { ...(q.type_id !== undefined && { typeId: q.type_id }), ...(q.name && { name: q.name }) },
+      q.page,
+      q.pagesize,
+    );
+    return {
+      list: rows.map((r) => presentLibraryItem(r, this.playUrl(r.video_id))),
+      total,
+      page: q.page,
+      pageSize: q.pagesize,
+    };
   }
 }

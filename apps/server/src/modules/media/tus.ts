@@ -62,7 +62,10 @@ export function parseMetadata(header: string | undefined): Map<string, string> |
  * An HTTP Range header against a file of `size` bytes: one range (inclusive), "all" when there is no
  * usable single range to honour (absent, or several ranges: the whole file is sent), or "unsatisfiable".
  */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | "all" | "unsatisfiable" {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | "all" | "unsatisfiable" {
   if (!header) return "all";
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m) return header.trim().startsWith("bytes=") && header.includes(",") ? "all" : "unsatisfiable";

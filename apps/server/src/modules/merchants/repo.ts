@@ -21,7 +21,13 @@ export function findMerchant(db: Executor, merchantId: number) {
 export async function updateMerchant(
   tx: Executor,
   merchantId: number,
-  changes: { name?: string; realNameState?: "not_verified" | "verified" | "expired"; apiPermission?: "opened" | "not_opened"; roles?: string[]; now: Date },
+  changes: {
+    name?: string;
+    realNameState?: "not_verified" | "verified" | "expired";
+    apiPermission?: "opened" | "not_opened";
+    roles?: string[];
+    now: Date;
+  },
 ): Promise<void> {
   // Sessions carry their merchant's roles.
   if (changes.roles !== undefined) authChanged();
@@ -65,7 +71,11 @@ export async function searchMerchants(db: Executor, f: MerchantFilter) {
         ...(/^\d{1,18}$/.test(kw) ? [eb("m.id", "=", Number(kw))] : []),
         eb("m.name", "ilike", like),
         eb.exists(
-          eb.selectFrom("users as u").select("u.id").whereRef("u.merchant_id", "=", "m.id").where("u.email", "ilike", like),
+          eb
+            .selectFrom("users as u")
+            .select("u.id")
+            .whereRef("u.merchant_id", "=", "m.id")
+            .where("u.email", "ilike", like),
         ),
       ]),
     );

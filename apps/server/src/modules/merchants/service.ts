@@ -2,7 +2,14 @@ import type { ApiPermission, Currency, MerchantRole, RealNameState, Version } fr
 import type { Executor, Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { forbidden } from "../../platform/http/errors";
-import { findMerchant, insertMerchant, lockMerchant, searchMerchants, updateMerchant, type MerchantFilter } from "./repo";
+import {
+  findMerchant,
+  insertMerchant,
+  lockMerchant,
+  searchMerchants,
+  updateMerchant,
+  type MerchantFilter,
+} from "./repo";
 import type { MerchantRow } from "./presenter";
 
 /** A new merchant may act as purchaser and as supplier; service-provider status is granted on review. */
@@ -36,7 +43,13 @@ export function lockMerchantForUpdate(tx: Tx, merchantId: number): Promise<Merch
 export function changeMerchant(
   tx: Tx,
   merchantId: number,
-  changes: { name?: string; realNameState?: RealNameState; apiPermission?: ApiPermission; roles?: MerchantRole[]; now: Date },
+  changes: {
+    name?: string;
+    realNameState?: RealNameState;
+    apiPermission?: ApiPermission;
+    roles?: MerchantRole[];
+    now: Date;
+  },
 ): Promise<void> {
   return updateMerchant(tx, merchantId, changes);
 }

@@ -1,11 +1,25 @@
-import { CODE, type MpAccount, type MpAccountKind, type MpLifeBrand, type MpOfficialReply, type MpPlatform } from "@tessera/contracts";
+import {
+  CODE,
+  type MpAccount,
+  type MpAccountKind,
+  type MpLifeBrand,
+  type MpOfficialReply,
+  type MpPlatform,
+} from "@tessera/contracts";
 import { withTx, type Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict } from "../../platform/http/errors";
-import { ERR, PlatformError, type AuthorizerTokens, type MenuButton, type PlatformAdapter, type PlatformPush } from "./adapter";
+import {
+  ERR,
+  PlatformError,
+  type AuthorizerTokens,
+  type MenuButton,
+  type PlatformAdapter,
+  type PlatformPush,
+} from "./adapter";
 import { OFFICIAL_TEMPLATES, type LocalPlatform } from "./local";
 import { platformRefusal } from "./service";
 
@@ -73,20 +87,42 @@ export class BoundAccounts {
   }
 
   private async live(merchantId: number, kind: MpAccountKind, brandId: number): Promise<Row | undefined> {
-    return this.deps.db.selectFrom("mp_accounts").selectAll().where("merchant_id", "=", merchantId).where("kind", "=", kind).where("brand_id", "=", brandId).where("state", "=", "authorized").executeTakeFirst();
+    return this.deps.db
+      .selectFrom("mp_accounts")
+      .selectAll()
+      .where("merchant_id", "=", merchantId)
+      .where("kind", "=", kind)
+      .where("brand_id", "=", brandId)
+      .where("state", "=", "authorized")
+      .executeTakeFirst();
   }
   /** The binding shown: the live one, else the latest one (revoked on the platform or unbound). */
   private async latest(merchantId: number, kind: MpAccountKind, brandId: number): Promise<Row | undefined> {
-    return this.deps.db.selectFrom("mp_accounts").selectAll().where("merchant_id", "=", merchantId).where("kind", "=", kind).where("brand_id", "=", brandId).orderBy("id", "desc").limit(1).executeTakeFirst();
+    return this.deps.db
+      .selectFrom("mp_accounts")
+      .selectAll()
+      .where("merchant_id", "=", merchantId)
+      .where("kind", "=", kind)
+      .where("brand_id", "=", brandId)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
   }
 
   private async brandOf(actor: Actor, kind: MpAccountKind, brandId: number | undefined): Promise<number> {
     if (kind === "official") return 0;
-    if (brandId === undefined || !(await this.deps.servedBrands(tenantOf(actor))).some((b) => b.id === brandId)) throw conflict("mp.brandNotServed", "brandId");
+    if (brandId === undefined || !(await this.deps.servedBrands(tenantOf(actor))).some((b) => b.id === brandId)) {
+      throw conflict("mp.brandNotServed", "brandId");
+    }
     return brandId;
   }
 
-  async authUrl(actor: Actor, kind: MpAccountKind, q: { redirect: string; brandId?: number | undefined }, origin: string): Promise<{ url: string; expiresIn: number }> {
+  async authUrl(
+    actor: Actor,
+    kind: MpAccountKind,
+    q: { redirect: string; brandId?: number | undefined },
+    origin: string,
+  ): Promise<{ url: string; expiresIn: number }> {
     const brandId = await this.brandOf(actor, kind, q.brandId);
     const back = `${origin}${q.redirect}?bind=${kind}${kind === "life" ? `&brandId=${brandId}` : ""}`;
     try {
@@ -98,7 +134,11 @@ export class BoundAccounts {
   }
 
   /** The consent page came back with an auth code: the account's tokens, bound to the merchant (and brand). */
-  async callback(actor: Actor, kind: MpAccountKind, req: { authCode: string; brandId?: number | undefined }): Promise<MpAccount> {
+  async callback(
+    actor: Actor,
+    kind: MpAccountKind,
+    req: { authCode: string; brandId?: number | undefined },
+  ): Promise<MpAccount> {
     const merchantId = tenantOf(actor);
     const brandId = await this.brandOf(actor, kind, req.brandId);
     const platform = PLATFORM_OF[kind];
@@ -112,8 +152,16 @@ export class BoundAccounts {
     if (tokens.accountType !== undefined && tokens.accountType !== kind) throw conflict("mp.accountTypeWrong");
     const now = this.now();
     const id = await withTx(this.deps.db, async (tx) => {
-      const taken = await tx.selectFrom("mp_accounts").select(["id", "merchant_id", "brand_id", "kind"]).where("app_id", "=", tokens.appId).where("state", "=", "authorized").forUpdate().executeTakeFirst();
-      if (taken && (taken.merchant_id !== merchantId || taken.brand_id !== brandId || taken.kind !== kind)) throw conflict("mp.accountTaken");
+      const taken = await tx
+        .selectFrom("mp_accounts")
+        .select(["id", "merchant_id", "brand_id", "kind"])
+        .where("app_id", "=", tokens.appId)
+        .where("state", "=", "authorized")
+        .forUpdate()
+        .executeTakeFirst();
+      if (taken && (taken.merchant_id !== merchantId || taken.brand_id !== brandId || taken.kind !== kind)) {
+        throw conflict("mp.accountTaken");
+      }
       const values = {
         nick_name: tokens.nickName ?? tokens.appId,
         scopes: JSON.stringify(tokens.scopes),
@@ -129,10 +177,29 @@ export class BoundAccounts {
         rowId = taken.id;
       } else {
         // Another account bound before: this one replaces it.
-        await tx.updateTable("mp_accounts").set({ state: "unbound", updated_at: now }).where("merchant_id", "=", merchantId).where("kind", "=", kind).where("brand_id", "=", brandId).where("state", "=", "authorized").execute();
-        rowId = (await tx.insertInto("mp_accounts").values({ kind, platform, merchant_id: merchantId, brand_id: brandId, app_id: tokens.appId, ...values }).returning("id").executeTakeFirstOrThrow()).id;
+        await tx
+          .updateTable("mp_accounts")
+          .set({ state: "unbound", updated_at: now })
+          .where("merchant_id", "=", merchantId)
+          .where("kind", "=", kind)
+          .where("brand_id", "=", brandId)
+          .where("state", "=", "authorized")
+          .execute();
+        rowId = (
+          await tx
+            .insertInto("mp_accounts")
+            .values({ kind, platform, merchant_id: merchantId, brand_id: brandId, app_id: tokens.appId, ...values })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id;
       }
-      await audit(tx, { actorUserId: actor.userId, action: `miniprogram.${kind}.bind`, subjectType: "mp_account", subjectId: rowId, detail: { appId: tokens.appId, brandId } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: `miniprogram.${kind}.bind`,
+        subjectType: "mp_account",
+        subjectId: rowId,
+        detail: { appId: tokens.appId, brandId },
+      });
       return rowId;
     });
     const row = await this.deps.db.selectFrom("mp_accounts").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -144,9 +211,23 @@ export class BoundAccounts {
     const merchantId = tenantOf(actor);
     const b = await this.brandOf(actor, kind, brandId);
     await withTx(this.deps.db, async (tx) => {
-      const r = await tx.updateTable("mp_accounts").set({ state: "unbound", updated_at: this.now() }).where("merchant_id", "=", merchantId).where("kind", "=", kind).where("brand_id", "=", b).where("state", "=", "authorized").returning("id").executeTakeFirst();
+      const r = await tx
+        .updateTable("mp_accounts")
+        .set({ state: "unbound", updated_at: this.now() })
+        .where("merchant_id", "=", merchantId)
+        .where("kind", "=", kind)
+        .where("brand_id", "=", b)
+        .where("state", "=", "authorized")
+        .returning("id")
+        .executeTakeFirst();
       if (!r) throw notBound();
-      await audit(tx, { actorUserId: actor.userId, action: `miniprogram.${kind}.unbind`, subjectType: "mp_account", subjectId: r.id, detail: { brandId: b } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: `miniprogram.${kind}.unbind`,
+        subjectType: "mp_account",
+        subjectId: r.id,
+        detail: { brandId: b },
+      });
     });
     return { unbound: true };
   }
@@ -159,7 +240,12 @@ export class BoundAccounts {
       const t = await this.deps.adapters[row.platform].refreshToken(row.app_id, row.refresh_token, row.kind);
       await this.deps.db
         .updateTable("mp_accounts")
-        .set({ access_token: t.accessToken, access_expires_at: new Date(now.getTime() + t.expiresIn * 1000), refresh_token: t.refreshToken, updated_at: now })
+        .set({
+          access_token: t.accessToken,
+          access_expires_at: new Date(now.getTime() + t.expiresIn * 1000),
+          refresh_token: t.refreshToken,
+          updated_at: now,
+        })
         .where("id", "=", row.id)
         .execute();
       return t.accessToken;
@@ -184,7 +270,9 @@ export class BoundAccounts {
       .orderBy("id")
       .limit(3)
       .execute();
-    return rows.flatMap((r) => (r.app_id ? [{ name: r.name, url: `${origin}/mall/${encodeURIComponent(r.app_id)}` }] : []));
+    return rows.flatMap((r) =>
+      r.app_id ? [{ name: r.name, url: `${origin}/mall/${encodeURIComponent(r.app_id)}` }] : [],
+    );
   }
 
   /** WechatOfficial / DockWechat: the bound official account, what it enables and what the platform answered. */
@@ -196,7 +284,8 @@ export class BoundAccounts {
     return {
       account: row ? present(row) : null,
       mallLinks: await this.mallLinks(merchantId, origin),
-      templates: row?.state === "authorized" && sim ? OFFICIAL_TEMPLATES.map((t) => ({ id: t.id, title: t.title })) : [],
+      templates:
+        row?.state === "authorized" && sim ? OFFICIAL_TEMPLATES.map((t) => ({ id: t.id, title: t.title })) : [],
       calls: calls.map((c) => ({ operation: c.operation, payload: c.payload, at: c.at.toISOString() })),
     };
   }
@@ -223,20 +312,47 @@ export class BoundAccounts {
       throw err;
     }
     await withTx(this.deps.db, async (tx) => {
-      await tx.updateTable("mp_accounts").set({ menu: JSON.stringify(buttons), updated_at: this.now() }).where("id", "=", row.id).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "miniprogram.official.menu", subjectType: "mp_account", subjectId: row.id, detail: { buttons: buttons.length } });
+      await tx
+        .updateTable("mp_accounts")
+        .set({ menu: JSON.stringify(buttons), updated_at: this.now() })
+        .where("id", "=", row.id)
+        .execute();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "miniprogram.official.menu",
+        subjectType: "mp_account",
+        subjectId: row.id,
+        detail: { buttons: buttons.length },
+      });
     });
-    return present(await this.deps.db.selectFrom("mp_accounts").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow());
+    return present(
+      await this.deps.db.selectFrom("mp_accounts").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow(),
+    );
   }
 
   /** Sends a template message from the official account to a follower (`cgi-bin/message/template/send`). */
-  async sendTemplate(actor: Actor, req: { openId: string; templateId: string }, origin: string): Promise<{ msgId: string }> {
+  async sendTemplate(
+    actor: Actor,
+    req: { openId: string; templateId: string },
+    origin: string,
+  ): Promise<{ msgId: string }> {
     const merchantId = tenantOf(actor);
     const { row, api, token } = await this.officialApi(merchantId);
     const [link] = await this.mallLinks(merchantId, origin);
     try {
-      const r = await api.sendTemplate(token, { toUser: req.openId, templateId: req.templateId, url: link?.url ?? origin, data: { first: row.nick_name, remark: link?.name ?? "" } });
-      await audit(this.deps.db, { actorUserId: actor.userId, action: "miniprogram.official.message", subjectType: "mp_account", subjectId: row.id, detail: { templateId: req.templateId } });
+      const r = await api.sendTemplate(token, {
+        toUser: req.openId,
+        templateId: req.templateId,
+        url: link?.url ?? origin,
+        data: { first: row.nick_name, remark: link?.name ?? "" },
+      });
+      await audit(this.deps.db, {
+        actorUserId: actor.userId,
+        action: "miniprogram.official.message",
+        subjectType: "mp_account",
+        subjectId: row.id,
+        detail: { templateId: req.templateId },
+      });
       return r;
     } catch (err) {
       if (err instanceof PlatformError) throw platformRefusal(err);
@@ -259,7 +375,12 @@ export class BoundAccounts {
   /** The platform's push: an account that cancelled its authorisation is no longer bound. */
   async onPush(push: PlatformPush): Promise<void> {
     if (push.event !== "unauthorized") return;
-    await this.deps.db.updateTable("mp_accounts").set({ state: "unauthorized", updated_at: this.now() }).where("app_id", "=", push.appId).where("state", "=", "authorized").execute();
+    await this.deps.db
+      .updateTable("mp_accounts")
+      .set({ state: "unauthorized", updated_at: this.now() })
+      .where("app_id", "=", push.appId)
+      .where("state", "=", "authorized")
+      .execute();
   }
 }
 

@@ -118,7 +118,13 @@ export interface Category {
 /** Asynchronous pushes of the platform (authorisation events, audit results). */
 export type PlatformPush =
   | { event: "authorized" | "updateauthorized" | "unauthorized"; appId: string }
-  | { event: "weapp_audit_success" | "weapp_audit_fail" | "weapp_audit_delay"; appId: string; auditId: string; reason: string | null; screenshots: string[] };
+  | {
+      event: "weapp_audit_success" | "weapp_audit_fail" | "weapp_audit_delay";
+      appId: string;
+      auditId: string;
+      reason: string | null;
+      screenshots: string[];
+    };
 
 export interface PlatformAdapter {
   readonly platform: MpPlatform;
@@ -128,7 +134,12 @@ export interface PlatformAdapter {
    * `merchantId` is who asks: the local platform keeps each app to the merchant that first authorised it (a real
    * platform knows the app's owner from the administrator who scans the consent and ignores it).
    */
-  authUrl(redirectUri: string, origin: string, accountType?: AccountType, merchantId?: number): Promise<{ url: string; expiresIn: number }>;
+  authUrl(
+    redirectUri: string,
+    origin: string,
+    accountType?: AccountType,
+    merchantId?: number,
+  ): Promise<{ url: string; expiresIn: number }>;
   /**
    * `api_query_auth`: the authorisation code for the authorizer's tokens. `accountType` says which consent
    * the code came from (a Douyin local-life account authorises on open.douyin.com, not the mini-program one).
@@ -179,5 +190,8 @@ export interface OfficialAccountApi {
   /** `cgi-bin/menu/create`: replaces the account's custom menu (at most 3 buttons). */
   createMenu(accessToken: string, buttons: MenuButton[]): Promise<void>;
   /** `cgi-bin/message/template/send` to a follower. */
-  sendTemplate(accessToken: string, msg: { toUser: string; templateId: string; url: string; data: Record<string, string> }): Promise<{ msgId: string }>;
+  sendTemplate(
+    accessToken: string,
+    msg: { toUser: string; templateId: string; url: string; data: Record<string, string> },
+  ): Promise<{ msgId: string }>;
 }

@@ -38,12 +38,18 @@ export async function registerMiniprogram(host: ModuleHost): Promise<Miniprogram
     adapters = sims;
   } else {
     if (!cfg.wechat || !cfg.douyin) throw new Error("MP_ADAPTER=http needs the platforms' credentials");
-    adapters = { wechat: new WechatHttpAdapter({ ...cfg.wechat }), douyin: new DouyinHttpAdapter({ ...cfg.douyin, life: cfg.douyinLife }) };
+    adapters = {
+      wechat: new WechatHttpAdapter({ ...cfg.wechat }),
+      douyin: new DouyinHttpAdapter({ ...cfg.douyin, life: cfg.douyinLife }),
+    };
   }
   const miniprogram = new MiniprogramService({ db, clock: ctx.clock, adapters, storage: ctx.storage });
   await host.mount("/api/card-user", miniprogramRoutes({ mp: miniprogram, guard }));
   if (sims) await host.mount("/api/mp-platform", localPlatformRoutes({ sims }));
-  await host.mount("/api/ops/miniprogram", miniprogramOpsRoutes({ mp: miniprogram, sims, storage: ctx.storage, guard }));
+  await host.mount(
+    "/api/ops/miniprogram",
+    miniprogramOpsRoutes({ mp: miniprogram, sims, storage: ctx.storage, guard }),
+  );
   // Official accounts and local-life accounts, bound through the same consent.
   const accounts = new BoundAccounts({
     db,

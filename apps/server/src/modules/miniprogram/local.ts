@@ -104,31 +104,70 @@ export class LocalPlatform implements PlatformAdapter {
   private async push(p: PlatformPush): Promise<void> {
     await this.o.db
       .insertInto("mp_sim_events")
-      .values({ platform: this.platform, app_id: p.appId, event: p.event, payload: JSON.stringify(p), at: this.o.clock.now() })
+      .values({
+        platform: this.platform,
+        app_id: p.appId,
+        event: p.event,
+        payload: JSON.stringify(p),
+        at: this.o.clock.now(),
+      })
       .execute();
     for (const l of this.#listeners) await l(p);
   }
 
   // ---- consent ----
 
-  async authUrl(redirectUri: string, origin: string, accountType: AccountType = "miniprogram", merchantId?: number): Promise<{ url: string; expiresIn: number }> {
-    if (accountType === "official" && this.platform !== "wechat") throw new PlatformError(ERR.API_UNAUTHORIZED, "official accounts are WeChat's");
-    if (accountType === "life" && this.platform !== "douyin") throw new PlatformError(ERR.API_UNAUTHORIZED, "local-life accounts are Douyin's");
+  async authUrl(
+    redirectUri: string,
+    origin: string,
+    accountType: AccountType = "miniprogram",
+    merchantId?: number,
+  ): Promise<{ url: string; expiresIn: number }> {
+    if (accountType === "official" && this.platform !== "wechat") {
+      throw new PlatformError(ERR.API_UNAUTHORIZED, "official accounts are WeChat's");
+    }
+    if (accountType === "life" && this.platform !== "douyin") {
+      throw new PlatformError(ERR.API_UNAUTHORIZED, "local-life accounts are Douyin's");
+    }
     const code = token("preauthcode@@@");
     await this.o.db
       .insertInto("mp_sim_preauth")
-      .values({ code, platform: this.platform, redirect_uri: redirectUri, expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000), account_type: accountType, merchant_id: merchantId ?? null })
+      .values({
+        code,
+        platform: this.platform,
+        redirect_uri: redirectUri,
+        expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000),
+        account_type: accountType,
+        merchant_id: merchantId ?? null,
+      })
       .execute();
     // WeChat's componentloginpage: auth_type 1 official accounts only, 2 mini-programs only.
-    const q = new URLSearchParams({ pre_auth_code: code, redirect_uri: redirectUri, ...(this.platform === "wechat" && { auth_type: accountType === "official" ? "1" : "2" }), ...(accountType === "life" && { scope: "life" }) });
+    const q = new URLSearchParams({
+      pre_auth_code: code,
+      redirect_uri: redirectUri,
+      ...(this.platform === "wechat" && { auth_type: accountType === "official" ? "1" : "2" }),
+      ...(accountType === "life" && { scope: "life" }),
+    });
     return { url: `${origin}/mp-platform/${this.platform}/authorize?${q.toString()}`, expiresIn: PREAUTH_SECONDS };
   }
 
   /** The local consent page: what a pre-auth code asks. */
-  async preauthInfo(code: string): Promise<{ expired: boolean; used: boolean; scopes: string[]; accountType: AccountType }> {
-    const row = await this.o.db.selectFrom("mp_sim_preauth").selectAll().where("code", "=", code).where("platform", "=", this.platform).executeTakeFirst();
+  async preauthInfo(
+    code: string,
+  ): Promise<{ expired: boolean; used: boolean; scopes: string[]; accountType: AccountType }> {
+    const row = await this.o.db
+      .selectFrom("mp_sim_preauth")
+      .selectAll()
+      .where("code", "=", code)
+      .where("platform", "=", this.platform)
+      .executeTakeFirst();
     if (!row) return { expired: true, used: false, scopes: [], accountType: "miniprogram" };
-    return { expired: new Date(row.expires_at) <= this.o.clock.now(), used: row.used_at !== null, scopes: scopesOf(this.platform, row.account_type), accountType: row.account_type };
+    return {
+      expired: new Date(row.expires_at) <= this.o.clock.now(),
+      used: row.used_at !== null,
+      scopes: scopesOf(this.platform, row.account_type),
+      accountType: row.account_type,
+    };
   }
 
   /**
@@ -136,10 +175,19 @@ export class LocalPlatform implements PlatformAdapter {
    * issued. The page names the app by nickname only, so an app another merchant owns is refused ("taken") and
    * nothing changes: re-authorising rotates the app's tokens, which would cut its owner off.
    */
-  async authorize(code: string, nickName: string): Promise<{ redirect: string; appId: string } | { refused: "expired" | "taken" }> {
+  async authorize(
+    code: string,
+    nickName: string,
+  ): Promise<{ redirect: string; appId: string } | { refused: "expired" | "taken" }> {
     const now = this.o.clock.now();
     const result = await withTx(this.o.db, async (tx) => {
-      const row = await tx.selectFrom("mp_sim_preauth").selectAll().where("code", "=", code).where("platform", "=", this.platform).forUpdate().executeTakeFirst();
+      const row = await tx
+        .selectFrom("mp_sim_preauth")
+        .selectAll()
+        .where("code", "=", code)
+        .where("platform", "=", this.platform)
+        .forUpdate()
+        .executeTakeFirst();
       if (!row || row.used_at !== null || new Date(row.expires_at) <= now) return { refused: "expired" as const };
       const existing = await tx
         .selectFrom("mp_sim_apps")
@@ -150,21 +198,54 @@ export class LocalPlatform implements PlatformAdapter {
         .forUpdate()
         .executeTakeFirst();
       // An owned app only by its owner (a pre-auth code from before owners were kept has none: refused too).
-      if (existing && existing.merchant_id !== null && existing.merchant_id !== row.merchant_id) return { refused: "taken" as const };
+      if (existing && existing.merchant_id !== null && existing.merchant_id !== row.merchant_id) {
+        return { refused: "taken" as const };
+      }
       const prefix = row.account_type === "life" ? "dl" : this.platform === "wechat" ? "wx" : "tt";
       const appId = existing?.app_id ?? `${prefix}${randomBytes(8).toString("hex")}`;
-      const tokens = { access_token: token("at_"), access_expires_at: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000), refresh_token: token("rt_") };
+      const tokens = {
+        access_token: token("at_"),
+        access_expires_at: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000),
+        refresh_token: token("rt_"),
+      };
       // An app nobody owned yet (made before owners were kept) becomes the consenting merchant's.
-      if (existing) await tx.updateTable("mp_sim_apps").set({ ...tokens, authorized: true, merchant_id: existing.merchant_id ?? row.merchant_id }).where("app_id", "=", appId).execute();
-      else await tx.insertInto("mp_sim_apps").values({ app_id: appId, platform: this.platform, nick_name: nickName, account_type: row.account_type, merchant_id: row.merchant_id, ...tokens, created_at: now }).execute();
+      if (existing) {
+        await tx
+          .updateTable("mp_sim_apps")
+          .set({ ...tokens, authorized: true, merchant_id: existing.merchant_id ?? row.merchant_id })
+          .where("app_id", "=", appId)
+          .execute();
+      } else {
+        await tx
+          .insertInto("mp_sim_apps")
+          .values({
+            app_id: appId,
+            platform: this.platform,
+            nick_name: nickName,
+            account_type: row.account_type,
+            merchant_id: row.merchant_id,
+            ...tokens,
+            created_at: now,
+          })
+          .execute();
+      }
       const authCode = token("queryauthcode@@@");
       await tx
         .updateTable("mp_sim_preauth")
-        .set({ used_at: now, app_id: appId, auth_code: authCode, auth_code_expires_at: new Date(now.getTime() + AUTH_CODE_SECONDS * 1000) })
+        .set({
+          used_at: now,
+          app_id: appId,
+          auth_code: authCode,
+          auth_code_expires_at: new Date(now.getTime() + AUTH_CODE_SECONDS * 1000),
+        })
         .where("code", "=", code)
         .execute();
       const sep = row.redirect_uri.includes("?") ? "&" : "?";
-      return { redirect: `${row.redirect_uri}${sep}auth_code=${encodeURIComponent(authCode)}&expires_in=${AUTH_CODE_SECONDS}`, appId, again: Boolean(existing) };
+      return {
+        redirect: `${row.redirect_uri}${sep}auth_code=${encodeURIComponent(authCode)}&expires_in=${AUTH_CODE_SECONDS}`,
+        appId,
+        again: Boolean(existing),
+      };
     });
     if ("refused" in result) return result;
     await this.push({ event: result.again ? "updateauthorized" : "authorized", appId: result.appId });
@@ -173,7 +254,13 @@ export class LocalPlatform implements PlatformAdapter {
 
   /** The merchant cancels the authorisation on the platform: tokens die, an `unauthorized` push follows. */
   async revoke(appId: string): Promise<boolean> {
-    const res = await this.o.db.updateTable("mp_sim_apps").set({ authorized: false }).where("app_id", "=", appId).where("platform", "=", this.platform).where("authorized", "=", true).executeTakeFirst();
+    const res = await this.o.db
+      .updateTable("mp_sim_apps")
+      .set({ authorized: false })
+      .where("app_id", "=", appId)
+      .where("platform", "=", this.platform)
+      .where("authorized", "=", true)
+      .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return false;
     await this.push({ event: "unauthorized", appId });
     return true;
@@ -181,9 +268,18 @@ export class LocalPlatform implements PlatformAdapter {
 
   async queryAuth(authCode: string): Promise<AuthorizerTokens> {
     const now = this.o.clock.now();
-    const row = await this.o.db.selectFrom("mp_sim_preauth").selectAll().where("auth_code", "=", authCode).where("platform", "=", this.platform).executeTakeFirst();
-    if (!row?.app_id || !row.auth_code_expires_at) throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code is invalid");
-    if (new Date(row.auth_code_expires_at) <= now) throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code expired");
+    const row = await this.o.db
+      .selectFrom("mp_sim_preauth")
+      .selectAll()
+      .where("auth_code", "=", authCode)
+      .where("platform", "=", this.platform)
+      .executeTakeFirst();
+    if (!row?.app_id || !row.auth_code_expires_at) {
+      throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code is invalid");
+    }
+    if (new Date(row.auth_code_expires_at) <= now) {
+      throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code expired");
+    }
     const app = await this.app(this.o.db, row.app_id);
     return {
       appId: app.app_id,
@@ -198,17 +294,34 @@ export class LocalPlatform implements PlatformAdapter {
 
   async refreshToken(appId: string, refreshToken: string): Promise<AuthorizerTokens> {
     const now = this.o.clock.now();
-    const app = await this.o.db.selectFrom("mp_sim_apps").selectAll().where("app_id", "=", appId).where("platform", "=", this.platform).executeTakeFirst();
+    const app = await this.o.db
+      .selectFrom("mp_sim_apps")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .where("platform", "=", this.platform)
+      .executeTakeFirst();
     if (!app?.authorized) throw new PlatformError(ERR.NOT_AUTHORIZED, "component is not authorized by this account");
     if (app.refresh_token !== refreshToken) throw new PlatformError(ERR.INVALID_TOKEN, "invalid refresh token");
     const accessToken = token("at_");
     const expires = new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000);
     await this.o.db
       .updateTable("mp_sim_apps")
-      .set({ access_token: accessToken, access_expires_at: expires, previous_token: app.access_token, previous_until: new Date(now.getTime() + PREVIOUS_TOKEN_SECONDS * 1000) })
+      .set({
+        access_token: accessToken,
+        access_expires_at: expires,
+        previous_token: app.access_token,
+        previous_until: new Date(now.getTime() + PREVIOUS_TOKEN_SECONDS * 1000),
+      })
       .where("app_id", "=", appId)
       .execute();
-    return { appId, accountType: app.account_type, accessToken, expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: app.refresh_token, scopes: scopesOf(this.platform, app.account_type) };
+    return {
+      appId,
+      accountType: app.account_type,
+      accessToken,
+      expiresIn: ACCESS_TOKEN_SECONDS,
+      refreshToken: app.refresh_token,
+      scopes: scopesOf(this.platform, app.account_type),
+    };
   }
 
   // ---- code management ----
@@ -226,7 +339,9 @@ export class LocalPlatform implements PlatformAdapter {
     if (!app.authorized) throw new PlatformError(ERR.NOT_AUTHORIZED, "component is not authorized by this account");
     const current = app.access_token === accessToken;
     const until = current ? new Date(app.access_expires_at) : app.previous_until ? new Date(app.previous_until) : now;
-    if (!current && this.platform === "wechat") throw new PlatformError(ERR.INVALID_TOKEN, "invalid credential, access_token is invalid or not latest");
+    if (!current && this.platform === "wechat") {
+      throw new PlatformError(ERR.INVALID_TOKEN, "invalid credential, access_token is invalid or not latest");
+    }
     if (until <= now) throw new PlatformError(ERR.TOKEN_EXPIRED, "access_token expired");
     return app;
   }
@@ -241,7 +356,13 @@ export class LocalPlatform implements PlatformAdapter {
     const now = this.o.clock.now();
     await withTx(this.o.db, async (tx) => {
       const app = await this.appOfToken(tx, accessToken);
-      const tpl = await tx.selectFrom("mp_templates").select(["id", "template_type"]).where("id", "=", input.templateId).where("platform", "=", this.platform).where("deleted_at", "is", null).executeTakeFirst();
+      const tpl = await tx
+        .selectFrom("mp_templates")
+        .select(["id", "template_type"])
+        .where("id", "=", input.templateId)
+        .where("platform", "=", this.platform)
+        .where("deleted_at", "is", null)
+        .executeTakeFirst();
       if (!tpl) throw new PlatformError(ERR.NO_TEMPLATE, "template not exist");
       let ext: unknown;
       try {
@@ -249,11 +370,25 @@ export class LocalPlatform implements PlatformAdapter {
       } catch {
         throw new PlatformError(ERR.BAD_EXT_JSON, "invalid ext_json");
       }
-      if (typeof ext !== "object" || ext === null || Array.isArray(ext)) throw new PlatformError(ERR.BAD_EXT_JSON, "invalid ext_json");
+      if (typeof ext !== "object" || ext === null || Array.isArray(ext)) {
+        throw new PlatformError(ERR.BAD_EXT_JSON, "invalid ext_json");
+      }
       // A standard template accepts only extAppid, ext and window.
-      if (tpl.template_type === 1 && Object.keys(ext).some((k) => !["extAppid", "ext", "window"].includes(k))) throw new PlatformError(ERR.BAD_EXT_JSON, "standard template ext_json accepts extAppid, ext, window");
-      const trial: SimVersion = { templateId: input.templateId, extJson: input.extJson, userVersion: input.userVersion, userDesc: input.userDesc, at: now.toISOString() };
-      await tx.updateTable("mp_sim_apps").set({ trial: JSON.stringify(trial) }).where("app_id", "=", app.app_id).execute();
+      if (tpl.template_type === 1 && Object.keys(ext).some((k) => !["extAppid", "ext", "window"].includes(k))) {
+        throw new PlatformError(ERR.BAD_EXT_JSON, "standard template ext_json accepts extAppid, ext, window");
+      }
+      const trial: SimVersion = {
+        templateId: input.templateId,
+        extJson: input.extJson,
+        userVersion: input.userVersion,
+        userDesc: input.userDesc,
+        at: now.toISOString(),
+      };
+      await tx
+        .updateTable("mp_sim_apps")
+        .set({ trial: JSON.stringify(trial) })
+        .where("app_id", "=", app.app_id)
+        .execute();
     });
   }
 
@@ -267,10 +402,15 @@ export class LocalPlatform implements PlatformAdapter {
   /** getwxacodeunlimit calls of the current minute, by app. */
   private readonly wxacodeCalls = new Map<string, { minute: number; n: number }>();
 
-  async unlimitedQrcode(accessToken: string, input: UnlimitedQrcodeInput): Promise<{ contentType: string; data: Buffer }> {
+  async unlimitedQrcode(
+    accessToken: string,
+    input: UnlimitedQrcodeInput,
+  ): Promise<{ contentType: string; data: Buffer }> {
     if (this.platform !== "wechat") throw new PlatformError(ERR.API_UNAUTHORIZED, "api unauthorized");
     const app = await this.appOfToken(this.o.db, accessToken);
-    if (input.scene.length > 32) throw new PlatformError(ERR.INVALID_SCENE_LENGTH, "invalid length for scene, or the data is not json string");
+    if (input.scene.length > 32) {
+      throw new PlatformError(ERR.INVALID_SCENE_LENGTH, "invalid length for scene, or the data is not json string");
+    }
     if (!SCENE.test(input.scene)) throw new PlatformError(ERR.INVALID_SCENE_LENGTH, "invalid scene");
     if (input.page !== "" && !PAGE.test(input.page)) throw new PlatformError(ERR.INVALID_PAGE, "invalid page");
     // check_path: the page must exist in that version; the local app has a version once committed (trial) or released.
@@ -293,7 +433,12 @@ export class LocalPlatform implements PlatformAdapter {
   }
 
   async quota(): Promise<{ rest: number; limit: number }> {
-    const row = await this.o.db.selectFrom("mp_sim_quota").select("used").where("platform", "=", this.platform).where("month", "=", monthOf(this.o.clock.now())).executeTakeFirst();
+    const row = await this.o.db
+      .selectFrom("mp_sim_quota")
+      .select("used")
+      .where("platform", "=", this.platform)
+      .where("month", "=", monthOf(this.o.clock.now()))
+      .executeTakeFirst();
     return { rest: Math.max(0, this.o.quotaLimit - (row?.used ?? 0)), limit: this.o.quotaLimit };
   }
 
@@ -303,19 +448,54 @@ export class LocalPlatform implements PlatformAdapter {
       const app = await this.appOfToken(tx, accessToken);
       await tx.selectFrom("mp_sim_apps").select("app_id").where("app_id", "=", app.app_id).forUpdate().execute();
       if (!app.trial) throw new PlatformError(ERR.NOT_COMMITTED, "need to commit code before submit audit");
-      const pending = await tx.selectFrom("mp_sim_audits").select("audit_id").where("app_id", "=", app.app_id).where("status", "in", [2, 4]).executeTakeFirst();
+      const pending = await tx
+        .selectFrom("mp_sim_audits")
+        .select("audit_id")
+        .where("app_id", "=", app.app_id)
+        .where("status", "in", [2, 4])
+        .executeTakeFirst();
       if (pending) throw new PlatformError(ERR.AUDIT_IN_PROGRESS, "an audit is in progress");
-      if (new Date(app.trial.at).getTime() + this.o.scanSeconds * 1000 > now.getTime()) throw new PlatformError(ERR.PRIVACY_SCAN, "privacy scan of the code is not finished");
+      if (new Date(app.trial.at).getTime() + this.o.scanSeconds * 1000 > now.getTime()) {
+        throw new PlatformError(ERR.PRIVACY_SCAN, "privacy scan of the code is not finished");
+      }
       const valid = CATEGORIES[this.platform];
-      if (this.platform === "wechat" && input.itemList.some((i) => !valid.some((c) => c.firstClass === i.firstClass && c.secondClass === i.secondClass))) throw new PlatformError(ERR.BAD_AUDIT_ID, "category not allowed");
+      if (
+        this.platform === "wechat" &&
+        input.itemList.some((i) => !valid.some((c) => c.firstClass === i.firstClass && c.secondClass === i.secondClass))
+      ) {
+        throw new PlatformError(ERR.BAD_AUDIT_ID, "category not allowed");
+      }
       const month = monthOf(now);
-      await tx.insertInto("mp_sim_quota").values({ platform: this.platform, month, used: 0 }).onConflict((oc) => oc.columns(["platform", "month"]).doNothing()).execute();
-      const quota = await tx.selectFrom("mp_sim_quota").select("used").where("platform", "=", this.platform).where("month", "=", month).forUpdate().executeTakeFirstOrThrow();
+      await tx
+        .insertInto("mp_sim_quota")
+        .values({ platform: this.platform, month, used: 0 })
+        .onConflict((oc) => oc.columns(["platform", "month"]).doNothing())
+        .execute();
+      const quota = await tx
+        .selectFrom("mp_sim_quota")
+        .select("used")
+        .where("platform", "=", this.platform)
+        .where("month", "=", month)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       if (quota.used >= this.o.quotaLimit) throw new PlatformError(ERR.QUOTA, "submit audit reach limit");
-      await tx.updateTable("mp_sim_quota").set({ used: sql<number>`used + 1` }).where("platform", "=", this.platform).where("month", "=", month).execute();
+      await tx
+        .updateTable("mp_sim_quota")
+        .set({ used: sql<number>`used + 1` })
+        .where("platform", "=", this.platform)
+        .where("month", "=", month)
+        .execute();
       const row = await tx
         .insertInto("mp_sim_audits")
-        .values({ app_id: app.app_id, platform: this.platform, status: 2, version: JSON.stringify(app.trial), item_list: JSON.stringify(input.itemList), host_names: JSON.stringify(input.hostNames), submitted_at: now })
+        .values({
+          app_id: app.app_id,
+          platform: this.platform,
+          status: 2,
+          version: JSON.stringify(app.trial),
+          item_list: JSON.stringify(input.itemList),
+          host_names: JSON.stringify(input.hostNames),
+          submitted_at: now,
+        })
         .returning("audit_id")
         .executeTakeFirstOrThrow();
       return { auditId: String(row.audit_id) };
@@ -325,7 +505,12 @@ export class LocalPlatform implements PlatformAdapter {
   async auditStatus(accessToken: string, auditId: string): Promise<AuditState> {
     const app = await this.appOfToken(this.o.db, accessToken);
     const row = /^\d{1,18}$/.test(auditId)
-      ? await this.o.db.selectFrom("mp_sim_audits").selectAll().where("audit_id", "=", Number(auditId)).where("app_id", "=", app.app_id).executeTakeFirst()
+      ? await this.o.db
+          .selectFrom("mp_sim_audits")
+          .selectAll()
+          .where("audit_id", "=", Number(auditId))
+          .where("app_id", "=", app.app_id)
+          .executeTakeFirst()
       : undefined;
     if (!row) throw new PlatformError(ERR.BAD_AUDIT_ID, "invalid auditid");
     return { auditId, status: row.status as AuditStatus, reason: row.reason, screenshots: row.screenshots };
@@ -335,7 +520,13 @@ export class LocalPlatform implements PlatformAdapter {
     const now = this.o.clock.now();
     await withTx(this.o.db, async (tx) => {
       const app = await this.appOfToken(tx, accessToken);
-      const pending = await tx.selectFrom("mp_sim_audits").select("audit_id").where("app_id", "=", app.app_id).where("status", "in", [2, 4]).forUpdate().executeTakeFirst();
+      const pending = await tx
+        .selectFrom("mp_sim_audits")
+        .select("audit_id")
+        .where("app_id", "=", app.app_id)
+        .where("status", "in", [2, 4])
+        .forUpdate()
+        .executeTakeFirst();
       if (!pending) throw new PlatformError(ERR.NO_AUDIT, "no audit in progress");
       const counts = await tx
         .selectFrom("mp_sim_events")
@@ -347,9 +538,24 @@ export class LocalPlatform implements PlatformAdapter {
         .where("event", "=", "undocodeaudit")
         .where("at", ">=", new Date(`${monthOf(now)}-01T00:00:00Z`))
         .executeTakeFirstOrThrow();
-      if (Number(counts.today) >= WITHDRAW_PER_DAY || Number(counts.month) >= WITHDRAW_PER_MONTH) throw new PlatformError(ERR.WITHDRAW_LIMIT, "undo audit reach limit");
-      await tx.updateTable("mp_sim_audits").set({ status: 3, decided_at: now }).where("audit_id", "=", pending.audit_id).execute();
-      await tx.insertInto("mp_sim_events").values({ platform: this.platform, app_id: app.app_id, event: "undocodeaudit", payload: JSON.stringify({ auditId: String(pending.audit_id) }), at: now }).execute();
+      if (Number(counts.today) >= WITHDRAW_PER_DAY || Number(counts.month) >= WITHDRAW_PER_MONTH) {
+        throw new PlatformError(ERR.WITHDRAW_LIMIT, "undo audit reach limit");
+      }
+      await tx
+        .updateTable("mp_sim_audits")
+        .set({ status: 3, decided_at: now })
+        .where("audit_id", "=", pending.audit_id)
+        .execute();
+      await tx
+        .insertInto("mp_sim_events")
+        .values({
+          platform: this.platform,
+          app_id: app.app_id,
+          event: "undocodeaudit",
+          payload: JSON.stringify({ auditId: String(pending.audit_id) }),
+          at: now,
+        })
+        .execute();
     });
   }
 
@@ -358,12 +564,18 @@ export class LocalPlatform implements PlatformAdapter {
     const now = this.o.clock.now();
     const counts = await this.o.db
       .selectFrom("mp_sim_events")
-      .select([sql<number>`count(*) filter (where at >= ${new Date(`${dayOf(now)}T00:00:00Z`)})`.as("today"), sql<number>`count(*)`.as("month")])
+      .select([
+        sql<number>`count(*) filter (where at >= ${new Date(`${dayOf(now)}T00:00:00Z`)})`.as("today"),
+        sql<number>`count(*)`.as("month"),
+      ])
       .where("app_id", "=", appId)
       .where("event", "=", "undocodeaudit")
       .where("at", ">=", new Date(`${monthOf(now)}-01T00:00:00Z`))
       .executeTakeFirstOrThrow();
-    return { today: Math.max(0, WITHDRAW_PER_DAY - Number(counts.today)), month: Math.max(0, WITHDRAW_PER_MONTH - Number(counts.month)) };
+    return {
+      today: Math.max(0, WITHDRAW_PER_DAY - Number(counts.today)),
+      month: Math.max(0, WITHDRAW_PER_MONTH - Number(counts.month)),
+    };
   }
 
   async release(accessToken: string): Promise<void> {
@@ -371,13 +583,39 @@ export class LocalPlatform implements PlatformAdapter {
     await withTx(this.o.db, async (tx) => {
       const app = await this.appOfToken(tx, accessToken);
       const notApproved = this.platform === "douyin" ? ERR.DY_NOT_APPROVED : ERR.NOT_APPROVED;
-      const last = await tx.selectFrom("mp_sim_audits").selectAll().where("app_id", "=", app.app_id).orderBy("audit_id", "desc").limit(1).forUpdate().executeTakeFirst();
+      const last = await tx
+        .selectFrom("mp_sim_audits")
+        .selectAll()
+        .where("app_id", "=", app.app_id)
+        .orderBy("audit_id", "desc")
+        .limit(1)
+        .forUpdate()
+        .executeTakeFirst();
       if (last?.status !== 0) throw new PlatformError(notApproved, "version not approved");
-      const released = await tx.selectFrom("mp_sim_events").select("id").where("app_id", "=", app.app_id).where("event", "=", "release").where(sql<boolean>`payload->>'auditId' = ${String(last.audit_id)}`).executeTakeFirst();
+      const released = await tx
+        .selectFrom("mp_sim_events")
+        .select("id")
+        .where("app_id", "=", app.app_id)
+        .where("event", "=", "release")
+        .where(sql<boolean>`payload->>'auditId' = ${String(last.audit_id)}`)
+        .executeTakeFirst();
       if (released) throw new PlatformError(notApproved, "version already released");
       const history = app.online ? [app.online, ...app.history].slice(0, HISTORY_MAX) : app.history;
-      await tx.updateTable("mp_sim_apps").set({ online: JSON.stringify(last.version), history: JSON.stringify(history), can_rollback: true }).where("app_id", "=", app.app_id).execute();
-      await tx.insertInto("mp_sim_events").values({ platform: this.platform, app_id: app.app_id, event: "release", payload: JSON.stringify({ auditId: String(last.audit_id) }), at: now }).execute();
+      await tx
+        .updateTable("mp_sim_apps")
+        .set({ online: JSON.stringify(last.version), history: JSON.stringify(history), can_rollback: true })
+        .where("app_id", "=", app.app_id)
+        .execute();
+      await tx
+        .insertInto("mp_sim_events")
+        .values({
+          platform: this.platform,
+          app_id: app.app_id,
+          event: "release",
+          payload: JSON.stringify({ auditId: String(last.audit_id) }),
+          at: now,
+        })
+        .execute();
     });
   }
 
@@ -387,20 +625,35 @@ export class LocalPlatform implements PlatformAdapter {
       const app = await this.appOfToken(tx, accessToken);
       const [previous, ...rest] = app.history;
       if (!previous) throw new PlatformError(ERR.NO_ROLLBACK, "no history version to revert");
-      if (this.platform === "douyin" && !app.can_rollback) throw new PlatformError(ERR.DY_ROLLBACK_AGAIN, "rollback once per release");
+      if (this.platform === "douyin" && !app.can_rollback) {
+        throw new PlatformError(ERR.DY_ROLLBACK_AGAIN, "rollback once per release");
+      }
       await tx
         .updateTable("mp_sim_apps")
-        .set({ online: JSON.stringify(previous), history: JSON.stringify(rest), can_rollback: false, rolled_back_at: now })
+        .set({
+          online: JSON.stringify(previous),
+          history: JSON.stringify(rest),
+          can_rollback: false,
+          rolled_back_at: now,
+        })
         .where("app_id", "=", app.app_id)
         .execute();
-      await tx.insertInto("mp_sim_events").values({ platform: this.platform, app_id: app.app_id, event: "revertcoderelease", payload: "{}", at: now }).execute();
+      await tx
+        .insertInto("mp_sim_events")
+        .values({ platform: this.platform, app_id: app.app_id, event: "revertcoderelease", payload: "{}", at: now })
+        .execute();
     });
   }
 
   // ---- an official account's calls (what the binding enables) ----
 
   get official(): OfficialAccountApi | undefined {
-    return this.platform === "wechat" ? { createMenu: (accessToken, buttons) => this.createMenu(accessToken, buttons), sendTemplate: (accessToken, msg) => this.sendTemplate(accessToken, msg) } : undefined;
+    return this.platform === "wechat"
+      ? {
+          createMenu: (accessToken, buttons) => this.createMenu(accessToken, buttons),
+          sendTemplate: (accessToken, msg) => this.sendTemplate(accessToken, msg),
+        }
+      : undefined;
   }
 
   private async officialApp(accessToken: string) {
@@ -410,39 +663,75 @@ export class LocalPlatform implements PlatformAdapter {
   }
 
   private async record(appId: string, operation: string, payload: Record<string, unknown>): Promise<void> {
-    await this.o.db.insertInto("mp_sim_calls").values({ platform: this.platform, app_id: appId, operation, payload: JSON.stringify(payload), at: this.o.clock.now() }).execute();
+    await this.o.db
+      .insertInto("mp_sim_calls")
+      .values({
+        platform: this.platform,
+        app_id: appId,
+        operation,
+        payload: JSON.stringify(payload),
+        at: this.o.clock.now(),
+      })
+      .execute();
   }
 
   /** `cgi-bin/menu/create`: at most 3 top-level buttons (40016), names up to 16 bytes (40018), http(s) links (40055). */
   async createMenu(accessToken: string, buttons: MenuButton[]): Promise<void> {
     const app = await this.officialApp(accessToken);
     if (buttons.length === 0 || buttons.length > 3) throw new PlatformError(40016, "invalid button size");
-    if (buttons.some((b) => Buffer.byteLength(b.name) === 0 || Buffer.byteLength(b.name) > 16)) throw new PlatformError(40018, "invalid button name size");
-    if (buttons.some((b) => !/^https?:\/\//.test(b.url) || b.url.length > 1024)) throw new PlatformError(40055, "invalid button url domain");
-    await this.record(app.app_id, "cgi-bin/menu/create", { button: buttons.map((b) => ({ type: "view", name: b.name, url: b.url })) });
+    if (buttons.some((b) => Buffer.byteLength(b.name) === 0 || Buffer.byteLength(b.name) > 16)) {
+      throw new PlatformError(40018, "invalid button name size");
+    }
+    if (buttons.some((b) => !/^https?:\/\//.test(b.url) || b.url.length > 1024)) {
+      throw new PlatformError(40055, "invalid button url domain");
+    }
+    await this.record(app.app_id, "cgi-bin/menu/create", {
+      button: buttons.map((b) => ({ type: "view", name: b.name, url: b.url })),
+    });
   }
 
   /** `cgi-bin/message/template/send`: one of the account's templates (40037), a follower's openid (40003). */
-  async sendTemplate(accessToken: string, msg: { toUser: string; templateId: string; url: string; data: Record<string, string> }): Promise<{ msgId: string }> {
+  async sendTemplate(
+    accessToken: string,
+    msg: { toUser: string; templateId: string; url: string; data: Record<string, string> },
+  ): Promise<{ msgId: string }> {
     const app = await this.officialApp(accessToken);
-    if (!OFFICIAL_TEMPLATES.some((t) => t.id === msg.templateId)) throw new PlatformError(ERR.BAD_TEMPLATE_ID, "invalid template_id");
+    if (!OFFICIAL_TEMPLATES.some((t) => t.id === msg.templateId)) {
+      throw new PlatformError(ERR.BAD_TEMPLATE_ID, "invalid template_id");
+    }
     if (!/^[A-Za-z0-9_-]{6,64}$/.test(msg.toUser)) throw new PlatformError(ERR.BAD_OPENID, "invalid openid");
     const msgId = String(Date.now()) + String(randomBytes(2).readUInt16BE(0));
     const data = Object.fromEntries(Object.entries(msg.data).map(([k, v]) => [k, { value: v }]));
-    await this.record(app.app_id, "cgi-bin/message/template/send", { touser: msg.toUser, template_id: msg.templateId, url: msg.url, data, msgid: msgId });
+    await this.record(app.app_id, "cgi-bin/message/template/send", {
+      touser: msg.toUser,
+      template_id: msg.templateId,
+      url: msg.url,
+      data,
+      msgid: msgId,
+    });
     return { msgId };
   }
 
   /** What the platform answered for an app: the calls it would have acted on, newest first. */
   async calls(appId: string, limit = 50): Promise<{ operation: string; payload: Record<string, unknown>; at: Date }[]> {
-    const rows = await this.o.db.selectFrom("mp_sim_calls").select(["operation", "payload", "at"]).where("app_id", "=", appId).where("platform", "=", this.platform).orderBy("id", "desc").limit(limit).execute();
+    const rows = await this.o.db
+      .selectFrom("mp_sim_calls")
+      .select(["operation", "payload", "at"])
+      .where("app_id", "=", appId)
+      .where("platform", "=", this.platform)
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ operation: r.operation, payload: r.payload, at: new Date(r.at) }));
   }
 
   // ---- the review, decided in the operator console ----
 
   async audits(q: { status?: number; page: number; pageSize: number }): Promise<{ list: SimAudit[]; total: number }> {
-    let base = this.o.db.selectFrom("mp_sim_audits as a").innerJoin("mp_sim_apps as p", "p.app_id", "a.app_id").where("a.platform", "=", this.platform);
+    let base = this.o.db
+      .selectFrom("mp_sim_audits as a")
+      .innerJoin("mp_sim_apps as p", "p.app_id", "a.app_id")
+      .where("a.platform", "=", this.platform);
     if (q.status !== undefined) base = base.where("a.status", "=", q.status);
     const [rows, count] = await Promise.all([
       base
@@ -477,15 +766,33 @@ export class LocalPlatform implements PlatformAdapter {
    * The reviewer's decision: 0 approve, 1 reject (reason, screenshot keys), 4 delay (still pending; a final
    * decision follows). Returns false when the audit is not pending (decided or withdrawn).
    */
-  async decide(auditId: number, status: 0 | 1 | 4, operatorId: number, reason: string | null, screenshots: string[]): Promise<boolean> {
+  async decide(
+    auditId: number,
+    status: 0 | 1 | 4,
+    operatorId: number,
+    reason: string | null,
+    screenshots: string[],
+  ): Promise<boolean> {
     const now = this.o.clock.now();
     const row = await withTx(this.o.db, async (tx) => {
-      const audit = await tx.selectFrom("mp_sim_audits").select(["audit_id", "app_id", "status"]).where("audit_id", "=", auditId).where("platform", "=", this.platform).forUpdate().executeTakeFirst();
+      const audit = await tx
+        .selectFrom("mp_sim_audits")
+        .select(["audit_id", "app_id", "status"])
+        .where("audit_id", "=", auditId)
+        .where("platform", "=", this.platform)
+        .forUpdate()
+        .executeTakeFirst();
       if (!audit || (audit.status !== 2 && audit.status !== 4)) return null;
       if (status === 4 && audit.status === 4) return null;
       await tx
         .updateTable("mp_sim_audits")
-        .set({ status, reason, screenshots: JSON.stringify(screenshots), decided_at: status === 4 ? null : now, decided_by: operatorId })
+        .set({
+          status,
+          reason,
+          screenshots: JSON.stringify(screenshots),
+          decided_at: status === 4 ? null : now,
+          decided_by: operatorId,
+        })
         .where("audit_id", "=", auditId)
         .execute();
       return audit;
@@ -497,7 +804,14 @@ export class LocalPlatform implements PlatformAdapter {
   }
 
   async auditExists(auditId: number): Promise<boolean> {
-    return Boolean(await this.o.db.selectFrom("mp_sim_audits").select("audit_id").where("audit_id", "=", auditId).where("platform", "=", this.platform).executeTakeFirst());
+    return Boolean(
+      await this.o.db
+        .selectFrom("mp_sim_audits")
+        .select("audit_id")
+        .where("audit_id", "=", auditId)
+        .where("platform", "=", this.platform)
+        .executeTakeFirst(),
+    );
   }
 }
 
@@ -510,5 +824,7 @@ export const OFFICIAL_TEMPLATES = [
 function scopesOf(platform: MpPlatform, accountType: AccountType = "miniprogram"): string[] {
   if (accountType === "official") return ["消息管理", "自定义菜单", "网页服务", "用户管理"];
   if (accountType === "life") return ["门店管理", "团购券核销", "商品管理"];
-  return platform === "wechat" ? ["小程序开发管理", "小程序基本信息管理", "小程序类目管理"] : ["小程序代码管理", "小程序基础信息"];
+  return platform === "wechat"
+    ? ["小程序开发管理", "小程序基本信息管理", "小程序类目管理"]
+    : ["小程序代码管理", "小程序基础信息"];
 }

@@ -9,46 +9,110 @@ export type VersionRow = Selectable<MpVersionsTable>;
 export type TemplateRow = Selectable<MpTemplatesTable>;
 export type AuthorizerRow = Selectable<MpAuthorizersTable>;
 
-export async function findConfig(db: Executor, merchantId: number, id: number, lock = false): Promise<ConfigRow | undefined> {
+export async function findConfig(
+  db: Executor,
+  merchantId: number,
+  id: number,
+  lock = false,
+): Promise<ConfigRow | undefined> {
   let q = db.selectFrom("mp_configs").selectAll().where("merchant_id", "=", merchantId).where("id", "=", id);
   if (lock) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function listConfigs(db: Executor, merchantId: number, q: { platform?: MpPlatform; name?: string; page: number; pageSize: number }) {
+export async function listConfigs(
+  db: Executor,
+  merchantId: number,
+  q: { platform?: MpPlatform; name?: string; page: number; pageSize: number },
+) {
   let base = db.selectFrom("mp_configs").where("merchant_id", "=", merchantId);
   if (q.platform) base = base.where("platform", "=", q.platform);
   if (q.name) base = base.where("name", "like", `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy("id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    base
+      .selectAll()
+      .orderBy("id", "desc")
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
 
 export async function allConfigs(db: Executor, merchantId: number): Promise<ConfigRow[]> {
-  return db.selectFrom("mp_configs").selectAll().where("merchant_id", "=", merchantId).orderBy("id", "desc").limit(1000).execute();
+  return db
+    .selectFrom("mp_configs")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id", "desc")
+    .limit(1000)
+    .execute();
 }
 
 export async function configByCode(db: Executor, merchantId: number, platform: MpPlatform, code: string) {
-  return db.selectFrom("mp_configs").select("id").where("merchant_id", "=", merchantId).where("platform", "=", platform).where("config_code", "=", code).executeTakeFirst();
+  return db
+    .selectFrom("mp_configs")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where("platform", "=", platform)
+    .where("config_code", "=", code)
+    .executeTakeFirst();
 }
 
 export async function configByApp(db: Executor, appId: string): Promise<ConfigRow | undefined> {
   return db.selectFrom("mp_configs").selectAll().where("app_id", "=", appId).executeTakeFirst();
 }
 
-export async function versionsOf(db: Executor, merchantId: number, configId: number, limit = 50): Promise<VersionRow[]> {
-  return db.selectFrom("mp_versions").selectAll().where("merchant_id", "=", merchantId).where("config_id", "=", configId).orderBy("id", "desc").limit(limit).execute();
+export async function versionsOf(
+  db: Executor,
+  merchantId: number,
+  configId: number,
+  limit = 50,
+): Promise<VersionRow[]> {
+  return db
+    .selectFrom("mp_versions")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("config_id", "=", configId)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
 }
 
 export async function versionsOfConfigs(db: Executor, merchantId: number, configIds: number[]): Promise<VersionRow[]> {
   if (configIds.length === 0) return [];
-  return db.selectFrom("mp_versions").selectAll().where("merchant_id", "=", merchantId).where("config_id", "in", configIds).where("state", "!=", "replaced").orderBy("id", "desc").execute();
+  return db
+    .selectFrom("mp_versions")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("config_id", "in", configIds)
+    .where("state", "!=", "replaced")
+    .orderBy("id", "desc")
+    .execute();
 }
 
-export async function setVersionState(db: Executor, id: number, state: VersionState, extra: Partial<{ reason: string | null; screenshots: string; decided_at: Date; released_at: Date; submitted_at: Date; audit_id: string; categories: string; host_names: string; version_desc: string }> = {}) {
-  await db.updateTable("mp_versions").set({ state, ...extra }).where("id", "=", id).execute();
+export async function setVersionState(
+  db: Executor,
+  id: number,
+  state: VersionState,
+  extra: Partial<{
+    reason: string | null;
+    screenshots: string;
+    decided_at: Date;
+    released_at: Date;
+    submitted_at: Date;
+    audit_id: string;
+    categories: string;
+    host_names: string;
+    version_desc: string;
+  }> = {},
+) {
+  await db
+    .updateTable("mp_versions")
+    .set({ state, ...extra })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function findAuthorizer(db: Executor, appId: string): Promise<AuthorizerRow | undefined> {
@@ -56,11 +120,23 @@ export async function findAuthorizer(db: Executor, appId: string): Promise<Autho
 }
 
 export async function templates(db: Executor, platform: MpPlatform): Promise<TemplateRow[]> {
-  return db.selectFrom("mp_templates").selectAll().where("platform", "=", platform).where("deleted_at", "is", null).orderBy("id", "desc").limit(200).execute();
+  return db
+    .selectFrom("mp_templates")
+    .selectAll()
+    .where("platform", "=", platform)
+    .where("deleted_at", "is", null)
+    .orderBy("id", "desc")
+    .limit(200)
+    .execute();
 }
 
 export async function findTemplate(db: Executor, id: number): Promise<TemplateRow | undefined> {
-  return db.selectFrom("mp_templates").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
+  return db
+    .selectFrom("mp_templates")
+    .selectAll()
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
 }
 
 /** The app id of a merchant's released mall (its latest release, WeChat before Douyin), or null. */

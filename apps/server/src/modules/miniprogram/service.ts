@@ -101,7 +101,12 @@ export class MiniprogramService {
   }
 
   async all(actor: Actor): Promise<{ id: string; name: string; platform: MpPlatform; appId: string | null }[]> {
-    return (await repo.allConfigs(this.db, this.tenant(actor))).map((r) => ({ id: String(r.id), name: r.name, platform: r.platform, appId: r.app_id }));
+    return (await repo.allConfigs(this.db, this.tenant(actor))).map((r) => ({
+      id: String(r.id),
+      name: r.name,
+      platform: r.platform,
+      appId: r.app_id,
+    }));
   }
 
   async get(actor: Actor, id: number, platform?: MpPlatform): Promise<MpConfig> {
@@ -143,7 +148,12 @@ export class MiniprogramService {
           const row = await repo.findConfig(tx, merchantId, req.id, true);
           if (!row) throw notFound();
           if (row.platform !== plat) throw platform ? notFound() : conflict("mp.platformMismatch", "platform");
-          await tx.updateTable("mp_configs").set(values).where("id", "=", row.id).where("merchant_id", "=", merchantId).execute();
+          await tx
+            .updateTable("mp_configs")
+            .set(values)
+            .where("id", "=", row.id)
+            .where("merchant_id", "=", merchantId)
+            .execute();
           return row.id;
         }
         const row = await tx
@@ -151,7 +161,12 @@ export class MiniprogramService {
           .values({ ...values, merchant_id: merchantId, platform: plat, created_by: actor.userId, created_at: now })
           .returning("id")
           .executeTakeFirstOrThrow();
-        await audit(tx, { actorUserId: actor.userId, action: "miniprogram.create", subjectType: "mp_config", subjectId: row.id });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "miniprogram.create",
+          subjectType: "mp_config",
+          subjectId: row.id,
+        });
         return row.id;
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict("mp.configCodeTaken", "configCode");
@@ -163,7 +178,10 @@ export class MiniprogramService {
 
   // ---- authorisation ----
 
-  async needAuth(actor: Actor, id: number): Promise<{ needAuth: boolean; appId: string | null; reason: "none" | "expired" | "revoked" | null }> {
+  async needAuth(
+    actor: Actor,
+    id: number,
+  ): Promise<{ needAuth: boolean; appId: string | null; reason: "none" | "expired" | "revoked" | null }> {
     const cfg = await this.config(actor, id);
     if (!cfg.app_id) return { needAuth: true, appId: null, reason: "none" };
     const auth = await repo.findAuthorizer(this.db, cfg.app_id);
@@ -171,12 +189,22 @@ export class MiniprogramService {
     return { needAuth: false, appId: cfg.app_id, reason: null };
   }
 
-  async authUrl(actor: Actor, id: number, redirectPath: string, origin: string): Promise<{ url: string; expiresIn: number }> {
+  async authUrl(
+    actor: Actor,
+    id: number,
+    redirectPath: string,
+    origin: string,
+  ): Promise<{ url: string; expiresIn: number }> {
     const cfg = await this.config(actor, id);
     const path = redirectPath.startsWith("/") && !redirectPath.startsWith("//") ? redirectPath : "/";
     const sep = path.includes("?") ? "&" : "?";
     try {
-      return await this.adapter(cfg.platform).authUrl(`${origin}${path}${sep}configId=${cfg.id}`, origin, "miniprogram", cfg.merchant_id);
+      return await this.adapter(cfg.platform).authUrl(
+        `${origin}${path}${sep}configId=${cfg.id}`,
+        origin,
+        "miniprogram",
+        cfg.merchant_id,
+      );
     } catch (err) {
       if (err instanceof PlatformError) throw platformRefusal(err);
       throw err;
@@ -197,10 +225,19 @@ export class MiniprogramService {
     if (tokens.accountType !== undefined && tokens.accountType !== "miniprogram") throw conflict("mp.accountTypeWrong");
     const now = this.deps.clock.now();
     await withTx(this.db, async (tx) => {
-      const bound = await tx.selectFrom("mp_configs").select(["id"]).where("app_id", "=", tokens.appId).executeTakeFirst();
+      const bound = await tx
+        .selectFrom("mp_configs")
+        .select(["id"])
+        .where("app_id", "=", tokens.appId)
+        .executeTakeFirst();
       if (bound && bound.id !== cfg.id) throw conflict("mp.appTaken");
       if (cfg.app_id && cfg.app_id !== tokens.appId) {
-        const versions = await tx.selectFrom("mp_versions").select("id").where("config_id", "=", cfg.id).limit(1).executeTakeFirst();
+        const versions = await tx
+          .selectFrom("mp_versions")
+          .select("id")
+          .where("config_id", "=", cfg.id)
+          .limit(1)
+          .executeTakeFirst();
         if (versions) throw conflict("mp.appTaken");
       }
       const row = {
@@ -218,9 +255,24 @@ export class MiniprogramService {
       const existing = await repo.findAuthorizer(tx, tokens.appId);
       if (existing && existing.merchant_id !== cfg.merchant_id) throw conflict("mp.appTaken");
       if (existing) await tx.updateTable("mp_authorizers").set(row).where("app_id", "=", tokens.appId).execute();
-      else await tx.insertInto("mp_authorizers").values({ app_id: tokens.appId, ...row }).execute();
-      await tx.updateTable("mp_configs").set({ app_id: tokens.appId, updated_at: now }).where("id", "=", cfg.id).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "miniprogram.authorize", subjectType: "mp_config", subjectId: cfg.id, detail: { appId: tokens.appId } });
+      else {
+        await tx
+          .insertInto("mp_authorizers")
+          .values({ app_id: tokens.appId, ...row })
+          .execute();
+      }
+      await tx
+        .updateTable("mp_configs")
+        .set({ app_id: tokens.appId, updated_at: now })
+        .where("id", "=", cfg.id)
+        .execute();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "miniprogram.authorize",
+        subjectType: "mp_config",
+        subjectId: cfg.id,
+        detail: { appId: tokens.appId },
+      });
     });
     return this.get(actor, id);
   }
@@ -232,12 +284,19 @@ export class MiniprogramService {
     if (!auth) throw conflict("mp.notAuthorized");
     if (auth.state !== "authorized") throw conflict("mp.authRevoked");
     const now = this.deps.clock.now();
-    if (!force && new Date(auth.access_expires_at).getTime() - REFRESH_MARGIN_MS > now.getTime()) return auth.access_token;
+    if (!force && new Date(auth.access_expires_at).getTime() - REFRESH_MARGIN_MS > now.getTime()) {
+      return auth.access_token;
+    }
     try {
       const t = await this.adapter(cfg.platform).refreshToken(auth.app_id, auth.refresh_token);
       await this.db
         .updateTable("mp_authorizers")
-        .set({ access_token: t.accessToken, access_expires_at: new Date(now.getTime() + t.expiresIn * 1000), refresh_token: t.refreshToken, updated_at: now })
+        .set({
+          access_token: t.accessToken,
+          access_expires_at: new Date(now.getTime() + t.expiresIn * 1000),
+          refresh_token: t.refreshToken,
+          updated_at: now,
+        })
         .where("app_id", "=", auth.app_id)
         .execute();
       return t.accessToken;
@@ -275,7 +334,11 @@ export class MiniprogramService {
   }
 
   private async markUnauthorized(appId: string): Promise<void> {
-    await this.db.updateTable("mp_authorizers").set({ state: "unauthorized", updated_at: this.deps.clock.now() }).where("app_id", "=", appId).execute();
+    await this.db
+      .updateTable("mp_authorizers")
+      .set({ state: "unauthorized", updated_at: this.deps.clock.now() })
+      .where("app_id", "=", appId)
+      .execute();
   }
 
   // ---- templates ----
@@ -287,11 +350,19 @@ export class MiniprogramService {
   async templateParams(actor: Actor, configId: number) {
     const cfg = await this.config(actor, configId);
     const tpl = cfg.template_id ? await repo.findTemplate(this.db, cfg.template_id) : undefined;
-    return { configId: String(cfg.id), templateId: tpl ? String(tpl.id) : null, params: tpl?.params ?? [], values: tpl ? valuesOf(tpl, cfg.template_params) : {} };
+    return {
+      configId: String(cfg.id),
+      templateId: tpl ? String(tpl.id) : null,
+      params: tpl?.params ?? [],
+      values: tpl ? valuesOf(tpl, cfg.template_params) : {},
+    };
   }
 
   /** `POST templateParams`: choose the template and set its params for the config. */
-  async saveTemplateParams(actor: Actor, req: { configId: number; templateId: number; values: Record<string, string> }) {
+  async saveTemplateParams(
+    actor: Actor,
+    req: { configId: number; templateId: number; values: Record<string, string> },
+  ) {
     const cfg = await this.config(actor, req.configId);
     const tpl = await repo.findTemplate(this.db, req.templateId);
     if (tpl?.platform !== cfg.platform) throw invalid("mp.templateNotFound", "templateId");
@@ -309,14 +380,33 @@ export class MiniprogramService {
   async createTemplate(operator: Actor, req: MpTemplateReq): Promise<MpTemplate> {
     const now = this.deps.clock.now();
     const row = await withTx(this.db, async (tx) => {
-      const n = await tx.selectFrom("mp_templates").select((eb) => eb.fn.countAll<number>().as("n")).where("platform", "=", req.platform).where("deleted_at", "is", null).executeTakeFirstOrThrow();
+      const n = await tx
+        .selectFrom("mp_templates")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("platform", "=", req.platform)
+        .where("deleted_at", "is", null)
+        .executeTakeFirstOrThrow();
       if (Number(n.n) >= 200) throw conflict("mp.templateLimit");
       const r = await tx
         .insertInto("mp_templates")
-        .values({ platform: req.platform, name: req.name, template_type: req.templateType, user_version: req.userVersion, description: req.description, params: JSON.stringify(req.params), created_at: now, updated_at: now })
+        .values({
+          platform: req.platform,
+          name: req.name,
+          template_type: req.templateType,
+          user_version: req.userVersion,
+          description: req.description,
+          params: JSON.stringify(req.params),
+          created_at: now,
+          updated_at: now,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await audit(tx, { actorUserId: operator.userId, action: "miniprogram.template.create", subjectType: "mp_template", subjectId: r.id });
+      await audit(tx, {
+        actorUserId: operator.userId,
+        action: "miniprogram.template.create",
+        subjectType: "mp_template",
+        subjectId: r.id,
+      });
       return r;
     });
     return presentTemplate(row);
@@ -327,21 +417,43 @@ export class MiniprogramService {
     if (!tpl) throw new AppError(CODE.NOT_FOUND, "mp.templateNotFound");
     const row = await this.db
       .updateTable("mp_templates")
-      .set({ name: req.name, template_type: req.templateType, user_version: req.userVersion, description: req.description, params: JSON.stringify(req.params), updated_at: this.deps.clock.now() })
+      .set({
+        name: req.name,
+        template_type: req.templateType,
+        user_version: req.userVersion,
+        description: req.description,
+        params: JSON.stringify(req.params),
+        updated_at: this.deps.clock.now(),
+      })
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await audit(this.db, { actorUserId: operator.userId, action: "miniprogram.template.update", subjectType: "mp_template", subjectId: id });
+    await audit(this.db, {
+      actorUserId: operator.userId,
+      action: "miniprogram.template.update",
+      subjectType: "mp_template",
+      subjectId: id,
+    });
     return presentTemplate(row);
   }
 
   async deleteTemplate(operator: Actor, id: number): Promise<{ deleted: true }> {
     const tpl = await repo.findTemplate(this.db, id);
     if (!tpl) throw new AppError(CODE.NOT_FOUND, "mp.templateNotFound");
-    const used = await this.db.selectFrom("mp_configs").select("id").where("template_id", "=", id).limit(1).executeTakeFirst();
+    const used = await this.db
+      .selectFrom("mp_configs")
+      .select("id")
+      .where("template_id", "=", id)
+      .limit(1)
+      .executeTakeFirst();
     if (used) throw conflict("mp.templateInUse");
     await this.db.updateTable("mp_templates").set({ deleted_at: this.deps.clock.now() }).where("id", "=", id).execute();
-    await audit(this.db, { actorUserId: operator.userId, action: "miniprogram.template.delete", subjectType: "mp_template", subjectId: id });
+    await audit(this.db, {
+      actorUserId: operator.userId,
+      action: "miniprogram.template.delete",
+      subjectType: "mp_template",
+      subjectId: id,
+    });
     return { deleted: true };
   }
 
@@ -357,16 +469,44 @@ export class MiniprogramService {
     const appearance = appearanceOf(cfg, cfg.app_id, tpl);
     const extJson = extJsonOf(cfg, cfg.app_id, tpl, appearance);
     const [latest] = await repo.versionsOf(this.db, cfg.merchant_id, cfg.id, 1);
-    if (!req.force && latest?.ext_json === extJson && latest.template_id === tpl.id) throw conflict("mp.nothingChanged");
-    await this.call(cfg, (a, token) => a.commit(token, { templateId: tpl.id, extJson, userVersion: req.userVersion, userDesc: req.userDesc }));
+    if (!req.force && latest?.ext_json === extJson && latest.template_id === tpl.id) {
+      throw conflict("mp.nothingChanged");
+    }
+    await this.call(cfg, (a, token) =>
+      a.commit(token, { templateId: tpl.id, extJson, userVersion: req.userVersion, userDesc: req.userDesc }),
+    );
     const now = this.deps.clock.now();
     await withTx(this.db, async (tx) => {
-      await tx.updateTable("mp_versions").set({ state: "replaced" }).where("config_id", "=", cfg.id).where("state", "=", "trial").execute();
+      await tx
+        .updateTable("mp_versions")
+        .set({ state: "replaced" })
+        .where("config_id", "=", cfg.id)
+        .where("state", "=", "trial")
+        .execute();
       await tx
         .insertInto("mp_versions")
-        .values({ config_id: cfg.id, merchant_id: cfg.merchant_id, app_id: cfg.app_id ?? "", template_id: tpl.id, user_version: req.userVersion, user_desc: req.userDesc, ext_json: extJson, appearance: JSON.stringify(appearance), categories: "[]", host_names: "[]", screenshots: "[]", committed_at: now })
+        .values({
+          config_id: cfg.id,
+          merchant_id: cfg.merchant_id,
+          app_id: cfg.app_id ?? "",
+          template_id: tpl.id,
+          user_version: req.userVersion,
+          user_desc: req.userDesc,
+          ext_json: extJson,
+          appearance: JSON.stringify(appearance),
+          categories: "[]",
+          host_names: "[]",
+          screenshots: "[]",
+          committed_at: now,
+        })
         .execute();
-      await audit(tx, { actorUserId: actor.userId, action: "miniprogram.commit", subjectType: "mp_config", subjectId: cfg.id, detail: { userVersion: req.userVersion, force: req.force } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "miniprogram.commit",
+        subjectType: "mp_config",
+        subjectId: cfg.id,
+        detail: { userVersion: req.userVersion, force: req.force },
+      });
     });
     return this.get(actor, id);
   }
@@ -414,7 +554,14 @@ export class MiniprogramService {
     if (cfg.platform === "douyin" && hostNames.length === 0) throw invalid("mp.hostRequired", "hostNames");
     const categories = req.categories ?? [];
     if (cfg.platform === "wechat" && categories.length === 0) throw invalid("mp.categoryEmpty", "categories");
-    const { auditId } = await this.call(cfg, (a, token) => a.submitAudit(token, { itemList: categories, hostNames, versionDesc: req.versionDesc, feedbackInfo: req.feedbackInfo }));
+    const { auditId } = await this.call(cfg, (a, token) =>
+      a.submitAudit(token, {
+        itemList: categories,
+        hostNames,
+        versionDesc: req.versionDesc,
+        feedbackInfo: req.feedbackInfo,
+      }),
+    );
     const now = this.deps.clock.now();
     await withTx(this.db, async (tx) => {
       // A resubmit of a version already reviewed records a new row for the new audit.
@@ -422,15 +569,48 @@ export class MiniprogramService {
       if (latest.audit_id !== null) {
         const copy = await tx
           .insertInto("mp_versions")
-          .values({ config_id: cfg.id, merchant_id: cfg.merchant_id, app_id: latest.app_id, template_id: latest.template_id, user_version: latest.user_version, user_desc: latest.user_desc, ext_json: latest.ext_json, appearance: JSON.stringify(latest.appearance), categories: "[]", host_names: "[]", screenshots: "[]", committed_at: latest.committed_at })
+          .values({
+            config_id: cfg.id,
+            merchant_id: cfg.merchant_id,
+            app_id: latest.app_id,
+            template_id: latest.template_id,
+            user_version: latest.user_version,
+            user_desc: latest.user_desc,
+            ext_json: latest.ext_json,
+            appearance: JSON.stringify(latest.appearance),
+            categories: "[]",
+            host_names: "[]",
+            screenshots: "[]",
+            committed_at: latest.committed_at,
+          })
           .returning("id")
           .executeTakeFirstOrThrow();
         versionId = copy.id;
-        if (latest.state !== "released" && latest.state !== "superseded" && latest.state !== "rolled_back") await repo.setVersionState(tx, latest.id, "replaced");
+        if (latest.state !== "released" && latest.state !== "superseded" && latest.state !== "rolled_back") {
+          await repo.setVersionState(tx, latest.id, "replaced");
+        }
       }
-      await repo.setVersionState(tx, versionId, "auditing", { audit_id: auditId, submitted_at: now, categories: JSON.stringify(categories), host_names: JSON.stringify(hostNames), version_desc: req.versionDesc, reason: null, screenshots: "[]" });
-      await tx.updateTable("mp_configs").set({ audit_state: "auditing", updated_at: now }).where("id", "=", cfg.id).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "miniprogram.submit", subjectType: "mp_config", subjectId: cfg.id, detail: { auditId } });
+      await repo.setVersionState(tx, versionId, "auditing", {
+        audit_id: auditId,
+        submitted_at: now,
+        categories: JSON.stringify(categories),
+        host_names: JSON.stringify(hostNames),
+        version_desc: req.versionDesc,
+        reason: null,
+        screenshots: "[]",
+      });
+      await tx
+        .updateTable("mp_configs")
+        .set({ audit_state: "auditing", updated_at: now })
+        .where("id", "=", cfg.id)
+        .execute();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "miniprogram.submit",
+        subjectType: "mp_config",
+        subjectId: cfg.id,
+        detail: { auditId },
+      });
     });
     return this.get(actor, id);
   }
@@ -441,9 +621,23 @@ export class MiniprogramService {
     await this.call(cfg, (a, token) => a.undoAudit(token));
     const now = this.deps.clock.now();
     await withTx(this.db, async (tx) => {
-      await tx.updateTable("mp_versions").set({ state: "withdrawn", decided_at: now }).where("config_id", "=", cfg.id).where("state", "in", ["auditing", "delayed"]).execute();
-      await tx.updateTable("mp_configs").set({ audit_state: "withdrawn", updated_at: now }).where("id", "=", cfg.id).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "miniprogram.withdraw", subjectType: "mp_config", subjectId: cfg.id });
+      await tx
+        .updateTable("mp_versions")
+        .set({ state: "withdrawn", decided_at: now })
+        .where("config_id", "=", cfg.id)
+        .where("state", "in", ["auditing", "delayed"])
+        .execute();
+      await tx
+        .updateTable("mp_configs")
+        .set({ audit_state: "withdrawn", updated_at: now })
+        .where("id", "=", cfg.id)
+        .execute();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "miniprogram.withdraw",
+        subjectType: "mp_config",
+        subjectId: cfg.id,
+      });
     });
     return this.get(actor, id);
   }
@@ -455,12 +649,34 @@ export class MiniprogramService {
     await this.call(cfg, (a, token) => a.release(token));
     const now = this.deps.clock.now();
     await withTx(this.db, async (tx) => {
-      const approved = await tx.selectFrom("mp_versions").select("id").where("config_id", "=", cfg.id).where("state", "=", "approved").orderBy("id", "desc").limit(1).executeTakeFirst();
+      const approved = await tx
+        .selectFrom("mp_versions")
+        .select("id")
+        .where("config_id", "=", cfg.id)
+        .where("state", "=", "approved")
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst();
       if (!approved) return;
-      await tx.updateTable("mp_versions").set({ state: "superseded" }).where("config_id", "=", cfg.id).where("state", "=", "released").execute();
+      await tx
+        .updateTable("mp_versions")
+        .set({ state: "superseded" })
+        .where("config_id", "=", cfg.id)
+        .where("state", "=", "released")
+        .execute();
       await repo.setVersionState(tx, approved.id, "released", { released_at: now });
-      await tx.updateTable("mp_configs").set({ publish_state: "published", updated_at: now }).where("id", "=", cfg.id).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "miniprogram.release", subjectType: "mp_config", subjectId: cfg.id, detail: { versionId: approved.id } });
+      await tx
+        .updateTable("mp_configs")
+        .set({ publish_state: "published", updated_at: now })
+        .where("id", "=", cfg.id)
+        .execute();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "miniprogram.release",
+        subjectType: "mp_config",
+        subjectId: cfg.id,
+        detail: { versionId: approved.id },
+      });
     });
     return this.get(actor, id);
   }
@@ -470,24 +686,51 @@ export class MiniprogramService {
     const cfg = await this.config(actor, id);
     await this.call(cfg, (a, token) => a.rollback(token));
     await withTx(this.db, async (tx) => {
-      const previous = await tx.selectFrom("mp_versions").select("id").where("config_id", "=", cfg.id).where("state", "=", "superseded").orderBy("released_at", "desc").limit(1).executeTakeFirst();
-      await tx.updateTable("mp_versions").set({ state: "rolled_back" }).where("config_id", "=", cfg.id).where("state", "=", "released").execute();
+      const previous = await tx
+        .selectFrom("mp_versions")
+        .select("id")
+        .where("config_id", "=", cfg.id)
+        .where("state", "=", "superseded")
+        .orderBy("released_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      await tx
+        .updateTable("mp_versions")
+        .set({ state: "rolled_back" })
+        .where("config_id", "=", cfg.id)
+        .where("state", "=", "released")
+        .execute();
       if (previous) await repo.setVersionState(tx, previous.id, "released");
-      await audit(tx, { actorUserId: actor.userId, action: "miniprogram.rollback", subjectType: "mp_config", subjectId: cfg.id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "miniprogram.rollback",
+        subjectType: "mp_config",
+        subjectId: cfg.id,
+      });
     });
     return this.get(actor, id);
   }
 
   async versions(actor: Actor, id: number): Promise<{ list: MpVersion[] }> {
     const cfg = await this.config(actor, id);
-    return { list: (await repo.versionsOf(this.db, cfg.merchant_id, cfg.id)).filter((v) => v.state !== "replaced").map(presentVersion) };
+    return {
+      list: (await repo.versionsOf(this.db, cfg.merchant_id, cfg.id))
+        .filter((v) => v.state !== "replaced")
+        .map(presentVersion),
+    };
   }
 
-  async quota(actor: Actor, id: number): Promise<{ rest: number; limit: number; withdrawTodayRest: number; withdrawMonthRest: number }> {
+  async quota(
+    actor: Actor,
+    id: number,
+  ): Promise<{ rest: number; limit: number; withdrawTodayRest: number; withdrawMonthRest: number }> {
     const cfg = await this.config(actor, id);
     const adapter = this.adapter(cfg.platform);
     const q = await adapter.quota();
-    const w = cfg.app_id && adapter.withdrawRest ? await adapter.withdrawRest(cfg.app_id) : { today: WITHDRAW_PER_DAY, month: WITHDRAW_PER_MONTH };
+    const w =
+      cfg.app_id && adapter.withdrawRest
+        ? await adapter.withdrawRest(cfg.app_id)
+        : { today: WITHDRAW_PER_DAY, month: WITHDRAW_PER_MONTH };
     return { ...q, withdrawTodayRest: w.today, withdrawMonthRest: w.month };
   }
 
@@ -496,7 +739,12 @@ export class MiniprogramService {
     const cfg = await this.config(actor, id, "douyin");
     const [last] = (await repo.versionsOf(this.db, cfg.merchant_id, cfg.id, 20)).filter((v) => v.audit_id !== null);
     const hosts = ["toutiao", "douyin", "tt_lite", "douyin_lite", "xigua", "huoshan"] as const;
-    const decided = last && ["approved", "released", "superseded", "rolled_back"].includes(last.state) ? true : last?.state === "rejected" ? false : null;
+    const decided =
+      last && ["approved", "released", "superseded", "rolled_back"].includes(last.state)
+        ? true
+        : last?.state === "rejected"
+          ? false
+          : null;
     return { list: hosts.map((h) => ({ hostName: h, approved: last?.host_names.includes(h) ? decided : null })) };
   }
 
@@ -524,18 +772,38 @@ export class MiniprogramService {
     }
     const { auditId, reason, screenshots } = push;
     await withTx(this.db, async (tx) => {
-      const version = await tx.selectFrom("mp_versions").selectAll().where("audit_id", "=", auditId).where("app_id", "=", push.appId).forUpdate().executeTakeFirst();
+      const version = await tx
+        .selectFrom("mp_versions")
+        .selectAll()
+        .where("audit_id", "=", auditId)
+        .where("app_id", "=", push.appId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!version || !["auditing", "delayed"].includes(version.state)) return;
-      const state = push.event === "weapp_audit_success" ? "approved" : push.event === "weapp_audit_fail" ? "rejected" : "delayed";
-      await repo.setVersionState(tx, version.id, state, { reason, screenshots: JSON.stringify(screenshots), ...(state !== "delayed" && { decided_at: now }) });
-      await tx.updateTable("mp_configs").set({ audit_state: state, updated_at: now }).where("id", "=", version.config_id).where("platform", "=", platform).execute();
+      const state =
+        push.event === "weapp_audit_success" ? "approved" : push.event === "weapp_audit_fail" ? "rejected" : "delayed";
+      await repo.setVersionState(tx, version.id, state, {
+        reason,
+        screenshots: JSON.stringify(screenshots),
+        ...(state !== "delayed" && { decided_at: now }),
+      });
+      await tx
+        .updateTable("mp_configs")
+        .set({ audit_state: state, updated_at: now })
+        .where("id", "=", version.config_id)
+        .where("platform", "=", platform)
+        .execute();
     });
   }
 
   /** The merchant of each app (operator console). */
   async configsOfApps(appIds: string[]): Promise<Map<string, string>> {
     if (appIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom("mp_configs").select(["app_id", "merchant_id"]).where("app_id", "in", appIds).execute();
+    const rows = await this.db
+      .selectFrom("mp_configs")
+      .select(["app_id", "merchant_id"])
+      .where("app_id", "in", appIds)
+      .execute();
     return new Map(rows.flatMap((r) => (r.app_id ? [[r.app_id, String(r.merchant_id)] as const] : [])));
   }
 
@@ -545,7 +813,11 @@ export class MiniprogramService {
   async mallAppearance(appId: string, version: "beta" | "release"): Promise<MallAppearance | null> {
     const cfg = await repo.configByApp(this.db, appId);
     if (!cfg) return null;
-    let q = this.db.selectFrom("mp_versions").select("appearance").where("config_id", "=", cfg.id).where("app_id", "=", appId);
+    let q = this.db
+      .selectFrom("mp_versions")
+      .select("appearance")
+      .where("config_id", "=", cfg.id)
+      .where("app_id", "=", appId);
     q = version === "release" ? q.where("state", "=", "released") : q.where("state", "!=", "replaced");
     const row = await q.orderBy("id", "desc").limit(1).executeTakeFirst();
     return row ? (row.appearance as MallAppearance) : null;
@@ -554,11 +826,19 @@ export class MiniprogramService {
   // ---- presentation ----
 
   private async present(merchantId: number, rows: ConfigRow[]): Promise<MpConfig[]> {
-    const versions = await repo.versionsOfConfigs(this.db, merchantId, rows.map((r) => r.id));
+    const versions = await repo.versionsOfConfigs(
+      this.db,
+      merchantId,
+      rows.map((r) => r.id),
+    );
     const templateIds = [...new Set(rows.map((r) => r.template_id).filter((t): t is number => t !== null))];
-    const tpls = templateIds.length ? await this.db.selectFrom("mp_templates").selectAll().where("id", "in", templateIds).execute() : [];
+    const tpls = templateIds.length
+      ? await this.db.selectFrom("mp_templates").selectAll().where("id", "in", templateIds).execute()
+      : [];
     const appIds = rows.map((r) => r.app_id).filter((a): a is string => a !== null);
-    const auths = appIds.length ? await this.db.selectFrom("mp_authorizers").select(["app_id", "state"]).where("app_id", "in", appIds).execute() : [];
+    const auths = appIds.length
+      ? await this.db.selectFrom("mp_authorizers").select(["app_id", "state"]).where("app_id", "in", appIds).execute()
+      : [];
     return rows.map((r) => {
       const mine = versions.filter((v) => v.config_id === r.id);
       const tpl = tpls.find((t) => t.id === r.template_id);
@@ -626,7 +906,10 @@ function appearanceOf(cfg: ConfigRow, appId: string, tpl: TemplateRow): MallAppe
 
 /** The ext_json of a commit: the merchant config read by `wx.getExtConfigSync`; a standard template takes only extAppid, ext, window. */
 export function extJsonOf(cfg: ConfigRow, appId: string, tpl: TemplateRow, appearance: MallAppearance): string {
-  const window = { navigationBarTitleText: cfg.name, navigationBarBackgroundColor: THEME_COLOURS[appearance.theme - 1] };
+  const window = {
+    navigationBarTitleText: cfg.name,
+    navigationBarBackgroundColor: THEME_COLOURS[appearance.theme - 1],
+  };
   const ext = { ...appearance, templateParams: valuesOf(tpl, cfg.template_params), domain: cfg.domain };
   if (tpl.template_type === 1) return JSON.stringify({ extAppid: appId, ext, window });
   return JSON.stringify({
@@ -635,7 +918,11 @@ export function extJsonOf(cfg: ConfigRow, appId: string, tpl: TemplateRow, appea
     directCommit: false,
     ext,
     window,
-    ...(cfg.bottom_menus.length > 0 && { tabBar: { list: cfg.bottom_menus.map((m: MenuItem) => ({ text: m.title, pagePath: m.target.replace(/^\//, "") })) } }),
+    ...(cfg.bottom_menus.length > 0 && {
+      tabBar: {
+        list: cfg.bottom_menus.map((m: MenuItem) => ({ text: m.title, pagePath: m.target.replace(/^\//, "") })),
+      },
+    }),
   });
 }
 

@@ -84,7 +84,17 @@ export interface MpAuthorizersTable {
   updated_at: Timestamp;
 }
 
-export type VersionState = "trial" | "auditing" | "delayed" | "approved" | "rejected" | "withdrawn" | "released" | "superseded" | "rolled_back" | "replaced";
+export type VersionState =
+  | "trial"
+  | "auditing"
+  | "delayed"
+  | "approved"
+  | "rejected"
+  | "withdrawn"
+  | "released"
+  | "superseded"
+  | "rolled_back"
+  | "replaced";
 
 export interface MpVersionsTable {
   id: Id;

@@ -62,17 +62,30 @@ export class AgreementsService {
     return AGREEMENT_KINDS.map((kind) => {
       const tpl = AGREEMENT_TEMPLATES[kind];
       const mine = signed.find((s) => s.kind === kind && s.version === tpl.version);
-      return { kind, version: tpl.version, title: tpl.title[lang], body: tpl.body[lang], signed: mine ? { id: String(mine.id), signedAt: mine.signed_at.toISOString() } : null };
+      return {
+        kind,
+        version: tpl.version,
+        title: tpl.title[lang],
+        body: tpl.body[lang],
+        signed: mine ? { id: String(mine.id), signedAt: mine.signed_at.toISOString() } : null,
+      };
     });
   }
 
-  async sign(actor: Actor, req: SignAgreementReq, lang: Lang, client: { ip: string; userAgent: string | undefined }): Promise<SignedAgreement> {
+  async sign(
+    actor: Actor,
+    req: SignAgreementReq,
+    lang: Lang,
+    client: { ip: string; userAgent: string | undefined },
+  ): Promise<SignedAgreement> {
     const merchantId = this.ownerTenant(actor);
     const tpl = AGREEMENT_TEMPLATES[req.kind];
     if (req.version !== tpl.version) throw conflict("agreement.versionOutdated", "version");
     // Refused before the code is checked, so the code stays usable for something else.
     const existing = await repo.signaturesOf(this.deps.db, merchantId);
-    if (existing.some((s) => s.kind === req.kind && s.version === tpl.version)) throw conflict("agreement.alreadySigned");
+    if (existing.some((s) => s.kind === req.kind && s.version === tpl.version)) {
+      throw conflict("agreement.alreadySigned");
+    }
     const codeId = await this.deps.checkSmsCode(req.phone, req.smsCode);
     const now = this.deps.clock.now();
     const body = tpl.body[lang];
@@ -94,7 +107,13 @@ export class AgreementsService {
           userAgent: client.userAgent?.slice(0, 300) ?? null,
           now,
         });
-        await audit(tx, { actorUserId: actor.userId, action: "agreement.sign", subjectType: "agreementSignature", subjectId: signatureId, detail: { kind: req.kind, version: tpl.version } });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "agreement.sign",
+          subjectType: "agreementSignature",
+          subjectId: signatureId,
+          detail: { kind: req.kind, version: tpl.version },
+        });
         return signatureId;
       });
       return this.get(actor, id);

@@ -1,4 +1,15 @@
-import { CODE, parseIpList, type ApiApplyReq, type ApiInfoReply, type ApiIpReq, type ApiSecretReply, type ApiViewReq, type Page, type QueueItem, type QueueItemsQuery } from "@tessera/contracts";
+import {
+  CODE,
+  parseIpList,
+  type ApiApplyReq,
+  type ApiInfoReply,
+  type ApiIpReq,
+  type ApiSecretReply,
+  type ApiViewReq,
+  type Page,
+  type QueueItem,
+  type QueueItemsQuery,
+} from "@tessera/contracts";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { sql, type RawBuilder } from "kysely";
 import { isUniqueViolation, withTx, type Db, type Executor, type Tx } from "../../db/tx";
@@ -46,7 +57,10 @@ export class ApiCredentialsService {
     const merchantId = tenantOf(actor);
     const merchant = await getMerchant(this.deps.db, merchantId);
     if (!merchant) throw notFound();
-    const [request, cred] = await Promise.all([repo.latestApiRequest(this.deps.db, merchantId), repo.findCredentials(this.deps.db, merchantId)]);
+    const [request, cred] = await Promise.all([
+      repo.latestApiRequest(this.deps.db, merchantId),
+      repo.findCredentials(this.deps.db, merchantId),
+    ]);
     const out = emptyApiInfo(merchant.api_permission);
     if (request) {
       out.request = {
@@ -76,8 +90,18 @@ export class ApiCredentialsService {
     const now = this.deps.clock.now();
     try {
       await withTx(this.deps.db, async (tx) => {
-        const id = await repo.insertApiRequest(tx, { merchantId, purpose: req.purpose, requestedBy: actor.userId, now });
-        await audit(tx, { actorUserId: actor.userId, action: "api.apply", subjectType: "apiPermissionRequest", subjectId: id });
+        const id = await repo.insertApiRequest(tx, {
+          merchantId,
+          purpose: req.purpose,
+          requestedBy: actor.userId,
+          now,
+        });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "api.apply",
+          subjectType: "apiPermissionRequest",
+          subjectId: id,
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("api.requestPending");
@@ -100,13 +124,21 @@ export class ApiCredentialsService {
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
       const before = await repo.findCredentials(tx, merchantId);
-      if (!before || !(await repo.updateAccessRules(tx, merchantId, { ips, callbackUrl: req.callbackUrl || null, now }))) throw notFound();
+      if (
+        !before ||
+        !(await repo.updateAccessRules(tx, merchantId, { ips, callbackUrl: req.callbackUrl || null, now }))
+      ) {
+        throw notFound();
+      }
       await audit(tx, {
         actorUserId: actor.userId,
         action: "api.accessRules",
         subjectType: "merchant",
         subjectId: merchantId,
-        detail: { before: { ips: before.ip_allowlist, callbackUrl: before.callback_url }, after: { ips, callbackUrl: req.callbackUrl || null } },
+        detail: {
+          before: { ips: before.ip_allowlist, callbackUrl: before.callback_url },
+          after: { ips, callbackUrl: req.callbackUrl || null },
+        },
       });
     });
     return this.info(actor);
@@ -129,9 +161,19 @@ export class ApiCredentialsService {
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
       if (codeId !== null && !(await sms?.consume(tx, codeId, now))) throw invalid("code.invalid", "smsCode");
-      await audit(tx, { actorUserId: actor.userId, action: "api.viewSecret", subjectType: "merchant", subjectId: merchantId, detail: { by: codeId !== null ? "sms" : "password" } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "api.viewSecret",
+        subjectType: "merchant",
+        subjectId: merchantId,
+        detail: { by: codeId !== null ? "sms" : "password" },
+      });
     });
-    return { appKey: cred.app_key, secret: open(this.deps.secret, cred.secret_ciphertext), issuedAt: cred.secret_issued_at.toISOString() };
+    return {
+      appKey: cred.app_key,
+      secret: open(this.deps.secret, cred.secret_ciphertext),
+      issuedAt: cred.secret_issued_at.toISOString(),
+    };
   }
 
   async reset(actor: Actor, password: string): Promise<ApiSecretReply> {
@@ -143,7 +185,12 @@ export class ApiCredentialsService {
       const cred = await repo.findCredentials(tx, merchantId);
       const key = cred?.app_key ?? newAppKey();
       await repo.upsertSecret(tx, merchantId, { appKey: key, secretCiphertext: seal(this.deps.secret, secret), now });
-      await audit(tx, { actorUserId: actor.userId, action: "api.resetSecret", subjectType: "merchant", subjectId: merchantId });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "api.resetSecret",
+        subjectType: "merchant",
+        subjectId: merchantId,
+      });
       return key;
     });
     return { appKey, secret, issuedAt: now.toISOString() };
@@ -169,7 +216,16 @@ export class ApiCredentialsService {
    * What the open API needs to check a signed request: the merchant, its secret (to recompute the
    * HMAC), whether its API permission is open, and the IP allowlist. Undefined for an unknown key.
    */
-  async signingClient(appKey: string): Promise<{ merchantId: number; secret: string; opened: boolean; ipAllowlist: readonly string[]; callbackUrl: string | null } | undefined> {
+  async signingClient(appKey: string): Promise<
+    | {
+        merchantId: number;
+        secret: string;
+        opened: boolean;
+        ipAllowlist: readonly string[];
+        callbackUrl: string | null;
+      }
+    | undefined
+  > {
     const row = await repo.findCredentialsByAppKey(this.deps.db, appKey);
     if (!row) return undefined;
     const merchant = await getMerchant(this.deps.db, row.merchant_id);
@@ -197,12 +253,20 @@ export class ApiCredentialsService {
    * statement that writes an order's result callback together with the order.
    */
   callbackUrlSql(merchantId: number): RawBuilder<string | null> {
-    return sql<string | null>`(SELECT c.callback_url FROM api_credentials c WHERE c.merchant_id = ${merchantId}::bigint)`;
+    return sql<
+      string | null
+    >`(SELECT c.callback_url FROM api_credentials c WHERE c.merchant_id = ${merchantId}::bigint)`;
   }
 
   /** The operator console's API permission queue: approving opens the permission and issues a key. */
   queue(): ReviewQueue {
-    const decide = async (tx: Tx, id: number, operator: Actor, now: Date, reason: string | null): Promise<ReviewOutcome> => {
+    const decide = async (
+      tx: Tx,
+      id: number,
+      operator: Actor,
+      now: Date,
+      reason: string | null,
+    ): Promise<ReviewOutcome> => {
       const request = await repo.lockApiRequest(tx, id);
       if (!request) throw notFound();
       const merchant = await lockMerchantForUpdate(tx, request.merchant_id);
@@ -214,13 +278,23 @@ export class ApiCredentialsService {
       if (state === "approved") {
         await changeMerchant(tx, request.merchant_id, { apiPermission: "opened", now });
         const cred = await repo.findCredentials(tx, request.merchant_id);
-        if (!cred) await repo.upsertSecret(tx, request.merchant_id, { appKey: newAppKey(), secretCiphertext: seal(this.deps.secret, newSecret()), now });
+        if (!cred) {
+          await repo.upsertSecret(tx, request.merchant_id, {
+            appKey: newAppKey(),
+            secretCiphertext: seal(this.deps.secret, newSecret()),
+            now,
+          });
+        }
       }
       return {
         subjectType: "apiPermissionRequest",
         subjectId: String(id),
         before: { request: request.state, apiPermission: merchant.api_permission },
-        after: { request: state, apiPermission: state === "approved" ? "opened" : merchant.api_permission, ...(reason !== null && { reason }) },
+        after: {
+          request: state,
+          apiPermission: state === "approved" ? "opened" : merchant.api_permission,
+          ...(reason !== null && { reason }),
+        },
       };
     };
     return {
@@ -233,21 +307,19 @@ export class ApiCredentialsService {
           limit: q.pageSize,
           offset: (q.page - 1) * q.pageSize,
         });
-        const list = rows.map(
-          (r): QueueItem => ({
-            id: String(r.id),
-            kind: "apiPermission",
-            merchantId: String(r.merchant_id),
-            merchantName: r.merchant_name,
-            state: r.state,
-            submittedAt: r.requested_at.toISOString(),
-            reviewedAt: r.reviewed_at?.toISOString() ?? null,
-            reviewedBy: r.reviewed_by === null ? null : String(r.reviewed_by),
-            rejectReason: r.reject_reason,
-            fields: { purpose: r.purpose, realNameState: r.real_name_state },
-            documents: [],
-          }),
-        );
+        const list = rows.map((r): QueueItem => ({
+          id: String(r.id),
+          kind: "apiPermission",
+          merchantId: String(r.merchant_id),
+          merchantName: r.merchant_name,
+          state: r.state,
+          submittedAt: r.requested_at.toISOString(),
+          reviewedAt: r.reviewed_at?.toISOString() ?? null,
+          reviewedBy: r.reviewed_by === null ? null : String(r.reviewed_by),
+          rejectReason: r.reject_reason,
+          fields: { purpose: r.purpose, realNameState: r.real_name_state },
+          documents: [],
+        }));
         return { list, total, page: q.page, pageSize: q.pageSize };
       },
       approve: (tx, id, operator, now) => decide(tx, id, operator, now, null),
@@ -255,4 +327,3 @@ export class ApiCredentialsService {
     };
   }
 }
-

@@ -21,23 +21,48 @@ afterAll(async () => {
 
 async function providerWithBrand(brandName: string) {
   const provider = await registerMerchant(t, { orgName: `${brandName} Services` });
-  await t.call("POST", `/api/ops/merchants/${provider.merchantId}/providerRole`, { token: ops.token, body: { grant: true } });
+  await t.call("POST", `/api/ops/merchants/${provider.merchantId}/providerRole`, {
+    token: ops.token,
+    body: { grant: true },
+  });
   const brand = await newMerchant(t, brandName);
-  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: brand.token, body: { providerId: provider.merchantId, kind: "brand" } });
-  const exchanged = await t.call<{ token: string; branderId: string }>("POST", `/api/card-servicer/brander/${bound.body.data.id}/token`, { token: provider.token });
+  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", {
+    token: brand.token,
+    body: { providerId: provider.merchantId, kind: "brand" },
+  });
+  const exchanged = await t.call<{ token: string; branderId: string }>(
+    "POST",
+    `/api/card-servicer/brander/${bound.body.data.id}/token`,
+    { token: provider.token },
+  );
   expect(exchanged.body.data.branderId).toBe(brand.merchantId);
   return { provider, brand, brandToken: exchanged.body.data.token };
 }
 
-const cards = (token: string, qs: string) => t.call<Page<OcProduct>>("GET", `/api/card-brander/cardProducts?${qs}`, { token, lang: "en" });
+const cards = (token: string, qs: string) =>
+  t.call<Page<OcProduct>>("GET", `/api/card-brander/cardProducts?${qs}`, { token, lang: "en" });
 const names = (r: { body: { data: Page<OcProduct> } }) => r.body.data.list.map((g) => g.name).sort();
 
 /** A card product of the brand (the one-card module's), optionally taken off sale. */
-async function cardProduct(m: { token: string }, name: string, faceValue: number, salePrice: number, onSale = true): Promise<OcProduct> {
+async function cardProduct(
+  m: { token: string },
+  name: string,
+  faceValue: number,
+  salePrice: number,
+  onSale = true,
+): Promise<OcProduct> {
   const kind = salePrice === faceValue ? "face_value" : "discount";
-  const res = await t.call<OcProduct>("POST", "/api/card-brander/onecard/products", { token: m.token, body: { kind, name, faceValue, salePrice, named: true, validity: { kind: "none" }, rechargeAllowed: true } });
+  const res = await t.call<OcProduct>("POST", "/api/card-brander/onecard/products", {
+    token: m.token,
+    body: { kind, name, faceValue, salePrice, named: true, validity: { kind: "none" }, rechargeAllowed: true },
+  });
   if (res.body.code !== 1) throw new Error(`card product: ${res.body.msg}`);
-  if (!onSale) await t.call("PUT", `/api/card-brander/onecard/products/${res.body.data.id}/onSale`, { token: m.token, body: { onSale: false } });
+  if (!onSale) {
+    await t.call("PUT", `/api/card-brander/onecard/products/${res.body.data.id}/onSale`, {
+      token: m.token,
+      body: { onSale: false },
+    });
+  }
   return res.body.data;
 }
 
@@ -51,7 +76,11 @@ describe("card products (FaceValueCardP, DiscountCardP)", () => {
     const other = await newMerchant(t, "Other Brand");
     await cardProduct(other, "Other gift card", 10000, 10000);
 
-    expect(names(await cards(brandToken, "kind=faceValue"))).toEqual(["Lumen gift card 100", "Lumen gift card 50", "Lumen old card"]);
+    expect(names(await cards(brandToken, "kind=faceValue"))).toEqual([
+      "Lumen gift card 100",
+      "Lumen gift card 50",
+      "Lumen old card",
+    ]);
     expect(names(await cards(brandToken, "kind=discount"))).toEqual(["Lumen discount card 100"]);
     expect(names(await cards(brandToken, "kind=faceValue&keyword=50"))).toEqual(["Lumen gift card 50"]);
     expect(names(await cards(brandToken, "kind=faceValue&onSale=false"))).toEqual(["Lumen old card"]);
@@ -68,10 +97,23 @@ describe("card products (FaceValueCardP, DiscountCardP)", () => {
     const g = await cardProduct(brand, "North card", 3000, 3000);
     expect(names(await cards(brandToken, "kind=faceValue"))).toEqual(["North card"]);
     // The brand's other pages and calls stay closed to the token.
-    for (const url of ["/api/card-brander/product/search", "/api/card-brander/brander", "/api/card-brander/onecard/batches", `/api/card-brander/onecard/batches/${g.id}/cards`, "/api/card-user/insupply/merchandises"]) {
+    for (const url of [
+      "/api/card-brander/product/search",
+      "/api/card-brander/brander",
+      "/api/card-brander/onecard/batches",
+      `/api/card-brander/onecard/batches/${g.id}/cards`,
+      "/api/card-user/insupply/merchandises",
+    ]) {
       expect((await t.call("GET", url, { token: brandToken })).status, url).toBe(403);
     }
-    expect((await t.call("PUT", `/api/card-brander/onecard/products/${g.id}/onSale`, { token: brandToken, body: { onSale: false } })).status).toBe(403);
+    expect(
+      (
+        await t.call("PUT", `/api/card-brander/onecard/products/${g.id}/onSale`, {
+          token: brandToken,
+          body: { onSale: false },
+        })
+      ).status,
+    ).toBe(403);
     // Another brand's provider token reads only its own brand.
     const { brandToken: otherToken } = await providerWithBrand("South Cards");
     expect((await cards(otherToken, "kind=faceValue")).body.data.total).toBe(0);
@@ -85,14 +127,33 @@ describe("brand authorisation inside a brand (BrandAuthorizationP)", () => {
   it("the provider grants and revokes the brand's authorisations with the brand token; they are the brand's", async () => {
     const { provider, brand, brandToken } = await providerWithBrand("Delta Cards");
     const buyer = await registerMerchant(t, { orgName: "Delta Buyer" });
-    const granted = await t.call<BrandAuth>("POST", "/api/card-user/brandAuth", { token: brandToken, body: { granteeId: buyer.merchantId, kind: "purchaser", remark: "via provider" } });
+    const granted = await t.call<BrandAuth>("POST", "/api/card-user/brandAuth", {
+      token: brandToken,
+      body: { granteeId: buyer.merchantId, kind: "purchaser", remark: "via provider" },
+    });
     expect(granted.body.data).toMatchObject({ active: true, granteeName: "Delta Buyer" });
-    const ofBrand = await t.call<Page<BrandAuth>>("POST", "/api/card-user/brandAuth/list", { token: brand.token, body: { side: "brand" } });
+    const ofBrand = await t.call<Page<BrandAuth>>("POST", "/api/card-user/brandAuth/list", {
+      token: brand.token,
+      body: { side: "brand" },
+    });
     expect(ofBrand.body.data.list.map((a) => a.id)).toEqual([granted.body.data.id]);
     // Not the provider's own: its own list is empty.
-    expect((await t.call<Page<BrandAuth>>("POST", "/api/card-user/brandAuth/list", { token: provider.token, body: { side: "brand" } })).body.data.total).toBe(0);
-    const viaToken = await t.call<Page<BrandAuth>>("POST", "/api/card-user/brandAuth/list", { token: brandToken, body: { side: "brand" } });
+    expect(
+      (
+        await t.call<Page<BrandAuth>>("POST", "/api/card-user/brandAuth/list", {
+          token: provider.token,
+          body: { side: "brand" },
+        })
+      ).body.data.total,
+    ).toBe(0);
+    const viaToken = await t.call<Page<BrandAuth>>("POST", "/api/card-user/brandAuth/list", {
+      token: brandToken,
+      body: { side: "brand" },
+    });
     expect(viaToken.body.data.total).toBe(1);
-    expect((await t.call<BrandAuth>("DELETE", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: brandToken })).body.data.active).toBe(false);
+    expect(
+      (await t.call<BrandAuth>("DELETE", `/api/card-user/brandAuth/${granted.body.data.id}`, { token: brandToken }))
+        .body.data.active,
+    ).toBe(false);
   });
 });

@@ -19,9 +19,15 @@ type TokenReply = { token: string; expires_in: number; branderId: string; menus:
 /** A provider, a brand bound to it, and the binding id. */
 async function boundPair() {
   const provider = await registerMerchant(t, { orgName: "Provider Co" });
-  await t.call("POST", `/api/ops/merchants/${provider.merchantId}/providerRole`, { token: ops.token, body: { grant: true } });
+  await t.call("POST", `/api/ops/merchants/${provider.merchantId}/providerRole`, {
+    token: ops.token,
+    body: { grant: true },
+  });
   const brand = await registerMerchant(t, { orgName: "Brand Co" });
-  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: brand.token, body: { providerId: provider.merchantId, kind: "brand" } });
+  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", {
+    token: brand.token,
+    body: { providerId: provider.merchantId, kind: "brand" },
+  });
   return { provider, brand, bindingId: bound.body.data.id };
 }
 
@@ -41,9 +47,15 @@ describe("brand token exchange", () => {
     expect(info.body.data.merchantId).toBe(brand.merchantId);
     const submitted = await submitRealName(t, bt);
     expect(submitted.body.code).toBe(1);
-    const own = await t.call<{ latest: { id: string } | null }>("GET", "/api/card-brander/realNameInfo", { token: brand.token });
+    const own = await t.call<{ latest: { id: string } | null }>("GET", "/api/card-brander/realNameInfo", {
+      token: brand.token,
+    });
     expect(own.body.data.latest).not.toBeNull();
-    const row = await t.ctx.database.db.selectFrom("real_name_applications").select("submitted_by").where("merchant_id", "=", Number(brand.merchantId)).executeTakeFirst();
+    const row = await t.ctx.database.db
+      .selectFrom("real_name_applications")
+      .select("submitted_by")
+      .where("merchant_id", "=", Number(brand.merchantId))
+      .executeTakeFirst();
     expect(row?.submitted_by).toBe(Number(provider.userId));
 
     // Outside the brand context: refused.
@@ -52,7 +64,12 @@ describe("brand token exchange", () => {
     expect((await t.call("GET", "/api/card-brander/brander/passport/sub/search", { token: bt })).status).toBe(403);
     expect((await t.call("POST", `/api/card-servicer/brander/${bindingId}/token`, { token: bt })).status).toBe(403);
     // Routes that name no page (account calls, money, orders) are out of a brand token's reach too.
-    for (const url of ["/api/card-user/userInfo", "/api/card-user/agreements", "/api/card-brander/withdraws", "/api/card-user/orders"]) {
+    for (const url of [
+      "/api/card-user/userInfo",
+      "/api/card-user/agreements",
+      "/api/card-brander/withdraws",
+      "/api/card-user/orders",
+    ]) {
       expect((await t.call("GET", url, { token: bt })).status, url).toBe(403);
     }
     // Another brand's documents stay out of reach.
@@ -75,7 +92,9 @@ describe("brand token exchange", () => {
 
     const a = (await exchange(provider.token, bindingId)).body.data.token;
     expect(await ok(a)).toBe(200);
-    const revoked = await t.call<{ revoked: number }>("POST", "/api/card-servicer/brander/service/revokeTokens", { token: brand.token });
+    const revoked = await t.call<{ revoked: number }>("POST", "/api/card-servicer/brander/service/revokeTokens", {
+      token: brand.token,
+    });
     expect(revoked.body.data.revoked).toBe(1);
     expect(await ok(a)).toBe(401);
 
@@ -88,7 +107,10 @@ describe("brand token exchange", () => {
     expect(await ok(c)).toBe(401);
     expect((await exchange(provider.token, bindingId)).status).toBe(404);
 
-    const again = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: brand.token, body: { providerId: provider.merchantId, kind: "brand" } });
+    const again = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", {
+      token: brand.token,
+      body: { providerId: provider.merchantId, kind: "brand" },
+    });
     const d = (await exchange(provider.token, again.body.data.id)).body.data.token;
     expect(await ok(d)).toBe(200);
     await t.call("PUT", "/api/card-user/logout", { token: provider.token });

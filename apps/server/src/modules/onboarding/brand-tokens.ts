@@ -41,10 +41,29 @@ export class BrandTokenService {
       if (binding.kind !== "brand") throw conflict("service.notBrand");
       const session = await repo.sessionExpiry(tx, actor.sessionId);
       if (!session) throw notFound();
-      const expiresAt = new Date(Math.min(now.getTime() + BRAND_TOKEN_TTL_SECONDS * 1000, session.expires_at.getTime()));
-      await repo.insertBrandToken(tx, { bindingId, merchantId: binding.merchant_id, userId: actor.userId, sessionId: actor.sessionId, tokenHash: tokenHash(token), now, expiresAt });
-      await audit(tx, { actorUserId: actor.userId, action: "brandToken.issue", subjectType: "serviceBinding", subjectId: bindingId, detail: { merchantId: binding.merchant_id } });
-      return { branderId: String(binding.merchant_id), expires_in: Math.floor((expiresAt.getTime() - now.getTime()) / 1000) };
+      const expiresAt = new Date(
+        Math.min(now.getTime() + BRAND_TOKEN_TTL_SECONDS * 1000, session.expires_at.getTime()),
+      );
+      await repo.insertBrandToken(tx, {
+        bindingId,
+        merchantId: binding.merchant_id,
+        userId: actor.userId,
+        sessionId: actor.sessionId,
+        tokenHash: tokenHash(token),
+        now,
+        expiresAt,
+      });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "brandToken.issue",
+        subjectType: "serviceBinding",
+        subjectId: bindingId,
+        detail: { merchantId: binding.merchant_id },
+      });
+      return {
+        branderId: String(binding.merchant_id),
+        expires_in: Math.floor((expiresAt.getTime() - now.getTime()) / 1000),
+      };
     });
     return { token, ...reply, menus: [...BRAND_CONTEXT_MENUS] };
   }
@@ -74,7 +93,13 @@ export class BrandTokenService {
     const now = this.deps.clock.now();
     return withTx(this.deps.db, async (tx) => {
       const n = await repo.revokeBrandTokens(tx, merchantId, now);
-      await audit(tx, { actorUserId: actor.userId, action: "brandToken.revokeAll", subjectType: "merchant", subjectId: merchantId, detail: { revoked: n } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "brandToken.revokeAll",
+        subjectType: "merchant",
+        subjectId: merchantId,
+        detail: { revoked: n },
+      });
       return n;
     });
   }

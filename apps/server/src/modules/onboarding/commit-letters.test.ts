@@ -15,7 +15,12 @@ const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
 
 async function uploadLetter(token: string, data: Buffer, name: string, type: string, lang?: "cn" | "en") {
   const mp = multipart(data, name, type);
-  return t.call<Letter[]>("POST", "/api/card-user/commitLetters", { token, body: mp.body, headers: mp.headers, ...(lang && { lang }) });
+  return t.call<Letter[]>("POST", "/api/card-user/commitLetters", {
+    token,
+    body: mp.body,
+    headers: mp.headers,
+    ...(lang && { lang }),
+  });
 }
 
 describe("commitment letters", () => {
@@ -38,14 +43,25 @@ describe("commitment letters", () => {
 
     const other = await registerMerchant(t);
     expect((await t.call("GET", pdfUrl, { token: other.token })).status).toBe(404);
-    expect((await t.call<Letter[]>("GET", "/api/card-user/commitLetters", { token: other.token })).body.data).toEqual([]);
+    expect((await t.call<Letter[]>("GET", "/api/card-user/commitLetters", { token: other.token })).body.data).toEqual(
+      [],
+    );
   });
 
   it("refuses other files in three languages, and sub-accounts without the page", async () => {
     const m = await registerMerchant(t);
-    const expected = { cn: "请上传不超过5MB的PDF或图片（JPG、PNG、WebP）", en: "Please upload a PDF or an image (JPG, PNG, WebP) of at most 5 MB" };
+    const expected = {
+      cn: "请上传不超过5MB的PDF或图片（JPG、PNG、WebP）",
+      en: "Please upload a PDF or an image (JPG, PNG, WebP) of at most 5 MB",
+    };
     for (const lang of ["cn", "en"] as const) {
-      const res = await uploadLetter(m.token, Buffer.from("MZ not a letter"), "x.exe", "application/octet-stream", lang);
+      const res = await uploadLetter(
+        m.token,
+        Buffer.from("MZ not a letter"),
+        "x.exe",
+        "application/octet-stream",
+        lang,
+      );
       expect(res.status).toBe(400);
       expect(res.body.msg).toBe(expected[lang]);
     }

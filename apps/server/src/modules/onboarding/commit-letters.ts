@@ -55,8 +55,21 @@ export class CommitLetterService {
     await this.deps.storage.put(key, file.data);
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
-      const id = await repo.insertCommitLetter(tx, { merchantId, storageKey: key, contentType, fileName: safeName(file.filename), sizeBytes: file.data.length, uploadedBy: actor.userId, now });
-      await audit(tx, { actorUserId: actor.userId, action: "commitLetter.upload", subjectType: "commitLetter", subjectId: id });
+      const id = await repo.insertCommitLetter(tx, {
+        merchantId,
+        storageKey: key,
+        contentType,
+        fileName: safeName(file.filename),
+        sizeBytes: file.data.length,
+        uploadedBy: actor.userId,
+        now,
+      });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "commitLetter.upload",
+        subjectType: "commitLetter",
+        subjectId: id,
+      });
     });
     return this.list(actor);
   }

@@ -6,9 +6,13 @@ import type { FastifyInstance } from "fastify";
  * with commas (menus=a&menus=b and menus=a,b mean the same).
  */
 export function acceptForm(app: FastifyInstance): void {
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) => {
-    const out: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(body as string)) out[k] = k in out ? `${out[k]},${v}` : v;
-    done(null, out);
-  });
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 64 * 1024 },
+    (_req, body, done) => {
+      const out: Record<string, string> = {};
+      for (const [k, v] of new URLSearchParams(body as string)) out[k] = k in out ? `${out[k]},${v}` : v;
+      done(null, out);
+    },
+  );
 }

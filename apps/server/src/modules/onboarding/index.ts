@@ -35,7 +35,10 @@ export interface OnboardingModule {
  * (service-provider binding). A brand token (a service provider acting inside a brand it serves) is the
  * guard's second way in. Runs the real-name expiry job.
  */
-export async function registerOnboarding(host: ModuleHost, { accounts }: { accounts: AccountsService }): Promise<OnboardingModule> {
+export async function registerOnboarding(
+  host: ModuleHost,
+  { accounts }: { accounts: AccountsService },
+): Promise<OnboardingModule> {
   const { ctx, db, guard } = host;
   const brandTokens = new BrandTokenService({ db, clock: ctx.clock });
   host.authenticateWith((token) => brandTokens.authenticate(token));

@@ -55,5 +55,13 @@ export function earlierDate(a: string | null, b: string | null): string | null {
 }
 
 export function emptyApiInfo(permission: ApiInfoReply["permission"]): ApiInfoReply {
-  return { permission, request: null, appKey: null, hasSecret: false, secretIssuedAt: null, ipAllowlist: [], callbackUrl: null };
+  return {
+    permission,
+    request: null,
+    appKey: null,
+    hasSecret: false,
+    secretIssuedAt: null,
+    ipAllowlist: [],
+    callbackUrl: null,
+  };
 }

@@ -60,7 +60,10 @@ export class ProfileService {
         action: "profile.update",
         subjectType: "merchant",
         subjectId: merchantId,
-        detail: { renamed: renaming, before: before ? { contactName: before.contact_name, address: before.address } : null },
+        detail: {
+          renamed: renaming,
+          before: before ? { contactName: before.contact_name, address: before.address } : null,
+        },
       });
     });
     return this.get(actor);
@@ -73,7 +76,13 @@ export class ProfileService {
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
       await repo.upsertProfile(tx, merchantId, { industry: req.industry, now });
-      await audit(tx, { actorUserId: actor.userId, action: "profile.industry", subjectType: "merchant", subjectId: merchantId, detail: { industry: req.industry } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "profile.industry",
+        subjectType: "merchant",
+        subjectId: merchantId,
+        detail: { industry: req.industry },
+      });
     });
     return this.get(actor);
   }
@@ -88,7 +97,12 @@ export class ProfileService {
     const previous = await repo.findProfile(this.deps.db, merchantId);
     await withTx(this.deps.db, async (tx) => {
       await repo.upsertProfile(tx, merchantId, { logoKey: key, now });
-      await audit(tx, { actorUserId: actor.userId, action: "profile.logo", subjectType: "merchant", subjectId: merchantId });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "profile.logo",
+        subjectType: "merchant",
+        subjectId: merchantId,
+      });
     });
     // The old file is no longer referenced once the new key is committed.
     if (previous?.logo_key) await this.deps.storage.delete(previous.logo_key);

@@ -13,24 +13,34 @@ afterAll(async () => {
   await t.close();
 });
 
-type Served = { list: { id: string; merchantId: string; merchantName: string; providerId: string; kind: string }[]; total: number };
+type Served = {
+  list: { id: string; merchantId: string; merchantName: string; providerId: string; kind: string }[];
+  total: number;
+};
 
 /** A merchant an operator made a service provider. */
 async function provider(orgName: string) {
   const p = await registerMerchant(t, { orgName });
-  const granted = await t.call("POST", `/api/ops/merchants/${p.merchantId}/providerRole`, { token: ops.token, body: { grant: true } });
+  const granted = await t.call("POST", `/api/ops/merchants/${p.merchantId}/providerRole`, {
+    token: ops.token,
+    body: { grant: true },
+  });
   expect(granted.status).toBe(200);
   return p;
 }
 
 async function bindTo(providerId: string, orgName: string, kind: "brand" | "vendor" = "brand") {
   const m = await registerMerchant(t, { orgName });
-  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", { token: m.token, body: { providerId, kind } });
+  const bound = await t.call<{ id: string }>("POST", "/api/card-servicer/brander/service", {
+    token: m.token,
+    body: { providerId, kind },
+  });
   expect(bound.body.code).toBe(1);
   return { ...m, bindingId: bound.body.data.id };
 }
 
-const served = (token: string, body: Record<string, unknown> = {}) => t.call<Served>("POST", "/api/card-servicer/brander", { token, body });
+const served = (token: string, body: Record<string, unknown> = {}) =>
+  t.call<Served>("POST", "/api/card-servicer/brander", { token, body });
 
 describe("the provider's lists (providers/BrandsList, VendorList)", () => {
   it("tenancy: each provider sees only the merchants bound to it, and cannot end another's binding", async () => {
@@ -50,11 +60,15 @@ describe("the provider's lists (providers/BrandsList, VendorList)", () => {
     // Searching another provider's merchant by id or name finds nothing.
     expect((await served(a.token, { keyword: b1.merchantId })).body.data.total).toBe(0);
     expect((await served(a.token, { keyword: "Beta" })).body.data.total).toBe(0);
-    expect((await served(a.token, { keyword: "Two" })).body.data.list.map((r) => r.merchantId)).toEqual([a2.merchantId]);
+    expect((await served(a.token, { keyword: "Two" })).body.data.list.map((r) => r.merchantId)).toEqual([
+      a2.merchantId,
+    ]);
 
     // Ending or entering B's binding with A's session: not found, and nothing changes.
     expect((await t.call("DELETE", `/api/card-servicer/brander/${b1.bindingId}`, { token: a.token })).status).toBe(404);
-    expect((await t.call("POST", `/api/card-servicer/brander/${b1.bindingId}/token`, { token: a.token })).status).toBe(404);
+    expect((await t.call("POST", `/api/card-servicer/brander/${b1.bindingId}/token`, { token: a.token })).status).toBe(
+      404,
+    );
     expect((await served(b.token)).body.data.total).toBe(1);
   });
 
@@ -66,7 +80,11 @@ describe("the provider's lists (providers/BrandsList, VendorList)", () => {
     expect(first.body.data.list).toHaveLength(3);
     expect((await served(p.token, { page: 2, pageSize: 20 })).body.data.list).toHaveLength(0);
 
-    const bad = await t.call("POST", "/api/card-servicer/brander", { token: p.token, lang: "en", body: { pageSize: 7 } });
+    const bad = await t.call("POST", "/api/card-servicer/brander", {
+      token: p.token,
+      lang: "en",
+      body: { pageSize: 7 },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toMatch(/page size/i);
 
@@ -90,18 +108,39 @@ describe("the provider's lists (providers/BrandsList, VendorList)", () => {
     expect((await served(p.token)).body.data.total).toBe(2);
 
     // The merchant sees each of its bindings by kind; it may hold one of each, not two of one kind.
-    const mine = (kind: string) => t.call<{ id: string; kind: string } | null>("GET", `/api/card-servicer/brander/service?kind=${kind}`, { token: vendor.token });
+    const mine = (kind: string) =>
+      t.call<{ id: string; kind: string } | null>("GET", `/api/card-servicer/brander/service?kind=${kind}`, {
+        token: vendor.token,
+      });
     expect((await mine("vendor")).body.data).toMatchObject({ id: vendor.bindingId, kind: "vendor" });
     expect((await mine("brand")).body.data).toBeNull();
-    const asBrand = await t.call<{ kind: string }>("POST", "/api/card-servicer/brander/service", { token: vendor.token, body: { providerId: p.merchantId, kind: "brand" } });
+    const asBrand = await t.call<{ kind: string }>("POST", "/api/card-servicer/brander/service", {
+      token: vendor.token,
+      body: { providerId: p.merchantId, kind: "brand" },
+    });
     expect(asBrand.body.data.kind).toBe("brand");
-    const twice = await t.call("POST", "/api/card-servicer/brander/service", { token: vendor.token, lang: "en", body: { providerId: p.merchantId, kind: "vendor" } });
-    expect([twice.status, twice.body.msg]).toEqual([409, "A service provider is already bound; remove it first to change"]);
+    const twice = await t.call("POST", "/api/card-servicer/brander/service", {
+      token: vendor.token,
+      lang: "en",
+      body: { providerId: p.merchantId, kind: "vendor" },
+    });
+    expect([twice.status, twice.body.msg]).toEqual([
+      409,
+      "A service provider is already bound; remove it first to change",
+    ]);
 
     // A vendor binding cannot be entered as a brand; a brand binding can.
-    const enterVendor = await t.call("POST", `/api/card-servicer/brander/${vendor.bindingId}/token`, { token: p.token, lang: "en" });
-    expect([enterVendor.status, enterVendor.body.msg]).toEqual([409, "This merchant bound you as a merchant, not as a brand: its brand context cannot be entered"]);
-    expect((await t.call("POST", `/api/card-servicer/brander/${brand.bindingId}/token`, { token: p.token })).body.code).toBe(1);
+    const enterVendor = await t.call("POST", `/api/card-servicer/brander/${vendor.bindingId}/token`, {
+      token: p.token,
+      lang: "en",
+    });
+    expect([enterVendor.status, enterVendor.body.msg]).toEqual([
+      409,
+      "This merchant bound you as a merchant, not as a brand: its brand context cannot be entered",
+    ]);
+    expect(
+      (await t.call("POST", `/api/card-servicer/brander/${brand.bindingId}/token`, { token: p.token })).body.code,
+    ).toBe(1);
 
     // The kind is required, with its message in three languages.
     const other = await registerMerchant(t, { orgName: "Kindless" });
@@ -110,9 +149,15 @@ describe("the provider's lists (providers/BrandsList, VendorList)", () => {
       ["tw", "請選擇綁定類型（品牌或商戶）"],
       ["en", "Choose what you bind the provider as: brand or merchant"],
     ] as const) {
-      const res = await t.call("POST", "/api/card-servicer/brander/service", { token: other.token, lang, body: { providerId: p.merchantId } });
+      const res = await t.call("POST", "/api/card-servicer/brander/service", {
+        token: other.token,
+        lang,
+        body: { providerId: p.merchantId },
+      });
       expect([res.status, res.body.msg]).toEqual([400, msg]);
     }
-    expect((await t.call("GET", "/api/card-servicer/brander/service", { token: other.token, lang: "en" })).status).toBe(400);
+    expect((await t.call("GET", "/api/card-servicer/brander/service", { token: other.token, lang: "en" })).status).toBe(
+      400,
+    );
   });
 });

@@ -63,8 +63,23 @@ export class RealNameService {
     await this.deps.storage.put(storageKey, data);
     const now = this.deps.clock.now();
     const id = await withTx(this.deps.db, async (tx) => {
-      const docId = await repo.insertDocument(tx, { merchantId, kind, storageKey, contentType: img.contentType, width: img.width, height: img.height, uploadedBy: actor.userId, now });
-      await audit(tx, { actorUserId: actor.userId, action: "realName.upload", subjectType: "realNameDocument", subjectId: docId, detail: { kind } });
+      const docId = await repo.insertDocument(tx, {
+        merchantId,
+        kind,
+        storageKey,
+        contentType: img.contentType,
+        width: img.width,
+        height: img.height,
+        uploadedBy: actor.userId,
+        now,
+      });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "realName.upload",
+        subjectType: "realNameDocument",
+        subjectId: docId,
+        detail: { kind },
+      });
       return docId;
     });
     return { documentId: String(id), kind, width: img.width, height: img.height };
@@ -134,9 +149,16 @@ export class RealNameService {
     // (Hong Kong, Singapore, Europe, the Americas) a passport or identity card, which the edge accepts.
     const merchant = await getMerchant(this.deps.db, merchantId);
     if (!merchant) throw notFound();
-    if (merchant.version === "domestic" && !isNationalId(req.legalIdNumber)) throw invalid("realName.idNumberInvalid", "legalIdNumber");
-    for (const [field, value] of [["licenseValidUntil", req.licenseValidUntil], ["idValidUntil", req.idValidUntil]] as const) {
-      if (value !== "" && (Number.isNaN(Date.parse(value)) || value <= today)) throw invalid("realName.validUntilInvalid", field);
+    if (merchant.version === "domestic" && !isNationalId(req.legalIdNumber)) {
+      throw invalid("realName.idNumberInvalid", "legalIdNumber");
+    }
+    for (const [field, value] of [
+      ["licenseValidUntil", req.licenseValidUntil],
+      ["idValidUntil", req.idValidUntil],
+    ] as const) {
+      if (value !== "" && (Number.isNaN(Date.parse(value)) || value <= today)) {
+        throw invalid("realName.validUntilInvalid", field);
+      }
     }
     const docs: [keyof RealNameSubmitReq, string, DocumentKind][] = [
       ["licenseDocumentId", req.licenseDocumentId, "license"],
@@ -163,7 +185,12 @@ export class RealNameService {
           submittedBy: actor.userId,
           now,
         });
-        await audit(tx, { actorUserId: actor.userId, action: "realName.submit", subjectType: "realNameApplication", subjectId: id });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "realName.submit",
+          subjectType: "realNameApplication",
+          subjectId: id,
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("realName.pendingExists");
@@ -177,7 +204,8 @@ export class RealNameService {
     const merchant = await getMerchant(this.deps.db, merchantId);
     if (!merchant) throw notFound();
     const latest = await repo.latestApplication(this.deps.db, merchantId);
-    const live = merchant.real_name_state === "verified" ? await repo.liveApproval(this.deps.db, merchantId) : undefined;
+    const live =
+      merchant.real_name_state === "verified" ? await repo.liveApproval(this.deps.db, merchantId) : undefined;
     return {
       merchantId: String(merchantId),
       state: merchant.real_name_state,
@@ -217,8 +245,16 @@ export class RealNameService {
         const done = await withTx(this.deps.db, async (tx) => {
           const merchant = await lockMerchantForUpdate(tx, row.merchant_id);
           if (!(await repo.markExpired(tx, row.id, now))) return false;
-          if (merchant?.real_name_state === "verified") await changeMerchant(tx, row.merchant_id, { realNameState: "expired", now });
-          await audit(tx, { actorUserId: null, action: "realName.expire", subjectType: "merchant", subjectId: row.merchant_id, detail: { applicationId: row.id, today } });
+          if (merchant?.real_name_state === "verified") {
+            await changeMerchant(tx, row.merchant_id, { realNameState: "expired", now });
+          }
+          await audit(tx, {
+            actorUserId: null,
+            action: "realName.expire",
+            subjectType: "merchant",
+            subjectId: row.merchant_id,
+            detail: { applicationId: row.id, today },
+          });
           return true;
         });
         if (done) expired++;
@@ -228,7 +264,13 @@ export class RealNameService {
 
   /** The operator console's real-name queue. */
   queue(): ReviewQueue {
-    const decide = async (tx: Tx, id: number, operator: Actor, now: Date, reason: string | null): Promise<ReviewOutcome> => {
+    const decide = async (
+      tx: Tx,
+      id: number,
+      operator: Actor,
+      now: Date,
+      reason: string | null,
+    ): Promise<ReviewOutcome> => {
       const app = await repo.lockApplication(tx, id);
       if (!app) throw notFound();
       const merchant = await lockMerchantForUpdate(tx, app.merchant_id);

@@ -49,7 +49,16 @@ export async function upsertProfile(
 
 export async function insertDocument(
   tx: Executor,
-  d: { merchantId: number; kind: DocumentKind; storageKey: string; contentType: string; width: number; height: number; uploadedBy: number; now: Date },
+  d: {
+    merchantId: number;
+    kind: DocumentKind;
+    storageKey: string;
+    contentType: string;
+    width: number;
+    height: number;
+    uploadedBy: number;
+    now: Date;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto("real_name_documents")
@@ -70,7 +79,12 @@ export async function insertDocument(
 
 /** A document of this merchant (tenant), or undefined. */
 export function findDocument(db: Executor, merchantId: number, documentId: number) {
-  return db.selectFrom("real_name_documents").selectAll().where("id", "=", documentId).where("merchant_id", "=", merchantId).executeTakeFirst();
+  return db
+    .selectFrom("real_name_documents")
+    .selectAll()
+    .where("id", "=", documentId)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
 }
 
 /** Any document, for operators reviewing an application. */
@@ -165,7 +179,12 @@ export async function insertApplication(
 }
 
 export function lockApplication(tx: Executor, id: number) {
-  return tx.selectFrom("real_name_applications as a").select(applicationColumns).where("a.id", "=", id).forUpdate().executeTakeFirst();
+  return tx
+    .selectFrom("real_name_applications as a")
+    .select(applicationColumns)
+    .where("a.id", "=", id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function decideApplication(
@@ -212,8 +231,15 @@ export async function searchApplications(
   return { total: Number(total.n), rows };
 }
 
-export async function countPending(db: Executor, table: "real_name_applications" | "api_permission_requests"): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).where("state", "=", "pending").executeTakeFirstOrThrow();
+export async function countPending(
+  db: Executor,
+  table: "real_name_applications" | "api_permission_requests",
+): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("state", "=", "pending")
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -244,13 +270,28 @@ export async function markExpired(tx: Executor, id: number, now: Date): Promise<
 /* ---------- API permission requests ---------- */
 
 export function latestApiRequest(db: Executor, merchantId: number) {
-  return db.selectFrom("api_permission_requests").selectAll().where("merchant_id", "=", merchantId).orderBy("id", "desc").limit(1).executeTakeFirst();
+  return db
+    .selectFrom("api_permission_requests")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
-export async function insertApiRequest(tx: Executor, r: { merchantId: number; purpose: string; requestedBy: number; now: Date }): Promise<number> {
+export async function insertApiRequest(
+  tx: Executor,
+  r: { merchantId: number; purpose: string; requestedBy: number; now: Date },
+): Promise<number> {
   const row = await tx
     .insertInto("api_permission_requests")
-    .values({ merchant_id: r.merchantId, state: "pending", purpose: r.purpose, requested_by: r.requestedBy, requested_at: r.now })
+    .values({
+      merchant_id: r.merchantId,
+      state: "pending",
+      purpose: r.purpose,
+      requested_by: r.requestedBy,
+      requested_at: r.now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -298,15 +339,33 @@ export function findCredentials(db: Executor, merchantId: number) {
   return db.selectFrom("api_credentials").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
 }
 
-export async function upsertSecret(tx: Executor, merchantId: number, c: { appKey: string; secretCiphertext: string; now: Date }): Promise<void> {
+export async function upsertSecret(
+  tx: Executor,
+  merchantId: number,
+  c: { appKey: string; secretCiphertext: string; now: Date },
+): Promise<void> {
   await tx
     .insertInto("api_credentials")
-    .values({ merchant_id: merchantId, app_key: c.appKey, secret_ciphertext: c.secretCiphertext, secret_issued_at: c.now, updated_at: c.now })
-    .onConflict((oc) => oc.column("merchant_id").doUpdateSet({ secret_ciphertext: c.secretCiphertext, secret_issued_at: c.now, updated_at: c.now }))
+    .values({
+      merchant_id: merchantId,
+      app_key: c.appKey,
+      secret_ciphertext: c.secretCiphertext,
+      secret_issued_at: c.now,
+      updated_at: c.now,
+    })
+    .onConflict((oc) =>
+      oc
+        .column("merchant_id")
+        .doUpdateSet({ secret_ciphertext: c.secretCiphertext, secret_issued_at: c.now, updated_at: c.now }),
+    )
     .execute();
 }
 
-export async function updateAccessRules(tx: Executor, merchantId: number, r: { ips: string[]; callbackUrl: string | null; now: Date }): Promise<boolean> {
+export async function updateAccessRules(
+  tx: Executor,
+  merchantId: number,
+  r: { ips: string[]; callbackUrl: string | null; now: Date },
+): Promise<boolean> {
   const res = await tx
     .updateTable("api_credentials")
     .set({ ip_allowlist: r.ips, callback_url: r.callbackUrl, updated_at: r.now })
@@ -362,11 +421,21 @@ export async function insertSignature(
 }
 
 export function signaturesOf(db: Executor, merchantId: number) {
-  return db.selectFrom("agreement_signatures").selectAll().where("merchant_id", "=", merchantId).orderBy("id", "desc").execute();
+  return db
+    .selectFrom("agreement_signatures")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id", "desc")
+    .execute();
 }
 
 export function findSignature(db: Executor, merchantId: number, id: number) {
-  return db.selectFrom("agreement_signatures").selectAll().where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("agreement_signatures")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 export type SignatureRow = NonNullable<Awaited<ReturnType<typeof findSignature>>>;
 
@@ -404,7 +473,11 @@ export async function serves(db: Executor, providerId: number, merchantId: numbe
 }
 
 export function activeBindingOf(db: Executor, merchantId: number, kind: "brand" | "vendor") {
-  return bindings(db).select(bindingColumns).where("b.merchant_id", "=", merchantId).where("b.kind", "=", kind).executeTakeFirst();
+  return bindings(db)
+    .select(bindingColumns)
+    .where("b.merchant_id", "=", merchantId)
+    .where("b.kind", "=", kind)
+    .executeTakeFirst();
 }
 export type BindingRow = NonNullable<Awaited<ReturnType<typeof activeBindingOf>>>;
 
@@ -417,10 +490,20 @@ export function bindingOfParty(db: Executor, id: number, partyId: number) {
     .executeTakeFirst();
 }
 
-export async function insertBinding(tx: Executor, b: { merchantId: number; providerId: number; kind: "brand" | "vendor"; boundBy: number; now: Date }): Promise<number> {
+export async function insertBinding(
+  tx: Executor,
+  b: { merchantId: number; providerId: number; kind: "brand" | "vendor"; boundBy: number; now: Date },
+): Promise<number> {
   const row = await tx
     .insertInto("service_bindings")
-    .values({ merchant_id: b.merchantId, provider_id: b.providerId, kind: b.kind, state: "active", bound_by: b.boundBy, bound_at: b.now })
+    .values({
+      merchant_id: b.merchantId,
+      provider_id: b.providerId,
+      kind: b.kind,
+      state: "active",
+      bound_by: b.boundBy,
+      bound_at: b.now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -436,13 +519,19 @@ export async function removeBinding(tx: Executor, id: number, removedBy: number,
   return r.numUpdatedRows === 1n;
 }
 
-export async function servedBy(db: Executor, providerId: number, f: { keyword?: string; kind?: "brand" | "vendor"; limit: number; offset: number }) {
+export async function servedBy(
+  db: Executor,
+  providerId: number,
+  f: { keyword?: string; kind?: "brand" | "vendor"; limit: number; offset: number },
+) {
   let q = bindings(db).where("b.provider_id", "=", providerId);
   if (f.kind) q = q.where("b.kind", "=", f.kind);
   if (f.keyword) {
     const kw = f.keyword;
     const like = `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([...(/^\d{1,18}$/.test(kw) ? [eb("m.id", "=", Number(kw))] : []), eb("m.name", "ilike", like)]));
+    q = q.where((eb) =>
+      eb.or([...(/^\d{1,18}$/.test(kw) ? [eb("m.id", "=", Number(kw))] : []), eb("m.name", "ilike", like)]),
+    );
   }
   const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const rows = await q.select(bindingColumns).orderBy("b.id", "desc").limit(f.limit).offset(f.offset).execute();
@@ -453,11 +542,27 @@ export async function servedBy(db: Executor, providerId: number, f: { keyword?: 
 
 export async function insertBrandToken(
   tx: Executor,
-  t: { bindingId: number; merchantId: number; userId: number; sessionId: number; tokenHash: string; now: Date; expiresAt: Date },
+  t: {
+    bindingId: number;
+    merchantId: number;
+    userId: number;
+    sessionId: number;
+    tokenHash: string;
+    now: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await tx
     .insertInto("brand_tokens")
-    .values({ binding_id: t.bindingId, merchant_id: t.merchantId, user_id: t.userId, session_id: t.sessionId, token_hash: t.tokenHash, created_at: t.now, expires_at: t.expiresAt })
+    .values({
+      binding_id: t.bindingId,
+      merchant_id: t.merchantId,
+      user_id: t.userId,
+      session_id: t.sessionId,
+      token_hash: t.tokenHash,
+      created_at: t.now,
+      expires_at: t.expiresAt,
+    })
     .execute();
 }
 
@@ -485,12 +590,26 @@ export function findLiveBrandToken(db: Executor, tokenHash: string, now: Date) {
 }
 
 export function sessionExpiry(db: Executor, sessionId: number) {
-  return db.selectFrom("sessions").select("expires_at").where("id", "=", sessionId).where("revoked_at", "is", null).executeTakeFirst();
+  return db
+    .selectFrom("sessions")
+    .select("expires_at")
+    .where("id", "=", sessionId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
 }
 
 /** Revokes the live tokens of the brand's bindings (all of them, or one binding's). Returns how many. */
-export async function revokeBrandTokens(tx: Executor, merchantId: number, now: Date, bindingId?: number): Promise<number> {
-  let q = tx.updateTable("brand_tokens").set({ revoked_at: now }).where("merchant_id", "=", merchantId).where("revoked_at", "is", null);
+export async function revokeBrandTokens(
+  tx: Executor,
+  merchantId: number,
+  now: Date,
+  bindingId?: number,
+): Promise<number> {
+  let q = tx
+    .updateTable("brand_tokens")
+    .set({ revoked_at: now })
+    .where("merchant_id", "=", merchantId)
+    .where("revoked_at", "is", null);
   if (bindingId !== undefined) q = q.where("binding_id", "=", bindingId);
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows);
@@ -498,18 +617,40 @@ export async function revokeBrandTokens(tx: Executor, merchantId: number, now: D
 
 /** The active binding of a provider to one merchant. */
 export function bindingForProvider(db: Executor, bindingId: number, providerId: number) {
-  return db.selectFrom("service_bindings").selectAll().where("id", "=", bindingId).where("provider_id", "=", providerId).where("state", "=", "active").executeTakeFirst();
+  return db
+    .selectFrom("service_bindings")
+    .selectAll()
+    .where("id", "=", bindingId)
+    .where("provider_id", "=", providerId)
+    .where("state", "=", "active")
+    .executeTakeFirst();
 }
 
 /* ---------- commitment letters ---------- */
 
 export async function insertCommitLetter(
   tx: Executor,
-  l: { merchantId: number; storageKey: string; contentType: string; fileName: string; sizeBytes: number; uploadedBy: number; now: Date },
+  l: {
+    merchantId: number;
+    storageKey: string;
+    contentType: string;
+    fileName: string;
+    sizeBytes: number;
+    uploadedBy: number;
+    now: Date;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto("commit_letters")
-    .values({ merchant_id: l.merchantId, storage_key: l.storageKey, content_type: l.contentType, file_name: l.fileName, size_bytes: l.sizeBytes, uploaded_by: l.uploadedBy, uploaded_at: l.now })
+    .values({
+      merchant_id: l.merchantId,
+      storage_key: l.storageKey,
+      content_type: l.contentType,
+      file_name: l.fileName,
+      size_bytes: l.sizeBytes,
+      uploaded_by: l.uploadedBy,
+      uploaded_at: l.now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -528,5 +669,10 @@ export function commitLettersOf(db: Executor, merchantId: number) {
 }
 
 export function findCommitLetter(db: Executor, merchantId: number, id: number) {
-  return db.selectFrom("commit_letters").selectAll().where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("commit_letters")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }

@@ -87,7 +87,14 @@ async function fileOf(req: Parameters<typeof readMultipart>[0]): Promise<Buffer>
 }
 
 /** Account calls of onboarding (spec 01 §7 realNameAuths), mounted under /api/card-user. */
-export function onboardingUserRoutes({ guard, profile, realName, subAccounts, agreements, letters }: OnboardingRouteDeps): FastifyPluginAsyncZod {
+export function onboardingUserRoutes({
+  guard,
+  profile,
+  realName,
+  subAccounts,
+  agreements,
+  letters,
+}: OnboardingRouteDeps): FastifyPluginAsyncZod {
   return async (app) => {
     await acceptMultipart(app, UPLOAD_LIMIT);
     const realNamePages = guard({ menu: MENUS.realName });
@@ -108,7 +115,10 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
     );
     app.get(
       "/realNameAuths/images/:id",
-      { schema: { tags, security, summary: "One of this merchant's uploaded images", params: idParam }, preHandler: realNamePages },
+      {
+        schema: { tags, security, summary: "One of this merchant's uploaded images", params: idParam },
+        preHandler: realNamePages,
+      },
       async (req, reply) => {
         const doc = await realName.readDocument(actorOf(req), Number(req.params.id));
         return serveUserFile(reply, { contentType: doc.contentType, cacheControl: "private, no-store" }, doc.data);
@@ -116,22 +126,57 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
     );
     app.get(
       "/realNameAuths/bizLicenseImageText",
-      { schema: { tags, security, summary: "Text read from a licence image", querystring: imageTextQuery, response: { 200: envelope(bizLicenseTextReply) } }, preHandler: realNamePages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Text read from a licence image",
+          querystring: imageTextQuery,
+          response: { 200: envelope(bizLicenseTextReply) },
+        },
+        preHandler: realNamePages,
+      },
       async (req) => ok(await realName.bizLicenseText(actorOf(req), Number(req.query.documentId))),
     );
     app.get(
       "/realNameAuths/idImageText",
-      { schema: { tags, security, summary: "Text read from an ID image", querystring: imageTextQuery, response: { 200: envelope(idTextReply) } }, preHandler: realNamePages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Text read from an ID image",
+          querystring: imageTextQuery,
+          response: { 200: envelope(idTextReply) },
+        },
+        preHandler: realNamePages,
+      },
       async (req) => ok(await realName.idText(actorOf(req), Number(req.query.documentId))),
     );
     app.post(
       "/realNameAuths",
-      { schema: { tags, security, summary: "Submit the confirmed fields for review", body: realNameSubmitReq, response: { 200: envelope(realNameInfoReply) } }, preHandler: realNamePages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Submit the confirmed fields for review",
+          body: realNameSubmitReq,
+          response: { 200: envelope(realNameInfoReply) },
+        },
+        preHandler: realNamePages,
+      },
       async (req) => ok(await realName.submit(actorOf(req), req.body)),
     );
     app.get(
       "/realNameAuths/paymentAccount",
-      { schema: { tags, security, summary: "The reserve/payment account and its holder", response: { 200: envelope(paymentAccountReply) } }, preHandler: guard({ menu: MENUS.funds }) },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The reserve/payment account and its holder",
+          response: { 200: envelope(paymentAccountReply) },
+        },
+        preHandler: guard({ menu: MENUS.funds }),
+      },
       async (req) => ok(await realName.paymentAccount(actorOf(req))),
     );
     app.put(
@@ -151,33 +196,86 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
     );
     app.get(
       "/agreements/templates",
-      { schema: { tags, security, summary: "The current agreements in the request language, and whether they are signed", response: { 200: envelope(z.array(agreementTemplateReply)) } }, preHandler: guard() },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The current agreements in the request language, and whether they are signed",
+          response: { 200: envelope(z.array(agreementTemplateReply)) },
+        },
+        preHandler: guard(),
+      },
       async (req) => ok(await agreements.templates(actorOf(req), req.lang)),
     );
     app.post(
       "/agreements/sign",
-      { schema: { tags, security, summary: "Sign an agreement: consent, phone and its SMS code (scene signAgreement)", body: signAgreementReq, response: { 200: envelope(signedAgreement) } }, preHandler: guard() },
-      async (req) => ok(await agreements.sign(actorOf(req), req.body, req.lang, { ip: req.ip, userAgent: req.headers["user-agent"] })),
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Sign an agreement: consent, phone and its SMS code (scene signAgreement)",
+          body: signAgreementReq,
+          response: { 200: envelope(signedAgreement) },
+        },
+        preHandler: guard(),
+      },
+      async (req) =>
+        ok(
+          await agreements.sign(actorOf(req), req.body, req.lang, { ip: req.ip, userAgent: req.headers["user-agent"] }),
+        ),
     );
     app.get(
       "/agreements",
-      { schema: { tags, security, summary: "The merchant's signed agreements", response: { 200: envelope(z.array(signedAgreement)) } }, preHandler: guard() },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The merchant's signed agreements",
+          response: { 200: envelope(z.array(signedAgreement)) },
+        },
+        preHandler: guard(),
+      },
       async (req) => ok(await agreements.list(actorOf(req))),
     );
     app.get(
       "/agreements/:id",
-      { schema: { tags, security, summary: "One signed agreement, as signed", params: idParam, response: { 200: envelope(signedAgreement) } }, preHandler: guard() },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "One signed agreement, as signed",
+          params: idParam,
+          response: { 200: envelope(signedAgreement) },
+        },
+        preHandler: guard(),
+      },
       async (req) => ok(await agreements.get(actorOf(req), Number(req.params.id))),
     );
     const letterPages = guard({ roles: ["sale"], menu: MENUS.commitLetter });
     app.get(
       "/commitLetters",
-      { schema: { tags, security, summary: "The purchaser's commitment letters, newest (current) first", response: { 200: envelope(z.array(commitLetter)) } }, preHandler: letterPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchaser's commitment letters, newest (current) first",
+          response: { 200: envelope(z.array(commitLetter)) },
+        },
+        preHandler: letterPages,
+      },
       async (req) => ok(await letters.list(actorOf(req))),
     );
     app.post(
       "/commitLetters",
-      { schema: { tags, security, summary: "Upload a signed commitment letter (multipart field `file`: PDF or image)", response: { 200: envelope(z.array(commitLetter)) } }, preHandler: letterPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Upload a signed commitment letter (multipart field `file`: PDF or image)",
+          response: { 200: envelope(z.array(commitLetter)) },
+        },
+        preHandler: letterPages,
+      },
       async (req) => {
         const file = (await readMultipart(req)).files.find((f) => f.field === "file");
         if (!file) throw invalid("agreement.letterInvalid", "file");
@@ -191,19 +289,37 @@ export function onboardingUserRoutes({ guard, profile, realName, subAccounts, ag
         const f = await letters.read(actorOf(req), Number(req.params.id));
         // An image letter shows inline; a PDF downloads (a sandboxed PDF would not render, and the page
         // opens it from a blob anyway).
-        return serveUserFile(reply, { contentType: f.contentType, filename: f.fileName, cacheControl: "private, no-store" }, f.data);
+        return serveUserFile(
+          reply,
+          { contentType: f.contentType, filename: f.fileName, cacheControl: "private, no-store" },
+          f.data,
+        );
       },
     );
     app.get(
       "/myMenus",
-      { schema: { tags, security, summary: "Pages this user may open (null: all)", response: { 200: envelope(myMenusReply) } }, preHandler: guard({ kinds: ["merchant", "operator", "customer"] }) },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Pages this user may open (null: all)",
+          response: { 200: envelope(myMenusReply) },
+        },
+        preHandler: guard({ kinds: ["merchant", "operator", "customer"] }),
+      },
       (req) => Promise.resolve(ok(subAccounts.myMenus(actorOf(req)))),
     );
   };
 }
 
 /** Brand-owner calls of onboarding (spec 01 §7 /api/card-brander). */
-export function onboardingBranderRoutes({ guard, profile, realName, api, subAccounts }: OnboardingRouteDeps): FastifyPluginAsyncZod {
+export function onboardingBranderRoutes({
+  guard,
+  profile,
+  realName,
+  api,
+  subAccounts,
+}: OnboardingRouteDeps): FastifyPluginAsyncZod {
   return async (app) => {
     await acceptMultipart(app, UPLOAD_LIMIT);
     acceptForm(app);
@@ -213,71 +329,176 @@ export function onboardingBranderRoutes({ guard, profile, realName, api, subAcco
 
     app.get(
       "/realNameInfo",
-      { schema: { tags, security, summary: "Real-name state and the latest application", response: { 200: envelope(realNameInfoReply) } }, preHandler: guard({ menu: MENUS.realName }) },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Real-name state and the latest application",
+          response: { 200: envelope(realNameInfoReply) },
+        },
+        preHandler: guard({ menu: MENUS.realName }),
+      },
       async (req) => ok(await realName.info(actorOf(req))),
     );
     app.get(
       "/brander/profile",
-      { schema: { tags, security, summary: "The company profile (the catalog owns GET brander: the brands)", response: { 200: envelope(profileReply) } }, preHandler: profilePages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The company profile (the catalog owns GET brander: the brands)",
+          response: { 200: envelope(profileReply) },
+        },
+        preHandler: profilePages,
+      },
       async (req) => ok(await profile.get(actorOf(req))),
     );
     app.post(
       "/brander/profile/update",
-      { schema: { tags, security, summary: "Edit the company profile", body: profileUpdateReq, response: { 200: envelope(profileReply) } }, preHandler: profilePages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Edit the company profile",
+          body: profileUpdateReq,
+          response: { 200: envelope(profileReply) },
+        },
+        preHandler: profilePages,
+      },
       async (req) => ok(await profile.update(actorOf(req), req.body)),
     );
     app.post(
       "/brander/profile/logo",
-      { schema: { tags, security, summary: "Upload the logo (multipart field `file`)", response: { 200: envelope(profileReply) } }, preHandler: profilePages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Upload the logo (multipart field `file`)",
+          response: { 200: envelope(profileReply) },
+        },
+        preHandler: profilePages,
+      },
       async (req) => ok(await profile.uploadLogo(actorOf(req), await fileOf(req))),
     );
-    app.get("/brander/profile/logo", { schema: { tags, security, summary: "The logo image (WebP)" }, preHandler: profilePages }, async (req, reply) => {
-      const data = await profile.readLogo(actorOf(req));
-      return serveUserFile(reply, { contentType: "image/webp", cacheControl: "private, max-age=300" }, data);
-    });
+    app.get(
+      "/brander/profile/logo",
+      { schema: { tags, security, summary: "The logo image (WebP)" }, preHandler: profilePages },
+      async (req, reply) => {
+        const data = await profile.readLogo(actorOf(req));
+        return serveUserFile(reply, { contentType: "image/webp", cacheControl: "private, max-age=300" }, data);
+      },
+    );
 
     app.get(
       "/brander/api",
-      { schema: { tags, security, summary: "API permission, app key, IP allowlist, callback URL", response: { 200: envelope(apiInfoReply) } }, preHandler: apiPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "API permission, app key, IP allowlist, callback URL",
+          response: { 200: envelope(apiInfoReply) },
+        },
+        preHandler: apiPages,
+      },
       async (req) => ok(await api.info(actorOf(req))),
     );
     app.post(
       "/api/apply",
-      { schema: { tags, security, summary: "Ask an operator to open API permission", body: apiApplyReq, response: { 200: envelope(apiInfoReply) } }, preHandler: apiPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Ask an operator to open API permission",
+          body: apiApplyReq,
+          response: { 200: envelope(apiInfoReply) },
+        },
+        preHandler: apiPages,
+      },
       async (req) => ok(await api.apply(actorOf(req), req.body)),
     );
     app.post(
       "/api/ip",
-      { schema: { tags, security, summary: "Set the IP allowlist and callback URL (form)", body: apiIpReq, response: { 200: envelope(apiInfoReply) } }, preHandler: apiPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Set the IP allowlist and callback URL (form)",
+          body: apiIpReq,
+          response: { 200: envelope(apiInfoReply) },
+        },
+        preHandler: apiPages,
+      },
       async (req) => ok(await api.setAccessRules(actorOf(req), req.body)),
     );
     app.post(
       "/api/view",
       {
-        schema: { tags, security, summary: "Show the secret again after the password or an SMS code to the user's bound phone (form)", body: apiViewReq, response: { 200: envelope(apiSecretReply) } },
+        schema: {
+          tags,
+          security,
+          summary: "Show the secret again after the password or an SMS code to the user's bound phone (form)",
+          body: apiViewReq,
+          response: { 200: envelope(apiSecretReply) },
+        },
         preHandler: apiPages,
       },
       async (req) => ok(await api.view(actorOf(req), req.body)),
     );
     app.post(
       "/api/reset",
-      { schema: { tags, security, summary: "Issue a new secret; the old one stops working (form)", body: apiPasswordReq, response: { 200: envelope(apiSecretReply) } }, preHandler: apiPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Issue a new secret; the old one stops working (form)",
+          body: apiPasswordReq,
+          response: { 200: envelope(apiSecretReply) },
+        },
+        preHandler: apiPages,
+      },
       async (req) => ok(await api.reset(actorOf(req), req.body.password)),
     );
 
     app.get(
       "/brander/passport/sub/search",
-      { schema: { tags, security, summary: "Sub-accounts of this merchant", querystring: subSearchQuery, response: { 200: envelope(pageOf(subAccount)) } }, preHandler: owner },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Sub-accounts of this merchant",
+          querystring: subSearchQuery,
+          response: { 200: envelope(pageOf(subAccount)) },
+        },
+        preHandler: owner,
+      },
       async (req) => ok(await subAccounts.search(actorOf(req), req.query)),
     );
     app.post(
       "/passport/sub/add",
-      { schema: { tags, security, summary: "Add a sub-account with some of the area's pages", body: subAddReq, response: { 200: envelope(subAccount) } }, preHandler: owner },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Add a sub-account with some of the area's pages",
+          body: subAddReq,
+          response: { 200: envelope(subAccount) },
+        },
+        preHandler: owner,
+      },
       async (req) => ok(await subAccounts.add(actorOf(req), req.body)),
     );
     app.put(
       "/passport/sub/update",
-      { schema: { tags, security, summary: "Change a sub-account's name, pages, password or status (form)", body: subUpdateReq, response: { 200: envelope(subAccount) } }, preHandler: owner },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change a sub-account's name, pages, password or status (form)",
+          body: subUpdateReq,
+          response: { 200: envelope(subAccount) },
+        },
+        preHandler: owner,
+      },
       async (req) => ok(await subAccounts.update(actorOf(req), req.body)),
     );
   };
@@ -291,20 +512,41 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
     app.get(
       "/brander/service",
       {
-        schema: { tags, security, summary: "This merchant's service provider of one kind (brand or vendor), if bound", querystring: serviceKindQuery, response: { 200: envelope(serviceBinding.nullable()) } },
+        schema: {
+          tags,
+          security,
+          summary: "This merchant's service provider of one kind (brand or vendor), if bound",
+          querystring: serviceKindQuery,
+          response: { 200: envelope(serviceBinding.nullable()) },
+        },
         preHandler: bindPages,
       },
       async (req) => ok(await bindings.current(actorOf(req), req.query.kind)),
     );
     app.post(
       "/brander/service",
-      { schema: { tags, security, summary: "Bind a service provider by its merchant ID", body: serviceBindReq, response: { 200: envelope(serviceBinding) } }, preHandler: bindPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Bind a service provider by its merchant ID",
+          body: serviceBindReq,
+          response: { 200: envelope(serviceBinding) },
+        },
+        preHandler: bindPages,
+      },
       async (req) => ok(await bindings.bind(actorOf(req), req.body)),
     );
     app.post(
       "/brander",
       {
-        schema: { tags, security, summary: "The merchants this provider serves", body: providerBrandsReq, response: { 200: envelope(pageOf(serviceBinding)) } },
+        schema: {
+          tags,
+          security,
+          summary: "The merchants this provider serves",
+          body: providerBrandsReq,
+          response: { 200: envelope(pageOf(serviceBinding)) },
+        },
         preHandler: guard({ roles: ["providers"], menu: MENUS.providerLists }),
       },
       async (req) => ok(await bindings.served(actorOf(req), req.body)),
@@ -312,19 +554,42 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
     app.post(
       "/brander/:id/token",
       {
-        schema: { tags, security, summary: "Token exchange: a brand token to act inside a bound brand (spec 01 §6)", params: idParam, response: { 200: envelope(brandTokenReply) } },
+        schema: {
+          tags,
+          security,
+          summary: "Token exchange: a brand token to act inside a bound brand (spec 01 §6)",
+          params: idParam,
+          response: { 200: envelope(brandTokenReply) },
+        },
         preHandler: guard({ roles: ["providers"], menu: MENUS.providerLists }),
       },
       async (req) => ok(await brandTokens.exchange(actorOf(req), Number(req.params.id))),
     );
     app.post(
       "/brander/service/revokeTokens",
-      { schema: { tags, security, summary: "The brand revokes every brand token issued for it", response: { 200: envelope(z.object({ revoked: z.number().int() })) } }, preHandler: bindPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The brand revokes every brand token issued for it",
+          response: { 200: envelope(z.object({ revoked: z.number().int() })) },
+        },
+        preHandler: bindPages,
+      },
       async (req) => ok({ revoked: await brandTokens.revokeAll(actorOf(req)) }),
     );
     app.delete(
       "/brander/:id",
-      { schema: { tags, security, summary: "End a binding (the merchant or its provider)", params: idParam, response: { 200: envelope(z.null()) } }, preHandler: guard({ menu: [...MENUS.serviceBind, ...MENUS.providerLists] }) },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "End a binding (the merchant or its provider)",
+          params: idParam,
+          response: { 200: envelope(z.null()) },
+        },
+        preHandler: guard({ menu: [...MENUS.serviceBind, ...MENUS.providerLists] }),
+      },
       async (req) => {
         await bindings.remove(actorOf(req), Number(req.params.id));
         return ok(null);

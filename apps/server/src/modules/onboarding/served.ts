@@ -6,8 +6,14 @@ import type { Executor } from "../../db/tx";
  */
 
 /** Every active binding: which provider serves which merchant, as a brand or as a vendor (purchaser), since when. */
-export function activeBindings(db: Executor, providerId?: number): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor"; bound_at: Date }[]> {
-  let q = db.selectFrom("service_bindings").select(["provider_id", "merchant_id", "kind", "bound_at"]).where("state", "=", "active");
+export function activeBindings(
+  db: Executor,
+  providerId?: number,
+): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor"; bound_at: Date }[]> {
+  let q = db
+    .selectFrom("service_bindings")
+    .select(["provider_id", "merchant_id", "kind", "bound_at"])
+    .where("state", "=", "active");
   if (providerId !== undefined) q = q.where("provider_id", "=", providerId);
   return q.orderBy("id").execute();
 }

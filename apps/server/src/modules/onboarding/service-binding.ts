@@ -1,4 +1,11 @@
-import { CODE, type Page, type ProviderBrandsReq, type ServiceBinding, type ServiceBindReq, type ServiceKind } from "@tessera/contracts";
+import {
+  CODE,
+  type Page,
+  type ProviderBrandsReq,
+  type ServiceBinding,
+  type ServiceBindReq,
+  type ServiceKind,
+} from "@tessera/contracts";
 import { isUniqueViolation, withTx, type Db, type Executor } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
@@ -55,7 +62,13 @@ export class ServiceBindingService {
     try {
       await withTx(this.deps.db, async (tx) => {
         const id = await repo.insertBinding(tx, { merchantId, providerId, kind: req.kind, boundBy: actor.userId, now });
-        await audit(tx, { actorUserId: actor.userId, action: "service.bind", subjectType: "serviceBinding", subjectId: id, detail: { providerId, kind: req.kind } });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "service.bind",
+          subjectType: "serviceBinding",
+          subjectId: id,
+          detail: { providerId, kind: req.kind },
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict("service.alreadyBound");
@@ -76,7 +89,13 @@ export class ServiceBindingService {
       if (!row || !(await repo.removeBinding(tx, id, actor.userId, now))) throw notFound();
       // The provider's brand tokens end with the binding.
       await repo.revokeBrandTokens(tx, row.merchant_id, now, id);
-      await audit(tx, { actorUserId: actor.userId, action: "service.unbind", subjectType: "serviceBinding", subjectId: id, detail: { by: partyId } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "service.unbind",
+        subjectType: "serviceBinding",
+        subjectId: id,
+        detail: { by: partyId },
+      });
     });
   }
 

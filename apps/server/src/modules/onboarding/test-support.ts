@@ -4,7 +4,9 @@ import { STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harnes
 
 /** A real 64×40 PNG (a licence or ID stand-in), optionally carrying a text layer the local OCR reads. */
 export async function pngImage(text?: string, colour = { r: 30, g: 120, b: 200 }): Promise<Buffer> {
-  const png = await sharp({ create: { width: 64, height: 40, channels: 3, background: colour } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 40, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
   if (text === undefined) return png;
   // iTXt: keyword, NUL, not compressed, method 0, empty language and translated keyword, UTF-8 text.
   const data = Buffer.concat([Buffer.from("Comment\0\0\0\0\0", "latin1"), Buffer.from(text, "utf8")]);
@@ -18,10 +20,16 @@ export async function pngImage(text?: string, colour = { r: 30, g: 120, b: 200 }
 }
 
 /** A multipart/form-data body with one file part named `file`. */
-export function multipart(file: Buffer, filename = "image.png", contentType = "image/png"): { body: Buffer; headers: Record<string, string> } {
+export function multipart(
+  file: Buffer,
+  filename = "image.png",
+  contentType = "image/png",
+): { body: Buffer; headers: Record<string, string> } {
   const boundary = "----tessera-test-boundary";
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -29,12 +37,24 @@ export function multipart(file: Buffer, filename = "image.png", contentType = "i
 }
 
 export function form(fields: Record<string, string>): { body: string; headers: Record<string, string> } {
-  return { body: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } };
+  return {
+    body: new URLSearchParams(fields).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  };
 }
 
-export async function upload(t: TestApp, token: string, kind: "license" | "id_front" | "id_back", image: Buffer): Promise<string> {
+export async function upload(
+  t: TestApp,
+  token: string,
+  kind: "license" | "id_front" | "id_back",
+  image: Buffer,
+): Promise<string> {
   const mp = multipart(image);
-  const res = await t.call<{ documentId: string }>("POST", `/api/card-user/realNameAuths/images?kind=${kind}`, { token, body: mp.body, headers: mp.headers });
+  const res = await t.call<{ documentId: string }>("POST", `/api/card-user/realNameAuths/images?kind=${kind}`, {
+    token,
+    body: mp.body,
+    headers: mp.headers,
+  });
   if (res.body.code !== 1) throw new Error(`upload failed: ${res.body.msg}`);
   return res.body.data.documentId;
 }
@@ -56,10 +76,14 @@ export async function submitRealName(t: TestApp, token: string, overrides: Recor
     idFrontDocumentId: await upload(t, token, "id_front", img),
     idBackDocumentId: await upload(t, token, "id_back", img),
   };
-  return t.call<{ state: string; latest: { id: string; state: string } | null }>("POST", "/api/card-user/realNameAuths", {
-    token,
-    body: { ...docs, ...VALID_FIELDS, ...overrides },
-  });
+  return t.call<{ state: string; latest: { id: string; state: string } | null }>(
+    "POST",
+    "/api/card-user/realNameAuths",
+    {
+      token,
+      body: { ...docs, ...VALID_FIELDS, ...overrides },
+    },
+  );
 }
 
 /** A sub-account of the merchant whose owner token is given, logged in. */
@@ -70,7 +94,9 @@ export async function addSubAccount(t: TestApp, ownerToken: string, menus: strin
     body: { email, name: "Clerk Li", password: STRONG_PASSWORD, menus },
   });
   if (res.body.code !== 1) throw new Error(`sub add failed: ${res.body.msg}`);
-  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email, password: STRONG_PASSWORD } });
+  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", {
+    body: { email, password: STRONG_PASSWORD },
+  });
   if (login.body.code !== 1) throw new Error(`sub login failed: ${login.body.msg}`);
   return { email, passportId: res.body.data.passportId, token: login.body.data.token };
 }

@@ -14,7 +14,11 @@ import * as repo from "./repo";
  */
 
 export function cardOwner(db: Executor, cardId: number) {
-  return db.selectFrom("onecard_cards").select(["id", "customer_id", "brander_id", "currency", "balance", "held"]).where("id", "=", cardId).executeTakeFirst();
+  return db
+    .selectFrom("onecard_cards")
+    .select(["id", "customer_id", "brander_id", "currency", "balance", "held"])
+    .where("id", "=", cardId)
+    .executeTakeFirst();
 }
 
 /** A customer's activated cards of a brand (the cards it may pay with in that brand's mall). */
@@ -31,7 +35,11 @@ export function customerCards(db: Executor, customerId: number, branderId: numbe
 
 export function phonesOf(db: Executor, customerIds: number[]): Promise<{ id: number; phone: string }[]> {
   if (customerIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("onecard_customers").select(["id", "phone"]).where("id", "in", [...new Set(customerIds)]).execute();
+  return db
+    .selectFrom("onecard_customers")
+    .select(["id", "phone"])
+    .where("id", "in", [...new Set(customerIds)])
+    .execute();
 }
 
 /** The customer of a phone number, when one has logged in. */
@@ -54,10 +62,20 @@ export async function creditCard(
   const first = await repo.moveByKey(tx, req.cardId, req.requestKey);
   if (first) return { balance: card.balance, replayed: true };
   const debit = await repo.moveByKey(tx, req.cardId, req.debitKey);
-  if (!debit || debit.amount >= 0 || req.amount <= 0 || req.amount > -debit.amount) throw conflict("onecard.refundExceeds");
+  if (!debit || debit.amount >= 0 || req.amount <= 0 || req.amount > -debit.amount) {
+    throw conflict("onecard.refundExceeds");
+  }
   if (card.state === "issued" || card.state === "sold") throw conflict("onecard.notActivated");
   const after = card.balance + req.amount;
   await tx.updateTable("onecard_cards").set({ balance: after }).where("id", "=", req.cardId).execute();
-  await repo.addMove(tx, { cardId: req.cardId, kind: "refund", amount: req.amount, balanceAfter: after, requestKey: req.requestKey, note: req.note, now });
+  await repo.addMove(tx, {
+    cardId: req.cardId,
+    kind: "refund",
+    amount: req.amount,
+    balanceAfter: after,
+    requestKey: req.requestKey,
+    note: req.note,
+    now,
+  });
   return { balance: after, replayed: false };
 }

@@ -22,7 +22,12 @@ let server: ServerProcess | undefined;
 let base = "";
 
 async function startServer(): Promise<void> {
-  server = await startServerProcess({ DATABASE_URL: inject("postgresUrl"), DATA_DIR: dataDir, SECRET_KEY: t.ctx.secret.toString("hex"), AUTO_PAYOUT: "false" });
+  server = await startServerProcess({
+    DATABASE_URL: inject("postgresUrl"),
+    DATA_DIR: dataDir,
+    SECRET_KEY: t.ctx.secret.toString("hex"),
+    AUTO_PAYOUT: "false",
+  });
   base = server.base;
 }
 
@@ -41,15 +46,36 @@ it("a SIGKILL during a stream of redemptions leaves every card's book summing to
   const brand = await registerMerchant(t);
   const product = await t.call<{ id: string }>("POST", "/api/card-brander/onecard/products", {
     token: brand.token,
-    body: { kind: "face_value", name: "Crash card", faceValue: 10_000, salePrice: 10_000, named: true, validity: { kind: "none" }, rechargeAllowed: true },
+    body: {
+      kind: "face_value",
+      name: "Crash card",
+      faceValue: 10_000,
+      salePrice: 10_000,
+      named: true,
+      validity: { kind: "none" },
+      rechargeAllowed: true,
+    },
   });
-  await t.call("POST", "/api/card-brander/onecard/batches", { token: brand.token, body: { productId: product.body.data.id, count: 20, requestKey: `crash-batch-${Date.now()}` } });
+  await t.call("POST", "/api/card-brander/onecard/batches", {
+    token: brand.token,
+    body: { productId: product.body.data.id, count: 20, requestKey: `crash-batch-${Date.now()}` },
+  });
   const p = await registerMerchant(t);
   await dock(t, brand, p);
   await fundSup(t, p, 200_000);
-  await t.call("POST", "/api/card-user/onecard/purchase", { token: p.token, body: { productId: product.body.data.id, quantity: 20, requestKey: `crash-buy-${Date.now()}` } });
-  const ids = (await t.call<{ list: { id: string }[] }>("GET", "/api/card-user/onecard/cards?pageSize=100", { token: p.token })).body.data.list.map((c) => c.id);
-  const file = await t.app.inject({ method: "POST", url: "/api/card-user/onecard/extract", headers: { "x-auth-token": p.token }, payload: { cardIds: ids } });
+  await t.call("POST", "/api/card-user/onecard/purchase", {
+    token: p.token,
+    body: { productId: product.body.data.id, quantity: 20, requestKey: `crash-buy-${Date.now()}` },
+  });
+  const ids = (
+    await t.call<{ list: { id: string }[] }>("GET", "/api/card-user/onecard/cards?pageSize=100", { token: p.token })
+  ).body.data.list.map((c) => c.id);
+  const file = await t.app.inject({
+    method: "POST",
+    url: "/api/card-user/onecard/extract",
+    headers: { "x-auth-token": p.token },
+    payload: { cardIds: ids },
+  });
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
@@ -57,14 +83,21 @@ it("a SIGKILL during a stream of redemptions leaves every card's book summing to
   wb.worksheets[0]?.eachRow((row, n) => {
     if (n > 1) cards.push({ no: row.getCell(1).text, password: row.getCell(2).text });
   });
-  await t.call("POST", "/api/card-user/onecard/activate", { token: p.token, body: { cardIds: ids, requestKey: `crash-act-${Date.now()}` } });
+  await t.call("POST", "/api/card-user/onecard/activate", {
+    token: p.token,
+    body: { cardIds: ids, requestKey: `crash-act-${Date.now()}` },
+  });
 
   // The stream, against a separate server process: 8 clients redeeming small amounts with their own keys.
   await startServer();
   const sent: { cardNo: string; password: string; amount: number; requestKey: string }[] = [];
   let stop = false;
   const redeem = (body: (typeof sent)[number]) =>
-    fetch(`${base}/api/card-brander/onecard/redeem`, { method: "POST", headers: { "content-type": "application/json", "x-auth-token": brand.token }, body: JSON.stringify(body) });
+    fetch(`${base}/api/card-brander/onecard/redeem`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-auth-token": brand.token },
+      body: JSON.stringify(body),
+    });
   const worker = async (w: number) => {
     for (let i = 0; !stop; i++) {
       const card = cards[(w * 7 + i) % cards.length];
@@ -95,7 +128,9 @@ it("a SIGKILL during a stream of redemptions leaves every card's book summing to
   expect(await invariantProblems(db)).toEqual([]);
   const moves = await sql<{ n: string; total: string }>`
     SELECT count(*)::text AS n, COALESCE(-sum(v.amount), 0)::text AS total FROM onecard_moves v
-    WHERE v.kind = 'redeem' AND v.request_key LIKE 'redeem:crash-%' AND v.card_id IN (${sql.join(ids.map(Number))})`.execute(db);
+    WHERE v.kind = 'redeem' AND v.request_key LIKE 'redeem:crash-%' AND v.card_id IN (${sql.join(ids.map(Number))})`.execute(
+    db,
+  );
   expect(Number(moves.rows[0]?.n)).toBe(sent.length);
   expect(Number(moves.rows[0]?.total)).toBe(sent.reduce((sum, b) => sum + b.amount, 0));
 }, 180_000); // two server starts (tsx compiles the server each time)

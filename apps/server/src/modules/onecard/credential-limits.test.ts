@@ -18,7 +18,12 @@ afterAll(async () => {
 let phoneSeq = 0;
 const newPhone = () => `13${String(Date.now() + ++phoneSeq * 7919).slice(-9)}`;
 
-async function post(url: string, remoteAddress: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) {
+async function post(
+  url: string,
+  remoteAddress: string,
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   const res = await t.app.inject({ method: "POST", url, remoteAddress, headers: { lang: "en", ...headers }, payload });
   return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: unknown }>() };
 }
@@ -43,7 +48,10 @@ describe("per-address failure limits", () => {
     for (let i = 0; i < ADDRESS_FAILURES + 2; i++) {
       const p = newPhone();
       await post("/api/mall/customer/sendSms", "198.51.100.63", { phone: p });
-      expect((await post("/api/mall/customer/login", "198.51.100.63", { phone: p, smsCode: await lastCode(t, p) })).body.code).toBe(1);
+      expect(
+        (await post("/api/mall/customer/login", "198.51.100.63", { phone: p, smsCode: await lastCode(t, p) })).body
+          .code,
+      ).toBe(1);
     }
   });
 
@@ -57,12 +65,30 @@ describe("per-address failure limits", () => {
     for (let i = 0; i < ADDRESS_FAILURES; i++) {
       // Unknown card numbers (16 digits): the same answer as a wrong code, and counted the same.
       const cardNo = `62${String(1_000_000_000_000 + i * 7).padStart(14, "0")}`;
-      const wrong = await post("/api/card-public/onecard/resetPwd", from, { cardNo, smsCode: "123456", password: "abc12345" }, session);
+      const wrong = await post(
+        "/api/card-public/onecard/resetPwd",
+        from,
+        { cardNo, smsCode: "123456", password: "abc12345" },
+        session,
+      );
       expect(wrong.status, `attempt ${i + 1}`).toBe(400);
     }
-    const refused = await post("/api/card-public/onecard/resetPwd", from, { cardNo: "6200000000000001", smsCode: "123456", password: "abc12345" }, session);
+    const refused = await post(
+      "/api/card-public/onecard/resetPwd",
+      from,
+      { cardNo: "6200000000000001", smsCode: "123456", password: "abc12345" },
+      session,
+    );
     expect([refused.status, refused.body.msg]).toEqual([429, "Too many requests"]);
     // A malformed request is a 400 that counts nothing: another address is unaffected either way.
-    expect((await post("/api/card-public/onecard/resetPwd", "198.51.100.72", { cardNo: "6200000000000001", smsCode: "123456", password: "abc12345" })).status).toBe(400);
+    expect(
+      (
+        await post("/api/card-public/onecard/resetPwd", "198.51.100.72", {
+          cardNo: "6200000000000001",
+          smsCode: "123456",
+          password: "abc12345",
+        })
+      ).status,
+    ).toBe(400);
   });
 });

@@ -47,12 +47,27 @@ export class CustomersService {
     const now = this.deps.clock.now();
     const token = newToken();
     await withTx(this.deps.db, async (tx) => {
-      if (!(await this.deps.codes.consume(tx, codeId, now))) throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
-      await tx.insertInto("onecard_customers").values({ phone, created_at: now }).onConflict((oc) => oc.column("phone").doNothing()).execute();
-      const c = await tx.selectFrom("onecard_customers").select("id").where("phone", "=", phone).executeTakeFirstOrThrow();
+      if (!(await this.deps.codes.consume(tx, codeId, now))) {
+        throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
+      }
+      await tx
+        .insertInto("onecard_customers")
+        .values({ phone, created_at: now })
+        .onConflict((oc) => oc.column("phone").doNothing())
+        .execute();
+      const c = await tx
+        .selectFrom("onecard_customers")
+        .select("id")
+        .where("phone", "=", phone)
+        .executeTakeFirstOrThrow();
       await tx
         .insertInto("onecard_customer_sessions")
-        .values({ customer_id: c.id, token_hash: tokenHash(token), expires_at: new Date(now.getTime() + CUSTOMER_TOKEN_TTL_SECONDS * 1000), created_at: now })
+        .values({
+          customer_id: c.id,
+          token_hash: tokenHash(token),
+          expires_at: new Date(now.getTime() + CUSTOMER_TOKEN_TTL_SECONDS * 1000),
+          created_at: now,
+        })
         .execute();
     });
     return { token, expires_in: CUSTOMER_TOKEN_TTL_SECONDS, phone };

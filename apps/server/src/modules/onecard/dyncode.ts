@@ -38,7 +38,8 @@ export interface DynamicCodeCard {
   expiresAt: Date | null;
 }
 
-export type DynamicLookup = { card: DynamicCodeCard; refusal: DynamicRefusal | null } | { card: null; refusal: "unknown" };
+export type DynamicLookup =
+  { card: DynamicCodeCard; refusal: DynamicRefusal | null } | { card: null; refusal: "unknown" };
 
 export const isDynamicCode = (code: string) => DYNAMIC_CODE_RE.test(code);
 
@@ -65,7 +66,9 @@ export class DynamicCodes {
       .where("state", "=", "activated")
       .executeTakeFirst();
     const now = this.deps.clock.now();
-    if (!card || (card.expires_at && new Date(card.expires_at) <= now)) throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
+    if (!card || (card.expires_at && new Date(card.expires_at) <= now)) {
+      throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
+    }
     const code = this.newCode();
     const expiresAt = new Date(now.getTime() + DYNAMIC_CODE_TTL_SECONDS * 1000);
     await this.deps.db
@@ -77,7 +80,14 @@ export class DynamicCodes {
       .execute();
     await this.deps.db
       .insertInto("onecard_dynamic_codes")
-      .values({ code_hash: this.hash(code), card_id: card.id, customer_id: customer.id, brander_id: card.brander_id, expires_at: expiresAt, created_at: now })
+      .values({
+        code_hash: this.hash(code),
+        card_id: card.id,
+        customer_id: customer.id,
+        brander_id: card.brander_id,
+        expires_at: expiresAt,
+        created_at: now,
+      })
       .execute();
     return { code, expiresAt: expiresAt.toISOString(), ttlSeconds: DYNAMIC_CODE_TTL_SECONDS };
   }
@@ -89,7 +99,21 @@ export class DynamicCodes {
       .selectFrom("onecard_dynamic_codes as d")
       .innerJoin("onecard_cards as c", "c.id", "d.card_id")
       .innerJoin("onecard_products as p", "p.id", "c.product_id")
-      .select(["d.id", "d.card_id", "d.brander_id", "d.expires_at", "d.used_at", "c.no_masked", "c.balance", "c.held", "c.currency", "c.expires_at as card_expires_at", "c.customer_id", "d.customer_id as code_customer_id", "p.name"])
+      .select([
+        "d.id",
+        "d.card_id",
+        "d.brander_id",
+        "d.expires_at",
+        "d.used_at",
+        "c.no_masked",
+        "c.balance",
+        "c.held",
+        "c.currency",
+        "c.expires_at as card_expires_at",
+        "c.customer_id",
+        "d.customer_id as code_customer_id",
+        "p.name",
+      ])
       .where("d.code_hash", "=", this.hash(code));
     if (opts.lock) q = q.forUpdate("d");
     const row = await q.executeTakeFirst();
@@ -112,13 +136,24 @@ export class DynamicCodes {
 
   /** Marks a locked, live code used by `ref` (the redemption's key), in the caller's transaction. */
   async markUsed(tx: Tx, codeId: number, ref: string): Promise<void> {
-    const r = await tx.updateTable("onecard_dynamic_codes").set({ used_at: this.deps.clock.now(), used_ref: ref }).where("id", "=", codeId).where("used_at", "is", null).executeTakeFirst();
+    const r = await tx
+      .updateTable("onecard_dynamic_codes")
+      .set({ used_at: this.deps.clock.now(), used_ref: ref })
+      .where("id", "=", codeId)
+      .where("used_at", "is", null)
+      .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new Error("dynamic code consumed outside its row lock");
   }
 }
 
 /** The card bag's call (/api/mall, customer token): a fresh dynamic code for one of the customer's cards. */
-export function dynamicCodeRoutes({ codes, customers }: { codes: DynamicCodes; customers: CustomersService }): FastifyPluginAsyncZod {
+export function dynamicCodeRoutes({
+  codes,
+  customers,
+}: {
+  codes: DynamicCodes;
+  customers: CustomersService;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     app.post(

@@ -1,4 +1,17 @@
-import { CODE, isMessageKey, renderMessage, SELECTION_BUSINESS_TYPES, type Lang, type Merchandise, type MerchandiseQuery, type OcEquity, type OcOrder, type OrderReq, type Page, type PurchaseOrder } from "@tessera/contracts";
+import {
+  CODE,
+  isMessageKey,
+  renderMessage,
+  SELECTION_BUSINESS_TYPES,
+  type Lang,
+  type Merchandise,
+  type MerchandiseQuery,
+  type OcEquity,
+  type OcOrder,
+  type OrderReq,
+  type Page,
+  type PurchaseOrder,
+} from "@tessera/contracts";
 import { withTx, type Db, type Tx } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
@@ -34,7 +47,14 @@ export interface EquityDeps {
   debit: OnecardDebit;
   log: { warn(obj: object, msg: string): void };
 }
-export type OnecardDebit = (tx: Tx, cardId: number, amount: number, kind: "redeem", requestKey: string, note: string) => Promise<unknown>;
+export type OnecardDebit = (
+  tx: Tx,
+  cardId: number,
+  amount: number,
+  kind: "redeem",
+  requestKey: string,
+  note: string,
+) => Promise<unknown>;
 
 const DIRECT = new Set<string>(SELECTION_BUSINESS_TYPES.direct);
 /** An order still processing this long after it was recorded had its placement interrupted: place it again. */
@@ -45,15 +65,29 @@ export class EquityOrders {
   constructor(private readonly deps: EquityDeps) {}
 
   /** The equities a customer's card can pay for: its brand's buyable direct top-up goods in the card's currency. */
-  async offers(customer: Customer, q: { page: number; pageSize: number; cardId: string; keyword?: string | undefined }): Promise<Page<OcEquity>> {
+  async offers(
+    customer: Customer,
+    q: { page: number; pageSize: number; cardId: string; keyword?: string | undefined },
+  ): Promise<Page<OcEquity>> {
     const card = await this.cardOf(customer, Number(q.cardId));
-    const brand = await this.deps.db.selectFrom("merchants").select(["id", "version"]).where("id", "=", card.brander_id).executeTakeFirstOrThrow();
+    const brand = await this.deps.db
+      .selectFrom("merchants")
+      .select(["id", "version"])
+      .where("id", "=", card.brander_id)
+      .executeTakeFirstOrThrow();
     const page = await this.deps.purchasing.offers(
       { id: brand.id, version: brand.version },
       { page: q.page, pageSize: q.pageSize, type: "direct", keyword: q.keyword, sort: "recommend" },
     );
     return {
-      list: page.list.filter((g) => g.currency === card.currency).map((g) => ({ goodsId: String(g.id), name: g.name, brandName: g.brandName, price: { amount: g.faceValue, currency: g.currency } })),
+      list: page.list
+        .filter((g) => g.currency === card.currency)
+        .map((g) => ({
+          goodsId: String(g.id),
+          name: g.name,
+          brandName: g.brandName,
+          price: { amount: g.faceValue, currency: g.currency },
+        })),
       total: page.total,
       page: q.page,
       pageSize: q.pageSize,
@@ -61,17 +95,30 @@ export class EquityOrders {
   }
 
   private async cardOf(customer: Customer, cardId: number) {
-    const card = await this.deps.db.selectFrom("onecard_cards").select(["id", "customer_id", "brander_id", "currency", "product_id"]).where("id", "=", cardId).executeTakeFirst();
+    const card = await this.deps.db
+      .selectFrom("onecard_cards")
+      .select(["id", "customer_id", "brander_id", "currency", "product_id"])
+      .where("id", "=", cardId)
+      .executeTakeFirst();
     if (!card || card.customer_id !== customer.id) throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
     return card;
   }
 
   /** Pays for an equity with a card; the same request key returns the first order. */
-  async recharge(customer: Customer, req: { cardId: string; goodsId: string; account: string; requestKey: string }, lang: Lang): Promise<OcOrder> {
+  async recharge(
+    customer: Customer,
+    req: { cardId: string; goodsId: string; account: string; requestKey: string },
+    lang: Lang,
+  ): Promise<OcOrder> {
     const goods = await this.deps.purchasing.goods(Number(req.goodsId));
     if (!goods || !DIRECT.has(goods.businessType)) throw invalid("onecard.equityUnknown", "goodsId");
     const created = await withTx(this.deps.db, async (tx) => {
-      const first = await tx.selectFrom("onecard_orders").select("id").where("customer_id", "=", customer.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+      const first = await tx
+        .selectFrom("onecard_orders")
+        .select("id")
+        .where("customer_id", "=", customer.id)
+        .where("request_key", "=", req.requestKey)
+        .executeTakeFirst();
       if (first) return { id: first.id, fresh: false };
       const card = await repo.lockCard(tx, Number(req.cardId));
       if (!card || card.customer_id !== customer.id) throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
@@ -95,7 +142,11 @@ export class EquityOrders {
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await tx.updateTable("onecard_orders").set({ order_no: orderNoOf(o.id) }).where("id", "=", o.id).execute();
+      await tx
+        .updateTable("onecard_orders")
+        .set({ order_no: orderNoOf(o.id) })
+        .where("id", "=", o.id)
+        .execute();
       await this.deps.debit(tx, card.id, goods.faceValue, "redeem", `order:${o.id}`, goods.name);
       return { id: o.id, fresh: true };
     });
@@ -111,35 +162,66 @@ export class EquityOrders {
    * other error leaves it processing for the job to try again.
    */
   private async place(id: number): Promise<void> {
-    const o = await this.deps.db.selectFrom("onecard_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const o = await this.deps.db
+      .selectFrom("onecard_orders")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     if (o.state !== "processing" || o.brander_id === null || o.goods_id === null || o.order_no === null) return;
     try {
-      const po = await this.deps.purchasing.place(o.brander_id, { goodsId: String(o.goods_id), quantity: 1, topUpAccount: o.account, orderNo: o.order_no });
+      const po = await this.deps.purchasing.place(o.brander_id, {
+        goodsId: String(o.goods_id),
+        quantity: 1,
+        topUpAccount: o.account,
+        orderNo: o.order_no,
+      });
       await this.follow(id, po);
     } catch (err) {
-      if (err instanceof AppError && err.code !== CODE.INTERNAL) await this.fail(id, { key: err.messageKey, params: err.params });
-      else this.deps.log.warn({ err, orderId: id }, "equity order not placed; the follow-up job tries again");
+      if (err instanceof AppError && err.code !== CODE.INTERNAL) {
+        await this.fail(id, { key: err.messageKey, params: err.params });
+      } else this.deps.log.warn({ err, orderId: id }, "equity order not placed; the follow-up job tries again");
     }
   }
 
   private async follow(id: number, po: PurchaseOrder): Promise<void> {
     if (po.state === "success") {
-      await this.deps.db.updateTable("onecard_orders").set({ state: "success", finished_at: this.deps.clock.now() }).where("id", "=", id).where("state", "=", "processing").execute();
+      await this.deps.db
+        .updateTable("onecard_orders")
+        .set({ state: "success", finished_at: this.deps.clock.now() })
+        .where("id", "=", id)
+        .where("state", "=", "processing")
+        .execute();
     } else if (po.state === "failure") {
       await this.fail(id, { reason: po.failReason ?? "" });
     }
   }
 
   /** Fails a processing order and pays the card back, once (the order row's state guards the refund). */
-  private async fail(id: number, why: { key: string; params: Record<string, string | number> } | { reason: string }): Promise<void> {
+  private async fail(
+    id: number,
+    why: { key: string; params: Record<string, string | number> } | { reason: string },
+  ): Promise<void> {
     await withTx(this.deps.db, async (tx) => {
-      const o = await tx.selectFrom("onecard_orders").selectAll().where("id", "=", id).forUpdate().executeTakeFirstOrThrow();
+      const o = await tx
+        .selectFrom("onecard_orders")
+        .selectAll()
+        .where("id", "=", id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       if (o.state !== "processing") return;
       const card = await repo.lockCard(tx, o.card_id);
       if (!card) return;
       const balance = card.balance + o.amount;
       await tx.updateTable("onecard_cards").set({ balance }).where("id", "=", card.id).execute();
-      await repo.addMove(tx, { cardId: card.id, kind: "refund", amount: o.amount, balanceAfter: balance, requestKey: `order:${id}:refund`, note: o.equity, now: this.deps.clock.now() });
+      await repo.addMove(tx, {
+        cardId: card.id,
+        kind: "refund",
+        amount: o.amount,
+        balanceAfter: balance,
+        requestKey: `order:${id}:refund`,
+        note: o.equity,
+        now: this.deps.clock.now(),
+      });
       await tx
         .updateTable("onecard_orders")
         .set({
@@ -161,7 +243,10 @@ export class EquityOrders {
    */
   async followUp(customerId?: number, limit = 200): Promise<number> {
     const now = this.deps.clock.now().getTime();
-    let q = this.deps.db.selectFrom("onecard_orders").select(["id", "brander_id", "order_no", "created_at"]).where("state", "=", "processing");
+    let q = this.deps.db
+      .selectFrom("onecard_orders")
+      .select(["id", "brander_id", "order_no", "created_at"])
+      .where("state", "=", "processing");
     if (customerId !== undefined) q = q.where("customer_id", "=", customerId);
     const open = await q.orderBy("created_at").limit(limit).execute();
     let settled = 0;
@@ -178,12 +263,25 @@ export class EquityOrders {
     return settled;
   }
 
-  async orders(customer: Customer, q: { page: number; pageSize: number; id?: number }, lang: Lang): Promise<Page<OcOrder>> {
+  async orders(
+    customer: Customer,
+    q: { page: number; pageSize: number; id?: number },
+    lang: Lang,
+  ): Promise<Page<OcOrder>> {
     await this.followUp(customer.id, 20);
-    let base = this.deps.db.selectFrom("onecard_orders as o").innerJoin("onecard_cards as c", "c.id", "o.card_id").where("o.customer_id", "=", customer.id);
+    let base = this.deps.db
+      .selectFrom("onecard_orders as o")
+      .innerJoin("onecard_cards as c", "c.id", "o.card_id")
+      .where("o.customer_id", "=", customer.id);
     if (q.id !== undefined) base = base.where("o.id", "=", q.id);
     const [rows, count] = await Promise.all([
-      base.selectAll("o").select("c.sealed").orderBy("o.id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .selectAll("o")
+        .select("c.sealed")
+        .orderBy("o.id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return {
@@ -195,7 +293,10 @@ export class EquityOrders {
         amount: { amount: o.amount, currency: o.currency },
         state: o.state,
         orderNo: o.order_no,
-        failReason: o.fail_key !== null && isMessageKey(o.fail_key) ? renderMessage(o.fail_key, lang, o.fail_params ?? {}) : o.fail_reason,
+        failReason:
+          o.fail_key !== null && isMessageKey(o.fail_key)
+            ? renderMessage(o.fail_key, lang, o.fail_params ?? {})
+            : o.fail_reason,
         createdAt: new Date(o.created_at).toISOString(),
         finishedAt: o.finished_at === null ? null : new Date(o.finished_at).toISOString(),
       })),

@@ -17,7 +17,14 @@ import { OnecardService } from "./service";
 export { OnecardService } from "./service";
 export { CustomersService, customerOf, loginExpired, CUSTOMER_TOKEN_HEADER, type Customer } from "./customers";
 export { cardOwner, creditCard, customerCards, customerIdByPhone, phonesOf } from "./cardpay";
-export { DynamicCodes, dynamicCodeRoutes, isDynamicCode, DYNAMIC_CODE_TTL_SECONDS, type DynamicRefusal, type DynamicCodeCard } from "./dyncode";
+export {
+  DynamicCodes,
+  dynamicCodeRoutes,
+  isDynamicCode,
+  DYNAMIC_CODE_TTL_SECONDS,
+  type DynamicRefusal,
+  type DynamicCodeCard,
+} from "./dyncode";
 
 export interface OnecardModule {
   onecard: OnecardService;
@@ -39,7 +46,10 @@ export interface OnecardNeeds {
   purchasing: PurchasingService;
 }
 
-export async function registerOnecard(host: ModuleHost, { accounts, catalog, purchasing }: OnecardNeeds): Promise<OnecardModule> {
+export async function registerOnecard(
+  host: ModuleHost,
+  { accounts, catalog, purchasing }: OnecardNeeds,
+): Promise<OnecardModule> {
   const { ctx, db, guard } = host;
   host.app.decorateRequest("customer", null);
   const customers = new CustomersService({
@@ -67,9 +77,13 @@ export async function registerOnecard(host: ModuleHost, { accounts, catalog, pur
   });
   await host.mount("/api/card-brander", brandRoutes({ onecard, guard }));
   const packages = new GiftPackages({ db, clock: ctx.clock, onecard });
-  await host.mount("/api/card-user", purchaserRoutes({ onecard, packages, salesOrders: new CardSalesOrders(db), guard }));
+  await host.mount(
+    "/api/card-user",
+    purchaserRoutes({ onecard, packages, salesOrders: new CardSalesOrders(db), guard }),
+  );
   await host.mount("/api/card-public", publicRoutes({ onecard, customers, rateLimitDeps: accounts.rateLimitDeps }));
-  const vendorsOf = async (providerId: number) => (await activeBindings(db, providerId)).filter((b) => b.kind === "vendor").map((b) => b.merchant_id);
+  const vendorsOf = async (providerId: number) =>
+    (await activeBindings(db, providerId)).filter((b) => b.kind === "vendor").map((b) => b.merchant_id);
   await host.mount("/api/card-servicer", providerRoutes({ extractions: new ServedExtractions(db, vendorsOf), guard }));
   const equities = new EquityOrders({
     db,
@@ -88,14 +102,25 @@ export async function registerOnecard(host: ModuleHost, { accounts, catalog, pur
         }),
     },
   });
-  await host.mount("/api/mall", customerRoutes({ onecard, equities, customers, rateLimitDeps: accounts.rateLimitDeps }));
-  host.schedule({ name: "onecard-equity-orders", everyMs: 30_000, run: async () => {
-    const n = await equities.followUp();
-    return n > 0 ? `${n} equity orders finished` : undefined;
-  } });
-  host.schedule({ name: "onecard-gift-expiry", everyMs: 10 * 60_000, run: async () => {
-    const n = await onecard.expireGifts();
-    return n > 0 ? `${n} unclaimed gifts expired` : undefined;
-  } });
+  await host.mount(
+    "/api/mall",
+    customerRoutes({ onecard, equities, customers, rateLimitDeps: accounts.rateLimitDeps }),
+  );
+  host.schedule({
+    name: "onecard-equity-orders",
+    everyMs: 30_000,
+    run: async () => {
+      const n = await equities.followUp();
+      return n > 0 ? `${n} equity orders finished` : undefined;
+    },
+  });
+  host.schedule({
+    name: "onecard-gift-expiry",
+    everyMs: 10 * 60_000,
+    run: async () => {
+      const n = await onecard.expireGifts();
+      return n > 0 ? `${n} unclaimed gifts expired` : undefined;
+    },
+  });
   return { onecard, equities, customers };
 }

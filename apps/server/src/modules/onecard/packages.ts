@@ -17,14 +17,34 @@ import type { OnecardService } from "./service";
 export class GiftPackages {
   constructor(private readonly deps: { db: Db; clock: Clock; onecard: OnecardService }) {}
 
-  async create(actor: Actor, req: { name: string; message: string; items: { productId: string; count: number }[] }): Promise<OcPackage> {
+  async create(
+    actor: Actor,
+    req: { name: string; message: string; items: { productId: string; count: number }[] },
+  ): Promise<OcPackage> {
     const me = await merchantOfActor(this.deps.db, actor);
     const items = mergeItems(req.items);
-    const products = await this.deps.db.selectFrom("onecard_products").select(["id", "currency"]).where("id", "in", items.map((i) => i.productId)).execute();
-    if (products.length !== items.length || products.some((p) => p.currency !== me.currency)) throw new AppError(CODE.NOT_FOUND, "onecard.productNotFound");
+    const products = await this.deps.db
+      .selectFrom("onecard_products")
+      .select(["id", "currency"])
+      .where(
+        "id",
+        "in",
+        items.map((i) => i.productId),
+      )
+      .execute();
+    if (products.length !== items.length || products.some((p) => p.currency !== me.currency)) {
+      throw new AppError(CODE.NOT_FOUND, "onecard.productNotFound");
+    }
     const row = await this.deps.db
       .insertInto("onecard_gift_packages")
-      .values({ purchaser_id: me.id, name: req.name, message: req.message, items: JSON.stringify(items), created_by: actor.userId, created_at: this.deps.clock.now() })
+      .values({
+        purchaser_id: me.id,
+        name: req.name,
+        message: req.message,
+        items: JSON.stringify(items),
+        created_by: actor.userId,
+        created_at: this.deps.clock.now(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return this.one(me.id, row.id);
@@ -32,26 +52,62 @@ export class GiftPackages {
 
   async archive(actor: Actor, id: number): Promise<void> {
     const me = await merchantOfActor(this.deps.db, actor);
-    const done = await this.deps.db.updateTable("onecard_gift_packages").set({ archived: true }).where("id", "=", id).where("purchaser_id", "=", me.id).executeTakeFirst();
+    const done = await this.deps.db
+      .updateTable("onecard_gift_packages")
+      .set({ archived: true })
+      .where("id", "=", id)
+      .where("purchaser_id", "=", me.id)
+      .executeTakeFirst();
     if (Number(done.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "onecard.packageNotFound");
   }
 
   async list(actor: Actor, q: { page: number; pageSize: number }): Promise<Page<OcPackage>> {
     const me = await merchantOfActor(this.deps.db, actor);
-    const base = this.deps.db.selectFrom("onecard_gift_packages").where("purchaser_id", "=", me.id).where("archived", "=", false);
+    const base = this.deps.db
+      .selectFrom("onecard_gift_packages")
+      .where("purchaser_id", "=", me.id)
+      .where("archived", "=", false);
     const [rows, count] = await Promise.all([
-      base.select("id").orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .select("id")
+        .orderBy("id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
-    return { list: await Promise.all(rows.map((r) => this.one(me.id, r.id))), total: Number(count.n), page: q.page, pageSize: q.pageSize };
+    return {
+      list: await Promise.all(rows.map((r) => this.one(me.id, r.id))),
+      total: Number(count.n),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 
   private async one(purchaserId: number, id: number): Promise<OcPackage> {
     const db = this.deps.db;
-    const p = await db.selectFrom("onecard_gift_packages").selectAll().where("id", "=", id).where("purchaser_id", "=", purchaserId).executeTakeFirst();
+    const p = await db
+      .selectFrom("onecard_gift_packages")
+      .selectAll()
+      .where("id", "=", id)
+      .where("purchaser_id", "=", purchaserId)
+      .executeTakeFirst();
     if (!p) throw new AppError(CODE.NOT_FOUND, "onecard.packageNotFound");
-    const products = await db.selectFrom("onecard_products").select(["id", "name", "face_value", "currency"]).where("id", "in", p.items.map((i) => i.productId)).execute();
-    const free = await freeCounts(db, purchaserId, p.items.map((i) => i.productId), this.deps.clock.now());
+    const products = await db
+      .selectFrom("onecard_products")
+      .select(["id", "name", "face_value", "currency"])
+      .where(
+        "id",
+        "in",
+        p.items.map((i) => i.productId),
+      )
+      .execute();
+    const free = await freeCounts(
+      db,
+      purchaserId,
+      p.items.map((i) => i.productId),
+      this.deps.clock.now(),
+    );
     const gifts = await db
       .selectFrom("onecard_gifts")
       .select((eb) => [eb.fn.countAll<string>().as("sent"), eb.fn.count<string>("claimed_at").as("claimed")])
@@ -59,14 +115,22 @@ export class GiftPackages {
       .executeTakeFirstOrThrow();
     const items = p.items.map((i) => {
       const product = products.find((x) => x.id === i.productId);
-      return { productId: String(i.productId), productName: product?.name ?? "", count: i.count, faceValue: { amount: product?.face_value ?? 0, currency: product?.currency ?? "CNY" } };
+      return {
+        productId: String(i.productId),
+        productName: product?.name ?? "",
+        count: i.count,
+        faceValue: { amount: product?.face_value ?? 0, currency: product?.currency ?? "CNY" },
+      };
     });
     return {
       id: String(p.id),
       name: p.name,
       message: p.message,
       items,
-      value: { amount: items.reduce((sum, i) => sum + i.faceValue.amount * i.count, 0), currency: items[0]?.faceValue.currency ?? "CNY" },
+      value: {
+        amount: items.reduce((sum, i) => sum + i.faceValue.amount * i.count, 0),
+        currency: items[0]?.faceValue.currency ?? "CNY",
+      },
       available: Math.min(...p.items.map((i) => Math.floor((free.get(i.productId) ?? 0) / i.count))),
       sent: Number(gifts.sent),
       claimed: Number(gifts.claimed),
@@ -75,14 +139,30 @@ export class GiftPackages {
   }
 
   /** Sends the package: one gift per phone and per link, from activated cards not yet given; all or nothing. */
-  async send(actor: Actor, id: number, req: { phones: string[]; links: number; requestKey: string }, lang: Lang): Promise<{ gifts: OcGift[] }> {
+  async send(
+    actor: Actor,
+    id: number,
+    req: { phones: string[]; links: number; requestKey: string },
+    lang: Lang,
+  ): Promise<{ gifts: OcGift[] }> {
     const me = await merchantOfActor(this.deps.db, actor);
     const recipients: (string | null)[] = [...req.phones, ...Array.from({ length: req.links }, () => null)];
     const keys = recipients.map((_, i) => `${req.requestKey}:${i}`);
     const { giftIds, fresh } = await withTx(this.deps.db, async (tx) => {
-      const earlier = await tx.selectFrom("onecard_gifts").select("id").where("purchaser_id", "=", me.id).where("request_key", "in", keys).execute();
+      const earlier = await tx
+        .selectFrom("onecard_gifts")
+        .select("id")
+        .where("purchaser_id", "=", me.id)
+        .where("request_key", "in", keys)
+        .execute();
       if (earlier.length > 0) return { giftIds: earlier.map((g) => g.id), fresh: false };
-      const p = await tx.selectFrom("onecard_gift_packages").selectAll().where("id", "=", id).where("purchaser_id", "=", me.id).where("archived", "=", false).executeTakeFirst();
+      const p = await tx
+        .selectFrom("onecard_gift_packages")
+        .selectAll()
+        .where("id", "=", id)
+        .where("purchaser_id", "=", me.id)
+        .where("archived", "=", false)
+        .executeTakeFirst();
       if (!p) throw new AppError(CODE.NOT_FOUND, "onecard.packageNotFound");
       // Each product's cards for every recipient, taken under lock (SKIP LOCKED: a parallel sending takes others).
       const picked = new Map<number, { id: number; balance: number }[]>();
@@ -94,15 +174,36 @@ export class GiftPackages {
             AND (expires_at IS NULL OR expires_at > ${this.deps.clock.now()})
           ORDER BY id LIMIT ${need} FOR UPDATE SKIP LOCKED`.execute(tx);
         if (cards.rows.length < need) {
-          const product = await tx.selectFrom("onecard_products").select("name").where("id", "=", item.productId).executeTakeFirst();
-          throw new AppError(CODE.CONFLICT, "onecard.packageShort", { product: product?.name ?? "", need, have: cards.rows.length });
+          const product = await tx
+            .selectFrom("onecard_products")
+            .select("name")
+            .where("id", "=", item.productId)
+            .executeTakeFirst();
+          throw new AppError(CODE.CONFLICT, "onecard.packageShort", {
+            product: product?.name ?? "",
+            need,
+            have: cards.rows.length,
+          });
         }
-        picked.set(item.productId, cards.rows.map((c) => ({ id: Number(c.id), balance: Number(c.balance) })));
+        picked.set(
+          item.productId,
+          cards.rows.map((c) => ({ id: Number(c.id), balance: Number(c.balance) })),
+        );
       }
       const ids: number[] = [];
       for (const [i, phone] of recipients.entries()) {
-        const cards = p.items.flatMap((item) => (picked.get(item.productId) ?? []).slice(i * item.count, (i + 1) * item.count));
-        ids.push(await this.deps.onecard.giveCards(tx, actor, me, { cards, phone, message: p.message, requestKey: keys[i] ?? "", packageId: p.id }));
+        const cards = p.items.flatMap((item) =>
+          (picked.get(item.productId) ?? []).slice(i * item.count, (i + 1) * item.count),
+        );
+        ids.push(
+          await this.deps.onecard.giveCards(tx, actor, me, {
+            cards,
+            phone,
+            message: p.message,
+            requestKey: keys[i] ?? "",
+            packageId: p.id,
+          }),
+        );
       }
       return { giftIds: ids, fresh: true };
     });
@@ -123,7 +224,12 @@ function mergeItems(items: { productId: string; count: number }[]): { productId:
 }
 
 /** Activated cards of each product the purchaser holds and has not given. */
-async function freeCounts(db: Executor, purchaserId: number, productIds: number[], now: Date): Promise<Map<number, number>> {
+async function freeCounts(
+  db: Executor,
+  purchaserId: number,
+  productIds: number[],
+  now: Date,
+): Promise<Map<number, number>> {
   if (productIds.length === 0) return new Map();
   const rows = await db
     .selectFrom("onecard_cards")

@@ -8,7 +8,12 @@ import type { OnecardCardState } from "./tables";
 export type Currency = "CNY" | "USD" | "HKD";
 
 export function productOfBrand(db: Executor, id: number, branderId: number) {
-  return db.selectFrom("onecard_products").selectAll().where("id", "=", id).where("brander_id", "=", branderId).executeTakeFirst();
+  return db
+    .selectFrom("onecard_products")
+    .selectAll()
+    .where("id", "=", id)
+    .where("brander_id", "=", branderId)
+    .executeTakeFirst();
 }
 export function productById(db: Executor, id: number) {
   return db.selectFrom("onecard_products").selectAll().where("id", "=", id).executeTakeFirst();
@@ -16,7 +21,20 @@ export function productById(db: Executor, id: number) {
 export type ProductRow = NonNullable<Awaited<ReturnType<typeof productById>>>;
 
 /** Products with their issued and in-stock counts; a brand's own (branderId) or every brand's on sale. */
-export async function productPage(db: Executor, f: { branderId?: number; buyable?: (brander: Expression<unknown>) => RawBuilder<boolean>; onSaleOnly?: boolean; onSale?: boolean | undefined; currency?: Currency; kind?: string | undefined; keyword?: string | undefined; offset: number; limit: number }) {
+export async function productPage(
+  db: Executor,
+  f: {
+    branderId?: number;
+    buyable?: (brander: Expression<unknown>) => RawBuilder<boolean>;
+    onSaleOnly?: boolean;
+    onSale?: boolean | undefined;
+    currency?: Currency;
+    kind?: string | undefined;
+    keyword?: string | undefined;
+    offset: number;
+    limit: number;
+  },
+) {
   let q = db.selectFrom("onecard_products as p").innerJoin("merchants as m", "m.id", "p.brander_id");
   if (f.branderId !== undefined) q = q.where("p.brander_id", "=", f.branderId);
   if (f.buyable) q = q.where(f.buyable(sql.ref("p.brander_id")));
@@ -30,8 +48,17 @@ export async function productPage(db: Executor, f: { branderId?: number; buyable
       .selectAll("p")
       .select("m.name as brander_name")
       .select((eb) => [
-        eb.selectFrom("onecard_cards as c").whereRef("c.product_id", "=", "p.id").where("c.state", "=", "issued").select((e) => e.fn.countAll<string>().as("n")).as("stock"),
-        eb.selectFrom("onecard_cards as c").whereRef("c.product_id", "=", "p.id").select((e) => e.fn.countAll<string>().as("n")).as("issued"),
+        eb
+          .selectFrom("onecard_cards as c")
+          .whereRef("c.product_id", "=", "p.id")
+          .where("c.state", "=", "issued")
+          .select((e) => e.fn.countAll<string>().as("n"))
+          .as("stock"),
+        eb
+          .selectFrom("onecard_cards as c")
+          .whereRef("c.product_id", "=", "p.id")
+          .select((e) => e.fn.countAll<string>().as("n"))
+          .as("issued"),
       ])
       .orderBy("p.id", "desc")
       .offset(f.offset)
@@ -43,12 +70,22 @@ export async function productPage(db: Executor, f: { branderId?: number; buyable
 }
 
 export async function batchPage(db: Executor, branderId: number, offset: number, limit: number, productId?: number) {
-  let q = db.selectFrom("onecard_batches as b").innerJoin("onecard_products as p", "p.id", "b.product_id").where("b.brander_id", "=", branderId);
+  let q = db
+    .selectFrom("onecard_batches as b")
+    .innerJoin("onecard_products as p", "p.id", "b.product_id")
+    .where("b.brander_id", "=", branderId);
   if (productId !== undefined) q = q.where("b.product_id", "=", productId);
   const [rows, count] = await Promise.all([
     q
       .select(["b.id", "b.product_id", "b.count", "b.created_at", "p.name as product_name"])
-      .select((eb) => eb.selectFrom("onecard_cards as c").whereRef("c.batch_id", "=", "b.id").where("c.state", "<>", "issued").select((e) => e.fn.countAll<string>().as("n")).as("sold"))
+      .select((eb) =>
+        eb
+          .selectFrom("onecard_cards as c")
+          .whereRef("c.batch_id", "=", "b.id")
+          .where("c.state", "<>", "issued")
+          .select((e) => e.fn.countAll<string>().as("n"))
+          .as("sold"),
+      )
       .orderBy("b.id", "desc")
       .offset(offset)
       .limit(limit)
@@ -96,23 +133,56 @@ export function lockCard(tx: Executor, id: number) {
 /** The cards of ids, locked in id order (concurrent batches lock in the same order: no deadlock). */
 export function lockCards(tx: Executor, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return tx.selectFrom("onecard_cards as c").select(cardColumns).where("c.id", "in", ids).orderBy("c.id").forUpdate().execute();
+  return tx
+    .selectFrom("onecard_cards as c")
+    .select(cardColumns)
+    .where("c.id", "in", ids)
+    .orderBy("c.id")
+    .forUpdate()
+    .execute();
 }
 
 export async function cardIdsOfSale(db: Executor, saleId: number, ownerId: number): Promise<number[]> {
-  const rows = await db.selectFrom("onecard_cards").select("id").where("sale_id", "=", saleId).where("owner_id", "=", ownerId).orderBy("id").execute();
+  const rows = await db
+    .selectFrom("onecard_cards")
+    .select("id")
+    .where("sale_id", "=", saleId)
+    .where("owner_id", "=", ownerId)
+    .orderBy("id")
+    .execute();
   return rows.map((r) => r.id);
 }
 export async function cardIdsOfRange(db: Executor, batchId: number, from: number, to: number): Promise<number[]> {
-  const rows = await db.selectFrom("onecard_cards").select("id").where("batch_id", "=", batchId).where("serial", ">=", from).where("serial", "<=", to).orderBy("id").execute();
+  const rows = await db
+    .selectFrom("onecard_cards")
+    .select("id")
+    .where("batch_id", "=", batchId)
+    .where("serial", ">=", from)
+    .where("serial", "<=", to)
+    .orderBy("id")
+    .execute();
   return rows.map((r) => r.id);
 }
 
 export async function cardPage(
   db: Executor,
-  f: { ownerId?: number; customerId?: number; branderId?: number; batchId?: number; state?: OnecardCardState | undefined; saleId?: number | undefined; productId?: number | undefined; noHash?: string | undefined; offset: number; limit: number },
+  f: {
+    ownerId?: number;
+    customerId?: number;
+    branderId?: number;
+    batchId?: number;
+    state?: OnecardCardState | undefined;
+    saleId?: number | undefined;
+    productId?: number | undefined;
+    noHash?: string | undefined;
+    offset: number;
+    limit: number;
+  },
 ) {
-  let q = db.selectFrom("onecard_cards as c").innerJoin("onecard_products as p", "p.id", "c.product_id").innerJoin("merchants as m", "m.id", "c.brander_id");
+  let q = db
+    .selectFrom("onecard_cards as c")
+    .innerJoin("onecard_products as p", "p.id", "c.product_id")
+    .innerJoin("merchants as m", "m.id", "c.brander_id");
   if (f.ownerId !== undefined) q = q.where("c.owner_id", "=", f.ownerId);
   if (f.customerId !== undefined) q = q.where("c.customer_id", "=", f.customerId);
   if (f.branderId !== undefined) q = q.where("c.brander_id", "=", f.branderId);
@@ -122,7 +192,13 @@ export async function cardPage(
   if (f.productId) q = q.where("c.product_id", "=", f.productId);
   if (f.noHash) q = q.where("c.no_hash", "=", f.noHash);
   const [rows, count] = await Promise.all([
-    q.select(cardColumns).select(["p.name as product_name", "p.kind", "p.recharge_allowed", "m.name as brander_name"]).orderBy("c.id", "desc").offset(f.offset).limit(f.limit).execute(),
+    q
+      .select(cardColumns)
+      .select(["p.name as product_name", "p.kind", "p.recharge_allowed", "m.name as brander_name"])
+      .orderBy("c.id", "desc")
+      .offset(f.offset)
+      .limit(f.limit)
+      .execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -131,11 +207,27 @@ export type CardListRow = Awaited<ReturnType<typeof cardPage>>["rows"][number];
 
 export async function addMove(
   tx: Executor,
-  m: { cardId: number; kind: "activate" | "load" | "hold" | "capture" | "release" | "redeem" | "refund" | "adjust" | "expire" | "return"; amount: number; balanceAfter: number; requestKey: string | null; note?: string; now: Date },
+  m: {
+    cardId: number;
+    kind: "activate" | "load" | "hold" | "capture" | "release" | "redeem" | "refund" | "adjust" | "expire" | "return";
+    amount: number;
+    balanceAfter: number;
+    requestKey: string | null;
+    note?: string;
+    now: Date;
+  },
 ): Promise<void> {
   await tx
     .insertInto("onecard_moves")
-    .values({ card_id: m.cardId, kind: m.kind, amount: m.amount, balance_after: m.balanceAfter, request_key: m.requestKey, note: m.note ?? "", created_at: m.now })
+    .values({
+      card_id: m.cardId,
+      kind: m.kind,
+      amount: m.amount,
+      balance_after: m.balanceAfter,
+      request_key: m.requestKey,
+      note: m.note ?? "",
+      created_at: m.now,
+    })
     .execute();
 }
 
@@ -147,7 +239,17 @@ export function lockCardForMove(tx: Executor, id: number, requestKey: string) {
   return tx
     .selectFrom("onecard_cards as c")
     .select(cardColumns)
-    .select((eb) => eb.exists(eb.selectFrom("onecard_moves as m").select("m.id").whereRef("m.card_id", "=", "c.id").where("m.request_key", "=", requestKey)).as("replayed"))
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("onecard_moves as m")
+            .select("m.id")
+            .whereRef("m.card_id", "=", "c.id")
+            .where("m.request_key", "=", requestKey),
+        )
+        .as("replayed"),
+    )
     .where("c.id", "=", id)
     .forUpdate("c")
     .executeTakeFirst();
@@ -156,30 +258,64 @@ export function lockCardForMove(tx: Executor, id: number, requestKey: string) {
 /** A card's new balance and the move that explains it, in one statement. */
 export async function moveBalance(
   tx: Executor,
-  m: { cardId: number; kind: "redeem" | "capture"; amount: number; balanceAfter: number; requestKey: string; note: string; now: Date },
+  m: {
+    cardId: number;
+    kind: "redeem" | "capture";
+    amount: number;
+    balanceAfter: number;
+    requestKey: string;
+    note: string;
+    now: Date;
+  },
 ): Promise<void> {
   await tx
     .with("moved", (db) => db.updateTable("onecard_cards").set({ balance: m.balanceAfter }).where("id", "=", m.cardId))
     .insertInto("onecard_moves")
-    .values({ card_id: m.cardId, kind: m.kind, amount: m.amount, balance_after: m.balanceAfter, request_key: m.requestKey, note: m.note, created_at: m.now })
+    .values({
+      card_id: m.cardId,
+      kind: m.kind,
+      amount: m.amount,
+      balance_after: m.balanceAfter,
+      request_key: m.requestKey,
+      note: m.note,
+      created_at: m.now,
+    })
     .execute();
 }
 
 export function moveByKey(db: Executor, cardId: number, requestKey: string) {
-  return db.selectFrom("onecard_moves").selectAll().where("card_id", "=", cardId).where("request_key", "=", requestKey).executeTakeFirst();
+  return db
+    .selectFrom("onecard_moves")
+    .selectAll()
+    .where("card_id", "=", cardId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
 }
 
 export async function movePage(db: Executor, customerId: number, offset: number, limit: number) {
-  const q = db.selectFrom("onecard_moves as v").innerJoin("onecard_cards as c", "c.id", "v.card_id").where("c.customer_id", "=", customerId);
+  const q = db
+    .selectFrom("onecard_moves as v")
+    .innerJoin("onecard_cards as c", "c.id", "v.card_id")
+    .where("c.customer_id", "=", customerId);
   const [rows, count] = await Promise.all([
-    q.select(["v.id", "v.kind", "v.amount", "v.balance_after", "v.note", "v.created_at", "c.sealed", "c.currency"]).orderBy("v.id", "desc").offset(offset).limit(limit).execute(),
+    q
+      .select(["v.id", "v.kind", "v.amount", "v.balance_after", "v.note", "v.created_at", "c.sealed", "c.currency"])
+      .orderBy("v.id", "desc")
+      .offset(offset)
+      .limit(limit)
+      .execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
 
 /** Counts a wrong password in its own statement (it sticks though the request fails); locks at the limit. */
-export async function countWrongPassword(db: Executor, cardId: number, limit: number, lockUntil: Date): Promise<{ locked: boolean }> {
+export async function countWrongPassword(
+  db: Executor,
+  cardId: number,
+  limit: number,
+  lockUntil: Date,
+): Promise<{ locked: boolean }> {
   const row = await sql<{ locked: boolean }>`
     UPDATE onecard_cards SET
       wrong_attempts = CASE WHEN wrong_attempts + 1 >= ${limit} THEN 0 ELSE wrong_attempts + 1 END,
@@ -191,12 +327,24 @@ export async function countWrongPassword(db: Executor, cardId: number, limit: nu
 
 /** Until when this client may not try the card's password again, or null. */
 export async function clientLock(db: Executor, cardId: number, client: string): Promise<Date | null> {
-  const row = await db.selectFrom("onecard_card_failures").select("locked_until").where("card_id", "=", cardId).where("client", "=", client).executeTakeFirst();
+  const row = await db
+    .selectFrom("onecard_card_failures")
+    .select("locked_until")
+    .where("card_id", "=", cardId)
+    .where("client", "=", client)
+    .executeTakeFirst();
   return row?.locked_until ? new Date(row.locked_until) : null;
 }
 
 /** Counts one wrong password of this client on the card; the `limit`-th locks the card for this client only. */
-export async function countClientWrongPassword(db: Executor, cardId: number, client: string, limit: number, lockUntil: Date, now: Date): Promise<{ locked: boolean }> {
+export async function countClientWrongPassword(
+  db: Executor,
+  cardId: number,
+  client: string,
+  limit: number,
+  lockUntil: Date,
+  now: Date,
+): Promise<{ locked: boolean }> {
   const row = await sql<{ locked: boolean }>`
     INSERT INTO onecard_card_failures AS f (card_id, client, wrong_attempts, locked_until, updated_at)
     VALUES (${cardId}, ${client}, CASE WHEN 1 >= ${limit} THEN 0 ELSE 1 END, CASE WHEN 1 >= ${limit} THEN ${lockUntil}::timestamptz END, ${now})
@@ -225,7 +373,9 @@ export async function invariantProblems(db: Executor): Promise<string[]> {
   for (const r of drift.rows) problems.push(`card ${r.id} holds ${r.balance} but its moves sum to ${r.total}`);
   const held = await sql<{ id: number }>`
     SELECT c.id FROM onecard_cards c
-    WHERE c.held <> COALESCE((SELECT SUM(h.amount) FROM onecard_holds h WHERE h.card_id = c.id AND h.state = 'held'), 0)`.execute(db);
+    WHERE c.held <> COALESCE((SELECT SUM(h.amount) FROM onecard_holds h WHERE h.card_id = c.id AND h.state = 'held'), 0)`.execute(
+    db,
+  );
   for (const r of held.rows) problems.push(`card ${r.id}: held differs from its open holds`);
   const sales = await sql<{ id: number }>`
     SELECT s.id FROM onecard_sales s
@@ -237,8 +387,12 @@ export async function invariantProblems(db: Executor): Promise<string[]> {
             + (SELECT COALESCE(SUM(amount), 0) FROM onecard_activations)
             + (SELECT COALESCE(SUM(amount), 0) FROM onecard_returns))::text AS parts`.execute(db);
   const m = money.rows[0];
-  if (m && m.sold !== m.parts) problems.push(`card sales ${m.sold} differ from unactivated + activated + returned ${m.parts}`);
-  const orphan = await sql<{ id: number }>`SELECT id FROM onecard_cards WHERE (state = 'issued') <> (sale_id IS NULL)`.execute(db);
+  if (m && m.sold !== m.parts) {
+    problems.push(`card sales ${m.sold} differ from unactivated + activated + returned ${m.parts}`);
+  }
+  const orphan = await sql<{
+    id: number;
+  }>`SELECT id FROM onecard_cards WHERE (state = 'issued') <> (sale_id IS NULL)`.execute(db);
   for (const r of orphan.rows) problems.push(`card ${r.id}: sale and state disagree`);
   return problems;
 }
@@ -278,13 +432,34 @@ export async function insertCards(tx: Executor, head: BatchHead, cards: NewCard[
 export async function copyCards(tx: Executor, head: BatchHead, cards: NewCard[]): Promise<void> {
   const parents = await sql<{ n: number }>`
     SELECT (SELECT count(*) FROM (SELECT 1 FROM onecard_batches WHERE id = ${head.batchId} AND product_id = ${head.productId} AND brander_id = ${head.branderId} FOR KEY SHARE) b)
-         + (SELECT count(*) FROM (SELECT 1 FROM onecard_products WHERE id = ${head.productId} AND brander_id = ${head.branderId} FOR KEY SHARE) p) AS n`.execute(tx);
+         + (SELECT count(*) FROM (SELECT 1 FROM onecard_products WHERE id = ${head.productId} AND brander_id = ${head.branderId} FOR KEY SHARE) p) AS n`.execute(
+    tx,
+  );
   if (Number(parents.rows[0]?.n) !== 2) throw new Error("onecard copyCards: the batch or product is gone");
   await sql`SET LOCAL session_replication_role = replica`.execute(tx);
   const lead = `${head.batchId}\t${head.productId}\t${head.branderId}\t`;
   const tail = `\t${head.faceValue}\t${head.currency}\n`;
   let text = "";
-  for (const c of cards) text += `${c.id}\t${lead}${c.serial}\t${copyField(c.noHash)}\t${copyField(c.noMasked)}\t${copyField(c.sealed)}\t${copyField(c.pwdHash)}${tail}`;
-  await copyFromText(tx, "onecard_cards", ["id", "batch_id", "product_id", "brander_id", "serial", "no_hash", "no_masked", "sealed", "pwd_hash", "face_value", "currency"], text);
+  for (const c of cards) {
+    text += `${c.id}\t${lead}${c.serial}\t${copyField(c.noHash)}\t${copyField(c.noMasked)}\t${copyField(c.sealed)}\t${copyField(c.pwdHash)}${tail}`;
+  }
+  await copyFromText(
+    tx,
+    "onecard_cards",
+    [
+      "id",
+      "batch_id",
+      "product_id",
+      "brander_id",
+      "serial",
+      "no_hash",
+      "no_masked",
+      "sealed",
+      "pwd_hash",
+      "face_value",
+      "currency",
+    ],
+    text,
+  );
   await sql`SET LOCAL session_replication_role = origin`.execute(tx);
 }

@@ -1,4 +1,12 @@
-import type { Lang, OcReport, OcSalesOrder, OcSalesOrderQuery, OcServedExtraction, OcServedExtractionQuery, Page } from "@tessera/contracts";
+import type {
+  Lang,
+  OcReport,
+  OcSalesOrder,
+  OcSalesOrderQuery,
+  OcServedExtraction,
+  OcServedExtractionQuery,
+  Page,
+} from "@tessera/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
@@ -91,9 +99,51 @@ function present(r: SalesOrderRow): OcSalesOrder {
 const yuan = (m: { amount: number }) => m.amount / 100;
 
 const SALES_ORDER_HEADERS = {
-  cn: ["订单号", "下单时间", "卡种", "品牌", "数量", "金额", "面值", "已激活", "已赠送", "在卡包", "已退卡", "已消费", "余额"],
-  tw: ["訂單號", "下單時間", "卡種", "品牌", "數量", "金額", "面值", "已激活", "已贈送", "在卡包", "已退卡", "已消費", "餘額"],
-  en: ["Order", "Time", "Card product", "Brand", "Quantity", "Amount", "Face value", "Activated", "Gifted", "In card bags", "Returned", "Spent", "Balance left"],
+  cn: [
+    "订单号",
+    "下单时间",
+    "卡种",
+    "品牌",
+    "数量",
+    "金额",
+    "面值",
+    "已激活",
+    "已赠送",
+    "在卡包",
+    "已退卡",
+    "已消费",
+    "余额",
+  ],
+  tw: [
+    "訂單號",
+    "下單時間",
+    "卡種",
+    "品牌",
+    "數量",
+    "金額",
+    "面值",
+    "已激活",
+    "已贈送",
+    "在卡包",
+    "已退卡",
+    "已消費",
+    "餘額",
+  ],
+  en: [
+    "Order",
+    "Time",
+    "Card product",
+    "Brand",
+    "Quantity",
+    "Amount",
+    "Face value",
+    "Activated",
+    "Gifted",
+    "In card bags",
+    "Returned",
+    "Spent",
+    "Balance left",
+  ],
 } as const;
 
 export function salesOrderColumns(lang: Lang): ExportColumn<OcSalesOrder>[] {

@@ -126,13 +126,24 @@ export class OnecardService {
 
   /** The prepaid-card rules of a product's terms (caps, bearer validity), as configuration. */
   private checkProductRules(req: OcProductReq): void {
-    if (req.named && req.faceValue > ONECARD_LIMITS.namedCap) throw invalid("onecard.namedCap", "faceValue", { cap: ONECARD_LIMITS.namedCap / 100 });
-    if (!req.named && req.faceValue > ONECARD_LIMITS.bearerCap) throw invalid("onecard.bearerCap", "faceValue", { cap: ONECARD_LIMITS.bearerCap / 100 });
+    if (req.named && req.faceValue > ONECARD_LIMITS.namedCap) {
+      throw invalid("onecard.namedCap", "faceValue", { cap: ONECARD_LIMITS.namedCap / 100 });
+    }
+    if (!req.named && req.faceValue > ONECARD_LIMITS.bearerCap) {
+      throw invalid("onecard.bearerCap", "faceValue", { cap: ONECARD_LIMITS.bearerCap / 100 });
+    }
     if (!req.named) {
-      const days = req.validity.kind === "days" ? req.validity.days : req.validity.kind === "fixed" ? (Date.parse(req.validity.until) - this.now().getTime()) / DAY_MS : 0;
+      const days =
+        req.validity.kind === "days"
+          ? req.validity.days
+          : req.validity.kind === "fixed"
+            ? (Date.parse(req.validity.until) - this.now().getTime()) / DAY_MS
+            : 0;
       if (!(days >= ONECARD_LIMITS.bearerMinValidDays)) throw invalid("onecard.bearerValidity", "validity");
     }
-    if (req.validity.kind === "fixed" && Number.isNaN(Date.parse(req.validity.until))) throw invalid("onecard.validityInvalid", "validity");
+    if (req.validity.kind === "fixed" && Number.isNaN(Date.parse(req.validity.until))) {
+      throw invalid("onecard.validityInvalid", "validity");
+    }
   }
 
   /**
@@ -143,13 +154,30 @@ export class OnecardService {
     const brand = await this.merchantOf(actor);
     this.checkProductRules(req);
     await withTx(this.deps.db, async (tx) => {
-      const p = await tx.selectFrom("onecard_products").selectAll().where("id", "=", id).where("brander_id", "=", brand.id).forUpdate().executeTakeFirst();
+      const p = await tx
+        .selectFrom("onecard_products")
+        .selectAll()
+        .where("id", "=", id)
+        .where("brander_id", "=", brand.id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!p) throw new AppError(CODE.NOT_FOUND, "onecard.productNotFound");
-      const issued = await tx.selectFrom("onecard_cards").select("id").where("product_id", "=", id).limit(1).executeTakeFirst();
+      const issued = await tx
+        .selectFrom("onecard_cards")
+        .select("id")
+        .where("product_id", "=", id)
+        .limit(1)
+        .executeTakeFirst();
       const until = req.validity.kind === "fixed" ? req.validity.until : null;
       const days = req.validity.kind === "days" ? req.validity.days : null;
       const fixedUntil = p.valid_until ? calendarDay(p.valid_until) : null;
-      const terms = p.kind !== req.kind || p.face_value !== req.faceValue || p.named !== req.named || p.validity_kind !== req.validity.kind || fixedUntil !== until || p.valid_days !== days;
+      const terms =
+        p.kind !== req.kind ||
+        p.face_value !== req.faceValue ||
+        p.named !== req.named ||
+        p.validity_kind !== req.validity.kind ||
+        fixedUntil !== until ||
+        p.valid_days !== days;
       if (issued && terms) throw conflict("onecard.productIssued");
       await tx
         .updateTable("onecard_products")
@@ -168,7 +196,12 @@ export class OnecardService {
         })
         .where("id", "=", id)
         .execute();
-      await audit(tx, { actorUserId: actor.userId, action: "onecard.product.update", subjectType: "onecard_product", subjectId: id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "onecard.product.update",
+        subjectType: "onecard_product",
+        subjectId: id,
+      });
     });
     return this.productView(id, brand.id);
   }
@@ -197,7 +230,12 @@ export class OnecardService {
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await audit(tx, { actorUserId: actor.userId, action: "onecard.product.create", subjectType: "onecard_product", subjectId: row.id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "onecard.product.create",
+        subjectType: "onecard_product",
+        subjectId: row.id,
+      });
       return row.id;
     });
     return this.productView(id, brand.id);
@@ -205,7 +243,12 @@ export class OnecardService {
 
   async setOnSale(actor: Actor, id: number, onSale: boolean): Promise<OcProduct> {
     const brand = await this.merchantOf(actor);
-    const res = await this.deps.db.updateTable("onecard_products").set({ on_sale: onSale }).where("id", "=", id).where("brander_id", "=", brand.id).executeTakeFirst();
+    const res = await this.deps.db
+      .updateTable("onecard_products")
+      .set({ on_sale: onSale })
+      .where("id", "=", id)
+      .where("brander_id", "=", brand.id)
+      .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "onecard.productNotFound");
     return this.productView(id, brand.id);
   }
@@ -217,10 +260,26 @@ export class OnecardService {
     return presentProduct(row);
   }
 
-  async products(actor: Actor, q: { page: number; pageSize: number; kind?: string | undefined; keyword?: string | undefined; onSale?: "true" | "false" | undefined }): Promise<Page<OcProduct>> {
+  async products(
+    actor: Actor,
+    q: {
+      page: number;
+      pageSize: number;
+      kind?: string | undefined;
+      keyword?: string | undefined;
+      onSale?: "true" | "false" | undefined;
+    },
+  ): Promise<Page<OcProduct>> {
     const brand = await this.merchantOf(actor);
     const onSale = q.onSale === undefined ? undefined : q.onSale === "true";
-    const { rows, total } = await repo.productPage(this.deps.db, { branderId: brand.id, kind: q.kind, keyword: q.keyword, onSale, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await repo.productPage(this.deps.db, {
+      branderId: brand.id,
+      kind: q.kind,
+      keyword: q.keyword,
+      onSale,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return { list: rows.map(presentProduct), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -229,9 +288,20 @@ export class OnecardService {
    * purchasing's rule (docked, authorised by the brand or whitelisted), so the mall never offers a card
    * a purchase refuses.
    */
-  async mall(actor: Actor, q: { page: number; pageSize: number; kind?: string | undefined; keyword?: string | undefined }): Promise<Page<OcProduct>> {
+  async mall(
+    actor: Actor,
+    q: { page: number; pageSize: number; kind?: string | undefined; keyword?: string | undefined },
+  ): Promise<Page<OcProduct>> {
     const me = await this.merchantOf(actor);
-    const { rows, total } = await repo.productPage(this.deps.db, { buyable: this.buyableBy(me.id), onSaleOnly: true, currency: me.currency, kind: q.kind, keyword: q.keyword, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await repo.productPage(this.deps.db, {
+      buyable: this.buyableBy(me.id),
+      onSaleOnly: true,
+      currency: me.currency,
+      kind: q.kind,
+      keyword: q.keyword,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return { list: rows.map(presentProduct), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -251,31 +321,66 @@ export class OnecardService {
     const batchId = await withTx(this.deps.db, async (tx) => {
       const made = await tx
         .insertInto("onecard_batches")
-        .values({ product_id: product.id, brander_id: brand.id, count: req.count, request_key: req.requestKey, created_by: actor.userId, created_at: now })
+        .values({
+          product_id: product.id,
+          brander_id: brand.id,
+          count: req.count,
+          request_key: req.requestKey,
+          created_by: actor.userId,
+          created_at: now,
+        })
         .onConflict((oc) => oc.columns(["brander_id", "request_key"]).doNothing())
         .returning("id")
         .executeTakeFirst();
       if (!made) {
-        const first = await tx.selectFrom("onecard_batches").select("id").where("brander_id", "=", brand.id).where("request_key", "=", req.requestKey).executeTakeFirstOrThrow();
+        const first = await tx
+          .selectFrom("onecard_batches")
+          .select("id")
+          .where("brander_id", "=", brand.id)
+          .where("request_key", "=", req.requestKey)
+          .executeTakeFirstOrThrow();
         return first.id;
       }
       const { keys } = this.deps;
-      const head = { batchId: made.id, productId: product.id, branderId: brand.id, faceValue: product.face_value, currency: product.currency };
+      const head = {
+        batchId: made.id,
+        productId: product.id,
+        branderId: brand.id,
+        faceValue: product.face_value,
+        currency: product.currency,
+      };
       for (let start = 1; start <= req.count; start += ISSUE_CHUNK) {
         const end = Math.min(start + ISSUE_CHUNK, req.count + 1);
         // The id of each card is needed for its password hash: take them from the sequence first.
-        const ids = await sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('onecard_cards', 'id'))::text AS id FROM generate_series(1, ${end - start})`.execute(tx);
+        const ids = await sql<{
+          id: string;
+        }>`SELECT nextval(pg_get_serial_sequence('onecard_cards', 'id'))::text AS id FROM generate_series(1, ${end - start})`.execute(
+          tx,
+        );
         const cards: repo.NewCard[] = [];
         for (let serial = start; serial < end; serial++) {
           const id = Number(ids.rows[serial - start]?.id);
           const no = cardNumber(made.id, serial);
           const password = newCardPassword();
-          cards.push({ id, serial, noHash: keys.numberHash(no), noMasked: maskNo(no), sealed: keys.seal(no, password), pwdHash: this.pwdHash(id, password) });
+          cards.push({
+            id,
+            serial,
+            noHash: keys.numberHash(no),
+            noMasked: maskNo(no),
+            sealed: keys.seal(no, password),
+            pwdHash: this.pwdHash(id, password),
+          });
         }
         if (this.deps.copyInserts === true) await repo.copyCards(tx, head, cards);
         else await repo.insertCards(tx, head, cards);
       }
-      await audit(tx, { actorUserId: actor.userId, action: "onecard.batch.issue", subjectType: "onecard_batch", subjectId: made.id, detail: { count: req.count } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "onecard.batch.issue",
+        subjectType: "onecard_batch",
+        subjectId: made.id,
+        detail: { count: req.count },
+      });
       return made.id;
     });
     const { rows } = await repo.batchPage(this.deps.db, brand.id, 0, 1000);
@@ -284,16 +389,35 @@ export class OnecardService {
     return presentBatch(b);
   }
 
-  async batches(actor: Actor, q: { page: number; pageSize: number; productId?: string | undefined }): Promise<Page<OcBatch>> {
+  async batches(
+    actor: Actor,
+    q: { page: number; pageSize: number; productId?: string | undefined },
+  ): Promise<Page<OcBatch>> {
     const brand = await this.merchantOf(actor);
-    const { rows, total } = await repo.batchPage(this.deps.db, brand.id, (q.page - 1) * q.pageSize, q.pageSize, q.productId ? Number(q.productId) : undefined);
+    const { rows, total } = await repo.batchPage(
+      this.deps.db,
+      brand.id,
+      (q.page - 1) * q.pageSize,
+      q.pageSize,
+      q.productId ? Number(q.productId) : undefined,
+    );
     return { list: rows.map(presentBatch), total, page: q.page, pageSize: q.pageSize };
   }
 
   /** The cards of one of the brand's batches, numbers masked (the brand never sees passwords). */
-  async batchCards(actor: Actor, batchId: number, q: { page: number; pageSize: number; state?: OnecardState | undefined }): Promise<Page<OcCard>> {
+  async batchCards(
+    actor: Actor,
+    batchId: number,
+    q: { page: number; pageSize: number; state?: OnecardState | undefined },
+  ): Promise<Page<OcCard>> {
     const brand = await this.merchantOf(actor);
-    const { rows, total } = await repo.cardPage(this.deps.db, { branderId: brand.id, batchId, state: q.state, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await repo.cardPage(this.deps.db, {
+      branderId: brand.id,
+      batchId,
+      state: q.state,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return { list: rows.map((r) => presentCard(r, false, this.deps.keys)), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -306,7 +430,9 @@ export class OnecardService {
   }
 
   private async mayBuyFrom(tx: Tx, purchaserId: number, branderId: number): Promise<boolean> {
-    const row = await sql<{ ok: boolean | null }>`SELECT ${this.buyableBy(purchaserId)(sql.lit(branderId))} AS ok`.execute(tx);
+    const row = await sql<{
+      ok: boolean | null;
+    }>`SELECT ${this.buyableBy(purchaserId)(sql.lit(branderId))} AS ok`.execute(tx);
     return row.rows[0]?.ok === true;
   }
 
@@ -322,11 +448,20 @@ export class OnecardService {
     const amount = product.sale_price * req.quantity;
     const now = this.now();
     const saleId = await withTx(this.deps.db, async (tx) => {
-      const first = await tx.selectFrom("onecard_sales").select("id").where("purchaser_id", "=", me.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+      const first = await tx
+        .selectFrom("onecard_sales")
+        .select("id")
+        .where("purchaser_id", "=", me.id)
+        .where("request_key", "=", req.requestKey)
+        .executeTakeFirst();
       if (first) return first.id;
       if (!product.on_sale) throw conflict("onecard.productOff");
       if (!(await this.mayBuyFrom(tx, me.id, product.brander_id))) throw conflict("docking.notDocked", "productId");
-      if (amount >= ONECARD_LIMITS.realNamePurchase && me.real_name_state !== "verified") throw new AppError(CODE.CONFLICT, "onecard.realNameRequired", { amount: ONECARD_LIMITS.realNamePurchase / 100 });
+      if (amount >= ONECARD_LIMITS.realNamePurchase && me.real_name_state !== "verified") {
+        throw new AppError(CODE.CONFLICT, "onecard.realNameRequired", {
+          amount: ONECARD_LIMITS.realNamePurchase / 100,
+        });
+      }
       const sale = await tx
         .insertInto("onecard_sales")
         .values({
@@ -345,7 +480,12 @@ export class OnecardService {
         .returning("id")
         .executeTakeFirst();
       if (!sale) {
-        const again = await tx.selectFrom("onecard_sales").select("id").where("purchaser_id", "=", me.id).where("request_key", "=", req.requestKey).executeTakeFirstOrThrow();
+        const again = await tx
+          .selectFrom("onecard_sales")
+          .select("id")
+          .where("purchaser_id", "=", me.id)
+          .where("request_key", "=", req.requestKey)
+          .executeTakeFirstOrThrow();
         return again.id;
       }
       const taken = await sql<{ id: number }>`
@@ -356,7 +496,12 @@ export class OnecardService {
         FROM pick WHERE c.id = pick.id AND c.state = 'issued'
         RETURNING c.id`.execute(tx);
       if (taken.rows.length < req.quantity) {
-        const left = await tx.selectFrom("onecard_cards").select((eb) => eb.fn.countAll<string>().as("n")).where("product_id", "=", product.id).where("state", "=", "issued").executeTakeFirstOrThrow();
+        const left = await tx
+          .selectFrom("onecard_cards")
+          .select((eb) => eb.fn.countAll<string>().as("n"))
+          .where("product_id", "=", product.id)
+          .where("state", "=", "issued")
+          .executeTakeFirstOrThrow();
         throw new AppError(CODE.CONFLICT, "onecard.stockShort", { left: Number(left.n) + taken.rows.length });
       }
       if (amount > 0) {
@@ -373,7 +518,13 @@ export class OnecardService {
           ],
         });
       }
-      await audit(tx, { actorUserId: actor.userId, action: "onecard.purchase", subjectType: "onecard_sale", subjectId: sale.id, detail: { quantity: req.quantity, amount } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "onecard.purchase",
+        subjectType: "onecard_sale",
+        subjectId: sale.id,
+        detail: { quantity: req.quantity, amount },
+      });
       return sale.id;
     });
     const [s] = (await this.sales(actor, { page: 1, pageSize: 1000, id: saleId })).list;
@@ -393,7 +544,14 @@ export class OnecardService {
       base
         .selectAll("s")
         .select(["p.name as product_name", "m.name as brander_name"])
-        .select((eb) => eb.selectFrom("onecard_cards as c").whereRef("c.sale_id", "=", "s.id").where("c.state", "=", "returned").select((e) => e.fn.countAll<string>().as("n")).as("returned"))
+        .select((eb) =>
+          eb
+            .selectFrom("onecard_cards as c")
+            .whereRef("c.sale_id", "=", "s.id")
+            .where("c.state", "=", "returned")
+            .select((e) => e.fn.countAll<string>().as("n"))
+            .as("returned"),
+        )
         .orderBy("s.id", "desc")
         .offset((q.page - 1) * q.pageSize)
         .limit(q.pageSize)
@@ -419,7 +577,17 @@ export class OnecardService {
     };
   }
 
-  async cards(actor: Actor, q: { page: number; pageSize: number; state?: OnecardState | undefined; saleId?: string | undefined; productId?: string | undefined; cardNo?: string | undefined }): Promise<Page<OcCard>> {
+  async cards(
+    actor: Actor,
+    q: {
+      page: number;
+      pageSize: number;
+      state?: OnecardState | undefined;
+      saleId?: string | undefined;
+      productId?: string | undefined;
+      cardNo?: string | undefined;
+    },
+  ): Promise<Page<OcCard>> {
     const me = await this.merchantOf(actor);
     const noHash = q.cardNo && q.cardNo.length === 16 ? this.deps.keys.numberHash(q.cardNo) : undefined;
     if (q.cardNo && !noHash) return { list: [], total: 0, page: q.page, pageSize: q.pageSize };
@@ -437,13 +605,22 @@ export class OnecardService {
 
   /* ---------- purchaser: activate, return, extract, gift ---------- */
 
-  private async cardIdsFor(me: MerchantRow, sel: { cardIds?: string[] | undefined; range?: { from: string; to: string } | undefined; saleId?: string | undefined }): Promise<number[]> {
+  private async cardIdsFor(
+    me: MerchantRow,
+    sel: {
+      cardIds?: string[] | undefined;
+      range?: { from: string; to: string } | undefined;
+      saleId?: string | undefined;
+    },
+  ): Promise<number[]> {
     if (sel.cardIds) return [...new Set(sel.cardIds.map(Number))].sort((a, b) => a - b);
     if (sel.saleId) return repo.cardIdsOfSale(this.deps.db, Number(sel.saleId), me.id);
     if (sel.range) {
       const a = parseCardNumber(sel.range.from);
       const b = parseCardNumber(sel.range.to);
-      if (!a || !b || a.batchId !== b.batchId || a.serial > b.serial || b.serial - a.serial >= 10_000) throw invalid("onecard.rangeInvalid", "range");
+      if (!a || !b || a.batchId !== b.batchId || a.serial > b.serial || b.serial - a.serial >= 10_000) {
+        throw invalid("onecard.rangeInvalid", "range");
+      }
       return repo.cardIdsOfRange(this.deps.db, a.batchId, a.serial, b.serial);
     }
     return [];
@@ -454,9 +631,22 @@ export class OnecardService {
    * Each card is loaded with its face value (its first move); the cards' prices leave the escrow for
    * their brands' income in one ledger transaction. The same request key returns the first result.
    */
-  async activate(actor: Actor, req: { cardIds?: string[] | undefined; range?: { from: string; to: string } | undefined; saleId?: string | undefined; requestKey: string }) {
+  async activate(
+    actor: Actor,
+    req: {
+      cardIds?: string[] | undefined;
+      range?: { from: string; to: string } | undefined;
+      saleId?: string | undefined;
+      requestKey: string;
+    },
+  ) {
     const me = await this.merchantOf(actor);
-    const replay = await this.deps.db.selectFrom("onecard_activations").selectAll().where("purchaser_id", "=", me.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+    const replay = await this.deps.db
+      .selectFrom("onecard_activations")
+      .selectAll()
+      .where("purchaser_id", "=", me.id)
+      .where("request_key", "=", req.requestKey)
+      .executeTakeFirst();
     if (replay) return { id: String(replay.id), count: replay.count, amount: money(replay.amount, me.currency) };
     const ids = await this.cardIdsFor(me, req);
     if (ids.length === 0) throw invalid("onecard.selectCards");
@@ -464,19 +654,37 @@ export class OnecardService {
     return withTx(this.deps.db, async (tx) => {
       const act = await tx
         .insertInto("onecard_activations")
-        .values({ purchaser_id: me.id, count: ids.length, amount: 0, request_key: req.requestKey, created_by: actor.userId, created_at: now })
+        .values({
+          purchaser_id: me.id,
+          count: ids.length,
+          amount: 0,
+          request_key: req.requestKey,
+          created_by: actor.userId,
+          created_at: now,
+        })
         .onConflict((oc) => oc.columns(["purchaser_id", "request_key"]).doNothing())
         .returning("id")
         .executeTakeFirst();
       if (!act) {
-        const first = await tx.selectFrom("onecard_activations").selectAll().where("purchaser_id", "=", me.id).where("request_key", "=", req.requestKey).executeTakeFirstOrThrow();
+        const first = await tx
+          .selectFrom("onecard_activations")
+          .selectAll()
+          .where("purchaser_id", "=", me.id)
+          .where("request_key", "=", req.requestKey)
+          .executeTakeFirstOrThrow();
         return { id: String(first.id), count: first.count, amount: money(first.amount, me.currency) };
       }
       const cards = await repo.lockCards(tx, ids);
-      if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+      if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) {
+        throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+      }
       if (cards.some((c) => c.state !== "sold")) throw conflict("onecard.activateMixed");
       const products = new Map<number, repo.ProductRow>();
-      for (const c of cards) if (!products.has(c.product_id)) products.set(c.product_id, (await repo.productById(tx, c.product_id)) as repo.ProductRow);
+      for (const c of cards) {
+        if (!products.has(c.product_id)) {
+          products.set(c.product_id, (await repo.productById(tx, c.product_id)) as repo.ProductRow);
+        }
+      }
       const byBrand = new Map<number, number>();
       let total = 0;
       for (const c of cards) {
@@ -484,21 +692,52 @@ export class OnecardService {
         const expires = p ? expiryOf(p, now) : null;
         await tx
           .updateTable("onecard_cards")
-          .set({ state: "activated", balance: c.face_value, activated_at: now, expires_at: expires, activation_id: act.id })
+          .set({
+            state: "activated",
+            balance: c.face_value,
+            activated_at: now,
+            expires_at: expires,
+            activation_id: act.id,
+          })
           .where("id", "=", c.id)
           .execute();
-        if (c.face_value > 0) await repo.addMove(tx, { cardId: c.id, kind: "activate", amount: c.face_value, balanceAfter: c.face_value, requestKey: `activation:${act.id}`, now });
+        if (c.face_value > 0) {
+          await repo.addMove(tx, {
+            cardId: c.id,
+            kind: "activate",
+            amount: c.face_value,
+            balanceAfter: c.face_value,
+            requestKey: `activation:${act.id}`,
+            now,
+          });
+        }
         const price = c.sale_price ?? 0;
         total += price;
         if (price > 0) byBrand.set(c.brander_id, (byBrand.get(c.brander_id) ?? 0) + price);
       }
       if (total > 0) {
         const postings: Posting[] = [{ account: { platform: "order_escrow" }, amount: -total }];
-        for (const [brand, amount] of byBrand) postings.push({ account: { merchantId: brand, kind: "income" }, amount });
-        await post(tx, { idempotencyKey: `onecard:activation:${act.id}`, kind: "card_activation", currency: me.currency, reason: ledgerReason("ledgerReason.cardActivation", { count: ids.length }), subject: { type: "onecard_activation", id: act.id }, createdBy: actor.userId, postings });
+        for (const [brand, amount] of byBrand) {
+          postings.push({ account: { merchantId: brand, kind: "income" }, amount });
+        }
+        await post(tx, {
+          idempotencyKey: `onecard:activation:${act.id}`,
+          kind: "card_activation",
+          currency: me.currency,
+          reason: ledgerReason("ledgerReason.cardActivation", { count: ids.length }),
+          subject: { type: "onecard_activation", id: act.id },
+          createdBy: actor.userId,
+          postings,
+        });
       }
       await tx.updateTable("onecard_activations").set({ amount: total }).where("id", "=", act.id).execute();
-      await audit(tx, { actorUserId: actor.userId, action: "onecard.activate", subjectType: "onecard_activation", subjectId: act.id, detail: { count: ids.length } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "onecard.activate",
+        subjectType: "onecard_activation",
+        subjectId: act.id,
+        detail: { count: ids.length },
+      });
       return { id: String(act.id), count: ids.length, amount: money(total, me.currency) };
     });
   }
@@ -508,12 +747,25 @@ export class OnecardService {
    * cards, the prices paid for them (they leave the escrow for the brands) and the face value loaded.
    * The same selection and checks as `activate`, read without locks; nothing changes.
    */
-  async activationPreview(actor: Actor, sel: { cardIds?: string[] | undefined; range?: { from: string; to: string } | undefined; saleId?: string | undefined }) {
+  async activationPreview(
+    actor: Actor,
+    sel: {
+      cardIds?: string[] | undefined;
+      range?: { from: string; to: string } | undefined;
+      saleId?: string | undefined;
+    },
+  ) {
     const me = await this.merchantOf(actor);
     const ids = await this.cardIdsFor(me, sel);
     if (ids.length === 0) throw invalid("onecard.selectCards");
-    const cards = await this.deps.db.selectFrom("onecard_cards").select(["owner_id", "state", "sale_price", "face_value"]).where("id", "in", ids).execute();
-    if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+    const cards = await this.deps.db
+      .selectFrom("onecard_cards")
+      .select(["owner_id", "state", "sale_price", "face_value"])
+      .where("id", "in", ids)
+      .execute();
+    if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) {
+      throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+    }
     if (cards.some((c) => c.state !== "sold")) throw conflict("onecard.activateMixed");
     const amount = cards.reduce((s, c) => s + (c.sale_price ?? 0), 0);
     const faceValue = cards.reduce((s, c) => s + c.face_value, 0);
@@ -526,18 +778,38 @@ export class OnecardService {
     const ids = [...new Set(req.cardIds.map(Number))].sort((a, b) => a - b);
     const now = this.now();
     const id = await withTx(this.deps.db, async (tx) => {
-      const first = await tx.selectFrom("onecard_returns").select("id").where("purchaser_id", "=", me.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+      const first = await tx
+        .selectFrom("onecard_returns")
+        .select("id")
+        .where("purchaser_id", "=", me.id)
+        .where("request_key", "=", req.requestKey)
+        .executeTakeFirst();
       if (first) return first.id;
       const cards = await repo.lockCards(tx, ids);
-      if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+      if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) {
+        throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+      }
       if (cards.some((c) => c.state !== "sold")) throw conflict("onecard.returnActivated");
       const amount = cards.reduce((s, c) => s + (c.sale_price ?? 0), 0);
       const ret = await tx
         .insertInto("onecard_returns")
-        .values({ purchaser_id: me.id, count: ids.length, amount, currency: me.currency, reason: req.reason, request_key: req.requestKey, created_by: actor.userId, created_at: now })
+        .values({
+          purchaser_id: me.id,
+          count: ids.length,
+          amount,
+          currency: me.currency,
+          reason: req.reason,
+          request_key: req.requestKey,
+          created_by: actor.userId,
+          created_at: now,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await tx.updateTable("onecard_cards").set({ state: "returned", return_id: ret.id }).where("id", "in", ids).execute();
+      await tx
+        .updateTable("onecard_cards")
+        .set({ state: "returned", return_id: ret.id })
+        .where("id", "in", ids)
+        .execute();
       if (amount > 0) {
         await post(tx, {
           idempotencyKey: `onecard:return:${ret.id}`,
@@ -552,10 +824,20 @@ export class OnecardService {
           ],
         });
       }
-      await audit(tx, { actorUserId: actor.userId, action: "onecard.return", subjectType: "onecard_return", subjectId: ret.id, detail: { count: ids.length, amount } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "onecard.return",
+        subjectType: "onecard_return",
+        subjectId: ret.id,
+        detail: { count: ids.length, amount },
+      });
       return ret.id;
     });
-    const r = await this.deps.db.selectFrom("onecard_returns").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const r = await this.deps.db
+      .selectFrom("onecard_returns")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     return presentReturn(r);
   }
 
@@ -563,7 +845,12 @@ export class OnecardService {
     const me = await this.merchantOf(actor);
     const base = this.deps.db.selectFrom("onecard_returns").where("purchaser_id", "=", me.id);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy("id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .selectAll()
+        .orderBy("id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return { list: rows.map(presentReturn), total: Number(count.n), page: q.page, pageSize: q.pageSize };
@@ -573,52 +860,114 @@ export class OnecardService {
    * Extraction (提卡): the numbers and passwords of unactivated cards the purchaser holds, the only way
    * to see a password again; every extraction is recorded with who did it.
    */
-  async extract(actor: Actor, cardIds: string[]): Promise<{ no: string; password: string; product: string; faceValue: number; currency: string }[]> {
+  async extract(
+    actor: Actor,
+    cardIds: string[],
+  ): Promise<{ no: string; password: string; product: string; faceValue: number; currency: string }[]> {
     const me = await this.merchantOf(actor);
     const ids = [...new Set(cardIds.map(Number))].sort((a, b) => a - b);
     const now = this.now();
     const cards = await withTx(this.deps.db, async (tx) => {
       const locked = await repo.lockCards(tx, ids);
-      if (locked.length !== ids.length || locked.some((c) => c.owner_id !== me.id)) throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+      if (locked.length !== ids.length || locked.some((c) => c.owner_id !== me.id)) {
+        throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+      }
       if (locked.some((c) => c.state !== "sold")) throw conflict("onecard.unusable");
       await tx.updateTable("onecard_cards").set({ extracted_at: now }).where("id", "in", ids).execute();
-      const ex = await tx.insertInto("onecard_extractions").values({ purchaser_id: me.id, card_ids: ids, created_by: actor.userId, created_at: now }).returning("id").executeTakeFirstOrThrow();
-      await audit(tx, { actorUserId: actor.userId, action: "onecard.extract", subjectType: "onecard_extraction", subjectId: ex.id, detail: { count: ids.length } });
+      const ex = await tx
+        .insertInto("onecard_extractions")
+        .values({ purchaser_id: me.id, card_ids: ids, created_by: actor.userId, created_at: now })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "onecard.extract",
+        subjectType: "onecard_extraction",
+        subjectId: ex.id,
+        detail: { count: ids.length },
+      });
       return locked;
     });
     const names = new Map<number, string>();
-    for (const c of cards) if (!names.has(c.product_id)) names.set(c.product_id, (await repo.productById(this.deps.db, c.product_id))?.name ?? "");
+    for (const c of cards) {
+      if (!names.has(c.product_id)) {
+        names.set(c.product_id, (await repo.productById(this.deps.db, c.product_id))?.name ?? "");
+      }
+    }
     return cards.map((c) => {
       const { number, secret } = this.deps.keys.unseal(c.sealed);
-      return { no: number, password: secret, product: names.get(c.product_id) ?? "", faceValue: c.face_value, currency: c.currency };
+      return {
+        no: number,
+        password: secret,
+        product: names.get(c.product_id) ?? "",
+        faceValue: c.face_value,
+        currency: c.currency,
+      };
     });
   }
 
   async extractions(actor: Actor, q: { page: number; pageSize: number }) {
     const me = await this.merchantOf(actor);
-    const base = this.deps.db.selectFrom("onecard_extractions as e").innerJoin("users as u", "u.id", "e.created_by").where("e.purchaser_id", "=", me.id);
+    const base = this.deps.db
+      .selectFrom("onecard_extractions as e")
+      .innerJoin("users as u", "u.id", "e.created_by")
+      .where("e.purchaser_id", "=", me.id);
     const [rows, count] = await Promise.all([
-      base.select(["e.id", "e.card_ids", "e.created_at", "u.email"]).orderBy("e.id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .select(["e.id", "e.card_ids", "e.created_at", "u.email"])
+        .orderBy("e.id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
-    return { list: rows.map((r) => ({ id: String(r.id), count: r.card_ids.length, userEmail: r.email, createdAt: new Date(r.created_at).toISOString() })), total: Number(count.n), page: q.page, pageSize: q.pageSize };
+    return {
+      list: rows.map((r) => ({
+        id: String(r.id),
+        count: r.card_ids.length,
+        userEmail: r.email,
+        createdAt: new Date(r.created_at).toISOString(),
+      })),
+      total: Number(count.n),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 
   /**
    * Gives activated cards to a phone number (an SMS tells them; they claim the cards into their card bag)
    * or, without a phone, by link: the reply's link claims them for whoever opens it first, logged in.
    */
-  async gift(actor: Actor, req: { cardIds: string[]; phone?: string | undefined; message: string; requestKey: string }, lang: Lang): Promise<OcGift> {
+  async gift(
+    actor: Actor,
+    req: { cardIds: string[]; phone?: string | undefined; message: string; requestKey: string },
+    lang: Lang,
+  ): Promise<OcGift> {
     const me = await this.merchantOf(actor);
     const ids = [...new Set(req.cardIds.map(Number))].sort((a, b) => a - b);
     const { id, fresh } = await withTx(this.deps.db, async (tx) => {
-      const first = await tx.selectFrom("onecard_gifts").select("id").where("purchaser_id", "=", me.id).where("request_key", "=", req.requestKey).executeTakeFirst();
+      const first = await tx
+        .selectFrom("onecard_gifts")
+        .select("id")
+        .where("purchaser_id", "=", me.id)
+        .where("request_key", "=", req.requestKey)
+        .executeTakeFirst();
       if (first) return { id: first.id, fresh: false };
       const cards = await repo.lockCards(tx, ids);
-      if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+      if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) {
+        throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+      }
       if (cards.some((c) => c.state === "sold")) throw conflict("onecard.notActivated");
-      if (cards.some((c) => c.state !== "activated" || c.customer_id !== null || c.gift_id !== null)) throw conflict("onecard.unusable");
-      const giftId = await this.giveCards(tx, actor, me, { cards, phone: req.phone ?? null, message: req.message, requestKey: req.requestKey, packageId: null });
+      if (cards.some((c) => c.state !== "activated" || c.customer_id !== null || c.gift_id !== null)) {
+        throw conflict("onecard.unusable");
+      }
+      const giftId = await this.giveCards(tx, actor, me, {
+        cards,
+        phone: req.phone ?? null,
+        message: req.message,
+        requestKey: req.requestKey,
+        packageId: null,
+      });
       return { id: giftId, fresh: true };
     });
     if (fresh && req.phone) await this.tellRecipient(me, req.phone, ids.length, lang);
@@ -628,7 +977,18 @@ export class OnecardService {
   }
 
   /** Records a gift of cards the caller locked and checked (activated, the sender's, not given), and marks them given. */
-  async giveCards(tx: Tx, actor: Actor, me: MerchantRow, g: { cards: { id: number; balance: number }[]; phone: string | null; message: string; requestKey: string; packageId: number | null }): Promise<number> {
+  async giveCards(
+    tx: Tx,
+    actor: Actor,
+    me: MerchantRow,
+    g: {
+      cards: { id: number; balance: number }[];
+      phone: string | null;
+      message: string;
+      requestKey: string;
+      packageId: number | null;
+    },
+  ): Promise<number> {
     const now = this.now();
     const ids = g.cards.map((c) => c.id);
     const row = await tx
@@ -648,7 +1008,13 @@ export class OnecardService {
       .returning("id")
       .executeTakeFirstOrThrow();
     await tx.updateTable("onecard_cards").set({ gift_id: row.id }).where("id", "in", ids).execute();
-    await audit(tx, { actorUserId: actor.userId, action: "onecard.gift", subjectType: "onecard_gift", subjectId: row.id, detail: { count: ids.length, byLink: g.phone === null } });
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: "onecard.gift",
+      subjectType: "onecard_gift",
+      subjectId: row.id,
+      detail: { count: ids.length, byLink: g.phone === null },
+    });
     return row.id;
   }
 
@@ -669,19 +1035,35 @@ export class OnecardService {
     return expected.length === given.length && timingSafeEqual(expected, given) ? id : undefined;
   }
 
-  async gifts(actor: Actor, q: { page: number; pageSize: number; id?: number; ids?: number[]; packageId?: string | undefined }): Promise<Page<OcGift>> {
+  async gifts(
+    actor: Actor,
+    q: { page: number; pageSize: number; id?: number; ids?: number[]; packageId?: string | undefined },
+  ): Promise<Page<OcGift>> {
     const me = await this.merchantOf(actor);
     await this.expireGifts();
-    let base = this.deps.db.selectFrom("onecard_gifts as g").leftJoin("onecard_gift_packages as p", "p.id", "g.package_id").where("g.purchaser_id", "=", me.id);
+    let base = this.deps.db
+      .selectFrom("onecard_gifts as g")
+      .leftJoin("onecard_gift_packages as p", "p.id", "g.package_id")
+      .where("g.purchaser_id", "=", me.id);
     if (q.id !== undefined) base = base.where("g.id", "=", q.id);
     if (q.ids !== undefined) base = base.where("g.id", "in", q.ids.length > 0 ? q.ids : [0]);
     if (q.packageId !== undefined) base = base.where("g.package_id", "=", Number(q.packageId));
     const [rows, count] = await Promise.all([
-      base.selectAll("g").select("p.name as package_name").orderBy("g.id", "desc").offset((q.page - 1) * q.pageSize).limit(q.pageSize).execute(),
+      base
+        .selectAll("g")
+        .select("p.name as package_name")
+        .orderBy("g.id", "desc")
+        .offset((q.page - 1) * q.pageSize)
+        .limit(q.pageSize)
+        .execute(),
       base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return {
-      list: rows.map((g) => ({ ...presentGift(g, true), packageName: g.package_name, link: g.phone === null ? `/client/claim?token=${this.giftToken(g.id)}` : null })),
+      list: rows.map((g) => ({
+        ...presentGift(g, true),
+        packageName: g.package_name,
+        link: g.phone === null ? `/client/claim?token=${this.giftToken(g.id)}` : null,
+      })),
       total: Number(count.n),
       page: q.page,
       pageSize: q.pageSize,
@@ -692,19 +1074,48 @@ export class OnecardService {
   async expireGifts(): Promise<number> {
     const now = this.now();
     return withTx(this.deps.db, async (tx) => {
-      const expired = await tx.updateTable("onecard_gifts").set({ state: "expired" }).where("state", "=", "sent").where("expires_at", "<=", now).returning("id").execute();
-      if (expired.length > 0) await tx.updateTable("onecard_cards").set({ gift_id: null }).where("gift_id", "in", expired.map((g) => g.id)).where("customer_id", "is", null).execute();
+      const expired = await tx
+        .updateTable("onecard_gifts")
+        .set({ state: "expired" })
+        .where("state", "=", "sent")
+        .where("expires_at", "<=", now)
+        .returning("id")
+        .execute();
+      if (expired.length > 0) {
+        await tx
+          .updateTable("onecard_cards")
+          .set({ gift_id: null })
+          .where(
+            "gift_id",
+            "in",
+            expired.map((g) => g.id),
+          )
+          .where("customer_id", "is", null)
+          .execute();
+      }
       return expired.length;
     });
   }
 
   /** Sales, activations, returns and redemptions per day, week or month, and what cards still hold. */
-  async report(actor: Actor, q: { dimension: "day" | "week" | "month"; from?: string | undefined; to?: string | undefined }) {
+  async report(
+    actor: Actor,
+    q: { dimension: "day" | "week" | "month"; from?: string | undefined; to?: string | undefined },
+  ) {
     const me = await this.merchantOf(actor);
     const unit = q.dimension;
     const from = q.from ?? "1970-01-01";
     const to = q.to ?? "9999-12-31";
-    const rows = await sql<{ period: string; sold_count: string; sold_amount: string; activated_count: string; activated_value: string; returned_count: string; returned_amount: string; redeemed: string }>`
+    const rows = await sql<{
+      period: string;
+      sold_count: string;
+      sold_amount: string;
+      activated_count: string;
+      activated_value: string;
+      returned_count: string;
+      returned_amount: string;
+      redeemed: string;
+    }>`
       WITH ev AS (
         SELECT date_trunc(${unit}, s.created_at AT TIME ZONE 'Asia/Shanghai') AS p, s.quantity AS sc, s.quantity * s.unit_price AS sa, 0 AS ac, 0::bigint AS av, 0 AS rc, 0::bigint AS ra, 0::bigint AS rd
           FROM onecard_sales s WHERE s.purchaser_id = ${me.id}
@@ -720,7 +1131,9 @@ export class OnecardService {
       )
       SELECT to_char(p, 'YYYY-MM-DD') AS period, SUM(sc)::text AS sold_count, SUM(sa)::text AS sold_amount, SUM(ac)::text AS activated_count,
              SUM(av)::text AS activated_value, SUM(rc)::text AS returned_count, SUM(ra)::text AS returned_amount, SUM(rd)::text AS redeemed
-      FROM ev WHERE p >= ${from}::date AND p < ${to}::date + 1 GROUP BY p ORDER BY p DESC LIMIT 1000`.execute(this.deps.db);
+      FROM ev WHERE p >= ${from}::date AND p < ${to}::date + 1 GROUP BY p ORDER BY p DESC LIMIT 1000`.execute(
+      this.deps.db,
+    );
     const out = await sql<{ outstanding: string; n: string }>`
       SELECT COALESCE(SUM(balance), 0)::text AS outstanding, COUNT(*) FILTER (WHERE balance > 0)::text AS n
       FROM onecard_cards WHERE owner_id = ${me.id} AND state = 'activated'`.execute(this.deps.db);
@@ -755,9 +1168,17 @@ export class OnecardService {
    * count as `merchant:<id>`. To a caller without a brand, a locked card answers like an unknown one
    * (a different answer would tell a real card from an unissued number).
    */
-  async verify(cardNo: string, password: string, client: string | null, lang: Lang, brandId?: number): Promise<repo.CardRowDb> {
+  async verify(
+    cardNo: string,
+    password: string,
+    client: string | null,
+    lang: Lang,
+    brandId?: number,
+  ): Promise<repo.CardRowDb> {
     if (client !== null) this.throttle.attempt(client);
-    const found = parseCardNumber(cardNo) ? await repo.cardByHash(this.deps.db, this.deps.keys.numberHash(cardNo)) : undefined;
+    const found = parseCardNumber(cardNo)
+      ? await repo.cardByHash(this.deps.db, this.deps.keys.numberHash(cardNo))
+      : undefined;
     const card = found && (brandId === undefined || found.brander_id === brandId) ? found : undefined;
     const who = brandId !== undefined ? `merchant:${brandId}` : `ip:${client ?? "unknown"}`;
     const now = this.now();
@@ -766,15 +1187,36 @@ export class OnecardService {
     const given = this.pwdHash(card?.id ?? 0, password);
     if (card && lockedUntil && lockedUntil > now) {
       if (brandId === undefined) throw cardErr("onecard.cardUnknown");
-      throw new AppError(CODE.ACCOUNT_LOCKED, "onecard.cardLocked", { minutes: Math.ceil((lockedUntil.getTime() - now.getTime()) / 60_000) });
+      throw new AppError(CODE.ACCOUNT_LOCKED, "onecard.cardLocked", {
+        minutes: Math.ceil((lockedUntil.getTime() - now.getTime()) / 60_000),
+      });
     }
     if (!card || !sameHash(expected, given)) {
       if (card) {
         const lockUntil = new Date(now.getTime() + ONECARD_LIMITS.lockMinutes * 60_000);
-        const { locked } = await repo.countClientWrongPassword(this.deps.db, card.id, who, ONECARD_LIMITS.wrongPasswordsBeforeLock, lockUntil, now);
+        const { locked } = await repo.countClientWrongPassword(
+          this.deps.db,
+          card.id,
+          who,
+          ONECARD_LIMITS.wrongPasswordsBeforeLock,
+          lockUntil,
+          now,
+        );
         if (locked && card.customer_id !== null) {
-          const owner = await this.deps.db.selectFrom("onecard_customers").select("phone").where("id", "=", card.customer_id).executeTakeFirst();
-          if (owner) await this.deps.sms.send({ to: owner.phone, text: renderMessage("onecard.lockedSms", lang, { last4: cardNo.slice(-4), minutes: ONECARD_LIMITS.lockMinutes }) });
+          const owner = await this.deps.db
+            .selectFrom("onecard_customers")
+            .select("phone")
+            .where("id", "=", card.customer_id)
+            .executeTakeFirst();
+          if (owner) {
+            await this.deps.sms.send({
+              to: owner.phone,
+              text: renderMessage("onecard.lockedSms", lang, {
+                last4: cardNo.slice(-4),
+                minutes: ONECARD_LIMITS.lockMinutes,
+              }),
+            });
+          }
         }
       }
       throw cardErr("onecard.cardUnknown");
@@ -815,7 +1257,9 @@ export class OnecardService {
     const now = this.now();
     if (card.state === "sold" || card.state === "issued") throw conflict("onecard.notActivated");
     if (card.state === "frozen") throw conflict("onecard.frozen");
-    if (card.state === "expired" || (card.expires_at && new Date(card.expires_at) <= now)) throw conflict("onecard.expired");
+    if (card.state === "expired" || (card.expires_at && new Date(card.expires_at) <= now)) {
+      throw conflict("onecard.expired");
+    }
     if (card.state !== "activated") throw conflict("onecard.unusable");
   }
 
@@ -823,28 +1267,60 @@ export class OnecardService {
    * Takes `amount` off a card under its row lock: a move with the request key (a replay finds it and
    * changes nothing), never below what is held. Returns the balance after it.
    */
-  async debit(tx: Tx, cardId: number, amount: number, kind: "redeem" | "capture", requestKey: string, note: string): Promise<{ balance: number; replayed: boolean }> {
+  async debit(
+    tx: Tx,
+    cardId: number,
+    amount: number,
+    kind: "redeem" | "capture",
+    requestKey: string,
+    note: string,
+  ): Promise<{ balance: number; replayed: boolean }> {
     const card = await repo.lockCardForMove(tx, cardId, requestKey);
     if (!card) throw cardErr("onecard.cardUnknown");
     if (card.replayed) return { balance: card.balance, replayed: true };
     this.usable(card);
     if (card.balance - card.held < amount) throw conflict("onecard.insufficient");
     const after = card.balance - amount;
-    await repo.moveBalance(tx, { cardId, kind, amount: -amount, balanceAfter: after, requestKey, note, now: this.now() });
+    await repo.moveBalance(tx, {
+      cardId,
+      kind,
+      amount: -amount,
+      balanceAfter: after,
+      requestKey,
+      note,
+      now: this.now(),
+    });
     return { balance: after, replayed: false };
   }
 
   /** A store or mall of the card's brand redeems in one step (number, password, amount, request key). */
-  async redeem(actor: Actor, req: { cardNo: string; password: string; amount: number; requestKey: string }, client: string | null, lang: Lang) {
+  async redeem(
+    actor: Actor,
+    req: { cardNo: string; password: string; amount: number; requestKey: string },
+    client: string | null,
+    lang: Lang,
+  ) {
     const me = await this.merchantOf(actor);
     // Only the brand's own cards exist for it: another brand's answers like an unknown number (no oracle).
     const card = await this.verify(req.cardNo, req.password, client, lang, me.id);
-    const { balance } = await withTx(this.deps.db, (tx) => this.debit(tx, card.id, req.amount, "redeem", `redeem:${req.requestKey}`, "redeem"));
-    return { id: `${card.id}`, state: "captured" as const, amount: money(req.amount, card.currency), balance: money(balance, card.currency) };
+    const { balance } = await withTx(this.deps.db, (tx) =>
+      this.debit(tx, card.id, req.amount, "redeem", `redeem:${req.requestKey}`, "redeem"),
+    );
+    return {
+      id: `${card.id}`,
+      state: "captured" as const,
+      amount: money(req.amount, card.currency),
+      balance: money(balance, card.currency),
+    };
   }
 
   /** Two-phase redemption, first step: reserves `amount` of the card's balance. */
-  async hold(actor: Actor, req: { cardNo: string; password: string; amount: number; requestKey: string }, client: string | null, lang: Lang) {
+  async hold(
+    actor: Actor,
+    req: { cardNo: string; password: string; amount: number; requestKey: string },
+    client: string | null,
+    lang: Lang,
+  ) {
     const me = await this.merchantOf(actor);
     // Only the brand's own cards exist for it: another brand's answers like an unknown number (no oracle).
     const card = await this.verify(req.cardNo, req.password, client, lang, me.id);
@@ -853,12 +1329,32 @@ export class OnecardService {
       const c = await repo.lockCard(tx, card.id);
       if (!c) throw cardErr("onecard.cardUnknown");
       const first = await tx.selectFrom("onecard_holds").selectAll().where("request_key", "=", key).executeTakeFirst();
-      if (first) return { id: String(first.id), state: first.state, amount: money(first.amount, c.currency), balance: money(c.balance, c.currency) };
+      if (first) {
+        return {
+          id: String(first.id),
+          state: first.state,
+          amount: money(first.amount, c.currency),
+          balance: money(c.balance, c.currency),
+        };
+      }
       this.usable(c);
       if (c.balance - c.held < req.amount) throw conflict("onecard.insufficient");
-      const h = await tx.insertInto("onecard_holds").values({ card_id: c.id, amount: req.amount, request_key: key, created_at: this.now() }).returning("id").executeTakeFirstOrThrow();
-      await tx.updateTable("onecard_cards").set({ held: c.held + req.amount }).where("id", "=", c.id).execute();
-      return { id: String(h.id), state: "held" as const, amount: money(req.amount, c.currency), balance: money(c.balance, c.currency) };
+      const h = await tx
+        .insertInto("onecard_holds")
+        .values({ card_id: c.id, amount: req.amount, request_key: key, created_at: this.now() })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await tx
+        .updateTable("onecard_cards")
+        .set({ held: c.held + req.amount })
+        .where("id", "=", c.id)
+        .execute();
+      return {
+        id: String(h.id),
+        state: "held" as const,
+        amount: money(req.amount, c.currency),
+        balance: money(c.balance, c.currency),
+      };
     });
   }
 
@@ -869,20 +1365,57 @@ export class OnecardService {
       const h0 = await tx.selectFrom("onecard_holds").selectAll().where("id", "=", holdId).executeTakeFirst();
       const c = h0 ? await repo.lockCard(tx, h0.card_id) : undefined;
       if (!h0 || !c || c.brander_id !== me.id) throw new AppError(CODE.NOT_FOUND, "onecard.holdNotFound");
-      const h = await tx.selectFrom("onecard_holds").selectAll().where("id", "=", holdId).forUpdate().executeTakeFirstOrThrow();
+      const h = await tx
+        .selectFrom("onecard_holds")
+        .selectAll()
+        .where("id", "=", holdId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       const target: "captured" | "released" = how === "capture" ? "captured" : "released";
-      if (h.state === target) return { id: String(h.id), state: h.state, amount: money(h.amount, c.currency), balance: money(c.balance, c.currency) };
+      if (h.state === target) {
+        return {
+          id: String(h.id),
+          state: h.state,
+          amount: money(h.amount, c.currency),
+          balance: money(c.balance, c.currency),
+        };
+      }
       if (h.state !== "held") throw conflict("onecard.holdDone");
       let balance = c.balance;
       if (how === "capture") {
         balance = c.balance - h.amount;
-        await tx.updateTable("onecard_cards").set({ held: c.held - h.amount, balance }).where("id", "=", c.id).execute();
-        await repo.addMove(tx, { cardId: c.id, kind: "capture", amount: -h.amount, balanceAfter: balance, requestKey: `hold:${h.id}`, note: "capture", now: this.now() });
+        await tx
+          .updateTable("onecard_cards")
+          .set({ held: c.held - h.amount, balance })
+          .where("id", "=", c.id)
+          .execute();
+        await repo.addMove(tx, {
+          cardId: c.id,
+          kind: "capture",
+          amount: -h.amount,
+          balanceAfter: balance,
+          requestKey: `hold:${h.id}`,
+          note: "capture",
+          now: this.now(),
+        });
       } else {
-        await tx.updateTable("onecard_cards").set({ held: c.held - h.amount }).where("id", "=", c.id).execute();
+        await tx
+          .updateTable("onecard_cards")
+          .set({ held: c.held - h.amount })
+          .where("id", "=", c.id)
+          .execute();
       }
-      await tx.updateTable("onecard_holds").set({ state: target, settled_at: this.now() }).where("id", "=", h.id).execute();
-      return { id: String(h.id), state: target, amount: money(h.amount, c.currency), balance: money(balance, c.currency) };
+      await tx
+        .updateTable("onecard_holds")
+        .set({ state: target, settled_at: this.now() })
+        .where("id", "=", h.id)
+        .execute();
+      return {
+        id: String(h.id),
+        state: target,
+        amount: money(h.amount, c.currency),
+        balance: money(balance, c.currency),
+      };
     });
   }
 
@@ -904,7 +1437,14 @@ export class OnecardService {
     return {
       cards: rows.map((r) => {
         const view = presentCard(r, true, this.deps.keys);
-        return { ...view, state: effectiveState(r, now), productName: r.product_name, branderName: r.brander_name, rechargeAllowed: r.recharge_allowed, code: view.cardNo };
+        return {
+          ...view,
+          state: effectiveState(r, now),
+          productName: r.product_name,
+          branderName: r.brander_name,
+          rechargeAllowed: r.recharge_allowed,
+          code: view.cardNo,
+        };
       }),
       gifts: gifts.map((g) => ({ ...presentGift(g, false), fromName: g.from_name })),
     };
@@ -924,16 +1464,34 @@ export class OnecardService {
     return this.bag(customer);
   }
 
-  private async claim(customer: Customer, giftId: number, mayClaim: (g: { phone: string | null }) => boolean): Promise<void> {
+  private async claim(
+    customer: Customer,
+    giftId: number,
+    mayClaim: (g: { phone: string | null }) => boolean,
+  ): Promise<void> {
     const now = this.now();
     await withTx(this.deps.db, async (tx) => {
-      const g = await tx.selectFrom("onecard_gifts").selectAll().where("id", "=", giftId).forUpdate().executeTakeFirst();
+      const g = await tx
+        .selectFrom("onecard_gifts")
+        .selectAll()
+        .where("id", "=", giftId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!g || !mayClaim(g)) throw new AppError(CODE.NOT_FOUND, "onecard.giftNotFound");
       if (g.state === "claimed") throw conflict("onecard.giftClaimed");
       if (g.state === "expired" || new Date(g.expires_at) <= now) throw conflict("onecard.giftExpired");
       await repo.lockCards(tx, g.card_ids);
-      await tx.updateTable("onecard_cards").set({ customer_id: customer.id }).where("id", "in", g.card_ids).where("gift_id", "=", g.id).execute();
-      await tx.updateTable("onecard_gifts").set({ state: "claimed", claimed_by: customer.id, claimed_at: now }).where("id", "=", g.id).execute();
+      await tx
+        .updateTable("onecard_cards")
+        .set({ customer_id: customer.id })
+        .where("id", "in", g.card_ids)
+        .where("gift_id", "=", g.id)
+        .execute();
+      await tx
+        .updateTable("onecard_gifts")
+        .set({ state: "claimed", claimed_by: customer.id, claimed_at: now })
+        .where("id", "=", g.id)
+        .execute();
     });
   }
 
@@ -1001,22 +1559,36 @@ export class OnecardService {
     }
     const now = this.now();
     await withTx(this.deps.db, async (tx) => {
-      if (codeId !== undefined && !(await this.deps.codes.consume(tx, codeId, now))) throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
+      if (codeId !== undefined && !(await this.deps.codes.consume(tx, codeId, now))) {
+        throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
+      }
       const { number } = this.deps.keys.unseal(card.sealed);
       await tx
         .updateTable("onecard_cards")
-        .set({ pwd_hash: this.pwdHash(card.id, req.password), sealed: this.deps.keys.seal(number, req.password), wrong_attempts: 0, locked_until: null })
+        .set({
+          pwd_hash: this.pwdHash(card.id, req.password),
+          sealed: this.deps.keys.seal(number, req.password),
+          wrong_attempts: 0,
+          locked_until: null,
+        })
         .where("id", "=", card.id)
         .execute();
       await tx.deleteFrom("onecard_card_failures").where("card_id", "=", card.id).execute();
-      await audit(tx, { actorUserId: null, action: "onecard.resetPassword", subjectType: "onecard_card", subjectId: card.id });
+      await audit(tx, {
+        actorUserId: null,
+        action: "onecard.resetPassword",
+        subjectType: "onecard_card",
+        subjectId: card.id,
+      });
     });
     return { reset: true };
   }
 
   /** The card, when it is in this customer's bag; any other answers like an unknown number. */
   private async cardInBag(customer: Customer, cardNo: string): Promise<repo.CardRowDb> {
-    const card = parseCardNumber(cardNo) ? await repo.cardByHash(this.deps.db, this.deps.keys.numberHash(cardNo)) : undefined;
+    const card = parseCardNumber(cardNo)
+      ? await repo.cardByHash(this.deps.db, this.deps.keys.numberHash(cardNo))
+      : undefined;
     if (!card || card.customer_id !== customer.id) throw cardErr("onecard.cardUnknown");
     return card;
   }
@@ -1091,12 +1663,36 @@ function presentCard(r: repo.CardListRow, holder: boolean, keys: CardKeys): OcCa
   };
 }
 
-function presentReturn(r: { id: number; count: number; amount: number; currency: repo.Currency; reason: string; created_at: Date }) {
-  return { id: String(r.id), count: r.count, amount: money(r.amount, r.currency), reason: r.reason, createdAt: new Date(r.created_at).toISOString() };
+function presentReturn(r: {
+  id: number;
+  count: number;
+  amount: number;
+  currency: repo.Currency;
+  reason: string;
+  created_at: Date;
+}) {
+  return {
+    id: String(r.id),
+    count: r.count,
+    amount: money(r.amount, r.currency),
+    reason: r.reason,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
 }
 
 function presentGift(
-  g: { id: number; phone: string | null; card_ids: number[]; amount: number; currency: repo.Currency; message: string; state: "sent" | "claimed" | "expired"; expires_at: Date; claimed_at: Date | null; created_at: Date },
+  g: {
+    id: number;
+    phone: string | null;
+    card_ids: number[];
+    amount: number;
+    currency: repo.Currency;
+    message: string;
+    state: "sent" | "claimed" | "expired";
+    expires_at: Date;
+    claimed_at: Date | null;
+    created_at: Date;
+  },
   maskPhone: boolean,
 ): OcGift {
   return {

@@ -16,5 +16,15 @@ export interface OpenApiNeeds {
 /** The signed purchase API for purchasers with API permission, under /api/card-api/openapi. */
 export async function registerOpenApi(host: ModuleHost, needs: OpenApiNeeds): Promise<void> {
   const { purchasing, catalog, api } = needs;
-  await host.mount("/api/card-api/openapi", openApiRoutes({ db: host.db, clock: host.ctx.clock, purchasing, catalog, guard: host.guard, clientOf: (appKey) => api.signingClient(appKey) }));
+  await host.mount(
+    "/api/card-api/openapi",
+    openApiRoutes({
+      db: host.db,
+      clock: host.ctx.clock,
+      purchasing,
+      catalog,
+      guard: host.guard,
+      clientOf: (appKey) => api.signingClient(appKey),
+    }),
+  );
 }

@@ -32,10 +32,22 @@ interface Client {
 /** A docked purchaser with money whose API permission an operator opened; its app key and secret. */
 async function apiPurchaser(): Promise<{ buyer: Awaited<ReturnType<typeof registerMerchant>>; client: Client }> {
   const buyer = await registerMerchant(t, { orgName: "API Buyer Ltd" });
-  await t.ctx.database.db.updateTable("merchants").set({ real_name_state: "verified" }).where("id", "=", Number(buyer.merchantId)).execute();
-  const applied = await t.call<{ request: { id: string } }>("POST", "/api/card-brander/api/apply", { token: buyer.token, body: { purpose: "Buy by API" } });
-  await t.call("POST", `/api/ops/queues/apiPermission/items/${applied.body.data.request.id}/approve`, { token: ops.token });
-  const view = await t.call<Client>("POST", "/api/card-brander/api/view", { token: buyer.token, body: { password: STRONG_PASSWORD } });
+  await t.ctx.database.db
+    .updateTable("merchants")
+    .set({ real_name_state: "verified" })
+    .where("id", "=", Number(buyer.merchantId))
+    .execute();
+  const applied = await t.call<{ request: { id: string } }>("POST", "/api/card-brander/api/apply", {
+    token: buyer.token,
+    body: { purpose: "Buy by API" },
+  });
+  await t.call("POST", `/api/ops/queues/apiPermission/items/${applied.body.data.request.id}/approve`, {
+    token: ops.token,
+  });
+  const view = await t.call<Client>("POST", "/api/card-brander/api/view", {
+    token: buyer.token,
+    body: { password: STRONG_PASSWORD },
+  });
   await dock(t, supplier, buyer);
   await fundSup(t, buyer, 100_000);
   return { buyer, client: view.body.data };
@@ -56,7 +68,14 @@ async function signed<T>(
   const res = await t.app.inject({
     method,
     url,
-    headers: { "x-app-key": client.appKey, "x-timestamp": timestamp, "x-nonce": nonce, "x-signature": signature, lang: "en", ...(raw && { "content-type": "application/json" }) },
+    headers: {
+      "x-app-key": client.appKey,
+      "x-timestamp": timestamp,
+      "x-nonce": nonce,
+      "x-signature": signature,
+      lang: "en",
+      ...(raw && { "content-type": "application/json" }),
+    },
     ...(raw && { payload: raw }),
     ...(tweak.ip && { remoteAddress: tweak.ip }),
   });
@@ -66,7 +85,15 @@ async function signed<T>(
 describe("the purchase API", () => {
   it("places an order by signed request, idempotent on the purchaser's order number; order and balance queries", async () => {
     const goods = await newGoods(t, supplier, brand.id, { name: "API card", price: 1_500, settlementPrice: 1_400 });
-    await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "APIC000001,S1,", "APIC000002,S2,", "APIC000003,S3,"].join("\r\n"));
+    await importFile(
+      t,
+      supplier.token,
+      goods.id,
+      "cards.csv",
+      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "APIC000001,S1,", "APIC000002,S2,", "APIC000003,S3,"].join(
+        "\r\n",
+      ),
+    );
     const { client } = await apiPurchaser();
     const body = { goodsId: String(goods.id), quantity: 2, orderNo: `API-${Date.now()}` };
     const first = await signed<PurchaseOrder>(client, "POST", "/api/card-api/openapi/order", body);
@@ -84,16 +111,36 @@ describe("the purchase API", () => {
 
   it("refuses a wrong signature, a replayed nonce, a stale timestamp, an unknown key and a missing header, each with its own error and no order", async () => {
     const goods = await newGoods(t, supplier, brand.id, { name: "Guarded card", price: 1_000, settlementPrice: 900 });
-    await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "GUARD00001,S1,"].join("\r\n"));
+    await importFile(
+      t,
+      supplier.token,
+      goods.id,
+      "cards.csv",
+      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "GUARD00001,S1,"].join("\r\n"),
+    );
     const { client } = await apiPurchaser();
     const order = (n: string) => ({ goodsId: String(goods.id), quantity: 1, orderNo: `G-${n}-${Date.now()}` });
     const wrong = await signed(client, "POST", "/api/card-api/openapi/order", order("a"), { secret: "not-the-secret" });
     expect([wrong.status, wrong.body.msg]).toEqual([401, "The signature does not match"]);
-    const stale = await signed(client, "POST", "/api/card-api/openapi/order", order("b"), { timestamp: Math.floor(t.clock.now().getTime() / 1000) - 3600 });
-    expect([stale.status, stale.body.msg]).toEqual([401, "The timestamp is more than 5 minutes away from the server's time"]);
-    const unknown = await signed({ appKey: "no-such-key", secret: client.secret }, "POST", "/api/card-api/openapi/order", order("c"));
+    const stale = await signed(client, "POST", "/api/card-api/openapi/order", order("b"), {
+      timestamp: Math.floor(t.clock.now().getTime() / 1000) - 3600,
+    });
+    expect([stale.status, stale.body.msg]).toEqual([
+      401,
+      "The timestamp is more than 5 minutes away from the server's time",
+    ]);
+    const unknown = await signed(
+      { appKey: "no-such-key", secret: client.secret },
+      "POST",
+      "/api/card-api/openapi/order",
+      order("c"),
+    );
     expect([unknown.status, unknown.body.msg]).toEqual([401, "Unknown app key"]);
-    const unsigned = await t.app.inject({ method: "GET", url: "/api/card-api/openapi/balance", headers: { lang: "en" } });
+    const unsigned = await t.app.inject({
+      method: "GET",
+      url: "/api/card-api/openapi/balance",
+      headers: { lang: "en" },
+    });
     expect(unsigned.statusCode).toBe(401);
     expect(unsigned.json<{ msg: string }>().msg).toContain("Missing signature headers");
 
@@ -102,7 +149,11 @@ describe("the purchase API", () => {
     expect(once.status).toBe(200);
     const replay = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { nonce });
     expect([replay.status, replay.body.msg]).toEqual([401, "This nonce was already used: the request is a replay"]);
-    const orders = await t.ctx.database.db.selectFrom("purchase_orders").select("id").where("goods_id", "=", goods.id).execute();
+    const orders = await t.ctx.database.db
+      .selectFrom("purchase_orders")
+      .select("id")
+      .where("goods_id", "=", goods.id)
+      .execute();
     expect(orders).toEqual([]);
   });
 
@@ -114,7 +165,11 @@ describe("the purchase API", () => {
     expect([outside.status, outside.body.msg]).toEqual([403, "The request IP is not on the allowlist"]);
     const inside = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { ip: "10.1.2.3" });
     expect(inside.status).toBe(200);
-    await t.ctx.database.db.updateTable("merchants").set({ api_permission: "not_opened" }).where("id", "=", Number(buyer.merchantId)).execute();
+    await t.ctx.database.db
+      .updateTable("merchants")
+      .set({ api_permission: "not_opened" })
+      .where("id", "=", Number(buyer.merchantId))
+      .execute();
     const closed = await signed(client, "GET", "/api/card-api/openapi/balance", undefined, { ip: "10.1.2.3" });
     expect([closed.status, closed.body.msg]).toEqual([403, "API permission is not opened"]);
   });
@@ -137,17 +192,43 @@ describe("order result callbacks", () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : 0;
     try {
-      const goods = await newGoods(t, supplier, brand.id, { name: "Callback card", price: 1_000, settlementPrice: 900 });
-      await importFile(t, supplier.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "CALLB00001,S1,"].join("\r\n"));
+      const goods = await newGoods(t, supplier, brand.id, {
+        name: "Callback card",
+        price: 1_000,
+        settlementPrice: 900,
+      });
+      await importFile(
+        t,
+        supplier.token,
+        goods.id,
+        "cards.csv",
+        ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "CALLB00001,S1,"].join("\r\n"),
+      );
       const { buyer, client } = await apiPurchaser();
-      await t.call("POST", "/api/card-brander/api/ip", { token: buyer.token, body: { ips: "", callbackUrl: `http://127.0.0.1:${port}/results` } });
+      await t.call("POST", "/api/card-brander/api/ip", {
+        token: buyer.token,
+        body: { ips: "", callbackUrl: `http://127.0.0.1:${port}/results` },
+      });
       const orderNo = `CB-${Date.now()}`;
       await signed(client, "POST", "/api/card-api/openapi/order", { goodsId: String(goods.id), quantity: 1, orderNo });
 
-      const api = new ApiCredentialsService({ db: t.ctx.database.db, clock: t.clock, secret: t.ctx.secret, checkPassword: () => Promise.resolve(false) });
-      const callbacks = new CallbackService({ db: t.ctx.database.db, clock: t.clock, targetOf: (db, m) => api.callbackTarget(db, m), callbackUrlOf: (m) => api.callbackUrlSql(m), allowPrivateNetworks: true });
+      const api = new ApiCredentialsService({
+        db: t.ctx.database.db,
+        clock: t.clock,
+        secret: t.ctx.secret,
+        checkPassword: () => Promise.resolve(false),
+      });
+      const callbacks = new CallbackService({
+        db: t.ctx.database.db,
+        clock: t.clock,
+        targetOf: (db, m) => api.callbackTarget(db, m),
+        callbackUrlOf: (m) => api.callbackUrlSql(m),
+        allowPrivateNetworks: true,
+      });
       expect(await callbacks.dispatchDue()).toBe(1);
-      type Log = { list: { id: string; state: string; attempts: number; lastStatus: number | null; eventId: string }[] };
+      type Log = {
+        list: { id: string; state: string; attempts: number; lastStatus: number | null; eventId: string }[];
+      };
       const afterFail = await t.call<Log>("GET", "/api/card-brander/api/callbacks", { token: buyer.token });
       expect(afterFail.body.data.list[0]).toMatchObject({ state: "pending", attempts: 1, lastStatus: 500 });
       // Not due again before the first backoff step.
@@ -162,21 +243,37 @@ describe("order result callbacks", () => {
       const body = JSON.parse(last?.body ?? "{}") as { eventId: string; order: { orderNo: string; state: string } };
       expect(body.order).toMatchObject({ orderNo, state: "success" });
       expect(last?.headers["x-event-id"]).toBe(body.eventId);
-      expect(last?.headers["x-signature"]).toBe(sign(client.secret, `${String(last?.headers["x-timestamp"])}\n${last?.body ?? ""}`));
+      expect(last?.headers["x-signature"]).toBe(
+        sign(client.secret, `${String(last?.headers["x-timestamp"])}\n${last?.body ?? ""}`),
+      );
 
       // Replay by hand: sent again with the same event id.
       const id = delivered.body.data.list[0]?.id ?? "";
-      expect((await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: buyer.token })).body.code).toBe(1);
+      expect(
+        (await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: buyer.token })).body.code,
+      ).toBe(1);
       expect(await callbacks.dispatchDue()).toBe(1);
       expect(received[2]?.headers["x-event-id"]).toBe(body.eventId);
       const stranger = await registerMerchant(t);
-      expect((await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: stranger.token })).status).toBe(404);
+      expect(
+        (await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: stranger.token })).status,
+      ).toBe(404);
 
       // Without the local-testing switch, a private-network URL is refused and never contacted.
-      const strict = new CallbackService({ db: t.ctx.database.db, clock: t.clock, targetOf: (db, m) => api.callbackTarget(db, m), callbackUrlOf: (m) => api.callbackUrlSql(m), allowPrivateNetworks: false });
+      const strict = new CallbackService({
+        db: t.ctx.database.db,
+        clock: t.clock,
+        targetOf: (db, m) => api.callbackTarget(db, m),
+        callbackUrlOf: (m) => api.callbackUrlSql(m),
+        allowPrivateNetworks: false,
+      });
       await t.call("POST", `/api/card-brander/api/callbacks/${id}/replay`, { token: buyer.token });
       expect(await strict.dispatchDue()).toBe(1);
-      const refused = await t.call<{ list: { lastError: string | null; state: string }[] }>("GET", "/api/card-brander/api/callbacks", { token: buyer.token });
+      const refused = await t.call<{ list: { lastError: string | null; state: string }[] }>(
+        "GET",
+        "/api/card-brander/api/callbacks",
+        { token: buyer.token },
+      );
       expect(refused.body.data.list[0]?.lastError).toContain("private network");
       expect(received).toHaveLength(3);
     } finally {
@@ -189,7 +286,11 @@ describe("order result callbacks", () => {
 
 describe("the product list of the open API", () => {
   it("answers a signed request, refuses bad signatures and replays, and still answers a purchaser's session", async () => {
-    const goods = await newGoods(t, supplier, brand.id, { name: "Listed API card", price: 1_200, settlementPrice: 1_100 });
+    const goods = await newGoods(t, supplier, brand.id, {
+      name: "Listed API card",
+      price: 1_200,
+      settlementPrice: 1_100,
+    });
     const { buyer, client } = await apiPurchaser();
     const url = `/api/card-api/openapi/product?type=card&brandId=${brand.id}&pageSize=100`;
     const listed = await signed<{ list: { id: number | string; name: string }[]; total: number }>(client, "GET", url);
@@ -203,12 +304,18 @@ describe("the product list of the open API", () => {
     expect((await signed(client, "GET", url, undefined, { nonce })).status).toBe(200);
     const replay = await signed(client, "GET", url, undefined, { nonce });
     expect(replay.status).toBe(401);
-    const stale = await signed(client, "GET", url, undefined, { timestamp: Math.floor(t.clock.now().getTime() / 1000) - 3600 });
+    const stale = await signed(client, "GET", url, undefined, {
+      timestamp: Math.floor(t.clock.now().getTime() / 1000) - 3600,
+    });
     expect(stale.status).toBe(401);
     // The signature covers the query: a changed filter with the old signature is refused.
     const ts = String(Math.floor(t.clock.now().getTime() / 1000));
     const sig = sign(client.secret, canonicalString("GET", url, ts, "product-tamper-1", ""));
-    const tampered = await t.app.inject({ method: "GET", url: `${url}&keyword=x`, headers: { "x-app-key": client.appKey, "x-timestamp": ts, "x-nonce": "product-tamper-1", "x-signature": sig } });
+    const tampered = await t.app.inject({
+      method: "GET",
+      url: `${url}&keyword=x`,
+      headers: { "x-app-key": client.appKey, "x-timestamp": ts, "x-nonce": "product-tamper-1", "x-signature": sig },
+    });
     expect(tampered.statusCode).toBe(401);
 
     // The session path keeps working for the web app; nothing answers without one or the other.

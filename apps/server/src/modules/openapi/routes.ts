@@ -64,7 +64,12 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
         url: req.url,
         ip: req.ip,
         rawBody: req.rawBody ?? Buffer.alloc(0),
-        headers: { appKey: header(req, "x-app-key"), timestamp: header(req, "x-timestamp"), nonce: header(req, "x-nonce"), signature: header(req, "x-signature") },
+        headers: {
+          appKey: header(req, "x-app-key"),
+          timestamp: header(req, "x-timestamp"),
+          nonce: header(req, "x-nonce"),
+          signature: header(req, "x-signature"),
+        },
       });
     let lastPrune = 0;
     app.addHook("onResponse", async () => {
@@ -77,7 +82,16 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
 
     app.post(
       "/order",
-      { schema: { tags, security, summary: "Place an order (idempotent on your order number)", description: SIGNING, body: orderReq, response: { 200: envelope(purchaseOrder) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Place an order (idempotent on your order number)",
+          description: SIGNING,
+          body: orderReq,
+          response: { 200: envelope(purchaseOrder) },
+        },
+      },
       async (req) => {
         const client = await signed(req);
         return ok(await deps.purchasing.orderByApi(client.merchantId, req.body));
@@ -85,7 +99,16 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
     );
     app.get(
       "/order",
-      { schema: { tags, security, summary: "An order by your order number", description: SIGNING, querystring: z.object({ orderNo: z.string().min(1).max(64) }), response: { 200: envelope(purchaseOrder) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "An order by your order number",
+          description: SIGNING,
+          querystring: z.object({ orderNo: z.string().min(1).max(64) }),
+          response: { 200: envelope(purchaseOrder) },
+        },
+      },
       async (req) => {
         const client = await signed(req);
         return ok(await deps.purchasing.orderByNo(client.merchantId, req.query.orderNo));
@@ -97,7 +120,14 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
     app.get(
       "/product",
       {
-        schema: { tags, security: [...security, { authToken: [] }], summary: "Goods on sale (signed request, or a purchaser's session token)", description: SIGNING, querystring: merchandiseQuery, response: { 200: envelope(pageOf(merchandise)) } },
+        schema: {
+          tags,
+          security: [...security, { authToken: [] }],
+          summary: "Goods on sale (signed request, or a purchaser's session token)",
+          description: SIGNING,
+          querystring: merchandiseQuery,
+          response: { 200: envelope(pageOf(merchandise)) },
+        },
         serializerCompiler: () => (data: unknown) => JSON.stringify(data),
       },
       async (req, reply) => {
@@ -113,7 +143,15 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
     );
     app.get(
       "/balance",
-      { schema: { tags, security, summary: "The SUP account balance orders are paid from", description: SIGNING, response: { 200: envelope(z.object({ sup: money, reserve: money })) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The SUP account balance orders are paid from",
+          description: SIGNING,
+          response: { 200: envelope(z.object({ sup: money, reserve: money })) },
+        },
+      },
       async (req) => {
         const client = await signed(req);
         const merchant = await getMerchant(deps.db, client.merchantId);

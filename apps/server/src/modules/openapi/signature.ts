@@ -12,7 +12,13 @@ export const MAX_SKEW_SECONDS = 300;
  * SHA-256 of the exact body bytes (empty for GET), joined by newlines. Signature = hex
  * HMAC-SHA256(secret, that string).
  */
-export function canonicalString(method: string, pathWithQuery: string, timestamp: string, nonce: string, body: Buffer | string): string {
+export function canonicalString(
+  method: string,
+  pathWithQuery: string,
+  timestamp: string,
+  nonce: string,
+  body: Buffer | string,
+): string {
   const bodyHash = createHash("sha256").update(body).digest("hex");
   return [method.toUpperCase(), pathWithQuery, timestamp, nonce, bodyHash].join("\n");
 }
@@ -47,18 +53,31 @@ export async function verifySigned(
   req: { method: string; url: string; ip: string; rawBody: Buffer; headers: SignedHeaders },
 ): Promise<SigningClient> {
   const { appKey, timestamp, nonce, signature } = req.headers;
-  if (!appKey || !timestamp || !nonce || !signature || !/^[A-Za-z0-9_-]{8,64}$/.test(nonce) || !/^\d{10}$/.test(timestamp)) {
+  if (
+    !appKey ||
+    !timestamp ||
+    !nonce ||
+    !signature ||
+    !/^[A-Za-z0-9_-]{8,64}$/.test(nonce) ||
+    !/^\d{10}$/.test(timestamp)
+  ) {
     throw refuse(CODE.UNAUTHORIZED, "openapi.unsigned");
   }
   const client = await deps.clientOf(appKey);
   if (!client) throw refuse(CODE.UNAUTHORIZED, "openapi.unknownKey");
   if (!client.opened) throw refuse(CODE.FORBIDDEN, "openapi.noPermission");
-  if (client.ipAllowlist.length > 0 && !client.ipAllowlist.includes(req.ip)) throw refuse(CODE.FORBIDDEN, "openapi.ipNotAllowed");
+  if (client.ipAllowlist.length > 0 && !client.ipAllowlist.includes(req.ip)) {
+    throw refuse(CODE.FORBIDDEN, "openapi.ipNotAllowed");
+  }
   const now = Math.floor(deps.clock.now().getTime() / 1000);
   if (Math.abs(now - Number(timestamp)) > MAX_SKEW_SECONDS) throw refuse(CODE.UNAUTHORIZED, "openapi.staleTimestamp");
-  const expected = Buffer.from(sign(client.secret, canonicalString(req.method, req.url, timestamp, nonce, req.rawBody)));
+  const expected = Buffer.from(
+    sign(client.secret, canonicalString(req.method, req.url, timestamp, nonce, req.rawBody)),
+  );
   const given = Buffer.from(signature.toLowerCase());
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw refuse(CODE.UNAUTHORIZED, "openapi.badSignature");
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw refuse(CODE.UNAUTHORIZED, "openapi.badSignature");
+  }
   const recorded = await deps.db
     .insertInto("openapi_nonces")
     .values({ app_key: appKey, nonce })
@@ -71,5 +90,8 @@ export async function verifySigned(
 
 /** Forgets nonces older than twice the accepted skew: a replay that old fails on its timestamp. */
 export async function pruneNonces(db: Db, now: Date): Promise<void> {
-  await db.deleteFrom("openapi_nonces").where("created_at", "<", new Date(now.getTime() - 2 * MAX_SKEW_SECONDS * 1000)).execute();
+  await db
+    .deleteFrom("openapi_nonces")
+    .where("created_at", "<", new Date(now.getTime() - 2 * MAX_SKEW_SECONDS * 1000))
+    .execute();
 }

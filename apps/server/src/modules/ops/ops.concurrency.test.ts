@@ -16,7 +16,11 @@ describe("reviews under contention (PostgreSQL)", () => {
     const [a, b] = [await registerOperator(t), await registerOperator(t)];
     const m = await registerMerchant(t);
     await submitRealName(t, m.token);
-    const list = await t.call<{ list: { id: string }[] }>("GET", `/api/ops/queues/realName/items?state=pending&merchantId=${m.merchantId}`, { token: a.token });
+    const list = await t.call<{ list: { id: string }[] }>(
+      "GET",
+      `/api/ops/queues/realName/items?state=pending&merchantId=${m.merchantId}`,
+      { token: a.token },
+    );
     const id = list.body.data.list[0]?.id ?? "";
     const results = await Promise.all([
       t.call("POST", `/api/ops/queues/realName/items/${id}/approve`, { token: a.token }),
@@ -24,7 +28,11 @@ describe("reviews under contention (PostgreSQL)", () => {
       t.call("POST", `/api/ops/queues/realName/items/${id}/approve`, { token: b.token }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-    const audit = await t.call<{ total: number }>("GET", `/api/ops/auditLog?subjectType=realNameApplication&subjectId=${id}`, { token: a.token });
+    const audit = await t.call<{ total: number }>(
+      "GET",
+      `/api/ops/auditLog?subjectType=realNameApplication&subjectId=${id}`,
+      { token: a.token },
+    );
     expect(audit.body.data.total).toBe(1);
   });
 
@@ -37,14 +45,24 @@ describe("reviews under contention (PostgreSQL)", () => {
       idBackDocumentId: await upload(t, m.token, "id_back", img),
       ...VALID_FIELDS,
     };
-    const results = await Promise.all(Array.from({ length: 4 }, () => t.call("POST", "/api/card-user/realNameAuths", { token: m.token, body })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => t.call("POST", "/api/card-user/realNameAuths", { token: m.token, body })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
   });
 
   it("simultaneous API requests leave one pending", async () => {
     const m = await registerMerchant(t);
-    await t.ctx.database.db.updateTable("merchants").set({ real_name_state: "verified" }).where("id", "=", Number(m.merchantId)).execute();
-    const results = await Promise.all(Array.from({ length: 3 }, () => t.call("POST", "/api/card-brander/api/apply", { token: m.token, body: { purpose: "p" } })));
+    await t.ctx.database.db
+      .updateTable("merchants")
+      .set({ real_name_state: "verified" })
+      .where("id", "=", Number(m.merchantId))
+      .execute();
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        t.call("POST", "/api/card-brander/api/apply", { token: m.token, body: { purpose: "p" } }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
   });
 });

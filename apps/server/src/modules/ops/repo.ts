@@ -3,7 +3,17 @@ import type { Executor } from "../../db/tx";
 /** SQL of the operator audit log: insert and filtered, paged reads. Nothing here updates or deletes. */
 export async function insertAudit(
   tx: Executor,
-  e: { operatorUserId: number; action: string; subjectType: string; subjectId: string; before: unknown; after: unknown; reason: string | null; ip: string | null; now: Date },
+  e: {
+    operatorUserId: number;
+    action: string;
+    subjectType: string;
+    subjectId: string;
+    before: unknown;
+    after: unknown;
+    reason: string | null;
+    ip: string | null;
+    now: Date;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto("ops_audit_log")

@@ -40,8 +40,17 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
   return async (app) => {
     app.addHook("preHandler", guard(operatorOnly));
 
-    app.get("/queues", { schema: { tags, security, summary: "Review queues and their pending counts", response: { 200: envelope(queuesReply) } } }, async () =>
-      ok(await ops.summaries()),
+    app.get(
+      "/queues",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Review queues and their pending counts",
+          response: { 200: envelope(queuesReply) },
+        },
+      },
+      async () => ok(await ops.summaries()),
     );
     app.get(
       "/queues/:kind/items",
@@ -59,7 +68,9 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
     );
     app.post(
       "/queues/:kind/items/:id/approve",
-      { schema: { tags, security, summary: "Approve a pending item", params: queueParams, response: { 200: nothing } } },
+      {
+        schema: { tags, security, summary: "Approve a pending item", params: queueParams, response: { 200: nothing } },
+      },
       async (req) => {
         await ops.decide(actorOf(req), req.params.kind, Number(req.params.id), { approve: true }, req.ip);
         return ok(null);
@@ -67,15 +78,37 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
     );
     app.post(
       "/queues/:kind/items/:id/reject",
-      { schema: { tags, security, summary: "Reject a pending item with a reason", params: queueParams, body: reviewRejectReq, response: { 200: nothing } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Reject a pending item with a reason",
+          params: queueParams,
+          body: reviewRejectReq,
+          response: { 200: nothing },
+        },
+      },
       async (req) => {
-        await ops.decide(actorOf(req), req.params.kind, Number(req.params.id), { approve: false, reason: req.body.reason }, req.ip);
+        await ops.decide(
+          actorOf(req),
+          req.params.kind,
+          Number(req.params.id),
+          { approve: false, reason: req.body.reason },
+          req.ip,
+        );
         return ok(null);
       },
     );
     app.get(
       "/documents/:id",
-      { schema: { tags, security, summary: "A document image of a review item", params: z.object({ id: z.string().regex(/^\d{1,18}$/) }) } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A document image of a review item",
+          params: z.object({ id: z.string().regex(/^\d{1,18}$/) }),
+        },
+      },
       async (req, reply) => {
         const doc = await readDocument(Number(req.params.id));
         return serveUserFile(reply, { contentType: doc.contentType, cacheControl: "private, no-store" }, doc.data);
@@ -83,7 +116,15 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
     );
     app.get(
       "/merchants",
-      { schema: { tags, security, summary: "Search merchants", querystring: merchantSearchQuery, response: { 200: envelope(pageOf(opsMerchantRow)) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Search merchants",
+          querystring: merchantSearchQuery,
+          response: { 200: envelope(pageOf(opsMerchantRow)) },
+        },
+      },
       async (req) => ok(await ops.merchants(req.query)),
     );
     app.post(
@@ -102,12 +143,27 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
     );
     app.get(
       "/auditLog",
-      { schema: { tags, security, summary: "Operator actions, newest first", querystring: auditQuery, response: { 200: envelope(pageOf(auditRow)) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Operator actions, newest first",
+          querystring: auditQuery,
+          response: { 200: envelope(pageOf(auditRow)) },
+        },
+      },
       async (req) => ok(await ops.auditLog(req.query)),
     );
     app.get(
       "/auditLog/export",
-      { schema: { tags, security, summary: "The filtered audit log as .xlsx (up to 1000 rows)", querystring: auditQuery.omit({ page: true, pageSize: true }) } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The filtered audit log as .xlsx (up to 1000 rows)",
+          querystring: auditQuery.omit({ page: true, pageSize: true }),
+        },
+      },
       async (req, reply) => {
         const page = await ops.auditLog({ ...req.query, page: 1, pageSize: PAGE_SIZES[PAGE_SIZES.length - 1] ?? 1000 });
         return sendXlsx(

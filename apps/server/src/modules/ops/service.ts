@@ -60,11 +60,19 @@ export class OpsService {
     return this.queue(kind).list(this.deps.db, q);
   }
 
-  async decide(operator: Actor, kind: string, id: number, decision: { approve: true } | { approve: false; reason: string }, ip: string): Promise<void> {
+  async decide(
+    operator: Actor,
+    kind: string,
+    id: number,
+    decision: { approve: true } | { approve: false; reason: string },
+    ip: string,
+  ): Promise<void> {
     const queue = this.queue(kind);
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
-      const outcome = decision.approve ? await queue.approve(tx, id, operator, now) : await queue.reject(tx, id, operator, decision.reason, now);
+      const outcome = decision.approve
+        ? await queue.approve(tx, id, operator, now)
+        : await queue.reject(tx, id, operator, decision.reason, now);
       await repo.insertAudit(tx, {
         operatorUserId: operator.userId,
         action: `${kind}.${decision.approve ? "approve" : "reject"}`,
@@ -115,7 +123,11 @@ export class OpsService {
       offset: (q.page - 1) * q.pageSize,
     });
     return {
-      list: rows.map((r) => ({ ...presentMerchant(r), ownerEmail: r.owner_email, createdAt: r.created_at.toISOString() })),
+      list: rows.map((r) => ({
+        ...presentMerchant(r),
+        ownerEmail: r.owner_email,
+        createdAt: r.created_at.toISOString(),
+      })),
       total,
       page: q.page,
       pageSize: q.pageSize,
@@ -123,7 +135,9 @@ export class OpsService {
   }
 
   async auditLog(q: AuditQuery): Promise<Page<AuditRow>> {
-    if (q.from && q.to && new Date(q.from) > new Date(q.to)) throw new AppError(CODE.INVALID_PARAMETER, "validation.invalidParameter", { field: "from" }, "from");
+    if (q.from && q.to && new Date(q.from) > new Date(q.to)) {
+      throw new AppError(CODE.INVALID_PARAMETER, "validation.invalidParameter", { field: "from" }, "from");
+    }
     const { total, rows } = await repo.searchAudit(this.deps.db, {
       ...(q.operatorId && { operatorId: Number(q.operatorId) }),
       ...(q.action && { action: q.action }),

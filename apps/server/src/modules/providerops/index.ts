@@ -3,7 +3,13 @@ import { merchantOwner } from "../accounts";
 import { brandsOfMerchants, goodsNames } from "../catalog";
 import { activeBindings } from "../onboarding";
 import { fundChangesOfMerchants } from "../ledger";
-import { servedDailyFigures, servedLinkFigures, servedOrders, servedSettlements, type PurchasingService } from "../purchasing";
+import {
+  servedDailyFigures,
+  servedLinkFigures,
+  servedOrders,
+  servedSettlements,
+  type PurchasingService,
+} from "../purchasing";
 import { providerOpsRoutes } from "./routes";
 import { ProviderOpsService } from "./service";
 
@@ -15,7 +21,10 @@ export { ProviderOpsService } from "./service";
  * exported reads; BatchPurchase orders for served purchasers through the purchasing module's order path
  * (its only table keeps each file's line results). Mounts /api/card-servicer.
  */
-export async function registerProviderOps(host: ModuleHost, needs: { purchasing: PurchasingService }): Promise<{ providerOps: ProviderOpsService }> {
+export async function registerProviderOps(
+  host: ModuleHost,
+  needs: { purchasing: PurchasingService },
+): Promise<{ providerOps: ProviderOpsService }> {
   const ops = new ProviderOpsService({
     db: host.db,
     activeBindings,

@@ -22,14 +22,30 @@ it("the same BatchPurchase file sent several times at once buys each line once",
   const ops = await registerOperator(t);
   const p = await registerMerchant(t, { orgName: "Racing Provider" });
   await t.call("POST", `/api/ops/merchants/${p.merchantId}/providerRole`, { token: ops.token, body: { grant: true } });
-  const token = (await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: p.email, password: STRONG_PASSWORD, version: "domestic" } })).body.data.token;
+  const token = (
+    await t.call<{ token: string }>("POST", "/api/card-user/login", {
+      body: { email: p.email, password: STRONG_PASSWORD, version: "domestic" },
+    })
+  ).body.data.token;
   const brandOwner = await registerMerchant(t, { orgName: "Racing Brand" });
   const brand = await newBrand(t, brandOwner, "Racing brand");
   const goods = await newGoods(t, brandOwner, brand.id, { name: "Racing card", price: 1_000, settlementPrice: 900 });
   const stamp = Date.now();
-  await importFile(t, brandOwner.token, goods.id, "cards.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: 10 }, (_, i) => `RACE${stamp}${i},S${i},`)].join("\r\n") + "\r\n");
+  await importFile(
+    t,
+    brandOwner.token,
+    goods.id,
+    "cards.csv",
+    [
+      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
+      ...Array.from({ length: 10 }, (_, i) => `RACE${stamp}${i},S${i},`),
+    ].join("\r\n") + "\r\n",
+  );
   const { buyer } = await dock(t, brandOwner);
-  await t.call("POST", "/api/card-servicer/brander/service", { token: buyer.token, body: { providerId: p.merchantId, kind: "vendor" } });
+  await t.call("POST", "/api/card-servicer/brander/service", {
+    token: buyer.token,
+    body: { providerId: p.merchantId, kind: "vendor" },
+  });
   await fundSup(t, buyer, 50_000);
 
   const wb = new ExcelJS.Workbook();
@@ -38,7 +54,12 @@ it("the same BatchPurchase file sent several times at once buys each line once",
   for (let i = 1; i <= 3; i++) ws.addRow([buyer.merchantId, String(goods.id), "1", "", `RACE-${stamp}-${i}`]);
   const file = Buffer.from(await wb.xlsx.writeBuffer());
   const send = async () => {
-    const res = await t.app.inject({ method: "POST", url: "/api/card-servicer/ops/batchPurchases?fileName=race.xlsx", headers: { "x-auth-token": token, "content-type": XLSX_MIME }, payload: file });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/card-servicer/ops/batchPurchases?fileName=race.xlsx",
+      headers: { "x-auth-token": token, "content-type": XLSX_MIME },
+      payload: file,
+    });
     return res.json<{ code: number; data: BatchPurchaseReply }>();
   };
   const replies = await Promise.all([send(), send(), send(), send()]);

@@ -1,5 +1,12 @@
 import ExcelJS from "exceljs";
-import type { BatchPurchasePreview, BatchPurchaseReply, FundSheetRow, LinkDataReply, Page, PurchaseOrder } from "@tessera/contracts";
+import type {
+  BatchPurchasePreview,
+  BatchPurchaseReply,
+  FundSheetRow,
+  LinkDataReply,
+  Page,
+  PurchaseOrder,
+} from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
@@ -20,12 +27,18 @@ afterAll(async () => {
 });
 
 let seq = 0;
-const csv = (n: number) => ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: n }, (_, i) => `PBAT${Date.now()}${++seq}${i},S${i},`)].join("\r\n") + "\r\n";
+const csv = (n: number) =>
+  [
+    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
+    ...Array.from({ length: n }, (_, i) => `PBAT${Date.now()}${++seq}${i},S${i},`),
+  ].join("\r\n") + "\r\n";
 
 async function provider(ops: { token: string }, orgName: string) {
   const p = await registerMerchant(t, { orgName });
   await t.call("POST", `/api/ops/merchants/${p.merchantId}/providerRole`, { token: ops.token, body: { grant: true } });
-  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: p.email, password: STRONG_PASSWORD, version: "domestic" } });
+  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", {
+    body: { email: p.email, password: STRONG_PASSWORD, version: "domestic" },
+  });
   return { ...p, token: login.body.data.token };
 }
 
@@ -37,9 +50,27 @@ async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-async function upload<T extends "" | "/preview" = "">(token: string, file: Buffer, fileName = "batch.xlsx", lang: "cn" | "tw" | "en" = "en", path?: T) {
-  const res = await t.app.inject({ method: "POST", url: `/api/card-servicer/ops/batchPurchases${path ?? ""}?fileName=${fileName}`, headers: { "x-auth-token": token, "content-type": XLSX_MIME, lang }, payload: file });
-  return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: T extends "/preview" ? BatchPurchasePreview : BatchPurchaseReply }>() };
+async function upload<T extends "" | "/preview" = "">(
+  token: string,
+  file: Buffer,
+  fileName = "batch.xlsx",
+  lang: "cn" | "tw" | "en" = "en",
+  path?: T,
+) {
+  const res = await t.app.inject({
+    method: "POST",
+    url: `/api/card-servicer/ops/batchPurchases${path ?? ""}?fileName=${fileName}`,
+    headers: { "x-auth-token": token, "content-type": XLSX_MIME, lang },
+    payload: file,
+  });
+  return {
+    status: res.statusCode,
+    body: res.json<{
+      code: number;
+      msg: string;
+      data: T extends "/preview" ? BatchPurchasePreview : BatchPurchaseReply;
+    }>(),
+  };
 }
 
 const sup = async (merchantId: string) => (await balancesOf(t.ctx.database.db, Number(merchantId), "CNY")).sup.amount;
@@ -55,11 +86,20 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
     await importFile(t, brandOwner.token, goods.id, "cards.csv", csv(6));
     const { buyer } = await dock(t, brandOwner);
     const { buyer: otherBuyer } = await dock(t, brandOwner, await registerMerchant(t, { orgName: "Other Buyer" }));
-    await t.call("POST", "/api/card-servicer/brander/service", { token: buyer.token, body: { providerId: mine.merchantId, kind: "vendor" } });
-    await t.call("POST", "/api/card-servicer/brander/service", { token: otherBuyer.token, body: { providerId: theirs.merchantId, kind: "vendor" } });
+    await t.call("POST", "/api/card-servicer/brander/service", {
+      token: buyer.token,
+      body: { providerId: mine.merchantId, kind: "vendor" },
+    });
+    await t.call("POST", "/api/card-servicer/brander/service", {
+      token: otherBuyer.token,
+      body: { providerId: theirs.merchantId, kind: "vendor" },
+    });
     await fundSup(t, buyer, 100_000);
     await fundSup(t, otherBuyer, 50_000);
-    const own = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 1, orderNo: `OWN${Date.now()}` } });
+    const own = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", {
+      token: buyer.token,
+      body: { goodsId: String(goods.id), quantity: 1, orderNo: `OWN${Date.now()}` },
+    });
     expect(own.body.data.state).toBe("success");
 
     // PurchaseFundSheet: the served purchaser's SUP changes (the credit and its own order), nobody else's.
@@ -68,11 +108,33 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
       [buyer.merchantId, 0, 5_000, 95_000],
       [buyer.merchantId, 100_000, 0, 100_000],
     ]);
-    expect((await t.call<Page<FundSheetRow>>("GET", "/api/card-servicer/ops/fundSheet?type=purchase", { token: mine.token })).body.data.total).toBe(1);
-    expect((await t.call<Page<FundSheetRow>>("GET", `/api/card-servicer/ops/fundSheet?merchantId=${otherBuyer.merchantId}`, { token: mine.token })).body.data.total).toBe(0);
-    expect((await t.call<Page<FundSheetRow>>("GET", "/api/card-servicer/ops/fundSheet", { token: theirs.token })).body.data.list.map((r) => r.merchantId)).toEqual([otherBuyer.merchantId]);
-    expect((await t.call("GET", "/api/card-servicer/ops/fundSheet?from=2026-05-02&to=2026-05-01", { token: mine.token })).status).toBe(400);
-    const exported = await t.app.inject({ method: "GET", url: "/api/card-servicer/ops/fundSheet/export", headers: { "x-auth-token": mine.token } });
+    expect(
+      (await t.call<Page<FundSheetRow>>("GET", "/api/card-servicer/ops/fundSheet?type=purchase", { token: mine.token }))
+        .body.data.total,
+    ).toBe(1);
+    expect(
+      (
+        await t.call<Page<FundSheetRow>>(
+          "GET",
+          `/api/card-servicer/ops/fundSheet?merchantId=${otherBuyer.merchantId}`,
+          { token: mine.token },
+        )
+      ).body.data.total,
+    ).toBe(0);
+    expect(
+      (
+        await t.call<Page<FundSheetRow>>("GET", "/api/card-servicer/ops/fundSheet", { token: theirs.token })
+      ).body.data.list.map((r) => r.merchantId),
+    ).toEqual([otherBuyer.merchantId]);
+    expect(
+      (await t.call("GET", "/api/card-servicer/ops/fundSheet?from=2026-05-02&to=2026-05-01", { token: mine.token }))
+        .status,
+    ).toBe(400);
+    const exported = await t.app.inject({
+      method: "GET",
+      url: "/api/card-servicer/ops/fundSheet/export",
+      headers: { "x-auth-token": mine.token },
+    });
     expect(exported.statusCode).toBe(200);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
@@ -81,11 +143,26 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
 
     // LinkData: today's orders, amount and dockings of the served purchaser.
     const today = platformDay(t.clock.now());
-    const link = await t.call<LinkDataReply>("GET", `/api/card-servicer/ops/linkData?from=${today}&to=${today}`, { token: mine.token });
-    expect(link.body.data.totals).toMatchObject({ orders: 1, amount: { amount: 5_000, currency: "CNY" }, servedVendors: 1, servedBrands: 0 });
-    expect(link.body.data.merchants).toEqual([expect.objectContaining({ merchantId: buyer.merchantId, role: "vendor", orders: 1 })]);
+    const link = await t.call<LinkDataReply>("GET", `/api/card-servicer/ops/linkData?from=${today}&to=${today}`, {
+      token: mine.token,
+    });
+    expect(link.body.data.totals).toMatchObject({
+      orders: 1,
+      amount: { amount: 5_000, currency: "CNY" },
+      servedVendors: 1,
+      servedBrands: 0,
+    });
+    expect(link.body.data.merchants).toEqual([
+      expect.objectContaining({ merchantId: buyer.merchantId, role: "vendor", orders: 1 }),
+    ]);
     expect(link.body.data.totals.newDockings).toBe(link.body.data.merchants[0]?.newDockings);
-    expect((await t.call<LinkDataReply>("GET", `/api/card-servicer/ops/linkData?from=${today}&to=${today}`, { token: theirs.token })).body.data.merchants.map((m) => m.merchantId)).toEqual([otherBuyer.merchantId]);
+    expect(
+      (
+        await t.call<LinkDataReply>("GET", `/api/card-servicer/ops/linkData?from=${today}&to=${today}`, {
+          token: theirs.token,
+        })
+      ).body.data.merchants.map((m) => m.merchantId),
+    ).toEqual([otherBuyer.merchantId]);
 
     // BatchPurchase: two good lines (by merchant id and by account e-mail), five bad ones.
     const key = `B${Date.now()}`;
@@ -103,7 +180,14 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
     // refusal; nothing is ordered, paid or kept.
     const preview = await upload(mine.token, file, "batch.xlsx", "en", "/preview");
     expect(preview.status).toBe(200);
-    expect(preview.body.data).toMatchObject({ fileName: "batch.xlsx", orders: 2, units: 3, totals: [{ amount: 15_000, currency: "CNY" }], replayed: 0, refused: 5 });
+    expect(preview.body.data).toMatchObject({
+      fileName: "batch.xlsx",
+      orders: 2,
+      units: 3,
+      totals: [{ amount: 15_000, currency: "CNY" }],
+      replayed: 0,
+      refused: 5,
+    });
     expect(preview.body.data.lines.map((l) => [l.row, l.state, l.amount?.amount ?? null, l.orderId])).toEqual([
       [2, "ordered", 5_000, null],
       [3, "ordered", 10_000, null],
@@ -115,7 +199,10 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
     ]);
     expect(preview.body.data.lines[4]?.reason).toBe("The quantity must be a positive whole number");
     expect(await sup(buyer.merchantId)).toBe(95_000);
-    expect((await t.call<Page<{ id: string }>>("GET", "/api/card-servicer/ops/batchPurchases", { token: mine.token })).body.data.total).toBe(0);
+    expect(
+      (await t.call<Page<{ id: string }>>("GET", "/api/card-servicer/ops/batchPurchases", { token: mine.token })).body
+        .data.total,
+    ).toBe(0);
     const first = await upload(mine.token, file);
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ ordered: 2, refused: 5 });
@@ -128,11 +215,20 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
       [7, "refused", "The request key is 6-64 letters, digits, - or _"],
       [8, "refused", "This request key appears twice for the same purchaser in the file"],
     ]);
-    expect(first.body.data.lines[1]).toMatchObject({ orderNo: `${key}-2`, orderState: "success", amount: { amount: 10_000, currency: "CNY" } });
+    expect(first.body.data.lines[1]).toMatchObject({
+      orderNo: `${key}-2`,
+      orderState: "success",
+      amount: { amount: 10_000, currency: "CNY" },
+    });
     expect(await sup(buyer.merchantId)).toBe(95_000 - 15_000);
     expect(await sup(otherBuyer.merchantId)).toBe(otherBefore);
     const placed = await t.call<Page<PurchaseOrder>>("GET", "/api/card-user/orders", { token: buyer.token });
-    expect(placed.body.data.list.map((o) => o.orderNo).filter((n) => n.startsWith(key)).sort()).toEqual([`${key}-1`, `${key}-2`]);
+    expect(
+      placed.body.data.list
+        .map((o) => o.orderNo)
+        .filter((n) => n.startsWith(key))
+        .sort(),
+    ).toEqual([`${key}-1`, `${key}-2`]);
 
     // The same file again buys nothing twice: the good lines answer with their first orders.
     const again = await upload(mine.token, file, "batch.xlsx", "cn");
@@ -147,7 +243,11 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
     expect(previewAgain.body.data).toMatchObject({ orders: 0, units: 0, totals: [], replayed: 2, refused: 5 });
 
     // The result file, the history, and tenancy of both.
-    const result = await t.app.inject({ method: "GET", url: `/api/card-servicer/ops/batchPurchases/${first.body.data.id}/result`, headers: { "x-auth-token": mine.token, lang: "en" } });
+    const result = await t.app.inject({
+      method: "GET",
+      url: `/api/card-servicer/ops/batchPurchases/${first.body.data.id}/result`,
+      headers: { "x-auth-token": mine.token, lang: "en" },
+    });
     expect(result.statusCode).toBe(200);
     const rb = new ExcelJS.Workbook();
     await rb.xlsx.load(result.rawPayload as unknown as ArrayBuffer);
@@ -155,31 +255,61 @@ describe("the provider's fund sheet, link data and batch purchase", () => {
     expect(rs?.getRow(2).getCell(7).text).toBe("Ordered");
     expect(rs?.getRow(2).getCell(8).text).toBe(`${key}-1`);
     expect(rs?.getRow(4).getCell(11).text).toBe("This purchaser is not a merchant you serve");
-    const history = await t.call<Page<{ id: string }>>("GET", "/api/card-servicer/ops/batchPurchases", { token: mine.token });
+    const history = await t.call<Page<{ id: string }>>("GET", "/api/card-servicer/ops/batchPurchases", {
+      token: mine.token,
+    });
     expect(history.body.data.list.map((b) => b.id)).toEqual([again.body.data.id, first.body.data.id]);
-    expect((await t.call("GET", `/api/card-servicer/ops/batchPurchases/${first.body.data.id}`, { token: theirs.token })).status).toBe(404);
-    expect((await t.call<Page<{ id: string }>>("GET", "/api/card-servicer/ops/batchPurchases", { token: theirs.token })).body.data.total).toBe(0);
+    expect(
+      (await t.call("GET", `/api/card-servicer/ops/batchPurchases/${first.body.data.id}`, { token: theirs.token }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.call<Page<{ id: string }>>("GET", "/api/card-servicer/ops/batchPurchases", { token: theirs.token })).body
+        .data.total,
+    ).toBe(0);
     // The other provider cannot buy for a purchaser it does not serve.
     const foreign = await upload(theirs.token, await xlsx([[buyer.merchantId, String(goods.id), "1", "", `${key}-9`]]));
     expect(foreign.body.data.lines[0]?.reason).toBe("This purchaser is not a merchant you serve");
     expect(await sup(buyer.merchantId)).toBe(80_000);
 
     // A file that is not the template is refused as a whole.
-    const template = await t.app.inject({ method: "GET", url: "/api/card-servicer/ops/batchPurchases/template", headers: { "x-auth-token": mine.token } });
+    const template = await t.app.inject({
+      method: "GET",
+      url: "/api/card-servicer/ops/batchPurchases/template",
+      headers: { "x-auth-token": mine.token },
+    });
     expect(template.statusCode).toBe(200);
     const empty = await upload(mine.token, template.rawPayload);
     expect([empty.status, empty.body.msg]).toEqual([400, "The file has no purchase lines"]);
     const wrong = new ExcelJS.Workbook();
     wrong.addWorksheet("x").addRow(["a", "b"]);
     const bad = await upload(mine.token, Buffer.from(await wrong.xlsx.writeBuffer()));
-    expect([bad.status, bad.body.msg]).toEqual([400, "The header row does not match the template; please use the downloaded template"]);
-    expect((await upload(mine.token, Buffer.from("not a spreadsheet"))).body.msg).toBe("The file cannot be read; please use the downloaded template");
+    expect([bad.status, bad.body.msg]).toEqual([
+      400,
+      "The header row does not match the template; please use the downloaded template",
+    ]);
+    expect((await upload(mine.token, Buffer.from("not a spreadsheet"))).body.msg).toBe(
+      "The file cannot be read; please use the downloaded template",
+    );
     expect((await upload(mine.token, file, "batch.csv")).body.msg).toBe("Please upload an .xlsx file");
     // Bounded before parsing: a zip bomb is refused in the user's language, and reading stops at the line limit.
     const bombSheet = await deflatedSheet(200, BATCH_HEADERS.en);
-    const bomb = await upload(mine.token, await withSheet({ name: "", data: bombSheet.data, size: 2 * 1024 * 1024 }, template.rawPayload), "batch.xlsx", "tw");
-    expect([bomb.status, bomb.body.msg]).toEqual([400, "檔案解壓後超過50MB或壓縮比異常，無法匯入；請使用範本並分批匯入"]);
-    const many = await upload(mine.token, await xlsx(Array.from({ length: 501 }, (_, i) => [buyer.merchantId, String(goods.id), "1", "", `${key}-many-${i}`])));
+    const bomb = await upload(
+      mine.token,
+      await withSheet({ name: "", data: bombSheet.data, size: 2 * 1024 * 1024 }, template.rawPayload),
+      "batch.xlsx",
+      "tw",
+    );
+    expect([bomb.status, bomb.body.msg]).toEqual([
+      400,
+      "檔案解壓後超過50MB或壓縮比異常，無法匯入；請使用範本並分批匯入",
+    ]);
+    const many = await upload(
+      mine.token,
+      await xlsx(
+        Array.from({ length: 501 }, (_, i) => [buyer.merchantId, String(goods.id), "1", "", `${key}-many-${i}`]),
+      ),
+    );
     expect([many.status, many.body.msg]).toEqual([400, "At most 500 lines per file"]);
     expect(await sup(buyer.merchantId)).toBe(80_000);
   });

@@ -3,10 +3,27 @@ import type { Executor } from "../../db/tx";
 
 /** SQL of the providerops module's one table: the BatchPurchase files and their line results. */
 
-export function insertBatch(db: Executor, b: { providerId: number; fileName: string; lines: BatchPurchaseLine[]; ordered: number; refused: number; createdBy: number }) {
+export function insertBatch(
+  db: Executor,
+  b: {
+    providerId: number;
+    fileName: string;
+    lines: BatchPurchaseLine[];
+    ordered: number;
+    refused: number;
+    createdBy: number;
+  },
+) {
   return db
     .insertInto("provider_batch_purchases")
-    .values({ provider_id: b.providerId, file_name: b.fileName, lines: JSON.stringify(b.lines), ordered: b.ordered, refused: b.refused, created_by: b.createdBy })
+    .values({
+      provider_id: b.providerId,
+      file_name: b.fileName,
+      lines: JSON.stringify(b.lines),
+      ordered: b.ordered,
+      refused: b.refused,
+      created_by: b.createdBy,
+    })
     .returning(["id", "created_at"])
     .executeTakeFirstOrThrow();
 }
@@ -14,7 +31,12 @@ export function insertBatch(db: Executor, b: { providerId: number; fileName: str
 export async function batchPage(db: Executor, providerId: number, page: { offset: number; limit: number }) {
   const base = db.selectFrom("provider_batch_purchases").where("provider_id", "=", providerId);
   const [rows, count] = await Promise.all([
-    base.select(["id", "file_name", "ordered", "refused", "created_at"]).orderBy("id", "desc").offset(page.offset).limit(page.limit).execute(),
+    base
+      .select(["id", "file_name", "ordered", "refused", "created_at"])
+      .orderBy("id", "desc")
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
     base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -22,5 +44,10 @@ export async function batchPage(db: Executor, providerId: number, page: { offset
 
 /** One file of this provider; another provider's is undefined. */
 export function findBatch(db: Executor, providerId: number, id: number) {
-  return db.selectFrom("provider_batch_purchases").selectAll().where("id", "=", id).where("provider_id", "=", providerId).executeTakeFirst();
+  return db
+    .selectFrom("provider_batch_purchases")
+    .selectAll()
+    .where("id", "=", id)
+    .where("provider_id", "=", providerId)
+    .executeTakeFirst();
 }

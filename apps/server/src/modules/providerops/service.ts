@@ -36,26 +36,72 @@ import { BadBatchFile, readBatchFile, type BatchRow } from "./sheets";
 
 export interface ProviderOpsDeps {
   db: Db;
-  activeBindings(db: Executor, providerId?: number): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor"; bound_at: Date }[]>;
-  servedOrders(db: Executor, f: ServedOrderFilter, page: { offset: number; limit: number }): Promise<{ rows: ServedOrderRow[]; total: number }>;
-  servedDailyFigures(db: Executor, f: ServedParties & { from: Date; to: Date }): Promise<{ day: string; orders: number; amount: number; refunds: number; buyers: number }[]>;
-  servedSettlements(db: Executor, f: { brandIds: readonly number[]; from: Date; to: Date }): Promise<{ supplierId: number; month: string; currency: Currency; orders: number; sales: number; refunds: number }[]>;
-  brandsOfMerchants(db: Executor, merchantIds: readonly number[]): Promise<{ id: number; merchantId: number; name: string; createdAt: string; goods: number; onSale: number }[]>;
+  activeBindings(
+    db: Executor,
+    providerId?: number,
+  ): Promise<{ provider_id: number; merchant_id: number; kind: "brand" | "vendor"; bound_at: Date }[]>;
+  servedOrders(
+    db: Executor,
+    f: ServedOrderFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: ServedOrderRow[]; total: number }>;
+  servedDailyFigures(
+    db: Executor,
+    f: ServedParties & { from: Date; to: Date },
+  ): Promise<{ day: string; orders: number; amount: number; refunds: number; buyers: number }[]>;
+  servedSettlements(
+    db: Executor,
+    f: { brandIds: readonly number[]; from: Date; to: Date },
+  ): Promise<
+    { supplierId: number; month: string; currency: Currency; orders: number; sales: number; refunds: number }[]
+  >;
+  brandsOfMerchants(
+    db: Executor,
+    merchantIds: readonly number[],
+  ): Promise<{ id: number; merchantId: number; name: string; createdAt: string; goods: number; onSale: number }[]>;
   /** The ledger's entries of one account kind across merchants (PurchaseFundSheet). */
   fundChangesOfMerchants(
     db: Executor,
-    f: { merchantIds: readonly number[]; kind: "sup"; from?: string | undefined; to?: string | undefined; type?: string | undefined },
+    f: {
+      merchantIds: readonly number[];
+      kind: "sup";
+      from?: string | undefined;
+      to?: string | undefined;
+      type?: string | undefined;
+    },
     page: { offset: number; limit: number },
-  ): Promise<{ rows: { id: number; merchantId: number; currency: Currency; amount: number; balanceAfter: number; createdAt: Date; type: string; reason: string }[]; total: number }>;
+  ): Promise<{
+    rows: {
+      id: number;
+      merchantId: number;
+      currency: Currency;
+      amount: number;
+      balanceAfter: number;
+      createdAt: Date;
+      type: string;
+      reason: string;
+    }[];
+    total: number;
+  }>;
   servedLinkFigures(
     db: Executor,
     f: ServedParties & { from: Date; to: Date },
-  ): Promise<{ days: { day: string; orders: number; amount: number; newDockings: number }[]; merchants: { merchantId: number; role: "brand" | "vendor"; orders: number; amount: number; newDockings: number }[] }>;
+  ): Promise<{
+    days: { day: string; orders: number; amount: number; newDockings: number }[];
+    merchants: { merchantId: number; role: "brand" | "vendor"; orders: number; amount: number; newDockings: number }[];
+  }>;
   /** The purchasing module's order path, on behalf of a served purchaser (BatchPurchase). */
   purchasing: {
-    orderOnBehalf(purchaserId: number, userId: number, req: { goodsId: string; quantity: number; topUpAccount?: string | undefined; orderNo: string }): Promise<PurchaseOrder>;
+    orderOnBehalf(
+      purchaserId: number,
+      userId: number,
+      req: { goodsId: string; quantity: number; topUpAccount?: string | undefined; orderNo: string },
+    ): Promise<PurchaseOrder>;
     /** What that order would cost, without placing it (the BatchPurchase preview); `replay`: ordered before under its number. */
-    quoteOnBehalf(purchaserId: number, req: { goodsId: string; quantity: number; topUpAccount?: string | undefined; orderNo: string }): Promise<{ amount: Money; replay: boolean }>;
+    quoteOnBehalf(
+      purchaserId: number,
+      req: { goodsId: string; quantity: number; topUpAccount?: string | undefined; orderNo: string },
+    ): Promise<{ amount: Money; replay: boolean }>;
     orderByNo(purchaserId: number, orderNo: string): Promise<PurchaseOrder>;
   };
   goodsNames(db: Executor, ids: number[]): Promise<Map<number, string>>;
@@ -100,7 +146,9 @@ export class ProviderOpsService {
   async orders(actor: Actor, q: ServedOrderQuery): Promise<Page<ServedOrder>> {
     const p = await this.parties(actor);
     const merchantId = q.merchantId === undefined ? undefined : Number(q.merchantId);
-    if (merchantId !== undefined && !p.all.has(merchantId)) return { list: [], total: 0, page: q.page, pageSize: q.pageSize };
+    if (merchantId !== undefined && !p.all.has(merchantId)) {
+      return { list: [], total: 0, page: q.page, pageSize: q.pageSize };
+    }
     const filter: ServedOrderFilter = {
       brandIds: merchantId === undefined ? p.brandIds : p.brandIds.filter((id) => id === merchantId),
       vendorIds: merchantId === undefined ? p.vendorIds : p.vendorIds.filter((id) => id === merchantId),
@@ -110,7 +158,10 @@ export class ProviderOpsService {
       from: q.from ? startOfPlatformDay(q.from) : undefined,
       to: q.to ? dayAfter(q.to) : undefined,
     };
-    const { rows, total } = await this.deps.servedOrders(this.deps.db, filter, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await this.deps.servedOrders(this.deps.db, filter, {
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     const names = await this.names(rows.flatMap((r) => [r.purchaser_merchant_id, r.supplier_merchant_id]));
     return {
       list: rows.map((r) => ({
@@ -160,18 +211,32 @@ export class ProviderOpsService {
     for (let at = from.getTime(); at < to.getTime(); at += 86_400_000) {
       const day = platformDay(new Date(at));
       const d = byDay.get(day);
-      all.push({ day, orders: d?.orders ?? 0, amount: m(d?.amount ?? 0), refunds: m(d?.refunds ?? 0), buyers: d?.buyers ?? 0 });
+      all.push({
+        day,
+        orders: d?.orders ?? 0,
+        amount: m(d?.amount ?? 0),
+        refunds: m(d?.refunds ?? 0),
+        buyers: d?.buyers ?? 0,
+      });
     }
     return {
       days: all,
-      totals: { orders: days.reduce((s, d) => s + d.orders, 0), amount: m(days.reduce((s, d) => s + d.amount, 0)), refunds: m(days.reduce((s, d) => s + d.refunds, 0)) },
+      totals: {
+        orders: days.reduce((s, d) => s + d.orders, 0),
+        amount: m(days.reduce((s, d) => s + d.amount, 0)),
+        refunds: m(days.reduce((s, d) => s + d.refunds, 0)),
+      },
     };
   }
 
   /** SettlementManagement: per served brand and month, sales, refunds and net. */
   async settlements(actor: Actor, q: { from: string; to: string }): Promise<ServedSettlement[]> {
     const p = await this.parties(actor);
-    const rows = await this.deps.servedSettlements(this.deps.db, { brandIds: p.brandIds, from: monthStart(q.from), to: monthAfter(q.to) });
+    const rows = await this.deps.servedSettlements(this.deps.db, {
+      brandIds: p.brandIds,
+      from: monthStart(q.from),
+      to: monthAfter(q.to),
+    });
     const names = await this.names(rows.map((r) => r.supplierId));
     return rows.map((r) => ({
       supplierId: String(r.supplierId),
@@ -217,7 +282,9 @@ export class ProviderOpsService {
   async fundSheet(actor: Actor, q: FundSheetQuery, lang: Lang = "cn"): Promise<Page<FundSheetRow>> {
     const p = await this.parties(actor);
     const merchantId = q.merchantId === undefined ? undefined : Number(q.merchantId);
-    if (merchantId !== undefined && !p.vendorIds.includes(merchantId)) return { list: [], total: 0, page: q.page, pageSize: q.pageSize };
+    if (merchantId !== undefined && !p.vendorIds.includes(merchantId)) {
+      return { list: [], total: 0, page: q.page, pageSize: q.pageSize };
+    }
     const merchantIds = merchantId === undefined ? p.vendorIds : [merchantId];
     const { rows, total } = await this.deps.fundChangesOfMerchants(
       this.deps.db,
@@ -247,7 +314,12 @@ export class ProviderOpsService {
   /** LinkData: per day and per served merchant, successful orders, their amount and new dockings. */
   async linkData(actor: Actor, q: { from: string; to: string }): Promise<LinkDataReply> {
     const { p, currency, from, to } = await this.chartScope(actor, q);
-    const figures = await this.deps.servedLinkFigures(this.deps.db, { brandIds: p.brandIds, vendorIds: p.vendorIds, from, to });
+    const figures = await this.deps.servedLinkFigures(this.deps.db, {
+      brandIds: p.brandIds,
+      vendorIds: p.vendorIds,
+      from,
+      to,
+    });
     const byDay = new Map(figures.days.map((d) => [d.day, d]));
     const m = (amount: number) => ({ amount, currency });
     const days: LinkDataReply["days"] = [];
@@ -259,7 +331,14 @@ export class ProviderOpsService {
     const names = await this.names(figures.merchants.map((x) => x.merchantId));
     return {
       days,
-      merchants: figures.merchants.map((x) => ({ merchantId: String(x.merchantId), merchantName: names.get(x.merchantId) ?? "", role: x.role, orders: x.orders, amount: m(x.amount), newDockings: x.newDockings })),
+      merchants: figures.merchants.map((x) => ({
+        merchantId: String(x.merchantId),
+        merchantName: names.get(x.merchantId) ?? "",
+        role: x.role,
+        orders: x.orders,
+        amount: m(x.amount),
+        newDockings: x.newDockings,
+      })),
       totals: {
         orders: figures.days.reduce((s, d) => s + d.orders, 0),
         amount: m(figures.days.reduce((s, d) => s + d.amount, 0)),
@@ -288,7 +367,13 @@ export class ProviderOpsService {
       );
       try {
         const placed = await this.deps.purchasing.orderOnBehalf(order.purchaserId, userId, order.req);
-        Object.assign(line, { state: before ? "replayed" : "ordered", orderNo: placed.orderNo, orderId: placed.id, orderState: placed.state, amount: placed.amount });
+        Object.assign(line, {
+          state: before ? "replayed" : "ordered",
+          orderNo: placed.orderNo,
+          orderId: placed.id,
+          orderState: placed.state,
+          amount: placed.amount,
+        });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         line.reason = renderMessage(err.messageKey, lang, err.params);
@@ -296,8 +381,22 @@ export class ProviderOpsService {
     }
     const lines = checked.map((c) => c.line);
     const ordered = lines.filter((l) => l.state !== "refused").length;
-    const saved = await repo.insertBatch(this.deps.db, { providerId: tenantOf(actor), fileName, lines, ordered, refused: lines.length - ordered, createdBy: userId });
-    return { id: String(saved.id), fileName, ordered, refused: lines.length - ordered, createdAt: new Date(saved.created_at).toISOString(), lines };
+    const saved = await repo.insertBatch(this.deps.db, {
+      providerId: tenantOf(actor),
+      fileName,
+      lines,
+      ordered,
+      refused: lines.length - ordered,
+      createdBy: userId,
+    });
+    return {
+      id: String(saved.id),
+      fileName,
+      ordered,
+      refused: lines.length - ordered,
+      createdAt: new Date(saved.created_at).toISOString(),
+      lines,
+    };
   }
 
   /**
@@ -321,7 +420,9 @@ export class ProviderOpsService {
     const lines = checked.map((c) => c.line);
     const fresh = lines.filter((l) => l.state === "ordered");
     const totals = new Map<Currency, number>();
-    for (const l of fresh) if (l.amount) totals.set(l.amount.currency, (totals.get(l.amount.currency) ?? 0) + l.amount.amount);
+    for (const l of fresh) {
+      if (l.amount) totals.set(l.amount.currency, (totals.get(l.amount.currency) ?? 0) + l.amount.amount);
+    }
     return {
       fileName,
       orders: fresh.length,
@@ -337,12 +438,18 @@ export class ProviderOpsService {
    * Reads a BatchPurchase file and checks each line on its own: a refused line (its reason in `lang`), or
    * the served purchaser and the order request it stands for (`order`).
    */
-  private async batchLines(actor: Actor, file: Buffer, lang: Lang): Promise<{ line: BatchPurchaseLine; order?: { purchaserId: number; req: OrderReq } }[]> {
+  private async batchLines(
+    actor: Actor,
+    file: Buffer,
+    lang: Lang,
+  ): Promise<{ line: BatchPurchaseLine; order?: { purchaserId: number; req: OrderReq } }[]> {
     let rows: BatchRow[];
     try {
       rows = await readBatchFile(file, BATCH_MAX_LINES);
     } catch (err) {
-      if (err instanceof BadBatchFile) throw invalid(err.key, "file", err.key === "batch.tooManyLines" ? { max: BATCH_MAX_LINES } : {});
+      if (err instanceof BadBatchFile) {
+        throw invalid(err.key, "file", err.key === "batch.tooManyLines" ? { max: BATCH_MAX_LINES } : {});
+      }
       throw err;
     }
     if (rows.length === 0) throw invalid("batch.empty", "file");
@@ -369,7 +476,15 @@ export class ProviderOpsService {
     const seen = new Set<string>();
     const checked: { line: BatchPurchaseLine; order?: { purchaserId: number; req: OrderReq } }[] = [];
     for (const row of rows) {
-      const line: BatchPurchaseLine = { ...row, state: "refused", orderNo: null, orderId: null, orderState: null, amount: null, reason: null };
+      const line: BatchPurchaseLine = {
+        ...row,
+        state: "refused",
+        orderNo: null,
+        orderId: null,
+        orderState: null,
+        amount: null,
+        reason: null,
+      };
       checked.push({ line });
       if (row.purchaser === "") {
         line.reason = say("batch.purchaserEmpty");
@@ -394,7 +509,12 @@ export class ProviderOpsService {
         continue;
       }
       seen.add(seenKey);
-      const req = orderReq.safeParse({ goodsId: row.goodsId, quantity: /^\d+$/.test(row.quantity) ? Number(row.quantity) : Number.NaN, orderNo: row.requestKey, ...(row.topUpAccount !== "" && { topUpAccount: row.topUpAccount }) });
+      const req = orderReq.safeParse({
+        goodsId: row.goodsId,
+        quantity: /^\d+$/.test(row.quantity) ? Number(row.quantity) : Number.NaN,
+        orderNo: row.requestKey,
+        ...(row.topUpAccount !== "" && { topUpAccount: row.topUpAccount }),
+      });
       if (!req.success) {
         const key = req.error.issues[0]?.message ?? "validation.invalidParameter";
         line.reason = say(isKey(key) ? key : "validation.invalidParameter");
@@ -408,9 +528,18 @@ export class ProviderOpsService {
   /** The provider's earlier BatchPurchase files, newest first. */
   async batchPurchases(actor: Actor, q: { page: number; pageSize: number }): Promise<Page<BatchPurchaseSummary>> {
     const providerId = tenantOf(actor);
-    const { rows, total } = await repo.batchPage(this.deps.db, providerId, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await repo.batchPage(this.deps.db, providerId, {
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return {
-      list: rows.map((r) => ({ id: String(r.id), fileName: r.file_name, ordered: r.ordered, refused: r.refused, createdAt: new Date(r.created_at).toISOString() })),
+      list: rows.map((r) => ({
+        id: String(r.id),
+        fileName: r.file_name,
+        ordered: r.ordered,
+        refused: r.refused,
+        createdAt: new Date(r.created_at).toISOString(),
+      })),
       total,
       page: q.page,
       pageSize: q.pageSize,
@@ -421,8 +550,16 @@ export class ProviderOpsService {
   async batchPurchaseOf(actor: Actor, id: number): Promise<BatchPurchaseReply> {
     const row = await repo.findBatch(this.deps.db, tenantOf(actor), id);
     if (!row) throw new AppError(CODE.NOT_FOUND, "batch.notFound");
-    const lines: BatchPurchaseLine[] = typeof row.lines === "string" ? (JSON.parse(row.lines) as BatchPurchaseLine[]) : row.lines;
-    return { id: String(row.id), fileName: row.file_name, ordered: row.ordered, refused: row.refused, createdAt: new Date(row.created_at).toISOString(), lines };
+    const lines: BatchPurchaseLine[] =
+      typeof row.lines === "string" ? (JSON.parse(row.lines) as BatchPurchaseLine[]) : row.lines;
+    return {
+      id: String(row.id),
+      fileName: row.file_name,
+      ordered: row.ordered,
+      refused: row.refused,
+      createdAt: new Date(row.created_at).toISOString(),
+      lines,
+    };
   }
 }
 

@@ -8,7 +8,13 @@ export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsh
 export const BATCH_HEADERS: Record<Lang, [string, string, string, string, string]> = {
   cn: ["采购商账号或商户ID", "商品ID", "数量", "充值账号（直充商品）", "请求号"],
   tw: ["採購商賬號或商戶ID", "商品ID", "數量", "充值賬號（直充商品）", "請求號"],
-  en: ["Purchaser account or merchant ID", "Goods ID", "Quantity", "Top-up account (direct top-up goods)", "Request key"],
+  en: [
+    "Purchaser account or merchant ID",
+    "Goods ID",
+    "Quantity",
+    "Top-up account (direct top-up goods)",
+    "Request key",
+  ],
 };
 
 const INSTRUCTIONS: Record<Lang, string[]> = {
@@ -47,7 +53,9 @@ export async function batchTemplate(lang: Lang): Promise<Buffer> {
 }
 
 export class BadBatchFile extends Error {
-  constructor(readonly key: "batch.fileUnreadable" | "batch.headerMismatch" | "batch.tooManyLines" | "import.fileTooLarge") {
+  constructor(
+    readonly key: "batch.fileUnreadable" | "batch.headerMismatch" | "batch.tooManyLines" | "import.fileTooLarge",
+  ) {
     super(key);
   }
 }
@@ -61,7 +69,11 @@ export interface BatchRow {
   requestKey: string;
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[（(].*$/, "").replace(/\s+/g, "");
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[（(].*$/, "")
+    .replace(/\s+/g, "");
 
 /** The lines of an uploaded BatchPurchase file, as text, with their row numbers; blank rows skipped. */
 export async function readBatchFile(file: Buffer, maxLines: number): Promise<BatchRow[]> {
@@ -72,7 +84,9 @@ export async function readBatchFile(file: Buffer, maxLines: number): Promise<Bat
     for await (const { rowNo, cells } of readXlsxRows(file, { ...DEFAULT_XLSX_LIMITS, maxRows: maxLines })) {
       if (rowNo === 1) {
         const header = cells.map((v) => norm(cellText(v)));
-        if (!Object.values(BATCH_HEADERS).some((h) => h.every((x, i) => norm(x) === header[i]))) throw new BadBatchFile("batch.headerMismatch");
+        if (!Object.values(BATCH_HEADERS).some((h) => h.every((x, i) => norm(x) === header[i]))) {
+          throw new BadBatchFile("batch.headerMismatch");
+        }
         sawHeader = true;
         continue;
       }
@@ -84,7 +98,13 @@ export async function readBatchFile(file: Buffer, maxLines: number): Promise<Bat
     }
   } catch (err) {
     if (!(err instanceof XlsxRefused)) throw err;
-    throw new BadBatchFile(err.reason === "tooLarge" ? "import.fileTooLarge" : err.reason === "tooManyRows" ? "batch.tooManyLines" : "batch.fileUnreadable");
+    throw new BadBatchFile(
+      err.reason === "tooLarge"
+        ? "import.fileTooLarge"
+        : err.reason === "tooManyRows"
+          ? "batch.tooManyLines"
+          : "batch.fileUnreadable",
+    );
   }
   if (!sawHeader) throw new BadBatchFile("batch.headerMismatch");
   return rows;

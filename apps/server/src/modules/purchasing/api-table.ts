@@ -1,4 +1,14 @@
-import { apiPurchaseGoodsPage, apiPurchaseGoodsQuery, envelope, isCardBusinessType, type ApiPurchaseGoods, type ApiPurchaseGoodsQuery, type BusinessType, type Currency, type Page } from "@tessera/contracts";
+import {
+  apiPurchaseGoodsPage,
+  apiPurchaseGoodsQuery,
+  envelope,
+  isCardBusinessType,
+  type ApiPurchaseGoods,
+  type ApiPurchaseGoodsQuery,
+  type BusinessType,
+  type Currency,
+  type Page,
+} from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sql } from "kysely";
 import type { Db } from "../../db/tx";
@@ -15,7 +25,12 @@ import { agreedPriceOf, mayBuyCondition } from "./eligibility";
  * and price an order checks: docked, brand-authorised or whitelisted; its own agreed price first), on
  * sale in its market and currency, with what the open API's order call needs for each.
  */
-export async function apiPurchaseGoods(db: Db, actor: Actor, q: ApiPurchaseGoodsQuery, now: Date): Promise<Page<ApiPurchaseGoods>> {
+export async function apiPurchaseGoods(
+  db: Db,
+  actor: Actor,
+  q: ApiPurchaseGoodsQuery,
+  now: Date,
+): Promise<Page<ApiPurchaseGoods>> {
   const purchaserId = tenantOf(actor);
   const purchaser = await getMerchant(db, purchaserId);
   if (!purchaser) return { list: [], total: 0, page: q.page, pageSize: q.pageSize };
@@ -25,7 +40,19 @@ export async function apiPurchaseGoods(db: Db, actor: Actor, q: ApiPurchaseGoods
       AND ${mayBuyCondition(purchaserId, day, sql.ref("g.merchant_id"), sql.ref("g.id"))}
       ${q.keyword ? sql`AND ${goodsMatching(q.keyword, sql.ref("g.id"))}` : sql``}`;
   const [rows, count] = await Promise.all([
-    sql<{ id: number; code: string; name: string; brand_name: string; supplier_name: string; business_type: BusinessType; currency: Currency; price: string | number; agreed: string | number | null; per_order_max: number; stock: number }>`
+    sql<{
+      id: number;
+      code: string;
+      name: string;
+      brand_name: string;
+      supplier_name: string;
+      business_type: BusinessType;
+      currency: Currency;
+      price: string | number;
+      agreed: string | number | null;
+      per_order_max: number;
+      stock: number;
+    }>`
       SELECT g.id, g.code, g.name, b.name AS brand_name, s.name AS supplier_name, g.business_type, g.currency, g.price,
              ${agreedPriceOf(purchaserId, sql.ref("g.id"))} AS agreed, g.per_order_max, g.stock
       FROM catalog_goods g JOIN catalog_brands b ON b.id = g.brand_id JOIN merchants s ON s.id = g.merchant_id
@@ -63,7 +90,16 @@ export function apiPurchaseRoutes(deps: { db: Db; clock: Clock; guard: Guard }):
     const buyer = deps.guard({ roles: ["sale"], menu: ["sale/GoodsPurchaseForm"] });
     app.get(
       "/apiPurchase/goods",
-      { schema: { tags: ["purchasing"], security: [{ authToken: [] }], summary: "Goods the purchaser may buy through the open API, with price and SKU code", querystring: apiPurchaseGoodsQuery, response: { 200: envelope(apiPurchaseGoodsPage) } }, preHandler: buyer },
+      {
+        schema: {
+          tags: ["purchasing"],
+          security: [{ authToken: [] }],
+          summary: "Goods the purchaser may buy through the open API, with price and SKU code",
+          querystring: apiPurchaseGoodsQuery,
+          response: { 200: envelope(apiPurchaseGoodsPage) },
+        },
+        preHandler: buyer,
+      },
       async (req) => ok(await apiPurchaseGoods(deps.db, actorOf(req), req.query, deps.clock.now())),
     );
   };

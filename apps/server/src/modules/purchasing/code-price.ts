@@ -8,8 +8,13 @@ import type { Executor } from "../../db/tx";
  * when the code is redeemed and settled; 0 for codes paid to the supplier at sale), as SQL over the code's
  * order id, so a redemption writes both in its own statement. `fallback` prices a code without an order.
  */
-export function codePriceSql(orderId: string | null, fallback: number): { price: RawBuilder<number>; held: RawBuilder<number> } {
-  if (orderId === null || !/^\d+$/.test(orderId)) return { price: sql<number>`${fallback}::bigint`, held: sql<number>`0::bigint` };
+export function codePriceSql(
+  orderId: string | null,
+  fallback: number,
+): { price: RawBuilder<number>; held: RawBuilder<number> } {
+  if (orderId === null || !/^\d+$/.test(orderId)) {
+    return { price: sql<number>`${fallback}::bigint`, held: sql<number>`0::bigint` };
+  }
   return {
     price: sql<number>`coalesce((SELECT o.unit_price FROM purchase_orders o WHERE o.id = ${orderId}::bigint), ${fallback}::bigint)`,
     held: sql<number>`coalesce((SELECT o.unit_price FROM purchase_orders o WHERE o.id = ${orderId}::bigint AND o.held_until_redeemed), 0::bigint)`,
@@ -27,6 +32,8 @@ export async function heldVoucherSales(db: Executor, supplierId: number, currenc
       SELECT sum(f.amount) FROM refund_orders f JOIN purchase_orders p ON p.id = f.order_id
       WHERE p.supplier_merchant_id = ${supplierId} AND p.held_until_redeemed AND p.currency = ${currency} AND f.state = 'success'), 0) AS held
     FROM purchase_orders o
-    WHERE o.supplier_merchant_id = ${supplierId} AND o.held_until_redeemed AND o.currency = ${currency} AND o.state = 'success'`.execute(db);
+    WHERE o.supplier_merchant_id = ${supplierId} AND o.held_until_redeemed AND o.currency = ${currency} AND o.state = 'success'`.execute(
+    db,
+  );
   return Number(r.rows[0]?.held ?? 0);
 }

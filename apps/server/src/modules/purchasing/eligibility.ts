@@ -7,7 +7,12 @@ import { sql, type Expression, type RawBuilder } from "kysely";
  * for that one goods. One definition, used by order placement (in `orderFacts`) and, as a condition on the
  * goods row, by the goods-selection lists, so a list never shows a goods an order refuses.
  */
-export function mayBuyCondition(purchaserId: number, day: string, supplier: Expression<unknown> | number, goods: Expression<unknown> | number): RawBuilder<boolean> {
+export function mayBuyCondition(
+  purchaserId: number,
+  day: string,
+  supplier: Expression<unknown> | number,
+  goods: Expression<unknown> | number,
+): RawBuilder<boolean> {
   // Written as uncorrelated IN lists (the purchaser's few suppliers and goods, each from an index on the
   // purchaser), so a goods list evaluates them once and probes a hash per row instead of running three
   // correlated subqueries for every goods; an order asks the same question for one goods.
@@ -32,7 +37,10 @@ export function mayBuyCondition(purchaserId: number, day: string, supplier: Expr
  * approved application, else that application's price; NULL when it has none and pays the list price.
  * One definition for what orders charge and what the purchaser is shown before buying.
  */
-export function agreedPriceOf(purchaser: Expression<unknown> | number, goods: Expression<unknown> | number): RawBuilder<number | string | null> {
+export function agreedPriceOf(
+  purchaser: Expression<unknown> | number,
+  goods: Expression<unknown> | number,
+): RawBuilder<number | string | null> {
   return sql<number | string | null>`(SELECT coalesce(a.secret_price, a.price) FROM purchase_applications a
     WHERE a.purchaser_merchant_id = ${purchaser} AND a.goods_id = ${goods} AND a.state = 'purchasing' LIMIT 1)`;
 }

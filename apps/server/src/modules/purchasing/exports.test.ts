@@ -19,7 +19,11 @@ afterAll(async () => {
   await t.close();
 });
 
-const csv = (n: number, prefix: string) => ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`)].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) =>
+  [
+    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
+    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`),
+  ].join("\r\n") + "\r\n";
 
 async function sheet(token: string, url: string, lang: "cn" | "tw" | "en" = "en"): Promise<unknown[][]> {
   const file = await t.app.inject({ method: "GET", url, headers: { "x-auth-token": token, lang } });
@@ -32,15 +36,36 @@ async function sheet(token: string, url: string, lang: "cn" | "tw" | "en" = "en"
 
 describe("xlsx export of every order list", () => {
   it("orders, refund orders and both reports, for the purchaser and the supplier, with the list's filters", async () => {
-    const goods = await newGoods(t, supplier, brand.id, { name: "Export card", price: 1000, settlementPrice: 900, faceValue: 1200 });
+    const goods = await newGoods(t, supplier, brand.id, {
+      name: "Export card",
+      price: 1000,
+      settlementPrice: 900,
+      faceValue: 1200,
+    });
     await importFile(t, supplier.token, goods.id, "e.csv", csv(5, "EXP"));
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 10_000);
-    const o1 = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 2, orderNo: "EXPORT-0001" } });
-    const o2 = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 1, orderNo: "EXPORT-0002" } });
+    const o1 = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", {
+      token: buyer.token,
+      body: { goodsId: String(goods.id), quantity: 2, orderNo: "EXPORT-0001" },
+    });
+    const o2 = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", {
+      token: buyer.token,
+      body: { goodsId: String(goods.id), quantity: 1, orderNo: "EXPORT-0002" },
+    });
     expect([o1.body.data.state, o2.body.data.state]).toEqual(["success", "success"]);
-    const refund = await t.call<RefundOrder>("POST", "/api/card-user/refunds", { token: buyer.token, body: { orderId: o1.body.data.id, quantity: 1, reason: "unused" } });
-    expect((await t.call("PUT", `/api/card-brander/supplyRefunds/${refund.body.data.id}`, { token: supplier.token, body: { approve: true } })).body.code).toBe(1);
+    const refund = await t.call<RefundOrder>("POST", "/api/card-user/refunds", {
+      token: buyer.token,
+      body: { orderId: o1.body.data.id, quantity: 1, reason: "unused" },
+    });
+    expect(
+      (
+        await t.call("PUT", `/api/card-brander/supplyRefunds/${refund.body.data.id}`, {
+          token: supplier.token,
+          body: { approve: true },
+        })
+      ).body.code,
+    ).toBe(1);
 
     const orders = await sheet(buyer.token, "/api/card-user/orders/export");
     expect(orders[0]?.slice(0, 4)).toEqual(["Time", "Order number", "Goods ID", "Goods name"]);
@@ -60,17 +85,36 @@ describe("xlsx export of every order list", () => {
     expect(refunds[0]?.slice(0, 3)).toEqual(["退款时间", "充值账号", "退款金额"]);
     expect(refunds.slice(1).map((r) => [r[2], r[4], r[10]])).toEqual([[10, "EXPORT-0001", "成功"]]);
 
-    const purchaseReport = await sheet(buyer.token, `/api/card-user/orders/reports/export?kind=purchase&unit=day&from=${today}&to=${today}`);
+    const purchaseReport = await sheet(
+      buyer.token,
+      `/api/card-user/orders/reports/export?kind=purchase&unit=day&from=${today}&to=${today}`,
+    );
     expect(purchaseReport[0]).toContain("Purchase amount");
     expect(purchaseReport.slice(1).map((r) => [r[0], r[3], r[4], r[5], r[6]])).toEqual([[today, 2, 3, 36, 30]]);
-    const refundReport = await sheet(buyer.token, `/api/card-user/orders/reports/export?kind=refund&unit=month&from=${today}&to=${today}`, "tw");
+    const refundReport = await sheet(
+      buyer.token,
+      `/api/card-user/orders/reports/export?kind=refund&unit=month&from=${today}&to=${today}`,
+      "tw",
+    );
     expect(refundReport[0]).toContain("退款金額");
     expect(refundReport.slice(1).map((r) => [r[3], r[6]])).toEqual([[1, 10]]);
 
-    const sales = await sheet(supplier.token, `/api/card-brander/supplyOrders/export?counterpartId=${buyer.merchantId}`);
+    const sales = await sheet(
+      supplier.token,
+      `/api/card-brander/supplyOrders/export?counterpartId=${buyer.merchantId}`,
+    );
     expect(sales.slice(1).map((r) => r[1])).toEqual(["EXPORT-0002", "EXPORT-0001"]);
-    expect((await sheet(supplier.token, "/api/card-brander/supplyRefunds/export")).slice(1).map((r) => r[4])).toEqual(["EXPORT-0001"]);
-    expect((await sheet(supplier.token, `/api/card-brander/sup/reports/export?kind=purchase&unit=week&from=${today}&to=${today}`)).length).toBe(2);
+    expect((await sheet(supplier.token, "/api/card-brander/supplyRefunds/export")).slice(1).map((r) => r[4])).toEqual([
+      "EXPORT-0001",
+    ]);
+    expect(
+      (
+        await sheet(
+          supplier.token,
+          `/api/card-brander/sup/reports/export?kind=purchase&unit=week&from=${today}&to=${today}`,
+        )
+      ).length,
+    ).toBe(2);
 
     // Nobody exports another merchant's orders; no session, no file.
     const stranger = await registerMerchant(t);

@@ -22,8 +22,15 @@ export async function takeBackHandedOnCodes(
   now: Date,
 ): Promise<{ redeemed: number[]; voided: number[]; refundIds: number[] }> {
   if (req.cardIds.length === 0) return { redeemed: [], voided: [], refundIds: [] };
-  const owners = await tx.selectFrom("supply_cards").select("order_id").where("id", "in", req.cardIds).where("buyer_merchant_id", "=", req.purchaserId).execute();
-  const orderIds = [...new Set(owners.flatMap((r) => (r.order_id !== null && /^[0-9]+$/.test(r.order_id) ? [Number(r.order_id)] : [])))].sort((a, b) => a - b);
+  const owners = await tx
+    .selectFrom("supply_cards")
+    .select("order_id")
+    .where("id", "in", req.cardIds)
+    .where("buyer_merchant_id", "=", req.purchaserId)
+    .execute();
+  const orderIds = [
+    ...new Set(owners.flatMap((r) => (r.order_id !== null && /^[0-9]+$/.test(r.order_id) ? [Number(r.order_id)] : []))),
+  ].sort((a, b) => a - b);
   const orders = new Map<string, repo.OrderRow>();
   for (const id of orderIds) {
     const o = await repo.lockOrder(tx, id);
@@ -33,7 +40,9 @@ export async function takeBackHandedOnCodes(
   if (redeemed.length > 0) return { redeemed, voided: [], refundIds: [] };
   const perOrder = new Map<string, number[]>();
   for (const c of voided) {
-    if (c.orderId !== null && c.buyerMerchantId === req.purchaserId) perOrder.set(c.orderId, [...(perOrder.get(c.orderId) ?? []), c.id]);
+    if (c.orderId !== null && c.buyerMerchantId === req.purchaserId) {
+      perOrder.set(c.orderId, [...(perOrder.get(c.orderId) ?? []), c.id]);
+    }
   }
   const refundIds: number[] = [];
   for (const [orderId, cards] of perOrder) {
@@ -53,7 +62,13 @@ export async function takeBackHandedOnCodes(
       at: now,
     });
     await postRefund(tx, o, { id, amount, reason: req.reason.slice(0, 200) }, req.actorUserId);
-    await audit(tx, { actorUserId: req.actorUserId, action: "refund.handedOn", subjectType: "refund_order", subjectId: id, detail: { orderId: o.id, cards } });
+    await audit(tx, {
+      actorUserId: req.actorUserId,
+      action: "refund.handedOn",
+      subjectType: "refund_order",
+      subjectId: id,
+      detail: { orderId: o.id, cards },
+    });
     refundIds.push(id);
   }
   return { redeemed: [], voided: voided.map((c) => c.id), refundIds };

@@ -18,7 +18,15 @@ export { codePriceSql, heldVoucherSales } from "./code-price";
 export { refundExpiredVouchers } from "./voucher-expiry";
 export { takeBackHandedOnCodes } from "./handed-on-refund";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";
-export { servedDailyFigures, servedLinkFigures, servedOrders, servedSettlements, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
+export {
+  servedDailyFigures,
+  servedLinkFigures,
+  servedOrders,
+  servedSettlements,
+  type ServedOrderFilter,
+  type ServedOrderRow,
+  type ServedParties,
+} from "./provider-reads";
 
 /** Where an order's final result is written, in the order's own transaction (the callbacks outbox). */
 export interface OrderResultOutbox {
@@ -40,7 +48,10 @@ export interface PurchasingNeeds {
  * /api/card-user (purchasers) and /api/card-brander (suppliers), and runs the daily refund of store
  * vouchers that expired unredeemed.
  */
-export async function registerPurchasing(host: ModuleHost, needs: PurchasingNeeds): Promise<{ purchasing: PurchasingService }> {
+export async function registerPurchasing(
+  host: ModuleHost,
+  needs: PurchasingNeeds,
+): Promise<{ purchasing: PurchasingService }> {
   const { app, ctx, db, guard } = host;
   const { accounts, orderResults } = needs;
   const purchasing = new PurchasingService({
@@ -49,8 +60,12 @@ export async function registerPurchasing(host: ModuleHost, needs: PurchasingNeed
     onOrderResult: (tx, purchaserId, order) => orderResults.enqueue(tx, purchaserId, order),
     orderResultStatement: (purchaserId, order, onlyIf) => orderResults.enqueueStatement(purchaserId, order, onlyIf),
     // Docking agreements are signed like every agreement: an SMS code to the phone the signer gives.
-    codes: { check: (phone, code) => accounts.checkSmsCode(phone, "signAgreement", code), consume: consumeVerificationCode },
-    onLowStock: (notice) => needs.notifyLowStock(notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
+    codes: {
+      check: (phone, code) => accounts.checkSmsCode(phone, "signAgreement", code),
+      consume: consumeVerificationCode,
+    },
+    onLowStock: (notice) =>
+      needs.notifyLowStock(notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });
   host.schedule(voucherExpiryJob({ db, clock: ctx.clock }));
   await host.mount("/api/card-user", purchasingUserRoutes({ purchasing, guard }));

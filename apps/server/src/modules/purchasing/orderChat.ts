@@ -1,4 +1,14 @@
-import { chatMessageQuery, chatMessageReply, envelope, orderChat, orderChatOpenReq, orderChatQuery, type ChatMessageReply, type ImMessagePayload, type OrderChat } from "@tessera/contracts";
+import {
+  chatMessageQuery,
+  chatMessageReply,
+  envelope,
+  orderChat,
+  orderChatOpenReq,
+  orderChatQuery,
+  type ChatMessageReply,
+  type ImMessagePayload,
+  type OrderChat,
+} from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { CODE } from "@tessera/contracts";
 import { withTx, type Db } from "../../db/tx";
@@ -56,11 +66,18 @@ export class OrderChatService {
       if (purchaserUser === null) throw conflict("orderChat.noCounterpart");
       const now = this.deps.clock.now();
       record = await withTx(this.deps.db, async (tx) => {
-        await tx.insertInto("order_chats").values({ order_id: orderId, purchaser_user_id: purchaserUser, started_at: now }).onConflict((oc) => oc.column("order_id").doNothing()).execute();
+        await tx
+          .insertInto("order_chats")
+          .values({ order_id: orderId, purchaser_user_id: purchaserUser, started_at: now })
+          .onConflict((oc) => oc.column("order_id").doNothing())
+          .execute();
         return tx.selectFrom("order_chats").selectAll().where("order_id", "=", orderId).executeTakeFirstOrThrow();
       });
     }
-    const counterpart = await getMerchant(this.deps.db, side === "purchaser" ? order.supplier_merchant_id : order.purchaser_merchant_id);
+    const counterpart = await getMerchant(
+      this.deps.db,
+      side === "purchaser" ? order.supplier_merchant_id : order.purchaser_merchant_id,
+    );
     return {
       orderId: String(order.id),
       orderNo: order.order_no,
@@ -80,8 +97,21 @@ export class OrderChatService {
     const chat = await this.open(actor, orderId);
     if (chat.side !== "purchaser") throw new AppError(CODE.FORBIDDEN, "orderChat.onlyPurchaser");
     const message = await this.deps.messageOf(messageId);
-    if (!message || message.recalled_at || message.chat_type !== "chat" || message.from_user !== chat.self || message.to_target !== chat.targetId) throw messageNotFound();
-    await this.deps.db.updateTable("order_chats").set({ message_id: messageId }).where("order_id", "=", orderId).where("message_id", "is", null).execute();
+    if (
+      !message ||
+      message.recalled_at ||
+      message.chat_type !== "chat" ||
+      message.from_user !== chat.self ||
+      message.to_target !== chat.targetId
+    ) {
+      throw messageNotFound();
+    }
+    await this.deps.db
+      .updateTable("order_chats")
+      .set({ message_id: messageId })
+      .where("order_id", "=", orderId)
+      .where("message_id", "is", null)
+      .execute();
     return this.open(actor, orderId);
   }
 
@@ -90,7 +120,9 @@ export class OrderChatService {
     if (actor.merchantId === null) throw forbidden();
     const mine = [userIm(actor.userId), brandIm(actor.merchantId)];
     const m = await this.deps.messageOf(messageId);
-    if (!m || m.chat_type !== "chat" || (!mine.includes(m.from_user) && !mine.includes(m.to_target))) throw messageNotFound();
+    if (!m || m.chat_type !== "chat" || (!mine.includes(m.from_user) && !mine.includes(m.to_target))) {
+      throw messageNotFound();
+    }
     const recalled = m.recalled_at !== null;
     return {
       id: String(m.id),
@@ -112,18 +144,42 @@ const tags = ["brand chat"];
 const security = [{ authToken: [] }];
 
 /** `GET supplyOrder/im` (both parties of an order) and the opening message, under /api/card-brander. */
-export function orderChatBranderRoutes({ chat, guard }: { chat: OrderChatService; guard: Guard }): FastifyPluginAsyncZod {
+export function orderChatBranderRoutes({
+  chat,
+  guard,
+}: {
+  chat: OrderChatService;
+  guard: Guard;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["sale", "business"], menu: ["sale/PurchaseOrder", "business/SalesOrder"] });
     app.get(
       "/supplyOrder/im",
-      { schema: { tags, security, summary: "The order's conversation record (targetId, startTime, endTime, messageId), made on first use", querystring: orderChatQuery, response: { 200: envelope(orderChat) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The order's conversation record (targetId, startTime, endTime, messageId), made on first use",
+          querystring: orderChatQuery,
+          response: { 200: envelope(orderChat) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await chat.open(actorOf(req), Number(req.query.orderId))),
     );
     app.post(
       "/supplyOrder/im",
-      { schema: { tags, security, summary: "The purchaser records the message that opened the order's conversation", body: orderChatOpenReq, response: { 200: envelope(orderChat) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchaser records the message that opened the order's conversation",
+          body: orderChatOpenReq,
+          response: { 200: envelope(orderChat) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await chat.recordOpening(actorOf(req), Number(req.body.orderId), Number(req.body.messageId))),
     );
   };
@@ -136,7 +192,16 @@ export function orderChatUserRoutes({ chat, guard }: { chat: OrderChatService; g
     const pre = guard({ roles: ["sale", "business"], menu: ["sale/PurchaseOrder", "business/SalesOrder"] });
     app.get(
       "/im/message",
-      { schema: { tags, security, summary: "A chat message the caller sent or received, by messageId", querystring: chatMessageQuery, response: { 200: envelope(chatMessageReply) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A chat message the caller sent or received, by messageId",
+          querystring: chatMessageQuery,
+          response: { 200: envelope(chatMessageReply) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await chat.message(actorOf(req), Number(req.query.messageId))),
     );
   };

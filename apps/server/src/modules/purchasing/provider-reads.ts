@@ -23,8 +23,12 @@ export interface ServedOrderFilter extends ServedParties {
 }
 
 function served(p: ServedParties) {
-  const brands = p.brandIds.length ? sql<SqlBool>`o.supplier_merchant_id = ANY(${[...p.brandIds]}::bigint[])` : sql<SqlBool>`false`;
-  const vendors = p.vendorIds.length ? sql<SqlBool>`o.purchaser_merchant_id = ANY(${[...p.vendorIds]}::bigint[])` : sql<SqlBool>`false`;
+  const brands = p.brandIds.length
+    ? sql<SqlBool>`o.supplier_merchant_id = ANY(${[...p.brandIds]}::bigint[])`
+    : sql<SqlBool>`false`;
+  const vendors = p.vendorIds.length
+    ? sql<SqlBool>`o.purchaser_merchant_id = ANY(${[...p.vendorIds]}::bigint[])`
+    : sql<SqlBool>`false`;
   return sql<SqlBool>`(${brands} OR ${vendors})`;
 }
 
@@ -61,7 +65,11 @@ export interface ServedOrderRow {
 }
 
 /** A page of the served merchants' orders, newest first. */
-export async function servedOrders(db: Executor, f: ServedOrderFilter, page: { offset: number; limit: number }): Promise<{ rows: ServedOrderRow[]; total: number }> {
+export async function servedOrders(
+  db: Executor,
+  f: ServedOrderFilter,
+  page: { offset: number; limit: number },
+): Promise<{ rows: ServedOrderRow[]; total: number }> {
   const where = conditions(f);
   const [rows, count] = await Promise.all([
     sql<ServedOrderRow>`
@@ -89,14 +97,27 @@ export async function servedDailyFigures(db: Executor, f: ServedParties & { from
     )
     SELECT day, SUM(orders)::text AS orders, SUM(amount)::text AS amount, SUM(refunds)::text AS refunds, SUM(buyers)::text AS buyers
     FROM days GROUP BY day ORDER BY day`.execute(db);
-  return r.rows.map((x) => ({ day: x.day, orders: Number(x.orders), amount: Number(x.amount), refunds: Number(x.refunds), buyers: Number(x.buyers) }));
+  return r.rows.map((x) => ({
+    day: x.day,
+    orders: Number(x.orders),
+    amount: Number(x.amount),
+    refunds: Number(x.refunds),
+    buyers: Number(x.buyers),
+  }));
 }
 
 /** Per served brand (supplier) and platform month in [from, to): orders, sales, refunds and net. */
 export async function servedSettlements(db: Executor, f: { brandIds: readonly number[]; from: Date; to: Date }) {
   if (f.brandIds.length === 0) return [];
   const ids = [...f.brandIds];
-  const r = await sql<{ supplier_id: number; month: string; currency: "CNY" | "USD" | "HKD"; orders: string; sales: string; refunds: string }>`
+  const r = await sql<{
+    supplier_id: number;
+    month: string;
+    currency: "CNY" | "USD" | "HKD";
+    orders: string;
+    sales: string;
+    refunds: string;
+  }>`
     WITH rows AS (
       SELECT o.supplier_merchant_id AS supplier_id, to_char(o.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM') AS month, o.currency, 1 AS orders, o.amount AS sales, 0::bigint AS refunds
       FROM purchase_orders o WHERE o.supplier_merchant_id = ANY(${ids}::bigint[]) AND o.state = 'success' AND o.created_at >= ${f.from} AND o.created_at < ${f.to}
@@ -106,7 +127,14 @@ export async function servedSettlements(db: Executor, f: { brandIds: readonly nu
     )
     SELECT supplier_id, month, currency, SUM(orders)::text AS orders, SUM(sales)::text AS sales, SUM(refunds)::text AS refunds
     FROM rows GROUP BY supplier_id, month, currency ORDER BY month DESC, supplier_id`.execute(db);
-  return r.rows.map((x) => ({ supplierId: x.supplier_id, month: x.month, currency: x.currency, orders: Number(x.orders), sales: Number(x.sales), refunds: Number(x.refunds) }));
+  return r.rows.map((x) => ({
+    supplierId: x.supplier_id,
+    month: x.month,
+    currency: x.currency,
+    orders: Number(x.orders),
+    sales: Number(x.sales),
+    refunds: Number(x.refunds),
+  }));
 }
 
 /**
@@ -128,7 +156,13 @@ export async function servedLinkFigures(db: Executor, f: ServedParties & { from:
     )
     SELECT day, SUM(orders)::text AS orders, SUM(amount)::text AS amount, SUM(dockings)::text AS dockings
     FROM (SELECT * FROM o UNION ALL SELECT * FROM d) x GROUP BY day ORDER BY day`.execute(db);
-  const merchants = await sql<{ merchant_id: number; role: "brand" | "vendor"; orders: string; amount: string; dockings: string }>`
+  const merchants = await sql<{
+    merchant_id: number;
+    role: "brand" | "vendor";
+    orders: string;
+    amount: string;
+    dockings: string;
+  }>`
     WITH o AS (
       SELECT o.supplier_merchant_id AS merchant_id, 'brand' AS role, COUNT(*) AS orders, SUM(o.amount) AS amount, 0::bigint AS dockings
       FROM purchase_orders o WHERE o.supplier_merchant_id = ANY(${brands}::bigint[]) AND o.state = 'success' AND o.created_at >= ${f.from} AND o.created_at < ${f.to} GROUP BY 1
@@ -145,7 +179,18 @@ export async function servedLinkFigures(db: Executor, f: ServedParties & { from:
     SELECT merchant_id, role, SUM(orders)::text AS orders, SUM(amount)::text AS amount, SUM(dockings)::text AS dockings
     FROM o GROUP BY merchant_id, role ORDER BY SUM(amount) DESC, merchant_id`.execute(db);
   return {
-    days: days.rows.map((x) => ({ day: x.day, orders: Number(x.orders), amount: Number(x.amount), newDockings: Number(x.dockings) })),
-    merchants: merchants.rows.map((x) => ({ merchantId: Number(x.merchant_id), role: x.role, orders: Number(x.orders), amount: Number(x.amount), newDockings: Number(x.dockings) })),
+    days: days.rows.map((x) => ({
+      day: x.day,
+      orders: Number(x.orders),
+      amount: Number(x.amount),
+      newDockings: Number(x.dockings),
+    })),
+    merchants: merchants.rows.map((x) => ({
+      merchantId: Number(x.merchant_id),
+      role: x.role,
+      orders: Number(x.orders),
+      amount: Number(x.amount),
+      newDockings: Number(x.dockings),
+    })),
   };
 }

@@ -7,7 +7,10 @@ import type { DockingStatusColumn, OrderStateColumn, RefundCause, RefundStateCol
 
 /** SQL of the purchasing module: dockings and purchase orders. Each read names the merchant it is for. */
 
-export async function insertDocking(tx: Executor, d: { purchaserId: number; supplierId: number; createdBy: number }): Promise<number> {
+export async function insertDocking(
+  tx: Executor,
+  d: { purchaserId: number; supplierId: number; createdBy: number },
+): Promise<number> {
   const row = await tx
     .insertInto("dockings")
     .values({ purchaser_merchant_id: d.purchaserId, supplier_merchant_id: d.supplierId, created_by: d.createdBy })
@@ -50,8 +53,16 @@ export async function updateDocking(
       ...(c.status !== undefined && { status: c.status }),
       ...(c.rejectReason !== undefined && { reject_reason: c.rejectReason }),
       ...(c.decidedAt !== undefined && { decided_at: c.decidedAt }),
-      ...(c.purchaserSigned && { purchaser_signed_at: c.purchaserSigned.at, purchaser_signed_by: c.purchaserSigned.by, purchaser_sign_phone: c.purchaserSigned.phone }),
-      ...(c.supplierSigned && { supplier_signed_at: c.supplierSigned.at, supplier_signed_by: c.supplierSigned.by, supplier_sign_phone: c.supplierSigned.phone }),
+      ...(c.purchaserSigned && {
+        purchaser_signed_at: c.purchaserSigned.at,
+        purchaser_signed_by: c.purchaserSigned.by,
+        purchaser_sign_phone: c.purchaserSigned.phone,
+      }),
+      ...(c.supplierSigned && {
+        supplier_signed_at: c.supplierSigned.at,
+        supplier_signed_by: c.supplierSigned.by,
+        supplier_sign_phone: c.supplierSigned.phone,
+      }),
     })
     .where("id", "=", id)
     .execute();
@@ -63,7 +74,11 @@ export async function updateDocking(
  * module's purchaser picker (the rebate rule dialog): the same set the supplier's approved docking list
  * shows, each purchaser once.
  */
-export function approvedPurchasers(db: Executor, supplierId: number, limit: number): Promise<{ id: number; name: string }[]> {
+export function approvedPurchasers(
+  db: Executor,
+  supplierId: number,
+  limit: number,
+): Promise<{ id: number; name: string }[]> {
   return db
     .selectFrom("dockings as d")
     .innerJoin("merchants as m", "m.id", "d.purchaser_merchant_id")
@@ -89,14 +104,25 @@ export function dockedPair(db: Executor, purchaserId: number, supplierId: number
     .executeTakeFirst();
 }
 
-export async function dockingPage(db: Executor, f: { merchantId: number; side?: "purchaser" | "supplier" | undefined; status?: DockingStatusColumn | undefined; offset: number; limit: number }) {
+export async function dockingPage(
+  db: Executor,
+  f: {
+    merchantId: number;
+    side?: "purchaser" | "supplier" | undefined;
+    status?: DockingStatusColumn | undefined;
+    offset: number;
+    limit: number;
+  },
+) {
   let q = db.selectFrom("dockings");
   q =
     f.side === "purchaser"
       ? q.where("purchaser_merchant_id", "=", f.merchantId)
       : f.side === "supplier"
         ? q.where("supplier_merchant_id", "=", f.merchantId)
-        : q.where((eb) => eb.or([eb("purchaser_merchant_id", "=", f.merchantId), eb("supplier_merchant_id", "=", f.merchantId)]));
+        : q.where((eb) =>
+            eb.or([eb("purchaser_merchant_id", "=", f.merchantId), eb("supplier_merchant_id", "=", f.merchantId)]),
+          );
   if (f.status) q = q.where("status", "=", f.status);
   const [rows, count] = await Promise.all([
     q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
@@ -137,7 +163,16 @@ export interface NewOrder {
  * an id drawn for an order that is refused is skipped, like any rolled-back sequence value).
  * Undefined when the purchaser does not exist.
  */
-export async function orderFacts(db: Executor, q: { purchaserId: number; goodsId: number; orderNo: string; day: string; /** false for a quote: no order follows, so no id is drawn (nextId is 0). */ drawId?: boolean }): Promise<OrderFacts | undefined> {
+export async function orderFacts(
+  db: Executor,
+  q: {
+    purchaserId: number;
+    goodsId: number;
+    orderNo: string;
+    day: string;
+    /** false for a quote: no order follows, so no id is drawn (nextId is 0). */ drawId?: boolean;
+  },
+): Promise<OrderFacts | undefined> {
   const r = await sql<FactsRow>`
     SELECT m.name AS purchaser_name, m.version AS purchaser_version, m.currency AS purchaser_currency, m.real_name_state AS purchaser_real_name_state,
       o.id AS existing_id, o.request_digest AS existing_digest,
@@ -154,7 +189,13 @@ export async function orderFacts(db: Executor, q: { purchaserId: number; goodsId
   const row = r.rows[0];
   if (!row) return undefined;
   return {
-    purchaser: { id: q.purchaserId, name: row.purchaser_name, version: row.purchaser_version, currency: row.purchaser_currency, realNameState: row.purchaser_real_name_state },
+    purchaser: {
+      id: q.purchaserId,
+      name: row.purchaser_name,
+      version: row.purchaser_version,
+      currency: row.purchaser_currency,
+      realNameState: row.purchaser_real_name_state,
+    },
     existing: row.existing_id === null ? null : { id: row.existing_id, digest: row.existing_digest ?? "" },
     goods: row.id === null ? null : (row as PurchasableGoodsRow),
     supplierName: row.supplier_name ?? "",
@@ -178,7 +219,13 @@ type FactsRow = { [K in keyof PurchasableGoodsRow]: PurchasableGoodsRow[K] | nul
 };
 
 export interface OrderFacts {
-  purchaser: { id: number; name: string; version: "domestic" | "international"; currency: "CNY" | "USD" | "HKD"; realNameState: "not_verified" | "verified" | "expired" };
+  purchaser: {
+    id: number;
+    name: string;
+    version: "domestic" | "international";
+    currency: "CNY" | "USD" | "HKD";
+    realNameState: "not_verified" | "verified" | "expired";
+  };
   /** An order the purchaser already placed under this number. */
   existing: { id: number; digest: string } | null;
   goods: PurchasableGoodsRow | null;
@@ -221,7 +268,8 @@ export async function placeOrder(
   const finishedAt = o.finishedAt ?? null;
   const inserted = sql`SELECT 1 FROM ins`;
   const ctes = parts.flatMap((p) => (p ? [sql`, ${p.ctes(inserted)}`] : []));
-  const results = parts.length === 0 ? sql`'[]'::json` : sql`json_build_array(${sql.join(parts.map((p) => p?.result ?? sql`NULL`))})`;
+  const results =
+    parts.length === 0 ? sql`'[]'::json` : sql`json_build_array(${sql.join(parts.map((p) => p?.result ?? sql`NULL`))})`;
   const refusals = sql.join([...parts.flatMap((p) => (p?.refusal ? [p.refusal] : [])), sql`NULL::text`]);
   const r = await sql<{ created_at: Date | null; results: unknown[] }>`
     WITH ins AS (
@@ -242,34 +290,39 @@ export async function placeOrder(
     results: row.results,
     order: {
       id: o.id,
-    order_no: o.orderNo,
-    purchaser_merchant_id: o.purchaserId,
-    supplier_merchant_id: o.supplierId,
-    goods_id: o.goodsId,
-    goods_name: o.goodsName,
-    business_type: o.businessType,
-    quantity: o.quantity,
-    unit_price: o.unitPrice,
-    face_value: o.faceValue,
-    amount: o.amount,
-    currency: o.currency,
-    state: o.state,
-    top_up_account: o.topUpAccount,
-    paid_from: o.paidFrom,
-    held_until_redeemed: o.heldUntilRedeemed,
-    upstream_channel_id: null,
-    fail_reason: null,
-    refunded: false,
-    request_digest: o.digest,
-    created_by: o.createdBy,
-    created_at: row.created_at,
-    finished_at: finishedAt,
+      order_no: o.orderNo,
+      purchaser_merchant_id: o.purchaserId,
+      supplier_merchant_id: o.supplierId,
+      goods_id: o.goodsId,
+      goods_name: o.goodsName,
+      business_type: o.businessType,
+      quantity: o.quantity,
+      unit_price: o.unitPrice,
+      face_value: o.faceValue,
+      amount: o.amount,
+      currency: o.currency,
+      state: o.state,
+      top_up_account: o.topUpAccount,
+      paid_from: o.paidFrom,
+      held_until_redeemed: o.heldUntilRedeemed,
+      upstream_channel_id: null,
+      fail_reason: null,
+      refunded: false,
+      request_digest: o.digest,
+      created_by: o.createdBy,
+      created_at: row.created_at,
+      finished_at: finishedAt,
     },
   };
 }
 
 export function findOrderByNo(db: Executor, purchaserId: number, orderNo: string) {
-  return db.selectFrom("purchase_orders").selectAll().where("purchaser_merchant_id", "=", purchaserId).where("order_no", "=", orderNo).executeTakeFirst();
+  return db
+    .selectFrom("purchase_orders")
+    .selectAll()
+    .where("purchaser_merchant_id", "=", purchaserId)
+    .where("order_no", "=", orderNo)
+    .executeTakeFirst();
 }
 
 export function findOrder(db: Executor, id: number) {
@@ -312,7 +365,13 @@ const dayAfter = (day: string) => new Date(dayStart(day).getTime() + 86_400_000)
 
 export async function orderPage(
   db: Executor,
-  f: ListFilter & { state?: OrderStateColumn | undefined; orderNo?: string | undefined; goodsId?: number | undefined; offset: number; limit: number },
+  f: ListFilter & {
+    state?: OrderStateColumn | undefined;
+    orderNo?: string | undefined;
+    goodsId?: number | undefined;
+    offset: number;
+    limit: number;
+  },
 ) {
   let q = db.selectFrom("purchase_orders");
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
@@ -333,7 +392,19 @@ export async function orderPage(
 
 export async function insertRefund(
   tx: Executor,
-  r: { orderId: number; purchaserId: number; supplierId: number; quantity: number; amount: number; currency: "CNY" | "USD" | "HKD"; reason: string; state: RefundStateColumn; requestedBy: number | null; at?: Date; cause?: RefundCause },
+  r: {
+    orderId: number;
+    purchaserId: number;
+    supplierId: number;
+    quantity: number;
+    amount: number;
+    currency: "CNY" | "USD" | "HKD";
+    reason: string;
+    state: RefundStateColumn;
+    requestedBy: number | null;
+    at?: Date;
+    cause?: RefundCause;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto("refund_orders")
@@ -365,10 +436,19 @@ export function findRefund(db: Executor, id: number) {
 
 export type RefundRow = NonNullable<Awaited<ReturnType<typeof findRefund>>>;
 
-export async function settleRefund(tx: Executor, id: number, c: { state: RefundStateColumn; failReason?: string | null; decidedBy: number; at: Date | null }): Promise<void> {
+export async function settleRefund(
+  tx: Executor,
+  id: number,
+  c: { state: RefundStateColumn; failReason?: string | null; decidedBy: number; at: Date | null },
+): Promise<void> {
   await tx
     .updateTable("refund_orders")
-    .set({ state: c.state, decided_by: c.decidedBy, finished_at: c.at, ...(c.failReason !== undefined && { fail_reason: c.failReason }) })
+    .set({
+      state: c.state,
+      decided_by: c.decidedBy,
+      finished_at: c.at,
+      ...(c.failReason !== undefined && { fail_reason: c.failReason }),
+    })
     .where("id", "=", id)
     .execute();
 }
@@ -386,18 +466,33 @@ export async function refundedQuantity(tx: Executor, orderId: number): Promise<n
 
 /** Whether an order has a refund waiting for the supplier (at most one: refund_orders_open). */
 export async function hasOpenRefund(tx: Executor, orderId: number): Promise<boolean> {
-  const row = await tx.selectFrom("refund_orders").select("id").where("order_id", "=", orderId).where("state", "in", ["processing", "abnormal"]).executeTakeFirst();
+  const row = await tx
+    .selectFrom("refund_orders")
+    .select("id")
+    .where("order_id", "=", orderId)
+    .where("state", "in", ["processing", "abnormal"])
+    .executeTakeFirst();
   return row !== undefined;
 }
 
-export async function refundPage(db: Executor, f: ListFilter & { state?: RefundStateColumn | undefined; orderNo?: string | undefined; offset: number; limit: number }) {
+export async function refundPage(
+  db: Executor,
+  f: ListFilter & {
+    state?: RefundStateColumn | undefined;
+    orderNo?: string | undefined;
+    offset: number;
+    limit: number;
+  },
+) {
   let q = db.selectFrom("refund_orders");
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
   if (f.supplierId !== undefined) q = q.where("supplier_merchant_id", "=", f.supplierId);
   if (f.state) q = q.where("state", "=", f.state);
   if (f.orderNo) {
     const orderNo = f.orderNo;
-    q = q.where("order_id", "in", (eb) => eb.selectFrom("purchase_orders").select("id").where("order_no", "=", orderNo));
+    q = q.where("order_id", "in", (eb) =>
+      eb.selectFrom("purchase_orders").select("id").where("order_no", "=", orderNo),
+    );
   }
   if (f.from) q = q.where("created_at", ">=", dayStart(f.from));
   if (f.to) q = q.where("created_at", "<", dayAfter(f.to));
@@ -415,21 +510,47 @@ export async function refundPage(db: Executor, f: ListFilter & { state?: RefundS
  * (or one supplier's sales when `side` is supplier). Failed orders are not purchases; refunds count
  * when they succeeded.
  */
-export async function reportRows(db: Executor, f: { merchantId: number; side: "purchaser" | "supplier"; kind: "purchase" | "refund"; unit: "day" | "week" | "month"; from: string; to: string }) {
+export async function reportRows(
+  db: Executor,
+  f: {
+    merchantId: number;
+    side: "purchaser" | "supplier";
+    kind: "purchase" | "refund";
+    unit: "day" | "week" | "month";
+    from: string;
+    to: string;
+  },
+) {
   const fmt = f.unit === "month" ? "YYYY-MM" : f.unit === "week" ? 'IYYY-"W"IW' : "YYYY-MM-DD";
   const who = f.side === "purchaser" ? sql.ref("o.purchaser_merchant_id") : sql.ref("o.supplier_merchant_id");
   const from = `${f.from}T00:00:00${PLATFORM_UTC_OFFSET}`;
   const to = `${f.to}T00:00:00${PLATFORM_UTC_OFFSET}`;
   const rows =
     f.kind === "purchase"
-      ? await sql<{ period: string; supplier_id: number; currency: string; orders: string; quantity: string; face: string; amount: string }>`
+      ? await sql<{
+          period: string;
+          supplier_id: number;
+          currency: string;
+          orders: string;
+          quantity: string;
+          face: string;
+          amount: string;
+        }>`
           SELECT to_char(date_trunc(${f.unit}, o.created_at AT TIME ZONE 'Asia/Shanghai'), ${fmt}) AS period, o.supplier_merchant_id AS supplier_id, o.currency,
                  count(*)::text AS orders, sum(o.quantity)::text AS quantity, sum(o.face_value * o.quantity)::text AS face, sum(o.amount)::text AS amount
           FROM purchase_orders o
           WHERE ${who} = ${f.merchantId} AND o.state <> 'failure'
             AND o.created_at >= ${from}::timestamptz AND o.created_at < ${to}::timestamptz + interval '1 day'
           GROUP BY 1, 2, 3 ORDER BY 1 DESC, 2`.execute(db)
-      : await sql<{ period: string; supplier_id: number; currency: string; orders: string; quantity: string; face: string; amount: string }>`
+      : await sql<{
+          period: string;
+          supplier_id: number;
+          currency: string;
+          orders: string;
+          quantity: string;
+          face: string;
+          amount: string;
+        }>`
           SELECT to_char(date_trunc(${f.unit}, r.finished_at AT TIME ZONE 'Asia/Shanghai'), ${fmt}) AS period, o.supplier_merchant_id AS supplier_id, r.currency,
                  count(*)::text AS orders, sum(r.quantity)::text AS quantity, sum(o.face_value * r.quantity)::text AS face, sum(r.amount)::text AS amount
           FROM refund_orders r JOIN purchase_orders o ON o.id = r.order_id
@@ -441,10 +562,27 @@ export async function reportRows(db: Executor, f: { merchantId: number; side: "p
 
 /* ---------- brand authorisation ---------- */
 
-export async function insertBrandAuth(tx: Executor, a: { brandId: number; granteeId: number; kind: "purchaser" | "provider"; remark: string; validUntil: string | null; createdBy: number }): Promise<number> {
+export async function insertBrandAuth(
+  tx: Executor,
+  a: {
+    brandId: number;
+    granteeId: number;
+    kind: "purchaser" | "provider";
+    remark: string;
+    validUntil: string | null;
+    createdBy: number;
+  },
+): Promise<number> {
   const row = await tx
     .insertInto("brand_auths")
-    .values({ brand_merchant_id: a.brandId, grantee_merchant_id: a.granteeId, grantee_kind: a.kind, remark: a.remark, valid_until: a.validUntil, created_by: a.createdBy })
+    .values({
+      brand_merchant_id: a.brandId,
+      grantee_merchant_id: a.granteeId,
+      grantee_kind: a.kind,
+      remark: a.remark,
+      valid_until: a.validUntil,
+      created_by: a.createdBy,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -453,14 +591,28 @@ export async function insertBrandAuth(tx: Executor, a: { brandId: number; grante
 export function findBrandAuth(db: Executor, id: number) {
   return db
     .selectFrom("brand_auths")
-    .select(["id", "brand_merchant_id", "grantee_merchant_id", "grantee_kind", "remark", "active", "created_at", sql<string | null>`to_char(valid_until, 'YYYY-MM-DD')`.as("valid_until")])
+    .select([
+      "id",
+      "brand_merchant_id",
+      "grantee_merchant_id",
+      "grantee_kind",
+      "remark",
+      "active",
+      "created_at",
+      sql<string | null>`to_char(valid_until, 'YYYY-MM-DD')`.as("valid_until"),
+    ])
     .where("id", "=", id)
     .executeTakeFirst();
 }
 
 export type BrandAuthRow = NonNullable<Awaited<ReturnType<typeof findBrandAuth>>>;
 
-export async function updateBrandAuth(tx: Executor, id: number, brandId: number, c: { remark?: string | undefined; validUntil?: string | null | undefined; revokedAt?: Date }): Promise<boolean> {
+export async function updateBrandAuth(
+  tx: Executor,
+  id: number,
+  brandId: number,
+  c: { remark?: string | undefined; validUntil?: string | null | undefined; revokedAt?: Date },
+): Promise<boolean> {
   const changes = {
     ...(c.remark !== undefined && { remark: c.remark }),
     ...(c.validUntil !== undefined && { valid_until: c.validUntil }),
@@ -490,8 +642,13 @@ export function liveBrandAuth(db: Executor, brandId: number, granteeId: number, 
     .executeTakeFirst();
 }
 
-export async function brandAuthPage(db: Executor, f: { merchantId: number; side: "brand" | "grantee"; offset: number; limit: number }) {
-  const q = db.selectFrom("brand_auths").where(f.side === "brand" ? "brand_merchant_id" : "grantee_merchant_id", "=", f.merchantId);
+export async function brandAuthPage(
+  db: Executor,
+  f: { merchantId: number; side: "brand" | "grantee"; offset: number; limit: number },
+) {
+  const q = db
+    .selectFrom("brand_auths")
+    .where(f.side === "brand" ? "brand_merchant_id" : "grantee_merchant_id", "=", f.merchantId);
   const [rows, count] = await Promise.all([
     q.select("id").orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
@@ -501,10 +658,19 @@ export async function brandAuthPage(db: Executor, f: { merchantId: number; side:
 
 /* ---------- purchase applications ---------- */
 
-export async function insertApplication(tx: Executor, a: { purchaserId: number; supplierId: number; goodsId: number; remark: string; createdBy: number }): Promise<number> {
+export async function insertApplication(
+  tx: Executor,
+  a: { purchaserId: number; supplierId: number; goodsId: number; remark: string; createdBy: number },
+): Promise<number> {
   const row = await tx
     .insertInto("purchase_applications")
-    .values({ purchaser_merchant_id: a.purchaserId, supplier_merchant_id: a.supplierId, goods_id: a.goodsId, remark: a.remark, created_by: a.createdBy })
+    .values({
+      purchaser_merchant_id: a.purchaserId,
+      supplier_merchant_id: a.supplierId,
+      goods_id: a.goodsId,
+      remark: a.remark,
+      created_by: a.createdBy,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -520,7 +686,13 @@ export async function decideApplication(
   tx: Executor,
   id: number,
   supplierId: number,
-  d: { state: "rejected" | "purchasing"; price: number | null; secretPrice: number | null; reason: string | null; at: Date },
+  d: {
+    state: "rejected" | "purchasing";
+    price: number | null;
+    secretPrice: number | null;
+    reason: string | null;
+    at: Date;
+  },
 ): Promise<boolean> {
   const res = await tx
     .updateTable("purchase_applications")
@@ -532,7 +704,16 @@ export async function decideApplication(
   return Number(res.numUpdatedRows) > 0;
 }
 
-export async function applicationPage(db: Executor, f: { purchaserId?: number; supplierId?: number; state?: "pending_review" | "rejected" | "purchasing" | undefined; offset: number; limit: number }) {
+export async function applicationPage(
+  db: Executor,
+  f: {
+    purchaserId?: number;
+    supplierId?: number;
+    state?: "pending_review" | "rejected" | "purchasing" | undefined;
+    offset: number;
+    limit: number;
+  },
+) {
   let q = db.selectFrom("purchase_applications");
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
   if (f.supplierId !== undefined) q = q.where("supplier_merchant_id", "=", f.supplierId);

@@ -64,88 +64,328 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const dock = guard({ roles: ["sale", "business"], menu: dockingPages });
-    const buyer = guard({ roles: ["sale"], menu: ["sale/GoodsPurchaseForm", "sale/PurchaseOrder", "sale/OnlineRefundSheet", "sale/GoodsList", "sale/CarmiGoodsList", "sale/CouponSelection"] });
-    app.post("/abutment/brander/apply", { schema: { tags, security, summary: "Apply to dock with a supplier", body: dockingApplyReq, response: { 200: envelope(docking) } }, preHandler: dock }, async (req) =>
-      ok(await purchasing.apply(actorOf(req), req.body.supplierId)),
+    const buyer = guard({
+      roles: ["sale"],
+      menu: [
+        "sale/GoodsPurchaseForm",
+        "sale/PurchaseOrder",
+        "sale/OnlineRefundSheet",
+        "sale/GoodsList",
+        "sale/CarmiGoodsList",
+        "sale/CouponSelection",
+      ],
+    });
+    app.post(
+      "/abutment/brander/apply",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Apply to dock with a supplier",
+          body: dockingApplyReq,
+          response: { 200: envelope(docking) },
+        },
+        preHandler: dock,
+      },
+      async (req) => ok(await purchasing.apply(actorOf(req), req.body.supplierId)),
     );
-    app.get("/abutment/brander/apply", { schema: { tags, security, summary: "Docking records (either side)", querystring: dockingQuery, response: { 200: envelope(dockingPage) } }, preHandler: dock }, async (req) =>
-      ok(await purchasing.dockings(actorOf(req), req.query)),
+    app.get(
+      "/abutment/brander/apply",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Docking records (either side)",
+          querystring: dockingQuery,
+          response: { 200: envelope(dockingPage) },
+        },
+        preHandler: dock,
+      },
+      async (req) => ok(await purchasing.dockings(actorOf(req), req.query)),
     );
     app.post(
       "/abutment/brander/review/:id",
-      { schema: { tags, security, summary: "The supplier approves or rejects a docking application", params: idParam, body: dockingReviewReq, response: { 200: envelope(docking) } }, preHandler: dock },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The supplier approves or rejects a docking application",
+          params: idParam,
+          body: dockingReviewReq,
+          response: { 200: envelope(docking) },
+        },
+        preHandler: dock,
+      },
       async (req) => ok(await purchasing.review(actorOf(req), req.params.id, req.body)),
     );
     app.post(
       "/abutment/brander/confirm/:id",
-      { schema: { tags, security, summary: "Sign the docking agreement with an SMS code (scene signAgreement)", params: idParam, body: dockingConfirmReq, response: { 200: envelope(docking) } }, preHandler: dock },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Sign the docking agreement with an SMS code (scene signAgreement)",
+          params: idParam,
+          body: dockingConfirmReq,
+          response: { 200: envelope(docking) },
+        },
+        preHandler: dock,
+      },
       async (req) => ok(await purchasing.sign(actorOf(req), req.params.id, req.body)),
     );
-    app.delete("/apply/:id", { schema: { tags, security, summary: "End a docking (either side)", params: idParam, response: { 200: envelope(z.null()) } }, preHandler: dock }, async (req) => {
-      await purchasing.remove(actorOf(req), req.params.id);
-      return ok(null);
+    app.delete(
+      "/apply/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "End a docking (either side)",
+          params: idParam,
+          response: { 200: envelope(z.null()) },
+        },
+        preHandler: dock,
+      },
+      async (req) => {
+        await purchasing.remove(actorOf(req), req.params.id);
+        return ok(null);
+      },
+    );
+    const brandPages = guard({
+      roles: ["business", "sale", "providers"],
+      menu: ["business/BrandAuthorization", "providers/BrandAuthorizationP"],
     });
-    const brandPages = guard({ roles: ["business", "sale", "providers"], menu: ["business/BrandAuthorization", "providers/BrandAuthorizationP"] });
     app.post(
       "/brandAuth/list",
-      { schema: { tags, security, summary: "Brand authorisations given (side brand) or received (side grantee)", body: brandAuthListReq, response: { 200: envelope(brandAuthPage) } }, preHandler: brandPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Brand authorisations given (side brand) or received (side grantee)",
+          body: brandAuthListReq,
+          response: { 200: envelope(brandAuthPage) },
+        },
+        preHandler: brandPages,
+      },
       async (req) => ok(await purchasing.brandAuths(actorOf(req), req.body)),
     );
-    app.post("/brandAuth", { schema: { tags, security, summary: "Authorise a purchaser or provider to sell the brand", body: brandAuthReq, response: { 200: envelope(brandAuth) } }, preHandler: brandPages }, async (req) =>
-      ok(await purchasing.authorise(actorOf(req), req.body)),
+    app.post(
+      "/brandAuth",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Authorise a purchaser or provider to sell the brand",
+          body: brandAuthReq,
+          response: { 200: envelope(brandAuth) },
+        },
+        preHandler: brandPages,
+      },
+      async (req) => ok(await purchasing.authorise(actorOf(req), req.body)),
     );
     app.put(
       "/brandAuth/:id",
-      { schema: { tags, security, summary: "Change an authorisation's remark or end date", params: idParam, body: brandAuthUpdateReq, response: { 200: envelope(brandAuth) } }, preHandler: brandPages },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change an authorisation's remark or end date",
+          params: idParam,
+          body: brandAuthUpdateReq,
+          response: { 200: envelope(brandAuth) },
+        },
+        preHandler: brandPages,
+      },
       async (req) => ok(await purchasing.updateAuth(actorOf(req), req.params.id, req.body)),
     );
-    app.delete("/brandAuth/:id", { schema: { tags, security, summary: "Revoke an authorisation", params: idParam, response: { 200: envelope(brandAuth) } }, preHandler: brandPages }, async (req) =>
-      ok(await purchasing.updateAuth(actorOf(req), req.params.id, "revoke")),
+    app.delete(
+      "/brandAuth/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Revoke an authorisation",
+          params: idParam,
+          response: { 200: envelope(brandAuth) },
+        },
+        preHandler: brandPages,
+      },
+      async (req) => ok(await purchasing.updateAuth(actorOf(req), req.params.id, "revoke")),
     );
     app.post(
       "/purchaseApplications",
-      { schema: { tags, security, summary: "Apply to purchase a supplier's goods", body: purchaseApplyReq, response: { 200: envelope(purchaseApplication) } }, preHandler: buyer },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Apply to purchase a supplier's goods",
+          body: purchaseApplyReq,
+          response: { 200: envelope(purchaseApplication) },
+        },
+        preHandler: buyer,
+      },
       async (req) => ok(await purchasing.applyToPurchase(actorOf(req), req.body)),
     );
     app.get(
       "/purchaseApplications",
-      { schema: { tags, security, summary: "The purchaser's applications and their prices", querystring: applicationQuery, response: { 200: envelope(applicationPage) } }, preHandler: buyer },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchaser's applications and their prices",
+          querystring: applicationQuery,
+          response: { 200: envelope(applicationPage) },
+        },
+        preHandler: buyer,
+      },
       async (req) => ok(await purchasing.applications(actorOf(req), req.query, "purchaser")),
     );
-    app.post("/orders", { schema: { tags, security, summary: "Place a purchase order", body: orderReq, response: { 200: envelope(purchaseOrder) } }, preHandler: buyer }, async (req) =>
-      ok(await purchasing.order(actorOf(req), req.body)),
+    app.post(
+      "/orders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Place a purchase order",
+          body: orderReq,
+          response: { 200: envelope(purchaseOrder) },
+        },
+        preHandler: buyer,
+      },
+      async (req) => ok(await purchasing.order(actorOf(req), req.body)),
     );
-    app.get("/orders", { schema: { tags, security, summary: "The purchaser's orders", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: buyer }, async (req) =>
-      ok(await purchasing.orders(actorOf(req), req.query, "purchaser")),
+    app.get(
+      "/orders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchaser's orders",
+          querystring: orderQuery,
+          response: { 200: envelope(orderPage) },
+        },
+        preHandler: buyer,
+      },
+      async (req) => ok(await purchasing.orders(actorOf(req), req.query, "purchaser")),
     );
     app.get(
       "/orders/reports",
-      { schema: { tags, security, summary: "Purchase or refund report by day, week or month", querystring: orderReportQuery, response: { 200: envelope(orderReportReply) } }, preHandler: buyer },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Purchase or refund report by day, week or month",
+          querystring: orderReportQuery,
+          response: { 200: envelope(orderReportReply) },
+        },
+        preHandler: buyer,
+      },
       async (req) => ok(await purchasing.report(actorOf(req), req.query, "purchaser")),
     );
-    app.get("/orders/export", { schema: { tags, security, summary: "The purchaser's orders as an xlsx file (same filters)", querystring: orderQuery }, preHandler: buyer }, async (req, reply) =>
-      sendXlsx(reply, "purchase-orders", orderColumns(req.lang), purchasing.orderBatches(actorOf(req), req.query, "purchaser")),
+    app.get(
+      "/orders/export",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchaser's orders as an xlsx file (same filters)",
+          querystring: orderQuery,
+        },
+        preHandler: buyer,
+      },
+      async (req, reply) =>
+        sendXlsx(
+          reply,
+          "purchase-orders",
+          orderColumns(req.lang),
+          purchasing.orderBatches(actorOf(req), req.query, "purchaser"),
+        ),
     );
-    app.get("/refunds/export", { schema: { tags, security, summary: "The purchaser's refund orders as an xlsx file", querystring: refundQuery }, preHandler: buyer }, async (req, reply) =>
-      sendXlsx(reply, "refund-orders", refundColumns(req.lang), purchasing.refundBatches(actorOf(req), req.query, "purchaser")),
+    app.get(
+      "/refunds/export",
+      {
+        schema: { tags, security, summary: "The purchaser's refund orders as an xlsx file", querystring: refundQuery },
+        preHandler: buyer,
+      },
+      async (req, reply) =>
+        sendXlsx(
+          reply,
+          "refund-orders",
+          refundColumns(req.lang),
+          purchasing.refundBatches(actorOf(req), req.query, "purchaser"),
+        ),
     );
-    app.get("/orders/reports/export", { schema: { tags, security, summary: "The purchase or refund report as an xlsx file", querystring: orderReportQuery }, preHandler: buyer }, async (req, reply) =>
-      sendXlsx(reply, `${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [await purchasing.report(actorOf(req), req.query, "purchaser")]),
+    app.get(
+      "/orders/reports/export",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchase or refund report as an xlsx file",
+          querystring: orderReportQuery,
+        },
+        preHandler: buyer,
+      },
+      async (req, reply) =>
+        sendXlsx(reply, `${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [
+          await purchasing.report(actorOf(req), req.query, "purchaser"),
+        ]),
     );
     const stats = guard({ roles: ["sale"], menu: ["sale/SalesStatistics", "sale/PurchaseSettlement"] });
-    app.get("/salesStatistics", { schema: { tags, security, summary: "Purchases per goods or supplier, less refunds", querystring: salesStatsQuery, response: { 200: envelope(salesStatsPage) } }, preHandler: stats }, async (req) =>
-      ok(await purchasing.statistics.salesStatistics(actorOf(req), req.query)),
+    app.get(
+      "/salesStatistics",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Purchases per goods or supplier, less refunds",
+          querystring: salesStatsQuery,
+          response: { 200: envelope(salesStatsPage) },
+        },
+        preHandler: stats,
+      },
+      async (req) => ok(await purchasing.statistics.salesStatistics(actorOf(req), req.query)),
     );
     app.get(
       "/purchaseSettlement",
-      { schema: { tags, security, summary: "Purchases and refunds per day or month beside the SUP account's ledger", querystring: settlementQuery, response: { 200: envelope(settlementReply) } }, preHandler: stats },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Purchases and refunds per day or month beside the SUP account's ledger",
+          querystring: settlementQuery,
+          response: { 200: envelope(settlementReply) },
+        },
+        preHandler: stats,
+      },
       async (req) => ok(await purchasing.statistics.purchaseSettlement(actorOf(req), req.query)),
     );
-    app.post("/refunds", { schema: { tags, security, summary: "Ask to refund unused codes of an order", body: refundReq, response: { 200: envelope(refundOrder) } }, preHandler: buyer }, async (req) =>
-      ok(await purchasing.requestRefund(actorOf(req), req.body)),
+    app.post(
+      "/refunds",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Ask to refund unused codes of an order",
+          body: refundReq,
+          response: { 200: envelope(refundOrder) },
+        },
+        preHandler: buyer,
+      },
+      async (req) => ok(await purchasing.requestRefund(actorOf(req), req.body)),
     );
-    app.get("/refunds", { schema: { tags, security, summary: "The purchaser's refund orders", querystring: refundQuery, response: { 200: envelope(refundPage) } }, preHandler: buyer }, async (req) =>
-      ok(await purchasing.refunds(actorOf(req), req.query, "purchaser")),
+    app.get(
+      "/refunds",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The purchaser's refund orders",
+          querystring: refundQuery,
+          response: { 200: envelope(refundPage) },
+        },
+        preHandler: buyer,
+      },
+      async (req) => ok(await purchasing.refunds(actorOf(req), req.query, "purchaser")),
     );
   };
 }
@@ -154,66 +394,252 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
 export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    const pre = guard({ roles: ["business"], menu: ["business/SalesOrder", "business/SUPOrder", "business/CheckSupOrder", "business/VendorPurchaseForm"] });
-    app.get("/supplyOrders", { schema: { tags, security, summary: "Orders of the supplier's goods", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: pre }, async (req) =>
-      ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
+    const pre = guard({
+      roles: ["business"],
+      menu: ["business/SalesOrder", "business/SUPOrder", "business/CheckSupOrder", "business/VendorPurchaseForm"],
+    });
+    app.get(
+      "/supplyOrders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Orders of the supplier's goods",
+          querystring: orderQuery,
+          response: { 200: envelope(orderPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
     );
     // Spec 01 §7 Brand owner `GET order/search`: the same query and reply as supplyOrders.
-    app.get("/order/search", { schema: { tags, security, summary: "Orders of the supplier's goods (spec name of supplyOrders)", querystring: orderQuery, response: { 200: envelope(orderPage) } }, preHandler: pre }, async (req) =>
-      ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
+    app.get(
+      "/order/search",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Orders of the supplier's goods (spec name of supplyOrders)",
+          querystring: orderQuery,
+          response: { 200: envelope(orderPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
     );
-    app.get("/supplyOrders/export", { schema: { tags, security, summary: "Sales orders as an xlsx file (same filters)", querystring: orderQuery }, preHandler: pre }, async (req, reply) =>
-      sendXlsx(reply, "sales-orders", orderColumns(req.lang), purchasing.orderBatches(actorOf(req), req.query, "supplier")),
+    app.get(
+      "/supplyOrders/export",
+      {
+        schema: { tags, security, summary: "Sales orders as an xlsx file (same filters)", querystring: orderQuery },
+        preHandler: pre,
+      },
+      async (req, reply) =>
+        sendXlsx(
+          reply,
+          "sales-orders",
+          orderColumns(req.lang),
+          purchasing.orderBatches(actorOf(req), req.query, "supplier"),
+        ),
     );
-    app.get("/supplyRefunds/export", { schema: { tags, security, summary: "Refund requests on the supplier's orders as an xlsx file", querystring: refundQuery }, preHandler: pre }, async (req, reply) =>
-      sendXlsx(reply, "supply-refunds", refundColumns(req.lang), purchasing.refundBatches(actorOf(req), req.query, "supplier")),
+    app.get(
+      "/supplyRefunds/export",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Refund requests on the supplier's orders as an xlsx file",
+          querystring: refundQuery,
+        },
+        preHandler: pre,
+      },
+      async (req, reply) =>
+        sendXlsx(
+          reply,
+          "supply-refunds",
+          refundColumns(req.lang),
+          purchasing.refundBatches(actorOf(req), req.query, "supplier"),
+        ),
     );
-    app.get("/sup/reports/export", { schema: { tags, security, summary: "The sales or refund report as an xlsx file", querystring: orderReportQuery }, preHandler: pre }, async (req, reply) =>
-      sendXlsx(reply, `sales-${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [await purchasing.report(actorOf(req), req.query, "supplier")]),
+    app.get(
+      "/sup/reports/export",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The sales or refund report as an xlsx file",
+          querystring: orderReportQuery,
+        },
+        preHandler: pre,
+      },
+      async (req, reply) =>
+        sendXlsx(reply, `sales-${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [
+          await purchasing.report(actorOf(req), req.query, "supplier"),
+        ]),
     );
-    app.get("/supplyOrders/check", { schema: { tags, security, summary: "Daily check of supply orders against the income ledger", querystring: supplyCheckQuery, response: { 200: envelope(supplyCheckReply) } }, preHandler: pre }, async (req) =>
-      ok(await purchasing.statistics.supplyCheck(actorOf(req), req.query)),
+    app.get(
+      "/supplyOrders/check",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Daily check of supply orders against the income ledger",
+          querystring: supplyCheckQuery,
+          response: { 200: envelope(supplyCheckReply) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await purchasing.statistics.supplyCheck(actorOf(req), req.query)),
     );
-    app.get("/supOrders", { schema: { tags, security, summary: "Orders paid from SUP accounts and where their money is now", querystring: supOrderQuery, response: { 200: envelope(supOrderPage) } }, preHandler: pre }, async (req) =>
-      ok(await purchasing.statistics.supOrders(actorOf(req), req.query)),
+    app.get(
+      "/supOrders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Orders paid from SUP accounts and where their money is now",
+          querystring: supOrderQuery,
+          response: { 200: envelope(supOrderPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await purchasing.statistics.supOrders(actorOf(req), req.query)),
     );
-    app.get("/supplyOrders/:id", { schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } }, preHandler: pre }, async (req) =>
-      ok(await purchasing.orderOf(actorOf(req), req.params.id)),
+    app.get(
+      "/supplyOrders/:id",
+      {
+        schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } },
+        preHandler: pre,
+      },
+      async (req) => ok(await purchasing.orderOf(actorOf(req), req.params.id)),
     );
     app.get(
       "/purchaseApplications",
-      { schema: { tags, security, summary: "Purchasers' applications for the supplier's goods", querystring: applicationQuery, response: { 200: envelope(applicationPage) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Purchasers' applications for the supplier's goods",
+          querystring: applicationQuery,
+          response: { 200: envelope(applicationPage) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await purchasing.applications(actorOf(req), req.query, "supplier")),
     );
     app.put(
       "/purchaseApplications/:id",
-      { schema: { tags, security, summary: "Approve with a selling price (and secret price) or reject", params: idParam, body: applicationDecisionReq, response: { 200: envelope(purchaseApplication) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Approve with a selling price (and secret price) or reject",
+          params: idParam,
+          body: applicationDecisionReq,
+          response: { 200: envelope(purchaseApplication) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await purchasing.decideApplication(actorOf(req), req.params.id, req.body)),
     );
-    app.get("/sup/reports", { schema: { tags, security, summary: "Sales or refund report by day, week or month", querystring: orderReportQuery, response: { 200: envelope(orderReportReply) } }, preHandler: pre }, async (req) =>
-      ok(await purchasing.report(actorOf(req), req.query, "supplier")),
+    app.get(
+      "/sup/reports",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Sales or refund report by day, week or month",
+          querystring: orderReportQuery,
+          response: { 200: envelope(orderReportReply) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await purchasing.report(actorOf(req), req.query, "supplier")),
     );
-    app.get("/supplyRefunds", { schema: { tags, security, summary: "Refund requests on the supplier's orders", querystring: refundQuery, response: { 200: envelope(refundPage) } }, preHandler: pre }, async (req) =>
-      ok(await purchasing.refunds(actorOf(req), req.query, "supplier")),
+    app.get(
+      "/supplyRefunds",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Refund requests on the supplier's orders",
+          querystring: refundQuery,
+          response: { 200: envelope(refundPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await purchasing.refunds(actorOf(req), req.query, "supplier")),
     );
     app.put(
       "/supplyRefunds/:id",
-      { schema: { tags, security, summary: "Accept (codes voided, money returned) or refuse a refund", params: idParam, body: refundDecisionReq, response: { 200: envelope(refundOrder) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Accept (codes voided, money returned) or refuse a refund",
+          params: idParam,
+          body: refundDecisionReq,
+          response: { 200: envelope(refundOrder) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await purchasing.decideRefund(actorOf(req), req.params.id, req.body)),
     );
     const lists = guard({ roles: ["business"], menu: ["business/VendorWhiteList", "business/PurchaseWhiteList"] });
-    app.get("/whitelists", { schema: { tags, security, summary: "The supplier's whitelisted purchasers (scope vendor or goods)", querystring: whitelistQuery, response: { 200: envelope(whitelistPage) } }, preHandler: lists }, async (req) =>
-      ok(await purchasing.whitelists.list(actorOf(req), req.query)),
+    app.get(
+      "/whitelists",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The supplier's whitelisted purchasers (scope vendor or goods)",
+          querystring: whitelistQuery,
+          response: { 200: envelope(whitelistPage) },
+        },
+        preHandler: lists,
+      },
+      async (req) => ok(await purchasing.whitelists.list(actorOf(req), req.query)),
     );
-    app.post("/whitelists", { schema: { tags, security, summary: "Whitelist a purchaser: it may buy without a docking", body: whitelistReq, response: { 200: envelope(whitelistEntry) } }, preHandler: lists }, async (req) =>
-      ok(await purchasing.whitelists.add(actorOf(req), req.body)),
+    app.post(
+      "/whitelists",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Whitelist a purchaser: it may buy without a docking",
+          body: whitelistReq,
+          response: { 200: envelope(whitelistEntry) },
+        },
+        preHandler: lists,
+      },
+      async (req) => ok(await purchasing.whitelists.add(actorOf(req), req.body)),
     );
-    app.delete("/whitelists/:id", { schema: { tags, security, summary: "Remove a whitelist entry (new orders refused at once)", params: idParam, response: { 200: envelope(whitelistEntry) } }, preHandler: lists }, async (req) =>
-      ok(await purchasing.whitelists.remove(actorOf(req), req.params.id)),
+    app.delete(
+      "/whitelists/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Remove a whitelist entry (new orders refused at once)",
+          params: idParam,
+          response: { 200: envelope(whitelistEntry) },
+        },
+        preHandler: lists,
+      },
+      async (req) => ok(await purchasing.whitelists.remove(actorOf(req), req.params.id)),
     );
     app.put(
       "/supplyOrders/:id/fulfil",
-      { schema: { tags, security, summary: "Report a direct top-up: success with the upstream channel ID, or failure (refunds)", params: idParam, body: fulfilReq, response: { 200: envelope(purchaseOrder) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Report a direct top-up: success with the upstream channel ID, or failure (refunds)",
+          params: idParam,
+          body: fulfilReq,
+          response: { 200: envelope(purchaseOrder) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await purchasing.fulfil(actorOf(req), req.params.id, req.body)),
     );
   };

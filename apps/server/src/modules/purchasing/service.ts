@@ -62,7 +62,19 @@ export interface PurchasingDeps {
 }
 
 /** What an order-result hook is told about an order. */
-export type OrderResult = Pick<PurchaseOrder, "id" | "orderNo" | "goodsId" | "quantity" | "amount" | "state" | "upstreamChannelId" | "failReason" | "refunded" | "finishedAt">;
+export type OrderResult = Pick<
+  PurchaseOrder,
+  | "id"
+  | "orderNo"
+  | "goodsId"
+  | "quantity"
+  | "amount"
+  | "state"
+  | "upstreamChannelId"
+  | "failReason"
+  | "refunded"
+  | "finishedAt"
+>;
 
 /** The result of an order about to be inserted as final (codes from stock, finished at `now`). */
 function orderResult(o: repo.NewOrder & { id: number }, now: Date): OrderResult {
@@ -122,13 +134,25 @@ export class PurchasingService {
     if (!supplier || !supplier.roles.includes("business")) throw invalid("docking.supplierNotFound", "supplierId");
     // Required states (spec 01 §6): both sides real-name verified; and one market, one settlement currency
     // (international USD/HKD and domestic CNY never dock: see "Markets" in docs/architecture.md).
-    if (purchaser.version !== supplier.version || purchaser.currency !== supplier.currency) throw conflict("docking.crossMarket", "supplierId");
+    if (purchaser.version !== supplier.version || purchaser.currency !== supplier.currency) {
+      throw conflict("docking.crossMarket", "supplierId");
+    }
     if (purchaser.real_name_state !== "verified") throw conflict("docking.realNameRequired");
     if (supplier.real_name_state !== "verified") throw conflict("docking.counterpartNotVerified", "supplierId");
     try {
       const dockingId = await withTx(this.deps.db, async (tx) => {
-        const created = await repo.insertDocking(tx, { purchaserId: purchaser.id, supplierId: supplier.id, createdBy: actor.userId });
-        await audit(tx, { actorUserId: actor.userId, action: "docking.apply", subjectType: "docking", subjectId: created, detail: { supplierId: supplier.id } });
+        const created = await repo.insertDocking(tx, {
+          purchaserId: purchaser.id,
+          supplierId: supplier.id,
+          createdBy: actor.userId,
+        });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "docking.apply",
+          subjectType: "docking",
+          subjectId: created,
+          detail: { supplierId: supplier.id },
+        });
         return created;
       });
       return await this.presentDocking(dockingId, purchaser.id);
@@ -140,14 +164,24 @@ export class PurchasingService {
 
   async dockings(actor: Actor, q: DockingQuery): Promise<Page<Docking>> {
     const me = await this.merchantOf(actor);
-    const { rows, total } = await repo.dockingPage(this.deps.db, { merchantId: me.id, side: q.side, status: q.status, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await repo.dockingPage(this.deps.db, {
+      merchantId: me.id,
+      side: q.side,
+      status: q.status,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     const list: Docking[] = [];
     for (const r of rows) list.push(await this.present(r, me.id));
     return { list, total, page: q.page, pageSize: q.pageSize };
   }
 
   /** The supplier approves or rejects an application under review. */
-  async review(actor: Actor, id: number, decision: { approve: boolean; reason?: string | undefined }): Promise<Docking> {
+  async review(
+    actor: Actor,
+    id: number,
+    decision: { approve: boolean; reason?: string | undefined },
+  ): Promise<Docking> {
     const me = await this.merchantOf(actor);
     if (!decision.approve && !decision.reason) throw invalid("docking.rejectReasonEmpty", "reason");
     await withTx(this.deps.db, async (tx) => {
@@ -155,8 +189,17 @@ export class PurchasingService {
       if (!d || d.supplier_merchant_id !== me.id) throw dockingNotFound();
       if (d.status !== "pending_review") throw conflict("docking.wrongState");
       if (decision.approve) await this.requireDockable(tx, me, d.purchaser_merchant_id);
-      await repo.updateDocking(tx, id, { status: decision.approve ? "approved" : "rejected", rejectReason: decision.approve ? null : (decision.reason ?? null), decidedAt: this.deps.clock.now() });
-      await audit(tx, { actorUserId: actor.userId, action: `docking.${decision.approve ? "approve" : "reject"}`, subjectType: "docking", subjectId: id });
+      await repo.updateDocking(tx, id, {
+        status: decision.approve ? "approved" : "rejected",
+        rejectReason: decision.approve ? null : (decision.reason ?? null),
+        decidedAt: this.deps.clock.now(),
+      });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: `docking.${decision.approve ? "approve" : "reject"}`,
+        subjectType: "docking",
+        subjectId: id,
+      });
     });
     return this.presentDocking(id, me.id);
   }
@@ -173,10 +216,20 @@ export class PurchasingService {
       const d = await repo.lockDockingOf(tx, id, me.id);
       if (!d) throw dockingNotFound();
       if (d.status !== "approved") throw conflict("docking.wrongState");
-      await this.requireDockable(tx, me, d.purchaser_merchant_id === me.id ? d.supplier_merchant_id : d.purchaser_merchant_id);
-      if (!(await this.deps.codes.consume(tx, codeId, now))) throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "verifyCode");
+      await this.requireDockable(
+        tx,
+        me,
+        d.purchaser_merchant_id === me.id ? d.supplier_merchant_id : d.purchaser_merchant_id,
+      );
+      if (!(await this.deps.codes.consume(tx, codeId, now))) {
+        throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "verifyCode");
+      }
       const signature = { at: now, by: actor.userId, phone: req.phone };
-      await repo.updateDocking(tx, id, d.purchaser_merchant_id === me.id ? { purchaserSigned: signature } : { supplierSigned: signature });
+      await repo.updateDocking(
+        tx,
+        id,
+        d.purchaser_merchant_id === me.id ? { purchaserSigned: signature } : { supplierSigned: signature },
+      );
       await audit(tx, { actorUserId: actor.userId, action: "docking.sign", subjectType: "docking", subjectId: id });
     });
     return this.presentDocking(id, me.id);
@@ -213,7 +266,10 @@ export class PurchasingService {
 
   private async present(r: repo.DockingRow, merchantId: number): Promise<Docking> {
     const side = r.purchaser_merchant_id === merchantId ? "purchaser" : "supplier";
-    const counterpart = await getMerchant(this.deps.db, side === "purchaser" ? r.supplier_merchant_id : r.purchaser_merchant_id);
+    const counterpart = await getMerchant(
+      this.deps.db,
+      side === "purchaser" ? r.supplier_merchant_id : r.purchaser_merchant_id,
+    );
     const purchaserSigned = r.purchaser_signed_at !== null;
     const supplierSigned = r.supplier_signed_at !== null;
     return {
@@ -286,20 +342,39 @@ export class PurchasingService {
     // The paying account is part of the request only when it is not the default, so orders placed
     // before it existed keep their digests.
     const digest = createHash("sha256")
-      .update(JSON.stringify([req.goodsId, req.quantity, req.topUpAccount ?? null, ...(paidFrom === "sup" ? [] : [paidFrom])]))
+      .update(
+        JSON.stringify([
+          req.goodsId,
+          req.quantity,
+          req.topUpAccount ?? null,
+          ...(paidFrom === "sup" ? [] : [paidFrom]),
+        ]),
+      )
       .digest("hex");
-    const facts = await repo.orderFacts(this.deps.db, { purchaserId, goodsId: Number(req.goodsId), orderNo: req.orderNo, day: platformDay(this.deps.clock.now()), drawId });
+    const facts = await repo.orderFacts(this.deps.db, {
+      purchaserId,
+      goodsId: Number(req.goodsId),
+      orderNo: req.orderNo,
+      day: platformDay(this.deps.clock.now()),
+      drawId,
+    });
     if (!facts) throw forbidden();
     const purchaser = facts.purchaser;
     const existing = facts.existing;
-    if (existing) return { kind: "replay" as const, replay: () => this.replay(purchaserId, req.orderNo, existing.digest, digest) };
+    if (existing) {
+      return { kind: "replay" as const, replay: () => this.replay(purchaserId, req.orderNo, existing.digest, digest) };
+    }
     if (purchaser.realNameState !== "verified") throw conflict("order.realNameRequired");
 
     const goods = facts.goods ? toPurchasableGoods(facts.goods) : undefined;
     const inScope = goods && (goods.salesScope === "all" || goods.salesScope === purchaser.version);
-    if (!goods || !goods.available || !inScope || goods.supplierMerchantId === purchaser.id) throw conflict("order.goodsUnavailable", "goodsId");
+    if (!goods || !goods.available || !inScope || goods.supplierMerchantId === purchaser.id) {
+      throw conflict("order.goodsUnavailable", "goodsId");
+    }
     if (goods.currency !== purchaser.currency) throw invalid("order.currencyMismatch", "goodsId");
-    if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "order.overPerOrderMax", { max: goods.perOrderMax }, "quantity");
+    if (req.quantity > goods.perOrderMax) {
+      throw new AppError(CODE.INVALID_PARAMETER, "order.overPerOrderMax", { max: goods.perOrderMax }, "quantity");
+    }
     if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
     if (!facts.mayBuy) throw conflict("docking.notDocked", "goodsId");
     // An approved purchase application sets this purchaser's own price (its secret price first).
@@ -344,9 +419,25 @@ export class PurchasingService {
     // result callback and its codes, then the ledger movement. The contended rows (the goods' stock, the
     // supplier's income) are written last, and every order writes them in the same order.
     const resultStatement = goods.fromStock ? this.deps.orderResultStatement : undefined;
-    const callback: repo.OrderPart | undefined = resultStatement && { ctes: (inserted) => sql`order_result AS (${resultStatement(purchaser.id, orderResult(newOrder, now), inserted)})` };
+    const callback: repo.OrderPart | undefined = resultStatement && {
+      ctes: (inserted) => sql`order_result AS (${resultStatement(purchaser.id, orderResult(newOrder, now), inserted)})`,
+    };
     const cards = goods.fromStock
-      ? allocationPart({ goodsId: goods.id, quantity: req.quantity, orderId: String(newOrder.id), buyerMerchantId: purchaser.id, goods: { merchantId: goods.supplierMerchantId, name: goods.name, perOrderMax: goods.perOrderMax, cardStock: true } }, now)
+      ? allocationPart(
+          {
+            goodsId: goods.id,
+            quantity: req.quantity,
+            orderId: String(newOrder.id),
+            buyerMerchantId: purchaser.id,
+            goods: {
+              merchantId: goods.supplierMerchantId,
+              name: goods.name,
+              perOrderMax: goods.perOrderMax,
+              cardStock: true,
+            },
+          },
+          now,
+        )
       : undefined;
     const payment = postingPart({
       idempotencyKey: `order:${newOrder.id}`,
@@ -357,14 +448,21 @@ export class PurchasingService {
       createdBy: userId,
       postings: [
         { account: { merchantId: purchaser.id, kind: paidFrom }, amount: -amount },
-        goods.fromStock && !heldUntilRedeemed ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount } : { account: { platform: "order_escrow" }, amount },
+        goods.fromStock && !heldUntilRedeemed
+          ? { account: { merchantId: goods.supplierMerchantId, kind: "income" }, amount }
+          : { account: { platform: "order_escrow" }, amount },
       ],
     });
-    const audit = { actorUserId: userId, detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null, paidFrom } };
+    const audit = {
+      actorUserId: userId,
+      detail: { goodsId: goods.id, quantity: req.quantity, amount, byApi: userId === null, paidFrom },
+    };
     const placed = await this.place(newOrder, audit, [callback, cards, payment], payment, paidFrom);
     const order = placed?.order;
     const lowStock = placed && cards ? cards.outcome(placed.results[1]).lowStock : null;
-    if (placed && typeof payment.outcome(placed.results[2]) === "string") throw new Error("order: the ledger part should have refused the statement");
+    if (placed && typeof payment.outcome(placed.results[2]) === "string") {
+      throw new Error("order: the ledger part should have refused the statement");
+    }
     if (lowStock) await this.deps.onLowStock(lowStock);
     if (order) return this.presentOrder(order, this.deps.db, names);
     // The number was taken meanwhile (the same order sent twice at once): the first order answers.
@@ -395,7 +493,12 @@ export class PurchasingService {
           continue;
         }
         // Only the paying account is debited: short of money, it is the rebate account when that pays.
-        const refusal = reason === "ledger.insufficientBalance" && paidFrom === "rebate" ? "order.rebateInsufficient" : reason === undefined ? undefined : REFUSALS[reason];
+        const refusal =
+          reason === "ledger.insufficientBalance" && paidFrom === "rebate"
+            ? "order.rebateInsufficient"
+            : reason === undefined
+              ? undefined
+              : REFUSALS[reason];
         if (refusal) throw new AppError(CODE.CONFLICT, refusal);
         if (attempt < 3 && (code === "40P01" || code === "40001")) continue;
         throw err;
@@ -413,7 +516,13 @@ export class PurchasingService {
   }
 
   /** The purchaser's earlier order under this number, if it was placed with the same request. */
-  private async replay(purchaserId: number, orderNo: string, firstDigest: string, digest: string, row?: repo.OrderRow): Promise<PurchaseOrder> {
+  private async replay(
+    purchaserId: number,
+    orderNo: string,
+    firstDigest: string,
+    digest: string,
+    row?: repo.OrderRow,
+  ): Promise<PurchaseOrder> {
     if (firstDigest !== digest) throw conflict("order.orderNoReused", "orderNo");
     const existing = row ?? (await repo.findOrderByNo(this.deps.db, purchaserId, orderNo));
     if (!existing) throw orderNotFound();
@@ -441,10 +550,18 @@ export class PurchasingService {
         createdBy: actor.userId,
         postings: [
           { account: { platform: "order_escrow" }, amount: -o.amount },
-          success ? { account: { merchantId: o.supplier_merchant_id, kind: "income" }, amount: o.amount } : { account: { merchantId: o.purchaser_merchant_id, kind: o.paid_from }, amount: o.amount },
+          success
+            ? { account: { merchantId: o.supplier_merchant_id, kind: "income" }, amount: o.amount }
+            : { account: { merchantId: o.purchaser_merchant_id, kind: o.paid_from }, amount: o.amount },
         ],
       });
-      await repo.finishOrder(tx, id, success ? { state: "success", upstreamChannelId: req.upstreamChannelId, at: now } : { state: "failure", failReason: req.reason, refunded: true, at: now });
+      await repo.finishOrder(
+        tx,
+        id,
+        success
+          ? { state: "success", upstreamChannelId: req.upstreamChannelId, at: now }
+          : { state: "failure", failReason: req.reason, refunded: true, at: now },
+      );
       if (!success) {
         // The automatic refund shows in the refund orders like any other.
         await repo.insertRefund(tx, {
@@ -460,7 +577,12 @@ export class PurchasingService {
           at: now,
         });
       }
-      await audit(tx, { actorUserId: actor.userId, action: `order.${req.result}`, subjectType: "purchase_order", subjectId: id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: `order.${req.result}`,
+        subjectType: "purchase_order",
+        subjectId: id,
+      });
       await this.announce(tx, id, o.purchaser_merchant_id);
     });
     const row = await repo.findOrder(this.deps.db, id);
@@ -472,7 +594,9 @@ export class PurchasingService {
     const me = await this.merchantOf(actor);
     const counterpart = q.counterpartId === undefined ? undefined : Number(q.counterpartId);
     const { rows, total } = await repo.orderPage(this.deps.db, {
-      ...(side === "purchaser" ? { purchaserId: me.id, supplierId: counterpart } : { supplierId: me.id, purchaserId: counterpart }),
+      ...(side === "purchaser"
+        ? { purchaserId: me.id, supplierId: counterpart }
+        : { supplierId: me.id, purchaserId: counterpart }),
       from: q.from,
       to: q.to,
       state: q.state,
@@ -497,17 +621,33 @@ export class PurchasingService {
   /* ---------- purchase applications ---------- */
 
   /** A purchaser applies to buy a supplier's goods; the supplier reviews and sets its price. */
-  async applyToPurchase(actor: Actor, req: { goodsId: string; remark?: string | undefined }): Promise<PurchaseApplication> {
+  async applyToPurchase(
+    actor: Actor,
+    req: { goodsId: string; remark?: string | undefined },
+  ): Promise<PurchaseApplication> {
     const purchaser = await this.merchantOf(actor);
     if (purchaser.real_name_state !== "verified") throw conflict("order.realNameRequired");
     const goods = await goodsForPurchase(this.deps.db, Number(req.goodsId));
-    if (!goods || !goods.available || goods.supplierMerchantId === purchaser.id) throw conflict("order.goodsUnavailable", "goodsId");
+    if (!goods || !goods.available || goods.supplierMerchantId === purchaser.id) {
+      throw conflict("order.goodsUnavailable", "goodsId");
+    }
     // One market, one currency: an international purchaser never applies for a domestic supplier's goods.
     if (goods.currency !== purchaser.currency) throw invalid("order.currencyMismatch", "goodsId");
     try {
       const id = await withTx(this.deps.db, async (tx) => {
-        const created = await repo.insertApplication(tx, { purchaserId: purchaser.id, supplierId: goods.supplierMerchantId, goodsId: goods.id, remark: req.remark ?? "", createdBy: actor.userId });
-        await audit(tx, { actorUserId: actor.userId, action: "application.create", subjectType: "purchase_application", subjectId: created });
+        const created = await repo.insertApplication(tx, {
+          purchaserId: purchaser.id,
+          supplierId: goods.supplierMerchantId,
+          goodsId: goods.id,
+          remark: req.remark ?? "",
+          createdBy: actor.userId,
+        });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "application.create",
+          subjectType: "purchase_application",
+          subjectId: created,
+        });
         return created;
       });
       return await this.presentApplication(id);
@@ -520,24 +660,43 @@ export class PurchasingService {
   async decideApplication(actor: Actor, id: number, d: ApplicationDecisionReq): Promise<PurchaseApplication> {
     const supplier = await this.merchantOf(actor);
     const existing = await repo.findApplication(this.deps.db, id);
-    if (!existing || existing.supplier_merchant_id !== supplier.id) throw new AppError(CODE.NOT_FOUND, "application.notFound");
+    if (!existing || existing.supplier_merchant_id !== supplier.id) {
+      throw new AppError(CODE.NOT_FOUND, "application.notFound");
+    }
     const done = await withTx(this.deps.db, async (tx) => {
       const ok = await repo.decideApplication(
         tx,
         id,
         supplier.id,
         d.approve
-          ? { state: "purchasing", price: d.price, secretPrice: d.secretPrice ?? null, reason: null, at: this.deps.clock.now() }
+          ? {
+              state: "purchasing",
+              price: d.price,
+              secretPrice: d.secretPrice ?? null,
+              reason: null,
+              at: this.deps.clock.now(),
+            }
           : { state: "rejected", price: null, secretPrice: null, reason: d.reason, at: this.deps.clock.now() },
       );
-      if (ok) await audit(tx, { actorUserId: actor.userId, action: d.approve ? "application.approve" : "application.reject", subjectType: "purchase_application", subjectId: id });
+      if (ok) {
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: d.approve ? "application.approve" : "application.reject",
+          subjectType: "purchase_application",
+          subjectId: id,
+        });
+      }
       return ok;
     });
     if (!done) throw conflict("application.settled");
     return this.presentApplication(id);
   }
 
-  async applications(actor: Actor, q: { page: number; pageSize: number; state?: "pending_review" | "rejected" | "purchasing" | undefined }, side: "purchaser" | "supplier"): Promise<Page<PurchaseApplication>> {
+  async applications(
+    actor: Actor,
+    q: { page: number; pageSize: number; state?: "pending_review" | "rejected" | "purchasing" | undefined },
+    side: "purchaser" | "supplier",
+  ): Promise<Page<PurchaseApplication>> {
     const me = await this.merchantOf(actor);
     const { rows, total } = await repo.applicationPage(this.deps.db, {
       ...(side === "purchaser" ? { purchaserId: me.id } : { supplierId: me.id }),
@@ -586,11 +745,26 @@ export class PurchasingService {
     if (granteeId === brand.id) throw invalid("brandAuth.self", "granteeId");
     const grantee = await getMerchant(this.deps.db, granteeId);
     if (!grantee) throw invalid("brandAuth.granteeNotFound", "granteeId");
-    if (req.kind === "provider" && !grantee.roles.includes("providers")) throw invalid("brandAuth.notProvider", "granteeId");
+    if (req.kind === "provider" && !grantee.roles.includes("providers")) {
+      throw invalid("brandAuth.notProvider", "granteeId");
+    }
     try {
       const id = await withTx(this.deps.db, async (tx) => {
-        const created = await repo.insertBrandAuth(tx, { brandId: brand.id, granteeId, kind: req.kind, remark: req.remark ?? "", validUntil: req.validUntil ?? null, createdBy: actor.userId });
-        await audit(tx, { actorUserId: actor.userId, action: "brandAuth.create", subjectType: "brand_auth", subjectId: created, detail: { granteeId, kind: req.kind } });
+        const created = await repo.insertBrandAuth(tx, {
+          brandId: brand.id,
+          granteeId,
+          kind: req.kind,
+          remark: req.remark ?? "",
+          validUntil: req.validUntil ?? null,
+          createdBy: actor.userId,
+        });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "brandAuth.create",
+          subjectType: "brand_auth",
+          subjectId: created,
+          detail: { granteeId, kind: req.kind },
+        });
         return created;
       });
       return await this.presentBrandAuth(id);
@@ -600,21 +774,47 @@ export class PurchasingService {
     }
   }
 
-  async updateAuth(actor: Actor, id: number, change: { remark?: string | undefined; validUntil?: string | null | undefined } | "revoke"): Promise<BrandAuth> {
-    if (change !== "revoke" && change.remark === undefined && change.validUntil === undefined) throw invalid("validation.nothingToChange");
+  async updateAuth(
+    actor: Actor,
+    id: number,
+    change: { remark?: string | undefined; validUntil?: string | null | undefined } | "revoke",
+  ): Promise<BrandAuth> {
+    if (change !== "revoke" && change.remark === undefined && change.validUntil === undefined) {
+      throw invalid("validation.nothingToChange");
+    }
     const brand = await this.merchantOf(actor);
     const done = await withTx(this.deps.db, async (tx) => {
-      const ok = await repo.updateBrandAuth(tx, id, brand.id, change === "revoke" ? { revokedAt: this.deps.clock.now() } : change);
-      if (ok) await audit(tx, { actorUserId: actor.userId, action: change === "revoke" ? "brandAuth.revoke" : "brandAuth.update", subjectType: "brand_auth", subjectId: id });
+      const ok = await repo.updateBrandAuth(
+        tx,
+        id,
+        brand.id,
+        change === "revoke" ? { revokedAt: this.deps.clock.now() } : change,
+      );
+      if (ok) {
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: change === "revoke" ? "brandAuth.revoke" : "brandAuth.update",
+          subjectType: "brand_auth",
+          subjectId: id,
+        });
+      }
       return ok;
     });
     if (!done) throw new AppError(CODE.NOT_FOUND, "brandAuth.notFound");
     return this.presentBrandAuth(id);
   }
 
-  async brandAuths(actor: Actor, q: { page: number; pageSize: number; side: "brand" | "grantee" }): Promise<Page<BrandAuth>> {
+  async brandAuths(
+    actor: Actor,
+    q: { page: number; pageSize: number; side: "brand" | "grantee" },
+  ): Promise<Page<BrandAuth>> {
     const me = await this.merchantOf(actor);
-    const { ids, total } = await repo.brandAuthPage(this.deps.db, { merchantId: me.id, side: q.side, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { ids, total } = await repo.brandAuthPage(this.deps.db, {
+      merchantId: me.id,
+      side: q.side,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     const list: BrandAuth[] = [];
     for (const id of ids) list.push(await this.presentBrandAuth(id));
     return { list, total, page: q.page, pageSize: q.pageSize };
@@ -652,7 +852,9 @@ export class PurchasingService {
         const o = await repo.lockOrder(tx, Number(req.orderId));
         if (!o || o.purchaser_merchant_id !== me.id) throw orderNotFound();
         if (o.state !== "success" || o.top_up_account !== null) throw conflict("refund.notRefundable", "orderId");
-        if ((await repo.refundedQuantity(tx, o.id)) + req.quantity > o.quantity) throw invalid("refund.tooMany", "quantity");
+        if ((await repo.refundedQuantity(tx, o.id)) + req.quantity > o.quantity) {
+          throw invalid("refund.tooMany", "quantity");
+        }
         const created = await repo.insertRefund(tx, {
           orderId: o.id,
           purchaserId: me.id,
@@ -664,7 +866,13 @@ export class PurchasingService {
           state: "processing",
           requestedBy: actor.userId,
         });
-        await audit(tx, { actorUserId: actor.userId, action: "refund.request", subjectType: "refund_order", subjectId: created, detail: { orderId: o.id, quantity: req.quantity } });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "refund.request",
+          subjectType: "refund_order",
+          subjectId: created,
+          detail: { orderId: o.id, quantity: req.quantity },
+        });
         return created;
       });
       return await this.presentRefund(id);
@@ -679,7 +887,11 @@ export class PurchasingService {
    * once) or refuses with a reason. When the supplier's income cannot cover it the refund is
    * "abnormal" and can be accepted again later.
    */
-  async decideRefund(actor: Actor, id: number, decision: { approve: boolean; reason?: string | undefined }): Promise<RefundOrder> {
+  async decideRefund(
+    actor: Actor,
+    id: number,
+    decision: { approve: boolean; reason?: string | undefined },
+  ): Promise<RefundOrder> {
     const me = await this.merchantOf(actor);
     if (!decision.approve && !decision.reason) throw invalid("funds.reasonEmpty", "reason");
     const now = this.deps.clock.now();
@@ -688,14 +900,26 @@ export class PurchasingService {
       if (!r || r.supplier_merchant_id !== me.id) throw new AppError(CODE.NOT_FOUND, "refund.notFound");
       if (r.state !== "processing" && r.state !== "abnormal") throw conflict("refund.settled");
       if (!decision.approve) {
-        await repo.settleRefund(tx, id, { state: "failure", failReason: decision.reason ?? null, decidedBy: actor.userId, at: now });
+        await repo.settleRefund(tx, id, {
+          state: "failure",
+          failReason: decision.reason ?? null,
+          decidedBy: actor.userId,
+          at: now,
+        });
         return "refused" as const;
       }
       return this.settleRefund(tx, r, actor, now);
     }).catch(async (err: unknown) => {
       // The supplier's income could not cover it: record the refund as abnormal, nothing moved.
       if (err instanceof AppError && err.messageKey === "ledger.insufficientBalance") {
-        await withTx(this.deps.db, (tx) => repo.settleRefund(tx, id, { state: "abnormal", failReason: "insufficient supplier balance", decidedBy: actor.userId, at: null }));
+        await withTx(this.deps.db, (tx) =>
+          repo.settleRefund(tx, id, {
+            state: "abnormal",
+            failReason: "insufficient supplier balance",
+            decidedBy: actor.userId,
+            at: null,
+          }),
+        );
         return "abnormal" as const;
       }
       throw err;
@@ -707,11 +931,21 @@ export class PurchasingService {
   private async settleRefund(tx: Tx, r: repo.RefundRow, actor: Actor, now: Date): Promise<"settled"> {
     const o = await repo.lockOrder(tx, r.order_id);
     if (!o) throw orderNotFound();
-    const voided = await voidRefundedCards(tx, { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, quantity: r.quantity }, now);
+    const voided = await voidRefundedCards(
+      tx,
+      { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, quantity: r.quantity },
+      now,
+    );
     if (voided.length < r.quantity) throw conflict("refund.tooMany", "quantity");
     await postRefund(tx, o, r, actor.userId);
     await repo.settleRefund(tx, r.id, { state: "success", failReason: null, decidedBy: actor.userId, at: now });
-    await audit(tx, { actorUserId: actor.userId, action: "refund.accept", subjectType: "refund_order", subjectId: r.id, detail: { cards: voided } });
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: "refund.accept",
+      subjectType: "refund_order",
+      subjectId: r.id,
+      detail: { cards: voided },
+    });
     return "settled";
   }
 
@@ -760,9 +994,18 @@ export class PurchasingService {
   /** Purchase or refund report by day, week or month and supplier (the purchase orders screen's tabs). */
   async report(actor: Actor, q: OrderReportQuery, side: "purchaser" | "supplier"): Promise<OrderReportRow[]> {
     const me = await this.merchantOf(actor);
-    const rows = await repo.reportRows(this.deps.db, { merchantId: me.id, side, kind: q.kind, unit: q.unit, from: q.from, to: q.to });
+    const rows = await repo.reportRows(this.deps.db, {
+      merchantId: me.id,
+      side,
+      kind: q.kind,
+      unit: q.unit,
+      from: q.from,
+      to: q.to,
+    });
     const names = new Map<number, string>();
-    for (const id of new Set(rows.map((r) => Number(r.supplier_id)))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    for (const id of new Set(rows.map((r) => Number(r.supplier_id)))) {
+      names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    }
     return rows.map((r) => ({
       period: r.period,
       supplierId: String(r.supplier_id),
@@ -795,7 +1038,11 @@ export class PurchasingService {
   }
 
   /** `names`: the purchaser's and the supplier's names when the caller knows them already. */
-  private async presentOrder(r: repo.OrderRow, db: Executor = this.deps.db, names?: { purchaser: string; supplier: string }): Promise<PurchaseOrder> {
+  private async presentOrder(
+    r: repo.OrderRow,
+    db: Executor = this.deps.db,
+    names?: { purchaser: string; supplier: string },
+  ): Promise<PurchaseOrder> {
     const purchaserName = names ? names.purchaser : ((await getMerchant(db, r.purchaser_merchant_id))?.name ?? "");
     const supplierName = names ? names.supplier : ((await getMerchant(db, r.supplier_merchant_id))?.name ?? "");
     return {

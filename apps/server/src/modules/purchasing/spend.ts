@@ -11,7 +11,11 @@ import type { Executor } from "../../db/tx";
  * What a purchaser spent per invoice type of the goods: successful orders less the successful refunds
  * of those orders (a failed top-up's automatic refund refunds an order that never counted).
  */
-export async function spendByInvoiceType(db: Executor, purchaserId: number, currency: string): Promise<Map<InvoiceType, number>> {
+export async function spendByInvoiceType(
+  db: Executor,
+  purchaserId: number,
+  currency: string,
+): Promise<Map<InvoiceType, number>> {
   const rows = await sql<{ invoice_type: InvoiceType; amount: string }>`
     SELECT t.invoice_type, SUM(t.amount)::text AS amount FROM (
       SELECT g.invoice_type, o.amount

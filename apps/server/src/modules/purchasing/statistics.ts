@@ -1,4 +1,14 @@
-import type { Page, SalesStatsQuery, SalesStatsRow, SettlementQuery, SettlementRow, SupOrderQuery, SupOrderRow, SupplyCheckQuery, SupplyCheckRow } from "@tessera/contracts";
+import type {
+  Page,
+  SalesStatsQuery,
+  SalesStatsRow,
+  SettlementQuery,
+  SettlementRow,
+  SupOrderQuery,
+  SupOrderRow,
+  SupplyCheckQuery,
+  SupplyCheckRow,
+} from "@tessera/contracts";
 import type { Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { platformDay } from "../../platform/clock";
@@ -22,7 +32,14 @@ export class StatisticsService {
 
   async salesStatistics(actor: Actor, q: SalesStatsQuery): Promise<Page<SalesStatsRow>> {
     const me = await merchantOfActor(this.deps.db, actor);
-    const { rows, total } = await repo.salesStats(this.deps.db, { purchaserId: me.id, dimension: q.dimension, from: q.from, to: q.to, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await repo.salesStats(this.deps.db, {
+      purchaserId: me.id,
+      dimension: q.dimension,
+      from: q.from,
+      to: q.to,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     const list: SalesStatsRow[] = [];
     for (const r of rows) {
       const supplierName = (await getMerchant(this.deps.db, Number(r.supplier_id)))?.name ?? "";
@@ -48,8 +65,20 @@ export class StatisticsService {
 
   async purchaseSettlement(actor: Actor, q: SettlementQuery): Promise<SettlementRow[]> {
     const me = await merchantOfActor(this.deps.db, actor);
-    const orders = await repo.purchaseTotals(this.deps.db, { purchaserId: me.id, unit: q.unit, from: q.from, to: q.to });
-    const ledger = await periodTotals(this.deps.db, { merchantId: me.id, kind: "sup", currency: me.currency, unit: q.unit, from: q.from, to: q.to });
+    const orders = await repo.purchaseTotals(this.deps.db, {
+      purchaserId: me.id,
+      unit: q.unit,
+      from: q.from,
+      to: q.to,
+    });
+    const ledger = await periodTotals(this.deps.db, {
+      merchantId: me.id,
+      kind: "sup",
+      currency: me.currency,
+      unit: q.unit,
+      from: q.from,
+      to: q.to,
+    });
     const periods = [...new Set([...orders.map((o) => o.period), ...ledger.map((l) => l.period)])].sort().reverse();
     return periods.map((period) => {
       const o = orders.find((x) => x.period === period && x.currency === me.currency);
@@ -99,10 +128,19 @@ export class StatisticsService {
   }
 
   /** The income account's movements of one transaction kind, summed per platform day (absolute amounts). */
-  private async ledgerByDay(merchantId: number, currency: SupplyCheckRow["currency"], type: "purchase" | "refund", q: SupplyCheckQuery): Promise<Map<string, number>> {
+  private async ledgerByDay(
+    merchantId: number,
+    currency: SupplyCheckRow["currency"],
+    type: "purchase" | "refund",
+    q: SupplyCheckQuery,
+  ): Promise<Map<string, number>> {
     const sums = new Map<string, number>();
     for (let offset = 0; ; offset += 1000) {
-      const { rows } = await fundChanges(this.deps.db, { merchantId, kind: "income", currency, from: q.from, to: q.to, type }, { offset, limit: 1000 });
+      const { rows } = await fundChanges(
+        this.deps.db,
+        { merchantId, kind: "income", currency, from: q.from, to: q.to, type },
+        { offset, limit: 1000 },
+      );
       for (const r of rows) {
         const day = platformDay(new Date(r.createdAt));
         sums.set(day, (sums.get(day) ?? 0) + Math.abs(Number(r.amount)));

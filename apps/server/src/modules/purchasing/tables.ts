@@ -91,7 +91,11 @@ export interface PurchaseApplicationsTable {
   purchaser_merchant_id: number;
   supplier_merchant_id: number;
   goods_id: number;
-  state: ColumnType<"pending_review" | "rejected" | "purchasing", "pending_review" | undefined, "rejected" | "purchasing">;
+  state: ColumnType<
+    "pending_review" | "rejected" | "purchasing",
+    "pending_review" | undefined,
+    "rejected" | "purchasing"
+  >;
   price: number | null;
   secret_price: number | null;
   remark: ColumnType<string, string | undefined, string>;

@@ -39,7 +39,11 @@ async function refundOrder(db: Db, orderId: number, today: string, now: Date): P
     const o = await repo.lockOrder(tx, orderId);
     // A refund asked for since the look-up waits for the supplier's decision, under the order's lock.
     if (!o || o.state !== "success" || !o.held_until_redeemed || (await repo.hasOpenRefund(tx, o.id))) return 0;
-    const expired = await expireUnredeemedCards(tx, { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, today }, now);
+    const expired = await expireUnredeemedCards(
+      tx,
+      { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, today },
+      now,
+    );
     if (expired.length === 0) return 0;
     const amount = o.unit_price * expired.length;
     const id = await repo.insertRefund(tx, {
@@ -56,7 +60,13 @@ async function refundOrder(db: Db, orderId: number, today: string, now: Date): P
       cause: "expiry",
     });
     await postRefund(tx, o, { id, amount, reason: "" }, null);
-    await audit(tx, { actorUserId: null, action: "refund.expiry", subjectType: "refund_order", subjectId: id, detail: { orderId: o.id, cards: expired } });
+    await audit(tx, {
+      actorUserId: null,
+      action: "refund.expiry",
+      subjectType: "refund_order",
+      subjectId: id,
+      detail: { orderId: o.id, cards: expired },
+    });
     return expired.length;
   });
 }

@@ -4,23 +4,48 @@ import type { Executor } from "../../db/tx";
 
 export async function insertWhitelist(
   tx: Executor,
-  w: { supplierId: number; purchaserId: number; scope: "vendor" | "goods"; goodsId: number | null; remark: string; createdBy: number },
+  w: {
+    supplierId: number;
+    purchaserId: number;
+    scope: "vendor" | "goods";
+    goodsId: number | null;
+    remark: string;
+    createdBy: number;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto("purchase_whitelists")
-    .values({ supplier_merchant_id: w.supplierId, purchaser_merchant_id: w.purchaserId, scope: w.scope, goods_id: w.goodsId, remark: w.remark, created_by: w.createdBy })
+    .values({
+      supplier_merchant_id: w.supplierId,
+      purchaser_merchant_id: w.purchaserId,
+      scope: w.scope,
+      goods_id: w.goodsId,
+      remark: w.remark,
+      created_by: w.createdBy,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
 export function findWhitelist(db: Executor, id: number, supplierId: number) {
-  return db.selectFrom("purchase_whitelists").selectAll().where("id", "=", id).where("supplier_merchant_id", "=", supplierId).executeTakeFirst();
+  return db
+    .selectFrom("purchase_whitelists")
+    .selectAll()
+    .where("id", "=", id)
+    .where("supplier_merchant_id", "=", supplierId)
+    .executeTakeFirst();
 }
 
 export type WhitelistRow = NonNullable<Awaited<ReturnType<typeof findWhitelist>>>;
 
-export async function removeWhitelist(tx: Executor, id: number, supplierId: number, by: number, at: Date): Promise<boolean> {
+export async function removeWhitelist(
+  tx: Executor,
+  id: number,
+  supplierId: number,
+  by: number,
+  at: Date,
+): Promise<boolean> {
   const res = await tx
     .updateTable("purchase_whitelists")
     .set({ removed_at: at, removed_by: by })
@@ -33,9 +58,20 @@ export async function removeWhitelist(tx: Executor, id: number, supplierId: numb
 
 export async function whitelistPage(
   db: Executor,
-  f: { supplierId: number; scope: "vendor" | "goods"; purchaserId?: number | undefined; goodsId?: number | undefined; active?: boolean | undefined; offset: number; limit: number },
+  f: {
+    supplierId: number;
+    scope: "vendor" | "goods";
+    purchaserId?: number | undefined;
+    goodsId?: number | undefined;
+    active?: boolean | undefined;
+    offset: number;
+    limit: number;
+  },
 ) {
-  let q = db.selectFrom("purchase_whitelists").where("supplier_merchant_id", "=", f.supplierId).where("scope", "=", f.scope);
+  let q = db
+    .selectFrom("purchase_whitelists")
+    .where("supplier_merchant_id", "=", f.supplierId)
+    .where("scope", "=", f.scope);
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
   if (f.goodsId !== undefined) q = q.where("goods_id", "=", f.goodsId);
   if (f.active !== undefined) q = q.where("removed_at", f.active ? "is" : "is not", null);

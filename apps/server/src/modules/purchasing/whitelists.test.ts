@@ -19,7 +19,11 @@ afterAll(async () => {
 
 let seq = 0;
 const orderNo = () => `WL${Date.now()}${++seq}`;
-const csv = (n: number, prefix: string) => ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`)].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) =>
+  [
+    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
+    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`),
+  ].join("\r\n") + "\r\n";
 type List = { list: WhitelistEntry[]; total: number };
 
 describe("supplier whitelists (VendorWhiteList, PurchaseWhiteList)", () => {
@@ -31,26 +35,64 @@ describe("supplier whitelists (VendorWhiteList, PurchaseWhiteList)", () => {
     const buyer = await registerMerchant(t, { orgName: "Listed Buyer" });
     await markVerified(t, buyer.merchantId);
     await fundSup(t, buyer, 10_000);
-    const buy = (goodsId: number) => t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goodsId), quantity: 1, orderNo: orderNo() }, lang: "en" });
+    const buy = (goodsId: number) =>
+      t.call<PurchaseOrder>("POST", "/api/card-user/orders", {
+        token: buyer.token,
+        body: { goodsId: String(goodsId), quantity: 1, orderNo: orderNo() },
+        lang: "en",
+      });
 
-    expect((await buy(a.id)).body.msg).toBe("You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist");
-    const added = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "vendor", remark: "key account" } });
-    expect(added.body.data).toMatchObject({ scope: "vendor", purchaserName: "Listed Buyer", goodsId: null, active: true, docked: false, remark: "key account" });
+    expect((await buy(a.id)).body.msg).toBe(
+      "You cannot buy this supplier's goods: you are not docked with it, authorised by its brand or on its whitelist",
+    );
+    const added = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", {
+      token: supplier.token,
+      body: { purchaserId: buyer.merchantId, scope: "vendor", remark: "key account" },
+    });
+    expect(added.body.data).toMatchObject({
+      scope: "vendor",
+      purchaserName: "Listed Buyer",
+      goodsId: null,
+      active: true,
+      docked: false,
+      remark: "key account",
+    });
     expect((await buy(a.id)).body.data.state).toBe("success");
     expect((await buy(b.id)).body.data.state).toBe("success");
 
-    const dup = await t.call("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "vendor" }, lang: "en" });
+    const dup = await t.call("POST", "/api/card-brander/whitelists", {
+      token: supplier.token,
+      body: { purchaserId: buyer.merchantId, scope: "vendor" },
+      lang: "en",
+    });
     expect([dup.status, dup.body.msg]).toEqual([409, "This purchaser is already on the whitelist"]);
 
-    const removed = await t.call<WhitelistEntry>("DELETE", `/api/card-brander/whitelists/${added.body.data.id}`, { token: supplier.token });
+    const removed = await t.call<WhitelistEntry>("DELETE", `/api/card-brander/whitelists/${added.body.data.id}`, {
+      token: supplier.token,
+    });
     expect(removed.body.data).toMatchObject({ active: false });
     expect(removed.body.data.removedAt).not.toBeNull();
     expect((await buy(a.id)).status).toBe(409);
     // A removed entry can be added again; the history stays.
-    expect((await t.call("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "vendor" } })).body.code).toBe(1);
-    const history = await t.call<List>("GET", `/api/card-brander/whitelists?scope=vendor&purchaserId=${buyer.merchantId}`, { token: supplier.token });
+    expect(
+      (
+        await t.call("POST", "/api/card-brander/whitelists", {
+          token: supplier.token,
+          body: { purchaserId: buyer.merchantId, scope: "vendor" },
+        })
+      ).body.code,
+    ).toBe(1);
+    const history = await t.call<List>(
+      "GET",
+      `/api/card-brander/whitelists?scope=vendor&purchaserId=${buyer.merchantId}`,
+      { token: supplier.token },
+    );
     expect(history.body.data.list.map((e) => e.active)).toEqual([true, false]);
-    const onlyRemoved = await t.call<List>("GET", `/api/card-brander/whitelists?scope=vendor&purchaserId=${buyer.merchantId}&active=false`, { token: supplier.token });
+    const onlyRemoved = await t.call<List>(
+      "GET",
+      `/api/card-brander/whitelists?scope=vendor&purchaserId=${buyer.merchantId}&active=false`,
+      { token: supplier.token },
+    );
     expect(onlyRemoved.body.data.total).toBe(1);
   });
 
@@ -62,18 +104,37 @@ describe("supplier whitelists (VendorWhiteList, PurchaseWhiteList)", () => {
     const buyer = await registerMerchant(t, { orgName: "Goods Buyer" });
     await markVerified(t, buyer.merchantId);
     await fundSup(t, buyer, 10_000);
-    const noGoods = await t.call("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "goods" }, lang: "en" });
+    const noGoods = await t.call("POST", "/api/card-brander/whitelists", {
+      token: supplier.token,
+      body: { purchaserId: buyer.merchantId, scope: "goods" },
+      lang: "en",
+    });
     expect(noGoods.body.msg).toBe("Please choose the goods of the whitelist entry");
-    const entry = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "goods", goodsId: String(a.id) } });
+    const entry = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", {
+      token: supplier.token,
+      body: { purchaserId: buyer.merchantId, scope: "goods", goodsId: String(a.id) },
+    });
     expect(entry.body.data).toMatchObject({ scope: "goods", goodsId: String(a.id), goodsName: "WL goods only" });
-    const ok = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(a.id), quantity: 1, orderNo: orderNo() } });
+    const ok = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", {
+      token: buyer.token,
+      body: { goodsId: String(a.id), quantity: 1, orderNo: orderNo() },
+    });
     expect(ok.body.data.state).toBe("success");
-    const refused = await t.call("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(other.id), quantity: 1, orderNo: orderNo() } });
+    const refused = await t.call("POST", "/api/card-user/orders", {
+      token: buyer.token,
+      body: { goodsId: String(other.id), quantity: 1, orderNo: orderNo() },
+    });
     expect(refused.status).toBe(409);
-    const byGoods = await t.call<List>("GET", `/api/card-brander/whitelists?scope=goods&goodsId=${a.id}`, { token: supplier.token });
+    const byGoods = await t.call<List>("GET", `/api/card-brander/whitelists?scope=goods&goodsId=${a.id}`, {
+      token: supplier.token,
+    });
     expect(byGoods.body.data.list.map((e) => e.purchaserId)).toEqual([buyer.merchantId]);
     // The vendor list does not show goods entries.
-    const vendor = await t.call<List>("GET", `/api/card-brander/whitelists?scope=vendor&purchaserId=${buyer.merchantId}`, { token: supplier.token });
+    const vendor = await t.call<List>(
+      "GET",
+      `/api/card-brander/whitelists?scope=vendor&purchaserId=${buyer.merchantId}`,
+      { token: supplier.token },
+    );
     expect(vendor.body.data.total).toBe(0);
   });
 
@@ -87,30 +148,55 @@ describe("supplier whitelists (VendorWhiteList, PurchaseWhiteList)", () => {
       [{ purchaserId: "", scope: "vendor" }, "请输入采购商ID", "Please enter the purchaser ID"],
       [{ purchaserId: "99999999", scope: "vendor" }, "采购商不存在", "This purchaser does not exist"],
       [{ purchaserId: supplier.merchantId, scope: "vendor" }, "不能将自己加入白名单", "You cannot whitelist yourself"],
-      [{ purchaserId: buyer.merchantId, scope: "goods", goodsId: String(theirs.id) }, "只能为自己供应的商品设置白名单", "You can only whitelist purchasers for goods you supply"],
+      [
+        { purchaserId: buyer.merchantId, scope: "goods", goodsId: String(theirs.id) },
+        "只能为自己供应的商品设置白名单",
+        "You can only whitelist purchasers for goods you supply",
+      ],
     ];
     for (const [body, cn, en] of cases) {
       const zh = await t.call("POST", "/api/card-brander/whitelists", { token: supplier.token, body, lang: "cn" });
       expect([zh.status, zh.body.msg]).toEqual([400, cn]);
-      expect((await t.call("POST", "/api/card-brander/whitelists", { token: supplier.token, body, lang: "en" })).body.msg).toBe(en);
+      expect(
+        (await t.call("POST", "/api/card-brander/whitelists", { token: supplier.token, body, lang: "en" })).body.msg,
+      ).toBe(en);
     }
-    const tw = await t.call("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { scope: "vendor" }, lang: "tw" });
+    const tw = await t.call("POST", "/api/card-brander/whitelists", {
+      token: supplier.token,
+      body: { scope: "vendor" },
+      lang: "tw",
+    });
     expect(tw.body.msg).toBe("請輸入採購商ID");
 
-    const mine = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "vendor" } });
+    const mine = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", {
+      token: supplier.token,
+      body: { purchaserId: buyer.merchantId, scope: "vendor" },
+    });
     // Another supplier neither sees nor removes it.
     const seen = await t.call<List>("GET", "/api/card-brander/whitelists?scope=vendor", { token: other.token });
     expect(seen.body.data.list.map((e) => e.id)).not.toContain(mine.body.data.id);
-    expect((await t.call("DELETE", `/api/card-brander/whitelists/${mine.body.data.id}`, { token: other.token })).status).toBe(404);
+    expect(
+      (await t.call("DELETE", `/api/card-brander/whitelists/${mine.body.data.id}`, { token: other.token })).status,
+    ).toBe(404);
     // The whitelisted purchaser still cannot buy the other supplier's goods.
     await fundSup(t, buyer, 5_000);
-    expect((await t.call("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(theirs.id), quantity: 1, orderNo: orderNo() } })).status).toBe(409);
+    expect(
+      (
+        await t.call("POST", "/api/card-user/orders", {
+          token: buyer.token,
+          body: { goodsId: String(theirs.id), quantity: 1, orderNo: orderNo() },
+        })
+      ).status,
+    ).toBe(409);
     expect((await t.call("GET", "/api/card-brander/whitelists")).status).toBe(401);
   });
 
   it("shows whether a listed purchaser is also docked", async () => {
     const { buyer } = await dock(t, supplier);
-    const entry = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", { token: supplier.token, body: { purchaserId: buyer.merchantId, scope: "vendor" } });
+    const entry = await t.call<WhitelistEntry>("POST", "/api/card-brander/whitelists", {
+      token: supplier.token,
+      body: { purchaserId: buyer.merchantId, scope: "vendor" },
+    });
     expect(entry.body.data.docked).toBe(true);
   });
 });

@@ -37,8 +37,21 @@ export class WhitelistService {
     }
     try {
       const id = await withTx(this.deps.db, async (tx) => {
-        const created = await repo.insertWhitelist(tx, { supplierId: supplier.id, purchaserId, scope: req.scope, goodsId, remark: req.remark ?? "", createdBy: actor.userId });
-        await audit(tx, { actorUserId: actor.userId, action: "whitelist.add", subjectType: "purchase_whitelist", subjectId: created, detail: { purchaserId, scope: req.scope, goodsId } });
+        const created = await repo.insertWhitelist(tx, {
+          supplierId: supplier.id,
+          purchaserId,
+          scope: req.scope,
+          goodsId,
+          remark: req.remark ?? "",
+          createdBy: actor.userId,
+        });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "whitelist.add",
+          subjectType: "purchase_whitelist",
+          subjectId: created,
+          detail: { purchaserId, scope: req.scope, goodsId },
+        });
         return created;
       });
       return await this.presentOne(id, supplier.id);
@@ -52,7 +65,14 @@ export class WhitelistService {
     const supplier = await merchantOfActor(this.deps.db, actor);
     const done = await withTx(this.deps.db, async (tx) => {
       const ok = await repo.removeWhitelist(tx, id, supplier.id, actor.userId, this.deps.clock.now());
-      if (ok) await audit(tx, { actorUserId: actor.userId, action: "whitelist.remove", subjectType: "purchase_whitelist", subjectId: id });
+      if (ok) {
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "whitelist.remove",
+          subjectType: "purchase_whitelist",
+          subjectId: id,
+        });
+      }
       return ok;
     });
     if (!done) throw notFound();
@@ -70,7 +90,9 @@ export class WhitelistService {
       offset: (q.page - 1) * q.pageSize,
       limit: q.pageSize,
     });
-    const names = await goodsNames(this.deps.db, [...new Set(rows.flatMap((r) => (r.goods_id === null ? [] : [r.goods_id])))]);
+    const names = await goodsNames(this.deps.db, [
+      ...new Set(rows.flatMap((r) => (r.goods_id === null ? [] : [r.goods_id]))),
+    ]);
     const list: WhitelistEntry[] = [];
     for (const r of rows) list.push(await this.present(r, names));
     return { list, total, page: q.page, pageSize: q.pageSize };

@@ -33,7 +33,12 @@ const SETTLE_TICK_MS = 10 * 60_000;
  */
 export async function registerStores(
   host: ModuleHost,
-  needs: { onecard: OnecardService; customers: CustomersService; purchasing: PurchasingService; serves: (providerId: number, merchantId: number) => Promise<boolean> },
+  needs: {
+    onecard: OnecardService;
+    customers: CustomersService;
+    purchasing: PurchasingService;
+    serves: (providerId: number, merchantId: number) => Promise<boolean>;
+  },
 ): Promise<StoresModule> {
   const { ctx, db, guard } = host;
   const stores = new StoresService({
@@ -48,8 +53,20 @@ export async function registerStores(
     payments: { openAt: storesWithOpenPayments, retire: retireStoreCodes },
     releasedMall: (merchantId) => releasedMallApp(db, merchantId),
   });
-  const dynamic = new DynamicCodes({ db, clock: ctx.clock, key: Buffer.from(hkdfSync("sha256", ctx.secret, Buffer.alloc(0), "tessera/onecard/dynamic-code/v1", 32)) });
-  const writeoff = new WriteOffService({ db, clock: ctx.clock, keys: cardKeys(ctx.secret), stores, onecard: needs.onecard, dynamic, goodsOf: goodsForPurchase });
+  const dynamic = new DynamicCodes({
+    db,
+    clock: ctx.clock,
+    key: Buffer.from(hkdfSync("sha256", ctx.secret, Buffer.alloc(0), "tessera/onecard/dynamic-code/v1", 32)),
+  });
+  const writeoff = new WriteOffService({
+    db,
+    clock: ctx.clock,
+    keys: cardKeys(ctx.secret),
+    stores,
+    onecard: needs.onecard,
+    dynamic,
+    goodsOf: goodsForPurchase,
+  });
   await host.mount("/api/card-brander", storeBrandRoutes({ stores, guard }));
   await host.mount("/api/card-brander", writeOffBrandRoutes({ writeoff, guard }));
   await host.mount("/api/card-user", storeSaleRoutes({ stores, guard }));

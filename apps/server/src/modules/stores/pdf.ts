@@ -5,18 +5,97 @@ import { pdfDocument, pdfTable, type PdfColumn } from "../../platform/pdf";
  * A settlement document (核销结算单) as a printable A4 PDF: brand, store, day, counts and amounts, and
  * one line per redemption, in Noto Sans SC embedded (subset), so Chinese names print in every reader.
  */
-const LABELS: Record<Lang, { title: string; brand: string; store: string; day: string; count: string; value: string; amount: string; no: string; time: string; item: string; code: string; clerk: string; settled: string; coupon: string; onecard: string; printed: string }> = {
-  cn: { title: "核销结算单", brand: "品牌", store: "门店", day: "核销日期", count: "核销笔数", value: "核销价值", amount: "结算金额", no: "单号", time: "时间", item: "商品", code: "券码/卡号", clerk: "店员", settled: "结算金额", coupon: "券码", onecard: "一卡通", printed: "打印时间" },
-  tw: { title: "核銷結算單", brand: "品牌", store: "門店", day: "核銷日期", count: "核銷筆數", value: "核銷價值", amount: "結算金額", no: "單號", time: "時間", item: "商品", code: "券碼/卡號", clerk: "店員", settled: "結算金額", coupon: "券碼", onecard: "一卡通", printed: "列印時間" },
-  en: { title: "Redemption settlement document", brand: "Brand", store: "Store", day: "Day", count: "Redemptions", value: "Value", amount: "Settled amount", no: "No.", time: "Time", item: "Item", code: "Code / card", clerk: "Clerk", settled: "Settled", coupon: "Code", onecard: "One-card", printed: "Printed" },
+const LABELS: Record<
+  Lang,
+  {
+    title: string;
+    brand: string;
+    store: string;
+    day: string;
+    count: string;
+    value: string;
+    amount: string;
+    no: string;
+    time: string;
+    item: string;
+    code: string;
+    clerk: string;
+    settled: string;
+    coupon: string;
+    onecard: string;
+    printed: string;
+  }
+> = {
+  cn: {
+    title: "核销结算单",
+    brand: "品牌",
+    store: "门店",
+    day: "核销日期",
+    count: "核销笔数",
+    value: "核销价值",
+    amount: "结算金额",
+    no: "单号",
+    time: "时间",
+    item: "商品",
+    code: "券码/卡号",
+    clerk: "店员",
+    settled: "结算金额",
+    coupon: "券码",
+    onecard: "一卡通",
+    printed: "打印时间",
+  },
+  tw: {
+    title: "核銷結算單",
+    brand: "品牌",
+    store: "門店",
+    day: "核銷日期",
+    count: "核銷筆數",
+    value: "核銷價值",
+    amount: "結算金額",
+    no: "單號",
+    time: "時間",
+    item: "商品",
+    code: "券碼/卡號",
+    clerk: "店員",
+    settled: "結算金額",
+    coupon: "券碼",
+    onecard: "一卡通",
+    printed: "列印時間",
+  },
+  en: {
+    title: "Redemption settlement document",
+    brand: "Brand",
+    store: "Store",
+    day: "Day",
+    count: "Redemptions",
+    value: "Value",
+    amount: "Settled amount",
+    no: "No.",
+    time: "Time",
+    item: "Item",
+    code: "Code / card",
+    clerk: "Clerk",
+    settled: "Settled",
+    coupon: "Code",
+    onecard: "One-card",
+    printed: "Printed",
+  },
 };
 
 const major = (m: { amount: number }) => (m.amount / 100).toFixed(2);
 const hhmm = (iso: string) => new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().slice(11, 19);
 
-export async function settlementPdf(lang: Lang, d: { doc: SettlementDoc; lines: Redemption[] }, printedAt: Date): Promise<Buffer> {
+export async function settlementPdf(
+  lang: Lang,
+  d: { doc: SettlementDoc; lines: Redemption[] },
+  printedAt: Date,
+): Promise<Buffer> {
   const L = LABELS[lang];
-  const { doc, done } = await pdfDocument({ size: "A4", margin: 40, info: { Title: `${L.title} ${d.doc.id}`, Author: d.doc.branderName, Producer: "Tessera" } });
+  const { doc, done } = await pdfDocument({
+    size: "A4",
+    margin: 40,
+    info: { Title: `${L.title} ${d.doc.id}`, Author: d.doc.branderName, Producer: "Tessera" },
+  });
   const left = 40;
   const width = 515;
   doc.font("cjk").fontSize(18).fillColor("#111").text(L.title, left, 40, { width, align: "center" });
@@ -43,9 +122,19 @@ export async function settlementPdf(lang: Lang, d: { doc: SettlementDoc; lines: 
     { title: L.settled, width: 60, align: "right" },
     { title: L.clerk, width: 65, align: "left" },
   ];
-  const rows = d.lines.map((l) => [hhmm(l.createdAt), l.itemName, l.codeMask, major(l.value), major(l.settleAmount), l.clerkName]);
+  const rows = d.lines.map((l) => [
+    hhmm(l.createdAt),
+    l.itemName,
+    l.codeMask,
+    major(l.value),
+    major(l.settleAmount),
+    l.clerkName,
+  ]);
   const y = pdfTable(doc, { left, top: 160, width }, columns, rows);
-  doc.fontSize(8).fillColor("#777").text(`${L.printed}：${printedAt.toISOString().replace("T", " ").slice(0, 19)} UTC`, left, y + 10);
+  doc
+    .fontSize(8)
+    .fillColor("#777")
+    .text(`${L.printed}：${printedAt.toISOString().replace("T", " ").slice(0, 19)} UTC`, left, y + 10);
   doc.end();
   return done;
 }

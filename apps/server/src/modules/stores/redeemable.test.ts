@@ -25,21 +25,44 @@ const addStore = (m: TestMerchant, name: string) => storeOf(t, m, name);
 const clerkAt = (owner: TestMerchant, storeId: string) => clerkOf(t, owner, storeId);
 const customerLogin = (phone: string) => customerOf(t, phone);
 const cardInBag = (name: string, phone: string) => cardInBagOf(t, name, phone);
-const redeem = (token: string, body: Record<string, unknown>, lang: "cn" | "tw" | "en" = "en") => t.call<Redemption>("POST", "/api/card-brander/writeOff/redeem", { token, body: { requestKey: key(), ...body }, lang });
+const redeem = (token: string, body: Record<string, unknown>, lang: "cn" | "tw" | "en" = "en") =>
+  t.call<Redemption>("POST", "/api/card-brander/writeOff/redeem", {
+    token,
+    body: { requestKey: key(), ...body },
+    lang,
+  });
 
 describe("redeemable stores of a goods", () => {
   it("limits a goods' codes to listed stores: redeemed there, refused elsewhere with the reason, verify agrees; another brand can neither read nor set", async () => {
     const brand = await newMerchant(t, "Limit Brand");
     const b = await newBrand(t, brand, "Limit");
-    const goods = await newGoods(t, brand, b.id, { name: "Cake voucher", businessType: "card_voucher", faceValue: 3000, price: 2500 });
-    const csv = ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "LIM0001,A1,", "LIM0002,A2,"].join("\r\n") + "\r\n";
+    const goods = await newGoods(t, brand, b.id, {
+      name: "Cake voucher",
+      businessType: "card_voucher",
+      faceValue: 3000,
+      price: 2500,
+    });
+    const csv =
+      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "LIM0001,A1,", "LIM0002,A2,"].join("\r\n") + "\r\n";
     expect((await importFile(t, brand.token, goods.id, "l.csv", csv)).body.code).toBe(1);
     const { buyer } = await dock(t, brand);
     await fundSup(t, buyer, 100_000);
-    const order = await t.call<{ id: string }>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(goods.id), quantity: 2, orderNo: `PO${Date.now()}` } });
+    const order = await t.call<{ id: string }>("POST", "/api/card-user/orders", {
+      token: buyer.token,
+      body: { goodsId: String(goods.id), quantity: 2, orderNo: `PO${Date.now()}` },
+    });
     expect(order.body.code).toBe(1);
-    const listed = await t.call<{ list: { id: string }[] }>("GET", `/api/card-user/purchasedCards?orderId=${order.body.data.id}`, { token: buyer.token });
-    const [first, second] = (await t.call<{ cardNumber: string; cardSecret: string }[]>("POST", "/api/card-user/purchasedCards/reveal", { token: buyer.token, body: { ids: listed.body.data.list.map((c) => c.id) } })).body.data;
+    const listed = await t.call<{ list: { id: string }[] }>(
+      "GET",
+      `/api/card-user/purchasedCards?orderId=${order.body.data.id}`,
+      { token: buyer.token },
+    );
+    const [first, second] = (
+      await t.call<{ cardNumber: string; cardSecret: string }[]>("POST", "/api/card-user/purchasedCards/reveal", {
+        token: buyer.token,
+        body: { ids: listed.body.data.list.map((c) => c.id) },
+      })
+    ).body.data;
     if (!first || !second) throw new Error("no codes");
 
     const north = await addStore(brand, "North store");
@@ -47,10 +70,21 @@ describe("redeemable stores of a goods", () => {
     const northClerk = await clerkAt(brand, north.id);
     const southClerk = await clerkAt(brand, south.id);
     const url = `/api/card-brander/product/${goods.id}/stores`;
-    const verify = async (storeId: string) => (await t.call<{ redeemable: boolean; reason: string | null }>("GET", `/api/card-brander/product/shop/verify?storeId=${storeId}&goodsId=${goods.id}`, { token: brand.token, lang: "en" })).body.data;
+    const verify = async (storeId: string) =>
+      (
+        await t.call<{ redeemable: boolean; reason: string | null }>(
+          "GET",
+          `/api/card-brander/product/shop/verify?storeId=${storeId}&goodsId=${goods.id}`,
+          { token: brand.token, lang: "en" },
+        )
+      ).body.data;
 
     // Default: every store.
-    expect((await t.call<GoodsStoresReply>("GET", url, { token: brand.token })).body.data).toEqual({ goodsId: String(goods.id), all: true, stores: [] });
+    expect((await t.call<GoodsStoresReply>("GET", url, { token: brand.token })).body.data).toEqual({
+      goodsId: String(goods.id),
+      all: true,
+      stores: [],
+    });
     expect(await verify(south.id)).toEqual({ redeemable: true, reason: null });
 
     // Bad input and other brands change nothing.
@@ -58,25 +92,53 @@ describe("redeemable stores of a goods", () => {
     expect([none.status, none.body.msg]).toEqual([400, "Please choose at least one store"]);
     const rival = await newMerchant(t, "Limit Rival");
     const rivalStore = await addStore(rival, "Rival store");
-    const foreignStore = await t.call("PUT", url, { token: brand.token, body: { all: false, storeIds: [north.id, rivalStore.id] }, lang: "en" });
+    const foreignStore = await t.call("PUT", url, {
+      token: brand.token,
+      body: { all: false, storeIds: [north.id, rivalStore.id] },
+      lang: "en",
+    });
     expect([foreignStore.status, foreignStore.body.msg]).toEqual([404, "The store does not exist or is not yours"]);
-    const rivalSets = await t.call("PUT", url, { token: rival.token, body: { all: false, storeIds: [rivalStore.id] }, lang: "en" });
+    const rivalSets = await t.call("PUT", url, {
+      token: rival.token,
+      body: { all: false, storeIds: [rivalStore.id] },
+      lang: "en",
+    });
     expect([rivalSets.status, rivalSets.body.msg]).toEqual([404, "The goods does not exist"]);
     const rivalReads = await t.call("GET", url, { token: rival.token, lang: "cn" });
     expect([rivalReads.status, rivalReads.body.msg]).toEqual([404, "商品不存在"]);
     expect((await t.call<GoodsStoresReply>("GET", url, { token: brand.token })).body.data.all).toBe(true);
 
-    const set = await t.call<GoodsStoresReply>("PUT", url, { token: brand.token, body: { all: false, storeIds: [north.id, north.id] } });
-    expect(set.body.data).toEqual({ goodsId: String(goods.id), all: false, stores: [{ id: north.id, name: "North store" }] });
+    const set = await t.call<GoodsStoresReply>("PUT", url, {
+      token: brand.token,
+      body: { all: false, storeIds: [north.id, north.id] },
+    });
+    expect(set.body.data).toEqual({
+      goodsId: String(goods.id),
+      all: false,
+      stores: [{ id: north.id, name: "North store" }],
+    });
     expect(await verify(north.id)).toEqual({ redeemable: true, reason: null });
     expect(await verify(south.id)).toEqual({ redeemable: false, reason: "Not valid at this store" });
 
     // Refused at the other store, in three languages, and the code stays unredeemed.
-    const check = await t.call<WriteOffPreview>("POST", "/api/card-brander/writeOff/check", { token: southClerk, body: { kind: "coupon", code: first.cardNumber, secret: first.cardSecret }, lang: "tw" });
+    const check = await t.call<WriteOffPreview>("POST", "/api/card-brander/writeOff/check", {
+      token: southClerk,
+      body: { kind: "coupon", code: first.cardNumber, secret: first.cardSecret },
+      lang: "tw",
+    });
     expect([check.status, check.body.msg]).toEqual([403, "該商品不能在本門店使用"]);
-    const refused = await redeem(southClerk, { kind: "coupon", code: first.cardNumber, secret: first.cardSecret }, "cn");
+    const refused = await redeem(
+      southClerk,
+      { kind: "coupon", code: first.cardNumber, secret: first.cardSecret },
+      "cn",
+    );
     expect([refused.status, refused.body.msg]).toEqual([403, "该商品不能在本门店使用"]);
-    const byOwner = await redeem(brand.token, { kind: "coupon", code: first.cardNumber, secret: first.cardSecret, storeId: south.id });
+    const byOwner = await redeem(brand.token, {
+      kind: "coupon",
+      code: first.cardNumber,
+      secret: first.cardSecret,
+      storeId: south.id,
+    });
     expect(byOwner.body.msg).toBe("Not valid at this store");
     const hy = await t.call<{ total: number }>("GET", "/api/card-brander/hyAccounts", { token: brand.token });
     expect(hy.body.data.total).toBe(0);
@@ -88,7 +150,10 @@ describe("redeemable stores of a goods", () => {
     const all = await t.call<GoodsStoresReply>("PUT", url, { token: brand.token, body: { all: true, storeIds: [] } });
     expect(all.body.data.all).toBe(true);
     expect(await verify(south.id)).toEqual({ redeemable: true, reason: null });
-    expect((await redeem(southClerk, { kind: "coupon", code: second.cardNumber, secret: second.cardSecret })).body.data.storeName).toBe("South store");
+    expect(
+      (await redeem(southClerk, { kind: "coupon", code: second.cardNumber, secret: second.cardSecret })).body.data
+        .storeName,
+    ).toBe("South store");
   });
 });
 
@@ -97,7 +162,8 @@ describe("customer dynamic codes", () => {
     const { brand, cardId, customer } = await cardInBag("Dyn Brand", "13800138101");
     const store = await addStore(brand, "Dyn store");
     const clerk = await clerkAt(brand, store.id);
-    const issue = (id = cardId, token = customer) => t.call<DynamicCodeReply>("POST", `/api/mall/onecard/cards/${id}/dynamicCode`, { headers: cust(token) });
+    const issue = (id = cardId, token = customer) =>
+      t.call<DynamicCodeReply>("POST", `/api/mall/onecard/cards/${id}/dynamicCode`, { headers: cust(token) });
 
     const code = (await issue()).body.data;
     expect(code.code).toMatch(/^\d{18}$/);
@@ -108,8 +174,16 @@ describe("customer dynamic codes", () => {
     const stranger = await customerLogin("13800138102");
     expect((await issue(cardId, stranger)).status).toBe(404);
 
-    const preview = await t.call<WriteOffPreview>("POST", "/api/card-brander/writeOff/check", { token: clerk, body: { kind: "dynamic", code: code.code } });
-    expect(preview.body.data).toMatchObject({ kind: "onecard", itemName: "Dyn Brand card", value: { amount: 10_000 }, storeName: "Dyn store" });
+    const preview = await t.call<WriteOffPreview>("POST", "/api/card-brander/writeOff/check", {
+      token: clerk,
+      body: { kind: "dynamic", code: code.code },
+    });
+    expect(preview.body.data).toMatchObject({
+      kind: "onecard",
+      itemName: "Dyn Brand card",
+      value: { amount: 10_000 },
+      storeName: "Dyn store",
+    });
     const noAmount = await redeem(clerk, { kind: "dynamic", code: code.code });
     expect(noAmount.body.msg).toBe("Please enter the amount to take off the card");
     const missingSecret = await redeem(clerk, { kind: "onecard", code: "12345", amount: 100 });
@@ -121,21 +195,30 @@ describe("customer dynamic codes", () => {
     const first = await redeem(clerk, { kind: "dynamic", code: code.code, amount: 3_000, requestKey: k });
     expect(first.body.data).toMatchObject({ kind: "onecard", value: { amount: 3_000 }, storeName: "Dyn store" });
     // A retry after a lost reply answers with the same redemption; a new request is refused.
-    expect((await redeem(clerk, { kind: "dynamic", code: code.code, amount: 3_000, requestKey: k })).body.data.id).toBe(first.body.data.id);
+    expect((await redeem(clerk, { kind: "dynamic", code: code.code, amount: 3_000, requestKey: k })).body.data.id).toBe(
+      first.body.data.id,
+    );
     const used = await redeem(clerk, { kind: "dynamic", code: code.code, amount: 3_000 }, "cn");
     expect([used.status, used.body.msg]).toEqual([409, "该动态码已使用"]);
-    const bag = await t.call<{ cards: { id: string; balance: { amount: number } }[] }>("GET", "/api/mall/onecard/bag", { headers: cust(customer) });
+    const bag = await t.call<{ cards: { id: string; balance: { amount: number } }[] }>("GET", "/api/mall/onecard/bag", {
+      headers: cust(customer),
+    });
     expect(bag.body.data.cards.find((c) => c.id === cardId)?.balance.amount).toBe(7_000);
 
     // Expired after 60 s; nothing changes.
     const late = (await issue()).body.data;
     t.clock.advance(61);
     const expired = await redeem(clerk, { kind: "dynamic", code: late.code, amount: 1_000 });
-    expect([expired.status, expired.body.msg]).toEqual([409, "The dynamic code has expired; ask the customer to refresh it"]);
+    expect([expired.status, expired.body.msg]).toEqual([
+      409,
+      "The dynamic code has expired; ask the customer to refresh it",
+    ]);
     // A newer code retires the one shown before it.
     const older = (await issue()).body.data;
     const newer = (await issue()).body.data;
-    expect((await redeem(clerk, { kind: "dynamic", code: older.code, amount: 1_000 })).body.msg).toBe("The dynamic code has expired; ask the customer to refresh it");
+    expect((await redeem(clerk, { kind: "dynamic", code: older.code, amount: 1_000 })).body.msg).toBe(
+      "The dynamic code has expired; ask the customer to refresh it",
+    );
 
     // Another brand's store refuses this brand's card, and the code stays usable at this brand.
     const rival = await newMerchant(t, "Dyn Rival");
@@ -143,10 +226,20 @@ describe("customer dynamic codes", () => {
     const rivalClerk = await clerkAt(rival, rivalStore.id);
     const foreign = await redeem(rivalClerk, { kind: "dynamic", code: newer.code, amount: 1_000 });
     expect([foreign.status, foreign.body.msg]).toEqual([403, "This code cannot be redeemed at this store"]);
-    const foreignCheck = await t.call("POST", "/api/card-brander/writeOff/check", { token: rivalClerk, body: { kind: "dynamic", code: newer.code }, lang: "en" });
+    const foreignCheck = await t.call("POST", "/api/card-brander/writeOff/check", {
+      token: rivalClerk,
+      body: { kind: "dynamic", code: newer.code },
+      lang: "en",
+    });
     expect(foreignCheck.status).toBe(403);
-    expect((await redeem(clerk, { kind: "dynamic", code: newer.code, amount: 1_000 })).body.data.value.amount).toBe(1_000);
-    const after = await t.call<{ cards: { id: string; balance: { amount: number } }[] }>("GET", "/api/mall/onecard/bag", { headers: cust(customer) });
+    expect((await redeem(clerk, { kind: "dynamic", code: newer.code, amount: 1_000 })).body.data.value.amount).toBe(
+      1_000,
+    );
+    const after = await t.call<{ cards: { id: string; balance: { amount: number } }[] }>(
+      "GET",
+      "/api/mall/onecard/bag",
+      { headers: cust(customer) },
+    );
     expect(after.body.data.cards.find((c) => c.id === cardId)?.balance.amount).toBe(6_000);
   });
 });

@@ -23,7 +23,9 @@ export function validRegion(province: string, city: string, county: string): boo
 export function regionText(province: string, city: string, county: string): string {
   const all = areas();
   const c = all[province]?.[city] ?? "";
-  return [all["86"]?.[province] ?? "", PLACEHOLDER_CITIES.has(c) ? "" : c, all[city]?.[county] ?? ""].filter(Boolean).join(" ");
+  return [all["86"]?.[province] ?? "", PLACEHOLDER_CITIES.has(c) ? "" : c, all[city]?.[county] ?? ""]
+    .filter(Boolean)
+    .join(" ");
 }
 
 /**
@@ -49,7 +51,8 @@ function lookUp(province: string, city: string, county: string): Codes | null {
   if (!provinceCode) return null;
   const cityList = Object.entries(all[provinceCode] ?? {});
   const named = cityList.filter(([, n]) => n === c);
-  const candidates = named.length > 0 ? named : c === "" || c === p ? cityList.filter(([, n]) => PLACEHOLDER_CITIES.has(n)) : [];
+  const candidates =
+    named.length > 0 ? named : c === "" || c === p ? cityList.filter(([, n]) => PLACEHOLDER_CITIES.has(n)) : [];
   for (const [cityCode] of candidates) {
     const countyCode = Object.entries(all[cityCode] ?? {}).find(([, n]) => n === k)?.[0];
     if (countyCode) return { provinceCode, cityCode, countyCode };
@@ -73,7 +76,11 @@ export function regionTree(): RegionNode[] {
       value: pc,
       label: pn,
       children: Object.entries(all[pc] ?? {})
-        .map(([cc, cn]) => ({ value: cc, label: cn, children: Object.entries(all[cc] ?? {}).map(([kc, kn]) => ({ value: kc, label: kn })) }))
+        .map(([cc, cn]) => ({
+          value: cc,
+          label: cn,
+          children: Object.entries(all[cc] ?? {}).map(([kc, kn]) => ({ value: kc, label: kn })),
+        }))
         .filter((c) => c.children.length > 0),
     }))
     .filter((p) => p.children.length > 0);

@@ -37,8 +37,13 @@ export interface StoreFilter {
 }
 
 function filtered(db: Executor, f: StoreFilter) {
-  let q = db.selectFrom("stores as s").where("s.deleted_at", "is", null).where("s.brander_id", "in", f.branderIds.length > 0 ? f.branderIds : [-1]);
-  if (f.keyword) q = q.where((eb) => eb.or([eb("s.name", "like", `%${f.keyword}%`), eb("s.address", "like", `%${f.keyword}%`)]));
+  let q = db
+    .selectFrom("stores as s")
+    .where("s.deleted_at", "is", null)
+    .where("s.brander_id", "in", f.branderIds.length > 0 ? f.branderIds : [-1]);
+  if (f.keyword) {
+    q = q.where((eb) => eb.or([eb("s.name", "like", `%${f.keyword}%`), eb("s.address", "like", `%${f.keyword}%`)]));
+  }
   if (f.state) q = q.where("s.state", "=", f.state);
   if (f.districtId !== undefined) q = q.where("s.district_id", "=", f.districtId);
   if (f.provinceCode) q = q.where("s.province_code", "=", f.provinceCode);
@@ -48,8 +53,14 @@ function filtered(db: Executor, f: StoreFilter) {
   return q;
 }
 
-export async function searchStores(db: Executor, f: StoreFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: StoreRowView[] }> {
-  const count = await filtered(db, f).select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst();
+export async function searchStores(
+  db: Executor,
+  f: StoreFilter,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; rows: StoreRowView[] }> {
+  const count = await filtered(db, f)
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirst();
   const rows = await filtered(db, f)
     .innerJoin("merchants as m", "m.id", "s.brander_id")
     .leftJoin("store_districts as d", "d.id", "s.district_id")
@@ -77,32 +88,73 @@ export async function searchStores(db: Executor, f: StoreFilter, page: { limit: 
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  return { total: Number(count?.n ?? 0), rows: rows.map((r) => ({ ...r, lng: r.lng === null ? null : Number(r.lng), lat: r.lat === null ? null : Number(r.lat) })) };
+  return {
+    total: Number(count?.n ?? 0),
+    rows: rows.map((r) => ({
+      ...r,
+      lng: r.lng === null ? null : Number(r.lng),
+      lat: r.lat === null ? null : Number(r.lat),
+    })),
+  };
 }
 
 export function findStore(db: Executor, branderId: number, id: number) {
-  return db.selectFrom("stores").selectAll().where("id", "=", id).where("brander_id", "=", branderId).where("deleted_at", "is", null).executeTakeFirst();
+  return db
+    .selectFrom("stores")
+    .selectAll()
+    .where("id", "=", id)
+    .where("brander_id", "=", branderId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
 }
 
 export function lockStores(db: Executor, branderId: number, ids: number[]) {
-  return db.selectFrom("stores").select(["id"]).where("id", "in", ids).where("brander_id", "=", branderId).where("deleted_at", "is", null).orderBy("id").forUpdate().execute();
+  return db
+    .selectFrom("stores")
+    .select(["id"])
+    .where("id", "in", ids)
+    .where("brander_id", "=", branderId)
+    .where("deleted_at", "is", null)
+    .orderBy("id")
+    .forUpdate()
+    .execute();
 }
 
 export function findDistrict(db: Executor, branderId: number, id: number) {
-  return db.selectFrom("store_districts").selectAll().where("id", "=", id).where("brander_id", "=", branderId).executeTakeFirst();
+  return db
+    .selectFrom("store_districts")
+    .selectAll()
+    .where("id", "=", id)
+    .where("brander_id", "=", branderId)
+    .executeTakeFirst();
 }
 
 export async function districtIdsByName(db: Executor, branderId: number): Promise<Map<string, number>> {
-  const rows = await db.selectFrom("store_districts").select(["id", "name"]).where("brander_id", "=", branderId).execute();
+  const rows = await db
+    .selectFrom("store_districts")
+    .select(["id", "name"])
+    .where("brander_id", "=", branderId)
+    .execute();
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
 export async function liveStoreNames(db: Executor, branderId: number): Promise<Set<string>> {
-  const rows = await db.selectFrom("stores").select("name").where("brander_id", "=", branderId).where("deleted_at", "is", null).execute();
+  const rows = await db
+    .selectFrom("stores")
+    .select("name")
+    .where("brander_id", "=", branderId)
+    .where("deleted_at", "is", null)
+    .execute();
   return new Set(rows.map((r) => r.name));
 }
 
 export async function unsettledStores(db: Executor, ids: number[]): Promise<number[]> {
-  const rows = await db.selectFrom("store_redemptions").select("store_id").distinct().where("store_id", "in", ids).where("doc_id", "is", null).execute();
+  const rows = await db
+    .selectFrom("store_redemptions")
+    .select("store_id")
+    .distinct()
+    .where("store_id", "in", ids)
+    .where("doc_id", "is", null)
+    .execute();
   return rows.map((r) => r.store_id);
 }

@@ -34,7 +34,10 @@ export interface StoresDeps {
   db: Db;
   clock: Clock;
   /** A sub-account (sub-passport) of the merchant, or undefined (accounts module). */
-  subAccountOf: (merchantId: number, userId: number) => Promise<{ id: number; email: string; display_name: string | null } | undefined>;
+  subAccountOf: (
+    merchantId: number,
+    userId: number,
+  ) => Promise<{ id: number; email: string; display_name: string | null } | undefined>;
   /** Suppliers a purchaser is docked with (purchasing module). */
   dockedSuppliers: (actor: Actor) => Promise<number[]>;
   /** Whether a service provider serves a merchant (onboarding module). */
@@ -125,7 +128,15 @@ export class StoresService {
   private async listOf(branderIds: number[], q: StoreQuery): Promise<Page<Store>> {
     const { total, rows } = await repo.searchStores(
       this.deps.db,
-      { branderIds, keyword: q.keyword, state: q.state, districtId: q.districtId ? Number(q.districtId) : undefined, provinceCode: q.provinceCode, cityCode: q.cityCode, countyCode: q.countyCode },
+      {
+        branderIds,
+        keyword: q.keyword,
+        state: q.state,
+        districtId: q.districtId ? Number(q.districtId) : undefined,
+        provinceCode: q.provinceCode,
+        cityCode: q.cityCode,
+        countyCode: q.countyCode,
+      },
       { limit: q.pageSize, offset: (q.page - 1) * q.pageSize },
     );
     return { list: rows.map(presentStore), total, page: q.page, pageSize: q.pageSize };
@@ -152,20 +163,30 @@ export class StoresService {
   async visiting(actor: Actor, q: StoreQuery & { branderId?: string | undefined }): Promise<Page<Store>> {
     const me = tenantOf(actor);
     if (!q.branderId) throw invalid("stores.brandRequired", "branderId");
-    if (!(await this.deps.serves(me, Number(q.branderId)))) throw new AppError(CODE.FORBIDDEN, "stores.providerNotServing");
+    if (!(await this.deps.serves(me, Number(q.branderId)))) {
+      throw new AppError(CODE.FORBIDDEN, "stores.providerNotServing");
+    }
     return this.listOf([Number(q.branderId)], q);
   }
 
   private async storeView(branderId: number, id: number): Promise<Store> {
-    const { rows } = await repo.searchStores(this.deps.db, { branderIds: [branderId], ids: [id] }, { limit: 1, offset: 0 });
+    const { rows } = await repo.searchStores(
+      this.deps.db,
+      { branderIds: [branderId], ids: [id] },
+      { limit: 1, offset: 0 },
+    );
     const row = rows[0];
     if (!row) throw storeNotFound();
     return presentStore(row);
   }
 
   private async checkStore(db: Db | Tx, branderId: number, req: StoreReq): Promise<void> {
-    if (!validRegion(req.provinceCode, req.cityCode, req.countyCode)) throw invalid("stores.regionInvalid", "countyCode");
-    if (req.districtId !== null && !(await repo.findDistrict(db, branderId, Number(req.districtId)))) throw invalid("stores.districtNotFound", "districtId");
+    if (!validRegion(req.provinceCode, req.cityCode, req.countyCode)) {
+      throw invalid("stores.regionInvalid", "countyCode");
+    }
+    if (req.districtId !== null && !(await repo.findDistrict(db, branderId, Number(req.districtId)))) {
+      throw invalid("stores.districtNotFound", "districtId");
+    }
   }
 
   private values(req: StoreReq) {
@@ -211,7 +232,13 @@ export class StoresService {
     await this.checkStore(this.deps.db, brander, req);
     try {
       await withTx(this.deps.db, async (tx) => {
-        const r = await tx.updateTable("stores").set({ ...this.values(req), updated_at: this.now() }).where("id", "=", id).where("brander_id", "=", brander).where("deleted_at", "is", null).executeTakeFirst();
+        const r = await tx
+          .updateTable("stores")
+          .set({ ...this.values(req), updated_at: this.now() })
+          .where("id", "=", id)
+          .where("brander_id", "=", brander)
+          .where("deleted_at", "is", null)
+          .executeTakeFirst();
         if (Number(r.numUpdatedRows) !== 1) throw storeNotFound();
         await audit(tx, { actorUserId: actor.userId, action: "store.update", subjectType: "store", subjectId: id });
       });
@@ -238,9 +265,20 @@ export class StoresService {
       const now = this.now();
       await tx.updateTable("stores").set({ deleted_at: now, updated_at: now }).where("id", "in", ids).execute();
       await tx.deleteFrom("store_clerks").where("store_id", "in", ids).execute();
-      await tx.updateTable("store_qr_codes").set({ deleted_at: now }).where("store_id", "in", ids).where("deleted_at", "is", null).execute();
+      await tx
+        .updateTable("store_qr_codes")
+        .set({ deleted_at: now })
+        .where("store_id", "in", ids)
+        .where("deleted_at", "is", null)
+        .execute();
       const payCodes = await this.deps.payments.retire(tx, ids, now);
-      await audit(tx, { actorUserId: actor.userId, action: "store.delete", subjectType: "store", subjectId: ids[0] ?? 0, detail: { storeIds: ids, payCodes } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "store.delete",
+        subjectType: "store",
+        subjectId: ids[0] ?? 0,
+        detail: { storeIds: ids, payCodes },
+      });
       return { deleted: ids.length };
     });
   }
@@ -250,17 +288,31 @@ export class StoresService {
    * add; good rows are added together, bad rows are reported with their row number and reason (and kept
    * as the import's reject report). `rowNos` are the file's row numbers (default: 1-based positions).
    */
-  async batch(actor: Actor, rows: unknown[], lang: Lang, source: { fileName: string; rowNos?: number[]; examples?: number[] } = { fileName: "" }): Promise<StoreBatchReply> {
+  async batch(
+    actor: Actor,
+    rows: unknown[],
+    lang: Lang,
+    source: { fileName: string; rowNos?: number[]; examples?: number[] } = { fileName: "" },
+  ): Promise<StoreBatchReply> {
     const brander = tenantOf(actor);
     const districts = await repo.districtIdsByName(this.deps.db, brander);
     const districtIds = new Set(districts.values());
     const taken = await repo.liveStoreNames(this.deps.db, brander);
-    const rejects: (StoreReject & { key: string })[] = (source.examples ?? []).map((row) => ({ row, name: "", key: "example", reason: renderMessage("stores.reject.example", lang) }));
+    const rejects: (StoreReject & { key: string })[] = (source.examples ?? []).map((row) => ({
+      row,
+      name: "",
+      key: "example",
+      reason: renderMessage("stores.reject.example", lang),
+    }));
     const good: ReturnType<StoresService["values"]>[] = [];
     rows.forEach((raw, i) => {
       const row = source.rowNos?.[i] ?? i + 1;
-      const name = typeof raw === "object" && raw !== null && typeof (raw as { name?: unknown }).name === "string" ? (raw as { name: string }).name.slice(0, 60) : "";
-      const reject = (key: string) => rejects.push({ row, name, key, reason: renderMessage(`stores.reject.${key}` as MessageKey, lang) });
+      const name =
+        typeof raw === "object" && raw !== null && typeof (raw as { name?: unknown }).name === "string"
+          ? (raw as { name: string }).name.slice(0, 60)
+          : "";
+      const reject = (key: string) =>
+        rejects.push({ row, name, key, reason: renderMessage(`stores.reject.${key}` as MessageKey, lang) });
       const parsed = storeReq.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -283,17 +335,31 @@ export class StoresService {
       }
       const imp = await tx
         .insertInto("store_imports")
-        .values({ brander_id: brander, file_name: source.fileName, imported: good.length, rejected: rejects.length, created_by: actor.userId })
+        .values({
+          brander_id: brander,
+          file_name: source.fileName,
+          imported: good.length,
+          rejected: rejects.length,
+          created_by: actor.userId,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       for (let i = 0; i < rejects.length; i += 500) {
         await tx
           .insertInto("store_import_rejects")
-          .values(rejects.slice(i, i + 500).map((r) => ({ import_id: imp.id, row_no: r.row, reason: r.key, name: r.name })))
+          .values(
+            rejects.slice(i, i + 500).map((r) => ({ import_id: imp.id, row_no: r.row, reason: r.key, name: r.name })),
+          )
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
-      await audit(tx, { actorUserId: actor.userId, action: "store.batch", subjectType: "store_import", subjectId: imp.id, detail: { imported: good.length, rejected: rejects.length } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "store.batch",
+        subjectType: "store_import",
+        subjectId: imp.id,
+        detail: { imported: good.length, rejected: rejects.length },
+      });
       return imp.id;
     }).catch((err: unknown) => {
       // Another add took a name meanwhile: nothing was added.
@@ -301,7 +367,12 @@ export class StoresService {
       throw err;
     });
     rejects.sort((a, b) => a.row - b.row);
-    return { importId: String(importId), imported: good.length, rejected: rejects.length, rejects: rejects.slice(0, 100).map(({ row, name, reason }) => ({ row, name, reason })) };
+    return {
+      importId: String(importId),
+      imported: good.length,
+      rejected: rejects.length,
+      rejects: rejects.slice(0, 100).map(({ row, name, reason }) => ({ row, name, reason })),
+    };
   }
 
   /** The xlsx import: the file's rows through `batch`. */
@@ -322,27 +393,48 @@ export class StoresService {
   /** The reject rows of one of the brand's imports, for the report. */
   async rejectsOf(actor: Actor, importId: number): Promise<{ row_no: number; reason: string; name: string }[]> {
     const brander = tenantOf(actor);
-    const imp = await this.deps.db.selectFrom("store_imports").select("id").where("id", "=", importId).where("brander_id", "=", brander).executeTakeFirst();
+    const imp = await this.deps.db
+      .selectFrom("store_imports")
+      .select("id")
+      .where("id", "=", importId)
+      .where("brander_id", "=", brander)
+      .executeTakeFirst();
     if (!imp) throw new AppError(CODE.NOT_FOUND, "error.notFound");
-    return this.deps.db.selectFrom("store_import_rejects").select(["row_no", "reason", "name"]).where("import_id", "=", importId).orderBy("row_no").execute();
+    return this.deps.db
+      .selectFrom("store_import_rejects")
+      .select(["row_no", "reason", "name"])
+      .where("import_id", "=", importId)
+      .orderBy("row_no")
+      .execute();
   }
 
   /* ---------- business districts ---------- */
 
-  async districts(actor: Actor, q: { page: number; pageSize: number; keyword?: string | undefined }): Promise<Page<District>> {
+  async districts(
+    actor: Actor,
+    q: { page: number; pageSize: number; keyword?: string | undefined },
+  ): Promise<Page<District>> {
     const brander = tenantOf(actor);
     let base = this.deps.db.selectFrom("store_districts as d").where("d.brander_id", "=", brander);
     if (q.keyword) base = base.where("d.name", "like", `%${q.keyword}%`);
     const total = await base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst();
     const rows = await base
       .select(["d.id", "d.name", "d.remark", "d.created_at"])
-      .select(sql<string>`(SELECT count(*) FROM stores s WHERE s.district_id = d.id AND s.deleted_at IS NULL)`.as("stores"))
+      .select(
+        sql<string>`(SELECT count(*) FROM stores s WHERE s.district_id = d.id AND s.deleted_at IS NULL)`.as("stores"),
+      )
       .orderBy("d.id", "desc")
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize)
       .execute();
     return {
-      list: rows.map((r) => ({ id: String(r.id), name: r.name, remark: r.remark, stores: Number(r.stores), createdAt: iso(r.created_at) })),
+      list: rows.map((r) => ({
+        id: String(r.id),
+        name: r.name,
+        remark: r.remark,
+        stores: Number(r.stores),
+        createdAt: iso(r.created_at),
+      })),
       total: Number(total?.n ?? 0),
       page: q.page,
       pageSize: q.pageSize,
@@ -354,10 +446,19 @@ export class StoresService {
     try {
       const savedId = await withTx(this.deps.db, async (tx) => {
         if (id === null) {
-          const row = await tx.insertInto("store_districts").values({ brander_id: brander, name: req.name, remark: req.remark }).returning("id").executeTakeFirstOrThrow();
+          const row = await tx
+            .insertInto("store_districts")
+            .values({ brander_id: brander, name: req.name, remark: req.remark })
+            .returning("id")
+            .executeTakeFirstOrThrow();
           return row.id;
         }
-        const r = await tx.updateTable("store_districts").set({ name: req.name, remark: req.remark }).where("id", "=", id).where("brander_id", "=", brander).executeTakeFirst();
+        const r = await tx
+          .updateTable("store_districts")
+          .set({ name: req.name, remark: req.remark })
+          .where("id", "=", id)
+          .where("brander_id", "=", brander)
+          .executeTakeFirst();
         if (Number(r.numUpdatedRows) !== 1) throw new AppError(CODE.NOT_FOUND, "stores.districtNotFound");
         return id;
       });
@@ -376,7 +477,12 @@ export class StoresService {
     return withTx(this.deps.db, async (tx) => {
       const d = await repo.findDistrict(tx, brander, id);
       if (!d) throw new AppError(CODE.NOT_FOUND, "stores.districtNotFound");
-      const used = await tx.selectFrom("stores").select("id").where("district_id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
+      const used = await tx
+        .selectFrom("stores")
+        .select("id")
+        .where("district_id", "=", id)
+        .where("deleted_at", "is", null)
+        .executeTakeFirst();
       if (used) throw conflict("stores.districtInUse");
       // Deleted stores keep no reference to it.
       await tx.updateTable("stores").set({ district_id: null }).where("district_id", "=", id).execute();
@@ -398,7 +504,14 @@ export class StoresService {
       .where("c.store_id", "=", storeId)
       .orderBy("c.created_at")
       .execute();
-    return rows.map((r) => ({ passportId: String(r.user_id), email: r.email, name: r.display_name ?? "", storeId: String(s.id), storeName: s.name, createdAt: iso(r.created_at) }));
+    return rows.map((r) => ({
+      passportId: String(r.user_id),
+      email: r.email,
+      name: r.display_name ?? "",
+      storeId: String(s.id),
+      storeName: s.name,
+      createdAt: iso(r.created_at),
+    }));
   }
 
   /** Binds a sub-account to a store as its clerk (moving it from another store of the brand). */
@@ -412,7 +525,13 @@ export class StoresService {
         .values({ user_id: passportId, store_id: storeId, brander_id: brander })
         .onConflict((oc) => oc.column("user_id").doUpdateSet({ store_id: storeId, brander_id: brander }))
         .execute();
-      await audit(tx, { actorUserId: actor.userId, action: "store.bindClerk", subjectType: "store", subjectId: storeId, detail: { passportId } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "store.bindClerk",
+        subjectType: "store",
+        subjectId: storeId,
+        detail: { passportId },
+      });
     });
     return this.clerks(actor, storeId);
   }
@@ -420,7 +539,12 @@ export class StoresService {
   async unbindClerk(actor: Actor, storeId: number, passportId: number): Promise<Clerk[]> {
     const brander = tenantOf(actor);
     if (!(await repo.findStore(this.deps.db, brander, storeId))) throw storeNotFound();
-    const r = await this.deps.db.deleteFrom("store_clerks").where("user_id", "=", passportId).where("store_id", "=", storeId).where("brander_id", "=", brander).executeTakeFirst();
+    const r = await this.deps.db
+      .deleteFrom("store_clerks")
+      .where("user_id", "=", passportId)
+      .where("store_id", "=", storeId)
+      .where("brander_id", "=", brander)
+      .executeTakeFirst();
     if (Number(r.numDeletedRows) !== 1) throw new AppError(CODE.NOT_FOUND, "stores.clerkNotFound");
     return this.clerks(actor, storeId);
   }
@@ -443,8 +567,27 @@ export class StoresService {
 
   /* ---------- QR codes ---------- */
 
-  private presentCode(r: { id: number; kind: QrKind; name: string; store_id: number | null; store_name: string | null; token: string; created_at: Date }, origin: string): QrCode {
-    return { id: String(r.id), kind: r.kind, name: r.name, storeId: r.store_id === null ? null : String(r.store_id), storeName: r.store_name, url: `${origin}/qr/${r.token}`, createdAt: iso(r.created_at) };
+  private presentCode(
+    r: {
+      id: number;
+      kind: QrKind;
+      name: string;
+      store_id: number | null;
+      store_name: string | null;
+      token: string;
+      created_at: Date;
+    },
+    origin: string,
+  ): QrCode {
+    return {
+      id: String(r.id),
+      kind: r.kind,
+      name: r.name,
+      storeId: r.store_id === null ? null : String(r.store_id),
+      storeName: r.store_name,
+      url: `${origin}/qr/${r.token}`,
+      createdAt: iso(r.created_at),
+    };
   }
 
   private codesQuery(brander: number) {
@@ -456,17 +599,34 @@ export class StoresService {
       .where("q.deleted_at", "is", null);
   }
 
-  async codes(actor: Actor, q: { page: number; pageSize: number; kind?: QrKind | undefined; storeId?: string | undefined }, origin: string): Promise<Page<QrCode>> {
+  async codes(
+    actor: Actor,
+    q: { page: number; pageSize: number; kind?: QrKind | undefined; storeId?: string | undefined },
+    origin: string,
+  ): Promise<Page<QrCode>> {
     const brander = tenantOf(actor);
     let base = this.codesQuery(brander);
     if (q.kind) base = base.where("q.kind", "=", q.kind);
     if (q.storeId) base = base.where("q.store_id", "=", Number(q.storeId));
-    const rows = await base.orderBy("q.id", "desc").limit(q.pageSize + 1).offset((q.page - 1) * q.pageSize).execute();
-    let count = this.deps.db.selectFrom("store_qr_codes").select((eb) => eb.fn.countAll<string>().as("n")).where("brander_id", "=", brander).where("deleted_at", "is", null);
+    const rows = await base
+      .orderBy("q.id", "desc")
+      .limit(q.pageSize + 1)
+      .offset((q.page - 1) * q.pageSize)
+      .execute();
+    let count = this.deps.db
+      .selectFrom("store_qr_codes")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("brander_id", "=", brander)
+      .where("deleted_at", "is", null);
     if (q.kind) count = count.where("kind", "=", q.kind);
     if (q.storeId) count = count.where("store_id", "=", Number(q.storeId));
     const total = Number((await count.executeTakeFirst())?.n ?? 0);
-    return { list: rows.slice(0, q.pageSize).map((r) => this.presentCode(r, origin)), total, page: q.page, pageSize: q.pageSize };
+    return {
+      list: rows.slice(0, q.pageSize).map((r) => this.presentCode(r, origin)),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 
   async code(actor: Actor, id: number, origin: string): Promise<QrCode> {
@@ -480,32 +640,62 @@ export class StoresService {
     const brander = tenantOf(actor);
     const s = await repo.findStore(this.deps.db, brander, storeId);
     if (!s) throw storeNotFound();
-    const existing = await this.codesQuery(brander).where("q.store_id", "=", storeId).where("q.kind", "=", "shop").executeTakeFirst();
+    const existing = await this.codesQuery(brander)
+      .where("q.store_id", "=", storeId)
+      .where("q.kind", "=", "shop")
+      .executeTakeFirst();
     if (existing) return this.presentCode(existing, origin);
     try {
-      await this.deps.db.insertInto("store_qr_codes").values({ brander_id: brander, store_id: storeId, kind: "shop", token: randomBytes(12).toString("base64url"), name: s.name }).execute();
+      await this.deps.db
+        .insertInto("store_qr_codes")
+        .values({
+          brander_id: brander,
+          store_id: storeId,
+          kind: "shop",
+          token: randomBytes(12).toString("base64url"),
+          name: s.name,
+        })
+        .execute();
     } catch (err) {
       // Bound at the same moment by another request: its code is the store's.
       if (!isUniqueViolation(err)) throw err;
     }
-    const r = await this.codesQuery(brander).where("q.store_id", "=", storeId).where("q.kind", "=", "shop").executeTakeFirstOrThrow();
+    const r = await this.codesQuery(brander)
+      .where("q.store_id", "=", storeId)
+      .where("q.kind", "=", "shop")
+      .executeTakeFirstOrThrow();
     return this.presentCode(r, origin);
   }
 
   /** `POST mallCodes`: a code opening the brand's mall, optionally attributed to a store. */
   async createMallCode(actor: Actor, req: { name: string; storeId: string | null }, origin: string): Promise<QrCode> {
     const brander = tenantOf(actor);
-    if (req.storeId !== null && !(await repo.findStore(this.deps.db, brander, Number(req.storeId)))) throw storeNotFound();
+    if (req.storeId !== null && !(await repo.findStore(this.deps.db, brander, Number(req.storeId)))) {
+      throw storeNotFound();
+    }
     const row = await this.deps.db
       .insertInto("store_qr_codes")
-      .values({ brander_id: brander, store_id: req.storeId === null ? null : Number(req.storeId), kind: "mall", token: randomBytes(12).toString("base64url"), name: req.name })
+      .values({
+        brander_id: brander,
+        store_id: req.storeId === null ? null : Number(req.storeId),
+        kind: "mall",
+        token: randomBytes(12).toString("base64url"),
+        name: req.name,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return this.code(actor, row.id, origin);
   }
 
   async deleteMallCode(actor: Actor, id: number): Promise<{ deleted: true }> {
-    const r = await this.deps.db.updateTable("store_qr_codes").set({ deleted_at: this.now() }).where("id", "=", id).where("brander_id", "=", tenantOf(actor)).where("kind", "=", "mall").where("deleted_at", "is", null).executeTakeFirst();
+    const r = await this.deps.db
+      .updateTable("store_qr_codes")
+      .set({ deleted_at: this.now() })
+      .where("id", "=", id)
+      .where("brander_id", "=", tenantOf(actor))
+      .where("kind", "=", "mall")
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new AppError(CODE.NOT_FOUND, "stores.codeNotFound");
     return { deleted: true };
   }
@@ -515,7 +705,19 @@ export class StoresService {
     const r = await this.deps.db
       .selectFrom("store_qr_codes as q")
       .leftJoin("stores as s", (j) => j.onRef("s.id", "=", "q.store_id").on("s.deleted_at", "is", null))
-      .select(["q.kind", "q.name", "q.brander_id", "s.name as store_name", "s.province_code", "s.city_code", "s.county_code", "s.address", "s.opening_hours", "s.contact_phone", "s.state"])
+      .select([
+        "q.kind",
+        "q.name",
+        "q.brander_id",
+        "s.name as store_name",
+        "s.province_code",
+        "s.city_code",
+        "s.county_code",
+        "s.address",
+        "s.opening_hours",
+        "s.contact_phone",
+        "s.state",
+      ])
       .where("q.token", "=", token)
       .where("q.deleted_at", "is", null)
       .executeTakeFirst();

@@ -26,42 +26,97 @@ it("write-off settlement counts only the escrowed voucher money, not card redemp
   const { brand, cardId, customer } = await cardInBagOf(t, "Books Brand", "13800138377");
   const store = await storeOf(t, brand, "Books store");
   const b = await newBrand(t, brand, "Books");
-  const voucher = await newGoods(t, brand, b.id, { name: "Set meal voucher", businessType: "card_voucher", faceValue: 10_000, price: 8_800, settlementPrice: 8_000, perOrderMax: 5 });
-  expect((await importFile(t, brand.token, voucher.id, "v.csv", ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "BOOKS001,S1,"].join("\r\n") + "\r\n")).body.code).toBe(1);
+  const voucher = await newGoods(t, brand, b.id, {
+    name: "Set meal voucher",
+    businessType: "card_voucher",
+    faceValue: 10_000,
+    price: 8_800,
+    settlementPrice: 8_000,
+    perOrderMax: 5,
+  });
+  expect(
+    (
+      await importFile(
+        t,
+        brand.token,
+        voucher.id,
+        "v.csv",
+        ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "BOOKS001,S1,"].join("\r\n") + "\r\n",
+      )
+    ).body.code,
+  ).toBe(1);
   const { buyer } = await dock(t, brand);
   await fundSup(t, buyer, 100_000);
-  const order = await t.call<{ id: string }>("POST", "/api/card-user/orders", { token: buyer.token, body: { goodsId: String(voucher.id), quantity: 1, orderNo: `BK${Date.now()}` } });
+  const order = await t.call<{ id: string }>("POST", "/api/card-user/orders", {
+    token: buyer.token,
+    body: { goodsId: String(voucher.id), quantity: 1, orderNo: `BK${Date.now()}` },
+  });
   expect(order.body.code).toBe(1);
-  const listed = await t.call<{ list: { id: string }[] }>("GET", `/api/card-user/purchasedCards?orderId=${order.body.data.id}`, { token: buyer.token });
-  const [code] = (await t.call<{ cardNumber: string; cardSecret: string }[]>("POST", "/api/card-user/purchasedCards/reveal", { token: buyer.token, body: { ids: listed.body.data.list.map((c) => c.id) } })).body.data;
+  const listed = await t.call<{ list: { id: string }[] }>(
+    "GET",
+    `/api/card-user/purchasedCards?orderId=${order.body.data.id}`,
+    { token: buyer.token },
+  );
+  const [code] = (
+    await t.call<{ cardNumber: string; cardSecret: string }[]>("POST", "/api/card-user/purchasedCards/reveal", {
+      token: buyer.token,
+      body: { ids: listed.body.data.list.map((c) => c.id) },
+    })
+  ).body.data;
   if (!code) throw new Error("no code");
 
   let n = 0;
-  const redeem = (body: Record<string, unknown>) => t.call<Redemption>("POST", "/api/card-brander/writeOff/redeem", { token: brand.token, body: { storeId: store.id, requestKey: `books-${Date.now()}-${++n}`, ...body } });
+  const redeem = (body: Record<string, unknown>) =>
+    t.call<Redemption>("POST", "/api/card-brander/writeOff/redeem", {
+      token: brand.token,
+      body: { storeId: store.id, requestKey: `books-${Date.now()}-${++n}`, ...body },
+    });
   const v = await redeem({ kind: "coupon", code: code.cardNumber, secret: code.cardSecret });
   expect(v.body.data).toMatchObject({ kind: "coupon", settleAmount: { amount: 8_800 } });
-  const dyn = (await t.call<DynamicCodeReply>("POST", `/api/mall/onecard/cards/${cardId}/dynamicCode`, { headers: cust(customer) })).body.data;
+  const dyn = (
+    await t.call<DynamicCodeReply>("POST", `/api/mall/onecard/cards/${cardId}/dynamicCode`, { headers: cust(customer) })
+  ).body.data;
   const c = await redeem({ kind: "dynamic", code: dyn.code, amount: 5_850 });
   // The card's money reached the brand at activation: this redemption settles nothing more.
   expect(c.body.data).toMatchObject({ kind: "onecard", value: { amount: 5_850 }, settleAmount: { amount: 0 } });
 
-  const account = async () => (await t.call<WriteAccountReply>("GET", "/api/card-brander/accounts", { token: brand.token })).body.data;
+  const account = async () =>
+    (await t.call<WriteAccountReply>("GET", "/api/card-brander/accounts", { token: brand.token })).body.data;
   expect((await account()).total).toMatchObject({ count: 2, unsettled: { amount: 8_800 }, settled: { amount: 0 } });
 
   t.clock.advance(86_400);
-  brand.token = (await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email: brand.email, password: STRONG_PASSWORD } })).body.data.token;
+  brand.token = (
+    await t.call<{ token: string }>("POST", "/api/card-user/login", {
+      body: { email: brand.email, password: STRONG_PASSWORD },
+    })
+  ).body.data.token;
   const op = await registerOperator(t);
   expect((await t.call("POST", "/api/ops/stores/settle", { token: op.token, body: {} })).body.code).toBe(1);
-  const docs = (await t.call<{ list: SettlementDoc[] }>("GET", "/api/card-brander/writeOff/docs", { token: brand.token })).body.data.list;
+  const docs = (
+    await t.call<{ list: SettlementDoc[] }>("GET", "/api/card-brander/writeOff/docs", { token: brand.token })
+  ).body.data.list;
   expect(docs.map((d) => [d.count, d.amount.amount, d.paid.amount])).toEqual([[2, 8_800, 8_800]]);
   const doc = docs[0];
   if (!doc) throw new Error("no document");
-  const detail = await t.call<{ doc: SettlementDoc; lines: Redemption[] }>("GET", `/api/card-brander/writeOff/docs/${doc.id}`, { token: brand.token });
+  const detail = await t.call<{ doc: SettlementDoc; lines: Redemption[] }>(
+    "GET",
+    `/api/card-brander/writeOff/docs/${doc.id}`,
+    { token: brand.token },
+  );
   // The PDF prints exactly these figures: the document's amount and each line's settled amount.
   expect(detail.body.data.doc.amount.amount).toBe(8_800);
-  expect(detail.body.data.lines.map((l) => [l.kind, l.settleAmount.amount]).sort()).toEqual([["coupon", 8_800], ["onecard", 0]]);
-  expect(detail.body.data.lines.reduce((a, l) => a + l.settleAmount.amount, 0)).toBe(detail.body.data.doc.amount.amount);
-  const pdf = await t.app.inject({ method: "GET", url: `/api/card-brander/writeOff/docs/${doc.id}/pdf`, headers: { "x-auth-token": brand.token } });
+  expect(detail.body.data.lines.map((l) => [l.kind, l.settleAmount.amount]).sort()).toEqual([
+    ["coupon", 8_800],
+    ["onecard", 0],
+  ]);
+  expect(detail.body.data.lines.reduce((a, l) => a + l.settleAmount.amount, 0)).toBe(
+    detail.body.data.doc.amount.amount,
+  );
+  const pdf = await t.app.inject({
+    method: "GET",
+    url: `/api/card-brander/writeOff/docs/${doc.id}/pdf`,
+    headers: { "x-auth-token": brand.token },
+  });
   expect([pdf.statusCode, pdf.rawPayload.subarray(0, 5).toString()]).toEqual([200, "%PDF-"]);
   expect((await account()).total).toMatchObject({ count: 2, settled: { amount: 8_800 }, unsettled: { amount: 0 } });
 

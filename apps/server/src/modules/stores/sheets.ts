@@ -7,12 +7,71 @@ export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsh
 
 /** The import template's columns in each language (the import accepts any of them). */
 export const STORE_HEADERS: Record<Lang, string[]> = {
-  cn: ["门店名称", "省份", "城市", "区县", "详细地址", "经度", "纬度", "营业时间", "联系人", "联系电话", "商圈", "状态（营业/停业）"],
-  tw: ["門店名稱", "省份", "城市", "區縣", "詳細地址", "經度", "緯度", "營業時間", "聯絡人", "聯絡電話", "商圈", "狀態（營業/停業）"],
-  en: ["Store name", "Province", "City", "County", "Address", "Longitude", "Latitude", "Opening hours", "Contact", "Contact phone", "Business district", "State (open/closed)"],
+  cn: [
+    "门店名称",
+    "省份",
+    "城市",
+    "区县",
+    "详细地址",
+    "经度",
+    "纬度",
+    "营业时间",
+    "联系人",
+    "联系电话",
+    "商圈",
+    "状态（营业/停业）",
+  ],
+  tw: [
+    "門店名稱",
+    "省份",
+    "城市",
+    "區縣",
+    "詳細地址",
+    "經度",
+    "緯度",
+    "營業時間",
+    "聯絡人",
+    "聯絡電話",
+    "商圈",
+    "狀態（營業/停業）",
+  ],
+  en: [
+    "Store name",
+    "Province",
+    "City",
+    "County",
+    "Address",
+    "Longitude",
+    "Latitude",
+    "Opening hours",
+    "Contact",
+    "Contact phone",
+    "Business district",
+    "State (open/closed)",
+  ],
 };
-const EXAMPLE = ["示例门店", "广东省", "深圳市", "南山区", "科技园路1号", "113.95", "22.54", "09:00-21:00", "张三", "0755-12345678", "", "营业"];
-const STATE_WORDS: Record<string, "open" | "closed"> = { 营业: "open", 營業: "open", open: "open", 停业: "closed", 停業: "closed", closed: "closed" };
+const EXAMPLE = [
+  "示例门店",
+  "广东省",
+  "深圳市",
+  "南山区",
+  "科技园路1号",
+  "113.95",
+  "22.54",
+  "09:00-21:00",
+  "张三",
+  "0755-12345678",
+  "",
+  "营业",
+];
+const STATE_WORDS: Record<string, "open" | "closed"> = {
+  营业: "open",
+  營業: "open",
+  open: "open",
+  停业: "closed",
+  停業: "closed",
+  closed: "closed",
+};
 
 const INSTRUCTIONS: Record<Lang, { title: string; lines: string[]; example: string }> = {
   cn: {
@@ -38,7 +97,7 @@ const INSTRUCTIONS: Record<Lang, { title: string; lines: string[]; example: stri
   en: {
     title: "How to fill in",
     lines: [
-      "In the \"stores\" sheet, one store per row; name, province, city, county and address are required.",
+      'In the "stores" sheet, one store per row; name, province, city, county and address are required.',
       "Write the province, city and county by their full Chinese names (e.g. 广东省, 深圳市, 南山区); a municipality repeats its name as the city (北京市, 北京市, 东城区).",
       "Longitude and latitude may be empty; a business district must be one you created; the state is open or closed (empty: open).",
       "The row below only shows the format: an import refuses it.",
@@ -65,19 +124,28 @@ export async function storeTemplate(lang: Lang): Promise<Buffer> {
 }
 
 export class BadStoreFile extends Error {
-  constructor(readonly key: "stores.fileUnreadable" | "stores.headerMismatch" | "stores.batchTooLarge" | "import.fileTooLarge") {
+  constructor(
+    readonly key: "stores.fileUnreadable" | "stores.headerMismatch" | "stores.batchTooLarge" | "import.fileTooLarge",
+  ) {
     super(key);
   }
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[（(].*$/, "").replace(/\s+/g, "");
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[（(].*$/, "")
+    .replace(/\s+/g, "");
 
 /**
  * The rows of an import file as store requests for `batch` (region names turned into codes, district
  * names into ids, the state word into open/closed), with the file's row numbers. Rows that cannot even
  * become a request (unknown region) get a request the batch check refuses with the right reason.
  */
-export async function readStoreFile(file: Buffer, districts: Map<string, number>): Promise<{ rows: unknown[]; rowNos: number[]; examples: number[] }> {
+export async function readStoreFile(
+  file: Buffer,
+  districts: Map<string, number>,
+): Promise<{ rows: unknown[]; rowNos: number[]; examples: number[] }> {
   const rows: unknown[] = [];
   const rowNos: number[] = [];
   const examples: number[] = [];
@@ -85,17 +153,35 @@ export async function readStoreFile(file: Buffer, districts: Map<string, number>
   let sawHeader = false;
   try {
     // Bounded before it is parsed (platform/xlsx.ts): zip bombs refused, rows streamed, stopped at the batch limit.
-    for await (const { rowNo, cells } of readXlsxRows(file, { ...DEFAULT_XLSX_LIMITS, maxRows: STORE_LIMITS.maxBatch })) {
+    for await (const { rowNo, cells } of readXlsxRows(file, {
+      ...DEFAULT_XLSX_LIMITS,
+      maxRows: STORE_LIMITS.maxBatch,
+    })) {
       const c = cells.map(cellText);
       if (rowNo === 1) {
         const header = c.map(norm);
-        if (!known.some((h) => h.slice(0, 5).every((x, i) => header[i] === x))) throw new BadStoreFile("stores.headerMismatch");
+        if (!known.some((h) => h.slice(0, 5).every((x, i) => header[i] === x))) {
+          throw new BadStoreFile("stores.headerMismatch");
+        }
         sawHeader = true;
         continue;
       }
       if (!sawHeader) throw new BadStoreFile("stores.headerMismatch");
       if (c.every((x) => x === "")) continue;
-      const [name = "", province = "", city = "", county = "", address = "", lng = "", lat = "", hours = "", contact = "", phone = "", district = "", state = ""] = c;
+      const [
+        name = "",
+        province = "",
+        city = "",
+        county = "",
+        address = "",
+        lng = "",
+        lat = "",
+        hours = "",
+        contact = "",
+        phone = "",
+        district = "",
+        state = "",
+      ] = c;
       if (c.slice(0, 5).join("|") === EXAMPLE.slice(0, 5).join("|")) {
         examples.push(rowNo);
         continue;
@@ -118,7 +204,13 @@ export async function readStoreFile(file: Buffer, districts: Map<string, number>
     }
   } catch (err) {
     if (!(err instanceof XlsxRefused)) throw err;
-    throw new BadStoreFile(err.reason === "tooLarge" ? "import.fileTooLarge" : err.reason === "tooManyRows" ? "stores.batchTooLarge" : "stores.fileUnreadable");
+    throw new BadStoreFile(
+      err.reason === "tooLarge"
+        ? "import.fileTooLarge"
+        : err.reason === "tooManyRows"
+          ? "stores.batchTooLarge"
+          : "stores.fileUnreadable",
+    );
   }
   // A sheet without its header row (an empty one included) is not the template.
   if (!sawHeader) throw new BadStoreFile("stores.headerMismatch");
@@ -131,7 +223,10 @@ const REPORT_HEADERS: Record<Lang, [string, string, string]> = {
   en: ["Row", "Store name", "Reason"],
 };
 
-export async function storeRejectReport(lang: Lang, rows: { row_no: number; reason: string; name: string }[]): Promise<Buffer> {
+export async function storeRejectReport(
+  lang: Lang,
+  rows: { row_no: number; reason: string; name: string }[],
+): Promise<Buffer> {
   const ExcelJS = await loadExcel();
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet("rejects");

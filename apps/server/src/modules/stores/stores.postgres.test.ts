@@ -20,7 +20,20 @@ it("imports 10,000 stores from one xlsx file in one request", { timeout: 120_000
   const m = await newMerchant(t, "Big Chain");
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet("stores");
-  ws.addRow(["门店名称", "省份", "城市", "区县", "详细地址", "经度", "纬度", "营业时间", "联系人", "联系电话", "商圈", "状态（营业/停业）"]);
+  ws.addRow([
+    "门店名称",
+    "省份",
+    "城市",
+    "区县",
+    "详细地址",
+    "经度",
+    "纬度",
+    "营业时间",
+    "联系人",
+    "联系电话",
+    "商圈",
+    "状态（营业/停业）",
+  ]);
   const regions = [
     ["广东省", "深圳市", "南山区"],
     ["广东省", "广州市", "天河区"],
@@ -36,13 +49,18 @@ it("imports 10,000 stores from one xlsx file in one request", { timeout: 120_000
   const res = await t.app.inject({
     method: "POST",
     url: "/api/card-brander/branderStores/import?fileName=big.xlsx",
-    headers: { "x-auth-token": m.token, "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" },
+    headers: {
+      "x-auth-token": m.token,
+      "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    },
     payload: file,
   });
   const ms = performance.now() - started;
   const body = res.json<{ code: number; data: StoreBatchReply }>();
   expect(body.data).toMatchObject({ imported: 10_000, rejected: 0 });
   console.log(`10,000 stores imported in ${Math.round(ms)} ms`);
-  const stored = await t.call<{ total: number }>("GET", "/api/card-brander/branderStores?page=1&pageSize=20", { token: m.token });
+  const stored = await t.call<{ total: number }>("GET", "/api/card-brander/branderStores?page=1&pageSize=20", {
+    token: m.token,
+  });
   expect(stored.body.data.total).toBe(10_000);
 });

@@ -50,15 +50,25 @@ const REFUSAL: Record<RedeemRefusal, MessageKey> = {
   expired: "writeoff.expired",
   notSold: "writeoff.notSold",
 };
-const refuse = (r: RedeemRefusal) => (r === "unknown" ? new AppError(CODE.NOT_FOUND, REFUSAL[r]) : conflict(REFUSAL[r]));
+const refuse = (r: RedeemRefusal) =>
+  r === "unknown" ? new AppError(CODE.NOT_FOUND, REFUSAL[r]) : conflict(REFUSAL[r]);
 const wrongStore = () => new AppError(CODE.FORBIDDEN, "writeoff.wrongStore");
 const notValidHere = () => new AppError(CODE.FORBIDDEN, "writeoff.notValidHere");
-const DYNAMIC_REFUSAL: Record<DynamicRefusal, MessageKey> = { unknown: "writeoff.dynamicUnknown", expired: "writeoff.dynamicExpired", used: "writeoff.dynamicUsed" };
-const refuseDynamic = (r: DynamicRefusal) => (r === "unknown" ? new AppError(CODE.NOT_FOUND, DYNAMIC_REFUSAL[r]) : conflict(DYNAMIC_REFUSAL[r]));
+const DYNAMIC_REFUSAL: Record<DynamicRefusal, MessageKey> = {
+  unknown: "writeoff.dynamicUnknown",
+  expired: "writeoff.dynamicExpired",
+  used: "writeoff.dynamicUsed",
+};
+const refuseDynamic = (r: DynamicRefusal) =>
+  r === "unknown" ? new AppError(CODE.NOT_FOUND, DYNAMIC_REFUSAL[r]) : conflict(DYNAMIC_REFUSAL[r]);
 
 /** Whether a goods' codes are redeemable at a store: no restriction rows means all the brand's stores. */
 async function goodsValidAt(db: Executor, goodsId: number, storeId: number): Promise<boolean> {
-  const rows = await db.selectFrom("store_goods_restrictions").select("store_id").where("goods_id", "=", goodsId).execute();
+  const rows = await db
+    .selectFrom("store_goods_restrictions")
+    .select("store_id")
+    .where("goods_id", "=", goodsId)
+    .execute();
   return rows.length === 0 || rows.some((r) => Number(r.store_id) === storeId);
 }
 const money = (amount: number, currency: Currency) => ({ amount, currency });
@@ -180,11 +190,21 @@ export class WriteOffService {
   }
 
   /** What a code is worth and whether it may be redeemed here (nothing changes). */
-  async check(actor: Actor, req: { kind: WriteOffKind; code: string; secret?: string | undefined; storeId?: string | undefined }, client: string, lang: Lang): Promise<WriteOffPreview> {
+  async check(
+    actor: Actor,
+    req: { kind: WriteOffKind; code: string; secret?: string | undefined; storeId?: string | undefined },
+    client: string,
+    lang: Lang,
+  ): Promise<WriteOffPreview> {
     const store = await this.storeFor(actor, req.storeId);
     const today = platformDay(this.now());
     if (req.kind === "coupon") {
-      const found = await peekRedeemable(this.deps.db, this.deps.keys, { supplierId: store.brander_id, number: req.code, secret: req.secret ?? "", today });
+      const found = await peekRedeemable(this.deps.db, this.deps.keys, {
+        supplierId: store.brander_id,
+        number: req.code,
+        secret: req.secret ?? "",
+        today,
+      });
       // Looked up within the store's brand only: another supplier's code answers exactly as an unknown
       // one, right secret or not, so a clerk cannot test other brands' codes (issue 38 item 7).
       if (!found.card) throw refuse("unknown");
@@ -192,7 +212,15 @@ export class WriteOffService {
       const goods = await this.deps.goodsOf(this.deps.db, found.card.goodsId);
       if (!goods) throw refuse("unknown");
       if (!(await goodsValidAt(this.deps.db, goods.id, store.id))) throw notValidHere();
-      return { kind: "coupon", itemName: goods.name, codeMask: found.card.numberMask, value: money(goods.faceValue, goods.currency), expiresOn: found.card.expiresOn, storeId: String(store.id), storeName: store.name };
+      return {
+        kind: "coupon",
+        itemName: goods.name,
+        codeMask: found.card.numberMask,
+        value: money(goods.faceValue, goods.currency),
+        expiresOn: found.card.expiresOn,
+        storeId: String(store.id),
+        storeName: store.name,
+      };
     }
     if (req.kind === "dynamic") {
       const found = await this.deps.dynamic.lookup(this.deps.db, req.code);
@@ -200,14 +228,30 @@ export class WriteOffService {
       if (found.card.branderId !== store.brander_id) throw wrongStore();
       if (found.refusal) throw refuseDynamic(found.refusal);
       const c = found.card;
-      return { kind: "onecard", itemName: c.productName, codeMask: c.cardNoMasked, value: money(c.balance, c.currency), expiresOn: c.expiresAt ? c.expiresAt.toISOString() : null, storeId: String(store.id), storeName: store.name };
+      return {
+        kind: "onecard",
+        itemName: c.productName,
+        codeMask: c.cardNoMasked,
+        value: money(c.balance, c.currency),
+        expiresOn: c.expiresAt ? c.expiresAt.toISOString() : null,
+        storeId: String(store.id),
+        storeName: store.name,
+      };
     }
     const secret = req.secret ?? "";
     // Looked up within the store's brand: another brand's card answers exactly like an unknown number, right
     // password or wrong, and counts toward no lock, so a clerk cannot test other brands' card passwords here.
     await this.deps.onecard.verify(req.code, secret, client, lang, store.brander_id);
     const b = await this.deps.onecard.balance(req.code, secret, client, lang);
-    return { kind: "onecard", itemName: b.productName, codeMask: b.cardNo, value: b.balance, expiresOn: b.expiresAt, storeId: String(store.id), storeName: store.name };
+    return {
+      kind: "onecard",
+      itemName: b.productName,
+      codeMask: b.cardNo,
+      value: b.balance,
+      expiresOn: b.expiresAt,
+      storeId: String(store.id),
+      storeName: store.name,
+    };
   }
 
   /**
@@ -221,17 +265,36 @@ export class WriteOffService {
     // retry finds the code redeemed under the same reference and then meets the request key's unique
     // index, answered in the catch below (one statement less on every redemption).
     if (req.kind !== "coupon") {
-      const first = await this.deps.db.selectFrom("store_redemptions").select("id").where("brander_id", "=", brander).where("request_key", "=", req.requestKey).executeTakeFirst();
+      const first = await this.deps.db
+        .selectFrom("store_redemptions")
+        .select("id")
+        .where("brander_id", "=", brander)
+        .where("request_key", "=", req.requestKey)
+        .executeTakeFirst();
       if (first) return this.redemptionView(first.id);
     }
     const now = this.now();
     const day = platformDay(now);
-    const base = { brander_id: brander, store_id: store.id, clerk_id: actor.userId, request_key: req.requestKey, day, created_at: now };
+    const base = {
+      brander_id: brander,
+      store_id: store.id,
+      clerk_id: actor.userId,
+      request_key: req.requestKey,
+      day,
+      created_at: now,
+    };
     let id: number | RedemptionRow;
     try {
       if (req.kind === "coupon") {
         id = await withTx(this.deps.db, async (tx) => {
-          const r = await redeemSupplyCard(tx, this.deps.keys, { supplierId: brander, number: req.code, secret: req.secret ?? "", today: day, at: now, ref: `store:${brander}:${req.requestKey}` });
+          const r = await redeemSupplyCard(tx, this.deps.keys, {
+            supplierId: brander,
+            number: req.code,
+            secret: req.secret ?? "",
+            today: day,
+            at: now,
+            ref: `store:${brander}:${req.requestKey}`,
+          });
           if (!r.ok) {
             throw refuse(r.refusal);
           }
@@ -303,7 +366,14 @@ export class WriteOffService {
         const card = await this.deps.onecard.verify(req.code, secret, client, lang, brander);
         const b = await this.deps.onecard.balance(req.code, secret, client, lang);
         id = await withTx(this.deps.db, async (tx) => {
-          await this.deps.onecard.debit(tx, card.id, amount, "redeem", `store:${brander}:${req.requestKey}`, `store ${store.id}`);
+          await this.deps.onecard.debit(
+            tx,
+            card.id,
+            amount,
+            "redeem",
+            `store:${brander}:${req.requestKey}`,
+            `store ${store.id}`,
+          );
           const row = await tx
             .insertInto("store_redemptions")
             .values({
@@ -327,7 +397,12 @@ export class WriteOffService {
     } catch (err) {
       // A retry with the same key raced the first: answer with the first.
       if (isUniqueViolation(err)) {
-        const again = await this.deps.db.selectFrom("store_redemptions").select("id").where("brander_id", "=", brander).where("request_key", "=", req.requestKey).executeTakeFirst();
+        const again = await this.deps.db
+          .selectFrom("store_redemptions")
+          .select("id")
+          .where("brander_id", "=", brander)
+          .where("request_key", "=", req.requestKey)
+          .executeTakeFirst();
         if (again) return this.redemptionView(again.id);
         throw conflict("writeoff.used");
       }
@@ -341,7 +416,11 @@ export class WriteOffService {
    * the goods' codes are valid at the redemption's store (no restriction rows, or one for this store).
    * The caller throws when not valid, inside its transaction, so the row never stays.
    */
-  private async insertRedemption(tx: Tx, values: InsertObject<StoresTables, "store_redemptions">, goodsId: number): Promise<{ row: RedemptionRow; valid: boolean }> {
+  private async insertRedemption(
+    tx: Tx,
+    values: InsertObject<StoresTables, "store_redemptions">,
+    goodsId: number,
+  ): Promise<{ row: RedemptionRow; valid: boolean }> {
     const { valid, ...row } = await tx
       .with("ins", (db) => db.insertInto("store_redemptions").values(values).returningAll())
       .selectFrom("ins as r")
@@ -350,7 +429,9 @@ export class WriteOffService {
       .leftJoin("users as u", "u.id", "r.clerk_id")
       .select([...REDEMPTION_COLUMNS])
       .select(
-        sql<boolean>`NOT EXISTS (SELECT 1 FROM store_goods_restrictions g WHERE g.goods_id = ${goodsId}) OR EXISTS (SELECT 1 FROM store_goods_restrictions g WHERE g.goods_id = ${goodsId} AND g.store_id = r.store_id)`.as("valid"),
+        sql<boolean>`NOT EXISTS (SELECT 1 FROM store_goods_restrictions g WHERE g.goods_id = ${goodsId}) OR EXISTS (SELECT 1 FROM store_goods_restrictions g WHERE g.goods_id = ${goodsId} AND g.store_id = r.store_id)`.as(
+          "valid",
+        ),
       )
       .executeTakeFirstOrThrow();
     return { row, valid };
@@ -370,9 +451,14 @@ export class WriteOffService {
     return presentRedemption(r);
   }
 
-  private async page(filter: { branderIds?: number[]; purchaserId?: number; storeId?: number }, q: RedemptionQuery): Promise<Page<Redemption>> {
+  private async page(
+    filter: { branderIds?: number[]; purchaserId?: number; storeId?: number },
+    q: RedemptionQuery,
+  ): Promise<Page<Redemption>> {
     let base = this.redemptions();
-    if (filter.branderIds) base = base.where("r.brander_id", "in", filter.branderIds.length > 0 ? filter.branderIds : [-1]);
+    if (filter.branderIds) {
+      base = base.where("r.brander_id", "in", filter.branderIds.length > 0 ? filter.branderIds : [-1]);
+    }
     if (filter.purchaserId !== undefined) base = base.where("r.purchaser_id", "=", filter.purchaserId);
     if (filter.storeId !== undefined) base = base.where("r.store_id", "=", filter.storeId);
     if (q.storeId) base = base.where("r.store_id", "=", Number(q.storeId));
@@ -380,8 +466,15 @@ export class WriteOffService {
     if (q.from) base = base.where("r.day", ">=", q.from);
     if (q.to) base = base.where("r.day", "<=", q.to);
     if (q.settled) base = base.where("r.doc_id", q.settled === "true" ? "is not" : "is", null);
-    const rows = await base.orderBy("r.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
-    const total = await base.clearSelect().select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst();
+    const rows = await base
+      .orderBy("r.id", "desc")
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute();
+    const total = await base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirst();
     return { list: rows.map(presentRedemption), total: Number(total?.n ?? 0), page: q.page, pageSize: q.pageSize };
   }
 
@@ -434,12 +527,31 @@ export class WriteOffService {
     // Of the vouchers' money the escrow took at sale, what no redemption has claimed yet.
     const [sold, claimed] = await Promise.all([
       heldVoucherSales(this.deps.db, brander, currency),
-      this.deps.db.selectFrom("store_redemptions").select((eb) => eb.fn.coalesce(eb.fn.sum<string>("held_amount"), sql<string>`0`).as("n")).where("brander_id", "=", brander).where("currency", "=", currency).executeTakeFirst(),
+      this.deps.db
+        .selectFrom("store_redemptions")
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("held_amount"), sql<string>`0`).as("n"))
+        .where("brander_id", "=", brander)
+        .where("currency", "=", currency)
+        .executeTakeFirst(),
     ]);
     return {
       awaitingRedemption: money(sold - Number(claimed?.n ?? 0), currency),
       rows: out,
-      total: { count: sum((x) => x.count), value: money(sum((x) => x.value.amount), currency), settled: money(sum((x) => x.settled.amount), currency), unsettled: money(sum((x) => x.unsettled.amount), currency) },
+      total: {
+        count: sum((x) => x.count),
+        value: money(
+          sum((x) => x.value.amount),
+          currency,
+        ),
+        settled: money(
+          sum((x) => x.settled.amount),
+          currency,
+        ),
+        unsettled: money(
+          sum((x) => x.unsettled.amount),
+          currency,
+        ),
+      },
     };
   }
 
@@ -450,10 +562,38 @@ export class WriteOffService {
       .selectFrom("store_settlement_docs as d")
       .innerJoin("stores as s", "s.id", "d.store_id")
       .innerJoin("merchants as m", "m.id", "d.brander_id")
-      .select(["d.id", "d.brander_id", "m.name as brander_name", "d.store_id", "s.name as store_name", "d.day", "d.currency", "d.count", "d.value", "d.amount", "d.paid", "d.state", "d.created_at"]);
+      .select([
+        "d.id",
+        "d.brander_id",
+        "m.name as brander_name",
+        "d.store_id",
+        "s.name as store_name",
+        "d.day",
+        "d.currency",
+        "d.count",
+        "d.value",
+        "d.amount",
+        "d.paid",
+        "d.state",
+        "d.created_at",
+      ]);
   }
 
-  private presentDoc(r: { id: number; brander_id: number; brander_name: string; store_id: number; store_name: string; day: string; currency: Currency; count: number; value: number | string; amount: number | string; paid: number | string; state: "settled"; created_at: Date }): SettlementDoc {
+  private presentDoc(r: {
+    id: number;
+    brander_id: number;
+    brander_name: string;
+    store_id: number;
+    store_name: string;
+    day: string;
+    currency: Currency;
+    count: number;
+    value: number | string;
+    amount: number | string;
+    paid: number | string;
+    state: "settled";
+    created_at: Date;
+  }): SettlementDoc {
     return {
       id: String(r.id),
       branderId: String(r.brander_id),
@@ -477,9 +617,22 @@ export class WriteOffService {
     if (q.storeId) base = base.where("d.store_id", "=", Number(q.storeId));
     if (q.from) base = base.where("d.day", ">=", q.from);
     if (q.to) base = base.where("d.day", "<=", q.to);
-    const rows = await base.orderBy("d.day", "desc").orderBy("d.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
-    const total = await base.clearSelect().select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst();
-    return { list: rows.map((r) => this.presentDoc(r)), total: Number(total?.n ?? 0), page: q.page, pageSize: q.pageSize };
+    const rows = await base
+      .orderBy("d.day", "desc")
+      .orderBy("d.id", "desc")
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute();
+    const total = await base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirst();
+    return {
+      list: rows.map((r) => this.presentDoc(r)),
+      total: Number(total?.n ?? 0),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 
   async brandDocuments(actor: Actor, q: SettlementDocQuery): Promise<Page<SettlementDoc>> {
@@ -488,7 +641,10 @@ export class WriteOffService {
 
   /** One document and its redemptions (the xlsx and the printable document). */
   async document(branderIds: number[], id: number): Promise<{ doc: SettlementDoc; lines: Redemption[] }> {
-    const r = await this.docs().where("d.id", "=", id).where("d.brander_id", "in", branderIds.length > 0 ? branderIds : [-1]).executeTakeFirst();
+    const r = await this.docs()
+      .where("d.id", "=", id)
+      .where("d.brander_id", "in", branderIds.length > 0 ? branderIds : [-1])
+      .executeTakeFirst();
     if (!r) throw new AppError(CODE.NOT_FOUND, "writeoff.docNotFound");
     const lines = await this.redemptions().where("r.doc_id", "=", id).orderBy("r.id").execute();
     return { doc: this.presentDoc(r), lines: lines.map(presentRedemption) };
@@ -501,7 +657,9 @@ export class WriteOffService {
    * the ledger transfer of the vouchers' held money from the order escrow to the brand's income.
    * `amount` in the reply: what the documents paid into brands' income.
    */
-  async settle(day = platformDay(new Date(this.now().getTime() - 86_400_000))): Promise<{ day: string; documents: number; amount: number }> {
+  async settle(
+    day = platformDay(new Date(this.now().getTime() - 86_400_000)),
+  ): Promise<{ day: string; documents: number; amount: number }> {
     if (day > platformDay(this.now())) throw invalid("validation.invalidParameter", "day");
     const groups = await this.deps.db
       .selectFrom("store_redemptions")
@@ -525,7 +683,17 @@ export class WriteOffService {
           .executeTakeFirst();
         const doc = await tx
           .insertInto("store_settlement_docs")
-          .values({ brander_id: g.brander_id, store_id: g.store_id, day: g.day, currency: g.currency, part: Number(last?.part ?? 0) + 1, count: 0, value: 0, amount: 0, created_at: this.now() })
+          .values({
+            brander_id: g.brander_id,
+            store_id: g.store_id,
+            day: g.day,
+            currency: g.currency,
+            part: Number(last?.part ?? 0) + 1,
+            count: 0,
+            value: 0,
+            amount: 0,
+            created_at: this.now(),
+          })
           .onConflict((oc) => oc.columns(["store_id", "day", "currency", "part"]).doNothing())
           .returning("id")
           .executeTakeFirst();
@@ -566,7 +734,11 @@ export class WriteOffService {
                 ],
               })
             : null;
-        await tx.updateTable("store_settlement_docs").set({ count: lines.length, value, amount, paid: held, ledger_tx_id: posted?.transactionId ?? null }).where("id", "=", doc.id).execute();
+        await tx
+          .updateTable("store_settlement_docs")
+          .set({ count: lines.length, value, amount, paid: held, ledger_tx_id: posted?.transactionId ?? null })
+          .where("id", "=", doc.id)
+          .execute();
         return held;
       });
       if (made !== null) {
@@ -578,14 +750,20 @@ export class WriteOffService {
   }
 
   /** product/shop/verify: whether a goods' codes can be redeemed at a store. */
-  async shopVerify(actor: Actor, storeId: number, goodsId: number): Promise<{ redeemable: boolean; reason: string | null }> {
+  async shopVerify(
+    actor: Actor,
+    storeId: number,
+    goodsId: number,
+  ): Promise<{ redeemable: boolean; reason: string | null }> {
     const brander = tenantOf(actor);
     const store = await repo.findStore(this.deps.db, brander, storeId);
     if (!store) throw new AppError(CODE.NOT_FOUND, "stores.notFound");
     const goods = await this.deps.goodsOf(this.deps.db, goodsId);
     if (!goods || goods.supplierMerchantId !== brander) return { redeemable: false, reason: "writeoff.wrongStore" };
     if (store.state !== "open") return { redeemable: false, reason: "writeoff.storeClosed" };
-    if (!(await goodsValidAt(this.deps.db, goodsId, storeId))) return { redeemable: false, reason: "writeoff.notValidHere" };
+    if (!(await goodsValidAt(this.deps.db, goodsId, storeId))) {
+      return { redeemable: false, reason: "writeoff.notValidHere" };
+    }
     return { redeemable: true, reason: null };
   }
 
@@ -608,7 +786,11 @@ export class WriteOffService {
       .where("g.brander_id", "=", brander)
       .orderBy("s.id")
       .execute();
-    return { goodsId: String(goodsId), all: rows.length === 0, stores: rows.map((r) => ({ id: String(r.id), name: r.name })) };
+    return {
+      goodsId: String(goodsId),
+      all: rows.length === 0,
+      stores: rows.map((r) => ({ id: String(r.id), name: r.name })),
+    };
   }
 
   /** Limits a goods' codes to the stores listed, or lifts the limit (`all`). Only the brand's own stores. */
@@ -618,13 +800,25 @@ export class WriteOffService {
     const ids = [...new Set(req.storeIds.map(Number))];
     if (!req.all && ids.length === 0) throw invalid("writeoff.chooseStores", "storeIds");
     if (!req.all) {
-      const mine = await this.deps.db.selectFrom("stores").select("id").where("brander_id", "=", brander).where("id", "in", ids).execute();
+      const mine = await this.deps.db
+        .selectFrom("stores")
+        .select("id")
+        .where("brander_id", "=", brander)
+        .where("id", "in", ids)
+        .execute();
       if (mine.length !== ids.length) throw new AppError(CODE.NOT_FOUND, "stores.notFound");
     }
     const now = this.now();
     await withTx(this.deps.db, async (tx) => {
       await tx.deleteFrom("store_goods_restrictions").where("goods_id", "=", goodsId).execute();
-      if (!req.all) await tx.insertInto("store_goods_restrictions").values(ids.map((storeId) => ({ goods_id: goodsId, store_id: storeId, brander_id: brander, created_at: now }))).execute();
+      if (!req.all) {
+        await tx
+          .insertInto("store_goods_restrictions")
+          .values(
+            ids.map((storeId) => ({ goods_id: goodsId, store_id: storeId, brander_id: brander, created_at: now })),
+          )
+          .execute();
+      }
     });
     return this.goodsStores(actor, goodsId);
   }

@@ -41,15 +41,28 @@ export async function allocateCards(tx: Tx, req: AllocateRequest, now: Date): Pr
  * now, and `settleStock()` moves the goods' counters (a row every order of the goods updates) when the
  * caller is ready, just before its commit.
  */
-export async function takeCards(tx: Tx, req: AllocateRequest, now: Date): Promise<{ cardIds: number[]; settleStock(): Promise<LowStock | null> }> {
+export async function takeCards(
+  tx: Tx,
+  req: AllocateRequest,
+  now: Date,
+): Promise<{ cardIds: number[]; settleStock(): Promise<LowStock | null> }> {
   const goods = req.goods ?? (await availableGoods(tx, req.goodsId));
   checkRequest(req, goods);
-  const ids = await repo.takeAvailable(tx, req.goodsId, req.quantity, platformDay(now), { orderId: req.orderId, buyerMerchantId: req.buyerMerchantId, at: now });
+  const ids = await repo.takeAvailable(tx, req.goodsId, req.quantity, platformDay(now), {
+    orderId: req.orderId,
+    buyerMerchantId: req.buyerMerchantId,
+    at: now,
+  });
   if (ids.length < req.quantity) throw new AppError(CODE.CONFLICT, "supply.outOfStock");
   return {
     cardIds: ids,
     async settleStock() {
-      const sold = await sellStock(tx, { id: req.goodsId, merchantId: goods.merchantId, name: goods.name }, ids.length, now);
+      const sold = await sellStock(
+        tx,
+        { id: req.goodsId, merchantId: goods.merchantId, name: goods.name },
+        ids.length,
+        now,
+      );
       if (!sold) throw new AppError(CODE.CONFLICT, "supply.goodsNotAvailable");
       return sold.lowStock;
     },
@@ -66,7 +79,12 @@ export async function takeCards(tx: Tx, req: AllocateRequest, now: Date): Promis
 export function allocationPart(
   req: AllocateRequest & { goods: NonNullable<AllocateRequest["goods"]> },
   now: Date,
-): { ctes(onlyIf: RawBuilder<unknown>): RawBuilder<unknown>; refusal: RawBuilder<string | null>; result: RawBuilder<unknown>; outcome(value: unknown): Allocation } {
+): {
+  ctes(onlyIf: RawBuilder<unknown>): RawBuilder<unknown>;
+  refusal: RawBuilder<string | null>;
+  result: RawBuilder<unknown>;
+  outcome(value: unknown): Allocation;
+} {
   const goods = req.goods;
   checkRequest(req, goods);
   const taken = sql<number>`(SELECT count(*) FROM cards_taken)::integer`;
@@ -74,7 +92,9 @@ export function allocationPart(
   return {
     ctes: (onlyIf) =>
       sql`${repo.takeAvailableCtes("cards_taken", req.goodsId, req.quantity, platformDay(now), { orderId: req.orderId, buyerMerchantId: req.buyerMerchantId, at: now }, onlyIf)}, ${stock.cte}`,
-    refusal: sql<string | null>`CASE WHEN ${taken} < ${req.quantity}::integer THEN 'supply.outOfStock' WHEN NOT EXISTS (SELECT 1 FROM cards_stock) THEN 'supply.goodsNotAvailable' END`,
+    refusal: sql<
+      string | null
+    >`CASE WHEN ${taken} < ${req.quantity}::integer THEN 'supply.outOfStock' WHEN NOT EXISTS (SELECT 1 FROM cards_stock) THEN 'supply.goodsNotAvailable' END`,
     result: sql`json_build_array((SELECT coalesce(json_agg(id ORDER BY id), '[]'::json) FROM cards_taken), ${stock.result})`,
     outcome(value) {
       const [ids, counters] = value as [number[], unknown];
@@ -87,10 +107,17 @@ export function allocationPart(
 }
 
 /** The rules of every allocation: a quantity of at least one, within the goods' limit, of a goods sold from stock. */
-function checkRequest<G extends { perOrderMax: number; cardStock: boolean }>(req: AllocateRequest, goods: G | undefined): asserts goods is G {
-  if (!Number.isSafeInteger(req.quantity) || req.quantity < 1) throw new AppError(CODE.INVALID_PARAMETER, "validation.invalidParameter", { field: "quantity" }, "quantity");
+function checkRequest<G extends { perOrderMax: number; cardStock: boolean }>(
+  req: AllocateRequest,
+  goods: G | undefined,
+): asserts goods is G {
+  if (!Number.isSafeInteger(req.quantity) || req.quantity < 1) {
+    throw new AppError(CODE.INVALID_PARAMETER, "validation.invalidParameter", { field: "quantity" }, "quantity");
+  }
   if (!goods?.cardStock) throw new AppError(CODE.CONFLICT, "supply.goodsNotAvailable");
-  if (req.quantity > goods.perOrderMax) throw new AppError(CODE.INVALID_PARAMETER, "order.overPerOrderMax", { max: goods.perOrderMax }, "quantity");
+  if (req.quantity > goods.perOrderMax) {
+    throw new AppError(CODE.INVALID_PARAMETER, "order.overPerOrderMax", { max: goods.perOrderMax }, "quantity");
+  }
 }
 
 /** The goods as allocation needs it, read in the transaction; undefined unless it is available. */

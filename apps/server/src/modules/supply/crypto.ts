@@ -31,7 +31,9 @@ function ivSource(): () => Buffer {
 export function cardKeys(appSecret: Buffer): CardKeys {
   const nextIv = ivSource();
   const key = Buffer.from(hkdfSync("sha256", appSecret, Buffer.alloc(0), "tessera/card-secrets/aes-256-gcm/v1", 32));
-  const hashKey = Buffer.from(hkdfSync("sha256", appSecret, Buffer.alloc(0), "tessera/card-secrets/number-hash/v1", 32));
+  const hashKey = Buffer.from(
+    hkdfSync("sha256", appSecret, Buffer.alloc(0), "tessera/card-secrets/number-hash/v1", 32),
+  );
   return {
     seal(number, secret) {
       const iv = nextIv();
@@ -44,7 +46,9 @@ export function cardKeys(appSecret: Buffer): CardKeys {
       const raw = Buffer.from(sealed, "base64");
       const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES));
       decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+      const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+        "utf8",
+      );
       const cut = text.indexOf("\n");
       return { number: text.slice(0, cut), secret: text.slice(cut + 1) };
     },
@@ -53,7 +57,11 @@ export function cardKeys(appSecret: Buffer): CardKeys {
       // while the unique index a million-code import writes is a third the size of full hex.
       // Same bytes as keyedHash(hashKey, "card-number", number), without the hex round trip (a million-code
       // import hashes every number).
-      return createHmac("sha256", hashKey).update(`card-number\u0000${number}`).digest().subarray(0, 18).toString("base64url");
+      return createHmac("sha256", hashKey)
+        .update(`card-number\u0000${number}`)
+        .digest()
+        .subarray(0, 18)
+        .toString("base64url");
     },
   };
 }

@@ -28,11 +28,14 @@ afterAll(async () => {
 });
 
 const HEADER = ["Card number", "Card secret", "Expiry date (YYYY-MM-DD)"];
-const TOO_LARGE = "The file unpacks to more than 640 MB (or its shared strings to more than 160 MB) or is compressed abnormally, so it cannot be imported; please split it into smaller files";
+const TOO_LARGE =
+  "The file unpacks to more than 640 MB (or its shared strings to more than 160 MB) or is compressed abnormally, so it cannot be imported; please split it into smaller files";
 
 /** `repeat` MB of shared strings (each `<si>` one string) deflated without holding them. */
 async function deflatedSharedStrings(repeat: number): Promise<{ data: Buffer; size: number }> {
-  const head = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">');
+  const head = Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">',
+  );
   const block = Buffer.from("<si><t>x</t></si>".repeat(64 * 1024));
   const tail = Buffer.from("</sst>");
   const deflate = createDeflateRaw({ level: 9 });
@@ -40,7 +43,9 @@ async function deflatedSharedStrings(repeat: number): Promise<{ data: Buffer; si
   deflate.on("data", (c: Buffer) => chunks.push(c));
   const done = new Promise((resolve) => deflate.on("end", resolve));
   deflate.write(head);
-  for (let i = 0; i < repeat; i++) if (!deflate.write(block)) await new Promise((resolve) => deflate.once("drain", resolve));
+  for (let i = 0; i < repeat; i++) {
+    if (!deflate.write(block)) await new Promise((resolve) => deflate.once("drain", resolve));
+  }
   deflate.end(tail);
   await done;
   return { data: Buffer.concat(chunks), size: head.length + repeat * block.length + tail.length };
@@ -100,12 +105,20 @@ describe("the card import's xlsx is bounded before it is parsed", () => {
       // Refused by the central directory or within the first MB inflated: no stall.
       expect(Date.now() - started, `bomb ${i}`).toBeLessThan(5_000);
     }
-    expect((await importFile(t, a.token, g.id, "bomb.xlsx", files[0] ?? Buffer.alloc(0), "cn")).body.msg).toBe("文件解压后超过640MB（共享字符串超过160MB）或压缩比异常，无法导入；请拆分为多个文件分批导入");
-    expect((await importFile(t, a.token, g.id, "bomb.xlsx", files[0] ?? Buffer.alloc(0), "tw")).body.msg).toBe("檔案解壓後超過640MB（共用字串超過160MB）或壓縮比異常，無法匯入；請拆分為多個檔案分批匯入");
+    expect((await importFile(t, a.token, g.id, "bomb.xlsx", files[0] ?? Buffer.alloc(0), "cn")).body.msg).toBe(
+      "文件解压后超过640MB（共享字符串超过160MB）或压缩比异常，无法导入；请拆分为多个文件分批导入",
+    );
+    expect((await importFile(t, a.token, g.id, "bomb.xlsx", files[0] ?? Buffer.alloc(0), "tw")).body.msg).toBe(
+      "檔案解壓後超過640MB（共用字串超過160MB）或壓縮比異常，無法匯入；請拆分為多個檔案分批匯入",
+    );
 
-    const records = await t.call<Page<CardBatch>>("GET", `/api/card-brander/sup/purchaseCardRecords?goodsId=${g.id}`, { token: a.token });
+    const records = await t.call<Page<CardBatch>>("GET", `/api/card-brander/sup/purchaseCardRecords?goodsId=${g.id}`, {
+      token: a.token,
+    });
     expect(records.body.data.list.filter((r) => r.status !== "failed")).toHaveLength(0);
-    expect((await t.call<{ stock: number }>("GET", `/api/card-brander/product/${g.id}`, { token: a.token })).body.data.stock).toBe(0);
+    expect(
+      (await t.call<{ stock: number }>("GET", `/api/card-brander/product/${g.id}`, { token: a.token })).body.data.stock,
+    ).toBe(0);
     // Each spooled upload is removed when its import ends.
     expect(await spooled()).toEqual([]);
   });
@@ -134,7 +147,13 @@ describe("the card import's xlsx is bounded before it is parsed", () => {
       const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings, useStyles: false });
       const ws = wb.addWorksheet("cards");
       ws.addRow(HEADER).commit();
-      for (let i = 0; i < SAMPLE; i++) ws.addRow([String(6200000000000000 + i * 7919), `S${((i * 2654435761) >>> 0).toString(36)}${((i * 40503) >>> 0).toString(36)}XY`, "2027-12-31"]).commit();
+      for (let i = 0; i < SAMPLE; i++) {
+        ws.addRow([
+          String(6200000000000000 + i * 7919),
+          `S${((i * 2654435761) >>> 0).toString(36)}${((i * 40503) >>> 0).toString(36)}XY`,
+          "2027-12-31",
+        ]).commit();
+      }
       ws.commit();
       await wb.commit();
       const zip = Buffer.concat(chunks);
@@ -143,7 +162,10 @@ describe("the card import's xlsx is bounded before it is parsed", () => {
       let p = zip.readUInt32LE(eocd + 16);
       for (let n = zip.readUInt16LE(eocd + 10); n > 0; n--) {
         const nameLen = zip.readUInt16LE(p + 28);
-        sizes.set(zip.toString("utf8", p + 46, p + 46 + nameLen), { compressed: zip.readUInt32LE(p + 20), size: zip.readUInt32LE(p + 24) });
+        sizes.set(zip.toString("utf8", p + 46, p + 46 + nameLen), {
+          compressed: zip.readUInt32LE(p + 20),
+          size: zip.readUInt32LE(p + 24),
+        });
         p += 46 + nameLen + zip.readUInt16LE(p + 30) + zip.readUInt16LE(p + 32);
       }
       const total = [...sizes.values()].reduce((s, e) => s + e.size, 0);

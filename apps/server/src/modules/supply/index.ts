@@ -24,7 +24,10 @@ export interface SupplyModule {
  * Card secrets: imports, stock, the buyer's reveal. Mounts under /api/card-brander and /api/card-user
  * and runs the daily card-expiry job.
  */
-export async function registerSupply(host: ModuleHost, { catalog }: { catalog: CatalogService }): Promise<SupplyModule> {
+export async function registerSupply(
+  host: ModuleHost,
+  { catalog }: { catalog: CatalogService },
+): Promise<SupplyModule> {
   const { ctx, db, guard } = host;
   const supply = new SupplyService({
     db,

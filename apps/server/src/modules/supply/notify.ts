@@ -12,5 +12,9 @@ export async function notifyLowStock(db: Db, mailer: Mailer, notice: LowStock): 
   const merchant = await getMerchant(db, notice.merchantId);
   const lang = merchant?.version === "international" ? "tw" : "cn";
   const params = { name: notice.name, id: notice.goodsId, stock: notice.stock, threshold: notice.threshold };
-  await mailer.send({ to: owner.email, subject: renderMessage("supply.lowStockSubject", lang, params), text: renderMessage("supply.lowStockBody", lang, params) });
+  await mailer.send({
+    to: owner.email,
+    subject: renderMessage("supply.lowStockSubject", lang, params),
+    text: renderMessage("supply.lowStockBody", lang, params),
+  });
 }

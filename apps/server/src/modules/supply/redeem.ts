@@ -50,7 +50,13 @@ function pick(keys: CardKeys, rows: Row[], secret: string): Row | undefined {
   return found;
 }
 
-async function candidates(db: Executor, keys: CardKeys, supplierId: number | null, number: string, lock: boolean): Promise<Row[]> {
+async function candidates(
+  db: Executor,
+  keys: CardKeys,
+  supplierId: number | null,
+  number: string,
+  lock: boolean,
+): Promise<Row[]> {
   const q = sql<Row>`
     SELECT id, merchant_id, goods_id, number_mask, sealed, state, to_char(expires_on, 'YYYY-MM-DD') AS expires_on, order_id, buyer_merchant_id, redeemed_at, redeemed_ref
     FROM supply_cards WHERE ${supplierId === null ? sql`TRUE` : sql`merchant_id = ${supplierId}`} AND number_hash = ${keys.numberHash(number)}
@@ -81,7 +87,11 @@ const present = (r: Row): RedeemableCard => ({
  * Looks a code up for a preview (nothing changes): the card, or why it cannot be redeemed. With a null
  * supplier any supplier's code is found (to tell a code of another brand from an unknown one).
  */
-export async function peekRedeemable(db: Executor, keys: CardKeys, q: { supplierId: number | null; number: string; secret: string; today: string }): Promise<{ card: RedeemableCard; refusal: RedeemRefusal | null } | { card: null; refusal: "unknown" }> {
+export async function peekRedeemable(
+  db: Executor,
+  keys: CardKeys,
+  q: { supplierId: number | null; number: string; secret: string; today: string },
+): Promise<{ card: RedeemableCard; refusal: RedeemRefusal | null } | { card: null; refusal: "unknown" }> {
   const r = pick(keys, await candidates(db, keys, q.supplierId, q.number, false), q.secret);
   if (!r) return { card: null, refusal: "unknown" };
   return { card: present(r), refusal: judge(r, q.today) };
@@ -95,12 +105,17 @@ export async function redeemSupplyCard(
   tx: Executor,
   keys: CardKeys,
   q: { supplierId: number; number: string; secret: string; today: string; at: Date; ref: string },
-): Promise<{ ok: true; card: RedeemableCard; replayed: boolean } | { ok: false; refusal: RedeemRefusal; card: RedeemableCard | null }> {
+): Promise<
+  | { ok: true; card: RedeemableCard; replayed: boolean }
+  | { ok: false; refusal: RedeemRefusal; card: RedeemableCard | null }
+> {
   const r = pick(keys, await candidates(tx, keys, q.supplierId, q.number, true), q.secret);
   if (!r) return { ok: false, refusal: "unknown", card: null };
   if (r.redeemed_at !== null && r.redeemed_ref === q.ref) return { ok: true, card: present(r), replayed: true };
   const refusal = judge(r, q.today);
   if (refusal) return { ok: false, refusal, card: present(r) };
-  await sql`UPDATE supply_cards SET redeemed_at = ${q.at}, redeemed_ref = ${q.ref} WHERE id = ${r.id} AND redeemed_at IS NULL`.execute(tx);
+  await sql`UPDATE supply_cards SET redeemed_at = ${q.at}, redeemed_ref = ${q.ref} WHERE id = ${r.id} AND redeemed_at IS NULL`.execute(
+    tx,
+  );
   return { ok: true, card: { ...present(r), redeemedRef: q.ref }, replayed: false };
 }

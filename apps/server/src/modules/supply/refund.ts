@@ -11,7 +11,11 @@ interface OrderCodes {
  * An order's sold codes not redeemed at a store, locked, in id order: at most `limit`, and only those that
  * expired before `expiredBefore` (a platform day) when it is given.
  */
-function lockUnredeemed(tx: Tx, req: OrderCodes, only: { limit?: number; expiredBefore?: string; heldByBuyer?: boolean }) {
+function lockUnredeemed(
+  tx: Tx,
+  req: OrderCodes,
+  only: { limit?: number; expiredBefore?: string; heldByBuyer?: boolean },
+) {
   let q = tx
     .selectFrom("supply_cards")
     .select("id")
@@ -34,7 +38,14 @@ async function retire(tx: Tx, goodsId: number, ids: number[], state: "void" | "e
     .where("id", "in", ids)
     .execute();
   const goods = await lockGoodsForStock(tx, goodsId);
-  if (goods) await adjustStock(tx, goods, state === "void" ? { sold: -ids.length, voided: ids.length } : { sold: -ids.length, expired: ids.length }, now);
+  if (goods) {
+    await adjustStock(
+      tx,
+      goods,
+      state === "void" ? { sold: -ids.length, voided: ids.length } : { sold: -ids.length, expired: ids.length },
+      now,
+    );
+  }
 }
 
 /**
@@ -76,7 +87,11 @@ export interface VoidedCode {
  * longer sold (already void, expired, returned) stay as they are. Returns the redeemed ids (then nothing
  * was voided) or the codes voided.
  */
-export async function voidHandedOnCodes(tx: Tx, cardIds: number[], now: Date): Promise<{ redeemed: number[]; voided: VoidedCode[] }> {
+export async function voidHandedOnCodes(
+  tx: Tx,
+  cardIds: number[],
+  now: Date,
+): Promise<{ redeemed: number[]; voided: VoidedCode[] }> {
   if (cardIds.length === 0) return { redeemed: [], voided: [] };
   const rows = await tx
     .selectFrom("supply_cards")
@@ -93,6 +108,11 @@ export async function voidHandedOnCodes(tx: Tx, cardIds: number[], now: Date): P
   for (const [goodsId, ids] of [...byGoods].sort((a, b) => a[0] - b[0])) await retire(tx, goodsId, ids, "void", now);
   return {
     redeemed: [],
-    voided: sold.map((r) => ({ id: Number(r.id), goodsId: Number(r.goods_id), orderId: r.order_id, buyerMerchantId: r.buyer_merchant_id === null ? null : Number(r.buyer_merchant_id) })),
+    voided: sold.map((r) => ({
+      id: Number(r.id),
+      goodsId: Number(r.goods_id),
+      orderId: r.order_id,
+      buyerMerchantId: r.buyer_merchant_id === null ? null : Number(r.buyer_merchant_id),
+    })),
   };
 }

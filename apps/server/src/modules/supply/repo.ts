@@ -17,7 +17,11 @@ export interface NewCard {
  * Inserts a chunk of cards with one statement (the rows as one JSON parameter, expanded server-side).
  * A number already stored for the goods is skipped; returns the row numbers that landed.
  */
-export async function insertCards(tx: Executor, head: { merchantId: number; goodsId: number; batchId: number }, cards: NewCard[]): Promise<Set<number>> {
+export async function insertCards(
+  tx: Executor,
+  head: { merchantId: number; goodsId: number; batchId: number },
+  cards: NewCard[],
+): Promise<Set<number>> {
   if (cards.length === 0) return new Set();
   // One JSON parameter: cheaper to send and parse than five parallel arrays on the embedded engine.
   const rows = JSON.stringify(cards.map((c) => [c.rowNo, c.numberHash, c.numberMask, c.sealed, c.expiresOn]));
@@ -43,10 +47,16 @@ export async function insertCards(tx: Executor, head: { merchantId: number; good
  * more than the rest of the insert together on the embedded engine). Returns false as well, so the checked
  * path reports the problem, if a parent is missing.
  */
-export async function copyCards(tx: Executor, head: { merchantId: number; goodsId: number; batchId: number }, cards: NewCard[]): Promise<boolean> {
+export async function copyCards(
+  tx: Executor,
+  head: { merchantId: number; goodsId: number; batchId: number },
+  cards: NewCard[],
+): Promise<boolean> {
   const parents = await sql<{ n: number }>`
     SELECT (SELECT count(*) FROM (SELECT 1 FROM catalog_goods WHERE id = ${head.goodsId} AND merchant_id = ${head.merchantId} FOR KEY SHARE) g)
-         + (SELECT count(*) FROM (SELECT 1 FROM supply_card_batches WHERE id = ${head.batchId} AND goods_id = ${head.goodsId} FOR KEY SHARE) b) AS n`.execute(tx);
+         + (SELECT count(*) FROM (SELECT 1 FROM supply_card_batches WHERE id = ${head.batchId} AND goods_id = ${head.goodsId} FOR KEY SHARE) b) AS n`.execute(
+    tx,
+  );
   if (Number(parents.rows[0]?.n) !== 2) return false;
   await sql`SAVEPOINT copy_cards`.execute(tx);
   try {
@@ -54,8 +64,15 @@ export async function copyCards(tx: Executor, head: { merchantId: number; goodsI
     // The text is written directly (no row arrays): a million-code import makes a million of these lines.
     const lead = `${head.merchantId}\t${head.goodsId}\t${head.batchId}\t`;
     let text = "";
-    for (const c of cards) text += `${lead}${c.rowNo}\t${copyField(c.numberHash)}\t${copyField(c.numberMask)}\t${copyField(c.sealed)}\t${copyField(c.expiresOn)}\n`;
-    await copyFromText(tx, "supply_cards", ["merchant_id", "goods_id", "batch_id", "row_no", "number_hash", "number_mask", "sealed", "expires_on"], text);
+    for (const c of cards) {
+      text += `${lead}${c.rowNo}\t${copyField(c.numberHash)}\t${copyField(c.numberMask)}\t${copyField(c.sealed)}\t${copyField(c.expiresOn)}\n`;
+    }
+    await copyFromText(
+      tx,
+      "supply_cards",
+      ["merchant_id", "goods_id", "batch_id", "row_no", "number_hash", "number_mask", "sealed", "expires_on"],
+      text,
+    );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // Also undoes the SET LOCAL above.
@@ -68,7 +85,11 @@ export async function copyCards(tx: Executor, head: { merchantId: number; goodsI
 }
 
 /** Which batch (and row) first stored each of these numbers for the goods. */
-export async function firstHolders(tx: Executor, goodsId: number, hashes: string[]): Promise<Map<string, { batchId: number; rowNo: number }>> {
+export async function firstHolders(
+  tx: Executor,
+  goodsId: number,
+  hashes: string[],
+): Promise<Map<string, { batchId: number; rowNo: number }>> {
   if (hashes.length === 0) return new Map();
   const rows = await tx
     .selectFrom("supply_cards")
@@ -79,7 +100,11 @@ export async function firstHolders(tx: Executor, goodsId: number, hashes: string
   return new Map(rows.map((r) => [r.number_hash, { batchId: r.batch_id, rowNo: r.row_no }]));
 }
 
-export async function insertRejects(tx: Executor, batchId: number, rejects: { rowNo: number; reason: string; numberMask: string }[]): Promise<void> {
+export async function insertRejects(
+  tx: Executor,
+  batchId: number,
+  rejects: { rowNo: number; reason: string; numberMask: string }[],
+): Promise<void> {
   if (rejects.length === 0) return;
   await sql`
     INSERT INTO supply_card_rejects (batch_id, row_no, reason, number_mask)
@@ -89,7 +114,10 @@ export async function insertRejects(tx: Executor, batchId: number, rejects: { ro
 
 /* ---------- batches ---------- */
 
-export async function insertBatch(tx: Executor, b: { merchantId: number; goodsId: number; fileName: string; createdBy: number }): Promise<number> {
+export async function insertBatch(
+  tx: Executor,
+  b: { merchantId: number; goodsId: number; fileName: string; createdBy: number },
+): Promise<number> {
   const row = await tx
     .insertInto("supply_card_batches")
     .values({ merchant_id: b.merchantId, goods_id: b.goodsId, file_name: b.fileName, created_by: b.createdBy })
@@ -98,10 +126,18 @@ export async function insertBatch(tx: Executor, b: { merchantId: number; goodsId
   return row.id;
 }
 
-export async function addToBatch(tx: Executor, batchId: number, d: { rows: number; imported: number; rejected: number }): Promise<void> {
+export async function addToBatch(
+  tx: Executor,
+  batchId: number,
+  d: { rows: number; imported: number; rejected: number },
+): Promise<void> {
   await tx
     .updateTable("supply_card_batches")
-    .set((eb) => ({ total_rows: eb("total_rows", "+", d.rows), imported: eb("imported", "+", d.imported), rejected: eb("rejected", "+", d.rejected) }))
+    .set((eb) => ({
+      total_rows: eb("total_rows", "+", d.rows),
+      imported: eb("imported", "+", d.imported),
+      rejected: eb("rejected", "+", d.rejected),
+    }))
     .where("id", "=", batchId)
     .execute();
 }
@@ -119,13 +155,24 @@ export function findBatch(db: Executor, merchantId: number, batchId: number) {
   return batchBase(db, merchantId).where("b.id", "=", batchId).executeTakeFirst();
 }
 
-export async function listBatches(db: Executor, merchantId: number, q: { page: number; pageSize: number; goodsId?: number; status?: string }) {
+export async function listBatches(
+  db: Executor,
+  merchantId: number,
+  q: { page: number; pageSize: number; goodsId?: number; status?: string },
+) {
   let query = batchBase(db, merchantId);
   if (q.goodsId) query = query.where("b.goods_id", "=", q.goodsId);
   if (q.status) query = query.where("b.status", "=", q.status as "done");
   const [rows, count] = await Promise.all([
-    query.orderBy("b.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    query
+      .orderBy("b.id", "desc")
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
@@ -142,9 +189,15 @@ export function rejectsPage(db: Executor, batchId: number, afterRow: number, lim
 }
 
 /** Imports per day and goods (sup/purchaseCard/reports). Days are UTC dates. */
-export async function importReport(db: Executor, merchantId: number, q: { page: number; pageSize: number; from?: string; to?: string; goodsId?: number }) {
+export async function importReport(
+  db: Executor,
+  merchantId: number,
+  q: { page: number; pageSize: number; from?: string; to?: string; goodsId?: number },
+) {
   let query = db.selectFrom("supply_card_batches as b").where("b.merchant_id", "=", merchantId);
-  if (q.from) query = query.where(sql<string>`(b.created_at AT TIME ZONE 'UTC')::date`, ">=", sql<string>`${q.from}::date`);
+  if (q.from) {
+    query = query.where(sql<string>`(b.created_at AT TIME ZONE 'UTC')::date`, ">=", sql<string>`${q.from}::date`);
+  }
   if (q.to) query = query.where(sql<string>`(b.created_at AT TIME ZONE 'UTC')::date`, "<=", sql<string>`${q.to}::date`);
   if (q.goodsId) query = query.where("b.goods_id", "=", q.goodsId);
   const grouped = query
@@ -156,8 +209,16 @@ export async function importReport(db: Executor, merchantId: number, q: { page: 
       sql<number>`sum(b.rejected)::int`.as("rejected"),
     ])
     .groupBy([sql`1`, "b.goods_id"]);
-  const rows = await grouped.orderBy(sql`1`, "desc").orderBy("b.goods_id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
-  const total = await db.selectFrom(grouped.as("x")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const rows = await grouped
+    .orderBy(sql`1`, "desc")
+    .orderBy("b.goods_id", "desc")
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize)
+    .execute();
+  const total = await db
+    .selectFrom(grouped.as("x"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(total.n) };
 }
 
@@ -175,25 +236,51 @@ const cardColumns = [
   sql<string | null>`to_char(c.expires_on, 'YYYY-MM-DD')`.as("expires_on"),
 ] as const;
 
-export async function listCards(db: Executor, merchantId: number, goodsId: number, q: CardQuery, numberHash: string | null) {
-  let query = db.selectFrom("supply_cards as c").where("c.merchant_id", "=", merchantId).where("c.goods_id", "=", goodsId);
+export async function listCards(
+  db: Executor,
+  merchantId: number,
+  goodsId: number,
+  q: CardQuery,
+  numberHash: string | null,
+) {
+  let query = db
+    .selectFrom("supply_cards as c")
+    .where("c.merchant_id", "=", merchantId)
+    .where("c.goods_id", "=", goodsId);
   if (q.state) query = query.where("c.state", "=", q.state);
   if (q.batchId) query = query.where("c.batch_id", "=", q.batchId);
   if (numberHash) query = query.where("c.number_hash", "=", numberHash);
   const [rows, count] = await Promise.all([
-    query.select(cardColumns).orderBy("c.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    query
+      .select(cardColumns)
+      .orderBy("c.id", "desc")
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
 export type CardRow = Awaited<ReturnType<typeof listCards>>["rows"][number];
 
-export async function listBoughtCards(db: Executor, buyerMerchantId: number, q: { page: number; pageSize: number; orderId?: string; goodsId?: number }) {
-  let query = db.selectFrom("supply_cards as c").where("c.buyer_merchant_id", "=", buyerMerchantId).where("c.state", "=", "sold");
+export async function listBoughtCards(
+  db: Executor,
+  buyerMerchantId: number,
+  q: { page: number; pageSize: number; orderId?: string; goodsId?: number },
+) {
+  let query = db
+    .selectFrom("supply_cards as c")
+    .where("c.buyer_merchant_id", "=", buyerMerchantId)
+    .where("c.state", "=", "sold");
   if (q.orderId) query = query.where("c.order_id", "=", q.orderId);
   if (q.goodsId) query = query.where("c.goods_id", "=", q.goodsId);
   const [rows, count] = await Promise.all([
-    query.select(cardColumns).orderBy("c.id", "desc").limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    query
+      .select(cardColumns)
+      .orderBy("c.id", "desc")
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -207,7 +294,13 @@ export async function listBoughtCards(db: Executor, buyerMerchantId: number, q: 
  * passed codes out of it each day, so the expiry condition (checked on the row that FOR UPDATE reads
  * anyway) skips at most the codes that expired since the job's last run.
  */
-export async function takeAvailable(tx: Executor, goodsId: number, quantity: number, today: string, sale: { orderId: string; buyerMerchantId: number; at: Date }): Promise<number[]> {
+export async function takeAvailable(
+  tx: Executor,
+  goodsId: number,
+  quantity: number,
+  today: string,
+  sale: { orderId: string; buyerMerchantId: number; at: Date },
+): Promise<number[]> {
   const rows = await sql<{ id: number }>`
     WITH picked AS (
       SELECT id FROM supply_cards
@@ -221,7 +314,6 @@ export async function takeAvailable(tx: Executor, goodsId: number, quantity: num
   return rows.rows.map((r) => Number(r.id));
 }
 
-
 /**
  * takeAvailable as CTEs of a caller's statement: `${name}` holds the ids of the codes taken, only when
  * `onlyIf` (a query) returns a row; `${name}_picked` is the SKIP LOCKED pick. The quantity is written
@@ -229,7 +321,14 @@ export async function takeAvailable(tx: Executor, goodsId: number, quantity: num
  * plan would expect a tenth of the goods' codes and hash-join them, so PostgreSQL would plan every
  * order anew instead (a statement per quantity is a handful of statements).
  */
-export function takeAvailableCtes(name: string, goodsId: number, quantity: number, today: string, sale: { orderId: string; buyerMerchantId: number; at: Date }, onlyIf: RawBuilder<unknown>): RawBuilder<unknown> {
+export function takeAvailableCtes(
+  name: string,
+  goodsId: number,
+  quantity: number,
+  today: string,
+  sale: { orderId: string; buyerMerchantId: number; at: Date },
+  onlyIf: RawBuilder<unknown>,
+): RawBuilder<unknown> {
   const ref = sql.raw(name);
   const picked = sql.raw(`${name}_picked`);
   return sql`${picked} AS (
@@ -245,7 +344,12 @@ export function takeAvailableCtes(name: string, goodsId: number, quantity: numbe
 }
 
 /** Locks a supplier's available codes of a goods for voiding; returns the ids it could take. */
-export async function lockAvailable(tx: Executor, merchantId: number, goodsId: number, ids: number[]): Promise<number[]> {
+export async function lockAvailable(
+  tx: Executor,
+  merchantId: number,
+  goodsId: number,
+  ids: number[],
+): Promise<number[]> {
   const rows = await tx
     .selectFrom("supply_cards")
     .select("id")
@@ -262,7 +366,11 @@ export async function lockAvailable(tx: Executor, merchantId: number, goodsId: n
  * Available codes whose expiry day is before `today` (YYYY-MM-DD, platform day), at most `limit`, from
  * supply_cards_expiry_idx; rows an order holds are skipped (an order never takes such a code anyway).
  */
-export async function lockExpired(tx: Executor, today: string, limit: number): Promise<{ id: number; goodsId: number }[]> {
+export async function lockExpired(
+  tx: Executor,
+  today: string,
+  limit: number,
+): Promise<{ id: number; goodsId: number }[]> {
   const rows = await sql<{ id: number; goods_id: number }>`
     SELECT id, goods_id FROM supply_cards
     WHERE state = 'available' AND expires_on IS NOT NULL AND expires_on < ${today}::date
@@ -273,7 +381,12 @@ export async function lockExpired(tx: Executor, today: string, limit: number): P
 }
 
 export async function markExpired(tx: Executor, ids: number[], at: Date): Promise<void> {
-  await tx.updateTable("supply_cards").set({ state: "expired", expired_at: at }).where("id", "in", ids).where("state", "=", "available").execute();
+  await tx
+    .updateTable("supply_cards")
+    .set({ state: "expired", expired_at: at })
+    .where("id", "in", ids)
+    .where("state", "=", "available")
+    .execute();
 }
 
 export async function markVoid(tx: Executor, ids: number[], at: Date): Promise<void> {
@@ -284,7 +397,13 @@ export async function markVoid(tx: Executor, ids: number[], at: Date): Promise<v
 export function boughtSealed(tx: Executor, buyerMerchantId: number, ids: number[]) {
   return tx
     .selectFrom("supply_cards as c")
-    .select(["c.id", "c.goods_id", "c.sealed", "c.order_id", sql<string | null>`to_char(c.expires_on, 'YYYY-MM-DD')`.as("expires_on")])
+    .select([
+      "c.id",
+      "c.goods_id",
+      "c.sealed",
+      "c.order_id",
+      sql<string | null>`to_char(c.expires_on, 'YYYY-MM-DD')`.as("expires_on"),
+    ])
     .where("c.buyer_merchant_id", "=", buyerMerchantId)
     .where("c.state", "=", "sold")
     .where("c.id", "in", ids)
@@ -294,7 +413,12 @@ export function boughtSealed(tx: Executor, buyerMerchantId: number, ids: number[
 
 /** How many codes of a goods are available (for checking the stock counter). */
 export async function countAvailable(db: Executor, goodsId: number): Promise<number> {
-  const r = await db.selectFrom("supply_cards").select((eb) => eb.fn.countAll<number>().as("n")).where("goods_id", "=", goodsId).where("state", "=", "available").executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom("supply_cards")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("goods_id", "=", goodsId)
+    .where("state", "=", "available")
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -302,7 +426,13 @@ export async function countAvailable(db: Executor, goodsId: number): Promise<num
 export async function boughtGoods(
   db: Executor,
   buyerMerchantId: number,
-  q: { page: number; pageSize: number; from?: Date | undefined; until?: Date | undefined; matching?: Expression<SqlBool> | undefined },
+  q: {
+    page: number;
+    pageSize: number;
+    from?: Date | undefined;
+    until?: Date | undefined;
+    matching?: Expression<SqlBool> | undefined;
+  },
 ) {
   let base = db.selectFrom("supply_cards").where("buyer_merchant_id", "=", buyerMerchantId).where("state", "=", "sold");
   if (q.from) base = base.where("sold_at", ">=", q.from);

@@ -63,13 +63,22 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     // Import bodies reach the handler as the raw request stream.
-    app.addContentTypeParser(["text/csv", XLSX_MIME, "application/octet-stream"], (_req, payload, done) => done(null, payload));
+    app.addContentTypeParser(["text/csv", XLSX_MIME, "application/octet-stream"], (_req, payload, done) =>
+      done(null, payload),
+    );
     const pre = guard(supplier);
 
-    app.get("/sup/cards/template", { schema: { tags, security, summary: "The card import template (xlsx)" }, preHandler: pre }, async (req, reply) => {
-      const file = await templateWorkbook(req.lang, new Date());
-      return reply.header("content-type", XLSX_MIME).header("content-disposition", download("card-template.xlsx")).send(file);
-    });
+    app.get(
+      "/sup/cards/template",
+      { schema: { tags, security, summary: "The card import template (xlsx)" }, preHandler: pre },
+      async (req, reply) => {
+        const file = await templateWorkbook(req.lang, new Date());
+        return reply
+          .header("content-type", XLSX_MIME)
+          .header("content-disposition", download("card-template.xlsx"))
+          .send(file);
+      },
+    );
     app.post(
       "/sup/merchandises/:mid/cards",
       {
@@ -86,48 +95,116 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
       async (req) => {
         const body: unknown = req.body;
         if (!body || typeof (body as Readable).pipe !== "function") throw invalid("supply.fileType", "file");
-        return ok(await supply.importCards(actorOf(req), req.params.mid, limited(body as Readable, IMPORT_LIMIT_BYTES), req.query.fileName));
+        return ok(
+          await supply.importCards(
+            actorOf(req),
+            req.params.mid,
+            limited(body as Readable, IMPORT_LIMIT_BYTES),
+            req.query.fileName,
+          ),
+        );
       },
     );
     app.get(
       "/sup/merchandises/:mid/cards",
-      { schema: { tags, security, summary: "The goods' codes, masked", params: midParam, querystring: cardQuery, response: { 200: envelope(pageOf(card)) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The goods' codes, masked",
+          params: midParam,
+          querystring: cardQuery,
+          response: { 200: envelope(pageOf(card)) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await supply.cards(actorOf(req), req.params.mid, req.query)),
     );
     app.post(
       "/sup/merchandises/:mid/cards/void",
-      { schema: { tags, security, summary: "Void unsold codes", params: midParam, body: voidCardsReq, response: { 200: envelope(z.object({ voided: z.number().int() })) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Void unsold codes",
+          params: midParam,
+          body: voidCardsReq,
+          response: { 200: envelope(z.object({ voided: z.number().int() })) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await supply.voidCards(actorOf(req), req.params.mid, req.body.ids)),
     );
     app.get(
       "/sup/purchaseCardRecords",
-      { schema: { tags, security, summary: "Card import records", querystring: batchQuery, response: { 200: envelope(pageOf(cardBatch)) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Card import records",
+          querystring: batchQuery,
+          response: { 200: envelope(pageOf(cardBatch)) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await supply.batches(actorOf(req), req.query)),
     );
     app.get(
       "/sup/purchaseCardRecords/:id",
-      { schema: { tags, security, summary: "One import record", params: idParam, response: { 200: envelope(cardBatch) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "One import record",
+          params: idParam,
+          response: { 200: envelope(cardBatch) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await supply.batch(actorOf(req), req.params.id)),
     );
     app.get(
       "/sup/purchaseCardRecords/:id/rejects",
-      { schema: { tags, security, summary: "The reject report of an import (xlsx: row numbers and reasons)", params: idParam }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The reject report of an import (xlsx: row numbers and reasons)",
+          params: idParam,
+        },
+        preHandler: pre,
+      },
       async (req, reply) => {
         const actor = actorOf(req);
         const batch = await supply.batch(actor, req.params.id);
         const stream = rejectReport(req.lang, supply.rejects(actor, batch.id));
-        return reply.header("content-type", XLSX_MIME).header("content-disposition", download(`rejects-${batch.id}.xlsx`)).send(stream);
+        return reply
+          .header("content-type", XLSX_MIME)
+          .header("content-disposition", download(`rejects-${batch.id}.xlsx`))
+          .send(stream);
       },
     );
     app.get(
       "/sup/purchaseCard/reports",
-      { schema: { tags, security, summary: "Imports per day and goods", querystring: reportQuery, response: { 200: envelope(pageOf(importReportRow)) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Imports per day and goods",
+          querystring: reportQuery,
+          response: { 200: envelope(pageOf(importReportRow)) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await supply.report(actorOf(req), req.query)),
     );
   };
 }
 
-const boughtQuery = pageQuery.extend({ orderId: z.string().trim().max(64).optional(), goodsId: z.coerce.number().int().positive().optional() });
+const boughtQuery = pageQuery.extend({
+  orderId: z.string().trim().max(64).optional(),
+  goodsId: z.coerce.number().int().positive().optional(),
+});
 
 /** The purchaser's codes: masked lists and the audited reveal, under /api/card-user. */
 export function supplyUserRoutes({ supply, catalog, guard }: SupplyUserRouteDeps): FastifyPluginAsyncZod {
@@ -136,13 +213,28 @@ export function supplyUserRoutes({ supply, catalog, guard }: SupplyUserRouteDeps
     const pre = guard(purchaser);
     app.get(
       "/purchasedCards",
-      { schema: { tags, security, summary: "Codes this purchaser bought, masked", querystring: boughtQuery, response: { 200: envelope(pageOf(card)) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Codes this purchaser bought, masked",
+          querystring: boughtQuery,
+          response: { 200: envelope(pageOf(card)) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await supply.boughtCards(actorOf(req), req.query)),
     );
     app.get(
       "/resale/merchandises",
       {
-        schema: { tags, security, summary: "Goods this merchant bought codes of, to resell (filters: goods keyword, purchase days)", querystring: resaleQuery, response: { 200: envelope(pageOf(resaleMerchandise)) } },
+        schema: {
+          tags,
+          security,
+          summary: "Goods this merchant bought codes of, to resell (filters: goods keyword, purchase days)",
+          querystring: resaleQuery,
+          response: { 200: envelope(pageOf(resaleMerchandise)) },
+        },
         preHandler: guard(reseller),
       },
       async (req) => {
@@ -157,7 +249,16 @@ export function supplyUserRoutes({ supply, catalog, guard }: SupplyUserRouteDeps
     );
     app.post(
       "/purchasedCards/reveal",
-      { schema: { tags, security, summary: "Reveal bought codes in full (audited)", body: voidCardsReq, response: { 200: envelope(z.array(revealedCard)) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Reveal bought codes in full (audited)",
+          body: voidCardsReq,
+          response: { 200: envelope(z.array(revealedCard)) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await supply.reveal(actorOf(req), req.body.ids)),
     );
   };

@@ -27,7 +27,16 @@ import { AppError, conflict, invalid, notFound } from "../../platform/http/error
 import type { Mailer } from "../../platform/messaging/adapters";
 import { adjustStock, goodsMatching, goodsNames, lockGoodsForStock, type LowStock } from "../catalog";
 import { maskNumber, MASKED_SECRET, type CardKeys } from "./crypto";
-import { FileTooLarge, isTemplateHeader, kindOf, readCsvRows, readXlsxFileRows, toRawRow, UnreadableFile, type FileRow } from "./import/rows";
+import {
+  FileTooLarge,
+  isTemplateHeader,
+  kindOf,
+  readCsvRows,
+  readXlsxFileRows,
+  toRawRow,
+  UnreadableFile,
+  type FileRow,
+} from "./import/rows";
 import { checkRow, isBlankRow, type CheckedRow } from "./import/validate";
 import { notifyLowStock } from "./notify";
 import * as repo from "./repo";
@@ -66,7 +75,11 @@ class Chunk {
   add(row: CheckedRow): void {
     this.rows += 1;
     if (!row.ok) {
-      this.rejects.push({ rowNo: row.rowNo, reason: row.reason, numberMask: row.number ? maskNumber(row.number.slice(0, 64)) : "" });
+      this.rejects.push({
+        rowNo: row.rowNo,
+        reason: row.reason,
+        numberMask: row.number ? maskNumber(row.number.slice(0, 64)) : "",
+      });
       return;
     }
     const numberHash = this.keys.numberHash(row.number);
@@ -75,7 +88,13 @@ class Chunk {
       return;
     }
     this.seen.add(numberHash);
-    this.cards.push({ rowNo: row.rowNo, numberHash, numberMask: maskNumber(row.number), sealed: this.keys.seal(row.number, row.secret), expiresOn: row.expiresOn });
+    this.cards.push({
+      rowNo: row.rowNo,
+      numberHash,
+      numberMask: maskNumber(row.number),
+      sealed: this.keys.seal(row.number, row.secret),
+      expiresOn: row.expiresOn,
+    });
   }
 }
 
@@ -168,7 +187,9 @@ export class SupplyService {
       await repo.finishBatch(this.deps.db, batchId, "done", this.deps.clock.now());
     } catch (err) {
       if (batchId !== null) await repo.finishBatch(this.deps.db, batchId, "failed", this.deps.clock.now());
-      if (err instanceof UnreadableFile) throw new AppError(CODE.INVALID_PARAMETER, "supply.fileUnreadable", {}, "file");
+      if (err instanceof UnreadableFile) {
+        throw new AppError(CODE.INVALID_PARAMETER, "supply.fileUnreadable", {}, "file");
+      }
       if (err instanceof FileTooLarge) throw new AppError(CODE.INVALID_PARAMETER, "supply.fileTooLarge", {}, "file");
       throw err;
     } finally {
@@ -213,7 +234,12 @@ export class SupplyService {
     return file;
   }
 
-  private async landChunk(merchantId: number, goods: { id: number; merchantId: number; name: string }, batchId: number, chunk: Chunk): Promise<void> {
+  private async landChunk(
+    merchantId: number,
+    goods: { id: number; merchantId: number; name: string },
+    batchId: number,
+    chunk: Chunk,
+  ): Promise<void> {
     const { rejects, cards } = chunk;
     await withTx(this.deps.db, async (tx) => {
       // A chunk is all-or-nothing with its counters, so not waiting for the WAL flush risks at most
@@ -224,11 +250,19 @@ export class SupplyService {
       const landed = copied ? null : await repo.insertCards(tx, head, cards);
       const skipped = landed ? cards.filter((c) => !landed.has(c.rowNo)) : [];
       const imported = landed ? landed.size : cards.length;
-      const holders = await repo.firstHolders(tx, goods.id, skipped.map((c) => c.numberHash));
+      const holders = await repo.firstHolders(
+        tx,
+        goods.id,
+        skipped.map((c) => c.numberHash),
+      );
       const all = [...rejects];
       for (const c of skipped) {
         const holder = holders.get(c.numberHash);
-        all.push({ rowNo: c.rowNo, reason: holder?.batchId === batchId ? "duplicateInFile" : "duplicateStored", numberMask: c.numberMask });
+        all.push({
+          rowNo: c.rowNo,
+          reason: holder?.batchId === batchId ? "duplicateInFile" : "duplicateStored",
+          numberMask: c.numberMask,
+        });
       }
       await repo.insertRejects(tx, batchId, all);
       await repo.addToBatch(tx, batchId, { rows: chunk.rows, imported, rejected: all.length });
@@ -239,7 +273,10 @@ export class SupplyService {
   /* ---------- import records ---------- */
 
   private async presentBatches(rows: repo.BatchRow[]): Promise<CardBatch[]> {
-    const names = await goodsNames(this.deps.db, rows.map((r) => r.goods_id));
+    const names = await goodsNames(
+      this.deps.db,
+      rows.map((r) => r.goods_id),
+    );
     return rows.map((b) => ({
       id: b.id,
       goodsId: b.goods_id,
@@ -260,13 +297,19 @@ export class SupplyService {
     return (await this.presentBatches([row]))[0] as CardBatch;
   }
 
-  async batches(actor: Actor, q: { page: number; pageSize: number; goodsId?: number; status?: string }): Promise<Page<CardBatch>> {
+  async batches(
+    actor: Actor,
+    q: { page: number; pageSize: number; goodsId?: number; status?: string },
+  ): Promise<Page<CardBatch>> {
     const { rows, total } = await repo.listBatches(this.deps.db, tenantOf(actor), q);
     return { list: await this.presentBatches(rows), total, page: q.page, pageSize: q.pageSize };
   }
 
   /** The rejected rows of one of the supplier's batches, page by page (for the xlsx report). */
-  async *rejects(actor: Actor, batchId: number): AsyncGenerator<{ row_no: number; reason: string; number_mask: string }[]> {
+  async *rejects(
+    actor: Actor,
+    batchId: number,
+  ): AsyncGenerator<{ row_no: number; reason: string; number_mask: string }[]> {
     const batch = await repo.findBatch(this.deps.db, tenantOf(actor), batchId);
     if (!batch) throw notFound();
     let after = 0;
@@ -280,9 +323,19 @@ export class SupplyService {
 
   async report(actor: Actor, q: { page: number; pageSize: number; from?: string; to?: string; goodsId?: number }) {
     const { rows, total } = await repo.importReport(this.deps.db, tenantOf(actor), q);
-    const names = await goodsNames(this.deps.db, rows.map((r) => r.goods_id));
+    const names = await goodsNames(
+      this.deps.db,
+      rows.map((r) => r.goods_id),
+    );
     return {
-      list: rows.map((r) => ({ day: r.day, goodsId: r.goods_id, goodsName: names.get(r.goods_id) ?? "", batches: Number(r.batches), imported: Number(r.imported), rejected: Number(r.rejected) })),
+      list: rows.map((r) => ({
+        day: r.day,
+        goodsId: r.goods_id,
+        goodsName: names.get(r.goods_id) ?? "",
+        batches: Number(r.batches),
+        imported: Number(r.imported),
+        rejected: Number(r.rejected),
+      })),
       total,
       page: q.page,
       pageSize: q.pageSize,
@@ -326,7 +379,13 @@ export class SupplyService {
       await repo.markVoid(tx, taken, now);
       const goods = await this.ownCardGoods(tx, merchantId, goodsId, true);
       const low = await adjustStock(tx, goods, { stock: -taken.length, voided: taken.length }, now);
-      await audit(tx, { actorUserId: actor.userId, action: "card.void", subjectType: "goods", subjectId: goodsId, detail: { cardIds: taken } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "card.void",
+        subjectType: "goods",
+        subjectId: goodsId,
+        detail: { cardIds: taken },
+      });
       return { voided: taken.length, lowStock: low };
     });
     await this.afterLowStock(lowStock);
@@ -378,11 +437,21 @@ export class SupplyService {
       until: q.to ? new Date(startOfPlatformDay(q.to).getTime() + 86_400_000) : undefined,
       matching: q.keyword ? goodsMatching(q.keyword, sql.ref("goods_id")) : undefined,
     });
-    return { rows: rows.map((r) => ({ goodsId: r.goods_id, bought: Number(r.bought), lastBoughtAt: new Date(r.last_bought_at).toISOString() })), total };
+    return {
+      rows: rows.map((r) => ({
+        goodsId: r.goods_id,
+        bought: Number(r.bought),
+        lastBoughtAt: new Date(r.last_bought_at).toISOString(),
+      })),
+      total,
+    };
   }
 
   /** Codes the purchaser bought, masked. */
-  async boughtCards(actor: Actor, q: { page: number; pageSize: number; orderId?: string; goodsId?: number }): Promise<Page<Card>> {
+  async boughtCards(
+    actor: Actor,
+    q: { page: number; pageSize: number; orderId?: string; goodsId?: number },
+  ): Promise<Page<Card>> {
     const { rows, total } = await repo.listBoughtCards(this.deps.db, tenantOf(actor), q);
     return { list: rows.map((r) => this.presentCard(r)), total, page: q.page, pageSize: q.pageSize };
   }
@@ -400,8 +469,21 @@ export class SupplyService {
       const out: RevealedCard[] = [];
       for (const r of rows) {
         const { number, secret } = this.deps.keys.unseal(r.sealed);
-        await audit(tx, { actorUserId: actor.userId, action: "card.reveal", subjectType: "card", subjectId: r.id, detail: { goodsId: r.goods_id, orderId: r.order_id, merchantId: buyer } });
-        out.push({ id: r.id, goodsId: r.goods_id, cardNumber: number, cardSecret: secret, expiryDate: r.expires_on, orderId: r.order_id });
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "card.reveal",
+          subjectType: "card",
+          subjectId: r.id,
+          detail: { goodsId: r.goods_id, orderId: r.order_id, merchantId: buyer },
+        });
+        out.push({
+          id: r.id,
+          goodsId: r.goods_id,
+          cardNumber: number,
+          cardSecret: secret,
+          expiryDate: r.expires_on,
+          orderId: r.order_id,
+        });
       }
       return out;
     });

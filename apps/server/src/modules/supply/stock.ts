@@ -20,7 +20,11 @@ export async function buyerStock(db: Executor, buyerId: number, goodsIds: number
 }
 
 /** How many codes of each goods the buyer holds, counted up to what is needed of each (a checkout's question). */
-export async function buyerStockUpTo(db: Executor, buyerId: number, needs: Map<number, number>): Promise<Map<number, number>> {
+export async function buyerStockUpTo(
+  db: Executor,
+  buyerId: number,
+  needs: Map<number, number>,
+): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   for (const [goodsId, need] of needs) {
     const r = await sql<{ n: string }>`
@@ -39,7 +43,14 @@ export async function buyerStockUpTo(db: Executor, buyerId: number, needs: Map<n
  * so concurrent takers do not leave it short of what it just bought). Returns each code's sealed
  * credentials, masked number and expiry day (as sealedCodes does), in card id order.
  */
-export async function takeBuyerCodes(tx: Tx, buyerId: number, goodsId: number, n: number, now: Date, fromOrders: string[] = []): Promise<SealedCode[]> {
+export async function takeBuyerCodes(
+  tx: Tx,
+  buyerId: number,
+  goodsId: number,
+  n: number,
+  now: Date,
+  fromOrders: string[] = [],
+): Promise<SealedCode[]> {
   const take = async (count: number, only: RawBuilder<unknown>) =>
     (
       await sql<SealedCode>`

@@ -1,4 +1,12 @@
-import { TEMPLATE_EXAMPLE_CARD, type Brand, type Card, type CardBatch, type Goods, type Page, type RevealedCard } from "@tessera/contracts";
+import {
+  TEMPLATE_EXAMPLE_CARD,
+  type Brand,
+  type Card,
+  type CardBatch,
+  type Goods,
+  type Page,
+  type RevealedCard,
+} from "@tessera/contracts";
 import ExcelJS from "exceljs";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +44,11 @@ async function xlsx(rows: unknown[][], header: string[] = HEADER): Promise<Buffe
 }
 
 function csv(rows: string[][], header: string[] = HEADER): string {
-  return [header, ...rows].map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(",")).join("\r\n") + "\r\n";
+  return (
+    [header, ...rows]
+      .map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(","))
+      .join("\r\n") + "\r\n"
+  );
 }
 
 async function download(url: string, token: string, lang = "en") {
@@ -70,7 +82,11 @@ describe("template", () => {
     expect(imp.status).toBe(400);
     expect((await goodsOf(a, g.id)).stock).toBe(0);
     // The example of the instructions sheet, pasted into the data sheet, is refused with its own reason.
-    const pasted = await xlsx([[TEMPLATE_EXAMPLE_CARD.number, TEMPLATE_EXAMPLE_CARD.secret, "2099-12-31"], ["8800123456789012", "Q7WX-9KD2-LM4P", ""], ["REAL-0001", "PIN-1", ""]]);
+    const pasted = await xlsx([
+      [TEMPLATE_EXAMPLE_CARD.number, TEMPLATE_EXAMPLE_CARD.secret, "2099-12-31"],
+      ["8800123456789012", "Q7WX-9KD2-LM4P", ""],
+      ["REAL-0001", "PIN-1", ""],
+    ]);
     const mixed = await importFile(t, a.token, g.id, "pasted.xlsx", pasted, "en");
     expect(mixed.body.data).toMatchObject({ imported: 1, rejected: 2 });
     expect((await goodsOf(a, g.id)).stock).toBe(1);
@@ -100,7 +116,11 @@ describe("import", () => {
     expect(imp.body.data).toMatchObject({ totalRows: 11, imported: 3, rejected: 8, status: "done" });
     expect((await goodsOf(a, g.id)).stock).toBe(4);
 
-    const report = await download(`/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}/rejects`, a.token, "en");
+    const report = await download(
+      `/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}/rejects`,
+      a.token,
+      "en",
+    );
     expect(report.statusCode).toBe(200);
     const rows = await readSheet(report.rawPayload);
     expect(rows[0]).toEqual(["Row", "Reason", "Card number (masked)"]);
@@ -115,17 +135,28 @@ describe("import", () => {
       [10, "This card number is already stored for the goods"],
     ]);
     expect(rows[8]?.[2]).toBe("ST*******01");
-    const cn = await readSheet((await download(`/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}/rejects`, a.token, "cn")).rawPayload);
+    const cn = await readSheet(
+      (await download(`/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}/rejects`, a.token, "cn"))
+        .rawPayload,
+    );
     expect(cn[1]?.[1]).toBe("卡号为空");
 
-    const cards = await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards?batchId=${imp.body.data.id}`, { token: a.token });
+    const cards = await t.call<Page<Card>>(
+      "GET",
+      `/api/card-brander/sup/merchandises/${g.id}/cards?batchId=${imp.body.data.id}`,
+      { token: a.token },
+    );
     expect(cards.body.data.list.map((c) => [c.cardNumber, c.cardSecret, c.expiryDate]).sort()).toEqual([
       ["123******012", "********", today],
       ["GO*****01", "********", "2099-12-31"],
       ["GO*****12", "********", "2099-06-30"],
     ]);
     // Nothing stored is plaintext.
-    const stored = await t.ctx.database.db.selectFrom("supply_cards").select(["sealed", "number_hash", "number_mask"]).where("goods_id", "=", g.id).execute();
+    const stored = await t.ctx.database.db
+      .selectFrom("supply_cards")
+      .select(["sealed", "number_hash", "number_mask"])
+      .where("goods_id", "=", g.id)
+      .execute();
     for (const row of stored) {
       expect(row.sealed).not.toContain("GOOD");
       expect(Buffer.from(row.sealed, "base64").toString("latin1")).not.toContain("PIN-");
@@ -142,7 +173,9 @@ describe("import", () => {
     rows.push(["", "", ""]); // blank line: skipped, not a reject
     const imp = await importFile(t, a.token, g.id, "codes.csv", csv(rows));
     expect(imp.body.data).toMatchObject({ imported: 12000, rejected: 2, totalRows: 12002 });
-    const report = await readSheet((await download(`/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}/rejects`, a.token)).rawPayload);
+    const report = await readSheet(
+      (await download(`/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}/rejects`, a.token)).rawPayload,
+    );
     expect(report.slice(1).map((r) => [r[0], r[1]])).toEqual([
       [12002, "Duplicate card number within the file"],
       [12003, "Duplicate card number within the file"],
@@ -158,8 +191,12 @@ describe("import", () => {
     const imp = await importFile(t, a.token, g.id, "codes.csv", csv([["FK-1", "s", ""]]));
     expect(imp.body.data).toMatchObject({ imported: 1, rejected: 0 });
     const db = t.ctx.database.db;
-    expect((await sql<{ session_replication_role: string }>`SHOW session_replication_role`.execute(db)).rows[0]?.session_replication_role).toBe("origin");
-    const orphan = sql`INSERT INTO supply_cards (merchant_id, goods_id, batch_id, row_no, number_hash, number_mask, sealed)
+    expect(
+      (await sql<{ session_replication_role: string }>`SHOW session_replication_role`.execute(db)).rows[0]
+        ?.session_replication_role,
+    ).toBe("origin");
+    const orphan =
+      sql`INSERT INTO supply_cards (merchant_id, goods_id, batch_id, row_no, number_hash, number_mask, sealed)
       VALUES (${a.merchantId}, ${g.id}, ${imp.body.data.id + 1_000_000}, 1, 'h', 'm', 's')`.execute(db);
     await expect(orphan).rejects.toThrow(/foreign key/);
   });
@@ -179,7 +216,12 @@ describe("import", () => {
     const imp = await importFile(t, a.token, g.id, "big.xlsx", Buffer.concat(chunks));
     expect(imp.body.data).toMatchObject({ imported: 100_000, rejected: 0, totalRows: 100_000, status: "done" });
     expect((await goodsOf(a, g.id)).stock).toBe(100_000);
-    const count = await t.ctx.database.db.selectFrom("supply_cards").select((eb) => eb.fn.countAll<number>().as("n")).where("goods_id", "=", g.id).where("state", "=", "available").executeTakeFirstOrThrow();
+    const count = await t.ctx.database.db
+      .selectFrom("supply_cards")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("goods_id", "=", g.id)
+      .where("state", "=", "available")
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(100_000);
   });
 
@@ -197,7 +239,9 @@ describe("import", () => {
       expect(res.status, name).toBe(400);
       expect(res.body.msg).toBe(msg);
     }
-    const records = await t.call<Page<CardBatch>>("GET", `/api/card-brander/sup/purchaseCardRecords?goodsId=${g.id}`, { token: a.token });
+    const records = await t.call<Page<CardBatch>>("GET", `/api/card-brander/sup/purchaseCardRecords?goodsId=${g.id}`, {
+      token: a.token,
+    });
     expect(records.body.data.list.filter((r) => r.status !== "failed")).toHaveLength(0);
     expect((await goodsOf(a, g.id)).stock).toBe(0);
 
@@ -212,14 +256,25 @@ describe("tenancy and masking", () => {
     const g = await newGoods(t, a, brandA.id, { name: "Private codes" });
     const imp = await importFile(t, a.token, g.id, "p.csv", csv([["PRIV-0001", "P1", ""]]));
     const bGoods = await newGoods(t, b, brandB.id);
-    expect((await t.call("GET", `/api/card-brander/sup/merchandises/${g.id}/cards`, { token: b.token })).status).toBe(404);
+    expect((await t.call("GET", `/api/card-brander/sup/merchandises/${g.id}/cards`, { token: b.token })).status).toBe(
+      404,
+    );
     expect((await importFile(t, b.token, g.id, "x.csv", csv([["X1", "Y1", ""]]))).status).toBe(404);
-    expect((await t.call("GET", `/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}`, { token: b.token })).status).toBe(404);
-    expect((await download(`/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}/rejects`, b.token)).statusCode).toBe(404);
+    expect(
+      (await t.call("GET", `/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}`, { token: b.token })).status,
+    ).toBe(404);
+    expect(
+      (await download(`/api/card-brander/sup/purchaseCardRecords/${imp.body.data.id}/rejects`, b.token)).statusCode,
+    ).toBe(404);
     const list = await t.call<Page<CardBatch>>("GET", "/api/card-brander/sup/purchaseCardRecords", { token: b.token });
     expect(list.body.data.list.some((r) => r.id === imp.body.data.id)).toBe(false);
-    const cards = await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards`, { token: a.token });
-    const voidForeign = await t.call("POST", `/api/card-brander/sup/merchandises/${bGoods.id}/cards/void`, { token: a.token, body: { ids: [cards.body.data.list[0]?.id] } });
+    const cards = await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards`, {
+      token: a.token,
+    });
+    const voidForeign = await t.call("POST", `/api/card-brander/sup/merchandises/${bGoods.id}/cards/void`, {
+      token: a.token,
+      body: { ids: [cards.body.data.list[0]?.id] },
+    });
     expect(voidForeign.status).toBe(404);
     // The same number may exist for another supplier's goods: dedupe is per goods.
     const bImp = await importFile(t, b.token, bGoods.id, "p.csv", csv([["PRIV-0001", "P1", ""]]));
@@ -228,8 +283,21 @@ describe("tenancy and masking", () => {
 
   it("finds a card by its full number without storing it in clear", async () => {
     const g = await newGoods(t, a, brandA.id);
-    await importFile(t, a.token, g.id, "f.csv", csv([["FIND-0001", "F1", ""], ["FIND-0002", "F2", ""]]));
-    const found = await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards?cardNumber=FIND-0002`, { token: a.token });
+    await importFile(
+      t,
+      a.token,
+      g.id,
+      "f.csv",
+      csv([
+        ["FIND-0001", "F1", ""],
+        ["FIND-0002", "F2", ""],
+      ]),
+    );
+    const found = await t.call<Page<Card>>(
+      "GET",
+      `/api/card-brander/sup/merchandises/${g.id}/cards?cardNumber=FIND-0002`,
+      { token: a.token },
+    );
     expect(found.body.data.list.map((c) => c.cardNumber)).toEqual(["FI*****02"]);
   });
 });
@@ -237,11 +305,28 @@ describe("tenancy and masking", () => {
 describe("sale, reveal and void", () => {
   it("allocates codes to an order, reveals them only to the buyer (audited), and keeps stock exact", async () => {
     const g = await newGoods(t, a, brandA.id, { name: "Sellable", lowStockThreshold: 3 });
-    await importFile(t, a.token, g.id, "s.csv", csv([["SELL-0001", "SEC-A", ""], ["SELL-0002", "SEC-B", ""], ["SELL-0003", "SEC-C", ""], ["SELL-0004", "SEC-D", ""]]));
+    await importFile(
+      t,
+      a.token,
+      g.id,
+      "s.csv",
+      csv([
+        ["SELL-0001", "SEC-A", ""],
+        ["SELL-0002", "SEC-B", ""],
+        ["SELL-0003", "SEC-C", ""],
+        ["SELL-0004", "SEC-D", ""],
+      ]),
+    );
     const buyer = await newMerchant(t, "Buyer One");
     const other = await newMerchant(t, "Buyer Two");
     const db = t.ctx.database.db;
-    const sale = await withTx(db, (tx) => allocateCards(tx, { goodsId: g.id, quantity: 2, orderId: "ORD-1", buyerMerchantId: Number(buyer.merchantId) }, t.clock.now()));
+    const sale = await withTx(db, (tx) =>
+      allocateCards(
+        tx,
+        { goodsId: g.id, quantity: 2, orderId: "ORD-1", buyerMerchantId: Number(buyer.merchantId) },
+        t.clock.now(),
+      ),
+    );
     expect(sale.cardIds).toHaveLength(2);
     expect(sale.lowStock).toMatchObject({ goodsId: g.id, stock: 2, threshold: 3 });
     expect(await goodsOf(a, g.id)).toMatchObject({ stock: 2, sold: 2 });
@@ -251,77 +336,197 @@ describe("sale, reveal and void", () => {
       ["SE*****01", "********", "ORD-1"],
       ["SE*****02", "********", "ORD-1"],
     ]);
-    const revealed = await t.call<RevealedCard[]>("POST", "/api/card-user/purchasedCards/reveal", { token: buyer.token, body: { ids: sale.cardIds } });
+    const revealed = await t.call<RevealedCard[]>("POST", "/api/card-user/purchasedCards/reveal", {
+      token: buyer.token,
+      body: { ids: sale.cardIds },
+    });
     expect(revealed.body.data.map((c) => [c.cardNumber, c.cardSecret])).toEqual([
       ["SELL-0001", "SEC-A"],
       ["SELL-0002", "SEC-B"],
     ]);
-    const audits = await db.selectFrom("audit_log").selectAll().where("action", "=", "card.reveal").where("subject_id", "in", sale.cardIds.map(String)).execute();
+    const audits = await db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "card.reveal")
+      .where("subject_id", "in", sale.cardIds.map(String))
+      .execute();
     expect(audits).toHaveLength(2);
     expect(audits.every((r) => r.actor_user_id === Number(buyer.userId))).toBe(true);
 
     // Another purchaser, and the supplier itself, cannot reveal or list them.
-    expect((await t.call("POST", "/api/card-user/purchasedCards/reveal", { token: other.token, body: { ids: sale.cardIds } })).status).toBe(404);
-    expect((await t.call("POST", "/api/card-user/purchasedCards/reveal", { token: a.token, body: { ids: sale.cardIds } })).status).toBe(404);
-    expect((await t.call<Page<Card>>("GET", "/api/card-user/purchasedCards", { token: other.token })).body.data.total).toBe(0);
+    expect(
+      (
+        await t.call("POST", "/api/card-user/purchasedCards/reveal", {
+          token: other.token,
+          body: { ids: sale.cardIds },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await t.call("POST", "/api/card-user/purchasedCards/reveal", { token: a.token, body: { ids: sale.cardIds } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.call<Page<Card>>("GET", "/api/card-user/purchasedCards", { token: other.token })).body.data.total,
+    ).toBe(0);
     // Mixing one own code with a code not bought reveals nothing.
-    const available = await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards?state=available`, { token: a.token });
+    const available = await t.call<Page<Card>>(
+      "GET",
+      `/api/card-brander/sup/merchandises/${g.id}/cards?state=available`,
+      { token: a.token },
+    );
     const availId = available.body.data.list[0]?.id ?? 0;
-    expect((await t.call("POST", "/api/card-user/purchasedCards/reveal", { token: buyer.token, body: { ids: [sale.cardIds[0], availId] } })).status).toBe(404);
+    expect(
+      (
+        await t.call("POST", "/api/card-user/purchasedCards/reveal", {
+          token: buyer.token,
+          body: { ids: [sale.cardIds[0], availId] },
+        })
+      ).status,
+    ).toBe(404);
 
     // The supplier's list shows the sold codes masked too.
-    const supplierView = await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards?state=sold`, { token: a.token });
-    expect(supplierView.body.data.list.every((c) => c.cardSecret === "********" && c.cardNumber.includes("*"))).toBe(true);
+    const supplierView = await t.call<Page<Card>>(
+      "GET",
+      `/api/card-brander/sup/merchandises/${g.id}/cards?state=sold`,
+      { token: a.token },
+    );
+    expect(supplierView.body.data.list.every((c) => c.cardSecret === "********" && c.cardNumber.includes("*"))).toBe(
+      true,
+    );
 
     // The goods shows among the buyer's resale goods, and nobody else's.
-    const resale = await t.call<Page<{ goods: { id: number; name: string }; bought: number }>>("GET", "/api/card-user/resale/merchandises", { token: buyer.token });
+    const resale = await t.call<Page<{ goods: { id: number; name: string }; bought: number }>>(
+      "GET",
+      "/api/card-user/resale/merchandises",
+      { token: buyer.token },
+    );
     expect(resale.body.data.list.map((r) => [r.goods.id, r.goods.name, r.bought])).toEqual([[g.id, "Sellable", 2]]);
-    expect((await t.call<Page<unknown>>("GET", "/api/card-user/resale/merchandises", { token: other.token })).body.data.total).toBe(0);
+    expect(
+      (await t.call<Page<unknown>>("GET", "/api/card-user/resale/merchandises", { token: other.token })).body.data
+        .total,
+    ).toBe(0);
 
     // The sale reported the dip; the flag stops a second notice until stock recovers.
-    const flag = await db.selectFrom("catalog_goods").select("low_stock_notified_at").where("id", "=", g.id).executeTakeFirstOrThrow();
+    const flag = await db
+      .selectFrom("catalog_goods")
+      .select("low_stock_notified_at")
+      .where("id", "=", g.id)
+      .executeTakeFirstOrThrow();
     expect(flag.low_stock_notified_at).not.toBeNull();
 
     // Sold codes cannot be voided; unsold can, and stock follows.
-    const voidSold = await t.call("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, { token: a.token, lang: "en", body: { ids: [sale.cardIds[0]] } });
+    const voidSold = await t.call("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, {
+      token: a.token,
+      lang: "en",
+      body: { ids: [sale.cardIds[0]] },
+    });
     expect(voidSold.status).toBe(409);
     expect(voidSold.body.msg).toBe("Only unsold card secrets can be voided");
-    const voided = await t.call<{ voided: number }>("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, { token: a.token, body: { ids: [availId] } });
+    const voided = await t.call<{ voided: number }>("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, {
+      token: a.token,
+      body: { ids: [availId] },
+    });
     expect(voided.body.data.voided).toBe(1);
     expect(await goodsOf(a, g.id)).toMatchObject({ stock: 1, sold: 2 });
 
     // Asking for more than is left takes nothing.
-    await expect(withTx(db, (tx) => allocateCards(tx, { goodsId: g.id, quantity: 2, orderId: "ORD-2", buyerMerchantId: Number(buyer.merchantId) }, t.clock.now()))).rejects.toMatchObject({ messageKey: "supply.outOfStock" });
+    await expect(
+      withTx(db, (tx) =>
+        allocateCards(
+          tx,
+          { goodsId: g.id, quantity: 2, orderId: "ORD-2", buyerMerchantId: Number(buyer.merchantId) },
+          t.clock.now(),
+        ),
+      ),
+    ).rejects.toMatchObject({ messageKey: "supply.outOfStock" });
     expect(await goodsOf(a, g.id)).toMatchObject({ stock: 1, sold: 2 });
   });
 
   it("mails the supplier once when voiding takes stock below the threshold, and re-arms on restock", async () => {
     const g = await newGoods(t, a, brandA.id, { name: "Thin stock", lowStockThreshold: 3 });
-    await importFile(t, a.token, g.id, "l.csv", csv([["LOW-1", "S", ""], ["LOW-2", "S", ""], ["LOW-3", "S", ""]]));
-    const ids = (await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards`, { token: a.token })).body.data.list.map((c) => c.id);
+    await importFile(
+      t,
+      a.token,
+      g.id,
+      "l.csv",
+      csv([
+        ["LOW-1", "S", ""],
+        ["LOW-2", "S", ""],
+        ["LOW-3", "S", ""],
+      ]),
+    );
+    const ids = (
+      await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards`, { token: a.token })
+    ).body.data.list.map((c) => c.id);
     const notices = async () =>
-      (await t.call<{ list: { subject: string; body: string }[] }>("GET", `/api/dev/outbox?to=${encodeURIComponent(a.email)}&pageSize=200`)).body.data.list.filter((m) => m.subject === "库存不足提醒：Thin stock");
-    await t.call("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, { token: a.token, body: { ids: [ids[0]] } });
+      (
+        await t.call<{ list: { subject: string; body: string }[] }>(
+          "GET",
+          `/api/dev/outbox?to=${encodeURIComponent(a.email)}&pageSize=200`,
+        )
+      ).body.data.list.filter((m) => m.subject === "库存不足提醒：Thin stock");
+    await t.call("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, {
+      token: a.token,
+      body: { ids: [ids[0]] },
+    });
     expect(await notices()).toHaveLength(1);
     expect((await notices())[0]?.body).toContain("可用库存为2");
-    await t.call("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, { token: a.token, body: { ids: [ids[1]] } });
+    await t.call("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, {
+      token: a.token,
+      body: { ids: [ids[1]] },
+    });
     expect(await notices()).toHaveLength(1);
-    await importFile(t, a.token, g.id, "l2.csv", csv([["LOW-4", "S", ""], ["LOW-5", "S", ""], ["LOW-6", "S", ""]]));
-    const fresh = (await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards?state=available`, { token: a.token })).body.data.list.map((c) => c.id);
-    await t.call("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, { token: a.token, body: { ids: fresh.slice(0, 2) } });
+    await importFile(
+      t,
+      a.token,
+      g.id,
+      "l2.csv",
+      csv([
+        ["LOW-4", "S", ""],
+        ["LOW-5", "S", ""],
+        ["LOW-6", "S", ""],
+      ]),
+    );
+    const fresh = (
+      await t.call<Page<Card>>("GET", `/api/card-brander/sup/merchandises/${g.id}/cards?state=available`, {
+        token: a.token,
+      })
+    ).body.data.list.map((c) => c.id);
+    await t.call("POST", `/api/card-brander/sup/merchandises/${g.id}/cards/void`, {
+      token: a.token,
+      body: { ids: fresh.slice(0, 2) },
+    });
     expect(await notices()).toHaveLength(2);
   });
 
   it("records and reports imports", async () => {
     const g = await newGoods(t, a, brandA.id, { name: "Reported" });
-    await importFile(t, a.token, g.id, "r1.csv", csv([["R-1", "S", ""], ["R-1", "S", ""]]));
+    await importFile(
+      t,
+      a.token,
+      g.id,
+      "r1.csv",
+      csv([
+        ["R-1", "S", ""],
+        ["R-1", "S", ""],
+      ]),
+    );
     await importFile(t, a.token, g.id, "r2.csv", csv([["R-2", "S", ""]]));
-    const records = await t.call<Page<CardBatch>>("GET", `/api/card-brander/sup/purchaseCardRecords?goodsId=${g.id}`, { token: a.token });
+    const records = await t.call<Page<CardBatch>>("GET", `/api/card-brander/sup/purchaseCardRecords?goodsId=${g.id}`, {
+      token: a.token,
+    });
     expect(records.body.data.list.map((r) => [r.fileName, r.goodsName, r.imported, r.rejected])).toEqual([
       ["r2.csv", "Reported", 1, 0],
       ["r1.csv", "Reported", 1, 1],
     ]);
-    const report = await t.call<Page<{ goodsId: number; batches: number; imported: number; rejected: number }>>("GET", `/api/card-brander/sup/purchaseCard/reports?goodsId=${g.id}`, { token: a.token });
-    expect(report.body.data.list).toEqual([expect.objectContaining({ goodsId: g.id, goodsName: "Reported", batches: 2, imported: 2, rejected: 1 })]);
+    const report = await t.call<Page<{ goodsId: number; batches: number; imported: number; rejected: number }>>(
+      "GET",
+      `/api/card-brander/sup/purchaseCard/reports?goodsId=${g.id}`,
+      { token: a.token },
+    );
+    expect(report.body.data.list).toEqual([
+      expect.objectContaining({ goodsId: g.id, goodsName: "Reported", batches: 2, imported: 2, rejected: 1 }),
+    ]);
   });
 });

@@ -12,14 +12,19 @@ export { TakeoutService } from "./service";
  * customer's phone page under /api/mall/takeout with the customer token of the one-card module; the
  * provider's TakeoutApplet under /api/card-servicer/takeout (the brands it serves).
  */
-export async function registerTakeout(host: ModuleHost, { customers }: { customers: CustomersService }): Promise<{ takeout: TakeoutService }> {
+export async function registerTakeout(
+  host: ModuleHost,
+  { customers }: { customers: CustomersService },
+): Promise<{ takeout: TakeoutService }> {
   const takeout = new TakeoutService({ db: host.db, clock: host.ctx.clock, payments: host.ctx.payments });
   await host.mount("/api/card-brander", brandTakeoutRoutes({ takeout, guard: host.guard }));
   await host.mount("/api/mall", customerTakeoutRoutes({ takeout, customerGuard: customers.guard() }));
   const servedBrands = async (providerId: number) => {
     const brands = [];
     for (const b of await activeBindings(host.db, providerId)) {
-      if (b.kind === "brand") brands.push({ merchantId: b.merchant_id, name: (await getMerchant(host.db, b.merchant_id))?.name ?? "" });
+      if (b.kind === "brand") {
+        brands.push({ merchantId: b.merchant_id, name: (await getMerchant(host.db, b.merchant_id))?.name ?? "" });
+      }
     }
     return brands;
   };

@@ -60,24 +60,59 @@ export async function upsertShop(
 }
 
 export function typesOf(db: Executor, merchantId: number) {
-  return db.selectFrom("takeout_types").selectAll().where("merchant_id", "=", merchantId).orderBy("sort", "desc").orderBy("id").execute();
+  return db
+    .selectFrom("takeout_types")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .orderBy("sort", "desc")
+    .orderBy("id")
+    .execute();
 }
 export async function insertType(tx: Executor, merchantId: number, name: string, sort: number): Promise<number> {
-  return (await tx.insertInto("takeout_types").values({ merchant_id: merchantId, name, sort }).returning("id").executeTakeFirstOrThrow()).id;
+  return (
+    await tx
+      .insertInto("takeout_types")
+      .values({ merchant_id: merchantId, name, sort })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 }
-export async function updateType(tx: Executor, id: number, merchantId: number, name: string, sort: number): Promise<boolean> {
-  const r = await tx.updateTable("takeout_types").set({ name, sort }).where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+export async function updateType(
+  tx: Executor,
+  id: number,
+  merchantId: number,
+  name: string,
+  sort: number,
+): Promise<boolean> {
+  const r = await tx
+    .updateTable("takeout_types")
+    .set({ name, sort })
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 export async function typeInUse(db: Executor, id: number): Promise<boolean> {
-  return (await db.selectFrom("takeout_items").select("id").where("type_id", "=", id).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom("takeout_items").select("id").where("type_id", "=", id).limit(1).executeTakeFirst()) !==
+    undefined
+  );
 }
 export async function deleteType(tx: Executor, id: number, merchantId: number): Promise<boolean> {
-  const r = await tx.deleteFrom("takeout_types").where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+  const r = await tx
+    .deleteFrom("takeout_types")
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 export function typeOf(db: Executor, id: number, merchantId: number) {
-  return db.selectFrom("takeout_types").select("id").where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+  return db
+    .selectFrom("takeout_types")
+    .select("id")
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
 }
 
 export function itemsOf(db: Executor, merchantId: number, onSaleOnly = false) {
@@ -110,10 +145,21 @@ const itemCols = (i: ItemValues) => ({
   sort: i.sort,
 });
 export async function insertItem(tx: Executor, merchantId: number, i: ItemValues): Promise<number> {
-  return (await tx.insertInto("takeout_items").values({ merchant_id: merchantId, ...itemCols(i) }).returning("id").executeTakeFirstOrThrow()).id;
+  return (
+    await tx
+      .insertInto("takeout_items")
+      .values({ merchant_id: merchantId, ...itemCols(i) })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 export async function updateItem(tx: Executor, id: number, merchantId: number, i: ItemValues): Promise<boolean> {
-  const r = await tx.updateTable("takeout_items").set(itemCols(i)).where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+  const r = await tx
+    .updateTable("takeout_items")
+    .set(itemCols(i))
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -131,12 +177,30 @@ interface PackageValues {
   onSale: boolean;
   sort: number;
 }
-const packageCols = (p: PackageValues) => ({ name: p.name, description: p.description, price: p.price, items: JSON.stringify(p.items), on_sale: p.onSale, sort: p.sort });
+const packageCols = (p: PackageValues) => ({
+  name: p.name,
+  description: p.description,
+  price: p.price,
+  items: JSON.stringify(p.items),
+  on_sale: p.onSale,
+  sort: p.sort,
+});
 export async function insertPackage(tx: Executor, merchantId: number, p: PackageValues): Promise<number> {
-  return (await tx.insertInto("takeout_packages").values({ merchant_id: merchantId, ...packageCols(p) }).returning("id").executeTakeFirstOrThrow()).id;
+  return (
+    await tx
+      .insertInto("takeout_packages")
+      .values({ merchant_id: merchantId, ...packageCols(p) })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 export async function updatePackage(tx: Executor, id: number, merchantId: number, p: PackageValues): Promise<boolean> {
-  const r = await tx.updateTable("takeout_packages").set(packageCols(p)).where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+  const r = await tx
+    .updateTable("takeout_packages")
+    .set(packageCols(p))
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -154,7 +218,10 @@ export async function takeItemStock(tx: Executor, itemId: number, quantity: numb
 export async function giveItemStock(tx: Executor, itemId: number, quantity: number): Promise<void> {
   await tx
     .updateTable("takeout_items")
-    .set((eb) => ({ stock: sql<number | null>`CASE WHEN stock IS NULL THEN NULL ELSE stock + ${quantity} END`, sold: eb("sold", "-", quantity) }))
+    .set((eb) => ({
+      stock: sql<number | null>`CASE WHEN stock IS NULL THEN NULL ELSE stock + ${quantity} END`,
+      sold: eb("sold", "-", quantity),
+    }))
     .where("id", "=", itemId)
     .execute();
 }
@@ -213,7 +280,12 @@ export async function insertOrder(
 }
 
 export function orderByKey(db: Executor, customerId: number, requestKey: string) {
-  return db.selectFrom("takeout_orders").selectAll().where("customer_id", "=", customerId).where("request_key", "=", requestKey).executeTakeFirst();
+  return db
+    .selectFrom("takeout_orders")
+    .selectAll()
+    .where("customer_id", "=", customerId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
 }
 export function orderOf(db: Executor, id: number) {
   return db.selectFrom("takeout_orders").selectAll().where("id", "=", id).executeTakeFirst();
@@ -226,7 +298,18 @@ export function lockOrder(tx: Executor, id: number) {
 export async function setOrder(
   tx: Executor,
   id: number,
-  c: { state: TakeoutStateCol; paidAt?: Date; sandbox?: boolean; acceptedAt?: Date; deliveringAt?: Date; completedAt?: Date; cancelledAt?: Date; cancelReason?: string; cancelledBy?: "customer" | "shop" | "system"; refunded?: number },
+  c: {
+    state: TakeoutStateCol;
+    paidAt?: Date;
+    sandbox?: boolean;
+    acceptedAt?: Date;
+    deliveringAt?: Date;
+    completedAt?: Date;
+    cancelledAt?: Date;
+    cancelReason?: string;
+    cancelledBy?: "customer" | "shop" | "system";
+    refunded?: number;
+  },
 ): Promise<void> {
   await tx
     .updateTable("takeout_orders")
@@ -246,7 +329,17 @@ export async function setOrder(
     .execute();
 }
 
-export async function orderPage(db: Executor, f: { merchantId?: number; customerId?: number; state?: TakeoutStateCol | undefined; afterId?: number | undefined; offset: number; limit: number }) {
+export async function orderPage(
+  db: Executor,
+  f: {
+    merchantId?: number;
+    customerId?: number;
+    state?: TakeoutStateCol | undefined;
+    afterId?: number | undefined;
+    offset: number;
+    limit: number;
+  },
+) {
   let q = db.selectFrom("takeout_orders");
   if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
   if (f.customerId !== undefined) q = q.where("customer_id", "=", f.customerId);
@@ -260,7 +353,14 @@ export async function orderPage(db: Executor, f: { merchantId?: number; customer
 }
 
 export function unpaidBefore(db: Executor, before: Date, limit: number) {
-  return db.selectFrom("takeout_orders").select("id").where("state", "=", "pending_payment").where("created_at", "<", before).orderBy("created_at").limit(limit).execute();
+  return db
+    .selectFrom("takeout_orders")
+    .select("id")
+    .where("state", "=", "pending_payment")
+    .where("created_at", "<", before)
+    .orderBy("created_at")
+    .limit(limit)
+    .execute();
 }
 
 /** Per shop: orders placed since `since`, and paid orders waiting for the shop. */
@@ -272,7 +372,11 @@ export async function shopFigures(db: Executor, merchantIds: number[], since: Da
       "merchant_id",
       eb.fn.countAll<string>().filterWhere("created_at", ">=", since).as("today"),
       eb.fn.countAll<string>().filterWhere("state", "=", "to_be_accepted").as("waiting"),
-      eb.fn.sum<string>("total").filterWhere("state", "=", "completed").filterWhere("completed_at", ">=", since).as("completed_amount"),
+      eb.fn
+        .sum<string>("total")
+        .filterWhere("state", "=", "completed")
+        .filterWhere("completed_at", ">=", since)
+        .as("completed_amount"),
     ])
     .where("merchant_id", "in", merchantIds)
     .groupBy("merchant_id")

@@ -29,86 +29,338 @@ import type { TakeoutService } from "./service";
 const tags = ["takeout"];
 const security = [{ authToken: [] }];
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-export const TAKEOUT_PAGES = ["business/TakeoutSet", "business/TakeoutType", "business/ItemSet", "business/PackageSet", "business/TakeoutOrder"] as const;
+export const TAKEOUT_PAGES = [
+  "business/TakeoutSet",
+  "business/TakeoutType",
+  "business/ItemSet",
+  "business/PackageSet",
+  "business/TakeoutOrder",
+] as const;
 
 /** The brand's takeout pages' calls, under /api/card-brander/takeout. */
-export function brandTakeoutRoutes({ takeout, guard }: { takeout: TakeoutService; guard: Guard }): FastifyPluginAsyncZod {
+export function brandTakeoutRoutes({
+  takeout,
+  guard,
+}: {
+  takeout: TakeoutService;
+  guard: Guard;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["business"], menu: TAKEOUT_PAGES });
-    app.get("/takeout/shop", { schema: { tags, security, summary: "The takeout shop's settings (null before the first save)", response: { 200: envelope(takeoutShop.nullable()) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.shop(actorOf(req))),
+    app.get(
+      "/takeout/shop",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The takeout shop's settings (null before the first save)",
+          response: { 200: envelope(takeoutShop.nullable()) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.shop(actorOf(req))),
     );
-    app.put("/takeout/shop", { schema: { tags, security, summary: "Save the shop: hours, delivery area, fees, minimum order", body: takeoutShopReq, response: { 200: envelope(takeoutShop) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.saveShop(actorOf(req), req.body)),
+    app.put(
+      "/takeout/shop",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Save the shop: hours, delivery area, fees, minimum order",
+          body: takeoutShopReq,
+          response: { 200: envelope(takeoutShop) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.saveShop(actorOf(req), req.body)),
     );
-    app.get("/takeout/types", { schema: { tags, security, summary: "Menu categories", response: { 200: envelope(z.array(takeoutType)) } }, preHandler: pre }, async (req) => ok(await takeout.types(actorOf(req))));
-    app.post("/takeout/types", { schema: { tags, security, summary: "Add a category", body: takeoutTypeReq, response: { 200: envelope(z.array(takeoutType)) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.saveType(actorOf(req), null, req.body)),
+    app.get(
+      "/takeout/types",
+      {
+        schema: { tags, security, summary: "Menu categories", response: { 200: envelope(z.array(takeoutType)) } },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.types(actorOf(req))),
     );
-    app.put("/takeout/types/:id", { schema: { tags, security, summary: "Change a category", params: idParam, body: takeoutTypeReq, response: { 200: envelope(z.array(takeoutType)) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.saveType(actorOf(req), req.params.id, req.body)),
+    app.post(
+      "/takeout/types",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Add a category",
+          body: takeoutTypeReq,
+          response: { 200: envelope(z.array(takeoutType)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.saveType(actorOf(req), null, req.body)),
     );
-    app.delete("/takeout/types/:id", { schema: { tags, security, summary: "Delete an empty category", params: idParam, response: { 200: envelope(z.array(takeoutType)) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.deleteType(actorOf(req), req.params.id)),
+    app.put(
+      "/takeout/types/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change a category",
+          params: idParam,
+          body: takeoutTypeReq,
+          response: { 200: envelope(z.array(takeoutType)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.saveType(actorOf(req), req.params.id, req.body)),
     );
-    app.get("/takeout/items", { schema: { tags, security, summary: "Menu items", response: { 200: envelope(z.array(takeoutItem)) } }, preHandler: pre }, async (req) => ok(await takeout.items(actorOf(req))));
-    app.post("/takeout/items", { schema: { tags, security, summary: "Add an item with options and stock", body: takeoutItemReq, response: { 200: envelope(z.array(takeoutItem)) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.saveItem(actorOf(req), null, req.body)),
+    app.delete(
+      "/takeout/types/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Delete an empty category",
+          params: idParam,
+          response: { 200: envelope(z.array(takeoutType)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.deleteType(actorOf(req), req.params.id)),
     );
-    app.put("/takeout/items/:id", { schema: { tags, security, summary: "Change an item", params: idParam, body: takeoutItemReq, response: { 200: envelope(z.array(takeoutItem)) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.saveItem(actorOf(req), req.params.id, req.body)),
+    app.get(
+      "/takeout/items",
+      {
+        schema: { tags, security, summary: "Menu items", response: { 200: envelope(z.array(takeoutItem)) } },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.items(actorOf(req))),
     );
-    app.get("/takeout/packages", { schema: { tags, security, summary: "Combos", response: { 200: envelope(z.array(takeoutPackage)) } }, preHandler: pre }, async (req) => ok(await takeout.packages(actorOf(req))));
-    app.post("/takeout/packages", { schema: { tags, security, summary: "Add a combo", body: takeoutPackageReq, response: { 200: envelope(z.array(takeoutPackage)) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.savePackage(actorOf(req), null, req.body)),
+    app.post(
+      "/takeout/items",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Add an item with options and stock",
+          body: takeoutItemReq,
+          response: { 200: envelope(z.array(takeoutItem)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.saveItem(actorOf(req), null, req.body)),
     );
-    app.put("/takeout/packages/:id", { schema: { tags, security, summary: "Change a combo", params: idParam, body: takeoutPackageReq, response: { 200: envelope(z.array(takeoutPackage)) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.savePackage(actorOf(req), req.params.id, req.body)),
+    app.put(
+      "/takeout/items/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change an item",
+          params: idParam,
+          body: takeoutItemReq,
+          response: { 200: envelope(z.array(takeoutItem)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.saveItem(actorOf(req), req.params.id, req.body)),
     );
-    app.get("/takeout/orders", { schema: { tags, security, summary: "The shop's orders (afterId: only newer ones, for the live view)", querystring: takeoutOrderQuery, response: { 200: envelope(takeoutOrderPage) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.shopOrders(actorOf(req), req.query)),
+    app.get(
+      "/takeout/packages",
+      {
+        schema: { tags, security, summary: "Combos", response: { 200: envelope(z.array(takeoutPackage)) } },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.packages(actorOf(req))),
     );
-    app.get("/takeout/orders/:id", { schema: { tags, security, summary: "One order (the kitchen ticket)", params: idParam, response: { 200: envelope(takeoutOrder) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.shopOrder(actorOf(req), req.params.id)),
+    app.post(
+      "/takeout/packages",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Add a combo",
+          body: takeoutPackageReq,
+          response: { 200: envelope(z.array(takeoutPackage)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.savePackage(actorOf(req), null, req.body)),
     );
-    app.post("/takeout/orders/:id/action", { schema: { tags, security, summary: "Accept, deliver, complete, or cancel with a reason (refunds a paid order)", params: idParam, body: takeoutActionReq, response: { 200: envelope(takeoutOrder) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.act(actorOf(req), req.params.id, req.body.action, req.body.reason)),
+    app.put(
+      "/takeout/packages/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Change a combo",
+          params: idParam,
+          body: takeoutPackageReq,
+          response: { 200: envelope(z.array(takeoutPackage)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.savePackage(actorOf(req), req.params.id, req.body)),
+    );
+    app.get(
+      "/takeout/orders",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The shop's orders (afterId: only newer ones, for the live view)",
+          querystring: takeoutOrderQuery,
+          response: { 200: envelope(takeoutOrderPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.shopOrders(actorOf(req), req.query)),
+    );
+    app.get(
+      "/takeout/orders/:id",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "One order (the kitchen ticket)",
+          params: idParam,
+          response: { 200: envelope(takeoutOrder) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.shopOrder(actorOf(req), req.params.id)),
+    );
+    app.post(
+      "/takeout/orders/:id/action",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Accept, deliver, complete, or cancel with a reason (refunds a paid order)",
+          params: idParam,
+          body: takeoutActionReq,
+          response: { 200: envelope(takeoutOrder) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.act(actorOf(req), req.params.id, req.body.action, req.body.reason)),
     );
   };
 }
 
 /** The customer's phone page calls, under /api/mall/takeout: the menu is public, ordering needs the customer token. */
-export function customerTakeoutRoutes({ takeout, customerGuard }: { takeout: TakeoutService; customerGuard: preHandlerAsyncHookHandler }): FastifyPluginAsyncZod {
+export function customerTakeoutRoutes({
+  takeout,
+  customerGuard,
+}: {
+  takeout: TakeoutService;
+  customerGuard: preHandlerAsyncHookHandler;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const customer = [{ customerToken: [] }];
-    app.get("/takeout/shops/:id", { schema: { tags, summary: "A shop's menu", params: idParam, response: { 200: envelope(takeoutMenu) } } }, async (req) => ok(await takeout.menu(req.params.id)));
-    app.post("/takeout/orders", { schema: { tags, security: customer, summary: "Place an order", body: takeoutOrderReq, response: { 200: envelope(takeoutOrder) } }, preHandler: customerGuard }, async (req) =>
-      ok(await takeout.placeOrder(customerOf(req).id, req.body)),
+    app.get(
+      "/takeout/shops/:id",
+      { schema: { tags, summary: "A shop's menu", params: idParam, response: { 200: envelope(takeoutMenu) } } },
+      async (req) => ok(await takeout.menu(req.params.id)),
     );
-    app.get("/takeout/orders", { schema: { tags, security: customer, summary: "My orders", querystring: pageQuery, response: { 200: envelope(takeoutOrderPage) } }, preHandler: customerGuard }, async (req) =>
-      ok(await takeout.customerOrders(customerOf(req).id, req.query)),
+    app.post(
+      "/takeout/orders",
+      {
+        schema: {
+          tags,
+          security: customer,
+          summary: "Place an order",
+          body: takeoutOrderReq,
+          response: { 200: envelope(takeoutOrder) },
+        },
+        preHandler: customerGuard,
+      },
+      async (req) => ok(await takeout.placeOrder(customerOf(req).id, req.body)),
     );
-    app.get("/takeout/orders/:id", { schema: { tags, security: customer, summary: "One of my orders", params: idParam, response: { 200: envelope(takeoutOrder) } }, preHandler: customerGuard }, async (req) =>
-      ok(await takeout.customerOrder(customerOf(req).id, req.params.id)),
+    app.get(
+      "/takeout/orders",
+      {
+        schema: {
+          tags,
+          security: customer,
+          summary: "My orders",
+          querystring: pageQuery,
+          response: { 200: envelope(takeoutOrderPage) },
+        },
+        preHandler: customerGuard,
+      },
+      async (req) => ok(await takeout.customerOrders(customerOf(req).id, req.query)),
     );
-    app.post("/takeout/orders/:id/pay", { schema: { tags, security: customer, summary: "Pay through the local payment adapter", params: idParam, response: { 200: envelope(takeoutOrder) } }, preHandler: customerGuard }, async (req) =>
-      ok(await takeout.pay(customerOf(req).id, req.params.id)),
+    app.get(
+      "/takeout/orders/:id",
+      {
+        schema: {
+          tags,
+          security: customer,
+          summary: "One of my orders",
+          params: idParam,
+          response: { 200: envelope(takeoutOrder) },
+        },
+        preHandler: customerGuard,
+      },
+      async (req) => ok(await takeout.customerOrder(customerOf(req).id, req.params.id)),
     );
-    app.post("/takeout/orders/:id/cancel", { schema: { tags, security: customer, summary: "Cancel before the shop accepts (a paid order is refunded)", params: idParam, body: takeoutCancelReq, response: { 200: envelope(takeoutOrder) } }, preHandler: customerGuard }, async (req) =>
-      ok(await takeout.customerCancel(customerOf(req).id, req.params.id, req.body.reason)),
+    app.post(
+      "/takeout/orders/:id/pay",
+      {
+        schema: {
+          tags,
+          security: customer,
+          summary: "Pay through the local payment adapter",
+          params: idParam,
+          response: { 200: envelope(takeoutOrder) },
+        },
+        preHandler: customerGuard,
+      },
+      async (req) => ok(await takeout.pay(customerOf(req).id, req.params.id)),
+    );
+    app.post(
+      "/takeout/orders/:id/cancel",
+      {
+        schema: {
+          tags,
+          security: customer,
+          summary: "Cancel before the shop accepts (a paid order is refunded)",
+          params: idParam,
+          body: takeoutCancelReq,
+          response: { 200: envelope(takeoutOrder) },
+        },
+        preHandler: customerGuard,
+      },
+      async (req) => ok(await takeout.customerCancel(customerOf(req).id, req.params.id, req.body.reason)),
     );
   };
 }
 
 /** The provider's TakeoutApplet, under /api/card-servicer: the takeout shops of the brands it serves. */
-export function providerTakeoutRoutes({ takeout, guard, servedBrands }: { takeout: TakeoutService; guard: Guard; servedBrands: (providerId: number) => Promise<{ merchantId: number; name: string }[]> }): FastifyPluginAsyncZod {
+export function providerTakeoutRoutes({
+  takeout,
+  guard,
+  servedBrands,
+}: {
+  takeout: TakeoutService;
+  guard: Guard;
+  servedBrands: (providerId: number) => Promise<{ merchantId: number; name: string }[]>;
+}): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ roles: ["providers"], menu: "providers/TakeoutApplet" });
-    app.get("/takeout/applets", { schema: { tags, security, summary: "The takeout shops of the brands the provider serves, with today's figures", response: { 200: envelope(z.array(takeoutApplet)) } }, preHandler: pre }, async (req) =>
-      ok(await takeout.applets(await servedBrands(tenantOf(actorOf(req))))),
+    app.get(
+      "/takeout/applets",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The takeout shops of the brands the provider serves, with today's figures",
+          response: { 200: envelope(z.array(takeoutApplet)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await takeout.applets(await servedBrands(tenantOf(actorOf(req))))),
     );
   };
 }

@@ -37,7 +37,14 @@ type OrderReq = z.output<typeof takeoutOrderReq>;
 
 export const UNPAID_CLOSE_MINUTES = 15;
 const iso = (d: Date | string | null): string | null => (d ? new Date(d).toISOString() : null);
-const notFound = (key: "takeout.orderNotFound" | "takeout.itemNotFound" | "takeout.packageNotFound" | "takeout.typeNotFound" | "takeout.shopNotFound") => new AppError(CODE.NOT_FOUND, key);
+const notFound = (
+  key:
+    | "takeout.orderNotFound"
+    | "takeout.itemNotFound"
+    | "takeout.packageNotFound"
+    | "takeout.typeNotFound"
+    | "takeout.shopNotFound",
+) => new AppError(CODE.NOT_FOUND, key);
 
 /** Metres between two points (haversine). */
 export function distanceM(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
@@ -101,7 +108,12 @@ export class TakeoutService {
     if (req.areaKind === "polygon" && req.polygon.length < 3) throw invalid("takeout.areaInvalid", "polygon");
     await withTx(this.db, async (tx) => {
       await repo.upsertShop(tx, { merchantId: merchant.id, ...req, currency: merchant.currency, now: this.now() });
-      await audit(tx, { actorUserId: actor.userId, action: "takeout.shop.save", subjectType: "merchant", subjectId: merchant.id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "takeout.shop.save",
+        subjectType: "merchant",
+        subjectId: merchant.id,
+      });
     });
     const row = await repo.shopOf(this.db, merchant.id);
     if (!row) throw notFound("takeout.shopNotFound");
@@ -132,7 +144,11 @@ export class TakeoutService {
   }
 
   async types(actor: Actor): Promise<TakeoutType[]> {
-    return (await repo.typesOf(this.db, tenantOf(actor))).map((t) => ({ id: String(t.id), name: t.name, sort: t.sort }));
+    return (await repo.typesOf(this.db, tenantOf(actor))).map((t) => ({
+      id: String(t.id),
+      name: t.name,
+      sort: t.sort,
+    }));
   }
   async saveType(actor: Actor, id: number | null, req: TypeReq): Promise<TakeoutType[]> {
     const merchantId = tenantOf(actor);
@@ -160,7 +176,9 @@ export class TakeoutService {
     const merchantId = tenantOf(actor);
     const typeId = req.typeId ? Number(req.typeId) : null;
     await withTx(this.db, async (tx) => {
-      if (typeId !== null && !(await repo.typeOf(tx, typeId, merchantId))) throw invalid("takeout.typeNotFound", "typeId");
+      if (typeId !== null && !(await repo.typeOf(tx, typeId, merchantId))) {
+        throw invalid("takeout.typeNotFound", "typeId");
+      }
       const values = { ...req, typeId };
       if (id === null) await repo.insertItem(tx, merchantId, values);
       else if (!(await repo.updateItem(tx, id, merchantId, values))) throw notFound("takeout.itemNotFound");
@@ -170,13 +188,18 @@ export class TakeoutService {
 
   async packages(actor: Actor): Promise<TakeoutPackage[]> {
     const merchant = await merchantOfActor(this.db, actor);
-    const [packages, items] = await Promise.all([repo.packagesOf(this.db, merchant.id), repo.itemsOf(this.db, merchant.id)]);
+    const [packages, items] = await Promise.all([
+      repo.packagesOf(this.db, merchant.id),
+      repo.itemsOf(this.db, merchant.id),
+    ]);
     return packages.map((p) => presentPackage(p, items, merchant.currency));
   }
   async savePackage(actor: Actor, id: number | null, req: PackageReq): Promise<TakeoutPackage[]> {
     const merchantId = tenantOf(actor);
     const own = new Set((await repo.itemsOf(this.db, merchantId)).map((i) => i.id));
-    for (const [i, it] of req.items.entries()) if (!own.has(Number(it.itemId))) throw invalid("takeout.itemNotFound", `items.${i}.itemId`);
+    for (const [i, it] of req.items.entries()) {
+      if (!own.has(Number(it.itemId))) throw invalid("takeout.itemNotFound", `items.${i}.itemId`);
+    }
     const values = { ...req, items: req.items.map((i) => ({ itemId: Number(i.itemId), quantity: i.quantity })) };
     await withTx(this.db, async (tx) => {
       if (id === null) await repo.insertPackage(tx, merchantId, values);
@@ -189,7 +212,11 @@ export class TakeoutService {
   async menu(merchantId: number): Promise<TakeoutMenu> {
     const shop = await repo.shopOf(this.db, merchantId);
     if (!shop) throw notFound("takeout.shopNotFound");
-    const [types, items, packages] = await Promise.all([repo.typesOf(this.db, merchantId), repo.itemsOf(this.db, merchantId, true), repo.packagesOf(this.db, merchantId, true)]);
+    const [types, items, packages] = await Promise.all([
+      repo.typesOf(this.db, merchantId),
+      repo.itemsOf(this.db, merchantId, true),
+      repo.packagesOf(this.db, merchantId, true),
+    ]);
     const all = await repo.itemsOf(this.db, merchantId);
     return {
       shop: this.presentShop(shop),
@@ -239,10 +266,18 @@ export class TakeoutService {
     if (!shop) throw notFound("takeout.shopNotFound");
     const now = this.now();
     const scheduledAt = req.scheduledAt ? new Date(req.scheduledAt) : null;
-    if (scheduledAt && (!shop.scheduled || scheduledAt.getTime() < now.getTime() || scheduledAt.getTime() > now.getTime() + 3 * 86_400_000)) throw invalid("takeout.scheduleInvalid", "scheduledAt");
+    if (
+      scheduledAt &&
+      (!shop.scheduled ||
+        scheduledAt.getTime() < now.getTime() ||
+        scheduledAt.getTime() > now.getTime() + 3 * 86_400_000)
+    ) {
+      throw invalid("takeout.scheduleInvalid", "scheduledAt");
+    }
     if (!shop.open || !openAt(shop.hours, scheduledAt ?? now)) throw conflict("takeout.closed");
     const point = { lat: req.lat, lng: req.lng };
-    const inArea = shop.area_kind === "radius" ? distanceM(shop, point) <= shop.radius_m : insidePolygon(point, shop.polygon);
+    const inArea =
+      shop.area_kind === "radius" ? distanceM(shop, point) <= shop.radius_m : insidePolygon(point, shop.polygon);
     if (!inArea) throw invalid("takeout.outOfRange", "address");
 
     const items = new Map((await repo.itemsOf(this.db, merchantId)).map((i) => [i.id, i]));
@@ -256,26 +291,52 @@ export class TakeoutService {
         let extra = 0;
         for (const [g, group] of it.options.entries()) {
           const picks = l.options[g] ?? [];
-          if (group.required && picks.length === 0) throw invalid("takeout.optionRequired", `lines.${index}.options`, { name: it.name, group: group.name });
-          if (picks.length > group.max) throw invalid("takeout.optionRequired", `lines.${index}.options`, { name: it.name, group: group.name });
+          if (group.required && picks.length === 0) {
+            throw invalid("takeout.optionRequired", `lines.${index}.options`, { name: it.name, group: group.name });
+          }
+          if (picks.length > group.max) {
+            throw invalid("takeout.optionRequired", `lines.${index}.options`, { name: it.name, group: group.name });
+          }
           for (const pick of picks) {
             const choice = group.choices.find((c) => c.name === pick);
-            if (!choice) throw invalid("takeout.optionRequired", `lines.${index}.options`, { name: it.name, group: group.name });
+            if (!choice) {
+              throw invalid("takeout.optionRequired", `lines.${index}.options`, { name: it.name, group: group.name });
+            }
             chosen.push(choice.name);
             extra += choice.price;
           }
         }
         const unit = it.price + extra;
-        lines.push({ kind: "item", id: it.id, name: it.name, options: chosen, unitPrice: unit, quantity: l.quantity, amount: unit * l.quantity, stock: [[it.id, l.quantity]] });
+        lines.push({
+          kind: "item",
+          id: it.id,
+          name: it.name,
+          options: chosen,
+          unitPrice: unit,
+          quantity: l.quantity,
+          amount: unit * l.quantity,
+          stock: [[it.id, l.quantity]],
+        });
       } else {
         const p = packages.get(Number(l.id));
         if (!p || !p.on_sale) throw invalid("takeout.unavailable", `lines.${index}.id`, { name: p?.name ?? l.id });
         const names = p.items.map((pi) => `${items.get(pi.itemId)?.name ?? ""} × ${pi.quantity}`);
-        lines.push({ kind: "package", id: p.id, name: p.name, options: names, unitPrice: p.price, quantity: l.quantity, amount: p.price * l.quantity, stock: p.items.map((pi) => [pi.itemId, pi.quantity * l.quantity]) });
+        lines.push({
+          kind: "package",
+          id: p.id,
+          name: p.name,
+          options: names,
+          unitPrice: p.price,
+          quantity: l.quantity,
+          amount: p.price * l.quantity,
+          stock: p.items.map((pi) => [pi.itemId, pi.quantity * l.quantity]),
+        });
       }
     }
     const goods = lines.reduce((a, l) => a + l.amount, 0);
-    if (goods < shop.min_order) throw invalid("takeout.belowMinimum", "lines", { min: (shop.min_order / 100).toFixed(2) });
+    if (goods < shop.min_order) {
+      throw invalid("takeout.belowMinimum", "lines", { min: (shop.min_order / 100).toFixed(2) });
+    }
     const take = new Map<number, number>();
     for (const l of lines) for (const [itemId, q] of l.stock) take.set(itemId, (take.get(itemId) ?? 0) + q);
 
@@ -302,7 +363,9 @@ export class TakeoutService {
       });
       if (id === null) return repo.orderByKey(tx, customerId, req.requestKey);
       for (const itemId of [...take.keys()].sort((a, b) => a - b)) {
-        if (!(await repo.takeItemStock(tx, itemId, take.get(itemId) ?? 0))) throw new AppError(CODE.CONFLICT, "takeout.soldOut", { name: items.get(itemId)?.name ?? "" }, "lines");
+        if (!(await repo.takeItemStock(tx, itemId, take.get(itemId) ?? 0))) {
+          throw new AppError(CODE.CONFLICT, "takeout.soldOut", { name: items.get(itemId)?.name ?? "" }, "lines");
+        }
       }
       return repo.orderOf(tx, id);
     });
@@ -320,7 +383,19 @@ export class TakeoutService {
       const o = await repo.lockOrder(tx, id);
       if (!o || o.customer_id !== customerId) throw notFound("takeout.orderNotFound");
       if (o.state !== "pending_payment") throw conflict("takeout.orderState");
-      const paid = await this.deps.payments.create(tx, { merchantId: o.merchant_id, subject: { type: "takeout_order", id: o.id }, paymentNo: o.order_no, amount: o.total, currency: o.currency, description: o.order_no, payer: o.contact_phone }, now);
+      const paid = await this.deps.payments.create(
+        tx,
+        {
+          merchantId: o.merchant_id,
+          subject: { type: "takeout_order", id: o.id },
+          paymentNo: o.order_no,
+          amount: o.total,
+          currency: o.currency,
+          description: o.order_no,
+          payer: o.contact_phone,
+        },
+        now,
+      );
       if (paid.state !== "paid") return repo.orderOf(tx, o.id);
       const money = moneyAccounts(paid.sandbox);
       await post(tx, {
@@ -342,22 +417,40 @@ export class TakeoutService {
   }
 
   async customerCancel(customerId: number, id: number, reason: string): Promise<TakeoutOrder> {
-    return this.cancel(id, { by: "customer", customerId }, reason || "customer cancelled", ["pending_payment", "to_be_accepted"]);
+    return this.cancel(id, { by: "customer", customerId }, reason || "customer cancelled", [
+      "pending_payment",
+      "to_be_accepted",
+    ]);
   }
 
   /** Cancels an order: stock back, a paid order refunded to the customer's payment, once. */
-  private async cancel(id: number, who: { by: "customer"; customerId: number } | { by: "shop"; merchantId: number; userId: number } | { by: "system" }, reason: string, from: repo.OrderRow["state"][]): Promise<TakeoutOrder> {
+  private async cancel(
+    id: number,
+    who: { by: "customer"; customerId: number } | { by: "shop"; merchantId: number; userId: number } | { by: "system" },
+    reason: string,
+    from: repo.OrderRow["state"][],
+  ): Promise<TakeoutOrder> {
     const now = this.now();
     const row = await withTx(this.db, async (tx) => {
       const o = await repo.lockOrder(tx, id);
-      const mine = o && (who.by === "customer" ? o.customer_id === who.customerId : who.by === "shop" ? o.merchant_id === who.merchantId : true);
+      const mine =
+        o &&
+        (who.by === "customer"
+          ? o.customer_id === who.customerId
+          : who.by === "shop"
+            ? o.merchant_id === who.merchantId
+            : true);
       if (!o || !mine) throw notFound("takeout.orderNotFound");
       if (!from.includes(o.state)) throw conflict("takeout.orderState");
       await this.giveBack(tx, o);
       const refund = o.paid_at ? o.total - o.refunded : 0;
       if (refund > 0) {
         const money = moneyAccounts(o.sandbox);
-        const back = await this.deps.payments.refund(tx, { paymentNo: o.order_no, refundNo: `${o.order_no}R`, amount: refund }, now);
+        const back = await this.deps.payments.refund(
+          tx,
+          { paymentNo: o.order_no, refundNo: `${o.order_no}R`, amount: refund },
+          now,
+        );
         if (back.state === "failed" && o.sandbox) throw conflict("payments.refundFailed");
         await post(tx, {
           idempotencyKey: `takeout:refund:${o.id}`,
@@ -371,8 +464,20 @@ export class TakeoutService {
           ],
         });
       }
-      await repo.setOrder(tx, o.id, { state: "cancelled", cancelledAt: now, cancelReason: reason, cancelledBy: who.by, ...(refund > 0 && { refunded: o.refunded + refund }) });
-      await audit(tx, { actorUserId: who.by === "shop" ? who.userId : null, action: "takeout.order.cancel", subjectType: "takeout_order", subjectId: o.id, detail: { reason, refund } });
+      await repo.setOrder(tx, o.id, {
+        state: "cancelled",
+        cancelledAt: now,
+        cancelReason: reason,
+        cancelledBy: who.by,
+        ...(refund > 0 && { refunded: o.refunded + refund }),
+      });
+      await audit(tx, {
+        actorUserId: who.by === "shop" ? who.userId : null,
+        action: "takeout.order.cancel",
+        subjectType: "takeout_order",
+        subjectId: o.id,
+        detail: { reason, refund },
+      });
       return repo.orderOf(tx, o.id);
     });
     if (!row) throw notFound("takeout.orderNotFound");
@@ -382,7 +487,9 @@ export class TakeoutService {
   private async giveBack(tx: Tx, o: repo.OrderRow): Promise<void> {
     const back = new Map<number, number>();
     for (const l of o.lines) for (const [itemId, q] of l.stock) back.set(itemId, (back.get(itemId) ?? 0) + q);
-    for (const itemId of [...back.keys()].sort((a, b) => a - b)) await repo.giveItemStock(tx, itemId, back.get(itemId) ?? 0);
+    for (const itemId of [...back.keys()].sort((a, b) => a - b)) {
+      await repo.giveItemStock(tx, itemId, back.get(itemId) ?? 0);
+    }
   }
 
   /** The shop moves an order on: accept → deliver → complete (the brand is paid), or cancels it with a reason. */
@@ -390,7 +497,11 @@ export class TakeoutService {
     const merchantId = tenantOf(actor);
     if (action === "cancel") {
       if (!reason) throw invalid("takeout.reasonRequired", "reason");
-      return this.cancel(id, { by: "shop", merchantId, userId: actor.userId }, reason, ["to_be_accepted", "accepted", "delivering"]);
+      return this.cancel(id, { by: "shop", merchantId, userId: actor.userId }, reason, [
+        "to_be_accepted",
+        "accepted",
+        "delivering",
+      ]);
     }
     const now = this.now();
     const row = await withTx(this.db, async (tx) => {
@@ -415,16 +526,35 @@ export class TakeoutService {
         });
         await repo.setOrder(tx, o.id, { state: "completed", completedAt: now });
       }
-      await audit(tx, { actorUserId: actor.userId, action: `takeout.order.${action}`, subjectType: "takeout_order", subjectId: o.id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: `takeout.order.${action}`,
+        subjectType: "takeout_order",
+        subjectId: o.id,
+      });
       return repo.orderOf(tx, o.id);
     });
     if (!row) throw notFound("takeout.orderNotFound");
     return this.presentOrder(row);
   }
 
-  async shopOrders(actor: Actor, q: { page: number; pageSize: number; state?: repo.OrderRow["state"] | undefined; afterId?: number | undefined }): Promise<Page<TakeoutOrder>> {
-    const { rows, total } = await repo.orderPage(this.db, { merchantId: tenantOf(actor), state: q.state, afterId: q.afterId, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
-    return { list: await Promise.all(rows.map((r) => this.presentOrder(r))), total, page: q.page, pageSize: q.pageSize };
+  async shopOrders(
+    actor: Actor,
+    q: { page: number; pageSize: number; state?: repo.OrderRow["state"] | undefined; afterId?: number | undefined },
+  ): Promise<Page<TakeoutOrder>> {
+    const { rows, total } = await repo.orderPage(this.db, {
+      merchantId: tenantOf(actor),
+      state: q.state,
+      afterId: q.afterId,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
+    return {
+      list: await Promise.all(rows.map((r) => this.presentOrder(r))),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
   async shopOrder(actor: Actor, id: number): Promise<TakeoutOrder> {
     const o = await repo.orderOf(this.db, id);
@@ -432,8 +562,17 @@ export class TakeoutService {
     return this.presentOrder(o);
   }
   async customerOrders(customerId: number, q: { page: number; pageSize: number }): Promise<Page<TakeoutOrder>> {
-    const { rows, total } = await repo.orderPage(this.db, { customerId, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
-    return { list: await Promise.all(rows.map((r) => this.presentOrder(r))), total, page: q.page, pageSize: q.pageSize };
+    const { rows, total } = await repo.orderPage(this.db, {
+      customerId,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
+    return {
+      list: await Promise.all(rows.map((r) => this.presentOrder(r))),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
   async customerOrder(customerId: number, id: number): Promise<TakeoutOrder> {
     const o = await repo.orderOf(this.db, id);
@@ -444,7 +583,11 @@ export class TakeoutService {
   /** Unpaid orders close after UNPAID_CLOSE_MINUTES and give their stock back. */
   async closeUnpaid(limit = 200): Promise<number> {
     let n = 0;
-    for (const o of await repo.unpaidBefore(this.db, new Date(this.now().getTime() - UNPAID_CLOSE_MINUTES * 60_000), limit)) {
+    for (const o of await repo.unpaidBefore(
+      this.db,
+      new Date(this.now().getTime() - UNPAID_CLOSE_MINUTES * 60_000),
+      limit,
+    )) {
       try {
         await this.cancel(o.id, { by: "system" }, "unpaid timeout", ["pending_payment"]);
         n++;
@@ -464,7 +607,15 @@ export class TakeoutService {
       merchantId: String(o.merchant_id),
       shopName: shop?.name ?? "",
       state: o.state,
-      lines: o.lines.map((l) => ({ kind: l.kind, id: String(l.id), name: l.name, options: l.options, unitPrice: m(l.unitPrice), quantity: l.quantity, amount: m(l.amount) })),
+      lines: o.lines.map((l) => ({
+        kind: l.kind,
+        id: String(l.id),
+        name: l.name,
+        options: l.options,
+        unitPrice: m(l.unitPrice),
+        quantity: l.quantity,
+        amount: m(l.amount),
+      })),
       goodsAmount: m(o.goods_amount),
       packingFee: m(o.packing_fee),
       deliveryFee: m(o.delivery_fee),

@@ -82,7 +82,8 @@ export interface TakeoutPackagesTable {
   sort: Defaulted<number>;
 }
 
-export type TakeoutStateCol = "pending_payment" | "to_be_accepted" | "accepted" | "delivering" | "completed" | "cancelled";
+export type TakeoutStateCol =
+  "pending_payment" | "to_be_accepted" | "accepted" | "delivering" | "completed" | "cancelled";
 
 export interface TakeoutOrdersTable {
   id: Id;

@@ -9,7 +9,10 @@ export { TransfersService, type TransferCodes } from "./service";
  * Income transfers between merchants, confirmed with an SMS code to the sender's bound phone and booked
  * only when the recipient accepts. Mounts under /api/card-brander.
  */
-export async function registerTransfers(host: ModuleHost, { accounts }: { accounts: AccountsService }): Promise<{ transfers: TransfersService }> {
+export async function registerTransfers(
+  host: ModuleHost,
+  { accounts }: { accounts: AccountsService },
+): Promise<{ transfers: TransfersService }> {
   const transfers = new TransfersService({
     db: host.db,
     clock: host.ctx.clock,
@@ -20,6 +23,9 @@ export async function registerTransfers(host: ModuleHost, { accounts }: { accoun
       consume: consumeVerificationCode,
     },
   });
-  await host.mount("/api/card-brander", transferRoutes({ transfers, guard: host.guard, rateLimitDeps: accounts.rateLimitDeps }));
+  await host.mount(
+    "/api/card-brander",
+    transferRoutes({ transfers, guard: host.guard, rateLimitDeps: accounts.rateLimitDeps }),
+  );
   return { transfers };
 }

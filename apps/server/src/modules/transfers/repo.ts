@@ -7,17 +7,31 @@ export function findAuth(db: Executor, merchantId: number) {
   return db.selectFrom("transit_auths").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
 }
 
-export async function upsertAuth(tx: Executor, a: { merchantId: number; userId: number; phone: string; now: Date }): Promise<void> {
+export async function upsertAuth(
+  tx: Executor,
+  a: { merchantId: number; userId: number; phone: string; now: Date },
+): Promise<void> {
   await tx
     .insertInto("transit_auths")
     .values({ merchant_id: a.merchantId, authorised_by: a.userId, phone: a.phone, authorised_at: a.now })
-    .onConflict((oc) => oc.column("merchant_id").doUpdateSet({ authorised_by: a.userId, phone: a.phone, authorised_at: a.now }))
+    .onConflict((oc) =>
+      oc.column("merchant_id").doUpdateSet({ authorised_by: a.userId, phone: a.phone, authorised_at: a.now }),
+    )
     .execute();
 }
 
 export async function insertTransfer(
   tx: Executor,
-  t: { fromMerchantId: number; toMerchantId: number; amount: number; currency: "CNY" | "USD" | "HKD"; remark: string; contractNo: string | null; requestKey: string; createdBy: number },
+  t: {
+    fromMerchantId: number;
+    toMerchantId: number;
+    amount: number;
+    currency: "CNY" | "USD" | "HKD";
+    remark: string;
+    contractNo: string | null;
+    requestKey: string;
+    createdBy: number;
+  },
 ): Promise<number | null> {
   const row = await tx
     .insertInto("transfers")
@@ -38,7 +52,12 @@ export async function insertTransfer(
 }
 
 export function findByRequestKey(db: Executor, fromMerchantId: number, requestKey: string) {
-  return db.selectFrom("transfers").selectAll().where("from_merchant_id", "=", fromMerchantId).where("request_key", "=", requestKey).executeTakeFirst();
+  return db
+    .selectFrom("transfers")
+    .selectAll()
+    .where("from_merchant_id", "=", fromMerchantId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
 }
 
 /** A transfer the merchant sent or received; undefined for anyone else's. */
@@ -60,7 +79,15 @@ export type TransferRow = NonNullable<Awaited<ReturnType<typeof lockTransfer>>>;
 export async function updateTransfer(
   tx: Executor,
   id: number,
-  changes: { amount?: number; remark?: string; state?: "refused" | "completed"; refuseReason?: string; decidedBy?: number; completedAt?: Date; now: Date },
+  changes: {
+    amount?: number;
+    remark?: string;
+    state?: "refused" | "completed";
+    refuseReason?: string;
+    decidedBy?: number;
+    completedAt?: Date;
+    now: Date;
+  },
 ): Promise<void> {
   await tx
     .updateTable("transfers")
@@ -79,7 +106,13 @@ export async function updateTransfer(
 
 export async function transferPage(
   db: Executor,
-  f: { merchantId: number; direction?: "out" | "in" | undefined; state?: "created" | "refused" | "completed" | undefined; offset: number; limit: number },
+  f: {
+    merchantId: number;
+    direction?: "out" | "in" | undefined;
+    state?: "created" | "refused" | "completed" | undefined;
+    offset: number;
+    limit: number;
+  },
 ) {
   let q = db.selectFrom("transfers");
   q =
@@ -98,7 +131,14 @@ export async function transferPage(
 
 /** The merchant's contract numbers with their transfers' totals, newest first. */
 export async function contracts(db: Executor, merchantId: number) {
-  const rows = await sql<{ contract_no: string; currency: "CNY" | "USD" | "HKD"; transfers: string; completed: string; pending: string; last_at: Date }>`
+  const rows = await sql<{
+    contract_no: string;
+    currency: "CNY" | "USD" | "HKD";
+    transfers: string;
+    completed: string;
+    pending: string;
+    last_at: Date;
+  }>`
     SELECT contract_no, currency, COUNT(*)::text AS transfers,
            COALESCE(SUM(amount) FILTER (WHERE state = 'completed'), 0)::text AS completed,
            COALESCE(SUM(amount) FILTER (WHERE state = 'created'), 0)::text AS pending,

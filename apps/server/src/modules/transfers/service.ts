@@ -69,9 +69,16 @@ export class TransfersService {
     const codeId = await this.deps.codes.check(phone, smsCode);
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
-      if (!(await this.deps.codes.consume(tx, codeId, now))) throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
+      if (!(await this.deps.codes.consume(tx, codeId, now))) {
+        throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
+      }
       await repo.upsertAuth(tx, { merchantId: merchant.id, userId: actor.userId, phone, now });
-      await audit(tx, { actorUserId: actor.userId, action: "transfers.authorise", subjectType: "merchant", subjectId: merchant.id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "transfers.authorise",
+        subjectType: "merchant",
+        subjectId: merchant.id,
+      });
     });
     return { authorised: true };
   }
@@ -80,7 +87,12 @@ export class TransfersService {
   async check(actor: Actor, toMerchantId: string) {
     const merchant = await this.merchantOf(actor);
     const target = await this.target(merchant, toMerchantId);
-    return { merchantId: String(target.id), merchantName: target.name, currency: target.currency, authorised: (await repo.findAuth(this.deps.db, merchant.id)) !== undefined };
+    return {
+      merchantId: String(target.id),
+      merchantName: target.name,
+      currency: target.currency,
+      authorised: (await repo.findAuth(this.deps.db, merchant.id)) !== undefined,
+    };
   }
 
   private async target(sender: MerchantRow, toMerchantId: string): Promise<MerchantRow> {
@@ -111,7 +123,13 @@ export class TransfersService {
         createdBy: actor.userId,
       });
       if (id === null) return repo.findByRequestKey(tx, merchant.id, req.requestKey);
-      await audit(tx, { actorUserId: actor.userId, action: "transfers.create", subjectType: "transfer", subjectId: id, detail: { amount: req.amount, to: target.id } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "transfers.create",
+        subjectType: "transfer",
+        subjectId: id,
+        detail: { amount: req.amount, to: target.id },
+      });
       return repo.lockTransfer(tx, id);
     });
     return this.presentOne(row, merchant.id);
@@ -119,7 +137,13 @@ export class TransfersService {
 
   async list(actor: Actor, q: TransferQuery): Promise<Page<Transfer>> {
     const merchant = await this.merchantOf(actor);
-    const { rows, total } = await repo.transferPage(this.deps.db, { merchantId: merchant.id, direction: q.direction, state: q.state, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const { rows, total } = await repo.transferPage(this.deps.db, {
+      merchantId: merchant.id,
+      direction: q.direction,
+      state: q.state,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return { list: await this.present(rows, merchant.id), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -141,13 +165,17 @@ export class TransfersService {
   async decide(
     actor: Actor,
     id: number,
-    decision: { kind: "update"; amount?: number | undefined; remark?: string | undefined } | { kind: "refuse"; reason: string } | { kind: "accept" },
+    decision:
+      | { kind: "update"; amount?: number | undefined; remark?: string | undefined }
+      | { kind: "refuse"; reason: string }
+      | { kind: "accept" },
   ): Promise<Transfer> {
     const merchant = await this.merchantOf(actor);
     const now = this.deps.clock.now();
     const row = await withTx(this.deps.db, async (tx) => {
       const t = await repo.lockTransfer(tx, id);
-      const mine = t && (decision.kind === "update" ? t.from_merchant_id === merchant.id : t.to_merchant_id === merchant.id);
+      const mine =
+        t && (decision.kind === "update" ? t.from_merchant_id === merchant.id : t.to_merchant_id === merchant.id);
       if (!t || !mine) {
         // Another party's transfer, or the wrong side of one's own: the same answer as a missing one.
         throw new AppError(CODE.NOT_FOUND, "transfer.notFound");
@@ -158,7 +186,12 @@ export class TransfersService {
           await repo.updateTransfer(tx, id, { amount: decision.amount, remark: decision.remark, now });
           break;
         case "refuse":
-          await repo.updateTransfer(tx, id, { state: "refused", refuseReason: decision.reason, decidedBy: actor.userId, now });
+          await repo.updateTransfer(tx, id, {
+            state: "refused",
+            refuseReason: decision.reason,
+            decidedBy: actor.userId,
+            now,
+          });
           break;
         case "accept":
           await post(tx, {
@@ -176,7 +209,13 @@ export class TransfersService {
           await repo.updateTransfer(tx, id, { state: "completed", decidedBy: actor.userId, completedAt: now, now });
           break;
       }
-      await audit(tx, { actorUserId: actor.userId, action: `transfers.${decision.kind}`, subjectType: "transfer", subjectId: id, detail: { before: { state: t.state, amount: t.amount } } });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: `transfers.${decision.kind}`,
+        subjectType: "transfer",
+        subjectId: id,
+        detail: { before: { state: t.state, amount: t.amount } },
+      });
       return repo.lockTransfer(tx, id);
     });
     return this.presentOne(row, merchant.id);
@@ -190,7 +229,9 @@ export class TransfersService {
 
   private async present(rows: repo.TransferRow[], merchantId: number): Promise<Transfer[]> {
     const names = new Map<number, string>();
-    for (const id of new Set(rows.flatMap((r) => [r.from_merchant_id, r.to_merchant_id]))) names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    for (const id of new Set(rows.flatMap((r) => [r.from_merchant_id, r.to_merchant_id]))) {
+      names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
+    }
     return rows.map((r) => ({
       id: String(r.id),
       direction: r.from_merchant_id === merchantId ? "out" : "in",

@@ -15,7 +15,8 @@ afterAll(async () => {
 });
 
 const incomeOf = async (token: string) =>
-  (await t.call<{ balances: { income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token })).body.data.balances.income.amount;
+  (await t.call<{ balances: { income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token })).body.data
+    .balances.income.amount;
 
 it("100 parallel acceptances and withdrawals never overdraw one account; at most one withdrawal is in progress", async () => {
   const sender = await authorisedSender(t);
@@ -31,18 +32,28 @@ it("100 parallel acceptances and withdrawals never overdraw one account; at most
   for (let i = 0; i < 50; i++) {
     const to = recipients[i % recipients.length];
     if (!to) continue;
-    const res = await t.call<{ id: string }>("POST", "/api/card-brander/transfers", { token: sender.token, body: { toMerchantId: to.merchantId, amount: 300, requestKey: `race-${sender.merchantId}-${i}` } });
+    const res = await t.call<{ id: string }>("POST", "/api/card-brander/transfers", {
+      token: sender.token,
+      body: { toMerchantId: to.merchantId, amount: 300, requestKey: `race-${sender.merchantId}-${i}` },
+    });
     created.push({ id: res.body.data.id, token: to.token });
   }
   const results = await Promise.all([
     ...created.map((c) => t.call("PUT", `/api/card-brander/transfers/${c.id}/accept`, { token: c.token })),
     ...Array.from({ length: 50 }, (_, i) =>
-      t.call("POST", "/api/card-brander/withdraws", { token: sender.token, body: { amount: 500 + i, account: "income", requestKey: `wd-${sender.merchantId}-${i}` } }),
+      t.call("POST", "/api/card-brander/withdraws", {
+        token: sender.token,
+        body: { amount: 500 + i, account: "income", requestKey: `wd-${sender.merchantId}-${i}` },
+      }),
     ),
   ]);
   expect(results.every((r) => r.status < 500)).toBe(true);
   const accepted = results.slice(0, 50).filter((r) => r.body.code === 1).length;
-  const withdrawals = await t.call<{ list: { state: string; amount: { amount: number } }[] }>("GET", "/api/card-brander/withdraws", { token: sender.token });
+  const withdrawals = await t.call<{ list: { state: string; amount: { amount: number } }[] }>(
+    "GET",
+    "/api/card-brander/withdraws",
+    { token: sender.token },
+  );
   const inProgress = withdrawals.body.data.list.filter((w) => w.state === "under_review");
   expect(inProgress.length).toBeLessThanOrEqual(1);
   const held = inProgress.reduce((sum, w) => sum + w.amount.amount, 0);
@@ -58,8 +69,15 @@ it("the same acceptance sent 50 times at once moves the money once", async () =>
   const sender = await authorisedSender(t);
   const to = await registerMerchant(t);
   await income(t, sender, 5_000);
-  const created = await t.call<{ id: string }>("POST", "/api/card-brander/transfers", { token: sender.token, body: { toMerchantId: to.merchantId, amount: 1_234, requestKey: `once-${sender.merchantId}` } });
-  const results = await Promise.all(Array.from({ length: 50 }, () => t.call("PUT", `/api/card-brander/transfers/${created.body.data.id}/accept`, { token: to.token })));
+  const created = await t.call<{ id: string }>("POST", "/api/card-brander/transfers", {
+    token: sender.token,
+    body: { toMerchantId: to.merchantId, amount: 1_234, requestKey: `once-${sender.merchantId}` },
+  });
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      t.call("PUT", `/api/card-brander/transfers/${created.body.data.id}/accept`, { token: to.token }),
+    ),
+  );
   expect(results.filter((r) => r.body.code === 1)).toHaveLength(1);
   expect(results.filter((r) => r.status === 409)).toHaveLength(49);
   expect(await incomeOf(to.token)).toBe(1_234);

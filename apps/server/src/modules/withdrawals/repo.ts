@@ -5,7 +5,12 @@ import type { WithdrawalStateColumn } from "./tables";
 /** SQL of the withdrawals module: bank cards and withdrawal records. Tenant ids are required arguments. */
 
 export function currentCard(db: Executor, merchantId: number) {
-  return db.selectFrom("withdrawal_cards").selectAll().where("merchant_id", "=", merchantId).where("current", "=", true).executeTakeFirst();
+  return db
+    .selectFrom("withdrawal_cards")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("current", "=", true)
+    .executeTakeFirst();
 }
 
 export function findCard(db: Executor, id: number) {
@@ -23,17 +28,37 @@ export async function replaceCard(
   tx: Executor,
   c: { merchantId: number; companyName: string; bank: string; city: string; account: string; submittedBy: number },
 ): Promise<number> {
-  await tx.updateTable("withdrawal_cards").set({ current: false }).where("merchant_id", "=", c.merchantId).where("current", "=", true).execute();
+  await tx
+    .updateTable("withdrawal_cards")
+    .set({ current: false })
+    .where("merchant_id", "=", c.merchantId)
+    .where("current", "=", true)
+    .execute();
   const row = await tx
     .insertInto("withdrawal_cards")
-    .values({ merchant_id: c.merchantId, company_name: c.companyName, bank: c.bank, city: c.city, account: c.account, submitted_by: c.submittedBy })
+    .values({
+      merchant_id: c.merchantId,
+      company_name: c.companyName,
+      bank: c.bank,
+      city: c.city,
+      account: c.account,
+      submitted_by: c.submittedBy,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function reviewCard(tx: Executor, id: number, r: { state: "approved" | "rejected"; reason: string | null; by: number; now: Date }) {
-  await tx.updateTable("withdrawal_cards").set({ state: r.state, reject_reason: r.reason, reviewed_by: r.by, reviewed_at: r.now }).where("id", "=", id).execute();
+export async function reviewCard(
+  tx: Executor,
+  id: number,
+  r: { state: "approved" | "rejected"; reason: string | null; by: number; now: Date },
+) {
+  await tx
+    .updateTable("withdrawal_cards")
+    .set({ state: r.state, reject_reason: r.reason, reviewed_by: r.by, reviewed_at: r.now })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function countPendingCards(db: Executor): Promise<number> {
@@ -46,7 +71,15 @@ export async function countPendingCards(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-export async function cardPage(db: Executor, f: { state?: "pending" | "approved" | "rejected" | undefined; merchantId?: number | undefined; offset: number; limit: number }) {
+export async function cardPage(
+  db: Executor,
+  f: {
+    state?: "pending" | "approved" | "rejected" | undefined;
+    merchantId?: number | undefined;
+    offset: number;
+    limit: number;
+  },
+) {
   let q = db.selectFrom("withdrawal_cards").where("current", "=", true);
   if (f.state) q = q.where("state", "=", f.state);
   if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
@@ -92,7 +125,10 @@ export async function insertWithdrawal(
     requestKey: string;
     requestedBy: number | null;
     day: string;
-    reviewReason?: { key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant"; params: Record<string, string | number> } | null;
+    reviewReason?: {
+      key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant";
+      params: Record<string, string | number>;
+    } | null;
   },
 ): Promise<number | null> {
   const row = await tx
@@ -122,7 +158,12 @@ export function findWithdrawal(db: Executor, id: number) {
 }
 
 export function findByRequestKey(db: Executor, merchantId: number, requestKey: string) {
-  return db.selectFrom("withdrawals").select(WITHDRAWAL_COLUMNS).where("merchant_id", "=", merchantId).where("request_key", "=", requestKey).executeTakeFirst();
+  return db
+    .selectFrom("withdrawals")
+    .select(WITHDRAWAL_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
 }
 
 export function lockWithdrawal(tx: Executor, id: number) {
@@ -134,7 +175,14 @@ export type WithdrawalRow = NonNullable<Awaited<ReturnType<typeof findWithdrawal
 export async function updateWithdrawal(
   tx: Executor,
   id: number,
-  changes: { state: WithdrawalStateColumn; firstReviewedBy?: number; secondReviewedBy?: number; payoutReference?: string; failReason?: string; finishedAt?: Date },
+  changes: {
+    state: WithdrawalStateColumn;
+    firstReviewedBy?: number;
+    secondReviewedBy?: number;
+    payoutReference?: string;
+    failReason?: string;
+    finishedAt?: Date;
+  },
 ): Promise<void> {
   await tx
     .updateTable("withdrawals")

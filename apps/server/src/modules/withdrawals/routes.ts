@@ -33,19 +33,60 @@ export function merchantWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRout
       roles: ["sale", "business", "providers"],
       menu: ["sale/WithdrawalRecord", "business/WithdrawalRecordB", "providers/WithdrawalRecordP"],
     });
-    app.get("/withdraws/card", { schema: { tags, security, summary: "The withdrawal bank card", response: { 200: envelope(bankCard.nullable()) } }, preHandler: pre }, async (req) =>
-      ok(await withdrawals.card(actorOf(req))),
+    app.get(
+      "/withdraws/card",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The withdrawal bank card",
+          response: { 200: envelope(bankCard.nullable()) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await withdrawals.card(actorOf(req))),
     );
     app.post(
       "/withdraws/card",
-      { schema: { tags, security, summary: "Add or replace the withdrawal bank card (reviewed by an operator)", body: bankCardReq, response: { 200: envelope(bankCard) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Add or replace the withdrawal bank card (reviewed by an operator)",
+          body: bankCardReq,
+          response: { 200: envelope(bankCard) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await withdrawals.saveCard(actorOf(req), req.body)),
     );
-    app.get("/withdraws", { schema: { tags, security, summary: "Withdrawal records", querystring: withdrawalQuery, response: { 200: envelope(withdrawalPage) } }, preHandler: pre }, async (req) =>
-      ok(await withdrawals.list(actorOf(req), req.query, req.lang)),
+    app.get(
+      "/withdraws",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Withdrawal records",
+          querystring: withdrawalQuery,
+          response: { 200: envelope(withdrawalPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await withdrawals.list(actorOf(req), req.query, req.lang)),
     );
-    app.post("/withdraws", { schema: { tags, security, summary: "Request a withdrawal", body: withdrawReq, response: { 200: envelope(withdrawal) } }, preHandler: pre }, async (req) =>
-      ok(await withdrawals.request(actorOf(req), req.body)),
+    app.post(
+      "/withdraws",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Request a withdrawal",
+          body: withdrawReq,
+          response: { 200: envelope(withdrawal) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await withdrawals.request(actorOf(req), req.body)),
     );
   };
 }
@@ -55,20 +96,47 @@ export function opsWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ kinds: ["operator"] });
-    app.get("/", { schema: { tags, security, summary: "Withdrawals of every merchant", querystring: withdrawalQuery, response: { 200: envelope(withdrawalPage) } }, preHandler: pre }, async (req) =>
-      ok(await withdrawals.list(actorOf(req), req.query, req.lang)),
+    app.get(
+      "/",
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Withdrawals of every merchant",
+          querystring: withdrawalQuery,
+          response: { 200: envelope(withdrawalPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await withdrawals.list(actorOf(req), req.query, req.lang)),
     );
     app.post(
       "/:id/action",
       {
-        schema: { tags, security, summary: "First review, second review, mark paid or failed, or reject", params: idParam, body: withdrawalActionReq, response: { 200: envelope(withdrawal) } },
+        schema: {
+          tags,
+          security,
+          summary: "First review, second review, mark paid or failed, or reject",
+          params: idParam,
+          body: withdrawalActionReq,
+          response: { 200: envelope(withdrawal) },
+        },
         preHandler: pre,
       },
       async (req) => ok(await withdrawals.act(actorOf(req), req.params.id, req.body.action, req.body.reason, req.ip)),
     );
     app.post(
       "/autoPayout",
-      { schema: { tags, security, summary: "Run the T+1 supplier payout for a day now (it also runs daily)", body: autoPayoutReq, response: { 200: envelope(autoPayoutReply) } }, preHandler: pre },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Run the T+1 supplier payout for a day now (it also runs daily)",
+          body: autoPayoutReq,
+          response: { 200: envelope(autoPayoutReply) },
+        },
+        preHandler: pre,
+      },
       async (req) => ok(await withdrawals.autoPayout(req.body.day)),
     );
   };

@@ -75,7 +75,12 @@ export class WithdrawalsService {
     const merchant = await this.merchantOf(actor);
     const row = await withTx(this.deps.db, async (tx) => {
       const id = await repo.replaceCard(tx, { merchantId: merchant.id, ...req, submittedBy: actor.userId });
-      await audit(tx, { actorUserId: actor.userId, action: "withdrawals.card.submit", subjectType: "withdrawal_card", subjectId: id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "withdrawals.card.submit",
+        subjectType: "withdrawal_card",
+        subjectId: id,
+      });
       return repo.findCard(tx, id);
     });
     if (!row) throw new Error("a card must exist inside its own transaction");
@@ -84,13 +89,24 @@ export class WithdrawalsService {
 
   /** The operator console's bank-card review queue. */
   cardQueue(): ReviewQueue {
-    const decide = async (tx: Tx, id: number, operator: Actor, now: Date, reason: string | null): Promise<ReviewOutcome> => {
+    const decide = async (
+      tx: Tx,
+      id: number,
+      operator: Actor,
+      now: Date,
+      reason: string | null,
+    ): Promise<ReviewOutcome> => {
       const card = await repo.lockCard(tx, id);
       if (!card || !card.current) throw new AppError(CODE.NOT_FOUND, "error.notFound");
       if (card.state !== "pending") throw conflict("review.notPending");
       const state = reason === null ? "approved" : "rejected";
       await repo.reviewCard(tx, id, { state, reason, by: operator.userId, now });
-      return { subjectType: "withdrawalCard", subjectId: String(id), before: { state: card.state }, after: { state, ...(reason !== null && { reason }) } };
+      return {
+        subjectType: "withdrawalCard",
+        subjectId: String(id),
+        before: { state: card.state },
+        after: { state, ...(reason !== null && { reason }) },
+      };
     };
     return {
       kind: "bankCard",
@@ -102,22 +118,29 @@ export class WithdrawalsService {
           offset: (q.page - 1) * q.pageSize,
           limit: q.pageSize,
         });
-        const names = await merchantNames(db, rows.map((r) => r.merchant_id));
-        const list = rows.map(
-          (r): QueueItem => ({
-            id: String(r.id),
-            kind: "bankCard",
-            merchantId: String(r.merchant_id),
-            merchantName: names.get(r.merchant_id) ?? "",
-            state: r.state,
-            submittedAt: new Date(r.created_at).toISOString(),
-            reviewedAt: r.reviewed_at ? new Date(r.reviewed_at).toISOString() : null,
-            reviewedBy: r.reviewed_by === null ? null : String(r.reviewed_by),
-            rejectReason: r.reject_reason,
-            fields: { companyName: r.company_name, bank: r.bank, city: r.city, account: r.account, merchantName: names.get(r.merchant_id) ?? "" },
-            documents: [],
-          }),
+        const names = await merchantNames(
+          db,
+          rows.map((r) => r.merchant_id),
         );
+        const list = rows.map((r): QueueItem => ({
+          id: String(r.id),
+          kind: "bankCard",
+          merchantId: String(r.merchant_id),
+          merchantName: names.get(r.merchant_id) ?? "",
+          state: r.state,
+          submittedAt: new Date(r.created_at).toISOString(),
+          reviewedAt: r.reviewed_at ? new Date(r.reviewed_at).toISOString() : null,
+          reviewedBy: r.reviewed_by === null ? null : String(r.reviewed_by),
+          rejectReason: r.reject_reason,
+          fields: {
+            companyName: r.company_name,
+            bank: r.bank,
+            city: r.city,
+            account: r.account,
+            merchantName: names.get(r.merchant_id) ?? "",
+          },
+          documents: [],
+        }));
         return { list, total, page: q.page, pageSize: q.pageSize };
       },
       approve: (tx, id, operator, now) => decide(tx, id, operator, now, null),
@@ -148,18 +171,24 @@ export class WithdrawalsService {
 
   private async requestOnce(actor: Actor, merchant: MerchantRow, req: WithdrawReq): Promise<Withdrawal> {
     const account = req.account ?? "income";
-    if (!ROLES_OF_ACCOUNT[account].some((r) => actor.roles.includes(r))) throw invalid("withdraw.accountNotAllowed", "account");
+    if (!ROLES_OF_ACCOUNT[account].some((r) => actor.roles.includes(r))) {
+      throw invalid("withdraw.accountNotAllowed", "account");
+    }
     const replay = await repo.findByRequestKey(this.deps.db, merchant.id, req.requestKey);
     if (replay) return this.presentOne(replay, false);
 
     const balances = await balancesOf(this.deps.db, merchant.id, merchant.currency);
-    if (balances[account].amount < req.amount) throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance", {}, "amount");
+    if (balances[account].amount < req.amount) {
+      throw new AppError(CODE.CONFLICT, "ledger.insufficientBalance", {}, "amount");
+    }
     const card = await repo.currentCard(this.deps.db, merchant.id);
     if (!card) throw conflict("withdraw.addCardFirst");
     if (card.state !== "approved") throw conflict("withdraw.cardNotApproved");
     if (await repo.hasInProgress(this.deps.db, merchant.id)) throw conflict("withdraw.inProgress");
     const day = platformDay(this.deps.clock.now());
-    if ((await repo.countOnDay(this.deps.db, merchant.id, day)) >= this.deps.dailyLimit) throw conflict("withdraw.dailyLimit");
+    if ((await repo.countOnDay(this.deps.db, merchant.id, day)) >= this.deps.dailyLimit) {
+      throw conflict("withdraw.dailyLimit");
+    }
     // Two requests that race past these checks meet the database's one-in-progress index (see request).
 
     const row = await withTx(this.deps.db, async (tx) => {
@@ -177,14 +206,34 @@ export class WithdrawalsService {
         day,
       });
       if (id === null) return repo.findByRequestKey(tx, merchant.id, req.requestKey);
-      await this.hold(tx, { id, merchantId: merchant.id, account, amount: req.amount, currency: merchant.currency }, actor.userId);
-      await audit(tx, { actorUserId: actor.userId, action: "withdrawals.request", subjectType: "withdrawal", subjectId: id, detail: { amount: req.amount, account } });
+      await this.hold(
+        tx,
+        { id, merchantId: merchant.id, account, amount: req.amount, currency: merchant.currency },
+        actor.userId,
+      );
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: "withdrawals.request",
+        subjectType: "withdrawal",
+        subjectId: id,
+        detail: { amount: req.amount, account },
+      });
       return repo.findWithdrawal(tx, id);
     });
     return this.presentOne(row, false);
   }
 
-  private hold(tx: Tx, w: { id: number; merchantId: number; account: "reserve" | "income"; amount: number; currency: MerchantRow["currency"] }, by: number | null) {
+  private hold(
+    tx: Tx,
+    w: {
+      id: number;
+      merchantId: number;
+      account: "reserve" | "income";
+      amount: number;
+      currency: MerchantRow["currency"];
+    },
+    by: number | null,
+  ) {
     return post(tx, {
       idempotencyKey: `withdrawal-hold:${w.id}`,
       kind: "withdrawal_hold",
@@ -200,8 +249,17 @@ export class WithdrawalsService {
 
   async list(actor: Actor, q: WithdrawalQuery, lang: Lang = "cn"): Promise<Page<Withdrawal>> {
     const isOperator = actor.kind === "operator";
-    const merchantId = isOperator ? (q.merchantId !== undefined ? Number(q.merchantId) : undefined) : (await this.merchantOf(actor)).id;
-    const { rows, total } = await repo.withdrawalPage(this.deps.db, { merchantId, state: q.state, offset: (q.page - 1) * q.pageSize, limit: q.pageSize });
+    const merchantId = isOperator
+      ? q.merchantId !== undefined
+        ? Number(q.merchantId)
+        : undefined
+      : (await this.merchantOf(actor)).id;
+    const { rows, total } = await repo.withdrawalPage(this.deps.db, {
+      merchantId,
+      state: q.state,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     return { list: await this.present(rows, isOperator, lang), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -210,7 +268,13 @@ export class WithdrawalsService {
    * to the bank), paid, failed, or rejected during review. Holds are released or paid out in the same
    * transaction as the state change.
    */
-  async act(operator: Actor, id: number, action: WithdrawalAction, reason: string | undefined, ip: string): Promise<Withdrawal> {
+  async act(
+    operator: Actor,
+    id: number,
+    action: WithdrawalAction,
+    reason: string | undefined,
+    ip: string,
+  ): Promise<Withdrawal> {
     const now = this.deps.clock.now();
     let payout: { reference: string; w: repo.WithdrawalRow } | null = null;
     const row = await withTx(this.deps.db, async (tx) => {
@@ -234,7 +298,11 @@ export class WithdrawalsService {
           need(["first_review_passed"]);
           if (w.first_reviewed_by === operator.userId) throw conflict("withdraw.sameReviewer");
           const reference = payoutReference(id);
-          await repo.updateWithdrawal(tx, id, { state: "bank_paying", secondReviewedBy: operator.userId, payoutReference: reference });
+          await repo.updateWithdrawal(tx, id, {
+            state: "bank_paying",
+            secondReviewedBy: operator.userId,
+            payoutReference: reference,
+          });
           payout = { reference, w };
           break;
         }
@@ -321,7 +389,9 @@ export class WithdrawalsService {
    * or a run on another process, creates nothing new. Merchants with a withdrawal in progress or no
    * approved card are skipped and picked up on a later day.
    */
-  async autoPayout(day = platformDay(new Date(this.deps.clock.now().getTime() - 86_400_000))): Promise<{ day: string; created: number; held: number; skipped: number }> {
+  async autoPayout(
+    day = platformDay(new Date(this.deps.clock.now().getTime() - 86_400_000)),
+  ): Promise<{ day: string; created: number; held: number; skipped: number }> {
     const cutoff = startOfPlatformDay(nextDay(day));
     let created = 0;
     let held = 0;
@@ -356,7 +426,9 @@ export class WithdrawalsService {
           if (id === null) return null;
           await this.hold(tx, { id, merchantId, account: "income", amount: closing, currency: acc.currency }, null);
           // A payout that waits goes through the operators' two reviews as a requested withdrawal does.
-          if (!review) await repo.updateWithdrawal(tx, id, { state: "bank_paying", payoutReference: payoutReference(id) });
+          if (!review) {
+            await repo.updateWithdrawal(tx, id, { state: "bank_paying", payoutReference: payoutReference(id) });
+          }
           return repo.findWithdrawal(tx, id);
         });
         if (!result) {
@@ -387,10 +459,17 @@ export class WithdrawalsService {
    * cash out, vanish).
    */
   private async reviewReason(merchantId: number, amount: number, currency: string): Promise<ReviewReason | null> {
-    if (amount > this.deps.reviewAbove) return { key: "withdraw.review.aboveThreshold", params: { amount: moneyText(amount, currency), threshold: moneyText(this.deps.reviewAbove, currency) } };
+    if (amount > this.deps.reviewAbove) {
+      return {
+        key: "withdraw.review.aboveThreshold",
+        params: { amount: moneyText(amount, currency), threshold: moneyText(this.deps.reviewAbove, currency) },
+      };
+    }
     const m = await getMerchant(this.deps.db, merchantId);
     const joined = m ? new Date(m.created_at).getTime() : 0;
-    if (this.deps.clock.now().getTime() - joined < this.deps.reviewDays * 86_400_000) return { key: "withdraw.review.newMerchant", params: { days: this.deps.reviewDays } };
+    if (this.deps.clock.now().getTime() - joined < this.deps.reviewDays * 86_400_000) {
+      return { key: "withdraw.review.newMerchant", params: { days: this.deps.reviewDays } };
+    }
     return null;
   }
 
@@ -401,7 +480,10 @@ export class WithdrawalsService {
   }
 
   private async present(rows: repo.WithdrawalRow[], unmasked: boolean, lang: Lang = "cn"): Promise<Withdrawal[]> {
-    const names = await merchantNames(this.deps.db, rows.map((r) => r.merchant_id));
+    const names = await merchantNames(
+      this.deps.db,
+      rows.map((r) => r.merchant_id),
+    );
     const out: Withdrawal[] = [];
     for (const r of rows) {
       const card = await repo.findCard(this.deps.db, r.card_id);

@@ -37,7 +37,14 @@ export interface WithdrawalsTable {
   second_reviewed_by: number | null;
   payout_reference: string | null;
   /** Migration 0118: why an automatic payout waits for an operator (null: it did not). */
-  review_reason: ColumnType<{ key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant"; params: Record<string, string | number> } | null, string | null | undefined, string | null>;
+  review_reason: ColumnType<
+    {
+      key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant";
+      params: Record<string, string | number>;
+    } | null,
+    string | null | undefined,
+    string | null
+  >;
   request_day: ColumnType<unknown, string, never>;
   created_at: Timestamp;
   finished_at: Date | null;

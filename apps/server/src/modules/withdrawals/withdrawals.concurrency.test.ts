@@ -23,8 +23,14 @@ const card = { companyName: "Race Trading Co", bank: "Bank of China", city: "Han
 
 async function readyMerchant(reserve: number) {
   const m = await registerMerchant(t);
-  await t.call("POST", `/api/ops/funds/merchants/${m.merchantId}/credit`, { token: ops.token, body: { amount: reserve, reason: "funding", requestKey: `fund-${m.merchantId}` } });
-  const saved = await t.call<{ id: string }>("POST", "/api/card-brander/withdraws/card", { token: m.token, body: card });
+  await t.call("POST", `/api/ops/funds/merchants/${m.merchantId}/credit`, {
+    token: ops.token,
+    body: { amount: reserve, reason: "funding", requestKey: `fund-${m.merchantId}` },
+  });
+  const saved = await t.call<{ id: string }>("POST", "/api/card-brander/withdraws/card", {
+    token: m.token,
+    body: card,
+  });
   await t.call("POST", `/api/ops/queues/bankCard/items/${saved.body.data.id}/approve`, { token: ops.token });
   return m;
 }
@@ -33,37 +39,58 @@ it("100 parallel withdrawals: one is accepted and held, none overdraws, no 5xx",
   const m = await readyMerchant(10_000);
   const results = await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
-      t.call("POST", "/api/card-brander/withdraws", { token: m.token, body: { amount: 3_000 + i, account: "reserve", requestKey: `race-${m.merchantId}-${i}` } }),
+      t.call("POST", "/api/card-brander/withdraws", {
+        token: m.token,
+        body: { amount: 3_000 + i, account: "reserve", requestKey: `race-${m.merchantId}-${i}` },
+      }),
     ),
   );
   expect(results.filter((r) => r.body.code === 1)).toHaveLength(1);
   expect(results.every((r) => r.status < 500)).toBe(true);
-  const list = await t.call<{ list: { state: string; amount: { amount: number } }[] }>("GET", "/api/card-brander/withdraws", { token: m.token });
+  const list = await t.call<{ list: { state: string; amount: { amount: number } }[] }>(
+    "GET",
+    "/api/card-brander/withdraws",
+    { token: m.token },
+  );
   expect(list.body.data.list).toHaveLength(1);
   const held = list.body.data.list[0]?.amount.amount ?? 0;
-  const info = await t.call<{ balances: { reserve: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token });
+  const info = await t.call<{ balances: { reserve: { amount: number } } }>("GET", "/api/card-user/userInfo", {
+    token: m.token,
+  });
   expect(info.body.data.balances.reserve.amount).toBe(10_000 - held);
 });
 
 it("the same withdrawal request replayed 50 times at once holds the money once", async () => {
   const m = await readyMerchant(10_000);
   const body = { amount: 4_000, account: "reserve", requestKey: `replay-${m.merchantId}` };
-  const results = await Promise.all(Array.from({ length: 50 }, () => t.call<{ id: string }>("POST", "/api/card-brander/withdraws", { token: m.token, body })));
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      t.call<{ id: string }>("POST", "/api/card-brander/withdraws", { token: m.token, body }),
+    ),
+  );
   expect(results.every((r) => r.body.code === 1)).toBe(true);
   expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
-  const info = await t.call<{ balances: { reserve: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token });
+  const info = await t.call<{ balances: { reserve: { amount: number } } }>("GET", "/api/card-user/userInfo", {
+    token: m.token,
+  });
   expect(info.body.data.balances.reserve.amount).toBe(6_000);
 });
 
 it("two operators racing to pay and to fail one payout: one wins, money moves once", async () => {
   const m = await readyMerchant(10_000);
-  const w = await t.call<{ id: string }>("POST", "/api/card-brander/withdraws", { token: m.token, body: { amount: 10_000, account: "reserve", requestKey: `pay-${m.merchantId}` } });
+  const w = await t.call<{ id: string }>("POST", "/api/card-brander/withdraws", {
+    token: m.token,
+    body: { amount: 10_000, account: "reserve", requestKey: `pay-${m.merchantId}` },
+  });
   const id = w.body.data.id;
   await t.call("POST", `/api/ops/withdrawals/${id}/action`, { token: ops.token, body: { action: "firstReview" } });
   await t.call("POST", `/api/ops/withdrawals/${id}/action`, { token: ops2.token, body: { action: "secondReview" } });
   const results = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      t.call("POST", `/api/ops/withdrawals/${id}/action`, { token: i % 2 ? ops.token : ops2.token, body: i % 2 ? { action: "markPaid" } : { action: "markFailed", reason: "bounced" } }),
+      t.call("POST", `/api/ops/withdrawals/${id}/action`, {
+        token: i % 2 ? ops.token : ops2.token,
+        body: i % 2 ? { action: "markPaid" } : { action: "markFailed", reason: "bounced" },
+      }),
     ),
   );
   expect(results.filter((r) => r.body.code === 1)).toHaveLength(1);
@@ -74,8 +101,14 @@ it("two operators racing to pay and to fail one payout: one wins, money moves on
 it("the T+1 run started five times at once pays each supplier once", async () => {
   const m = await registerMerchant(t);
   await established(t, m);
-  await t.call("POST", `/api/ops/funds/merchants/${m.merchantId}/credit`, { token: ops.token, body: { amount: 1, reason: "warm-up", requestKey: `warm-${m.merchantId}` } });
-  const saved = await t.call<{ id: string }>("POST", "/api/card-brander/withdraws/card", { token: m.token, body: card });
+  await t.call("POST", `/api/ops/funds/merchants/${m.merchantId}/credit`, {
+    token: ops.token,
+    body: { amount: 1, reason: "warm-up", requestKey: `warm-${m.merchantId}` },
+  });
+  const saved = await t.call<{ id: string }>("POST", "/api/card-brander/withdraws/card", {
+    token: m.token,
+    body: card,
+  });
   await t.call("POST", `/api/ops/queues/bankCard/items/${saved.body.data.id}/approve`, { token: ops.token });
   await withTx(t.ctx.database.db, (tx) =>
     post(tx, {
@@ -89,8 +122,16 @@ it("the T+1 run started five times at once pays each supplier once", async () =>
     }),
   );
   const day = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-  const runs = await Promise.all(Array.from({ length: 5 }, () => t.call("POST", "/api/ops/withdrawals/autoPayout", { token: ops.token, body: { day } })));
+  const runs = await Promise.all(
+    Array.from({ length: 5 }, () =>
+      t.call("POST", "/api/ops/withdrawals/autoPayout", { token: ops.token, body: { day } }),
+    ),
+  );
   expect(runs.every((r) => r.status === 200)).toBe(true);
-  const list = await t.call<{ list: { automatic: boolean; amount: { amount: number } }[] }>("GET", "/api/card-brander/withdraws", { token: m.token });
+  const list = await t.call<{ list: { automatic: boolean; amount: { amount: number } }[] }>(
+    "GET",
+    "/api/card-brander/withdraws",
+    { token: m.token },
+  );
   expect(list.body.data.list.map((w) => [w.automatic, w.amount.amount])).toEqual([[true, 9_999]]);
 });

@@ -31,26 +31,49 @@ type Merchant = Awaited<ReturnType<typeof registerMerchant>>;
 
 let seq = 0;
 const key = () => `wd-${Date.now()}-${++seq}`;
-const card = { companyName: "Blue Sky Trading Co", bank: "China Merchants Bank", city: "Shenzhen", account: "6222 0202 0011 2233" };
+const card = {
+  companyName: "Blue Sky Trading Co",
+  bank: "China Merchants Bank",
+  city: "Shenzhen",
+  account: "6222 0202 0011 2233",
+};
 
 async function fund(m: Merchant, amount: number) {
-  const res = await t.call("POST", `/api/ops/funds/merchants/${m.merchantId}/credit`, { token: opsA.token, body: { amount, reason: "funding", requestKey: key() } });
+  const res = await t.call("POST", `/api/ops/funds/merchants/${m.merchantId}/credit`, {
+    token: opsA.token,
+    body: { amount, reason: "funding", requestKey: key() },
+  });
   expect(res.body.code).toBe(1);
 }
 
 async function approvedCard(m: Merchant) {
-  const saved = await t.call<{ id: string; state: string }>("POST", "/api/card-brander/withdraws/card", { token: m.token, body: card });
+  const saved = await t.call<{ id: string; state: string }>("POST", "/api/card-brander/withdraws/card", {
+    token: m.token,
+    body: card,
+  });
   expect(saved.body.data.state).toBe("pending");
-  const approved = await t.call("POST", `/api/ops/queues/bankCard/items/${saved.body.data.id}/approve`, { token: opsA.token });
+  const approved = await t.call("POST", `/api/ops/queues/bankCard/items/${saved.body.data.id}/approve`, {
+    token: opsA.token,
+  });
   expect(approved.body.code).toBe(1);
 }
 
 const withdraw = (m: Merchant, body: Record<string, unknown>, lang: "cn" | "tw" | "en" = "en") =>
   t.call<W>("POST", "/api/card-brander/withdraws", { token: m.token, body: { requestKey: key(), ...body }, lang });
 const act = (id: string, action: string, token: string, reason?: string) =>
-  t.call<W>("POST", `/api/ops/withdrawals/${id}/action`, { token, body: { action, ...(reason && { reason }) }, lang: "en" });
+  t.call<W>("POST", `/api/ops/withdrawals/${id}/action`, {
+    token,
+    body: { action, ...(reason && { reason }) },
+    lang: "en",
+  });
 const balances = async (m: Merchant) =>
-  (await t.call<{ balances: { reserve: { amount: number }; income: { amount: number } } }>("GET", "/api/card-user/userInfo", { token: m.token })).body.data.balances;
+  (
+    await t.call<{ balances: { reserve: { amount: number }; income: { amount: number } } }>(
+      "GET",
+      "/api/card-user/userInfo",
+      { token: m.token },
+    )
+  ).body.data.balances;
 
 describe("withdrawal rules of spec 01 §5, in order", () => {
   it("amount required, balance, card added, card approved, one in progress, daily count", async () => {
@@ -59,8 +82,13 @@ describe("withdrawal rules of spec 01 §5, in order", () => {
     expect(noAmount.body.msg).toBe("Please enter the withdrawal amount");
     expect((await withdraw(m, { amount: 100, account: "reserve" })).body.msg).toBe("Insufficient balance");
     await fund(m, 10_000);
-    expect((await withdraw(m, { amount: 100, account: "reserve" })).body.msg).toBe("Please add a withdrawal card first");
-    const saved = await t.call<{ id: string; account: string }>("POST", "/api/card-brander/withdraws/card", { token: m.token, body: card });
+    expect((await withdraw(m, { amount: 100, account: "reserve" })).body.msg).toBe(
+      "Please add a withdrawal card first",
+    );
+    const saved = await t.call<{ id: string; account: string }>("POST", "/api/card-brander/withdraws/card", {
+      token: m.token,
+      body: card,
+    });
     expect(saved.body.data.account).toBe("6222********2233");
     const zh = await withdraw(m, { amount: 100, account: "reserve" }, "cn");
     expect(zh.body.msg).toBe("银行卡审核未通过");
@@ -83,13 +111,23 @@ describe("withdrawal rules of spec 01 §5, in order", () => {
 
   it("a card needs its fields, and replacing it sends it back to review", async () => {
     const m = await registerMerchant(t);
-    const bad = await t.call("POST", "/api/card-brander/withdraws/card", { token: m.token, body: { ...card, account: "12" }, lang: "en" });
+    const bad = await t.call("POST", "/api/card-brander/withdraws/card", {
+      token: m.token,
+      body: { ...card, account: "12" },
+      lang: "en",
+    });
     expect(bad.body.msg).toBe("Please enter a correct account number (6-34 letters or digits)");
-    const noCity = await t.call("POST", "/api/card-brander/withdraws/card", { token: m.token, body: { ...card, city: " " }, lang: "en" });
+    const noCity = await t.call("POST", "/api/card-brander/withdraws/card", {
+      token: m.token,
+      body: { ...card, city: " " },
+      lang: "en",
+    });
     expect(noCity.body.msg).toBe("Please enter the city");
     await approvedCard(m);
     await t.call("POST", "/api/card-brander/withdraws/card", { token: m.token, body: { ...card, bank: "ICBC" } });
-    const current = await t.call<{ bank: string; state: string }>("GET", "/api/card-brander/withdraws/card", { token: m.token });
+    const current = await t.call<{ bank: string; state: string }>("GET", "/api/card-brander/withdraws/card", {
+      token: m.token,
+    });
     expect(current.body.data).toMatchObject({ bank: "ICBC", state: "pending" });
   });
 });
@@ -102,7 +140,9 @@ describe("review, payout and failure", () => {
     const w = (await withdraw(m, { amount: 20_000, account: "income" })).body.data;
     expect(await balances(m)).toMatchObject({ income: { amount: 30_000 } });
 
-    expect((await act(w.id, "secondReview", opsA.token)).body.msg).toBe("This withdrawal cannot do that in its current state");
+    expect((await act(w.id, "secondReview", opsA.token)).body.msg).toBe(
+      "This withdrawal cannot do that in its current state",
+    );
     expect((await act(w.id, "firstReview", opsA.token)).body.data.state).toBe("first_review_passed");
     const same = await act(w.id, "secondReview", opsA.token);
     expect(same.status).toBe(409);
@@ -119,12 +159,20 @@ describe("review, payout and failure", () => {
     expect((await act(w.id, "markPaid", opsB.token)).status).toBe(409);
     const list = await t.call<{ list: W[] }>("GET", "/api/card-brander/withdraws", { token: m.token });
     expect(list.body.data.list[0]).toMatchObject({ state: "success", card: { account: "6222********2233" } });
-    const changes = await t.call<{ list: { type: string; expense: number }[] }>("GET", "/api/card-brander/order/fund/search", { token: m.token });
+    const changes = await t.call<{ list: { type: string; expense: number }[] }>(
+      "GET",
+      "/api/card-brander/order/fund/search",
+      { token: m.token },
+    );
     expect(changes.body.data.list[0]).toMatchObject({ type: "withdrawal_hold", expense: 20_000 });
     expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
 
-    const audit = await t.call<{ list: { action: string }[] }>("GET", "/api/ops/auditLog?subjectType=withdrawal", { token: opsA.token });
-    expect(audit.body.data.list.map((r) => r.action)).toEqual(expect.arrayContaining(["withdrawal.firstReview", "withdrawal.secondReview", "withdrawal.markPaid"]));
+    const audit = await t.call<{ list: { action: string }[] }>("GET", "/api/ops/auditLog?subjectType=withdrawal", {
+      token: opsA.token,
+    });
+    expect(audit.body.data.list.map((r) => r.action)).toEqual(
+      expect.arrayContaining(["withdrawal.firstReview", "withdrawal.secondReview", "withdrawal.markPaid"]),
+    );
   });
 
   it("a failed payout releases the hold back to the account", async () => {
@@ -149,7 +197,10 @@ describe("review, payout and failure", () => {
     const w = (await withdraw(m, { amount: 500, account: "income" })).body.data;
     const theirs = await t.call<{ total: number }>("GET", "/api/card-brander/withdraws", { token: other.token });
     expect(theirs.body.data.total).toBe(0);
-    expect((await t.call("POST", `/api/ops/withdrawals/${w.id}/action`, { token: m.token, body: { action: "firstReview" } })).status).toBe(403);
+    expect(
+      (await t.call("POST", `/api/ops/withdrawals/${w.id}/action`, { token: m.token, body: { action: "firstReview" } }))
+        .status,
+    ).toBe(403);
     expect((await t.call("POST", "/api/ops/withdrawals/autoPayout", { token: m.token, body: {} })).status).toBe(403);
     expect((await t.call("GET", "/api/ops/withdrawals")).status).toBe(401);
   });
@@ -166,7 +217,11 @@ describe("T+1 automatic payout", () => {
     await approvedCard(m);
     // The income arrived "yesterday" as far as the run is concerned: run for today, whose close is tomorrow 00:00.
     const day = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-    const run = () => t.call<{ created: number; skipped: number }>("POST", "/api/ops/withdrawals/autoPayout", { token: opsA.token, body: { day } });
+    const run = () =>
+      t.call<{ created: number; skipped: number }>("POST", "/api/ops/withdrawals/autoPayout", {
+        token: opsA.token,
+        body: { day },
+      });
     const first = await run();
     expect(first.body.data.created).toBeGreaterThanOrEqual(1);
     await run();
@@ -178,34 +233,61 @@ describe("T+1 automatic payout", () => {
 
     // Income that arrives after the day closed waits for the next run.
     await income(t, m, 700);
-    const past = await t.call<{ created: number }>("POST", "/api/ops/withdrawals/autoPayout", { token: opsA.token, body: { day: "2001-01-01" } });
+    const past = await t.call<{ created: number }>("POST", "/api/ops/withdrawals/autoPayout", {
+      token: opsA.token,
+      body: { day: "2001-01-01" },
+    });
     expect(past.body.code).toBe(1);
-    expect((await t.call<{ total: number }>("GET", "/api/card-brander/withdraws", { token: m.token })).body.data.total).toBe(1);
+    expect(
+      (await t.call<{ total: number }>("GET", "/api/card-brander/withdraws", { token: m.token })).body.data.total,
+    ).toBe(1);
     expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   });
 });
 
 describe("guarded payouts", () => {
   const today = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-  const listOf = async (m: { token: string }, lang: "en" | "cn" = "en") => (await t.call<{ list: (W & { reviewReason: string | null })[] }>("GET", "/api/card-brander/withdraws", { token: m.token, lang })).body.data.list;
+  const listOf = async (m: { token: string }, lang: "en" | "cn" = "en") =>
+    (
+      await t.call<{ list: (W & { reviewReason: string | null })[] }>("GET", "/api/card-brander/withdraws", {
+        token: m.token,
+        lang,
+      })
+    ).body.data.list;
 
   it("a new merchant's automatic payout waits for the operators' two reviews, and says why", async () => {
     const m = await registerMerchant(t);
     await income(t, m, 12_000);
     await approvedCard(m);
-    const run = await t.call<{ created: number; held: number }>("POST", "/api/ops/withdrawals/autoPayout", { token: opsA.token, body: { day: today() } });
+    const run = await t.call<{ created: number; held: number }>("POST", "/api/ops/withdrawals/autoPayout", {
+      token: opsA.token,
+      body: { day: today() },
+    });
     expect(run.body.data.held).toBeGreaterThanOrEqual(1);
     const [w] = await listOf(m);
-    expect(w).toMatchObject({ automatic: true, state: "under_review", amount: { amount: 12_000 }, payoutReference: null });
-    expect(w?.reviewReason).toBe("The merchant joined less than 30 days ago: its automatic payout waits for an operator");
+    expect(w).toMatchObject({
+      automatic: true,
+      state: "under_review",
+      amount: { amount: 12_000 },
+      payoutReference: null,
+    });
+    expect(w?.reviewReason).toBe(
+      "The merchant joined less than 30 days ago: its automatic payout waits for an operator",
+    );
     expect((await listOf(m, "cn"))[0]?.reviewReason).toBe("商户入驻不满 30 天，自动结算待运营审核");
     // The money is held, not paid: nothing went to the bank until two operators agree.
     expect(await balances(m)).toMatchObject({ income: { amount: 0 } });
     const dir = path.join(t.config.dataDir, "bank-payouts");
     const files = existsSync(dir) ? readdirSync(dir).flatMap((d) => readdirSync(path.join(dir, d))) : [];
     expect(files).not.toContain(`PAY${String(w?.id).padStart(10, "0")}.csv`);
-    await t.call("POST", `/api/ops/withdrawals/${w?.id}/action`, { token: opsA.token, body: { action: "firstReview" } });
-    const second = await t.call<W>("POST", `/api/ops/withdrawals/${w?.id}/action`, { token: opsB.token, body: { action: "secondReview" } });
+    await t.call("POST", `/api/ops/withdrawals/${w?.id}/action`, {
+      token: opsA.token,
+      body: { action: "firstReview" },
+    });
+    const second = await t.call<W>("POST", `/api/ops/withdrawals/${w?.id}/action`, {
+      token: opsB.token,
+      body: { action: "secondReview" },
+    });
     expect(second.body.data.state).toBe("bank_paying");
     expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   });
@@ -218,8 +300,14 @@ describe("guarded payouts", () => {
     await t.call("POST", "/api/ops/withdrawals/autoPayout", { token: opsA.token, body: { day: today() } });
     const [w] = await listOf(m);
     expect(w).toMatchObject({ state: "under_review", amount: { amount: 5_000_001 } });
-    expect(w?.reviewReason).toBe("The automatic payout of ¥50,000.01 is above the review threshold of ¥50,000.00: it waits for an operator");
-    const ops = await t.call<{ list: (W & { reviewReason: string | null })[] }>("GET", `/api/ops/withdrawals?merchantId=${m.merchantId}`, { token: opsA.token, lang: "en" });
+    expect(w?.reviewReason).toBe(
+      "The automatic payout of ¥50,000.01 is above the review threshold of ¥50,000.00: it waits for an operator",
+    );
+    const ops = await t.call<{ list: (W & { reviewReason: string | null })[] }>(
+      "GET",
+      `/api/ops/withdrawals?merchantId=${m.merchantId}`,
+      { token: opsA.token, lang: "en" },
+    );
     expect(ops.body.data.list[0]?.reviewReason).toContain("above the review threshold");
   });
 });
@@ -227,18 +315,38 @@ describe("guarded payouts", () => {
 describe("operators add operators (second reviewers)", () => {
   it("adds one that can log in; refuses merchants, a taken e-mail and a weak password", async () => {
     const email = `second-${Date.now()}@example.com`;
-    const added = await t.call<{ userId: string }>("POST", "/api/ops/operators", { token: opsA.token, body: { email, password: "Second#Op2026" } });
+    const added = await t.call<{ userId: string }>("POST", "/api/ops/operators", {
+      token: opsA.token,
+      body: { email, password: "Second#Op2026" },
+    });
     expect(added.body.code).toBe(1);
-    const login = await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email, password: "Second#Op2026", version: "domestic" } });
+    const login = await t.call<{ token: string }>("POST", "/api/card-user/login", {
+      body: { email, password: "Second#Op2026", version: "domestic" },
+    });
     expect(login.body.code).toBe(1);
     const info = await t.call<{ kind: string }>("GET", "/api/card-user/userInfo", { token: login.body.data.token });
     expect(info.body.data.kind).toBe("operator");
-    const again = await t.call("POST", "/api/ops/operators", { token: opsA.token, body: { email, password: "Second#Op2026" }, lang: "en" });
+    const again = await t.call("POST", "/api/ops/operators", {
+      token: opsA.token,
+      body: { email, password: "Second#Op2026" },
+      lang: "en",
+    });
     expect(again.status).toBe(409);
     expect(again.body.msg).toBe("This email is already in use");
-    const weak = await t.call("POST", "/api/ops/operators", { token: opsA.token, body: { email: `w-${email}`, password: "weakpass" }, lang: "en" });
+    const weak = await t.call("POST", "/api/ops/operators", {
+      token: opsA.token,
+      body: { email: `w-${email}`, password: "weakpass" },
+      lang: "en",
+    });
     expect(weak.body.msg).toBe("Password strength is weak, please reset");
     const m = await registerMerchant(t);
-    expect((await t.call("POST", "/api/ops/operators", { token: m.token, body: { email: `m-${email}`, password: "Second#Op2026" } })).status).toBe(403);
+    expect(
+      (
+        await t.call("POST", "/api/ops/operators", {
+          token: m.token,
+          body: { email: `m-${email}`, password: "Second#Op2026" },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

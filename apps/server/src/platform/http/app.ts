@@ -43,12 +43,26 @@ export async function createHttpApp(ctx: AppContext, logger?: FastifyBaseLogger)
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: "Tessera API", version: "0.1.0", description: "Back-office API. Replies are {code, data, msg}; code 1 is success." },
+      info: {
+        title: "Tessera API",
+        version: "0.1.0",
+        description: "Back-office API. Replies are {code, data, msg}; code 1 is success.",
+      },
       components: {
         securitySchemes: {
           authToken: { type: "apiKey", in: "header", name: TOKEN_HEADER },
-          openApiSignature: { type: "apiKey", in: "header", name: "X-Signature", description: "HMAC-SHA256 request signature; see the open API calls" },
-          customerToken: { type: "apiKey", in: "header", name: "x-customer-token", description: "A card customer's session (one-card customer pages)" },
+          openApiSignature: {
+            type: "apiKey",
+            in: "header",
+            name: "X-Signature",
+            description: "HMAC-SHA256 request signature; see the open API calls",
+          },
+          customerToken: {
+            type: "apiKey",
+            in: "header",
+            name: "x-customer-token",
+            description: "A card customer's session (one-card customer pages)",
+          },
         },
       },
     },

@@ -35,19 +35,35 @@ describe("text rule", () => {
     const q = await t.call("GET", "/api/card-user/orders?orderNo=a%00b", { token: merchant.token, lang: "en" });
     expect(q.status).toBe(400);
     expect(q.body).toEqual({ code: 1001, data: { field: "orderNo" }, msg: "Invalid parameter: orderNo" });
-    const b = await t.call("PUT", "/api/card-user/brandAuth/1", { token: merchant.token, body: { remark: "x\u0000" }, lang: "cn" });
+    const b = await t.call("PUT", "/api/card-user/brandAuth/1", {
+      token: merchant.token,
+      body: { remark: "x\u0000" },
+      lang: "cn",
+    });
     expect(b.status).toBe(400);
     expect(b.body).toMatchObject({ data: { field: "remark" }, msg: "参数错误：remark" });
-    const s = await t.call("PUT", "/api/card-user/brandAuth/1", { token: merchant.token, body: '{"remark":"a\\ud800b"}', headers: { "content-type": "application/json" }, lang: "en" });
+    const s = await t.call("PUT", "/api/card-user/brandAuth/1", {
+      token: merchant.token,
+      body: '{"remark":"a\\ud800b"}',
+      headers: { "content-type": "application/json" },
+      lang: "en",
+    });
     expect(s.status).toBe(400);
     expect(s.body.msg).toBe("Invalid parameter: remark");
   });
 
   it("refuses them on the IM paths in the IM error shape", async () => {
-    const group = await im.call<{ data: { groupid: string } }>("POST", "chatgroups", { token: imUser.token, body: { groupname: "edge", desc: "d", public: true, maxusers: 10, owner: imUser.name } });
+    const group = await im.call<{ data: { groupid: string } }>("POST", "chatgroups", {
+      token: imUser.token,
+      body: { groupname: "edge", desc: "d", public: true, maxusers: 10, owner: imUser.name },
+    });
     expect(group.status).toBe(200);
     const id = group.body.data.groupid;
-    const surrogate = await im.call("POST", `chatgroups/${id}/announcement`, { token: imUser.token, payload: Buffer.from('{"announcement":"a\\ud800b"}'), headers: { "content-type": "application/json" } });
+    const surrogate = await im.call("POST", `chatgroups/${id}/announcement`, {
+      token: imUser.token,
+      payload: Buffer.from('{"announcement":"a\\ud800b"}'),
+      headers: { "content-type": "application/json" },
+    });
     expect(surrogate.status).toBe(400);
     expect(surrogate.body).toMatchObject({ error: "illegal_argument" });
     expect(surrogate.body.error_description).toContain("announcement");
@@ -59,10 +75,19 @@ describe("text rule", () => {
 
 describe("bodies", () => {
   it("refuses a bare JSON value as the body (IM and back-office)", async () => {
-    const r = await im.call("PUT", `users/${imUser.name}`, { token: imUser.token, payload: Buffer.from('"x"'), headers: { "content-type": "application/json" } });
+    const r = await im.call("PUT", `users/${imUser.name}`, {
+      token: imUser.token,
+      payload: Buffer.from('"x"'),
+      headers: { "content-type": "application/json" },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error_description).toContain("body");
-    const b = await t.call("PUT", "/api/card-user/brandAuth/1", { token: merchant.token, body: "42", headers: { "content-type": "application/json" }, lang: "en" });
+    const b = await t.call("PUT", "/api/card-user/brandAuth/1", {
+      token: merchant.token,
+      body: "42",
+      headers: { "content-type": "application/json" },
+      lang: "en",
+    });
     expect(b.status).toBe(400);
     expect(b.body).toMatchObject({ code: 1001, msg: "Invalid parameter: body" });
   });
@@ -78,7 +103,16 @@ describe("dates", () => {
   it("knows the calendar", () => {
     expect(isCalendarDate("2024-02-29")).toBe(true);
     expect(isCalendarDate("2025-12-31")).toBe(true);
-    for (const bad of ["2026-02-30", "2025-02-29", "2025-13-01", "2025-00-10", "2025-04-31", "0000-01-01", "2025-1-01", "20250101"]) {
+    for (const bad of [
+      "2026-02-30",
+      "2025-02-29",
+      "2025-13-01",
+      "2025-00-10",
+      "2025-04-31",
+      "0000-01-01",
+      "2025-1-01",
+      "20250101",
+    ]) {
       expect(isCalendarDate(bad), bad).toBe(false);
     }
   });
@@ -102,9 +136,16 @@ describe("router errors", () => {
   });
 
   it("answers them on the IM paths in the IM shape", async () => {
-    const bad = await t.app.inject({ method: "DELETE", url: `${im.base}/chatgroups/1/users/%zz`, headers: { authorization: `Bearer ${imUser.token}` } });
+    const bad = await t.app.inject({
+      method: "DELETE",
+      url: `${im.base}/chatgroups/1/users/%zz`,
+      headers: { authorization: `Bearer ${imUser.token}` },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ error: "illegal_argument", error_description: expect.stringContaining("path") as string });
+    expect(bad.json()).toMatchObject({
+      error: "illegal_argument",
+      error_description: expect.stringContaining("path") as string,
+    });
     for (const url of [`${im.base}/chatgroups/1/users/${"y".repeat(3000)}`, `${im.base}/${"z".repeat(3000)}/users`]) {
       const long = await t.app.inject({ method: "DELETE", url, headers: { authorization: `Bearer ${imUser.token}` } });
       expect(long.statusCode).toBeGreaterThanOrEqual(400);
@@ -115,7 +156,10 @@ describe("router errors", () => {
   });
 
   it("decodes IM path segments once: a % in a name is a name, never a 500", async () => {
-    const group = await im.call<{ data: { groupid: string } }>("POST", "chatgroups", { token: imUser.token, body: { groupname: "pct", desc: "d", public: true, maxusers: 10, owner: imUser.name } });
+    const group = await im.call<{ data: { groupid: string } }>("POST", "chatgroups", {
+      token: imUser.token,
+      body: { groupname: "pct", desc: "d", public: true, maxusers: 10, owner: imUser.name },
+    });
     const r = await im.call("DELETE", `chatgroups/${group.body.data.groupid}/users/%25zz`, { token: imUser.token });
     expect(r.status).toBeLessThan(500);
     expect(r.body).toHaveProperty("error_description");

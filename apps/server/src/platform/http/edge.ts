@@ -37,7 +37,9 @@ interface PathNode {
 function fieldName(node: PathNode | undefined, root: string): string {
   if (node === undefined) return root;
   const keys: string[] = [];
-  for (let n: PathNode | undefined = node; n !== undefined; n = n.up) keys.push(isCleanText(String(n.key)) ? String(n.key) : "?");
+  for (let n: PathNode | undefined = node; n !== undefined; n = n.up) {
+    keys.push(isCleanText(String(n.key)) ? String(n.key) : "?");
+  }
   const name = keys.reverse().join(".");
   return name.length > FIELD_MAX ? `${name.slice(0, FIELD_MAX)}…` : name;
 }
@@ -118,9 +120,14 @@ export class EdgeErrorShapes {
 
   reply(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const url = req.raw.url ?? "";
-    const lang = pickLang(typeof req.headers.lang === "string" ? req.headers.lang : undefined, req.headers["accept-language"]);
+    const lang = pickLang(
+      typeof req.headers.lang === "string" ? req.headers.lang : undefined,
+      req.headers["accept-language"],
+    );
     const kind = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? "paramTooLong" : "badUrl";
-    const owner = this.shapes.find((s) => url === s.prefix || url.startsWith(`${s.prefix}/`) || url.startsWith(`${s.prefix}?`));
+    const owner = this.shapes.find(
+      (s) => url === s.prefix || url.startsWith(`${s.prefix}/`) || url.startsWith(`${s.prefix}?`),
+    );
     if (owner) {
       const { status, body } = owner.shape(kind, lang);
       return reply.status(status).send(body);
@@ -129,7 +136,11 @@ export class EdgeErrorShapes {
       req.log.error({ err }, "router error");
       return reply.status(500).send({ code: CODE.INTERNAL, data: null, msg: renderMessage("error.internal", lang) });
     }
-    return reply.status(400).send({ code: CODE.INVALID_PARAMETER, data: { field: "path" }, msg: renderMessage("validation.invalidParameter", lang, { field: "path" }) });
+    return reply.status(400).send({
+      code: CODE.INVALID_PARAMETER,
+      data: { field: "path" },
+      msg: renderMessage("validation.invalidParameter", lang, { field: "path" }),
+    });
   }
 }
 

@@ -10,9 +10,10 @@ function send(reply: FastifyReply, status: number, body: ErrorEnvelope): Fastify
 /** Turns the first validation issue into the spec's message, or "Invalid parameter: <field>". */
 function validationReply(lang: Lang, issue: { message?: string; instancePath: string }): ErrorEnvelope {
   const field = issue.instancePath.replace(/^\//, "").replace(/\//g, ".") || undefined;
-  const msg = issue.message !== undefined && isMessageKey(issue.message)
-    ? renderMessage(issue.message, lang, { field: field ?? "body" })
-    : renderMessage("validation.invalidParameter", lang, { field: field ?? "body" });
+  const msg =
+    issue.message !== undefined && isMessageKey(issue.message)
+      ? renderMessage(issue.message, lang, { field: field ?? "body" })
+      : renderMessage("validation.invalidParameter", lang, { field: field ?? "body" });
   return { code: CODE.INVALID_PARAMETER, data: field ? { field } : null, msg };
 }
 
@@ -24,11 +25,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
       const data = err.field ? { field: err.field } : null;
-      return send(reply, err.httpStatus, { code: err.code, data, msg: renderMessage(err.messageKey, req.lang, err.params) });
+      return send(reply, err.httpStatus, {
+        code: err.code,
+        data,
+        msg: renderMessage(err.messageKey, req.lang, err.params),
+      });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
-      return send(reply, 400, first ? validationReply(req.lang, first) : { code: CODE.INVALID_PARAMETER, data: null, msg: err.message });
+      return send(
+        reply,
+        400,
+        first ? validationReply(req.lang, first) : { code: CODE.INVALID_PARAMETER, data: null, msg: err.message },
+      );
     }
     // Fastify's own client errors: malformed JSON, wrong content type, body too large.
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {

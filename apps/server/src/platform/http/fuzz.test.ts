@@ -64,8 +64,31 @@ const BAD_VALUES: unknown[] = [
   "%zz",
   "' OR 1=1 --",
 ];
-const BAD_PATH_SEGMENTS = ["%zz", "%", "%00", "%ED%A0%80", "x".repeat(150), "-1", "0", "99999999999999999999999", "2026-02-30", "%20"];
-const BAD_QUERY_VALUES = ["%zz", "%00", "a%00b", "%ED%A0%80", "2026-02-30", "-1", "1e309", "99999999999999999999999", "x".repeat(5000), "true", "[]"];
+const BAD_PATH_SEGMENTS = [
+  "%zz",
+  "%",
+  "%00",
+  "%ED%A0%80",
+  "x".repeat(150),
+  "-1",
+  "0",
+  "99999999999999999999999",
+  "2026-02-30",
+  "%20",
+];
+const BAD_QUERY_VALUES = [
+  "%zz",
+  "%00",
+  "a%00b",
+  "%ED%A0%80",
+  "2026-02-30",
+  "-1",
+  "1e309",
+  "99999999999999999999999",
+  "x".repeat(5000),
+  "true",
+  "[]",
+];
 
 let t: TestApp;
 let doc: Document;
@@ -76,7 +99,9 @@ let im: ImTest;
 const imTokens: string[] = [];
 
 async function freshToken(email: string): Promise<string> {
-  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", { body: { email, password: STRONG_PASSWORD, version: "domestic" } });
+  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", {
+    body: { email, password: STRONG_PASSWORD, version: "domestic" },
+  });
   return login.body.data.token;
 }
 
@@ -94,7 +119,9 @@ beforeAll(async () => {
   for (const prefix of ["fuzza", "fuzzb"]) imTokens.push((await im.user(prefix)).token);
   imTokens.push(im.appToken);
   for (const name of ["Alpha", "Bravo"]) {
-    const marker = `${name}${randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}`;
+    const marker = `${name}${randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 10)}`;
     const m = await registerMerchant(t, { orgName: `${marker} Trading` });
     tenants.push({ email: m.email, token: m.token, marker });
   }
@@ -165,9 +192,16 @@ function caseOf(random: () => number, path: string, op: Operation, i: number): C
   let raw: string | undefined;
 
   const target = i === 0 ? "none" : pick(random, ["path", "query", "body", "body", "shape"] as const);
-  if (target === "path" && pathParams.length > 0) segments[pick(random, pathParams).name] = pick(random, BAD_PATH_SEGMENTS);
-  else if (target === "query" && query.length > 0) q[pick(random, query).name] = pick(random, BAD_QUERY_VALUES);
-  else if (target === "body" && base !== undefined && typeof base === "object" && base !== null && !Array.isArray(base)) {
+  if (target === "path" && pathParams.length > 0) {
+    segments[pick(random, pathParams).name] = pick(random, BAD_PATH_SEGMENTS);
+  } else if (target === "query" && query.length > 0) q[pick(random, query).name] = pick(random, BAD_QUERY_VALUES);
+  else if (
+    target === "body" &&
+    base !== undefined &&
+    typeof base === "object" &&
+    base !== null &&
+    !Array.isArray(base)
+  ) {
     const keys = Object.keys(base);
     const roll = random();
     if (keys.length === 0 || roll < 0.2) body = {};
@@ -189,59 +223,59 @@ function caseOf(random: () => number, path: string, op: Operation, i: number): C
 }
 
 describe("fuzz tier", () => {
-  it(
-    "no operation answers 5xx, every error is the envelope, no tenant sees the other's data",
-    async () => {
-      const random = generator(SEED);
-      const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-        Object.entries(methods)
-          .filter(([method]) => ["get", "post", "put", "delete", "patch"].includes(method))
-          .map(([method, op]) => ({ path, method: method.toUpperCase() as "GET" | "POST" | "PUT" | "DELETE", op })),
-      );
-      expect(operations.length).toBeGreaterThan(100);
-      const problems: string[] = [];
-      let n = 0;
-      for (const { path, method, op } of operations) {
-        // A second between operations: request limits (per user, per address) refill as they would.
-        t.clock.advance(1);
-        if (++n % 25 === 0 || /logout|password/i.test(path)) await keepSignedIn();
-        for (let i = 0; i < REQUESTS_PER_OPERATION; i++) {
-          const c = caseOf(random, path, op, i);
-          const who = i % 4; // tenant 0, tenant 1, the operator (who sees every tenant), nobody
-          const me = tenants[who];
-          const headers: Record<string, string> = { lang: "en" };
-          const isIm = path.startsWith(im.base);
-          if (isIm) {
-            const token = imTokens[who];
-            if (token) headers.authorization = `Bearer ${token}`;
-          } else if (me) headers["x-auth-token"] = me.token;
-          else if (who === 2) headers["x-auth-token"] = operator.token;
-          const hasBody = method !== "GET" && method !== "DELETE";
-          let payload: string | undefined;
-          if (hasBody && (c.raw !== undefined || c.body !== undefined)) {
-            headers["content-type"] = "application/json";
-            payload = c.raw ?? JSON.stringify(c.body);
-          }
-          const res = await t.app.inject({ method, url: c.url, headers, ...(payload !== undefined && { payload }) });
-          const where = `${method} ${c.url.slice(0, 200)} ${payload?.slice(0, 200) ?? ""} → ${res.statusCode}`;
-          if (res.statusCode >= 500) problems.push(`5xx: ${where} ${res.body.slice(0, 200)}`);
-          const isJson = String(res.headers["content-type"] ?? "").includes("json");
-          if (res.statusCode >= 400 && isIm) {
-            const body = isJson ? res.json<Record<string, unknown>>() : undefined;
-            if (!body || typeof body.error !== "string" || typeof body.error_description !== "string") problems.push(`not the IM error shape: ${where} ${res.body.slice(0, 200)}`);
-            else if (res.body.length > 2000) problems.push(`long error reply: ${where}`);
-          } else if (res.statusCode >= 400 && c.url.startsWith("/api")) {
-            const body = isJson ? (res.json<Record<string, unknown>>()) : undefined;
-            if (!body || typeof body.code !== "number" || typeof body.msg !== "string" || !("data" in body)) problems.push(`not the envelope: ${where} ${res.body.slice(0, 200)}`);
-            else if (res.body.length > 2000) problems.push(`long error reply: ${where}`);
-          }
-          for (const other of tenants) {
-            if (!isIm && who !== 2 && other !== me && res.body.includes(other.marker)) problems.push(`${me?.marker ?? "nobody"} saw ${other.marker}'s data: ${where}`);
+  it("no operation answers 5xx, every error is the envelope, no tenant sees the other's data", async () => {
+    const random = generator(SEED);
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([method]) => ["get", "post", "put", "delete", "patch"].includes(method))
+        .map(([method, op]) => ({ path, method: method.toUpperCase() as "GET" | "POST" | "PUT" | "DELETE", op })),
+    );
+    expect(operations.length).toBeGreaterThan(100);
+    const problems: string[] = [];
+    let n = 0;
+    for (const { path, method, op } of operations) {
+      // A second between operations: request limits (per user, per address) refill as they would.
+      t.clock.advance(1);
+      if (++n % 25 === 0 || /logout|password/i.test(path)) await keepSignedIn();
+      for (let i = 0; i < REQUESTS_PER_OPERATION; i++) {
+        const c = caseOf(random, path, op, i);
+        const who = i % 4; // tenant 0, tenant 1, the operator (who sees every tenant), nobody
+        const me = tenants[who];
+        const headers: Record<string, string> = { lang: "en" };
+        const isIm = path.startsWith(im.base);
+        if (isIm) {
+          const token = imTokens[who];
+          if (token) headers.authorization = `Bearer ${token}`;
+        } else if (me) headers["x-auth-token"] = me.token;
+        else if (who === 2) headers["x-auth-token"] = operator.token;
+        const hasBody = method !== "GET" && method !== "DELETE";
+        let payload: string | undefined;
+        if (hasBody && (c.raw !== undefined || c.body !== undefined)) {
+          headers["content-type"] = "application/json";
+          payload = c.raw ?? JSON.stringify(c.body);
+        }
+        const res = await t.app.inject({ method, url: c.url, headers, ...(payload !== undefined && { payload }) });
+        const where = `${method} ${c.url.slice(0, 200)} ${payload?.slice(0, 200) ?? ""} → ${res.statusCode}`;
+        if (res.statusCode >= 500) problems.push(`5xx: ${where} ${res.body.slice(0, 200)}`);
+        const isJson = String(res.headers["content-type"] ?? "").includes("json");
+        if (res.statusCode >= 400 && isIm) {
+          const body = isJson ? res.json<Record<string, unknown>>() : undefined;
+          if (!body || typeof body.error !== "string" || typeof body.error_description !== "string") {
+            problems.push(`not the IM error shape: ${where} ${res.body.slice(0, 200)}`);
+          } else if (res.body.length > 2000) problems.push(`long error reply: ${where}`);
+        } else if (res.statusCode >= 400 && c.url.startsWith("/api")) {
+          const body = isJson ? res.json<Record<string, unknown>>() : undefined;
+          if (!body || typeof body.code !== "number" || typeof body.msg !== "string" || !("data" in body)) {
+            problems.push(`not the envelope: ${where} ${res.body.slice(0, 200)}`);
+          } else if (res.body.length > 2000) problems.push(`long error reply: ${where}`);
+        }
+        for (const other of tenants) {
+          if (!isIm && who !== 2 && other !== me && res.body.includes(other.marker)) {
+            problems.push(`${me?.marker ?? "nobody"} saw ${other.marker}'s data: ${where}`);
           }
         }
       }
-      expect(problems).toEqual([]);
-    },
-    300_000,
-  );
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
 });

@@ -25,11 +25,24 @@ describe("metrics", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toContain("text/plain");
     const text = res.body;
-    expect(metric(text, "tessera_http_requests_total", 'route="/api/card-user/common/config",status="200"')).toBeGreaterThanOrEqual(2);
-    expect(metric(text, "tessera_http_requests_total", 'route="/api/card-user/userInfo",status="401"')).toBeGreaterThanOrEqual(1);
-    expect(metric(text, "tessera_http_request_duration_seconds_count", 'route="/api/card-user/common/config"')).toBeGreaterThanOrEqual(2);
+    expect(
+      metric(text, "tessera_http_requests_total", 'route="/api/card-user/common/config",status="200"'),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      metric(text, "tessera_http_requests_total", 'route="/api/card-user/userInfo",status="401"'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      metric(text, "tessera_http_request_duration_seconds_count", 'route="/api/card-user/common/config"'),
+    ).toBeGreaterThanOrEqual(2);
     expect(metric(text, "tessera_errors_total", 'code="')).toBeGreaterThanOrEqual(1);
-    for (const name of ["tessera_process_cpu_seconds_total", "tessera_im_connections", "tessera_db_query_duration_seconds_count", "tessera_ledger_transactions", "tessera_im_sync_queue_depth", "tessera_db_pool_connections"]) {
+    for (const name of [
+      "tessera_process_cpu_seconds_total",
+      "tessera_im_connections",
+      "tessera_db_query_duration_seconds_count",
+      "tessera_ledger_transactions",
+      "tessera_im_sync_queue_depth",
+      "tessera_db_pool_connections",
+    ]) {
       expect(text).toContain(name);
     }
   });
@@ -37,11 +50,25 @@ describe("metrics", () => {
   it("serves loopback, or others with the bearer token only", async () => {
     const outside = await t.app.inject({ method: "GET", url: "/metrics", remoteAddress: "10.1.2.3" });
     expect(outside.statusCode).toBe(403);
-    const proxied = await t.app.inject({ method: "GET", url: "/metrics", headers: { "x-forwarded-for": "203.0.113.9" } });
+    const proxied = await t.app.inject({
+      method: "GET",
+      url: "/metrics",
+      headers: { "x-forwarded-for": "203.0.113.9" },
+    });
     expect(proxied.statusCode).toBe(403);
-    const withToken = await t.app.inject({ method: "GET", url: "/metrics", remoteAddress: "10.1.2.3", headers: { authorization: "Bearer scrape-secret" } });
+    const withToken = await t.app.inject({
+      method: "GET",
+      url: "/metrics",
+      remoteAddress: "10.1.2.3",
+      headers: { authorization: "Bearer scrape-secret" },
+    });
     expect(withToken.statusCode).toBe(200);
-    const wrongToken = await t.app.inject({ method: "GET", url: "/metrics", remoteAddress: "10.1.2.3", headers: { authorization: "Bearer nope" } });
+    const wrongToken = await t.app.inject({
+      method: "GET",
+      url: "/metrics",
+      remoteAddress: "10.1.2.3",
+      headers: { authorization: "Bearer nope" },
+    });
     expect(wrongToken.statusCode).toBe(403);
   });
 });
@@ -55,7 +82,10 @@ describe("liveness and readiness", () => {
 
     // A node whose build has a migration the database has not applied (an older database) is not ready.
     const db = t.ctx.database.db;
-    const { rows } = await sql<{ version: number; name: string }>`SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1`.execute(db);
+    const { rows } = await sql<{
+      version: number;
+      name: string;
+    }>`SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1`.execute(db);
     const newest = rows[0]!;
     await sql`DELETE FROM schema_migrations WHERE version = ${newest.version}`.execute(db);
     try {

@@ -27,14 +27,27 @@ declare module "fastify" {
 const CHECK_TIMEOUT_MS = 2_000;
 
 function withTimeout(check: ReadinessCheck): Promise<boolean> {
-  return Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CHECK_TIMEOUT_MS).unref())]);
+  return Promise.race([
+    check().catch(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CHECK_TIMEOUT_MS).unref()),
+  ]);
 }
 
 /**
  * Headers that only a proxy (or a client pretending to be behind one) sends. A same-host reverse proxy
  * connects from loopback; whichever of these it sets, the request came from elsewhere.
  */
-const PROXY_HEADERS = ["forwarded", "via", "x-real-ip", "x-client-ip", "true-client-ip", "cf-connecting-ip", "fastly-client-ip", "x-cluster-client-ip", "x-original-forwarded-for"];
+const PROXY_HEADERS = [
+  "forwarded",
+  "via",
+  "x-real-ip",
+  "x-client-ip",
+  "true-client-ip",
+  "cf-connecting-ip",
+  "fastly-client-ip",
+  "x-cluster-client-ip",
+  "x-original-forwarded-for",
+];
 
 /** Whether the request carries any sign of having passed a proxy (any X-Forwarded-* header, Forwarded, Via, X-Real-IP ...). */
 export function looksProxied(req: FastifyRequest): boolean {
@@ -89,7 +102,11 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): Health {
     return { status: "ok", database: ctx.database.kind };
   });
   app.get("/readyz", { schema: { hide: true } }, async (_req, reply) => {
-    const results = Object.fromEntries(await Promise.all([...checks].map(async ([name, check]) => [name, (await withTimeout(check)) ? "ok" : "failing"] as const)));
+    const results = Object.fromEntries(
+      await Promise.all(
+        [...checks].map(async ([name, check]) => [name, (await withTimeout(check)) ? "ok" : "failing"] as const),
+      ),
+    );
     const ready = !draining && Object.values(results).every((r) => r === "ok");
     return reply
       .status(ready ? 200 : 503)
@@ -98,20 +115,36 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): Health {
   });
   app.get("/metrics", { schema: { hide: true } }, async (req, reply) => {
     if (!fromLoopback(req) && !hasBearer(req, ctx.config.ops.metricsToken)) {
-      return reply.status(403).header("cache-control", "no-store").send("metrics are served to a direct loopback request or with the METRICS_TOKEN bearer token\n");
+      return reply
+        .status(403)
+        .header("cache-control", "no-store")
+        .send("metrics are served to a direct loopback request or with the METRICS_TOKEN bearer token\n");
     }
-    return reply.header("content-type", registry.contentType).header("cache-control", "no-store").send(await registry.metrics());
+    return reply
+      .header("content-type", registry.contentType)
+      .header("cache-control", "no-store")
+      .send(await registry.metrics());
   });
   // The backup tool (npm run backup) takes the running embedded database's copy from here: only the
   // machine itself, directly, or a holder of BACKUP_TOKEN may ask, since the copy holds everything (card
   // secrets stay encrypted in it).
   app.get("/backup/database", { schema: { hide: true } }, async (req, reply) => {
     if (!fromLoopback(req) && !hasBearer(req, ctx.config.ops.backupToken)) {
-      return reply.status(403).header("cache-control", "no-store").send("backups are served to a direct loopback request or with the BACKUP_TOKEN bearer token\n");
+      return reply
+        .status(403)
+        .header("cache-control", "no-store")
+        .send("backups are served to a direct loopback request or with the BACKUP_TOKEN bearer token\n");
     }
     const snapshot = await ctx.database.snapshot();
-    if (!snapshot) return reply.status(409).send("this node runs on a PostgreSQL server: back it up with pg_dump (docs/deploy.md)\n");
-    return reply.header("content-type", "application/gzip").header("cache-control", "no-store").send(Buffer.from(await snapshot.arrayBuffer()));
+    if (!snapshot) {
+      return reply
+        .status(409)
+        .send("this node runs on a PostgreSQL server: back it up with pg_dump (docs/deploy.md)\n");
+    }
+    return reply
+      .header("content-type", "application/gzip")
+      .header("cache-control", "no-store")
+      .send(Buffer.from(await snapshot.arrayBuffer()));
   });
   return health;
 }

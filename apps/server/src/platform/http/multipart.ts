@@ -62,16 +62,25 @@ export function isMultipart(req: FastifyRequest): boolean {
  * Streams the file parts to temporary files and collects the text fields (the last value of a repeated
  * name). Throws the library's errors: a limit passed (413), a malformed body (anything else).
  */
-export async function saveMultipart(req: FastifyRequest): Promise<{ fields: Record<string, string>; files: SavedPart[] }> {
+export async function saveMultipart(
+  req: FastifyRequest,
+): Promise<{ fields: Record<string, string>; files: SavedPart[] }> {
   const saved = await req.saveRequestFiles();
   const fields: Record<string, string> = {};
   for (const [name, entry] of Object.entries(saved.values as Record<string, unknown>)) {
-    const last = (Array.isArray(entry) ? (entry as unknown[]).at(-1) : entry) as { type?: unknown; value?: unknown } | undefined;
+    const last = (Array.isArray(entry) ? (entry as unknown[]).at(-1) : entry) as
+      { type?: unknown; value?: unknown } | undefined;
     if (last?.type === "field" && typeof last.value === "string") fields[name] = last.value;
   }
   const files: SavedPart[] = [];
   for (const f of saved.files) {
-    files.push({ field: f.fieldname, filename: f.filename, contentType: f.mimetype, size: (await stat(f.filepath)).size, path: f.filepath });
+    files.push({
+      field: f.fieldname,
+      filename: f.filename,
+      contentType: f.mimetype,
+      size: (await stat(f.filepath)).size,
+      path: f.filepath,
+    });
   }
   return { fields, files };
 }
@@ -80,7 +89,9 @@ export async function saveMultipart(req: FastifyRequest): Promise<{ fields: Reco
 export async function loadMultipart(req: FastifyRequest): Promise<MultipartBody> {
   const { fields, files } = await saveMultipart(req);
   const loaded: UploadedPart[] = [];
-  for (const f of files) loaded.push({ field: f.field, filename: f.filename, contentType: f.contentType, data: await readFile(f.path) });
+  for (const f of files) {
+    loaded.push({ field: f.field, filename: f.filename, contentType: f.contentType, data: await readFile(f.path) });
+  }
   return { fields, files: loaded };
 }
 

@@ -30,7 +30,9 @@ describe("in memory, on the app clock", () => {
   });
 
   it("failure limits: checking does not count; after max failures the wait is told in seconds", async () => {
-    const req = { headers: { "x-user": "f" }, ip: "127.0.0.1", routeOptions: { config: {} } } as unknown as Parameters<FailureLimit["blocked"]>[0];
+    const req = { headers: { "x-user": "f" }, ip: "127.0.0.1", routeOptions: { config: {} } } as unknown as Parameters<
+      FailureLimit["blocked"]
+    >[0];
     for (let i = 0; i < 5; i++) expect(await failures.blocked(req)).toBe(0);
     for (let i = 0; i < 3; i++) await failures.fail(req);
     expect(await failures.blocked(req)).toBe(20);

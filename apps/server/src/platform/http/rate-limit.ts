@@ -1,4 +1,8 @@
-import fastifyRateLimit, { normalizeIP, type FastifyRateLimitOptions, type FastifyRateLimitStore } from "@fastify/rate-limit";
+import fastifyRateLimit, {
+  normalizeIP,
+  type FastifyRateLimitOptions,
+  type FastifyRateLimitStore,
+} from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
 import type { Clock } from "../clock";
@@ -47,7 +51,9 @@ function memoryCells(clock: Clock): Cells {
         sweptAt = now;
       }
       const next = Math.max(tat.get(key) ?? now, now) + intervalMs;
-      if (next - now > windowMs + EPSILON) return Promise.resolve({ allowed: false, used: 0, wait: next - windowMs - now });
+      if (next - now > windowMs + EPSILON) {
+        return Promise.resolve({ allowed: false, used: 0, wait: next - windowMs - now });
+      }
       tat.set(key, next);
       return Promise.resolve({ allowed: true, used: next - now, wait: 0 });
     },
@@ -97,7 +103,9 @@ async function redisCells(url: string, log: (message: string) => void): Promise<
   return {
     async take(key, intervalMs, windowMs) {
       const [allowed, ms] = await redis.tesseraGcraTake(KEY_PREFIX + key, intervalMs, windowMs);
-      return allowed === 1 ? { allowed: true, used: Number(ms), wait: 0 } : { allowed: false, used: 0, wait: Number(ms) };
+      return allowed === 1
+        ? { allowed: true, used: Number(ms), wait: 0 }
+        : { allowed: false, used: 0, wait: Number(ms) };
     },
     async ahead(key) {
       return Number(await redis.tesseraGcraAhead(KEY_PREFIX + key));
@@ -124,7 +132,13 @@ function storeOver(cells: Cells) {
       if (max <= 0) return callback(null, { current: 1, ttl: timeWindow });
       const interval = timeWindow / max;
       cells.take(key, interval, timeWindow).then(
-        (r) => callback(null, r.allowed ? { current: Math.ceil(r.used / interval - EPSILON), ttl: Math.ceil(r.used) } : { current: max + 1, ttl: Math.ceil(r.wait) }),
+        (r) =>
+          callback(
+            null,
+            r.allowed
+              ? { current: Math.ceil(r.used / interval - EPSILON), ttl: Math.ceil(r.used) }
+              : { current: max + 1, ttl: Math.ceil(r.wait) },
+          ),
         (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
       );
     }
@@ -134,7 +148,11 @@ function storeOver(cells: Cells) {
       if (max <= 0) return callback(null, { current: 1, ttl: timeWindow });
       const interval = timeWindow / max;
       cells.ahead(key).then(
-        (ahead) => callback(null, { current: Math.ceil(ahead / interval - EPSILON), ttl: Math.max(0, Math.ceil(ahead + interval - timeWindow)) }),
+        (ahead) =>
+          callback(null, {
+            current: Math.ceil(ahead / interval - EPSILON),
+            ttl: Math.max(0, Math.ceil(ahead + interval - timeWindow)),
+          }),
         (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
       );
     }
@@ -175,7 +193,10 @@ export interface FailureLimit {
   fail(req: FastifyRequest): Promise<void>;
 }
 
-export function failureLimit(app: FastifyInstance, options: { name: string; max: number; timeWindowMs: number; key: (req: FastifyRequest) => string }): FailureLimit {
+export function failureLimit(
+  app: FastifyInstance,
+  options: { name: string; max: number; timeWindowMs: number; key: (req: FastifyRequest) => string },
+): FailureLimit {
   const check = app.createRateLimit({
     max: options.max,
     timeWindow: options.timeWindowMs,
@@ -199,7 +220,13 @@ export function failureLimit(app: FastifyInstance, options: { name: string; max:
  * an error `isFailure` recognises. Used by the merchant login and codes (accounts), the customer login
  * and the card checks (onecard), so every guessable secret has the same per-address limit.
  */
-export async function limitedCheck<T>(req: FastifyRequest, limit: FailureLimit, isFailure: (err: unknown) => boolean, refusal: (seconds: number) => Error, check: () => Promise<T>): Promise<T> {
+export async function limitedCheck<T>(
+  req: FastifyRequest,
+  limit: FailureLimit,
+  isFailure: (err: unknown) => boolean,
+  refusal: (seconds: number) => Error,
+  check: () => Promise<T>,
+): Promise<T> {
   const wait = await limit.blocked(req);
   if (wait > 0) throw refusal(wait);
   try {

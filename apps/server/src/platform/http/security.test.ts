@@ -51,7 +51,11 @@ describe("security headers", () => {
     const refused = await t.app.inject({ method: "GET", url: `/${org}/${app}/users/someone/contacts/users` });
     expect(refused.statusCode).toBe(401);
     expect(refused.headers["cache-control"]).toBe("no-store");
-    const grant = await t.app.inject({ method: "POST", url: `/${org}/${app}/token`, payload: { grant_type: "password", username: "nobody", password: "wrong" } });
+    const grant = await t.app.inject({
+      method: "POST",
+      url: `/${org}/${app}/token`,
+      payload: { grant_type: "password", username: "nobody", password: "wrong" },
+    });
     expect(grant.statusCode).toBeGreaterThanOrEqual(400);
     expect(grant.headers["cache-control"]).toBe("no-store");
   });
@@ -61,7 +65,14 @@ describe("security headers", () => {
       method: "POST",
       url: "/api/csp-report",
       headers: { "content-type": "application/csp-report" },
-      payload: JSON.stringify({ "csp-report": { "document-uri": "http://x/", "violated-directive": "img-src", "effective-directive": "img-src", "blocked-uri": "https://elsewhere/" } }),
+      payload: JSON.stringify({
+        "csp-report": {
+          "document-uri": "http://x/",
+          "violated-directive": "img-src",
+          "effective-directive": "img-src",
+          "blocked-uri": "https://elsewhere/",
+        },
+      }),
     });
     expect(res.statusCode).toBe(204);
     const metrics = await t.app.inject({ method: "GET", url: "/metrics" });
@@ -75,12 +86,26 @@ describe("dev outbox", () => {
     const outside = await t.app.inject({ method: "GET", url: "/api/dev/outbox", remoteAddress: "203.0.113.7" });
     expect(outside.statusCode).toBe(401);
     expect(outside.json()).toMatchObject({ code: 401 });
-    const proxied = await t.app.inject({ method: "GET", url: "/api/dev/outbox/export", headers: { "x-forwarded-for": "203.0.113.7" } });
+    const proxied = await t.app.inject({
+      method: "GET",
+      url: "/api/dev/outbox/export",
+      headers: { "x-forwarded-for": "203.0.113.7" },
+    });
     expect(proxied.statusCode).toBe(401);
     const merchant = await registerMerchant(t);
-    const asMerchant = await t.app.inject({ method: "GET", url: "/api/dev/outbox", remoteAddress: "203.0.113.7", headers: { "x-auth-token": merchant.token } });
+    const asMerchant = await t.app.inject({
+      method: "GET",
+      url: "/api/dev/outbox",
+      remoteAddress: "203.0.113.7",
+      headers: { "x-auth-token": merchant.token },
+    });
     expect(asMerchant.statusCode).toBe(403);
-    const asOperator = await t.app.inject({ method: "GET", url: "/api/dev/outbox", remoteAddress: "203.0.113.7", headers: { "x-auth-token": (await registerOperator(t)).token } });
+    const asOperator = await t.app.inject({
+      method: "GET",
+      url: "/api/dev/outbox",
+      remoteAddress: "203.0.113.7",
+      headers: { "x-auth-token": (await registerOperator(t)).token },
+    });
     expect(asOperator.statusCode).toBe(200);
   });
 });
@@ -89,13 +114,23 @@ describe("transfer recipient check", () => {
   it("is throttled per merchant", async () => {
     const sender = await authorisedSender(t, { authorise: false });
     const other = await registerMerchant(t);
-    const check = () => t.call("GET", `/api/card-brander/transfer/check?toMerchantId=${other.merchantId}`, { token: sender.token, lang: "en" });
+    const check = () =>
+      t.call("GET", `/api/card-brander/transfer/check?toMerchantId=${other.merchantId}`, {
+        token: sender.token,
+        lang: "en",
+      });
     for (let i = 0; i < CHECK_MAX; i++) expect((await check()).body.code, `check ${i + 1}`).toBe(1);
     const refused = await check();
     expect(refused.status).toBe(429);
     expect(refused.body.msg).toBe("Too many requests");
     // Another merchant has its own allowance.
     const second = await authorisedSender(t, { authorise: false });
-    expect((await t.call("GET", `/api/card-brander/transfer/check?toMerchantId=${other.merchantId}`, { token: second.token })).body.code).toBe(1);
+    expect(
+      (
+        await t.call("GET", `/api/card-brander/transfer/check?toMerchantId=${other.merchantId}`, {
+          token: second.token,
+        })
+      ).body.code,
+    ).toBe(1);
   });
 });

@@ -73,15 +73,20 @@ let lastLogged = 0;
 /** `POST /api/csp-report`: a browser's violation report (report-uri format), counted and logged (at most one log line a second). */
 // eslint-disable-next-line @typescript-eslint/require-await
 async function cspReports(app: FastifyInstance): Promise<void> {
-  app.addContentTypeParser(["application/csp-report", "application/reports+json"], { parseAs: "string", bodyLimit: 16 * 1024 }, (_req, body, done) => {
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(null, {});
-    }
-  });
+  app.addContentTypeParser(
+    ["application/csp-report", "application/reports+json"],
+    { parseAs: "string", bodyLimit: 16 * 1024 },
+    (_req, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(null, {});
+      }
+    },
+  );
   app.post(CSP_REPORT_PATH, { schema: { hide: true }, bodyLimit: 16 * 1024 }, async (req, reply) => {
-    const report: Record<string, unknown> = (req.body as { "csp-report"?: Record<string, unknown> } | undefined)?.["csp-report"] ?? {};
+    const report: Record<string, unknown> =
+      (req.body as { "csp-report"?: Record<string, unknown> } | undefined)?.["csp-report"] ?? {};
     const field = (k: string) => {
       const v = report[k];
       return typeof v === "string" ? v.slice(0, 200) : undefined;
@@ -91,7 +96,10 @@ async function cspReports(app: FastifyInstance): Promise<void> {
     const now = Date.now();
     if (now - lastLogged >= 1000) {
       lastLogged = now;
-      req.log.warn({ directive, blocked: field("blocked-uri"), page: field("document-uri") }, "content security policy violation");
+      req.log.warn(
+        { directive, blocked: field("blocked-uri"), page: field("document-uri") },
+        "content security policy violation",
+      );
     }
     return reply.status(204).send();
   });

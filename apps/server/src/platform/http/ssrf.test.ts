@@ -24,10 +24,36 @@ describe("the destination classifier", () => {
       "198.18.0.1",
       "240.0.0.1",
     ],
-    "IPv6 special ranges": ["::1", "::", "fe80::1", "fe80::1%eth0", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1", "fec0::1", "100::1", "4000::1"],
-    "IPv4-mapped": ["::ffff:127.0.0.1", "::ffff:7f00:1", "[::ffff:7f00:1]", "::FFFF:7F00:0001", "::ffff:10.0.0.1", "::ffff:a9fe:a9fe", "::ffff:0:127.0.0.1"],
+    "IPv6 special ranges": [
+      "::1",
+      "::",
+      "fe80::1",
+      "fe80::1%eth0",
+      "fc00::1",
+      "fd12:3456::1",
+      "ff02::1",
+      "2001:db8::1",
+      "fec0::1",
+      "100::1",
+      "4000::1",
+    ],
+    "IPv4-mapped": [
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "[::ffff:7f00:1]",
+      "::FFFF:7F00:0001",
+      "::ffff:10.0.0.1",
+      "::ffff:a9fe:a9fe",
+      "::ffff:0:127.0.0.1",
+    ],
     "IPv4-compatible": ["::127.0.0.1", "::7f00:1", "::10.0.0.1", "::a9fe:a9fe"],
-    NAT64: ["64:ff9b::127.0.0.1", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b::192.168.0.1", "64:ff9b:1::8.8.8.8"],
+    NAT64: [
+      "64:ff9b::127.0.0.1",
+      "64:ff9b::7f00:1",
+      "64:ff9b::a9fe:a9fe",
+      "64:ff9b::192.168.0.1",
+      "64:ff9b:1::8.8.8.8",
+    ],
     "6to4 of a private address": ["2002:7f00:1::1", "2002:c0a8:101::1", "2002:a00:1::1"],
     // Server 65.54.227.120 (public), client 10.0.0.1 stored inverted as f5ff:fffe.
     "Teredo of a private address": ["2001:0:4136:e378:8000:63bf:f5ff:fffe", "2001:0:7f00:1::"],
@@ -40,7 +66,18 @@ describe("the destination classifier", () => {
   }
 
   it("passes public unicast addresses, also inside the IPv6 forms that carry a public IPv4 address", () => {
-    for (const a of ["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "2a00:1450:4001::200e", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:0:4136:e378:8000:63bf:f7f7:f7f7"]) {
+    for (const a of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "172.32.0.1",
+      "100.128.0.1",
+      "2606:4700:4700::1111",
+      "2a00:1450:4001::200e",
+      "::ffff:8.8.8.8",
+      "64:ff9b::808:808",
+      "2002:808:808::1",
+      "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
+    ]) {
       expect(isPublicAddress(a), `${a}: ${addressRange(a)}`).toBe(true);
     }
   });
@@ -73,7 +110,16 @@ describe("the checked, pinned POST", () => {
   it("refuses a listener on 127.0.0.1 under every spelling, and never connects", async () => {
     const strict = outboundPost({ allowPrivateNetworks: false });
     const before = received.length;
-    for (const host of ["127.0.0.1", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "2130706433", "0x7f.1", "127.1", "localhost", "[::1]"]) {
+    for (const host of [
+      "127.0.0.1",
+      "[::ffff:127.0.0.1]",
+      "[::ffff:7f00:1]",
+      "2130706433",
+      "0x7f.1",
+      "127.1",
+      "localhost",
+      "[::1]",
+    ]) {
       await expect(strict(`http://${host}:${port}/probe`, body), host).rejects.toBeInstanceOf(RefusedDestination);
     }
     expect(received.length).toBe(before);
@@ -93,7 +139,13 @@ describe("the checked, pinned POST", () => {
     const err = await new Promise<unknown>((resolve) => lookup("localhost", { all: true }, (e) => resolve(e)));
     expect(err).toBeInstanceOf(RefusedDestination);
     expect(String(err)).toMatch(/localhost resolves to (127\.0\.0\.1|::1), loopback/);
-    const allowed = await new Promise<unknown>((resolve) => checkedLookup(true)("localhost", { all: true }, (_e, addresses) => resolve(addresses)));
-    expect(allowed).toEqual(expect.arrayContaining([expect.objectContaining({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) as unknown })]));
+    const allowed = await new Promise<unknown>((resolve) =>
+      checkedLookup(true)("localhost", { all: true }, (_e, addresses) => resolve(addresses)),
+    );
+    expect(allowed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) as unknown }),
+      ]),
+    );
   });
 });

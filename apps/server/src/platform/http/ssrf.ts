@@ -58,10 +58,14 @@ function rangeOf(addr: ipaddr.IPv4 | ipaddr.IPv6): string {
   // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (translated): the socket talks IPv4 to a.b.c.d.
   if (range === "ipv4Mapped" || range === "rfc6145") return embedded(v4FromParts(p[6] ?? 0, p[7] ?? 0), "IPv4-mapped");
   // ::a.b.c.d (IPv4-compatible, deprecated by RFC 4291 but still routed by some stacks); :: and ::1 are their own ranges.
-  if (range !== "unspecified" && range !== "loopback" && p.slice(0, 6).every((x) => x === 0)) return embedded(v4FromParts(p[6] ?? 0, p[7] ?? 0), "IPv4-compatible");
+  if (range !== "unspecified" && range !== "loopback" && p.slice(0, 6).every((x) => x === 0)) {
+    return embedded(v4FromParts(p[6] ?? 0, p[7] ?? 0), "IPv4-compatible");
+  }
   // NAT64: the translator forwards to the embedded IPv4 address. The local-use prefix 64:ff9b:1::/48
   // (RFC 8215) is an operator's own network: refused outright.
-  if (range === "rfc6052") return v6.match(NAT64_WELL_KNOWN) ? embedded(v4FromParts(p[6] ?? 0, p[7] ?? 0), "NAT64") : "rfc6052";
+  if (range === "rfc6052") {
+    return v6.match(NAT64_WELL_KNOWN) ? embedded(v4FromParts(p[6] ?? 0, p[7] ?? 0), "NAT64") : "rfc6052";
+  }
   // 6to4 (2002:aabb:ccdd::/48 tunnels to a.b.c.d): public only when the relay's IPv4 address is.
   if (range === "6to4") return embedded(v4FromParts(p[1] ?? 0, p[2] ?? 0), "6to4");
   // Teredo: 2001:0:SSSS:SSSS:flags:port:CCCC:CCCC, the server's IPv4 plainly, the client's inverted.
@@ -89,19 +93,31 @@ export class RefusedDestination extends Error {
  */
 export function checkedLookup(allowPrivateNetworks: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { all: true, ...(options.family !== undefined && { family: options.family }), ...(options.hints !== undefined && { hints: options.hints }) }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, "", 0);
-      if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
-      if (!allowPrivateNetworks) {
-        for (const a of addresses) {
-          const range = addressRange(a.address);
-          if (range !== "unicast") return callback(new RefusedDestination(`${hostname} resolves to ${a.address}, ${range}`), "", 0);
+    dnsLookup(
+      hostname,
+      {
+        all: true,
+        ...(options.family !== undefined && { family: options.family }),
+        ...(options.hints !== undefined && { hints: options.hints }),
+      },
+      (err, addresses: LookupAddress[]) => {
+        if (err) return callback(err, "", 0);
+        if (addresses.length === 0) {
+          return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
         }
-      }
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0] as LookupAddress;
-      return callback(null, first.address, first.family);
-    });
+        if (!allowPrivateNetworks) {
+          for (const a of addresses) {
+            const range = addressRange(a.address);
+            if (range !== "unicast") {
+              return callback(new RefusedDestination(`${hostname} resolves to ${a.address}, ${range}`), "", 0);
+            }
+          }
+        }
+        if (options.all) return callback(null, addresses);
+        const first = addresses[0] as LookupAddress;
+        return callback(null, first.address, first.family);
+      },
+    );
   };
 }
 
@@ -111,7 +127,10 @@ export interface OutboundReply {
 }
 
 /** Sends one POST to a user-chosen URL (see above); rejects with RefusedDestination for private addresses. */
-export type OutboundPost = (url: string, init: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<OutboundReply>;
+export type OutboundPost = (
+  url: string,
+  init: { headers: Record<string, string>; body: string; timeoutMs: number },
+) => Promise<OutboundReply>;
 
 /**
  * The POST every callback goes through: http or https only, no redirects followed, the destination
@@ -129,7 +148,9 @@ export function outboundPost({ allowPrivateNetworks }: { allowPrivateNetworks: b
       } catch {
         return reject(new Error("the callback URL is not a valid URL"));
       }
-      if (target.protocol !== "http:" && target.protocol !== "https:") return reject(new Error("the callback URL must be http or https"));
+      if (target.protocol !== "http:" && target.protocol !== "https:") {
+        return reject(new Error("the callback URL must be http or https"));
+      }
       // A literal address never reaches `lookup` (net connects to it directly, by the same isIP test):
       // check it here. The URL parser has already turned 2130706433, 0x7f.1 and friends into dotted decimal.
       const host = target.hostname.replace(/^\[|\]$/g, "");

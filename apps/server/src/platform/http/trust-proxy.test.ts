@@ -31,10 +31,17 @@ describe("TRUST_PROXY", () => {
 describe("req.ip under each TRUST_PROXY form", () => {
   /** The address a bare Fastify app with the option sees for a request from `peer` with X-Forwarded-For `xff`. */
   async function ipSeen(trustProxy: string | undefined, peer: string, xff?: string): Promise<string> {
-    const app = Fastify({ trustProxy: trustProxyOption(loadConfig(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy }).trustProxy) });
+    const app = Fastify({
+      trustProxy: trustProxyOption(loadConfig(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy }).trustProxy),
+    });
     app.get("/ip", (req) => ({ ip: req.ip }));
     try {
-      const res = await app.inject({ method: "GET", url: "/ip", remoteAddress: peer, ...(xff !== undefined && { headers: { "x-forwarded-for": xff } }) });
+      const res = await app.inject({
+        method: "GET",
+        url: "/ip",
+        remoteAddress: peer,
+        ...(xff !== undefined && { headers: { "x-forwarded-for": xff } }),
+      });
       return res.json<{ ip: string }>().ip;
     } finally {
       await app.close();
@@ -61,11 +68,25 @@ interface Client {
 async function apiClient(t: TestApp, ips: string): Promise<Client> {
   const ops = await registerOperator(t);
   const buyer = await registerMerchant(t, { orgName: "Proxy Test Ltd" });
-  await t.ctx.database.db.updateTable("merchants").set({ real_name_state: "verified" }).where("id", "=", Number(buyer.merchantId)).execute();
-  const applied = await t.call<{ request: { id: string } }>("POST", "/api/card-brander/api/apply", { token: buyer.token, body: { purpose: "Proxy test" } });
-  await t.call("POST", `/api/ops/queues/apiPermission/items/${applied.body.data.request.id}/approve`, { token: ops.token });
+  await t.ctx.database.db
+    .updateTable("merchants")
+    .set({ real_name_state: "verified" })
+    .where("id", "=", Number(buyer.merchantId))
+    .execute();
+  const applied = await t.call<{ request: { id: string } }>("POST", "/api/card-brander/api/apply", {
+    token: buyer.token,
+    body: { purpose: "Proxy test" },
+  });
+  await t.call("POST", `/api/ops/queues/apiPermission/items/${applied.body.data.request.id}/approve`, {
+    token: ops.token,
+  });
   expect((await t.call("POST", "/api/card-brander/api/ip", { token: buyer.token, body: { ips } })).body.code).toBe(1);
-  return (await t.call<Client>("POST", "/api/card-brander/api/view", { token: buyer.token, body: { password: STRONG_PASSWORD } })).body.data;
+  return (
+    await t.call<Client>("POST", "/api/card-brander/api/view", {
+      token: buyer.token,
+      body: { password: STRONG_PASSWORD },
+    })
+  ).body.data;
 }
 
 let nonce = 0;
@@ -75,7 +96,19 @@ async function balance(t: TestApp, client: Client, remoteAddress: string, header
   const timestamp = String(Math.floor(t.clock.now().getTime() / 1000));
   const n = `proxy-${Date.now()}-${++nonce}`;
   const signature = sign(client.secret, canonicalString("GET", url, timestamp, n, ""));
-  const res = await t.app.inject({ method: "GET", url, remoteAddress, headers: { "x-app-key": client.appKey, "x-timestamp": timestamp, "x-nonce": n, "x-signature": signature, lang: "en", ...headers } });
+  const res = await t.app.inject({
+    method: "GET",
+    url,
+    remoteAddress,
+    headers: {
+      "x-app-key": client.appKey,
+      "x-timestamp": timestamp,
+      "x-nonce": n,
+      "x-signature": signature,
+      lang: "en",
+      ...headers,
+    },
+  });
   return { status: res.statusCode, msg: res.json<{ msg: string }>().msg };
 }
 
@@ -90,9 +123,16 @@ describe("with TRUST_PROXY off (the default)", () => {
 
   it("the open-API allowlist refuses a call from 127.0.0.1 that names an allowed address in X-Forwarded-For or X-Real-IP", async () => {
     const client = await apiClient(t, "203.0.113.7");
-    const spoofs: Record<string, string>[] = [{ "x-forwarded-for": "203.0.113.7" }, { "x-real-ip": "203.0.113.7" }, { forwarded: "for=203.0.113.7" }];
+    const spoofs: Record<string, string>[] = [
+      { "x-forwarded-for": "203.0.113.7" },
+      { "x-real-ip": "203.0.113.7" },
+      { forwarded: "for=203.0.113.7" },
+    ];
     for (const headers of spoofs) {
-      expect(await balance(t, client, "127.0.0.1", headers), JSON.stringify(headers)).toEqual({ status: 403, msg: "The request IP is not on the allowlist" });
+      expect(await balance(t, client, "127.0.0.1", headers), JSON.stringify(headers)).toEqual({
+        status: 403,
+        msg: "The request IP is not on the allowlist",
+      });
     }
     // The allowed address itself is accepted: the refusal above was the address, nothing else.
     expect((await balance(t, client, "203.0.113.7")).status).toBe(200);
@@ -146,7 +186,9 @@ describe("with TRUST_PROXY naming the proxy", () => {
     const client = await apiClient(t, "203.0.113.7");
     expect((await balance(t, client, "127.0.0.1", { "x-forwarded-for": "203.0.113.7" })).status).toBe(200);
     // A client that prepends its own entry gets the address the proxy appended, not its choice.
-    expect((await balance(t, client, "127.0.0.1", { "x-forwarded-for": "203.0.113.7, 198.51.100.1" })).status).toBe(403);
+    expect((await balance(t, client, "127.0.0.1", { "x-forwarded-for": "203.0.113.7, 198.51.100.1" })).status).toBe(
+      403,
+    );
     // Anyone else's header is not believed.
     expect((await balance(t, client, "198.51.100.9", { "x-forwarded-for": "203.0.113.7" })).status).toBe(403);
   });

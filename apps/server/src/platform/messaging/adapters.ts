@@ -42,7 +42,13 @@ export function createMailer(config: Config, db: Db, log: (line: string) => void
           to: m.to,
           subject: m.subject,
           text: m.text,
-          ...(m.attachments?.length && { attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })) }),
+          ...(m.attachments?.length && {
+            attachments: m.attachments.map((a) => ({
+              filename: a.filename,
+              contentType: a.contentType,
+              content: a.content,
+            })),
+          }),
         });
       },
     };
@@ -50,8 +56,16 @@ export function createMailer(config: Config, db: Db, log: (line: string) => void
   return {
     kind: "local",
     send: async (m) => {
-      await recordOutbox(db, { channel: "email", recipient: m.to, subject: m.subject, body: m.text, attachments: m.attachments ?? [] });
-      log(`[mail:local] to=${m.to} subject="${m.subject}"${m.attachments?.length ? ` attachments=${m.attachments.map((a) => a.filename).join(",")}` : ""}`);
+      await recordOutbox(db, {
+        channel: "email",
+        recipient: m.to,
+        subject: m.subject,
+        body: m.text,
+        attachments: m.attachments ?? [],
+      });
+      log(
+        `[mail:local] to=${m.to} subject="${m.subject}"${m.attachments?.length ? ` attachments=${m.attachments.map((a) => a.filename).join(",")}` : ""}`,
+      );
     },
   };
 }

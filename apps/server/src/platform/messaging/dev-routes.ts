@@ -36,7 +36,14 @@ export function devOutboxRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
     });
     app.get(
       "/outbox",
-      { schema: { tags: ["dev"], summary: "Mail and SMS kept by the local adapters, newest first", querystring: outboxQuery, response: { 200: envelope(pageOf(outboxItem)) } } },
+      {
+        schema: {
+          tags: ["dev"],
+          summary: "Mail and SMS kept by the local adapters, newest first",
+          querystring: outboxQuery,
+          response: { 200: envelope(pageOf(outboxItem)) },
+        },
+      },
       async (req) => {
         const { rows, total } = await listOutbox(db, req.query);
         return ok({ list: rows.map(present), total, page: req.query.page, pageSize: req.query.pageSize });
@@ -44,7 +51,13 @@ export function devOutboxRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
     );
     app.get(
       "/outbox/export",
-      { schema: { tags: ["dev"], summary: "The outbox as an .xlsx file (same filters)", querystring: outboxQuery.omit({ page: true, pageSize: true }) } },
+      {
+        schema: {
+          tags: ["dev"],
+          summary: "The outbox as an .xlsx file (same filters)",
+          querystring: outboxQuery.omit({ page: true, pageSize: true }),
+        },
+      },
       async (req, reply) => {
         async function* pages() {
           for (let page = 1; ; page++) {
@@ -72,7 +85,12 @@ export function devOutboxRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
 
 const backdateParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const backdateBody = z.strictObject({ days: z.number().int().min(1).max(400) });
-const backdateReply = z.object({ id: z.string(), createdAt: z.string(), finishedAt: z.string().nullable(), refunds: z.number().int() });
+const backdateReply = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  refunds: z.number().int(),
+});
 
 /**
  * Test scaffolding, not a feature: browser journeys run against a server on the real clock, and a
@@ -87,21 +105,36 @@ export function devBackdateRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       "/purchaseOrders/:id/backdate",
-      { schema: { tags: ["dev"], summary: "Test scaffolding: move a purchase order and its refunds back in time", params: backdateParams, body: backdateBody, response: { 200: envelope(backdateReply) } }, preHandler: operator },
+      {
+        schema: {
+          tags: ["dev"],
+          summary: "Test scaffolding: move a purchase order and its refunds back in time",
+          params: backdateParams,
+          body: backdateBody,
+          response: { 200: envelope(backdateReply) },
+        },
+        preHandler: operator,
+      },
       async (req) => {
         const shift = sql<Date>`make_interval(days => ${req.body.days})`;
         return ok(
           await withTx(db, async (tx) => {
             const order = await tx
               .updateTable("purchase_orders")
-              .set({ created_at: sql<Date>`created_at - ${shift}`, finished_at: sql<Date | null>`finished_at - ${shift}` })
+              .set({
+                created_at: sql<Date>`created_at - ${shift}`,
+                finished_at: sql<Date | null>`finished_at - ${shift}`,
+              })
               .where("id", "=", req.params.id)
               .returning(["id", "created_at", "finished_at"])
               .executeTakeFirst();
             if (!order) throw notFound();
             const refunds = await tx
               .updateTable("refund_orders")
-              .set({ created_at: sql<Date>`created_at - ${shift}`, finished_at: sql<Date | null>`finished_at - ${shift}` })
+              .set({
+                created_at: sql<Date>`created_at - ${shift}`,
+                finished_at: sql<Date | null>`finished_at - ${shift}`,
+              })
               .where("order_id", "=", req.params.id)
               .executeTakeFirst();
             return {

@@ -61,7 +61,12 @@ function fakeSmtp(): Promise<{ server: Server; port: number; message: Promise<st
 
 describe("mail attachments", () => {
   it("the local adapter keeps the attachments and lists their names and sizes in the outbox", async () => {
-    await t.ctx.mailer.send({ to: "files@example.com", subject: "With a file", text: "See the file.", attachments: [{ filename: "invoice-1.pdf", contentType: "application/pdf", content: pdf }] });
+    await t.ctx.mailer.send({
+      to: "files@example.com",
+      subject: "With a file",
+      text: "See the file.",
+      attachments: [{ filename: "invoice-1.pdf", contentType: "application/pdf", content: pdf }],
+    });
     await t.ctx.mailer.send({ to: "files@example.com", subject: "Without", text: "No file." });
     const { rows } = await listOutbox(t.ctx.database.db, { to: "files@example.com", page: 1, pageSize: 10 });
     const [plain, withFile] = rows;
@@ -76,14 +81,28 @@ describe("mail attachments", () => {
   it("the SMTP adapter sends them as MIME attachments", async () => {
     const smtp = await fakeSmtp();
     try {
-      const config = loadConfig({ DATA_DIR: "/tmp", MAIL_ADAPTER: "smtp", SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, LOG_LEVEL: "silent" });
+      const config = loadConfig({
+        DATA_DIR: "/tmp",
+        MAIL_ADAPTER: "smtp",
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        LOG_LEVEL: "silent",
+      });
       const mailer = createMailer(config, t.ctx.database.db, () => undefined);
       expect(mailer.kind).toBe("smtp");
-      await mailer.send({ to: "files@example.com", subject: "Invoice", text: "Attached.", attachments: [{ filename: "invoice-1.pdf", contentType: "application/pdf", content: pdf }] });
+      await mailer.send({
+        to: "files@example.com",
+        subject: "Invoice",
+        text: "Attached.",
+        attachments: [{ filename: "invoice-1.pdf", contentType: "application/pdf", content: pdf }],
+      });
       const raw = (await smtp.message).replace(/\r\n/g, "\n");
       expect(raw).toMatch(/Content-Type: application\/pdf; name=invoice-1\.pdf/);
       expect(raw).toMatch(/Content-Disposition: attachment; filename=invoice-1\.pdf/);
-      const body = raw.split(/Content-Disposition: attachment; filename=invoice-1\.pdf\n\n/)[1]?.split("\n----")[0]?.replace(/\n/g, "") ?? "";
+      const body =
+        raw
+          .split(/Content-Disposition: attachment; filename=invoice-1\.pdf\n\n/)[1]
+          ?.split("\n----")[0]
+          ?.replace(/\n/g, "") ?? "";
       expect(Buffer.compare(Buffer.from(body, "base64"), pdf)).toBe(0);
     } finally {
       smtp.server.close();

@@ -29,10 +29,19 @@ export function attachmentLine(a: { filename: string; contentType: string; size:
  */
 export async function recordOutbox(
   db: Executor,
-  row: { channel: "email" | "sms"; recipient: string; subject: string; body: string; attachments?: readonly OutboxAttachment[] },
+  row: {
+    channel: "email" | "sms";
+    recipient: string;
+    subject: string;
+    body: string;
+    attachments?: readonly OutboxAttachment[];
+  },
 ): Promise<void> {
   const attachments = row.attachments ?? [];
-  const body = attachments.length === 0 ? row.body : [row.body, "", ...attachments.map((a) => attachmentLine({ ...a, size: a.content.length }))].join("\n");
+  const body =
+    attachments.length === 0
+      ? row.body
+      : [row.body, "", ...attachments.map((a) => attachmentLine({ ...a, size: a.content.length }))].join("\n");
   const values = { channel: row.channel, recipient: row.recipient, subject: row.subject, body };
   if (attachments.length === 0) {
     await db.insertInto("dev_outbox").values(values).execute();
@@ -41,7 +50,9 @@ export async function recordOutbox(
   const keep = async (tx: Executor) => {
     const { id } = await tx.insertInto("dev_outbox").values(values).returning("id").executeTakeFirstOrThrow();
     for (const a of attachments) {
-      await sql`INSERT INTO dev_outbox_attachments (outbox_id, filename, content_type, size, content) VALUES (${id}, ${a.filename}, ${a.contentType}, ${a.content.length}, ${a.content})`.execute(tx);
+      await sql`INSERT INTO dev_outbox_attachments (outbox_id, filename, content_type, size, content) VALUES (${id}, ${a.filename}, ${a.contentType}, ${a.content.length}, ${a.content})`.execute(
+        tx,
+      );
     }
   };
   // The mail and its attachments are kept together.
@@ -50,10 +61,20 @@ export async function recordOutbox(
 }
 
 /** The attachments kept with an outbox mail, in the order they were attached. */
-export async function outboxAttachments(db: Executor, outboxId: number): Promise<(OutboxAttachment & { size: number })[]> {
+export async function outboxAttachments(
+  db: Executor,
+  outboxId: number,
+): Promise<(OutboxAttachment & { size: number })[]> {
   const r = await sql<{ filename: string; content_type: string; size: number; content: Uint8Array }>`
-    SELECT filename, content_type, size, content FROM dev_outbox_attachments WHERE outbox_id = ${outboxId} ORDER BY id`.execute(db);
-  return r.rows.map((x) => ({ filename: x.filename, contentType: x.content_type, size: Number(x.size), content: Buffer.from(x.content) }));
+    SELECT filename, content_type, size, content FROM dev_outbox_attachments WHERE outbox_id = ${outboxId} ORDER BY id`.execute(
+    db,
+  );
+  return r.rows.map((x) => ({
+    filename: x.filename,
+    contentType: x.content_type,
+    size: Number(x.size),
+    content: Buffer.from(x.content),
+  }));
 }
 
 type Filters = Omit<OutboxQuery, "page" | "pageSize">;
@@ -76,7 +97,9 @@ export async function listOutbox(db: Executor, query: OutboxQuery): Promise<{ ro
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize)
       .execute(),
-    filtered(db, query).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    filtered(db, query)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }

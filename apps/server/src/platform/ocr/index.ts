@@ -22,7 +22,15 @@ export interface OcrAdapter {
 const LABELS: Record<OcrDocument, Record<string, readonly string[]>> = {
   bizLicense: {
     companyName: ["companyname", "company name", "名称", "名稱", "企业名称", "企業名稱"],
-    licenseNumber: ["licensenumber", "license number", "licence number", "统一社会信用代码", "統一社會信用代碼", "注册号", "註冊號"],
+    licenseNumber: [
+      "licensenumber",
+      "license number",
+      "licence number",
+      "统一社会信用代码",
+      "統一社會信用代碼",
+      "注册号",
+      "註冊號",
+    ],
     legalName: ["legalname", "legal representative", "法定代表人"],
     validUntil: ["validuntil", "valid until", "营业期限", "營業期限", "有效期"],
   },

@@ -104,10 +104,15 @@ export function moneyAccounts(sandbox: boolean) {
  * take customers' "payments" through the local adapter, which collects nothing: it refuses to start and
  * says why. Returns the reason, or null when the configuration is coherent.
  */
-export function sandboxPaymentsRefusal(config: Pick<Config, "mode" | "paymentAdapter" | "paymentAdapterExplicit">): string | null {
+export function sandboxPaymentsRefusal(
+  config: Pick<Config, "mode" | "paymentAdapter" | "paymentAdapterExplicit">,
+): string | null {
   if (config.mode !== "live") return null;
-  if (config.paymentAdapter === "local")
-    {return "TESSERA_MODE is live (set, or implied by a real mail or SMS adapter) but PAYMENT_ADAPTER is local, which collects no money: customers' payments would be test money. Configure a real payment provider, or PAYMENT_ADAPTER=none to run without customer payments.";}
-  if (!config.paymentAdapterExplicit) return "TESSERA_MODE is live: set PAYMENT_ADAPTER explicitly (a real provider, or none to run without customer payments).";
+  if (config.paymentAdapter === "local") {
+    return "TESSERA_MODE is live (set, or implied by a real mail or SMS adapter) but PAYMENT_ADAPTER is local, which collects no money: customers' payments would be test money. Configure a real payment provider, or PAYMENT_ADAPTER=none to run without customer payments.";
+  }
+  if (!config.paymentAdapterExplicit) {
+    return "TESSERA_MODE is live: set PAYMENT_ADAPTER explicitly (a real provider, or none to run without customer payments).";
+  }
   return null;
 }

@@ -44,7 +44,11 @@ export class LocalPayments implements PaymentsAdapter {
   }
 
   async query(db: Executor, paymentNo: string): Promise<PaymentConfirmation | null> {
-    const r = await db.selectFrom("payments").select(["state", "provider_txn_id"]).where("payment_no", "=", paymentNo).executeTakeFirst();
+    const r = await db
+      .selectFrom("payments")
+      .select(["state", "provider_txn_id"])
+      .where("payment_no", "=", paymentNo)
+      .executeTakeFirst();
     if (!r || r.state === "closed") return null;
     return { state: r.state, providerTxnId: r.provider_txn_id, sandbox: true };
   }
@@ -61,11 +65,19 @@ export class LocalPayments implements PaymentsAdapter {
       .returning("id")
       .executeTakeFirst();
     if (!r) return { state: "failed" };
-    await tx.insertInto("payment_refunds").values({ payment_id: r.id, refund_no: req.refundNo, amount: req.amount, state: "success", created_at: now }).execute();
+    await tx
+      .insertInto("payment_refunds")
+      .values({ payment_id: r.id, refund_no: req.refundNo, amount: req.amount, state: "success", created_at: now })
+      .execute();
     return { state: "success" };
   }
 
   async close(tx: Tx, paymentNo: string): Promise<void> {
-    await tx.updateTable("payments").set({ state: "closed" }).where("payment_no", "=", paymentNo).where("state", "=", "pending").execute();
+    await tx
+      .updateTable("payments")
+      .set({ state: "closed" })
+      .where("payment_no", "=", paymentNo)
+      .where("state", "=", "pending")
+      .execute();
   }
 }

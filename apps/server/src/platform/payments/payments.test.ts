@@ -10,7 +10,12 @@ import { createPayments, moneyAccounts, sandboxPaymentsRefusal } from "./index";
 describe("the deployment's mode and its payments", () => {
   it("npm start's default is sandbox with the local adapter, whose money goes to the sandbox accounts", () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ mode: "sandbox", paymentAdapter: "local", payoutReviewAbove: 5_000_000, payoutReviewDays: 30 });
+    expect(config).toMatchObject({
+      mode: "sandbox",
+      paymentAdapter: "local",
+      payoutReviewAbove: 5_000_000,
+      payoutReviewDays: 30,
+    });
     expect(sandboxPaymentsRefusal(config)).toBeNull();
     expect(createPayments(config)).toMatchObject({ name: "local", sandbox: true });
     expect(moneyAccounts(true).income(7)).toEqual({ merchantId: 7, kind: "sandbox_income" });
@@ -19,7 +24,12 @@ describe("the deployment's mode and its payments", () => {
 
   it("live (said, or implied by real mail) refuses the local adapter and an unnamed one, and takes none", () => {
     const smtp = { MAIL_ADAPTER: "smtp", SMTP_URL: "smtp://mail.example.com:587" };
-    for (const env of [{ TESSERA_MODE: "live" }, smtp, { ...smtp, PAYMENT_ADAPTER: "local" }, { TESSERA_MODE: "live", PAYMENT_ADAPTER: "local" }]) {
+    for (const env of [
+      { TESSERA_MODE: "live" },
+      smtp,
+      { ...smtp, PAYMENT_ADAPTER: "local" },
+      { TESSERA_MODE: "live", PAYMENT_ADAPTER: "local" },
+    ]) {
       const config = loadConfig(env);
       expect(config.mode, JSON.stringify(env)).toBe("live");
       expect(sandboxPaymentsRefusal(config), JSON.stringify(env)).toMatch(/PAYMENT_ADAPTER/);
@@ -37,7 +47,15 @@ describe("the deployment's mode and its payments", () => {
     try {
       const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
         cwd: path.resolve(import.meta.dirname, "../../.."),
-        env: { ...process.env, TESSERA_MODE: "live", PAYMENT_ADAPTER: "local", DATA_DIR: dir, PORT: "0", DEV_ROUTES: "false", LOG_LEVEL: "info" },
+        env: {
+          ...process.env,
+          TESSERA_MODE: "live",
+          PAYMENT_ADAPTER: "local",
+          DATA_DIR: dir,
+          PORT: "0",
+          DEV_ROUTES: "false",
+          LOG_LEVEL: "info",
+        },
         encoding: "utf8",
         timeout: 60_000,
       });

@@ -56,7 +56,13 @@ describe("S3 storage adapter", () => {
         const auth = req.headers.authorization ?? "";
         const signed = /SignedHeaders=([^,]+)/.exec(auth)?.[1]?.split(";") ?? [];
         const headers = Object.fromEntries(signed.map((h) => [h, String(req.headers[h] ?? "")]));
-        const expected = signV4({ method: req.method ?? "", path: url, headers, ...creds, amzDate: String(req.headers["x-amz-date"]) });
+        const expected = signV4({
+          method: req.method ?? "",
+          path: url,
+          headers,
+          ...creds,
+          amzDate: String(req.headers["x-amz-date"]),
+        });
         const payload = String(req.headers["x-amz-content-sha256"]);
         const payloadOk = payload === "UNSIGNED-PAYLOAD" || payload === createHash("sha256").update(data).digest("hex");
         if (auth !== expected || !payloadOk || !signed.includes("host")) {
@@ -76,7 +82,12 @@ describe("S3 storage adapter", () => {
           const m = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ""));
           if (m) {
             const [start, end] = [Number(m[1]), Number(m[2])];
-            res.writeHead(206, { "content-range": `bytes ${start}-${end}/${obj.length}`, "content-length": String(end - start + 1) }).end(obj.subarray(start, end + 1));
+            res
+              .writeHead(206, {
+                "content-range": `bytes ${start}-${end}/${obj.length}`,
+                "content-length": String(end - start + 1),
+              })
+              .end(obj.subarray(start, end + 1));
           } else res.writeHead(200, { "content-length": String(obj.length) }).end(obj);
         }
       })();

@@ -46,10 +46,22 @@ export interface SignInput {
 
 /** The Authorization header of a request (AWS Signature Version 4, service s3, no query string). */
 export function signV4(r: SignInput): string {
-  const names = Object.keys(r.headers).map((h) => h.toLowerCase()).sort();
-  const lower = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.toLowerCase(), v.trim().replace(/\s+/g, " ")]));
+  const names = Object.keys(r.headers)
+    .map((h) => h.toLowerCase())
+    .sort();
+  const lower = Object.fromEntries(
+    Object.entries(r.headers).map(([k, v]) => [k.toLowerCase(), v.trim().replace(/\s+/g, " ")]),
+  );
   const signedHeaders = names.join(";");
-  const canonical = [r.method, r.path, "", ...names.map((n) => `${n}:${lower[n]}`), "", signedHeaders, lower["x-amz-content-sha256"] ?? UNSIGNED].join("\n");
+  const canonical = [
+    r.method,
+    r.path,
+    "",
+    ...names.map((n) => `${n}:${lower[n]}`),
+    "",
+    signedHeaders,
+    lower["x-amz-content-sha256"] ?? UNSIGNED,
+  ].join("\n");
   const day = r.amzDate.slice(0, 8);
   const scope = `${day}/${r.region}/s3/aws4_request`;
   const toSign = ["AWS4-HMAC-SHA256", r.amzDate, scope, sha256hex(canonical)].join("\n");
@@ -61,29 +73,51 @@ export function signV4(r: SignInput): string {
 export function createS3Storage(o: S3Options): FileStorage {
   const base = new URL(o.endpoint.replace(/\/+$/, ""));
   const now = o.now ?? (() => new Date());
-  const pathOf = (key: string) => `${base.pathname.replace(/\/+$/, "")}/${encodeSegment(o.bucket)}/${`${o.prefix ?? ""}${checkKey(key)}`.split("/").map(encodeSegment).join("/")}`;
+  const pathOf = (key: string) =>
+    `${base.pathname.replace(/\/+$/, "")}/${encodeSegment(o.bucket)}/${`${o.prefix ?? ""}${checkKey(key)}`.split("/").map(encodeSegment).join("/")}`;
 
-  async function request(method: string, key: string, init: { body?: Buffer | Readable; payloadHash?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  async function request(
+    method: string,
+    key: string,
+    init: { body?: Buffer | Readable; payloadHash?: string; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const path = pathOf(key);
-    const amzDate = now().toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+    const amzDate = now()
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}/, "");
     const headers: Record<string, string> = {
       host: base.host,
       "x-amz-date": amzDate,
       "x-amz-content-sha256": init.payloadHash ?? (Buffer.isBuffer(init.body) ? sha256hex(init.body) : EMPTY_SHA256),
       ...init.headers,
     };
-    const authorization = signV4({ method, path, headers, region: o.region, accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey, amzDate });
+    const authorization = signV4({
+      method,
+      path,
+      headers,
+      region: o.region,
+      accessKeyId: o.accessKeyId,
+      secretAccessKey: o.secretAccessKey,
+      amzDate,
+    });
     const { host: _host, ...sent } = headers;
     const body = init.body instanceof Readable ? Readable.toWeb(init.body) : init.body;
     // Built untyped: this file is also compiled with the DOM's fetch types (the SDK's tests import the
     // server), where a Buffer or Node's web stream is not a BodyInit although Node's fetch takes both.
-    const requestInit: Record<string, unknown> = { method, headers: { ...sent, authorization }, ...(body !== undefined && { body, duplex: "half" }) };
+    const requestInit: Record<string, unknown> = {
+      method,
+      headers: { ...sent, authorization },
+      ...(body !== undefined && { body, duplex: "half" }),
+    };
     return fetch(`${base.origin}${path}`, requestInit);
   }
 
   async function failed(res: Response, what: string): Promise<Error> {
     const text = await res.text().catch(() => "");
-    return new Error(`object store: ${what} answered ${res.status} ${/<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? text.slice(0, 200)}`);
+    return new Error(
+      `object store: ${what} answered ${res.status} ${/<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? text.slice(0, 200)}`,
+    );
   }
 
   return {
@@ -107,14 +141,19 @@ export function createS3Storage(o: S3Options): FileStorage {
       }
       if (!res.ok || !res.body) throw await failed(res, `GET ${key}`);
       // The whole object's size: from Content-Range on a partial reply, else the length.
-      const total = /\/(\d+)$/.exec(res.headers.get("content-range") ?? "")?.[1] ?? res.headers.get("content-length") ?? "0";
+      const total =
+        /\/(\d+)$/.exec(res.headers.get("content-range") ?? "")?.[1] ?? res.headers.get("content-length") ?? "0";
       const web: unknown = res.body;
       return { stream: Readable.fromWeb(web as Parameters<typeof Readable.fromWeb>[0]), size: Number(total) };
     },
     async putFile(key, sourcePath) {
       // Streamed from disk unsigned (the payload is covered by TLS and the content length).
       const { size } = await stat(sourcePath);
-      const res = await request("PUT", key, { body: createReadStream(sourcePath), payloadHash: UNSIGNED, headers: { "content-length": String(size) } });
+      const res = await request("PUT", key, {
+        body: createReadStream(sourcePath),
+        payloadHash: UNSIGNED,
+        headers: { "content-length": String(size) },
+      });
       if (!res.ok) throw await failed(res, `PUT ${key}`);
       await res.arrayBuffer();
       await rm(sourcePath, { force: true });

@@ -48,7 +48,10 @@ const INLINE_TYPES: ReadonlySet<string> = new Set([...Object.values(SNIFFED), "a
  * Types the server itself produced or checked (a PDF that starts with `%PDF-`, a spreadsheet it wrote)
  * that keep their name so the download opens in the right program, but are never shown inline.
  */
-const DOWNLOAD_TYPES: ReadonlySet<string> = new Set(["application/pdf", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]);
+const DOWNLOAD_TYPES: ReadonlySet<string> = new Set([
+  "application/pdf",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+]);
 
 /** The type an upload is stored as: sniffed from its bytes, `application/octet-stream` unless allowlisted. */
 export async function sniffUserFile(data: Uint8Array): Promise<string> {

@@ -70,8 +70,7 @@ export function useLogin(version: Version) {
 
 export function useRegister() {
   return useMutation({
-    mutationFn: (req: RegisterReq) =>
-      http.post<RegisterReply>(`${base}/register`, req, { toast: false, auth: false }),
+    mutationFn: (req: RegisterReq) => http.post<RegisterReply>(`${base}/register`, req, { toast: false, auth: false }),
   });
 }
 

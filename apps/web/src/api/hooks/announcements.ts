@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AnnouncementReq, OpsAnnouncement, Page, ServiceContact, ServiceContactReq, TextMessPage } from "@tessera/contracts";
+import type {
+  AnnouncementReq,
+  OpsAnnouncement,
+  Page,
+  ServiceContact,
+  ServiceContactReq,
+  TextMessPage,
+} from "@tessera/contracts";
 import { unwrap } from "../errors";
 import { http } from "../http";
 
@@ -17,7 +24,8 @@ export const announcementKeys = {
 export function useServiceContact(enabled = true) {
   return useQuery({
     queryKey: announcementKeys.contact,
-    queryFn: async () => unwrap(await http.get<ServiceContact | null>("/api/card-user/getQwContact", { overlay: false, toast: false })),
+    queryFn: async () =>
+      unwrap(await http.get<ServiceContact | null>("/api/card-user/getQwContact", { overlay: false, toast: false })),
     staleTime: 10 * 60_000,
     enabled,
   });
@@ -27,7 +35,8 @@ export function useServiceContact(enabled = true) {
 export function useTextMess(q: { page: number; pageSize: number }, enabled = true) {
   return useQuery({
     queryKey: announcementKeys.mine(q),
-    queryFn: async () => unwrap(await http.get<TextMessPage>("/api/card-user/textMess", { query: q, overlay: false, toast: false })),
+    queryFn: async () =>
+      unwrap(await http.get<TextMessPage>("/api/card-user/textMess", { query: q, overlay: false, toast: false })),
     refetchInterval: 5 * 60_000,
     enabled,
   });
@@ -37,7 +46,10 @@ export function useMarkRead() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (id: string): Promise<boolean> => {
-      const r = id === "all" ? await http.put<{ marked: number }>("/api/card-user/textMess/read", undefined, { overlay: false }) : await http.put<null>(`/api/card-user/textMess/${id}/read`, undefined, { overlay: false });
+      const r =
+        id === "all"
+          ? await http.put<{ marked: number }>("/api/card-user/textMess/read", undefined, { overlay: false })
+          : await http.put<null>(`/api/card-user/textMess/${id}/read`, undefined, { overlay: false });
       return Boolean(r?.ok);
     },
     onSuccess: () => void qc.invalidateQueries({ queryKey: ["announcements", "mine"] }),
@@ -47,7 +59,8 @@ export function useMarkRead() {
 export const opsAnnouncementsApi = {
   contact: async () => unwrap(await http.get<ServiceContact | null>("/api/ops/serviceContact", { overlay: false })),
   setContact: (body: ServiceContactReq) => http.put<ServiceContact>("/api/ops/serviceContact", body, { toast: false }),
-  list: async (q: { page: number; pageSize: number }) => unwrap(await http.get<Page<OpsAnnouncement>>("/api/ops/announcements", { query: q, overlay: false })),
+  list: async (q: { page: number; pageSize: number }) =>
+    unwrap(await http.get<Page<OpsAnnouncement>>("/api/ops/announcements", { query: q, overlay: false })),
   publish: (body: AnnouncementReq) => http.post<OpsAnnouncement>("/api/ops/announcements", body, { toast: false }),
   withdraw: (id: string) => http.del<null>(`/api/ops/announcements/${id}`),
 };

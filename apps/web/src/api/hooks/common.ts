@@ -10,7 +10,13 @@ export function useCommonConfig() {
   return useQuery({
     queryKey: queryKeys.commonConfig,
     queryFn: async () =>
-      unwrap(await http.get<CommonConfigReply>("/api/card-user/common/config", { toast: false, overlay: false, auth: false })),
+      unwrap(
+        await http.get<CommonConfigReply>("/api/card-user/common/config", {
+          toast: false,
+          overlay: false,
+          auth: false,
+        }),
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });

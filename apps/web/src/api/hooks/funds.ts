@@ -55,13 +55,20 @@ export function fundChangesQuery(account: FundAccount, query: Query) {
 }
 
 export function useBankDetails() {
-  return useQuery({ queryKey: queryKeys.bankDetails, queryFn: async () => unwrap(await http.get<BankDetails>(`${userBase}/bank`)) });
+  return useQuery({
+    queryKey: queryKeys.bankDetails,
+    queryFn: async () => unwrap(await http.get<BankDetails>(`${userBase}/bank`)),
+  });
 }
 
-export function topUpsQuery(query: Query & { page: number; pageSize: number; state?: TopUpState }, scope: "mine" | "ops") {
+export function topUpsQuery(
+  query: Query & { page: number; pageSize: number; state?: TopUpState },
+  scope: "mine" | "ops",
+) {
   return {
     queryKey: queryKeys.topUps(scope, query),
-    queryFn: async () => unwrap(await http.get<Page<TopUpNotice>>(`${scope === "ops" ? opsBase : userBase}/topups`, { query })),
+    queryFn: async () =>
+      unwrap(await http.get<Page<TopUpNotice>>(`${scope === "ops" ? opsBase : userBase}/topups`, { query })),
   };
 }
 
@@ -79,7 +86,9 @@ export function useUploadProof() {
 function useInvalidateFunds() {
   const queryClient = useQueryClient();
   return () => {
-    for (const key of [queryKeys.userInfoAll, queryKeys.fundChangesAll, queryKeys.topUpsAll]) void queryClient.invalidateQueries({ queryKey: key });
+    for (const key of [queryKeys.userInfoAll, queryKeys.fundChangesAll, queryKeys.topUpsAll]) {
+      void queryClient.invalidateQueries({ queryKey: key });
+    }
   };
 }
 
@@ -94,7 +103,8 @@ export function useSubmitTopUp() {
 export function useReserveTransfer() {
   const invalidate = useInvalidateFunds();
   return useMutation({
-    mutationFn: (req: { amount: number; requestKey: string }) => http.post<MovementReply>(`${userBase}/reserveTransfer`, req, { toast: false }),
+    mutationFn: (req: { amount: number; requestKey: string }) =>
+      http.post<MovementReply>(`${userBase}/reserveTransfer`, req, { toast: false }),
     onSuccess: invalidate,
   });
 }
@@ -124,7 +134,10 @@ export function useOperatorMovement() {
 const withdrawBase = "/api/card-brander/withdraws";
 
 export function useWithdrawalCard() {
-  return useQuery({ queryKey: queryKeys.withdrawalCard, queryFn: async () => unwrap(await http.get<BankCard | null>(`${withdrawBase}/card`)) });
+  return useQuery({
+    queryKey: queryKeys.withdrawalCard,
+    queryFn: async () => unwrap(await http.get<BankCard | null>(`${withdrawBase}/card`)),
+  });
 }
 
 export function useSaveWithdrawalCard() {
@@ -138,7 +151,8 @@ export function useSaveWithdrawalCard() {
 export function withdrawalsQuery(query: Query & { page: number; pageSize: number }, scope: "mine" | "ops") {
   return {
     queryKey: queryKeys.withdrawals(scope, query),
-    queryFn: async () => unwrap(await http.get<Page<Withdrawal>>(scope === "ops" ? "/api/ops/withdrawals" : withdrawBase, { query })),
+    queryFn: async () =>
+      unwrap(await http.get<Page<Withdrawal>>(scope === "ops" ? "/api/ops/withdrawals" : withdrawBase, { query })),
   };
 }
 
@@ -159,7 +173,11 @@ export function useWithdrawalAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action, reason }: { id: string; action: WithdrawalAction; reason?: string }) =>
-      http.post<Withdrawal>(`/api/ops/withdrawals/${id}/action`, { action, ...(reason && { reason }) }, { toast: false }),
+      http.post<Withdrawal>(
+        `/api/ops/withdrawals/${id}/action`,
+        { action, ...(reason && { reason }) },
+        { toast: false },
+      ),
     onSuccess: () => {
       invalidate();
       void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalsAll });
@@ -170,7 +188,12 @@ export function useWithdrawalAction() {
 export function useStatement(unit: "day" | "month", range: { from: string; to: string }) {
   return useQuery({
     queryKey: queryKeys.statements(unit, range),
-    queryFn: async () => unwrap(await http.get<StatementReply>(`/api/card-brander/${unit === "day" ? "statements" : "settlements"}`, { query: range })),
+    queryFn: async () =>
+      unwrap(
+        await http.get<StatementReply>(`/api/card-brander/${unit === "day" ? "statements" : "settlements"}`, {
+          query: range,
+        }),
+      ),
   });
 }
 
@@ -179,17 +202,24 @@ export function useStatement(unit: "day" | "month", range: { from: string; to: s
 const brander = "/api/card-brander";
 
 export function transfersQuery(query: Query & { page: number; pageSize: number }) {
-  return { queryKey: queryKeys.transfers(query), queryFn: async () => unwrap(await http.get<Page<Transfer>>(`${brander}/transfers`, { query })) };
+  return {
+    queryKey: queryKeys.transfers(query),
+    queryFn: async () => unwrap(await http.get<Page<Transfer>>(`${brander}/transfers`, { query })),
+  };
 }
 
 export function checkTransferTarget(toMerchantId: string) {
-  return http.get<{ merchantId: string; merchantName: string; currency: string; authorised: boolean }>(`${brander}/transfer/check`, { query: { toMerchantId }, toast: false });
+  return http.get<{ merchantId: string; merchantName: string; currency: string; authorised: boolean }>(
+    `${brander}/transfer/check`,
+    { query: { toMerchantId }, toast: false },
+  );
 }
 
 export function useTransitAuth() {
   return useQuery({
     queryKey: queryKeys.transitAuth,
-    queryFn: async () => unwrap(await http.get<{ authorised: boolean; authorisedAt: string | null }>(`${brander}/transitAuth`)),
+    queryFn: async () =>
+      unwrap(await http.get<{ authorised: boolean; authorisedAt: string | null }>(`${brander}/transitAuth`)),
   });
 }
 
@@ -207,20 +237,30 @@ function useTransferMutation<A>(fn: (args: A) => ReturnType<typeof http.put<Tran
 
 export const useCreateTransfer = () =>
   useTransferMutation((req: TransferReq & { contractNo?: string }) =>
-    http.post<Transfer>(`${brander}/${req.contractNo ? "contract/transfers" : "transfers"}`, req.contractNo ? req : { ...req, contractNo: undefined }, { toast: false }),
+    http.post<Transfer>(
+      `${brander}/${req.contractNo ? "contract/transfers" : "transfers"}`,
+      req.contractNo ? req : { ...req, contractNo: undefined },
+      { toast: false },
+    ),
   );
 export const useDecideTransfer = () =>
   useTransferMutation(({ id, decision, reason }: { id: string; decision: "accept" | "refuse"; reason?: string }) =>
-    http.put<Transfer>(`${brander}/transfers/${id}/${decision}`, decision === "refuse" ? { reason } : undefined, { toast: false }),
+    http.put<Transfer>(`${brander}/transfers/${id}/${decision}`, decision === "refuse" ? { reason } : undefined, {
+      toast: false,
+    }),
   );
 
 export function useApplyTransitAuth() {
-  return useMutation({ mutationFn: () => http.put<{ phone: string; resendIn: number }>(`${brander}/applyTransitAuth`, undefined, { toast: false }) });
+  return useMutation({
+    mutationFn: () =>
+      http.put<{ phone: string; resendIn: number }>(`${brander}/applyTransitAuth`, undefined, { toast: false }),
+  });
 }
 export function useConfirmTransitAuth() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (smsCode: string) => http.put<{ authorised: boolean }>(`${brander}/confirmTransitAuth`, { smsCode }, { toast: false }),
+    mutationFn: (smsCode: string) =>
+      http.put<{ authorised: boolean }>(`${brander}/confirmTransitAuth`, { smsCode }, { toast: false }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.transitAuth }),
   });
 }

@@ -48,13 +48,17 @@ export const onboardingKeys = {
 };
 
 export function useProfile() {
-  return useQuery({ queryKey: onboardingKeys.profile, queryFn: async () => unwrap(await http.get<ProfileReply>(`${brander}/brander/profile`)) });
+  return useQuery({
+    queryKey: onboardingKeys.profile,
+    queryFn: async () => unwrap(await http.get<ProfileReply>(`${brander}/brander/profile`)),
+  });
 }
 
 export function useUpdateProfile() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (req: ProfileUpdateReq) => http.post<ProfileReply>(`${brander}/brander/profile/update`, req, { toast: false }),
+    mutationFn: (req: ProfileUpdateReq) =>
+      http.post<ProfileReply>(`${brander}/brander/profile/update`, req, { toast: false }),
     onSuccess: (r) => {
       if (r?.ok) {
         qc.setQueryData(onboardingKeys.profile, r.data);
@@ -97,7 +101,10 @@ export function useAuthImage(path: string | null | undefined) {
 }
 
 export function useRealNameInfo() {
-  return useQuery({ queryKey: onboardingKeys.realName, queryFn: async () => unwrap(await http.get<RealNameInfoReply>(`${brander}/realNameInfo`)) });
+  return useQuery({
+    queryKey: onboardingKeys.realName,
+    queryFn: async () => unwrap(await http.get<RealNameInfoReply>(`${brander}/realNameInfo`)),
+  });
 }
 
 export function useUploadDocument() {
@@ -121,13 +128,17 @@ export async function readIdText(documentId: string) {
 export function useSubmitRealName() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (req: RealNameSubmitReq) => http.post<RealNameInfoReply>(`${user}/realNameAuths`, req, { toast: false }),
+    mutationFn: (req: RealNameSubmitReq) =>
+      http.post<RealNameInfoReply>(`${user}/realNameAuths`, req, { toast: false }),
     onSuccess: (r) => r?.ok && qc.setQueryData(onboardingKeys.realName, r.data),
   });
 }
 
 export function useApiInfo() {
-  return useQuery({ queryKey: onboardingKeys.api, queryFn: async () => unwrap(await http.get<ApiInfoReply>(`${brander}/brander/api`)) });
+  return useQuery({
+    queryKey: onboardingKeys.api,
+    queryFn: async () => unwrap(await http.get<ApiInfoReply>(`${brander}/brander/api`)),
+  });
 }
 
 function useApiMutation<Req, Res>(path: string, toast: boolean, keepInfo: boolean) {
@@ -207,14 +218,16 @@ export const bindingKeys = { current: (kind: ServiceKind) => ["onboarding", "ser
 export function useServiceBinding(kind: ServiceKind) {
   return useQuery({
     queryKey: bindingKeys.current(kind),
-    queryFn: async () => unwrap(await http.get<ServiceBinding | null>("/api/card-servicer/brander/service", { query: { kind } })),
+    queryFn: async () =>
+      unwrap(await http.get<ServiceBinding | null>("/api/card-servicer/brander/service", { query: { kind } })),
   });
 }
 
 export function useBindProvider(kind: ServiceKind) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (providerId: string) => http.post<ServiceBinding>("/api/card-servicer/brander/service", { providerId, kind }, { toast: false }),
+    mutationFn: (providerId: string) =>
+      http.post<ServiceBinding>("/api/card-servicer/brander/service", { providerId, kind }, { toast: false }),
     onSuccess: (r) => r?.ok && qc.setQueryData(bindingKeys.current(kind), r.data),
   });
 }
@@ -230,7 +243,10 @@ export function useUnbindProvider(kind: ServiceKind) {
 export const letterKeys = { list: ["onboarding", "commitLetters"] as const };
 
 export function useCommitLetters() {
-  return useQuery({ queryKey: letterKeys.list, queryFn: async () => unwrap(await http.get<CommitLetter[]>(`${user}/commitLetters`)) });
+  return useQuery({
+    queryKey: letterKeys.list,
+    queryFn: async () => unwrap(await http.get<CommitLetter[]>(`${user}/commitLetters`)),
+  });
 }
 
 export function useUploadCommitLetter() {

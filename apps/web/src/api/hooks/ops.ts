@@ -17,7 +17,10 @@ export const opsKeys = {
 };
 
 export function useQueues() {
-  return useQuery({ queryKey: opsKeys.queues, queryFn: async () => unwrap(await http.get<QueueSummary[]>(`${base}/queues`)) });
+  return useQuery({
+    queryKey: opsKeys.queues,
+    queryFn: async () => unwrap(await http.get<QueueSummary[]>(`${base}/queues`)),
+  });
 }
 
 export function queueItemsQuery(kind: string, query: Query) {
@@ -55,9 +58,15 @@ export function useProviderRole() {
 }
 
 export function merchantsQuery(query: Query) {
-  return { queryKey: opsKeys.merchants(query), queryFn: async () => unwrap(await http.get<Page<OpsMerchantRow>>(`${base}/merchants`, { query })) };
+  return {
+    queryKey: opsKeys.merchants(query),
+    queryFn: async () => unwrap(await http.get<Page<OpsMerchantRow>>(`${base}/merchants`, { query })),
+  };
 }
 
 export function auditQuery(query: Query) {
-  return { queryKey: opsKeys.audit(query), queryFn: async () => unwrap(await http.get<Page<AuditRow>>(`${base}/auditLog`, { query })) };
+  return {
+    queryKey: opsKeys.audit(query),
+    queryFn: async () => unwrap(await http.get<Page<AuditRow>>(`${base}/auditLog`, { query })),
+  };
 }

@@ -1,5 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ApplicationDecisionReq, ApplicationState, BrandAuth, BrandAuthReq, Docking, DockingStatus, FulfilReq, OrderReportRow, OrderReq, OrderState, Page, PurchaseApplication, PurchaseOrder, RefundOrder, RefundReq, RefundState, ReportUnit } from "@tessera/contracts";
+import type {
+  ApplicationDecisionReq,
+  ApplicationState,
+  BrandAuth,
+  BrandAuthReq,
+  Docking,
+  DockingStatus,
+  FulfilReq,
+  OrderReportRow,
+  OrderReq,
+  OrderState,
+  Page,
+  PurchaseApplication,
+  PurchaseOrder,
+  RefundOrder,
+  RefundReq,
+  RefundState,
+  ReportUnit,
+} from "@tessera/contracts";
 import type { Query } from "../client";
 import { unwrap } from "../errors";
 import { http } from "../http";
@@ -8,26 +26,50 @@ import { queryKeys } from "../queryKeys";
 /** Docking (`abutment/*`, `apply/{id}`) and purchase orders (`orders`, `supplyOrders`). */
 const user = "/api/card-user";
 
-export function dockingsQuery(query: Query & { page: number; pageSize: number; side: "purchaser" | "supplier"; status?: DockingStatus }) {
-  return { queryKey: queryKeys.dockings(query), queryFn: async () => unwrap(await http.get<Page<Docking>>(`${user}/abutment/brander/apply`, { query })) };
+export function dockingsQuery(
+  query: Query & { page: number; pageSize: number; side: "purchaser" | "supplier"; status?: DockingStatus },
+) {
+  return {
+    queryKey: queryKeys.dockings(query),
+    queryFn: async () => unwrap(await http.get<Page<Docking>>(`${user}/abutment/brander/apply`, { query })),
+  };
 }
 
-export function ordersQuery(query: Query & { page: number; pageSize: number; state?: OrderState }, side: "purchaser" | "supplier") {
+export function ordersQuery(
+  query: Query & { page: number; pageSize: number; state?: OrderState },
+  side: "purchaser" | "supplier",
+) {
   return {
     queryKey: queryKeys.orders(side, query),
-    queryFn: async () => unwrap(await http.get<Page<PurchaseOrder>>(side === "purchaser" ? `${user}/orders` : "/api/card-brander/supplyOrders", { query })),
+    queryFn: async () =>
+      unwrap(
+        await http.get<Page<PurchaseOrder>>(
+          side === "purchaser" ? `${user}/orders` : "/api/card-brander/supplyOrders",
+          { query },
+        ),
+      ),
   };
 }
 
 function useDockingMutation<A, R>(fn: (args: A) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.dockingsAll }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.dockingsAll }),
+  });
 }
 
-export const useApplyDocking = () => useDockingMutation((supplierId: string) => http.post<Docking>(`${user}/abutment/brander/apply`, { supplierId }, { toast: false }));
+export const useApplyDocking = () =>
+  useDockingMutation((supplierId: string) =>
+    http.post<Docking>(`${user}/abutment/brander/apply`, { supplierId }, { toast: false }),
+  );
 export const useReviewDocking = () =>
   useDockingMutation(({ id, approve, reason }: { id: string; approve: boolean; reason?: string }) =>
-    http.post<Docking>(`${user}/abutment/brander/review/${id}`, { approve, ...(reason && { reason }) }, { toast: false }),
+    http.post<Docking>(
+      `${user}/abutment/brander/review/${id}`,
+      { approve, ...(reason && { reason }) },
+      { toast: false },
+    ),
   );
 export const useSignDocking = () =>
   useDockingMutation(({ id, phone, verifyCode }: { id: string; phone: string; verifyCode: string }) =>
@@ -41,7 +83,9 @@ export function usePlaceOrder() {
     mutationFn: (req: OrderReq) => http.post<PurchaseOrder>(`${user}/orders`, req, { toast: false }),
     onSuccess: () => {
       // The goods' stock changed too: the selection lists and the open goods drawer show it.
-      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.fundChangesAll, ["selection"]]) void queryClient.invalidateQueries({ queryKey: key });
+      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.fundChangesAll, ["selection"]]) {
+        void queryClient.invalidateQueries({ queryKey: key });
+      }
     },
   });
 }
@@ -49,24 +93,45 @@ export function usePlaceOrder() {
 export function useFulfilOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...req }: FulfilReq & { id: string }) => http.put<PurchaseOrder>(`/api/card-brander/supplyOrders/${id}/fulfil`, req, { toast: false }),
+    mutationFn: ({ id, ...req }: FulfilReq & { id: string }) =>
+      http.put<PurchaseOrder>(`/api/card-brander/supplyOrders/${id}/fulfil`, req, { toast: false }),
     onSuccess: () => {
-      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll]) void queryClient.invalidateQueries({ queryKey: key });
+      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll]) {
+        void queryClient.invalidateQueries({ queryKey: key });
+      }
     },
   });
 }
 
-export function refundsQuery(query: Query & { page: number; pageSize: number; state?: RefundState }, side: "purchaser" | "supplier") {
+export function refundsQuery(
+  query: Query & { page: number; pageSize: number; state?: RefundState },
+  side: "purchaser" | "supplier",
+) {
   return {
     queryKey: queryKeys.refunds(side, query),
-    queryFn: async () => unwrap(await http.get<Page<RefundOrder>>(side === "purchaser" ? `${user}/refunds` : "/api/card-brander/supplyRefunds", { query })),
+    queryFn: async () =>
+      unwrap(
+        await http.get<Page<RefundOrder>>(
+          side === "purchaser" ? `${user}/refunds` : "/api/card-brander/supplyRefunds",
+          { query },
+        ),
+      ),
   };
 }
 
-export function useOrderReport(side: "purchaser" | "supplier", query: { kind: "purchase" | "refund"; unit: ReportUnit; from: string; to: string }) {
+export function useOrderReport(
+  side: "purchaser" | "supplier",
+  query: { kind: "purchase" | "refund"; unit: ReportUnit; from: string; to: string },
+) {
   return useQuery({
     queryKey: queryKeys.orderReports(side, query),
-    queryFn: async () => unwrap(await http.get<OrderReportRow[]>(side === "purchaser" ? `${user}/orders/reports` : "/api/card-brander/sup/reports", { query })),
+    queryFn: async () =>
+      unwrap(
+        await http.get<OrderReportRow[]>(
+          side === "purchaser" ? `${user}/orders/reports` : "/api/card-brander/sup/reports",
+          { query },
+        ),
+      ),
   });
 }
 
@@ -75,38 +140,69 @@ function useRefundMutation<A, R>(fn: (args: A) => Promise<R>) {
   return useMutation({
     mutationFn: fn,
     onSuccess: () => {
-      for (const key of [queryKeys.refundsAll, queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.orderReportsAll]) void queryClient.invalidateQueries({ queryKey: key });
+      for (const key of [queryKeys.refundsAll, queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.orderReportsAll]) {
+        void queryClient.invalidateQueries({ queryKey: key });
+      }
     },
   });
 }
 
-export const useRequestRefund = () => useRefundMutation((req: RefundReq) => http.post<RefundOrder>(`${user}/refunds`, req, { toast: false }));
+export const useRequestRefund = () =>
+  useRefundMutation((req: RefundReq) => http.post<RefundOrder>(`${user}/refunds`, req, { toast: false }));
 export const useDecideRefund = () =>
   useRefundMutation(({ id, approve, reason }: { id: string; approve: boolean; reason?: string }) =>
-    http.put<RefundOrder>(`/api/card-brander/supplyRefunds/${id}`, { approve, ...(reason && { reason }) }, { toast: false }),
+    http.put<RefundOrder>(
+      `/api/card-brander/supplyRefunds/${id}`,
+      { approve, ...(reason && { reason }) },
+      { toast: false },
+    ),
   );
 
 export function brandAuthsQuery(query: { page: number; pageSize: number; side: "brand" | "grantee" }) {
-  return { queryKey: queryKeys.brandAuths(query), queryFn: async () => unwrap(await http.post<Page<BrandAuth>>(`${user}/brandAuth/list`, query)) };
+  return {
+    queryKey: queryKeys.brandAuths(query),
+    queryFn: async () => unwrap(await http.post<Page<BrandAuth>>(`${user}/brandAuth/list`, query)),
+  };
 }
 function useBrandAuthMutation<A, R>(fn: (args: A) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.brandAuthsAll }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.brandAuthsAll }),
+  });
 }
-export const useGrantBrandAuth = () => useBrandAuthMutation((req: BrandAuthReq) => http.post<BrandAuth>(`${user}/brandAuth`, req, { toast: false }));
-export const useRevokeBrandAuth = () => useBrandAuthMutation((id: string) => http.del<BrandAuth>(`${user}/brandAuth/${id}`));
+export const useGrantBrandAuth = () =>
+  useBrandAuthMutation((req: BrandAuthReq) => http.post<BrandAuth>(`${user}/brandAuth`, req, { toast: false }));
+export const useRevokeBrandAuth = () =>
+  useBrandAuthMutation((id: string) => http.del<BrandAuth>(`${user}/brandAuth/${id}`));
 
-export function applicationsQuery(query: Query & { page: number; pageSize: number; state?: ApplicationState }, side: "purchaser" | "supplier") {
+export function applicationsQuery(
+  query: Query & { page: number; pageSize: number; state?: ApplicationState },
+  side: "purchaser" | "supplier",
+) {
   return {
     queryKey: queryKeys.applications(side, query),
-    queryFn: async () => unwrap(await http.get<Page<PurchaseApplication>>(side === "purchaser" ? `${user}/purchaseApplications` : "/api/card-brander/purchaseApplications", { query })),
+    queryFn: async () =>
+      unwrap(
+        await http.get<Page<PurchaseApplication>>(
+          side === "purchaser" ? `${user}/purchaseApplications` : "/api/card-brander/purchaseApplications",
+          { query },
+        ),
+      ),
   };
 }
 function useApplicationMutation<A, R>(fn: (args: A) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.applicationsAll }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.applicationsAll }),
+  });
 }
 export const useApplyToPurchase = () =>
-  useApplicationMutation((req: { goodsId: string; remark?: string }) => http.post<PurchaseApplication>(`${user}/purchaseApplications`, req, { toast: false }));
+  useApplicationMutation((req: { goodsId: string; remark?: string }) =>
+    http.post<PurchaseApplication>(`${user}/purchaseApplications`, req, { toast: false }),
+  );
 export const useDecideApplication = () =>
-  useApplicationMutation(({ id, ...req }: ApplicationDecisionReq & { id: string }) => http.put<PurchaseApplication>(`/api/card-brander/purchaseApplications/${id}`, req, { toast: false }));
+  useApplicationMutation(({ id, ...req }: ApplicationDecisionReq & { id: string }) =>
+    http.put<PurchaseApplication>(`/api/card-brander/purchaseApplications/${id}`, req, { toast: false }),
+  );

@@ -58,12 +58,19 @@ export function ConsoleLayout({ area }: { area: AreaDef }) {
   const allowed = area.pages.filter((p) => p.menuKey && pageAllowed(menus, area, p));
   const entry = (p: (typeof allowed)[number]) => {
     const to = `${area.base}/${p.path}`;
-    return { key: to.toLowerCase(), icon: p.icon ? createElement(p.icon) : undefined, label: <Link to={to}>{t(p.menuKey ?? "")}</Link> };
+    return {
+      key: to.toLowerCase(),
+      icon: p.icon ? createElement(p.icon) : undefined,
+      label: <Link to={to}>{t(p.menuKey ?? "")}</Link>,
+    };
   };
   // A long menu in sections (issue 25 item 4): headed groups, every entry still one click away; a section
   // a sub-account sees one page of stays a plain entry.
-  const menuItems: NonNullable<MenuProps["items"]> = groupMenu(area.id, allowed).flatMap((g): NonNullable<MenuProps["items"]> =>
-    g.group === null || g.items.length === 1 ? g.items.map(entry) : [{ type: "group", key: `group:${g.group}`, label: t(g.group), children: g.items.map(entry) }],
+  const menuItems: NonNullable<MenuProps["items"]> = groupMenu(area.id, allowed).flatMap(
+    (g): NonNullable<MenuProps["items"]> =>
+      g.group === null || g.items.length === 1
+        ? g.items.map(entry)
+        : [{ type: "group", key: `group:${g.group}`, label: t(g.group), children: g.items.map(entry) }],
   );
 
   return (
@@ -80,15 +87,29 @@ export function ConsoleLayout({ area }: { area: AreaDef }) {
           style={{ borderRight: `1px solid ${themeToken.colorBorderSecondary}` }}
         >
           {!collapsed && (
-            <Typography.Text type="secondary" style={{ display: "block", padding: "18px 24px 6px", fontSize: 12, letterSpacing: 0.5 }}>
+            <Typography.Text
+              type="secondary"
+              style={{ display: "block", padding: "18px 24px 6px", fontSize: 12, letterSpacing: 0.5 }}
+            >
               {t(area.nameKey)}
             </Typography.Text>
           )}
-          <Menu mode="inline" selectedKeys={[pathname.toLowerCase()]} items={menuItems} style={{ borderInlineEnd: 0 }} />
+          <Menu
+            mode="inline"
+            selectedKeys={[pathname.toLowerCase()]}
+            items={menuItems}
+            style={{ borderInlineEnd: 0 }}
+          />
         </Layout.Sider>
         <Layout.Content style={{ padding: 24, minWidth: 0 }}>
           {navigation.state === "loading" && (
-            <Progress percent={100} status="active" showInfo={false} size="small" style={{ position: "absolute", top: 60, left: 0, right: 0, margin: 0 }} />
+            <Progress
+              percent={100}
+              status="active"
+              showInfo={false}
+              size="small"
+              style={{ position: "absolute", top: 60, left: 0, right: 0, margin: 0 }}
+            />
           )}
           <AreaGate area={area}>
             <Flex vertical gap={16} style={{ maxWidth: 1280, margin: "0 auto" }}>

@@ -12,6 +12,12 @@ export const dev: AreaDef = {
   version: null,
   devOnly: true,
   pages: [
-    { path: "mailbox", load: () => import("../../areas/dev/Mailbox"), titleKey: "title.mailbox", menuKey: "menu.mailbox", icon: MailOutlined },
+    {
+      path: "mailbox",
+      load: () => import("../../areas/dev/Mailbox"),
+      titleKey: "title.mailbox",
+      menuKey: "menu.mailbox",
+      icon: MailOutlined,
+    },
   ],
 };

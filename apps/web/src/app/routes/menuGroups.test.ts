@@ -3,7 +3,13 @@ import { translationsFor } from "../../i18n/allTranslations";
 import { AREAS } from "../routes";
 import { groupMenu, MENU_GROUPS } from "./menuGroups";
 
-const get = (catalogue: unknown, key: string): unknown => key.split(".").reduce<unknown>((node, part) => (typeof node === "object" && node !== null ? (node as Record<string, unknown>)[part] : undefined), catalogue);
+const get = (catalogue: unknown, key: string): unknown =>
+  key
+    .split(".")
+    .reduce<unknown>(
+      (node, part) => (typeof node === "object" && node !== null ? (node as Record<string, unknown>)[part] : undefined),
+      catalogue,
+    );
 
 /** Issue 25 item 4: the purchaser's side menu in the sections of spec 01 §2, not a flat list. */
 describe("side menu sections", () => {
@@ -28,7 +34,9 @@ describe("side menu sections", () => {
 
   it("names each section in the three languages", () => {
     for (const lang of ["cn", "tw", "en"] as const) {
-      for (const key of new Set(Object.values(MENU_GROUPS.sale ?? {}))) expect(typeof get(translationsFor(lang), key), `${lang} ${key}`).toBe("string");
+      for (const key of new Set(Object.values(MENU_GROUPS.sale ?? {}))) {
+        expect(typeof get(translationsFor(lang), key), `${lang} ${key}`).toBe("string");
+      }
     }
   });
 
@@ -41,7 +49,9 @@ describe("side menu sections", () => {
     expect(Object.keys(groups).filter((p) => !paths.has(p))).toEqual([]);
     expect(groupMenu("business", pages).length).toBeLessThanOrEqual(12);
     for (const lang of ["cn", "tw", "en"] as const) {
-      for (const key of new Set(Object.values(groups))) expect(typeof get(translationsFor(lang), key), `${lang} ${key}`).toBe("string");
+      for (const key of new Set(Object.values(groups))) {
+        expect(typeof get(translationsFor(lang), key), `${lang} ${key}`).toBe("string");
+      }
     }
   });
 

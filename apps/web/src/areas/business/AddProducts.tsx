@@ -12,7 +12,11 @@ export default function AddProducts() {
   const currency = useUserInfo().data?.merchant?.currency ?? "CNY";
   return (
     <Flex vertical gap={16}>
-      <PageHint id="business.AddProducts" title={t("commerce.page.AddProducts")} description={t("commerce.hint.products")} />
+      <PageHint
+        id="business.AddProducts"
+        title={t("commerce.page.AddProducts")}
+        description={t("commerce.hint.products")}
+      />
       <Card variant="borderless">
         <CommodityForm commodity={null} currency={currency} onSaved={() => void navigate("/business/ProductList")} />
       </Card>

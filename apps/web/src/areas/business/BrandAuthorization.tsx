@@ -27,7 +27,12 @@ export default function BrandAuthorization() {
   const grant = useGrantBrandAuth();
   const revoke = useRevokeBrandAuth();
   const submit = async (v: Values) => {
-    const result = await grant.mutateAsync({ granteeId: v.granteeId.trim(), kind: v.kind, ...(v.remark?.trim() && { remark: v.remark.trim() }), ...(v.validUntil && { validUntil: v.validUntil.format("YYYY-MM-DD") }) });
+    const result = await grant.mutateAsync({
+      granteeId: v.granteeId.trim(),
+      kind: v.kind,
+      ...(v.remark?.trim() && { remark: v.remark.trim() }),
+      ...(v.validUntil && { validUntil: v.validUntil.format("YYYY-MM-DD") }),
+    });
     if (reportFailure(result, form, ["granteeId", "kind"], (m) => void message.error(m))) return;
     void message.success(t("brandAuth.granted"));
     form.resetFields();
@@ -35,10 +40,24 @@ export default function BrandAuthorization() {
   const columns: TableColumnsType<BrandAuth> = [
     { title: t("brandAuth.grantee"), key: "grantee", render: (_: unknown, a) => `${a.granteeName} (${a.granteeId})` },
     { title: t("brandAuth.kind"), dataIndex: "kind", render: (v: BrandAuth["kind"]) => t(`brandAuth.kinds.${v}`) },
-    { title: t("brandAuth.validUntil"), dataIndex: "validUntil", render: (v: string | null) => v ?? t("brandAuth.noEnd") },
+    {
+      title: t("brandAuth.validUntil"),
+      dataIndex: "validUntil",
+      render: (v: string | null) => v ?? t("brandAuth.noEnd"),
+    },
     { title: t("brandAuth.remark"), dataIndex: "remark", render: (v: string) => v || "-" },
-    { title: t("brandAuth.state"), dataIndex: "active", render: (v: boolean) => <Tag color={v ? "success" : "default"}>{t(v ? "brandAuth.active" : "brandAuth.revoked")}</Tag> },
-    { title: t("brandAuth.createdAt"), dataIndex: "createdAt", render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("brandAuth.state"),
+      dataIndex: "active",
+      render: (v: boolean) => (
+        <Tag color={v ? "success" : "default"}>{t(v ? "brandAuth.active" : "brandAuth.revoked")}</Tag>
+      ),
+    },
+    {
+      title: t("brandAuth.createdAt"),
+      dataIndex: "createdAt",
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     {
       title: t("funds.col.actions"),
       key: "actions",
@@ -49,7 +68,12 @@ export default function BrandAuthorization() {
             size="small"
             danger
             onClick={() => {
-              modal.confirm({ title: t("brandAuth.revokeTitle"), content: t("brandAuth.revokeBody", { name: a.granteeName }), okButtonProps: { danger: true }, onOk: () => revoke.mutateAsync(a.id) });
+              modal.confirm({
+                title: t("brandAuth.revokeTitle"),
+                content: t("brandAuth.revokeBody", { name: a.granteeName }),
+                okButtonProps: { danger: true },
+                onOk: () => revoke.mutateAsync(a.id),
+              });
             }}
           >
             {t("brandAuth.revoke")}
@@ -61,12 +85,25 @@ export default function BrandAuthorization() {
     <Flex vertical gap={16}>
       <PageHint id="business.BrandAuthorization" title={t("brandAuth.hintTitle")} description={t("brandAuth.hint")} />
       <Card variant="borderless" title={t("brandAuth.new")}>
-        <Form<Values> form={form} layout="inline" initialValues={{ kind: "purchaser" }} onFinish={(v) => void submit(v)} requiredMark={false} style={{ rowGap: 12 }}>
+        <Form<Values>
+          form={form}
+          layout="inline"
+          initialValues={{ kind: "purchaser" }}
+          onFinish={(v) => void submit(v)}
+          requiredMark={false}
+          style={{ rowGap: 12 }}
+        >
           <Form.Item name="granteeId" rules={[rule("granteeId")]}>
             <Input placeholder={t("brandAuth.granteeId")} inputMode="numeric" maxLength={18} style={{ width: 180 }} />
           </Form.Item>
           <Form.Item name="kind">
-            <Radio.Group optionType="button" options={[{ value: "purchaser", label: t("brandAuth.kinds.purchaser") }, { value: "provider", label: t("brandAuth.kinds.provider") }]} />
+            <Radio.Group
+              optionType="button"
+              options={[
+                { value: "purchaser", label: t("brandAuth.kinds.purchaser") },
+                { value: "provider", label: t("brandAuth.kinds.provider") },
+              ]}
+            />
           </Form.Item>
           <Form.Item name="validUntil">
             <DatePicker placeholder={t("brandAuth.validUntil")} disabledDate={(d) => d.isBefore(dayjs(), "day")} />
@@ -81,5 +118,13 @@ export default function BrandAuthorization() {
       </Card>
     </Flex>
   );
-  return <ListPage<BrandAuth> header={header} rowKey="id" columns={columns} search={{}} query={(state) => brandAuthsQuery({ page: state.page, pageSize: state.pageSize, side: "brand" })} />;
+  return (
+    <ListPage<BrandAuth>
+      header={header}
+      rowKey="id"
+      columns={columns}
+      search={{}}
+      query={(state) => brandAuthsQuery({ page: state.page, pageSize: state.pageSize, side: "brand" })}
+    />
+  );
 }

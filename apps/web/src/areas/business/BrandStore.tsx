@@ -102,15 +102,23 @@ export default function BrandStore() {
       <ListPage<Store>
         header={
           <>
-            <PageHint id="business.BrandStore" title={t("stores.title.BrandStore")} description={t("stores.hint.brandStore")} />
+            <PageHint
+              id="business.BrandStore"
+              title={t("stores.title.BrandStore")}
+              description={t("stores.hint.brandStore")}
+            />
             <Space wrap>
               <Button icon={<DownloadOutlined />} onClick={() => void download(storeApi.template())}>
                 {t("stores.template")}
               </Button>
-              <Upload accept=".xlsx" showUploadList={false} beforeUpload={(file) => {
+              <Upload
+                accept=".xlsx"
+                showUploadList={false}
+                beforeUpload={(file) => {
                   void upload(file);
                   return false;
-                }}>
+                }}
+              >
                 <Button type="primary" loading={uploading} data-testid="store-import">
                   {t("stores.import")}
                 </Button>
@@ -141,7 +149,10 @@ export default function BrandStore() {
                         ]}
                       />
                       {imported.importId && (
-                        <Button type="link" onClick={() => void download(storeApi.rejectReport(imported.importId ?? ""))}>
+                        <Button
+                          type="link"
+                          onClick={() => void download(storeApi.rejectReport(imported.importId ?? ""))}
+                        >
                           {t("stores.rejectReport")}
                         </Button>
                       )}
@@ -157,7 +168,11 @@ export default function BrandStore() {
         scrollX={1500}
         search={{ add: { label: t("stores.add"), onClick: () => setEditing(null) }, ...storeSearch(t, regions) }}
         onBatchDelete={(keys) => remove(keys.map(String))}
-        exportFile={(values) => ({ path: "/api/card-brander/branderStores/export", query: { ...storeFilters(values) }, fileName: "stores.xlsx" })}
+        exportFile={(values) => ({
+          path: "/api/card-brander/branderStores/export",
+          query: { ...storeFilters(values) },
+          fileName: "stores.xlsx",
+        })}
         query={(state) => {
           const q = { page: state.page, pageSize: state.pageSize, ...storeFilters(state.values) };
           return { queryKey: storeKeys.list("brand", q), queryFn: () => storeApi.list(q) };

@@ -4,7 +4,14 @@ import { Alert, App, Button, Card, Descriptions, Flex, Select, Space, Statistic,
 import { useState, type Key } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { CARD_STATES, isCardBusinessType, PAGE_SIZES, type CardBatch, type CardState, type Card as CodeRow } from "@tessera/contracts";
+import {
+  CARD_STATES,
+  isCardBusinessType,
+  PAGE_SIZES,
+  type CardBatch,
+  type CardState,
+  type Card as CodeRow,
+} from "@tessera/contracts";
 import { saveFile } from "../../api/http";
 import { PageHint } from "../../components/PageHint";
 import { catalogApi, catalogKeys, importCards } from "./catalog/api";
@@ -29,11 +36,22 @@ export default function CardImport() {
   const [selected, setSelected] = useState<Key[]>([]);
 
   const goodsQuery = { page: 1, pageSize: 1000, state: "available" };
-  const { data: goodsPage } = useQuery({ queryKey: catalogKeys.products(goodsQuery), queryFn: () => catalogApi.products(goodsQuery) });
+  const { data: goodsPage } = useQuery({
+    queryKey: catalogKeys.products(goodsQuery),
+    queryFn: () => catalogApi.products(goodsQuery),
+  });
   const cardGoods = (goodsPage?.list ?? []).filter((g) => isCardBusinessType(g.businessType));
-  const { data: goods } = useQuery({ queryKey: catalogKeys.product(goodsId ?? 0), queryFn: () => catalogApi.product(goodsId ?? 0), enabled: goodsId !== undefined });
+  const { data: goods } = useQuery({
+    queryKey: catalogKeys.product(goodsId ?? 0),
+    queryFn: () => catalogApi.product(goodsId ?? 0),
+    enabled: goodsId !== undefined,
+  });
   const batchQuery = { goodsId, page: 1, pageSize: 20 };
-  const { data: batches } = useQuery({ queryKey: catalogKeys.batches(batchQuery), queryFn: () => catalogApi.batches(batchQuery), enabled: goodsId !== undefined });
+  const { data: batches } = useQuery({
+    queryKey: catalogKeys.batches(batchQuery),
+    queryFn: () => catalogApi.batches(batchQuery),
+    enabled: goodsId !== undefined,
+  });
   const cardQuery = { ...page, state: cardState };
   const { data: cards, isFetching } = useQuery({
     queryKey: catalogKeys.cards(goodsId ?? 0, cardQuery),
@@ -57,7 +75,9 @@ export default function CardImport() {
         return;
       }
       setResult(r.data);
-      void message.success(t("catalog.msg.imported", { imported: r.data.imported, rejected: r.data.rejected, total: r.data.totalRows }));
+      void message.success(
+        t("catalog.msg.imported", { imported: r.data.imported, rejected: r.data.rejected, total: r.data.totalRows }),
+      );
       refresh();
     } finally {
       setUploading(false);
@@ -86,11 +106,19 @@ export default function CardImport() {
   const batchColumns = [
     { title: t("catalog.import.batch"), dataIndex: "id", width: 80 },
     { title: t("catalog.import.fileName"), dataIndex: "fileName" },
-    { title: t("catalog.field.state"), dataIndex: "status", render: (s: CardBatch["status"]) => <Tag color={BATCH_COLOR[s]}>{t(`catalog.import.status.${s}`)}</Tag> },
+    {
+      title: t("catalog.field.state"),
+      dataIndex: "status",
+      render: (s: CardBatch["status"]) => <Tag color={BATCH_COLOR[s]}>{t(`catalog.import.status.${s}`)}</Tag>,
+    },
     { title: t("catalog.import.totalRows"), dataIndex: "totalRows" },
     { title: t("catalog.import.imported"), dataIndex: "imported" },
     { title: t("catalog.import.rejected"), dataIndex: "rejected" },
-    { title: t("catalog.import.createdAt"), dataIndex: "createdAt", render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("catalog.import.createdAt"),
+      dataIndex: "createdAt",
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
     {
       title: t("catalog.field.actions"),
       render: (_: unknown, b: CardBatch) =>
@@ -150,14 +178,21 @@ export default function CardImport() {
             title={t("catalog.import.result")}
             description={
               <Flex vertical gap={8}>
-                <Descriptions size="small" column={3} items={[
-                  { key: "rows", label: t("catalog.import.totalRows"), children: result.totalRows },
-                  { key: "ok", label: t("catalog.import.imported"), children: result.imported },
-                  { key: "bad", label: t("catalog.import.rejected"), children: result.rejected },
-                ]} />
+                <Descriptions
+                  size="small"
+                  column={3}
+                  items={[
+                    { key: "rows", label: t("catalog.import.totalRows"), children: result.totalRows },
+                    { key: "ok", label: t("catalog.import.imported"), children: result.imported },
+                    { key: "bad", label: t("catalog.import.rejected"), children: result.rejected },
+                  ]}
+                />
                 {result.rejected > 0 && (
                   <div>
-                    <Button icon={<DownloadOutlined />} onClick={() => void download(catalogApi.rejectReport(result.id))}>
+                    <Button
+                      icon={<DownloadOutlined />}
+                      onClick={() => void download(catalogApi.rejectReport(result.id))}
+                    >
                       {t("catalog.action.rejectReport")}
                     </Button>
                   </div>
@@ -198,7 +233,11 @@ export default function CardImport() {
                       size="small"
                       loading={isFetching}
                       dataSource={cards?.list ?? []}
-                      rowSelection={{ selectedRowKeys: selected, onChange: setSelected, getCheckboxProps: (c) => ({ disabled: c.state !== "available" }) }}
+                      rowSelection={{
+                        selectedRowKeys: selected,
+                        onChange: setSelected,
+                        getCheckboxProps: (c) => ({ disabled: c.state !== "available" }),
+                      }}
                       pagination={{
                         current: page.page,
                         pageSize: page.pageSize,
@@ -212,9 +251,17 @@ export default function CardImport() {
                         { title: "ID", dataIndex: "id", width: 90 },
                         { title: t("catalog.import.cardNumber"), dataIndex: "cardNumber" },
                         { title: t("catalog.import.cardSecret"), dataIndex: "cardSecret" },
-                        { title: t("catalog.import.expiry"), dataIndex: "expiryDate", render: (v: string | null) => v ?? "-" },
+                        {
+                          title: t("catalog.import.expiry"),
+                          dataIndex: "expiryDate",
+                          render: (v: string | null) => v ?? "-",
+                        },
                         { title: t("catalog.import.batch"), dataIndex: "batchId", width: 80 },
-                        { title: t("catalog.field.state"), dataIndex: "state", render: (s: CardState) => t(`catalog.cardState.${s}`) },
+                        {
+                          title: t("catalog.field.state"),
+                          dataIndex: "state",
+                          render: (s: CardState) => t(`catalog.cardState.${s}`),
+                        },
                       ]}
                     />
                   </Flex>
@@ -223,7 +270,15 @@ export default function CardImport() {
               {
                 key: "records",
                 label: t("catalog.import.records"),
-                children: <Table<CardBatch> rowKey="id" size="small" dataSource={batches?.list ?? []} columns={batchColumns} pagination={false} />,
+                children: (
+                  <Table<CardBatch>
+                    rowKey="id"
+                    size="small"
+                    dataSource={batches?.list ?? []}
+                    columns={batchColumns}
+                    pagination={false}
+                  />
+                ),
               },
             ]}
           />

@@ -28,13 +28,22 @@ export default function CheckSupOrder() {
       title: t("stats.col.difference"),
       dataIndex: "difference",
       align: "right",
-      render: (v: number, r) => <Tag color={v === 0 ? "success" : "error"}>{v === 0 ? t("stats.balanced") : money(v, r)}</Tag>,
+      render: (v: number, r) => (
+        <Tag color={v === 0 ? "success" : "error"}>{v === 0 ? t("stats.balanced") : money(v, r)}</Tag>
+      ),
     },
-    { title: t("stats.col.escrow"), key: "escrow", align: "right", render: (_: unknown, r) => `${r.escrowOrders} / ${money(r.escrowAmount, r)}` },
+    {
+      title: t("stats.col.escrow"),
+      key: "escrow",
+      align: "right",
+      render: (_: unknown, r) => `${r.escrowOrders} / ${money(r.escrowAmount, r)}`,
+    },
   ];
   return (
     <PeriodTable<SupplyCheckRow>
-      header={<PageHint id="business.CheckSupOrder" title={t("stats.hint.checkTitle")} description={t("stats.hint.check")} />}
+      header={
+        <PageHint id="business.CheckSupOrder" title={t("stats.hint.checkTitle")} description={t("stats.hint.check")} />
+      }
       rowKey="day"
       columns={columns}
       useRows={useCheckRows}

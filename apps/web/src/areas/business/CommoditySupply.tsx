@@ -14,7 +14,13 @@ import { useDictLabels } from "./catalog/labels";
 function queryOf(s: ListState) {
   const sel = typeof s.values.selVal === "string" ? s.values.selVal : undefined;
   const brandId = typeof s.values.selValT === "string" ? s.values.selValT : undefined;
-  return { page: s.page, pageSize: s.pageSize, keyword: s.values.inpVal, ...(sel && { [s.values.selKey ?? "state"]: sel }), brandId };
+  return {
+    page: s.page,
+    pageSize: s.pageSize,
+    keyword: s.values.inpVal,
+    ...(sel && { [s.values.selKey ?? "state"]: sel }),
+    brandId,
+  };
 }
 
 /**
@@ -47,7 +53,13 @@ export default function CommoditySupply() {
   const columns = useSuppliedGoodsColumns(figures);
   return (
     <ListPage<Goods>
-      header={<PageHint id="business.CommoditySupply" title={t("catalog.hint.commoditySupplyTitle")} description={t("catalog.hint.commoditySupply")} />}
+      header={
+        <PageHint
+          id="business.CommoditySupply"
+          title={t("catalog.hint.commoditySupplyTitle")}
+          description={t("catalog.hint.commoditySupply")}
+        />
+      }
       rowKey="id"
       columns={columns}
       scrollX={2100}
@@ -55,15 +67,35 @@ export default function CommoditySupply() {
         input: { keys: [{ value: "keyword", label: t("catalog.field.keyword") }] },
         select: {
           keys: [
-            { value: "state", label: t("catalog.field.state"), options: GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) })) },
-            { value: "businessType", label: t("catalog.field.businessType"), options: BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) })) },
+            {
+              value: "state",
+              label: t("catalog.field.state"),
+              options: GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) })),
+            },
+            {
+              value: "businessType",
+              label: t("catalog.field.businessType"),
+              options: BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) })),
+            },
           ],
         },
-        selectT: { keys: [{ value: "brandId", label: t("catalog.field.brand"), options: (brander?.brands ?? []).map((b) => ({ value: String(b.id), label: b.name })) }] },
+        selectT: {
+          keys: [
+            {
+              value: "brandId",
+              label: t("catalog.field.brand"),
+              options: (brander?.brands ?? []).map((b) => ({ value: String(b.id), label: b.name })),
+            },
+          ],
+        },
       }}
       query={(s) => {
         const q = queryOf(s);
-        return { queryKey: ["catalog", "commoditySupply", q], queryFn: async () => unwrap(await http.get<Page<Goods>>("/api/card-user/insupply/merchandises", { query: q, overlay: false })) };
+        return {
+          queryKey: ["catalog", "commoditySupply", q],
+          queryFn: async () =>
+            unwrap(await http.get<Page<Goods>>("/api/card-user/insupply/merchandises", { query: q, overlay: false })),
+        };
       }}
     />
   );

@@ -1,5 +1,19 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Descriptions, Drawer, Flex, Form, Input, InputNumber, Select, Space, Table, Tag, type TableColumnsType } from "antd";
+import {
+  App,
+  Button,
+  Descriptions,
+  Drawer,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Select,
+  Space,
+  Table,
+  Tag,
+  type TableColumnsType,
+} from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { GOODS_STATES, type CostReply, type Goods, type GoodsState, type InsupplyUpdateReq } from "@tessera/contracts";
@@ -33,7 +47,10 @@ function SupplyDrawer({ goods, onClose, onSaved }: { goods: Goods; onClose: () =
   const [childForm] = Form.useForm<{ childId: number; quantity: number }>();
   const queryClient = useQueryClient();
   const costKey = ["catalog", "cost", goods.id] as const;
-  const { data: cost } = useQuery({ queryKey: costKey, queryFn: async () => unwrap(await http.get<CostReply>(`${base}/insupply/cost/${goods.id}`)) });
+  const { data: cost } = useQuery({
+    queryKey: costKey,
+    queryFn: async () => unwrap(await http.get<CostReply>(`${base}/insupply/cost/${goods.id}`)),
+  });
   const money = (amount: number) => formatMoney({ amount, currency: goods.currency });
   const major = (minor: number) => (minor / 100).toFixed(2);
 
@@ -48,7 +65,16 @@ function SupplyDrawer({ goods, onClose, onSaved }: { goods: Goods; onClose: () =
       state: v.state,
     };
     const r = await http.put<Goods>(`${base}/insupply/merchandise/${goods.id}`, body, { toast: false });
-    if (reportFailure(r, form, ["price", "settlementPrice", "perOrderMax", "weight", "lowStockThreshold", "state"], (msg) => void message.error(msg))) return;
+    if (
+      reportFailure(
+        r,
+        form,
+        ["price", "settlementPrice", "perOrderMax", "weight", "lowStockThreshold", "state"],
+        (msg) => void message.error(msg),
+      )
+    ) {
+      return;
+    }
     void message.success(t("catalog.msg.saved"));
     void queryClient.invalidateQueries({ queryKey: costKey });
     onSaved();
@@ -56,31 +82,55 @@ function SupplyDrawer({ goods, onClose, onSaved }: { goods: Goods; onClose: () =
 
   const addChild = async () => {
     const v = await childForm.validateFields();
-    const r = await http.post<CostReply>(`${base}/insupply/merchandise/child`, { inSupplyMerchandiseId: goods.id, childId: v.childId, quantity: v.quantity });
+    const r = await http.post<CostReply>(`${base}/insupply/merchandise/child`, {
+      inSupplyMerchandiseId: goods.id,
+      childId: v.childId,
+      quantity: v.quantity,
+    });
     if (r?.ok) {
       queryClient.setQueryData(costKey, r.data);
       childForm.resetFields();
     }
   };
 
-  const moneyRule = { required: true, validator: (_: unknown, v: string | undefined) => (v && parseMoney(v, goods.currency) !== null ? Promise.resolve() : Promise.reject(new Error(t("catalog.msg.amountInvalid")))) };
+  const moneyRule = {
+    required: true,
+    validator: (_: unknown, v: string | undefined) =>
+      v && parseMoney(v, goods.currency) !== null
+        ? Promise.resolve()
+        : Promise.reject(new Error(t("catalog.msg.amountInvalid"))),
+  };
   return (
     <Drawer open onClose={onClose} size={640} zIndex={1100} title={`${goods.id} ${goods.name}`}>
       <Flex vertical gap={24}>
         <Form
           form={form}
           layout="vertical"
-          initialValues={{ price: major(goods.price), settlementPrice: major(goods.settlementPrice), perOrderMax: goods.perOrderMax, weight: goods.weight, lowStockThreshold: goods.lowStockThreshold, state: goods.state }}
+          initialValues={{
+            price: major(goods.price),
+            settlementPrice: major(goods.settlementPrice),
+            perOrderMax: goods.perOrderMax,
+            weight: goods.weight,
+            lowStockThreshold: goods.lowStockThreshold,
+            state: goods.state,
+          }}
         >
           <Space wrap align="start">
             <Form.Item name="price" label={`${t("catalog.field.price")} (${goods.currency})`} rules={[moneyRule]}>
               <Input inputMode="decimal" style={{ width: 160 }} />
             </Form.Item>
-            <Form.Item name="settlementPrice" label={`${t("catalog.field.settlementPrice")} (${goods.currency})`} rules={[moneyRule]}>
+            <Form.Item
+              name="settlementPrice"
+              label={`${t("catalog.field.settlementPrice")} (${goods.currency})`}
+              rules={[moneyRule]}
+            >
               <Input inputMode="decimal" style={{ width: 160 }} />
             </Form.Item>
             <Form.Item name="state" label={t("catalog.field.state")}>
-              <Select style={{ width: 140 }} options={GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) }))} />
+              <Select
+                style={{ width: 140 }}
+                options={GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) }))}
+              />
             </Form.Item>
             <Form.Item name="perOrderMax" label={t("catalog.field.perOrderMax")}>
               <InputNumber min={1} max={10000} precision={0} />
@@ -116,7 +166,13 @@ function SupplyDrawer({ goods, onClose, onSaved }: { goods: Goods; onClose: () =
           <Flex vertical gap={12}>
             <Form form={childForm} layout="inline" initialValues={{ quantity: 1 }}>
               <Form.Item name="childId" rules={[{ required: true, message: t("catalog.msg.required") }]}>
-                <InputNumber placeholder={t("catalog.supply.childId")} min={1} precision={0} style={{ width: 180 }} aria-label={t("catalog.supply.childId")} />
+                <InputNumber
+                  placeholder={t("catalog.supply.childId")}
+                  min={1}
+                  precision={0}
+                  style={{ width: 180 }}
+                  aria-label={t("catalog.supply.childId")}
+                />
               </Form.Item>
               <Form.Item name="quantity">
                 <InputNumber min={1} max={100} precision={0} aria-label={t("catalog.supply.quantity")} />
@@ -164,7 +220,11 @@ export default function GoodsInSupply() {
     { title: t("catalog.field.perOrderMax"), dataIndex: "perOrderMax" },
     { title: t("catalog.field.stock"), dataIndex: "stock" },
     { title: t("catalog.field.sold"), dataIndex: "sold" },
-    { title: t("catalog.field.state"), dataIndex: "state", render: (v: GoodsState) => <Tag color={STATE_COLOR[v]}>{t(`catalog.state.${v}`)}</Tag> },
+    {
+      title: t("catalog.field.state"),
+      dataIndex: "state",
+      render: (v: GoodsState) => <Tag color={STATE_COLOR[v]}>{t(`catalog.state.${v}`)}</Tag>,
+    },
     {
       title: t("catalog.field.actions"),
       key: "actions",
@@ -179,16 +239,39 @@ export default function GoodsInSupply() {
   return (
     <>
       <ListPage<Goods>
-        header={<PageHint id="business.GoodsInSupply" title={t("catalog.hint.inSupplyTitle")} description={t("catalog.hint.inSupply")} />}
+        header={
+          <PageHint
+            id="business.GoodsInSupply"
+            title={t("catalog.hint.inSupplyTitle")}
+            description={t("catalog.hint.inSupply")}
+          />
+        }
         rowKey="id"
         columns={columns}
         search={{
           input: { keys: [{ value: "keyword", label: t("catalog.field.keyword") }] },
-          select: { keys: [{ value: "state", label: t("catalog.field.state"), options: GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) })) }] },
+          select: {
+            keys: [
+              {
+                value: "state",
+                label: t("catalog.field.state"),
+                options: GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) })),
+              },
+            ],
+          },
         }}
         query={(s) => {
           const q = queryOf(s);
-          return { queryKey: ["catalog", "insupply", q], queryFn: async () => unwrap(await http.get<{ list: Goods[]; total: number; page: number; pageSize: number }>(`${base}/insupply/merchandises`, { query: q, overlay: false })) };
+          return {
+            queryKey: ["catalog", "insupply", q],
+            queryFn: async () =>
+              unwrap(
+                await http.get<{ list: Goods[]; total: number; page: number; pageSize: number }>(
+                  `${base}/insupply/merchandises`,
+                  { query: q, overlay: false },
+                ),
+              ),
+          };
         }}
       />
       {open && (

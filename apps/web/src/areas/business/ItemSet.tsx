@@ -52,7 +52,22 @@ export default function ItemSet() {
     form.resetFields();
     form.setFieldsValue(
       i
-        ? { typeId: i.typeId ?? undefined, name: i.name, description: i.description, price: major(i.price.amount), counted: i.stock !== null, stock: i.stock ?? 0, onSale: i.onSale, sort: i.sort, options: i.options.map((g) => ({ name: g.name, required: g.required, max: g.max, choices: g.choices.map((c) => (c.price ? `${c.name}+${major(c.price)}` : c.name)).join(", ") })) }
+        ? {
+            typeId: i.typeId ?? undefined,
+            name: i.name,
+            description: i.description,
+            price: major(i.price.amount),
+            counted: i.stock !== null,
+            stock: i.stock ?? 0,
+            onSale: i.onSale,
+            sort: i.sort,
+            options: i.options.map((g) => ({
+              name: g.name,
+              required: g.required,
+              max: g.max,
+              choices: g.choices.map((c) => (c.price ? `${c.name}+${major(c.price)}` : c.name)).join(", "),
+            })),
+          }
         : { name: "", price: "", counted: false, onSale: true, sort: 0, options: [] },
     );
     setEditing(i);
@@ -65,7 +80,12 @@ export default function ItemSet() {
       description: v.description ?? "",
       price: parseMoney(v.price, currency) ?? -1,
       stock: v.counted ? (v.stock ?? 0) : null,
-      options: (v.options ?? []).map((g) => ({ name: g.name, required: g.required, max: g.max, choices: parseChoices(g.choices, currency) })),
+      options: (v.options ?? []).map((g) => ({
+        name: g.name,
+        required: g.required,
+        max: g.max,
+        choices: parseChoices(g.choices, currency),
+      })),
       onSale: v.onSale,
       sort: v.sort,
     };
@@ -92,17 +112,63 @@ export default function ItemSet() {
           scroll={{ x: 900 }}
           columns={[
             { title: t("takeout.itemName"), dataIndex: "name", width: 180 },
-            { title: t("takeout.type"), dataIndex: "typeId", width: 120, render: (id: string | null) => (id ? typeName.get(id) : "—") },
-            { title: t("takeout.price"), dataIndex: "price", width: 100, align: "right", render: (m: TakeoutItem["price"]) => formatMoney(m) },
-            { title: t("takeout.options"), key: "o", width: 260, render: (_: unknown, i) => i.options.map((g) => <Tag key={g.name}>{`${g.name}: ${g.choices.map((c) => c.name).join("/")}`}</Tag>) },
-            { title: t("takeout.stock"), dataIndex: "stock", width: 90, align: "right", render: (s: number | null) => (s === null ? "∞" : s) },
+            {
+              title: t("takeout.type"),
+              dataIndex: "typeId",
+              width: 120,
+              render: (id: string | null) => (id ? typeName.get(id) : "—"),
+            },
+            {
+              title: t("takeout.price"),
+              dataIndex: "price",
+              width: 100,
+              align: "right",
+              render: (m: TakeoutItem["price"]) => formatMoney(m),
+            },
+            {
+              title: t("takeout.options"),
+              key: "o",
+              width: 260,
+              render: (_: unknown, i) =>
+                i.options.map((g) => <Tag key={g.name}>{`${g.name}: ${g.choices.map((c) => c.name).join("/")}`}</Tag>),
+            },
+            {
+              title: t("takeout.stock"),
+              dataIndex: "stock",
+              width: 90,
+              align: "right",
+              render: (s: number | null) => (s === null ? "∞" : s),
+            },
             { title: t("takeout.sold"), dataIndex: "sold", width: 80, align: "right" },
-            { title: t("takeout.onSale"), dataIndex: "onSale", width: 80, render: (v: boolean) => (v ? <Tag color="green">{t("takeout.onSale")}</Tag> : <Tag>{t("takeout.offSale")}</Tag>) },
-            { title: t("takeout.actions"), key: "actions", width: 90, fixed: "right", render: (_: unknown, i) => <Button type="link" size="small" onClick={() => open(i)}>{t("takeout.edit")}</Button> },
+            {
+              title: t("takeout.onSale"),
+              dataIndex: "onSale",
+              width: 80,
+              render: (v: boolean) =>
+                v ? <Tag color="green">{t("takeout.onSale")}</Tag> : <Tag>{t("takeout.offSale")}</Tag>,
+            },
+            {
+              title: t("takeout.actions"),
+              key: "actions",
+              width: 90,
+              fixed: "right",
+              render: (_: unknown, i) => (
+                <Button type="link" size="small" onClick={() => open(i)}>
+                  {t("takeout.edit")}
+                </Button>
+              ),
+            },
           ]}
         />
       </Card>
-      <Modal open={editing !== undefined} title={editing ? t("takeout.edit") : t("takeout.addItem")} onCancel={() => setEditing(undefined)} onOk={() => void save()} width={720} forceRender>
+      <Modal
+        open={editing !== undefined}
+        title={editing ? t("takeout.edit") : t("takeout.addItem")}
+        onCancel={() => setEditing(undefined)}
+        onOk={() => void save()}
+        width={720}
+        forceRender
+      >
         <Form form={form} layout="vertical">
           <Row gutter={12}>
             <Col xs={24} sm={12}>
@@ -117,7 +183,11 @@ export default function ItemSet() {
             </Col>
             <Col xs={12} sm={6}>
               <Form.Item name="typeId" label={t("takeout.type")}>
-                <Select allowClear options={(types.data ?? []).map((ty) => ({ value: ty.id, label: ty.name }))} aria-label={t("takeout.type")} />
+                <Select
+                  allowClear
+                  options={(types.data ?? []).map((ty) => ({ value: ty.id, label: ty.name }))}
+                  aria-label={t("takeout.type")}
+                />
               </Form.Item>
             </Col>
           </Row>
@@ -131,13 +201,24 @@ export default function ItemSet() {
                   {fields.map((f) => (
                     <Flex key={f.key} gap={8} wrap align="center">
                       <Form.Item name={[f.name, "name"]} rules={[required]} style={{ margin: 0 }}>
-                        <Input placeholder={t("takeout.optionName")} style={{ width: 110 }} aria-label={t("takeout.optionName")} />
+                        <Input
+                          placeholder={t("takeout.optionName")}
+                          style={{ width: 110 }}
+                          aria-label={t("takeout.optionName")}
+                        />
                       </Form.Item>
-                      <Form.Item name={[f.name, "choices"]} rules={[required]} style={{ margin: 0, flex: 1, minWidth: 180 }}>
+                      <Form.Item
+                        name={[f.name, "choices"]}
+                        rules={[required]}
+                        style={{ margin: 0, flex: 1, minWidth: 180 }}
+                      >
                         <Input placeholder={t("takeout.choicesHelp")} aria-label={t("takeout.choices")} />
                       </Form.Item>
                       <Form.Item name={[f.name, "required"]} valuePropName="checked" style={{ margin: 0 }}>
-                        <Switch checkedChildren={t("takeout.requiredOption")} unCheckedChildren={t("takeout.optional")} />
+                        <Switch
+                          checkedChildren={t("takeout.requiredOption")}
+                          unCheckedChildren={t("takeout.optional")}
+                        />
                       </Form.Item>
                       <Form.Item name={[f.name, "max"]} style={{ margin: 0 }}>
                         <InputNumber min={1} max={10} precision={0} style={{ width: 64 }} aria-label="max" />
@@ -145,7 +226,11 @@ export default function ItemSet() {
                       <Button icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label="remove" />
                     </Flex>
                   ))}
-                  <Button icon={<PlusOutlined />} onClick={() => add({ name: "", required: true, max: 1, choices: "" })} style={{ alignSelf: "start" }}>
+                  <Button
+                    icon={<PlusOutlined />}
+                    onClick={() => add({ name: "", required: true, max: 1, choices: "" })}
+                    style={{ alignSelf: "start" }}
+                  >
                     {t("takeout.addOption")}
                   </Button>
                 </Flex>

@@ -32,12 +32,30 @@ export default function PackageSet() {
   const required = { required: true, message: t("takeout.required") };
   const open = (p: TakeoutPackage | null) => {
     form.resetFields();
-    form.setFieldsValue(p ? { name: p.name, description: p.description, price: (p.price.amount / 100).toFixed(2), items: p.items.map((i) => ({ itemId: i.itemId, quantity: i.quantity })), onSale: p.onSale, sort: p.sort } : { name: "", price: "", items: [{ itemId: "", quantity: 1 }], onSale: true, sort: 0 });
+    form.setFieldsValue(
+      p
+        ? {
+            name: p.name,
+            description: p.description,
+            price: (p.price.amount / 100).toFixed(2),
+            items: p.items.map((i) => ({ itemId: i.itemId, quantity: i.quantity })),
+            onSale: p.onSale,
+            sort: p.sort,
+          }
+        : { name: "", price: "", items: [{ itemId: "", quantity: 1 }], onSale: true, sort: 0 },
+    );
     setEditing(p);
   };
   const save = async () => {
     const v = await form.validateFields();
-    const body = { name: v.name, description: v.description ?? "", price: parseMoney(v.price, currency) ?? -1, items: v.items, onSale: v.onSale, sort: v.sort };
+    const body = {
+      name: v.name,
+      description: v.description ?? "",
+      price: parseMoney(v.price, currency) ?? -1,
+      items: v.items,
+      onSale: v.onSale,
+      sort: v.sort,
+    };
     const r = editing ? await takeoutApi.updatePackage(editing.id, body) : await takeoutApi.addPackage(body);
     if (reportFailure(r, form, ["name", "price", "items"], (msg) => void message.error(msg)) || !r?.ok) return;
     void message.success(t("takeout.saved"));
@@ -46,7 +64,11 @@ export default function PackageSet() {
   };
   return (
     <Flex vertical gap={16}>
-      <PageHint id="business.PackageSet" title={t("takeout.page.PackageSet")} description={t("takeout.hint.packages")} />
+      <PageHint
+        id="business.PackageSet"
+        title={t("takeout.page.PackageSet")}
+        description={t("takeout.hint.packages")}
+      />
       <Card variant="borderless">
         <Button type="primary" onClick={() => open(null)} style={{ marginBottom: 12 }}>
           {t("takeout.addPackage")}
@@ -58,14 +80,46 @@ export default function PackageSet() {
           pagination={false}
           columns={[
             { title: t("takeout.packageName"), dataIndex: "name", width: 180 },
-            { title: t("takeout.contents"), key: "c", render: (_: unknown, p) => p.items.map((i) => <Tag key={i.itemId}>{`${i.name} × ${i.quantity}`}</Tag>) },
-            { title: t("takeout.price"), dataIndex: "price", width: 100, align: "right", render: (m: TakeoutPackage["price"]) => formatMoney(m) },
-            { title: t("takeout.onSale"), dataIndex: "onSale", width: 90, render: (v: boolean) => (v ? <Tag color="green">{t("takeout.onSale")}</Tag> : <Tag>{t("takeout.offSale")}</Tag>) },
-            { title: t("takeout.actions"), key: "actions", width: 90, render: (_: unknown, p) => <Button type="link" size="small" onClick={() => open(p)}>{t("takeout.edit")}</Button> },
+            {
+              title: t("takeout.contents"),
+              key: "c",
+              render: (_: unknown, p) => p.items.map((i) => <Tag key={i.itemId}>{`${i.name} × ${i.quantity}`}</Tag>),
+            },
+            {
+              title: t("takeout.price"),
+              dataIndex: "price",
+              width: 100,
+              align: "right",
+              render: (m: TakeoutPackage["price"]) => formatMoney(m),
+            },
+            {
+              title: t("takeout.onSale"),
+              dataIndex: "onSale",
+              width: 90,
+              render: (v: boolean) =>
+                v ? <Tag color="green">{t("takeout.onSale")}</Tag> : <Tag>{t("takeout.offSale")}</Tag>,
+            },
+            {
+              title: t("takeout.actions"),
+              key: "actions",
+              width: 90,
+              render: (_: unknown, p) => (
+                <Button type="link" size="small" onClick={() => open(p)}>
+                  {t("takeout.edit")}
+                </Button>
+              ),
+            },
           ]}
         />
       </Card>
-      <Modal open={editing !== undefined} title={editing ? t("takeout.edit") : t("takeout.addPackage")} onCancel={() => setEditing(undefined)} onOk={() => void save()} width={640} forceRender>
+      <Modal
+        open={editing !== undefined}
+        title={editing ? t("takeout.edit") : t("takeout.addPackage")}
+        onCancel={() => setEditing(undefined)}
+        onOk={() => void save()}
+        width={640}
+        forceRender
+      >
         <Form form={form} layout="vertical">
           <Form.Item name="name" label={t("takeout.packageName")} rules={[required]}>
             <Input maxLength={40} />
@@ -80,15 +134,28 @@ export default function PackageSet() {
                   {fields.map((f) => (
                     <Flex key={f.key} gap={8} align="center">
                       <Form.Item name={[f.name, "itemId"]} rules={[required]} style={{ margin: 0, flex: 1 }}>
-                        <Select options={(items.data ?? []).map((i) => ({ value: i.id, label: i.name }))} aria-label={t("takeout.itemName")} />
+                        <Select
+                          options={(items.data ?? []).map((i) => ({ value: i.id, label: i.name }))}
+                          aria-label={t("takeout.itemName")}
+                        />
                       </Form.Item>
                       <Form.Item name={[f.name, "quantity"]} style={{ margin: 0 }}>
-                        <InputNumber min={1} max={20} precision={0} style={{ width: 72 }} aria-label={t("takeout.quantity")} />
+                        <InputNumber
+                          min={1}
+                          max={20}
+                          precision={0}
+                          style={{ width: 72 }}
+                          aria-label={t("takeout.quantity")}
+                        />
                       </Form.Item>
                       <Button icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label="remove" />
                     </Flex>
                   ))}
-                  <Button icon={<PlusOutlined />} onClick={() => add({ itemId: "", quantity: 1 })} style={{ alignSelf: "start" }}>
+                  <Button
+                    icon={<PlusOutlined />}
+                    onClick={() => add({ itemId: "", quantity: 1 })}
+                    style={{ alignSelf: "start" }}
+                  >
                     {t("takeout.addContent")}
                   </Button>
                 </Flex>

@@ -22,13 +22,21 @@ export default function ProcurementLiaison() {
   const tab: Tab = TABS.includes(current as Tab) ? (current as Tab) : "docking";
   return (
     <>
-      <PageHint id="business.ProcurementLiaison" title={t("docking.hint.businessTitle")} description={t("docking.hint.business")} />
+      <PageHint
+        id="business.ProcurementLiaison"
+        title={t("docking.hint.businessTitle")}
+        description={t("docking.hint.business")}
+      />
       <Tabs
         activeKey={tab}
         destroyOnHidden
         onChange={(key) => setParams(key === "docking" ? {} : { tab: key })}
         items={[
-          { key: "docking", label: t("docking.title.business"), children: <DockingList side="supplier" header={<RequiredStatesNotice market />} /> },
+          {
+            key: "docking",
+            label: t("docking.title.business"),
+            children: <DockingList side="supplier" header={<RequiredStatesNotice market />} />,
+          },
           { key: "rebateRules", label: t("rebate.rules.title"), children: <RebateRules /> },
           { key: "rebates", label: t("rebate.granted.title"), children: <GrantedRebates /> },
         ]}

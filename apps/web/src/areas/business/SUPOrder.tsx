@@ -8,7 +8,12 @@ import { formatMoney } from "../../components/money";
 import { orderFilters } from "../../components/purchasing/listFilters";
 import { supOrdersQuery } from "../../components/purchasing/statisticsApi";
 
-const COLOR: Record<SupSettlement, string> = { escrow: "processing", settled: "success", partly_refunded: "warning", refunded: "default" };
+const COLOR: Record<SupSettlement, string> = {
+  escrow: "processing",
+  settled: "success",
+  partly_refunded: "warning",
+  refunded: "default",
+};
 
 /**
  * `/business/SUPOrder`: the orders purchasers paid from their SUP accounts for this supplier's goods,
@@ -19,10 +24,23 @@ export default function SUPOrder() {
   const { t } = useTranslation();
   const money = (v: number, r: SupOrderRow) => formatMoney({ amount: v, currency: r.currency });
   const columns: TableColumnsType<SupOrderRow> = [
-    { title: t("order.col.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("order.col.time"),
+      dataIndex: "createdAt",
+      width: 150,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     { title: t("order.col.orderNo"), dataIndex: "orderNo" },
-    { title: t("stats.col.settlement"), dataIndex: "settlement", render: (v: SupSettlement) => <Tag color={COLOR[v]}>{t(`stats.settlement.${v}`)}</Tag> },
-    { title: t("order.col.purchaser"), key: "purchaser", render: (_: unknown, r) => `${r.purchaserName} (${r.purchaserId})` },
+    {
+      title: t("stats.col.settlement"),
+      dataIndex: "settlement",
+      render: (v: SupSettlement) => <Tag color={COLOR[v]}>{t(`stats.settlement.${v}`)}</Tag>,
+    },
+    {
+      title: t("order.col.purchaser"),
+      key: "purchaser",
+      render: (_: unknown, r) => `${r.purchaserName} (${r.purchaserId})`,
+    },
     { title: t("order.col.goods"), key: "goods", render: (_: unknown, r) => `${r.goodsName} (${r.goodsId})` },
     { title: t("order.col.quantity"), dataIndex: "quantity", align: "right" },
     { title: t("order.col.amount"), dataIndex: "amount", align: "right", render: money },
@@ -38,7 +56,15 @@ export default function SUPOrder() {
       search={{
         dateMode: "date",
         dateLabel: t("order.col.time"),
-        select: { keys: [{ value: "settlement", label: t("stats.col.settlement"), options: SUP_SETTLEMENTS.map((s) => ({ value: s, label: t(`stats.settlement.${s}`) })) }] },
+        select: {
+          keys: [
+            {
+              value: "settlement",
+              label: t("stats.col.settlement"),
+              options: SUP_SETTLEMENTS.map((s) => ({ value: s, label: t(`stats.settlement.${s}`) })),
+            },
+          ],
+        },
         input: {
           keys: [
             { value: "orderNo", label: t("order.col.orderNo") },
@@ -48,7 +74,15 @@ export default function SUPOrder() {
       }}
       query={(state) => {
         const f = orderFilters(state.values);
-        return supOrdersQuery({ page: state.page, pageSize: state.pageSize, from: f.from, to: f.to, orderNo: f.orderNo, purchaserId: f.counterpartId, settlement: f.state });
+        return supOrdersQuery({
+          page: state.page,
+          pageSize: state.pageSize,
+          from: f.from,
+          to: f.to,
+          orderNo: f.orderNo,
+          purchaserId: f.counterpartId,
+          settlement: f.state,
+        });
       }}
     />
   );

@@ -80,7 +80,13 @@ export default function SuppliedProducts() {
               {t("catalog.action.edit")}
             </Button>
             {isCardBusinessType(g.businessType) && (
-              <Button type="link" size="small" onClick={() => void navigate(`${location.pathname.replace(/SuppliedProducts$/, "CardImport")}?goodsId=${g.id}`)}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() =>
+                  void navigate(`${location.pathname.replace(/SuppliedProducts$/, "CardImport")}?goodsId=${g.id}`)
+                }
+              >
                 {t("catalog.action.cards")}
               </Button>
             )}
@@ -92,11 +98,19 @@ export default function SuppliedProducts() {
             <Button
               type="link"
               size="small"
-              onClick={() => void act(catalogApi.setState(g.id, g.state === "available" ? "disabled" : "available"), t("catalog.msg.saved"))}
+              onClick={() =>
+                void act(
+                  catalogApi.setState(g.id, g.state === "available" ? "disabled" : "available"),
+                  t("catalog.msg.saved"),
+                )
+              }
             >
               {g.state === "available" ? t("catalog.action.disable") : t("catalog.action.enable")}
             </Button>
-            <Popconfirm title={t("catalog.action.deleteConfirm")} onConfirm={() => void act(catalogApi.remove(g.id), t("catalog.msg.deleted"))}>
+            <Popconfirm
+              title={t("catalog.action.deleteConfirm")}
+              onConfirm={() => void act(catalogApi.remove(g.id), t("catalog.msg.deleted"))}
+            >
               <Button type="link" size="small" danger>
                 {t("catalog.action.delete")}
               </Button>
@@ -108,7 +122,11 @@ export default function SuppliedProducts() {
 
   const header = (
     <Flex vertical gap={16}>
-      <PageHint id="business.SuppliedProducts" title={t("catalog.hint.suppliedTitle")} description={t("catalog.hint.supplied")} />
+      <PageHint
+        id="business.SuppliedProducts"
+        title={t("catalog.hint.suppliedTitle")}
+        description={t("catalog.hint.supplied")}
+      />
       <Space>
         <Button icon={<DownloadOutlined />} onClick={() => void downloadTemplate()}>
           {t("catalog.action.downloadTemplate")}
@@ -134,7 +152,9 @@ export default function SuppliedProducts() {
         columns={columns}
         scrollX={2200}
         search={{
-          add: { label: t("catalog.action.add"), onClick: () => {
+          add: {
+            label: t("catalog.action.add"),
+            onClick: () => {
               if (brands.length) return setEditing(null);
               setBrandFirst(true);
               setBrandsOpen(true);
@@ -143,17 +163,37 @@ export default function SuppliedProducts() {
           input: { keys: [{ value: "keyword", label: t("catalog.field.keyword") }] },
           select: {
             keys: [
-              { value: "state", label: t("catalog.field.state"), options: GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) })) },
-              { value: "businessType", label: t("catalog.field.businessType"), options: BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) })) },
+              {
+                value: "state",
+                label: t("catalog.field.state"),
+                options: GOODS_STATES.map((s) => ({ value: s, label: t(`catalog.state.${s}`) })),
+              },
+              {
+                value: "businessType",
+                label: t("catalog.field.businessType"),
+                options: BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) })),
+              },
             ],
           },
-          selectT: { keys: [{ value: "brandId", label: t("catalog.field.brand"), options: brands.map((b) => ({ value: String(b.id), label: b.name })) }] },
+          selectT: {
+            keys: [
+              {
+                value: "brandId",
+                label: t("catalog.field.brand"),
+                options: brands.map((b) => ({ value: String(b.id), label: b.name })),
+              },
+            ],
+          },
         }}
         query={(state) => {
           const q = queryOf(state);
           return { queryKey: catalogKeys.products(q), queryFn: () => catalogApi.products(q) };
         }}
-        exportFile={(values) => ({ path: "/api/card-brander/product/export", query: filtersOf(values), fileName: "goods.xlsx" })}
+        exportFile={(values) => ({
+          path: "/api/card-brander/product/export",
+          query: filtersOf(values),
+          fileName: "goods.xlsx",
+        })}
       />
       {editing !== undefined && (
         <GoodsFormDialog
@@ -169,8 +209,21 @@ export default function SuppliedProducts() {
           }}
         />
       )}
-      {limiting && <GoodsStoresDialog key={limiting.id} open goods={{ id: String(limiting.id), name: limiting.name }} onClose={() => setLimiting(null)} />}
-      <BrandsDialog open={brandsOpen} brands={brands} onClose={() => setBrandsOpen(false)} onChanged={refresh} notice={brandFirst ? t("catalog.msg.brandFirst") : undefined} />
+      {limiting && (
+        <GoodsStoresDialog
+          key={limiting.id}
+          open
+          goods={{ id: String(limiting.id), name: limiting.name }}
+          onClose={() => setLimiting(null)}
+        />
+      )}
+      <BrandsDialog
+        open={brandsOpen}
+        brands={brands}
+        onClose={() => setBrandsOpen(false)}
+        onChanged={refresh}
+        notice={brandFirst ? t("catalog.msg.brandFirst") : undefined}
+      />
     </>
   );
 }

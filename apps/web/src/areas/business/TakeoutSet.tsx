@@ -1,6 +1,21 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, Checkbox, Col, Flex, Form, Input, InputNumber, Radio, Row, Spin, Switch, Typography } from "antd";
+import {
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Spin,
+  Switch,
+  Typography,
+} from "antd";
 import { useTranslation } from "react-i18next";
 import type { TakeoutShop } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
@@ -30,7 +45,23 @@ const major = (minor: number) => (minor / 100).toFixed(2);
 const FIELDS = ["name", "hours", "lat", "lng", "radiusM", "polygon", "deliveryFee", "minOrder", "packingFee"] as const;
 
 function initial(s: TakeoutShop | null, name: string): Partial<FormValues> {
-  if (!s) return { name, open: true, hours: [{ days: [1, 2, 3, 4, 5, 6, 7], from: "10:00", to: "21:00" }], lat: 30.2741, lng: 120.1551, areaKind: "radius", radiusM: 3000, deliveryFee: "5.00", minOrder: "20.00", packingFee: "1.00", tableware: true, scheduled: false, prepMinutes: 30 };
+  if (!s) {
+    return {
+      name,
+      open: true,
+      hours: [{ days: [1, 2, 3, 4, 5, 6, 7], from: "10:00", to: "21:00" }],
+      lat: 30.2741,
+      lng: 120.1551,
+      areaKind: "radius",
+      radiusM: 3000,
+      deliveryFee: "5.00",
+      minOrder: "20.00",
+      packingFee: "1.00",
+      tableware: true,
+      scheduled: false,
+      prepMinutes: 30,
+    };
+  }
   return {
     name: s.name,
     open: s.open,
@@ -93,7 +124,10 @@ function ShopForm({ shop }: { shop: TakeoutShop | null }) {
     <Form form={form} layout="vertical" initialValues={initial(shop, info?.merchant?.name ?? "")}>
       {shop && (
         <Typography.Paragraph>
-          {t("takeout.customerLink")}: <Typography.Link href={link} target="_blank" copyable data-testid="takeout-link">{link}</Typography.Link>
+          {t("takeout.customerLink")}:{" "}
+          <Typography.Link href={link} target="_blank" copyable data-testid="takeout-link">
+            {link}
+          </Typography.Link>
         </Typography.Paragraph>
       )}
       <Row gutter={16}>
@@ -132,7 +166,11 @@ function ShopForm({ shop }: { shop: TakeoutShop | null }) {
                   <Button icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label="remove" />
                 </Flex>
               ))}
-              <Button icon={<PlusOutlined />} onClick={() => add({ days: [1, 2, 3, 4, 5], from: "10:00", to: "21:00" })} style={{ alignSelf: "start" }}>
+              <Button
+                icon={<PlusOutlined />}
+                onClick={() => add({ days: [1, 2, 3, 4, 5], from: "10:00", to: "21:00" })}
+                style={{ alignSelf: "start" }}
+              >
                 {t("takeout.addHours")}
               </Button>
             </Flex>
@@ -157,7 +195,12 @@ function ShopForm({ shop }: { shop: TakeoutShop | null }) {
         </Col>
       </Row>
       <Form.Item name="areaKind" label={t("takeout.area")}>
-        <Radio.Group options={[{ value: "radius", label: t("takeout.radius") }, { value: "polygon", label: t("takeout.polygon") }]} />
+        <Radio.Group
+          options={[
+            { value: "radius", label: t("takeout.radius") },
+            { value: "polygon", label: t("takeout.polygon") },
+          ]}
+        />
       </Form.Item>
       {areaKind === "radius" ? (
         <Form.Item name="radiusM" label={t("takeout.radiusM")}>

@@ -11,11 +11,22 @@ export default function TakeoutTicket() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const id = params.get("id") ?? "";
-  const { data: o } = useQuery({ queryKey: takeoutKeys.order(id), queryFn: () => takeoutApi.order(id), enabled: Boolean(id) });
+  const { data: o } = useQuery({
+    queryKey: takeoutKeys.order(id),
+    queryFn: () => takeoutApi.order(id),
+    enabled: Boolean(id),
+  });
   if (!o) return <Spin />;
   return (
-    <div style={{ width: 300, margin: "0 auto", fontFamily: "monospace", fontSize: 13, background: "#fff", padding: 12 }} data-testid="kitchen-ticket">
-      <style>{"@media print { body * { visibility: hidden } [data-testid=kitchen-ticket], [data-testid=kitchen-ticket] * { visibility: visible } [data-testid=kitchen-ticket] { position: absolute; left: 0; top: 0 } .no-print { display: none } }"}</style>
+    <div
+      style={{ width: 300, margin: "0 auto", fontFamily: "monospace", fontSize: 13, background: "#fff", padding: 12 }}
+      data-testid="kitchen-ticket"
+    >
+      <style>
+        {
+          "@media print { body * { visibility: hidden } [data-testid=kitchen-ticket], [data-testid=kitchen-ticket] * { visibility: visible } [data-testid=kitchen-ticket] { position: absolute; left: 0; top: 0 } .no-print { display: none } }"
+        }
+      </style>
       <div style={{ textAlign: "center", fontWeight: 700, fontSize: 16 }}>{o.shopName}</div>
       <div style={{ textAlign: "center" }}>{t("takeout.ticket")}</div>
       <div>{o.orderNo}</div>
@@ -30,8 +41,16 @@ export default function TakeoutTicket() {
         </div>
       ))}
       <hr />
-      {o.tableware > 0 && <div>{t("takeout.tableware")}: {o.tableware}</div>}
-      {o.remark && <div>{t("takeout.remark")}: {o.remark}</div>}
+      {o.tableware > 0 && (
+        <div>
+          {t("takeout.tableware")}: {o.tableware}
+        </div>
+      )}
+      {o.remark && (
+        <div>
+          {t("takeout.remark")}: {o.remark}
+        </div>
+      )}
       <div>{`${o.contactName} ${o.contactPhone}`}</div>
       <div>{o.address}</div>
       <div style={{ fontWeight: 700 }}>

@@ -32,7 +32,14 @@ export default function TakeoutType() {
     <Flex vertical gap={16}>
       <PageHint id="business.TakeoutType" title={t("takeout.page.TakeoutType")} description={t("takeout.hint.types")} />
       <Card variant="borderless">
-        <Button type="primary" onClick={() => { form.setFieldsValue({ name: "", sort: 0 }); setEditing(null); }} style={{ marginBottom: 12 }}>
+        <Button
+          type="primary"
+          onClick={() => {
+            form.setFieldsValue({ name: "", sort: 0 });
+            setEditing(null);
+          }}
+          style={{ marginBottom: 12 }}
+        >
           {t("takeout.addType")}
         </Button>
         <Table<Type>
@@ -49,7 +56,14 @@ export default function TakeoutType() {
               width: 160,
               render: (_: unknown, ty) => (
                 <Space size={0}>
-                  <Button type="link" size="small" onClick={() => { form.setFieldsValue({ name: ty.name, sort: ty.sort }); setEditing(ty); }}>
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={() => {
+                      form.setFieldsValue({ name: ty.name, sort: ty.sort });
+                      setEditing(ty);
+                    }}
+                  >
                     {t("takeout.edit")}
                   </Button>
                   <Popconfirm title={t("takeout.deleteAsk")} onConfirm={() => void remove(ty.id)}>
@@ -63,9 +77,19 @@ export default function TakeoutType() {
           ]}
         />
       </Card>
-      <Modal open={editing !== undefined} title={editing ? t("takeout.edit") : t("takeout.addType")} onCancel={() => setEditing(undefined)} onOk={() => void save()} forceRender>
+      <Modal
+        open={editing !== undefined}
+        title={editing ? t("takeout.edit") : t("takeout.addType")}
+        onCancel={() => setEditing(undefined)}
+        onOk={() => void save()}
+        forceRender
+      >
         <Form form={form} layout="vertical">
-          <Form.Item name="name" label={t("takeout.typeName")} rules={[{ required: true, message: t("takeout.required") }]}>
+          <Form.Item
+            name="name"
+            label={t("takeout.typeName")}
+            rules={[{ required: true, message: t("takeout.required") }]}
+          >
             <Input maxLength={20} />
           </Form.Item>
           <Form.Item name="sort" label={t("takeout.sort")}>

@@ -8,7 +8,11 @@ export default function VendorPurchaseForm() {
   const { t } = useTranslation();
   return (
     <Flex vertical gap={16}>
-      <PageHint id="business.VendorPurchaseForm" title={t("application.hint.businessTitle")} description={t("application.hint.business")} />
+      <PageHint
+        id="business.VendorPurchaseForm"
+        title={t("application.hint.businessTitle")}
+        description={t("application.hint.business")}
+      />
       <ApplicationList side="supplier" />
     </Flex>
   );

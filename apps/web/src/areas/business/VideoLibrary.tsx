@@ -28,16 +28,34 @@ export default function VideoLibrary() {
   const [playing, setPlaying] = useState<LibraryItem | null>(null);
 
   const columns: TableColumnsType<LibraryItem> = [
-    { title: t("media.col.name"), dataIndex: "name", render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
-    { title: t("media.col.kind"), dataIndex: "kind", render: (v: LibraryItem["kind"]) => <Tag color={v === "video" ? "blue" : "purple"}>{t(`media.kind.${v}`)}</Tag> },
+    {
+      title: t("media.col.name"),
+      dataIndex: "name",
+      render: (v: string) => <Typography.Text strong>{v}</Typography.Text>,
+    },
+    {
+      title: t("media.col.kind"),
+      dataIndex: "kind",
+      render: (v: LibraryItem["kind"]) => <Tag color={v === "video" ? "blue" : "purple"}>{t(`media.kind.${v}`)}</Tag>,
+    },
     { title: t("media.col.size"), dataIndex: "size", render: (v: number) => formatKb(v) },
     { title: t("media.col.filename"), dataIndex: "filename", ellipsis: true },
-    { title: t("media.col.createdAt"), dataIndex: "createdAt", render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss") },
+    {
+      title: t("media.col.createdAt"),
+      dataIndex: "createdAt",
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+    },
     {
       title: t("media.col.actions"),
       key: "actions",
       render: (_: unknown, item) => (
-        <Button type="link" size="small" data-testid="library-play" icon={<PlayCircleOutlined />} onClick={() => setPlaying(item)}>
+        <Button
+          type="link"
+          size="small"
+          data-testid="library-play"
+          icon={<PlayCircleOutlined />}
+          onClick={() => setPlaying(item)}
+        >
           {t("media.play")}
         </Button>
       ),
@@ -68,7 +86,15 @@ export default function VideoLibrary() {
         columns={columns}
         search={{
           input: { keys: [{ value: "name", label: t("media.name") }] },
-          select: { keys: [{ value: "type", label: t("media.type"), options: [VIDEO_TYPE, AUDIO_TYPE].map((v) => ({ value: String(v), label: t(`media.types.${v}`) })) }] },
+          select: {
+            keys: [
+              {
+                value: "type",
+                label: t("media.type"),
+                options: [VIDEO_TYPE, AUDIO_TYPE].map((v) => ({ value: String(v), label: t(`media.types.${v}`) })),
+              },
+            ],
+          },
         }}
         query={(state) => {
           const query: LibraryQuery = { page: state.page, pagesize: state.pageSize };
@@ -85,14 +111,35 @@ export default function VideoLibrary() {
         onClose={() => setDialog(null)}
         onUploaded={() => void queryClient.invalidateQueries({ queryKey: libraryKeyAll })}
       />
-      <Modal open={playing !== null} title={playing ? t("media.playTitle", { name: playing.name }) : ""} width={760} footer={null} onCancel={() => setPlaying(null)} destroyOnHidden>
+      <Modal
+        open={playing !== null}
+        title={playing ? t("media.playTitle", { name: playing.name }) : ""}
+        width={760}
+        footer={null}
+        onCancel={() => setPlaying(null)}
+        destroyOnHidden
+      >
         {playing &&
           (playing.kind === "video" ? (
-            <video key={playing.id} src={playing.url} controls autoPlay style={{ width: "100%", maxHeight: "70vh", background: "#000" }} data-testid="library-player">
+            <video
+              key={playing.id}
+              src={playing.url}
+              controls
+              autoPlay
+              style={{ width: "100%", maxHeight: "70vh", background: "#000" }}
+              data-testid="library-player"
+            >
               <a href={playing.url}>{t("media.download")}</a>
             </video>
           ) : (
-            <audio key={playing.id} src={playing.url} controls autoPlay style={{ width: "100%" }} data-testid="library-player">
+            <audio
+              key={playing.id}
+              src={playing.url}
+              controls
+              autoPlay
+              style={{ width: "100%" }}
+              data-testid="library-player"
+            >
               <a href={playing.url}>{t("media.download")}</a>
             </audio>
           ))}

@@ -70,18 +70,51 @@ export default function WechatRefundOrder() {
   };
 
   const columns: TableColumnsType<PayRefund> = [
-    { title: t("collection.refundTime"), dataIndex: "createdAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("collection.refundTime"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
     { title: t("collection.orderNo"), dataIndex: "orderNo", width: 220 },
-    { title: t("collection.refundAmount"), dataIndex: "amount", width: 120, align: "right", render: (m: PayRefund["amount"]) => formatMoney(m) },
-    { title: t("collection.feeBack"), dataIndex: "feeBack", width: 120, align: "right", render: (m: PayRefund["feeBack"]) => formatMoney(m) },
-    { title: t("collection.refundState"), dataIndex: "state", width: 110, render: (s: PayRefund["state"]) => <Tag color={COLOR[s]}>{t(`collection.refundStates.${s}`)}</Tag> },
+    {
+      title: t("collection.refundAmount"),
+      dataIndex: "amount",
+      width: 120,
+      align: "right",
+      render: (m: PayRefund["amount"]) => formatMoney(m),
+    },
+    {
+      title: t("collection.feeBack"),
+      dataIndex: "feeBack",
+      width: 120,
+      align: "right",
+      render: (m: PayRefund["feeBack"]) => formatMoney(m),
+    },
+    {
+      title: t("collection.refundState"),
+      dataIndex: "state",
+      width: 110,
+      render: (s: PayRefund["state"]) => <Tag color={COLOR[s]}>{t(`collection.refundStates.${s}`)}</Tag>,
+    },
     { title: t("collection.refundReason"), dataIndex: "reason", ellipsis: true },
-    { title: t("collection.failReason"), dataIndex: "failReason", ellipsis: true, render: (v: string | null) => v ?? "-" },
+    {
+      title: t("collection.failReason"),
+      dataIndex: "failReason",
+      ellipsis: true,
+      render: (v: string | null) => v ?? "-",
+    },
   ];
   return (
     <>
       <ListPage<PayRefund>
-        header={<PageHint id="business.WechatRefundOrder" title={t("collection.title.refunds")} description={t("collection.hint.refunds")} />}
+        header={
+          <PageHint
+            id="business.WechatRefundOrder"
+            title={t("collection.title.refunds")}
+            description={t("collection.hint.refunds")}
+          />
+        }
         rowKey="id"
         columns={columns}
         search={{ add: { label: t("collection.newRefund"), onClick: () => setOpen({ key: newRequestKey() }) } }}
@@ -90,12 +123,28 @@ export default function WechatRefundOrder() {
           return { queryKey: collectionKeys.refunds(q), queryFn: () => collectionApi.refunds(q) };
         }}
       />
-      <Modal open={open !== null} title={t("collection.newRefund")} onCancel={() => setOpen(null)} onOk={() => void submit()} confirmLoading={busy} forceRender okButtonProps={{ "data-testid": "refund-ok" }}>
+      <Modal
+        open={open !== null}
+        title={t("collection.newRefund")}
+        onCancel={() => setOpen(null)}
+        onOk={() => void submit()}
+        confirmLoading={busy}
+        forceRender
+        okButtonProps={{ "data-testid": "refund-ok" }}
+      >
         <Form form={form} layout="vertical">
-          <Form.Item name="orderNo" label={t("collection.orderNo")} rules={[{ required: true, message: t("stores.required") }]}>
+          <Form.Item
+            name="orderNo"
+            label={t("collection.orderNo")}
+            rules={[{ required: true, message: t("stores.required") }]}
+          >
             <Input maxLength={40} />
           </Form.Item>
-          <Form.Item name="amount" label={t("collection.refundAmount")} rules={[{ required: true, message: t("stores.required") }]}>
+          <Form.Item
+            name="amount"
+            label={t("collection.refundAmount")}
+            rules={[{ required: true, message: t("stores.required") }]}
+          >
             <Input inputMode="decimal" placeholder="0.00" />
           </Form.Item>
           <Form.Item name="reason" label={t("collection.refundReason")}>

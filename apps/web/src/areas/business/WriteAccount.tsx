@@ -15,13 +15,32 @@ export default function WriteAccount() {
   const columns: TableColumnsType<WriteAccountRow> = [
     { title: t("writeoff.store"), dataIndex: "storeName" },
     { title: t("writeoff.count"), dataIndex: "count", align: "right" },
-    { title: t("writeoff.value"), dataIndex: "value", align: "right", render: (m: WriteAccountRow["value"]) => formatMoney(m) },
-    { title: t("writeoff.settledAmount"), dataIndex: "settled", align: "right", render: (m: WriteAccountRow["settled"]) => formatMoney(m) },
-    { title: t("writeoff.unsettledAmount"), dataIndex: "unsettled", align: "right", render: (m: WriteAccountRow["unsettled"]) => formatMoney(m) },
+    {
+      title: t("writeoff.value"),
+      dataIndex: "value",
+      align: "right",
+      render: (m: WriteAccountRow["value"]) => formatMoney(m),
+    },
+    {
+      title: t("writeoff.settledAmount"),
+      dataIndex: "settled",
+      align: "right",
+      render: (m: WriteAccountRow["settled"]) => formatMoney(m),
+    },
+    {
+      title: t("writeoff.unsettledAmount"),
+      dataIndex: "unsettled",
+      align: "right",
+      render: (m: WriteAccountRow["unsettled"]) => formatMoney(m),
+    },
   ];
   return (
     <Flex vertical gap={16}>
-      <PageHint id="business.WriteAccount" title={t("writeoff.title.account")} description={t("writeoff.hint.account")} />
+      <PageHint
+        id="business.WriteAccount"
+        title={t("writeoff.title.account")}
+        description={t("writeoff.hint.account")}
+      />
       <Row gutter={[16, 16]}>
         <Col flex="1 1 200px">
           <Card>
@@ -35,7 +54,11 @@ export default function WriteAccount() {
         </Col>
         <Col flex="1 1 200px">
           <Card>
-            <Statistic title={t("writeoff.settledAmount")} value={total ? formatMoney(total.settled) : "-"} data-testid="account-settled" />
+            <Statistic
+              title={t("writeoff.settledAmount")}
+              value={total ? formatMoney(total.settled) : "-"}
+              data-testid="account-settled"
+            />
           </Card>
         </Col>
         <Col flex="1 1 200px">
@@ -45,13 +68,21 @@ export default function WriteAccount() {
         </Col>
         <Col flex="1 1 200px">
           <Card>
-            <Statistic title={t("writeoff.awaitingRedemption")} value={q.data ? formatMoney(q.data.awaitingRedemption) : "-"} data-testid="account-awaiting" />
+            <Statistic
+              title={t("writeoff.awaitingRedemption")}
+              value={q.data ? formatMoney(q.data.awaitingRedemption) : "-"}
+              data-testid="account-awaiting"
+            />
           </Card>
         </Col>
       </Row>
       <Card variant="borderless">
         <Flex justify="end" style={{ marginBottom: 12 }}>
-          <ExportButton<WriteAccountRow> columns={columns} rows={q.data?.rows ?? []} name={document.title.split(" - ")[0] ?? ""} />
+          <ExportButton<WriteAccountRow>
+            columns={columns}
+            rows={q.data?.rows ?? []}
+            name={document.title.split(" - ")[0] ?? ""}
+          />
         </Flex>
         <Table<WriteAccountRow>
           rowKey="storeId"

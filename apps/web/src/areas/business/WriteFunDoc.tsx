@@ -15,12 +15,18 @@ export default function WriteFunDoc() {
   return (
     <>
       <ListPage<SettlementDoc>
-        header={<PageHint id="business.WriteFunDoc" title={t("writeoff.title.docs")} description={t("writeoff.hint.docs")} />}
+        header={
+          <PageHint id="business.WriteFunDoc" title={t("writeoff.title.docs")} description={t("writeoff.hint.docs")} />
+        }
         rowKey="id"
         columns={columns}
         scrollX={920}
         search={{ dateMode: "date" }}
-        exportFile={(values) => ({ path: "/api/card-brander/writeOff/docs/export", query: { ...dayRange(values) }, fileName: "settlement-documents.xlsx" })}
+        exportFile={(values) => ({
+          path: "/api/card-brander/writeOff/docs/export",
+          query: { ...dayRange(values) },
+          fileName: "settlement-documents.xlsx",
+        })}
         query={(state) => {
           const q = { page: state.page, pageSize: state.pageSize, ...dayRange(state.values) };
           return { queryKey: storeKeys.docs("brand", q), queryFn: () => writeOffApi.docs(q) };

@@ -23,7 +23,11 @@ export default function WriteOff() {
       <ListPage<Redemption>
         header={
           <Space orientation="vertical" style={{ width: "100%" }}>
-            <PageHint id="business.WriteOff" title={t("writeoff.title.records")} description={t("writeoff.hint.records")} />
+            <PageHint
+              id="business.WriteOff"
+              title={t("writeoff.title.records")}
+              description={t("writeoff.hint.records")}
+            />
             <Space wrap>
               <Link to="/verify">
                 <Button type="primary" icon={<MobileOutlined />} data-testid="open-verify">
@@ -41,9 +45,24 @@ export default function WriteOff() {
         scrollX={1400}
         search={{
           dateMode: "date",
-          select: { keys: [{ value: "settled", label: t("writeoff.settled"), options: [{ value: "true", label: t("writeoff.settledYes") }, { value: "false", label: t("writeoff.settledNo") }] }] },
+          select: {
+            keys: [
+              {
+                value: "settled",
+                label: t("writeoff.settled"),
+                options: [
+                  { value: "true", label: t("writeoff.settledYes") },
+                  { value: "false", label: t("writeoff.settledNo") },
+                ],
+              },
+            ],
+          },
         }}
-        exportFile={(values) => ({ path: "/api/card-brander/hyAccounts/export", query: { ...dayRange(values) }, fileName: "redemptions.xlsx" })}
+        exportFile={(values) => ({
+          path: "/api/card-brander/hyAccounts/export",
+          query: { ...dayRange(values) },
+          fileName: "redemptions.xlsx",
+        })}
         query={(state) => {
           const sel = typeof state.values.selVal === "string" ? state.values.selVal : undefined;
           const settled: "true" | "false" | undefined = sel === "true" || sel === "false" ? sel : undefined;

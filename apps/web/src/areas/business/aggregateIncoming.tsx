@@ -10,15 +10,53 @@ import { PageHint } from "../../components/PageHint";
 import { collectionApi, collectionKeys, type ApplyBody } from "./collection/api";
 
 // The images are not inputs of their own: their messages show as a toast.
-const FIELDS = ["companyName", "creditCode", "legalPerson", "legalIdNo", "contactName", "contactPhone", "industryCode", "bankName", "bankAccount", "bankAccountName"] as const;
+const FIELDS = [
+  "companyName",
+  "creditCode",
+  "legalPerson",
+  "legalIdNo",
+  "contactName",
+  "contactPhone",
+  "industryCode",
+  "bankName",
+  "bankAccount",
+  "bankAccountName",
+] as const;
 /** The application's images: the licence and the legal person's ID card, both sides (applyment4sub's id_card_copy, id_card_national). */
 const IMAGES = [
-  { field: "licenceImage", url: "licenceUrl", label: "collection.licence", button: "collection.uploadLicence", testId: "apply-licence" },
-  { field: "idCardFront", url: "idCardFrontUrl", label: "collection.idCardFront", button: "collection.uploadIdCardFront", testId: "apply-id-front" },
-  { field: "idCardBack", url: "idCardBackUrl", label: "collection.idCardBack", button: "collection.uploadIdCardBack", testId: "apply-id-back" },
+  {
+    field: "licenceImage",
+    url: "licenceUrl",
+    label: "collection.licence",
+    button: "collection.uploadLicence",
+    testId: "apply-licence",
+  },
+  {
+    field: "idCardFront",
+    url: "idCardFrontUrl",
+    label: "collection.idCardFront",
+    button: "collection.uploadIdCardFront",
+    testId: "apply-id-front",
+  },
+  {
+    field: "idCardBack",
+    url: "idCardBackUrl",
+    label: "collection.idCardBack",
+    button: "collection.uploadIdCardBack",
+    testId: "apply-id-back",
+  },
 ] as const;
 type ImageField = (typeof IMAGES)[number]["field"];
-const STEP: Record<ApplyState, number> = { EDITTING: 0, REJECTED: 1, AUDITING: 1, TO_BE_CONFIRMED: 2, TO_BE_SIGNED: 3, SIGNING: 3, FINISHED: 4, CANCELED: 0 };
+const STEP: Record<ApplyState, number> = {
+  EDITTING: 0,
+  REJECTED: 1,
+  AUDITING: 1,
+  TO_BE_CONFIRMED: 2,
+  TO_BE_SIGNED: 3,
+  SIGNING: 3,
+  FINISHED: 4,
+  CANCELED: 0,
+};
 
 /**
  * `/business/aggregateIncoming`: aggregated onboarding (聚合进件) for payment collection. The merchant
@@ -33,13 +71,22 @@ export default function AggregateIncoming() {
   const qc = useQueryClient();
   const [form] = Form.useForm<ApplyBody>();
   const [busy, setBusy] = useState(false);
-  const records = useQuery({ queryKey: collectionKeys.records, queryFn: () => collectionApi.records(), refetchInterval: (q) => (q.state.data?.list[0]?.state === "SIGNING" || q.state.data?.list[0]?.state === "AUDITING" ? 3000 : false) });
+  const records = useQuery({
+    queryKey: collectionKeys.records,
+    queryFn: () => collectionApi.records(),
+    refetchInterval: (q) =>
+      q.state.data?.list[0]?.state === "SIGNING" || q.state.data?.list[0]?.state === "AUDITING" ? 3000 : false,
+  });
   const industries = useQuery({ queryKey: ["collection", "industries"], queryFn: () => collectionApi.industries() });
   const rec: ApplyRecord | undefined = records.data?.list[0];
   const editable = !rec || rec.state === "EDITTING" || rec.state === "REJECTED";
   // Where each uploaded image is shown from: this upload's reply, else the saved application's.
   const [uploaded, setUploaded] = useState<Partial<Record<ImageField, string>>>({});
-  const imageKeys = { licenceImage: Form.useWatch("licenceImage", form), idCardFront: Form.useWatch("idCardFront", form), idCardBack: Form.useWatch("idCardBack", form) };
+  const imageKeys = {
+    licenceImage: Form.useWatch("licenceImage", form),
+    idCardFront: Form.useWatch("idCardFront", form),
+    idCardBack: Form.useWatch("idCardBack", form),
+  };
   useEffect(() => {
     if (rec && editable) form.setFieldsValue({ ...rec });
   }, [rec, editable, form]);
@@ -52,7 +99,12 @@ export default function AggregateIncoming() {
         const v: unknown = form.getFieldValue(field);
         return typeof v === "string" ? v : "";
       };
-      const r = await collectionApi.save({ ...form.getFieldsValue(), licenceImage: image("licenceImage"), idCardFront: image("idCardFront"), idCardBack: image("idCardBack") });
+      const r = await collectionApi.save({
+        ...form.getFieldsValue(),
+        licenceImage: image("licenceImage"),
+        idCardFront: image("idCardFront"),
+        idCardBack: image("idCardBack"),
+      });
       if (reportFailure(r, form, FIELDS, (msg) => void message.error(msg)) || !r?.ok) return;
       if (submit) {
         const s = await collectionApi.submit();
@@ -79,19 +131,37 @@ export default function AggregateIncoming() {
 
   return (
     <Flex vertical gap={16}>
-      <PageHint id="business.aggregateIncoming" title={t("collection.title.apply")} description={t("collection.hint.apply")} />
+      <PageHint
+        id="business.aggregateIncoming"
+        title={t("collection.title.apply")}
+        description={t("collection.hint.apply")}
+      />
       <Card>
         <Steps
           current={STEP[rec?.state ?? "EDITTING"]}
           status={rec?.state === "REJECTED" ? "error" : undefined}
-          items={[t("collection.step.fill"), t("collection.step.review"), t("collection.step.confirm"), t("collection.step.sign"), t("collection.step.done")].map((title) => ({ title }))}
+          items={[
+            t("collection.step.fill"),
+            t("collection.step.review"),
+            t("collection.step.confirm"),
+            t("collection.step.sign"),
+            t("collection.step.done"),
+          ].map((title) => ({ title }))}
         />
         {rec && (
           <Typography.Paragraph style={{ marginTop: 16 }} data-testid="apply-state">
             {t("collection.businessCode")}: {rec.businessCode} · {t(`collection.state.${rec.state}`)}
           </Typography.Paragraph>
         )}
-        {rec?.state === "REJECTED" && <Alert type="error" showIcon title={t("collection.rejected")} description={rec.rejectReason} data-testid="apply-rejected" />}
+        {rec?.state === "REJECTED" && (
+          <Alert
+            type="error"
+            showIcon
+            title={t("collection.rejected")}
+            description={rec.rejectReason}
+            data-testid="apply-rejected"
+          />
+        )}
         {rec?.state === "TO_BE_CONFIRMED" && (
           <Button type="primary" onClick={() => void confirm()} data-testid="apply-confirm">
             {t("collection.confirm")}
@@ -109,7 +179,14 @@ export default function AggregateIncoming() {
             }
           />
         )}
-        {rec?.state === "FINISHED" && <Alert type="success" showIcon title={t("collection.finished", { id: rec.subMchid ?? "" })} data-testid="apply-finished" />}
+        {rec?.state === "FINISHED" && (
+          <Alert
+            type="success"
+            showIcon
+            title={t("collection.finished", { id: rec.subMchid ?? "" })}
+            data-testid="apply-finished"
+          />
+        )}
       </Card>
       {editable && (
         <Card title={t("collection.form")}>
@@ -147,7 +224,13 @@ export default function AggregateIncoming() {
               </Col>
               <Col xs={24} md={12}>
                 <Form.Item name="industryCode" label={t("collection.industry")}>
-                  <Select options={(industries.data ?? []).map((i) => ({ value: i.code, label: `${i.name} (${(i.feeBps / 100).toFixed(2)}%)` }))} aria-label={t("collection.industry")} />
+                  <Select
+                    options={(industries.data ?? []).map((i) => ({
+                      value: i.code,
+                      label: `${i.name} (${(i.feeBps / 100).toFixed(2)}%)`,
+                    }))}
+                    aria-label={t("collection.industry")}
+                  />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>

@@ -20,7 +20,11 @@ export default function BrandMallCode() {
   const [form] = Form.useForm<{ name: string; storeId?: string }>();
   const [adding, setAdding] = useState(false);
   const [shown, setShown] = useState<QrCode | null>(null);
-  const stores = useQuery({ queryKey: storeKeys.list("mallcode", { page: 1, pageSize: 1000 }), queryFn: () => storeApi.list({ page: 1, pageSize: 1000 }), enabled: adding });
+  const stores = useQuery({
+    queryKey: storeKeys.list("mallcode", { page: 1, pageSize: 1000 }),
+    queryFn: () => storeApi.list({ page: 1, pageSize: 1000 }),
+    enabled: adding,
+  });
   const refresh = () => void qc.invalidateQueries({ queryKey: storeKeys.all });
 
   const save = async () => {
@@ -44,10 +48,20 @@ export default function BrandMallCode() {
 
   const columns: TableColumnsType<QrCode> = [
     { title: t("stores.codeName"), dataIndex: "name", width: 200 },
-    { title: t("stores.codeKind"), dataIndex: "kind", width: 110, render: (k: QrCode["kind"]) => t(`stores.qrKind.${k}`) },
+    {
+      title: t("stores.codeKind"),
+      dataIndex: "kind",
+      width: 110,
+      render: (k: QrCode["kind"]) => t(`stores.qrKind.${k}`),
+    },
     { title: t("stores.name"), dataIndex: "storeName", width: 180, render: (v: string | null) => v ?? "-" },
     { title: t("stores.link"), dataIndex: "url", ellipsis: true },
-    { title: t("stores.createdAt"), dataIndex: "createdAt", width: 180, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("stores.createdAt"),
+      dataIndex: "createdAt",
+      width: 180,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
     {
       title: t("stores.actions"),
       key: "actions",
@@ -70,12 +84,29 @@ export default function BrandMallCode() {
   return (
     <>
       <ListPage<QrCode>
-        header={<PageHint id="business.brandMallCode" title={t("stores.title.brandMallCode")} description={t("stores.hint.mallCode")} />}
+        header={
+          <PageHint
+            id="business.brandMallCode"
+            title={t("stores.title.brandMallCode")}
+            description={t("stores.hint.mallCode")}
+          />
+        }
         rowKey="id"
         columns={columns}
         search={{
           add: { label: t("stores.addMallCode"), onClick: () => setAdding(true) },
-          select: { keys: [{ value: "kind", label: t("stores.codeKind"), options: [{ value: "mall", label: t("stores.qrKind.mall") }, { value: "shop", label: t("stores.qrKind.shop") }] }] },
+          select: {
+            keys: [
+              {
+                value: "kind",
+                label: t("stores.codeKind"),
+                options: [
+                  { value: "mall", label: t("stores.qrKind.mall") },
+                  { value: "shop", label: t("stores.qrKind.shop") },
+                ],
+              },
+            ],
+          },
         }}
         query={(state) => {
           const sel = typeof state.values.selVal === "string" ? state.values.selVal : undefined;
@@ -84,9 +115,19 @@ export default function BrandMallCode() {
           return { queryKey: storeKeys.codes(q), queryFn: () => storeApi.codes(q) };
         }}
       />
-      <Modal open={adding} title={t("stores.addMallCode")} onCancel={() => setAdding(false)} onOk={() => void save()} forceRender>
+      <Modal
+        open={adding}
+        title={t("stores.addMallCode")}
+        onCancel={() => setAdding(false)}
+        onOk={() => void save()}
+        forceRender
+      >
         <Form form={form} layout="vertical">
-          <Form.Item name="name" label={t("stores.codeName")} rules={[{ required: true, message: t("stores.required") }]}>
+          <Form.Item
+            name="name"
+            label={t("stores.codeName")}
+            rules={[{ required: true, message: t("stores.required") }]}
+          >
             <Input maxLength={40} />
           </Form.Item>
           <Form.Item name="storeId" label={t("stores.name")}>

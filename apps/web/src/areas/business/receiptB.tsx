@@ -30,8 +30,16 @@ export default function ReceiptB() {
   const owner = me?.userId;
   const account = passportId ?? owner;
   const subs = useQuery({ queryKey: ["stores", "subs"], queryFn: () => storeApi.subAccounts() });
-  const stores = useQuery({ queryKey: ["collection", "stores"], queryFn: () => storeApi.list({ page: 1, pageSize: 1000 }), enabled: adding });
-  const codes = useQuery({ queryKey: collectionKeys.codes(account ?? ""), queryFn: () => collectionApi.codes(account ?? ""), enabled: Boolean(account) });
+  const stores = useQuery({
+    queryKey: ["collection", "stores"],
+    queryFn: () => storeApi.list({ page: 1, pageSize: 1000 }),
+    enabled: adding,
+  });
+  const codes = useQuery({
+    queryKey: collectionKeys.codes(account ?? ""),
+    queryFn: () => collectionApi.codes(account ?? ""),
+    enabled: Boolean(account),
+  });
   const refresh = () => void qc.invalidateQueries({ queryKey: collectionKeys.all });
 
   const save = async () => {
@@ -53,17 +61,57 @@ export default function ReceiptB() {
   const orderColumns: TableColumnsType<PayOrder> = [
     { title: t("collection.orderNo"), dataIndex: "orderNo", width: 220 },
     { title: t("collection.codeName"), dataIndex: "codeName", width: 140 },
-    { title: t("collection.amount"), dataIndex: "amount", width: 110, align: "right", render: (m: PayOrder["amount"]) => formatMoney(m) },
-    { title: t("collection.fee"), dataIndex: "fee", width: 90, align: "right", render: (m: PayOrder["fee"]) => formatMoney(m) },
-    { title: t("collection.net"), dataIndex: "net", width: 110, align: "right", render: (m: PayOrder["net"]) => formatMoney(m) },
-    { title: t("collection.refunded"), dataIndex: "refunded", width: 110, align: "right", render: (m: PayOrder["refunded"]) => formatMoney(m) },
-    { title: t("collection.orderState"), dataIndex: "state", width: 100, render: (s: PayOrder["state"]) => <Tag color={s === "SUCCESS" ? "green" : "default"}>{t(`collection.orderStates.${s}`)}</Tag> },
-    { title: t("collection.paidAt"), dataIndex: "paidAt", width: 170, render: (v: string | null) => (v ? new Date(v).toLocaleString() : "-") },
+    {
+      title: t("collection.amount"),
+      dataIndex: "amount",
+      width: 110,
+      align: "right",
+      render: (m: PayOrder["amount"]) => formatMoney(m),
+    },
+    {
+      title: t("collection.fee"),
+      dataIndex: "fee",
+      width: 90,
+      align: "right",
+      render: (m: PayOrder["fee"]) => formatMoney(m),
+    },
+    {
+      title: t("collection.net"),
+      dataIndex: "net",
+      width: 110,
+      align: "right",
+      render: (m: PayOrder["net"]) => formatMoney(m),
+    },
+    {
+      title: t("collection.refunded"),
+      dataIndex: "refunded",
+      width: 110,
+      align: "right",
+      render: (m: PayOrder["refunded"]) => formatMoney(m),
+    },
+    {
+      title: t("collection.orderState"),
+      dataIndex: "state",
+      width: 100,
+      render: (s: PayOrder["state"]) => (
+        <Tag color={s === "SUCCESS" ? "green" : "default"}>{t(`collection.orderStates.${s}`)}</Tag>
+      ),
+    },
+    {
+      title: t("collection.paidAt"),
+      dataIndex: "paidAt",
+      width: 170,
+      render: (v: string | null) => (v ? new Date(v).toLocaleString() : "-"),
+    },
   ];
 
   return (
     <Flex vertical gap={16}>
-      <PageHint id="business.receiptB" title={t("collection.title.receipt")} description={t("collection.hint.receipt")} />
+      <PageHint
+        id="business.receiptB"
+        title={t("collection.title.receipt")}
+        description={t("collection.hint.receipt")}
+      />
       <Card
         title={t("collection.codes")}
         extra={
@@ -73,7 +121,10 @@ export default function ReceiptB() {
               value={account}
               onChange={setPassportId}
               aria-label={t("collection.account")}
-              options={[...(owner ? [{ value: owner, label: t("collection.mainAccount") }] : []), ...(subs.data?.list ?? []).map((s) => ({ value: s.passportId, label: `${s.name} (${s.email})` }))]}
+              options={[
+                ...(owner ? [{ value: owner, label: t("collection.mainAccount") }] : []),
+                ...(subs.data?.list ?? []).map((s) => ({ value: s.passportId, label: `${s.name} (${s.email})` })),
+              ]}
             />
             <Button type="primary" onClick={() => setAdding(true)} data-testid="paycode-add">
               {t("collection.addCode")}
@@ -88,7 +139,14 @@ export default function ReceiptB() {
           dataSource={codes.data?.list ?? []}
           columns={[
             { title: t("collection.codeName"), dataIndex: "name" },
-            { title: t("collection.codeAmountCol"), dataIndex: "amount", width: 120, align: "right", render: (a: number | null) => (a === null ? "-" : formatMoney({ amount: a, currency: me?.merchant?.currency ?? "CNY" })) },
+            {
+              title: t("collection.codeAmountCol"),
+              dataIndex: "amount",
+              width: 120,
+              align: "right",
+              render: (a: number | null) =>
+                a === null ? "-" : formatMoney({ amount: a, currency: me?.merchant?.currency ?? "CNY" }),
+            },
             { title: t("stores.link"), dataIndex: "url", ellipsis: true },
             {
               title: t("stores.actions"),
@@ -114,19 +172,39 @@ export default function ReceiptB() {
         scrollX={1200}
         search={{ dateMode: "date", input: { keys: [{ value: "orderNo", label: t("collection.orderNo") }] } }}
         query={(state) => {
-          const q = { page: state.page, pageSize: state.pageSize, orderNo: state.values.inpVal, ...dayRange(state.values) };
+          const q = {
+            page: state.page,
+            pageSize: state.pageSize,
+            orderNo: state.values.inpVal,
+            ...dayRange(state.values),
+          };
           return { queryKey: collectionKeys.orders("brand", q), queryFn: () => collectionApi.orders(q) };
         }}
       />
-      <Modal open={adding} title={t("collection.addCode")} onCancel={() => setAdding(false)} onOk={() => void save()} forceRender>
+      <Modal
+        open={adding}
+        title={t("collection.addCode")}
+        onCancel={() => setAdding(false)}
+        onOk={() => void save()}
+        forceRender
+      >
         <Form form={form} layout="vertical">
-          <Form.Item name="name" label={t("collection.codeName")} rules={[{ required: true, message: t("stores.required") }]}>
+          <Form.Item
+            name="name"
+            label={t("collection.codeName")}
+            rules={[{ required: true, message: t("stores.required") }]}
+          >
             <Input maxLength={40} />
           </Form.Item>
           <Form.Item name="storeId" label={t("stores.name")}>
             <Select allowClear options={(stores.data?.list ?? []).map((s) => ({ value: s.id, label: s.name }))} />
           </Form.Item>
-          <Form.Item name="amount" label={t("collection.codeAmount")} extra={t("collection.codeAmountHint")} rules={[{ pattern: /^\d{1,6}(\.\d{1,2})?$/, message: t("collection.amountInvalid") }]}>
+          <Form.Item
+            name="amount"
+            label={t("collection.codeAmount")}
+            extra={t("collection.codeAmountHint")}
+            rules={[{ pattern: /^\d{1,6}(\.\d{1,2})?$/, message: t("collection.amountInvalid") }]}
+          >
             <Input inputMode="decimal" placeholder="0.00" maxLength={9} />
           </Form.Item>
         </Form>

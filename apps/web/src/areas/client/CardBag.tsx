@@ -54,10 +54,18 @@ function DynamicCode({ card }: { card: OcBagCard }) {
   return (
     <Space orientation="vertical" align="center" style={{ width: "100%" }} data-testid="dynamic-code-box">
       <QRCode value={code.reply.code} size={180} bordered={false} />
-      <div data-testid="dynamic-code" style={{ fontFamily: "monospace", fontSize: 20, letterSpacing: 1, fontWeight: 600 }}>
+      <div
+        data-testid="dynamic-code"
+        style={{ fontFamily: "monospace", fontSize: 20, letterSpacing: 1, fontWeight: 600 }}
+      >
         {code.reply.code.replace(/(\d{6})(?=\d)/g, "$1 ")}
       </div>
-      <Progress percent={(left / code.reply.ttlSeconds) * 100} showInfo={false} size="small" style={{ width: 200, margin: 0 }} />
+      <Progress
+        percent={(left / code.reply.ttlSeconds) * 100}
+        showInfo={false}
+        size="small"
+        style={{ width: 200, margin: 0 }}
+      />
       <Flex gap={8} align="center">
         <Typography.Text type="secondary" data-testid="dynamic-countdown">
           {t("writeoff.dynamicRenews", { seconds: left })}
@@ -98,7 +106,9 @@ export default function CardBag() {
           <Card key={g.id} size="small" style={{ borderColor: "#faad14" }}>
             <Flex justify="space-between" align="center" gap={8}>
               <div>
-                <Typography.Text strong>{t("onecard.giftFrom", { name: g.fromName, count: g.cardCount })}</Typography.Text>
+                <Typography.Text strong>
+                  {t("onecard.giftFrom", { name: g.fromName, count: g.cardCount })}
+                </Typography.Text>
                 <div>
                   <Typography.Text type="secondary">
                     {fmt(g.amount)} · {t("onecard.claimBefore", { date: day(g.expiresAt) })}
@@ -112,7 +122,9 @@ export default function CardBag() {
             </Flex>
           </Card>
         ))}
-        {data && data.cards.length === 0 && data.gifts.length === 0 && mallCodes.data?.length === 0 && <Empty description={t("onecard.bagEmpty")} />}
+        {data && data.cards.length === 0 && data.gifts.length === 0 && mallCodes.data?.length === 0 && (
+          <Empty description={t("onecard.bagEmpty")} />
+        )}
         {data?.cards.map((c) => (
           <Card
             key={c.id}
@@ -147,16 +159,37 @@ export default function CardBag() {
         </Flex>
       </Space>
       {/* Above the customer Shell's own layer (z-index 1001), which antd's default 1000 sits under. */}
-      <Modal open={shown !== null} onCancel={() => setShown(null)} footer={null} title={shown?.productName} width={360} zIndex={1100}>
+      <Modal
+        open={shown !== null}
+        onCancel={() => setShown(null)}
+        footer={null}
+        title={shown?.productName}
+        width={360}
+        zIndex={1100}
+      >
         {shown && (
           <Space direction="vertical" align="center" style={{ width: "100%" }}>
             <Typography.Text type="secondary">{t("onecard.showAtTill")}</Typography.Text>
             {shown.state === "activated" && <DynamicCode card={shown} />}
-            <div data-testid="card-code" style={{ fontFamily: "monospace", fontSize: shown.state === "activated" ? 16 : 22, letterSpacing: 2, padding: "12px 8px", border: "2px solid #000", borderRadius: 8 }}>
+            <div
+              data-testid="card-code"
+              style={{
+                fontFamily: "monospace",
+                fontSize: shown.state === "activated" ? 16 : 22,
+                letterSpacing: 2,
+                padding: "12px 8px",
+                border: "2px solid #000",
+                borderRadius: 8,
+              }}
+            >
               {shown.code.replace(/(\d{4})(?=\d)/g, "$1 ")}
             </div>
-            <Typography.Text>{t("onecard.balance")}: {fmt(shown.balance)}</Typography.Text>
-            <Typography.Text type="secondary">{t("onecard.faceValue")}: {fmt(shown.faceValue)}</Typography.Text>
+            <Typography.Text>
+              {t("onecard.balance")}: {fmt(shown.balance)}
+            </Typography.Text>
+            <Typography.Text type="secondary">
+              {t("onecard.faceValue")}: {fmt(shown.faceValue)}
+            </Typography.Text>
             {shown.rechargeAllowed && shown.state === "activated" && (
               <Link to={`/client/rechargeEquity?card=${shown.id}`}>
                 <Button type="primary">{t("onecard.title.recharge")}</Button>

@@ -23,11 +23,23 @@ export default function CardQuery() {
   return (
     <Shell title={t("onecard.title.query")} needsLogin={false} tabs={window.location.pathname.startsWith("/client")}>
       <Card>
-        <Form layout="vertical" onFinish={(v: { cardNo: string; password: string }) => void submit(v)} requiredMark={false}>
-          <Form.Item name="cardNo" label={t("onecard.cardNo")} rules={[{ required: true, message: t("onecard.cardNoRequired") }]}>
+        <Form
+          layout="vertical"
+          onFinish={(v: { cardNo: string; password: string }) => void submit(v)}
+          requiredMark={false}
+        >
+          <Form.Item
+            name="cardNo"
+            label={t("onecard.cardNo")}
+            rules={[{ required: true, message: t("onecard.cardNoRequired") }]}
+          >
             <Input inputMode="numeric" maxLength={19} size="large" />
           </Form.Item>
-          <Form.Item name="password" label={t("onecard.password")} rules={[{ required: true, message: t("onecard.passwordRequired") }]}>
+          <Form.Item
+            name="password"
+            label={t("onecard.password")}
+            rules={[{ required: true, message: t("onecard.passwordRequired") }]}
+          >
             <Input.Password size="large" maxLength={32} autoComplete="off" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block size="large" loading={busy}>
@@ -39,7 +51,9 @@ export default function CardQuery() {
         <Card style={{ marginTop: 12 }} data-testid="balance-result">
           <Descriptions column={1} size="small">
             <Descriptions.Item label={t("onecard.cardNo")}>{result.cardNo}</Descriptions.Item>
-            <Descriptions.Item label={t("onecard.product")}>{`${result.branderName} · ${result.productName}`}</Descriptions.Item>
+            <Descriptions.Item
+              label={t("onecard.product")}
+            >{`${result.branderName} · ${result.productName}`}</Descriptions.Item>
             <Descriptions.Item label={t("onecard.stateLabel")}>
               <Tag color={STATE_COLOR[result.state]}>{t(`onecard.state.${result.state}`)}</Tag>
             </Descriptions.Item>
@@ -47,7 +61,9 @@ export default function CardQuery() {
               <strong style={{ fontSize: 18 }}>{fmt(result.balance)}</strong>
             </Descriptions.Item>
             <Descriptions.Item label={t("onecard.faceValue")}>{fmt(result.faceValue)}</Descriptions.Item>
-            <Descriptions.Item label={t("onecard.expiresAt")}>{result.expiresAt ? day(result.expiresAt) : t("onecard.noExpiry")}</Descriptions.Item>
+            <Descriptions.Item label={t("onecard.expiresAt")}>
+              {result.expiresAt ? day(result.expiresAt) : t("onecard.noExpiry")}
+            </Descriptions.Item>
           </Descriptions>
         </Card>
       )}

@@ -17,7 +17,10 @@ export default function Claim() {
   const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; msg: string } | null>(null);
   useEffect(() => {
     let live = true;
-    void customerCall<OcBagReply>("POST", "/api/mall/onecard/gifts/claimByLink", { body: { token }, toast: false }).then((r) => {
+    void customerCall<OcBagReply>("POST", "/api/mall/onecard/gifts/claimByLink", {
+      body: { token },
+      toast: false,
+    }).then((r) => {
       if (live && (r.ok || r.code !== 1007)) setOutcome(r.ok ? { ok: true } : { ok: false, msg: r.msg });
     });
     return () => {

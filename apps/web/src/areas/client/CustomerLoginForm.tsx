@@ -38,7 +38,9 @@ export function CustomerLoginForm({ sendCode, next, primary }: Props) {
   };
   const submit = async (v: { phone: string; smsCode: string }) => {
     setBusy(true);
-    const r = await customerCall<CustomerLoginReply>("POST", "/api/mall/customer/login", { body: { phone: v.phone.trim(), smsCode: v.smsCode.trim() } });
+    const r = await customerCall<CustomerLoginReply>("POST", "/api/mall/customer/login", {
+      body: { phone: v.phone.trim(), smsCode: v.smsCode.trim() },
+    });
     setBusy(false);
     if (!r.ok) return;
     customerSession.set(r.data.token, r.data.phone);
@@ -47,10 +49,18 @@ export function CustomerLoginForm({ sendCode, next, primary }: Props) {
   return (
     <Card>
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="phone" label={t("onecard.phone")} rules={[{ required: true, message: t("onecard.phoneRequired") }]}>
+        <Form.Item
+          name="phone"
+          label={t("onecard.phone")}
+          rules={[{ required: true, message: t("onecard.phoneRequired") }]}
+        >
           <Input inputMode="tel" maxLength={11} size="large" autoComplete="tel" />
         </Form.Item>
-        <Form.Item name="smsCode" label={t("onecard.smsCode")} rules={[{ required: true, message: t("onecard.smsRequired") }]}>
+        <Form.Item
+          name="smsCode"
+          label={t("onecard.smsCode")}
+          rules={[{ required: true, message: t("onecard.smsRequired") }]}
+        >
           <Input
             inputMode="numeric"
             maxLength={6}
@@ -63,7 +73,14 @@ export function CustomerLoginForm({ sendCode, next, primary }: Props) {
             }
           />
         </Form.Item>
-        <Button type="primary" htmlType="submit" block size="large" loading={busy} style={primary ? { background: primary } : undefined}>
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          size="large"
+          loading={busy}
+          style={primary ? { background: primary } : undefined}
+        >
           {t("onecard.login")}
         </Button>
       </Form>

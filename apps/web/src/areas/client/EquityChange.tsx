@@ -23,7 +23,10 @@ export default function EquityChange() {
         dataSource={q.data ?? []}
         renderItem={(m) => (
           <List.Item style={{ background: "#fff", padding: "12px 16px", marginBottom: 8, borderRadius: 8 }}>
-            <List.Item.Meta title={`${t(`onecard.move.${m.kind}`)} · ${m.note || m.cardNo}`} description={`${m.cardNo} · ${m.createdAt.slice(0, 16).replace("T", " ")}`} />
+            <List.Item.Meta
+              title={`${t(`onecard.move.${m.kind}`)} · ${m.note || m.cardNo}`}
+              description={`${m.cardNo} · ${m.createdAt.slice(0, 16).replace("T", " ")}`}
+            />
             <div style={{ textAlign: "right" }}>
               <Typography.Text strong type={m.amount.amount < 0 ? "danger" : "success"}>
                 {m.amount.amount > 0 ? "+" : ""}

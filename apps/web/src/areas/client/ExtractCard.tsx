@@ -28,11 +28,23 @@ export default function ExtractCard() {
     <Shell title={t("onecard.title.extract")} tabs={false}>
       <Card>
         <Typography.Paragraph type="secondary">{t("onecard.extractHint")}</Typography.Paragraph>
-        <Form layout="vertical" onFinish={(v: { cardNo: string; password: string }) => void submit(v)} requiredMark={false}>
-          <Form.Item name="cardNo" label={t("onecard.cardNo")} rules={[{ required: true, message: t("onecard.cardNoRequired") }]}>
+        <Form
+          layout="vertical"
+          onFinish={(v: { cardNo: string; password: string }) => void submit(v)}
+          requiredMark={false}
+        >
+          <Form.Item
+            name="cardNo"
+            label={t("onecard.cardNo")}
+            rules={[{ required: true, message: t("onecard.cardNoRequired") }]}
+          >
             <Input inputMode="numeric" maxLength={19} size="large" />
           </Form.Item>
-          <Form.Item name="password" label={t("onecard.password")} rules={[{ required: true, message: t("onecard.passwordRequired") }]}>
+          <Form.Item
+            name="password"
+            label={t("onecard.password")}
+            rules={[{ required: true, message: t("onecard.passwordRequired") }]}
+          >
             <Input.Password size="large" maxLength={32} autoComplete="off" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block size="large" loading={busy}>

@@ -9,7 +9,9 @@ export default function Login() {
   return (
     <Shell title={t("onecard.title.login")} needsLogin={false} tabs={false}>
       <CustomerLoginForm
-        sendCode={(phone) => customerCall<{ resendIn: number }>("POST", "/api/mall/customer/sendSms", { body: { phone } })}
+        sendCode={(phone) =>
+          customerCall<{ resendIn: number }>("POST", "/api/mall/customer/sendSms", { body: { phone } })
+        }
         next={(back) => (back?.startsWith("/") ? back : "/client/cardBag")}
       />
     </Shell>

@@ -29,8 +29,17 @@ export function MallBagCodes() {
       <Flex vertical gap={8}>
         {codes.data.map((c) => (
           // The storefront is its own page (mall.html): a full page load, not a client-side navigation.
-          <a key={c.deliveryId} href={`/mall/${encodeURIComponent(c.appId)}/orders/${c.orderId}`} style={{ color: "inherit" }}>
-            <Flex justify="space-between" align="center" gap={8} style={{ padding: "6px 0", borderBottom: "1px solid #f0f0f0" }}>
+          <a
+            key={c.deliveryId}
+            href={`/mall/${encodeURIComponent(c.appId)}/orders/${c.orderId}`}
+            style={{ color: "inherit" }}
+          >
+            <Flex
+              justify="space-between"
+              align="center"
+              gap={8}
+              style={{ padding: "6px 0", borderBottom: "1px solid #f0f0f0" }}
+            >
               <div style={{ minWidth: 0 }}>
                 <Typography.Text strong ellipsis style={{ display: "block" }}>
                   {c.name}

@@ -24,14 +24,24 @@ export default function OrderList() {
       <List
         dataSource={q.data ?? []}
         renderItem={(o) => (
-          <List.Item style={{ background: "#fff", padding: "12px 16px", marginBottom: 8, borderRadius: 8 }} extra={<strong>{fmt(o.amount)}</strong>}>
+          <List.Item
+            style={{ background: "#fff", padding: "12px 16px", marginBottom: 8, borderRadius: 8 }}
+            extra={<strong>{fmt(o.amount)}</strong>}
+          >
             <List.Item.Meta
               title={
                 <>
                   {o.equity} <Tag color={TAG[o.state]}>{t(`onecard.order.${o.state}`)}</Tag>
                 </>
               }
-              description={[`${t("onecard.account")}: ${o.account}`, o.cardNo, o.createdAt.slice(0, 16).replace("T", " "), o.failReason].filter(Boolean).join(" · ")}
+              description={[
+                `${t("onecard.account")}: ${o.account}`,
+                o.cardNo,
+                o.createdAt.slice(0, 16).replace("T", " "),
+                o.failReason,
+              ]
+                .filter(Boolean)
+                .join(" · ")}
             />
           </List.Item>
         )}

@@ -39,40 +39,71 @@ export default function RechargeEquity() {
     queryKey: ["onecard", "equities", cardId],
     enabled: cardId !== undefined,
     queryFn: async () => {
-      const r = await customerCall<Page<OcEquity>>("GET", `/api/mall/onecard/equities?cardId=${cardId ?? ""}&pageSize=100`);
+      const r = await customerCall<Page<OcEquity>>(
+        "GET",
+        `/api/mall/onecard/equities?cardId=${cardId ?? ""}&pageSize=100`,
+      );
       return r.ok ? r.data.list : [];
     },
   });
-  const cards = (bag.data?.cards ?? []).filter((c) => c.state === "activated" && c.rechargeAllowed && c.balance.amount > 0);
+  const cards = (bag.data?.cards ?? []).filter(
+    (c) => c.state === "activated" && c.rechargeAllowed && c.balance.amount > 0,
+  );
   const submit = async (v: RechargeForm) => {
     setBusy(true);
-    const r = await customerCall<OcOrder>("POST", "/api/mall/onecard/recharge", { body: { cardId: v.cardId, goodsId: v.goodsId, account: v.account.trim(), requestKey } });
+    const r = await customerCall<OcOrder>("POST", "/api/mall/onecard/recharge", {
+      body: { cardId: v.cardId, goodsId: v.goodsId, account: v.account.trim(), requestKey },
+    });
     setBusy(false);
     if (r.ok) void navigate(`/client/rechargeResult?order=${r.data.id}`);
   };
   return (
     <Shell title={t("onecard.title.recharge")} tabs={false}>
       <Card>
-        <Form form={form} layout="vertical" onFinish={(v: RechargeForm) => void submit(v)} initialValues={{ cardId: params.get("card") ?? undefined }} requiredMark={false}>
-          <Form.Item name="cardId" label={t("onecard.payWith")} rules={[{ required: true, message: t("onecard.chooseCard") }]}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={(v: RechargeForm) => void submit(v)}
+          initialValues={{ cardId: params.get("card") ?? undefined }}
+          requiredMark={false}
+        >
+          <Form.Item
+            name="cardId"
+            label={t("onecard.payWith")}
+            rules={[{ required: true, message: t("onecard.chooseCard") }]}
+          >
             <Select
               size="large"
               data-testid="recharge-card"
-              options={cards.map((c) => ({ value: c.id, label: `${c.productName} **** ${c.cardNo.slice(-4)} · ${fmt(c.balance)}` }))}
+              options={cards.map((c) => ({
+                value: c.id,
+                label: `${c.productName} **** ${c.cardNo.slice(-4)} · ${fmt(c.balance)}`,
+              }))}
               notFoundContent={t("onecard.noUsableCard")}
               onChange={() => form.setFieldValue("goodsId", undefined)}
             />
           </Form.Item>
-          <Form.Item name="goodsId" label={t("onecard.equityLabel")} rules={[{ required: true, message: t("onecard.chooseEquity") }]}>
+          <Form.Item
+            name="goodsId"
+            label={t("onecard.equityLabel")}
+            rules={[{ required: true, message: t("onecard.chooseEquity") }]}
+          >
             <Select
               size="large"
               data-testid="recharge-equity"
               loading={equities.isFetching}
-              options={(equities.data ?? []).map((e) => ({ value: e.goodsId, label: `${e.name} · ${t("onecard.equityPrice", { price: fmt(e.price) })}` }))}
+              options={(equities.data ?? []).map((e) => ({
+                value: e.goodsId,
+                label: `${e.name} · ${t("onecard.equityPrice", { price: fmt(e.price) })}`,
+              }))}
               notFoundContent={t("onecard.noEquity")}
             />
           </Form.Item>
-          <Form.Item name="account" label={t("onecard.account")} rules={[{ required: true, message: t("onecard.accountRequired") }]}>
+          <Form.Item
+            name="account"
+            label={t("onecard.account")}
+            rules={[{ required: true, message: t("onecard.accountRequired") }]}
+          >
             <Input size="large" maxLength={64} inputMode="tel" data-testid="recharge-account" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block size="large" loading={busy} data-testid="recharge-pay">

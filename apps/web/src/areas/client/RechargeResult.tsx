@@ -27,7 +27,13 @@ export default function RechargeResult() {
     refetchInterval: (q) => (q.state.data?.state === "processing" ? 4_000 : false),
   });
   const o = order.data;
-  const title = !o ? "" : o.state === "processing" ? t("onecard.resultProcessing") : o.state === "success" ? t("onecard.resultSuccess") : t("onecard.resultFailed");
+  const title = !o
+    ? ""
+    : o.state === "processing"
+      ? t("onecard.resultProcessing")
+      : o.state === "success"
+        ? t("onecard.resultSuccess")
+        : t("onecard.resultFailed");
   return (
     <Shell title={t("onecard.title.result")} tabs={false}>
       {order.isLoading && <Spin />}
@@ -35,7 +41,9 @@ export default function RechargeResult() {
         <Result
           status={STATUS[o.state]}
           title={<span data-testid="recharge-result">{title}</span>}
-          subTitle={[`${o.equity} · ${fmt(o.amount)}`, `${t("onecard.account")}: ${o.account}`, o.failReason].filter(Boolean).join(" · ")}
+          subTitle={[`${o.equity} · ${fmt(o.amount)}`, `${t("onecard.account")}: ${o.account}`, o.failReason]
+            .filter(Boolean)
+            .join(" · ")}
           extra={[
             <Link key="bag" to="/client/cardBag">
               <Button type="primary">{t("onecard.title.cardBag")}</Button>

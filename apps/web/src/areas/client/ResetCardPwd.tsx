@@ -35,10 +35,19 @@ export default function ResetCardPwd() {
     <Shell title={t("onecard.title.resetPwd")} needsLogin tabs={false}>
       <Card>
         <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-          <Form.Item name="cardNo" label={t("onecard.cardNo")} rules={[{ required: true, message: t("onecard.cardNoRequired") }]}>
+          <Form.Item
+            name="cardNo"
+            label={t("onecard.cardNo")}
+            rules={[{ required: true, message: t("onecard.cardNoRequired") }]}
+          >
             <Input inputMode="numeric" maxLength={19} size="large" />
           </Form.Item>
-          <Form.Item name="smsCode" label={t("onecard.smsCode")} extra={sent ? t("onecard.codeSent") : t("onecard.codeToBound")} rules={[{ required: true, message: t("onecard.smsRequired") }]}>
+          <Form.Item
+            name="smsCode"
+            label={t("onecard.smsCode")}
+            extra={sent ? t("onecard.codeSent") : t("onecard.codeToBound")}
+            rules={[{ required: true, message: t("onecard.smsRequired") }]}
+          >
             <Input
               inputMode="numeric"
               maxLength={6}
@@ -50,7 +59,11 @@ export default function ResetCardPwd() {
               }
             />
           </Form.Item>
-          <Form.Item name="password" label={t("onecard.newPassword")} rules={[{ required: true, pattern: OC_NEW_PASSWORD_RE, message: t("onecard.newPasswordRule") }]}>
+          <Form.Item
+            name="password"
+            label={t("onecard.newPassword")}
+            rules={[{ required: true, pattern: OC_NEW_PASSWORD_RE, message: t("onecard.newPasswordRule") }]}
+          >
             <Input.Password maxLength={32} size="large" autoComplete="new-password" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block size="large" loading={busy}>

@@ -3,7 +3,14 @@ import { createCustomerCall } from "../../api/customerCall";
 import { currentLang, i18n } from "../../i18n";
 
 /** The card bag's customer calls (api/customerCall.ts): the app's texts and antd's message, 1007 → /client/login. */
-export { customerSession, newRequestKey, CUSTOMER_TOKEN_KEY, CUSTOMER_PHONE_KEY, type CallOptions, type CallResult } from "../../api/customerCall";
+export {
+  customerSession,
+  newRequestKey,
+  CUSTOMER_TOKEN_KEY,
+  CUSTOMER_PHONE_KEY,
+  type CallOptions,
+  type CallResult,
+} from "../../api/customerCall";
 export const CUSTOMER_LOGIN_PATH = "/client/login";
 
 let toast: (msg: string) => void = (msg) => console.error(msg);

@@ -3,4 +3,12 @@ import { formatMoney } from "../../components/money";
 
 export const fmt = (m: Money): string => formatMoney(m);
 export const day = (iso: string | null): string => (iso ? iso.slice(0, 10) : "-");
-export const STATE_COLOR: Record<string, string> = { activated: "green", sold: "blue", issued: "default", frozen: "orange", expired: "default", returned: "purple", void: "red" };
+export const STATE_COLOR: Record<string, string> = {
+  activated: "green",
+  sold: "blue",
+  issued: "default",
+  frozen: "orange",
+  expired: "default",
+  returned: "purple",
+  void: "red",
+};

@@ -48,7 +48,13 @@ export default function Mailbox() {
 
   const columns = useMemo<TableColumnsType<OutboxItem>>(
     () => [
-      { key: "createdAt", title: t("mailbox.time"), dataIndex: "createdAt", width: 180, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss") },
+      {
+        key: "createdAt",
+        title: t("mailbox.time"),
+        dataIndex: "createdAt",
+        width: 180,
+        render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+      },
       {
         key: "channel",
         title: t("mailbox.channel"),
@@ -65,8 +71,20 @@ export default function Mailbox() {
             </Tag>
           ),
       },
-      { key: "to", title: t("mailbox.recipient"), dataIndex: "to", width: 220, render: (v: string) => <Typography.Text style={{ wordBreak: "break-all" }}>{v}</Typography.Text> },
-      { key: "subject", title: t("mailbox.subject"), dataIndex: "subject", width: 200, render: (v: string) => v || "-" },
+      {
+        key: "to",
+        title: t("mailbox.recipient"),
+        dataIndex: "to",
+        width: 220,
+        render: (v: string) => <Typography.Text style={{ wordBreak: "break-all" }}>{v}</Typography.Text>,
+      },
+      {
+        key: "subject",
+        title: t("mailbox.subject"),
+        dataIndex: "subject",
+        width: 200,
+        render: (v: string) => v || "-",
+      },
       { key: "body", title: t("mailbox.body"), dataIndex: "body", render: (v: string) => <Body text={v} /> },
     ],
     [t],

@@ -24,7 +24,11 @@ const CHANGES = ["v1_4", "v1_3", "v1_2", "v1_1", "v1_0"] as const;
 
 function Signing() {
   const { t } = useTranslation();
-  const { data } = useQuery({ queryKey: ["developer", "examples"], queryFn: async () => unwrap(await http.get<DeveloperExamples>("/api/card-public/developer/examples", { auth: false })) });
+  const { data } = useQuery({
+    queryKey: ["developer", "examples"],
+    queryFn: async () =>
+      unwrap(await http.get<DeveloperExamples>("/api/card-public/developer/examples", { auth: false })),
+  });
   if (!data) return null;
   const w = data.worked;
   return (
@@ -44,7 +48,9 @@ function Signing() {
           <pre style={{ margin: 0 }}>{w.canonical}</pre>
         </Descriptions.Item>
         <Descriptions.Item label="X-Signature">
-          <Typography.Text code copyable data-testid="worked-signature">{w.signature}</Typography.Text>
+          <Typography.Text code copyable data-testid="worked-signature">
+            {w.signature}
+          </Typography.Text>
         </Descriptions.Item>
       </Descriptions>
       <Tabs
@@ -54,7 +60,9 @@ function Signing() {
           children: (
             <Flex vertical gap={8}>
               <Typography.Text type="secondary">{t("developer.signing.run", { command: e.run })}</Typography.Text>
-              <pre style={{ background: "#0b1021", color: "#e6e6e6", padding: 16, borderRadius: 8, overflow: "auto" }}>{e.source}</pre>
+              <pre style={{ background: "#0b1021", color: "#e6e6e6", padding: 16, borderRadius: 8, overflow: "auto" }}>
+                {e.source}
+              </pre>
             </Flex>
           ),
         }))}
@@ -82,7 +90,13 @@ function CallbackTester() {
       <Typography.Paragraph>{t("developer.callback.intro")}</Typography.Paragraph>
       {!signedIn && <Alert type="warning" showIcon message={t("developer.callback.signIn")} />}
       <div>
-        <Button type="primary" disabled={!signedIn} loading={busy} onClick={() => void run()} data-testid="callback-test">
+        <Button
+          type="primary"
+          disabled={!signedIn}
+          loading={busy}
+          onClick={() => void run()}
+          data-testid="callback-test"
+        >
           {t("developer.callback.send")}
         </Button>
       </div>
@@ -90,13 +104,21 @@ function CallbackTester() {
         <Descriptions bordered size="small" column={1}>
           <Descriptions.Item label="URL">{result.url}</Descriptions.Item>
           <Descriptions.Item label={t("developer.callback.headers")}>
-            <pre style={{ margin: 0 }}>{Object.entries(result.sent.headers).map(([k, v]) => `${k}: ${v}`).join("\n")}</pre>
+            <pre style={{ margin: 0 }}>
+              {Object.entries(result.sent.headers)
+                .map(([k, v]) => `${k}: ${v}`)
+                .join("\n")}
+            </pre>
           </Descriptions.Item>
           <Descriptions.Item label={t("developer.callback.body")}>
             <Typography.Text code>{result.sent.body}</Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label={t("developer.callback.reply")}>
-            {result.error ? <Typography.Text type="danger">{result.error}</Typography.Text> : `HTTP ${result.status ?? "-"} · ${result.elapsedMs} ms`}
+            {result.error ? (
+              <Typography.Text type="danger">{result.error}</Typography.Text>
+            ) : (
+              `HTTP ${result.status ?? "-"} · ${result.elapsedMs} ms`
+            )}
           </Descriptions.Item>
         </Descriptions>
       )}
@@ -125,7 +147,16 @@ export default function Developer() {
             {
               key: "start",
               label: t("developer.tab.start"),
-              children: <Steps direction="vertical" current={-1} items={start.map((s) => ({ title: t(`developer.start.${s}.title`), description: t(`developer.start.${s}.body`) }))} />,
+              children: (
+                <Steps
+                  direction="vertical"
+                  current={-1}
+                  items={start.map((s) => ({
+                    title: t(`developer.start.${s}.title`),
+                    description: t(`developer.start.${s}.body`),
+                  }))}
+                />
+              ),
             },
             { key: "signing", label: t("developer.tab.signing"), children: <Signing /> },
             { key: "console", label: t("developer.tab.console"), children: <DeveloperConsole /> },
@@ -141,14 +172,26 @@ export default function Developer() {
                   columns={[
                     { title: "HTTP", dataIndex: "http", width: 90 },
                     { title: "code", dataIndex: "code", width: 90 },
-                    { title: t("developer.errors.message"), dataIndex: "key", render: (k: string) => t(k, { ns: "msg", field: "goodsId" }) },
-                    { title: t("developer.errors.retry"), dataIndex: "retry", render: (r: boolean) => t(r ? "developer.errors.retryable" : "developer.errors.final") },
+                    {
+                      title: t("developer.errors.message"),
+                      dataIndex: "key",
+                      render: (k: string) => t(k, { ns: "msg", field: "goodsId" }),
+                    },
+                    {
+                      title: t("developer.errors.retry"),
+                      dataIndex: "retry",
+                      render: (r: boolean) => t(r ? "developer.errors.retryable" : "developer.errors.final"),
+                    },
                   ]}
                   footer={() => t("developer.errors.footer")}
                 />
               ),
             },
-            { key: "changelog", label: t("developer.tab.changelog"), children: <Timeline items={CHANGES.map((c) => ({ children: t(`developer.changes.${c}`) }))} /> },
+            {
+              key: "changelog",
+              label: t("developer.tab.changelog"),
+              children: <Timeline items={CHANGES.map((c) => ({ children: t(`developer.changes.${c}`) }))} />,
+            },
           ]}
         />
       </Card>

@@ -10,11 +10,24 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 export async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   return hex(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text)));
 }
 
-export async function signRequest(r: { secret: string; method: string; pathWithQuery: string; timestamp: string; nonce: string; body: string }) {
+export async function signRequest(r: {
+  secret: string;
+  method: string;
+  pathWithQuery: string;
+  timestamp: string;
+  nonce: string;
+  body: string;
+}) {
   const bodyHash = await sha256Hex(r.body);
   const canonical = [r.method.toUpperCase(), r.pathWithQuery, r.timestamp, r.nonce, bodyHash].join("\n");
   return { bodyHash, canonical, signature: await hmacHex(r.secret, canonical) };

@@ -26,7 +26,11 @@ export default function MallCart({ appId }: PageProps) {
   const cards = useLoad(
     `cards:${appId}`,
     async () => {
-      const r = await mallCall<{ id: string; cardNo: string; balance: { amount: number; currency: "CNY" } }[]>(appId, "GET", "/cards");
+      const r = await mallCall<{ id: string; cardNo: string; balance: { amount: number; currency: "CNY" } }[]>(
+        appId,
+        "GET",
+        "/cards",
+      );
       return r.ok ? r.data : [];
     },
     { enabled: loggedIn },
@@ -53,7 +57,13 @@ export default function MallCart({ appId }: PageProps) {
     setConfirming(false);
     setBusy(true);
     const r = await mallCall<MallOrder>(appId, "POST", "/checkout", {
-      body: { lines: lines.map((l) => ({ kind: l.kind, id: l.id, quantity: l.quantity })), payMethod: pay, ...(pay === "card" && cardId ? { cardId } : {}), ...(needsAccount ? { topUpAccount: account.trim() } : {}), requestKey },
+      body: {
+        lines: lines.map((l) => ({ kind: l.kind, id: l.id, quantity: l.quantity })),
+        payMethod: pay,
+        ...(pay === "card" && cardId ? { cardId } : {}),
+        ...(needsAccount ? { topUpAccount: account.trim() } : {}),
+        requestKey,
+      },
     });
     setBusy(false);
     if (!r.ok) return;
@@ -69,8 +79,17 @@ export default function MallCart({ appId }: PageProps) {
             <strong>{l.name}</strong>
             <div className="m-price">{formatMoney({ amount: l.unit, currency: l.currency })}</div>
           </div>
-          <Quantity value={l.quantity} label={t("quantity")} onChange={(n) => update(lines.map((x) => (x === l ? { ...x, quantity: n } : x)))} />
-          <button type="button" className="m-icon-btn m-muted" aria-label={t("remove")} onClick={() => update(lines.filter((x) => x !== l))}>
+          <Quantity
+            value={l.quantity}
+            label={t("quantity")}
+            onChange={(n) => update(lines.map((x) => (x === l ? { ...x, quantity: n } : x)))}
+          />
+          <button
+            type="button"
+            className="m-icon-btn m-muted"
+            aria-label={t("remove")}
+            onClick={() => update(lines.filter((x) => x !== l))}
+          >
             <Icon name="remove" size={18} />
           </button>
         </section>
@@ -79,7 +98,13 @@ export default function MallCart({ appId }: PageProps) {
         {needsAccount && (
           <label className="m-field">
             <span className="m-label m-required">{t("topUpAccount")}</span>
-            <input className="m-input" value={account} onChange={(e) => setAccount(e.target.value)} maxLength={64} placeholder={t("topUpAccountHint")} />
+            <input
+              className="m-input"
+              value={account}
+              onChange={(e) => setAccount(e.target.value)}
+              maxLength={64}
+              placeholder={t("topUpAccountHint")}
+            />
           </label>
         )}
         <fieldset className="m-field">
@@ -89,7 +114,13 @@ export default function MallCart({ appId }: PageProps) {
             {t("wallet")}
           </label>
           <label className="m-radio">
-            <input type="radio" name="pay" checked={pay === "card"} disabled={!cards.data?.length} onChange={() => setPay("card")} />
+            <input
+              type="radio"
+              name="pay"
+              checked={pay === "card"}
+              disabled={!cards.data?.length}
+              onChange={() => setPay("card")}
+            />
             {t("card")}
           </label>
         </fieldset>
@@ -108,14 +139,27 @@ export default function MallCart({ appId }: PageProps) {
           <strong className="m-price m-price-big" data-testid="cart-total">
             {formatMoney({ amount: total, currency })}
           </strong>
-          <button type="button" className="m-btn m-btn-primary m-btn-large" disabled={busy} aria-busy={busy} onClick={askToPay}>
+          <button
+            type="button"
+            className="m-btn m-btn-primary m-btn-large"
+            disabled={busy}
+            aria-busy={busy}
+            onClick={askToPay}
+          >
             {t("pay")}
           </button>
         </div>
       </section>
       {confirming && (
         <div className="m-mask" onClick={() => setConfirming(false)}>
-          <div className="m-sheet" role="dialog" aria-modal="true" aria-label={t("paySheet.title")} onClick={(e) => e.stopPropagation()} data-testid="pay-sheet">
+          <div
+            className="m-sheet"
+            role="dialog"
+            aria-modal="true"
+            aria-label={t("paySheet.title")}
+            onClick={(e) => e.stopPropagation()}
+            data-testid="pay-sheet"
+          >
             <h2>{t("paySheet.title")}</h2>
             <div className="m-price m-price-big m-center" data-testid="pay-sheet-amount">
               {formatMoney({ amount: total, currency })}

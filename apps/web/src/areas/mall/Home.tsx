@@ -14,12 +14,18 @@ export default function MallHome({ appId, sf, kind: k }: PageProps & { kind: str
   const kind: Kind = k === "goods" || k === "bag" ? k : "all";
   const base = mallBase(appId);
   const goods = useLoad(`goods:${appId}:${kind}`, async () => {
-    const r = await mallCall<Page<StoreGoods>>(appId, "GET", `/goods?pageSize=100${kind === "all" ? "" : `&kind=${kind}`}`);
+    const r = await mallCall<Page<StoreGoods>>(
+      appId,
+      "GET",
+      `/goods?pageSize=100${kind === "all" ? "" : `&kind=${kind}`}`,
+    );
     return r.ok ? r.data.list : [];
   });
   const options: { value: Kind; label: string }[] = [
     { value: "all" as const, label: t("all") },
-    ...sf.navMenus.filter((m) => /^\/?(bags|goods)$/.test(m.target)).map((m) => ({ value: m.target.endsWith("bags") ? ("bag" as const) : ("goods" as const), label: m.title })),
+    ...sf.navMenus
+      .filter((m) => /^\/?(bags|goods)$/.test(m.target))
+      .map((m) => ({ value: m.target.endsWith("bags") ? ("bag" as const) : ("goods" as const), label: m.title })),
   ].filter((o, i, a) => a.findIndex((x) => x.value === o.value) === i);
   return (
     <div className="m-stack">
@@ -33,7 +39,14 @@ export default function MallHome({ appId, sf, kind: k }: PageProps & { kind: str
       {options.length > 1 && (
         <div className="m-seg" role="tablist">
           {options.map((o) => (
-            <button key={o.value} type="button" role="tab" aria-selected={o.value === kind} className={o.value === kind ? "m-seg-on" : ""} onClick={() => navigate(o.value === "all" ? base : `${base}?kind=${o.value}`, { replace: true })}>
+            <button
+              key={o.value}
+              type="button"
+              role="tab"
+              aria-selected={o.value === kind}
+              className={o.value === kind ? "m-seg-on" : ""}
+              onClick={() => navigate(o.value === "all" ? base : `${base}?kind=${o.value}`, { replace: true })}
+            >
               {o.label}
             </button>
           ))}
@@ -43,12 +56,23 @@ export default function MallHome({ appId, sf, kind: k }: PageProps & { kind: str
       {goods.data?.length === 0 && <Empty text={t("noGoods")} />}
       <div className="m-grid">
         {goods.data?.map((g) => (
-          <Link key={`${g.kind}-${g.id}`} to={`${base}/item/${g.kind}/${g.id}`} className="m-card m-goods" data-testid="mall-goods">
+          <Link
+            key={`${g.kind}-${g.id}`}
+            to={`${base}/item/${g.kind}/${g.id}`}
+            className="m-card m-goods"
+            data-testid="mall-goods"
+          >
             <div className="m-goods-pic">{g.kind === "bag" ? t("pack") : g.brandName || t("equity")}</div>
             <div className="m-goods-name">{g.name}</div>
             <div className="m-between">
               <span className="m-price">{formatMoney(g.price)}</span>
-              {!g.available ? <span className="m-tag">{t("soldOut")}</span> : <span className={`m-tag m-tag-${g.delivery === "topup" ? "blue" : "green"}`}>{t(`delivery.${g.delivery}`)}</span>}
+              {!g.available ? (
+                <span className="m-tag">{t("soldOut")}</span>
+              ) : (
+                <span className={`m-tag m-tag-${g.delivery === "topup" ? "blue" : "green"}`}>
+                  {t(`delivery.${g.delivery}`)}
+                </span>
+              )}
             </div>
           </Link>
         ))}

@@ -13,12 +13,21 @@ export default function MallItem({ appId, kind, id }: PageProps & { kind: string
   const { t } = useTranslation();
   const [qty, setQty] = useState(1);
   const item = useLoad(`item:${appId}:${kind}:${id}`, async () => {
-    const r = await mallCall<StoreGoods>(appId, "GET", `/goods/${kind === "bag" ? "bag" : "goods"}/${encodeURIComponent(id)}`);
+    const r = await mallCall<StoreGoods>(
+      appId,
+      "GET",
+      `/goods/${kind === "bag" ? "bag" : "goods"}/${encodeURIComponent(id)}`,
+    );
     return r.ok ? r.data : null;
   });
   const g = item.data;
   if (!g) return item.loading ? <Spinner /> : null;
-  const add = () => cart.add(appId, { kind: g.kind, id: g.id, name: g.name, unit: g.price.amount, currency: g.price.currency, delivery: g.delivery }, qty);
+  const add = () =>
+    cart.add(
+      appId,
+      { kind: g.kind, id: g.id, name: g.name, unit: g.price.amount, currency: g.price.currency, delivery: g.delivery },
+      qty,
+    );
   return (
     <section className="m-card">
       <h2>{g.name}</h2>
@@ -84,7 +93,15 @@ export function Quantity({ value, onChange, label }: { value: number; onChange: 
       <button type="button" aria-label="-1" onClick={() => set(value - 1)}>
         −
       </button>
-      <input type="number" inputMode="numeric" min={1} max={10} value={value} aria-label={label} onChange={(e) => set(Number(e.target.value))} />
+      <input
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={10}
+        value={value}
+        aria-label={label}
+        onChange={(e) => set(Number(e.target.value))}
+      />
       <button type="button" aria-label="+1" onClick={() => set(value + 1)}>
         +
       </button>

@@ -20,7 +20,9 @@ export default function MallLogin({ appId, back }: PageProps & { back: string | 
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearInterval(timer.current), []);
   const send = async () => {
-    const r = await mallCall<{ resendIn: number }>(appId, "POST", "/customer/sendSms", { body: { phone: phone.trim() } });
+    const r = await mallCall<{ resendIn: number }>(appId, "POST", "/customer/sendSms", {
+      body: { phone: phone.trim() },
+    });
     if (!r.ok) return;
     let left = r.data.resendIn;
     setWait(left);
@@ -33,11 +35,16 @@ export default function MallLogin({ appId, back }: PageProps & { back: string | 
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = { ...(phone.trim() ? {} : { phone: t("login.phoneRequired") }), ...(smsCode.trim() ? {} : { smsCode: t("login.smsRequired") }) };
+    const found = {
+      ...(phone.trim() ? {} : { phone: t("login.phoneRequired") }),
+      ...(smsCode.trim() ? {} : { smsCode: t("login.smsRequired") }),
+    };
     setErrors(found);
     if (found.phone || found.smsCode) return;
     setBusy(true);
-    const r = await customerCall<CustomerLoginReply>("POST", "/api/mall/customer/login", { body: { phone: phone.trim(), smsCode: smsCode.trim() } });
+    const r = await customerCall<CustomerLoginReply>("POST", "/api/mall/customer/login", {
+      body: { phone: phone.trim(), smsCode: smsCode.trim() },
+    });
     setBusy(false);
     if (!r.ok) return;
     customerSession.set(r.data.token, r.data.phone);
@@ -48,13 +55,31 @@ export default function MallLogin({ appId, back }: PageProps & { back: string | 
       <label className="m-field" htmlFor="phone">
         <span className="m-label">{t("login.phone")}</span>
       </label>
-      <input id="phone" className="m-input m-input-large" inputMode="tel" maxLength={11} autoComplete="tel" value={phone} aria-invalid={Boolean(errors.phone)} onChange={(e) => setPhone(e.target.value)} />
+      <input
+        id="phone"
+        className="m-input m-input-large"
+        inputMode="tel"
+        maxLength={11}
+        autoComplete="tel"
+        value={phone}
+        aria-invalid={Boolean(errors.phone)}
+        onChange={(e) => setPhone(e.target.value)}
+      />
       {errors.phone && <div className="m-error">{errors.phone}</div>}
       <label className="m-field" htmlFor="smsCode">
         <span className="m-label">{t("login.smsCode")}</span>
       </label>
       <div className="m-input-group">
-        <input id="smsCode" className="m-input m-input-large" inputMode="numeric" maxLength={6} autoComplete="one-time-code" value={smsCode} aria-invalid={Boolean(errors.smsCode)} onChange={(e) => setSmsCode(e.target.value)} />
+        <input
+          id="smsCode"
+          className="m-input m-input-large"
+          inputMode="numeric"
+          maxLength={6}
+          autoComplete="one-time-code"
+          value={smsCode}
+          aria-invalid={Boolean(errors.smsCode)}
+          onChange={(e) => setSmsCode(e.target.value)}
+        />
         <button type="button" className="m-link-btn" disabled={wait > 0} onClick={() => void send()}>
           {wait > 0 ? t("login.resendIn", { s: wait }) : t("login.sendCode")}
         </button>

@@ -41,7 +41,13 @@ export function Empty({ text }: { text: string }) {
   return <div className="m-empty">{text}</div>;
 }
 
-const TAB_ICONS: Record<string, IconName> = { home: "home", cart: "cart", orders: "orders", goods: "goods", link: "link" };
+const TAB_ICONS: Record<string, IconName> = {
+  home: "home",
+  cart: "cart",
+  orders: "orders",
+  goods: "goods",
+  link: "link",
+};
 const NEEDS_LOGIN = new Set<MallRoute["page"]>(["orders", "order"]);
 
 /**
@@ -64,17 +70,30 @@ export function MallApp() {
   const [code, setCode] = useState("");
   const mustLogin = NEEDS_LOGIN.has(route.page) && !customerSession.token();
   useEffect(() => {
-    if (mustLogin) navigate(`${loginPathOf(appId)}?back=${encodeURIComponent(pathname + window.location.search)}`, { replace: true });
+    if (mustLogin) {
+      navigate(`${loginPathOf(appId)}?back=${encodeURIComponent(pathname + window.location.search)}`, {
+        replace: true,
+      });
+    }
   }, [mustLogin, appId, pathname]);
   const data = sf.data;
   const colours = themeOf(data);
   const base = mallBase(appId);
-  const titles: Partial<Record<MallRoute["page"], string>> = { login: t("page.Login"), cart: t("tab.cart"), orders: t("tab.orders"), order: t("orderTitle") };
+  const titles: Partial<Record<MallRoute["page"], string>> = {
+    login: t("page.Login"),
+    cart: t("tab.cart"),
+    orders: t("tab.orders"),
+    order: t("orderTitle"),
+  };
   const title = titles[route.page] ?? data?.name ?? "";
   useEffect(() => {
     document.title = title || t("page.Home");
   }, [title, t]);
-  const tabs = mallTabs(base, data?.bottomMenus ?? [], { home: t("tab.home"), cart: t("tab.cart"), orders: t("tab.orders") });
+  const tabs = mallTabs(base, data?.bottomMenus ?? [], {
+    home: t("tab.home"),
+    cart: t("tab.cart"),
+    orders: t("tab.orders"),
+  });
   const props = data ? { appId, sf: data, colours } : null;
   let page: ReactNode = null;
   if (props && !mustLogin) {
@@ -95,13 +114,22 @@ export function MallApp() {
         <h1 data-testid="mall-title">{title}</h1>
         <div className="m-head-tools">
           {service && (
-            <a href={/^[\d+\- ]+$/.test(service) ? `tel:${service.replace(/[^\d+]/g, "")}` : service} aria-label={t("service")} className="m-icon-btn">
+            <a
+              href={/^[\d+\- ]+$/.test(service) ? `tel:${service.replace(/[^\d+]/g, "")}` : service}
+              aria-label={t("service")}
+              className="m-icon-btn"
+            >
               <Icon name="service" />
             </a>
           )}
           <label className="m-lang">
             <Icon name="globe" size={16} />
-            <select value={lang} aria-label={t("language")} data-testid="lang-switch" onChange={(e) => isLang(e.target.value) && void chooseLang(e.target.value)}>
+            <select
+              value={lang}
+              aria-label={t("language")}
+              data-testid="lang-switch"
+              onChange={(e) => isLang(e.target.value) && void chooseLang(e.target.value)}
+            >
               {LANGS.map((l) => (
                 <option key={l} value={l}>
                   {LANGUAGE_NAMES[l]}
@@ -124,7 +152,10 @@ export function MallApp() {
             <h2>{t("testersTitle")}</h2>
             <p>{customerSession.token() ? t("testersNotMember") : t("testersHint")}</p>
             {!customerSession.token() && (
-              <Link to={`${loginPathOf(appId)}?back=${encodeURIComponent(pathname + window.location.search)}`} className="m-btn m-btn-primary m-btn-large m-btn-block m-anchor-btn">
+              <Link
+                to={`${loginPathOf(appId)}?back=${encodeURIComponent(pathname + window.location.search)}`}
+                className="m-btn m-btn-primary m-btn-large m-btn-block m-anchor-btn"
+              >
                 {t("testersLogin")}
               </Link>
             )}
@@ -141,7 +172,13 @@ export function MallApp() {
                 setCodeTry((n) => n + 1);
               }}
             >
-              <input className="m-input" value={code} onChange={(e) => setCode(e.target.value)} maxLength={16} aria-label={t("privateCode")} />
+              <input
+                className="m-input"
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                maxLength={16}
+                aria-label={t("privateCode")}
+              />
               <button type="submit" className="m-btn m-btn-primary">
                 {t("enter")}
               </button>
@@ -165,7 +202,13 @@ export function MallApp() {
               {body}
             </a>
           ) : (
-            <Link key={tab.key} to={tab.to} className={active ? "m-tab m-tab-on" : "m-tab"} data-testid="mall-tab" aria-current={active ? "page" : undefined}>
+            <Link
+              key={tab.key}
+              to={tab.to}
+              className={active ? "m-tab m-tab-on" : "m-tab"}
+              data-testid="mall-tab"
+              aria-current={active ? "page" : undefined}
+            >
               {body}
             </Link>
           );

@@ -17,7 +17,12 @@ function Copyable({ text, testId }: { text: string | null; testId: string }) {
         {text}
       </span>
       {text && typeof navigator.clipboard?.writeText === "function" && (
-        <button type="button" className="m-icon-btn m-copy" aria-label={t("copy")} onClick={() => void navigator.clipboard.writeText(text).then(() => toast(t("copied"), "success"))}>
+        <button
+          type="button"
+          className="m-icon-btn m-copy"
+          aria-label={t("copy")}
+          onClick={() => void navigator.clipboard.writeText(text).then(() => toast(t("copied"), "success"))}
+        >
           <Icon name="copy" size={16} />
         </button>
       )}
@@ -86,7 +91,9 @@ export default function MallOrderPage({ appId, id }: PageProps & { id: string })
                   {t("topUpAccount")}: {d.account}
                 </div>
               )}
-              {d.expiresAt && <div className="m-muted m-small">{t("validUntil", { date: d.expiresAt.slice(0, 10) })}</div>}
+              {d.expiresAt && (
+                <div className="m-muted m-small">{t("validUntil", { date: d.expiresAt.slice(0, 10) })}</div>
+              )}
             </li>
           ))}
         </ul>

@@ -7,7 +7,13 @@ import { Link } from "./router";
 import { useLoad } from "./useLoad";
 
 /** A state's tag class: the colours the back-office's order list gives the same states. */
-export const STATE_TAG: Record<MallOrder["state"], string> = { paid: "m-tag-blue", delivering: "m-tag-blue", delivered: "m-tag-green", failed: "m-tag-red", refunded: "" };
+export const STATE_TAG: Record<MallOrder["state"], string> = {
+  paid: "m-tag-blue",
+  delivering: "m-tag-blue",
+  delivered: "m-tag-green",
+  failed: "m-tag-red",
+  refunded: "",
+};
 
 /** `/mall/:appId/orders`: the customer's orders in this mall. */
 export default function MallOrders({ appId }: PageProps) {

@@ -8,7 +8,10 @@ function entries(o: unknown, prefix = ""): [string, string][] {
   return Object.entries(o).flatMap(([k, v]) => entries(v, prefix ? `${prefix}.${k}` : k));
 }
 const cn = new Map(entries(zhCN));
-const keys = (o: unknown) => entries(o).map(([k]) => k).sort();
+const keys = (o: unknown) =>
+  entries(o)
+    .map(([k]) => k)
+    .sort();
 
 describe("the storefront's texts", () => {
   it("have the same keys and {{placeholders}} in all three languages, none empty", () => {
@@ -24,16 +27,28 @@ describe("the storefront's texts", () => {
   });
 
   // The app's locale test (src/i18n/locales.test.ts) for the storefront's own sources and texts.
-  const sources = import.meta.glob<string>(["./*.ts", "./*.tsx", "!./*.test.ts"], { query: "?raw", import: "default", eager: true });
-  const calls = (source: string) => [...source.matchAll(/\bt\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g)].map((m) => m[1] ?? "");
+  const sources = import.meta.glob<string>(["./*.ts", "./*.tsx", "!./*.test.ts"], {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  });
+  const calls = (source: string) =>
+    [...source.matchAll(/\bt\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g)].map((m) => m[1] ?? "");
 
   it("every key the code uses exists", () => {
     const missing: string[] = [];
     for (const [file, source] of Object.entries(sources)) {
       for (const chunk of calls(source)) {
-        for (const m of chunk.matchAll(/"([a-zA-Z][\w.]*)"/g)) if (m[1] && !cn.has(m[1]) && !m[1].includes(" ")) missing.push(`${file}: ${m[1]}`);
+        for (const m of chunk.matchAll(/"([a-zA-Z][\w.]*)"/g)) {
+          if (m[1] && !cn.has(m[1]) && !m[1].includes(" ")) missing.push(`${file}: ${m[1]}`);
+        }
         for (const m of chunk.matchAll(/`([^`]*\$\{[^`]*)`/g)) {
-          const re = new RegExp(`^${(m[1] ?? "").split(/\$\{[^}]*\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\w+")}$`);
+          const re = new RegExp(
+            `^${(m[1] ?? "")
+              .split(/\$\{[^}]*\}/)
+              .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+              .join("\\w+")}$`,
+          );
           if (![...cn.keys()].some((k) => re.test(k))) missing.push(`${file}: ${m[1]}`);
         }
       }

@@ -38,7 +38,9 @@ export async function initMallI18n(): Promise<void> {
 /** The reader's choice, remembered for the whole product. */
 export async function chooseLang(lang: Lang): Promise<void> {
   window.localStorage.setItem(LANG_STORAGE_KEY, lang);
-  if (!mallI18n.hasResourceBundle(lang, "translation")) mallI18n.addResourceBundle(lang, "translation", await load(lang));
+  if (!mallI18n.hasResourceBundle(lang, "translation")) {
+    mallI18n.addResourceBundle(lang, "translation", await load(lang));
+  }
   await mallI18n.changeLanguage(lang);
   document.documentElement.lang = LANG_TAGS[lang];
 }

@@ -1,5 +1,12 @@
 import { currentLang, mallI18n } from "./i18n";
-import { CODE, MALL_APP_ID_HEADER, MALL_PRIVATE_CODE_HEADER, MALL_PROTOCOL_VERSION, MALL_SELLER_ID_HEADER, MALL_VERSION_HEADER } from "@tessera/contracts/light";
+import {
+  CODE,
+  MALL_APP_ID_HEADER,
+  MALL_PRIVATE_CODE_HEADER,
+  MALL_PROTOCOL_VERSION,
+  MALL_SELLER_ID_HEADER,
+  MALL_VERSION_HEADER,
+} from "@tessera/contracts/light";
 import { toast } from "./toast";
 import { createCustomerCall, type CallOptions, type CallResult } from "../../api/customerCall";
 
@@ -36,7 +43,12 @@ export const customerCall = createCustomerCall({
   expiredCode: CODE.MALL_LOGIN_EXPIRED,
 });
 
-export async function mallCall<T>(appId: string, method: "GET" | "POST" | "PUT", path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+export async function mallCall<T>(
+  appId: string,
+  method: "GET" | "POST" | "PUT",
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
   // The seller id comes from the storefront call: a page's first call learns it first.
   if (path !== "/storefront" && !mallStore.seller(appId)) {
     const sf = await mallCall<{ sellerId: string }>(appId, "GET", "/storefront", { toast: false });

@@ -23,7 +23,10 @@ export interface MallLocation {
 
 /** Reads `/mall/:appId/...` (pure, tested). */
 export function matchMallPath(pathname: string): { appId: string; route: MallRoute } {
-  const parts = pathname.split("/").filter(Boolean).map((p) => decodeURIComponent(p));
+  const parts = pathname
+    .split("/")
+    .filter(Boolean)
+    .map((p) => decodeURIComponent(p));
   const appId = parts[0] === "mall" ? (parts[1] ?? "") : "";
   const rest = parts.slice(2);
   const route: MallRoute =

@@ -13,7 +13,11 @@ export interface MallTab {
  * cart, orders, the goods or gift-pack lists ("goods", "bags"), or an http(s) link; anything else opens
  * the home page. A config without a bottom menu gets home, cart and orders.
  */
-export function mallTabs(base: string, menus: readonly { title: string; target: string }[], fallback: { home: string; cart: string; orders: string }): MallTab[] {
+export function mallTabs(
+  base: string,
+  menus: readonly { title: string; target: string }[],
+  fallback: { home: string; cart: string; orders: string },
+): MallTab[] {
   if (menus.length === 0) {
     return [
       { key: "home", icon: "home", title: fallback.home, to: base, external: false },
@@ -25,8 +29,18 @@ export function mallTabs(base: string, menus: readonly { title: string; target: 
     const target = m.target.trim();
     if (/^https?:\/\//i.test(target)) return { key: `${i}`, icon: "link", title: m.title, to: target, external: true };
     const name = target.replace(/^\/+|\/+$/g, "").toLowerCase();
-    if (name === "cart" || name === "orders") return { key: `${i}`, icon: name, title: m.title, to: `${base}/${name}`, external: false };
-    if (name === "goods" || name === "bags") return { key: `${i}`, icon: "goods", title: m.title, to: `${base}?kind=${name === "bags" ? "bag" : "goods"}`, external: false };
+    if (name === "cart" || name === "orders") {
+      return { key: `${i}`, icon: name, title: m.title, to: `${base}/${name}`, external: false };
+    }
+    if (name === "goods" || name === "bags") {
+      return {
+        key: `${i}`,
+        icon: "goods",
+        title: m.title,
+        to: `${base}?kind=${name === "bags" ? "bag" : "goods"}`,
+        external: false,
+      };
+    }
     return { key: `${i}`, icon: "home", title: m.title, to: base, external: false };
   });
 }

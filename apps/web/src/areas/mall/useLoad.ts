@@ -6,7 +6,11 @@ import { useCallback, useEffect, useRef, useState } from "react";
  * `poll(data)` says so (an order still delivering). Loading is derived: the answer held is not yet the
  * one for this key and this reload.
  */
-export function useLoad<T>(key: string, fn: () => Promise<T>, options: { enabled?: boolean; pollMs?: number; poll?: (data: T) => boolean } = {}) {
+export function useLoad<T>(
+  key: string,
+  fn: () => Promise<T>,
+  options: { enabled?: boolean; pollMs?: number; poll?: (data: T) => boolean } = {},
+) {
   const [state, setState] = useState<{ key: string; tick: number; data?: T; error?: unknown } | null>(null);
   const [tick, setTick] = useState(0);
   const latest = useRef({ fn, poll: options.poll });
@@ -36,5 +40,10 @@ export function useLoad<T>(key: string, fn: () => Promise<T>, options: { enabled
   }, [key, enabled, tick, pollMs]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
   const sameKey = state?.key === key;
-  return { data: sameKey ? state.data : undefined, error: sameKey ? state.error : undefined, loading: enabled && !(sameKey && state.tick === tick), reload };
+  return {
+    data: sameKey ? state.data : undefined,
+    error: sameKey ? state.error : undefined,
+    loading: enabled && !(sameKey && state.tick === tick),
+    reload,
+  };
 }

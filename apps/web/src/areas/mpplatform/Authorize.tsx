@@ -20,13 +20,25 @@ export default function MpAuthorize() {
   const [error, setError] = useState<string | null>(null);
   const { data: info } = useQuery({
     queryKey: ["mp-preauth", platform, code],
-    queryFn: async () => unwrap(await http.get<{ expired: boolean; used: boolean; scopes: string[]; accountType?: "miniprogram" | "official" | "life" }>(`/api/mp-platform/${platform}/preauth/${encodeURIComponent(code)}`, { auth: false })),
+    queryFn: async () =>
+      unwrap(
+        await http.get<{
+          expired: boolean;
+          used: boolean;
+          scopes: string[];
+          accountType?: "miniprogram" | "official" | "life";
+        }>(`/api/mp-platform/${platform}/preauth/${encodeURIComponent(code)}`, { auth: false }),
+      ),
     enabled: code.length > 0,
   });
   const consent = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    const r = await http.post<{ redirect: string }>(`/api/mp-platform/${platform}/preauth/${encodeURIComponent(code)}/authorize`, v, { auth: false, toast: false });
+    const r = await http.post<{ redirect: string }>(
+      `/api/mp-platform/${platform}/preauth/${encodeURIComponent(code)}/authorize`,
+      v,
+      { auth: false, toast: false },
+    );
     if (!r) return;
     if (!r.ok) return setError(r.msg);
     window.location.assign(r.data.redirect);
@@ -38,9 +50,24 @@ export default function MpAuthorize() {
       <Card title={t("mp.consent.title", { platform: name })}>
         <Typography.Paragraph type="secondary">{t("mp.consent.local")}</Typography.Paragraph>
         <Typography.Paragraph>{t("mp.consent.scopes")}</Typography.Paragraph>
-        <List size="small" dataSource={info?.scopes ?? []} renderItem={(s) => <List.Item>{s}</List.Item>} style={{ marginBottom: 16 }} />
+        <List
+          size="small"
+          dataSource={info?.scopes ?? []}
+          renderItem={(s) => <List.Item>{s}</List.Item>}
+          style={{ marginBottom: 16 }}
+        />
         <Form form={form} layout="vertical">
-          <Form.Item name="nickName" label={t(info?.accountType === "official" ? "mp.consent.officialName" : info?.accountType === "life" ? "mp.consent.lifeName" : "mp.consent.appName")} rules={[{ required: true, whitespace: true, message: t("msg:mp.nameEmpty") }]}>
+          <Form.Item
+            name="nickName"
+            label={t(
+              info?.accountType === "official"
+                ? "mp.consent.officialName"
+                : info?.accountType === "life"
+                  ? "mp.consent.lifeName"
+                  : "mp.consent.appName",
+            )}
+            rules={[{ required: true, whitespace: true, message: t("msg:mp.nameEmpty") }]}
+          >
             <Input maxLength={30} data-testid="mp-consent-name" />
           </Form.Item>
         </Form>

@@ -1,9 +1,30 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Table, Tag, Typography, type TableColumnsType } from "antd";
+import {
+  App,
+  Button,
+  Card,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from "antd";
 import dayjs from "dayjs";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ANNOUNCEMENT_AUDIENCES, announcementReq, serviceContactReq, type AnnouncementAudience, type OpsAnnouncement, type ServiceContactReq } from "@tessera/contracts";
+import {
+  ANNOUNCEMENT_AUDIENCES,
+  announcementReq,
+  serviceContactReq,
+  type AnnouncementAudience,
+  type OpsAnnouncement,
+  type ServiceContactReq,
+} from "@tessera/contracts";
 import { announcementKeys, opsAnnouncementsApi } from "../../api/hooks/announcements";
 import { useZodRules } from "../../components/form/useZodRules";
 import { ExportButton } from "../../components/list/useExport";
@@ -91,8 +112,22 @@ function PublishDialog({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <Modal open title={t("announcements.ops.publishTitle")} onOk={() => form.submit()} okText={t("announcements.ops.publish")} confirmLoading={saving} onCancel={onClose} destroyOnHidden maskClosable={false}>
-      <Form<AnnouncementForm> form={form} layout="vertical" initialValues={{ audience: "all" }} onFinish={(v) => void submit(v)}>
+    <Modal
+      open
+      title={t("announcements.ops.publishTitle")}
+      onOk={() => form.submit()}
+      okText={t("announcements.ops.publish")}
+      confirmLoading={saving}
+      onCancel={onClose}
+      destroyOnHidden
+      maskClosable={false}
+    >
+      <Form<AnnouncementForm>
+        form={form}
+        layout="vertical"
+        initialValues={{ audience: "all" }}
+        onFinish={(v) => void submit(v)}
+      >
         <Form.Item name="title" label={t("announcements.ops.annTitle")} rules={[rule("title")]}>
           <Input maxLength={100} data-testid="announcement-title" />
         </Form.Item>
@@ -100,7 +135,9 @@ function PublishDialog({ onClose }: { onClose: () => void }) {
           <Input.TextArea rows={6} maxLength={5000} showCount data-testid="announcement-body" />
         </Form.Item>
         <Form.Item name="audience" label={t("announcements.ops.audience")}>
-          <Select options={ANNOUNCEMENT_AUDIENCES.map((a) => ({ value: a, label: t(`announcements.ops.audienceOf.${a}`) }))} />
+          <Select
+            options={ANNOUNCEMENT_AUDIENCES.map((a) => ({ value: a, label: t(`announcements.ops.audienceOf.${a}`) }))}
+          />
         </Form.Item>
       </Form>
     </Modal>
@@ -117,18 +154,37 @@ export default function Announcements() {
   const qc = useQueryClient();
   const [publishing, setPublishing] = useState(false);
   const [page, setPage] = useState({ page: 1, pageSize: 20 });
-  const { data, isFetching } = useQuery({ queryKey: announcementKeys.ops(page), queryFn: () => opsAnnouncementsApi.list(page) });
+  const { data, isFetching } = useQuery({
+    queryKey: announcementKeys.ops(page),
+    queryFn: () => opsAnnouncementsApi.list(page),
+  });
   const withdraw = async (id: string) => {
     const r = await opsAnnouncementsApi.withdraw(id);
     if (r?.ok) void qc.invalidateQueries({ queryKey: announcementKeys.all });
   };
   const columns: TableColumnsType<OpsAnnouncement> = [
-    { title: t("announcements.ops.publishedAt"), dataIndex: "publishedAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("announcements.ops.publishedAt"),
+      dataIndex: "publishedAt",
+      width: 170,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     { title: t("announcements.ops.annTitle"), dataIndex: "title", width: 220, ellipsis: true },
     { title: t("announcements.ops.body"), dataIndex: "body", ellipsis: true },
-    { title: t("announcements.ops.audience"), dataIndex: "audience", width: 130, render: (a: AnnouncementAudience) => t(`announcements.ops.audienceOf.${a}`) },
+    {
+      title: t("announcements.ops.audience"),
+      dataIndex: "audience",
+      width: 130,
+      render: (a: AnnouncementAudience) => t(`announcements.ops.audienceOf.${a}`),
+    },
     { title: t("announcements.ops.reads"), dataIndex: "reads", width: 90, align: "right" },
-    { title: t("announcements.ops.state"), dataIndex: "withdrawnAt", width: 100, render: (v: string | null) => (v ? <Tag>{t("announcements.ops.withdrawn")}</Tag> : <Tag color="success">{t("announcements.ops.live")}</Tag>) },
+    {
+      title: t("announcements.ops.state"),
+      dataIndex: "withdrawnAt",
+      width: 100,
+      render: (v: string | null) =>
+        v ? <Tag>{t("announcements.ops.withdrawn")}</Tag> : <Tag color="success">{t("announcements.ops.live")}</Tag>,
+    },
     {
       title: t("announcements.ops.actions"),
       key: "actions",
@@ -146,14 +202,22 @@ export default function Announcements() {
   return (
     <OpsOnly>
       <Flex vertical gap={16}>
-        <PageHint id="ops.Announcements" title={t("announcements.ops.title")} description={t("announcements.ops.hint")} />
+        <PageHint
+          id="ops.Announcements"
+          title={t("announcements.ops.title")}
+          description={t("announcements.ops.hint")}
+        />
         <ContactCard />
         <Card
           variant="borderless"
           title={t("announcements.ops.listTitle")}
           extra={
             <Flex gap={8}>
-              <ExportButton<OpsAnnouncement> columns={columns.filter((c) => c.key !== "actions")} rows={data?.list ?? []} name={t("announcements.ops.listTitle")} />
+              <ExportButton<OpsAnnouncement>
+                columns={columns.filter((c) => c.key !== "actions")}
+                rows={data?.list ?? []}
+                name={t("announcements.ops.listTitle")}
+              />
               <Button type="primary" onClick={() => setPublishing(true)} data-testid="announcement-publish">
                 {t("announcements.ops.publish")}
               </Button>
@@ -166,7 +230,13 @@ export default function Announcements() {
             columns={columns}
             dataSource={data?.list ?? []}
             loading={isFetching}
-            pagination={{ current: page.page, pageSize: page.pageSize, total: data?.total ?? 0, pageSizeOptions: ["20", "50", "100"], onChange: (p, s) => setPage({ page: p, pageSize: s }) }}
+            pagination={{
+              current: page.page,
+              pageSize: page.pageSize,
+              total: data?.total ?? 0,
+              pageSizeOptions: ["20", "50", "100"],
+              onChange: (p, s) => setPage({ page: p, pageSize: s }),
+            }}
           />
         </Card>
         {publishing && <PublishDialog onClose={() => setPublishing(false)} />}

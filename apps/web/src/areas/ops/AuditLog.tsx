@@ -41,12 +41,25 @@ function filters(values: SearchValues): Query {
 export default function AuditLog() {
   const { t } = useTranslation();
   const columns: TableColumnsType<AuditRow> = [
-    { title: t("ops.audit.time"), dataIndex: "createdAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss") },
+    {
+      title: t("ops.audit.time"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+    },
     { title: t("ops.audit.operator"), dataIndex: "operatorEmail", render: (v: string | null, r) => v ?? r.operatorId },
     { title: t("ops.audit.action"), dataIndex: "action", render: (v: string) => auditAction(t, v) },
     { title: t("ops.audit.subject"), render: (_: unknown, r) => auditSubject(t, r.subjectType, r.subjectId) },
-    { title: t("ops.audit.before"), dataIndex: "before", render: (v: unknown, r) => <Changes value={v} partner={r.after} /> },
-    { title: t("ops.audit.after"), dataIndex: "after", render: (v: unknown, r) => <Changes value={v} partner={r.before} /> },
+    {
+      title: t("ops.audit.before"),
+      dataIndex: "before",
+      render: (v: unknown, r) => <Changes value={v} partner={r.after} />,
+    },
+    {
+      title: t("ops.audit.after"),
+      dataIndex: "after",
+      render: (v: unknown, r) => <Changes value={v} partner={r.before} />,
+    },
     { title: t("ops.audit.reason"), dataIndex: "reason", render: (v: string | null) => v ?? "-" },
     { title: "IP", dataIndex: "ip", width: 120 },
   ];
@@ -69,7 +82,11 @@ export default function AuditLog() {
         rowKey="id"
         scrollX={1200}
         query={(state) => auditQuery({ page: state.page, pageSize: state.pageSize, ...filters(state.values) })}
-        exportFile={(values) => ({ path: "/api/ops/auditLog/export", query: filters(values), fileName: "audit-log.xlsx" })}
+        exportFile={(values) => ({
+          path: "/api/ops/auditLog/export",
+          query: filters(values),
+          fileName: "audit-log.xlsx",
+        })}
       />
     </OpsOnly>
   );

@@ -1,5 +1,20 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, DatePicker, Flex, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Table, type TableColumnsType } from "antd";
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+} from "antd";
 import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -40,8 +55,9 @@ function RuleDialog({ onClose }: { onClose: () => void }) {
       if (!result) return;
       if (!result.ok) {
         const field = result.data?.field;
-        if (field && (RULE_FIELDS as readonly string[]).includes(field)) form.setFields([{ name: field as (typeof RULE_FIELDS)[number], errors: [result.msg] }]);
-        else form.setFields([{ name: "rate", errors: [result.msg] }]);
+        if (field && (RULE_FIELDS as readonly string[]).includes(field)) {
+          form.setFields([{ name: field as (typeof RULE_FIELDS)[number], errors: [result.msg] }]);
+        } else form.setFields([{ name: "rate", errors: [result.msg] }]);
         return;
       }
       void message.success(t("commission.ops.added"));
@@ -52,22 +68,46 @@ function RuleDialog({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <Modal open title={t("commission.ops.addRule")} onOk={() => form.submit()} confirmLoading={saving} onCancel={onClose} destroyOnHidden maskClosable={false}>
+    <Modal
+      open
+      title={t("commission.ops.addRule")}
+      onOk={() => form.submit()}
+      confirmLoading={saving}
+      onCancel={onClose}
+      destroyOnHidden
+      maskClosable={false}
+    >
       <Form<RuleForm> form={form} layout="vertical" onFinish={(v) => void submit(v)}>
-        <Form.Item name="providerId" label={t("commission.ops.providerId")} rules={[{ required: true, whitespace: true, message: t("commission.ops.providerId") }]}>
+        <Form.Item
+          name="providerId"
+          label={t("commission.ops.providerId")}
+          rules={[{ required: true, whitespace: true, message: t("commission.ops.providerId") }]}
+        >
           <Input inputMode="numeric" maxLength={18} />
         </Form.Item>
         <Form.Item name="businessType" label={t("commission.ops.businessType")}>
-          <Select allowClear placeholder={t("commission.ops.any")} options={BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) }))} />
+          <Select
+            allowClear
+            placeholder={t("commission.ops.any")}
+            options={BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) }))}
+          />
         </Form.Item>
         <Form.Item name="brandId" label={t("commission.ops.brandId")}>
           <Input inputMode="numeric" maxLength={18} placeholder={t("commission.ops.any")} />
         </Form.Item>
-        <Form.Item name="rate" label={t("commission.ops.rate")} rules={[{ required: true, message: t("commission.ops.rate") }]}>
+        <Form.Item
+          name="rate"
+          label={t("commission.ops.rate")}
+          rules={[{ required: true, message: t("commission.ops.rate") }]}
+        >
           <InputNumber min={0} max={50} step={0.1} precision={2} addonAfter="%" style={{ width: 160 }} />
         </Form.Item>
         <Space>
-          <Form.Item name="validFrom" label={t("commission.ops.validFrom")} rules={[{ required: true, message: t("commission.ops.validFrom") }]}>
+          <Form.Item
+            name="validFrom"
+            label={t("commission.ops.validFrom")}
+            rules={[{ required: true, message: t("commission.ops.validFrom") }]}
+          >
             <DatePicker />
           </Form.Item>
           <Form.Item name="validTo" label={t("commission.ops.validTo")}>
@@ -92,7 +132,10 @@ export default function Commission() {
   const [providerId, setProviderId] = useState<string | undefined>();
   const [adding, setAdding] = useState(false);
   const [period, setPeriod] = useState<Dayjs | null>(null);
-  const rules = useQuery({ queryKey: commissionKeys.rules(providerId), queryFn: () => commissionApi.rules(providerId) });
+  const rules = useQuery({
+    queryKey: commissionKeys.rules(providerId),
+    queryFn: () => commissionApi.rules(providerId),
+  });
 
   const close = async () => {
     if (!period) return;
@@ -102,18 +145,38 @@ export default function Commission() {
       void message.error(result.msg);
       return;
     }
-    void message.success(result.data.alreadyClosed ? t("commission.ops.alreadyClosed", { period: result.data.period }) : t("commission.ops.closed", result.data));
+    void message.success(
+      result.data.alreadyClosed
+        ? t("commission.ops.alreadyClosed", { period: result.data.period })
+        : t("commission.ops.closed", result.data),
+    );
   };
   const remove = async (id: string) => {
     if ((await commissionApi.removeRule(id))?.ok) void qc.invalidateQueries({ queryKey: commissionKeys.all });
   };
 
   const columns: TableColumnsType<CommissionRule> = [
-    { title: t("commission.ops.provider"), key: "provider", render: (_: unknown, r) => `${r.providerName} (${r.providerId})` },
-    { title: t("commission.ops.businessType"), dataIndex: "businessType", render: (v: CommissionRule["businessType"]) => (v ? labels.businessType(v) : t("commission.ops.any")) },
-    { title: t("commission.ops.brandId"), dataIndex: "brandId", render: (v: string | null) => v ?? t("commission.ops.any") },
+    {
+      title: t("commission.ops.provider"),
+      key: "provider",
+      render: (_: unknown, r) => `${r.providerName} (${r.providerId})`,
+    },
+    {
+      title: t("commission.ops.businessType"),
+      dataIndex: "businessType",
+      render: (v: CommissionRule["businessType"]) => (v ? labels.businessType(v) : t("commission.ops.any")),
+    },
+    {
+      title: t("commission.ops.brandId"),
+      dataIndex: "brandId",
+      render: (v: string | null) => v ?? t("commission.ops.any"),
+    },
     { title: t("commission.ops.rate"), dataIndex: "rateBp", align: "right", render: (v: number) => percent(v) },
-    { title: t("commission.ops.validity"), key: "validity", render: (_: unknown, r) => `${r.validFrom} ~ ${r.validTo ?? t("commission.ops.open")}` },
+    {
+      title: t("commission.ops.validity"),
+      key: "validity",
+      render: (_: unknown, r) => `${r.validFrom} ~ ${r.validTo ?? t("commission.ops.open")}`,
+    },
     {
       title: t("commission.col.action"),
       key: "action",
@@ -143,14 +206,26 @@ export default function Commission() {
           title={t("commission.ops.rules")}
           extra={
             <Space>
-              <Input.Search allowClear placeholder={t("commission.ops.providerId")} onSearch={(v) => setProviderId(/^\d{1,18}$/.test(v.trim()) ? v.trim() : undefined)} style={{ width: 220 }} />
+              <Input.Search
+                allowClear
+                placeholder={t("commission.ops.providerId")}
+                onSearch={(v) => setProviderId(/^\d{1,18}$/.test(v.trim()) ? v.trim() : undefined)}
+                style={{ width: 220 }}
+              />
               <Button type="primary" onClick={() => setAdding(true)}>
                 {t("commission.ops.addRule")}
               </Button>
             </Space>
           }
         >
-          <Table<CommissionRule> rowKey="id" columns={columns} dataSource={rules.data ?? []} loading={rules.isFetching} pagination={false} scroll={{ x: 900 }} />
+          <Table<CommissionRule>
+            rowKey="id"
+            columns={columns}
+            dataSource={rules.data ?? []}
+            loading={rules.isFetching}
+            pagination={false}
+            scroll={{ x: 900 }}
+          />
         </Card>
       </Flex>
       {adding && <RuleDialog onClose={() => setAdding(false)} />}

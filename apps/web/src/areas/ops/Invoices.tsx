@@ -22,7 +22,9 @@ function ReasonDialog({ inv, action, onClose }: { inv: Invoice; action: Action; 
   const submit = async ({ reason }: { reason: string }) => {
     setSaving(true);
     try {
-      const result = await (action === "refuse" ? invoiceApi.refuse(inv.id, reason.trim()) : invoiceApi.reverse(inv.id, reason.trim()));
+      const result = await (action === "refuse"
+        ? invoiceApi.refuse(inv.id, reason.trim())
+        : invoiceApi.reverse(inv.id, reason.trim()));
       if (!result) return;
       if (!result.ok) {
         form.setFields([{ name: "reason", errors: [result.msg] }]);
@@ -36,9 +38,20 @@ function ReasonDialog({ inv, action, onClose }: { inv: Invoice; action: Action; 
     }
   };
   return (
-    <Modal open title={`${t(`invoices.ops.${action}`)} · ${inv.title.name} · ${formatMoney(inv.amount)}`} onOk={() => form.submit()} confirmLoading={saving} onCancel={onClose} destroyOnHidden>
+    <Modal
+      open
+      title={`${t(`invoices.ops.${action}`)} · ${inv.title.name} · ${formatMoney(inv.amount)}`}
+      onOk={() => form.submit()}
+      confirmLoading={saving}
+      onCancel={onClose}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="reason" label={t("invoices.ops.reason")} rules={[{ required: true, whitespace: true, message: t("invoices.ops.reason") }]}>
+        <Form.Item
+          name="reason"
+          label={t("invoices.ops.reason")}
+          rules={[{ required: true, whitespace: true, message: t("invoices.ops.reason") }]}
+        >
           <Input.TextArea rows={3} maxLength={200} showCount data-testid="invoice-reason" />
         </Form.Item>
       </Form>
@@ -85,13 +98,25 @@ export default function Invoices() {
               <Button type="link" size="small" onClick={() => void issue(r)} data-testid={`issue-${r.id}`}>
                 {t("invoices.ops.issue")}
               </Button>
-              <Button type="link" size="small" danger onClick={() => setAsking({ inv: r, action: "refuse" })} data-testid={`refuse-${r.id}`}>
+              <Button
+                type="link"
+                size="small"
+                danger
+                onClick={() => setAsking({ inv: r, action: "refuse" })}
+                data-testid={`refuse-${r.id}`}
+              >
                 {t("invoices.ops.refuse")}
               </Button>
             </>
           )}
           {(r.state === "issued" || r.state === "delivered") && (
-            <Button type="link" size="small" danger onClick={() => setAsking({ inv: r, action: "reverse" })} data-testid={`reverse-${r.id}`}>
+            <Button
+              type="link"
+              size="small"
+              danger
+              onClick={() => setAsking({ inv: r, action: "reverse" })}
+              data-testid={`reverse-${r.id}`}
+            >
               {t("invoices.ops.reverse")}
             </Button>
           )}
@@ -112,13 +137,28 @@ export default function Invoices() {
   return (
     <OpsOnly>
       <ListPage<Invoice>
-        header={<PageHint id="ops.Invoices" title={t("invoices.hint.opsTitle")} description={t("invoices.hint.ops")} type="warning" />}
+        header={
+          <PageHint
+            id="ops.Invoices"
+            title={t("invoices.hint.opsTitle")}
+            description={t("invoices.hint.ops")}
+            type="warning"
+          />
+        }
         rowKey="id"
         columns={columns}
         scrollX={1900}
-        search={{ ...search, input: { keys: [{ value: "merchantId", label: t("invoices.col.merchantId"), numeric: true }] } }}
+        search={{
+          ...search,
+          input: { keys: [{ value: "merchantId", label: t("invoices.col.merchantId"), numeric: true }] },
+        }}
         query={(state) => {
-          const q: InvoiceListQuery = { page: state.page, pageSize: state.pageSize, ...invoiceFilters(state.values), merchantId: state.values.inpVal };
+          const q: InvoiceListQuery = {
+            page: state.page,
+            pageSize: state.pageSize,
+            ...invoiceFilters(state.values),
+            merchantId: state.values.inpVal,
+          };
           return { queryKey: invoiceKeys.ops(q), queryFn: () => invoiceApi.opsList(q) };
         }}
       />

@@ -34,7 +34,14 @@ export default function OpsLogin() {
 
   return (
     <Flex justify="center" align="center" style={{ minHeight: "70vh", padding: 24 }}>
-      <Card style={{ width: 400 }} title={<Typography.Title level={4} style={{ margin: 0 }}>{t("ops.login.title")}</Typography.Title>}>
+      <Card
+        style={{ width: 400 }}
+        title={
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t("ops.login.title")}
+          </Typography.Title>
+        }
+      >
         <Typography.Paragraph type="secondary">{t("ops.login.subtitle")}</Typography.Paragraph>
         <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)}>
           <Form.Item name="email" label={t("ops.login.email")} rules={[rule("email")]}>

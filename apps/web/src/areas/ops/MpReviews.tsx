@@ -55,8 +55,21 @@ export default function MpReviews() {
     { title: t("mp.ops.app"), key: "app", width: 220, render: (_: unknown, r) => `${r.appName} (${r.appId})` },
     { title: t("mp.ops.merchant"), dataIndex: "merchantId", width: 90 },
     { title: t("mp.userVersion"), dataIndex: "userVersion", width: 90 },
-    { title: t("mp.ops.categories"), key: "cat", width: 200, render: (_: unknown, r) => (r.platform === "douyin" ? r.hostNames.join(", ") : r.categories.map((c) => `${c.firstClass}/${c.secondClass}`).join("; ")) },
-    { title: t("mp.ops.status"), dataIndex: "status", width: 100, render: (v: number) => <Tag color={STATUS_COLOUR[v]}>{t(`mp.ops.st${v}`)}</Tag> },
+    {
+      title: t("mp.ops.categories"),
+      key: "cat",
+      width: 200,
+      render: (_: unknown, r) =>
+        r.platform === "douyin"
+          ? r.hostNames.join(", ")
+          : r.categories.map((c) => `${c.firstClass}/${c.secondClass}`).join("; "),
+    },
+    {
+      title: t("mp.ops.status"),
+      dataIndex: "status",
+      width: 100,
+      render: (v: number) => <Tag color={STATUS_COLOUR[v]}>{t(`mp.ops.st${v}`)}</Tag>,
+    },
     { title: t("mp.reason"), dataIndex: "reason", width: 200, ellipsis: true, render: (v: string | null) => v ?? "" },
     { title: t("mp.submittedAt"), dataIndex: "submittedAt", width: 140, render: time },
     {
@@ -71,10 +84,21 @@ export default function MpReviews() {
           </Button>
           {(r.status === 2 || r.status === 4) && (
             <>
-              <Button type="link" size="small" onClick={() => void act(r, "approve")} data-testid={`mp-approve-${r.auditId}`}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() => void act(r, "approve")}
+                data-testid={`mp-approve-${r.auditId}`}
+              >
                 {t("mp.ops.approve")}
               </Button>
-              <Button type="link" size="small" danger onClick={() => setRejecting(r)} data-testid={`mp-reject-${r.auditId}`}>
+              <Button
+                type="link"
+                size="small"
+                danger
+                onClick={() => setRejecting(r)}
+                data-testid={`mp-reject-${r.auditId}`}
+              >
                 {t("mp.ops.reject")}
               </Button>
               {r.status === 2 && (
@@ -90,7 +114,15 @@ export default function MpReviews() {
   ];
   return (
     <OpsOnly>
-      <Segmented<MpPlatform> value={platform} onChange={setPlatform} options={[{ value: "wechat", label: t("mp.wechat") }, { value: "douyin", label: t("mp.douyin") }]} style={{ marginBottom: 12 }} />
+      <Segmented<MpPlatform>
+        value={platform}
+        onChange={setPlatform}
+        options={[
+          { value: "wechat", label: t("mp.wechat") },
+          { value: "douyin", label: t("mp.douyin") },
+        ]}
+        style={{ marginBottom: 12 }}
+      />
       <ListPage<AuditRow>
         header={<PageHint id="ops.MpReviews" title={t("mp.ops.reviews")} description={t("mp.ops.reviewsHint")} />}
         rowKey="auditId"
@@ -99,7 +131,16 @@ export default function MpReviews() {
         search={{}}
         query={(state) => {
           const q = { page: state.page, pageSize: state.pageSize };
-          return { queryKey: [...keys.all, platform, q], queryFn: async () => unwrap(await http.get<{ list: AuditRow[]; total: number; page: number; pageSize: number }>(`/api/ops/miniprogram/${platform}/audits`, { query: q, overlay: false })) };
+          return {
+            queryKey: [...keys.all, platform, q],
+            queryFn: async () =>
+              unwrap(
+                await http.get<{ list: AuditRow[]; total: number; page: number; pageSize: number }>(
+                  `/api/ops/miniprogram/${platform}/audits`,
+                  { query: q, overlay: false },
+                ),
+              ),
+          };
         }}
       />
       {rejecting && (
@@ -136,7 +177,11 @@ function RejectDialog({ row, onClose, onDone }: { row: AuditRow; onClose: () => 
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     setBusy(true);
-    const r = await http.put(`/api/ops/miniprogram/${row.platform}/audits/${row.auditId}/reject`, { reason: v.reason, screenshots: shots }, { toast: false });
+    const r = await http.put(
+      `/api/ops/miniprogram/${row.platform}/audits/${row.auditId}/reject`,
+      { reason: v.reason, screenshots: shots },
+      { toast: false },
+    );
     setBusy(false);
     if (!r) return;
     if (!r.ok) {
@@ -146,9 +191,21 @@ function RejectDialog({ row, onClose, onDone }: { row: AuditRow; onClose: () => 
     onDone();
   };
   return (
-    <Modal open title={`${t("mp.ops.reject")} · ${row.appName} ${row.userVersion}`} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} okButtonProps={{ "data-testid": "mp-reject-ok" }} destroyOnHidden>
+    <Modal
+      open
+      title={`${t("mp.ops.reject")} · ${row.appName} ${row.userVersion}`}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={busy}
+      okButtonProps={{ "data-testid": "mp-reject-ok" }}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical">
-        <Form.Item name="reason" label={t("mp.reason")} rules={[{ required: true, whitespace: true, message: t("msg:mp.reasonEmpty") }]}>
+        <Form.Item
+          name="reason"
+          label={t("mp.reason")}
+          rules={[{ required: true, whitespace: true, message: t("msg:mp.reasonEmpty") }]}
+        >
           <Input.TextArea rows={3} maxLength={500} showCount data-testid="mp-reject-reason-input" />
         </Form.Item>
         <Form.Item label={t("mp.ops.screenshots")}>
@@ -156,7 +213,12 @@ function RejectDialog({ row, onClose, onDone }: { row: AuditRow; onClose: () => 
             {shots.map((s, i) => (
               <Image key={i} src={s} width={80} />
             ))}
-            <Upload accept="image/png,image/jpeg" showUploadList={false} beforeUpload={add} data-testid="mp-reject-upload">
+            <Upload
+              accept="image/png,image/jpeg"
+              showUploadList={false}
+              beforeUpload={add}
+              data-testid="mp-reject-upload"
+            >
               <Button icon={<UploadOutlined />}>{t("mp.ops.addScreenshot")}</Button>
             </Upload>
           </Space>

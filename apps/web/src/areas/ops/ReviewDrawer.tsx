@@ -39,7 +39,13 @@ export function ReviewDrawer({ item, onClose }: { item: QueueItem | null; onClos
   };
 
   return (
-    <Drawer open={item !== null} onClose={close} size="large" title={item ? `${t(`ops.queue.${item.kind}`, { defaultValue: item.kind })} #${item.id}` : ""} destroyOnHidden>
+    <Drawer
+      open={item !== null}
+      onClose={close}
+      size="large"
+      title={item ? `${t(`ops.queue.${item.kind}`, { defaultValue: item.kind })} #${item.id}` : ""}
+      destroyOnHidden
+    >
       {item && (
         <Flex vertical gap={16}>
           <Descriptions column={1} size="small" bordered>
@@ -49,19 +55,28 @@ export function ReviewDrawer({ item, onClose }: { item: QueueItem | null; onClos
             <Descriptions.Item label={t("ops.review.state")}>
               <Tag color={STATE_COLOR[item.state]}>{t(`ops.state.${item.state}`)}</Tag>
             </Descriptions.Item>
-            <Descriptions.Item label={t("ops.review.submittedAt")}>{dayjs(item.submittedAt).format("YYYY-MM-DD HH:mm:ss")}</Descriptions.Item>
+            <Descriptions.Item label={t("ops.review.submittedAt")}>
+              {dayjs(item.submittedAt).format("YYYY-MM-DD HH:mm:ss")}
+            </Descriptions.Item>
             {Object.entries(item.fields).map(([k, v]) => (
               <Descriptions.Item key={k} label={t(`ops.field.${k}`, { defaultValue: k })}>
                 <span data-testid={`field-${k}`}>{v ?? t("ops.review.longTerm")}</span>
               </Descriptions.Item>
             ))}
-            {item.rejectReason && <Descriptions.Item label={t("ops.review.reason")}>{item.rejectReason}</Descriptions.Item>}
+            {item.rejectReason && (
+              <Descriptions.Item label={t("ops.review.reason")}>{item.rejectReason}</Descriptions.Item>
+            )}
           </Descriptions>
           {item.documents.length > 0 && (
             <Space wrap>
               {item.documents.map((d) => (
                 <Flex vertical key={d.kind} align="center" gap={4}>
-                  <AuthImage path={d.url} alt={t(`ops.doc.${d.kind}`, { defaultValue: d.kind })} width={220} height={150} />
+                  <AuthImage
+                    path={d.url}
+                    alt={t(`ops.doc.${d.kind}`, { defaultValue: d.kind })}
+                    width={220}
+                    height={150}
+                  />
                   <span>{t(`ops.doc.${d.kind}`, { defaultValue: d.kind })}</span>
                 </Flex>
               ))}
@@ -70,11 +85,21 @@ export function ReviewDrawer({ item, onClose }: { item: QueueItem | null; onClos
           {item.state === "pending" &&
             (rejecting ? (
               <Form form={form} layout="vertical" onFinish={(v) => void reject(v)}>
-                <Form.Item name="reason" label={t("ops.review.reason")} rules={[{ required: true, whitespace: true, message: t("msg:review.reasonEmpty") }]}>
+                <Form.Item
+                  name="reason"
+                  label={t("ops.review.reason")}
+                  rules={[{ required: true, whitespace: true, message: t("msg:review.reasonEmpty") }]}
+                >
                   <Input.TextArea rows={3} maxLength={500} showCount data-testid="reject-reason-input" />
                 </Form.Item>
                 <Space>
-                  <Button danger type="primary" htmlType="submit" loading={decide.isPending} data-testid="reject-confirm">
+                  <Button
+                    danger
+                    type="primary"
+                    htmlType="submit"
+                    loading={decide.isPending}
+                    data-testid="reject-confirm"
+                  >
                     {t("ops.review.confirmReject")}
                   </Button>
                   <Button onClick={() => setRejecting(false)}>{t("ops.cancel")}</Button>

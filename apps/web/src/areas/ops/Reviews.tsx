@@ -30,8 +30,18 @@ export default function Reviews() {
       title: t("ops.review.summary"),
       render: (_: unknown, r) => r.fields.companyName ?? r.fields.purpose ?? "",
     },
-    { title: t("ops.review.state"), dataIndex: "state", width: 110, render: (s: QueueItem["state"]) => <Tag color={STATE_COLOR[s]}>{t(`ops.state.${s}`)}</Tag> },
-    { title: t("ops.review.submittedAt"), dataIndex: "submittedAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("ops.review.state"),
+      dataIndex: "state",
+      width: 110,
+      render: (s: QueueItem["state"]) => <Tag color={STATE_COLOR[s]}>{t(`ops.state.${s}`)}</Tag>,
+    },
+    {
+      title: t("ops.review.submittedAt"),
+      dataIndex: "submittedAt",
+      width: 170,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     {
       title: t("ops.actions"),
       width: 100,
@@ -67,7 +77,10 @@ export default function Reviews() {
                 value: "state",
                 label: t("ops.review.state"),
                 defaultValue: "pending",
-                options: [{ value: ALL_STATES, label: t("ops.review.allStates") }, ...REVIEW_STATES.map((s) => ({ value: s, label: t(`ops.state.${s}`) }))],
+                options: [
+                  { value: ALL_STATES, label: t("ops.review.allStates") },
+                  ...REVIEW_STATES.map((s) => ({ value: s, label: t(`ops.state.${s}`) })),
+                ],
               },
             ],
           },

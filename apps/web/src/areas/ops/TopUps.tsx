@@ -29,7 +29,11 @@ function RejectDialog({ notice, onClose }: { notice: TopUpNotice; onClose: () =>
   return (
     <Modal open title={t("funds.ops.rejectTitle")} onCancel={onClose} footer={null} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="reason" label={t("funds.reason")} rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}>
+        <Form.Item
+          name="reason"
+          label={t("funds.reason")}
+          rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}
+        >
           <Input.TextArea rows={3} maxLength={200} showCount />
         </Form.Item>
         <Button type="primary" danger htmlType="submit" block loading={review.isPending}>
@@ -66,7 +70,12 @@ export default function TopUps() {
 
   const header = (
     <Flex vertical gap={16}>
-      <PageHint id="ops.TopUps" title={t("funds.hint.opsTopUpsTitle")} description={t("funds.hint.opsTopUps")} type="warning" />
+      <PageHint
+        id="ops.TopUps"
+        title={t("funds.hint.opsTopUpsTitle")}
+        description={t("funds.hint.opsTopUps")}
+        type="warning"
+      />
       <Space>
         <Button onClick={() => setMoving("credit")}>{t("funds.ops.credit")}</Button>
         <Button onClick={() => setMoving("topUpRefund")}>{t("funds.ops.refund")}</Button>

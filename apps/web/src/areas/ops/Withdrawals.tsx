@@ -44,9 +44,19 @@ function ReasonDialog({ w, action, onClose }: { w: Withdrawal; action: Withdrawa
     onClose();
   };
   return (
-    <Modal open title={`${t(`withdraw.ops.${action}`)} · ${formatMoney(w.amount)}`} onCancel={onClose} footer={null} destroyOnHidden>
+    <Modal
+      open
+      title={`${t(`withdraw.ops.${action}`)} · ${formatMoney(w.amount)}`}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="reason" label={t("withdraw.ops.reasonTitle")} rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}>
+        <Form.Item
+          name="reason"
+          label={t("withdraw.ops.reasonTitle")}
+          rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}
+        >
           <Input.TextArea rows={3} maxLength={200} showCount />
         </Form.Item>
         <Button type="primary" danger htmlType="submit" block loading={act.isPending}>
@@ -85,13 +95,21 @@ export default function Withdrawals() {
   };
 
   const autoPayout = async () => {
-    const result = await http.post<{ created: number; held: number; skipped: number }>("/api/ops/withdrawals/autoPayout", {});
+    const result = await http.post<{ created: number; held: number; skipped: number }>(
+      "/api/ops/withdrawals/autoPayout",
+      {},
+    );
     if (result?.ok) void message.success(t("withdraw.ops.autoPayoutDone", result.data));
   };
 
   const header = (
     <Flex vertical gap={16}>
-      <PageHint id="ops.Withdrawals" title={t("withdraw.ops.hintTitle")} description={t("withdraw.ops.hint")} type="warning" />
+      <PageHint
+        id="ops.Withdrawals"
+        title={t("withdraw.ops.hintTitle")}
+        description={t("withdraw.ops.hint")}
+        type="warning"
+      />
       <Space>
         <Button onClick={() => void autoPayout()}>{t("withdraw.ops.autoPayout")}</Button>
       </Space>
@@ -105,7 +123,14 @@ export default function Withdrawals() {
         actions={(w) => (
           <Space size={0} wrap>
             {actionsFor(w, me?.userId).map((a) => (
-              <Button key={a} type="link" size="small" danger={NEEDS_REASON.includes(a)} onClick={() => run(w, a)} data-testid={`wd-${a}-${w.id}`}>
+              <Button
+                key={a}
+                type="link"
+                size="small"
+                danger={NEEDS_REASON.includes(a)}
+                onClick={() => run(w, a)}
+                data-testid={`wd-${a}-${w.id}`}
+              >
                 {t(`withdraw.ops.${a}`)}
               </Button>
             ))}

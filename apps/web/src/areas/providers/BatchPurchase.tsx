@@ -4,7 +4,13 @@ import { Alert, App, Button, Card, Flex, Space, Table, Tag, Typography, Upload, 
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { BatchPurchaseLine, BatchPurchasePreview, BatchPurchaseReply, BatchPurchaseSummary, Currency } from "@tessera/contracts";
+import type {
+  BatchPurchaseLine,
+  BatchPurchasePreview,
+  BatchPurchaseReply,
+  BatchPurchaseSummary,
+  Currency,
+} from "@tessera/contracts";
 import { saveFile } from "../../api/http";
 import { confirmMoney, moneyText } from "../../components/confirmMoney";
 import { formatMoney } from "../../components/money";
@@ -14,7 +20,11 @@ import { previewBatchPurchase, providerOpsApi, uploadBatchPurchase } from "./ops
 /** The currency of a file that buys nothing new (its ¥0.00): a line's, else the platform's default. */
 const currencyOf = (p: BatchPurchasePreview): Currency => p.lines.find((l) => l.amount)?.amount?.currency ?? "CNY";
 
-const LINE_COLOURS: Record<BatchPurchaseLine["state"], string> = { ordered: "success", replayed: "processing", refused: "error" };
+const LINE_COLOURS: Record<BatchPurchaseLine["state"], string> = {
+  ordered: "success",
+  replayed: "processing",
+  refused: "error",
+};
 
 /**
  * `/providers/BatchPurchase`: buying for several served purchasers at once from an xlsx (template to
@@ -47,7 +57,9 @@ export default function BatchPurchase() {
       }
       const p = r.data;
       const effect = [
-        p.orders > 0 ? t("providerOps.batch.confirmEffect", { orders: p.orders, units: p.units, amount: moneyText(p.totals) }) : t("providerOps.batch.confirmNothing"),
+        p.orders > 0
+          ? t("providerOps.batch.confirmEffect", { orders: p.orders, units: p.units, amount: moneyText(p.totals) })
+          : t("providerOps.batch.confirmNothing"),
         p.replayed > 0 ? t("providerOps.batch.confirmReplayed", { count: p.replayed }) : null,
         p.refused > 0 ? t("providerOps.batch.confirmRefused", { count: p.refused }) : null,
       ].filter((x): x is string => x !== null);
@@ -101,11 +113,28 @@ export default function BatchPurchase() {
         </Space>
       ),
     },
-    { title: t("providerOps.col.orderNo"), dataIndex: "orderNo", width: 150, ellipsis: true, render: (v: string | null) => v ?? "-" },
-    { title: t("providerOps.col.amount"), dataIndex: "amount", width: 100, align: "right", render: (m: BatchPurchaseLine["amount"]) => (m ? formatMoney(m) : "-") },
+    {
+      title: t("providerOps.col.orderNo"),
+      dataIndex: "orderNo",
+      width: 150,
+      ellipsis: true,
+      render: (v: string | null) => v ?? "-",
+    },
+    {
+      title: t("providerOps.col.amount"),
+      dataIndex: "amount",
+      width: 100,
+      align: "right",
+      render: (m: BatchPurchaseLine["amount"]) => (m ? formatMoney(m) : "-"),
+    },
   ];
   const historyColumns: TableColumnsType<BatchPurchaseSummary> = [
-    { title: t("providerOps.batch.uploadedAt"), dataIndex: "createdAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss") },
+    {
+      title: t("providerOps.batch.uploadedAt"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+    },
     { title: t("providerOps.batch.fileName"), dataIndex: "fileName", ellipsis: true },
     { title: t("providerOps.batch.ordered"), dataIndex: "ordered", width: 100, align: "right" },
     { title: t("providerOps.batch.refused"), dataIndex: "refused", width: 100, align: "right" },
@@ -128,10 +157,18 @@ export default function BatchPurchase() {
 
   return (
     <Flex vertical gap={16}>
-      <PageHint id="providers.BatchPurchase" title={t("providerOps.hint.batchTitle")} description={t("providerOps.hint.batch")} />
+      <PageHint
+        id="providers.BatchPurchase"
+        title={t("providerOps.hint.batchTitle")}
+        description={t("providerOps.hint.batch")}
+      />
       <Card variant="borderless">
         <Space wrap>
-          <Button icon={<DownloadOutlined />} onClick={() => void download(providerOpsApi.batchTemplate())} data-testid="batch-template">
+          <Button
+            icon={<DownloadOutlined />}
+            onClick={() => void download(providerOpsApi.batchTemplate())}
+            data-testid="batch-template"
+          >
             {t("providerOps.batch.template")}
           </Button>
           <Upload
@@ -153,7 +190,11 @@ export default function BatchPurchase() {
           variant="borderless"
           title={`${shown.fileName} · ${dayjs(shown.createdAt).format("YYYY-MM-DD HH:mm")}`}
           extra={
-            <Button icon={<DownloadOutlined />} onClick={() => void download(providerOpsApi.batchResult(shown.id))} data-testid="batch-result">
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() => void download(providerOpsApi.batchResult(shown.id))}
+              data-testid="batch-result"
+            >
               {t("providerOps.batch.downloadResult")}
             </Button>
           }
@@ -165,7 +206,14 @@ export default function BatchPurchase() {
             title={t("providerOps.batch.done", { ordered: shown.ordered, refused: shown.refused })}
             data-testid="batch-summary"
           />
-          <Table<BatchPurchaseLine> rowKey="row" size="small" columns={lineColumns} dataSource={shown.lines} pagination={false} scroll={{ x: 940 }} />
+          <Table<BatchPurchaseLine>
+            rowKey="row"
+            size="small"
+            columns={lineColumns}
+            dataSource={shown.lines}
+            pagination={false}
+            scroll={{ x: 940 }}
+          />
         </Card>
       )}
       <Card variant="borderless" title={t("providerOps.batch.history")}>
@@ -175,7 +223,13 @@ export default function BatchPurchase() {
           columns={historyColumns}
           dataSource={history.data?.list ?? []}
           loading={history.isFetching}
-          pagination={{ current: page.page, pageSize: page.pageSize, total: history.data?.total ?? 0, pageSizeOptions: ["20", "50", "100"], onChange: (p, s) => setPage({ page: p, pageSize: s }) }}
+          pagination={{
+            current: page.page,
+            pageSize: page.pageSize,
+            total: history.data?.total ?? 0,
+            pageSizeOptions: ["20", "50", "100"],
+            onChange: (p, s) => setPage({ page: p, pageSize: s }),
+          }}
         />
       </Card>
     </Flex>

@@ -11,7 +11,15 @@ import { BrandContext } from "./BrandContext";
 export default function BrandAuthorizationP() {
   const { t } = useTranslation();
   return (
-    <BrandContext hint={<PageHint id="providers.BrandAuthorizationP" title={t("brandAuth.hintTitle")} description={t("brandAuth.hint")} />}>
+    <BrandContext
+      hint={
+        <PageHint
+          id="providers.BrandAuthorizationP"
+          title={t("brandAuth.hintTitle")}
+          description={t("brandAuth.hint")}
+        />
+      }
+    >
       <BrandAuthorization />
     </BrandContext>
   );

@@ -16,7 +16,14 @@ export function BrandCardProducts({ kind, header }: { kind: CardProductKind; hea
   const { t } = useTranslation();
   const columns: TableColumnsType<OcProduct> = [
     ...productColumns(t, kind === "faceValue" ? "face_value" : "discount"),
-    { title: t("onecard.bo.onSale"), dataIndex: "onSale", width: 90, render: (v: boolean) => <Tag color={v ? "green" : "default"}>{v ? t("onecard.bo.onSale") : t("onecard.bo.offSale")}</Tag> },
+    {
+      title: t("onecard.bo.onSale"),
+      dataIndex: "onSale",
+      width: 90,
+      render: (v: boolean) => (
+        <Tag color={v ? "green" : "default"}>{v ? t("onecard.bo.onSale") : t("onecard.bo.offSale")}</Tag>
+      ),
+    },
   ];
   return (
     <ListPage<OcProduct>
@@ -26,12 +33,33 @@ export function BrandCardProducts({ kind, header }: { kind: CardProductKind; hea
       scrollX={1300}
       search={{
         input: { keys: [{ value: "keyword", label: t("onecard.bo.name") }] },
-        select: { keys: [{ value: "onSale", label: t("onecard.bo.onSale"), options: [{ value: "true", label: t("onecard.bo.onSale") }, { value: "false", label: t("onecard.bo.offSale") }] }] },
+        select: {
+          keys: [
+            {
+              value: "onSale",
+              label: t("onecard.bo.onSale"),
+              options: [
+                { value: "true", label: t("onecard.bo.onSale") },
+                { value: "false", label: t("onecard.bo.offSale") },
+              ],
+            },
+          ],
+        },
       }}
       query={(s) => {
         const onSale = one(s.values.selVal);
-        const q = { kind, page: s.page, pageSize: s.pageSize, keyword: s.values.inpVal, onSale: onSale === "true" || onSale === "false" ? onSale : undefined };
-        return { queryKey: ["onecard", "cardProducts", q], queryFn: async () => unwrap(await http.get<Page<OcProduct>>("/api/card-brander/cardProducts", { query: q, overlay: false })) };
+        const q = {
+          kind,
+          page: s.page,
+          pageSize: s.pageSize,
+          keyword: s.values.inpVal,
+          onSale: onSale === "true" || onSale === "false" ? onSale : undefined,
+        };
+        return {
+          queryKey: ["onecard", "cardProducts", q],
+          queryFn: async () =>
+            unwrap(await http.get<Page<OcProduct>>("/api/card-brander/cardProducts", { query: q, overlay: false })),
+        };
       }}
     />
   );

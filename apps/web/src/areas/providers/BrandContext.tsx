@@ -6,7 +6,13 @@ import { useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import type { ServiceBinding } from "@tessera/contracts";
-import { brandGrantSnapshot, dropBrandGrant, parseBrandGrant, saveBrandGrant, subscribeBrandGrants } from "../../api/brandTokens";
+import {
+  brandGrantSnapshot,
+  dropBrandGrant,
+  parseBrandGrant,
+  saveBrandGrant,
+  subscribeBrandGrants,
+} from "../../api/brandTokens";
 import { servedQuery, useBrandTokenExchange } from "./servedApi";
 
 export const BRANDS_LIST = "/providers/BrandsList";
@@ -65,7 +71,10 @@ function ChooseBrand() {
                 </Button>,
               ]}
             >
-              <List.Item.Meta title={row.merchantName} description={`${t("providers.list.merchantId")}: ${row.merchantId}`} />
+              <List.Item.Meta
+                title={row.merchantName}
+                description={`${t("providers.list.merchantId")}: ${row.merchantId}`}
+              />
             </List.Item>
           )}
         />
@@ -87,7 +96,9 @@ export function BrandContext({ hint, children }: { hint: ReactNode; children: Re
   const [params] = useSearchParams();
   const branderId = params.get("sellerBrand");
   const raw = useSyncExternalStore(subscribeBrandGrants, () => (branderId ? brandGrantSnapshot(branderId) : null));
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } } }));
+  const [client] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } } }),
+  );
 
   if (!branderId) {
     return (

@@ -6,7 +6,13 @@ import { BrandContext } from "./BrandContext";
 /** `/providers/DiscountCardP?sellerBrand=<id>`: the brand's discount cards (sold below face value), seen by its service provider with the brand token. */
 export default function DiscountCardP() {
   const { t } = useTranslation();
-  const hint = <PageHint id="providers.DiscountCardP" title={t("catalog.hint.discountCardsTitle")} description={t("catalog.hint.discountCards")} />;
+  const hint = (
+    <PageHint
+      id="providers.DiscountCardP"
+      title={t("catalog.hint.discountCardsTitle")}
+      description={t("catalog.hint.discountCards")}
+    />
+  );
   return (
     <BrandContext hint={hint}>
       <BrandCardProducts kind="discount" header={hint} />

@@ -6,7 +6,13 @@ import { BrandContext } from "./BrandContext";
 /** `/providers/FaceValueCardP?sellerBrand=<id>`: the brand's face value cards (sold at face value), seen by its service provider with the brand token. */
 export default function FaceValueCardP() {
   const { t } = useTranslation();
-  const hint = <PageHint id="providers.FaceValueCardP" title={t("catalog.hint.faceValueCardsTitle")} description={t("catalog.hint.faceValueCards")} />;
+  const hint = (
+    <PageHint
+      id="providers.FaceValueCardP"
+      title={t("catalog.hint.faceValueCardsTitle")}
+      description={t("catalog.hint.faceValueCards")}
+    />
+  );
   return (
     <BrandContext hint={hint}>
       <BrandCardProducts kind="faceValue" header={hint} />

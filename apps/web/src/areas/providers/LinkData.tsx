@@ -22,17 +22,41 @@ export default function LinkData() {
   const today = platformToday();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [today.subtract(29, "day"), today]);
   const q = { from: range[0].format("YYYY-MM-DD"), to: range[1].format("YYYY-MM-DD") };
-  const { data, isFetching } = useQuery({ queryKey: ["providerOps", "linkData", q], queryFn: () => providerOpsApi.linkData(q) });
+  const { data, isFetching } = useQuery({
+    queryKey: ["providerOps", "linkData", q],
+    queryFn: () => providerOpsApi.linkData(q),
+  });
   const columns: TableColumnsType<LinkMerchant> = [
-    { title: t("providerOps.link.merchant"), key: "merchant", render: (_: unknown, r) => `${r.merchantName} (${r.merchantId})` },
-    { title: t("providerOps.link.roleTitle"), dataIndex: "role", width: 120, render: (v: LinkMerchant["role"]) => <Tag color={v === "brand" ? "blue" : "green"}>{t(`providerOps.link.role.${v}`)}</Tag> },
+    {
+      title: t("providerOps.link.merchant"),
+      key: "merchant",
+      render: (_: unknown, r) => `${r.merchantName} (${r.merchantId})`,
+    },
+    {
+      title: t("providerOps.link.roleTitle"),
+      dataIndex: "role",
+      width: 120,
+      render: (v: LinkMerchant["role"]) => (
+        <Tag color={v === "brand" ? "blue" : "green"}>{t(`providerOps.link.role.${v}`)}</Tag>
+      ),
+    },
     { title: t("providerOps.col.orders"), dataIndex: "orders", width: 100, align: "right" },
-    { title: t("providerOps.col.amount"), dataIndex: "amount", width: 140, align: "right", render: (m: LinkMerchant["amount"]) => formatMoney(m) },
+    {
+      title: t("providerOps.col.amount"),
+      dataIndex: "amount",
+      width: 140,
+      align: "right",
+      render: (m: LinkMerchant["amount"]) => formatMoney(m),
+    },
     { title: t("providerOps.link.newDockings"), dataIndex: "newDockings", width: 120, align: "right" },
   ];
   return (
     <Flex vertical gap={16}>
-      <PageHint id="providers.LinkData" title={t("providerOps.hint.linkDataTitle")} description={t("providerOps.hint.linkData")} />
+      <PageHint
+        id="providers.LinkData"
+        title={t("providerOps.hint.linkDataTitle")}
+        description={t("providerOps.hint.linkData")}
+      />
       <Card variant="borderless">
         <Flex gap={48} wrap align="center">
           <DatePicker.RangePicker
@@ -54,11 +78,37 @@ export default function LinkData() {
         </Flex>
       </Card>
       <Card variant="borderless" title={t("providerOps.link.byDay")}>
-        {data && data.days.length > 0 ? <LinkDaysChart days={data.days} /> : <Empty description={t("providerOps.noData")} />}
+        {data && data.days.length > 0 ? (
+          <LinkDaysChart days={data.days} />
+        ) : (
+          <Empty description={t("providerOps.noData")} />
+        )}
       </Card>
-      <Card variant="borderless" title={t("providerOps.link.byMerchant")} extra={<ExportButton<LinkMerchant> columns={columns} rows={data?.merchants ?? []} name={`${t("providerOps.title.linkData")} ${q.from} ${q.to}`} />}>
-        {data && data.merchants.length > 0 ? <LinkMerchantsChart merchants={data.merchants} /> : <Empty description={t("providerOps.noData")} />}
-        <Table<LinkMerchant> rowKey={(r) => `${r.role}-${r.merchantId}`} size="small" columns={columns} dataSource={data?.merchants ?? []} loading={isFetching} pagination={false} style={{ marginTop: 16 }} />
+      <Card
+        variant="borderless"
+        title={t("providerOps.link.byMerchant")}
+        extra={
+          <ExportButton<LinkMerchant>
+            columns={columns}
+            rows={data?.merchants ?? []}
+            name={`${t("providerOps.title.linkData")} ${q.from} ${q.to}`}
+          />
+        }
+      >
+        {data && data.merchants.length > 0 ? (
+          <LinkMerchantsChart merchants={data.merchants} />
+        ) : (
+          <Empty description={t("providerOps.noData")} />
+        )}
+        <Table<LinkMerchant>
+          rowKey={(r) => `${r.role}-${r.merchantId}`}
+          size="small"
+          columns={columns}
+          dataSource={data?.merchants ?? []}
+          loading={isFetching}
+          pagination={false}
+          style={{ marginTop: 16 }}
+        />
       </Card>
     </Flex>
   );

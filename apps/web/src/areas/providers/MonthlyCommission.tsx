@@ -8,7 +8,13 @@ import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { platformToday } from "../../components/platformDay";
 import { percent, useDictLabels } from "../business/catalog/labels";
-import { commissionApi, commissionKeys, downloadStatement, downloadStatementPdf, type StatementListQuery } from "./commission/api";
+import {
+  commissionApi,
+  commissionKeys,
+  downloadStatement,
+  downloadStatementPdf,
+  type StatementListQuery,
+} from "./commission/api";
 
 const STATE_COLOURS: Record<StatementState, string> = { draft: "processing", paid: "success", carried: "default" };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -21,10 +27,22 @@ function MyRules() {
   const labels = useDictLabels();
   const { data, isFetching } = useQuery({ queryKey: commissionKeys.myRules, queryFn: () => commissionApi.myRules() });
   const columns: TableColumnsType<CommissionRule> = [
-    { title: t("commission.ops.businessType"), dataIndex: "businessType", render: (v: CommissionRule["businessType"]) => (v ? labels.businessType(v) : t("commission.ops.any")) },
-    { title: t("commission.ops.brandId"), dataIndex: "brandId", render: (v: string | null) => v ?? t("commission.ops.any") },
+    {
+      title: t("commission.ops.businessType"),
+      dataIndex: "businessType",
+      render: (v: CommissionRule["businessType"]) => (v ? labels.businessType(v) : t("commission.ops.any")),
+    },
+    {
+      title: t("commission.ops.brandId"),
+      dataIndex: "brandId",
+      render: (v: string | null) => v ?? t("commission.ops.any"),
+    },
     { title: t("commission.ops.rate"), dataIndex: "rateBp", align: "right", render: (v: number) => percent(v) },
-    { title: t("commission.ops.validity"), key: "validity", render: (_: unknown, r) => `${r.validFrom} ~ ${r.validTo ?? t("commission.ops.open")}` },
+    {
+      title: t("commission.ops.validity"),
+      key: "validity",
+      render: (_: unknown, r) => `${r.validFrom} ~ ${r.validTo ?? t("commission.ops.open")}`,
+    },
   ];
   return (
     <Card size="small" variant="borderless" title={t("commission.myRules")} data-testid="my-commission-rules">
@@ -43,15 +61,51 @@ function MyRules() {
 
 function StatementDrawer({ statement, onClose }: { statement: CommissionStatement; onClose: () => void }) {
   const { t } = useTranslation();
-  const { data, isFetching } = useQuery({ queryKey: commissionKeys.statement(statement.id), queryFn: () => commissionApi.statement(statement.id) });
+  const { data, isFetching } = useQuery({
+    queryKey: commissionKeys.statement(statement.id),
+    queryFn: () => commissionApi.statement(statement.id),
+  });
   const columns: TableColumnsType<StatementMerchantRow> = [
-    { title: t("commission.col.merchant"), key: "merchant", render: (_: unknown, r) => `${r.merchantName} (${r.merchantId})` },
-    { title: t("commission.col.side"), dataIndex: "side", width: 110, render: (v: "brand" | "vendor") => t(`commission.side.${v}`) },
+    {
+      title: t("commission.col.merchant"),
+      key: "merchant",
+      render: (_: unknown, r) => `${r.merchantName} (${r.merchantId})`,
+    },
+    {
+      title: t("commission.col.side"),
+      dataIndex: "side",
+      width: 110,
+      render: (v: "brand" | "vendor") => t(`commission.side.${v}`),
+    },
     { title: t("commission.col.orders"), dataIndex: "orders", width: 90, align: "right" },
-    { title: t("commission.col.basis"), dataIndex: "basis", width: 130, align: "right", render: (m: StatementMerchantRow["basis"]) => formatMoney(m) },
-    { title: t("commission.col.accrued"), dataIndex: "accrued", width: 120, align: "right", render: (m: StatementMerchantRow["accrued"]) => formatMoney(m) },
-    { title: t("commission.col.clawedBack"), dataIndex: "clawedBack", width: 120, align: "right", render: (m: StatementMerchantRow["clawedBack"]) => formatMoney(m) },
-    { title: t("commission.col.net"), dataIndex: "net", width: 120, align: "right", render: (m: StatementMerchantRow["net"]) => <strong>{formatMoney(m)}</strong> },
+    {
+      title: t("commission.col.basis"),
+      dataIndex: "basis",
+      width: 130,
+      align: "right",
+      render: (m: StatementMerchantRow["basis"]) => formatMoney(m),
+    },
+    {
+      title: t("commission.col.accrued"),
+      dataIndex: "accrued",
+      width: 120,
+      align: "right",
+      render: (m: StatementMerchantRow["accrued"]) => formatMoney(m),
+    },
+    {
+      title: t("commission.col.clawedBack"),
+      dataIndex: "clawedBack",
+      width: 120,
+      align: "right",
+      render: (m: StatementMerchantRow["clawedBack"]) => formatMoney(m),
+    },
+    {
+      title: t("commission.col.net"),
+      dataIndex: "net",
+      width: 120,
+      align: "right",
+      render: (m: StatementMerchantRow["net"]) => <strong>{formatMoney(m)}</strong>,
+    },
   ];
   return (
     <Drawer
@@ -73,13 +127,24 @@ function StatementDrawer({ statement, onClose }: { statement: CommissionStatemen
       <Descriptions size="small" column={3} bordered style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t("commission.col.opening")}>{formatMoney(statement.opening)}</Descriptions.Item>
         <Descriptions.Item label={t("commission.col.accrued")}>{formatMoney(statement.accrued)}</Descriptions.Item>
-        <Descriptions.Item label={t("commission.col.clawedBack")}>{formatMoney(statement.clawedBack)}</Descriptions.Item>
+        <Descriptions.Item label={t("commission.col.clawedBack")}>
+          {formatMoney(statement.clawedBack)}
+        </Descriptions.Item>
         <Descriptions.Item label={t("commission.col.closing")}>{formatMoney(statement.closing)}</Descriptions.Item>
-        <Descriptions.Item label={t("commission.col.state")}>{t(`commission.state.${statement.state}`)}</Descriptions.Item>
+        <Descriptions.Item label={t("commission.col.state")}>
+          {t(`commission.state.${statement.state}`)}
+        </Descriptions.Item>
         <Descriptions.Item label={t("commission.col.lines")}>{statement.lines}</Descriptions.Item>
         <Descriptions.Item label={t("commission.col.payableFrom")}>{statement.payableFrom}</Descriptions.Item>
       </Descriptions>
-      <Table<StatementMerchantRow> rowKey={(r) => `${r.merchantId}-${r.side}`} size="small" columns={columns} dataSource={data?.merchants ?? []} loading={isFetching} pagination={false} />
+      <Table<StatementMerchantRow>
+        rowKey={(r) => `${r.merchantId}-${r.side}`}
+        size="small"
+        columns={columns}
+        dataSource={data?.merchants ?? []}
+        loading={isFetching}
+        pagination={false}
+      />
     </Drawer>
   );
 }
@@ -113,11 +178,40 @@ export default function MonthlyCommission() {
 
   const columns: TableColumnsType<CommissionStatement> = [
     { title: t("commission.col.period"), dataIndex: "period", width: 90 },
-    { title: t("commission.col.opening"), dataIndex: "opening", width: 100, align: "right", render: (m: CommissionStatement["opening"]) => formatMoney(m) },
-    { title: t("commission.col.accrued"), dataIndex: "accrued", width: 100, align: "right", render: (m: CommissionStatement["accrued"]) => formatMoney(m) },
-    { title: t("commission.col.clawedBack"), dataIndex: "clawedBack", width: 100, align: "right", render: (m: CommissionStatement["clawedBack"]) => formatMoney(m) },
-    { title: t("commission.col.closing"), dataIndex: "closing", width: 105, align: "right", render: (m: CommissionStatement["closing"]) => <strong>{formatMoney(m)}</strong> },
-    { title: t("commission.col.state"), dataIndex: "state", width: 90, render: (s: StatementState) => <Tag color={STATE_COLOURS[s]}>{t(`commission.state.${s}`)}</Tag> },
+    {
+      title: t("commission.col.opening"),
+      dataIndex: "opening",
+      width: 100,
+      align: "right",
+      render: (m: CommissionStatement["opening"]) => formatMoney(m),
+    },
+    {
+      title: t("commission.col.accrued"),
+      dataIndex: "accrued",
+      width: 100,
+      align: "right",
+      render: (m: CommissionStatement["accrued"]) => formatMoney(m),
+    },
+    {
+      title: t("commission.col.clawedBack"),
+      dataIndex: "clawedBack",
+      width: 100,
+      align: "right",
+      render: (m: CommissionStatement["clawedBack"]) => formatMoney(m),
+    },
+    {
+      title: t("commission.col.closing"),
+      dataIndex: "closing",
+      width: 105,
+      align: "right",
+      render: (m: CommissionStatement["closing"]) => <strong>{formatMoney(m)}</strong>,
+    },
+    {
+      title: t("commission.col.state"),
+      dataIndex: "state",
+      width: 90,
+      render: (s: StatementState) => <Tag color={STATE_COLOURS[s]}>{t(`commission.state.${s}`)}</Tag>,
+    },
     {
       title: t("commission.col.payableFrom"),
       dataIndex: "payableFrom",
@@ -143,14 +237,29 @@ export default function MonthlyCommission() {
           <Button type="link" size="small" onClick={() => setOpen(r)} data-testid={`statement-${r.period}`}>
             {t("commission.detail")}
           </Button>
-          <Button type="link" size="small" onClick={() => void downloadStatement(r)} data-testid={`statement-xlsx-${r.period}`}>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => void downloadStatement(r)}
+            data-testid={`statement-xlsx-${r.period}`}
+          >
             {t("commission.download")}
           </Button>
-          <Button type="link" size="small" onClick={() => void downloadStatementPdf(r)} data-testid={`statement-pdf-${r.period}`}>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => void downloadStatementPdf(r)}
+            data-testid={`statement-pdf-${r.period}`}
+          >
             {t("commission.pdf")}
           </Button>
           {r.state === "draft" && !onHold(r) && (
-            <Button type="link" size="small" onClick={() => void confirm(r)} data-testid={`statement-confirm-${r.period}`}>
+            <Button
+              type="link"
+              size="small"
+              onClick={() => void confirm(r)}
+              data-testid={`statement-confirm-${r.period}`}
+            >
               {t("commission.confirm")}
             </Button>
           )}
@@ -163,7 +272,11 @@ export default function MonthlyCommission() {
       <ListPage<CommissionStatement>
         header={
           <Flex vertical gap={12}>
-            <PageHint id="providers.MonthlyCommission" title={t("commission.hint.title")} description={t("commission.hint.body")} />
+            <PageHint
+              id="providers.MonthlyCommission"
+              title={t("commission.hint.title")}
+              description={t("commission.hint.body")}
+            />
             <MyRules />
           </Flex>
         }
@@ -173,7 +286,12 @@ export default function MonthlyCommission() {
         search={{ dateMode: "monthRange" }}
         query={(state) => {
           const month = state.values.month;
-          const q: StatementListQuery = { page: state.page, pageSize: state.pageSize, from: Array.isArray(month) ? month[0] : one(month), to: Array.isArray(month) ? month[1] : one(month) };
+          const q: StatementListQuery = {
+            page: state.page,
+            pageSize: state.pageSize,
+            from: Array.isArray(month) ? month[0] : one(month),
+            to: Array.isArray(month) ? month[1] : one(month),
+          };
           return { queryKey: commissionKeys.statements(q), queryFn: () => commissionApi.statements(q) };
         }}
       />

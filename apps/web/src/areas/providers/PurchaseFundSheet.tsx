@@ -35,32 +35,82 @@ export default function PurchaseFundSheet() {
   const vendors = useQuery({ queryKey: ["providerOps", "servedVendors"], queryFn: providerOpsApi.servedVendors });
   const money = (amount: number, r: FundSheetRow) => formatMoney({ amount, currency: r.currency });
   const columns: TableColumnsType<FundSheetRow> = [
-    { title: t("funds.col.time"), dataIndex: "time", width: 160, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss") },
-    { title: t("providerOps.col.purchaser"), key: "merchant", width: 240, ellipsis: true, render: (_: unknown, r) => `${r.merchantName} (${r.merchantId})` },
+    {
+      title: t("funds.col.time"),
+      dataIndex: "time",
+      width: 160,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+    },
+    {
+      title: t("providerOps.col.purchaser"),
+      key: "merchant",
+      width: 240,
+      ellipsis: true,
+      render: (_: unknown, r) => `${r.merchantName} (${r.merchantId})`,
+    },
     { title: t("funds.col.type"), dataIndex: "type", width: 100, render: (v: string) => t(`funds.type.${v}`) },
-    { title: t("funds.col.increase"), dataIndex: "increase", width: 100, align: "right", render: (v: number, r) => (v ? <Typography.Text type="success">+{money(v, r)}</Typography.Text> : "-") },
-    { title: t("funds.col.expense"), dataIndex: "expense", width: 100, align: "right", render: (v: number, r) => (v ? <Typography.Text type="danger">-{money(v, r)}</Typography.Text> : "-") },
-    { title: t("funds.col.balance"), dataIndex: "balance", width: 100, align: "right", render: (v: number, r) => money(v, r) },
+    {
+      title: t("funds.col.increase"),
+      dataIndex: "increase",
+      width: 100,
+      align: "right",
+      render: (v: number, r) => (v ? <Typography.Text type="success">+{money(v, r)}</Typography.Text> : "-"),
+    },
+    {
+      title: t("funds.col.expense"),
+      dataIndex: "expense",
+      width: 100,
+      align: "right",
+      render: (v: number, r) => (v ? <Typography.Text type="danger">-{money(v, r)}</Typography.Text> : "-"),
+    },
+    {
+      title: t("funds.col.balance"),
+      dataIndex: "balance",
+      width: 100,
+      align: "right",
+      render: (v: number, r) => money(v, r),
+    },
     { title: t("funds.col.reason"), dataIndex: "reason", ellipsis: true, render: (v: string) => v || "-" },
   ];
-  const vendorOptions = (vendors.data?.list ?? []).map((b) => ({ value: b.merchantId, label: `${b.merchantName} (${b.merchantId})` }));
+  const vendorOptions = (vendors.data?.list ?? []).map((b) => ({
+    value: b.merchantId,
+    label: `${b.merchantName} (${b.merchantId})`,
+  }));
   return (
     <ListPage<FundSheetRow>
-      header={<PageHint id="providers.PurchaseFundSheet" title={t("providerOps.hint.fundSheetTitle")} description={t("providerOps.hint.fundSheet")} />}
+      header={
+        <PageHint
+          id="providers.PurchaseFundSheet"
+          title={t("providerOps.hint.fundSheetTitle")}
+          description={t("providerOps.hint.fundSheet")}
+        />
+      }
       rowKey="id"
       columns={columns}
       scrollX={960}
       search={{
         dateMode: "date",
         dateLabel: t("funds.col.time"),
-        select: { keys: [{ value: "type", label: t("funds.col.type"), options: SUP_TYPES.map((k) => ({ value: k, label: t(`funds.type.${k}`) })) }] },
+        select: {
+          keys: [
+            {
+              value: "type",
+              label: t("funds.col.type"),
+              options: SUP_TYPES.map((k) => ({ value: k, label: t(`funds.type.${k}`) })),
+            },
+          ],
+        },
         selectT: { keys: [{ value: "merchantId", label: t("providerOps.col.purchaser"), options: vendorOptions }] },
       }}
       query={(state) => {
         const q = { page: state.page, pageSize: state.pageSize, ...toQuery(state.values) };
         return { queryKey: ["providerOps", "fundSheet", q], queryFn: () => providerOpsApi.fundSheet(q) };
       }}
-      exportFile={(values) => ({ path: FUND_SHEET_EXPORT_PATH, query: toQuery(values), fileName: "purchase-fund-sheet.xlsx" })}
+      exportFile={(values) => ({
+        path: FUND_SHEET_EXPORT_PATH,
+        query: toQuery(values),
+        fileName: "purchase-fund-sheet.xlsx",
+      })}
     />
   );
 }

@@ -21,16 +21,30 @@ export default function PurchaseInformation() {
   const { data } = useQuery({ queryKey: ["providerOps", "figures", q], queryFn: () => providerOpsApi.figures(q) });
   return (
     <Flex vertical gap={16}>
-      <PageHint id="providers.PurchaseInformation" title={t("providerOps.hint.figuresTitle")} description={t("providerOps.hint.figures")} />
+      <PageHint
+        id="providers.PurchaseInformation"
+        title={t("providerOps.hint.figuresTitle")}
+        description={t("providerOps.hint.figures")}
+      />
       <Card variant="borderless">
         <Flex gap={48} wrap align="center">
-          <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />
+          <DatePicker.RangePicker
+            value={range}
+            allowClear={false}
+            onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+          />
           <Statistic title={t("providerOps.chart.orders")} value={data?.totals.orders ?? 0} />
           <Statistic title={t("providerOps.chart.amount")} value={data ? formatMoney(data.totals.amount) : "-"} />
           <Statistic title={t("providerOps.chart.refunds")} value={data ? formatMoney(data.totals.refunds) : "-"} />
         </Flex>
       </Card>
-      <Card variant="borderless">{data && data.days.length > 0 ? <FiguresChart days={data.days} /> : <Empty description={t("providerOps.noData")} />}</Card>
+      <Card variant="borderless">
+        {data && data.days.length > 0 ? (
+          <FiguresChart days={data.days} />
+        ) : (
+          <Empty description={t("providerOps.noData")} />
+        )}
+      </Card>
     </Flex>
   );
 }

@@ -10,7 +10,6 @@ import { useSession } from "../../api/hooks/account";
 import { RealNameForm } from "../../components/onboarding/RealNameForm";
 import { BRANDS_LIST, BrandGrantMissing } from "./BrandContext";
 
-
 function Frame({ children }: { children: ReactNode }) {
   return (
     <Flex vertical gap={16} style={{ width: "100%", maxWidth: 1280, margin: "0 auto", padding: 24 }}>
@@ -28,7 +27,9 @@ function BrandRealName({ branderId }: { branderId: string }) {
   const navigate = useNavigate();
   const raw = useSyncExternalStore(subscribeBrandGrants, () => brandGrantSnapshot(branderId));
   const state = parseBrandGrant(raw);
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } } }));
+  const [client] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } } }),
+  );
 
   if (state.kind !== "active") {
     return <BrandGrantMissing ended={state.kind === "ended"} />;

@@ -5,5 +5,16 @@ import { ServedOrders } from "./ops/ServedOrders";
 /** `/providers/RechargeOrder`: see ServedOrders (the served merchants' orders, mode "topUp"). */
 export default function RechargeOrder() {
   const { t } = useTranslation();
-  return <ServedOrders mode="topUp" header={<PageHint id="providers.RechargeOrder" title={t("providerOps.hint.rechargeOrdersTitle")} description={t("providerOps.hint.rechargeOrders")} />} />;
+  return (
+    <ServedOrders
+      mode="topUp"
+      header={
+        <PageHint
+          id="providers.RechargeOrder"
+          title={t("providerOps.hint.rechargeOrdersTitle")}
+          description={t("providerOps.hint.rechargeOrders")}
+        />
+      }
+    />
+  );
 }

@@ -38,7 +38,12 @@ export function ServedMerchants({ pageId, hintTitle, hint, actions, kind }: Serv
       width: 140,
       render: (s: ServiceBinding["merchantRealNameState"]) => <RealNameTag state={s} />,
     },
-    { title: t("providers.list.boundAt"), dataIndex: "boundAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("providers.list.boundAt"),
+      dataIndex: "boundAt",
+      width: 170,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     {
       title: t("providers.list.actions"),
       width: 220,
@@ -71,7 +76,12 @@ export function ServedMerchants({ pageId, hintTitle, hint, actions, kind }: Serv
       rowKey="id"
       query={(state) => {
         const keyword = state.values.inpVal?.trim();
-        return servedQuery({ page: state.page, pageSize: state.pageSize, ...(keyword ? { keyword } : {}), ...(kind ? { kind } : {}) });
+        return servedQuery({
+          page: state.page,
+          pageSize: state.pageSize,
+          ...(keyword ? { keyword } : {}),
+          ...(kind ? { kind } : {}),
+        });
       }}
     />
   );
@@ -91,7 +101,10 @@ function OtherKindHint({ kind }: { kind: ServiceKind }) {
       description={
         count > 0 ? (
           <span data-testid="served-elsewhere">
-            {t(`providers.list.elsewhere.${other}`, { count })} <Link to={other === "brand" ? "/providers/BrandsList" : "/providers/VendorList"}>{t(`providers.menu.${other === "brand" ? "brands" : "vendors"}`)}</Link>
+            {t(`providers.list.elsewhere.${other}`, { count })}{" "}
+            <Link to={other === "brand" ? "/providers/BrandsList" : "/providers/VendorList"}>
+              {t(`providers.menu.${other === "brand" ? "brands" : "vendors"}`)}
+            </Link>
           </span>
         ) : (
           t("providers.list.none")

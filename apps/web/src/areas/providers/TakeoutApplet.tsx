@@ -21,7 +21,11 @@ export default function TakeoutApplet() {
   });
   return (
     <Flex vertical gap={16}>
-      <PageHint id="providers.TakeoutApplet" title={t("takeout.page.TakeoutApplet")} description={t("takeout.hint.applet")} />
+      <PageHint
+        id="providers.TakeoutApplet"
+        title={t("takeout.page.TakeoutApplet")}
+        description={t("takeout.hint.applet")}
+      />
       <Card variant="borderless">
         <Table<Applet>
           rowKey="merchantId"
@@ -35,12 +39,46 @@ export default function TakeoutApplet() {
               title: t("takeout.shopName"),
               key: "shop",
               width: 200,
-              render: (_: unknown, a) => (a.shop ? <span>{a.shop.name} <Tag color={a.shop.openNow ? "green" : "default"}>{a.shop.openNow ? t("takeout.openNow") : t("takeout.closedNow")}</Tag></span> : <Tag>{t("takeout.notSetUp")}</Tag>),
+              render: (_: unknown, a) =>
+                a.shop ? (
+                  <span>
+                    {a.shop.name}{" "}
+                    <Tag color={a.shop.openNow ? "green" : "default"}>
+                      {a.shop.openNow ? t("takeout.openNow") : t("takeout.closedNow")}
+                    </Tag>
+                  </span>
+                ) : (
+                  <Tag>{t("takeout.notSetUp")}</Tag>
+                ),
             },
-            { title: t("takeout.customerLink"), dataIndex: "link", width: 260, render: (link: string, a) => (a.shop ? <Typography.Link href={link} target="_blank" copyable={{ text: `${window.location.origin}${link}` }}>{link}</Typography.Link> : "—") },
+            {
+              title: t("takeout.customerLink"),
+              dataIndex: "link",
+              width: 260,
+              render: (link: string, a) =>
+                a.shop ? (
+                  <Typography.Link href={link} target="_blank" copyable={{ text: `${window.location.origin}${link}` }}>
+                    {link}
+                  </Typography.Link>
+                ) : (
+                  "—"
+                ),
+            },
             { title: t("takeout.ordersToday"), dataIndex: "ordersToday", width: 110, align: "right" },
-            { title: t("takeout.waiting"), dataIndex: "waiting", width: 110, align: "right", render: (n: number) => <Badge count={n} showZero color={n ? "orange" : "gray"} /> },
-            { title: t("takeout.completedToday"), dataIndex: "completedToday", width: 140, align: "right", render: (m: Applet["completedToday"]) => formatMoney(m) },
+            {
+              title: t("takeout.waiting"),
+              dataIndex: "waiting",
+              width: 110,
+              align: "right",
+              render: (n: number) => <Badge count={n} showZero color={n ? "orange" : "gray"} />,
+            },
+            {
+              title: t("takeout.completedToday"),
+              dataIndex: "completedToday",
+              width: 140,
+              align: "right",
+              render: (m: Applet["completedToday"]) => formatMoney(m),
+            },
           ]}
         />
       </Card>

@@ -25,22 +25,57 @@ export default function TikaOrder() {
     { title: t("onecard.bo.purchaser"), dataIndex: "merchantName", width: 200, ellipsis: true },
     { title: t("onecard.product"), dataIndex: "products", width: 220, ellipsis: true },
     { title: t("onecard.bo.count"), dataIndex: "count", width: 90, align: "right" },
-    { title: t("onecard.faceValue"), dataIndex: "faceValue", width: 120, align: "right", render: (m: OcServedExtraction["faceValue"]) => formatMoney(m) },
+    {
+      title: t("onecard.faceValue"),
+      dataIndex: "faceValue",
+      width: 120,
+      align: "right",
+      render: (m: OcServedExtraction["faceValue"]) => formatMoney(m),
+    },
     { title: t("onecard.bo.extractedBy"), dataIndex: "userEmail", width: 220, ellipsis: true },
   ];
   return (
     <ListPage<OcServedExtraction>
-      header={<PageHint id="providers.TikaOrder" title={t("onecard.bo.page.TikaOrder")} description={t("onecard.bo.hintTikaOrder")} />}
+      header={
+        <PageHint
+          id="providers.TikaOrder"
+          title={t("onecard.bo.page.TikaOrder")}
+          description={t("onecard.bo.hintTikaOrder")}
+        />
+      }
       rowKey="id"
       columns={columns}
       scrollX={1100}
       search={{
         dateMode: "date",
-        select: { keys: [{ value: "merchantId", label: t("onecard.bo.purchaser"), options: (vendors.data?.list ?? []).map((v) => ({ value: v.merchantId, label: v.merchantName })) }] },
+        select: {
+          keys: [
+            {
+              value: "merchantId",
+              label: t("onecard.bo.purchaser"),
+              options: (vendors.data?.list ?? []).map((v) => ({ value: v.merchantId, label: v.merchantName })),
+            },
+          ],
+        },
       }}
       query={(state) => {
-        const q = { page: state.page, pageSize: state.pageSize, merchantId: one(state.values.selVal), from: state.values.date?.[0]?.slice(0, 10), to: state.values.date?.[1]?.slice(0, 10) };
-        return { queryKey: ["onecard", "servedExtractions", q], queryFn: async () => unwrap(await http.get<Page<OcServedExtraction>>("/api/card-servicer/onecard/extractions", { query: q, overlay: false })) };
+        const q = {
+          page: state.page,
+          pageSize: state.pageSize,
+          merchantId: one(state.values.selVal),
+          from: state.values.date?.[0]?.slice(0, 10),
+          to: state.values.date?.[1]?.slice(0, 10),
+        };
+        return {
+          queryKey: ["onecard", "servedExtractions", q],
+          queryFn: async () =>
+            unwrap(
+              await http.get<Page<OcServedExtraction>>("/api/card-servicer/onecard/extractions", {
+                query: q,
+                overlay: false,
+              }),
+            ),
+        };
       }}
     />
   );

@@ -18,7 +18,11 @@ export default function VisitorStore() {
     <ListPage<Store>
       header={
         <>
-          <PageHint id="providers.VisitorStore" title={t("stores.title.VisitorStore")} description={t("stores.hint.visitor")} />
+          <PageHint
+            id="providers.VisitorStore"
+            title={t("stores.title.VisitorStore")}
+            description={t("stores.hint.visitor")}
+          />
           <ServedBrandSelect value={branderId} onChange={setBranderId} />
           {!branderId && <Empty description={t("stores.chooseBrand")} />}
         </>
@@ -31,7 +35,10 @@ export default function VisitorStore() {
         const q = { page: state.page, pageSize: state.pageSize, branderId, ...storeFilters(state.values) };
         return {
           queryKey: storeKeys.list("visitor", q),
-          queryFn: () => (branderId ? storeApi.visiting(q) : Promise.resolve({ list: [], total: 0, page: 1, pageSize: state.pageSize })),
+          queryFn: () =>
+            branderId
+              ? storeApi.visiting(q)
+              : Promise.resolve({ list: [], total: 0, page: 1, pageSize: state.pageSize }),
         };
       }}
     />

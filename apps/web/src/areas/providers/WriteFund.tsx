@@ -33,7 +33,10 @@ export default function WriteFund() {
           const q = { page: state.page, pageSize: state.pageSize, branderId, ...dayRange(state.values) };
           return {
             queryKey: storeKeys.docs("fund", q),
-            queryFn: () => (branderId ? writeOffApi.writeFund(q) : Promise.resolve({ list: [], total: 0, page: 1, pageSize: state.pageSize })),
+            queryFn: () =>
+              branderId
+                ? writeOffApi.writeFund(q)
+                : Promise.resolve({ list: [], total: 0, page: 1, pageSize: state.pageSize }),
           };
         }}
       />

@@ -14,7 +14,13 @@ import { BrandContext } from "./BrandContext";
 /** `/providers/brandShopCode?sellerBrand=<id>`: the shop QR codes of a brand's stores, made and downloaded by its service provider with the brand token. */
 export default function BrandShopCode() {
   const { t } = useTranslation();
-  const hint = <PageHint id="providers.brandShopCode" title={t("stores.title.brandShopCode")} description={t("stores.hint.brandShopCode")} />;
+  const hint = (
+    <PageHint
+      id="providers.brandShopCode"
+      title={t("stores.title.brandShopCode")}
+      description={t("stores.hint.brandShopCode")}
+    />
+  );
   return (
     <BrandContext hint={hint}>
       <ShopCodes header={hint} />

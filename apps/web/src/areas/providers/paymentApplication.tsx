@@ -6,7 +6,13 @@ import { BrandContext } from "./BrandContext";
 /** `/providers/paymentApplication?sellerBrand=<id>`: a service provider fills and follows a brand's aggregated onboarding with the brand token. */
 export default function PaymentApplication() {
   const { t } = useTranslation();
-  const hint = <PageHint id="providers.paymentApplication" title={t("collection.title.apply")} description={t("collection.hint.apply")} />;
+  const hint = (
+    <PageHint
+      id="providers.paymentApplication"
+      title={t("collection.title.apply")}
+      description={t("collection.hint.apply")}
+    />
+  );
   return (
     <BrandContext hint={hint}>
       <AggregateIncoming />

@@ -34,7 +34,17 @@ export default function ActivateCard() {
 
   const fresh = () => setRequestKey(newRequestKey("ocact"));
   const selection: ActivateSelection | null =
-    mode === "cards" ? (selected.length ? { cardIds: selected } : null) : mode === "range" ? (range.from && range.to ? { range } : null) : saleId ? { saleId } : null;
+    mode === "cards"
+      ? selected.length
+        ? { cardIds: selected }
+        : null
+      : mode === "range"
+        ? range.from && range.to
+          ? { range }
+          : null
+        : saleId
+          ? { saleId }
+          : null;
 
   const activate = async () => {
     if (!selection) {
@@ -57,23 +67,27 @@ export default function ActivateCard() {
 
   return (
     <Flex vertical gap={16}>
-      <PageHint id="sale.ActivateCard" title={t("onecard.bo.page.ActivateCard")} description={t("onecard.bo.hintActivate")} />
+      <PageHint
+        id="sale.ActivateCard"
+        title={t("onecard.bo.page.ActivateCard")}
+        description={t("onecard.bo.hintActivate")}
+      />
       <Card variant="borderless">
         <Flex vertical gap={16}>
           <div>
-          <Segmented<Mode>
-            value={mode}
-            onChange={(m) => {
-              setMode(m);
-              setDone(null);
-              fresh();
-            }}
-            options={[
-              { value: "cards", label: t("onecard.bo.byCards") },
-              { value: "range", label: t("onecard.bo.byRange") },
-              { value: "sale", label: t("onecard.bo.bySale") },
-            ]}
-          />
+            <Segmented<Mode>
+              value={mode}
+              onChange={(m) => {
+                setMode(m);
+                setDone(null);
+                fresh();
+              }}
+              options={[
+                { value: "cards", label: t("onecard.bo.byCards") },
+                { value: "range", label: t("onecard.bo.byRange") },
+                { value: "sale", label: t("onecard.bo.bySale") },
+              ]}
+            />
           </div>
           {mode === "cards" && (
             <CardPicker
@@ -89,15 +103,43 @@ export default function ActivateCard() {
           {mode === "range" && (
             <Form layout="inline" style={{ rowGap: 12 }}>
               <Form.Item label={t("onecard.bo.rangeFrom")}>
-                <Input data-testid="range-from" inputMode="numeric" style={{ width: 220 }} value={range.from} onChange={(e) => { setRange({ ...range, from: digitsOnly(e.target.value).slice(0, 16) }); fresh(); }} />
+                <Input
+                  data-testid="range-from"
+                  inputMode="numeric"
+                  style={{ width: 220 }}
+                  value={range.from}
+                  onChange={(e) => {
+                    setRange({ ...range, from: digitsOnly(e.target.value).slice(0, 16) });
+                    fresh();
+                  }}
+                />
               </Form.Item>
               <Form.Item label={t("onecard.bo.rangeTo")}>
-                <Input data-testid="range-to" inputMode="numeric" style={{ width: 220 }} value={range.to} onChange={(e) => { setRange({ ...range, to: digitsOnly(e.target.value).slice(0, 16) }); fresh(); }} />
+                <Input
+                  data-testid="range-to"
+                  inputMode="numeric"
+                  style={{ width: 220 }}
+                  value={range.to}
+                  onChange={(e) => {
+                    setRange({ ...range, to: digitsOnly(e.target.value).slice(0, 16) });
+                    fresh();
+                  }}
+                />
               </Form.Item>
             </Form>
           )}
           {mode === "sale" && (
-            <Select allowClear style={{ width: 420, maxWidth: "100%", alignSelf: "flex-start" }} placeholder={t("onecard.bo.filterSale")} options={saleOptions} value={saleId} onChange={(v?: string) => { setSaleId(v); fresh(); }} />
+            <Select
+              allowClear
+              style={{ width: 420, maxWidth: "100%", alignSelf: "flex-start" }}
+              placeholder={t("onecard.bo.filterSale")}
+              options={saleOptions}
+              value={saleId}
+              onChange={(v?: string) => {
+                setSaleId(v);
+                fresh();
+              }}
+            />
           )}
           {done && <Alert type="success" showIcon title={done} closable onClose={() => setDone(null)} />}
           <div>

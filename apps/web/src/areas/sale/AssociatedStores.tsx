@@ -12,7 +12,13 @@ export default function AssociatedStores() {
   const regions = useRegions();
   return (
     <ListPage<Store>
-      header={<PageHint id="sale.AssociatedStores" title={t("stores.title.AssociatedStores")} description={t("stores.hint.associated")} />}
+      header={
+        <PageHint
+          id="sale.AssociatedStores"
+          title={t("stores.title.AssociatedStores")}
+          description={t("stores.hint.associated")}
+        />
+      }
       rowKey="id"
       columns={storeColumns(t, true)}
       scrollX={1300}

@@ -19,7 +19,13 @@ export default function BrandShow() {
     if (settings.data) form.setFieldsValue(settings.data);
   }, [settings.data, form]);
   const save = async (v: MallSettings) => {
-    const r = await mallApi.saveSettings({ ...v, privateCode: v.privateCode?.trim() ? v.privateCode.trim() : null, brandTitle: v.brandTitle ?? "", brandIntro: v.brandIntro ?? "", brandImage: v.brandImage ?? "" });
+    const r = await mallApi.saveSettings({
+      ...v,
+      privateCode: v.privateCode?.trim() ? v.privateCode.trim() : null,
+      brandTitle: v.brandTitle ?? "",
+      brandIntro: v.brandIntro ?? "",
+      brandImage: v.brandImage ?? "",
+    });
     if (r?.ok) {
       void message.success(t("mall.bo.saved"));
       void qc.invalidateQueries({ queryKey: mallKeys.all });
@@ -76,9 +82,23 @@ function Testers() {
         <Form.Item
           name="phones"
           extra={t("mall.bo.testersHint")}
-          rules={[{ validator: (_, v: string[] | undefined) => ((v ?? []).every((p) => MOBILE.test(p.trim())) ? Promise.resolve() : Promise.reject(new Error(t("mall.bo.testersPhone")))) }]}
+          rules={[
+            {
+              validator: (_, v: string[] | undefined) =>
+                (v ?? []).every((p) => MOBILE.test(p.trim()))
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t("mall.bo.testersPhone"))),
+            },
+          ]}
         >
-          <Select mode="tags" open={false} maxCount={MALL_MAX_TESTERS} tokenSeparators={[",", " ", "，"]} placeholder={t("mall.bo.testersPlaceholder")} aria-label={t("mall.bo.testers")} />
+          <Select
+            mode="tags"
+            open={false}
+            maxCount={MALL_MAX_TESTERS}
+            tokenSeparators={[",", " ", "，"]}
+            placeholder={t("mall.bo.testersPlaceholder")}
+            aria-label={t("mall.bo.testers")}
+          />
         </Form.Item>
         <Button htmlType="submit">{t("mall.bo.testersSave")}</Button>
       </Form>

@@ -43,7 +43,12 @@ export default function BusinessDistrict() {
     { title: t("stores.districtName"), dataIndex: "name", width: 200 },
     { title: t("stores.remark"), dataIndex: "remark", ellipsis: true },
     { title: t("stores.storeCount"), dataIndex: "stores", width: 100, align: "right" },
-    { title: t("stores.createdAt"), dataIndex: "createdAt", width: 180, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("stores.createdAt"),
+      dataIndex: "createdAt",
+      width: 180,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
     {
       title: t("stores.actions"),
       key: "actions",
@@ -64,18 +69,37 @@ export default function BusinessDistrict() {
   return (
     <>
       <ListPage<District>
-        header={<PageHint id="sale.BusinessDistrict" title={t("stores.title.BusinessDistrict")} description={t("stores.hint.district")} />}
+        header={
+          <PageHint
+            id="sale.BusinessDistrict"
+            title={t("stores.title.BusinessDistrict")}
+            description={t("stores.hint.district")}
+          />
+        }
         rowKey="id"
         columns={columns}
-        search={{ add: { label: t("stores.addDistrict"), onClick: () => open(null) }, input: { keys: [{ value: "keyword", label: t("stores.districtName") }] } }}
+        search={{
+          add: { label: t("stores.addDistrict"), onClick: () => open(null) },
+          input: { keys: [{ value: "keyword", label: t("stores.districtName") }] },
+        }}
         query={(state) => {
           const q = { page: state.page, pageSize: state.pageSize, keyword: state.values.inpVal };
           return { queryKey: storeKeys.districts(q), queryFn: () => storeApi.districts(q) };
         }}
       />
-      <Modal open={editing !== undefined} title={editing ? t("stores.edit") : t("stores.addDistrict")} onCancel={() => setEditing(undefined)} onOk={() => void save()} forceRender>
+      <Modal
+        open={editing !== undefined}
+        title={editing ? t("stores.edit") : t("stores.addDistrict")}
+        onCancel={() => setEditing(undefined)}
+        onOk={() => void save()}
+        forceRender
+      >
         <Form form={form} layout="vertical">
-          <Form.Item name="name" label={t("stores.districtName")} rules={[{ required: true, message: t("stores.required") }]}>
+          <Form.Item
+            name="name"
+            label={t("stores.districtName")}
+            rules={[{ required: true, message: t("stores.required") }]}
+          >
             <Input maxLength={40} />
           </Form.Item>
           <Form.Item name="remark" label={t("stores.remark")}>

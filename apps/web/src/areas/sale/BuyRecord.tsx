@@ -41,10 +41,28 @@ export default function BuyRecord() {
     { title: t("onecard.bo.createdAt"), dataIndex: "createdAt", width: 160, render: time },
     { title: t("onecard.bo.name"), dataIndex: "productName", ellipsis: true },
     { title: t("onecard.bo.brand"), dataIndex: "branderName", width: 200, ellipsis: true },
-    { title: t("onecard.faceValue"), dataIndex: "faceValue", width: 110, align: "right", render: (m: OcSale["faceValue"]) => formatMoney(m) },
-    { title: t("onecard.bo.unitPrice"), dataIndex: "unitPrice", width: 110, align: "right", render: (m: OcSale["unitPrice"]) => formatMoney(m) },
+    {
+      title: t("onecard.faceValue"),
+      dataIndex: "faceValue",
+      width: 110,
+      align: "right",
+      render: (m: OcSale["faceValue"]) => formatMoney(m),
+    },
+    {
+      title: t("onecard.bo.unitPrice"),
+      dataIndex: "unitPrice",
+      width: 110,
+      align: "right",
+      render: (m: OcSale["unitPrice"]) => formatMoney(m),
+    },
     { title: t("onecard.bo.quantity"), dataIndex: "quantity", width: 90, align: "right" },
-    { title: t("onecard.bo.amount"), dataIndex: "amount", width: 130, align: "right", render: (m: OcSale["amount"]) => formatMoney(m) },
+    {
+      title: t("onecard.bo.amount"),
+      dataIndex: "amount",
+      width: 130,
+      align: "right",
+      render: (m: OcSale["amount"]) => formatMoney(m),
+    },
     { title: t("onecard.bo.returned"), dataIndex: "returned", width: 90, align: "right" },
     {
       title: t("onecard.bo.actions"),
@@ -53,7 +71,11 @@ export default function BuyRecord() {
       fixed: "right",
       render: (_: unknown, s) => (
         <Space size={0}>
-          <Button type="link" size="small" onClick={() => void navigate(`../OnlineCardAccount?saleId=${s.id}`, { relative: "path" })}>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => void navigate(`../OnlineCardAccount?saleId=${s.id}`, { relative: "path" })}
+          >
             {t("onecard.bo.cards")}
           </Button>
           <Button type="link" size="small" loading={busy === s.id} onClick={() => void activateAll(s)}>

@@ -25,13 +25,25 @@ export default function CardReturnRecord() {
     { title: t("onecard.bo.returnNo"), dataIndex: "id", width: 110 },
     { title: t("onecard.bo.createdAt"), dataIndex: "createdAt", width: 170, render: time },
     { title: t("onecard.bo.count"), dataIndex: "count", width: 110, align: "right" },
-    { title: t("onecard.bo.refund"), dataIndex: "amount", width: 150, align: "right", render: (m: OcReturnRow["amount"]) => formatMoney(m) },
+    {
+      title: t("onecard.bo.refund"),
+      dataIndex: "amount",
+      width: 150,
+      align: "right",
+      render: (m: OcReturnRow["amount"]) => formatMoney(m),
+    },
     { title: t("onecard.bo.reason"), dataIndex: "reason", ellipsis: true, render: (v: string) => v || "-" },
   ];
   return (
     <>
       <ListPage<OcReturnRow>
-        header={<PageHint id="sale.CardReturnRecord" title={t("onecard.bo.page.CardReturnRecord")} description={t("onecard.bo.hintReturn")} />}
+        header={
+          <PageHint
+            id="sale.CardReturnRecord"
+            title={t("onecard.bo.page.CardReturnRecord")}
+            description={t("onecard.bo.hintReturn")}
+          />
+        }
         rowKey="id"
         columns={columns}
         search={{
@@ -58,7 +70,9 @@ export default function CardReturnRecord() {
           onSubmit={async (cardIds) => {
             const r = await ocSaleApi.returnCards({ cardIds, reason, requestKey });
             if (!r?.ok) return false;
-            void message.success(t("onecard.bo.returnedMsg", { count: r.data.count, amount: formatMoney(r.data.amount) }));
+            void message.success(
+              t("onecard.bo.returnedMsg", { count: r.data.count, amount: formatMoney(r.data.amount) }),
+            );
             void qc.invalidateQueries({ queryKey: ocKeys.all });
             void qc.invalidateQueries({ queryKey: ["userInfo"] });
             return true;
@@ -66,7 +80,12 @@ export default function CardReturnRecord() {
         >
           <Form layout="vertical" style={{ marginTop: 12 }}>
             <Form.Item label={t("onecard.bo.reason")}>
-              <Input maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} data-testid="return-reason" />
+              <Input
+                maxLength={200}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                data-testid="return-reason"
+              />
             </Form.Item>
           </Form>
         </PickCardsDialog>

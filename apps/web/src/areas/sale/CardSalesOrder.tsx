@@ -25,7 +25,10 @@ const salesQuery = (values: SearchValues) => ({
 export default function CardSalesOrder() {
   const { t } = useTranslation();
   const sales = useSaleOptions();
-  const products = [...new Map(sales.map((s) => [s.productId, s.productName])).entries()].map(([value, label]) => ({ value, label }));
+  const products = [...new Map(sales.map((s) => [s.productId, s.productName])).entries()].map(([value, label]) => ({
+    value,
+    label,
+  }));
   const m = (v: OcSalesOrder["amount"]) => formatMoney(v);
   const columns: TableColumnsType<OcSalesOrder> = [
     { title: t("onecard.bo.orderNo"), dataIndex: "id", width: 90 },
@@ -43,16 +46,35 @@ export default function CardSalesOrder() {
   ];
   return (
     <ListPage<OcSalesOrder>
-      header={<PageHint id="sale.CardSalesOrder" title={t("onecard.bo.page.CardSalesOrder")} description={t("onecard.bo.hintSalesOrder")} />}
+      header={
+        <PageHint
+          id="sale.CardSalesOrder"
+          title={t("onecard.bo.page.CardSalesOrder")}
+          description={t("onecard.bo.hintSalesOrder")}
+        />
+      }
       rowKey="id"
       columns={columns}
       scrollX={1450}
-      search={{ dateMode: "date", select: { keys: [{ value: "productId", label: t("onecard.product"), options: products }] } }}
+      search={{
+        dateMode: "date",
+        select: { keys: [{ value: "productId", label: t("onecard.product"), options: products }] },
+      }}
       query={(state) => {
         const q = { page: state.page, pageSize: state.pageSize, ...salesQuery(state.values) };
-        return { queryKey: ["onecard-sale", "salesOrders", q], queryFn: async () => unwrap(await http.get<Page<OcSalesOrder>>("/api/card-user/onecard/salesOrders", { query: q, overlay: false })) };
+        return {
+          queryKey: ["onecard-sale", "salesOrders", q],
+          queryFn: async () =>
+            unwrap(
+              await http.get<Page<OcSalesOrder>>("/api/card-user/onecard/salesOrders", { query: q, overlay: false }),
+            ),
+        };
       }}
-      exportFile={(values) => ({ path: "/api/card-user/onecard/salesOrders/export", query: salesQuery(values), fileName: "card-sales-orders.xlsx" })}
+      exportFile={(values) => ({
+        path: "/api/card-user/onecard/salesOrders/export",
+        query: salesQuery(values),
+        fileName: "card-sales-orders.xlsx",
+      })}
     />
   );
 }

@@ -25,13 +25,44 @@ export default function EquityOrder() {
   };
   const columns: TableColumnsType<MallOrder> = [
     { title: t("mall.orderNo"), dataIndex: "orderNo", width: 200 },
-    { title: t("mall.bo.createdAt"), dataIndex: "createdAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("mall.bo.createdAt"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
     { title: t("mall.bo.customer"), dataIndex: "customerPhone", width: 130 },
-    { title: t("mall.bo.lines"), dataIndex: "lines", ellipsis: true, render: (l: MallOrder["lines"]) => l.map((x) => `${x.name} ×${x.quantity}`).join(", ") },
-    { title: t("mall.amount"), dataIndex: "amount", width: 110, align: "right", render: (m: MallOrder["amount"]) => formatMoney(m) },
-    { title: t("mall.payWith"), dataIndex: "payMethod", width: 90, render: (p: MallOrder["payMethod"]) => t(p === "card" ? "mall.card" : "mall.wallet") },
-    { title: t("mall.deliveries"), dataIndex: "deliveries", width: 220, render: (d: MallOrder["deliveries"]) => d.map((x) => x.cardNumber ?? x.account ?? x.name).join(", ") },
-    { title: t("mall.stateLabel"), dataIndex: "state", width: 100, render: (s: MallOrder["state"]) => <Tag color={STATE_COLOURS[s]}>{t(`mall.state.${s}`)}</Tag> },
+    {
+      title: t("mall.bo.lines"),
+      dataIndex: "lines",
+      ellipsis: true,
+      render: (l: MallOrder["lines"]) => l.map((x) => `${x.name} ×${x.quantity}`).join(", "),
+    },
+    {
+      title: t("mall.amount"),
+      dataIndex: "amount",
+      width: 110,
+      align: "right",
+      render: (m: MallOrder["amount"]) => formatMoney(m),
+    },
+    {
+      title: t("mall.payWith"),
+      dataIndex: "payMethod",
+      width: 90,
+      render: (p: MallOrder["payMethod"]) => t(p === "card" ? "mall.card" : "mall.wallet"),
+    },
+    {
+      title: t("mall.deliveries"),
+      dataIndex: "deliveries",
+      width: 220,
+      render: (d: MallOrder["deliveries"]) => d.map((x) => x.cardNumber ?? x.account ?? x.name).join(", "),
+    },
+    {
+      title: t("mall.stateLabel"),
+      dataIndex: "state",
+      width: 100,
+      render: (s: MallOrder["state"]) => <Tag color={STATE_COLOURS[s]}>{t(`mall.state.${s}`)}</Tag>,
+    },
     {
       title: t("mall.bo.actions"),
       key: "actions",
@@ -57,10 +88,22 @@ export default function EquityOrder() {
               { value: "phone", label: t("mall.bo.customer"), numeric: true },
             ],
           },
-          select: { keys: [{ value: "state", label: t("mall.stateLabel"), options: MALL_ORDER_STATES.map((s) => ({ value: s, label: t(`mall.state.${s}`) })) }] },
+          select: {
+            keys: [
+              {
+                value: "state",
+                label: t("mall.stateLabel"),
+                options: MALL_ORDER_STATES.map((s) => ({ value: s, label: t(`mall.state.${s}`) })),
+              },
+            ],
+          },
         }}
         query={(state) => {
-          const q = { page: state.page, pageSize: state.pageSize, ...filtersOf(state.values, ["orderNo", "phone"], ["state"]) };
+          const q = {
+            page: state.page,
+            pageSize: state.pageSize,
+            ...filtersOf(state.values, ["orderNo", "phone"], ["state"]),
+          };
           return { queryKey: mallKeys.list("orders", q), queryFn: () => mallApi.orders(q) };
         }}
       />
@@ -86,10 +129,19 @@ export default function EquityOrder() {
       >
         {refunding && (
           <Typography.Paragraph>
-            {t(refunding.payMethod === "card" ? "mall.bo.refundEffectCard" : "mall.bo.refundEffectWallet", { amount: formatMoney(refunding.amount), orderNo: refunding.orderNo })}
+            {t(refunding.payMethod === "card" ? "mall.bo.refundEffectCard" : "mall.bo.refundEffectWallet", {
+              amount: formatMoney(refunding.amount),
+              orderNo: refunding.orderNo,
+            })}
           </Typography.Paragraph>
         )}
-        <Input.TextArea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={200} placeholder={t("mall.bo.refundReason")} aria-label={t("mall.bo.refundReason")} />
+        <Input.TextArea
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          maxLength={200}
+          placeholder={t("mall.bo.refundReason")}
+          aria-label={t("mall.bo.refundReason")}
+        />
       </Modal>
     </>
   );

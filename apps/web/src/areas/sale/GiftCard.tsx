@@ -39,10 +39,19 @@ export default function GiftCard() {
     const v = await form.validateFields();
     setBusy(true);
     try {
-      const r = await ocSaleApi.gift({ cardIds: selected, phone: byLink ? undefined : v.phone, message: v.message ?? "", requestKey });
+      const r = await ocSaleApi.gift({
+        cardIds: selected,
+        phone: byLink ? undefined : v.phone,
+        message: v.message ?? "",
+        requestKey,
+      });
       if (reportFailure(r, form, ["phone", "message"], (msg) => void message.error(msg)) || !r?.ok) return;
       const amount = formatMoney(r.data.amount);
-      setDone(r.data.phone ? t("onecard.bo.giftedMsg", { count: r.data.cardCount, amount, phone: r.data.phone }) : t("onecard.bo.giftedLinkMsg", { count: r.data.cardCount, amount }));
+      setDone(
+        r.data.phone
+          ? t("onecard.bo.giftedMsg", { count: r.data.cardCount, amount, phone: r.data.phone })
+          : t("onecard.bo.giftedLinkMsg", { count: r.data.cardCount, amount }),
+      );
       setLink(r.data.link ? `${window.location.origin}${r.data.link}` : null);
       setSelected([]);
       form.resetFields();
@@ -70,7 +79,11 @@ export default function GiftCard() {
       <Card variant="borderless">
         <Form form={form} layout="vertical" onValuesChange={() => setRequestKey(newRequestKey("ocgift"))}>
           <Form.Item label={t("onecard.bo.giftHow")}>
-            <Radio.Group value={byLink ? "link" : "phone"} onChange={(e) => setByLink(e.target.value === "link")} data-testid="gift-how">
+            <Radio.Group
+              value={byLink ? "link" : "phone"}
+              onChange={(e) => setByLink(e.target.value === "link")}
+              data-testid="gift-how"
+            >
               <Radio.Button value="phone">{t("onecard.bo.giftByPhone")}</Radio.Button>
               <Radio.Button value="link">{t("onecard.bo.byLink")}</Radio.Button>
             </Radio.Group>
@@ -78,7 +91,12 @@ export default function GiftCard() {
           <Row gutter={16}>
             {!byLink && (
               <Col xs={24} md={8}>
-                <Form.Item name="phone" label={t("onecard.bo.giftPhone")} normalize={(v: string) => digitsOnly(v).slice(0, 11)} rules={[{ required: true, message: t("onecard.phoneRequired") }]}>
+                <Form.Item
+                  name="phone"
+                  label={t("onecard.bo.giftPhone")}
+                  normalize={(v: string) => digitsOnly(v).slice(0, 11)}
+                  rules={[{ required: true, message: t("onecard.phoneRequired") }]}
+                >
                   <Input inputMode="numeric" data-testid="gift-phone" />
                 </Form.Item>
               </Col>
@@ -96,9 +114,19 @@ export default function GiftCard() {
             type="success"
             showIcon
             title={done}
-            description={link && <Typography.Text copyable data-testid="gift-link">{link}</Typography.Text>}
+            description={
+              link && (
+                <Typography.Text copyable data-testid="gift-link">
+                  {link}
+                </Typography.Text>
+              )
+            }
             action={
-              <Button size="small" type="link" onClick={() => void navigate("../GiftReceiveRecord", { relative: "path" })}>
+              <Button
+                size="small"
+                type="link"
+                onClick={() => void navigate("../GiftReceiveRecord", { relative: "path" })}
+              >
                 {t("onecard.bo.page.GiftReceiveRecord")}
               </Button>
             }

@@ -1,6 +1,19 @@
 import { MinusCircleOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Typography, type TableColumnsType } from "antd";
+import {
+  Alert,
+  App,
+  Button,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Typography,
+  type TableColumnsType,
+} from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -42,7 +55,13 @@ export default function GiftPackage() {
       width: 300,
       render: (_: unknown, p) => p.items.map((i) => `${i.productName} × ${i.count}`).join("，"),
     },
-    { title: t("onecard.bo.packageValue"), dataIndex: "value", width: 120, align: "right", render: (m: OcPackage["value"]) => formatMoney(m) },
+    {
+      title: t("onecard.bo.packageValue"),
+      dataIndex: "value",
+      width: 120,
+      align: "right",
+      render: (m: OcPackage["value"]) => formatMoney(m),
+    },
     { title: t("onecard.bo.canMake"), dataIndex: "available", width: 100, align: "right" },
     { title: t("onecard.bo.sentCount"), dataIndex: "sent", width: 90, align: "right" },
     { title: t("onecard.bo.claimedCount"), dataIndex: "claimed", width: 90, align: "right" },
@@ -54,10 +73,20 @@ export default function GiftPackage() {
       fixed: "right",
       render: (_: unknown, p) => (
         <Space size={0}>
-          <Button type="link" size="small" disabled={p.available === 0} onClick={() => setSending(p)} data-testid={`send-package-${p.id}`}>
+          <Button
+            type="link"
+            size="small"
+            disabled={p.available === 0}
+            onClick={() => setSending(p)}
+            data-testid={`send-package-${p.id}`}
+          >
             {t("onecard.bo.sendPackage")}
           </Button>
-          <Button type="link" size="small" onClick={() => void navigate(`../GiftReceiveRecord?packageId=${p.id}`, { relative: "path" })}>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => void navigate(`../GiftReceiveRecord?packageId=${p.id}`, { relative: "path" })}
+          >
             {t("onecard.bo.page.GiftReceiveRecord")}
           </Button>
           <Popconfirm
@@ -76,7 +105,13 @@ export default function GiftPackage() {
   return (
     <>
       <ListPage<OcPackage>
-        header={<PageHint id="sale.GiftPackage" title={t("onecard.bo.page.GiftPackage")} description={t("onecard.bo.hintPackage")} />}
+        header={
+          <PageHint
+            id="sale.GiftPackage"
+            title={t("onecard.bo.page.GiftPackage")}
+            description={t("onecard.bo.hintPackage")}
+          />
+        }
         rowKey="id"
         columns={columns}
         scrollX={1300}
@@ -124,9 +159,21 @@ function NewPackageDialog({ onClose, onSaved }: { onClose: () => void; onSaved: 
     onSaved();
   };
   return (
-    <Modal open title={t("onecard.bo.newPackage")} onCancel={onClose} onOk={() => void save()} confirmLoading={busy} okButtonProps={{ "data-testid": "package-save" }} destroyOnHidden>
+    <Modal
+      open
+      title={t("onecard.bo.newPackage")}
+      onCancel={onClose}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      okButtonProps={{ "data-testid": "package-save" }}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" initialValues={{ items: [{ count: 1 }] }}>
-        <Form.Item name="name" label={t("onecard.bo.packageName")} rules={[{ required: true, message: t("onecard.bo.packageNameRequired") }]}>
+        <Form.Item
+          name="name"
+          label={t("onecard.bo.packageName")}
+          rules={[{ required: true, message: t("onecard.bo.packageNameRequired") }]}
+        >
           <Input maxLength={40} data-testid="package-name" />
         </Form.Item>
         <Form.Item name="message" label={t("onecard.bo.giftMessage")}>
@@ -137,13 +184,23 @@ function NewPackageDialog({ onClose, onSaved }: { onClose: () => void; onSaved: 
             <>
               {fields.map((f) => (
                 <Space key={f.key} align="baseline" style={{ display: "flex" }}>
-                  <Form.Item name={[f.name, "productId"]} rules={[{ required: true, message: t("onecard.bo.chooseProduct") }]} style={{ width: 300 }}>
-                    <Select options={products} placeholder={t("onecard.product")} data-testid={`package-product-${f.name}`} />
+                  <Form.Item
+                    name={[f.name, "productId"]}
+                    rules={[{ required: true, message: t("onecard.bo.chooseProduct") }]}
+                    style={{ width: 300 }}
+                  >
+                    <Select
+                      options={products}
+                      placeholder={t("onecard.product")}
+                      data-testid={`package-product-${f.name}`}
+                    />
                   </Form.Item>
                   <Form.Item name={[f.name, "count"]} rules={[{ required: true }]}>
                     <InputNumber min={1} max={20} precision={0} addonAfter={t("onecard.bo.cardsUnit")} />
                   </Form.Item>
-                  {fields.length > 1 && <MinusCircleOutlined onClick={() => remove(f.name)} aria-label={t("onecard.bo.remove")} />}
+                  {fields.length > 1 && (
+                    <MinusCircleOutlined onClick={() => remove(f.name)} aria-label={t("onecard.bo.remove")} />
+                  )}
                 </Space>
               ))}
               {fields.length < 10 && (
@@ -169,7 +226,10 @@ function SendDialog({ pkg, onClose, onSent }: { pkg: OcPackage; onClose: () => v
   const [sent, setSent] = useState<OcGift[] | null>(null);
   const send = async () => {
     const v = await form.validateFields();
-    const phones = (v.phones ?? "").split(/[\s,，;；]+/).map(digitsOnly).filter(Boolean);
+    const phones = (v.phones ?? "")
+      .split(/[\s,，;；]+/)
+      .map(digitsOnly)
+      .filter(Boolean);
     setBusy(true);
     const r = await ocSaleApi.sendPackage(pkg.id, { phones, links: v.links ?? 0, requestKey });
     setBusy(false);
@@ -191,7 +251,12 @@ function SendDialog({ pkg, onClose, onSent }: { pkg: OcPackage; onClose: () => v
     >
       {sent ? (
         <>
-          <Alert type="success" showIcon title={t("onecard.bo.packageSent", { count: sent.length })} style={{ marginBottom: 12 }} />
+          <Alert
+            type="success"
+            showIcon
+            title={t("onecard.bo.packageSent", { count: sent.length })}
+            style={{ marginBottom: 12 }}
+          />
           {links.length > 0 && (
             <Typography.Paragraph copyable={{ text: links.join("\n") }} data-testid="package-links">
               {links.map((l) => (
@@ -202,7 +267,9 @@ function SendDialog({ pkg, onClose, onSent }: { pkg: OcPackage; onClose: () => v
         </>
       ) : (
         <Form form={form} layout="vertical" onValuesChange={() => setRequestKey(newRequestKey("ocpkg"))}>
-          <Typography.Paragraph type="secondary">{t("onecard.bo.canMakeNow", { count: pkg.available })}</Typography.Paragraph>
+          <Typography.Paragraph type="secondary">
+            {t("onecard.bo.canMakeNow", { count: pkg.available })}
+          </Typography.Paragraph>
           <Form.Item name="phones" label={t("onecard.bo.recipientPhones")}>
             <Input.TextArea rows={4} placeholder="13800000000" data-testid="package-phones" />
           </Form.Item>

@@ -19,18 +19,47 @@ export default function GiftReceiveRecord() {
   const columns: TableColumnsType<OcGift> = [
     { title: t("onecard.bo.giftNo"), dataIndex: "id", width: 100 },
     { title: t("onecard.bo.createdAt"), dataIndex: "createdAt", width: 160, render: time },
-    { title: t("onecard.bo.phone"), dataIndex: "phone", width: 140, render: (v: string | null) => v ?? t("onecard.bo.byLink") },
-    { title: t("onecard.bo.packageName"), dataIndex: "packageName", width: 140, ellipsis: true, render: (v: string | null) => v ?? "-" },
+    {
+      title: t("onecard.bo.phone"),
+      dataIndex: "phone",
+      width: 140,
+      render: (v: string | null) => v ?? t("onecard.bo.byLink"),
+    },
+    {
+      title: t("onecard.bo.packageName"),
+      dataIndex: "packageName",
+      width: 140,
+      ellipsis: true,
+      render: (v: string | null) => v ?? "-",
+    },
     {
       title: t("onecard.bo.link"),
       dataIndex: "link",
       width: 110,
-      render: (v: string | null) => (v ? <Typography.Text copyable={{ text: `${window.location.origin}${v}` }}>{t("onecard.bo.copyLink")}</Typography.Text> : "-"),
+      render: (v: string | null) =>
+        v ? (
+          <Typography.Text copyable={{ text: `${window.location.origin}${v}` }}>
+            {t("onecard.bo.copyLink")}
+          </Typography.Text>
+        ) : (
+          "-"
+        ),
     },
     { title: t("onecard.bo.count"), dataIndex: "cardCount", width: 90, align: "right" },
-    { title: t("onecard.bo.amount"), dataIndex: "amount", width: 120, align: "right", render: (m: OcGift["amount"]) => formatMoney(m) },
+    {
+      title: t("onecard.bo.amount"),
+      dataIndex: "amount",
+      width: 120,
+      align: "right",
+      render: (m: OcGift["amount"]) => formatMoney(m),
+    },
     { title: t("onecard.bo.giftMessage"), dataIndex: "message", ellipsis: true, render: (v: string) => v || "-" },
-    { title: t("onecard.bo.state"), dataIndex: "state", width: 110, render: (s: OcGift["state"]) => <Tag color={GIFT_COLOR[s]}>{t(`onecard.bo.giftState.${s}`)}</Tag> },
+    {
+      title: t("onecard.bo.state"),
+      dataIndex: "state",
+      width: 110,
+      render: (s: OcGift["state"]) => <Tag color={GIFT_COLOR[s]}>{t(`onecard.bo.giftState.${s}`)}</Tag>,
+    },
     { title: t("onecard.bo.expires"), dataIndex: "expiresAt", width: 160, render: time },
     { title: t("onecard.bo.claimedAt"), dataIndex: "claimedAt", width: 160, render: time },
   ];

@@ -17,7 +17,11 @@ export default function GoodsPurchaseForm() {
   const tab = params.get("tab") === "api" ? "api" : "form";
   return (
     <Flex vertical gap={16}>
-      <PageHint id="sale.GoodsPurchaseForm" title={t("application.hint.saleTitle")} description={t("application.hint.sale")} />
+      <PageHint
+        id="sale.GoodsPurchaseForm"
+        title={t("application.hint.saleTitle")}
+        description={t("application.hint.sale")}
+      />
       <RequiredStatesNotice />
       <Tabs
         activeKey={tab}

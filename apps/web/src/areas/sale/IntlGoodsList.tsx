@@ -14,7 +14,11 @@ export default function IntlGoodsList() {
   const { t } = useTranslation();
   const [type, setType] = useState<SelectionType>("direct");
   const [, setParams] = useSearchParams();
-  const label = { direct: t("catalog.menu.goodsList"), card: t("catalog.menu.carmiGoodsList"), coupon: t("catalog.menu.couponSelection") };
+  const label = {
+    direct: t("catalog.menu.goodsList"),
+    card: t("catalog.menu.carmiGoodsList"),
+    coupon: t("catalog.menu.couponSelection"),
+  };
   return (
     <SelectionList
       key={type}

@@ -34,18 +34,50 @@ export default function Invoice() {
         </Flex>
       ),
     },
-    { title: t("invoices.col.rate"), dataIndex: "rateBp", width: 90, align: "right", render: (v: number | null) => (v === null ? "-" : percent(v)) },
-    { title: t("invoices.col.spent"), dataIndex: "spent", align: "right", render: (m: InvoiceableRow["spent"]) => formatMoney(m) },
-    { title: t("invoices.col.pending"), dataIndex: "pending", align: "right", render: (m: InvoiceableRow["pending"]) => formatMoney(m) },
-    { title: t("invoices.col.invoiced"), dataIndex: "invoiced", align: "right", render: (m: InvoiceableRow["invoiced"]) => formatMoney(m) },
-    { title: t("invoices.col.invoiceable"), dataIndex: "invoiceable", align: "right", render: (m: InvoiceableRow["invoiceable"]) => <strong>{formatMoney(m)}</strong> },
+    {
+      title: t("invoices.col.rate"),
+      dataIndex: "rateBp",
+      width: 90,
+      align: "right",
+      render: (v: number | null) => (v === null ? "-" : percent(v)),
+    },
+    {
+      title: t("invoices.col.spent"),
+      dataIndex: "spent",
+      align: "right",
+      render: (m: InvoiceableRow["spent"]) => formatMoney(m),
+    },
+    {
+      title: t("invoices.col.pending"),
+      dataIndex: "pending",
+      align: "right",
+      render: (m: InvoiceableRow["pending"]) => formatMoney(m),
+    },
+    {
+      title: t("invoices.col.invoiced"),
+      dataIndex: "invoiced",
+      align: "right",
+      render: (m: InvoiceableRow["invoiced"]) => formatMoney(m),
+    },
+    {
+      title: t("invoices.col.invoiceable"),
+      dataIndex: "invoiceable",
+      align: "right",
+      render: (m: InvoiceableRow["invoiceable"]) => <strong>{formatMoney(m)}</strong>,
+    },
     {
       title: t("invoices.col.action"),
       key: "action",
       width: 130,
       render: (_: unknown, r) =>
         r.available ? (
-          <Button type="link" size="small" disabled={r.invoiceable.amount <= 0} onClick={() => setAsking(r)} data-testid={`request-${r.invoiceType}`}>
+          <Button
+            type="link"
+            size="small"
+            disabled={r.invoiceable.amount <= 0}
+            onClick={() => setAsking(r)}
+            data-testid={`request-${r.invoiceType}`}
+          >
             {t("invoices.request")}
           </Button>
         ) : (
@@ -67,9 +99,20 @@ export default function Invoice() {
         title={t("invoices.invoiceableTitle")}
       >
         <Flex justify="end" style={{ marginBottom: 12 }}>
-          <ExportButton<InvoiceableRow> columns={columns} rows={data ?? []} name={document.title.split(" - ")[0] ?? ""} />
+          <ExportButton<InvoiceableRow>
+            columns={columns}
+            rows={data ?? []}
+            name={document.title.split(" - ")[0] ?? ""}
+          />
         </Flex>
-        <Table<InvoiceableRow> rowKey="invoiceType" columns={columns} dataSource={data ?? []} loading={isFetching} pagination={false} scroll={{ x: 900 }} />
+        <Table<InvoiceableRow>
+          rowKey="invoiceType"
+          columns={columns}
+          dataSource={data ?? []}
+          loading={isFetching}
+          pagination={false}
+          scroll={{ x: 900 }}
+        />
       </Card>
       {asking && (
         <RequestDialog

@@ -24,12 +24,23 @@ export default function InvoiceRecord() {
       render: (_: unknown, r) => (
         <Space size={0} wrap>
           {r.invoiceNo && (
-            <Button type="link" size="small" onClick={() => void downloadInvoicePdf(r, false, "user")} data-testid={`pdf-${r.id}`}>
+            <Button
+              type="link"
+              size="small"
+              onClick={() => void downloadInvoicePdf(r, false, "user")}
+              data-testid={`pdf-${r.id}`}
+            >
               {t("invoices.pdf")}
             </Button>
           )}
           {r.redInvoiceNo && (
-            <Button type="link" size="small" danger onClick={() => void downloadInvoicePdf(r, true, "user")} data-testid={`red-pdf-${r.id}`}>
+            <Button
+              type="link"
+              size="small"
+              danger
+              onClick={() => void downloadInvoicePdf(r, true, "user")}
+              data-testid={`red-pdf-${r.id}`}
+            >
               {t("invoices.redPdf")}
             </Button>
           )}
@@ -39,7 +50,13 @@ export default function InvoiceRecord() {
   ];
   return (
     <ListPage<Invoice>
-      header={<PageHint id="sale.InvoiceRecord" title={t("invoices.hint.recordTitle")} description={t("invoices.hint.record")} />}
+      header={
+        <PageHint
+          id="sale.InvoiceRecord"
+          title={t("invoices.hint.recordTitle")}
+          description={t("invoices.hint.record")}
+        />
+      }
       rowKey="id"
       columns={columns}
       scrollX={1700}

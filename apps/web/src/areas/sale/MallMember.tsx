@@ -10,10 +10,32 @@ export default function MallMember() {
   const { t } = useTranslation();
   const columns: TableColumnsType<MallMemberRow> = [
     { title: t("mall.bo.customer"), dataIndex: "phone", width: 140 },
-    { title: t("mall.bo.orders"), dataIndex: "orders", width: 100, align: "right", render: (n: number, r) => <Link to={`/sale/EquityOrder?inpKey=phone&inpVal=${r.phone}`}>{n}</Link> },
-    { title: t("mall.bo.spent"), dataIndex: "spent", width: 120, align: "right", render: (m: MallMemberRow["spent"]) => formatMoney(m) },
-    { title: t("mall.bo.firstSeen"), dataIndex: "firstSeenAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
-    { title: t("mall.bo.lastSeen"), dataIndex: "lastSeenAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("mall.bo.orders"),
+      dataIndex: "orders",
+      width: 100,
+      align: "right",
+      render: (n: number, r) => <Link to={`/sale/EquityOrder?inpKey=phone&inpVal=${r.phone}`}>{n}</Link>,
+    },
+    {
+      title: t("mall.bo.spent"),
+      dataIndex: "spent",
+      width: 120,
+      align: "right",
+      render: (m: MallMemberRow["spent"]) => formatMoney(m),
+    },
+    {
+      title: t("mall.bo.firstSeen"),
+      dataIndex: "firstSeenAt",
+      width: 170,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
+    {
+      title: t("mall.bo.lastSeen"),
+      dataIndex: "lastSeenAt",
+      width: 170,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
   ];
   return (
     <ListPage<MallMemberRow>

@@ -13,7 +13,11 @@ import { BuyDialog } from "./onecard/BuyDialog";
 import { validityText } from "./onecard/labels";
 import { mallQuery } from "./onecard/query";
 
-const KIND_COLOR = { face_value: "linear-gradient(135deg, #1d39c4, #597ef7)", discount: "linear-gradient(135deg, #d4380d, #fa8c16)", guide: "linear-gradient(135deg, #08979c, #36cfc9)" } as const;
+const KIND_COLOR = {
+  face_value: "linear-gradient(135deg, #1d39c4, #597ef7)",
+  discount: "linear-gradient(135deg, #d4380d, #fa8c16)",
+  guide: "linear-gradient(135deg, #08979c, #36cfc9)",
+} as const;
 
 /**
  * `/sale/OneCardMall`: the card products brands offer to purchasers, as a shop window of cards (face
@@ -25,7 +29,11 @@ export default function OneCardMall() {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readListState(params), [params]);
   const q = mallQuery(state);
-  const { data, isFetching } = useQuery({ queryKey: ocKeys.mall(q), queryFn: () => ocSaleApi.mall(q), placeholderData: (p) => p });
+  const { data, isFetching } = useQuery({
+    queryKey: ocKeys.mall(q),
+    queryFn: () => ocSaleApi.mall(q),
+    placeholderData: (p) => p,
+  });
   const [buying, setBuying] = useState<OcProduct | null>(null);
   const go = (next: typeof state) => setParams((current) => mergeListState(current, next));
 
@@ -38,7 +46,15 @@ export default function OneCardMall() {
           onSearch={(values) => go({ page: 1, pageSize: state.pageSize, values })}
           onReset={() => go({ page: 1, pageSize: state.pageSize, values: {} })}
           input={{ keys: [{ value: "keyword", label: t("onecard.bo.name") }] }}
-          select={{ keys: [{ value: "kind", label: t("onecard.bo.kindLabel"), options: ONECARD_KINDS.map((k) => ({ value: k, label: t(`onecard.bo.kind.${k}`) })) }] }}
+          select={{
+            keys: [
+              {
+                value: "kind",
+                label: t("onecard.bo.kindLabel"),
+                options: ONECARD_KINDS.map((k) => ({ value: k, label: t(`onecard.bo.kind.${k}`) })),
+              },
+            ],
+          }}
         />
       </Card>
       <Spin spinning={isFetching}>
@@ -51,7 +67,9 @@ export default function OneCardMall() {
             {data?.list.map((p) => (
               <Col key={p.id} xs={24} md={12} xl={8} xxl={6}>
                 <Card variant="borderless" styles={{ body: { padding: 0 } }} data-testid="mall-card">
-                  <div style={{ background: KIND_COLOR[p.kind], color: "#fff", padding: 16, borderRadius: "8px 8px 0 0" }}>
+                  <div
+                    style={{ background: KIND_COLOR[p.kind], color: "#fff", padding: 16, borderRadius: "8px 8px 0 0" }}
+                  >
                     <Flex justify="space-between" align="start" gap={8}>
                       <Typography.Text strong style={{ color: "#fff" }} ellipsis>
                         {p.branderName}
@@ -81,7 +99,13 @@ export default function OneCardMall() {
                         {t("onecard.bo.scope")}: {p.scope}
                       </Typography.Text>
                     )}
-                    <Button type="primary" block disabled={p.stock === 0} style={{ marginTop: 8 }} onClick={() => setBuying(p)}>
+                    <Button
+                      type="primary"
+                      block
+                      disabled={p.stock === 0}
+                      style={{ marginTop: 8 }}
+                      onClick={() => setBuying(p)}
+                    >
                       {t("onecard.bo.buy")}
                     </Button>
                   </Flex>
@@ -99,7 +123,13 @@ export default function OneCardMall() {
           pageSizeOptions={PAGE_SIZES.map(String)}
           showSizeChanger
           showTotal={(total) => t("list.total", { total })}
-          onChange={(page, size) => go({ page: size === state.pageSize ? page : 1, pageSize: isPageSize(size) ? size : state.pageSize, values: state.values })}
+          onChange={(page, size) =>
+            go({
+              page: size === state.pageSize ? page : 1,
+              pageSize: isPageSize(size) ? size : state.pageSize,
+              values: state.values,
+            })
+          }
         />
       </Flex>
       {buying && (

@@ -23,10 +23,32 @@ export default function OneCardPurchase() {
   const columns: TableColumnsType<OcProduct> = [
     { title: t("onecard.bo.name"), dataIndex: "name", ellipsis: true },
     { title: t("onecard.bo.brand"), dataIndex: "branderName", width: 200, ellipsis: true },
-    { title: t("onecard.bo.kindLabel"), dataIndex: "kind", width: 130, render: (k: OnecardKind) => <Tag>{t(`onecard.bo.kind.${k}`)}</Tag> },
-    { title: t("onecard.faceValue"), dataIndex: "faceValue", width: 120, align: "right", render: (m: OcProduct["faceValue"]) => formatMoney(m) },
-    { title: t("onecard.bo.salePrice"), dataIndex: "salePrice", width: 120, align: "right", render: (m: OcProduct["salePrice"]) => formatMoney(m) },
-    { title: t("onecard.bo.validity"), key: "validity", width: 190, render: (_: unknown, p) => validityText(t, p.validity) },
+    {
+      title: t("onecard.bo.kindLabel"),
+      dataIndex: "kind",
+      width: 130,
+      render: (k: OnecardKind) => <Tag>{t(`onecard.bo.kind.${k}`)}</Tag>,
+    },
+    {
+      title: t("onecard.faceValue"),
+      dataIndex: "faceValue",
+      width: 120,
+      align: "right",
+      render: (m: OcProduct["faceValue"]) => formatMoney(m),
+    },
+    {
+      title: t("onecard.bo.salePrice"),
+      dataIndex: "salePrice",
+      width: 120,
+      align: "right",
+      render: (m: OcProduct["salePrice"]) => formatMoney(m),
+    },
+    {
+      title: t("onecard.bo.validity"),
+      key: "validity",
+      width: 190,
+      render: (_: unknown, p) => validityText(t, p.validity),
+    },
     { title: t("onecard.bo.stock"), dataIndex: "stock", width: 100, align: "right" },
     {
       title: t("onecard.bo.actions"),
@@ -43,13 +65,27 @@ export default function OneCardPurchase() {
   return (
     <>
       <ListPage<OcProduct>
-        header={<PageHint id="sale.OneCardPurchase" title={t("onecard.bo.page.OneCardPurchase")} description={t("onecard.bo.hintMall")} />}
+        header={
+          <PageHint
+            id="sale.OneCardPurchase"
+            title={t("onecard.bo.page.OneCardPurchase")}
+            description={t("onecard.bo.hintMall")}
+          />
+        }
         rowKey="id"
         columns={columns}
         scrollX={1150}
         search={{
           input: { keys: [{ value: "keyword", label: t("onecard.bo.name") }] },
-          select: { keys: [{ value: "kind", label: t("onecard.bo.kindLabel"), options: ONECARD_KINDS.map((k) => ({ value: k, label: t(`onecard.bo.kind.${k}`) })) }] },
+          select: {
+            keys: [
+              {
+                value: "kind",
+                label: t("onecard.bo.kindLabel"),
+                options: ONECARD_KINDS.map((k) => ({ value: k, label: t(`onecard.bo.kind.${k}`) })),
+              },
+            ],
+          },
         }}
         query={(state) => {
           const q = mallQuery(state);

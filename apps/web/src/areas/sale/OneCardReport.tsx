@@ -22,11 +22,18 @@ export default function OneCardReport() {
   const { message } = App.useApp();
   const [exporting, setExporting] = useState(false);
   const q = { dimension, from: range?.[0].format("YYYY-MM-DD"), to: range?.[1].format("YYYY-MM-DD") };
-  const { data, isFetching } = useQuery({ queryKey: ocKeys.report(q), queryFn: () => ocSaleApi.report(q), placeholderData: (p) => p });
+  const { data, isFetching } = useQuery({
+    queryKey: ocKeys.report(q),
+    queryFn: () => ocSaleApi.report(q),
+    placeholderData: (p) => p,
+  });
   const m = (v: OcReportRow["soldAmount"]) => formatMoney(v);
   const download = async () => {
     setExporting(true);
-    const r = await http.download("/api/card-user/onecard/report/export", { query: q, fileName: `one-card-report-${dimension}.xlsx` });
+    const r = await http.download("/api/card-user/onecard/report/export", {
+      query: q,
+      fileName: `one-card-report-${dimension}.xlsx`,
+    });
     setExporting(false);
     if (r?.ok) {
       saveFile(r.data.blob, r.data.fileName);
@@ -56,7 +63,10 @@ export default function OneCardReport() {
           <Segmented<Dimension>
             value={dimension}
             onChange={setDimension}
-            options={(["day", "week", "month"] as const).map((d) => ({ value: d, label: t(`onecard.bo.dimension.${d}`) }))}
+            options={(["day", "week", "month"] as const).map((d) => ({
+              value: d,
+              label: t(`onecard.bo.dimension.${d}`),
+            }))}
           />
           <DatePicker.RangePicker
             value={range}
@@ -64,11 +74,24 @@ export default function OneCardReport() {
             disabledDate={(d) => d.isAfter(dayjs().endOf("day"))}
             allowClear
           />
-          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void download()} data-testid="report-export">
+          <Button
+            icon={<DownloadOutlined />}
+            loading={exporting}
+            onClick={() => void download()}
+            data-testid="report-export"
+          >
             {t("onecard.bo.exportXlsx")}
           </Button>
         </Space>
-        <Table<OcReportRow> rowKey="period" size="middle" columns={columns} dataSource={data?.rows ?? []} loading={isFetching} pagination={false} scroll={{ x: 1000 }} />
+        <Table<OcReportRow>
+          rowKey="period"
+          size="middle"
+          columns={columns}
+          dataSource={data?.rows ?? []}
+          loading={isFetching}
+          pagination={false}
+          scroll={{ x: 1000 }}
+        />
       </Card>
     </Flex>
   );

@@ -12,7 +12,8 @@ import { buyerApi, commerceKeys } from "./commerce/api";
 import { AftersaleStateTag, skuLabel } from "./commerce/labels";
 import { one } from "./onecard/query";
 
-const stateOf = (v: string | undefined): AfterSaleState | undefined => ((AFTERSALE_STATES as readonly string[]).includes(v ?? "") ? (v as AfterSaleState) : undefined);
+const stateOf = (v: string | undefined): AfterSaleState | undefined =>
+  (AFTERSALE_STATES as readonly string[]).includes(v ?? "") ? (v as AfterSaleState) : undefined;
 
 /**
  * `/sale/OnlineRefundSheet`: the purchaser's after-sales requests (refund only, return and refund): send
@@ -34,16 +35,57 @@ export default function OnlineRefundSheet() {
 
   const columns: TableColumnsType<Aftersale> = [
     { title: t("commerce.orderNo"), dataIndex: "orderNo", width: 200 },
-    { title: t("commerce.items"), key: "item", width: 200, render: (_: unknown, a) => `${a.itemName} ${skuLabel(a.specs)} × ${a.quantity}` },
+    {
+      title: t("commerce.items"),
+      key: "item",
+      width: 200,
+      render: (_: unknown, a) => `${a.itemName} ${skuLabel(a.specs)} × ${a.quantity}`,
+    },
     { title: t("commerce.brand"), dataIndex: "brandName", width: 150, ellipsis: true },
-    { title: t("commerce.as.apply"), dataIndex: "way", width: 120, render: (w: Aftersale["way"]) => t(`commerce.as.way.${w}`) },
-    { title: t("commerce.as.amount"), dataIndex: "amount", width: 110, align: "right", render: (m: Aftersale["amount"]) => formatMoney(m) },
-    { title: t("commerce.status"), dataIndex: "state", width: 150, render: (s: AfterSaleState) => <AftersaleStateTag state={s} t={t} /> },
-    { title: t("commerce.as.reason"), key: "reason", width: 200, render: (_: unknown, a) => [a.reason, a.sellerReason].filter(Boolean).join(" / ") },
+    {
+      title: t("commerce.as.apply"),
+      dataIndex: "way",
+      width: 120,
+      render: (w: Aftersale["way"]) => t(`commerce.as.way.${w}`),
+    },
+    {
+      title: t("commerce.as.amount"),
+      dataIndex: "amount",
+      width: 110,
+      align: "right",
+      render: (m: Aftersale["amount"]) => formatMoney(m),
+    },
+    {
+      title: t("commerce.status"),
+      dataIndex: "state",
+      width: 150,
+      render: (s: AfterSaleState) => <AftersaleStateTag state={s} t={t} />,
+    },
+    {
+      title: t("commerce.as.reason"),
+      key: "reason",
+      width: 200,
+      render: (_: unknown, a) => [a.reason, a.sellerReason].filter(Boolean).join(" / "),
+    },
     // Shown once the brand agreed to the return: where to send the goods.
-    { title: t("commerce.as.returnAddress"), dataIndex: "returnAddress", width: 220, render: (v: string | null) => v ?? "—" },
-    { title: t("commerce.waybillNo"), key: "returnWaybill", width: 200, render: (_: unknown, a) => (a.returnWaybill ? `${a.returnCompanyName ?? ""} ${a.returnWaybill}` : "—") },
-    { title: t("commerce.createdAt"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("commerce.as.returnAddress"),
+      dataIndex: "returnAddress",
+      width: 220,
+      render: (v: string | null) => v ?? "—",
+    },
+    {
+      title: t("commerce.waybillNo"),
+      key: "returnWaybill",
+      width: 200,
+      render: (_: unknown, a) => (a.returnWaybill ? `${a.returnCompanyName ?? ""} ${a.returnWaybill}` : "—"),
+    },
+    {
+      title: t("commerce.createdAt"),
+      dataIndex: "createdAt",
+      width: 150,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     {
       title: t("commerce.actions"),
       key: "actions",
@@ -57,10 +99,7 @@ export default function OnlineRefundSheet() {
             </Button>
           )}
           {(a.state === "apply" || a.state === "seller_agree") && (
-            <Popconfirm
-              title={t("commerce.as.withdraw")}
-              onConfirm={() => void withdraw(a.id)}
-            >
+            <Popconfirm title={t("commerce.as.withdraw")} onConfirm={() => void withdraw(a.id)}>
               <Button type="link" size="small" danger>
                 {t("commerce.as.withdraw")}
               </Button>
@@ -74,11 +113,27 @@ export default function OnlineRefundSheet() {
   return (
     <>
       <ListPage<Aftersale>
-        header={<PageHint id="sale.OnlineRefundSheet" title={t("commerce.page.OnlineRefundSheet")} description={t("commerce.hint.refunds")} />}
+        header={
+          <PageHint
+            id="sale.OnlineRefundSheet"
+            title={t("commerce.page.OnlineRefundSheet")}
+            description={t("commerce.hint.refunds")}
+          />
+        }
         rowKey="id"
         columns={columns}
         scrollX={1720}
-        search={{ select: { keys: [{ value: "state", label: t("commerce.status"), options: AFTERSALE_STATES.map((s) => ({ value: s, label: t(`commerce.as.state.${s}`) })) }] } }}
+        search={{
+          select: {
+            keys: [
+              {
+                value: "state",
+                label: t("commerce.status"),
+                options: AFTERSALE_STATES.map((s) => ({ value: s, label: t(`commerce.as.state.${s}`) })),
+              },
+            ],
+          },
+        }}
         query={(state) => {
           const q = { page: state.page, pageSize: state.pageSize, state: stateOf(one(state.values.selVal)) };
           return { queryKey: commerceKeys.aftersales("purchaser", q), queryFn: () => buyerApi.aftersales(q) };

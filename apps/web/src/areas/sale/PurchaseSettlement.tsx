@@ -13,7 +13,8 @@ import { usePurchaseSettlement } from "../../components/purchasing/statisticsApi
  */
 export default function PurchaseSettlement() {
   const { t } = useTranslation();
-  const money = (v: number | null, r: SettlementRow) => (v === null ? "-" : formatMoney({ amount: v, currency: r.currency }));
+  const money = (v: number | null, r: SettlementRow) =>
+    v === null ? "-" : formatMoney({ amount: v, currency: r.currency });
   const columns: TableColumnsType<SettlementRow> = [
     { title: t("stats.col.period"), dataIndex: "period" },
     { title: t("report.orders"), dataIndex: "orders", align: "right" },
@@ -26,7 +27,13 @@ export default function PurchaseSettlement() {
   ];
   return (
     <PeriodTable<SettlementRow>
-      header={<PageHint id="sale.PurchaseSettlement" title={t("stats.hint.settlementTitle")} description={t("stats.hint.settlement")} />}
+      header={
+        <PageHint
+          id="sale.PurchaseSettlement"
+          title={t("stats.hint.settlementTitle")}
+          description={t("stats.hint.settlement")}
+        />
+      }
       units
       rowKey="period"
       columns={columns}

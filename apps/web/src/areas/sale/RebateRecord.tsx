@@ -18,15 +18,28 @@ export default function RebateRecord() {
   const columns = rebateColumns(t, "supplier");
   return (
     <ListPage<RebateStatement>
-      header={<PageHint id="sale.RebateRecord" title={t("rebate.hint.recordTitle")} description={t("rebate.hint.record")} />}
+      header={
+        <PageHint id="sale.RebateRecord" title={t("rebate.hint.recordTitle")} description={t("rebate.hint.record")} />
+      }
       rowKey="id"
       columns={columns}
       scrollX={1000}
       search={{ dateMode: "monthRange" }}
       query={(state) => {
         const month = state.values.month;
-        const q = { page: state.page, pageSize: state.pageSize, from: Array.isArray(month) ? month[0] : one(month), to: Array.isArray(month) ? month[1] : one(month) };
-        return { queryKey: ["rebate", "records", q], queryFn: async () => unwrap(await http.get<Page<RebateStatement>>("/api/card-user/rebate/records", { query: q, overlay: false })) };
+        const q = {
+          page: state.page,
+          pageSize: state.pageSize,
+          from: Array.isArray(month) ? month[0] : one(month),
+          to: Array.isArray(month) ? month[1] : one(month),
+        };
+        return {
+          queryKey: ["rebate", "records", q],
+          queryFn: async () =>
+            unwrap(
+              await http.get<Page<RebateStatement>>("/api/card-user/rebate/records", { query: q, overlay: false }),
+            ),
+        };
       }}
     />
   );

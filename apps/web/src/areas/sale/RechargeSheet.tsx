@@ -23,7 +23,9 @@ function BankCard() {
         <Descriptions.Item label={t("funds.bank.currency")}>{bank.currency}</Descriptions.Item>
       </Descriptions>
       <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0, fontSize: 12 }}>
-        {bank.feeBasisPoints > 0 ? t("funds.feeNote", { rate: (bank.feeBasisPoints / 100).toFixed(2) }) : t("funds.noFeeNote")}
+        {bank.feeBasisPoints > 0
+          ? t("funds.feeNote", { rate: (bank.feeBasisPoints / 100).toFixed(2) })
+          : t("funds.noFeeNote")}
       </Typography.Paragraph>
     </Card>
   );

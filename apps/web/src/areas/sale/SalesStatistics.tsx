@@ -12,7 +12,9 @@ import { salesStatsQuery } from "../../components/purchasing/statisticsApi";
 /** The search bar's range as calendar days; the last 30 days when none is chosen. */
 function range(values: SearchValues): { from: string; to: string } {
   const [from, to] = values.date ?? [];
-  return from && to ? { from: dayjs(from).format("YYYY-MM-DD"), to: dayjs(to).format("YYYY-MM-DD") } : { from: platformToday().subtract(29, "day").format("YYYY-MM-DD"), to: platformToday().format("YYYY-MM-DD") };
+  return from && to
+    ? { from: dayjs(from).format("YYYY-MM-DD"), to: dayjs(to).format("YYYY-MM-DD") }
+    : { from: platformToday().subtract(29, "day").format("YYYY-MM-DD"), to: platformToday().format("YYYY-MM-DD") };
 }
 
 /**
@@ -25,7 +27,11 @@ export default function SalesStatistics() {
   const money = (v: number, r: SalesStatsRow) => formatMoney({ amount: v, currency: r.currency });
   const columns: TableColumnsType<SalesStatsRow> = [
     { title: t("stats.col.name"), key: "name", render: (_: unknown, r) => `${r.name} (${r.key})` },
-    { title: t("order.col.supplier"), key: "supplier", render: (_: unknown, r) => `${r.supplierName} (${r.supplierId})` },
+    {
+      title: t("order.col.supplier"),
+      key: "supplier",
+      render: (_: unknown, r) => `${r.supplierName} (${r.supplierId})`,
+    },
     { title: t("report.orders"), dataIndex: "orders", align: "right" },
     { title: t("order.col.quantity"), dataIndex: "quantity", align: "right" },
     { title: t("report.faceAmount"), dataIndex: "faceAmount", align: "right", render: money },
@@ -36,15 +42,35 @@ export default function SalesStatistics() {
   ];
   return (
     <ListPage<SalesStatsRow>
-      header={<PageHint id="sale.SalesStatistics" title={t("stats.hint.salesTitle")} description={t("stats.hint.sales")} />}
+      header={
+        <PageHint id="sale.SalesStatistics" title={t("stats.hint.salesTitle")} description={t("stats.hint.sales")} />
+      }
       rowKey="key"
       columns={columns}
       search={{
         dateMode: "date",
         dateLabel: t("order.col.time"),
-        select: { keys: [{ value: "dimension", label: t("stats.dimension"), options: [{ value: "goods", label: t("stats.byGoods") }, { value: "supplier", label: t("stats.bySupplier") }] }] },
+        select: {
+          keys: [
+            {
+              value: "dimension",
+              label: t("stats.dimension"),
+              options: [
+                { value: "goods", label: t("stats.byGoods") },
+                { value: "supplier", label: t("stats.bySupplier") },
+              ],
+            },
+          ],
+        },
       }}
-      query={(state) => salesStatsQuery({ page: state.page, pageSize: state.pageSize, dimension: typeof state.values.selVal === "string" ? state.values.selVal : "goods", ...range(state.values) })}
+      query={(state) =>
+        salesStatsQuery({
+          page: state.page,
+          pageSize: state.pageSize,
+          dimension: typeof state.values.selVal === "string" ? state.values.selVal : "goods",
+          ...range(state.values),
+        })
+      }
     />
   );
 }

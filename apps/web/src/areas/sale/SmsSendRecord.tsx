@@ -15,22 +15,43 @@ export default function SmsSendRecord() {
   const qc = useQueryClient();
   const sms = useQuery({ queryKey: mallKeys.list("sms", {}), queryFn: () => mallApi.sms() });
   const columns: TableColumnsType<SmsRecordRow> = [
-    { title: t("mall.bo.sentAt"), dataIndex: "createdAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("mall.bo.sentAt"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
     { title: t("mall.bo.customer"), dataIndex: "phone", width: 140 },
     { title: t("mall.bo.appId"), dataIndex: "appId", width: 200 },
     { title: t("mall.bo.scene"), dataIndex: "scene", width: 140, render: () => t("mall.bo.loginCode") },
-    { title: t("mall.stateLabel"), dataIndex: "state", width: 100, render: (s: SmsRecordRow["state"]) => <Tag color={s === "sent" ? "green" : "red"}>{t(`mall.bo.smsState.${s}`)}</Tag> },
+    {
+      title: t("mall.stateLabel"),
+      dataIndex: "state",
+      width: 100,
+      render: (s: SmsRecordRow["state"]) => (
+        <Tag color={s === "sent" ? "green" : "red"}>{t(`mall.bo.smsState.${s}`)}</Tag>
+      ),
+    },
   ];
   return (
     <Flex vertical gap={16}>
       <Card>
         <Flex gap={32} wrap align="center">
-          <Statistic title={t("mall.bo.smsRemaining")} value={sms.data?.remaining ?? 0} valueStyle={{ fontSize: 28 }} data-testid="sms-remaining" />
+          <Statistic
+            title={t("mall.bo.smsRemaining")}
+            value={sms.data?.remaining ?? 0}
+            valueStyle={{ fontSize: 28 }}
+            data-testid="sms-remaining"
+          />
           {sms.data?.offers.map((o) => (
             <Popconfirm
               key={o.code}
               title={t("mall.bo.buyConfirm", { count: o.count, price: formatMoney(o.price) })}
-              onConfirm={() => void mallApi.buySms(o.code, newRequestKey("sms")).then(() => qc.invalidateQueries({ queryKey: mallKeys.all }))}
+              onConfirm={() =>
+                void mallApi
+                  .buySms(o.code, newRequestKey("sms"))
+                  .then(() => qc.invalidateQueries({ queryKey: mallKeys.all }))
+              }
             >
               <Button>{t("mall.bo.buyPackage", { count: o.count, price: formatMoney(o.price) })}</Button>
             </Popconfirm>
@@ -45,8 +66,17 @@ export default function SmsSendRecord() {
           columns={[
             { title: t("mall.bo.package"), dataIndex: "count" },
             { title: t("mall.bo.remaining"), dataIndex: "remaining" },
-            { title: t("mall.bo.price"), dataIndex: "price", render: (m: { amount: number; currency: "CNY" }) => formatMoney(m) },
-            { title: t("mall.bo.expires"), dataIndex: "expiresAt", render: (v: string, r: { expired: boolean }) => (r.expired ? <Tag>{t("mall.bo.expired")}</Tag> : new Date(v).toLocaleDateString()) },
+            {
+              title: t("mall.bo.price"),
+              dataIndex: "price",
+              render: (m: { amount: number; currency: "CNY" }) => formatMoney(m),
+            },
+            {
+              title: t("mall.bo.expires"),
+              dataIndex: "expiresAt",
+              render: (v: string, r: { expired: boolean }) =>
+                r.expired ? <Tag>{t("mall.bo.expired")}</Tag> : new Date(v).toLocaleDateString(),
+            },
           ]}
         />
       </Card>

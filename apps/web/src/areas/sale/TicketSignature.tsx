@@ -1,5 +1,22 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, Checkbox, Col, Flex, Form, Input, Modal, Popconfirm, Row, Space, Switch, Table, Tag, type TableColumnsType } from "antd";
+import {
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Row,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  type TableColumnsType,
+} from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { InvoiceSettingsReq, InvoiceTitle } from "@tessera/contracts";
@@ -9,7 +26,15 @@ import { invoiceApi, invoiceKeys, type TitleBody } from "./invoices/api";
 const TITLE_FIELDS = ["name", "taxId", "address", "phone", "bank", "bankAccount"] as const;
 const SETTINGS_FIELDS = ["signerName", "signerPhone", "deliveryEmail"] as const;
 
-function TitleDialog({ title, onClose, onSaved }: { title: InvoiceTitle | null; onClose: () => void; onSaved: () => void }) {
+function TitleDialog({
+  title,
+  onClose,
+  onSaved,
+}: {
+  title: InvoiceTitle | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<TitleBody>();
@@ -21,8 +46,9 @@ function TitleDialog({ title, onClose, onSaved }: { title: InvoiceTitle | null; 
       if (!result) return;
       if (!result.ok) {
         const field = result.data?.field;
-        if (field && (TITLE_FIELDS as readonly string[]).includes(field)) form.setFields([{ name: field as (typeof TITLE_FIELDS)[number], errors: [result.msg] }]);
-        else void message.error(result.msg);
+        if (field && (TITLE_FIELDS as readonly string[]).includes(field)) {
+          form.setFields([{ name: field as (typeof TITLE_FIELDS)[number], errors: [result.msg] }]);
+        } else void message.error(result.msg);
         return;
       }
       void message.success(t("invoices.saved"));
@@ -32,17 +58,32 @@ function TitleDialog({ title, onClose, onSaved }: { title: InvoiceTitle | null; 
     }
   };
   return (
-    <Modal open width={640} title={title ? t("invoices.editTitle") : t("invoices.addTitle")} onOk={() => form.submit()} confirmLoading={saving} onCancel={onClose} destroyOnHidden maskClosable={false}>
+    <Modal
+      open
+      width={640}
+      title={title ? t("invoices.editTitle") : t("invoices.addTitle")}
+      onOk={() => form.submit()}
+      confirmLoading={saving}
+      onCancel={onClose}
+      destroyOnHidden
+      maskClosable={false}
+    >
       <Form<TitleBody>
         form={form}
         layout="vertical"
         onFinish={(v) => void submit(v)}
-        initialValues={title ?? { name: "", taxId: "", address: "", phone: "", bank: "", bankAccount: "", isDefault: false }}
+        initialValues={
+          title ?? { name: "", taxId: "", address: "", phone: "", bank: "", bankAccount: "", isDefault: false }
+        }
       >
         <Row gutter={12}>
           {TITLE_FIELDS.map((f) => (
             <Col span={f === "name" || f === "address" ? 24 : 12} key={f}>
-              <Form.Item name={f} label={t(`invoices.field.${f}`)} rules={f === "name" ? [{ required: true, whitespace: true, message: t("invoices.field.name") }] : []}>
+              <Form.Item
+                name={f}
+                label={t(`invoices.field.${f}`)}
+                rules={f === "name" ? [{ required: true, whitespace: true, message: t("invoices.field.name") }] : []}
+              >
                 <Input data-testid={`title-${f}`} />
               </Form.Item>
             </Col>
@@ -85,8 +126,9 @@ export default function TicketSignature() {
       if (!result) return;
       if (!result.ok) {
         const field = result.data?.field;
-        if (field && (SETTINGS_FIELDS as readonly string[]).includes(field)) form.setFields([{ name: field as (typeof SETTINGS_FIELDS)[number], errors: [result.msg] }]);
-        else void message.error(result.msg);
+        if (field && (SETTINGS_FIELDS as readonly string[]).includes(field)) {
+          form.setFields([{ name: field as (typeof SETTINGS_FIELDS)[number], errors: [result.msg] }]);
+        } else void message.error(result.msg);
         return;
       }
       void message.success(t("invoices.saved"));
@@ -109,7 +151,13 @@ export default function TicketSignature() {
       ),
     },
     { title: t("invoices.field.taxId"), dataIndex: "taxId", width: 200, render: (v: string) => v || "-" },
-    { title: t("invoices.field.bank"), key: "bank", width: 260, ellipsis: true, render: (_: unknown, r) => [r.bank, r.bankAccount].filter(Boolean).join(" ") || "-" },
+    {
+      title: t("invoices.field.bank"),
+      key: "bank",
+      width: 260,
+      ellipsis: true,
+      render: (_: unknown, r) => [r.bank, r.bankAccount].filter(Boolean).join(" ") || "-",
+    },
     {
       title: t("invoices.col.action"),
       key: "action",
@@ -131,7 +179,11 @@ export default function TicketSignature() {
 
   return (
     <Flex vertical gap={16}>
-      <PageHint id="sale.TicketSignature" title={t("invoices.hint.titlesTitle")} description={t("invoices.hint.titles")} />
+      <PageHint
+        id="sale.TicketSignature"
+        title={t("invoices.hint.titlesTitle")}
+        description={t("invoices.hint.titles")}
+      />
       <Card
         variant="borderless"
         title={t("invoices.titlesCard")}
@@ -141,12 +193,30 @@ export default function TicketSignature() {
           </Button>
         }
       >
-        <Table<InvoiceTitle> rowKey="id" columns={columns} dataSource={titles.data ?? []} loading={titles.isFetching} pagination={false} scroll={{ x: 760 }} />
+        <Table<InvoiceTitle>
+          rowKey="id"
+          columns={columns}
+          dataSource={titles.data ?? []}
+          loading={titles.isFetching}
+          pagination={false}
+          scroll={{ x: 760 }}
+        />
       </Card>
       <Card variant="borderless" title={t("invoices.settingsCard")}>
         {settings.data && (
-          <Form<InvoiceSettingsReq> form={form} layout="vertical" style={{ maxWidth: 560 }} initialValues={settings.data} onFinish={(v) => void saveSettings(v)}>
-            <Form.Item name="eSign" label={t("invoices.field.eSign")} valuePropName="checked" extra={t("invoices.eSignHelp")}>
+          <Form<InvoiceSettingsReq>
+            form={form}
+            layout="vertical"
+            style={{ maxWidth: 560 }}
+            initialValues={settings.data}
+            onFinish={(v) => void saveSettings(v)}
+          >
+            <Form.Item
+              name="eSign"
+              label={t("invoices.field.eSign")}
+              valuePropName="checked"
+              extra={t("invoices.eSignHelp")}
+            >
               <Switch />
             </Form.Item>
             <Form.Item name="signerName" label={t("invoices.field.signerName")}>

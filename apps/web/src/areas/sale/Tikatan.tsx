@@ -27,7 +27,9 @@ export default function Tikatan() {
   return (
     <>
       <ListPage<OcExtractionRow>
-        header={<PageHint id="sale.Tikatan" title={t("onecard.bo.page.Tikatan")} description={t("onecard.bo.hintExtract")} />}
+        header={
+          <PageHint id="sale.Tikatan" title={t("onecard.bo.page.Tikatan")} description={t("onecard.bo.hintExtract")} />
+        }
         rowKey="id"
         columns={columns}
         search={{ add: { label: t("onecard.bo.extract"), onClick: () => setOpen(true) } }}

@@ -10,7 +10,9 @@ export default function WriteOrder() {
   const { t } = useTranslation();
   return (
     <ListPage<Redemption>
-      header={<PageHint id="sale.WriteOrder" title={t("writeoff.title.orders")} description={t("writeoff.hint.orders")} />}
+      header={
+        <PageHint id="sale.WriteOrder" title={t("writeoff.title.orders")} description={t("writeoff.hint.orders")} />
+      }
       rowKey="id"
       columns={redemptionColumns(t, true)}
       scrollX={1500}

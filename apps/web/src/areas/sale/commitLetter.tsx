@@ -36,7 +36,12 @@ export default function CommitLetterPage() {
     },
     { title: t("onboarding.letter.file"), dataIndex: "fileName" },
     { title: t("onboarding.letter.uploadedBy"), dataIndex: "uploadedBy" },
-    { title: t("onboarding.letter.uploadedAt"), dataIndex: "uploadedAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("onboarding.letter.uploadedAt"),
+      dataIndex: "uploadedAt",
+      width: 170,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     {
       title: t("onboarding.actions"),
       width: 100,
@@ -50,7 +55,11 @@ export default function CommitLetterPage() {
 
   return (
     <Flex vertical gap={16}>
-      <PageHint id="sale.commitLetter" title={t("onboarding.letter.hintTitle")} description={t("onboarding.letter.hint")} />
+      <PageHint
+        id="sale.commitLetter"
+        title={t("onboarding.letter.hintTitle")}
+        description={t("onboarding.letter.hint")}
+      />
       <Card
         variant="borderless"
         title={t("onboarding.letter.title")}
@@ -59,7 +68,9 @@ export default function CommitLetterPage() {
             accept="application/pdf,image/png,image/jpeg,image/webp"
             showUploadList={false}
             customRequest={({ file }) => {
-              void upload.mutateAsync(file as File).then((r) => r?.ok && void message.success(t("onboarding.letter.uploaded")));
+              void upload
+                .mutateAsync(file as File)
+                .then((r) => r?.ok && void message.success(t("onboarding.letter.uploaded")));
             }}
           >
             <Button type="primary" icon={<UploadOutlined />} loading={upload.isPending}>
@@ -69,7 +80,13 @@ export default function CommitLetterPage() {
         }
       >
         <Typography.Paragraph type="secondary">{t("onboarding.letter.rule")}</Typography.Paragraph>
-        <Table<CommitLetter> rowKey="id" columns={columns} dataSource={data ?? []} loading={isPending} pagination={false} />
+        <Table<CommitLetter>
+          rowKey="id"
+          columns={columns}
+          dataSource={data ?? []}
+          loading={isPending}
+          pagination={false}
+        />
       </Card>
     </Flex>
   );

@@ -27,10 +27,19 @@ export default function OneCardQueryPage() {
   };
   return (
     <Flex vertical gap={16}>
-      <PageHint id="sale.oneCardQuery" title={t("onecard.bo.page.oneCardQuery")} description={t("onecard.bo.hintQuery")} />
+      <PageHint
+        id="sale.oneCardQuery"
+        title={t("onecard.bo.page.oneCardQuery")}
+        description={t("onecard.bo.hintQuery")}
+      />
       <Card variant="borderless">
         <Form layout="inline" onFinish={(v: { cardNo: string }) => void lookup(v)} style={{ rowGap: 12 }}>
-          <Form.Item name="cardNo" label={t("onecard.cardNo")} normalize={(v: string) => digitsOnly(v).slice(0, 16)} rules={[{ required: true, len: 16, message: t("msg:onecard.cardNoInvalid") }]}>
+          <Form.Item
+            name="cardNo"
+            label={t("onecard.cardNo")}
+            normalize={(v: string) => digitsOnly(v).slice(0, 16)}
+            rules={[{ required: true, len: 16, message: t("msg:onecard.cardNoInvalid") }]}
+          >
             <Input inputMode="numeric" style={{ width: 240 }} data-testid="query-card-no" />
           </Form.Item>
           <Form.Item>
@@ -55,7 +64,9 @@ export default function OneCardQueryPage() {
             <Descriptions.Item label={t("onecard.bo.held")}>{formatMoney(card.held)}</Descriptions.Item>
             <Descriptions.Item label={t("onecard.bo.activatedAt")}>{time(card.activatedAt)}</Descriptions.Item>
             <Descriptions.Item label={t("onecard.expiresAt")}>{time(card.expiresAt)}</Descriptions.Item>
-            <Descriptions.Item label={t("onecard.bo.inBag")}>{card.inBag ? t("onecard.bo.yes") : t("onecard.bo.no")}</Descriptions.Item>
+            <Descriptions.Item label={t("onecard.bo.inBag")}>
+              {card.inBag ? t("onecard.bo.yes") : t("onecard.bo.no")}
+            </Descriptions.Item>
           </Descriptions>
         </Card>
       )}

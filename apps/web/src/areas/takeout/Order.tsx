@@ -36,13 +36,30 @@ export default function TakeoutOrderPage() {
         <Flex vertical gap={12}>
           <Card size="small">
             {o.state === "cancelled" ? (
-              <Alert type="warning" title={t("takeout.state.cancelled")} description={[o.cancelReason, o.refunded.amount ? t("takeout.refundedAmount", { amount: formatMoney(o.refunded) }) : ""].filter(Boolean).join(" · ")} data-testid="takeout-state" />
+              <Alert
+                type="warning"
+                title={t("takeout.state.cancelled")}
+                description={[
+                  o.cancelReason,
+                  o.refunded.amount ? t("takeout.refundedAmount", { amount: formatMoney(o.refunded) }) : "",
+                ]
+                  .filter(Boolean)
+                  .join(" · ")}
+                data-testid="takeout-state"
+              />
             ) : o.state === "pending_payment" ? (
               <Alert type="info" title={t("takeout.state.pending_payment")} data-testid="takeout-state" />
             ) : (
               <>
-                <div data-testid="takeout-state" style={{ marginBottom: 8, fontWeight: 600 }}>{t(`takeout.state.${o.state}`)}</div>
-                <Steps size="small" orientation="vertical" current={current} items={STEPS.map((s) => ({ title: t(`takeout.state.${s}`) }))} />
+                <div data-testid="takeout-state" style={{ marginBottom: 8, fontWeight: 600 }}>
+                  {t(`takeout.state.${o.state}`)}
+                </div>
+                <Steps
+                  size="small"
+                  orientation="vertical"
+                  current={current}
+                  items={STEPS.map((s) => ({ title: t(`takeout.state.${s}`) }))}
+                />
               </>
             )}
           </Card>
@@ -50,7 +67,8 @@ export default function TakeoutOrderPage() {
             {o.lines.map((l, i) => (
               <Flex key={i} justify="space-between">
                 <span>
-                  {l.name} × {l.quantity} <span style={{ fontSize: 12, color: "rgba(0,0,0,0.45)" }}>{l.options.join(" ")}</span>
+                  {l.name} × {l.quantity}{" "}
+                  <span style={{ fontSize: 12, color: "rgba(0,0,0,0.45)" }}>{l.options.join(" ")}</span>
                 </span>
                 <span>{formatMoney(l.amount)}</span>
               </Flex>
@@ -62,8 +80,12 @@ export default function TakeoutOrderPage() {
           </Card>
           <Descriptions size="small" column={1} bordered>
             <Descriptions.Item label={t("takeout.orderNo")}>{o.orderNo}</Descriptions.Item>
-            <Descriptions.Item label={t("takeout.address")}>{`${o.contactName} ${o.contactPhone} ${o.address}`}</Descriptions.Item>
-            <Descriptions.Item label={t("takeout.createdAt")}>{dayjs(o.createdAt).format("YYYY-MM-DD HH:mm")}</Descriptions.Item>
+            <Descriptions.Item
+              label={t("takeout.address")}
+            >{`${o.contactName} ${o.contactPhone} ${o.address}`}</Descriptions.Item>
+            <Descriptions.Item label={t("takeout.createdAt")}>
+              {dayjs(o.createdAt).format("YYYY-MM-DD HH:mm")}
+            </Descriptions.Item>
           </Descriptions>
           {(o.state === "pending_payment" || o.state === "to_be_accepted") && (
             <Popconfirm title={t("takeout.cancelAsk")} onConfirm={() => void cancel()}>

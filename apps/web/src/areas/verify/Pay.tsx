@@ -41,7 +41,11 @@ export default function Pay() {
       {info.data && !done && (
         <Card>
           <Typography.Paragraph type="secondary">{info.data.codeName}</Typography.Paragraph>
-          <Form layout="vertical" onFinish={(v: { amount?: string; note?: string }) => void pay(v)} requiredMark={false}>
+          <Form
+            layout="vertical"
+            onFinish={(v: { amount?: string; note?: string }) => void pay(v)}
+            requiredMark={false}
+          >
             {info.data.amount !== null ? (
               <Form.Item label={t("collection.fixedAmount")}>
                 <Typography.Title level={2} style={{ margin: 0 }} data-testid="pay-fixed-amount">
@@ -52,10 +56,17 @@ export default function Pay() {
               <Form.Item
                 name="amount"
                 label={t("collection.payAmount")}
-                extra={t("collection.payLimit", { limit: formatMoney({ amount: info.data.limit, currency: info.data.currency }) })}
+                extra={t("collection.payLimit", {
+                  limit: formatMoney({ amount: info.data.limit, currency: info.data.currency }),
+                })}
                 rules={[{ required: true, message: t("collection.amountInvalid") }]}
               >
-                <Input size="large" inputMode="decimal" placeholder="0.00" prefix={info.data.currency === "CNY" ? "¥" : info.data.currency} />
+                <Input
+                  size="large"
+                  inputMode="decimal"
+                  placeholder="0.00"
+                  prefix={info.data.currency === "CNY" ? "¥" : info.data.currency}
+                />
               </Form.Item>
             )}
             <Form.Item name="note" label={t("collection.note")}>
@@ -71,7 +82,14 @@ export default function Pay() {
           </Form>
         </Card>
       )}
-      {done && <Result status="success" title={t("collection.paid")} subTitle={`${formatMoney(done.amount)} · ${done.orderNo}`} data-testid="pay-done" />}
+      {done && (
+        <Result
+          status="success"
+          title={t("collection.paid")}
+          subTitle={`${formatMoney(done.amount)} · ${done.orderNo}`}
+          data-testid="pay-done"
+        />
+      )}
     </PhoneScreen>
   );
 }

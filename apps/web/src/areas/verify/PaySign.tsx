@@ -35,7 +35,14 @@ export default function PaySign() {
               <Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)} style={{ margin: "12px 0" }}>
                 {t("collection.agree")}
               </Checkbox>
-              <Button type="primary" block size="large" disabled={!agreed} onClick={() => void sign()} data-testid="sign-submit">
+              <Button
+                type="primary"
+                block
+                size="large"
+                disabled={!agreed}
+                onClick={() => void sign()}
+                data-testid="sign-submit"
+              >
                 {t("collection.signButton")}
               </Button>
             </>

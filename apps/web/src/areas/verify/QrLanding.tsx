@@ -32,10 +32,20 @@ export default function QrLanding() {
               <>
                 <Descriptions.Item label={t("stores.region")}>{q.data.store.region}</Descriptions.Item>
                 <Descriptions.Item label={t("stores.address")}>{q.data.store.address}</Descriptions.Item>
-                <Descriptions.Item label={t("stores.openingHours")}>{q.data.store.openingHours || "-"}</Descriptions.Item>
-                <Descriptions.Item label={t("stores.contactPhone")}>{q.data.store.contactPhone ? <a href={`tel:${q.data.store.contactPhone}`}>{q.data.store.contactPhone}</a> : "-"}</Descriptions.Item>
+                <Descriptions.Item label={t("stores.openingHours")}>
+                  {q.data.store.openingHours || "-"}
+                </Descriptions.Item>
+                <Descriptions.Item label={t("stores.contactPhone")}>
+                  {q.data.store.contactPhone ? (
+                    <a href={`tel:${q.data.store.contactPhone}`}>{q.data.store.contactPhone}</a>
+                  ) : (
+                    "-"
+                  )}
+                </Descriptions.Item>
                 <Descriptions.Item label={t("stores.state")}>
-                  <Tag color={q.data.store.state === "open" ? "green" : "default"}>{t(`stores.${q.data.store.state}`)}</Tag>
+                  <Tag color={q.data.store.state === "open" ? "green" : "default"}>
+                    {t(`stores.${q.data.store.state}`)}
+                  </Tag>
                 </Descriptions.Item>
               </>
             )}
@@ -46,13 +56,26 @@ export default function QrLanding() {
             </Spin>
           )}
           {q.data.kind === "mall" && mallAppId && (
-            <Button type="primary" block size="large" style={{ marginTop: 16 }} href={mallHref(mallAppId)} data-testid="qr-open-mall">
+            <Button
+              type="primary"
+              block
+              size="large"
+              style={{ marginTop: 16 }}
+              href={mallHref(mallAppId)}
+              data-testid="qr-open-mall"
+            >
               {t("stores.openMall")}
             </Button>
           )}
           {q.data.kind === "mall" && !mallAppId && (
             <>
-              <Alert type="info" showIcon title={t("stores.noMall")} style={{ marginTop: 16 }} data-testid="qr-no-mall" />
+              <Alert
+                type="info"
+                showIcon
+                title={t("stores.noMall")}
+                style={{ marginTop: 16 }}
+                data-testid="qr-no-mall"
+              />
               <Link to="/oneCard/cardBag">
                 <Button type="primary" block size="large" style={{ marginTop: 16 }}>
                   {t("stores.cardBag")}

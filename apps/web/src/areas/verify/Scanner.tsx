@@ -55,7 +55,12 @@ export function Scanner({ onResult, onClose }: { onResult: (text: string) => voi
     };
   }, [onResult, t]);
   return (
-    <Modal open title={t("writeoff.scan")} onCancel={onClose} footer={<Button onClick={onClose}>{t("writeoff.cancel")}</Button>}>
+    <Modal
+      open
+      title={t("writeoff.scan")}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{t("writeoff.cancel")}</Button>}
+    >
       {error ?? <video ref={video} muted playsInline style={{ width: "100%", borderRadius: 8, background: "#000" }} />}
     </Modal>
   );

@@ -77,13 +77,20 @@ export default function Verify() {
   };
   const redeem = async () => {
     const v = form.getFieldsValue();
-    const amount = takesAmount && preview ? (parseMoney(v.amount ?? "", preview.value.currency) ?? undefined) : undefined;
+    const amount =
+      takesAmount && preview ? (parseMoney(v.amount ?? "", preview.value.currency) ?? undefined) : undefined;
     if (takesAmount && !amount) {
       form.setFields([{ name: "amount", errors: [t("writeoff.amountRequired")] }]);
       return;
     }
     setBusy(true);
-    const r = await writeOffApi.redeem({ kind, code: v.code, ...(kind !== "dynamic" && { secret: v.secret }), amount, requestKey });
+    const r = await writeOffApi.redeem({
+      kind,
+      code: v.code,
+      ...(kind !== "dynamic" && { secret: v.secret }),
+      amount,
+      requestKey,
+    });
     setBusy(false);
     if (!r) return;
     if (r.ok) {
@@ -96,7 +103,11 @@ export default function Verify() {
   if (!loggedIn) {
     return (
       <PhoneScreen title={t("writeoff.title.verify")}>
-        <Result status="info" title={t("writeoff.loginFirst")} extra={<Link to="/login">{t("writeoff.toLogin")}</Link>} />
+        <Result
+          status="info"
+          title={t("writeoff.loginFirst")}
+          extra={<Link to="/login">{t("writeoff.toLogin")}</Link>}
+        />
       </PhoneScreen>
     );
   }
@@ -124,21 +135,44 @@ export default function Verify() {
           ]}
         />
         <Card>
-          <Form form={form} layout="vertical" requiredMark={false} onValuesChange={(changed: Partial<Values>) => {
+          <Form
+            form={form}
+            layout="vertical"
+            requiredMark={false}
+            onValuesChange={(changed: Partial<Values>) => {
               // A new code or secret needs a new check; typing the amount keeps the preview.
               if ("code" in changed || "secret" in changed) setPreview(null);
-            }}>
-            <Form.Item name="code" label={kind === "coupon" ? t("writeoff.code") : kind === "onecard" ? t("writeoff.cardNo") : t("writeoff.dynamicCode")} rules={[{ required: true, message: t("writeoff.codeRequired") }]}>
+            }}
+          >
+            <Form.Item
+              name="code"
+              label={
+                kind === "coupon"
+                  ? t("writeoff.code")
+                  : kind === "onecard"
+                    ? t("writeoff.cardNo")
+                    : t("writeoff.dynamicCode")
+              }
+              rules={[{ required: true, message: t("writeoff.codeRequired") }]}
+            >
               <Input
                 size="large"
                 autoComplete="off"
                 maxLength={64}
                 {...(kind === "dynamic" && { inputMode: "numeric" as const, placeholder: t("writeoff.dynamicHint") })}
-                suffix={canScan() ? <ScanOutlined aria-label={t("writeoff.scan")} onClick={() => setScanning(true)} /> : undefined}
+                suffix={
+                  canScan() ? (
+                    <ScanOutlined aria-label={t("writeoff.scan")} onClick={() => setScanning(true)} />
+                  ) : undefined
+                }
               />
             </Form.Item>
             {kind !== "dynamic" && (
-              <Form.Item name="secret" label={kind === "coupon" ? t("writeoff.secret") : t("writeoff.password")} rules={[{ required: true, message: t("writeoff.secretRequired") }]}>
+              <Form.Item
+                name="secret"
+                label={kind === "coupon" ? t("writeoff.secret") : t("writeoff.password")}
+                rules={[{ required: true, message: t("writeoff.secretRequired") }]}
+              >
                 <Input.Password size="large" autoComplete="off" maxLength={64} />
               </Form.Item>
             )}
@@ -148,11 +182,25 @@ export default function Verify() {
               </Form.Item>
             )}
             {!preview ? (
-              <Button type="primary" size="large" block loading={busy} onClick={() => void check()} data-testid="verify-check">
+              <Button
+                type="primary"
+                size="large"
+                block
+                loading={busy}
+                onClick={() => void check()}
+                data-testid="verify-check"
+              >
                 {t("writeoff.check")}
               </Button>
             ) : (
-              <Button type="primary" size="large" block loading={busy} onClick={() => void redeem()} data-testid="verify-redeem">
+              <Button
+                type="primary"
+                size="large"
+                block
+                loading={busy}
+                onClick={() => void redeem()}
+                data-testid="verify-redeem"
+              >
                 {t("writeoff.redeem")}
               </Button>
             )}
@@ -167,7 +215,9 @@ export default function Verify() {
               <Descriptions.Item label={kind === "coupon" ? t("writeoff.value") : t("writeoff.balance")}>
                 <strong style={{ fontSize: 18 }}>{formatMoney(preview.value)}</strong>
               </Descriptions.Item>
-              <Descriptions.Item label={t("writeoff.expires")}>{preview.expiresOn ?? t("writeoff.noExpiry")}</Descriptions.Item>
+              <Descriptions.Item label={t("writeoff.expires")}>
+                {preview.expiresOn ?? t("writeoff.noExpiry")}
+              </Descriptions.Item>
               <Descriptions.Item label={t("writeoff.store")}>{preview.storeName}</Descriptions.Item>
             </Descriptions>
           </Card>

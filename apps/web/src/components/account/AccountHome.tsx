@@ -1,5 +1,19 @@
 import { MailOutlined, MobileOutlined } from "@ant-design/icons";
-import { Button, Card, Col, Descriptions, Empty, Flex, Row, Skeleton, Space, Statistic, Tag, theme, Typography } from "antd";
+import {
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Empty,
+  Flex,
+  Row,
+  Skeleton,
+  Space,
+  Statistic,
+  Tag,
+  theme,
+  Typography,
+} from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isLang, type Money, type UserInfo } from "@tessera/contracts";
@@ -19,14 +33,26 @@ type HomeRole = "sale" | "business" | "providers";
 /** Greeting and page hint of each home; the providers' texts live in their own locale file. */
 const HOME_TEXT: Record<HomeRole, { greeting: string; hintTitle: string; hintBody: string }> = {
   sale: { greeting: "home.greeting.sale", hintTitle: "home.hint.sale.title", hintBody: "home.hint.sale.body" },
-  business: { greeting: "home.greeting.business", hintTitle: "home.hint.business.title", hintBody: "home.hint.business.body" },
-  providers: { greeting: "providers.home.greeting", hintTitle: "providers.home.hintTitle", hintBody: "providers.home.hintBody" },
+  business: {
+    greeting: "home.greeting.business",
+    hintTitle: "home.hint.business.title",
+    hintBody: "home.hint.business.body",
+  },
+  providers: {
+    greeting: "providers.home.greeting",
+    hintTitle: "providers.home.hintTitle",
+    hintBody: "providers.home.hintBody",
+  },
 };
 
 function BalanceCard({ title, hint, money, testId }: { title: string; hint: string; money: Money; testId: string }) {
   return (
     <Card variant="borderless" style={{ height: "100%" }}>
-      <Statistic title={title} value={money.amount} formatter={() => <span data-testid={testId}>{formatMoney(money)}</span>} />
+      <Statistic
+        title={title}
+        value={money.amount}
+        formatter={() => <span data-testid={testId}>{formatMoney(money)}</span>}
+      />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {hint}
       </Typography.Text>
@@ -39,22 +65,32 @@ function Balances({ info, role }: { info: UserInfo; role: HomeRole }) {
   if (!info.balances) return null;
   const { sup, reserve, income, sandboxIncome } = info.balances;
   // Test money from the sandbox payment adapter is shown apart, and only when there is some.
-  const sandbox = sandboxIncome.amount !== 0 ? [{ key: "sandbox", title: t("home.sandboxBalance"), hint: t("home.sandboxBalanceHint"), money: sandboxIncome }] : [];
+  const sandbox =
+    sandboxIncome.amount !== 0
+      ? [{ key: "sandbox", title: t("home.sandboxBalance"), hint: t("home.sandboxBalanceHint"), money: sandboxIncome }]
+      : [];
   // A service provider holds no SUP or reserve money of its own: only the account its income lands in.
   const cards =
     role === "providers"
-      ? [{ key: "income", title: t("providers.home.accountBalance"), hint: t("providers.home.accountBalanceHint"), money: income }]
-      : role === "sale"
       ? [
-          { key: "sup", title: t("home.supBalance"), hint: t("home.supBalanceHint"), money: sup },
-          { key: "reserve", title: t("home.reserveBalance"), hint: t("home.reserveBalanceHint"), money: reserve },
-          ...sandbox,
+          {
+            key: "income",
+            title: t("providers.home.accountBalance"),
+            hint: t("providers.home.accountBalanceHint"),
+            money: income,
+          },
         ]
-      : [
-          { key: "income", title: t("home.accountBalance"), hint: t("home.accountBalanceHint"), money: income },
-          { key: "sup", title: t("home.supBalance"), hint: t("home.supplierSupHint"), money: sup },
-          ...sandbox,
-        ];
+      : role === "sale"
+        ? [
+            { key: "sup", title: t("home.supBalance"), hint: t("home.supBalanceHint"), money: sup },
+            { key: "reserve", title: t("home.reserveBalance"), hint: t("home.reserveBalanceHint"), money: reserve },
+            ...sandbox,
+          ]
+        : [
+            { key: "income", title: t("home.accountBalance"), hint: t("home.accountBalanceHint"), money: income },
+            { key: "sup", title: t("home.supBalance"), hint: t("home.supplierSupHint"), money: sup },
+            ...sandbox,
+          ];
   return (
     <Row gutter={[16, 16]}>
       {cards.map((c) => (
@@ -85,7 +121,15 @@ export function AccountHome({ role }: { role: HomeRole }) {
   const countryLabel = m?.country ? (regionOptions(lang).find((r) => r.value === m.country)?.label ?? m.country) : null;
 
   const items = [
-    { key: "merchantId", label: t("home.merchantId"), children: <Typography.Text copyable data-testid="merchant-id">{m?.merchantId ?? "-"}</Typography.Text> },
+    {
+      key: "merchantId",
+      label: t("home.merchantId"),
+      children: (
+        <Typography.Text copyable data-testid="merchant-id">
+          {m?.merchantId ?? "-"}
+        </Typography.Text>
+      ),
+    },
     { key: "orgName", label: t("home.orgName"), children: m?.name ?? "-" },
     { key: "loginAccount", label: t("home.loginAccount"), children: info.loginAccount },
     { key: "email", label: t("home.email"), children: <span data-testid="account-email">{info.email}</span> },
@@ -98,10 +142,16 @@ export function AccountHome({ role }: { role: HomeRole }) {
     {
       key: "api",
       label: t("home.apiPermission"),
-      children: m ? <Tag color={m.apiPermission === "opened" ? "success" : "default"}>{t(`apiPermission.${m.apiPermission}`)}</Tag> : "-",
+      children: m ? (
+        <Tag color={m.apiPermission === "opened" ? "success" : "default"}>{t(`apiPermission.${m.apiPermission}`)}</Tag>
+      ) : (
+        "-"
+      ),
     },
     { key: "currency", label: t("home.currency"), children: m ? t(`currency.${m.currency}`) : "-" },
-    ...(m?.version === "international" ? [{ key: "country", label: t("home.country"), children: countryLabel ?? "-" }] : []),
+    ...(m?.version === "international"
+      ? [{ key: "country", label: t("home.country"), children: countryLabel ?? "-" }]
+      : []),
   ];
 
   return (
@@ -114,7 +164,11 @@ export function AccountHome({ role }: { role: HomeRole }) {
         </Typography.Title>
         <Space size={8} wrap>
           {m && <RealNameTag state={m.realNameState} />}
-          {m && <Tag color={themeToken.colorPrimary}>{t(m.version === "international" ? "home.versionIntl" : "home.versionDomestic")}</Tag>}
+          {m && (
+            <Tag color={themeToken.colorPrimary}>
+              {t(m.version === "international" ? "home.versionIntl" : "home.versionDomestic")}
+            </Tag>
+          )}
           {m && <Tag>{t("home.merchantIdShort", { id: m.merchantId })}</Tag>}
         </Space>
       </Flex>

@@ -39,11 +39,24 @@ export function BindPhoneDialog({ onClose, current }: { onClose: () => void; cur
       mask={{ closable: false }}
       destroyOnHidden
     >
-      <Form<Values> form={form} layout="vertical" requiredMark={false} validateTrigger="onBlur" onFinish={(v) => void submit(v)} style={{ paddingTop: 8 }}>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        validateTrigger="onBlur"
+        onFinish={(v) => void submit(v)}
+        style={{ paddingTop: 8 }}
+      >
         <Form.Item name="phone" label={t("home.phone")} rules={[rule("phone")]}>
           <Input placeholder={t("home.phonePlaceholder")} autoComplete="tel" inputMode="numeric" maxLength={11} />
         </Form.Item>
-        <CodeField name="smsCode" label={t("home.smsCode")} placeholder={t("home.smsCodePlaceholder")} rule={rule("smsCode")} onSend={sendCode} />
+        <CodeField
+          name="smsCode"
+          label={t("home.smsCode")}
+          placeholder={t("home.smsCodePlaceholder")}
+          rule={rule("smsCode")}
+          onSend={sendCode}
+        />
         <Button type="primary" htmlType="submit" block loading={bind.isPending}>
           {t("common.confirm")}
         </Button>

@@ -31,12 +31,32 @@ export function ChangeEmailDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal open title={t("home.changeEmail")} onCancel={onClose} footer={null} mask={{ closable: false }} destroyOnHidden>
-      <Form<Values> form={form} layout="vertical" requiredMark={false} validateTrigger="onBlur" onFinish={(v) => void submit(v)} style={{ paddingTop: 8 }}>
+    <Modal
+      open
+      title={t("home.changeEmail")}
+      onCancel={onClose}
+      footer={null}
+      mask={{ closable: false }}
+      destroyOnHidden
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        validateTrigger="onBlur"
+        onFinish={(v) => void submit(v)}
+        style={{ paddingTop: 8 }}
+      >
         <Form.Item name="email" label={t("home.newEmail")} rules={[rule("email")]}>
           <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
         </Form.Item>
-        <CodeField name="emailCode" label={t("auth.emailCode")} placeholder={t("auth.emailCodePlaceholder")} rule={rule("emailCode")} onSend={sendCode} />
+        <CodeField
+          name="emailCode"
+          label={t("auth.emailCode")}
+          placeholder={t("auth.emailCodePlaceholder")}
+          rule={rule("emailCode")}
+          onSend={sendCode}
+        />
         <Button type="primary" htmlType="submit" block loading={change.isPending}>
           {t("common.confirm")}
         </Button>

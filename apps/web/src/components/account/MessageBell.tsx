@@ -20,7 +20,13 @@ export function MessageBell() {
     <>
       <Tooltip title={t("announcements.bell")}>
         <Badge count={unread} size="small" offset={[-4, 4]}>
-          <Button type="text" icon={<BellOutlined />} onClick={() => setOpen(true)} aria-label={t("announcements.bell")} data-testid="header-bell" />
+          <Button
+            type="text"
+            icon={<BellOutlined />}
+            onClick={() => setOpen(true)}
+            aria-label={t("announcements.bell")}
+            data-testid="header-bell"
+          />
         </Badge>
       </Tooltip>
       <Drawer
@@ -29,7 +35,12 @@ export function MessageBell() {
         title={t("announcements.title")}
         size={420}
         extra={
-          <Button size="small" disabled={unread === 0} loading={markRead.isPending} onClick={() => markRead.mutate("all")}>
+          <Button
+            size="small"
+            disabled={unread === 0}
+            loading={markRead.isPending}
+            onClick={() => markRead.mutate("all")}
+          >
             {t("announcements.readAll")}
           </Button>
         }
@@ -58,7 +69,11 @@ export function MessageBell() {
                 {expanded === m.id ? (
                   <Typography.Paragraph style={{ marginTop: 8, whiteSpace: "pre-wrap" }}>{m.body}</Typography.Paragraph>
                 ) : (
-                  <Typography.Paragraph type="secondary" ellipsis={{ rows: 1 }} style={{ marginTop: 4, marginBottom: 0 }}>
+                  <Typography.Paragraph
+                    type="secondary"
+                    ellipsis={{ rows: 1 }}
+                    style={{ marginTop: 4, marginBottom: 0 }}
+                  >
                     {m.body}
                   </Typography.Paragraph>
                 )}
@@ -88,7 +103,12 @@ export function ServiceContactButton() {
   );
   return (
     <Popover content={content} title={t("announcements.contact")} trigger="click" placement="bottomRight">
-      <Button type="text" icon={<CustomerServiceOutlined />} aria-label={t("announcements.contact")} data-testid="header-contact" />
+      <Button
+        type="text"
+        icon={<CustomerServiceOutlined />}
+        aria-label={t("announcements.contact")}
+        data-testid="header-contact"
+      />
     </Popover>
   );
 }

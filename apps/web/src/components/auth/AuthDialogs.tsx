@@ -14,7 +14,10 @@ import { ResetPasswordDialog } from "./ResetPasswordDialog";
 export function AuthDialogsProvider({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const version = versionOfPath(pathname);
-  const [state, setState] = useState<{ kind: AuthDialogKind | null; email?: string; seq: number }>({ kind: null, seq: 0 });
+  const [state, setState] = useState<{ kind: AuthDialogKind | null; email?: string; seq: number }>({
+    kind: null,
+    seq: 0,
+  });
   const [agreementOpen, setAgreementOpen] = useState(false);
 
   const open = useCallback<AuthDialogs["open"]>(
@@ -23,13 +26,18 @@ export function AuthDialogsProvider({ children }: { children: ReactNode }) {
   );
   const close = useCallback(() => setState((s) => ({ kind: null, seq: s.seq })), []);
   const openAgreement = useCallback(() => setAgreementOpen(true), []);
-  const api = useMemo<AuthDialogs>(() => ({ open, close, openAgreement, current: state.kind }), [open, close, openAgreement, state.kind]);
+  const api = useMemo<AuthDialogs>(
+    () => ({ open, close, openAgreement, current: state.kind }),
+    [open, close, openAgreement, state.kind],
+  );
 
   // `key` remounts a dialog each time it is opened, so it starts from a clean form.
   return (
     <AuthDialogsContext.Provider value={api}>
       {children}
-      {state.kind === "login" && <LoginDialog key={`login-${state.seq}`} version={version} initialEmail={state.email} />}
+      {state.kind === "login" && (
+        <LoginDialog key={`login-${state.seq}`} version={version} initialEmail={state.email} />
+      )}
       {state.kind === "register" && <RegisterDialog key={`register-${state.seq}`} version={version} />}
       {state.kind === "reset" && <ResetPasswordDialog key={`reset-${state.seq}`} initialEmail={state.email} />}
       <AgreementDialog open={agreementOpen} onClose={() => setAgreementOpen(false)} />

@@ -57,13 +57,26 @@ export function LoginDialog({ version, initialEmail }: { version: Version; initi
           validateTrigger="onBlur"
         >
           <Form.Item name="email" label={t("auth.email")} rules={[rule("email")]} validateFirst>
-            <Input prefix={<MailOutlined />} placeholder={t("auth.emailPlaceholder")} autoComplete="username" size="large" autoFocus />
+            <Input
+              prefix={<MailOutlined />}
+              placeholder={t("auth.emailPlaceholder")}
+              autoComplete="username"
+              size="large"
+              autoFocus
+            />
           </Form.Item>
           <Form.Item name="password" label={t("auth.password")} rules={[rule("password")]}>
-            <Input.Password prefix={<LockOutlined />} placeholder={t("auth.passwordPlaceholder")} autoComplete="current-password" size="large" />
+            <Input.Password
+              prefix={<LockOutlined />}
+              placeholder={t("auth.passwordPlaceholder")}
+              autoComplete="current-password"
+              size="large"
+            />
           </Form.Item>
           <Flex justify="flex-end" style={{ marginTop: -12, marginBottom: 16 }}>
-            <Typography.Link onClick={() => dialogs.open("reset", { email: form.getFieldValue("email") as string | undefined })}>
+            <Typography.Link
+              onClick={() => dialogs.open("reset", { email: form.getFieldValue("email") as string | undefined })}
+            >
               {t("auth.forgotPassword")}
             </Typography.Link>
           </Flex>

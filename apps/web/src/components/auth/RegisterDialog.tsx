@@ -81,7 +81,13 @@ export function RegisterDialog({ version }: { version: Version }) {
         <Form.Item name="email" label={t("auth.email")} rules={[rule("email")]}>
           <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
         </Form.Item>
-        <CodeField name="emailCode" label={t("auth.emailCode")} placeholder={t("auth.emailCodePlaceholder")} rule={rule("emailCode")} onSend={sendCode} />
+        <CodeField
+          name="emailCode"
+          label={t("auth.emailCode")}
+          placeholder={t("auth.emailCodePlaceholder")}
+          rule={rule("emailCode")}
+          onSend={sendCode}
+        />
         <NewPasswordFields rule={rule} passwordLabel={t("auth.password")} />
         <Form.Item name="orgName" label={t("auth.orgName")} rules={[rule("orgName")]}>
           <Input placeholder={t("auth.orgNamePlaceholder")} maxLength={100} autoComplete="organization" />
@@ -108,7 +114,9 @@ export function RegisterDialog({ version }: { version: Version }) {
           name="agree"
           valuePropName="checked"
           validateTrigger="onChange"
-          rules={[{ validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(t("auth.agreeRequired")))) }]}
+          rules={[
+            { validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(t("auth.agreeRequired")))) },
+          ]}
         >
           <Checkbox>
             {t("auth.agreePrefix")}
@@ -127,7 +135,8 @@ export function RegisterDialog({ version }: { version: Version }) {
         </Button>
         <Flex justify="center" style={{ marginTop: 16 }}>
           <Typography.Text type="secondary">
-            {t("auth.haveAccount")} <Typography.Link onClick={() => dialogs.open("login")}>{t("auth.loginNow")}</Typography.Link>
+            {t("auth.haveAccount")}{" "}
+            <Typography.Link onClick={() => dialogs.open("login")}>{t("auth.loginNow")}</Typography.Link>
           </Typography.Text>
         </Flex>
       </Form>

@@ -31,14 +31,27 @@ export function ResetPasswordDialog({ initialEmail }: { initialEmail?: string })
 
   const submit = async (v: ResetValues) => {
     const email = v.email.trim();
-    const result = await reset.mutateAsync({ email, emailCode: v.emailCode.trim(), password: v.password, confirmPassword: v.confirmPassword });
+    const result = await reset.mutateAsync({
+      email,
+      emailCode: v.emailCode.trim(),
+      password: v.password,
+      confirmPassword: v.confirmPassword,
+    });
     if (reportFailure(result, form, FIELDS, toast)) return;
     void message.success(t("auth.resetSuccess"));
     dialogs.open("login", { email });
   };
 
   return (
-    <Modal open width={480} title={t("auth.resetTitle")} footer={null} onCancel={dialogs.close} mask={{ closable: false }} destroyOnHidden>
+    <Modal
+      open
+      width={480}
+      title={t("auth.resetTitle")}
+      footer={null}
+      onCancel={dialogs.close}
+      mask={{ closable: false }}
+      destroyOnHidden
+    >
       <Form<ResetValues>
         form={form}
         layout="vertical"
@@ -51,7 +64,13 @@ export function ResetPasswordDialog({ initialEmail }: { initialEmail?: string })
         <Form.Item name="email" label={t("auth.email")} rules={[rule("email")]}>
           <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
         </Form.Item>
-        <CodeField name="emailCode" label={t("auth.emailCode")} placeholder={t("auth.emailCodePlaceholder")} rule={rule("emailCode")} onSend={sendCode} />
+        <CodeField
+          name="emailCode"
+          label={t("auth.emailCode")}
+          placeholder={t("auth.emailCodePlaceholder")}
+          rule={rule("emailCode")}
+          onSend={sendCode}
+        />
         <NewPasswordFields rule={rule} passwordLabel={t("auth.newPassword")} />
         <Button type="primary" htmlType="submit" block size="large" loading={reset.isPending}>
           {t("auth.resetSubmit")}

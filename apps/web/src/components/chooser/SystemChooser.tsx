@@ -51,7 +51,12 @@ export function SystemChooser() {
       <Typography.Paragraph type="secondary" style={{ marginBottom: 32 }}>
         {t(version === "international" ? "chooser.intlSubtitle" : "chooser.subtitle")}
       </Typography.Paragraph>
-      <Row gutter={[24, 24]} style={{ width: "100%", maxWidth: options.length > 2 ? 1080 : 760 }} role="radiogroup" aria-label={t("chooser.title")}>
+      <Row
+        gutter={[24, 24]}
+        style={{ width: "100%", maxWidth: options.length > 2 ? 1080 : 760 }}
+        role="radiogroup"
+        aria-label={t("chooser.title")}
+      >
         {options.map(({ role, icon }) => {
           const active = selected === role;
           const disabled = !allowed(role);
@@ -80,7 +85,14 @@ export function SystemChooser() {
                   <Flex
                     align="center"
                     justify="center"
-                    style={{ width: 48, height: 48, borderRadius: 12, fontSize: 24, color: themeToken.colorPrimary, background: themeToken.colorPrimaryBg }}
+                    style={{
+                      width: 48,
+                      height: 48,
+                      borderRadius: 12,
+                      fontSize: 24,
+                      color: themeToken.colorPrimary,
+                      background: themeToken.colorPrimaryBg,
+                    }}
                   >
                     {icon}
                   </Flex>

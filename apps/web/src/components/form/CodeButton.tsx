@@ -39,7 +39,12 @@ export function CodeButton({ onSend, disabled }: { onSend: () => Promise<number 
   };
 
   return (
-    <Button onClick={() => void send()} loading={sending} disabled={disabled || remaining > 0} style={{ minWidth: 128 }}>
+    <Button
+      onClick={() => void send()}
+      loading={sending}
+      disabled={disabled || remaining > 0}
+      style={{ minWidth: 128 }}
+    >
       {remaining > 0 ? t("code.resendIn", { seconds: remaining }) : t("code.send")}
     </Button>
   );

@@ -5,7 +5,9 @@ import { isMessageKey } from "@tessera/contracts";
 
 /** What we need of a zod schema, without importing zod into the web app. */
 export interface SafeParser {
-  safeParse(value: unknown):
+  safeParse(
+    value: unknown,
+  ):
     | { success: true }
     | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }

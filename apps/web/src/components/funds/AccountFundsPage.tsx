@@ -37,7 +37,11 @@ export function AccountFundsPage({
   const money = balances?.[account];
   const header = (
     <Flex vertical gap={16}>
-      <PageHint id={hintId} title={t(`funds.accountHint.${hint ?? account}Title`)} description={t(`funds.accountHint.${hint ?? account}`)} />
+      <PageHint
+        id={hintId}
+        title={t(`funds.accountHint.${hint ?? account}Title`)}
+        description={t(`funds.accountHint.${hint ?? account}`)}
+      />
       {accounts.length > 1 && (
         <Segmented<FundAccount>
           value={account}
@@ -61,7 +65,13 @@ export function AccountFundsPage({
   );
   return (
     <>
-      <FundChangeList key={account} account={account} currency={money?.currency ?? "CNY"} header={header} onlyType={onlyType} />
+      <FundChangeList
+        key={account}
+        account={account}
+        currency={money?.currency ?? "CNY"}
+        header={header}
+        onlyType={onlyType}
+      />
       {open && balances && (
         <AmountDialog
           title={t("funds.reserveTransfer")}

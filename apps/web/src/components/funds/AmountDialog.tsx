@@ -22,7 +22,12 @@ export interface AmountDialogProps {
   withReason?: boolean;
   /** Ask which merchant (operator movements). */
   withMerchantId?: boolean;
-  onSubmit: (req: { amount: number; requestKey: string; reason: string; merchantId: string }) => Promise<ApiResult<unknown> | undefined>;
+  onSubmit: (req: {
+    amount: number;
+    requestKey: string;
+    reason: string;
+    merchantId: string;
+  }) => Promise<ApiResult<unknown> | undefined>;
   successText: string;
   onClose: () => void;
 }
@@ -44,7 +49,12 @@ export function AmountDialog(props: AmountDialogProps) {
     if (!amount) return;
     setPending(true);
     try {
-      const result = await props.onSubmit({ amount, requestKey, reason: v.reason?.trim() ?? "", merchantId: v.merchantId?.trim() ?? "" });
+      const result = await props.onSubmit({
+        amount,
+        requestKey,
+        reason: v.reason?.trim() ?? "",
+        merchantId: v.merchantId?.trim() ?? "",
+      });
       if (!result) return;
       if (!result.ok) {
         form.setFields([{ name: result.data?.field === "reason" ? "reason" : "amount", errors: [result.msg] }]);
@@ -59,9 +69,19 @@ export function AmountDialog(props: AmountDialogProps) {
 
   return (
     <Modal open title={props.title} onCancel={props.onClose} footer={null} destroyOnHidden mask={{ closable: false }}>
-      <Form<Values> form={form} layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)} style={{ paddingTop: 8 }}>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={(v) => void submit(v)}
+        style={{ paddingTop: 8 }}
+      >
         {props.withMerchantId && (
-          <Form.Item name="merchantId" label={t("funds.col.merchantId")} rules={[{ required: true, pattern: /^\d{1,18}$/, message: t("funds.ops.merchantIdInvalid") }]}>
+          <Form.Item
+            name="merchantId"
+            label={t("funds.col.merchantId")}
+            rules={[{ required: true, pattern: /^\d{1,18}$/, message: t("funds.ops.merchantIdInvalid") }]}
+          >
             <Input inputMode="numeric" maxLength={18} />
           </Form.Item>
         )}
@@ -71,14 +91,28 @@ export function AmountDialog(props: AmountDialogProps) {
           extra={props.available ? t("funds.available", { amount: formatMoney(props.available) }) : undefined}
           rules={[
             { required: true, whitespace: true, message: text("funds.amountEmpty") },
-            { validator: (_r, v: string | undefined) => (!v || (parseMoney(v, props.currency) ?? 0) > 0 ? Promise.resolve() : Promise.reject(new Error(text("funds.amountInvalid")))) },
+            {
+              validator: (_r, v: string | undefined) =>
+                !v || (parseMoney(v, props.currency) ?? 0) > 0
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(text("funds.amountInvalid"))),
+            },
           ]}
         >
           {/* An operator's movement is in the merchant's own currency, which the dialog does not know. */}
-          <Input prefix={props.withMerchantId ? undefined : CURRENCY_SYMBOLS[props.currency]} inputMode="decimal" placeholder="0.00" data-testid="amount-input" />
+          <Input
+            prefix={props.withMerchantId ? undefined : CURRENCY_SYMBOLS[props.currency]}
+            inputMode="decimal"
+            placeholder="0.00"
+            data-testid="amount-input"
+          />
         </Form.Item>
         {props.withReason && (
-          <Form.Item name="reason" label={t("funds.reason")} rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}>
+          <Form.Item
+            name="reason"
+            label={t("funds.reason")}
+            rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}
+          >
             <Input.TextArea rows={3} maxLength={200} showCount />
           </Form.Item>
         )}

@@ -7,7 +7,11 @@ import { useSaveWithdrawalCard, useWithdrawalCard } from "../../api/hooks/funds"
 import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
 
-const STATE_COLOR: Record<BankCard["state"], string> = { pending: "processing", approved: "success", rejected: "error" };
+const STATE_COLOR: Record<BankCard["state"], string> = {
+  pending: "processing",
+  approved: "success",
+  rejected: "error",
+};
 const FIELDS = ["companyName", "bank", "city", "account"] as const;
 
 function CardDialog({ current, onClose }: { current: BankCard | null; onClose: () => void }) {
@@ -23,19 +27,31 @@ function CardDialog({ current, onClose }: { current: BankCard | null; onClose: (
     onClose();
   };
   return (
-    <Modal open title={t(current ? "withdraw.replaceCard" : "withdraw.addCard")} onCancel={onClose} footer={null} destroyOnHidden mask={{ closable: false }}>
+    <Modal
+      open
+      title={t(current ? "withdraw.replaceCard" : "withdraw.addCard")}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+      mask={{ closable: false }}
+    >
       <Form<BankCardReq>
         form={form}
         layout="vertical"
         requiredMark={false}
         validateTrigger="onBlur"
         onFinish={(v) => void submit(v)}
-        initialValues={current ? { companyName: current.companyName, bank: current.bank, city: current.city } : undefined}
+        initialValues={
+          current ? { companyName: current.companyName, bank: current.bank, city: current.city } : undefined
+        }
         style={{ paddingTop: 8 }}
       >
         {FIELDS.map((f) => (
           <Form.Item key={f} name={f} label={t(`withdraw.card.${f}`)} rules={[rule(f)]}>
-            <Input maxLength={f === "companyName" ? 100 : f === "account" ? 40 : 50} inputMode={f === "account" ? "numeric" : undefined} />
+            <Input
+              maxLength={f === "companyName" ? 100 : f === "account" ? 40 : 50}
+              inputMode={f === "account" ? "numeric" : undefined}
+            />
           </Form.Item>
         ))}
         <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>

@@ -9,7 +9,11 @@ import { AREAS } from "../../app/routes";
 import { homeFundLinks, type FundLinkId } from "./fundLinks";
 import { TransferDrawer } from "./TransferDrawer";
 
-const ICONS: Record<FundLinkId, ReactNode> = { "home-topup": <BankOutlined />, "home-funds": <TransactionOutlined />, "home-withdraw": <WalletOutlined /> };
+const ICONS: Record<FundLinkId, ReactNode> = {
+  "home-topup": <BankOutlined />,
+  "home-funds": <TransactionOutlined />,
+  "home-withdraw": <WalletOutlined />,
+};
 
 /**
  * Home page shortcuts (spec 01 §2 screens 5 and 6): top-up, fund changes, withdraw; suppliers also transfer.
@@ -39,7 +43,13 @@ export function FundLinks() {
           {t("transfer.open")}
         </Button>
       )}
-      {transfer && <TransferDrawer open={transferring} onClose={() => setTransferring(false)} currency={info?.balances?.income.currency ?? "CNY"} />}
+      {transfer && (
+        <TransferDrawer
+          open={transferring}
+          onClose={() => setTransferring(false)}
+          currency={info?.balances?.income.currency ?? "CNY"}
+        />
+      )}
     </Space>
   );
 }

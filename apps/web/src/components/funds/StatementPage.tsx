@@ -15,8 +15,15 @@ import { PageHint } from "../PageHint";
  */
 export function StatementPage({ unit }: { unit: "day" | "month" }) {
   const { t } = useTranslation();
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => (unit === "day" ? [platformToday().subtract(29, "day"), platformToday()] : [platformToday().subtract(11, "month").startOf("month"), platformToday()]));
-  const query = { from: range[0].format("YYYY-MM-DD"), to: (unit === "month" ? range[1].endOf("month") : range[1]).format("YYYY-MM-DD") };
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() =>
+    unit === "day"
+      ? [platformToday().subtract(29, "day"), platformToday()]
+      : [platformToday().subtract(11, "month").startOf("month"), platformToday()],
+  );
+  const query = {
+    from: range[0].format("YYYY-MM-DD"),
+    to: (unit === "month" ? range[1].endOf("month") : range[1]).format("YYYY-MM-DD"),
+  };
   const { data, isFetching } = useStatement(unit, query);
   const currency = data?.currency ?? "CNY";
   const money = (v: number) => formatMoney({ amount: v, currency });
@@ -30,7 +37,11 @@ export function StatementPage({ unit }: { unit: "day" | "month" }) {
   ];
   return (
     <Flex vertical gap={16}>
-      <PageHint id={`business.statement.${unit}`} title={t(`statement.hintTitle.${unit}`)} description={t("statement.hint")} />
+      <PageHint
+        id={`business.statement.${unit}`}
+        title={t(`statement.hintTitle.${unit}`)}
+        description={t("statement.hint")}
+      />
       <Card variant="borderless">
         <Flex gap={16} wrap>
           <DatePicker.RangePicker
@@ -40,11 +51,21 @@ export function StatementPage({ unit }: { unit: "day" | "month" }) {
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
             disabledDate={(d) => d.isAfter(platformToday(), "day")}
           />
-          <ExportButton columns={columns} rows={data?.rows ?? []} name={`${t(`statement.hintTitle.${unit}`)} ${query.from} ${query.to}`} />
+          <ExportButton
+            columns={columns}
+            rows={data?.rows ?? []}
+            name={`${t(`statement.hintTitle.${unit}`)} ${query.from} ${query.to}`}
+          />
         </Flex>
       </Card>
       <Card variant="borderless">
-        <Table<StatementRow> rowKey="period" columns={columns} dataSource={data?.rows ?? []} loading={isFetching} pagination={false} />
+        <Table<StatementRow>
+          rowKey="period"
+          columns={columns}
+          dataSource={data?.rows ?? []}
+          loading={isFetching}
+          pagination={false}
+        />
       </Card>
     </Flex>
   );

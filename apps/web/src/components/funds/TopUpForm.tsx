@@ -108,7 +108,12 @@ export function TopUpForm({ currency, version }: { currency: Currency; version: 
           label={t("funds.amount")}
           rules={[
             { required: true, whitespace: true, message: text("funds.amountEmpty") },
-            { validator: (_r, v: string | undefined) => (!v || (parseMoney(v, currency) ?? 0) > 0 ? Promise.resolve() : Promise.reject(new Error(text("funds.amountInvalid")))) },
+            {
+              validator: (_r, v: string | undefined) =>
+                !v || (parseMoney(v, currency) ?? 0) > 0
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(text("funds.amountInvalid"))),
+            },
           ]}
         >
           <Input prefix={CURRENCY_SYMBOLS[currency]} inputMode="decimal" placeholder="0.00" />
@@ -122,10 +127,20 @@ export function TopUpForm({ currency, version }: { currency: Currency; version: 
             ]}
           />
         </Form.Item>
-        <Form.Item name="payerName" label={t("funds.payerName")} rules={[rule("payerName"), payerRule("payerName")]} dependencies={["payerType"]}>
+        <Form.Item
+          name="payerName"
+          label={t("funds.payerName")}
+          rules={[rule("payerName"), payerRule("payerName")]}
+          dependencies={["payerType"]}
+        >
           <Input maxLength={100} placeholder={t(`funds.payerNamePlaceholder.${payerType}`)} />
         </Form.Item>
-        <Form.Item name="idNumber" label={t(`funds.idNumberOf.${payerType}`)} rules={[rule("idNumber"), payerRule("idNumber")]} dependencies={["payerType"]}>
+        <Form.Item
+          name="idNumber"
+          label={t(`funds.idNumberOf.${payerType}`)}
+          rules={[rule("idNumber"), payerRule("idNumber")]}
+          dependencies={["payerType"]}
+        >
           <Input maxLength={30} />
         </Form.Item>
         <Form.Item name="otherAccount" label={t("funds.otherAccount")} rules={[rule("otherAccount")]}>
@@ -145,7 +160,10 @@ export function TopUpForm({ currency, version }: { currency: Currency; version: 
               const f = raw as File;
               void upload.mutateAsync(f).then((result) => {
                 if (result?.ok) {
-                  setProof({ id: result.data.proofId, file: { uid: result.data.proofId, name: f.name, status: "done" } });
+                  setProof({
+                    id: result.data.proofId,
+                    file: { uid: result.data.proofId, name: f.name, status: "done" },
+                  });
                   onSuccess?.(result.data);
                 } else {
                   if (result) void message.error(result.msg);

@@ -25,16 +25,51 @@ export function ProofLink({ url }: { url: string | null }) {
  * Top-up notices as a list: the purchaser's own ("mine") or every merchant's for operators ("ops"),
  * with a state filter. `actions` adds the operator's review buttons.
  */
-export function TopUpNotices({ scope, header, actions }: { scope: "mine" | "ops"; header?: ReactNode; actions?: (row: TopUpNotice) => ReactNode }) {
+export function TopUpNotices({
+  scope,
+  header,
+  actions,
+}: {
+  scope: "mine" | "ops";
+  header?: ReactNode;
+  actions?: (row: TopUpNotice) => ReactNode;
+}) {
   const { t } = useTranslation();
   const columns: TableColumnsType<TopUpNotice> = [
-    { title: t("funds.col.filedAt"), dataIndex: "createdAt", width: 132, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("funds.col.filedAt"),
+      dataIndex: "createdAt",
+      width: 132,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     ...(scope === "ops"
-      ? [{ title: t("funds.col.merchant"), key: "merchant", width: 150, render: (_: unknown, r: TopUpNotice) => `${r.merchantName} (${r.merchantId})` }]
+      ? [
+          {
+            title: t("funds.col.merchant"),
+            key: "merchant",
+            width: 150,
+            render: (_: unknown, r: TopUpNotice) => `${r.merchantName} (${r.merchantId})`,
+          },
+        ]
       : []),
-    { title: t("funds.amount"), dataIndex: "amount", align: "right", render: (v: TopUpNotice["amount"]) => formatMoney(v) },
-    { title: t("funds.col.fee"), dataIndex: "fee", align: "right", render: (v: TopUpNotice["fee"], r) => (r.state === "confirmed" ? formatMoney(v) : "-") },
-    { title: t("funds.payerName"), dataIndex: "payerName", width: 90, render: (v: string, r) => <Tooltip title={`${t(`funds.payer.${r.payerType}`)} · ${r.idNumber}`}>{v}</Tooltip> },
+    {
+      title: t("funds.amount"),
+      dataIndex: "amount",
+      align: "right",
+      render: (v: TopUpNotice["amount"]) => formatMoney(v),
+    },
+    {
+      title: t("funds.col.fee"),
+      dataIndex: "fee",
+      align: "right",
+      render: (v: TopUpNotice["fee"], r) => (r.state === "confirmed" ? formatMoney(v) : "-"),
+    },
+    {
+      title: t("funds.payerName"),
+      dataIndex: "payerName",
+      width: 90,
+      render: (v: string, r) => <Tooltip title={`${t(`funds.payer.${r.payerType}`)} · ${r.idNumber}`}>{v}</Tooltip>,
+    },
     { title: t("funds.otherAccount"), dataIndex: "otherAccount", width: 120 },
     { title: t("funds.transferRef"), dataIndex: "transferRef", width: 110 },
     { title: t("funds.proof"), dataIndex: "proofUrl", render: (v: string | null) => <ProofLink url={v} /> },
@@ -50,7 +85,9 @@ export function TopUpNotices({ scope, header, actions }: { scope: "mine" | "ops"
         </Space>
       ),
     },
-    ...(actions ? [{ title: t("funds.col.actions"), key: "actions", render: (_: unknown, r: TopUpNotice) => actions(r) }] : []),
+    ...(actions
+      ? [{ title: t("funds.col.actions"), key: "actions", render: (_: unknown, r: TopUpNotice) => actions(r) }]
+      : []),
   ];
   return (
     <ListPage<TopUpNotice>
@@ -58,8 +95,18 @@ export function TopUpNotices({ scope, header, actions }: { scope: "mine" | "ops"
       rowKey="id"
       columns={columns}
       search={{
-        select: { keys: [{ value: "state", label: t("funds.col.state"), options: TOP_UP_STATES.map((s) => ({ value: s, label: t(`funds.state.${s}`) })) }] },
-        ...(scope === "ops" && { input: { keys: [{ value: "merchantId", label: t("funds.col.merchantId"), numeric: true }] } }),
+        select: {
+          keys: [
+            {
+              value: "state",
+              label: t("funds.col.state"),
+              options: TOP_UP_STATES.map((s) => ({ value: s, label: t(`funds.state.${s}`) })),
+            },
+          ],
+        },
+        ...(scope === "ops" && {
+          input: { keys: [{ value: "merchantId", label: t("funds.col.merchantId"), numeric: true }] },
+        }),
       }}
       query={(state) =>
         topUpsQuery(

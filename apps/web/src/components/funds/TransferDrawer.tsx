@@ -1,9 +1,32 @@
-import { App, Alert, Button, Card, Drawer, Flex, Form, Input, Modal, Space, Tag, Typography, type TableColumnsType } from "antd";
+import {
+  App,
+  Alert,
+  Button,
+  Card,
+  Drawer,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Space,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { TRANSFER_STATES, type Currency, type Transfer, type TransferState } from "@tessera/contracts";
-import { checkTransferTarget, newRequestKey, transfersQuery, useApplyTransitAuth, useConfirmTransitAuth, useCreateTransfer, useDecideTransfer, useTransitAuth } from "../../api/hooks/funds";
+import {
+  checkTransferTarget,
+  newRequestKey,
+  transfersQuery,
+  useApplyTransitAuth,
+  useConfirmTransitAuth,
+  useCreateTransfer,
+  useDecideTransfer,
+  useTransitAuth,
+} from "../../api/hooks/funds";
 import { CodeButton } from "../form/CodeButton";
 import { reportFailure } from "../form/serverError";
 import { useMessageText } from "../form/useZodRules";
@@ -43,10 +66,22 @@ function AuthoriseCard() {
         <Flex vertical gap={8}>
           <span>{sentTo ? t("transfer.codeSent", { phone: sentTo }) : t("transfer.authHint")}</span>
           <Space.Compact style={{ maxWidth: 360 }}>
-            <Input value={code} onChange={(e) => setCode(e.target.value)} placeholder={t("home.smsCodePlaceholder")} maxLength={8} data-testid="transit-code" />
+            <Input
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              placeholder={t("home.smsCodePlaceholder")}
+              maxLength={8}
+              data-testid="transit-code"
+            />
             <CodeButton onSend={send} />
           </Space.Compact>
-          <Button type="primary" onClick={() => void submit()} disabled={!code.trim()} loading={confirm.isPending} style={{ alignSelf: "flex-start" }}>
+          <Button
+            type="primary"
+            onClick={() => void submit()}
+            disabled={!code.trim()}
+            loading={confirm.isPending}
+            style={{ alignSelf: "flex-start" }}
+          >
             {t("transfer.authorise")}
           </Button>
         </Flex>
@@ -81,10 +116,20 @@ function NewTransfer({ currency }: { currency: Currency }) {
       // Above the drawer this form lives in.
       zIndex: 1200,
       title: t("transfer.confirmTitle"),
-      content: t("transfer.confirmBody", { amount: formatMoney({ amount, currency }), name: target.data.merchantName, id: target.data.merchantId }),
+      content: t("transfer.confirmBody", {
+        amount: formatMoney({ amount, currency }),
+        name: target.data.merchantName,
+        id: target.data.merchantId,
+      }),
       onOk: () =>
         create
-          .mutateAsync({ toMerchantId: v.toMerchantId.trim(), amount, remark: v.remark?.trim() || undefined, contractNo: v.contractNo?.trim() || undefined, requestKey })
+          .mutateAsync({
+            toMerchantId: v.toMerchantId.trim(),
+            amount,
+            remark: v.remark?.trim() || undefined,
+            contractNo: v.contractNo?.trim() || undefined,
+            requestKey,
+          })
           .then((result) => {
             if (reportFailure(result, form, fields, (m) => void message.error(m))) return;
             void message.success(t("transfer.created"));
@@ -95,18 +140,44 @@ function NewTransfer({ currency }: { currency: Currency }) {
   };
 
   return (
-    <Form<NewValues> form={form} layout="inline" onFinish={(v) => void submit(v)} requiredMark={false} style={{ rowGap: 12 }}>
-      <Form.Item name="toMerchantId" rules={[{ required: true, whitespace: true, message: text("transfer.targetEmpty") }]}>
-        <Input placeholder={t("transfer.toMerchantId")} inputMode="numeric" maxLength={18} style={{ width: 170 }} data-testid="transfer-to" />
+    <Form<NewValues>
+      form={form}
+      layout="inline"
+      onFinish={(v) => void submit(v)}
+      requiredMark={false}
+      style={{ rowGap: 12 }}
+    >
+      <Form.Item
+        name="toMerchantId"
+        rules={[{ required: true, whitespace: true, message: text("transfer.targetEmpty") }]}
+      >
+        <Input
+          placeholder={t("transfer.toMerchantId")}
+          inputMode="numeric"
+          maxLength={18}
+          style={{ width: 170 }}
+          data-testid="transfer-to"
+        />
       </Form.Item>
       <Form.Item
         name="amountText"
         rules={[
           { required: true, whitespace: true, message: text("funds.amountEmpty") },
-          { validator: (_r, v: string | undefined) => (!v || (parseMoney(v, currency) ?? 0) > 0 ? Promise.resolve() : Promise.reject(new Error(text("funds.amountInvalid")))) },
+          {
+            validator: (_r, v: string | undefined) =>
+              !v || (parseMoney(v, currency) ?? 0) > 0
+                ? Promise.resolve()
+                : Promise.reject(new Error(text("funds.amountInvalid"))),
+          },
         ]}
       >
-        <Input prefix={CURRENCY_SYMBOLS[currency]} placeholder="0.00" inputMode="decimal" style={{ width: 150 }} data-testid="transfer-amount" />
+        <Input
+          prefix={CURRENCY_SYMBOLS[currency]}
+          placeholder="0.00"
+          inputMode="decimal"
+          style={{ width: 150 }}
+          data-testid="transfer-amount"
+        />
       </Form.Item>
       <Form.Item name="contractNo">
         <Input placeholder={t("transfer.contractNo")} maxLength={40} style={{ width: 160 }} />
@@ -133,7 +204,11 @@ function RefuseDialog({ transfer, onClose }: { transfer: Transfer; onClose: () =
   return (
     <Modal open title={t("transfer.refuse")} onCancel={onClose} footer={null} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="reason" label={t("funds.reason")} rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}>
+        <Form.Item
+          name="reason"
+          label={t("funds.reason")}
+          rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}
+        >
           <Input.TextArea rows={3} maxLength={200} showCount />
         </Form.Item>
         <Button type="primary" danger htmlType="submit" block loading={decide.isPending}>
@@ -148,7 +223,15 @@ function RefuseDialog({ transfer, onClose }: { transfer: Transfer; onClose: () =
  * Fund transfer between merchants (spec 01 §2 screen 6, supplier home): authorise once, send a transfer
  * (optionally under a contract), and accept or refuse the ones received. Money moves on acceptance.
  */
-export function TransferDrawer({ open, onClose, currency }: { open: boolean; onClose: () => void; currency: Currency }) {
+export function TransferDrawer({
+  open,
+  onClose,
+  currency,
+}: {
+  open: boolean;
+  onClose: () => void;
+  currency: Currency;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { data: auth } = useTransitAuth();
@@ -160,11 +243,37 @@ export function TransferDrawer({ open, onClose, currency }: { open: boolean; onC
     else if (result) void message.error(result.msg);
   };
   const columns: TableColumnsType<Transfer> = [
-    { title: t("withdraw.col.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
-    { title: t("transfer.direction"), dataIndex: "direction", width: 80, render: (v: Transfer["direction"]) => <Tag color={v === "out" ? "orange" : "blue"}>{t(`transfer.dir.${v}`)}</Tag> },
-    { title: t("transfer.counterpart"), key: "who", render: (_: unknown, r) => (r.direction === "out" ? `${r.toMerchantName} (${r.toMerchantId})` : `${r.fromMerchantName} (${r.fromMerchantId})`) },
-    { title: t("withdraw.col.amount"), dataIndex: "amount", align: "right", render: (v: Transfer["amount"]) => formatMoney(v) },
-    { title: t("transfer.contractCol"), dataIndex: "contractNo", render: (v: string | null, r) => [v, r.remark].filter(Boolean).join(" · ") || "-" },
+    {
+      title: t("withdraw.col.time"),
+      dataIndex: "createdAt",
+      width: 150,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
+    {
+      title: t("transfer.direction"),
+      dataIndex: "direction",
+      width: 80,
+      render: (v: Transfer["direction"]) => <Tag color={v === "out" ? "orange" : "blue"}>{t(`transfer.dir.${v}`)}</Tag>,
+    },
+    {
+      title: t("transfer.counterpart"),
+      key: "who",
+      render: (_: unknown, r) =>
+        r.direction === "out"
+          ? `${r.toMerchantName} (${r.toMerchantId})`
+          : `${r.fromMerchantName} (${r.fromMerchantId})`,
+    },
+    {
+      title: t("withdraw.col.amount"),
+      dataIndex: "amount",
+      align: "right",
+      render: (v: Transfer["amount"]) => formatMoney(v),
+    },
+    {
+      title: t("transfer.contractCol"),
+      dataIndex: "contractNo",
+      render: (v: string | null, r) => [v, r.remark].filter(Boolean).join(" · ") || "-",
+    },
     {
       title: t("withdraw.col.state"),
       dataIndex: "state",
@@ -192,7 +301,15 @@ export function TransferDrawer({ open, onClose, currency }: { open: boolean; onC
     },
   ];
   return (
-    <Drawer open={open} onClose={onClose} size={1040} zIndex={1100} title={t("transfer.title")} destroyOnHidden styles={{ body: { background: "var(--ant-color-bg-layout)" } }}>
+    <Drawer
+      open={open}
+      onClose={onClose}
+      size={1040}
+      zIndex={1100}
+      title={t("transfer.title")}
+      destroyOnHidden
+      styles={{ body: { background: "var(--ant-color-bg-layout)" } }}
+    >
       {open && (
         <ListPage<Transfer>
           header={
@@ -206,8 +323,24 @@ export function TransferDrawer({ open, onClose, currency }: { open: boolean; onC
           }
           rowKey="id"
           columns={columns}
-          search={{ select: { keys: [{ value: "state", label: t("withdraw.col.state"), options: TRANSFER_STATES.map((s) => ({ value: s, label: t(`transfer.state.${s}`) })) }] } }}
-          query={(state) => transfersQuery({ page: state.page, pageSize: state.pageSize, state: typeof state.values.selVal === "string" ? state.values.selVal : undefined })}
+          search={{
+            select: {
+              keys: [
+                {
+                  value: "state",
+                  label: t("withdraw.col.state"),
+                  options: TRANSFER_STATES.map((s) => ({ value: s, label: t(`transfer.state.${s}`) })),
+                },
+              ],
+            },
+          }}
+          query={(state) =>
+            transfersQuery({
+              page: state.page,
+              pageSize: state.pageSize,
+              state: typeof state.values.selVal === "string" ? state.values.selVal : undefined,
+            })
+          }
         />
       )}
       {refusing && <RefuseDialog transfer={refusing} onClose={() => setRefusing(null)} />}

@@ -7,13 +7,20 @@ const area = (id: string) => {
   if (!a) throw new Error(`no area ${id}`);
   return a;
 };
-const ids = (r: ReturnType<typeof homeFundLinks>) => [...r.links.map((l) => l.testId), ...(r.transfer ? ["home-transfer"] : [])];
+const ids = (r: ReturnType<typeof homeFundLinks>) => [
+  ...r.links.map((l) => l.testId),
+  ...(r.transfer ? ["home-transfer"] : []),
+];
 
 /** Home fund shortcuts follow the account's menus (issue 40 item 12, issue 38 item 8). */
 describe("the home page's fund shortcuts", () => {
   it("the main account sees every shortcut its area has", () => {
     expect(ids(homeFundLinks(area("sale"), null))).toEqual(["home-topup", "home-funds", "home-withdraw"]);
-    expect(homeFundLinks(area("sale"), null).links.map((l) => l.to)).toEqual(["/sale/RechargeSheet", "/sale/FundRelated", "/sale/WithdrawalRecord"]);
+    expect(homeFundLinks(area("sale"), null).links.map((l) => l.to)).toEqual([
+      "/sale/RechargeSheet",
+      "/sale/FundRelated",
+      "/sale/WithdrawalRecord",
+    ]);
     expect(ids(homeFundLinks(area("business"), null))).toEqual(["home-funds", "home-transfer"]);
     expect(ids(homeFundLinks(area("providers"), null))).toEqual(["home-funds", "home-withdraw"]);
   });

@@ -20,17 +20,38 @@ import { useAuthDialogs } from "../auth/context";
 import { takeRequestedDialog } from "../../login/handoff";
 import { FEATURES, STEPS, TILES } from "../../login/keys";
 
-const TILE_ICONS = [<ThunderboltOutlined key="topUp" />, <CreditCardOutlined key="cardSecret" />, <GiftOutlined key="coupon" />, <WalletOutlined key="funds" />];
-const FEATURE_ICONS = [<ShopOutlined key="purchaser" />, <AuditOutlined key="supplier" />, <ApiOutlined key="api" />, <SafetyCertificateOutlined key="security" />];
+const TILE_ICONS = [
+  <ThunderboltOutlined key="topUp" />,
+  <CreditCardOutlined key="cardSecret" />,
+  <GiftOutlined key="coupon" />,
+  <WalletOutlined key="funds" />,
+];
+const FEATURE_ICONS = [
+  <ShopOutlined key="purchaser" />,
+  <AuditOutlined key="supplier" />,
+  <ApiOutlined key="api" />,
+  <SafetyCertificateOutlined key="security" />,
+];
 
 function Tile({ icon, title, text, color }: { icon: ReactNode; title: string; text: string; color: string }) {
   return (
-    <Card variant="borderless" style={{ height: "100%", boxShadow: "0 1px 2px rgba(16,24,40,.06), 0 1px 3px rgba(16,24,40,.1)" }}>
+    <Card
+      variant="borderless"
+      style={{ height: "100%", boxShadow: "0 1px 2px rgba(16,24,40,.06), 0 1px 3px rgba(16,24,40,.1)" }}
+    >
       <Flex gap={14} align="flex-start">
         <Flex
           align="center"
           justify="center"
-          style={{ width: 40, height: 40, borderRadius: 10, background: `${color}1a`, color, fontSize: 20, flex: "none" }}
+          style={{
+            width: 40,
+            height: 40,
+            borderRadius: 10,
+            background: `${color}1a`,
+            color,
+            fontSize: 20,
+            flex: "none",
+          }}
         >
           {icon}
         </Flex>
@@ -81,7 +102,11 @@ export function Landing({ version }: { version: Version }) {
         <Row gutter={[48, 32]} align="middle" style={{ maxWidth: 1200, margin: "0 auto" }}>
           <Col xs={24} lg={13}>
             <Space orientation="vertical" size={18}>
-              <Tag color={p} icon={international ? <GlobalOutlined /> : undefined} style={{ fontSize: 13, padding: "2px 10px" }}>
+              <Tag
+                color={p}
+                icon={international ? <GlobalOutlined /> : undefined}
+                style={{ fontSize: 13, padding: "2px 10px" }}
+              >
                 {t(international ? "landing.intlBadge" : "landing.badge")}
               </Tag>
               <Typography.Title level={1} style={{ margin: 0, fontSize: 40, lineHeight: 1.25 }}>
@@ -140,10 +165,7 @@ export function Landing({ version }: { version: Version }) {
           <Typography.Title level={4} style={{ marginTop: 0 }}>
             {t("landing.stepsTitle")}
           </Typography.Title>
-          <Steps
-            current={-1}
-            items={STEPS.map(([title, text]) => ({ title: t(title), content: t(text) }))}
-          />
+          <Steps current={-1} items={STEPS.map(([title, text]) => ({ title: t(title), content: t(text) }))} />
         </Card>
       </div>
     </div>

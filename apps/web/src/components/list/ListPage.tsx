@@ -13,7 +13,10 @@ import type { SearchValues } from "./searchValues";
 
 export interface ListPageProps<Row> {
   /** The search bar's configuration; its values, search and reset are handled here. */
-  search: Omit<SearchBarProps, "values" | "onSearch" | "onReset" | "onExport" | "exporting" | "onBatchModify" | "onBatchDelete">;
+  search: Omit<
+    SearchBarProps,
+    "values" | "onSearch" | "onReset" | "onExport" | "exporting" | "onBatchModify" | "onBatchDelete"
+  >;
   columns: TableColumnsType<Row>;
   rowKey: keyof Row & string;
   /** The react-query options of one page of rows for a list state. */

@@ -1,4 +1,12 @@
-import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
+import {
+  CloudUploadOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  SearchOutlined,
+} from "@ant-design/icons";
 import { Button, Cascader, DatePicker, Flex, Form, Input, Select, Space, Tooltip, type CascaderProps } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useEffect, useMemo } from "react";
@@ -54,7 +62,15 @@ export interface SearchBarProps {
 }
 
 /** Key select + value select, form fields `keyName` and `valName`. */
-function KeySelect({ config, keyName, valName }: { config: SelectConfig; keyName: "selKey" | "selKeyT"; valName: "selVal" | "selValT" }) {
+function KeySelect({
+  config,
+  keyName,
+  valName,
+}: {
+  config: SelectConfig;
+  keyName: "selKey" | "selKeyT";
+  valName: "selVal" | "selValT";
+}) {
   const { t } = useTranslation();
   const form = Form.useFormInstance<SearchFormValues>();
   const chosenKey = Form.useWatch(keyName, form) ?? config.keys[0]?.value;
@@ -97,7 +113,12 @@ export function SearchBar(props: SearchBarProps) {
   const { values, dateMode, input, select, selectT } = props;
 
   const defaults = useMemo<SearchFormValues>(
-    () => ({ inpKey: input?.keys[0]?.value, selKey: select?.keys[0]?.value, selVal: select?.keys[0]?.defaultValue, selKeyT: selectT?.keys[0]?.value }),
+    () => ({
+      inpKey: input?.keys[0]?.value,
+      selKey: select?.keys[0]?.value,
+      selVal: select?.keys[0]?.defaultValue,
+      selKeyT: selectT?.keys[0]?.value,
+    }),
     [input, select, selectT],
   );
 
@@ -118,18 +139,45 @@ export function SearchBar(props: SearchBarProps) {
   const inpKey = Form.useWatch("inpKey", form) ?? input?.keys[0]?.value;
   const numeric = input?.keys.find((k) => k.value === inpKey)?.numeric ?? false;
 
-  const datePresets = DATE_SHORTCUTS.map((key) => ({ label: t(`search.shortcut.${key}`), value: () => shortcutRange(key, dayjs()) }));
-  const monthRangePresets = MONTH_SHORTCUTS.map((key) => ({ label: t(`search.shortcut.${key}`), value: () => monthShortcutRange(key, dayjs()) }));
+  const datePresets = DATE_SHORTCUTS.map((key) => ({
+    label: t(`search.shortcut.${key}`),
+    value: () => shortcutRange(key, dayjs()),
+  }));
+  const monthRangePresets = MONTH_SHORTCUTS.map((key) => ({
+    label: t(`search.shortcut.${key}`),
+    value: () => monthShortcutRange(key, dayjs()),
+  }));
   const monthPresets = (["thisMonth", "lastMonth"] as const).map((key) => ({
     label: t(`search.shortcut.${key}`),
     value: (): Dayjs => monthShortcutRange(key, dayjs())[0],
   }));
 
   const iconActions = [
-    props.onExport && { key: "export", icon: <DownloadOutlined />, label: t("search.export"), onClick: props.onExport, loading: props.exporting },
-    props.onBatchModify && { key: "modify", icon: <EditOutlined />, label: t("search.batchModify"), onClick: props.onBatchModify },
-    props.onBatchDelete && { key: "delete", icon: <DeleteOutlined />, label: t("search.batchDelete"), onClick: props.onBatchDelete },
-    props.onBatchUpload && { key: "upload", icon: <CloudUploadOutlined />, label: t("search.batchUpload"), onClick: props.onBatchUpload },
+    props.onExport && {
+      key: "export",
+      icon: <DownloadOutlined />,
+      label: t("search.export"),
+      onClick: props.onExport,
+      loading: props.exporting,
+    },
+    props.onBatchModify && {
+      key: "modify",
+      icon: <EditOutlined />,
+      label: t("search.batchModify"),
+      onClick: props.onBatchModify,
+    },
+    props.onBatchDelete && {
+      key: "delete",
+      icon: <DeleteOutlined />,
+      label: t("search.batchDelete"),
+      onClick: props.onBatchDelete,
+    },
+    props.onBatchUpload && {
+      key: "upload",
+      icon: <CloudUploadOutlined />,
+      label: t("search.batchUpload"),
+      onClick: props.onBatchUpload,
+    },
   ].filter((a) => !!a);
 
   return (
@@ -207,7 +255,13 @@ export function SearchBar(props: SearchBarProps) {
       )}
       {props.cascader && (
         <Form.Item name="curCascader">
-          <Cascader options={props.cascader.options} placeholder={props.cascader.placeholder} changeOnSelect allowClear style={{ width: 220 }} />
+          <Cascader
+            options={props.cascader.options}
+            placeholder={props.cascader.placeholder}
+            changeOnSelect
+            allowClear
+            style={{ width: 220 }}
+          />
         </Form.Item>
       )}
       <Form.Item>
@@ -223,7 +277,13 @@ export function SearchBar(props: SearchBarProps) {
             <Flex gap={4} data-testid="search-icons">
               {iconActions.map((a) => (
                 <Tooltip key={a.key} title={a.label}>
-                  <Button icon={a.icon} onClick={a.onClick} loading={"loading" in a ? a.loading : undefined} aria-label={a.label} data-testid={`search-${a.key}`} />
+                  <Button
+                    icon={a.icon}
+                    onClick={a.onClick}
+                    loading={"loading" in a ? a.loading : undefined}
+                    aria-label={a.label}
+                    data-testid={`search-${a.key}`}
+                  />
                 </Tooltip>
               ))}
             </Flex>

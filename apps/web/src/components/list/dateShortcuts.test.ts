@@ -8,7 +8,15 @@ const now = dayjs("2026-11-18T15:30:00");
 
 describe("date shortcuts (spec 01 §2)", () => {
   it("offers the seven shortcuts in the spec's order", () => {
-    expect(DATE_SHORTCUTS).toEqual(["yesterday", "lastWeek", "lastMonth", "today", "thisWeek", "thisMonth", "thisYear"]);
+    expect(DATE_SHORTCUTS).toEqual([
+      "yesterday",
+      "lastWeek",
+      "lastMonth",
+      "today",
+      "thisWeek",
+      "thisMonth",
+      "thisYear",
+    ]);
   });
   it("computes whole-day ranges", () => {
     expect(fmt(shortcutRange("yesterday", now))).toEqual(["2026-11-17 00:00:00", "2026-11-17 23:59:59"]);

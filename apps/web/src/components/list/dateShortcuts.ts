@@ -5,7 +5,15 @@ import type { Dayjs } from "dayjs";
  * this year. "Last week" and "last month" are the rolling last 7 days and last month up to today
  * (最近一周 / 最近一个月), the reading a Chinese back-office user expects. Weeks start on Monday.
  */
-export const DATE_SHORTCUTS = ["yesterday", "lastWeek", "lastMonth", "today", "thisWeek", "thisMonth", "thisYear"] as const;
+export const DATE_SHORTCUTS = [
+  "yesterday",
+  "lastWeek",
+  "lastMonth",
+  "today",
+  "thisWeek",
+  "thisMonth",
+  "thisYear",
+] as const;
 export type DateShortcut = (typeof DATE_SHORTCUTS)[number];
 
 export function startOfIsoWeek(d: Dayjs): Dayjs {

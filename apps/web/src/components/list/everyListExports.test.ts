@@ -15,7 +15,8 @@ const NOT_LISTS: Record<string, string> = {
   "components/purchasing/OrderCodesDrawer.tsx": "one order's revealed card secrets: never leave the screen in a file",
   "areas/ops/Commission.tsx": "the commission rules being edited, not records",
   "areas/ops/MpTemplates.tsx": "mini-program templates being configured",
-  "areas/sale/miniprogram/Official.tsx": "a bound official account's last platform calls and the local-life authorisations being managed",
+  "areas/sale/miniprogram/Official.tsx":
+    "a bound official account's last platform calls and the local-life authorisations being managed",
   "areas/providers/TakeoutApplet.tsx": "applet configuration",
   "areas/business/catalog/BrandsDialog.tsx": "brand picker dialog",
   "areas/business/onecard/BatchesDrawer.tsx": "one goods' import batches, inside a drawer",
@@ -41,7 +42,10 @@ function sources(dir: string): string[] {
   });
 }
 
-const files = sources(SRC).map((full) => ({ file: path.relative(SRC, full).split(path.sep).join("/"), text: readFileSync(full, "utf8") }));
+const files = sources(SRC).map((full) => ({
+  file: path.relative(SRC, full).split(path.sep).join("/"),
+  text: readFileSync(full, "utf8"),
+}));
 
 describe("every list exports", () => {
   it("no list page turns the default export off", () => {
@@ -69,7 +73,11 @@ describe("every list exports", () => {
   });
 
   it("the statements, period tables and reports export their rows", () => {
-    for (const shared of ["components/funds/StatementPage.tsx", "components/purchasing/PeriodTable.tsx", "components/purchasing/OrderReport.tsx"]) {
+    for (const shared of [
+      "components/funds/StatementPage.tsx",
+      "components/purchasing/PeriodTable.tsx",
+      "components/purchasing/OrderReport.tsx",
+    ]) {
       expect(files.find((f) => f.file === shared)?.text, shared).toMatch(/<ExportButton|http\.download\(/);
     }
   });

@@ -11,7 +11,10 @@ export function textOf(node: ReactNode): string {
   if (typeof node === "string" || typeof node === "number" || typeof node === "bigint") return String(node);
   if (Array.isArray(node)) {
     const parts = node.map((n: ReactNode) => textOf(n));
-    return parts.join(" ").replace(/\s{2,}/g, " ").trim();
+    return parts
+      .join(" ")
+      .replace(/\s{2,}/g, " ")
+      .trim();
   }
   if (isValidElement<{ children?: ReactNode; title?: ReactNode }>(node)) {
     const inner = textOf(node.props.children);
@@ -37,7 +40,15 @@ function rawCell(v: unknown, money: (m: { amount: number; currency: string }) =>
   if (typeof v === "string") return v;
   if (typeof v === "boolean") return v ? "✓" : "";
   if (Array.isArray(v)) return v.map((x) => String(rawCell(x, money) ?? "")).join(", ");
-  if (typeof v === "object" && "amount" in v && "currency" in v && typeof v.amount === "number" && typeof v.currency === "string") return money({ amount: v.amount, currency: v.currency });
+  if (
+    typeof v === "object" &&
+    "amount" in v &&
+    "currency" in v &&
+    typeof v.amount === "number" &&
+    typeof v.currency === "string"
+  ) {
+    return money({ amount: v.amount, currency: v.currency });
+  }
   return null;
 }
 
@@ -47,7 +58,10 @@ type Leaf<Row> = { title: string; cell: (row: Row, index: number) => Cell };
  * The exportable columns of a list: every column with a title except the action column, in order
  * (groups flattened). A cell is what the column renders, as text, or its raw value when it renders nothing.
  */
-export function exportColumns<Row extends object>(columns: TableColumnsType<Row>, money: (m: { amount: number; currency: string }) => string): Leaf<Row>[] {
+export function exportColumns<Row extends object>(
+  columns: TableColumnsType<Row>,
+  money: (m: { amount: number; currency: string }) => string,
+): Leaf<Row>[] {
   const leaves: Leaf<Row>[] = [];
   const walk = (cols: TableColumnsType<Row>, prefix: string) => {
     for (const col of cols) {
@@ -67,7 +81,14 @@ export function exportColumns<Row extends object>(columns: TableColumnsType<Row>
           const value = valueAt(row, dataIndex);
           if (render) {
             const shown = render(value, row, index) as unknown;
-            const node = typeof shown === "object" && shown !== null && !isValidElement(shown) && !Array.isArray(shown) && "children" in shown ? (shown as { children: ReactNode }).children : (shown as ReactNode);
+            const node =
+              typeof shown === "object" &&
+              shown !== null &&
+              !isValidElement(shown) &&
+              !Array.isArray(shown) &&
+              "children" in shown
+                ? (shown as { children: ReactNode }).children
+                : (shown as ReactNode);
             const text = textOf(node);
             if (text !== "") return typeof value === "number" && text === String(value) ? value : text;
           }
@@ -81,7 +102,11 @@ export function exportColumns<Row extends object>(columns: TableColumnsType<Row>
 }
 
 /** The header and rows of an export. */
-export function exportTable<Row extends object>(columns: TableColumnsType<Row>, rows: Row[], money: (m: { amount: number; currency: string }) => string): { header: string[]; rows: Cell[][] } {
+export function exportTable<Row extends object>(
+  columns: TableColumnsType<Row>,
+  rows: Row[],
+  money: (m: { amount: number; currency: string }) => string,
+): { header: string[]; rows: Cell[][] } {
   const leaves = exportColumns(columns, money);
   return { header: leaves.map((l) => l.title), rows: rows.map((row, i) => leaves.map((l) => l.cell(row, i))) };
 }

@@ -50,7 +50,14 @@ export function readListState(params: URLSearchParams): ListState {
 }
 
 /** Every query key a list page owns; other keys in the URL (a page's tab, say) belong to the page. */
-export const LIST_PARAM_KEYS: ReadonlySet<string> = new Set(["page", "pageSize", ...SCALARS, ...LISTS, "date", "month"]);
+export const LIST_PARAM_KEYS: ReadonlySet<string> = new Set([
+  "page",
+  "pageSize",
+  ...SCALARS,
+  ...LISTS,
+  "date",
+  "month",
+]);
 
 /** The list state written over `current`, keeping the query keys that are not the list's. */
 export function mergeListState(current: URLSearchParams, state: ListState): URLSearchParams {

@@ -4,7 +4,17 @@ import { SEARCH_FIELDS, toFormValues, toSearchValues } from "./searchValues";
 
 describe("search values", () => {
   it("uses the spec's field names", () => {
-    expect(SEARCH_FIELDS).toEqual(["inpKey", "inpVal", "selKey", "selVal", "selKeyT", "selValT", "date", "month", "curCascader"]);
+    expect(SEARCH_FIELDS).toEqual([
+      "inpKey",
+      "inpVal",
+      "selKey",
+      "selVal",
+      "selKeyT",
+      "selValT",
+      "date",
+      "month",
+      "curCascader",
+    ]);
   });
   it("drops empty inputs and their keys", () => {
     expect(toSearchValues({ inpKey: "to", inpVal: "  ", selKey: "channel", selVal: [] })).toEqual({});

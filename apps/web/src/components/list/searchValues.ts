@@ -31,7 +31,17 @@ export interface SearchFormValues {
 
 export type DateMode = "date" | "datetime" | "monthRange" | "month";
 
-export const SEARCH_FIELDS = ["inpKey", "inpVal", "selKey", "selVal", "selKeyT", "selValT", "date", "month", "curCascader"] as const;
+export const SEARCH_FIELDS = [
+  "inpKey",
+  "inpVal",
+  "selKey",
+  "selVal",
+  "selKeyT",
+  "selValT",
+  "date",
+  "month",
+  "curCascader",
+] as const;
 
 const MONTH_FORMAT = "YYYY-MM";
 

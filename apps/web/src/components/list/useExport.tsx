@@ -43,14 +43,21 @@ export function useExport() {
         const table = exportTable(source.columns, await source.rows(), moneyText);
         const { xlsxBytes, XLSX_TYPE } = await import("./xlsx");
         const stem = fileStem(source.name);
-        saveFile(new Blob([xlsxBytes(stem, table.header, table.rows) as BlobPart], { type: XLSX_TYPE }), `${stem}.xlsx`);
+        saveFile(
+          new Blob([xlsxBytes(stem, table.header, table.rows) as BlobPart], { type: XLSX_TYPE }),
+          `${stem}.xlsx`,
+        );
         done = true;
       }
     } catch {
       done = false;
     } finally {
       setExporting(false);
-      void message.open(done ? { key, type: "success", content: t("list.exportDone") } : { key, type: "error", content: t("list.exportFailed") });
+      void message.open(
+        done
+          ? { key, type: "success", content: t("list.exportDone") }
+          : { key, type: "error", content: t("list.exportFailed") },
+      );
     }
     return done;
   };
@@ -58,11 +65,26 @@ export function useExport() {
 }
 
 /** The export button of a table that is not a list page (statements, period tables): its rows as shown. */
-export function ExportButton<Row extends object>({ columns, rows, name, testId }: { columns: TableColumnsType<Row>; rows: Row[]; name: string; testId?: string }) {
+export function ExportButton<Row extends object>({
+  columns,
+  rows,
+  name,
+  testId,
+}: {
+  columns: TableColumnsType<Row>;
+  rows: Row[];
+  name: string;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   const { exporting, run } = useExport();
   return (
-    <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void run({ kind: "rows", columns, rows: () => Promise.resolve(rows), name })} data-testid={testId ?? "list-export"}>
+    <Button
+      icon={<DownloadOutlined />}
+      loading={exporting}
+      onClick={() => void run({ kind: "rows", columns, rows: () => Promise.resolve(rows), name })}
+      data-testid={testId ?? "list-export"}
+    >
       {t("search.export")}
     </Button>
   );

@@ -10,10 +10,14 @@ describe("xlsx writer", () => {
   });
 
   it("writes a workbook a spreadsheet reads: header, text, numbers, empty cells, CJK and XML specials", async () => {
-    const bytes = xlsxBytes("采购订单/2026", ["订单号", "金额", "备注"], [
-      ["PO-1", 194, "<b>&\"x\""],
-      ["PO-2", null, "充值 ¥97.00"],
-    ]);
+    const bytes = xlsxBytes(
+      "采购订单/2026",
+      ["订单号", "金额", "备注"],
+      [
+        ["PO-1", 194, '<b>&"x"'],
+        ["PO-2", null, "充值 ¥97.00"],
+      ],
+    );
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
     const sheet = book.worksheets[0];

@@ -23,13 +23,15 @@ export function crc32(bytes: Uint8Array): number {
 
 /** Text as XML character data: the five escapes, and no control characters XML 1.0 forbids. */
 function xmlText(v: string): string {
-  return v
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
+  return (
+    v
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+  );
 }
 
 /** A1-style column letters of a zero-based index. */
@@ -52,9 +54,12 @@ function cellXml(ref: string, v: Cell, style: number): string {
 }
 
 function sheetXml(header: string[], rows: Cell[][]): string {
-  const widths = header.map((h, i) => Math.min(60, Math.max(8, h.length * 2, ...rows.slice(0, 200).map((r) => String(r[i] ?? "").length + 2))));
+  const widths = header.map((h, i) =>
+    Math.min(60, Math.max(8, h.length * 2, ...rows.slice(0, 200).map((r) => String(r[i] ?? "").length + 2))),
+  );
   const cols = widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join("");
-  const line = (cells: Cell[], r: number, style: number) => `<row r="${r}">${cells.map((v, i) => cellXml(`${columnName(i)}${r}`, v, style)).join("")}</row>`;
+  const line = (cells: Cell[], r: number, style: number) =>
+    `<row r="${r}">${cells.map((v, i) => cellXml(`${columnName(i)}${r}`, v, style)).join("")}</row>`;
   const body = [line(header, 1, 1), ...rows.map((row, i) => line(row, i + 2, 0))].join("");
   return (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +

@@ -13,12 +13,25 @@ function SignedView({ doc, onClose }: { doc: SignedAgreement | null; onClose: ()
     <Modal open={doc !== null} title={doc?.title} onCancel={onClose} footer={null} width={640} destroyOnHidden>
       {doc && (
         <>
-          <div style={{ whiteSpace: "pre-wrap", background: "#fafafa", border: "1px solid #f0f0f0", borderRadius: 6, padding: 12, marginBottom: 16 }}>{doc.body}</div>
+          <div
+            style={{
+              whiteSpace: "pre-wrap",
+              background: "#fafafa",
+              border: "1px solid #f0f0f0",
+              borderRadius: 6,
+              padding: 12,
+              marginBottom: 16,
+            }}
+          >
+            {doc.body}
+          </div>
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label={t("onboarding.agreement.versionLabel")}>{doc.version}</Descriptions.Item>
             <Descriptions.Item label={t("onboarding.agreement.signer")}>{doc.signerEmail}</Descriptions.Item>
             <Descriptions.Item label={t("onboarding.agreement.phone")}>{doc.phone}</Descriptions.Item>
-            <Descriptions.Item label={t("onboarding.agreement.signedAt")}>{dayjs(doc.signedAt).format("YYYY-MM-DD HH:mm:ss")}</Descriptions.Item>
+            <Descriptions.Item label={t("onboarding.agreement.signedAt")}>
+              {dayjs(doc.signedAt).format("YYYY-MM-DD HH:mm:ss")}
+            </Descriptions.Item>
             <Descriptions.Item label="IP">{doc.ip ?? "-"}</Descriptions.Item>
             <Descriptions.Item label="SHA-256">
               <Typography.Text code style={{ fontSize: 11, wordBreak: "break-all" }}>
@@ -62,7 +75,13 @@ export function AgreementsCard() {
                   {t("onboarding.agreement.ownerOnly")}
                 </Typography.Text>
               ) : (
-                <Button key="sign" type="primary" size="small" onClick={() => setSigning(a)} data-testid={`agreement-open-${a.kind}`}>
+                <Button
+                  key="sign"
+                  type="primary"
+                  size="small"
+                  onClick={() => setSigning(a)}
+                  data-testid={`agreement-open-${a.kind}`}
+                >
                   {t("onboarding.agreement.sign")}
                 </Button>
               ),
@@ -72,12 +91,17 @@ export function AgreementsCard() {
               title={
                 <Space>
                   {a.title}
-                  <Tag color={a.signed ? "success" : "warning"}>{a.signed ? t("onboarding.agreement.stateSigned") : t("onboarding.agreement.statePending")}</Tag>
+                  <Tag color={a.signed ? "success" : "warning"}>
+                    {a.signed ? t("onboarding.agreement.stateSigned") : t("onboarding.agreement.statePending")}
+                  </Tag>
                 </Space>
               }
               description={
                 a.signed
-                  ? t("onboarding.agreement.signedOn", { version: a.version, date: dayjs(a.signed.signedAt).format("YYYY-MM-DD HH:mm") })
+                  ? t("onboarding.agreement.signedOn", {
+                      version: a.version,
+                      date: dayjs(a.signed.signedAt).format("YYYY-MM-DD HH:mm"),
+                    })
                   : t("onboarding.agreement.version", { version: a.version })
               }
             />

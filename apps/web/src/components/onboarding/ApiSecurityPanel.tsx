@@ -1,11 +1,33 @@
 import { EyeOutlined, KeyOutlined, ReloadOutlined } from "@ant-design/icons";
-import { App, Alert, Button, Card, Descriptions, Flex, Form, Input, Modal, Segmented, Skeleton, Space, Tag, Typography } from "antd";
+import {
+  App,
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Segmented,
+  Skeleton,
+  Space,
+  Tag,
+  Typography,
+} from "antd";
 import dayjs from "dayjs";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ApiSecretReply } from "@tessera/contracts";
 import { useSendSmsCode, useUserInfo } from "../../api/hooks/account";
-import { useApiInfo, useApplyApi, useProfile, useResetSecret, useSetApiIp, useViewSecret } from "../../api/hooks/onboarding";
+import {
+  useApiInfo,
+  useApplyApi,
+  useProfile,
+  useResetSecret,
+  useSetApiIp,
+  useViewSecret,
+} from "../../api/hooks/onboarding";
 import { CodeField, useCodeSender } from "../form/CodeField";
 import { reportFailure } from "../form/serverError";
 import { PageHint } from "../PageHint";
@@ -39,7 +61,9 @@ function SecretDialog({ action, onClose }: { action: SecretAction | null; onClos
     onClose();
   };
   const confirm = async (v: { password?: string; smsCode?: string }) => {
-    const result = bySms ? await view.mutateAsync({ smsCode: (v.smsCode ?? "").trim() }) : await (action === "reset" ? reset : view).mutateAsync({ password: v.password ?? "" });
+    const result = bySms
+      ? await view.mutateAsync({ smsCode: (v.smsCode ?? "").trim() })
+      : await (action === "reset" ? reset : view).mutateAsync({ password: v.password ?? "" });
     if (reportFailure(result, form, bySms ? ["smsCode"] : ["password"], (m) => void message.error(m))) return;
     if (result?.ok) setShown(result.data);
   };
@@ -59,7 +83,13 @@ function SecretDialog({ action, onClose }: { action: SecretAction | null; onClos
         ) : (
           <Space>
             <Button onClick={close}>{t("onboarding.cancel")}</Button>
-            <Button type="primary" danger={action === "reset"} loading={view.isPending || reset.isPending} onClick={() => form.submit()} data-testid="secret-confirm">
+            <Button
+              type="primary"
+              danger={action === "reset"}
+              loading={view.isPending || reset.isPending}
+              onClick={() => form.submit()}
+              data-testid="secret-confirm"
+            >
               {t("onboarding.confirm")}
             </Button>
           </Space>
@@ -84,7 +114,9 @@ function SecretDialog({ action, onClose }: { action: SecretAction | null; onClos
         </Flex>
       ) : (
         <Form form={form} layout="vertical" onFinish={(v) => void confirm(v)} requiredMark={false}>
-          {action === "reset" && <Alert style={{ marginBottom: 12 }} type="warning" showIcon title={t("onboarding.api.resetWarning")} />}
+          {action === "reset" && (
+            <Alert style={{ marginBottom: 12 }} type="warning" showIcon title={t("onboarding.api.resetWarning")} />
+          )}
           {action === "view" && (
             <Form.Item label={t("onboarding.api.proof")}>
               <Segmented<Proof>
@@ -104,13 +136,23 @@ function SecretDialog({ action, onClose }: { action: SecretAction | null; onClos
                 <Form.Item name="phone" label={t("onboarding.api.boundPhone")} initialValue={me.phone}>
                   <Input disabled data-testid="secret-phone" />
                 </Form.Item>
-                <CodeField name="smsCode" label={t("onboarding.api.smsCode")} placeholder={t("onboarding.api.smsCodeHint")} rule={{ required: true, whitespace: true, message: t("msg:validation.smsCodeEmpty") }} onSend={onSend} />
+                <CodeField
+                  name="smsCode"
+                  label={t("onboarding.api.smsCode")}
+                  placeholder={t("onboarding.api.smsCodeHint")}
+                  rule={{ required: true, whitespace: true, message: t("msg:validation.smsCodeEmpty") }}
+                  onSend={onSend}
+                />
               </>
             ) : (
               <Alert type="info" showIcon title={t("onboarding.api.bindPhoneFirst")} data-testid="secret-no-phone" />
             )
           ) : (
-            <Form.Item name="password" label={t("onboarding.api.password")} rules={[{ required: true, message: t("msg:validation.passwordEmpty") }]}>
+            <Form.Item
+              name="password"
+              label={t("onboarding.api.password")}
+              rules={[{ required: true, message: t("msg:validation.passwordEmpty") }]}
+            >
               <Input.Password autoComplete="current-password" autoFocus data-testid="secret-password" />
             </Form.Item>
           )}
@@ -125,7 +167,10 @@ function AccessRules({ ips, callbackUrl }: { ips: string[]; callbackUrl: string 
   const { message } = App.useApp();
   const [form] = Form.useForm<{ ips: string; callbackUrl: string }>();
   const save = useSetApiIp();
-  useEffect(() => form.setFieldsValue({ ips: ips.join("\n"), callbackUrl: callbackUrl ?? "" }), [ips, callbackUrl, form]);
+  useEffect(
+    () => form.setFieldsValue({ ips: ips.join("\n"), callbackUrl: callbackUrl ?? "" }),
+    [ips, callbackUrl, form],
+  );
   const submit = async (values: { ips: string; callbackUrl: string }) => {
     const result = await save.mutateAsync(values);
     if (reportFailure(result, form, ["ips", "callbackUrl"], (m) => void message.error(m))) return;
@@ -161,8 +206,18 @@ function Apply({ verified }: { verified: boolean }) {
   return (
     <Card variant="borderless" title={t("onboarding.api.applyTitle")}>
       {!verified && <Alert style={{ marginBottom: 12 }} type="info" showIcon title={t("msg:api.realNameRequired")} />}
-      <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} style={{ maxWidth: 640 }} disabled={!verified}>
-        <Form.Item name="purpose" label={t("onboarding.api.purpose")} rules={[{ required: true, whitespace: true, message: t("onboarding.api.purposeEmpty") }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={(v) => void submit(v)}
+        style={{ maxWidth: 640 }}
+        disabled={!verified}
+      >
+        <Form.Item
+          name="purpose"
+          label={t("onboarding.api.purpose")}
+          rules={[{ required: true, whitespace: true, message: t("onboarding.api.purposeEmpty") }]}
+        >
           <Input.TextArea rows={3} maxLength={500} showCount placeholder={t("onboarding.api.purposeHint")} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={apply.isPending} data-testid="api-apply">
@@ -183,7 +238,13 @@ export function ApiSecurityPanel({ pageId }: { pageId: string }) {
   const { data: info, isPending } = useApiInfo();
   const { data: profile } = useProfile();
   const [action, setAction] = useState<SecretAction | null>(null);
-  if (isPending || !info) return <Card variant="borderless"><Skeleton active /></Card>;
+  if (isPending || !info) {
+    return (
+      <Card variant="borderless">
+        <Skeleton active />
+      </Card>
+    );
+  }
   const opened = info.permission === "opened";
   const request = info.request;
   return (
@@ -195,12 +256,24 @@ export function ApiSecurityPanel({ pageId }: { pageId: string }) {
           <Tag color={opened ? "success" : "default"} data-testid="api-permission">
             {t(`apiPermission.${info.permission}`)}
           </Tag>
-          {request && !opened && <Tag color={request.state === "pending" ? "processing" : "error"}>{t(`onboarding.review.${request.state}`)}</Tag>}
+          {request && !opened && (
+            <Tag color={request.state === "pending" ? "processing" : "error"}>
+              {t(`onboarding.review.${request.state}`)}
+            </Tag>
+          )}
         </Space>
         {request?.state === "rejected" && !opened && (
-          <Alert style={{ marginTop: 12 }} type="warning" showIcon title={t("onboarding.api.rejected")} description={request.rejectReason} />
+          <Alert
+            style={{ marginTop: 12 }}
+            type="warning"
+            showIcon
+            title={t("onboarding.api.rejected")}
+            description={request.rejectReason}
+          />
         )}
-        {request?.state === "pending" && <Alert style={{ marginTop: 12 }} type="info" showIcon title={t("onboarding.api.pending")} />}
+        {request?.state === "pending" && (
+          <Alert style={{ marginTop: 12 }} type="info" showIcon title={t("onboarding.api.pending")} />
+        )}
       </Card>
       {!opened && request?.state !== "pending" && <Apply verified={profile?.realNameState === "verified"} />}
       {opened && (
@@ -215,10 +288,21 @@ export function ApiSecurityPanel({ pageId }: { pageId: string }) {
               <Descriptions.Item label="Secret">
                 <Space wrap>
                   <Typography.Text code>••••••••••••••••</Typography.Text>
-                  <Button size="small" icon={<EyeOutlined />} onClick={() => setAction("view")} data-testid="secret-view">
+                  <Button
+                    size="small"
+                    icon={<EyeOutlined />}
+                    onClick={() => setAction("view")}
+                    data-testid="secret-view"
+                  >
                     {t("onboarding.api.view")}
                   </Button>
-                  <Button size="small" danger icon={<ReloadOutlined />} onClick={() => setAction("reset")} data-testid="secret-reset">
+                  <Button
+                    size="small"
+                    danger
+                    icon={<ReloadOutlined />}
+                    onClick={() => setAction("reset")}
+                    data-testid="secret-reset"
+                  >
                     {t("onboarding.api.reset")}
                   </Button>
                 </Space>

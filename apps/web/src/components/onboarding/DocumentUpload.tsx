@@ -36,13 +36,26 @@ export function DocumentUpload({
         {doc ? (
           <AuthImage path={doc.url} alt={label} />
         ) : (
-          <div style={{ width: 160, height: 110, border: "1px dashed #d9d9d9", borderRadius: 6, display: "grid", placeItems: "center" }}>
+          <div
+            style={{
+              width: 160,
+              height: 110,
+              border: "1px dashed #d9d9d9",
+              borderRadius: 6,
+              display: "grid",
+              placeItems: "center",
+            }}
+          >
             <Typography.Text type="secondary" style={{ fontSize: 12, padding: 8, textAlign: "center" }}>
               {t(`onboarding.realName.docHint.${kind}`)}
             </Typography.Text>
           </div>
         )}
-        <Upload accept="image/png,image/jpeg,image/webp,image/gif" showUploadList={false} customRequest={({ file }) => onFile(file as File)}>
+        <Upload
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          showUploadList={false}
+          customRequest={({ file }) => onFile(file as File)}
+        >
           <Button size="small" icon={<UploadOutlined />} loading={busy} data-testid={`upload-${kind}`}>
             {doc ? t("onboarding.realName.replace") : t("onboarding.realName.upload")}
           </Button>

@@ -1,5 +1,21 @@
 import { UploadOutlined } from "@ant-design/icons";
-import { App, Avatar, Button, Card, Col, Descriptions, Flex, Form, Input, Row, Select, Skeleton, Tag, Typography, Upload } from "antd";
+import {
+  App,
+  Avatar,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  Row,
+  Select,
+  Skeleton,
+  Tag,
+  Typography,
+  Upload,
+} from "antd";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { INDUSTRIES, profileUpdateReq, type Industry, type ProfileUpdateReq } from "@tessera/contracts";
@@ -9,13 +25,26 @@ import { reportFailure } from "../form/serverError";
 import { useZodRules } from "../form/useZodRules";
 import { PageHint } from "../PageHint";
 
-const FIELDS = ["companyName", "legalRepresentative", "contactName", "contactPhone", "contactEmail", "address"] as const;
+const FIELDS = [
+  "companyName",
+  "legalRepresentative",
+  "contactName",
+  "contactPhone",
+  "contactEmail",
+  "address",
+] as const;
 type FormValues = ProfileUpdateReq & { industry?: Industry };
 
 function Logo({ url, name }: { url: string | null; name: string }) {
   const { data: src } = useAuthImage(url);
   return (
-    <Avatar shape="square" size={96} src={src} style={{ background: "#e6f0ff", color: "#1f4fd1", fontSize: 36 }} data-testid="profile-logo">
+    <Avatar
+      shape="square"
+      size={96}
+      src={src}
+      style={{ background: "#e6f0ff", color: "#1f4fd1", fontSize: 36 }}
+      data-testid="profile-logo"
+    >
       {name.slice(0, 1)}
     </Avatar>
   );
@@ -48,7 +77,13 @@ export function ProfileForm({ pageId }: { pageId: string }) {
     });
   }, [profile, form]);
 
-  if (isPending || !profile) return <Card variant="borderless"><Skeleton active /></Card>;
+  if (isPending || !profile) {
+    return (
+      <Card variant="borderless">
+        <Skeleton active />
+      </Card>
+    );
+  }
   const verified = profile.realNameState === "verified";
 
   const save = async (values: FormValues) => {
@@ -74,7 +109,9 @@ export function ProfileForm({ pageId }: { pageId: string }) {
                 accept="image/png,image/jpeg,image/webp,image/gif"
                 showUploadList={false}
                 customRequest={({ file }) => {
-                  void uploadLogo.mutateAsync(file as File).then((r) => r?.ok && void message.success(t("onboarding.profile.logoSaved")));
+                  void uploadLogo
+                    .mutateAsync(file as File)
+                    .then((r) => r?.ok && void message.success(t("onboarding.profile.logoSaved")));
                 }}
               >
                 <Button icon={<UploadOutlined />} loading={uploadLogo.isPending}>
@@ -93,14 +130,22 @@ export function ProfileForm({ pageId }: { pageId: string }) {
                 <RealNameTag state={profile.realNameState} />
               </Descriptions.Item>
               <Descriptions.Item label={t("onboarding.profile.apiPermission")}>
-                <Tag color={profile.apiPermission === "opened" ? "success" : "default"}>{t(`apiPermission.${profile.apiPermission}`)}</Tag>
+                <Tag color={profile.apiPermission === "opened" ? "success" : "default"}>
+                  {t(`apiPermission.${profile.apiPermission}`)}
+                </Tag>
               </Descriptions.Item>
             </Descriptions>
           </Card>
         </Col>
         <Col xs={24} xl={16}>
           <Card variant="borderless" title={t("onboarding.profile.title")}>
-            <Form form={form} layout="vertical" onFinish={(v) => void save(v)} requiredMark={false} style={{ maxWidth: 640 }}>
+            <Form
+              form={form}
+              layout="vertical"
+              onFinish={(v) => void save(v)}
+              requiredMark={false}
+              style={{ maxWidth: 640 }}
+            >
               <Form.Item
                 name="companyName"
                 label={t("onboarding.profile.companyName")}
@@ -111,7 +156,11 @@ export function ProfileForm({ pageId }: { pageId: string }) {
               </Form.Item>
               <Row gutter={16}>
                 <Col xs={24} md={12}>
-                  <Form.Item name="legalRepresentative" label={t("onboarding.profile.legalRepresentative")} rules={[rule("legalRepresentative")]}>
+                  <Form.Item
+                    name="legalRepresentative"
+                    label={t("onboarding.profile.legalRepresentative")}
+                    rules={[rule("legalRepresentative")]}
+                  >
                     <Input maxLength={30} />
                   </Form.Item>
                 </Col>
@@ -124,17 +173,29 @@ export function ProfileForm({ pageId }: { pageId: string }) {
                   </Form.Item>
                 </Col>
                 <Col xs={24} md={12}>
-                  <Form.Item name="contactName" label={t("onboarding.profile.contactName")} rules={[rule("contactName")]}>
+                  <Form.Item
+                    name="contactName"
+                    label={t("onboarding.profile.contactName")}
+                    rules={[rule("contactName")]}
+                  >
                     <Input maxLength={30} />
                   </Form.Item>
                 </Col>
                 <Col xs={24} md={12}>
-                  <Form.Item name="contactPhone" label={t("onboarding.profile.contactPhone")} rules={[rule("contactPhone")]}>
+                  <Form.Item
+                    name="contactPhone"
+                    label={t("onboarding.profile.contactPhone")}
+                    rules={[rule("contactPhone")]}
+                  >
                     <Input maxLength={16} />
                   </Form.Item>
                 </Col>
               </Row>
-              <Form.Item name="contactEmail" label={t("onboarding.profile.contactEmail")} rules={[rule("contactEmail")]}>
+              <Form.Item
+                name="contactEmail"
+                label={t("onboarding.profile.contactEmail")}
+                rules={[rule("contactEmail")]}
+              >
                 <Input maxLength={254} />
               </Form.Item>
               <Form.Item name="address" label={t("onboarding.profile.address")} rules={[rule("address")]}>

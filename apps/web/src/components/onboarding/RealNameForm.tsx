@@ -1,10 +1,39 @@
-import { App, Alert, Button, Card, Col, DatePicker, Descriptions, Flex, Form, Input, Row, Skeleton, Space, Tag, Typography } from "antd";
+import {
+  App,
+  Alert,
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  Row,
+  Skeleton,
+  Space,
+  Tag,
+  Typography,
+} from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { isIdentityDocumentNumber, isLang, isNationalId, realNameSubmitReq, type DocumentKind, type RealNameApplication } from "@tessera/contracts";
+import {
+  isIdentityDocumentNumber,
+  isLang,
+  isNationalId,
+  realNameSubmitReq,
+  type DocumentKind,
+  type RealNameApplication,
+} from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
-import { readIdText, readLicenseText, useRealNameInfo, useSubmitRealName, useUploadDocument } from "../../api/hooks/onboarding";
+import {
+  readIdText,
+  readLicenseText,
+  useRealNameInfo,
+  useSubmitRealName,
+  useUploadDocument,
+} from "../../api/hooks/onboarding";
 import { regionOptions } from "../regions";
 import { RealNameTag } from "../account/RealNameTag";
 import { reportFailure } from "../form/serverError";
@@ -22,7 +51,14 @@ interface FieldValues {
   legalIdNumber: string;
   idValidUntil: Dayjs | null;
 }
-const FIELDS = ["companyName", "licenseNumber", "licenseValidUntil", "legalName", "legalIdNumber", "idValidUntil"] as const;
+const FIELDS = [
+  "companyName",
+  "licenseNumber",
+  "licenseValidUntil",
+  "legalName",
+  "legalIdNumber",
+  "idValidUntil",
+] as const;
 const DATE = "YYYY-MM-DD";
 const STATE_COLOR = { pending: "processing", approved: "success", rejected: "error" } as const;
 
@@ -43,15 +79,25 @@ function Submitted({ app, intl }: { app: RealNameApplication; intl: boolean }) {
   const longTerm = t("onboarding.realName.longTerm");
   const label = (field: string) => t((intl && INTL_LABEL[field]) || `onboarding.realName.${field}`);
   return (
-    <Card variant="borderless" title={t("onboarding.realName.submitted")} extra={<Tag color={STATE_COLOR[app.state]}>{t(`onboarding.review.${app.state}`)}</Tag>}>
+    <Card
+      variant="borderless"
+      title={t("onboarding.realName.submitted")}
+      extra={<Tag color={STATE_COLOR[app.state]}>{t(`onboarding.review.${app.state}`)}</Tag>}
+    >
       <Descriptions column={{ xs: 1, md: 2 }} size="small">
         <Descriptions.Item label={t("onboarding.realName.companyName")}>{app.companyName}</Descriptions.Item>
         <Descriptions.Item label={label("licenseNumber")}>{app.licenseNumber}</Descriptions.Item>
-        <Descriptions.Item label={t("onboarding.realName.licenseValidUntil")}>{app.licenseValidUntil ?? longTerm}</Descriptions.Item>
+        <Descriptions.Item label={t("onboarding.realName.licenseValidUntil")}>
+          {app.licenseValidUntil ?? longTerm}
+        </Descriptions.Item>
         <Descriptions.Item label={label("legalName")}>{app.legalName}</Descriptions.Item>
         <Descriptions.Item label={label("legalIdNumber")}>{app.legalIdNumber}</Descriptions.Item>
-        <Descriptions.Item label={t("onboarding.realName.idValidUntil")}>{app.idValidUntil ?? longTerm}</Descriptions.Item>
-        <Descriptions.Item label={t("onboarding.realName.submittedAt")}>{dayjs(app.submittedAt).format("YYYY-MM-DD HH:mm")}</Descriptions.Item>
+        <Descriptions.Item label={t("onboarding.realName.idValidUntil")}>
+          {app.idValidUntil ?? longTerm}
+        </Descriptions.Item>
+        <Descriptions.Item label={t("onboarding.realName.submittedAt")}>
+          {dayjs(app.submittedAt).format("YYYY-MM-DD HH:mm")}
+        </Descriptions.Item>
       </Descriptions>
       <Space wrap style={{ marginTop: 12 }}>
         <AuthImage path={app.documents.license} alt={t("onboarding.realName.doc.license")} />
@@ -75,7 +121,11 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
   const { data: user } = useUserInfo();
   // An international organisation verifies with its registration and a passport or identity card.
   const intl = !brandContext && user?.merchant?.version === "international";
-  const country = intl && user?.merchant?.country ? (regionOptions(isLang(i18n.language) ? i18n.language : "tw").find((r) => r.value === user.merchant?.country)?.label ?? user.merchant.country) : null;
+  const country =
+    intl && user?.merchant?.country
+      ? (regionOptions(isLang(i18n.language) ? i18n.language : "tw").find((r) => r.value === user.merchant?.country)
+          ?.label ?? user.merchant.country)
+      : null;
   const label = (field: string) => t((intl && INTL_LABEL[field]) || `onboarding.realName.${field}`);
   // The server holds a domestic organisation to a mainland national ID (the edge takes either).
   const idNumberOk = (v: string) => (intl ? isIdentityDocumentNumber(v) : isNationalId(v));
@@ -88,7 +138,13 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
   const [ocrNote, setOcrNote] = useState<"read" | "none" | null>(null);
   const [editing, setEditing] = useState(false);
 
-  if (isPending || !info) return <Card variant="borderless"><Skeleton active /></Card>;
+  if (isPending || !info) {
+    return (
+      <Card variant="borderless">
+        <Skeleton active />
+      </Card>
+    );
+  }
   const latest = info.latest;
   const pending = latest?.state === "pending";
   const showForm = !pending && (editing || info.state !== "verified");
@@ -98,7 +154,10 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
     try {
       const r = await upload.mutateAsync({ kind, file });
       if (!r?.ok) return;
-      setDocs((d) => ({ ...d, [kind]: { documentId: r.data.documentId, url: `/api/card-user/realNameAuths/images/${r.data.documentId}` } }));
+      setDocs((d) => ({
+        ...d,
+        [kind]: { documentId: r.data.documentId, url: `/api/card-user/realNameAuths/images/${r.data.documentId}` },
+      }));
       // Fill only the fields the reader actually found, and only where the user has typed nothing.
       const fill = (values: Partial<Record<keyof FieldValues, string | undefined>>) => {
         let any = false;
@@ -107,16 +166,32 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
           any = true;
           const key = k as keyof FieldValues;
           if (form.getFieldValue(key)) continue;
-          form.setFieldValue(key, key.endsWith("ValidUntil") ? (dayjs(v, DATE, true).isValid() ? dayjs(v, DATE) : null) : v);
+          form.setFieldValue(
+            key,
+            key.endsWith("ValidUntil") ? (dayjs(v, DATE, true).isValid() ? dayjs(v, DATE) : null) : v,
+          );
         }
         setOcrNote(any ? "read" : "none");
       };
       if (kind === "license") {
         const text = await readLicenseText(r.data.documentId);
-        if (text?.ok) fill({ companyName: text.data.fields.companyName, licenseNumber: text.data.fields.licenseNumber, legalName: text.data.fields.legalName, licenseValidUntil: text.data.fields.validUntil });
+        if (text?.ok) {
+          fill({
+            companyName: text.data.fields.companyName,
+            licenseNumber: text.data.fields.licenseNumber,
+            legalName: text.data.fields.legalName,
+            licenseValidUntil: text.data.fields.validUntil,
+          });
+        }
       } else {
         const text = await readIdText(r.data.documentId);
-        if (text?.ok) fill({ legalName: text.data.fields.name, legalIdNumber: text.data.fields.idNumber, idValidUntil: text.data.fields.validUntil });
+        if (text?.ok) {
+          fill({
+            legalName: text.data.fields.name,
+            legalIdNumber: text.data.fields.idNumber,
+            idValidUntil: text.data.fields.validUntil,
+          });
+        }
       }
     } finally {
       setBusy(null);
@@ -155,7 +230,11 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
 
   return (
     <Flex vertical gap={16}>
-      <PageHint id={pageId} title={t("onboarding.realName.hintTitle")} description={t(intl ? "onboarding.realName.intlHint" : "onboarding.realName.hint")} />
+      <PageHint
+        id={pageId}
+        title={t("onboarding.realName.hintTitle")}
+        description={t(intl ? "onboarding.realName.intlHint" : "onboarding.realName.hint")}
+      />
       <Card variant="borderless">
         <Flex justify="space-between" align="center" wrap gap={12}>
           <Space size={12}>
@@ -163,15 +242,37 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
             <span data-testid="realname-state">
               <RealNameTag state={info.state} />
             </span>
-            {info.expiresOn && <Typography.Text type="secondary">{t("onboarding.realName.expiresOn", { date: info.expiresOn })}</Typography.Text>}
-            {country && <Typography.Text type="secondary" data-testid="realname-country">{`${t("onboarding.realName.intlCountry")}: ${country}`}</Typography.Text>}
+            {info.expiresOn && (
+              <Typography.Text type="secondary">
+                {t("onboarding.realName.expiresOn", { date: info.expiresOn })}
+              </Typography.Text>
+            )}
+            {country && (
+              <Typography.Text
+                type="secondary"
+                data-testid="realname-country"
+              >{`${t("onboarding.realName.intlCountry")}: ${country}`}</Typography.Text>
+            )}
           </Space>
-          {info.state === "verified" && !pending && !editing && <Button onClick={() => setEditing(true)}>{t("onboarding.realName.renew")}</Button>}
+          {info.state === "verified" && !pending && !editing && (
+            <Button onClick={() => setEditing(true)}>{t("onboarding.realName.renew")}</Button>
+          )}
         </Flex>
-        {info.state === "expired" && <Alert style={{ marginTop: 12 }} type="error" showIcon title={t("msg:realName.expiredNotice")} />}
-        {pending && <Alert style={{ marginTop: 12 }} type="info" showIcon title={t("onboarding.realName.pendingNotice")} />}
+        {info.state === "expired" && (
+          <Alert style={{ marginTop: 12 }} type="error" showIcon title={t("msg:realName.expiredNotice")} />
+        )}
+        {pending && (
+          <Alert style={{ marginTop: 12 }} type="info" showIcon title={t("onboarding.realName.pendingNotice")} />
+        )}
         {latest?.state === "rejected" && (
-          <Alert style={{ marginTop: 12 }} type="warning" showIcon title={t("onboarding.realName.rejectedNotice")} description={latest.rejectReason} data-testid="reject-reason" />
+          <Alert
+            style={{ marginTop: 12 }}
+            type="warning"
+            showIcon
+            title={t("onboarding.realName.rejectedNotice")}
+            description={latest.rejectReason}
+            data-testid="reject-reason"
+          />
         )}
       </Card>
       {latest && (pending || !showForm) && <Submitted app={latest} intl={intl} />}
@@ -181,7 +282,13 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
           <Row gutter={[12, 12]} style={{ marginBottom: 16 }}>
             {(["license", "id_front", "id_back"] as const).map((kind) => (
               <Col xs={24} md={8} key={kind}>
-                <DocumentUpload kind={kind} doc={docs[kind] ?? null} busy={busy === kind} onFile={(f) => void onFile(kind, f)} title={intl ? t(INTL_DOC[kind]) : undefined} />
+                <DocumentUpload
+                  kind={kind}
+                  doc={docs[kind] ?? null}
+                  busy={busy === kind}
+                  onFile={(f) => void onFile(kind, f)}
+                  title={intl ? t(INTL_DOC[kind]) : undefined}
+                />
               </Col>
             ))}
           </Row>
@@ -195,10 +302,20 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
             />
           )}
           <Typography.Paragraph type="secondary">{t("onboarding.realName.step2")}</Typography.Paragraph>
-          <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => void onSubmit(v)} style={{ maxWidth: 760 }}>
+          <Form
+            form={form}
+            layout="vertical"
+            requiredMark={false}
+            onFinish={(v) => void onSubmit(v)}
+            style={{ maxWidth: 760 }}
+          >
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <Form.Item name="companyName" label={t("onboarding.realName.companyName")} rules={[fieldRule("companyName")]}>
+                <Form.Item
+                  name="companyName"
+                  label={t("onboarding.realName.companyName")}
+                  rules={[fieldRule("companyName")]}
+                >
                   <Input maxLength={100} />
                 </Form.Item>
               </Col>
@@ -216,19 +333,44 @@ export function RealNameForm({ pageId, brandContext = false }: { pageId: string;
                 <Form.Item
                   name="legalIdNumber"
                   label={label("legalIdNumber")}
-                  rules={[{ validator: (_r, v: unknown) => (typeof v === "string" && idNumberOk(v.trim()) ? Promise.resolve() : Promise.reject(new Error(t(intl ? "msg:realName.intlIdNumberInvalid" : "msg:realName.idNumberInvalid")))) }]}
+                  rules={[
+                    {
+                      validator: (_r, v: unknown) =>
+                        typeof v === "string" && idNumberOk(v.trim())
+                          ? Promise.resolve()
+                          : Promise.reject(
+                              new Error(t(intl ? "msg:realName.intlIdNumberInvalid" : "msg:realName.idNumberInvalid")),
+                            ),
+                    },
+                  ]}
                 >
                   <Input maxLength={intl ? 24 : 18} />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="licenseValidUntil" label={t("onboarding.realName.licenseValidUntil")} extra={t("onboarding.realName.longTermHint")}>
-                  <DatePicker style={{ width: "100%" }} disabledDate={disabledPast} placeholder={t("onboarding.realName.longTerm")} />
+                <Form.Item
+                  name="licenseValidUntil"
+                  label={t("onboarding.realName.licenseValidUntil")}
+                  extra={t("onboarding.realName.longTermHint")}
+                >
+                  <DatePicker
+                    style={{ width: "100%" }}
+                    disabledDate={disabledPast}
+                    placeholder={t("onboarding.realName.longTerm")}
+                  />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="idValidUntil" label={t("onboarding.realName.idValidUntil")} extra={t("onboarding.realName.longTermHint")}>
-                  <DatePicker style={{ width: "100%" }} disabledDate={disabledPast} placeholder={t("onboarding.realName.longTerm")} />
+                <Form.Item
+                  name="idValidUntil"
+                  label={t("onboarding.realName.idValidUntil")}
+                  extra={t("onboarding.realName.longTermHint")}
+                >
+                  <DatePicker
+                    style={{ width: "100%" }}
+                    disabledDate={disabledPast}
+                    placeholder={t("onboarding.realName.longTerm")}
+                  />
                 </Form.Item>
               </Col>
             </Row>

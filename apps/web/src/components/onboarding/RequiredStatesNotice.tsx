@@ -25,7 +25,9 @@ export function RequiredStatesNotice({ market = false }: { market?: boolean }) {
           showIcon
           data-testid="required-states"
           style={{ marginBottom: 12 }}
-          title={t(m.realNameState === "expired" ? "onboarding.realName.requiredExpired" : "onboarding.realName.required")}
+          title={t(
+            m.realNameState === "expired" ? "onboarding.realName.requiredExpired" : "onboarding.realName.required",
+          )}
           action={
             target && (
               <Link to={target}>
@@ -38,7 +40,13 @@ export function RequiredStatesNotice({ market = false }: { market?: boolean }) {
         />
       )}
       {market && (
-        <Alert type="info" showIcon data-testid="market-rule" style={{ marginBottom: 12 }} title={t("onboarding.realName.market", { currency: t(`currency.${m.currency}`) })} />
+        <Alert
+          type="info"
+          showIcon
+          data-testid="market-rule"
+          style={{ marginBottom: 12 }}
+          title={t("onboarding.realName.market", { currency: t(`currency.${m.currency}`) })}
+        />
       )}
     </>
   );

@@ -40,15 +40,21 @@ export function ServiceBindPanel({ pageId, kind }: { pageId: string; kind: Servi
             <Descriptions column={1} size="small" data-testid="service-binding">
               <Descriptions.Item label={t("onboarding.service.providerId")}>{binding.providerId}</Descriptions.Item>
               <Descriptions.Item label={t("onboarding.service.providerName")}>{binding.providerName}</Descriptions.Item>
-              <Descriptions.Item label={t("onboarding.service.kind")}>{t(`onboarding.service.kinds.${binding.kind}`)}</Descriptions.Item>
-              <Descriptions.Item label={t("onboarding.service.boundAt")}>{dayjs(binding.boundAt).format("YYYY-MM-DD HH:mm")}</Descriptions.Item>
+              <Descriptions.Item label={t("onboarding.service.kind")}>
+                {t(`onboarding.service.kinds.${binding.kind}`)}
+              </Descriptions.Item>
+              <Descriptions.Item label={t("onboarding.service.boundAt")}>
+                {dayjs(binding.boundAt).format("YYYY-MM-DD HH:mm")}
+              </Descriptions.Item>
             </Descriptions>
             <Popconfirm
               title={t("onboarding.service.unbindConfirm")}
               okText={t("onboarding.confirm")}
               cancelText={t("onboarding.cancel")}
               onConfirm={() => {
-                void unbind.mutateAsync(binding.id).then((r) => r?.ok && void message.success(t("onboarding.service.unbound")));
+                void unbind
+                  .mutateAsync(binding.id)
+                  .then((r) => r?.ok && void message.success(t("onboarding.service.unbound")));
               }}
             >
               <Button danger loading={unbind.isPending}>

@@ -17,7 +17,13 @@ interface Values {
  * The reserve-fund authorisation / e-signature dialog (spec 01 §2 screen 17, §5): the agreement text,
  * consent ticked, the phone and its SMS code (with the resend countdown), then sign.
  */
-export function SignAgreementDialog({ agreement, onClose }: { agreement: AgreementTemplateReply | null; onClose: () => void }) {
+export function SignAgreementDialog({
+  agreement,
+  onClose,
+}: {
+  agreement: AgreementTemplateReply | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -29,7 +35,13 @@ export function SignAgreementDialog({ agreement, onClose }: { agreement: Agreeme
 
   const submit = async (v: Values) => {
     if (!agreement) return;
-    const result = await sign.mutateAsync({ kind: agreement.kind, version: agreement.version, consent: true, phone: v.phone, smsCode: v.smsCode });
+    const result = await sign.mutateAsync({
+      kind: agreement.kind,
+      version: agreement.version,
+      consent: true,
+      phone: v.phone,
+      smsCode: v.smsCode,
+    });
     if (reportFailure(result, form, ["phone", "smsCode", "consent"], (m) => void message.error(m))) return;
     void message.success(t("onboarding.agreement.signed"));
     onClose();
@@ -51,22 +63,48 @@ export function SignAgreementDialog({ agreement, onClose }: { agreement: Agreeme
     >
       {agreement && (
         <>
-          <Typography.Text type="secondary">{t("onboarding.agreement.version", { version: agreement.version })}</Typography.Text>
-          <div style={{ maxHeight: 220, overflow: "auto", whiteSpace: "pre-wrap", background: "#fafafa", border: "1px solid #f0f0f0", borderRadius: 6, padding: 12, margin: "8px 0 16px" }}>
+          <Typography.Text type="secondary">
+            {t("onboarding.agreement.version", { version: agreement.version })}
+          </Typography.Text>
+          <div
+            style={{
+              maxHeight: 220,
+              overflow: "auto",
+              whiteSpace: "pre-wrap",
+              background: "#fafafa",
+              border: "1px solid #f0f0f0",
+              borderRadius: 6,
+              padding: 12,
+              margin: "8px 0 16px",
+            }}
+          >
             {agreement.body}
           </div>
           <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)} preserve={false}>
             <Form.Item
               name="consent"
               valuePropName="checked"
-              rules={[{ validator: (_, v) => (v === true ? Promise.resolve() : Promise.reject(new Error(t("msg:agreement.consentRequired")))) }]}
+              rules={[
+                {
+                  validator: (_, v) =>
+                    v === true ? Promise.resolve() : Promise.reject(new Error(t("msg:agreement.consentRequired"))),
+                },
+              ]}
             >
-              <Checkbox data-testid="agreement-consent">{t("onboarding.agreement.consent", { title: agreement.title })}</Checkbox>
+              <Checkbox data-testid="agreement-consent">
+                {t("onboarding.agreement.consent", { title: agreement.title })}
+              </Checkbox>
             </Form.Item>
             <Form.Item name="phone" label={t("onboarding.agreement.phone")} rules={[rule("phone")]}>
               <Input maxLength={11} data-testid="agreement-phone" />
             </Form.Item>
-            <CodeField name="smsCode" label={t("onboarding.agreement.smsCode")} placeholder={t("onboarding.agreement.smsCodeHint")} rule={rule("smsCode")} onSend={onSend} />
+            <CodeField
+              name="smsCode"
+              label={t("onboarding.agreement.smsCode")}
+              placeholder={t("onboarding.agreement.smsCodeHint")}
+              rule={rule("smsCode")}
+              onSend={onSend}
+            />
           </Form>
           <Alert type="info" showIcon title={t("onboarding.agreement.recorded")} />
         </>

@@ -1,4 +1,18 @@
-import { App, Button, Checkbox, Col, Form, Input, Modal, Row, Space, Switch, Tag, Typography, type TableColumnsType } from "antd";
+import {
+  App,
+  Button,
+  Checkbox,
+  Col,
+  Form,
+  Input,
+  Modal,
+  Row,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -29,24 +43,24 @@ function useMenuGroups() {
 function MenuChoice({ value, onChange }: { value?: string[]; onChange?: (v: string[]) => void }) {
   const groups = useMenuGroups();
   return (
-      <Checkbox.Group style={{ width: "100%" }} value={value} onChange={(v) => onChange?.(v)}>
-        <Row gutter={[8, 8]}>
-          {groups.map((g) => (
-            <Col span={24} key={g.area}>
-              <Typography.Text type="secondary" style={{ display: "block", marginBottom: 4 }}>
-                {g.area}
-              </Typography.Text>
-              <Space wrap>
-                {g.options.map((o) => (
-                  <Checkbox key={o.value} value={o.value} data-testid={`menu-${o.value}`}>
-                    {o.label}
-                  </Checkbox>
-                ))}
-              </Space>
-            </Col>
-          ))}
-        </Row>
-      </Checkbox.Group>
+    <Checkbox.Group style={{ width: "100%" }} value={value} onChange={(v) => onChange?.(v)}>
+      <Row gutter={[8, 8]}>
+        {groups.map((g) => (
+          <Col span={24} key={g.area}>
+            <Typography.Text type="secondary" style={{ display: "block", marginBottom: 4 }}>
+              {g.area}
+            </Typography.Text>
+            <Space wrap>
+              {g.options.map((o) => (
+                <Checkbox key={o.value} value={o.value} data-testid={`menu-${o.value}`}>
+                  {o.label}
+                </Checkbox>
+              ))}
+            </Space>
+          </Col>
+        ))}
+      </Row>
+    </Checkbox.Group>
   );
 }
 
@@ -66,7 +80,12 @@ function SubDialog({ editing, onClose }: { editing: Editing; onClose: () => void
     const result =
       editing.mode === "add"
         ? await add.mutateAsync({ email: v.email, name: v.name, password: v.password, menus: v.menus })
-        : await update.mutateAsync({ passportId: editing.sub.passportId, name: v.name, menus: v.menus, ...(v.password ? { password: v.password } : {}) });
+        : await update.mutateAsync({
+            passportId: editing.sub.passportId,
+            name: v.name,
+            menus: v.menus,
+            ...(v.password ? { password: v.password } : {}),
+          });
     if (reportFailure(result, form, ["email", "name", "password", "menus"], (m) => void message.error(m))) return;
     void message.success(t("onboarding.sub.saved"));
     onClose();
@@ -91,7 +110,11 @@ function SubDialog({ editing, onClose }: { editing: Editing; onClose: () => void
         layout="vertical"
         requiredMark={false}
         preserve={false}
-        initialValues={editing?.mode === "edit" ? { name: editing.sub.name, menus: editing.sub.menus, email: editing.sub.email } : { menus: [] }}
+        initialValues={
+          editing?.mode === "edit"
+            ? { name: editing.sub.name, menus: editing.sub.menus, email: editing.sub.email }
+            : { menus: [] }
+        }
         onFinish={(v) => void submit(v)}
       >
         <Form.Item name="email" label={t("onboarding.sub.email")} rules={isAdd ? [rule("email")] : []}>
@@ -146,10 +169,19 @@ export function SubAccountsPage({ pageId }: { pageId: string }) {
       dataIndex: "disabled",
       width: 100,
       render: (disabled: boolean, row) => (
-        <Switch checked={!disabled} loading={update.isPending} onChange={(on) => void update.mutateAsync({ passportId: row.passportId, disabled: !on })} />
+        <Switch
+          checked={!disabled}
+          loading={update.isPending}
+          onChange={(on) => void update.mutateAsync({ passportId: row.passportId, disabled: !on })}
+        />
       ),
     },
-    { title: t("onboarding.sub.createdAt"), dataIndex: "createdAt", width: 170, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("onboarding.sub.createdAt"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     {
       title: t("onboarding.actions"),
       width: 100,
@@ -171,7 +203,9 @@ export function SubAccountsPage({ pageId }: { pageId: string }) {
         }}
         columns={columns}
         rowKey="passportId"
-        query={(state) => subAccountsQuery({ page: state.page, pageSize: state.pageSize, keyword: state.values.inpVal })}
+        query={(state) =>
+          subAccountsQuery({ page: state.page, pageSize: state.pageSize, keyword: state.values.inpVal })
+        }
       />
       <SubDialog editing={editing} onClose={() => setEditing(null)} />
     </>

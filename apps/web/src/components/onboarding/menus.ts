@@ -5,7 +5,13 @@ import type { AreaDef, PageDef } from "../../app/routes";
  * Page keys as the server's guard knows them: "<role>/<Page>" (the international areas share their
  * role's keys). Home is always open: it is where a login lands.
  */
-const ROLE_OF_AREA: Partial<Record<AreaDef["id"], MerchantRole>> = { sale: "sale", business: "business", providers: "providers", intlSale: "sale", intlBusiness: "business" };
+const ROLE_OF_AREA: Partial<Record<AreaDef["id"], MerchantRole>> = {
+  sale: "sale",
+  business: "business",
+  providers: "providers",
+  intlSale: "sale",
+  intlBusiness: "business",
+};
 
 export function menuKeyOf(area: AreaDef, page: PageDef): string | null {
   const role = ROLE_OF_AREA[area.id];

@@ -20,6 +20,8 @@ describe("real-name page of each trading area", () => {
     expect(realNamePathFor("/providers/Home")).toBeNull();
     expect(realNamePathFor("/login")).toBeNull();
     expect(realNamePathFor("/international/sale")).toBe("/international/sale/Authentication");
-    expect(realNamePathFor("/international/business/ProcurementLiaison")).toBe("/international/business/AuthenticationB");
+    expect(realNamePathFor("/international/business/ProcurementLiaison")).toBe(
+      "/international/business/AuthenticationB",
+    );
   });
 });

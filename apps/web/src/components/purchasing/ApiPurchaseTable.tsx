@@ -29,13 +29,19 @@ export function ApiPurchaseTable() {
   const goods = useQuery({
     queryKey: ["apiPurchase", "goods", paging, keyword],
     queryFn: async () =>
-      unwrap(await http.get<Page<ApiPurchaseGoods>>("/api/card-user/apiPurchase/goods", { query: { ...paging, ...(keyword && { keyword }) }, overlay: false })),
+      unwrap(
+        await http.get<Page<ApiPurchaseGoods>>("/api/card-user/apiPurchase/goods", {
+          query: { ...paging, ...(keyword && { keyword }) },
+          overlay: false,
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   const opened = info?.merchant?.apiPermission === "opened";
   const api = useQuery({
     queryKey: ["apiPurchase", "apiInfo"],
-    queryFn: async () => unwrap(await http.get<ApiInfoReply>("/api/card-brander/brander/api", { overlay: false, toast: false })),
+    queryFn: async () =>
+      unwrap(await http.get<ApiInfoReply>("/api/card-brander/brander/api", { overlay: false, toast: false })),
     enabled: opened,
     retry: false,
   });
@@ -49,7 +55,12 @@ export function ApiPurchaseTable() {
 
   const columns: TableColumnsType<ApiPurchaseGoods> = [
     { title: t("apiPurchase.col.goodsId"), dataIndex: "goodsId", width: 80 },
-    { title: t("apiPurchase.col.code"), dataIndex: "code", width: 140, render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text> },
+    {
+      title: t("apiPurchase.col.code"),
+      dataIndex: "code",
+      width: 140,
+      render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text>,
+    },
     {
       title: t("order.col.goods"),
       key: "goods",
@@ -57,7 +68,10 @@ export function ApiPurchaseTable() {
       render: (_: unknown, g) => (
         <Space direction="vertical" size={0}>
           <span>
-            {g.name} <Tag style={{ marginInlineStart: 4 }}>{t(g.fromStock ? "apiPurchase.kind.stock" : "apiPurchase.kind.topUp")}</Tag>
+            {g.name}{" "}
+            <Tag style={{ marginInlineStart: 4 }}>
+              {t(g.fromStock ? "apiPurchase.kind.stock" : "apiPurchase.kind.topUp")}
+            </Tag>
           </span>
           <Typography.Text type="secondary">{`${g.brandName} · ${g.supplierName}`}</Typography.Text>
         </Space>
@@ -71,12 +85,32 @@ export function ApiPurchaseTable() {
       render: (_: unknown, g) => (
         <Space direction="vertical" size={0} align="end">
           <span>{formatMoney(g.price)}</span>
-          {g.price.amount !== g.listPrice.amount && <Typography.Text type="secondary" delete>{formatMoney(g.listPrice)}</Typography.Text>}
+          {g.price.amount !== g.listPrice.amount && (
+            <Typography.Text type="secondary" delete>
+              {formatMoney(g.listPrice)}
+            </Typography.Text>
+          )}
         </Space>
       ),
     },
-    { title: t("apiPurchase.col.stock"), dataIndex: "stock", align: "right", width: 60, render: (v: number, g) => (g.fromStock ? v : "-") },
-    { title: t("apiPurchase.col.method"), key: "method", width: 260, render: () => <Typography.Text code style={{ whiteSpace: "nowrap" }}>{`${OPEN_API_ORDER_METHOD} ${OPEN_API_ORDER_PATH}`}</Typography.Text> },
+    {
+      title: t("apiPurchase.col.stock"),
+      dataIndex: "stock",
+      align: "right",
+      width: 60,
+      render: (v: number, g) => (g.fromStock ? v : "-"),
+    },
+    {
+      title: t("apiPurchase.col.method"),
+      key: "method",
+      width: 260,
+      render: () => (
+        <Typography.Text
+          code
+          style={{ whiteSpace: "nowrap" }}
+        >{`${OPEN_API_ORDER_METHOD} ${OPEN_API_ORDER_PATH}`}</Typography.Text>
+      ),
+    },
     {
       title: t("funds.col.actions"),
       key: "actions",
@@ -88,7 +122,14 @@ export function ApiPurchaseTable() {
             {t("apiPurchase.example")}
           </Button>
           {short(g) && (
-            <Button type="link" size="small" danger onClick={() => setToppingUp(true)} disabled={!reserve?.amount} data-testid={`api-topup-${g.goodsId}`}>
+            <Button
+              type="link"
+              size="small"
+              danger
+              onClick={() => setToppingUp(true)}
+              disabled={!reserve?.amount}
+              data-testid={`api-topup-${g.goodsId}`}
+            >
               {t("apiPurchase.supShort")}
             </Button>
           )}
@@ -104,7 +145,9 @@ export function ApiPurchaseTable() {
       extra={
         sup && (
           <Space wrap>
-            <Typography.Text data-testid="api-sup-balance">{t("order.supBalance", { amount: formatMoney(sup) })}</Typography.Text>
+            <Typography.Text data-testid="api-sup-balance">
+              {t("order.supBalance", { amount: formatMoney(sup) })}
+            </Typography.Text>
             <Button size="small" onClick={() => setToppingUp(true)} disabled={!reserve?.amount} data-testid="api-topup">
               {t("funds.reserveTransfer")}
             </Button>
@@ -135,7 +178,12 @@ export function ApiPurchaseTable() {
           data-testid="api-search"
         />
         {/* The goods ids and SKU codes an integration needs, as a file. */}
-        <ExportButton columns={columns} rows={goods.data?.list ?? []} name={t("apiPurchase.title")} testId="api-export" />
+        <ExportButton
+          columns={columns}
+          rows={goods.data?.list ?? []}
+          name={t("apiPurchase.title")}
+          testId="api-export"
+        />
       </Space>
       <Table<ApiPurchaseGoods>
         rowKey="goodsId"
@@ -145,25 +193,45 @@ export function ApiPurchaseTable() {
         loading={goods.isFetching}
         scroll={{ x: 1010 }}
         locale={{ emptyText: t("apiPurchase.empty") }}
-        pagination={{ current: paging.page, pageSize: paging.pageSize, total: goods.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [20, 50, 100], onChange: (page, pageSize) => setPaging({ page, pageSize }) }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: goods.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: [20, 50, 100],
+          onChange: (page, pageSize) => setPaging({ page, pageSize }),
+        }}
         data-testid="api-goods-table"
       />
       {example && (
-        <Modal open width={760} title={`${example.name} · ${t("apiPurchase.example")}`} onCancel={() => setExample(null)} footer={null} destroyOnHidden>
+        <Modal
+          open
+          width={760}
+          title={`${example.name} · ${t("apiPurchase.example")}`}
+          onCancel={() => setExample(null)}
+          footer={null}
+          destroyOnHidden
+        >
           <Typography.Paragraph type="secondary">{t("apiPurchase.exampleHint")}</Typography.Paragraph>
-          <Typography.Paragraph copyable={{ text: exampleOrderRequest(example, { origin: window.location.origin, appKey, orderNo: exampleNo }) }}>
+          <Typography.Paragraph
+            copyable={{
+              text: exampleOrderRequest(example, { origin: window.location.origin, appKey, orderNo: exampleNo }),
+            }}
+          >
             <pre data-testid="api-example-text" style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", margin: 0 }}>
               {exampleOrderRequest(example, { origin: window.location.origin, appKey, orderNo: exampleNo })}
             </pre>
           </Typography.Paragraph>
           {short(example) && (
-            <Alert type="warning" showIcon message={t("apiPurchase.supShortHint", { amount: formatMoney(example.price) })} />
+            <Alert
+              type="warning"
+              showIcon
+              message={t("apiPurchase.supShortHint", { amount: formatMoney(example.price) })}
+            />
           )}
         </Modal>
       )}
-      {toppingUp && reserve && (
-        <SupTopUpDialog reserve={reserve} onClose={() => setToppingUp(false)} />
-      )}
+      {toppingUp && reserve && <SupTopUpDialog reserve={reserve} onClose={() => setToppingUp(false)} />}
     </Card>
   );
 }

@@ -20,7 +20,8 @@ export function CallbackLog() {
   const [page, setPage] = useState(1);
   const { data, isFetching } = useQuery({
     queryKey: ["callbacks", page],
-    queryFn: async () => unwrap(await http.get<Page<Delivery>>("/api/card-brander/api/callbacks", { query: { page, pageSize: 20 } })),
+    queryFn: async () =>
+      unwrap(await http.get<Page<Delivery>>("/api/card-brander/api/callbacks", { query: { page, pageSize: 20 } })),
   });
   const replay = useMutation({
     mutationFn: (id: string) => http.post<null>(`/api/card-brander/api/callbacks/${id}/replay`),
@@ -30,25 +31,55 @@ export function CallbackLog() {
     },
   });
   const columns: TableColumnsType<Delivery> = [
-    { title: t("callback.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss") },
-    { title: t("callback.event"), dataIndex: "eventId", render: (v: string) => <Typography.Text copyable={{ text: v }}>{v.slice(0, 8)}</Typography.Text> },
+    {
+      title: t("callback.time"),
+      dataIndex: "createdAt",
+      width: 150,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+    },
+    {
+      title: t("callback.event"),
+      dataIndex: "eventId",
+      render: (v: string) => <Typography.Text copyable={{ text: v }}>{v.slice(0, 8)}</Typography.Text>,
+    },
     { title: t("callback.order"), dataIndex: "orderId" },
-    { title: t("callback.state"), dataIndex: "state", render: (v: Delivery["state"]) => <Tag color={STATE_COLOR[v]}>{t(`callback.states.${v}`)}</Tag> },
+    {
+      title: t("callback.state"),
+      dataIndex: "state",
+      render: (v: Delivery["state"]) => <Tag color={STATE_COLOR[v]}>{t(`callback.states.${v}`)}</Tag>,
+    },
     { title: t("callback.attempts"), dataIndex: "attempts", align: "right" },
-    { title: t("callback.last"), key: "last", render: (_: unknown, r) => r.lastError ?? (r.lastStatus ? `HTTP ${r.lastStatus}` : "-") },
-    { title: t("callback.next"), dataIndex: "nextAttemptAt", render: (v: string | null) => (v ? dayjs(v).format("MM-DD HH:mm:ss") : "-") },
+    {
+      title: t("callback.last"),
+      key: "last",
+      render: (_: unknown, r) => r.lastError ?? (r.lastStatus ? `HTTP ${r.lastStatus}` : "-"),
+    },
+    {
+      title: t("callback.next"),
+      dataIndex: "nextAttemptAt",
+      render: (v: string | null) => (v ? dayjs(v).format("MM-DD HH:mm:ss") : "-"),
+    },
     {
       title: t("funds.col.actions"),
       key: "actions",
       render: (_: unknown, r) => (
-        <Button type="link" size="small" onClick={() => replay.mutate(r.id)} loading={replay.isPending && replay.variables === r.id}>
+        <Button
+          type="link"
+          size="small"
+          onClick={() => replay.mutate(r.id)}
+          loading={replay.isPending && replay.variables === r.id}
+        >
           {t("callback.replay")}
         </Button>
       ),
     },
   ];
   return (
-    <Card variant="borderless" title={t("callback.title")} extra={<Typography.Text type="secondary">{t("callback.schedule")}</Typography.Text>}>
+    <Card
+      variant="borderless"
+      title={t("callback.title")}
+      extra={<Typography.Text type="secondary">{t("callback.schedule")}</Typography.Text>}
+    >
       <Table<Delivery>
         rowKey="id"
         size="small"

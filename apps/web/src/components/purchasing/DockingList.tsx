@@ -11,7 +11,12 @@ import { ListPage } from "../list/ListPage";
 import { DockingSignDialog } from "./DockingSignDialog";
 import { agreementStateKey } from "./agreementState";
 
-const STATUS_COLOR: Record<DockingStatus, string> = { pending_review: "processing", approved: "success", rejected: "error", cancelled: "default" };
+const STATUS_COLOR: Record<DockingStatus, string> = {
+  pending_review: "processing",
+  approved: "success",
+  rejected: "error",
+  cancelled: "default",
+};
 
 function RejectDialog({ docking, onClose }: { docking: Docking; onClose: () => void }) {
   const { t } = useTranslation();
@@ -26,7 +31,11 @@ function RejectDialog({ docking, onClose }: { docking: Docking; onClose: () => v
   return (
     <Modal open title={t("docking.reject")} onCancel={onClose} footer={null} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="reason" label={t("funds.reason")} rules={[{ required: true, whitespace: true, message: text("docking.rejectReasonEmpty") }]}>
+        <Form.Item
+          name="reason"
+          label={t("funds.reason")}
+          rules={[{ required: true, whitespace: true, message: text("docking.rejectReasonEmpty") }]}
+        >
           <Input.TextArea rows={3} maxLength={200} showCount />
         </Form.Item>
         <Button type="primary" danger htmlType="submit" block loading={review.isPending}>
@@ -59,21 +68,51 @@ export function DockingList({ side, header }: { side: "purchaser" | "supplier"; 
       else if (r) void message.error(r.msg);
     });
   const remove = (d: Docking) => {
-    modal.confirm({ title: t("docking.endTitle"), content: t("docking.endBody", { name: d.counterpartName }), okButtonProps: { danger: true }, onOk: () => end.mutateAsync(d.id) });
+    modal.confirm({
+      title: t("docking.endTitle"),
+      content: t("docking.endBody", { name: d.counterpartName }),
+      okButtonProps: { danger: true },
+      onOk: () => end.mutateAsync(d.id),
+    });
   };
 
   const columns: TableColumnsType<Docking> = [
     { title: t("docking.col.counterpartId"), dataIndex: "counterpartId", width: 110 },
     { title: t("docking.col.company"), dataIndex: "counterpartName" },
-    { title: t("docking.col.realName"), dataIndex: "counterpartRealNameState", render: (v: Docking["counterpartRealNameState"]) => <RealNameTag state={v} /> },
+    {
+      title: t("docking.col.realName"),
+      dataIndex: "counterpartRealNameState",
+      render: (v: Docking["counterpartRealNameState"]) => <RealNameTag state={v} />,
+    },
     {
       title: t("docking.col.agreement"),
       key: "agreement",
-      render: (_: unknown, d) => <Tag color={d.purchaserSigned && d.supplierSigned ? "success" : "warning"}>{t(agreementStateKey(side, d))}</Tag>,
+      render: (_: unknown, d) => (
+        <Tag color={d.purchaserSigned && d.supplierSigned ? "success" : "warning"}>{t(agreementStateKey(side, d))}</Tag>
+      ),
     },
-    { title: t("docking.col.docked"), dataIndex: "docked", render: (v: boolean) => <Tag color={v ? "success" : "default"}>{t(v ? "docking.docked" : "docking.notDocked")}</Tag> },
-    { title: t("docking.col.status"), dataIndex: "status", render: (v: DockingStatus, d) => <Tag color={STATUS_COLOR[v]} title={d.rejectReason ?? undefined}>{t(`docking.status.${v}`)}</Tag> },
-    { title: t("docking.col.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("docking.col.docked"),
+      dataIndex: "docked",
+      render: (v: boolean) => (
+        <Tag color={v ? "success" : "default"}>{t(v ? "docking.docked" : "docking.notDocked")}</Tag>
+      ),
+    },
+    {
+      title: t("docking.col.status"),
+      dataIndex: "status",
+      render: (v: DockingStatus, d) => (
+        <Tag color={STATUS_COLOR[v]} title={d.rejectReason ?? undefined}>
+          {t(`docking.status.${v}`)}
+        </Tag>
+      ),
+    },
+    {
+      title: t("docking.col.time"),
+      dataIndex: "createdAt",
+      width: 150,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     {
       title: t("funds.col.actions"),
       key: "actions",
@@ -114,8 +153,25 @@ export function DockingList({ side, header }: { side: "purchaser" | "supplier"; 
         header={header}
         rowKey="id"
         columns={columns}
-        search={{ select: { keys: [{ value: "status", label: t("docking.col.status"), options: DOCKING_STATUSES.map((s) => ({ value: s, label: t(`docking.status.${s}`) })) }] } }}
-        query={(state) => dockingsQuery({ page: state.page, pageSize: state.pageSize, side, status: typeof state.values.selVal === "string" ? (state.values.selVal as DockingStatus) : undefined })}
+        search={{
+          select: {
+            keys: [
+              {
+                value: "status",
+                label: t("docking.col.status"),
+                options: DOCKING_STATUSES.map((s) => ({ value: s, label: t(`docking.status.${s}`) })),
+              },
+            ],
+          },
+        }}
+        query={(state) =>
+          dockingsQuery({
+            page: state.page,
+            pageSize: state.pageSize,
+            side,
+            status: typeof state.values.selVal === "string" ? (state.values.selVal as DockingStatus) : undefined,
+          })
+        }
       />
       {signing && <DockingSignDialog docking={signing} onClose={() => setSigning(null)} />}
       {rejecting && <RejectDialog docking={rejecting} onClose={() => setRejecting(null)} />}

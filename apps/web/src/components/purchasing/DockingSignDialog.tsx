@@ -28,13 +28,34 @@ export function DockingSignDialog({ docking, onClose }: { docking: Docking; onCl
     onClose();
   };
   return (
-    <Modal open title={t("docking.signTitle")} onCancel={onClose} footer={null} destroyOnHidden mask={{ closable: false }}>
-      <Typography.Paragraph type="secondary">{t("docking.signBody", { name: docking.counterpartName, id: docking.counterpartId })}</Typography.Paragraph>
-      <Form<Values> form={form} layout="vertical" requiredMark={false} validateTrigger="onBlur" onFinish={(v) => void submit(v)}>
+    <Modal
+      open
+      title={t("docking.signTitle")}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+      mask={{ closable: false }}
+    >
+      <Typography.Paragraph type="secondary">
+        {t("docking.signBody", { name: docking.counterpartName, id: docking.counterpartId })}
+      </Typography.Paragraph>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        validateTrigger="onBlur"
+        onFinish={(v) => void submit(v)}
+      >
         <Form.Item name="phone" label={t("home.phone")} rules={[rule("phone")]}>
           <Input inputMode="numeric" maxLength={11} placeholder={t("home.phonePlaceholder")} data-testid="sign-phone" />
         </Form.Item>
-        <CodeField name="verifyCode" label={t("home.smsCode")} placeholder={t("home.smsCodePlaceholder")} rule={rule("verifyCode")} onSend={onSend} />
+        <CodeField
+          name="verifyCode"
+          label={t("home.smsCode")}
+          placeholder={t("home.smsCodePlaceholder")}
+          rule={rule("verifyCode")}
+          onSend={onSend}
+        />
         <Button type="primary" htmlType="submit" block loading={sign.isPending} data-testid="sign-submit">
           {t("docking.sign")}
         </Button>

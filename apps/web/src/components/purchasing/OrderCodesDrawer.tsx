@@ -17,7 +17,10 @@ export function OrderCodesDrawer({ order, onClose }: { order: PurchaseOrder; onC
   const [revealed, setRevealed] = useState<Map<number, RevealedCard>>(new Map());
   const { data, isFetching } = useQuery({
     queryKey: ["orderCodes", order.id],
-    queryFn: async () => unwrap(await http.get<Page<Card>>("/api/card-user/purchasedCards", { query: { orderId: order.id, pageSize: 1000 } })),
+    queryFn: async () =>
+      unwrap(
+        await http.get<Page<Card>>("/api/card-user/purchasedCards", { query: { orderId: order.id, pageSize: 1000 } }),
+      ),
   });
   const reveal = async () => {
     const ids = (data?.list ?? []).map((c) => c.id);
@@ -29,14 +32,44 @@ export function OrderCodesDrawer({ order, onClose }: { order: PurchaseOrder; onC
     }
   };
   const columns: TableColumnsType<Card> = [
-    { title: t("order.cardNumber"), dataIndex: "cardNumber", render: (v: string, c) => <Typography.Text copyable={revealed.has(c.id)}>{revealed.get(c.id)?.cardNumber ?? v}</Typography.Text> },
-    { title: t("order.cardSecret"), dataIndex: "cardSecret", render: (v: string, c) => <Typography.Text copyable={revealed.has(c.id)}>{revealed.get(c.id)?.cardSecret ?? v}</Typography.Text> },
+    {
+      title: t("order.cardNumber"),
+      dataIndex: "cardNumber",
+      render: (v: string, c) => (
+        <Typography.Text copyable={revealed.has(c.id)}>{revealed.get(c.id)?.cardNumber ?? v}</Typography.Text>
+      ),
+    },
+    {
+      title: t("order.cardSecret"),
+      dataIndex: "cardSecret",
+      render: (v: string, c) => (
+        <Typography.Text copyable={revealed.has(c.id)}>{revealed.get(c.id)?.cardSecret ?? v}</Typography.Text>
+      ),
+    },
     { title: t("order.expiry"), dataIndex: "expiryDate", render: (v: string | null) => v ?? "-" },
   ];
   return (
-    <Drawer open onClose={onClose} size={720} zIndex={1100} title={`${t("order.codesTitle")} · ${order.orderNo}`} extra={<Button type="primary" onClick={() => void reveal()} disabled={revealed.size > 0} data-testid="reveal-codes">{t("order.reveal")}</Button>}>
+    <Drawer
+      open
+      onClose={onClose}
+      size={720}
+      zIndex={1100}
+      title={`${t("order.codesTitle")} · ${order.orderNo}`}
+      extra={
+        <Button type="primary" onClick={() => void reveal()} disabled={revealed.size > 0} data-testid="reveal-codes">
+          {t("order.reveal")}
+        </Button>
+      }
+    >
       <Typography.Paragraph type="secondary">{t("order.revealHint")}</Typography.Paragraph>
-      <Table<Card> rowKey="id" columns={columns} dataSource={data?.list ?? []} loading={isFetching} pagination={false} size="small" />
+      <Table<Card>
+        rowKey="id"
+        columns={columns}
+        dataSource={data?.list ?? []}
+        loading={isFetching}
+        pagination={false}
+        size="small"
+      />
     </Drawer>
   );
 }

@@ -24,7 +24,10 @@ function FulfilDialog({ order, onClose }: { order: PurchaseOrder; onClose: () =>
   const result = Form.useWatch("result", form) ?? "success";
   const fulfil = useFulfilOrder();
   const submit = async (v: { result: "success" | "failure"; upstreamChannelId?: string; reason?: string }) => {
-    const req = v.result === "success" ? { result: "success" as const, upstreamChannelId: v.upstreamChannelId?.trim() ?? "" } : { result: "failure" as const, reason: v.reason?.trim() ?? "" };
+    const req =
+      v.result === "success"
+        ? { result: "success" as const, upstreamChannelId: v.upstreamChannelId?.trim() ?? "" }
+        : { result: "failure" as const, reason: v.reason?.trim() ?? "" };
     const res = await fulfil.mutateAsync({ id: order.id, ...req });
     if (reportFailure(res, form, ["upstreamChannelId", "reason"], (m) => void message.error(m))) return;
     void message.success(t("order.fulfilled"));
@@ -32,16 +35,36 @@ function FulfilDialog({ order, onClose }: { order: PurchaseOrder; onClose: () =>
   };
   return (
     <Modal open title={`${t("order.fulfil")} · ${order.orderNo}`} onCancel={onClose} footer={null} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ result: "success" }} onFinish={(v) => void submit(v)} requiredMark={false}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ result: "success" }}
+        onFinish={(v) => void submit(v)}
+        requiredMark={false}
+      >
         <Form.Item name="result" label={t("order.result")}>
-          <Radio.Group optionType="button" options={[{ value: "success", label: t("order.state.success") }, { value: "failure", label: t("order.state.failure") }]} />
+          <Radio.Group
+            optionType="button"
+            options={[
+              { value: "success", label: t("order.state.success") },
+              { value: "failure", label: t("order.state.failure") },
+            ]}
+          />
         </Form.Item>
         {result === "success" ? (
-          <Form.Item name="upstreamChannelId" label={t("order.upstreamChannelId")} rules={[{ required: true, whitespace: true, message: text("order.channelIdEmpty") }]}>
+          <Form.Item
+            name="upstreamChannelId"
+            label={t("order.upstreamChannelId")}
+            rules={[{ required: true, whitespace: true, message: text("order.channelIdEmpty") }]}
+          >
             <Input maxLength={64} data-testid="channel-id" />
           </Form.Item>
         ) : (
-          <Form.Item name="reason" label={t("funds.reason")} rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}>
+          <Form.Item
+            name="reason"
+            label={t("funds.reason")}
+            rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}
+          >
             <Input.TextArea rows={3} maxLength={200} />
           </Form.Item>
         )}
@@ -63,16 +86,48 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
   const [fulfilling, setFulfilling] = useState<PurchaseOrder | null>(null);
   const [refunding, setRefunding] = useState<PurchaseOrder | null>(null);
   const columns: TableColumnsType<PurchaseOrder> = [
-    { title: t("order.col.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("order.col.time"),
+      dataIndex: "createdAt",
+      width: 150,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     { title: t("order.col.orderNo"), dataIndex: "orderNo" },
     { title: t("order.col.goods"), key: "goods", render: (_: unknown, o) => `${o.goodsName} (${o.goodsId})` },
     side === "purchaser"
-      ? { title: t("order.col.supplier"), key: "supplier", render: (_: unknown, o: PurchaseOrder) => `${o.supplierName} (${o.supplierId})` }
-      : { title: t("order.col.purchaser"), key: "purchaser", render: (_: unknown, o: PurchaseOrder) => `${o.purchaserName} (${o.purchaserId})` },
-    { title: t("order.col.price"), dataIndex: "unitPrice", align: "right", render: (v: PurchaseOrder["unitPrice"]) => formatMoney(v) },
+      ? {
+          title: t("order.col.supplier"),
+          key: "supplier",
+          render: (_: unknown, o: PurchaseOrder) => `${o.supplierName} (${o.supplierId})`,
+        }
+      : {
+          title: t("order.col.purchaser"),
+          key: "purchaser",
+          render: (_: unknown, o: PurchaseOrder) => `${o.purchaserName} (${o.purchaserId})`,
+        },
+    {
+      title: t("order.col.price"),
+      dataIndex: "unitPrice",
+      align: "right",
+      render: (v: PurchaseOrder["unitPrice"]) => formatMoney(v),
+    },
     { title: t("order.col.quantity"), dataIndex: "quantity", align: "right" },
-    { title: t("order.col.amount"), dataIndex: "amount", align: "right", render: (v: PurchaseOrder["amount"]) => formatMoney(v) },
-    ...(side === "purchaser" ? [{ title: t("order.payFrom"), key: "paidFrom", render: (_: unknown, o: PurchaseOrder) => t(o.paidFrom === "rebate" ? "order.paidFromRebate" : "order.paidFromSup") }] : []),
+    {
+      title: t("order.col.amount"),
+      dataIndex: "amount",
+      align: "right",
+      render: (v: PurchaseOrder["amount"]) => formatMoney(v),
+    },
+    ...(side === "purchaser"
+      ? [
+          {
+            title: t("order.payFrom"),
+            key: "paidFrom",
+            render: (_: unknown, o: PurchaseOrder) =>
+              t(o.paidFrom === "rebate" ? "order.paidFromRebate" : "order.paidFromSup"),
+          },
+        ]
+      : []),
     { title: t("order.col.account"), key: "account", render: (_: unknown, o) => o.topUpAccount ?? "-" },
     {
       title: t("order.col.state"),
@@ -121,17 +176,35 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
         search={{
           dateMode: "date",
           dateLabel: t("order.col.time"),
-          select: { keys: [{ value: "state", label: t("order.col.state"), options: ORDER_STATES.map((s) => ({ value: s, label: t(`order.state.${s}`) })) }] },
+          select: {
+            keys: [
+              {
+                value: "state",
+                label: t("order.col.state"),
+                options: ORDER_STATES.map((s) => ({ value: s, label: t(`order.state.${s}`) })),
+              },
+            ],
+          },
           input: {
             keys: [
               { value: "orderNo", label: t("order.col.orderNo") },
               { value: "goodsId", label: t("order.goodsId"), numeric: true },
-              { value: "counterpartId", label: t(side === "purchaser" ? "order.supplierId" : "order.purchaserId"), numeric: true },
+              {
+                value: "counterpartId",
+                label: t(side === "purchaser" ? "order.supplierId" : "order.purchaserId"),
+                numeric: true,
+              },
             ],
           },
         }}
-        query={(state) => ordersQuery({ page: state.page, pageSize: state.pageSize, ...orderFilters(state.values) }, side)}
-        exportFile={(values) => ({ path: ORDER_LIST_PATHS[side].orders, query: orderFilters(values), fileName: `${t(side === "purchaser" ? "order.title.sale" : "order.title.business")}.xlsx` })}
+        query={(state) =>
+          ordersQuery({ page: state.page, pageSize: state.pageSize, ...orderFilters(state.values) }, side)
+        }
+        exportFile={(values) => ({
+          path: ORDER_LIST_PATHS[side].orders,
+          query: orderFilters(values),
+          fileName: `${t(side === "purchaser" ? "order.title.sale" : "order.title.business")}.xlsx`,
+        })}
       />
       {codesOf && <OrderCodesDrawer order={codesOf} onClose={() => setCodesOf(null)} />}
       {fulfilling && <FulfilDialog order={fulfilling} onClose={() => setFulfilling(null)} />}

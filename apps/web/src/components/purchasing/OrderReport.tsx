@@ -16,13 +16,21 @@ export function OrderReport({ side, kind }: { side: "purchaser" | "supplier"; ki
   const { message } = App.useApp();
   const [unit, setUnit] = useState<ReportUnit>("day");
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [platformToday().subtract(29, "day"), platformToday()]);
-  const { data, isFetching } = useOrderReport(side, { kind, unit, from: range[0].format("YYYY-MM-DD"), to: range[1].format("YYYY-MM-DD") });
+  const { data, isFetching } = useOrderReport(side, {
+    kind,
+    unit,
+    from: range[0].format("YYYY-MM-DD"),
+    to: range[1].format("YYYY-MM-DD"),
+  });
   const [exporting, setExporting] = useState(false);
   const doExport = async () => {
     setExporting(true);
     try {
       const query = { kind, unit, from: range[0].format("YYYY-MM-DD"), to: range[1].format("YYYY-MM-DD") };
-      const result = await http.download(ORDER_LIST_PATHS[side].report, { query, fileName: `${t(`order.tab.${kind}Report`)}-${query.from}-${query.to}.xlsx` });
+      const result = await http.download(ORDER_LIST_PATHS[side].report, {
+        query,
+        fileName: `${t(`order.tab.${kind}Report`)}-${query.from}-${query.to}.xlsx`,
+      });
       if (result?.ok) {
         saveFile(result.data.blob, result.data.fileName);
         void message.success(t("list.exportDone"));
@@ -45,15 +53,35 @@ export function OrderReport({ side, kind }: { side: "purchaser" | "supplier"; ki
     <Flex vertical gap={16}>
       <Card variant="borderless">
         <Flex gap={16} wrap>
-          <Segmented<ReportUnit> value={unit} onChange={setUnit} options={REPORT_UNITS.map((u) => ({ value: u, label: t(`report.unit.${u}`) }))} />
-          <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} disabledDate={(d) => d.isAfter(platformToday(), "day")} />
-          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()} data-testid={`export-${kind}-report`}>
+          <Segmented<ReportUnit>
+            value={unit}
+            onChange={setUnit}
+            options={REPORT_UNITS.map((u) => ({ value: u, label: t(`report.unit.${u}`) }))}
+          />
+          <DatePicker.RangePicker
+            value={range}
+            allowClear={false}
+            onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+            disabledDate={(d) => d.isAfter(platformToday(), "day")}
+          />
+          <Button
+            icon={<DownloadOutlined />}
+            loading={exporting}
+            onClick={() => void doExport()}
+            data-testid={`export-${kind}-report`}
+          >
             {t("search.export")}
           </Button>
         </Flex>
       </Card>
       <Card variant="borderless">
-        <Table<OrderReportRow> rowKey={(r) => `${r.period}-${r.supplierId}-${r.currency}`} columns={columns} dataSource={data ?? []} loading={isFetching} pagination={false} />
+        <Table<OrderReportRow>
+          rowKey={(r) => `${r.period}-${r.supplierId}-${r.currency}`}
+          columns={columns}
+          dataSource={data ?? []}
+          loading={isFetching}
+          pagination={false}
+        />
       </Card>
     </Flex>
   );

@@ -16,7 +16,9 @@ type Tab = (typeof TABS)[number];
 export function OrderTabs({ side }: { side: "purchaser" | "supplier" }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const tab: Tab = (TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "orders";
+  const tab: Tab = (TABS as readonly string[]).includes(params.get("tab") ?? "")
+    ? (params.get("tab") as Tab)
+    : "orders";
   const hint = side === "purchaser" ? "sale" : "business";
   return (
     <Flex vertical gap={8}>
@@ -29,7 +31,13 @@ export function OrderTabs({ side }: { side: "purchaser" | "supplier" }) {
           key,
           label: t(`order.tab.${key}`),
           children:
-            key === "orders" ? <OrderList side={side} /> : key === "refunds" ? <RefundList side={side} /> : <OrderReport side={side} kind={key === "purchaseReport" ? "purchase" : "refund"} />,
+            key === "orders" ? (
+              <OrderList side={side} />
+            ) : key === "refunds" ? (
+              <RefundList side={side} />
+            ) : (
+              <OrderReport side={side} kind={key === "purchaseReport" ? "purchase" : "refund"} />
+            ),
         }))}
       />
     </Flex>

@@ -29,15 +29,34 @@ export function PeriodTable<Row extends object>(props: {
   const [unit, setUnit] = useState<"day" | "month">("day");
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [platformToday().subtract(29, "day"), platformToday()]);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
-  const { data, isFetching } = props.useRows({ unit, from: range[0].format("YYYY-MM-DD"), to: range[1].format("YYYY-MM-DD") });
+  const { data, isFetching } = props.useRows({
+    unit,
+    from: range[0].format("YYYY-MM-DD"),
+    to: range[1].format("YYYY-MM-DD"),
+  });
   return (
     <Flex vertical gap={16}>
       {props.header}
       <Card variant="borderless">
         <Flex gap={16} wrap>
-          {props.units && <Segmented<"day" | "month"> value={unit} onChange={setUnit} options={(["day", "month"] as const).map((u) => ({ value: u, label: t(`report.unit.${u}`) }))} />}
-          <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} disabledDate={(d) => d.isAfter(platformToday(), "day")} />
-          <ExportButton columns={props.columns} rows={data ?? []} name={`${props.exportName ?? document.title.split(" - ")[0] ?? "export"} ${range[0].format("YYYY-MM-DD")} ${range[1].format("YYYY-MM-DD")}`} />
+          {props.units && (
+            <Segmented<"day" | "month">
+              value={unit}
+              onChange={setUnit}
+              options={(["day", "month"] as const).map((u) => ({ value: u, label: t(`report.unit.${u}`) }))}
+            />
+          )}
+          <DatePicker.RangePicker
+            value={range}
+            allowClear={false}
+            onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+            disabledDate={(d) => d.isAfter(platformToday(), "day")}
+          />
+          <ExportButton
+            columns={props.columns}
+            rows={data ?? []}
+            name={`${props.exportName ?? document.title.split(" - ")[0] ?? "export"} ${range[0].format("YYYY-MM-DD")} ${range[1].format("YYYY-MM-DD")}`}
+          />
         </Flex>
       </Card>
       <Card variant="borderless">
@@ -47,7 +66,13 @@ export function PeriodTable<Row extends object>(props: {
           dataSource={data ?? []}
           loading={isFetching}
           scroll={{ x: 1000 }}
-          pagination={{ pageSize, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true, onShowSizeChange: (_, size) => setPageSize(size), showTotal: (total) => t("list.total", { total }) }}
+          pagination={{
+            pageSize,
+            pageSizeOptions: PAGE_SIZES.map(String),
+            showSizeChanger: true,
+            onShowSizeChange: (_, size) => setPageSize(size),
+            showTotal: (total) => t("list.total", { total }),
+          }}
         />
       </Card>
     </Flex>

@@ -28,7 +28,14 @@ interface Values {
 export function useRebateBalance() {
   return useQuery({
     queryKey: ["rebate", "payBalance"],
-    queryFn: async () => unwrap(await http.get<{ balance: Money }>("/api/card-user/rebate/changes", { query: { page: 1, pageSize: 1 }, overlay: false, toast: false })).balance,
+    queryFn: async () =>
+      unwrap(
+        await http.get<{ balance: Money }>("/api/card-user/rebate/changes", {
+          query: { page: 1, pageSize: 1 },
+          overlay: false,
+          toast: false,
+        }),
+      ).balance,
     retry: false,
   });
 }
@@ -40,7 +47,11 @@ export function useRebateBalance() {
  * the purchaser chooses the paying account, each with its balance. One order number per attempt, so a
  * retried click never buys twice.
  */
-export function PurchaseForm({ goods }: { goods: { id: number; price: number; currency: Currency; perOrderMax: number; fromStock: boolean; ownPrice?: boolean } }) {
+export function PurchaseForm({
+  goods,
+}: {
+  goods: { id: number; price: number; currency: Currency; perOrderMax: number; fromStock: boolean; ownPrice?: boolean };
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const text = useMessageText();
@@ -72,22 +83,58 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
 
   const submit = async (v: Values) => {
     const paying = canUseRebate && v.payFrom === "rebate" ? { payFrom: "rebate" as const } : {};
-    const result = await place.mutateAsync({ goodsId: String(goods.id), quantity: v.quantity, ...(v.topUpAccount && { topUpAccount: v.topUpAccount.trim() }), ...paying, orderNo });
+    const result = await place.mutateAsync({
+      goodsId: String(goods.id),
+      quantity: v.quantity,
+      ...(v.topUpAccount && { topUpAccount: v.topUpAccount.trim() }),
+      ...paying,
+      orderNo,
+    });
     void queryClient.invalidateQueries({ queryKey: ["rebate"] });
     if (reportFailure(result, form, ["quantity", "topUpAccount", "payFrom"], (m) => void message.error(m))) return;
-    void message.success(t(result?.ok && result.data.state === "success" ? "order.placedSuccess" : "order.placedProcessing"));
+    void message.success(
+      t(result?.ok && result.data.state === "success" ? "order.placedSuccess" : "order.placedProcessing"),
+    );
     setOrderNo(`W${newRequestKey().replace(/-/g, "").slice(0, 20)}`);
     form.resetFields();
   };
 
   return (
     <Card size="small" title={t("order.buyTitle")}>
-      <Form<Values> form={form} layout="vertical" initialValues={{ quantity: 1, payFrom: "sup" }} onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="quantity" label={t("order.col.quantity")} rules={[{ required: true, type: "integer", min: 1, max: goods.perOrderMax, message: t("order.quantityRange", { max: goods.perOrderMax }) }]}>
-          <InputNumber min={1} max={goods.perOrderMax} precision={0} style={{ width: 160 }} data-testid="buy-quantity" />
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        initialValues={{ quantity: 1, payFrom: "sup" }}
+        onFinish={(v) => void submit(v)}
+        requiredMark={false}
+      >
+        <Form.Item
+          name="quantity"
+          label={t("order.col.quantity")}
+          rules={[
+            {
+              required: true,
+              type: "integer",
+              min: 1,
+              max: goods.perOrderMax,
+              message: t("order.quantityRange", { max: goods.perOrderMax }),
+            },
+          ]}
+        >
+          <InputNumber
+            min={1}
+            max={goods.perOrderMax}
+            precision={0}
+            style={{ width: 160 }}
+            data-testid="buy-quantity"
+          />
         </Form.Item>
         {!goods.fromStock && (
-          <Form.Item name="topUpAccount" label={t("order.col.account")} rules={[{ required: true, whitespace: true, message: text("order.topUpAccountEmpty") }]}>
+          <Form.Item
+            name="topUpAccount"
+            label={t("order.col.account")}
+            rules={[{ required: true, whitespace: true, message: text("order.topUpAccountEmpty") }]}
+          >
             <Input maxLength={64} data-testid="buy-account" />
           </Form.Item>
         )}
@@ -114,18 +161,36 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
               {t(short ? "order.rebateShort" : "order.rebateBalance", { amount: formatMoney(byRebate) })}
             </Typography.Text>
           ) : (
-            sup && <Typography.Text type={short ? "danger" : "secondary"}>{t("order.supBalance", { amount: formatMoney(sup) })}</Typography.Text>
+            sup && (
+              <Typography.Text type={short ? "danger" : "secondary"}>
+                {t("order.supBalance", { amount: formatMoney(sup) })}
+              </Typography.Text>
+            )
           )}
           {short && !byRebate && (
             <Space>
-              <Button size="small" type="primary" ghost onClick={() => setToppingUp(true)} disabled={!reserve?.amount} data-testid="buy-topup">
+              <Button
+                size="small"
+                type="primary"
+                ghost
+                onClick={() => setToppingUp(true)}
+                disabled={!reserve?.amount}
+                data-testid="buy-topup"
+              >
                 {t("funds.reserveTransfer")}
               </Button>
               <Link to={`${sale}/RechargeSheet`}>{t("funds.menu.topUp")}</Link>
             </Space>
           )}
         </Space>
-        <Button type="primary" htmlType="submit" block loading={place.isPending} disabled={short} data-testid="buy-submit">
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          loading={place.isPending}
+          disabled={short}
+          data-testid="buy-submit"
+        >
           {t("order.buy")}
         </Button>
         {/* With its own price agreed, the purchaser has nothing left to apply for. */}
@@ -135,9 +200,7 @@ export function PurchaseForm({ goods }: { goods: { id: number; price: number; cu
           </Button>
         )}
       </Form>
-      {toppingUp && reserve && (
-        <SupTopUpDialog reserve={reserve} onClose={() => setToppingUp(false)} />
-      )}
+      {toppingUp && reserve && <SupTopUpDialog reserve={reserve} onClose={() => setToppingUp(false)} />}
     </Card>
   );
 }

@@ -20,11 +20,33 @@ export function RefundDialog({ order, onClose }: { order: PurchaseOrder; onClose
   };
   return (
     <Modal open title={`${t("refund.request")} · ${order.orderNo}`} onCancel={onClose} footer={null} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ quantity: 1 }} onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="quantity" label={t("order.col.quantity")} rules={[{ required: true, type: "integer", min: 1, max: order.quantity, message: t("order.quantityRange", { max: order.quantity }) }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ quantity: 1 }}
+        onFinish={(v) => void submit(v)}
+        requiredMark={false}
+      >
+        <Form.Item
+          name="quantity"
+          label={t("order.col.quantity")}
+          rules={[
+            {
+              required: true,
+              type: "integer",
+              min: 1,
+              max: order.quantity,
+              message: t("order.quantityRange", { max: order.quantity }),
+            },
+          ]}
+        >
           <InputNumber min={1} max={order.quantity} precision={0} style={{ width: 160 }} />
         </Form.Item>
-        <Form.Item name="reason" label={t("refund.col.reason")} rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}>
+        <Form.Item
+          name="reason"
+          label={t("refund.col.reason")}
+          rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}
+        >
           <Input.TextArea rows={3} maxLength={200} showCount />
         </Form.Item>
         <Button type="primary" htmlType="submit" block loading={request.isPending}>

@@ -10,7 +10,12 @@ import { ORDER_LIST_PATHS, orderFilters } from "./listFilters";
 import { confirmMoney } from "../confirmMoney";
 import { formatMoney } from "../money";
 
-const STATE_COLOR: Record<RefundState, string> = { processing: "processing", success: "success", failure: "error", abnormal: "warning" };
+const STATE_COLOR: Record<RefundState, string> = {
+  processing: "processing",
+  success: "success",
+  failure: "error",
+  abnormal: "warning",
+};
 
 function RefuseDialog({ refund, onClose }: { refund: RefundOrder; onClose: () => void }) {
   const { t } = useTranslation();
@@ -25,7 +30,11 @@ function RefuseDialog({ refund, onClose }: { refund: RefundOrder; onClose: () =>
   return (
     <Modal open title={t("refund.refuse")} onCancel={onClose} footer={null} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item name="reason" label={t("funds.reason")} rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}>
+        <Form.Item
+          name="reason"
+          label={t("funds.reason")}
+          rules={[{ required: true, whitespace: true, message: text("funds.reasonEmpty") }]}
+        >
           <Input.TextArea rows={3} maxLength={200} showCount />
         </Form.Item>
         <Button type="primary" danger htmlType="submit" block loading={decide.isPending}>
@@ -60,14 +69,34 @@ export function RefundList({ side }: { side: "purchaser" | "supplier" }) {
         }),
     });
   const columns: TableColumnsType<RefundOrder> = [
-    { title: t("refund.col.time"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("refund.col.time"),
+      dataIndex: "createdAt",
+      width: 150,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     { title: t("order.col.orderNo"), dataIndex: "orderNo" },
     { title: t("order.col.goods"), dataIndex: "goodsName" },
     { title: t("order.col.account"), dataIndex: "topUpAccount", render: (v: string | null) => v ?? "-" },
     { title: t("order.col.quantity"), dataIndex: "quantity", align: "right" },
-    { title: t("refund.col.amount"), dataIndex: "amount", align: "right", render: (v: RefundOrder["amount"]) => formatMoney(v) },
-    { title: t("refund.col.orderAmount"), dataIndex: "orderAmount", align: "right", render: (v: RefundOrder["orderAmount"]) => formatMoney(v) },
-    { title: t("refund.col.reason"), dataIndex: "reason", ellipsis: true, render: (v: string, r: RefundOrder) => (r.cause === "expiry" ? t("refund.expiry") : v) },
+    {
+      title: t("refund.col.amount"),
+      dataIndex: "amount",
+      align: "right",
+      render: (v: RefundOrder["amount"]) => formatMoney(v),
+    },
+    {
+      title: t("refund.col.orderAmount"),
+      dataIndex: "orderAmount",
+      align: "right",
+      render: (v: RefundOrder["orderAmount"]) => formatMoney(v),
+    },
+    {
+      title: t("refund.col.reason"),
+      dataIndex: "reason",
+      ellipsis: true,
+      render: (v: string, r: RefundOrder) => (r.cause === "expiry" ? t("refund.expiry") : v),
+    },
     {
       title: t("order.col.state"),
       dataIndex: "state",
@@ -106,11 +135,25 @@ export function RefundList({ side }: { side: "purchaser" | "supplier" }) {
         search={{
           dateMode: "date",
           dateLabel: t("refund.col.time"),
-          select: { keys: [{ value: "state", label: t("order.col.state"), options: REFUND_STATES.map((s) => ({ value: s, label: t(`refund.state.${s}`) })) }] },
+          select: {
+            keys: [
+              {
+                value: "state",
+                label: t("order.col.state"),
+                options: REFUND_STATES.map((s) => ({ value: s, label: t(`refund.state.${s}`) })),
+              },
+            ],
+          },
           input: { keys: [{ value: "orderNo", label: t("order.col.orderNo") }] },
         }}
-        query={(state) => refundsQuery({ page: state.page, pageSize: state.pageSize, ...orderFilters(state.values) }, side)}
-        exportFile={(values) => ({ path: ORDER_LIST_PATHS[side].refunds, query: orderFilters(values), fileName: `${t("order.tab.refunds")}.xlsx` })}
+        query={(state) =>
+          refundsQuery({ page: state.page, pageSize: state.pageSize, ...orderFilters(state.values) }, side)
+        }
+        exportFile={(values) => ({
+          path: ORDER_LIST_PATHS[side].refunds,
+          query: orderFilters(values),
+          fileName: `${t("order.tab.refunds")}.xlsx`,
+        })}
       />
       {refusing && <RefuseDialog refund={refusing} onClose={() => setRefusing(null)} />}
     </>

@@ -20,7 +20,11 @@ interface Values {
 /** The supplier's own goods, for the goods whitelist's picker and filter. */
 function useOwnGoods(enabled: boolean) {
   const query = { page: 1, pageSize: 1000 };
-  const { data } = useQuery({ queryKey: catalogKeys.products(query), queryFn: () => catalogApi.products(query), enabled });
+  const { data } = useQuery({
+    queryKey: catalogKeys.products(query),
+    queryFn: () => catalogApi.products(query),
+    enabled,
+  });
   return (data?.list ?? []).map((g) => ({ value: String(g.id), label: `${g.name} (${g.id})` }));
 }
 
@@ -48,14 +52,50 @@ export function WhitelistList({ scope }: { scope: WhitelistScope }) {
     form.resetFields();
   };
   const columns: TableColumnsType<WhitelistEntry> = [
-    { title: t("whitelist.col.purchaser"), key: "purchaser", render: (_: unknown, e) => `${e.purchaserName} (${e.purchaserId})` },
-    { title: t("docking.col.realName"), dataIndex: "purchaserRealNameState", render: (v: WhitelistEntry["purchaserRealNameState"]) => <RealNameTag state={v} /> },
-    ...(scope === "goods" ? [{ title: t("whitelist.col.goods"), key: "goods", render: (_: unknown, e: WhitelistEntry) => `${e.goodsName ?? ""} (${e.goodsId ?? ""})` }] : []),
-    { title: t("whitelist.col.docked"), dataIndex: "docked", render: (v: boolean) => <Tag color={v ? "success" : "default"}>{t(v ? "whitelist.docked" : "whitelist.notDocked")}</Tag> },
+    {
+      title: t("whitelist.col.purchaser"),
+      key: "purchaser",
+      render: (_: unknown, e) => `${e.purchaserName} (${e.purchaserId})`,
+    },
+    {
+      title: t("docking.col.realName"),
+      dataIndex: "purchaserRealNameState",
+      render: (v: WhitelistEntry["purchaserRealNameState"]) => <RealNameTag state={v} />,
+    },
+    ...(scope === "goods"
+      ? [
+          {
+            title: t("whitelist.col.goods"),
+            key: "goods",
+            render: (_: unknown, e: WhitelistEntry) => `${e.goodsName ?? ""} (${e.goodsId ?? ""})`,
+          },
+        ]
+      : []),
+    {
+      title: t("whitelist.col.docked"),
+      dataIndex: "docked",
+      render: (v: boolean) => (
+        <Tag color={v ? "success" : "default"}>{t(v ? "whitelist.docked" : "whitelist.notDocked")}</Tag>
+      ),
+    },
     { title: t("whitelist.col.remark"), dataIndex: "remark", render: (v: string) => v || "-" },
-    { title: t("whitelist.col.state"), dataIndex: "active", render: (v: boolean) => <Tag color={v ? "success" : "default"}>{t(v ? "whitelist.active" : "whitelist.removed")}</Tag> },
-    { title: t("whitelist.col.createdAt"), dataIndex: "createdAt", render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
-    { title: t("whitelist.col.removedAt"), dataIndex: "removedAt", render: (v: string | null) => (v ? dayjs(v).format("YYYY-MM-DD HH:mm") : "-") },
+    {
+      title: t("whitelist.col.state"),
+      dataIndex: "active",
+      render: (v: boolean) => (
+        <Tag color={v ? "success" : "default"}>{t(v ? "whitelist.active" : "whitelist.removed")}</Tag>
+      ),
+    },
+    {
+      title: t("whitelist.col.createdAt"),
+      dataIndex: "createdAt",
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
+    {
+      title: t("whitelist.col.removedAt"),
+      dataIndex: "removedAt",
+      render: (v: string | null) => (v ? dayjs(v).format("YYYY-MM-DD HH:mm") : "-"),
+    },
     {
       title: t("funds.col.actions"),
       key: "actions",
@@ -67,7 +107,12 @@ export function WhitelistList({ scope }: { scope: WhitelistScope }) {
             danger
             data-testid={`whitelist-remove-${e.purchaserId}`}
             onClick={() => {
-              modal.confirm({ title: t("whitelist.removeTitle"), content: t("whitelist.removeBody", { name: e.purchaserName }), okButtonProps: { danger: true }, onOk: () => remove.mutateAsync(e.id) });
+              modal.confirm({
+                title: t("whitelist.removeTitle"),
+                content: t("whitelist.removeBody", { name: e.purchaserName }),
+                okButtonProps: { danger: true },
+                onOk: () => remove.mutateAsync(e.id),
+              });
             }}
           >
             {t("whitelist.remove")}
@@ -77,15 +122,38 @@ export function WhitelistList({ scope }: { scope: WhitelistScope }) {
   ];
   const header = (
     <Flex vertical gap={16}>
-      <PageHint id={`business.whitelist.${scope}`} title={t(`whitelist.hint.${scope}Title`)} description={t(`whitelist.hint.${scope}`)} />
+      <PageHint
+        id={`business.whitelist.${scope}`}
+        title={t(`whitelist.hint.${scope}Title`)}
+        description={t(`whitelist.hint.${scope}`)}
+      />
       <Card variant="borderless" title={t("whitelist.new")}>
-        <Form<Values> form={form} layout="inline" onFinish={(v) => void submit(v)} requiredMark={false} style={{ rowGap: 12 }}>
+        <Form<Values>
+          form={form}
+          layout="inline"
+          onFinish={(v) => void submit(v)}
+          requiredMark={false}
+          style={{ rowGap: 12 }}
+        >
           <Form.Item name="purchaserId" rules={[rule("purchaserId")]}>
-            <Input placeholder={t("whitelist.purchaserId")} inputMode="numeric" maxLength={18} style={{ width: 180 }} data-testid="whitelist-purchaser" />
+            <Input
+              placeholder={t("whitelist.purchaserId")}
+              inputMode="numeric"
+              maxLength={18}
+              style={{ width: 180 }}
+              data-testid="whitelist-purchaser"
+            />
           </Form.Item>
           {scope === "goods" && (
             <Form.Item name="goodsId" rules={[{ required: true, message: t("msg:whitelist.goodsEmpty") }]}>
-              <Select showSearch optionFilterProp="label" placeholder={t("whitelist.goods")} options={goods} style={{ width: 240 }} data-testid="whitelist-goods" />
+              <Select
+                showSearch
+                optionFilterProp="label"
+                placeholder={t("whitelist.goods")}
+                options={goods}
+                style={{ width: 240 }}
+                data-testid="whitelist-goods"
+              />
             </Form.Item>
           )}
           <Form.Item name="remark">
@@ -105,8 +173,21 @@ export function WhitelistList({ scope }: { scope: WhitelistScope }) {
       columns={columns}
       search={{
         input: { keys: [{ value: "purchaserId", label: t("whitelist.purchaserId"), numeric: true }] },
-        select: { keys: [{ value: "active", label: t("whitelist.col.state"), options: [{ value: "true", label: t("whitelist.active") }, { value: "false", label: t("whitelist.removed") }] }] },
-        ...(scope === "goods" && { selectT: { keys: [{ value: "goodsId", label: t("whitelist.goods"), options: goods }] } }),
+        select: {
+          keys: [
+            {
+              value: "active",
+              label: t("whitelist.col.state"),
+              options: [
+                { value: "true", label: t("whitelist.active") },
+                { value: "false", label: t("whitelist.removed") },
+              ],
+            },
+          ],
+        },
+        ...(scope === "goods" && {
+          selectT: { keys: [{ value: "goodsId", label: t("whitelist.goods"), options: goods }] },
+        }),
       }}
       query={(state) =>
         whitelistsQuery({

@@ -6,16 +6,25 @@ import { exampleOrderBody, exampleOrderRequest, OPEN_API_ORDER_PATH } from "./ap
 
 describe("the API purchase table's request example", () => {
   it("a card goods' body is a valid order request without a top-up account; a top-up's names one", () => {
-    const card = JSON.parse(exampleOrderBody({ goodsId: "12", fromStock: true }, "API-0001")) as Record<string, unknown>;
+    const card = JSON.parse(exampleOrderBody({ goodsId: "12", fromStock: true }, "API-0001")) as Record<
+      string,
+      unknown
+    >;
     expect(card).toEqual({ goodsId: "12", quantity: 1, orderNo: "API-0001" });
     expect(orderReq.safeParse(card).success).toBe(true);
-    const topUp = JSON.parse(exampleOrderBody({ goodsId: "13", fromStock: false }, "API-0002")) as Record<string, unknown>;
+    const topUp = JSON.parse(exampleOrderBody({ goodsId: "13", fromStock: false }, "API-0002")) as Record<
+      string,
+      unknown
+    >;
     expect(topUp.topUpAccount).toBe("13800000000");
     expect(orderReq.safeParse(topUp).success).toBe(true);
   });
 
   it("the shell example computes the signature the open API checks", () => {
-    const script = exampleOrderRequest({ goodsId: "12", fromStock: true }, { origin: "https://example.test", appKey: "AK123", orderNo: "API-0001" });
+    const script = exampleOrderRequest(
+      { goodsId: "12", fromStock: true },
+      { origin: "https://example.test", appKey: "AK123", orderNo: "API-0001" },
+    );
     expect(script).toContain("APP_KEY='AK123'");
     expect(script).toContain(`'https://example.test${OPEN_API_ORDER_PATH}'`);
     // Run the signing lines with a fixed timestamp, nonce and secret, and compare with the server's recipe.
@@ -29,7 +38,13 @@ describe("the API purchase table's request example", () => {
     ].join("\n");
     const sig = execFileSync("bash", ["-c", signing]).toString();
     const body = exampleOrderBody({ goodsId: "12", fromStock: true }, "API-0001");
-    const canonical = ["POST", OPEN_API_ORDER_PATH, "1795449600", "n0nce-0001", createHash("sha256").update(body).digest("hex")].join("\n");
+    const canonical = [
+      "POST",
+      OPEN_API_ORDER_PATH,
+      "1795449600",
+      "n0nce-0001",
+      createHash("sha256").update(body).digest("hex"),
+    ].join("\n");
     expect(sig).toBe(createHmac("sha256", "s3cr3t").update(canonical).digest("hex"));
   });
 });

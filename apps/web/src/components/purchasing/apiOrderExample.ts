@@ -10,14 +10,22 @@ export interface ExampleGoods {
 
 /** The body of an order for one unit of the goods, under an example order number. */
 export function exampleOrderBody(goods: ExampleGoods, orderNo: string): string {
-  return JSON.stringify({ goodsId: goods.goodsId, quantity: 1, ...(goods.fromStock ? {} : { topUpAccount: "13800000000" }), orderNo });
+  return JSON.stringify({
+    goodsId: goods.goodsId,
+    quantity: 1,
+    ...(goods.fromStock ? {} : { topUpAccount: "13800000000" }),
+    orderNo,
+  });
 }
 
 /**
  * A runnable shell example: signs the body as the open API checks it (hex HMAC-SHA256 under the secret
  * of METHOD, path, timestamp, nonce and the body's SHA-256, joined by newlines) and sends it with curl.
  */
-export function exampleOrderRequest(goods: ExampleGoods, o: { origin: string; appKey: string | null; orderNo: string }): string {
+export function exampleOrderRequest(
+  goods: ExampleGoods,
+  o: { origin: string; appKey: string | null; orderNo: string },
+): string {
   const body = exampleOrderBody(goods, o.orderNo);
   return [
     `APP_KEY='${o.appKey ?? "<your app key>"}'`,

@@ -4,8 +4,16 @@ import type { SearchValues } from "../list/searchValues";
 
 /** Where each order list is read and exported, per side. */
 export const ORDER_LIST_PATHS = {
-  purchaser: { orders: "/api/card-user/orders/export", refunds: "/api/card-user/refunds/export", report: "/api/card-user/orders/reports/export" },
-  supplier: { orders: "/api/card-brander/supplyOrders/export", refunds: "/api/card-brander/supplyRefunds/export", report: "/api/card-brander/sup/reports/export" },
+  purchaser: {
+    orders: "/api/card-user/orders/export",
+    refunds: "/api/card-user/refunds/export",
+    report: "/api/card-user/orders/reports/export",
+  },
+  supplier: {
+    orders: "/api/card-brander/supplyOrders/export",
+    refunds: "/api/card-brander/supplyRefunds/export",
+    report: "/api/card-brander/sup/reports/export",
+  },
 } as const;
 
 /**

@@ -9,7 +9,10 @@ const path = "/api/card-brander/whitelists";
 const all = ["whitelists"] as const;
 
 export function whitelistsQuery(query: Query & { page: number; pageSize: number; scope: WhitelistScope }) {
-  return { queryKey: [...all, query] as const, queryFn: async () => unwrap(await http.get<Page<WhitelistEntry>>(path, { query })) };
+  return {
+    queryKey: [...all, query] as const,
+    queryFn: async () => unwrap(await http.get<Page<WhitelistEntry>>(path, { query })),
+  };
 }
 
 function useWhitelistMutation<A, R>(fn: (args: A) => Promise<R>) {
@@ -17,5 +20,6 @@ function useWhitelistMutation<A, R>(fn: (args: A) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSuccess: () => void queryClient.invalidateQueries({ queryKey: all }) });
 }
 
-export const useAddWhitelist = () => useWhitelistMutation((req: WhitelistReq) => http.post<WhitelistEntry>(path, req, { toast: false }));
+export const useAddWhitelist = () =>
+  useWhitelistMutation((req: WhitelistReq) => http.post<WhitelistEntry>(path, req, { toast: false }));
 export const useRemoveWhitelist = () => useWhitelistMutation((id: string) => http.del<WhitelistEntry>(`${path}/${id}`));

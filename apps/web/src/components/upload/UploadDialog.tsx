@@ -33,7 +33,8 @@ export interface UploadDialogProps {
 
 type Phase = "idle" | "rejected" | "uploading" | "paused" | "failed" | "done";
 
-const formatSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+const formatSize = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 
 /**
  * The upload dialog of spec 03 §2, §4, §5: 'upload video', 700 px wide, not closed by clicking
@@ -189,10 +190,36 @@ export function UploadDialog({ open, id, type, isAudioType = false, onClose, onU
   };
 
   return (
-    <Modal open={open} title={t("media.dialog.title")} width={700} maskClosable={false} keyboard={false} footer={null} onCancel={close} destroyOnHidden>
-      <Flex vertical align="center" gap={20} style={{ padding: "16px 0 8px" }} data-testid="upload-dialog" data-state={phase} data-percent={percent}>
-        <Progress type="circle" percent={percent} status={phase === "failed" ? "exception" : phase === "done" ? "success" : "normal"} aria-label={t("media.dialog.progress")} />
-        <Typography.Text type={phase === "failed" || phase === "rejected" ? "danger" : undefined} data-testid="upload-status" role="status">
+    <Modal
+      open={open}
+      title={t("media.dialog.title")}
+      width={700}
+      maskClosable={false}
+      keyboard={false}
+      footer={null}
+      onCancel={close}
+      destroyOnHidden
+    >
+      <Flex
+        vertical
+        align="center"
+        gap={20}
+        style={{ padding: "16px 0 8px" }}
+        data-testid="upload-dialog"
+        data-state={phase}
+        data-percent={percent}
+      >
+        <Progress
+          type="circle"
+          percent={percent}
+          status={phase === "failed" ? "exception" : phase === "done" ? "success" : "normal"}
+          aria-label={t("media.dialog.progress")}
+        />
+        <Typography.Text
+          type={phase === "failed" || phase === "rejected" ? "danger" : undefined}
+          data-testid="upload-status"
+          role="status"
+        >
           {status}
         </Typography.Text>
         {file && (
@@ -212,21 +239,39 @@ export function UploadDialog({ open, id, type, isAudioType = false, onClose, onU
           }}
         />
         <Flex gap={12} wrap justify="center">
-          <Button data-testid="upload-add" icon={<FolderAddOutlined />} onClick={() => inputRef.current?.click()} disabled={phase === "uploading"}>
+          <Button
+            data-testid="upload-add"
+            icon={<FolderAddOutlined />}
+            onClick={() => inputRef.current?.click()}
+            disabled={phase === "uploading"}
+          >
             {t(isAudioType ? "media.dialog.addAudio" : "media.dialog.addFile")}
           </Button>
-          <Button data-testid="upload-start" type="primary" icon={<UploadOutlined />} onClick={start} disabled={phase === "uploading" || phase === "done"}>
+          <Button
+            data-testid="upload-start"
+            type="primary"
+            icon={<UploadOutlined />}
+            onClick={start}
+            disabled={phase === "uploading" || phase === "done"}
+          >
             {t("media.dialog.start")}
           </Button>
           <Button data-testid="upload-pause" icon={<PauseOutlined />} onClick={pause} disabled={phase !== "uploading"}>
             {t("media.dialog.pause")}
           </Button>
-          <Button data-testid="upload-resume" icon={<PlayCircleOutlined />} onClick={resume} disabled={phase !== "paused"}>
+          <Button
+            data-testid="upload-resume"
+            icon={<PlayCircleOutlined />}
+            onClick={resume}
+            disabled={phase !== "paused"}
+          >
             {t("media.dialog.resume")}
           </Button>
         </Flex>
         <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: "center" }}>
-          {t(isAudioType ? "media.dialog.audioHint" : "media.dialog.videoHint", { list: (isAudioType ? AUDIO_EXTENSIONS : VIDEO_EXTENSIONS).join(", ") })}
+          {t(isAudioType ? "media.dialog.audioHint" : "media.dialog.videoHint", {
+            list: (isAudioType ? AUDIO_EXTENSIONS : VIDEO_EXTENSIONS).join(", "),
+          })}
         </Typography.Text>
       </Flex>
     </Modal>

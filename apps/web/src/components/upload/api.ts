@@ -18,10 +18,17 @@ export function uploaderScope(): string {
   return tokens.getInfo(currentVersion())?.userId ?? "";
 }
 
-export const videoInfo = async (videoid: string) => unwrap(await http.post<VideoInfo>(`${ecommerce}/course/video/info`, { videoid }, { overlay: false }));
+export const videoInfo = async (videoid: string) =>
+  unwrap(await http.post<VideoInfo>(`${ecommerce}/course/video/info`, { videoid }, { overlay: false }));
 
 export const addToLibrary = async (typeId: number, list: { name: string; size: number; videoid: string }[]) =>
-  unwrap(await http.post<{ added: number; list: LibraryItem[] }>(`${ecommerce}/videolibrary/batchadd`, { type_id: typeId, list }, { overlay: false }));
+  unwrap(
+    await http.post<{ added: number; list: LibraryItem[] }>(
+      `${ecommerce}/videolibrary/batchadd`,
+      { type_id: typeId, list },
+      { overlay: false },
+    ),
+  );
 
 export interface LibraryQuery {
   page: number;
@@ -29,7 +36,8 @@ export interface LibraryQuery {
   type_id?: number;
   name?: string;
 }
-export const libraryPage = async (query: LibraryQuery) => unwrap(await http.post<Page<LibraryItem>>(`${ecommerce}/videolibrary/pager`, query));
+export const libraryPage = async (query: LibraryQuery) =>
+  unwrap(await http.post<Page<LibraryItem>>(`${ecommerce}/videolibrary/pager`, query));
 
 export const libraryKey = (query: LibraryQuery) => ["videoLibrary", query] as const;
 export const libraryKeyAll = ["videoLibrary"] as const;

@@ -21,7 +21,10 @@ function fakeServer() {
     hangs: 0,
   };
   const reply = (status: number, headers: Record<string, string> = {}, body?: unknown) =>
-    new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "Tus-Resumable": "1.0.0", ...headers } });
+    new Response(body === undefined ? null : JSON.stringify(body), {
+      status,
+      headers: { "Tus-Resumable": "1.0.0", ...headers },
+    });
   const fetch = async (url: string, init: RequestInit): Promise<Response> => {
     const headers = init.headers as Record<string, string>;
     expect(headers["Tus-Resumable"]).toBe("1.0.0");
@@ -29,18 +32,32 @@ function fakeServer() {
     requests.push({ method: init.method ?? "", headers });
     if (init.method === "PATCH" && state.hangs > 0) {
       state.hangs--;
-      return new Promise<Response>((_, reject) => init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+      return new Promise<Response>((_, reject) =>
+        init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+      );
     }
     if (init.method === "POST") {
       const id = `/api/media/uploads/u${++seq}`;
       const length = Number(headers["Upload-Length"]);
-      uploads.set(id, { length, data: new Uint8Array(length), offset: 0, meta: headers["Upload-Metadata"] ?? "", video: false });
+      uploads.set(id, {
+        length,
+        data: new Uint8Array(length),
+        offset: 0,
+        meta: headers["Upload-Metadata"] ?? "",
+        video: false,
+      });
       return reply(201, { Location: id });
     }
     const u = uploads.get(url);
     if (!u) return reply(404, {}, { code: 1004, msg: "This upload does not exist or has ended" });
     const done = () => u.offset === u.length && u.video;
-    if (init.method === "HEAD") return reply(200, { "Upload-Offset": String(u.offset), "Upload-Length": String(u.length), ...(done() && { "Tessera-Video-Id": "42" }) });
+    if (init.method === "HEAD") {
+      return reply(200, {
+        "Upload-Offset": String(u.offset),
+        "Upload-Length": String(u.length),
+        ...(done() && { "Tessera-Video-Id": "42" }),
+      });
+    }
     if (init.method === "PATCH") {
       const bytes = init.body ? new Uint8Array(await (init.body as Blob).arrayBuffer()) : new Uint8Array(0);
       if (Number(headers["Upload-Offset"]) !== u.offset) return reply(409, {}, { code: 1005, msg: "offset" });
@@ -50,7 +67,14 @@ function fakeServer() {
         u.data.set(bytes.subarray(0, kept), u.offset);
         u.offset += kept;
         if (failure === 0) throw new TypeError("Failed to fetch");
-        return reply(failure, {}, { code: failure === 413 ? 1001 : 500, msg: failure === 413 ? "Video size cannot exceed 2GB" : "System error" });
+        return reply(
+          failure,
+          {},
+          {
+            code: failure === 413 ? 1001 : 500,
+            msg: failure === 413 ? "Video size cannot exceed 2GB" : "System error",
+          },
+        );
       }
       u.data.set(bytes, u.offset);
       u.offset += bytes.length;
@@ -59,7 +83,10 @@ function fakeServer() {
         return reply(500, {}, { code: 500, msg: "System error" });
       }
       if (u.offset === u.length) u.video = true;
-      return new Response(null, { status: 204, headers: { "Upload-Offset": String(u.offset), ...(done() && { "Tessera-Video-Id": "42" }) } });
+      return new Response(null, {
+        status: 204,
+        headers: { "Upload-Offset": String(u.offset), ...(done() && { "Tessera-Video-Id": "42" }) },
+      });
     }
     return reply(405);
   };
@@ -68,15 +95,28 @@ function fakeServer() {
 
 function memoryStorage(): TusStorage & { map: Map<string, string> } {
   const map = new Map<string, string>();
-  return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) };
+  return {
+    map,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+  };
 }
 
 function fileOf(size: number, name = "clip.mp4"): File & { content: Uint8Array } {
   const bytes = new Uint8Array(size).map((_, i) => (i * 31) % 251);
-  return Object.assign(new File([bytes], name, { type: "video/mp4", lastModified: 1_700_000_000_000 }), { content: bytes });
+  return Object.assign(new File([bytes], name, { type: "video/mp4", lastModified: 1_700_000_000_000 }), {
+    content: bytes,
+  });
 }
 
-function uploader(server: Pick<ReturnType<typeof fakeServer>, "fetch">, storage: TusStorage, file: File, progress: number[] = [], timeoutMs?: number) {
+function uploader(
+  server: Pick<ReturnType<typeof fakeServer>, "fetch">,
+  storage: TusStorage,
+  file: File,
+  progress: number[] = [],
+  timeoutMs?: number,
+) {
   return new TusUpload({
     endpoint: "/api/media/uploads",
     file,
@@ -104,7 +144,12 @@ describe("tus client", () => {
     expect(upload.start()).toBe(running);
     const result = await running;
     expect(result.videoId).toBe("42");
-    expect(server.log).toEqual(["POST /api/media/uploads", "PATCH /api/media/uploads/u1 @0", "PATCH /api/media/uploads/u1 @1000", "PATCH /api/media/uploads/u1 @2000"]);
+    expect(server.log).toEqual([
+      "POST /api/media/uploads",
+      "PATCH /api/media/uploads/u1 @0",
+      "PATCH /api/media/uploads/u1 @1000",
+      "PATCH /api/media/uploads/u1 @2000",
+    ]);
     expect(progress).toEqual([0, 1000, 2000, 2500]);
     expect([...(server.uploads.get("/api/media/uploads/u1")?.data ?? [])]).toEqual([...file.content]);
     const meta = server.uploads.get("/api/media/uploads/u1")?.meta ?? "";
@@ -114,7 +159,11 @@ describe("tus client", () => {
     expect(meta.split(",").map((pair) => pair.split(" ")[0])).toEqual(["filename", "type", "name"]);
     // The login token and the language go with every request; parts are offset+octet-stream.
     expect(server.requests.every((r) => r.headers["x-auth-token"] === "tok" && r.headers.lang === "en")).toBe(true);
-    expect(server.requests.filter((r) => r.method === "PATCH").every((r) => r.headers["Content-Type"] === "application/offset+octet-stream")).toBe(true);
+    expect(
+      server.requests
+        .filter((r) => r.method === "PATCH")
+        .every((r) => r.headers["Content-Type"] === "application/offset+octet-stream"),
+    ).toBe(true);
     // A finished upload is forgotten.
     expect(storage.map.size).toBe(0);
   });
@@ -142,12 +191,17 @@ describe("tus client", () => {
   it("gives up after three retries, and at once on a refusal, with the server's message", async () => {
     const server = fakeServer();
     server.state.failures = [500, 500, 500, 500];
-    await expect(uploader(server, memoryStorage(), fileOf(1500)).start()).rejects.toMatchObject({ reason: "failed", status: 500 });
+    await expect(uploader(server, memoryStorage(), fileOf(1500)).start()).rejects.toMatchObject({
+      reason: "failed",
+      status: 500,
+    });
     expect(server.log.filter((l) => l.startsWith("PATCH"))).toHaveLength(4);
 
     const refused = fakeServer();
     refused.state.failures = [413];
-    const err = await uploader(refused, memoryStorage(), fileOf(1500)).start().catch((e: unknown) => e);
+    const err = await uploader(refused, memoryStorage(), fileOf(1500))
+      .start()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TusStop);
     expect(err).toMatchObject({ reason: "failed", serverMessage: "Video size cannot exceed 2GB" });
     expect(refused.log.filter((l) => l.startsWith("PATCH"))).toHaveLength(1);
@@ -221,7 +275,13 @@ describe("tus client", () => {
     server.state.hangs = 1;
     const result = await uploader(server, memoryStorage(), fileOf(1200), [], 50).start();
     expect(result.videoId).toBe("42");
-    expect(server.log).toEqual(["POST /api/media/uploads", "PATCH /api/media/uploads/u1 @0", "HEAD /api/media/uploads/u1", "PATCH /api/media/uploads/u1 @0", "PATCH /api/media/uploads/u1 @1000"]);
+    expect(server.log).toEqual([
+      "POST /api/media/uploads",
+      "PATCH /api/media/uploads/u1 @0",
+      "HEAD /api/media/uploads/u1",
+      "PATCH /api/media/uploads/u1 @0",
+      "PATCH /api/media/uploads/u1 @1000",
+    ]);
   });
 
   it("resumes the same client after a pause from the server's offset", async () => {
@@ -233,7 +293,11 @@ describe("tus client", () => {
     const pausing = {
       fetch: async (url: string, init: RequestInit) => {
         // The user presses pause while the second part is on its way.
-        if (init.method === "PATCH" && (init.headers as Record<string, string>)["Upload-Offset"] === "1000" && !paused) {
+        if (
+          init.method === "PATCH" &&
+          (init.headers as Record<string, string>)["Upload-Offset"] === "1000" &&
+          !paused
+        ) {
           paused = true;
           upload?.pause();
         }
@@ -250,8 +314,11 @@ describe("tus client", () => {
     expect(storage.getItem(STORAGE_PREFIX + fingerprintOf(file, "u1|3|"))).toBe("/api/media/uploads/u1");
     const again = await upload.start();
     expect(again.videoId).toBe("42");
-    expect(server.log.slice(2)).toEqual(["HEAD /api/media/uploads/u1", "PATCH /api/media/uploads/u1 @1000", "PATCH /api/media/uploads/u1 @2000"]);
+    expect(server.log.slice(2)).toEqual([
+      "HEAD /api/media/uploads/u1",
+      "PATCH /api/media/uploads/u1 @1000",
+      "PATCH /api/media/uploads/u1 @2000",
+    ]);
     expect(progress).toEqual([0, 1000, 2000, 3000]);
   });
 });
-

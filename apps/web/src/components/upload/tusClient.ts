@@ -1,5 +1,13 @@
 import { TUS_VERSION, UPLOAD_PART_BYTES, UPLOAD_RETRIES, UPLOAD_TIMEOUT_MS } from "@tessera/contracts";
-import { DetailedError, Upload, type HttpRequest, type HttpResponse, type HttpStack, type PreviousUpload, type UrlStorage } from "tus-js-client";
+import {
+  DetailedError,
+  Upload,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpStack,
+  type PreviousUpload,
+  type UrlStorage,
+} from "tus-js-client";
 
 /**
  * Resumable uploads with tus-js-client, the tus protocol's reference client, set up as spec 03 §9
@@ -63,7 +71,8 @@ export function fingerprintOf(file: Pick<File, "name" | "type" | "size" | "lastM
 }
 
 /** Statuses worth retrying: the network (0), a busy or conflicting upload, too many requests, the server's own failures. */
-const retryable = (status: number) => status === 0 || status === 409 || status === 423 || status === 429 || status >= 500;
+const retryable = (status: number) =>
+  status === 0 || status === 409 || status === 423 || status === 429 || status >= 500;
 
 function serverMessage(body: string): string | undefined {
   try {
@@ -85,7 +94,14 @@ function failure(err: unknown): TusStop {
  * previous hand-written client kept it, so uploads paused before the switch still resume).
  */
 function urlStorage(storage: TusStorage): UrlStorage {
-  const entry = (key: string, url: string): PreviousUpload => ({ size: null, metadata: {}, creationTime: "", urlStorageKey: key, uploadUrl: url, parallelUploadUrls: null });
+  const entry = (key: string, url: string): PreviousUpload => ({
+    size: null,
+    metadata: {},
+    creationTime: "",
+    urlStorageKey: key,
+    uploadUrl: url,
+    parallelUploadUrls: null,
+  });
   return {
     findAllUploads: () => Promise.resolve([]),
     findUploadsByFingerprint: (fingerprint) => {
@@ -117,11 +133,19 @@ function fetchStack(fetchFn: TusOptions["fetch"], timeoutMs: number): HttpStack 
         // fetch reports no upload progress: progress moves part by part.
         setProgressHandler: () => undefined,
         async send(body: Blob | null = null): Promise<HttpResponse> {
-          const timer = setTimeout(() => controller.abort(new Error(`tus request timed out after ${timeoutMs} ms`)), timeoutMs);
+          const timer = setTimeout(
+            () => controller.abort(new Error(`tus request timed out after ${timeoutMs} ms`)),
+            timeoutMs,
+          );
           try {
             const res = await fetchFn(url, { method, headers, body, signal: controller.signal });
             const text = await res.text();
-            return { getStatus: () => res.status, getHeader: (name) => res.headers.get(name) ?? undefined, getBody: () => text, getUnderlyingObject: () => res };
+            return {
+              getStatus: () => res.status,
+              getHeader: (name) => res.headers.get(name) ?? undefined,
+              getBody: () => text,
+              getUnderlyingObject: () => res,
+            };
           } finally {
             clearTimeout(timer);
           }
@@ -166,7 +190,12 @@ export class TusUpload {
       fileReader: {
         // A File is read by slicing (tus-js-client's browser reader does the same; its Node build reads only Buffers and streams).
         openFile: (file: Blob) =>
-          Promise.resolve({ size: file.size, slice: (start: number, end: number) => Promise.resolve({ value: file.slice(start, end), done: end >= file.size }), close: () => undefined }),
+          Promise.resolve({
+            size: file.size,
+            slice: (start: number, end: number) =>
+              Promise.resolve({ value: file.slice(start, end), done: end >= file.size }),
+            close: () => undefined,
+          }),
       },
       onBeforeRequest: (req) => {
         for (const [name, value] of Object.entries(options.headers())) req.setHeader(name, value);

@@ -10,7 +10,8 @@ function read(text: string | Buffer, size = Number.MAX_SAFE_INTEGER, max?: numbe
   return out;
 }
 
-const SAMPLE = '\ufeffnumber,secret,expiry\r\nA1,S1,2099-01-01\r\n"B,2","line\none","say ""hi"""\n\nC3,x"y,\n"D4"tail,E\n';
+const SAMPLE =
+  '\ufeffnumber,secret,expiry\r\nA1,S1,2099-01-01\r\n"B,2","line\none","say ""hi"""\n\nC3,x"y,\n"D4"tail,E\n';
 const EXPECTED = [
   ["number", "secret", "expiry"],
   ["A1", "S1", "2099-01-01"],
@@ -27,12 +28,20 @@ describe("CsvReader", () => {
 
   it("gives the same records whatever the chunk boundaries, also inside a multi-byte character", () => {
     for (const size of [1, 2, 3, 5, 7, 13]) expect(read(SAMPLE, size)).toEqual(EXPECTED);
-    const bytes = Buffer.from("卡号,卡密\n甲乙,\"丙,丁\"\n", "utf8");
-    for (const size of [1, 2, 4]) expect(read(bytes, size)).toEqual([["卡号", "卡密"], ["甲乙", "丙,丁"]]);
+    const bytes = Buffer.from('卡号,卡密\n甲乙,"丙,丁"\n', "utf8");
+    for (const size of [1, 2, 4]) {
+      expect(read(bytes, size)).toEqual([
+        ["卡号", "卡密"],
+        ["甲乙", "丙,丁"],
+      ]);
+    }
   });
 
   it("reads a last record without a line break, and no extra record after a final one", () => {
-    expect(read("a,b\nc,d")).toEqual([["a", "b"], ["c", "d"]]);
+    expect(read("a,b\nc,d")).toEqual([
+      ["a", "b"],
+      ["c", "d"],
+    ]);
     expect(read('a,"b"')).toEqual([["a", "b"]]);
     expect(read("a,b\n")).toEqual([["a", "b"]]);
     expect(read("")).toEqual([]);

@@ -31,7 +31,9 @@ export class CsvReader {
     }
     const records: string[][] = [];
     this.rest = text.slice(this.parse(text, records, false));
-    if (this.rest.length > this.maxRecordChars) throw new CsvError(`a record is longer than ${this.maxRecordChars} characters`);
+    if (this.rest.length > this.maxRecordChars) {
+      throw new CsvError(`a record is longer than ${this.maxRecordChars} characters`);
+    }
     return records;
   }
 
@@ -55,7 +57,9 @@ export class CsvReader {
       if (quote < 0 || quote > lineEnd) {
         // No quote on this line: the common case, one record per line.
         const line = text.slice(pos, lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd);
-        if (line.length > this.maxRecordChars) throw new CsvError(`a record is longer than ${this.maxRecordChars} characters`);
+        if (line.length > this.maxRecordChars) {
+          throw new CsvError(`a record is longer than ${this.maxRecordChars} characters`);
+        }
         out.push(line.split(","));
         pos = lineEnd + 1;
         continue;
@@ -77,7 +81,9 @@ export class CsvReader {
     let pos = start;
     let fieldStart = true;
     for (;;) {
-      if (pos - start > this.maxRecordChars) throw new CsvError(`a record is longer than ${this.maxRecordChars} characters`);
+      if (pos - start > this.maxRecordChars) {
+        throw new CsvError(`a record is longer than ${this.maxRecordChars} characters`);
+      }
       if (pos >= text.length) {
         if (!final) return -1;
         fields.push(field);

@@ -18,12 +18,19 @@ function norm(v: unknown): string {
     .replace(/[(（].*$/, "")
     .replace(/[\s_-]/g, "");
 }
-const ALIASES: string[][] = [0, 1, 2].map((i) => [KEYS[i] ?? "", ...Object.values(TEMPLATE_HEADERS).map((h) => norm(h[i]))]);
+const ALIASES: string[][] = [0, 1, 2].map((i) => [
+  KEYS[i] ?? "",
+  ...Object.values(TEMPLATE_HEADERS).map((h) => norm(h[i])),
+]);
 
 /** Whether a first row is the template header (the expiry column may be left out). */
 export function isTemplateHeader(cells: unknown[]): boolean {
   const [a, b, c] = cells.map(norm);
-  return Boolean(ALIASES[0]?.includes(a ?? "") && ALIASES[1]?.includes(b ?? "") && (c === undefined || c === "" || ALIASES[2]?.includes(c)));
+  return Boolean(
+    ALIASES[0]?.includes(a ?? "") &&
+    ALIASES[1]?.includes(b ?? "") &&
+    (c === undefined || c === "" || ALIASES[2]?.includes(c)),
+  );
 }
 
 export type FileKind = "csv" | "xlsx";
@@ -90,7 +97,10 @@ export class FileTooLarge extends Error {}
  * reader (platform/xlsx.ts): the zip's central directory is checked before anything inflates and the
  * bytes that do inflate are counted, so a bomb is refused instead of filling memory or the CPU.
  */
-export async function* readXlsxFileRows(path: string, limits: XlsxLimits = XLSX_IMPORT_LIMITS): AsyncGenerator<FileRow[]> {
+export async function* readXlsxFileRows(
+  path: string,
+  limits: XlsxLimits = XLSX_IMPORT_LIMITS,
+): AsyncGenerator<FileRow[]> {
   let batch: FileRow[] = [];
   try {
     for await (const { rowNo, cells } of readXlsxRows({ path }, limits)) {
@@ -101,7 +111,9 @@ export async function* readXlsxFileRows(path: string, limits: XlsxLimits = XLSX_
       }
     }
   } catch (err) {
-    if (err instanceof XlsxRefused) throw err.reason === "unreadable" ? new UnreadableFile(err.message) : new FileTooLarge(err.message);
+    if (err instanceof XlsxRefused) {
+      throw err.reason === "unreadable" ? new UnreadableFile(err.message) : new FileTooLarge(err.message);
+    }
     throw err;
   }
   if (batch.length > 0) yield batch;

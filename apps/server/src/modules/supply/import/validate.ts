@@ -21,7 +21,10 @@ function cellText(v: unknown): string {
   if (typeof v === "number") return Number.isSafeInteger(v) ? String(v) : String(v);
   if (typeof v === "object" && "text" in v && typeof v.text === "string") return v.text.trim();
   if (typeof v === "object" && "richText" in v && Array.isArray(v.richText)) {
-    return (v.richText as { text?: string }[]).map((r) => r.text ?? "").join("").trim();
+    return (v.richText as { text?: string }[])
+      .map((r) => r.text ?? "")
+      .join("")
+      .trim();
   }
   if (typeof v === "object" && "result" in v) return cellText(v.result);
   return "";
@@ -45,7 +48,11 @@ function parseDate(v: unknown): string | null | undefined {
 function parseDateUncached(v: unknown): string | null | undefined {
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? undefined : v.toISOString().slice(0, 10);
   // A date cell read without styles is an Excel serial day number.
-  if (typeof v === "number") return v > 0 && v < 2958466 ? new Date(EXCEL_EPOCH_MS + Math.floor(v) * 86_400_000).toISOString().slice(0, 10) : undefined;
+  if (typeof v === "number") {
+    return v > 0 && v < 2958466
+      ? new Date(EXCEL_EPOCH_MS + Math.floor(v) * 86_400_000).toISOString().slice(0, 10)
+      : undefined;
+  }
   const s = cellText(v);
   if (s === "") return null;
   const m = DATE_RE.exec(s);
@@ -60,7 +67,10 @@ function parseDateUncached(v: unknown): string | null | undefined {
  * Example codes of import templates, today's and the one earlier templates carried in their data sheet:
  * a template imported as downloaded must not put its example on sale.
  */
-const EXAMPLE_CODES = new Set([`${TEMPLATE_EXAMPLE_CARD.number}\0${TEMPLATE_EXAMPLE_CARD.secret}`, "8800123456789012\0Q7WX-9KD2-LM4P"]);
+const EXAMPLE_CODES = new Set([
+  `${TEMPLATE_EXAMPLE_CARD.number}\0${TEMPLATE_EXAMPLE_CARD.secret}`,
+  "8800123456789012\0Q7WX-9KD2-LM4P",
+]);
 
 /** The per-row rules of a card import; `today` is YYYY-MM-DD. A code expiring today is still accepted. */
 export function checkRow(raw: RawRow, today: string): CheckedRow {

@@ -9,7 +9,19 @@ import { catalogApi } from "./api";
  * The brander's brands (`GET brander`, `POST brander/update`): list, add, rename. `notice` says why the
  * dialog opened when the user asked for something else (new goods need a brand first).
  */
-export function BrandsDialog({ open, brands, onClose, onChanged, notice }: { open: boolean; brands: Brand[]; onClose: () => void; onChanged: () => void; notice?: string | undefined }) {
+export function BrandsDialog({
+  open,
+  brands,
+  onClose,
+  onChanged,
+  notice,
+}: {
+  open: boolean;
+  brands: Brand[];
+  onClose: () => void;
+  onChanged: () => void;
+  notice?: string | undefined;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ name: string; description: string }>();
@@ -20,7 +32,12 @@ export function BrandsDialog({ open, brands, onClose, onChanged, notice }: { ope
     const v = await form.validateFields();
     setSaving(true);
     try {
-      const result = await catalogApi.saveBrand({ ...(editing ? { id: editing.id } : {}), name: v.name, description: v.description ?? "", logo: editing?.logo ?? null });
+      const result = await catalogApi.saveBrand({
+        ...(editing ? { id: editing.id } : {}),
+        name: v.name,
+        description: v.description ?? "",
+        logo: editing?.logo ?? null,
+      });
       if (reportFailure(result, form, ["name", "description"], (msg) => void message.error(msg))) return;
       void message.success(t("catalog.msg.saved"));
       form.resetFields();
@@ -32,14 +49,28 @@ export function BrandsDialog({ open, brands, onClose, onChanged, notice }: { ope
   };
 
   return (
-    <Modal open={open} title={t("catalog.action.brands")} width={720} footer={null} onCancel={onClose} maskClosable={false}>
-      {notice && <Alert type="info" showIcon message={notice} style={{ marginBottom: 16 }} data-testid="brands-notice" />}
+    <Modal
+      open={open}
+      title={t("catalog.action.brands")}
+      width={720}
+      footer={null}
+      onCancel={onClose}
+      maskClosable={false}
+    >
+      {notice && (
+        <Alert type="info" showIcon message={notice} style={{ marginBottom: 16 }} data-testid="brands-notice" />
+      )}
       <Form form={form} layout="inline" style={{ marginBottom: 16, rowGap: 8 }} onFinish={() => void save()}>
         <Form.Item name="name" rules={[{ required: true, message: t("catalog.msg.required") }]}>
           <Input placeholder={t("catalog.brand.name")} maxLength={50} aria-label={t("catalog.brand.name")} />
         </Form.Item>
         <Form.Item name="description">
-          <Input placeholder={t("catalog.brand.description")} maxLength={1000} style={{ width: 260 }} aria-label={t("catalog.brand.description")} />
+          <Input
+            placeholder={t("catalog.brand.description")}
+            maxLength={1000}
+            style={{ width: 260 }}
+            aria-label={t("catalog.brand.description")}
+          />
         </Form.Item>
         <Space>
           <Button type="primary" htmlType="submit" loading={saving}>

@@ -1,4 +1,15 @@
-import type { Brand, BranderReply, Card, CardBatch, Goods, GoodsReq, GoodsState, ImageReply, MessageKey, Page } from "@tessera/contracts";
+import type {
+  Brand,
+  BranderReply,
+  Card,
+  CardBatch,
+  Goods,
+  GoodsReq,
+  GoodsState,
+  ImageReply,
+  MessageKey,
+  Page,
+} from "@tessera/contracts";
 import type { Query } from "../../../api/client";
 import { interfaceError, interpret, type ApiResult } from "../../../api/envelope";
 import { unwrap } from "../../../api/errors";
@@ -19,8 +30,10 @@ export const catalogKeys = {
 
 export const catalogApi = {
   brander: async () => unwrap(await http.get<BranderReply>(`${base}/brander`)),
-  saveBrand: (body: { id?: number; name: string; description: string; logo: string | null }) => http.post<Brand>(`${base}/brander/update`, body, { toast: false }),
-  products: async (query: Query) => unwrap(await http.get<Page<Goods>>(`${base}/product/search`, { query, overlay: false })),
+  saveBrand: (body: { id?: number; name: string; description: string; logo: string | null }) =>
+    http.post<Brand>(`${base}/brander/update`, body, { toast: false }),
+  products: async (query: Query) =>
+    unwrap(await http.get<Page<Goods>>(`${base}/product/search`, { query, overlay: false })),
   product: async (id: number) => unwrap(await http.get<Goods>(`${base}/product/${id}`)),
   add: (body: GoodsReq) => http.post<Goods>(`${base}/product/add`, body, { toast: false }),
   update: (body: GoodsReq & { id: number }) => http.post<Goods>(`${base}/product/update`, body, { toast: false }),
@@ -31,11 +44,15 @@ export const catalogApi = {
     form.append("file", file);
     return http.post<ImageReply>(`${base}/product/images`, form);
   },
-  cards: async (id: number, query: Query) => unwrap(await http.get<Page<Card>>(`${base}/sup/merchandises/${id}/cards`, { query, overlay: false })),
-  voidCards: (id: number, ids: number[]) => http.post<{ voided: number }>(`${base}/sup/merchandises/${id}/cards/void`, { ids }),
-  batches: async (query: Query) => unwrap(await http.get<Page<CardBatch>>(`${base}/sup/purchaseCardRecords`, { query, overlay: false })),
+  cards: async (id: number, query: Query) =>
+    unwrap(await http.get<Page<Card>>(`${base}/sup/merchandises/${id}/cards`, { query, overlay: false })),
+  voidCards: (id: number, ids: number[]) =>
+    http.post<{ voided: number }>(`${base}/sup/merchandises/${id}/cards/void`, { ids }),
+  batches: async (query: Query) =>
+    unwrap(await http.get<Page<CardBatch>>(`${base}/sup/purchaseCardRecords`, { query, overlay: false })),
   template: () => http.download(`${base}/sup/cards/template`, { fileName: "card-template.xlsx" }),
-  rejectReport: (batchId: number) => http.download(`${base}/sup/purchaseCardRecords/${batchId}/rejects`, { fileName: `rejects-${batchId}.xlsx` }),
+  rejectReport: (batchId: number) =>
+    http.download(`${base}/sup/purchaseCardRecords/${batchId}/rejects`, { fileName: `rejects-${batchId}.xlsx` }),
 };
 
 /**
@@ -46,7 +63,9 @@ export async function importCards(goodsId: number, file: File): Promise<ApiResul
   const headers: Record<string, string> = {
     lang: currentLang(),
     accept: "application/json",
-    "content-type": file.name.toLowerCase().endsWith(".csv") ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "content-type": file.name.toLowerCase().endsWith(".csv")
+      ? "text/csv"
+      : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   };
   const token = tokens.getToken(currentVersion());
   if (token) headers["x-auth-token"] = token;
@@ -54,7 +73,11 @@ export async function importCards(goodsId: number, file: File): Promise<ApiResul
   const interfaceKey: MessageKey = "error.interface";
   const interfaceMsg = i18n.t(interfaceKey, { ns: "msg" });
   try {
-    const res = await fetch(`${base}/sup/merchandises/${goodsId}/cards?fileName=${encodeURIComponent(file.name)}`, { method: "POST", headers, body: file });
+    const res = await fetch(`${base}/sup/merchandises/${goodsId}/cards?fileName=${encodeURIComponent(file.name)}`, {
+      method: "POST",
+      headers,
+      body: file,
+    });
     const body: unknown = await res.json().catch(() => null);
     const outcome = interpret<CardBatch>(res.status, body, interfaceMsg);
     if (outcome.kind === "ok") return outcome.result;

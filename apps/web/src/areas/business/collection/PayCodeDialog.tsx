@@ -10,12 +10,16 @@ export function PayCodeDialog({ code, onClose }: { code: PayCode; onClose: () =>
   const [png, setPng] = useState<{ url: string; blob: Blob; fileName: string } | null>(null);
   useEffect(() => {
     let url: string | null = null;
-    void http.download(`/api/card-brander/subPassports/${code.passportId}/paymentCodes/${code.id}/png`, { fileName: `paycode-${code.id}.png` }).then((r) => {
-      if (r?.ok) {
-        url = URL.createObjectURL(r.data.blob);
-        setPng({ url, blob: r.data.blob, fileName: r.data.fileName });
-      }
-    });
+    void http
+      .download(`/api/card-brander/subPassports/${code.passportId}/paymentCodes/${code.id}/png`, {
+        fileName: `paycode-${code.id}.png`,
+      })
+      .then((r) => {
+        if (r?.ok) {
+          url = URL.createObjectURL(r.data.blob);
+          setPng({ url, blob: r.data.blob, fileName: r.data.fileName });
+        }
+      });
     return () => {
       if (url) URL.revokeObjectURL(url);
     };

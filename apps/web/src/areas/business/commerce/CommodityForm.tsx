@@ -27,7 +27,18 @@ interface FormValues {
   sort?: number;
 }
 
-const FIELDS = ["name", "category", "description", "images", "specGroups", "skus", "weightG", "freightFirst", "freightExtra", "freeOver"] as const;
+const FIELDS = [
+  "name",
+  "category",
+  "description",
+  "images",
+  "specGroups",
+  "skus",
+  "weightG",
+  "freightFirst",
+  "freightExtra",
+  "freeOver",
+] as const;
 const major = (minor: number) => (minor / 100).toFixed(2);
 const comboKey = (specs: string[]) => JSON.stringify(specs);
 
@@ -41,7 +52,17 @@ function combinations(groups: { values: string[] }[]): string[][] {
  * up to three specification groups whose combinations are the SKUs (price, stock, code each), weight
  * and the freight template. Money is typed in major units.
  */
-export function CommodityForm({ commodity, currency, onSaved, footer }: { commodity: Commodity | null; currency: Currency; onSaved: (c: Commodity) => void; footer?: (submit: () => void, saving: boolean) => ReactNode }) {
+export function CommodityForm({
+  commodity,
+  currency,
+  onSaved,
+  footer,
+}: {
+  commodity: Commodity | null;
+  currency: Currency;
+  onSaved: (c: Commodity) => void;
+  footer?: (submit: () => void, saving: boolean) => ReactNode;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
@@ -55,7 +76,12 @@ export function CommodityForm({ commodity, currency, onSaved, footer }: { commod
           description: commodity.description,
           images: commodity.images.join("\n"),
           specGroups: commodity.specGroups,
-          sku: Object.fromEntries(commodity.skus.map((s) => [comboKey(s.specs), { price: major(s.price.amount), stock: s.stock, code: s.code }])),
+          sku: Object.fromEntries(
+            commodity.skus.map((s) => [
+              comboKey(s.specs),
+              { price: major(s.price.amount), stock: s.stock, code: s.code },
+            ]),
+          ),
           weightG: commodity.weightG,
           freightFirst: major(commodity.freightFirst),
           freightExtra: major(commodity.freightExtra),
@@ -66,7 +92,14 @@ export function CommodityForm({ commodity, currency, onSaved, footer }: { commod
   );
   const watched = Form.useWatch("specGroups", form);
   const kind = Form.useWatch("kind", form) ?? initialValues.kind;
-  const groups = useMemo(() => (watched ?? initialValues.specGroups ?? []).map((g) => ({ name: g?.name ?? "", values: (g?.values ?? []).filter((v) => v.trim()) })), [watched, initialValues.specGroups]);
+  const groups = useMemo(
+    () =>
+      (watched ?? initialValues.specGroups ?? []).map((g) => ({
+        name: g?.name ?? "",
+        values: (g?.values ?? []).filter((v) => v.trim()),
+      })),
+    [watched, initialValues.specGroups],
+  );
   const combos = useMemo(() => combinations(groups.filter((g) => g.values.length > 0)), [groups]);
   const idOf = new Map((commodity?.skus ?? []).map((s) => [comboKey(s.specs), s.id]));
   const required = { required: true, message: t("commerce.required") };
@@ -85,7 +118,10 @@ export function CommodityForm({ commodity, currency, onSaved, footer }: { commod
       name: v.name,
       category: v.category ?? "",
       description: v.description ?? "",
-      images: (v.images ?? "").split("\n").map((s) => s.trim()).filter(Boolean),
+      images: (v.images ?? "")
+        .split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean),
       specGroups,
       skus,
       sort: v.sort ?? 0,
@@ -115,7 +151,13 @@ export function CommodityForm({ commodity, currency, onSaved, footer }: { commod
         </Col>
         <Col xs={12} md={6}>
           <Form.Item name="kind" label={t("commerce.kind.physical") + " / " + t("commerce.kind.virtual")}>
-            <Radio.Group disabled={Boolean(commodity)} options={[{ value: "physical", label: t("commerce.kind.physical") }, { value: "virtual", label: t("commerce.kind.virtual") }]} />
+            <Radio.Group
+              disabled={Boolean(commodity)}
+              options={[
+                { value: "physical", label: t("commerce.kind.physical") },
+                { value: "virtual", label: t("commerce.kind.virtual") },
+              ]}
+            />
           </Form.Item>
         </Col>
         <Col xs={12} md={6}>
@@ -138,12 +180,27 @@ export function CommodityForm({ commodity, currency, onSaved, footer }: { commod
                 <Row gutter={8} key={f.key} align="top">
                   <Col xs={24} sm={6}>
                     <Form.Item name={[f.name, "name"]} rules={[required]} style={{ marginBottom: 8 }}>
-                      <Input placeholder={t("commerce.specGroup")} maxLength={20} aria-label={t("commerce.specGroup")} />
+                      <Input
+                        placeholder={t("commerce.specGroup")}
+                        maxLength={20}
+                        aria-label={t("commerce.specGroup")}
+                      />
                     </Form.Item>
                   </Col>
                   <Col xs={20} sm={16}>
-                    <Form.Item name={[f.name, "values"]} rules={[required]} style={{ marginBottom: 8 }} extra={t("commerce.specValuesHelp")}>
-                      <Select mode="tags" open={false} placeholder={t("commerce.specValues")} aria-label={t("commerce.specValues")} tokenSeparators={[",", "，"]} />
+                    <Form.Item
+                      name={[f.name, "values"]}
+                      rules={[required]}
+                      style={{ marginBottom: 8 }}
+                      extra={t("commerce.specValuesHelp")}
+                    >
+                      <Select
+                        mode="tags"
+                        open={false}
+                        placeholder={t("commerce.specValues")}
+                        aria-label={t("commerce.specValues")}
+                        tokenSeparators={[",", "，"]}
+                      />
                     </Form.Item>
                   </Col>
                   <Col xs={4} sm={2}>
@@ -168,7 +225,11 @@ export function CommodityForm({ commodity, currency, onSaved, footer }: { commod
           dataSource={combos}
           scroll={{ x: 560 }}
           columns={[
-            { title: t("commerce.sku"), key: "specs", render: (_: unknown, specs: string[]) => (specs.length ? specs.join(" / ") : "—") },
+            {
+              title: t("commerce.sku"),
+              key: "specs",
+              render: (_: unknown, specs: string[]) => (specs.length ? specs.join(" / ") : "—"),
+            },
             {
               title: t("commerce.price"),
               key: "price",
@@ -185,7 +246,12 @@ export function CommodityForm({ commodity, currency, onSaved, footer }: { commod
               width: 120,
               render: (_: unknown, specs: string[]) => (
                 <Form.Item name={["sku", comboKey(specs), "stock"]} rules={[required]} style={{ margin: 0 }}>
-                  <InputNumber min={0} precision={0} style={{ width: "100%" }} aria-label={`${t("commerce.stock")} ${specs.join("/")}`} />
+                  <InputNumber
+                    min={0}
+                    precision={0}
+                    style={{ width: "100%" }}
+                    aria-label={`${t("commerce.stock")} ${specs.join("/")}`}
+                  />
                 </Form.Item>
               ),
             },
@@ -229,7 +295,9 @@ export function CommodityForm({ commodity, currency, onSaved, footer }: { commod
       <Form.Item name="sort" label={t("commerce.sort")}>
         <InputNumber min={0} precision={0} />
       </Form.Item>
-      {footer ? footer(() => void submit(), saving) : (
+      {footer ? (
+        footer(() => void submit(), saving)
+      ) : (
         <Button type="primary" loading={saving} onClick={() => void submit()}>
           {t("commerce.save")}
         </Button>

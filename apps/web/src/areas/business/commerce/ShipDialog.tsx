@@ -7,7 +7,15 @@ import { CompanyField } from "../../sale/commerce/AftersaleDialog";
 import { brandApi } from "../../sale/commerce/api";
 
 /** Ships an order (`order/express/create`): the courier issues the waybill, or the brand types its own. */
-export function ShipDialog({ order, onClose, onShipped }: { order: CommerceOrder; onClose: () => void; onShipped: () => void }) {
+export function ShipDialog({
+  order,
+  onClose,
+  onShipped,
+}: {
+  order: CommerceOrder;
+  onClose: () => void;
+  onShipped: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ companyCode: string; waybillNo?: string }>();
@@ -16,7 +24,11 @@ export function ShipDialog({ order, onClose, onShipped }: { order: CommerceOrder
     const v = await form.validateFields();
     setSaving(true);
     try {
-      const r = await brandApi.ship({ orderId: order.id, companyCode: v.companyCode, ...(v.waybillNo && { waybillNo: v.waybillNo }) });
+      const r = await brandApi.ship({
+        orderId: order.id,
+        companyCode: v.companyCode,
+        ...(v.waybillNo && { waybillNo: v.waybillNo }),
+      });
       if (reportFailure(r, form, ["companyCode", "waybillNo"], (msg) => void message.error(msg)) || !r?.ok) return;
       void message.success(t("commerce.shipped"));
       onShipped();
@@ -25,7 +37,15 @@ export function ShipDialog({ order, onClose, onShipped }: { order: CommerceOrder
     }
   };
   return (
-    <Modal open title={t("commerce.shipTitle", { no: order.orderNo })} onCancel={onClose} onOk={() => void submit()} confirmLoading={saving} okText={t("commerce.ship")} destroyOnHidden>
+    <Modal
+      open
+      title={t("commerce.shipTitle", { no: order.orderNo })}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={saving}
+      okText={t("commerce.ship")}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical">
         <CompanyField />
         <Form.Item name="waybillNo" label={t("commerce.waybillNo")} extra={t("commerce.waybillHelp")}>

@@ -2,7 +2,14 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, Drawer, Modal, Select, Table, Tag, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ONECARD_STATES, PAGE_SIZES, type OcBatch, type OcCard, type OcProduct, type OnecardState } from "@tessera/contracts";
+import {
+  ONECARD_STATES,
+  PAGE_SIZES,
+  type OcBatch,
+  type OcCard,
+  type OcProduct,
+  type OnecardState,
+} from "@tessera/contracts";
 import { formatMoney } from "../../../components/money";
 import { STATE_COLOR, time } from "../../sale/onecard/labels";
 import { ocBrandApi, ocBrandKeys } from "./api";
@@ -32,17 +39,50 @@ function BatchCards({ batch, onClose }: { batch: OcBatch; onClose: () => void })
   const { page, pageSize, pagination } = usePaging();
   const [state, setState] = useState<OnecardState | undefined>();
   const q = { page, pageSize, state };
-  const { data, isFetching } = useQuery({ queryKey: ocBrandKeys.cards(batch.id, q), queryFn: () => ocBrandApi.cards(batch.id, q), placeholderData: (p) => p });
+  const { data, isFetching } = useQuery({
+    queryKey: ocBrandKeys.cards(batch.id, q),
+    queryFn: () => ocBrandApi.cards(batch.id, q),
+    placeholderData: (p) => p,
+  });
   const columns: TableColumnsType<OcCard> = [
-    { title: t("onecard.cardNo"), dataIndex: "cardNo", width: 210, render: (v: string) => <span style={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>{v}</span> },
-    { title: t("onecard.stateLabel"), dataIndex: "state", width: 110, render: (s: OnecardState) => <Tag color={STATE_COLOR[s]}>{t(`onecard.state.${s}`)}</Tag> },
-    { title: t("onecard.faceValue"), dataIndex: "faceValue", width: 110, align: "right", render: (m: OcCard["faceValue"]) => formatMoney(m) },
-    { title: t("onecard.balance"), dataIndex: "balance", width: 110, align: "right", render: (m: OcCard["balance"]) => formatMoney(m) },
+    {
+      title: t("onecard.cardNo"),
+      dataIndex: "cardNo",
+      width: 210,
+      render: (v: string) => <span style={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>{v}</span>,
+    },
+    {
+      title: t("onecard.stateLabel"),
+      dataIndex: "state",
+      width: 110,
+      render: (s: OnecardState) => <Tag color={STATE_COLOR[s]}>{t(`onecard.state.${s}`)}</Tag>,
+    },
+    {
+      title: t("onecard.faceValue"),
+      dataIndex: "faceValue",
+      width: 110,
+      align: "right",
+      render: (m: OcCard["faceValue"]) => formatMoney(m),
+    },
+    {
+      title: t("onecard.balance"),
+      dataIndex: "balance",
+      width: 110,
+      align: "right",
+      render: (m: OcCard["balance"]) => formatMoney(m),
+    },
     { title: t("onecard.bo.activatedAt"), dataIndex: "activatedAt", width: 150, render: time },
     { title: t("onecard.expiresAt"), dataIndex: "expiresAt", width: 150, render: time },
   ];
   return (
-    <Modal open width={900} title={`${t("onecard.bo.batchCards")} · #${batch.id} ${batch.productName}`} footer={null} onCancel={onClose} destroyOnHidden>
+    <Modal
+      open
+      width={900}
+      title={`${t("onecard.bo.batchCards")} · #${batch.id} ${batch.productName}`}
+      footer={null}
+      onCancel={onClose}
+      destroyOnHidden
+    >
       <Select
         allowClear
         style={{ width: 200, marginBottom: 12 }}
@@ -51,7 +91,15 @@ function BatchCards({ batch, onClose }: { batch: OcBatch; onClose: () => void })
         onChange={(v?: OnecardState) => setState(v)}
         options={ONECARD_STATES.map((s) => ({ value: s, label: t(`onecard.state.${s}`) }))}
       />
-      <Table<OcCard> size="small" rowKey="id" columns={columns} dataSource={data?.list ?? []} loading={isFetching} pagination={pagination(data?.total ?? 0)} scroll={{ x: 820 }} />
+      <Table<OcCard>
+        size="small"
+        rowKey="id"
+        columns={columns}
+        dataSource={data?.list ?? []}
+        loading={isFetching}
+        pagination={pagination(data?.total ?? 0)}
+        scroll={{ x: 820 }}
+      />
     </Modal>
   );
 }
@@ -62,14 +110,28 @@ export function BatchesDrawer({ product, onClose }: { product: OcProduct; onClos
   const { page, pageSize, pagination } = usePaging();
   const [shown, setShown] = useState<OcBatch | null>(null);
   const q = { page, pageSize, productId: product.id };
-  const { data, isFetching } = useQuery({ queryKey: ocBrandKeys.batches(q), queryFn: () => ocBrandApi.batches(q), placeholderData: (p) => p });
+  const { data, isFetching } = useQuery({
+    queryKey: ocBrandKeys.batches(q),
+    queryFn: () => ocBrandApi.batches(q),
+    placeholderData: (p) => p,
+  });
   const columns: TableColumnsType<OcBatch> = [
     { title: t("onecard.bo.batchNo"), dataIndex: "id", width: 90 },
     { title: t("onecard.bo.createdAt"), dataIndex: "createdAt", width: 150, render: time },
     { title: t("onecard.bo.count"), dataIndex: "count", width: 90, align: "right" },
     { title: t("onecard.bo.sold"), dataIndex: "sold", width: 90, align: "right" },
-    { title: t("onecard.bo.firstNo"), dataIndex: "firstNo", width: 180, render: (v: string) => <span style={{ fontFamily: "monospace" }}>{v}</span> },
-    { title: t("onecard.bo.lastNo"), dataIndex: "lastNo", width: 180, render: (v: string) => <span style={{ fontFamily: "monospace" }}>{v}</span> },
+    {
+      title: t("onecard.bo.firstNo"),
+      dataIndex: "firstNo",
+      width: 180,
+      render: (v: string) => <span style={{ fontFamily: "monospace" }}>{v}</span>,
+    },
+    {
+      title: t("onecard.bo.lastNo"),
+      dataIndex: "lastNo",
+      width: 180,
+      render: (v: string) => <span style={{ fontFamily: "monospace" }}>{v}</span>,
+    },
     {
       title: t("onecard.bo.actions"),
       key: "actions",
@@ -84,7 +146,15 @@ export function BatchesDrawer({ product, onClose }: { product: OcProduct; onClos
   ];
   return (
     <Drawer open size={960} title={`${t("onecard.bo.batches")} · ${product.name}`} onClose={onClose} destroyOnHidden>
-      <Table<OcBatch> size="small" rowKey="id" columns={columns} dataSource={data?.list ?? []} loading={isFetching} pagination={pagination(data?.total ?? 0)} scroll={{ x: 880 }} />
+      <Table<OcBatch>
+        size="small"
+        rowKey="id"
+        columns={columns}
+        dataSource={data?.list ?? []}
+        loading={isFetching}
+        pagination={pagination(data?.total ?? 0)}
+        scroll={{ x: 880 }}
+      />
       {shown && <BatchCards batch={shown} onClose={() => setShown(null)} />}
     </Drawer>
   );

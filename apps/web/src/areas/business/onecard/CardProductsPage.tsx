@@ -13,14 +13,25 @@ import { productColumns } from "./columns";
 import { IssueDialog } from "./IssueDialog";
 import { ProductFormDialog } from "./ProductFormDialog";
 
-const onSaleOf = (v: string | undefined): "true" | "false" | undefined => (v === "true" || v === "false" ? v : undefined);
+const onSaleOf = (v: string | undefined): "true" | "false" | undefined =>
+  v === "true" || v === "false" ? v : undefined;
 
 /**
  * The brand's card products of one kind (FaceValueCard, DiscountCard, GuideCard) or, with `onSaleOnly`
  * and no kind, every product on offer to purchasers (CardMall): filters by name and sale state;
  * create and edit in a dialog; put on or off sale; issue a batch; the batches and their cards (masked).
  */
-export function CardProductsPage({ kind, hintId, hint, onSaleOnly = false }: { kind?: OnecardKind; hintId: string; hint: string; onSaleOnly?: boolean }) {
+export function CardProductsPage({
+  kind,
+  hintId,
+  hint,
+  onSaleOnly = false,
+}: {
+  kind?: OnecardKind;
+  hintId: string;
+  hint: string;
+  onSaleOnly?: boolean;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -44,7 +55,9 @@ export function CardProductsPage({ kind, hintId, hint, onSaleOnly = false }: { k
       title: t("onecard.bo.onSale"),
       dataIndex: "onSale",
       width: 90,
-      render: (v: boolean, p) => <Switch size="small" checked={v} onChange={(on) => void toggle(p, on)} aria-label={t("onecard.bo.onSale")} />,
+      render: (v: boolean, p) => (
+        <Switch size="small" checked={v} onChange={(on) => void toggle(p, on)} aria-label={t("onecard.bo.onSale")} />
+      ),
     },
     {
       title: t("onecard.bo.actions"),
@@ -78,11 +91,28 @@ export function CardProductsPage({ kind, hintId, hint, onSaleOnly = false }: { k
           ...(kind && { add: { label: t("onecard.bo.newProduct"), onClick: () => setEditing(null) } }),
           input: { keys: [{ value: "keyword", label: t("onecard.bo.name") }] },
           ...(!onSaleOnly && {
-            select: { keys: [{ value: "onSale", label: t("onecard.bo.onSale"), options: [{ value: "true", label: t("onecard.bo.onSale") }, { value: "false", label: t("onecard.bo.offSale") }] }] },
+            select: {
+              keys: [
+                {
+                  value: "onSale",
+                  label: t("onecard.bo.onSale"),
+                  options: [
+                    { value: "true", label: t("onecard.bo.onSale") },
+                    { value: "false", label: t("onecard.bo.offSale") },
+                  ],
+                },
+              ],
+            },
           }),
         }}
         query={(state) => {
-          const q = { page: state.page, pageSize: state.pageSize, kind, keyword: state.values.inpVal, onSale: onSaleOnly ? ("true" as const) : onSaleOf(one(state.values.selVal)) };
+          const q = {
+            page: state.page,
+            pageSize: state.pageSize,
+            kind,
+            keyword: state.values.inpVal,
+            onSale: onSaleOnly ? ("true" as const) : onSaleOf(one(state.values.selVal)),
+          };
           return { queryKey: ocBrandKeys.products(q), queryFn: () => ocBrandApi.products(q) };
         }}
       />

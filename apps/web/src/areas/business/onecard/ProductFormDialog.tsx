@@ -28,7 +28,13 @@ const major = (minor: number) => (minor / 100).toFixed(2);
  * sells at its face value (no price field); a discount card below it; a guide card may carry no value.
  * Once cards are issued the server refuses changes to the value, holder type and validity.
  */
-export function ProductFormDialog({ kind, product, currency, onClose, onSaved }: {
+export function ProductFormDialog({
+  kind,
+  product,
+  currency,
+  onClose,
+  onSaved,
+}: {
   kind: OnecardKind;
   product: OcProduct | null;
   currency: Currency;
@@ -53,11 +59,23 @@ export function ProductFormDialog({ kind, product, currency, onClose, onSaved }:
           scope: product.scope,
           terms: product.terms,
         }
-      : { named: false, validityKind: "days", days: 1095, rechargeAllowed: true, faceValue: kind === "guide" ? "0" : undefined },
+      : {
+          named: false,
+          validityKind: "days",
+          days: 1095,
+          rechargeAllowed: true,
+          faceValue: kind === "guide" ? "0" : undefined,
+        },
   );
   const validityKind = Form.useWatch("validityKind", form) ?? initialValues.validityKind;
   const required = { required: true, message: t("onecard.bo.required") };
-  const moneyRule = { required: true, validator: (_: unknown, v: string | undefined) => (v && parseMoney(v, currency) !== null ? Promise.resolve() : Promise.reject(new Error(t("onecard.bo.amountInvalid")))) };
+  const moneyRule = {
+    required: true,
+    validator: (_: unknown, v: string | undefined) =>
+      v && parseMoney(v, currency) !== null
+        ? Promise.resolve()
+        : Promise.reject(new Error(t("onecard.bo.amountInvalid"))),
+  };
 
   const submit = async () => {
     const v = await form.validateFields();
@@ -68,7 +86,12 @@ export function ProductFormDialog({ kind, product, currency, onClose, onSaved }:
       faceValue,
       salePrice: kind === "face_value" ? faceValue : (parseMoney(v.salePrice ?? "", currency) ?? 0),
       named: v.named,
-      validity: v.validityKind === "fixed" ? { kind: "fixed", until: (v.until ?? dayjs()).format("YYYY-MM-DD") } : v.validityKind === "days" ? { kind: "days", days: v.days ?? 1 } : { kind: "none" },
+      validity:
+        v.validityKind === "fixed"
+          ? { kind: "fixed", until: (v.until ?? dayjs()).format("YYYY-MM-DD") }
+          : v.validityKind === "days"
+            ? { kind: "days", days: v.days ?? 1 }
+            : { kind: "none" },
       rechargeAllowed: v.rechargeAllowed,
       scope: v.scope ?? "",
       terms: v.terms ?? "",
@@ -97,8 +120,12 @@ export function ProductFormDialog({ kind, product, currency, onClose, onSaved }:
       maskClosable={false}
       destroyOnHidden
     >
-      {kind === "guide" && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t("onecard.bo.guideNote")} />}
-      {product && product.issued > 0 && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t("msg:onecard.productIssued")} />}
+      {kind === "guide" && (
+        <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t("onecard.bo.guideNote")} />
+      )}
+      {product && product.issued > 0 && (
+        <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t("msg:onecard.productIssued")} />
+      )}
       <Form form={form} layout="vertical" requiredMark initialValues={initialValues}>
         <Row gutter={16}>
           <Col span={24}>
@@ -120,7 +147,12 @@ export function ProductFormDialog({ kind, product, currency, onClose, onSaved }:
           )}
           <Col xs={24} md={12}>
             <Form.Item name="named" label={t("onecard.bo.holder")} extra={t("onecard.bo.holderHint")}>
-              <Radio.Group options={[{ value: false, label: t("onecard.bo.bearer") }, { value: true, label: t("onecard.bo.named") }]} />
+              <Radio.Group
+                options={[
+                  { value: false, label: t("onecard.bo.bearer") },
+                  { value: true, label: t("onecard.bo.named") },
+                ]}
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>

@@ -17,13 +17,20 @@ export const ocBrandKeys = {
 export type ProductBody = Omit<OcProductReq, "scope" | "terms"> & { scope: string; terms: string };
 
 export const ocBrandApi = {
-  products: async (query: { page: number; pageSize: number; kind?: OnecardKind | undefined; keyword?: string | undefined; onSale?: "true" | "false" | undefined }) =>
-    unwrap(await http.get<Page<OcProduct>>(`${base}/products`, { query, overlay: false })),
+  products: async (query: {
+    page: number;
+    pageSize: number;
+    kind?: OnecardKind | undefined;
+    keyword?: string | undefined;
+    onSale?: "true" | "false" | undefined;
+  }) => unwrap(await http.get<Page<OcProduct>>(`${base}/products`, { query, overlay: false })),
   create: (body: ProductBody) => http.post<OcProduct>(`${base}/products`, body, { toast: false }),
   update: (id: string, body: ProductBody) => http.put<OcProduct>(`${base}/products/${id}`, body, { toast: false }),
   setOnSale: (id: string, onSale: boolean) => http.put<OcProduct>(`${base}/products/${id}/onSale`, { onSale }),
-  batches: async (query: { page: number; pageSize: number; productId?: string }) => unwrap(await http.get<Page<OcBatch>>(`${base}/batches`, { query, overlay: false })),
-  issue: (body: { productId: string; count: number; requestKey: string }) => http.post<OcBatch>(`${base}/batches`, body, { toast: false }),
+  batches: async (query: { page: number; pageSize: number; productId?: string }) =>
+    unwrap(await http.get<Page<OcBatch>>(`${base}/batches`, { query, overlay: false })),
+  issue: (body: { productId: string; count: number; requestKey: string }) =>
+    http.post<OcBatch>(`${base}/batches`, body, { toast: false }),
   cards: async (batchId: string, query: { page: number; pageSize: number; state?: OnecardState | undefined }) =>
     unwrap(await http.get<Page<OcCard>>(`${base}/batches/${batchId}/cards`, { query, overlay: false })),
 };

@@ -12,12 +12,48 @@ import { validityText } from "../../sale/onecard/labels";
 export function productColumns(t: TFunction, kind: OnecardKind | undefined): TableColumnsType<OcProduct> {
   return [
     { title: t("onecard.bo.name"), dataIndex: "name", width: 260, ellipsis: true },
-    ...(kind ? [] : [{ title: t("onecard.bo.kindLabel"), dataIndex: "kind", width: 120, render: (k: OnecardKind) => <Tag>{t(`onecard.bo.kind.${k}`)}</Tag> }]),
-    { title: t("onecard.faceValue"), dataIndex: "faceValue", width: 110, align: "right", render: (m: OcProduct["faceValue"]) => formatMoney(m) },
-    { title: t("onecard.bo.salePrice"), dataIndex: "salePrice", width: 110, align: "right", render: (m: OcProduct["salePrice"]) => formatMoney(m) },
-    { title: t("onecard.bo.holder"), dataIndex: "named", width: 90, render: (v: boolean) => (v ? t("onecard.bo.named") : t("onecard.bo.bearer")) },
-    { title: t("onecard.bo.validity"), key: "validity", width: 160, render: (_: unknown, p) => validityText(t, p.validity) },
-    { title: t("onecard.bo.rechargeAllowed"), dataIndex: "rechargeAllowed", width: 130, render: (v: boolean) => (v ? t("onecard.bo.yes") : t("onecard.bo.no")) },
+    ...(kind
+      ? []
+      : [
+          {
+            title: t("onecard.bo.kindLabel"),
+            dataIndex: "kind",
+            width: 120,
+            render: (k: OnecardKind) => <Tag>{t(`onecard.bo.kind.${k}`)}</Tag>,
+          },
+        ]),
+    {
+      title: t("onecard.faceValue"),
+      dataIndex: "faceValue",
+      width: 110,
+      align: "right",
+      render: (m: OcProduct["faceValue"]) => formatMoney(m),
+    },
+    {
+      title: t("onecard.bo.salePrice"),
+      dataIndex: "salePrice",
+      width: 110,
+      align: "right",
+      render: (m: OcProduct["salePrice"]) => formatMoney(m),
+    },
+    {
+      title: t("onecard.bo.holder"),
+      dataIndex: "named",
+      width: 90,
+      render: (v: boolean) => (v ? t("onecard.bo.named") : t("onecard.bo.bearer")),
+    },
+    {
+      title: t("onecard.bo.validity"),
+      key: "validity",
+      width: 160,
+      render: (_: unknown, p) => validityText(t, p.validity),
+    },
+    {
+      title: t("onecard.bo.rechargeAllowed"),
+      dataIndex: "rechargeAllowed",
+      width: 130,
+      render: (v: boolean) => (v ? t("onecard.bo.yes") : t("onecard.bo.no")),
+    },
     { title: t("onecard.bo.issued"), dataIndex: "issued", width: 90, align: "right" },
     { title: t("onecard.bo.stock"), dataIndex: "stock", width: 90, align: "right" },
   ];

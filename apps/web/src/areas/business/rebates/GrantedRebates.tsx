@@ -22,7 +22,12 @@ export function GrantedRebates() {
       search={{ dateMode: "monthRange" }}
       query={(state) => {
         const month = state.values.month;
-        const q = { page: state.page, pageSize: state.pageSize, from: Array.isArray(month) ? month[0] : one(month), to: Array.isArray(month) ? month[1] : one(month) };
+        const q = {
+          page: state.page,
+          pageSize: state.pageSize,
+          from: Array.isArray(month) ? month[0] : one(month),
+          to: Array.isArray(month) ? month[1] : one(month),
+        };
         return { queryKey: rebateKeys.granted(q), queryFn: () => supplierRebateApi.granted(q) };
       }}
     />

@@ -29,9 +29,17 @@ const base = "/api/card-brander/rebate";
 export const supplierRebateApi = {
   rules: async () => unwrap(await http.get<RebateRule[]>(`${base}/rules`, { overlay: false })),
   // The rule dialog's pickers, served under the rules' own page permission (not the goods or docking pages).
-  goodsOptions: async (keyword: string) => unwrap(await http.get<RebateOption[]>(`${base}/rules/options/goods`, { query: keyword ? { keyword } : {}, overlay: false })),
-  purchaserOptions: async () => unwrap(await http.get<RebateOption[]>(`${base}/rules/options/purchasers`, { overlay: false })),
+  goodsOptions: async (keyword: string) =>
+    unwrap(
+      await http.get<RebateOption[]>(`${base}/rules/options/goods`, {
+        query: keyword ? { keyword } : {},
+        overlay: false,
+      }),
+    ),
+  purchaserOptions: async () =>
+    unwrap(await http.get<RebateOption[]>(`${base}/rules/options/purchasers`, { overlay: false })),
   addRule: (body: RebateRuleBody) => http.post<RebateRule>(`${base}/rules`, body, { toast: false }),
   removeRule: (id: string) => http.del<null>(`${base}/rules/${id}`),
-  granted: async (query: GrantedQuery) => unwrap(await http.get<Page<RebateStatement>>(`${base}/statements`, { query: { ...query }, overlay: false })),
+  granted: async (query: GrantedQuery) =>
+    unwrap(await http.get<Page<RebateStatement>>(`${base}/statements`, { query: { ...query }, overlay: false })),
 };

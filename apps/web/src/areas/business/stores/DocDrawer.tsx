@@ -44,11 +44,29 @@ function printDoc(title: string, head: [string, string][], columns: string[], ro
  * A settlement document: its figures, its redemptions, the xlsx and the printable document. `served`: a
  * provider reads a document of a brand it serves (WriteFund), through the provider's calls.
  */
-export function DocDrawer({ doc, onClose, served = false }: { doc: SettlementDoc; onClose: () => void; served?: boolean }) {
+export function DocDrawer({
+  doc,
+  onClose,
+  served = false,
+}: {
+  doc: SettlementDoc;
+  onClose: () => void;
+  served?: boolean;
+}) {
   const { t } = useTranslation();
-  const q = useQuery({ queryKey: ["stores", "doc", served ? "fund" : "brand", doc.id], queryFn: () => (served ? writeOffApi.fundDoc(doc.id, doc.branderId) : writeOffApi.doc(doc.id)) });
+  const q = useQuery({
+    queryKey: ["stores", "doc", served ? "fund" : "brand", doc.id],
+    queryFn: () => (served ? writeOffApi.fundDoc(doc.id, doc.branderId) : writeOffApi.doc(doc.id)),
+  });
   const lines = q.data?.lines ?? [];
-  const columns = [t("writeoff.time"), t("writeoff.item"), t("writeoff.code"), t("writeoff.value"), t("writeoff.settleAmount"), t("writeoff.clerk")];
+  const columns = [
+    t("writeoff.time"),
+    t("writeoff.item"),
+    t("writeoff.code"),
+    t("writeoff.value"),
+    t("writeoff.settleAmount"),
+    t("writeoff.clerk"),
+  ];
   const print = () =>
     printDoc(
       `${t("writeoff.title.doc")} #${doc.id}`,
@@ -62,7 +80,14 @@ export function DocDrawer({ doc, onClose, served = false }: { doc: SettlementDoc
         [t("writeoff.paid"), formatMoney(doc.paid)],
       ],
       columns,
-      lines.map((l) => [new Date(l.createdAt).toLocaleString(), l.itemName, l.codeMask, formatMoney(l.value), formatMoney(l.settleAmount), l.clerkName]),
+      lines.map((l) => [
+        new Date(l.createdAt).toLocaleString(),
+        l.itemName,
+        l.codeMask,
+        formatMoney(l.value),
+        formatMoney(l.settleAmount),
+        l.clerkName,
+      ]),
     );
   const xlsx = async () => {
     const r = await (served ? writeOffApi.fundDocXlsx(doc) : writeOffApi.docXlsx(doc));
@@ -102,7 +127,12 @@ export function DocDrawer({ doc, onClose, served = false }: { doc: SettlementDoc
           { title: t("writeoff.time"), dataIndex: "createdAt", render: (v: string) => new Date(v).toLocaleString() },
           { title: t("writeoff.item"), dataIndex: "itemName" },
           { title: t("writeoff.code"), dataIndex: "codeMask" },
-          { title: t("writeoff.settleAmount"), dataIndex: "settleAmount", align: "right", render: (m: Redemption["settleAmount"]) => formatMoney(m) },
+          {
+            title: t("writeoff.settleAmount"),
+            dataIndex: "settleAmount",
+            align: "right",
+            render: (m: Redemption["settleAmount"]) => formatMoney(m),
+          },
         ]}
       />
     </Drawer>

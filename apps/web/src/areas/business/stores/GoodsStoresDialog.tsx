@@ -12,7 +12,15 @@ import { storeApi, storeKeys, writeOffApi } from "./api";
  * the verification page the brand picks the goods; opened from a row of its goods list (`goods`) the
  * goods is that row's and cannot be changed.
  */
-export function GoodsStoresDialog({ open, onClose, goods: fixed }: { open: boolean; onClose: () => void; goods?: { id: string; name: string } }) {
+export function GoodsStoresDialog({
+  open,
+  onClose,
+  goods: fixed,
+}: {
+  open: boolean;
+  onClose: () => void;
+  goods?: { id: string; name: string };
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -24,11 +32,25 @@ export function GoodsStoresDialog({ open, onClose, goods: fixed }: { open: boole
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const goodsQuery = { page: 1, pageSize: 50, keyword: keyword || undefined };
-  const goods = useQuery({ queryKey: catalogKeys.products(goodsQuery), queryFn: () => catalogApi.products(goodsQuery), enabled: open && !fixed });
-  const goodsOptions = fixed ? [{ value: fixed.id, label: `${fixed.name} (${fixed.id})` }] : (goods.data?.list ?? []).map((g) => ({ value: String(g.id), label: `${g.name} (${g.id})` }));
+  const goods = useQuery({
+    queryKey: catalogKeys.products(goodsQuery),
+    queryFn: () => catalogApi.products(goodsQuery),
+    enabled: open && !fixed,
+  });
+  const goodsOptions = fixed
+    ? [{ value: fixed.id, label: `${fixed.name} (${fixed.id})` }]
+    : (goods.data?.list ?? []).map((g) => ({ value: String(g.id), label: `${g.name} (${g.id})` }));
   const storesQuery = { page: 1, pageSize: 1000 };
-  const stores = useQuery({ queryKey: storeKeys.list("brand", storesQuery), queryFn: () => storeApi.list(storesQuery), enabled: open });
-  const current = useQuery({ queryKey: ["stores", "goodsStores", goodsId], queryFn: () => writeOffApi.goodsStores(goodsId ?? ""), enabled: open && goodsId !== undefined });
+  const stores = useQuery({
+    queryKey: storeKeys.list("brand", storesQuery),
+    queryFn: () => storeApi.list(storesQuery),
+    enabled: open,
+  });
+  const current = useQuery({
+    queryKey: ["stores", "goodsStores", goodsId],
+    queryFn: () => writeOffApi.goodsStores(goodsId ?? ""),
+    enabled: open && goodsId !== undefined,
+  });
 
   const all = edit?.all ?? current.data?.all ?? true;
   const storeIds = edit?.storeIds ?? current.data?.stores.map((s) => s.id) ?? [];
@@ -53,7 +75,15 @@ export function GoodsStoresDialog({ open, onClose, goods: fixed }: { open: boole
   };
 
   return (
-    <Modal open={open} title={t("writeoff.redeemableStores")} onCancel={onClose} onOk={() => void save()} okButtonProps={{ loading: busy, disabled: !goodsId, "data-testid": "goods-stores-save" }} destroyOnHidden width={560}>
+    <Modal
+      open={open}
+      title={t("writeoff.redeemableStores")}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okButtonProps={{ loading: busy, disabled: !goodsId, "data-testid": "goods-stores-save" }}
+      destroyOnHidden
+      width={560}
+    >
       <Typography.Paragraph type="secondary">{t("writeoff.redeemableHint")}</Typography.Paragraph>
       <Form layout="vertical" requiredMark={false}>
         <Form.Item label={t("writeoff.goods")} required>
@@ -74,7 +104,11 @@ export function GoodsStoresDialog({ open, onClose, goods: fixed }: { open: boole
           />
         </Form.Item>
         <Form.Item label={t("writeoff.redeemableAt")}>
-          <Radio.Group value={all} onChange={(e) => setEdit({ all: e.target.value === true, storeIds })} disabled={!goodsId}>
+          <Radio.Group
+            value={all}
+            onChange={(e) => setEdit({ all: e.target.value === true, storeIds })}
+            disabled={!goodsId}
+          >
             <Radio value={true}>{t("writeoff.allStores")}</Radio>
             <Radio value={false}>{t("writeoff.chosenStores")}</Radio>
           </Radio.Group>

@@ -10,7 +10,11 @@ export function PhoneScreen({ title, extra, children }: { title: string; extra?:
   return (
     <div ref={screen} style={{ position: "fixed", inset: 0, zIndex: 1001, overflowY: "auto", background: "#f5f6f8" }}>
       <div style={{ maxWidth: 480, width: "100%", margin: "0 auto", minHeight: "100%" }}>
-        <Flex align="center" justify="space-between" style={{ padding: "12px 16px", background: "#fff", borderBottom: "1px solid #eee" }}>
+        <Flex
+          align="center"
+          justify="space-between"
+          style={{ padding: "12px 16px", background: "#fff", borderBottom: "1px solid #eee" }}
+        >
           <Typography.Title level={4} style={{ margin: 0 }}>
             {title}
           </Typography.Title>

@@ -6,7 +6,15 @@ import { saveFile } from "../../../api/http";
 import { storeApi } from "./api";
 
 /** Shows a QR code (the server's PNG), its link, and downloads or prints it; `children` below (a store's collection codes). */
-export function QrCodeDialog({ code, onClose, children }: { code: QrCode; onClose: () => void; children?: React.ReactNode }) {
+export function QrCodeDialog({
+  code,
+  onClose,
+  children,
+}: {
+  code: QrCode;
+  onClose: () => void;
+  children?: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const [png, setPng] = useState<{ url: string; blob: Blob; fileName: string } | null>(null);
   useEffect(() => {
@@ -39,14 +47,29 @@ export function QrCodeDialog({ code, onClose, children }: { code: QrCode; onClos
   };
 
   return (
-    <Modal open title={`${t(`stores.qrKind.${code.kind}`)} · ${code.name}`} onCancel={onClose} footer={null} width={420}>
+    <Modal
+      open
+      title={`${t(`stores.qrKind.${code.kind}`)} · ${code.name}`}
+      onCancel={onClose}
+      footer={null}
+      width={420}
+    >
       <Flex vertical align="center" gap={12}>
-        {png ? <Image src={png.url} width={260} preview={false} alt={code.name} data-testid="qr-image" /> : <div style={{ height: 260 }} />}
+        {png ? (
+          <Image src={png.url} width={260} preview={false} alt={code.name} data-testid="qr-image" />
+        ) : (
+          <div style={{ height: 260 }} />
+        )}
         <Typography.Text copyable style={{ wordBreak: "break-all" }}>
           {code.url}
         </Typography.Text>
         <Flex gap={8}>
-          <Button type="primary" disabled={!png} onClick={() => png && saveFile(png.blob, png.fileName)} data-testid="qr-download">
+          <Button
+            type="primary"
+            disabled={!png}
+            onClick={() => png && saveFile(png.blob, png.fileName)}
+            data-testid="qr-download"
+          >
             {t("stores.downloadPng")}
           </Button>
           <Button disabled={!png} onClick={print}>

@@ -4,7 +4,13 @@ import { useTranslation } from "react-i18next";
 import { servedQuery } from "../../providers/servedApi";
 
 /** The brands a service provider serves, to pick one (VisitorStore, WriteFund). */
-export function ServedBrandSelect({ value, onChange }: { value: string | undefined; onChange: (id: string | undefined) => void }) {
+export function ServedBrandSelect({
+  value,
+  onChange,
+}: {
+  value: string | undefined;
+  onChange: (id: string | undefined) => void;
+}) {
   const { t } = useTranslation();
   const served = useQuery(servedQuery({ page: 1, pageSize: 1000, kind: "brand" }));
   return (
@@ -15,7 +21,10 @@ export function ServedBrandSelect({ value, onChange }: { value: string | undefin
       onChange={onChange}
       placeholder={t("stores.chooseBrand")}
       aria-label={t("stores.chooseBrand")}
-      options={(served.data?.list ?? []).map((b) => ({ value: b.merchantId, label: `${b.merchantName} (${b.merchantId})` }))}
+      options={(served.data?.list ?? []).map((b) => ({
+        value: b.merchantId,
+        label: `${b.merchantName} (${b.merchantId})`,
+      }))}
     />
   );
 }

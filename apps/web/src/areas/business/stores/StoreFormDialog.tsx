@@ -21,16 +21,37 @@ interface FormValues {
   districtId?: string | null;
 }
 
-const FIELDS = ["name", "address", "lng", "lat", "openingHours", "contactName", "contactPhone", "state", "districtId"] as const;
+const FIELDS = [
+  "name",
+  "address",
+  "lng",
+  "lat",
+  "openingHours",
+  "contactName",
+  "contactPhone",
+  "state",
+  "districtId",
+] as const;
 
 /** Adds or changes one store: name, region (province/city/county), address, location, hours, contact, state, district. */
-export function StoreFormDialog({ store, onClose, onSaved }: { store: Store | null; onClose: () => void; onSaved: () => void }) {
+export function StoreFormDialog({
+  store,
+  onClose,
+  onSaved,
+}: {
+  store: Store | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
   const [saving, setSaving] = useState(false);
   const regions = useRegions();
-  const districts = useQuery({ queryKey: storeKeys.districts({ page: 1, pageSize: 1000 }), queryFn: () => storeApi.districts({ page: 1, pageSize: 1000 }) });
+  const districts = useQuery({
+    queryKey: storeKeys.districts({ page: 1, pageSize: 1000 }),
+    queryFn: () => storeApi.districts({ page: 1, pageSize: 1000 }),
+  });
   const [initialValues] = useState<Partial<FormValues>>(() =>
     store
       ? {
@@ -99,7 +120,12 @@ export function StoreFormDialog({ store, onClose, onSaved }: { store: Store | nu
           </Col>
           <Col xs={24} md={12}>
             <Form.Item name="region" label={t("stores.region")} rules={[required]}>
-              <Cascader options={regions} showSearch placeholder={t("stores.regionPlaceholder")} aria-label={t("stores.region")} />
+              <Cascader
+                options={regions}
+                showSearch
+                placeholder={t("stores.regionPlaceholder")}
+                aria-label={t("stores.region")}
+              />
             </Form.Item>
           </Col>
           <Col span={24}>
@@ -134,7 +160,12 @@ export function StoreFormDialog({ store, onClose, onSaved }: { store: Store | nu
           </Col>
           <Col xs={24} md={12}>
             <Form.Item name="state" label={t("stores.state")} rules={[required]}>
-              <Select options={[{ value: "open", label: t("stores.open") }, { value: "closed", label: t("stores.closed") }]} />
+              <Select
+                options={[
+                  { value: "open", label: t("stores.open") },
+                  { value: "closed", label: t("stores.closed") },
+                ]}
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>

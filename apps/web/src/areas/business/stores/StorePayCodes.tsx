@@ -11,7 +11,10 @@ import { PayCodeDialog } from "../collection/PayCodeDialog";
 export function StorePayCodes({ storeId }: { storeId: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<PayCode | null>(null);
-  const q = useQuery({ queryKey: [...collectionKeys.all, "storeCodes", storeId], queryFn: () => collectionApi.storeCodes(storeId) });
+  const q = useQuery({
+    queryKey: [...collectionKeys.all, "storeCodes", storeId],
+    queryFn: () => collectionApi.storeCodes(storeId),
+  });
   return (
     <div style={{ width: "100%" }} data-testid="store-paycodes">
       <Divider plain>{t("stores.payCodes")}</Divider>

@@ -12,7 +12,8 @@ export interface RegionOption {
 export function useRegions(): RegionOption[] {
   const q = useQuery({
     queryKey: ["stores", "regions"],
-    queryFn: async () => unwrap(await http.get<RegionOption[]>("/api/store-public/regions", { auth: false, overlay: false })),
+    queryFn: async () =>
+      unwrap(await http.get<RegionOption[]>("/api/store-public/regions", { auth: false, overlay: false })),
     staleTime: Infinity,
   });
   return q.data ?? [];

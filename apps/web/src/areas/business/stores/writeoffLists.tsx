@@ -13,16 +13,45 @@ export function dayRange(values: SearchValues): { from?: string; to?: string } {
 
 export function redemptionColumns(t: TFunction, withBrand = false): TableColumnsType<Redemption> {
   return [
-    { title: t("writeoff.time"), dataIndex: "createdAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("writeoff.time"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
     ...(withBrand ? [{ title: t("stores.brand"), dataIndex: "branderName", width: 150, ellipsis: true }] : []),
     { title: t("writeoff.store"), dataIndex: "storeName", width: 160, ellipsis: true },
-    { title: t("writeoff.kindLabel"), dataIndex: "kind", width: 90, render: (k: Redemption["kind"]) => t(`writeoff.kind.${k}`) },
+    {
+      title: t("writeoff.kindLabel"),
+      dataIndex: "kind",
+      width: 90,
+      render: (k: Redemption["kind"]) => t(`writeoff.kind.${k}`),
+    },
     { title: t("writeoff.item"), dataIndex: "itemName", width: 180, ellipsis: true },
     { title: t("writeoff.code"), dataIndex: "codeMask", width: 170 },
-    { title: t("writeoff.value"), dataIndex: "value", width: 110, align: "right", render: (m: Redemption["value"]) => formatMoney(m) },
-    { title: t("writeoff.settleAmount"), dataIndex: "settleAmount", width: 110, align: "right", render: (m: Redemption["settleAmount"]) => formatMoney(m) },
+    {
+      title: t("writeoff.value"),
+      dataIndex: "value",
+      width: 110,
+      align: "right",
+      render: (m: Redemption["value"]) => formatMoney(m),
+    },
+    {
+      title: t("writeoff.settleAmount"),
+      dataIndex: "settleAmount",
+      width: 110,
+      align: "right",
+      render: (m: Redemption["settleAmount"]) => formatMoney(m),
+    },
     { title: t("writeoff.clerk"), dataIndex: "clerkName", width: 120 },
-    { title: t("writeoff.settled"), dataIndex: "settled", width: 100, render: (v: boolean) => <Tag color={v ? "green" : "orange"}>{v ? t("writeoff.settledYes") : t("writeoff.settledNo")}</Tag> },
+    {
+      title: t("writeoff.settled"),
+      dataIndex: "settled",
+      width: 100,
+      render: (v: boolean) => (
+        <Tag color={v ? "green" : "orange"}>{v ? t("writeoff.settledYes") : t("writeoff.settledNo")}</Tag>
+      ),
+    },
   ];
 }
 
@@ -31,17 +60,44 @@ export function redemptionColumns(t: TFunction, withBrand = false): TableColumns
  * (which adds the brand), ending in the action that opens a document. Their widths sum to 920 px (1,060
  * with the brand), so the brand's list fits the 1280 px back-office without scrolling sideways.
  */
-export function docColumns(t: TFunction, onView: (doc: SettlementDoc) => void, withBrand = false): TableColumnsType<SettlementDoc> {
+export function docColumns(
+  t: TFunction,
+  onView: (doc: SettlementDoc) => void,
+  withBrand = false,
+): TableColumnsType<SettlementDoc> {
   return [
     { title: t("writeoff.docNo"), dataIndex: "id", width: 70 },
     { title: t("writeoff.day"), dataIndex: "day", width: 110 },
     ...(withBrand ? [{ title: t("stores.brand"), dataIndex: "branderName", width: 140, ellipsis: true }] : []),
     { title: t("writeoff.store"), dataIndex: "storeName", width: 170, ellipsis: true },
     { title: t("writeoff.count"), dataIndex: "count", width: 80, align: "right" },
-    { title: t("writeoff.value"), dataIndex: "value", width: 110, align: "right", render: (m: SettlementDoc["value"]) => formatMoney(m) },
-    { title: t("writeoff.settleAmount"), dataIndex: "amount", width: 110, align: "right", render: (m: SettlementDoc["amount"]) => formatMoney(m) },
-    { title: t("writeoff.paid"), dataIndex: "paid", width: 110, align: "right", render: (m: SettlementDoc["paid"]) => formatMoney(m) },
-    { title: t("writeoff.docState"), dataIndex: "state", width: 90, render: () => <Tag color="green">{t("writeoff.settledYes")}</Tag> },
+    {
+      title: t("writeoff.value"),
+      dataIndex: "value",
+      width: 110,
+      align: "right",
+      render: (m: SettlementDoc["value"]) => formatMoney(m),
+    },
+    {
+      title: t("writeoff.settleAmount"),
+      dataIndex: "amount",
+      width: 110,
+      align: "right",
+      render: (m: SettlementDoc["amount"]) => formatMoney(m),
+    },
+    {
+      title: t("writeoff.paid"),
+      dataIndex: "paid",
+      width: 110,
+      align: "right",
+      render: (m: SettlementDoc["paid"]) => formatMoney(m),
+    },
+    {
+      title: t("writeoff.docState"),
+      dataIndex: "state",
+      width: 90,
+      render: () => <Tag color="green">{t("writeoff.settledYes")}</Tag>,
+    },
     {
       title: t("stores.actions"),
       key: "actions",

@@ -28,11 +28,14 @@ export const commissionKeys = {
 
 const base = "/api/card-servicer/commission";
 export const commissionApi = {
-  statements: async (query: StatementListQuery) => unwrap(await http.get<Page<CommissionStatement>>(`${base}/statements`, { query: { ...query }, overlay: false })),
-  statement: async (id: string) => unwrap(await http.get<StatementDetail>(`${base}/statements/${id}`, { overlay: false })),
+  statements: async (query: StatementListQuery) =>
+    unwrap(await http.get<Page<CommissionStatement>>(`${base}/statements`, { query: { ...query }, overlay: false })),
+  statement: async (id: string) =>
+    unwrap(await http.get<StatementDetail>(`${base}/statements/${id}`, { overlay: false })),
   confirm: (id: string) => http.put<CommissionStatement>(`${base}/statements/${id}/confirm`, {}),
   myRules: async () => unwrap(await http.get<CommissionRule[]>(`${base}/rules`, { overlay: false })),
-  rules: async (providerId?: string) => unwrap(await http.get<CommissionRule[]>("/api/ops/commission/rules", { query: { providerId }, overlay: false })),
+  rules: async (providerId?: string) =>
+    unwrap(await http.get<CommissionRule[]>("/api/ops/commission/rules", { query: { providerId }, overlay: false })),
   addRule: (body: RuleBody) => http.post<CommissionRule>("/api/ops/commission/rules", body, { toast: false }),
   removeRule: (id: string) => http.del<null>(`/api/ops/commission/rules/${id}`),
   close: (period: string) => http.post<CloseReply>("/api/ops/commission/close", { period }, { toast: false }),

@@ -10,7 +10,11 @@ import { formatMoney } from "../../../components/money";
 import { useDictLabels } from "../../business/catalog/labels";
 import { ORDERS_EXPORT_PATH, providerOpsApi } from "./api";
 
-const STATE_COLOURS: Record<ServedOrder["state"], string> = { processing: "processing", success: "success", failure: "error" };
+const STATE_COLOURS: Record<ServedOrder["state"], string> = {
+  processing: "processing",
+  success: "success",
+  failure: "error",
+};
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
@@ -21,7 +25,11 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 export function ServedOrders({ mode, header }: { mode: "all" | "brand" | "topUp"; header: ReactNode }) {
   const { t } = useTranslation();
   const labels = useDictLabels();
-  const brands = useQuery({ queryKey: ["providerOps", "brands"], queryFn: providerOpsApi.brands, enabled: mode === "brand" });
+  const brands = useQuery({
+    queryKey: ["providerOps", "brands"],
+    queryFn: providerOpsApi.brands,
+    enabled: mode === "brand",
+  });
   const brandOwners = [...new Map((brands.data ?? []).map((b) => [b.merchantId, b.merchantName])).entries()];
 
   const toQuery = (values: SearchValues): Query => {
@@ -38,19 +46,72 @@ export function ServedOrders({ mode, header }: { mode: "all" | "brand" | "topUp"
   };
 
   const columns: TableColumnsType<ServedOrder> = [
-    { title: t("providerOps.col.time"), dataIndex: "createdAt", width: 170, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("providerOps.col.time"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (v: string) => new Date(v).toLocaleString(),
+    },
     { title: t("providerOps.col.orderNo"), dataIndex: "orderNo", width: 200 },
-    { title: t("providerOps.col.purchaser"), key: "purchaser", width: 200, ellipsis: true, render: (_: unknown, r) => `${r.purchaserName} (${r.purchaserId})` },
-    { title: t("providerOps.col.supplier"), key: "supplier", width: 200, ellipsis: true, render: (_: unknown, r) => `${r.supplierName} (${r.supplierId})` },
+    {
+      title: t("providerOps.col.purchaser"),
+      key: "purchaser",
+      width: 200,
+      ellipsis: true,
+      render: (_: unknown, r) => `${r.purchaserName} (${r.purchaserId})`,
+    },
+    {
+      title: t("providerOps.col.supplier"),
+      key: "supplier",
+      width: 200,
+      ellipsis: true,
+      render: (_: unknown, r) => `${r.supplierName} (${r.supplierId})`,
+    },
     { title: t("providerOps.col.brand"), dataIndex: "brandName", width: 140, ellipsis: true },
     { title: t("providerOps.col.goods"), dataIndex: "goodsName", width: 200, ellipsis: true },
-    { title: t("providerOps.col.type"), dataIndex: "businessType", width: 110, render: (v: string) => ((BUSINESS_TYPES as readonly string[]).includes(v) ? labels.businessType(v as (typeof BUSINESS_TYPES)[number]) : v) },
-    ...(mode === "topUp" ? [{ title: t("providerOps.col.account"), dataIndex: "topUpAccount", width: 150, render: (v: string | null) => v ?? "-" }] : []),
+    {
+      title: t("providerOps.col.type"),
+      dataIndex: "businessType",
+      width: 110,
+      render: (v: string) =>
+        (BUSINESS_TYPES as readonly string[]).includes(v)
+          ? labels.businessType(v as (typeof BUSINESS_TYPES)[number])
+          : v,
+    },
+    ...(mode === "topUp"
+      ? [
+          {
+            title: t("providerOps.col.account"),
+            dataIndex: "topUpAccount",
+            width: 150,
+            render: (v: string | null) => v ?? "-",
+          },
+        ]
+      : []),
     { title: t("providerOps.col.quantity"), dataIndex: "quantity", width: 80, align: "right" },
-    { title: t("providerOps.col.amount"), dataIndex: "amount", width: 120, align: "right", render: (m: ServedOrder["amount"]) => formatMoney(m) },
-    { title: t("providerOps.col.state"), dataIndex: "state", width: 100, render: (s: ServedOrder["state"], r) => <Tag color={STATE_COLOURS[s]}>{t(`providerOps.state.${s}`)}{r.refunded ? ` · ${t("providerOps.refunded")}` : ""}</Tag> },
+    {
+      title: t("providerOps.col.amount"),
+      dataIndex: "amount",
+      width: 120,
+      align: "right",
+      render: (m: ServedOrder["amount"]) => formatMoney(m),
+    },
+    {
+      title: t("providerOps.col.state"),
+      dataIndex: "state",
+      width: 100,
+      render: (s: ServedOrder["state"], r) => (
+        <Tag color={STATE_COLOURS[s]}>
+          {t(`providerOps.state.${s}`)}
+          {r.refunded ? ` · ${t("providerOps.refunded")}` : ""}
+        </Tag>
+      ),
+    },
   ];
-  const stateOptions = (["processing", "success", "failure"] as const).map((s) => ({ value: s, label: t(`providerOps.state.${s}`) }));
+  const stateOptions = (["processing", "success", "failure"] as const).map((s) => ({
+    value: s,
+    label: t(`providerOps.state.${s}`),
+  }));
   return (
     <ListPage<ServedOrder>
       header={header}
@@ -61,8 +122,28 @@ export function ServedOrders({ mode, header }: { mode: "all" | "brand" | "topUp"
         dateMode: "date",
         input: { keys: [{ value: "orderNo", label: t("providerOps.col.orderNo") }] },
         select: { keys: [{ value: "state", label: t("providerOps.col.state"), options: stateOptions }] },
-        ...(mode === "brand" && { selectT: { keys: [{ value: "merchantId", label: t("providerOps.col.brandOwner"), options: brandOwners.map(([id, name]) => ({ value: id, label: `${name} (${id})` })) }] } }),
-        ...(mode === "all" && { selectT: { keys: [{ value: "businessType", label: t("providerOps.col.type"), options: BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) })) }] } }),
+        ...(mode === "brand" && {
+          selectT: {
+            keys: [
+              {
+                value: "merchantId",
+                label: t("providerOps.col.brandOwner"),
+                options: brandOwners.map(([id, name]) => ({ value: id, label: `${name} (${id})` })),
+              },
+            ],
+          },
+        }),
+        ...(mode === "all" && {
+          selectT: {
+            keys: [
+              {
+                value: "businessType",
+                label: t("providerOps.col.type"),
+                options: BUSINESS_TYPES.map((b) => ({ value: b, label: labels.businessType(b) })),
+              },
+            ],
+          },
+        }),
       }}
       query={(state) => {
         const q = { page: state.page, pageSize: state.pageSize, ...toQuery(state.values) };

@@ -18,7 +18,15 @@ interface FormValues {
 const FIELDS = ["orderItemId", "way", "quantity", "amount", "reason"] as const;
 
 /** Applies for after-sales on one line of an order: refund only, or return and refund once shipped. */
-export function AftersaleDialog({ order, onClose, onDone }: { order: CommerceOrder; onClose: () => void; onDone: () => void }) {
+export function AftersaleDialog({
+  order,
+  onClose,
+  onDone,
+}: {
+  order: CommerceOrder;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
@@ -31,7 +39,8 @@ export function AftersaleDialog({ order, onClose, onDone }: { order: CommerceOrd
   const left = item ? item.quantity - item.returnedQty : 0;
   const units = typeof quantity === "number" ? Math.min(quantity, left) : left;
   const lineLeft = item ? item.amount.amount - item.refunded.amount : 0;
-  const refundable = item && units < left ? Math.min(lineLeft, Math.floor((item.amount.amount * units) / item.quantity)) : lineLeft;
+  const refundable =
+    item && units < left ? Math.min(lineLeft, Math.floor((item.amount.amount * units) / item.quantity)) : lineLeft;
   const currency = order.payAmount.currency;
   const shipped = order.state !== "to_ship";
   const required = { required: true, message: t("commerce.required") };
@@ -45,7 +54,14 @@ export function AftersaleDialog({ order, onClose, onDone }: { order: CommerceOrd
     }
     setSaving(true);
     try {
-      const r = await buyerApi.applyAftersale({ orderItemId: v.orderItemId, way: v.way, quantity: v.quantity, amount, reason: v.reason, requestKey });
+      const r = await buyerApi.applyAftersale({
+        orderItemId: v.orderItemId,
+        way: v.way,
+        quantity: v.quantity,
+        amount,
+        reason: v.reason,
+        requestKey,
+      });
       if (reportFailure(r, form, FIELDS, (msg) => void message.error(msg)) || !r?.ok) return;
       void message.success(t("commerce.as.submitted"));
       onDone();
@@ -55,14 +71,30 @@ export function AftersaleDialog({ order, onClose, onDone }: { order: CommerceOrd
   };
 
   return (
-    <Modal open title={t("commerce.as.applyTitle")} onCancel={onClose} onOk={() => void submit()} confirmLoading={saving} destroyOnHidden>
+    <Modal
+      open
+      title={t("commerce.as.applyTitle")}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={saving}
+      destroyOnHidden
+    >
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ orderItemId: order.items[0]?.id, way: shipped ? "return_and_refund" : "refund", quantity: order.items[0]?.quantity ?? 1, amount: order.items[0] ? ((order.items[0].amount.amount - order.items[0].refunded.amount) / 100).toFixed(2) : "" }}
+        initialValues={{
+          orderItemId: order.items[0]?.id,
+          way: shipped ? "return_and_refund" : "refund",
+          quantity: order.items[0]?.quantity ?? 1,
+          amount: order.items[0]
+            ? ((order.items[0].amount.amount - order.items[0].refunded.amount) / 100).toFixed(2)
+            : "",
+        }}
       >
         <Form.Item name="orderItemId" label={t("commerce.items")} rules={[required]}>
-          <Select options={order.items.map((i) => ({ value: i.id, label: `${i.name} ${skuLabel(i.specs)} × ${i.quantity}` }))} />
+          <Select
+            options={order.items.map((i) => ({ value: i.id, label: `${i.name} ${skuLabel(i.specs)} × ${i.quantity}` }))}
+          />
         </Form.Item>
         <Form.Item name="way" label={t("commerce.as.apply")} rules={[required]}>
           <Radio.Group
@@ -75,7 +107,12 @@ export function AftersaleDialog({ order, onClose, onDone }: { order: CommerceOrd
         <Form.Item name="quantity" label={t("commerce.as.quantity")} rules={[required]}>
           <InputNumber min={1} max={item?.quantity ?? 1} precision={0} style={{ width: "100%" }} />
         </Form.Item>
-        <Form.Item name="amount" label={t("commerce.as.amount")} extra={t("commerce.as.maxAmount", { max: formatMoney({ amount: refundable, currency }) })} rules={[required]}>
+        <Form.Item
+          name="amount"
+          label={t("commerce.as.amount")}
+          extra={t("commerce.as.maxAmount", { max: formatMoney({ amount: refundable, currency }) })}
+          rules={[required]}
+        >
           <Input inputMode="decimal" />
         </Form.Item>
         <Form.Item name="reason" label={t("commerce.as.reason")} rules={[required]}>
@@ -106,7 +143,14 @@ export function ShipBackDialog({ id, onClose, onDone }: { id: string; onClose: (
     }
   };
   return (
-    <Modal open title={t("commerce.as.shipBackTitle")} onCancel={onClose} onOk={() => void submit()} confirmLoading={saving} destroyOnHidden>
+    <Modal
+      open
+      title={t("commerce.as.shipBackTitle")}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={saving}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical">
         <CompanyField />
         <Form.Item name="waybillNo" label={t("commerce.waybillNo")} rules={[required]}>
@@ -122,8 +166,17 @@ export function CompanyField() {
   const { t } = useTranslation();
   const { data } = useQuery({ queryKey: commerceKeys.companies, queryFn: sharedApi.companies, staleTime: Infinity });
   return (
-    <Form.Item name="companyCode" label={t("commerce.company")} rules={[{ required: true, message: t("commerce.required") }]}>
-      <Select showSearch optionFilterProp="label" options={(data ?? []).map((c) => ({ value: c.code, label: c.name }))} aria-label="company" />
+    <Form.Item
+      name="companyCode"
+      label={t("commerce.company")}
+      rules={[{ required: true, message: t("commerce.required") }]}
+    >
+      <Select
+        showSearch
+        optionFilterProp="label"
+        options={(data ?? []).map((c) => ({ value: c.code, label: c.name }))}
+        aria-label="company"
+      />
     </Form.Item>
   );
 }

@@ -13,7 +13,19 @@ import { OrderDialog } from "./OrderDialog";
  * Brands' goods of one kind for a purchaser: PhysicalSelection and VirtualGoods (everything on the shelf,
  * pick to resell) and RealGoods (`picked`: the purchaser's picks). Order opens the order dialog.
  */
-export function GoodsPage({ kind, picked, hintId, title, hint }: { kind: CommodityKind; picked?: boolean; hintId: string; title: string; hint: string }) {
+export function GoodsPage({
+  kind,
+  picked,
+  hintId,
+  title,
+  hint,
+}: {
+  kind: CommodityKind;
+  picked?: boolean;
+  hintId: string;
+  title: string;
+  hint: string;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -35,14 +47,21 @@ export function GoodsPage({ kind, picked, hintId, title, hint }: { kind: Commodi
       width: 260,
       render: (_: unknown, c) => (
         <Space>
-          {c.images[0] && <Image src={c.images[0]} width={40} height={40} style={{ objectFit: "cover" }} preview={false} />}
+          {c.images[0] && (
+            <Image src={c.images[0]} width={40} height={40} style={{ objectFit: "cover" }} preview={false} />
+          )}
           <span>{c.name}</span>
         </Space>
       ),
     },
     { title: t("commerce.brand"), dataIndex: "merchantName", width: 160, ellipsis: true },
     { title: t("commerce.category"), dataIndex: "category", width: 110 },
-    { title: t("commerce.specs"), key: "specs", width: 220, render: (_: unknown, c) => c.skus.map((s) => <Tag key={s.id}>{skuLabel(s.specs)}</Tag>) },
+    {
+      title: t("commerce.specs"),
+      key: "specs",
+      width: 220,
+      render: (_: unknown, c) => c.skus.map((s) => <Tag key={s.id}>{skuLabel(s.specs)}</Tag>),
+    },
     { title: t("commerce.price"), key: "price", width: 150, align: "right", render: (_: unknown, c) => priceRange(c) },
     { title: t("commerce.stock"), dataIndex: "stock", width: 90, align: "right" },
     {
@@ -73,7 +92,13 @@ export function GoodsPage({ kind, picked, hintId, title, hint }: { kind: Commodi
         scrollX={1200}
         search={{ input: { keys: [{ value: "name", label: t("commerce.name") }] } }}
         query={(state) => {
-          const q = { page: state.page, pageSize: state.pageSize, kind, name: typeof state.values.inpVal === "string" ? state.values.inpVal : undefined, ...(picked && { picked: "yes" as const }) };
+          const q = {
+            page: state.page,
+            pageSize: state.pageSize,
+            kind,
+            name: typeof state.values.inpVal === "string" ? state.values.inpVal : undefined,
+            ...(picked && { picked: "yes" as const }),
+          };
           return { queryKey: commerceKeys.selection(q), queryFn: () => buyerApi.selection(q) };
         }}
       />

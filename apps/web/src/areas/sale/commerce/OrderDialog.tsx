@@ -19,7 +19,14 @@ interface FormValues {
   address?: string;
   remark?: string;
 }
-const FIELDS = ["items", "consignee", "consignee.name", "consignee.phone", "consignee.countyCode", "consignee.address"] as const;
+const FIELDS = [
+  "items",
+  "consignee",
+  "consignee.name",
+  "consignee.phone",
+  "consignee.countyCode",
+  "consignee.address",
+] as const;
 
 /** A consignee's province, city and county from the region lists (`province/list`, `city/list`, `county/list`). */
 function RegionFields() {
@@ -27,22 +34,49 @@ function RegionFields() {
   const form = Form.useFormInstance<FormValues>();
   const province = Form.useWatch("provinceCode", form);
   const city = Form.useWatch("cityCode", form);
-  const provinces = useQuery({ queryKey: commerceKeys.regions("p", ""), queryFn: sharedApi.provinces, staleTime: Infinity });
-  const cities = useQuery({ queryKey: commerceKeys.regions("c", province ?? ""), queryFn: () => sharedApi.cities(province ?? ""), enabled: Boolean(province), staleTime: Infinity });
-  const counties = useQuery({ queryKey: commerceKeys.regions("k", city ?? ""), queryFn: () => sharedApi.counties(city ?? ""), enabled: Boolean(city), staleTime: Infinity });
-  const opts = (list: { code: string; name: string }[] | undefined) => (list ?? []).map((r) => ({ value: r.code, label: r.name }));
+  const provinces = useQuery({
+    queryKey: commerceKeys.regions("p", ""),
+    queryFn: sharedApi.provinces,
+    staleTime: Infinity,
+  });
+  const cities = useQuery({
+    queryKey: commerceKeys.regions("c", province ?? ""),
+    queryFn: () => sharedApi.cities(province ?? ""),
+    enabled: Boolean(province),
+    staleTime: Infinity,
+  });
+  const counties = useQuery({
+    queryKey: commerceKeys.regions("k", city ?? ""),
+    queryFn: () => sharedApi.counties(city ?? ""),
+    enabled: Boolean(city),
+    staleTime: Infinity,
+  });
+  const opts = (list: { code: string; name: string }[] | undefined) =>
+    (list ?? []).map((r) => ({ value: r.code, label: r.name }));
   const required = { required: true, message: t("commerce.required") };
   return (
     <Form.Item label={t("commerce.region")} required style={{ marginBottom: 0 }}>
       <Row gutter={8}>
         <Col xs={24} sm={8}>
           <Form.Item name="provinceCode" rules={[required]}>
-            <Select showSearch optionFilterProp="label" options={opts(provinces.data)} aria-label="province" onChange={() => form.setFieldsValue({ cityCode: undefined, countyCode: undefined })} />
+            <Select
+              showSearch
+              optionFilterProp="label"
+              options={opts(provinces.data)}
+              aria-label="province"
+              onChange={() => form.setFieldsValue({ cityCode: undefined, countyCode: undefined })}
+            />
           </Form.Item>
         </Col>
         <Col xs={24} sm={8}>
           <Form.Item name="cityCode" rules={[required]}>
-            <Select showSearch optionFilterProp="label" options={opts(cities.data)} aria-label="city" onChange={() => form.setFieldsValue({ countyCode: undefined })} />
+            <Select
+              showSearch
+              optionFilterProp="label"
+              options={opts(cities.data)}
+              aria-label="city"
+              onChange={() => form.setFieldsValue({ countyCode: undefined })}
+            />
           </Form.Item>
         </Col>
         <Col xs={24} sm={8}>
@@ -56,7 +90,15 @@ function RegionFields() {
 }
 
 /** Orders a commodity for a customer: one SKU and quantity, the delivery address for physical goods. */
-export function OrderDialog({ commodity, onClose, onOrdered }: { commodity: Commodity; onClose: () => void; onOrdered: () => void }) {
+export function OrderDialog({
+  commodity,
+  onClose,
+  onOrdered,
+}: {
+  commodity: Commodity;
+  onClose: () => void;
+  onOrdered: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
@@ -73,7 +115,14 @@ export function OrderDialog({ commodity, onClose, onOrdered }: { commodity: Comm
       const r = await buyerApi.order({
         items: [{ skuId: v.skuId, quantity: v.quantity }],
         ...(physical && {
-          consignee: { name: v.name ?? "", phone: v.phone ?? "", provinceCode: v.provinceCode ?? "", cityCode: v.cityCode ?? "", countyCode: v.countyCode ?? "", address: v.address ?? "" },
+          consignee: {
+            name: v.name ?? "",
+            phone: v.phone ?? "",
+            provinceCode: v.provinceCode ?? "",
+            cityCode: v.cityCode ?? "",
+            countyCode: v.countyCode ?? "",
+            address: v.address ?? "",
+          },
         }),
         remark: v.remark ?? "",
         requestKey,
@@ -87,14 +136,27 @@ export function OrderDialog({ commodity, onClose, onOrdered }: { commodity: Comm
   };
 
   return (
-    <Modal open title={t("commerce.orderTitle", { name: commodity.name })} onCancel={onClose} onOk={() => void submit()} confirmLoading={saving} okText={t("commerce.buy")} width={640} destroyOnHidden>
+    <Modal
+      open
+      title={t("commerce.orderTitle", { name: commodity.name })}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={saving}
+      okText={t("commerce.buy")}
+      width={640}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" initialValues={{ skuId: firstInStock?.id, quantity: 1 }}>
         <Row gutter={12}>
           <Col xs={24} sm={16}>
             <Form.Item name="skuId" label={t("commerce.sku")} rules={[required]}>
               <Select
                 aria-label="sku"
-                options={commodity.skus.map((s) => ({ value: s.id, disabled: s.stock === 0, label: `${skuLabel(s.specs)} · ${formatMoney(s.price)} · ${t("commerce.stock")} ${s.stock}` }))}
+                options={commodity.skus.map((s) => ({
+                  value: s.id,
+                  disabled: s.stock === 0,
+                  label: `${skuLabel(s.specs)} · ${formatMoney(s.price)} · ${t("commerce.stock")} ${s.stock}`,
+                }))}
               />
             </Form.Item>
           </Col>

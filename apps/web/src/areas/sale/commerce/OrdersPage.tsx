@@ -3,7 +3,12 @@ import { App, Button, Popconfirm, Space, Typography, type TableColumnsType } fro
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { COMMERCE_ORDER_STATES, type CommerceOrder, type CommerceOrderState, type CommodityKind } from "@tessera/contracts";
+import {
+  COMMERCE_ORDER_STATES,
+  type CommerceOrder,
+  type CommerceOrderState,
+  type CommodityKind,
+} from "@tessera/contracts";
 import { confirmMoney } from "../../../components/confirmMoney";
 import { ListPage } from "../../../components/list/ListPage";
 import { formatMoney } from "../../../components/money";
@@ -14,7 +19,8 @@ import { buyerApi, commerceKeys } from "./api";
 import { OrderStateTag, skuLabel } from "./labels";
 import { TrackingDrawer } from "./TrackingDrawer";
 
-const stateOf = (v: string | undefined): CommerceOrderState | undefined => ((COMMERCE_ORDER_STATES as readonly string[]).includes(v ?? "") ? (v as CommerceOrderState) : undefined);
+const stateOf = (v: string | undefined): CommerceOrderState | undefined =>
+  (COMMERCE_ORDER_STATES as readonly string[]).includes(v ?? "") ? (v as CommerceOrderState) : undefined;
 
 /** The purchaser's orders of one kind (RealGoodsOrders, VirtualOrders): pay, cancel, tracking, confirm receipt, after-sales. */
 export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintId: string; title: string }) {
@@ -43,19 +49,57 @@ export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintI
     });
 
   const columns: TableColumnsType<CommerceOrder> = [
-    { title: t("commerce.orderNo"), dataIndex: "orderNo", width: 210, render: (v: string) => <Typography.Text copyable>{v}</Typography.Text> },
+    {
+      title: t("commerce.orderNo"),
+      dataIndex: "orderNo",
+      width: 210,
+      render: (v: string) => <Typography.Text copyable>{v}</Typography.Text>,
+    },
     { title: t("commerce.brand"), dataIndex: "brandName", width: 150, ellipsis: true },
     {
       title: t("commerce.items"),
       key: "items",
       width: 240,
-      render: (_: unknown, o) => o.items.map((i) => <div key={i.id}>{`${i.name} ${skuLabel(i.specs)} × ${i.quantity}`}</div>),
+      render: (_: unknown, o) =>
+        o.items.map((i) => <div key={i.id}>{`${i.name} ${skuLabel(i.specs)} × ${i.quantity}`}</div>),
     },
-    { title: t("commerce.payAmount"), dataIndex: "payAmount", width: 110, align: "right", render: (m: CommerceOrder["payAmount"]) => formatMoney(m) },
-    { title: t("commerce.refunded"), dataIndex: "refundedAmount", width: 100, align: "right", render: (m: CommerceOrder["refundedAmount"]) => (m.amount ? formatMoney(m) : "—") },
-    { title: t("commerce.status"), dataIndex: "state", width: 110, render: (s: CommerceOrderState) => <OrderStateTag state={s} t={t} /> },
-    ...(kind === "physical" ? [{ title: t("commerce.consignee"), key: "consignee", width: 220, render: (_: unknown, o: CommerceOrder) => (o.consignee ? `${o.consignee.name} ${o.consignee.regionNames} ${o.consignee.address}` : "—") }] : []),
-    { title: t("commerce.createdAt"), dataIndex: "createdAt", width: 150, render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm") },
+    {
+      title: t("commerce.payAmount"),
+      dataIndex: "payAmount",
+      width: 110,
+      align: "right",
+      render: (m: CommerceOrder["payAmount"]) => formatMoney(m),
+    },
+    {
+      title: t("commerce.refunded"),
+      dataIndex: "refundedAmount",
+      width: 100,
+      align: "right",
+      render: (m: CommerceOrder["refundedAmount"]) => (m.amount ? formatMoney(m) : "—"),
+    },
+    {
+      title: t("commerce.status"),
+      dataIndex: "state",
+      width: 110,
+      render: (s: CommerceOrderState) => <OrderStateTag state={s} t={t} />,
+    },
+    ...(kind === "physical"
+      ? [
+          {
+            title: t("commerce.consignee"),
+            key: "consignee",
+            width: 220,
+            render: (_: unknown, o: CommerceOrder) =>
+              o.consignee ? `${o.consignee.name} ${o.consignee.regionNames} ${o.consignee.address}` : "—",
+          },
+        ]
+      : []),
+    {
+      title: t("commerce.createdAt"),
+      dataIndex: "createdAt",
+      width: 150,
+      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+    },
     {
       title: t("commerce.actions"),
       key: "actions",
@@ -69,7 +113,10 @@ export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintI
             </Button>
           )}
           {(o.state === "to_pay" || o.state === "to_ship") && (
-            <Popconfirm title={t("commerce.cancelConfirm")} onConfirm={() => void act(buyerApi.cancel(o.id, ""), t("commerce.cancelled"))}>
+            <Popconfirm
+              title={t("commerce.cancelConfirm")}
+              onConfirm={() => void act(buyerApi.cancel(o.id, ""), t("commerce.cancelled"))}
+            >
               <Button type="link" size="small" danger>
                 {t("commerce.cancel")}
               </Button>
@@ -81,7 +128,15 @@ export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintI
             </Button>
           )}
           {(o.state === "shipped" || o.state === "received") && (
-            <Popconfirm title={t("commerce.confirmAsk")} description={o.autoConfirmAt ? t("commerce.autoConfirm", { date: dayjs(o.autoConfirmAt).format("YYYY-MM-DD") }) : undefined} onConfirm={() => void act(buyerApi.confirm(o.id), t("commerce.confirmed"))}>
+            <Popconfirm
+              title={t("commerce.confirmAsk")}
+              description={
+                o.autoConfirmAt
+                  ? t("commerce.autoConfirm", { date: dayjs(o.autoConfirmAt).format("YYYY-MM-DD") })
+                  : undefined
+              }
+              onConfirm={() => void act(buyerApi.confirm(o.id), t("commerce.confirmed"))}
+            >
               <Button type="link" size="small">
                 {t("commerce.confirm")}
               </Button>
@@ -106,10 +161,24 @@ export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintI
         scrollX={1500}
         search={{
           input: { keys: [{ value: "orderNo", label: t("commerce.orderNo") }] },
-          select: { keys: [{ value: "state", label: t("commerce.status"), options: COMMERCE_ORDER_STATES.map((s) => ({ value: s, label: t(`commerce.state.${s}`) })) }] },
+          select: {
+            keys: [
+              {
+                value: "state",
+                label: t("commerce.status"),
+                options: COMMERCE_ORDER_STATES.map((s) => ({ value: s, label: t(`commerce.state.${s}`) })),
+              },
+            ],
+          },
         }}
         query={(state) => {
-          const q = { page: state.page, pageSize: state.pageSize, kind, orderNo: state.values.inpVal, state: stateOf(one(state.values.selVal)) };
+          const q = {
+            page: state.page,
+            pageSize: state.pageSize,
+            kind,
+            orderNo: state.values.inpVal,
+            state: stateOf(one(state.values.selVal)),
+          };
           return { queryKey: commerceKeys.orders("purchaser", q), queryFn: () => buyerApi.orders(q) };
         }}
       />

@@ -8,18 +8,38 @@ import { brandApi, commerceKeys } from "./api";
 /** An order's waybill and its tracking events, newest first (`order/express/query`), for the brand and the purchaser. */
 export function TrackingDrawer({ orderId, onClose }: { orderId: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const { data, isLoading } = useQuery({ queryKey: [...commerceKeys.order(orderId), "tracking"], queryFn: () => brandApi.tracking(orderId), refetchInterval: 5_000 });
+  const { data, isLoading } = useQuery({
+    queryKey: [...commerceKeys.order(orderId), "tracking"],
+    queryFn: () => brandApi.tracking(orderId),
+    refetchInterval: 5_000,
+  });
   return (
-    <Drawer open zIndex={1100} onClose={onClose} title={data ? t("commerce.trackingTitle", { company: data.companyName, no: data.waybillNo }) : t("commerce.tracking")} size={420}>
+    <Drawer
+      open
+      zIndex={1100}
+      onClose={onClose}
+      title={
+        data ? t("commerce.trackingTitle", { company: data.companyName, no: data.waybillNo }) : t("commerce.tracking")
+      }
+      size={420}
+    >
       {isLoading && <Spin />}
       {data && (
         <>
           <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>
             <Descriptions.Item label={t("commerce.orderNo")}>{data.orderNo}</Descriptions.Item>
             <Descriptions.Item label={t("commerce.tracking")}>
-              {data.state === null ? t("commerce.noEvents") : <Tag color={data.state === TRACKING_SIGNED ? "green" : "blue"}>{t(`commerce.track.${data.state}`)}</Tag>}
+              {data.state === null ? (
+                t("commerce.noEvents")
+              ) : (
+                <Tag color={data.state === TRACKING_SIGNED ? "green" : "blue"}>{t(`commerce.track.${data.state}`)}</Tag>
+              )}
             </Descriptions.Item>
-            {data.signedAt && <Descriptions.Item label={t("commerce.signedAt")}>{dayjs(data.signedAt).format("YYYY-MM-DD HH:mm")}</Descriptions.Item>}
+            {data.signedAt && (
+              <Descriptions.Item label={t("commerce.signedAt")}>
+                {dayjs(data.signedAt).format("YYYY-MM-DD HH:mm")}
+              </Descriptions.Item>
+            )}
           </Descriptions>
           {data.events.length === 0 ? (
             <Empty description={t("commerce.noEvents")} />

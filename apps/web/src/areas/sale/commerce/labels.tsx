@@ -3,7 +3,14 @@ import type { TFunction } from "i18next";
 import type { AfterSaleState, CommerceOrderState, Commodity } from "@tessera/contracts";
 import { formatMoney } from "../../../components/money";
 
-const ORDER_COLOR: Record<CommerceOrderState, string> = { to_pay: "orange", to_ship: "blue", shipped: "geekblue", received: "cyan", completed: "green", closed: "default" };
+const ORDER_COLOR: Record<CommerceOrderState, string> = {
+  to_pay: "orange",
+  to_ship: "blue",
+  shipped: "geekblue",
+  received: "cyan",
+  completed: "green",
+  closed: "default",
+};
 const AS_COLOR: Record<AfterSaleState, string> = {
   apply: "orange",
   seller_agree: "blue",
@@ -15,8 +22,12 @@ const AS_COLOR: Record<AfterSaleState, string> = {
   seller_refuse: "red",
 };
 
-export const OrderStateTag = ({ state, t }: { state: CommerceOrderState; t: TFunction }) => <Tag color={ORDER_COLOR[state]}>{t(`commerce.state.${state}`)}</Tag>;
-export const AftersaleStateTag = ({ state, t }: { state: AfterSaleState; t: TFunction }) => <Tag color={AS_COLOR[state]}>{t(`commerce.as.state.${state}`)}</Tag>;
+export const OrderStateTag = ({ state, t }: { state: CommerceOrderState; t: TFunction }) => (
+  <Tag color={ORDER_COLOR[state]}>{t(`commerce.state.${state}`)}</Tag>
+);
+export const AftersaleStateTag = ({ state, t }: { state: AfterSaleState; t: TFunction }) => (
+  <Tag color={AS_COLOR[state]}>{t(`commerce.as.state.${state}`)}</Tag>
+);
 
 /** "59.00" or "59.00 – 62.00" over a commodity's SKUs. */
 export function priceRange(c: Commodity): string {

@@ -29,7 +29,15 @@ const isField = (f: string): f is Field => (FIELDS as readonly string[]).include
  * special invoice needs tax id, address and phone, bank and account), the amount is typed in yuan
  * (at most the invoiceable amount), and the invoice goes to an email address.
  */
-export function RequestDialog({ row, onClose, onDone }: { row: InvoiceableRow; onClose: () => void; onDone: () => void }) {
+export function RequestDialog({
+  row,
+  onClose,
+  onDone,
+}: {
+  row: InvoiceableRow;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const text = useMessageText();
@@ -44,7 +52,16 @@ export function RequestDialog({ row, onClose, onDone }: { row: InvoiceableRow; o
 
   const pickTitle = (id: string) => {
     const title = titles.data?.find((x) => x.id === id);
-    if (title) form.setFieldsValue({ name: title.name, taxId: title.taxId, address: title.address, phone: title.phone, bank: title.bank, bankAccount: title.bankAccount });
+    if (title) {
+      form.setFieldsValue({
+        name: title.name,
+        taxId: title.taxId,
+        address: title.address,
+        phone: title.phone,
+        bank: title.bank,
+        bankAccount: title.bankAccount,
+      });
+    }
   };
 
   const submit = async (v: FormValues) => {
@@ -58,7 +75,14 @@ export function RequestDialog({ row, onClose, onDone }: { row: InvoiceableRow; o
       const result = await invoiceApi.request({
         invoiceType: row.invoiceType,
         amount,
-        title: { name: v.name, taxId: v.taxId, address: v.address, phone: v.phone, bank: v.bank, bankAccount: v.bankAccount },
+        title: {
+          name: v.name,
+          taxId: v.taxId,
+          address: v.address,
+          phone: v.phone,
+          bank: v.bank,
+          bankAccount: v.bankAccount,
+        },
         email: (v.email ?? "").trim(),
         remark: v.remark,
         requestKey,
@@ -79,12 +103,25 @@ export function RequestDialog({ row, onClose, onDone }: { row: InvoiceableRow; o
 
   const defaultTitle = titles.data?.find((x) => x.isDefault);
   return (
-    <Modal open width={720} title={`${t("invoices.request")} · ${labels.invoiceType(row.invoiceType)}`} okText={t("invoices.submit")} onOk={() => form.submit()} confirmLoading={saving} onCancel={onClose} destroyOnHidden maskClosable={false}>
+    <Modal
+      open
+      width={720}
+      title={`${t("invoices.request")} · ${labels.invoiceType(row.invoiceType)}`}
+      okText={t("invoices.submit")}
+      onOk={() => form.submit()}
+      confirmLoading={saving}
+      onCancel={onClose}
+      destroyOnHidden
+      maskClosable={false}
+    >
       <Alert
         type="info"
         showIcon
         style={{ marginBottom: 16 }}
-        message={t("invoices.availableLine", { amount: formatMoney(row.invoiceable), rate: row.rateBp === null ? "-" : percent(row.rateBp) })}
+        message={t("invoices.availableLine", {
+          amount: formatMoney(row.invoiceable),
+          rate: row.rateBp === null ? "-" : percent(row.rateBp),
+        })}
         description={special ? t("invoices.specialNeeds") : undefined}
       />
       {titles.isSuccess && settings.isSuccess && (
@@ -107,49 +144,91 @@ export function RequestDialog({ row, onClose, onDone }: { row: InvoiceableRow; o
         >
           {titles.data.length > 0 && (
             <Form.Item name="titleId" label={t("invoices.savedTitle")}>
-              <Select options={titles.data.map((x) => ({ value: x.id, label: `${x.name}${x.taxId ? ` · ${x.taxId}` : ""}` }))} onChange={pickTitle} data-testid="invoice-title-select" />
+              <Select
+                options={titles.data.map((x) => ({ value: x.id, label: `${x.name}${x.taxId ? ` · ${x.taxId}` : ""}` }))}
+                onChange={pickTitle}
+                data-testid="invoice-title-select"
+              />
             </Form.Item>
           )}
           <Row gutter={12}>
             <Col span={12}>
-              <Form.Item name="name" label={t("invoices.field.name")} rules={[{ required: true, whitespace: true, message: text("invoice.titleNameEmpty") }]}>
+              <Form.Item
+                name="name"
+                label={t("invoices.field.name")}
+                rules={[{ required: true, whitespace: true, message: text("invoice.titleNameEmpty") }]}
+              >
                 <Input maxLength={100} data-testid="invoice-name" />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="taxId" label={t("invoices.field.taxId")} rules={special ? [{ required: true, whitespace: true, message: text("invoice.taxIdRequired") }] : []}>
+              <Form.Item
+                name="taxId"
+                label={t("invoices.field.taxId")}
+                rules={special ? [{ required: true, whitespace: true, message: text("invoice.taxIdRequired") }] : []}
+              >
                 <Input maxLength={18} data-testid="invoice-taxId" />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="address" label={t("invoices.field.address")} rules={special ? [{ required: true, whitespace: true, message: text("invoice.addressRequired") }] : []}>
+              <Form.Item
+                name="address"
+                label={t("invoices.field.address")}
+                rules={special ? [{ required: true, whitespace: true, message: text("invoice.addressRequired") }] : []}
+              >
                 <Input maxLength={120} data-testid="invoice-address" />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="phone" label={t("invoices.field.phone")} rules={special ? [{ required: true, whitespace: true, message: text("invoice.addressRequired") }] : []}>
+              <Form.Item
+                name="phone"
+                label={t("invoices.field.phone")}
+                rules={special ? [{ required: true, whitespace: true, message: text("invoice.addressRequired") }] : []}
+              >
                 <Input maxLength={20} data-testid="invoice-phone" />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="bank" label={t("invoices.field.bank")} rules={special ? [{ required: true, whitespace: true, message: text("invoice.bankRequired") }] : []}>
+              <Form.Item
+                name="bank"
+                label={t("invoices.field.bank")}
+                rules={special ? [{ required: true, whitespace: true, message: text("invoice.bankRequired") }] : []}
+              >
                 <Input maxLength={100} data-testid="invoice-bank" />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="bankAccount" label={t("invoices.field.bankAccount")} rules={special ? [{ required: true, whitespace: true, message: text("invoice.bankRequired") }] : []}>
+              <Form.Item
+                name="bankAccount"
+                label={t("invoices.field.bankAccount")}
+                rules={special ? [{ required: true, whitespace: true, message: text("invoice.bankRequired") }] : []}
+              >
                 <Input maxLength={30} data-testid="invoice-bankAccount" />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="amount" label={t("invoices.field.amount")} rules={[{ required: true, message: t("invoices.amountInvalid") }]}>
+              <Form.Item
+                name="amount"
+                label={t("invoices.field.amount")}
+                rules={[{ required: true, message: t("invoices.amountInvalid") }]}
+              >
                 <Input prefix="¥" inputMode="decimal" data-testid="invoice-amount" />
               </Form.Item>
             </Col>
             <Col span={12}>
               {/* Left empty, the invoice goes to the delivery email of the e-signature settings (shown as the placeholder). */}
-              <Form.Item name="email" label={t("invoices.field.email")} rules={[{ required: !settings.data.deliveryEmail, whitespace: true, message: text("validation.emailEmpty") }]}>
-                <Input maxLength={100} placeholder={settings.data.deliveryEmail || undefined} data-testid="invoice-email" />
+              <Form.Item
+                name="email"
+                label={t("invoices.field.email")}
+                rules={[
+                  { required: !settings.data.deliveryEmail, whitespace: true, message: text("validation.emailEmpty") },
+                ]}
+              >
+                <Input
+                  maxLength={100}
+                  placeholder={settings.data.deliveryEmail || undefined}
+                  data-testid="invoice-email"
+                />
               </Form.Item>
             </Col>
           </Row>

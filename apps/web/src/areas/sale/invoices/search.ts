@@ -24,8 +24,23 @@ export function useInvoiceSearch() {
   const labels = useDictLabels();
   return {
     dateMode: "date" as const,
-    select: { keys: [{ value: "state", label: t("invoices.col.state"), options: INVOICE_STATES.map((s) => ({ value: s, label: t(`invoices.state.${s}`) })) }] },
-    selectT: { keys: [{ value: "invoiceType", label: t("invoices.col.type"), options: INVOICE_TYPES.map((v) => ({ value: v, label: labels.invoiceType(v) })) }] },
+    select: {
+      keys: [
+        {
+          value: "state",
+          label: t("invoices.col.state"),
+          options: INVOICE_STATES.map((s) => ({ value: s, label: t(`invoices.state.${s}`) })),
+        },
+      ],
+    },
+    selectT: {
+      keys: [
+        {
+          value: "invoiceType",
+          label: t("invoices.col.type"),
+          options: INVOICE_TYPES.map((v) => ({ value: v, label: labels.invoiceType(v) })),
+        },
+      ],
+    },
   };
 }
-

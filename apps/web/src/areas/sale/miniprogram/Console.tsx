@@ -1,17 +1,51 @@
 import { MinusCircleOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Checkbox, Descriptions, Drawer, Form, Image, Input, InputNumber, Modal, Radio, Select, Space, Steps, Switch, Table, Tag, Typography, type TableColumnsType } from "antd";
+import {
+  Alert,
+  App,
+  Button,
+  Checkbox,
+  Descriptions,
+  Drawer,
+  Form,
+  Image,
+  Input,
+  InputNumber,
+  Modal,
+  Radio,
+  Select,
+  Space,
+  Steps,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
-import { DOUYIN_HOSTS, MP_ADVISED_SUBMIT_HOUR, type MpConfig, type MpPlatform, type MpVersion } from "@tessera/contracts";
+import {
+  DOUYIN_HOSTS,
+  MP_ADVISED_SUBMIT_HOUR,
+  type MpConfig,
+  type MpPlatform,
+  type MpVersion,
+} from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
 import { ListPage } from "../../../components/list/ListPage";
 import { PageHint } from "../../../components/PageHint";
 import { mpApi, mpKeys, type MpCategory } from "./api";
 
 const THEME_COLOURS = ["#e4393c", "#1677ff", "#13a35b", "#222222"] as const;
-const AUDIT_COLOUR: Record<string, string> = { not_submitted: "default", auditing: "processing", delayed: "warning", approved: "success", rejected: "error", withdrawn: "default" };
+const AUDIT_COLOUR: Record<string, string> = {
+  not_submitted: "default",
+  auditing: "processing",
+  delayed: "warning",
+  approved: "success",
+  rejected: "error",
+  withdrawn: "default",
+};
 const time = (s: string | null) => (s ? s.slice(0, 16).replace("T", " ") : "—");
 
 /**
@@ -52,11 +86,36 @@ export function MiniProgramConsole({ platform, hintId }: { platform: MpPlatform;
   const columns: TableColumnsType<MpConfig> = [
     { title: t("mp.configCode"), dataIndex: "configCode", width: 120 },
     { title: t("mp.name"), dataIndex: "name", width: 180, ellipsis: true },
-    { title: t("mp.appId"), dataIndex: "appId", width: 170, render: (v: string | null, r) => (r.authorized && v ? <Typography.Text code>{v}</Typography.Text> : <Tag color="warning">{t("mp.notAuthorised")}</Tag>) },
+    {
+      title: t("mp.appId"),
+      dataIndex: "appId",
+      width: 170,
+      render: (v: string | null, r) =>
+        r.authorized && v ? (
+          <Typography.Text code>{v}</Typography.Text>
+        ) : (
+          <Tag color="warning">{t("mp.notAuthorised")}</Tag>
+        ),
+    },
     { title: t("mp.template"), dataIndex: "templateName", width: 140, render: (v: string | null) => v ?? "—" },
-    { title: t("mp.theme"), dataIndex: "theme", width: 90, render: (v: number) => <Tag color={THEME_COLOURS[v - 1]}>{t("mp.themeN", { n: v })}</Tag> },
-    { title: t("mp.auditState"), dataIndex: "auditState", width: 110, render: (v: string) => <Tag color={AUDIT_COLOUR[v]}>{t(`mp.audit.${v}`)}</Tag> },
-    { title: t("mp.publishState"), dataIndex: "publishState", width: 100, render: (v: string) => <Tag color={v === "published" ? "success" : "default"}>{t(`mp.publish.${v}`)}</Tag> },
+    {
+      title: t("mp.theme"),
+      dataIndex: "theme",
+      width: 90,
+      render: (v: number) => <Tag color={THEME_COLOURS[v - 1]}>{t("mp.themeN", { n: v })}</Tag>,
+    },
+    {
+      title: t("mp.auditState"),
+      dataIndex: "auditState",
+      width: 110,
+      render: (v: string) => <Tag color={AUDIT_COLOUR[v]}>{t(`mp.audit.${v}`)}</Tag>,
+    },
+    {
+      title: t("mp.publishState"),
+      dataIndex: "publishState",
+      width: 100,
+      render: (v: string) => <Tag color={v === "published" ? "success" : "default"}>{t(`mp.publish.${v}`)}</Tag>,
+    },
     { title: t("mp.online"), key: "online", width: 90, render: (_: unknown, r) => r.online?.userVersion ?? "—" },
     { title: t("mp.updatedAt"), dataIndex: "updatedAt", width: 140, render: time },
     {
@@ -80,7 +139,13 @@ export function MiniProgramConsole({ platform, hintId }: { platform: MpPlatform;
   return (
     <>
       <ListPage<MpConfig>
-        header={<PageHint id={hintId} title={t(platform === "wechat" ? "mp.page.EquityApplet" : "mp.page.TiktokApplet")} description={t("mp.hint")} />}
+        header={
+          <PageHint
+            id={hintId}
+            title={t(platform === "wechat" ? "mp.page.EquityApplet" : "mp.page.TiktokApplet")}
+            description={t("mp.hint")}
+          />
+        }
         rowKey="id"
         columns={columns}
         scrollX={1400}
@@ -133,7 +198,10 @@ function MenuList({ name, label, max }: { name: "navMenus" | "bottomMenus"; labe
           <>
             {fields.map((f) => (
               <Space key={f.key} align="baseline" style={{ display: "flex" }}>
-                <Form.Item name={[f.name, "title"]} rules={[{ required: true, whitespace: true, message: t("msg:mp.menuNameEmpty") }]}>
+                <Form.Item
+                  name={[f.name, "title"]}
+                  rules={[{ required: true, whitespace: true, message: t("msg:mp.menuNameEmpty") }]}
+                >
                   <Input placeholder={t("mp.menuTitle")} maxLength={20} data-testid={`${name}-title-${f.name}`} />
                 </Form.Item>
                 <Form.Item name={[f.name, "target"]}>
@@ -143,7 +211,12 @@ function MenuList({ name, label, max }: { name: "navMenus" | "bottomMenus"; labe
               </Space>
             ))}
             {fields.length < max && (
-              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ title: "", target: "/" })} data-testid={`${name}-add`}>
+              <Button
+                type="dashed"
+                icon={<PlusOutlined />}
+                onClick={() => add({ title: "", target: "/" })}
+                data-testid={`${name}-add`}
+              >
                 {t("mp.addMenu")}
               </Button>
             )}
@@ -154,39 +227,104 @@ function MenuList({ name, label, max }: { name: "navMenus" | "bottomMenus"; labe
   );
 }
 
-function ConfigDialog({ platform, config, onClose, onSaved }: { platform: MpPlatform; config: MpConfig | null; onClose: () => void; onSaved: (c: MpConfig) => void }) {
+function ConfigDialog({
+  platform,
+  config,
+  onClose,
+  onSaved,
+}: {
+  platform: MpPlatform;
+  config: MpConfig | null;
+  onClose: () => void;
+  onSaved: (c: MpConfig) => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<ConfigForm>();
   const [busy, setBusy] = useState(false);
   const initial: Partial<ConfigForm> = config
-    ? { ...config, customerService: config.customerService ?? "", domain: config.domain ?? "", smsSignature: config.smsSignature ?? "" }
-    : { theme: 1, navMenus: [{ title: "", target: "/" }], bottomMenus: [], payOnPlatform: false, allowTopupAccountChange: false };
+    ? {
+        ...config,
+        customerService: config.customerService ?? "",
+        domain: config.domain ?? "",
+        smsSignature: config.smsSignature ?? "",
+      }
+    : {
+        theme: 1,
+        navMenus: [{ title: "", target: "/" }],
+        bottomMenus: [],
+        payOnPlatform: false,
+        allowTopupAccountChange: false,
+      };
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     setBusy(true);
-    const r = await mpApi.save({ ...v, platform, validityDays: v.validityDays ?? null, ...(config && { id: Number(config.id), templateId: config.templateId ? Number(config.templateId) : null }) });
+    const r = await mpApi.save({
+      ...v,
+      platform,
+      validityDays: v.validityDays ?? null,
+      ...(config && { id: Number(config.id), templateId: config.templateId ? Number(config.templateId) : null }),
+    });
     setBusy(false);
-    if (reportFailure(r, form, ["configCode", "name", "category", "description", "theme", "domain", "validityDays"], (msg) => void message.error(msg)) || !r?.ok) return;
+    if (
+      reportFailure(
+        r,
+        form,
+        ["configCode", "name", "category", "description", "theme", "domain", "validityDays"],
+        (msg) => void message.error(msg),
+      ) ||
+      !r?.ok
+    ) {
+      return;
+    }
     onSaved(r.data);
   };
   return (
-    <Modal open width={720} title={config ? t("mp.editConfig") : t("mp.newConfig")} onCancel={onClose} onOk={() => void save()} confirmLoading={busy} okButtonProps={{ "data-testid": "mp-config-save" }} destroyOnHidden>
+    <Modal
+      open
+      width={720}
+      title={config ? t("mp.editConfig") : t("mp.newConfig")}
+      onCancel={onClose}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      okButtonProps={{ "data-testid": "mp-config-save" }}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" initialValues={initial}>
         <Space size="middle" style={{ display: "flex" }} align="start">
-          <Form.Item name="name" label={t("mp.name")} rules={[{ required: true, whitespace: true, message: t("msg:mp.nameEmpty") }]} style={{ width: 300 }}>
+          <Form.Item
+            name="name"
+            label={t("mp.name")}
+            rules={[{ required: true, whitespace: true, message: t("msg:mp.nameEmpty") }]}
+            style={{ width: 300 }}
+          >
             <Input maxLength={30} data-testid="mp-name" />
           </Form.Item>
-          <Form.Item name="configCode" label={t("mp.configCode")} rules={[{ required: true, whitespace: true, message: t("msg:mp.configIdEmpty") }]} style={{ width: 300 }}>
+          <Form.Item
+            name="configCode"
+            label={t("mp.configCode")}
+            rules={[{ required: true, whitespace: true, message: t("msg:mp.configIdEmpty") }]}
+            style={{ width: 300 }}
+          >
             <Input maxLength={40} data-testid="mp-code" />
           </Form.Item>
         </Space>
         <Space size="middle" style={{ display: "flex" }} align="start">
-          <Form.Item name="category" label={t("mp.category")} rules={[{ required: true, whitespace: true, message: t("msg:mp.categoryEmpty") }]} style={{ width: 300 }}>
+          <Form.Item
+            name="category"
+            label={t("mp.category")}
+            rules={[{ required: true, whitespace: true, message: t("msg:mp.categoryEmpty") }]}
+            style={{ width: 300 }}
+          >
             <Input maxLength={60} data-testid="mp-category" />
           </Form.Item>
-          <Form.Item name="description" label={t("mp.description")} rules={[{ required: true, whitespace: true, message: t("msg:mp.descEmpty") }]} style={{ width: 300 }}>
+          <Form.Item
+            name="description"
+            label={t("mp.description")}
+            rules={[{ required: true, whitespace: true, message: t("msg:mp.descEmpty") }]}
+            style={{ width: 300 }}
+          >
             <Input maxLength={200} data-testid="mp-description" />
           </Form.Item>
         </Space>
@@ -194,7 +332,16 @@ function ConfigDialog({ platform, config, onClose, onSaved }: { platform: MpPlat
           <Radio.Group data-testid="mp-theme">
             {[1, 2, 3, 4].map((n) => (
               <Radio.Button key={n} value={n} data-testid={`mp-theme-${n}`}>
-                <span style={{ display: "inline-block", width: 12, height: 12, borderRadius: 6, background: THEME_COLOURS[n - 1], marginRight: 6 }} />
+                <span
+                  style={{
+                    display: "inline-block",
+                    width: 12,
+                    height: 12,
+                    borderRadius: 6,
+                    background: THEME_COLOURS[n - 1],
+                    marginRight: 6,
+                  }}
+                />
                 {t("mp.themeN", { n })}
               </Radio.Button>
             ))}
@@ -235,14 +382,37 @@ function ManageDrawer({ id, onClose, onEdit }: { id: string; onClose: () => void
   const { data: cfg } = useQuery({ queryKey: mpKeys.one(id), queryFn: () => mpApi.one(id) });
   const refresh = () => void qc.invalidateQueries({ queryKey: mpKeys.all });
   if (!cfg) return <Drawer open width={860} onClose={onClose} loading />;
-  const step = !cfg.authorized ? 0 : !cfg.templateId ? 1 : !cfg.trial ? 2 : cfg.auditState === "not_submitted" || cfg.auditState === "rejected" || cfg.auditState === "withdrawn" ? 3 : cfg.auditState !== "approved" ? 4 : 5;
+  const step = !cfg.authorized
+    ? 0
+    : !cfg.templateId
+      ? 1
+      : !cfg.trial
+        ? 2
+        : cfg.auditState === "not_submitted" || cfg.auditState === "rejected" || cfg.auditState === "withdrawn"
+          ? 3
+          : cfg.auditState !== "approved"
+            ? 4
+            : 5;
   return (
-    <Drawer open width={900} title={`${cfg.name} · ${cfg.platform === "wechat" ? t("mp.wechat") : t("mp.douyin")}`} onClose={onClose} data-testid="mp-drawer">
+    <Drawer
+      open
+      width={900}
+      title={`${cfg.name} · ${cfg.platform === "wechat" ? t("mp.wechat") : t("mp.douyin")}`}
+      onClose={onClose}
+      data-testid="mp-drawer"
+    >
       <Steps
         size="small"
         current={step}
         style={{ marginBottom: 16 }}
-        items={[t("mp.step.authorise"), t("mp.step.template"), t("mp.step.commit"), t("mp.step.submit"), t("mp.step.review"), t("mp.step.release")].map((title) => ({ title }))}
+        items={[
+          t("mp.step.authorise"),
+          t("mp.step.template"),
+          t("mp.step.commit"),
+          t("mp.step.submit"),
+          t("mp.step.review"),
+          t("mp.step.release"),
+        ].map((title) => ({ title }))}
       />
       <Descriptions size="small" column={3} bordered style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t("mp.appId")}>{cfg.appId ?? "—"}</Descriptions.Item>
@@ -296,10 +466,29 @@ function AuthoriseSection({ cfg }: { cfg: MpConfig }) {
     if (r?.ok) window.location.assign(r.data.url);
   };
   return (
-    <Section title={t("mp.step.authorise")} extra={cfg.authorized ? <Tag color="success">{t("mp.authorisedTag")}</Tag> : <Tag color="warning">{t("mp.notAuthorised")}</Tag>}>
+    <Section
+      title={t("mp.step.authorise")}
+      extra={
+        cfg.authorized ? (
+          <Tag color="success">{t("mp.authorisedTag")}</Tag>
+        ) : (
+          <Tag color="warning">{t("mp.notAuthorised")}</Tag>
+        )
+      }
+    >
       <Space>
-        <Typography.Text type="secondary">{cfg.authorized ? t("mp.authorisedHint", { appId: cfg.appId }) : cfg.appId ? t("msg:mp.authRevoked") : t("mp.authoriseHint")}</Typography.Text>
-        <Button type={cfg.authorized ? "default" : "primary"} onClick={() => void authorise()} data-testid="mp-authorise">
+        <Typography.Text type="secondary">
+          {cfg.authorized
+            ? t("mp.authorisedHint", { appId: cfg.appId })
+            : cfg.appId
+              ? t("msg:mp.authRevoked")
+              : t("mp.authoriseHint")}
+        </Typography.Text>
+        <Button
+          type={cfg.authorized ? "default" : "primary"}
+          onClick={() => void authorise()}
+          data-testid="mp-authorise"
+        >
           {cfg.authorized ? t("mp.reauthorise") : t("mp.authorise")}
         </Button>
       </Space>
@@ -310,13 +499,31 @@ function AuthoriseSection({ cfg }: { cfg: MpConfig }) {
 function TemplateSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => void }) {
   const { data: params } = useQuery({ queryKey: mpKeys.params(cfg.id), queryFn: () => mpApi.params(cfg.id) });
   if (!params) return null;
-  return <TemplateEditor key={`${params.templateId ?? "none"}-${JSON.stringify(params.values)}`} cfg={cfg} initialValues={params.values} onDone={onDone} />;
+  return (
+    <TemplateEditor
+      key={`${params.templateId ?? "none"}-${JSON.stringify(params.values)}`}
+      cfg={cfg}
+      initialValues={params.values}
+      onDone={onDone}
+    />
+  );
 }
 
-function TemplateEditor({ cfg, initialValues, onDone }: { cfg: MpConfig; initialValues: Record<string, string>; onDone: () => void }) {
+function TemplateEditor({
+  cfg,
+  initialValues,
+  onDone,
+}: {
+  cfg: MpConfig;
+  initialValues: Record<string, string>;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const { data: templates = [] } = useQuery({ queryKey: mpKeys.templates(cfg.platform), queryFn: () => mpApi.templates(cfg.platform) });
+  const { data: templates = [] } = useQuery({
+    queryKey: mpKeys.templates(cfg.platform),
+    queryFn: () => mpApi.templates(cfg.platform),
+  });
   const [templateId, setTemplateId] = useState<string | null>(cfg.templateId);
   const [values, setValues] = useState<Record<string, string>>(initialValues);
   const chosen = templates.find((x) => x.id === templateId);
@@ -336,11 +543,20 @@ function TemplateEditor({ cfg, initialValues, onDone }: { cfg: MpConfig; initial
           value={templateId}
           placeholder={t("mp.chooseTemplate")}
           onChange={(v: string) => setTemplateId(v)}
-          options={templates.map((x) => ({ value: x.id, label: `${x.name} (${x.userVersion}${x.templateType === 1 ? ` · ${t("mp.standard")}` : ""})` }))}
+          options={templates.map((x) => ({
+            value: x.id,
+            label: `${x.name} (${x.userVersion}${x.templateType === 1 ? ` · ${t("mp.standard")}` : ""})`,
+          }))}
           data-testid="mp-template"
         />
         {(chosen?.params ?? []).map((p) => (
-          <Input key={p.key} addonBefore={p.label} value={values[p.key] ?? p.default} onChange={(e) => setValues({ ...values, [p.key]: e.target.value })} style={{ width: 260 }} />
+          <Input
+            key={p.key}
+            addonBefore={p.label}
+            value={values[p.key] ?? p.default}
+            onChange={(e) => setValues({ ...values, [p.key]: e.target.value })}
+            style={{ width: 260 }}
+          />
         ))}
         <Button onClick={() => void save()} disabled={!templateId} data-testid="mp-template-save">
           {t("mp.saveTemplate")}
@@ -371,10 +587,25 @@ function CommitSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => void }) {
     if (r?.ok) setQr(r.data);
   };
   return (
-    <Section title={t("mp.step.commit")} extra={cfg.changedSinceCommit ? <Tag color="orange">{t("mp.changed")}</Tag> : null}>
+    <Section
+      title={t("mp.step.commit")}
+      extra={cfg.changedSinceCommit ? <Tag color="orange">{t("mp.changed")}</Tag> : null}
+    >
       <Space wrap>
-        <Input addonBefore={t("mp.userVersion")} value={version} onChange={(e) => setVersion(e.target.value)} style={{ width: 200 }} data-testid="mp-version" />
-        <Input placeholder={t("mp.userDesc")} value={desc} onChange={(e) => setDesc(e.target.value)} style={{ width: 240 }} maxLength={200} />
+        <Input
+          addonBefore={t("mp.userVersion")}
+          value={version}
+          onChange={(e) => setVersion(e.target.value)}
+          style={{ width: 200 }}
+          data-testid="mp-version"
+        />
+        <Input
+          placeholder={t("mp.userDesc")}
+          value={desc}
+          onChange={(e) => setDesc(e.target.value)}
+          style={{ width: 240 }}
+          maxLength={200}
+        />
         <Checkbox checked={force} onChange={(e) => setForce(e.target.checked)} data-testid="mp-force">
           {t("mp.force")}
         </Checkbox>
@@ -428,7 +659,11 @@ function ReviewSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const douyin = cfg.platform === "douyin";
-  const { data: categories = [] } = useQuery({ queryKey: mpKeys.categories(cfg.id), queryFn: () => mpApi.categories(cfg.id), enabled: cfg.authorized });
+  const { data: categories = [] } = useQuery({
+    queryKey: mpKeys.categories(cfg.id),
+    queryFn: () => mpApi.categories(cfg.id),
+    enabled: cfg.authorized,
+  });
   const { data: quota } = useQuery({ queryKey: mpKeys.quota(cfg.id), queryFn: () => mpApi.quota(cfg.id) });
   const [picked, setPicked] = useState<string[]>([]);
   const [hosts, setHosts] = useState<string[]>(["douyin"]);
@@ -446,12 +681,24 @@ function ReviewSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => void }) {
       const c = categories.find((x) => `${x.firstClass}/${x.secondClass}` === p);
       return c ? [{ firstClass: c.firstClass, secondClass: c.secondClass }] : [];
     });
-    done("mp.submitted")(await mpApi.submit(cfg.id, { ...(douyin ? { hostNames: hosts } : { categories: chosen }), versionDesc: desc, feedbackInfo: feedback }));
+    done("mp.submitted")(
+      await mpApi.submit(cfg.id, {
+        ...(douyin ? { hostNames: hosts } : { categories: chosen }),
+        versionDesc: desc,
+        feedbackInfo: feedback,
+      }),
+    );
   };
   const audit: MpVersion | null = cfg.audit;
   return (
     <Section title={t("mp.step.submit")}>
-      <Alert type="info" showIcon title={t("mp.advice", { hour: MP_ADVISED_SUBMIT_HOUR })} style={{ marginBottom: 8 }} data-testid="mp-advice" />
+      <Alert
+        type="info"
+        showIcon
+        title={t("mp.advice", { hour: MP_ADVISED_SUBMIT_HOUR })}
+        style={{ marginBottom: 8 }}
+        data-testid="mp-advice"
+      />
       {audit?.state === "rejected" && (
         <Alert
           type="error"
@@ -470,15 +717,52 @@ function ReviewSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => void }) {
           }
         />
       )}
-      {under && <Alert type="warning" showIcon title={t("mp.underReview", { version: audit?.userVersion ?? "" })} style={{ marginBottom: 8 }} />}
+      {under && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t("mp.underReview", { version: audit?.userVersion ?? "" })}
+          style={{ marginBottom: 8 }}
+        />
+      )}
       <Space wrap align="start">
         {douyin ? (
-          <Checkbox.Group value={hosts} onChange={(v) => setHosts(v)} options={DOUYIN_HOSTS.map((h) => ({ value: h, label: t(`mp.host.${h}`) }))} />
+          <Checkbox.Group
+            value={hosts}
+            onChange={(v) => setHosts(v)}
+            options={DOUYIN_HOSTS.map((h) => ({ value: h, label: t(`mp.host.${h}`) }))}
+          />
         ) : (
-          <Select mode="multiple" style={{ width: 320 }} placeholder={t("mp.chooseCategories")} value={picked} onChange={setPicked} maxCount={5} options={categories.map((c) => ({ value: `${c.firstClass}/${c.secondClass}`, label: `${c.firstClass} / ${c.secondClass}` }))} data-testid="mp-categories" />
+          <Select
+            mode="multiple"
+            style={{ width: 320 }}
+            placeholder={t("mp.chooseCategories")}
+            value={picked}
+            onChange={setPicked}
+            maxCount={5}
+            options={categories.map((c) => ({
+              value: `${c.firstClass}/${c.secondClass}`,
+              label: `${c.firstClass} / ${c.secondClass}`,
+            }))}
+            data-testid="mp-categories"
+          />
         )}
-        <Input placeholder={t("mp.versionDesc")} value={desc} onChange={(e) => setDesc(e.target.value)} style={{ width: 220 }} maxLength={200} />
-        {audit?.state === "rejected" && <Input placeholder={t("mp.feedback")} value={feedback} onChange={(e) => setFeedback(e.target.value)} style={{ width: 220 }} maxLength={200} />}
+        <Input
+          placeholder={t("mp.versionDesc")}
+          value={desc}
+          onChange={(e) => setDesc(e.target.value)}
+          style={{ width: 220 }}
+          maxLength={200}
+        />
+        {audit?.state === "rejected" && (
+          <Input
+            placeholder={t("mp.feedback")}
+            value={feedback}
+            onChange={(e) => setFeedback(e.target.value)}
+            style={{ width: 220 }}
+            maxLength={200}
+          />
+        )}
         <Button type="primary" disabled={under} onClick={() => void submit()} data-testid="mp-submit">
           {audit?.state === "rejected" ? t("mp.resubmit") : t("mp.submit")}
         </Button>
@@ -488,9 +772,18 @@ function ReviewSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => void }) {
           </Button>
         )}
       </Space>
-      {quota && <Typography.Paragraph type="secondary" style={{ marginTop: 6 }}>{t("mp.quota", quota)}</Typography.Paragraph>}
+      {quota && (
+        <Typography.Paragraph type="secondary" style={{ marginTop: 6 }}>
+          {t("mp.quota", quota)}
+        </Typography.Paragraph>
+      )}
       <Space style={{ marginTop: 4 }}>
-        <Button type="primary" disabled={cfg.auditState !== "approved"} onClick={() => void mpApi.release(cfg.id).then(done("mp.released"))} data-testid="mp-release">
+        <Button
+          type="primary"
+          disabled={cfg.auditState !== "approved"}
+          onClick={() => void mpApi.release(cfg.id).then(done("mp.released"))}
+          data-testid="mp-release"
+        >
           {cfg.publishState === "published" ? t("mp.republish") : t("mp.release")}
         </Button>
         {cfg.publishState === "published" && (
@@ -516,7 +809,14 @@ function History({ id }: { id: string }) {
   ];
   return (
     <Section title={t("mp.history")}>
-      <Table<MpVersion> size="small" rowKey="id" columns={columns} dataSource={data} pagination={false} data-testid="mp-history" />
+      <Table<MpVersion>
+        size="small"
+        rowKey="id"
+        columns={columns}
+        dataSource={data}
+        pagination={false}
+        data-testid="mp-history"
+      />
     </Section>
   );
 }

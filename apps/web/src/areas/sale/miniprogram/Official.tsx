@@ -1,5 +1,20 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, Descriptions, Empty, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from "antd";
+import {
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Form,
+  Input,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from "antd";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
@@ -13,7 +28,11 @@ import { PageHint } from "../../../components/PageHint";
 const O = "/api/card-user/officialAccount";
 const L = "/api/card-user/localLife";
 const time = (s: string) => s.slice(0, 16).replace("T", " ");
-const STATE_COLOUR: Record<MpAccount["state"], string> = { authorized: "success", unauthorized: "warning", unbound: "default" };
+const STATE_COLOUR: Record<MpAccount["state"], string> = {
+  authorized: "success",
+  unauthorized: "warning",
+  unbound: "default",
+};
 
 const officialApi = {
   get: async () => unwrap(await http.get<MpOfficialReply>(O, { overlay: false })),
@@ -21,12 +40,15 @@ const officialApi = {
   callback: (authCode: string) => http.put<MpAccount>(`${O}/authCallback`, { authCode }),
   unbind: () => http.del<{ unbound: true }>(O),
   menu: () => http.post<MpAccount>(`${O}/menu`),
-  message: (body: { openId: string; templateId: string }) => http.post<{ msgId: string }>(`${O}/templateMessage`, body, { toast: false }),
+  message: (body: { openId: string; templateId: string }) =>
+    http.post<{ msgId: string }>(`${O}/templateMessage`, body, { toast: false }),
 };
 const lifeApi = {
   brands: async () => unwrap(await http.get<{ list: MpLifeBrand[] }>(`${L}/brands`, { overlay: false })).list,
-  authUrl: (brandId: string, redirect: string) => http.get<{ url: string }>(`${L}/authUrl`, { query: { redirect, brandId } }),
-  callback: (authCode: string, brandId: string) => http.put<MpAccount>(`${L}/authCallback`, { authCode, brandId: Number(brandId) }),
+  authUrl: (brandId: string, redirect: string) =>
+    http.get<{ url: string }>(`${L}/authUrl`, { query: { redirect, brandId } }),
+  callback: (authCode: string, brandId: string) =>
+    http.put<MpAccount>(`${L}/authCallback`, { authCode, brandId: Number(brandId) }),
   unbind: (brandId: string) => http.del<{ unbound: true }>(`${L}/${brandId}`),
 };
 
@@ -34,7 +56,10 @@ const lifeApi = {
  * Back from the platform's consent page (`?bind=…&auth_code=…`): runs `bind` once and clears the query.
  * Returns true while that is pending (the page loads its data after the binding, not before).
  */
-function useConsentReturn(kind: "official" | "life", bind: (code: string, q: URLSearchParams) => Promise<boolean>): boolean {
+function useConsentReturn(
+  kind: "official" | "life",
+  bind: (code: string, q: URLSearchParams) => Promise<boolean>,
+): boolean {
   const location = useLocation();
   const navigate = useNavigate();
   const handled = useRef(false);
@@ -56,7 +81,15 @@ function useConsentReturn(kind: "official" | "life", bind: (code: string, q: URL
  * functions it authorised, unbinding, and what the binding enables: a menu linking the released malls and
  * template messages. The calls the (local) platform answered are listed.
  */
-export function OfficialAccountPage({ redirect, hintId, titleKey }: { redirect: string; hintId: string; titleKey: string }) {
+export function OfficialAccountPage({
+  redirect,
+  hintId,
+  titleKey,
+}: {
+  redirect: string;
+  hintId: string;
+  titleKey: string;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -106,8 +139,19 @@ export function OfficialAccountPage({ redirect, hintId, titleKey }: { redirect: 
 
   const callColumns: TableColumnsType<MpPlatformCall> = [
     { title: t("mp.official.callAt"), dataIndex: "at", width: 150, render: time },
-    { title: t("mp.official.operation"), dataIndex: "operation", width: 240, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-    { title: t("mp.official.payload"), dataIndex: "payload", render: (v: Record<string, unknown>) => <Typography.Text style={{ fontSize: 12, wordBreak: "break-all" }}>{JSON.stringify(v)}</Typography.Text> },
+    {
+      title: t("mp.official.operation"),
+      dataIndex: "operation",
+      width: 240,
+      render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+    },
+    {
+      title: t("mp.official.payload"),
+      dataIndex: "payload",
+      render: (v: Record<string, unknown>) => (
+        <Typography.Text style={{ fontSize: 12, wordBreak: "break-all" }}>{JSON.stringify(v)}</Typography.Text>
+      ),
+    },
   ];
 
   return (
@@ -118,14 +162,15 @@ export function OfficialAccountPage({ redirect, hintId, titleKey }: { redirect: 
         loading={isLoading}
         extra={
           <Space>
-            <Button type={live ? "default" : "primary"} onClick={() => void authorise()} data-testid="official-authorise">
+            <Button
+              type={live ? "default" : "primary"}
+              onClick={() => void authorise()}
+              data-testid="official-authorise"
+            >
               {live ? t("mp.reauthorise") : t("mp.official.bind")}
             </Button>
             {live && (
-              <Popconfirm
-                title={t("mp.official.unbindConfirm")}
-                onConfirm={() => void unbind()}
-              >
+              <Popconfirm title={t("mp.official.unbindConfirm")} onConfirm={() => void unbind()}>
                 <Button danger data-testid="official-unbind">
                   {t("mp.official.unbind")}
                 </Button>
@@ -188,10 +233,20 @@ export function OfficialAccountPage({ redirect, hintId, titleKey }: { redirect: 
         <Typography.Title level={5}>{t("mp.official.messages")}</Typography.Title>
         <Form form={form} layout="inline" disabled={!live}>
           <Form.Item name="templateId" rules={[{ required: true, message: t("msg:mp.templateRequired") }]}>
-            <Select style={{ width: 240 }} placeholder={t("mp.official.template")} options={(data?.templates ?? []).map((x) => ({ value: x.id, label: x.title }))} data-testid="official-template" />
+            <Select
+              style={{ width: 240 }}
+              placeholder={t("mp.official.template")}
+              options={(data?.templates ?? []).map((x) => ({ value: x.id, label: x.title }))}
+              data-testid="official-template"
+            />
           </Form.Item>
           <Form.Item name="openId" rules={[{ required: true, whitespace: true, message: t("msg:mp.openIdEmpty") }]}>
-            <Input style={{ width: 220 }} placeholder={t("mp.official.openId")} maxLength={64} data-testid="official-openid" />
+            <Input
+              style={{ width: 220 }}
+              placeholder={t("mp.official.openId")}
+              maxLength={64}
+              data-testid="official-openid"
+            />
           </Form.Item>
           <Button onClick={() => void send()} data-testid="official-send">
             {t("mp.official.send")}
@@ -200,7 +255,14 @@ export function OfficialAccountPage({ redirect, hintId, titleKey }: { redirect: 
       </Card>
 
       <Card title={t("mp.official.calls")}>
-        <Table<MpPlatformCall> rowKey={(r) => `${r.at}-${r.operation}`} size="small" columns={callColumns} dataSource={data?.calls ?? []} pagination={false} locale={{ emptyText: t("mp.official.noCalls") }} />
+        <Table<MpPlatformCall>
+          rowKey={(r) => `${r.at}-${r.operation}`}
+          size="small"
+          columns={callColumns}
+          dataSource={data?.calls ?? []}
+          pagination={false}
+          locale={{ emptyText: t("mp.official.noCalls") }}
+        />
       </Card>
     </Space>
   );
@@ -245,12 +307,22 @@ export function LocalLifePage() {
   const columns: TableColumnsType<MpLifeBrand> = [
     { title: t("mp.life.brand"), dataIndex: "brandName", width: 170 },
     { title: t("mp.life.account"), key: "account", width: 170, render: (_: unknown, r) => r.account?.name ?? "—" },
-    { title: t("mp.appId"), key: "appId", width: 180, render: (_: unknown, r) => (r.account ? <Typography.Text code>{r.account.appId}</Typography.Text> : "—") },
+    {
+      title: t("mp.appId"),
+      key: "appId",
+      width: 180,
+      render: (_: unknown, r) => (r.account ? <Typography.Text code>{r.account.appId}</Typography.Text> : "—"),
+    },
     {
       title: t("mp.official.state"),
       key: "state",
       width: 110,
-      render: (_: unknown, r) => (r.account ? <Tag color={STATE_COLOUR[r.account.state]}>{t(`mp.official.states.${r.account.state}`)}</Tag> : <Tag>{t("mp.life.notAuthorised")}</Tag>),
+      render: (_: unknown, r) =>
+        r.account ? (
+          <Tag color={STATE_COLOUR[r.account.state]}>{t(`mp.official.states.${r.account.state}`)}</Tag>
+        ) : (
+          <Tag>{t("mp.life.notAuthorised")}</Tag>
+        ),
     },
     {
       title: t("mp.official.scopes"),
@@ -268,7 +340,12 @@ export function LocalLifePage() {
           "—"
         ),
     },
-    { title: t("mp.official.authorizedAt"), key: "at", width: 140, render: (_: unknown, r) => (r.account ? time(r.account.authorizedAt) : "—") },
+    {
+      title: t("mp.official.authorizedAt"),
+      key: "at",
+      width: 140,
+      render: (_: unknown, r) => (r.account ? time(r.account.authorizedAt) : "—"),
+    },
     {
       title: t("mp.actions"),
       key: "actions",
@@ -284,10 +361,7 @@ export function LocalLifePage() {
             {r.account?.state === "authorized" ? t("mp.reauthorise") : t("mp.authorise")}
           </Button>
           {r.account?.state === "authorized" && (
-            <Popconfirm
-              title={t("mp.official.unbindConfirm")}
-              onConfirm={() => void unbind(r.brandId)}
-            >
+            <Popconfirm title={t("mp.official.unbindConfirm")} onConfirm={() => void unbind(r.brandId)}>
               <Button type="link" size="small" danger>
                 {t("mp.official.unbind")}
               </Button>
@@ -302,7 +376,16 @@ export function LocalLifePage() {
     <Space direction="vertical" size={16} style={{ width: "100%" }}>
       <PageHint id="providers.LocaLivePlatform" title={t("mp.page.LocaLivePlatform")} description={t("mp.life.hint")} />
       <Card>
-        <Table<MpLifeBrand> rowKey="brandId" size="middle" loading={isLoading} columns={dense(columns)} scroll={{ x: "max-content" }} dataSource={data ?? []} pagination={false} locale={{ emptyText: t("mp.life.noBrands") }} />
+        <Table<MpLifeBrand>
+          rowKey="brandId"
+          size="middle"
+          loading={isLoading}
+          columns={dense(columns)}
+          scroll={{ x: "max-content" }}
+          dataSource={data ?? []}
+          pagination={false}
+          locale={{ emptyText: t("mp.life.noBrands") }}
+        />
       </Card>
     </Space>
   );

@@ -12,7 +12,15 @@ import { validityText } from "./labels";
  * Buys cards of one product in bulk, paid from the SUP account. The request key is made when the
  * dialog opens, so a retry after a lost reply buys once.
  */
-export function BuyDialog({ product, onClose, onBought }: { product: OcProduct; onClose: () => void; onBought: () => void }) {
+export function BuyDialog({
+  product,
+  onClose,
+  onBought,
+}: {
+  product: OcProduct;
+  onClose: () => void;
+  onBought: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ quantity: number }>();
@@ -37,7 +45,17 @@ export function BuyDialog({ product, onClose, onBought }: { product: OcProduct; 
   };
 
   return (
-    <Modal open title={`${t("onecard.bo.buy")} · ${product.name}`} onCancel={onClose} onOk={() => void submit()} okText={t("onecard.bo.buy")} okButtonProps={{ "data-testid": "buy-submit" }} confirmLoading={saving} maskClosable={false} destroyOnHidden>
+    <Modal
+      open
+      title={`${t("onecard.bo.buy")} · ${product.name}`}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText={t("onecard.bo.buy")}
+      okButtonProps={{ "data-testid": "buy-submit" }}
+      confirmLoading={saving}
+      maskClosable={false}
+      destroyOnHidden
+    >
       <Descriptions size="small" column={2} style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t("onecard.bo.brand")}>{product.branderName}</Descriptions.Item>
         <Descriptions.Item label={t("onecard.bo.kindLabel")}>{t(`onecard.bo.kind.${product.kind}`)}</Descriptions.Item>
@@ -47,8 +65,18 @@ export function BuyDialog({ product, onClose, onBought }: { product: OcProduct; 
         <Descriptions.Item label={t("onecard.bo.stock")}>{product.stock}</Descriptions.Item>
       </Descriptions>
       <Form form={form} layout="vertical" initialValues={{ quantity: 1 }}>
-        <Form.Item name="quantity" label={t("onecard.bo.quantity")} rules={[{ required: true, message: t("onecard.bo.required") }]}>
-          <InputNumber min={1} max={Math.max(1, Math.min(10_000, product.stock))} precision={0} style={{ width: 200 }} data-testid="buy-quantity" />
+        <Form.Item
+          name="quantity"
+          label={t("onecard.bo.quantity")}
+          rules={[{ required: true, message: t("onecard.bo.required") }]}
+        >
+          <InputNumber
+            min={1}
+            max={Math.max(1, Math.min(10_000, product.stock))}
+            precision={0}
+            style={{ width: 200 }}
+            data-testid="buy-quantity"
+          />
         </Form.Item>
       </Form>
       <Typography.Text strong data-testid="buy-total">
@@ -56,7 +84,9 @@ export function BuyDialog({ product, onClose, onBought }: { product: OcProduct; 
       </Typography.Text>
       {sup && (
         <div>
-          <Typography.Text type={short ? "danger" : "secondary"}>{t("onecard.bo.supBalance", { amount: formatMoney(sup) })}</Typography.Text>
+          <Typography.Text type={short ? "danger" : "secondary"}>
+            {t("onecard.bo.supBalance", { amount: formatMoney(sup) })}
+          </Typography.Text>
         </div>
       )}
     </Modal>

@@ -11,7 +11,12 @@ import { STATE_COLOR } from "./labels";
  * The purchaser's cards in one state, paged by the server, to pick from (activate, return, extract,
  * gift). Filters: a purchase and a full card number. Numbers are masked: only extraction shows them.
  */
-export function CardPicker({ state, selected, onChange, saleOptions }: {
+export function CardPicker({
+  state,
+  selected,
+  onChange,
+  saleOptions,
+}: {
   state: OnecardState;
   selected: string[];
   onChange: (ids: string[]) => void;
@@ -23,14 +28,40 @@ export function CardPicker({ state, selected, onChange, saleOptions }: {
   const [saleId, setSaleId] = useState<string | undefined>();
   const [cardNo, setCardNo] = useState("");
   const q = { page, pageSize, state, saleId, cardNo: cardNo.length === 16 ? cardNo : undefined };
-  const { data, isFetching } = useQuery({ queryKey: ocKeys.cards(q), queryFn: () => ocSaleApi.cards(q), placeholderData: (p) => p });
+  const { data, isFetching } = useQuery({
+    queryKey: ocKeys.cards(q),
+    queryFn: () => ocSaleApi.cards(q),
+    placeholderData: (p) => p,
+  });
   const columns: TableColumnsType<OcCard> = [
-    { title: t("onecard.cardNo"), dataIndex: "cardNo", width: 210, render: (v: string) => <span style={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>{v}</span> },
+    {
+      title: t("onecard.cardNo"),
+      dataIndex: "cardNo",
+      width: 210,
+      render: (v: string) => <span style={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>{v}</span>,
+    },
     { title: t("onecard.product"), dataIndex: "productName", ellipsis: true },
-    { title: t("onecard.faceValue"), dataIndex: "faceValue", width: 110, align: "right", render: (m: OcCard["faceValue"]) => formatMoney(m) },
-    { title: t("onecard.balance"), dataIndex: "balance", width: 110, align: "right", render: (m: OcCard["balance"]) => formatMoney(m) },
+    {
+      title: t("onecard.faceValue"),
+      dataIndex: "faceValue",
+      width: 110,
+      align: "right",
+      render: (m: OcCard["faceValue"]) => formatMoney(m),
+    },
+    {
+      title: t("onecard.balance"),
+      dataIndex: "balance",
+      width: 110,
+      align: "right",
+      render: (m: OcCard["balance"]) => formatMoney(m),
+    },
     { title: t("onecard.bo.saleNo"), dataIndex: "saleId", width: 100 },
-    { title: t("onecard.stateLabel"), dataIndex: "state", width: 100, render: (s: OnecardState) => <Tag color={STATE_COLOR[s]}>{t(`onecard.state.${s}`)}</Tag> },
+    {
+      title: t("onecard.stateLabel"),
+      dataIndex: "state",
+      width: 100,
+      render: (s: OnecardState) => <Tag color={STATE_COLOR[s]}>{t(`onecard.state.${s}`)}</Tag>,
+    },
   ];
   return (
     <Flex vertical gap={12}>
@@ -67,7 +98,11 @@ export function CardPicker({ state, selected, onChange, saleOptions }: {
         columns={columns}
         dataSource={data?.list ?? []}
         loading={isFetching}
-        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => onChange(keys.map(String)) }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          preserveSelectedRowKeys: true,
+          onChange: (keys) => onChange(keys.map(String)),
+        }}
         pagination={{
           current: page,
           pageSize,

@@ -6,7 +6,14 @@ import { CardPicker } from "./CardPicker";
 import { useSaleOptions } from "./useSaleOptions";
 
 /** A dialog that picks cards in one state, with optional fields under the list, and submits the ids. */
-export function PickCardsDialog({ title, okText, state, children, onSubmit, onClose }: {
+export function PickCardsDialog({
+  title,
+  okText,
+  state,
+  children,
+  onSubmit,
+  onClose,
+}: {
   title: string;
   okText: string;
   state: OnecardState;
@@ -33,7 +40,18 @@ export function PickCardsDialog({ title, okText, state, children, onSubmit, onCl
     }
   };
   return (
-    <Modal open title={title} width={920} okText={okText} onOk={() => void submit()} okButtonProps={{ "data-testid": "pick-submit" }} confirmLoading={busy} onCancel={onClose} maskClosable={false} destroyOnHidden>
+    <Modal
+      open
+      title={title}
+      width={920}
+      okText={okText}
+      onOk={() => void submit()}
+      okButtonProps={{ "data-testid": "pick-submit" }}
+      confirmLoading={busy}
+      onCancel={onClose}
+      maskClosable={false}
+      destroyOnHidden
+    >
       <CardPicker state={state} selected={selected} onChange={setSelected} saleOptions={saleOptions} />
       {children}
     </Modal>

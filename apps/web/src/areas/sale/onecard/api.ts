@@ -1,4 +1,16 @@
-import type { Money, OcActivatePreview, OcCard, OcGift, OcPackage, OcPackageSendReply, OcProduct, OcSale, OnecardKind, OnecardState, Page } from "@tessera/contracts";
+import type {
+  Money,
+  OcActivatePreview,
+  OcCard,
+  OcGift,
+  OcPackage,
+  OcPackageSendReply,
+  OcProduct,
+  OcSale,
+  OnecardKind,
+  OnecardState,
+  Page,
+} from "@tessera/contracts";
 import type { Query } from "../../../api/client";
 import { unwrap } from "../../../api/errors";
 import { http } from "../../../api/http";
@@ -49,26 +61,45 @@ export const ocKeys = {
 };
 
 export const ocSaleApi = {
-  mall: async (query: { page: number; pageSize: number; kind?: OnecardKind | undefined; keyword?: string | undefined }) =>
-    unwrap(await http.get<Page<OcProduct>>(`${base}/mall`, { query, overlay: false })),
-  purchase: (body: { productId: string; quantity: number; requestKey: string }) => http.post<OcSale>(`${base}/purchase`, body, { toast: false }),
+  mall: async (query: {
+    page: number;
+    pageSize: number;
+    kind?: OnecardKind | undefined;
+    keyword?: string | undefined;
+  }) => unwrap(await http.get<Page<OcProduct>>(`${base}/mall`, { query, overlay: false })),
+  purchase: (body: { productId: string; quantity: number; requestKey: string }) =>
+    http.post<OcSale>(`${base}/purchase`, body, { toast: false }),
   sales: async (query: Query) => unwrap(await http.get<Page<OcSale>>(`${base}/sales`, { query, overlay: false })),
-  cards: async (query: { page: number; pageSize: number; state?: OnecardState | undefined; saleId?: string | undefined; cardNo?: string | undefined }) =>
-    unwrap(await http.get<Page<OcCard>>(`${base}/cards`, { query, overlay: false })),
+  cards: async (query: {
+    page: number;
+    pageSize: number;
+    state?: OnecardState | undefined;
+    saleId?: string | undefined;
+    cardNo?: string | undefined;
+  }) => unwrap(await http.get<Page<OcCard>>(`${base}/cards`, { query, overlay: false })),
   lookup: (cardNo: string) => http.get<OcCard>(`${base}/lookup`, { query: { cardNo } }),
   /** What activating `sel` would do (cards, price paid, face value), before it is confirmed; changes nothing. */
   activationPreview: (sel: ActivateSelection) => http.post<OcActivatePreview>(`${base}/activate/preview`, sel),
-  activate: (sel: ActivateSelection, requestKey: string) => http.post<{ id: string; count: number; amount: Money }>(`${base}/activate`, { ...sel, requestKey }),
-  returns: async (query: Query) => unwrap(await http.get<Page<OcReturnRow>>(`${base}/returns`, { query, overlay: false })),
-  returnCards: (body: { cardIds: string[]; reason: string; requestKey: string }) => http.post<OcReturnRow>(`${base}/returns`, body),
-  extract: (cardIds: string[]) => http.download(`${base}/extract`, { method: "POST", body: { cardIds }, fileName: "cards.xlsx" }),
-  extractions: async (query: Query) => unwrap(await http.get<Page<OcExtractionRow>>(`${base}/extractions`, { query, overlay: false })),
+  activate: (sel: ActivateSelection, requestKey: string) =>
+    http.post<{ id: string; count: number; amount: Money }>(`${base}/activate`, { ...sel, requestKey }),
+  returns: async (query: Query) =>
+    unwrap(await http.get<Page<OcReturnRow>>(`${base}/returns`, { query, overlay: false })),
+  returnCards: (body: { cardIds: string[]; reason: string; requestKey: string }) =>
+    http.post<OcReturnRow>(`${base}/returns`, body),
+  extract: (cardIds: string[]) =>
+    http.download(`${base}/extract`, { method: "POST", body: { cardIds }, fileName: "cards.xlsx" }),
+  extractions: async (query: Query) =>
+    unwrap(await http.get<Page<OcExtractionRow>>(`${base}/extractions`, { query, overlay: false })),
   gifts: async (query: Query) => unwrap(await http.get<Page<OcGift>>(`${base}/gifts`, { query, overlay: false })),
-  gift: (body: { cardIds: string[]; phone?: string | undefined; message: string; requestKey: string }) => http.post<OcGift>(`${base}/gifts`, body, { toast: false }),
-  packages: async (query: Query) => unwrap(await http.get<Page<OcPackage>>(`${base}/giftPackages`, { query, overlay: false })),
-  createPackage: (body: { name: string; message: string; items: { productId: string; count: number }[] }) => http.post<OcPackage>(`${base}/giftPackages`, body, { toast: false }),
+  gift: (body: { cardIds: string[]; phone?: string | undefined; message: string; requestKey: string }) =>
+    http.post<OcGift>(`${base}/gifts`, body, { toast: false }),
+  packages: async (query: Query) =>
+    unwrap(await http.get<Page<OcPackage>>(`${base}/giftPackages`, { query, overlay: false })),
+  createPackage: (body: { name: string; message: string; items: { productId: string; count: number }[] }) =>
+    http.post<OcPackage>(`${base}/giftPackages`, body, { toast: false }),
   archivePackage: (id: string) => http.del<null>(`${base}/giftPackages/${id}`),
-  sendPackage: (id: string, body: { phones: string[]; links: number; requestKey: string }) => http.post<OcPackageSendReply>(`${base}/giftPackages/${id}/send`, body, { toast: false }),
+  sendPackage: (id: string, body: { phones: string[]; links: number; requestKey: string }) =>
+    http.post<OcPackageSendReply>(`${base}/giftPackages/${id}/send`, body, { toast: false }),
   report: async (query: { dimension: "day" | "week" | "month"; from?: string | undefined; to?: string | undefined }) =>
     unwrap(await http.get<OcReportReply>(`${base}/report`, { query, overlay: false })),
 };

@@ -2,7 +2,15 @@ import type { OcProduct } from "@tessera/contracts";
 import dayjs from "dayjs";
 import type { TFunction } from "i18next";
 
-export const STATE_COLOR: Record<string, string> = { activated: "green", sold: "blue", issued: "default", frozen: "orange", expired: "default", returned: "purple", void: "red" };
+export const STATE_COLOR: Record<string, string> = {
+  activated: "green",
+  sold: "blue",
+  issued: "default",
+  frozen: "orange",
+  expired: "default",
+  returned: "purple",
+  void: "red",
+};
 export const GIFT_COLOR: Record<string, string> = { sent: "blue", claimed: "green", expired: "default" };
 
 /** A product's validity in words: a fixed date, days from activation, or none. */

@@ -12,7 +12,11 @@ import { ocSaleApi, type ActivateSelection } from "./api";
  * any dialog), the purchaser confirms the amount and its effect, and only then the cards are activated
  * under `requestKey`. Resolves true when the preview was shown (the caller's busy state ends there).
  */
-export function useConfirmActivation(): (sel: ActivateSelection, requestKey: string, onActivated: (r: { count: number; amount: Money }) => void) => Promise<boolean> {
+export function useConfirmActivation(): (
+  sel: ActivateSelection,
+  requestKey: string,
+  onActivated: (r: { count: number; amount: Money }) => void,
+) => Promise<boolean> {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   return useCallback(

@@ -6,5 +6,10 @@ import { ocKeys, ocSaleApi } from "./api";
 export function useSaleOptions() {
   const q = { page: 1, pageSize: 100 };
   const { data } = useQuery({ queryKey: ocKeys.sales(q), queryFn: () => ocSaleApi.sales(q) });
-  return (data?.list ?? []).map((s) => ({ value: s.id, label: `#${s.id} · ${s.productName} × ${s.quantity} · ${formatMoney(s.amount)}`, productId: s.productId, productName: s.productName }));
+  return (data?.list ?? []).map((s) => ({
+    value: s.id,
+    label: `#${s.id} · ${s.productName} × ${s.quantity} · ${formatMoney(s.amount)}`,
+    productId: s.productId,
+    productName: s.productName,
+  }));
 }

@@ -11,7 +11,11 @@ import { selectionApi, selectionKeys } from "./api";
 export function GoodsDetailDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
   const { t } = useTranslation();
   const labels = useDictLabels();
-  const { data: g, isLoading } = useQuery({ queryKey: selectionKeys.detail(id ?? 0), queryFn: () => selectionApi.detail(id ?? 0), enabled: id !== null });
+  const { data: g, isLoading } = useQuery({
+    queryKey: selectionKeys.detail(id ?? 0),
+    queryFn: () => selectionApi.detail(id ?? 0),
+    enabled: id !== null,
+  });
   const money = (amount: number) => (g ? formatMoney({ amount, currency: g.currency }) : "");
   return (
     // Above the app header (z-index 1001), so the drawer's own title and close button show.
@@ -47,24 +51,55 @@ export function GoodsDetailDrawer({ id, onClose }: { id: number | null; onClose:
               {
                 key: "price",
                 label: t("catalog.field.price"),
-                children: g.ownPrice ? t("application.ownPrice", { price: money(g.price), list: money(g.listPrice) }) : money(g.price),
+                children: g.ownPrice
+                  ? t("application.ownPrice", { price: money(g.price), list: money(g.listPrice) })
+                  : money(g.price),
               },
               { key: "discount", label: t("catalog.field.discount"), children: percent(g.discountBp) },
               { key: "per", label: t("catalog.field.perOrderMax"), children: g.perOrderMax },
-              { key: "deduct", label: t("catalog.field.deductionAccount"), children: t(`catalog.deduction.${g.deductionAccount}`) },
+              {
+                key: "deduct",
+                label: t("catalog.field.deductionAccount"),
+                children: t(`catalog.deduction.${g.deductionAccount}`),
+              },
               { key: "invoice", label: t("catalog.field.invoiceType"), children: labels.invoiceType(g.invoiceType) },
               { key: "scope", label: t("catalog.field.salesScope"), children: t(`catalog.scope.${g.salesScope}`) },
-              { key: "account", label: t("catalog.field.topUpAccountType"), children: t(`catalog.topUpAccount.${g.topUpAccountType}`) },
-              { key: "arrival", label: t("catalog.field.arrivalQueryMethod"), children: t(`catalog.arrival.${g.arrivalQueryMethod}`) },
+              {
+                key: "account",
+                label: t("catalog.field.topUpAccountType"),
+                children: t(`catalog.topUpAccount.${g.topUpAccountType}`),
+              },
+              {
+                key: "arrival",
+                label: t("catalog.field.arrivalQueryMethod"),
+                children: t(`catalog.arrival.${g.arrivalQueryMethod}`),
+              },
               { key: "limits", label: t("catalog.field.topUpRestrictions"), children: g.topUpRestrictions || "-" },
               { key: "rec", label: t("catalog.field.recommendationIndex"), children: g.recommendationIndex },
               { key: "sales", label: t("catalog.field.salesIndex"), children: g.salesIndex },
-              { key: "smart", label: t("catalog.field.smartPurchase"), children: g.smartPurchase ? <Tag color="blue">✓</Tag> : "-" },
+              {
+                key: "smart",
+                label: t("catalog.field.smartPurchase"),
+                children: g.smartPurchase ? <Tag color="blue">✓</Tag> : "-",
+              },
               { key: "stock", label: t("catalog.field.stock"), children: g.stock },
-              { key: "desc", label: t("catalog.field.description"), children: <div style={{ whiteSpace: "pre-wrap" }}>{g.description || "-"}</div> },
+              {
+                key: "desc",
+                label: t("catalog.field.description"),
+                children: <div style={{ whiteSpace: "pre-wrap" }}>{g.description || "-"}</div>,
+              },
             ]}
           />
-          <PurchaseForm goods={{ id: g.id, price: g.price, currency: g.currency, perOrderMax: g.perOrderMax, fromStock: isCardBusinessType(g.businessType), ownPrice: g.ownPrice }} />
+          <PurchaseForm
+            goods={{
+              id: g.id,
+              price: g.price,
+              currency: g.currency,
+              perOrderMax: g.perOrderMax,
+              fromStock: isCardBusinessType(g.businessType),
+              ownPrice: g.ownPrice,
+            }}
+          />
         </Space>
       )}
     </Drawer>

@@ -38,7 +38,10 @@ export function SelectionList({ type, extra }: { type: SelectionType; extra?: Re
   const { t } = useTranslation();
   const labels = useDictLabels();
   const [detail, setDetail] = useState<number | null>(null);
-  const { data: filters } = useQuery({ queryKey: selectionKeys.filters(type), queryFn: () => selectionApi.filters(type) });
+  const { data: filters } = useQuery({
+    queryKey: selectionKeys.filters(type),
+    queryFn: () => selectionApi.filters(type),
+  });
   const money = (amount: number, g: Merchandise) => formatMoney({ amount, currency: g.currency });
 
   const columns: TableColumnsType<Merchandise> = [
@@ -46,17 +49,37 @@ export function SelectionList({ type, extra }: { type: SelectionType; extra?: Re
       title: t("catalog.field.images"),
       dataIndex: "images",
       width: 80,
-      render: (imgs: Merchandise["images"], g) => (imgs[0] ? <Image src={imgs[0].thumbUrl} width={48} height={48} style={{ objectFit: "cover" }} preview={false} alt={g.name} /> : null),
+      render: (imgs: Merchandise["images"], g) =>
+        imgs[0] ? (
+          <Image
+            src={imgs[0].thumbUrl}
+            width={48}
+            height={48}
+            style={{ objectFit: "cover" }}
+            preview={false}
+            alt={g.name}
+          />
+        ) : null,
     },
     { title: t("catalog.field.id"), dataIndex: "id", width: 80 },
     { title: t("catalog.field.name"), dataIndex: "name", width: 220 },
     { title: t("catalog.field.brand"), dataIndex: "brandName", width: 120 },
     { title: t("catalog.field.stock"), dataIndex: "stock", width: 90 },
-    { title: t("catalog.field.equityType"), dataIndex: "equityType", width: 100, render: (v: string) => t(`catalog.equity.${v}`) },
+    {
+      title: t("catalog.field.equityType"),
+      dataIndex: "equityType",
+      width: 100,
+      render: (v: string) => t(`catalog.equity.${v}`),
+    },
     { title: t("catalog.field.faceValue"), dataIndex: "faceValue", width: 110, render: (v: number, g) => money(v, g) },
     { title: t("catalog.field.price"), dataIndex: "price", width: 110, render: (v: number, g) => money(v, g) },
     { title: t("catalog.field.discount"), dataIndex: "discountBp", width: 90, render: (v: number) => percent(v) },
-    { title: t("catalog.field.invoiceType"), dataIndex: "invoiceType", width: 170, render: (v: Merchandise["invoiceType"]) => labels.invoiceType(v) },
+    {
+      title: t("catalog.field.invoiceType"),
+      dataIndex: "invoiceType",
+      width: 170,
+      render: (v: Merchandise["invoiceType"]) => labels.invoiceType(v),
+    },
     { title: t("catalog.field.supplier"), dataIndex: "supplierName", width: 150 },
     { title: t("catalog.field.recommendationIndex"), dataIndex: "recommendationIndex", width: 110 },
     { title: t("catalog.field.salesIndex"), dataIndex: "salesIndex", width: 100 },
@@ -78,7 +101,11 @@ export function SelectionList({ type, extra }: { type: SelectionType; extra?: Re
       <ListPage<Merchandise>
         header={
           <Flex vertical gap={16}>
-            <PageHint id={`sale.selection.${type}`} title={t("catalog.hint.selectionTitle")} description={t("catalog.hint.selection")} />
+            <PageHint
+              id={`sale.selection.${type}`}
+              title={t("catalog.hint.selectionTitle")}
+              description={t("catalog.hint.selection")}
+            />
             {extra}
           </Flex>
         }
@@ -89,14 +116,26 @@ export function SelectionList({ type, extra }: { type: SelectionType; extra?: Re
           input: { keys: [{ value: "keyword", label: t("catalog.field.selectionKeyword") }] },
           select: {
             keys: [
-              { value: "brandId", label: t("catalog.field.brand"), options: (filters?.brands ?? []).map((b) => ({ value: String(b.id), label: b.name })) },
-              { value: "equityType", label: t("catalog.field.equityType"), options: EQUITY_TYPES.map((e) => ({ value: e, label: t(`catalog.equity.${e}`) })) },
+              {
+                value: "brandId",
+                label: t("catalog.field.brand"),
+                options: (filters?.brands ?? []).map((b) => ({ value: String(b.id), label: b.name })),
+              },
+              {
+                value: "equityType",
+                label: t("catalog.field.equityType"),
+                options: EQUITY_TYPES.map((e) => ({ value: e, label: t(`catalog.equity.${e}`) })),
+              },
               {
                 value: "faceValue",
                 label: t("catalog.field.faceValue"),
                 options: (filters?.faceValues ?? []).map((f) => ({ value: String(f), label: (f / 100).toFixed(2) })),
               },
-              { value: "invoiceType", label: t("catalog.field.invoiceType"), options: INVOICE_TYPES.map((i) => ({ value: i, label: labels.invoiceType(i) })) },
+              {
+                value: "invoiceType",
+                label: t("catalog.field.invoiceType"),
+                options: INVOICE_TYPES.map((i) => ({ value: i, label: labels.invoiceType(i) })),
+              },
             ],
           },
           selectT: {

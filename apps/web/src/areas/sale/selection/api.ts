@@ -13,8 +13,14 @@ export const selectionKeys = {
 };
 
 export const selectionApi = {
-  list: async (query: Query) => unwrap(await http.get<Page<Merchandise>>(`${base}/merchandises`, { query, overlay: false })),
+  list: async (query: Query) =>
+    unwrap(await http.get<Page<Merchandise>>(`${base}/merchandises`, { query, overlay: false })),
   filters: async (type: SelectionType) =>
-    unwrap(await http.get<{ brands: { id: number; name: string }[]; faceValues: number[] }>(`${base}/merchandises/filters`, { query: { type }, overlay: false })),
+    unwrap(
+      await http.get<{ brands: { id: number; name: string }[]; faceValues: number[] }>(`${base}/merchandises/filters`, {
+        query: { type },
+        overlay: false,
+      }),
+    ),
   detail: async (id: number) => unwrap(await http.get<Merchandise>(`${base}/merchandises/${id}`)),
 };
