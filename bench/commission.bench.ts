@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { openPostgres } from "../apps/server/src/db/database";
 import { migrate } from "../apps/server/src/db/migrate";
-import { insertUser } from "../apps/server/src/modules/accounts/repo";
+import { insertUser } from "../apps/server/src/modules/accounts";
 import { CommissionService, shiftPeriod } from "../apps/server/src/modules/commission";
 import { renderInvoicePdf } from "../apps/server/src/modules/invoices";
 import { activeBindings } from "../apps/server/src/modules/onboarding";

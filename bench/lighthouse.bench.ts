@@ -5,7 +5,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import { openPglite } from "../apps/server/src/db/database";
-import { newShop, stockMall } from "../apps/server/src/modules/mall/fixtures";
+import { newShop, stockMall } from "../apps/server/test/kit/mall-fixtures";
 import { benchApp } from "./lib/app";
 import { freePort } from "./lib/ports";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { openPglite, openPostgres, type Database } from "../apps/server/src/db/database";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
-import { login, newShop, stockMall } from "../apps/server/src/modules/mall/fixtures";
+import { login, newShop, stockMall } from "../apps/server/test/kit/mall-fixtures";
 import { benchApp } from "./lib/app";
 import { postgresCpuByPid } from "./lib/proc";
 import { freshDatabase, percentile, pgbenchTps } from "./lib/seed";

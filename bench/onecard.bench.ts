@@ -8,7 +8,7 @@ import { createContext } from "../apps/server/src/context";
 import { openPglite, openPostgres, type Database } from "../apps/server/src/db/database";
 import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
-import { invariantProblems } from "../apps/server/src/modules/onecard/repo";
+import { invariantProblems } from "../apps/server/src/modules/onecard";
 import { benchMerchant, call, freshDatabase, percentile, pgbenchTps, seedDocking, seedSup } from "./lib/seed";
 
 /**

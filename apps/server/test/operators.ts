@@ -1,4 +1,4 @@
-import { insertUser } from "../src/modules/accounts/repo";
+import { insertUser } from "../src/modules/accounts";
 import { STRONG_PASSWORD, uniqueEmail, type TestApp } from "./harness";
 
 /**

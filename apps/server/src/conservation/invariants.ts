@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Executor } from "../db/tx";
 import { checkInvariants } from "../modules/ledger";
-import { invariantProblems } from "../modules/onecard/repo";
+import { invariantProblems } from "../modules/onecard";
 import type { World } from "./world";
 
 /**

@@ -3,10 +3,10 @@ import { dock } from "../../test/docking";
 import { lastCode, registerMerchant, type TestApp } from "../../test/harness";
 import { established, fundSup } from "../../test/money";
 import { registerOperator } from "../../test/operators";
-import { importFile, newBrand, newGoods, type TestMerchant } from "../modules/catalog/fixtures";
-import { onboarded } from "../modules/collection/fixtures";
-import { releaseConfig } from "../modules/mall/fixtures";
-import { storeOf } from "../modules/stores/redeem-fixtures";
+import { importFile, newBrand, newGoods, type TestMerchant } from "../../test/kit/catalog-fixtures";
+import { onboarded } from "../../test/kit/collection-fixtures";
+import { releaseConfig } from "../../test/kit/mall-fixtures";
+import { storeOf } from "../../test/kit/redeem-fixtures";
 
 /**
  * The world a conservation run plays in (issue 37, point 8): one supplier (brand) that sells card secrets

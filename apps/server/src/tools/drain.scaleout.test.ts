@@ -17,7 +17,7 @@ import {
 import { dock } from "../../test/docking";
 import { startImTest, type ImTest } from "../../test/im-harness";
 import { fundSup } from "../../test/money";
-import { newBrand, newGoods, newMerchant, importFile } from "../modules/catalog/fixtures";
+import { newBrand, newGoods, newMerchant, importFile } from "../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../modules/ledger";
 
 /**

@@ -6,7 +6,7 @@ import { buildApp } from "../app";
 import { createContext } from "../context";
 import { openPostgres } from "../db/database";
 import { checkInvariants } from "../modules/ledger";
-import { newBrand, newGoods, newMerchant, importFile } from "../modules/catalog/fixtures";
+import { newBrand, newGoods, newMerchant, importFile } from "../../test/kit/catalog-fixtures";
 import { dock } from "../../test/docking";
 import { startTestApp, type TestApp } from "../../test/harness";
 import { fundSup } from "../../test/money";

@@ -45,3 +45,4 @@ export async function registerAccounts(host: ModuleHost): Promise<AccountsModule
   await host.mount("/api/ops", operatorRoutes({ db, hasher: ctx.hasher, guard }));
   return { accounts };
 }
+export { insertUser } from "./repo";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { markVerified } from "../../../test/docking";
-import { addSubAccount } from "../onboarding/test-support";
+import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
 /**
  * A sub-account limited to some menus (issue 38 item 8, issue 40 item 12): it reads the company's balances

@@ -4,7 +4,14 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
-import { goodsBody, importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "./fixtures";
+import {
+  goodsBody,
+  importFile,
+  newBrand,
+  newGoods,
+  newMerchant,
+  type TestMerchant,
+} from "../../../test/kit/catalog-fixtures";
 
 let t: TestApp;
 let a: TestMerchant;

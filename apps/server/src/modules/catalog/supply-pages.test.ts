@@ -5,8 +5,8 @@ import { registerMerchant, startTestApp, type TestApp } from "../../../test/harn
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { platformDay } from "../../platform/clock";
-import { addSubAccount } from "../onboarding/test-support";
-import { importFile, newBrand, newGoods, newMerchant } from "./fixtures";
+import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
+import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 
 /** The calls behind business/ResaleGoods, business/CommoditySupply and providers/SuppliedProductsP. */
 let t: TestApp;

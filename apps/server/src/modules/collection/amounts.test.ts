@@ -2,7 +2,7 @@ import type { PayCode, PayCodeInfo, PayOrder } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { onboarded } from "./fixtures";
+import { onboarded } from "../../../test/kit/collection-fixtures";
 
 /**
  * Bounded payer-page amounts (issue 37): the amount a code fixes, or a payer's amount within the

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
-import { applyFields, uploadImage } from "./fixtures";
+import { applyFields, uploadImage } from "../../../test/kit/collection-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { withTx } from "../../db/tx";
 import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants, post } from "../ledger";
-import { applyFields, onboarded, uploadImage } from "./fixtures";
+import { applyFields, onboarded, uploadImage } from "../../../test/kit/collection-fixtures";
 import { feeShare } from "./service";
 
 let t: TestApp;

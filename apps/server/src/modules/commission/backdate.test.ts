@@ -4,7 +4,7 @@ import { dock } from "../../../test/docking";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 
 /**
  * The dev-only backdate route (platform/messaging/dev-routes.ts), test scaffolding for the commission

@@ -5,7 +5,7 @@ import { dock } from "../../../test/docking";
 import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { balancesOf, checkInvariants } from "../ledger";
 import { platformDay } from "../../platform/clock";
 import { shiftPeriod } from "./index";

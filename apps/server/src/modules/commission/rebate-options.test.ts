@@ -2,8 +2,8 @@ import type { RebateOption, RebateRule } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock, markVerified } from "../../../test/docking";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
-import { newBrand, newGoods } from "../catalog/fixtures";
-import { addSubAccount } from "../onboarding/test-support";
+import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
+import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
 /**
  * The rebate rule dialog's pickers (`rebate/rules/options/*`): guarded like the rules themselves, so a

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { withTx } from "../../db/tx";
-import { importFile, newBrand, newGoods, newMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { balancesOf, checkInvariants, post } from "../ledger";
 
 /** On the PostgreSQL server only: parallel orders paid from a rebate account that covers only some of them. */

@@ -4,7 +4,7 @@ import { dock } from "../../../test/docking";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { withTx } from "../../db/tx";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { balancesOf, checkInvariants, post } from "../ledger";
 
 /** Rebates pay for purchases (issue 29): the order records the account that paid; refunds go back to it. */

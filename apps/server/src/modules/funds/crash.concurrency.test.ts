@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "../../../test/server-process";
 import { openPostgres, type Database } from "../../db/database";
 import { createPasswordHasher } from "../../platform/crypto/passwords";
-import { insertUser } from "../accounts/repo";
+import { insertUser } from "../accounts";
 import { checkInvariants } from "../ledger";
 
 /**

@@ -7,7 +7,7 @@ import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { withTx } from "../../db/tx";
 import { outboxAttachments } from "../../platform/messaging/outbox";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants, post } from "../ledger";
 
 /**

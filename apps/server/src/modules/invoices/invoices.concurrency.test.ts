@@ -4,7 +4,7 @@ import { dock } from "../../../test/docking";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods, newMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 
 /** On the PostgreSQL server only: invoice requests racing for one merchant's invoiceable amount. */

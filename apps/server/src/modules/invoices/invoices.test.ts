@@ -5,7 +5,7 @@ import { dock } from "../../../test/docking";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { capitals, taxOf } from "./index";
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import type { MallOrder } from "@tessera/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { checkInvariants } from "../ledger";
-import { key, login, newShop, stockMall } from "./fixtures";
+import { key, login, newShop, stockMall } from "../../../test/kit/mall-fixtures";
 
 /** On the PostgreSQL server only: checkouts racing for the merchant's own codes and for smart purchases. */
 let t: TestApp;

@@ -4,10 +4,9 @@ import { dock } from "../../../test/docking";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
-import { creditCard } from "../onecard";
-import { invariantProblems } from "../onecard/repo";
+import { creditCard, invariantProblems } from "../onecard";
 import { withTx } from "../../db/tx";
-import { key, login, newPhone, newShop, stockMall, type Shop } from "./fixtures";
+import { key, login, newPhone, newShop, stockMall, type Shop } from "../../../test/kit/mall-fixtures";
 
 let t: TestApp;
 let shop: Shop;

@@ -1,7 +1,7 @@
 import type { SelfGoods } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
-import { newShop, type Shop } from "./fixtures";
+import { newShop, type Shop } from "../../../test/kit/mall-fixtures";
 
 /**
  * A mall price far above the goods' face value (more than twice) is refused until the merchant confirms

@@ -1,7 +1,7 @@
 import type { MallTesters, Storefront, StoreGoods } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
-import { login, newPhone, newShop, stockMall, type Shop } from "./fixtures";
+import { login, newPhone, newShop, stockMall, type Shop } from "../../../test/kit/mall-fixtures";
 
 /**
  * The experience (beta) version of a mall is for the merchant's named testers (issue 37): a mall that never

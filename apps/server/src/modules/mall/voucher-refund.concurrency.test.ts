@@ -1,10 +1,10 @@
 import type { MallOrder, Redemption } from "@tessera/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
-import { importFile, newGoods } from "../catalog/fixtures";
+import { importFile, newGoods } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
-import { clerkOf, storeOf } from "../stores/redeem-fixtures";
-import { key, login, newShop, type Shop } from "./fixtures";
+import { clerkOf, storeOf } from "../../../test/kit/redeem-fixtures";
+import { key, login, newShop, type Shop } from "../../../test/kit/mall-fixtures";
 
 /**
  * On the PostgreSQL server only (issue 37): a mall voucher's refund racing store redemptions of the same

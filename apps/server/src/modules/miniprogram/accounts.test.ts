@@ -2,7 +2,7 @@ import type { MpAccount, MpLifeBrand, MpOfficialReply } from "@tessera/contracts
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { releaseConfig } from "../mall/fixtures";
+import { releaseConfig } from "../../../test/kit/mall-fixtures";
 
 let t: TestApp;
 let ops: { token: string };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { AGREEMENT_TEMPLATES } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
-import { addSubAccount } from "./test-support";
+import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
 import { ApiCredentialsService } from "./api-credentials";
-import { form } from "./test-support";
+import { form } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 let ops: { token: string; userId: number };

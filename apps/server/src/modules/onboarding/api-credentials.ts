@@ -19,7 +19,7 @@ import { tenantOf } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
 import { changeMerchant, getMerchant, lockMerchantForUpdate } from "../merchants";
-import type { ReviewOutcome, ReviewQueue } from "../ops/queue";
+import type { ReviewOutcome, ReviewQueue } from "../../platform/review-queue";
 import { emptyApiInfo } from "./presenter";
 import * as repo from "./repo";
 import { open, seal } from "./secret-box";

@@ -2,7 +2,7 @@ import type { BrandAuth, OcProduct, Page } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { newMerchant } from "../catalog/fixtures";
+import { newMerchant } from "../../../test/kit/catalog-fixtures";
 
 /**
  * The brand-context pages of a service provider (FaceValueCardP, DiscountCardP, BrandAuthorizationP):

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
 import { BRAND_TOKEN_TTL_SECONDS } from "./brand-tokens";
-import { submitRealName, upload, pngImage } from "./test-support";
+import { submitRealName, upload, pngImage } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 let ops: { token: string };

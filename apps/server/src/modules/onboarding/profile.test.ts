@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
-import { multipart, pngImage } from "./test-support";
+import { multipart, pngImage } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

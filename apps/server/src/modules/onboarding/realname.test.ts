@@ -3,7 +3,7 @@ import { registerMerchant, startTestApp, type TestApp } from "../../../test/harn
 import { registerOperator } from "../../../test/operators";
 import { createLocalOcr } from "../../platform/ocr";
 import { isoDay, RealNameService } from "./realname";
-import { multipart, pngImage, submitRealName, upload, VALID_FIELDS } from "./test-support";
+import { multipart, pngImage, submitRealName, upload, VALID_FIELDS } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 let ops: { token: string; userId: number };

@@ -25,7 +25,7 @@ import type { OcrAdapter } from "../../platform/ocr";
 import type { FileStorage } from "../../platform/storage";
 import { balancesOf } from "../ledger";
 import { changeMerchant, getMerchant, lockMerchantForUpdate } from "../merchants";
-import type { ReviewOutcome, ReviewQueue } from "../ops/queue";
+import type { ReviewOutcome, ReviewQueue } from "../../platform/review-queue";
 import { earlierDate, presentApplication, reviewDocumentUrl } from "./presenter";
 import * as repo from "./repo";
 

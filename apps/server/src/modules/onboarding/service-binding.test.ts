@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { addSubAccount } from "./test-support";
+import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 let ops: { token: string; userId: number };

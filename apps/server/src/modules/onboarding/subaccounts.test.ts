@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
-import { addSubAccount, form } from "./test-support";
+import { addSubAccount, form } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { FundChangeRow } from "@tessera/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { checkInvariants } from "../ledger";
-import { cardInBagOf } from "../stores/redeem-fixtures";
+import { cardInBagOf } from "../../../test/kit/redeem-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

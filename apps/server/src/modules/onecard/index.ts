@@ -124,3 +124,4 @@ export async function registerOnecard(
   });
   return { onecard, equities, customers };
 }
+export { invariantProblems } from "./repo";

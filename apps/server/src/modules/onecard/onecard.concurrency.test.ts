@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { newBrand, newGoods } from "../catalog/fixtures";
+import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";

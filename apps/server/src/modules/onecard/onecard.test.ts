@@ -1,7 +1,7 @@
 import { CODE } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { newBrand, newGoods } from "../catalog/fixtures";
+import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";

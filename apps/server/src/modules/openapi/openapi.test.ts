@@ -4,7 +4,7 @@ import { dock } from "../../../test/docking";
 import { registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { createServer, type IncomingMessage } from "node:http";
 import { ApiCredentialsService } from "../onboarding";
 import { CALLBACK_BACKOFF_SECONDS, CallbackService } from "../callbacks";

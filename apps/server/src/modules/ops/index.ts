@@ -1,10 +1,10 @@
 import type { ModuleHost } from "../../platform/module";
-import type { ReviewQueue } from "./queue";
+import type { ReviewQueue } from "../../platform/review-queue";
 import { opsRoutes } from "./routes";
 import { OpsService } from "./service";
 
 export { OpsService, type OpsDeps } from "./service";
-export type { ReviewOutcome, ReviewQueue } from "./queue";
+export type { ReviewOutcome, ReviewQueue } from "../../platform/review-queue";
 /** Other modules write their operators' actions (money movements, payouts) into the same audit log. */
 export { insertAudit as recordOperatorAction } from "./repo";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { submitRealName, upload, pngImage, VALID_FIELDS } from "../onboarding/test-support";
+import { submitRealName, upload, pngImage, VALID_FIELDS } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

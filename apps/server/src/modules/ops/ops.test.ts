@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, uniqueEmail, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { submitRealName } from "../onboarding/test-support";
+import { submitRealName } from "../../../test/kit/onboarding-fixtures";
 
 let t: TestApp;
 let ops: { token: string; userId: number; email: string };

@@ -14,7 +14,7 @@ import type { Actor } from "../../platform/auth/actor";
 import type { Clock } from "../../platform/clock";
 import { AppError, notFound } from "../../platform/http/errors";
 import { changeMerchant, findMerchants, lockMerchantForUpdate, merchantRoles, presentMerchant } from "../merchants";
-import type { ReviewQueue } from "./queue";
+import type { ReviewQueue } from "../../platform/review-queue";
 import * as repo from "./repo";
 
 export interface OpsDeps {

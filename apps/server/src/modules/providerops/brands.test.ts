@@ -2,7 +2,7 @@ import type { ServedBrand } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { newBrand, newGoods } from "../catalog/fixtures";
+import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { platformDay } from "../../platform/clock";
 import { balancesOf } from "../ledger";
-import { importFile, newBrand, newGoods } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { deflatedSheet, withSheet } from "../../../test/xlsx-bomb";
 import { BATCH_HEADERS, XLSX_MIME } from "./sheets";
 

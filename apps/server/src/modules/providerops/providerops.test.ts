@@ -5,7 +5,7 @@ import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from ".
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { platformDay } from "../../platform/clock";
-import { importFile, newBrand, newGoods } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { ApiPurchaseGoods, Page } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock, markVerified } from "../../../test/docking";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
-import { newBrand, newGoods, newMerchant } from "../catalog/fixtures";
+import { newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 
 /** The API purchase table (marketplace screen 11): the goods a purchaser may buy, as the open API buys them. */
 let t: TestApp;

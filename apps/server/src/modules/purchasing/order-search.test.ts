@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
-import { importFile, newBrand, newGoods, newMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

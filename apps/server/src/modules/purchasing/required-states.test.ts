@@ -4,8 +4,8 @@ import { dock, markVerified } from "../../../test/docking";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
-import { pngImage, submitRealName, upload, VALID_FIELDS } from "../onboarding/test-support";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
+import { pngImage, submitRealName, upload, VALID_FIELDS } from "../../../test/kit/onboarding-fixtures";
 
 /**
  * Issue 25 item 1: the required states of spec 01 §6 (real-name verified, the docking agreement signed)

@@ -4,7 +4,7 @@ import { dock } from "../../../test/docking";
 import { startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { platformDay } from "../../platform/clock";
-import { importFile, newBrand, newGoods, newMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { refundExpiredVouchers } from "./voucher-expiry";
 

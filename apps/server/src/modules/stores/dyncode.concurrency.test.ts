@@ -2,8 +2,8 @@ import type { DynamicCodeReply, Redemption } from "@tessera/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { checkInvariants } from "../ledger";
-import { invariantProblems } from "../onecard/repo";
-import { cardInBagOf, clerkOf, cust, storeOf } from "./redeem-fixtures";
+import { invariantProblems } from "../onecard";
+import { cardInBagOf, clerkOf, cust, storeOf } from "../../../test/kit/redeem-fixtures";
 
 /** On the PostgreSQL server only: clerks racing for one customer's dynamic code. */
 let t: TestApp;

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
-import { invariantProblems } from "../onecard/repo";
-import { cardInBagOf, clerkOf, cust, customerOf, storeOf } from "./redeem-fixtures";
+import { invariantProblems } from "../onecard";
+import { cardInBagOf, clerkOf, cust, customerOf, storeOf } from "../../../test/kit/redeem-fixtures";
 
 /** Per-goods store restrictions and customers' dynamic codes (issue 27's remaining write-off parts). */
 let t: TestApp;

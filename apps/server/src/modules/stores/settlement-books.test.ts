@@ -4,9 +4,9 @@ import { dock } from "../../../test/docking";
 import { startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
-import { cardInBagOf, cust, storeOf } from "./redeem-fixtures";
+import { cardInBagOf, cust, storeOf } from "../../../test/kit/redeem-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { dock } from "../../../test/docking";
 import { startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods, newMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 
 /** On the PostgreSQL server only: clerks racing for one code, settlement runs racing for one day. */

@@ -2,7 +2,7 @@ import type { StoreBatchReply } from "@tessera/contracts";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
-import { newMerchant } from "../catalog/fixtures";
+import { newMerchant } from "../../../test/kit/catalog-fixtures";
 
 /**
  * On the PostgreSQL server: a 10,000-store xlsx import, all of it in one request. The time is printed for

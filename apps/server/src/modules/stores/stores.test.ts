@@ -14,7 +14,7 @@ import { dock } from "../../../test/docking";
 import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { deflatedSheet, withSheet } from "../../../test/xlsx-bomb";
 import { STORE_HEADERS } from "./sheets";

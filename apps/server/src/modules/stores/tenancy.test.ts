@@ -16,11 +16,11 @@ import { dock } from "../../../test/docking";
 import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
-import { onboarded } from "../collection/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
+import { onboarded } from "../../../test/kit/collection-fixtures";
 import { checkInvariants } from "../ledger";
-import { releaseConfig } from "../mall/fixtures";
-import { storeOf } from "./redeem-fixtures";
+import { releaseConfig } from "../../../test/kit/mall-fixtures";
+import { storeOf } from "../../../test/kit/redeem-fixtures";
 
 let t: TestApp;
 let op: { email: string; token: string };

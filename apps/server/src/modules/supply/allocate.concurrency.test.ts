@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { withTx } from "../../db/tx";
 import { startTestApp, type TestApp } from "../../../test/harness";
-import { importFile, newBrand, newGoods, newMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { allocateCards } from "./allocate";
 
 /** Runs on the PostgreSQL server only: PGlite runs one transaction at a time, so races cannot happen there. */

@@ -5,7 +5,7 @@ import { dock } from "../../../test/docking";
 import { STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { platformDay } from "../../platform/clock";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { allocateCards } from "./allocate";
 import { cardKeys } from "./crypto";

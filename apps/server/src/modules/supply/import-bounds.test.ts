@@ -7,7 +7,7 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { deflatedSheet, withSheet, zipOf, type Part } from "../../../test/xlsx-bomb";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { XLSX_IMPORT_LIMITS } from "./import/rows";
 
 /**

@@ -12,7 +12,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withTx } from "../../db/tx";
 import { startTestApp, type TestApp } from "../../../test/harness";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { platformDay } from "../../platform/clock";
 import { allocateCards } from "./allocate";
 

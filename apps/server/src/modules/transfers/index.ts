@@ -29,3 +29,4 @@ export async function registerTransfers(
   );
   return { transfers };
 }
+export { CHECK_MAX } from "./routes";

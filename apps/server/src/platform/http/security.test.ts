@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
 import { authorisedSender } from "../../../test/money";
-import { CHECK_MAX } from "../../modules/transfers/routes";
+import { CHECK_MAX } from "../../modules/transfers";
 
 /** Issue 24 items 8, 10, 11: security headers and no-store, the dev outbox's audience, recipient lookups throttled. */
 let t: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { onboarded } from "../../modules/collection/fixtures";
-import { login, newShop, stockMall, type Shop } from "../../modules/mall/fixtures";
-import { cardInBagOf, clerkOf, storeOf } from "../../modules/stores/redeem-fixtures";
+import { onboarded } from "../../../test/kit/collection-fixtures";
+import { login, newShop, stockMall, type Shop } from "../../../test/kit/mall-fixtures";
+import { cardInBagOf, clerkOf, storeOf } from "../../../test/kit/redeem-fixtures";
 
 /**
  * The tenancy sweep of the fuzz tier (issue 38 item 9). Tenant A builds the wave's objects through the API

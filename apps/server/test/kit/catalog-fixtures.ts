@@ -1,5 +1,5 @@
 import type { Brand, Goods, GoodsReq } from "@tessera/contracts";
-import { registerMerchant, type TestApp } from "../../../test/harness";
+import { registerMerchant, type TestApp } from "../harness";
 
 /** Test helpers of the catalog and supply tests (not a test file itself). */
 

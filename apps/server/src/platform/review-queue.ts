@@ -1,6 +1,6 @@
 import type { Page, QueueItem, QueueItemsQuery } from "@tessera/contracts";
-import type { Db, Tx } from "../../db/tx";
-import type { Actor } from "../../platform/auth/actor";
+import type { Db, Tx } from "../db/tx";
+import type { Actor } from "./auth/actor";
 
 /** What a decision changed, for the audit log: the record before and after, and whose it is. */
 export interface ReviewOutcome {

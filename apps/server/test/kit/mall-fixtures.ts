@@ -1,8 +1,8 @@
 import type { Brand } from "@tessera/contracts";
-import { dock } from "../../../test/docking";
-import { lastCode, registerMerchant, type TestApp } from "../../../test/harness";
-import { fundSup } from "../../../test/money";
-import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { dock } from "../docking";
+import { lastCode, registerMerchant, type TestApp } from "../harness";
+import { fundSup } from "../money";
+import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "./catalog-fixtures";
 
 /** Test helpers of the mall tests (not a test file itself). */
 

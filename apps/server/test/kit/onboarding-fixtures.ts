@@ -1,6 +1,6 @@
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
-import { STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { STRONG_PASSWORD, uniqueEmail, type TestApp } from "../harness";
 
 /** A real 64×40 PNG (a licence or ID stand-in), optionally carrying a text layer the local OCR reads. */
 export async function pngImage(text?: string, colour = { r: 30, g: 120, b: 200 }): Promise<Buffer> {

@@ -1,9 +1,9 @@
 import type { Store } from "@tessera/contracts";
 import ExcelJS from "exceljs";
-import { dock } from "../../../test/docking";
-import { lastCode, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
-import { fundSup } from "../../../test/money";
-import { newMerchant, type TestMerchant } from "../catalog/fixtures";
+import { dock } from "../docking";
+import { lastCode, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../harness";
+import { fundSup } from "../money";
+import { newMerchant, type TestMerchant } from "./catalog-fixtures";
 
 /** Test fixtures of the write-off tests: stores, clerks, customers and a card in a customer's bag. */
 let seq = 0;

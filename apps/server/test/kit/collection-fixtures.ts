@@ -1,5 +1,5 @@
 import type { ApplyRecord, Page, QueueItem } from "@tessera/contracts";
-import type { TestApp } from "../../../test/harness";
+import type { TestApp } from "../harness";
 
 /** Test helpers of the collection tests (not a test file itself). */
 
