@@ -8,13 +8,13 @@ import type { QrCode, Store, StoreBatchReply } from "@tessera/contracts";
 import { saveFile } from "../../api/http";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { importStores, storeApi, storeKeys } from "./stores/api";
+import { importStores, storeApi, storeKeys } from "../../features/stores/api";
 import { ClerksDrawer } from "./stores/ClerksDrawer";
-import { QrCodeDialog } from "./stores/QrCodeDialog";
+import { QrCodeDialog } from "../../features/stores/QrCodeDialog";
 import { StoreFormDialog } from "./stores/StoreFormDialog";
 import { StorePayCodes } from "./stores/StorePayCodes";
-import { useRegions } from "./stores/regions";
-import { storeColumns, storeFilters, storeSearch } from "./stores/StoresTable";
+import { useRegions } from "../../features/stores/regions";
+import { storeColumns, storeFilters, storeSearch } from "../../features/stores/StoresTable";
 
 /**
  * `/business/BrandStore`: the brand's stores (spec 01 §7 branderStores): filters by keyword, state and

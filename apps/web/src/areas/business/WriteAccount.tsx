@@ -5,7 +5,7 @@ import type { WriteAccountRow } from "@tessera/contracts";
 import { ExportButton } from "../../components/list/useExport";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { storeKeys, writeOffApi } from "./stores/api";
+import { storeKeys, writeOffApi } from "../../features/stores/api";
 
 /** `/business/WriteAccount`: the brand's redemption account (spec 01 §7 accounts): per store, what was redeemed, settled and still to settle. */
 export default function WriteAccount() {

@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import type { SettlementDoc } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeKeys, writeOffApi } from "./stores/api";
-import { DocDrawer } from "./stores/DocDrawer";
-import { dayRange, docColumns } from "./stores/writeoffLists";
+import { storeKeys, writeOffApi } from "../../features/stores/api";
+import { DocDrawer } from "../../features/stores/DocDrawer";
+import { dayRange, docColumns } from "../../features/stores/writeoffLists";
 
 /** `/business/WriteFunDoc`: settlement documents, one per store and day (T+1), each as xlsx or a printable document. */
 export default function WriteFunDoc() {

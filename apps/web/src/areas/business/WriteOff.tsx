@@ -6,9 +6,9 @@ import { Link } from "react-router";
 import type { Redemption } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeKeys, writeOffApi } from "./stores/api";
+import { storeKeys, writeOffApi } from "../../features/stores/api";
 import { GoodsStoresDialog } from "./stores/GoodsStoresDialog";
-import { dayRange, redemptionColumns } from "./stores/writeoffLists";
+import { dayRange, redemptionColumns } from "../../features/stores/writeoffLists";
 
 /**
  * `/business/WriteOff`: redemption records (spec 01 §7 hyAccounts, 核验): what the brand's stores redeemed

@@ -6,8 +6,8 @@ import type { QrCode } from "@tessera/contracts";
 import { reportFailure } from "../../components/form/serverError";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeApi, storeKeys } from "./stores/api";
-import { QrCodeDialog } from "./stores/QrCodeDialog";
+import { storeApi, storeKeys } from "../../features/stores/api";
+import { QrCodeDialog } from "../../features/stores/QrCodeDialog";
 
 /**
  * `/business/brandMallCode`: the brand's QR codes (spec 01 §7 mallCodes, qrCodes): mall codes open the

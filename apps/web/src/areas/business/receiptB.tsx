@@ -9,8 +9,8 @@ import { ListPage } from "../../components/list/ListPage";
 import { formatMoney, parseMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { collectionApi, collectionKeys } from "./collection/api";
-import { storeApi } from "./stores/api";
-import { dayRange } from "./stores/writeoffLists";
+import { storeApi } from "../../features/stores/api";
+import { dayRange } from "../../features/stores/writeoffLists";
 import { PayCodeDialog } from "./collection/PayCodeDialog";
 
 /**

@@ -8,7 +8,7 @@ import type { ServiceBinding, ServiceKind } from "@tessera/contracts";
 import { RealNameTag } from "../../components/account/RealNameTag";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { servedQuery, useEndBinding } from "./servedApi";
+import { servedQuery, useEndBinding } from "../../features/onboarding/servedApi";
 
 export interface ServedMerchantsProps {
   pageId: string;

@@ -10,7 +10,7 @@ import { ListPage } from "../../components/list/ListPage";
 import type { ListState } from "../../components/list/listQuery";
 import { PageHint } from "../../components/PageHint";
 import { useDictLabels } from "../business/catalog/labels";
-import { servedQuery } from "./servedApi";
+import { servedQuery } from "../../features/onboarding/servedApi";
 
 const EMPTY: Page<Goods> = { list: [], total: 0, page: 1, pageSize: 20 };
 

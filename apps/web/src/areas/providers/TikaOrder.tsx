@@ -9,7 +9,7 @@ import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { time } from "../sale/onecard/labels";
 import { one } from "../sale/onecard/query";
-import { servedQuery } from "./servedApi";
+import { servedQuery } from "../../features/onboarding/servedApi";
 
 /**
  * `/providers/TikaOrder`: the card extractions (提卡) of the purchasers this provider serves: which

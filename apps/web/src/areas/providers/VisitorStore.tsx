@@ -4,10 +4,10 @@ import { useTranslation } from "react-i18next";
 import type { Store } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeApi, storeKeys } from "../business/stores/api";
-import { ServedBrandSelect } from "../business/stores/ServedBrandSelect";
-import { useRegions } from "../business/stores/regions";
-import { storeColumns, storeFilters, storeSearch } from "../business/stores/StoresTable";
+import { storeApi, storeKeys } from "../../features/stores/api";
+import { ServedBrandSelect } from "../../features/stores/ServedBrandSelect";
+import { useRegions } from "../../features/stores/regions";
+import { storeColumns, storeFilters, storeSearch } from "../../features/stores/StoresTable";
 
 /** `/providers/VisitorStore`: the stores of a brand this provider serves. */
 export default function VisitorStore() {

@@ -4,10 +4,10 @@ import { useTranslation } from "react-i18next";
 import type { SettlementDoc } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeKeys, writeOffApi } from "../business/stores/api";
-import { DocDrawer } from "../business/stores/DocDrawer";
-import { ServedBrandSelect } from "../business/stores/ServedBrandSelect";
-import { dayRange, docColumns } from "../business/stores/writeoffLists";
+import { storeKeys, writeOffApi } from "../../features/stores/api";
+import { DocDrawer } from "../../features/stores/DocDrawer";
+import { ServedBrandSelect } from "../../features/stores/ServedBrandSelect";
+import { dayRange, docColumns } from "../../features/stores/writeoffLists";
 
 /** `/providers/WriteFund`: the settlement documents of a brand this provider serves, each with its redemptions, xlsx and PDF (as the brand's WriteFunDoc). */
 export default function WriteFund() {

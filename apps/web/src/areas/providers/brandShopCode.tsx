@@ -5,10 +5,10 @@ import { useTranslation } from "react-i18next";
 import type { QrCode, Store } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeApi, storeKeys } from "../business/stores/api";
-import { QrCodeDialog } from "../business/stores/QrCodeDialog";
-import { useRegions } from "../business/stores/regions";
-import { storeColumns, storeFilters, storeSearch } from "../business/stores/StoresTable";
+import { storeApi, storeKeys } from "../../features/stores/api";
+import { QrCodeDialog } from "../../features/stores/QrCodeDialog";
+import { useRegions } from "../../features/stores/regions";
+import { storeColumns, storeFilters, storeSearch } from "../../features/stores/StoresTable";
 import { BrandContext } from "./BrandContext";
 
 /** `/providers/brandShopCode?sellerBrand=<id>`: the shop QR codes of a brand's stores, made and downloaded by its service provider with the brand token. */

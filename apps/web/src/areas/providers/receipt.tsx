@@ -6,8 +6,8 @@ import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { collectionApi, collectionKeys } from "../business/collection/api";
-import { ServedBrandSelect } from "../business/stores/ServedBrandSelect";
-import { dayRange } from "../business/stores/writeoffLists";
+import { ServedBrandSelect } from "../../features/stores/ServedBrandSelect";
+import { dayRange } from "../../features/stores/writeoffLists";
 
 /** `/providers/receipt`: the payment orders a brand this provider serves collected. */
 export default function Receipt() {

@@ -2,9 +2,9 @@ import { useTranslation } from "react-i18next";
 import type { Store } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeApi, storeKeys } from "../business/stores/api";
-import { useRegions } from "../business/stores/regions";
-import { storeColumns, storeFilters, storeSearch } from "../business/stores/StoresTable";
+import { storeApi, storeKeys } from "../../features/stores/api";
+import { useRegions } from "../../features/stores/regions";
+import { storeColumns, storeFilters, storeSearch } from "../../features/stores/StoresTable";
 
 /** `/sale/AssociatedStores`: the stores of the suppliers this purchaser is docked with, where the codes it sells are redeemed. */
 export default function AssociatedStores() {

@@ -6,7 +6,7 @@ import type { District } from "@tessera/contracts";
 import { reportFailure } from "../../components/form/serverError";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeApi, storeKeys } from "../business/stores/api";
+import { storeApi, storeKeys } from "../../features/stores/api";
 
 /** `/sale/BusinessDistrict`: business districts (商圈) that group the merchant's stores. */
 export default function BusinessDistrict() {

@@ -2,8 +2,8 @@ import { useTranslation } from "react-i18next";
 import type { Redemption } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { storeKeys, writeOffApi } from "../business/stores/api";
-import { dayRange, redemptionColumns } from "../business/stores/writeoffLists";
+import { storeKeys, writeOffApi } from "../../features/stores/api";
+import { dayRange, redemptionColumns } from "../../features/stores/writeoffLists";
 
 /** `/sale/WriteOrder`: redemption orders: where and when the codes this purchaser bought were redeemed. */
 export default function WriteOrder() {

@@ -6,7 +6,7 @@ import { useParams } from "react-router";
 import type { PayOrder } from "@tessera/contracts";
 import { formatMoney, parseMoney } from "../../components/money";
 import { collectionApi, newRequestKey } from "../business/collection/api";
-import { PhoneScreen } from "../business/stores/PhoneScreen";
+import { PhoneScreen } from "../../features/stores/PhoneScreen";
 
 /**
  * `/pay/:token`: the payer's page a collection code opens (standing in for the wallet app): enter the

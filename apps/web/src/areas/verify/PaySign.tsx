@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { collectionApi } from "../business/collection/api";
-import { PhoneScreen } from "../business/stores/PhoneScreen";
+import { PhoneScreen } from "../../features/stores/PhoneScreen";
 
 /** `/paySign/:token`: the aggregator's signing link for the merchant's administrator (the local adapter's stand-in). */
 export default function PaySign() {

@@ -3,8 +3,8 @@ import { Alert, Button, Card, Descriptions, Result, Spin, Tag } from "antd";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import { storeApi } from "../business/stores/api";
-import { PhoneScreen } from "../business/stores/PhoneScreen";
+import { storeApi } from "../../features/stores/api";
+import { PhoneScreen } from "../../features/stores/PhoneScreen";
 
 const mallHref = (appId: string) => `/mall/${encodeURIComponent(appId)}`;
 

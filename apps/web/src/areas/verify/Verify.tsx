@@ -7,8 +7,8 @@ import { Link } from "react-router";
 import type { Redemption, WriteOffKind, WriteOffPreview } from "@tessera/contracts";
 import { tokens } from "../../api/http";
 import { formatMoney, parseMoney } from "../../components/money";
-import { writeOffApi } from "../business/stores/api";
-import { PhoneScreen } from "../business/stores/PhoneScreen";
+import { writeOffApi } from "../../features/stores/api";
+import { PhoneScreen } from "../../features/stores/PhoneScreen";
 import { canScan, Scanner } from "./Scanner";
 
 interface Values {

@@ -20,7 +20,7 @@ const NOT_LISTS: Record<string, string> = {
   "areas/providers/TakeoutApplet.tsx": "applet configuration",
   "areas/business/catalog/BrandsDialog.tsx": "brand picker dialog",
   "areas/business/onecard/BatchesDrawer.tsx": "one goods' import batches, inside a drawer",
-  "areas/business/stores/DocDrawer.tsx": "one settlement document's lines, inside a drawer",
+  "features/stores/DocDrawer.tsx": "one settlement document's lines, inside a drawer",
   "areas/business/stores/ClerksDrawer.tsx": "one store's clerks being edited, inside a drawer",
   "areas/business/PackageSet.tsx": "takeout package configuration",
   "areas/business/ItemSet.tsx": "takeout item configuration",

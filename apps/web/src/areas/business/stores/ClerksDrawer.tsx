@@ -3,7 +3,7 @@ import { App, Button, Drawer, Flex, Select, Table } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Clerk, Store } from "@tessera/contracts";
-import { storeApi, storeKeys } from "./api";
+import { storeApi, storeKeys } from "../../../features/stores/api";
 
 /** A store's clerks: sub-accounts bound to it (a sub-account works at one store; binding moves it). */
 export function ClerksDrawer({ store, onClose }: { store: Store; onClose: () => void }) {

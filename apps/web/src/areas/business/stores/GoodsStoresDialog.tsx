@@ -3,7 +3,7 @@ import { Alert, App, Flex, Form, Modal, Radio, Select, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { catalogApi, catalogKeys } from "../catalog/api";
-import { storeApi, storeKeys, writeOffApi } from "./api";
+import { storeApi, storeKeys, writeOffApi } from "../../../features/stores/api";
 
 /**
  * The "redeemable stores" dialog: where a goods' codes (vouchers, coupons) may be redeemed — all the

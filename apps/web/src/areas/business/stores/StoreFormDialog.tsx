@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Store, StoreState } from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
-import { storeApi, storeKeys, type StoreBody } from "./api";
-import { useRegions } from "./regions";
+import { storeApi, storeKeys, type StoreBody } from "../../../features/stores/api";
+import { useRegions } from "../../../features/stores/regions";
 
 interface FormValues {
   name: string;

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { unwrap } from "../../../api/errors";
-import { http } from "../../../api/http";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
 
 /** Province → city → county options for antd's Cascader (GB/T 2260 codes, served by the server's region data). */
 export interface RegionOption {

@@ -2,7 +2,7 @@ import { Button, Flex, Image, Modal, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QrCode } from "@tessera/contracts";
-import { saveFile } from "../../../api/http";
+import { saveFile } from "../../api/http";
 import { storeApi } from "./api";
 
 /** Shows a QR code (the server's PNG), its link, and downloads or prints it; `children` below (a store's collection codes). */

@@ -19,11 +19,11 @@ import type {
   WriteOffKind,
   WriteOffPreview,
 } from "@tessera/contracts";
-import type { Query } from "../../../api/client";
-import { interfaceError, interpret, type ApiResult } from "../../../api/envelope";
-import { unwrap } from "../../../api/errors";
-import { currentVersion, http, tokens } from "../../../api/http";
-import { currentLang, i18n } from "../../../i18n";
+import type { Query } from "../../api/client";
+import { interfaceError, interpret, type ApiResult } from "../../api/envelope";
+import { unwrap } from "../../api/errors";
+import { currentVersion, http, tokens } from "../../api/http";
+import { currentLang, i18n } from "../../i18n";
 
 /** Store and write-off calls (issue 27): `/api/card-brander/...`, `/api/card-user/...`, `/api/card-servicer/...`. */
 const brander = "/api/card-brander";
