@@ -9,7 +9,7 @@ import { ListPage } from "../../components/list/ListPage";
 import type { ListState } from "../../components/list/listQuery";
 import { PageHint } from "../../components/PageHint";
 import { catalogApi, catalogKeys } from "./catalog/api";
-import { useDictLabels } from "./catalog/labels";
+import { useDictLabels } from "../../features/catalog/labels";
 
 function queryOf(s: ListState) {
   const sel = typeof s.values.selVal === "string" ? s.values.selVal : undefined;

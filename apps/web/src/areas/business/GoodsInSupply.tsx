@@ -25,7 +25,7 @@ import type { ListState } from "../../components/list/listQuery";
 import { formatMoney, parseMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { catalogKeys } from "./catalog/api";
-import { percent } from "./catalog/labels";
+import { percent } from "../../features/catalog/labels";
 
 const base = "/api/card-user";
 const STATE_COLOR = { available: "green", disabled: "orange", void: "default" } as const;

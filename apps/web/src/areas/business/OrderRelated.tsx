@@ -18,10 +18,10 @@ import { ListPage } from "../../components/list/ListPage";
 import { moneyPopconfirm, moneyTitle } from "../../components/confirmMoney";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { brandApi, commerceKeys } from "../sale/commerce/api";
-import { AftersaleStateTag, OrderStateTag, skuLabel } from "../sale/commerce/labels";
-import { TrackingDrawer } from "../sale/commerce/TrackingDrawer";
-import { one } from "../sale/onecard/query";
+import { brandApi, commerceKeys } from "../../features/commerce/api";
+import { AftersaleStateTag, OrderStateTag, skuLabel } from "../../features/commerce/labels";
+import { TrackingDrawer } from "../../features/commerce/TrackingDrawer";
+import { one } from "../../features/onecard/query";
 import { ShipDialog } from "./commerce/ShipDialog";
 
 const TABS = ["orders", "aftersales", "express"] as const;

@@ -7,9 +7,9 @@ import type { Commodity } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { brandApi, commerceKeys } from "../sale/commerce/api";
-import { priceRange, skuLabel } from "../sale/commerce/labels";
-import { one } from "../sale/onecard/query";
+import { brandApi, commerceKeys } from "../../features/commerce/api";
+import { priceRange, skuLabel } from "../../features/commerce/labels";
+import { one } from "../../features/onecard/query";
 import { CommodityForm } from "./commerce/CommodityForm";
 
 /** `/business/ProductList`: the brand's products: filters, on and off the shelf, edit with its SKUs. */

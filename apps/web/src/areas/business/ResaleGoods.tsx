@@ -8,7 +8,7 @@ import { ListPage } from "../../components/list/ListPage";
 import type { ListState } from "../../components/list/listQuery";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { percent, useDictLabels } from "./catalog/labels";
+import { percent, useDictLabels } from "../../features/catalog/labels";
 
 /** A row keyed by its goods (one row per goods bought). */
 type Row = ResaleMerchandise & { key: string };

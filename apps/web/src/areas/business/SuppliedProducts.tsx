@@ -13,7 +13,7 @@ import type { SearchValues } from "../../components/list/searchValues";
 import { catalogApi, catalogKeys } from "./catalog/api";
 import { BrandsDialog } from "./catalog/BrandsDialog";
 import { GoodsFormDialog } from "./catalog/GoodsFormDialog";
-import { useDictLabels } from "./catalog/labels";
+import { useDictLabels } from "../../features/catalog/labels";
 import { useSuppliedGoodsColumns } from "../../components/catalog/supplyColumns";
 import { GoodsStoresDialog } from "./stores/GoodsStoresDialog";
 

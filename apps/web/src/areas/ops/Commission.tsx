@@ -20,7 +20,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { BUSINESS_TYPES, type CommissionRule } from "@tessera/contracts";
 import { PageHint } from "../../components/PageHint";
-import { percent, useDictLabels } from "../business/catalog/labels";
+import { percent, useDictLabels } from "../../features/catalog/labels";
 import { commissionApi, commissionKeys } from "../providers/commission/api";
 import { OpsOnly } from "./OpsOnly";
 

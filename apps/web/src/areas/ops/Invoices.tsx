@@ -6,9 +6,9 @@ import type { Invoice } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { downloadInvoicePdf, invoiceApi, invoiceKeys, type InvoiceListQuery } from "../sale/invoices/api";
-import { useInvoiceColumns } from "../sale/invoices/columns";
-import { invoiceFilters, useInvoiceSearch } from "../sale/invoices/search";
+import { downloadInvoicePdf, invoiceApi, invoiceKeys, type InvoiceListQuery } from "../../features/invoices/api";
+import { useInvoiceColumns } from "../../features/invoices/columns";
+import { invoiceFilters, useInvoiceSearch } from "../../features/invoices/search";
 import { OpsOnly } from "./OpsOnly";
 
 type Action = "refuse" | "reverse";

@@ -4,8 +4,8 @@ import type { CardProductKind, OcProduct, Page } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
 import { ListPage } from "../../components/list/ListPage";
-import { productColumns } from "../business/onecard/columns";
-import { one } from "../sale/onecard/query";
+import { productColumns } from "../../features/onecard/columns";
+import { one } from "../../features/onecard/query";
 
 /**
  * A brand's card products of one kind, as its service provider sees them inside the brand

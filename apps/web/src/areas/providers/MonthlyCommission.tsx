@@ -7,7 +7,7 @@ import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
 import { platformToday } from "../../components/platformDay";
-import { percent, useDictLabels } from "../business/catalog/labels";
+import { percent, useDictLabels } from "../../features/catalog/labels";
 import {
   commissionApi,
   commissionKeys,

@@ -9,7 +9,7 @@ import { useSuppliedGoodsColumns } from "../../components/catalog/supplyColumns"
 import { ListPage } from "../../components/list/ListPage";
 import type { ListState } from "../../components/list/listQuery";
 import { PageHint } from "../../components/PageHint";
-import { useDictLabels } from "../business/catalog/labels";
+import { useDictLabels } from "../../features/catalog/labels";
 import { servedQuery } from "../../features/onboarding/servedApi";
 
 const EMPTY: Page<Goods> = { list: [], total: 0, page: 1, pageSize: 20 };

@@ -7,8 +7,8 @@ import { http } from "../../api/http";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { time } from "../sale/onecard/labels";
-import { one } from "../sale/onecard/query";
+import { time } from "../../features/onecard/labels";
+import { one } from "../../features/onecard/query";
 import { servedQuery } from "../../features/onboarding/servedApi";
 
 /**

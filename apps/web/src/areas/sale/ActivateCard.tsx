@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { digitsOnly } from "@tessera/contracts";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { newRequestKey, ocKeys, type ActivateSelection } from "./onecard/api";
+import { newRequestKey, ocKeys, type ActivateSelection } from "../../features/onecard/api";
 import { CardPicker } from "./onecard/CardPicker";
 import { useConfirmActivation } from "./onecard/useConfirmActivation";
 import { useSaleOptions } from "./onecard/useSaleOptions";

@@ -6,8 +6,8 @@ import { useNavigate } from "react-router";
 import type { OcSale } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
-import { newRequestKey, ocKeys, ocSaleApi } from "./onecard/api";
-import { time } from "./onecard/labels";
+import { newRequestKey, ocKeys, ocSaleApi } from "../../features/onecard/api";
+import { time } from "../../features/onecard/labels";
 import { useConfirmActivation } from "./onecard/useConfirmActivation";
 
 /**

@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { newRequestKey, ocKeys, ocSaleApi, type OcReturnRow } from "./onecard/api";
-import { time } from "./onecard/labels";
+import { newRequestKey, ocKeys, ocSaleApi, type OcReturnRow } from "../../features/onecard/api";
+import { time } from "../../features/onecard/labels";
 import { PickCardsDialog } from "./onecard/PickCardsDialog";
 
 /**

@@ -7,8 +7,8 @@ import type { SearchValues } from "../../components/list/searchValues";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { one } from "./onecard/query";
-import { time } from "./onecard/labels";
+import { one } from "../../features/onecard/query";
+import { time } from "../../features/onecard/labels";
 import { useSaleOptions } from "./onecard/useSaleOptions";
 
 const salesQuery = (values: SearchValues) => ({

@@ -7,7 +7,7 @@ import { digitsOnly } from "@tessera/contracts";
 import { reportFailure } from "../../components/form/serverError";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { newRequestKey, ocKeys, ocSaleApi } from "./onecard/api";
+import { newRequestKey, ocKeys, ocSaleApi } from "../../features/onecard/api";
 import { CardPicker } from "./onecard/CardPicker";
 import { useSaleOptions } from "./onecard/useSaleOptions";
 

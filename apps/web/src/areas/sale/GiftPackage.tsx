@@ -22,8 +22,8 @@ import { reportFailure } from "../../components/form/serverError";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { newRequestKey, ocKeys, ocSaleApi } from "./onecard/api";
-import { time } from "./onecard/labels";
+import { newRequestKey, ocKeys, ocSaleApi } from "../../features/onecard/api";
+import { time } from "../../features/onecard/labels";
 import { useSaleOptions } from "./onecard/useSaleOptions";
 
 interface PackageForm {

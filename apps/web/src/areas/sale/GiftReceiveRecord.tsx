@@ -4,8 +4,8 @@ import { useSearchParams } from "react-router";
 import type { OcGift } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
-import { ocKeys, ocSaleApi } from "./onecard/api";
-import { GIFT_COLOR, time } from "./onecard/labels";
+import { ocKeys, ocSaleApi } from "../../features/onecard/api";
+import { GIFT_COLOR, time } from "../../features/onecard/labels";
 
 /**
  * `/sale/GiftReceiveRecord`: the gifts the purchaser sent and what became of them: waiting to be

@@ -6,8 +6,8 @@ import { useNavigate } from "react-router";
 import type { InvoiceableRow } from "@tessera/contracts";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { percent, useDictLabels } from "../business/catalog/labels";
-import { invoiceApi, invoiceKeys } from "./invoices/api";
+import { percent, useDictLabels } from "../../features/catalog/labels";
+import { invoiceApi, invoiceKeys } from "../../features/invoices/api";
 import { RequestDialog } from "./invoices/RequestDialog";
 import { ExportButton } from "../../components/list/useExport";
 

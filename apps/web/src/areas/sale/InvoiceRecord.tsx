@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import type { Invoice } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { downloadInvoicePdf, invoiceApi, invoiceKeys, type InvoiceListQuery } from "./invoices/api";
-import { useInvoiceColumns } from "./invoices/columns";
-import { invoiceFilters, useInvoiceSearch } from "./invoices/search";
+import { downloadInvoicePdf, invoiceApi, invoiceKeys, type InvoiceListQuery } from "../../features/invoices/api";
+import { useInvoiceColumns } from "../../features/invoices/columns";
+import { invoiceFilters, useInvoiceSearch } from "../../features/invoices/search";
 
 /**
  * `/sale/InvoiceRecord`: the purchaser's invoices as they go (requested, issued, delivered, refused,

@@ -8,10 +8,10 @@ import { isPageSize, mergeListState, readListState } from "../../components/list
 import { SearchBar } from "../../components/list/SearchBar";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { ocKeys, ocSaleApi } from "./onecard/api";
+import { ocKeys, ocSaleApi } from "../../features/onecard/api";
 import { BuyDialog } from "./onecard/BuyDialog";
-import { validityText } from "./onecard/labels";
-import { mallQuery } from "./onecard/query";
+import { validityText } from "../../features/onecard/labels";
+import { mallQuery } from "../../features/onecard/query";
 
 const KIND_COLOR = {
   face_value: "linear-gradient(135deg, #1d39c4, #597ef7)",

@@ -6,10 +6,10 @@ import { ONECARD_KINDS, type OcProduct, type OnecardKind } from "@tessera/contra
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { ocKeys, ocSaleApi } from "./onecard/api";
+import { ocKeys, ocSaleApi } from "../../features/onecard/api";
 import { BuyDialog } from "./onecard/BuyDialog";
-import { validityText } from "./onecard/labels";
-import { mallQuery } from "./onecard/query";
+import { validityText } from "../../features/onecard/labels";
+import { mallQuery } from "../../features/onecard/query";
 
 /**
  * `/sale/OneCardPurchase`: buy stored-value cards in bulk. Every brand's card products on sale in the

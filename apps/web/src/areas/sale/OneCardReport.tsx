@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { http, saveFile } from "../../api/http";
 import { formatMoney } from "../../components/money";
-import { ocKeys, ocSaleApi, type OcReportRow } from "./onecard/api";
+import { ocKeys, ocSaleApi, type OcReportRow } from "../../features/onecard/api";
 
 type Dimension = "day" | "week" | "month";
 

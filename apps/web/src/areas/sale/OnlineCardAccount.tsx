@@ -4,9 +4,9 @@ import { useSearchParams } from "react-router";
 import { ONECARD_STATES, type OcCard, type OnecardState } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
-import { ocKeys, ocSaleApi } from "./onecard/api";
-import { STATE_COLOR, time } from "./onecard/labels";
-import { one } from "./onecard/query";
+import { ocKeys, ocSaleApi } from "../../features/onecard/api";
+import { STATE_COLOR, time } from "../../features/onecard/labels";
+import { one } from "../../features/onecard/query";
 
 const stateOf = (v: string | undefined): OnecardState | undefined =>
   (ONECARD_STATES as readonly string[]).includes(v ?? "") ? (v as OnecardState) : undefined;

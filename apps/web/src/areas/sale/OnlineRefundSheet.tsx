@@ -7,10 +7,10 @@ import { AFTERSALE_STATES, type Aftersale, type AfterSaleState } from "@tessera/
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { ShipBackDialog } from "./commerce/AftersaleDialog";
-import { buyerApi, commerceKeys } from "./commerce/api";
-import { AftersaleStateTag, skuLabel } from "./commerce/labels";
-import { one } from "./onecard/query";
+import { ShipBackDialog } from "../../features/commerce/AftersaleDialog";
+import { buyerApi, commerceKeys } from "../../features/commerce/api";
+import { AftersaleStateTag, skuLabel } from "../../features/commerce/labels";
+import { one } from "../../features/onecard/query";
 
 const stateOf = (v: string | undefined): AfterSaleState | undefined =>
   (AFTERSALE_STATES as readonly string[]).includes(v ?? "") ? (v as AfterSaleState) : undefined;

@@ -3,7 +3,7 @@ import { Button, Card, Flex, Popconfirm, Statistic, Table, Tag, type TableColumn
 import { useTranslation } from "react-i18next";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
-import { newRequestKey } from "./onecard/api";
+import { newRequestKey } from "../../features/onecard/api";
 import { filtersOf, mallApi, mallKeys, type SmsRecordRow } from "./mall/api";
 
 /**

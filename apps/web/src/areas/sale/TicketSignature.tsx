@@ -21,7 +21,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { InvoiceSettingsReq, InvoiceTitle } from "@tessera/contracts";
 import { PageHint } from "../../components/PageHint";
-import { invoiceApi, invoiceKeys, type TitleBody } from "./invoices/api";
+import { invoiceApi, invoiceKeys, type TitleBody } from "../../features/invoices/api";
 
 const TITLE_FIELDS = ["name", "taxId", "address", "phone", "bank", "bankAccount"] as const;
 const SETTINGS_FIELDS = ["signerName", "signerPhone", "deliveryEmail"] as const;

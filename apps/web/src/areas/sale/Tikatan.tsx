@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import { saveFile } from "../../api/http";
 import { ListPage } from "../../components/list/ListPage";
 import { PageHint } from "../../components/PageHint";
-import { ocKeys, ocSaleApi, type OcExtractionRow } from "./onecard/api";
-import { time } from "./onecard/labels";
+import { ocKeys, ocSaleApi, type OcExtractionRow } from "../../features/onecard/api";
+import { time } from "../../features/onecard/labels";
 import { PickCardsDialog } from "./onecard/PickCardsDialog";
 
 /**

@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { digitsOnly, type OcCard } from "@tessera/contracts";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { ocSaleApi } from "./onecard/api";
-import { STATE_COLOR, time } from "./onecard/labels";
+import { ocSaleApi } from "../../features/onecard/api";
+import { STATE_COLOR, time } from "../../features/onecard/labels";
 
 /**
  * `/sale/oneCardQuery`: looks one of the purchaser's own cards up by its full number (from an

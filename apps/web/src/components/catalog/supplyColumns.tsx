@@ -1,7 +1,7 @@
 import { Tag, type TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import type { Goods } from "@tessera/contracts";
-import { percent, useDictLabels } from "../../areas/business/catalog/labels";
+import { percent, useDictLabels } from "../../features/catalog/labels";
 import { formatMoney } from "../money";
 
 const STATE_COLOR = { available: "green", disabled: "orange", void: "default" } as const;

@@ -1,7 +1,7 @@
 import { Tag, type TableColumnsType } from "antd";
 import type { TFunction } from "i18next";
 import type { RebateStatement } from "@tessera/contracts";
-import { percent } from "../../areas/business/catalog/labels";
+import { percent } from "../../features/catalog/labels";
 import { formatMoney } from "../money";
 
 /**

@@ -18,7 +18,7 @@ import {
 import { reportFailure } from "../../../components/form/serverError";
 import { parseMoney } from "../../../components/money";
 import { catalogApi } from "./api";
-import { useDictLabels } from "./labels";
+import { useDictLabels } from "../../../features/catalog/labels";
 
 interface FormValues extends Omit<GoodsReq, "faceValue" | "price" | "settlementPrice" | "images"> {
   faceValue: string;

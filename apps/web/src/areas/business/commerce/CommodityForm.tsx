@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { Commodity, CommodityKind, Currency } from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
 import { parseMoney } from "../../../components/money";
-import { brandApi, type CommodityBody } from "../../sale/commerce/api";
+import { brandApi, type CommodityBody } from "../../../features/commerce/api";
 
 interface SkuValues {
   price?: string;

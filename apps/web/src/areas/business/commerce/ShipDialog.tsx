@@ -3,8 +3,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CommerceOrder } from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
-import { CompanyField } from "../../sale/commerce/AftersaleDialog";
-import { brandApi } from "../../sale/commerce/api";
+import { CompanyField } from "../../../features/commerce/AftersaleDialog";
+import { brandApi } from "../../../features/commerce/api";
 
 /** Ships an order (`order/express/create`): the courier issues the waybill, or the brand types its own. */
 export function ShipDialog({

@@ -11,7 +11,7 @@ import {
   type OnecardState,
 } from "@tessera/contracts";
 import { formatMoney } from "../../../components/money";
-import { STATE_COLOR, time } from "../../sale/onecard/labels";
+import { STATE_COLOR, time } from "../../../features/onecard/labels";
 import { ocBrandApi, ocBrandKeys } from "./api";
 
 function usePaging() {

@@ -6,10 +6,10 @@ import type { OcProduct, OnecardKind } from "@tessera/contracts";
 import { useUserInfo } from "../../../api/hooks/account";
 import { ListPage } from "../../../components/list/ListPage";
 import { PageHint } from "../../../components/PageHint";
-import { one } from "../../sale/onecard/query";
+import { one } from "../../../features/onecard/query";
 import { ocBrandApi, ocBrandKeys } from "./api";
 import { BatchesDrawer } from "./BatchesDrawer";
-import { productColumns } from "./columns";
+import { productColumns } from "../../../features/onecard/columns";
 import { IssueDialog } from "./IssueDialog";
 import { ProductFormDialog } from "./ProductFormDialog";
 

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ONECARD_LIMITS, ocBatchReq, type OcProduct } from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
 import { useZodRules } from "../../../components/form/useZodRules";
-import { newRequestKey } from "../../sale/onecard/api";
+import { newRequestKey } from "../../../features/onecard/api";
 import { ocBrandApi } from "./api";
 
 /** Issues a batch of cards of a product: numbers in sequence with a check digit, random passwords (idempotent per dialog). */

@@ -21,7 +21,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { RebateOption, RebateRule } from "@tessera/contracts";
 import { ExportButton } from "../../../components/list/useExport";
-import { percent } from "../catalog/labels";
+import { percent } from "../../../features/catalog/labels";
 import { rebateKeys, supplierRebateApi } from "./api";
 
 interface TierRow {

@@ -7,7 +7,7 @@ import type { Query } from "../../../api/client";
 import { ListPage } from "../../../components/list/ListPage";
 import type { SearchValues } from "../../../components/list/searchValues";
 import { formatMoney } from "../../../components/money";
-import { useDictLabels } from "../../business/catalog/labels";
+import { useDictLabels } from "../../../features/catalog/labels";
 import { ORDERS_EXPORT_PATH, providerOpsApi } from "./api";
 
 const STATE_COLOURS: Record<ServedOrder["state"], string> = {

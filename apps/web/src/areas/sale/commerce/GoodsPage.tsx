@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import type { CommodityKind, Commodity } from "@tessera/contracts";
 import { ListPage } from "../../../components/list/ListPage";
 import { PageHint } from "../../../components/PageHint";
-import { buyerApi, commerceKeys } from "./api";
-import { priceRange, skuLabel } from "./labels";
+import { buyerApi, commerceKeys } from "../../../features/commerce/api";
+import { priceRange, skuLabel } from "../../../features/commerce/labels";
 import { OrderDialog } from "./OrderDialog";
 
 /**

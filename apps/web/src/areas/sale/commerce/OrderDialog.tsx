@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import type { Commodity } from "@tessera/contracts";
 import { reportFailure } from "../../../components/form/serverError";
 import { formatMoney } from "../../../components/money";
-import { buyerApi, commerceKeys, newRequestKey, sharedApi } from "./api";
-import { skuLabel } from "./labels";
+import { buyerApi, commerceKeys, newRequestKey, sharedApi } from "../../../features/commerce/api";
+import { skuLabel } from "../../../features/commerce/labels";
 
 interface FormValues {
   skuId: string;

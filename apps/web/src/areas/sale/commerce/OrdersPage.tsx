@@ -13,11 +13,11 @@ import { confirmMoney } from "../../../components/confirmMoney";
 import { ListPage } from "../../../components/list/ListPage";
 import { formatMoney } from "../../../components/money";
 import { PageHint } from "../../../components/PageHint";
-import { one } from "../onecard/query";
-import { AftersaleDialog } from "./AftersaleDialog";
-import { buyerApi, commerceKeys } from "./api";
-import { OrderStateTag, skuLabel } from "./labels";
-import { TrackingDrawer } from "./TrackingDrawer";
+import { one } from "../../../features/onecard/query";
+import { AftersaleDialog } from "../../../features/commerce/AftersaleDialog";
+import { buyerApi, commerceKeys } from "../../../features/commerce/api";
+import { OrderStateTag, skuLabel } from "../../../features/commerce/labels";
+import { TrackingDrawer } from "../../../features/commerce/TrackingDrawer";
 
 const stateOf = (v: string | undefined): CommerceOrderState | undefined =>
   (COMMERCE_ORDER_STATES as readonly string[]).includes(v ?? "") ? (v as CommerceOrderState) : undefined;

@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import type { InvoiceableRow } from "@tessera/contracts";
 import { useMessageText } from "../../../components/form/useZodRules";
 import { formatMoney, parseMoney } from "../../../components/money";
-import { percent, useDictLabels } from "../../business/catalog/labels";
-import { invoiceApi, invoiceKeys, newInvoiceKey } from "./api";
+import { percent, useDictLabels } from "../../../features/catalog/labels";
+import { invoiceApi, invoiceKeys, newInvoiceKey } from "../../../features/invoices/api";
 
 interface FormValues {
   titleId?: string;

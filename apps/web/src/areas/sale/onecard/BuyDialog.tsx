@@ -5,8 +5,8 @@ import type { OcProduct } from "@tessera/contracts";
 import { useUserInfo } from "../../../api/hooks/account";
 import { reportFailure } from "../../../components/form/serverError";
 import { formatMoney } from "../../../components/money";
-import { newRequestKey, ocSaleApi } from "./api";
-import { validityText } from "./labels";
+import { newRequestKey, ocSaleApi } from "../../../features/onecard/api";
+import { validityText } from "../../../features/onecard/labels";
 
 /**
  * Buys cards of one product in bulk, paid from the SUP account. The request key is made when the

@@ -4,8 +4,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PAGE_SIZES, digitsOnly, type OcCard, type OnecardState } from "@tessera/contracts";
 import { formatMoney } from "../../../components/money";
-import { ocKeys, ocSaleApi } from "./api";
-import { STATE_COLOR } from "./labels";
+import { ocKeys, ocSaleApi } from "../../../features/onecard/api";
+import { STATE_COLOR } from "../../../features/onecard/labels";
 
 /**
  * The purchaser's cards in one state, paged by the server, to pick from (activate, return, extract,

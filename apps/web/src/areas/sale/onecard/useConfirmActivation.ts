@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Money } from "@tessera/contracts";
 import { confirmMoney } from "../../../components/confirmMoney";
 import { formatMoney } from "../../../components/money";
-import { ocSaleApi, type ActivateSelection } from "./api";
+import { ocSaleApi, type ActivateSelection } from "../../../features/onecard/api";
 
 /**
  * Activation asks first (issue 37): the server tells what this selection would do (its cards, the price

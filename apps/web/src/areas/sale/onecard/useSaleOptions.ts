@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatMoney } from "../../../components/money";
-import { ocKeys, ocSaleApi } from "./api";
+import { ocKeys, ocSaleApi } from "../../../features/onecard/api";
 
 /** The purchaser's latest 100 purchases as select options ("#id · product × n · amount"). */
 export function useSaleOptions() {

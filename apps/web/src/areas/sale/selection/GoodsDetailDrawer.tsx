@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { isCardBusinessType } from "@tessera/contracts";
 import { formatMoney } from "../../../components/money";
 import { PurchaseForm } from "../../../components/purchasing/PurchaseForm";
-import { percent, useDictLabels } from "../../business/catalog/labels";
+import { percent, useDictLabels } from "../../../features/catalog/labels";
 import { selectionApi, selectionKeys } from "./api";
 
 /** The goods detail of the goods selection: every field a purchaser may see (no settlement price). */

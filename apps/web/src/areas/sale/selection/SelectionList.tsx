@@ -7,7 +7,7 @@ import { ListPage } from "../../../components/list/ListPage";
 import type { ListState } from "../../../components/list/listQuery";
 import { formatMoney } from "../../../components/money";
 import { PageHint } from "../../../components/PageHint";
-import { percent, useDictLabels } from "../../business/catalog/labels";
+import { percent, useDictLabels } from "../../../features/catalog/labels";
 import { selectionApi, selectionKeys } from "./api";
 import { GoodsDetailDrawer } from "./GoodsDetailDrawer";
 

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { INVOICE_STATES, INVOICE_TYPES, type InvoiceState, type InvoiceType } from "@tessera/contracts";
-import type { SearchValues } from "../../../components/list/searchValues";
-import { useDictLabels } from "../../business/catalog/labels";
+import type { SearchValues } from "../../components/list/searchValues";
+import { useDictLabels } from "../catalog/labels";
 import type { InvoiceListQuery } from "./api";
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

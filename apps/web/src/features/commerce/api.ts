@@ -12,9 +12,9 @@ import type {
   Page,
   Shipment,
 } from "@tessera/contracts";
-import type { Query } from "../../../api/client";
-import { unwrap } from "../../../api/errors";
-import { http } from "../../../api/http";
+import type { Query } from "../../api/client";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
 
 /**
  * The mall's calls (issue 28): the brand's through the legacy e-commerce host (`/api/ecommerce/...`, all

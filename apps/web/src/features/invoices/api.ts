@@ -8,8 +8,8 @@ import type {
   InvoiceType,
   Page,
 } from "@tessera/contracts";
-import { unwrap } from "../../../api/errors";
-import { http, saveFile } from "../../../api/http";
+import { unwrap } from "../../api/errors";
+import { http, saveFile } from "../../api/http";
 
 /** The invoice calls (`/api/card-user/invoice...` for the merchant, `/api/ops/invoices` for the operator; issue 29). */
 export interface InvoiceListQuery {

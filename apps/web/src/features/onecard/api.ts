@@ -11,9 +11,9 @@ import type {
   OnecardState,
   Page,
 } from "@tessera/contracts";
-import type { Query } from "../../../api/client";
-import { unwrap } from "../../../api/errors";
-import { http } from "../../../api/http";
+import type { Query } from "../../api/client";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
 
 /** The purchaser's one-card calls (`/api/card-user/onecard/...`, issue 26). Mutations return the result (never throw). */
 const base = "/api/card-user/onecard";

@@ -1,8 +1,8 @@
 import { Tag, type TableColumnsType } from "antd";
 import type { TFunction } from "i18next";
 import type { OcProduct, OnecardKind } from "@tessera/contracts";
-import { formatMoney } from "../../../components/money";
-import { validityText } from "../../sale/onecard/labels";
+import { formatMoney } from "../../components/money";
+import { validityText } from "./labels";
 
 /**
  * The columns every list of card products shows (the brand's own pages, and its provider's brand-context
