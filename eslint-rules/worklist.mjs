@@ -19,7 +19,6 @@ export const queryOutsideRepo = [
   "apps/server/src/modules/commission/service.ts", // 5
   "apps/server/src/modules/invoices/service.ts", // 4
   "apps/server/src/modules/ledger/service.ts", // 1
-  "apps/server/src/modules/mall/service.ts", // 53
   "apps/server/src/modules/merchants/service.ts", // 1
   "apps/server/src/modules/miniprogram/accounts.ts", // 13
   "apps/server/src/modules/miniprogram/local.ts", // 41

@@ -90,6 +90,40 @@ export async function insertDeliveries(
   return inserted.sort((a, b) => a.id - b.id);
 }
 
+/* ---------- what the storefront and the back-office both read ---------- */
+
+/** The merchant's mall settings row (private code, brand show), or undefined. */
+export async function settingsRow(db: Executor, merchantId: number) {
+  return db.selectFrom("mall_settings").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
+}
+
+/** The merchant's gift bags, newest first: by ids, or a page; on sale only when asked. */
+export async function giftBags(
+  db: Executor,
+  merchantId: number,
+  q: { ids?: number[]; offset?: number; limit?: number; onSale?: boolean },
+) {
+  let base = db.selectFrom("mall_gift_bags").selectAll().where("merchant_id", "=", merchantId);
+  if (q.ids) base = base.where("id", "in", q.ids.length ? q.ids : [0]);
+  if (q.onSale) base = base.where("on_sale", "=", true);
+  return base
+    .orderBy("id", "desc")
+    .offset(q.offset ?? 0)
+    .limit(q.limit ?? 1000)
+    .execute();
+}
+
+/** The items of these gift bags with their own goods' name, price and catalogue goods. */
+export async function giftBagItemsWithGoods(db: Executor, bagIds: number[]) {
+  return db
+    .selectFrom("mall_gift_bag_items as i")
+    .innerJoin("mall_self_goods as s", "s.id", "i.self_goods_id")
+    .select(["i.bag_id", "i.self_goods_id", "i.quantity", "s.name", "s.price", "s.goods_id"])
+    .where("i.bag_id", "in", bagIds)
+    .orderBy("i.self_goods_id")
+    .execute();
+}
+
 /* ---------- testers (the experience version's audience) ---------- */
 
 export async function isTester(db: Executor, merchantId: number, phone: string): Promise<boolean> {
