@@ -33,7 +33,6 @@ export const queryOutsideRepo = [
   "apps/server/src/modules/openapi/signature.ts", // 2
   "apps/server/src/modules/purchasing/handed-on-refund.ts", // 1
   "apps/server/src/modules/purchasing/orderChat.ts", // 4
-  "apps/server/src/modules/purchasing/whitelist-repo.ts", // 4
   "apps/server/src/modules/stores/service.ts", // 26
   "apps/server/src/modules/stores/writeoff.ts", // 21
   "apps/server/src/modules/supply/refund.ts", // 3

@@ -11,6 +11,7 @@ import { registerCatalog } from "./modules/catalog";
 import { registerCollection } from "./modules/collection";
 import { registerCommerce } from "./modules/commerce";
 import { registerCommission } from "./modules/commission";
+import { mayBuyCondition, registerDocking } from "./modules/docking";
 import { registerDeveloper } from "./modules/developer";
 import { registerFunds } from "./modules/funds";
 import { registerInvoices } from "./modules/invoices";
@@ -22,7 +23,7 @@ import { registerOnboarding } from "./modules/onboarding";
 import { registerOpenApi } from "./modules/openapi";
 import { registerOps } from "./modules/ops";
 import { registerProviderOps } from "./modules/providerops";
-import { registerPurchasing, spendByInvoiceType } from "./modules/purchasing";
+import { agreedPriceOf, registerPurchasing, spendByInvoiceType } from "./modules/purchasing";
 import { registerStores } from "./modules/stores";
 import { registerSupply } from "./modules/supply";
 import { registerTakeout } from "./modules/takeout";
@@ -49,14 +50,18 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const { accounts } = await registerAccounts(host);
   const im = await registerIm(host);
   const onboarding = await registerOnboarding(host, { accounts });
-  const { catalog } = await registerCatalog(host, { serves: onboarding.serves });
+  // Who may buy what is docking's rule and at which price purchasing's: the goods lists apply both.
+  const { catalog } = await registerCatalog(host, {
+    serves: onboarding.serves,
+    whoMayBuy: { condition: mayBuyCondition, agreedPrice: agreedPriceOf },
+  });
   const supply = await registerSupply(host, { catalog });
   const withdrawals = await registerWithdrawals(host);
   await registerFunds(host);
   await registerTransfers(host, { accounts });
   const { callbacks } = await registerCallbacks(host, { api: onboarding.api });
+  const { docking } = await registerDocking(host, { accounts });
   const { purchasing } = await registerPurchasing(host, {
-    accounts,
     orderResults: callbacks,
     notifyLowStock: supply.notifyLowStock,
     chatMessageOf: im.chatMessageOf,
@@ -65,7 +70,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const { media } = await registerMedia(host);
   const { onecard, customers } = await registerOnecard(host, { accounts, catalog, purchasing });
   await registerTakeout(host, { customers });
-  const { stores } = await registerStores(host, { onecard, customers, purchasing, serves: onboarding.serves });
+  const { stores } = await registerStores(host, { onecard, customers, docking, serves: onboarding.serves });
   const collection = await registerCollection(host, { stores, serves: onboarding.serves });
   const miniprogram = await registerMiniprogram(host);
   await registerCommerce(host, { media, catalog, accounts, miniprogram: miniprogram.miniprogram });

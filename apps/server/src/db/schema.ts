@@ -11,6 +11,7 @@ import type { FundsTables } from "../modules/funds/tables";
 import type { WithdrawalsTables } from "../modules/withdrawals/tables";
 import type { TransfersTables } from "../modules/transfers/tables";
 import type { PurchasingTables } from "../modules/purchasing/tables";
+import type { DockingTables } from "../modules/docking/tables";
 import type { OpenapiTables } from "../modules/openapi/tables";
 import type { CallbacksTables } from "../modules/callbacks/tables";
 import type { MediaTables } from "../modules/media/tables";
@@ -42,6 +43,7 @@ export interface DB
     WithdrawalsTables,
     TransfersTables,
     PurchasingTables,
+    DockingTables,
     OpenapiTables,
     CallbacksTables,
     MediaTables,

@@ -1,8 +1,8 @@
 import type { ModuleHost } from "../../platform/module";
 import { catalogBranderRoutes, catalogServicerRoutes, catalogUserRoutes } from "./routes";
-import { CatalogService } from "./service";
+import { CatalogService, type WhoMayBuy } from "./service";
 
-export { CatalogService, type CatalogDeps } from "./service";
+export { CatalogService, type CatalogDeps, type WhoMayBuy } from "./service";
 export {
   adjustStock,
   goodsMatching,
@@ -34,10 +34,20 @@ export interface CatalogModule {
  */
 export async function registerCatalog(
   host: ModuleHost,
-  needs: { serves: (providerId: number, merchantId: number) => Promise<boolean> },
+  needs: {
+    serves: (providerId: number, merchantId: number) => Promise<boolean>;
+    /** Who may buy what and at which price (docking's and purchasing's rules), for the goods lists. */
+    whoMayBuy: WhoMayBuy;
+  },
 ): Promise<CatalogModule> {
   const { ctx, db, guard } = host;
-  const catalog = new CatalogService({ db, storage: ctx.storage, clock: ctx.clock, serves: needs.serves });
+  const catalog = new CatalogService({
+    db,
+    storage: ctx.storage,
+    clock: ctx.clock,
+    serves: needs.serves,
+    whoMayBuy: needs.whoMayBuy,
+  });
   await host.mount("/api/card-brander", catalogBranderRoutes({ catalog, guard }));
   await host.mount("/api/card-user", catalogUserRoutes({ catalog, guard }));
   await host.mount("/api/card-servicer", catalogServicerRoutes({ catalog, guard }));

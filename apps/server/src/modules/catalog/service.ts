@@ -23,7 +23,7 @@ import {
   type SelectionType,
   type ServedGoodsQuery,
 } from "@tessera/contracts";
-import { sql, type Insertable } from "kysely";
+import { sql, type Expression, type Insertable, type RawBuilder } from "kysely";
 import type { Db, Executor } from "../../db/tx";
 import { isUniqueViolation, withTx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
@@ -33,7 +33,6 @@ import { AppError, conflict, invalid, notFound } from "../../platform/http/error
 import { imageInfo, thumbnail } from "../../platform/images";
 import type { FileStorage } from "../../platform/storage";
 import { getMerchant } from "../merchants";
-import { agreedPriceOf, mayBuyCondition } from "../purchasing";
 import {
   imageUrl,
   PLATFORM_RATE_BP,
@@ -53,6 +52,25 @@ export interface CatalogDeps {
   clock: Clock;
   /** Whether a service provider serves a merchant (the onboarding module's bindings). */
   serves?: (providerId: number, merchantId: number) => Promise<boolean>;
+  whoMayBuy: WhoMayBuy;
+}
+
+/**
+ * The rules a goods list applies in its own query, given by the modules that own them (docking: may this
+ * purchaser buy from this supplier; purchasing: the price its approved application agreed), so catalog
+ * never imports them.
+ */
+export interface WhoMayBuy {
+  condition(
+    purchaserId: number,
+    day: string,
+    supplier: Expression<unknown> | number,
+    goods: Expression<unknown> | number,
+  ): RawBuilder<boolean>;
+  agreedPrice(
+    purchaser: Expression<unknown> | number,
+    goods: Expression<unknown> | number,
+  ): RawBuilder<number | string | null>;
 }
 
 const IMAGE_KEY_RE = /^catalog\/(\d+)\/[0-9a-f-]{36}\.(jpeg|png|webp|gif)$/;
@@ -368,12 +386,16 @@ export class CatalogService {
    * (docked with the supplier, authorised by the brand, or whitelisted), applied in the list's own query.
    */
   private buyableBy(purchaserId: number): repo.Buyable {
-    return mayBuyCondition(purchaserId, platformDay(this.deps.clock.now()), sql.ref("g.merchant_id"), sql.ref("g.id"));
+    const day = platformDay(this.deps.clock.now());
+    return this.deps.whoMayBuy.condition(purchaserId, day, sql.ref("g.merchant_id"), sql.ref("g.id"));
   }
 
   /** What a purchaser may buy and at which price: what its orders will check and charge. */
   private viewOf(purchaserId: number): repo.PurchaserView {
-    return { buyable: this.buyableBy(purchaserId), agreedPrice: agreedPriceOf(purchaserId, sql.ref("g.id")) };
+    return {
+      buyable: this.buyableBy(purchaserId),
+      agreedPrice: this.deps.whoMayBuy.agreedPrice(purchaserId, sql.ref("g.id")),
+    };
   }
 
   /** A purchaser sees the goods on sale in its version's scope that it may buy. */

@@ -19,7 +19,7 @@ import { AppError, invalid } from "../../platform/http/errors";
 import { fundChanges, post } from "../ledger";
 import { goodsNames, ownGoodsChoices } from "../catalog";
 import { getMerchant, lockMerchantForUpdate, merchantNames } from "../merchants";
-import { approvedPurchasers } from "../purchasing";
+import { approvedPurchasers } from "../docking";
 
 /**
  * Purchaser rebates. A supplier sets rules (tiers by monthly volume; for one purchaser or all, for one

@@ -18,7 +18,8 @@ import { platformDay, type Clock } from "../../platform/clock";
 import { ok } from "../../platform/http/envelope";
 import { goodsMatching } from "../catalog";
 import { getMerchant } from "../merchants";
-import { agreedPriceOf, mayBuyCondition } from "./eligibility";
+import { mayBuyCondition } from "../docking";
+import { agreedPriceOf } from "./agreed-price.sql";
 
 /**
  * The API purchase table of marketplace screen 11: the goods a purchaser may buy (the same eligibility

@@ -2,7 +2,6 @@ import type { RawBuilder } from "kysely";
 import type { PurchaseOrder } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
 import type { ModuleHost } from "../../platform/module";
-import { consumeVerificationCode, type AccountsService } from "../accounts";
 import type { LowStock } from "../catalog";
 import { apiPurchaseRoutes } from "./api-table";
 import { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./orderChat";
@@ -12,8 +11,7 @@ import { voucherExpiryJob } from "./voucher-expiry";
 
 export { PurchasingService, type OrderResult, type PurchasingDeps } from "./service";
 export { OrderChatService, type StoredChatMessage } from "./orderChat";
-export { agreedPriceOf, mayBuyCondition } from "./eligibility";
-export { approvedPurchasers } from "./repo";
+export { agreedPriceOf } from "./agreed-price.sql";
 export { codePriceSql, heldVoucherSales } from "./code-price";
 export { refundExpiredVouchers } from "./voucher-expiry";
 export { takeBackHandedOnCodes } from "./handed-on-refund";
@@ -35,7 +33,6 @@ export interface OrderResultOutbox {
 }
 
 export interface PurchasingNeeds {
-  accounts: AccountsService;
   orderResults: OrderResultOutbox;
   /** Tells a supplier that a sale took a goods below its low-stock threshold. */
   notifyLowStock: (notice: LowStock) => Promise<void>;
@@ -44,7 +41,7 @@ export interface PurchasingNeeds {
 }
 
 /**
- * Docking, purchase applications, orders and the order conversations of the brand chat. Mounts under
+ * Purchase applications, orders and the order conversations of the brand chat. Mounts under
  * /api/card-user (purchasers) and /api/card-brander (suppliers), and runs the daily refund of store
  * vouchers that expired unredeemed.
  */
@@ -53,17 +50,12 @@ export async function registerPurchasing(
   needs: PurchasingNeeds,
 ): Promise<{ purchasing: PurchasingService }> {
   const { app, ctx, db, guard } = host;
-  const { accounts, orderResults } = needs;
+  const { orderResults } = needs;
   const purchasing = new PurchasingService({
     db,
     clock: ctx.clock,
     onOrderResult: (tx, purchaserId, order) => orderResults.enqueue(tx, purchaserId, order),
     orderResultStatement: (purchaserId, order, onlyIf) => orderResults.enqueueStatement(purchaserId, order, onlyIf),
-    // Docking agreements are signed like every agreement: an SMS code to the phone the signer gives.
-    codes: {
-      check: (phone, code) => accounts.checkSmsCode(phone, "signAgreement", code),
-      consume: consumeVerificationCode,
-    },
     onLowStock: (notice) =>
       needs.notifyLowStock(notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });

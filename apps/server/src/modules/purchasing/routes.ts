@@ -2,17 +2,6 @@ import {
   applicationDecisionReq,
   applicationPage,
   applicationQuery,
-  brandAuth,
-  brandAuthListReq,
-  brandAuthPage,
-  brandAuthReq,
-  brandAuthUpdateReq,
-  docking,
-  dockingApplyReq,
-  dockingConfirmReq,
-  dockingPage,
-  dockingQuery,
-  dockingReviewReq,
   envelope,
   fulfilReq,
   orderPage,
@@ -36,10 +25,6 @@ import {
   supOrderQuery,
   supplyCheckQuery,
   supplyCheckReply,
-  whitelistEntry,
-  whitelistPage,
-  whitelistQuery,
-  whitelistReq,
 } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -52,18 +37,16 @@ import type { PurchasingService } from "./service";
 const tags = ["purchasing"];
 const security = [{ authToken: [] }];
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const dockingPages = ["sale/SupplierDocking", "business/ProcurementLiaison"];
 
 export interface PurchasingRouteDeps {
   purchasing: PurchasingService;
   guard: Guard;
 }
 
-/** Card-user calls: docking (abutment/*, apply/{id}) and the purchaser's orders, under /api/card-user. */
+/** Card-user calls: the purchaser's applications and orders, under /api/card-user. */
 export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    const dock = guard({ roles: ["sale", "business"], menu: dockingPages });
     const buyer = guard({
       roles: ["sale"],
       menu: [
@@ -75,142 +58,6 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
         "sale/CouponSelection",
       ],
     });
-    app.post(
-      "/abutment/brander/apply",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Apply to dock with a supplier",
-          body: dockingApplyReq,
-          response: { 200: envelope(docking) },
-        },
-        preHandler: dock,
-      },
-      async (req) => ok(await purchasing.apply(actorOf(req), req.body.supplierId)),
-    );
-    app.get(
-      "/abutment/brander/apply",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Docking records (either side)",
-          querystring: dockingQuery,
-          response: { 200: envelope(dockingPage) },
-        },
-        preHandler: dock,
-      },
-      async (req) => ok(await purchasing.dockings(actorOf(req), req.query)),
-    );
-    app.post(
-      "/abutment/brander/review/:id",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "The supplier approves or rejects a docking application",
-          params: idParam,
-          body: dockingReviewReq,
-          response: { 200: envelope(docking) },
-        },
-        preHandler: dock,
-      },
-      async (req) => ok(await purchasing.review(actorOf(req), req.params.id, req.body)),
-    );
-    app.post(
-      "/abutment/brander/confirm/:id",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Sign the docking agreement with an SMS code (scene signAgreement)",
-          params: idParam,
-          body: dockingConfirmReq,
-          response: { 200: envelope(docking) },
-        },
-        preHandler: dock,
-      },
-      async (req) => ok(await purchasing.sign(actorOf(req), req.params.id, req.body)),
-    );
-    app.delete(
-      "/apply/:id",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "End a docking (either side)",
-          params: idParam,
-          response: { 200: envelope(z.null()) },
-        },
-        preHandler: dock,
-      },
-      async (req) => {
-        await purchasing.remove(actorOf(req), req.params.id);
-        return ok(null);
-      },
-    );
-    const brandPages = guard({
-      roles: ["business", "sale", "providers"],
-      menu: ["business/BrandAuthorization", "providers/BrandAuthorizationP"],
-    });
-    app.post(
-      "/brandAuth/list",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Brand authorisations given (side brand) or received (side grantee)",
-          body: brandAuthListReq,
-          response: { 200: envelope(brandAuthPage) },
-        },
-        preHandler: brandPages,
-      },
-      async (req) => ok(await purchasing.brandAuths(actorOf(req), req.body)),
-    );
-    app.post(
-      "/brandAuth",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Authorise a purchaser or provider to sell the brand",
-          body: brandAuthReq,
-          response: { 200: envelope(brandAuth) },
-        },
-        preHandler: brandPages,
-      },
-      async (req) => ok(await purchasing.authorise(actorOf(req), req.body)),
-    );
-    app.put(
-      "/brandAuth/:id",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Change an authorisation's remark or end date",
-          params: idParam,
-          body: brandAuthUpdateReq,
-          response: { 200: envelope(brandAuth) },
-        },
-        preHandler: brandPages,
-      },
-      async (req) => ok(await purchasing.updateAuth(actorOf(req), req.params.id, req.body)),
-    );
-    app.delete(
-      "/brandAuth/:id",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Revoke an authorisation",
-          params: idParam,
-          response: { 200: envelope(brandAuth) },
-        },
-        preHandler: brandPages,
-      },
-      async (req) => ok(await purchasing.updateAuth(actorOf(req), req.params.id, "revoke")),
-    );
     app.post(
       "/purchaseApplications",
       {
@@ -583,49 +430,6 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         preHandler: pre,
       },
       async (req) => ok(await purchasing.decideRefund(actorOf(req), req.params.id, req.body)),
-    );
-    const lists = guard({ roles: ["business"], menu: ["business/VendorWhiteList", "business/PurchaseWhiteList"] });
-    app.get(
-      "/whitelists",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "The supplier's whitelisted purchasers (scope vendor or goods)",
-          querystring: whitelistQuery,
-          response: { 200: envelope(whitelistPage) },
-        },
-        preHandler: lists,
-      },
-      async (req) => ok(await purchasing.whitelists.list(actorOf(req), req.query)),
-    );
-    app.post(
-      "/whitelists",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Whitelist a purchaser: it may buy without a docking",
-          body: whitelistReq,
-          response: { 200: envelope(whitelistEntry) },
-        },
-        preHandler: lists,
-      },
-      async (req) => ok(await purchasing.whitelists.add(actorOf(req), req.body)),
-    );
-    app.delete(
-      "/whitelists/:id",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Remove a whitelist entry (new orders refused at once)",
-          params: idParam,
-          response: { 200: envelope(whitelistEntry) },
-        },
-        preHandler: lists,
-      },
-      async (req) => ok(await purchasing.whitelists.remove(actorOf(req), req.params.id)),
     );
     app.put(
       "/supplyOrders/:id/fulfil",

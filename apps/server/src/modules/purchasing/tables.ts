@@ -2,24 +2,6 @@ import type { ColumnType } from "kysely";
 import type { Id, Timestamp } from "../../db/columns";
 
 /** Tables owned by the purchasing module (migration 0014). */
-export type DockingStatusColumn = "pending_review" | "approved" | "rejected" | "cancelled";
-
-export interface DockingsTable {
-  id: Id;
-  purchaser_merchant_id: number;
-  supplier_merchant_id: number;
-  status: ColumnType<DockingStatusColumn, DockingStatusColumn | undefined, DockingStatusColumn>;
-  reject_reason: string | null;
-  purchaser_signed_at: Date | null;
-  purchaser_signed_by: number | null;
-  purchaser_sign_phone: string | null;
-  supplier_signed_at: Date | null;
-  supplier_signed_by: number | null;
-  supplier_sign_phone: string | null;
-  created_by: number;
-  created_at: Timestamp;
-  decided_at: Date | null;
-}
 
 export type OrderStateColumn = "processing" | "success" | "failure";
 
@@ -73,19 +55,6 @@ export interface RefundOrdersTable {
   finished_at: Date | null;
 }
 
-export interface BrandAuthsTable {
-  id: Id;
-  brand_merchant_id: number;
-  grantee_merchant_id: number;
-  grantee_kind: "purchaser" | "provider";
-  remark: ColumnType<string, string | undefined, string>;
-  valid_until: ColumnType<string | null, string | null | undefined, string | null>;
-  active: ColumnType<boolean, boolean | undefined, boolean>;
-  created_by: number;
-  created_at: Timestamp;
-  revoked_at: Date | null;
-}
-
 export interface PurchaseApplicationsTable {
   id: Id;
   purchaser_merchant_id: number;
@@ -106,18 +75,6 @@ export interface PurchaseApplicationsTable {
 }
 
 /** Supplier whitelists (migration 0024): the purchaser may buy without a docking. */
-export interface PurchaseWhitelistsTable {
-  id: Id;
-  supplier_merchant_id: number;
-  purchaser_merchant_id: number;
-  scope: "vendor" | "goods";
-  goods_id: number | null;
-  remark: ColumnType<string, string | undefined, string>;
-  created_by: number;
-  created_at: Timestamp;
-  removed_at: Date | null;
-  removed_by: number | null;
-}
 
 /** The orderChat record of the brand chat (migration 0063). */
 export interface OrderChatsTable {
@@ -130,10 +87,7 @@ export interface OrderChatsTable {
 
 export interface PurchasingTables {
   order_chats: OrderChatsTable;
-  purchase_whitelists: PurchaseWhitelistsTable;
-  brand_auths: BrandAuthsTable;
   purchase_applications: PurchaseApplicationsTable;
-  dockings: DockingsTable;
   purchase_orders: PurchaseOrdersTable;
   refund_orders: RefundOrdersTable;
 }

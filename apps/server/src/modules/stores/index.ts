@@ -4,7 +4,7 @@ import { releasedMallApp } from "../miniprogram";
 import { goodsForPurchase } from "../catalog";
 import { hkdfSync } from "node:crypto";
 import { DynamicCodes, dynamicCodeRoutes, type CustomersService, type OnecardService } from "../onecard";
-import type { PurchasingService } from "../purchasing";
+import type { DockingService } from "../docking";
 import { cardKeys } from "../supply";
 import { platformDay, platformHour } from "../../platform/clock";
 import { oncePer } from "../../platform/jobs";
@@ -36,7 +36,7 @@ export async function registerStores(
   needs: {
     onecard: OnecardService;
     customers: CustomersService;
-    purchasing: PurchasingService;
+    docking: DockingService;
     serves: (providerId: number, merchantId: number) => Promise<boolean>;
   },
 ): Promise<StoresModule> {
@@ -46,7 +46,7 @@ export async function registerStores(
     clock: ctx.clock,
     subAccountOf: (merchantId, userId) => findSubAccount(db, merchantId, userId),
     dockedSuppliers: async (actor) => {
-      const page = await needs.purchasing.dockings(actor, { page: 1, pageSize: 1000, side: "purchaser" });
+      const page = await needs.docking.dockings(actor, { page: 1, pageSize: 1000, side: "purchaser" });
       return page.list.filter((d) => d.docked).map((d) => Number(d.counterpartId));
     },
     serves: needs.serves,

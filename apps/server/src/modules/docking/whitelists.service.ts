@@ -7,7 +7,7 @@ import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { goodsForPurchase, goodsNames } from "../catalog";
 import { getMerchant, merchantOfActor } from "../merchants";
 import { dockedPair } from "./repo";
-import * as repo from "./whitelist-repo";
+import * as repo from "./whitelists.repo";
 
 const notFound = () => new AppError(CODE.NOT_FOUND, "whitelist.notFound");
 
