@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { keyedHash } from "../../platform/crypto/tokens";
 
 /**
  * Card numbers and passwords. A number is 16 digits: 9, the batch (6 digits), the card's serial in the
@@ -43,4 +44,9 @@ export function newCardPassword(): string {
 /** A card number as lists show it: the first and last four digits. */
 export function maskNo(no: string): string {
   return `${no.slice(0, 4)} **** **** ${no.slice(-4)}`;
+}
+
+/** The keyed hash a card's password is kept as (the card's id salts it). */
+export function passwordHash(pwdKey: Buffer, cardId: number, password: string): string {
+  return keyedHash(pwdKey, "onecard-password", String(cardId), password);
 }

@@ -76,7 +76,7 @@ export async function registerOnecard(
     },
   });
   await host.mount("/api/card-brander", brandRoutes({ onecard, guard }));
-  const packages = new GiftPackages({ db, clock: ctx.clock, onecard });
+  const packages = new GiftPackages({ db, clock: ctx.clock, bag: onecard.bag });
   await host.mount(
     "/api/card-user",
     purchaserRoutes({ onecard, packages, salesOrders: new CardSalesOrders(db), guard }),

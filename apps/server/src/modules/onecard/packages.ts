@@ -5,7 +5,7 @@ import type { Actor } from "../../platform/auth/actor";
 import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
 import { merchantOfActor } from "../merchants";
-import type { OnecardService } from "./service";
+import type { BagService } from "./bag.service";
 
 /**
  * Gift packages (GiftPackage): a purchaser names a set of its card products and counts ("Spring box: two
@@ -15,7 +15,7 @@ import type { OnecardService } from "./service";
  * the gifts' own (GiftReceiveRecord lists them, by package too).
  */
 export class GiftPackages {
-  constructor(private readonly deps: { db: Db; clock: Clock; onecard: OnecardService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; bag: BagService }) {}
 
   async create(
     actor: Actor,
@@ -196,7 +196,7 @@ export class GiftPackages {
           (picked.get(item.productId) ?? []).slice(i * item.count, (i + 1) * item.count),
         );
         ids.push(
-          await this.deps.onecard.giveCards(tx, actor, me, {
+          await this.deps.bag.giveCards(tx, actor, me, {
             cards,
             phone,
             message: p.message,
@@ -209,9 +209,9 @@ export class GiftPackages {
     });
     if (fresh) {
       const perGift = (await this.one(me.id, id)).items.reduce((sum, i) => sum + i.count, 0);
-      for (const phone of req.phones) await this.deps.onecard.tellRecipient(me, phone, perGift, lang);
+      for (const phone of req.phones) await this.deps.bag.tellRecipient(me, phone, perGift, lang);
     }
-    const gifts = await this.deps.onecard.gifts(actor, { page: 1, pageSize: 1000, ids: giftIds });
+    const gifts = await this.deps.bag.gifts(actor, { page: 1, pageSize: 1000, ids: giftIds });
     return { gifts: gifts.list };
   }
 }

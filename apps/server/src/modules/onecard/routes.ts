@@ -129,7 +129,10 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       async (req) => {
         const { kind, ...rest } = req.query;
         return ok(
-          await onecard.products(actorOf(req), { ...rest, kind: kind === "faceValue" ? "face_value" : "discount" }),
+          await onecard.issuing.products(actorOf(req), {
+            ...rest,
+            kind: kind === "faceValue" ? "face_value" : "discount",
+          }),
         );
       },
     );
@@ -145,7 +148,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.products(actorOf(req), req.query)),
+      async (req) => ok(await onecard.issuing.products(actorOf(req), req.query)),
     );
     app.post(
       "/onecard/products",
@@ -159,7 +162,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.createProduct(actorOf(req), req.body)),
+      async (req) => ok(await onecard.issuing.createProduct(actorOf(req), req.body)),
     );
     app.put(
       "/onecard/products/:id",
@@ -174,7 +177,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.updateProduct(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await onecard.issuing.updateProduct(actorOf(req), req.params.id, req.body)),
     );
     app.put(
       "/onecard/products/:id/onSale",
@@ -189,7 +192,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.setOnSale(actorOf(req), req.params.id, req.body.onSale)),
+      async (req) => ok(await onecard.issuing.setOnSale(actorOf(req), req.params.id, req.body.onSale)),
     );
     app.get(
       "/onecard/batches",
@@ -203,7 +206,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.batches(actorOf(req), req.query)),
+      async (req) => ok(await onecard.issuing.batches(actorOf(req), req.query)),
     );
     app.get(
       "/onecard/batches/:id/cards",
@@ -218,7 +221,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.batchCards(actorOf(req), req.params.id, req.query)),
+      async (req) => ok(await onecard.issuing.batchCards(actorOf(req), req.params.id, req.query)),
     );
     app.post(
       "/onecard/batches",
@@ -232,7 +235,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.issueBatch(actorOf(req), req.body)),
+      async (req) => ok(await onecard.issuing.issueBatch(actorOf(req), req.body)),
     );
     app.post(
       "/onecard/redeem",
@@ -246,7 +249,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.redeem(actorOf(req), req.body, null, req.lang)),
+      async (req) => ok(await onecard.redemption.redeem(actorOf(req), req.body, null, req.lang)),
     );
     app.post(
       "/onecard/holds",
@@ -260,7 +263,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.hold(actorOf(req), req.body, null, req.lang)),
+      async (req) => ok(await onecard.redemption.hold(actorOf(req), req.body, null, req.lang)),
     );
     app.put(
       "/onecard/holds/:id/capture",
@@ -274,7 +277,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.settleHold(actorOf(req), req.params.id, "capture")),
+      async (req) => ok(await onecard.redemption.settleHold(actorOf(req), req.params.id, "capture")),
     );
     app.put(
       "/onecard/holds/:id/release",
@@ -288,7 +291,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.settleHold(actorOf(req), req.params.id, "release")),
+      async (req) => ok(await onecard.redemption.settleHold(actorOf(req), req.params.id, "release")),
     );
   };
 }
@@ -326,7 +329,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.mall(actorOf(req), req.query)),
+      async (req) => ok(await onecard.sales.mall(actorOf(req), req.query)),
     );
     app.post(
       "/onecard/purchase",
@@ -340,7 +343,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.purchase(actorOf(req), req.body)),
+      async (req) => ok(await onecard.sales.purchase(actorOf(req), req.body)),
     );
     app.get(
       "/onecard/sales",
@@ -354,7 +357,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.sales(actorOf(req), req.query)),
+      async (req) => ok(await onecard.sales.sales(actorOf(req), req.query)),
     );
     app.get(
       "/onecard/cards",
@@ -368,7 +371,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.cards(actorOf(req), req.query)),
+      async (req) => ok(await onecard.sales.cards(actorOf(req), req.query)),
     );
     app.get(
       "/onecard/lookup",
@@ -382,7 +385,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.lookup(actorOf(req), req.query.cardNo)),
+      async (req) => ok(await onecard.sales.lookup(actorOf(req), req.query.cardNo)),
     );
     app.post(
       "/onecard/activate",
@@ -396,7 +399,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.activate(actorOf(req), req.body)),
+      async (req) => ok(await onecard.issuing.activate(actorOf(req), req.body)),
     );
     app.post(
       "/onecard/activate/preview",
@@ -411,7 +414,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.activationPreview(actorOf(req), req.body)),
+      async (req) => ok(await onecard.issuing.activationPreview(actorOf(req), req.body)),
     );
     app.get(
       "/onecard/returns",
@@ -425,7 +428,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.returns(actorOf(req), req.query)),
+      async (req) => ok(await onecard.sales.returns(actorOf(req), req.query)),
     );
     app.post(
       "/onecard/returns",
@@ -439,7 +442,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.returnCards(actorOf(req), req.body)),
+      async (req) => ok(await onecard.sales.returnCards(actorOf(req), req.body)),
     );
     app.post(
       "/onecard/extract",
@@ -453,7 +456,7 @@ export function purchaserRoutes({
         preHandler: pre,
       },
       async (req, reply) => {
-        const rows = await onecard.extract(actorOf(req), req.body.cardIds);
+        const rows = await onecard.sales.extract(actorOf(req), req.body.cardIds);
         const h = EXTRACT_HEADERS[req.lang];
         return sendXlsx(
           reply,
@@ -481,7 +484,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.extractions(actorOf(req), req.query)),
+      async (req) => ok(await onecard.sales.extractions(actorOf(req), req.query)),
     );
     app.get(
       "/onecard/gifts",
@@ -495,7 +498,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.gifts(actorOf(req), req.query)),
+      async (req) => ok(await onecard.bag.gifts(actorOf(req), req.query)),
     );
     app.get(
       "/onecard/giftPackages",
@@ -569,7 +572,7 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.gift(actorOf(req), req.body, req.lang)),
+      async (req) => ok(await onecard.bag.gift(actorOf(req), req.body, req.lang)),
     );
     app.get(
       "/onecard/report",
@@ -583,13 +586,13 @@ export function purchaserRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.report(actorOf(req), req.query)),
+      async (req) => ok(await onecard.sales.report(actorOf(req), req.query)),
     );
     app.get(
       "/onecard/report/export",
       { schema: { tags, security, summary: "Card sales report as xlsx", querystring: ocReportQuery }, preHandler: pre },
       async (req, reply) => {
-        const report = await onecard.report(actorOf(req), req.query);
+        const report = await onecard.sales.report(actorOf(req), req.query);
         return sendXlsx(reply, `one-card-report-${req.query.dimension}`, reportColumns(req.lang), [report.rows]);
       },
     );
@@ -669,7 +672,11 @@ export function publicRoutes({
         },
       },
       async (req) =>
-        ok(await limits.card(req, () => onecard.balance(req.body.cardNo, req.body.password, req.ip, req.lang))),
+        ok(
+          await limits.card(req, () =>
+            onecard.redemption.balance(req.body.cardNo, req.body.password, req.ip, req.lang),
+          ),
+        ),
     );
     app.get(
       "/onecard/charter/:id",
@@ -681,7 +688,7 @@ export function publicRoutes({
           response: { 200: envelope(ocProduct) },
         },
       },
-      async (req) => ok(await onecard.charter(req.params.id)),
+      async (req) => ok(await onecard.issuing.charter(req.params.id)),
     );
     // The reset code goes only to the logged-in customer whose card bag holds the card, and the reply names
     // no phone: a card number alone must neither text its holder nor reveal their number.
@@ -698,7 +705,7 @@ export function publicRoutes({
         preHandler: customers.guard(),
       },
       async (req) =>
-        ok(await limits.card(req, () => onecard.sendResetCode(customerOf(req), req.body.cardNo, req.lang))),
+        ok(await limits.card(req, () => onecard.bag.sendResetCode(customerOf(req), req.body.cardNo, req.lang))),
     );
     app.post(
       "/onecard/resetPwd",
@@ -715,7 +722,7 @@ export function publicRoutes({
         const customer = token ? await customers.authenticate(token) : null;
         const proof = { customer, client: req.ip, lang: req.lang };
         // A current password is a card check (its limits); a code is a code check.
-        const reset = () => onecard.resetPassword(req.body, proof);
+        const reset = () => onecard.bag.resetPassword(req.body, proof);
         return ok(await (req.body.currentPassword !== undefined ? limits.card(req, reset) : limits.code(req, reset)));
       },
     );
@@ -824,7 +831,7 @@ export function customerRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.bag(customerOf(req))),
+      async (req) => ok(await onecard.bag.bag(customerOf(req))),
     );
     app.post(
       "/onecard/gifts/claimByLink",
@@ -838,7 +845,7 @@ export function customerRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.claimByLink(customerOf(req), req.body.token)),
+      async (req) => ok(await onecard.bag.claimByLink(customerOf(req), req.body.token)),
     );
     app.post(
       "/onecard/gifts/:id/claim",
@@ -852,7 +859,7 @@ export function customerRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.claimGift(customerOf(req), req.params.id)),
+      async (req) => ok(await onecard.bag.claimGift(customerOf(req), req.params.id)),
     );
     app.post(
       "/onecard/bind",
@@ -869,7 +876,7 @@ export function customerRoutes({
       async (req) =>
         ok(
           await limits.card(req, () =>
-            onecard.bind(customerOf(req), req.body.cardNo, req.body.password, req.ip, req.lang),
+            onecard.bag.bind(customerOf(req), req.body.cardNo, req.body.password, req.ip, req.lang),
           ),
         ),
     );
@@ -885,7 +892,7 @@ export function customerRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await onecard.moves(customerOf(req), req.query)),
+      async (req) => ok(await onecard.bag.moves(customerOf(req), req.query)),
     );
     app.get(
       "/onecard/orders",
