@@ -9,7 +9,6 @@ export const queryOutsideRepo = [
   "apps/server/src/im/rest/accounts.ts", // 1
   "apps/server/src/im/service/accounts.ts", // 3
   "apps/server/src/im/service/history.ts", // 5
-  "apps/server/src/modules/accounts/sub-repo.ts", // 5
   "apps/server/src/modules/callbacks/service.ts", // 7
   "apps/server/src/modules/catalog/purchase.ts", // 1
   "apps/server/src/modules/collection/service.ts", // 30

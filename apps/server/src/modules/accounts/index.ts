@@ -13,7 +13,7 @@ export {
 export { ensureOperator } from "./bootstrap";
 export { SubAccountsService, type SubAccountsDeps } from "./subaccounts";
 /** A sub-account (sub-passport) of a merchant, or undefined. */
-export { findSubAccount } from "./sub-repo";
+export { findSubAccount } from "./subaccounts.repo";
 /** Marks a checked code used, in the caller's transaction; false when another request used it first. */
 export { consumeCode as consumeVerificationCode, merchantOwner } from "./repo";
 export { addOperator } from "./operators";

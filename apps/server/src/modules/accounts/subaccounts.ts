@@ -17,7 +17,7 @@ import type { Clock } from "../../platform/clock";
 import type { PasswordHasher } from "../../platform/crypto/passwords";
 import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
 import { revokeUserSessions } from "./repo";
-import * as repo from "./sub-repo";
+import * as repo from "./subaccounts.repo";
 
 export interface SubAccountsDeps {
   db: Db;
