@@ -1,4 +1,4 @@
-import { OfficialAccountPage } from "../sale/miniprogram/Official";
+import { OfficialAccountPage } from "../../features/miniprogram/Official";
 
 /** `/business/DockWechat`: the brand's WeChat docking: its official account (公众号) bound on the platform. */
 export default function DockWechat() {

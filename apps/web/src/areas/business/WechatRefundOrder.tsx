@@ -8,7 +8,7 @@ import { ListPage } from "../../components/list/ListPage";
 import { confirmMoney } from "../../components/confirmMoney";
 import { formatMoney, parseMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { collectionApi, collectionKeys, newRequestKey } from "./collection/api";
+import { collectionApi, collectionKeys, newRequestKey } from "../../features/collection/api";
 
 const COLOR: Record<PayRefund["state"], string> = { PROCESSING: "blue", SUCCESS: "green", FAILURE: "red" };
 

@@ -8,7 +8,7 @@ import { reportFailure } from "../../components/form/serverError";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney, parseMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { collectionApi, collectionKeys } from "./collection/api";
+import { collectionApi, collectionKeys } from "../../features/collection/api";
 import { storeApi } from "../../features/stores/api";
 import { dayRange } from "../../features/stores/writeoffLists";
 import { PayCodeDialog } from "./collection/PayCodeDialog";

@@ -5,9 +5,9 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { DynamicCodeReply, OcBagCard, OcBagReply } from "@tessera/contracts";
 import { MallBagCodes, useMallBagCodes } from "./MallBagCodes";
-import { customerCall } from "./customerApi";
+import { customerCall } from "../../features/customer/customerApi";
 import { day, fmt, STATE_COLOR } from "./format";
-import { Shell } from "./Shell";
+import { Shell } from "../../features/customer/Shell";
 
 /**
  * `/client/cardBag` and `/oneCard/cardBag`: the customer's stored-value cards (balance, validity,

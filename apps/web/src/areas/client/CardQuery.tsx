@@ -2,9 +2,9 @@ import { Button, Card, Descriptions, Form, Input, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OcBalance } from "@tessera/contracts";
-import { customerCall } from "./customerApi";
+import { customerCall } from "../../features/customer/customerApi";
 import { day, fmt, STATE_COLOR } from "./format";
-import { Shell } from "./Shell";
+import { Shell } from "../../features/customer/Shell";
 
 /**
  * `/oneCardQuery` (public) and `/client/cardQuery`: a card's balance by number and password. Wrong

@@ -3,8 +3,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import type { OcBagReply } from "@tessera/contracts";
-import { customerCall } from "./customerApi";
-import { Shell } from "./Shell";
+import { customerCall } from "../../features/customer/customerApi";
+import { Shell } from "../../features/customer/Shell";
 
 /**
  * `/client/claim?token=…`: a gift sent by link. Opening it claims the gift into the customer's card bag

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import type { CustomerLoginReply } from "@tessera/contracts";
-import { customerCall, customerSession, type CallResult } from "./customerApi";
+import { customerCall, customerSession, type CallResult } from "../../features/customer/customerApi";
 
 interface Props {
   /** Sends the SMS code: the card bag's own call, or a mall's (counted against that mall's SMS packages). */

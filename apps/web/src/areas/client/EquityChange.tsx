@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Empty, List, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import type { OcMove, Page } from "@tessera/contracts";
-import { customerCall } from "./customerApi";
+import { customerCall } from "../../features/customer/customerApi";
 import { fmt } from "./format";
-import { Shell } from "./Shell";
+import { Shell } from "../../features/customer/Shell";
 
 /** `/client/equityChange`: every change of the balances of the customer's cards, newest first, with the balance after it. */
 export default function EquityChange() {

@@ -3,8 +3,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { OcBagReply } from "@tessera/contracts";
-import { customerCall } from "./customerApi";
-import { Shell } from "./Shell";
+import { customerCall } from "../../features/customer/customerApi";
+import { Shell } from "../../features/customer/Shell";
 
 /**
  * `/client/extractCard`: the customer takes a card they hold (a physical or e-card given to them) into

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { customerCall } from "./customerApi";
+import { customerCall } from "../../features/customer/customerApi";
 import { CustomerLoginForm } from "./CustomerLoginForm";
-import { Shell } from "./Shell";
+import { Shell } from "../../features/customer/Shell";
 
 /** `/client/login`: the end customer logs in with a phone number and an SMS code (no password). */
 export default function Login() {

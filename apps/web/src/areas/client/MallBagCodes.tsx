@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Card, Flex, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import type { MallBagCode } from "@tessera/contracts";
-import { customerCall } from "./customerApi";
+import { customerCall } from "../../features/customer/customerApi";
 import { day } from "./format";
 
 /** The codes the customer bought in the mini-program malls (one request, shared by whoever asks). */

@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Empty, List, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import type { OcOrder, Page } from "@tessera/contracts";
-import { customerCall } from "./customerApi";
+import { customerCall } from "../../features/customer/customerApi";
 import { fmt } from "./format";
-import { Shell } from "./Shell";
+import { Shell } from "../../features/customer/Shell";
 
 const TAG = { processing: "blue", success: "green", failed: "orange", refunded: "orange" } as const;
 

@@ -4,9 +4,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import type { OcBagReply, OcEquity, OcOrder, Page } from "@tessera/contracts";
-import { customerCall, newRequestKey } from "./customerApi";
+import { customerCall, newRequestKey } from "../../features/customer/customerApi";
 import { fmt } from "./format";
-import { Shell } from "./Shell";
+import { Shell } from "../../features/customer/Shell";
 
 interface RechargeForm {
   cardId: string;

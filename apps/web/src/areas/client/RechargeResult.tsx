@@ -3,9 +3,9 @@ import { Button, Result, Spin } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import type { OcOrder, Page } from "@tessera/contracts";
-import { customerCall } from "./customerApi";
+import { customerCall } from "../../features/customer/customerApi";
 import { fmt } from "./format";
-import { Shell } from "./Shell";
+import { Shell } from "../../features/customer/Shell";
 
 const STATUS = { processing: "info", success: "success", failed: "warning", refunded: "warning" } as const;
 

@@ -2,8 +2,8 @@ import { OC_NEW_PASSWORD_RE } from "@tessera/contracts";
 import { App, Button, Card, Form, Input } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { customerCall } from "./customerApi";
-import { Shell } from "./Shell";
+import { customerCall } from "../../features/customer/customerApi";
+import { Shell } from "../../features/customer/Shell";
 
 /**
  * `/client/resetCardPwd`: a new password (8-32 letters and digits, both) for a card in the logged-in customer's card bag,

@@ -21,7 +21,7 @@ import { useTranslation } from "react-i18next";
 import { BUSINESS_TYPES, type CommissionRule } from "@tessera/contracts";
 import { PageHint } from "../../components/PageHint";
 import { percent, useDictLabels } from "../../features/catalog/labels";
-import { commissionApi, commissionKeys } from "../providers/commission/api";
+import { commissionApi, commissionKeys } from "../../features/commission/api";
 import { OpsOnly } from "./OpsOnly";
 
 interface RuleForm {

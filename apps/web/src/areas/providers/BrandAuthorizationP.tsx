@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { PageHint } from "../../components/PageHint";
-import BrandAuthorization from "../business/BrandAuthorization";
+import BrandAuthorization from "../../features/purchasing/BrandAuthorization";
 import { BrandContext } from "./BrandContext";
 
 /**

@@ -1,4 +1,4 @@
-import ChangesFunds from "../business/ChangesFunds";
+import ChangesFunds from "../../features/funds/ChangesFunds";
 
 /** `/providers/ChangesFundsP`: the service provider's income account, the same list as a supplier's. */
 export default ChangesFunds;

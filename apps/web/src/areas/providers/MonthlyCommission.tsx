@@ -14,7 +14,7 @@ import {
   downloadStatement,
   downloadStatementPdf,
   type StatementListQuery,
-} from "./commission/api";
+} from "../../features/commission/api";
 
 const STATE_COLOURS: Record<StatementState, string> = { draft: "processing", paid: "success", carried: "default" };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

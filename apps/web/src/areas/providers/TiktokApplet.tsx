@@ -1,4 +1,4 @@
-import { MiniProgramConsole } from "../sale/miniprogram/Console";
+import { MiniProgramConsole } from "../../features/miniprogram/Console";
 
 /** `/providers/TiktokApplet`: Douyin (short-video platform) mini-programs. */
 export default function TiktokApplet() {

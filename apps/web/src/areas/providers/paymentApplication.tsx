@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { PageHint } from "../../components/PageHint";
-import AggregateIncoming from "../business/aggregateIncoming";
+import AggregateIncoming from "../../features/collection/aggregateIncoming";
 import { BrandContext } from "./BrandContext";
 
 /** `/providers/paymentApplication?sellerBrand=<id>`: a service provider fills and follows a brand's aggregated onboarding with the brand token. */

@@ -5,7 +5,7 @@ import type { PayOrder } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { PageHint } from "../../components/PageHint";
-import { collectionApi, collectionKeys } from "../business/collection/api";
+import { collectionApi, collectionKeys } from "../../features/collection/api";
 import { ServedBrandSelect } from "../../features/stores/ServedBrandSelect";
 import { dayRange } from "../../features/stores/writeoffLists";
 

@@ -1,4 +1,4 @@
-import { MiniProgramConsole } from "./miniprogram/Console";
+import { MiniProgramConsole } from "../../features/miniprogram/Console";
 
 /** `/sale/EquityApplet` and `/international/sale/EquityApplet`: the purchaser's WeChat mini-program malls. */
 export default function EquityApplet() {

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import type { GiftBag } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
-import { mallApi, mallKeys, minor, yuan } from "./mall/api";
+import { mallApi, mallKeys, minor, yuan } from "../../features/mall/api";
 
 interface BagForm {
   name: string;

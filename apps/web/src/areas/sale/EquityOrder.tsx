@@ -7,8 +7,8 @@ import { newRequestKey } from "../../api/hooks/funds";
 import { ListPage } from "../../components/list/ListPage";
 import { moneyTitle } from "../../components/confirmMoney";
 import { formatMoney } from "../../components/money";
-import { STATE_COLOURS } from "../mall/orderStates";
-import { filtersOf, mallApi, mallKeys } from "./mall/api";
+import { STATE_COLOURS } from "../../features/mall/orderStates";
+import { filtersOf, mallApi, mallKeys } from "../../features/mall/api";
 
 /** `/sale/EquityOrder`: the mall's orders (codes masked), their delivery, and refunds (to the wallet payment or back onto the card). */
 export default function EquityOrder() {

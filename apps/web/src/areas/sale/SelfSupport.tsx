@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { SelfGoods } from "@tessera/contracts";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
-import { filtersOf, mallApi, mallKeys, minor } from "./mall/api";
+import { filtersOf, mallApi, mallKeys, minor } from "../../features/mall/api";
 
 /**
  * `/sale/SelfSupport`: the purchaser's own goods in its mall: chosen from the goods it may buy, each with

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
 import { newRequestKey } from "../../features/onecard/api";
-import { filtersOf, mallApi, mallKeys, type SmsRecordRow } from "./mall/api";
+import { filtersOf, mallApi, mallKeys, type SmsRecordRow } from "../../features/mall/api";
 
 /**
  * `/sale/SmsSendRecord`: the mall's SMS: what remains, the packages (count, remaining, expiry), buying a

@@ -1,4 +1,4 @@
-import { OfficialAccountPage } from "./miniprogram/Official";
+import { OfficialAccountPage } from "../../features/miniprogram/Official";
 
 /** `/sale/WechatOfficial`: the purchaser's official account (公众号) bound on WeChat. */
 export default function WechatOfficial() {

@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { TakeoutOrder } from "@tessera/contracts";
 import { formatMoney } from "../../components/money";
-import { customerCall } from "../client/customerApi";
-import { Shell } from "../client/Shell";
+import { customerCall } from "../../features/customer/customerApi";
+import { Shell } from "../../features/customer/Shell";
 
 const STEPS = ["to_be_accepted", "accepted", "delivering", "completed"] as const;
 

@@ -22,8 +22,8 @@ import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { TakeoutItem, TakeoutMenu, TakeoutOrder } from "@tessera/contracts";
 import { formatMoney } from "../../components/money";
-import { customerCall, customerSession, newRequestKey } from "../client/customerApi";
-import { Shell } from "../client/Shell";
+import { customerCall, customerSession, newRequestKey } from "../../features/customer/customerApi";
+import { Shell } from "../../features/customer/Shell";
 
 interface CartLine {
   kind: "item" | "package";

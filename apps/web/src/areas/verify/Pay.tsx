@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { PayOrder } from "@tessera/contracts";
 import { formatMoney, parseMoney } from "../../components/money";
-import { collectionApi, newRequestKey } from "../business/collection/api";
+import { collectionApi, newRequestKey } from "../../features/collection/api";
 import { PhoneScreen } from "../../features/stores/PhoneScreen";
 
 /**

@@ -3,7 +3,7 @@ import { Button, Card, Checkbox, Descriptions, Result } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { collectionApi } from "../business/collection/api";
+import { collectionApi } from "../../features/collection/api";
 import { PhoneScreen } from "../../features/stores/PhoneScreen";
 
 /** `/paySign/:token`: the aggregator's signing link for the merchant's administrator (the local adapter's stand-in). */

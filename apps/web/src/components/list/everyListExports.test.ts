@@ -15,7 +15,7 @@ const NOT_LISTS: Record<string, string> = {
   "components/purchasing/OrderCodesDrawer.tsx": "one order's revealed card secrets: never leave the screen in a file",
   "areas/ops/Commission.tsx": "the commission rules being edited, not records",
   "areas/ops/MpTemplates.tsx": "mini-program templates being configured",
-  "areas/sale/miniprogram/Official.tsx":
+  "features/miniprogram/Official.tsx":
     "a bound official account's last platform calls and the local-life authorisations being managed",
   "areas/providers/TakeoutApplet.tsx": "applet configuration",
   "areas/business/catalog/BrandsDialog.tsx": "brand picker dialog",
@@ -30,7 +30,7 @@ const NOT_LISTS: Record<string, string> = {
   "areas/developer/Developer.tsx": "the developer console's request and signature tables",
   "areas/sale/onecard/CardPicker.tsx": "card picker inside a form",
   "areas/sale/TicketSignature.tsx": "the merchant's invoice titles being edited",
-  "areas/sale/miniprogram/Console.tsx": "mini-program configuration console",
+  "features/miniprogram/Console.tsx": "mini-program configuration console",
   "areas/sale/SmsSendRecord.tsx": "SMS package records, shown in the mini-program console",
 };
 

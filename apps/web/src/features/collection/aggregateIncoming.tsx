@@ -7,7 +7,7 @@ import type { ApplyRecord, ApplyState } from "@tessera/contracts";
 import { reportFailure } from "../../components/form/serverError";
 import { AuthImage } from "../../components/onboarding/AuthImage";
 import { PageHint } from "../../components/PageHint";
-import { collectionApi, collectionKeys, type ApplyBody } from "./collection/api";
+import { collectionApi, collectionKeys, type ApplyBody } from "./api";
 
 // The images are not inputs of their own: their messages show as a toast.
 const FIELDS = [

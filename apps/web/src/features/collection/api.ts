@@ -8,8 +8,8 @@ import type {
   PayOrderState,
   PayRefund,
 } from "@tessera/contracts";
-import { unwrap } from "../../../api/errors";
-import { http } from "../../../api/http";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
 
 /** Payment collection calls (issue 27): `/api/card-brander/...`, the payer's `/api/pay-public/...`. */
 const brander = "/api/card-brander";

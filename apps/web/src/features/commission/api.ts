@@ -1,6 +1,6 @@
 import type { CloseReply, CommissionRule, CommissionStatement, Page, StatementDetail } from "@tessera/contracts";
-import { unwrap } from "../../../api/errors";
-import { http, saveFile } from "../../../api/http";
+import { unwrap } from "../../api/errors";
+import { http, saveFile } from "../../api/http";
 
 /** Commission calls (issue 29): the provider's (`/api/card-servicer/commission`) and the operator's (`/api/ops/commission`). */
 export interface StatementListQuery {

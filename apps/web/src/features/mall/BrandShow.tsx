@@ -3,7 +3,7 @@ import { App, Button, Card, Flex, Form, Input, Select } from "antd";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { MALL_MAX_TESTERS, type MallSettings } from "@tessera/contracts";
-import { mallApi, mallKeys } from "./mall/api";
+import { mallApi, mallKeys } from "./api";
 
 /**
  * `/sale/BrandShow` (and `/business/PrivateCodeMall`): the brand's showcase on the mall's home (title,

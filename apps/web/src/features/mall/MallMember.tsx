@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ListPage } from "../../components/list/ListPage";
 import { formatMoney } from "../../components/money";
-import { filtersOf, mallApi, mallKeys, type MallMemberRow } from "./mall/api";
+import { filtersOf, mallApi, mallKeys, type MallMemberRow } from "./api";
 
 /** `/sale/MallMember` (and `/business/ShopMember`): the mall's customers, their orders and what they spent. */
 export default function MallMember() {

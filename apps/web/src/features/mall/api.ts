@@ -8,9 +8,9 @@ import type {
   SelfGoods,
   SmsSummary,
 } from "@tessera/contracts";
-import type { Query } from "../../../api/client";
-import { unwrap } from "../../../api/errors";
-import { http } from "../../../api/http";
+import type { Query } from "../../api/client";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
 
 /** The merchant's mall back-office calls (`/api/card-user/mall/...`, issue 30 B). Mutations return the result (never throw). */
 const base = "/api/card-user/mall";

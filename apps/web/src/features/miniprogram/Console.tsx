@@ -32,9 +32,9 @@ import {
   type MpPlatform,
   type MpVersion,
 } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
-import { ListPage } from "../../../components/list/ListPage";
-import { PageHint } from "../../../components/PageHint";
+import { reportFailure } from "../../components/form/serverError";
+import { ListPage } from "../../components/list/ListPage";
+import { PageHint } from "../../components/PageHint";
 import { mpApi, mpKeys, type MpCategory } from "./api";
 
 const THEME_COLOURS = ["#e4393c", "#1677ff", "#13a35b", "#222222"] as const;

@@ -19,11 +19,11 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import type { MpAccount, MpLifeBrand, MpOfficialReply, MpPlatformCall } from "@tessera/contracts";
-import { unwrap } from "../../../api/errors";
-import { http } from "../../../api/http";
-import { reportFailure } from "../../../components/form/serverError";
-import { dense } from "../../../components/list/denseColumns";
-import { PageHint } from "../../../components/PageHint";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
+import { reportFailure } from "../../components/form/serverError";
+import { dense } from "../../components/list/denseColumns";
+import { PageHint } from "../../components/PageHint";
 
 const O = "/api/card-user/officialAccount";
 const L = "/api/card-user/localLife";

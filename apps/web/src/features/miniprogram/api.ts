@@ -1,7 +1,7 @@
 import type { MpConfig, MpConfigReq, MpPlatform, MpTemplate, MpVersion, Page } from "@tessera/contracts";
-import type { Query } from "../../../api/client";
-import { unwrap } from "../../../api/errors";
-import { http } from "../../../api/http";
+import type { Query } from "../../api/client";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
 
 /** The merchant's mini-program calls (`/api/card-user/miniProgram/…`, `/tiktok/…`; issue 30). Mutations return the result. */
 const base = "/api/card-user/miniProgram";

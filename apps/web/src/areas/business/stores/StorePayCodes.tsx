@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { PayCode } from "@tessera/contracts";
-import { collectionApi, collectionKeys } from "../collection/api";
+import { collectionApi, collectionKeys } from "../../../features/collection/api";
 import { PayCodeDialog } from "../collection/PayCodeDialog";
 
 /** The collection codes bound to a store (made on receiptB), each opening its QR; shown with the store's shop code. */
