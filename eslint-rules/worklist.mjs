@@ -19,9 +19,7 @@ export const queryOutsideRepo = [
   "apps/server/src/modules/invoices/service.ts", // 4
   "apps/server/src/modules/ledger/service.ts", // 1
   "apps/server/src/modules/merchants/service.ts", // 1
-  "apps/server/src/modules/miniprogram/accounts.ts", // 13
   "apps/server/src/modules/miniprogram/local.ts", // 41
-  "apps/server/src/modules/miniprogram/service.ts", // 33
   "apps/server/src/modules/onboarding/served.ts", // 1
   "apps/server/src/modules/onecard/cardpay.ts", // 5
   "apps/server/src/modules/onecard/customers.ts", // 5

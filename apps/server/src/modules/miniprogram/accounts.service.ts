@@ -21,6 +21,7 @@ import {
   type PlatformPush,
 } from "./adapter";
 import { OFFICIAL_TEMPLATES, type LocalPlatform } from "./local";
+import * as accounts from "./accounts.repo";
 import { platformRefusal } from "./service";
 
 /** Refresh an account's token this long before it expires. */
@@ -87,26 +88,11 @@ export class BoundAccounts {
   }
 
   private async live(merchantId: number, kind: MpAccountKind, brandId: number): Promise<Row | undefined> {
-    return this.deps.db
-      .selectFrom("mp_accounts")
-      .selectAll()
-      .where("merchant_id", "=", merchantId)
-      .where("kind", "=", kind)
-      .where("brand_id", "=", brandId)
-      .where("state", "=", "authorized")
-      .executeTakeFirst();
+    return accounts.liveAccount(this.deps.db, merchantId, kind, brandId);
   }
   /** The binding shown: the live one, else the latest one (revoked on the platform or unbound). */
   private async latest(merchantId: number, kind: MpAccountKind, brandId: number): Promise<Row | undefined> {
-    return this.deps.db
-      .selectFrom("mp_accounts")
-      .selectAll()
-      .where("merchant_id", "=", merchantId)
-      .where("kind", "=", kind)
-      .where("brand_id", "=", brandId)
-      .orderBy("id", "desc")
-      .limit(1)
-      .executeTakeFirst();
+    return accounts.latestAccount(this.deps.db, merchantId, kind, brandId);
   }
 
   private async brandOf(actor: Actor, kind: MpAccountKind, brandId: number | undefined): Promise<number> {
@@ -152,13 +138,7 @@ export class BoundAccounts {
     if (tokens.accountType !== undefined && tokens.accountType !== kind) throw conflict("mp.accountTypeWrong");
     const now = this.now();
     const id = await withTx(this.deps.db, async (tx) => {
-      const taken = await tx
-        .selectFrom("mp_accounts")
-        .select(["id", "merchant_id", "brand_id", "kind"])
-        .where("app_id", "=", tokens.appId)
-        .where("state", "=", "authorized")
-        .forUpdate()
-        .executeTakeFirst();
+      const taken = await accounts.lockLiveByApp(tx, tokens.appId);
       if (taken && (taken.merchant_id !== merchantId || taken.brand_id !== brandId || taken.kind !== kind)) {
         throw conflict("mp.accountTaken");
       }
@@ -173,25 +153,12 @@ export class BoundAccounts {
       };
       let rowId: number;
       if (taken) {
-        await tx.updateTable("mp_accounts").set(values).where("id", "=", taken.id).execute();
+        await accounts.updateAccount(tx, taken.id, values);
         rowId = taken.id;
       } else {
         // Another account bound before: this one replaces it.
-        await tx
-          .updateTable("mp_accounts")
-          .set({ state: "unbound", updated_at: now })
-          .where("merchant_id", "=", merchantId)
-          .where("kind", "=", kind)
-          .where("brand_id", "=", brandId)
-          .where("state", "=", "authorized")
-          .execute();
-        rowId = (
-          await tx
-            .insertInto("mp_accounts")
-            .values({ kind, platform, merchant_id: merchantId, brand_id: brandId, app_id: tokens.appId, ...values })
-            .returning("id")
-            .executeTakeFirstOrThrow()
-        ).id;
+        await accounts.replaceLive(tx, merchantId, kind, brandId, now);
+        rowId = await accounts.insertAccount(tx, merchantId, { kind, platform, brandId, appId: tokens.appId }, values);
       }
       await audit(tx, {
         actorUserId: actor.userId,
@@ -202,7 +169,7 @@ export class BoundAccounts {
       });
       return rowId;
     });
-    const row = await this.deps.db.selectFrom("mp_accounts").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await accounts.accountById(this.deps.db, id);
     return present(row);
   }
 
@@ -211,15 +178,7 @@ export class BoundAccounts {
     const merchantId = tenantOf(actor);
     const b = await this.brandOf(actor, kind, brandId);
     await withTx(this.deps.db, async (tx) => {
-      const r = await tx
-        .updateTable("mp_accounts")
-        .set({ state: "unbound", updated_at: this.now() })
-        .where("merchant_id", "=", merchantId)
-        .where("kind", "=", kind)
-        .where("brand_id", "=", b)
-        .where("state", "=", "authorized")
-        .returning("id")
-        .executeTakeFirst();
+      const r = await accounts.unbindLive(tx, merchantId, kind, b, this.now());
       if (!r) throw notBound();
       await audit(tx, {
         actorUserId: actor.userId,
@@ -238,16 +197,12 @@ export class BoundAccounts {
     if (new Date(row.access_expires_at).getTime() - REFRESH_MARGIN_MS > now.getTime()) return row.access_token;
     try {
       const t = await this.deps.adapters[row.platform].refreshToken(row.app_id, row.refresh_token, row.kind);
-      await this.deps.db
-        .updateTable("mp_accounts")
-        .set({
-          access_token: t.accessToken,
-          access_expires_at: new Date(now.getTime() + t.expiresIn * 1000),
-          refresh_token: t.refreshToken,
-          updated_at: now,
-        })
-        .where("id", "=", row.id)
-        .execute();
+      await accounts.updateAccount(this.deps.db, row.id, {
+        access_token: t.accessToken,
+        access_expires_at: new Date(now.getTime() + t.expiresIn * 1000),
+        refresh_token: t.refreshToken,
+        updated_at: now,
+      });
       return t.accessToken;
     } catch (err) {
       if (err instanceof PlatformError && err.errcode === ERR.NOT_AUTHORIZED) {
@@ -261,15 +216,7 @@ export class BoundAccounts {
 
   /** The merchant's released malls, as links an official account's menu opens. */
   private async mallLinks(merchantId: number, origin: string): Promise<{ name: string; url: string }[]> {
-    const rows = await this.deps.db
-      .selectFrom("mp_configs")
-      .select(["name", "app_id"])
-      .where("merchant_id", "=", merchantId)
-      .where("publish_state", "=", "published")
-      .where("app_id", "is not", null)
-      .orderBy("id")
-      .limit(3)
-      .execute();
+    const rows = await accounts.publishedMalls(this.deps.db, merchantId);
     return rows.flatMap((r) =>
       r.app_id ? [{ name: r.name, url: `${origin}/mall/${encodeURIComponent(r.app_id)}` }] : [],
     );
@@ -312,11 +259,7 @@ export class BoundAccounts {
       throw err;
     }
     await withTx(this.deps.db, async (tx) => {
-      await tx
-        .updateTable("mp_accounts")
-        .set({ menu: JSON.stringify(buttons), updated_at: this.now() })
-        .where("id", "=", row.id)
-        .execute();
+      await accounts.updateAccount(tx, row.id, { menu: JSON.stringify(buttons), updated_at: this.now() });
       await audit(tx, {
         actorUserId: actor.userId,
         action: "miniprogram.official.menu",
@@ -325,9 +268,7 @@ export class BoundAccounts {
         detail: { buttons: buttons.length },
       });
     });
-    return present(
-      await this.deps.db.selectFrom("mp_accounts").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow(),
-    );
+    return present(await accounts.accountById(this.deps.db, row.id));
   }
 
   /** Sends a template message from the official account to a follower (`cgi-bin/message/template/send`). */
@@ -375,12 +316,7 @@ export class BoundAccounts {
   /** The platform's push: an account that cancelled its authorisation is no longer bound. */
   async onPush(push: PlatformPush): Promise<void> {
     if (push.event !== "unauthorized") return;
-    await this.deps.db
-      .updateTable("mp_accounts")
-      .set({ state: "unauthorized", updated_at: this.now() })
-      .where("app_id", "=", push.appId)
-      .where("state", "=", "authorized")
-      .execute();
+    await accounts.markAppUnauthorized(this.deps.db, push.appId, this.now());
   }
 }
 

@@ -2,7 +2,7 @@ import type { MpPlatform } from "@tessera/contracts";
 import type { ModuleHost } from "../../platform/module";
 import { getMerchant } from "../merchants";
 import { activeBindings } from "../onboarding";
-import { BoundAccounts } from "./accounts";
+import { BoundAccounts } from "./accounts.service";
 import type { PlatformAdapter } from "./adapter";
 import { LocalPlatform } from "./local";
 import { DouyinHttpAdapter, WechatHttpAdapter } from "./real";
@@ -10,7 +10,7 @@ import { accountRoutes, localPlatformRoutes, miniprogramOpsRoutes, miniprogramRo
 import { MiniprogramService, type MallAppearance } from "./service";
 
 export { MiniprogramService, type MallAppearance } from "./service";
-export { BoundAccounts } from "./accounts";
+export { BoundAccounts } from "./accounts.service";
 export { releasedMallApp } from "./repo";
 export type { PlatformAdapter, PlatformPush, UnlimitedQrcodeInput } from "./adapter";
 

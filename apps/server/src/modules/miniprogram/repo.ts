@@ -1,6 +1,6 @@
 import type { MpPlatform } from "@tessera/contracts";
-import type { Selectable } from "kysely";
-import type { Executor } from "../../db/tx";
+import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Executor, Tx } from "../../db/tx";
 import type { MpAuthorizersTable, MpConfigsTable, MpTemplatesTable, MpVersionsTable, VersionState } from "./tables";
 
 /** SQL of the miniprogram module. Merchant rows take the tenant id as a required argument. */
@@ -154,4 +154,90 @@ export async function releasedMallApp(db: Executor, merchantId: number): Promise
     .limit(1)
     .executeTakeFirst();
   return row?.app_id ?? null;
+}
+
+/* ---------- configs and their authorisation ---------- */
+
+type ConfigValues = Updateable<MpConfigsTable>;
+
+export async function updateConfig(tx: Tx, merchantId: number, id: number, values: ConfigValues): Promise<void> {
+  await tx.updateTable("mp_configs").set(values).where("id", "=", id).where("merchant_id", "=", merchantId).execute();
+}
+
+export async function insertConfig(
+  tx: Tx,
+  merchantId: number,
+  values: Omit<Insertable<MpConfigsTable>, "merchant_id" | "platform" | "created_by" | "created_at">,
+  more: { platform: MpPlatform; createdBy: number; createdAt: Date },
+): Promise<number> {
+  const row = await tx
+    .insertInto("mp_configs")
+    .values({
+      ...values,
+      merchant_id: merchantId,
+      platform: more.platform,
+      created_by: more.createdBy,
+      created_at: more.createdAt,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The config an app is bound to, if any (whoever's). */
+export async function configIdOfApp(db: Executor, appId: string) {
+  return db.selectFrom("mp_configs").select(["id"]).where("app_id", "=", appId).executeTakeFirst();
+}
+
+/** One version of the config, if it has any. */
+export async function anyVersion(db: Executor, configId: number) {
+  return db.selectFrom("mp_versions").select("id").where("config_id", "=", configId).limit(1).executeTakeFirst();
+}
+
+export async function updateAuthorizer(
+  db: Executor,
+  appId: string,
+  set: Updateable<MpAuthorizersTable>,
+): Promise<void> {
+  await db.updateTable("mp_authorizers").set(set).where("app_id", "=", appId).execute();
+}
+
+export async function insertAuthorizer(
+  tx: Tx,
+  appId: string,
+  row: Omit<Insertable<MpAuthorizersTable>, "app_id">,
+): Promise<void> {
+  await tx
+    .insertInto("mp_authorizers")
+    .values({ app_id: appId, ...row })
+    .execute();
+}
+
+/** Binds an app to a config (authorised just now). */
+export async function bindConfigApp(tx: Tx, configId: number, appId: string, now: Date): Promise<void> {
+  await tx.updateTable("mp_configs").set({ app_id: appId, updated_at: now }).where("id", "=", configId).execute();
+}
+
+/** The merchant of each of these apps' configs. */
+export async function configMerchantsOfApps(db: Executor, appIds: string[]) {
+  return db.selectFrom("mp_configs").select(["app_id", "merchant_id"]).where("app_id", "in", appIds).execute();
+}
+
+/** The appearance of the config's released version, or of its latest committed one ("beta"). */
+export async function appearanceRow(db: Executor, configId: number, appId: string, version: "beta" | "release") {
+  let q = db
+    .selectFrom("mp_versions")
+    .select("appearance")
+    .where("config_id", "=", configId)
+    .where("app_id", "=", appId);
+  q = version === "release" ? q.where("state", "=", "released") : q.where("state", "!=", "replaced");
+  return q.orderBy("id", "desc").limit(1).executeTakeFirst();
+}
+
+export async function templatesByIds(db: Executor, ids: number[]): Promise<TemplateRow[]> {
+  return db.selectFrom("mp_templates").selectAll().where("id", "in", ids).execute();
+}
+
+export async function authorizerStates(db: Executor, appIds: string[]) {
+  return db.selectFrom("mp_authorizers").select(["app_id", "state"]).where("app_id", "in", appIds).execute();
 }

@@ -46,7 +46,7 @@ import { ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
 import type { FileStorage } from "../../platform/storage";
 import { serveUserFile } from "../../platform/storage/serve";
-import type { BoundAccounts } from "./accounts";
+import type { BoundAccounts } from "./accounts.service";
 import type { LocalPlatform } from "./local";
 import type { MiniprogramService } from "./service";
 
