@@ -12,7 +12,6 @@ export const queryOutsideRepo = [
   "apps/server/src/modules/callbacks/service.ts", // 7
   "apps/server/src/modules/catalog/purchase.ts", // 1
   "apps/server/src/modules/collection/service.ts", // 30
-  "apps/server/src/modules/collection/stores-link.ts", // 3
   "apps/server/src/modules/commerce/service.ts", // 2
   "apps/server/src/modules/commission/rebates.ts", // 7
   "apps/server/src/modules/commission/service.ts", // 5
@@ -21,12 +20,6 @@ export const queryOutsideRepo = [
   "apps/server/src/modules/merchants/service.ts", // 1
   "apps/server/src/modules/miniprogram/local.ts", // 41
   "apps/server/src/modules/onboarding/served.ts", // 1
-  "apps/server/src/modules/onecard/cardpay.ts", // 5
-  "apps/server/src/modules/onecard/customers.ts", // 5
-  "apps/server/src/modules/onecard/dyncode.ts", // 5
-  "apps/server/src/modules/onecard/equity.ts", // 12
-  "apps/server/src/modules/onecard/packages.ts", // 11
-  "apps/server/src/modules/onecard/service.ts", // 49
   "apps/server/src/modules/openapi/signature.ts", // 2
   "apps/server/src/modules/purchasing/handed-on-refund.ts", // 1
   "apps/server/src/modules/purchasing/orderChat.ts", // 4

@@ -3,7 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { AppContext } from "./context";
-import { registerIm } from "./im";
+import { ensureImUser, imBrandInfo, imUserOfAccount, imUserOfBrand, registerIm } from "./im";
 import { registerAccounts } from "./modules/accounts";
 import { registerAnnouncements } from "./modules/announcements";
 import { registerCallbacks } from "./modules/callbacks";
@@ -47,7 +47,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const app = await createHttpApp(ctx, options.logger);
   const host = createModuleHost(app, ctx);
 
-  const { accounts } = await registerAccounts(host);
+  // Accounts creates chat users for new accounts; the IM functions are handed in, so it never imports the IM.
+  const { accounts } = await registerAccounts(host, {
+    im: { ensureImUser, imBrandInfo, imUserOfAccount, imUserOfBrand },
+  });
   const im = await registerIm(host);
   const onboarding = await registerOnboarding(host, { accounts });
   // Who may buy what is docking's rule and at which price purchasing's: the goods lists apply both.

@@ -1,7 +1,7 @@
 import type { ModuleHost } from "../../platform/module";
 import { operatorRoutes } from "./operators";
 import { accountRoutes, validateTokenRoutes } from "./routes";
-import { AccountsService } from "./service";
+import { AccountsService, type AccountsIm } from "./service";
 
 export {
   AccountsService,
@@ -26,7 +26,7 @@ export interface AccountsModule {
  * Accounts: registration, login, tokens, verification codes, operators. Its tokens are the guard's first
  * way in. Mounts /api/card-user (account calls), /api/login (validatetoken) and /api/ops (operators).
  */
-export async function registerAccounts(host: ModuleHost): Promise<AccountsModule> {
+export async function registerAccounts(host: ModuleHost, needs: { im: AccountsIm }): Promise<AccountsModule> {
   const { ctx, db, guard } = host;
   const accounts = new AccountsService({
     db,
@@ -36,6 +36,7 @@ export async function registerAccounts(host: ModuleHost): Promise<AccountsModule
     secret: ctx.secret,
     mailer: ctx.mailer,
     sms: ctx.sms,
+    im: needs.im,
   });
   host.authenticateWith((token) => accounts.authenticate(token));
   // The header links the dev mailbox only when /api/dev/* exists (DEV_ROUTES=true).
@@ -46,3 +47,4 @@ export async function registerAccounts(host: ModuleHost): Promise<AccountsModule
   return { accounts };
 }
 export { insertUser } from "./repo";
+export type { AccountsIm } from "./service";

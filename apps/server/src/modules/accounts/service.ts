@@ -15,7 +15,7 @@ import {
   seesFunds,
 } from "@tessera/contracts";
 import type { Config } from "../../config";
-import { isUniqueViolation, withTx, type Db } from "../../db/tx";
+import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
 import { authRevision, SESSION_CACHE_MS } from "../../platform/auth/revision";
@@ -25,7 +25,6 @@ import { keyedHash, newNumericCode, newToken, sameHash, tokenHash } from "../../
 import { AppError, conflict, invalid, tooMany, unauthorized } from "../../platform/http/errors";
 import type { RateLimitDeps } from "../../platform/http/rate-limit";
 import type { Mailer, SmsSender } from "../../platform/messaging/adapters";
-import { ensureImUser, imBrandInfo, imUserOfAccount, imUserOfBrand } from "../../im";
 import { balancesOf } from "../ledger";
 import { createMerchant, getMerchant, merchantRoles, presentMerchant } from "../merchants";
 import * as repo from "./repo";
@@ -64,6 +63,22 @@ export interface AccountsDeps {
   secret: Buffer;
   mailer: Mailer;
   sms: SmsSender;
+  im: AccountsIm;
+}
+
+/**
+ * What accounts asks of the IM service, given by app.ts (accounts is registered first and never imports the
+ * IM): the chat users of a new account (u<userId>) and brand (b<merchantId>), and the brand chat's login.
+ */
+export interface AccountsIm {
+  ensureImUser(tx: Tx, username: string, options: { nickname?: string; now: Date }): Promise<void>;
+  imUserOfAccount(userId: number): string;
+  imUserOfBrand(merchantId: number): string;
+  imBrandInfo(
+    db: Db,
+    ctx: { config: Config; secret: Buffer; clock: Clock },
+    ids: { userId: number; merchantId: number },
+  ): Promise<{ branderId: string; branderImToken: string; imUser: string; imToken: string; appKey: string }>;
 }
 
 const seconds = (n: number) => n * 1000;
@@ -79,6 +94,11 @@ export class AccountsService {
   private readonly sealedOpeners: SealedTokenOpener[] = [];
 
   constructor(private readonly deps: AccountsDeps) {}
+
+  /** The IM identities this module was given, for the sub-accounts service that onboarding builds. */
+  get im(): AccountsIm {
+    return this.deps.im;
+  }
 
   private now(): Date {
     return this.deps.clock.now();
@@ -223,8 +243,8 @@ export class AccountsService {
         const userId = await repo.insertUser(tx, { kind: "merchant", merchantId, email: req.email, passwordHash });
         // The user's and the brand's chat identities (IM users u<userId> and b<merchantId>).
         // The owner speaks for the company in chats: its IM nickname is the company's name.
-        await ensureImUser(tx, imUserOfAccount(userId), { nickname: req.orgName, now });
-        await ensureImUser(tx, imUserOfBrand(merchantId), { nickname: req.orgName, now });
+        await this.deps.im.ensureImUser(tx, this.deps.im.imUserOfAccount(userId), { nickname: req.orgName, now });
+        await this.deps.im.ensureImUser(tx, this.deps.im.imUserOfBrand(merchantId), { nickname: req.orgName, now });
         await audit(tx, {
           actorUserId: userId,
           action: "account.register",
@@ -464,7 +484,7 @@ export class AccountsService {
           }
         : null,
       brandInfo: merchant
-        ? await imBrandInfo(this.deps.db, this.deps, { userId: user.id, merchantId: merchant.id })
+        ? await this.deps.im.imBrandInfo(this.deps.db, this.deps, { userId: user.id, merchantId: merchant.id })
         : null,
     };
   }

@@ -9,7 +9,7 @@ import {
   type SubUpdateReq,
 } from "@tessera/contracts";
 import { isUniqueViolation, withTx, type Db } from "../../db/tx";
-import { ensureImUser, imUserOfAccount } from "../../im";
+import type { AccountsIm } from "./service";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
@@ -23,6 +23,7 @@ export interface SubAccountsDeps {
   db: Db;
   hasher: PasswordHasher;
   clock: Clock;
+  im: Pick<AccountsIm, "ensureImUser" | "imUserOfAccount">;
 }
 
 function present(row: repo.SubAccountRow): SubAccount {
@@ -87,7 +88,7 @@ export class SubAccountsService {
           passwordHash,
           menus,
         });
-        await ensureImUser(tx, imUserOfAccount(userId), { nickname: req.name, now });
+        await this.deps.im.ensureImUser(tx, this.deps.im.imUserOfAccount(userId), { nickname: req.name, now });
         await audit(tx, {
           actorUserId: actor.userId,
           action: "subAccount.add",

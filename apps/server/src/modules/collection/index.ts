@@ -1,12 +1,16 @@
 import { findSubAccount } from "../accounts";
 import type { ReviewQueue } from "../ops";
-import type { StoresService } from "../stores";
 import type { ModuleHost } from "../../platform/module";
 import { collectionBrandRoutes, collectionOpsRoutes, collectionPublicRoutes, collectionServicerRoutes } from "./routes";
 import { CollectionService } from "./service";
 
 export { CollectionService } from "./service";
-export { retireStoreCodes, storesWithOpenPayments } from "./stores-link";
+export { retireStoreCodes, storesWithOpenPayments } from "./stores-link.repo";
+
+/** The one thing collection asks of stores: whether a store is the merchant's (a narrow port, no import). */
+export interface CollectionStoresPort {
+  findStore(merchantId: number, storeId: number): Promise<unknown>;
+}
 
 export interface CollectionModule {
   collection: CollectionService;
@@ -26,7 +30,7 @@ const ADVANCE_TICK_MS = 5_000;
  */
 export async function registerCollection(
   host: ModuleHost,
-  needs: { stores: StoresService; serves: (providerId: number, merchantId: number) => Promise<boolean> },
+  needs: { stores: CollectionStoresPort; serves: (providerId: number, merchantId: number) => Promise<boolean> },
 ): Promise<CollectionModule> {
   const { ctx, db, guard } = host;
   const collection = new CollectionService({

@@ -42,7 +42,7 @@ export async function registerOnboarding(
   const { ctx, db, guard } = host;
   const brandTokens = new BrandTokenService({ db, clock: ctx.clock });
   host.authenticateWith((token) => brandTokens.authenticate(token));
-  const subAccounts = new SubAccountsService({ db, hasher: ctx.hasher, clock: ctx.clock });
+  const subAccounts = new SubAccountsService({ db, hasher: ctx.hasher, clock: ctx.clock, im: accounts.im });
   const realName = new RealNameService({ db, clock: ctx.clock, storage: ctx.storage, ocr: createLocalOcr() });
   const profile = new ProfileService({ db, clock: ctx.clock, storage: ctx.storage });
   // The accounts service checks the agreement's and the secret view's SMS codes (it owns verification codes).
