@@ -17,7 +17,7 @@ import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { merchantOfActor, type MerchantRow } from "../merchants";
 import * as bagRepo from "./bag.repo";
 import { maskNo, parseCardNumber, passwordHash } from "./cardno";
-import { loginExpired, type Customer } from "./customers";
+import { loginExpired, type Customer } from "./customers.service";
 import { cardErr, DAY_MS, effectiveState, money, presentCard, presentGift } from "./presenter";
 import type { RedemptionService } from "./redemption.service";
 import * as repo from "./repo";

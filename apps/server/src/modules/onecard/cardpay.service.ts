@@ -1,4 +1,4 @@
-import type { Executor, Tx } from "../../db/tx";
+import type { Tx } from "../../db/tx";
 import { conflict } from "../../platform/http/errors";
 import * as repo from "./repo";
 
@@ -12,40 +12,6 @@ import * as repo from "./repo";
  * money once, at activation (order escrow → the brand's income). Paying with a card and refunding onto it
  * are moves of that journal, under the card's row lock, once per request key.
  */
-
-export function cardOwner(db: Executor, cardId: number) {
-  return db
-    .selectFrom("onecard_cards")
-    .select(["id", "customer_id", "brander_id", "currency", "balance", "held"])
-    .where("id", "=", cardId)
-    .executeTakeFirst();
-}
-
-/** A customer's activated cards of a brand (the cards it may pay with in that brand's mall). */
-export function customerCards(db: Executor, customerId: number, branderId: number) {
-  return db
-    .selectFrom("onecard_cards")
-    .select(["id", "balance", "held", "currency", "sealed"])
-    .where("customer_id", "=", customerId)
-    .where("brander_id", "=", branderId)
-    .where("state", "=", "activated")
-    .orderBy("id")
-    .execute();
-}
-
-export function phonesOf(db: Executor, customerIds: number[]): Promise<{ id: number; phone: string }[]> {
-  if (customerIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom("onecard_customers")
-    .select(["id", "phone"])
-    .where("id", "in", [...new Set(customerIds)])
-    .execute();
-}
-
-/** The customer of a phone number, when one has logged in. */
-export async function customerIdByPhone(db: Executor, phone: string): Promise<number | undefined> {
-  return (await db.selectFrom("onecard_customers").select("id").where("phone", "=", phone).executeTakeFirst())?.id;
-}
 
 /**
  * Gives `amount` back onto a card, reversing the debit recorded under `debitKey` (never more than it
@@ -67,7 +33,7 @@ export async function creditCard(
   }
   if (card.state === "issued" || card.state === "sold") throw conflict("onecard.notActivated");
   const after = card.balance + req.amount;
-  await tx.updateTable("onecard_cards").set({ balance: after }).where("id", "=", req.cardId).execute();
+  await repo.setBalance(tx, req.cardId, after);
   await repo.addMove(tx, {
     cardId: req.cardId,
     kind: "refund",

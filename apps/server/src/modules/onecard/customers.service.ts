@@ -4,6 +4,7 @@ import { withTx, type Db, type Tx } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { newToken, tokenHash } from "../../platform/crypto/tokens";
 import { AppError } from "../../platform/http/errors";
+import * as customers from "./customers.repo";
 
 /**
  * End customers (spec 01 §6): a phone number logged in by SMS code, with a customer token of its own
@@ -50,42 +51,25 @@ export class CustomersService {
       if (!(await this.deps.codes.consume(tx, codeId, now))) {
         throw new AppError(CODE.CODE_INVALID, "code.invalid", {}, "smsCode");
       }
-      await tx
-        .insertInto("onecard_customers")
-        .values({ phone, created_at: now })
-        .onConflict((oc) => oc.column("phone").doNothing())
-        .execute();
-      const c = await tx
-        .selectFrom("onecard_customers")
-        .select("id")
-        .where("phone", "=", phone)
-        .executeTakeFirstOrThrow();
-      await tx
-        .insertInto("onecard_customer_sessions")
-        .values({
-          customer_id: c.id,
-          token_hash: tokenHash(token),
-          expires_at: new Date(now.getTime() + CUSTOMER_TOKEN_TTL_SECONDS * 1000),
-          created_at: now,
-        })
-        .execute();
+      const customerId = await customers.ensureCustomer(tx, phone, now);
+      await customers.insertSession(tx, {
+        customer_id: customerId,
+        token_hash: tokenHash(token),
+        expires_at: new Date(now.getTime() + CUSTOMER_TOKEN_TTL_SECONDS * 1000),
+        created_at: now,
+      });
     });
     return { token, expires_in: CUSTOMER_TOKEN_TTL_SECONDS, phone };
   }
 
   async authenticate(token: string): Promise<Customer | null> {
-    const row = await this.deps.db
-      .selectFrom("onecard_customer_sessions as s")
-      .innerJoin("onecard_customers as c", "c.id", "s.customer_id")
-      .select(["c.id", "c.phone", "s.expires_at"])
-      .where("s.token_hash", "=", tokenHash(token))
-      .executeTakeFirst();
+    const row = await customers.sessionByTokenHash(this.deps.db, tokenHash(token));
     if (!row || new Date(row.expires_at) <= this.deps.clock.now()) return null;
     return { id: row.id, phone: row.phone };
   }
 
   async logout(token: string): Promise<void> {
-    await this.deps.db.deleteFrom("onecard_customer_sessions").where("token_hash", "=", tokenHash(token)).execute();
+    await customers.deleteSession(this.deps.db, tokenHash(token));
   }
 
   /** The preHandler of every customer call: a live customer token, or code 1007. */

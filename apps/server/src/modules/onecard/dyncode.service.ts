@@ -1,12 +1,10 @@
 import { createHmac, randomInt } from "node:crypto";
-import { CODE, dynamicCodeReply, envelope, type Currency, type DynamicCodeReply } from "@tessera/contracts";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import { CODE, type Currency, type DynamicCodeReply } from "@tessera/contracts";
 import type { Db, Executor, Tx } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
-import { ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
-import { customerOf, type Customer, type CustomersService } from "./customers";
+import type { Customer } from "./customers.service";
+import * as dyncode from "./dyncode.repo";
 
 /**
  * A customer's dynamic code (动态码) for one of their cards: 18 digits shown in the card bag with a
@@ -58,65 +56,29 @@ export class DynamicCodes {
 
   /** A fresh code for one of the customer's activated cards; older unused codes of the card die. */
   async issue(customer: Customer, cardId: number): Promise<DynamicCodeReply> {
-    const card = await this.deps.db
-      .selectFrom("onecard_cards")
-      .select(["id", "brander_id", "expires_at"])
-      .where("id", "=", cardId)
-      .where("customer_id", "=", customer.id)
-      .where("state", "=", "activated")
-      .executeTakeFirst();
+    const card = await dyncode.customerActiveCard(this.deps.db, cardId, customer.id);
     const now = this.deps.clock.now();
     if (!card || (card.expires_at && new Date(card.expires_at) <= now)) {
       throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
     }
     const code = this.newCode();
     const expiresAt = new Date(now.getTime() + DYNAMIC_CODE_TTL_SECONDS * 1000);
-    await this.deps.db
-      .updateTable("onecard_dynamic_codes")
-      .set({ expires_at: now })
-      .where("card_id", "=", card.id)
-      .where("used_at", "is", null)
-      .where("expires_at", ">", now)
-      .execute();
-    await this.deps.db
-      .insertInto("onecard_dynamic_codes")
-      .values({
-        code_hash: this.hash(code),
-        card_id: card.id,
-        customer_id: customer.id,
-        brander_id: card.brander_id,
-        expires_at: expiresAt,
-        created_at: now,
-      })
-      .execute();
+    await dyncode.endLiveCodes(this.deps.db, card.id, now);
+    await dyncode.insertCode(this.deps.db, {
+      code_hash: this.hash(code),
+      card_id: card.id,
+      customer_id: customer.id,
+      brander_id: card.brander_id,
+      expires_at: expiresAt,
+      created_at: now,
+    });
     return { code, expiresAt: expiresAt.toISOString(), ttlSeconds: DYNAMIC_CODE_TTL_SECONDS };
   }
 
   /** What a code stands for (nothing changes); `lock` takes the code's row lock in the caller's transaction. */
   async lookup(db: Executor, code: string, opts: { lock?: boolean } = {}): Promise<DynamicLookup> {
     if (!isDynamicCode(code)) return { card: null, refusal: "unknown" };
-    let q = db
-      .selectFrom("onecard_dynamic_codes as d")
-      .innerJoin("onecard_cards as c", "c.id", "d.card_id")
-      .innerJoin("onecard_products as p", "p.id", "c.product_id")
-      .select([
-        "d.id",
-        "d.card_id",
-        "d.brander_id",
-        "d.expires_at",
-        "d.used_at",
-        "c.no_masked",
-        "c.balance",
-        "c.held",
-        "c.currency",
-        "c.expires_at as card_expires_at",
-        "c.customer_id",
-        "d.customer_id as code_customer_id",
-        "p.name",
-      ])
-      .where("d.code_hash", "=", this.hash(code));
-    if (opts.lock) q = q.forUpdate("d");
-    const row = await q.executeTakeFirst();
+    const row = await dyncode.codeByHash(db, this.hash(code), opts.lock);
     // A card that changed hands since the code was shown is not the customer's any more.
     if (!row || row.customer_id !== row.code_customer_id) return { card: null, refusal: "unknown" };
     const card: DynamicCodeCard = {
@@ -136,39 +98,7 @@ export class DynamicCodes {
 
   /** Marks a locked, live code used by `ref` (the redemption's key), in the caller's transaction. */
   async markUsed(tx: Tx, codeId: number, ref: string): Promise<void> {
-    const r = await tx
-      .updateTable("onecard_dynamic_codes")
-      .set({ used_at: this.deps.clock.now(), used_ref: ref })
-      .where("id", "=", codeId)
-      .where("used_at", "is", null)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) throw new Error("dynamic code consumed outside its row lock");
+    const marked = await dyncode.markCodeUsed(tx, codeId, ref, this.deps.clock.now());
+    if (!marked) throw new Error("dynamic code consumed outside its row lock");
   }
-}
-
-/** The card bag's call (/api/mall, customer token): a fresh dynamic code for one of the customer's cards. */
-export function dynamicCodeRoutes({
-  codes,
-  customers,
-}: {
-  codes: DynamicCodes;
-  customers: CustomersService;
-}): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
-  return async (app) => {
-    app.post(
-      "/onecard/cards/:id/dynamicCode",
-      {
-        schema: {
-          tags: ["onecard"],
-          security: [{ customerToken: [] }],
-          summary: "A dynamic code for one of the customer's cards (valid 60 s, once)",
-          params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
-          response: { 200: envelope(dynamicCodeReply) },
-        },
-        preHandler: customers.guard(),
-      },
-      async (req) => ok(await codes.issue(customerOf(req), req.params.id)),
-    );
-  };
 }

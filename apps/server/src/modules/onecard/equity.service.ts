@@ -17,7 +17,8 @@ import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import type { CardKeys } from "../supply";
 import { maskNo } from "./cardno";
-import type { Customer } from "./customers";
+import type { Customer } from "./customers.service";
+import * as equity from "./equity.repo";
 import * as repo from "./repo";
 
 /**
@@ -70,11 +71,7 @@ export class EquityOrders {
     q: { page: number; pageSize: number; cardId: string; keyword?: string | undefined },
   ): Promise<Page<OcEquity>> {
     const card = await this.cardOf(customer, Number(q.cardId));
-    const brand = await this.deps.db
-      .selectFrom("merchants")
-      .select(["id", "version"])
-      .where("id", "=", card.brander_id)
-      .executeTakeFirstOrThrow();
+    const brand = await equity.brandOf(this.deps.db, card.brander_id);
     const page = await this.deps.purchasing.offers(
       { id: brand.id, version: brand.version },
       { page: q.page, pageSize: q.pageSize, type: "direct", keyword: q.keyword, sort: "recommend" },
@@ -95,11 +92,7 @@ export class EquityOrders {
   }
 
   private async cardOf(customer: Customer, cardId: number) {
-    const card = await this.deps.db
-      .selectFrom("onecard_cards")
-      .select(["id", "customer_id", "brander_id", "currency", "product_id"])
-      .where("id", "=", cardId)
-      .executeTakeFirst();
+    const card = await equity.cardOf(this.deps.db, cardId);
     if (!card || card.customer_id !== customer.id) throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
     return card;
   }
@@ -113,21 +106,15 @@ export class EquityOrders {
     const goods = await this.deps.purchasing.goods(Number(req.goodsId));
     if (!goods || !DIRECT.has(goods.businessType)) throw invalid("onecard.equityUnknown", "goodsId");
     const created = await withTx(this.deps.db, async (tx) => {
-      const first = await tx
-        .selectFrom("onecard_orders")
-        .select("id")
-        .where("customer_id", "=", customer.id)
-        .where("request_key", "=", req.requestKey)
-        .executeTakeFirst();
+      const first = await equity.orderByKey(tx, customer.id, req.requestKey);
       if (first) return { id: first.id, fresh: false };
       const card = await repo.lockCard(tx, Number(req.cardId));
       if (!card || card.customer_id !== customer.id) throw new AppError(CODE.NOT_FOUND, "onecard.cardUnknown");
       const product = await repo.productById(tx, card.product_id);
       if (!product?.recharge_allowed) throw conflict("onecard.rechargeNotAllowed");
       if (goods.currency !== card.currency) throw invalid("onecard.equityUnknown", "goodsId");
-      const o = await tx
-        .insertInto("onecard_orders")
-        .values({
+      const o = {
+        id: await equity.insertOrder(tx, {
           customer_id: customer.id,
           card_id: card.id,
           brander_id: card.brander_id,
@@ -139,14 +126,9 @@ export class EquityOrders {
           state: "processing",
           request_key: req.requestKey,
           created_at: this.deps.clock.now(),
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await tx
-        .updateTable("onecard_orders")
-        .set({ order_no: orderNoOf(o.id) })
-        .where("id", "=", o.id)
-        .execute();
+        }),
+      };
+      await equity.setOrderNo(tx, o.id, orderNoOf(o.id));
       await this.deps.debit(tx, card.id, goods.faceValue, "redeem", `order:${o.id}`, goods.name);
       return { id: o.id, fresh: true };
     });
@@ -162,11 +144,7 @@ export class EquityOrders {
    * other error leaves it processing for the job to try again.
    */
   private async place(id: number): Promise<void> {
-    const o = await this.deps.db
-      .selectFrom("onecard_orders")
-      .selectAll()
-      .where("id", "=", id)
-      .executeTakeFirstOrThrow();
+    const o = await equity.orderById(this.deps.db, id);
     if (o.state !== "processing" || o.brander_id === null || o.goods_id === null || o.order_no === null) return;
     try {
       const po = await this.deps.purchasing.place(o.brander_id, {
@@ -185,12 +163,7 @@ export class EquityOrders {
 
   private async follow(id: number, po: PurchaseOrder): Promise<void> {
     if (po.state === "success") {
-      await this.deps.db
-        .updateTable("onecard_orders")
-        .set({ state: "success", finished_at: this.deps.clock.now() })
-        .where("id", "=", id)
-        .where("state", "=", "processing")
-        .execute();
+      await equity.markSucceeded(this.deps.db, id, this.deps.clock.now());
     } else if (po.state === "failure") {
       await this.fail(id, { reason: po.failReason ?? "" });
     }
@@ -202,17 +175,12 @@ export class EquityOrders {
     why: { key: string; params: Record<string, string | number> } | { reason: string },
   ): Promise<void> {
     await withTx(this.deps.db, async (tx) => {
-      const o = await tx
-        .selectFrom("onecard_orders")
-        .selectAll()
-        .where("id", "=", id)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
+      const o = await equity.lockOrder(tx, id);
       if (o.state !== "processing") return;
       const card = await repo.lockCard(tx, o.card_id);
       if (!card) return;
       const balance = card.balance + o.amount;
-      await tx.updateTable("onecard_cards").set({ balance }).where("id", "=", card.id).execute();
+      await repo.setBalance(tx, card.id, balance);
       await repo.addMove(tx, {
         cardId: card.id,
         kind: "refund",
@@ -222,17 +190,12 @@ export class EquityOrders {
         note: o.equity,
         now: this.deps.clock.now(),
       });
-      await tx
-        .updateTable("onecard_orders")
-        .set({
-          state: "failed",
-          finished_at: this.deps.clock.now(),
-          fail_key: "key" in why ? why.key : null,
-          fail_params: "key" in why ? JSON.stringify(why.params) : null,
-          fail_reason: "reason" in why ? why.reason : null,
-        })
-        .where("id", "=", id)
-        .execute();
+      await equity.markFailed(tx, id, {
+        now: this.deps.clock.now(),
+        failKey: "key" in why ? why.key : null,
+        failParams: "key" in why ? JSON.stringify(why.params) : null,
+        failReason: "reason" in why ? why.reason : null,
+      });
     });
   }
 
@@ -243,12 +206,7 @@ export class EquityOrders {
    */
   async followUp(customerId?: number, limit = 200): Promise<number> {
     const now = this.deps.clock.now().getTime();
-    let q = this.deps.db
-      .selectFrom("onecard_orders")
-      .select(["id", "brander_id", "order_no", "created_at"])
-      .where("state", "=", "processing");
-    if (customerId !== undefined) q = q.where("customer_id", "=", customerId);
-    const open = await q.orderBy("created_at").limit(limit).execute();
+    const open = await equity.openOrders(this.deps.db, customerId, limit);
     let settled = 0;
     for (const o of open) {
       if (o.brander_id === null || o.order_no === null) continue;
@@ -269,21 +227,13 @@ export class EquityOrders {
     lang: Lang,
   ): Promise<Page<OcOrder>> {
     await this.followUp(customer.id, 20);
-    let base = this.deps.db
-      .selectFrom("onecard_orders as o")
-      .innerJoin("onecard_cards as c", "c.id", "o.card_id")
-      .where("o.customer_id", "=", customer.id);
-    if (q.id !== undefined) base = base.where("o.id", "=", q.id);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll("o")
-        .select("c.sealed")
-        .orderBy("o.id", "desc")
-        .offset((q.page - 1) * q.pageSize)
-        .limit(q.pageSize)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await equity.orderPage(
+      this.deps.db,
+      customer.id,
+      (q.page - 1) * q.pageSize,
+      q.pageSize,
+      q.id,
+    );
     return {
       list: rows.map((o) => ({
         id: String(o.id),
@@ -300,7 +250,7 @@ export class EquityOrders {
         createdAt: new Date(o.created_at).toISOString(),
         finishedAt: o.finished_at === null ? null : new Date(o.finished_at).toISOString(),
       })),
-      total: Number(count.n),
+      total,
       page: q.page,
       pageSize: q.pageSize,
     };

@@ -7,24 +7,25 @@ import type { CatalogService } from "../catalog";
 import { activeBindings } from "../onboarding";
 import type { PurchasingService } from "../purchasing";
 import { cardKeys } from "../supply";
-import { EquityOrders } from "./equity";
-import { GiftPackages } from "./packages";
-import { CardSalesOrders, ServedExtractions } from "./reports";
-import { CustomersService } from "./customers";
+import { EquityOrders } from "./equity.service";
+import { GiftPackages } from "./packages.service";
+import { CardSalesOrders, ServedExtractions } from "./reports.service";
+import { CustomersService } from "./customers.service";
 import { brandRoutes, customerRoutes, providerRoutes, publicRoutes, purchaserRoutes } from "./routes";
 import { OnecardService } from "./service";
 
 export { OnecardService } from "./service";
-export { CustomersService, customerOf, loginExpired, CUSTOMER_TOKEN_HEADER, type Customer } from "./customers";
-export { cardOwner, creditCard, customerCards, customerIdByPhone, phonesOf } from "./cardpay";
+export { CustomersService, customerOf, loginExpired, CUSTOMER_TOKEN_HEADER, type Customer } from "./customers.service";
+export { creditCard } from "./cardpay.service";
+export { cardOwner, customerCards, customerIdByPhone, phonesOf } from "./cardpay.repo";
+export { dynamicCodeRoutes } from "./dyncode.routes";
 export {
   DynamicCodes,
-  dynamicCodeRoutes,
   isDynamicCode,
   DYNAMIC_CODE_TTL_SECONDS,
   type DynamicRefusal,
   type DynamicCodeCard,
-} from "./dyncode";
+} from "./dyncode.service";
 
 export interface OnecardModule {
   onecard: OnecardService;

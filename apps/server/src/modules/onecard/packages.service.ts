@@ -1,11 +1,11 @@
 import { CODE, type Lang, type OcGift, type OcPackage, type Page } from "@tessera/contracts";
-import { sql } from "kysely";
-import { withTx, type Db, type Executor } from "../../db/tx";
+import { withTx, type Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
 import { merchantOfActor } from "../merchants";
 import type { BagService } from "./bag.service";
+import * as packages from "./packages.repo";
 
 /**
  * Gift packages (GiftPackage): a purchaser names a set of its card products and counts ("Spring box: two
@@ -23,62 +23,38 @@ export class GiftPackages {
   ): Promise<OcPackage> {
     const me = await merchantOfActor(this.deps.db, actor);
     const items = mergeItems(req.items);
-    const products = await this.deps.db
-      .selectFrom("onecard_products")
-      .select(["id", "currency"])
-      .where(
-        "id",
-        "in",
-        items.map((i) => i.productId),
-      )
-      .execute();
+    const products = await packages.productCurrencies(
+      this.deps.db,
+      items.map((i) => i.productId),
+    );
     if (products.length !== items.length || products.some((p) => p.currency !== me.currency)) {
       throw new AppError(CODE.NOT_FOUND, "onecard.productNotFound");
     }
-    const row = await this.deps.db
-      .insertInto("onecard_gift_packages")
-      .values({
+    const row = {
+      id: await packages.insertPackage(this.deps.db, {
         purchaser_id: me.id,
         name: req.name,
         message: req.message,
         items: JSON.stringify(items),
         created_by: actor.userId,
         created_at: this.deps.clock.now(),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+      }),
+    };
     return this.one(me.id, row.id);
   }
 
   async archive(actor: Actor, id: number): Promise<void> {
     const me = await merchantOfActor(this.deps.db, actor);
-    const done = await this.deps.db
-      .updateTable("onecard_gift_packages")
-      .set({ archived: true })
-      .where("id", "=", id)
-      .where("purchaser_id", "=", me.id)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "onecard.packageNotFound");
+    const done = await packages.archivePackage(this.deps.db, id, me.id);
+    if (!done) throw new AppError(CODE.NOT_FOUND, "onecard.packageNotFound");
   }
 
   async list(actor: Actor, q: { page: number; pageSize: number }): Promise<Page<OcPackage>> {
     const me = await merchantOfActor(this.deps.db, actor);
-    const base = this.deps.db
-      .selectFrom("onecard_gift_packages")
-      .where("purchaser_id", "=", me.id)
-      .where("archived", "=", false);
-    const [rows, count] = await Promise.all([
-      base
-        .select("id")
-        .orderBy("id", "desc")
-        .offset((q.page - 1) * q.pageSize)
-        .limit(q.pageSize)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await packages.packagePage(this.deps.db, me.id, (q.page - 1) * q.pageSize, q.pageSize);
     return {
       list: await Promise.all(rows.map((r) => this.one(me.id, r.id))),
-      total: Number(count.n),
+      total,
       page: q.page,
       pageSize: q.pageSize,
     };
@@ -86,33 +62,19 @@ export class GiftPackages {
 
   private async one(purchaserId: number, id: number): Promise<OcPackage> {
     const db = this.deps.db;
-    const p = await db
-      .selectFrom("onecard_gift_packages")
-      .selectAll()
-      .where("id", "=", id)
-      .where("purchaser_id", "=", purchaserId)
-      .executeTakeFirst();
+    const p = await packages.packageOf(db, id, purchaserId);
     if (!p) throw new AppError(CODE.NOT_FOUND, "onecard.packageNotFound");
-    const products = await db
-      .selectFrom("onecard_products")
-      .select(["id", "name", "face_value", "currency"])
-      .where(
-        "id",
-        "in",
-        p.items.map((i) => i.productId),
-      )
-      .execute();
-    const free = await freeCounts(
+    const products = await packages.productsOf(
+      db,
+      p.items.map((i) => i.productId),
+    );
+    const free = await packages.freeCounts(
       db,
       purchaserId,
       p.items.map((i) => i.productId),
       this.deps.clock.now(),
     );
-    const gifts = await db
-      .selectFrom("onecard_gifts")
-      .select((eb) => [eb.fn.countAll<string>().as("sent"), eb.fn.count<string>("claimed_at").as("claimed")])
-      .where("package_id", "=", id)
-      .executeTakeFirstOrThrow();
+    const gifts = await packages.giftCounts(db, id);
     const items = p.items.map((i) => {
       const product = products.find((x) => x.id === i.productId);
       return {
@@ -149,45 +111,26 @@ export class GiftPackages {
     const recipients: (string | null)[] = [...req.phones, ...Array.from({ length: req.links }, () => null)];
     const keys = recipients.map((_, i) => `${req.requestKey}:${i}`);
     const { giftIds, fresh } = await withTx(this.deps.db, async (tx) => {
-      const earlier = await tx
-        .selectFrom("onecard_gifts")
-        .select("id")
-        .where("purchaser_id", "=", me.id)
-        .where("request_key", "in", keys)
-        .execute();
+      const earlier = await packages.giftsByKeys(tx, me.id, keys);
       if (earlier.length > 0) return { giftIds: earlier.map((g) => g.id), fresh: false };
-      const p = await tx
-        .selectFrom("onecard_gift_packages")
-        .selectAll()
-        .where("id", "=", id)
-        .where("purchaser_id", "=", me.id)
-        .where("archived", "=", false)
-        .executeTakeFirst();
+      const p = await packages.livePackageOf(tx, id, me.id);
       if (!p) throw new AppError(CODE.NOT_FOUND, "onecard.packageNotFound");
       // Each product's cards for every recipient, taken under lock (SKIP LOCKED: a parallel sending takes others).
       const picked = new Map<number, { id: number; balance: number }[]>();
       for (const item of p.items) {
         const need = item.count * recipients.length;
-        const cards = await sql<{ id: number; balance: number }>`
-          SELECT id, balance FROM onecard_cards
-          WHERE owner_id = ${me.id} AND product_id = ${item.productId} AND state = 'activated' AND customer_id IS NULL AND gift_id IS NULL
-            AND (expires_at IS NULL OR expires_at > ${this.deps.clock.now()})
-          ORDER BY id LIMIT ${need} FOR UPDATE SKIP LOCKED`.execute(tx);
-        if (cards.rows.length < need) {
-          const product = await tx
-            .selectFrom("onecard_products")
-            .select("name")
-            .where("id", "=", item.productId)
-            .executeTakeFirst();
+        const cards = await packages.pickFreeCards(tx, me.id, item.productId, need, this.deps.clock.now());
+        if (cards.length < need) {
+          const product = await packages.productName(tx, item.productId);
           throw new AppError(CODE.CONFLICT, "onecard.packageShort", {
             product: product?.name ?? "",
             need,
-            have: cards.rows.length,
+            have: cards.length,
           });
         }
         picked.set(
           item.productId,
-          cards.rows.map((c) => ({ id: Number(c.id), balance: Number(c.balance) })),
+          cards.map((c) => ({ id: Number(c.id), balance: Number(c.balance) })),
         );
       }
       const ids: number[] = [];
@@ -221,26 +164,4 @@ function mergeItems(items: { productId: string; count: number }[]): { productId:
   const merged = new Map<number, number>();
   for (const i of items) merged.set(Number(i.productId), (merged.get(Number(i.productId)) ?? 0) + i.count);
   return [...merged].map(([productId, count]) => ({ productId, count }));
-}
-
-/** Activated cards of each product the purchaser holds and has not given. */
-async function freeCounts(
-  db: Executor,
-  purchaserId: number,
-  productIds: number[],
-  now: Date,
-): Promise<Map<number, number>> {
-  if (productIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("onecard_cards")
-    .select(["product_id", (eb) => eb.fn.countAll<string>().as("n")])
-    .where("owner_id", "=", purchaserId)
-    .where("product_id", "in", productIds)
-    .where("state", "=", "activated")
-    .where("customer_id", "is", null)
-    .where("gift_id", "is", null)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-    .groupBy("product_id")
-    .execute();
-  return new Map(rows.map((r) => [r.product_id, Number(r.n)]));
 }

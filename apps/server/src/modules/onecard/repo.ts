@@ -463,3 +463,8 @@ export async function copyCards(tx: Executor, head: BatchHead, cards: NewCard[])
   );
   await sql`SET LOCAL session_replication_role = origin`.execute(tx);
 }
+
+/** A card's new balance (the caller writes the move that explains it). */
+export async function setBalance(tx: Executor, cardId: number, balance: number): Promise<void> {
+  await tx.updateTable("onecard_cards").set({ balance }).where("id", "=", cardId).execute();
+}

@@ -80,10 +80,10 @@ import {
 } from "../../platform/http/rate-limit";
 import { ADDRESS_FAILURES, ADDRESS_WINDOW_MINUTES } from "../accounts";
 import { sendXlsx } from "../../platform/http/export";
-import { customerOf, customerTokenOf, type CustomersService } from "./customers";
-import type { EquityOrders } from "./equity";
-import type { GiftPackages } from "./packages";
-import { reportColumns, salesOrderColumns, type CardSalesOrders, type ServedExtractions } from "./reports";
+import { customerOf, customerTokenOf, type CustomersService } from "./customers.service";
+import type { EquityOrders } from "./equity.service";
+import type { GiftPackages } from "./packages.service";
+import { reportColumns, salesOrderColumns, type CardSalesOrders, type ServedExtractions } from "./reports.service";
 import type { OnecardService } from "./service";
 
 const tags = ["onecard"];

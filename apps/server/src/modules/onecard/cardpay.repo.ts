@@ -1,0 +1,41 @@
+import type { Executor } from "../../db/tx";
+
+/**
+ * SQL of card payments in other modules (the mini-program mall): a card's owner and brand, a customer's
+ * usable cards of a brand, customers' phones. Other modules call these through index.ts and never touch
+ * onecard's tables themselves.
+ */
+
+export function cardOwner(db: Executor, cardId: number) {
+  return db
+    .selectFrom("onecard_cards")
+    .select(["id", "customer_id", "brander_id", "currency", "balance", "held"])
+    .where("id", "=", cardId)
+    .executeTakeFirst();
+}
+
+/** A customer's activated cards of a brand (the cards it may pay with in that brand's mall). */
+export function customerCards(db: Executor, customerId: number, branderId: number) {
+  return db
+    .selectFrom("onecard_cards")
+    .select(["id", "balance", "held", "currency", "sealed"])
+    .where("customer_id", "=", customerId)
+    .where("brander_id", "=", branderId)
+    .where("state", "=", "activated")
+    .orderBy("id")
+    .execute();
+}
+
+export function phonesOf(db: Executor, customerIds: number[]): Promise<{ id: number; phone: string }[]> {
+  if (customerIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom("onecard_customers")
+    .select(["id", "phone"])
+    .where("id", "in", [...new Set(customerIds)])
+    .execute();
+}
+
+/** The customer of a phone number, when one has logged in. */
+export async function customerIdByPhone(db: Executor, phone: string): Promise<number | undefined> {
+  return (await db.selectFrom("onecard_customers").select("id").where("phone", "=", phone).executeTakeFirst())?.id;
+}
