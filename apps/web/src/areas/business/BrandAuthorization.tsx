@@ -1,2 +1,2 @@
 /** `/business/BrandAuthorization`: the brand's authorisations (the page body is shared with the providers' BrandAuthorizationP). */
-export { default } from "../../features/purchasing/BrandAuthorization";
+export { default } from "../../features/docking/BrandAuthorization";

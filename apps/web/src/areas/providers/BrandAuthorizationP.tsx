@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { PageHint } from "../../components/PageHint";
-import BrandAuthorization from "../../features/purchasing/BrandAuthorization";
+import BrandAuthorization from "../../features/docking/BrandAuthorization";
 import { BrandContext } from "./BrandContext";
 
 /**
