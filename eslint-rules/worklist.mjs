@@ -18,7 +18,6 @@ export const queryOutsideRepo = [
   "apps/server/src/modules/invoices/service.ts", // 4
   "apps/server/src/modules/ledger/service.ts", // 1
   "apps/server/src/modules/merchants/service.ts", // 1
-  "apps/server/src/modules/miniprogram/local.ts", // 41
   "apps/server/src/modules/onboarding/served.ts", // 1
   "apps/server/src/modules/openapi/signature.ts", // 2
   "apps/server/src/modules/purchasing/handed-on-refund.ts", // 1

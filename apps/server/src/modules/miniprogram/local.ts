@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { MpPlatform } from "@tessera/contracts";
 import QRCode from "qrcode";
-import { sql } from "kysely";
 import { withTx, type Db, type Executor } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import {
@@ -20,6 +19,7 @@ import {
   type SubmitInput,
   type UnlimitedQrcodeInput,
 } from "./adapter";
+import * as sim from "./local.repo";
 import type { SimVersion } from "./tables";
 
 /** Lifetimes of the real platforms (wave2-anchors §2.1). */
@@ -102,16 +102,13 @@ export class LocalPlatform implements PlatformAdapter {
   }
 
   private async push(p: PlatformPush): Promise<void> {
-    await this.o.db
-      .insertInto("mp_sim_events")
-      .values({
-        platform: this.platform,
-        app_id: p.appId,
-        event: p.event,
-        payload: JSON.stringify(p),
-        at: this.o.clock.now(),
-      })
-      .execute();
+    await sim.insertEvent(this.o.db, {
+      platform: this.platform,
+      app_id: p.appId,
+      event: p.event,
+      payload: JSON.stringify(p),
+      at: this.o.clock.now(),
+    });
     for (const l of this.#listeners) await l(p);
   }
 
@@ -130,17 +127,14 @@ export class LocalPlatform implements PlatformAdapter {
       throw new PlatformError(ERR.API_UNAUTHORIZED, "local-life accounts are Douyin's");
     }
     const code = token("preauthcode@@@");
-    await this.o.db
-      .insertInto("mp_sim_preauth")
-      .values({
-        code,
-        platform: this.platform,
-        redirect_uri: redirectUri,
-        expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000),
-        account_type: accountType,
-        merchant_id: merchantId ?? null,
-      })
-      .execute();
+    await sim.insertPreauth(this.o.db, {
+      code,
+      platform: this.platform,
+      redirect_uri: redirectUri,
+      expires_at: new Date(this.o.clock.now().getTime() + PREAUTH_SECONDS * 1000),
+      account_type: accountType,
+      merchant_id: merchantId ?? null,
+    });
     // WeChat's componentloginpage: auth_type 1 official accounts only, 2 mini-programs only.
     const q = new URLSearchParams({
       pre_auth_code: code,
@@ -155,12 +149,7 @@ export class LocalPlatform implements PlatformAdapter {
   async preauthInfo(
     code: string,
   ): Promise<{ expired: boolean; used: boolean; scopes: string[]; accountType: AccountType }> {
-    const row = await this.o.db
-      .selectFrom("mp_sim_preauth")
-      .selectAll()
-      .where("code", "=", code)
-      .where("platform", "=", this.platform)
-      .executeTakeFirst();
+    const row = await sim.preauth(this.o.db, this.platform, code);
     if (!row) return { expired: true, used: false, scopes: [], accountType: "miniprogram" };
     return {
       expired: new Date(row.expires_at) <= this.o.clock.now(),
@@ -181,22 +170,9 @@ export class LocalPlatform implements PlatformAdapter {
   ): Promise<{ redirect: string; appId: string } | { refused: "expired" | "taken" }> {
     const now = this.o.clock.now();
     const result = await withTx(this.o.db, async (tx) => {
-      const row = await tx
-        .selectFrom("mp_sim_preauth")
-        .selectAll()
-        .where("code", "=", code)
-        .where("platform", "=", this.platform)
-        .forUpdate()
-        .executeTakeFirst();
+      const row = await sim.lockPreauth(tx, this.platform, code);
       if (!row || row.used_at !== null || new Date(row.expires_at) <= now) return { refused: "expired" as const };
-      const existing = await tx
-        .selectFrom("mp_sim_apps")
-        .select(["app_id", "merchant_id"])
-        .where("platform", "=", this.platform)
-        .where("nick_name", "=", nickName)
-        .where("account_type", "=", row.account_type)
-        .forUpdate()
-        .executeTakeFirst();
+      const existing = await sim.lockAppByName(tx, this.platform, nickName, row.account_type);
       // An owned app only by its owner (a pre-auth code from before owners were kept has none: refused too).
       if (existing && existing.merchant_id !== null && existing.merchant_id !== row.merchant_id) {
         return { refused: "taken" as const };
@@ -210,36 +186,29 @@ export class LocalPlatform implements PlatformAdapter {
       };
       // An app nobody owned yet (made before owners were kept) becomes the consenting merchant's.
       if (existing) {
-        await tx
-          .updateTable("mp_sim_apps")
-          .set({ ...tokens, authorized: true, merchant_id: existing.merchant_id ?? row.merchant_id })
-          .where("app_id", "=", appId)
-          .execute();
+        await sim.updateApp(tx, appId, {
+          ...tokens,
+          authorized: true,
+          merchant_id: existing.merchant_id ?? row.merchant_id,
+        });
       } else {
-        await tx
-          .insertInto("mp_sim_apps")
-          .values({
-            app_id: appId,
-            platform: this.platform,
-            nick_name: nickName,
-            account_type: row.account_type,
-            merchant_id: row.merchant_id,
-            ...tokens,
-            created_at: now,
-          })
-          .execute();
+        await sim.insertApp(tx, {
+          app_id: appId,
+          platform: this.platform,
+          nick_name: nickName,
+          account_type: row.account_type,
+          merchant_id: row.merchant_id,
+          ...tokens,
+          created_at: now,
+        });
       }
       const authCode = token("queryauthcode@@@");
-      await tx
-        .updateTable("mp_sim_preauth")
-        .set({
-          used_at: now,
-          app_id: appId,
-          auth_code: authCode,
-          auth_code_expires_at: new Date(now.getTime() + AUTH_CODE_SECONDS * 1000),
-        })
-        .where("code", "=", code)
-        .execute();
+      await sim.usePreauth(tx, code, {
+        used_at: now,
+        app_id: appId,
+        auth_code: authCode,
+        auth_code_expires_at: new Date(now.getTime() + AUTH_CODE_SECONDS * 1000),
+      });
       const sep = row.redirect_uri.includes("?") ? "&" : "?";
       return {
         redirect: `${row.redirect_uri}${sep}auth_code=${encodeURIComponent(authCode)}&expires_in=${AUTH_CODE_SECONDS}`,
@@ -254,26 +223,14 @@ export class LocalPlatform implements PlatformAdapter {
 
   /** The merchant cancels the authorisation on the platform: tokens die, an `unauthorized` push follows. */
   async revoke(appId: string): Promise<boolean> {
-    const res = await this.o.db
-      .updateTable("mp_sim_apps")
-      .set({ authorized: false })
-      .where("app_id", "=", appId)
-      .where("platform", "=", this.platform)
-      .where("authorized", "=", true)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) return false;
+    if (!(await sim.revokeApp(this.o.db, this.platform, appId))) return false;
     await this.push({ event: "unauthorized", appId });
     return true;
   }
 
   async queryAuth(authCode: string): Promise<AuthorizerTokens> {
     const now = this.o.clock.now();
-    const row = await this.o.db
-      .selectFrom("mp_sim_preauth")
-      .selectAll()
-      .where("auth_code", "=", authCode)
-      .where("platform", "=", this.platform)
-      .executeTakeFirst();
+    const row = await sim.preauthByAuthCode(this.o.db, this.platform, authCode);
     if (!row?.app_id || !row.auth_code_expires_at) {
       throw new PlatformError(ERR.AUTH_CODE_EXPIRED, "authorization code is invalid");
     }
@@ -294,26 +251,17 @@ export class LocalPlatform implements PlatformAdapter {
 
   async refreshToken(appId: string, refreshToken: string): Promise<AuthorizerTokens> {
     const now = this.o.clock.now();
-    const app = await this.o.db
-      .selectFrom("mp_sim_apps")
-      .selectAll()
-      .where("app_id", "=", appId)
-      .where("platform", "=", this.platform)
-      .executeTakeFirst();
+    const app = await sim.appOn(this.o.db, this.platform, appId);
     if (!app?.authorized) throw new PlatformError(ERR.NOT_AUTHORIZED, "component is not authorized by this account");
     if (app.refresh_token !== refreshToken) throw new PlatformError(ERR.INVALID_TOKEN, "invalid refresh token");
     const accessToken = token("at_");
     const expires = new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000);
-    await this.o.db
-      .updateTable("mp_sim_apps")
-      .set({
-        access_token: accessToken,
-        access_expires_at: expires,
-        previous_token: app.access_token,
-        previous_until: new Date(now.getTime() + PREVIOUS_TOKEN_SECONDS * 1000),
-      })
-      .where("app_id", "=", appId)
-      .execute();
+    await sim.updateApp(this.o.db, appId, {
+      access_token: accessToken,
+      access_expires_at: expires,
+      previous_token: app.access_token,
+      previous_until: new Date(now.getTime() + PREVIOUS_TOKEN_SECONDS * 1000),
+    });
     return {
       appId,
       accountType: app.account_type,
@@ -329,12 +277,7 @@ export class LocalPlatform implements PlatformAdapter {
   /** The app an access token belongs to; 40001 unknown, 42001 expired, 61003 no longer authorised. */
   private async appOfToken(db: Executor, accessToken: string) {
     const now = this.o.clock.now();
-    const app = await db
-      .selectFrom("mp_sim_apps")
-      .selectAll()
-      .where("platform", "=", this.platform)
-      .where((eb) => eb.or([eb("access_token", "=", accessToken), eb("previous_token", "=", accessToken)]))
-      .executeTakeFirst();
+    const app = await sim.appByToken(db, this.platform, accessToken);
     if (!app) throw new PlatformError(ERR.INVALID_TOKEN, "invalid credential, access_token is invalid or not latest");
     if (!app.authorized) throw new PlatformError(ERR.NOT_AUTHORIZED, "component is not authorized by this account");
     const current = app.access_token === accessToken;
@@ -347,7 +290,7 @@ export class LocalPlatform implements PlatformAdapter {
   }
 
   private async app(db: Executor, appId: string) {
-    const app = await db.selectFrom("mp_sim_apps").selectAll().where("app_id", "=", appId).executeTakeFirst();
+    const app = await sim.appById(db, appId);
     if (!app) throw new PlatformError(ERR.NOT_AUTHORIZED, "component is not authorized by this account");
     return app;
   }
@@ -356,13 +299,7 @@ export class LocalPlatform implements PlatformAdapter {
     const now = this.o.clock.now();
     await withTx(this.o.db, async (tx) => {
       const app = await this.appOfToken(tx, accessToken);
-      const tpl = await tx
-        .selectFrom("mp_templates")
-        .select(["id", "template_type"])
-        .where("id", "=", input.templateId)
-        .where("platform", "=", this.platform)
-        .where("deleted_at", "is", null)
-        .executeTakeFirst();
+      const tpl = await sim.liveTemplate(tx, this.platform, input.templateId);
       if (!tpl) throw new PlatformError(ERR.NO_TEMPLATE, "template not exist");
       let ext: unknown;
       try {
@@ -384,11 +321,7 @@ export class LocalPlatform implements PlatformAdapter {
         userDesc: input.userDesc,
         at: now.toISOString(),
       };
-      await tx
-        .updateTable("mp_sim_apps")
-        .set({ trial: JSON.stringify(trial) })
-        .where("app_id", "=", app.app_id)
-        .execute();
+      await sim.updateApp(tx, app.app_id, { trial: JSON.stringify(trial) });
     });
   }
 
@@ -433,12 +366,7 @@ export class LocalPlatform implements PlatformAdapter {
   }
 
   async quota(): Promise<{ rest: number; limit: number }> {
-    const row = await this.o.db
-      .selectFrom("mp_sim_quota")
-      .select("used")
-      .where("platform", "=", this.platform)
-      .where("month", "=", monthOf(this.o.clock.now()))
-      .executeTakeFirst();
+    const row = await sim.quotaUsed(this.o.db, this.platform, monthOf(this.o.clock.now()));
     return { rest: Math.max(0, this.o.quotaLimit - (row?.used ?? 0)), limit: this.o.quotaLimit };
   }
 
@@ -446,14 +374,9 @@ export class LocalPlatform implements PlatformAdapter {
     const now = this.o.clock.now();
     return withTx(this.o.db, async (tx) => {
       const app = await this.appOfToken(tx, accessToken);
-      await tx.selectFrom("mp_sim_apps").select("app_id").where("app_id", "=", app.app_id).forUpdate().execute();
+      await sim.lockApp(tx, app.app_id);
       if (!app.trial) throw new PlatformError(ERR.NOT_COMMITTED, "need to commit code before submit audit");
-      const pending = await tx
-        .selectFrom("mp_sim_audits")
-        .select("audit_id")
-        .where("app_id", "=", app.app_id)
-        .where("status", "in", [2, 4])
-        .executeTakeFirst();
+      const pending = await sim.pendingAudit(tx, app.app_id, false);
       if (pending) throw new PlatformError(ERR.AUDIT_IN_PROGRESS, "an audit is in progress");
       if (new Date(app.trial.at).getTime() + this.o.scanSeconds * 1000 > now.getTime()) {
         throw new PlatformError(ERR.PRIVACY_SCAN, "privacy scan of the code is not finished");
@@ -466,52 +389,25 @@ export class LocalPlatform implements PlatformAdapter {
         throw new PlatformError(ERR.BAD_AUDIT_ID, "category not allowed");
       }
       const month = monthOf(now);
-      await tx
-        .insertInto("mp_sim_quota")
-        .values({ platform: this.platform, month, used: 0 })
-        .onConflict((oc) => oc.columns(["platform", "month"]).doNothing())
-        .execute();
-      const quota = await tx
-        .selectFrom("mp_sim_quota")
-        .select("used")
-        .where("platform", "=", this.platform)
-        .where("month", "=", month)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
+      const quota = await sim.lockQuota(tx, this.platform, month);
       if (quota.used >= this.o.quotaLimit) throw new PlatformError(ERR.QUOTA, "submit audit reach limit");
-      await tx
-        .updateTable("mp_sim_quota")
-        .set({ used: sql<number>`used + 1` })
-        .where("platform", "=", this.platform)
-        .where("month", "=", month)
-        .execute();
-      const row = await tx
-        .insertInto("mp_sim_audits")
-        .values({
-          app_id: app.app_id,
-          platform: this.platform,
-          status: 2,
-          version: JSON.stringify(app.trial),
-          item_list: JSON.stringify(input.itemList),
-          host_names: JSON.stringify(input.hostNames),
-          submitted_at: now,
-        })
-        .returning("audit_id")
-        .executeTakeFirstOrThrow();
+      await sim.useQuota(tx, this.platform, month);
+      const row = await sim.insertAudit(tx, {
+        app_id: app.app_id,
+        platform: this.platform,
+        status: 2,
+        version: JSON.stringify(app.trial),
+        item_list: JSON.stringify(input.itemList),
+        host_names: JSON.stringify(input.hostNames),
+        submitted_at: now,
+      });
       return { auditId: String(row.audit_id) };
     });
   }
 
   async auditStatus(accessToken: string, auditId: string): Promise<AuditState> {
     const app = await this.appOfToken(this.o.db, accessToken);
-    const row = /^\d{1,18}$/.test(auditId)
-      ? await this.o.db
-          .selectFrom("mp_sim_audits")
-          .selectAll()
-          .where("audit_id", "=", Number(auditId))
-          .where("app_id", "=", app.app_id)
-          .executeTakeFirst()
-      : undefined;
+    const row = /^\d{1,18}$/.test(auditId) ? await sim.auditOf(this.o.db, app.app_id, Number(auditId)) : undefined;
     if (!row) throw new PlatformError(ERR.BAD_AUDIT_ID, "invalid auditid");
     return { auditId, status: row.status as AuditStatus, reason: row.reason, screenshots: row.screenshots };
   }
@@ -520,58 +416,37 @@ export class LocalPlatform implements PlatformAdapter {
     const now = this.o.clock.now();
     await withTx(this.o.db, async (tx) => {
       const app = await this.appOfToken(tx, accessToken);
-      const pending = await tx
-        .selectFrom("mp_sim_audits")
-        .select("audit_id")
-        .where("app_id", "=", app.app_id)
-        .where("status", "in", [2, 4])
-        .forUpdate()
-        .executeTakeFirst();
+      const pending = await sim.pendingAudit(tx, app.app_id, true);
       if (!pending) throw new PlatformError(ERR.NO_AUDIT, "no audit in progress");
-      const counts = await tx
-        .selectFrom("mp_sim_events")
-        .select([
-          sql<number>`count(*) filter (where at >= ${new Date(`${dayOf(now)}T00:00:00Z`)})`.as("today"),
-          sql<number>`count(*)`.as("month"),
-        ])
-        .where("app_id", "=", app.app_id)
-        .where("event", "=", "undocodeaudit")
-        .where("at", ">=", new Date(`${monthOf(now)}-01T00:00:00Z`))
-        .executeTakeFirstOrThrow();
+      const counts = await sim.withdrawCounts(
+        tx,
+        app.app_id,
+        new Date(`${dayOf(now)}T00:00:00Z`),
+        new Date(`${monthOf(now)}-01T00:00:00Z`),
+      );
       if (Number(counts.today) >= WITHDRAW_PER_DAY || Number(counts.month) >= WITHDRAW_PER_MONTH) {
         throw new PlatformError(ERR.WITHDRAW_LIMIT, "undo audit reach limit");
       }
-      await tx
-        .updateTable("mp_sim_audits")
-        .set({ status: 3, decided_at: now })
-        .where("audit_id", "=", pending.audit_id)
-        .execute();
-      await tx
-        .insertInto("mp_sim_events")
-        .values({
-          platform: this.platform,
-          app_id: app.app_id,
-          event: "undocodeaudit",
-          payload: JSON.stringify({ auditId: String(pending.audit_id) }),
-          at: now,
-        })
-        .execute();
+      await sim.updateAudit(tx, pending.audit_id, { status: 3, decided_at: now });
+      await sim.insertEvent(tx, {
+        platform: this.platform,
+        app_id: app.app_id,
+        event: "undocodeaudit",
+        payload: JSON.stringify({ auditId: String(pending.audit_id) }),
+        at: now,
+      });
     });
   }
 
   /** Withdrawals left today and this month for an app. */
   async withdrawRest(appId: string): Promise<{ today: number; month: number }> {
     const now = this.o.clock.now();
-    const counts = await this.o.db
-      .selectFrom("mp_sim_events")
-      .select([
-        sql<number>`count(*) filter (where at >= ${new Date(`${dayOf(now)}T00:00:00Z`)})`.as("today"),
-        sql<number>`count(*)`.as("month"),
-      ])
-      .where("app_id", "=", appId)
-      .where("event", "=", "undocodeaudit")
-      .where("at", ">=", new Date(`${monthOf(now)}-01T00:00:00Z`))
-      .executeTakeFirstOrThrow();
+    const counts = await sim.withdrawCounts(
+      this.o.db,
+      appId,
+      new Date(`${dayOf(now)}T00:00:00Z`),
+      new Date(`${monthOf(now)}-01T00:00:00Z`),
+    );
     return {
       today: Math.max(0, WITHDRAW_PER_DAY - Number(counts.today)),
       month: Math.max(0, WITHDRAW_PER_MONTH - Number(counts.month)),
@@ -583,39 +458,23 @@ export class LocalPlatform implements PlatformAdapter {
     await withTx(this.o.db, async (tx) => {
       const app = await this.appOfToken(tx, accessToken);
       const notApproved = this.platform === "douyin" ? ERR.DY_NOT_APPROVED : ERR.NOT_APPROVED;
-      const last = await tx
-        .selectFrom("mp_sim_audits")
-        .selectAll()
-        .where("app_id", "=", app.app_id)
-        .orderBy("audit_id", "desc")
-        .limit(1)
-        .forUpdate()
-        .executeTakeFirst();
+      const last = await sim.lockLastAudit(tx, app.app_id);
       if (last?.status !== 0) throw new PlatformError(notApproved, "version not approved");
-      const released = await tx
-        .selectFrom("mp_sim_events")
-        .select("id")
-        .where("app_id", "=", app.app_id)
-        .where("event", "=", "release")
-        .where(sql<boolean>`payload->>'auditId' = ${String(last.audit_id)}`)
-        .executeTakeFirst();
+      const released = await sim.releaseOf(tx, app.app_id, String(last.audit_id));
       if (released) throw new PlatformError(notApproved, "version already released");
       const history = app.online ? [app.online, ...app.history].slice(0, HISTORY_MAX) : app.history;
-      await tx
-        .updateTable("mp_sim_apps")
-        .set({ online: JSON.stringify(last.version), history: JSON.stringify(history), can_rollback: true })
-        .where("app_id", "=", app.app_id)
-        .execute();
-      await tx
-        .insertInto("mp_sim_events")
-        .values({
-          platform: this.platform,
-          app_id: app.app_id,
-          event: "release",
-          payload: JSON.stringify({ auditId: String(last.audit_id) }),
-          at: now,
-        })
-        .execute();
+      await sim.updateApp(tx, app.app_id, {
+        online: JSON.stringify(last.version),
+        history: JSON.stringify(history),
+        can_rollback: true,
+      });
+      await sim.insertEvent(tx, {
+        platform: this.platform,
+        app_id: app.app_id,
+        event: "release",
+        payload: JSON.stringify({ auditId: String(last.audit_id) }),
+        at: now,
+      });
     });
   }
 
@@ -628,20 +487,19 @@ export class LocalPlatform implements PlatformAdapter {
       if (this.platform === "douyin" && !app.can_rollback) {
         throw new PlatformError(ERR.DY_ROLLBACK_AGAIN, "rollback once per release");
       }
-      await tx
-        .updateTable("mp_sim_apps")
-        .set({
-          online: JSON.stringify(previous),
-          history: JSON.stringify(rest),
-          can_rollback: false,
-          rolled_back_at: now,
-        })
-        .where("app_id", "=", app.app_id)
-        .execute();
-      await tx
-        .insertInto("mp_sim_events")
-        .values({ platform: this.platform, app_id: app.app_id, event: "revertcoderelease", payload: "{}", at: now })
-        .execute();
+      await sim.updateApp(tx, app.app_id, {
+        online: JSON.stringify(previous),
+        history: JSON.stringify(rest),
+        can_rollback: false,
+        rolled_back_at: now,
+      });
+      await sim.insertEvent(tx, {
+        platform: this.platform,
+        app_id: app.app_id,
+        event: "revertcoderelease",
+        payload: "{}",
+        at: now,
+      });
     });
   }
 
@@ -663,16 +521,13 @@ export class LocalPlatform implements PlatformAdapter {
   }
 
   private async record(appId: string, operation: string, payload: Record<string, unknown>): Promise<void> {
-    await this.o.db
-      .insertInto("mp_sim_calls")
-      .values({
-        platform: this.platform,
-        app_id: appId,
-        operation,
-        payload: JSON.stringify(payload),
-        at: this.o.clock.now(),
-      })
-      .execute();
+    await sim.insertCall(this.o.db, {
+      platform: this.platform,
+      app_id: appId,
+      operation,
+      payload: JSON.stringify(payload),
+      at: this.o.clock.now(),
+    });
   }
 
   /** `cgi-bin/menu/create`: at most 3 top-level buttons (40016), names up to 16 bytes (40018), http(s) links (40055). */
@@ -714,37 +569,16 @@ export class LocalPlatform implements PlatformAdapter {
 
   /** What the platform answered for an app: the calls it would have acted on, newest first. */
   async calls(appId: string, limit = 50): Promise<{ operation: string; payload: Record<string, unknown>; at: Date }[]> {
-    const rows = await this.o.db
-      .selectFrom("mp_sim_calls")
-      .select(["operation", "payload", "at"])
-      .where("app_id", "=", appId)
-      .where("platform", "=", this.platform)
-      .orderBy("id", "desc")
-      .limit(limit)
-      .execute();
+    const rows = await sim.calls(this.o.db, this.platform, appId, limit);
     return rows.map((r) => ({ operation: r.operation, payload: r.payload, at: new Date(r.at) }));
   }
 
   // ---- the review, decided in the operator console ----
 
   async audits(q: { status?: number; page: number; pageSize: number }): Promise<{ list: SimAudit[]; total: number }> {
-    let base = this.o.db
-      .selectFrom("mp_sim_audits as a")
-      .innerJoin("mp_sim_apps as p", "p.app_id", "a.app_id")
-      .where("a.platform", "=", this.platform);
-    if (q.status !== undefined) base = base.where("a.status", "=", q.status);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll("a")
-        .select("p.nick_name")
-        .orderBy("a.audit_id", "desc")
-        .limit(q.pageSize)
-        .offset((q.page - 1) * q.pageSize)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await sim.auditsPage(this.o.db, this.platform, q);
     return {
-      total: Number(count.n),
+      total,
       list: rows.map((r) => ({
         auditId: String(r.audit_id),
         platform: this.platform,
@@ -775,26 +609,16 @@ export class LocalPlatform implements PlatformAdapter {
   ): Promise<boolean> {
     const now = this.o.clock.now();
     const row = await withTx(this.o.db, async (tx) => {
-      const audit = await tx
-        .selectFrom("mp_sim_audits")
-        .select(["audit_id", "app_id", "status"])
-        .where("audit_id", "=", auditId)
-        .where("platform", "=", this.platform)
-        .forUpdate()
-        .executeTakeFirst();
+      const audit = await sim.lockAudit(tx, this.platform, auditId);
       if (!audit || (audit.status !== 2 && audit.status !== 4)) return null;
       if (status === 4 && audit.status === 4) return null;
-      await tx
-        .updateTable("mp_sim_audits")
-        .set({
-          status,
-          reason,
-          screenshots: JSON.stringify(screenshots),
-          decided_at: status === 4 ? null : now,
-          decided_by: operatorId,
-        })
-        .where("audit_id", "=", auditId)
-        .execute();
+      await sim.updateAudit(tx, auditId, {
+        status,
+        reason,
+        screenshots: JSON.stringify(screenshots),
+        decided_at: status === 4 ? null : now,
+        decided_by: operatorId,
+      });
       return audit;
     });
     if (!row) return false;
@@ -804,14 +628,7 @@ export class LocalPlatform implements PlatformAdapter {
   }
 
   async auditExists(auditId: number): Promise<boolean> {
-    return Boolean(
-      await this.o.db
-        .selectFrom("mp_sim_audits")
-        .select("audit_id")
-        .where("audit_id", "=", auditId)
-        .where("platform", "=", this.platform)
-        .executeTakeFirst(),
-    );
+    return Boolean(await sim.auditOn(this.o.db, this.platform, auditId));
   }
 }
 
