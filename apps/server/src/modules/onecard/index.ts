@@ -11,7 +11,10 @@ import { EquityOrders } from "./equity.service";
 import { GiftPackages } from "./packages.service";
 import { CardSalesOrders, ServedExtractions } from "./reports.service";
 import { CustomersService } from "./customers.service";
-import { brandRoutes, customerRoutes, providerRoutes, publicRoutes, purchaserRoutes } from "./routes";
+import { brandRoutes } from "./brand.routes";
+import { customerRoutes } from "./customer.routes";
+import { purchaserRoutes } from "./purchaser.routes";
+import { providerRoutes, publicRoutes } from "./routes";
 import { OnecardService } from "./service";
 
 export { OnecardService } from "./service";
