@@ -43,6 +43,7 @@ export default tseslint.config(
   { files: ["**/*.{js,mjs,cjs}"], ...tseslint.configs.disableTypeChecked },
   houseConfig,
   // Files from before the house rules, each leaving the list as it is fixed (eslint-rules/worklist.mjs).
-  { files: queryOutsideRepo, rules: { "house/query-in-repo": "off" } },
-  { files: webLayerCrossings, rules: { "house/web-layers": "off" } },
+  // (ESLint refuses an empty `files`, so an emptied list drops its block.)
+  ...(queryOutsideRepo.length ? [{ files: queryOutsideRepo, rules: { "house/query-in-repo": "off" } }] : []),
+  ...(webLayerCrossings.length ? [{ files: webLayerCrossings, rules: { "house/web-layers": "off" } }] : []),
 );

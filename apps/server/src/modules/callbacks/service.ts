@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { CODE, type CallbackDelivery, type Page, type PurchaseOrder } from "@tessera/contracts";
-import { sql, type RawBuilder } from "kysely";
+import type { RawBuilder } from "kysely";
 import { withTx, type Db, type Executor } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
 import { outboundPost, type OutboundPost } from "../../platform/http/ssrf";
 import type { OrderResult } from "../purchasing";
 import { sign } from "../openapi";
+import * as repo from "./repo";
 
 /**
  * The published retry schedule (seconds after the previous attempt): an order result is retried until
@@ -62,17 +63,14 @@ export class CallbackService {
     if (!target) return;
     const order = await orderOf();
     const eventId = randomUUID();
-    await tx
-      .insertInto("openapi_callbacks")
-      .values({
-        merchant_id: merchantId,
-        event_id: eventId,
-        order_id: Number(order.id),
-        url: target.url,
-        payload: resultPayload(eventId, order),
-        next_attempt_at: this.deps.clock.now(),
-      })
-      .execute();
+    await repo.insertCallback(tx, {
+      merchantId,
+      eventId,
+      orderId: Number(order.id),
+      url: target.url,
+      payload: resultPayload(eventId, order),
+      nextAttemptAt: this.deps.clock.now(),
+    });
   }
 
   /**
@@ -82,37 +80,28 @@ export class CallbackService {
    */
   enqueueStatement(merchantId: number, order: OrderResult, onlyIf: RawBuilder<unknown>): RawBuilder<unknown> {
     const eventId = randomUUID();
-    return sql`
-      INSERT INTO openapi_callbacks (merchant_id, event_id, order_id, url, payload, next_attempt_at)
-      SELECT ${merchantId}::bigint, ${eventId}, ${Number(order.id)}::bigint, u.url, ${resultPayload(eventId, order)}, ${this.deps.clock.now()}::timestamptz
-      FROM (SELECT ${this.deps.callbackUrlOf(merchantId)} AS url) u
-      WHERE u.url IS NOT NULL AND EXISTS (${onlyIf})`;
+    return repo.insertCallbackIf({
+      merchantId,
+      eventId,
+      orderId: Number(order.id),
+      url: this.deps.callbackUrlOf(merchantId),
+      payload: resultPayload(eventId, order),
+      nextAttemptAt: this.deps.clock.now(),
+      onlyIf,
+    });
   }
 
   /** Sends what is due; returns how many deliveries were attempted. Safe on several processes at once. */
   async dispatchDue(limit = 20): Promise<number> {
     const now = this.deps.clock.now();
     const due = await withTx(this.deps.db, async (tx) => {
-      const rows = await tx
-        .selectFrom("openapi_callbacks")
-        .selectAll()
-        .where("state", "=", "pending")
-        .where("next_attempt_at", "<=", now)
-        .orderBy("next_attempt_at")
-        .limit(limit)
-        .forUpdate()
-        .skipLocked()
-        .execute();
+      const rows = await repo.lockDueCallbacks(tx, now, limit);
       if (rows.length > 0) {
-        await tx
-          .updateTable("openapi_callbacks")
-          .set({ next_attempt_at: new Date(now.getTime() + LEASE_MS) })
-          .where(
-            "id",
-            "in",
-            rows.map((r) => r.id),
-          )
-          .execute();
+        await repo.postponeCallbacks(
+          tx,
+          rows.map((r) => r.id),
+          new Date(now.getTime() + LEASE_MS),
+        );
       }
       return rows;
     });
@@ -154,42 +143,28 @@ export class CallbackService {
     }
     const now = this.deps.clock.now();
     if (error === null) {
-      await this.deps.db
-        .updateTable("openapi_callbacks")
-        .set({ state: "delivered", attempts: attempt, last_status: status, last_error: null, delivered_at: now })
-        .where("id", "=", row.id)
-        .execute();
+      await repo.markDelivered(this.deps.db, row.id, { attempts: attempt, status, at: now });
       return;
     }
     const wait = CALLBACK_BACKOFF_SECONDS[attempt - 1];
-    await this.deps.db
-      .updateTable("openapi_callbacks")
-      .set({
-        state: wait === undefined ? "failed" : "pending",
-        attempts: attempt,
-        last_status: status,
-        last_error: error,
-        next_attempt_at: new Date(now.getTime() + (wait ?? 0) * 1000),
-      })
-      .where("id", "=", row.id)
-      .execute();
+    await repo.markAttemptFailed(this.deps.db, row.id, {
+      state: wait === undefined ? "failed" : "pending",
+      attempts: attempt,
+      status,
+      error,
+      nextAttemptAt: new Date(now.getTime() + (wait ?? 0) * 1000),
+    });
   }
 
   async log(
     merchantId: number,
     q: { page: number; pageSize: number; state?: "pending" | "delivered" | "failed" | undefined },
   ): Promise<Page<CallbackDelivery>> {
-    let base = this.deps.db.selectFrom("openapi_callbacks").where("merchant_id", "=", merchantId);
-    if (q.state) base = base.where("state", "=", q.state);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy("id", "desc")
-        .offset((q.page - 1) * q.pageSize)
-        .limit(q.pageSize)
-        .execute(),
-      base.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await repo.callbackPage(this.deps.db, merchantId, {
+      state: q.state,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     const list = rows.map((r) => ({
       id: String(r.id),
       eventId: r.event_id,
@@ -203,17 +178,12 @@ export class CallbackService {
       createdAt: new Date(r.created_at).toISOString(),
       deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
     }));
-    return { list, total: Number(count.n), page: q.page, pageSize: q.pageSize };
+    return { list, total, page: q.page, pageSize: q.pageSize };
   }
 
   /** Sends a delivery again now, with the same event id (receivers deduplicate on it). */
   async replay(merchantId: number, id: number): Promise<void> {
-    const updated = await this.deps.db
-      .updateTable("openapi_callbacks")
-      .set({ state: "pending", next_attempt_at: this.deps.clock.now() })
-      .where("id", "=", id)
-      .where("merchant_id", "=", merchantId)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "error.notFound");
+    const updated = await repo.replayCallback(this.deps.db, merchantId, id, this.deps.clock.now());
+    if (!updated) throw new AppError(CODE.NOT_FOUND, "error.notFound");
   }
 }

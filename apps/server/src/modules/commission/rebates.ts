@@ -20,6 +20,7 @@ import { fundChanges, post } from "../ledger";
 import { goodsNames, ownGoodsChoices } from "../catalog";
 import { getMerchant, lockMerchantForUpdate, merchantNames } from "../merchants";
 import { approvedPurchasers } from "../docking";
+import * as repo from "./rebates.repo";
 
 /**
  * Purchaser rebates. A supplier sets rules (tiers by monthly volume; for one purchaser or all, for one
@@ -82,14 +83,7 @@ export class RebatesService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
   async rules(actor: Actor): Promise<RebateRule[]> {
-    const rows = await this.deps.db
-      .selectFrom("rebate_rules")
-      .select(["id", "supplier_id", "purchaser_id", "goods_id", "tiers", "created_at"])
-      .select([sql<string>`valid_from::text`.as("valid_from"), sql<string | null>`valid_to::text`.as("valid_to")])
-      .where("supplier_id", "=", tenantOf(actor))
-      .where("removed_at", "is", null)
-      .orderBy("id")
-      .execute();
+    const rows = await repo.liveRebateRules(this.deps.db, tenantOf(actor));
     const purchasers = await merchantNames(
       this.deps.db,
       rows.flatMap((r) => (r.purchaser_id === null ? [] : [r.purchaser_id])),
@@ -140,27 +134,14 @@ export class RebatesService {
     }
     const id = await withTx(this.deps.db, async (tx) => {
       await lockMerchantForUpdate(tx, supplierId);
-      const overlap = await sql<{ id: number }>`
-        SELECT id FROM rebate_rules
-        WHERE supplier_id = ${supplierId} AND removed_at IS NULL
-          AND purchaser_id IS NOT DISTINCT FROM ${purchaserId}::bigint AND goods_id IS NOT DISTINCT FROM ${goodsId}::bigint
-          AND valid_from <= COALESCE(${req.validTo}::date, 'infinity'::date) AND COALESCE(valid_to, 'infinity'::date) >= ${req.validFrom}::date
-        LIMIT 1`.execute(tx);
-      if (overlap.rows.length > 0) throw invalid("rebate.ruleOverlap", "validFrom");
-      const row = await tx
-        .insertInto("rebate_rules")
-        .values({
-          supplier_id: supplierId,
-          purchaser_id: purchaserId,
-          goods_id: goodsId,
-          tiers: JSON.stringify(req.tiers),
-          valid_from: req.validFrom,
-          valid_to: req.validTo,
-          created_by: actor.userId,
-          created_at: this.deps.clock.now(),
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const scope = { supplierId, purchaserId, goodsId, validFrom: req.validFrom, validTo: req.validTo };
+      if (await repo.overlappingRebateRule(tx, scope)) throw invalid("rebate.ruleOverlap", "validFrom");
+      const row = await repo.insertRebateRule(tx, {
+        ...scope,
+        tiers: JSON.stringify(req.tiers),
+        createdBy: actor.userId,
+        createdAt: this.deps.clock.now(),
+      });
       await audit(tx, {
         actorUserId: actor.userId,
         action: "rebate.rule",
@@ -176,35 +157,18 @@ export class RebatesService {
   }
 
   async removeRule(actor: Actor, id: number): Promise<void> {
-    const r = await this.deps.db
-      .updateTable("rebate_rules")
-      .set({ removed_at: this.deps.clock.now() })
-      .where("id", "=", id)
-      .where("supplier_id", "=", tenantOf(actor))
-      .where("removed_at", "is", null)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "rebate.ruleNotFound");
+    const removed = await repo.removeRebateRule(this.deps.db, tenantOf(actor), id, this.deps.clock.now());
+    if (!removed) throw new AppError(CODE.NOT_FOUND, "rebate.ruleNotFound");
   }
 
   /** Pays due statements, each in its own transaction; an unaffordable one stays due. How many were paid. */
   async payDue(): Promise<number> {
-    const due = await this.deps.db
-      .selectFrom("rebate_statements")
-      .select("id")
-      .where("state", "=", "due")
-      .orderBy("id")
-      .limit(500)
-      .execute();
+    const due = await repo.dueRebateStatements(this.deps.db, 500);
     let paid = 0;
     for (const { id } of due) {
       try {
         await withTx(this.deps.db, async (tx) => {
-          const s = await tx
-            .selectFrom("rebate_statements")
-            .selectAll()
-            .where("id", "=", id)
-            .forUpdate()
-            .executeTakeFirst();
+          const s = await repo.lockRebateStatement(tx, id);
           if (s?.state !== "due") return;
           await post(tx, {
             idempotencyKey: `rebate:${id}`,
@@ -217,11 +181,7 @@ export class RebatesService {
               { account: { merchantId: s.purchaser_id, kind: "rebate" }, amount: s.amount },
             ],
           });
-          await tx
-            .updateTable("rebate_statements")
-            .set({ state: "paid", paid_at: this.deps.clock.now() })
-            .where("id", "=", id)
-            .execute();
+          await repo.markRebatePaid(tx, id, this.deps.clock.now());
           paid += 1;
         });
       } catch (err) {
@@ -234,21 +194,12 @@ export class RebatesService {
   /** RebateRecord (as purchaser) or the supplier's view (as supplier). */
   async statements(actor: Actor, side: "purchaser" | "supplier", q: RebateQuery): Promise<Page<RebateStatement>> {
     const me = tenantOf(actor);
-    let query = this.deps.db
-      .selectFrom("rebate_statements")
-      .where(side === "purchaser" ? "purchaser_id" : "supplier_id", "=", me);
-    if (q.from) query = query.where("period", ">=", q.from);
-    if (q.to) query = query.where("period", "<=", q.to);
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy("period", "desc")
-        .orderBy("id", "desc")
-        .offset((q.page - 1) * q.pageSize)
-        .limit(q.pageSize)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await repo.rebateStatementPage(this.deps.db, me, side, {
+      from: q.from,
+      to: q.to,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     const names = new Map<number, string>();
     for (const id of new Set(rows.flatMap((r) => [r.supplier_id, r.purchaser_id]))) {
       names.set(id, (await getMerchant(this.deps.db, id))?.name ?? "");
@@ -269,7 +220,7 @@ export class RebatesService {
         closedAt: new Date(r.closed_at).toISOString(),
         paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
       })),
-      total: Number(count.n),
+      total,
       page: q.page,
       pageSize: q.pageSize,
     };

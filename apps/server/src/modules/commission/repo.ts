@@ -169,3 +169,71 @@ export async function markPaid(tx: Executor, id: number, by: number, now: Date):
     .where("id", "=", id)
     .execute();
 }
+
+/* ---------- rules and closes (the service's writes) ---------- */
+
+export function insertRule(
+  tx: Executor,
+  r: {
+    providerId: number;
+    businessType: string | null;
+    brandId: number | null;
+    rateBp: number;
+    validFrom: string;
+    validTo: string | null;
+    createdBy: number;
+    createdAt: Date;
+  },
+): Promise<{ id: number }> {
+  return tx
+    .insertInto("commission_rules")
+    .values({
+      provider_id: r.providerId,
+      business_type: r.businessType,
+      brand_id: r.brandId,
+      rate_bp: r.rateBp,
+      valid_from: r.validFrom,
+      valid_to: r.validTo,
+      created_by: r.createdBy,
+      created_at: r.createdAt,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
+/** Removes a live rule; false when there is none. */
+export async function removeRule(tx: Executor, id: number, now: Date): Promise<boolean> {
+  const r = await tx
+    .updateTable("commission_rules")
+    .set({ removed_at: now })
+    .where("id", "=", id)
+    .where("removed_at", "is", null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Claims a month's close; undefined when it was closed (or is being closed) already. */
+export function claimClose(tx: Executor, period: string, now: Date) {
+  return tx
+    .insertInto("commission_closes")
+    .values({ period, closed_at: now })
+    .onConflict((oc) => oc.doNothing())
+    .returning("period")
+    .executeTakeFirst();
+}
+
+export function closeOf(tx: Executor, period: string) {
+  return tx.selectFrom("commission_closes").selectAll().where("period", "=", period).executeTakeFirstOrThrow();
+}
+
+export async function recordClose(
+  tx: Executor,
+  period: string,
+  result: { statements: number; lines: number },
+): Promise<void> {
+  await tx
+    .updateTable("commission_closes")
+    .set({ statements: result.statements, lines: result.lines })
+    .where("period", "=", period)
+    .execute();
+}

@@ -101,20 +101,16 @@ export class CommissionService {
       ) {
         throw invalid("commission.ruleOverlap", "validFrom");
       }
-      const row = await tx
-        .insertInto("commission_rules")
-        .values({
-          provider_id: providerId,
-          business_type: req.businessType,
-          brand_id: brandId,
-          rate_bp: req.rateBp,
-          valid_from: req.validFrom,
-          valid_to: req.validTo,
-          created_by: operator.userId,
-          created_at: this.deps.clock.now(),
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const row = await repo.insertRule(tx, {
+        providerId,
+        businessType: req.businessType,
+        brandId,
+        rateBp: req.rateBp,
+        validFrom: req.validFrom,
+        validTo: req.validTo,
+        createdBy: operator.userId,
+        createdAt: this.deps.clock.now(),
+      });
       await audit(tx, {
         actorUserId: operator.userId,
         action: "commission.rule",
@@ -132,13 +128,7 @@ export class CommissionService {
   async removeRule(operator: Actor, id: number): Promise<void> {
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
-      const r = await tx
-        .updateTable("commission_rules")
-        .set({ removed_at: now })
-        .where("id", "=", id)
-        .where("removed_at", "is", null)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "commission.ruleNotFound");
+      if (!(await repo.removeRule(tx, id, now))) throw new AppError(CODE.NOT_FOUND, "commission.ruleNotFound");
       await audit(tx, {
         actorUserId: operator.userId,
         action: "commission.ruleRemove",
@@ -159,18 +149,9 @@ export class CommissionService {
     if (to.getTime() > now.getTime()) throw invalid("commission.periodOpen", "period");
     const from = startOfPlatformDay(`${period}-01`);
     const reply = await withTx(this.deps.db, async (tx): Promise<CloseReply> => {
-      const claimed = await tx
-        .insertInto("commission_closes")
-        .values({ period, closed_at: now })
-        .onConflict((oc) => oc.doNothing())
-        .returning("period")
-        .executeTakeFirst();
+      const claimed = await repo.claimClose(tx, period, now);
       if (!claimed) {
-        const done = await tx
-          .selectFrom("commission_closes")
-          .selectAll()
-          .where("period", "=", period)
-          .executeTakeFirstOrThrow();
+        const done = await repo.closeOf(tx, period);
         return { period, statements: done.statements, lines: done.lines, rebates: 0, alreadyClosed: true };
       }
       // The close sorts every served movement of the month once: room for that sort in memory (for this
@@ -186,11 +167,7 @@ export class CommissionService {
       });
       const lastDay = platformDay(new Date(to.getTime() - 1));
       const rebates = await closeRebates(tx, { period, lastDay, movements: this.deps.orderMovements(from, to), now });
-      await tx
-        .updateTable("commission_closes")
-        .set({ statements: result.statements, lines: result.lines })
-        .where("period", "=", period)
-        .execute();
+      await repo.recordClose(tx, period, result);
       await audit(tx, {
         actorUserId,
         action: "commission.close",
