@@ -21,7 +21,7 @@ export {
   toPurchasableGoods,
   type PurchasableGoods,
   type PurchasableGoodsRow,
-} from "./purchase";
+} from "./purchase.repo";
 export { brandsOfMerchants } from "./provider-reads";
 
 export interface CatalogModule {

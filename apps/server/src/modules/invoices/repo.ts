@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from "kysely";
 import type { InvoiceState, InvoiceType } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
-import type { InvoicesTable } from "./tables";
+import type { InvoiceSettingsTable, InvoicesTable, InvoiceTitlesTable } from "./tables";
 
 /** SQL of the invoices module. Every merchant-facing read names the merchant it is for. */
 
@@ -165,4 +165,49 @@ export async function clearDefault(tx: Executor, merchantId: number): Promise<vo
 
 export function settings(db: Executor, merchantId: number) {
   return db.selectFrom("invoice_settings").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
+}
+
+/* ---------- titles and e-signature settings (the service's writes) ---------- */
+
+export type TitleValues = Omit<Insertable<InvoiceTitlesTable>, "merchant_id" | "created_at" | "id">;
+
+export async function insertTitle(tx: Executor, merchantId: number, values: TitleValues, now: Date): Promise<number> {
+  const r = await tx
+    .insertInto("invoice_titles")
+    .values({ merchant_id: merchantId, ...values, created_at: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+/** Changes one of the merchant's titles; false when it has no such title. */
+export async function updateTitle(tx: Executor, merchantId: number, id: number, values: TitleValues): Promise<boolean> {
+  const r = await tx
+    .updateTable("invoice_titles")
+    .set(values)
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function deleteTitle(db: Executor, merchantId: number, id: number): Promise<boolean> {
+  const r = await db
+    .deleteFrom("invoice_titles")
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export async function saveSettings(
+  db: Executor,
+  merchantId: number,
+  values: Omit<Insertable<InvoiceSettingsTable>, "merchant_id">,
+): Promise<void> {
+  await db
+    .insertInto("invoice_settings")
+    .values({ merchant_id: merchantId, ...values })
+    .onConflict((oc) => oc.column("merchant_id").doUpdateSet(values))
+    .execute();
 }

@@ -406,20 +406,11 @@ export class InvoicesService {
       }
       if (req.isDefault) await repo.clearDefault(tx, merchant.id);
       if (id === null) {
-        const r = await tx
-          .insertInto("invoice_titles")
-          .values({ merchant_id: merchant.id, ...values, created_at: this.deps.clock.now() })
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        return r.id;
+        return repo.insertTitle(tx, merchant.id, values, this.deps.clock.now());
       }
-      const r = await tx
-        .updateTable("invoice_titles")
-        .set(values)
-        .where("id", "=", id)
-        .where("merchant_id", "=", merchant.id)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) throw new AppError(CODE.NOT_FOUND, "invoice.titleNotFound");
+      if (!(await repo.updateTitle(tx, merchant.id, id, values))) {
+        throw new AppError(CODE.NOT_FOUND, "invoice.titleNotFound");
+      }
       return id;
     });
     const row = (await repo.titles(this.deps.db, merchant.id)).find((t) => t.id === saved);
@@ -429,12 +420,9 @@ export class InvoicesService {
 
   async deleteTitle(actor: Actor, id: number): Promise<void> {
     const merchant = await merchantOfActor(this.deps.db, actor);
-    const r = await this.deps.db
-      .deleteFrom("invoice_titles")
-      .where("id", "=", id)
-      .where("merchant_id", "=", merchant.id)
-      .executeTakeFirst();
-    if (Number(r.numDeletedRows) === 0) throw new AppError(CODE.NOT_FOUND, "invoice.titleNotFound");
+    if (!(await repo.deleteTitle(this.deps.db, merchant.id, id))) {
+      throw new AppError(CODE.NOT_FOUND, "invoice.titleNotFound");
+    }
   }
 
   async settings(actor: Actor): Promise<InvoiceSettings> {
@@ -461,11 +449,7 @@ export class InvoicesService {
       updated_by: actor.userId,
       updated_at: this.deps.clock.now(),
     };
-    await this.deps.db
-      .insertInto("invoice_settings")
-      .values({ merchant_id: merchant.id, ...values })
-      .onConflict((oc) => oc.column("merchant_id").doUpdateSet(values))
-      .execute();
+    await repo.saveSettings(this.deps.db, merchant.id, values);
     return this.settings(actor);
   }
 

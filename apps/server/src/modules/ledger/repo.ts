@@ -418,3 +418,12 @@ export async function periodTotals(
     closing: Number(r.closing),
   }));
 }
+
+/** The highest ledger transaction id (cheap on any size; the metrics' transaction count). */
+export async function highestTransactionId(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom("ledger_transactions")
+    .select((eb) => eb.fn.max("id").as("n"))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -335,9 +335,5 @@ export function periodTotals(db: Executor, f: Parameters<typeof repo.periodTotal
 
 /** How many ledger transactions exist (the highest id: cheap on any size; for metrics). */
 export async function transactionCount(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom("ledger_transactions")
-    .select((eb) => eb.fn.max("id").as("n"))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return repo.highestTransactionId(db);
 }

@@ -101,3 +101,7 @@ export async function searchMerchants(db: Executor, f: MerchantFilter) {
     .execute();
   return { total: Number(total.n), rows };
 }
+
+export function namesOf(db: Executor, ids: number[]) {
+  return db.selectFrom("merchants").select(["id", "name"]).where("id", "in", ids).execute();
+}

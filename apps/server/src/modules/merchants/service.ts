@@ -9,6 +9,7 @@ import {
   searchMerchants,
   updateMerchant,
   type MerchantFilter,
+  namesOf,
 } from "./repo";
 import type { MerchantRow } from "./presenter";
 
@@ -26,7 +27,7 @@ export async function createMerchant(
 export async function merchantNames(db: Executor, ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom("merchants").select(["id", "name"]).where("id", "in", unique).execute();
+  const rows = await namesOf(db, unique);
   return new Map(rows.map((r) => [Number(r.id), r.name]));
 }
 

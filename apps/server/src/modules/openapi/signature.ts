@@ -3,6 +3,7 @@ import { CODE, type MessageKey } from "@tessera/contracts";
 import type { Db } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
+import { deleteNoncesBefore, recordNonce } from "./repo";
 
 /** How far a request's timestamp may be from the server's clock; nonces are kept a little longer. */
 export const MAX_SKEW_SECONDS = 300;
@@ -78,20 +79,11 @@ export async function verifySigned(
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     throw refuse(CODE.UNAUTHORIZED, "openapi.badSignature");
   }
-  const recorded = await deps.db
-    .insertInto("openapi_nonces")
-    .values({ app_key: appKey, nonce })
-    .onConflict((oc) => oc.columns(["app_key", "nonce"]).doNothing())
-    .returning("nonce")
-    .executeTakeFirst();
-  if (!recorded) throw refuse(CODE.UNAUTHORIZED, "openapi.replayedNonce");
+  if (!(await recordNonce(deps.db, appKey, nonce))) throw refuse(CODE.UNAUTHORIZED, "openapi.replayedNonce");
   return client;
 }
 
 /** Forgets nonces older than twice the accepted skew: a replay that old fails on its timestamp. */
 export async function pruneNonces(db: Db, now: Date): Promise<void> {
-  await db
-    .deleteFrom("openapi_nonces")
-    .where("created_at", "<", new Date(now.getTime() - 2 * MAX_SKEW_SECONDS * 1000))
-    .execute();
+  await deleteNoncesBefore(db, new Date(now.getTime() - 2 * MAX_SKEW_SECONDS * 1000));
 }

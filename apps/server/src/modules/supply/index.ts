@@ -10,9 +10,9 @@ import { SupplyService } from "./service";
 export { SupplyService, type SupplyDeps } from "./service";
 export { allocateCards, allocationPart, takeCards, type AllocateRequest, type Allocation } from "./allocate";
 export { cardKeys, type CardKeys } from "./crypto";
-export { expireUnredeemedCards, voidHandedOnCodes, voidRefundedCards, type VoidedCode } from "./refund";
+export { expireUnredeemedCards, voidHandedOnCodes, voidRefundedCards, type VoidedCode } from "./refund.repo";
 export { peekRedeemable, redeemSupplyCard, type RedeemableCard, type RedeemRefusal } from "./redeem";
-export { buyerStock, buyerStockUpTo, sealedCodes, takeBuyerCodes } from "./stock";
+export { buyerStock, buyerStockUpTo, sealedCodes, takeBuyerCodes } from "./stock.repo";
 
 export interface SupplyModule {
   supply: SupplyService;
