@@ -17,7 +17,7 @@ export { ApiCredentialsService } from "./api-credentials";
 export { RealNameService, isoDay } from "./realname";
 export { ProfileService } from "./profile";
 export { BrandTokenService, BRAND_TOKEN_TTL_SECONDS } from "./brand-tokens";
-export { activeBindings } from "./served";
+export { activeBindings } from "./served.repo";
 
 export interface OnboardingModule {
   realName: RealNameService;
