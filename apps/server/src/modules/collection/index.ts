@@ -50,9 +50,9 @@ export async function registerCollection(
     name: "payment aggregator",
     everyMs: ADVANCE_TICK_MS,
     run: async () => {
-      const n = await collection.advance();
+      const n = await collection.applications.advance();
       return n > 0 ? `${n} applications finished signing` : undefined;
     },
   });
-  return { collection, queues: [collection.reviewQueue()] };
+  return { collection, queues: [collection.applications.reviewQueue()] };
 }

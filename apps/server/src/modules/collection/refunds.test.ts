@@ -6,7 +6,7 @@ import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type Test
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants, post } from "../ledger";
 import { applyFields, onboarded, uploadImage } from "../../../test/kit/collection-fixtures";
-import { feeShare } from "./service";
+import { feeShare } from "./refunds.service";
 
 let t: TestApp;
 let op: { token: string };

@@ -69,7 +69,7 @@ export function collectionBrandRoutes({
         },
         preHandler: apply,
       },
-      (req) => ok(collection.industries(req.lang)),
+      (req) => ok(collection.applications.industries(req.lang)),
     );
     app.get(
       "/paymentApplyRecords",
@@ -82,7 +82,7 @@ export function collectionBrandRoutes({
         },
         preHandler: apply,
       },
-      async (req) => ok(await collection.records(actorOf(req), req.lang)),
+      async (req) => ok(await collection.applications.records(actorOf(req), req.lang)),
     );
     app.post(
       "/paymentApplyRecords",
@@ -96,7 +96,7 @@ export function collectionBrandRoutes({
         },
         preHandler: apply,
       },
-      async (req) => ok(await collection.save(actorOf(req), req.body, req.lang)),
+      async (req) => ok(await collection.applications.save(actorOf(req), req.body, req.lang)),
     );
     app.post(
       "/paymentApplyRecords/submit",
@@ -109,7 +109,7 @@ export function collectionBrandRoutes({
         },
         preHandler: apply,
       },
-      async (req) => ok(await collection.submit(actorOf(req), req.lang)),
+      async (req) => ok(await collection.applications.submit(actorOf(req), req.lang)),
     );
     app.post(
       "/paymentApplyRecords/confirm",
@@ -122,7 +122,7 @@ export function collectionBrandRoutes({
         },
         preHandler: apply,
       },
-      async (req) => ok(await collection.confirm(actorOf(req), req.lang)),
+      async (req) => ok(await collection.applications.confirm(actorOf(req), req.lang)),
     );
     app.post(
       "/paymentApplyRecords/images",
@@ -138,14 +138,14 @@ export function collectionBrandRoutes({
       async (req) => {
         const file = (await readMultipart(req)).files.find((f) => f.field === "file");
         if (!file) throw invalid("collection.imageInvalid", "file");
-        return ok(await collection.uploadImage(actorOf(req), file.data));
+        return ok(await collection.applications.uploadImage(actorOf(req), file.data));
       },
     );
     app.get(
       "/paymentApplyRecords/images/:key",
       { schema: { tags, security, summary: "A licence image of the merchant", params: imageParam }, preHandler: apply },
       async (req, reply) => {
-        const img = await collection.image(tenantOf(actorOf(req)), req.params.key);
+        const img = await collection.applications.image(tenantOf(actorOf(req)), req.params.key);
         return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
       },
     );
@@ -163,7 +163,7 @@ export function collectionBrandRoutes({
         },
         preHandler: pay,
       },
-      async (req) => ok(await collection.codes(actorOf(req), req.params.passportId, req.query, originOf(req))),
+      async (req) => ok(await collection.codes.codes(actorOf(req), req.params.passportId, req.query, originOf(req))),
     );
     app.post(
       "/subPassports/:passportId/paymentCodes",
@@ -178,7 +178,8 @@ export function collectionBrandRoutes({
         },
         preHandler: pay,
       },
-      async (req) => ok(await collection.createCode(actorOf(req), req.params.passportId, req.body, originOf(req))),
+      async (req) =>
+        ok(await collection.codes.createCode(actorOf(req), req.params.passportId, req.body, originOf(req))),
     );
     app.get(
       "/subPassports/:passportId/paymentCodes/:id/png",
@@ -187,7 +188,7 @@ export function collectionBrandRoutes({
         preHandler: pay,
       },
       async (req, reply) => {
-        const code = await collection.code(actorOf(req), req.params.passportId, req.params.id, originOf(req));
+        const code = await collection.codes.code(actorOf(req), req.params.passportId, req.params.id, originOf(req));
         const png = await QRCode.toBuffer(code.url, { type: "png", width: 600, margin: 2, errorCorrectionLevel: "M" });
         return reply
           .header("content-type", "image/png")
@@ -207,7 +208,7 @@ export function collectionBrandRoutes({
         },
         preHandler: pay,
       },
-      async (req) => ok(await collection.deleteCode(actorOf(req), req.params.passportId, req.params.id)),
+      async (req) => ok(await collection.codes.deleteCode(actorOf(req), req.params.passportId, req.params.id)),
     );
     app.get(
       "/paymentCodes",
@@ -221,7 +222,8 @@ export function collectionBrandRoutes({
         },
         preHandler: storeCodes,
       },
-      async (req) => ok(await collection.storeCodes(actorOf(req), Number(req.query.storeId), req.query, originOf(req))),
+      async (req) =>
+        ok(await collection.codes.storeCodes(actorOf(req), Number(req.query.storeId), req.query, originOf(req))),
     );
     app.get(
       "/paymentOrders",
@@ -235,7 +237,7 @@ export function collectionBrandRoutes({
         },
         preHandler: pay,
       },
-      async (req) => ok(await collection.orderList([tenantOf(actorOf(req))], req.query)),
+      async (req) => ok(await collection.payments.orderList([tenantOf(actorOf(req))], req.query)),
     );
     app.get(
       "/paymentRefunds",
@@ -249,7 +251,7 @@ export function collectionBrandRoutes({
         },
         preHandler: pay,
       },
-      async (req) => ok(await collection.refunds(actorOf(req), req.query, req.lang)),
+      async (req) => ok(await collection.refunds.refunds(actorOf(req), req.query, req.lang)),
     );
     app.post(
       "/paymentRefunds",
@@ -263,7 +265,7 @@ export function collectionBrandRoutes({
         },
         preHandler: pay,
       },
-      async (req) => ok(await collection.refund(actorOf(req), req.body, req.lang)),
+      async (req) => ok(await collection.refunds.refund(actorOf(req), req.body, req.lang)),
     );
   };
 }
@@ -282,7 +284,7 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
           response: { 200: envelope(payCodeInfo) },
         },
       },
-      async (req) => ok(await collection.codeInfo(req.params.token)),
+      async (req) => ok(await collection.payments.codeInfo(req.params.token)),
     );
     app.post(
       "/codes/:token/pay",
@@ -295,7 +297,7 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
           response: { 200: envelope(payOrder) },
         },
       },
-      async (req) => ok(await collection.pay(req.params.token, req.body)),
+      async (req) => ok(await collection.payments.pay(req.params.token, req.body)),
     );
     app.get(
       "/sign/:token",
@@ -307,7 +309,7 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
           response: { 200: envelope(applyRecord) },
         },
       },
-      async (req) => ok(await collection.signInfo(req.params.token, req.lang)),
+      async (req) => ok(await collection.applications.signInfo(req.params.token, req.lang)),
     );
     app.post(
       "/sign/:token",
@@ -319,7 +321,7 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
           response: { 200: envelope(applyRecord) },
         },
       },
-      async (req) => ok(await collection.sign(req.params.token, req.lang)),
+      async (req) => ok(await collection.applications.sign(req.params.token, req.lang)),
     );
   };
 }
@@ -339,7 +341,7 @@ export function collectionOpsRoutes({
       "/images/:key",
       { schema: { tags, security, summary: "A licence image under review", params: imageParam }, preHandler: pre },
       async (req, reply) => {
-        const img = await collection.image(null, req.params.key);
+        const img = await collection.applications.image(null, req.params.key);
         return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
       },
     );
@@ -354,7 +356,7 @@ export function collectionOpsRoutes({
         },
         preHandler: pre,
       },
-      async () => ok({ finished: await collection.advance() }),
+      async () => ok({ finished: await collection.applications.advance() }),
     );
   };
 }
@@ -390,7 +392,7 @@ export function collectionServicerRoutes({
         if (!(await serves(me, Number(req.query.branderId)))) {
           throw new AppError(CODE.FORBIDDEN, "stores.providerNotServing");
         }
-        return ok(await collection.orderList([Number(req.query.branderId)], req.query));
+        return ok(await collection.payments.orderList([Number(req.query.branderId)], req.query));
       },
     );
   };
