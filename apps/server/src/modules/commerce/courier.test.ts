@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { beijingTime, Kuaidi100Courier, mainState, parsePush, pushSign, simulatedPush, SIM_TRACE } from "./courier";
-import { freightOf, combinations } from "./service";
+import { combinations } from "./commodities.service";
+import { freightOf } from "./orders.service";
 
 const md5 = (s: string) => createHash("md5").update(s).digest("hex").toUpperCase();
 const cfg = {

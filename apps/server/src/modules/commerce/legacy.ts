@@ -242,7 +242,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
       },
       async (req) => {
         const actor = actorOf(req);
-        const page = await commerce.commodityPage(actor, { page: 1, pagesize: 20, onShelf: true });
+        const page = await commerce.commodities.commodityPage(actor, { page: 1, pagesize: 20, onShelf: true });
         return ok({ shop: await profile(actor), commodities: page.list satisfies Commodity[] });
       },
     );

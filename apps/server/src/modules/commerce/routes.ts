@@ -94,7 +94,7 @@ export function legacyCommerceRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await commerce.commodityPage(actorOf(req), req.body)),
+      async (req) => ok(await commerce.commodities.commodityPage(actorOf(req), req.body)),
     );
     app.post(
       "/commodity/add",
@@ -108,7 +108,7 @@ export function legacyCommerceRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await commerce.addCommodity(actorOf(req), req.body)),
+      async (req) => ok(await commerce.commodities.addCommodity(actorOf(req), req.body)),
     );
     app.post(
       "/commodity/update",
@@ -122,7 +122,7 @@ export function legacyCommerceRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await commerce.updateCommodity(actorOf(req), req.body)),
+      async (req) => ok(await commerce.commodities.updateCommodity(actorOf(req), req.body)),
     );
     app.post(
       "/commodity/state/update",
@@ -137,7 +137,9 @@ export function legacyCommerceRoutes({
         preHandler: brand,
       },
       async (req) =>
-        ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { onShelf: req.body.onShelf })),
+        ok(
+          await commerce.commodities.changeCommodity(actorOf(req), Number(req.body.id), { onShelf: req.body.onShelf }),
+        ),
     );
     app.post(
       "/commodity/sort",
@@ -151,7 +153,8 @@ export function legacyCommerceRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { sort: req.body.sort })),
+      async (req) =>
+        ok(await commerce.commodities.changeCommodity(actorOf(req), Number(req.body.id), { sort: req.body.sort })),
     );
     app.post(
       "/commodity/video/update",
@@ -166,7 +169,9 @@ export function legacyCommerceRoutes({
         preHandler: brand,
       },
       async (req) =>
-        ok(await commerce.changeCommodity(actorOf(req), Number(req.body.id), { videoid: req.body.videoid })),
+        ok(
+          await commerce.commodities.changeCommodity(actorOf(req), Number(req.body.id), { videoid: req.body.videoid }),
+        ),
     );
     app.post(
       "/commodity/order/pager",
@@ -181,7 +186,8 @@ export function legacyCommerceRoutes({
         ...plainJson,
         preHandler: brand,
       },
-      async (req) => ok(await commerce.orders(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
+      async (req) =>
+        ok(await commerce.orders.orders(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
     );
     app.post(
       "/order/express/create",
@@ -195,7 +201,7 @@ export function legacyCommerceRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await commerce.ship(actorOf(req), req.body)),
+      async (req) => ok(await commerce.shipping.ship(actorOf(req), req.body)),
     );
     app.post(
       "/order/express/query",
@@ -209,7 +215,7 @@ export function legacyCommerceRoutes({
         },
         preHandler: anyone,
       },
-      async (req) => ok(await commerce.tracking(actorOf(req), Number(req.body.orderId))),
+      async (req) => ok(await commerce.shipping.tracking(actorOf(req), Number(req.body.orderId))),
     );
     app.post(
       "/expressorder/pager",
@@ -223,7 +229,7 @@ export function legacyCommerceRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await commerce.shipments(actorOf(req), req.body)),
+      async (req) => ok(await commerce.shipping.shipments(actorOf(req), req.body)),
     );
     app.post(
       "/expressorder/update",
@@ -237,7 +243,7 @@ export function legacyCommerceRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await commerce.updateShipment(actorOf(req), req.body)),
+      async (req) => ok(await commerce.shipping.updateShipment(actorOf(req), req.body)),
     );
     app.post(
       "/express_company/pager",
@@ -251,7 +257,7 @@ export function legacyCommerceRoutes({
         },
         preHandler: anyone,
       },
-      async (req) => ok(await commerce.companies(req.body)),
+      async (req) => ok(await commerce.shipping.companies(req.body)),
     );
     app.post(
       "/province/list",
@@ -301,7 +307,8 @@ export function legacyCommerceRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await commerce.aftersales(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
+      async (req) =>
+        ok(await commerce.aftersales.aftersales(actorOf(req), "brand", { ...req.body, pageSize: req.body.pagesize })),
     );
     app.post(
       "/afterservice/dispose",
@@ -317,7 +324,7 @@ export function legacyCommerceRoutes({
       },
       async (req) =>
         ok(
-          await commerce.dispose(
+          await commerce.aftersales.dispose(
             actorOf(req),
             Number(req.body.id),
             req.body.action,
@@ -353,7 +360,7 @@ export function trackingPushRoutes({ commerce }: { commerce: CommerceService }):
         },
         ...plainJson,
       },
-      async (req) => commerce.ingestPush(req.body),
+      async (req) => commerce.shipping.ingestPush(req.body),
     );
   };
 }
@@ -381,7 +388,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.selection(actorOf(req), req.query)),
+      async (req) => ok(await commerce.commodities.selection(actorOf(req), req.query)),
     );
     app.post(
       "/commerce/resales",
@@ -395,7 +402,8 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.pick(actorOf(req), Number(req.body.commodityId), req.body.retailPrice ?? null)),
+      async (req) =>
+        ok(await commerce.commodities.pick(actorOf(req), Number(req.body.commodityId), req.body.retailPrice ?? null)),
     );
     app.delete(
       "/commerce/resales/:id",
@@ -409,7 +417,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.unpick(actorOf(req), req.params.id)),
+      async (req) => ok(await commerce.commodities.unpick(actorOf(req), req.params.id)),
     );
     app.post(
       "/commerce/orders",
@@ -424,7 +432,7 @@ export function purchaserCommerceRoutes({
         ...plainJson,
         preHandler: pre,
       },
-      async (req) => ok(await commerce.placeOrder(actorOf(req), req.body)),
+      async (req) => ok(await commerce.orders.placeOrder(actorOf(req), req.body)),
     );
     app.get(
       "/commerce/orders",
@@ -439,7 +447,7 @@ export function purchaserCommerceRoutes({
         ...plainJson,
         preHandler: pre,
       },
-      async (req) => ok(await commerce.orders(actorOf(req), "purchaser", req.query)),
+      async (req) => ok(await commerce.orders.orders(actorOf(req), "purchaser", req.query)),
     );
     app.get(
       "/commerce/orders/:id",
@@ -453,7 +461,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.order(actorOf(req), req.params.id)),
+      async (req) => ok(await commerce.orders.order(actorOf(req), req.params.id)),
     );
     app.post(
       "/commerce/orders/:id/pay",
@@ -467,7 +475,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.pay(actorOf(req), req.params.id)),
+      async (req) => ok(await commerce.orders.pay(actorOf(req), req.params.id)),
     );
     app.post(
       "/commerce/orders/:id/cancel",
@@ -482,7 +490,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.cancel(actorOf(req), req.params.id, req.body.reason)),
+      async (req) => ok(await commerce.orders.cancel(actorOf(req), req.params.id, req.body.reason)),
     );
     app.post(
       "/commerce/orders/:id/confirm",
@@ -496,7 +504,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.confirm(actorOf(req), req.params.id)),
+      async (req) => ok(await commerce.orders.confirm(actorOf(req), req.params.id)),
     );
     app.post(
       "/commerce/aftersales",
@@ -510,7 +518,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.applyAftersale(actorOf(req), req.body)),
+      async (req) => ok(await commerce.aftersales.applyAftersale(actorOf(req), req.body)),
     );
     app.get(
       "/commerce/aftersales",
@@ -524,7 +532,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.aftersales(actorOf(req), "purchaser", req.query)),
+      async (req) => ok(await commerce.aftersales.aftersales(actorOf(req), "purchaser", req.query)),
     );
     app.post(
       "/commerce/aftersales/:id/ship",
@@ -539,7 +547,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.shipBack(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await commerce.aftersales.shipBack(actorOf(req), req.params.id, req.body)),
     );
     app.post(
       "/commerce/aftersales/:id/cancel",
@@ -553,7 +561,7 @@ export function purchaserCommerceRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await commerce.cancelAftersale(actorOf(req), req.params.id)),
+      async (req) => ok(await commerce.aftersales.cancelAftersale(actorOf(req), req.params.id)),
     );
   };
 }
