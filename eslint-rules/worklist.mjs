@@ -13,9 +13,5 @@ export const queryOutsideRepo = [
   "apps/server/src/modules/purchasing/orderChat.ts", // 4
   "apps/server/src/modules/stores/service.ts", // 26
   "apps/server/src/modules/stores/writeoff.ts", // 21
-  "apps/server/src/platform/audit.ts", // 1
-  "apps/server/src/platform/messaging/dev-routes.ts", // 2
-  "apps/server/src/platform/messaging/outbox.ts", // 3
-  "apps/server/src/platform/payments/local.ts", // 5
 ];
 export const webLayerCrossings = [];

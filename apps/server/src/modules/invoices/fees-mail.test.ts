@@ -6,7 +6,7 @@ import { registerMerchant, startTestApp, type TestApp } from "../../../test/harn
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { withTx } from "../../db/tx";
-import { outboxAttachments } from "../../platform/messaging/outbox";
+import { outboxAttachments } from "../../platform/messaging/outbox.repo";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants, post } from "../ledger";
 

@@ -1,7 +1,7 @@
 import nodemailer from "nodemailer";
 import type { Config } from "../../config";
 import type { Db } from "../../db/tx";
-import { recordOutbox } from "./outbox";
+import { recordOutbox } from "./outbox.repo";
 
 /** A file sent with a mail (e.g. an invoice's PDF). */
 export interface MailAttachment {

@@ -8,7 +8,8 @@ import { ok } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { fromLoopback } from "../http/health";
 import { sendXlsx } from "../http/export";
-import { listOutbox, type OutboxRow } from "./outbox";
+import { listOutbox, type OutboxRow } from "./outbox.repo";
+import { backdateOrder, backdateRefunds } from "./backdate.repo";
 
 function present(row: OutboxRow) {
   return {
@@ -119,29 +120,14 @@ export function devBackdateRoutes(db: Db, guard: Guard): FastifyPluginAsyncZod {
         const shift = sql<Date>`make_interval(days => ${req.body.days})`;
         return ok(
           await withTx(db, async (tx) => {
-            const order = await tx
-              .updateTable("purchase_orders")
-              .set({
-                created_at: sql<Date>`created_at - ${shift}`,
-                finished_at: sql<Date | null>`finished_at - ${shift}`,
-              })
-              .where("id", "=", req.params.id)
-              .returning(["id", "created_at", "finished_at"])
-              .executeTakeFirst();
+            const order = await backdateOrder(tx, req.params.id, shift);
             if (!order) throw notFound();
-            const refunds = await tx
-              .updateTable("refund_orders")
-              .set({
-                created_at: sql<Date>`created_at - ${shift}`,
-                finished_at: sql<Date | null>`finished_at - ${shift}`,
-              })
-              .where("order_id", "=", req.params.id)
-              .executeTakeFirst();
+            const refunds = await backdateRefunds(tx, req.params.id, shift);
             return {
               id: String(order.id),
               createdAt: new Date(order.created_at).toISOString(),
               finishedAt: order.finished_at ? new Date(order.finished_at).toISOString() : null,
-              refunds: Number(refunds.numUpdatedRows),
+              refunds,
             };
           }),
         );

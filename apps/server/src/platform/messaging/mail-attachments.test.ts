@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../../test/harness";
 import { loadConfig } from "../../config";
 import { createMailer } from "./adapters";
-import { listOutbox, outboxAttachments } from "./outbox";
+import { listOutbox, outboxAttachments } from "./outbox.repo";
 
 /** Issue 29: a mail carries attachments, kept whole by the local adapter and sent by the SMTP one. */
 let t: TestApp;

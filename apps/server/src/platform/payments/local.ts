@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
 import type { PaymentConfirmation, PaymentIntent, PaymentsAdapter, RefundRequest } from "./index";
+import * as repo from "./payments.repo";
 
 /**
  * The sandbox payment adapter: it collects nothing. It records the request a real provider would have got
@@ -22,33 +22,26 @@ export class LocalPayments implements PaymentsAdapter {
       amount: { total: p.amount, currency: p.currency },
       payer: { id: p.payer },
     };
-    await tx
-      .insertInto("payments")
-      .values({
-        payment_no: p.paymentNo,
-        provider: this.name,
-        sandbox: true,
-        merchant_id: p.merchantId,
-        subject_type: p.subject.type,
-        subject_id: p.subject.id,
-        amount: p.amount,
-        currency: p.currency,
-        state: "paid",
-        provider_txn_id: providerTxnId,
-        request: JSON.stringify(request),
-        created_at: now,
-        paid_at: now,
-      })
-      .execute();
+    await repo.insertPayment(tx, {
+      payment_no: p.paymentNo,
+      provider: this.name,
+      sandbox: true,
+      merchant_id: p.merchantId,
+      subject_type: p.subject.type,
+      subject_id: p.subject.id,
+      amount: p.amount,
+      currency: p.currency,
+      state: "paid",
+      provider_txn_id: providerTxnId,
+      request: JSON.stringify(request),
+      created_at: now,
+      paid_at: now,
+    });
     return { state: "paid", providerTxnId, sandbox: true };
   }
 
   async query(db: Executor, paymentNo: string): Promise<PaymentConfirmation | null> {
-    const r = await db
-      .selectFrom("payments")
-      .select(["state", "provider_txn_id"])
-      .where("payment_no", "=", paymentNo)
-      .executeTakeFirst();
+    const r = await repo.paymentState(db, paymentNo);
     if (!r || r.state === "closed") return null;
     return { state: r.state, providerTxnId: r.provider_txn_id, sandbox: true };
   }
@@ -56,28 +49,13 @@ export class LocalPayments implements PaymentsAdapter {
   async refund(tx: Tx, req: RefundRequest, now: Date): Promise<{ state: "success" | "failed" }> {
     // The payment's refunded total grows only while it stays within what was paid (the column's check and
     // this condition): a refund beyond it fails, as a provider would refuse it.
-    const r = await tx
-      .updateTable("payments")
-      .set({ refunded: sql`refunded + ${req.amount}` })
-      .where("payment_no", "=", req.paymentNo)
-      .where("state", "=", "paid")
-      .where(sql<boolean>`refunded + ${req.amount} <= amount`)
-      .returning("id")
-      .executeTakeFirst();
-    if (!r) return { state: "failed" };
-    await tx
-      .insertInto("payment_refunds")
-      .values({ payment_id: r.id, refund_no: req.refundNo, amount: req.amount, state: "success", created_at: now })
-      .execute();
+    const paymentId = await repo.addRefunded(tx, req.paymentNo, req.amount);
+    if (paymentId === undefined) return { state: "failed" };
+    await repo.insertRefund(tx, { paymentId, refundNo: req.refundNo, amount: req.amount, now });
     return { state: "success" };
   }
 
   async close(tx: Tx, paymentNo: string): Promise<void> {
-    await tx
-      .updateTable("payments")
-      .set({ state: "closed" })
-      .where("payment_no", "=", paymentNo)
-      .where("state", "=", "pending")
-      .execute();
+    await repo.closePending(tx, paymentNo);
   }
 }
