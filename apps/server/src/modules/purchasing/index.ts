@@ -4,13 +4,13 @@ import type { Executor } from "../../db/tx";
 import type { ModuleHost } from "../../platform/module";
 import type { LowStock } from "../catalog";
 import { apiPurchaseRoutes } from "./api-table";
-import { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./orderChat";
+import { OrderChatService, orderChatBranderRoutes, orderChatUserRoutes, type StoredChatMessage } from "./order-chat.service";
 import { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";
 import { PurchasingService, type OrderResult } from "./service";
 import { voucherExpiryJob } from "./voucher-expiry";
 
 export { PurchasingService, type OrderResult, type PurchasingDeps } from "./service";
-export { OrderChatService, type StoredChatMessage } from "./orderChat";
+export { OrderChatService, type StoredChatMessage } from "./order-chat.service";
 export { agreedPriceOf } from "./agreed-price.sql";
 export { codePriceSql, heldVoucherSales } from "./code-price";
 export { refundExpiredVouchers } from "./voucher-expiry";

@@ -14,7 +14,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { platformDay } from "../../platform/clock";
 import { fundChanges, periodTotals } from "../ledger";
 import { getMerchant, merchantOfActor } from "../merchants";
-import * as repo from "./statistics-repo";
+import * as repo from "./statistics.repo";
 
 /**
  * The statistics and settlement pages (spec 01 §2 names them only; our reading, per the GLOSSARY):
