@@ -12,10 +12,10 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { AppError } from "../../platform/http/errors";
+import { iso } from "../../platform/present";
 import * as repo from "./repo";
 
 const notFound = () => new AppError(CODE.NOT_FOUND, "announcement.notFound");
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /**
  * The platform's customer-service contact (getQwContact) and announcements to merchants (textMess):

@@ -1,5 +1,6 @@
 import { CODE, type OcBatch, type OcCard, type OcGift, type OcProduct, type OnecardState } from "@tessera/contracts";
 import { AppError, type invalid } from "../../platform/http/errors";
+import { iso, money } from "../../platform/present";
 import type { CardKeys } from "../supply";
 import { cardNumber } from "./cardno";
 import type * as repo from "./repo";
@@ -7,8 +8,8 @@ import type * as repo from "./repo";
 /** How the card services show their rows (money, dates, masking), and the few helpers they share. */
 
 export const DAY_MS = 86_400_000;
-export const money = (amount: number, currency: repo.Currency) => ({ amount, currency });
-export const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+/** Shared with the card services, which import them from here. */
+export { iso, money };
 /**
  * A `date` column as YYYY-MM-DD. The drivers hand it back as a Date at local midnight (not the declared
  * string), and `String(date)` is "Tue Dec 31 2030 ...": the charter showed "Tue Dec 31" and a fixed
