@@ -11,7 +11,5 @@ export const queryOutsideRepo = [
   "apps/server/src/im/service/history.ts", // 5
   "apps/server/src/modules/purchasing/handed-on-refund.ts", // 1
   "apps/server/src/modules/purchasing/orderChat.ts", // 4
-  "apps/server/src/modules/stores/service.ts", // 26
-  "apps/server/src/modules/stores/writeoff.ts", // 21
 ];
 export const webLayerCrossings = [];

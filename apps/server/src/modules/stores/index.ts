@@ -11,11 +11,11 @@ import { oncePer } from "../../platform/jobs";
 import type { ModuleHost } from "../../platform/module";
 import { storeBrandRoutes, storePublicRoutes, storeSaleRoutes, storeServicerRoutes } from "./routes";
 import { StoresService } from "./service";
-import { WriteOffService } from "./writeoff";
-import { writeOffBrandRoutes, writeOffOpsRoutes, writeOffSaleRoutes, writeOffServicerRoutes } from "./writeoff-routes";
+import { WriteOffService } from "./writeoff.service";
+import { writeOffBrandRoutes, writeOffOpsRoutes, writeOffSaleRoutes, writeOffServicerRoutes } from "./writeoff.routes";
 
 export { StoresService } from "./service";
-export { WriteOffService } from "./writeoff";
+export { WriteOffService } from "./writeoff.service";
 
 export interface StoresModule {
   stores: StoresService;
@@ -83,7 +83,7 @@ export async function registerStores(
     run: oncePer(
       () => (platformHour(ctx.clock.now()) < 1 ? null : platformDay(ctx.clock.now())),
       async () => {
-        const r = await writeoff.settle();
+        const r = await writeoff.settlement.settle();
         return r.documents > 0 ? `settled ${r.documents} documents of ${r.day}` : undefined;
       },
     ),

@@ -1,6 +1,6 @@
-import { sql } from "kysely";
+import { sql, type Insertable, type Updateable } from "kysely";
 import type { Executor } from "../../db/tx";
-import type { StoreState } from "./tables";
+import type { StoreImportRejectsTable, StoreImportsTable, StoresTable, StoreState } from "./tables";
 
 /** SQL of the stores module. Every call names the brand (tenant) it reads or changes. */
 
@@ -157,4 +157,78 @@ export async function unsettledStores(db: Executor, ids: number[]): Promise<numb
     .where("doc_id", "is", null)
     .execute();
   return rows.map((r) => r.store_id);
+}
+
+export async function insertStore(tx: Executor, row: Insertable<StoresTable>): Promise<number> {
+  const made = await tx.insertInto("stores").values(row).returning("id").executeTakeFirstOrThrow();
+  return made.id;
+}
+
+/** Changes one of the brand's live stores; whether it did. */
+export async function updateStore(
+  tx: Executor,
+  branderId: number,
+  id: number,
+  set: Updateable<StoresTable>,
+): Promise<boolean> {
+  const r = await tx
+    .updateTable("stores")
+    .set(set)
+    .where("id", "=", id)
+    .where("brander_id", "=", branderId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Deletes stores (locked by the caller under their brand): the stores, their clerks' bindings and their
+ * live QR codes.
+ */
+export async function retireStores(tx: Executor, ids: number[], now: Date): Promise<void> {
+  await tx.updateTable("stores").set({ deleted_at: now, updated_at: now }).where("id", "in", ids).execute();
+  await tx.deleteFrom("store_clerks").where("store_id", "in", ids).execute();
+  await tx
+    .updateTable("store_qr_codes")
+    .set({ deleted_at: now })
+    .where("store_id", "in", ids)
+    .where("deleted_at", "is", null)
+    .execute();
+}
+
+export async function insertStores(tx: Executor, rows: Insertable<StoresTable>[]): Promise<void> {
+  await tx.insertInto("stores").values(rows).execute();
+}
+
+export async function insertImport(tx: Executor, row: Insertable<StoreImportsTable>): Promise<number> {
+  const imp = await tx.insertInto("store_imports").values(row).returning("id").executeTakeFirstOrThrow();
+  return imp.id;
+}
+
+export async function insertImportRejects(tx: Executor, rows: Insertable<StoreImportRejectsTable>[]): Promise<void> {
+  await tx
+    .insertInto("store_import_rejects")
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** One of the brand's store imports, if it is one. */
+export function findImport(db: Executor, branderId: number, id: number) {
+  return db
+    .selectFrom("store_imports")
+    .select("id")
+    .where("id", "=", id)
+    .where("brander_id", "=", branderId)
+    .executeTakeFirst();
+}
+
+/** The reject rows of an import (found by the caller under its brand), in row order. */
+export function importRejects(db: Executor, importId: number) {
+  return db
+    .selectFrom("store_import_rejects")
+    .select(["row_no", "reason", "name"])
+    .where("import_id", "=", importId)
+    .orderBy("row_no")
+    .execute();
 }

@@ -270,7 +270,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: pre,
       },
-      async (req) => ok(await stores.clerks(actorOf(req), req.params.id)),
+      async (req) => ok(await stores.clerks.list(actorOf(req), req.params.id)),
     );
     app.post(
       "/branderStores/:id/clerks",
@@ -285,7 +285,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: pre,
       },
-      async (req) => ok(await stores.bindClerk(actorOf(req), req.params.id, Number(req.body.passportId))),
+      async (req) => ok(await stores.clerks.bind(actorOf(req), req.params.id, Number(req.body.passportId))),
     );
     app.delete(
       "/branderStores/:id/clerks/:passportId",
@@ -299,7 +299,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: pre,
       },
-      async (req) => ok(await stores.unbindClerk(actorOf(req), req.params.id, req.params.passportId)),
+      async (req) => ok(await stores.clerks.unbind(actorOf(req), req.params.id, req.params.passportId)),
     );
 
     app.get(
@@ -314,7 +314,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: districtPre,
       },
-      async (req) => ok(await stores.districts(actorOf(req), req.query)),
+      async (req) => ok(await stores.districts.list(actorOf(req), req.query)),
     );
     app.post(
       "/storeDistricts",
@@ -328,7 +328,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: districtPre,
       },
-      async (req) => ok(await stores.saveDistrict(actorOf(req), null, req.body)),
+      async (req) => ok(await stores.districts.save(actorOf(req), null, req.body)),
     );
     app.put(
       "/storeDistricts/:id",
@@ -343,7 +343,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: districtPre,
       },
-      async (req) => ok(await stores.saveDistrict(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await stores.districts.save(actorOf(req), req.params.id, req.body)),
     );
     app.delete(
       "/storeDistricts/:id",
@@ -357,7 +357,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: districtPre,
       },
-      async (req) => ok(await stores.deleteDistrict(actorOf(req), req.params.id)),
+      async (req) => ok(await stores.districts.remove(actorOf(req), req.params.id)),
     );
 
     app.post(
@@ -372,7 +372,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: pre,
       },
-      async (req) => ok(await stores.bindShopCode(actorOf(req), Number(req.body.storeId), originOf(req))),
+      async (req) => ok(await stores.codes.bindShopCode(actorOf(req), Number(req.body.storeId), originOf(req))),
     );
     app.get(
       "/qrCodes",
@@ -386,13 +386,13 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: pre,
       },
-      async (req) => ok(await stores.codes(actorOf(req), req.query, originOf(req))),
+      async (req) => ok(await stores.codes.list(actorOf(req), req.query, originOf(req))),
     );
     app.get(
       "/qrCodes/:id/png",
       { schema: { tags, security, summary: "A QR code as a PNG image", params: idParam }, preHandler: pre },
       async (req, reply) => {
-        const code = await stores.code(actorOf(req), req.params.id, originOf(req));
+        const code = await stores.codes.get(actorOf(req), req.params.id, originOf(req));
         const png = await QRCode.toBuffer(code.url, { type: "png", width: 600, margin: 2, errorCorrectionLevel: "M" });
         return reply
           .header("content-type", "image/png")
@@ -412,7 +412,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: pre,
       },
-      async (req) => ok(await stores.codes(actorOf(req), { ...req.query, kind: "mall" }, originOf(req))),
+      async (req) => ok(await stores.codes.list(actorOf(req), { ...req.query, kind: "mall" }, originOf(req))),
     );
     app.post(
       "/mallCodes",
@@ -420,7 +420,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         schema: { tags, security, summary: "Make a mall code", body: mallCodeReq, response: { 200: envelope(qrCode) } },
         preHandler: pre,
       },
-      async (req) => ok(await stores.createMallCode(actorOf(req), req.body, originOf(req))),
+      async (req) => ok(await stores.codes.createMallCode(actorOf(req), req.body, originOf(req))),
     );
     app.delete(
       "/mallCodes/:id",
@@ -434,7 +434,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
         },
         preHandler: pre,
       },
-      async (req) => ok(await stores.deleteMallCode(actorOf(req), req.params.id)),
+      async (req) => ok(await stores.codes.deleteMallCode(actorOf(req), req.params.id)),
     );
   };
 }
@@ -516,7 +516,7 @@ export function storePublicRoutes({ stores }: { stores: StoresService }): Fastif
           response: { 200: envelope(qrLanding) },
         },
       },
-      async (req) => ok(await stores.landing(req.params.token)),
+      async (req) => ok(await stores.codes.landing(req.params.token)),
     );
   };
 }

@@ -31,7 +31,7 @@ import { ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
 import { sendXlsx } from "../../platform/http/export";
 import { settlementPdf } from "./pdf";
-import type { WriteOffService } from "./writeoff";
+import type { WriteOffService } from "./writeoff.service";
 
 const tags = ["write-off"];
 const security = [{ authToken: [] }];
@@ -246,7 +246,7 @@ export function writeOffBrandRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await writeoff.account(actorOf(req), req.query)),
+      async (req) => ok(await writeoff.settlement.account(actorOf(req), req.query)),
     );
     app.get(
       "/writeOff/docs",
@@ -260,7 +260,7 @@ export function writeOffBrandRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await writeoff.brandDocuments(actorOf(req), req.query)),
+      async (req) => ok(await writeoff.settlement.brandDocuments(actorOf(req), req.query)),
     );
     app.get(
       "/writeOff/docs/export",
@@ -274,7 +274,7 @@ export function writeOffBrandRoutes({
         preHandler: brand,
       },
       async (req, reply) => {
-        const page = await writeoff.brandDocuments(actorOf(req), { ...req.query, page: 1, pageSize: 1000 });
+        const page = await writeoff.settlement.brandDocuments(actorOf(req), { ...req.query, page: 1, pageSize: 1000 });
         return sendXlsx(reply, "settlement-documents", docColumns(req.lang), [page.list]);
       },
     );
@@ -290,13 +290,13 @@ export function writeOffBrandRoutes({
         },
         preHandler: brand,
       },
-      async (req) => ok(await writeoff.document([tenantOf(actorOf(req))], req.params.id)),
+      async (req) => ok(await writeoff.settlement.document([tenantOf(actorOf(req))], req.params.id)),
     );
     app.get(
       "/writeOff/docs/:id/xlsx",
       { schema: { tags, security, summary: "A settlement document as xlsx", params: idParam }, preHandler: brand },
       async (req, reply) =>
-        sendDocument(reply, req.lang, await writeoff.document([tenantOf(actorOf(req))], req.params.id)),
+        sendDocument(reply, req.lang, await writeoff.settlement.document([tenantOf(actorOf(req))], req.params.id)),
     );
     app.get(
       "/writeOff/docs/:id/pdf",
@@ -305,7 +305,7 @@ export function writeOffBrandRoutes({
         preHandler: brand,
       },
       async (req, reply) => {
-        return sendPdf(reply, req.lang, await writeoff.document([tenantOf(actorOf(req))], req.params.id));
+        return sendPdf(reply, req.lang, await writeoff.settlement.document([tenantOf(actorOf(req))], req.params.id));
       },
     );
     const goodsParam = z.object({ goodsId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -384,7 +384,7 @@ export function writeOffOpsRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await writeoff.settle(req.body.day)),
+      async (req) => ok(await writeoff.settlement.settle(req.body.day)),
     );
   };
 }
@@ -450,7 +450,7 @@ export function writeOffServicerRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await writeoff.documents([await servedBrand(req, req.query.branderId)], req.query)),
+      async (req) => ok(await writeoff.settlement.documents([await servedBrand(req, req.query.branderId)], req.query)),
     );
     // A document of a served brand: the same detail, xlsx and PDF as the brand's WriteFunDoc.
     app.get(
@@ -466,7 +466,8 @@ export function writeOffServicerRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await writeoff.document([await servedBrand(req, req.query.branderId)], req.params.id)),
+      async (req) =>
+        ok(await writeoff.settlement.document([await servedBrand(req, req.query.branderId)], req.params.id)),
     );
     app.get(
       "/writeFund/:id/xlsx",
@@ -484,7 +485,7 @@ export function writeOffServicerRoutes({
         sendDocument(
           reply,
           req.lang,
-          await writeoff.document([await servedBrand(req, req.query.branderId)], req.params.id),
+          await writeoff.settlement.document([await servedBrand(req, req.query.branderId)], req.params.id),
         ),
     );
     app.get(
@@ -500,7 +501,7 @@ export function writeOffServicerRoutes({
         preHandler: pre,
       },
       async (req, reply) => {
-        const d = await writeoff.document([await servedBrand(req, req.query.branderId)], req.params.id);
+        const d = await writeoff.settlement.document([await servedBrand(req, req.query.branderId)], req.params.id);
         return sendPdf(reply, req.lang, d);
       },
     );
