@@ -7,6 +7,7 @@ import { loadSecret } from "./platform/crypto/secret";
 import { createMailer, createSmsSender, type Mailer, type SmsSender } from "./platform/messaging/adapters";
 import { createStorage, type FileStorage } from "./platform/storage";
 import { createPayments, type PaymentsAdapter } from "./platform/payments";
+import { createEInvoice, type EInvoiceAdapter } from "./platform/adapters/einvoice";
 
 /** Everything the modules are built from: one per process (or per test file). */
 export interface AppContext {
@@ -21,6 +22,8 @@ export interface AppContext {
   storage: FileStorage;
   /** Customer payments (mall, takeout, payer page): the local sandbox adapter unless configured otherwise. */
   payments: PaymentsAdapter;
+  /** The e-invoice service invoices are issued through (local: numbered and rendered here). */
+  einvoice: EInvoiceAdapter;
   log: (line: string) => void;
 }
 
@@ -47,6 +50,7 @@ export async function createContext(
     sms: createSmsSender(database.db, log),
     storage: createStorage(config),
     payments: createPayments(config),
+    einvoice: createEInvoice(),
     log,
   };
 }

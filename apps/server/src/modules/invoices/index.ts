@@ -2,12 +2,11 @@ import type { InvoiceType } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
 import type { ModuleHost } from "../../platform/module";
 import { feesPaidBy } from "../ledger";
-import { createLocalEInvoiceAdapter } from "./adapter";
 import { invoiceOpsRoutes, invoiceUserRoutes } from "./routes";
 import { InvoicesService, type InvoiceSeller } from "./service";
 
 export { InvoicesService, taxOf, type InvoiceSeller } from "./service";
-export { renderInvoicePdf, capitals, type InvoiceDocument } from "./pdf";
+export { renderInvoicePdf, capitals, type InvoiceDocument } from "../../platform/adapters/einvoice";
 
 export interface InvoicesNeeds {
   /** What a purchaser spent per invoice type (purchasing's read of its orders and refunds). */
@@ -52,7 +51,7 @@ export async function registerInvoices(host: ModuleHost, needs: InvoicesNeeds): 
     clock: ctx.clock,
     storage: ctx.storage,
     mailer: ctx.mailer,
-    adapter: createLocalEInvoiceAdapter(),
+    adapter: ctx.einvoice,
     seller,
     spendByInvoiceType: (db, merchantId, currency) => spendWithFees(needs, db, merchantId, currency),
     log: ctx.log,

@@ -23,8 +23,7 @@ import { AppError, conflict, invalid } from "../../platform/http/errors";
 import type { Mailer } from "../../platform/messaging/adapters";
 import type { FileStorage } from "../../platform/storage";
 import { getMerchant, merchantOfActor } from "../merchants";
-import type { EInvoiceAdapter } from "./adapter";
-import { yuan } from "./pdf";
+import { yuan, type EInvoiceAdapter } from "../../platform/adapters/einvoice";
 import * as repo from "./repo";
 
 /** The platform as the seller on its invoices. */

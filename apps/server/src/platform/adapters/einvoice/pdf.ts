@@ -1,5 +1,5 @@
 import Nzh from "nzh";
-import { pdfDocument } from "../../platform/pdf";
+import { pdfDocument } from "../../pdf";
 
 /**
  * The local e-invoice's PDF: the layout of a full-digital (数电) invoice — title, number and date, buyer
