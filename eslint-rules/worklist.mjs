@@ -9,7 +9,5 @@ export const queryOutsideRepo = [
   "apps/server/src/im/rest/accounts.ts", // 1
   "apps/server/src/im/service/accounts.ts", // 3
   "apps/server/src/im/service/history.ts", // 5
-  "apps/server/src/modules/purchasing/handed-on-refund.ts", // 1
-  "apps/server/src/modules/purchasing/orderChat.ts", // 4
 ];
 export const webLayerCrossings = [];

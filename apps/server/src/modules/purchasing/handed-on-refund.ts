@@ -2,7 +2,8 @@ import type { Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import { voidHandedOnCodes } from "../supply";
 import { postRefund } from "./refund-money";
-import * as repo from "./repo";
+import * as ordersRepo from "./orders.repo";
+import * as refundsRepo from "./refunds.repo";
 
 /**
  * Takes back codes a purchaser handed on to its own customer when that sale is refunded (the mall's
@@ -22,18 +23,13 @@ export async function takeBackHandedOnCodes(
   now: Date,
 ): Promise<{ redeemed: number[]; voided: number[]; refundIds: number[] }> {
   if (req.cardIds.length === 0) return { redeemed: [], voided: [], refundIds: [] };
-  const owners = await tx
-    .selectFrom("supply_cards")
-    .select("order_id")
-    .where("id", "in", req.cardIds)
-    .where("buyer_merchant_id", "=", req.purchaserId)
-    .execute();
+  const owners = await refundsRepo.ordersOfCards(tx, req.purchaserId, req.cardIds);
   const orderIds = [
     ...new Set(owners.flatMap((r) => (r.order_id !== null && /^[0-9]+$/.test(r.order_id) ? [Number(r.order_id)] : []))),
   ].sort((a, b) => a - b);
-  const orders = new Map<string, repo.OrderRow>();
+  const orders = new Map<string, ordersRepo.OrderRow>();
   for (const id of orderIds) {
-    const o = await repo.lockOrder(tx, id);
+    const o = await ordersRepo.lockOrder(tx, id);
     if (o) orders.set(String(o.id), o);
   }
   const { redeemed, voided } = await voidHandedOnCodes(tx, req.cardIds, now);
@@ -49,7 +45,7 @@ export async function takeBackHandedOnCodes(
     const o = orders.get(orderId);
     if (!o || !o.held_until_redeemed || o.state !== "success") continue;
     const amount = o.unit_price * cards.length;
-    const id = await repo.insertRefund(tx, {
+    const id = await refundsRepo.insertRefund(tx, {
       orderId: o.id,
       purchaserId: o.purchaser_merchant_id,
       supplierId: o.supplier_merchant_id,

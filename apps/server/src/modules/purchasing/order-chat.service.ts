@@ -1,24 +1,11 @@
-import {
-  chatMessageQuery,
-  chatMessageReply,
-  envelope,
-  orderChat,
-  orderChatOpenReq,
-  orderChatQuery,
-  type ChatMessageReply,
-  type ImMessagePayload,
-  type OrderChat,
-} from "@tessera/contracts";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { CODE } from "@tessera/contracts";
+import { CODE, type ChatMessageReply, type ImMessagePayload, type OrderChat } from "@tessera/contracts";
 import { withTx, type Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
-import { actorOf, type Guard } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
-import { ok } from "../../platform/http/envelope";
 import { AppError, conflict, forbidden } from "../../platform/http/errors";
 import { getMerchant } from "../merchants";
-import * as repo from "./repo";
+import * as chats from "./order-chat.repo";
+import * as ordersRepo from "./orders.repo";
 
 /**
  * The brand chat's order conversation (spec 03 §3 orderChat record, spec 01 §7 `GET supplyOrder/im` and a
@@ -56,7 +43,7 @@ export class OrderChatService {
   async open(actor: Actor, orderId: number): Promise<OrderChat> {
     const me = actor.merchantId;
     if (me === null) throw forbidden();
-    const order = await repo.findOrder(this.deps.db, orderId);
+    const order = await ordersRepo.findOrder(this.deps.db, orderId);
     if (!order || (order.purchaser_merchant_id !== me && order.supplier_merchant_id !== me)) throw orderNotFound();
     const side = order.purchaser_merchant_id === me ? "purchaser" : "supplier";
     let record = await this.recordOf(orderId);
@@ -66,12 +53,8 @@ export class OrderChatService {
       if (purchaserUser === null) throw conflict("orderChat.noCounterpart");
       const now = this.deps.clock.now();
       record = await withTx(this.deps.db, async (tx) => {
-        await tx
-          .insertInto("order_chats")
-          .values({ order_id: orderId, purchaser_user_id: purchaserUser, started_at: now })
-          .onConflict((oc) => oc.column("order_id").doNothing())
-          .execute();
-        return tx.selectFrom("order_chats").selectAll().where("order_id", "=", orderId).executeTakeFirstOrThrow();
+        await chats.insertChat(tx, { order_id: orderId, purchaser_user_id: purchaserUser, started_at: now });
+        return chats.chatOfOrThrow(tx, orderId);
       });
     }
     const counterpart = await getMerchant(
@@ -106,12 +89,7 @@ export class OrderChatService {
     ) {
       throw messageNotFound();
     }
-    await this.deps.db
-      .updateTable("order_chats")
-      .set({ message_id: messageId })
-      .where("order_id", "=", orderId)
-      .where("message_id", "is", null)
-      .execute();
+    await chats.setOpeningMessage(this.deps.db, orderId, messageId);
     return this.open(actor, orderId);
   }
 
@@ -136,73 +114,6 @@ export class OrderChatService {
   }
 
   private recordOf(orderId: number) {
-    return this.deps.db.selectFrom("order_chats").selectAll().where("order_id", "=", orderId).executeTakeFirst();
+    return chats.chatOf(this.deps.db, orderId);
   }
-}
-
-const tags = ["brand chat"];
-const security = [{ authToken: [] }];
-
-/** `GET supplyOrder/im` (both parties of an order) and the opening message, under /api/card-brander. */
-export function orderChatBranderRoutes({
-  chat,
-  guard,
-}: {
-  chat: OrderChatService;
-  guard: Guard;
-}): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
-  return async (app) => {
-    const pre = guard({ roles: ["sale", "business"], menu: ["sale/PurchaseOrder", "business/SalesOrder"] });
-    app.get(
-      "/supplyOrder/im",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "The order's conversation record (targetId, startTime, endTime, messageId), made on first use",
-          querystring: orderChatQuery,
-          response: { 200: envelope(orderChat) },
-        },
-        preHandler: pre,
-      },
-      async (req) => ok(await chat.open(actorOf(req), Number(req.query.orderId))),
-    );
-    app.post(
-      "/supplyOrder/im",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "The purchaser records the message that opened the order's conversation",
-          body: orderChatOpenReq,
-          response: { 200: envelope(orderChat) },
-        },
-        preHandler: pre,
-      },
-      async (req) => ok(await chat.recordOpening(actorOf(req), Number(req.body.orderId), Number(req.body.messageId))),
-    );
-  };
-}
-
-/** A chat message by messageId, under /api/card-user. */
-export function orderChatUserRoutes({ chat, guard }: { chat: OrderChatService; guard: Guard }): FastifyPluginAsyncZod {
-  // eslint-disable-next-line @typescript-eslint/require-await
-  return async (app) => {
-    const pre = guard({ roles: ["sale", "business"], menu: ["sale/PurchaseOrder", "business/SalesOrder"] });
-    app.get(
-      "/im/message",
-      {
-        schema: {
-          tags,
-          security,
-          summary: "A chat message the caller sent or received, by messageId",
-          querystring: chatMessageQuery,
-          response: { 200: envelope(chatMessageReply) },
-        },
-        preHandler: pre,
-      },
-      async (req) => ok(await chat.message(actorOf(req), Number(req.query.messageId))),
-    );
-  };
 }

@@ -1,6 +1,7 @@
 import type { Tx } from "../../db/tx";
 import { post } from "../ledger";
-import type { OrderRow, RefundRow } from "./repo";
+import type { OrderRow } from "./orders.repo";
+import type { RefundRow } from "./refunds.repo";
 
 /**
  * Moves a refund's money once (the ledger key is the refund's): back into the purchaser's account that

@@ -70,7 +70,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
         },
         preHandler: buyer,
       },
-      async (req) => ok(await purchasing.applyToPurchase(actorOf(req), req.body)),
+      async (req) => ok(await purchasing.applications.applyToPurchase(actorOf(req), req.body)),
     );
     app.get(
       "/purchaseApplications",
@@ -84,7 +84,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
         },
         preHandler: buyer,
       },
-      async (req) => ok(await purchasing.applications(actorOf(req), req.query, "purchaser")),
+      async (req) => ok(await purchasing.applications.applications(actorOf(req), req.query, "purchaser")),
     );
     app.post(
       "/orders",
@@ -98,7 +98,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
         },
         preHandler: buyer,
       },
-      async (req) => ok(await purchasing.order(actorOf(req), req.body)),
+      async (req) => ok(await purchasing.orders.order(actorOf(req), req.body)),
     );
     app.get(
       "/orders",
@@ -112,7 +112,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
         },
         preHandler: buyer,
       },
-      async (req) => ok(await purchasing.orders(actorOf(req), req.query, "purchaser")),
+      async (req) => ok(await purchasing.orders.orders(actorOf(req), req.query, "purchaser")),
     );
     app.get(
       "/orders/reports",
@@ -126,7 +126,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
         },
         preHandler: buyer,
       },
-      async (req) => ok(await purchasing.report(actorOf(req), req.query, "purchaser")),
+      async (req) => ok(await purchasing.orders.report(actorOf(req), req.query, "purchaser")),
     );
     app.get(
       "/orders/export",
@@ -144,7 +144,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
           reply,
           "purchase-orders",
           orderColumns(req.lang),
-          purchasing.orderBatches(actorOf(req), req.query, "purchaser"),
+          purchasing.orders.orderBatches(actorOf(req), req.query, "purchaser"),
         ),
     );
     app.get(
@@ -158,7 +158,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
           reply,
           "refund-orders",
           refundColumns(req.lang),
-          purchasing.refundBatches(actorOf(req), req.query, "purchaser"),
+          purchasing.refunds.refundBatches(actorOf(req), req.query, "purchaser"),
         ),
     );
     app.get(
@@ -174,7 +174,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
       },
       async (req, reply) =>
         sendXlsx(reply, `${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [
-          await purchasing.report(actorOf(req), req.query, "purchaser"),
+          await purchasing.orders.report(actorOf(req), req.query, "purchaser"),
         ]),
     );
     const stats = guard({ roles: ["sale"], menu: ["sale/SalesStatistics", "sale/PurchaseSettlement"] });
@@ -218,7 +218,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
         },
         preHandler: buyer,
       },
-      async (req) => ok(await purchasing.requestRefund(actorOf(req), req.body)),
+      async (req) => ok(await purchasing.refunds.requestRefund(actorOf(req), req.body)),
     );
     app.get(
       "/refunds",
@@ -232,7 +232,7 @@ export function purchasingUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
         },
         preHandler: buyer,
       },
-      async (req) => ok(await purchasing.refunds(actorOf(req), req.query, "purchaser")),
+      async (req) => ok(await purchasing.refunds.refunds(actorOf(req), req.query, "purchaser")),
     );
   };
 }
@@ -257,7 +257,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
+      async (req) => ok(await purchasing.orders.orders(actorOf(req), req.query, "supplier")),
     );
     // Spec 01 §7 Brand owner `GET order/search`: the same query and reply as supplyOrders.
     app.get(
@@ -272,7 +272,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.orders(actorOf(req), req.query, "supplier")),
+      async (req) => ok(await purchasing.orders.orders(actorOf(req), req.query, "supplier")),
     );
     app.get(
       "/supplyOrders/export",
@@ -285,7 +285,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
           reply,
           "sales-orders",
           orderColumns(req.lang),
-          purchasing.orderBatches(actorOf(req), req.query, "supplier"),
+          purchasing.orders.orderBatches(actorOf(req), req.query, "supplier"),
         ),
     );
     app.get(
@@ -304,7 +304,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
           reply,
           "supply-refunds",
           refundColumns(req.lang),
-          purchasing.refundBatches(actorOf(req), req.query, "supplier"),
+          purchasing.refunds.refundBatches(actorOf(req), req.query, "supplier"),
         ),
     );
     app.get(
@@ -320,7 +320,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
       },
       async (req, reply) =>
         sendXlsx(reply, `sales-${req.query.kind}-report-${req.query.unit}`, reportColumns(req.lang, req.query.kind), [
-          await purchasing.report(actorOf(req), req.query, "supplier"),
+          await purchasing.orders.report(actorOf(req), req.query, "supplier"),
         ]),
     );
     app.get(
@@ -357,7 +357,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.orderOf(actorOf(req), req.params.id)),
+      async (req) => ok(await purchasing.orders.orderOf(actorOf(req), req.params.id)),
     );
     app.get(
       "/purchaseApplications",
@@ -371,7 +371,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.applications(actorOf(req), req.query, "supplier")),
+      async (req) => ok(await purchasing.applications.applications(actorOf(req), req.query, "supplier")),
     );
     app.put(
       "/purchaseApplications/:id",
@@ -386,7 +386,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.decideApplication(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await purchasing.applications.decideApplication(actorOf(req), req.params.id, req.body)),
     );
     app.get(
       "/sup/reports",
@@ -400,7 +400,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.report(actorOf(req), req.query, "supplier")),
+      async (req) => ok(await purchasing.orders.report(actorOf(req), req.query, "supplier")),
     );
     app.get(
       "/supplyRefunds",
@@ -414,7 +414,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.refunds(actorOf(req), req.query, "supplier")),
+      async (req) => ok(await purchasing.refunds.refunds(actorOf(req), req.query, "supplier")),
     );
     app.put(
       "/supplyRefunds/:id",
@@ -429,7 +429,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.decideRefund(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await purchasing.refunds.decideRefund(actorOf(req), req.params.id, req.body)),
     );
     app.put(
       "/supplyOrders/:id/fulfil",
@@ -444,7 +444,7 @@ export function purchasingBranderRoutes({ purchasing, guard }: PurchasingRouteDe
         },
         preHandler: pre,
       },
-      async (req) => ok(await purchasing.fulfil(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await purchasing.orders.fulfil(actorOf(req), req.params.id, req.body)),
     );
   };
 }

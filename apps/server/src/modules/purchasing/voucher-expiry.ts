@@ -5,7 +5,8 @@ import { platformDay, type Clock } from "../../platform/clock";
 import { oncePer, type Job } from "../../platform/jobs";
 import { expireUnredeemedCards } from "../supply";
 import { postRefund } from "./refund-money";
-import * as repo from "./repo";
+import * as ordersRepo from "./orders.repo";
+import * as refundsRepo from "./refunds.repo";
 
 /** Orders taken per look-up; each order is refunded in its own transaction. */
 const CHUNK = 200;
@@ -36,9 +37,9 @@ async function ordersWithExpiredVouchers(db: Db, today: string, afterId: number)
  */
 async function refundOrder(db: Db, orderId: number, today: string, now: Date): Promise<number> {
   return withTx(db, async (tx) => {
-    const o = await repo.lockOrder(tx, orderId);
+    const o = await ordersRepo.lockOrder(tx, orderId);
     // A refund asked for since the look-up waits for the supplier's decision, under the order's lock.
-    if (!o || o.state !== "success" || !o.held_until_redeemed || (await repo.hasOpenRefund(tx, o.id))) return 0;
+    if (!o || o.state !== "success" || !o.held_until_redeemed || (await refundsRepo.hasOpenRefund(tx, o.id))) return 0;
     const expired = await expireUnredeemedCards(
       tx,
       { goodsId: o.goods_id, orderId: String(o.id), buyerMerchantId: o.purchaser_merchant_id, today },
@@ -46,7 +47,7 @@ async function refundOrder(db: Db, orderId: number, today: string, now: Date): P
     );
     if (expired.length === 0) return 0;
     const amount = o.unit_price * expired.length;
-    const id = await repo.insertRefund(tx, {
+    const id = await refundsRepo.insertRefund(tx, {
       orderId: o.id,
       purchaserId: o.purchaser_merchant_id,
       supplierId: o.supplier_merchant_id,
