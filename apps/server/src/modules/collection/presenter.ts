@@ -10,13 +10,13 @@ import {
   type PayRefund,
 } from "@tessera/contracts";
 import type { Selectable } from "kysely";
+import { iso, money } from "../../platform/present";
 import type { PayApplicationsTable } from "./tables";
 
 /** How collection shows its rows: applications (masked once submitted), codes, payments and refunds. */
 
 export type AppRow = Selectable<PayApplicationsTable>;
-export const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-export const money = (amount: number, currency: Currency) => ({ amount, currency });
+export { iso, money };
 export const maskMiddle = (s: string, keep = 4) =>
   s.length <= keep * 2 ? s : `${s.slice(0, keep)}${"*".repeat(s.length - keep * 2)}${s.slice(-keep)}`;
 export const EDITABLE: readonly string[] = ["EDITTING", "REJECTED"];

@@ -1,12 +1,12 @@
 import type { Currency, QrCode, QrKind, Redemption, SettlementDoc, Store } from "@tessera/contracts";
+import { iso, money } from "../../platform/present";
 import { regionText } from "./regions";
 import type { StoreRowView } from "./repo";
 import type { RedemptionRow } from "./writeoff.repo";
 
 /** How the stores module shows its rows: stores, QR codes, redemptions and settlement documents. */
 
-export const iso = (d: Date | string) => new Date(d).toISOString();
-export const money = (amount: number, currency: Currency) => ({ amount, currency });
+export { iso, money };
 
 export function presentStore(r: StoreRowView): Store {
   return {
