@@ -8,6 +8,7 @@ import { createMailer, createSmsSender, type Mailer, type SmsSender } from "./pl
 import { createStorage, type FileStorage } from "./platform/storage";
 import { createPayments, type PaymentsAdapter } from "./platform/payments";
 import { createEInvoice, type EInvoiceAdapter } from "./platform/adapters/einvoice";
+import { createMiniprogramPlatforms, type MiniprogramPlatforms } from "./platform/adapters/miniprogram";
 
 /** Everything the modules are built from: one per process (or per test file). */
 export interface AppContext {
@@ -24,6 +25,8 @@ export interface AppContext {
   payments: PaymentsAdapter;
   /** The e-invoice service invoices are issued through (local: numbered and rendered here). */
   einvoice: EInvoiceAdapter;
+  /** The social platforms' mini-program APIs (local: a sandbox platform with its own pages). */
+  miniprogramPlatforms: MiniprogramPlatforms;
   log: (line: string) => void;
 }
 
@@ -40,10 +43,11 @@ export async function createContext(
   const database = options.database ?? (await openDatabase(config));
   await migrate(database);
   const log = options.log ?? ((line: string) => console.log(line));
+  const clock = options.clock ?? systemClock;
   return {
     config,
     database,
-    clock: options.clock ?? systemClock,
+    clock,
     hasher: createPasswordHasher(config.argon2MemoryKib, config.argon2Iterations),
     secret: await loadSecret(config.secretKey, config.dataDir),
     mailer: createMailer(config, database.db, log),
@@ -51,6 +55,7 @@ export async function createContext(
     storage: createStorage(config),
     payments: createPayments(config),
     einvoice: createEInvoice(),
+    miniprogramPlatforms: createMiniprogramPlatforms(config, database.db, clock),
     log,
   };
 }

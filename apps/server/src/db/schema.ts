@@ -12,6 +12,7 @@ import type { WithdrawalsTables } from "../modules/withdrawals/tables";
 import type { TransfersTables } from "../modules/transfers/tables";
 import type { PurchasingTables } from "../modules/purchasing/tables";
 import type { DockingTables } from "../modules/docking/tables";
+import type { MiniprogramSimTables } from "../platform/adapters/miniprogram/tables";
 import type { OpenapiTables } from "../modules/openapi/tables";
 import type { CallbacksTables } from "../modules/callbacks/tables";
 import type { MediaTables } from "../modules/media/tables";
@@ -44,6 +45,7 @@ export interface DB
     TransfersTables,
     PurchasingTables,
     DockingTables,
+    MiniprogramSimTables,
     OpenapiTables,
     CallbacksTables,
     MediaTables,

@@ -19,8 +19,8 @@ import {
   type MenuButton,
   type PlatformAdapter,
   type PlatformPush,
-} from "./adapter";
-import { OFFICIAL_TEMPLATES, type LocalPlatform } from "./local";
+} from "../../platform/adapters/miniprogram";
+import { OFFICIAL_TEMPLATES, type LocalPlatform } from "../../platform/adapters/miniprogram";
 import * as accounts from "./accounts.repo";
 import { platformRefusal } from "./service";
 

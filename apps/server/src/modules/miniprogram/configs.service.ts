@@ -10,7 +10,7 @@ import { withTx, isUniqueViolation } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
-import { ERR, PlatformError, type PlatformAdapter } from "./adapter";
+import { ERR, PlatformError, type PlatformAdapter } from "../../platform/adapters/miniprogram";
 import { appearanceOf, extJsonOf, presentVersion } from "./presenter";
 import * as repo from "./repo";
 import type { ConfigRow } from "./repo";

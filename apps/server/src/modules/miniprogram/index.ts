@@ -1,18 +1,14 @@
-import type { MpPlatform } from "@tessera/contracts";
 import type { ModuleHost } from "../../platform/module";
 import { getMerchant } from "../merchants";
 import { activeBindings } from "../onboarding";
 import { BoundAccounts } from "./accounts.service";
-import type { PlatformAdapter } from "./adapter";
-import { LocalPlatform } from "./local";
-import { DouyinHttpAdapter, WechatHttpAdapter } from "./real";
 import { accountRoutes, localPlatformRoutes, miniprogramOpsRoutes, miniprogramRoutes } from "./routes";
 import { MiniprogramService, type MallAppearance } from "./service";
 
 export { MiniprogramService, type MallAppearance } from "./service";
 export { BoundAccounts } from "./accounts.service";
 export { releasedMallApp } from "./repo";
-export type { PlatformAdapter, PlatformPush, UnlimitedQrcodeInput } from "./adapter";
+export type { PlatformAdapter, PlatformPush, UnlimitedQrcodeInput } from "../../platform/adapters/miniprogram";
 
 export interface MiniprogramModule {
   miniprogram: MiniprogramService;
@@ -29,20 +25,7 @@ export interface MiniprogramModule {
  */
 export async function registerMiniprogram(host: ModuleHost): Promise<MiniprogramModule> {
   const { ctx, db, guard } = host;
-  const cfg = ctx.config.miniprogram;
-  let sims: Record<MpPlatform, LocalPlatform> | null = null;
-  let adapters: Record<MpPlatform, PlatformAdapter>;
-  if (cfg.adapter === "local") {
-    const options = { db, clock: ctx.clock, quotaLimit: cfg.auditQuota, scanSeconds: cfg.scanSeconds };
-    sims = { wechat: new LocalPlatform("wechat", options), douyin: new LocalPlatform("douyin", options) };
-    adapters = sims;
-  } else {
-    if (!cfg.wechat || !cfg.douyin) throw new Error("MP_ADAPTER=http needs the platforms' credentials");
-    adapters = {
-      wechat: new WechatHttpAdapter({ ...cfg.wechat }),
-      douyin: new DouyinHttpAdapter({ ...cfg.douyin, life: cfg.douyinLife }),
-    };
-  }
+  const { adapters, sims } = ctx.miniprogramPlatforms;
   const miniprogram = new MiniprogramService({ db, clock: ctx.clock, adapters, storage: ctx.storage });
   await host.mount("/api/card-user", miniprogramRoutes({ mp: miniprogram, guard }));
   if (sims) await host.mount("/api/mp-platform", localPlatformRoutes({ sims }));

@@ -2,8 +2,8 @@ import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { ERR } from "./adapter";
-import { LocalPlatform } from "./local";
+import { ERR } from "../../platform/adapters/miniprogram";
+import { LocalPlatform } from "../../platform/adapters/miniprogram";
 
 let t: TestApp;
 let ops: { token: string };
@@ -338,7 +338,7 @@ describe("the WeChat flow on the local platform", () => {
 /** The contract the mall consumes (MiniprogramModule.mallAppearance delegates to the service's), on this test's database. */
 async function appearanceOf(appId: string) {
   const { MiniprogramService } = await import("./service");
-  const { LocalPlatform } = await import("./local");
+  const { LocalPlatform } = await import("../../platform/adapters/miniprogram");
   const opts = { db: t.ctx.database.db, clock: t.clock, quotaLimit: 6, scanSeconds: 30 };
   const svc = new MiniprogramService({
     db: t.ctx.database.db,

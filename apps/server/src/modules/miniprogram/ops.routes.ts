@@ -21,7 +21,7 @@ import { ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
 import type { FileStorage } from "../../platform/storage";
 import { serveUserFile } from "../../platform/storage/serve";
-import type { LocalPlatform } from "./local";
+import type { LocalPlatform } from "../../platform/adapters/miniprogram";
 import type { MiniprogramService } from "./service";
 import { done, id, idParam, keyParam, originOf, security, tags } from "./routes.common";
 

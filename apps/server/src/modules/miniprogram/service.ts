@@ -1,5 +1,5 @@
 import type { MpPlatform } from "@tessera/contracts";
-import type { PlatformPush } from "./adapter";
+import type { PlatformPush } from "../../platform/adapters/miniprogram";
 import { ConfigsService } from "./configs.service";
 import { PipelineService } from "./pipeline.service";
 import type { MiniprogramDeps } from "./shared";

@@ -3,7 +3,7 @@ import type { Db } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
 import type { FileStorage } from "../../platform/storage";
-import type { PlatformAdapter, PlatformError } from "./adapter";
+import type { PlatformAdapter, PlatformError } from "../../platform/adapters/miniprogram";
 
 /** What the miniprogram feature services share: their dependencies, the mall's view, errors and dates. */
 

@@ -2,6 +2,9 @@ import type { ColumnType } from "kysely";
 import type { Id, Timestamp } from "../../db/columns";
 
 /** Tables owned by the miniprogram module (migration 0103). jsonb columns are written as JSON text. */
+import type { AccountType, AuditItem } from "../../platform/adapters/miniprogram/tables";
+
+export type { AccountType };
 type Platform = "wechat" | "douyin";
 type Json<T> = ColumnType<T, string | undefined, string>;
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -17,17 +20,6 @@ export interface TemplateParamDef {
   label: string;
   type: "text" | "color" | "boolean" | "number";
   default: string;
-}
-export interface SimVersion {
-  templateId: number;
-  extJson: string;
-  userVersion: string;
-  userDesc: string;
-  at: string;
-}
-export interface AuditItem {
-  firstClass: string;
-  secondClass: string;
 }
 
 export interface MpTemplatesTable {
@@ -119,85 +111,6 @@ export interface MpVersionsTable {
   released_at: NullableTime;
 }
 
-export interface MpSimPreauthTable {
-  code: string;
-  platform: Platform;
-  redirect_uri: string;
-  expires_at: Timestamp;
-  auth_code: Nullable<string>;
-  auth_code_expires_at: NullableTime;
-  app_id: Nullable<string>;
-  used_at: NullableTime;
-  /** Migration 0106: what the consent is for. */
-  account_type: Defaulted<AccountType>;
-  /** Migration 0122: the merchant that asked for the consent (null: asked before that). */
-  merchant_id: Nullable<number>;
-}
-
-export interface MpSimAppsTable {
-  app_id: string;
-  platform: Platform;
-  nick_name: string;
-  access_token: string;
-  access_expires_at: Timestamp;
-  previous_token: Nullable<string>;
-  previous_until: NullableTime;
-  refresh_token: string;
-  authorized: Defaulted<boolean>;
-  trial: ColumnType<SimVersion | null, string | null | undefined, string | null>;
-  online: ColumnType<SimVersion | null, string | null | undefined, string | null>;
-  history: Json<SimVersion[]>;
-  can_rollback: Defaulted<boolean>;
-  rolled_back_at: NullableTime;
-  created_at: Timestamp;
-  account_type: Defaulted<AccountType>;
-  /** Migration 0122: the merchant whose consent made the app; only it may authorise the app again. */
-  merchant_id: Nullable<number>;
-}
-
-export interface MpSimAuditsTable {
-  audit_id: Id;
-  app_id: string;
-  platform: Platform;
-  status: Defaulted<number>;
-  version: Json<SimVersion>;
-  item_list: Json<AuditItem[]>;
-  host_names: Json<string[]>;
-  reason: Nullable<string>;
-  screenshots: Json<string[]>;
-  submitted_at: Timestamp;
-  decided_at: NullableTime;
-  decided_by: Nullable<number>;
-}
-
-export interface MpSimQuotaTable {
-  platform: Platform;
-  month: string;
-  used: Defaulted<number>;
-}
-
-export interface MpSimEventsTable {
-  id: Id;
-  platform: string;
-  app_id: string;
-  event: string;
-  payload: Json<Record<string, unknown>>;
-  at: Timestamp;
-}
-
-/** The kind of account a consent authorises: a mini-program, an official account (公众号), a local-life account. */
-export type AccountType = "miniprogram" | "official" | "life";
-
-/** Calls the local platform answered for an official account (what it would have sent). */
-export interface MpSimCallsTable {
-  id: Id;
-  platform: Platform;
-  app_id: string;
-  operation: string;
-  payload: Json<Record<string, unknown>>;
-  at: Timestamp;
-}
-
 /** An official account or local-life account a merchant bound (migration 0106). */
 export interface MpAccountsTable {
   id: Id;
@@ -219,15 +132,9 @@ export interface MpAccountsTable {
 }
 
 export interface MiniprogramTables {
-  mp_sim_calls: MpSimCallsTable;
   mp_accounts: MpAccountsTable;
   mp_templates: MpTemplatesTable;
   mp_configs: MpConfigsTable;
   mp_authorizers: MpAuthorizersTable;
   mp_versions: MpVersionsTable;
-  mp_sim_preauth: MpSimPreauthTable;
-  mp_sim_apps: MpSimAppsTable;
-  mp_sim_audits: MpSimAuditsTable;
-  mp_sim_quota: MpSimQuotaTable;
-  mp_sim_events: MpSimEventsTable;
 }

@@ -4,6 +4,6 @@
  * signature and encryption (real.crypto.ts). Tested against recorded examples (real.test.ts).
  */
 export { type Fetch, type HttpAdapterOptions } from "./real.http";
-export { WechatHttpAdapter } from "./wechat.adapter";
-export { DouyinHttpAdapter } from "./douyin.adapter";
+export { WechatHttpAdapter } from "./real.wechat";
+export { DouyinHttpAdapter } from "./real.douyin";
 export { decryptPush, encryptPush, msgSignature } from "./real.crypto";

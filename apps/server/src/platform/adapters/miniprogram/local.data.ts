@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { MpPlatform } from "@tessera/contracts";
-import { type Db } from "../../db/tx";
-import type { Clock } from "../../platform/clock";
+import { type Db } from "../../../db/tx";
+import type { Clock } from "../../clock";
 import { type AccountType, type AuditStatus, type Category } from "./adapter";
 import type { SimVersion } from "./tables";
 

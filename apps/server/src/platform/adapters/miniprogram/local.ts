@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { MpPlatform } from "@tessera/contracts";
 import QRCode from "qrcode";
-import { withTx, type Executor } from "../../db/tx";
+import { withTx, type Executor } from "../../../db/tx";
 import {
   ERR,
   PlatformError,

@@ -1,6 +1,6 @@
 import type { MpPlatform } from "@tessera/contracts";
 import { sql, type Insertable, type Updateable } from "kysely";
-import type { Executor, Tx } from "../../db/tx";
+import type { Executor, Tx } from "../../../db/tx";
 import type { AccountType, MpSimAppsTable, MpSimAuditsTable, MpSimEventsTable, MpSimPreauthTable } from "./tables";
 
 /** The local simulated platform's SQL (mp_sim_*): consent, apps and tokens, audits, quota, events, calls. */
