@@ -59,7 +59,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.shop(actorOf(req))),
+      async (req) => ok(await takeout.shop.shop(actorOf(req))),
     );
     app.put(
       "/takeout/shop",
@@ -73,7 +73,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.saveShop(actorOf(req), req.body)),
+      async (req) => ok(await takeout.shop.saveShop(actorOf(req), req.body)),
     );
     app.get(
       "/takeout/types",
@@ -81,7 +81,7 @@ export function brandTakeoutRoutes({
         schema: { tags, security, summary: "Menu categories", response: { 200: envelope(z.array(takeoutType)) } },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.types(actorOf(req))),
+      async (req) => ok(await takeout.shop.types(actorOf(req))),
     );
     app.post(
       "/takeout/types",
@@ -95,7 +95,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.saveType(actorOf(req), null, req.body)),
+      async (req) => ok(await takeout.shop.saveType(actorOf(req), null, req.body)),
     );
     app.put(
       "/takeout/types/:id",
@@ -110,7 +110,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.saveType(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await takeout.shop.saveType(actorOf(req), req.params.id, req.body)),
     );
     app.delete(
       "/takeout/types/:id",
@@ -124,7 +124,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.deleteType(actorOf(req), req.params.id)),
+      async (req) => ok(await takeout.shop.deleteType(actorOf(req), req.params.id)),
     );
     app.get(
       "/takeout/items",
@@ -132,7 +132,7 @@ export function brandTakeoutRoutes({
         schema: { tags, security, summary: "Menu items", response: { 200: envelope(z.array(takeoutItem)) } },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.items(actorOf(req))),
+      async (req) => ok(await takeout.shop.items(actorOf(req))),
     );
     app.post(
       "/takeout/items",
@@ -146,7 +146,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.saveItem(actorOf(req), null, req.body)),
+      async (req) => ok(await takeout.shop.saveItem(actorOf(req), null, req.body)),
     );
     app.put(
       "/takeout/items/:id",
@@ -161,7 +161,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.saveItem(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await takeout.shop.saveItem(actorOf(req), req.params.id, req.body)),
     );
     app.get(
       "/takeout/packages",
@@ -169,7 +169,7 @@ export function brandTakeoutRoutes({
         schema: { tags, security, summary: "Combos", response: { 200: envelope(z.array(takeoutPackage)) } },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.packages(actorOf(req))),
+      async (req) => ok(await takeout.shop.packages(actorOf(req))),
     );
     app.post(
       "/takeout/packages",
@@ -183,7 +183,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.savePackage(actorOf(req), null, req.body)),
+      async (req) => ok(await takeout.shop.savePackage(actorOf(req), null, req.body)),
     );
     app.put(
       "/takeout/packages/:id",
@@ -198,7 +198,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.savePackage(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await takeout.shop.savePackage(actorOf(req), req.params.id, req.body)),
     );
     app.get(
       "/takeout/orders",
@@ -212,7 +212,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.shopOrders(actorOf(req), req.query)),
+      async (req) => ok(await takeout.orders.shopOrders(actorOf(req), req.query)),
     );
     app.get(
       "/takeout/orders/:id",
@@ -226,7 +226,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.shopOrder(actorOf(req), req.params.id)),
+      async (req) => ok(await takeout.orders.shopOrder(actorOf(req), req.params.id)),
     );
     app.post(
       "/takeout/orders/:id/action",
@@ -241,7 +241,7 @@ export function brandTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.act(actorOf(req), req.params.id, req.body.action, req.body.reason)),
+      async (req) => ok(await takeout.orders.act(actorOf(req), req.params.id, req.body.action, req.body.reason)),
     );
   };
 }
@@ -260,7 +260,7 @@ export function customerTakeoutRoutes({
     app.get(
       "/takeout/shops/:id",
       { schema: { tags, summary: "A shop's menu", params: idParam, response: { 200: envelope(takeoutMenu) } } },
-      async (req) => ok(await takeout.menu(req.params.id)),
+      async (req) => ok(await takeout.shop.menu(req.params.id)),
     );
     app.post(
       "/takeout/orders",
@@ -274,7 +274,7 @@ export function customerTakeoutRoutes({
         },
         preHandler: customerGuard,
       },
-      async (req) => ok(await takeout.placeOrder(customerOf(req).id, req.body)),
+      async (req) => ok(await takeout.orders.placeOrder(customerOf(req).id, req.body)),
     );
     app.get(
       "/takeout/orders",
@@ -288,7 +288,7 @@ export function customerTakeoutRoutes({
         },
         preHandler: customerGuard,
       },
-      async (req) => ok(await takeout.customerOrders(customerOf(req).id, req.query)),
+      async (req) => ok(await takeout.orders.customerOrders(customerOf(req).id, req.query)),
     );
     app.get(
       "/takeout/orders/:id",
@@ -302,7 +302,7 @@ export function customerTakeoutRoutes({
         },
         preHandler: customerGuard,
       },
-      async (req) => ok(await takeout.customerOrder(customerOf(req).id, req.params.id)),
+      async (req) => ok(await takeout.orders.customerOrder(customerOf(req).id, req.params.id)),
     );
     app.post(
       "/takeout/orders/:id/pay",
@@ -316,7 +316,7 @@ export function customerTakeoutRoutes({
         },
         preHandler: customerGuard,
       },
-      async (req) => ok(await takeout.pay(customerOf(req).id, req.params.id)),
+      async (req) => ok(await takeout.orders.pay(customerOf(req).id, req.params.id)),
     );
     app.post(
       "/takeout/orders/:id/cancel",
@@ -331,7 +331,7 @@ export function customerTakeoutRoutes({
         },
         preHandler: customerGuard,
       },
-      async (req) => ok(await takeout.customerCancel(customerOf(req).id, req.params.id, req.body.reason)),
+      async (req) => ok(await takeout.orders.customerCancel(customerOf(req).id, req.params.id, req.body.reason)),
     );
   };
 }
@@ -360,7 +360,7 @@ export function providerTakeoutRoutes({
         },
         preHandler: pre,
       },
-      async (req) => ok(await takeout.applets(await servedBrands(tenantOf(actorOf(req))))),
+      async (req) => ok(await takeout.shop.applets(await servedBrands(tenantOf(actorOf(req))))),
     );
   };
 }

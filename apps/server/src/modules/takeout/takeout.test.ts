@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
-import { distanceM, insidePolygon, openAt } from "./service";
+import { distanceM, insidePolygon, openAt } from "./delivery";
 
 let t: TestApp;
 beforeAll(async () => {
