@@ -14,7 +14,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, forbidden, notFound } from "../../platform/http/errors";
-import * as repo from "./repo";
+import * as repo from "./agreements.repo";
 
 export interface AgreementsDeps {
   db: Db;

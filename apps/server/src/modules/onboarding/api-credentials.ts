@@ -21,7 +21,8 @@ import { AppError, conflict, invalid, notFound } from "../../platform/http/error
 import { changeMerchant, getMerchant, lockMerchantForUpdate } from "../merchants";
 import type { ReviewOutcome, ReviewQueue } from "../../platform/review-queue";
 import { emptyApiInfo } from "./presenter";
-import * as repo from "./repo";
+import * as repo from "./api-credentials.repo";
+import * as sharedRepo from "./repo";
 import { open, seal } from "./secret-box";
 
 export interface ApiCredentialsDeps {
@@ -299,7 +300,7 @@ export class ApiCredentialsService {
     };
     return {
       kind: "apiPermission",
-      countPending: (db) => repo.countPending(db, "api_permission_requests"),
+      countPending: (db) => sharedRepo.countPending(db, "api_permission_requests"),
       list: async (db, q: QueueItemsQuery): Promise<Page<QueueItem>> => {
         const { total, rows } = await repo.searchApiRequests(db, {
           ...(q.state && { state: q.state }),

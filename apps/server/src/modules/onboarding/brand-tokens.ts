@@ -7,7 +7,7 @@ import type { Clock } from "../../platform/clock";
 import { newToken, tokenHash } from "../../platform/crypto/tokens";
 import { AppError, conflict, notFound } from "../../platform/http/errors";
 import { merchantRoles } from "../merchants";
-import * as repo from "./repo";
+import * as repo from "./brand-tokens.repo";
 
 /** Brand tokens live at most two hours, and never beyond the provider's own session. */
 export const BRAND_TOKEN_TTL_SECONDS = 2 * 3600;

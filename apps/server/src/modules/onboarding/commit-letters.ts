@@ -8,7 +8,7 @@ import type { Clock } from "../../platform/clock";
 import { invalid, notFound } from "../../platform/http/errors";
 import { imageInfo } from "../../platform/images";
 import type { FileStorage } from "../../platform/storage";
-import * as repo from "./repo";
+import * as repo from "./commit-letters.repo";
 
 export interface CommitLetterDeps {
   db: Db;

@@ -1,6 +1,7 @@
 import type { ApiInfoReply, Industry, ProfileReply, RealNameApplication } from "@tessera/contracts";
 import type { MerchantRow } from "../merchants";
-import type { ApplicationRow, ProfileRow } from "./repo";
+import type { ProfileRow } from "./profile.repo";
+import type { ApplicationRow } from "./realname.repo";
 
 /** Shows the first 3 and last 4 characters of an ID number; the rest as asterisks. */
 export function maskIdNumber(v: string): string {

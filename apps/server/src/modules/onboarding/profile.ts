@@ -11,7 +11,7 @@ import type { FileStorage } from "../../platform/storage";
 import { changeMerchant, getMerchant, lockMerchantForUpdate } from "../merchants";
 import { presentProfile } from "./presenter";
 import { checkImage } from "./realname";
-import * as repo from "./repo";
+import * as repo from "./profile.repo";
 
 export interface ProfileDeps {
   db: Db;

@@ -27,7 +27,9 @@ import { balancesOf } from "../ledger";
 import { changeMerchant, getMerchant, lockMerchantForUpdate } from "../merchants";
 import type { ReviewOutcome, ReviewQueue } from "../../platform/review-queue";
 import { earlierDate, presentApplication, reviewDocumentUrl } from "./presenter";
-import * as repo from "./repo";
+import * as repo from "./realname.repo";
+import * as profileRepo from "./profile.repo";
+import * as sharedRepo from "./repo";
 
 export interface RealNameDeps {
   db: Db;
@@ -284,7 +286,7 @@ export class RealNameService {
         await repo.retireApprovals(tx, app.merchant_id, id, now);
         // The verified company name becomes the merchant's name, its legal representative the profile's.
         await changeMerchant(tx, app.merchant_id, { realNameState: "verified", name: app.company_name, now });
-        await repo.upsertProfile(tx, app.merchant_id, { legalRepresentative: app.legal_name, now });
+        await profileRepo.upsertProfile(tx, app.merchant_id, { legalRepresentative: app.legal_name, now });
       }
       const after = {
         application: state,
@@ -296,7 +298,7 @@ export class RealNameService {
     };
     return {
       kind: "realName",
-      countPending: (db) => repo.countPending(db, "real_name_applications"),
+      countPending: (db) => sharedRepo.countPending(db, "real_name_applications"),
       list: async (db, q: QueueItemsQuery): Promise<Page<QueueItem>> => {
         const { total, rows } = await repo.searchApplications(db, {
           ...(q.state && { state: q.state }),

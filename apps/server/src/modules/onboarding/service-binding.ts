@@ -13,7 +13,8 @@ import { tenantOf } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
 import { getMerchant } from "../merchants";
-import * as repo from "./repo";
+import * as repo from "./service-binding.repo";
+import * as tokensRepo from "./brand-tokens.repo";
 
 export interface ServiceBindingDeps {
   db: Db;
@@ -88,7 +89,7 @@ export class ServiceBindingService {
       const row = await repo.bindingOfParty(tx, id, partyId);
       if (!row || !(await repo.removeBinding(tx, id, actor.userId, now))) throw notFound();
       // The provider's brand tokens end with the binding.
-      await repo.revokeBrandTokens(tx, row.merchant_id, now, id);
+      await tokensRepo.revokeBrandTokens(tx, row.merchant_id, now, id);
       await audit(tx, {
         actorUserId: actor.userId,
         action: "service.unbind",
