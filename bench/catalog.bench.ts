@@ -220,7 +220,8 @@ async function importBench(codes: number): Promise<string> {
     const stock = await call<{ stock: number }>("GET", `/api/card-brander/product/${goods.id}`, token);
     return (
       `card import       ${codes.toLocaleString("en")} codes in ${seconds.toFixed(1)} s = ${Math.round(codes / seconds).toLocaleString("en")} codes/s ` +
-      `(server CPU ${cpu.toFixed(1)} s, load average ${loadavg()[0]?.toFixed(1)})   imported ${batch.imported}, rejected ${batch.rejected}, stock ${stock.stock}   ` +
+      `(server CPU ${cpu.toFixed(1)} s, load average ${loadavg()[0]?.toFixed(1)})   imported ` +
+      `${batch.imported}, rejected ${batch.rejected}, stock ${stock.stock}   ` +
       `server RSS before ${before} MB, peak ${peak} MB (VmHWM since start ${after.hwm} MB; budget 300 MB)`
     );
   } finally {
@@ -295,7 +296,8 @@ async function listBench(env: Env, goods: number, label: string): Promise<string
     times.sort((a, b) => a - b);
     const q = url.replace(/^\/api\/card-(user|brander)\//, "");
     lines.push(
-      `goods list [${label}] ${q.padEnd(78)} ${String(rows).padStart(4)} of ${String(total).padStart(6)}   p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`,
+      `goods list [${label}] ${q.padEnd(78)} ${String(rows).padStart(4)} of ${String(total).padStart(6)} ` +
+        `  p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`,
     );
   }
   return lines;

@@ -95,23 +95,26 @@ async function closeFigures(serverUrl: string): Promise<string> {
     await sql`INSERT INTO catalog_brands (merchant_id, name) SELECT m, 'Brand ' || m FROM unnest(${brands}::bigint[]) m`.execute(
       db,
     );
-    await sql`INSERT INTO catalog_goods (merchant_id, brand_id, name, business_type, selection, equity_type, currency, face_value, code, per_order_max, deduction_account, invoice_type, sales_scope, price, settlement_price, arrival_query_method, top_up_account_type)
-      SELECT b.merchant_id, b.id, 'Goods ' || b.id, 'card_secret', 'card', 'video', 'CNY', 10000, 'G' || b.id, 100, 'sup', 'vat_6', 'all', 9500, 9000, 'none', 'none' FROM catalog_brands b`.execute(
-      db,
-    );
-    await sql`INSERT INTO commission_rules (provider_id, rate_bp, valid_from, created_by) SELECT p, 100 + (p % 5) * 50, '2020-01-01', ${user} FROM unnest(${providers}::bigint[]) p`.execute(
-      db,
-    );
+    await sql`INSERT INTO catalog_goods (merchant_id, brand_id, name, business_type, selection, equity_type, currency,
+      face_value, code, per_order_max, deduction_account, invoice_type, sales_scope, price, settlement_price,
+      arrival_query_method, top_up_account_type)
+      SELECT b.merchant_id, b.id, 'Goods ' || b.id, 'card_secret', 'card', 'video', 'CNY', 10000, 'G' || b.id, 100,
+        'sup', 'vat_6', 'all', 9500, 9000, 'none', 'none' FROM catalog_brands b`.execute(db);
+    await sql`INSERT INTO commission_rules (provider_id, rate_bp, valid_from, created_by) SELECT p, 100 + (p % 5) * 50,
+      '2020-01-01', ${user} FROM unnest(${providers}::bigint[]) p`.execute(db);
     const goods = (await sql<{ id: number }>`SELECT id FROM catalog_goods ORDER BY id`.execute(db)).rows.map(
       (r) => r.id,
     );
-    await sql`INSERT INTO purchase_orders (order_no, purchaser_merchant_id, supplier_merchant_id, goods_id, goods_name, business_type, quantity, unit_price, face_value, amount, currency, state, request_digest, created_at, finished_at)
+    await sql`INSERT INTO purchase_orders (order_no, purchaser_merchant_id, supplier_merchant_id, goods_id, goods_name,
+      business_type, quantity, unit_price, face_value, amount, currency, state, request_digest, created_at,
+      finished_at)
       SELECT 'B' || s.g, s.buyer, gd.merchant_id, gd.id, gd.name, 'card_secret', 1, 9500, 10000, 9500, 'CNY', 'success', 'x', s.at, s.at
       FROM (SELECT g, (${buyers}::bigint[])[1 + (g % ${buyers.length})] AS buyer, (${goods}::bigint[])[1 + (g % ${goods.length})] AS goods_id,
                    ${from}::timestamptz + (g % 2400000) * interval '1 second' AS at
             FROM generate_series(1, ${ORDERS}) g) s
       JOIN catalog_goods gd ON gd.id = s.goods_id`.execute(db);
-    await sql`INSERT INTO refund_orders (order_id, purchaser_merchant_id, supplier_merchant_id, quantity, amount, currency, reason, state, created_at, finished_at)
+    await sql`INSERT INTO refund_orders (order_id, purchaser_merchant_id, supplier_merchant_id, quantity, amount,
+      currency, reason, state, created_at, finished_at)
       SELECT id, purchaser_merchant_id, supplier_merchant_id, 1, amount, currency, 'bench', 'success', finished_at, finished_at + interval '1 hour'
       FROM purchase_orders WHERE id % ${Math.floor(ORDERS / REFUNDS)} = 0`.execute(db);
     await sql`ANALYZE`.execute(db);
@@ -127,7 +130,10 @@ async function closeFigures(serverUrl: string): Promise<string> {
     const started = performance.now();
     const r = await commission.close(month, null);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    return `commission close   ${seconds} s for ${MERCHANTS} merchants, ${ORDERS} orders, ${REFUNDS} refunds: ${r.statements} statements, ${r.lines} lines (seeded in ${seedSeconds} s; budget < 60 s)`;
+    return (
+      `commission close   ${seconds} s for ${MERCHANTS} merchants, ${ORDERS} orders, ${REFUNDS} refunds: ` +
+      `${r.statements} statements, ${r.lines} lines (seeded in ${seedSeconds} s; budget < 60 s)`
+    );
   } finally {
     await database.close();
     const cleanup = new pg.Client({ connectionString: serverUrl });

@@ -424,7 +424,9 @@ async function throughput(
     const load = process.cpuUsage(cpu0.load);
     const io = syscalls(server.proc.pid);
     const per = (n: number) => (n / delivered).toFixed(2);
-    let line = `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs (system ${us(cpuMs(server.proc.pid, "sys") - cpu0.sys)}; ${per(io.reads - cpu0.io.reads)} reads, ${per(io.writes - cpu0.io.writes)} writes)${server.databaseUrl ? `, postgres ${us(cpuMs(null) - cpu0.pg)} µs (its connections ${allRunning(backends) ? `${us(cpuMs(backends) - cpu0.backends)} µs` : "not counted: the pool replaced some"})` : ""}, load ${us((load.user + load.system) / 1000)} µs`;
+    let line =
+      `  ${server.label}: CPU per message: server ${us(cpuMs(server.proc.pid) - cpu0.own)} µs (system ${us(cpuMs(server.proc.pid, "sys") - cpu0.sys)}; ${per(io.reads - cpu0.io.reads)} reads, ${per(io.writes - cpu0.io.writes)} ` +
+      `writes)${server.databaseUrl ? `, postgres ${us(cpuMs(null) - cpu0.pg)} µs (its connections ${allRunning(backends) ? `${us(cpuMs(backends) - cpu0.backends)} µs` : "not counted: the pool replaced some"})` : ""}, load ${us((load.user + load.system) / 1000)} µs`;
     const st1 = await server.proc.statements?.();
     if (st0 && st1) {
       const diff = [...st1].map(([k, n]) => [k, n - (st0.get(k) ?? 0)] as const).filter(([, n]) => n > 0);
@@ -511,7 +513,8 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
   const lines: string[] = [];
   const report = (label: string, conns: number, rate: number, lat: { p50: number; p99: number; n: number }) =>
     lines.push(
-      `${label.padEnd(12)} ${String(conns).padStart(6)} clients  ${String(rate).padStart(6)} msg/s delivered   at ${Math.round(rate / 2)} msg/s: p50 ${lat.p50} ms  p99 ${lat.p99} ms (${lat.n} msgs)`,
+      `${label.padEnd(12)} ${String(conns).padStart(6)} clients  ${String(rate).padStart(6)} msg/s delivered ` +
+        `  at ${Math.round(rate / 2)} msg/s: p50 ${lat.p50} ms  p99 ${lat.p99} ms (${lat.n} msgs)`,
     );
 
   const gatewayRates: number[] = [];
@@ -550,7 +553,8 @@ export async function benchImWs(seconds: number, databaseUrl?: string): Promise<
     gatewayRates.push(rate);
     report("gateway", 10000, rate, await latency(pairs, rate / 2, run));
     lines.push(
-      `gateway memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB (RSS ${Math.round(rss1k / 1024)} MB at 1,000, ${Math.round(rss10k / 1024)} MB at 10,000)`,
+      `gateway memory per idle connection: ${((rss10k - rss1k) / 9000).toFixed(1)} KB (RSS ${Math.round(rss1k / 1024)} ` +
+        `MB at 1,000, ${Math.round(rss10k / 1024)} MB at 10,000)`,
     );
     lines.push(...diag);
   } finally {

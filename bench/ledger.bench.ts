@@ -120,7 +120,8 @@ export async function benchLedger(seconds: number, serverUrl: string | undefined
     const tpcb = pgbenchTps(url, seconds);
     const ratio = tpcb > 0 ? Math.round((ledger.tps / tpcb) * 100) : 0;
     return [
-      `ledger post      ${String(ledger.tps).padStart(7)} tx/s    p99 ${ledger.p99} ms   (${CLIENTS} clients, ${MERCHANTS} accounts, ${ledger.refused} refused)`,
+      `ledger post      ${String(ledger.tps).padStart(7)} tx/s    p99 ${ledger.p99} ms ` +
+        `  (${CLIENTS} clients, ${MERCHANTS} accounts, ${ledger.refused} refused)`,
       `pgbench TPC-B    ${String(tpcb).padStart(7)} tx/s    (${CLIENTS} clients, same server, same run)`,
       `ledger / pgbench ${String(ratio).padStart(7)} %       (budget: at least 50 %)`,
     ];

@@ -194,11 +194,14 @@ async function run(
       smartRps: checkout.rps,
       stockRps: fromStock.rps,
       lines: [
-        `mall goods list  ${String(list.rps).padStart(7)} req/s     p50 ${list.p50} ms   p99 ${list.p99} ms   (${CUSTOMERS} customers, ${list.refused} refused)`,
+        `mall goods list  ${String(list.rps).padStart(7)} req/s     p50 ${list.p50} ms ` +
+          `  p99 ${list.p99} ms   (${CUSTOMERS} customers, ${list.refused} refused)`,
         `                 ${list.costs}`,
-        `checkout, smart purchase ${String(checkout.rps).padStart(5)} orders/s  p50 ${checkout.p50} ms   p99 ${checkout.p99} ms   (${CUSTOMERS} customers, one card-secret goods each, bought from the supplier per order, ${checkout.refused} refused)`,
+        `checkout, smart purchase ${String(checkout.rps).padStart(5)} orders/s  p50 ${checkout.p50} ms   p99 ${checkout.p99} ms   ` +
+          `(${CUSTOMERS} customers, one card-secret goods each, bought from the supplier per order, ${checkout.refused} refused)`,
         `                 ${checkout.costs}`,
-        `checkout, own stock      ${String(fromStock.rps).padStart(5)} orders/s  p50 ${fromStock.p50} ms   p99 ${fromStock.p99} ms   (codes bought beforehand, ${fromStock.refused} refused${fromStock.refused > 0 ? ": the stock ran dry, the rate is understated" : ""}; ledger invariants hold)`,
+        `checkout, own stock      ${String(fromStock.rps).padStart(5)} orders/s  p50 ${fromStock.p50} ms   p99 ${fromStock.p99} ms   (codes bought beforehand, ` +
+          `${fromStock.refused} refused${fromStock.refused > 0 ? ": the stock ran dry, the rate is understated" : ""}; ledger invariants hold)`,
         `                 ${fromStock.costs}`,
         ...breakdown("goods list", list),
         ...breakdown("checkout, smart purchase", checkout),

@@ -78,7 +78,10 @@ async function issueOnPglite(): Promise<string> {
     const seconds = (performance.now() - t0) / 1000;
     const peak = process.resourceUsage().maxRSS * 1024;
     const mb = (bytes: number) => Math.round(bytes / 1048576);
-    return `card batch       ${seconds.toFixed(1).padStart(7)} s for ${BATCH.toLocaleString("en")} cards on the embedded database, ${Math.round(BATCH / seconds)} cards/s, peak RSS ${mb(peak)} MB: ${mb(peak - before)} MB above the ${mb(before)} MB the server and database held before (budget: under 20 s and 300 MB)`;
+    return (
+      `card batch       ${seconds.toFixed(1).padStart(7)} s for ${BATCH.toLocaleString("en")} cards on the embedded database, ${Math.round(BATCH / seconds)} cards/s, ` +
+      `peak RSS ${mb(peak)} MB: ${mb(peak - before)} MB above the ${mb(before)} MB the server and database held before (budget: under 20 s and 300 MB)`
+    );
   } finally {
     await env.close();
     await env.database.close();
@@ -173,7 +176,9 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
     );
     const rps = Math.round(done / ((Date.now() - started) / 1000));
     latencies.sort((a, b) => a - b);
-    const redeemLine = `card redemptions ${String(rps).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} clients over ${CARDS} cards, ${refused} refused)`;
+    const redeemLine =
+      `card redemptions ${String(rps).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ` +
+      `ms   (${CLIENTS} clients over ${CARDS} cards, ${refused} refused)`;
 
     // The public balance query at a steady 200 requests per second (an open loop: late replies do not slow the sender).
     const rate = 200;
@@ -203,7 +208,9 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
     }
     await Promise.all(pending);
     queryLatencies.sort((a, b) => a - b);
-    const queryLine = `balance query    ${String(rate).padStart(7)} req/s     p50 ${percentile(queryLatencies, 0.5)} ms   p90 ${percentile(queryLatencies, 0.9)} ms   p99 ${percentile(queryLatencies, 0.99)} ms   (${queryErrors} errors; budget: p99 under 50 ms)`;
+    const queryLine =
+      `balance query    ${String(rate).padStart(7)} req/s     p50 ${percentile(queryLatencies, 0.5)} ms   p90 ${percentile(queryLatencies, 0.9)} ` +
+      `ms   p99 ${percentile(queryLatencies, 0.99)} ms   (${queryErrors} errors; budget: p99 under 50 ms)`;
 
     const problems = [...(await checkInvariants(database.db)), ...(await invariantProblems(database.db))];
     if (problems.length > 0) throw new Error(`invariants broken: ${problems.join("; ")}`);

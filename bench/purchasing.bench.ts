@@ -147,7 +147,8 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
     const tpcb = pgbenchTps(url.toString(), PURCHASERS, seconds);
     const ratio = tpcb > 0 ? Math.round((tps / tpcb) * 100) : 0;
     return [
-      `card orders      ${String(tps).padStart(7)} orders/s  p50 ${pct(0.5)} ms   p99 ${pct(0.99)} ms   (${PURCHASERS} purchasers, one goods, ${failed} refused; ${cpuFigures})`,
+      `card orders      ${String(tps).padStart(7)} orders/s  p50 ${pct(0.5)} ms   p99 ${pct(0.99)} ` +
+        `ms   (${PURCHASERS} purchasers, one goods, ${failed} refused; ${cpuFigures})`,
       `pgbench TPC-B    ${String(tpcb).padStart(7)} tx/s      (${PURCHASERS} clients, same server, same run)`,
       `orders / pgbench ${String(ratio).padStart(7)} %         (budget: at least 33 %)`,
       // BENCH_STATEMENTS=1: each statement text the orders ran, with its count per order.

@@ -13,7 +13,10 @@ const databaseUrl = process.env.BENCH_DATABASE_URL;
 
 function row(name: string, r: LoadResult): string {
   const l = r.latencyMs;
-  return `${name.padEnd(16)} ${String(r.rps).padStart(7)} req/s   p50 ${l.p50} ms   p90 ${l.p90} ms   p99 ${l.p99} ms   max ${l.max} ms   (${r.requests} requests, ${r.errors} errors)`;
+  return (
+    `${name.padEnd(16)} ${String(r.rps).padStart(7)} req/s   p50 ${l.p50} ms   p90 ${l.p90} ms ` +
+    `  p99 ${l.p99} ms   max ${l.max} ms   (${r.requests} requests, ${r.errors} errors)`
+  );
 }
 
 const argon2 = {
@@ -23,7 +26,8 @@ const argon2 = {
 const server = await startServer(databaseUrl ? { DATABASE_URL: databaseUrl } : {});
 try {
   console.log(
-    `Tessera benchmarks: ${availableParallelism()} cores, node ${process.version}, database ${databaseUrl ? "PostgreSQL server" : "embedded PGlite"}, ${seconds} s per run`,
+    `Tessera benchmarks: ${availableParallelism()} cores, node ${process.version}, database ` +
+      `${databaseUrl ? "PostgreSQL server" : "embedded PGlite"}, ${seconds} s per run`,
   );
   console.log(`Argon2id cost: m=${argon2.memoryKib} KiB, t=${argon2.iterations}, p=1\n`);
   const results = await benchAccounts(server, seconds);

@@ -190,7 +190,9 @@ async function redeem(
   const rps = Math.round(done / elapsed);
   latencies.sort((a, b) => a - b);
   const why = reasons.size === 0 ? "" : `: ${[...reasons].map(([m, n]) => `${n}× ${m}`).join(", ")}`;
-  const line = `store redemptions ${String(rps).padStart(6)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLERKS} clerks at ${CLERKS} stores over distinct codes, ${done} redeemed, ${refused} refused${why}${exhausted ? "; ran out of codes before the time was up" : ""})`;
+  const line =
+    `store redemptions ${String(rps).padStart(6)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLERKS} clerks ` +
+    `at ${CLERKS} stores over distinct codes, ${done} redeemed, ${refused} refused${why}${exhausted ? "; ran out of codes before the time was up" : ""})`;
   return { rps, done, refused, exhausted, line };
 }
 
@@ -244,7 +246,10 @@ async function importStores(env: Env, where: string): Promise<string> {
     .select((eb) => eb.fn.countAll<string>().as("n"))
     .where("brander_id", "=", Number(brand.merchantId))
     .executeTakeFirst();
-  return `store import     ${seconds.toFixed(2).padStart(7)} s for ${IMPORT_ROWS.toLocaleString("en")} rows (${Math.round(file.length / 1024)} KB xlsx) on ${where}: ${body.data.imported} accepted, ${body.data.rejected} rejected, ${Number(stored?.n ?? 0)} stored (budget: under 10 s)`;
+  return (
+    `store import     ${seconds.toFixed(2).padStart(7)} s for ${IMPORT_ROWS.toLocaleString("en")} rows (${Math.round(file.length / 1024)} KB xlsx) ` +
+    `on ${where}: ${body.data.imported} accepted, ${body.data.rejected} rejected, ${Number(stored?.n ?? 0)} stored (budget: under 10 s)`
+  );
 }
 
 async function onPglite(seconds: number): Promise<string[]> {
@@ -285,7 +290,9 @@ async function onPostgres(seconds: number, serverUrl: string): Promise<string[]>
     const dbCpu = cpuMs(null) - db0;
     const byText = statements.stop();
     const tries = Math.max(1, r.done + r.refused);
-    const perRedemption = `server CPU ${((cpu.user + cpu.system) / 1000 / tries).toFixed(2)} ms per redemption, PostgreSQL CPU ${(dbCpu / tries).toFixed(2)} ms; ${([...byText.values()].reduce((a, b) => a + b, 0) / tries).toFixed(1)} statements per redemption`;
+    const perRedemption =
+      `server CPU ${((cpu.user + cpu.system) / 1000 / tries).toFixed(2)} ms per redemption, PostgreSQL CPU ${(dbCpu / tries).toFixed(2)} ` +
+      `ms; ${([...byText.values()].reduce((a, b) => a + b, 0) / tries).toFixed(1)} statements per redemption`;
     const redeemed = await database.db
       .selectFrom("store_redemptions")
       .select((eb) => eb.fn.countAll<string>().as("n"))

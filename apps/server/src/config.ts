@@ -265,7 +265,8 @@ function trustProxyConfig(env: NodeJS.ProcessEnv): TrustProxy {
   const bad = entries.filter((e) => !valid(e));
   if (entries.length === 0 || bad.length > 0) {
     throw new Error(
-      `TRUST_PROXY must be true, false, a number of proxy hops, or comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal); not "${bad.join(", ") || raw}"`,
+      `TRUST_PROXY must be true, false, a number of proxy hops, or comma-separated proxy addresses/CIDRs ` +
+        `(or loopback, linklocal, uniquelocal); not "${bad.join(", ") || raw}"`,
     );
   }
   return entries;

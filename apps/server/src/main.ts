@@ -53,12 +53,14 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   if (ctx.mailer.kind === "local" && !isLoopbackHost(config.host)) {
     app.log.warn(
-      `the local mail/SMS adapters are active on ${config.host}, not loopback: codes are kept in the dev outbox (served to loopback and operators only); configure SMTP/SMS for real users`,
+      `the local mail/SMS adapters are active on ${config.host}, not loopback: codes are kept in the ` +
+        `dev outbox (served to loopback and operators only); configure SMTP/SMS for real users`,
     );
   }
   if (ctx.payments.sandbox) {
     app.log.warn(
-      `sandbox mode: customer payments go through the local adapter (${ctx.payments.name}), which collects nothing; what customers "pay" is test money that is never paid out (TESSERA_MODE=live with a real provider for real users)`,
+      `sandbox mode: customer payments go through the local adapter (${ctx.payments.name}), which collects nothing; what ` +
+        `customers "pay" is test money that is never paid out (TESSERA_MODE=live with a real provider for real users)`,
     );
   }
   app.log.info(

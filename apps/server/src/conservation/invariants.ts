@@ -63,7 +63,8 @@ async function derivedPools(db: Executor): Promise<Map<string, number>> {
   }
   for (const r of await rows<{ currency: string; v: string }>(
     db,
-    sql`SELECT currency, SUM(total - refunded)::text AS v FROM takeout_orders WHERE sandbox AND state IN ('to_be_accepted', 'accepted', 'delivering') GROUP BY currency`,
+    sql`SELECT currency, SUM(total - refunded)::text AS v FROM takeout_orders WHERE sandbox
+      AND state IN ('to_be_accepted', 'accepted', 'delivering') GROUP BY currency`,
   )) {
     add(`sandbox_escrow:${r.currency}`, r.v);
   }
@@ -80,7 +81,8 @@ async function platformBalances(db: Executor): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const r of await rows<{ kind: string; currency: string; balance: string }>(
     db,
-    sql`SELECT kind, currency, balance::text AS balance FROM ledger_accounts WHERE merchant_id IS NULL AND kind IN ('order_escrow', 'sandbox_escrow', 'sandbox_fees')`,
+    sql`SELECT kind, currency, balance::text AS balance FROM ledger_accounts WHERE merchant_id IS NULL
+      AND kind IN ('order_escrow', 'sandbox_escrow', 'sandbox_fees')`,
   )) {
     out.set(`${r.kind}:${r.currency}`, n(r.balance));
   }
@@ -159,7 +161,8 @@ async function ledgerProblems(w: World, b: Baseline): Promise<string[]> {
   const problems: string[] = [];
   for (const r of await rows<{ id: string; total: string }>(
     db,
-    sql`SELECT transaction_id::text AS id, SUM(amount)::text AS total FROM ledger_entries WHERE transaction_id > ${b.lastTransactionId} GROUP BY transaction_id HAVING SUM(amount) <> 0`,
+    sql`SELECT transaction_id::text AS id, SUM(amount)::text AS total FROM ledger_entries
+      WHERE transaction_id > ${b.lastTransactionId} GROUP BY transaction_id HAVING SUM(amount) <> 0`,
   )) {
     problems.push(`ledger: transaction ${r.id} sums to ${r.total}`);
   }
@@ -204,7 +207,8 @@ async function escrowProblems(w: World, b: Baseline): Promise<string[]> {
     db,
     sql`SELECT m.id::text AS merchant_id,
           COALESCE((SELECT SUM(balance) FROM ledger_accounts a WHERE a.merchant_id = m.id AND a.kind = 'withdrawal_hold'), 0)::text AS held,
-          COALESCE((SELECT SUM(amount) FROM withdrawals x WHERE x.merchant_id = m.id AND x.state IN ('under_review', 'first_review_passed', 'bank_paying')), 0)::text AS owed
+          COALESCE((SELECT SUM(amount) FROM withdrawals x WHERE x.merchant_id = m.id AND x.state IN ('under_review',
+            'first_review_passed', 'bank_paying')), 0)::text AS owed
         FROM merchants m WHERE m.id IN (${sql.join(w.merchantIds)})`,
   )) {
     if (r.held !== r.owed) {
@@ -255,7 +259,8 @@ async function sandboxProblems(w: World, b: Baseline): Promise<string[]> {
         JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
         WHERE t.id > ${b.lastTransactionId}
         GROUP BY t.id, t.kind
-        HAVING bool_or(a.kind LIKE 'sandbox%') AND (bool_or(a.kind NOT LIKE 'sandbox%') OR bool_or(t.subject_type NOT IN ('mall_order', 'takeout_order', 'pay_order', 'pay_refund')))
+        HAVING bool_or(a.kind LIKE 'sandbox%') AND (bool_or(a.kind NOT LIKE 'sandbox%')
+          OR bool_or(t.subject_type NOT IN ('mall_order', 'takeout_order', 'pay_order', 'pay_refund')))
             OR (bool_or(t.subject_type IN ('mall_order', 'takeout_order', 'pay_order', 'pay_refund')) AND bool_or(a.kind NOT LIKE 'sandbox%'))`,
   )) {
     problems.push(`sandbox: transaction ${r.id} (${r.kind}) mixes test money with real money or comes from elsewhere`);
@@ -280,7 +285,8 @@ async function sandboxProblems(w: World, b: Baseline): Promise<string[]> {
           COALESCE((SELECT SUM(balance) FROM ledger_accounts a WHERE a.merchant_id = m.id AND a.kind = 'sandbox_income'), 0)::text AS held,
           (COALESCE((SELECT SUM(amount) FROM mall_orders o WHERE o.merchant_id = m.id AND o.sandbox AND o.state <> 'refunded'), 0)
            + COALESCE((SELECT SUM(total) FROM takeout_orders o WHERE o.merchant_id = m.id AND o.sandbox AND o.state = 'completed'), 0)
-           + COALESCE((SELECT SUM(amount - fee - refunded + fee_refunded) FROM pay_orders o WHERE o.merchant_id = m.id AND o.sandbox AND o.state = 'SUCCESS'), 0))::text AS owed
+           + COALESCE((SELECT SUM(amount - fee - refunded + fee_refunded) FROM pay_orders o WHERE o.merchant_id = m.id
+             AND o.sandbox AND o.state = 'SUCCESS'), 0))::text AS owed
         FROM merchants m WHERE m.id IN (${sql.join(w.merchantIds)})`,
   )) {
     if (r.held !== r.owed) {
@@ -312,9 +318,11 @@ async function payoutProblems(w: World, b: Baseline): Promise<string[]> {
     db,
     sql`SELECT m.id::text AS id,
           COALESCE((SELECT SUM(amount) FROM withdrawals x WHERE x.merchant_id = m.id AND x.state = 'success'), 0)::text AS paid,
-          COALESCE((SELECT -SUM(e.amount) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
+          COALESCE((SELECT -SUM(e.amount) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+            JOIN ledger_transactions t ON t.id = e.transaction_id
                     WHERE a.merchant_id = m.id AND a.kind = 'withdrawal_hold' AND t.kind = 'withdrawal_payout'), 0)::text AS booked,
-          COALESCE((SELECT SUM(e.amount) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
+          COALESCE((SELECT SUM(e.amount) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+            JOIN ledger_transactions t ON t.id = e.transaction_id
                     WHERE a.merchant_id = m.id AND a.kind IN ('income', 'reserve') AND e.amount > 0 AND t.kind <> 'withdrawal_release'), 0)::text AS credited
         FROM merchants m WHERE m.id IN (${sql.join(w.merchantIds)})`,
   )) {
@@ -368,19 +376,26 @@ async function codeProblems(w: World): Promise<string[]> {
   }
   for (const r of await rows<{ id: string; why: string }>(
     db,
-    sql`SELECT c.id::text, 'redeemed but ' || c.state AS why FROM supply_cards c WHERE c.goods_id IN (${sql.join(goods)}) AND c.redeemed_at IS NOT NULL AND c.state <> 'sold'
+    sql`SELECT c.id::text, 'redeemed but ' || c.state AS why FROM supply_cards c
+      WHERE c.goods_id IN (${sql.join(goods)}) AND c.redeemed_at IS NOT NULL AND c.state <> 'sold'
         UNION ALL
-        SELECT c.id::text, 'redeemed ' || COUNT(r.id) || ' times, marked ' || (c.redeemed_at IS NOT NULL) FROM supply_cards c LEFT JOIN store_redemptions r ON r.source = 'coupon' AND r.source_id = c.id
+        SELECT c.id::text, 'redeemed ' || COUNT(r.id) || ' times, marked ' || (c.redeemed_at IS NOT NULL)
+          FROM supply_cards c LEFT JOIN store_redemptions r ON r.source = 'coupon' AND r.source_id = c.id
           WHERE c.goods_id IN (${sql.join(goods)}) GROUP BY c.id, c.redeemed_at HAVING COUNT(r.id) <> (CASE WHEN c.redeemed_at IS NULL THEN 0 ELSE 1 END)
         UNION ALL
-        SELECT c.id::text, c.state || ' without an order' FROM supply_cards c WHERE c.goods_id IN (${sql.join(goods)}) AND c.state IN ('sold', 'void') AND (c.order_id IS NULL OR c.buyer_merchant_id IS NULL)
+        SELECT c.id::text, c.state || ' without an order' FROM supply_cards c WHERE c.goods_id IN (${sql.join(goods)})
+          AND c.state IN ('sold', 'void') AND (c.order_id IS NULL OR c.buyer_merchant_id IS NULL)
         UNION ALL
-        SELECT c.id::text, 'available but bought' FROM supply_cards c WHERE c.goods_id IN (${sql.join(goods)}) AND c.state = 'available' AND (c.order_id IS NOT NULL OR c.redeemed_at IS NOT NULL OR c.resold_at IS NOT NULL)
+        SELECT c.id::text, 'available but bought' FROM supply_cards c WHERE c.goods_id IN (${sql.join(goods)})
+          AND c.state = 'available' AND (c.order_id IS NOT NULL OR c.redeemed_at IS NOT NULL
+          OR c.resold_at IS NOT NULL)
         UNION ALL
-        SELECT c.id::text, 'delivered in live mall order ' || o.id || ' but ' || c.state FROM mall_deliveries d JOIN mall_orders o ON o.id = d.order_id JOIN supply_cards c ON c.id = d.card_id
+        SELECT c.id::text, 'delivered in live mall order ' || o.id || ' but ' || c.state FROM mall_deliveries d
+          JOIN mall_orders o ON o.id = d.order_id JOIN supply_cards c ON c.id = d.card_id
           WHERE c.goods_id IN (${sql.join(goods)}) AND o.state <> 'refunded' AND c.state NOT IN ('sold', 'expired')
         UNION ALL
-        SELECT c.id::text, 'delivered in refunded mall order ' || o.id || ' but still sold' FROM mall_deliveries d JOIN mall_orders o ON o.id = d.order_id JOIN supply_cards c ON c.id = d.card_id
+        SELECT c.id::text, 'delivered in refunded mall order ' || o.id || ' but still sold' FROM mall_deliveries d
+          JOIN mall_orders o ON o.id = d.order_id JOIN supply_cards c ON c.id = d.card_id
           WHERE c.goods_id IN (${sql.join(goods)}) AND o.state = 'refunded' AND c.state = 'sold'`,
   )) {
     problems.push(`codes: code ${r.id} ${r.why}`);
@@ -441,11 +456,14 @@ async function cardProblems(w: World): Promise<string[]> {
   // The run's cards: balances equal their moves, what they hold equals their open holds, each sale has its cards.
   for (const r of await rows<{ id: string; why: string }>(
     db,
-    sql`SELECT c.id::text, 'holds ' || c.balance || ' but its moves sum to ' || COALESCE((SELECT SUM(v.amount) FROM onecard_moves v WHERE v.card_id = c.id), 0) AS why
-          FROM onecard_cards c WHERE c.product_id = ${Number(w.cardProductId)} AND c.balance <> COALESCE((SELECT SUM(v.amount) FROM onecard_moves v WHERE v.card_id = c.id), 0)
+    sql`SELECT c.id::text, 'holds ' || c.balance || ' but its moves sum to ' || COALESCE((SELECT SUM(v.amount)
+      FROM onecard_moves v WHERE v.card_id = c.id), 0) AS why
+          FROM onecard_cards c WHERE c.product_id = ${Number(w.cardProductId)}
+            AND c.balance <> COALESCE((SELECT SUM(v.amount) FROM onecard_moves v WHERE v.card_id = c.id), 0)
         UNION ALL
         SELECT c.id::text, 'held differs from its open holds' FROM onecard_cards c
-          WHERE c.product_id = ${Number(w.cardProductId)} AND c.held <> COALESCE((SELECT SUM(h.amount) FROM onecard_holds h WHERE h.card_id = c.id AND h.state = 'held'), 0)
+          WHERE c.product_id = ${Number(w.cardProductId)} AND c.held <> COALESCE((SELECT SUM(h.amount)
+            FROM onecard_holds h WHERE h.card_id = c.id AND h.state = 'held'), 0)
         UNION ALL
         SELECT 'sale ' || s.id, 'has ' || (SELECT COUNT(*) FROM onecard_cards c WHERE c.sale_id = s.id) || ' cards for ' || s.quantity FROM onecard_sales s
           WHERE s.product_id = ${Number(w.cardProductId)} AND s.quantity <> (SELECT COUNT(*) FROM onecard_cards c WHERE c.sale_id = s.id)`,
@@ -469,8 +487,10 @@ export async function fingerprint(w: World): Promise<string> {
           (SELECT MAX(id) FROM ledger_transactions),
           (SELECT md5(string_agg(id || ':' || balance, ',' ORDER BY id)) FROM ledger_accounts WHERE merchant_id IS NULL OR merchant_id IN (${ids})),
           (SELECT md5(string_agg(id || ':' || state || ':' || (redeemed_at IS NULL), ',' ORDER BY id)) FROM supply_cards WHERE merchant_id IN (${ids})),
-          (SELECT md5(string_agg(id || ':' || stock || ':' || sold || ':' || voided || ':' || expired, ',' ORDER BY id)) FROM catalog_goods WHERE merchant_id IN (${ids})),
-          (SELECT md5(string_agg(id || ':' || state || ':' || balance || ':' || COALESCE(owner_id, 0) || ':' || COALESCE(gift_id, 0), ',' ORDER BY id)) FROM onecard_cards WHERE brander_id IN (${ids})),
+          (SELECT md5(string_agg(id || ':' || stock || ':' || sold || ':' || voided || ':' || expired, ','
+            ORDER BY id)) FROM catalog_goods WHERE merchant_id IN (${ids})),
+          (SELECT md5(string_agg(id || ':' || state || ':' || balance || ':' || COALESCE(owner_id,
+            0) || ':' || COALESCE(gift_id, 0), ',' ORDER BY id)) FROM onecard_cards WHERE brander_id IN (${ids})),
           (SELECT md5(string_agg(id || ':' || state, ',' ORDER BY id)) FROM withdrawals WHERE merchant_id IN (${ids})),
           (SELECT md5(string_agg(id || ':' || state, ',' ORDER BY id)) FROM mall_orders WHERE merchant_id IN (${ids})),
           (SELECT md5(string_agg(id || ':' || state || ':' || refunded, ',' ORDER BY id)) FROM takeout_orders WHERE merchant_id IN (${ids})),

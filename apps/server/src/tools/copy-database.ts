@@ -28,7 +28,8 @@ async function userTables(db: Kysely<DB>): Promise<string[]> {
 async function dependencyOrder(db: Kysely<DB>, tables: string[]): Promise<string[]> {
   const edges = await rows<{ child: string; parent: string }>(
     db,
-    sql`SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid <> c.confrelid`,
+    sql`SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent FROM pg_constraint c
+      WHERE c.contype = 'f' AND c.conrelid <> c.confrelid`,
   );
   const parents = new Map(tables.map((t) => [t, new Set<string>()]));
   for (const e of edges) parents.get(e.child)?.add(e.parent);
@@ -48,7 +49,8 @@ async function dependencyOrder(db: Kysely<DB>, tables: string[]): Promise<string
 async function columnsOf(db: Kysely<DB>, table: string): Promise<Column[]> {
   const list = await rows<{ name: string; identity: string }>(
     db,
-    sql`SELECT attname AS name, attidentity AS identity FROM pg_attribute WHERE attrelid = ${table}::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum`,
+    sql`SELECT attname AS name, attidentity AS identity FROM pg_attribute WHERE attrelid = ${table}::regclass
+      AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum`,
   );
   return list.map((c) => ({ name: c.name, identityAlways: c.identity === "a" }));
 }
@@ -57,7 +59,9 @@ async function columnsOf(db: Kysely<DB>, table: string): Promise<Column[]> {
 async function integerKey(db: Kysely<DB>, table: string): Promise<string | null> {
   const keys = await rows<{ name: string; type: string }>(
     db,
-    sql`SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = ${table}::regclass AND i.indisprimary`,
+    sql`SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_index i
+      JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+      WHERE i.indrelid = ${table}::regclass AND i.indisprimary`,
   );
   return keys.length === 1 && ["integer", "bigint", "smallint"].includes(keys[0]!.type) ? keys[0]!.name : null;
 }
@@ -114,7 +118,10 @@ export async function copyDatabase(
               sql<{
                 j: string | null;
                 last: number | null;
-              }>`SELECT json_agg(t ORDER BY ${sql.ref(key)})::text AS j, max(${sql.ref(key)})::bigint AS last FROM (SELECT * FROM ${sql.table(table)} WHERE ${after === null ? sql`true` : sql`${sql.ref(key)} > ${after}`} ORDER BY ${sql.ref(key)} LIMIT ${BATCH}) t`,
+              }>`SELECT json_agg(t ORDER BY ${sql.ref(key)})::text AS j, max(${sql.ref(key)})::bigint AS last
+                FROM (SELECT * FROM ${sql.table(table)}
+                WHERE ${after === null ? sql`true` : sql`${sql.ref(key)} > ${after}`}
+                ORDER BY ${sql.ref(key)} LIMIT ${BATCH}) t`,
             )
           : await rows(
               source.db,
@@ -126,7 +133,8 @@ export async function copyDatabase(
         const json = page[0]?.j;
         if (!json) break;
         const inserted = await tx.query<{ n: number }>(
-          `WITH ins AS (INSERT INTO "${table}" (${list})${overriding} SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json) RETURNING 1) SELECT count(*)::int AS n FROM ins`,
+          `WITH ins AS (INSERT INTO "${table}" (${list})${overriding} SELECT ${list}
+            FROM json_populate_recordset(NULL::"${table}", $1::json) RETURNING 1) SELECT count(*)::int AS n FROM ins`,
           [json],
         );
         copied += inserted[0]?.n ?? 0;

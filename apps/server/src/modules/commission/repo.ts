@@ -102,7 +102,8 @@ export async function closeMonth(
     WITH totals AS (
       SELECT s.id,
              COALESCE((SELECT p.closing FROM commission_statements p
-                       WHERE p.provider_id = s.provider_id AND p.currency = s.currency AND p.period = ${c.previous} AND p.state = 'carried' AND p.closing < 0), 0) AS opening,
+                       WHERE p.provider_id = s.provider_id AND p.currency = s.currency AND p.period = ${c.previous}
+                         AND p.state = 'carried' AND p.closing < 0), 0) AS opening,
              COALESCE(SUM(l.amount) FILTER (WHERE l.amount > 0), 0) AS accrued,
              COALESCE(-SUM(l.amount) FILTER (WHERE l.amount < 0), 0) AS clawed_back,
              COUNT(l.id) AS lines

@@ -13,10 +13,8 @@ export interface RateRow {
 }
 
 export async function rates(db: Executor): Promise<RateRow[]> {
-  const r =
-    await sql<RateRow>`SELECT invoice_type, rate_bp, valid_from::text AS valid_from, valid_to::text AS valid_to FROM invoice_rates ORDER BY invoice_type, valid_from`.execute(
-      db,
-    );
+  const r = await sql<RateRow>`SELECT invoice_type, rate_bp, valid_from::text AS valid_from, valid_to::text AS valid_to
+      FROM invoice_rates ORDER BY invoice_type, valid_from`.execute(db);
   return r.rows;
 }
 

@@ -373,7 +373,9 @@ export class InvoicesService {
         this.deps.mailer.send({
           to: row.email,
           subject: `红字发票 Red-letter invoice ${invoiceNo}`,
-          text: `发票 ${row.invoice_no ?? ""} 已红冲（红字发票 ${invoiceNo}，见附件），原因：${reason}。金额 ¥${yuan(row.amount)} 可重新申请开票。\nInvoice ${row.invoice_no ?? ""} was reversed by red-letter invoice ${invoiceNo} (attached); ¥${yuan(row.amount)} is invoiceable again.`,
+          text:
+            `发票 ${row.invoice_no ?? ""} 已红冲（红字发票 ${invoiceNo}，见附件），原因：${reason}。金额 ¥${yuan(row.amount)} 可重新申请开票。\nInvoice ${row.invoice_no ?? ""} ` +
+            `was reversed by red-letter invoice ${invoiceNo} (attached); ¥${yuan(row.amount)} is invoiceable again.`,
           attachments: [pdf],
         }),
       )

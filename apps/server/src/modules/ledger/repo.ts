@@ -92,7 +92,8 @@ export async function applyWithEntries(
 ): Promise<Map<number, number>> {
   const r = await sql<{ account_id: number; balance_after: number }>`
     WITH applied AS (
-      SELECT * FROM ledger_apply_moves(${moves.map((m) => m.accountId)}::bigint[], ${moves.map((m) => m.amount)}::bigint[], ${moves.map((_, i) => i + 1)}::bigint[]))
+      SELECT * FROM ledger_apply_moves(${moves.map((m) => m.accountId)}::bigint[],
+        ${moves.map((m) => m.amount)}::bigint[], ${moves.map((_, i) => i + 1)}::bigint[]))
     INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
     SELECT ${transactionId}, id, amount, balance FROM applied ORDER BY n
     RETURNING account_id, balance_after`.execute(tx);

@@ -431,10 +431,10 @@ export async function insertCards(tx: Executor, head: BatchHead, cards: NewCard[
  */
 export async function copyCards(tx: Executor, head: BatchHead, cards: NewCard[]): Promise<void> {
   const parents = await sql<{ n: number }>`
-    SELECT (SELECT count(*) FROM (SELECT 1 FROM onecard_batches WHERE id = ${head.batchId} AND product_id = ${head.productId} AND brander_id = ${head.branderId} FOR KEY SHARE) b)
-         + (SELECT count(*) FROM (SELECT 1 FROM onecard_products WHERE id = ${head.productId} AND brander_id = ${head.branderId} FOR KEY SHARE) p) AS n`.execute(
-    tx,
-  );
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM onecard_batches WHERE id = ${head.batchId}
+      AND product_id = ${head.productId} AND brander_id = ${head.branderId} FOR KEY SHARE) b)
+         + (SELECT count(*) FROM (SELECT 1 FROM onecard_products WHERE id = ${head.productId}
+           AND brander_id = ${head.branderId} FOR KEY SHARE) p) AS n`.execute(tx);
   if (Number(parents.rows[0]?.n) !== 2) throw new Error("onecard copyCards: the batch or product is gone");
   await sql`SET LOCAL session_replication_role = replica`.execute(tx);
   const lead = `${head.batchId}\t${head.productId}\t${head.branderId}\t`;

@@ -221,7 +221,8 @@ export class ServedExtractions {
     const [rows, count] = await Promise.all([
       sql<ServedExtractionRow>`
         SELECT e.id, e.created_at, cardinality(e.card_ids) AS count, u.email, m.id AS merchant_id, m.name AS merchant_name, m.currency,
-          (SELECT string_agg(DISTINCT p.name, ', ') FROM onecard_cards c JOIN onecard_products p ON p.id = c.product_id WHERE c.id = ANY (e.card_ids)) AS products,
+          (SELECT string_agg(DISTINCT p.name, ', ') FROM onecard_cards c
+            JOIN onecard_products p ON p.id = c.product_id WHERE c.id = ANY (e.card_ids)) AS products,
           (SELECT SUM(c.face_value) FROM onecard_cards c WHERE c.id = ANY (e.card_ids)) AS face_value
         FROM onecard_extractions e JOIN users u ON u.id = e.created_by JOIN merchants m ON m.id = e.purchaser_id
         WHERE ${where} ORDER BY e.id DESC OFFSET ${(q.page - 1) * q.pageSize} LIMIT ${q.pageSize}`.execute(this.db),

@@ -178,7 +178,8 @@ export async function reportRows(
     redeemed: string;
   }>`
       WITH ev AS (
-        SELECT date_trunc(${unit}, s.created_at AT TIME ZONE 'Asia/Shanghai') AS p, s.quantity AS sc, s.quantity * s.unit_price AS sa, 0 AS ac, 0::bigint AS av, 0 AS rc, 0::bigint AS ra, 0::bigint AS rd
+        SELECT date_trunc(${unit}, s.created_at AT TIME ZONE 'Asia/Shanghai') AS p, s.quantity AS sc,
+          s.quantity * s.unit_price AS sa, 0 AS ac, 0::bigint AS av, 0 AS rc, 0::bigint AS ra, 0::bigint AS rd
           FROM onecard_sales s WHERE s.purchaser_id = ${purchaserId}
         UNION ALL
         SELECT date_trunc(${unit}, c.activated_at AT TIME ZONE 'Asia/Shanghai'), 0, 0, 1, c.face_value, 0, 0, 0

@@ -83,9 +83,9 @@ export async function insertCouponRedemption(
     .leftJoin("users as u", "u.id", "r.clerk_id")
     .select([...REDEMPTION_COLUMNS])
     .select(
-      sql<boolean>`NOT EXISTS (SELECT 1 FROM store_goods_restrictions g WHERE g.goods_id = ${goodsId}) OR EXISTS (SELECT 1 FROM store_goods_restrictions g WHERE g.goods_id = ${goodsId} AND g.store_id = r.store_id)`.as(
-        "valid",
-      ),
+      sql<boolean>`NOT EXISTS (SELECT 1 FROM store_goods_restrictions g WHERE g.goods_id = ${goodsId})
+        OR EXISTS (SELECT 1 FROM store_goods_restrictions g WHERE g.goods_id = ${goodsId}
+        AND g.store_id = r.store_id)`.as("valid"),
     )
     .executeTakeFirstOrThrow();
   return { row, valid };

@@ -91,7 +91,8 @@ export function allocationPart(
   const stock = sellStockCte("cards_stock", req.goodsId, taken, now);
   return {
     ctes: (onlyIf) =>
-      sql`${repo.takeAvailableCtes("cards_taken", req.goodsId, req.quantity, platformDay(now), { orderId: req.orderId, buyerMerchantId: req.buyerMerchantId, at: now }, onlyIf)}, ${stock.cte}`,
+      sql`${repo.takeAvailableCtes("cards_taken", req.goodsId, req.quantity, platformDay(now), { orderId: req.orderId, buyerMerchantId: req.buyerMerchantId, at: now }, onlyIf)},
+        ${stock.cte}`,
     refusal: sql<
       string | null
     >`CASE WHEN ${taken} < ${req.quantity}::integer THEN 'supply.outOfStock' WHEN NOT EXISTS (SELECT 1 FROM cards_stock) THEN 'supply.goodsNotAvailable' END`,

@@ -58,7 +58,8 @@ async function candidates(
   lock: boolean,
 ): Promise<Row[]> {
   const q = sql<Row>`
-    SELECT id, merchant_id, goods_id, number_mask, sealed, state, to_char(expires_on, 'YYYY-MM-DD') AS expires_on, order_id, buyer_merchant_id, redeemed_at, redeemed_ref
+    SELECT id, merchant_id, goods_id, number_mask, sealed, state, to_char(expires_on, 'YYYY-MM-DD') AS expires_on,
+      order_id, buyer_merchant_id, redeemed_at, redeemed_ref
     FROM supply_cards WHERE ${supplierId === null ? sql`TRUE` : sql`merchant_id = ${supplierId}`} AND number_hash = ${keys.numberHash(number)}
     ORDER BY id ${lock ? sql`FOR UPDATE` : sql``}`;
   return (await q.execute(db)).rows;

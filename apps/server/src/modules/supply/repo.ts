@@ -108,7 +108,8 @@ export async function insertRejects(
   if (rejects.length === 0) return;
   await sql`
     INSERT INTO supply_card_rejects (batch_id, row_no, reason, number_mask)
-    SELECT ${batchId}::bigint, r, w, m FROM unnest(${rejects.map((x) => x.rowNo)}::int[], ${rejects.map((x) => x.reason)}::text[], ${rejects.map((x) => x.numberMask)}::text[]) AS t(r, w, m)
+    SELECT ${batchId}::bigint, r, w, m FROM unnest(${rejects.map((x) => x.rowNo)}::int[],
+      ${rejects.map((x) => x.reason)}::text[], ${rejects.map((x) => x.numberMask)}::text[]) AS t(r, w, m)
     ON CONFLICT DO NOTHING`.execute(tx);
 }
 
@@ -338,7 +339,8 @@ export function takeAvailableCtes(
       LIMIT ${sql.lit(quantity)}
       FOR UPDATE SKIP LOCKED),
     ${ref} AS (
-      UPDATE supply_cards c SET state = 'sold', order_id = ${sale.orderId}, buyer_merchant_id = ${sale.buyerMerchantId}::bigint, sold_at = ${sale.at}::timestamptz
+      UPDATE supply_cards c SET state = 'sold', order_id = ${sale.orderId},
+        buyer_merchant_id = ${sale.buyerMerchantId}::bigint, sold_at = ${sale.at}::timestamptz
       WHERE c.id = ANY(ARRAY(SELECT id FROM ${picked}))
       RETURNING c.id)`;
 }

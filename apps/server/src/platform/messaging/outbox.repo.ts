@@ -50,9 +50,8 @@ export async function recordOutbox(
   const keep = async (tx: Executor) => {
     const { id } = await tx.insertInto("dev_outbox").values(values).returning("id").executeTakeFirstOrThrow();
     for (const a of attachments) {
-      await sql`INSERT INTO dev_outbox_attachments (outbox_id, filename, content_type, size, content) VALUES (${id}, ${a.filename}, ${a.contentType}, ${a.content.length}, ${a.content})`.execute(
-        tx,
-      );
+      await sql`INSERT INTO dev_outbox_attachments (outbox_id, filename, content_type, size, content) VALUES (${id},
+        ${a.filename}, ${a.contentType}, ${a.content.length}, ${a.content})`.execute(tx);
     }
   };
   // The mail and its attachments are kept together.

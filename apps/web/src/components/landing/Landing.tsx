@@ -95,7 +95,9 @@ export function Landing({ version }: { version: Version }) {
     <div>
       <div
         style={{
-          background: `radial-gradient(1200px 400px at 85% -10%, ${themeToken.colorPrimaryBg}, transparent), linear-gradient(180deg, #ffffff 0%, ${themeToken.colorBgLayout} 100%)`,
+          background:
+            `radial-gradient(1200px 400px at 85% -10%, ${themeToken.colorPrimaryBg}, transparent), ` +
+            `linear-gradient(180deg, #ffffff 0%, ${themeToken.colorBgLayout} 100%)`,
           padding: "64px 24px 56px",
         }}
       >

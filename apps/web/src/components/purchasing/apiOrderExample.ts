@@ -32,7 +32,8 @@ export function exampleOrderRequest(
     `SECRET='<your secret>'`,
     `BODY='${body}'`,
     `TS=$(date +%s); NONCE=$(openssl rand -hex 8)`,
-    `SIG=$(printf '${OPEN_API_ORDER_METHOD}\\n${OPEN_API_ORDER_PATH}\\n%s\\n%s\\n%s' "$TS" "$NONCE" "$(printf %s "$BODY" | sha256sum | cut -d' ' -f1)" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')`,
+    `SIG=$(printf '${OPEN_API_ORDER_METHOD}\\n${OPEN_API_ORDER_PATH}\\n%s\\n%s\\n%s' "$TS" "$NONCE" "$(printf ` +
+      `%s "$BODY" | sha256sum | cut -d' ' -f1)" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')`,
     `curl -X ${OPEN_API_ORDER_METHOD} '${o.origin}${OPEN_API_ORDER_PATH}' -H 'Content-Type: application/json' \\`,
     `  -H "X-App-Key: $APP_KEY" -H "X-Timestamp: $TS" -H "X-Nonce: $NONCE" -H "X-Signature: $SIG" -d "$BODY"`,
   ].join("\n");
