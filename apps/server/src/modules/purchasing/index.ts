@@ -6,7 +6,10 @@ import type { LowStock } from "../catalog";
 import { apiPurchaseRoutes } from "./api-table";
 import { orderChatBranderRoutes, orderChatUserRoutes } from "./order-chat.routes";
 import { OrderChatService, type StoredChatMessage } from "./order-chat.service";
-import { purchasingBranderRoutes, purchasingUserRoutes } from "./routes";
+import { applicationsBranderRoutes, applicationsUserRoutes } from "./applications.routes";
+import { ordersBranderRoutes, ordersUserRoutes } from "./orders.routes";
+import { refundsBranderRoutes, refundsUserRoutes } from "./refunds.routes";
+import { statisticsBranderRoutes, statisticsUserRoutes } from "./statistics.routes";
 import { PurchasingService, type OrderResult } from "./service";
 import { voucherExpiryJob } from "./voucher-expiry";
 
@@ -61,9 +64,22 @@ export async function registerPurchasing(
       needs.notifyLowStock(notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });
   host.schedule(voucherExpiryJob({ db, clock: ctx.clock }));
-  await host.mount("/api/card-user", purchasingUserRoutes({ purchasing, guard }));
+  const routes = { purchasing, guard };
+  await host.mount(
+    "/api/card-user",
+    applicationsUserRoutes(routes),
+    ordersUserRoutes(routes),
+    statisticsUserRoutes(routes),
+    refundsUserRoutes(routes),
+  );
   await host.mount("/api/card-user", apiPurchaseRoutes({ db, clock: ctx.clock, guard }));
-  await host.mount("/api/card-brander", purchasingBranderRoutes({ purchasing, guard }));
+  await host.mount(
+    "/api/card-brander",
+    ordersBranderRoutes(routes),
+    statisticsBranderRoutes(routes),
+    applicationsBranderRoutes(routes),
+    refundsBranderRoutes(routes),
+  );
   const chat = new OrderChatService({ db, clock: ctx.clock, messageOf: needs.chatMessageOf });
   await host.mount("/api/card-brander", orderChatBranderRoutes({ chat, guard }));
   await host.mount("/api/card-user", orderChatUserRoutes({ chat, guard }));
