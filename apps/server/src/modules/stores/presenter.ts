@@ -1,6 +1,6 @@
 import type { Currency, QrCode, QrKind, Redemption, SettlementDoc, Store } from "@tessera/contracts";
 import { iso, money } from "../../platform/present";
-import { regionText } from "./regions";
+import { regionText } from "../../platform/regions";
 import type { StoreRowView } from "./repo";
 import type { RedemptionRow } from "./writeoff.repo";
 

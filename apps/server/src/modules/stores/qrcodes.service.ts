@@ -7,7 +7,7 @@ import { AppError } from "../../platform/http/errors";
 import { getMerchant } from "../merchants";
 import { presentQrCode } from "./presenter";
 import * as repo from "./qrcodes.repo";
-import { regionText } from "./regions";
+import { regionText } from "../../platform/regions";
 import { findStore } from "./repo";
 import type { StoresDeps } from "./service";
 

@@ -30,7 +30,7 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { sendXlsx } from "../../platform/http/export";
-import { regionTree } from "./regions";
+import { regionTree } from "../../platform/regions";
 import type { StoresService } from "./service";
 import { storeRejectReport, storeTemplate, XLSX_MIME } from "./sheets";
 

@@ -22,7 +22,7 @@ import { ClerksService } from "./clerks.service";
 import { DistrictsService } from "./districts.service";
 import { presentStore } from "./presenter";
 import { QrCodesService } from "./qrcodes.service";
-import { validRegion } from "./regions";
+import { validRegion } from "../../platform/regions";
 import * as repo from "./repo";
 import { BadStoreFile, readStoreFile } from "./sheets";
 

@@ -1,6 +1,6 @@
 import { renderMessage, STORE_LIMITS, type Lang, type MessageKey } from "@tessera/contracts";
 import { loadExcel } from "../../platform/heavy-libraries";
-import { regionByNames } from "./regions";
+import { regionByNames } from "../../platform/regions";
 import { cellText, DEFAULT_XLSX_LIMITS, readXlsxRows, XlsxRefused } from "../../platform/xlsx";
 
 export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";

@@ -2,8 +2,9 @@ import { createRequire } from "node:module";
 
 /**
  * China's provinces, cities and counties (GB/T 2260 six-digit codes) from the region data package
- * (china-area-data, as the commerce module reads it): "86" lists the provinces, a province's code its
- * cities, a city's code its counties. Municipalities have placeholder cities (市辖区, 县).
+ * (china-area-data): "86" lists the provinces, a province's code its cities, a city's code its counties.
+ * Municipalities have placeholder cities (市辖区, 县); some codes are a province-level city's own districts
+ * directly (Beijing's 110100 lists them). One home for stores' addresses and commerce's consignees.
  */
 type AreaData = Record<string, Record<string, string> | undefined>;
 let data: AreaData | undefined;
@@ -85,4 +86,30 @@ export function regionTree(): RegionNode[] {
     }))
     .filter((p) => p.children.length > 0);
   return tree;
+}
+
+export interface Region {
+  code: string;
+  name: string;
+}
+
+const listOf = (parent: string): Region[] =>
+  Object.entries(areas()[parent] ?? {}).map(([code, name]) => ({ code, name }));
+
+export const provinces = (): Region[] => listOf("86");
+/** The cities of a province; empty for a code that is not a province. */
+export const cities = (provinceCode: string): Region[] => (areas()["86"]?.[provinceCode] ? listOf(provinceCode) : []);
+/** The counties of a city; empty for a code that is not a city. */
+export function counties(cityCode: string): Region[] {
+  const province = `${cityCode.slice(0, 2)}0000`;
+  return areas()[province]?.[cityCode] ? listOf(cityCode) : [];
+}
+
+/** "浙江省 杭州市 西湖区" when the three codes are a province, one of its cities and one of that city's counties. */
+export function regionNames(provinceCode: string, cityCode: string, countyCode: string): string | undefined {
+  const all = areas();
+  const p = all["86"]?.[provinceCode];
+  const c = all[provinceCode]?.[cityCode];
+  const k = all[cityCode]?.[countyCode];
+  return p && c && k ? `${p} ${c} ${k}` : undefined;
 }
