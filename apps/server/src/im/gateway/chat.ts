@@ -5,6 +5,7 @@ import { inScope, type Scope } from "../service/core";
 import { enqueueNotices, mucQueue, userQueue } from "../store/inbox";
 import { findMessage, updatePayload, type MessageRow } from "../store/messages";
 import { encodeMeta } from "../proto/message";
+import { allMemberNames, isMember } from "../store/members";
 import { recordReadAck, readAckCount } from "../store/mucs";
 import type { ChatType } from "../tables";
 import type { GatewayCtx } from "./context";
@@ -177,9 +178,7 @@ async function pushRoom(
   directed: readonly string[] | null,
 ): Promise<void> {
   const only = directed ? new Set(directed) : null;
-  const members = (
-    await ctx.deps.db.selectFrom("im_muc_members").select("username").where("muc_id", "=", Number(roomId)).execute()
-  ).filter((m) => !only || only.has(m.username));
+  const members = (await allMemberNames(ctx.deps.db, Number(roomId))).filter((u) => !only || only.has(u));
   const appKey = ctx.deps.appKey;
   const m = metaOf({
     id,
@@ -190,12 +189,7 @@ async function pushRoom(
     payload: uplink.payload,
     ext: uplink.extRaw,
   });
-  ctx.hub.push(
-    members.map((x) => x.username),
-    mucQueue(roomId),
-    [m],
-    who,
-  );
+  ctx.hub.push(members, mucQueue(roomId), [m], who);
 }
 
 /** Stores a meta for users' devices (durable, ordered with their messages) and wakes them after commit. */
@@ -246,12 +240,8 @@ async function messageOrRefuse(ctx: GatewayCtx, id: bigint | undefined): Promise
 async function audience(s: Scope, row: MessageRow, me: string): Promise<string[]> {
   if (row.chat_type === "chat") return [row.from_user === me ? row.to_target : row.from_user].filter((u) => u !== me);
   if (row.chat_type === "chatroom") return [];
-  const members = await s.tx
-    .selectFrom("im_muc_members")
-    .select("username")
-    .where("muc_id", "=", Number(row.to_target))
-    .execute();
-  return members.map((m) => m.username).filter((u) => u !== me);
+  const members = await allMemberNames(s.tx, Number(row.to_target));
+  return members.filter((u) => u !== me);
 }
 
 /** The queue a user's devices see a conversation with `me` in. */
@@ -290,13 +280,7 @@ async function readAck(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: Decod
   if (row.chat_type !== "groupchat") throw refuse(REASON.editDenied);
   // Group read receipts: recorded per reader (the read-users list is a REST call), counted to the sender.
   const count = await inScope(ctx.deps, async (s) => {
-    const member = await s.tx
-      .selectFrom("im_muc_members")
-      .select("username")
-      .where("muc_id", "=", Number(row.to_target))
-      .where("username", "=", who.username)
-      .executeTakeFirst();
-    if (!member) throw refuse(REASON.notJoined);
+    if (!(await isMember(s.tx, Number(row.to_target), who.username))) throw refuse(REASON.notJoined);
     await recordReadAck(s.tx, row.id, who.username, s.now);
     const n = await readAckCount(s.tx, row.id);
     if (row.from_user !== who.username) {
@@ -401,17 +385,8 @@ async function recall(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: Decode
 }
 
 async function pushRoomMeta(ctx: GatewayCtx, who: Who, roomId: string, m: Uint8Array): Promise<void> {
-  const members = await ctx.deps.db
-    .selectFrom("im_muc_members")
-    .select("username")
-    .where("muc_id", "=", Number(roomId))
-    .execute();
-  ctx.hub.push(
-    members.map((x) => x.username),
-    mucQueue(roomId),
-    [m],
-    who,
-  );
+  const members = await allMemberNames(ctx.deps.db, Number(roomId));
+  ctx.hub.push(members, mucQueue(roomId), [m], who);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
 import type { Db } from "../../db/tx";
+import * as devices from "../store/devices";
 
 /**
  * Which devices are connected, across every server process sharing the database. A process takes a
@@ -12,14 +12,7 @@ export const RENEW_MS = 60_000;
 
 /** Devices of `username` connected anywhere now, other than `resource`. */
 export async function otherLiveDevices(db: Db, username: string, resource: string, now: Date): Promise<number> {
-  const r = await db
-    .selectFrom("im_devices")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("username", "=", username)
-    .where("resource", "<>", resource)
-    .where("online_until", ">", now)
-    .executeTakeFirst();
-  return Number(r?.n ?? 0);
+  return devices.otherLiveDevices(db, username, resource, now);
 }
 
 /**
@@ -29,27 +22,18 @@ export async function otherLiveDevices(db: Db, username: string, resource: strin
 export async function dropLeases(
   db: Db,
   node: string,
-  devices: readonly { username: string; resource: string }[],
+  held: readonly { username: string; resource: string }[],
 ): Promise<{ username: string; resource: string }[]> {
-  if (devices.length === 0) return [];
-  const r = await sql<{ username: string; resource: string }>`
-    UPDATE im_devices d SET online_node = NULL, online_until = NULL
-    FROM unnest(${devices.map((d) => d.username)}::text[], ${devices.map((d) => d.resource)}::text[]) AS x(u, r)
-    WHERE d.username = x.u AND d.resource = x.r AND d.online_node = ${node}
-    RETURNING d.username, d.resource`.execute(db);
-  return r.rows;
+  if (held.length === 0) return [];
+  return devices.dropLeases(db, node, held);
 }
 
 /** Renews every lease this process holds. */
 export async function renewLeases(db: Db, node: string, now: Date): Promise<void> {
-  await db
-    .updateTable("im_devices")
-    .set({ online_until: new Date(now.getTime() + LEASE_MS), last_seen_at: now })
-    .where("online_node", "=", node)
-    .execute();
+  await devices.renewLeases(db, node, new Date(now.getTime() + LEASE_MS), now);
 }
 
 /** At shutdown: every lease this process held (its node id is random, so no later process reuses it). */
 export async function dropAllLeases(db: Db, node: string): Promise<void> {
-  await sql`UPDATE im_devices SET online_node = NULL, online_until = NULL WHERE online_node = ${node}`.execute(db);
+  await devices.dropAllLeases(db, node);
 }

@@ -1,10 +1,11 @@
-import { IM_USER_DOMAIN, type ImMessagePayload } from "@tessera/contracts";
-import { sql, type RawBuilder } from "kysely";
+import { IM_USER_DOMAIN } from "@tessera/contracts";
 import type { Db } from "../../db/tx";
 import { imMessagesDelivered } from "../../platform/metrics";
 import { encodeMessageBody, encodeMeta } from "../proto/message";
 import { DEVICE_DAYS, userQueue } from "../store/inbox";
+import * as devices from "../store/devices";
 import { convKey } from "../store/messages";
+import * as syncStore from "../store/sync";
 import type { AckBatcher } from "./acks";
 import { LEASE_MS } from "./leases";
 import { encodeNotice } from "./notices";
@@ -20,7 +21,7 @@ import { encodeNotice } from "./notices";
  *
  * A user queue (`peer@easemob.com`) also holds the one-to-one conversation with that peer: its messages
  * have no entries, they are read from the conversation after the device's cursor, merged with the
- * queue's entries by id (migration 0089), under the same rules (owedChatMessages).
+ * queue's entries by id (migration 0089), under the same rules (store/sync.ts).
  */
 export { DEVICE_DAYS };
 
@@ -32,51 +33,10 @@ export { DEVICE_DAYS };
  * database that never is, every entry ever queued), at every login.
  */
 export async function recordDevice(db: Db, username: string, resource: string, now: Date, node: string): Promise<void> {
-  const lease = { online_node: node, online_until: new Date(now.getTime() + LEASE_MS) };
-  await db
-    .insertInto("im_devices")
-    .values({
-      username,
-      resource,
-      first_inbox_id: sql<number>`COALESCE(pg_sequence_last_value('im_messages_id_seq'::regclass), 0)`,
-      last_seen_at: now,
-      ...lease,
-    })
-    .onConflict((oc) => oc.columns(["username", "resource"]).doUpdateSet({ last_seen_at: now, ...lease }))
-    .execute();
-}
-
-/**
- * Entries a device is owed: those queued since the device first appeared, and older ones no device has
- * read yet (a user's first login still gets what was sent before it). Used inside queries on im_inbox.
- */
-function owedToDevice(username: string, resource: string) {
-  return sql<boolean>`(im_inbox.id > (SELECT d.first_inbox_id FROM im_devices d WHERE d.username = ${username} AND d.resource = ${resource})
-    OR NOT EXISTS (SELECT 1 FROM im_inbox_acks a2 WHERE a2.inbox_id = im_inbox.id))`;
-}
-
-/**
- * The one-to-one messages of conversation `conv` owed to a device, as a query's FROM and WHERE (`m` is
- * the message): those after the device's cursor, except what the device sent itself, and of those the
- * ones sent within DEVICE_DAYS after the device first appeared, or sent by the peer and acknowledged by
- * none of the user's devices (a device away longer reads the rest from history, as with queue entries).
- *
- * Where the scan starts: the device's cursor; without one, where the user's other devices are or where
- * the conversation was when the device first appeared, whichever is earlier (the last message at or
- * below its first id, found walking back from the newest), so a new device does not walk a
- * conversation's whole history.
- */
-function owedChatMessages(username: string, resource: string, conv: RawBuilder<unknown>, recentMs: number) {
-  return sql`
-    (SELECT d.first_inbox_id AS first,
-        COALESCE((SELECT max(c.seq) FROM im_sync_cursors c WHERE c.username = ${username} AND c.conv_key = ${conv}), 0) AS anyone,
-        (SELECT c.seq FROM im_sync_cursors c WHERE c.username = ${username} AND c.resource = ${resource} AND c.conv_key = ${conv}) AS own
-      FROM im_devices d WHERE d.username = ${username} AND d.resource = ${resource}) AS dev
-    CROSS JOIN LATERAL (SELECT COALESCE(dev.own, LEAST(dev.anyone, COALESCE(
-        (SELECT b.seq FROM im_messages b WHERE b.conv_key = ${conv} AND b.id <= dev.first ORDER BY b.seq DESC LIMIT 1), 0))) AS after) AS start
-    JOIN im_messages m ON m.conv_key = ${conv} AND m.seq > start.after
-    WHERE m.synced AND (m.from_user <> ${username} OR m.from_resource IS DISTINCT FROM ${resource})
-      AND ((m.id > dev.first AND m.created_ms >= ${recentMs}) OR (m.from_user <> ${username} AND m.seq > dev.anyone))`;
+  await devices.recordDevice(db, username, resource, now, {
+    online_node: node,
+    online_until: new Date(now.getTime() + LEASE_MS),
+  });
 }
 
 const recentSince = (nowMs: number) => nowMs - DEVICE_DAYS * 86_400_000;
@@ -98,19 +58,11 @@ export async function pendingQueues(
   nowMs: number,
 ): Promise<{ queue: string; n: number }[]> {
   const [entries, chats] = await Promise.all([
-    sql<{ queue: string; n: string | number; first: string | number }>`
-      SELECT queue, count(*) AS n, min(id) AS first FROM im_inbox
-      WHERE username = ${username} AND (skip_resource IS NULL OR skip_resource <> ${resource})
-        AND NOT EXISTS (SELECT 1 FROM im_inbox_acks a WHERE a.inbox_id = im_inbox.id AND a.resource = ${resource})
-        AND (${owedToDevice(username, resource)})
-      GROUP BY queue`.execute(db),
-    sql<{ peer: string; n: string | number; first: string | number }>`
-      SELECT cv.peer, k.n, k.first FROM im_conversations cv
-      CROSS JOIN LATERAL (SELECT count(*) AS n, min(m.id) AS first FROM ${owedChatMessages(username, resource, sql`cv.conv_key`, recentSince(nowMs))}) k
-      WHERE cv.username = ${username} AND cv.chat_type = 'chat' AND k.n > 0`.execute(db),
+    syncStore.pendingEntryCounts(db, username, resource),
+    syncStore.owedChatCounts(db, username, resource, recentSince(nowMs)),
   ]);
   const byQueue = new Map<string, { n: number; first: number }>();
-  for (const row of [...entries.rows, ...chats.rows.map((c) => ({ ...c, queue: userQueue(c.peer) }))]) {
+  for (const row of [...entries, ...chats.map((c) => ({ ...c, queue: userQueue(c.peer) }))]) {
     const q = byQueue.get(row.queue);
     if (q) {
       q.n += Number(row.n);
@@ -212,53 +164,9 @@ export async function pull(
   const cap = limit + sent.size;
   // The entries with their messages in one query (only the columns a meta needs: the JSON form only
   // for messages stored without the client's protobuf bytes).
-  const rows = await db
-    .selectFrom("im_inbox")
-    .leftJoin("im_messages as m", "m.id", "im_inbox.message_id")
-    .select([
-      "im_inbox.id",
-      "im_inbox.message_id",
-      "im_inbox.notice",
-      "m.from_user",
-      "m.from_resource",
-      "m.to_target",
-      "m.chat_type",
-      "m.created_ms",
-      "m.recalled_at",
-      "m.body_pb",
-      sql<ImMessagePayload | null>`CASE WHEN m.body_pb IS NULL THEN m.payload END`.as("payload"),
-    ])
-    .where("im_inbox.username", "=", who.username)
-    .where("im_inbox.queue", "=", queue)
-    // What this device sent itself stays for the user's other devices.
-    .where((eb) => eb.or([eb("im_inbox.skip_resource", "is", null), eb("im_inbox.skip_resource", "<>", who.resource)]))
-    // What this device already acknowledged waits only for the user's other devices.
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("im_inbox_acks as a")
-            .select("a.inbox_id")
-            .whereRef("a.inbox_id", "=", "im_inbox.id")
-            .where("a.resource", "=", who.resource),
-        ),
-      ),
-    )
-    .where(owedToDevice(who.username, who.resource))
-    .orderBy("im_inbox.id")
-    .limit(cap)
-    .execute();
+  const rows = await syncStore.queuedEntries(db, who, queue, cap);
   // A user queue also holds the conversation's messages: merged with the entries by id.
-  const chats =
-    conv === null
-      ? []
-      : (
-          await sql<(typeof rows)[number] & { seq: number }>`
-    SELECT m.id, m.id AS message_id, NULL::jsonb AS notice, m.from_user, m.from_resource, m.to_target, m.chat_type, m.created_ms, m.recalled_at, m.body_pb,
-      CASE WHEN m.body_pb IS NULL THEN m.payload END AS payload, m.seq
-    FROM ${owedChatMessages(who.username, who.resource, sql`${conv}`, recentSince(nowMs))}
-    ORDER BY m.seq LIMIT ${cap}`.execute(db)
-        ).rows;
+  const chats = conv === null ? [] : await syncStore.owedChatMessageRows(db, who, conv, recentSince(nowMs), cap);
   const chatSeqs = new Map(chats.map((c) => [Number(c.id), Number(c.seq)]));
   const all = chats.length === 0 ? rows : [...rows, ...chats].sort((a, b) => Number(a.id) - Number(b.id));
   const entries = all.filter((e) => !sent.has(Number(e.id))).slice(0, limit);

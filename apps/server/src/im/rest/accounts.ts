@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { IM_USER_INFO_KEYS, imUserInfoGetReq } from "@tessera/contracts";
 import { asGroupRefusal, denied, imError, invalidParam } from "../errors";
 import { ImAccounts, normalizeUsername, presentUser } from "../service/accounts";
+import { mucsOwnedBy } from "../store/mucs";
 import { actorOf, parseBody } from "./http";
 import type { RouteContext } from "./plugin";
 
@@ -122,11 +123,7 @@ export function accountRoutes(im: FastifyInstance, { svc, replies }: RouteContex
     const username = appOnly(req, req.params.user);
     await accounts.getUser(username);
     // The groups and rooms it owns are dissolved first: their members get the destroy events.
-    const owned = await svc.deps.db
-      .selectFrom("im_mucs")
-      .select(["id", "kind"])
-      .where("owner", "=", username)
-      .execute();
+    const owned = await mucsOwnedBy(svc.deps.db, username);
     for (const m of owned) await (m.kind === "group" ? svc.groups : svc.rooms).destroy({ kind: "app" }, String(m.id));
     const user = await accounts.remove(username);
     return replies.send(req, reply, { action: "delete", entities: [presentUser(user)] });

@@ -226,9 +226,7 @@ export class ImAccounts {
     return inScope(this.deps, async (s) => {
       const user = await users.findUser(s.tx, username);
       if (!user) throw imError("userNotFound", { username });
-      await s.tx.deleteFrom("im_devices").where("username", "=", username).execute();
-      await s.tx.deleteFrom("im_sync_cursors").where("username", "=", username).execute();
-      await s.tx.deleteFrom("im_users").where("username", "=", username).execute();
+      await users.deleteUser(s.tx, username);
       await s.notify([username], { ns: "session", op: "removed", from: username }, { durable: false });
       return user;
     });

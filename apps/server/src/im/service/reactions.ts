@@ -1,6 +1,6 @@
 import { imError, invalidParam } from "../errors";
 import * as messages from "../store/messages";
-import { allMemberNames } from "../store/mucs";
+import { allMemberNames } from "../store/members";
 import * as store from "../store/reactions";
 import { findThread } from "../store/threads";
 import { inScope, type ImDeps, type Scope } from "./core";

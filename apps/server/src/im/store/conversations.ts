@@ -160,6 +160,11 @@ export async function holdersOfLast(
     .execute();
 }
 
+/** Everyone with a conversation row for this conversation (a recall refreshes each). */
+export async function conversationHolders(db: Executor, key: string): Promise<{ username: string }[]> {
+  return db.selectFrom("im_conversations").select("username").where("conv_key", "=", key).execute();
+}
+
 /** Sets or clears a mark bit on some of the user's visible conversations; returns the keys it changed. */
 export async function setMark(
   tx: Tx,

@@ -124,3 +124,23 @@ export async function threadMemberNames(db: Executor, threadId: number): Promise
     (r) => r.username,
   );
 }
+
+/** Counts a batch's messages into the thread and makes the newest its last; returns the thread's row as updated. */
+export async function addThreadMessages(
+  tx: Tx,
+  threadId: number,
+  count: number,
+  lastMessageId: number,
+  now: Date,
+): Promise<Pick<ThreadRow, "id" | "name" | "muc_id" | "parent_msg_id" | "message_count"> | undefined> {
+  return tx
+    .updateTable("im_threads")
+    .set((eb) => ({
+      message_count: eb("message_count", "+", count),
+      last_message_id: lastMessageId,
+      updated_at: now,
+    }))
+    .where("id", "=", threadId)
+    .returning(["id", "name", "muc_id", "parent_msg_id", "message_count"])
+    .executeTakeFirst();
+}

@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import type { Executor } from "../../db/tx";
+import type { Executor, Tx } from "../../db/tx";
 import type { ImUsersTable } from "../tables";
 
 export type ImUserRow = Selectable<ImUsersTable>;
@@ -82,4 +82,11 @@ export async function profilesOf(
     .where("username", "in", [...new Set(usernames)])
     .execute();
   return new Map(rows.map((r) => [r.username, r.profile]));
+}
+
+/** Deletes the user's devices, sync cursors and row, in that order. */
+export async function deleteUser(tx: Tx, username: string): Promise<void> {
+  await tx.deleteFrom("im_devices").where("username", "=", username).execute();
+  await tx.deleteFrom("im_sync_cursors").where("username", "=", username).execute();
+  await tx.deleteFrom("im_users").where("username", "=", username).execute();
 }
