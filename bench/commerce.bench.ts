@@ -11,7 +11,8 @@ import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { jobRuns } from "../apps/server/src/platform/metrics";
 import { beijingText, pushSign } from "../apps/server/src/modules/commerce/courier";
-import { invariantProblems, orderPage } from "../apps/server/src/modules/commerce/repo";
+import { orderPage } from "../apps/server/src/modules/commerce/orders.repo";
+import { invariantProblems } from "../apps/server/src/modules/commerce/repo";
 import { cpuMs } from "./lib/proc";
 import { benchMerchant, call, freshDatabase, percentile, pgbenchTps } from "./lib/seed";
 import { countStatements } from "./lib/statements";
@@ -70,7 +71,9 @@ function costs(): { stop(requests: number, unit: string): string } {
       const counts = counter.stop();
       const n = Math.max(1, requests);
       const statements = [...counts.values()].reduce((a, b) => a + b, 0);
-      const line = `                 per ${unit}: ${(statements / n).toFixed(1)} statements, server CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms, PostgreSQL CPU ${(dbCpu / n).toFixed(2)} ms`;
+      const line =
+        `                 per ${unit}: ${(statements / n).toFixed(1)} statements, server CPU ` +
+        `${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms, PostgreSQL CPU ${(dbCpu / n).toFixed(2)} ms`;
       if (process.env.BENCH_STATEMENTS !== "1") return line;
       const list = [...counts]
         .sort((a, b) => b[1] - a[1])
@@ -112,7 +115,8 @@ async function seedOrders(
   const db = database.db;
   const user = await db.selectFrom("users").select("id").orderBy("id").executeTakeFirstOrThrow();
   await sql`
-    INSERT INTO commerce_orders (order_no, purchaser_id, brand_id, kind, state, goods_amount, pay_amount, currency, request_key, created_by, created_at, updated_at)
+    INSERT INTO commerce_orders (order_no, purchaser_id, brand_id, kind, state, goods_amount, pay_amount, currency,
+      request_key, created_by, created_at, updated_at)
     SELECT 'BN' || lpad(g::text, 14, '0'), ${buyerId}, ${brandId}, 'physical',
            (ARRAY['to_pay', 'to_ship', 'shipped', 'received', 'completed', 'closed'])[1 + g % 6],
            1000, 1000, 'CNY', 'seed-' || g, ${user.id}, ts, ts
@@ -197,9 +201,12 @@ async function orderList(app: FastifyInstance, database: Database, token: string
     sqlLatencies.push(performance.now() - t0);
   }
   sqlLatencies.sort((a, b) => a - b);
-  const sqlLine = `order list SQL   p50 ${percentile(sqlLatencies, 0.5)} ms   p90 ${percentile(sqlLatencies, 0.9)} ms   p99 ${percentile(sqlLatencies, 0.99)} ms   (the same ${LIST_CALLS} pages and counts on the database alone)`;
+  const sqlLine =
+    `order list SQL   p50 ${percentile(sqlLatencies, 0.5)} ms   p90 ${percentile(sqlLatencies, 0.9)} ms   p99 ` +
+    `${percentile(sqlLatencies, 0.99)} ms   (the same ${LIST_CALLS} pages and counts on the database alone)`;
   return [
-    `order list       p50 ${percentile(latencies, 0.5)} ms   p90 ${percentile(latencies, 0.9)} ms   p99 ${percentile(latencies, 0.99)} ms   (${LIST_CALLS} pages of up to 1,000 out of ${ORDERS.toLocaleString("en")} orders, state + 30-day range, order number every 5th, after ${LIST_WARMUP} unmeasured; ${Math.round(rows / LIST_CALLS)} rows/page on average, ${errors} errors; job runs meanwhile: ${jobsDuring}; budget: p99 under 100 ms)`,
+    `order list       p50 ${percentile(latencies, 0.5)} ms   p90 ${percentile(latencies, 0.9)} ms   p99 ${percentile(latencies, 0.99)} ms   (${LIST_CALLS} pages of up to 1,000 out of ${ORDERS.toLocaleString("en")} orders, ` +
+      `state + 30-day range, order number every 5th, after ${LIST_WARMUP} unmeasured; ${Math.round(rows / LIST_CALLS)} rows/page on average, ${errors} errors; job runs meanwhile: ${jobsDuring}; budget: p99 under 100 ms)`,
     listLine,
     sqlLine,
   ];
@@ -266,7 +273,8 @@ async function trackingPushes(app: FastifyInstance, database: Database, seconds:
   const pushLine = pushCosts.stop(stored + refused, "push");
   latencies.sort((a, b) => a - b);
   return [
-    `tracking pushes  ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} clients over ${waybills.length} waybills, one new event each, ${refused} not stored; budget: at least 1,000/s)`,
+    `tracking pushes  ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms ` +
+      `  (${CLIENTS} clients over ${waybills.length} waybills, one new event each, ${refused} not stored; budget: at least 1,000/s)`,
     pushLine,
   ];
 }
@@ -306,7 +314,9 @@ async function contendedOrders(
   latencies.sort((a, b) => a - b);
   return {
     rate,
-    line: `one-SKU orders   ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ms   (${CLIENTS} buyers, one SKU, stock reserved per order, ${refused} refused)\n${orderLine}`,
+    line:
+      `one-SKU orders   ${String(rate).padStart(7)} /s        p50 ${percentile(latencies, 0.5)} ms   p99 ${percentile(latencies, 0.99)} ` +
+      `ms   (${CLIENTS} buyers, one SKU, stock reserved per order, ${refused} refused)\n${orderLine}`,
   };
 }
 
