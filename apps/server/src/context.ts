@@ -6,7 +6,7 @@ import { createPasswordHasher, type PasswordHasher } from "./platform/crypto/pas
 import { loadSecret } from "./platform/crypto/secret";
 import { createMailer, createSmsSender, type Mailer, type SmsSender } from "./platform/messaging/adapters";
 import { createStorage, type FileStorage } from "./platform/storage";
-import { createPayments, type PaymentsAdapter } from "./platform/payments";
+import { createPayments, type PaymentsAdapter } from "./platform/adapters/payments";
 import { createEInvoice, type EInvoiceAdapter } from "./platform/adapters/einvoice";
 import { createMiniprogramPlatforms, type MiniprogramPlatforms } from "./platform/adapters/miniprogram";
 

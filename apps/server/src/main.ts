@@ -1,7 +1,7 @@
 import pino from "pino";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
-import { sandboxPaymentsRefusal } from "./platform/payments";
+import { sandboxPaymentsRefusal } from "./platform/adapters/payments";
 import { createContext } from "./context";
 import { ensureOperator } from "./modules/accounts";
 

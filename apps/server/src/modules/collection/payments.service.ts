@@ -11,7 +11,7 @@ import {
 import { isUniqueViolation, withTx } from "../../db/tx";
 import { AppError } from "../../platform/http/errors";
 import { moneyText } from "../../platform/money-text";
-import { moneyAccounts } from "../../platform/payments";
+import { moneyAccounts } from "../../platform/adapters/payments";
 import { post } from "../ledger";
 import { getMerchant } from "../merchants";
 import { currentApplication } from "./applications.repo";

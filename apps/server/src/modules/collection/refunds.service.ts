@@ -4,7 +4,7 @@ import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
-import { moneyAccounts } from "../../platform/payments";
+import { moneyAccounts } from "../../platform/adapters/payments";
 import { balancesOf, post } from "../ledger";
 import { updateOrder } from "./payments.repo";
 import { presentRefund } from "./presenter";

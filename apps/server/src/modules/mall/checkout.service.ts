@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { isUniqueViolation, withTx, type Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
-import { moneyAccounts } from "../../platform/payments";
+import { moneyAccounts } from "../../platform/adapters/payments";
 import { postingPart } from "../ledger";
 import { cardOwner, type Customer } from "../onecard";
 import { buyerStockUpTo, takeBuyerCodes } from "../supply";

@@ -4,7 +4,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { conflict } from "../../platform/http/errors";
-import { moneyAccounts } from "../../platform/payments";
+import { moneyAccounts } from "../../platform/adapters/payments";
 import { post } from "../ledger";
 import { takeBackHandedOnCodes } from "../purchasing";
 import { creditCard, customerIdByPhone, phonesOf, type Customer } from "../onecard";

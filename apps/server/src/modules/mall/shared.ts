@@ -19,7 +19,7 @@ import type { Db, Executor, Tx } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
 import { moneyText } from "../../platform/money-text";
-import type { PaymentsAdapter } from "../../platform/payments";
+import type { PaymentsAdapter } from "../../platform/adapters/payments";
 import { getMerchant } from "../merchants";
 import type { MallAppearance } from "../miniprogram";
 import type { sealedCodes, CardKeys } from "../supply";

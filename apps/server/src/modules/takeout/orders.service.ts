@@ -6,7 +6,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
-import { moneyAccounts } from "../../platform/payments";
+import { moneyAccounts } from "../../platform/adapters/payments";
 import { post } from "../ledger";
 import { distanceM, insidePolygon, openAt } from "./delivery";
 import * as ordersRepo from "./orders.repo";

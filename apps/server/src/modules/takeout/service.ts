@@ -1,6 +1,6 @@
 import type { Db } from "../../db/tx";
 import type { Clock } from "../../platform/clock";
-import type { PaymentsAdapter } from "../../platform/payments";
+import type { PaymentsAdapter } from "../../platform/adapters/payments";
 import { OrdersService } from "./orders.service";
 import { ShopService } from "./shop.service";
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../config";
+import { loadConfig } from "../../../config";
 import { createPayments, moneyAccounts, sandboxPaymentsRefusal } from "./index";
 
 /** Simulated is sandbox (issue 37): the local adapter's money is test money, and a live deployment refuses it. */

@@ -1,6 +1,6 @@
 import { sql, type Insertable } from "kysely";
-import type { DB } from "../../db/schema";
-import type { Executor } from "../../db/tx";
+import type { DB } from "../../../db/schema";
+import type { Executor } from "../../../db/tx";
 
 /** SQL of the payments table: what an adapter records of each payment and refund. */
 

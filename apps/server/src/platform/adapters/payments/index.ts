@@ -1,6 +1,6 @@
-import type { Config } from "../../config";
-import type { Executor, Tx } from "../../db/tx";
-import { AppError } from "../http/errors";
+import type { Config } from "../../../config";
+import type { Executor, Tx } from "../../../db/tx";
+import { AppError } from "../../http/errors";
 import { CODE } from "@tessera/contracts";
 import { LocalPayments } from "./local";
 

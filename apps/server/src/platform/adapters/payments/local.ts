@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Executor, Tx } from "../../db/tx";
+import type { Executor, Tx } from "../../../db/tx";
 import type { PaymentConfirmation, PaymentIntent, PaymentsAdapter, RefundRequest } from "./index";
 import * as repo from "./payments.repo";
 
