@@ -46,7 +46,7 @@ describe("the deployment's mode and its payments", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tessera-live-"));
     try {
       const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
-        cwd: path.resolve(import.meta.dirname, "../../.."),
+        cwd: path.resolve(import.meta.dirname, "../../../.."),
         env: {
           ...process.env,
           TESSERA_MODE: "live",
