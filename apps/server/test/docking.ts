@@ -1,6 +1,5 @@
-import { lastCode, registerMerchant, type TestApp } from "./harness";
-
-let phoneSeq = 0;
+import { registerMerchant, type TestApp } from "./harness";
+import { serverWorld } from "./kit/server-world";
 
 /** Signs a docking agreement as a user: an SMS code (scene signAgreement) to a phone, then confirm. */
 export async function signDocking(
@@ -8,13 +7,7 @@ export async function signDocking(
   token: string,
   dockingId: string,
 ): Promise<{ code: number; msg: string }> {
-  const phone = `15${String(Date.now() + ++phoneSeq * 104729).slice(-9)}`;
-  await t.call("POST", "/api/card-user/sendSms", { token, body: { phone, scene: "signAgreement" } });
-  const res = await t.call("POST", `/api/card-user/abutment/brander/confirm/${dockingId}`, {
-    token,
-    body: { phone, verifyCode: await lastCode(t, phone) },
-  });
-  return res.body;
+  return serverWorld(t).signDocking(token, dockingId);
 }
 
 /**
@@ -36,20 +29,6 @@ export async function dock(
   purchaser?: Awaited<ReturnType<typeof registerMerchant>>,
 ) {
   const buyer = purchaser ?? (await registerMerchant(t, { orgName: "Buyer Ltd" }));
-  for (const m of [buyer, supplier]) await markVerified(t, m.merchantId);
-  const applied = await t.call<{ id: string }>("POST", "/api/card-user/abutment/brander/apply", {
-    token: buyer.token,
-    body: { supplierId: supplier.merchantId },
-  });
-  if (applied.body.code !== 1) throw new Error(`dock apply: ${applied.body.msg}`);
-  const id = applied.body.data.id;
-  await t.call("POST", `/api/card-user/abutment/brander/review/${id}`, {
-    token: supplier.token,
-    body: { approve: true },
-  });
-  for (const token of [buyer.token, supplier.token]) {
-    const signed = await signDocking(t, token, id);
-    if (signed.code !== 1) throw new Error(`dock sign: ${signed.msg}`);
-  }
+  const id = await serverWorld(t).dock(supplier, buyer);
   return { buyer, dockingId: id };
 }

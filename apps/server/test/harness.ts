@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { loadConfig, type Config } from "../src/config";
 import { createContext, type AppContext } from "../src/context";
 import { openPglite, openPostgres } from "../src/db/database";
 import { ManualClock } from "../src/platform/clock";
+import { injectTransport, type CallOptions, type CallResult } from "./kit/call";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -23,42 +23,10 @@ export interface TestApp {
   ): Promise<CallResult<T>>;
   close(): Promise<void>;
 }
-export interface CallOptions {
-  body?: unknown;
-  token?: string;
-  lang?: "cn" | "tw" | "en";
-  headers?: Record<string, string>;
-}
-export interface CallResult<T> {
-  status: number;
-  body: { code: number; data: T; msg: string };
-  headers: Record<string, unknown>;
-}
+export type { CallOptions, CallResult } from "./kit/call";
 
 /** `TestApp.call` over an app: app.inject with the token and language headers, the body parsed when JSON. */
-export function injectCaller(app: FastifyInstance): TestApp["call"] {
-  return async <T>(
-    method: "GET" | "POST" | "PUT" | "DELETE",
-    url: string,
-    options: CallOptions = {},
-  ): Promise<CallResult<T>> => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers["x-auth-token"] = options.token;
-    if (options.lang) headers.lang = options.lang;
-    const res = await app.inject({
-      method,
-      url,
-      headers,
-      ...(options.body !== undefined && { payload: options.body as Record<string, unknown> }),
-    });
-    const isJson = String(res.headers["content-type"] ?? "").includes("json");
-    return {
-      status: res.statusCode,
-      body: isJson ? res.json<CallResult<T>["body"]>() : (res.body as never),
-      headers: res.headers,
-    };
-  };
-}
+export const injectCaller = (app: FastifyInstance): TestApp["call"] => injectTransport(app);
 
 /**
  * Runs `fn` with the browser globals the published IM client needs (im/scenario/sdk.ts puts `window` on
@@ -126,49 +94,4 @@ export async function startTestApp(
   };
 }
 
-export const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 12)}@example.com`;
-export const STRONG_PASSWORD = "Tessera#2026";
-
-/** The last code the local adapter "sent" to an address. */
-export async function lastCode(t: TestApp, to: string): Promise<string> {
-  const res = await t.call<{ list: { body: string }[] }>(
-    "GET",
-    `/api/dev/outbox?to=${encodeURIComponent(to)}&pageSize=20`,
-  );
-  const body = res.body.data.list[0]?.body ?? "";
-  const code = /\b(\d{6})\b/.exec(body)?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${to}`);
-  return code;
-}
-
-/** Registers a merchant through the API and logs in; returns its email, ids and token. */
-export async function registerMerchant(
-  t: TestApp,
-  options: {
-    version?: "domestic" | "international";
-    country?: string;
-    currency?: "USD" | "HKD";
-    orgName?: string;
-  } = {},
-): Promise<{ email: string; token: string; merchantId: string; userId: string }> {
-  const email = uniqueEmail("merchant");
-  const version = options.version ?? "domestic";
-  await t.call("POST", "/api/card-user/sendEmail", { body: { email, scene: "register" } });
-  const reg = await t.call<{ userId: string; merchantId: string }>("POST", "/api/card-user/register", {
-    body: {
-      email,
-      emailCode: await lastCode(t, email),
-      password: STRONG_PASSWORD,
-      confirmPassword: STRONG_PASSWORD,
-      orgName: options.orgName ?? "Acme Trading Ltd",
-      version,
-      ...(version === "international" && { country: options.country ?? "HK", currency: options.currency ?? "USD" }),
-    },
-  });
-  if (reg.body.code !== 1) throw new Error(`register failed: ${reg.body.msg}`);
-  const login = await t.call<{ token: string }>("POST", "/api/card-user/login", {
-    body: { email, password: STRONG_PASSWORD, version },
-  });
-  if (login.body.code !== 1) throw new Error(`login failed: ${login.body.msg}`);
-  return { email, token: login.body.data.token, merchantId: reg.body.data.merchantId, userId: reg.body.data.userId };
-}
+export { lastCode, registerMerchant, STRONG_PASSWORD, uniqueEmail } from "./kit/accounts";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../test/harness";
+import { expect, it } from "vitest";
+import { useTestApp } from "../../test/kit/use-test-app";
 import { baseline, invariantViolations } from "./invariants";
 import { opArb, perform, StepFailure } from "./operations";
 import { CONSERVATION_ENV, type Tally } from "./run";
@@ -17,13 +17,7 @@ const RUNS = Number(process.env.CONSERVATION_CONCURRENT_RUNS ?? 4);
 const BATCHES = Number(process.env.CONSERVATION_BATCHES ?? 25);
 const BATCH = 10;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp(CONSERVATION_ENV);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(CONSERVATION_ENV);
 
 it(
   `${RUNS} random runs of ${BATCHES} batches of ${BATCH} concurrent money operations keep the books sound after every batch`,

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../test/harness";
+import { expect, it } from "vitest";
+import { useTestApp } from "../../test/kit/use-test-app";
 import { baseline, invariantViolations, wholeDatabaseViolations } from "./invariants";
 import { perform, type Op } from "./operations";
 import { CONSERVATION_ENV } from "./run";
@@ -8,13 +8,7 @@ import { buildWorld } from "./world";
 /**
  * Sequences the conservation runs found, shrunk to what matters, kept as ordinary tests (issue 37, point 8).
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp(CONSERVATION_ENV);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(CONSERVATION_ENV);
 
 async function replay(ops: Op[]): Promise<string[]> {
   const w = await buildWorld(t);

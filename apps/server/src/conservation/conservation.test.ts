@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../test/harness";
+import { expect, it } from "vitest";
+import { useTestApp } from "../../test/kit/use-test-app";
 import { CONSERVATION_ENV, runSequence, sequenceArb, type Tally } from "./run";
 
 /**
@@ -17,13 +17,7 @@ const RUNS = Number(process.env.CONSERVATION_RUNS ?? 8);
 const STEPS = Number(process.env.CONSERVATION_STEPS ?? 500);
 const SHRINK_MS = 3 * 60_000;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp(CONSERVATION_ENV);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(CONSERVATION_ENV);
 
 it(
   `${RUNS} random runs of ${STEPS} money operations keep the books, the escrows and the codes sound after every step`,

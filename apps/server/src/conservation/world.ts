@@ -7,6 +7,7 @@ import { importFile, newBrand, newGoods, type TestMerchant } from "../../test/ki
 import { onboarded } from "../../test/kit/collection-fixtures";
 import { releaseConfig } from "../../test/kit/mall-fixtures";
 import { storeOf } from "../../test/kit/redeem-fixtures";
+import { cardCsv } from "../../test/kit/cards";
 
 /**
  * The world a conservation run plays in (issue 37, point 8): one supplier (brand) that sells card secrets
@@ -72,14 +73,13 @@ export const uniq = (prefix: string) =>
 let phoneSeq = 0;
 const newPhone = () => `17${String(Date.now() * 7 + ++phoneSeq * 7919).slice(-9)}`;
 
-const HEADER = "Card number,Card secret,Expiry date (YYYY-MM-DD)";
 /** Codes for a goods: a few expire within days (the daily jobs then have work), the rest never. */
 function codesCsv(prefix: string, n: number, soon: string): string {
   const rows = Array.from(
     { length: n },
     (_, i) => `${prefix}${String(i).padStart(4, "0")},S-${prefix}-${i},${i % 4 === 0 ? soon : ""}`,
   );
-  return [HEADER, ...rows].join("\r\n") + "\r\n";
+  return cardCsv(rows);
 }
 
 function must<T>(res: { status: number; body: { code: number; msg: string; data: T } }, what: string): T {

@@ -13,6 +13,7 @@ import { dock } from "../../test/docking";
 import { startTestApp, type TestApp } from "../../test/harness";
 import { fundSup } from "../../test/money";
 import { restoreBackup, writeBackup } from "./archive";
+import { cardCsv } from "../../test/kit/cards";
 
 /**
  * Backup and restore of a running embedded installation: the copy is taken while requests go on, and the
@@ -47,12 +48,7 @@ describe("backup", () => {
       supplier.token,
       goods.id,
       "cards.csv",
-      [
-        "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-        "BKP0000001,SECRET-ONE,",
-        "BKP0000002,SECRET-TWO,",
-        "BKP0000003,SECRET-3,",
-      ].join("\r\n"),
+      cardCsv(["BKP0000001,SECRET-ONE,", "BKP0000002,SECRET-TWO,", "BKP0000003,SECRET-3,"], { end: false }),
     );
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 10_000);

@@ -19,6 +19,7 @@ import { startImTest, type ImTest } from "../../test/im-harness";
 import { fundSup } from "../../test/money";
 import { newBrand, newGoods, newMerchant, importFile } from "../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../modules/ledger";
+import { cardCsv } from "../../test/kit/cards";
 
 /**
  * The operator's rolling restart, as docs/deploy.md describes it: `npm run cluster` (two server processes
@@ -132,10 +133,7 @@ describe("rolling restart of a two-node cluster", () => {
       supplier.token,
       goods.id,
       "cards.csv",
-      [
-        "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-        ...Array.from({ length: 400 }, (_, i) => `DRN${String(i).padStart(7, "0")},S${i},`),
-      ].join("\r\n"),
+      cardCsv(400, (i) => `DRN${String(i).padStart(7, "0")},S${i},`, { end: false }),
     );
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 1_000_000);

@@ -11,6 +11,7 @@ import { dock } from "../../test/docking";
 import { startTestApp, type TestApp } from "../../test/harness";
 import { fundSup } from "../../test/money";
 import { copyDatabase } from "./copy-database";
+import { cardCsv } from "../../test/kit/cards";
 
 /**
  * `npm run migrate-to-postgres`: an embedded installation with merchants, money, orders and card secrets
@@ -52,7 +53,7 @@ describe("migrate-to-postgres", () => {
       supplier.token,
       goods.id,
       "cards.csv",
-      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "CPY0000001,COPY-ONE,", "CPY0000002,COPY-TWO,"].join("\r\n"),
+      cardCsv(["CPY0000001,COPY-ONE,", "CPY0000002,COPY-TWO,"], { end: false }),
     );
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 5_000);

@@ -1,7 +1,8 @@
 import type { Brand, Goods, GoodsReq } from "@tessera/contracts";
-import { registerMerchant, type TestApp } from "../harness";
+import { registerMerchant } from "./accounts";
+import type { Caller } from "./call";
 
-/** Test helpers of the catalog and supply tests (not a test file itself). */
+/** Test helpers of the catalog and supply tests (not a test file itself), over any transport (kit/call.ts). */
 
 export interface TestMerchant {
   token: string;
@@ -11,7 +12,7 @@ export interface TestMerchant {
 }
 
 export async function newMerchant(
-  t: TestApp,
+  t: Caller,
   orgName = "Supplier Ltd",
   version: "domestic" | "international" = "domestic",
 ): Promise<TestMerchant> {
@@ -19,7 +20,7 @@ export async function newMerchant(
 }
 
 export async function newBrand(
-  t: TestApp,
+  t: Caller,
   m: TestMerchant,
   name = `Brand ${Math.random().toString(36).slice(2, 8)}`,
 ): Promise<Brand> {
@@ -50,7 +51,7 @@ export function goodsBody(brandId: number, overrides: Partial<GoodsReq> = {}): R
 }
 
 export async function newGoods(
-  t: TestApp,
+  t: Caller,
   m: TestMerchant,
   brandId: number,
   overrides: Partial<GoodsReq> = {},
@@ -65,7 +66,7 @@ export async function newGoods(
 
 /** Posts an import file as the raw body, the way the web page does. */
 export async function importFile(
-  t: TestApp,
+  t: Caller,
   token: string,
   goodsId: number,
   fileName: string,
@@ -73,22 +74,17 @@ export async function importFile(
   lang: "cn" | "tw" | "en" = "en",
 ) {
   const isCsv = fileName.endsWith(".csv");
-  const res = await t.app.inject({
-    method: "POST",
-    url: `/api/card-brander/sup/merchandises/${goodsId}/cards?fileName=${encodeURIComponent(fileName)}`,
-    headers: {
-      "x-auth-token": token,
+  const res = await t.call<{ id: number; imported: number; rejected: number; totalRows: number; status: string }>(
+    "POST",
+    `/api/card-brander/sup/merchandises/${goodsId}/cards?fileName=${encodeURIComponent(fileName)}`,
+    {
+      token,
       lang,
-      "content-type": isCsv ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      headers: {
+        "content-type": isCsv ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      },
+      body: data,
     },
-    payload: data,
-  });
-  return {
-    status: res.statusCode,
-    body: res.json<{
-      code: number;
-      msg: string;
-      data: { id: number; imported: number; rejected: number; totalRows: number; status: string };
-    }>(),
-  };
+  );
+  return { status: res.status, body: res.body };
 }

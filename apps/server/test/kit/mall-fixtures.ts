@@ -1,20 +1,19 @@
 import type { Brand } from "@tessera/contracts";
 import { dock } from "../docking";
-import { lastCode, registerMerchant, type TestApp } from "../harness";
+import { registerMerchant, type TestApp } from "../harness";
 import { fundSup } from "../money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "./catalog-fixtures";
+import { serverWorld } from "./server-world";
+import { newPhone } from "./world";
+import { cardCsv } from "./cards";
 
 /** Test helpers of the mall tests (not a test file itself). */
 
 let seq = 0;
 export const key = () => `mall-${Date.now().toString(36)}-${++seq}`;
 const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},SECRET-${prefix}-${i},`),
-  ].join("\r\n") + "\r\n";
-let phoneSeq = 0;
-export const newPhone = () => `13${String(Date.now() + ++phoneSeq * 7717).slice(-9)}`;
+  cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},SECRET-${prefix}-${i},`);
+export { newPhone } from "./world";
 
 export interface Shop {
   supplier: TestMerchant;
@@ -131,18 +130,14 @@ export async function releaseConfig(
     .execute();
 }
 
+/** A customer of the shop, logged in with an SMS code through the shop (World.customer). */
 export async function login(
   t: TestApp,
   shop: Shop,
   phone = newPhone(),
 ): Promise<{ phone: string; headers: Record<string, string> }> {
-  const sent = await t.call("POST", "/api/mall/shop/customer/sendSms", { headers: shop.headers, body: { phone } });
-  if (sent.body.code !== 1) throw new Error(`send: ${sent.body.msg}`);
-  const res = await t.call<{ token: string }>("POST", "/api/mall/customer/login", {
-    body: { phone, smsCode: await lastCode(t, phone) },
-  });
-  if (res.body.code !== 1) throw new Error(`login: ${res.body.msg}`);
-  return { phone, headers: { ...shop.headers, "x-customer-token": res.body.data.token } };
+  const customer = await serverWorld(t).customer({ phone, shop: shop.headers });
+  return { phone: customer.phone, headers: customer.headers };
 }
 
 export async function stockMall(t: TestApp, shop: Shop): Promise<{ cardSelf: string; topupSelf: string; bag: string }> {

@@ -1,9 +1,10 @@
 import type { Store } from "@tessera/contracts";
 import ExcelJS from "exceljs";
 import { dock } from "../docking";
-import { lastCode, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../harness";
+import { STRONG_PASSWORD, uniqueEmail, type TestApp } from "../harness";
 import { fundSup } from "../money";
 import { newMerchant, type TestMerchant } from "./catalog-fixtures";
+import { serverWorld } from "./server-world";
 
 /** Test fixtures of the write-off tests: stores, clerks, customers and a card in a customer's bag. */
 let seq = 0;
@@ -38,13 +39,9 @@ export async function clerkOf(t: TestApp, owner: TestMerchant, storeId: string):
   ).body.data.token;
 }
 
+/** A mall customer logged in with an SMS code (World.customer); its token. */
 export async function customerOf(t: TestApp, phone: string): Promise<string> {
-  await t.call("POST", "/api/mall/customer/sendSms", { body: { phone } });
-  return (
-    await t.call<{ token: string }>("POST", "/api/mall/customer/login", {
-      body: { phone, smsCode: await lastCode(t, phone) },
-    })
-  ).body.data.token;
+  return (await serverWorld(t).customer({ phone })).token;
 }
 
 /** A brand with an activated face-value card (100.00) in a customer's card bag. */

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  lastCode,
-  registerMerchant,
-  startTestApp,
-  STRONG_PASSWORD,
-  uniqueEmail,
-  type TestApp,
-} from "../../../test/harness";
+import { expect, it } from "vitest";
+import { lastCode, registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 
 /** Runs on the PostgreSQL server only: PGlite runs one transaction at a time, so races cannot happen there. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 it("one e-mail code registers exactly one account, however many requests race with it", async () => {
   const email = uniqueEmail("race");

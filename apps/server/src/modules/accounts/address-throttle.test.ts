@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { ADDRESS_FAILURES } from "./service";
 
 /**
@@ -7,13 +8,7 @@ import { ADDRESS_FAILURES } from "./service";
  * REDIS_URL is set): an address that tried 30 wrong logins, or 30 wrong codes, over many accounts waits,
  * whatever the per-account counts say; other addresses do not.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const login = (email: string, password: string, address: string, lang = "en") =>
   t.app.inject({

@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  lastCode,
-  registerMerchant,
-  startTestApp,
-  STRONG_PASSWORD,
-  uniqueEmail,
-  type TestApp,
-} from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { lastCode, registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_TTL_SECONDS, LOGIN_LOCK_MINUTES } from "./service";
 import { ensureOperator } from "./bootstrap";
 import { SESSION_CACHE_MS } from "../../platform/auth/revision";
 import { tokenHash } from "../../platform/crypto/tokens";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function sendRegisterCode(email: string) {
   return t.call("POST", "/api/card-user/sendEmail", { body: { email, scene: "register" } });

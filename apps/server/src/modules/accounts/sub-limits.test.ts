@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { lastCode, registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { markVerified } from "../../../test/docking";
 import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
@@ -8,13 +9,7 @@ import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
  * only with a funds page among its menus, and never signs an agreement for the company (the main account
  * does), whatever its menus.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 interface Info {
   merchant: { merchantId: string } | null;

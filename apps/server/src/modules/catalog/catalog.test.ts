@@ -1,9 +1,10 @@
 import type { Brand, BranderReply, CostReply, Goods, ImageReply, Merchandise, Page } from "@tessera/contracts";
 import ExcelJS from "exceljs";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import {
   goodsBody,
   importFile,
@@ -13,21 +14,17 @@ import {
   type TestMerchant,
 } from "../../../test/kit/catalog-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let a: TestMerchant;
 let b: TestMerchant;
 let brandA: Brand;
 let brandB: Brand;
 
 beforeAll(async () => {
-  t = await startTestApp();
   a = await newMerchant(t, "Alpha Supply");
   b = await newMerchant(t, "Beta Supply");
   brandA = await newBrand(t, a, "Alpha Video");
   brandB = await newBrand(t, b, "Beta Music");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe("brands", () => {

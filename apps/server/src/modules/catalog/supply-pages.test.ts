@@ -1,29 +1,23 @@
 import type { Goods, Page, PurchaseOrder, ResaleMerchandise } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { platformDay } from "../../platform/clock";
 import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
 /** The calls behind business/ResaleGoods, business/CommoditySupply and providers/SuppliedProductsP. */
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string };
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
 });
-afterAll(async () => {
-  await t.close();
-});
 
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(5, "0")},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(5, "0")},S${i},`);
 let seq = 0;
 
 describe("resale goods (business/ResaleGoods, resale/merchandises)", () => {

@@ -1,6 +1,7 @@
 import type { PayCode, PayCodeInfo, PayOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { onboarded } from "../../../test/kit/collection-fixtures";
 
@@ -8,14 +9,10 @@ import { onboarded } from "../../../test/kit/collection-fixtures";
  * Bounded payer-page amounts (issue 37): the amount a code fixes, or a payer's amount within the
  * collection account's per-payment limit (¥5,000 by default); anything else is refused and changes nothing.
  */
-let t: TestApp;
+const t = useTestApp();
 let op: { token: string };
 beforeAll(async () => {
-  t = await startTestApp();
   op = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 type M = Awaited<ReturnType<typeof registerMerchant>>;

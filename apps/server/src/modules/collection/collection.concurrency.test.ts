@@ -1,17 +1,14 @@
 import type { ApplyRecord, PayCode, PayOrder, PayRefund } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { afterAll, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
 
 /** On the PostgreSQL server only: 100 refunds of one payment at once. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 it("100 parallel refunds of one payment: the refunded total never exceeds it", async () => {

@@ -1,17 +1,12 @@
 import type { ApplyRecord, Page, PayCode, PayOrder, QueueItem, PayRefund } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
 import { applyFields, uploadImage } from "../../../test/kit/collection-fixtures";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 type M = Awaited<ReturnType<typeof registerMerchant>>;
 let seq = 0;

@@ -1,21 +1,18 @@
 import type { ApplyRecord, Page, PayCode, PayOrder, PayRefund } from "@tessera/contracts";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { withTx } from "../../db/tx";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants, post } from "../ledger";
 import { applyFields, onboarded, uploadImage } from "../../../test/kit/collection-fixtures";
 import { feeShare } from "./refunds.service";
 
-let t: TestApp;
+const t = useTestApp();
 let op: { token: string };
 beforeAll(async () => {
-  t = await startTestApp();
   op = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 type M = Awaited<ReturnType<typeof registerMerchant>>;

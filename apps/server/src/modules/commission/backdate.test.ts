@@ -1,34 +1,26 @@
 import type { PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
 /**
  * The dev-only backdate route (platform/messaging/dev-routes.ts), test scaffolding for the commission
  * journey: an operator moves one purchase order and its refunds back by some days; nobody else can,
  * and nothing else moves.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 it("an operator moves one purchase order and its refunds back in time; others cannot", async () => {
   const ops = await registerOperator(t);
   const supplier = await registerMerchant(t, { orgName: "Backdate Brand" });
   const brand = await newBrand(t, supplier);
   const goods = await newGoods(t, supplier, brand.id, { name: "Backdate 10", price: 1_000, settlementPrice: 900 });
-  const csv =
-    [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from({ length: 4 }, (_, i) => `BACKDATE${Date.now()}${i},S${i},`),
-    ].join("\r\n") + "\r\n";
+  const csv = cardCsv(4, (i) => `BACKDATE${Date.now()}${i},S${i},`);
   await importFile(t, supplier.token, goods.id, "cards.csv", csv);
   const { buyer } = await dock(t, supplier);
   await fundSup(t, buyer, 10_000);

@@ -1,26 +1,24 @@
 import type { CloseReply, CommissionStatement, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { balancesOf, checkInvariants } from "../ledger";
 import { shiftPeriod } from "./index";
+import { cardCsv } from "../../../test/kit/cards";
 
 /**
  * On the PostgreSQL server only: a month's close run twice at once writes one set of statements, and a
  * statement confirmed ten times at once (after its hold) is paid once, into the provider's income account. The clock starts five months ahead, so the months
  * closed here are not the ones commission.test.ts closes on a shared database.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 function toMonth(period: string, day = "02"): void {
@@ -51,11 +49,7 @@ it("two closes at once close the month once; ten confirmations at once pay once"
   });
   const brand = await newBrand(t, brandOwner);
   const goods = await newGoods(t, brandOwner, brand.id, { name: "Race 50", price: 5_000, settlementPrice: 4_500 });
-  const csv =
-    [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from({ length: 4 }, (_, i) => `RACECOMM${Date.now()}${i},S${i},`),
-    ].join("\r\n") + "\r\n";
+  const csv = cardCsv(4, (i) => `RACECOMM${Date.now()}${i},S${i},`);
   await importFile(t, brandOwner.token, goods.id, "cards.csv", csv);
   const { buyer } = await dock(t, brandOwner);
   await fundSup(t, buyer, 100_000);

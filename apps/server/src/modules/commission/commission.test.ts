@@ -1,22 +1,18 @@
 import type { CommissionStatement, PurchaseOrder, StatementDetail } from "@tessera/contracts";
 import { PDFParse } from "pdf-parse";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { balancesOf, checkInvariants } from "../ledger";
 import { platformDay } from "../../platform/clock";
 import { shiftPeriod } from "./index";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 /** Tokens live 12 hours; the test moves the clock by weeks, so everyone signs in again. */
 async function relogin(who: { email: string; token: string }): Promise<void> {
@@ -34,11 +30,7 @@ function toNextMonth(): void {
   t.clock.advance((target - now.getTime()) / 1000);
 }
 let seq = 0;
-const csv = (n: number) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `COMM${Date.now()}${++seq}${i},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number) => cardCsv(n, (i) => `COMM${Date.now()}${++seq}${i},S${i},`);
 
 describe("provider commission", () => {
   it("rules, a month's close, the refund window's hold, refunds clawed back the month after, a negative month carried; one payout into the income account", async () => {

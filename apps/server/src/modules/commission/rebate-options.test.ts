@@ -1,7 +1,8 @@
 import type { RebateOption, RebateRule } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dock, markVerified } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
@@ -10,13 +11,7 @@ import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
  * sub-account given only ProcurementLiaison (not the goods or docking pages) can choose a goods and a
  * purchaser and set a rule; each supplier sees only its own goods and the purchasers docked with it.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const goodsOptions = (token: string, keyword?: string) =>
   t.call<RebateOption[]>(

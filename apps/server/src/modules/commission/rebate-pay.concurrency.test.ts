@@ -1,27 +1,20 @@
 import type { PurchaseOrder } from "@tessera/contracts";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { withTx } from "../../db/tx";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { balancesOf, checkInvariants, post } from "../ledger";
+import { cardCsv } from "../../../test/kit/cards";
 
 /** On the PostgreSQL server only: parallel orders paid from a rebate account that covers only some of them. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},S${i},`);
 
 it("40 parallel orders against a rebate balance for 7: exactly 7 paid, never negative, the ledger sums to zero", async () => {
   const supplier = await newMerchant(t, "Rebate Race Co");
@@ -73,9 +66,8 @@ it("40 parallel orders against a rebate balance for 7: exactly 7 paid, never neg
   expect(b.rebate.amount).toBe(500);
   expect(b.sup.amount).toBe(0);
   const orders = await sql<{ n: string; sum: string }>`
-    SELECT count(*)::text AS n, COALESCE(SUM(amount), 0)::text AS sum FROM purchase_orders WHERE purchaser_merchant_id = ${Number(buyer.merchantId)} AND paid_from = 'rebate'`.execute(
-    t.ctx.database.db,
-  );
+    SELECT count(*)::text AS n, COALESCE(SUM(amount), 0)::text AS sum FROM purchase_orders
+      WHERE purchaser_merchant_id = ${Number(buyer.merchantId)} AND paid_from = 'rebate'`.execute(t.ctx.database.db);
   expect(orders.rows[0]).toEqual({ n: "7", sum: "7000" });
   const sold = await sql<{
     n: string;

@@ -1,32 +1,25 @@
 import type { Brand, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { withTx } from "../../db/tx";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { balancesOf, checkInvariants, post } from "../ledger";
+import { cardCsv } from "../../../test/kit/cards";
 
 /** Rebates pay for purchases (issue 29): the order records the account that paid; refunds go back to it. */
-let t: TestApp;
+const t = useTestApp();
 let supplier: TestMerchant;
 let brand: Brand;
 beforeAll(async () => {
-  t = await startTestApp();
   supplier = await newMerchant(t, "Rebate Supplier Co");
   brand = await newBrand(t, supplier, "Rebate Cards");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 let seq = 0;
 const orderNo = () => `RB${Date.now()}${++seq}`;
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},S${i},`);
 
 /** A rebate paid by the supplier into the purchaser's rebate account, as a paid rebate statement posts it. */
 async function grantRebate(purchaserId: string, amount: number): Promise<void> {

@@ -6,15 +6,10 @@ import path from "node:path";
 import type { CallbackTestReply, DeveloperExamples } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
 
 /** Verifies the merchant, has an operator grant it API access, and returns its API secret. */
 async function grantApi(app: TestApp, buyer: { token: string; merchantId: string }): Promise<{ secret: string }> {

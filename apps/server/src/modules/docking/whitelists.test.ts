@@ -1,29 +1,23 @@
 import type { Brand, PurchaseOrder, WhitelistEntry } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock, markVerified } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
+const t = useTestApp();
 let supplier: TestMerchant;
 let brand: Brand;
 beforeAll(async () => {
-  t = await startTestApp();
   supplier = await newMerchant(t, "Whitelist Supplier");
   brand = await newBrand(t, supplier, "WL Cards");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 let seq = 0;
 const orderNo = () => `WL${Date.now()}${++seq}`;
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},S${i},`);
 type List = { list: WhitelistEntry[]; total: number };
 
 describe("supplier whitelists (VendorWhiteList, PurchaseWhiteList)", () => {

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
 
 /** On the PostgreSQL server only: real concurrent requests racing for the same money and the same notice. */
-let t: TestApp;
+const t = useTestApp({ TOPUP_FEE_BP: "100" });
 let ops: { token: string };
 let ops2: { token: string };
 beforeAll(async () => {
-  t = await startTestApp({ TOPUP_FEE_BP: "100" });
   ops = await registerOperator(t);
   ops2 = await registerOperator(t);
 });
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 async function credit(merchantId: string, amount: number, requestKey: string) {

@@ -1,19 +1,16 @@
 import ExcelJS from "exceljs";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { withTx } from "../../db/tx";
 import { checkInvariants, post } from "../ledger";
 
-let t: TestApp;
+const t = useTestApp({ TOPUP_FEE_BP: "50" });
 let ops: { token: string };
 beforeAll(async () => {
-  t = await startTestApp({ TOPUP_FEE_BP: "50" });
   ops = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 interface Notice {

@@ -1,32 +1,30 @@
 import type { Invoice, InvoiceableRow, PurchaseOrder } from "@tessera/contracts";
 import { PDFParse } from "pdf-parse";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { withTx } from "../../db/tx";
 import { outboxAttachments } from "../../platform/messaging/outbox.repo";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants, post } from "../ledger";
+import { cardCsv } from "../../../test/kit/cards";
 
 /**
  * Issue 29 invoices: platform fees are invoiceable (VAT 6% services), the invoice mail carries its PDF
  * (kept whole by the local mail adapter), and the e-signature settings are used (the signer on the PDF,
  * the delivery email for a request without one).
  */
-let t: TestApp;
+const t = useTestApp({ TOPUP_FEE_BP: "50" });
 let ops: { token: string };
 let supplier: TestMerchant;
 let brandId: number;
 beforeAll(async () => {
-  t = await startTestApp({ TOPUP_FEE_BP: "50" });
   ops = await registerOperator(t);
   supplier = await newMerchant(t, "Fee Mail Supplier");
   brandId = (await newBrand(t, supplier, "Fee Mail Cards")).id;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 let seq = 0;
@@ -79,11 +77,7 @@ async function buyer(quantity: number) {
     settlementPrice: 9_000,
     invoiceType: "vat_6",
   });
-  const csv =
-    [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from({ length: quantity + 1 }, (_, i) => `FM${seq}X${String(i).padStart(6, "0")},SECRET${i},`),
-    ].join("\r\n") + "\r\n";
+  const csv = cardCsv(quantity + 1, (i) => `FM${seq}X${String(i).padStart(6, "0")},SECRET${i},`);
   await importFile(t, supplier.token, goods.id, "cards.csv", csv);
   const { buyer: b } = await dock(t, supplier);
   await fundSup(t, b, 1_000_000);

@@ -1,20 +1,17 @@
 import type { Invoice, InvoiceableRow, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
+import { cardCsv } from "../../../test/kit/cards";
 
 /** On the PostgreSQL server only: invoice requests racing for one merchant's invoiceable amount. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 const TITLE = {
@@ -35,11 +32,7 @@ it("40 parallel requests never take more than was spent; 10 parallel issues of o
     settlementPrice: 9_000,
     invoiceType: "vat_13",
   });
-  const csv =
-    [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from({ length: 4 }, (_, i) => `RACEINV${Date.now()}${i},S${i},`),
-    ].join("\r\n") + "\r\n";
+  const csv = cardCsv(4, (i) => `RACEINV${Date.now()}${i},S${i},`);
   await importFile(t, supplier.token, goods.id, "cards.csv", csv);
   const { buyer } = await dock(t, supplier);
   await fundSup(t, buyer, 100_000);

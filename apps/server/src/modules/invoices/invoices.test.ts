@@ -1,34 +1,29 @@
 import type { Invoice, InvoiceableRow, PurchaseOrder } from "@tessera/contracts";
 import { PDFParse } from "pdf-parse";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { capitals, taxOf } from "./index";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
+const t = useTestApp();
 let supplier: TestMerchant;
 let ops: { token: string };
 let brandId: number;
 beforeAll(async () => {
-  t = await startTestApp();
   supplier = await newMerchant(t, "Invoice Supplier Co");
   brandId = (await newBrand(t, supplier, "Invoice Cards")).id;
   ops = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 let seq = 0;
 const key = () => `inv-${Date.now()}-${++seq}`;
 const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${seq}${String(i).padStart(6, "0")},SECRET${i},`),
-  ].join("\r\n") + "\r\n";
+  cardCsv(n, (i) => `${prefix}${seq}${String(i).padStart(6, "0")},SECRET${i},`);
 const TITLE = {
   name: "上海星辰数字科技有限公司",
   taxId: "91310000MA1K00002C",

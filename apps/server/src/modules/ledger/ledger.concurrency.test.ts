@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { withTx } from "../../db/tx";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { balancesOf, checkInvariants, post, type PostRequest } from "./service";
 
 /** On the PostgreSQL server only: real concurrent transactions racing for the same money. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const db = () => t.ctx.database.db;
 

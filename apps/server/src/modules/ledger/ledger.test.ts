@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { withTx } from "../../db/tx";
 import { AppError } from "../../platform/http/errors";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { balancesOf, checkInvariants, post, type PostRequest } from "./service";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 const db = () => t.ctx.database.db;

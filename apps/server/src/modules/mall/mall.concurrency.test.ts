@@ -1,17 +1,13 @@
 import type { MallOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { afterAll, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { checkInvariants } from "../ledger";
 import { key, login, newShop, stockMall } from "../../../test/kit/mall-fixtures";
 
 /** On the PostgreSQL server only: checkouts racing for the merchant's own codes and for smart purchases. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 it("parallel checkouts sell each code once, pay once per request key, and the ledger sums to zero", async () => {

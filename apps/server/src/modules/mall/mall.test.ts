@@ -1,25 +1,24 @@
 import type { MallBagCode, MallOrder, SelfGoods, SmsSummary, Storefront, StoreGoods } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
 import { creditCard, invariantProblems } from "../onecard";
 import { withTx } from "../../db/tx";
 import { key, login, newPhone, newShop, stockMall, type Shop } from "../../../test/kit/mall-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let shop: Shop;
 let ids: { cardSelf: string; topupSelf: string; bag: string };
 beforeAll(async () => {
-  t = await startTestApp();
   shop = await newShop(t, { codes: 6 });
   ids = await stockMall(t, shop);
 });
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   expect(await invariantProblems(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 const balances = async (token: string) =>

@@ -1,20 +1,16 @@
 import type { SelfGoods } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { newShop, type Shop } from "../../../test/kit/mall-fixtures";
 
 /**
  * A mall price far above the goods' face value (more than twice) is refused until the merchant confirms
  * it, and the confirmed price is logged (issue 37: a ¥27 code repriced to ¥1,000,000 went unnoticed).
  */
-let t: TestApp;
+const t = useTestApp();
 let shop: Shop;
 beforeAll(async () => {
-  t = await startTestApp();
   shop = await newShop(t, { codes: 1 });
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const logged = async (action: string) =>

@@ -1,21 +1,17 @@
 import type { MallTesters, Storefront, StoreGoods } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { login, newPhone, newShop, stockMall, type Shop } from "../../../test/kit/mall-fixtures";
 
 /**
  * The experience (beta) version of a mall is for the merchant's named testers (issue 37): a mall that never
  * passed review must not sell to the public because a page asked for `x-mall-version: beta`.
  */
-let t: TestApp;
+const t = useTestApp();
 let shop: Shop;
 beforeAll(async () => {
-  t = await startTestApp();
   shop = await newShop(t, { codes: 2 });
   await stockMall(t, shop);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const beta = (headers: Record<string, string>) => ({ ...headers, "x-mall-version": "beta" });

@@ -1,23 +1,23 @@
 import type { MallOrder, Redemption } from "@tessera/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { importFile, newGoods } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { clerkOf, storeOf } from "../../../test/kit/redeem-fixtures";
 import { key, login, newShop, type Shop } from "../../../test/kit/mall-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
 /**
  * On the PostgreSQL server only (issue 37): a mall voucher's refund racing store redemptions of the same
  * code. Exactly one wins: either the code is served and the refund refused, or the refund voids the code
  * (and returns its escrowed price to the merchant) and every redemption is refused.
  */
-let t: TestApp;
+const t = useTestApp();
 let shop: Shop;
 let voucherSelf: string;
 let goodsId: number;
 const clerks: string[] = [];
 beforeAll(async () => {
-  t = await startTestApp();
   shop = await newShop(t, { codes: 1 });
   // Store vouchers of the shop's supplier: paid into the order escrow until a store redeems them.
   const goods = await newGoods(t, shop.supplier, shop.brand.id, {
@@ -29,14 +29,7 @@ beforeAll(async () => {
     perOrderMax: 50,
   });
   goodsId = goods.id;
-  const csv =
-    [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from(
-        { length: 12 },
-        (_, i) => `MVR${Date.now().toString(36).toUpperCase()}${String(i).padStart(3, "0")},MVS-${i},`,
-      ),
-    ].join("\r\n") + "\r\n";
+  const csv = cardCsv(12, (i) => `MVR${Date.now().toString(36).toUpperCase()}${String(i).padStart(3, "0")},MVS-${i},`);
   expect((await importFile(t, shop.supplier.token, goods.id, "vouchers.csv", csv)).body.code).toBe(1);
   const self = await t.call<{ id: string }>("POST", "/api/card-user/mall/selfGoods", {
     token: shop.purchaser.token,
@@ -55,7 +48,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 const db = () => t.ctx.database.db;

@@ -2,19 +2,16 @@ import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LibraryItem, Page, VideoInfo } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STRONG_PASSWORD, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { STRONG_PASSWORD, registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 
-let t: TestApp;
+const t = useTestApp();
 let owner: Awaited<ReturnType<typeof registerMerchant>>;
 let other: Awaited<ReturnType<typeof registerMerchant>>;
 beforeAll(async () => {
-  t = await startTestApp();
   owner = await registerMerchant(t, { orgName: "Video Brand Co" });
   other = await registerMerchant(t, { orgName: "Other Brand Co" });
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** After the test clock jumps past the login lifetime, both merchants log in again. */

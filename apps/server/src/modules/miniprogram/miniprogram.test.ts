@@ -1,18 +1,15 @@
 import QRCode from "qrcode";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { ERR } from "../../platform/adapters/miniprogram";
 import { LocalPlatform } from "../../platform/adapters/miniprogram";
 
-let t: TestApp;
+const t = useTestApp({ MP_AUDIT_QUOTA: "12", MP_PRIVACY_SCAN_SECONDS: "30" });
 let ops: { token: string };
 beforeAll(async () => {
-  t = await startTestApp({ MP_AUDIT_QUOTA: "12", MP_PRIVACY_SCAN_SECONDS: "30" });
   ops = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 interface V {

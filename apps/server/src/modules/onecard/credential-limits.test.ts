@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { lastCode } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { ADDRESS_FAILURES } from "../accounts";
 
 /**
@@ -7,13 +8,7 @@ import { ADDRESS_FAILURES } from "../accounts";
  * login's per-address failure limit (30 wrong in 15 minutes, then 429), so guessing codes across many
  * phones or cards from one address gets nowhere.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 let phoneSeq = 0;
 const newPhone = () => `13${String(Date.now() + ++phoneSeq * 7919).slice(-9)}`;

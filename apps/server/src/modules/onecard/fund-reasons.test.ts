@@ -1,16 +1,12 @@
 import type { FundChangeRow } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { afterAll, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { checkInvariants } from "../ledger";
 import { cardInBagOf } from "../../../test/kit/redeem-fixtures";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 /** Issue 37: card sales and activations are their own change types, and their reasons read as words in the reader's language. */

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
 import { invariantProblems } from "./repo";
 
 /** On the PostgreSQL server only: redemptions, recharges, activations and purchases racing. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   expect(await invariantProblems(t.ctx.database.db)).toEqual([]);
@@ -20,7 +18,6 @@ afterAll(async () => {
     .where((eb) => eb.or([eb("balance", "<", 0), eb("held", ">", eb.ref("balance"))]))
     .execute();
   expect(negative).toEqual([]);
-  await t.close();
 });
 
 let seq = 0;

@@ -1,22 +1,19 @@
 import { CODE } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
-import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { lastCode, registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
 import { cardNumber, parseCardNumber } from "./cardno";
 import { invariantProblems } from "./repo";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   expect(await invariantProblems(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 let seq = 0;

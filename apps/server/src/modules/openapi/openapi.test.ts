@@ -1,7 +1,8 @@
 import type { Brand, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
@@ -9,19 +10,16 @@ import { createServer, type IncomingMessage } from "node:http";
 import { ApiCredentialsService } from "../onboarding";
 import { CALLBACK_BACKOFF_SECONDS, CallbackService } from "../callbacks";
 import { canonicalString, sign } from "./signature";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string };
 let supplier: TestMerchant;
 let brand: Brand;
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
   supplier = await newMerchant(t, "API Supplier Co");
   brand = await newBrand(t, supplier, "API Cards");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 interface Client {
@@ -90,9 +88,7 @@ describe("the purchase API", () => {
       supplier.token,
       goods.id,
       "cards.csv",
-      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "APIC000001,S1,", "APIC000002,S2,", "APIC000003,S3,"].join(
-        "\r\n",
-      ),
+      cardCsv(["APIC000001,S1,", "APIC000002,S2,", "APIC000003,S3,"], { end: false }),
     );
     const { client } = await apiPurchaser();
     const body = { goodsId: String(goods.id), quantity: 2, orderNo: `API-${Date.now()}` };
@@ -111,13 +107,7 @@ describe("the purchase API", () => {
 
   it("refuses a wrong signature, a replayed nonce, a stale timestamp, an unknown key and a missing header, each with its own error and no order", async () => {
     const goods = await newGoods(t, supplier, brand.id, { name: "Guarded card", price: 1_000, settlementPrice: 900 });
-    await importFile(
-      t,
-      supplier.token,
-      goods.id,
-      "cards.csv",
-      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "GUARD00001,S1,"].join("\r\n"),
-    );
+    await importFile(t, supplier.token, goods.id, "cards.csv", cardCsv(["GUARD00001,S1,"], { end: false }));
     const { client } = await apiPurchaser();
     const order = (n: string) => ({ goodsId: String(goods.id), quantity: 1, orderNo: `G-${n}-${Date.now()}` });
     const wrong = await signed(client, "POST", "/api/card-api/openapi/order", order("a"), { secret: "not-the-secret" });
@@ -197,13 +187,7 @@ describe("order result callbacks", () => {
         price: 1_000,
         settlementPrice: 900,
       });
-      await importFile(
-        t,
-        supplier.token,
-        goods.id,
-        "cards.csv",
-        ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "CALLB00001,S1,"].join("\r\n"),
-      );
+      await importFile(t, supplier.token, goods.id, "cards.csv", cardCsv(["CALLB00001,S1,"], { end: false }));
       const { buyer, client } = await apiPurchaser();
       await t.call("POST", "/api/card-brander/api/ip", {
         token: buyer.token,

@@ -1,17 +1,14 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, uniqueEmail, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { submitRealName } from "../../../test/kit/onboarding-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string; userId: number; email: string };
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 type Row = { merchantId: string; name: string; ownerEmail: string; realNameState: string };

@@ -1,16 +1,11 @@
 import type { ServedBrand } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function provider(ops: { token: string }, orgName: string) {
   const p = await registerMerchant(t, { orgName });

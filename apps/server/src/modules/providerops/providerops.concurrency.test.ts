@@ -1,21 +1,19 @@
 import ExcelJS from "exceljs";
 import type { BatchPurchaseReply, Page, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { balancesOf, checkInvariants } from "../ledger";
 import { BATCH_HEADERS, XLSX_MIME } from "./sheets";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 it("the same BatchPurchase file sent several times at once buys each line once", async () => {
@@ -36,10 +34,7 @@ it("the same BatchPurchase file sent several times at once buys each line once",
     brandOwner.token,
     goods.id,
     "cards.csv",
-    [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from({ length: 10 }, (_, i) => `RACE${stamp}${i},S${i},`),
-    ].join("\r\n") + "\r\n",
+    cardCsv(10, (i) => `RACE${stamp}${i},S${i},`),
   );
   const { buyer } = await dock(t, brandOwner);
   await t.call("POST", "/api/card-servicer/brander/service", {

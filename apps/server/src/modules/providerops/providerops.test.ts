@@ -1,26 +1,18 @@
 import type { FiguresReply, Page, PurchaseOrder, ServedBrand, ServedOrder, ServedSettlement } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 let seq = 0;
-const csv = (n: number) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `POPS${Date.now()}${++seq}${i},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number) => cardCsv(n, (i) => `POPS${Date.now()}${++seq}${i},S${i},`);
 
 async function provider(ops: { token: string }, orgName: string) {
   const p = await registerMerchant(t, { orgName });

@@ -1,18 +1,12 @@
 import type { DynamicCodeReply, Redemption } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { checkInvariants } from "../ledger";
 import { invariantProblems } from "../onecard";
 import { cardInBagOf, clerkOf, cust, storeOf } from "../../../test/kit/redeem-fixtures";
 
 /** On the PostgreSQL server only: clerks racing for one customer's dynamic code. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 it("the same dynamic code redeemed by 10 clerks at once: one redemption, the balance right, ledger invariants hold", async () => {
   const { brand, cardId, customer } = await cardInBagOf(t, "Race Dyn Brand", "13800138201");

@@ -1,22 +1,19 @@
 import type { DynamicCodeReply, GoodsStoresReply, Redemption, WriteOffPreview } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { invariantProblems } from "../onecard";
 import { cardInBagOf, clerkOf, cust, customerOf, storeOf } from "../../../test/kit/redeem-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
 /** Per-goods store restrictions and customers' dynamic codes (issue 27's remaining write-off parts). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   expect(await invariantProblems(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 let seq = 0;
@@ -42,8 +39,7 @@ describe("redeemable stores of a goods", () => {
       faceValue: 3000,
       price: 2500,
     });
-    const csv =
-      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "LIM0001,A1,", "LIM0002,A2,"].join("\r\n") + "\r\n";
+    const csv = cardCsv(["LIM0001,A1,", "LIM0002,A2,"]);
     expect((await importFile(t, brand.token, goods.id, "l.csv", csv)).body.code).toBe(1);
     const { buyer } = await dock(t, brand);
     await fundSup(t, buyer, 100_000);

@@ -1,20 +1,18 @@
 import type { DynamicCodeReply, Redemption, SettlementDoc, WriteAccountReply } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { cardInBagOf, cust, storeOf } from "../../../test/kit/redeem-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 /**
@@ -34,17 +32,7 @@ it("write-off settlement counts only the escrowed voucher money, not card redemp
     settlementPrice: 8_000,
     perOrderMax: 5,
   });
-  expect(
-    (
-      await importFile(
-        t,
-        brand.token,
-        voucher.id,
-        "v.csv",
-        ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "BOOKS001,S1,"].join("\r\n") + "\r\n",
-      )
-    ).body.code,
-  ).toBe(1);
+  expect((await importFile(t, brand.token, voucher.id, "v.csv", cardCsv(["BOOKS001,S1,"]))).body.code).toBe(1);
   const { buyer } = await dock(t, brand);
   await fundSup(t, buyer, 100_000);
   const order = await t.call<{ id: string }>("POST", "/api/card-user/orders", {

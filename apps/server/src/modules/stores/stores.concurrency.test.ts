@@ -1,20 +1,18 @@
 import type { Redemption, Store } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
+import { cardCsv } from "../../../test/kit/cards";
 
 /** On the PostgreSQL server only: clerks racing for one code, settlement runs racing for one day. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 it("20 clerks at 20 stores redeem the same code at once: one redemption; two settlement runs at once: one document per store", async () => {
@@ -29,11 +27,7 @@ it("20 clerks at 20 stores redeem the same code at once: one redemption; two set
     perOrderMax: 50,
   });
   const n = 20;
-  const csv =
-    [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from({ length: n }, (_, i) => `RACE${String(i).padStart(4, "0")},K${i},`),
-    ].join("\r\n") + "\r\n";
+  const csv = cardCsv(n, (i) => `RACE${String(i).padStart(4, "0")},K${i},`);
   expect((await importFile(t, supplier.token, goods.id, "race.csv", csv)).body.code).toBe(1);
   const { buyer } = await dock(t, supplier);
   await fundSup(t, buyer, 1_000_000);

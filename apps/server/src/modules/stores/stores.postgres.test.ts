@@ -1,20 +1,14 @@
 import type { StoreBatchReply } from "@tessera/contracts";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { newMerchant } from "../../../test/kit/catalog-fixtures";
 
 /**
  * On the PostgreSQL server: a 10,000-store xlsx import, all of it in one request. The time is printed for
  * issue 27's budget (under 10 s), not asserted: a test judges what happened, not how fast.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 it("imports 10,000 stores from one xlsx file in one request", { timeout: 120_000 }, async () => {
   const m = await newMerchant(t, "Big Chain");

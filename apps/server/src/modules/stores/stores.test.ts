@@ -9,24 +9,22 @@ import type {
   WriteOffPreview,
 } from "@tessera/contracts";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { deflatedSheet, withSheet } from "../../../test/xlsx-bomb";
 import { STORE_HEADERS } from "./sheets";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
+const t = useTestApp();
 let brand: TestMerchant;
 beforeAll(async () => {
-  t = await startTestApp();
   brand = await newMerchant(t, "Tea House Co");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -304,9 +302,7 @@ describe("write-off", () => {
       faceValue: 3000,
       price: 2500,
     });
-    const csv =
-      ["Card number,Card secret,Expiry date (YYYY-MM-DD)", "VCH0001,S1,", "VCH0002,S2,", "VCH0003,S3,"].join("\r\n") +
-      "\r\n";
+    const csv = cardCsv(["VCH0001,S1,", "VCH0002,S2,", "VCH0003,S3,"]);
     expect((await importFile(t, supplier.token, goods.id, "v.csv", csv)).body.code).toBe(1);
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 100_000);

@@ -11,9 +11,10 @@ import type {
   Store,
 } from "@tessera/contracts";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
@@ -21,15 +22,12 @@ import { onboarded } from "../../../test/kit/collection-fixtures";
 import { checkInvariants } from "../ledger";
 import { releaseConfig } from "../../../test/kit/mall-fixtures";
 import { storeOf } from "../../../test/kit/redeem-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
+const t = useTestApp();
 let op: { email: string; token: string };
 beforeAll(async () => {
-  t = await startTestApp();
   op = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const SZ = { provinceCode: "440000", cityCode: "440300", countyCode: "440305" };
@@ -370,14 +368,7 @@ describe("tenancy of the store calls", () => {
       price: 2500,
     });
     const tomorrow = new Date(t.clock.now().getTime() + 8 * 3600_000 + 86_400_000).toISOString().slice(0, 10);
-    const csv =
-      [
-        "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-        `EXP0001,E1,${tomorrow}`,
-        `EXP0002,E2,${tomorrow}`,
-        "EXP0003,E3,",
-        "EXP0004,E4,",
-      ].join("\r\n") + "\r\n";
+    const csv = cardCsv([`EXP0001,E1,${tomorrow}`, `EXP0002,E2,${tomorrow}`, "EXP0003,E3,", "EXP0004,E4,"]);
     expect((await importFile(t, supplier.token, goods.id, "v.csv", csv)).body.code).toBe(1);
     const { buyer } = await dock(t, supplier);
     await fundSup(t, buyer, 100_000);

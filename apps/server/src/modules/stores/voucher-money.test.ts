@@ -1,19 +1,15 @@
 import type { Page, SettlementDoc, Store, WriteAccountReply } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 type Balances = { balances: { income: { amount: number }; sup: { amount: number } } };
 
@@ -41,21 +37,11 @@ it("a voucher's money waits in escrow until it is redeemed and settled next day;
     settlementPrice: 1100,
     perOrderMax: 10,
   });
-  const header = "Card number,Card secret,Expiry date (YYYY-MM-DD)";
   expect(
-    (
-      await importFile(
-        t,
-        supplier.token,
-        voucher.id,
-        "v.csv",
-        [header, "NDL001,A1,", "NDL002,A2,", "NDL003,A3,"].join("\r\n") + "\r\n",
-      )
-    ).body.code,
+    (await importFile(t, supplier.token, voucher.id, "v.csv", cardCsv(["NDL001,A1,", "NDL002,A2,", "NDL003,A3,"]))).body
+      .code,
   ).toBe(1);
-  expect(
-    (await importFile(t, supplier.token, secret.id, "s.csv", [header, "VID001,B1,"].join("\r\n") + "\r\n")).body.code,
-  ).toBe(1);
+  expect((await importFile(t, supplier.token, secret.id, "s.csv", cardCsv(["VID001,B1,"]))).body.code).toBe(1);
   const { buyer } = await dock(t, supplier);
   await fundSup(t, buyer, 100_000);
   const me = async (token: string) =>

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { withTx } from "../../db/tx";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { allocateCards } from "./allocate";
 
 /** Runs on the PostgreSQL server only: PGlite runs one transaction at a time, so races cannot happen there. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 it("50 parallel allocations: each code goes to exactly one order, stock stays exact, the losers take nothing", async () => {
   const supplier = await newMerchant(t, "Race Supplier");

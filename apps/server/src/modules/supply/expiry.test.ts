@@ -1,8 +1,9 @@
 import type { Brand, Card, Goods, Merchandise, Page, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { withTx } from "../../db/tx";
 import { dock } from "../../../test/docking";
-import { STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
@@ -10,15 +11,15 @@ import { checkInvariants } from "../ledger";
 import { allocateCards } from "./allocate";
 import { cardKeys } from "./crypto";
 import { SupplyService } from "./service";
+import { cardCsv } from "../../../test/kit/cards";
 
-let t: TestApp;
+const t = useTestApp();
 let supplier: TestMerchant;
 let brand: Brand;
 let supply: SupplyService;
 const DAY = 86_400;
 
 beforeAll(async () => {
-  t = await startTestApp();
   supplier = await newMerchant(t, "Expiring Cards Ltd");
   brand = await newBrand(t, supplier, "Expiring");
   supply = new SupplyService({
@@ -27,9 +28,6 @@ beforeAll(async () => {
     clock: t.clock,
     mailer: t.ctx.mailer,
   });
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** Moves the clock on by whole days; sessions end after a day, so the supplier signs in again. */
@@ -43,8 +41,7 @@ async function advanceDays(days: number): Promise<void> {
 
 /** The platform day `days` after the test clock's. */
 const dayAfter = (days: number) => platformDay(new Date(t.clock.now().getTime() + days * DAY * 1000));
-const csv = (rows: [string, string, string][]) =>
-  ["Card number,Card secret,Expiry date (YYYY-MM-DD)", ...rows.map((r) => r.join(","))].join("\r\n") + "\r\n";
+const csv = (rows: [string, string, string][]) => cardCsv(rows.map((r) => r.join(",")));
 const goodsOf = async (id: number) =>
   (await t.call<Goods>("GET", `/api/card-brander/product/${id}`, { token: supplier.token })).body.data;
 const cardsOf = async (id: number, state?: string) =>

@@ -4,8 +4,8 @@ import { PassThrough } from "node:stream";
 import { createDeflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
 import type { CardBatch, Page } from "@tessera/contracts";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { deflatedSheet, withSheet, zipOf, type Part } from "../../../test/xlsx-bomb";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { XLSX_IMPORT_LIMITS } from "./import/rows";
@@ -15,16 +15,12 @@ import { XLSX_IMPORT_LIMITS } from "./import/rows";
  * DATA_DIR and read through platform/xlsx.ts, so a shared-strings or worksheet bomb is refused without
  * inflating, and a legitimate million-row file stays under the caps.
  */
-let t: TestApp;
+const t = useTestApp();
 let a: TestMerchant;
 let brandId: number;
 beforeAll(async () => {
-  t = await startTestApp();
   a = await newMerchant(t, "Bounded Supplier");
   brandId = (await newBrand(t, a, "Bounded Cards")).id;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const HEADER = ["Card number", "Card secret", "Expiry date (YYYY-MM-DD)"];

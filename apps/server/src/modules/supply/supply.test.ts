@@ -9,28 +9,24 @@ import {
 } from "@tessera/contracts";
 import ExcelJS from "exceljs";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { withTx } from "../../db/tx";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { platformDay } from "../../platform/clock";
 import { allocateCards } from "./allocate";
 
-let t: TestApp;
+const t = useTestApp();
 let a: TestMerchant;
 let b: TestMerchant;
 let brandA: Brand;
 let brandB: Brand;
 
 beforeAll(async () => {
-  t = await startTestApp();
   a = await newMerchant(t, "Card Supplier A");
   b = await newMerchant(t, "Card Supplier B");
   brandA = await newBrand(t, a, "A Cards");
   brandB = await newBrand(t, b, "B Cards");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const HEADER = ["Card number", "Card secret", "Expiry date (YYYY-MM-DD)"];

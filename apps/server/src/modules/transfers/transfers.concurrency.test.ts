@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { afterAll, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { authorisedSender, income } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
 
 /** On the PostgreSQL server only: acceptances and withdrawals racing for one supplier's income. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ WITHDRAWALS_PER_DAY: "100", AUTO_PAYOUT: "false" });
-});
+const t = useTestApp({ WITHDRAWALS_PER_DAY: "100", AUTO_PAYOUT: "false" });
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 const incomeOf = async (token: string) =>

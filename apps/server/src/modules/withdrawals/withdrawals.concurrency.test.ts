@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { withTx } from "../../db/tx";
 import { checkInvariants, post } from "../ledger";
 import { established } from "../../../test/money";
 
 /** On the PostgreSQL server only: withdrawals racing each other and the T+1 run racing itself. */
-let t: TestApp;
+const t = useTestApp({ WITHDRAWALS_PER_DAY: "100", AUTO_PAYOUT: "false" });
 let ops: { token: string };
 let ops2: { token: string };
 beforeAll(async () => {
-  t = await startTestApp({ WITHDRAWALS_PER_DAY: "100", AUTO_PAYOUT: "false" });
   ops = await registerOperator(t);
   ops2 = await registerOperator(t);
 });
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 const card = { companyName: "Race Trading Co", bank: "Bank of China", city: "Hangzhou", account: "6217000011112222" };

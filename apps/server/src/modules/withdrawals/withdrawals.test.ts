@@ -1,21 +1,18 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { established, income } from "../../../test/money";
 import { checkInvariants } from "../ledger";
 
-let t: TestApp;
+const t = useTestApp({ WITHDRAWALS_PER_DAY: "2", AUTO_PAYOUT: "false" });
 let opsA: { token: string };
 let opsB: { token: string };
 beforeAll(async () => {
-  t = await startTestApp({ WITHDRAWALS_PER_DAY: "2", AUTO_PAYOUT: "false" });
   opsA = await registerOperator(t);
   opsB = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 interface W {

@@ -1,15 +1,9 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 
 /** Liveness, readiness (and draining) and the Prometheus metrics of one node. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ METRICS_TOKEN: "scrape-secret" });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ METRICS_TOKEN: "scrape-secret" });
 
 function metric(text: string, name: string, labels: string): number | undefined {
   const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && labels.split(",").every((p) => l.includes(p)));

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { authorisedSender } from "../../../test/money";
 import { CHECK_MAX } from "../../modules/transfers";
 
 /** Issue 24 items 8, 10, 11: security headers and no-store, the dev outbox's audience, recipient lookups throttled. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe("security headers", () => {
   it("sends a CSP the web app runs under, frame and sniffing protection and a referrer policy on every reply", async () => {

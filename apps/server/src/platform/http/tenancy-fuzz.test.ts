@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { lastCode, registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { onboarded } from "../../../test/kit/collection-fixtures";
 import { login, newShop, stockMall, type Shop } from "../../../test/kit/mall-fixtures";
@@ -35,7 +36,7 @@ type Operation = {
 type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
 type Caller = { headers: Record<string, string>; customer: boolean };
 
-let t: TestApp;
+const t = useTestApp();
 let doc: Document;
 const A: Caller[] = [];
 const B: Caller[] = [];
@@ -152,7 +153,6 @@ async function listAll(callers: Caller[], ids = new Map<string, string>()): Prom
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
   const op = await registerOperator(t);
   const merchant = (token: string): Caller => ({ headers: { "x-auth-token": token, lang: "en" }, customer: false });
   const customer = (token: string): Caller => ({ headers: { "x-customer-token": token, lang: "en" }, customer: true });
@@ -260,9 +260,6 @@ beforeAll(async () => {
   const res = await t.app.inject({ method: "GET", url: "/api/docs/json" });
   doc = res.json<Document>();
 }, 300_000);
-afterAll(async () => {
-  await t.close();
-});
 
 /** How many leading path segments two paths share: A's ids are tried where their list lives. */
 const shared = (a: string, b: string) => {

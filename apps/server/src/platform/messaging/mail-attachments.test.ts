@@ -1,18 +1,12 @@
 import { createServer, type Server } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { loadConfig } from "../../config";
 import { createMailer } from "./adapters";
 import { listOutbox, outboxAttachments } from "./outbox.repo";
 
 /** Issue 29: a mail carries attachments, kept whole by the local adapter and sent by the SMTP one. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(3000, 7)]);
 
