@@ -10,7 +10,7 @@ import { openPostgres, type Database } from "../apps/server/src/db/database";
 import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { jobRuns } from "../apps/server/src/platform/metrics";
-import { beijingText, pushSign } from "../apps/server/src/modules/commerce/courier";
+import { beijingText, pushSign } from "../apps/server/src/platform/adapters/courier";
 import { orderPage } from "../apps/server/src/modules/commerce/orders.repo";
 import { invariantProblems } from "../apps/server/src/modules/commerce/repo";
 import { cpuMs } from "./lib/proc";

@@ -7,6 +7,7 @@ import { loadSecret } from "./platform/crypto/secret";
 import { createMailer, createSmsSender, type Mailer, type SmsSender } from "./platform/messaging/adapters";
 import { createStorage, type FileStorage } from "./platform/storage";
 import { createPayments, type PaymentsAdapter } from "./platform/adapters/payments";
+import { createCourier, type Courier } from "./platform/adapters/courier";
 import { createEInvoice, type EInvoiceAdapter } from "./platform/adapters/einvoice";
 import { createMiniprogramPlatforms, type MiniprogramPlatforms } from "./platform/adapters/miniprogram";
 
@@ -25,6 +26,8 @@ export interface AppContext {
   payments: PaymentsAdapter;
   /** The e-invoice service invoices are issued through (local: numbered and rendered here). */
   einvoice: EInvoiceAdapter;
+  /** The courier waybills and tracking go through (local: a simulator whose traces a job pushes). */
+  courier: Courier;
   /** The social platforms' mini-program APIs (local: a sandbox platform with its own pages). */
   miniprogramPlatforms: MiniprogramPlatforms;
   log: (line: string) => void;
@@ -44,17 +47,19 @@ export async function createContext(
   await migrate(database);
   const log = options.log ?? ((line: string) => console.log(line));
   const clock = options.clock ?? systemClock;
+  const secret = await loadSecret(config.secretKey, config.dataDir);
   return {
     config,
     database,
     clock,
     hasher: createPasswordHasher(config.argon2MemoryKib, config.argon2Iterations),
-    secret: await loadSecret(config.secretKey, config.dataDir),
+    secret,
     mailer: createMailer(config, database.db, log),
     sms: createSmsSender(database.db, log),
     storage: createStorage(config),
     payments: createPayments(config),
     einvoice: createEInvoice(),
+    courier: createCourier(config, secret),
     miniprogramPlatforms: createMiniprogramPlatforms(config, database.db, clock),
     log,
   };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
-import { pushSign } from "./courier";
+import { pushSign } from "../../platform/adapters/courier";
 import { invariantProblems } from "./repo";
 
 /** On the PostgreSQL server only: the last units of a SKU, a refund and tracking pushes, raced. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
-import { pushSign } from "./courier";
+import { pushSign } from "../../platform/adapters/courier";
 import { invariantProblems } from "./repo";
 import { CommerceService } from "./service";
 

@@ -1,10 +1,8 @@
-import { keyedHash } from "../../platform/crypto/tokens";
 import type { ModuleHost } from "../../platform/module";
 import type { AccountsService } from "../accounts";
 import type { CatalogService } from "../catalog";
 import type { MediaService } from "../media";
 import type { MiniprogramService } from "../miniprogram";
-import { Kuaidi100Courier, localWaybillNo, type CourierAdapter } from "./courier";
 import { courierSimulatorJob, orderTimersJob } from "./jobs";
 import { acceptLegacyHeader, fcardRoutes, legacyShopRoutes, LegacyTokens } from "./legacy";
 import { legacyCommerceRoutes, purchaserCommerceRoutes, trackingPushRoutes } from "./routes";
@@ -29,12 +27,7 @@ export async function registerCommerce(
 ): Promise<{ commerce: CommerceService }> {
   const { ctx, db, guard } = host;
   const cfg = ctx.config.commerce;
-  const pushSalt = cfg.pushSalt ?? keyedHash(ctx.secret, "courier-push-salt").slice(0, 32);
-  const local: CourierAdapter = {
-    kind: "local",
-    createWaybill: (req) => Promise.resolve({ waybillNo: req.waybillNo ?? localWaybillNo(req.companyCode) }),
-  };
-  const courier: CourierAdapter = cfg.kuaidi100 ? new Kuaidi100Courier({ ...cfg.kuaidi100, salt: pushSalt }) : local;
+  const { adapter: courier, pushSalt } = ctx.courier;
   const commerce = new CommerceService({
     db,
     clock: ctx.clock,

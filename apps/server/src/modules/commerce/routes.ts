@@ -41,7 +41,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
-import * as regions from "./regions";
+import * as regions from "../../platform/regions";
 import type { CommerceService } from "./service";
 
 const tags = ["commerce"];

@@ -5,7 +5,7 @@ import type { Clock } from "../../platform/clock";
 import { merchantOfActor } from "../merchants";
 import { AftersalesService } from "./aftersales.service";
 import { CommoditiesService } from "./commodities.service";
-import type { CourierAdapter } from "./courier";
+import type { CourierAdapter } from "../../platform/adapters/courier";
 import { OrdersService } from "./orders.service";
 import * as repo from "./repo";
 import { ShippingService } from "./shipping.service";

@@ -12,7 +12,7 @@ import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { merchantOfActor } from "../merchants";
-import { CourierError, parsePush, pushSign, simulatedPush, SIM_TRACE } from "./courier";
+import { CourierError, parsePush, pushSign, simulatedPush, SIM_TRACE } from "../../platform/adapters/courier";
 import type { OrdersService } from "./orders.service";
 import * as ordersRepo from "./orders.repo";
 import { iso, notFoundOrder } from "./presenter";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { beijingTime, Kuaidi100Courier, mainState, parsePush, pushSign, simulatedPush, SIM_TRACE } from "./courier";
-import { combinations } from "./commodities.service";
-import { freightOf } from "./orders.service";
+import { beijingTime, Kuaidi100Courier, mainState, parsePush, pushSign, simulatedPush, SIM_TRACE } from "./index";
+import { combinations } from "../../../modules/commerce/commodities.service";
+import { freightOf } from "../../../modules/commerce/orders.service";
 
 const md5 = (s: string) => createHash("md5").update(s).digest("hex").toUpperCase();
 const cfg = {
