@@ -3,7 +3,6 @@ import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 import { houseConfig } from "./eslint-rules/house.mjs";
-import { queryOutsideRepo, webLayerCrossings } from "./eslint-rules/worklist.mjs";
 
 export default tseslint.config(
   {
@@ -42,8 +41,4 @@ export default tseslint.config(
   },
   { files: ["**/*.{js,mjs,cjs}"], ...tseslint.configs.disableTypeChecked },
   houseConfig,
-  // Files from before the house rules, each leaving the list as it is fixed (eslint-rules/worklist.mjs).
-  // (ESLint refuses an empty `files`, so an emptied list drops its block.)
-  ...(queryOutsideRepo.length ? [{ files: queryOutsideRepo, rules: { "house/query-in-repo": "off" } }] : []),
-  ...(webLayerCrossings.length ? [{ files: webLayerCrossings, rules: { "house/web-layers": "off" } }] : []),
 );
