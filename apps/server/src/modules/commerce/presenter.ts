@@ -1,13 +1,14 @@
 import { CODE, type CommerceOrder, type Shipment } from "@tessera/contracts";
 import { AppError } from "../../platform/http/errors";
 import type * as ordersRepo from "./orders.repo";
+import { iso } from "../../platform/present";
 
 /** How the commerce services show their rows, and the few helpers they share. */
 
 export const notFoundOrder = () => new AppError(CODE.NOT_FOUND, "commerce.orderNotFound");
 export const notFoundCommodity = () => new AppError(CODE.NOT_FOUND, "commerce.commodityNotFound");
 export const notFoundAftersale = () => new AppError(CODE.NOT_FOUND, "commerce.afterSaleNotFound");
-export const iso = (d: Date | string | null): string | null => (d ? new Date(d).toISOString() : null);
+export { iso };
 
 /** One order as the contract shows it, from its row (times already ISO text), its lines, its shipment and the merchants' names. */
 export function presentOrder(

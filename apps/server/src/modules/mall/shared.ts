@@ -23,6 +23,7 @@ import type { PaymentsAdapter } from "../../platform/adapters/payments";
 import { getMerchant } from "../merchants";
 import type { MallAppearance } from "../miniprogram";
 import type { sealedCodes, CardKeys } from "../supply";
+import { iso } from "../../platform/present";
 
 /**
  * What the mall's feature services share: their dependencies, the mall a customer call is for, and the
@@ -78,7 +79,7 @@ export const money = (amount: number, currency: string) => ({
   amount,
   currency: currency as "CNY" | "USD" | "HKD",
 });
-export const iso = (d: Date | string) => new Date(d).toISOString();
+export { iso };
 export const maskNumber = (s: string) =>
   s.length <= 8 ? `${s.slice(0, 2)}****` : `${s.slice(0, 4)}${"*".repeat(Math.max(4, s.length - 8))}${s.slice(-4)}`;
 export const notFound = (key: "mall.goodsNotFound" | "mall.bagNotFound" | "mall.orderNotFound" | "mall.unknown") =>

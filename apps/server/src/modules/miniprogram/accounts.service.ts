@@ -23,11 +23,11 @@ import {
 import { OFFICIAL_TEMPLATES, type LocalPlatform } from "../../platform/adapters/miniprogram";
 import * as accounts from "./accounts.repo";
 import { platformRefusal } from "./service";
+import { iso } from "../../platform/present";
 
 /** Refresh an account's token this long before it expires. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
 const PLATFORM_OF: Record<MpAccountKind, MpPlatform> = { official: "wechat", life: "douyin" };
-const iso = (d: Date | string) => new Date(d).toISOString();
 const notBound = () => new AppError(CODE.NOT_FOUND, "mp.accountNotFound");
 
 export interface BoundAccountsDeps {

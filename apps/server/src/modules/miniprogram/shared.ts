@@ -4,6 +4,7 @@ import type { Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
 import type { FileStorage } from "../../platform/storage";
 import type { PlatformAdapter, PlatformError } from "../../platform/adapters/miniprogram";
+import { iso } from "../../platform/present";
 
 /** What the miniprogram feature services share: their dependencies, the mall's view, errors and dates. */
 
@@ -38,7 +39,7 @@ export interface MiniprogramDeps {
 export const REFRESH_MARGIN_MS = 5 * 60_000;
 
 export const notFound = () => new AppError(CODE.NOT_FOUND, "mp.configNotFound");
-export const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+export { iso };
 
 /** A platform's refusal as a readable message (its code kept in the text). */
 export function platformRefusal(err: PlatformError): AppError {

@@ -14,11 +14,11 @@ import type { TakeoutDeps } from "./service";
 import { notFound } from "./shop.service";
 import * as shopRepo from "./shop.repo";
 import type { LineCol } from "./tables";
+import { iso } from "../../platform/present";
 
 type OrderReq = z.output<typeof takeoutOrderReq>;
 
 export const UNPAID_CLOSE_MINUTES = 15;
-const iso = (d: Date | string | null): string | null => (d ? new Date(d).toISOString() : null);
 
 /**
  * Takeout orders: customers' orders from the phone page (counted stock taken when placed, given back when
