@@ -30,7 +30,7 @@ export async function authorisedSender(
   return { ...m, phone };
 }
 
-/** Sales income for a supplier: until purchasing exists, tests post it to the ledger directly. */
+/** Sales income for a supplier, posted to the ledger directly (a test about what income does need not sell first). */
 export async function income(t: TestApp, m: Merchant, amount: number): Promise<void> {
   await withTx(t.ctx.database.db, (tx) =>
     post(tx, {

@@ -23,10 +23,16 @@ import type { InvoicesTables } from "../modules/invoices/tables";
 import type { CommissionTables } from "../modules/commission/tables";
 import type { StoresTables } from "../modules/stores/tables";
 import type { CollectionTables } from "../modules/collection/tables";
+import type { MiniprogramTables } from "../modules/miniprogram/tables";
+import type { MallTables } from "../modules/mall/tables";
+import type { ProviderOpsTables } from "../modules/providerops/tables";
+import type { AnnouncementsTables } from "../modules/announcements/tables";
 
 /**
  * Every table, for Kysely. Each module declares the tables it owns in its own tables.ts (only that
- * module's repo.ts queries them); this interface just puts them together.
+ * module's repositories, `repo.ts` and `*.repo.ts`, query them: the `house/query-in-repo` lint rule); the
+ * platform's tables (audit log, payments, the local mini-program platform) are in platform/. This
+ * interface just puts them together.
  */
 export interface DB
   extends
@@ -55,20 +61,8 @@ export interface DB
     CommissionTables,
     StoresTables,
     CollectionTables,
-    TakeoutTables {}
-// Mini-program storefronts (issue 30 A), merged into DB by declaration merging.
-import type { MiniprogramTables } from "../modules/miniprogram/tables";
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface DB extends MiniprogramTables {}
-// The customer mall and its back-office (issue 30 B), merged into DB by declaration merging.
-import type { MallTables } from "../modules/mall/tables";
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface DB extends MallTables {}
-// The provider's BatchPurchase files (issue 29), merged into DB by declaration merging.
-import type { ProviderOpsTables } from "../modules/providerops/tables";
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface DB extends ProviderOpsTables {}
-// The platform's customer-service contact and announcements (issue 29), merged into DB by declaration merging.
-import type { AnnouncementsTables } from "../modules/announcements/tables";
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface DB extends AnnouncementsTables {}
+    TakeoutTables,
+    MiniprogramTables,
+    MallTables,
+    ProviderOpsTables,
+    AnnouncementsTables {}
