@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLocalBankPayouts } from "./bank";
+import { createLocalBankPayouts } from "./adapters/bank";
 import { csvCell, csvRow } from "./csv";
 
 describe("CSV cells", () => {

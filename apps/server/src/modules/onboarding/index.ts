@@ -1,6 +1,6 @@
 import { invalid } from "../../platform/http/errors";
 import type { ModuleHost } from "../../platform/module";
-import { createLocalOcr } from "../../platform/ocr";
+import { createLocalOcr } from "../../platform/adapters/ocr";
 import { consumeVerificationCode, SubAccountsService, type AccountsService } from "../accounts";
 import { AgreementsService } from "./agreements";
 import { BrandTokenService } from "./brand-tokens";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
 import { registerOperator } from "../../../test/operators";
-import { createLocalOcr } from "../../platform/ocr";
+import { createLocalOcr } from "../../platform/adapters/ocr";
 import { isoDay, RealNameService } from "./realname";
 import { multipart, pngImage, submitRealName, upload, VALID_FIELDS } from "../../../test/kit/onboarding-fixtures";
 

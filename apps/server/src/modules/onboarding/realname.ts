@@ -21,7 +21,7 @@ import { tenantOf } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
 import { imageInfo } from "../../platform/images";
-import type { OcrAdapter } from "../../platform/ocr";
+import type { OcrAdapter } from "../../platform/adapters/ocr";
 import type { FileStorage } from "../../platform/storage";
 import { balancesOf } from "../ledger";
 import { changeMerchant, getMerchant, lockMerchantForUpdate } from "../merchants";

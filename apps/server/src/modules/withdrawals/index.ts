@@ -1,6 +1,6 @@
 import path from "node:path";
 import { platformDay, platformHour } from "../../platform/clock";
-import { createLocalBankPayouts } from "../../platform/bank";
+import { createLocalBankPayouts } from "../../platform/adapters/bank";
 import { oncePer } from "../../platform/jobs";
 import type { ModuleHost } from "../../platform/module";
 import type { ReviewQueue } from "../ops";

@@ -15,7 +15,7 @@ import {
 import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
-import type { BankPayouts } from "../../platform/bank";
+import type { BankPayouts } from "../../platform/adapters/bank";
 import { platformDay, startOfPlatformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { moneyText } from "../../platform/money-text";

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { csvRow } from "../csv";
+import { csvRow } from "../../csv";
 
 /** One payout instruction to the bank: pay `amount` minor units to the merchant's verified card. */
 export interface PayoutInstruction {
