@@ -80,7 +80,7 @@ export default defineConfig({
     maxWorkers: os.availableParallelism(),
     projects: [
       { test: { name: "contracts", include: ["packages/contracts/src/**/*.test.ts"] } },
-      { test: { name: "house", include: ["eslint-rules/**/*.test.mjs"] } },
+      { test: { name: "house", include: ["eslint-rules/**/*.test.mjs", "scripts/**/*.test.mjs"] } },
       { test: { name: "web", include: ["apps/web/src/**/*.test.ts"] } },
       {
         test: {
