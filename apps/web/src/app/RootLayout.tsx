@@ -1,9 +1,10 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useMatches } from "react-router";
-import { AuthDialogsProvider } from "../components/auth/AuthDialogs";
+import { AuthDialogsProvider } from "../features/accounts/auth/AuthDialogs";
 import { applyAreaDefaultLang } from "../i18n";
-import { isRouteHandle } from "./routes";
+import { AreasContext } from "../ui/areas";
+import { AREAS, isRouteHandle } from "./routes";
 
 /** Sets the document title in the current language from the deepest route that names one. */
 function useDocumentTitle(): void {
@@ -19,14 +20,16 @@ function useDocumentTitle(): void {
   }, [titleKey, t, i18n.language]);
 }
 
-/** The root of every page: title, area language default and the login/register dialogs. */
+/** The root of every page: title, area language default, the route table's areas and the login/register dialogs. */
 export function RootLayout() {
   const { pathname } = useLocation();
   useEffect(() => applyAreaDefaultLang(pathname), [pathname]);
   useDocumentTitle();
   return (
-    <AuthDialogsProvider>
-      <Outlet />
-    </AuthDialogsProvider>
+    <AreasContext value={AREAS}>
+      <AuthDialogsProvider>
+        <Outlet />
+      </AuthDialogsProvider>
+    </AreasContext>
   );
 }

@@ -1,7 +1,7 @@
 import { Button, Flex, Result } from "antd";
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { NotFoundResult } from "../components/NotFoundResult";
+import { NotFoundResult } from "../ui/NotFoundResult";
 import { isChunkLoadError } from "./lazy";
 
 /**

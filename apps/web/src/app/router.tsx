@@ -5,7 +5,7 @@ import { loadChunk } from "./lazy";
 import { RootLayout } from "./RootLayout";
 import { PageFailure, RouteError } from "./RouteError";
 import { AREAS, PUBLIC_PAGES, type PageDef, type RouteHandle } from "./routes";
-import { FullPageSpin } from "../components/FullPageSpin";
+import { FullPageSpin } from "../ui/FullPageSpin";
 
 function pageRoute(page: PageDef): RouteObject {
   const handle: RouteHandle = { titleKey: page.titleKey };

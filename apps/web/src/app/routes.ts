@@ -5,9 +5,9 @@ import { ops } from "./routes/ops";
 import { providers } from "./routes/providers";
 import { publicPages } from "./routes/public";
 import { sale } from "./routes/sale";
-import type { AreaDef, PageDef } from "./routes/types";
+import type { AreaDef, PageDef } from "../ui/areas";
 
-export type { AreaDef, AreaId, PageDef, PageModule } from "./routes/types";
+export type { AreaDef, AreaId, PageDef, PageModule } from "../ui/areas";
 
 /**
  * The route table as data (spec 01 §2), assembled from one file per area in ./routes/: each page has

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { Version } from "@tessera/contracts";
 import { LANGS, type Lang } from "@tessera/contracts/light";
 import { LANG_STORAGE_KEY, LANG_TAGS, LANGUAGE_NAMES } from "../i18n/languages";
-import { LogoMark } from "../components/LogoMark";
+import { LogoMark } from "../ui/LogoMark";
 import { requestDialog } from "./handoff";
 import { FEATURES, STEPS, TILES } from "./keys";
 import { loadLangTexts, type LightTexts } from "./texts";
@@ -28,7 +28,7 @@ function GlobeIcon() {
   );
 }
 
-/** The language menu: same test id and roles as the app's (components/LanguageSwitch.tsx). */
+/** The language menu: same test id and roles as the app's (ui/LanguageSwitch.tsx). */
 function LightLanguageSwitch({ texts, onChoose }: { texts: LightTexts; onChoose: (lang: Lang) => void }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -85,7 +85,7 @@ function LightLanguageSwitch({ texts, onChoose }: { texts: LightTexts; onChoose:
 
 /**
  * The login landing's first paint, without antd: the header and the landing of
- * components/landing/Landing.tsx in plain elements, shown while the whole app downloads. The app then
+ * features/accounts/Landing.tsx in plain elements, shown while the whole app downloads. The app then
  * renders the real landing over it and opens the login dialog (or the one asked for here).
  */
 export interface LightLandingProps {

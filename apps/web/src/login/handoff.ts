@@ -1,4 +1,4 @@
-import type { AuthDialogKind } from "../components/auth/context";
+import type { AuthDialogKind } from "../features/accounts/auth/context";
 
 /**
  * A dialog the reader asked for on the light screen (login or register button) before the whole app

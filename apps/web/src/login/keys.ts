@@ -1,5 +1,5 @@
 /**
- * The landing's cards, for the light screen and components/landing/Landing.tsx alike: [title, text] keys
+ * The landing's cards, for the light screen and features/accounts/Landing.tsx alike: [title, text] keys
  * of core.json (light.test.ts checks that core.json has every key the screen shows).
  */
 export const TILES = [

@@ -14,7 +14,7 @@ const LIGHT_PATHS: Record<string, Version> = {
 
 /**
  * The light first screen for a login page visited without a session, or null: with a session the page
- * shows "Enter the console" instead (components/landing/Landing.tsx), which the whole app renders.
+ * shows "Enter the console" instead (features/accounts/Landing.tsx), which the whole app renders.
  */
 export function lightScreenFor(
   pathname: string,

@@ -5,11 +5,11 @@ import { Link, Navigate, Outlet, useLocation, useNavigation } from "react-router
 import { chooserPathOf, loginPathOf } from "../../api/area";
 import { useCommonConfig } from "../../api/hooks/common";
 import { useSession, useUserInfo } from "../../api/hooks/account";
-import { AppHeader } from "../../components/AppHeader";
+import { AppHeader } from "./AppHeader";
 import type { AreaDef } from "../routes";
 import { useMyMenus } from "../../api/hooks/onboarding";
-import { pageAllowed } from "../../components/onboarding/menus";
-import { systemTextKey } from "../../components/chooser/SystemChooser";
+import { pageAllowed } from "../../features/onboarding/menus";
+import { systemTextKey } from "../../features/accounts/SystemChooser";
 import { groupMenu } from "../routes/menuGroups";
 import { rememberReturnTo } from "../../api/returnTo";
 

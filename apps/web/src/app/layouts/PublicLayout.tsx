@@ -1,7 +1,7 @@
 import { Flex, Layout, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
-import { AppHeader } from "../../components/AppHeader";
+import { AppHeader } from "./AppHeader";
 
 /** Public pages: the header, the page and a footer. */
 export function PublicLayout() {

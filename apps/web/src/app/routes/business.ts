@@ -36,7 +36,7 @@ import {
   VideoCameraOutlined,
   WechatOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "./types";
+import type { AreaDef } from "../../ui/areas";
 
 /**
  * The supplier's back office (`/business`, domestic version).

@@ -1,5 +1,5 @@
 import { MailOutlined } from "@ant-design/icons";
-import type { AreaDef } from "./types";
+import type { AreaDef } from "../../ui/areas";
 
 /**
  * Developer tools (`/dev`), shown only while the local mail/SMS adapter is active.

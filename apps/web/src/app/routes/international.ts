@@ -11,7 +11,7 @@ import {
   TransactionOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "./types";
+import type { AreaDef } from "../../ui/areas";
 
 /**
  * The international version's two back offices: purchaser (`/international/sale`) and supplier

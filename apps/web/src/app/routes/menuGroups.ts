@@ -1,4 +1,4 @@
-import type { AreaId } from "./types";
+import type { AreaId } from "../../ui/areas";
 
 /**
  * Sections of a long side menu (issue 25 item 4: the purchaser's was a flat list of ~55 entries), after

@@ -8,7 +8,7 @@ import {
   SearchOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "./types";
+import type { AreaDef } from "../../ui/areas";
 
 /**
  * The operator console (`/ops`): reviews, merchants, top-ups, withdrawals, audit log; its own login.

@@ -27,7 +27,7 @@ import {
   FileExcelOutlined,
   EnvironmentOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "./types";
+import type { AreaDef } from "../../ui/areas";
 
 /**
  * The service provider's back office (`/providers`, domestic version).

@@ -1,4 +1,4 @@
-import type { PageDef } from "./types";
+import type { PageDef } from "../../ui/areas";
 
 /** Pages outside the areas, open without a session: logins, system choosers, real-name verification. Absolute paths. */
 export const publicPages: PageDef[] = [

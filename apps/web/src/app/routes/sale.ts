@@ -38,7 +38,7 @@ import {
   WalletOutlined,
   WechatOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "./types";
+import type { AreaDef } from "../../ui/areas";
 
 /**
  * The purchaser's back office (`/sale`, domestic version).

@@ -2,7 +2,7 @@ import { Card, Flex } from "antd";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { useUserInfo } from "../../api/hooks/account";
-import { PageHint } from "../../components/PageHint";
+import { PageHint } from "../../ui/PageHint";
 import { CommodityForm } from "./commerce/CommodityForm";
 
 /** `/business/AddProducts`: a new product with its specifications and SKUs; saved, it opens the product list. */

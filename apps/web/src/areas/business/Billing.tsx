@@ -1,4 +1,4 @@
-import { StatementPage } from "../../components/funds/StatementPage";
+import { StatementPage } from "../../features/funds/StatementPage";
 
 /** `/business/Billing`: the income account's monthly settlement. */
 export default function Billing() {

@@ -13,8 +13,8 @@ import {
   type Card as CodeRow,
 } from "@tessera/contracts";
 import { saveFile } from "../../api/http";
-import { PageHint } from "../../components/PageHint";
-import { catalogApi, catalogKeys, importCards } from "./catalog/api";
+import { PageHint } from "../../ui/PageHint";
+import { catalogApi, catalogKeys, importCards } from "../../features/catalog/api";
 
 const BATCH_COLOR = { importing: "processing", done: "success", failed: "error" } as const;
 

@@ -1,10 +1,10 @@
 import { Tag, type TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import type { SupplyCheckRow } from "@tessera/contracts";
-import { PageHint } from "../../components/PageHint";
-import { formatMoney } from "../../components/money";
-import { PeriodTable, type PeriodState } from "../../components/purchasing/PeriodTable";
-import { useSupplyCheck } from "../../components/purchasing/statisticsApi";
+import { PageHint } from "../../ui/PageHint";
+import { formatMoney } from "../../ui/money";
+import { PeriodTable, type PeriodState } from "../../features/purchasing/PeriodTable";
+import { useSupplyCheck } from "../../features/purchasing/statisticsApi";
 
 const useCheckRows = (s: PeriodState) => useSupplyCheck({ from: s.from, to: s.to });
 

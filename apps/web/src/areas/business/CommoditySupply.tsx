@@ -4,11 +4,11 @@ import { useTranslation } from "react-i18next";
 import { BUSINESS_TYPES, GOODS_STATES, type Goods, type Page } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { useSuppliedGoodsColumns } from "../../components/catalog/supplyColumns";
-import { ListPage } from "../../components/list/ListPage";
-import type { ListState } from "../../components/list/listQuery";
-import { PageHint } from "../../components/PageHint";
-import { catalogApi, catalogKeys } from "./catalog/api";
+import { useSuppliedGoodsColumns } from "../../features/catalog/supplyColumns";
+import { ListPage } from "../../ui/list/ListPage";
+import type { ListState } from "../../ui/list/listQuery";
+import { PageHint } from "../../ui/PageHint";
+import { catalogApi, catalogKeys } from "../../features/catalog/api";
 import { useDictLabels } from "../../features/catalog/labels";
 
 function queryOf(s: ListState) {

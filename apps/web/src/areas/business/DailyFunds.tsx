@@ -1,4 +1,4 @@
-import { StatementPage } from "../../components/funds/StatementPage";
+import { StatementPage } from "../../features/funds/StatementPage";
 
 /** `/business/DailyFunds`: the income account's daily statement. */
 export default function DailyFunds() {

@@ -19,12 +19,12 @@ import { useTranslation } from "react-i18next";
 import { GOODS_STATES, type CostReply, type Goods, type GoodsState, type InsupplyUpdateReq } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { reportFailure } from "../../components/form/serverError";
-import { ListPage } from "../../components/list/ListPage";
-import type { ListState } from "../../components/list/listQuery";
-import { formatMoney, parseMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
-import { catalogKeys } from "./catalog/api";
+import { reportFailure } from "../../ui/form/serverError";
+import { ListPage } from "../../ui/list/ListPage";
+import type { ListState } from "../../ui/list/listQuery";
+import { formatMoney, parseMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
+import { catalogKeys } from "../../features/catalog/api";
 import { percent } from "../../features/catalog/labels";
 
 const base = "/api/card-user";

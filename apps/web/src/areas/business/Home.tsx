@@ -1,4 +1,4 @@
-import { AccountHome } from "../../components/account/AccountHome";
+import { AccountHome } from "../../features/accounts/AccountHome";
 
 /** `/business/Home`: the supplier's home: account balance, SUP balance, account info and actions. */
 export default function BusinessHome() {

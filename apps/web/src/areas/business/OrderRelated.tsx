@@ -14,10 +14,10 @@ import {
   type CommerceOrderState,
   type Shipment,
 } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { moneyPopconfirm, moneyTitle } from "../../components/confirmMoney";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { moneyPopconfirm, moneyTitle } from "../../ui/confirmMoney";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { brandApi, commerceKeys } from "../../features/commerce/api";
 import { AftersaleStateTag, OrderStateTag, skuLabel } from "../../features/commerce/labels";
 import { TrackingDrawer } from "../../features/commerce/TrackingDrawer";

@@ -5,9 +5,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TakeoutPackage } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
-import { reportFailure } from "../../components/form/serverError";
-import { formatMoney, parseMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { formatMoney, parseMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { takeoutApi, takeoutKeys } from "./takeout/api";
 
 interface FormValues {

@@ -1,9 +1,9 @@
 import { Tabs } from "antd";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { RequiredStatesNotice } from "../../components/onboarding/RequiredStatesNotice";
-import { PageHint } from "../../components/PageHint";
-import { DockingList } from "../../components/purchasing/DockingList";
+import { RequiredStatesNotice } from "../../features/onboarding/RequiredStatesNotice";
+import { PageHint } from "../../ui/PageHint";
+import { DockingList } from "../../features/purchasing/DockingList";
 import { GrantedRebates } from "./rebates/GrantedRebates";
 import { RebateRules } from "./rebates/RebateRules";
 

@@ -1,4 +1,4 @@
-import { WhitelistList } from "../../components/purchasing/WhitelistList";
+import { WhitelistList } from "../../features/purchasing/WhitelistList";
 
 /**
  * `/business/PurchaseWhiteList`: purchasers allowed to purchase one named goods of the supplier without a

@@ -4,10 +4,10 @@ import { useTranslation } from "react-i18next";
 import type { Page, ResaleMerchandise } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { ListPage } from "../../components/list/ListPage";
-import type { ListState } from "../../components/list/listQuery";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import type { ListState } from "../../ui/list/listQuery";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { percent, useDictLabels } from "../../features/catalog/labels";
 
 /** A row keyed by its goods (one row per goods bought). */

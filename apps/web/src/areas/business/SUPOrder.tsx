@@ -2,11 +2,11 @@ import { Tag, type TableColumnsType } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { SUP_SETTLEMENTS, type SupOrderRow, type SupSettlement } from "@tessera/contracts";
-import { PageHint } from "../../components/PageHint";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
-import { orderFilters } from "../../components/purchasing/listFilters";
-import { supOrdersQuery } from "../../components/purchasing/statisticsApi";
+import { PageHint } from "../../ui/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
+import { orderFilters } from "../../features/purchasing/listFilters";
+import { supOrdersQuery } from "../../features/purchasing/statisticsApi";
 
 const COLOR: Record<SupSettlement, string> = {
   escrow: "processing",

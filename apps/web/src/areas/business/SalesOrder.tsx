@@ -1,4 +1,4 @@
-import { OrderTabs } from "../../components/purchasing/OrderTabs";
+import { OrderTabs } from "../../features/purchasing/OrderTabs";
 
 /** `/business/SalesOrder`: orders of the supplier's goods (fulfil direct top-ups), refunds, reports. */
 export default function SalesOrder() {

@@ -1,4 +1,4 @@
-import { SubAccountsPage } from "../../components/onboarding/SubAccountsPage";
+import { SubAccountsPage } from "../../features/onboarding/SubAccountsPage";
 
 /** `/business/SubAccounts`: the supplier's sub-accounts and the pages each may open. */
 export default function SubAccounts() {

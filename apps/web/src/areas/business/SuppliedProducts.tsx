@@ -6,15 +6,15 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { BUSINESS_TYPES, GOODS_STATES, isCardBusinessType, type Goods } from "@tessera/contracts";
 import { saveFile } from "../../api/http";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
-import type { ListState } from "../../components/list/listQuery";
-import type { SearchValues } from "../../components/list/searchValues";
-import { catalogApi, catalogKeys } from "./catalog/api";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
+import type { ListState } from "../../ui/list/listQuery";
+import type { SearchValues } from "../../ui/list/searchValues";
+import { catalogApi, catalogKeys } from "../../features/catalog/api";
 import { BrandsDialog } from "./catalog/BrandsDialog";
 import { GoodsFormDialog } from "./catalog/GoodsFormDialog";
 import { useDictLabels } from "../../features/catalog/labels";
-import { useSuppliedGoodsColumns } from "../../components/catalog/supplyColumns";
+import { useSuppliedGoodsColumns } from "../../features/catalog/supplyColumns";
 import { GoodsStoresDialog } from "./stores/GoodsStoresDialog";
 
 function filtersOf(v: SearchValues) {

@@ -4,10 +4,10 @@ import dayjs from "dayjs";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TakeoutAction, TakeoutOrder as Order, TakeoutOrderState } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { takeoutApi, takeoutKeys } from "./takeout/api";
-import { ExportButton } from "../../components/list/useExport";
+import { ExportButton } from "../../ui/list/useExport";
 
 const COLOR: Record<TakeoutOrderState, string> = {
   pending_payment: "default",

@@ -19,9 +19,9 @@ import {
 import { useTranslation } from "react-i18next";
 import type { TakeoutShop } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
-import { reportFailure } from "../../components/form/serverError";
-import { parseMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { parseMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { takeoutApi, takeoutKeys } from "./takeout/api";
 
 interface FormValues {

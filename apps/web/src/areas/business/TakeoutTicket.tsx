@@ -3,7 +3,7 @@ import { Button, Spin } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { takeoutApi, takeoutKeys } from "./takeout/api";
 
 /** `/business/TakeoutTicket?id=`: a kitchen ticket sized for a 58 mm receipt printer; Print opens the browser's print dialog. */

@@ -3,8 +3,8 @@ import { App, Button, Card, Flex, Form, Input, InputNumber, Modal, Popconfirm, S
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TakeoutType as Type } from "@tessera/contracts";
-import { reportFailure } from "../../components/form/serverError";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { PageHint } from "../../ui/PageHint";
 import { takeoutApi, takeoutKeys } from "./takeout/api";
 
 /** `/business/TakeoutType`: the menu's categories: add, rename, order, delete an empty one. */

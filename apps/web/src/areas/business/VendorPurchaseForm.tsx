@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Flex } from "antd";
-import { PageHint } from "../../components/PageHint";
-import { ApplicationList } from "../../components/purchasing/ApplicationList";
+import { PageHint } from "../../ui/PageHint";
+import { ApplicationList } from "../../features/purchasing/ApplicationList";
 
 /** `/business/VendorPurchaseForm`: purchasers' applications for the supplier's goods, approved with their price. */
 export default function VendorPurchaseForm() {

@@ -1,4 +1,4 @@
-import { WhitelistList } from "../../components/purchasing/WhitelistList";
+import { WhitelistList } from "../../features/purchasing/WhitelistList";
 
 /**
  * `/business/VendorWhiteList`: purchasers the supplier (vendor) lets buy every goods of its own without a

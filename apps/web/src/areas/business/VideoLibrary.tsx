@@ -5,10 +5,10 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { LibraryItem } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
-import { libraryKey, libraryKeyAll, libraryPage, type LibraryQuery } from "../../components/upload/api";
-import { UploadDialog } from "../../components/upload/UploadDialog";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
+import { libraryKey, libraryKeyAll, libraryPage, type LibraryQuery } from "../../features/media/api";
+import { UploadDialog } from "../../features/media/UploadDialog";
 
 /** Upload types of the library: 3 video, 7 audio (the dialog adds both to the library when done). */
 const VIDEO_TYPE = 3;

@@ -3,11 +3,11 @@ import { App, Form, Input, Modal, Tag, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { PayOrder, PayRefund } from "@tessera/contracts";
-import { reportFailure } from "../../components/form/serverError";
-import { ListPage } from "../../components/list/ListPage";
-import { confirmMoney } from "../../components/confirmMoney";
-import { formatMoney, parseMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { ListPage } from "../../ui/list/ListPage";
+import { confirmMoney } from "../../ui/confirmMoney";
+import { formatMoney, parseMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { collectionApi, collectionKeys, newRequestKey } from "../../features/collection/api";
 
 const COLOR: Record<PayRefund["state"], string> = { PROCESSING: "blue", SUCCESS: "green", FAILURE: "red" };

@@ -1,4 +1,4 @@
-import { WithdrawalPage } from "../../components/funds/WithdrawalPage";
+import { WithdrawalPage } from "../../features/funds/WithdrawalPage";
 
 /** `/international/business/WithdrawalRecordB`: the supplier's withdrawals of its income. */
 export default function WithdrawalRecordB() {

@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Card, Col, Flex, Row, Statistic, Table, type TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import type { WriteAccountRow } from "@tessera/contracts";
-import { ExportButton } from "../../components/list/useExport";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { ExportButton } from "../../ui/list/useExport";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { storeKeys, writeOffApi } from "../../features/stores/api";
 
 /** `/business/WriteAccount`: the brand's redemption account (spec 01 §7 accounts): per store, what was redeemed, settled and still to settle. */

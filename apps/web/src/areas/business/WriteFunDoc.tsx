@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SettlementDoc } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 import { storeKeys, writeOffApi } from "../../features/stores/api";
 import { DocDrawer } from "../../features/stores/DocDrawer";
 import { dayRange, docColumns } from "../../features/stores/writeoffLists";

@@ -3,9 +3,9 @@ import { App, Button, Form, Input, Modal, Select, Space, type TableColumnsType }
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QrCode } from "@tessera/contracts";
-import { reportFailure } from "../../components/form/serverError";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 import { storeApi, storeKeys } from "../../features/stores/api";
 import { QrCodeDialog } from "../../features/stores/QrCodeDialog";
 

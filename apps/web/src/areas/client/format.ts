@@ -1,5 +1,5 @@
 import type { Money } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 
 export const fmt = (m: Money): string => formatMoney(m);
 export const day = (iso: string | null): string => (iso ? iso.slice(0, 10) : "-");

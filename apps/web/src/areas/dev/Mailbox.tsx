@@ -5,10 +5,10 @@ import { Fragment, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { type OutboxItem, type OutboxQuery } from "@tessera/contracts";
 import { OUTBOX_EXPORT_PATH, outboxQueryOptions } from "../../api/hooks/dev";
-import { ListPage } from "../../components/list/ListPage";
-import type { ListState } from "../../components/list/listQuery";
-import type { SearchValues } from "../../components/list/searchValues";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import type { ListState } from "../../ui/list/listQuery";
+import type { SearchValues } from "../../ui/list/searchValues";
+import { PageHint } from "../../ui/PageHint";
 
 /** The outbox filters of the search bar's values: recipient (inpVal), channel (selVal), time (date). */
 function filtersOf(values: SearchValues): Omit<OutboxQuery, "page" | "pageSize"> {

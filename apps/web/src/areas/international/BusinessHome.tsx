@@ -1,4 +1,4 @@
-import { AccountHome } from "../../components/account/AccountHome";
+import { AccountHome } from "../../features/accounts/AccountHome";
 
 /** `/international/business/Home`: the international supplier's home (USD or HKD). */
 export default function InternationalBusinessHome() {

@@ -1,4 +1,4 @@
-import { Landing } from "../../components/landing/Landing";
+import { Landing } from "../../features/accounts/Landing";
 
 /**
  * `/international/INlogin`: login and registration of the international version, open to businesses

@@ -1,4 +1,4 @@
-import { AccountHome } from "../../components/account/AccountHome";
+import { AccountHome } from "../../features/accounts/AccountHome";
 
 /** `/international/sale/Home`: the international purchaser's home (USD or HKD). */
 export default function InternationalSaleHome() {

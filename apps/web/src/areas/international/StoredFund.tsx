@@ -1,4 +1,4 @@
-import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
+import { AccountFundsPage } from "../../features/funds/AccountFundsPage";
 
 /** `/international/{sale,business}/storedFund`: the SUP account (payment funds) and its changes. */
 export default function StoredFund() {

@@ -1,4 +1,4 @@
-import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
+import { AccountFundsPage } from "../../features/funds/AccountFundsPage";
 
 /** `/international/sale/storedValue`: the stored value (reserve account) that top-ups land in, and its changes. */
 export default function StoredValue() {

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { MallOrder } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { Icon } from "./icons";
 import { Quantity } from "./Item";
 import { Empty, mallBase, type PageProps } from "./MallApp";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Page, StoreGoods } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { Empty, mallBase, Spinner, type PageProps } from "./MallApp";
 import { mallCall } from "./mallApi";
 import { Link, navigate } from "./router";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { StoreGoods } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { mallBase, Spinner, type PageProps } from "./MallApp";
 import { cart, mallCall } from "./mallApi";
 import { navigate } from "./router";

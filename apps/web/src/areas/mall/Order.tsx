@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { MallOrder } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { Icon } from "./icons";
 import { Spinner, type PageProps } from "./MallApp";
 import { mallCall } from "./mallApi";

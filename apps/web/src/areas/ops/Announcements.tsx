@@ -26,9 +26,9 @@ import {
   type ServiceContactReq,
 } from "@tessera/contracts";
 import { announcementKeys, opsAnnouncementsApi } from "../../api/hooks/announcements";
-import { useZodRules } from "../../components/form/useZodRules";
-import { ExportButton } from "../../components/list/useExport";
-import { PageHint } from "../../components/PageHint";
+import { useZodRules } from "../../ui/form/useZodRules";
+import { ExportButton } from "../../ui/list/useExport";
+import { PageHint } from "../../ui/PageHint";
 import { OpsOnly } from "./OpsOnly";
 
 interface AnnouncementForm {

@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { AuditRow } from "@tessera/contracts";
 import type { Query } from "../../api/client";
 import { auditQuery } from "../../api/hooks/ops";
-import { ListPage } from "../../components/list/ListPage";
-import type { SearchValues } from "../../components/list/searchValues";
+import { ListPage } from "../../ui/list/ListPage";
+import type { SearchValues } from "../../ui/list/searchValues";
 import { auditAction, auditLines, auditSubject } from "./auditText";
 import { OpsOnly } from "./OpsOnly";
 

@@ -19,7 +19,7 @@ import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { BUSINESS_TYPES, type CommissionRule } from "@tessera/contracts";
-import { PageHint } from "../../components/PageHint";
+import { PageHint } from "../../ui/PageHint";
 import { percent, useDictLabels } from "../../features/catalog/labels";
 import { commissionApi, commissionKeys } from "../../features/commission/api";
 import { OpsOnly } from "./OpsOnly";

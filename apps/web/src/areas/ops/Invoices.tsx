@@ -3,9 +3,9 @@ import { App, Button, Form, Input, Modal, Space, type TableColumnsType } from "a
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Invoice } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { downloadInvoicePdf, invoiceApi, invoiceKeys, type InvoiceListQuery } from "../../features/invoices/api";
 import { useInvoiceColumns } from "../../features/invoices/columns";
 import { invoiceFilters, useInvoiceSearch } from "../../features/invoices/search";

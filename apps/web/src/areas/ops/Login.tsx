@@ -5,8 +5,8 @@ import { useNavigate } from "react-router";
 import { loginReq, type UserInfo } from "@tessera/contracts";
 import { useLogin } from "../../api/hooks/account";
 import { http, tokens } from "../../api/http";
-import { reportFailure } from "../../components/form/serverError";
-import { useZodRules } from "../../components/form/useZodRules";
+import { reportFailure } from "../../ui/form/serverError";
+import { useZodRules } from "../../ui/form/useZodRules";
 import { takeReturnTo } from "../../api/returnTo";
 
 /** `/ops/login`: platform operators sign in to the operator console. Merchant accounts are turned away. */

@@ -3,8 +3,8 @@ import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { API_PERMISSIONS, REAL_NAME_STATES, type OpsMerchantRow } from "@tessera/contracts";
 import { merchantsQuery, useProviderRole } from "../../api/hooks/ops";
-import { RealNameTag } from "../../components/account/RealNameTag";
-import { ListPage } from "../../components/list/ListPage";
+import { RealNameTag } from "../../features/accounts/RealNameTag";
+import { ListPage } from "../../ui/list/ListPage";
 import { OpsOnly } from "./OpsOnly";
 
 /** `/ops/Merchants`: find a merchant by id, name or main account e-mail; filter by real-name and API state. */

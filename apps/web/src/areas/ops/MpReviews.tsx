@@ -6,8 +6,8 @@ import { useTranslation } from "react-i18next";
 import type { MpPlatform } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 import { OpsOnly } from "./OpsOnly";
 
 interface AuditRow {

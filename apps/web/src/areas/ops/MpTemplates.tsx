@@ -20,7 +20,7 @@ import { useTranslation } from "react-i18next";
 import type { MpPlatform, MpTemplate } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { PageHint } from "../../components/PageHint";
+import { PageHint } from "../../ui/PageHint";
 import { OpsOnly } from "./OpsOnly";
 
 interface TemplateForm {

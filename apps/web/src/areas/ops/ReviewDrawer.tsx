@@ -4,8 +4,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QueueItem } from "@tessera/contracts";
 import { useDecide } from "../../api/hooks/ops";
-import { AuthImage } from "../../components/onboarding/AuthImage";
-import { reportFailure } from "../../components/form/serverError";
+import { AuthImage } from "../../features/onboarding/AuthImage";
+import { reportFailure } from "../../ui/form/serverError";
 
 const STATE_COLOR = { pending: "processing", approved: "success", rejected: "error" } as const;
 

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { REVIEW_STATES, type QueueItem } from "@tessera/contracts";
 import { queueItemsQuery, useQueues } from "../../api/hooks/ops";
-import { ListPage } from "../../components/list/ListPage";
+import { ListPage } from "../../ui/list/ListPage";
 import { OpsOnly } from "./OpsOnly";
 import { ReviewDrawer } from "./ReviewDrawer";
 import { ALL_STATES, reviewStateFilter } from "./reviewFilter";

@@ -3,11 +3,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TopUpNotice } from "@tessera/contracts";
 import { useOperatorMovement, useReviewTopUp } from "../../api/hooks/funds";
-import { useMessageText } from "../../components/form/useZodRules";
-import { AmountDialog } from "../../components/funds/AmountDialog";
-import { TopUpNotices } from "../../components/funds/TopUpNotices";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { useMessageText } from "../../ui/form/useZodRules";
+import { AmountDialog } from "../../features/funds/AmountDialog";
+import { TopUpNotices } from "../../features/funds/TopUpNotices";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { OpsOnly } from "./OpsOnly";
 
 /** Asks for the reason of a rejection. */

@@ -5,10 +5,10 @@ import type { Withdrawal, WithdrawalAction } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
 import { useWithdrawalAction } from "../../api/hooks/funds";
 import { http } from "../../api/http";
-import { useMessageText } from "../../components/form/useZodRules";
-import { WithdrawalList } from "../../components/funds/WithdrawalList";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { useMessageText } from "../../ui/form/useZodRules";
+import { WithdrawalList } from "../../features/funds/WithdrawalList";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { OpsOnly } from "./OpsOnly";
 
 /** The actions an operator may take in each state; the second review is for another operator. */

@@ -1,6 +1,6 @@
 import { CURRENCIES, type Currency } from "@tessera/contracts";
 import type { TFunction } from "i18next";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 
 /**
  * The audit log in the reader's language: an action key ("topUp.confirm", "withdrawal.secondReview"),

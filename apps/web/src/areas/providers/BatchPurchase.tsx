@@ -12,9 +12,9 @@ import type {
   Currency,
 } from "@tessera/contracts";
 import { saveFile } from "../../api/http";
-import { confirmMoney, moneyText } from "../../components/confirmMoney";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { confirmMoney, moneyText } from "../../ui/confirmMoney";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { previewBatchPurchase, providerOpsApi, uploadBatchPurchase } from "./ops/api";
 
 /** The currency of a file that buys nothing new (its ¥0.00): a line's, else the platform's default. */

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { PageHint } from "../../components/PageHint";
+import { PageHint } from "../../ui/PageHint";
 import BrandAuthorization from "../../features/docking/BrandAuthorization";
 import { BrandContext } from "./BrandContext";
 

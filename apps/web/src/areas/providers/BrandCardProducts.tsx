@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { CardProductKind, OcProduct, Page } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { ListPage } from "../../components/list/ListPage";
+import { ListPage } from "../../ui/list/ListPage";
 import { productColumns } from "../../features/onecard/columns";
 import { one } from "../../features/onecard/query";
 

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { PageHint } from "../../components/PageHint";
+import { PageHint } from "../../ui/PageHint";
 import { ServedOrders } from "./ops/ServedOrders";
 
 /** `/providers/BrandOrder`: see ServedOrders (the served merchants' orders, mode "brand"). */

@@ -1,4 +1,4 @@
-import { AccountHome } from "../../components/account/AccountHome";
+import { AccountHome } from "../../features/accounts/AccountHome";
 
 /** `/providers/Home`: the service provider's home: account balance, account info and actions. */
 export default function ProvidersHome() {

@@ -4,10 +4,10 @@ import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { LinkMerchant } from "@tessera/contracts";
-import { ExportButton } from "../../components/list/useExport";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
-import { platformToday } from "../../components/platformDay";
+import { ExportButton } from "../../ui/list/useExport";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
+import { platformToday } from "../../ui/platformDay";
 import { providerOpsApi } from "./ops/api";
 import { LinkDaysChart, LinkMerchantsChart } from "./ops/LinkCharts";
 

@@ -3,10 +3,10 @@ import { Flex, App, Button, Card, Descriptions, Drawer, Space, Table, Tag, Toolt
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CommissionRule, CommissionStatement, StatementMerchantRow, StatementState } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
-import { platformToday } from "../../components/platformDay";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
+import { platformToday } from "../../ui/platformDay";
 import { percent, useDictLabels } from "../../features/catalog/labels";
 import {
   commissionApi,

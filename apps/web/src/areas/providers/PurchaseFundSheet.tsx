@@ -4,10 +4,10 @@ import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { type FundSheetRow } from "@tessera/contracts";
 import type { Query } from "../../api/client";
-import { ListPage } from "../../components/list/ListPage";
-import type { SearchValues } from "../../components/list/searchValues";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import type { SearchValues } from "../../ui/list/searchValues";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { FUND_SHEET_EXPORT_PATH, providerOpsApi } from "./ops/api";
 
 /** The change types of a purchase fund (SUP) account. */

@@ -3,9 +3,9 @@ import { Card, DatePicker, Empty, Flex, Statistic } from "antd";
 import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
-import { platformToday } from "../../components/platformDay";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
+import { platformToday } from "../../ui/platformDay";
 import { providerOpsApi } from "./ops/api";
 import { FiguresChart } from "./ops/FiguresChart";
 

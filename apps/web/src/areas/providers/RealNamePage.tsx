@@ -7,7 +7,7 @@ import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { loginPathOf } from "../../api/area";
 import { brandGrantSnapshot, dropBrandGrant, parseBrandGrant, subscribeBrandGrants } from "../../api/brandTokens";
 import { useSession } from "../../api/hooks/account";
-import { RealNameForm } from "../../components/onboarding/RealNameForm";
+import { RealNameForm } from "../../features/onboarding/RealNameForm";
 import { BRANDS_LIST, BrandGrantMissing } from "./BrandContext";
 
 function Frame({ children }: { children: ReactNode }) {

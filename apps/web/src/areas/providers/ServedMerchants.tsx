@@ -5,9 +5,9 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { ServiceBinding, ServiceKind } from "@tessera/contracts";
-import { RealNameTag } from "../../components/account/RealNameTag";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { RealNameTag } from "../../features/accounts/RealNameTag";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 import { servedQuery, useEndBinding } from "../../features/onboarding/servedApi";
 
 export interface ServedMerchantsProps {

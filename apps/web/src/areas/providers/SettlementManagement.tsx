@@ -4,10 +4,10 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ServedSettlement } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { providerOpsApi } from "./ops/api";
-import { ExportButton } from "../../components/list/useExport";
+import { ExportButton } from "../../ui/list/useExport";
 
 /** `/providers/SettlementManagement`: per served brand and month, orders, sales, refunds and net. */
 export default function SettlementManagement() {

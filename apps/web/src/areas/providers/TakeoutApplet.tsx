@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { TakeoutApplet as Applet } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 
 /**
  * `/providers/TakeoutApplet`: the takeout mini-shops of the brands the provider serves: whether each is

@@ -1,4 +1,4 @@
-import { WithdrawalPage } from "../../components/funds/WithdrawalPage";
+import { WithdrawalPage } from "../../features/funds/WithdrawalPage";
 
 /** `/providers/WithdrawalRecordP`: the service provider withdraws its income to its verified card. */
 export default function WithdrawalRecordP() {

@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Card, Flex, Table, Tag, type TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import type { ServedBrand } from "@tessera/contracts";
-import { PageHint } from "../../components/PageHint";
+import { PageHint } from "../../ui/PageHint";
 import { providerOpsApi } from "./ops/api";
-import { ExportButton } from "../../components/list/useExport";
+import { ExportButton } from "../../ui/list/useExport";
 
 const STATE_COLOR: Record<ServedBrand["state"], string> = {
   on_sale: "success",

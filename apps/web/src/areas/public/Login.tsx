@@ -1,4 +1,4 @@
-import { Landing } from "../../components/landing/Landing";
+import { Landing } from "../../features/accounts/Landing";
 
 /** `/login` and `/login1`: the landing page with the login dialog open (Chinese version). */
 export default function Login() {

@@ -1,4 +1,4 @@
-import { SystemChooser } from "../../components/chooser/SystemChooser";
+import { SystemChooser } from "../../features/accounts/SystemChooser";
 
 /** `/SelectUser`: choose the purchaser or the supplier system, then Enter. */
 export default function SelectUser() {

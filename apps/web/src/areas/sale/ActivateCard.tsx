@@ -3,8 +3,8 @@ import { Alert, App, Button, Card, Flex, Form, Input, Segmented, Select } from "
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { digitsOnly } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { newRequestKey, ocKeys, type ActivateSelection } from "../../features/onecard/api";
 import { CardPicker } from "./onecard/CardPicker";
 import { useConfirmActivation } from "./onecard/useConfirmActivation";

@@ -2,7 +2,7 @@ import { CodeOutlined } from "@ant-design/icons";
 import { Alert, Button, Flex } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { ApiSecurityPanel } from "../../components/onboarding/ApiSecurityPanel";
+import { ApiSecurityPanel } from "../../features/onboarding/ApiSecurityPanel";
 
 /**
  * `/sale/ApiSecurity`: API permission, app key and secret, IP allowlist and callback URL of the purchaser,

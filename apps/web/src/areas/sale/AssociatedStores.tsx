@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { Store } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 import { storeApi, storeKeys } from "../../features/stores/api";
 import { useRegions } from "../../features/stores/regions";
 import { storeColumns, storeFilters, storeSearch } from "../../features/stores/StoresTable";

@@ -1,4 +1,4 @@
-import { RealNameForm } from "../../components/onboarding/RealNameForm";
+import { RealNameForm } from "../../features/onboarding/RealNameForm";
 
 /** `/sale/Authentication`: real-name verification of the purchaser: licence and ID images, confirmed fields, review state. */
 export default function Authentication() {

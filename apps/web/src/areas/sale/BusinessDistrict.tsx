@@ -3,9 +3,9 @@ import { App, Button, Form, Input, Modal, Space, type TableColumnsType } from "a
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { District } from "@tessera/contracts";
-import { reportFailure } from "../../components/form/serverError";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 import { storeApi, storeKeys } from "../../features/stores/api";
 
 /** `/sale/BusinessDistrict`: business districts (商圈) that group the merchant's stores. */

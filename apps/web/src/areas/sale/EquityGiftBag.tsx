@@ -4,8 +4,8 @@ import { App, Button, Form, Input, InputNumber, Modal, Select, Space, Tag, type 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { GiftBag } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
 import { mallApi, mallKeys, minor, yuan } from "../../features/mall/api";
 
 interface BagForm {

@@ -4,9 +4,9 @@ import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { MALL_ORDER_STATES, type MallOrder } from "@tessera/contracts";
 import { newRequestKey } from "../../api/hooks/funds";
-import { ListPage } from "../../components/list/ListPage";
-import { moneyTitle } from "../../components/confirmMoney";
-import { formatMoney } from "../../components/money";
+import { ListPage } from "../../ui/list/ListPage";
+import { moneyTitle } from "../../ui/confirmMoney";
+import { formatMoney } from "../../ui/money";
 import { STATE_COLOURS } from "../../features/mall/orderStates";
 import { filtersOf, mallApi, mallKeys } from "../../features/mall/api";
 

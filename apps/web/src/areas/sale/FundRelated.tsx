@@ -1,4 +1,4 @@
-import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
+import { AccountFundsPage } from "../../features/funds/AccountFundsPage";
 
 /**
  * `/sale/FundRelated` (and the international `sale/FundsChange`): the purchaser's fund changes of the

@@ -2,8 +2,8 @@ import { Tag, Typography, type TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import type { OcGift } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
 import { ocKeys, ocSaleApi } from "../../features/onecard/api";
 import { GIFT_COLOR, time } from "../../features/onecard/labels";
 

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Flex, Tabs } from "antd";
-import { RequiredStatesNotice } from "../../components/onboarding/RequiredStatesNotice";
-import { PageHint } from "../../components/PageHint";
-import { ApiPurchaseTable } from "../../components/purchasing/ApiPurchaseTable";
-import { ApplicationList } from "../../components/purchasing/ApplicationList";
+import { RequiredStatesNotice } from "../../features/onboarding/RequiredStatesNotice";
+import { PageHint } from "../../ui/PageHint";
+import { ApiPurchaseTable } from "../../features/purchasing/ApiPurchaseTable";
+import { ApplicationList } from "../../features/purchasing/ApplicationList";
 
 /**
  * `/sale/GoodsPurchaseForm` (marketplace screen 11): goods applied for and being purchased, at the price

@@ -1,4 +1,4 @@
-import { AccountHome } from "../../components/account/AccountHome";
+import { AccountHome } from "../../features/accounts/AccountHome";
 
 /** `/sale/Home`: the purchaser's home: SUP and reserve/payment balances, account info and actions. */
 export default function SaleHome() {

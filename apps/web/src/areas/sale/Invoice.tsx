@@ -4,12 +4,12 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { InvoiceableRow } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { percent, useDictLabels } from "../../features/catalog/labels";
 import { invoiceApi, invoiceKeys } from "../../features/invoices/api";
 import { RequestDialog } from "./invoices/RequestDialog";
-import { ExportButton } from "../../components/list/useExport";
+import { ExportButton } from "../../ui/list/useExport";
 
 /**
  * `/sale/Invoice`: what the purchaser may invoice, per invoice type of §9 (what it spent on goods of

@@ -1,8 +1,8 @@
 import { Button, Space, type TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import type { Invoice } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 import { downloadInvoicePdf, invoiceApi, invoiceKeys, type InvoiceListQuery } from "../../features/invoices/api";
 import { useInvoiceColumns } from "../../features/invoices/columns";
 import { invoiceFilters, useInvoiceSearch } from "../../features/invoices/search";

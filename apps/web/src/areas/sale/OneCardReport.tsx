@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { http, saveFile } from "../../api/http";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { ocKeys, ocSaleApi, type OcReportRow } from "../../features/onecard/api";
 
 type Dimension = "day" | "week" | "month";

@@ -1,4 +1,4 @@
-import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
+import { AccountFundsPage } from "../../features/funds/AccountFundsPage";
 
 /** `/sale/PurchaseFund`: the SUP account that pays for purchases, and its fund changes. */
 export default function PurchaseFund() {

@@ -1,4 +1,4 @@
-import { OrderTabs } from "../../components/purchasing/OrderTabs";
+import { OrderTabs } from "../../features/purchasing/OrderTabs";
 
 /** `/sale/PurchaseOrder`: orders, refund orders, purchase report, refund report. */
 export default function PurchaseOrder() {

@@ -1,10 +1,10 @@
 import type { TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import type { SettlementRow } from "@tessera/contracts";
-import { PageHint } from "../../components/PageHint";
-import { formatMoney } from "../../components/money";
-import { PeriodTable } from "../../components/purchasing/PeriodTable";
-import { usePurchaseSettlement } from "../../components/purchasing/statisticsApi";
+import { PageHint } from "../../ui/PageHint";
+import { formatMoney } from "../../ui/money";
+import { PeriodTable } from "../../features/purchasing/PeriodTable";
+import { usePurchaseSettlement } from "../../features/purchasing/statisticsApi";
 
 /**
  * `/sale/PurchaseSettlement`: per day or month, what the purchaser paid for orders and got back in

@@ -4,9 +4,9 @@ import { useTranslation } from "react-i18next";
 import type { Money, Page } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 
 interface ChangeRow {
   id: string;

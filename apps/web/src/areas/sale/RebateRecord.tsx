@@ -2,9 +2,9 @@ import { useTranslation } from "react-i18next";
 import type { Page, RebateStatement } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
-import { rebateColumns } from "../../components/rebates/rebateColumns";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
+import { rebateColumns } from "../../features/commission/rebateColumns";
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 

@@ -2,9 +2,9 @@ import { Card, Col, Descriptions, Flex, Row, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { useSession, useUserInfo } from "../../api/hooks/account";
 import { useBankDetails } from "../../api/hooks/funds";
-import { TopUpForm } from "../../components/funds/TopUpForm";
-import { TopUpNotices } from "../../components/funds/TopUpNotices";
-import { PageHint } from "../../components/PageHint";
+import { TopUpForm } from "../../features/funds/TopUpForm";
+import { TopUpNotices } from "../../features/funds/TopUpNotices";
+import { PageHint } from "../../ui/PageHint";
 
 /** The platform's bank account to transfer to (international: the Hong Kong reserve account). */
 function BankCard() {

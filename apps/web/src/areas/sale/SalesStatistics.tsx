@@ -2,12 +2,12 @@ import type { TableColumnsType } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import type { SalesStatsRow } from "@tessera/contracts";
-import { PageHint } from "../../components/PageHint";
-import { ListPage } from "../../components/list/ListPage";
-import type { SearchValues } from "../../components/list/searchValues";
-import { formatMoney } from "../../components/money";
-import { platformToday } from "../../components/platformDay";
-import { salesStatsQuery } from "../../components/purchasing/statisticsApi";
+import { PageHint } from "../../ui/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import type { SearchValues } from "../../ui/list/searchValues";
+import { formatMoney } from "../../ui/money";
+import { platformToday } from "../../ui/platformDay";
+import { salesStatsQuery } from "../../features/purchasing/statisticsApi";
 
 /** The search bar's range as calendar days; the last 30 days when none is chosen. */
 function range(values: SearchValues): { from: string; to: string } {

@@ -3,8 +3,8 @@ import { App, InputNumber, Modal, Select, Switch, Tag, type TableColumnsType } f
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SelfGoods } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
 import { filtersOf, mallApi, mallKeys, minor } from "../../features/mall/api";
 
 /**

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Flex, Popconfirm, Statistic, Table, Tag, type TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
 import { newRequestKey } from "../../features/onecard/api";
 import { filtersOf, mallApi, mallKeys, type SmsRecordRow } from "../../features/mall/api";
 

@@ -1,4 +1,4 @@
-import { SubAccountsPage } from "../../components/onboarding/SubAccountsPage";
+import { SubAccountsPage } from "../../features/onboarding/SubAccountsPage";
 
 /** `/sale/SubAccounts`: the purchaser's sub-accounts and the pages each may open. */
 export default function SubAccounts() {

@@ -2,11 +2,11 @@ import { App, Button, Card, Flex, Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { dockingApplyReq } from "@tessera/contracts";
 import { useApplyDocking } from "../../api/hooks/purchasing";
-import { reportFailure } from "../../components/form/serverError";
-import { useZodRules } from "../../components/form/useZodRules";
-import { RequiredStatesNotice } from "../../components/onboarding/RequiredStatesNotice";
-import { PageHint } from "../../components/PageHint";
-import { DockingList } from "../../components/purchasing/DockingList";
+import { reportFailure } from "../../ui/form/serverError";
+import { useZodRules } from "../../ui/form/useZodRules";
+import { RequiredStatesNotice } from "../../features/onboarding/RequiredStatesNotice";
+import { PageHint } from "../../ui/PageHint";
+import { DockingList } from "../../features/purchasing/DockingList";
 
 /** `/sale/SupplierDocking`: apply to dock with a supplier by its ID, sign, follow the records. */
 export default function SupplierDocking() {

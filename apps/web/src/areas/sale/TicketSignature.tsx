@@ -20,7 +20,7 @@ import {
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { InvoiceSettingsReq, InvoiceTitle } from "@tessera/contracts";
-import { PageHint } from "../../components/PageHint";
+import { PageHint } from "../../ui/PageHint";
 import { invoiceApi, invoiceKeys, type TitleBody } from "../../features/invoices/api";
 
 const TITLE_FIELDS = ["name", "taxId", "address", "phone", "bank", "bankAccount"] as const;

@@ -1,4 +1,4 @@
-import { WithdrawalPage } from "../../components/funds/WithdrawalPage";
+import { WithdrawalPage } from "../../features/funds/WithdrawalPage";
 
 /** `/sale/WithdrawalRecord`: the purchaser withdraws from its reserve account to its verified card. */
 export default function WithdrawalRecord() {

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { Redemption } from "@tessera/contracts";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 import { storeKeys, writeOffApi } from "../../features/stores/api";
 import { dayRange, redemptionColumns } from "../../features/stores/writeoffLists";
 

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { CommitLetter } from "@tessera/contracts";
 import { http } from "../../api/http";
 import { useCommitLetters, useUploadCommitLetter } from "../../api/hooks/onboarding";
-import { PageHint } from "../../components/PageHint";
+import { PageHint } from "../../ui/PageHint";
 
 /**
  * `/sale/commitLetter`: the purchaser's commitment letter (承诺函), a signed undertaking uploaded as a PDF

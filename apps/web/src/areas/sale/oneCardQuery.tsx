@@ -2,8 +2,8 @@ import { Button, Card, Descriptions, Flex, Form, Input, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { digitsOnly, type OcCard } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
-import { PageHint } from "../../components/PageHint";
+import { formatMoney } from "../../ui/money";
+import { PageHint } from "../../ui/PageHint";
 import { ocSaleApi } from "../../features/onecard/api";
 import { STATE_COLOR, time } from "../../features/onecard/labels";
 

@@ -1,4 +1,4 @@
-import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
+import { AccountFundsPage } from "../../features/funds/AccountFundsPage";
 
 /** `/sale/supRechargeOrder`: SUP account top-ups: money moved from the reserve account, and the SUP account's changes. */
 export default function SupRechargeOrder() {

@@ -4,7 +4,7 @@ import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { TakeoutOrder } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { customerCall } from "../../features/customer/customerApi";
 import { Shell } from "../../features/customer/Shell";
 

@@ -21,7 +21,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { TakeoutItem, TakeoutMenu, TakeoutOrder } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { customerCall, customerSession, newRequestKey } from "../../features/customer/customerApi";
 import { Shell } from "../../features/customer/Shell";
 

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { PayOrder } from "@tessera/contracts";
-import { formatMoney, parseMoney } from "../../components/money";
+import { formatMoney, parseMoney } from "../../ui/money";
 import { collectionApi, newRequestKey } from "../../features/collection/api";
 import { PhoneScreen } from "../../features/stores/PhoneScreen";
 

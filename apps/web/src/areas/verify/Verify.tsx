@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Redemption, WriteOffKind, WriteOffPreview } from "@tessera/contracts";
 import { tokens } from "../../api/http";
-import { formatMoney, parseMoney } from "../../components/money";
+import { formatMoney, parseMoney } from "../../ui/money";
 import { writeOffApi } from "../../features/stores/api";
 import { PhoneScreen } from "../../features/stores/PhoneScreen";
 import { canScan, Scanner } from "./Scanner";

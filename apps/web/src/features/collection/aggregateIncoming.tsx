@@ -4,9 +4,9 @@ import { Alert, App, Button, Card, Col, Flex, Form, Input, Row, Select, Space, S
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ApplyRecord, ApplyState } from "@tessera/contracts";
-import { reportFailure } from "../../components/form/serverError";
-import { AuthImage } from "../../components/onboarding/AuthImage";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { AuthImage } from "../onboarding/AuthImage";
+import { PageHint } from "../../ui/PageHint";
 import { collectionApi, collectionKeys, type ApplyBody } from "./api";
 
 // The images are not inputs of their own: their messages show as a toast.

@@ -3,8 +3,8 @@ import { App, Form, Input, InputNumber, Modal, Radio, Select } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AfterSaleWay, CommerceOrder } from "@tessera/contracts";
-import { reportFailure } from "../../components/form/serverError";
-import { formatMoney, parseMoney } from "../../components/money";
+import { reportFailure } from "../../ui/form/serverError";
+import { formatMoney, parseMoney } from "../../ui/money";
 import { buyerApi, commerceKeys, newRequestKey, sharedApi } from "./api";
 import { skuLabel } from "./labels";
 

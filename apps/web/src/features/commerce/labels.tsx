@@ -1,7 +1,7 @@
 import { Tag } from "antd";
 import type { TFunction } from "i18next";
 import type { AfterSaleState, CommerceOrderState, Commodity } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 
 const ORDER_COLOR: Record<CommerceOrderState, string> = {
   to_pay: "orange",

@@ -9,9 +9,9 @@ import { App, Button, Flex, Typography } from "antd";
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useLocation } from "react-router";
-import { LanguageSwitch } from "../../components/LanguageSwitch";
+import { LanguageSwitch } from "../../ui/LanguageSwitch";
 import { customerCall, customerSession, CUSTOMER_LOGIN_PATH, setCustomerToast } from "./customerApi";
-import { hideAround } from "../../components/hideAround";
+import { hideAround } from "../../ui/hideAround";
 
 const TABS = [
   { path: "cardBag", icon: <CreditCardOutlined />, key: "onecard.tab.cardBag" },

@@ -3,10 +3,10 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useTranslation } from "react-i18next";
 import { brandAuthReq, type BrandAuth } from "@tessera/contracts";
 import { brandAuthsQuery, useGrantBrandAuth, useRevokeBrandAuth } from "../../api/hooks/purchasing";
-import { reportFailure } from "../../components/form/serverError";
-import { useZodRules } from "../../components/form/useZodRules";
-import { ListPage } from "../../components/list/ListPage";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { useZodRules } from "../../ui/form/useZodRules";
+import { ListPage } from "../../ui/list/ListPage";
+import { PageHint } from "../../ui/PageHint";
 
 interface Values {
   granteeId: string;

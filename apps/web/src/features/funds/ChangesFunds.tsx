@@ -1,4 +1,4 @@
-import { AccountFundsPage } from "../../components/funds/AccountFundsPage";
+import { AccountFundsPage } from "./AccountFundsPage";
 
 /**
  * `/business/ChangesFunds` (and the international `business/ChangesFunds`, providers `ChangesFundsP`):

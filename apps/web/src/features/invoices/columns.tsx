@@ -1,7 +1,7 @@
 import { Tag, type TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import type { Invoice, InvoiceState } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { percent, useDictLabels } from "../catalog/labels";
 
 const STATE_COLOURS: Record<InvoiceState, string> = {

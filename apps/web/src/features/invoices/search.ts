@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { INVOICE_STATES, INVOICE_TYPES, type InvoiceState, type InvoiceType } from "@tessera/contracts";
-import type { SearchValues } from "../../components/list/searchValues";
+import type { SearchValues } from "../../ui/list/searchValues";
 import { useDictLabels } from "../catalog/labels";
 import type { InvoiceListQuery } from "./api";
 

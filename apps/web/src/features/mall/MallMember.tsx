@@ -1,8 +1,8 @@
 import type { TableColumnsType } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { ListPage } from "../../components/list/ListPage";
-import { formatMoney } from "../../components/money";
+import { ListPage } from "../../ui/list/ListPage";
+import { formatMoney } from "../../ui/money";
 import { filtersOf, mallApi, mallKeys, type MallMemberRow } from "./api";
 
 /** `/sale/MallMember` (and `/business/ShopMember`): the mall's customers, their orders and what they spent. */

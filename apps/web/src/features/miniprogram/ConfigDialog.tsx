@@ -3,7 +3,7 @@ import { App, Button, Form, Input, InputNumber, Modal, Radio, Space, Switch } fr
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type MpConfig, type MpPlatform } from "@tessera/contracts";
-import { reportFailure } from "../../components/form/serverError";
+import { reportFailure } from "../../ui/form/serverError";
 import { mpApi } from "./api";
 
 const THEME_COLOURS = ["#e4393c", "#1677ff", "#13a35b", "#222222"] as const;

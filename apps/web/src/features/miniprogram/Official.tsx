@@ -21,9 +21,9 @@ import { useLocation, useNavigate } from "react-router";
 import type { MpAccount, MpLifeBrand, MpOfficialReply, MpPlatformCall } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { reportFailure } from "../../components/form/serverError";
-import { dense } from "../../components/list/denseColumns";
-import { PageHint } from "../../components/PageHint";
+import { reportFailure } from "../../ui/form/serverError";
+import { dense } from "../../ui/list/denseColumns";
+import { PageHint } from "../../ui/PageHint";
 
 const O = "/api/card-user/officialAccount";
 const L = "/api/card-user/localLife";

@@ -1,7 +1,7 @@
 import { Tag, type TableColumnsType } from "antd";
 import type { TFunction } from "i18next";
 import type { OcProduct, OnecardKind } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { validityText } from "./labels";
 
 /**

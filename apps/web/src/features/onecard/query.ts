@@ -1,5 +1,5 @@
 import { ONECARD_KINDS, type OnecardKind } from "@tessera/contracts";
-import type { ListState } from "../../components/list/listQuery";
+import type { ListState } from "../../ui/list/listQuery";
 
 const kindOf = (v: unknown): OnecardKind | undefined =>
   (ONECARD_KINDS as readonly unknown[]).includes(v) ? (v as OnecardKind) : undefined;

@@ -3,7 +3,7 @@ import { Button, Descriptions, Drawer, Flex, Table } from "antd";
 import { useTranslation } from "react-i18next";
 import type { Redemption, SettlementDoc } from "@tessera/contracts";
 import { saveFile } from "../../api/http";
-import { formatMoney } from "../../components/money";
+import { formatMoney } from "../../ui/money";
 import { writeOffApi } from "./api";
 
 /** Opens the document as a plain printable page (the browser prints it or saves it as PDF). */

@@ -1,7 +1,7 @@
 import { Flex, Typography } from "antd";
 import { useLayoutEffect, useRef, type ReactNode } from "react";
-import { LanguageSwitch } from "../../components/LanguageSwitch";
-import { hideAround } from "../../components/hideAround";
+import { LanguageSwitch } from "../../ui/LanguageSwitch";
+import { hideAround } from "../../ui/hideAround";
 
 /** A phone screen of its own (clerk verification, scanned codes): a narrow column with a title bar. */
 export function PhoneScreen({ title, extra, children }: { title: string; extra?: ReactNode; children: ReactNode }) {

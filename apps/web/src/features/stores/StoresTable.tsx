@@ -1,7 +1,7 @@
 import { Tag, type TableColumnsType } from "antd";
 import type { TFunction } from "i18next";
 import type { Store } from "@tessera/contracts";
-import type { SearchValues } from "../../components/list/searchValues";
+import type { SearchValues } from "../../ui/list/searchValues";
 import type { StoreListQuery } from "./api";
 import type { RegionOption } from "./regions";
 

@@ -2,8 +2,8 @@ import { Button, Tag, type TableColumnsType } from "antd";
 import dayjs from "dayjs";
 import type { TFunction } from "i18next";
 import type { Redemption, SettlementDoc } from "@tessera/contracts";
-import { formatMoney } from "../../components/money";
-import type { SearchValues } from "../../components/list/searchValues";
+import { formatMoney } from "../../ui/money";
+import type { SearchValues } from "../../ui/list/searchValues";
 
 /** The date range of the search bar as from/to days (platform days are calendar days). */
 export function dayRange(values: SearchValues): { from?: string; to?: string } {

@@ -2,8 +2,8 @@ import { Alert, App, Button, Form, Input, Modal, Space, Table } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Brand } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
-import { catalogApi } from "./api";
+import { reportFailure } from "../../../ui/form/serverError";
+import { catalogApi } from "../../../features/catalog/api";
 
 /**
  * The brander's brands (`GET brander`, `POST brander/update`): list, add, rename. `notice` says why the

@@ -15,9 +15,9 @@ import {
   type Goods,
   type GoodsReq,
 } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
-import { parseMoney } from "../../../components/money";
-import { catalogApi } from "./api";
+import { reportFailure } from "../../../ui/form/serverError";
+import { parseMoney } from "../../../ui/money";
+import { catalogApi } from "../../../features/catalog/api";
 import { useDictLabels } from "../../../features/catalog/labels";
 
 interface FormValues extends Omit<GoodsReq, "faceValue" | "price" | "settlementPrice" | "images"> {

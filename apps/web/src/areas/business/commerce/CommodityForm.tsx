@@ -3,8 +3,8 @@ import { App, Button, Col, Flex, Form, Input, InputNumber, Radio, Row, Select, T
 import { useMemo, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Commodity, CommodityKind, Currency } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
-import { parseMoney } from "../../../components/money";
+import { reportFailure } from "../../../ui/form/serverError";
+import { parseMoney } from "../../../ui/money";
 import { brandApi, type CommodityBody } from "../../../features/commerce/api";
 
 interface SkuValues {

@@ -2,7 +2,7 @@ import { App, Form, Input, Modal } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CommerceOrder } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
+import { reportFailure } from "../../../ui/form/serverError";
 import { CompanyField } from "../../../features/commerce/AftersaleDialog";
 import { brandApi } from "../../../features/commerce/api";
 

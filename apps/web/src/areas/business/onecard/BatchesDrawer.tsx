@@ -10,7 +10,7 @@ import {
   type OcProduct,
   type OnecardState,
 } from "@tessera/contracts";
-import { formatMoney } from "../../../components/money";
+import { formatMoney } from "../../../ui/money";
 import { STATE_COLOR, time } from "../../../features/onecard/labels";
 import { ocBrandApi, ocBrandKeys } from "./api";
 

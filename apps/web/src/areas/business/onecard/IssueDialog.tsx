@@ -2,8 +2,8 @@ import { App, Form, InputNumber, Modal, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ONECARD_LIMITS, ocBatchReq, type OcProduct } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
-import { useZodRules } from "../../../components/form/useZodRules";
+import { reportFailure } from "../../../ui/form/serverError";
+import { useZodRules } from "../../../ui/form/useZodRules";
 import { newRequestKey } from "../../../features/onecard/api";
 import { ocBrandApi } from "./api";
 

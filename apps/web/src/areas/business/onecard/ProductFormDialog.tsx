@@ -3,8 +3,8 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Currency, OcProduct, OnecardKind } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
-import { parseMoney } from "../../../components/money";
+import { reportFailure } from "../../../ui/form/serverError";
+import { parseMoney } from "../../../ui/money";
 import { ocBrandApi, type ProductBody } from "./api";
 
 interface FormValues {

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { RebateStatement } from "@tessera/contracts";
-import { ListPage } from "../../../components/list/ListPage";
-import { rebateColumns } from "../../../components/rebates/rebateColumns";
+import { ListPage } from "../../../ui/list/ListPage";
+import { rebateColumns } from "../../../features/commission/rebateColumns";
 import { rebateKeys, supplierRebateApi } from "./api";
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

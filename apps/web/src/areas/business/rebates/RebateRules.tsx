@@ -20,7 +20,7 @@ import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { RebateOption, RebateRule } from "@tessera/contracts";
-import { ExportButton } from "../../../components/list/useExport";
+import { ExportButton } from "../../../ui/list/useExport";
 import { percent } from "../../../features/catalog/labels";
 import { rebateKeys, supplierRebateApi } from "./api";
 

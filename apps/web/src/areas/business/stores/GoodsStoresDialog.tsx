@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Flex, Form, Modal, Radio, Select, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { catalogApi, catalogKeys } from "../catalog/api";
+import { catalogApi, catalogKeys } from "../../../features/catalog/api";
 import { storeApi, storeKeys, writeOffApi } from "../../../features/stores/api";
 
 /**

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Store, StoreState } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
+import { reportFailure } from "../../../ui/form/serverError";
 import { storeApi, storeKeys, type StoreBody } from "../../../features/stores/api";
 import { useRegions } from "../../../features/stores/regions";
 

@@ -4,9 +4,9 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { BUSINESS_TYPES, type ServedOrder } from "@tessera/contracts";
 import type { Query } from "../../../api/client";
-import { ListPage } from "../../../components/list/ListPage";
-import type { SearchValues } from "../../../components/list/searchValues";
-import { formatMoney } from "../../../components/money";
+import { ListPage } from "../../../ui/list/ListPage";
+import type { SearchValues } from "../../../ui/list/searchValues";
+import { formatMoney } from "../../../ui/money";
 import { useDictLabels } from "../../../features/catalog/labels";
 import { ORDERS_EXPORT_PATH, providerOpsApi } from "./api";
 

@@ -3,8 +3,8 @@ import { App, Col, Form, Input, InputNumber, Modal, Row, Select } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Commodity } from "@tessera/contracts";
-import { reportFailure } from "../../../components/form/serverError";
-import { formatMoney } from "../../../components/money";
+import { reportFailure } from "../../../ui/form/serverError";
+import { formatMoney } from "../../../ui/money";
 import { buyerApi, commerceKeys, newRequestKey, sharedApi } from "../../../features/commerce/api";
 import { skuLabel } from "../../../features/commerce/labels";
 

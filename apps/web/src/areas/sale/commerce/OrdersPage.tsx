@@ -9,10 +9,10 @@ import {
   type CommerceOrderState,
   type CommodityKind,
 } from "@tessera/contracts";
-import { confirmMoney } from "../../../components/confirmMoney";
-import { ListPage } from "../../../components/list/ListPage";
-import { formatMoney } from "../../../components/money";
-import { PageHint } from "../../../components/PageHint";
+import { confirmMoney } from "../../../ui/confirmMoney";
+import { ListPage } from "../../../ui/list/ListPage";
+import { formatMoney } from "../../../ui/money";
+import { PageHint } from "../../../ui/PageHint";
 import { one } from "../../../features/onecard/query";
 import { AftersaleDialog } from "../../../features/commerce/AftersaleDialog";
 import { buyerApi, commerceKeys } from "../../../features/commerce/api";

@@ -3,8 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { InvoiceableRow } from "@tessera/contracts";
-import { useMessageText } from "../../../components/form/useZodRules";
-import { formatMoney, parseMoney } from "../../../components/money";
+import { useMessageText } from "../../../ui/form/useZodRules";
+import { formatMoney, parseMoney } from "../../../ui/money";
 import { percent, useDictLabels } from "../../../features/catalog/labels";
 import { invoiceApi, invoiceKeys, newInvoiceKey } from "../../../features/invoices/api";
 

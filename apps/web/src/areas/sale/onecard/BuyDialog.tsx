@@ -3,8 +3,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OcProduct } from "@tessera/contracts";
 import { useUserInfo } from "../../../api/hooks/account";
-import { reportFailure } from "../../../components/form/serverError";
-import { formatMoney } from "../../../components/money";
+import { reportFailure } from "../../../ui/form/serverError";
+import { formatMoney } from "../../../ui/money";
 import { newRequestKey, ocSaleApi } from "../../../features/onecard/api";
 import { validityText } from "../../../features/onecard/labels";
 

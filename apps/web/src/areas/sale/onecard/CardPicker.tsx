@@ -3,7 +3,7 @@ import { Flex, Input, Select, Space, Table, Tag, type TableColumnsType } from "a
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PAGE_SIZES, digitsOnly, type OcCard, type OnecardState } from "@tessera/contracts";
-import { formatMoney } from "../../../components/money";
+import { formatMoney } from "../../../ui/money";
 import { ocKeys, ocSaleApi } from "../../../features/onecard/api";
 import { STATE_COLOR } from "../../../features/onecard/labels";
 

@@ -2,8 +2,8 @@ import { App } from "antd";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import type { Money } from "@tessera/contracts";
-import { confirmMoney } from "../../../components/confirmMoney";
-import { formatMoney } from "../../../components/money";
+import { confirmMoney } from "../../../ui/confirmMoney";
+import { formatMoney } from "../../../ui/money";
 import { ocSaleApi, type ActivateSelection } from "../../../features/onecard/api";
 
 /**

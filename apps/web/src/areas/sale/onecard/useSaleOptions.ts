@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { formatMoney } from "../../../components/money";
+import { formatMoney } from "../../../ui/money";
 import { ocKeys, ocSaleApi } from "../../../features/onecard/api";
 
 /** The purchaser's latest 100 purchases as select options ("#id · product × n · amount"). */

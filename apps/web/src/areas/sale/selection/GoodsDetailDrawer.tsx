@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Descriptions, Drawer, Empty, Image, Space, Spin, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { isCardBusinessType } from "@tessera/contracts";
-import { formatMoney } from "../../../components/money";
-import { PurchaseForm } from "../../../components/purchasing/PurchaseForm";
+import { formatMoney } from "../../../ui/money";
+import { PurchaseForm } from "../../../features/purchasing/PurchaseForm";
 import { percent, useDictLabels } from "../../../features/catalog/labels";
 import { selectionApi, selectionKeys } from "./api";
 
