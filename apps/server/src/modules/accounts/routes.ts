@@ -25,11 +25,11 @@ import { actorOf, tokenOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { AppError, tooMany } from "../../platform/http/errors";
 import { addressOf, failureLimit, limitedCheck, useRateLimit } from "../../platform/http/rate-limit";
+import { routeDocs } from "../../platform/http/route";
 import { ADDRESS_FAILURES, ADDRESS_WINDOW_MINUTES, type AccountsService } from "./service";
 
 const anyUser = { kinds: ["merchant", "operator", "customer"] } as const;
-const tags = ["accounts"];
-const security = [{ authToken: [] }];
+const docs = routeDocs("accounts");
 const nothing = envelope(z.null());
 
 export interface AccountsRouteDeps {
@@ -70,7 +70,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/sendEmail",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Send an e-mail verification code",
           body: sendEmailReq,
           response: { 200: envelope(sendCodeReply) },
@@ -83,7 +83,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/sendSms",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Send an SMS verification code",
           body: sendSmsReq,
           response: { 200: envelope(sendCodeReply) },
@@ -95,7 +95,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/register",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Register an organisation and its first user",
           body: registerReq,
           response: { 200: envelope(registerReply) },
@@ -107,7 +107,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/login",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Log in; the token goes in x-auth-token",
           body: loginReq,
           response: { 200: envelope(loginReply) },
@@ -119,7 +119,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     app.put(
       "/logout",
       {
-        schema: { tags, security, summary: "End this session", response: { 200: nothing } },
+        schema: { ...docs, summary: "End this session", response: { 200: nothing } },
         preHandler: guard(anyUser),
       },
       async (req) => {
@@ -131,7 +131,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/resetPassword",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Set a new password with an e-mail code; ends every session",
           body: resetPasswordReq,
           response: { 200: nothing },
@@ -146,8 +146,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/userPhone",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Bind or change the mobile number",
           body: userPhoneReq,
           response: { 200: nothing },
@@ -162,7 +161,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
     app.put(
       "/userEmail",
       {
-        schema: { tags, security, summary: "Change the login e-mail", body: userEmailReq, response: { 200: nothing } },
+        schema: { ...docs, summary: "Change the login e-mail", body: userEmailReq, response: { 200: nothing } },
         preHandler: guard(anyUser),
       },
       async (req) => {
@@ -174,8 +173,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/userInfo",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The signed-in user, merchant and balances",
           response: { 200: envelope(userInfo) },
         },
@@ -187,7 +185,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/dict/all",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Every dictionary (enumeration) with labels in the request language",
           response: { 200: envelope(dictAll) },
         },
@@ -198,7 +196,7 @@ export function accountRoutes({ accounts, guard, publicConfig }: AccountsRouteDe
       "/common/config",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "What the web app needs to know about this server",
           response: { 200: envelope(commonConfigReply) },
         },
@@ -216,7 +214,7 @@ export function validateTokenRoutes(accounts: AccountsService): FastifyPluginAsy
       "/validatetoken",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Check a token",
           body: validateTokenReq,
           response: { 200: envelope(validateTokenReply) },

@@ -14,11 +14,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam, routeDocs } from "../../platform/http/route";
 import type { AnnouncementsService } from "./service";
 
-const tags = ["announcements"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("announcements");
 const nothing = envelope(z.null());
 
 /** A merchant's account calls (spec 01 §7 Account): `GET getQwContact`, `GET textMess`, marking read. */
@@ -36,8 +35,7 @@ export function announcementUserRoutes({
       "/getQwContact",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The platform's customer-service contact (null until set)",
           response: { 200: envelope(serviceContactReply) },
         },
@@ -49,8 +47,7 @@ export function announcementUserRoutes({
       "/textMess",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The platform's announcements to this merchant, with read state",
           querystring: textMessQuery,
           response: { 200: envelope(textMessPage) },
@@ -62,7 +59,7 @@ export function announcementUserRoutes({
     app.put(
       "/textMess/:id/read",
       {
-        schema: { tags, security, summary: "Mark an announcement read", params: idParam, response: { 200: nothing } },
+        schema: { ...docs, summary: "Mark an announcement read", params: idParam, response: { 200: nothing } },
         preHandler: merchant,
       },
       async (req) => {
@@ -74,8 +71,7 @@ export function announcementUserRoutes({
       "/textMess/read",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Mark every announcement read",
           response: { 200: envelope(z.object({ marked: z.number().int() })) },
         },
@@ -101,8 +97,7 @@ export function announcementOpsRoutes({
       "/serviceContact",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The customer-service contact merchants see",
           response: { 200: envelope(serviceContactReply) },
         },
@@ -114,8 +109,7 @@ export function announcementOpsRoutes({
       "/serviceContact",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Set the customer-service contact",
           body: serviceContactReq,
           response: { 200: envelope(serviceContact) },
@@ -128,8 +122,7 @@ export function announcementOpsRoutes({
       "/announcements",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Published announcements",
           querystring: pageQuery,
           response: { 200: envelope(opsAnnouncementPage) },
@@ -142,8 +135,7 @@ export function announcementOpsRoutes({
       "/announcements",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Publish an announcement to merchants",
           body: announcementReq,
           response: { 200: envelope(opsAnnouncement) },
@@ -155,7 +147,7 @@ export function announcementOpsRoutes({
     app.delete(
       "/announcements/:id",
       {
-        schema: { tags, security, summary: "Withdraw an announcement", params: idParam, response: { 200: nothing } },
+        schema: { ...docs, summary: "Withdraw an announcement", params: idParam, response: { 200: nothing } },
         preHandler: pre,
       },
       async (req) => {

@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { routeDocs } from "../../platform/http/route";
 import { CALLBACK_BACKOFF_SECONDS, type CallbackService } from "./service";
 
-const tags = ["open API"];
+const docs = routeDocs("open API");
 
 /** The callback delivery log and replay (ApiSecurity pages), mounted under /api/card-brander. */
 export function callbackLogRoutes({
@@ -22,8 +23,7 @@ export function callbackLogRoutes({
       "/api/callbacks",
       {
         schema: {
-          tags,
-          security: [{ authToken: [] }],
+          ...docs,
           summary: `Order result callbacks sent to your URL (retried after ${CALLBACK_BACKOFF_SECONDS.join(", ")} seconds until a 2xx answer)`,
           querystring: callbackQuery,
           response: { 200: envelope(callbackPage) },
@@ -36,8 +36,7 @@ export function callbackLogRoutes({
       "/api/callbacks/:id/replay",
       {
         schema: {
-          tags,
-          security: [{ authToken: [] }],
+          ...docs,
           summary: "Send a callback again now (same event id)",
           params: z.object({ id: z.coerce.number().int().positive() }),
           response: { 200: envelope(z.null()) },

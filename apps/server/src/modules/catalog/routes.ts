@@ -28,13 +28,13 @@ import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
 import { sendXlsx } from "../../platform/http/export";
+import { routeDocs } from "../../platform/http/route";
 import { serveUserFile } from "../../platform/storage/serve";
 import { goodsExportColumns } from "./export";
 import { provider, purchaser, supplier } from "./policy";
 import type { CatalogService } from "./service";
 
-const tags = ["catalog"];
-const security = [{ authToken: [] }];
+const docs = routeDocs("catalog");
 const nothing = envelope(z.null());
 const IMAGE_LIMIT = 5 * 1024 * 1024;
 /**
@@ -58,8 +58,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/brander",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand owner and its brands",
           response: { 200: envelope(branderReply) },
         },
@@ -71,8 +70,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/brander/update",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Create a brand, or update one (with id)",
           body: brandReq,
           response: { 200: envelope(brand) },
@@ -85,8 +83,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/brandRights",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brands goods may be filed under",
           response: { 200: envelope(z.array(brand)) },
         },
@@ -98,8 +95,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/cardTypes",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Business, equity and invoice types",
           response: { 200: envelope(cardTypesReply) },
         },
@@ -111,8 +107,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/product/search",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Search the supplier's goods",
           querystring: productSearchQuery,
           response: { 200: envelope(pageOf(goods)) },
@@ -126,8 +121,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/product/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The supplier's goods matching the filters, as xlsx",
           querystring: productSearchQuery,
         },
@@ -151,7 +145,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
     app.post(
       "/product/add",
       {
-        schema: { tags, security, summary: "Add a goods", body: goodsReq, response: { 200: envelope(goods) } },
+        schema: { ...docs, summary: "Add a goods", body: goodsReq, response: { 200: envelope(goods) } },
         preHandler: pre,
       },
       async (req) => ok(await catalog.addProduct(actorOf(req), req.body)),
@@ -159,7 +153,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
     app.post(
       "/product/update",
       {
-        schema: { tags, security, summary: "Update a goods", body: goodsUpdateReq, response: { 200: envelope(goods) } },
+        schema: { ...docs, summary: "Update a goods", body: goodsUpdateReq, response: { 200: envelope(goods) } },
         preHandler: pre,
       },
       async (req) => ok(await catalog.updateProduct(actorOf(req), req.body)),
@@ -168,8 +162,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/product/images",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Upload a goods or brand image (multipart field file); returns its key and thumbnail",
           response: { 200: envelope(imageReply) },
         },
@@ -187,8 +180,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/product/:id/state",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Make a goods available, disabled or void",
           params: idParam,
           body: goodsStateReq,
@@ -201,7 +193,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
     app.get(
       "/product/:id",
       {
-        schema: { tags, security, summary: "One goods", params: idParam, response: { 200: envelope(goods) } },
+        schema: { ...docs, summary: "One goods", params: idParam, response: { 200: envelope(goods) } },
         preHandler: pre,
       },
       async (req) => ok(await catalog.product(actorOf(req), req.params.id)),
@@ -210,8 +202,7 @@ export function catalogBranderRoutes({ catalog, guard }: CatalogRouteDeps): Fast
       "/product/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Delete (void) a goods; refused while codes are in stock",
           params: idParam,
           response: { 200: nothing },
@@ -253,8 +244,7 @@ export function catalogServicerRoutes({ catalog, guard }: CatalogRouteDeps): Fas
       "/insupply/merchandises",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Supplied goods of a merchant this provider serves",
           querystring: servedGoodsQuery,
           response: { 200: envelope(pageOf(goods)) },
@@ -277,8 +267,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
       "/merchandises",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Goods on sale by type, with filters and sorting",
           querystring: merchandiseQuery,
           response: { 200: envelope(pageOf(merchandise)) },
@@ -292,8 +281,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
       "/merchandises/filters",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Brands and face values on sale, for the filters",
           querystring: z.object({ type: z.enum(SELECTION_TYPES).default("direct") }),
           response: { 200: envelope(merchandiseFilters) },
@@ -306,8 +294,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
       "/merchandises/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One goods on sale",
           params: idParam,
           response: { 200: envelope(merchandise) },
@@ -320,8 +307,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
       "/insupply/merchandises",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The supplier's goods in supply",
           querystring: productSearchQuery,
           response: { 200: envelope(pageOf(goods)) },
@@ -334,7 +320,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
     app.get(
       "/insupply/merchandise/:id",
       {
-        schema: { tags, security, summary: "One goods in supply", params: idParam, response: { 200: envelope(goods) } },
+        schema: { ...docs, summary: "One goods in supply", params: idParam, response: { 200: envelope(goods) } },
         preHandler: seller,
       },
       async (req) => ok(await catalog.product(actorOf(req), req.params.id)),
@@ -343,8 +329,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
       "/insupply/merchandise/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change supply terms or state",
           params: idParam,
           body: insupplyUpdateReq,
@@ -358,8 +343,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
       "/insupply/merchandise/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Stop supplying (void) a goods",
           params: idParam,
           response: { 200: nothing },
@@ -375,8 +359,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
       "/insupply/merchandise/child",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a child item to a combo goods",
           body: childReq,
           response: { 200: envelope(costReply) },
@@ -389,8 +372,7 @@ export function catalogUserRoutes({ catalog, guard }: CatalogRouteDeps): Fastify
       "/insupply/cost/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Unit cost of a goods in supply",
           params: idParam,
           response: { 200: envelope(costReply) },

@@ -28,13 +28,12 @@ import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { AppError, invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
+import { pathId, routeDocs } from "../../platform/http/route";
 import { serveUserFile } from "../../platform/storage/serve";
 import type { CollectionService } from "./service";
 
-const tags = ["collection"];
-const security = [{ authToken: [] }];
-const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const passportParam = z.object({ passportId: id });
+const docs = routeDocs("collection");
+const passportParam = z.object({ passportId: pathId });
 const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{8,40}$/, { error: "collection.codeNotFound" }) });
 const imageParam = z.object({ key: z.string().max(80) });
 const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
@@ -62,8 +61,7 @@ export function collectionBrandRoutes({
       "/wechat/industries",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Industries of the aggregated onboarding (and their fee)",
           response: { 200: envelope(industriesReply) },
         },
@@ -75,8 +73,7 @@ export function collectionBrandRoutes({
       "/paymentApplyRecords",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The merchant's onboarding application",
           response: { 200: envelope(applyRecordPage) },
         },
@@ -88,8 +85,7 @@ export function collectionBrandRoutes({
       "/paymentApplyRecords",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Save the application (draft)",
           body: applyReq,
           response: { 200: envelope(applyRecord) },
@@ -102,8 +98,7 @@ export function collectionBrandRoutes({
       "/paymentApplyRecords/submit",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Submit the application for review",
           response: { 200: envelope(applyRecord) },
         },
@@ -115,8 +110,7 @@ export function collectionBrandRoutes({
       "/paymentApplyRecords/confirm",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Confirm the approved application: the signing link is issued",
           response: { 200: envelope(applyRecord) },
         },
@@ -128,8 +122,7 @@ export function collectionBrandRoutes({
       "/paymentApplyRecords/images",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Upload a licence image (multipart field file)",
           response: { 200: envelope(z.object({ key: z.string(), url: z.string() })) },
         },
@@ -143,7 +136,7 @@ export function collectionBrandRoutes({
     );
     app.get(
       "/paymentApplyRecords/images/:key",
-      { schema: { tags, security, summary: "A licence image of the merchant", params: imageParam }, preHandler: apply },
+      { schema: { ...docs, summary: "A licence image of the merchant", params: imageParam }, preHandler: apply },
       async (req, reply) => {
         const img = await collection.applications.image(tenantOf(actorOf(req)), req.params.key);
         return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
@@ -154,8 +147,7 @@ export function collectionBrandRoutes({
       "/subPassports/:passportId/paymentCodes",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Collection codes of an account",
           params: passportParam,
           querystring: pageQuery,
@@ -169,8 +161,7 @@ export function collectionBrandRoutes({
       "/subPassports/:passportId/paymentCodes",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Make a collection code for an account (after onboarding)",
           params: passportParam,
           body: payCodeReq,
@@ -184,7 +175,7 @@ export function collectionBrandRoutes({
     app.get(
       "/subPassports/:passportId/paymentCodes/:id/png",
       {
-        schema: { tags, security, summary: "A collection code as a PNG image", params: passportParam.extend({ id }) },
+        schema: { ...docs, summary: "A collection code as a PNG image", params: passportParam.extend({ id: pathId }) },
         preHandler: pay,
       },
       async (req, reply) => {
@@ -200,10 +191,9 @@ export function collectionBrandRoutes({
       "/subPassports/:passportId/paymentCodes/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Retire a collection code",
-          params: passportParam.extend({ id }),
+          params: passportParam.extend({ id: pathId }),
           response: { 200: envelope(z.object({ deleted: z.literal(true) })) },
         },
         preHandler: pay,
@@ -214,8 +204,7 @@ export function collectionBrandRoutes({
       "/paymentCodes",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The collection codes bound to a store (of any account)",
           querystring: storePayCodeQuery,
           response: { 200: envelope(payCodePage) },
@@ -229,8 +218,7 @@ export function collectionBrandRoutes({
       "/paymentOrders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Payment orders collected",
           querystring: payOrderQuery,
           response: { 200: envelope(payOrderPage) },
@@ -243,8 +231,7 @@ export function collectionBrandRoutes({
       "/paymentRefunds",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Refunds of payment orders",
           querystring: payRefundQuery,
           response: { 200: envelope(payRefundPage) },
@@ -257,8 +244,7 @@ export function collectionBrandRoutes({
       "/paymentRefunds",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Refund part or all of a payment (once per request key)",
           body: payRefundReq,
           response: { 200: envelope(payRefund) },
@@ -278,7 +264,7 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
       "/codes/:token",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "What a collection code pays",
           params: tokenParam,
           response: { 200: envelope(payCodeInfo) },
@@ -290,7 +276,7 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
       "/codes/:token/pay",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Pay through a collection code (the local simulated wallet)",
           params: tokenParam,
           body: payReq,
@@ -303,7 +289,7 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
       "/sign/:token",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "The application a signing link signs",
           params: tokenParam,
           response: { 200: envelope(applyRecord) },
@@ -315,7 +301,7 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
       "/sign/:token",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Sign the application through the link",
           params: tokenParam,
           response: { 200: envelope(applyRecord) },
@@ -339,7 +325,7 @@ export function collectionOpsRoutes({
     const pre = guard({ kinds: ["operator"] });
     app.get(
       "/images/:key",
-      { schema: { tags, security, summary: "A licence image under review", params: imageParam }, preHandler: pre },
+      { schema: { ...docs, summary: "A licence image under review", params: imageParam }, preHandler: pre },
       async (req, reply) => {
         const img = await collection.applications.image(null, req.params.key);
         return serveUserFile(reply, { contentType: img.contentType, cacheControl: "private, no-store" }, img.data);
@@ -349,8 +335,7 @@ export function collectionOpsRoutes({
       "/advance",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Run the local aggregator's pending asynchronous steps now",
           response: { 200: envelope(z.object({ finished: z.number().int() })) },
         },
@@ -378,8 +363,7 @@ export function collectionServicerRoutes({
       "/paymentOrders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Payment orders of a brand you serve",
           querystring: payOrderQuery,
           response: { 200: envelope(payOrderPage) },

@@ -9,7 +9,7 @@ import type { Clock } from "../../platform/clock";
 import { ok } from "../../platform/http/envelope";
 import { AppError, invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
-import { BRAND_PAGES } from "./routes";
+import { BRAND_PAGES, docs } from "./routes";
 import type { UnlimitedQrcodeInput } from "../miniprogram";
 import type { CommerceService } from "./service";
 
@@ -98,7 +98,7 @@ export function fcardRoutes({
       "/fcard",
       {
         schema: {
-          tags: ["commerce"],
+          tags: docs.tags,
           summary: "Exchange the card platform's session for a legacy e-commerce token (and refresh it)",
           body: fcardReq,
           response: { 200: envelope(fcardReply) },
@@ -192,8 +192,6 @@ export interface LegacyNeeds {
  */
 export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
   const { commerce, guard, tokens, clock } = needs;
-  const tags = ["commerce"];
-  const security = [{ authToken: [] }];
   return async (app) => {
     await acceptMultipart(app, 5 * 1024 * 1024 + 64 * 1024);
     const brand = guard({ roles: ["business"], menu: BRAND_PAGES });
@@ -211,7 +209,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
     app.post(
       "/shop/info",
       {
-        schema: { tags, security, summary: "The shop's profile", response: { 200: envelope(shopInfo) } },
+        schema: { ...docs, summary: "The shop's profile", response: { 200: envelope(shopInfo) } },
         preHandler: brand,
       },
       async (req) => ok(await profile(actorOf(req))),
@@ -220,8 +218,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
       "/school/info",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The shop's profile (the legacy host's school)",
           response: { 200: envelope(shopInfo) },
         },
@@ -233,8 +230,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
       "/teacher/v2/homepage",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The shop's storefront: profile and goods on shelf",
           response: { 200: envelope(homepage) },
         },
@@ -250,8 +246,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
       "/weixin/minprogram/getwxacodeunlimit",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary:
             "A mini-program code for a scene from the shop's authorised WeChat mini-program (wxa/getwxacodeunlimit through the mini-program adapter), as a data URL",
           body: wxacodeReq,
@@ -273,8 +268,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
       "/nclass/img/upload",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Upload an image (multipart field file) into the shop's storage",
           response: { 200: envelope(imageReply) },
         },
@@ -290,8 +284,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
       "/livecourse/systemuserid",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The uploader's system user id",
           response: { 200: envelope(z.object({ systemuserid: z.string() })) },
         },
@@ -303,8 +296,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
       "/livecourse/userdata",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "What the video upload needs: who uploads, where, in which parts",
           response: {
             200: envelope(
@@ -335,8 +327,7 @@ export function legacyShopRoutes(needs: LegacyNeeds): FastifyPluginAsyncZod {
       "/livecourse/token",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A short-lived token for the resumable video upload (send it as x-auth-token)",
           response: {
             200: envelope(z.object({ token: z.string(), expires_in: z.number().int(), uploadUrl: z.string() })),

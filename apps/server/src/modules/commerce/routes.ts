@@ -41,18 +41,17 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam, routeDocs } from "../../platform/http/route";
 import * as regions from "../../platform/regions";
 import type { CommerceService } from "./service";
 
-const tags = ["commerce"];
-const security = [{ authToken: [] }];
+export const docs = routeDocs("commerce");
 /**
  * Order pages (up to 1,000 orders with their lines and shipments) and a placed order are written with
  * plain JSON.stringify: the presenters build exactly the documented shape, and re-checking every row
  * against the zod schema cost more than the query. The schema still documents the reply.
  */
 const plainJson = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /** Brand pages the legacy calls serve. */
 export const BRAND_PAGES = ["business/AddProducts", "business/ProductList", "business/OrderRelated"] as const;
@@ -86,8 +85,7 @@ export function legacyCommerceRoutes({
       "/commodity/pager",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's commodities (page, pagesize, name, kind, onShelf)",
           body: commodityPagerReq,
           response: { 200: envelope(commodityPage) },
@@ -100,8 +98,7 @@ export function legacyCommerceRoutes({
       "/commodity/add",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a commodity with specification groups and one SKU per combination (price, stock)",
           body: commodityAddReq,
           response: { 200: envelope(commodity) },
@@ -114,8 +111,7 @@ export function legacyCommerceRoutes({
       "/commodity/update",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a commodity and its SKUs",
           body: commodityUpdateReq,
           response: { 200: envelope(commodity) },
@@ -128,8 +124,7 @@ export function legacyCommerceRoutes({
       "/commodity/state/update",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Put a commodity on or off the shelf",
           body: commodityStateReq,
           response: { 200: envelope(commodity) },
@@ -145,8 +140,7 @@ export function legacyCommerceRoutes({
       "/commodity/sort",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A commodity's sort order (higher first)",
           body: commoditySortReq,
           response: { 200: envelope(commodity) },
@@ -160,8 +154,7 @@ export function legacyCommerceRoutes({
       "/commodity/video/update",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A commodity's video from the video library (null removes it)",
           body: commodityVideoReq,
           response: { 200: envelope(commodity) },
@@ -177,8 +170,7 @@ export function legacyCommerceRoutes({
       "/commodity/order/pager",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Orders of the brand's commodities",
           body: orderPagerReq,
           response: { 200: envelope(commerceOrderPage) },
@@ -193,8 +185,7 @@ export function legacyCommerceRoutes({
       "/order/express/create",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Ship an order: the courier issues a waybill (or adopts waybillNo) and tracking starts",
           body: expressCreateReq,
           response: { 200: envelope(commerceOrder) },
@@ -207,8 +198,7 @@ export function legacyCommerceRoutes({
       "/order/express/query",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "An order's waybill and tracking events, newest first",
           body: expressQueryReq,
           response: { 200: envelope(shipment) },
@@ -221,8 +211,7 @@ export function legacyCommerceRoutes({
       "/expressorder/pager",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's express orders",
           body: expressOrderPagerReq,
           response: { 200: envelope(shipmentPage) },
@@ -235,8 +224,7 @@ export function legacyCommerceRoutes({
       "/expressorder/update",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Correct an express order's company or number before pickup, or its remark",
           body: expressOrderUpdateReq,
           response: { 200: envelope(shipment) },
@@ -249,8 +237,7 @@ export function legacyCommerceRoutes({
       "/express_company/pager",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Express companies (Kuaidi100 codes)",
           body: expressCompanyPagerReq,
           response: { 200: envelope(expressCompanyPage) },
@@ -262,7 +249,7 @@ export function legacyCommerceRoutes({
     app.post(
       "/province/list",
       {
-        schema: { tags, security, summary: "Provinces (GB/T 2260)", response: { 200: envelope(regionList) } },
+        schema: { ...docs, summary: "Provinces (GB/T 2260)", response: { 200: envelope(regionList) } },
         preHandler: anyone,
       },
       () => ok(regions.provinces()),
@@ -271,8 +258,7 @@ export function legacyCommerceRoutes({
       "/city/list",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A province's cities",
           body: cityListReq,
           response: { 200: envelope(regionList) },
@@ -285,8 +271,7 @@ export function legacyCommerceRoutes({
       "/county/list",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A city's counties",
           body: countyListReq,
           response: { 200: envelope(regionList) },
@@ -299,8 +284,7 @@ export function legacyCommerceRoutes({
       "/afterservice/pager",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "After-sales requests of the brand's orders",
           body: aftersalePagerReq,
           response: { 200: envelope(aftersalePage) },
@@ -314,8 +298,7 @@ export function legacyCommerceRoutes({
       "/afterservice/dispose",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Agree, disagree, receive the goods back (refund) or refuse them",
           body: aftersaleDisposeReq,
           response: { 200: envelope(aftersale) },
@@ -353,7 +336,7 @@ export function trackingPushRoutes({ commerce }: { commerce: CommerceService }):
       "/express/push",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Tracking push (Kuaidi100 subscription callback)",
           body: trackingPushReq,
           response: { 200: trackingPushReply },
@@ -380,8 +363,7 @@ export function purchaserCommerceRoutes({
       "/commerce/selection",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Brands' goods on shelf (PhysicalSelection, VirtualGoods; picked=yes: RealGoods)",
           querystring: selectionQuery,
           response: { 200: envelope(commodityPage) },
@@ -394,8 +376,7 @@ export function purchaserCommerceRoutes({
       "/commerce/resales",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Pick a commodity to resell",
           body: resaleReq,
           response: { 200: envelope(z.object({ picked: z.literal(true) })) },
@@ -409,8 +390,7 @@ export function purchaserCommerceRoutes({
       "/commerce/resales/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Drop a resale pick (commodity id)",
           params: idParam,
           response: { 200: envelope(z.object({ picked: z.literal(false) })) },
@@ -423,8 +403,7 @@ export function purchaserCommerceRoutes({
       "/commerce/orders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Place an order (stock reserved until paid or closed)",
           body: commerceOrderReq,
           response: { 200: envelope(commerceOrder) },
@@ -438,8 +417,7 @@ export function purchaserCommerceRoutes({
       "/commerce/orders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchaser's orders",
           querystring: commerceOrderQuery,
           response: { 200: envelope(commerceOrderPage) },
@@ -453,8 +431,7 @@ export function purchaserCommerceRoutes({
       "/commerce/orders/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One order with its tracking",
           params: idParam,
           response: { 200: envelope(commerceOrder) },
@@ -467,8 +444,7 @@ export function purchaserCommerceRoutes({
       "/commerce/orders/:id/pay",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Pay from the SUP account",
           params: idParam,
           response: { 200: envelope(commerceOrder) },
@@ -481,8 +457,7 @@ export function purchaserCommerceRoutes({
       "/commerce/orders/:id/cancel",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Cancel an order not yet shipped (stock and money back)",
           params: idParam,
           body: orderCancelReq,
@@ -496,8 +471,7 @@ export function purchaserCommerceRoutes({
       "/commerce/orders/:id/confirm",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Confirm receipt: the order completes and the brand is paid",
           params: idParam,
           response: { 200: envelope(commerceOrder) },
@@ -510,8 +484,7 @@ export function purchaserCommerceRoutes({
       "/commerce/aftersales",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Apply for after-sales on an order line (refund only, or return and refund)",
           body: aftersaleReq,
           response: { 200: envelope(aftersale) },
@@ -524,8 +497,7 @@ export function purchaserCommerceRoutes({
       "/commerce/aftersales",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchaser's after-sales requests (OnlineRefundSheet)",
           querystring: aftersaleQuery,
           response: { 200: envelope(aftersalePage) },
@@ -538,8 +510,7 @@ export function purchaserCommerceRoutes({
       "/commerce/aftersales/:id/ship",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Send the goods back with a waybill",
           params: idParam,
           body: aftersaleShipReq,
@@ -553,8 +524,7 @@ export function purchaserCommerceRoutes({
       "/commerce/aftersales/:id/cancel",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Withdraw an after-sales request",
           params: idParam,
           response: { 200: envelope(aftersale) },

@@ -26,13 +26,12 @@ import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { sendXlsx } from "../../platform/http/export";
+import { idParam, routeDocs } from "../../platform/http/route";
 import { sideLabel } from "./pdf";
 import type { RebatesService } from "./rebates";
 import type { CommissionService } from "./service";
 
-const tags = ["commission"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("commission");
 const yuan = (minor: number) => minor / 100;
 
 /** The provider's commission (`/api/card-servicer`): its rules, monthly statements, confirmation, exports (xlsx and PDF). */
@@ -50,8 +49,7 @@ export function commissionProviderRoutes({
       "/commission/rules",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The provider's commission rules",
           response: { 200: envelope(commissionRulesReply) },
         },
@@ -63,8 +61,7 @@ export function commissionProviderRoutes({
       "/commission/statements",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Monthly commission statements",
           querystring: commissionStatementQuery,
           response: { 200: envelope(commissionStatementPage) },
@@ -77,8 +74,7 @@ export function commissionProviderRoutes({
       "/commission/statements/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A statement per served merchant",
           params: idParam,
           response: { 200: envelope(statementDetail) },
@@ -91,8 +87,7 @@ export function commissionProviderRoutes({
       "/commission/statements/:id/confirm",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Confirm a statement: its commission moves into the provider's income (fund) account",
           params: idParam,
           response: { 200: envelope(commissionStatement) },
@@ -104,7 +99,7 @@ export function commissionProviderRoutes({
     app.get(
       "/commission/statements/:id/pdf",
       {
-        schema: { tags, security, summary: "A statement as a printable PDF (the request's language)", params: idParam },
+        schema: { ...docs, summary: "A statement as a printable PDF (the request's language)", params: idParam },
         preHandler: pre,
       },
       async (req, reply) => {
@@ -119,7 +114,7 @@ export function commissionProviderRoutes({
     app.get(
       "/commission/statements/:id/export",
       {
-        schema: { tags, security, summary: "A statement as .xlsx (one row per served merchant)", params: idParam },
+        schema: { ...docs, summary: "A statement as .xlsx (one row per served merchant)", params: idParam },
         preHandler: pre,
       },
       async (req, reply) => {
@@ -162,8 +157,7 @@ export function commissionOpsRoutes({
       "/commission/rules",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Commission rules",
           querystring: commissionRuleQuery,
           response: { 200: envelope(commissionRulesReply) },
@@ -177,8 +171,7 @@ export function commissionOpsRoutes({
       "/commission/rules",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a commission rule for a provider",
           body: commissionRuleReq,
           response: { 200: envelope(commissionRule) },
@@ -191,8 +184,7 @@ export function commissionOpsRoutes({
       "/commission/rules/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Remove a commission rule",
           params: idParam,
           response: { 200: envelope(z.null()) },
@@ -208,8 +200,7 @@ export function commissionOpsRoutes({
       "/commission/close",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Close a month: statements from the served merchants' orders and refunds",
           body: closeReq,
           response: { 200: envelope(closeReply) },
@@ -236,8 +227,7 @@ export function rebateSupplierRoutes({
       "/rebate/rules",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The supplier's rebate rules",
           response: { 200: envelope(rebateRulesReply) },
         },
@@ -251,8 +241,7 @@ export function rebateSupplierRoutes({
       "/rebate/rules/options/goods",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The supplier's own goods a rule may name (keyword: name, code or id)",
           querystring: rebateGoodsOptionsQuery,
           response: { 200: envelope(rebateOptionsReply) },
@@ -265,8 +254,7 @@ export function rebateSupplierRoutes({
       "/rebate/rules/options/purchasers",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchasers docked with the supplier, whom a rule may name",
           response: { 200: envelope(rebateOptionsReply) },
         },
@@ -278,8 +266,7 @@ export function rebateSupplierRoutes({
       "/rebate/rules",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a rebate rule (tiers by monthly volume)",
           body: rebateRuleReq,
           response: { 200: envelope(rebateRule) },
@@ -292,8 +279,7 @@ export function rebateSupplierRoutes({
       "/rebate/rules/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Remove a rebate rule",
           params: idParam,
           response: { 200: envelope(z.null()) },
@@ -309,8 +295,7 @@ export function rebateSupplierRoutes({
       "/rebate/statements",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Rebates the supplier granted, per purchaser and month",
           querystring: rebateQuery,
           response: { 200: envelope(rebateStatementPage) },
@@ -337,8 +322,7 @@ export function rebatePurchaserRoutes({
       "/rebate/records",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Rebates earned, per supplier and month",
           querystring: rebateQuery,
           response: { 200: envelope(rebateStatementPage) },
@@ -351,8 +335,7 @@ export function rebatePurchaserRoutes({
       "/rebate/changes",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Changes of the rebate account",
           querystring: rebateChangeQuery,
           response: { 200: envelope(rebateChangePage) },

@@ -2,9 +2,10 @@ import { callbackTestReply, developerExamplesReply, envelope } from "@tessera/co
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { routeDocs } from "../../platform/http/route";
 import type { DeveloperService } from "./service";
 
-const tags = ["developer portal"];
+const docs = routeDocs("developer portal");
 
 /** Public: the signing examples (`/api/card-public/developer/examples`). */
 export function developerPublicRoutes({ developer }: { developer: DeveloperService }): FastifyPluginAsyncZod {
@@ -14,7 +15,7 @@ export function developerPublicRoutes({ developer }: { developer: DeveloperServi
       "/developer/examples",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Signing examples of the open API in several languages, with the worked example",
           response: { 200: envelope(developerExamplesReply) },
         },
@@ -39,8 +40,7 @@ export function developerUserRoutes({
       "/developer/callbackTest",
       {
         schema: {
-          tags,
-          security: [{ authToken: [] }],
+          ...docs,
           summary: "Send a signed sample order-result callback to the merchant's callback URL and show the reply",
           response: { 200: envelope(callbackTestReply) },
         },

@@ -20,11 +20,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam, routeDocs } from "../../platform/http/route";
 import type { DockingService } from "./service";
 
-const tags = ["docking"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("docking");
 const dockingPages = ["sale/SupplierDocking", "business/ProcurementLiaison"];
 
 export interface DockingRouteDeps {
@@ -41,8 +40,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/abutment/brander/apply",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Apply to dock with a supplier",
           body: dockingApplyReq,
           response: { 200: envelope(dockingReply) },
@@ -55,8 +53,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/abutment/brander/apply",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Docking records (either side)",
           querystring: dockingQuery,
           response: { 200: envelope(dockingPage) },
@@ -69,8 +66,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/abutment/brander/review/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The supplier approves or rejects a docking application",
           params: idParam,
           body: dockingReviewReq,
@@ -84,8 +80,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/abutment/brander/confirm/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Sign the docking agreement with an SMS code (scene signAgreement)",
           params: idParam,
           body: dockingConfirmReq,
@@ -99,8 +94,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/apply/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "End a docking (either side)",
           params: idParam,
           response: { 200: envelope(z.null()) },
@@ -120,8 +114,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/brandAuth/list",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Brand authorisations given (side brand) or received (side grantee)",
           body: brandAuthListReq,
           response: { 200: envelope(brandAuthPage) },
@@ -134,8 +127,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/brandAuth",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Authorise a purchaser or provider to sell the brand",
           body: brandAuthReq,
           response: { 200: envelope(brandAuth) },
@@ -148,8 +140,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/brandAuth/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change an authorisation's remark or end date",
           params: idParam,
           body: brandAuthUpdateReq,
@@ -163,8 +154,7 @@ export function dockingUserRoutes({ docking, guard }: DockingRouteDeps): Fastify
       "/brandAuth/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Revoke an authorisation",
           params: idParam,
           response: { 200: envelope(brandAuth) },
@@ -185,8 +175,7 @@ export function dockingBranderRoutes({ docking, guard }: DockingRouteDeps): Fast
       "/whitelists",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The supplier's whitelisted purchasers (scope vendor or goods)",
           querystring: whitelistQuery,
           response: { 200: envelope(whitelistPage) },
@@ -199,8 +188,7 @@ export function dockingBranderRoutes({ docking, guard }: DockingRouteDeps): Fast
       "/whitelists",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Whitelist a purchaser: it may buy without a docking",
           body: whitelistReq,
           response: { 200: envelope(whitelistEntry) },
@@ -213,8 +201,7 @@ export function dockingBranderRoutes({ docking, guard }: DockingRouteDeps): Fast
       "/whitelists/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Remove a whitelist entry (new orders refused at once)",
           params: idParam,
           response: { 200: envelope(whitelistEntry) },

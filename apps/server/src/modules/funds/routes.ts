@@ -27,13 +27,12 @@ import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { sendXlsx, type ExportColumn } from "../../platform/http/export";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
+import { idParam, pathId, routeDocs } from "../../platform/http/route";
 import { serveUserFile } from "../../platform/storage/serve";
 import { PROOF_MAX_BYTES, type FundsService } from "./service";
 
-const tags = ["funds"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const merchantParam = z.object({ merchantId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("funds");
+const merchantParam = z.object({ merchantId: pathId });
 const movementReply = envelope(
   z.object({
     transactionId: z.string(),
@@ -78,8 +77,7 @@ function changeRoutes(
     paths.list,
     {
       schema: {
-        tags,
-        security,
+        ...docs,
         summary: "Fund-change list of one of the merchant's accounts",
         querystring: fundChangeQuery,
         response: { 200: envelope(fundChangePage) },
@@ -91,7 +89,7 @@ function changeRoutes(
   app.get(
     paths.export,
     {
-      schema: { tags, security, summary: "The same list as an xlsx file", querystring: fundChangeQuery },
+      schema: { ...docs, summary: "The same list as an xlsx file", querystring: fundChangeQuery },
       preHandler: pre,
     },
     async (req, reply) =>
@@ -143,8 +141,7 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
       "/bank",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The platform bank account to transfer top-ups to",
           response: { 200: envelope(bankDetails) },
         },
@@ -156,8 +153,7 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
       "/proofs",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Upload the image of a bank transfer (multipart field file)",
           response: { 200: envelope(proofReply) },
         },
@@ -172,7 +168,7 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
     app.get(
       "/proofs/:proofId",
       {
-        schema: { tags, security, summary: "A transfer proof image", params: z.object({ proofId: z.string() }) },
+        schema: { ...docs, summary: "A transfer proof image", params: z.object({ proofId: z.string() }) },
         preHandler: guard({ kinds: ["merchant", "operator"] }),
       },
       (req, reply) => sendProof(funds, req, reply),
@@ -181,8 +177,7 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
       "/topups",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "File a top-up notice",
           body: topUpReq,
           response: { 200: envelope(topUpNotice) },
@@ -195,8 +190,7 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
       "/topups",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The merchant's top-up notices",
           querystring: topUpListQuery,
           response: { 200: envelope(topUpPage) },
@@ -209,8 +203,7 @@ export function purchaserFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyP
       "/reserveTransfer",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Move money from the reserve account to the SUP account",
           body: reserveTransferReq,
           response: { 200: movementReply },
@@ -239,7 +232,7 @@ export function supplierFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPl
       app.get(
         path,
         {
-          schema: { tags, security, summary, querystring: statementQuery, response: { 200: envelope(statementReply) } },
+          schema: { ...docs, summary, querystring: statementQuery, response: { 200: envelope(statementReply) } },
           preHandler: pre,
         },
         async (req) => ok(await funds.statement(actorOf(req), req.query, unit, "income")),
@@ -257,8 +250,7 @@ export function opsFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPluginA
       "/topups",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Top-up notices of every merchant",
           querystring: topUpListQuery,
           response: { 200: envelope(topUpPage) },
@@ -271,8 +263,7 @@ export function opsFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPluginA
       "/topups/:id/confirm",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Confirm a top-up: credit the reserve account",
           params: idParam,
           response: { 200: envelope(topUpNotice) },
@@ -285,8 +276,7 @@ export function opsFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPluginA
       "/topups/:id/reject",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Reject a top-up notice with a reason",
           params: idParam,
           body: rejectReq,
@@ -300,8 +290,7 @@ export function opsFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPluginA
       "/merchants/:merchantId/credit",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Manual credit to a merchant's reserve account",
           params: merchantParam,
           body: creditReq,
@@ -315,8 +304,7 @@ export function opsFundsRoutes({ funds, guard }: FundsRouteDeps): FastifyPluginA
       "/merchants/:merchantId/topUpRefund",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Refund top-up money from a merchant's reserve account",
           params: merchantParam,
           body: creditReq,

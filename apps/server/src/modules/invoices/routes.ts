@@ -20,12 +20,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam, routeDocs } from "../../platform/http/route";
 import { serveUserFile } from "../../platform/storage/serve";
 import type { InvoicesService } from "./service";
 
-const tags = ["invoices"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("invoices");
 const pdfQuery = z.object({ red: z.enum(["0", "1"]).optional() });
 const PAGES = ["sale/Invoice", "sale/InvoiceRecord", "sale/TicketSignature"];
 
@@ -53,8 +52,7 @@ export function invoiceUserRoutes({
       "/invoice/rates",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Invoice types and their tax rates, with the days they apply",
           response: { 200: envelope(invoiceRatesReply) },
         },
@@ -66,8 +64,7 @@ export function invoiceUserRoutes({
       "/invoice/invoiceable",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Spent, requested, issued and invoiceable amounts per invoice type",
           response: { 200: envelope(invoiceableReply) },
         },
@@ -79,8 +76,7 @@ export function invoiceUserRoutes({
       "/invoices",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The merchant's invoices",
           querystring: invoiceQuery,
           response: { 200: envelope(invoicePage) },
@@ -93,8 +89,7 @@ export function invoiceUserRoutes({
       "/invoices",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Request an invoice against the invoiceable amount",
           body: invoiceReq,
           response: { 200: envelope(invoice) },
@@ -107,8 +102,7 @@ export function invoiceUserRoutes({
       "/invoices/:id/pdf",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The invoice PDF (red=1: the red-letter one)",
           params: idParam,
           querystring: pdfQuery,
@@ -120,7 +114,7 @@ export function invoiceUserRoutes({
     app.get(
       "/invoice/titles",
       {
-        schema: { tags, security, summary: "Saved invoice titles", response: { 200: envelope(invoiceTitlesReply) } },
+        schema: { ...docs, summary: "Saved invoice titles", response: { 200: envelope(invoiceTitlesReply) } },
         preHandler: pre,
       },
       async (req) => ok(await invoices.titles(actorOf(req))),
@@ -129,8 +123,7 @@ export function invoiceUserRoutes({
       "/invoice/titles",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Save an invoice title",
           body: invoiceTitleReq,
           response: { 200: envelope(invoiceTitle) },
@@ -143,8 +136,7 @@ export function invoiceUserRoutes({
       "/invoice/titles/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change an invoice title",
           params: idParam,
           body: invoiceTitleReq,
@@ -158,8 +150,7 @@ export function invoiceUserRoutes({
       "/invoice/titles/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Delete an invoice title",
           params: idParam,
           response: { 200: envelope(z.null()) },
@@ -175,8 +166,7 @@ export function invoiceUserRoutes({
       "/invoice/settings",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "E-signature and delivery settings",
           response: { 200: envelope(invoiceSettings) },
         },
@@ -188,8 +178,7 @@ export function invoiceUserRoutes({
       "/invoice/settings",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Save the e-signature and delivery settings",
           body: invoiceSettingsReq,
           response: { 200: envelope(invoiceSettings) },
@@ -216,8 +205,7 @@ export function invoiceOpsRoutes({
       "/invoices",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Invoice requests and invoices of every merchant",
           querystring: opsInvoiceQuery,
           response: { 200: envelope(invoicePage) },
@@ -230,8 +218,7 @@ export function invoiceOpsRoutes({
       "/invoices/:id/issue",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Issue a requested invoice through the e-invoice adapter and mail it",
           params: idParam,
           response: { 200: envelope(invoice) },
@@ -244,8 +231,7 @@ export function invoiceOpsRoutes({
       "/invoices/:id/refuse",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Refuse an invoice request",
           params: idParam,
           body: invoiceRefuseReq,
@@ -259,8 +245,7 @@ export function invoiceOpsRoutes({
       "/invoices/:id/reverse",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Reverse an issued invoice with a red-letter invoice",
           params: idParam,
           body: invoiceReverseReq,
@@ -274,8 +259,7 @@ export function invoiceOpsRoutes({
       "/invoices/:id/pdf",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "An invoice's PDF (red=1: the red-letter one)",
           params: idParam,
           querystring: pdfQuery,

@@ -44,13 +44,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { customerSecurity, idParam, routeDocs } from "../../platform/http/route";
 import { CUSTOMER_TOKEN_HEADER, customerOf, type CustomersService } from "../onecard";
 import type { MallCallPurpose, MallContext, MallService } from "./service";
 
-const tags = ["mall"];
-const security = [{ authToken: [] }];
-const csec = [{ customerToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("mall");
+const customerDocs = routeDocs("mall", customerSecurity);
 export const MALL_PAGES = {
   self: ["sale/SelfSupport", "sale/EquityGiftBag"],
   bags: ["sale/EquityGiftBag"],
@@ -98,8 +97,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/selfGoods/candidates",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Goods the merchant may put in its mall (what it may buy)",
           querystring: selfCandidateQuery,
           response: { 200: envelope(selfCandidatePage) },
@@ -112,8 +110,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/selfGoods",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "SelfSupport: the mall's own goods",
           querystring: selfGoodsQuery,
           response: { 200: envelope(selfGoodsPage) },
@@ -126,8 +123,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/selfGoods",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Put a goods in the mall with its selling price",
           body: selfGoodsReq,
           response: { 200: envelope(selfGoods) },
@@ -140,8 +136,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/selfGoods/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a mall goods (price, name, on sale, order)",
           params: idParam,
           body: selfGoodsUpdateReq,
@@ -155,8 +150,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/giftBags",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "EquityGiftBag: gift packs",
           querystring: pageQuery,
           response: { 200: envelope(giftBagPage) },
@@ -168,7 +162,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
     app.post(
       "/mall/giftBags",
       {
-        schema: { tags, security, summary: "Add a gift pack", body: giftBagReq, response: { 200: envelope(giftBag) } },
+        schema: { ...docs, summary: "Add a gift pack", body: giftBagReq, response: { 200: envelope(giftBag) } },
         preHandler: g(MALL_PAGES.bags),
       },
       async (req) => ok(await mall.saveBag(actorOf(req), null, req.body)),
@@ -177,8 +171,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/giftBags/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a gift pack",
           params: idParam,
           body: giftBagReq,
@@ -192,8 +185,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/orders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "EquityOrder: the mall's orders",
           querystring: mallOrderQuery,
           response: { 200: envelope(mallOrderPage) },
@@ -206,8 +198,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/orders/:id/refund",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Refund a mall order to the customer's payment",
           params: idParam,
           body: mallRefundReq,
@@ -221,8 +212,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/members",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "MallMember / ShopMember: the mall's customers",
           querystring: mallMemberQuery,
           response: { 200: envelope(mallMemberPage) },
@@ -235,8 +225,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/sms",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "SMS remaining, packages and offers",
           response: { 200: envelope(smsSummary) },
         },
@@ -248,8 +237,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/sms/packages",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Buy an SMS package from the fund account",
           body: smsPackageBuyReq,
           response: { 200: envelope(smsSummary) },
@@ -262,8 +250,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/sms/records",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "SmsSendRecord: every SMS the mall sent",
           querystring: smsRecordQuery,
           response: { 200: envelope(smsRecordPage) },
@@ -276,8 +263,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/testers",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The phones that may open the mall's experience (beta) version",
           response: { 200: envelope(mallTesters) },
         },
@@ -289,8 +275,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/testers",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Name the mall's testers (at most 50 phones)",
           body: mallTestersReq,
           response: { 200: envelope(mallTesters) },
@@ -302,7 +287,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
     app.get(
       "/mall/settings",
       {
-        schema: { tags, security, summary: "Private code and brand show", response: { 200: envelope(mallSettings) } },
+        schema: { ...docs, summary: "Private code and brand show", response: { 200: envelope(mallSettings) } },
         preHandler: g(MALL_PAGES.settings),
       },
       async (req) => ok(await mall.settings(actorOf(req))),
@@ -311,8 +296,7 @@ export function merchantRoutes({ mall, guard }: { mall: MallService; guard: Guar
       "/mall/settings",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Save the private code and the brand show",
           body: mallSettingsReq,
           response: { 200: envelope(mallSettings) },
@@ -339,7 +323,7 @@ export function storeRoutes({
       "/shop/storefront",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "The mall as configured: name, theme, menus, brand show",
           response: { 200: envelope(storefront) },
         },
@@ -350,7 +334,7 @@ export function storeRoutes({
       "/shop/goods",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "The mall's goods and gift packs",
           querystring: storeGoodsQuery,
           response: { 200: envelope(storeGoodsPage) },
@@ -362,7 +346,7 @@ export function storeRoutes({
       "/shop/goods/:kind/:id",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "One goods or gift pack",
           params: z.object({ kind: z.enum(["goods", "bag"]), id: z.string().regex(/^\d{1,18}$/) }),
           response: { 200: envelope(storeGoods) },
@@ -374,7 +358,7 @@ export function storeRoutes({
       "/shop/customer/sendSms",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Send the customer's login code (counted against the mall's SMS)",
           body: mallSmsReq,
           response: { 200: envelope(sendCodeReply) },
@@ -386,8 +370,7 @@ export function storeRoutes({
       "/shop/cards",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "The customer's cards usable in this mall",
           response: { 200: envelope(z.array(storeCardOption)) },
         },
@@ -399,8 +382,7 @@ export function storeRoutes({
       "/shop/checkout",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "Pay for the cart (card or wallet) and deliver",
           body: checkoutReq,
           response: { 200: envelope(mallOrder) },
@@ -413,8 +395,7 @@ export function storeRoutes({
       "/shop/orders",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "The customer's orders in this mall",
           querystring: pageQuery,
           response: { 200: envelope(mallOrderPage) },
@@ -427,8 +408,7 @@ export function storeRoutes({
       "/codes",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "The codes the customer bought in any mall, for the card bag (masked)",
           response: { 200: envelope(z.object({ list: z.array(mallBagCode) })) },
         },
@@ -440,8 +420,7 @@ export function storeRoutes({
       "/shop/orders/:id",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "One order, codes in full for its buyer",
           params: idParam,
           response: { 200: envelope(mallOrder) },

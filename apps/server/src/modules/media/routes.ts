@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam, routeDocs } from "../../platform/http/route";
 import { userFileHeaders } from "../../platform/storage/serve";
 import type { MediaService, UploadState } from "./service";
 import {
@@ -26,8 +27,7 @@ import {
   parseRange,
 } from "./tus";
 
-const tags = ["media"];
-const security = [{ authToken: [] }];
+const docs = routeDocs("media");
 /** The pages that upload: the video library (and any page embedding the upload dialog names itself here). */
 const MEDIA_PAGES = ["business/VideoLibrary"];
 /** Response header naming the video a finished upload became (tus leaves the final reply's body empty). */
@@ -71,7 +71,12 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
           .send();
       tus.options(
         "/uploads",
-        { schema: { tags, summary: "tus discovery: version, extensions (creation, termination), maximum size" } },
+        {
+          schema: {
+            tags: docs.tags,
+            summary: "tus discovery: version, extensions (creation, termination), maximum size",
+          },
+        },
         discovery,
       );
       tus.options("/uploads/:id", { schema: { hide: true } }, discovery);
@@ -80,8 +85,7 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
         "/uploads",
         {
           schema: {
-            tags,
-            security,
+            ...docs,
             summary:
               "tus creation: Upload-Length and Upload-Metadata (filename, type, id, name, zhuanma, videosize in KB, isAudioType); 201 with Location",
           },
@@ -99,11 +103,11 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
         },
       );
 
-      const idParam = z.object({ id: z.string().max(64) });
+      const uploadParam = z.object({ id: z.string().max(64) });
       tus.head(
         "/uploads/:id",
         {
-          schema: { tags, security, summary: "tus: the upload's offset and length", params: idParam },
+          schema: { ...docs, summary: "tus: the upload's offset and length", params: uploadParam },
           preHandler: pre,
         },
         async (req, reply) => {
@@ -119,10 +123,9 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
         "/uploads/:id",
         {
           schema: {
-            tags,
-            security,
+            ...docs,
             summary: "tus: append bytes (application/offset+octet-stream) at Upload-Offset",
-            params: idParam,
+            params: uploadParam,
           },
           preHandler: pre,
         },
@@ -143,7 +146,7 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
       tus.delete(
         "/uploads/:id",
         {
-          schema: { tags, security, summary: "tus termination: cancel an unfinished upload", params: idParam },
+          schema: { ...docs, summary: "tus termination: cancel an unfinished upload", params: uploadParam },
           preHandler: pre,
         },
         async (req, reply) => {
@@ -159,9 +162,9 @@ export function mediaRoutes({ media, guard }: MediaRouteDeps): FastifyPluginAsyn
       "/files/:id",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Play a stored video or audio file through its signed address (Range requests supported)",
-          params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+          params: idParam,
           querystring: z.object({ e: z.coerce.number().int().nonnegative(), s: z.string().max(64) }),
         },
       },
@@ -200,8 +203,7 @@ export function ecommerceMediaRoutes({ media, guard }: MediaRouteDeps): FastifyP
       "/course/video/info",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One uploaded video: name, size (KB), kind and a signed playback address",
           body: videoInfoReq,
           response: { 200: envelope(videoInfo) },
@@ -214,8 +216,7 @@ export function ecommerceMediaRoutes({ media, guard }: MediaRouteDeps): FastifyP
       "/videolibrary/batchadd",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add uploaded videos to the video library: type_id and a list of {name, size, videoid}",
           body: libraryBatchAddReq,
           response: { 200: envelope(libraryBatchAddReply) },
@@ -228,8 +229,7 @@ export function ecommerceMediaRoutes({ media, guard }: MediaRouteDeps): FastifyP
       "/videolibrary/pager",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The video library, newest first (page, pagesize, optional type_id and name)",
           body: libraryPagerReq,
           response: { 200: envelope(libraryPage) },

@@ -12,8 +12,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam } from "../../platform/http/route";
 import type { BoundAccounts } from "./accounts.service";
-import { idParam, originOf, security, tags } from "./routes.common";
+import { docs, originOf } from "./routes.common";
 
 /**
  * Official accounts (WechatOfficial, DockWechat) and local-life accounts (LocaLivePlatform), under
@@ -33,8 +34,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       o,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The bound official account, its menu links, templates and the platform's answers",
           response: { 200: envelope(mpOfficialReply) },
         },
@@ -46,8 +46,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       `${o}/authUrl`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The platform's consent page for an official account (auth_type 1)",
           querystring: mpAccountAuthUrlQuery,
           response: { 200: envelope(mpAuthUrlReply) },
@@ -61,8 +60,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       `${o}/authCallback`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Bind the authorised official account with the consent page's auth code",
           body: mpAccountCallbackReq,
           response: { 200: envelope(mpAccount) },
@@ -75,8 +73,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       o,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Unbind the official account",
           response: { 200: envelope(z.object({ unbound: z.literal(true) })) },
         },
@@ -88,8 +85,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       `${o}/menu`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Set the official account's menu to the released malls (menu/create)",
           response: { 200: envelope(mpAccount) },
         },
@@ -101,8 +97,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       `${o}/templateMessage`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Send a template message to a follower (message/template/send)",
           body: mpTemplateMessageReq,
           response: { 200: envelope(z.object({ msgId: z.string() })) },
@@ -118,8 +113,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       `${l}/brands`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brands served and their local-life authorisation",
           response: { 200: envelope(mpLifeBrandsReply) },
         },
@@ -131,8 +125,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       `${l}/authUrl`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The local-life platform's consent page for a served brand",
           querystring: mpAccountAuthUrlQuery,
           response: { 200: envelope(mpAuthUrlReply) },
@@ -145,8 +138,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       `${l}/authCallback`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Bind the authorised local-life account to the brand",
           body: mpAccountCallbackReq,
           response: { 200: envelope(mpAccount) },
@@ -159,8 +151,7 @@ export function accountRoutes({ accounts, guard }: { accounts: BoundAccounts; gu
       `${l}/:id`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Unbind a brand's local-life account",
           params: idParam,
           response: { 200: envelope(z.object({ unbound: z.literal(true) })) },

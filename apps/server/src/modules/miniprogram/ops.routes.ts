@@ -22,8 +22,9 @@ import { AppError } from "../../platform/http/errors";
 import type { FileStorage } from "../../platform/storage";
 import { serveUserFile } from "../../platform/storage/serve";
 import type { LocalPlatform } from "../../platform/adapters/miniprogram";
+import { idParam, pathId } from "../../platform/http/route";
 import type { MiniprogramService } from "./service";
-import { done, id, idParam, keyParam, originOf, security, tags } from "./routes.common";
+import { docs, done, keyParam, originOf } from "./routes.common";
 
 const platformParam = z.object({ platform: z.enum(MP_PLATFORMS) });
 
@@ -36,7 +37,7 @@ export function localPlatformRoutes({ sims }: { sims: Record<MpPlatform, LocalPl
       "/:platform/preauth/:code",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "What a pre-auth code asks (the local consent page)",
           params: codeParam,
           response: { 200: envelope(mpPreauthInfo) },
@@ -51,7 +52,7 @@ export function localPlatformRoutes({ sims }: { sims: Record<MpPlatform, LocalPl
       "/:platform/preauth/:code/authorize",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Consent: authorise the named mini-program to the third-party platform",
           params: codeParam,
           body: mpAuthorizeReq,
@@ -88,8 +89,7 @@ export function miniprogramOpsRoutes({
       "/templates",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The template library",
           querystring: mpTemplateQuery,
           response: { 200: envelope(z.object({ list: z.array(mpTemplate) })) },
@@ -102,8 +102,7 @@ export function miniprogramOpsRoutes({
       "/templates",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a template (from a draft) to the library",
           body: mpTemplateReq,
           response: { 200: envelope(mpTemplate) },
@@ -116,8 +115,7 @@ export function miniprogramOpsRoutes({
       "/templates/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a template",
           params: idParam,
           body: mpTemplateReq,
@@ -131,8 +129,7 @@ export function miniprogramOpsRoutes({
       "/templates/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Delete a template no config uses",
           params: idParam,
           response: { 200: envelope(done) },
@@ -143,13 +140,12 @@ export function miniprogramOpsRoutes({
     );
     if (!sims) return;
     const local = sims;
-    const auditParam = platformParam.extend({ auditId: id });
+    const auditParam = platformParam.extend({ auditId: pathId });
     app.get(
       "/:platform/audits",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The local platform's reviews (status 2 auditing, 4 delayed, 0 approved, 1 rejected, 3 withdrawn)",
           params: platformParam,
           querystring: mpAuditQuery,
@@ -203,8 +199,7 @@ export function miniprogramOpsRoutes({
       "/:platform/audits/:auditId/approve",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Approve a review (push weapp_audit_success)",
           params: auditParam,
           response: { 200: envelope(decided) },
@@ -217,8 +212,7 @@ export function miniprogramOpsRoutes({
       "/:platform/audits/:auditId/delay",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Delay a review (push weapp_audit_delay; a final decision follows)",
           params: auditParam,
           response: { 200: envelope(decided) },
@@ -231,8 +225,7 @@ export function miniprogramOpsRoutes({
       "/:platform/audits/:auditId/reject",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Reject a review with a reason and screenshots (push weapp_audit_fail)",
           params: auditParam,
           body: mpRejectReq,
@@ -261,8 +254,7 @@ export function miniprogramOpsRoutes({
       "/:platform/apps/:appId/revoke",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The merchant cancels the authorisation on the platform (push unauthorized)",
           params: platformParam.extend({ appId: z.string().max(40) }),
           response: { 200: envelope(z.object({ revoked: z.boolean() })) },
@@ -274,7 +266,7 @@ export function miniprogramOpsRoutes({
     app.get(
       "/screenshots/:key",
       {
-        schema: { tags, security, summary: "A screenshot attached to a rejection", params: keyParam },
+        schema: { ...docs, summary: "A screenshot attached to a rejection", params: keyParam },
         preHandler: pre,
       },
       async (req, reply) => {

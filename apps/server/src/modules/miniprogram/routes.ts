@@ -25,9 +25,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam } from "../../platform/http/route";
 import { serveUserFile } from "../../platform/storage/serve";
 import type { MiniprogramService } from "./service";
-import { MP_PAGES, idParam, keyParam, originOf, security, tags } from "./routes.common";
+import { MP_PAGES, docs, keyParam, originOf } from "./routes.common";
 
 export { MP_PAGES } from "./routes.common";
 export { accountRoutes } from "./accounts.routes";
@@ -43,8 +44,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/needAuth`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Whether the config's mini-program must be (re)authorised",
           querystring: mpConfigIdQuery,
           response: { 200: envelope(mpNeedAuthReply) },
@@ -57,8 +57,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/authUrl`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The platform's consent page (pre-auth code), returning to `redirect` with auth_code",
           querystring: mpConfigIdQuery.extend({ redirect: z.string().max(300).default("/sale/EquityApplet") }),
           response: { 200: envelope(mpAuthUrlReply) },
@@ -71,8 +70,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/authCallback`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Bind the authorised app with the consent page's auth code",
           body: mpAuthCallbackReq,
           response: { 200: envelope(mpConfig) },
@@ -85,8 +83,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfigs`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The merchant's mall configs",
           querystring: mpConfigQuery,
           response: { 200: envelope(mpConfigPage) },
@@ -99,8 +96,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfigs/all`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Every mall config of the merchant (for choosers)",
           response: { 200: envelope(z.object({ list: z.array(mpConfigBrief) })) },
         },
@@ -112,8 +108,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfigs/:id`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One mall config with its trial, audit and online versions",
           params: idParam,
           response: { 200: envelope(mpConfig) },
@@ -126,8 +121,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfigs`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Create (no id) or update a mall config",
           body: mpConfigReq,
           response: { 200: envelope(mpConfig) },
@@ -140,8 +134,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/templates`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The template library of a platform",
           querystring: mpTemplateQuery,
           response: { 200: envelope(z.object({ list: z.array(mpTemplate) })) },
@@ -154,8 +147,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/templateParams`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The config's template and its params",
           querystring: mpConfigIdQuery,
           response: { 200: envelope(mpTemplateParamsReply) },
@@ -168,8 +160,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/templateParams`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Choose the config's template and set its params",
           body: mpTemplateParamsReq,
           response: { 200: envelope(mpTemplateParamsReply) },
@@ -182,8 +173,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfigs/:id/commit`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Upload the code with the config (ext_json): a new experience version",
           params: idParam,
           body: mpCommitReq,
@@ -197,8 +187,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfig/:id/betaQrcode`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The experience version's QR (PNG) opening the mall preview",
           params: idParam,
           response: { 200: envelope(mpBetaQrReply) },
@@ -211,8 +200,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfig/:id/categories`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Categories the app may be reviewed under",
           params: idParam,
           response: { 200: envelope(mpCategoriesReply) },
@@ -225,8 +213,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfig/:id/submit`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Submit the experience version for review",
           params: idParam,
           body: mpSubmitReq,
@@ -240,8 +227,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfig/:id/release`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Publish the approved version",
           params: idParam,
           response: { 200: envelope(mpConfig) },
@@ -254,8 +240,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfig/:id/withdraw`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Withdraw the version under review (5 a day, 10 a month)",
           params: idParam,
           response: { 200: envelope(mpConfig) },
@@ -268,8 +253,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfig/:id/rollback`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Put the previous release back online",
           params: idParam,
           response: { 200: envelope(mpConfig) },
@@ -282,8 +266,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfig/:id/versions`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Version history",
           params: idParam,
           response: { 200: envelope(mpVersionsReply) },
@@ -296,8 +279,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${p}/mpConfig/:id/quota`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Review quota and withdrawals left",
           params: idParam,
           response: { 200: envelope(mpQuotaReply) },
@@ -309,7 +291,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
     app.get(
       `${p}/screenshots/:key`,
       {
-        schema: { tags, security, summary: "A screenshot the reviewer attached to a rejection", params: keyParam },
+        schema: { ...docs, summary: "A screenshot the reviewer attached to a rejection", params: keyParam },
         preHandler: pre,
       },
       async (req, reply) =>
@@ -327,8 +309,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${t}/miniPrograms`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Douyin mini-programs of the merchant",
           querystring: mpConfigQuery.omit({ platform: true }),
           response: { 200: envelope(mpConfigPage) },
@@ -341,8 +322,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${t}/miniPrograms`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Create a Douyin mini-program config",
           body: douyinReq,
           response: { 200: envelope(mpConfig) },
@@ -355,8 +335,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${t}/miniPrograms/:id`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Update a Douyin mini-program config",
           params: idParam,
           body: douyinReq,
@@ -370,8 +349,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${t}/miniPrograms/:id/commit`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "package/upload: a new test version",
           params: idParam,
           body: mpCommitReq,
@@ -385,8 +363,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${t}/miniPrograms/:id/submit`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "package/audit on the chosen host apps",
           params: idParam,
           body: mpSubmitReq,
@@ -399,7 +376,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
     app.put(
       `${t}/miniPrograms/:id/release`,
       {
-        schema: { tags, security, summary: "package/release", params: idParam, response: { 200: envelope(mpConfig) } },
+        schema: { ...docs, summary: "package/release", params: idParam, response: { 200: envelope(mpConfig) } },
         preHandler: pre,
       },
       async (req) => ok(await mp.release(actorOf(req), req.params.id, "douyin")),
@@ -408,8 +385,7 @@ export function miniprogramRoutes({ mp, guard }: { mp: MiniprogramService; guard
       `${t}/hostNames`,
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Douyin host apps and the last review's result on each",
           querystring: mpConfigIdQuery,
           response: { 200: envelope(mpHostNamesReply) },

@@ -40,6 +40,7 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
+import { routeDocs } from "../../platform/http/route";
 import { serveUserFile } from "../../platform/storage/serve";
 import type { SubAccountsService } from "../accounts";
 import type { AgreementsService } from "./agreements";
@@ -62,8 +63,7 @@ export const MENUS = {
   providerLists: ["providers/BrandsList", "providers/VendorList"],
 } as const;
 
-const tags = ["onboarding"];
-const security = [{ authToken: [] }];
+const docs = routeDocs("onboarding");
 const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/) });
 /** Uploads: one image of at most 5 MB plus the multipart framing. */
 const UPLOAD_LIMIT = IMAGE_MAX_BYTES + 64 * 1024;
@@ -103,8 +103,7 @@ export function onboardingUserRoutes({
       "/realNameAuths/images",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Upload a licence or ID image (multipart field `file`)",
           querystring: z.object({ kind: z.enum(DOCUMENT_KINDS) }),
           response: { 200: envelope(documentReply) },
@@ -116,7 +115,7 @@ export function onboardingUserRoutes({
     app.get(
       "/realNameAuths/images/:id",
       {
-        schema: { tags, security, summary: "One of this merchant's uploaded images", params: idParam },
+        schema: { ...docs, summary: "One of this merchant's uploaded images", params: idParam },
         preHandler: realNamePages,
       },
       async (req, reply) => {
@@ -128,8 +127,7 @@ export function onboardingUserRoutes({
       "/realNameAuths/bizLicenseImageText",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Text read from a licence image",
           querystring: imageTextQuery,
           response: { 200: envelope(bizLicenseTextReply) },
@@ -142,8 +140,7 @@ export function onboardingUserRoutes({
       "/realNameAuths/idImageText",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Text read from an ID image",
           querystring: imageTextQuery,
           response: { 200: envelope(idTextReply) },
@@ -156,8 +153,7 @@ export function onboardingUserRoutes({
       "/realNameAuths",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Submit the confirmed fields for review",
           body: realNameSubmitReq,
           response: { 200: envelope(realNameInfoReply) },
@@ -170,8 +166,7 @@ export function onboardingUserRoutes({
       "/realNameAuths/paymentAccount",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The reserve/payment account and its holder",
           response: { 200: envelope(paymentAccountReply) },
         },
@@ -183,8 +178,7 @@ export function onboardingUserRoutes({
       "/realNameAuths/:merchId/industries",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Set the merchant's industry",
           params: z.object({ merchId: z.string().max(20) }),
           body: industryReq,
@@ -198,8 +192,7 @@ export function onboardingUserRoutes({
       "/agreements/templates",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The current agreements in the request language, and whether they are signed",
           response: { 200: envelope(z.array(agreementTemplateReply)) },
         },
@@ -211,8 +204,7 @@ export function onboardingUserRoutes({
       "/agreements/sign",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Sign an agreement: consent, phone and its SMS code (scene signAgreement)",
           body: signAgreementReq,
           response: { 200: envelope(signedAgreement) },
@@ -228,8 +220,7 @@ export function onboardingUserRoutes({
       "/agreements",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The merchant's signed agreements",
           response: { 200: envelope(z.array(signedAgreement)) },
         },
@@ -241,8 +232,7 @@ export function onboardingUserRoutes({
       "/agreements/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One signed agreement, as signed",
           params: idParam,
           response: { 200: envelope(signedAgreement) },
@@ -256,8 +246,7 @@ export function onboardingUserRoutes({
       "/commitLetters",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchaser's commitment letters, newest (current) first",
           response: { 200: envelope(z.array(commitLetter)) },
         },
@@ -269,8 +258,7 @@ export function onboardingUserRoutes({
       "/commitLetters",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Upload a signed commitment letter (multipart field `file`: PDF or image)",
           response: { 200: envelope(z.array(commitLetter)) },
         },
@@ -284,7 +272,7 @@ export function onboardingUserRoutes({
     );
     app.get(
       "/commitLetters/:id",
-      { schema: { tags, security, summary: "One uploaded letter", params: idParam }, preHandler: letterPages },
+      { schema: { ...docs, summary: "One uploaded letter", params: idParam }, preHandler: letterPages },
       async (req, reply) => {
         const f = await letters.read(actorOf(req), Number(req.params.id));
         // An image letter shows inline; a PDF downloads (a sandboxed PDF would not render, and the page
@@ -300,8 +288,7 @@ export function onboardingUserRoutes({
       "/myMenus",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Pages this user may open (null: all)",
           response: { 200: envelope(myMenusReply) },
         },
@@ -331,8 +318,7 @@ export function onboardingBranderRoutes({
       "/realNameInfo",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Real-name state and the latest application",
           response: { 200: envelope(realNameInfoReply) },
         },
@@ -344,8 +330,7 @@ export function onboardingBranderRoutes({
       "/brander/profile",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The company profile (the catalog owns GET brander: the brands)",
           response: { 200: envelope(profileReply) },
         },
@@ -357,8 +342,7 @@ export function onboardingBranderRoutes({
       "/brander/profile/update",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Edit the company profile",
           body: profileUpdateReq,
           response: { 200: envelope(profileReply) },
@@ -371,8 +355,7 @@ export function onboardingBranderRoutes({
       "/brander/profile/logo",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Upload the logo (multipart field `file`)",
           response: { 200: envelope(profileReply) },
         },
@@ -382,7 +365,7 @@ export function onboardingBranderRoutes({
     );
     app.get(
       "/brander/profile/logo",
-      { schema: { tags, security, summary: "The logo image (WebP)" }, preHandler: profilePages },
+      { schema: { ...docs, summary: "The logo image (WebP)" }, preHandler: profilePages },
       async (req, reply) => {
         const data = await profile.readLogo(actorOf(req));
         return serveUserFile(reply, { contentType: "image/webp", cacheControl: "private, max-age=300" }, data);
@@ -393,8 +376,7 @@ export function onboardingBranderRoutes({
       "/brander/api",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "API permission, app key, IP allowlist, callback URL",
           response: { 200: envelope(apiInfoReply) },
         },
@@ -406,8 +388,7 @@ export function onboardingBranderRoutes({
       "/api/apply",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Ask an operator to open API permission",
           body: apiApplyReq,
           response: { 200: envelope(apiInfoReply) },
@@ -420,8 +401,7 @@ export function onboardingBranderRoutes({
       "/api/ip",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Set the IP allowlist and callback URL (form)",
           body: apiIpReq,
           response: { 200: envelope(apiInfoReply) },
@@ -434,8 +414,7 @@ export function onboardingBranderRoutes({
       "/api/view",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Show the secret again after the password or an SMS code to the user's bound phone (form)",
           body: apiViewReq,
           response: { 200: envelope(apiSecretReply) },
@@ -448,8 +427,7 @@ export function onboardingBranderRoutes({
       "/api/reset",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Issue a new secret; the old one stops working (form)",
           body: apiPasswordReq,
           response: { 200: envelope(apiSecretReply) },
@@ -463,8 +441,7 @@ export function onboardingBranderRoutes({
       "/brander/passport/sub/search",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Sub-accounts of this merchant",
           querystring: subSearchQuery,
           response: { 200: envelope(pageOf(subAccount)) },
@@ -477,8 +454,7 @@ export function onboardingBranderRoutes({
       "/passport/sub/add",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a sub-account with some of the area's pages",
           body: subAddReq,
           response: { 200: envelope(subAccount) },
@@ -491,8 +467,7 @@ export function onboardingBranderRoutes({
       "/passport/sub/update",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a sub-account's name, pages, password or status (form)",
           body: subUpdateReq,
           response: { 200: envelope(subAccount) },
@@ -513,8 +488,7 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
       "/brander/service",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "This merchant's service provider of one kind (brand or vendor), if bound",
           querystring: serviceKindQuery,
           response: { 200: envelope(serviceBinding.nullable()) },
@@ -527,8 +501,7 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
       "/brander/service",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Bind a service provider by its merchant ID",
           body: serviceBindReq,
           response: { 200: envelope(serviceBinding) },
@@ -541,8 +514,7 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
       "/brander",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The merchants this provider serves",
           body: providerBrandsReq,
           response: { 200: envelope(pageOf(serviceBinding)) },
@@ -555,8 +527,7 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
       "/brander/:id/token",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Token exchange: a brand token to act inside a bound brand (spec 01 §6)",
           params: idParam,
           response: { 200: envelope(brandTokenReply) },
@@ -569,8 +540,7 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
       "/brander/service/revokeTokens",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand revokes every brand token issued for it",
           response: { 200: envelope(z.object({ revoked: z.number().int() })) },
         },
@@ -582,8 +552,7 @@ export function serviceBindingRoutes({ guard, bindings, brandTokens }: Onboardin
       "/brander/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "End a binding (the merchant or its provider)",
           params: idParam,
           response: { 200: envelope(z.null()) },

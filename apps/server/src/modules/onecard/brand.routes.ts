@@ -19,8 +19,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam } from "../../platform/http/route";
 import type { OnecardService } from "./service";
-import { idParam, security, tags } from "./routes";
+import { docs } from "./routes";
 
 const BRAND_PAGES = ["business/FaceValueCard", "business/DiscountCard", "business/GuideCard", "business/CardMall"];
 
@@ -36,8 +37,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/cardProducts",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's face value cards or discount cards (also with a brand token)",
           querystring: cardProductQuery,
           response: { 200: envelope(ocProductPage) },
@@ -58,8 +58,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/products",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's card products",
           querystring: ocProductQuery,
           response: { 200: envelope(ocProductPage) },
@@ -72,8 +71,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/products",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Define a card product",
           body: ocProductReq,
           response: { 200: envelope(ocProduct) },
@@ -86,8 +84,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/products/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a card product",
           params: idParam,
           body: ocProductReq,
@@ -101,8 +98,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/products/:id/onSale",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Put a card product on or off sale",
           params: idParam,
           body: z.strictObject({ onSale: z.boolean() }),
@@ -116,8 +112,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/batches",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Issued batches",
           querystring: ocBatchQuery,
           response: { 200: envelope(ocBatchPage) },
@@ -130,8 +125,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/batches/:id/cards",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A batch's cards (numbers masked)",
           params: idParam,
           querystring: ocBatchCardQuery,
@@ -145,8 +139,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/batches",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Issue a batch of cards",
           body: ocBatchReq,
           response: { 200: envelope(ocBatch) },
@@ -159,8 +152,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/redeem",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Redeem from a card in one step",
           body: ocRedeemReq,
           response: { 200: envelope(ocHoldReply) },
@@ -173,8 +165,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/holds",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Hold part of a card's balance",
           body: ocHoldReq,
           response: { 200: envelope(ocHoldReply) },
@@ -187,8 +178,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/holds/:id/capture",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Capture a hold",
           params: idParam,
           response: { 200: envelope(ocHoldReply) },
@@ -201,8 +191,7 @@ export function brandRoutes({ onecard, guard }: { onecard: OnecardService; guard
       "/onecard/holds/:id/release",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Release a hold",
           params: idParam,
           response: { 200: envelope(ocHoldReply) },

@@ -20,10 +20,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ok } from "../../platform/http/envelope";
 import { type RateLimitDeps } from "../../platform/http/rate-limit";
+import { idParam } from "../../platform/http/route";
 import { customerOf, customerTokenOf, type CustomersService } from "./customers.service";
 import type { EquityOrders } from "./equity.service";
 import type { OnecardService } from "./service";
-import { credentialLimits, idParam, tags } from "./routes";
+import { credentialLimits, customerDocs, docs } from "./routes";
 
 /** End-customer calls (/api/mall): login with an SMS code, then the card bag with the customer token. */
 export function customerRoutes({
@@ -40,12 +41,11 @@ export function customerRoutes({
   return async (app) => {
     const limits = await credentialLimits(app, rateLimitDeps);
     const pre = customers.guard();
-    const csec = [{ customerToken: [] }];
     app.post(
       "/customer/sendSms",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Send a login code to a phone",
           body: customerSmsReq,
           response: { 200: envelope(sendCodeReply) },
@@ -57,7 +57,7 @@ export function customerRoutes({
       "/customer/login",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Customer login by phone and code",
           body: customerLoginReq,
           response: { 200: envelope(customerLoginReply) },
@@ -68,7 +68,7 @@ export function customerRoutes({
     app.put(
       "/customer/logout",
       {
-        schema: { tags, security: csec, summary: "End the customer session", response: { 200: envelope(z.null()) } },
+        schema: { ...customerDocs, summary: "End the customer session", response: { 200: envelope(z.null()) } },
         preHandler: pre,
       },
       async (req) => {
@@ -80,7 +80,7 @@ export function customerRoutes({
     app.get(
       "/customer/info",
       {
-        schema: { tags, security: csec, summary: "The logged-in customer", response: { 200: envelope(customerInfo) } },
+        schema: { ...customerDocs, summary: "The logged-in customer", response: { 200: envelope(customerInfo) } },
         preHandler: pre,
       },
       (req) => {
@@ -92,8 +92,7 @@ export function customerRoutes({
       "/onecard/bag",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "The customer's cards and gifts waiting",
           response: { 200: envelope(ocBagReply) },
         },
@@ -105,8 +104,7 @@ export function customerRoutes({
       "/onecard/gifts/claimByLink",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "Claim a gift by its link",
           body: ocClaimLinkReq,
           response: { 200: envelope(ocBagReply) },
@@ -119,8 +117,7 @@ export function customerRoutes({
       "/onecard/gifts/:id/claim",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "Claim a gift into the card bag",
           params: idParam,
           response: { 200: envelope(ocBagReply) },
@@ -133,8 +130,7 @@ export function customerRoutes({
       "/onecard/bind",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "Put a card into the card bag (number and password)",
           body: ocBindReq,
           response: { 200: envelope(ocBagReply) },
@@ -152,8 +148,7 @@ export function customerRoutes({
       "/onecard/moves",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "Balance changes of the customer's cards",
           querystring: pageQuery,
           response: { 200: envelope(ocMovePage) },
@@ -166,8 +161,7 @@ export function customerRoutes({
       "/onecard/orders",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "Orders paid by card",
           querystring: pageQuery,
           response: { 200: envelope(ocOrderPage) },
@@ -180,8 +174,7 @@ export function customerRoutes({
       "/onecard/equities",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "Equities a card can pay for",
           querystring: ocEquityQuery,
           response: { 200: envelope(ocEquityPage) },
@@ -194,8 +187,7 @@ export function customerRoutes({
       "/onecard/recharge",
       {
         schema: {
-          tags,
-          security: csec,
+          ...customerDocs,
           summary: "Pay for an equity with a card (the brand's purchase order)",
           body: ocRechargeReq,
           response: { 200: envelope(ocOrder) },

@@ -1,9 +1,10 @@
 import { dynamicCodeReply, envelope } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ok } from "../../platform/http/envelope";
+import { idParam } from "../../platform/http/route";
 import { customerOf, type CustomersService } from "./customers.service";
 import type { DynamicCodes } from "./dyncode.service";
+import { customerDocs } from "./routes";
 
 /** The card bag's call (/api/mall, customer token): a fresh dynamic code for one of the customer's cards. */
 export function dynamicCodeRoutes({
@@ -19,10 +20,9 @@ export function dynamicCodeRoutes({
       "/onecard/cards/:id/dynamicCode",
       {
         schema: {
-          tags: ["onecard"],
-          security: [{ customerToken: [] }],
+          ...customerDocs,
           summary: "A dynamic code for one of the customer's cards (valid 60 s, once)",
-          params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+          params: idParam,
           response: { 200: envelope(dynamicCodeReply) },
         },
         preHandler: customers.guard(),

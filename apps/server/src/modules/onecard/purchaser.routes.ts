@@ -38,10 +38,11 @@ import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { sendXlsx } from "../../platform/http/export";
+import { idParam } from "../../platform/http/route";
 import type { GiftPackages } from "./packages.service";
 import { reportColumns, salesOrderColumns, type CardSalesOrders } from "./reports.service";
 import type { OnecardService } from "./service";
-import { idParam, security, tags } from "./routes";
+import { docs } from "./routes";
 
 const SALE_PAGES = [
   "sale/OneCardMall",
@@ -84,8 +85,7 @@ export function purchaserRoutes({
       "/onecard/mall",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Card products on sale",
           querystring: ocProductQuery,
           response: { 200: envelope(ocProductPage) },
@@ -98,8 +98,7 @@ export function purchaserRoutes({
       "/onecard/purchase",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Buy cards (paid from SUP)",
           body: ocPurchaseReq,
           response: { 200: envelope(ocSale) },
@@ -112,8 +111,7 @@ export function purchaserRoutes({
       "/onecard/sales",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Card purchases",
           querystring: pageQuery,
           response: { 200: envelope(ocSalePage) },
@@ -126,8 +124,7 @@ export function purchaserRoutes({
       "/onecard/cards",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Cards the purchaser bought",
           querystring: ocCardQuery,
           response: { 200: envelope(ocCardPage) },
@@ -140,8 +137,7 @@ export function purchaserRoutes({
       "/onecard/lookup",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One of the purchaser's cards by number",
           querystring: z.object({ cardNo: ocCardNoField }),
           response: { 200: envelope(ocCard) },
@@ -154,8 +150,7 @@ export function purchaserRoutes({
       "/onecard/activate",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Activate cards (all or nothing)",
           body: ocActivateReq,
           response: { 200: envelope(ocActivateReply) },
@@ -168,8 +163,7 @@ export function purchaserRoutes({
       "/onecard/activate/preview",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary:
             "What an activation would do (cards, price paid, face value), before it is confirmed; changes nothing",
           body: ocActivatePreviewReq,
@@ -183,8 +177,7 @@ export function purchaserRoutes({
       "/onecard/returns",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Card returns",
           querystring: pageQuery,
           response: { 200: envelope(ocReturnPage) },
@@ -197,8 +190,7 @@ export function purchaserRoutes({
       "/onecard/returns",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Return unactivated cards for a refund",
           body: ocReturnReq,
           response: { 200: envelope(ocReturn) },
@@ -211,8 +203,7 @@ export function purchaserRoutes({
       "/onecard/extract",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Extract cards: numbers and passwords as xlsx (audited)",
           body: ocExtractReq,
         },
@@ -239,8 +230,7 @@ export function purchaserRoutes({
       "/onecard/extractions",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Extractions (who saw which cards)",
           querystring: pageQuery,
           response: { 200: envelope(ocExtractionPage) },
@@ -253,8 +243,7 @@ export function purchaserRoutes({
       "/onecard/gifts",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Gifts sent (by package too)",
           querystring: ocGiftQuery,
           response: { 200: envelope(ocGiftPage) },
@@ -267,8 +256,7 @@ export function purchaserRoutes({
       "/onecard/giftPackages",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Gift packages",
           querystring: pageQuery,
           response: { 200: envelope(ocPackagePage) },
@@ -281,8 +269,7 @@ export function purchaserRoutes({
       "/onecard/giftPackages",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Define a gift package",
           body: ocPackageReq,
           response: { 200: envelope(ocPackage) },
@@ -295,8 +282,7 @@ export function purchaserRoutes({
       "/onecard/giftPackages/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Archive a gift package",
           params: idParam,
           response: { 200: envelope(z.null()) },
@@ -312,8 +298,7 @@ export function purchaserRoutes({
       "/onecard/giftPackages/:id/send",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Send a gift package to phones and by links",
           params: idParam,
           body: ocPackageSendReq,
@@ -327,8 +312,7 @@ export function purchaserRoutes({
       "/onecard/gifts",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Give activated cards to a phone number",
           body: ocGiftReq,
           response: { 200: envelope(ocGift) },
@@ -341,8 +325,7 @@ export function purchaserRoutes({
       "/onecard/report",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Card sales report",
           querystring: ocReportQuery,
           response: { 200: envelope(ocReport) },
@@ -353,7 +336,7 @@ export function purchaserRoutes({
     );
     app.get(
       "/onecard/report/export",
-      { schema: { tags, security, summary: "Card sales report as xlsx", querystring: ocReportQuery }, preHandler: pre },
+      { schema: { ...docs, summary: "Card sales report as xlsx", querystring: ocReportQuery }, preHandler: pre },
       async (req, reply) => {
         const report = await onecard.sales.report(actorOf(req), req.query);
         return sendXlsx(reply, `one-card-report-${req.query.dimension}`, reportColumns(req.lang), [report.rows]);
@@ -363,8 +346,7 @@ export function purchaserRoutes({
       "/onecard/salesOrders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Card sales orders and what became of their cards",
           querystring: ocSalesOrderQuery,
           response: { 200: envelope(ocSalesOrderPage) },
@@ -376,7 +358,7 @@ export function purchaserRoutes({
     app.get(
       "/onecard/salesOrders/export",
       {
-        schema: { tags, security, summary: "Card sales orders as xlsx", querystring: ocSalesOrderQuery },
+        schema: { ...docs, summary: "Card sales orders as xlsx", querystring: ocSalesOrderQuery },
         preHandler: pre,
       },
       async (req, reply) =>

@@ -23,14 +23,14 @@ import {
   useRateLimit,
   type RateLimitDeps,
 } from "../../platform/http/rate-limit";
+import { customerSecurity, idParam, routeDocs } from "../../platform/http/route";
 import { ADDRESS_FAILURES, ADDRESS_WINDOW_MINUTES } from "../accounts";
 import { customerOf, customerTokenOf, type CustomersService } from "./customers.service";
 import { type ServedExtractions } from "./reports.service";
 import type { OnecardService } from "./service";
 
-export const tags = ["onecard"];
-export const security = [{ authToken: [] }];
-export const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const docs = routeDocs("onecard");
+export const customerDocs = routeDocs("onecard", customerSecurity);
 
 /** A wrong card number or password, or a card locked by them: a guess that counts toward the per-address limit. */
 const cardGuessFailed = (err: unknown) =>
@@ -75,7 +75,7 @@ export function publicRoutes({
       "/onecard/balance",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "A card's balance by number and password",
           body: ocCheckReq,
           response: { 200: envelope(ocBalance) },
@@ -92,7 +92,7 @@ export function publicRoutes({
       "/onecard/charter/:id",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "The terms of a card product",
           params: idParam,
           response: { 200: envelope(ocProduct) },
@@ -106,8 +106,7 @@ export function publicRoutes({
       "/onecard/resetPwd/sms",
       {
         schema: {
-          tags,
-          security: [{ customerToken: [] }],
+          ...customerDocs,
           summary: "Send a reset code to the logged-in customer's phone for a card in their bag",
           body: ocResetPwdSmsReq,
           response: { 200: envelope(sendCodeReply) },
@@ -121,7 +120,7 @@ export function publicRoutes({
       "/onecard/resetPwd",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Set a new card password: with the code (customer session) or the current password",
           body: ocResetPwdReq,
           response: { 200: envelope(z.object({ reset: z.literal(true) })) },
@@ -154,8 +153,7 @@ export function providerRoutes({
       "/onecard/extractions",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Card extractions of the purchasers served",
           querystring: ocServedExtractionQuery,
           response: { 200: envelope(ocServedExtractionPage) },

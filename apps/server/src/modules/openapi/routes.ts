@@ -7,6 +7,7 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import type { Clock } from "../../platform/clock";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
+import { bearerSecurity, routeDocs, signatureSecurity } from "../../platform/http/route";
 import type { CatalogService } from "../catalog";
 import { balancesOf } from "../ledger";
 import { getMerchant } from "../merchants";
@@ -20,8 +21,7 @@ declare module "fastify" {
   }
 }
 
-const tags = ["open API"];
-const security = [{ openApiSignature: [] }];
+const docs = routeDocs("open API", signatureSecurity);
 const SIGNING = `Signed requests. Headers: X-App-Key, X-Timestamp (Unix seconds, within 5 minutes of the server), X-Nonce (8-64 of A-Z a-z 0-9 _ -, never reused), X-Signature = hex HMAC-SHA256(secret, METHOD + "\\n" + path-with-query + "\\n" + timestamp + "\\n" + nonce + "\\n" + hex SHA-256 of the body bytes).
 Worked example: secret "s3cr3t", POST /api/card-api/openapi/order, timestamp 1795449600, nonce "n0nce-0001", body {"goodsId":"1","quantity":1,"orderNo":"ORDER-0001"}: sign "POST\\n/api/card-api/openapi/order\\n1795449600\\nn0nce-0001\\n<sha256 hex of the body>" with HMAC-SHA256 under "s3cr3t" and send the hex digest.
 Errors: 401 unsigned / unknown key / stale timestamp / bad signature / replayed nonce, 403 no API permission / IP not allowed, 400 bad input, 409 order number reused with another request (all final); 429 and 5xx are retryable with the same order number, which never makes a second order.`;
@@ -84,8 +84,7 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
       "/order",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Place an order (idempotent on your order number)",
           description: SIGNING,
           body: orderReq,
@@ -101,8 +100,7 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
       "/order",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "An order by your order number",
           description: SIGNING,
           querystring: z.object({ orderNo: z.string().min(1).max(64) }),
@@ -121,8 +119,8 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
       "/product",
       {
         schema: {
-          tags,
-          security: [...security, { authToken: [] }],
+          tags: docs.tags,
+          security: [...signatureSecurity, ...bearerSecurity],
           summary: "Goods on sale (signed request, or a purchaser's session token)",
           description: SIGNING,
           querystring: merchandiseQuery,
@@ -145,8 +143,7 @@ export function openApiRoutes(deps: OpenApiDeps): FastifyPluginAsyncZod {
       "/balance",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The SUP account balance orders are paid from",
           description: SIGNING,
           response: { 200: envelope(z.object({ sup: money, reserve: money })) },

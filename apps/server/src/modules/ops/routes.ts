@@ -18,12 +18,12 @@ import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { sendXlsx } from "../../platform/http/export";
+import { routeDocs } from "../../platform/http/route";
 import { serveUserFile } from "../../platform/storage/serve";
 import type { OpsService } from "./service";
 
 const operatorOnly = { kinds: ["operator"] } as const;
-const tags = ["ops"];
-const security = [{ authToken: [] }];
+const docs = routeDocs("ops");
 const queueParams = z.object({ kind: z.string().regex(QUEUE_KIND_RE), id: z.string().regex(/^\d{1,18}$/) });
 const nothing = envelope(z.null());
 
@@ -44,8 +44,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       "/queues",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Review queues and their pending counts",
           response: { 200: envelope(queuesReply) },
         },
@@ -56,8 +55,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       "/queues/:kind/items",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Items of a review queue (pending ones oldest first)",
           params: z.object({ kind: z.string().regex(QUEUE_KIND_RE) }),
           querystring: queueItemsQuery,
@@ -69,7 +67,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
     app.post(
       "/queues/:kind/items/:id/approve",
       {
-        schema: { tags, security, summary: "Approve a pending item", params: queueParams, response: { 200: nothing } },
+        schema: { ...docs, summary: "Approve a pending item", params: queueParams, response: { 200: nothing } },
       },
       async (req) => {
         await ops.decide(actorOf(req), req.params.kind, Number(req.params.id), { approve: true }, req.ip);
@@ -80,8 +78,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       "/queues/:kind/items/:id/reject",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Reject a pending item with a reason",
           params: queueParams,
           body: reviewRejectReq,
@@ -103,8 +100,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       "/documents/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A document image of a review item",
           params: z.object({ id: z.string().regex(/^\d{1,18}$/) }),
         },
@@ -118,8 +114,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       "/merchants",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Search merchants",
           querystring: merchantSearchQuery,
           response: { 200: envelope(pageOf(opsMerchantRow)) },
@@ -131,8 +126,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       "/merchants/:id/providerRole",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Grant or withdraw the service-provider role",
           params: z.object({ id: z.string().regex(/^\d{1,18}$/) }),
           body: providerRoleReq,
@@ -145,8 +139,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       "/auditLog",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Operator actions, newest first",
           querystring: auditQuery,
           response: { 200: envelope(pageOf(auditRow)) },
@@ -158,8 +151,7 @@ export function opsRoutes({ ops, guard, readDocument }: OpsRouteDeps): FastifyPl
       "/auditLog/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The filtered audit log as .xlsx (up to 1000 rows)",
           querystring: auditQuery.omit({ page: true, pageSize: true }),
         },

@@ -23,20 +23,18 @@ import {
   type ServedOrder,
 } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { sendXlsx } from "../../platform/http/export";
+import { idParam, routeDocs } from "../../platform/http/route";
 import { batchResultFile, batchTemplate, XLSX_MIME } from "./sheets";
 import type { ProviderOpsService } from "./service";
 
-const tags = ["provider operations"];
-const security = [{ authToken: [] }];
+const docs = routeDocs("provider operations");
 const ORDER_PAGES = ["providers/OrderManagement", "providers/BrandOrder", "providers/RechargeOrder"];
 /** A BatchPurchase file: 500 lines are well under 1 MB as xlsx. */
 const BATCH_LIMIT_BYTES = 4 * 1024 * 1024;
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const download = (fileName: string) => `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 
 const FUND_SHEET_HEADERS: Record<Lang, string[]> = {
@@ -54,8 +52,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/orders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Orders of the merchants the provider serves",
           querystring: servedOrderQuery,
           response: { 200: envelope(servedOrderPage) },
@@ -68,8 +65,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/orders/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The same orders as .xlsx (up to 10,000 rows)",
           querystring: servedOrderQuery,
         },
@@ -116,8 +112,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/fundSheet",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Purchase fund account changes of the served purchasers",
           querystring: fundSheetQuery,
           response: { 200: envelope(fundSheetPage) },
@@ -130,8 +125,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/fundSheet/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The same fund changes as .xlsx (up to 10,000 rows)",
           querystring: fundSheetQuery,
         },
@@ -174,8 +168,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/linkData",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Daily and per-merchant orders, amounts and new dockings of the served merchants",
           querystring: figuresQuery,
           response: { 200: envelope(linkDataReply) },
@@ -195,8 +188,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/batchPurchases",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Buy for served purchasers from an xlsx: the body is the file, its name in ?fileName=",
           querystring: batchPurchaseQuery,
           response: { 200: envelope(batchPurchaseReply) },
@@ -213,8 +205,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/batchPurchases/preview",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary:
             "What an xlsx of orders would buy (each line's price or refusal, the totals), before anything is spent; orders nothing",
           querystring: batchPurchaseQuery,
@@ -230,7 +221,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
     );
     app.get(
       "/ops/batchPurchases/template",
-      { schema: { tags, security, summary: "The BatchPurchase template (xlsx)" }, preHandler: batch },
+      { schema: { ...docs, summary: "The BatchPurchase template (xlsx)" }, preHandler: batch },
       async (req, reply) =>
         reply
           .header("content-type", XLSX_MIME)
@@ -241,8 +232,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/batchPurchases",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The provider's BatchPurchase files",
           querystring: pageQuery,
           response: { 200: envelope(batchPurchasePage) },
@@ -255,8 +245,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/batchPurchases/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One BatchPurchase with each line's result",
           params: idParam,
           response: { 200: envelope(batchPurchaseReply) },
@@ -268,7 +257,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
     app.get(
       "/ops/batchPurchases/:id/result",
       {
-        schema: { tags, security, summary: "The result file of a BatchPurchase (xlsx)", params: idParam },
+        schema: { ...docs, summary: "The result file of a BatchPurchase (xlsx)", params: idParam },
         preHandler: batch,
       },
       async (req, reply) => {
@@ -283,8 +272,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/figures",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Daily purchasing figures of the served merchants",
           querystring: figuresQuery,
           response: { 200: envelope(figuresReply) },
@@ -297,8 +285,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/settlements",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Monthly settlements per served brand",
           querystring: settlementsQuery,
           response: { 200: envelope(settlementsReply) },
@@ -311,8 +298,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
       "/ops/brands",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Brands of the served brand merchants",
           response: { 200: envelope(servedBrandsReply) },
         },

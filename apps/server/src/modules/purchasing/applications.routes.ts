@@ -9,7 +9,8 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
-import { buyerGuard, idParam, security, supplierGuard, tags, type PurchasingRouteDeps } from "./routes";
+import { idParam } from "../../platform/http/route";
+import { buyerGuard, docs, supplierGuard, type PurchasingRouteDeps } from "./routes";
 
 /** Card-user calls: the purchaser's purchase applications, under /api/card-user. */
 export function applicationsUserRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
@@ -20,8 +21,7 @@ export function applicationsUserRoutes({ purchasing, guard }: PurchasingRouteDep
       "/purchaseApplications",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Apply to purchase a supplier's goods",
           body: purchaseApplyReq,
           response: { 200: envelope(purchaseApplication) },
@@ -34,8 +34,7 @@ export function applicationsUserRoutes({ purchasing, guard }: PurchasingRouteDep
       "/purchaseApplications",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchaser's applications and their prices",
           querystring: applicationQuery,
           response: { 200: envelope(applicationPage) },
@@ -56,8 +55,7 @@ export function applicationsBranderRoutes({ purchasing, guard }: PurchasingRoute
       "/purchaseApplications",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Purchasers' applications for the supplier's goods",
           querystring: applicationQuery,
           response: { 200: envelope(applicationPage) },
@@ -70,8 +68,7 @@ export function applicationsBranderRoutes({ purchasing, guard }: PurchasingRoute
       "/purchaseApplications/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Approve with a selling price (and secret price) or reject",
           params: idParam,
           body: applicationDecisionReq,

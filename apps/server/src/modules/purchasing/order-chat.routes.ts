@@ -9,10 +9,10 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { routeDocs } from "../../platform/http/route";
 import type { OrderChatService } from "./order-chat.service";
 
-const tags = ["brand chat"];
-const security = [{ authToken: [] }];
+const docs = routeDocs("brand chat");
 
 /** `GET supplyOrder/im` (both parties of an order) and the opening message, under /api/card-brander. */
 export function orderChatBranderRoutes({
@@ -29,8 +29,7 @@ export function orderChatBranderRoutes({
       "/supplyOrder/im",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The order's conversation record (targetId, startTime, endTime, messageId), made on first use",
           querystring: orderChatQuery,
           response: { 200: envelope(orderChat) },
@@ -43,8 +42,7 @@ export function orderChatBranderRoutes({
       "/supplyOrder/im",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchaser records the message that opened the order's conversation",
           body: orderChatOpenReq,
           response: { 200: envelope(orderChat) },
@@ -65,8 +63,7 @@ export function orderChatUserRoutes({ chat, guard }: { chat: OrderChatService; g
       "/im/message",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A chat message the caller sent or received, by messageId",
           querystring: chatMessageQuery,
           response: { 200: envelope(chatMessageReply) },

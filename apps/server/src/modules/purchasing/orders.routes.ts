@@ -12,8 +12,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { sendXlsx } from "../../platform/http/export";
+import { idParam } from "../../platform/http/route";
 import { orderColumns, reportColumns } from "./exports";
-import { buyerGuard, idParam, security, supplierGuard, tags, type PurchasingRouteDeps } from "./routes";
+import { buyerGuard, docs, supplierGuard, type PurchasingRouteDeps } from "./routes";
 
 /** Card-user calls: the purchaser's orders, their report and exports, under /api/card-user. */
 export function ordersUserRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
@@ -24,8 +25,7 @@ export function ordersUserRoutes({ purchasing, guard }: PurchasingRouteDeps): Fa
       "/orders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Place a purchase order",
           body: orderReq,
           response: { 200: envelope(purchaseOrder) },
@@ -38,8 +38,7 @@ export function ordersUserRoutes({ purchasing, guard }: PurchasingRouteDeps): Fa
       "/orders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchaser's orders",
           querystring: orderQuery,
           response: { 200: envelope(orderPage) },
@@ -52,8 +51,7 @@ export function ordersUserRoutes({ purchasing, guard }: PurchasingRouteDeps): Fa
       "/orders/reports",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Purchase or refund report by day, week or month",
           querystring: orderReportQuery,
           response: { 200: envelope(orderReportReply) },
@@ -66,8 +64,7 @@ export function ordersUserRoutes({ purchasing, guard }: PurchasingRouteDeps): Fa
       "/orders/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchaser's orders as an xlsx file (same filters)",
           querystring: orderQuery,
         },
@@ -85,8 +82,7 @@ export function ordersUserRoutes({ purchasing, guard }: PurchasingRouteDeps): Fa
       "/orders/reports/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchase or refund report as an xlsx file",
           querystring: orderReportQuery,
         },
@@ -112,8 +108,7 @@ export function ordersBranderRoutes({ purchasing, guard }: PurchasingRouteDeps):
       "/supplyOrders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Orders of the supplier's goods",
           querystring: orderQuery,
           response: { 200: envelope(orderPage) },
@@ -127,8 +122,7 @@ export function ordersBranderRoutes({ purchasing, guard }: PurchasingRouteDeps):
       "/order/search",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Orders of the supplier's goods (spec name of supplyOrders)",
           querystring: orderQuery,
           response: { 200: envelope(orderPage) },
@@ -140,7 +134,7 @@ export function ordersBranderRoutes({ purchasing, guard }: PurchasingRouteDeps):
     app.get(
       "/supplyOrders/export",
       {
-        schema: { tags, security, summary: "Sales orders as an xlsx file (same filters)", querystring: orderQuery },
+        schema: { ...docs, summary: "Sales orders as an xlsx file (same filters)", querystring: orderQuery },
         preHandler: pre,
       },
       async (req, reply) =>
@@ -155,8 +149,7 @@ export function ordersBranderRoutes({ purchasing, guard }: PurchasingRouteDeps):
       "/sup/reports/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The sales or refund report as an xlsx file",
           querystring: orderReportQuery,
         },
@@ -170,7 +163,7 @@ export function ordersBranderRoutes({ purchasing, guard }: PurchasingRouteDeps):
     app.get(
       "/supplyOrders/:id",
       {
-        schema: { tags, security, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } },
+        schema: { ...docs, summary: "One order", params: idParam, response: { 200: envelope(purchaseOrder) } },
         preHandler: pre,
       },
       async (req) => ok(await purchasing.orders.orderOf(actorOf(req), req.params.id)),
@@ -179,8 +172,7 @@ export function ordersBranderRoutes({ purchasing, guard }: PurchasingRouteDeps):
       "/sup/reports",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Sales or refund report by day, week or month",
           querystring: orderReportQuery,
           response: { 200: envelope(orderReportReply) },
@@ -193,8 +185,7 @@ export function ordersBranderRoutes({ purchasing, guard }: PurchasingRouteDeps):
       "/supplyOrders/:id/fulfil",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Report a direct top-up: success with the upstream channel ID, or failure (refunds)",
           params: idParam,
           body: fulfilReq,

@@ -3,8 +3,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { sendXlsx } from "../../platform/http/export";
+import { idParam } from "../../platform/http/route";
 import { refundColumns } from "./exports";
-import { buyerGuard, idParam, security, supplierGuard, tags, type PurchasingRouteDeps } from "./routes";
+import { buyerGuard, docs, supplierGuard, type PurchasingRouteDeps } from "./routes";
 
 /** Card-user calls: the purchaser's refund requests and their export, under /api/card-user. */
 export function refundsUserRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
@@ -14,7 +15,7 @@ export function refundsUserRoutes({ purchasing, guard }: PurchasingRouteDeps): F
     app.get(
       "/refunds/export",
       {
-        schema: { tags, security, summary: "The purchaser's refund orders as an xlsx file", querystring: refundQuery },
+        schema: { ...docs, summary: "The purchaser's refund orders as an xlsx file", querystring: refundQuery },
         preHandler: buyer,
       },
       async (req, reply) =>
@@ -29,8 +30,7 @@ export function refundsUserRoutes({ purchasing, guard }: PurchasingRouteDeps): F
       "/refunds",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Ask to refund unused codes of an order",
           body: refundReq,
           response: { 200: envelope(refundOrder) },
@@ -43,8 +43,7 @@ export function refundsUserRoutes({ purchasing, guard }: PurchasingRouteDeps): F
       "/refunds",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The purchaser's refund orders",
           querystring: refundQuery,
           response: { 200: envelope(refundPage) },
@@ -65,8 +64,7 @@ export function refundsBranderRoutes({ purchasing, guard }: PurchasingRouteDeps)
       "/supplyRefunds/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Refund requests on the supplier's orders as an xlsx file",
           querystring: refundQuery,
         },
@@ -84,8 +82,7 @@ export function refundsBranderRoutes({ purchasing, guard }: PurchasingRouteDeps)
       "/supplyRefunds",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Refund requests on the supplier's orders",
           querystring: refundQuery,
           response: { 200: envelope(refundPage) },
@@ -98,8 +95,7 @@ export function refundsBranderRoutes({ purchasing, guard }: PurchasingRouteDeps)
       "/supplyRefunds/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Accept (codes voided, money returned) or refuse a refund",
           params: idParam,
           body: refundDecisionReq,

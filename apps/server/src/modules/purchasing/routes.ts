@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Guard } from "../../platform/auth/guard";
+import { routeDocs } from "../../platform/http/route";
 import type { PurchasingService } from "./service";
 
 /**
@@ -8,9 +8,7 @@ import type { PurchasingService } from "./service";
  * the supplier's under /api/card-brander.
  */
 
-export const tags = ["purchasing"];
-export const security = [{ authToken: [] }];
-export const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const docs = routeDocs("purchasing");
 
 export interface PurchasingRouteDeps {
   purchasing: PurchasingService;

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
-import { security, supplierGuard, tags, type PurchasingRouteDeps } from "./routes";
+import { docs, supplierGuard, type PurchasingRouteDeps } from "./routes";
 
 /** Card-user calls: the purchaser's sales statistics and purchase settlement, under /api/card-user. */
 export function statisticsUserRoutes({ purchasing, guard }: PurchasingRouteDeps): FastifyPluginAsyncZod {
@@ -23,8 +23,7 @@ export function statisticsUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
       "/salesStatistics",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Purchases per goods or supplier, less refunds",
           querystring: salesStatsQuery,
           response: { 200: envelope(salesStatsPage) },
@@ -37,8 +36,7 @@ export function statisticsUserRoutes({ purchasing, guard }: PurchasingRouteDeps)
       "/purchaseSettlement",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Purchases and refunds per day or month beside the SUP account's ledger",
           querystring: settlementQuery,
           response: { 200: envelope(settlementReply) },
@@ -59,8 +57,7 @@ export function statisticsBranderRoutes({ purchasing, guard }: PurchasingRouteDe
       "/supplyOrders/check",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Daily check of supply orders against the income ledger",
           querystring: supplyCheckQuery,
           response: { 200: envelope(supplyCheckReply) },
@@ -73,8 +70,7 @@ export function statisticsBranderRoutes({ purchasing, guard }: PurchasingRouteDe
       "/supOrders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Orders paid from SUP accounts and where their money is now",
           querystring: supOrderQuery,
           response: { 200: envelope(supOrderPage) },

@@ -30,14 +30,13 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { sendXlsx } from "../../platform/http/export";
+import { idParam, pathId, routeDocs } from "../../platform/http/route";
 import { regionTree } from "../../platform/regions";
 import type { StoresService } from "./service";
 import { storeRejectReport, storeTemplate, XLSX_MIME } from "./sheets";
 
-const tags = ["stores"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const clerkParam = idParam.extend({ passportId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("stores");
+const clerkParam = idParam.extend({ passportId: pathId });
 /** A store file: 10,000 stores are about 1 MB as xlsx. */
 const IMPORT_LIMIT_BYTES = 32 * 1024 * 1024;
 export const STORE_PAGES = ["business/BrandStore", "business/brandMallCode", "providers/brandShopCode"];
@@ -118,8 +117,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's stores",
           querystring: storeQuery,
           response: { 200: envelope(storePage) },
@@ -132,8 +130,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's stores as xlsx",
           querystring: storeQuery.omit({ page: true, pageSize: true }),
         },
@@ -166,7 +163,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
     );
     app.get(
       "/branderStores/template",
-      { schema: { tags, security, summary: "The store import template (xlsx)" }, preHandler: pre },
+      { schema: { ...docs, summary: "The store import template (xlsx)" }, preHandler: pre },
       async (req, reply) =>
         reply
           .header("content-type", XLSX_MIME)
@@ -176,7 +173,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
     app.post(
       "/branderStores",
       {
-        schema: { tags, security, summary: "Add a store", body: storeReq, response: { 200: envelope(store) } },
+        schema: { ...docs, summary: "Add a store", body: storeReq, response: { 200: envelope(store) } },
         preHandler: pre,
       },
       async (req) => ok(await stores.create(actorOf(req), req.body)),
@@ -185,8 +182,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a store",
           params: idParam,
           body: storeReq,
@@ -200,8 +196,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary:
             "Delete stores (refused while they have unsettled redemptions or open payments on their collection codes; their codes are retired)",
           body: storeIdsReq,
@@ -215,8 +210,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores/batch",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add many stores: good rows are added, bad rows reported",
           body: storeBatchReq,
           response: { 200: envelope(storeBatchReply) },
@@ -229,8 +223,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores/import",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Import stores: the body is the xlsx file, its name in ?fileName=",
           querystring: storeImportQuery,
           response: { 200: envelope(storeBatchReply) },
@@ -246,7 +239,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
     app.get(
       "/branderStores/imports/:id/rejects",
       {
-        schema: { tags, security, summary: "The reject report of a store import (xlsx)", params: idParam },
+        schema: { ...docs, summary: "The reject report of a store import (xlsx)", params: idParam },
         preHandler: pre,
       },
       async (req, reply) => {
@@ -262,8 +255,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores/:id/clerks",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A store's clerks",
           params: idParam,
           response: { 200: envelope(z.array(clerk)) },
@@ -276,8 +268,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores/:id/clerks",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Bind a sub-account to the store as a clerk",
           params: idParam,
           body: clerkReq,
@@ -291,8 +282,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/branderStores/:id/clerks/:passportId",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Unbind a clerk",
           params: clerkParam,
           response: { 200: envelope(z.array(clerk)) },
@@ -306,8 +296,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/storeDistricts",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Business districts",
           querystring: districtQuery,
           response: { 200: envelope(districtPage) },
@@ -320,8 +309,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/storeDistricts",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a business district",
           body: districtReq,
           response: { 200: envelope(district) },
@@ -334,8 +322,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/storeDistricts/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a business district",
           params: idParam,
           body: districtReq,
@@ -349,8 +336,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/storeDistricts/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Delete a business district without stores",
           params: idParam,
           response: { 200: envelope(z.object({ deleted: z.literal(true) })) },
@@ -364,8 +350,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/qrCodes/bind",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The store's shop code (made once)",
           body: qrBindReq,
           response: { 200: envelope(qrCode) },
@@ -378,8 +363,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/qrCodes",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's QR codes",
           querystring: qrCodeQuery,
           response: { 200: envelope(qrCodePage) },
@@ -390,7 +374,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
     );
     app.get(
       "/qrCodes/:id/png",
-      { schema: { tags, security, summary: "A QR code as a PNG image", params: idParam }, preHandler: pre },
+      { schema: { ...docs, summary: "A QR code as a PNG image", params: idParam }, preHandler: pre },
       async (req, reply) => {
         const code = await stores.codes.get(actorOf(req), req.params.id, originOf(req));
         const png = await QRCode.toBuffer(code.url, { type: "png", width: 600, margin: 2, errorCorrectionLevel: "M" });
@@ -404,8 +388,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/mallCodes",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's mall codes",
           querystring: qrCodeQuery.omit({ kind: true }),
           response: { 200: envelope(qrCodePage) },
@@ -417,7 +400,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
     app.post(
       "/mallCodes",
       {
-        schema: { tags, security, summary: "Make a mall code", body: mallCodeReq, response: { 200: envelope(qrCode) } },
+        schema: { ...docs, summary: "Make a mall code", body: mallCodeReq, response: { 200: envelope(qrCode) } },
         preHandler: pre,
       },
       async (req) => ok(await stores.codes.createMallCode(actorOf(req), req.body, originOf(req))),
@@ -426,8 +409,7 @@ export function storeBrandRoutes({ stores, guard }: { stores: StoresService; gua
       "/mallCodes/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Retire a mall code",
           params: idParam,
           response: { 200: envelope(z.object({ deleted: z.literal(true) })) },
@@ -448,8 +430,7 @@ export function storeSaleRoutes({ stores, guard }: { stores: StoresService; guar
       "/associatedStores",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Stores of the suppliers you are docked with",
           querystring: brandStoreQuery,
           response: { 200: envelope(storePage) },
@@ -470,8 +451,7 @@ export function storeServicerRoutes({ stores, guard }: { stores: StoresService; 
       "/visitorStores",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Stores of a brand you serve",
           querystring: brandStoreQuery,
           response: { 200: envelope(storePage) },
@@ -496,7 +476,7 @@ export function storePublicRoutes({ stores }: { stores: StoresService }): Fastif
       "/regions",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "Provinces, cities and counties (GB/T 2260)",
           response: { 200: envelope(regionTreeReply) },
         },
@@ -510,7 +490,7 @@ export function storePublicRoutes({ stores }: { stores: StoresService }): Fastif
       "/qr/:token",
       {
         schema: {
-          tags,
+          tags: docs.tags,
           summary: "What a store's QR code opens",
           params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{8,40}$/, { error: "stores.codeNotFound" }) }),
           response: { 200: envelope(qrLanding) },

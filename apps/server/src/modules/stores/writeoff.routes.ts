@@ -30,12 +30,11 @@ import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
 import { sendXlsx } from "../../platform/http/export";
+import { idParam, pathId, routeDocs } from "../../platform/http/route";
 import { settlementPdf } from "./pdf";
 import type { WriteOffService } from "./writeoff.service";
 
-const tags = ["write-off"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("write-off");
 /** The verification page (clerks) and the brand's write-off pages. */
 const VERIFY_PAGES = ["business/WriteOff"];
 const BRAND_PAGES = ["business/WriteOff", "business/WriteAccount", "business/WriteFunDoc"];
@@ -158,8 +157,7 @@ export function writeOffBrandRoutes({
       "/writeOff/me",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The clerk's store",
           response: {
             200: envelope(z.object({ storeId: z.string(), storeName: z.string(), branderName: z.string() }).nullable()),
@@ -173,8 +171,7 @@ export function writeOffBrandRoutes({
       "/writeOff/check",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "What a code is worth and whether it can be redeemed here",
           body: writeOffCheckReq,
           response: { 200: envelope(writeOffPreview) },
@@ -187,8 +184,7 @@ export function writeOffBrandRoutes({
       "/writeOff/redeem",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Redeem a code or take an amount off a card, once",
           body: writeOffReq,
           response: { 200: envelope(redemption) },
@@ -201,8 +197,7 @@ export function writeOffBrandRoutes({
       "/hyAccounts",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Redemption records (核验)",
           querystring: redemptionQuery,
           response: { 200: envelope(redemptionPage) },
@@ -215,8 +210,7 @@ export function writeOffBrandRoutes({
       "/hyAccounts/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Redemption records as xlsx",
           querystring: redemptionQuery.omit({ page: true, pageSize: true }),
         },
@@ -238,8 +232,7 @@ export function writeOffBrandRoutes({
       "/accounts",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The brand's redemption account per store (WriteAccount)",
           querystring: redemptionQuery.pick({ from: true, to: true }),
           response: { 200: envelope(writeAccountReply) },
@@ -252,8 +245,7 @@ export function writeOffBrandRoutes({
       "/writeOff/docs",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Settlement documents (WriteFunDoc)",
           querystring: settlementDocQuery,
           response: { 200: envelope(settlementDocPage) },
@@ -266,8 +258,7 @@ export function writeOffBrandRoutes({
       "/writeOff/docs/export",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Settlement documents as xlsx",
           querystring: settlementDocQuery.omit({ page: true, pageSize: true }),
         },
@@ -282,8 +273,7 @@ export function writeOffBrandRoutes({
       "/writeOff/docs/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A settlement document with its redemptions",
           params: idParam,
           response: { 200: envelope(z.object({ doc: settlementDoc, lines: z.array(redemption) })) },
@@ -294,27 +284,26 @@ export function writeOffBrandRoutes({
     );
     app.get(
       "/writeOff/docs/:id/xlsx",
-      { schema: { tags, security, summary: "A settlement document as xlsx", params: idParam }, preHandler: brand },
+      { schema: { ...docs, summary: "A settlement document as xlsx", params: idParam }, preHandler: brand },
       async (req, reply) =>
         sendDocument(reply, req.lang, await writeoff.settlement.document([tenantOf(actorOf(req))], req.params.id)),
     );
     app.get(
       "/writeOff/docs/:id/pdf",
       {
-        schema: { tags, security, summary: "A settlement document as a printable PDF", params: idParam },
+        schema: { ...docs, summary: "A settlement document as a printable PDF", params: idParam },
         preHandler: brand,
       },
       async (req, reply) => {
         return sendPdf(reply, req.lang, await writeoff.settlement.document([tenantOf(actorOf(req))], req.params.id));
       },
     );
-    const goodsParam = z.object({ goodsId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+    const goodsParam = z.object({ goodsId: pathId });
     app.get(
       "/product/:goodsId/stores",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Where a goods' codes are redeemable",
           params: goodsParam,
           response: { 200: envelope(goodsStoresReply) },
@@ -327,8 +316,7 @@ export function writeOffBrandRoutes({
       "/product/:goodsId/stores",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Limit a goods' codes to some stores, or all",
           params: goodsParam,
           body: goodsStoresReq,
@@ -342,8 +330,7 @@ export function writeOffBrandRoutes({
       "/product/shop/verify",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Whether a goods' codes can be redeemed at a store",
           querystring: shopVerifyQuery,
           response: { 200: envelope(shopVerifyReply) },
@@ -376,8 +363,7 @@ export function writeOffOpsRoutes({
       "/settle",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Settle the store redemptions of a past day now",
           body: settleRunReq,
           response: { 200: envelope(settleRunReply) },
@@ -404,8 +390,7 @@ export function writeOffSaleRoutes({
       "/writeOrders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Redemptions of the codes you bought",
           querystring: redemptionQuery,
           response: { 200: envelope(redemptionPage) },
@@ -442,8 +427,7 @@ export function writeOffServicerRoutes({
       "/writeFund",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Settlement documents of a brand you serve",
           querystring: settlementDocQuery,
           response: { 200: envelope(settlementDocPage) },
@@ -457,8 +441,7 @@ export function writeOffServicerRoutes({
       "/writeFund/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A settlement document of a brand you serve, with its redemptions",
           params: idParam,
           querystring: brandQuery,
@@ -473,8 +456,7 @@ export function writeOffServicerRoutes({
       "/writeFund/:id/xlsx",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A settlement document of a brand you serve as xlsx",
           params: idParam,
           querystring: brandQuery,
@@ -492,8 +474,7 @@ export function writeOffServicerRoutes({
       "/writeFund/:id/pdf",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "A settlement document of a brand you serve as a printable PDF",
           params: idParam,
           querystring: brandQuery,

@@ -22,13 +22,13 @@ import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
+import { routeDocs } from "../../platform/http/route";
 import type { CatalogService } from "../catalog";
 import { purchaser, reseller, supplier } from "./policy";
 import type { SupplyService } from "./service";
 import { rejectReport, templateWorkbook, XLSX_MIME } from "./sheets";
 
-const tags = ["supply"];
-const security = [{ authToken: [] }];
+const docs = routeDocs("supply");
 /** An import file may be large (a million codes is ~40 MB as CSV); it is streamed, never buffered whole. */
 export const IMPORT_LIMIT_BYTES = 256 * 1024 * 1024;
 
@@ -70,7 +70,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
 
     app.get(
       "/sup/cards/template",
-      { schema: { tags, security, summary: "The card import template (xlsx)" }, preHandler: pre },
+      { schema: { ...docs, summary: "The card import template (xlsx)" }, preHandler: pre },
       async (req, reply) => {
         const file = await templateWorkbook(req.lang, new Date());
         return reply
@@ -83,8 +83,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
       "/sup/merchandises/:mid/cards",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Import card secrets: the body is the xlsx or csv file itself, its name in ?fileName=",
           params: midParam,
           querystring: importQuery,
@@ -109,8 +108,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
       "/sup/merchandises/:mid/cards",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The goods' codes, masked",
           params: midParam,
           querystring: cardQuery,
@@ -124,8 +122,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
       "/sup/merchandises/:mid/cards/void",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Void unsold codes",
           params: midParam,
           body: voidCardsReq,
@@ -139,8 +136,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
       "/sup/purchaseCardRecords",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Card import records",
           querystring: batchQuery,
           response: { 200: envelope(pageOf(cardBatch)) },
@@ -153,8 +149,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
       "/sup/purchaseCardRecords/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One import record",
           params: idParam,
           response: { 200: envelope(cardBatch) },
@@ -167,8 +162,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
       "/sup/purchaseCardRecords/:id/rejects",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The reject report of an import (xlsx: row numbers and reasons)",
           params: idParam,
         },
@@ -188,8 +182,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
       "/sup/purchaseCard/reports",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Imports per day and goods",
           querystring: reportQuery,
           response: { 200: envelope(pageOf(importReportRow)) },
@@ -215,8 +208,7 @@ export function supplyUserRoutes({ supply, catalog, guard }: SupplyUserRouteDeps
       "/purchasedCards",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Codes this purchaser bought, masked",
           querystring: boughtQuery,
           response: { 200: envelope(pageOf(card)) },
@@ -229,8 +221,7 @@ export function supplyUserRoutes({ supply, catalog, guard }: SupplyUserRouteDeps
       "/resale/merchandises",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Goods this merchant bought codes of, to resell (filters: goods keyword, purchase days)",
           querystring: resaleQuery,
           response: { 200: envelope(pageOf(resaleMerchandise)) },
@@ -251,8 +242,7 @@ export function supplyUserRoutes({ supply, catalog, guard }: SupplyUserRouteDeps
       "/purchasedCards/reveal",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Reveal bought codes in full (audited)",
           body: voidCardsReq,
           response: { 200: envelope(z.array(revealedCard)) },

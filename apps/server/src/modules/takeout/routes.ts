@@ -23,12 +23,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { customerSecurity, idParam, routeDocs } from "../../platform/http/route";
 import { customerOf } from "../onecard";
 import type { TakeoutService } from "./service";
 
-const tags = ["takeout"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("takeout");
 export const TAKEOUT_PAGES = [
   "business/TakeoutSet",
   "business/TakeoutType",
@@ -52,8 +51,7 @@ export function brandTakeoutRoutes({
       "/takeout/shop",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The takeout shop's settings (null before the first save)",
           response: { 200: envelope(takeoutShop.nullable()) },
         },
@@ -65,8 +63,7 @@ export function brandTakeoutRoutes({
       "/takeout/shop",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Save the shop: hours, delivery area, fees, minimum order",
           body: takeoutShopReq,
           response: { 200: envelope(takeoutShop) },
@@ -78,7 +75,7 @@ export function brandTakeoutRoutes({
     app.get(
       "/takeout/types",
       {
-        schema: { tags, security, summary: "Menu categories", response: { 200: envelope(z.array(takeoutType)) } },
+        schema: { ...docs, summary: "Menu categories", response: { 200: envelope(z.array(takeoutType)) } },
         preHandler: pre,
       },
       async (req) => ok(await takeout.shop.types(actorOf(req))),
@@ -87,8 +84,7 @@ export function brandTakeoutRoutes({
       "/takeout/types",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a category",
           body: takeoutTypeReq,
           response: { 200: envelope(z.array(takeoutType)) },
@@ -101,8 +97,7 @@ export function brandTakeoutRoutes({
       "/takeout/types/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a category",
           params: idParam,
           body: takeoutTypeReq,
@@ -116,8 +111,7 @@ export function brandTakeoutRoutes({
       "/takeout/types/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Delete an empty category",
           params: idParam,
           response: { 200: envelope(z.array(takeoutType)) },
@@ -129,7 +123,7 @@ export function brandTakeoutRoutes({
     app.get(
       "/takeout/items",
       {
-        schema: { tags, security, summary: "Menu items", response: { 200: envelope(z.array(takeoutItem)) } },
+        schema: { ...docs, summary: "Menu items", response: { 200: envelope(z.array(takeoutItem)) } },
         preHandler: pre,
       },
       async (req) => ok(await takeout.shop.items(actorOf(req))),
@@ -138,8 +132,7 @@ export function brandTakeoutRoutes({
       "/takeout/items",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add an item with options and stock",
           body: takeoutItemReq,
           response: { 200: envelope(z.array(takeoutItem)) },
@@ -152,8 +145,7 @@ export function brandTakeoutRoutes({
       "/takeout/items/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change an item",
           params: idParam,
           body: takeoutItemReq,
@@ -166,7 +158,7 @@ export function brandTakeoutRoutes({
     app.get(
       "/takeout/packages",
       {
-        schema: { tags, security, summary: "Combos", response: { 200: envelope(z.array(takeoutPackage)) } },
+        schema: { ...docs, summary: "Combos", response: { 200: envelope(z.array(takeoutPackage)) } },
         preHandler: pre,
       },
       async (req) => ok(await takeout.shop.packages(actorOf(req))),
@@ -175,8 +167,7 @@ export function brandTakeoutRoutes({
       "/takeout/packages",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add a combo",
           body: takeoutPackageReq,
           response: { 200: envelope(z.array(takeoutPackage)) },
@@ -189,8 +180,7 @@ export function brandTakeoutRoutes({
       "/takeout/packages/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a combo",
           params: idParam,
           body: takeoutPackageReq,
@@ -204,8 +194,7 @@ export function brandTakeoutRoutes({
       "/takeout/orders",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The shop's orders (afterId: only newer ones, for the live view)",
           querystring: takeoutOrderQuery,
           response: { 200: envelope(takeoutOrderPage) },
@@ -218,8 +207,7 @@ export function brandTakeoutRoutes({
       "/takeout/orders/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "One order (the kitchen ticket)",
           params: idParam,
           response: { 200: envelope(takeoutOrder) },
@@ -232,8 +220,7 @@ export function brandTakeoutRoutes({
       "/takeout/orders/:id/action",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Accept, deliver, complete, or cancel with a reason (refunds a paid order)",
           params: idParam,
           body: takeoutActionReq,
@@ -256,18 +243,24 @@ export function customerTakeoutRoutes({
 }): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
-    const customer = [{ customerToken: [] }];
+    const customerDocs = routeDocs("takeout", customerSecurity);
     app.get(
       "/takeout/shops/:id",
-      { schema: { tags, summary: "A shop's menu", params: idParam, response: { 200: envelope(takeoutMenu) } } },
+      {
+        schema: {
+          tags: docs.tags,
+          summary: "A shop's menu",
+          params: idParam,
+          response: { 200: envelope(takeoutMenu) },
+        },
+      },
       async (req) => ok(await takeout.shop.menu(req.params.id)),
     );
     app.post(
       "/takeout/orders",
       {
         schema: {
-          tags,
-          security: customer,
+          ...customerDocs,
           summary: "Place an order",
           body: takeoutOrderReq,
           response: { 200: envelope(takeoutOrder) },
@@ -280,8 +273,7 @@ export function customerTakeoutRoutes({
       "/takeout/orders",
       {
         schema: {
-          tags,
-          security: customer,
+          ...customerDocs,
           summary: "My orders",
           querystring: pageQuery,
           response: { 200: envelope(takeoutOrderPage) },
@@ -294,8 +286,7 @@ export function customerTakeoutRoutes({
       "/takeout/orders/:id",
       {
         schema: {
-          tags,
-          security: customer,
+          ...customerDocs,
           summary: "One of my orders",
           params: idParam,
           response: { 200: envelope(takeoutOrder) },
@@ -308,8 +299,7 @@ export function customerTakeoutRoutes({
       "/takeout/orders/:id/pay",
       {
         schema: {
-          tags,
-          security: customer,
+          ...customerDocs,
           summary: "Pay through the local payment adapter",
           params: idParam,
           response: { 200: envelope(takeoutOrder) },
@@ -322,8 +312,7 @@ export function customerTakeoutRoutes({
       "/takeout/orders/:id/cancel",
       {
         schema: {
-          tags,
-          security: customer,
+          ...customerDocs,
           summary: "Cancel before the shop accepts (a paid order is refunded)",
           params: idParam,
           body: takeoutCancelReq,
@@ -353,8 +342,7 @@ export function providerTakeoutRoutes({
       "/takeout/applets",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The takeout shops of the brands the provider serves, with today's figures",
           response: { 200: envelope(z.array(takeoutApplet)) },
         },

@@ -19,11 +19,10 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { tooMany } from "../../platform/http/errors";
 import { useRateLimit, type RateLimitDeps } from "../../platform/http/rate-limit";
+import { idParam, routeDocs } from "../../platform/http/route";
 import type { TransfersService } from "./service";
 
-const tags = ["transfers"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("transfers");
 
 /**
  * Recipient checks a merchant may make: bursts of this many, then one per CHECK_WINDOW_MS / CHECK_MAX.
@@ -55,8 +54,7 @@ export function transferRoutes({
       "/transitAuth",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Whether outgoing transfers are authorised",
           response: { 200: envelope(z.object({ authorised: z.boolean(), authorisedAt: z.string().nullable() })) },
         },
@@ -68,8 +66,7 @@ export function transferRoutes({
       "/applyTransitAuth",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Send the transfer authorisation code to the user's bound phone",
           response: { 200: envelope(sendCodeReply.extend({ phone: z.string() })) },
         },
@@ -81,8 +78,7 @@ export function transferRoutes({
       "/confirmTransitAuth",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Authorise outgoing transfers with the code",
           body: transitAuthConfirmReq,
           response: { 200: envelope(z.object({ authorised: z.literal(true) })) },
@@ -95,8 +91,7 @@ export function transferRoutes({
       "/transfer/check",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Check the receiving merchant of a transfer",
           querystring: transferCheckQuery,
           response: { 200: envelope(transferCheckReply) },
@@ -119,8 +114,7 @@ export function transferRoutes({
       "/transfers",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Transfers sent and received",
           querystring: transferQuery,
           response: { 200: envelope(transferPage) },
@@ -133,8 +127,7 @@ export function transferRoutes({
       "/transfers",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Create a transfer to another merchant",
           body: transferReq,
           response: { 200: envelope(transfer) },
@@ -147,8 +140,7 @@ export function transferRoutes({
       "/contract/transfers",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Create a transfer under a contract",
           body: contractTransferReq,
           response: { 200: envelope(transfer) },
@@ -161,8 +153,7 @@ export function transferRoutes({
       "/transfer/contracts",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Contracts and their transfers",
           response: { 200: envelope(transferContractsReply) },
         },
@@ -174,8 +165,7 @@ export function transferRoutes({
       "/transfers/:id",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Change a transfer's amount or remark (sender, before it is decided)",
           params: idParam,
           body: transferUpdateReq,
@@ -189,8 +179,7 @@ export function transferRoutes({
       "/transfers/:id/refuse",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Refuse a transfer (recipient)",
           params: idParam,
           body: transferRefuseReq,
@@ -205,8 +194,7 @@ export function transferRoutes({
       "/transfers/:id/accept",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Accept a transfer: the money moves (recipient)",
           params: idParam,
           response: { 200: envelope(transfer) },

@@ -11,14 +11,12 @@ import {
   withdrawReq,
 } from "@tessera/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { idParam, routeDocs } from "../../platform/http/route";
 import type { WithdrawalsService } from "./service";
 
-const tags = ["withdrawals"];
-const security = [{ authToken: [] }];
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const docs = routeDocs("withdrawals");
 
 export interface WithdrawalsRouteDeps {
   withdrawals: WithdrawalsService;
@@ -37,8 +35,7 @@ export function merchantWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRout
       "/withdraws/card",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "The withdrawal bank card",
           response: { 200: envelope(bankCard.nullable()) },
         },
@@ -50,8 +47,7 @@ export function merchantWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRout
       "/withdraws/card",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Add or replace the withdrawal bank card (reviewed by an operator)",
           body: bankCardReq,
           response: { 200: envelope(bankCard) },
@@ -64,8 +60,7 @@ export function merchantWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRout
       "/withdraws",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Withdrawal records",
           querystring: withdrawalQuery,
           response: { 200: envelope(withdrawalPage) },
@@ -78,8 +73,7 @@ export function merchantWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRout
       "/withdraws",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Request a withdrawal",
           body: withdrawReq,
           response: { 200: envelope(withdrawal) },
@@ -100,8 +94,7 @@ export function opsWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps
       "/",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Withdrawals of every merchant",
           querystring: withdrawalQuery,
           response: { 200: envelope(withdrawalPage) },
@@ -114,8 +107,7 @@ export function opsWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps
       "/:id/action",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "First review, second review, mark paid or failed, or reject",
           params: idParam,
           body: withdrawalActionReq,
@@ -129,8 +121,7 @@ export function opsWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps
       "/autoPayout",
       {
         schema: {
-          tags,
-          security,
+          ...docs,
           summary: "Run the T+1 supplier payout for a day now (it also runs daily)",
           body: autoPayoutReq,
           response: { 200: envelope(autoPayoutReply) },
