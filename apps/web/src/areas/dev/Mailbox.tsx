@@ -4,7 +4,7 @@ import dayjs from "dayjs";
 import { Fragment, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { type OutboxItem, type OutboxQuery } from "@tessera/contracts";
-import { OUTBOX_EXPORT_PATH, outboxQueryOptions } from "../../api/hooks/dev";
+import { OUTBOX_EXPORT_PATH, outboxQueryOptions } from "../../features/dev/api";
 import { ListPage } from "../../ui/list/ListPage";
 import type { ListState } from "../../ui/list/listQuery";
 import type { SearchValues } from "../../ui/list/searchValues";

@@ -2,7 +2,7 @@ import { App, Button, Flex, Form, Input, Modal, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TopUpNotice } from "@tessera/contracts";
-import { useOperatorMovement, useReviewTopUp } from "../../api/hooks/funds";
+import { useOperatorMovement, useReviewTopUp } from "../../features/funds/api";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { AmountDialog } from "../../features/funds/AmountDialog";
 import { TopUpNotices } from "../../features/funds/TopUpNotices";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Withdrawal, WithdrawalAction } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
-import { useWithdrawalAction } from "../../api/hooks/funds";
+import { useWithdrawalAction } from "../../features/funds/api";
 import { http } from "../../api/http";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { WithdrawalList } from "../../features/funds/WithdrawalList";

@@ -3,7 +3,7 @@ import { App, Button, Input, Modal, Tag, Typography, type TableColumnsType } fro
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { MALL_ORDER_STATES, type MallOrder } from "@tessera/contracts";
-import { newRequestKey } from "../../api/hooks/funds";
+import { newRequestKey } from "../../features/funds/api";
 import { ListPage } from "../../ui/list/ListPage";
 import { moneyTitle } from "../../ui/confirmMoney";
 import { formatMoney } from "../../ui/money";

@@ -1,7 +1,7 @@
 import { Card, Col, Descriptions, Flex, Row, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { useSession, useUserInfo } from "../../api/hooks/account";
-import { useBankDetails } from "../../api/hooks/funds";
+import { useBankDetails } from "../../features/funds/api";
 import { TopUpForm } from "../../features/funds/TopUpForm";
 import { TopUpNotices } from "../../features/funds/TopUpNotices";
 import { PageHint } from "../../ui/PageHint";

@@ -1,7 +1,7 @@
 import { App, Button, Card, Flex, Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { dockingApplyReq } from "@tessera/contracts";
-import { useApplyDocking } from "../../api/hooks/purchasing";
+import { useApplyDocking } from "../../features/purchasing/api";
 import { reportFailure } from "../../ui/form/serverError";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { RequiredStatesNotice } from "../../features/onboarding/RequiredStatesNotice";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { FundAccount } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
-import { useReserveTransfer } from "../../api/hooks/funds";
+import { useReserveTransfer } from "./api";
 import { PageHint } from "../../ui/PageHint";
 import { AmountDialog } from "./AmountDialog";
 import { BalanceHeader, FundChangeList } from "./FundChangeList";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Currency, Money } from "@tessera/contracts";
 import type { ApiResult } from "../../api/envelope";
-import { newRequestKey } from "../../api/hooks/funds";
+import { newRequestKey } from "./api";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { CURRENCY_SYMBOLS, formatMoney, parseMoney } from "../../ui/money";
 

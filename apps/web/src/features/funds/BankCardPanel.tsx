@@ -3,7 +3,7 @@ import { App, Button, Card, Descriptions, Form, Input, Modal, Tag, Typography } 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { bankCardReq, type BankCard, type BankCardReq } from "@tessera/contracts";
-import { useSaveWithdrawalCard, useWithdrawalCard } from "../../api/hooks/funds";
+import { useSaveWithdrawalCard, useWithdrawalCard } from "./api";
 import { reportFailure } from "../../ui/form/serverError";
 import { useZodRules } from "../../ui/form/useZodRules";
 

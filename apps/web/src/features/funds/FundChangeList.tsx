@@ -10,7 +10,7 @@ import {
   type Money,
 } from "@tessera/contracts";
 import type { Query } from "../../api/client";
-import { fundChangesQuery, fundListPaths } from "../../api/hooks/funds";
+import { fundChangesQuery, fundListPaths } from "./api";
 import { ListPage } from "../../ui/list/ListPage";
 import type { SearchValues } from "../../ui/list/searchValues";
 import { formatMoney } from "../../ui/money";

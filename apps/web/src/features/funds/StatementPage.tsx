@@ -3,7 +3,7 @@ import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { StatementRow } from "@tessera/contracts";
-import { useStatement } from "../../api/hooks/funds";
+import { useStatement } from "./api";
 import { formatMoney } from "../../ui/money";
 import { platformToday } from "../../ui/platformDay";
 import { ExportButton } from "../../ui/list/useExport";

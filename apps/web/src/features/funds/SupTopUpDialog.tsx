@@ -1,6 +1,6 @@
 import type { Money } from "@tessera/contracts";
 import { useTranslation } from "react-i18next";
-import { useReserveTransfer } from "../../api/hooks/funds";
+import { useReserveTransfer } from "./api";
 import { AmountDialog } from "./AmountDialog";
 
 /**

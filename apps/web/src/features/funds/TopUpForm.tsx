@@ -3,7 +3,7 @@ import { App, Button, Card, Descriptions, Form, Input, Radio, Upload, type Uploa
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { payerProblem, topUpReq, type Currency, type PayerType, type Version } from "@tessera/contracts";
-import { newRequestKey, useSubmitTopUp, useUploadProof } from "../../api/hooks/funds";
+import { newRequestKey, useSubmitTopUp, useUploadProof } from "./api";
 import { reportFailure } from "../../ui/form/serverError";
 import { useMessageText, useZodRules } from "../../ui/form/useZodRules";
 import { CURRENCY_SYMBOLS, formatMoney, parseMoney } from "../../ui/money";

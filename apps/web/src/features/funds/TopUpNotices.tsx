@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { TOP_UP_STATES, type TopUpNotice, type TopUpState } from "@tessera/contracts";
-import { topUpsQuery } from "../../api/hooks/funds";
+import { topUpsQuery } from "./api";
 import { AuthImage } from "../onboarding/AuthImage";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";

@@ -26,7 +26,7 @@ import {
   useCreateTransfer,
   useDecideTransfer,
   useTransitAuth,
-} from "../../api/hooks/funds";
+} from "./api";
 import { CodeButton } from "../../ui/form/CodeButton";
 import { reportFailure } from "../../ui/form/serverError";
 import { useMessageText } from "../../ui/form/useZodRules";

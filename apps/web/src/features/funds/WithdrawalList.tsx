@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { WITHDRAWAL_STATES, type Withdrawal, type WithdrawalState } from "@tessera/contracts";
-import { withdrawalsQuery } from "../../api/hooks/funds";
+import { withdrawalsQuery } from "./api";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
 

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { WithdrawAccount } from "@tessera/contracts";
 import { useUserInfo } from "../../api/hooks/account";
-import { useRequestWithdrawal } from "../../api/hooks/funds";
+import { useRequestWithdrawal } from "./api";
 import { PageHint } from "../../ui/PageHint";
 import { AmountDialog } from "./AmountDialog";
 import { BankCardPanel } from "./BankCardPanel";

@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { APPLICATION_STATES, type ApplicationState, type PurchaseApplication } from "@tessera/contracts";
-import { applicationsQuery, useDecideApplication } from "../../api/hooks/purchasing";
+import { applicationsQuery, useDecideApplication } from "./api";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney, parseMoney } from "../../ui/money";

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DOCKING_STATUSES, type Docking, type DockingStatus } from "@tessera/contracts";
 import { useMyMenus } from "../../api/hooks/onboarding";
-import { dockingsQuery, useEndDocking, useReviewDocking } from "../../api/hooks/purchasing";
+import { dockingsQuery, useEndDocking, useReviewDocking } from "./api";
 import { RealNameTag } from "../accounts/RealNameTag";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";

@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ORDER_STATES, type OrderState, type PurchaseOrder } from "@tessera/contracts";
-import { ordersQuery, useFulfilOrder } from "../../api/hooks/purchasing";
+import { ordersQuery, useFulfilOrder } from "./api";
 import { reportFailure } from "../../ui/form/serverError";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";

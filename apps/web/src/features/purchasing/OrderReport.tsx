@@ -4,7 +4,7 @@ import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { REPORT_UNITS, type OrderReportRow, type ReportUnit } from "@tessera/contracts";
-import { useOrderReport } from "../../api/hooks/purchasing";
+import { useOrderReport } from "./api";
 import { http, saveFile } from "../../api/http";
 import { formatMoney } from "../../ui/money";
 import { platformToday } from "../../ui/platformDay";

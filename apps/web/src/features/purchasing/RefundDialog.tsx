@@ -1,7 +1,7 @@
 import { App, Button, Form, Input, InputNumber, Modal } from "antd";
 import { useTranslation } from "react-i18next";
 import type { PurchaseOrder } from "@tessera/contracts";
-import { useRequestRefund } from "../../api/hooks/purchasing";
+import { useRequestRefund } from "./api";
 import { reportFailure } from "../../ui/form/serverError";
 import { useMessageText } from "../../ui/form/useZodRules";
 

@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { REFUND_STATES, type RefundOrder, type RefundState } from "@tessera/contracts";
-import { refundsQuery, useDecideRefund } from "../../api/hooks/purchasing";
+import { refundsQuery, useDecideRefund } from "./api";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { ORDER_LIST_PATHS, orderFilters } from "./listFilters";

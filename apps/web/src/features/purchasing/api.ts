@@ -18,10 +18,27 @@ import type {
   RefundState,
   ReportUnit,
 } from "@tessera/contracts";
-import type { Query } from "../client";
-import { unwrap } from "../errors";
-import { http } from "../http";
-import { queryKeys } from "../queryKeys";
+import type { Query } from "../../api/client";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
+import { queryKeys } from "../../api/queryKeys";
+import { fundsKeys } from "../funds/api";
+
+/** The purchasing feature's react-query keys (dockings, orders, applications, brand authorisations, refunds, reports). */
+export const purchasingKeys = {
+  dockings: (query: Query) => ["dockings", query] as const,
+  dockingsAll: ["dockings"] as const,
+  orders: (side: "purchaser" | "supplier", query: Query) => ["orders", side, query] as const,
+  ordersAll: ["orders"] as const,
+  applications: (side: "purchaser" | "supplier", query: Query) => ["applications", side, query] as const,
+  applicationsAll: ["applications"] as const,
+  brandAuths: (query: Query) => ["brandAuths", query] as const,
+  brandAuthsAll: ["brandAuths"] as const,
+  refunds: (side: "purchaser" | "supplier", query: Query) => ["refunds", side, query] as const,
+  refundsAll: ["refunds"] as const,
+  orderReports: (side: "purchaser" | "supplier", query: Query) => ["orderReports", side, query] as const,
+  orderReportsAll: ["orderReports"] as const,
+};
 
 /** Docking (`abutment/*`, `apply/{id}`) and purchase orders (`orders`, `supplyOrders`). */
 const user = "/api/card-user";
@@ -30,7 +47,7 @@ export function dockingsQuery(
   query: Query & { page: number; pageSize: number; side: "purchaser" | "supplier"; status?: DockingStatus },
 ) {
   return {
-    queryKey: queryKeys.dockings(query),
+    queryKey: purchasingKeys.dockings(query),
     queryFn: async () => unwrap(await http.get<Page<Docking>>(`${user}/abutment/brander/apply`, { query })),
   };
 }
@@ -40,7 +57,7 @@ export function ordersQuery(
   side: "purchaser" | "supplier",
 ) {
   return {
-    queryKey: queryKeys.orders(side, query),
+    queryKey: purchasingKeys.orders(side, query),
     queryFn: async () =>
       unwrap(
         await http.get<Page<PurchaseOrder>>(
@@ -55,7 +72,7 @@ function useDockingMutation<A, R>(fn: (args: A) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.dockingsAll }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: purchasingKeys.dockingsAll }),
   });
 }
 
@@ -83,7 +100,7 @@ export function usePlaceOrder() {
     mutationFn: (req: OrderReq) => http.post<PurchaseOrder>(`${user}/orders`, req, { toast: false }),
     onSuccess: () => {
       // The goods' stock changed too: the selection lists and the open goods drawer show it.
-      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.fundChangesAll, ["selection"]]) {
+      for (const key of [purchasingKeys.ordersAll, queryKeys.userInfoAll, fundsKeys.fundChangesAll, ["selection"]]) {
         void queryClient.invalidateQueries({ queryKey: key });
       }
     },
@@ -96,7 +113,7 @@ export function useFulfilOrder() {
     mutationFn: ({ id, ...req }: FulfilReq & { id: string }) =>
       http.put<PurchaseOrder>(`/api/card-brander/supplyOrders/${id}/fulfil`, req, { toast: false }),
     onSuccess: () => {
-      for (const key of [queryKeys.ordersAll, queryKeys.userInfoAll]) {
+      for (const key of [purchasingKeys.ordersAll, queryKeys.userInfoAll]) {
         void queryClient.invalidateQueries({ queryKey: key });
       }
     },
@@ -108,7 +125,7 @@ export function refundsQuery(
   side: "purchaser" | "supplier",
 ) {
   return {
-    queryKey: queryKeys.refunds(side, query),
+    queryKey: purchasingKeys.refunds(side, query),
     queryFn: async () =>
       unwrap(
         await http.get<Page<RefundOrder>>(
@@ -124,7 +141,7 @@ export function useOrderReport(
   query: { kind: "purchase" | "refund"; unit: ReportUnit; from: string; to: string },
 ) {
   return useQuery({
-    queryKey: queryKeys.orderReports(side, query),
+    queryKey: purchasingKeys.orderReports(side, query),
     queryFn: async () =>
       unwrap(
         await http.get<OrderReportRow[]>(
@@ -140,7 +157,12 @@ function useRefundMutation<A, R>(fn: (args: A) => Promise<R>) {
   return useMutation({
     mutationFn: fn,
     onSuccess: () => {
-      for (const key of [queryKeys.refundsAll, queryKeys.ordersAll, queryKeys.userInfoAll, queryKeys.orderReportsAll]) {
+      for (const key of [
+        purchasingKeys.refundsAll,
+        purchasingKeys.ordersAll,
+        queryKeys.userInfoAll,
+        purchasingKeys.orderReportsAll,
+      ]) {
         void queryClient.invalidateQueries({ queryKey: key });
       }
     },
@@ -160,7 +182,7 @@ export const useDecideRefund = () =>
 
 export function brandAuthsQuery(query: { page: number; pageSize: number; side: "brand" | "grantee" }) {
   return {
-    queryKey: queryKeys.brandAuths(query),
+    queryKey: purchasingKeys.brandAuths(query),
     queryFn: async () => unwrap(await http.post<Page<BrandAuth>>(`${user}/brandAuth/list`, query)),
   };
 }
@@ -168,7 +190,7 @@ function useBrandAuthMutation<A, R>(fn: (args: A) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.brandAuthsAll }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: purchasingKeys.brandAuthsAll }),
   });
 }
 export const useGrantBrandAuth = () =>
@@ -181,7 +203,7 @@ export function applicationsQuery(
   side: "purchaser" | "supplier",
 ) {
   return {
-    queryKey: queryKeys.applications(side, query),
+    queryKey: purchasingKeys.applications(side, query),
     queryFn: async () =>
       unwrap(
         await http.get<Page<PurchaseApplication>>(
@@ -195,7 +217,7 @@ function useApplicationMutation<A, R>(fn: (args: A) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.applicationsAll }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: purchasingKeys.applicationsAll }),
   });
 }
 export const useApplyToPurchase = () =>

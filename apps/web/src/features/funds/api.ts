@@ -18,10 +18,26 @@ import type {
   WithdrawalAction,
   WithdrawReq,
 } from "@tessera/contracts";
-import type { Query } from "../client";
-import { unwrap } from "../errors";
-import { http } from "../http";
-import { queryKeys } from "../queryKeys";
+import type { Query } from "../../api/client";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
+import { queryKeys } from "../../api/queryKeys";
+
+/** The funds feature's react-query keys (balances, top-ups, withdrawals, transfers, statements). */
+export const fundsKeys = {
+  fundChanges: (account: FundAccount, query: Query) => ["fundChanges", account, query] as const,
+  fundChangesAll: ["fundChanges"] as const,
+  bankDetails: ["bankDetails"] as const,
+  topUps: (scope: "mine" | "ops", query: Query) => ["topUps", scope, query] as const,
+  topUpsAll: ["topUps"] as const,
+  withdrawalCard: ["withdrawalCard"] as const,
+  withdrawals: (scope: "mine" | "ops", query: Query) => ["withdrawals", scope, query] as const,
+  withdrawalsAll: ["withdrawals"] as const,
+  transfers: (query: Query) => ["transfers", query] as const,
+  transfersAll: ["transfers"] as const,
+  transitAuth: ["transitAuth"] as const,
+  statements: (unit: "day" | "month", range: { from: string; to: string }) => ["statements", unit, range] as const,
+};
 
 /** Funds calls: top-ups, reserve transfers, fund-change lists, and the operator's review. */
 const userBase = "/api/card-user/funds";
@@ -49,14 +65,14 @@ export function fundListPaths(account: FundAccount): { list: string; export: str
 export function fundChangesQuery(account: FundAccount, query: Query) {
   const q = { ...query, account };
   return {
-    queryKey: queryKeys.fundChanges(account, q),
+    queryKey: fundsKeys.fundChanges(account, q),
     queryFn: async () => unwrap(await http.get<FundChangePage>(fundListPaths(account).list, { query: q })),
   };
 }
 
 export function useBankDetails() {
   return useQuery({
-    queryKey: queryKeys.bankDetails,
+    queryKey: fundsKeys.bankDetails,
     queryFn: async () => unwrap(await http.get<BankDetails>(`${userBase}/bank`)),
   });
 }
@@ -66,7 +82,7 @@ export function topUpsQuery(
   scope: "mine" | "ops",
 ) {
   return {
-    queryKey: queryKeys.topUps(scope, query),
+    queryKey: fundsKeys.topUps(scope, query),
     queryFn: async () =>
       unwrap(await http.get<Page<TopUpNotice>>(`${scope === "ops" ? opsBase : userBase}/topups`, { query })),
   };
@@ -86,7 +102,7 @@ export function useUploadProof() {
 function useInvalidateFunds() {
   const queryClient = useQueryClient();
   return () => {
-    for (const key of [queryKeys.userInfoAll, queryKeys.fundChangesAll, queryKeys.topUpsAll]) {
+    for (const key of [queryKeys.userInfoAll, fundsKeys.fundChangesAll, fundsKeys.topUpsAll]) {
       void queryClient.invalidateQueries({ queryKey: key });
     }
   };
@@ -135,7 +151,7 @@ const withdrawBase = "/api/card-brander/withdraws";
 
 export function useWithdrawalCard() {
   return useQuery({
-    queryKey: queryKeys.withdrawalCard,
+    queryKey: fundsKeys.withdrawalCard,
     queryFn: async () => unwrap(await http.get<BankCard | null>(`${withdrawBase}/card`)),
   });
 }
@@ -144,13 +160,13 @@ export function useSaveWithdrawalCard() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (req: BankCardReq) => http.post<BankCard>(`${withdrawBase}/card`, req, { toast: false }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalCard }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: fundsKeys.withdrawalCard }),
   });
 }
 
 export function withdrawalsQuery(query: Query & { page: number; pageSize: number }, scope: "mine" | "ops") {
   return {
-    queryKey: queryKeys.withdrawals(scope, query),
+    queryKey: fundsKeys.withdrawals(scope, query),
     queryFn: async () =>
       unwrap(await http.get<Page<Withdrawal>>(scope === "ops" ? "/api/ops/withdrawals" : withdrawBase, { query })),
   };
@@ -163,7 +179,7 @@ export function useRequestWithdrawal() {
     mutationFn: (req: WithdrawReq) => http.post<Withdrawal>(withdrawBase, req, { toast: false }),
     onSuccess: () => {
       invalidate();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalsAll });
+      void queryClient.invalidateQueries({ queryKey: fundsKeys.withdrawalsAll });
     },
   });
 }
@@ -180,14 +196,14 @@ export function useWithdrawalAction() {
       ),
     onSuccess: () => {
       invalidate();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalsAll });
+      void queryClient.invalidateQueries({ queryKey: fundsKeys.withdrawalsAll });
     },
   });
 }
 
 export function useStatement(unit: "day" | "month", range: { from: string; to: string }) {
   return useQuery({
-    queryKey: queryKeys.statements(unit, range),
+    queryKey: fundsKeys.statements(unit, range),
     queryFn: async () =>
       unwrap(
         await http.get<StatementReply>(`/api/card-brander/${unit === "day" ? "statements" : "settlements"}`, {
@@ -203,7 +219,7 @@ const brander = "/api/card-brander";
 
 export function transfersQuery(query: Query & { page: number; pageSize: number }) {
   return {
-    queryKey: queryKeys.transfers(query),
+    queryKey: fundsKeys.transfers(query),
     queryFn: async () => unwrap(await http.get<Page<Transfer>>(`${brander}/transfers`, { query })),
   };
 }
@@ -217,7 +233,7 @@ export function checkTransferTarget(toMerchantId: string) {
 
 export function useTransitAuth() {
   return useQuery({
-    queryKey: queryKeys.transitAuth,
+    queryKey: fundsKeys.transitAuth,
     queryFn: async () =>
       unwrap(await http.get<{ authorised: boolean; authorisedAt: string | null }>(`${brander}/transitAuth`)),
   });
@@ -230,7 +246,7 @@ function useTransferMutation<A>(fn: (args: A) => ReturnType<typeof http.put<Tran
     mutationFn: fn,
     onSuccess: () => {
       invalidate();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.transfersAll });
+      void queryClient.invalidateQueries({ queryKey: fundsKeys.transfersAll });
     },
   });
 }
@@ -261,6 +277,6 @@ export function useConfirmTransitAuth() {
   return useMutation({
     mutationFn: (smsCode: string) =>
       http.put<{ authorised: boolean }>(`${brander}/confirmTransitAuth`, { smsCode }, { toast: false }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.transitAuth }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: fundsKeys.transitAuth }),
   });
 }
