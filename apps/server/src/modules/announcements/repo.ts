@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from "kysely";
 import type { AnnouncementAudience, AnnouncementReq, MerchantRole, ServiceContactReq } from "@tessera/contracts";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of the announcements module: the one contact row, announcements and their per-merchant reads. */
@@ -53,7 +54,7 @@ export function findAnnouncement(db: Executor, id: number) {
 }
 
 export async function opsAnnouncementPage(db: Executor, page: { offset: number; limit: number }) {
-  const [rows, count] = await Promise.all([
+  return paginate(
     db
       .selectFrom("platform_announcements as a")
       .selectAll("a")
@@ -64,16 +65,10 @@ export async function opsAnnouncementPage(db: Executor, page: { offset: number; 
           .select(eb.fn.countAll<string>().as("n"))
           .as("reads"),
       )
-      .orderBy("a.id", "desc")
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    db
-      .selectFrom("platform_announcements")
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("a.id", "desc"),
+    db.selectFrom("platform_announcements"),
+    page,
+  );
 }
 
 /** The live announcements meant for a merchant with these roles. */

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of the order-result callbacks (the open API's outbox). Each read names the merchant it is for. */
@@ -95,11 +96,7 @@ export async function callbackPage(
 ) {
   let base = db.selectFrom("openapi_callbacks").where("merchant_id", "=", merchantId);
   if (f.state) base = base.where("state", "=", f.state);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    base.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll().orderBy("id", "desc"), base, f);
 }
 
 /** Puts a merchant's delivery back in the queue, due now; false when it is not the merchant's. */

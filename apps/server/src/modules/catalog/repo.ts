@@ -9,6 +9,7 @@ import {
   type SqlBool,
   type Updateable,
 } from "kysely";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { DB } from "../../db/schema";
 import type { Executor } from "../../db/tx";
 import type { CatalogBrandsTable, CatalogGoodsTable } from "./tables";
@@ -194,15 +195,7 @@ async function goodsPage(
     query = query.where(c);
     count = count.where(c);
   }
-  const [rows, total] = await Promise.all([
-    query
-      .orderBy("g.id", "desc")
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  return paginate(query.orderBy("g.id", "desc"), count, pageWindow(q));
 }
 
 /** The supplier's goods keyword rule as a condition on `g`: the name contains it, or the code or id equals it. */
@@ -291,14 +284,7 @@ export async function selectGoods(
     q.sort === "sales"
       ? query.orderBy("g.sales_index", "desc").orderBy("g.id", "desc")
       : query.orderBy("g.recommendation_index", "desc").orderBy("g.id", "desc");
-  const [rows, total] = await Promise.all([
-    ordered
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  return paginate(ordered, count, pageWindow(q));
 }
 
 export async function insertGoods(tx: Executor, row: Insertable<CatalogGoodsTable>): Promise<number> {

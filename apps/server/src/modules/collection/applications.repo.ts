@@ -1,5 +1,6 @@
 import type { QueueItemsQuery } from "@tessera/contracts";
 import type { Insertable, Updateable } from "kysely";
+import { pageWindow } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { PayApplicationsTable } from "./tables";
 
@@ -78,12 +79,13 @@ export async function reviewPage(db: Executor, q: QueueItemsQuery) {
   }
   if (q.merchantId) base = base.where("a.merchant_id", "=", Number(q.merchantId));
   const total = Number((await base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst())?.n ?? 0);
+  const { offset, limit } = pageWindow(q);
   const rows = await base
     .selectAll("a")
     .select("m.name as merchant_name")
     .orderBy("a.submitted_at", "desc")
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
+    .limit(limit)
+    .offset(offset)
     .execute();
   return { total, rows };
 }

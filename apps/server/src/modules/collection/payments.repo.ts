@@ -1,5 +1,6 @@
 import type { PayOrderQuery } from "@tessera/contracts";
 import type { Insertable, Updateable } from "kysely";
+import { pageWindow } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { PayOrdersTable } from "./tables";
 
@@ -65,10 +66,7 @@ export async function orderPage(db: Executor, merchantIds: number[], q: PayOrder
         .executeTakeFirst()
     )?.n ?? 0,
   );
-  const rows = await base
-    .orderBy("o.id", "desc")
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
-    .execute();
+  const { offset, limit } = pageWindow(q);
+  const rows = await base.orderBy("o.id", "desc").limit(limit).offset(offset).execute();
   return { total, rows };
 }

@@ -1,5 +1,6 @@
 import type { PayRefund } from "@tessera/contracts";
 import type { Insertable, Updateable } from "kysely";
+import { pageWindow } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { PayRefundsTable } from "./tables";
 
@@ -40,11 +41,8 @@ export async function refundPage(
         .executeTakeFirst()
     )?.n ?? 0,
   );
-  const rows = await base
-    .orderBy("f.id", "desc")
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
-    .execute();
+  const { offset, limit } = pageWindow(q);
+  const rows = await base.orderBy("f.id", "desc").limit(limit).offset(offset).execute();
   return { total, rows };
 }
 

@@ -1,3 +1,4 @@
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { Currency } from "./repo";
 import type { AfterSaleStateCol } from "./tables";
@@ -111,11 +112,7 @@ export async function aftersalePage(
     .where(f.side === "purchaser" ? "a.purchaser_id" : "a.brand_id", "=", f.merchantId);
   if (f.state) q = q.where("a.state", "=", f.state);
   if (f.orderNo) q = q.where("o.order_no", "=", f.orderNo);
-  const [rows, count] = await Promise.all([
-    q.selectAll("a").select("o.order_no").orderBy("a.id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll("a").select("o.order_no").orderBy("a.id", "desc"), q, f);
 }
 
 export function aftersaleWithOrderNo(db: Executor, id: number) {

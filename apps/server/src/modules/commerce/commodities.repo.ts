@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { Currency } from "./repo";
 import type { SpecGroup } from "./tables";
@@ -191,11 +192,7 @@ export async function commodityPage(
     const picked = sql<boolean>`EXISTS (SELECT 1 FROM commerce_resales r WHERE r.commodity_id = c.id AND r.purchaser_id = ${purchaserId})`;
     q = q.where(f.pickedBy.picked ? picked : sql<boolean>`NOT ${picked}`);
   }
-  const [rows, count] = await Promise.all([
-    q.selectAll("c").orderBy("c.sort", "desc").orderBy("c.id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll("c").orderBy("c.sort", "desc").orderBy("c.id", "desc"), q, f);
 }
 
 export async function pickedIds(db: Executor, purchaserId: number, commodityIds: number[]): Promise<Set<number>> {

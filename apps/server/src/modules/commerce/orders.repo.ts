@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import { anyId, type Currency } from "./repo";
 import type { OrderStateCol } from "./tables";
@@ -308,10 +309,10 @@ export async function orderPage(
   if (f.orderNo) q = q.where("order_no", "=", f.orderNo);
   if (f.from) q = q.where("created_at", ">=", f.from);
   if (f.to) q = q.where("created_at", "<", f.to);
-  const [rows, count] = await Promise.all([
-    // Newest first by time (then id): the (merchant, state, created_at, id) indexes serve the date range and the order (0109).
-    // The order names the table's columns: a bare created_at would be the ISO text of the select list
-    // (PostgreSQL matches output names first), sorted as text, without the index.
+  // Newest first by time (then id): the (merchant, state, created_at, id) indexes serve the date range and the order (0109).
+  // The order names the table's columns: a bare created_at would be the ISO text of the select list
+  // (PostgreSQL matches output names first), sorted as text, without the index.
+  return paginate(
     q
       .select(ORDER_LIST_COLUMNS)
       .select(isoText<string, "created_at">("created_at"))
@@ -321,13 +322,10 @@ export async function orderPage(
         ),
       )
       .orderBy("commerce_orders.created_at", "desc")
-      .orderBy("commerce_orders.id", "desc")
-      .offset(f.offset)
-      .limit(f.limit)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("commerce_orders.id", "desc"),
+    q,
+    f,
+  );
 }
 
 /** Unpaid orders older than `before`, oldest first. */

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import { anyId } from "./repo";
 
@@ -116,11 +117,7 @@ export async function shipmentPage(
   let q = db.selectFrom("commerce_shipments").where("brand_id", "=", f.brandId);
   if (f.waybillNo) q = q.where("waybill_no", "=", f.waybillNo);
   if (f.signed !== undefined) q = q.where("signed_at", f.signed ? "is not" : "is", null);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }
 
 /** Stores events once: a replayed push adds nothing. Returns how many were new. */

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of purchaser rebates: rules and statements. Each read names the supplier (or purchaser) it is for. */
@@ -94,9 +95,5 @@ export async function rebateStatementPage(
     .where(side === "purchaser" ? "purchaser_id" : "supplier_id", "=", merchantId);
   if (f.from) query = query.where("period", ">=", f.from);
   if (f.to) query = query.where("period", "<=", f.to);
-  const [rows, count] = await Promise.all([
-    query.selectAll().orderBy("period", "desc").orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    query.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(query.selectAll().orderBy("period", "desc").orderBy("id", "desc"), query, f);
 }

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { DockingStatusColumn } from "./tables";
 
@@ -121,11 +122,7 @@ export async function dockingPage(
             eb.or([eb("purchaser_merchant_id", "=", f.merchantId), eb("supplier_merchant_id", "=", f.merchantId)]),
           );
   if (f.status) q = q.where("status", "=", f.status);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }
 
 /* ---------- brand authorisation ---------- */
@@ -217,9 +214,6 @@ export async function brandAuthPage(
   const q = db
     .selectFrom("brand_auths")
     .where(f.side === "brand" ? "brand_merchant_id" : "grantee_merchant_id", "=", f.merchantId);
-  const [rows, count] = await Promise.all([
-    q.select("id").orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { ids: rows.map((r) => r.id), total: Number(count.n) };
+  const { rows, total } = await paginate(q.select("id").orderBy("id", "desc"), q, f);
+  return { ids: rows.map((r) => r.id), total };
 }

@@ -1,3 +1,4 @@
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of the supplier whitelists. Every read names the supplier it is for. */
@@ -75,9 +76,5 @@ export async function whitelistPage(
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
   if (f.goodsId !== undefined) q = q.where("goods_id", "=", f.goodsId);
   if (f.active !== undefined) q = q.where("removed_at", f.active ? "is" : "is not", null);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }

@@ -1,3 +1,4 @@
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of the funds module: top-up notices and their transfer proofs. Tenant ids are required arguments. */
@@ -90,11 +91,7 @@ export async function noticePage(
   let q = db.selectFrom("topup_notices");
   if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
   if (f.state) q = q.where("state", "=", f.state);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }
 
 export async function insertProof(

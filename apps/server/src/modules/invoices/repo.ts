@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from "kysely";
 import type { InvoiceState, InvoiceType } from "@tessera/contracts";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { InvoiceSettingsTable, InvoicesTable, InvoiceTitlesTable } from "./tables";
 
@@ -123,11 +124,7 @@ export async function invoicePage(
   if (f.invoiceType) q = q.where("invoice_type", "=", f.invoiceType);
   if (f.from) q = q.where("created_at", ">=", f.from);
   if (f.to) q = q.where("created_at", "<", f.to);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }
 
 // Titles and settings.

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Currency } from "@tessera/contracts";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import { PLATFORM_UTC_OFFSET } from "../../platform/clock";
 
@@ -287,7 +288,7 @@ function filteredEntries(db: Executor, f: EntryFilter) {
 /** One page of an account's entries, newest first, with the total count for the pager. */
 export async function entryPage(db: Executor, f: EntryFilter, page: { offset: number; limit: number }) {
   const base = filteredEntries(db, f);
-  const [rows, count] = await Promise.all([
+  return paginate(
     base
       .select([
         "e.id",
@@ -297,13 +298,10 @@ export async function entryPage(db: Executor, f: EntryFilter, page: { offset: nu
         "t.kind as type",
         "t.reason",
       ])
-      .orderBy("e.id", "desc")
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("e.id", "desc"),
+    base,
+    page,
+  );
 }
 
 /**
@@ -337,7 +335,7 @@ export async function entryPageOfMerchants(
     );
   }
   if (f.type) q = q.where("t.kind", "=", f.type);
-  const [rows, count] = await Promise.all([
+  const { rows, total } = await paginate(
     q
       .select([
         "e.id",
@@ -349,13 +347,11 @@ export async function entryPageOfMerchants(
         "t.kind as type",
         "t.reason",
       ])
-      .orderBy("e.id", "desc")
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => ({ ...r, merchantId: Number(r.merchantId) })), total: Number(count.n) };
+      .orderBy("e.id", "desc"),
+    q,
+    page,
+  );
+  return { rows: rows.map((r) => ({ ...r, merchantId: Number(r.merchantId) })), total };
 }
 
 /** Merchant accounts of a kind holding money: the candidates of a payout run. */

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from "kysely";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor, Tx } from "../../db/tx";
 import type { MallTables } from "./tables";
 
@@ -67,17 +68,7 @@ export async function selfGoodsPage(
   if (q.id !== undefined) base = base.where("id", "=", q.id);
   if (q.onSale) base = base.where("on_sale", "=", q.onSale === "true");
   if (q.keyword) base = base.where("name", "ilike", like(q.keyword));
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy("sort")
-      .orderBy("id", "desc")
-      .offset((q.page - 1) * q.pageSize)
-      .limit(q.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll().orderBy("sort").orderBy("id", "desc"), base, pageWindow(q));
 }
 
 /** The currencies of these own goods of the merchant (a row each found). */
@@ -190,14 +181,5 @@ export async function smsRecordsPage(
 ) {
   let base = db.selectFrom("mall_sms_records").where("merchant_id", "=", merchantId);
   if (q.phone) base = base.where("phone", "=", q.phone);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy("id", "desc")
-      .offset((q.page - 1) * q.pageSize)
-      .limit(q.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll().orderBy("id", "desc"), base, pageWindow(q));
 }

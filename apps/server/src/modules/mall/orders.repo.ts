@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor, Tx } from "../../db/tx";
 import type { MallOrder } from "@tessera/contracts";
 
@@ -27,16 +28,7 @@ export async function customerOrdersPage(
   q: { page: number; pageSize: number },
 ) {
   const base = db.selectFrom("mall_orders").where("customer_id", "=", customerId).where("merchant_id", "=", merchantId);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy("id", "desc")
-      .offset((q.page - 1) * q.pageSize)
-      .limit(q.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll().orderBy("id", "desc"), base, pageWindow(q));
 }
 
 /** A page of the merchant's orders, newest first, and how many match (`customerId`: one customer's). */
@@ -55,16 +47,7 @@ export async function ordersPage(
   if (q.state) base = base.where("state", "=", q.state);
   if (q.orderNo) base = base.where("order_no", "=", q.orderNo);
   if (q.customerId !== undefined) base = base.where("customer_id", "=", q.customerId);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy("id", "desc")
-      .offset((q.page - 1) * q.pageSize)
-      .limit(q.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll().orderBy("id", "desc"), base, pageWindow(q));
 }
 
 /* ---------- refunds ---------- */
@@ -119,7 +102,7 @@ export async function membersPage(
 ) {
   let base = db.selectFrom("mall_members as m").where("m.merchant_id", "=", merchantId);
   if (q.customerId !== undefined) base = base.where("m.customer_id", "=", q.customerId);
-  const [rows, count] = await Promise.all([
+  return paginate(
     base
       .select(["m.customer_id", "m.first_seen_at", "m.last_seen_at"])
       .select((eb) => [
@@ -138,11 +121,8 @@ export async function membersPage(
           .as("spent"),
       ])
       .orderBy("m.last_seen_at", "desc")
-      .orderBy("m.customer_id", "desc")
-      .offset((q.page - 1) * q.pageSize)
-      .limit(q.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("m.customer_id", "desc"),
+    base,
+    pageWindow(q),
+  );
 }

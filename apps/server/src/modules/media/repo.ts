@@ -1,3 +1,4 @@
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of the media module: uploads, videos and the video library. Every read names its merchant. */
@@ -212,7 +213,7 @@ export async function libraryPage(
   page: number,
   pageSize: number,
 ) {
-  const [rows, count] = await Promise.all([
+  return paginate(
     libraryBase(db, merchantId, filter)
       .select([
         "l.id",
@@ -225,15 +226,10 @@ export async function libraryPage(
         "v.kind",
         "v.content_type",
       ])
-      .orderBy("l.id", "desc")
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    libraryBase(db, merchantId, filter)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("l.id", "desc"),
+    libraryBase(db, merchantId, filter),
+    pageWindow({ page, pageSize }),
+  );
 }
 export type LibraryRow = Awaited<ReturnType<typeof libraryPage>>["rows"][number];
 

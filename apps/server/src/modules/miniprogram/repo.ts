@@ -1,5 +1,6 @@
 import type { MpPlatform } from "@tessera/contracts";
 import type { Insertable, Selectable, Updateable } from "kysely";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor, Tx } from "../../db/tx";
 import type { MpAuthorizersTable, MpConfigsTable, MpTemplatesTable, MpVersionsTable, VersionState } from "./tables";
 
@@ -28,16 +29,7 @@ export async function listConfigs(
   let base = db.selectFrom("mp_configs").where("merchant_id", "=", merchantId);
   if (q.platform) base = base.where("platform", "=", q.platform);
   if (q.name) base = base.where("name", "like", `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy("id", "desc")
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll().orderBy("id", "desc"), base, pageWindow(q));
 }
 
 export async function allConfigs(db: Executor, merchantId: number): Promise<ConfigRow[]> {

@@ -1,4 +1,5 @@
 import type { Insertable } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { OnecardGiftsTable } from "./tables";
 
@@ -41,17 +42,7 @@ export async function giftPage(
   if (f.id !== undefined) base = base.where("g.id", "=", f.id);
   if (f.ids !== undefined) base = base.where("g.id", "in", f.ids.length > 0 ? f.ids : [0]);
   if (f.packageId !== undefined) base = base.where("g.package_id", "=", f.packageId);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll("g")
-      .select("p.name as package_name")
-      .orderBy("g.id", "desc")
-      .offset(f.offset)
-      .limit(f.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll("g").select("p.name as package_name").orderBy("g.id", "desc"), base, f);
 }
 
 /** Unclaimed gifts past their expiry, marked expired: their ids. */

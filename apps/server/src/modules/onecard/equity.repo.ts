@@ -1,4 +1,5 @@
 import type { Insertable } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { OnecardOrdersTable } from "./tables";
 
@@ -87,9 +88,5 @@ export async function orderPage(db: Executor, customerId: number, offset: number
     .innerJoin("onecard_cards as c", "c.id", "o.card_id")
     .where("o.customer_id", "=", customerId);
   if (id !== undefined) base = base.where("o.id", "=", id);
-  const [rows, count] = await Promise.all([
-    base.selectAll("o").select("c.sealed").orderBy("o.id", "desc").offset(offset).limit(limit).execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll("o").select("c.sealed").orderBy("o.id", "desc"), base, { offset, limit });
 }

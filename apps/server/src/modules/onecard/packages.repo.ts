@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of gift packages. Every read of a package names its purchaser. */
@@ -31,11 +32,7 @@ export async function packagePage(db: Executor, purchaserId: number, offset: num
     .selectFrom("onecard_gift_packages")
     .where("purchaser_id", "=", purchaserId)
     .where("archived", "=", false);
-  const [rows, count] = await Promise.all([
-    base.select("id").orderBy("id", "desc").offset(offset).limit(limit).execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.select("id").orderBy("id", "desc"), base, { offset, limit });
 }
 
 export function packageOf(db: Executor, id: number, purchaserId: number) {

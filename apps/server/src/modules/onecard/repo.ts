@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder } from "kysely";
 import { copyField, copyFromText } from "../../db/copy";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { OnecardCardState } from "./tables";
 
@@ -43,7 +44,7 @@ export async function productPage(
   if (f.currency) q = q.where("p.currency", "=", f.currency);
   if (f.kind) q = q.where("p.kind", "=", f.kind as "face_value");
   if (f.keyword) q = q.where("p.name", "ilike", `%${f.keyword.replace(/[%_\\]/g, "\\$&")}%`);
-  const [rows, count] = await Promise.all([
+  return paginate(
     q
       .selectAll("p")
       .select("m.name as brander_name")
@@ -60,13 +61,10 @@ export async function productPage(
           .select((e) => e.fn.countAll<string>().as("n"))
           .as("issued"),
       ])
-      .orderBy("p.id", "desc")
-      .offset(f.offset)
-      .limit(f.limit)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("p.id", "desc"),
+    q,
+    f,
+  );
 }
 
 export async function batchPage(db: Executor, branderId: number, offset: number, limit: number, productId?: number) {
@@ -75,7 +73,7 @@ export async function batchPage(db: Executor, branderId: number, offset: number,
     .innerJoin("onecard_products as p", "p.id", "b.product_id")
     .where("b.brander_id", "=", branderId);
   if (productId !== undefined) q = q.where("b.product_id", "=", productId);
-  const [rows, count] = await Promise.all([
+  return paginate(
     q
       .select(["b.id", "b.product_id", "b.count", "b.created_at", "p.name as product_name"])
       .select((eb) =>
@@ -86,13 +84,10 @@ export async function batchPage(db: Executor, branderId: number, offset: number,
           .select((e) => e.fn.countAll<string>().as("n"))
           .as("sold"),
       )
-      .orderBy("b.id", "desc")
-      .offset(offset)
-      .limit(limit)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("b.id", "desc"),
+    q,
+    { offset, limit },
+  );
 }
 
 export const cardColumns = [
@@ -191,17 +186,14 @@ export async function cardPage(
   if (f.saleId) q = q.where("c.sale_id", "=", f.saleId);
   if (f.productId) q = q.where("c.product_id", "=", f.productId);
   if (f.noHash) q = q.where("c.no_hash", "=", f.noHash);
-  const [rows, count] = await Promise.all([
+  return paginate(
     q
       .select(cardColumns)
       .select(["p.name as product_name", "p.kind", "p.recharge_allowed", "m.name as brander_name"])
-      .orderBy("c.id", "desc")
-      .offset(f.offset)
-      .limit(f.limit)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("c.id", "desc"),
+    q,
+    f,
+  );
 }
 export type CardListRow = Awaited<ReturnType<typeof cardPage>>["rows"][number];
 
@@ -297,16 +289,13 @@ export async function movePage(db: Executor, customerId: number, offset: number,
     .selectFrom("onecard_moves as v")
     .innerJoin("onecard_cards as c", "c.id", "v.card_id")
     .where("c.customer_id", "=", customerId);
-  const [rows, count] = await Promise.all([
+  return paginate(
     q
       .select(["v.id", "v.kind", "v.amount", "v.balance_after", "v.note", "v.created_at", "c.sealed", "c.currency"])
-      .orderBy("v.id", "desc")
-      .offset(offset)
-      .limit(limit)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("v.id", "desc"),
+    q,
+    { offset, limit },
+  );
 }
 
 /** Counts a wrong password in its own statement (it sticks though the request fails); locks at the limit. */

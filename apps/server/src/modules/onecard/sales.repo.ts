@@ -1,4 +1,5 @@
 import { sql, type Insertable, type RawBuilder } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { OnecardReturnsTable, OnecardSalesTable } from "./tables";
 
@@ -74,7 +75,7 @@ export async function salePage(db: Executor, purchaserId: number, offset: number
     .innerJoin("merchants as m", "m.id", "s.brander_id")
     .where("s.purchaser_id", "=", purchaserId);
   if (id !== undefined) base = base.where("s.id", "=", id);
-  const [rows, count] = await Promise.all([
+  return paginate(
     base
       .selectAll("s")
       .select(["p.name as product_name", "m.name as brander_name"])
@@ -86,13 +87,10 @@ export async function salePage(db: Executor, purchaserId: number, offset: number
           .select((e) => e.fn.countAll<string>().as("n"))
           .as("returned"),
       )
-      .orderBy("s.id", "desc")
-      .offset(offset)
-      .limit(limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy("s.id", "desc"),
+    base,
+    { offset, limit },
+  );
 }
 
 export function returnByKey(tx: Executor, purchaserId: number, requestKey: string) {
@@ -123,11 +121,7 @@ export function returnById(db: Executor, id: number) {
 
 export async function returnPage(db: Executor, purchaserId: number, offset: number, limit: number) {
   const base = db.selectFrom("onecard_returns").where("purchaser_id", "=", purchaserId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy("id", "desc").offset(offset).limit(limit).execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll().orderBy("id", "desc"), base, { offset, limit });
 }
 
 export async function markExtracted(tx: Executor, ids: number[], now: Date): Promise<void> {
@@ -147,16 +141,10 @@ export async function extractionPage(db: Executor, purchaserId: number, offset: 
     .selectFrom("onecard_extractions as e")
     .innerJoin("users as u", "u.id", "e.created_by")
     .where("e.purchaser_id", "=", purchaserId);
-  const [rows, count] = await Promise.all([
-    base
-      .select(["e.id", "e.card_ids", "e.created_at", "u.email"])
-      .orderBy("e.id", "desc")
-      .offset(offset)
-      .limit(limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.select(["e.id", "e.card_ids", "e.created_at", "u.email"]).orderBy("e.id", "desc"), base, {
+    offset,
+    limit,
+  });
 }
 
 /** A purchaser's sales, activations, returns and redemptions per period (platform days, UTC+8). */

@@ -1,4 +1,5 @@
 import type { BatchPurchaseLine } from "@tessera/contracts";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of the providerops module's one table: the BatchPurchase files and their line results. */
@@ -30,16 +31,11 @@ export function insertBatch(
 
 export async function batchPage(db: Executor, providerId: number, page: { offset: number; limit: number }) {
   const base = db.selectFrom("provider_batch_purchases").where("provider_id", "=", providerId);
-  const [rows, count] = await Promise.all([
-    base
-      .select(["id", "file_name", "ordered", "refused", "created_at"])
-      .orderBy("id", "desc")
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(
+    base.select(["id", "file_name", "ordered", "refused", "created_at"]).orderBy("id", "desc"),
+    base,
+    page,
+  );
 }
 
 /** One file of this provider; another provider's is undefined. */

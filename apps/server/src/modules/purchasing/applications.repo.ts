@@ -1,3 +1,4 @@
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of purchase applications. Each read names the merchant it is for. */
@@ -62,9 +63,5 @@ export async function applicationPage(
   if (f.purchaserId !== undefined) q = q.where("purchaser_merchant_id", "=", f.purchaserId);
   if (f.supplierId !== undefined) q = q.where("supplier_merchant_id", "=", f.supplierId);
   if (f.state) q = q.where("state", "=", f.state);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import { PURCHASABLE_GOODS_COLUMNS, type PurchasableGoodsRow } from "../catalog";
 import { mayBuyCondition } from "../docking";
@@ -251,9 +252,5 @@ export async function orderPage(
   if (f.goodsId !== undefined) q = q.where("goods_id", "=", f.goodsId);
   if (f.from) q = q.where("created_at", ">=", dayStart(f.from));
   if (f.to) q = q.where("created_at", "<", dayAfter(f.to));
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }

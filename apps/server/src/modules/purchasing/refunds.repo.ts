@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import { dayAfter, dayStart, type ListFilter } from "./repo";
 import type { RefundCause, RefundStateColumn } from "./tables";
@@ -111,11 +112,7 @@ export async function refundPage(
   }
   if (f.from) q = q.where("created_at", ">=", dayStart(f.from));
   if (f.to) q = q.where("created_at", "<", dayAfter(f.to));
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }
 
 /** The purchase orders (supply_cards.order_id) of the purchaser's codes among `cardIds`. */

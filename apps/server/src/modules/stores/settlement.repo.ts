@@ -1,5 +1,6 @@
 import type { Currency, SettlementDocQuery } from "@tessera/contracts";
 import { sql, type Insertable, type Updateable } from "kysely";
+import { pageWindow } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { StoreSettlementDocsTable } from "./tables";
 
@@ -72,12 +73,8 @@ export async function docPage(db: Executor, branderIds: number[], q: SettlementD
   if (q.storeId) base = base.where("d.store_id", "=", Number(q.storeId));
   if (q.from) base = base.where("d.day", ">=", q.from);
   if (q.to) base = base.where("d.day", "<=", q.to);
-  const rows = await base
-    .orderBy("d.day", "desc")
-    .orderBy("d.id", "desc")
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
-    .execute();
+  const { offset, limit } = pageWindow(q);
+  const rows = await base.orderBy("d.day", "desc").orderBy("d.id", "desc").limit(limit).offset(offset).execute();
   const total = await base
     .clearSelect()
     .select((eb) => eb.fn.countAll<string>().as("n"))

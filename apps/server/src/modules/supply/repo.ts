@@ -1,6 +1,7 @@
 import type { CardQuery } from "@tessera/contracts";
 import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
 import { copyField, copyFromText } from "../../db/copy";
+import { pageWindow, paginate } from "../../db/paginate";
 import { isUniqueViolation, type Executor } from "../../db/tx";
 
 /** SQL of the supply module. Supplier queries take the supplier's merchant id; buyer queries the buyer's. */
@@ -164,18 +165,7 @@ export async function listBatches(
   let query = batchBase(db, merchantId);
   if (q.goodsId) query = query.where("b.goods_id", "=", q.goodsId);
   if (q.status) query = query.where("b.status", "=", q.status as "done");
-  const [rows, count] = await Promise.all([
-    query
-      .orderBy("b.id", "desc")
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    query
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(query.orderBy("b.id", "desc"), query.clearSelect(), pageWindow(q));
 }
 
 export function rejectsPage(db: Executor, batchId: number, afterRow: number, limit: number) {
@@ -210,11 +200,12 @@ export async function importReport(
       sql<number>`sum(b.rejected)::int`.as("rejected"),
     ])
     .groupBy([sql`1`, "b.goods_id"]);
+  const { offset, limit } = pageWindow(q);
   const rows = await grouped
     .orderBy(sql`1`, "desc")
     .orderBy("b.goods_id", "desc")
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
+    .limit(limit)
+    .offset(offset)
     .execute();
   const total = await db
     .selectFrom(grouped.as("x"))
@@ -251,16 +242,7 @@ export async function listCards(
   if (q.state) query = query.where("c.state", "=", q.state);
   if (q.batchId) query = query.where("c.batch_id", "=", q.batchId);
   if (numberHash) query = query.where("c.number_hash", "=", numberHash);
-  const [rows, count] = await Promise.all([
-    query
-      .select(cardColumns)
-      .orderBy("c.id", "desc")
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(query.select(cardColumns).orderBy("c.id", "desc"), query, pageWindow(q));
 }
 export type CardRow = Awaited<ReturnType<typeof listCards>>["rows"][number];
 
@@ -275,16 +257,7 @@ export async function listBoughtCards(
     .where("c.state", "=", "sold");
   if (q.orderId) query = query.where("c.order_id", "=", q.orderId);
   if (q.goodsId) query = query.where("c.goods_id", "=", q.goodsId);
-  const [rows, count] = await Promise.all([
-    query
-      .select(cardColumns)
-      .orderBy("c.id", "desc")
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(query.select(cardColumns).orderBy("c.id", "desc"), query, pageWindow(q));
 }
 
 /**
@@ -440,13 +413,14 @@ export async function boughtGoods(
   if (q.from) base = base.where("sold_at", ">=", q.from);
   if (q.until) base = base.where("sold_at", "<", q.until);
   if (q.matching) base = base.where(q.matching);
+  const { offset, limit } = pageWindow(q);
   const rows = await base
     .select(["goods_id", sql<number>`count(*)::int`.as("bought"), sql<Date>`max(sold_at)`.as("last_bought_at")])
     .groupBy("goods_id")
     .orderBy(sql`max(sold_at)`, "desc")
     .orderBy("goods_id", "desc")
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
+    .limit(limit)
+    .offset(offset)
     .execute();
   const total = await base.select(sql<number>`count(DISTINCT goods_id)::int`.as("n")).executeTakeFirstOrThrow();
   return { rows, total: Number(total.n) };

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { Currency } from "./shop.repo";
 import type { LineCol, TakeoutStateCol } from "./tables";
@@ -149,11 +150,7 @@ export async function orderPage(
   if (f.customerId !== undefined) q = q.where("customer_id", "=", f.customerId);
   if (f.state) q = q.where("state", "=", f.state);
   if (f.afterId) q = q.where("id", ">", f.afterId);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }
 
 export function unpaidBefore(db: Executor, before: Date, limit: number) {

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 
 /** SQL of the transfers module. Every read names the merchant it is for. */
@@ -122,11 +123,7 @@ export async function transferPage(
         ? q.where("to_merchant_id", "=", f.merchantId)
         : q.where((eb) => eb.or([eb("from_merchant_id", "=", f.merchantId), eb("to_merchant_id", "=", f.merchantId)]));
   if (f.state) q = q.where("state", "=", f.state);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }
 
 /** The merchant's contract numbers with their transfers' totals, newest first. */

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { WithdrawalStateColumn } from "./tables";
 
@@ -83,11 +84,7 @@ export async function cardPage(
   let q = db.selectFrom("withdrawal_cards").where("current", "=", true);
   if (f.state) q = q.where("state", "=", f.state);
   if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.selectAll().orderBy("id", "desc"), q, f);
 }
 
 const WITHDRAWAL_COLUMNS = [
@@ -227,9 +224,5 @@ export async function withdrawalPage(
   let q = db.selectFrom("withdrawals");
   if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
   if (f.state) q = q.where("state", "=", f.state);
-  const [rows, count] = await Promise.all([
-    q.select(WITHDRAWAL_COLUMNS).orderBy("id", "desc").offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(q.select(WITHDRAWAL_COLUMNS).orderBy("id", "desc"), q, f);
 }
