@@ -1,11 +1,21 @@
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { documentPng } from "../support/images";
-import { dock, loginToken, registerAccount, switchLanguage, useSession, type Account } from "../support/api";
-import { E2E_OPERATOR } from "../support/operator";
+import {
+  dock,
+  loginToken,
+  registerAccount,
+  switchLanguage,
+  useSession,
+  type Account,
+  apiCall as call,
+} from "../support/api";
+import { operatorToken } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
 import { answerConfirm } from "../support/confirm";
 import { clickUntil, openWith } from "../support/click";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { creditSup } from "../support/world";
 
 /**
  * Brand chat across two browser contexts (issue 11, first journey): the purchaser opens the chat from an
@@ -21,19 +31,6 @@ async function shot(page: Page, name: string): Promise<void> {
   // Clicks may have scrolled the document; a full-page shot of a scrolled page draws the fixed header mid-page.
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SHOTS, `brandchat-${name}.png`), fullPage: true });
-}
-
-async function call<T>(
-  request: APIRequestContext,
-  token: string,
-  method: "get" | "post" | "put",
-  url: string,
-  data?: unknown,
-): Promise<T> {
-  const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
-  const body = (await res.json()) as { code: number; msg: string; data: T };
-  expect(body.code, `${url}: ${body.msg}`).toBe(1);
-  return body.data;
 }
 
 async function session(browser: Browser, account: Account, token: string): Promise<Page> {
@@ -79,23 +76,19 @@ test("purchaser and brand chat about an order: live text and image, unread badge
   });
   const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
     headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
-    data: Buffer.from(`卡号,卡密,有效期\r\nCHAT${stamp}1,PIN1${stamp},\r\n`),
+    data: Buffer.from(cardCsv([`CHAT${stamp}1,PIN1${stamp},`], { header: "cn" })),
   });
   expect(imported.status()).toBe(200);
   await dock(request, { token: supplierToken, merchantId: supplier.merchantId }, buyerToken);
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 10_000,
-    reason: "e2e",
-    requestKey: `e2e-chat-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
-    amount: 10_000,
-    requestKey: `e2e-chat-move-${buyer.merchantId}`,
+  const opsToken = await operatorToken(request);
+  await creditSup(request, {
+    ops: opsToken,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 10_000,
+    move: 10_000,
+    creditKey: `e2e-chat-${buyer.merchantId}`,
+    moveKey: `e2e-chat-move-${buyer.merchantId}`,
   });
   const order = await call<{ id: string; orderNo: string }>(request, buyerToken, "post", "/api/card-user/orders", {
     goodsId: String(goods.id),

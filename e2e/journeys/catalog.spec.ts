@@ -1,31 +1,27 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { loginToken, registerAccount, switchLanguage, useSession, verifyRealName } from "../support/api";
-import { E2E_OPERATOR } from "../support/operator";
-import { chooseOption } from "../support/select";
+import {
+  loginToken,
+  registerAccount,
+  switchLanguage,
+  useSession,
+  verifyRealName,
+  apiCall as call,
+} from "../support/api";
+import { operatorToken } from "../support/operator";
 import { clickUntil, downloadWith, openWith } from "../support/click";
 import { noteMissingFonts } from "../support/fonts";
+import { Drawer, ListPage } from "../support/pages";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { creditSup } from "../support/world";
 
 /**
  * Catalog journey: a supplier downloads the card template, fills it (good rows and bad ones), imports
  * it, sees the stock and downloads the reject report; a purchaser filters the card-secret goods list
  * and opens a goods' details.
  */
-
-async function call<T>(
-  request: APIRequestContext,
-  token: string,
-  method: "get" | "post",
-  url: string,
-  data?: unknown,
-): Promise<T> {
-  const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
-  const body = (await res.json()) as { code: number; data: T; msg: string };
-  expect(body.code, body.msg).toBe(1);
-  return body.data;
-}
 
 async function sheetRows(data: Buffer): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
@@ -121,15 +117,13 @@ test("supplier imports a filled template and reads the reject report; purchaser 
   });
   await useSession(page, buyer, await loginToken(request, buyer));
   await page.goto("/sale/CarmiGoodsList");
-  await chooseOption(page, page.getByRole("combobox", { name: "品牌" }), brandName);
-  await clickUntil(page.getByRole("button", { name: /查\s?询/ }), () =>
-    expect(page).toHaveURL(new RegExp(`selVal=${brand.id}`), { timeout: 5_000 }),
-  );
-  const rows = page.locator(".ant-table-row");
+  const goodsList = new ListPage(page);
+  await goodsList.choose("品牌", brandName);
+  await goodsList.search(() => expect(page).toHaveURL(new RegExp(`selVal=${brand.id}`), { timeout: 5_000 }));
+  const rows = goodsList.rows;
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(`${brandName}月卡`);
-  const drawer = page.locator(".ant-drawer").filter({ hasText: "商品详情" });
-  await openWith(rows.first().getByRole("button", { name: "详情" }), drawer);
+  const { root: drawer } = await new Drawer(page, "商品详情").open(rows.first().getByRole("button", { name: "详情" }));
   await expect(drawer).toContainText("星河卡券供应有限公司");
   await expect(drawer).toContainText("¥27.00");
   await expect(drawer).toContainText("6%增值税专用发票");
@@ -172,10 +166,7 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
     settlementPrice: 5600,
     lowStockThreshold: 4,
   });
-  const csv = [
-    "卡号,卡密,有效期",
-    ...Array.from({ length: 6 }, (_, i) => `SP${stamp}${i},PIN${i}${stamp},2099-12-31`),
-  ].join("\r\n");
+  const csv = cardCsv(6, (i) => `SP${stamp}${i},PIN${i}${stamp},2099-12-31`, { header: "cn", end: false });
   const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
     headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
     data: Buffer.from(csv),
@@ -200,19 +191,15 @@ test("supply pages over real data: commodity supply figures, resale goods, a pro
     scope: "goods",
     goodsId: String(goods.id),
   });
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 100_000,
-    reason: "e2e",
-    requestKey: `e2e-resale-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
-    amount: 100_000,
-    requestKey: `e2e-resale-move-${buyer.merchantId}`,
+  const opsToken = await operatorToken(request);
+  await creditSup(request, {
+    ops: opsToken,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 100_000,
+    move: 100_000,
+    creditKey: `e2e-resale-${buyer.merchantId}`,
+    moveKey: `e2e-resale-move-${buyer.merchantId}`,
   });
   await call(request, buyerToken, "post", "/api/card-user/orders", {
     goodsId: String(goods.id),

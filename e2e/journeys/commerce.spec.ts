@@ -1,11 +1,14 @@
 import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { apiCall, loginToken, readCode, registerAccount, type Account } from "../support/api";
+import { expect as baseExpect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { apiCall, loginToken, readCode, registerAccount } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { clickUntil, confirmPopconfirm, openWith } from "../support/click";
 import { confirmMoney } from "../support/confirm";
+import { Drawer } from "../support/pages";
 import { chooseOption } from "../support/select";
+import { sessionPage } from "../support/journey";
+import { creditSup } from "../support/world";
 
 /**
  * Physical goods (issue 28): a brand adds a product with two specifications (colour × size); a purchaser
@@ -40,17 +43,6 @@ async function call<T>(
   return body.data;
 }
 
-async function session(browser: Browser, account: Account, token: string, width = 1440): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width, height: 900 } });
-  await context.addInitScript(
-    ([key, value]) => {
-      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-    },
-    ["x-auth-token", token] as const,
-  );
-  return context.newPage();
-}
-
 test("a brand sells a product with two specifications; a purchaser resells it; shipped, tracked to signed, confirmed; a return and refund gives money and stock back", async ({
   browser,
   request,
@@ -62,19 +54,15 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   const brandToken = await loginToken(request, brand);
   const buyer = await registerAccount(request, { orgName: "优选转售商贸有限公司" });
   const buyerToken = await loginToken(request, buyer);
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
-  await call(request, opsToken, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 100_000,
-    reason: "e2e",
-    requestKey: `e2e-cm-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
-    amount: 100_000,
-    requestKey: `e2e-cm-move-${buyer.merchantId}`,
+  const opsToken = await operatorToken(request);
+  await creditSup(request, {
+    ops: opsToken,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 100_000,
+    move: 100_000,
+    creditKey: `e2e-cm-${buyer.merchantId}`,
+    moveKey: `e2e-cm-move-${buyer.merchantId}`,
   });
   const sup = async () =>
     (
@@ -89,7 +77,7 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   const supBefore = await sup();
 
   // The brand adds the product: colour (红, 蓝) × size (M, L), a price and stock per SKU.
-  const brandPage = await session(browser, brand, brandToken);
+  const brandPage = await sessionPage(browser, brand, brandToken, 1440);
   await brandPage.goto("/business/AddProducts");
   await brandPage.getByLabel("商品", { exact: true }).fill(name);
   await brandPage.getByLabel("分类").fill("服饰");
@@ -120,7 +108,7 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await shot(brandPage, "product-list");
 
   // The purchaser picks it to resell and orders one red L for a customer in Hangzhou.
-  const buyerPage = await session(browser, buyer, buyerToken);
+  const buyerPage = await sessionPage(browser, buyer, buyerToken, 1440);
   await buyerPage.goto("/sale/PhysicalSelection");
   const goodsRow = buyerPage.locator(".ant-table-row").filter({ hasText: name });
   await goodsRow.getByRole("button", { name: "选品转售" }).click();
@@ -176,13 +164,12 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
     await buyerPage.reload();
     await expect(orderRow).toContainText("已收货", { timeout: 3_000 });
   }).toPass({ timeout: 90_000 });
-  const drawer = buyerPage.locator(".ant-drawer");
-  await openWith(orderRow.getByRole("button", { name: "物流" }), drawer);
-  await expect(drawer.getByTestId("tracking-event")).toHaveCount(5);
-  await expect(drawer.getByTestId("tracking-event").first()).toContainText("已签收");
+  const tracking = await new Drawer(buyerPage).open(orderRow.getByRole("button", { name: "物流" }));
+  await expect(tracking.get("tracking-event")).toHaveCount(5);
+  await expect(tracking.get("tracking-event").first()).toContainText("已签收");
   await shot(buyerPage, "tracking");
   // A drawer left open covers the row: the next click would wait for the journey's timeout.
-  await clickUntil(drawer.locator(".ant-drawer-close"), () => expect(drawer).toBeHidden({ timeout: 3_000 }));
+  await tracking.close();
   await confirmPopconfirm(buyerPage, orderRow.getByRole("button", { name: "确认收货" }), /确\s?定|OK/);
   await expect(orderRow).toContainText("已完成");
   const income = async () =>
@@ -269,7 +256,7 @@ test("a takeout shop is set up; a customer on a phone orders a combo; the shop a
   const brandToken = await loginToken(request, brand);
 
   // The shop's settings through TakeoutSet: open all day, a 3 km radius around West Lake.
-  const brandPage = await session(browser, brand, brandToken);
+  const brandPage = await sessionPage(browser, brand, brandToken, 1440);
   await brandPage.goto("/business/TakeoutSet");
   await brandPage.getByLabel("店铺名称").fill("西湖面馆");
   await brandPage.getByLabel("开始").first().fill("00:00");

@@ -4,9 +4,11 @@ import { PDFParse } from "pdf-parse";
 import { loginToken, registerAccount, verifyRealName } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { pickDate, platformMonth, post, screenshots, sessionPage } from "../support/journey";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { chooseOption } from "../support/select";
 import { downloadWith, openWith } from "../support/click";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { creditSup } from "../support/world";
 
 /**
  * Commission (issue 29): a provider reads its monthly commission statement and downloads it. The
@@ -26,11 +28,7 @@ test("a provider reads its monthly commission statement and downloads it", async
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
   const { day, month: lastMonth } = platformMonth(1);
-  const ops = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const ops = await operatorToken(request);
 
   // The provider, a brand it serves, and a purchaser of the brand's card-secret goods.
   const provider = await registerAccount(request, { orgName: "星链服务商有限公司" });
@@ -61,9 +59,7 @@ test("a provider reads its monthly commission statement and downloads it", async
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `XL${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(3, (i) => `XL${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   expect(
     (
       await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
@@ -73,14 +69,14 @@ test("a provider reads its monthly commission statement and downloads it", async
     ).status(),
   ).toBe(200);
   await call(request, brandToken, "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
-  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 20_000,
-    reason: "e2e",
-    requestKey: `e2e-xl-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
-    amount: 20_000,
-    requestKey: `e2e-xl-move-${buyer.merchantId}`,
+  await creditSup(request, {
+    ops: ops,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 20_000,
+    move: 20_000,
+    creditKey: `e2e-xl-${buyer.merchantId}`,
+    moveKey: `e2e-xl-move-${buyer.merchantId}`,
   });
 
   // The operator's console: a 5% rule for the provider on card-secret goods, valid from last month.

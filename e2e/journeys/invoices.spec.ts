@@ -1,13 +1,15 @@
 import { readFile } from "node:fs/promises";
-import { expect as baseExpect, test, type APIRequestContext, type Browser } from "@playwright/test";
+import { expect as baseExpect, test, type Browser } from "@playwright/test";
 import { PDFParse } from "pdf-parse";
 import { loginToken, PASSWORD, registerAccount, verifyRealName, type Account } from "../support/api";
 import { documentPng } from "../support/images";
 import { noteMissingFonts } from "../support/fonts";
 import { post, screenshots, sessionPage } from "../support/journey";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { answerConfirm } from "../support/confirm";
 import { clickUntil, downloadWith, openWith } from "../support/click";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { creditSup } from "../support/world";
 
 /**
  * Invoices (issue 29): a purchaser that bought VAT-6% goods saves a complete title, requests a VAT
@@ -44,11 +46,7 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
   const buyer = await registerAccount(request, { orgName: "星辰采购有限公司" });
   const buyerToken = await loginToken(request, buyer);
   await verifyRealName(request, buyerToken);
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const opsToken = await operatorToken(request);
 
   // The purchaser buys two 100-yuan cards of VAT-6% goods (whitelisted by the supplier, paid from SUP).
   const brand = await call<{ id: number }>(request, supplierToken, "/api/card-brander/brander/update", {
@@ -67,9 +65,7 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
     price: 10000,
     settlementPrice: 9000,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `INV${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(3, (i) => `INV${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   expect(
     (
       await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
@@ -82,14 +78,14 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
     purchaserId: buyer.merchantId,
     scope: "vendor",
   });
-  await call(request, opsToken, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 50_000,
-    reason: "e2e",
-    requestKey: `e2e-inv-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
-    amount: 50_000,
-    requestKey: `e2e-inv-move-${buyer.merchantId}`,
+  await creditSup(request, {
+    ops: opsToken,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 50_000,
+    move: 50_000,
+    creditKey: `e2e-inv-${buyer.merchantId}`,
+    moveKey: `e2e-inv-move-${buyer.merchantId}`,
   });
   await call(request, buyerToken, "/api/card-user/orders", {
     goodsId: String(goods.id),
@@ -153,14 +149,6 @@ test("a purchaser requests a VAT special invoice against its spend, the operator
   expect(text).toContain("¥150.00");
 });
 
-async function opsToken(request: APIRequestContext): Promise<string> {
-  return (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
-}
-
 test("a developer signs and sends a real call from the portal's console with its own key", async ({
   browser,
   request,
@@ -168,7 +156,7 @@ test("a developer signs and sends a real call from the portal's console with its
   test.setTimeout(240_000);
   const buyer = await registerAccount(request, { orgName: "开发者测试采购有限公司" });
   const token = await loginToken(request, buyer);
-  const ops = await opsToken(request);
+  const ops = await operatorToken(request);
   // Real name and API permission, as the ApiSecurity page and the operator would do them.
   const docs: Record<string, string> = {};
   for (const kind of ["license", "id_front", "id_back"] as const) {
@@ -227,7 +215,7 @@ test("a developer signs and sends a real call from the portal's console with its
 test("a service provider reads its served merchants' orders and purchasing figures", async ({ browser, request }) => {
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
-  const ops = await opsToken(request);
+  const ops = await operatorToken(request);
   const provider = await registerAccount(request, { orgName: "星桥服务商有限公司" });
   await call(request, ops, `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
   const providerToken = await loginToken(request, provider);
@@ -256,9 +244,7 @@ test("a service provider reads its served merchants' orders and purchasing figur
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `XQ${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(3, (i) => `XQ${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   expect(
     (
       await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
@@ -268,14 +254,14 @@ test("a service provider reads its served merchants' orders and purchasing figur
     ).status(),
   ).toBe(200);
   await call(request, brandToken, "/api/card-brander/whitelists", { purchaserId: buyer.merchantId, scope: "vendor" });
-  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 20_000,
-    reason: "e2e",
-    requestKey: `e2e-xq-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
-    amount: 20_000,
-    requestKey: `e2e-xq-move-${buyer.merchantId}`,
+  await creditSup(request, {
+    ops: ops,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 20_000,
+    move: 20_000,
+    creditKey: `e2e-xq-${buyer.merchantId}`,
+    moveKey: `e2e-xq-move-${buyer.merchantId}`,
   });
   await call(request, buyerToken, "/api/card-user/orders", {
     goodsId: String(goods.id),

@@ -1,9 +1,10 @@
 import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { loginToken, registerAccount, type Account } from "../support/api";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
+import { loginToken, registerAccount } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { clickUntil, closeWithEscape } from "../support/click";
+import { post as call, sessionPage } from "../support/journey";
 
 /**
  * Issue 29's small gaps, in the browser: the developer portal is linked from the login landing's header
@@ -18,29 +19,6 @@ test.beforeEach(noteMissingFonts);
 async function shot(page: Page, name: string): Promise<void> {
   await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, `links-${name}.png`) });
-}
-
-async function call<T>(request: APIRequestContext, token: string, url: string, data: unknown): Promise<T> {
-  const res = await request.post(url, { headers: { "x-auth-token": token }, data });
-  const body = (await res.json()) as { code: number; msg: string; data: T };
-  expect(body.code, `${url}: ${body.msg}`).toBe(1);
-  return body.data;
-}
-
-async function session(
-  browser: Browser,
-  account: Pick<Account, "version">,
-  token: string,
-  locale = "zh-CN",
-): Promise<Page> {
-  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(
-    ([key, value]) => {
-      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-    },
-    [account.version === "international" ? "interToken" : "x-auth-token", token] as const,
-  );
-  return context.newPage();
 }
 
 test("the login landing and the purchaser's API page lead to the developer portal", async ({ browser, request }) => {
@@ -60,7 +38,7 @@ test("the login landing and the purchaser's API page lead to the developer porta
   await expect(page.getByText("开发者中心").first()).toBeVisible();
 
   const buyer = await registerAccount(request);
-  const buyerPage = await session(browser, buyer, await loginToken(request, buyer));
+  const buyerPage = await sessionPage(browser, buyer, await loginToken(request, buyer));
   await buyerPage.goto("/sale/ApiSecurity");
   const portal = buyerPage.getByTestId("developer-portal-link");
   await expect(portal).toBeVisible();
@@ -73,7 +51,7 @@ test("the international supplier's home links the verification app and the brand
   request,
 }) => {
   const intl = await registerAccount(request, { version: "international" });
-  const page = await session(browser, intl, await loginToken(request, intl), "zh-TW");
+  const page = await sessionPage(browser, intl, await loginToken(request, intl), 1280, { locale: "zh-TW" });
   await page.goto("/international/business/Home");
   const apps = page.getByTestId("staff-apps");
   await expect(apps).toBeVisible();
@@ -84,7 +62,7 @@ test("the international supplier's home links the verification app and the brand
   await shot(page, "intl-home-tw");
 
   const domestic = await registerAccount(request);
-  const home = await session(browser, domestic, await loginToken(request, domestic));
+  const home = await sessionPage(browser, domestic, await loginToken(request, domestic));
   await home.goto("/business/Home");
   const domesticApps = home.getByTestId("staff-apps");
   await expect(domesticApps.getByTestId("verify-qr")).toBeVisible();
@@ -94,11 +72,7 @@ test("the international supplier's home links the verification app and the brand
 
 test("brandManagement shows each served brand's state and its binding", async ({ browser, request }) => {
   const stamp = Date.now().toString(36);
-  const ops = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const ops = await operatorToken(request);
   const provider = await registerAccount(request, { orgName: "链接服务商有限公司" });
   await call(request, ops, `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
   const providerToken = await loginToken(request, provider);
@@ -126,7 +100,7 @@ test("brandManagement shows each served brand's state and its binding", async ({
   });
   await call(request, ownerToken, "/api/card-brander/brander/update", { name: `空品牌${stamp}`, description: "e2e" });
 
-  const page = await session(browser, provider, providerToken);
+  const page = await sessionPage(browser, provider, providerToken);
   await page.goto("/providers/brandManagement");
   const sellingRow = page.locator(".ant-table-row").filter({ hasText: `在售品牌${stamp}` });
   await expect(sellingRow).toContainText("在售");

@@ -1,10 +1,12 @@
 import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { apiCall, dock, loginToken, readCode, registerAccount, type Account } from "../support/api";
+import { expect as baseExpect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { apiCall, dock, loginToken, readCode, registerAccount } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { clickUntil, confirmPopconfirm, openWith } from "../support/click";
 import { chooseOption } from "../support/select";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { sessionPage } from "../support/journey";
 
 /**
  * The customer mall (issue 30 B): a purchaser's mall (config committed on the local platform, opened as
@@ -20,17 +22,6 @@ async function shot(page: Page, name: string): Promise<void> {
   // The back-office's loading overlay (antd) or the storefront's own spinner (mall.html has no antd).
   await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning, .m-spin")).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, `mall-${name}.png`), fullPage: true });
-}
-
-async function session(browser: Browser, account: Account, token: string): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1440, height: 900 } });
-  await context.addInitScript(
-    ([key, value]) => {
-      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-    },
-    ["x-auth-token", token] as const,
-  );
-  return context.newPage();
 }
 
 /** The mall config through the miniprogram calls: created, authorised on the local platform, template chosen, committed. */
@@ -130,20 +121,14 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 6 }, (_, i) => `MALL${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(6, (i) => `MALL${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   const imported = await request.post(`/api/card-brander/sup/merchandises/${cards.id}/cards?fileName=cards.csv`, {
     headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
     data: Buffer.from(csv),
   });
   expect(imported.status()).toBe(200);
 
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const opsToken = await operatorToken(request);
   await apiCall(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
     amount: 100_000,
     reason: "e2e",
@@ -156,7 +141,7 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   const appId = await committedMall(request, buyerToken, opsToken, 1);
 
   // The purchaser's back-office: its goods at its price, a gift pack, an SMS package, the brand show.
-  const buyerPage = await session(browser, buyer, buyerToken);
+  const buyerPage = await sessionPage(browser, buyer, buyerToken, 1440);
   await buyerPage.goto("/sale/SelfSupport");
   await openWith(
     buyerPage.getByRole("button", { name: "添加商品" }),

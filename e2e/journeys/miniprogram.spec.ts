@@ -1,11 +1,12 @@
 import path from "node:path";
-import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
 import QRCode from "qrcode";
 import { apiCall, loginToken, registerAccount } from "../support/api";
 import { clickUntil, closeWithEscape, openWith } from "../support/click";
 import { chooseOption } from "../support/select";
 import { noteMissingFonts } from "../support/fonts";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
+import { DOMESTIC, sessionPage } from "../support/journey";
 
 /**
  * Mini-program storefronts (issue 30 part A) on the local platform: a purchaser creates a mall config,
@@ -28,14 +29,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `miniprogram-${name}.png`), fullPage: true });
 }
 
-async function session(browser: Browser, token: string, width = 1440): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width, height: 900 } });
-  await context.addInitScript((value) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem("x-auth-token", value);
-  }, token);
-  return context.newPage();
-}
-
 interface Audit {
   auditId: string;
   appId: string;
@@ -51,11 +44,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   const stamp = Date.now().toString(36);
   const buyer = await registerAccount(request, { orgName: "礼享卡券采购有限公司" });
   const token = await loginToken(request, buyer);
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const opsToken = await operatorToken(request);
   const pending = async (appId: string) => {
     const r = await apiCall<{ list: Audit[] }>(
       request,
@@ -69,7 +58,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   };
 
   // The operator adds a template to the library.
-  const ops = await session(browser, opsToken);
+  const ops = await sessionPage(browser, DOMESTIC, opsToken, 1440);
   await ops.goto("/ops/MpTemplates");
   await openWith(ops.getByTestId("mp-template-new"), ops.getByTestId("mp-template-name"));
   await ops.getByTestId("mp-template-name").fill(`权益商城模板 ${stamp}`);
@@ -78,7 +67,7 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await shot(ops, "ops-templates");
 
   // The purchaser creates the mall config: name, config ID, category, description, theme 2, menus.
-  const page = await session(browser, token);
+  const page = await sessionPage(browser, DOMESTIC, token, 1440);
   await page.goto("/sale/EquityApplet");
   await openWith(page.getByRole("button", { name: "新建商城配置" }), page.getByTestId("mp-config-save"));
   await page.getByTestId("mp-config-save").click();
@@ -219,7 +208,7 @@ test("a purchaser binds its official account on the local platform; a provider a
   const token = await loginToken(request, buyer);
 
   // WechatOfficial: bind through the consent page (official account), see it, send a template message.
-  const page = await session(browser, token, 1280);
+  const page = await sessionPage(browser, DOMESTIC, token, 1280);
   await page.goto("/sale/WechatOfficial");
   await expect(page.getByText("尚未绑定公众号")).toBeVisible();
   await clickUntil(page.getByTestId("official-authorise"), () =>
@@ -246,11 +235,7 @@ test("a purchaser binds its official account on the local platform; a provider a
   await shot1280(page, "dock-wechat");
 
   // LocaLivePlatform: an operator makes a merchant a provider; a brand binds it; it authorises the brand.
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const opsToken = await operatorToken(request);
   const provider = await registerAccount(request, { orgName: "本地生活服务商" });
   await apiCall(request, opsToken, "post", `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
   const providerToken = await loginToken(request, provider);
@@ -259,7 +244,7 @@ test("a purchaser binds its official account on the local platform; a provider a
     providerId: provider.merchantId,
     kind: "brand",
   });
-  const p = await session(browser, providerToken, 1280);
+  const p = await sessionPage(browser, DOMESTIC, providerToken, 1280);
   await p.goto("/providers/LocaLivePlatform");
   await expect(p.getByRole("cell", { name: `面馆品牌 ${stamp}` })).toBeVisible();
   await clickUntil(p.getByTestId(`life-authorise-${brand.merchantId}`), () =>
@@ -280,17 +265,13 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
 }) => {
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const opsToken = await operatorToken(request);
   const provider = await registerAccount(request, { orgName: "抖音小程序服务商" });
   await apiCall(request, opsToken, "post", `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
   const token = await loginToken(request, provider);
 
   // The operator adds a Douyin template to the library.
-  const ops = await session(browser, opsToken, 1280);
+  const ops = await sessionPage(browser, DOMESTIC, opsToken, 1280);
   await ops.goto("/ops/MpTemplates");
   const douyinChosen = () => expect(ops.locator(".ant-segmented-item-selected")).toHaveText("抖音", { timeout: 3_000 });
   await clickUntil(ops.getByText("抖音", { exact: true }), douyinChosen);
@@ -300,7 +281,7 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   await expect(ops.getByRole("cell", { name: `抖音权益模板 ${stamp}` })).toBeVisible();
 
   // The provider creates the config on TiktokApplet (theme 4) and authorises on the local Douyin platform.
-  const page = await session(browser, token, 1280);
+  const page = await sessionPage(browser, DOMESTIC, token, 1280);
   await page.goto("/providers/TiktokApplet");
   await openWith(page.getByRole("button", { name: "新建商城配置" }), page.getByTestId("mp-config-save"));
   await page.getByTestId("mp-name").fill("抖音权益小店");

@@ -1,9 +1,9 @@
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { apiCall, loginToken, registerAccount, useSession, verifyRealName, type Account } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { documentPng } from "../support/images";
-import { E2E_OPERATOR } from "../support/operator";
+import { E2E_OPERATOR, operatorToken } from "../support/operator";
 import { clickUntil } from "../support/click";
 
 /**
@@ -26,11 +26,6 @@ async function session(browser: Browser, account: Account, token: string, width 
   const page = await context.newPage();
   await useSession(page, account, token);
   return page;
-}
-
-async function opsToken(request: APIRequestContext): Promise<string> {
-  const res = await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } });
-  return ((await res.json()) as { data: { token: string } }).data.token;
 }
 
 test("an international purchaser verifies on its own real-name page before docking, and docks only within its market", async ({
@@ -96,7 +91,7 @@ test("an international purchaser verifies on its own real-name page before docki
   await expect(page.getByText("您的認證申請正在審核中")).toBeVisible();
 
   // The operator reviews it in the same queue as domestic ones.
-  const ops = await opsToken(request);
+  const ops = await operatorToken(request);
   const items = await apiCall<{ list: { id: string }[] }>(
     request,
     ops,

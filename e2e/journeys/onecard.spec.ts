@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { apiCall, dock, loginToken, readCode, registerAccount, type Account } from "../support/api";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
+import { apiCall, dock, loginToken, readCode, registerAccount } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { clickUntil, closeWithEscape, openWith } from "../support/click";
 import { confirmMoney } from "../support/confirm";
 import { chooseOption } from "../support/select";
+import { post as call, sessionPage } from "../support/journey";
 
 /**
  * Stored-value cards (issue 26) across three people: a brand defines a face-value card and issues a
@@ -23,25 +24,6 @@ test.beforeEach(noteMissingFonts);
 async function shot(page: Page, name: string): Promise<void> {
   await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, `onecard-${name}.png`), fullPage: true });
-}
-
-async function call<T>(request: APIRequestContext, token: string, url: string, data: unknown): Promise<T> {
-  const res = await request.post(url, { headers: { "x-auth-token": token }, data });
-  const body = (await res.json()) as { code: number; msg: string; data: T };
-  expect(body.code, body.msg).toBe(1);
-  return body.data;
-}
-
-/** A back-office page with the session already stored (what the login dialog stores), without a trip through /login. */
-async function session(browser: Browser, account: Account, token: string): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1440, height: 900 } });
-  await context.addInitScript(
-    ([key, value]) => {
-      if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);
-    },
-    [account.version === "international" ? "interToken" : "x-auth-token", token] as const,
-  );
-  return context.newPage();
 }
 
 /** The rows of the extraction's first sheet: card number and password. */
@@ -69,11 +51,7 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   const buyerToken = await loginToken(request, buyer);
   // Cards are sold, like goods, only to purchasers docked with the brand.
   await dock(request, { token: brandToken, merchantId: brand.merchantId }, buyerToken);
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const opsToken = await operatorToken(request);
   for (const m of [buyer, brand]) {
     await call(request, opsToken, `/api/ops/funds/merchants/${m.merchantId}/credit`, {
       amount: 100_000,
@@ -112,7 +90,7 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await dock(request, { token: supplierToken, merchantId: supplier.merchantId }, brandToken);
 
   // The brand defines a face-value card of 100 yuan and issues a batch of five.
-  const brandPage = await session(browser, brand, brandToken);
+  const brandPage = await sessionPage(browser, brand, brandToken, 1440);
   await brandPage.goto("/business/FaceValueCard");
   const form = brandPage.locator(".ant-modal").filter({ hasText: "新建卡种" });
   await openWith(brandPage.getByRole("button", { name: "新建卡种" }), form);
@@ -138,7 +116,7 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await shot(brandPage, "brand-batch-cards");
 
   // The purchaser buys three from SUP.
-  const buyerPage = await session(browser, buyer, buyerToken);
+  const buyerPage = await sessionPage(browser, buyer, buyerToken, 1440);
   await buyerPage.goto("/sale/OneCardPurchase");
   const buy = buyerPage.locator(".ant-modal").filter({ hasText: "购卡" });
   await openWith(

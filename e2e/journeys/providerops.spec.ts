@@ -1,12 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
 import { apiCall, dock, loginToken, registerAccount, verifyRealName } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { clickUntil, downloadWith, fileChooserWith, openWith } from "../support/click";
 import { confirmMoney } from "../support/confirm";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { DOMESTIC, sessionPage } from "../support/journey";
 
 /**
  * The provider's remaining pages (issue 29): a service provider buys for the purchaser it serves from a
@@ -24,18 +26,6 @@ async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `providerops-${name}.png`), fullPage });
 }
 
-async function session(browser: Browser, token: string): Promise<Page> {
-  const context = await browser.newContext({
-    locale: "zh-CN",
-    viewport: { width: 1280, height: 900 },
-    acceptDownloads: true,
-  });
-  await context.addInitScript((value) => {
-    if (window.location.protocol.startsWith("http")) window.localStorage.setItem("x-auth-token", value);
-  }, token);
-  return context.newPage();
-}
-
 async function batchFile(rows: string[][]): Promise<Buffer> {
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
@@ -45,20 +35,13 @@ async function batchFile(rows: string[][]): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-const opsLogin = async (request: APIRequestContext) =>
-  (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
-
 test("a provider buys for its purchaser from an xlsx, downloads the result, reads LinkData and the fund sheet, and sees the announcements", async ({
   browser,
   request,
 }) => {
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
-  const ops = await opsLogin(request);
+  const ops = await operatorToken(request);
   const provider = await registerAccount(request, { orgName: "星链服务商有限公司" });
   await apiCall(request, ops, "post", `/api/ops/merchants/${provider.merchantId}/providerRole`, { grant: true });
   const providerToken = await loginToken(request, provider);
@@ -88,9 +71,7 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 4 }, (_, i) => `XL${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(4, (i) => `XL${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   expect(
     (
       await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
@@ -112,7 +93,7 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   });
 
   // The operator's announcement and customer-service contact (the ops console page).
-  const opsPage = await session(browser, ops);
+  const opsPage = await sessionPage(browser, DOMESTIC, ops, 1280, { acceptDownloads: true });
   await opsPage.goto("/ops/Announcements");
   await opsPage.getByTestId("contact-name").fill("星链客服小美");
   await opsPage.getByTestId("contact-qr").fill("/favicon.svg");
@@ -127,7 +108,7 @@ test("a provider buys for its purchaser from an xlsx, downloads the result, read
   await shot(opsPage, "ops-announcements-cn");
 
   // BatchPurchase: the template, then a file with one good line and one for a purchaser not served.
-  const page = await session(browser, providerToken);
+  const page = await sessionPage(browser, DOMESTIC, providerToken, 1280, { acceptDownloads: true });
   await page.goto("/providers/BatchPurchase");
   expect((await downloadWith(page, page.getByTestId("batch-template"))).suggestedFilename()).toBe(
     "batch-purchase-template.xlsx",

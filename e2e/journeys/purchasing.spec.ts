@@ -1,10 +1,21 @@
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { loginToken, readCode, registerAccount, useSession, verifyRealName, type Account } from "../support/api";
-import { E2E_OPERATOR } from "../support/operator";
+import {
+  loginToken,
+  readCode,
+  registerAccount,
+  useSession,
+  verifyRealName,
+  type Account,
+  apiCall as call,
+} from "../support/api";
+import { operatorToken } from "../support/operator";
 import { noteMissingFonts } from "../support/fonts";
 import { clickUntil, downloadWith, openWith } from "../support/click";
 import { confirmMoney } from "../support/confirm";
+import { Drawer, FormDialog, ListPage } from "../support/pages";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { creditSup } from "../support/world";
 
 /**
  * Purchasing across two browser contexts: the purchaser applies to dock, the supplier approves, both
@@ -18,19 +29,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");
   await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, `purchasing-${name}.png`), fullPage: true });
-}
-
-async function call<T>(
-  request: APIRequestContext,
-  token: string,
-  method: "post" | "put",
-  url: string,
-  data?: unknown,
-): Promise<T> {
-  const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
-  const body = (await res.json()) as { code: number; msg: string; data: T };
-  expect(body.code, body.msg).toBe(1);
-  return body.data;
 }
 
 async function session(browser: Browser, account: Account, token: string): Promise<Page> {
@@ -84,9 +82,7 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
     price: 4900,
     settlementPrice: 4800,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 5 }, (_, i) => `E2E${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(5, (i) => `E2E${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   const imported = await request.post(`/api/card-brander/sup/merchandises/${cards.id}/cards?fileName=cards.csv`, {
     headers: { "x-auth-token": supplierToken, "content-type": "text/csv" },
     data: Buffer.from(csv),
@@ -94,19 +90,15 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   expect(imported.status()).toBe(200);
 
   // Money in the purchaser's SUP account: an operator's credit, moved from the reserve account.
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 100_000,
-    reason: "e2e",
-    requestKey: `e2e-buy-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
-    amount: 5_000,
-    requestKey: `e2e-move-${buyer.merchantId}`,
+  const opsToken = await operatorToken(request);
+  await creditSup(request, {
+    ops: opsToken,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 100_000,
+    move: 5_000,
+    creditKey: `e2e-buy-${buyer.merchantId}`,
+    moveKey: `e2e-move-${buyer.merchantId}`,
   });
 
   // The purchaser applies to dock.
@@ -143,22 +135,18 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
 
   // Buy two card secrets from the goods detail, then reveal them.
   await buyerPage.goto("/sale/CarmiGoodsList");
-  const drawer = buyerPage.locator(".ant-drawer").filter({ hasText: "商品详情" });
-  await openWith(
-    buyerPage
-      .locator(".ant-table-row")
-      .filter({ hasText: `视频月卡${stamp}` })
-      .getByRole("button", { name: "详情" }),
-    drawer,
+  const cardList = new ListPage(buyerPage);
+  const { root: drawer } = await new Drawer(buyerPage, "商品详情").open(
+    cardList.row(`视频月卡${stamp}`).getByRole("button", { name: "详情" }),
   );
   await drawer.getByTestId("buy-quantity").fill("2");
   await expect(drawer.getByTestId("buy-total")).toHaveText("合计 ¥54.00");
   // ¥50 in SUP is short of ¥54: the form's top-up dialog moves reserve money in place (screen 11).
   await expect(drawer.getByTestId("buy-submit")).toBeDisabled();
-  const topUpDialog = buyerPage.locator(".ant-modal").filter({ hasText: "划转到SUP账户" });
-  await openWith(drawer.getByTestId("buy-topup"), topUpDialog);
-  await topUpDialog.getByTestId("amount-input").fill("950");
-  await topUpDialog.getByRole("button", { name: /确\s?定/ }).click();
+  const topUpDialog = new FormDialog(buyerPage, "划转到SUP账户");
+  await topUpDialog.open(drawer.getByTestId("buy-topup"));
+  await topUpDialog.fill({ "amount-input": "950" });
+  await topUpDialog.submit();
   await expect(drawer.getByTestId("buy-submit")).toBeEnabled();
   await drawer.getByTestId("buy-submit").click();
   await expect(buyerPage.getByText("采购成功，可在采购订单中查看卡密")).toBeVisible();
@@ -263,9 +251,7 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 4 }, (_, i) => `WL${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(4, (i) => `WL${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   expect(
     (
       await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
@@ -274,19 +260,15 @@ test("a whitelisted purchaser buys without docking; statistics, settlement, SUP 
       })
     ).status(),
   ).toBe(200);
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 50_000,
-    reason: "e2e",
-    requestKey: `e2e-wl-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
-    amount: 50_000,
-    requestKey: `e2e-wl-move-${buyer.merchantId}`,
+  const opsToken = await operatorToken(request);
+  await creditSup(request, {
+    ops: opsToken,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 50_000,
+    move: 50_000,
+    creditKey: `e2e-wl-${buyer.merchantId}`,
+    moveKey: `e2e-wl-move-${buyer.merchantId}`,
   });
 
   // Not docked: refused. The supplier adds the purchaser on its vendor whitelist in the page.
@@ -378,9 +360,7 @@ test("the API purchase table (screen 11): goods the purchaser may buy with SKU c
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `AP${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(3, (i) => `AP${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   expect(
     (
       await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
@@ -394,19 +374,15 @@ test("the API purchase table (screen 11): goods the purchaser may buy with SKU c
     purchaserId: buyer.merchantId,
     scope: "vendor",
   });
-  const opsToken = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
-  await call(request, opsToken, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 10_000,
-    reason: "e2e",
-    requestKey: `e2e-api-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
-    amount: 1_000,
-    requestKey: `e2e-api-move-${buyer.merchantId}`,
+  const opsToken = await operatorToken(request);
+  await creditSup(request, {
+    ops: opsToken,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 10_000,
+    move: 1_000,
+    creditKey: `e2e-api-${buyer.merchantId}`,
+    moveKey: `e2e-api-move-${buyer.merchantId}`,
   });
 
   const page = await session(browser, buyer, buyerToken);

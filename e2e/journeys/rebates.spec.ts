@@ -3,9 +3,11 @@ import { expect as baseExpect, test } from "@playwright/test";
 import { dock, loginToken, registerAccount } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { pickDate, platformMonth, post, screenshots, sessionPage } from "../support/journey";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { clickUntil, confirmPopconfirm, downloadWith, openWith } from "../support/click";
 import { chooseOption } from "../support/select";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { creditSup } from "../support/world";
 
 /**
  * Supplier rebates (issue 29): on ProcurementLiaison's "返利规则" tab a supplier sets a rule for a docked
@@ -27,11 +29,7 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
   test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
   const { day, month: period } = platformMonth(2);
-  const ops = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const ops = await operatorToken(request);
 
   // The supplier, its card-secret goods, and a docked purchaser with money.
   const supplier = await registerAccount(request, { orgName: "返利品牌有限公司" });
@@ -55,9 +53,7 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
     price: 2700,
     settlementPrice: 2500,
   });
-  const csv = ["卡号,卡密,有效期", ...Array.from({ length: 3 }, (_, i) => `FL${stamp}${i},PIN${i}${stamp},`)].join(
-    "\r\n",
-  );
+  const csv = cardCsv(3, (i) => `FL${stamp}${i},PIN${i}${stamp},`, { header: "cn", end: false });
   expect(
     (
       await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=cards.csv`, {
@@ -66,14 +62,14 @@ test("a supplier sets a tiered rebate rule, the month closes, and it reads and e
       })
     ).status(),
   ).toBe(200);
-  await call(request, ops, `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 20_000,
-    reason: "e2e",
-    requestKey: `e2e-fl-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "/api/card-user/funds/reserveTransfer", {
-    amount: 20_000,
-    requestKey: `e2e-fl-move-${buyer.merchantId}`,
+  await creditSup(request, {
+    ops: ops,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 20_000,
+    move: 20_000,
+    creditKey: `e2e-fl-${buyer.merchantId}`,
+    moveKey: `e2e-fl-move-${buyer.merchantId}`,
   });
 
   // The supplier's rebate rules tab: 2% from 0, 3% from 100.00, for the purchaser and the goods.

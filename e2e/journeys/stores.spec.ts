@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
 import {
   loginToken,
   PASSWORD,
@@ -8,13 +8,16 @@ import {
   uniqueEmail,
   verifyRealName,
   type Account,
+  apiCall as call,
 } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
 import { documentPng } from "../support/images";
-import { E2E_OPERATOR, operatorPage } from "../support/operator";
+import { operatorPage, operatorToken } from "../support/operator";
 import { clickUntil, closeWithEscape, downloadWith, fileChooserWith, openWith } from "../support/click";
 import { confirmMoney } from "../support/confirm";
 import { chooseOption } from "../support/select";
+import { cardCsv } from "../../apps/server/test/kit/cards";
+import { creditSup } from "../support/world";
 
 /**
  * Brand stores, write-off and payment collection (issue 27): a brand imports its stores from the xlsx
@@ -31,19 +34,6 @@ test.beforeEach(noteMissingFonts);
 async function shot(page: Page, name: string): Promise<void> {
   await expect(page.locator(".ant-spin-fullscreen.ant-spin-spinning")).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, `stores-${name}.png`), fullPage: true });
-}
-
-async function call<T>(
-  request: APIRequestContext,
-  token: string,
-  method: "get" | "post" | "put",
-  url: string,
-  data?: unknown,
-): Promise<T> {
-  const res = await request[method](url, { headers: { "x-auth-token": token }, ...(data !== undefined && { data }) });
-  const body = (await res.json()) as { code: number; msg: string; data: T };
-  expect(body.code, `${url}: ${body.msg}`).toBe(1);
-  return body.data;
 }
 
 /** A page with the session already stored (as the login dialog stores it). */
@@ -117,11 +107,7 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   const stamp = Date.now().toString(36);
   const brand: Account = await registerAccount(request, { orgName: "晨光茶饮品牌有限公司" });
   const brandToken = await loginToken(request, brand);
-  const ops = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const ops = await operatorToken(request);
 
   // 1. Stores from the template, with one bad row reported.
   const page = await session(browser, brandToken);
@@ -181,9 +167,7 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
     settlementPrice: 1700,
     code: `TEA-${stamp}`,
   });
-  const codes =
-    ["Card number,Card secret,Expiry date (YYYY-MM-DD)", `TEA${stamp}01,K1,`, `TEA${stamp}02,K2,`].join("\r\n") +
-    "\r\n";
+  const codes = cardCsv([`TEA${stamp}01,K1,`, `TEA${stamp}02,K2,`]);
   const imported = await request.post(`/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=codes.csv`, {
     headers: { "x-auth-token": brandToken, "content-type": "text/csv" },
     data: codes,
@@ -205,14 +189,14 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
       verifyCode: await readCode(request, phone),
     });
   }
-  await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 10_000,
-    reason: "e2e",
-    requestKey: `e2e-st-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
-    amount: 10_000,
-    requestKey: `e2e-st-move-${buyer.merchantId}`,
+  await creditSup(request, {
+    ops: ops,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 10_000,
+    move: 10_000,
+    creditKey: `e2e-st-${buyer.merchantId}`,
+    moveKey: `e2e-st-move-${buyer.merchantId}`,
   });
   const incomeOf = async () =>
     (await call<{ balances: { income: { amount: number } } }>(request, brandToken, "get", "/api/card-user/userInfo"))
@@ -411,11 +395,7 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   const stamp = Date.now().toString(36);
   const brand: Account = await registerAccount(request, { orgName: "晨光卡券品牌有限公司" });
   const brandToken = await loginToken(request, brand);
-  const ops = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const ops = await operatorToken(request);
 
   // A face-value card sold to a docked purchaser, extracted, activated and bound into a customer's card bag.
   const product = await call<{ id: string }>(request, brandToken, "post", "/api/card-brander/onecard/products", {
@@ -449,14 +429,14 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
       verifyCode: await readCode(request, phone),
     });
   }
-  await call(request, ops, "post", `/api/ops/funds/merchants/${buyer.merchantId}/credit`, {
-    amount: 20_000,
-    reason: "e2e",
-    requestKey: `e2e-dyn-${buyer.merchantId}`,
-  });
-  await call(request, buyerToken, "post", "/api/card-user/funds/reserveTransfer", {
-    amount: 20_000,
-    requestKey: `e2e-dyn-move-${buyer.merchantId}`,
+  await creditSup(request, {
+    ops: ops,
+    merchantId: buyer.merchantId,
+    token: buyerToken,
+    credit: 20_000,
+    move: 20_000,
+    creditKey: `e2e-dyn-${buyer.merchantId}`,
+    moveKey: `e2e-dyn-move-${buyer.merchantId}`,
   });
   const sale = await call<{ id: string }>(request, buyerToken, "post", "/api/card-user/onecard/purchase", {
     productId: product.id,

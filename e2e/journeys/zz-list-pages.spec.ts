@@ -2,7 +2,7 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { apiCall, loginToken, registerAccount, useSession, type Account } from "../support/api";
 import { noteMissingFonts } from "../support/fonts";
-import { E2E_OPERATOR } from "../support/operator";
+import { operatorToken } from "../support/operator";
 import { clickUntil } from "../support/click";
 
 /**
@@ -126,11 +126,7 @@ test("every menu page fits 1280 and 1440 px: no sideways page, whole headers, re
   request,
 }) => {
   test.setTimeout(900_000);
-  const ops = (
-    (await (await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } })).json()) as {
-      data: { token: string };
-    }
-  ).data.token;
+  const ops = await operatorToken(request);
   const merchant = await registerAccount(request, { orgName: "列表页面检查有限公司" });
   await apiCall(request, ops, "post", `/api/ops/merchants/${merchant.merchantId}/providerRole`, { grant: true });
   const token = await loginToken(request, merchant);

@@ -1,5 +1,15 @@
 import path from "node:path";
-import { expect, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from "@playwright/test";
+
+/** A merchant account of the domestic version (for sessionPage when a journey has only a token). */
+export const DOMESTIC = { version: "domestic" } as const;
 import type { Account } from "./api";
 
 const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
@@ -20,14 +30,18 @@ export async function post<T>(request: APIRequestContext, token: string, url: st
   return body.data;
 }
 
-/** A page with the account's session stored as the login dialog stores it (international accounts under their own key). */
+/**
+ * A page with the account's session stored as the login dialog stores it (international accounts under
+ * their own key), in a new context (zh-CN, `width`×900; `options` adds to or replaces those).
+ */
 export async function sessionPage(
   browser: Browser,
   account: Pick<Account, "version">,
   token: string,
   width = 1280,
+  options: BrowserContextOptions = {},
 ): Promise<Page> {
-  const context = await browser.newContext({ locale: "zh-CN", viewport: { width, height: 900 } });
+  const context = await browser.newContext({ locale: "zh-CN", viewport: { width, height: 900 }, ...options });
   await context.addInitScript(
     ([key, value]) => {
       if (window.location.protocol.startsWith("http")) window.localStorage.setItem(key, value);

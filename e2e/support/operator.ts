@@ -1,4 +1,4 @@
-import { expect, type Browser, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { clickUntil } from "./click";
 
 /** The platform operator the e2e server creates at first start (OPS_EMAIL / OPS_PASSWORD). */
@@ -16,4 +16,10 @@ export async function operatorPage(
   // Logging in twice is harmless: made again if the click was lost.
   await clickUntil(page.getByTestId("ops-login"), () => expect(page).toHaveURL(/\/ops\/Reviews/, { timeout: 10_000 }));
   return page;
+}
+
+/** The e2e operator's token, logged in through the API (for the operator's calls: credits, approvals). */
+export async function operatorToken(request: APIRequestContext): Promise<string> {
+  const res = await request.post("/api/card-user/login", { data: { ...E2E_OPERATOR, version: "domestic" } });
+  return ((await res.json()) as { data: { token: string } }).data.token;
 }
