@@ -284,6 +284,16 @@ export const ocReturn = z.object({
   createdAt: z.string(),
 });
 export const ocReturnPage = pageOf(ocReturn);
+/**
+ * What returning these cards would do, asked before it is confirmed (issue 37): the cards and the prices
+ * paid for them that come back from the escrow to the purchaser's SUP account. The same checks as the
+ * return (the purchaser's own sold, unactivated cards, all or nothing); nothing changes.
+ */
+export const ocReturnPreviewReq = z.strictObject({
+  cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(10_000),
+});
+export const ocReturnPreview = z.object({ count: z.number().int(), amount: money });
+export type OcReturnPreview = z.infer<typeof ocReturnPreview>;
 
 export const ocExtractReq = z.strictObject({
   cardIds: z.array(idString).min(1, { error: "onecard.selectCards" }).max(10_000),

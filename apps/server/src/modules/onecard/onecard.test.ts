@@ -361,6 +361,28 @@ describe("sale, activation, return", () => {
       lang: "en",
     });
     expect(retActivated.body.msg).toBe("An activated card cannot be returned");
+    // The preview the return's confirmation shows (issue 37): the cards and the price paid back to SUP; it
+    // changes nothing, and refuses what the return would refuse, with the same message.
+    const retPreview = await t.call("POST", "/api/card-user/onecard/returns/preview", {
+      token: p.token,
+      body: { cardIds: [c, d] },
+    });
+    expect(retPreview.body.data).toEqual({ count: 2, amount: { amount: 18_000, currency: "CNY" } });
+    expect(await supOf(p)).toBe(64_000);
+    expect(await cardsOf(p, "sold")).toHaveLength(2);
+    const previewActivated = await t.call("POST", "/api/card-user/onecard/returns/preview", {
+      token: p.token,
+      body: { cardIds: [c, a] },
+      lang: "en",
+    });
+    expect(previewActivated.status).toBe(409);
+    expect(previewActivated.body.msg).toBe("An activated card cannot be returned");
+    const previewForeign = await t.call("POST", "/api/card-user/onecard/returns/preview", {
+      token: other.token,
+      body: { cardIds: [c] },
+      lang: "en",
+    });
+    expect(previewForeign.body.msg).toBe("You can only handle cards your company bought");
     const ret = await t.call<{ count: number; amount: { amount: number } }>("POST", "/api/card-user/onecard/returns", {
       token: p.token,
       body: { cardIds: [c, d], reason: "unsold", requestKey: key() },

@@ -28,6 +28,8 @@ import {
   ocReportQuery,
   ocReturn,
   ocReturnPage,
+  ocReturnPreview,
+  ocReturnPreviewReq,
   ocReturnReq,
   ocSale,
   ocSalePage,
@@ -198,6 +200,20 @@ export function purchaserRoutes({
         preHandler: pre,
       },
       async (req) => ok(await onecard.sales.returnCards(actorOf(req), req.body)),
+    );
+    app.post(
+      "/onecard/returns/preview",
+      {
+        schema: {
+          ...docs,
+          summary:
+            "What a return would do (cards, the price paid back to SUP), before it is confirmed; changes nothing",
+          body: ocReturnPreviewReq,
+          response: { 200: envelope(ocReturnPreview) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await onecard.sales.returnPreview(actorOf(req), req.body)),
     );
     app.post(
       "/onecard/extract",

@@ -18,6 +18,7 @@ import { post } from "../ledger";
 import { merchantOfActor, type MerchantRow } from "../merchants";
 import { mayBuyCondition } from "../docking";
 import { money, presentCard, presentProduct, presentReturn } from "./presenter";
+import { cardsToPreview } from "./issuing.repo";
 import * as repo from "./repo";
 import * as sales from "./sales.repo";
 import type { OnecardDeps } from "./service";
@@ -255,6 +256,23 @@ export class SalesService {
     });
     const r = await sales.returnById(this.deps.db, id);
     return presentReturn(r);
+  }
+
+  /**
+   * What returning these cards would do, shown before the purchaser confirms it (issue 37): the cards and
+   * the prices paid for them, which come back from the escrow to SUP. The same checks as `returnCards`,
+   * read without locks; nothing changes.
+   */
+  async returnPreview(actor: Actor, req: { cardIds: string[] }) {
+    const me = await this.merchantOf(actor);
+    const ids = [...new Set(req.cardIds.map(Number))];
+    const cards = await cardsToPreview(this.deps.db, ids);
+    if (cards.length !== ids.length || cards.some((c) => c.owner_id !== me.id)) {
+      throw new AppError(CODE.FORBIDDEN, "onecard.notYours");
+    }
+    if (cards.some((c) => c.state !== "sold")) throw conflict("onecard.returnActivated");
+    const amount = cards.reduce((s, c) => s + (c.sale_price ?? 0), 0);
+    return { count: ids.length, amount: money(amount, me.currency) };
   }
 
   async returns(actor: Actor, q: { page: number; pageSize: number }) {

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App, Form, Input, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { confirmMoney } from "../../ui/confirmMoney";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
@@ -11,11 +12,12 @@ import { PickCardsDialog } from "./onecard/PickCardsDialog";
 
 /**
  * `/sale/CardReturnRecord`: returns of unactivated cards (refunded to the SUP account at the price
- * paid) and a dialog to return cards: choose sold, not activated cards and give a reason.
+ * paid) and a dialog to return cards: choose sold, not activated cards and give a reason. The return asks
+ * first, with the number of cards and the amount that comes back to SUP (issue 37).
  */
 export default function CardReturnRecord() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -68,14 +70,29 @@ export default function CardReturnRecord() {
           state="sold"
           onClose={() => setOpen(false)}
           onSubmit={async (cardIds) => {
-            const r = await ocSaleApi.returnCards({ cardIds, reason, requestKey });
-            if (!r?.ok) return false;
-            void message.success(
-              t("onecard.bo.returnedMsg", { count: r.data.count, amount: formatMoney(r.data.amount) }),
-            );
-            void qc.invalidateQueries({ queryKey: ocKeys.all });
-            void qc.invalidateQueries({ queryKey: ["userInfo"] });
-            return true;
+            // Returning asks first (issue 37): the server tells what the return would do (a selection it
+            // would refuse is refused here, before any dialog); the cards go back only on the answer, and
+            // the picking dialog stays open when the purchaser cancels.
+            const preview = await ocSaleApi.returnPreview(cardIds);
+            if (!preview?.ok) return false;
+            const { count, amount } = preview.data;
+            confirmMoney(modal, {
+              action: t("onecard.bo.returnCardsCount", { count }),
+              amount,
+              effect: t("onecard.bo.returnEffect", { count, amount: formatMoney(amount) }),
+              testId: "return-confirm",
+              onOk: async () => {
+                const r = await ocSaleApi.returnCards({ cardIds, reason, requestKey });
+                if (!r?.ok) return;
+                void message.success(
+                  t("onecard.bo.returnedMsg", { count: r.data.count, amount: formatMoney(r.data.amount) }),
+                );
+                void qc.invalidateQueries({ queryKey: ocKeys.all });
+                void qc.invalidateQueries({ queryKey: ["userInfo"] });
+                setOpen(false);
+              },
+            });
+            return false;
           }}
         >
           <Form layout="vertical" style={{ marginTop: 12 }}>

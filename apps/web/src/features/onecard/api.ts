@@ -6,6 +6,7 @@ import type {
   OcPackage,
   OcPackageSendReply,
   OcProduct,
+  OcReturnPreview,
   OcSale,
   OnecardKind,
   OnecardState,
@@ -84,6 +85,8 @@ export const ocSaleApi = {
     http.post<{ id: string; count: number; amount: Money }>(`${base}/activate`, { ...sel, requestKey }),
   returns: async (query: Query) =>
     unwrap(await http.get<Page<OcReturnRow>>(`${base}/returns`, { query, overlay: false })),
+  /** What returning these cards would do (cards, the price paid back to SUP), before it is confirmed; changes nothing. */
+  returnPreview: (cardIds: string[]) => http.post<OcReturnPreview>(`${base}/returns/preview`, { cardIds }),
   returnCards: (body: { cardIds: string[]; reason: string; requestKey: string }) =>
     http.post<OcReturnRow>(`${base}/returns`, body),
   extract: (cardIds: string[]) =>

@@ -2,8 +2,9 @@ import { App, Button, Form, Input, Modal, Radio, Space, Tag, type TableColumnsTy
 import dayjs from "dayjs";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { ORDER_STATES, type OrderState, type PurchaseOrder } from "@tessera/contracts";
+import { ORDER_STATES, type FulfilReq, type OrderState, type PurchaseOrder } from "@tessera/contracts";
 import { ordersQuery, useFulfilOrder } from "./api";
+import { confirmMoney } from "../../ui/confirmMoney";
 import { reportFailure } from "../../ui/form/serverError";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
@@ -15,33 +16,45 @@ import { RefundDialog } from "./RefundDialog";
 
 const STATE_COLOR: Record<OrderState, string> = { processing: "processing", success: "success", failure: "error" };
 
-/** The supplier reports a direct top-up: success with the upstream channel ID, or failure (refunds). */
+/**
+ * The supplier reports a direct top-up: success with the upstream channel ID, or failure, which refunds the
+ * purchaser at once and for good: that asks first, with the order, the amount and where it goes (issue 37).
+ */
 function FulfilDialog({ order, onClose }: { order: PurchaseOrder; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const text = useMessageText();
   const [form] = Form.useForm<{ result: "success" | "failure"; upstreamChannelId?: string; reason?: string }>();
   const result = Form.useWatch("result", form) ?? "success";
   const fulfil = useFulfilOrder();
-  const submit = async (v: { result: "success" | "failure"; upstreamChannelId?: string; reason?: string }) => {
-    const req =
-      v.result === "success"
-        ? { result: "success" as const, upstreamChannelId: v.upstreamChannelId?.trim() ?? "" }
-        : { result: "failure" as const, reason: v.reason?.trim() ?? "" };
+  const report = async (req: FulfilReq) => {
     const res = await fulfil.mutateAsync({ id: order.id, ...req });
     if (reportFailure(res, form, ["upstreamChannelId", "reason"], (m) => void message.error(m))) return;
     void message.success(t("order.fulfilled"));
     onClose();
   };
+  const submit = (v: { result: "success" | "failure"; upstreamChannelId?: string; reason?: string }) => {
+    if (v.result === "success") {
+      void report({ result: "success", upstreamChannelId: v.upstreamChannelId?.trim() ?? "" });
+      return;
+    }
+    confirmMoney(modal, {
+      action: t("order.failTopUp"),
+      amount: order.amount,
+      effect: t("order.failTopUpEffect", {
+        orderNo: order.orderNo,
+        amount: formatMoney(order.amount),
+        purchaser: order.purchaserName,
+        account: t(order.paidFrom === "rebate" ? "order.paidFromRebate" : "order.paidFromSup"),
+      }),
+      danger: true,
+      testId: "fail-topup-confirm",
+      onOk: () => report({ result: "failure", reason: v.reason?.trim() ?? "" }),
+    });
+  };
   return (
     <Modal open title={`${t("order.fulfil")} · ${order.orderNo}`} onCancel={onClose} footer={null} destroyOnHidden>
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ result: "success" }}
-        onFinish={(v) => void submit(v)}
-        requiredMark={false}
-      >
+      <Form form={form} layout="vertical" initialValues={{ result: "success" }} onFinish={submit} requiredMark={false}>
         <Form.Item name="result" label={t("order.result")}>
           <Radio.Group
             optionType="button"
