@@ -171,14 +171,35 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
 
   // Return the third (the only one not activated).
   await buyerPage.goto("/sale/CardReturnRecord");
-  const back = buyerPage.locator(".ant-modal").filter({ hasText: "退卡" });
+  // The picking dialog, not the confirmation that opens over it (both name 退卡).
+  const back = buyerPage.locator(".ant-modal:not(.ant-modal-confirm)").filter({ hasText: "退卡" });
   await openWith(buyerPage.getByRole("button", { name: "退卡" }), back);
   await expect(back.locator(".ant-table-row")).toHaveCount(1);
   await back.locator(".ant-table-row .ant-checkbox-input").check();
   await back.getByTestId("return-reason").fill("客户取消");
-  await back.getByTestId("pick-submit").click();
+  // Returning asks first: the cards and the price paid that comes back to SUP (issue 37).
+  await confirmMoney(buyerPage, () => back.getByTestId("pick-submit").click(), {
+    amount: "退1张卡 · ¥100.00",
+    ok: "退1张卡",
+    look: async () => {
+      const question = buyerPage.locator(".ant-modal-confirm");
+      await expect(question).toContainText("这1张卡的购买价¥100.00将从平台托管退回您的SUP账户");
+      await expect(question).toContainText("此操作不可撤销");
+      await buyerPage.setViewportSize({ width: 1280, height: 800 });
+      await shot(buyerPage, "return-confirm");
+      await buyerPage.setViewportSize({ width: 1366, height: 860 });
+    },
+  });
+  await expect(back).toBeHidden();
+  await expect(buyerPage.getByText("已退1张卡，退款¥100.00")).toBeVisible();
   await expect(buyerPage.locator(".ant-table-row").first()).toContainText("¥100.00");
   await shot(buyerPage, "card-returns");
+  // The money is back in SUP: a refund of the price paid in the purchase fund's changes.
+  await buyerPage.goto("/sale/PurchaseFund");
+  const refunded = buyerPage.locator(".ant-table-row").first();
+  await expect(refunded).toContainText("退款");
+  await expect(refunded).toContainText("+¥100.00");
+  await expect(refunded).toContainText("客户取消");
   expect(third.no).not.toBe(first.no);
 
   // Give the first card to a phone.
