@@ -2,21 +2,20 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../test/harness";
+import { useTestApp } from "../test/kit/use-test-app";
 
 /** The built web app's two pages (apps/web: index.html for the back-office, mall.html for the storefront). */
-let t: TestApp;
 const dist = mkdtempSync(path.join(tmpdir(), "tessera-web-"));
-beforeAll(async () => {
+// Registered before the app's hooks: the pages are written before it starts and removed after it closes.
+beforeAll(() => {
   mkdirSync(path.join(dist, "assets"));
   writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>back-office</title>");
   writeFileSync(path.join(dist, "mall.html"), "<!doctype html><title>storefront</title>");
-  t = await startTestApp({ WEB_DIST: dist });
 });
-afterAll(async () => {
-  await t.close();
+afterAll(() => {
   rmSync(dist, { recursive: true, force: true });
 });
+const t = useTestApp({ WEB_DIST: dist });
 
 describe("the web app's pages", () => {
   it("serves the storefront's own page for /mall/*, uncached like index.html; the back-office's for the rest", async () => {

@@ -1,13 +1,9 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../test/harness";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../test/kit/use-test-app";
 import { intArray, textArray } from "./arrays";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 /** What the database makes of a literal: the elements back, in order, nulls included. */
 async function roundTrip(literal: string): Promise<(string | null)[]> {

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../test/harness";
+import { describe, expect, it } from "vitest";
+import { registerMerchant } from "../../test/harness";
+import { useTestApp } from "../../test/kit/use-test-app";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 interface BrandInfo {
   branderId: string;

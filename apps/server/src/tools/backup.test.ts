@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app";
 import { loadConfig } from "../config";
 import { createContext } from "../context";
@@ -10,7 +10,7 @@ import { openPglite } from "../db/database";
 import { checkInvariants } from "../modules/ledger";
 import { newBrand, newGoods, newMerchant, importFile } from "../../test/kit/catalog-fixtures";
 import { dock } from "../../test/docking";
-import { startTestApp, type TestApp } from "../../test/harness";
+import { useTestApp } from "../../test/kit/use-test-app";
 import { fundSup } from "../../test/money";
 import { restoreBackup, writeBackup } from "./archive";
 import { cardCsv } from "../../test/kit/cards";
@@ -19,15 +19,12 @@ import { cardCsv } from "../../test/kit/cards";
  * Backup and restore of a running embedded installation: the copy is taken while requests go on, and the
  * restored folder starts with the same money, orders and readable card secrets.
  */
-let t: TestApp;
 const scratch = mkdtempSync(path.join(tmpdir(), "tessera-backup-test-"));
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
+// Registered before the app's hooks, so it runs after the app is closed.
+afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
+const t = useTestApp();
 
 type Balances = { balances: { sup: { amount: number }; income: { amount: number } } };
 

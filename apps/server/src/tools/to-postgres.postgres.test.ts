@@ -33,6 +33,8 @@ async function admin(statement: string): Promise<void> {
   }
 }
 
+// Its own pair rather than useTestApp(): the start and the target database share one hook with a longer
+// timeout (120 s) than useTestApp's hook has (the project's hookTimeout), and a failed start closes nothing.
 beforeAll(async () => {
   t = await startTestApp({}, { embedded: true });
   await admin(`CREATE DATABASE ${targetName}`);

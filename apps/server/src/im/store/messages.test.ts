@@ -1,18 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { ImMessagePayload } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import type { Db } from "../../db/tx";
 import { encodeMessageBody } from "../proto/message";
 import { appendMessages, findMessage, history } from "./messages";
 
-let t: TestApp;
+const t = useTestApp();
 let db: Db;
-beforeAll(async () => {
-  t = await startTestApp();
+beforeAll(() => {
   db = t.ctx.database.db;
 });
-afterAll(() => t.close());
 
 describe("messages stored in one form", () => {
   it("a message with the client's protobuf bytes is stored without its JSON form, and read back with it", async () => {

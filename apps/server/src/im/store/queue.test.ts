@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import type { Db } from "../../db/tx";
 import { acknowledgeMany } from "../gateway/acks";
 import { recordDevice } from "../gateway/sync";
@@ -13,13 +13,11 @@ import { mucQueue, purgeReadEntries } from "./inbox";
  * what hangs on them. On PostgreSQL the test files share one database, so the times here lie decades
  * back, where no other test writes, and every query names this file's own users.
  */
-let t: TestApp;
+const t = useTestApp();
 let db: Db;
-beforeAll(async () => {
-  t = await startTestApp();
+beforeAll(() => {
   db = t.ctx.database.db;
 });
-afterAll(() => t.close());
 
 const names = () => {
   const tag = randomUUID().slice(0, 8);

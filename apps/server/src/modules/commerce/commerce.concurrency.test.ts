@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { afterAll, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
 import { pushSign } from "../../platform/adapters/courier";
 import { invariantProblems } from "./repo";
 
 /** On the PostgreSQL server only: the last units of a SKU, a refund and tracking pushes, raced. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ COURIER_PUSH_SALT: "race-salt" });
-});
+const t = useTestApp({ COURIER_PUSH_SALT: "race-salt" });
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   expect(await invariantProblems(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 type Merchant = Awaited<ReturnType<typeof registerMerchant>>;

@@ -1,24 +1,21 @@
 import { COMMERCE_LIMITS } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
 import { pushSign } from "../../platform/adapters/courier";
 import { invariantProblems } from "./repo";
 import { CommerceService } from "./service";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    COURIER_SIM_STEP_SECONDS: "60",
-    ORDER_AUTO_CONFIRM_DAYS: "7",
-    COURIER_PUSH_SALT: "test-salt",
-  });
+const t = useTestApp({
+  COURIER_SIM_STEP_SECONDS: "60",
+  ORDER_AUTO_CONFIRM_DAYS: "7",
+  COURIER_PUSH_SALT: "test-salt",
 });
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
   expect(await invariantProblems(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 type Merchant = Awaited<ReturnType<typeof registerMerchant>>;

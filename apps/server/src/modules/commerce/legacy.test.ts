@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 type Merchant = Awaited<ReturnType<typeof registerMerchant>>;
 /** A legacy call with the `token` header (as the legacy client sends it, from its cookie). */

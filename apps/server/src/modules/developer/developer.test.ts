@@ -4,8 +4,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { CallbackTestReply, DeveloperExamples } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, STRONG_PASSWORD, startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { registerMerchant, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 
@@ -108,13 +108,7 @@ describe("developer portal", () => {
 });
 
 describe("the callback tester without CALLBACK_ALLOW_PRIVATE_NETWORKS", () => {
-  let strict: TestApp;
-  beforeAll(async () => {
-    strict = await startTestApp();
-  });
-  afterAll(async () => {
-    await strict.close();
-  });
+  const strict = useTestApp();
 
   it("refuses a listener on 127.0.0.1 reached as http://[::ffff:127.0.0.1]:port (and its other spellings) and never contacts it", async () => {
     const buyer = await registerMerchant(strict, { orgName: "Probe Ltd" });

@@ -1,16 +1,11 @@
 import { createHash } from "node:crypto";
 import { AGREEMENT_TEMPLATES } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { lastCode, registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 type Signed = {
   id: string;

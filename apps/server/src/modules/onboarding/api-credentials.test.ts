@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { lastCode, registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { ApiCredentialsService } from "./api-credentials";
 import { form } from "../../../test/kit/onboarding-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string; userId: number };
 let client: ApiCredentialsService;
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
   // The open API's view of the credentials (same database and key as the server).
   client = new ApiCredentialsService({
@@ -17,9 +17,6 @@ beforeAll(async () => {
     secret: t.ctx.secret,
     checkPassword: () => Promise.resolve(false),
   });
-});
-afterAll(async () => {
-  await t.close();
 });
 
 type ApiInfo = {

@@ -1,6 +1,7 @@
 import type { BrandAuth, OcProduct, Page } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { newMerchant } from "../../../test/kit/catalog-fixtures";
 
@@ -9,14 +10,10 @@ import { newMerchant } from "../../../test/kit/catalog-fixtures";
  * the brand's card products (the one-card module's) and brand authorisations, read and changed with a brand token (spec 01 §6)
  * that works only inside its brand.
  */
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string };
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 async function providerWithBrand(brandName: string) {

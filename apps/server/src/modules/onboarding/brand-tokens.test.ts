@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { BRAND_TOKEN_TTL_SECONDS } from "./brand-tokens";
 import { submitRealName, upload, pngImage } from "../../../test/kit/onboarding-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string };
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 type TokenReply = { token: string; expires_in: number; branderId: string; menus: string[] };

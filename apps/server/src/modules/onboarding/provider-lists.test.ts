@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string };
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 type Served = {

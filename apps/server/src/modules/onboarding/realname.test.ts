@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { createLocalOcr } from "../../platform/adapters/ocr";
 import { isoDay, RealNameService } from "./realname";
 import { multipart, pngImage, submitRealName, upload, VALID_FIELDS } from "../../../test/kit/onboarding-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string; userId: number };
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const realNameState = async (token: string) =>

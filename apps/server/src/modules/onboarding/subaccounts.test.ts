@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, startTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { addSubAccount, form } from "../../../test/kit/onboarding-fixtures";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 type Sub = { passportId: string; email: string; name: string; menus: string[]; disabled: boolean };
 

@@ -5,7 +5,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "../../../test/server-process";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
 import { invariantProblems } from "./repo";
@@ -16,7 +17,7 @@ import { invariantProblems } from "./repo";
  * request retried with its key. Each card's moves must sum to its stored balance, before and after the
  * retries, and a request key must move a card's money at most once.
  */
-let t: TestApp;
+const t = useTestApp();
 let dataDir: string;
 let server: ServerProcess | undefined;
 let base = "";
@@ -31,13 +32,11 @@ async function startServer(): Promise<void> {
   base = server.base;
 }
 
-beforeAll(async () => {
-  t = await startTestApp();
+beforeAll(() => {
   dataDir = mkdtempSync(path.join(tmpdir(), "tessera-onecard-crash-"));
 });
 afterAll(async () => {
   await server?.kill();
-  await t.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

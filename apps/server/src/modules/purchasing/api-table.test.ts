@@ -1,17 +1,12 @@
 import type { ApiPurchaseGoods, Page } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dock, markVerified } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 
 /** The API purchase table (marketplace screen 11): the goods a purchaser may buy, as the open API buys them. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe("API purchase table", () => {
   it("lists only what the purchaser may buy, at its own price, with the SKU code; keyword filters", async () => {

@@ -1,17 +1,11 @@
 import type { Page, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const csv = (n: number, prefix: string) =>
   [

@@ -1,11 +1,12 @@
 import type { ChatMessageReply, OrderChat, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let supplier: TestMerchant;
 let buyer: Awaited<ReturnType<typeof registerMerchant>>;
 let order: PurchaseOrder;
@@ -18,7 +19,6 @@ interface BrandInfo {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
   supplier = await newMerchant(t, "Chat Supplier Co");
   const brand = await newBrand(t, supplier, "Chatty Cards");
   const goods = await newGoods(t, supplier, brand.id, { name: "Chat card 30", price: 2700 });
@@ -36,9 +36,6 @@ beforeAll(async () => {
     body: { goodsId: String(goods.id), quantity: 1, orderNo: `CHAT${Date.now()}` },
   });
   order = placed.body.data;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const brandInfo = async (token: string) =>

@@ -1,19 +1,15 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 
 /** On the PostgreSQL server only: many purchasers racing for the same codes. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 const csv = (n: number, prefix: string) =>

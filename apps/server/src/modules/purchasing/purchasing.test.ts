@@ -1,21 +1,18 @@
 import type { Brand, PurchaseOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock, markVerified, signDocking } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 
-let t: TestApp;
+const t = useTestApp();
 let supplier: TestMerchant;
 let brand: Brand;
 beforeAll(async () => {
-  t = await startTestApp();
   supplier = await newMerchant(t, "Card Supplier Co");
   brand = await newBrand(t, supplier, "Star Cards");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 interface D {

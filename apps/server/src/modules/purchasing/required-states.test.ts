@@ -1,7 +1,8 @@
 import type { Brand } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock, markVerified } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
@@ -12,19 +13,15 @@ import { pngImage, submitRealName, upload, VALID_FIELDS } from "../../../test/ki
  * and one market per docking, held by the server on docking, purchase applications and orders, for both
  * versions. Every refusal changes nothing.
  */
-let t: TestApp;
+const t = useTestApp();
 let ops: { token: string };
 let supplier: TestMerchant;
 let brand: Brand;
 beforeAll(async () => {
-  t = await startTestApp();
   ops = await registerOperator(t);
   supplier = await newMerchant(t, "Verified Supplier Co");
   await markVerified(t, supplier.merchantId);
   brand = await newBrand(t, supplier, "Required States");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 let seq = 0;

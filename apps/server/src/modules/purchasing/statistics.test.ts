@@ -7,23 +7,20 @@ import type {
   SupOrderRow,
   SupplyCheckRow,
 } from "@tessera/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { registerMerchant, startTestApp, type TestApp } from "../../../test/harness";
+import { registerMerchant } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 
-let t: TestApp;
+const t = useTestApp();
 let supplier: TestMerchant;
 let brand: Brand;
 beforeAll(async () => {
-  t = await startTestApp();
   supplier = await newMerchant(t, "Stats Supplier");
   brand = await newBrand(t, supplier, "Stats Cards");
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const csv = (n: number, prefix: string) =>

@@ -1,7 +1,8 @@
 import type { Page, RefundOrder } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
@@ -9,13 +10,7 @@ import { checkInvariants } from "../ledger";
 import { refundExpiredVouchers } from "./voucher-expiry";
 
 /** On the PostgreSQL server only: expiry refund runs racing each other and the purchaser's own refund requests. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 it("four expiry runs at once beside 20 refund requests over 20 orders: every expired code is refunded once, never beyond what was paid", async () => {
   const supplier = await newMerchant(t, "Expiry Race Brand");

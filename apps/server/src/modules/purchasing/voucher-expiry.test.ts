@@ -1,20 +1,15 @@
 import type { Page, RefundOrder, Store, WriteAccountReply } from "@tessera/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { refundExpiredVouchers } from "./voucher-expiry";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 type Balances = { balances: { income: { amount: number }; sup: { amount: number } } };
 const HEADER = "Card number,Card secret,Expiry date (YYYY-MM-DD)";

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { lastCode, registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
 import { distanceM, insidePolygon, openAt } from "./delivery";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
+const t = useTestApp();
 afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
-  await t.close();
 });
 
 type Merchant = Awaited<ReturnType<typeof registerMerchant>>;

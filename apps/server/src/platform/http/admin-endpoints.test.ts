@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { loadConfig } from "../../config";
 
 /**
@@ -19,13 +19,7 @@ const PROXY_HEADERS: Record<string, string>[] = [
 ];
 
 describe("admin endpoints", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ METRICS_TOKEN: "scrape-secret", BACKUP_TOKEN: "backup-secret" });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp({ METRICS_TOKEN: "scrape-secret", BACKUP_TOKEN: "backup-secret" });
 
   it("refuse a loopback request that carries any proxy header", async () => {
     for (const headers of PROXY_HEADERS) {
@@ -110,13 +104,7 @@ describe("admin endpoints", () => {
 });
 
 describe("DEV_ROUTES", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ DEV_ROUTES: "false" });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp({ DEV_ROUTES: "false" });
 
   it("off: /api/dev/* does not exist even for loopback, and the web app is not told of a mailbox", async () => {
     expect((await t.app.inject({ method: "GET", url: "/api/dev/outbox" })).statusCode).toBe(404);

@@ -1,6 +1,7 @@
 import Fastify from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerMerchant, STRONG_PASSWORD, startTestApp, uniqueEmail, type TestApp } from "../../../test/harness";
+import { describe, expect, it } from "vitest";
+import { registerMerchant, STRONG_PASSWORD, uniqueEmail, type TestApp } from "../../../test/harness";
+import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { loadConfig } from "../../config";
 import { canonicalString, sign } from "../../modules/openapi";
@@ -113,13 +114,7 @@ async function balance(t: TestApp, client: Client, remoteAddress: string, header
 }
 
 describe("with TRUST_PROXY off (the default)", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   it("the open-API allowlist refuses a call from 127.0.0.1 that names an allowed address in X-Forwarded-For or X-Real-IP", async () => {
     const client = await apiClient(t, "203.0.113.7");
@@ -174,13 +169,7 @@ describe("with TRUST_PROXY off (the default)", () => {
 });
 
 describe("with TRUST_PROXY naming the proxy", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ TRUST_PROXY: "127.0.0.1" });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp({ TRUST_PROXY: "127.0.0.1" });
 
   it("believes X-Forwarded-For from the proxy's address only", async () => {
     const client = await apiClient(t, "203.0.113.7");
