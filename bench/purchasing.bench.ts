@@ -8,6 +8,7 @@ import { createContext } from "../apps/server/src/context";
 import { openPostgres } from "../apps/server/src/db/database";
 import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
+import { cardCsv } from "../apps/server/test/kit/cards";
 import { postgresCpuByPid } from "./lib/proc";
 import { benchMerchant, call, freshDatabase, percentile, pgbenchTps, seedDocking, seedSup } from "./lib/seed";
 import { countStatements } from "./lib/statements";
@@ -70,10 +71,7 @@ export async function benchPurchasing(seconds: number, serverUrl: string | undef
       price: 900,
       settlementPrice: 800,
     });
-    const csv = [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from({ length: CODES }, (_, i) => `BENCH${String(i).padStart(8, "0")},S${i},`),
-    ].join("\r\n");
+    const csv = cardCsv(CODES, (i) => `BENCH${String(i).padStart(8, "0")},S${i},`, { end: false });
     await app.inject({
       method: "POST",
       url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`,

@@ -10,6 +10,7 @@ import { openPglite, openPostgres, type Database } from "../apps/server/src/db/d
 import { migrate } from "../apps/server/src/db/migrate";
 import { checkInvariants } from "../apps/server/src/modules/ledger";
 import { STORE_HEADERS, XLSX_MIME } from "../apps/server/src/modules/stores/sheets";
+import { cardCsv } from "../apps/server/test/kit/cards";
 import { cpuMs } from "./lib/proc";
 import { benchMerchant, call, freshDatabase, percentile, pgbenchTps, seedDocking, seedSup } from "./lib/seed";
 import { countStatements } from "./lib/statements";
@@ -84,10 +85,10 @@ async function seed(env: Env, count: number): Promise<Seeded> {
     number: `BV${String(i).padStart(9, "0")}`,
     secret: `S${i}x${(i * 7919) % 100_003}`,
   }));
-  const csv = [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...codes.map((c) => `${c.number},${c.secret},`),
-  ].join("\r\n");
+  const csv = cardCsv(
+    codes.map((c) => `${c.number},${c.secret},`),
+    { end: false },
+  );
   const imported = await app.inject({
     method: "POST",
     url: `/api/card-brander/sup/merchandises/${goods.id}/cards?fileName=bench.csv`,

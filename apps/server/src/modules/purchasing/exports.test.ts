@@ -7,6 +7,7 @@ import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
 const t = useTestApp();
 let supplier: TestMerchant;
@@ -16,11 +17,7 @@ beforeAll(async () => {
   brand = await newBrand(t, supplier, "Export Cards");
 });
 
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},S${i},`);
 
 async function sheet(token: string, url: string, lang: "cn" | "tw" | "en" = "en"): Promise<unknown[][]> {
   const file = await t.app.inject({ method: "GET", url, headers: { "x-auth-token": token, lang } });

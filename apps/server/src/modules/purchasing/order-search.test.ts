@@ -4,14 +4,11 @@ import { dock } from "../../../test/docking";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
 const t = useTestApp();
 
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},S${i},`);
 
 describe("brand owner GET order/search (spec 01 §7)", () => {
   it("answers the supplier's orders with the query and reply of supplyOrders, and only its own", async () => {

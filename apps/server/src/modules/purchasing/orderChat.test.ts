@@ -5,6 +5,7 @@ import { registerMerchant } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
 const t = useTestApp();
 let supplier: TestMerchant;
@@ -22,13 +23,7 @@ beforeAll(async () => {
   supplier = await newMerchant(t, "Chat Supplier Co");
   const brand = await newBrand(t, supplier, "Chatty Cards");
   const goods = await newGoods(t, supplier, brand.id, { name: "Chat card 30", price: 2700 });
-  await importFile(
-    t,
-    supplier.token,
-    goods.id,
-    "cards.csv",
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)\r\nCHAT000001,SECRET1,\r\n",
-  );
+  await importFile(t, supplier.token, goods.id, "cards.csv", cardCsv(["CHAT000001,SECRET1,"]));
   ({ buyer } = await dock(t, supplier));
   await fundSup(t, buyer, 10_000);
   const placed = await t.call<PurchaseOrder>("POST", "/api/card-user/orders", {

@@ -5,6 +5,7 @@ import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
+import { cardCsv } from "../../../test/kit/cards";
 
 /** On the PostgreSQL server only: many purchasers racing for the same codes. */
 const t = useTestApp();
@@ -12,11 +13,7 @@ afterAll(async () => {
   expect(await checkInvariants(t.ctx.database.db)).toEqual([]);
 });
 
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},S${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},S${i},`);
 
 it("200 parallel purchases by 20 purchasers of 100 codes: exactly 100 sold, none twice, no money for the rest", async () => {
   const supplier = await newMerchant(t, "Race Cards Co");

@@ -6,6 +6,7 @@ import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
+import { cardCsv } from "../../../test/kit/cards";
 
 const t = useTestApp();
 let supplier: TestMerchant;
@@ -26,11 +27,7 @@ interface D {
 }
 let seq = 0;
 const orderNo = () => `PO${Date.now()}${++seq}`;
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},SECRET${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},SECRET${i},`);
 const balances = async (token: string) =>
   (
     await t.call<{ balances: { sup: { amount: number }; income: { amount: number } } }>(

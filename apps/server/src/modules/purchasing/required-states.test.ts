@@ -7,6 +7,7 @@ import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { pngImage, submitRealName, upload, VALID_FIELDS } from "../../../test/kit/onboarding-fixtures";
+import { cardCsv } from "../../../test/kit/cards";
 
 /**
  * Issue 25 item 1: the required states of spec 01 §6 (real-name verified, the docking agreement signed)
@@ -26,11 +27,7 @@ beforeAll(async () => {
 
 let seq = 0;
 const orderNo = () => `RS${Date.now()}${++seq}`;
-const csv = (n: number, prefix: string) =>
-  [
-    "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-    ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")},SECRET${i},`),
-  ].join("\r\n") + "\r\n";
+const csv = (n: number, prefix: string) => cardCsv(n, (i) => `${prefix}${String(i).padStart(6, "0")},SECRET${i},`);
 const dockings = async (token: string) =>
   (await t.call<{ total: number }>("GET", "/api/card-user/abutment/brander/apply", { token })).body.data.total;
 const apply = (token: string, supplierId: string, lang: "cn" | "tw" | "en" = "en") =>

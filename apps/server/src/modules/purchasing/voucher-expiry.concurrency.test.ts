@@ -8,6 +8,7 @@ import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { refundExpiredVouchers } from "./voucher-expiry";
+import { cardCsv } from "../../../test/kit/cards";
 
 /** On the PostgreSQL server only: expiry refund runs racing each other and the purchaser's own refund requests. */
 const t = useTestApp();
@@ -25,11 +26,7 @@ it("four expiry runs at once beside 20 refund requests over 20 orders: every exp
   });
   const expiry = platformDay(new Date(t.clock.now().getTime() + 86_400_000));
   const n = 20;
-  const csv =
-    [
-      "Card number,Card secret,Expiry date (YYYY-MM-DD)",
-      ...Array.from({ length: n * 3 }, (_, i) => `XR${String(i).padStart(4, "0")},K${i},${expiry}`),
-    ].join("\r\n") + "\r\n";
+  const csv = cardCsv(n * 3, (i) => `XR${String(i).padStart(4, "0")},K${i},${expiry}`);
   expect((await importFile(t, supplier.token, goods.id, "race.csv", csv)).body.code).toBe(1);
   const { buyer } = await dock(t, supplier);
   await fundSup(t, buyer, 1_000_000);

@@ -8,11 +8,11 @@ import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { refundExpiredVouchers } from "./voucher-expiry";
+import { cardCsv } from "../../../test/kit/cards";
 
 const t = useTestApp();
 
 type Balances = { balances: { income: { amount: number }; sup: { amount: number } } };
-const HEADER = "Card number,Card secret,Expiry date (YYYY-MM-DD)";
 
 function dayAfter(days: number): string {
   return platformDay(new Date(t.clock.now().getTime() + days * 86_400_000));
@@ -62,25 +62,11 @@ it("expired unredeemed vouchers are refunded out of the escrow once; redeemed, r
   const soon = dayAfter(1);
   const rows = (prefix: string, n: number, expiry: string) =>
     Array.from({ length: n }, (_, i) => `${prefix}${i},S${prefix}${i},${expiry}`);
+  expect((await importFile(t, supplier.token, voucher.id, "v.csv", cardCsv(rows("TEA", 4, soon)))).body.code).toBe(1);
   expect(
-    (await importFile(t, supplier.token, voucher.id, "v.csv", [HEADER, ...rows("TEA", 4, soon)].join("\r\n") + "\r\n"))
-      .body.code,
+    (await importFile(t, supplier.token, later.id, "l.csv", cardCsv(rows("CAKE", 1, dayAfter(30))))).body.code,
   ).toBe(1);
-  expect(
-    (
-      await importFile(
-        t,
-        supplier.token,
-        later.id,
-        "l.csv",
-        [HEADER, ...rows("CAKE", 1, dayAfter(30))].join("\r\n") + "\r\n",
-      )
-    ).body.code,
-  ).toBe(1);
-  expect(
-    (await importFile(t, supplier.token, secret.id, "s.csv", [HEADER, ...rows("MUS", 1, soon)].join("\r\n") + "\r\n"))
-      .body.code,
-  ).toBe(1);
+  expect((await importFile(t, supplier.token, secret.id, "s.csv", cardCsv(rows("MUS", 1, soon)))).body.code).toBe(1);
   const { buyer } = await dock(t, supplier);
   await fundSup(t, buyer, 100_000);
   const me = async (m: TestMerchant) =>
@@ -229,7 +215,7 @@ it("an order with a refund still open is left until the supplier decides, then r
         supplier.token,
         voucher.id,
         "v.csv",
-        [HEADER, `JUICE1,SJ1,${dayAfter(1)}`, `JUICE2,SJ2,${dayAfter(1)}`].join("\r\n") + "\r\n",
+        cardCsv([`JUICE1,SJ1,${dayAfter(1)}`, `JUICE2,SJ2,${dayAfter(1)}`]),
       )
     ).body.code,
   ).toBe(1);
