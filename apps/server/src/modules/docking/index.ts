@@ -5,7 +5,7 @@ import { DockingService } from "./service";
 
 export { DockingService, type DockingDeps, type SigningCodes } from "./service";
 export { mayBuyCondition } from "./eligibility.sql";
-export { approvedPurchasers, dockedPair } from "./repo";
+export { approvedPurchasers, dockedPair, newDockings } from "./repo";
 
 export interface DockingNeeds {
   accounts: AccountsService;

@@ -217,3 +217,32 @@ export async function brandAuthPage(
   const { rows, total } = await paginate(q.select("id").orderBy("id", "desc"), q, f);
   return { ids: rows.map((r) => r.id), total };
 }
+
+/**
+ * Dockings approved in [from, to) that link a served party: a served brand's new purchasers and a served
+ * vendor's new suppliers (a service provider's LinkData), per platform day and per served merchant.
+ */
+export async function newDockings(
+  db: Executor,
+  f: { brandIds: readonly number[]; vendorIds: readonly number[]; from: Date; to: Date },
+): Promise<{ days: Map<string, number>; merchants: { merchantId: number; role: "brand" | "vendor"; n: number }[] }> {
+  const brands = [...f.brandIds];
+  const vendors = [...f.vendorIds];
+  const approved = sql`d.status = 'approved' AND d.decided_at >= ${f.from} AND d.decided_at < ${f.to}`;
+  const [days, merchants] = await Promise.all([
+    sql<{ day: string; n: string }>`
+      SELECT to_char(d.decided_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS day, COUNT(*)::text AS n FROM dockings d
+      WHERE ${approved} AND (d.supplier_merchant_id = ANY(${brands}::bigint[]) OR d.purchaser_merchant_id = ANY(${vendors}::bigint[]))
+      GROUP BY 1`.execute(db),
+    sql<{ merchant_id: number; role: "brand" | "vendor"; n: string }>`
+      SELECT d.supplier_merchant_id AS merchant_id, 'brand' AS role, COUNT(*)::text AS n FROM dockings d
+      WHERE ${approved} AND d.supplier_merchant_id = ANY(${brands}::bigint[]) GROUP BY 1
+      UNION ALL
+      SELECT d.purchaser_merchant_id, 'vendor', COUNT(*)::text FROM dockings d
+      WHERE ${approved} AND d.purchaser_merchant_id = ANY(${vendors}::bigint[]) GROUP BY 1`.execute(db),
+  ]);
+  return {
+    days: new Map(days.rows.map((r) => [r.day, Number(r.n)])),
+    merchants: merchants.rows.map((r) => ({ merchantId: Number(r.merchant_id), role: r.role, n: Number(r.n) })),
+  };
+}

@@ -56,9 +56,10 @@ export function taxOf(amount: number, rateBp: number): number {
 }
 
 /**
- * Invoices against spend. A merchant's invoiceable amount per type is what it spent (the purchasing
- * module's successful orders less their refunds, by the goods' invoice type, and the platform fees it
- * paid less fees given back, as VAT 6% services: see index.ts) less its requested and issued invoices; a request
+ * Invoices against spend. A merchant's invoiceable amount per type is what it spent, read from the ledger
+ * entries its fund sheet lists (digital goods by the goods' invoice type, cards and physical goods by their
+ * category's, each less refunds, and the platform fees it paid less fees given back, as VAT 6% services: see
+ * index.ts) less its requested and issued invoices; a request
  * takes from it under a lock on the merchant's account of that type, so parallel requests never take
  * more than there is. An operator issues a request (the e-invoice adapter numbers it and renders the
  * PDF, the mail adapter delivers it) or refuses it; a red-letter reversal of an issued invoice gives

@@ -17,3 +17,13 @@ export {
   type Posting,
 } from "./service";
 export { feesPaidBy } from "./fees";
+export {
+  TRADE_CATEGORIES,
+  tradeFactsSql,
+  tradesByDay,
+  tradesByMerchant,
+  type MerchantTrades,
+  type TradeCategory,
+  type TradeDay,
+  type TradeFactFilter,
+} from "./trades.repo";

@@ -2,14 +2,9 @@ import type { ModuleHost } from "../../platform/module";
 import { merchantOwner } from "../accounts";
 import { brandsOfMerchants, goodsNames } from "../catalog";
 import { activeBindings } from "../onboarding";
-import { fundChangesOfMerchants } from "../ledger";
-import {
-  servedDailyFigures,
-  servedLinkFigures,
-  servedOrders,
-  servedSettlements,
-  type PurchasingService,
-} from "../purchasing";
+import { newDockings } from "../docking";
+import { fundChangesOfMerchants, tradesByDay, tradesByMerchant } from "../ledger";
+import { servedOrders, type PurchasingService } from "../purchasing";
 import { providerOpsRoutes } from "./routes";
 import { ProviderOpsService } from "./service";
 
@@ -17,7 +12,7 @@ export { ProviderOpsService } from "./service";
 
 /**
  * A service provider's operations pages (issue 29): the orders, daily figures, monthly settlements and
- * brands of the merchants it serves, read through the purchasing, catalog, ledger and onboarding modules'
+ * brands of the merchants it serves, read through the purchasing, catalog, ledger (trade facts), docking and onboarding modules'
  * exported reads; BatchPurchase orders for served purchasers through the purchasing module's order path
  * (its only table keeps each file's line results). Mounts /api/card-servicer.
  */
@@ -29,11 +24,11 @@ export async function registerProviderOps(
     db: host.db,
     activeBindings,
     servedOrders,
-    servedDailyFigures,
-    servedSettlements,
+    tradesByDay,
+    tradesByMerchant,
+    newDockings,
     brandsOfMerchants,
     fundChangesOfMerchants,
-    servedLinkFigures,
     purchasing: needs.purchasing,
     goodsNames,
     merchantOwner,

@@ -29,6 +29,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { platformDay, startOfPlatformDay } from "../../platform/clock";
 import { AppError, forbidden, invalid } from "../../platform/http/errors";
+import type { MerchantTrades, TradeDay, TradeFactFilter } from "../ledger";
 import { getMerchant } from "../merchants";
 import type { ServedOrderFilter, ServedOrderRow, ServedParties } from "../purchasing";
 import * as repo from "./repo";
@@ -45,16 +46,14 @@ export interface ProviderOpsDeps {
     f: ServedOrderFilter,
     page: { offset: number; limit: number },
   ): Promise<{ rows: ServedOrderRow[]; total: number }>;
-  servedDailyFigures(
+  /** Trade facts from the ledger (the same entries as the fund sheets): per day, and per merchant, side and category. */
+  tradesByDay(db: Executor, f: TradeFactFilter): Promise<TradeDay[]>;
+  tradesByMerchant(db: Executor, f: TradeFactFilter, opts?: { perMonth?: boolean }): Promise<MerchantTrades[]>;
+  /** Dockings approved in the window that link a served party (docking module). */
+  newDockings(
     db: Executor,
     f: ServedParties & { from: Date; to: Date },
-  ): Promise<{ day: string; orders: number; amount: number; refunds: number; buyers: number }[]>;
-  servedSettlements(
-    db: Executor,
-    f: { brandIds: readonly number[]; from: Date; to: Date },
-  ): Promise<
-    { supplierId: number; month: string; currency: Currency; orders: number; sales: number; refunds: number }[]
-  >;
+  ): Promise<{ days: Map<string, number>; merchants: { merchantId: number; role: "brand" | "vendor"; n: number }[] }>;
   brandsOfMerchants(
     db: Executor,
     merchantIds: readonly number[],
@@ -82,13 +81,6 @@ export interface ProviderOpsDeps {
       reason: string;
     }[];
     total: number;
-  }>;
-  servedLinkFigures(
-    db: Executor,
-    f: ServedParties & { from: Date; to: Date },
-  ): Promise<{
-    days: { day: string; orders: number; amount: number; newDockings: number }[];
-    merchants: { merchantId: number; role: "brand" | "vendor"; orders: number; amount: number; newDockings: number }[];
   }>;
   /** The purchasing module's order path, on behalf of a served purchaser (BatchPurchase). */
   purchasing: {
@@ -119,6 +111,30 @@ function monthAfter(month: string): Date {
   const [y, m] = month.split("-").map(Number);
   const next = (y ?? 0) * 12 + (m ?? 1);
   return startOfPlatformDay(`${Math.floor(next / 12)}-${String((next % 12) + 1).padStart(2, "0")}-01`);
+}
+
+/** Every platform day in [from, to): a chart's axis without gaps. */
+function eachDay(from: Date, to: Date): string[] {
+  const days: string[] = [];
+  for (let at = from.getTime(); at < to.getTime(); at += 86_400_000) days.push(platformDay(new Date(at)));
+  return days;
+}
+
+const sum = <T>(rows: readonly T[], of: (row: T) => number) => rows.reduce((s, r) => s + of(r), 0);
+
+/** Trade facts of several categories summed per key (a merchant's month of sales across categories). */
+function sumBy(facts: readonly MerchantTrades[], keyOf: (f: MerchantTrades) => string): MerchantTrades[] {
+  const out = new Map<string, MerchantTrades>();
+  for (const f of facts) {
+    const key = keyOf(f);
+    const r = out.get(key);
+    if (r) {
+      r.trades += f.trades;
+      r.amount += f.amount;
+      r.refunds += f.refunds;
+    } else out.set(key, { ...f });
+  }
+  return [...out.values()];
 }
 
 /**
@@ -200,52 +216,58 @@ export class ProviderOpsService {
     return { p, currency, from, to };
   }
 
-  /** PurchaseInformation: per day, the served merchants' orders, amounts, refunds and buyers. */
+  /** What a provider's figures count: its vendors' purchases and its brands' sales, in its currency. */
+  private tradeFilter(p: ServedParties, currency: Currency, from: Date, to: Date): TradeFactFilter {
+    return { buyers: p.vendorIds, sellers: p.brandIds, currency, from, to };
+  }
+
+  /**
+   * PurchaseInformation: per day, the trades of the served merchants (digital goods, cards, physical goods
+   * and SMS packages), their amount, refunds and buyers, from the ledger entries their fund sheets list.
+   */
   async figures(actor: Actor, q: { from: string; to: string }): Promise<FiguresReply> {
     const { p, currency, from, to } = await this.chartScope(actor, q);
-    const days = await this.deps.servedDailyFigures(this.deps.db, { ...p, from, to });
+    const days = await this.deps.tradesByDay(this.deps.db, this.tradeFilter(p, currency, from, to));
     const byDay = new Map(days.map((d) => [d.day, d]));
     const m = (amount: number) => ({ amount, currency });
-    // Every day of the range, those without orders as zeros (a chart's axis without gaps).
-    const all: FiguresReply["days"] = [];
-    for (let at = from.getTime(); at < to.getTime(); at += 86_400_000) {
-      const day = platformDay(new Date(at));
-      const d = byDay.get(day);
-      all.push({
-        day,
-        orders: d?.orders ?? 0,
-        amount: m(d?.amount ?? 0),
-        refunds: m(d?.refunds ?? 0),
-        buyers: d?.buyers ?? 0,
-      });
-    }
     return {
-      days: all,
+      days: eachDay(from, to).map((day) => {
+        const d = byDay.get(day);
+        return {
+          day,
+          orders: d?.trades ?? 0,
+          amount: m(d?.amount ?? 0),
+          refunds: m(d?.refunds ?? 0),
+          buyers: d?.buyers ?? 0,
+        };
+      }),
       totals: {
-        orders: days.reduce((s, d) => s + d.orders, 0),
-        amount: m(days.reduce((s, d) => s + d.amount, 0)),
-        refunds: m(days.reduce((s, d) => s + d.refunds, 0)),
+        orders: sum(days, (d) => d.trades),
+        amount: m(sum(days, (d) => d.amount)),
+        refunds: m(sum(days, (d) => d.refunds)),
       },
     };
   }
 
-  /** SettlementManagement: per served brand and month, sales, refunds and net. */
+  /** SettlementManagement: per served brand and month, what it sold to merchants (every category), refunds and net. */
   async settlements(actor: Actor, q: { from: string; to: string }): Promise<ServedSettlement[]> {
     const p = await this.parties(actor);
-    const rows = await this.deps.servedSettlements(this.deps.db, {
-      brandIds: p.brandIds,
-      from: monthStart(q.from),
-      to: monthAfter(q.to),
-    });
-    const names = await this.names(rows.map((r) => r.supplierId));
+    if (p.brandIds.length === 0) return [];
+    const facts = await this.deps.tradesByMerchant(
+      this.deps.db,
+      { buyers: [], sellers: p.brandIds, from: monthStart(q.from), to: monthAfter(q.to) },
+      { perMonth: true },
+    );
+    const rows = sumBy(facts, (f) => `${f.merchantId}|${f.month ?? ""}|${f.currency}`);
+    const names = await this.names(rows.map((r) => r.merchantId));
     return rows.map((r) => ({
-      supplierId: String(r.supplierId),
-      supplierName: names.get(r.supplierId) ?? "",
-      month: r.month,
-      orders: r.orders,
-      sales: { amount: r.sales, currency: r.currency },
-      refunds: { amount: r.refunds, currency: r.currency },
-      net: { amount: r.sales - r.refunds, currency: r.currency },
+      supplierId: String(r.merchantId),
+      supplierName: names.get(r.merchantId) ?? "",
+      month: r.month ?? "",
+      orders: r.trades,
+      sales: { amount: r.amount, currency: r.currency as Currency },
+      refunds: { amount: r.refunds, currency: r.currency as Currency },
+      net: { amount: r.amount - r.refunds, currency: r.currency as Currency },
     }));
   }
 
@@ -311,27 +333,51 @@ export class ProviderOpsService {
     };
   }
 
-  /** LinkData: per day and per served merchant, successful orders, their amount and new dockings. */
+  /**
+   * LinkData: per day and per served merchant (a brand by its sales, a vendor by its purchases), the trades
+   * and their amount net of refunds, from the ledger, and the dockings approved that day (new trading links).
+   */
   async linkData(actor: Actor, q: { from: string; to: string }): Promise<LinkDataReply> {
     const { p, currency, from, to } = await this.chartScope(actor, q);
-    const figures = await this.deps.servedLinkFigures(this.deps.db, {
-      brandIds: p.brandIds,
-      vendorIds: p.vendorIds,
-      from,
-      to,
-    });
-    const byDay = new Map(figures.days.map((d) => [d.day, d]));
+    const filter = this.tradeFilter(p, currency, from, to);
+    const [days, facts, dockings] = await Promise.all([
+      this.deps.tradesByDay(this.deps.db, filter),
+      this.deps.tradesByMerchant(this.deps.db, filter),
+      this.deps.newDockings(this.deps.db, { ...p, from, to }),
+    ]);
+    const byDay = new Map(days.map((d) => [d.day, d]));
     const m = (amount: number) => ({ amount, currency });
-    const days: LinkDataReply["days"] = [];
-    for (let at = from.getTime(); at < to.getTime(); at += 86_400_000) {
-      const day = platformDay(new Date(at));
+    const dayRows = eachDay(from, to).map((day) => {
       const d = byDay.get(day);
-      days.push({ day, orders: d?.orders ?? 0, amount: m(d?.amount ?? 0), newDockings: d?.newDockings ?? 0 });
+      return {
+        day,
+        orders: d?.trades ?? 0,
+        amount: m((d?.amount ?? 0) - (d?.refunds ?? 0)),
+        newDockings: dockings.days.get(day) ?? 0,
+      };
+    });
+    const roleOf = (side: "buy" | "sell") => (side === "sell" ? "brand" : "vendor");
+    const merchants = new Map<
+      string,
+      { merchantId: number; role: "brand" | "vendor"; orders: number; amount: number; newDockings: number }
+    >();
+    const row = (merchantId: number, role: "brand" | "vendor") => {
+      const key = `${merchantId}|${role}`;
+      let r = merchants.get(key);
+      if (!r) merchants.set(key, (r = { merchantId, role, orders: 0, amount: 0, newDockings: 0 }));
+      return r;
+    };
+    for (const f of facts) {
+      const r = row(f.merchantId, roleOf(f.side));
+      r.orders += f.trades;
+      r.amount += f.amount - f.refunds;
     }
-    const names = await this.names(figures.merchants.map((x) => x.merchantId));
+    for (const d of dockings.merchants) row(d.merchantId, d.role).newDockings += d.n;
+    const ranked = [...merchants.values()].sort((a, b) => b.amount - a.amount || a.merchantId - b.merchantId);
+    const names = await this.names(ranked.map((x) => x.merchantId));
     return {
-      days,
-      merchants: figures.merchants.map((x) => ({
+      days: dayRows,
+      merchants: ranked.map((x) => ({
         merchantId: String(x.merchantId),
         merchantName: names.get(x.merchantId) ?? "",
         role: x.role,
@@ -340,9 +386,9 @@ export class ProviderOpsService {
         newDockings: x.newDockings,
       })),
       totals: {
-        orders: figures.days.reduce((s, d) => s + d.orders, 0),
-        amount: m(figures.days.reduce((s, d) => s + d.amount, 0)),
-        newDockings: figures.days.reduce((s, d) => s + d.newDockings, 0),
+        orders: sum(dayRows, (d) => d.orders),
+        amount: m(sum(dayRows, (d) => d.amount.amount)),
+        newDockings: sum(dayRows, (d) => d.newDockings),
         servedBrands: p.brandIds.length,
         servedVendors: p.vendorIds.length,
       },

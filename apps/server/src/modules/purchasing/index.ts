@@ -20,15 +20,7 @@ export { codePriceSql, heldVoucherSales } from "./code-price";
 export { refundExpiredVouchers } from "./voucher-expiry";
 export { takeBackHandedOnCodes } from "./handed-on-refund";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";
-export {
-  servedDailyFigures,
-  servedLinkFigures,
-  servedOrders,
-  servedSettlements,
-  type ServedOrderFilter,
-  type ServedOrderRow,
-  type ServedParties,
-} from "./provider-reads";
+export { servedOrders, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
 
 /** Where an order's final result is written, in the order's own transaction (the callbacks outbox). */
 export interface OrderResultOutbox {

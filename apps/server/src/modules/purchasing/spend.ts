@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { InvoiceType } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
+import { tradeFactsSql } from "../ledger";
 
 /**
  * Reads of orders for other modules (invoices, commission): exported through index.ts so they never
@@ -8,24 +9,24 @@ import type { Executor } from "../../db/tx";
  */
 
 /**
- * What a purchaser spent per invoice type of the goods: successful orders less the successful refunds
- * of those orders (a failed top-up's automatic refund refunds an order that never counted).
+ * What a purchaser spent on digital goods per invoice type of the goods, from the ledger's trade facts (the
+ * entries its fund sheet lists): orders paid less their refunds, once an order is no longer processing (a
+ * failed top-up's automatic refund cancels its payment; an order still processing is not invoiceable yet).
  */
 export async function spendByInvoiceType(
   db: Executor,
   purchaserId: number,
   currency: string,
 ): Promise<Map<InvoiceType, number>> {
+  const facts = tradeFactsSql({ buyers: [purchaserId], sellers: [], currency });
   const rows = await sql<{ invoice_type: InvoiceType; amount: string }>`
-    SELECT t.invoice_type, SUM(t.amount)::text AS amount FROM (
-      SELECT g.invoice_type, o.amount
-      FROM purchase_orders o JOIN catalog_goods g ON g.id = o.goods_id
-      WHERE o.purchaser_merchant_id = ${purchaserId} AND o.state = 'success' AND o.currency = ${currency}
-      UNION ALL
-      SELECT g.invoice_type, -r.amount
-      FROM refund_orders r JOIN purchase_orders o ON o.id = r.order_id JOIN catalog_goods g ON g.id = o.goods_id
-      WHERE r.purchaser_merchant_id = ${purchaserId} AND r.state = 'success' AND o.state = 'success' AND r.currency = ${currency}
-    ) t GROUP BY t.invoice_type`.execute(db);
+    SELECT g.invoice_type, SUM(CASE WHEN f.refund THEN -f.amount ELSE f.amount END)::text AS amount
+    FROM (${facts}) f
+    JOIN purchase_orders o ON o.id = CASE WHEN f.subject_type = 'purchase_order' THEN f.subject_id::bigint
+                                          ELSE (SELECT r.order_id FROM refund_orders r WHERE r.id = f.subject_id::bigint) END
+    JOIN catalog_goods g ON g.id = o.goods_id
+    WHERE f.category = 'goods' AND o.state <> 'processing'
+    GROUP BY g.invoice_type`.execute(db);
   return new Map(rows.rows.map((r) => [r.invoice_type, Number(r.amount)]));
 }
 
