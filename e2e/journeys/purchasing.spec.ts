@@ -185,6 +185,64 @@ test("dock and sign on both sides, buy card secrets and reveal them, a direct to
   await expect(buyerPage.locator(".ant-table-row").filter({ hasText: `话费直充${stamp}` })).toContainText("成功");
   expect(topUp.id).toBeGreaterThan(0);
 
+  // A second top-up the supplier cannot make: reporting the failure refunds the purchaser at once, so it
+  // asks first, with the order, the amount and where it goes (issue 37).
+  const sup = async () =>
+    (await call<{ balances: { sup: { amount: number } } }>(request, buyerToken, "get", "/api/card-user/userInfo"))
+      .balances.sup.amount;
+  await buyerPage.goto("/sale/GoodsList");
+  await openWith(
+    buyerPage
+      .locator(".ant-table-row")
+      .filter({ hasText: `话费直充${stamp}` })
+      .getByRole("button", { name: "详情" }),
+    topUpDrawer,
+  );
+  await topUpDrawer.getByTestId("buy-account").fill("13900139000");
+  await topUpDrawer.getByTestId("buy-submit").click();
+  await expect(buyerPage.getByText("订单已提交，等待供应商处理")).toBeVisible();
+  const supBeforeFailure = await sup();
+  const failing = (
+    await call<{ list: { orderNo: string; topUpAccount: string | null }[] }>(
+      request,
+      buyerToken,
+      "get",
+      "/api/card-user/orders?pageSize=20",
+    )
+  ).list.find((o) => o.topUpAccount === "13900139000");
+  expect(failing).toBeDefined();
+  await supplierPage.reload();
+  const failingRow = supplierPage.locator(".ant-table-row").filter({ hasText: "13900139000" });
+  await expect(failingRow).toContainText("处理中");
+  const fulfil = new FormDialog(supplierPage, "处理");
+  await fulfil.open(failingRow.getByRole("button", { name: "处理" }));
+  await clickUntil(fulfil.root.locator("label").filter({ hasText: /^失败$/ }), () =>
+    expect(fulfil.field("reason", "id")).toBeVisible({ timeout: 3_000 }),
+  );
+  await fulfil.field("reason", "id").fill("运营商维护，无法充值");
+  await confirmMoney(supplierPage, () => supplierPage.getByTestId("fulfil-submit").click(), {
+    amount: "充值失败并退款 · ¥49.00",
+    ok: "充值失败并退款",
+    look: async () => {
+      const question = supplierPage.locator(".ant-modal-confirm");
+      await expect(question).toContainText(
+        `订单${failing?.orderNo}将标记为充值失败，¥49.00立即退回采购商云端采购有限公司的SUP账户`,
+      );
+      await expect(question).toContainText("此操作不可撤销");
+      await supplierPage.setViewportSize({ width: 1280, height: 800 });
+      await shot(supplierPage, "topup-failed-confirm");
+      await supplierPage.setViewportSize({ width: 1366, height: 860 });
+    },
+  });
+  await expect(failingRow).toContainText("失败");
+  await expect(failingRow).toContainText("已退款");
+  expect(await sup()).toBe(supBeforeFailure + 4_900);
+  // The purchaser sees the order failed and refunded.
+  await buyerPage.goto("/sale/PurchaseOrder");
+  const failedOrder = buyerPage.locator(".ant-table-row").filter({ hasText: "13900139000" });
+  await expect(failedOrder).toContainText("失败");
+  await expect(failedOrder).toContainText("已退款");
+
   // A refund of one unused code: the supplier accepts it, the purchaser sees it and the reports.
   const refundDialog = buyerPage.locator(".ant-modal").filter({ hasText: "申请退款" });
   await openWith(
