@@ -1,5 +1,6 @@
 import type { Executor } from "../../db/tx";
 import { authChanged } from "../../platform/auth/revision";
+import { paginate } from "../../db/paginate";
 
 /**
  * SQL of sub-accounts: users of a merchant whose `menus` is set. The merchant id is a required
@@ -15,14 +16,11 @@ export async function searchSubAccounts(
     const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) => eb.or([eb("email", "ilike", like), eb("display_name", "ilike", like)]));
   }
-  const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const rows = await query
-    .select(["id", "email", "display_name", "menus", "disabled_at", "created_at"])
-    .orderBy("id", "desc")
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
-  return { total: Number(total.n), rows };
+  return paginate(
+    query.select(["id", "email", "display_name", "menus", "disabled_at", "created_at"]).orderBy("id", "desc"),
+    query,
+    q,
+  );
 }
 
 export function findSubAccount(db: Executor, merchantId: number, userId: number) {

@@ -18,6 +18,7 @@ import type { PasswordHasher } from "../../platform/crypto/passwords";
 import { AppError, conflict, invalid, notFound } from "../../platform/http/errors";
 import { revokeUserSessions } from "./repo";
 import * as repo from "./subaccounts.repo";
+import { pageWindow } from "../../db/paginate";
 
 export interface SubAccountsDeps {
   db: Db;
@@ -68,8 +69,7 @@ export class SubAccountsService {
     const merchantId = this.ownerTenant(actor);
     const { total, rows } = await repo.searchSubAccounts(this.deps.db, merchantId, {
       ...(q.keyword ? { keyword: q.keyword } : {}),
-      limit: q.pageSize,
-      offset: (q.page - 1) * q.pageSize,
+      ...pageWindow(q),
     });
     return { list: rows.map(present), total, page: q.page, pageSize: q.pageSize };
   }

@@ -14,6 +14,7 @@ import { audit } from "../../platform/audit";
 import { AppError } from "../../platform/http/errors";
 import { iso } from "../../platform/present";
 import * as repo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 const notFound = () => new AppError(CODE.NOT_FOUND, "announcement.notFound");
 
@@ -86,8 +87,7 @@ export class AnnouncementsService {
 
   async opsList(q: { page: number; pageSize: number }): Promise<Page<OpsAnnouncement>> {
     const { rows, total } = await repo.opsAnnouncementPage(this.deps.db, {
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return {
       list: rows.map((r) => ({
@@ -116,7 +116,7 @@ export class AnnouncementsService {
       merchantId,
       actor.roles,
       { unreadOnly: q.unread === "true" },
-      { offset: (q.page - 1) * q.pageSize, limit: q.pageSize },
+      pageWindow(q),
     );
     return {
       list: rows.map((r) => ({

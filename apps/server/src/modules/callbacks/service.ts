@@ -8,6 +8,7 @@ import { outboundPost, type OutboundPost } from "../../platform/http/ssrf";
 import type { OrderResult } from "../purchasing";
 import { sign } from "../openapi";
 import * as repo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * The published retry schedule (seconds after the previous attempt): an order result is retried until
@@ -162,8 +163,7 @@ export class CallbackService {
   ): Promise<Page<CallbackDelivery>> {
     const { rows, total } = await repo.callbackPage(this.deps.db, merchantId, {
       state: q.state,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const list = rows.map((r) => ({
       id: String(r.id),

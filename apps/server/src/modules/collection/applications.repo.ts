@@ -1,6 +1,6 @@
 import type { QueueItemsQuery } from "@tessera/contracts";
 import type { Insertable, Updateable } from "kysely";
-import { pageWindow } from "../../db/paginate";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { PayApplicationsTable } from "./tables";
 
@@ -78,14 +78,9 @@ export async function reviewPage(db: Executor, q: QueueItemsQuery) {
     base = base.where("a.state", "in", ["TO_BE_CONFIRMED", "TO_BE_SIGNED", "SIGNING", "FINISHED"]);
   }
   if (q.merchantId) base = base.where("a.merchant_id", "=", Number(q.merchantId));
-  const total = Number((await base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst())?.n ?? 0);
-  const { offset, limit } = pageWindow(q);
-  const rows = await base
-    .selectAll("a")
-    .select("m.name as merchant_name")
-    .orderBy("a.submitted_at", "desc")
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return { total, rows };
+  return paginate(
+    base.selectAll("a").select("m.name as merchant_name").orderBy("a.submitted_at", "desc"),
+    base,
+    pageWindow(q),
+  );
 }

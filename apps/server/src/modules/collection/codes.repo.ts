@@ -1,6 +1,7 @@
 import type { Insertable } from "kysely";
 import type { Executor } from "../../db/tx";
 import type { PayCodesTable } from "./tables";
+import { paginate } from "../../db/paginate";
 
 /** SQL of collection codes. A merchant's codes are read with its id; a payer's scanned code by its token. */
 
@@ -16,9 +17,7 @@ export async function codePage(
     .where("merchant_id", "=", merchantId)
     .where(by.column, "=", by.id)
     .where("deleted_at", "is", null);
-  const total = Number((await base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst())?.n ?? 0);
-  const rows = await base.selectAll().orderBy("id", "desc").limit(page.limit).offset(page.offset).execute();
-  return { total, rows };
+  return paginate(base.selectAll().orderBy("id", "desc"), base, page);
 }
 
 export function insertCode(db: Executor, row: Insertable<PayCodesTable>) {

@@ -9,6 +9,7 @@ import { currentApplication } from "./applications.repo";
 import * as repo from "./codes.repo";
 import { presentCode, type AppRow } from "./presenter";
 import type { CollectionDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 /** Collection codes per account (the merchant's own or a sub-account's), optionally bound to a store. */
 export class CodesService {
@@ -44,7 +45,7 @@ export class CodesService {
       this.deps.db,
       merchantId,
       { column: "passport_id", id: passportId },
-      { limit: q.pageSize, offset: (q.page - 1) * q.pageSize },
+      pageWindow(q),
     );
     return { list: rows.map((r) => presentCode(r, origin)), total, page: q.page, pageSize: q.pageSize };
   }
@@ -62,7 +63,7 @@ export class CodesService {
       this.deps.db,
       merchantId,
       { column: "store_id", id: storeId },
-      { limit: q.pageSize, offset: (q.page - 1) * q.pageSize },
+      pageWindow(q),
     );
     return { list: rows.map((r) => presentCode(r, origin)), total, page: q.page, pageSize: q.pageSize };
   }

@@ -1,6 +1,6 @@
 import type { PayOrderQuery } from "@tessera/contracts";
 import type { Insertable, Updateable } from "kysely";
-import { pageWindow } from "../../db/paginate";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { PayOrdersTable } from "./tables";
 
@@ -58,15 +58,5 @@ export async function orderPage(db: Executor, merchantIds: number[], q: PayOrder
   if (q.to) {
     base = base.where("o.created_at", "<", new Date(new Date(`${q.to}T00:00:00+08:00`).getTime() + 86_400_000));
   }
-  const total = Number(
-    (
-      await base
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<string>().as("n"))
-        .executeTakeFirst()
-    )?.n ?? 0,
-  );
-  const { offset, limit } = pageWindow(q);
-  const rows = await base.orderBy("o.id", "desc").limit(limit).offset(offset).execute();
-  return { total, rows };
+  return paginate(base.orderBy("o.id", "desc"), base.clearSelect(), pageWindow(q));
 }

@@ -1,6 +1,6 @@
 import type { PayRefund } from "@tessera/contracts";
 import type { Insertable, Updateable } from "kysely";
-import { pageWindow } from "../../db/paginate";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { PayRefundsTable } from "./tables";
 
@@ -33,17 +33,7 @@ export async function refundPage(
   let base = refundsQuery(db).where("f.merchant_id", "=", merchantId);
   if (q.orderId) base = base.where("f.order_id", "=", Number(q.orderId));
   if (q.state) base = base.where("f.state", "=", q.state);
-  const total = Number(
-    (
-      await base
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<string>().as("n"))
-        .executeTakeFirst()
-    )?.n ?? 0,
-  );
-  const { offset, limit } = pageWindow(q);
-  const rows = await base.orderBy("f.id", "desc").limit(limit).offset(offset).execute();
-  return { total, rows };
+  return paginate(base.orderBy("f.id", "desc"), base.clearSelect(), pageWindow(q));
 }
 
 /** The refund a request key already made, as lists show it. */

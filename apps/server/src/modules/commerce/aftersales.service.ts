@@ -13,6 +13,7 @@ import * as ordersRepo from "./orders.repo";
 import { iso, notFoundAftersale, notFoundOrder } from "./presenter";
 import type { CommerceDeps } from "./service";
 import * as shippingRepo from "./shipping.repo";
+import { pageWindow } from "../../db/paginate";
 
 type AftersaleInput = z.output<typeof aftersaleReq>;
 
@@ -239,8 +240,7 @@ export class AftersalesService {
       merchantId: tenantOf(actor),
       state: q.state,
       orderNo: q.orderNo,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: await this.presentAftersales(rows), total, page: q.page, pageSize: q.pageSize };
   }

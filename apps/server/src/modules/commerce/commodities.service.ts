@@ -11,6 +11,7 @@ import * as commoditiesRepo from "./commodities.repo";
 import { notFoundCommodity } from "./presenter";
 import type { CommerceDeps } from "./service";
 import type { SpecGroup } from "./tables";
+import { pageWindow } from "../../db/paginate";
 
 type CommodityAdd = z.output<typeof commodityAddReq>;
 type CommodityUpdate = z.output<typeof commodityUpdateReq>;
@@ -217,8 +218,7 @@ export class CommoditiesService {
       kind: q.kind,
       name: q.name,
       onShelf: q.onShelf,
-      offset: (q.page - 1) * q.pagesize,
-      limit: q.pagesize,
+      ...pageWindow({ page: q.page, pageSize: q.pagesize }),
     });
     return { list: await this.presentCommodities(rows), total, page: q.page, pageSize: q.pagesize };
   }
@@ -240,8 +240,7 @@ export class CommoditiesService {
       name: q.name,
       onShelf: q.picked === "yes" ? undefined : true,
       ...(q.picked && { pickedBy: { purchaserId, picked: q.picked === "yes" } }),
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const picked = await commoditiesRepo.pickedIds(
       this.db,

@@ -16,6 +16,7 @@ import * as regions from "../../platform/regions";
 import * as shippingRepo from "./shipping.repo";
 import type { CommerceDeps } from "./service";
 import { presentShipments } from "./shipping.service";
+import { pageWindow } from "../../db/paginate";
 
 type OrderInput = z.output<typeof commerceOrderReq>;
 
@@ -352,8 +353,7 @@ export class OrdersService {
       orderNo: q.orderNo,
       from: q.from ? new Date(`${q.from}T00:00:00+08:00`) : undefined,
       to: q.to ? new Date(new Date(`${q.to}T00:00:00+08:00`).getTime() + 86_400_000) : undefined,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: await this.presentOrders(rows, false), total, page: q.page, pageSize: q.pageSize };
   }

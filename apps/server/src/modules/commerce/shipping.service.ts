@@ -18,6 +18,7 @@ import * as ordersRepo from "./orders.repo";
 import { iso, notFoundOrder } from "./presenter";
 import type { CommerceDeps } from "./service";
 import * as shippingRepo from "./shipping.repo";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * Shipping (brand): waybills through the courier adapter, shipments and their corrections, the express
@@ -136,8 +137,7 @@ export class ShippingService {
       brandId: tenantOf(actor),
       waybillNo: q.waybillNo,
       signed: q.signed,
-      offset: (q.page - 1) * q.pagesize,
-      limit: q.pagesize,
+      ...pageWindow({ page: q.page, pageSize: q.pagesize }),
     });
     const orders = new Map<number, string>();
     for (const id of new Set(rows.map((r) => r.order_id))) {
@@ -190,8 +190,9 @@ export class ShippingService {
 
   async companies(q: { page: number; pagesize: number; name?: string | undefined }) {
     const all = await shippingRepo.companies(this.db, q.name);
+    const { offset, limit } = pageWindow({ page: q.page, pageSize: q.pagesize });
     return {
-      list: all.slice((q.page - 1) * q.pagesize, q.page * q.pagesize).map((c) => ({ code: c.code, name: c.name })),
+      list: all.slice(offset, offset + limit).map((c) => ({ code: c.code, name: c.name })),
       total: all.length,
       page: q.page,
       pageSize: q.pagesize,

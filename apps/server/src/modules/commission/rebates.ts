@@ -21,6 +21,7 @@ import { goodsNames, ownGoodsChoices } from "../catalog";
 import { getMerchant, lockMerchantForUpdate, merchantNames } from "../merchants";
 import { approvedPurchasers } from "../docking";
 import * as repo from "./rebates.repo";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * Purchaser rebates. A supplier sets rules (tiers by monthly volume; for one purchaser or all, for one
@@ -197,8 +198,7 @@ export class RebatesService {
     const { rows, total } = await repo.rebateStatementPage(this.deps.db, me, side, {
       from: q.from,
       to: q.to,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const names = new Map<number, string>();
     for (const id of new Set(rows.flatMap((r) => [r.supplier_id, r.purchaser_id]))) {
@@ -236,7 +236,7 @@ export class RebatesService {
     const page = await fundChanges(
       this.deps.db,
       { merchantId: merchant.id, kind: "rebate", currency: merchant.currency, from: q.from, to: q.to },
-      { offset: (q.page - 1) * q.pageSize, limit: q.pageSize },
+      pageWindow(q),
     );
     return { page, currency: merchant.currency };
   }

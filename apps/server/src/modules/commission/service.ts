@@ -22,6 +22,7 @@ import { getMerchant, lockMerchantForUpdate } from "../merchants";
 import { statementPdf } from "./pdf";
 import { closeRebates } from "./rebates";
 import * as repo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 export interface CommissionDeps {
   db: Db;
@@ -192,8 +193,7 @@ export class CommissionService {
       providerId: tenantOf(actor),
       from: q.from,
       to: q.to,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: rows.map((r) => this.present(r)), total: Number(count.n), page: q.page, pageSize: q.pageSize };
   }

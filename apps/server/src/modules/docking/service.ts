@@ -14,6 +14,7 @@ import { AppError, conflict, forbidden, invalid } from "../../platform/http/erro
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import * as repo from "./repo";
 import { WhitelistService } from "./whitelists.service";
+import { pageWindow } from "../../db/paginate";
 
 /** What docking needs of the accounts module: the agreement-signing SMS codes. */
 export interface SigningCodes {
@@ -90,8 +91,7 @@ export class DockingService {
       merchantId: me.id,
       side: q.side,
       status: q.status,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const list: Docking[] = [];
     for (const r of rows) list.push(await this.present(r, me.id));
@@ -285,8 +285,7 @@ export class DockingService {
     const { ids, total } = await repo.brandAuthPage(this.deps.db, {
       merchantId: me.id,
       side: q.side,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const list: BrandAuth[] = [];
     for (const id of ids) list.push(await this.presentBrandAuth(id));

@@ -8,6 +8,7 @@ import { goodsForPurchase, goodsNames } from "../catalog";
 import { getMerchant, merchantOfActor } from "../merchants";
 import { dockedPair } from "./repo";
 import * as repo from "./whitelists.repo";
+import { pageWindow } from "../../db/paginate";
 
 const notFound = () => new AppError(CODE.NOT_FOUND, "whitelist.notFound");
 
@@ -87,8 +88,7 @@ export class WhitelistService {
       purchaserId: q.purchaserId === undefined ? undefined : Number(q.purchaserId),
       goodsId: q.goodsId === undefined ? undefined : Number(q.goodsId),
       active: q.active === undefined ? undefined : q.active === "true",
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const names = await goodsNames(this.deps.db, [
       ...new Set(rows.flatMap((r) => (r.goods_id === null ? [] : [r.goods_id]))),

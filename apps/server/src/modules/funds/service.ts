@@ -27,6 +27,7 @@ import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction } from "../ops";
 import { CODE, renderLedgerReason, type Lang } from "@tessera/contracts";
 import * as repo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 export interface FundsDeps {
   db: Db;
@@ -150,8 +151,7 @@ export class FundsService {
     const { rows, total } = await repo.noticePage(this.deps.db, {
       merchantId,
       state: q.state,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: await this.present(rows, { unmasked: isOperator }), total, page: q.page, pageSize: q.pageSize };
   }
@@ -362,8 +362,7 @@ export class FundsService {
   async fundChangePage(actor: Actor, q: FundChangeQuery, defaultAccount: FundAccount, lang: Lang = "cn") {
     const { filter, merchant } = await this.listFilter(actor, q, defaultAccount);
     const { rows, total } = await fundChanges(this.deps.db, filter, {
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const balances = await balancesOf(this.deps.db, merchant.id, merchant.currency);
     return {

@@ -22,6 +22,7 @@ import * as config from "./config.repo";
 import * as repo from "./repo";
 import { CARD_TYPES, buyer, deliveryOf, highPrice, iso, money, notFound, type MallDeps } from "./shared";
 import type { StorefrontService } from "./storefront.service";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * The merchant's mall configuration in the back-office: the goods it sells (its own goods from the
@@ -51,7 +52,8 @@ export class ConfigService {
     );
     const all = [...(cards?.list ?? []), ...(direct?.list ?? [])].filter((g) => g.currency === me.currency);
     const inMall = new Set((await config.selfGoodsIds(this.deps.db, me.id)).map((r) => r.goods_id));
-    const list = all.slice((q.page - 1) * q.pageSize, q.page * q.pageSize).map((g) => ({
+    const { offset, limit } = pageWindow(q);
+    const list = all.slice(offset, offset + limit).map((g) => ({
       goodsId: String(g.id),
       name: g.name,
       brandName: g.brandName,
@@ -287,7 +289,7 @@ export class ConfigService {
     const merchantId = tenantOf(actor);
     const total = await config.countBags(this.deps.db, merchantId);
     return {
-      list: await this.store.bagList(merchantId, { offset: (q.page - 1) * q.pageSize, limit: q.pageSize }),
+      list: await this.store.bagList(merchantId, pageWindow(q)),
       total,
       page: q.page,
       pageSize: q.pageSize,

@@ -30,6 +30,7 @@ import {
   type MallDeps,
 } from "./shared";
 import * as store from "./storefront.repo";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * What the customer browses: the mall a call is for (its released or experience version, the testers who
@@ -297,8 +298,9 @@ export class StorefrontService {
         });
       }
     }
+    const { offset, limit } = pageWindow(q);
     return {
-      list: out.slice((q.page - 1) * q.pageSize, q.page * q.pageSize),
+      list: out.slice(offset, offset + limit),
       total: out.length,
       page: q.page,
       pageSize: q.pageSize,

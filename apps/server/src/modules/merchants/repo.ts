@@ -1,5 +1,6 @@
 import type { Executor } from "../../db/tx";
 import { authChanged } from "../../platform/auth/revision";
+import { paginate } from "../../db/paginate";
 
 export interface NewMerchant {
   name: string;
@@ -82,24 +83,23 @@ export async function searchMerchants(db: Executor, f: MerchantFilter) {
   }
   if (f.realNameState) q = q.where("m.real_name_state", "=", f.realNameState);
   if (f.apiPermission) q = q.where("m.api_permission", "=", f.apiPermission);
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll("m")
-    .select((eb) =>
-      eb
-        .selectFrom("users as o")
-        .select("o.email")
-        .whereRef("o.merchant_id", "=", "m.id")
-        .where("o.menus", "is", null)
-        .orderBy("o.id")
-        .limit(1)
-        .as("owner_email"),
-    )
-    .orderBy("m.id", "desc")
-    .limit(f.limit)
-    .offset(f.offset)
-    .execute();
-  return { total: Number(total.n), rows };
+  return paginate(
+    q
+      .selectAll("m")
+      .select((eb) =>
+        eb
+          .selectFrom("users as o")
+          .select("o.email")
+          .whereRef("o.merchant_id", "=", "m.id")
+          .where("o.menus", "is", null)
+          .orderBy("o.id")
+          .limit(1)
+          .as("owner_email"),
+      )
+      .orderBy("m.id", "desc"),
+    q,
+    f,
+  );
 }
 
 export function namesOf(db: Executor, ids: number[]) {

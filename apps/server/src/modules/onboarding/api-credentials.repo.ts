@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/tx";
+import { paginate } from "../../db/paginate";
 
 /**
  * SQL of API permission requests and the merchants' API credentials. Every query of a merchant's rows takes its
@@ -58,15 +59,14 @@ export async function searchApiRequests(
   let q = db.selectFrom("api_permission_requests as r").innerJoin("merchants as m", "m.id", "r.merchant_id");
   if (f.state) q = q.where("r.state", "=", f.state);
   if (f.merchantId !== undefined) q = q.where("r.merchant_id", "=", f.merchantId);
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll("r")
-    .select(["m.name as merchant_name", "m.real_name_state"])
-    .orderBy("r.id", f.state === "pending" ? "asc" : "desc")
-    .limit(f.limit)
-    .offset(f.offset)
-    .execute();
-  return { total: Number(total.n), rows };
+  return paginate(
+    q
+      .selectAll("r")
+      .select(["m.name as merchant_name", "m.real_name_state"])
+      .orderBy("r.id", f.state === "pending" ? "asc" : "desc"),
+    q,
+    f,
+  );
 }
 
 export function findCredentials(db: Executor, merchantId: number) {

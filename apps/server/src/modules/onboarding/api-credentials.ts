@@ -24,6 +24,7 @@ import { emptyApiInfo } from "./presenter";
 import * as repo from "./api-credentials.repo";
 import * as sharedRepo from "./repo";
 import { open, seal } from "./secret-box";
+import { pageWindow } from "../../db/paginate";
 
 export interface ApiCredentialsDeps {
   db: Db;
@@ -305,8 +306,7 @@ export class ApiCredentialsService {
         const { total, rows } = await repo.searchApiRequests(db, {
           ...(q.state && { state: q.state }),
           ...(q.merchantId && { merchantId: Number(q.merchantId) }),
-          limit: q.pageSize,
-          offset: (q.page - 1) * q.pageSize,
+          ...pageWindow(q),
         });
         const list = rows.map((r): QueueItem => ({
           id: String(r.id),

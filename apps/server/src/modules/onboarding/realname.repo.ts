@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Executor } from "../../db/tx";
 import type { DocumentKind } from "@tessera/contracts";
+import { paginate } from "../../db/paginate";
 
 /**
  * SQL of real-name verification: the uploaded documents and the applications, their review and expiry. Every
@@ -178,15 +179,14 @@ export async function searchApplications(
   let q = db.selectFrom("real_name_applications as a").innerJoin("merchants as m", "m.id", "a.merchant_id");
   if (f.state) q = q.where("a.state", "=", f.state);
   if (f.merchantId !== undefined) q = q.where("a.merchant_id", "=", f.merchantId);
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const rows = await q
-    .select([...applicationColumns, "m.name as merchant_name"])
-    // Oldest first: the queue is worked in the order it arrived.
-    .orderBy("a.id", f.state === "pending" ? "asc" : "desc")
-    .limit(f.limit)
-    .offset(f.offset)
-    .execute();
-  return { total: Number(total.n), rows };
+  return paginate(
+    q
+      .select([...applicationColumns, "m.name as merchant_name"])
+      // Oldest first: the queue is worked in the order it arrived.
+      .orderBy("a.id", f.state === "pending" ? "asc" : "desc"),
+    q,
+    f,
+  );
 }
 
 /** Approvals whose licence or ID validity date is before `today` (YYYY-MM-DD), still in force. */

@@ -30,6 +30,7 @@ import { earlierDate, presentApplication, reviewDocumentUrl } from "./presenter"
 import * as repo from "./realname.repo";
 import * as profileRepo from "./profile.repo";
 import * as sharedRepo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 export interface RealNameDeps {
   db: Db;
@@ -303,8 +304,7 @@ export class RealNameService {
         const { total, rows } = await repo.searchApplications(db, {
           ...(q.state && { state: q.state }),
           ...(q.merchantId && { merchantId: Number(q.merchantId) }),
-          limit: q.pageSize,
-          offset: (q.page - 1) * q.pageSize,
+          ...pageWindow(q),
         });
         const list = rows.map((r): QueueItem => {
           const a = presentApplication(r, "operator");

@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/tx";
+import { paginate } from "../../db/paginate";
 
 /** SQL of service-provider bindings. Every query of a merchant's rows takes its merchant id (the tenant). */
 
@@ -94,7 +95,5 @@ export async function servedBy(
       eb.or([...(/^\d{1,18}$/.test(kw) ? [eb("m.id", "=", Number(kw))] : []), eb("m.name", "ilike", like)]),
     );
   }
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const rows = await q.select(bindingColumns).orderBy("b.id", "desc").limit(f.limit).offset(f.offset).execute();
-  return { total: Number(total.n), rows };
+  return paginate(q.select(bindingColumns).orderBy("b.id", "desc"), q, f);
 }

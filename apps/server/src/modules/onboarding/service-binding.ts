@@ -15,6 +15,7 @@ import { AppError, conflict, invalid, notFound } from "../../platform/http/error
 import { getMerchant } from "../merchants";
 import * as repo from "./service-binding.repo";
 import * as tokensRepo from "./brand-tokens.repo";
+import { pageWindow } from "../../db/paginate";
 
 export interface ServiceBindingDeps {
   db: Db;
@@ -106,8 +107,7 @@ export class ServiceBindingService {
     const { total, rows } = await repo.servedBy(this.deps.db, providerId, {
       ...(q.keyword ? { keyword: q.keyword } : {}),
       ...(q.kind ? { kind: q.kind } : {}),
-      limit: q.pageSize,
-      offset: (q.page - 1) * q.pageSize,
+      ...pageWindow(q),
     });
     return { list: rows.map(present), total, page: q.page, pageSize: q.pageSize };
   }

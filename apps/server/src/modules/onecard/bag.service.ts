@@ -22,6 +22,7 @@ import { cardErr, DAY_MS, effectiveState, money, presentCard, presentGift } from
 import type { RedemptionService } from "./redemption.service";
 import * as repo from "./repo";
 import type { OnecardDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * Gifts and the customer's card bag: a purchaser gives activated cards to a phone or by link (alone, or a
@@ -146,8 +147,7 @@ export class BagService {
       id: q.id,
       ids: q.ids,
       packageId: q.packageId !== undefined ? Number(q.packageId) : undefined,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return {
       list: rows.map((g) => ({
@@ -241,7 +241,8 @@ export class BagService {
   }
 
   async moves(customer: Customer, q: { page: number; pageSize: number }): Promise<Page<OcMove>> {
-    const { rows, total } = await repo.movePage(this.deps.db, customer.id, (q.page - 1) * q.pageSize, q.pageSize);
+    const { offset, limit } = pageWindow(q);
+    const { rows, total } = await repo.movePage(this.deps.db, customer.id, offset, limit);
     return {
       list: rows.map((r) => ({
         id: String(r.id),

@@ -20,6 +20,7 @@ import { maskNo } from "./cardno";
 import type { Customer } from "./customers.service";
 import * as equity from "./equity.repo";
 import * as repo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * Equities paid with a card (`/client/rechargeEquity`). The customer picks a direct top-up goods that the
@@ -227,13 +228,8 @@ export class EquityOrders {
     lang: Lang,
   ): Promise<Page<OcOrder>> {
     await this.followUp(customer.id, 20);
-    const { rows, total } = await equity.orderPage(
-      this.deps.db,
-      customer.id,
-      (q.page - 1) * q.pageSize,
-      q.pageSize,
-      q.id,
-    );
+    const { offset, limit } = pageWindow(q);
+    const { rows, total } = await equity.orderPage(this.deps.db, customer.id, offset, limit, q.id);
     return {
       list: rows.map((o) => ({
         id: String(o.id),

@@ -20,6 +20,7 @@ import * as issuing from "./issuing.repo";
 import { calendarDay, DAY_MS, expiryOf, money, presentBatch, presentCard, presentProduct } from "./presenter";
 import * as repo from "./repo";
 import type { OnecardDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 /** Cards written per statement when a batch is issued. */
 const ISSUE_CHUNK = 5000;
@@ -170,8 +171,7 @@ export class IssuingService {
       kind: q.kind,
       keyword: q.keyword,
       onSale,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: rows.map(presentProduct), total, page: q.page, pageSize: q.pageSize };
   }
@@ -249,11 +249,12 @@ export class IssuingService {
     q: { page: number; pageSize: number; productId?: string | undefined },
   ): Promise<Page<OcBatch>> {
     const brand = await this.merchantOf(actor);
+    const { offset, limit } = pageWindow(q);
     const { rows, total } = await repo.batchPage(
       this.deps.db,
       brand.id,
-      (q.page - 1) * q.pageSize,
-      q.pageSize,
+      offset,
+      limit,
       q.productId ? Number(q.productId) : undefined,
     );
     return { list: rows.map(presentBatch), total, page: q.page, pageSize: q.pageSize };
@@ -270,8 +271,7 @@ export class IssuingService {
       branderId: brand.id,
       batchId,
       state: q.state,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: rows.map((r) => presentCard(r, false, this.deps.keys)), total, page: q.page, pageSize: q.pageSize };
   }

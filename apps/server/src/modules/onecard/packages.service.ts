@@ -6,6 +6,7 @@ import { AppError } from "../../platform/http/errors";
 import { merchantOfActor } from "../merchants";
 import type { BagService } from "./bag.service";
 import * as packages from "./packages.repo";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * Gift packages (GiftPackage): a purchaser names a set of its card products and counts ("Spring box: two
@@ -51,7 +52,8 @@ export class GiftPackages {
 
   async list(actor: Actor, q: { page: number; pageSize: number }): Promise<Page<OcPackage>> {
     const me = await merchantOfActor(this.deps.db, actor);
-    const { rows, total } = await packages.packagePage(this.deps.db, me.id, (q.page - 1) * q.pageSize, q.pageSize);
+    const { offset, limit } = pageWindow(q);
+    const { rows, total } = await packages.packagePage(this.deps.db, me.id, offset, limit);
     return {
       list: await Promise.all(rows.map((r) => this.one(me.id, r.id))),
       total,

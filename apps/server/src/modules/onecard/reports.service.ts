@@ -12,6 +12,7 @@ import type { Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import type { ExportColumn } from "../../platform/http/export";
 import { merchantOfActor } from "../merchants";
+import { pageWindow } from "../../db/paginate";
 
 interface SalesOrderRow {
   id: number;
@@ -44,6 +45,7 @@ export class CardSalesOrders {
       ${q.from ? sql`AND s.created_at >= (${q.from}::date)::timestamp AT TIME ZONE 'Asia/Shanghai'` : sql``}
       ${q.to ? sql`AND s.created_at < (${q.to}::date + 1)::timestamp AT TIME ZONE 'Asia/Shanghai'` : sql``}
       ${q.productId ? sql`AND s.product_id = ${Number(q.productId)}` : sql``}`;
+    const { offset, limit } = pageWindow(q);
     const [rows, count] = await Promise.all([
       sql<SalesOrderRow>`
         SELECT s.id, s.created_at, p.name AS product_name, m.name AS brander_name, s.quantity, s.unit_price, s.face_value, s.currency,
@@ -61,7 +63,7 @@ export class CardSalesOrders {
         WHERE ${where}
         GROUP BY s.id, p.name, m.name
         ORDER BY s.id DESC
-        OFFSET ${(q.page - 1) * q.pageSize} LIMIT ${q.pageSize}`.execute(this.db),
+        OFFSET ${offset} LIMIT ${limit}`.execute(this.db),
       sql<{ n: string }>`SELECT COUNT(*) AS n FROM onecard_sales s WHERE ${where}`.execute(this.db),
     ]);
     return { list: rows.rows.map(present), total: Number(count.rows[0]?.n ?? 0), page: q.page, pageSize: q.pageSize };
@@ -218,6 +220,7 @@ export class ServedExtractions {
     const where = sql`e.purchaser_id IN (${sql.join(vendors)})
       ${q.from ? sql`AND e.created_at >= (${q.from}::date)::timestamp AT TIME ZONE 'Asia/Shanghai'` : sql``}
       ${q.to ? sql`AND e.created_at < (${q.to}::date + 1)::timestamp AT TIME ZONE 'Asia/Shanghai'` : sql``}`;
+    const { offset, limit } = pageWindow(q);
     const [rows, count] = await Promise.all([
       sql<ServedExtractionRow>`
         SELECT e.id, e.created_at, cardinality(e.card_ids) AS count, u.email, m.id AS merchant_id, m.name AS merchant_name, m.currency,
@@ -225,7 +228,7 @@ export class ServedExtractions {
             JOIN onecard_products p ON p.id = c.product_id WHERE c.id = ANY (e.card_ids)) AS products,
           (SELECT SUM(c.face_value) FROM onecard_cards c WHERE c.id = ANY (e.card_ids)) AS face_value
         FROM onecard_extractions e JOIN users u ON u.id = e.created_by JOIN merchants m ON m.id = e.purchaser_id
-        WHERE ${where} ORDER BY e.id DESC OFFSET ${(q.page - 1) * q.pageSize} LIMIT ${q.pageSize}`.execute(this.db),
+        WHERE ${where} ORDER BY e.id DESC OFFSET ${offset} LIMIT ${limit}`.execute(this.db),
       sql<{ n: string }>`SELECT COUNT(*) AS n FROM onecard_extractions e WHERE ${where}`.execute(this.db),
     ]);
     return {

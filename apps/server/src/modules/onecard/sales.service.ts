@@ -22,6 +22,7 @@ import { cardsToPreview } from "./issuing.repo";
 import * as repo from "./repo";
 import * as sales from "./sales.repo";
 import type { OnecardDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * Card sales: purchasers buy cards with SUP money (into the platform's order escrow, ledger key
@@ -64,8 +65,7 @@ export class SalesService {
       currency: me.currency,
       kind: q.kind,
       keyword: q.keyword,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: rows.map(presentProduct), total, page: q.page, pageSize: q.pageSize };
   }
@@ -149,7 +149,8 @@ export class SalesService {
 
   async sales(actor: Actor, q: { page: number; pageSize: number; id?: number }): Promise<Page<OcSale>> {
     const me = await this.merchantOf(actor);
-    const { rows, total } = await sales.salePage(this.deps.db, me.id, (q.page - 1) * q.pageSize, q.pageSize, q.id);
+    const { offset, limit } = pageWindow(q);
+    const { rows, total } = await sales.salePage(this.deps.db, me.id, offset, limit, q.id);
     return {
       list: rows.map((s) => ({
         id: String(s.id),
@@ -189,8 +190,7 @@ export class SalesService {
       saleId: q.saleId ? Number(q.saleId) : undefined,
       productId: q.productId ? Number(q.productId) : undefined,
       noHash,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: rows.map((r) => presentCard(r, false, this.deps.keys)), total, page: q.page, pageSize: q.pageSize };
   }
@@ -277,7 +277,8 @@ export class SalesService {
 
   async returns(actor: Actor, q: { page: number; pageSize: number }) {
     const me = await this.merchantOf(actor);
-    const { rows, total } = await sales.returnPage(this.deps.db, me.id, (q.page - 1) * q.pageSize, q.pageSize);
+    const { offset, limit } = pageWindow(q);
+    const { rows, total } = await sales.returnPage(this.deps.db, me.id, offset, limit);
     return { list: rows.map(presentReturn), total, page: q.page, pageSize: q.pageSize };
   }
 
@@ -336,7 +337,8 @@ export class SalesService {
 
   async extractions(actor: Actor, q: { page: number; pageSize: number }) {
     const me = await this.merchantOf(actor);
-    const { rows, total } = await sales.extractionPage(this.deps.db, me.id, (q.page - 1) * q.pageSize, q.pageSize);
+    const { offset, limit } = pageWindow(q);
+    const { rows, total } = await sales.extractionPage(this.deps.db, me.id, offset, limit);
     return {
       list: rows.map((r) => ({
         id: String(r.id),

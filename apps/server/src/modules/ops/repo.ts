@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/tx";
+import { paginate } from "../../db/paginate";
 
 /** SQL of the operator audit log: insert and filtered, paged reads. Nothing here updates or deletes. */
 export async function insertAudit(
@@ -53,14 +54,9 @@ export async function searchAudit(db: Executor, f: AuditFilter) {
   if (f.subjectId) q = q.where("a.subject_id", "=", f.subjectId);
   if (f.from) q = q.where("a.created_at", ">=", f.from);
   if (f.before) q = q.where("a.created_at", "<", f.before);
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll("a")
-    .select("u.email as operator_email")
-    .orderBy("a.created_at", "desc")
-    .orderBy("a.id", "desc")
-    .limit(f.limit)
-    .offset(f.offset)
-    .execute();
-  return { total: Number(total.n), rows };
+  return paginate(
+    q.selectAll("a").select("u.email as operator_email").orderBy("a.created_at", "desc").orderBy("a.id", "desc"),
+    q,
+    f,
+  );
 }

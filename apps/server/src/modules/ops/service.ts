@@ -16,6 +16,7 @@ import { AppError, notFound } from "../../platform/http/errors";
 import { changeMerchant, findMerchants, lockMerchantForUpdate, merchantRoles, presentMerchant } from "../merchants";
 import type { ReviewQueue } from "../../platform/review-queue";
 import * as repo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 export interface OpsDeps {
   db: Db;
@@ -119,8 +120,7 @@ export class OpsService {
       ...(q.keyword && { keyword: q.keyword }),
       ...(q.realNameState && { realNameState: q.realNameState }),
       ...(q.apiPermission && { apiPermission: q.apiPermission }),
-      limit: q.pageSize,
-      offset: (q.page - 1) * q.pageSize,
+      ...pageWindow(q),
     });
     return {
       list: rows.map((r) => ({
@@ -145,8 +145,7 @@ export class OpsService {
       ...(q.subjectId && { subjectId: q.subjectId }),
       ...(q.from && { from: new Date(q.from) }),
       ...(q.to && { before: upperBound(q.to) }),
-      limit: q.pageSize,
-      offset: (q.page - 1) * q.pageSize,
+      ...pageWindow(q),
     });
     return {
       list: rows.map((r) => ({

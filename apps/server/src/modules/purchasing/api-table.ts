@@ -20,6 +20,7 @@ import { goodsMatching } from "../catalog";
 import { getMerchant } from "../merchants";
 import { mayBuyCondition } from "../docking";
 import { agreedPriceOf } from "./agreed-price.sql";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * The API purchase table of marketplace screen 11: the goods a purchaser may buy (the same eligibility
@@ -40,6 +41,7 @@ export async function apiPurchaseGoods(
       AND (g.sales_scope = 'all' OR g.sales_scope = ${purchaser.version})
       AND ${mayBuyCondition(purchaserId, day, sql.ref("g.merchant_id"), sql.ref("g.id"))}
       ${q.keyword ? sql`AND ${goodsMatching(q.keyword, sql.ref("g.id"))}` : sql``}`;
+  const { offset, limit } = pageWindow(q);
   const [rows, count] = await Promise.all([
     sql<{
       id: number;
@@ -58,7 +60,7 @@ export async function apiPurchaseGoods(
              ${agreedPriceOf(purchaserId, sql.ref("g.id"))} AS agreed, g.per_order_max, g.stock
       FROM catalog_goods g JOIN catalog_brands b ON b.id = g.brand_id JOIN merchants s ON s.id = g.merchant_id
       WHERE ${where}
-      ORDER BY g.id DESC OFFSET ${(q.page - 1) * q.pageSize} LIMIT ${q.pageSize}`.execute(db),
+      ORDER BY g.id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
     sql<{ n: string }>`SELECT count(*)::text AS n FROM catalog_goods g WHERE ${where}`.execute(db),
   ]);
   return {

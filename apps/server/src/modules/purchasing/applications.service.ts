@@ -7,6 +7,7 @@ import { goodsForPurchase } from "../catalog";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import * as applicationsRepo from "./applications.repo";
 import type { PurchasingDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * Purchase applications: a purchaser applies to buy a supplier's goods; the supplier approves with its price
@@ -100,8 +101,7 @@ export class ApplicationsService {
     const { rows, total } = await applicationsRepo.applicationPage(this.deps.db, {
       ...(side === "purchaser" ? { purchaserId: me.id } : { supplierId: me.id }),
       state: q.state,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const list: PurchaseApplication[] = [];
     for (const r of rows) list.push(await this.presentApplication(r.id));

@@ -26,6 +26,7 @@ import * as ordersRepo from "./orders.repo";
 import * as refundsRepo from "./refunds.repo";
 import * as repo from "./repo";
 import type { OrderResult, PurchasingDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 /** The result of an order about to be inserted as final (codes from stock, finished at `now`). */
 function orderResult(o: ordersRepo.NewOrder & { id: number }, now: Date): OrderResult {
@@ -377,8 +378,7 @@ export class OrdersService {
       state: q.state,
       orderNo: q.orderNo,
       goodsId: q.goodsId !== undefined ? Number(q.goodsId) : undefined,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const list: PurchaseOrder[] = [];
     for (const r of rows) list.push(await this.presentOrder(r));

@@ -10,6 +10,7 @@ import * as ordersRepo from "./orders.repo";
 import { postRefund } from "./refund-money";
 import * as refundsRepo from "./refunds.repo";
 import type { PurchasingDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * Refund orders: the purchaser asks to return unused codes of a card-secret order; the supplier accepts
@@ -138,8 +139,7 @@ export class RefundsService {
       orderNo: q.orderNo,
       from: q.from,
       to: q.to,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const list: RefundOrder[] = [];
     for (const r of rows) list.push(await this.presentRefund(r.id));

@@ -15,6 +15,7 @@ import { platformDay } from "../../platform/clock";
 import { fundChanges, periodTotals } from "../ledger";
 import { getMerchant, merchantOfActor } from "../merchants";
 import * as repo from "./statistics.repo";
+import { pageWindow } from "../../db/paginate";
 
 /**
  * The statistics and settlement pages (spec 01 §2 names them only; our reading, per the GLOSSARY):
@@ -37,8 +38,7 @@ export class StatisticsService {
       dimension: q.dimension,
       from: q.from,
       to: q.to,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const list: SalesStatsRow[] = [];
     for (const r of rows) {
@@ -158,8 +158,7 @@ export class StatisticsService {
       purchaserId: q.purchaserId === undefined ? undefined : Number(q.purchaserId),
       from: q.from,
       to: q.to,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     const list: SupOrderRow[] = [];
     for (const r of rows) {

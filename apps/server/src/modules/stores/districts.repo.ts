@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Executor } from "../../db/tx";
+import { paginate } from "../../db/paginate";
 
 /** SQL of business districts. Every call names the brand, or a district the caller found under it. */
 
@@ -11,17 +12,16 @@ export async function districtPage(
 ) {
   let base = db.selectFrom("store_districts as d").where("d.brander_id", "=", branderId);
   if (q.keyword) base = base.where("d.name", "like", `%${q.keyword}%`);
-  const total = await base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst();
-  const rows = await base
-    .select(["d.id", "d.name", "d.remark", "d.created_at"])
-    .select(
-      sql<string>`(SELECT count(*) FROM stores s WHERE s.district_id = d.id AND s.deleted_at IS NULL)`.as("stores"),
-    )
-    .orderBy("d.id", "desc")
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
-  return { total: Number(total?.n ?? 0), rows };
+  return paginate(
+    base
+      .select(["d.id", "d.name", "d.remark", "d.created_at"])
+      .select(
+        sql<string>`(SELECT count(*) FROM stores s WHERE s.district_id = d.id AND s.deleted_at IS NULL)`.as("stores"),
+      )
+      .orderBy("d.id", "desc"),
+    base,
+    q,
+  );
 }
 
 export async function insertDistrict(

@@ -7,6 +7,7 @@ import * as repo from "./districts.repo";
 import { iso } from "./presenter";
 import { findDistrict } from "./repo";
 import type { StoresDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 /** A brand's business districts (groups of its stores). */
 export class DistrictsService {
@@ -19,8 +20,7 @@ export class DistrictsService {
     const brander = tenantOf(actor);
     const { total, rows } = await repo.districtPage(this.deps.db, brander, {
       keyword: q.keyword,
-      limit: q.pageSize,
-      offset: (q.page - 1) * q.pageSize,
+      ...pageWindow(q),
     });
     return {
       list: rows.map((r) => ({

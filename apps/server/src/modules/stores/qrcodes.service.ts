@@ -10,6 +10,7 @@ import * as repo from "./qrcodes.repo";
 import { regionText } from "../../platform/regions";
 import { findStore } from "./repo";
 import type { StoresDeps } from "./service";
+import { pageWindow } from "../../db/paginate";
 
 const storeNotFound = () => new AppError(CODE.NOT_FOUND, "stores.notFound");
 
@@ -30,8 +31,7 @@ export class QrCodesService {
     const { rows, total } = await repo.qrCodePage(this.deps.db, brander, {
       kind: q.kind,
       storeId: q.storeId,
-      limit: q.pageSize,
-      offset: (q.page - 1) * q.pageSize,
+      ...pageWindow(q),
     });
     return {
       list: rows.slice(0, q.pageSize).map((r) => presentQrCode(r, origin)),

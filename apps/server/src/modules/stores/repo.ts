@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Updateable } from "kysely";
 import type { Executor } from "../../db/tx";
 import type { StoreImportRejectsTable, StoreImportsTable, StoresTable, StoreState } from "./tables";
+import { paginate } from "../../db/paginate";
 
 /** SQL of the stores module. Every call names the brand (tenant) it reads or changes. */
 
@@ -58,38 +59,36 @@ export async function searchStores(
   f: StoreFilter,
   page: { limit: number; offset: number },
 ): Promise<{ total: number; rows: StoreRowView[] }> {
-  const count = await filtered(db, f)
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirst();
-  const rows = await filtered(db, f)
-    .innerJoin("merchants as m", "m.id", "s.brander_id")
-    .leftJoin("store_districts as d", "d.id", "s.district_id")
-    .select([
-      "s.id",
-      "s.brander_id",
-      "m.name as brander_name",
-      "s.name",
-      "s.province_code",
-      "s.city_code",
-      "s.county_code",
-      "s.address",
-      "s.lng",
-      "s.lat",
-      "s.opening_hours",
-      "s.contact_name",
-      "s.contact_phone",
-      "s.state",
-      "s.district_id",
-      "d.name as district_name",
-      "s.created_at",
-    ])
-    .select(sql<string>`(SELECT count(*) FROM store_clerks c WHERE c.store_id = s.id)`.as("clerks"))
-    .orderBy("s.id", "desc")
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  const { rows, total } = await paginate(
+    filtered(db, f)
+      .innerJoin("merchants as m", "m.id", "s.brander_id")
+      .leftJoin("store_districts as d", "d.id", "s.district_id")
+      .select([
+        "s.id",
+        "s.brander_id",
+        "m.name as brander_name",
+        "s.name",
+        "s.province_code",
+        "s.city_code",
+        "s.county_code",
+        "s.address",
+        "s.lng",
+        "s.lat",
+        "s.opening_hours",
+        "s.contact_name",
+        "s.contact_phone",
+        "s.state",
+        "s.district_id",
+        "d.name as district_name",
+        "s.created_at",
+      ])
+      .select(sql<string>`(SELECT count(*) FROM store_clerks c WHERE c.store_id = s.id)`.as("clerks"))
+      .orderBy("s.id", "desc"),
+    filtered(db, f),
+    page,
+  );
   return {
-    total: Number(count?.n ?? 0),
+    total,
     rows: rows.map((r) => ({
       ...r,
       lng: r.lng === null ? null : Number(r.lng),

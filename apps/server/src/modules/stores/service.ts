@@ -25,6 +25,7 @@ import { QrCodesService } from "./qrcodes.service";
 import { validRegion } from "../../platform/regions";
 import * as repo from "./repo";
 import { BadStoreFile, readStoreFile } from "./sheets";
+import { pageWindow } from "../../db/paginate";
 
 export interface StoresDeps {
   db: Db;
@@ -118,7 +119,7 @@ export class StoresService {
         cityCode: q.cityCode,
         countyCode: q.countyCode,
       },
-      { limit: q.pageSize, offset: (q.page - 1) * q.pageSize },
+      pageWindow(q),
     );
     return { list: rows.map(presentStore), total, page: q.page, pageSize: q.pageSize };
   }

@@ -1,6 +1,6 @@
 import type { Currency, SettlementDocQuery } from "@tessera/contracts";
 import { sql, type Insertable, type Updateable } from "kysely";
-import { pageWindow } from "../../db/paginate";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { StoreSettlementDocsTable } from "./tables";
 
@@ -73,13 +73,7 @@ export async function docPage(db: Executor, branderIds: number[], q: SettlementD
   if (q.storeId) base = base.where("d.store_id", "=", Number(q.storeId));
   if (q.from) base = base.where("d.day", ">=", q.from);
   if (q.to) base = base.where("d.day", "<=", q.to);
-  const { offset, limit } = pageWindow(q);
-  const rows = await base.orderBy("d.day", "desc").orderBy("d.id", "desc").limit(limit).offset(offset).execute();
-  const total = await base
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirst();
-  return { rows, total: Number(total?.n ?? 0) };
+  return paginate(base.orderBy("d.day", "desc").orderBy("d.id", "desc"), base.clearSelect(), pageWindow(q));
 }
 
 /** One of the brands' documents (none when empty). */

@@ -1,6 +1,6 @@
 import type { Currency, RedemptionQuery } from "@tessera/contracts";
 import { sql, type InsertObject } from "kysely";
-import { pageWindow } from "../../db/paginate";
+import { pageWindow, paginate } from "../../db/paginate";
 import type { Executor } from "../../db/tx";
 import type { StoresTables } from "./tables";
 
@@ -136,13 +136,7 @@ export async function redemptionPage(
   if (q.from) base = base.where("r.day", ">=", q.from);
   if (q.to) base = base.where("r.day", "<=", q.to);
   if (q.settled) base = base.where("r.doc_id", q.settled === "true" ? "is not" : "is", null);
-  const { offset, limit } = pageWindow(q);
-  const rows = await base.orderBy("r.id", "desc").limit(limit).offset(offset).execute();
-  const total = await base
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirst();
-  return { rows, total: Number(total?.n ?? 0) };
+  return paginate(base.orderBy("r.id", "desc"), base.clearSelect(), pageWindow(q));
 }
 
 /* ---------- where a goods' codes are redeemable ---------- */

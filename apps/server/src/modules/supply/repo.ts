@@ -200,18 +200,11 @@ export async function importReport(
       sql<number>`sum(b.rejected)::int`.as("rejected"),
     ])
     .groupBy([sql`1`, "b.goods_id"]);
-  const { offset, limit } = pageWindow(q);
-  const rows = await grouped
-    .orderBy(sql`1`, "desc")
-    .orderBy("b.goods_id", "desc")
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const total = await db
-    .selectFrom(grouped.as("x"))
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(total.n) };
+  return paginate(
+    grouped.orderBy(sql`1`, "desc").orderBy("b.goods_id", "desc"),
+    db.selectFrom(grouped.as("x")),
+    pageWindow(q),
+  );
 }
 
 /* ---------- cards ---------- */

@@ -15,6 +15,7 @@ import { notFound } from "./shop.service";
 import * as shopRepo from "./shop.repo";
 import type { LineCol } from "./tables";
 import { iso } from "../../platform/present";
+import { pageWindow } from "../../db/paginate";
 
 type OrderReq = z.output<typeof takeoutOrderReq>;
 
@@ -332,8 +333,7 @@ export class OrdersService {
       merchantId: tenantOf(actor),
       state: q.state,
       afterId: q.afterId,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return {
       list: await Promise.all(rows.map((r) => this.presentOrder(r))),
@@ -350,8 +350,7 @@ export class OrdersService {
   async customerOrders(customerId: number, q: { page: number; pageSize: number }): Promise<Page<TakeoutOrder>> {
     const { rows, total } = await ordersRepo.orderPage(this.db, {
       customerId,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return {
       list: await Promise.all(rows.map((r) => this.presentOrder(r))),

@@ -16,6 +16,7 @@ import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { post } from "../ledger";
 import { getMerchant, merchantOfActor, type MerchantRow } from "../merchants";
 import * as repo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 /** What transfers need of the accounts module: the user's bound phone and SMS codes. */
 export interface TransferCodes {
@@ -141,8 +142,7 @@ export class TransfersService {
       merchantId: merchant.id,
       direction: q.direction,
       state: q.state,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: await this.present(rows, merchant.id), total, page: q.page, pageSize: q.pageSize };
   }

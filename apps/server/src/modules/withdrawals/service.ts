@@ -24,6 +24,7 @@ import { balanceAt, balancesOf, positiveAccounts, post } from "../ledger";
 import { getMerchant, merchantNames, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction, type ReviewOutcome, type ReviewQueue } from "../ops";
 import * as repo from "./repo";
+import { pageWindow } from "../../db/paginate";
 
 export interface WithdrawalsDeps {
   db: Db;
@@ -115,8 +116,7 @@ export class WithdrawalsService {
         const { rows, total } = await repo.cardPage(db, {
           state: q.state,
           merchantId: q.merchantId !== undefined ? Number(q.merchantId) : undefined,
-          offset: (q.page - 1) * q.pageSize,
-          limit: q.pageSize,
+          ...pageWindow(q),
         });
         const names = await merchantNames(
           db,
@@ -257,8 +257,7 @@ export class WithdrawalsService {
     const { rows, total } = await repo.withdrawalPage(this.deps.db, {
       merchantId,
       state: q.state,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
+      ...pageWindow(q),
     });
     return { list: await this.present(rows, isOperator, lang), total, page: q.page, pageSize: q.pageSize };
   }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { OutboxQuery } from "@tessera/contracts";
 import { withTx, type Executor } from "../../db/tx";
+import { pageWindow, paginate } from "../../db/paginate";
 
 export interface OutboxRow {
   id: number;
@@ -89,16 +90,5 @@ function filtered(db: Executor, f: Filters) {
 
 /** Newest first. */
 export async function listOutbox(db: Executor, query: OutboxQuery): Promise<{ rows: OutboxRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    filtered(db, query)
-      .selectAll()
-      .orderBy("id", "desc")
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    filtered(db, query)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(filtered(db, query).selectAll().orderBy("id", "desc"), filtered(db, query), pageWindow(query));
 }

@@ -2,6 +2,7 @@ import type { MpPlatform } from "@tessera/contracts";
 import { sql, type Insertable, type Updateable } from "kysely";
 import type { Executor, Tx } from "../../../db/tx";
 import type { AccountType, MpSimAppsTable, MpSimAuditsTable, MpSimEventsTable, MpSimPreauthTable } from "./tables";
+import { pageWindow, paginate } from "../../../db/paginate";
 
 /** The local simulated platform's SQL (mp_sim_*): consent, apps and tokens, audits, quota, events, calls. */
 
@@ -241,17 +242,7 @@ export async function auditsPage(
     .innerJoin("mp_sim_apps as p", "p.app_id", "a.app_id")
     .where("a.platform", "=", platform);
   if (q.status !== undefined) base = base.where("a.status", "=", q.status);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll("a")
-      .select("p.nick_name")
-      .orderBy("a.audit_id", "desc")
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paginate(base.selectAll("a").select("p.nick_name").orderBy("a.audit_id", "desc"), base, pageWindow(q));
 }
 
 export async function lockAudit(tx: Tx, platform: MpPlatform, auditId: number) {
