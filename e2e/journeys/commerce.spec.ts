@@ -237,7 +237,7 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   // The money came back to SUP (the goods' price; the freight stays) and the stock to the SKU.
   expect(await sup()).toBe(supBefore - 800);
   expect(await income()).toBe(800);
-  const products = await call<{ list: { name: string; skus: { specs: string[]; stock: number }[] }[] }>(
+  const products = await call<{ list: { name: string; skus: { id: string; specs: string[]; stock: number }[] }[] }>(
     request,
     brandToken,
     "/api/ecommerce/commodity/pager",
@@ -245,6 +245,56 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   );
   const redL = products.list.find((p) => p.name === name)?.skus.find((s) => s.specs.join("/") === "红/L");
   expect(redL?.stock).toBe(10);
+
+  // Refund only: a second order, paid and not yet shipped, whose buyer asks for the goods' price back. The
+  // brand's 同意 refunds at once, so it asks first with the amount and where it goes (issue 37).
+  const blueM = products.list.find((p) => p.name === name)?.skus.find((s) => s.specs.join("/") === "蓝/M");
+  expect(blueM).toBeDefined();
+  const second = await call<{ id: string; orderNo: string; items: { id: string }[] }>(
+    request,
+    buyerToken,
+    "/api/card-user/commerce/orders",
+    {
+      items: [{ skuId: blueM?.id, quantity: 1 }],
+      consignee: {
+        name: "韩梅梅",
+        phone: "13900139000",
+        provinceCode: "330000",
+        cityCode: "330100",
+        countyCode: "330106",
+        address: "文三路 2 号",
+      },
+      requestKey: `e2e-cm-second-${stamp}`,
+    },
+  );
+  await call(request, buyerToken, `/api/card-user/commerce/orders/${second.id}/pay`, {});
+  const supPaid = await sup();
+  await call(request, buyerToken, "/api/card-user/commerce/aftersales", {
+    orderItemId: second.items[0]?.id,
+    way: "refund",
+    quantity: 1,
+    amount: 6_200,
+    reason: "客户取消订单",
+    requestKey: `e2e-cm-refund-only-${stamp}`,
+  });
+  await brandPage.goto("/business/OrderRelated?tab=aftersales");
+  const refundOnly = brandPage.locator(".ant-table-row").filter({ hasText: second.orderNo });
+  await expect(refundOnly).toContainText("仅退款");
+  await confirmMoney(brandPage, refundOnly.getByRole("button", { name: "同意", exact: true }), {
+    amount: "同意 · ¥62.00",
+    ok: /^同\s?意$/,
+    popconfirm: true,
+    look: async () => {
+      await expect(brandPage.locator(".ant-popconfirm").filter({ visible: true })).toContainText(
+        `同意后¥62.00将立即退回优选转售商贸有限公司的SUP账户（订单${second.orderNo}），此操作不可撤销。`,
+      );
+      await brandPage.setViewportSize({ width: 1280, height: 800 });
+      await shot(brandPage, "refund-only-agree-confirm");
+      await brandPage.setViewportSize({ width: 1440, height: 900 });
+    },
+  });
+  await expect(refundOnly).toContainText("已退款");
+  expect(await sup()).toBe(supPaid + 6_200);
 });
 
 test("a takeout shop is set up; a customer on a phone orders a combo; the shop accepts, prepares, delivers and completes it; a refused order is refunded", async ({
