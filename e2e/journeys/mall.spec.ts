@@ -4,6 +4,7 @@ import { apiCall, dock, loginToken, readCode, registerAccount } from "../support
 import { noteMissingFonts } from "../support/fonts";
 import { operatorToken } from "../support/operator";
 import { clickUntil, confirmPopconfirm, openWith } from "../support/click";
+import { FormDialog } from "../support/pages";
 import { chooseOption } from "../support/select";
 import { cardCsv } from "../../apps/server/test/kit/cards";
 import { sessionPage } from "../support/journey";
@@ -257,4 +258,21 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await expect(buyerPage.getByTestId("sms-remaining")).toContainText("999");
   await expect(buyerPage.locator(".ant-table-row").filter({ hasText: phone })).toHaveCount(1);
   await shot(buyerPage, "sms-records");
+
+  // The purchaser refunds the order on EquityOrder: the refund's dialog is its confirmation, with the
+  // amount in its title and where the money goes below (issue 37); its OK refunds, once.
+  await buyerPage.goto("/sale/EquityOrder");
+  const equityOrder = buyerPage.locator(".ant-table-row").filter({ hasText: `双月礼包${stamp}` });
+  await expect(equityOrder).toContainText("¥84.90");
+  const refund = new FormDialog(buyerPage, "退款 · ¥84.90");
+  await refund.open(equityOrder.getByRole("button", { name: /^退\s?款$/ }));
+  await expect(refund.root).toContainText("¥84.90将原路退回顾客的钱包支付");
+  await expect(refund.root).toContainText("此操作不可撤销");
+  await refund.root.getByLabel("退款原因").fill("顾客申请退款");
+  await buyerPage.setViewportSize({ width: 1280, height: 800 });
+  await shot(buyerPage, "equity-refund-confirm");
+  await buyerPage.setViewportSize({ width: 1440, height: 900 });
+  await refund.submit({ button: /^退\s?款$/ });
+  await expect(refund.root).toBeHidden();
+  await expect(equityOrder).toContainText("已退款");
 });
