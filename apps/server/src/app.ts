@@ -15,7 +15,7 @@ import { mayBuyCondition, registerDocking } from "./modules/docking";
 import { registerDeveloper } from "./modules/developer";
 import { registerFunds } from "./modules/funds";
 import { registerInvoices } from "./modules/invoices";
-import { registerMall } from "./modules/mall";
+import { refundExpiredCodes, registerMall } from "./modules/mall";
 import { registerMedia } from "./modules/media";
 import { registerMiniprogram } from "./modules/miniprogram";
 import { registerOnecard } from "./modules/onecard";
@@ -68,6 +68,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     orderResults: callbacks,
     notifyLowStock: supply.notifyLowStock,
     chatMessageOf: im.chatMessageOf,
+    handedOn: (tx, cardIds, now) => refundExpiredCodes(tx, ctx.payments, cardIds, now),
   });
   await registerOpenApi(host, { purchasing, catalog, api: onboarding.api });
   const { media } = await registerMedia(host);

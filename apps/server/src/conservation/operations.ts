@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { CallResult } from "../../test/harness";
 import { platformDay } from "../platform/clock";
 import { refundExpiredVouchers } from "../modules/purchasing/voucher-expiry";
+import { voucherExpiryDeps } from "../../test/kit/mall-fixtures";
 import { cardKeys } from "../modules/supply";
 import { SupplyService } from "../modules/supply/service";
 import { TakeoutService } from "../modules/takeout/service";
@@ -154,7 +155,9 @@ const at = <T>(list: readonly T[], i: number): T | undefined => (list.length ===
 /**
  * Sends one call and judges it: done (2xx, code 1), or refused (4xx), in which case the world's
  * fingerprint must be what it was. A 5xx, or a refusal that changed something, fails the step. `mustBe`
- * says what the state before the call already decides.
+ * says what the state before the call already decides. The fingerprint before a call is the one a refusal
+ * just verified when nothing ran since (`w.unchanged`), else read anew; a call that must be done needs
+ * none (a refusal fails it anyway).
  */
 async function judged<T>(
   w: World,
@@ -164,20 +167,25 @@ async function judged<T>(
 ): Promise<{ outcome: Outcome; data: T }> {
   // Operations running side by side change the world under each other: then only the status is judged.
   const alone = !w.concurrent;
-  const before = alone ? await fingerprint(w) : "";
+  const before = alone && mustBe !== "done" ? (w.unchanged ?? (await fingerprint(w))) : undefined;
+  w.unchanged = undefined;
   const res = await send();
   if (res.status >= 500 || res.status < 200) throw new StepFailure(`${what}: ${res.status} ${res.body.msg}`);
   const outcome: Outcome = res.status < 300 && res.body.code === 1 ? "done" : "refused";
-  if (outcome === "refused") {
-    if (res.status < 400) throw new StepFailure(`${what}: refused with ${res.status} (${res.body.msg}), not a 4xx`);
-    if (alone && (await fingerprint(w)) !== before) {
-      throw new StepFailure(`${what}: refused (${res.status} ${res.body.msg}) but changed the books or the goods`);
-    }
-  }
   if (alone && mustBe && outcome !== mustBe) {
     throw new StepFailure(
       `${what}: ${outcome} (${res.status} ${res.body.msg}) but the state before said it must be ${mustBe}`,
     );
+  }
+  if (outcome === "refused") {
+    if (res.status < 400) throw new StepFailure(`${what}: refused with ${res.status} (${res.body.msg}), not a 4xx`);
+    if (before !== undefined) {
+      const after = await fingerprint(w);
+      if (after !== before) {
+        throw new StepFailure(`${what}: refused (${res.status} ${res.body.msg}) but changed the books or the goods`);
+      }
+      w.unchanged = after;
+    }
   }
   return { outcome, data: res.body.data };
 }
@@ -567,9 +575,10 @@ export async function perform(w: World, o: Op): Promise<string> {
       // A platform day passes: the daily jobs run as their schedules would (card expiry, refunds of expired
       // vouchers, unpaid takeout orders closed, the store settlement of yesterday).
       t.clock.advance(86_400);
+      w.unchanged = undefined;
       const deps = { db, clock: t.clock };
       await new SupplyService({ ...deps, keys: cardKeys(t.ctx.secret), mailer: t.ctx.mailer }).expireDue();
-      await refundExpiredVouchers(deps);
+      await refundExpiredVouchers(voucherExpiryDeps(t));
       await new TakeoutService({ ...deps, payments: t.ctx.payments }).closeUnpaid();
       await judged(
         w,

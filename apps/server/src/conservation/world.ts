@@ -54,6 +54,11 @@ export interface World {
   merchantIds: number[];
   /** Operations run side by side (the PostgreSQL tier): a refusal's "nothing changed" cannot be observed. */
   concurrent: boolean;
+  /**
+   * The fingerprint of the books as a refused call left them, while nothing else has run since (a call
+   * that was done, the daily jobs or the test's own writes clear it): the next call's "before".
+   */
+  unchanged?: string | undefined;
   /** What the operations made, for later operations to pick from. */
   made: {
     purchaseOrders: { id: string; purchaser: number }[];

@@ -6,8 +6,19 @@ import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "
 import { serverWorld } from "./server-world";
 import { newPhone } from "./world";
 import { cardCsv } from "./cards";
+import { refundExpiredCodes } from "../../src/modules/mall";
+import type { VoucherExpiryDeps } from "../../src/modules/purchasing";
 
 /** Test helpers of the mall tests (not a test file itself). */
+
+/** The voucher-expiry job's needs as the app wires them: the mall pays back the customers of expired codes. */
+export function voucherExpiryDeps(t: TestApp): VoucherExpiryDeps {
+  return {
+    db: t.ctx.database.db,
+    clock: t.clock,
+    handedOn: (tx, cardIds, now) => refundExpiredCodes(tx, t.ctx.payments, cardIds, now),
+  };
+}
 
 let seq = 0;
 export const key = () => `mall-${Date.now().toString(36)}-${++seq}`;

@@ -95,8 +95,10 @@ export class RefundsService {
           reason: ledgerReason("ledgerReason.collectionRefund", { orderNo: o.order_no }),
           subject: { type: "pay_refund", id: f.id },
           createdBy: actor.userId,
+          // A refund the fee's rounding gives back whole (a cent that completes a fee cent) takes nothing
+          // from the income: a ledger posting is never zero.
           postings: [
-            { account: money.income(merchantId), amount: -fromIncome },
+            ...(fromIncome > 0 ? [{ account: money.income(merchantId), amount: -fromIncome }] : []),
             ...(feeBack > 0 ? [{ account: money.fees, amount: -feeBack }] : []),
             { account: money.clearing, amount: req.amount },
           ],

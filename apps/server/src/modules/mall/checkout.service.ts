@@ -32,6 +32,8 @@ interface Unit {
   delivery: "code" | "topup";
   count: number;
   expiresDays: number | null;
+  /** What each of the `count` units costs the customer (a gift pack's price spread over its units). */
+  prices: number[];
 }
 
 /**
@@ -69,25 +71,36 @@ export class CheckoutService {
     const orderLines: { kind: "goods" | "bag"; refId: number; name: string; quantity: number; unitPrice: number }[] =
       [];
     const currencies = new Set<"CNY" | "USD" | "HKD">();
-    const addUnit = (selfId: number, count: number, expiresDays: number | null) => {
+    const addUnit = (selfId: number, count: number, expiresDays: number | null, prices: number[]) => {
       const s = selfById.get(selfId);
       const g = s && goods.get(s.goods_id);
       const delivery = g && deliveryOf(g.businessType);
       if (!s || !g || !delivery) throw notFound("mall.goodsNotFound");
-      units.push({ selfId, goodsId: s.goods_id, name: s.name, delivery, count, expiresDays });
+      units.push({ selfId, goodsId: s.goods_id, name: s.name, delivery, count, expiresDays, prices });
     };
     for (const l of lines) {
       if (l.kind === "goods") {
         const s = selfById.get(Number(l.id));
         if (!s || !s.on_sale) throw conflict("mall.goodsOffSale", "lines");
-        addUnit(s.id, l.quantity, null);
+        addUnit(
+          s.id,
+          l.quantity,
+          null,
+          Array.from({ length: l.quantity }, () => s.price),
+        );
         orderLines.push({ kind: "goods", refId: s.id, name: s.name, quantity: l.quantity, unitPrice: s.price });
         currencies.add(s.currency);
       } else {
         const b = bags.find((x) => x.id === Number(l.id));
         if (!b) throw notFound("mall.bagNotFound");
-        for (const i of bagItems.filter((x) => x.bag_id === b.id)) {
-          addUnit(i.self_goods_id, i.quantity * l.quantity, b.valid_days);
+        // The pack's price spread over its units, the last taking the remainder.
+        const items = bagItems.filter((x) => x.bag_id === b.id);
+        const count = items.reduce((a, i) => a + i.quantity * l.quantity, 0);
+        const total = b.price * l.quantity;
+        const each = count > 0 ? Math.floor(total / count) : 0;
+        const prices = Array.from({ length: count }, (_, k) => (k === count - 1 ? total - each * (count - 1) : each));
+        for (const i of items) {
+          addUnit(i.self_goods_id, i.quantity * l.quantity, b.valid_days, prices.splice(0, i.quantity * l.quantity));
         }
         orderLines.push({ kind: "bag", refId: b.id, name: b.name, quantity: l.quantity, unitPrice: b.price });
         currencies.add(b.currency);
@@ -202,6 +215,7 @@ export class CheckoutService {
                   purchase_no: null,
                   account: null,
                   expires_at: expires,
+                  price: u.prices[i] ?? null,
                   created_at: now,
                 });
               } else {
@@ -215,6 +229,7 @@ export class CheckoutService {
                   purchase_no: null,
                   account: req.topUpAccount ?? null,
                   expires_at: expires,
+                  price: u.prices[i] ?? null,
                   created_at: now,
                 });
               }

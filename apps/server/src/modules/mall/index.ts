@@ -9,6 +9,7 @@ import { merchantRoutes, storeRoutes } from "./routes";
 import { MallService, type MallAppearanceSource } from "./service";
 
 export { MallService, type MallAppearance, type MallAppearanceSource } from "./service";
+export { refundExpiredCodes } from "./expired-codes";
 
 export interface MallNeeds {
   /** The published (or experience) mall config of an app id: the miniprogram module's `mallAppearance`. */

@@ -80,7 +80,13 @@ export async function markRefunded(
 ): Promise<void> {
   await tx
     .updateTable("mall_orders")
-    .set({ state: "refunded", refund_reason: r.reason, refund_key: r.requestKey, refunded_at: r.now })
+    .set((eb) => ({
+      state: "refunded",
+      refund_reason: r.reason,
+      refund_key: r.requestKey,
+      refunded_at: r.now,
+      refunded: eb.ref("amount"),
+    }))
     .where("id", "=", orderId)
     .execute();
 }
@@ -125,4 +131,64 @@ export async function membersPage(
     base,
     pageWindow(q),
   );
+}
+
+/* ---------- codes that expired unused (issue 37) ---------- */
+
+/** The orders that delivered any of `cardIds` as codes not yet paid back, in id order. */
+export async function ordersOfUnpaidCodes(tx: Tx, cardIds: number[]): Promise<number[]> {
+  const r = await tx
+    .selectFrom("mall_deliveries")
+    .select("order_id")
+    .distinct()
+    .where("card_id", "in", cardIds)
+    .where("kind", "=", "code")
+    .where("refunded_at", "is", null)
+    .orderBy("order_id")
+    .execute();
+  return r.map((x) => x.order_id);
+}
+
+/** Any merchant's order, locked (the expiry job acts for the platform). */
+export async function lockAnyOrder(tx: Tx, id: number) {
+  return tx.selectFrom("mall_orders").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+}
+
+/** The order's deliveries of `cardIds` not yet paid back, and how many codes the order delivered. */
+export async function unpaidCodesOfOrder(tx: Tx, orderId: number, cardIds: number[]) {
+  const [codes, all] = await Promise.all([
+    tx
+      .selectFrom("mall_deliveries")
+      .select(["id", "price"])
+      .where("order_id", "=", orderId)
+      .where("card_id", "in", cardIds)
+      .where("kind", "=", "code")
+      .where("refunded_at", "is", null)
+      .orderBy("id")
+      .execute(),
+    tx
+      .selectFrom("mall_deliveries")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("order_id", "=", orderId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { codes, units: Number(all.n) };
+}
+
+/** The deliveries' price went back to the customer; the order records it, and is refunded once nothing is left. */
+export async function markCodesPaidBack(
+  tx: Tx,
+  orderId: number,
+  deliveryIds: number[],
+  r: { amount: number; whole: boolean; now: Date },
+): Promise<void> {
+  await tx.updateTable("mall_deliveries").set({ refunded_at: r.now }).where("id", "in", deliveryIds).execute();
+  await tx
+    .updateTable("mall_orders")
+    .set((eb) => ({
+      refunded: eb("refunded", "+", r.amount),
+      ...(r.whole && { state: "refunded" as const, refund_reason: "expired", refunded_at: r.now }),
+    }))
+    .where("id", "=", orderId)
+    .execute();
 }

@@ -126,13 +126,16 @@ export class OrdersService {
         now,
       );
       if (takenBack.redeemed.length > 0) throw conflict("mall.codeRedeemed");
+      // What codes that expired unused already paid back (expired-codes.ts) stays paid: the rest goes back.
+      const rest = o.amount - o.refunded;
+      if (rest <= 0) throw conflict("mall.orderState");
       if (o.pay_method === "card") {
         if (o.card_id === null) throw conflict("mall.orderState");
         await creditCard(
           tx,
           {
             cardId: o.card_id,
-            amount: o.amount,
+            amount: rest,
             requestKey: `mall:refund:${o.id}`,
             debitKey: `mall:${o.id}`,
             note: `${o.order_no} ${reason}`.slice(0, 100),
@@ -143,7 +146,7 @@ export class OrdersService {
         const money = moneyAccounts(o.sandbox);
         const back = await this.deps.payments.refund(
           tx,
-          { paymentNo: o.order_no, refundNo: `${o.order_no}R`, amount: o.amount },
+          { paymentNo: o.order_no, refundNo: `${o.order_no}R`, amount: rest },
           now,
         );
         if (back.state === "failed" && o.sandbox) throw conflict("payments.refundFailed");
@@ -155,8 +158,8 @@ export class OrdersService {
           subject: { type: "mall_order", id: o.id },
           createdBy: actor.userId,
           postings: [
-            { account: money.income(merchantId), amount: -o.amount },
-            { account: money.clearing, amount: o.amount },
+            { account: money.income(merchantId), amount: -rest },
+            { account: money.clearing, amount: rest },
           ],
         });
       }
@@ -166,7 +169,7 @@ export class OrdersService {
         action: "mall.order.refund",
         subjectType: "mall_order",
         subjectId: o.id,
-        detail: { amount: o.amount, reason, payMethod: o.pay_method },
+        detail: { amount: rest, reason, payMethod: o.pay_method },
       });
     });
     const row = await orders.orderRow(this.deps.db, id);

@@ -76,6 +76,8 @@ export interface MallTables {
     refund_key: ColumnType<string | null, string | null | undefined, string | null>;
     /** Migration 0118: paid through the sandbox payment adapter (test money, in the sandbox accounts). */
     sandbox: ColumnType<boolean, boolean | undefined, boolean>;
+    /** Migration 0123: what was paid back to the customer so far (expired vouchers; a full refund, the rest). */
+    refunded: Defaulted<number>;
     created_at: Timestamp;
     delivered_at: Timestamp | null;
     refunded_at: Timestamp | null;
@@ -91,6 +93,10 @@ export interface MallTables {
     purchase_no: string | null;
     account: string | null;
     expires_at: Timestamp | null;
+    /** Migration 0123: what this unit cost the customer (null for deliveries from before). */
+    price: ColumnType<number | null, number | null | undefined, number | null>;
+    /** Migration 0123: when its price went back to the customer (its voucher expired unused). */
+    refunded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
     created_at: Timestamp;
   };
   mall_payments: {

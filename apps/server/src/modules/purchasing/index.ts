@@ -11,13 +11,13 @@ import { ordersBranderRoutes, ordersUserRoutes } from "./orders.routes";
 import { refundsBranderRoutes, refundsUserRoutes } from "./refunds.routes";
 import { statisticsBranderRoutes, statisticsUserRoutes } from "./statistics.routes";
 import { PurchasingService, type OrderResult } from "./service";
-import { voucherExpiryJob } from "./voucher-expiry";
+import { voucherExpiryJob, type ExpiredCodesRefund } from "./voucher-expiry";
 
 export { PurchasingService, type OrderResult, type PurchasingDeps } from "./service";
 export { OrderChatService, type StoredChatMessage } from "./order-chat.service";
 export { agreedPriceOf } from "./agreed-price.sql";
 export { codePriceSql, heldVoucherSales } from "./code-price";
-export { refundExpiredVouchers } from "./voucher-expiry";
+export { refundExpiredVouchers, type ExpiredCodesRefund, type VoucherExpiryDeps } from "./voucher-expiry";
 export { takeBackHandedOnCodes } from "./handed-on-refund";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";
 export { servedOrders, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";
@@ -34,6 +34,8 @@ export interface PurchasingNeeds {
   notifyLowStock: (notice: LowStock) => Promise<void>;
   /** A chat message by its server id (the IM service's store): an order conversation's opening message. */
   chatMessageOf: (id: number) => Promise<StoredChatMessage | undefined>;
+  /** Pays back the mall customers a purchaser handed codes on to when those codes expire unused. */
+  handedOn: ExpiredCodesRefund;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function registerPurchasing(
     onLowStock: (notice) =>
       needs.notifyLowStock(notice).catch((err: unknown) => app.log.warn({ err }, "low-stock notice not sent")),
   });
-  host.schedule(voucherExpiryJob({ db, clock: ctx.clock }));
+  host.schedule(voucherExpiryJob({ db, clock: ctx.clock, handedOn: needs.handedOn }));
   const routes = { purchasing, guard };
   await host.mount(
     "/api/card-user",

@@ -8,6 +8,7 @@ import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { refundExpiredVouchers } from "./voucher-expiry";
+import { voucherExpiryDeps } from "../../../test/kit/mall-fixtures";
 import { cardCsv } from "../../../test/kit/cards";
 
 /** On the PostgreSQL server only: expiry refund runs racing each other and the purchaser's own refund requests. */
@@ -46,7 +47,7 @@ it("four expiry runs at once beside 20 refund requests over 20 orders: every exp
       body: { email: buyer.email, password: STRONG_PASSWORD },
     })
   ).body.data.token;
-  const deps = { db: t.ctx.database.db, clock: t.clock };
+  const deps = voucherExpiryDeps(t);
   const [requests] = await Promise.all([
     Promise.all(
       orders.map((orderId) =>

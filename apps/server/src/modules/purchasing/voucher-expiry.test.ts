@@ -8,6 +8,7 @@ import { platformDay } from "../../platform/clock";
 import { importFile, newBrand, newGoods, newMerchant, type TestMerchant } from "../../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../ledger";
 import { refundExpiredVouchers } from "./voucher-expiry";
+import { voucherExpiryDeps } from "../../../test/kit/mall-fixtures";
 import { cardCsv } from "../../../test/kit/cards";
 
 const t = useTestApp();
@@ -134,7 +135,7 @@ it("expired unredeemed vouchers are refunded out of the escrow once; redeemed, r
 
   // Nothing has expired yet. (The job runs over the whole database, which on PostgreSQL earlier test files
   // share: what it did is checked on this test's own orders, never by its count.)
-  const deps = { db: t.ctx.database.db, clock: t.clock };
+  const deps = voucherExpiryDeps(t);
   const refundsOf = async () =>
     (await t.call<Page<RefundOrder>>("GET", "/api/card-user/refunds", { token: buyer.token })).body.data.list;
   await refundExpiredVouchers(deps);
@@ -235,7 +236,7 @@ it("an order with a refund still open is left until the supplier decides, then r
   t.clock.advance(2 * 86_400);
   await relogin(buyer);
   await relogin(supplier);
-  const deps = { db: t.ctx.database.db, clock: t.clock };
+  const deps = voucherExpiryDeps(t);
   await refundExpiredVouchers(deps);
   const byCause = async () =>
     (await t.call<Page<RefundOrder>>("GET", "/api/card-user/refunds", { token: buyer.token })).body.data.list.map(

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { withTx, type Db } from "../../db/tx";
+import { withTx, type Db, type Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import { platformDay, type Clock } from "../../platform/clock";
 import { oncePer, type Job } from "../../platform/jobs";
@@ -7,6 +7,19 @@ import { expireUnredeemedCards } from "../supply";
 import { postRefund } from "./refund-money";
 import * as ordersRepo from "./orders.repo";
 import * as refundsRepo from "./refunds.repo";
+
+/**
+ * Pays back whoever the purchaser handed expired codes on to (the mall's customers: mall's
+ * refundExpiredCodes), in the transaction that refunds the purchaser.
+ */
+export type ExpiredCodesRefund = (tx: Tx, cardIds: number[], now: Date) => Promise<void>;
+
+/** What the job needs: the database, the clock and the handed-on codes' refund. */
+export interface VoucherExpiryDeps {
+  db: Db;
+  clock: Clock;
+  handedOn: ExpiredCodesRefund;
+}
 
 /** Orders taken per look-up; each order is refunded in its own transaction. */
 const CHUNK = 200;
@@ -33,10 +46,11 @@ async function ordersWithExpiredVouchers(db: Db, today: string, afterId: number)
 /**
  * Refunds one order's expired unredeemed vouchers: the codes become 'expired', a refund row (cause
  * 'expiry', already successful: the platform holds the money, no supplier decides) records them, and
- * their price moves from the escrow back to the account that paid, once. Returns how many codes.
+ * their price moves from the escrow back to the account that paid, once; codes the purchaser handed on to
+ * its mall's customers pay those customers back in the same transaction (issue 37). Returns how many codes.
  */
-async function refundOrder(db: Db, orderId: number, today: string, now: Date): Promise<number> {
-  return withTx(db, async (tx) => {
+async function refundOrder(deps: VoucherExpiryDeps, orderId: number, today: string, now: Date): Promise<number> {
+  return withTx(deps.db, async (tx) => {
     const o = await ordersRepo.lockOrder(tx, orderId);
     // A refund asked for since the look-up waits for the supplier's decision, under the order's lock.
     if (!o || o.state !== "success" || !o.held_until_redeemed || (await refundsRepo.hasOpenRefund(tx, o.id))) return 0;
@@ -61,6 +75,7 @@ async function refundOrder(db: Db, orderId: number, today: string, now: Date): P
       cause: "expiry",
     });
     await postRefund(tx, o, { id, amount, reason: "" }, null);
+    await deps.handedOn(tx, expired, now);
     await audit(tx, {
       actorUserId: null,
       action: "refund.expiry",
@@ -77,21 +92,21 @@ async function refundOrder(db: Db, orderId: number, today: string, now: Date): P
  * Idempotent: a refunded code is 'expired' and never found again; two processes running it at once lock
  * the same order in turn, and the second finds nothing left. Returns how many codes were refunded.
  */
-export async function refundExpiredVouchers(deps: { db: Db; clock: Clock }): Promise<number> {
+export async function refundExpiredVouchers(deps: VoucherExpiryDeps): Promise<number> {
   const now = deps.clock.now();
   const today = platformDay(now);
   let total = 0;
   let afterId = 0;
   for (;;) {
     const orders = await ordersWithExpiredVouchers(deps.db, today, afterId);
-    for (const id of orders) total += await refundOrder(deps.db, id, today, now);
+    for (const id of orders) total += await refundOrder(deps, id, today, now);
     if (orders.length < CHUNK) return total;
     afterId = orders[orders.length - 1] ?? afterId;
   }
 }
 
 /** Once per platform day (and once at start), like the card-expiry job, it refunds the day's expired vouchers. */
-export function voucherExpiryJob(deps: { db: Db; clock: Clock }): Job {
+export function voucherExpiryJob(deps: VoucherExpiryDeps): Job {
   return {
     name: "voucher expiry refunds",
     everyMs: CHECK_INTERVAL_MS,

@@ -1,0 +1,81 @@
+import type { Tx } from "../../db/tx";
+import { audit } from "../../platform/audit";
+import { conflict } from "../../platform/http/errors";
+import { moneyAccounts, type PaymentsAdapter } from "../../platform/adapters/payments";
+import { post } from "../ledger";
+import { creditCard } from "../onecard";
+import * as orders from "./orders.repo";
+
+/**
+ * Pays the mall customer back for codes that expired unused (issue 37): the daily voucher-expiry job
+ * refunds the purchaser its price out of the escrow and, in the same transaction, calls this with the codes
+ * it expired. Each mall order that delivered any of them (not refunded, the codes not yet paid back) gives
+ * its customer what those units cost them, the way the mall's own refund does: onto the one-card card it
+ * was paid with, or back through the payments seam with the ledger movement from the merchant's income
+ * (test money from the sandbox income). The deliveries are marked paid back and the order records the
+ * amount; an order with nothing left is refunded. Once per code: a code paid back is never found again,
+ * and the money is keyed by the order and its first delivery paid back.
+ */
+export async function refundExpiredCodes(
+  tx: Tx,
+  payments: PaymentsAdapter,
+  cardIds: number[],
+  now: Date,
+): Promise<void> {
+  if (cardIds.length === 0) return;
+  for (const orderId of await orders.ordersOfUnpaidCodes(tx, cardIds)) {
+    const o = await orders.lockAnyOrder(tx, orderId);
+    if (!o || o.state === "refunded") continue;
+    const { codes, units } = await orders.unpaidCodesOfOrder(tx, o.id, cardIds);
+    const first = codes[0];
+    if (!first) continue;
+    // What each unit cost (deliveries from before prices were kept: the order's amount shared by its units).
+    const cost = codes.reduce((a, d) => a + (d.price ?? Math.floor(o.amount / Math.max(units, 1))), 0);
+    const amount = Math.min(o.amount - o.refunded, cost);
+    const key = `mall:expiry:${o.id}:${first.id}`;
+    const reason = `${o.order_no} expired unused`;
+    if (amount > 0) {
+      if (o.pay_method === "card") {
+        if (o.card_id === null) throw conflict("mall.orderState");
+        await creditCard(
+          tx,
+          { cardId: o.card_id, amount, requestKey: key, debitKey: `mall:${o.id}`, note: reason },
+          now,
+        );
+      } else {
+        const money = moneyAccounts(o.sandbox);
+        const back = await payments.refund(
+          tx,
+          { paymentNo: o.order_no, refundNo: `${o.order_no}E${first.id}`, amount },
+          now,
+        );
+        if (back.state === "failed" && o.sandbox) throw conflict("payments.refundFailed");
+        await post(tx, {
+          idempotencyKey: key,
+          kind: "refund",
+          currency: o.currency,
+          reason,
+          subject: { type: "mall_order", id: o.id },
+          createdBy: null,
+          postings: [
+            { account: money.income(o.merchant_id), amount: -amount },
+            { account: money.clearing, amount },
+          ],
+        });
+      }
+    }
+    await orders.markCodesPaidBack(
+      tx,
+      o.id,
+      codes.map((d) => d.id),
+      { amount, whole: o.refunded + amount >= o.amount, now },
+    );
+    await audit(tx, {
+      actorUserId: null,
+      action: "mall.order.expiryRefund",
+      subjectType: "mall_order",
+      subjectId: o.id,
+      detail: { amount, deliveries: codes.map((d) => d.id), payMethod: o.pay_method },
+    });
+  }
+}
