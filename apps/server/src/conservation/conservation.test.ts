@@ -5,8 +5,9 @@ import { CONSERVATION_ENV, runSequence, sequenceArb, type Tally } from "./run";
 
 /**
  * The conservation tier (issue 37, point 8): random sequences of money operations (purchase, pay, refund,
- * redeem, settle, withdraw, payout, card sale, activation, return and gift, the daily jobs) through the HTTP
- * API, over a supplier, two purchasers and two customers. After every step the step checks (each currency's
+ * redeem, settle, withdraw, payout, card sale, activation, return, gift and redemption at a store, physical
+ * goods ordered, paid, shipped, confirmed or cancelled and returned or refunded, the daily jobs) through the
+ * HTTP API, over a supplier, two purchasers and two customers. After every step the step checks (each currency's
  * ledger balances sum to zero, no balance below its floor, the step's ledger writes balanced) and the checks
  * of what the step's own objects are (its cards, withdrawals, goods); every invariant of invariants.ts
  * every FULL_EVERY steps, after the daily jobs and at the end of each run (run.ts says why). RUNS × STEPS
@@ -69,6 +70,14 @@ it(
       "cardActivate",
       "cardReturn",
       "cardGift",
+      "cardRedeem",
+      "goodsOrder",
+      "goodsPay",
+      "goods.ship",
+      "goods.confirm",
+      "goods.cancel",
+      "goodsAftersale.refund",
+      "goodsAftersale.return",
       "daily",
     ]) {
       expect.soft(done(name), `${name} never succeeded: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);

@@ -9,16 +9,17 @@ import type { World } from "./world";
  * described for a person; an empty list means the books are sound.
  *
  * What is checked when (the step count a CI run affords depends on it; run.ts decides):
- * - after every step, `stepViolations`, two statements: each currency's balances sum to zero; no account
+ * - after every step, `stepViolations`, one statement: each currency's balances sum to zero; no account
  *   below its floor and no card below zero or holding more than it has; every ledger transaction written
- *   since the last step sums to zero; every account those entries touched moved by exactly them.
- * - after every step also the families of checks the step's operation can move (run.ts's TOUCHES: a
- *   purchase the escrow and the codes, a withdrawal the escrow and the payouts, …), each family a
- *   statement or a few;
- * - every family after every FULL_EVERY steps, after the daily jobs, and at the end of each run; the
- *   ledger's and onecard's whole-database checks at the start and end of each run.
- * A violation a scoped check could miss is still found by the next full check: the sequence printed is
- * the run up to there, and shrinking makes it short.
+ *   since the last step sums to zero; every account those entries touched moved by exactly them;
+ * - after a step that changed something, the families about its operation's own objects (run.ts's
+ *   TOUCHES: a card operation the cards, a withdrawal or review the payouts, physical goods the commerce
+ *   family, a settlement or card redemption the stores);
+ * - every family (ledger, escrow, sandbox, payout, codes, cards, stores, commerce), each one statement,
+ *   every FULL_EVERY steps, after the daily jobs and at the end of each run; the ledger's and onecard's
+ *   whole-database checks at the start and end of each run.
+ * A violation the scoped checks miss is found by the next full check: the sequence printed is the run up
+ * to there, and shrinking makes it short.
  *
  * The platform's pooled accounts (the order escrow, the sandbox's) are shared by every merchant in the
  * database, and on PostgreSQL a worker's database keeps what earlier test files left. So those are checked
@@ -33,8 +34,17 @@ const rows = async <T extends Row>(db: Executor, q: ReturnType<typeof sql<T>>): 
 const n = (v: unknown) => Number(v ?? 0);
 
 /** The families of checks `invariantViolations` runs (each described at its function). */
-export type Family = "ledger" | "escrow" | "sandbox" | "payout" | "codes" | "cards" | "commerce";
-export const FAMILIES: readonly Family[] = ["ledger", "escrow", "sandbox", "payout", "codes", "cards", "commerce"];
+export type Family = "ledger" | "escrow" | "sandbox" | "payout" | "codes" | "cards" | "stores" | "commerce";
+export const FAMILIES: readonly Family[] = [
+  "ledger",
+  "escrow",
+  "sandbox",
+  "payout",
+  "codes",
+  "cards",
+  "stores",
+  "commerce",
+];
 
 /**
  * Per pooled platform account and currency: its ledger balance less what it should hold from the business
@@ -204,6 +214,7 @@ const checks: Record<Family, (w: World, b: Baseline) => Promise<string[]>> = {
   payout: (w, b) => payoutProblems(w, b),
   codes: (w) => codeProblems(w),
   cards: (w) => cardProblems(w),
+  stores: (w) => storeProblems(w),
   commerce: (w) => commerceProblems(w),
 };
 
@@ -451,6 +462,37 @@ async function cardProblems(w: World): Promise<string[]> {
 }
 
 /**
+ * Write-off at the brand's stores: a settlement document settles exactly the money its redemptions left
+ * waiting in the escrow (store vouchers' prices), and the ledger moved exactly that to the brand; a card
+ * redemption leaves nothing waiting (the card's money was paid to the brand at activation) and took exactly
+ * its value off the card, once.
+ */
+async function storeProblems(w: World): Promise<string[]> {
+  const brand = Number(w.supplier.merchantId);
+  return problemsOf(
+    w.t.ctx.database.db,
+    sql`SELECT 'stores: settlement document ' || d.id || ' settles ' || d.amount || ' but its redemptions held '
+            || COALESCE(h.s, 0) || ' and the ledger paid the brand ' || COALESCE(l.s, 0) AS p
+        FROM store_settlement_docs d
+        LEFT JOIN (SELECT doc_id, SUM(held_amount) AS s FROM store_redemptions WHERE brander_id = ${brand}
+          GROUP BY doc_id) h ON h.doc_id = d.id
+        LEFT JOIN (SELECT t.subject_id, SUM(e.amount) AS s FROM ledger_transactions t
+          JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+          WHERE t.subject_type = 'store_settlement_doc' AND a.kind = 'income' AND a.merchant_id = ${brand}
+          GROUP BY t.subject_id) l ON l.subject_id = d.id::text
+        WHERE d.brander_id = ${brand} AND (d.amount <> COALESCE(h.s, 0) OR d.amount <> COALESCE(l.s, 0))
+        UNION ALL
+        SELECT 'stores: card redemption ' || r.id || ' of ' || r.value || ' holds ' || r.held_amount || ' in the escrow'
+          FROM store_redemptions r WHERE r.brander_id = ${brand} AND r.source = 'onecard' AND r.held_amount <> 0
+        UNION ALL
+        SELECT 'stores: card redemption ' || r.id || ' of ' || r.value || ' took ' || COALESCE(-m.amount, 0) || ' off card ' || r.source_id
+          FROM store_redemptions r
+          LEFT JOIN onecard_moves m ON m.card_id = r.source_id AND m.request_key = 'store:' || r.brander_id || ':' || r.request_key
+          WHERE r.brander_id = ${brand} AND r.source = 'onecard' AND (m.id IS NULL OR m.amount <> -r.value OR m.kind <> 'redeem')`,
+  );
+}
+
+/**
  * Physical goods (commerce) of the run's brand: every order in exactly one state, with the times that state
  * implies; refunds never above what was paid: an order's refunds at most its payment, a line's at most what
  * was paid for the units its finished cases concern (all of the line only when all its units came back),
@@ -545,10 +587,15 @@ async function fingerprintNow(w: World): Promise<string> {
           (SELECT md5(string_agg(id || ':' || state || ':' || balance || ':' || COALESCE(owner_id,
             0) || ':' || COALESCE(gift_id, 0), ',' ORDER BY id)) FROM onecard_cards WHERE brander_id IN (${ids})),
           (SELECT md5(string_agg(id || ':' || state, ',' ORDER BY id)) FROM withdrawals WHERE merchant_id IN (${ids})),
-          (SELECT md5(string_agg(id || ':' || state, ',' ORDER BY id)) FROM mall_orders WHERE merchant_id IN (${ids})),
+          (SELECT md5(string_agg(id || ':' || state || ':' || refunded, ',' ORDER BY id)) FROM mall_orders WHERE merchant_id IN (${ids})),
           (SELECT md5(string_agg(id || ':' || state || ':' || refunded, ',' ORDER BY id)) FROM takeout_orders WHERE merchant_id IN (${ids})),
           (SELECT md5(string_agg(id || ':' || state || ':' || refunded, ',' ORDER BY id)) FROM pay_orders WHERE merchant_id IN (${ids})),
-          (SELECT COUNT(*) FROM store_redemptions WHERE brander_id IN (${ids}))
+          (SELECT COUNT(*) FROM store_redemptions WHERE brander_id IN (${ids})),
+          (SELECT md5(string_agg(id || ':' || state || ':' || refunded_amount, ',' ORDER BY id)) FROM commerce_orders
+            WHERE brand_id IN (${ids})),
+          (SELECT md5(string_agg(id || ':' || state, ',' ORDER BY id)) FROM commerce_aftersales WHERE brand_id IN (${ids})),
+          (SELECT md5(string_agg(id || ':' || stock || ':' || sold, ',' ORDER BY id)) FROM commerce_skus
+            WHERE merchant_id IN (${ids}))
         ) AS f`,
   );
   return r[0]?.f ?? "";

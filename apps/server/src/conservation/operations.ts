@@ -1,3 +1,4 @@
+import { COMMERCE_LIMITS } from "@tessera/contracts";
 import fc from "fast-check";
 import { sql } from "kysely";
 import type { CallResult } from "../../test/harness";
@@ -7,6 +8,7 @@ import { voucherExpiryDeps } from "../../test/kit/mall-fixtures";
 import { cardKeys } from "../modules/supply";
 import { SupplyService } from "../modules/supply/service";
 import { TakeoutService } from "../modules/takeout/service";
+import { CommerceService } from "../modules/commerce/service";
 import { fingerprint } from "./invariants";
 import { refreshCustomers, uniq, type World } from "./world";
 
@@ -43,6 +45,18 @@ export type Op =
   | { op: "cardActivate"; pick: number }
   | { op: "cardReturn"; pick: number }
   | { op: "cardGift"; pick: number; who: number }
+  | { op: "cardRedeem"; pick: number; amount: number }
+  | { op: "goodsOrder"; who: number; items: { sku: number; quantity: number }[]; pay: boolean }
+  | { op: "goodsAct"; pick: number; action: "advance" | "pay" | "ship" | "confirm" | "cancel" }
+  | {
+      op: "goodsAftersale";
+      pick: number;
+      line: number;
+      way: "refund" | "return_and_refund";
+      quantity: number;
+      amount: "whole" | "part" | "over";
+      agree: boolean;
+    }
   | { op: "daily" };
 
 const who = fc.integer({ min: 0, max: 1 });
@@ -142,6 +156,53 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constant("cardActivate" as const), pick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("cardReturn" as const), pick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("cardGift" as const), pick, who }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("cardRedeem" as const),
+      pick,
+      amount: fc.oneof(fc.integer({ min: 1, max: 3_000 }), fc.integer({ min: 1, max: 12_000 })),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("goodsOrder" as const),
+      who,
+      items: fc.uniqueArray(
+        fc.record({ sku: fc.integer({ min: 0, max: 1 }), quantity: fc.integer({ min: 1, max: 3 }) }),
+        { minLength: 1, maxLength: 2, selector: (i) => i.sku },
+      ),
+      pay: fc.boolean(),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant("goodsAct" as const),
+      pick,
+      action: fc.constantFrom(
+        "advance" as const,
+        "advance" as const,
+        "pay" as const,
+        "ship" as const,
+        "confirm" as const,
+        "cancel" as const,
+      ),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("goodsAftersale" as const),
+      pick,
+      line: fc.integer({ min: 0, max: 1 }),
+      way: fc.constantFrom("refund" as const, "return_and_refund" as const),
+      quantity: fc.integer({ min: 1, max: 3 }),
+      amount: fc.constantFrom("whole" as const, "whole" as const, "part" as const, "over" as const),
+      agree: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("daily" as const) }) },
 );
 
@@ -569,7 +630,190 @@ export async function perform(w: World, o: Op): Promise<string> {
           body: { cardIds: cards.map((x) => String(x.id)), phone: c.phone, message: "enjoy", requestKey: uniq("CG") },
         }),
       );
-      return `cardGift:${r.outcome}`;
+      if (r.outcome !== "done") return "cardGift:refused";
+      // The customer claims what waits in the card bag: the cards are theirs to spend at the brand's store.
+      const bag = await t.call<{ gifts: { id: string; state: string }[] }>("GET", "/api/mall/onecard/bag", {
+        headers: { "x-customer-token": c.token },
+      });
+      for (const g of bag.body.data.gifts) {
+        const claimed = await judged(w, "gift claim", () =>
+          t.call("POST", `/api/mall/onecard/gifts/${g.id}/claim`, { headers: { "x-customer-token": c.token } }),
+        );
+        if (claimed.outcome !== "done") return "cardGift.claim:refused";
+      }
+      return "cardGift:done";
+    }
+    case "cardRedeem": {
+      // A clerk takes an amount off a customer's card at the brand's store, with the dynamic code the
+      // customer's card bag shows: more than the card holds is refused.
+      const cards = await db
+        .selectFrom("onecard_cards")
+        .select(["id", "customer_id", "state", "balance", "held"])
+        .where("product_id", "=", Number(w.cardProductId))
+        .where("customer_id", "is not", null)
+        .orderBy("id")
+        .execute();
+      const card = at(cards, o.pick);
+      const c = card && w.customers.find((x) => x.id === Number(card.customer_id));
+      if (!card || !c) return "cardRedeem:nothing";
+      const issued = await t.call<{ code: string }>("POST", `/api/mall/onecard/cards/${card.id}/dynamicCode`, {
+        headers: { "x-customer-token": c.token },
+      });
+      if (issued.status >= 500) throw new StepFailure(`dynamic code: ${issued.status} ${issued.body.msg}`);
+      if (issued.body.code !== 1) return "cardRedeem:nocode";
+      const short = o.amount > Number(card.balance) - Number(card.held) || card.state !== "activated";
+      const r = await judged(
+        w,
+        `card redemption of ${o.amount} (${card.state}, ${card.balance} held ${card.held})`,
+        () =>
+          t.call("POST", "/api/card-brander/writeOff/redeem", {
+            token: w.clerk,
+            body: { kind: "dynamic", code: issued.body.data.code, amount: o.amount, requestKey: uniq("CD") },
+          }),
+        short ? "refused" : "done",
+      );
+      return `cardRedeem:${r.outcome}`;
+    }
+    case "goodsOrder": {
+      const p = w.purchasers[o.who] ?? w.purchasers[0];
+      if (!p) throw new Error("no purchaser");
+      const r = await judged(w, "goods order", () =>
+        t.call<{ id: string }>("POST", "/api/card-user/commerce/orders", {
+          token: p.token,
+          body: {
+            items: o.items.map((i) => ({ skuId: w.physical.skus[i.sku]?.id ?? "0", quantity: i.quantity })),
+            consignee: w.physical.consignee,
+            requestKey: uniq("GO"),
+          },
+        }),
+      );
+      if (r.outcome !== "done") return "goodsOrder:refused";
+      w.made.goodsOrders.push({ id: r.data.id, purchaser: o.who });
+      if (!o.pay) return "goodsOrder:done";
+      const paid = await judged(w, "goods pay", () =>
+        t.call("POST", `/api/card-user/commerce/orders/${r.data.id}/pay`, { token: p.token }),
+      );
+      return `goodsPay:${paid.outcome}`;
+    }
+    case "goodsAct": {
+      const order = at(w.made.goodsOrders, o.pick);
+      if (!order) return "goodsAct:nothing";
+      const p = w.purchasers[order.purchaser];
+      if (!p) throw new Error("no purchaser");
+      const state = (
+        await db
+          .selectFrom("commerce_orders")
+          .select("state")
+          .where("id", "=", Number(order.id))
+          .executeTakeFirstOrThrow()
+      ).state;
+      const next = { to_pay: "pay", to_ship: "ship", shipped: "confirm", received: "confirm" } as Record<
+        string,
+        "pay" | "ship" | "confirm" | undefined
+      >;
+      const action = o.action === "advance" ? (next[state] ?? "confirm") : o.action;
+      const allowed = {
+        pay: ["to_pay"],
+        ship: ["to_ship"],
+        confirm: ["shipped", "received"],
+        cancel: ["to_pay", "to_ship"],
+      }[action];
+      const send =
+        action === "ship"
+          ? () =>
+              t.call("POST", "/api/ecommerce/order/express/create", {
+                token: supplier.token,
+                body: { orderId: order.id, companyCode: "shunfeng" },
+              })
+          : () =>
+              t.call("POST", `/api/card-user/commerce/orders/${order.id}/${action}`, {
+                token: p.token,
+                ...(action === "cancel" && { body: { reason: "changed my mind" } }),
+              });
+      // What the order's state decides: an action out of its turn is refused.
+      const r = await judged(w, `goods ${action} (${state})`, send, allowed.includes(state) ? undefined : "refused");
+      return `goods.${action}:${r.outcome}`;
+    }
+    case "goodsAftersale": {
+      // Among the orders paid and not closed when there are any (a case needs one), else any order.
+      const paid = new Set(
+        (
+          await db
+            .selectFrom("commerce_orders")
+            .select("id")
+            .where("brand_id", "=", Number(supplier.merchantId))
+            .where("state", "in", ["to_ship", "shipped", "received", "completed"])
+            .execute()
+        ).map((x) => String(x.id)),
+      );
+      const live = w.made.goodsOrders.filter((x) => paid.has(x.id));
+      const order = at(live.length > 0 ? live : w.made.goodsOrders, o.pick);
+      if (!order) return "goodsAftersale:nothing";
+      const p = w.purchasers[order.purchaser];
+      if (!p) throw new Error("no purchaser");
+      const seen = await t.call<{
+        freight: { amount: number };
+        items: { id: string; quantity: number; unitPrice: { amount: number }; amount: { amount: number } }[];
+      }>("GET", `/api/card-user/commerce/orders/${order.id}`, { token: p.token });
+      const item = at(seen.body.data.items, o.line);
+      if (!item) return "goodsAftersale:nothing";
+      // "over": more than the line and the freight together, which no case may refund.
+      const amount =
+        o.amount === "over"
+          ? item.amount.amount + seen.body.data.freight.amount + 1
+          : o.amount === "whole"
+            ? item.unitPrice.amount * o.quantity
+            : Math.max(1, Math.floor((item.unitPrice.amount * o.quantity) / 2));
+      const applied = await judged(
+        w,
+        `after-sales ${o.way} of ${o.quantity} for ${amount}`,
+        () =>
+          t.call<{ id: string }>("POST", "/api/card-user/commerce/aftersales", {
+            token: p.token,
+            body: {
+              orderItemId: item.id,
+              way: o.way,
+              quantity: o.quantity,
+              amount,
+              reason: "Not as described",
+              requestKey: uniq("AS"),
+            },
+          }),
+        o.amount === "over" ? "refused" : undefined,
+      );
+      if (applied.outcome !== "done") return "goodsAftersale:refused";
+      const dispose = (body: Record<string, unknown>) => () =>
+        t.call("POST", "/api/ecommerce/afterservice/dispose", {
+          token: supplier.token,
+          body: { id: applied.data.id, ...body },
+        });
+      if (!o.agree) {
+        const no = await judged(w, "after-sales declined", dispose({ action: "disagree", reason: "Used" }), "done");
+        return `goodsAftersale.disagree:${no.outcome}`;
+      }
+      if (o.way === "refund") {
+        const yes = await judged(w, "after-sales refund", dispose({ action: "agree" }));
+        return `goodsAftersale.refund:${yes.outcome}`;
+      }
+      const agreed = await judged(
+        w,
+        "after-sales return agreed",
+        dispose({ action: "agree", returnAddress: "Noodle House returns, 1 West Lake Road" }),
+        "done",
+      );
+      void agreed;
+      await judged(
+        w,
+        "after-sales goods sent back",
+        () =>
+          t.call("POST", `/api/card-user/commerce/aftersales/${applied.data.id}/ship`, {
+            token: p.token,
+            body: { companyCode: "zhongtong", waybillNo: uniq("ZT") },
+          }),
+        "done",
+      );
+      const received = await judged(w, "after-sales goods received", dispose({ action: "receive" }));
+      return `goodsAftersale.return:${received.outcome}`;
     }
     case "daily": {
       // A platform day passes: the daily jobs run as their schedules would (card expiry, refunds of expired
@@ -580,6 +824,20 @@ export async function perform(w: World, o: Op): Promise<string> {
       await new SupplyService({ ...deps, keys: cardKeys(t.ctx.secret), mailer: t.ctx.mailer }).expireDue();
       await refundExpiredVouchers(voucherExpiryDeps(t));
       await new TakeoutService({ ...deps, payments: t.ctx.payments }).closeUnpaid();
+      // Physical goods: the courier simulator's events of the day (signed: received), unpaid orders closed,
+      // shipped ones confirmed after the configured days.
+      const commerce = new CommerceService({
+        ...deps,
+        courier: t.ctx.courier.adapter,
+        config: {
+          autoConfirmDays: t.config.commerce.autoConfirmDays,
+          courierStepSeconds: t.config.commerce.courierStepSeconds,
+          pushSalt: t.ctx.courier.pushSalt,
+        },
+        checkVideo: () => Promise.resolve(),
+      });
+      await commerce.runCourierSimulator();
+      await commerce.runTimers(COMMERCE_LIMITS.unpaidCloseMinutes);
       await judged(
         w,
         "daily settlement",

@@ -6,12 +6,13 @@ import { registerOperator } from "../../test/operators";
 import { importFile, newBrand, newGoods, type TestMerchant } from "../../test/kit/catalog-fixtures";
 import { onboarded } from "../../test/kit/collection-fixtures";
 import { releaseConfig } from "../../test/kit/mall-fixtures";
-import { storeOf } from "../../test/kit/redeem-fixtures";
+import { clerkOf, storeOf } from "../../test/kit/redeem-fixtures";
 import { cardCsv } from "../../test/kit/cards";
 
 /**
- * The world a conservation run plays in (issue 37, point 8): one supplier (brand) that sells card secrets
- * and store vouchers, runs a store, a takeout shop, a collection code and one-card cards; two purchasers
+ * The world a conservation run plays in (issue 37, point 8): one supplier (brand) that sells card secrets,
+ * store vouchers and physical goods, runs a store with a clerk, a takeout shop, a collection code and one-card
+ * cards; two purchasers
  * docked with it, the first running a released mall; customers of the mall and the shop; two operators
  * (withdrawals need two reviewers). Everything is made through the HTTP API, as a merchant would, except
  * what the module tests' fixtures also write directly (verification, a released mini-program version, the
@@ -22,6 +23,8 @@ import { cardCsv } from "../../test/kit/cards";
  */
 
 export interface Customer {
+  /** The customer's id (their one-card cards name it). */
+  id: number;
   phone: string;
   /** The mall's headers (app, seller, customer token). */
   mall: Record<string, string>;
@@ -45,6 +48,10 @@ export interface World {
   purchasers: TestMerchant[];
   goods: { secret: number; voucher: number };
   storeId: string;
+  /** A clerk of the store (the verification page), who redeems customers' cards there. */
+  clerk: string;
+  /** The brand's physical goods (commerce): its commodity's SKUs and the address orders ship to. */
+  physical: { skus: { id: string; price: number }[]; consignee: Record<string, string> };
   shop: { appId: string; headers: Record<string, string>; self: { secret: string; voucher: string } };
   customers: Customer[];
   takeout: { noodles: string; combo: string };
@@ -68,6 +75,7 @@ export interface World {
     payOrders: string[];
     withdrawals: string[];
     cardSales: { id: string; purchaser: number }[];
+    goodsOrders: { id: string; purchaser: number }[];
   };
 }
 
@@ -102,7 +110,17 @@ export async function loginCustomer(t: TestApp, shopHeaders: Record<string, stri
     body: { phone, smsCode: await lastCode(t, phone) },
   });
   const token = must(res, "customer login").token;
-  return { phone, token, mall: { ...shopHeaders, "x-customer-token": token }, loggedInAt: t.clock.now().getTime() };
+  const me = must(
+    await t.call<{ id: string }>("GET", "/api/mall/customer/info", { headers: { "x-customer-token": token } }),
+    "customer info",
+  );
+  return {
+    id: Number(me.id),
+    phone,
+    token,
+    mall: { ...shopHeaders, "x-customer-token": token },
+    loggedInAt: t.clock.now().getTime(),
+  };
 }
 
 export async function buildWorld(t: TestApp, options: { codes?: number; cards?: number } = {}): Promise<World> {
@@ -134,6 +152,38 @@ export async function buildWorld(t: TestApp, options: { codes?: number; cards?: 
   must(await importFile(t, supplier.token, secret.id, "s.csv", codesCsv(`CS${tag}`, codes, soon)), "import secrets");
   must(await importFile(t, supplier.token, voucher.id, "v.csv", codesCsv(`CV${tag}`, codes, soon)), "import vouchers");
   const store = await storeOf(t, supplier, "Conservation store");
+  const clerk = await clerkOf(t, supplier, store.id);
+  // Physical goods: a shirt in two sizes, freight 8.00 for the first kilogram, free over 200.00.
+  const commodity = must(
+    await t.call<{ id: string; skus: { id: string; price: { amount: number } }[] }>(
+      "POST",
+      "/api/ecommerce/commodity/add",
+      {
+        token: supplier.token,
+        body: {
+          name: "Noodle house shirt",
+          category: "Apparel",
+          specGroups: [{ name: "Size", values: ["M", "L"] }],
+          skus: [
+            { specs: ["M"], price: 5_900, stock: 400 },
+            { specs: ["L"], price: 6_200, stock: 400 },
+          ],
+          weightG: 300,
+          freightFirst: 800,
+          freightExtra: 200,
+          freeOver: 20_000,
+        },
+      },
+    ),
+    "commodity",
+  );
+  must(
+    await t.call("POST", "/api/ecommerce/commodity/state/update", {
+      token: supplier.token,
+      body: { id: commodity.id, onShelf: true },
+    }),
+    "commodity on shelf",
+  );
 
   const purchasers: TestMerchant[] = [];
   for (const name of ["Mall Purchaser Co", "Second Purchaser Co"]) {
@@ -264,6 +314,18 @@ export async function buildWorld(t: TestApp, options: { codes?: number; cards?: 
     purchasers,
     goods: { secret: secret.id, voucher: voucher.id },
     storeId: store.id,
+    clerk,
+    physical: {
+      skus: commodity.skus.map((k) => ({ id: k.id, price: k.price.amount })),
+      consignee: {
+        name: "Li Lei",
+        phone: "13800138000",
+        provinceCode: "330000",
+        cityCode: "330100",
+        countyCode: "330106",
+        address: "Wensan Road 1",
+      },
+    },
     shop: { appId, headers, self: { secret: selfSecret.id, voucher: selfVoucher.id } },
     customers,
     takeout: { noodles, combo: pkg[0]?.id ?? "" },
@@ -279,6 +341,7 @@ export async function buildWorld(t: TestApp, options: { codes?: number; cards?: 
       payOrders: [],
       withdrawals: [],
       cardSales: [],
+      goodsOrders: [],
     },
   };
 }
