@@ -5,6 +5,7 @@ import { loadChunk } from "./lazy";
 import { RootLayout } from "./RootLayout";
 import { PageFailure, RouteError } from "./RouteError";
 import { AREAS, PUBLIC_PAGES, type PageDef, type RouteHandle } from "./routes";
+import { featurePage } from "../ui/areas";
 import { FullPageSpin } from "../ui/FullPageSpin";
 
 function pageRoute(page: PageDef): RouteObject {
@@ -39,7 +40,11 @@ export const routes: RouteObject[] = [
         children: [
           ...PUBLIC_PAGES.map(pageRoute),
           { path: "/international", element: <Navigate to="/international/INlogin" replace /> },
-          pageRoute({ path: "*", load: () => import("../areas/public/NotFound"), titleKey: "title.notFound" }),
+          pageRoute({
+            path: "*",
+            load: featurePage(() => import("../ui/NotFoundResult").then((m) => m.NotFoundResult), {}),
+            titleKey: "title.notFound",
+          }),
         ],
       },
       ...AREAS.map((area): RouteObject => ({

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ComponentType } from "react";
+import { createContext, createElement, useContext, type ComponentType } from "react";
 import type { MerchantRole, Version } from "@tessera/contracts";
 
 /**
@@ -9,6 +9,21 @@ import type { MerchantRole, Version } from "@tessera/contracts";
  * reads it through AreasContext, which the app's providers fill.
  */
 export type PageModule = { default: ComponentType };
+
+/**
+ * A route entry's `load` that names a feature's page component and the props it takes on this route, so an
+ * area needs no wrapper file for it: `featurePage(() => import("…/StatementPage").then((m) => m.StatementPage),
+ * { unit: "month" })`. The props are checked against the component's.
+ */
+export function featurePage<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  props: P,
+): () => Promise<PageModule> {
+  return async () => {
+    const Page = await load();
+    return { default: () => createElement(Page, props) };
+  };
+}
 
 export interface PageDef {
   /** Absolute for public pages, relative to the area base inside an area. */

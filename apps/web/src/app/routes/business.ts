@@ -36,7 +36,7 @@ import {
   VideoCameraOutlined,
   WechatOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "../../ui/areas";
+import { featurePage, type AreaDef } from "../../ui/areas";
 
 /**
  * The supplier's back office (`/business`, domestic version).
@@ -51,42 +51,55 @@ export const business: AreaDef = {
   pages: [
     {
       path: "Home",
-      load: () => import("../../areas/business/Home"),
+      load: featurePage(() => import("../../features/accounts/AccountHome").then((m) => m.AccountHome), {
+        role: "business",
+      }),
       titleKey: "title.home",
       menuKey: "menu.home",
       icon: HomeOutlined,
     },
     {
       path: "BasicInfo",
-      load: () => import("../../areas/business/BasicInfo"),
+      load: featurePage(() => import("../../features/onboarding/ProfileForm").then((m) => m.ProfileForm), {
+        pageId: "business.BasicInfo",
+      }),
       titleKey: "onboarding.title.profile",
       menuKey: "onboarding.menu.profile",
       icon: ProfileOutlined,
     },
     {
       path: "AuthenticationB",
-      load: () => import("../../areas/business/AuthenticationB"),
+      load: featurePage(() => import("../../features/onboarding/RealNameForm").then((m) => m.RealNameForm), {
+        pageId: "business.AuthenticationB",
+      }),
       titleKey: "onboarding.title.realName",
       menuKey: "onboarding.menu.realName",
       icon: IdcardOutlined,
     },
     {
       path: "ApiSecurityB",
-      load: () => import("../../areas/business/ApiSecurityB"),
+      load: featurePage(() => import("../../features/onboarding/ApiSecurityPanel").then((m) => m.ApiSecurityPanel), {
+        pageId: "business.ApiSecurityB",
+      }),
       titleKey: "onboarding.title.api",
       menuKey: "onboarding.menu.api",
       icon: ApiOutlined,
     },
     {
       path: "SubAccounts",
-      load: () => import("../../areas/business/SubAccounts"),
+      load: featurePage(() => import("../../features/onboarding/SubAccountsPage").then((m) => m.SubAccountsPage), {
+        pageId: "business.SubAccounts",
+      }),
       titleKey: "onboarding.title.sub",
       menuKey: "onboarding.menu.sub",
       icon: TeamOutlined,
     },
     {
       path: "ServiceBind",
-      load: () => import("../../areas/business/ServiceBind"),
+      load: featurePage(() => import("../../features/onboarding/ServiceBindPanel").then((m) => m.ServiceBindPanel), {
+        pageId: "business.ServiceBind",
+        kind: "brand",
+      }),
       titleKey: "onboarding.title.service",
       menuKey: "onboarding.menu.service",
       icon: LinkOutlined,
@@ -122,28 +135,44 @@ export const business: AreaDef = {
     },
     {
       path: "FaceValueCard",
-      load: () => import("../../areas/business/FaceValueCard"),
+      load: featurePage(() => import("../../areas/business/onecard/CardProductsPage").then((m) => m.CardProductsPage), {
+        kind: "face_value",
+        hintId: "business.FaceValueCard",
+        hintKey: "onecard.bo.hint.face_value",
+      }),
       titleKey: "onecard.bo.page.FaceValueCard",
       menuKey: "onecard.bo.page.FaceValueCard",
       icon: CreditCardOutlined,
     },
     {
       path: "DiscountCard",
-      load: () => import("../../areas/business/DiscountCard"),
+      load: featurePage(() => import("../../areas/business/onecard/CardProductsPage").then((m) => m.CardProductsPage), {
+        kind: "discount",
+        hintId: "business.DiscountCard",
+        hintKey: "onecard.bo.hint.discount",
+      }),
       titleKey: "onecard.bo.page.DiscountCard",
       menuKey: "onecard.bo.page.DiscountCard",
       icon: GiftOutlined,
     },
     {
       path: "GuideCard",
-      load: () => import("../../areas/business/GuideCard"),
+      load: featurePage(() => import("../../areas/business/onecard/CardProductsPage").then((m) => m.CardProductsPage), {
+        kind: "guide",
+        hintId: "business.GuideCard",
+        hintKey: "onecard.bo.hint.guide",
+      }),
       titleKey: "onecard.bo.page.GuideCard",
       menuKey: "onecard.bo.page.GuideCard",
       icon: CompassOutlined,
     },
     {
       path: "CardMall",
-      load: () => import("../../areas/business/CardMall"),
+      load: featurePage(() => import("../../areas/business/onecard/CardProductsPage").then((m) => m.CardProductsPage), {
+        hintId: "business.CardMall",
+        hintKey: "onecard.bo.hint.mall",
+        onSaleOnly: true,
+      }),
       titleKey: "onecard.bo.page.CardMall",
       menuKey: "onecard.bo.page.CardMall",
       icon: ShopOutlined,
@@ -157,21 +186,25 @@ export const business: AreaDef = {
     },
     {
       path: "BrandAuthorization",
-      load: () => import("../../areas/business/BrandAuthorization"),
+      load: () => import("../../features/docking/BrandAuthorization"),
       titleKey: "brandAuth.title",
       menuKey: "brandAuth.title",
       icon: SafetyOutlined,
     },
     {
       path: "VendorWhiteList",
-      load: () => import("../../areas/business/VendorWhiteList"),
+      load: featurePage(() => import("../../features/purchasing/WhitelistList").then((m) => m.WhitelistList), {
+        scope: "vendor",
+      }),
       titleKey: "whitelist.title.vendor",
       menuKey: "whitelist.title.vendor",
       icon: SafetyOutlined,
     },
     {
       path: "PurchaseWhiteList",
-      load: () => import("../../areas/business/PurchaseWhiteList"),
+      load: featurePage(() => import("../../features/purchasing/WhitelistList").then((m) => m.WhitelistList), {
+        scope: "goods",
+      }),
       titleKey: "whitelist.title.goods",
       menuKey: "whitelist.title.goods",
       icon: SafetyOutlined,
@@ -185,7 +218,9 @@ export const business: AreaDef = {
     },
     {
       path: "SalesOrder",
-      load: () => import("../../areas/business/SalesOrder"),
+      load: featurePage(() => import("../../features/purchasing/OrderTabs").then((m) => m.OrderTabs), {
+        side: "supplier",
+      }),
       titleKey: "order.title.business",
       menuKey: "order.title.business",
       icon: ShoppingCartOutlined,
@@ -213,21 +248,25 @@ export const business: AreaDef = {
     },
     {
       path: "ChangesFunds",
-      load: () => import("../../areas/business/ChangesFunds"),
+      load: () => import("../../features/funds/ChangesFunds"),
       titleKey: "funds.title.changesFunds",
       menuKey: "funds.menu.changesFunds",
       icon: TransactionOutlined,
     },
     {
       path: "DailyFunds",
-      load: () => import("../../areas/business/DailyFunds"),
+      load: featurePage(() => import("../../features/funds/StatementPage").then((m) => m.StatementPage), {
+        unit: "day",
+      }),
       titleKey: "statement.title.day",
       menuKey: "statement.title.day",
       icon: CalendarOutlined,
     },
     {
       path: "Billing",
-      load: () => import("../../areas/business/Billing"),
+      load: featurePage(() => import("../../features/funds/StatementPage").then((m) => m.StatementPage), {
+        unit: "month",
+      }),
       titleKey: "statement.title.month",
       menuKey: "statement.title.month",
       icon: AccountBookOutlined,
@@ -276,7 +315,7 @@ export const business: AreaDef = {
     },
     {
       path: "aggregateIncoming",
-      load: () => import("../../areas/business/aggregateIncoming"),
+      load: () => import("../../features/collection/aggregateIncoming"),
       titleKey: "collection.title.apply",
       menuKey: "collection.title.apply",
       icon: AuditOutlined,
@@ -353,21 +392,25 @@ export const business: AreaDef = {
     },
     {
       path: "ShopMember",
-      load: () => import("../../areas/business/ShopMember"),
+      load: () => import("../../features/mall/MallMember"),
       titleKey: "mall.page.ShopMember",
       menuKey: "mall.page.ShopMember",
       icon: TeamOutlined,
     },
     {
       path: "PrivateCodeMall",
-      load: () => import("../../areas/business/PrivateCodeMall"),
+      load: () => import("../../features/mall/BrandShow"),
       titleKey: "mall.page.PrivateCodeMall",
       menuKey: "mall.page.PrivateCodeMall",
       icon: SafetyOutlined,
     },
     {
       path: "DockWechat",
-      load: () => import("../../areas/business/DockWechat"),
+      load: featurePage(() => import("../../features/miniprogram/Official").then((m) => m.OfficialAccountPage), {
+        redirect: "/business/DockWechat",
+        hintId: "business.DockWechat",
+        titleKey: "mp.page.DockWechat",
+      }),
       titleKey: "mp.page.DockWechat",
       menuKey: "mp.page.DockWechat",
       icon: WechatOutlined,

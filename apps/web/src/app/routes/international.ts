@@ -11,7 +11,7 @@ import {
   TransactionOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "../../ui/areas";
+import { featurePage, type AreaDef } from "../../ui/areas";
 
 /**
  * The international version's two back offices: purchaser (`/international/sale`) and supplier
@@ -27,7 +27,9 @@ export const intlSale: AreaDef = {
   pages: [
     {
       path: "Home",
-      load: () => import("../../areas/international/SaleHome"),
+      load: featurePage(() => import("../../features/accounts/AccountHome").then((m) => m.AccountHome), {
+        role: "sale",
+      }),
       titleKey: "title.home",
       menuKey: "menu.home",
       icon: HomeOutlined,
@@ -41,7 +43,11 @@ export const intlSale: AreaDef = {
     },
     {
       path: "FundsChange",
-      load: () => import("../../areas/sale/FundRelated"),
+      load: featurePage(() => import("../../features/funds/AccountFundsPage").then((m) => m.AccountFundsPage), {
+        accounts: ["reserve", "sup"],
+        hintId: "sale.FundRelated",
+        transfer: true,
+      }),
       titleKey: "funds.title.fundRelated",
       menuKey: "funds.menu.fundRelated",
       icon: TransactionOutlined,
@@ -49,7 +55,10 @@ export const intlSale: AreaDef = {
     // The home's withdraw action (spec 01 marketplace screen 5) leads here: from the reserve account to a verified card.
     {
       path: "WithdrawalRecord",
-      load: () => import("../../areas/sale/WithdrawalRecord"),
+      load: featurePage(() => import("../../features/funds/WithdrawalPage").then((m) => m.WithdrawalPage), {
+        account: "reserve",
+        hintId: "sale.WithdrawalRecord",
+      }),
       titleKey: "withdraw.title.sale",
       menuKey: "withdraw.menu.sale",
       icon: WalletOutlined,
@@ -70,7 +79,9 @@ export const intlSale: AreaDef = {
     },
     {
       path: "PurchaseOrder",
-      load: () => import("../../areas/sale/PurchaseOrder"),
+      load: featurePage(() => import("../../features/purchasing/OrderTabs").then((m) => m.OrderTabs), {
+        side: "purchaser",
+      }),
       titleKey: "order.title.sale",
       menuKey: "order.title.sale",
       icon: ShoppingCartOutlined,
@@ -84,14 +95,20 @@ export const intlSale: AreaDef = {
     },
     {
       path: "storedValue",
-      load: () => import("../../areas/international/StoredValue"),
+      load: featurePage(() => import("../../features/funds/AccountFundsPage").then((m) => m.AccountFundsPage), {
+        accounts: ["reserve"],
+        hintId: "intl.sale.storedValue",
+      }),
       titleKey: "funds.title.storedValue",
       menuKey: "funds.title.storedValue",
       icon: BankOutlined,
     },
     {
       path: "storedFund",
-      load: () => import("../../areas/international/StoredFund"),
+      load: featurePage(() => import("../../features/funds/AccountFundsPage").then((m) => m.AccountFundsPage), {
+        accounts: ["sup"],
+        hintId: "intl.storedFund",
+      }),
       titleKey: "funds.title.storedFund",
       menuKey: "funds.title.storedFund",
       icon: WalletOutlined,
@@ -105,14 +122,19 @@ export const intlSale: AreaDef = {
     },
     {
       path: "Authentication",
-      load: () => import("../../areas/sale/Authentication"),
+      load: featurePage(() => import("../../features/onboarding/RealNameForm").then((m) => m.RealNameForm), {
+        pageId: "sale.Authentication",
+      }),
       titleKey: "onboarding.title.realName",
       menuKey: "onboarding.menu.realName",
       icon: IdcardOutlined,
     },
     {
       path: "EquityApplet",
-      load: () => import("../../areas/sale/EquityApplet"),
+      load: featurePage(() => import("../../features/miniprogram/Console").then((m) => m.MiniProgramConsole), {
+        platform: "wechat",
+        hintId: "sale.EquityApplet",
+      }),
       titleKey: "mp.page.EquityApplet",
       menuKey: "mp.page.EquityApplet",
       icon: AppstoreOutlined,
@@ -129,7 +151,9 @@ export const intlBusiness: AreaDef = {
   pages: [
     {
       path: "Home",
-      load: () => import("../../areas/international/BusinessHome"),
+      load: featurePage(() => import("../../features/accounts/AccountHome").then((m) => m.AccountHome), {
+        role: "business",
+      }),
       titleKey: "title.home",
       menuKey: "menu.home",
       icon: HomeOutlined,
@@ -144,7 +168,7 @@ export const intlBusiness: AreaDef = {
     { path: "CardImport", load: () => import("../../areas/business/CardImport"), titleKey: "catalog.title.cardImport" },
     {
       path: "ChangesFunds",
-      load: () => import("../../areas/business/ChangesFunds"),
+      load: () => import("../../features/funds/ChangesFunds"),
       titleKey: "funds.title.changesFunds",
       menuKey: "funds.menu.changesFunds",
       icon: TransactionOutlined,
@@ -158,7 +182,9 @@ export const intlBusiness: AreaDef = {
     },
     {
       path: "SalesOrder",
-      load: () => import("../../areas/business/SalesOrder"),
+      load: featurePage(() => import("../../features/purchasing/OrderTabs").then((m) => m.OrderTabs), {
+        side: "supplier",
+      }),
       titleKey: "order.title.business",
       menuKey: "order.title.business",
       icon: ShoppingCartOutlined,
@@ -172,21 +198,29 @@ export const intlBusiness: AreaDef = {
     },
     {
       path: "storedFund",
-      load: () => import("../../areas/international/StoredFund"),
+      load: featurePage(() => import("../../features/funds/AccountFundsPage").then((m) => m.AccountFundsPage), {
+        accounts: ["sup"],
+        hintId: "intl.storedFund",
+      }),
       titleKey: "funds.title.storedFund",
       menuKey: "funds.title.storedFund",
       icon: WalletOutlined,
     },
     {
       path: "WithdrawalRecordB",
-      load: () => import("../../areas/business/WithdrawalRecordB"),
+      load: featurePage(() => import("../../features/funds/WithdrawalPage").then((m) => m.WithdrawalPage), {
+        account: "income",
+        hintId: "business.WithdrawalRecordB",
+      }),
       titleKey: "withdraw.title.sale",
       menuKey: "withdraw.menu.sale",
       icon: WalletOutlined,
     },
     {
       path: "AuthenticationB",
-      load: () => import("../../areas/business/AuthenticationB"),
+      load: featurePage(() => import("../../features/onboarding/RealNameForm").then((m) => m.RealNameForm), {
+        pageId: "business.AuthenticationB",
+      }),
       titleKey: "onboarding.title.realName",
       menuKey: "onboarding.menu.realName",
       icon: IdcardOutlined,

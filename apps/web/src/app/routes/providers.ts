@@ -27,7 +27,7 @@ import {
   FileExcelOutlined,
   EnvironmentOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "../../ui/areas";
+import { featurePage, type AreaDef } from "../../ui/areas";
 
 /**
  * The service provider's back office (`/providers`, domestic version).
@@ -42,21 +42,27 @@ export const providers: AreaDef = {
   pages: [
     {
       path: "Home",
-      load: () => import("../../areas/providers/Home"),
+      load: featurePage(() => import("../../features/accounts/AccountHome").then((m) => m.AccountHome), {
+        role: "providers",
+      }),
       titleKey: "title.home",
       menuKey: "menu.home",
       icon: HomeOutlined,
     },
     {
       path: "EssentialInfo",
-      load: () => import("../../areas/providers/EssentialInfo"),
+      load: featurePage(() => import("../../features/onboarding/ProfileForm").then((m) => m.ProfileForm), {
+        pageId: "providers.EssentialInfo",
+      }),
       titleKey: "onboarding.title.profile",
       menuKey: "onboarding.menu.profile",
       icon: ProfileOutlined,
     },
     {
       path: "AuthenticationP",
-      load: () => import("../../areas/providers/AuthenticationP"),
+      load: featurePage(() => import("../../features/onboarding/RealNameForm").then((m) => m.RealNameForm), {
+        pageId: "providers.AuthenticationP",
+      }),
       titleKey: "onboarding.title.realName",
       menuKey: "onboarding.menu.realName",
       icon: IdcardOutlined,
@@ -70,7 +76,12 @@ export const providers: AreaDef = {
     },
     {
       path: "VendorList",
-      load: () => import("../../areas/providers/VendorList"),
+      load: featurePage(() => import("../../areas/providers/ServedMerchants").then((m) => m.ServedMerchants), {
+        pageId: "providers.VendorList",
+        kind: "vendor",
+        hintTitleKey: "providers.list.vendorsHintTitle",
+        hintKey: "providers.list.vendorsHint",
+      }),
       titleKey: "providers.title.vendors",
       menuKey: "providers.menu.vendors",
       icon: ClusterOutlined,
@@ -175,7 +186,7 @@ export const providers: AreaDef = {
     },
     {
       path: "ChangesFundsP",
-      load: () => import("../../areas/providers/ChangesFundsP"),
+      load: () => import("../../features/funds/ChangesFunds"),
       titleKey: "funds.title.changesFunds",
       menuKey: "funds.menu.changesFunds",
       icon: TransactionOutlined,
@@ -189,7 +200,10 @@ export const providers: AreaDef = {
     },
     {
       path: "WithdrawalRecordP",
-      load: () => import("../../areas/providers/WithdrawalRecordP"),
+      load: featurePage(() => import("../../features/funds/WithdrawalPage").then((m) => m.WithdrawalPage), {
+        account: "income",
+        hintId: "providers.WithdrawalRecordP",
+      }),
       titleKey: "withdraw.title.sale",
       menuKey: "withdraw.menu.sale",
       icon: WalletOutlined,
@@ -238,14 +252,17 @@ export const providers: AreaDef = {
     },
     {
       path: "TiktokApplet",
-      load: () => import("../../areas/providers/TiktokApplet"),
+      load: featurePage(() => import("../../features/miniprogram/Console").then((m) => m.MiniProgramConsole), {
+        platform: "douyin",
+        hintId: "providers.TiktokApplet",
+      }),
       titleKey: "mp.page.TiktokApplet",
       menuKey: "mp.page.TiktokApplet",
       icon: QrcodeOutlined,
     },
     {
       path: "LocaLivePlatform",
-      load: () => import("../../areas/providers/LocaLivePlatform"),
+      load: featurePage(() => import("../../features/miniprogram/Official").then((m) => m.LocalLifePage), {}),
       titleKey: "mp.page.LocaLivePlatform",
       menuKey: "mp.page.LocaLivePlatform",
       icon: EnvironmentOutlined,

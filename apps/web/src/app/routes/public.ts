@@ -1,18 +1,32 @@
-import type { PageDef } from "../../ui/areas";
+import { featurePage, type PageDef } from "../../ui/areas";
 
 /** Pages outside the areas, open without a session: logins, system choosers, real-name verification. Absolute paths. */
 export const publicPages: PageDef[] = [
-  { path: "/login", load: () => import("../../areas/public/Login"), titleKey: "title.login" },
-  { path: "/login1", load: () => import("../../areas/public/Login"), titleKey: "title.login" },
-  { path: "/SelectUser", load: () => import("../../areas/public/SelectUser"), titleKey: "title.selectUser" },
+  {
+    path: "/login",
+    load: featurePage(() => import("../../features/accounts/Landing").then((m) => m.Landing), { version: "domestic" }),
+    titleKey: "title.login",
+  },
+  {
+    path: "/login1",
+    load: featurePage(() => import("../../features/accounts/Landing").then((m) => m.Landing), { version: "domestic" }),
+    titleKey: "title.login",
+  },
+  {
+    path: "/SelectUser",
+    load: featurePage(() => import("../../features/accounts/SystemChooser").then((m) => m.SystemChooser), {}),
+    titleKey: "title.selectUser",
+  },
   {
     path: "/international/INlogin",
-    load: () => import("../../areas/international/INlogin"),
+    load: featurePage(() => import("../../features/accounts/Landing").then((m) => m.Landing), {
+      version: "international",
+    }),
     titleKey: "title.intlLogin",
   },
   {
     path: "/international/SelectUser",
-    load: () => import("../../areas/international/SelectUser"),
+    load: featurePage(() => import("../../features/accounts/SystemChooser").then((m) => m.SystemChooser), {}),
     titleKey: "title.selectUser",
   },
   { path: "/ops/login", load: () => import("../../areas/ops/Login"), titleKey: "ops.title.login" },

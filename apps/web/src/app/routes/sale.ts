@@ -38,7 +38,7 @@ import {
   WalletOutlined,
   WechatOutlined,
 } from "@ant-design/icons";
-import type { AreaDef } from "../../ui/areas";
+import { featurePage, type AreaDef } from "../../ui/areas";
 
 /**
  * The purchaser's back office (`/sale`, domestic version).
@@ -53,21 +53,27 @@ export const sale: AreaDef = {
   pages: [
     {
       path: "Home",
-      load: () => import("../../areas/sale/Home"),
+      load: featurePage(() => import("../../features/accounts/AccountHome").then((m) => m.AccountHome), {
+        role: "sale",
+      }),
       titleKey: "title.home",
       menuKey: "menu.home",
       icon: HomeOutlined,
     },
     {
       path: "BasicInformation",
-      load: () => import("../../areas/sale/BasicInformation"),
+      load: featurePage(() => import("../../features/onboarding/ProfileForm").then((m) => m.ProfileForm), {
+        pageId: "sale.BasicInformation",
+      }),
       titleKey: "onboarding.title.profile",
       menuKey: "onboarding.menu.profile",
       icon: ProfileOutlined,
     },
     {
       path: "Authentication",
-      load: () => import("../../areas/sale/Authentication"),
+      load: featurePage(() => import("../../features/onboarding/RealNameForm").then((m) => m.RealNameForm), {
+        pageId: "sale.Authentication",
+      }),
       titleKey: "onboarding.title.realName",
       menuKey: "onboarding.menu.realName",
       icon: IdcardOutlined,
@@ -81,14 +87,19 @@ export const sale: AreaDef = {
     },
     {
       path: "SubAccounts",
-      load: () => import("../../areas/sale/SubAccounts"),
+      load: featurePage(() => import("../../features/onboarding/SubAccountsPage").then((m) => m.SubAccountsPage), {
+        pageId: "sale.SubAccounts",
+      }),
       titleKey: "onboarding.title.sub",
       menuKey: "onboarding.menu.sub",
       icon: TeamOutlined,
     },
     {
       path: "ServiceBind",
-      load: () => import("../../areas/sale/ServiceBind"),
+      load: featurePage(() => import("../../features/onboarding/ServiceBindPanel").then((m) => m.ServiceBindPanel), {
+        pageId: "sale.ServiceBind",
+        kind: "vendor",
+      }),
       titleKey: "onboarding.title.service",
       menuKey: "onboarding.menu.service",
       icon: LinkOutlined,
@@ -109,28 +120,45 @@ export const sale: AreaDef = {
     },
     {
       path: "FundRelated",
-      load: () => import("../../areas/sale/FundRelated"),
+      load: featurePage(() => import("../../features/funds/AccountFundsPage").then((m) => m.AccountFundsPage), {
+        accounts: ["reserve", "sup"],
+        hintId: "sale.FundRelated",
+        transfer: true,
+      }),
       titleKey: "funds.title.fundRelated",
       menuKey: "funds.menu.fundRelated",
       icon: TransactionOutlined,
     },
     {
       path: "PurchaseFund",
-      load: () => import("../../areas/sale/PurchaseFund"),
+      load: featurePage(() => import("../../features/funds/AccountFundsPage").then((m) => m.AccountFundsPage), {
+        accounts: ["sup"],
+        hintId: "sale.PurchaseFund",
+        hint: "purchaseFund",
+      }),
       titleKey: "funds.title.purchaseFund",
       menuKey: "funds.title.purchaseFund",
       icon: WalletOutlined,
     },
     {
       path: "supRechargeOrder",
-      load: () => import("../../areas/sale/supRechargeOrder"),
+      load: featurePage(() => import("../../features/funds/AccountFundsPage").then((m) => m.AccountFundsPage), {
+        accounts: ["sup"],
+        hintId: "sale.supRechargeOrder",
+        transfer: true,
+        onlyType: "reserve_transfer",
+        hint: "supRecharge",
+      }),
       titleKey: "funds.title.supRecharge",
       menuKey: "funds.title.supRecharge",
       icon: SwapOutlined,
     },
     {
       path: "WithdrawalRecord",
-      load: () => import("../../areas/sale/WithdrawalRecord"),
+      load: featurePage(() => import("../../features/funds/WithdrawalPage").then((m) => m.WithdrawalPage), {
+        account: "reserve",
+        hintId: "sale.WithdrawalRecord",
+      }),
       titleKey: "withdraw.title.sale",
       menuKey: "withdraw.menu.sale",
       icon: WalletOutlined,
@@ -151,7 +179,9 @@ export const sale: AreaDef = {
     },
     {
       path: "PurchaseOrder",
-      load: () => import("../../areas/sale/PurchaseOrder"),
+      load: featurePage(() => import("../../features/purchasing/OrderTabs").then((m) => m.OrderTabs), {
+        side: "purchaser",
+      }),
       titleKey: "order.title.sale",
       menuKey: "order.title.sale",
       icon: ShoppingCartOutlined,
@@ -214,21 +244,27 @@ export const sale: AreaDef = {
     },
     {
       path: "GoodsList",
-      load: () => import("../../areas/sale/GoodsList"),
+      load: featurePage(() => import("../../areas/sale/selection/SelectionList").then((m) => m.SelectionList), {
+        type: "direct",
+      }),
       titleKey: "catalog.title.goodsList",
       menuKey: "catalog.menu.goodsList",
       icon: ShoppingOutlined,
     },
     {
       path: "CarmiGoodsList",
-      load: () => import("../../areas/sale/CarmiGoodsList"),
+      load: featurePage(() => import("../../areas/sale/selection/SelectionList").then((m) => m.SelectionList), {
+        type: "card",
+      }),
       titleKey: "catalog.title.carmiGoodsList",
       menuKey: "catalog.menu.carmiGoodsList",
       icon: CreditCardOutlined,
     },
     {
       path: "CouponSelection",
-      load: () => import("../../areas/sale/CouponSelection"),
+      load: featurePage(() => import("../../areas/sale/selection/SelectionList").then((m) => m.SelectionList), {
+        type: "coupon",
+      }),
       titleKey: "catalog.title.couponSelection",
       menuKey: "catalog.menu.couponSelection",
       icon: GiftOutlined,
@@ -347,35 +383,59 @@ export const sale: AreaDef = {
     },
     {
       path: "PhysicalSelection",
-      load: () => import("../../areas/sale/PhysicalSelection"),
+      load: featurePage(() => import("../../areas/sale/commerce/GoodsPage").then((m) => m.GoodsPage), {
+        kind: "physical",
+        hintId: "sale.PhysicalSelection",
+        titleKey: "commerce.page.PhysicalSelection",
+        hintKey: "commerce.hint.selection",
+      }),
       titleKey: "commerce.page.PhysicalSelection",
       menuKey: "commerce.page.PhysicalSelection",
       icon: ShopOutlined,
     },
     {
       path: "RealGoods",
-      load: () => import("../../areas/sale/RealGoods"),
+      load: featurePage(() => import("../../areas/sale/commerce/GoodsPage").then((m) => m.GoodsPage), {
+        kind: "physical",
+        picked: true,
+        hintId: "sale.RealGoods",
+        titleKey: "commerce.page.RealGoods",
+        hintKey: "commerce.hint.picked",
+      }),
       titleKey: "commerce.page.RealGoods",
       menuKey: "commerce.page.RealGoods",
       icon: InboxOutlined,
     },
     {
       path: "RealGoodsOrders",
-      load: () => import("../../areas/sale/RealGoodsOrders"),
+      load: featurePage(() => import("../../areas/sale/commerce/OrdersPage").then((m) => m.OrdersPage), {
+        kind: "physical",
+        hintId: "sale.RealGoodsOrders",
+        titleKey: "commerce.page.RealGoodsOrders",
+      }),
       titleKey: "commerce.page.RealGoodsOrders",
       menuKey: "commerce.page.RealGoodsOrders",
       icon: CarOutlined,
     },
     {
       path: "VirtualGoods",
-      load: () => import("../../areas/sale/VirtualGoods"),
+      load: featurePage(() => import("../../areas/sale/commerce/GoodsPage").then((m) => m.GoodsPage), {
+        kind: "virtual",
+        hintId: "sale.VirtualGoods",
+        titleKey: "commerce.page.VirtualGoods",
+        hintKey: "commerce.hint.selection",
+      }),
       titleKey: "commerce.page.VirtualGoods",
       menuKey: "commerce.page.VirtualGoods",
       icon: CloudOutlined,
     },
     {
       path: "VirtualOrders",
-      load: () => import("../../areas/sale/VirtualOrders"),
+      load: featurePage(() => import("../../areas/sale/commerce/OrdersPage").then((m) => m.OrdersPage), {
+        kind: "virtual",
+        hintId: "sale.VirtualOrders",
+        titleKey: "commerce.page.VirtualOrders",
+      }),
       titleKey: "commerce.page.VirtualOrders",
       menuKey: "commerce.page.VirtualOrders",
       icon: UnorderedListOutlined,
@@ -389,7 +449,10 @@ export const sale: AreaDef = {
     },
     {
       path: "EquityApplet",
-      load: () => import("../../areas/sale/EquityApplet"),
+      load: featurePage(() => import("../../features/miniprogram/Console").then((m) => m.MiniProgramConsole), {
+        platform: "wechat",
+        hintId: "sale.EquityApplet",
+      }),
       titleKey: "mp.page.EquityApplet",
       menuKey: "mp.page.EquityApplet",
       icon: ShopOutlined,
@@ -417,7 +480,7 @@ export const sale: AreaDef = {
     },
     {
       path: "MallMember",
-      load: () => import("../../areas/sale/MallMember"),
+      load: () => import("../../features/mall/MallMember"),
       titleKey: "mall.page.MallMember",
       menuKey: "mall.page.MallMember",
       icon: ApartmentOutlined,
@@ -431,14 +494,18 @@ export const sale: AreaDef = {
     },
     {
       path: "BrandShow",
-      load: () => import("../../areas/sale/BrandShow"),
+      load: () => import("../../features/mall/BrandShow"),
       titleKey: "mall.page.BrandShow",
       menuKey: "mall.page.BrandShow",
       icon: ShopOutlined,
     },
     {
       path: "WechatOfficial",
-      load: () => import("../../areas/sale/WechatOfficial"),
+      load: featurePage(() => import("../../features/miniprogram/Official").then((m) => m.OfficialAccountPage), {
+        redirect: "/sale/WechatOfficial",
+        hintId: "sale.WechatOfficial",
+        titleKey: "mp.page.WechatOfficial",
+      }),
       titleKey: "mp.page.WechatOfficial",
       menuKey: "mp.page.WechatOfficial",
       icon: WechatOutlined,

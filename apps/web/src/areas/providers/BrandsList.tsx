@@ -27,8 +27,8 @@ export default function BrandsList() {
     <ServedMerchants
       pageId="providers.BrandsList"
       kind="brand"
-      hintTitle={t("providers.list.brandsHintTitle")}
-      hint={t("providers.list.brandsHint")}
+      hintTitleKey="providers.list.brandsHintTitle"
+      hintKey="providers.list.brandsHint"
       actions={(row) => (
         <Button
           size="small"

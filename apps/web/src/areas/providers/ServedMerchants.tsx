@@ -14,8 +14,9 @@ export interface ServedMerchantsProps {
   pageId: string;
   /** Which bindings the list shows: brands (BrandsList) or vendors (VendorList); all when absent. */
   kind?: ServiceKind;
-  hintTitle: string;
-  hint: string;
+  /** i18n keys of the page hint's title and text. */
+  hintTitleKey: string;
+  hintKey: string;
   /** Row actions of this list, besides ending the binding (which every list offers). */
   actions?: (row: ServiceBinding) => ReactNode;
 }
@@ -24,7 +25,7 @@ export interface ServedMerchantsProps {
  * The merchants bound to this provider, as a searchable list (providers/BrandsList, VendorList): id,
  * name, real-name state, when bound; the provider may end a binding, which also ends its brand tokens.
  */
-export function ServedMerchants({ pageId, hintTitle, hint, actions, kind }: ServedMerchantsProps) {
+export function ServedMerchants({ pageId, hintTitleKey, hintKey, actions, kind }: ServedMerchantsProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const end = useEndBinding();
@@ -69,7 +70,7 @@ export function ServedMerchants({ pageId, hintTitle, hint, actions, kind }: Serv
 
   return (
     <ListPage<ServiceBinding>
-      header={<PageHint id={pageId} title={hintTitle} description={hint} />}
+      header={<PageHint id={pageId} title={t(hintTitleKey)} description={t(hintKey)} />}
       empty={kind ? <OtherKindHint kind={kind} /> : undefined}
       search={{ input: { keys: [{ value: "keyword", label: t("providers.list.keyword") }] } }}
       columns={columns}

@@ -1,9 +1,10 @@
-import { App, Button, Form, Input, Modal } from "antd";
+import { Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { userEmailReq } from "@tessera/contracts";
 import { useChangeEmail, useSendEmailCode } from "../../api/hooks/account";
 import { CodeField, useCodeSender } from "../../ui/form/CodeField";
-import { reportFailure } from "../../ui/form/serverError";
+import { FormDialog } from "../../ui/form/FormDialog";
+import { useAction } from "../../ui/form/useAction";
 import { useZodRules } from "../../ui/form/useZodRules";
 
 interface Values {
@@ -14,53 +15,36 @@ interface Values {
 /** Change the login email: a code goes to the NEW address (scene changeEmail), then PUT userEmail. */
 export function ChangeEmailDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const rule = useZodRules(userEmailReq);
   const send = useSendEmailCode();
   const change = useChangeEmail();
-  const toast = (m: string) => void message.error(m);
-
   const sendCode = useCodeSender(form, "email", (email) => send.mutateAsync({ email, scene: "changeEmail" }));
-
-  const submit = async (v: Values) => {
-    const result = await change.mutateAsync({ email: v.email.trim(), emailCode: v.emailCode.trim() });
-    if (reportFailure(result, form, ["email", "emailCode"], toast)) return;
-    void message.success(t("home.emailChanged"));
-    onClose();
-  };
+  const action = useAction(form, {
+    run: (v) => change.mutateAsync({ email: v.email.trim(), emailCode: v.emailCode.trim() }),
+    fields: ["email", "emailCode"],
+    success: t("home.emailChanged"),
+    then: onClose,
+  });
 
   return (
-    <Modal
-      open
+    <FormDialog
       title={t("home.changeEmail")}
-      onCancel={onClose}
-      footer={null}
-      mask={{ closable: false }}
-      destroyOnHidden
+      form={form}
+      onSubmit={action.submit}
+      pending={action.pending}
+      onClose={onClose}
     >
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger="onBlur"
-        onFinish={(v) => void submit(v)}
-        style={{ paddingTop: 8 }}
-      >
-        <Form.Item name="email" label={t("home.newEmail")} rules={[rule("email")]}>
-          <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
-        </Form.Item>
-        <CodeField
-          name="emailCode"
-          label={t("auth.emailCode")}
-          placeholder={t("auth.emailCodePlaceholder")}
-          rule={rule("emailCode")}
-          onSend={sendCode}
-        />
-        <Button type="primary" htmlType="submit" block loading={change.isPending}>
-          {t("common.confirm")}
-        </Button>
-      </Form>
-    </Modal>
+      <Form.Item name="email" label={t("home.newEmail")} rules={[rule("email")]}>
+        <Input placeholder={t("auth.emailPlaceholder")} autoComplete="email" />
+      </Form.Item>
+      <CodeField
+        name="emailCode"
+        label={t("auth.emailCode")}
+        placeholder={t("auth.emailCodePlaceholder")}
+        rule={rule("emailCode")}
+        onSend={sendCode}
+      />
+    </FormDialog>
   );
 }

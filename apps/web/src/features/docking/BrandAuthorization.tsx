@@ -3,7 +3,7 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useTranslation } from "react-i18next";
 import { brandAuthReq, type BrandAuth } from "@tessera/contracts";
 import { brandAuthsQuery, useGrantBrandAuth, useRevokeBrandAuth } from "../purchasing/api";
-import { reportFailure } from "../../ui/form/serverError";
+import { useAction } from "../../ui/form/useAction";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
@@ -21,22 +21,23 @@ interface Values {
  */
 export default function BrandAuthorization() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { modal } = App.useApp();
   const [form] = Form.useForm<Values>();
   const rule = useZodRules(brandAuthReq);
   const grant = useGrantBrandAuth();
   const revoke = useRevokeBrandAuth();
-  const submit = async (v: Values) => {
-    const result = await grant.mutateAsync({
-      granteeId: v.granteeId.trim(),
-      kind: v.kind,
-      ...(v.remark?.trim() && { remark: v.remark.trim() }),
-      ...(v.validUntil && { validUntil: v.validUntil.format("YYYY-MM-DD") }),
-    });
-    if (reportFailure(result, form, ["granteeId", "kind"], (m) => void message.error(m))) return;
-    void message.success(t("brandAuth.granted"));
-    form.resetFields();
-  };
+  const { submit } = useAction(form, {
+    run: (v: Values) =>
+      grant.mutateAsync({
+        granteeId: v.granteeId.trim(),
+        kind: v.kind,
+        ...(v.remark?.trim() && { remark: v.remark.trim() }),
+        ...(v.validUntil && { validUntil: v.validUntil.format("YYYY-MM-DD") }),
+      }),
+    fields: ["granteeId", "kind"],
+    success: t("brandAuth.granted"),
+    then: () => form.resetFields(),
+  });
   const columns: TableColumnsType<BrandAuth> = [
     { title: t("brandAuth.grantee"), key: "grantee", render: (_: unknown, a) => `${a.granteeName} (${a.granteeId})` },
     { title: t("brandAuth.kind"), dataIndex: "kind", render: (v: BrandAuth["kind"]) => t(`brandAuth.kinds.${v}`) },

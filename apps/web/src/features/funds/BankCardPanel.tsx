@@ -1,10 +1,10 @@
 import { CreditCardOutlined } from "@ant-design/icons";
-import { App, Button, Card, Descriptions, Form, Input, Modal, Tag, Typography } from "antd";
+import { Button, Card, Descriptions, Form, Input, Modal, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { bankCardReq, type BankCard, type BankCardReq } from "@tessera/contracts";
 import { useSaveWithdrawalCard, useWithdrawalCard } from "./api";
-import { reportFailure } from "../../ui/form/serverError";
+import { useAction } from "../../ui/form/useAction";
 import { useZodRules } from "../../ui/form/useZodRules";
 
 const STATE_COLOR: Record<BankCard["state"], string> = {
@@ -16,16 +16,16 @@ const FIELDS = ["companyName", "bank", "city", "account"] as const;
 
 function CardDialog({ current, onClose }: { current: BankCard | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+
   const [form] = Form.useForm<BankCardReq>();
   const rule = useZodRules(bankCardReq);
   const save = useSaveWithdrawalCard();
-  const submit = async (v: BankCardReq) => {
-    const result = await save.mutateAsync(v);
-    if (reportFailure(result, form, FIELDS, (m) => void message.error(m))) return;
-    void message.success(t("withdraw.cardSaved"));
-    onClose();
-  };
+  const { submit } = useAction(form, {
+    run: (v: BankCardReq) => save.mutateAsync(v),
+    fields: FIELDS,
+    success: t("withdraw.cardSaved"),
+    then: () => onClose(),
+  });
   return (
     <Modal
       open

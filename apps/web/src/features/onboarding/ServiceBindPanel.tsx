@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { serviceBindReq, type ServiceKind } from "@tessera/contracts";
 import { useBindProvider, useServiceBinding, useUnbindProvider } from "../../api/hooks/onboarding";
-import { reportFailure } from "../../ui/form/serverError";
+import { useAction } from "../../ui/form/useAction";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { PageHint } from "../../ui/PageHint";
 
@@ -22,12 +22,12 @@ export function ServiceBindPanel({ pageId, kind }: { pageId: string; kind: Servi
   const [form] = Form.useForm<{ providerId: string }>();
   const rule = useZodRules(serviceBindReq);
 
-  const submit = async ({ providerId }: { providerId: string }) => {
-    const result = await bind.mutateAsync(providerId.trim());
-    if (reportFailure(result, form, ["providerId"], (m) => void message.error(m))) return;
-    void message.success(t("onboarding.service.bound"));
-    form.resetFields();
-  };
+  const { submit } = useAction(form, {
+    run: ({ providerId }: { providerId: string }) => bind.mutateAsync(providerId.trim()),
+    fields: ["providerId"],
+    success: t("onboarding.service.bound"),
+    then: () => form.resetFields(),
+  });
 
   return (
     <Flex vertical gap={16}>

@@ -24,12 +24,13 @@ const onSaleOf = (v: string | undefined): "true" | "false" | undefined =>
 export function CardProductsPage({
   kind,
   hintId,
-  hint,
+  hintKey,
   onSaleOnly = false,
 }: {
   kind?: OnecardKind;
   hintId: string;
-  hint: string;
+  /** i18n key of the page hint's text. */
+  hintKey: string;
   onSaleOnly?: boolean;
 }) {
   const { t } = useTranslation();
@@ -83,7 +84,7 @@ export function CardProductsPage({
   return (
     <>
       <ListPage<OcProduct>
-        header={<PageHint id={hintId} title={t("onecard.bo.products")} description={hint} />}
+        header={<PageHint id={hintId} title={t("onecard.bo.products")} description={t(hintKey)} />}
         rowKey="id"
         columns={columns}
         scrollX={kind ? 1400 : 1520}

@@ -17,14 +17,15 @@ export function GoodsPage({
   kind,
   picked,
   hintId,
-  title,
-  hint,
+  titleKey,
+  hintKey,
 }: {
   kind: CommodityKind;
   picked?: boolean;
   hintId: string;
-  title: string;
-  hint: string;
+  /** i18n keys of the page hint's title and text. */
+  titleKey: string;
+  hintKey: string;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -86,7 +87,7 @@ export function GoodsPage({
   return (
     <>
       <ListPage<Commodity>
-        header={<PageHint id={hintId} title={title} description={hint} />}
+        header={<PageHint id={hintId} title={t(titleKey)} description={t(hintKey)} />}
         rowKey="id"
         columns={columns}
         scrollX={1200}

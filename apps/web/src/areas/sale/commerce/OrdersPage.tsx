@@ -23,7 +23,7 @@ const stateOf = (v: string | undefined): CommerceOrderState | undefined =>
   (COMMERCE_ORDER_STATES as readonly string[]).includes(v ?? "") ? (v as CommerceOrderState) : undefined;
 
 /** The purchaser's orders of one kind (RealGoodsOrders, VirtualOrders): pay, cancel, tracking, confirm receipt, after-sales. */
-export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintId: string; title: string }) {
+export function OrdersPage({ kind, hintId, titleKey }: { kind: CommodityKind; hintId: string; titleKey: string }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const qc = useQueryClient();
@@ -155,7 +155,7 @@ export function OrdersPage({ kind, hintId, title }: { kind: CommodityKind; hintI
   return (
     <>
       <ListPage<CommerceOrder>
-        header={<PageHint id={hintId} title={title} description={t("commerce.hint.orders")} />}
+        header={<PageHint id={hintId} title={t(titleKey)} description={t("commerce.hint.orders")} />}
         rowKey="id"
         columns={columns}
         scrollX={1500}
