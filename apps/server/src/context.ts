@@ -10,6 +10,7 @@ import { createPayments, type PaymentsAdapter } from "./platform/adapters/paymen
 import { createCourier, type Courier } from "./platform/adapters/courier";
 import { createEInvoice, type EInvoiceAdapter } from "./platform/adapters/einvoice";
 import { createMiniprogramPlatforms, type MiniprogramPlatforms } from "./platform/adapters/miniprogram";
+import { createBankPayouts, type BankPayouts } from "./platform/adapters/bank";
 
 /** Everything the modules are built from: one per process (or per test file). */
 export interface AppContext {
@@ -30,6 +31,8 @@ export interface AppContext {
   courier: Courier;
   /** The social platforms' mini-program APIs (local: a sandbox platform with its own pages). */
   miniprogramPlatforms: MiniprogramPlatforms;
+  /** Payout instructions to the bank (local: the payout files it would send, under DATA_DIR/bank-payouts). */
+  bank: BankPayouts;
   log: (line: string) => void;
 }
 
@@ -61,6 +64,7 @@ export async function createContext(
     einvoice: createEInvoice(),
     courier: createCourier(config, secret),
     miniprogramPlatforms: createMiniprogramPlatforms(config, database.db, clock),
+    bank: createBankPayouts(config),
     log,
   };
 }

@@ -127,3 +127,36 @@ export const autoPayoutReply = z.object({
 /** An operator adds another operator (withdrawals need two different reviewers). */
 export const newOperatorReq = z.strictObject({ email: emailField, password: newPasswordField });
 export type NewOperatorReq = z.infer<typeof newOperatorReq>;
+
+/**
+ * Payout instructions to the bank (issue 44): written in the review's transaction and submitted by a job,
+ * once per reference. `pending`: not yet taken by the bank (a failed try says why and when it is tried
+ * again); `submitted`: the bank has it and its result is still to come (mark the withdrawal paid or failed).
+ */
+export const PAYOUT_INSTRUCTION_OPEN_STATES = ["pending", "submitted"] as const;
+export const payoutInstruction = z.object({
+  withdrawalId: z.string(),
+  reference: z.string(),
+  state: z.enum(PAYOUT_INSTRUCTION_OPEN_STATES),
+  amount: money,
+  companyName: z.string(),
+  bank: z.string(),
+  account: z.string(),
+  createdAt: z.string(),
+  submittedAt: z.string().nullable(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  /** When a pending instruction is tried (again); null once submitted. */
+  nextAttemptAt: z.string().nullable(),
+});
+export type PayoutInstructionView = z.infer<typeof payoutInstruction>;
+export const payoutInstructionQuery = pageQuery.extend({ state: z.enum(PAYOUT_INSTRUCTION_OPEN_STATES).optional() });
+export type PayoutInstructionQuery = z.infer<typeof payoutInstructionQuery>;
+export const payoutInstructionPage = pageOf(payoutInstruction);
+export const payoutDispatchReply = z.object({
+  /** Instructions the bank took in this run. */
+  submitted: z.number().int(),
+  /** Instructions whose try failed (tried again later). */
+  failed: z.number().int(),
+});
+export type PayoutDispatchReply = z.infer<typeof payoutDispatchReply>;

@@ -4,6 +4,9 @@ import {
   bankCard,
   bankCardReq,
   envelope,
+  payoutDispatchReply,
+  payoutInstructionPage,
+  payoutInstructionQuery,
   withdrawal,
   withdrawalActionReq,
   withdrawalPage,
@@ -14,6 +17,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { idParam, routeDocs } from "../../platform/http/route";
+import type { PayoutOutbox } from "./payouts.service";
 import type { WithdrawalsService } from "./service";
 
 const docs = routeDocs("withdrawals");
@@ -86,7 +90,11 @@ export function merchantWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRout
 }
 
 /** Operator review and payout of withdrawals, mounted under /api/ops/withdrawals. */
-export function opsWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps): FastifyPluginAsyncZod {
+export function opsWithdrawalRoutes({
+  withdrawals,
+  payouts,
+  guard,
+}: WithdrawalsRouteDeps & { payouts: PayoutOutbox }): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ kinds: ["operator"] });
@@ -116,6 +124,31 @@ export function opsWithdrawalRoutes({ withdrawals, guard }: WithdrawalsRouteDeps
         preHandler: pre,
       },
       async (req) => ok(await withdrawals.act(actorOf(req), req.params.id, req.body.action, req.body.reason, req.ip)),
+    );
+    app.get(
+      "/payouts",
+      {
+        schema: {
+          ...docs,
+          summary: "Payout instructions the bank has not acknowledged yet (pending or submitted), oldest first",
+          querystring: payoutInstructionQuery,
+          response: { 200: envelope(payoutInstructionPage) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await payouts.open(req.query)),
+    );
+    app.post(
+      "/payouts/dispatch",
+      {
+        schema: {
+          ...docs,
+          summary: "Submit every due payout instruction now (the payout job does this every 30 s)",
+          response: { 200: envelope(payoutDispatchReply) },
+        },
+        preHandler: pre,
+      },
+      async () => ok(await payouts.dispatchDue()),
     );
     app.post(
       "/autoPayout",

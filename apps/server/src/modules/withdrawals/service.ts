@@ -15,7 +15,6 @@ import {
 import { isUniqueViolation, withTx, type Db, type Tx } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { audit } from "../../platform/audit";
-import type { BankPayouts } from "../../platform/adapters/bank";
 import { platformDay, startOfPlatformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { moneyText } from "../../platform/money-text";
@@ -23,13 +22,15 @@ import { maskMiddle } from "../funds";
 import { balanceAt, balancesOf, positiveAccounts, post } from "../ledger";
 import { getMerchant, merchantNames, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction, type ReviewOutcome, type ReviewQueue } from "../ops";
+import type { PayoutOutbox } from "./payouts.service";
 import * as repo from "./repo";
 import { pageWindow } from "../../db/paginate";
 
 export interface WithdrawalsDeps {
   db: Db;
   clock: Clock;
-  bank: BankPayouts;
+  /** The payout instructions to the bank, written in the review's transaction (payouts.service.ts). */
+  payouts: PayoutOutbox;
   /** Withdrawals a merchant may request per platform day. */
   dailyLimit: number;
   /** Automatic payouts above this many minor units wait for an operator's two reviews. */
@@ -52,7 +53,8 @@ const ROLES_OF_ACCOUNT = { reserve: ["sale"], income: ["business", "providers"] 
 
 /**
  * Withdrawal bank cards (reviewed in the operator console) and withdrawals: the amount is held in the
- * ledger when requested; two different operators review; the bank adapter gets the payout; an operator
+ * ledger when requested; two different operators review; the payout instruction is written with the second
+ * review and submitted to the bank adapter by the payout outbox (payouts.service.ts); an operator
  * marks it paid (the hold leaves the platform) or failed (the hold goes back). Suppliers' income is also
  * paid out automatically each day (T+1) by `autoPayout`, which is safe to run twice.
  */
@@ -275,9 +277,7 @@ export class WithdrawalsService {
     ip: string,
   ): Promise<Withdrawal> {
     const now = this.deps.clock.now();
-    let payout: { reference: string; w: repo.WithdrawalRow } | null = null;
     const row = await withTx(this.deps.db, async (tx) => {
-      payout = null;
       const w = await repo.lockWithdrawal(tx, id);
       if (!w) throw new AppError(CODE.NOT_FOUND, "withdraw.notFound");
       const before = { state: w.state };
@@ -302,7 +302,8 @@ export class WithdrawalsService {
             secondReviewedBy: operator.userId,
             payoutReference: reference,
           });
-          payout = { reference, w };
+          // The instruction to the bank commits with the state, or neither does (issue 44).
+          await this.deps.payouts.enqueue(tx, w, reference);
           break;
         }
         case "reject":
@@ -314,6 +315,7 @@ export class WithdrawalsService {
           need(["bank_paying"]);
           await this.release(tx, w, operator.userId, needReason());
           await repo.updateWithdrawal(tx, id, { state: "failed", failReason: needReason(), finishedAt: now });
+          await this.deps.payouts.close(tx, id);
           break;
         case "markPaid":
           need(["bank_paying"]);
@@ -330,6 +332,7 @@ export class WithdrawalsService {
             ],
           });
           await repo.updateWithdrawal(tx, id, { state: "success", finishedAt: now });
+          await this.deps.payouts.close(tx, id);
           break;
       }
       const after = await repo.findWithdrawal(tx, id);
@@ -346,8 +349,8 @@ export class WithdrawalsService {
       });
       return after;
     });
-    const sent = payout as { reference: string; w: repo.WithdrawalRow } | null;
-    if (sent) await this.sendToBank(sent.w, sent.reference);
+    // Submitted at once; should this process die first, or the bank refuse, the payout job sends it.
+    if (action === "secondReview") await this.deps.payouts.sendNow(id);
     return this.presentOne(row, true);
   }
 
@@ -363,22 +366,6 @@ export class WithdrawalsService {
         { account: { merchantId: w.merchant_id, kind: "withdrawal_hold" }, amount: -w.amount },
         { account: { merchantId: w.merchant_id, kind: w.account }, amount: w.amount },
       ],
-    });
-  }
-
-  /** Hands the payout to the bank adapter after the state change committed (a retry rewrites the same file). */
-  private async sendToBank(w: repo.WithdrawalRow, reference: string): Promise<void> {
-    const card = await repo.findCard(this.deps.db, w.card_id);
-    if (!card) throw new Error(`withdrawal ${w.id} has no card`);
-    await this.deps.bank.submit({
-      reference,
-      amount: w.amount,
-      currency: w.currency,
-      companyName: card.company_name,
-      bank: card.bank,
-      city: card.city,
-      account: card.account,
-      day: platformDay(this.deps.clock.now()),
     });
   }
 
@@ -427,6 +414,8 @@ export class WithdrawalsService {
           // A payout that waits goes through the operators' two reviews as a requested withdrawal does.
           if (!review) {
             await repo.updateWithdrawal(tx, id, { state: "bank_paying", payoutReference: payoutReference(id) });
+            const w = await repo.findWithdrawal(tx, id);
+            if (w) await this.deps.payouts.enqueue(tx, w, payoutReference(id));
           }
           return repo.findWithdrawal(tx, id);
         });
@@ -438,7 +427,7 @@ export class WithdrawalsService {
           held++;
           continue;
         }
-        await this.sendToBank(result, payoutReference(result.id));
+        await this.deps.payouts.sendNow(result.id);
         created++;
       } catch (err) {
         // Another run created it first, or the merchant requested a withdrawal meanwhile.

@@ -1,7 +1,7 @@
 import type { ColumnType } from "kysely";
 import type { Id, Timestamp } from "../../db/columns";
 
-/** Tables owned by the withdrawals module (migration 0012). */
+/** Tables owned by the withdrawals module (migrations 0012, 0124). */
 export interface WithdrawalCardsTable {
   id: Id;
   merchant_id: number;
@@ -50,7 +50,31 @@ export interface WithdrawalsTable {
   finished_at: Date | null;
 }
 
+export type PayoutStateColumn = "pending" | "submitted" | "acknowledged" | "cancelled";
+
+/** Migration 0124: the payout instructions to the bank, an outbox written in the review's transaction. */
+export interface WithdrawalPayoutsTable {
+  id: Id;
+  withdrawal_id: number;
+  reference: string;
+  amount: number;
+  currency: "CNY" | "USD" | "HKD";
+  company_name: string;
+  bank: string;
+  city: string;
+  account: string;
+  day: string;
+  state: ColumnType<PayoutStateColumn, PayoutStateColumn | undefined, PayoutStateColumn>;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  next_attempt_at: Timestamp;
+  created_at: Timestamp;
+  submitted_at: Date | null;
+  acknowledged_at: Date | null;
+}
+
 export interface WithdrawalsTables {
   withdrawal_cards: WithdrawalCardsTable;
   withdrawals: WithdrawalsTable;
+  withdrawal_payouts: WithdrawalPayoutsTable;
 }
