@@ -61,10 +61,10 @@ export const TOUCHES: Record<Op["op"], readonly Family[]> = {
 /**
  * Every family is checked after this many steps (and after the daily jobs, and at the end of a run). A full
  * check (eight statements, most reading every order of the database) costs about 25 ms on PGlite on the
- * 2-core CI machine, more than a step's operation (about 15 ms): after every step it would more than double
- * a run; every 10 steps it adds about 2.5 ms a step.
+ * 2-core CI machine, more than a step's operation (about 16 ms): after every step it would more than double
+ * a run; every 20 steps it adds a little over 1 ms a step.
  */
-export const FULL_EVERY = Number(process.env.CONSERVATION_FULL_EVERY ?? 10);
+export const FULL_EVERY = Number(process.env.CONSERVATION_FULL_EVERY ?? 20);
 
 /** Where the runs' time went (CONSERVATION_TIMING=1 prints it after each run). */
 const timing = { runs: 0, steps: 0, world: 0, perform: 0, check: 0 };

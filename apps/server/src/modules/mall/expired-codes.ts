@@ -4,6 +4,7 @@ import { conflict } from "../../platform/http/errors";
 import { moneyAccounts, type PaymentsAdapter } from "../../platform/adapters/payments";
 import { post } from "../ledger";
 import { creditCard } from "../onecard";
+import { RetryLater } from "../purchasing";
 import * as orders from "./orders.repo";
 
 /**
@@ -24,8 +25,11 @@ export async function refundExpiredCodes(
 ): Promise<void> {
   if (cardIds.length === 0) return;
   for (const orderId of await orders.ordersOfUnpaidCodes(tx, cardIds)) {
-    const o = await orders.lockAnyOrder(tx, orderId);
-    if (!o || o.state === "refunded") continue;
+    // A mall refund locks its order before the purchase orders, this job the other way round: an order
+    // locked now is left, and the purchase order's expiry with it, for a later run.
+    const o = await orders.lockAnyOrderNow(tx, orderId);
+    if (!o) throw new RetryLater(`mall order ${orderId} is busy`);
+    if (o.state === "refunded") continue;
     const { codes, units } = await orders.unpaidCodesOfOrder(tx, o.id, cardIds);
     const first = codes[0];
     if (!first) continue;

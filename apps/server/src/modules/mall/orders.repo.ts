@@ -149,9 +149,12 @@ export async function ordersOfUnpaidCodes(tx: Tx, cardIds: number[]): Promise<nu
   return r.map((x) => x.order_id);
 }
 
-/** Any merchant's order, locked (the expiry job acts for the platform). */
-export async function lockAnyOrder(tx: Tx, id: number) {
-  return tx.selectFrom("mall_orders").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+/**
+ * Any merchant's order, locked (the expiry job acts for the platform), or undefined while another
+ * transaction holds it (a refund of it in progress).
+ */
+export async function lockAnyOrderNow(tx: Tx, id: number) {
+  return tx.selectFrom("mall_orders").selectAll().where("id", "=", id).forUpdate().skipLocked().executeTakeFirst();
 }
 
 /** The order's deliveries of `cardIds` not yet paid back, and how many codes the order delivered. */

@@ -17,7 +17,7 @@ export { PurchasingService, type OrderResult, type PurchasingDeps } from "./serv
 export { OrderChatService, type StoredChatMessage } from "./order-chat.service";
 export { agreedPriceOf } from "./agreed-price.sql";
 export { codePriceSql, heldVoucherSales } from "./code-price";
-export { refundExpiredVouchers, type ExpiredCodesRefund, type VoucherExpiryDeps } from "./voucher-expiry";
+export { refundExpiredVouchers, RetryLater, type ExpiredCodesRefund, type VoucherExpiryDeps } from "./voucher-expiry";
 export { takeBackHandedOnCodes } from "./handed-on-refund";
 export { orderMovementsSql, spendByInvoiceType } from "./spend";
 export { servedOrders, type ServedOrderFilter, type ServedOrderRow, type ServedParties } from "./provider-reads";

@@ -14,6 +14,13 @@ import * as refundsRepo from "./refunds.repo";
  */
 export type ExpiredCodesRefund = (tx: Tx, cardIds: number[], now: Date) => Promise<void>;
 
+/**
+ * Thrown by an ExpiredCodesRefund that finds what it must pay back busy (a mall order being refunded at this
+ * moment, which locks it before the purchase orders, the other way round): the order's expiry rolls back and
+ * waits for a later run, rather than the two transactions waiting on each other.
+ */
+export class RetryLater extends Error {}
+
 /** What the job needs: the database, the clock and the handed-on codes' refund. */
 export interface VoucherExpiryDeps {
   db: Db;
@@ -99,7 +106,12 @@ export async function refundExpiredVouchers(deps: VoucherExpiryDeps): Promise<nu
   let afterId = 0;
   for (;;) {
     const orders = await ordersWithExpiredVouchers(deps.db, today, afterId);
-    for (const id of orders) total += await refundOrder(deps, id, today, now);
+    for (const id of orders) {
+      total += await refundOrder(deps, id, today, now).catch((err: unknown) => {
+        if (err instanceof RetryLater) return 0;
+        throw err;
+      });
+    }
     if (orders.length < CHUNK) return total;
     afterId = orders[orders.length - 1] ?? afterId;
   }
