@@ -1,4 +1,5 @@
 import react from "@vitejs/plugin-react";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { compression } from "vite-plugin-compression2";
@@ -6,7 +7,7 @@ import type { Plugin } from "vite";
 
 /**
  * Builds the web app into apps/web/dist (served by the server). The dev server proxies /api to a
- * local server. Each area of src/areas is its own lazily loaded chunk; antd and React are vendor
+ * local server. The pages only one area's route table loads are that area's lazily loaded chunk; antd and React are vendor
  * chunks, so a page change downloads only that area's code.
  */
 const API_TARGET = process.env.TESSERA_API ?? "http://127.0.0.1:8080";
@@ -26,11 +27,25 @@ const localeGroups = ["zh-CN", "zh-TW", "en"].flatMap((folder) => [
   { name: `locale-core-${folder}`, test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]core\\.json$`) },
   { name: `locale-${folder}`, test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]`) },
 ]);
-// The storefront (src/areas/mall) is not an area chunk: it is its own entry, mall.html.
-const areaGroups = ["public", "sale", "business", "international", "dev"].map((area) => ({
-  name: `area-${area}`,
-  test: new RegExp(`[\\\\/]src[\\\\/]areas[\\\\/]${area}[\\\\/]`),
-}));
+// One chunk per back-office area: the page modules only its route table (src/areas/<area>/routes.ts) loads,
+// read from the tables' `import("../../features/...")` lines; a page two areas load stays a chunk of its own.
+// The public pages (the first screens) are not grouped, and the storefront (src/features/mall/storefront)
+// is not an area chunk: it is its own entry, mall.html.
+const areaDir = fileURLToPath(new URL("./src/areas/", import.meta.url));
+const pagesOf = (area: string) =>
+  [...readFileSync(`${areaDir}${area}/routes.ts`, "utf8").matchAll(/import\("\.\.\/\.\.\/(features\/[^"]+)"\)/g)].map(
+    (m) => m[1]!,
+  );
+const loads = new Map<string, number>();
+for (const area of readdirSync(areaDir)) {
+  for (const page of new Set(pagesOf(area))) loads.set(page, (loads.get(page) ?? 0) + 1);
+}
+const areaGroups = ["sale", "business", "international", "dev"].map((area) => {
+  const own = [...new Set(pagesOf(area))]
+    .filter((page) => loads.get(page) === 1)
+    .map((page) => page.split("/").join("[\\\\/]"));
+  return { name: `area-${area}`, test: new RegExp(`[\\\\/]src[\\\\/](${own.join("|") || "$^"})\\.tsx?$`) };
+});
 
 /**
  * The dev server's counterpart of the server's rule (apps/server/src/app.ts): /mall/* is the storefront,

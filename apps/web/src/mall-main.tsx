@@ -1,8 +1,8 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { initMallI18n } from "./areas/mall/i18n";
-import { MallApp } from "./areas/mall/MallApp";
-import "./areas/mall/mall.css";
+import { initMallI18n } from "./features/mall/storefront/i18n";
+import { MallApp } from "./features/mall/storefront/MallApp";
+import "./features/mall/storefront/mall.css";
 
 /**
  * The customer storefront's own entry (mall.html, served for /mall/*): React, i18next with the

@@ -1,8 +1,8 @@
 import { createThrottle, LOGIN_EXPIRED_TOAST_WINDOW_MS } from "./throttle";
 
 /**
- * The end customer's calls (spec 01 §6, §8), shared by the card bag (areas/client, inside the app) and the
- * storefront (areas/mall, its own light entry): so this module imports neither i18n, antd nor the contracts
+ * The end customer's calls (spec 01 §6, §8), shared by the card bag (features/onecard/client, inside the app) and the
+ * storefront (features/mall/storefront, its own light entry): so this module imports neither i18n, antd nor the contracts
  * barrel, and each side passes its texts, its toast and code 1007 in. A customer token of its own
  * (`customer-token` in local storage, sent as `x-customer-token`) apart from the merchant session. Code 1007
  * clears the token and goes to the customer login, with 'login state expired' at most once per 5 s. A call
