@@ -417,6 +417,8 @@ export const cardBatch = z.object({
   rejected: z.number().int(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** Why the server closed a batch as failed (an import whose server stopped mid-way) and how to resume. */
+  failReason: z.string().nullable().optional(),
 });
 export type CardBatch = z.infer<typeof cardBatch>;
 

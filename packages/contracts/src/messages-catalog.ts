@@ -122,6 +122,11 @@ export const CATALOG_MESSAGES = {
     tw: "請上傳xlsx或csv文件",
     en: "Please upload an xlsx or csv file",
   },
+  "supply.importInterrupted": {
+    cn: "导入中断（服务器在导入时停止）：已读取 {{totalRows}} 行，导入 {{imported}} 条，拒绝 {{rejected}} 条。请重新上传同一文件继续：已导入的卡密会作为重复跳过，只导入其余部分",
+    tw: "導入中斷（服務器在導入時停止）：已讀取 {{totalRows}} 行，導入 {{imported}} 條，拒絕 {{rejected}} 條。請重新上傳同一文件繼續：已導入的卡密會作為重複跳過，只導入其餘部分",
+    en: "The import was interrupted (the server stopped during it) after {{totalRows}} rows: {{imported}} imported, {{rejected}} rejected. Upload the same file again to finish: the codes already stored are skipped as duplicates and only the rest is imported",
+  },
   "supply.fileEmpty": { cn: "文件中没有卡密数据", tw: "文件中沒有卡密數據", en: "The file contains no card secrets" },
   "supply.fileHeader": {
     cn: "文件表头不正确，请使用下载的模板",

@@ -3,7 +3,7 @@ import type { ModuleHost } from "../../platform/module";
 import type { CatalogService, LowStock } from "../catalog";
 import { notifyLowStock } from "./notify";
 import { cardKeys } from "./crypto";
-import { cardExpiryJob } from "./jobs";
+import { cardExpiryJob, interruptedImportsJob } from "./jobs";
 import { supplyBranderRoutes, supplyUserRoutes } from "./routes";
 import { SupplyService } from "./service";
 
@@ -22,7 +22,7 @@ export interface SupplyModule {
 
 /**
  * Card secrets: imports, stock, the buyer's reveal. Mounts under /api/card-brander and /api/card-user
- * and runs the daily card-expiry job.
+ * and runs the daily card-expiry job and the sweep that closes imports whose importer died.
  */
 export async function registerSupply(
   host: ModuleHost,
@@ -40,6 +40,7 @@ export async function registerSupply(
   });
   await supply.sweepSpool();
   host.schedule(cardExpiryJob(supply, ctx.clock));
+  host.schedule(interruptedImportsJob(supply, ctx.database.kind === "pglite"));
   await host.mount("/api/card-brander", supplyBranderRoutes({ supply, guard }));
   await host.mount("/api/card-user", supplyUserRoutes({ supply, catalog, guard }));
   return { supply, notifyLowStock: (notice) => notifyLowStock(db, ctx.mailer, notice) };

@@ -1,7 +1,7 @@
 import type { Job } from "../../platform/jobs";
 import { oncePer } from "../../platform/jobs";
 import { platformDay, type Clock } from "../../platform/clock";
-import type { SupplyService } from "./service";
+import { IMPORT_STALE_SECONDS, type SupplyService } from "./service";
 
 /** How often the job looks whether a new platform day has begun. */
 const CHECK_INTERVAL_MS = 60_000;
@@ -25,5 +25,26 @@ export function cardExpiryJob(supply: SupplyService, clock: Clock): Job {
         return n > 0 ? `${n} code(s) expired` : undefined;
       },
     ),
+  };
+}
+
+/**
+ * Closes card imports whose importer died (issue 44): at start and every minute. `embedded`: the database
+ * is this process's alone, so every batch last touched before it started is orphaned; on a server shared
+ * by several nodes, a batch untouched for two minutes (a live import beats every 30 s).
+ */
+export function interruptedImportsJob(supply: SupplyService, embedded: boolean): Job {
+  const startedAt = new Date();
+  return {
+    name: "interrupted imports",
+    everyMs: CHECK_INTERVAL_MS,
+    firstAfterMs: 0,
+    run: async () => {
+      const n = await supply.closeInterrupted({
+        staleSeconds: IMPORT_STALE_SECONDS,
+        before: embedded ? startedAt : null,
+      });
+      return n > 0 ? `${n} interrupted import(s) closed as failed` : undefined;
+    },
   };
 }

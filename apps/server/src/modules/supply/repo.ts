@@ -139,9 +139,46 @@ export async function addToBatch(
       total_rows: eb("total_rows", "+", d.rows),
       imported: eb("imported", "+", d.imported),
       rejected: eb("rejected", "+", d.rejected),
+      heartbeat_at: sql<Date>`now()`,
     }))
     .where("id", "=", batchId)
     .execute();
+}
+
+/** The importer of a batch is alive (it is reading a slow upload). */
+export async function beatBatch(db: Executor, batchId: number): Promise<void> {
+  await db
+    .updateTable("supply_card_batches")
+    .set({ heartbeat_at: sql<Date>`now()` })
+    .where("id", "=", batchId)
+    .where("status", "=", "importing")
+    .execute();
+}
+
+/**
+ * Closes importing batches whose importer is gone (its heartbeat older than `staleSeconds` by the
+ * database's clock, or than `before`), as failed with their counts and the reason to show; returns them.
+ */
+export async function closeInterruptedBatches(
+  db: Executor,
+  f: { staleSeconds: number; before: Date | null; at: Date },
+): Promise<{ id: number; merchant_id: number; total_rows: number; imported: number; rejected: number }[]> {
+  const { rows } = await sql<{
+    id: number;
+    merchant_id: number;
+    total_rows: number;
+    imported: number;
+    rejected: number;
+  }>`
+    UPDATE supply_card_batches
+       SET status = 'failed', finished_at = ${f.at},
+           fail_reason = jsonb_build_object('key', 'supply.importInterrupted', 'params',
+             jsonb_build_object('totalRows', total_rows, 'imported', imported, 'rejected', rejected))
+     WHERE status = 'importing'
+       AND (heartbeat_at < now() - make_interval(secs => ${f.staleSeconds})
+            OR heartbeat_at < ${f.before}::timestamptz)
+    RETURNING id, merchant_id, total_rows, imported, rejected`.execute(db);
+  return rows;
 }
 
 export async function finishBatch(tx: Executor, batchId: number, status: "done" | "failed", at: Date): Promise<void> {

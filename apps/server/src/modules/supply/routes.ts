@@ -143,7 +143,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
         },
         preHandler: pre,
       },
-      async (req) => ok(await supply.batches(actorOf(req), req.query)),
+      async (req) => ok(await supply.batches(actorOf(req), req.query, req.lang)),
     );
     app.get(
       "/sup/purchaseCardRecords/:id",
@@ -156,7 +156,7 @@ export function supplyBranderRoutes({ supply, guard }: SupplyRouteDeps): Fastify
         },
         preHandler: pre,
       },
-      async (req) => ok(await supply.batch(actorOf(req), req.params.id)),
+      async (req) => ok(await supply.batch(actorOf(req), req.params.id, req.lang)),
     );
     app.get(
       "/sup/purchaseCardRecords/:id/rejects",

@@ -8,6 +8,8 @@ import { pipeline } from "node:stream/promises";
 import { setImmediate } from "node:timers/promises";
 import {
   CODE,
+  renderMessage,
+  type Lang,
   type Card,
   type CardBatch,
   type CardQuery,
@@ -55,6 +57,10 @@ export interface SupplyDeps {
 
 /** Rows written per transaction: large enough to amortise a round trip, small enough to bound memory. */
 const CHUNK = 5000;
+/** While an import reads, it says it is alive this often (the sweep closes batches silent for two minutes). */
+const HEARTBEAT_MS = 30_000;
+/** An importing batch untouched this long has no importer left (on a PostgreSQL server shared by nodes). */
+export const IMPORT_STALE_SECONDS = 120;
 
 type Reject = { rowNo: number; reason: RejectReason; numberMask: string };
 
@@ -157,6 +163,11 @@ export class SupplyService {
     let batchId: number | null = null;
     const today = this.today();
     let chunk = new Chunk(this.deps.keys);
+    // The sweep of interrupted imports (closeInterrupted) leaves a batch alone while its importer beats.
+    const heartbeat = setInterval(() => {
+      if (batchId !== null) void repo.beatBatch(this.deps.db, batchId).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     const take = async (batch: FileRow[]) => {
       for (const r of batch) {
         const raw = toRawRow(r);
@@ -193,6 +204,7 @@ export class SupplyService {
       if (err instanceof FileTooLarge) throw new AppError(CODE.INVALID_PARAMETER, "supply.fileTooLarge", {}, "file");
       throw err;
     } finally {
+      clearInterval(heartbeat);
       await rows.return(undefined);
       if (spooled !== null) await rm(spooled, { force: true });
     }
@@ -272,7 +284,19 @@ export class SupplyService {
 
   /* ---------- import records ---------- */
 
-  private async presentBatches(rows: repo.BatchRow[]): Promise<CardBatch[]> {
+  /**
+   * Closes imports whose importer died (the process was killed mid-way): batches still `importing` whose
+   * heartbeat is older than `staleSeconds`, or than `before` (on the embedded database, this process's
+   * start: nothing else can be importing into it). They end `failed` with the counts they reached and a
+   * reason that says how to resume: the codes they stored stay, and uploading the same file again stores
+   * the rest (the stored ones are rejected as duplicates of stored codes).
+   */
+  async closeInterrupted(f: { staleSeconds: number; before: Date | null }): Promise<number> {
+    const closed = await repo.closeInterruptedBatches(this.deps.db, { ...f, at: this.deps.clock.now() });
+    return closed.length;
+  }
+
+  private async presentBatches(rows: repo.BatchRow[], lang: Lang = "cn"): Promise<CardBatch[]> {
     const names = await goodsNames(
       this.deps.db,
       rows.map((r) => r.goods_id),
@@ -288,21 +312,23 @@ export class SupplyService {
       rejected: b.rejected,
       createdAt: b.created_at.toISOString(),
       finishedAt: b.finished_at ? new Date(b.finished_at).toISOString() : null,
+      failReason: b.fail_reason ? renderMessage(b.fail_reason.key, lang, b.fail_reason.params) : null,
     }));
   }
 
-  async batch(actor: Actor, batchId: number): Promise<CardBatch> {
+  async batch(actor: Actor, batchId: number, lang: Lang = "cn"): Promise<CardBatch> {
     const row = await repo.findBatch(this.deps.db, tenantOf(actor), batchId);
     if (!row) throw notFound();
-    return (await this.presentBatches([row]))[0] as CardBatch;
+    return (await this.presentBatches([row], lang))[0] as CardBatch;
   }
 
   async batches(
     actor: Actor,
     q: { page: number; pageSize: number; goodsId?: number; status?: string },
+    lang: Lang = "cn",
   ): Promise<Page<CardBatch>> {
     const { rows, total } = await repo.listBatches(this.deps.db, tenantOf(actor), q);
-    return { list: await this.presentBatches(rows), total, page: q.page, pageSize: q.pageSize };
+    return { list: await this.presentBatches(rows, lang), total, page: q.page, pageSize: q.pageSize };
   }
 
   /** The rejected rows of one of the supplier's batches, page by page (for the xlsx report). */

@@ -14,6 +14,14 @@ export interface SupplyCardBatchesTable {
   created_by: number | null;
   created_at: Generated<Date>;
   finished_at: Timestamp | null;
+  /** Migration 0125: the importer's last sign of life (a chunk landed, or its 30-s beat while reading). */
+  heartbeat_at: Generated<Date>;
+  /** Migration 0125: why a batch failed, when the server says (an interrupted import): a message key and its parameters. */
+  fail_reason: ColumnType<
+    { key: "supply.importInterrupted"; params: Record<string, string | number> } | null,
+    string | null | undefined,
+    string | null
+  >;
 }
 
 export interface SupplyCardRejectsTable {
