@@ -1,6 +1,10 @@
 import { featurePage, type PageDef } from "../../ui/areas";
 
-/** Pages outside the areas, open without a session: logins, system choosers, real-name verification, the developer portal, the mini-program platform's consent. Absolute paths (the end customer's pages are in areas/client/routes.ts). */
+/**
+ * Pages outside the areas, open without a session: logins, system choosers, real-name verification, the
+ * developer portal, the mini-program platform's consent. Absolute paths (the end customer's pages are in
+ * areas/client/routes.ts).
+ */
 export const publicPages: PageDef[] = [
   {
     path: "/login",
