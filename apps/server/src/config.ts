@@ -191,6 +191,20 @@ export interface ImConfig {
   maxDevices: number;
   /** Redis for delivery between several server processes; unset means one process. */
   redisUrl: string | undefined;
+  /**
+   * REDIS_PREFIX: what every Redis channel and key of this deployment starts with, so deployments sharing
+   * a Redis server never see each other's. Empty here when not set: the context derives one from the
+   * database and the installation secret (context.ts), the same on every node of one deployment.
+   */
+  redisPrefix: string;
+}
+
+function redisPrefixOf(raw: string | undefined): string {
+  if (raw === undefined || raw === "") return "";
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(raw)) {
+    throw new Error(`REDIS_PREFIX must be 1-64 letters, digits or ":._-", got "${raw}"`);
+  }
+  return raw.endsWith(":") ? raw : `${raw}:`;
 }
 
 function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
@@ -395,6 +409,7 @@ function loadImConfig(env: NodeJS.ProcessEnv): ImConfig {
     recallWindowSeconds: positive("IM_RECALL_WINDOW_SECONDS", 120, env),
     maxDevices: positive("IM_MAX_DEVICES", 4, env),
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: redisPrefixOf(env.REDIS_PREFIX),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { Config } from "./config";
 import { openPglite, openPostgres, type Database } from "./db/database";
+import { databaseName } from "./db/identity";
 import { migrate } from "./db/migrate";
+import { createHmac } from "node:crypto";
 import { systemClock, type Clock } from "./platform/clock";
 import { createPasswordHasher, type PasswordHasher } from "./platform/crypto/passwords";
 import { loadSecret } from "./platform/crypto/secret";
@@ -42,6 +44,17 @@ export async function openDatabase(config: Config): Promise<Database> {
     : openPglite(config.dataDir + "/pgdata", { sharedBuffers: config.pgliteSharedBuffers });
 }
 
+/**
+ * The default REDIS_PREFIX: `tessera:` and 12 hex digits of an HMAC of the database's name under the
+ * installation secret. Every node of one deployment has the same secret (SECRET_KEY) and database, so the
+ * same prefix; two deployments differ in their secret (each installation makes its own) or database.
+ */
+async function derivedRedisPrefix(database: Database, secret: Buffer): Promise<string> {
+  const name = await databaseName(database.db);
+  const id = createHmac("sha256", secret).update(`redis-prefix\0${database.kind}\0${name}`).digest("hex");
+  return `tessera:${id.slice(0, 12)}:`;
+}
+
 export async function createContext(
   config: Config,
   options: { database?: Database; clock?: Clock; log?: (line: string) => void } = {},
@@ -51,6 +64,9 @@ export async function createContext(
   const log = options.log ?? ((line: string) => console.log(line));
   const clock = options.clock ?? systemClock;
   const secret = await loadSecret(config.secretKey, config.dataDir);
+  if (config.im.redisUrl && !config.im.redisPrefix) {
+    config = { ...config, im: { ...config.im, redisPrefix: await derivedRedisPrefix(database, secret) } };
+  }
   return {
     config,
     database,

@@ -39,8 +39,11 @@ export interface ImTest {
   close(): Promise<void>;
 }
 
-export async function startImTest(env: Record<string, string> = {}): Promise<ImTest> {
-  const t = await startTestApp(env);
+export async function startImTest(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startTestApp>[1] = {},
+): Promise<ImTest> {
+  const t = await startTestApp(env, options);
   const { org, app } = t.config.im;
   const base = `/${org}/${app}`;
   const call: ImTest["call"] = async (method, path, options = {}) => {

@@ -145,6 +145,7 @@ export async function registerIm(host: ModuleHost): Promise<ImModule> {
     maxDevices: config.im.maxDevices,
     recallWindowMs: config.im.recallWindowSeconds * 1000,
     redisUrl: config.im.redisUrl,
+    redisPrefix: config.im.redisPrefix,
   });
   host.measure({
     imConnections: () => gateway.connections(),

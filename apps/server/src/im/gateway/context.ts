@@ -22,6 +22,8 @@ export interface GatewayOptions {
   maxDirectedUsers: number;
   /** Redis for delivery between processes; undefined: this process only. */
   redisUrl?: string | undefined;
+  /** What this deployment's Redis channel names start with (REDIS_PREFIX; config.ts, context.ts). */
+  redisPrefix?: string | undefined;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {

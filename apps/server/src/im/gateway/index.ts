@@ -53,7 +53,9 @@ export async function registerGateway(
 ): Promise<Gateway> {
   const options = { ...DEFAULT_GATEWAY_OPTIONS, ...overrides };
   const hub = new Hub(deps.appKey);
-  if (options.redisUrl) hub.relay = await createRedisRelay(options.redisUrl, (m) => hub.apply(m), log);
+  if (options.redisUrl) {
+    hub.relay = await createRedisRelay(options.redisUrl, options.redisPrefix ?? "tessera:", (m) => hub.apply(m), log);
+  }
   const node = randomUUID();
   const devices = new DeviceChanges({ deps, services, hub, node, log });
   const ctx: GatewayCtx = {

@@ -3,7 +3,9 @@ import { Redis } from "ioredis";
 
 /**
  * Delivery between server processes (REDIS_URL): every process publishes its wake-ups, pushes and kicks
- * on one Redis channel and applies the others' to its own sockets. The messages themselves are in
+ * on one Redis channel of its deployment (`<REDIS_PREFIX>im:gateway`: Redis pub/sub ignores database
+ * numbers, so only the name keeps two deployments on one Redis server apart) and applies the others' to
+ * its own sockets. The messages themselves are in
  * PostgreSQL; a lost relay message only delays delivery until the device's next sync (heartbeat).
  */
 export type RelayMessage =
@@ -20,14 +22,14 @@ export interface Relay {
   close(): Promise<void>;
 }
 
-const CHANNEL = "tessera:im:gateway";
-
 export async function createRedisRelay(
   url: string,
+  prefix: string,
   onMessage: (m: RelayMessage) => void,
   log: (m: string) => void,
 ): Promise<Relay> {
   const node = randomUUID();
+  const channel = `${prefix}im:gateway`;
   const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   const sub = new Redis(url, { lazyConnect: true });
   pub.on("error", (err: Error) => log(`im relay (publish): ${err.message}`));
@@ -43,12 +45,12 @@ export async function createRedisRelay(
     }
     if (parsed.node !== node) onMessage(parsed.m);
   });
-  await sub.subscribe(CHANNEL);
+  await sub.subscribe(channel);
   return {
     node,
     publish(m) {
       pub
-        .publish(CHANNEL, JSON.stringify({ node, m }))
+        .publish(channel, JSON.stringify({ node, m }))
         .catch((err: unknown) => log(`im relay publish failed: ${String(err)}`));
     },
     ping: async () => (await pub.ping()) === "PONG",

@@ -24,8 +24,11 @@ export interface GatewayTest {
   close(): Promise<void>;
 }
 
-export async function startGatewayTest(env: Record<string, string> = {}): Promise<GatewayTest> {
-  const im = await startImTest(env);
+export async function startGatewayTest(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startImTest>[1] = {},
+): Promise<GatewayTest> {
+  const im = await startImTest(env, options);
   await im.t.app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = im.t.app.server.address() as AddressInfo;
   const url = `ws://127.0.0.1:${port}/websocket`;

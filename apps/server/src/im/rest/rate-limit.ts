@@ -54,7 +54,7 @@ const usernameOf = (req: FastifyRequest) => (req.imActor?.kind === "user" ? req.
 /** Registers the limiter in the IM plugin; call before its routes. */
 export async function imLimits(im: FastifyInstance, svc: ImServices): Promise<ImLimits> {
   const { config, clock } = svc.deps;
-  await useRateLimit(im, { redisUrl: config.redisUrl, clock });
+  await useRateLimit(im, { redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, clock });
   const perSecond = config.rateLimitPerSecond;
   const rate = (prefix: string) =>
     im.rateLimit({

@@ -106,7 +106,8 @@ export class AccountsService {
 
   /** Where the routes' per-address limits keep their counts (Redis with REDIS_URL) and their clock. */
   get rateLimitDeps(): RateLimitDeps {
-    return { redisUrl: this.deps.config.im.redisUrl, clock: this.deps.clock };
+    const { redisUrl, redisPrefix } = this.deps.config.im;
+    return { redisUrl, redisPrefix, clock: this.deps.clock };
   }
 
   /* ---------- verification codes ---------- */

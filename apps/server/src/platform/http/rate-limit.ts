@@ -22,6 +22,8 @@ import type { Clock } from "../clock";
 export interface RateLimitDeps {
   /** REDIS_URL: limits shared by every process; none: this process's memory. */
   redisUrl: string | undefined;
+  /** What this deployment's Redis keys start with (REDIS_PREFIX); default "tessera:". */
+  redisPrefix?: string | undefined;
   clock: Clock;
   log?: (message: string) => void;
 }
@@ -92,9 +94,8 @@ type GcraRedis = Redis & {
   tesseraGcraAhead(key: string): Promise<string>;
 };
 
-const KEY_PREFIX = "tessera:rate:";
-
-async function redisCells(url: string, log: (message: string) => void): Promise<Cells> {
+async function redisCells(url: string, prefix: string, log: (message: string) => void): Promise<Cells> {
+  const KEY_PREFIX = `${prefix}rate:`;
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as GcraRedis;
   redis.on("error", (err: Error) => log(`rate limit store (redis): ${err.message}`));
   redis.defineCommand("tesseraGcraTake", { numberOfKeys: 1, lua: GCRA_TAKE });
@@ -170,7 +171,9 @@ function storeOver(cells: Cells) {
  */
 export async function useRateLimit(app: FastifyInstance, deps: RateLimitDeps): Promise<void> {
   const log = deps.log ?? ((m: string) => app.log.error(m));
-  const cells = deps.redisUrl ? await redisCells(deps.redisUrl, log) : memoryCells(deps.clock);
+  const cells = deps.redisUrl
+    ? await redisCells(deps.redisUrl, deps.redisPrefix ?? "tessera:", log)
+    : memoryCells(deps.clock);
   app.addHook("onClose", () => cells.close());
   await app.register(fastifyRateLimit, {
     global: false,
