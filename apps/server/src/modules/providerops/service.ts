@@ -27,11 +27,12 @@ import {
 import type { Db, Executor } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
-import { platformDay, startOfPlatformDay } from "../../platform/clock";
+import { startOfPlatformDay } from "../../platform/clock";
 import { AppError, forbidden, invalid } from "../../platform/http/errors";
 import type { MerchantTrades, TradeDay, TradeFactFilter } from "../ledger";
 import { getMerchant } from "../merchants";
 import type { ServedOrderFilter, ServedOrderRow, ServedParties } from "../purchasing";
+import { dayAfter, eachDay, monthAfter, monthStart, sum, sumBy } from "./calendar";
 import * as repo from "./repo";
 import { BadBatchFile, readBatchFile, type BatchRow } from "./sheets";
 
@@ -104,38 +105,6 @@ export interface ProviderOpsDeps {
 /** At most this many lines in one BatchPurchase file. */
 export const BATCH_MAX_LINES = 500;
 const REQUEST_KEY = /^[A-Za-z0-9_-]{6,64}$/;
-
-const dayAfter = (day: string) => new Date(startOfPlatformDay(day).getTime() + 86_400_000);
-const monthStart = (month: string) => startOfPlatformDay(`${month}-01`);
-function monthAfter(month: string): Date {
-  const [y, m] = month.split("-").map(Number);
-  const next = (y ?? 0) * 12 + (m ?? 1);
-  return startOfPlatformDay(`${Math.floor(next / 12)}-${String((next % 12) + 1).padStart(2, "0")}-01`);
-}
-
-/** Every platform day in [from, to): a chart's axis without gaps. */
-function eachDay(from: Date, to: Date): string[] {
-  const days: string[] = [];
-  for (let at = from.getTime(); at < to.getTime(); at += 86_400_000) days.push(platformDay(new Date(at)));
-  return days;
-}
-
-const sum = <T>(rows: readonly T[], of: (row: T) => number) => rows.reduce((s, r) => s + of(r), 0);
-
-/** Trade facts of several categories summed per key (a merchant's month of sales across categories). */
-function sumBy(facts: readonly MerchantTrades[], keyOf: (f: MerchantTrades) => string): MerchantTrades[] {
-  const out = new Map<string, MerchantTrades>();
-  for (const f of facts) {
-    const key = keyOf(f);
-    const r = out.get(key);
-    if (r) {
-      r.trades += f.trades;
-      r.amount += f.amount;
-      r.refunds += f.refunds;
-    } else out.set(key, { ...f });
-  }
-  return [...out.values()];
-}
 
 /**
  * What a service provider sees of the merchants it serves: only those with an active binding to it
