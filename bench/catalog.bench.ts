@@ -11,6 +11,8 @@ import { createContext, type AppContext } from "../apps/server/src/context";
 import { openPglite, openPostgres } from "../apps/server/src/db/database";
 import { cpuMs, memoryMb } from "./lib/proc";
 import { startServer } from "./lib/server";
+import { sized } from "./lib/scale";
+import { requires } from "./lib/verdict";
 
 /**
  * Catalog and supply figures:
@@ -23,6 +25,8 @@ import { startServer } from "./lib/server";
  */
 
 const PASSWORD = "Bench#2026pass";
+/** Timed calls per list query (after 3 unmeasured). */
+const LIST_RUNS = sized(40, 5);
 
 interface Env {
   app: FastifyInstance;
@@ -174,7 +178,7 @@ function csvStream(n: number): Readable {
  * The import through the product's own server process, as `npm start` runs it (bundled, plain node, the
  * embedded database in the same process), so the memory figures are the server's alone, not this bench's.
  */
-async function importBench(codes: number): Promise<string> {
+async function importBench(codes: number): Promise<string[]> {
   const server = await startServer({ ARGON2_MEMORY_KIB: "4096", ARGON2_ITERATIONS: "1" });
   try {
     const call = httpCall(server.baseUrl);
@@ -218,12 +222,17 @@ async function importBench(codes: number): Promise<string> {
       (await res.json()) as { code: number; msg: string; data: { imported: number; rejected: number } },
     );
     const stock = await call<{ stock: number }>("GET", `/api/card-brander/product/${goods.id}`, token);
-    return (
+    return [
       `card import       ${codes.toLocaleString("en")} codes in ${seconds.toFixed(1)} s = ${Math.round(codes / seconds).toLocaleString("en")} codes/s ` +
-      `(server CPU ${cpu.toFixed(1)} s, load average ${loadavg()[0]?.toFixed(1)})   imported ` +
-      `${batch.imported}, rejected ${batch.rejected}, stock ${stock.stock}   ` +
-      `server RSS before ${before} MB, peak ${peak} MB (VmHWM since start ${after.hwm} MB; budget 300 MB)`
-    );
+        `(server CPU ${cpu.toFixed(1)} s, load average ${loadavg()[0]?.toFixed(1)})   imported ` +
+        `${batch.imported}, rejected ${batch.rejected}, stock ${stock.stock}   ` +
+        `server RSS before ${before} MB, peak ${peak} MB (VmHWM since start ${after.hwm} MB; budget 300 MB)`,
+      ...requires(
+        "card import",
+        batch.imported === codes && stock.stock === codes,
+        `${batch.imported} of ${codes} codes imported, stock ${stock.stock}`,
+      ),
+    ];
   } finally {
     await server.stop();
   }
@@ -249,7 +258,7 @@ async function seedGoods(env: Env, n: number): Promise<number[]> {
     SELECT ${merchantId}::bigint, (${brandIds}::bigint[])[i % 20 + 1], 'Bench goods ' || i,
       (ARRAY['card_secret','top_up','coupon'])[i % 3 + 1], (ARRAY['card','direct','coupon'])[i % 3 + 1],
       (ARRAY['video','music','reading','food','travel','telecom','game','shopping','life','other'])[i % 10 + 1], 'CNY',
-      (ARRAY[1000,3000,5000,10000])[i % 4 + 1], 'L-' || i, 10, 'sup', (ARRAY['vat_6','vat_13','ordinary_3'])[i % 3 + 1], 'all',
+      (ARRAY[1000,3000,5000,10000])[i % 4 + 1], 'L-' || i, 10, 'sup', (ARRAY['vat_6','vat_13','ordinary_3'])[(i / 3) % 3 + 1], 'all',
       (ARRAY[950,2850,4750,9500])[i % 4 + 1], (ARRAY[900,2700,4500,9000])[i % 4 + 1], 'none', 'none', i % 101, (i * 37) % 101
     FROM generate_series(1, ${n}::int) AS i`.execute(db);
   await sql`ANALYZE catalog_goods`.execute(db);
@@ -284,7 +293,7 @@ async function listBench(env: Env, goods: number, label: string): Promise<string
     const times: number[] = [];
     let rows = 0;
     let total = 0;
-    for (let r = 0; r < 40; r++) {
+    for (let r = 0; r < LIST_RUNS; r++) {
       const t0 = performance.now();
       const res = await env.app.inject({ method: "GET", url, headers: { "x-auth-token": token } });
       times.push(performance.now() - t0);
@@ -298,16 +307,18 @@ async function listBench(env: Env, goods: number, label: string): Promise<string
     lines.push(
       `goods list [${label}] ${q.padEnd(78)} ${String(rows).padStart(4)} of ${String(total).padStart(6)} ` +
         `  p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`,
+      // A list page that found nothing timed an empty answer, not the list.
+      ...requires(`goods list [${label}] ${q}`, rows > 0, "the page was empty: the seed produced no goods it lists"),
     );
   }
   return lines;
 }
 
 export async function benchCatalog(databaseUrl?: string): Promise<string[]> {
-  const codes = Number(process.env.CATALOG_BENCH_CODES ?? 1_000_000);
-  const goods = Number(process.env.CATALOG_BENCH_GOODS ?? 100_000);
+  const codes = sized(1_000_000, 20_000, process.env.CATALOG_BENCH_CODES);
+  const goods = sized(100_000, 16_000, process.env.CATALOG_BENCH_GOODS);
   const lines: string[] = [];
-  lines.push(await importBench(codes));
+  lines.push(...(await importBench(codes)));
   const embedded = await open();
   try {
     lines.push(...(await listBench(embedded, goods, "embedded")));

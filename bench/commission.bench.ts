@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { openPostgres } from "../apps/server/src/db/database";
+import { sized } from "./lib/scale";
+import { requires } from "./lib/verdict";
 import { migrate } from "../apps/server/src/db/migrate";
 import { insertUser } from "../apps/server/src/modules/accounts";
 import { CommissionService, shiftPeriod } from "../apps/server/src/modules/commission";
@@ -17,15 +19,17 @@ import { platformDay } from "../apps/server/src/platform/clock";
  */
 // Smaller runs (for profiling) set BENCH_COMMISSION_MERCHANTS and BENCH_COMMISSION_ORDERS; the shape stays
 // the same: 1% providers, 20% brands, the rest purchasers; one refund per 100 orders.
-const MERCHANTS = Number(process.env.BENCH_COMMISSION_MERCHANTS ?? 10_000);
+const MERCHANTS = sized(10_000, 200, process.env.BENCH_COMMISSION_MERCHANTS);
 const PROVIDERS = Math.max(1, Math.round(MERCHANTS / 100));
 const BRANDS = Math.max(1, Math.round(MERCHANTS / 5));
-const ORDERS = Number(process.env.BENCH_COMMISSION_ORDERS ?? 1_000_000);
+/** Invoice PDFs timed (after 20 that load the font). */
+const PDF_RENDERS = sized(100, 10);
+const ORDERS = sized(1_000_000, 5_000, process.env.BENCH_COMMISSION_ORDERS);
 const REFUNDS = Math.max(1, Math.floor(ORDERS / 100));
 
 async function pdfFigures(): Promise<string> {
   const times: number[] = [];
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 20 + PDF_RENDERS; i++) {
     const started = performance.now();
     await renderInvoicePdf({
       invoiceNo: `26${String(i).padStart(18, "0")}`,
@@ -57,10 +61,10 @@ async function pdfFigures(): Promise<string> {
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1);
-  return `invoice PDF        p50 ${at(0.5)} ms   p99 ${at(0.99)} ms   (100 renders after 20 warm-up; budget p99 < 200 ms)`;
+  return `invoice PDF        p50 ${at(0.5)} ms   p99 ${at(0.99)} ms   (${PDF_RENDERS} renders after 20 warm-up; budget p99 < 200 ms)`;
 }
 
-async function closeFigures(serverUrl: string): Promise<string> {
+async function closeFigures(serverUrl: string): Promise<string[]> {
   const name = `tessera_bench_commission_${Date.now()}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -130,10 +134,11 @@ async function closeFigures(serverUrl: string): Promise<string> {
     const started = performance.now();
     const r = await commission.close(month, null);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    return (
+    return [
       `commission close   ${seconds} s for ${MERCHANTS} merchants, ${ORDERS} orders, ${REFUNDS} refunds: ` +
-      `${r.statements} statements, ${r.lines} lines (seeded in ${seedSeconds} s; budget < 60 s)`
-    );
+        `${r.statements} statements, ${r.lines} lines (seeded in ${seedSeconds} s; budget < 60 s)`,
+      ...requires("commission close", r.lines > 0, "no statement lines: the seeded orders missed the month closed"),
+    ];
   } finally {
     await database.close();
     const cleanup = new pg.Client({ connectionString: serverUrl });
@@ -146,9 +151,9 @@ async function closeFigures(serverUrl: string): Promise<string> {
 export async function benchCommission(databaseUrl: string | undefined): Promise<string[]> {
   const lines = [await pdfFigures()];
   lines.push(
-    databaseUrl
+    ...(databaseUrl
       ? await closeFigures(databaseUrl)
-      : "commission close   skipped: needs a PostgreSQL server (BENCH_DATABASE_URL)",
+      : ["commission close   skipped: needs a PostgreSQL server (BENCH_DATABASE_URL)"]),
   );
   return lines;
 }
@@ -157,6 +162,8 @@ if (process.argv[1]?.endsWith("commission.bench.ts")) {
   console.log(await pdfFigures());
   const url = process.env.BENCH_DATABASE_URL;
   console.log(
-    url ? await closeFigures(url) : "commission close   skipped: needs a PostgreSQL server (BENCH_DATABASE_URL)",
+    url
+      ? (await closeFigures(url)).join("\n")
+      : "commission close   skipped: needs a PostgreSQL server (BENCH_DATABASE_URL)",
   );
 }

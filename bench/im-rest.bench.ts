@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import { openPglite, openPostgres } from "../apps/server/src/db/database";
 import { runLoad, type LoadResult } from "./lib/load";
 import { startServer, type RunningServer } from "./lib/server";
+import { sized } from "./lib/scale";
 
 /**
  * IM REST: the conversation list and history roaming over 100,000 stored messages, beside the bare HTTP
@@ -19,7 +20,7 @@ import { startServer, type RunningServer } from "./lib/server";
 const repoRoot = path.resolve(import.meta.dirname, "..");
 const ORG = "tessera";
 const APP = "im";
-const TOTAL_MESSAGES = 100_000;
+const TOTAL_MESSAGES = sized(100_000, 12_000);
 /** Alice's conversations: one long one with bob (the roaming target) and PEERS short ones. */
 const PEERS = 100;
 const PER_PEER = 100;

@@ -4,6 +4,7 @@ import { openPostgres } from "../apps/server/src/db/database";
 import { migrate } from "../apps/server/src/db/migrate";
 import { withTx } from "../apps/server/src/db/tx";
 import { checkInvariants, post } from "../apps/server/src/modules/ledger";
+import { refusals } from "./lib/verdict";
 import { createMerchant } from "../apps/server/src/modules/merchants";
 
 /**
@@ -33,7 +34,10 @@ async function withDatabase<T>(serverUrl: string, fn: (url: string) => Promise<T
   }
 }
 
-async function ledgerTps(url: string, seconds: number): Promise<{ tps: number; refused: number; p99: number }> {
+async function ledgerTps(
+  url: string,
+  seconds: number,
+): Promise<{ tps: number; done: number; refused: number; p99: number }> {
   const database = await openPostgres(url, CLIENTS);
   await migrate(database);
   const db = database.db;
@@ -95,6 +99,7 @@ async function ledgerTps(url: string, seconds: number): Promise<{ tps: number; r
   latencies.sort((a, b) => a - b);
   return {
     tps: Math.round(done / elapsed),
+    done,
     refused,
     p99: Math.round((latencies[Math.floor(latencies.length * 0.99)] ?? 0) * 10) / 10,
   };
@@ -124,6 +129,7 @@ export async function benchLedger(seconds: number, serverUrl: string | undefined
         `  (${CLIENTS} clients, ${MERCHANTS} accounts, ${ledger.refused} refused)`,
       `pgbench TPC-B    ${String(tpcb).padStart(7)} tx/s    (${CLIENTS} clients, same server, same run)`,
       `ledger / pgbench ${String(ratio).padStart(7)} %       (budget: at least 50 %)`,
+      ...refusals("ledger post", ledger.done, ledger.refused),
     ];
   });
 }

@@ -52,8 +52,17 @@ export async function benchMerchant(app: FastifyInstance, i: number): Promise<{ 
   return { token: login.token, merchantId: reg.merchantId };
 }
 
-/** A docking signed by both sides, seeded: the benches measure what comes after the signing dialog. */
+/**
+ * A docking signed by both sides, seeded: the benches measure what comes after the signing dialog. Both
+ * merchants are marked real-name verified first, as an operator's approval does and as docking and every
+ * order require (the test kit's markVerified): without it every order is refused (issue 43).
+ */
 export async function seedDocking(database: Database, purchaserId: string, supplierId: string): Promise<void> {
+  await database.db
+    .updateTable("merchants")
+    .set({ real_name_state: "verified" })
+    .where("id", "in", [Number(purchaserId), Number(supplierId)])
+    .execute();
   await database.db
     .insertInto("dockings")
     .values({
