@@ -1,8 +1,6 @@
 import { COMMERCE_LIMITS } from "@tessera/contracts";
 import fc from "fast-check";
-import { sql } from "kysely";
 import type { CallResult } from "../../test/harness";
-import { platformDay } from "../platform/clock";
 import { refundExpiredVouchers } from "../modules/purchasing/voucher-expiry";
 import { voucherExpiryDeps } from "../../test/kit/mall-fixtures";
 import { cardKeys } from "../modules/supply";
@@ -10,6 +8,9 @@ import { SupplyService } from "../modules/supply/service";
 import { TakeoutService } from "../modules/takeout/service";
 import { CommerceService } from "../modules/commerce/service";
 import { fingerprint } from "./invariants";
+import { performCardOp } from "./operations-cards";
+import { performCommerceOp } from "./operations-commerce";
+import { performStoreOp } from "./operations-stores";
 import { refreshCustomers, uniq, type World } from "./world";
 
 /**
@@ -211,7 +212,8 @@ export type Outcome = "done" | "refused";
 
 export class StepFailure extends Error {}
 
-const at = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
+export const at = <T>(list: readonly T[], i: number): T | undefined =>
+  list.length === 0 ? undefined : list[i % list.length];
 
 /**
  * Sends one call and judges it: done (2xx, code 1), or refused (4xx), in which case the world's
@@ -220,7 +222,7 @@ const at = <T>(list: readonly T[], i: number): T | undefined => (list.length ===
  * just verified when nothing ran since (`w.unchanged`), else read anew; a call that must be done needs
  * none (a refusal fails it anyway).
  */
-async function judged<T>(
+export async function judged<T>(
   w: World,
   what: string,
   send: () => Promise<CallResult<T>>,
@@ -469,44 +471,10 @@ export async function perform(w: World, o: Op): Promise<string> {
       );
       return `collectRefund:${r.outcome}${r.outcome === "done" ? `.${r.data.state}` : ""}`;
     }
-    case "redeem": {
-      const code = at(w.made.codes, o.pick);
-      if (!code) return "redeem:nothing";
-      const c = await db
-        .selectFrom("supply_cards")
-        .select(["state", "redeemed_at", sql<string | null>`to_char(expires_on, 'YYYY-MM-DD')`.as("expires")])
-        .where("id", "=", code.cardId)
-        .executeTakeFirstOrThrow();
-      // What the code's state decides: a sold, unredeemed, unexpired code is served; any other is refused.
-      const redeemable =
-        c.state === "sold" && c.redeemed_at === null && (c.expires === null || c.expires >= platformDay(t.clock.now()));
-      const r = await judged(
-        w,
-        `redeem code ${code.cardId} (${c.state}${c.redeemed_at ? ", redeemed" : ""})`,
-        () =>
-          t.call("POST", "/api/card-brander/writeOff/redeem", {
-            token: supplier.token,
-            body: {
-              kind: "coupon",
-              code: code.number,
-              secret: code.secret,
-              storeId: w.storeId,
-              requestKey: uniq("RD"),
-            },
-          }),
-        redeemable ? "done" : "refused",
-      );
-      return `redeem:${r.outcome}`;
-    }
-    case "settle": {
-      const r = await judged(
-        w,
-        "settle",
-        () => t.call("POST", "/api/ops/stores/settle", { token: w.opA.token, body: {} }),
-        "done",
-      );
-      return `settle:${r.outcome}`;
-    }
+    case "redeem":
+    case "settle":
+    case "cardRedeem":
+      return performStoreOp(w, o);
     case "withdraw": {
       // Sandbox income is not an account a withdrawal may draw from; more than the balance is refused.
       const short = o.account === "sandbox_income" || o.amount > (await balance(w, supplier.merchantId, o.account));
@@ -563,258 +531,15 @@ export async function perform(w: World, o: Op): Promise<string> {
       );
       return `payout:${r.outcome}`;
     }
-    case "cardBuy": {
-      const p = w.purchasers[o.who] ?? w.purchasers[0];
-      if (!p) throw new Error("no purchaser");
-      const r = await judged(w, "card purchase", () =>
-        t.call<{ id: string }>("POST", "/api/card-user/onecard/purchase", {
-          token: p.token,
-          body: { productId: w.cardProductId, quantity: o.quantity, requestKey: uniq("CB") },
-        }),
-      );
-      if (r.outcome === "done") w.made.cardSales.push({ id: r.data.id, purchaser: o.who });
-      return `cardBuy:${r.outcome}`;
-    }
+    case "cardBuy":
     case "cardActivate":
-    case "cardReturn": {
-      const sale = at(w.made.cardSales, o.pick);
-      if (!sale) return `${o.op}:nothing`;
-      const p = w.purchasers[sale.purchaser];
-      if (!p) throw new Error("no purchaser");
-      const cards = await db
-        .selectFrom("onecard_cards")
-        .select(["id", "state"])
-        .where("sale_id", "=", Number(sale.id))
-        .orderBy("id")
-        .execute();
-      const mixed = cards.some((c) => c.state !== "sold");
-      const r =
-        o.op === "cardActivate"
-          ? await judged(
-              w,
-              "card activation",
-              () =>
-                t.call("POST", "/api/card-user/onecard/activate", {
-                  token: p.token,
-                  body: { saleId: sale.id, requestKey: uniq("CA") },
-                }),
-              mixed ? "refused" : "done",
-            )
-          : await judged(
-              w,
-              "card return",
-              () =>
-                t.call("POST", "/api/card-user/onecard/returns", {
-                  token: p.token,
-                  body: { cardIds: cards.map((c) => String(c.id)), reason: "not sold", requestKey: uniq("CR") },
-                }),
-              mixed ? "refused" : "done",
-            );
-      return `${o.op}:${r.outcome}`;
-    }
-    case "cardGift": {
-      const sale = at(w.made.cardSales, o.pick);
-      if (!sale) return "cardGift:nothing";
-      const p = w.purchasers[sale.purchaser];
-      const c = w.customers[o.who];
-      if (!p || !c) throw new Error("no purchaser or customer");
-      const cards = await db
-        .selectFrom("onecard_cards")
-        .select("id")
-        .where("sale_id", "=", Number(sale.id))
-        .orderBy("id")
-        .execute();
-      const r = await judged(w, "card gift", () =>
-        t.call("POST", "/api/card-user/onecard/gifts", {
-          token: p.token,
-          body: { cardIds: cards.map((x) => String(x.id)), phone: c.phone, message: "enjoy", requestKey: uniq("CG") },
-        }),
-      );
-      if (r.outcome !== "done") return "cardGift:refused";
-      // The customer claims what waits in the card bag: the cards are theirs to spend at the brand's store.
-      const bag = await t.call<{ gifts: { id: string; state: string }[] }>("GET", "/api/mall/onecard/bag", {
-        headers: { "x-customer-token": c.token },
-      });
-      for (const g of bag.body.data.gifts) {
-        const claimed = await judged(w, "gift claim", () =>
-          t.call("POST", `/api/mall/onecard/gifts/${g.id}/claim`, { headers: { "x-customer-token": c.token } }),
-        );
-        if (claimed.outcome !== "done") return "cardGift.claim:refused";
-      }
-      return "cardGift:done";
-    }
-    case "cardRedeem": {
-      // A clerk takes an amount off a customer's card at the brand's store, with the dynamic code the
-      // customer's card bag shows: more than the card holds is refused.
-      const cards = await db
-        .selectFrom("onecard_cards")
-        .select(["id", "customer_id", "state", "balance", "held"])
-        .where("product_id", "=", Number(w.cardProductId))
-        .where("customer_id", "is not", null)
-        .orderBy("id")
-        .execute();
-      const card = at(cards, o.pick);
-      const c = card && w.customers.find((x) => x.id === Number(card.customer_id));
-      if (!card || !c) return "cardRedeem:nothing";
-      const issued = await t.call<{ code: string }>("POST", `/api/mall/onecard/cards/${card.id}/dynamicCode`, {
-        headers: { "x-customer-token": c.token },
-      });
-      if (issued.status >= 500) throw new StepFailure(`dynamic code: ${issued.status} ${issued.body.msg}`);
-      if (issued.body.code !== 1) return "cardRedeem:nocode";
-      const short = o.amount > Number(card.balance) - Number(card.held) || card.state !== "activated";
-      const r = await judged(
-        w,
-        `card redemption of ${o.amount} (${card.state}, ${card.balance} held ${card.held})`,
-        () =>
-          t.call("POST", "/api/card-brander/writeOff/redeem", {
-            token: w.clerk,
-            body: { kind: "dynamic", code: issued.body.data.code, amount: o.amount, requestKey: uniq("CD") },
-          }),
-        short ? "refused" : "done",
-      );
-      return `cardRedeem:${r.outcome}`;
-    }
-    case "goodsOrder": {
-      const p = w.purchasers[o.who] ?? w.purchasers[0];
-      if (!p) throw new Error("no purchaser");
-      const r = await judged(w, "goods order", () =>
-        t.call<{ id: string }>("POST", "/api/card-user/commerce/orders", {
-          token: p.token,
-          body: {
-            items: o.items.map((i) => ({ skuId: w.physical.skus[i.sku]?.id ?? "0", quantity: i.quantity })),
-            consignee: w.physical.consignee,
-            requestKey: uniq("GO"),
-          },
-        }),
-      );
-      if (r.outcome !== "done") return "goodsOrder:refused";
-      w.made.goodsOrders.push({ id: r.data.id, purchaser: o.who });
-      if (!o.pay) return "goodsOrder:done";
-      const paid = await judged(w, "goods pay", () =>
-        t.call("POST", `/api/card-user/commerce/orders/${r.data.id}/pay`, { token: p.token }),
-      );
-      return `goodsPay:${paid.outcome}`;
-    }
-    case "goodsAct": {
-      const order = at(w.made.goodsOrders, o.pick);
-      if (!order) return "goodsAct:nothing";
-      const p = w.purchasers[order.purchaser];
-      if (!p) throw new Error("no purchaser");
-      const state = (
-        await db
-          .selectFrom("commerce_orders")
-          .select("state")
-          .where("id", "=", Number(order.id))
-          .executeTakeFirstOrThrow()
-      ).state;
-      const next = { to_pay: "pay", to_ship: "ship", shipped: "confirm", received: "confirm" } as Record<
-        string,
-        "pay" | "ship" | "confirm" | undefined
-      >;
-      const action = o.action === "advance" ? (next[state] ?? "confirm") : o.action;
-      const allowed = {
-        pay: ["to_pay"],
-        ship: ["to_ship"],
-        confirm: ["shipped", "received"],
-        cancel: ["to_pay", "to_ship"],
-      }[action];
-      const send =
-        action === "ship"
-          ? () =>
-              t.call("POST", "/api/ecommerce/order/express/create", {
-                token: supplier.token,
-                body: { orderId: order.id, companyCode: "shunfeng" },
-              })
-          : () =>
-              t.call("POST", `/api/card-user/commerce/orders/${order.id}/${action}`, {
-                token: p.token,
-                ...(action === "cancel" && { body: { reason: "changed my mind" } }),
-              });
-      // What the order's state decides: an action out of its turn is refused.
-      const r = await judged(w, `goods ${action} (${state})`, send, allowed.includes(state) ? undefined : "refused");
-      return `goods.${action}:${r.outcome}`;
-    }
-    case "goodsAftersale": {
-      // Among the orders paid and not closed when there are any (a case needs one), else any order.
-      const paid = new Set(
-        (
-          await db
-            .selectFrom("commerce_orders")
-            .select("id")
-            .where("brand_id", "=", Number(supplier.merchantId))
-            .where("state", "in", ["to_ship", "shipped", "received", "completed"])
-            .execute()
-        ).map((x) => String(x.id)),
-      );
-      const live = w.made.goodsOrders.filter((x) => paid.has(x.id));
-      const order = at(live.length > 0 ? live : w.made.goodsOrders, o.pick);
-      if (!order) return "goodsAftersale:nothing";
-      const p = w.purchasers[order.purchaser];
-      if (!p) throw new Error("no purchaser");
-      const seen = await t.call<{
-        freight: { amount: number };
-        items: { id: string; quantity: number; unitPrice: { amount: number }; amount: { amount: number } }[];
-      }>("GET", `/api/card-user/commerce/orders/${order.id}`, { token: p.token });
-      const item = at(seen.body.data.items, o.line);
-      if (!item) return "goodsAftersale:nothing";
-      // "over": more than the line and the freight together, which no case may refund.
-      const amount =
-        o.amount === "over"
-          ? item.amount.amount + seen.body.data.freight.amount + 1
-          : o.amount === "whole"
-            ? item.unitPrice.amount * o.quantity
-            : Math.max(1, Math.floor((item.unitPrice.amount * o.quantity) / 2));
-      const applied = await judged(
-        w,
-        `after-sales ${o.way} of ${o.quantity} for ${amount}`,
-        () =>
-          t.call<{ id: string }>("POST", "/api/card-user/commerce/aftersales", {
-            token: p.token,
-            body: {
-              orderItemId: item.id,
-              way: o.way,
-              quantity: o.quantity,
-              amount,
-              reason: "Not as described",
-              requestKey: uniq("AS"),
-            },
-          }),
-        o.amount === "over" ? "refused" : undefined,
-      );
-      if (applied.outcome !== "done") return "goodsAftersale:refused";
-      const dispose = (body: Record<string, unknown>) => () =>
-        t.call("POST", "/api/ecommerce/afterservice/dispose", {
-          token: supplier.token,
-          body: { id: applied.data.id, ...body },
-        });
-      if (!o.agree) {
-        const no = await judged(w, "after-sales declined", dispose({ action: "disagree", reason: "Used" }), "done");
-        return `goodsAftersale.disagree:${no.outcome}`;
-      }
-      if (o.way === "refund") {
-        const yes = await judged(w, "after-sales refund", dispose({ action: "agree" }));
-        return `goodsAftersale.refund:${yes.outcome}`;
-      }
-      const agreed = await judged(
-        w,
-        "after-sales return agreed",
-        dispose({ action: "agree", returnAddress: "Noodle House returns, 1 West Lake Road" }),
-        "done",
-      );
-      void agreed;
-      await judged(
-        w,
-        "after-sales goods sent back",
-        () =>
-          t.call("POST", `/api/card-user/commerce/aftersales/${applied.data.id}/ship`, {
-            token: p.token,
-            body: { companyCode: "zhongtong", waybillNo: uniq("ZT") },
-          }),
-        "done",
-      );
-      const received = await judged(w, "after-sales goods received", dispose({ action: "receive" }));
-      return `goodsAftersale.return:${received.outcome}`;
-    }
+    case "cardReturn":
+    case "cardGift":
+      return performCardOp(w, o);
+    case "goodsOrder":
+    case "goodsAct":
+    case "goodsAftersale":
+      return performCommerceOp(w, o);
     case "daily": {
       // A platform day passes: the daily jobs run as their schedules would (card expiry, refunds of expired
       // vouchers, unpaid takeout orders closed, the store settlement of yesterday).
