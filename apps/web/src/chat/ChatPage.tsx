@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import type { ChatMessageReply, OrderChat, UserInfo } from "@tessera/contracts";
 import { versionOfPath } from "../api/area";
-import { useUserInfo } from "../api/hooks/account";
+import { useUserInfo } from "../api/common";
 import { fetchChatMessage, fetchOrderChat, fetchUserInfo, recordOpening } from "./api";
 import { ChatWindow } from "./ChatWindow";
 import { MessageText } from "./MessageText";

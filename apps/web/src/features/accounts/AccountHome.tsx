@@ -17,7 +17,7 @@ import {
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isLang, type Money, type UserInfo } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { FundLinks } from "../funds/FundLinks";
 import { formatMoney } from "../../ui/money";
 import { RequiredStatesNotice } from "../onboarding/RequiredStatesNotice";

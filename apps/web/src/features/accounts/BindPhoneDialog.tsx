@@ -1,7 +1,7 @@
 import { Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { userPhoneReq } from "@tessera/contracts";
-import { useBindPhone, useSendSmsCode } from "../../api/hooks/account";
+import { useBindPhone, useSendSmsCode } from "./api";
 import { CodeField, useCodeSender } from "../../ui/form/CodeField";
 import { FormDialog } from "../../ui/form/FormDialog";
 import { useAction } from "../../ui/form/useAction";

@@ -15,7 +15,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { Version } from "@tessera/contracts";
 import { chooserPathOf } from "../../api/area";
-import { useSession } from "../../api/hooks/account";
+import { useSession } from "../../api/common";
 import { useAuthDialogs } from "./auth/context";
 import { takeRequestedDialog } from "../../login/handoff";
 import { FEATURES, STEPS, TILES } from "../../login/keys";

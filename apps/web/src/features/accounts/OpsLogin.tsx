@@ -3,7 +3,7 @@ import { App, Button, Card, Flex, Form, Input, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { loginReq, type UserInfo } from "@tessera/contracts";
-import { useLogin } from "../../api/hooks/account";
+import { useLogin } from "./api";
 import { http, tokens } from "../../api/http";
 import { reportFailure } from "../../ui/form/serverError";
 import { useZodRules } from "../../ui/form/useZodRules";

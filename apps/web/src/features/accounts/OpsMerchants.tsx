@@ -2,7 +2,7 @@ import { App, Button, Tag, type TableColumnsType } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { API_PERMISSIONS, REAL_NAME_STATES, type OpsMerchantRow } from "@tessera/contracts";
-import { merchantsQuery, useProviderRole } from "../../api/hooks/ops";
+import { merchantsQuery, useProviderRole } from "../ops/api";
 import { RealNameTag } from "./RealNameTag";
 import { ListPage } from "../../ui/list/ListPage";
 import { OpsOnly } from "./OpsOnly";

@@ -2,7 +2,7 @@ import { Button, Result } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 
 /** The console is for platform operators: a merchant's session sees a 403 with the way back. */
 export function OpsOnly({ children }: { children: ReactNode }) {

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { MerchantRole, Version } from "@tessera/contracts";
 import { areaPrefixOf } from "../../api/area";
-import { useSession, useUserInfo } from "../../api/hooks/account";
+import { useSession, useUserInfo } from "../../api/common";
 
 const OPTIONS: { role: MerchantRole; icon: ReactNode }[] = [
   { role: "sale", icon: <ShoppingCartOutlined /> },

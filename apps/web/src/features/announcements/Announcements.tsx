@@ -25,7 +25,7 @@ import {
   type OpsAnnouncement,
   type ServiceContactReq,
 } from "@tessera/contracts";
-import { announcementKeys, opsAnnouncementsApi } from "../../api/hooks/announcements";
+import { announcementKeys, opsAnnouncementsApi } from "./api";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { ExportButton } from "../../ui/list/useExport";
 import { PageHint } from "../../ui/PageHint";
@@ -45,7 +45,7 @@ function ContactCard() {
   const [form] = Form.useForm<ServiceContactReq>();
   const rule = useZodRules(serviceContactReq);
   const [saving, setSaving] = useState(false);
-  const { data } = useQuery({ queryKey: [...announcementKeys.contact, "ops"], queryFn: opsAnnouncementsApi.contact });
+  const { data } = useQuery({ queryKey: announcementKeys.opsContact, queryFn: opsAnnouncementsApi.contact });
   useEffect(() => {
     if (data) form.setFieldsValue({ name: data.name, qrUrl: data.qrUrl, phone: data.phone });
   }, [data, form]);

@@ -3,7 +3,7 @@ import { Badge, Button, Drawer, Empty, Flex, Image, List, Popover, Tag, Tooltip,
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useMarkRead, useServiceContact, useTextMess } from "../../api/hooks/announcements";
+import { useMarkRead, useServiceContact, useTextMess } from "./api";
 
 /**
  * The header's bell (spec 01 §7 Account `GET textMess`): the unread count of the platform's

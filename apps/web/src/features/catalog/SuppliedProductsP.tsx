@@ -10,7 +10,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import type { ListState } from "../../ui/list/listQuery";
 import { PageHint } from "../../ui/PageHint";
 import { useDictLabels } from "./labels";
-import { servedQuery } from "../onboarding/servedApi";
+import { servedQuery } from "../onboarding/api";
 
 const EMPTY: Page<Goods> = { list: [], total: 0, page: 1, pageSize: 20 };
 

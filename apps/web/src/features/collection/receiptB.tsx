@@ -3,7 +3,7 @@ import { App, Button, Card, Flex, Form, Input, Modal, Select, Space, Table, Tag,
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { PayCode, PayOrder } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { reportFailure } from "../../ui/form/serverError";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney, parseMoney } from "../../ui/money";

@@ -1,7 +1,7 @@
 import { Card, Flex } from "antd";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { PageHint } from "../../ui/PageHint";
 import { CommodityForm } from "./CommodityForm";
 

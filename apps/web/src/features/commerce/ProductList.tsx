@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { Commodity } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { brandApi, commerceKeys } from "./api";

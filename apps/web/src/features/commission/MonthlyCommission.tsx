@@ -3,6 +3,7 @@ import { Flex, App, Button, Card, Descriptions, Drawer, Space, Table, Tag, Toolt
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CommissionRule, CommissionStatement, StatementMerchantRow, StatementState } from "@tessera/contracts";
+import { queryKeys } from "../../api/queryKeys";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
@@ -165,7 +166,7 @@ export default function MonthlyCommission() {
         if (result?.ok) {
           void message.success(t("commission.confirmed"));
           void qc.invalidateQueries({ queryKey: commissionKeys.all });
-          void qc.invalidateQueries({ queryKey: ["userInfo"] });
+          void qc.invalidateQueries({ queryKey: queryKeys.userInfoAll });
         }
       },
     });

@@ -2,7 +2,7 @@ import { App, Button, Card, DatePicker, Flex, Form, Input, Radio, Tag, type Tabl
 import dayjs, { type Dayjs } from "dayjs";
 import { useTranslation } from "react-i18next";
 import { brandAuthReq, type BrandAuth } from "@tessera/contracts";
-import { brandAuthsQuery, useGrantBrandAuth, useRevokeBrandAuth } from "../purchasing/api";
+import { brandAuthsQuery, useGrantBrandAuth, useRevokeBrandAuth } from "./api";
 import { useAction } from "../../ui/form/useAction";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";

@@ -3,7 +3,7 @@ import { Button, Flex, Segmented } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { FundAccount } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { useReserveTransfer } from "./api";
 import { PageHint } from "../../ui/PageHint";
 import { AmountDialog } from "./AmountDialog";

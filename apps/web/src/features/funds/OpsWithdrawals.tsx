@@ -2,7 +2,7 @@ import { App, Button, Flex, Form, Input, Modal, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Withdrawal, WithdrawalAction } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { useWithdrawalAction } from "./api";
 import { http } from "../../api/http";
 import { useMessageText } from "../../ui/form/useZodRules";

@@ -1,6 +1,6 @@
 import { Card, Col, Descriptions, Flex, Row, Typography } from "antd";
 import { useTranslation } from "react-i18next";
-import { useSession, useUserInfo } from "../../api/hooks/account";
+import { useSession, useUserInfo } from "../../api/common";
 import { useBankDetails } from "./api";
 import { TopUpForm } from "./TopUpForm";
 import { TopUpNotices } from "./TopUpNotices";

@@ -3,7 +3,7 @@ import { Button, Col, Flex, Row } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { WithdrawAccount } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { useRequestWithdrawal } from "./api";
 import { PageHint } from "../../ui/PageHint";
 import { AmountDialog } from "./AmountDialog";

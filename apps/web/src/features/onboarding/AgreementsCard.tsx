@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AgreementTemplateReply, SignedAgreement } from "@tessera/contracts";
-import { fetchSignedAgreement, useAgreementTemplates, useMyMenus } from "../../api/hooks/onboarding";
+import { fetchSignedAgreement, useAgreementTemplates, useMyMenus } from "./api";
 import { SignAgreementDialog } from "./SignAgreementDialog";
 
 /** A signed agreement exactly as signed, with who, when, from where, and its digest. */

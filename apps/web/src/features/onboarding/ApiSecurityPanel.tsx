@@ -19,15 +19,9 @@ import dayjs from "dayjs";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ApiSecretReply } from "@tessera/contracts";
-import { useSendSmsCode, useUserInfo } from "../../api/hooks/account";
-import {
-  useApiInfo,
-  useApplyApi,
-  useProfile,
-  useResetSecret,
-  useSetApiIp,
-  useViewSecret,
-} from "../../api/hooks/onboarding";
+import { useSendSmsCode } from "../accounts/api";
+import { useUserInfo } from "../../api/common";
+import { useApiInfo, useApplyApi, useProfile, useResetSecret, useSetApiIp, useViewSecret } from "./api";
 import { CodeField, useCodeSender } from "../../ui/form/CodeField";
 import { reportFailure } from "../../ui/form/serverError";
 import { PageHint } from "../../ui/PageHint";

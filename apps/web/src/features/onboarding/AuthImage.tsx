@@ -1,5 +1,5 @@
 import { Image, Skeleton } from "antd";
-import { useAuthImage } from "../../api/hooks/onboarding";
+import { useAuthImage } from "./api";
 
 /** An uploaded image served behind the session token (documents, logos), shown with preview. */
 export function AuthImage({

@@ -13,7 +13,7 @@ import {
   saveBrandGrant,
   subscribeBrandGrants,
 } from "../../api/brandTokens";
-import { servedQuery, useBrandTokenExchange } from "./servedApi";
+import { servedQuery, useBrandTokenExchange } from "./api";
 
 export const BRANDS_LIST = "/providers/BrandsList";
 

@@ -5,7 +5,7 @@ import { useNavigate } from "react-router";
 import type { ServiceBinding } from "@tessera/contracts";
 import { BRAND_REAL_NAME_PAGE, saveBrandGrant } from "../../api/brandTokens";
 import { ServedMerchants } from "./ServedMerchants";
-import { useBrandTokenExchange } from "./servedApi";
+import { useBrandTokenExchange } from "./api";
 
 /**
  * `/providers/BrandsList`: the brands bound to this provider. Opening a brand exchanges the provider's

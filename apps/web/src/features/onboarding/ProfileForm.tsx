@@ -19,7 +19,7 @@ import {
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { INDUSTRIES, profileUpdateReq, type Industry, type ProfileUpdateReq } from "@tessera/contracts";
-import { useAuthImage, useProfile, useSetIndustry, useUpdateProfile, useUploadLogo } from "../../api/hooks/onboarding";
+import { useAuthImage, useProfile, useSetIndustry, useUpdateProfile, useUploadLogo } from "./api";
 import { RealNameTag } from "../accounts/RealNameTag";
 import { reportFailure } from "../../ui/form/serverError";
 import { useZodRules } from "../../ui/form/useZodRules";

@@ -26,14 +26,8 @@ import {
   type DocumentKind,
   type RealNameApplication,
 } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
-import {
-  readIdText,
-  readLicenseText,
-  useRealNameInfo,
-  useSubmitRealName,
-  useUploadDocument,
-} from "../../api/hooks/onboarding";
+import { useUserInfo } from "../../api/common";
+import { readIdText, readLicenseText, useRealNameInfo, useSubmitRealName, useUploadDocument } from "./api";
 import { regionOptions } from "../../ui/regions";
 import { RealNameTag } from "../accounts/RealNameTag";
 import { reportFailure } from "../../ui/form/serverError";

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { loginPathOf } from "../../api/area";
 import { brandGrantSnapshot, dropBrandGrant, parseBrandGrant, subscribeBrandGrants } from "../../api/brandTokens";
-import { useSession } from "../../api/hooks/account";
+import { useSession } from "../../api/common";
 import { RealNameForm } from "./RealNameForm";
 import { BRANDS_LIST, BrandGrantMissing } from "./BrandContext";
 

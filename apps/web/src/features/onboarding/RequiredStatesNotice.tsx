@@ -1,7 +1,7 @@
 import { Alert, Button } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { realNamePathFor } from "./realNamePath";
 
 /**

@@ -8,7 +8,7 @@ import type { ServiceBinding, ServiceKind } from "@tessera/contracts";
 import { RealNameTag } from "../accounts/RealNameTag";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
-import { servedQuery, useEndBinding } from "./servedApi";
+import { servedQuery, useEndBinding } from "./api";
 
 export interface ServedMerchantsProps {
   pageId: string;

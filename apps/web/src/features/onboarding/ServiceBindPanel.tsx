@@ -2,7 +2,7 @@ import { App, Button, Card, Descriptions, Empty, Flex, Form, Input, Popconfirm, 
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { serviceBindReq, type ServiceKind } from "@tessera/contracts";
-import { useBindProvider, useServiceBinding, useUnbindProvider } from "../../api/hooks/onboarding";
+import { useBindProvider, useServiceBinding, useUnbindProvider } from "./api";
 import { useAction } from "../../ui/form/useAction";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { PageHint } from "../../ui/PageHint";

@@ -1,8 +1,8 @@
 import { App, Alert, Button, Checkbox, Form, Input, Modal, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { signAgreementReq, type AgreementTemplateReply } from "@tessera/contracts";
-import { useSendSmsCode } from "../../api/hooks/account";
-import { useSignAgreement } from "../../api/hooks/onboarding";
+import { useSendSmsCode } from "../accounts/api";
+import { useSignAgreement } from "./api";
 import { CodeField, useCodeSender } from "../../ui/form/CodeField";
 import { reportFailure } from "../../ui/form/serverError";
 import { useZodRules } from "../../ui/form/useZodRules";

@@ -4,7 +4,7 @@ import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import type { CommitLetter } from "@tessera/contracts";
 import { http } from "../../api/http";
-import { useCommitLetters, useUploadCommitLetter } from "../../api/hooks/onboarding";
+import { useCommitLetters, useUploadCommitLetter } from "./api";
 import { PageHint } from "../../ui/PageHint";
 
 /**

@@ -2,7 +2,7 @@ import { App, Descriptions, Form, InputNumber, Modal, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OcProduct } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { reportFailure } from "../../ui/form/serverError";
 import { formatMoney } from "../../ui/money";
 import { newRequestKey, ocSaleApi } from "./api";

@@ -3,7 +3,7 @@ import { App, Button, Space, Switch, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OcProduct, OnecardKind } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { one } from "./query";

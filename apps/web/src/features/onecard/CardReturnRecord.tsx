@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App, Form, Input, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { queryKeys } from "../../api/queryKeys";
 import { confirmMoney } from "../../ui/confirmMoney";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
@@ -88,7 +89,7 @@ export default function CardReturnRecord() {
                   t("onecard.bo.returnedMsg", { count: r.data.count, amount: formatMoney(r.data.amount) }),
                 );
                 void qc.invalidateQueries({ queryKey: ocKeys.all });
-                void qc.invalidateQueries({ queryKey: ["userInfo"] });
+                void qc.invalidateQueries({ queryKey: queryKeys.userInfoAll });
                 setOpen(false);
               },
             });

@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { ONECARD_KINDS, PAGE_SIZES, type OcProduct } from "@tessera/contracts";
+import { queryKeys } from "../../api/queryKeys";
 import { isPageSize, mergeListState, readListState } from "../../ui/list/listQuery";
 import { SearchBar } from "../../ui/list/SearchBar";
 import { formatMoney } from "../../ui/money";
@@ -139,7 +140,7 @@ export default function OneCardMall() {
           onBought={() => {
             setBuying(null);
             void qc.invalidateQueries({ queryKey: ocKeys.all });
-            void qc.invalidateQueries({ queryKey: ["userInfo"] });
+            void qc.invalidateQueries({ queryKey: queryKeys.userInfoAll });
           }}
         />
       )}

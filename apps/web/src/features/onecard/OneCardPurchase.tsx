@@ -3,6 +3,7 @@ import { Button, Tag, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ONECARD_KINDS, type OcProduct, type OnecardKind } from "@tessera/contracts";
+import { queryKeys } from "../../api/queryKeys";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
@@ -99,7 +100,7 @@ export default function OneCardPurchase() {
           onBought={() => {
             setBuying(null);
             void qc.invalidateQueries({ queryKey: ocKeys.all });
-            void qc.invalidateQueries({ queryKey: ["userInfo"] });
+            void qc.invalidateQueries({ queryKey: queryKeys.userInfoAll });
           }}
         />
       )}

@@ -9,7 +9,7 @@ import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
 import { time } from "./labels";
 import { one } from "./query";
-import { servedQuery } from "../onboarding/servedApi";
+import { servedQuery } from "../onboarding/api";
 
 /**
  * `/providers/TikaOrder`: the card extractions (提卡) of the purchasers this provider serves: which

@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import type { AuditRow } from "@tessera/contracts";
 import type { Query } from "../../api/client";
-import { auditQuery } from "../../api/hooks/ops";
+import { auditQuery } from "./api";
 import { ListPage } from "../../ui/list/ListPage";
 import type { SearchValues } from "../../ui/list/searchValues";
 import { auditAction, auditLines, auditSubject } from "./auditText";

@@ -3,7 +3,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QueueItem } from "@tessera/contracts";
-import { useDecide } from "../../api/hooks/ops";
+import { useDecide } from "./api";
 import { AuthImage } from "../onboarding/AuthImage";
 import { reportFailure } from "../../ui/form/serverError";
 

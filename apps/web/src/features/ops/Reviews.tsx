@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { REVIEW_STATES, type QueueItem } from "@tessera/contracts";
-import { queueItemsQuery, useQueues } from "../../api/hooks/ops";
+import { queueItemsQuery, useQueues } from "./api";
 import { ListPage } from "../../ui/list/ListPage";
 import { OpsOnly } from "../accounts/OpsOnly";
 import { ReviewDrawer } from "./ReviewDrawer";

@@ -7,7 +7,7 @@ import type { ApiInfoReply, ApiPurchaseGoods, Page } from "@tessera/contracts";
 import { areaPrefixOf } from "../../api/area";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { useSession, useUserInfo } from "../../api/hooks/account";
+import { useSession, useUserInfo } from "../../api/common";
 import { SupTopUpDialog } from "../funds/SupTopUpDialog";
 import { ExportButton } from "../../ui/list/useExport";
 import { formatMoney } from "../../ui/money";

@@ -1,8 +1,8 @@
 import { App, Button, Form, Input, Modal, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { dockingConfirmReq, type Docking } from "@tessera/contracts";
-import { useSendSmsCode } from "../../api/hooks/account";
-import { useSignDocking } from "./api";
+import { useSendSmsCode } from "../accounts/api";
+import { useSignDocking } from "../docking/api";
 import { CodeField, useCodeSender } from "../../ui/form/CodeField";
 import { reportFailure } from "../../ui/form/serverError";
 import { useZodRules } from "../../ui/form/useZodRules";

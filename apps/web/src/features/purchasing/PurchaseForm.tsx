@@ -7,7 +7,7 @@ import type { Currency, Money, OrderPayingAccount } from "@tessera/contracts";
 import { areaPrefixOf } from "../../api/area";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
-import { useSession, useUserInfo } from "../../api/hooks/account";
+import { useSession, useUserInfo } from "../../api/common";
 import { newRequestKey } from "../funds/api";
 import { useApplyToPurchase, usePlaceOrder } from "./api";
 import { reportFailure } from "../../ui/form/serverError";

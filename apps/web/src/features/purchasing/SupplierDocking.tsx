@@ -1,7 +1,7 @@
 import { App, Button, Card, Flex, Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { dockingApplyReq } from "@tessera/contracts";
-import { useApplyDocking } from "./api";
+import { useApplyDocking } from "../docking/api";
 import { reportFailure } from "../../ui/form/serverError";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { RequiredStatesNotice } from "../onboarding/RequiredStatesNotice";

@@ -2,10 +2,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
   ApplicationDecisionReq,
   ApplicationState,
-  BrandAuth,
-  BrandAuthReq,
-  Docking,
-  DockingStatus,
   FulfilReq,
   OrderReportRow,
   OrderReq,
@@ -24,33 +20,23 @@ import { http } from "../../api/http";
 import { queryKeys } from "../../api/queryKeys";
 import { fundsKeys } from "../funds/api";
 
-/** The purchasing feature's react-query keys (dockings, orders, applications, brand authorisations, refunds, reports). */
+/**
+ * The purchasing feature's react-query keys (orders, applications, refunds, reports); dockings and brand
+ * authorisations are features/docking's (dockingKeys).
+ */
 export const purchasingKeys = {
-  dockings: (query: Query) => ["dockings", query] as const,
-  dockingsAll: ["dockings"] as const,
   orders: (side: "purchaser" | "supplier", query: Query) => ["orders", side, query] as const,
   ordersAll: ["orders"] as const,
   applications: (side: "purchaser" | "supplier", query: Query) => ["applications", side, query] as const,
   applicationsAll: ["applications"] as const,
-  brandAuths: (query: Query) => ["brandAuths", query] as const,
-  brandAuthsAll: ["brandAuths"] as const,
   refunds: (side: "purchaser" | "supplier", query: Query) => ["refunds", side, query] as const,
   refundsAll: ["refunds"] as const,
   orderReports: (side: "purchaser" | "supplier", query: Query) => ["orderReports", side, query] as const,
   orderReportsAll: ["orderReports"] as const,
 };
 
-/** Docking (`abutment/*`, `apply/{id}`) and purchase orders (`orders`, `supplyOrders`). */
+/** Purchase orders (`orders`, `supplyOrders`), refunds, reports and purchase applications. */
 const user = "/api/card-user";
-
-export function dockingsQuery(
-  query: Query & { page: number; pageSize: number; side: "purchaser" | "supplier"; status?: DockingStatus },
-) {
-  return {
-    queryKey: purchasingKeys.dockings(query),
-    queryFn: async () => unwrap(await http.get<Page<Docking>>(`${user}/abutment/brander/apply`, { query })),
-  };
-}
 
 export function ordersQuery(
   query: Query & { page: number; pageSize: number; state?: OrderState },
@@ -67,32 +53,6 @@ export function ordersQuery(
       ),
   };
 }
-
-function useDockingMutation<A, R>(fn: (args: A) => Promise<R>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: purchasingKeys.dockingsAll }),
-  });
-}
-
-export const useApplyDocking = () =>
-  useDockingMutation((supplierId: string) =>
-    http.post<Docking>(`${user}/abutment/brander/apply`, { supplierId }, { toast: false }),
-  );
-export const useReviewDocking = () =>
-  useDockingMutation(({ id, approve, reason }: { id: string; approve: boolean; reason?: string }) =>
-    http.post<Docking>(
-      `${user}/abutment/brander/review/${id}`,
-      { approve, ...(reason && { reason }) },
-      { toast: false },
-    ),
-  );
-export const useSignDocking = () =>
-  useDockingMutation(({ id, phone, verifyCode }: { id: string; phone: string; verifyCode: string }) =>
-    http.post<Docking>(`${user}/abutment/brander/confirm/${id}`, { phone, verifyCode }, { toast: false }),
-  );
-export const useEndDocking = () => useDockingMutation((id: string) => http.del<null>(`${user}/apply/${id}`));
 
 export function usePlaceOrder() {
   const queryClient = useQueryClient();
@@ -179,24 +139,6 @@ export const useDecideRefund = () =>
       { toast: false },
     ),
   );
-
-export function brandAuthsQuery(query: { page: number; pageSize: number; side: "brand" | "grantee" }) {
-  return {
-    queryKey: purchasingKeys.brandAuths(query),
-    queryFn: async () => unwrap(await http.post<Page<BrandAuth>>(`${user}/brandAuth/list`, query)),
-  };
-}
-function useBrandAuthMutation<A, R>(fn: (args: A) => Promise<R>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: purchasingKeys.brandAuthsAll }),
-  });
-}
-export const useGrantBrandAuth = () =>
-  useBrandAuthMutation((req: BrandAuthReq) => http.post<BrandAuth>(`${user}/brandAuth`, req, { toast: false }));
-export const useRevokeBrandAuth = () =>
-  useBrandAuthMutation((id: string) => http.del<BrandAuth>(`${user}/brandAuth/${id}`));
 
 export function applicationsQuery(
   query: Query & { page: number; pageSize: number; state?: ApplicationState },

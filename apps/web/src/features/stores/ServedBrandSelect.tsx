@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Select } from "antd";
 import { useTranslation } from "react-i18next";
-import { servedQuery } from "../onboarding/servedApi";
+import { servedQuery } from "../onboarding/api";
 
 /** The brands a service provider serves, to pick one (VisitorStore, WriteFund). */
 export function ServedBrandSelect({

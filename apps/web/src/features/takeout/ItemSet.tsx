@@ -4,7 +4,7 @@ import { App, Button, Card, Col, Flex, Form, Input, InputNumber, Modal, Row, Sel
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TakeoutItem } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { reportFailure } from "../../ui/form/serverError";
 import { formatMoney, parseMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";

@@ -18,7 +18,7 @@ import {
 } from "antd";
 import { useTranslation } from "react-i18next";
 import type { TakeoutShop } from "@tessera/contracts";
-import { useUserInfo } from "../../api/hooks/account";
+import { useUserInfo } from "../../api/common";
 import { reportFailure } from "../../ui/form/serverError";
 import { parseMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";

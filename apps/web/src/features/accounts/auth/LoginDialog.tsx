@@ -6,7 +6,7 @@ import { useNavigate } from "react-router";
 import { loginReq, type Version } from "@tessera/contracts";
 import { chooserPathOf } from "../../../api/area";
 import { takeReturnTo } from "../../../api/returnTo";
-import { useLogin } from "../../../api/hooks/account";
+import { useLogin } from "../api";
 import { reportFailure } from "../../../ui/form/serverError";
 import { useZodRules } from "../../../ui/form/useZodRules";
 import { useAuthDialogs } from "./context";

@@ -2,7 +2,7 @@ import { App, Button, Checkbox, Flex, Form, Input, Modal, Radio, Select, Typogra
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { INTERNATIONAL_CURRENCIES, isLang, registerReq, type RegisterReq, type Version } from "@tessera/contracts";
-import { useRegister, useSendEmailCode } from "../../../api/hooks/account";
+import { useRegister, useSendEmailCode } from "../api";
 import { CodeField, useCodeSender } from "../../../ui/form/CodeField";
 import { NewPasswordFields } from "../../../ui/form/NewPasswordFields";
 import { reportFailure } from "../../../ui/form/serverError";

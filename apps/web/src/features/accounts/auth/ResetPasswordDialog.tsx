@@ -1,7 +1,7 @@
 import { Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { resetPasswordReq } from "@tessera/contracts";
-import { useResetPassword, useSendEmailCode } from "../../../api/hooks/account";
+import { useResetPassword, useSendEmailCode } from "../api";
 import { CodeField, useCodeSender } from "../../../ui/form/CodeField";
 import { FormDialog } from "../../../ui/form/FormDialog";
 import { NewPasswordFields } from "../../../ui/form/NewPasswordFields";

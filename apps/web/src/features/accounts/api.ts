@@ -1,6 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSyncExternalStore } from "react";
-import { useLocation } from "react-router";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type {
   LoginReply,
   LoginReq,
@@ -15,40 +13,18 @@ import type {
   UserPhoneReq,
   Version,
 } from "@tessera/contracts";
-import { versionOfPath } from "../area";
-import type { ApiResult } from "../envelope";
-import { unwrap } from "../errors";
-import { http, tokens } from "../http";
-import { queryKeys } from "../queryKeys";
+import { useSession } from "../../api/common";
+import type { ApiResult } from "../../api/envelope";
+import { http, tokens } from "../../api/http";
+import { queryKeys } from "../../api/queryKeys";
 
 /**
  * Account calls of spec 01 §7 (`/api/card-user/...`). Mutations resolve to the call's result (never
- * throw), so forms can put a server error on the field it names (`data.field`).
+ * throw), so forms can put a server error on the field it names (`data.field`). The account has no
+ * query of its own: what it changes is the session's user info, an app-wide key (api/queryKeys.ts) read
+ * through api/common.ts.
  */
 const base = "/api/card-user";
-
-/** The session of the area the user is on: its version and stored token, kept in sync with storage. */
-export function useSession(): { version: Version; token: string | null } {
-  const { pathname } = useLocation();
-  const version = versionOfPath(pathname);
-  const token = useSyncExternalStore(tokens.subscribe, () => tokens.getToken(version));
-  return { version, token };
-}
-
-export function useUserInfo() {
-  const { version, token } = useSession();
-  return useQuery({
-    queryKey: queryKeys.userInfo(version, token),
-    queryFn: async () => {
-      const info = unwrap(await http.get<UserInfo>(`${base}/userInfo`));
-      tokens.setInfo(version, info);
-      return info;
-    },
-    enabled: Boolean(token),
-    placeholderData: () => tokens.getInfo(version) ?? undefined,
-    staleTime: 30_000,
-  });
-}
 
 /** Logs in; on success stores the token and the user info of that version. */
 export function useLogin(version: Version) {

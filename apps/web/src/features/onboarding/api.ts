@@ -6,6 +6,7 @@ import type {
   ApiSecretReply,
   ApiViewReq,
   BizLicenseTextReply,
+  BrandTokenReply,
   CommitLetter,
   DocumentKind,
   DocumentReply,
@@ -25,18 +26,20 @@ import type {
   SubAddReq,
   SubUpdateReq,
 } from "@tessera/contracts";
-import type { Query } from "../client";
-import { unwrap } from "../errors";
-import { http } from "../http";
-import { queryKeys } from "../queryKeys";
-import { useSession } from "./account";
+import type { Query } from "../../api/client";
+import { useSession } from "../../api/common";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
+import { queryKeys } from "../../api/queryKeys";
 
 /**
- * Onboarding calls: company profile, real-name verification, API security, sub-accounts and the pages
- * a user may open. Mutations resolve to the call's result so forms can show errors on their fields.
+ * Onboarding calls: company profile, real-name verification, API security, sub-accounts, the pages a
+ * user may open, agreements, service binding (the merchant's side and the provider's served merchants)
+ * and commitment letters. Mutations resolve to the call's result so forms can show errors on their fields.
  */
 const user = "/api/card-user";
 const brander = "/api/card-brander";
+const servicer = "/api/card-servicer";
 
 export const onboardingKeys = {
   profile: ["onboarding", "profile"] as const,
@@ -45,6 +48,14 @@ export const onboardingKeys = {
   subs: (q: Query) => ["onboarding", "subs", q] as const,
   subsAll: ["onboarding", "subs"] as const,
   menus: (token: string | null) => ["onboarding", "menus", token] as const,
+  agreements: ["onboarding", "agreements"] as const,
+  serviceBinding: (kind: ServiceKind) => ["onboarding", "serviceBinding", kind] as const,
+  commitLetters: ["onboarding", "commitLetters"] as const,
+  /** An image behind the session token (useAuthImage). */
+  authImage: (path: string | null | undefined, token: string | null) => ["authImage", path, token] as const,
+  /** The provider's served merchants. */
+  servedAll: ["providers", "served"] as const,
+  served: (q: ServedQuery) => ["providers", "served", q] as const,
 };
 
 export function useProfile() {
@@ -93,7 +104,7 @@ export function useUploadLogo() {
 export function useAuthImage(path: string | null | undefined) {
   const { token } = useSession();
   return useQuery({
-    queryKey: ["authImage", path, token],
+    queryKey: onboardingKeys.authImage(path, token),
     enabled: Boolean(path),
     staleTime: Infinity,
     queryFn: async () => URL.createObjectURL(unwrap(await http.download(path ?? "", { overlay: false })).blob),
@@ -191,11 +202,9 @@ export function useMyMenus() {
   });
 }
 
-export const agreementKeys = { templates: ["onboarding", "agreements"] as const };
-
 export function useAgreementTemplates() {
   return useQuery({
-    queryKey: agreementKeys.templates,
+    queryKey: onboardingKeys.agreements,
     queryFn: async () => unwrap(await http.get<AgreementTemplateReply[]>(`${user}/agreements/templates`)),
   });
 }
@@ -204,7 +213,7 @@ export function useSignAgreement() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (req: SignAgreementReq) => http.post<SignedAgreement>(`${user}/agreements/sign`, req, { toast: false }),
-    onSuccess: (r) => r?.ok && void qc.invalidateQueries({ queryKey: agreementKeys.templates }),
+    onSuccess: (r) => r?.ok && void qc.invalidateQueries({ queryKey: onboardingKeys.agreements }),
   });
 }
 
@@ -213,13 +222,11 @@ export async function fetchSignedAgreement(id: string) {
 }
 
 /** A merchant's binding of one kind: as a brand (business/ServiceBind) or as a vendor (sale/ServiceBind). */
-export const bindingKeys = { current: (kind: ServiceKind) => ["onboarding", "serviceBinding", kind] as const };
-
 export function useServiceBinding(kind: ServiceKind) {
   return useQuery({
-    queryKey: bindingKeys.current(kind),
+    queryKey: onboardingKeys.serviceBinding(kind),
     queryFn: async () =>
-      unwrap(await http.get<ServiceBinding | null>("/api/card-servicer/brander/service", { query: { kind } })),
+      unwrap(await http.get<ServiceBinding | null>(`${servicer}/brander/service`, { query: { kind } })),
   });
 }
 
@@ -227,24 +234,22 @@ export function useBindProvider(kind: ServiceKind) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (providerId: string) =>
-      http.post<ServiceBinding>("/api/card-servicer/brander/service", { providerId, kind }, { toast: false }),
-    onSuccess: (r) => r?.ok && qc.setQueryData(bindingKeys.current(kind), r.data),
+      http.post<ServiceBinding>(`${servicer}/brander/service`, { providerId, kind }, { toast: false }),
+    onSuccess: (r) => r?.ok && qc.setQueryData(onboardingKeys.serviceBinding(kind), r.data),
   });
 }
 
 export function useUnbindProvider(kind: ServiceKind) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => http.del<null>(`/api/card-servicer/brander/${id}`),
-    onSuccess: (r) => r?.ok && qc.setQueryData(bindingKeys.current(kind), null),
+    mutationFn: (id: string) => http.del<null>(`${servicer}/brander/${id}`),
+    onSuccess: (r) => r?.ok && qc.setQueryData(onboardingKeys.serviceBinding(kind), null),
   });
 }
 
-export const letterKeys = { list: ["onboarding", "commitLetters"] as const };
-
 export function useCommitLetters() {
   return useQuery({
-    queryKey: letterKeys.list,
+    queryKey: onboardingKeys.commitLetters,
     queryFn: async () => unwrap(await http.get<CommitLetter[]>(`${user}/commitLetters`)),
   });
 }
@@ -257,6 +262,41 @@ export function useUploadCommitLetter() {
       body.append("file", file);
       return http.post<CommitLetter[]>(`${user}/commitLetters`, body);
     },
-    onSuccess: (r) => r?.ok && qc.setQueryData(letterKeys.list, r.data),
+    onSuccess: (r) => r?.ok && qc.setQueryData(onboardingKeys.commitLetters, r.data),
+  });
+}
+
+/**
+ * The provider's side of service binding (spec 01 §7 Servicer calls): `POST card-servicer/brander`
+ * lists the merchants bound to this provider (the server scopes it to the caller), `DELETE
+ * card-servicer/brander/{id}` ends a binding.
+ */
+/** A page of served merchants; `kind` keeps one list (brands or vendors). */
+export interface ServedQuery {
+  page: number;
+  pageSize: number;
+  keyword?: string;
+  kind?: ServiceKind;
+}
+
+export function servedQuery(q: ServedQuery) {
+  return {
+    queryKey: onboardingKeys.served(q),
+    queryFn: async () => unwrap(await http.post<Page<ServiceBinding>>(`${servicer}/brander`, q)),
+  };
+}
+
+export function useEndBinding() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (bindingId: string) => http.del<null>(`${servicer}/brander/${bindingId}`),
+    onSuccess: (r) => r?.ok && void qc.invalidateQueries({ queryKey: onboardingKeys.servedAll }),
+  });
+}
+
+/** The token exchange (spec 01 §6): a brand token for one bound brand, asked with the provider's session. */
+export function useBrandTokenExchange() {
+  return useMutation({
+    mutationFn: (bindingId: string) => http.post<BrandTokenReply>(`${servicer}/brander/${bindingId}/token`),
   });
 }

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AuditRow, OpsMerchantRow, Page, QueueItem, QueueSummary } from "@tessera/contracts";
-import type { Query } from "../client";
-import { unwrap } from "../errors";
-import { http } from "../http";
+import type { Query } from "../../api/client";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
 
-/** Operator console calls (`/api/ops`): review queues, merchant search, audit log. */
+/** Operator console calls (`/api/ops`): review queues, merchant search, audit log, and their react-query keys. */
 const base = "/api/ops";
 
 export const opsKeys = {
@@ -12,6 +12,7 @@ export const opsKeys = {
   items: (kind: string, q: Query) => ["ops", "items", kind, q] as const,
   itemsAll: ["ops", "items"] as const,
   merchants: (q: Query) => ["ops", "merchants", q] as const,
+  merchantsAll: ["ops", "merchants"] as const,
   audit: (q: Query) => ["ops", "audit", q] as const,
   auditAll: ["ops", "audit"] as const,
 };
@@ -51,7 +52,7 @@ export function useProviderRole() {
     mutationFn: ({ merchantId, grant }: { merchantId: string; grant: boolean }) =>
       http.post<OpsMerchantRow>(`${base}/merchants/${merchantId}/providerRole`, { grant }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["ops", "merchants"] });
+      void qc.invalidateQueries({ queryKey: opsKeys.merchantsAll });
       void qc.invalidateQueries({ queryKey: opsKeys.auditAll });
     },
   });

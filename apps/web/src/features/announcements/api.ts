@@ -7,8 +7,8 @@ import type {
   ServiceContactReq,
   TextMessPage,
 } from "@tessera/contracts";
-import { unwrap } from "../errors";
-import { http } from "../http";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
 
 /**
  * The platform's customer-service contact (`GET getQwContact`) and announcements (`GET textMess`, spec 01
@@ -17,7 +17,10 @@ import { http } from "../http";
 export const announcementKeys = {
   all: ["announcements"] as const,
   contact: ["announcements", "contact"] as const,
+  /** The operator's view of the contact (its own cache entry under the merchant's). */
+  opsContact: ["announcements", "contact", "ops"] as const,
   mine: (q: { page: number; pageSize: number }) => ["announcements", "mine", q] as const,
+  mineAll: ["announcements", "mine"] as const,
   ops: (q: { page: number; pageSize: number }) => ["announcements", "ops", q] as const,
 };
 
@@ -52,7 +55,7 @@ export function useMarkRead() {
           : await http.put<null>(`/api/card-user/textMess/${id}/read`, undefined, { overlay: false });
       return Boolean(r?.ok);
     },
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["announcements", "mine"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: announcementKeys.mineAll }),
   });
 }
 
