@@ -26,7 +26,7 @@ import { countStatements } from "./lib/statements";
  * The shop is set up with the mall tests' fixtures through the real routes. The ledger's invariants are
  * checked afterwards. Without BENCH_DATABASE_URL it runs on the embedded database, without pgbench.
  */
-const CUSTOMERS = sized(200, 10);
+const CUSTOMERS = sized(200, 40);
 /**
  * Codes for both checkout phases: enough that the own-stock phase never runs dry (a dry stock ends in fast
  * refusals, and the figure would count the seconds after it as if they sold nothing): up to about 500 smart

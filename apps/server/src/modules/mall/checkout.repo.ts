@@ -1,4 +1,4 @@
-import { sql, type Insertable } from "kysely";
+import { sql, type Insertable, type RawBuilder, type SqlBool } from "kysely";
 import type { Executor, Tx } from "../../db/tx";
 import type { MallTables } from "./tables";
 
@@ -168,4 +168,44 @@ export async function customerOrderRow(db: Executor, merchantId: number, custome
     .where("customer_id", "=", customerId)
     .where("merchant_id", "=", merchantId)
     .executeTakeFirst();
+}
+
+/** How long a checkout's own purchase keeps its codes from other checkouts (one that died lets them go then). */
+export const SMART_BUY_HOLD_MS = 2 * 60_000;
+
+/** Holds what the merchant is sold from `at` for one checkout's purchase, before it is placed. */
+export async function holdSmartBuy(db: Executor, merchantId: number, holdKey: string, at: Date): Promise<void> {
+  await db
+    .insertInto("mall_smart_buys")
+    .values({ hold_key: holdKey, merchant_id: merchantId, created_at: at })
+    .onConflict((oc) => oc.column("hold_key").doNothing())
+    .execute();
+}
+
+/** Narrows a hold to the purchase order placed for it. */
+export async function nameSmartBuy(db: Executor, holdKey: string, purchaseOrderId: string): Promise<void> {
+  await db
+    .updateTable("mall_smart_buys")
+    .set({ purchase_order_id: purchaseOrderId })
+    .where("hold_key", "=", holdKey)
+    .execute();
+}
+
+/** Lets a checkout's holds go (its codes handed on, or left over in the merchant's stock). */
+export async function releaseSmartBuys(db: Executor, holdKeys: string[]): Promise<void> {
+  if (holdKeys.length === 0) return;
+  await db.deleteFrom("mall_smart_buys").where("hold_key", "in", holdKeys).execute();
+}
+
+/**
+ * The condition, on a supply code aliased `c`, that no other checkout of the merchant holds it: not of a
+ * purchase order a checkout placed for itself, nor sold since a checkout began a purchase it has not named
+ * yet. For the merchant's stock count and its takes beyond a checkout's own purchases; a hold older than
+ * SMART_BUY_HOLD_MS (its checkout died) holds nothing.
+ */
+export function notHeldForOthers(merchantId: number, now: Date): RawBuilder<SqlBool> {
+  const since = new Date(now.getTime() - SMART_BUY_HOLD_MS);
+  return sql<SqlBool>`NOT EXISTS (
+    SELECT 1 FROM mall_smart_buys h WHERE h.merchant_id = ${merchantId} AND h.created_at > ${since}
+      AND (h.purchase_order_id = c.order_id OR (h.purchase_order_id IS NULL AND c.sold_at >= h.created_at)))`;
 }

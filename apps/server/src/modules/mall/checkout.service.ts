@@ -144,173 +144,189 @@ export class CheckoutService {
     const tag = createHash("sha256").update(`${customer.id}:${req.requestKey}`).digest("hex").slice(0, 16);
     // The purchase orders placed for this checkout, by goods: their codes are this order's first.
     const boughtFor = new Map<number, string[]>();
-    for (let attempt = 1; ; attempt++) {
-      // First from the stock the merchant holds; once other orders took what it counted (a retry), every
-      // code this order needs is bought for it (what is left over stays in the merchant's stock).
-      const stock =
-        attempt === 1 ? await buyerStockUpTo(this.deps.db, merchantId, codeNeeds) : new Map<number, number>();
-      for (const [goodsId, need] of codeNeeds) {
-        const short = need - (stock.get(goodsId) ?? 0);
-        if (short > 0) {
-          const po = await this.deps.purchasing.place(merchantId, {
-            goodsId: String(goodsId),
-            quantity: short,
-            orderNo: `MALL${tag}A${attempt}G${goodsId}`,
-          });
-          boughtFor.set(goodsId, [...(boughtFor.get(goodsId) ?? []), po.id]);
+    // The smart purchases' holds (checkout.repo): this checkout's codes until it hands them on.
+    const holds: string[] = [];
+    try {
+      for (let attempt = 1; ; attempt++) {
+        // First from the stock the merchant holds; once other orders took what it counted (a retry), every
+        // code this order needs is bought for it (what is left over stays in the merchant's stock).
+        // Codes another checkout bought for itself are neither counted nor taken (checkout.repo's holds).
+        const available = checkout.notHeldForOthers(merchantId, this.now());
+        const stock =
+          attempt === 1
+            ? await buyerStockUpTo(this.deps.db, merchantId, codeNeeds, available)
+            : new Map<number, number>();
+        for (const [goodsId, need] of codeNeeds) {
+          const short = need - (stock.get(goodsId) ?? 0);
+          if (short > 0) {
+            // Held before it is placed: its codes are visible to other checkouts from the purchase's commit.
+            const orderNo = `MALL${tag}A${attempt}G${goodsId}`;
+            await checkout.holdSmartBuy(this.deps.db, merchantId, orderNo, this.now());
+            holds.push(orderNo);
+            const po = await this.deps.purchasing.place(merchantId, {
+              goodsId: String(goodsId),
+              quantity: short,
+              orderNo,
+            });
+            await checkout.nameSmartBuy(this.deps.db, orderNo, po.id);
+            boughtFor.set(goodsId, [...(boughtFor.get(goodsId) ?? []), po.id]);
+          }
         }
-      }
-      const placed = await withTx(
-        this.deps.db,
-        async (
-          tx,
-        ): Promise<{ first: number } | { order: OrderRow; deliveries: DeliveryRow[]; codes: SealedCode[] }> => {
-          // The order as it ends (delivered, or delivering while its top-ups are ordered); the same request
-          // key sent twice at once: the second waits for the first here and answers with it.
-          const o = await checkout.insertOrder(tx, merchantId, {
-            order_no: `M${tag.toUpperCase()}${now.getTime().toString(36).toUpperCase()}`,
-            app_id: a.appId,
-            customer_id: customer.id,
-            state: needsAccount ? "delivering" : "delivered",
-            pay_method: req.payMethod,
-            card_id: req.payMethod === "card" ? Number(req.cardId) : null,
-            amount,
-            currency,
-            lines: JSON.stringify(orderLines),
-            top_up_account: needsAccount ? (req.topUpAccount ?? null) : null,
-            request_key: req.requestKey,
-            created_at: now,
-            delivered_at: needsAccount ? null : now,
-          });
-          if (!o) {
-            const again = await checkout.orderIdByKeyOrThrow(tx, customer.id, req.requestKey);
-            return { first: again.id };
-          }
-          for (const l of orderLines.filter((x) => x.kind === "bag").sort((x, y) => x.refId - y.refId)) {
-            if (!(await checkout.sellBag(tx, l.refId, l.quantity))) {
-              throw new AppError(CODE.CONFLICT, "mall.bagSoldOut", { name: l.name }, "lines");
+        const placed = await withTx(
+          this.deps.db,
+          async (
+            tx,
+          ): Promise<{ first: number } | { order: OrderRow; deliveries: DeliveryRow[]; codes: SealedCode[] }> => {
+            // The order as it ends (delivered, or delivering while its top-ups are ordered); the same request
+            // key sent twice at once: the second waits for the first here and answers with it.
+            const o = await checkout.insertOrder(tx, merchantId, {
+              order_no: `M${tag.toUpperCase()}${now.getTime().toString(36).toUpperCase()}`,
+              app_id: a.appId,
+              customer_id: customer.id,
+              state: needsAccount ? "delivering" : "delivered",
+              pay_method: req.payMethod,
+              card_id: req.payMethod === "card" ? Number(req.cardId) : null,
+              amount,
+              currency,
+              lines: JSON.stringify(orderLines),
+              top_up_account: needsAccount ? (req.topUpAccount ?? null) : null,
+              request_key: req.requestKey,
+              created_at: now,
+              delivered_at: needsAccount ? null : now,
+            });
+            if (!o) {
+              const again = await checkout.orderIdByKeyOrThrow(tx, customer.id, req.requestKey);
+              return { first: again.id };
             }
-          }
-          const byGoods = new Map<number, SealedCode[]>();
-          const codes: SealedCode[] = [];
-          for (const [goodsId, need] of [...codeNeeds].sort((x, y) => x[0] - y[0])) {
-            const taken = await takeBuyerCodes(tx, merchantId, goodsId, need, now, boughtFor.get(goodsId));
-            if (taken.length < need) throw new Shortage("codes taken meanwhile");
-            byGoods.set(goodsId, [...taken]);
-            codes.push(...taken);
-          }
-          const rows = [];
-          for (const u of units) {
-            const expires = u.expiresDays === null ? null : new Date(now.getTime() + u.expiresDays * 86_400_000);
-            for (let i = 0; i < u.count; i++) {
-              if (u.delivery === "code") {
-                const code = byGoods.get(u.goodsId)?.shift();
-                rows.push({
-                  order_id: o.id,
-                  goods_id: u.goodsId,
-                  name: u.name,
-                  kind: "code" as const,
-                  state: "success" as const,
-                  card_id: code?.id ?? null,
-                  purchase_no: null,
-                  account: null,
-                  expires_at: expires,
-                  price: u.prices[i] ?? null,
-                  created_at: now,
-                });
-              } else {
-                rows.push({
-                  order_id: o.id,
-                  goods_id: u.goodsId,
-                  name: u.name,
-                  kind: "topup" as const,
-                  state: "processing" as const,
-                  card_id: null,
-                  purchase_no: null,
-                  account: req.topUpAccount ?? null,
-                  expires_at: expires,
-                  price: u.prices[i] ?? null,
-                  created_at: now,
-                });
+            for (const l of orderLines.filter((x) => x.kind === "bag").sort((x, y) => x.refId - y.refId)) {
+              if (!(await checkout.sellBag(tx, l.refId, l.quantity))) {
+                throw new AppError(CODE.CONFLICT, "mall.bagSoldOut", { name: l.name }, "lines");
               }
             }
-          }
-          // With them the customer seen in this mall and, when the answer shows the codes in full to their
-          // buyer (an order delivered now), the reveal on record as the order's page writes it.
-          const deliveries = await repo.insertDeliveries(
-            tx,
-            rows,
-            { merchantId, customerId: customer.id, now },
-            !needsAccount && codes.length > 0 ? { orderId: o.id, customerId: customer.id } : null,
-          );
-          // The payment last: its ledger rows (bank clearing, the merchant's income) are the hot ones, held until commit.
-          const description = orderLines.map((l) => l.name).join(", ");
-          if (req.payMethod === "card") {
-            await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
-          } else {
-            // Money is credited only on the payments seam's confirmation; test money goes to the sandbox accounts.
-            const paid = await this.deps.payments.create(
+            const byGoods = new Map<number, SealedCode[]>();
+            const codes: SealedCode[] = [];
+            for (const [goodsId, need] of [...codeNeeds].sort((x, y) => x[0] - y[0])) {
+              const taken = await takeBuyerCodes(tx, merchantId, goodsId, need, now, boughtFor.get(goodsId), available);
+              if (taken.length < need) throw new Shortage("codes taken meanwhile");
+              byGoods.set(goodsId, [...taken]);
+              codes.push(...taken);
+            }
+            const rows = [];
+            for (const u of units) {
+              const expires = u.expiresDays === null ? null : new Date(now.getTime() + u.expiresDays * 86_400_000);
+              for (let i = 0; i < u.count; i++) {
+                if (u.delivery === "code") {
+                  const code = byGoods.get(u.goodsId)?.shift();
+                  rows.push({
+                    order_id: o.id,
+                    goods_id: u.goodsId,
+                    name: u.name,
+                    kind: "code" as const,
+                    state: "success" as const,
+                    card_id: code?.id ?? null,
+                    purchase_no: null,
+                    account: null,
+                    expires_at: expires,
+                    price: u.prices[i] ?? null,
+                    created_at: now,
+                  });
+                } else {
+                  rows.push({
+                    order_id: o.id,
+                    goods_id: u.goodsId,
+                    name: u.name,
+                    kind: "topup" as const,
+                    state: "processing" as const,
+                    card_id: null,
+                    purchase_no: null,
+                    account: req.topUpAccount ?? null,
+                    expires_at: expires,
+                    price: u.prices[i] ?? null,
+                    created_at: now,
+                  });
+                }
+              }
+            }
+            // With them the customer seen in this mall and, when the answer shows the codes in full to their
+            // buyer (an order delivered now), the reveal on record as the order's page writes it.
+            const deliveries = await repo.insertDeliveries(
               tx,
-              {
+              rows,
+              { merchantId, customerId: customer.id, now },
+              !needsAccount && codes.length > 0 ? { orderId: o.id, customerId: customer.id } : null,
+            );
+            // The payment last: its ledger rows (bank clearing, the merchant's income) are the hot ones, held until commit.
+            const description = orderLines.map((l) => l.name).join(", ");
+            if (req.payMethod === "card") {
+              await this.deps.debitCard(tx, Number(req.cardId), amount, `mall:${o.id}`, description.slice(0, 100));
+            } else {
+              // Money is credited only on the payments seam's confirmation; test money goes to the sandbox accounts.
+              const paid = await this.deps.payments.create(
+                tx,
+                {
+                  merchantId,
+                  subject: { type: "mall_order", id: o.id },
+                  paymentNo: o.order_no,
+                  amount,
+                  currency,
+                  description,
+                  payer: customer.phone,
+                  appId: a.appId,
+                },
+                now,
+              );
+              if (paid.state !== "paid") throw conflict("payments.notEnabled");
+              if (paid.sandbox) {
+                await checkout.markSandbox(tx, o.id);
+              }
+              await this.income(tx, {
+                id: o.id,
+                orderNo: o.order_no,
                 merchantId,
-                subject: { type: "mall_order", id: o.id },
-                paymentNo: o.order_no,
                 amount,
                 currency,
                 description,
-                payer: customer.phone,
-                appId: a.appId,
-              },
-              now,
-            );
-            if (paid.state !== "paid") throw conflict("payments.notEnabled");
-            if (paid.sandbox) {
-              await checkout.markSandbox(tx, o.id);
+                sandbox: paid.sandbox,
+              });
             }
-            await this.income(tx, {
-              id: o.id,
-              orderNo: o.order_no,
-              merchantId,
-              amount,
-              currency,
-              description,
-              sandbox: paid.sandbox,
-            });
+            return { order: o, deliveries, codes };
+          },
+        ).catch(async (err: unknown) => {
+          if (err instanceof Shortage) return err;
+          // The same request sent twice at once, both past the key's check before either wrote (the order
+          // number, made from the key, collided): the one that committed answers.
+          if (isUniqueViolation(err)) {
+            const first = await checkout.orderIdByKey(this.deps.db, customer.id, req.requestKey);
+            if (first) return { first: first.id };
           }
-          return { order: o, deliveries, codes };
-        },
-      ).catch(async (err: unknown) => {
-        if (err instanceof Shortage) return err;
-        // The same request sent twice at once, both past the key's check before either wrote (the order
-        // number, made from the key, collided): the one that committed answers.
-        if (isUniqueViolation(err)) {
-          const first = await checkout.orderIdByKey(this.deps.db, customer.id, req.requestKey);
-          if (first) return { first: first.id };
+          throw err;
+        });
+        if (placed instanceof Shortage) {
+          // Another order took the codes bought for this one meanwhile: buy the shortfall again.
+          if (attempt < 3) continue;
+          throw conflict("mall.soldOut", "lines");
         }
-        throw err;
-      });
-      if (placed instanceof Shortage) {
-        // Another order took the codes bought for this one meanwhile: buy the shortfall again.
-        if (attempt < 3) continue;
-        throw conflict("mall.soldOut", "lines");
+        if ("first" in placed) return this.customerOrder(m, customer, placed.first, lang);
+        if (needsAccount) {
+          await this.topUps(placed.order.id);
+          return this.customerOrder(m, customer, placed.order.id, lang);
+        }
+        // Delivered in the transaction: the answer is what it wrote, not read again.
+        const [order] = shapeOrders(
+          this.deps.keys,
+          [placed.order],
+          placed.deliveries,
+          placed.codes,
+          new Map([[customer.id, customer.phone]]),
+          true,
+          lang,
+        );
+        if (!order) throw notFound("mall.orderNotFound");
+        return order;
       }
-      if ("first" in placed) return this.customerOrder(m, customer, placed.first, lang);
-      if (needsAccount) {
-        await this.topUps(placed.order.id);
-        return this.customerOrder(m, customer, placed.order.id, lang);
-      }
-      // Delivered in the transaction: the answer is what it wrote, not read again.
-      const [order] = shapeOrders(
-        this.deps.keys,
-        [placed.order],
-        placed.deliveries,
-        placed.codes,
-        new Map([[customer.id, customer.phone]]),
-        true,
-        lang,
-      );
-      if (!order) throw notFound("mall.orderNotFound");
-      return order;
+    } finally {
+      // Handed on, or left in the merchant's stock for any checkout: either way no longer this one's.
+      await checkout.releaseSmartBuys(this.deps.db, holds);
     }
   }
 

@@ -14,6 +14,13 @@ export interface OrderLineCol {
 
 /** Tables owned by the mall module (migration 0104). */
 export interface MallTables {
+  /** Migration 0126: purchase orders a checkout placed for itself, its codes until it hands them on. */
+  mall_smart_buys: {
+    hold_key: string;
+    merchant_id: number;
+    purchase_order_id: string | null;
+    created_at: Date;
+  };
   /** Migration 0118: who may open the experience (beta) version of the merchant's mall. */
   mall_testers: {
     merchant_id: number;

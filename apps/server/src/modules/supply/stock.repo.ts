@@ -24,12 +24,13 @@ export async function buyerStockUpTo(
   db: Executor,
   buyerId: number,
   needs: Map<number, number>,
+  available: RawBuilder<unknown> = sql`TRUE`,
 ): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   for (const [goodsId, need] of needs) {
     const r = await sql<{ n: string }>`
       SELECT COUNT(*)::text AS n FROM (
-        SELECT 1 FROM supply_cards c WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id = ${goodsId} AND ${held} LIMIT ${need}
+        SELECT 1 FROM supply_cards c WHERE c.buyer_merchant_id = ${buyerId} AND c.goods_id = ${goodsId} AND ${held} AND (${available}) LIMIT ${need}
       ) s`.execute(db);
     out.set(goodsId, Number(r.rows[0]?.n ?? 0));
   }
@@ -40,8 +41,9 @@ export async function buyerStockUpTo(
  * Takes up to `n` held codes of a goods and marks them handed on, in the caller's transaction (concurrent
  * takers skip the locked ones); the caller records them (a unique card id there makes a code handed on
  * once even so). `fromOrders`: purchase orders the caller placed for this (their codes are taken first,
- * so concurrent takers do not leave it short of what it just bought). Returns each code's sealed
- * credentials, masked number and expiry day (as sealedCodes does), in card id order.
+ * so concurrent takers do not leave it short of what it just bought); beyond them, only codes that meet
+ * `available` (the caller's rule for codes another taker holds for itself, as buyerStockUpTo counted them).
+ * Returns each code's sealed credentials, masked number and expiry day (as sealedCodes does), in card id order.
  */
 export async function takeBuyerCodes(
   tx: Tx,
@@ -50,6 +52,7 @@ export async function takeBuyerCodes(
   n: number,
   now: Date,
   fromOrders: string[] = [],
+  available: RawBuilder<unknown> = sql`TRUE`,
 ): Promise<SealedCode[]> {
   const take = async (count: number, only: RawBuilder<unknown>) =>
     (
@@ -66,7 +69,7 @@ export async function takeBuyerCodes(
     ).rows.map((r) => ({ ...r, id: Number(r.id) }));
   const mine = fromOrders.length > 0 ? await take(n, sql`c.order_id IN (${sql.join(fromOrders)})`) : [];
   // The codes just taken are handed on already (this transaction sees its own update): not held any more.
-  const rest = mine.length < n ? await take(n - mine.length, sql`TRUE`) : [];
+  const rest = mine.length < n ? await take(n - mine.length, sql`(${available})`) : [];
   return [...mine, ...rest].sort((a, b) => a.id - b.id);
 }
 
