@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { loginToken, readCode, registerAccount, uniqueEmail, useSession } from "../support/api";
 import { openWith } from "../support/click";
+import { screenshots } from "../support/journey";
+
+const shot = screenshots("account");
 
 /** Home page account actions: bind a mobile number and change the email, each with a code. */
 test("bind a phone and change the email from the home page", async ({ page, request }) => {
@@ -18,6 +21,7 @@ test("bind a phone and change the email from the home page", async ({ page, requ
   await phoneDialog.locator("#phone").fill(phone);
   await phoneDialog.getByRole("button", { name: "发送验证码" }).click();
   await phoneDialog.locator("#smsCode").fill(await readCode(request, phone));
+  await shot(page, "bind-phone-dialog");
   await phoneDialog.getByRole("button", { name: /确\s?定/ }).click();
   await expect(page.getByText("手机号绑定成功")).toBeVisible();
   await expect(page.locator(".ant-descriptions")).toContainText(phone);
