@@ -129,17 +129,31 @@ export const MESSAGES = {
     tw: "發送過於頻繁，請{{seconds}}秒後再試",
     en: "Sent too often, please try again in {{seconds}} seconds",
   },
-  "code.emailSubject": { cn: "Tessera 邮箱验证码", tw: "Tessera 郵箱驗證碼", en: "Tessera verification code" },
+  // Every code names what it is for (issue 40, item 10): {{purpose}} is one of code.purpose.*.
+  "code.emailSubject": {
+    cn: "Tessera {{purpose}}验证码",
+    tw: "Tessera {{purpose}}驗證碼",
+    en: "Tessera code to {{purpose}}",
+  },
   "code.emailBody": {
-    cn: "您的验证码是 {{code}}，{{minutes}}分钟内有效，仅可使用一次。",
-    tw: "您的驗證碼是 {{code}}，{{minutes}}分鐘內有效，僅可使用一次。",
-    en: "Your verification code is {{code}}. It is valid for {{minutes}} minutes and can be used once.",
+    cn: "您正在{{purpose}}，验证码是 {{code}}，{{minutes}}分钟内有效，仅可使用一次。如非本人操作，请忽略。",
+    tw: "您正在{{purpose}}，驗證碼是 {{code}}，{{minutes}}分鐘內有效，僅可使用一次。如非本人操作，請忽略。",
+    en: "Your code to {{purpose}} is {{code}}. It is valid for {{minutes}} minutes and can be used once. If you did not ask for it, ignore this message.",
   },
   "code.smsBody": {
-    cn: "【Tessera】验证码 {{code}}，{{minutes}}分钟内有效。",
-    tw: "【Tessera】驗證碼 {{code}}，{{minutes}}分鐘內有效。",
-    en: "[Tessera] Code {{code}}, valid for {{minutes}} minutes.",
+    cn: "【Tessera】验证码 {{code}}，用于{{purpose}}，{{minutes}}分钟内有效，请勿告诉他人。",
+    tw: "【Tessera】驗證碼 {{code}}，用於{{purpose}}，{{minutes}}分鐘內有效，請勿告訴他人。",
+    en: "[Tessera] Code {{code}} to {{purpose}}, valid for {{minutes}} minutes. Do not share it.",
   },
+  "code.purpose.register": { cn: "注册账号", tw: "註冊賬號", en: "register your account" },
+  "code.purpose.resetPassword": { cn: "重置登录密码", tw: "重置登錄密碼", en: "reset your password" },
+  "code.purpose.changeEmail": { cn: "更换邮箱", tw: "更換郵箱", en: "change your email" },
+  "code.purpose.bindPhone": { cn: "绑定手机号", tw: "綁定手機號", en: "bind your mobile number" },
+  "code.purpose.signAgreement": { cn: "签署协议", tw: "簽署協議", en: "sign an agreement" },
+  "code.purpose.transitAuth": { cn: "授权转账", tw: "授權轉賬", en: "authorise a transfer" },
+  "code.purpose.viewApiSecret": { cn: "查看API密钥", tw: "查看API密鑰", en: "view your API secret" },
+  "code.purpose.customerLogin": { cn: "登录卡包", tw: "登錄卡包", en: "log in to your card bag" },
+  "code.purpose.cardPassword": { cn: "重置卡密码", tw: "重置卡密碼", en: "reset your card password" },
 
   // accounts
   "account.emailTaken": { cn: "该邮箱已注册", tw: "該郵箱已註冊", en: "This email is already registered" },

@@ -532,3 +532,46 @@ describe("tenancy and the rest", () => {
     expect(login.body.code).toBe(1);
   });
 });
+
+describe("every verification code names its purpose (issue 40, item 10)", () => {
+  type Sent = { list: { subject: string; body: string }[] };
+  const outbox = async (to: string) =>
+    (await t.call<Sent>("GET", `/api/dev/outbox?to=${encodeURIComponent(to)}&pageSize=20`)).body.data.list[0];
+
+  it("the reset-password e-mail says it resets the password, in the recipient's language", async () => {
+    const m = await registerMerchant(t);
+    const en = await t.call("POST", "/api/card-user/sendEmail", {
+      lang: "en",
+      body: { email: m.email, scene: "resetPassword" },
+    });
+    expect(en.body.code).toBe(1);
+    const mail = await outbox(m.email);
+    expect(mail?.subject).toBe("Tessera code to reset your password");
+    expect(mail?.body).toMatch(/^Your code to reset your password is \d{6}\./);
+    expect(await lastCode(t, m.email)).toMatch(/^\d{6}$/);
+
+    const other = await registerMerchant(t);
+    await t.call("POST", "/api/card-user/sendEmail", {
+      lang: "cn",
+      body: { email: other.email, scene: "resetPassword" },
+    });
+    expect((await outbox(other.email))?.body).toMatch(/^您正在重置登录密码，验证码是 \d{6}，/);
+  });
+
+  it("the registration e-mail and the bind-phone SMS name theirs", async () => {
+    const email = uniqueEmail();
+    await t.call("POST", "/api/card-user/sendEmail", { lang: "tw", body: { email, scene: "register" } });
+    expect((await outbox(email))?.body).toContain("您正在註冊賬號");
+
+    const m = await registerMerchant(t);
+    const phone = `139${String(Date.now()).slice(-8)}`;
+    const sms = await t.call("POST", "/api/card-user/sendSms", {
+      token: m.token,
+      lang: "cn",
+      body: { phone, scene: "bindPhone" },
+    });
+    expect(sms.body.code).toBe(1);
+    expect((await outbox(phone))?.body).toMatch(/^【Tessera】验证码 \d{6}，用于绑定手机号，10分钟内有效/);
+    expect(await lastCode(t, phone)).toMatch(/^\d{6}$/);
+  });
+});

@@ -36,6 +36,11 @@ export const CODE_RESEND_SECONDS = 60;
 export const CODE_MAX_PER_HOUR = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 
+/** What a code is for, in the recipient's language: every code message names it (issue 40, item 10). */
+export function codePurpose(scene: CodeScene, lang: Lang): string {
+  return renderMessage(`code.purpose.${scene}`, lang);
+}
+
 /**
  * Failed logins per account: the first 3 are free; after that each attempt must wait 5 s, 10 s, 20 s...
  * (doubling); the 6th failure locks the account for 15 minutes. Failures older than 15 minutes are forgotten.
@@ -116,10 +121,11 @@ export class AccountsService {
     await this.checkSceneTarget("email", email, scene, actor);
     const code = await this.issueCode({ channel: "email", target: email, scene });
     const minutes = CODE_TTL_SECONDS / 60;
+    const purpose = codePurpose(scene, lang);
     await this.deps.mailer.send({
       to: email,
-      subject: renderMessage("code.emailSubject", lang),
-      text: renderMessage("code.emailBody", lang, { code, minutes }),
+      subject: renderMessage("code.emailSubject", lang, { purpose }),
+      text: renderMessage("code.emailBody", lang, { code, minutes, purpose }),
     });
     return { expiresIn: CODE_TTL_SECONDS, resendIn: CODE_RESEND_SECONDS };
   }
@@ -129,7 +135,11 @@ export class AccountsService {
     const code = await this.issueCode({ channel: "sms", target: phone, scene });
     await this.deps.sms.send({
       to: phone,
-      text: renderMessage("code.smsBody", lang, { code, minutes: CODE_TTL_SECONDS / 60 }),
+      text: renderMessage("code.smsBody", lang, {
+        code,
+        minutes: CODE_TTL_SECONDS / 60,
+        purpose: codePurpose(scene, lang),
+      }),
     });
     return { expiresIn: CODE_TTL_SECONDS, resendIn: CODE_RESEND_SECONDS };
   }
