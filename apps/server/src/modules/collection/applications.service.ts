@@ -17,7 +17,7 @@ import { tenantOf } from "../../platform/auth/guard";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import type { ReviewOutcome, ReviewQueue } from "../ops";
 import * as repo from "./applications.repo";
-import { EDITABLE, iso, maskMiddle, presentApplication } from "./presenter";
+import { EDITABLE, iso, maskKept, presentApplication } from "./presenter";
 import type { CollectionDeps } from "./service";
 
 const notFound = () => new AppError(CODE.NOT_FOUND, "collection.notFound");
@@ -268,10 +268,10 @@ export class ApplicationsService {
               companyName: r.company_name,
               licenseNumber: r.credit_code,
               legalName: r.legal_person,
-              legalIdNumber: maskMiddle(r.legal_id_no, 3),
+              legalIdNumber: maskKept(r.legal_id_no, 3),
               contact: `${r.contact_name} ${r.contact_phone}`,
               industry: WECHAT_INDUSTRIES.find((i) => i.code === r.industry_code)?.name.cn ?? r.industry_code,
-              bank: `${r.bank_name} ${maskMiddle(r.bank_account)} ${r.bank_account_name}`,
+              bank: `${r.bank_name} ${maskKept(r.bank_account)} ${r.bank_account_name}`,
             },
             documents: (
               [

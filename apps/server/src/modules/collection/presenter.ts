@@ -10,15 +10,15 @@ import {
   type PayRefund,
 } from "@tessera/contracts";
 import type { Selectable } from "kysely";
-import { iso, money } from "../../platform/present";
+import { iso, maskMiddle, money } from "../../platform/present";
 import type { PayApplicationsTable } from "./tables";
 
 /** How collection shows its rows: applications (masked once submitted), codes, payments and refunds. */
 
 export type AppRow = Selectable<PayApplicationsTable>;
 export { iso, money };
-export const maskMiddle = (s: string, keep = 4) =>
-  s.length <= keep * 2 ? s : `${s.slice(0, keep)}${"*".repeat(s.length - keep * 2)}${s.slice(-keep)}`;
+/** An ID or account number on an application the aggregator has: `keep` characters at each end. */
+export const maskKept = (s: string, keep = 4) => maskMiddle(s, { head: keep, tail: keep, short: (v) => v });
 export const EDITABLE: readonly string[] = ["EDITTING", "REJECTED"];
 const imageUrl = (key: string) => (key ? `/api/card-brander/paymentApplyRecords/images/${key}` : null);
 
@@ -32,13 +32,13 @@ export function presentApplication(r: AppRow, lang: Lang): ApplyRecord {
     companyName: r.company_name,
     creditCode: r.credit_code,
     legalPerson: r.legal_person,
-    legalIdNo: submitted ? maskMiddle(r.legal_id_no, 3) : r.legal_id_no,
+    legalIdNo: submitted ? maskKept(r.legal_id_no, 3) : r.legal_id_no,
     contactName: r.contact_name,
     contactPhone: r.contact_phone,
     industryCode: r.industry_code,
     industryName: WECHAT_INDUSTRIES.find((i) => i.code === r.industry_code)?.name[lang] ?? "",
     bankName: r.bank_name,
-    bankAccount: submitted ? maskMiddle(r.bank_account) : r.bank_account,
+    bankAccount: submitted ? maskKept(r.bank_account) : r.bank_account,
     bankAccountName: r.bank_account_name,
     licenceImage: r.licence_image,
     licenceUrl: imageUrl(r.licence_image),

@@ -4,7 +4,7 @@ import { opsFundsRoutes, purchaserFundsRoutes, supplierFundsRoutes } from "./rou
 import { FundsService } from "./service";
 
 export { FundsService } from "./service";
-export { maskMiddle } from "./service";
+export { maskAccount } from "./service";
 
 /**
  * Prepaid fund accounts: top-up notices, fund-change lists, operator confirmations and credits. Mounts

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { maskMiddle } from "../../platform/present";
 import type { Readable } from "node:stream";
 import {
   payerProblem,
@@ -436,8 +437,8 @@ export class FundsService {
         fee: { amount: r.fee, currency: r.currency },
         payerType: r.payer_type,
         payerName: r.payer_name,
-        idNumber: opts.unmasked ? r.id_number : maskMiddle(r.id_number),
-        otherAccount: opts.unmasked ? r.other_account : maskMiddle(r.other_account),
+        idNumber: opts.unmasked ? r.id_number : maskAccount(r.id_number),
+        otherAccount: opts.unmasked ? r.other_account : maskAccount(r.other_account),
         transferRef: r.transfer_ref,
         proofUrl: proofId ? proofUrl(proofId) : null,
         state: r.state,
@@ -459,9 +460,12 @@ function proofUrl(proofId: string): string {
 }
 
 /** Keeps the first and last four characters of an ID or account number. */
-export function maskMiddle(value: string): string {
-  if (value.length <= 8) return `${value.slice(0, 2)}${"*".repeat(Math.max(0, value.length - 2))}`;
-  return `${value.slice(0, 4)}${"*".repeat(value.length - 8)}${value.slice(-4)}`;
+export function maskAccount(value: string): string {
+  return maskMiddle(value, {
+    head: 4,
+    tail: 4,
+    short: (v) => `${v.slice(0, 2)}${"*".repeat(Math.max(0, v.length - 2))}`,
+  });
 }
 
 function presentChange(

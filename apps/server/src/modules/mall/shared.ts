@@ -23,7 +23,7 @@ import type { PaymentsAdapter } from "../../platform/adapters/payments";
 import { getMerchant } from "../merchants";
 import type { MallAppearance } from "../miniprogram";
 import type { sealedCodes, CardKeys } from "../supply";
-import { iso } from "../../platform/present";
+import { iso, maskMiddle } from "../../platform/present";
 
 /**
  * What the mall's feature services share: their dependencies, the mall a customer call is for, and the
@@ -81,7 +81,7 @@ export const money = (amount: number, currency: string) => ({
 });
 export { iso };
 export const maskNumber = (s: string) =>
-  s.length <= 8 ? `${s.slice(0, 2)}****` : `${s.slice(0, 4)}${"*".repeat(Math.max(4, s.length - 8))}${s.slice(-4)}`;
+  maskMiddle(s, { head: 4, tail: 4, minStars: 4, short: (v) => `${v.slice(0, 2)}****` });
 export const notFound = (key: "mall.goodsNotFound" | "mall.bagNotFound" | "mall.orderNotFound" | "mall.unknown") =>
   new AppError(CODE.NOT_FOUND, key);
 

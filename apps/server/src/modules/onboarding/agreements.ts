@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { maskPhone } from "../../platform/present";
 import {
   AGREEMENT_KINDS,
   AGREEMENT_TEMPLATES,
@@ -23,8 +24,6 @@ export interface AgreementsDeps {
   checkSmsCode: (phone: string, code: string) => Promise<number>;
   consumeCode: (tx: Tx, codeId: number, now: Date) => Promise<boolean>;
 }
-
-const maskPhone = (p: string) => (p.length >= 7 ? `${p.slice(0, 3)}****${p.slice(-4)}` : "****");
 
 function present(r: repo.SignatureRow): SignedAgreement {
   return {

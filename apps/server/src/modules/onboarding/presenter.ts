@@ -1,11 +1,12 @@
 import type { ApiInfoReply, Industry, ProfileReply, RealNameApplication } from "@tessera/contracts";
+import { maskMiddle } from "../../platform/present";
 import type { MerchantRow } from "../merchants";
 import type { ProfileRow } from "./profile.repo";
 import type { ApplicationRow } from "./realname.repo";
 
 /** Shows the first 3 and last 4 characters of an ID number; the rest as asterisks. */
 export function maskIdNumber(v: string): string {
-  return v.length <= 7 ? "*".repeat(v.length) : `${v.slice(0, 3)}${"*".repeat(v.length - 7)}${v.slice(-4)}`;
+  return maskMiddle(v, { head: 3, tail: 4 });
 }
 
 export const LOGO_URL = "/api/card-brander/brander/profile/logo";

@@ -1,6 +1,6 @@
 import { CODE, type OcBatch, type OcCard, type OcGift, type OcProduct, type OnecardState } from "@tessera/contracts";
 import { AppError, type invalid } from "../../platform/http/errors";
-import { iso, money } from "../../platform/present";
+import { iso, maskPhone, money } from "../../platform/present";
 import type { CardKeys } from "../supply";
 import { cardNumber } from "./cardno";
 import type * as repo from "./repo";
@@ -116,11 +116,11 @@ export function presentGift(
     claimed_at: Date | null;
     created_at: Date;
   },
-  maskPhone: boolean,
+  hidePhone: boolean,
 ): OcGift {
   return {
     id: String(g.id),
-    phone: g.phone === null ? null : maskPhone ? `${g.phone.slice(0, 3)}****${g.phone.slice(-4)}` : g.phone,
+    phone: g.phone === null ? null : hidePhone ? maskPhone(g.phone) : g.phone,
     link: null,
     packageName: null,
     cardCount: g.card_ids.length,

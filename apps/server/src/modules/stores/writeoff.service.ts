@@ -1,3 +1,4 @@
+import { maskMiddle } from "../../platform/present";
 import {
   CODE,
   type Lang,
@@ -58,7 +59,8 @@ const DYNAMIC_REFUSAL: Record<DynamicRefusal, MessageKey> = {
 const refuseDynamic = (r: DynamicRefusal) =>
   r === "unknown" ? new AppError(CODE.NOT_FOUND, DYNAMIC_REFUSAL[r]) : conflict(DYNAMIC_REFUSAL[r]);
 
-const maskCardNo = (no: string) => `${no.slice(0, 4)}********${no.slice(-4)}`;
+const maskCardNo = (no: string) =>
+  maskMiddle(no, { head: 4, tail: 4, stars: 8, short: (v) => `${v.slice(0, 4)}********${v.slice(-4)}` });
 
 type StoreRow = NonNullable<Awaited<ReturnType<typeof findStore>>>;
 

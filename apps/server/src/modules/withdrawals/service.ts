@@ -18,7 +18,7 @@ import { audit } from "../../platform/audit";
 import { platformDay, startOfPlatformDay, type Clock } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { moneyText } from "../../platform/money-text";
-import { maskMiddle } from "../funds";
+import { maskAccount } from "../funds";
 import { balanceAt, balancesOf, positiveAccounts, post } from "../ledger";
 import { getMerchant, merchantNames, merchantOfActor, type MerchantRow } from "../merchants";
 import { recordOperatorAction, type ReviewOutcome, type ReviewQueue } from "../ops";
@@ -489,7 +489,7 @@ export class WithdrawalsService {
           companyName: card?.company_name ?? "",
           bank: card?.bank ?? "",
           city: card?.city ?? "",
-          account: card ? (unmasked ? card.account : maskMiddle(card.account)) : "",
+          account: card ? (unmasked ? card.account : maskAccount(card.account)) : "",
         },
         createdAt: new Date(r.created_at).toISOString(),
         firstReviewedBy: r.first_reviewed_by === null ? null : String(r.first_reviewed_by),
@@ -514,7 +514,7 @@ function presentCard(row: repo.CardRow): BankCard {
     companyName: row.company_name,
     bank: row.bank,
     city: row.city,
-    account: maskMiddle(row.account),
+    account: maskAccount(row.account),
     state: row.state,
     rejectReason: row.reject_reason,
     submittedAt: new Date(row.created_at).toISOString(),
