@@ -146,6 +146,9 @@ export async function registerIm(host: ModuleHost): Promise<ImModule> {
     recallWindowMs: config.im.recallWindowSeconds * 1000,
     redisUrl: config.im.redisUrl,
     redisPrefix: config.im.redisPrefix,
+    // Sends being stored when the node drains are acknowledged within two thirds of DRAIN_TIMEOUT_MS
+    // (10 s by default), leaving the rest for the other requests and a running job.
+    drainMs: Math.floor((config.ops.drainTimeoutMs * 2) / 3),
   });
   host.measure({
     imConnections: () => gateway.connections(),

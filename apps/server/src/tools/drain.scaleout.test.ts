@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PurchaseOrder } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { sql } from "kysely";
 import { WebSocket } from "ws";
 import {
   connection,
@@ -16,6 +17,8 @@ import {
 } from "../../../../packages/im-sdk/src/index";
 import { dock } from "../../test/docking";
 import { startImTest, type ImTest } from "../../test/im-harness";
+import { CLOSE } from "../im/gateway/session";
+import { provisionFrame, sendFrame, WireClient } from "../im/gateway/wire-client";
 import { fundSup } from "../../test/money";
 import { newBrand, newGoods, newMerchant, importFile } from "../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../modules/ledger";
@@ -26,6 +29,8 @@ import { cardCsv } from "../../test/kit/cards";
  * behind its proxy) on the test's PostgreSQL and Redis, under IM and order load through the proxy. One
  * node gets SIGTERM, drains and is started again; then the other. Every IM message arrives exactly once
  * and in order, every order either succeeds or is refused with a readable error, and the ledger adds up.
+ * A protocol client connected straight to the first node sends bursts across its SIGTERM: every message
+ * stored was acknowledged to it, none is both stored and refused (issue 44, item 4).
  */
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
 const secretKey = randomBytes(32).toString("hex");
@@ -100,6 +105,38 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
+/**
+ * Sends bursts on a socket of its own to the node on `port` until the node closes it; what the node
+ * acknowledged and how it closed.
+ */
+async function burstAcrossDrain(port: number, name: string, token: string, to: string) {
+  const appKey = `${im.t.config.im.org}#${im.t.config.im.app}`;
+  const c = await WireClient.connect(`ws://127.0.0.1:${port}/websocket`);
+  c.send(provisionFrame(appKey, name, token, "burst"));
+  const reply = await c.take((f) => f.provision !== undefined);
+  expect(reply.provision?.status.code).toBe(0);
+  let sent = 0;
+  const sending = (async () => {
+    for (let id = 1n; !c.closed;) {
+      for (let k = 0; k < 10 && c.ws.readyState === c.ws.OPEN; k++, id++, sent++) {
+        c.send(sendFrame(appKey, { id, from: name, to, chatType: 1, text: `b${id}` }));
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  return {
+    async result() {
+      const closed = await c.untilClosed(30_000);
+      await sending;
+      const acked = new Map<string, number>();
+      for (const f of c.frames) {
+        if (f.sync && f.sync.metaId !== 0n) acked.set(String(f.sync.metaId), f.sync.status?.code ?? 0);
+      }
+      return { closed, acked, sent };
+    },
+  };
+}
+
 interface Peer {
   name: string;
   conn: Connection;
@@ -171,8 +208,15 @@ describe("rolling restart of a two-node cluster", () => {
 
     const nodePort = Number(/nodes :(\d+)/.exec(output)?.[1]);
     await new Promise((r) => setTimeout(r, 1500));
+    const burster = await im.user("burst");
+    const sink = await im.user("sink");
+    let burst: Awaited<ReturnType<typeof burstAcrossDrain>> | undefined;
     for (const port of [nodePort, nodePort + 1]) {
       const before = count(`node :${port} ready`);
+      if (port === nodePort) {
+        burst = await burstAcrossDrain(port, burster.name, burster.token, sink.name);
+        await new Promise((r) => setTimeout(r, 300));
+      }
       process.kill(pidOf(port), "SIGTERM");
       await until(
         () => count(`node :${port} exited (0)`) > 0 && count(`node :${port} ready`) > before,
@@ -182,6 +226,19 @@ describe("rolling restart of a two-node cluster", () => {
     }
     running = false;
     await Promise.all([messaging, ordering]);
+
+    // The burst across the first node's drain: stored ⇔ acknowledged OK, and the socket closed to reconnect.
+    const b = await burst!.result();
+    expect(b.closed.code).toBe(CLOSE.shutdown);
+    const { rows } = await sql<{ client_id: string }>`
+      SELECT client_id FROM im_messages WHERE from_user = ${burster.name}`.execute(t.ctx.database.db);
+    const inStore = new Set(rows.map((r) => r.client_id.split(":").at(-1) ?? ""));
+    const storedNotAcked = [...inStore].filter((id) => b.acked.get(id) !== 0);
+    const ackedNotStored = [...b.acked].filter(([id, code]) => code === 0 && !inStore.has(id));
+    expect({ storedNotAcked, ackedNotStored }).toEqual({ storedNotAcked: [], ackedNotStored: [] });
+    expect([...b.acked.values()].filter((c) => c !== 0)).toEqual([]);
+    expect(inStore.size).toBeGreaterThan(0);
+    console.log(`drain: burst of ${b.sent} across SIGTERM, ${inStore.size} stored and acknowledged`);
     await Promise.all(sends);
     await until(() => bob.received.length >= texts.length, "every message at bob", 30_000);
     await new Promise((r) => setTimeout(r, 500));

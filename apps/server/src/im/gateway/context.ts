@@ -20,6 +20,11 @@ export interface GatewayOptions {
   editLimit: number;
   /** Largest receiver list of a directed group message. */
   maxDirectedUsers: number;
+  /**
+   * On shutdown, how long sessions may take to finish the frames they are handling (and acknowledge
+   * them) before every socket closes anyway.
+   */
+  drainMs: number;
   /** Redis for delivery between processes; undefined: this process only. */
   redisUrl?: string | undefined;
   /** What this deployment's Redis channel names start with (REDIS_PREFIX; config.ts, context.ts). */
@@ -34,6 +39,7 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   idleMs: 180_000,
   editLimit: 10,
   maxDirectedUsers: 100,
+  drainMs: 10_000,
 };
 
 export interface GatewayCtx {

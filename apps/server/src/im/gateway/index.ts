@@ -123,6 +123,15 @@ export async function registerGateway(
     clearInterval(renew);
     unsubscribe();
     app.server.off("upgrade", onUpgrade);
+    // Each session stops reading, lets the frames it is handling finish and acknowledge (a send being
+    // stored is acknowledged, not lost), then closes with the reconnect code; past drainMs all close.
+    let bounded: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      Promise.allSettled([...sessions].map((s) => s.shutdown())).then(() => false),
+      new Promise<boolean>((resolve) => (bounded = setTimeout(() => resolve(true), options.drainMs))),
+    ]);
+    clearTimeout(bounded);
+    if (late) log(`im gateway: sessions still handling frames after ${options.drainMs} ms; closing them anyway`);
     for (const s of sessions) s.close(CLOSE.shutdown, "server shutting down");
     const end = Date.now() + 500;
     while (wss.clients.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));

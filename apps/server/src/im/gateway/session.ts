@@ -60,6 +60,10 @@ export class Session implements Device {
   private expiry: NodeJS.Timeout | undefined;
   lastSeen = Date.now();
   private inflight = 0;
+  /** Frame handlers not finished yet (a send being stored, a login, a pull): a drain waits for them. */
+  private readonly handling = new Set<Promise<void>>();
+  /** The node drains: frames that arrive from now on are dropped unread (the client sends them again elsewhere). */
+  private stopping = false;
   /** Per queue: what was delivered and may be pushed (sync.ts QueueState). */
   private readonly queues = new Map<string, QueueState>();
   /** Queues with entries offered for push, sent together once the current tick's work is done. */
@@ -72,6 +76,7 @@ export class Session implements Device {
     private readonly ws: WebSocket,
   ) {
     ws.on("message", (data, isBinary) => {
+      if (this.stopping) return;
       this.lastSeen = Date.now();
       if (!isBinary) return this.close(CLOSE.protocol, "decode message fail.");
       // ws hands a Buffer of its own (binaryType "nodebuffer"): kept as is, not copied.
@@ -159,6 +164,28 @@ export class Session implements Device {
     this.send(batch({ queue: this.ctx.hub.jid(queue), metas, nextKey: key, isLast: false, nowMs }));
   }
 
+  /**
+   * The node drains: no new frame is handled (those not yet started are dropped: unacknowledged, so the
+   * client sends them again after reconnecting, to another node), the handlers already running finish and
+   * write their acks, then the socket closes with the reconnect code. What was stored is acknowledged.
+   * The caller bounds the wait (a handler stuck on the database) by closing the session itself.
+   */
+  async shutdown(): Promise<void> {
+    if (this.state === "closed") return;
+    this.stopping = true;
+    this.received.length = 0;
+    while (this.handling.size > 0) await Promise.allSettled([...this.handling]);
+    this.close(CLOSE.shutdown, "server shutting down");
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    if (this.handling.has(work)) return work;
+    this.handling.add(work);
+    const done = () => void this.handling.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
   close(code: number, reason: string): void {
     if (this.state === "closed") return;
     this.closed();
@@ -213,7 +240,7 @@ export class Session implements Device {
       }
       if (pending) {
         this.busy = true;
-        pending.then(
+        this.track(pending).then(
           () => this.resume(),
           (err: unknown) => {
             this.fail(err);
@@ -231,7 +258,7 @@ export class Session implements Device {
   }
 
   private frame(buf: Buffer): Promise<void> | void {
-    if (this.state === "closed") return;
+    if (this.state === "closed" || this.stopping) return;
     const m = decodeMSync(buf);
     if (this.state === "new") {
       if (m.command !== CMD.PROVISION) return this.close(CLOSE.protocol, "provision first");
@@ -373,7 +400,7 @@ export class Session implements Device {
     if (meta.ns === NS.STATISTIC) return;
     if (meta.ns !== NS.CHAT) return this.answer(meta);
     this.inflight++;
-    const work = this.answer(meta);
+    const work = this.track(this.answer(meta));
     if (this.inflight > MAX_INFLIGHT) return work;
   }
 
