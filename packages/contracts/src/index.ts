@@ -16,6 +16,7 @@ export * from "./ledger-reasons";
 export * from "./onboarding";
 export * from "./ops";
 export * from "./catalog";
+export * from "./top-up-account";
 export * from "./funds";
 export * from "./withdrawals";
 export * from "./transfers";

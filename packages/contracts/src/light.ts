@@ -7,3 +7,4 @@ export * from "./lang";
 export * from "./enums";
 export * from "./codes";
 export * from "./mall-storefront";
+export * from "./top-up-account";

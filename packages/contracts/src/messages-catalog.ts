@@ -3,6 +3,32 @@
  * card imports), in the three languages. Merged into MESSAGES by messages.ts.
  */
 export const CATALOG_MESSAGES = {
+  // a top-up account refused by its goods' account type (catalog.ts, topUpAccountProblem)
+  "topUpAccount.invalid.mobile": {
+    cn: "请输入正确的11位手机号",
+    tw: "請輸入正確的11位手機號",
+    en: "Enter a valid 11-digit mobile number",
+  },
+  "topUpAccount.invalid.qq": {
+    cn: "请输入正确的QQ号（5-11位数字，不以0开头）",
+    tw: "請輸入正確的QQ號（5-11位數字，不以0開頭）",
+    en: "Enter a valid QQ number (5-11 digits, not starting with 0)",
+  },
+  "topUpAccount.invalid.email": {
+    cn: "请输入正确的邮箱",
+    tw: "請輸入正確的郵箱",
+    en: "Enter a valid email address",
+  },
+  "topUpAccount.invalid.game_id": {
+    cn: "请输入正确的游戏ID（4-32位字母、数字、_或-）",
+    tw: "請輸入正確的遊戲ID（4-32位字母、數字、_或-）",
+    en: "Enter a valid game ID (4-32 letters, digits, _ or -)",
+  },
+  "topUpAccount.invalid.member_id": {
+    cn: "请输入正确的会员账号（2-64个字符，不含空格）",
+    tw: "請輸入正確的會員賬號（2-64個字符，不含空格）",
+    en: "Enter a valid membership account (2-64 characters, no spaces)",
+  },
   // brands
   "catalog.brandNameEmpty": { cn: "品牌名称不能为空", tw: "品牌名稱不能為空", en: "Brand name cannot be empty" },
   "catalog.brandNameLength": {

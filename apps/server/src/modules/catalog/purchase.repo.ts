@@ -1,4 +1,4 @@
-import { isCardBusinessType, type BusinessType, type Currency } from "@tessera/contracts";
+import { isCardBusinessType, type BusinessType, type Currency, type TopUpAccountType } from "@tessera/contracts";
 import type { Executor } from "../../db/tx";
 
 /** What an order needs to know about a goods: who supplies it, its price and how it is fulfilled. */
@@ -16,6 +16,8 @@ export interface PurchasableGoods {
   perOrderMax: number;
   salesScope: string;
   available: boolean;
+  /** What a top-up's account must be (topUpAccountProblem); "none" for codes from stock. */
+  topUpAccountType: TopUpAccountType;
 }
 
 /**
@@ -34,6 +36,7 @@ export const PURCHASABLE_GOODS_COLUMNS = [
   "per_order_max",
   "sales_scope",
   "state",
+  "top_up_account_type",
 ] as const;
 
 export interface PurchasableGoodsRow {
@@ -47,6 +50,7 @@ export interface PurchasableGoodsRow {
   per_order_max: number;
   sales_scope: string;
   state: string;
+  top_up_account_type: string;
 }
 
 export function toPurchasableGoods(row: PurchasableGoodsRow): PurchasableGoods {
@@ -63,6 +67,7 @@ export function toPurchasableGoods(row: PurchasableGoodsRow): PurchasableGoods {
     perOrderMax: row.per_order_max,
     salesScope: row.sales_scope,
     available: row.state === "available",
+    topUpAccountType: row.top_up_account_type as TopUpAccountType,
   };
 }
 

@@ -1,5 +1,12 @@
 import { createHash } from "node:crypto";
-import { CODE, type CheckoutReq, type Lang, type MallOrder } from "@tessera/contracts";
+import {
+  CODE,
+  topUpAccountProblem,
+  type CheckoutReq,
+  type Lang,
+  type MallOrder,
+  type TopUpAccountType,
+} from "@tessera/contracts";
 import { sql } from "kysely";
 import { isUniqueViolation, withTx, type Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
@@ -30,6 +37,8 @@ interface Unit {
   goodsId: number;
   name: string;
   delivery: "code" | "topup";
+  /** What the top-up account must be (the goods' account type). */
+  accountType: TopUpAccountType;
   count: number;
   expiresDays: number | null;
   /** What each of the `count` units costs the customer (a gift pack's price spread over its units). */
@@ -76,7 +85,16 @@ export class CheckoutService {
       const g = s && goods.get(s.goods_id);
       const delivery = g && deliveryOf(g.businessType);
       if (!s || !g || !delivery) throw notFound("mall.goodsNotFound");
-      units.push({ selfId, goodsId: s.goods_id, name: s.name, delivery, count, expiresDays, prices });
+      units.push({
+        selfId,
+        goodsId: s.goods_id,
+        name: s.name,
+        delivery,
+        accountType: g.topUpAccountType,
+        count,
+        expiresDays,
+        prices,
+      });
     };
     for (const l of lines) {
       if (l.kind === "goods") {
@@ -129,6 +147,11 @@ export class CheckoutService {
     const { units, orderLines, amount, currency } = await this.units(merchantId, req.lines, now);
     const needsAccount = units.some((u) => u.delivery === "topup");
     if (needsAccount && !req.topUpAccount) throw invalid("mall.topUpAccountEmpty", "topUpAccount");
+    // The account as every top-up's goods requires it (a mobile number, a QQ number, ...), before the customer pays.
+    for (const u of units) {
+      const problem = u.delivery === "topup" ? topUpAccountProblem(u.accountType, req.topUpAccount ?? "") : null;
+      if (problem) throw invalid(problem, "topUpAccount");
+    }
     if (req.payMethod === "card") {
       if (!req.cardId) throw invalid("mall.cardRequired", "cardId");
       const card = await cardOwner(this.deps.db, Number(req.cardId));

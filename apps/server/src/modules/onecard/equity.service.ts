@@ -3,6 +3,7 @@ import {
   isMessageKey,
   renderMessage,
   SELECTION_BUSINESS_TYPES,
+  topUpAccountProblem,
   type Lang,
   type Merchandise,
   type MerchandiseQuery,
@@ -106,6 +107,9 @@ export class EquityOrders {
   ): Promise<OcOrder> {
     const goods = await this.deps.purchasing.goods(Number(req.goodsId));
     if (!goods || !DIRECT.has(goods.businessType)) throw invalid("onecard.equityUnknown", "goodsId");
+    // The account as the goods' type requires it (a mobile number, a QQ number, ...), before the card pays.
+    const accountProblem = topUpAccountProblem(goods.topUpAccountType, req.account);
+    if (accountProblem) throw invalid(accountProblem, "account");
     const created = await withTx(this.deps.db, async (tx) => {
       const first = await equity.orderByKey(tx, customer.id, req.requestKey);
       if (first) return { id: first.id, fresh: false };

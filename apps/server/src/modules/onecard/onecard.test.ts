@@ -623,6 +623,7 @@ describe("the end customer", () => {
       faceValue: 3_000,
       price: 2_900,
       settlementPrice: 2_800,
+      topUpAccountType: "mobile",
     });
     await dock(t, supplier, brand);
     await fundSup(t, brand, 5_000);
@@ -634,6 +635,16 @@ describe("the end customer", () => {
     expect(offers.body.data.list).toContainEqual(
       expect.objectContaining({ goodsId: String(topUp.id), price: { amount: 3_000, currency: "CNY" } }),
     );
+    // An account the goods' type cannot take (issue 40, item 4) is refused before the card pays anything.
+    const badAccount = await t.call("POST", "/api/mall/onecard/recharge", {
+      headers: cust(token),
+      body: { cardId: card?.id, goodsId: String(topUp.id), account: "1381234", requestKey: key() },
+      lang: "en",
+    });
+    expect([badAccount.status, badAccount.body.msg]).toEqual([400, "Enter a valid 11-digit mobile number"]);
+    const untouched = await t.call<{ cards: Card[] }>("GET", "/api/mall/onecard/bag", { headers: cust(token) });
+    expect(untouched.body.data.cards.find((c) => c.id === card?.id)?.balance.amount).toBe(10_000);
+    expect(await supOf(brand)).toBe(5_000);
     const rk = key();
     const body = { cardId: card?.id, goodsId: String(topUp.id), account: "13800000000", requestKey: rk };
     const order = await t.call<{ id: string; state: string; orderNo: string; amount: { amount: number } }>(

@@ -105,6 +105,41 @@ describe("the purchase API", () => {
     expect(balance.body.data.sup.amount).toBe(100_000 - 3_000);
   });
 
+  it("refuses a top-up to an account its goods' type cannot take (issue 40, item 4), before anything is spent", async () => {
+    const goods = await newGoods(t, supplier, brand.id, {
+      name: "API mobile top-up 30",
+      businessType: "top_up",
+      faceValue: 3_000,
+      price: 2_900,
+      settlementPrice: 2_800,
+      topUpAccountType: "mobile",
+    });
+    const { client } = await apiPurchaser();
+    const order = (topUpAccount: string) => ({
+      goodsId: String(goods.id),
+      quantity: 1,
+      topUpAccount,
+      orderNo: `APT-${Date.now()}-${++nonceSeq}`,
+    });
+    const bad = order("1381234");
+    const refused = await signed(client, "POST", "/api/card-api/openapi/order", bad);
+    expect([refused.status, refused.body.msg]).toEqual([400, "Enter a valid 11-digit mobile number"]);
+    expect(
+      (await signed<{ sup: { amount: number } }>(client, "GET", "/api/card-api/openapi/balance")).body.data.sup.amount,
+    ).toBe(100_000);
+    const none = await t.ctx.database.db
+      .selectFrom("purchase_orders")
+      .select("id")
+      .where("order_no", "=", bad.orderNo)
+      .execute();
+    expect(none).toEqual([]);
+    const placed = await signed<PurchaseOrder>(client, "POST", "/api/card-api/openapi/order", order("13812345678"));
+    expect(placed.body.data).toMatchObject({ state: "processing", topUpAccount: "13812345678" });
+    expect(
+      (await signed<{ sup: { amount: number } }>(client, "GET", "/api/card-api/openapi/balance")).body.data.sup.amount,
+    ).toBe(100_000 - 2_900);
+  });
+
   it("refuses a wrong signature, a replayed nonce, a stale timestamp, an unknown key and a missing header, each with its own error and no order", async () => {
     const goods = await newGoods(t, supplier, brand.id, { name: "Guarded card", price: 1_000, settlementPrice: 900 });
     await importFile(t, supplier.token, goods.id, "cards.csv", cardCsv(["GUARD00001,S1,"], { end: false }));

@@ -11,6 +11,7 @@ import {
   type OrderReq,
   type Page,
   type PurchaseOrder,
+  topUpAccountProblem,
 } from "@tessera/contracts";
 import { sql } from "kysely";
 import { withTx, type Executor, type Tx } from "../../db/tx";
@@ -152,6 +153,9 @@ export class OrdersService {
       throw new AppError(CODE.INVALID_PARAMETER, "order.overPerOrderMax", { max: goods.perOrderMax }, "quantity");
     }
     if (!goods.fromStock && !req.topUpAccount) throw invalid("order.topUpAccountEmpty", "topUpAccount");
+    // The account as its goods' type requires (a mobile number, a QQ number, ...), before anything is spent.
+    const accountProblem = goods.fromStock ? null : topUpAccountProblem(goods.topUpAccountType, req.topUpAccount ?? "");
+    if (accountProblem) throw invalid(accountProblem, "topUpAccount");
     if (!facts.mayBuy) throw conflict("docking.notDocked", "goodsId");
     // An approved purchase application sets this purchaser's own price (its secret price first).
     const unitPrice = facts.agreedPrice ?? goods.price;
