@@ -98,6 +98,7 @@ export function GoodsDetailDrawer({ id, onClose }: { id: number | null; onClose:
               perOrderMax: g.perOrderMax,
               fromStock: isCardBusinessType(g.businessType),
               ownPrice: g.ownPrice,
+              topUpAccountType: g.topUpAccountType,
             }}
           />
         </Space>

@@ -3,7 +3,13 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { Currency, Money, OrderPayingAccount } from "@tessera/contracts";
+import {
+  topUpAccountProblem,
+  type Currency,
+  type Money,
+  type OrderPayingAccount,
+  type TopUpAccountType,
+} from "@tessera/contracts";
 import { areaPrefixOf } from "../../api/area";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
@@ -50,7 +56,16 @@ export function useRebateBalance() {
 export function PurchaseForm({
   goods,
 }: {
-  goods: { id: number; price: number; currency: Currency; perOrderMax: number; fromStock: boolean; ownPrice?: boolean };
+  goods: {
+    id: number;
+    price: number;
+    currency: Currency;
+    perOrderMax: number;
+    fromStock: boolean;
+    ownPrice?: boolean;
+    /** What the top-up account must be (the server checks the same rule); unknown: any account. */
+    topUpAccountType?: TopUpAccountType;
+  };
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -133,7 +148,16 @@ export function PurchaseForm({
           <Form.Item
             name="topUpAccount"
             label={t("order.col.account")}
-            rules={[{ required: true, whitespace: true, message: text("order.topUpAccountEmpty") }]}
+            rules={[
+              { required: true, whitespace: true, message: text("order.topUpAccountEmpty") },
+              {
+                // The goods' account type (a mobile number, a QQ number, ...), as the order is checked.
+                validator: (_: unknown, v: string | undefined) => {
+                  const problem = v?.trim() ? topUpAccountProblem(goods.topUpAccountType ?? "none", v) : null;
+                  return problem ? Promise.reject(new Error(text(problem))) : Promise.resolve();
+                },
+              },
+            ]}
           >
             <Input maxLength={64} data-testid="buy-account" />
           </Form.Item>
