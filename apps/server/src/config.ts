@@ -25,6 +25,8 @@ export interface Config {
   opsEmail: string;
   opsPassword: string | undefined;
   tokenTtlSeconds: number;
+  /** The IANA zone every time is shown in (pages, exports, PDFs): TZ_DISPLAY, Asia/Shanghai unless set. */
+  displayZone: string;
   mailAdapter: "local" | "smtp";
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -297,6 +299,18 @@ function devRoutesConfig(env: NodeJS.ProcessEnv, mailAdapter: "local" | "smtp"):
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
+/** An IANA time zone the runtime knows (Intl), or the default. */
+function timeZone(name: string, fallback: string, env: NodeJS.ProcessEnv): string {
+  const v = (env[name] ?? "").trim();
+  if (!v) return fallback;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: v });
+  } catch {
+    throw new Error(`${name} must be an IANA time zone (e.g. Asia/Shanghai), got ${v}`);
+  }
+  return v;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mailAdapter = oneOf("MAIL_ADAPTER", ["local", "smtp"], "local", env);
   if (mailAdapter === "smtp" && !env.SMTP_URL) throw new Error("MAIL_ADAPTER=smtp needs SMTP_URL");
@@ -312,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     opsEmail: (env.OPS_EMAIL || "ops@tessera.local").toLowerCase(),
     opsPassword: env.OPS_PASSWORD || undefined,
     tokenTtlSeconds: int("TOKEN_TTL_SECONDS", 12 * 3600, env),
+    displayZone: timeZone("TZ_DISPLAY", "Asia/Shanghai", env),
     mailAdapter,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || "Tessera <no-reply@tessera.local>",

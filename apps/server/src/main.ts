@@ -4,10 +4,12 @@ import { loadConfig } from "./config";
 import { sandboxPaymentsRefusal } from "./platform/adapters/payments";
 import { createContext } from "./context";
 import { ensureOperator } from "./modules/accounts";
+import { setDisplayZone } from "./platform/clock";
 
 /** Reads the configuration, opens and migrates the database, creates the operator once, listens. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  setDisplayZone(config.displayZone);
   const logger = pino({ level: config.logLevel });
   // First, so nobody misses it: /api/dev/* is on (npm start's sandbox default, scripts/start.mjs).
   if (config.devRoutes) {

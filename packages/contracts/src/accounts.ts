@@ -125,6 +125,8 @@ export const commonConfigReply = z.object({
   /** The local mail/SMS adapters are active: the dev mailbox exists. */
   devOutbox: z.boolean(),
   tokenTtlSeconds: z.number().int(),
+  /** The IANA zone every time is shown in (TZ_DISPLAY; Asia/Shanghai unless set). */
+  timeZone: z.string(),
 });
 export type CommonConfigReply = z.infer<typeof commonConfigReply>;
 

@@ -7,6 +7,7 @@ import { versionOfPath } from "./area";
 import { unwrap } from "./errors";
 import { http, tokens } from "./http";
 import { queryKeys } from "./queryKeys";
+import { setDisplayZone } from "../ui/time";
 
 /**
  * The app-wide reads every area and the app shell use: the session of the area the user is on, its
@@ -41,14 +42,18 @@ export function useUserInfo() {
 export function useCommonConfig() {
   return useQuery({
     queryKey: queryKeys.commonConfig,
-    queryFn: async () =>
-      unwrap(
+    queryFn: async () => {
+      const config = unwrap(
         await http.get<CommonConfigReply>("/api/card-user/common/config", {
           toast: false,
           overlay: false,
           auth: false,
         }),
-      ),
+      );
+      // Every time the app shows is in the server's display zone (ui/time.ts).
+      setDisplayZone(config.timeZone);
+      return config;
+    },
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });

@@ -1,5 +1,4 @@
 import { Alert, Flex, Result, Spin, Tag, Typography } from "antd";
-import dayjs from "dayjs";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
@@ -12,6 +11,7 @@ import { MessageText } from "./MessageText";
 import { createBrandConnection } from "./sdk";
 import { ChatSession } from "./session";
 import { createChatStorage } from "./storage";
+import { formatTime } from "../ui/time";
 
 type Side = "brand" | "purchaser";
 
@@ -36,8 +36,8 @@ function OrderBanner({ chat, opening }: { chat: OrderChat; opening: ChatMessageR
           <span>{t("chat.order", { orderNo: chat.orderNo })}</span>
           <Tag>{chat.goodsName}</Tag>
           <Typography.Text type="secondary">
-            {t("chat.since", { time: dayjs(chat.startTime).format("YYYY-MM-DD HH:mm") })}
-            {chat.endTime !== null && ` · ${t("chat.ended", { time: dayjs(chat.endTime).format("YYYY-MM-DD HH:mm") })}`}
+            {t("chat.since", { time: formatTime(chat.startTime) })}
+            {chat.endTime !== null && ` · ${t("chat.ended", { time: formatTime(chat.endTime) })}`}
           </Typography.Text>
         </Flex>
       }

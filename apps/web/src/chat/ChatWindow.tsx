@@ -34,6 +34,7 @@ import { EMOJI } from "./emoji";
 import { MessageText } from "./MessageText";
 import type { ChatSession } from "./session";
 import type { ChatItem, ConversationItem } from "./store";
+import { formatTime } from "../ui/time";
 
 /** How a file's address is opened: with its share secret when it has one (restricted chat files). */
 export function fileHref(item: Pick<ChatItem, "url" | "secret">, thumb?: string): string {
@@ -170,7 +171,7 @@ function Bubble({
       data-mine={mine ? "1" : "0"}
     >
       <Typography.Text type="secondary" style={{ fontSize: 11 }}>
-        {dayjs(item.time).format("YYYY-MM-DD HH:mm:ss")}
+        {formatTime(item.time, { seconds: true })}
       </Typography.Text>
       <div
         style={{

@@ -40,7 +40,11 @@ export async function registerAccounts(host: ModuleHost, needs: { im: AccountsIm
   });
   host.authenticateWith((token) => accounts.authenticate(token));
   // The header links the dev mailbox only when /api/dev/* exists (DEV_ROUTES=true).
-  const publicConfig = { devOutbox: ctx.config.devRoutes, tokenTtlSeconds: ctx.config.tokenTtlSeconds };
+  const publicConfig = {
+    devOutbox: ctx.config.devRoutes,
+    tokenTtlSeconds: ctx.config.tokenTtlSeconds,
+    timeZone: ctx.config.displayZone,
+  };
   await host.mount("/api/card-user", accountRoutes({ accounts, guard, publicConfig }));
   await host.mount("/api/login", validateTokenRoutes(accounts));
   await host.mount("/api/ops", operatorRoutes({ db, hasher: ctx.hasher, guard }));

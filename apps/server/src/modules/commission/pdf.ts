@@ -2,6 +2,7 @@ import Nzh from "nzh";
 import type { Lang, StatementDetail, StatementState } from "@tessera/contracts";
 import { pdfDocument, pdfTable, type PdfColumn } from "../../platform/pdf";
 import { capitals } from "../invoices";
+import { displayTime } from "../../platform/clock";
 
 /**
  * A provider's monthly commission statement as a printable A4 PDF, in the reader's language: the
@@ -115,9 +116,8 @@ export function sideLabel(lang: Lang, side: "brand" | "vendor"): string {
 
 const amount = (m: { amount: number; currency: string }) =>
   `${(m.amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${m.currency}`;
-/** An instant as UTC+8 (the platform's time), to the second. */
-const platformTime = (iso: string) =>
-  new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().replace("T", " ").slice(0, 19);
+/** An instant in the platform's display zone (TZ_DISPLAY), to the second. */
+const platformTime = (iso: string) => displayTime(iso);
 
 /** The closing amount in Chinese capitals: simplified for cn, traditional (圓) for tw; none in English. */
 function inCapitals(lang: Lang, minor: number): string | null {
@@ -202,7 +202,7 @@ export async function statementPdf(
     .font("cjk")
     .fontSize(8)
     .fillColor("#777")
-    .text(`${L.printed}: ${platformTime(printedAt.toISOString())} (UTC+8)`, left, y + 10);
+    .text(`${L.printed}: ${platformTime(printedAt.toISOString())}`, left, y + 10);
   doc.end();
   return done;
 }

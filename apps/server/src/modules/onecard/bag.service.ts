@@ -250,7 +250,7 @@ export class BagService {
         kind: r.kind,
         amount: money(r.amount, r.currency),
         balanceAfter: money(r.balance_after, r.currency),
-        note: r.note,
+        note: r.store_name ?? r.note,
         createdAt: new Date(r.created_at).toISOString(),
       })),
       total,

@@ -291,7 +291,12 @@ export async function movePage(db: Executor, customerId: number, offset: number,
     .where("c.customer_id", "=", customerId);
   return paginate(
     q
+      // A store redemption's note is "store <id>" (writeoff.service): the customer reads the store's name.
+      .leftJoin("stores as s", (j) =>
+        j.onRef("s.brander_id", "=", "c.brander_id").on(sql<boolean>`v.note = 'store ' || s.id::text`),
+      )
       .select(["v.id", "v.kind", "v.amount", "v.balance_after", "v.note", "v.created_at", "c.sealed", "c.currency"])
+      .select("s.name as store_name")
       .orderBy("v.id", "desc"),
     q,
     { offset, limit },

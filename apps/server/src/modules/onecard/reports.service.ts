@@ -11,6 +11,7 @@ import { sql } from "kysely";
 import type { Db } from "../../db/tx";
 import type { Actor } from "../../platform/auth/actor";
 import type { ExportColumn } from "../../platform/http/export";
+import { displayTime } from "../../platform/clock";
 import { merchantOfActor } from "../merchants";
 import { pageWindow } from "../../db/paginate";
 
@@ -152,7 +153,7 @@ export function salesOrderColumns(lang: Lang): ExportColumn<OcSalesOrder>[] {
   const h = SALES_ORDER_HEADERS[lang];
   const values: ((r: OcSalesOrder) => string | number)[] = [
     (r) => r.id,
-    (r) => r.createdAt.slice(0, 19).replace("T", " "),
+    (r) => displayTime(r.createdAt),
     (r) => r.productName,
     (r) => r.branderName,
     (r) => r.quantity,

@@ -27,6 +27,7 @@ import { actorOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { invalid } from "../../platform/http/errors";
 import { sendXlsx } from "../../platform/http/export";
+import { displayTime } from "../../platform/clock";
 import { idParam, routeDocs } from "../../platform/http/route";
 import { batchResultFile, batchTemplate, XLSX_MIME } from "./sheets";
 import type { ProviderOpsService } from "./service";
@@ -91,7 +92,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
             {
               header: en ? "Time" : "时间",
               width: 22,
-              value: (r) => new Date(r.createdAt).toLocaleString("zh-CN", { timeZone: "Asia/Shanghai" }),
+              value: (r) => displayTime(r.createdAt),
             },
             { header: en ? "Order no." : "订单号", width: 24, value: (r) => r.orderNo },
             { header: en ? "Purchaser" : "采购商", width: 28, value: (r) => `${r.purchaserName} (${r.purchaserId})` },
@@ -149,7 +150,7 @@ export function providerOpsRoutes({ ops, guard }: { ops: ProviderOpsService; gua
             {
               header: text(0),
               width: 22,
-              value: (r) => new Date(r.time).toLocaleString("zh-CN", { timeZone: "Asia/Shanghai" }),
+              value: (r) => displayTime(r.time),
             },
             { header: text(1), width: 28, value: (r) => `${r.merchantName} (${r.merchantId})` },
             // The change type in words, never its internal key.

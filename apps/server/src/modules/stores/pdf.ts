@@ -1,5 +1,6 @@
 import type { Lang, Redemption, SettlementDoc } from "@tessera/contracts";
 import { pdfDocument, pdfTable, type PdfColumn } from "../../platform/pdf";
+import { displayTime } from "../../platform/clock";
 
 /**
  * A settlement document (核销结算单) as a printable A4 PDF: brand, store, day, counts and amounts, and
@@ -83,7 +84,8 @@ const LABELS: Record<
 };
 
 const major = (m: { amount: number }) => (m.amount / 100).toFixed(2);
-const hhmm = (iso: string) => new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().slice(11, 19);
+/** The time of day of a redemption in the display zone (the document is one platform day). */
+const hhmm = (iso: string) => displayTime(iso).slice(11);
 
 export async function settlementPdf(
   lang: Lang,
@@ -134,7 +136,7 @@ export async function settlementPdf(
   doc
     .fontSize(8)
     .fillColor("#777")
-    .text(`${L.printed}：${printedAt.toISOString().replace("T", " ").slice(0, 19)} UTC`, left, y + 10);
+    .text(`${L.printed}：${displayTime(printedAt)}`, left, y + 10);
   doc.end();
   return done;
 }

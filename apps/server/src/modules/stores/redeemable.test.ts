@@ -200,6 +200,11 @@ describe("customer dynamic codes", () => {
       headers: cust(customer),
     });
     expect(bag.body.data.cards.find((c) => c.id === cardId)?.balance.amount).toBe(7_000);
+    // The card bag's 变动 names the store, not its id.
+    const moves = await t.call<{ list: { kind: string; note: string }[] }>("GET", "/api/mall/onecard/moves", {
+      headers: cust(customer),
+    });
+    expect(moves.body.data.list[0]).toMatchObject({ kind: "redeem", note: "Dyn store" });
 
     // Expired after 60 s; nothing changes.
     const late = (await issue()).body.data;

@@ -1,6 +1,7 @@
 import { loadExcel } from "../heavy-libraries";
 import type { FastifyReply } from "fastify";
 import { fileDuration } from "../metrics";
+import { displayCell } from "../clock";
 
 export interface ExportColumn<Row> {
   header: string;
@@ -25,7 +26,7 @@ export async function sendXlsx<Row>(
   sheet.columns = columns.map((c) => ({ header: c.header, width: c.width ?? 20 }));
   sheet.getRow(1).font = { bold: true };
   for await (const batch of rows) {
-    for (const row of batch) sheet.addRow(columns.map((c) => c.value(row)));
+    for (const row of batch) sheet.addRow(columns.map((c) => displayCell(c.value(row))));
   }
   const buffer = await workbook.xlsx.writeBuffer();
   stopTimer();

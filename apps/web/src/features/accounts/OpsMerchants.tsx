@@ -1,11 +1,11 @@
 import { App, Button, Tag, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { API_PERMISSIONS, REAL_NAME_STATES, type OpsMerchantRow } from "@tessera/contracts";
 import { merchantsQuery, useProviderRole } from "../ops/api";
 import { RealNameTag } from "./RealNameTag";
 import { ListPage } from "../../ui/list/ListPage";
 import { OpsOnly } from "./OpsOnly";
+import { formatTime } from "../../ui/time";
 
 /** `/ops/Merchants`: find a merchant by id, name or main account e-mail; filter by real-name and API state. */
 export default function Merchants() {
@@ -45,7 +45,7 @@ export default function Merchants() {
       title: t("ops.merchants.createdAt"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("ops.merchants.provider"),

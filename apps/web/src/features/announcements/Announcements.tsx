@@ -14,7 +14,6 @@ import {
   Typography,
   type TableColumnsType,
 } from "antd";
-import dayjs from "dayjs";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -30,6 +29,7 @@ import { useZodRules } from "../../ui/form/useZodRules";
 import { ExportButton } from "../../ui/list/useExport";
 import { PageHint } from "../../ui/PageHint";
 import { OpsOnly } from "../accounts/OpsOnly";
+import { formatTime } from "../../ui/time";
 
 interface AnnouncementForm {
   title: string;
@@ -167,7 +167,7 @@ export default function Announcements() {
       title: t("announcements.ops.publishedAt"),
       dataIndex: "publishedAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     { title: t("announcements.ops.annTitle"), dataIndex: "title", width: 220, ellipsis: true },
     { title: t("announcements.ops.body"), dataIndex: "body", ellipsis: true },

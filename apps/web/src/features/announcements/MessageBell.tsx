@@ -1,9 +1,9 @@
 import { BellOutlined, CustomerServiceOutlined } from "@ant-design/icons";
 import { Badge, Button, Drawer, Empty, Flex, Image, List, Popover, Tag, Tooltip, Typography } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useMarkRead, useServiceContact, useTextMess } from "./api";
+import { formatTime } from "../../ui/time";
 
 /**
  * The header's bell (spec 01 §7 Account `GET textMess`): the unread count of the platform's
@@ -64,7 +64,7 @@ export function MessageBell() {
                   {!m.read && <Tag color="red">{t("announcements.unread")}</Tag>}
                 </Flex>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {dayjs(m.publishedAt).format("YYYY-MM-DD HH:mm")}
+                  {formatTime(m.publishedAt)}
                 </Typography.Text>
                 {expanded === m.id ? (
                   <Typography.Paragraph style={{ marginTop: 8, whiteSpace: "pre-wrap" }}>{m.body}</Typography.Paragraph>

@@ -15,6 +15,7 @@ import {
 import { saveFile } from "../../api/http";
 import { PageHint } from "../../ui/PageHint";
 import { catalogApi, catalogKeys, importCards } from "./api";
+import { formatTime } from "../../ui/time";
 
 const BATCH_COLOR = { importing: "processing", done: "success", failed: "error" } as const;
 
@@ -117,7 +118,7 @@ export default function CardImport() {
     {
       title: t("catalog.import.createdAt"),
       dataIndex: "createdAt",
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     {
       title: t("catalog.field.actions"),

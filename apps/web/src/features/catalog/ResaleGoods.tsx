@@ -1,5 +1,4 @@
 import type { TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import type { Page, ResaleMerchandise } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
@@ -9,6 +8,7 @@ import type { ListState } from "../../ui/list/listQuery";
 import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
 import { percent, useDictLabels } from "./labels";
+import { formatTime } from "../../ui/time";
 
 /** A row keyed by its goods (one row per goods bought). */
 type Row = ResaleMerchandise & { key: string };
@@ -42,7 +42,7 @@ export default function ResaleGoods() {
       title: t("catalog.resale.lastBoughtAt"),
       dataIndex: "lastBoughtAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     { title: t("catalog.field.brand"), key: "brand", width: 130, render: (_: unknown, r) => r.goods.brandName },
     {

@@ -9,6 +9,7 @@ import { confirmMoney } from "../../ui/confirmMoney";
 import { formatMoney, parseMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
 import { collectionApi, collectionKeys, newRequestKey } from "./api";
+import { formatTime } from "../../ui/time";
 
 const COLOR: Record<PayRefund["state"], string> = { PROCESSING: "blue", SUCCESS: "green", FAILURE: "red" };
 
@@ -74,7 +75,7 @@ export default function WechatRefundOrder() {
       title: t("collection.refundTime"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     { title: t("collection.orderNo"), dataIndex: "orderNo", width: 220 },
     {

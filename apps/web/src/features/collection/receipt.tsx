@@ -8,6 +8,7 @@ import { PageHint } from "../../ui/PageHint";
 import { collectionApi, collectionKeys } from "./api";
 import { ServedBrandSelect } from "../stores/ServedBrandSelect";
 import { dayRange } from "../stores/writeoffLists";
+import { formatTime } from "../../ui/time";
 
 /** `/providers/receipt`: the payment orders a brand this provider serves collected. */
 export default function Receipt() {
@@ -40,7 +41,7 @@ export default function Receipt() {
       title: t("collection.paidAt"),
       dataIndex: "paidAt",
       width: 170,
-      render: (v: string | null) => (v ? new Date(v).toLocaleString() : "-"),
+      render: (v: string | null) => (v ? formatTime(v, { seconds: true }) : "-"),
     },
   ];
   return (

@@ -12,6 +12,7 @@ import { collectionApi, collectionKeys } from "./api";
 import { storeApi } from "../stores/api";
 import { dayRange } from "../stores/writeoffLists";
 import { PayCodeDialog } from "./PayCodeDialog";
+import { formatTime } from "../../ui/time";
 
 /**
  * `/business/receiptB`: collection (收款): the collection codes of an account (the main account or a
@@ -101,7 +102,7 @@ export default function ReceiptB() {
       title: t("collection.paidAt"),
       dataIndex: "paidAt",
       width: 170,
-      render: (v: string | null) => (v ? new Date(v).toLocaleString() : "-"),
+      render: (v: string | null) => (v ? formatTime(v, { seconds: true }) : "-"),
     },
   ];
 

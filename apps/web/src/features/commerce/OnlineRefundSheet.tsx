@@ -1,6 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Popconfirm, Space, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AFTERSALE_STATES, type Aftersale, type AfterSaleState } from "@tessera/contracts";
@@ -11,6 +10,7 @@ import { ShipBackDialog } from "./AftersaleDialog";
 import { buyerApi, commerceKeys } from "./api";
 import { AftersaleStateTag, skuLabel } from "./labels";
 import { one } from "../onecard/query";
+import { formatTime } from "../../ui/time";
 
 const stateOf = (v: string | undefined): AfterSaleState | undefined =>
   (AFTERSALE_STATES as readonly string[]).includes(v ?? "") ? (v as AfterSaleState) : undefined;
@@ -84,7 +84,7 @@ export default function OnlineRefundSheet() {
       title: t("commerce.createdAt"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("commerce.actions"),

@@ -1,6 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Flex, Input, Modal, Popconfirm, Space, Tabs, Typography, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -23,6 +22,7 @@ import { AftersaleStateTag, OrderStateTag, skuLabel } from "./labels";
 import { TrackingDrawer } from "./TrackingDrawer";
 import { one } from "../onecard/query";
 import { ShipDialog } from "./ShipDialog";
+import { formatTime } from "../../ui/time";
 
 const TABS = ["orders", "aftersales", "express"] as const;
 type Tab = (typeof TABS)[number];
@@ -104,7 +104,7 @@ function Orders() {
       title: t("commerce.createdAt"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("commerce.actions"),
@@ -364,13 +364,13 @@ function Express() {
       title: t("commerce.signedAt"),
       dataIndex: "signedAt",
       width: 150,
-      render: (v: string | null) => (v ? dayjs(v).format("YYYY-MM-DD HH:mm") : "—"),
+      render: (v: string | null) => (v ? formatTime(v) : "—"),
     },
     {
       title: t("commerce.createdAt"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("commerce.actions"),

@@ -1,6 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Popconfirm, Space, Typography, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -18,6 +17,7 @@ import { AftersaleDialog } from "./AftersaleDialog";
 import { buyerApi, commerceKeys } from "./api";
 import { OrderStateTag, skuLabel } from "./labels";
 import { TrackingDrawer } from "./TrackingDrawer";
+import { formatDay, formatTime } from "../../ui/time";
 
 const stateOf = (v: string | undefined): CommerceOrderState | undefined =>
   (COMMERCE_ORDER_STATES as readonly string[]).includes(v ?? "") ? (v as CommerceOrderState) : undefined;
@@ -98,7 +98,7 @@ export function OrdersPage({ kind, hintId, titleKey }: { kind: CommodityKind; hi
       title: t("commerce.createdAt"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("commerce.actions"),
@@ -131,9 +131,7 @@ export function OrdersPage({ kind, hintId, titleKey }: { kind: CommodityKind; hi
             <Popconfirm
               title={t("commerce.confirmAsk")}
               description={
-                o.autoConfirmAt
-                  ? t("commerce.autoConfirm", { date: dayjs(o.autoConfirmAt).format("YYYY-MM-DD") })
-                  : undefined
+                o.autoConfirmAt ? t("commerce.autoConfirm", { date: formatDay(o.autoConfirmAt) }) : undefined
               }
               onConfirm={() => void act(buyerApi.confirm(o.id), t("commerce.confirmed"))}
             >

@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Descriptions, Drawer, Empty, Spin, Tag, Timeline } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { TRACKING_SIGNED } from "@tessera/contracts";
 import { brandApi, commerceKeys } from "./api";
+import { formatTime } from "../../ui/time";
 
 /** An order's waybill and its tracking events, newest first (`order/express/query`), for the brand and the purchaser. */
 export function TrackingDrawer({ orderId, onClose }: { orderId: string; onClose: () => void }) {
@@ -36,9 +36,7 @@ export function TrackingDrawer({ orderId, onClose }: { orderId: string; onClose:
               )}
             </Descriptions.Item>
             {data.signedAt && (
-              <Descriptions.Item label={t("commerce.signedAt")}>
-                {dayjs(data.signedAt).format("YYYY-MM-DD HH:mm")}
-              </Descriptions.Item>
+              <Descriptions.Item label={t("commerce.signedAt")}>{formatTime(data.signedAt)}</Descriptions.Item>
             )}
           </Descriptions>
           {data.events.length === 0 ? (
@@ -54,7 +52,7 @@ export function TrackingDrawer({ orderId, onClose }: { orderId: string; onClose:
                       {e.context}
                     </div>
                     <div style={{ color: "rgba(0,0,0,0.45)", fontSize: 12 }}>
-                      {dayjs(e.at).format("YYYY-MM-DD HH:mm:ss")} {e.area}
+                      {formatTime(e.at, { seconds: true })} {e.area}
                     </div>
                   </div>
                 ),

@@ -7,6 +7,7 @@ import { http } from "../../api/http";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
+import { formatTime } from "../../ui/time";
 
 interface ChangeRow {
   id: string;
@@ -30,7 +31,12 @@ export default function RebateFundChange() {
   const { t } = useTranslation();
   const balance = useQuery({ queryKey: ["rebate", "balance"], queryFn: () => fetchChanges({ page: 1, pageSize: 20 }) });
   const columns: TableColumnsType<ChangeRow> = [
-    { title: t("rebate.col.time"), dataIndex: "time", width: 180, render: (v: string) => new Date(v).toLocaleString() },
+    {
+      title: t("rebate.col.time"),
+      dataIndex: "time",
+      width: 180,
+      render: (v: string) => formatTime(v, { seconds: true }),
+    },
     {
       title: t("rebate.col.change"),
       dataIndex: "amount",

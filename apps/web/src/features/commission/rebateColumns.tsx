@@ -3,6 +3,7 @@ import type { TFunction } from "i18next";
 import type { RebateStatement } from "@tessera/contracts";
 import { percent } from "../catalog/labels";
 import { formatMoney } from "../../ui/money";
+import { formatTime } from "../../ui/time";
 
 /**
  * The columns of a rebate statement list, seen from one side: the purchaser's RebateRecord names the
@@ -47,7 +48,7 @@ export function rebateColumns(t: TFunction, counterpart: "supplier" | "purchaser
       title: t("rebate.col.paidAt"),
       dataIndex: "paidAt",
       width: 180,
-      render: (v: string | null) => (v ? new Date(v).toLocaleString() : "-"),
+      render: (v: string | null) => (v ? formatTime(v, { seconds: true }) : "-"),
     },
   ];
 }

@@ -1,6 +1,5 @@
 import { MailOutlined, MessageOutlined } from "@ant-design/icons";
 import { Tag, Typography, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { Fragment, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { type OutboxItem, type OutboxQuery } from "@tessera/contracts";
@@ -9,6 +8,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import type { ListState } from "../../ui/list/listQuery";
 import type { SearchValues } from "../../ui/list/searchValues";
 import { PageHint } from "../../ui/PageHint";
+import { formatTime } from "../../ui/time";
 
 /** The outbox filters of the search bar's values: recipient (inpVal), channel (selVal), time (date). */
 function filtersOf(values: SearchValues): Omit<OutboxQuery, "page" | "pageSize"> {
@@ -53,7 +53,7 @@ export default function Mailbox() {
         title: t("mailbox.time"),
         dataIndex: "createdAt",
         width: 180,
-        render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+        render: (v: string) => formatTime(v, { seconds: true }),
       },
       {
         key: "channel",

@@ -7,6 +7,7 @@ import { useAction } from "../../ui/form/useAction";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
+import { formatTime } from "../../ui/time";
 
 interface Values {
   granteeId: string;
@@ -57,7 +58,7 @@ export default function BrandAuthorization() {
     {
       title: t("brandAuth.createdAt"),
       dataIndex: "createdAt",
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("funds.col.actions"),

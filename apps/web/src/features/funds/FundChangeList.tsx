@@ -14,6 +14,7 @@ import { fundChangesQuery, fundListPaths } from "./api";
 import { ListPage } from "../../ui/list/ListPage";
 import type { SearchValues } from "../../ui/list/searchValues";
 import { formatMoney } from "../../ui/money";
+import { formatTime } from "../../ui/time";
 
 /** The search bar's values as the list call's filters: dates as calendar days, amounts in minor units. */
 export function fundFilters(values: SearchValues): Query {
@@ -79,7 +80,7 @@ export function FundChangeList({
       title: t("funds.col.time"),
       dataIndex: "time",
       width: 180,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     {
       title: t("funds.col.increase"),

@@ -1,5 +1,4 @@
 import { Space, Tag, Tooltip, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { TOP_UP_STATES, type TopUpNotice, type TopUpState } from "@tessera/contracts";
@@ -7,6 +6,7 @@ import { topUpsQuery } from "./api";
 import { AuthImage } from "../onboarding/AuthImage";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR: Record<TopUpState, string> = { pending: "processing", confirmed: "success", rejected: "error" };
 
@@ -40,7 +40,7 @@ export function TopUpNotices({
       title: t("funds.col.filedAt"),
       dataIndex: "createdAt",
       width: 132,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     ...(scope === "ops"
       ? [

@@ -13,7 +13,6 @@ import {
   Typography,
   type TableColumnsType,
 } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { TRANSFER_STATES, type Currency, type Transfer, type TransferState } from "@tessera/contracts";
@@ -32,6 +31,7 @@ import { reportFailure } from "../../ui/form/serverError";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { CURRENCY_SYMBOLS, formatMoney, parseMoney } from "../../ui/money";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR: Record<TransferState, string> = { created: "processing", refused: "error", completed: "success" };
 
@@ -247,7 +247,7 @@ export function TransferDrawer({
       title: t("withdraw.col.time"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("transfer.direction"),

@@ -1,11 +1,11 @@
 import { Space, Tag, Tooltip, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { WITHDRAWAL_STATES, type Withdrawal, type WithdrawalState } from "@tessera/contracts";
 import { withdrawalsQuery } from "./api";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR: Record<WithdrawalState, string> = {
   under_review: "processing",
@@ -39,7 +39,7 @@ export function WithdrawalList({
       title: t("withdraw.col.time"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     ...(scope === "ops"
       ? [

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Invoice, InvoiceState } from "@tessera/contracts";
 import { formatMoney } from "../../ui/money";
 import { percent, useDictLabels } from "../catalog/labels";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOURS: Record<InvoiceState, string> = {
   requested: "processing",
@@ -17,7 +18,7 @@ export function InvoiceStateTag({ state }: { state: InvoiceState }) {
   return <Tag color={STATE_COLOURS[state]}>{t(`invoices.state.${state}`)}</Tag>;
 }
 
-const time = (v: string | null) => (v ? new Date(v).toLocaleString() : "-");
+const time = (v: string | null) => (v ? formatTime(v, { seconds: true }) : "-");
 
 /** The columns of an invoice list, for the merchant's record and the operator's console. */
 export function useInvoiceColumns(scope: "user" | "ops"): TableColumnsType<Invoice> {

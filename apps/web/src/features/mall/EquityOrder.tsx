@@ -9,6 +9,7 @@ import { moneyTitle } from "../../ui/confirmMoney";
 import { formatMoney } from "../../ui/money";
 import { STATE_COLOURS } from "./orderStates";
 import { filtersOf, mallApi, mallKeys } from "./api";
+import { formatTime } from "../../ui/time";
 
 /** `/sale/EquityOrder`: the mall's orders (codes masked), their delivery, and refunds (to the wallet payment or back onto the card). */
 export default function EquityOrder() {
@@ -29,7 +30,7 @@ export default function EquityOrder() {
       title: t("mall.bo.createdAt"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     { title: t("mall.bo.customer"), dataIndex: "customerPhone", width: 130 },
     {

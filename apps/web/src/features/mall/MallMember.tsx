@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
 import { filtersOf, mallApi, mallKeys, type MallMemberRow } from "./api";
+import { formatTime } from "../../ui/time";
 
 /** `/sale/MallMember` (and `/business/ShopMember`): the mall's customers, their orders and what they spent. */
 export default function MallMember() {
@@ -28,13 +29,13 @@ export default function MallMember() {
       title: t("mall.bo.firstSeen"),
       dataIndex: "firstSeenAt",
       width: 170,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     {
       title: t("mall.bo.lastSeen"),
       dataIndex: "lastSeenAt",
       width: 170,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
   ];
   return (

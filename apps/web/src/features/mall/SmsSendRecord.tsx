@@ -5,6 +5,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
 import { newRequestKey } from "../onecard/api";
 import { filtersOf, mallApi, mallKeys, type SmsRecordRow } from "./api";
+import { formatDay, formatTime } from "../../ui/time";
 
 /**
  * `/sale/SmsSendRecord`: the mall's SMS: what remains, the packages (count, remaining, expiry), buying a
@@ -19,7 +20,7 @@ export default function SmsSendRecord() {
       title: t("mall.bo.sentAt"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     { title: t("mall.bo.customer"), dataIndex: "phone", width: 140 },
     { title: t("mall.bo.appId"), dataIndex: "appId", width: 200 },
@@ -75,7 +76,7 @@ export default function SmsSendRecord() {
               title: t("mall.bo.expires"),
               dataIndex: "expiresAt",
               render: (v: string, r: { expired: boolean }) =>
-                r.expired ? <Tag>{t("mall.bo.expired")}</Tag> : new Date(v).toLocaleDateString(),
+                r.expired ? <Tag>{t("mall.bo.expired")}</Tag> : formatDay(v),
             },
           ]}
         />

@@ -1,7 +1,6 @@
 import { AudioOutlined, PlayCircleOutlined, VideoCameraAddOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Flex, Modal, Tag, Typography, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { LibraryItem } from "@tessera/contracts";
@@ -9,6 +8,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { libraryKey, libraryKeyAll, libraryPage, type LibraryQuery } from "./api";
 import { UploadDialog } from "./UploadDialog";
+import { formatTime } from "../../ui/time";
 
 /** Upload types of the library: 3 video, 7 audio (the dialog adds both to the library when done). */
 const VIDEO_TYPE = 3;
@@ -43,7 +43,7 @@ export default function VideoLibrary() {
     {
       title: t("media.col.createdAt"),
       dataIndex: "createdAt",
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     {
       title: t("media.col.actions"),

@@ -9,6 +9,7 @@ import { PageHint } from "../../ui/PageHint";
 import { mpApi, mpKeys } from "./api";
 import { ConfigDialog } from "./ConfigDialog";
 import { ManageDrawer } from "./ManageDrawer";
+import { formatTime } from "../../ui/time";
 
 const THEME_COLOURS = ["#e4393c", "#1677ff", "#13a35b", "#222222"] as const;
 const AUDIT_COLOUR: Record<string, string> = {
@@ -19,7 +20,7 @@ const AUDIT_COLOUR: Record<string, string> = {
   rejected: "error",
   withdrawn: "default",
 };
-const time = (s: string | null) => (s ? s.slice(0, 16).replace("T", " ") : "—");
+const time = (s: string | null) => (s ? formatTime(s) : "—");
 
 /**
  * A merchant's mini-program malls on one platform (`/sale/EquityApplet`, `/international/sale/EquityApplet`:

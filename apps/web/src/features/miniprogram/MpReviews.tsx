@@ -9,6 +9,7 @@ import { http } from "../../api/http";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { OpsOnly } from "../accounts/OpsOnly";
+import { formatTime } from "../../ui/time";
 
 interface AuditRow {
   auditId: string;
@@ -29,7 +30,7 @@ interface AuditRow {
 }
 const STATUS_COLOUR = ["success", "error", "processing", "default", "warning"] as const;
 const keys = { all: ["mp-ops-audits"] as const };
-const time = (s: string | null) => (s ? s.slice(0, 16).replace("T", " ") : "—");
+const time = (s: string | null) => (s ? formatTime(s) : "—");
 
 /**
  * `/ops/MpReviews`: the local mini-program platform's review queue (WeChat and Douyin). The operator

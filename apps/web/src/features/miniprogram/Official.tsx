@@ -24,10 +24,11 @@ import { http } from "../../api/http";
 import { reportFailure } from "../../ui/form/serverError";
 import { dense } from "../../ui/list/denseColumns";
 import { PageHint } from "../../ui/PageHint";
+import { formatTime } from "../../ui/time";
 
 const O = "/api/card-user/officialAccount";
 const L = "/api/card-user/localLife";
-const time = (s: string) => s.slice(0, 16).replace("T", " ");
+const time = (s: string) => formatTime(s);
 const STATE_COLOUR: Record<MpAccount["state"], string> = {
   authorized: "success",
   unauthorized: "warning",

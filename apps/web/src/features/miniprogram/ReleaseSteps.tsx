@@ -19,8 +19,9 @@ import { useTranslation } from "react-i18next";
 import { DOUYIN_HOSTS, MP_ADVISED_SUBMIT_HOUR, type MpConfig, type MpVersion } from "@tessera/contracts";
 import { mpApi, mpKeys, type MpCategory } from "./api";
 import { Section } from "./Section";
+import { formatTime } from "../../ui/time";
 
-const time = (s: string | null) => (s ? s.slice(0, 16).replace("T", " ") : "—");
+const time = (s: string | null) => (s ? formatTime(s) : "—");
 
 export function CommitSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => void }) {
   const { t } = useTranslation();

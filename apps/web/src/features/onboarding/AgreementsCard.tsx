@@ -1,10 +1,10 @@
 import { Button, Card, Descriptions, List, Modal, Space, Tag, Typography } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AgreementTemplateReply, SignedAgreement } from "@tessera/contracts";
 import { fetchSignedAgreement, useAgreementTemplates, useMyMenus } from "./api";
 import { SignAgreementDialog } from "./SignAgreementDialog";
+import { formatTime } from "../../ui/time";
 
 /** A signed agreement exactly as signed, with who, when, from where, and its digest. */
 function SignedView({ doc, onClose }: { doc: SignedAgreement | null; onClose: () => void }) {
@@ -30,7 +30,7 @@ function SignedView({ doc, onClose }: { doc: SignedAgreement | null; onClose: ()
             <Descriptions.Item label={t("onboarding.agreement.signer")}>{doc.signerEmail}</Descriptions.Item>
             <Descriptions.Item label={t("onboarding.agreement.phone")}>{doc.phone}</Descriptions.Item>
             <Descriptions.Item label={t("onboarding.agreement.signedAt")}>
-              {dayjs(doc.signedAt).format("YYYY-MM-DD HH:mm:ss")}
+              {formatTime(doc.signedAt, { seconds: true })}
             </Descriptions.Item>
             <Descriptions.Item label="IP">{doc.ip ?? "-"}</Descriptions.Item>
             <Descriptions.Item label="SHA-256">
@@ -100,7 +100,7 @@ export function AgreementsCard() {
                 a.signed
                   ? t("onboarding.agreement.signedOn", {
                       version: a.version,
-                      date: dayjs(a.signed.signedAt).format("YYYY-MM-DD HH:mm"),
+                      date: formatTime(a.signed.signedAt),
                     })
                   : t("onboarding.agreement.version", { version: a.version })
               }

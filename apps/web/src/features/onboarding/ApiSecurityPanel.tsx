@@ -15,7 +15,6 @@ import {
   Tag,
   Typography,
 } from "antd";
-import dayjs from "dayjs";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ApiSecretReply } from "@tessera/contracts";
@@ -26,6 +25,7 @@ import { CodeField, useCodeSender } from "../../ui/form/CodeField";
 import { reportFailure } from "../../ui/form/serverError";
 import { PageHint } from "../../ui/PageHint";
 import { CallbackLog } from "../purchasing/CallbackLog";
+import { formatTime } from "../../ui/time";
 
 type SecretAction = "view" | "reset";
 
@@ -305,7 +305,7 @@ export function ApiSecurityPanel({ pageId }: { pageId: string }) {
                 <Descriptions.Item label={t("onboarding.api.issuedAt")}>
                   <Space>
                     <KeyOutlined />
-                    <span data-testid="secret-issued">{dayjs(info.secretIssuedAt).format("YYYY-MM-DD HH:mm:ss")}</span>
+                    <span data-testid="secret-issued">{formatTime(info.secretIssuedAt, { seconds: true })}</span>
                   </Space>
                 </Descriptions.Item>
               )}

@@ -1,7 +1,6 @@
 import { LoginOutlined } from "@ant-design/icons";
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, Empty, Flex, List, Result } from "antd";
-import dayjs from "dayjs";
 import { useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
@@ -14,6 +13,7 @@ import {
   subscribeBrandGrants,
 } from "../../api/brandTokens";
 import { servedQuery, useBrandTokenExchange } from "./api";
+import { formatTime } from "../../ui/time";
 
 export const BRANDS_LIST = "/providers/BrandsList";
 
@@ -123,7 +123,7 @@ export function BrandContext({ hint, children }: { hint: ReactNode; children: Re
         type="warning"
         showIcon
         title={t("providers.brand.context", { name: grant.name, id: grant.branderId })}
-        description={t("providers.brand.expiresAt", { time: dayjs(grant.expiresAt).format("YYYY-MM-DD HH:mm") })}
+        description={t("providers.brand.expiresAt", { time: formatTime(grant.expiresAt) })}
         action={<Button onClick={leave}>{t("providers.brand.leave")}</Button>}
         data-testid="brand-context"
       />

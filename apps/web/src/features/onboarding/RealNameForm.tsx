@@ -36,6 +36,7 @@ import { PageHint } from "../../ui/PageHint";
 import { AgreementsCard } from "./AgreementsCard";
 import { AuthImage } from "./AuthImage";
 import { DocumentUpload, type UploadedDoc } from "./DocumentUpload";
+import { formatTime } from "../../ui/time";
 
 interface FieldValues {
   companyName: string;
@@ -90,7 +91,7 @@ function Submitted({ app, intl }: { app: RealNameApplication; intl: boolean }) {
           {app.idValidUntil ?? longTerm}
         </Descriptions.Item>
         <Descriptions.Item label={t("onboarding.realName.submittedAt")}>
-          {dayjs(app.submittedAt).format("YYYY-MM-DD HH:mm")}
+          {formatTime(app.submittedAt)}
         </Descriptions.Item>
       </Descriptions>
       <Space wrap style={{ marginTop: 12 }}>

@@ -1,6 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Alert, Button, Flex } from "antd";
-import dayjs from "dayjs";
 import { useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
@@ -9,6 +8,7 @@ import { brandGrantSnapshot, dropBrandGrant, parseBrandGrant, subscribeBrandGran
 import { useSession } from "../../api/common";
 import { RealNameForm } from "./RealNameForm";
 import { BRANDS_LIST, BrandGrantMissing } from "./BrandContext";
+import { formatTime } from "../../ui/time";
 
 function Frame({ children }: { children: ReactNode }) {
   return (
@@ -45,7 +45,7 @@ function BrandRealName({ branderId }: { branderId: string }) {
         type="warning"
         showIcon
         title={t("providers.brand.context", { name: grant.name, id: grant.branderId })}
-        description={t("providers.brand.expiresAt", { time: dayjs(grant.expiresAt).format("YYYY-MM-DD HH:mm") })}
+        description={t("providers.brand.expiresAt", { time: formatTime(grant.expiresAt) })}
         action={<Button onClick={leave}>{t("providers.brand.leave")}</Button>}
         data-testid="brand-context"
       />

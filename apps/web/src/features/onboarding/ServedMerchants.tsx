@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
 import { App, Button, Empty, Popconfirm, Space, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -9,6 +8,7 @@ import { RealNameTag } from "../accounts/RealNameTag";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { servedQuery, useEndBinding } from "./api";
+import { formatTime } from "../../ui/time";
 
 export interface ServedMerchantsProps {
   pageId: string;
@@ -43,7 +43,7 @@ export function ServedMerchants({ pageId, hintTitleKey, hintKey, actions, kind }
       title: t("providers.list.boundAt"),
       dataIndex: "boundAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("providers.list.actions"),

@@ -1,11 +1,11 @@
 import { App, Button, Card, Descriptions, Empty, Flex, Form, Input, Popconfirm, Skeleton } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { serviceBindReq, type ServiceKind } from "@tessera/contracts";
 import { useBindProvider, useServiceBinding, useUnbindProvider } from "./api";
 import { useAction } from "../../ui/form/useAction";
 import { useZodRules } from "../../ui/form/useZodRules";
 import { PageHint } from "../../ui/PageHint";
+import { formatTime } from "../../ui/time";
 
 /**
  * Service-provider binding (sale/ServiceBind, business/ServiceBind): the merchant enters its service
@@ -44,7 +44,7 @@ export function ServiceBindPanel({ pageId, kind }: { pageId: string; kind: Servi
                 {t(`onboarding.service.kinds.${binding.kind}`)}
               </Descriptions.Item>
               <Descriptions.Item label={t("onboarding.service.boundAt")}>
-                {dayjs(binding.boundAt).format("YYYY-MM-DD HH:mm")}
+                {formatTime(binding.boundAt)}
               </Descriptions.Item>
             </Descriptions>
             <Popconfirm

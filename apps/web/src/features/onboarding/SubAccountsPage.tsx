@@ -13,7 +13,6 @@ import {
   Typography,
   type TableColumnsType,
 } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { subAddReq, type MerchantRole, type SubAccount } from "@tessera/contracts";
@@ -25,6 +24,7 @@ import { useZodRules } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { menuKeyOf } from "./menus";
+import { formatTime } from "../../ui/time";
 
 /** The pages of the merchant's areas a sub-account can be given, grouped by area (Home is always open). */
 function useMenuGroups() {
@@ -183,7 +183,7 @@ export function SubAccountsPage({ pageId }: { pageId: string }) {
       title: t("onboarding.sub.createdAt"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("onboarding.actions"),

@@ -1,11 +1,11 @@
 import { UploadOutlined } from "@ant-design/icons";
 import { App, Button, Card, Flex, Table, Tag, Typography, Upload, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import type { CommitLetter } from "@tessera/contracts";
 import { http } from "../../api/http";
 import { useCommitLetters, useUploadCommitLetter } from "./api";
 import { PageHint } from "../../ui/PageHint";
+import { formatTime } from "../../ui/time";
 
 /**
  * `/sale/commitLetter`: the purchaser's commitment letter (承诺函), a signed undertaking uploaded as a PDF
@@ -40,7 +40,7 @@ export default function CommitLetterPage() {
       title: t("onboarding.letter.uploadedAt"),
       dataIndex: "uploadedAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("onboarding.actions"),

@@ -1,6 +1,6 @@
 import type { OcProduct } from "@tessera/contracts";
-import dayjs from "dayjs";
 import type { TFunction } from "i18next";
+import { formatTime } from "../../ui/time";
 
 export const STATE_COLOR: Record<string, string> = {
   activated: "green",
@@ -20,4 +20,4 @@ export function validityText(t: TFunction, v: OcProduct["validity"]): string {
   return t("onecard.noExpiry");
 }
 
-export const time = (iso: string | null): string => (iso ? dayjs(iso).format("YYYY-MM-DD HH:mm") : "-");
+export const time = (iso: string | null): string => (iso ? formatTime(iso) : "-");

@@ -8,6 +8,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import type { SearchValues } from "../../ui/list/searchValues";
 import { auditAction, auditLines, auditSubject } from "./auditText";
 import { OpsOnly } from "../accounts/OpsOnly";
+import { formatTime } from "../../ui/time";
 
 /** A before/after record as labelled lines in the reader's language, money formatted. */
 function Changes({ value, partner }: { value: unknown; partner: unknown }) {
@@ -45,7 +46,7 @@ export default function AuditLog() {
       title: t("ops.audit.time"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     { title: t("ops.audit.operator"), dataIndex: "operatorEmail", render: (v: string | null, r) => v ?? r.operatorId },
     { title: t("ops.audit.action"), dataIndex: "action", render: (v: string) => auditAction(t, v) },

@@ -1,11 +1,11 @@
 import { App, Button, Descriptions, Drawer, Flex, Form, Input, Space, Tag } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QueueItem } from "@tessera/contracts";
 import { useDecide } from "./api";
 import { AuthImage } from "../onboarding/AuthImage";
 import { reportFailure } from "../../ui/form/serverError";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR = { pending: "processing", approved: "success", rejected: "error" } as const;
 
@@ -56,7 +56,7 @@ export function ReviewDrawer({ item, onClose }: { item: QueueItem | null; onClos
               <Tag color={STATE_COLOR[item.state]}>{t(`ops.state.${item.state}`)}</Tag>
             </Descriptions.Item>
             <Descriptions.Item label={t("ops.review.submittedAt")}>
-              {dayjs(item.submittedAt).format("YYYY-MM-DD HH:mm:ss")}
+              {formatTime(item.submittedAt, { seconds: true })}
             </Descriptions.Item>
             {Object.entries(item.fields).map(([k, v]) => (
               <Descriptions.Item key={k} label={t(`ops.field.${k}`, { defaultValue: k })}>

@@ -1,5 +1,4 @@
 import { Badge, Button, Tabs, Tag, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -9,6 +8,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import { OpsOnly } from "../accounts/OpsOnly";
 import { ReviewDrawer } from "./ReviewDrawer";
 import { ALL_STATES, reviewStateFilter } from "./reviewFilter";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR = { pending: "processing", approved: "success", rejected: "error" } as const;
 
@@ -40,7 +40,7 @@ export default function Reviews() {
       title: t("ops.review.submittedAt"),
       dataIndex: "submittedAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("ops.actions"),

@@ -1,7 +1,6 @@
 import { DownloadOutlined, UploadOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Flex, Space, Table, Tag, Typography, Upload, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type {
@@ -16,6 +15,7 @@ import { confirmMoney, moneyText } from "../../ui/confirmMoney";
 import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
 import { previewBatchPurchase, providerOpsApi, uploadBatchPurchase } from "./api";
+import { formatTime } from "../../ui/time";
 
 /** The currency of a file that buys nothing new (its ¥0.00): a line's, else the platform's default. */
 const currencyOf = (p: BatchPurchasePreview): Currency => p.lines.find((l) => l.amount)?.amount?.currency ?? "CNY";
@@ -133,7 +133,7 @@ export default function BatchPurchase() {
       title: t("providerOps.batch.uploadedAt"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     { title: t("providerOps.batch.fileName"), dataIndex: "fileName", ellipsis: true },
     { title: t("providerOps.batch.ordered"), dataIndex: "ordered", width: 100, align: "right" },
@@ -188,7 +188,7 @@ export default function BatchPurchase() {
       {shown && (
         <Card
           variant="borderless"
-          title={`${shown.fileName} · ${dayjs(shown.createdAt).format("YYYY-MM-DD HH:mm")}`}
+          title={`${shown.fileName} · ${formatTime(shown.createdAt)}`}
           extra={
             <Button
               icon={<DownloadOutlined />}

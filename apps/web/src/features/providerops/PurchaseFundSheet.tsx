@@ -9,6 +9,7 @@ import type { SearchValues } from "../../ui/list/searchValues";
 import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
 import { FUND_SHEET_EXPORT_PATH, providerOpsApi } from "./api";
+import { formatTime } from "../../ui/time";
 
 /** The change types of a purchase fund (SUP) account. */
 const SUP_TYPES = ["reserve_transfer", "purchase", "refund", "transfer", "manual_credit"] as const;
@@ -39,7 +40,7 @@ export default function PurchaseFundSheet() {
       title: t("funds.col.time"),
       dataIndex: "time",
       width: 160,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     {
       title: t("providerOps.col.purchaser"),

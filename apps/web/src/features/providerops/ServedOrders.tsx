@@ -9,6 +9,7 @@ import type { SearchValues } from "../../ui/list/searchValues";
 import { formatMoney } from "../../ui/money";
 import { useDictLabels } from "../catalog/labels";
 import { ORDERS_EXPORT_PATH, providerOpsApi } from "./api";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOURS: Record<ServedOrder["state"], string> = {
   processing: "processing",
@@ -50,7 +51,7 @@ export function ServedOrders({ mode, header }: { mode: "all" | "brand" | "topUp"
       title: t("providerOps.col.time"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     { title: t("providerOps.col.orderNo"), dataIndex: "orderNo", width: 200 },
     {

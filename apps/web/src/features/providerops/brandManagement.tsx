@@ -5,6 +5,7 @@ import type { ServedBrand } from "@tessera/contracts";
 import { PageHint } from "../../ui/PageHint";
 import { providerOpsApi } from "./api";
 import { ExportButton } from "../../ui/list/useExport";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR: Record<ServedBrand["state"], string> = {
   on_sale: "success",
@@ -51,7 +52,7 @@ export default function BrandManagement() {
       title: t("providerOps.col.boundAt"),
       key: "boundAt",
       width: 180,
-      render: (_: unknown, r) => new Date(r.binding.since).toLocaleString(),
+      render: (_: unknown, r) => formatTime(r.binding.since, { seconds: true }),
     },
     { title: t("providerOps.col.goods"), dataIndex: "goods", align: "right", width: 100 },
     { title: t("providerOps.col.onSale"), dataIndex: "onSale", align: "right", width: 100 },
@@ -59,7 +60,7 @@ export default function BrandManagement() {
       title: t("providerOps.col.createdAt"),
       dataIndex: "createdAt",
       width: 180,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
   ];
   return (

@@ -1,5 +1,4 @@
 import { App, Button, Form, Input, Modal, Radio, Space, Tag, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { APPLICATION_STATES, type ApplicationState, type PurchaseApplication } from "@tessera/contracts";
@@ -8,6 +7,7 @@ import { useMessageText } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney, parseMoney } from "../../ui/money";
 import { PurchaseForm } from "./PurchaseForm";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR: Record<ApplicationState, string> = {
   pending_review: "processing",
@@ -122,7 +122,7 @@ export function ApplicationList({ side }: { side: "purchaser" | "supplier" }) {
       title: t("application.time"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     { title: t("order.col.goods"), key: "goods", render: (_: unknown, a) => `${a.goodsName} (${a.goodsId})` },
     side === "purchaser"

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import type { CallbackDelivery as Delivery, Page } from "@tessera/contracts";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR = { pending: "processing", delivered: "success", failed: "error" } as const;
 
@@ -35,7 +36,7 @@ export function CallbackLog() {
       title: t("callback.time"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm:ss"),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     {
       title: t("callback.event"),

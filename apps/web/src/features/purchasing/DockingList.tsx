@@ -1,5 +1,4 @@
 import { App, Button, Form, Input, Modal, Space, Tag, Typography, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DOCKING_STATUSES, type Docking, type DockingStatus } from "@tessera/contracts";
@@ -10,6 +9,7 @@ import { useMessageText } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { DockingSignDialog } from "./DockingSignDialog";
 import { agreementStateKey } from "./agreementState";
+import { formatTime } from "../../ui/time";
 
 const STATUS_COLOR: Record<DockingStatus, string> = {
   pending_review: "processing",
@@ -111,7 +111,7 @@ export function DockingList({ side, header }: { side: "purchaser" | "supplier"; 
       title: t("docking.col.time"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("funds.col.actions"),

@@ -1,5 +1,4 @@
 import { App, Button, Form, Input, Modal, Radio, Space, Tag, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ORDER_STATES, type FulfilReq, type OrderState, type PurchaseOrder } from "@tessera/contracts";
@@ -13,6 +12,7 @@ import { OrderChatButton } from "../../chat/OrderChatButton";
 import { ORDER_LIST_PATHS, orderFilters } from "./listFilters";
 import { OrderCodesDrawer } from "./OrderCodesDrawer";
 import { RefundDialog } from "./RefundDialog";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR: Record<OrderState, string> = { processing: "processing", success: "success", failure: "error" };
 
@@ -103,7 +103,7 @@ export function OrderList({ side, header }: { side: "purchaser" | "supplier"; he
       title: t("order.col.time"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     { title: t("order.col.orderNo"), dataIndex: "orderNo" },
     { title: t("order.col.goods"), key: "goods", render: (_: unknown, o) => `${o.goodsName} (${o.goodsId})` },

@@ -1,5 +1,4 @@
 import { App, Button, Form, Input, Modal, Space, Tag, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { REFUND_STATES, type RefundOrder, type RefundState } from "@tessera/contracts";
@@ -9,6 +8,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import { ORDER_LIST_PATHS, orderFilters } from "./listFilters";
 import { confirmMoney } from "../../ui/confirmMoney";
 import { formatMoney } from "../../ui/money";
+import { formatTime } from "../../ui/time";
 
 const STATE_COLOR: Record<RefundState, string> = {
   processing: "processing",
@@ -73,7 +73,7 @@ export function RefundList({ side }: { side: "purchaser" | "supplier" }) {
       title: t("refund.col.time"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     { title: t("order.col.orderNo"), dataIndex: "orderNo" },
     { title: t("order.col.goods"), dataIndex: "goodsName" },

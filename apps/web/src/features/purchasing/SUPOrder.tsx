@@ -1,5 +1,4 @@
 import { Tag, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { SUP_SETTLEMENTS, type SupOrderRow, type SupSettlement } from "@tessera/contracts";
 import { PageHint } from "../../ui/PageHint";
@@ -7,6 +6,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import { formatMoney } from "../../ui/money";
 import { orderFilters } from "./listFilters";
 import { supOrdersQuery } from "./statisticsApi";
+import { formatTime } from "../../ui/time";
 
 const COLOR: Record<SupSettlement, string> = {
   escrow: "processing",
@@ -28,7 +28,7 @@ export default function SUPOrder() {
       title: t("order.col.time"),
       dataIndex: "createdAt",
       width: 150,
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     { title: t("order.col.orderNo"), dataIndex: "orderNo" },
     {

@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
 import { App, Button, Card, Flex, Form, Input, Select, Tag, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { whitelistReq, type WhitelistEntry, type WhitelistScope } from "@tessera/contracts";
 import { catalogApi, catalogKeys } from "../catalog/api";
@@ -10,6 +9,7 @@ import { useZodRules } from "../../ui/form/useZodRules";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { useAddWhitelist, useRemoveWhitelist, whitelistsQuery } from "./whitelistApi";
+import { formatTime } from "../../ui/time";
 
 interface Values {
   purchaserId: string;
@@ -89,12 +89,12 @@ export function WhitelistList({ scope }: { scope: WhitelistScope }) {
     {
       title: t("whitelist.col.createdAt"),
       dataIndex: "createdAt",
-      render: (v: string) => dayjs(v).format("YYYY-MM-DD HH:mm"),
+      render: (v: string) => formatTime(v),
     },
     {
       title: t("whitelist.col.removedAt"),
       dataIndex: "removedAt",
-      render: (v: string | null) => (v ? dayjs(v).format("YYYY-MM-DD HH:mm") : "-"),
+      render: (v: string | null) => (v ? formatTime(v) : "-"),
     },
     {
       title: t("funds.col.actions"),

@@ -7,6 +7,7 @@ import { reportFailure } from "../../ui/form/serverError";
 import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { storeApi, storeKeys } from "./api";
+import { formatTime } from "../../ui/time";
 
 /** `/sale/BusinessDistrict`: business districts (商圈) that group the merchant's stores. */
 export default function BusinessDistrict() {
@@ -47,7 +48,7 @@ export default function BusinessDistrict() {
       title: t("stores.createdAt"),
       dataIndex: "createdAt",
       width: 180,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     {
       title: t("stores.actions"),

@@ -5,6 +5,7 @@ import type { Redemption, SettlementDoc } from "@tessera/contracts";
 import { saveFile } from "../../api/http";
 import { formatMoney } from "../../ui/money";
 import { writeOffApi } from "./api";
+import { formatTime } from "../../ui/time";
 
 /** Opens the document as a plain printable page (the browser prints it or saves it as PDF). */
 function printDoc(title: string, head: [string, string][], columns: string[], rows: string[][]) {
@@ -81,7 +82,7 @@ export function DocDrawer({
       ],
       columns,
       lines.map((l) => [
-        new Date(l.createdAt).toLocaleString(),
+        formatTime(l.createdAt, { seconds: true }),
         l.itemName,
         l.codeMask,
         formatMoney(l.value),
@@ -124,7 +125,11 @@ export function DocDrawer({
         dataSource={lines}
         pagination={false}
         columns={[
-          { title: t("writeoff.time"), dataIndex: "createdAt", render: (v: string) => new Date(v).toLocaleString() },
+          {
+            title: t("writeoff.time"),
+            dataIndex: "createdAt",
+            render: (v: string) => formatTime(v, { seconds: true }),
+          },
           { title: t("writeoff.item"), dataIndex: "itemName" },
           { title: t("writeoff.code"), dataIndex: "codeMask" },
           {

@@ -8,6 +8,7 @@ import { ListPage } from "../../ui/list/ListPage";
 import { PageHint } from "../../ui/PageHint";
 import { storeApi, storeKeys } from "./api";
 import { QrCodeDialog } from "./QrCodeDialog";
+import { formatTime } from "../../ui/time";
 
 /**
  * `/business/brandMallCode`: the brand's QR codes (spec 01 §7 mallCodes, qrCodes): mall codes open the
@@ -60,7 +61,7 @@ export default function BrandMallCode() {
       title: t("stores.createdAt"),
       dataIndex: "createdAt",
       width: 180,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     {
       title: t("stores.actions"),

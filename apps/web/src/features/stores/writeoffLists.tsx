@@ -4,6 +4,7 @@ import type { TFunction } from "i18next";
 import type { Redemption, SettlementDoc } from "@tessera/contracts";
 import { formatMoney } from "../../ui/money";
 import type { SearchValues } from "../../ui/list/searchValues";
+import { formatTime } from "../../ui/time";
 
 /** The date range of the search bar as from/to days (platform days are calendar days). */
 export function dayRange(values: SearchValues): { from?: string; to?: string } {
@@ -17,7 +18,7 @@ export function redemptionColumns(t: TFunction, withBrand = false): TableColumns
       title: t("writeoff.time"),
       dataIndex: "createdAt",
       width: 170,
-      render: (v: string) => new Date(v).toLocaleString(),
+      render: (v: string) => formatTime(v, { seconds: true }),
     },
     ...(withBrand ? [{ title: t("stores.brand"), dataIndex: "branderName", width: 150, ellipsis: true }] : []),
     { title: t("writeoff.store"), dataIndex: "storeName", width: 160, ellipsis: true },

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button, Spin } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { formatMoney } from "../../ui/money";
 import { takeoutApi, takeoutKeys } from "./api";
+import { formatTime } from "../../ui/time";
 
 /** `/business/TakeoutTicket?id=`: a kitchen ticket sized for a 58 mm receipt printer; Print opens the browser's print dialog. */
 export default function TakeoutTicket() {
@@ -30,7 +30,7 @@ export default function TakeoutTicket() {
       <div style={{ textAlign: "center", fontWeight: 700, fontSize: 16 }}>{o.shopName}</div>
       <div style={{ textAlign: "center" }}>{t("takeout.ticket")}</div>
       <div>{o.orderNo}</div>
-      <div>{dayjs(o.createdAt).format("YYYY-MM-DD HH:mm")}</div>
+      <div>{formatTime(o.createdAt)}</div>
       <hr />
       {o.lines.map((l, i) => (
         <div key={i} style={{ marginBottom: 4 }}>

@@ -1,6 +1,7 @@
 import type { TableColumnsType } from "antd";
 import { isValidElement, type ReactNode } from "react";
 import type { Cell } from "./xlsx";
+import { formatTime, isInstant } from "../time";
 
 /** Columns that hold buttons, not data: never exported. */
 const ACTION_KEYS = new Set(["action", "actions"]);
@@ -37,7 +38,8 @@ function valueAt(row: object, path: unknown): unknown {
 function rawCell(v: unknown, money: (m: { amount: number; currency: string }) => string): Cell {
   if (v === null || v === undefined) return null;
   if (typeof v === "number") return v;
-  if (typeof v === "string") return v;
+  // An instant no column formatted (an ISO timestamp) reads as the platform's local time.
+  if (typeof v === "string") return isInstant(v) ? formatTime(v, { seconds: true }) : v;
   if (typeof v === "boolean") return v ? "✓" : "";
   if (Array.isArray(v)) return v.map((x) => String(rawCell(x, money) ?? "")).join(", ");
   if (

@@ -7,6 +7,7 @@ import { mallCall } from "./mallApi";
 import { STATE_TAG } from "./Orders";
 import { toast } from "./toast";
 import { useLoad } from "./useLoad";
+import { formatDay } from "../../../ui/time";
 
 /** A code with a copy button (the clipboard needs a secure context: on plain http the button is left out). */
 function Copyable({ text, testId }: { text: string | null; testId: string }) {
@@ -92,7 +93,7 @@ export default function MallOrderPage({ appId, id }: PageProps & { id: string })
                 </div>
               )}
               {d.expiresAt && (
-                <div className="m-muted m-small">{t("validUntil", { date: d.expiresAt.slice(0, 10) })}</div>
+                <div className="m-muted m-small">{t("validUntil", { date: formatDay(d.expiresAt) })}</div>
               )}
             </li>
           ))}

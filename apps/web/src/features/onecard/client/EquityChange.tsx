@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { OcMove, Page } from "@tessera/contracts";
 import { customerCall } from "../../customer/customerApi";
 import { fmt } from "./format";
+import { formatTime } from "../../../ui/time";
 import { Shell } from "../../customer/Shell";
 
 /** `/client/equityChange`: every change of the balances of the customer's cards, newest first, with the balance after it. */
@@ -25,7 +26,7 @@ export default function EquityChange() {
           <List.Item style={{ background: "#fff", padding: "12px 16px", marginBottom: 8, borderRadius: 8 }}>
             <List.Item.Meta
               title={`${t(`onecard.move.${m.kind}`)} · ${m.note || m.cardNo}`}
-              description={`${m.cardNo} · ${m.createdAt.slice(0, 16).replace("T", " ")}`}
+              description={`${m.cardNo} · ${formatTime(m.createdAt)}`}
             />
             <div style={{ textAlign: "right" }}>
               <Typography.Text strong type={m.amount.amount < 0 ? "danger" : "success"}>

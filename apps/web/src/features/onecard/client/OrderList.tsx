@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { OcOrder, Page } from "@tessera/contracts";
 import { customerCall } from "../../customer/customerApi";
 import { fmt } from "./format";
+import { formatTime } from "../../../ui/time";
 import { Shell } from "../../customer/Shell";
 
 const TAG = { processing: "blue", success: "green", failed: "orange", refunded: "orange" } as const;
@@ -34,12 +35,7 @@ export default function OrderList() {
                   {o.equity} <Tag color={TAG[o.state]}>{t(`onecard.order.${o.state}`)}</Tag>
                 </>
               }
-              description={[
-                `${t("onecard.account")}: ${o.account}`,
-                o.cardNo,
-                o.createdAt.slice(0, 16).replace("T", " "),
-                o.failReason,
-              ]
+              description={[`${t("onecard.account")}: ${o.account}`, o.cardNo, formatTime(o.createdAt), o.failReason]
                 .filter(Boolean)
                 .join(" · ")}
             />

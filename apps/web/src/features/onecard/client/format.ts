@@ -1,8 +1,9 @@
 import type { Money } from "@tessera/contracts";
 import { formatMoney } from "../../../ui/money";
+import { formatDay } from "../../../ui/time";
 
 export const fmt = (m: Money): string => formatMoney(m);
-export const day = (iso: string | null): string => (iso ? iso.slice(0, 10) : "-");
+export const day = (iso: string | null): string => formatDay(iso);
 export const STATE_COLOR: Record<string, string> = {
   activated: "green",
   sold: "blue",

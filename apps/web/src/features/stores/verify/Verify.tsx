@@ -10,6 +10,7 @@ import { formatMoney, parseMoney } from "../../../ui/money";
 import { writeOffApi } from "../api";
 import { PhoneScreen } from "../PhoneScreen";
 import { canScan, Scanner } from "./Scanner";
+import { formatDay } from "../../../ui/time";
 
 interface Values {
   code: string;
@@ -216,7 +217,7 @@ export default function Verify() {
                 <strong style={{ fontSize: 18 }}>{formatMoney(preview.value)}</strong>
               </Descriptions.Item>
               <Descriptions.Item label={t("writeoff.expires")}>
-                {preview.expiresOn ?? t("writeoff.noExpiry")}
+                {preview.expiresOn ? formatDay(preview.expiresOn) : t("writeoff.noExpiry")}
               </Descriptions.Item>
               <Descriptions.Item label={t("writeoff.store")}>{preview.storeName}</Descriptions.Item>
             </Descriptions>

@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Descriptions, Flex, Popconfirm, Spin, Steps } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { TakeoutOrder } from "@tessera/contracts";
 import { formatMoney } from "../../../ui/money";
 import { customerCall } from "../../customer/customerApi";
 import { Shell } from "../../customer/Shell";
+import { formatTime } from "../../../ui/time";
 
 const STEPS = ["to_be_accepted", "accepted", "delivering", "completed"] as const;
 
@@ -83,9 +83,7 @@ export default function TakeoutOrderPage() {
             <Descriptions.Item
               label={t("takeout.address")}
             >{`${o.contactName} ${o.contactPhone} ${o.address}`}</Descriptions.Item>
-            <Descriptions.Item label={t("takeout.createdAt")}>
-              {dayjs(o.createdAt).format("YYYY-MM-DD HH:mm")}
-            </Descriptions.Item>
+            <Descriptions.Item label={t("takeout.createdAt")}>{formatTime(o.createdAt)}</Descriptions.Item>
           </Descriptions>
           {(o.state === "pending_payment" || o.state === "to_be_accepted") && (
             <Popconfirm title={t("takeout.cancelAsk")} onConfirm={() => void cancel()}>
