@@ -536,6 +536,8 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   await phone.getByRole("textbox", { name: "动态码" }).fill(dynamicCode);
   await phone.getByTestId("verify-check").click();
   await expect(phone.getByTestId("verify-preview")).toContainText("¥100.00");
+  // The card's expiry is a platform day, not an ISO timestamp.
+  await expect(phone.getByTestId("verify-preview")).not.toContainText(/\d{4}-\d{2}-\d{2}T/);
   await phone.getByLabel("核销金额").fill("30.00");
   await shot(phone, "clerk-dynamic-preview");
   await phone.getByTestId("verify-redeem").click();
@@ -547,6 +549,18 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   await shot(phone, "clerk-dynamic-refused");
   await customer.reload();
   await expect(customer.getByText("¥70.00").first()).toBeVisible();
+
+  // The card bag's 变动 names the store and reads the platform's time (Asia/Shanghai), not UTC.
+  const shanghai = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 13).replace("T", " ");
+  const hours = [shanghai(Date.now() - 60_000), shanghai(Date.now())];
+  await customer.goto("/client/equityChange");
+  const move = customer.locator(".ant-list-item").filter({ hasText: `消费 · 卡券门店${stamp}` });
+  await expect(move).toContainText("30.00");
+  const shown = (await move.textContent()) ?? "";
+  expect(shown).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+  expect(hours.some((h) => shown.includes(h))).toBe(true);
+  expect(shown).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+  await shot(customer, "card-bag-moves-390");
 
   // The brand limits a voucher goods to this store in the "redeemable stores" dialog.
   const b = await call<{ id: number }>(request, brandToken, "post", "/api/card-brander/brander/update", {
