@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { money, mobileField } from "./accounts";
+import { TOP_UP_ACCOUNT_TYPES } from "./catalog";
 import { requestKeyField } from "./funds";
 import { pageOf, pageQuery } from "./paging";
 
@@ -316,6 +317,8 @@ export const storeGoods = z.object({
   name: z.string(),
   brandName: z.string(),
   delivery: z.enum(["code", "topup", "mixed"]),
+  /** What a top-up's account must be (topUpAccountProblem); "none" for codes and gift packs. */
+  topUpAccountType: z.enum(TOP_UP_ACCOUNT_TYPES),
   price: money,
   faceValue: money.nullable(),
   available: z.boolean(),

@@ -99,6 +99,12 @@ describe("a mall checkout with a top-up", () => {
       .execute();
     const ids = await stockMall(t, shop);
     const c = await login(t, shop);
+    // The storefront tells the cart which account the top-up takes, so its form checks the same rule.
+    const listed = await t.call<{ list: { id: string; topUpAccountType: string }[] }>("GET", "/api/mall/shop/goods", {
+      headers: c.headers,
+    });
+    expect(listed.body.data.list.find((g) => g.id === ids.topupSelf)?.topUpAccountType).toBe("mobile");
+    expect(listed.body.data.list.find((g) => g.id === ids.cardSelf)?.topUpAccountType).toBe("none");
     const supBefore = await supOf(shop.purchaser.token);
     const ordersBefore = await ordersOf(shop.purchaser.merchantId);
     const checkout = (topUpAccount: string, lang: "cn" | "en" = "en") =>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { MallOrder } from "@tessera/contracts";
+import { topUpAccountProblem } from "@tessera/contracts/light";
 import { formatMoney } from "../../../ui/money";
 import { Icon } from "./icons";
 import { Quantity } from "./Item";
@@ -43,9 +44,25 @@ export default function MallCart({ appId }: PageProps) {
   const total = lines.reduce((a, l) => a + l.unit * l.quantity, 0);
   const currency = lines[0]?.currency ?? "CNY";
   const needsAccount = lines.some((l) => l.delivery !== "code");
+  // The account as every top-up's goods requires it (the checkout's own rule), shown once the customer typed one.
+  const accountProblem = needsAccount
+    ? (lines
+        .filter((l) => l.delivery !== "code")
+        .map((l) => topUpAccountProblem(l.topUpAccountType ?? "none", account))
+        .find((p) => p !== null) ?? null)
+    : null;
+  const [accountError, setAccountError] = useState<string>();
   // Paying is never one tap: the pay sheet shows the amount, the method and the account before the money moves.
   const [confirming, setConfirming] = useState(false);
   const askToPay = () => {
+    if (needsAccount && !account.trim()) {
+      setAccountError(t("msg.topUpAccountEmpty"));
+      return;
+    }
+    if (accountProblem) {
+      setAccountError(t(`msg.${accountProblem}`));
+      return;
+    }
     if (!loggedIn) {
       navigate(`${loginPathOf(appId)}?back=${encodeURIComponent(`${mallBase(appId)}/cart`)}`);
       return;
@@ -101,10 +118,16 @@ export default function MallCart({ appId }: PageProps) {
             <input
               className="m-input"
               value={account}
-              onChange={(e) => setAccount(e.target.value)}
+              onChange={(e) => {
+                setAccount(e.target.value);
+                setAccountError(undefined);
+              }}
               maxLength={64}
               placeholder={t("topUpAccountHint")}
+              aria-invalid={accountError ? true : undefined}
+              data-testid="cart-account"
             />
+            {accountError && <div className="m-error">{accountError}</div>}
           </label>
         )}
         <fieldset className="m-field">

@@ -25,7 +25,15 @@ export default function MallItem({ appId, kind, id }: PageProps & { kind: string
   const add = () =>
     cart.add(
       appId,
-      { kind: g.kind, id: g.id, name: g.name, unit: g.price.amount, currency: g.price.currency, delivery: g.delivery },
+      {
+        kind: g.kind,
+        id: g.id,
+        name: g.name,
+        unit: g.price.amount,
+        currency: g.price.currency,
+        delivery: g.delivery,
+        topUpAccountType: g.topUpAccountType,
+      },
       qty,
     );
   return (

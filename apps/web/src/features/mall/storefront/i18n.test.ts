@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MESSAGES } from "@tessera/contracts";
 import en from "./locales/en.json";
 import zhCN from "./locales/zh-CN.json";
 import zhTW from "./locales/zh-TW.json";
@@ -55,5 +56,18 @@ describe("the storefront's texts", () => {
     }
     expect(Object.keys(sources).length).toBeGreaterThan(5);
     expect(missing).toEqual([]);
+  });
+
+  it("say what the checkout would about a top-up account, word for word (issue 40, item 4)", () => {
+    for (const [file, lang] of [
+      [zhCN, "cn"],
+      [zhTW, "tw"],
+      [en, "en"],
+    ] as const) {
+      expect(file.msg.topUpAccountEmpty).toBe(MESSAGES["mall.topUpAccountEmpty"][lang]);
+      for (const [type, text] of Object.entries(file.msg.topUpAccount.invalid)) {
+        expect(text).toBe(MESSAGES[`topUpAccount.invalid.${type}` as keyof typeof MESSAGES][lang]);
+      }
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   MALL_SELLER_ID_HEADER,
   MALL_VERSION_HEADER,
 } from "@tessera/contracts/light";
+import type { TopUpAccountType } from "@tessera/contracts";
 import { toast } from "./toast";
 import { createCustomerCall, type CallOptions, type CallResult } from "../../../api/customerCall";
 
@@ -71,6 +72,8 @@ export interface CartLine {
   currency: "CNY" | "USD" | "HKD";
   quantity: number;
   delivery: "code" | "topup" | "mixed";
+  /** A top-up's account type (the checkout's rule); absent in carts kept before it was added: any account. */
+  topUpAccountType?: TopUpAccountType;
 }
 const cartKey = (appId: string) => `mall-cart:${appId}`;
 export const cart = {
