@@ -27,7 +27,6 @@ import {
   theme,
   Typography,
 } from "antd";
-import dayjs from "dayjs";
 import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { EMOJI } from "./emoji";
@@ -105,7 +104,7 @@ function ConversationList({
                   {names[c.peer] ?? c.peer}
                 </Typography.Text>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {c.last ? dayjs(c.last.time).format("MM-DD HH:mm") : ""}
+                  {c.last ? formatTime(c.last.time).slice(5) : ""}
                 </Typography.Text>
               </Flex>
             }

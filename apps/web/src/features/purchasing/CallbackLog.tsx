@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Table, Tag, Typography, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CallbackDelivery as Delivery, Page } from "@tessera/contracts";
@@ -58,7 +57,7 @@ export function CallbackLog() {
     {
       title: t("callback.next"),
       dataIndex: "nextAttemptAt",
-      render: (v: string | null) => (v ? dayjs(v).format("MM-DD HH:mm:ss") : "-"),
+      render: (v: string | null) => (v ? formatTime(v, { seconds: true }).slice(5) : "-"),
     },
     {
       title: t("funds.col.actions"),

@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Badge, Button, Card, Flex, Input, Modal, Space, Table, Tag, type TableColumnsType } from "antd";
-import dayjs from "dayjs";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TakeoutAction, TakeoutOrder as Order, TakeoutOrderState } from "@tessera/contracts";
@@ -8,6 +7,7 @@ import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
 import { takeoutApi, takeoutKeys } from "./api";
 import { ExportButton } from "../../ui/list/useExport";
+import { formatTime } from "../../ui/time";
 
 const COLOR: Record<TakeoutOrderState, string> = {
   pending_payment: "default",
@@ -91,7 +91,7 @@ export default function TakeoutOrder() {
       title: t("takeout.createdAt"),
       dataIndex: "createdAt",
       width: 130,
-      render: (v: string) => dayjs(v).format("MM-DD HH:mm"),
+      render: (v: string) => formatTime(v).slice(5),
     },
     {
       title: t("takeout.actions"),
