@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { money, mobileField, smsCodeField } from "./accounts";
+import { TOP_UP_ACCOUNT_TYPES } from "./catalog";
 import { calendarDate } from "./dates";
 import { requestKeyField } from "./funds";
 import { pageOf, pageQuery } from "./paging";
@@ -519,7 +520,14 @@ export const ocRechargeReq = z.strictObject({
   requestKey: requestKeyField,
 });
 /** A direct top-up goods a card can pay for: what the customer gets and what the card pays (its face value). */
-export const ocEquity = z.object({ goodsId: z.string(), name: z.string(), brandName: z.string(), price: money });
+export const ocEquity = z.object({
+  goodsId: z.string(),
+  name: z.string(),
+  brandName: z.string(),
+  price: money,
+  /** What the account to top up must be (topUpAccountProblem): the form checks it as the recharge does. */
+  topUpAccountType: z.enum(TOP_UP_ACCOUNT_TYPES),
+});
 export type OcEquity = z.infer<typeof ocEquity>;
 export const ocEquityPage = pageOf(ocEquity);
 export const ocEquityQuery = pageQuery.extend({ cardId: idString, keyword: z.string().trim().max(60).optional() });

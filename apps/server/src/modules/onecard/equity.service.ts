@@ -86,6 +86,7 @@ export class EquityOrders {
           name: g.name,
           brandName: g.brandName,
           price: { amount: g.faceValue, currency: g.currency },
+          topUpAccountType: g.topUpAccountType,
         })),
       total: page.total,
       page: q.page,

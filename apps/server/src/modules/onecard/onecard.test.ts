@@ -633,7 +633,11 @@ describe("the end customer", () => {
       { headers: cust(token) },
     );
     expect(offers.body.data.list).toContainEqual(
-      expect.objectContaining({ goodsId: String(topUp.id), price: { amount: 3_000, currency: "CNY" } }),
+      expect.objectContaining({
+        goodsId: String(topUp.id),
+        price: { amount: 3_000, currency: "CNY" },
+        topUpAccountType: "mobile",
+      }),
     );
     // An account the goods' type cannot take (issue 40, item 4) is refused before the card pays anything.
     const badAccount = await t.call("POST", "/api/mall/onecard/recharge", {

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import type { OcBagReply, OcEquity, OcOrder, Page } from "@tessera/contracts";
+import { topUpAccountProblem } from "@tessera/contracts/light";
 import { customerCall, newRequestKey } from "../../customer/customerApi";
 import { fmt } from "./format";
 import { Shell } from "../../customer/Shell";
@@ -46,6 +47,8 @@ export default function RechargeEquity() {
       return r.ok ? r.data.list : [];
     },
   });
+  const goodsId = Form.useWatch("goodsId", form);
+  const accountType = equities.data?.find((e) => e.goodsId === goodsId)?.topUpAccountType ?? "none";
   const cards = (bag.data?.cards ?? []).filter(
     (c) => c.state === "activated" && c.rechargeAllowed && c.balance.amount > 0,
   );
@@ -102,7 +105,17 @@ export default function RechargeEquity() {
           <Form.Item
             name="account"
             label={t("onecard.account")}
-            rules={[{ required: true, message: t("onecard.accountRequired") }]}
+            dependencies={["goodsId"]}
+            rules={[
+              { required: true, message: t("onecard.accountRequired") },
+              {
+                // The equity's account type (a mobile number, a QQ number, ...), as the recharge checks it.
+                validator: (_: unknown, v: string | undefined) => {
+                  const problem = v?.trim() ? topUpAccountProblem(accountType, v) : null;
+                  return problem ? Promise.reject(new Error(t(problem, { ns: "msg" }))) : Promise.resolve();
+                },
+              },
+            ]}
           >
             <Input size="large" maxLength={64} inputMode="tel" data-testid="recharge-account" />
           </Form.Item>
