@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { DEFAULT_PGLITE_SHARED_BUFFERS } from "./db/database";
+import { loadSmsConfig, realSms, type SmsConfig } from "./platform/messaging/sms/config";
 
 /**
  * Every environment variable the server reads, parsed in one place. The README's configuration table
@@ -30,10 +31,11 @@ export interface Config {
   mailAdapter: "local" | "smtp";
   smtpUrl: string | undefined;
   mailFrom: string;
-  smsAdapter: "local";
+  /** SMS: the local outbox, or Alibaba Cloud / Tencent Cloud through their SDKs (issue 41). */
+  sms: SmsConfig;
   /**
    * `sandbox` (the default of `npm start`: local adapters, test money) or `live` (real users). TESSERA_MODE
-   * sets it; a real mail or SMS adapter implies live.
+   * sets it; a real mail or SMS adapter implies live (an SMS adapter against the local gateway does not).
    */
   mode: "sandbox" | "live";
   /** Customer payments: `local` collects nothing (test money, sandbox only); `none` takes no customer payments. */
@@ -314,6 +316,7 @@ function timeZone(name: string, fallback: string, env: NodeJS.ProcessEnv): strin
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mailAdapter = oneOf("MAIL_ADAPTER", ["local", "smtp"], "local", env);
   if (mailAdapter === "smtp" && !env.SMTP_URL) throw new Error("MAIL_ADAPTER=smtp needs SMTP_URL");
+  const sms = loadSmsConfig(env);
   return {
     port: int("PORT", 8080, env),
     host: env.HOST || "0.0.0.0",
@@ -330,8 +333,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailAdapter,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || "Tessera <no-reply@tessera.local>",
-    smsAdapter: oneOf("SMS_ADAPTER", ["local"], "local", env),
-    ...paymentsConfig(env, mailAdapter),
+    sms,
+    ...paymentsConfig(env, mailAdapter, sms),
     argon2MemoryKib: int("ARGON2_MEMORY_KIB", 19456, env),
     argon2Iterations: int("ARGON2_ITERATIONS", 2, env),
     im: loadImConfig(env),
@@ -357,10 +360,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** The deployment's mode and its customer payments (issue 37): live when said, or when mail or SMS is real. */
-function paymentsConfig(env: NodeJS.ProcessEnv, mailAdapter: Config["mailAdapter"]) {
+function paymentsConfig(env: NodeJS.ProcessEnv, mailAdapter: Config["mailAdapter"], sms: SmsConfig) {
   const declared = oneOf("TESSERA_MODE", ["sandbox", "live"], "sandbox", env);
-  const realMessaging =
-    mailAdapter !== "local" || (env.SMS_ADAPTER !== undefined && env.SMS_ADAPTER !== "" && env.SMS_ADAPTER !== "local");
+  const realMessaging = mailAdapter !== "local" || realSms(sms);
+  if (sms.localGateway && (declared === "live" || mailAdapter !== "local")) {
+    const name = sms.adapter === "aliyun" ? "ALIYUN_SMS_ENDPOINT" : "TENCENT_SMS_ENDPOINT";
+    throw new Error(
+      `${name}=local is the local SMS gateway (sandbox only): a live deployment needs the vendor's endpoint`,
+    );
+  }
   const explicit = env.PAYMENT_ADAPTER !== undefined && env.PAYMENT_ADAPTER !== "";
   const reviewAbove = env.PAYOUT_REVIEW_ABOVE;
   if (reviewAbove !== undefined && reviewAbove !== "" && !/^\d{1,9}(\.\d{1,2})?$/.test(reviewAbove)) {

@@ -74,7 +74,7 @@ export async function createContext(
     hasher: createPasswordHasher(config.argon2MemoryKib, config.argon2Iterations),
     secret,
     mailer: createMailer(config, database.db, log),
-    sms: createSmsSender(database.db, log),
+    sms: createSmsSender(config, database.db, log),
     storage: createStorage(config),
     payments: createPayments(config),
     einvoice: createEInvoice(),

@@ -16,6 +16,8 @@ export const CODE = {
   LOGIN_FAILED: 1010,
   ACCOUNT_LOCKED: 1011,
   CODE_INVALID: 1012,
+  /** A message (SMS) could not be sent through the provider; nothing was changed (issue 41). */
+  SEND_FAILED: 1013,
   UNAUTHORIZED: 401,
   INTERNAL: 500,
 } as const;

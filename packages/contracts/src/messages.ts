@@ -145,6 +145,17 @@ export const MESSAGES = {
     tw: "【Tessera】驗證碼 {{code}}，用於{{purpose}}，{{minutes}}分鐘內有效，請勿告訴他人。",
     en: "[Tessera] Code {{code}} to {{purpose}}, valid for {{minutes}} minutes. Do not share it.",
   },
+  // SMS through a provider (issue 41): a send it refused or could not take; nothing else was changed.
+  "sms.sendFailed": {
+    cn: "短信发送失败，请稍后重试",
+    tw: "短信發送失敗，請稍後重試",
+    en: "The text message could not be sent. Please try again later",
+  },
+  "sms.tooFrequent": {
+    cn: "该手机号接收短信过于频繁，请稍后再试",
+    tw: "該手機號接收短信過於頻繁，請稍後再試",
+    en: "This number has received too many text messages. Please try again later",
+  },
   "code.purpose.register": { cn: "注册账号", tw: "註冊賬號", en: "register your account" },
   "code.purpose.resetPassword": { cn: "重置登录密码", tw: "重置登錄密碼", en: "reset your password" },
   "code.purpose.changeEmail": { cn: "更换邮箱", tw: "更換郵箱", en: "change your email" },

@@ -183,11 +183,18 @@ export async function insertCode(
   codeHash: string,
   now: Date,
   expiresAt: Date,
-): Promise<void> {
-  await tx
+): Promise<number> {
+  const row = await tx
     .insertInto("verification_codes")
     .values({ ...key, code_hash: codeHash, created_at: now, expires_at: expiresAt })
-    .execute();
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** A code that never reached its recipient (the SMS provider did not take it): gone, so it cannot be used. */
+export async function deleteCode(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom("verification_codes").where("id", "=", id).execute();
 }
 
 export async function addCodeAttempt(db: Executor, codeId: number): Promise<void> {

@@ -25,6 +25,7 @@ import { keyedHash, newNumericCode, newToken, sameHash, tokenHash } from "../../
 import { AppError, conflict, invalid, tooMany, unauthorized } from "../../platform/http/errors";
 import type { RateLimitDeps } from "../../platform/http/rate-limit";
 import type { Mailer, SmsSender } from "../../platform/messaging/adapters";
+import { isSmsCodeScene } from "../../platform/messaging/sms/kinds";
 import { balancesOf } from "../ledger";
 import { createMerchant, getMerchant, merchantRoles, presentMerchant } from "../merchants";
 import * as repo from "./repo";
@@ -119,7 +120,7 @@ export class AccountsService {
 
   async sendEmailCode(email: string, scene: CodeScene, lang: Lang, actor: Actor | null): Promise<SendCodeReply> {
     await this.checkSceneTarget("email", email, scene, actor);
-    const code = await this.issueCode({ channel: "email", target: email, scene });
+    const { code } = await this.issueCode({ channel: "email", target: email, scene });
     const minutes = CODE_TTL_SECONDS / 60;
     const purpose = codePurpose(scene, lang);
     await this.deps.mailer.send({
@@ -132,15 +133,21 @@ export class AccountsService {
 
   async sendSmsCode(phone: string, scene: CodeScene, lang: Lang, actor: Actor | null): Promise<SendCodeReply> {
     await this.checkSceneTarget("sms", phone, scene, actor);
-    const code = await this.issueCode({ channel: "sms", target: phone, scene });
-    await this.deps.sms.send({
-      to: phone,
-      text: renderMessage("code.smsBody", lang, {
-        code,
-        minutes: CODE_TTL_SECONDS / 60,
-        purpose: codePurpose(scene, lang),
-      }),
-    });
+    if (!isSmsCodeScene(scene)) throw invalid("validation.invalidParameter", "scene", { field: "scene" });
+    const { id, code } = await this.issueCode({ channel: "sms", target: phone, scene });
+    const minutes = CODE_TTL_SECONDS / 60;
+    try {
+      await this.deps.sms.send({
+        to: phone,
+        kind: `code.${scene}`,
+        params: { code, minutes },
+        text: renderMessage("code.smsBody", lang, { code, minutes, purpose: codePurpose(scene, lang) }),
+      });
+    } catch (err) {
+      // The provider did not take it (issue 41): the code is not left valid, and does not count as sent.
+      await repo.deleteCode(this.deps.db, id);
+      throw err;
+    }
     return { expiresIn: CODE_TTL_SECONDS, resendIn: CODE_RESEND_SECONDS };
   }
 
@@ -193,7 +200,7 @@ export class AccountsService {
     }
   }
 
-  private async issueCode(key: repo.CodeKey): Promise<string> {
+  private async issueCode(key: repo.CodeKey): Promise<{ id: number; code: string }> {
     const now = this.now();
     const last = await repo.latestCode(this.deps.db, key);
     if (last) {
@@ -206,8 +213,8 @@ export class AccountsService {
     }
     const code = newNumericCode();
     const hash = keyedHash(this.deps.secret, key.channel, key.target, key.scene, code);
-    await repo.insertCode(this.deps.db, key, hash, now, new Date(now.getTime() + seconds(CODE_TTL_SECONDS)));
-    return code;
+    const id = await repo.insertCode(this.deps.db, key, hash, now, new Date(now.getTime() + seconds(CODE_TTL_SECONDS)));
+    return { id, code };
   }
 
   /**

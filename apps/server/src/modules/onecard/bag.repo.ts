@@ -57,6 +57,13 @@ export async function expireSentGifts(tx: Executor, now: Date): Promise<number[]
   return expired.map((g) => g.id);
 }
 
+/** Gifts whose SMS could not be sent: their cards free again, the gifts gone (nobody was told of them). */
+export async function deleteUnsentGifts(tx: Executor, giftIds: number[]): Promise<void> {
+  if (giftIds.length === 0) return;
+  await tx.updateTable("onecard_cards").set({ gift_id: null }).where("gift_id", "in", giftIds).execute();
+  await tx.deleteFrom("onecard_gifts").where("id", "in", giftIds).where("state", "=", "sent").execute();
+}
+
 /** The unclaimed cards of expired gifts are free to give again. */
 export async function ungiveCards(tx: Executor, giftIds: number[]): Promise<void> {
   await tx

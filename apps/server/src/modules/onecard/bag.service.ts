@@ -75,7 +75,7 @@ export class BagService {
       });
       return { id: giftId, fresh: true };
     });
-    if (fresh && req.phone) await this.tellRecipient(me, req.phone, ids.length, lang);
+    if (fresh && req.phone) await this.tellRecipients(actor, me, [{ id, phone: req.phone }], ids.length, lang);
     const [g] = (await this.gifts(actor, { page: 1, pageSize: 20, id })).list;
     if (!g) throw new AppError(CODE.NOT_FOUND, "onecard.giftNotFound");
     return g;
@@ -120,8 +120,39 @@ export class BagService {
     return row.id;
   }
 
-  async tellRecipient(me: MerchantRow, phone: string, count: number, lang: Lang): Promise<void> {
-    await this.deps.sms.send({ to: phone, text: renderMessage("onecard.giftSms", lang, { from: me.name, count }) });
+  /**
+   * Tells each phone of fresh gifts by SMS. When one cannot be sent (the SMS provider refused it or was
+   * unreachable, issue 41), none of these gifts stands: they are taken back (the cards free to give again,
+   * the request key free to retry) and the provider's error is thrown.
+   */
+  async tellRecipients(
+    actor: Actor,
+    me: MerchantRow,
+    gifts: { id: number; phone: string | null }[],
+    count: number,
+    lang: Lang,
+  ): Promise<void> {
+    try {
+      for (const g of gifts) {
+        if (g.phone === null) continue;
+        const params = { from: me.name, count };
+        const text = renderMessage("onecard.giftSms", lang, params);
+        await this.deps.sms.send({ to: g.phone, kind: "giftNotice", params, text });
+      }
+    } catch (err) {
+      const ids = gifts.map((g) => g.id);
+      await withTx(this.deps.db, async (tx) => {
+        await bagRepo.deleteUnsentGifts(tx, ids);
+        await audit(tx, {
+          actorUserId: actor.userId,
+          action: "onecard.giftUnsent",
+          subjectType: "onecard_gift",
+          subjectId: ids.join(","),
+          detail: { reason: err instanceof Error ? err.message : String(err) },
+        });
+      });
+      throw err;
+    }
   }
 
   /** The token of a gift's claim link: its id and a keyed MAC of it, so links cannot be guessed from ids. */

@@ -154,7 +154,9 @@ export class GiftPackages {
     });
     if (fresh) {
       const perGift = (await this.one(me.id, id)).items.reduce((sum, i) => sum + i.count, 0);
-      for (const phone of req.phones) await this.deps.bag.tellRecipient(me, phone, perGift, lang);
+      // All or nothing: a phone that cannot be told takes back the whole sending (link gifts too).
+      const sent = giftIds.map((giftId, i) => ({ id: giftId, phone: recipients[i] ?? null }));
+      await this.deps.bag.tellRecipients(actor, me, sent, perGift, lang);
     }
     const gifts = await this.deps.bag.gifts(actor, { page: 1, pageSize: 1000, ids: giftIds });
     return { gifts: gifts.list };

@@ -104,13 +104,11 @@ export class RedemptionService {
         if (locked && card.customer_id !== null) {
           const owner = await redemption.customerPhone(this.deps.db, card.customer_id);
           if (owner) {
-            await this.deps.sms.send({
-              to: owner.phone,
-              text: renderMessage("onecard.lockedSms", lang, {
-                last4: cardNo.slice(-4),
-                minutes: ONECARD_LIMITS.lockMinutes,
-              }),
-            });
+            const params = { last4: cardNo.slice(-4), minutes: ONECARD_LIMITS.lockMinutes };
+            const text = renderMessage("onecard.lockedSms", lang, params);
+            // A notice only: when the provider does not take it (the adapter logged why), the lock stands and
+            // the one who typed the password still hears "card unknown", not how the owner's SMS fared.
+            await this.deps.sms.send({ to: owner.phone, kind: "cardLocked", params, text }).catch(() => undefined);
           }
         }
       }
