@@ -31,13 +31,16 @@ if (!existsSync(dist) || Math.max(...sources.map(newest)) > statSync(dist).mtime
 await buildServer();
 // The sandbox default: with the local mail and SMS adapters (nothing set otherwise) and no TESSERA_MODE=live,
 // the dev outbox and its mailbox page are on (DEV_ROUTES=true), and the server's first log line says so.
-// DEV_ROUTES=false, real mail or TESSERA_MODE=live leaves them off.
+// DEV_ROUTES=false, real mail or TESSERA_MODE=live leaves them off. An SMS vendor's adapter against the local SMS
+// gateway (SMS_ADAPTER=aliyun ALIYUN_SMS_ENDPOINT=local, or tencent with TENCENT_SMS_ENDPOINT=local) is sandbox too.
 const env = process.env;
+const sms = env.SMS_ADAPTER || "local";
+const localSms =
+  sms === "local" ||
+  (sms === "aliyun" && env.ALIYUN_SMS_ENDPOINT === "local") ||
+  (sms === "tencent" && env.TENCENT_SMS_ENDPOINT === "local");
 const sandbox =
-  (env.DEV_ROUTES ?? "") === "" &&
-  (env.MAIL_ADAPTER ?? "local") === "local" &&
-  (env.SMS_ADAPTER ?? "local") === "local" &&
-  env.TESSERA_MODE !== "live";
+  (env.DEV_ROUTES ?? "") === "" && (env.MAIL_ADAPTER ?? "local") === "local" && localSms && env.TESSERA_MODE !== "live";
 const run = serverProcess(sandbox ? { ...env, DEV_ROUTES: "true" } : env);
 const server = spawn(run.command, run.args, { cwd: process.cwd(), env: run.env, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
