@@ -32,6 +32,7 @@ import { registerWithdrawals } from "./modules/withdrawals";
 import { createHttpApp } from "./platform/http/app";
 import { apiNotFound } from "./platform/http/error-handler";
 import { createModuleHost } from "./platform/module";
+import { registerPaymentRoutes } from "./platform/adapters/payments/routes";
 
 export interface BuildOptions {
   /** The process's logger; tests pass none and get no request logs. */
@@ -95,6 +96,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     readDocumentForReview: onboarding.readDocumentForReview,
   });
 
+  // WeChat Pay's notifications and, in sandbox, the local WeChat Pay platform (issue 41).
+  await registerPaymentRoutes(app, ctx);
   await registerWebApp(app, ctx.config.webDist);
   return app;
 }

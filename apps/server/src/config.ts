@@ -38,8 +38,13 @@ export interface Config {
    * sets it; a real mail or SMS adapter implies live (an SMS adapter against the local gateway does not).
    */
   mode: "sandbox" | "live";
-  /** Customer payments: `local` collects nothing (test money, sandbox only); `none` takes no customer payments. */
-  paymentAdapter: "local" | "none";
+  /**
+   * Customer payments: `local` collects nothing (test money, sandbox only); `none` takes no customer payments;
+   * `wechatpay` is WeChat Pay API v3 (issue 41), against the vendor or the local WeChat Pay platform.
+   */
+  paymentAdapter: "local" | "none" | "wechatpay";
+  /** WeChat Pay's settings when PAYMENT_ADAPTER=wechatpay. */
+  wechatpay: WechatpayConfig | undefined;
   /** Whether PAYMENT_ADAPTER was set (a live deployment must say which adapter it means). */
   paymentAdapterExplicit: boolean;
   /** Automatic payouts above this many minor units wait for an operator (PAYOUT_REVIEW_ABOVE, yuan). */
@@ -76,6 +81,83 @@ export interface Config {
   commerce: CommerceConfig;
   /** Mini-program platforms, WeChat third-party platform and Douyin (module miniprogram). */
   miniprogram: MiniprogramConfig;
+}
+
+export interface WechatpayConfig {
+  mchid: string;
+  appid: string;
+  /** The merchant API certificate's serial number (the Authorization header's serial_no). */
+  serial: string;
+  privateKeyFile: string;
+  /** The APIv3 key (32 bytes) notifications' resources are encrypted with ("" for the local platform's, read at start). */
+  apiv3Key: string;
+  platformPublicKeyFile: string;
+  /** The platform public key's id (PUB_KEY_ID_…), the Wechatpay-Serial of what the platform signs. */
+  platformPublicKeyId: string;
+  notifyUrl: string;
+  baseUrl: string;
+  /**
+   * Sandbox without credentials: the local WeChat Pay platform of this server, its keys (merchant pair,
+   * platform pair, APIv3 key) generated into DATA_DIR/wechatpay-local on first start.
+   */
+  local: boolean;
+}
+
+export const WECHATPAY_VENDOR_URL = "https://api.mch.weixin.qq.com/";
+/** Where the local WeChat Pay platform (sandbox only) is served. */
+export const WECHATPAY_LOCAL_PATH = "/sandbox/wechatpay/";
+
+/**
+ * PAYMENT_ADAPTER=wechatpay's settings (issue 41). Every one is needed (a missing one stops the start and
+ * names it), except in sandbox when none is set: then the adapter talks to the local platform of this
+ * server with keys generated into DATA_DIR (npm start runs the real adapter, test money).
+ */
+function wechatpayConfig(env: NodeJS.ProcessEnv, mode: Config["mode"], dataDir: string, port: number): WechatpayConfig {
+  const names = [
+    "WECHATPAY_MCHID",
+    "WECHATPAY_APPID",
+    "WECHATPAY_SERIAL",
+    "WECHATPAY_PRIVATE_KEY_FILE",
+    "WECHATPAY_APIV3_KEY",
+    "WECHATPAY_PLATFORM_PUBLIC_KEY_FILE",
+    "WECHATPAY_PLATFORM_PUBLIC_KEY_ID",
+    "WECHATPAY_NOTIFY_URL",
+  ] as const;
+  const missing = names.filter((n) => !env[n]);
+  if (missing.length === names.length && mode === "sandbox") {
+    const dir = path.join(dataDir, "wechatpay-local");
+    const origin = `http://127.0.0.1:${port}`;
+    return {
+      mchid: "1900000109",
+      appid: "wxd678efh567hg6787",
+      serial: "LOCALMERCHANTSERIAL0001",
+      privateKeyFile: path.join(dir, "apiclient_key.pem"),
+      // Read from DATA_DIR/wechatpay-local/apiv3.key, made on first start with the local platform's keys.
+      apiv3Key: "",
+      platformPublicKeyFile: path.join(dir, "pub_key.pem"),
+      platformPublicKeyId: "PUB_KEY_ID_0119000001LOCAL",
+      notifyUrl: env.WECHATPAY_NOTIFY_URL || `${origin}/api/payments/wechatpay/notify`,
+      baseUrl: env.WECHATPAY_BASE_URL || `${origin}${WECHATPAY_LOCAL_PATH}`,
+      local: true,
+    };
+  }
+  if (missing.length > 0) throw new Error(`PAYMENT_ADAPTER=wechatpay needs ${missing.join(", ")}`);
+  const key = env.WECHATPAY_APIV3_KEY ?? "";
+  if (Buffer.byteLength(key) !== 32) throw new Error("WECHATPAY_APIV3_KEY must be the 32-character APIv3 key");
+  const baseUrl = env.WECHATPAY_BASE_URL || WECHATPAY_VENDOR_URL;
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new Error("WECHATPAY_BASE_URL must be an http(s) URL");
+  return {
+    mchid: env.WECHATPAY_MCHID ?? "",
+    appid: env.WECHATPAY_APPID ?? "",
+    serial: env.WECHATPAY_SERIAL ?? "",
+    privateKeyFile: path.resolve(env.WECHATPAY_PRIVATE_KEY_FILE ?? ""),
+    apiv3Key: key,
+    platformPublicKeyFile: path.resolve(env.WECHATPAY_PLATFORM_PUBLIC_KEY_FILE ?? ""),
+    platformPublicKeyId: env.WECHATPAY_PLATFORM_PUBLIC_KEY_ID ?? "",
+    notifyUrl: env.WECHATPAY_NOTIFY_URL ?? "",
+    baseUrl: baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`,
+    local: false,
+  };
 }
 
 export interface CommerceConfig {
@@ -317,7 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mailAdapter = oneOf("MAIL_ADAPTER", ["local", "smtp"], "local", env);
   if (mailAdapter === "smtp" && !env.SMTP_URL) throw new Error("MAIL_ADAPTER=smtp needs SMTP_URL");
   const sms = loadSmsConfig(env);
-  return {
+  const config: Config = {
     port: int("PORT", 8080, env),
     host: env.HOST || "0.0.0.0",
     dataDir: path.resolve(env.DATA_DIR || "./data"),
@@ -335,6 +417,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || "Tessera <no-reply@tessera.local>",
     sms,
     ...paymentsConfig(env, mailAdapter, sms),
+    wechatpay: undefined,
     argon2MemoryKib: int("ARGON2_MEMORY_KIB", 19456, env),
     argon2Iterations: int("ARGON2_ITERATIONS", 2, env),
     im: loadImConfig(env),
@@ -357,6 +440,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     commerce: loadCommerceConfig(env),
     miniprogram: loadMiniprogramConfig(env),
   };
+  if (config.paymentAdapter === "wechatpay") {
+    config.wechatpay = wechatpayConfig(env, config.mode, config.dataDir, config.port);
+  }
+  return config;
 }
 
 /** The deployment's mode and its customer payments (issue 37): live when said, or when mail or SMS is real. */
@@ -376,7 +463,7 @@ function paymentsConfig(env: NodeJS.ProcessEnv, mailAdapter: Config["mailAdapter
   }
   return {
     mode: declared === "live" || realMessaging ? ("live" as const) : ("sandbox" as const),
-    paymentAdapter: oneOf("PAYMENT_ADAPTER", ["local", "none"], "local", env),
+    paymentAdapter: oneOf("PAYMENT_ADAPTER", ["local", "none", "wechatpay"], "local", env),
     paymentAdapterExplicit: explicit,
     payoutReviewAbove: reviewAbove ? Math.round(Number(reviewAbove) * 100) : 5_000_000,
     payoutReviewDays: int("PAYOUT_REVIEW_DAYS", 30, env),

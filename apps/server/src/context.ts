@@ -8,7 +8,7 @@ import { createPasswordHasher, type PasswordHasher } from "./platform/crypto/pas
 import { loadSecret } from "./platform/crypto/secret";
 import { createMailer, createSmsSender, type Mailer, type SmsSender } from "./platform/messaging/adapters";
 import { createStorage, type FileStorage } from "./platform/storage";
-import { createPayments, type PaymentsAdapter } from "./platform/adapters/payments";
+import { createPayments, PaymentHandlers, type PaymentsAdapter } from "./platform/adapters/payments";
 import { createCourier, type Courier } from "./platform/adapters/courier";
 import { createEInvoice, type EInvoiceAdapter } from "./platform/adapters/einvoice";
 import { createMiniprogramPlatforms, type MiniprogramPlatforms } from "./platform/adapters/miniprogram";
@@ -27,6 +27,8 @@ export interface AppContext {
   storage: FileStorage;
   /** Customer payments (mall, takeout, payer page): the local sandbox adapter unless configured otherwise. */
   payments: PaymentsAdapter;
+  /** What each subject does when an asynchronous payment or refund settles: modules register theirs at start. */
+  paymentHandlers: PaymentHandlers;
   /** The e-invoice service invoices are issued through (local: numbered and rendered here). */
   einvoice: EInvoiceAdapter;
   /** The courier waybills and tracking go through (local: a simulator whose traces a job pushes). */
@@ -67,6 +69,7 @@ export async function createContext(
   if (config.im.redisUrl && !config.im.redisPrefix) {
     config = { ...config, im: { ...config.im, redisPrefix: await derivedRedisPrefix(database, secret) } };
   }
+  const paymentHandlers = new PaymentHandlers();
   return {
     config,
     database,
@@ -76,7 +79,8 @@ export async function createContext(
     mailer: createMailer(config, database.db, log),
     sms: createSmsSender(config, database.db, log),
     storage: createStorage(config),
-    payments: createPayments(config),
+    payments: createPayments(config, log, paymentHandlers),
+    paymentHandlers,
     einvoice: createEInvoice(),
     courier: createCourier(config, secret),
     miniprogramPlatforms: createMiniprogramPlatforms(config, database.db, clock),

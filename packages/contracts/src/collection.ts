@@ -3,6 +3,7 @@ import { money } from "./accounts";
 import { calendarDate } from "./dates";
 import { requestKeyField } from "./funds";
 import { pageOf, pageQuery } from "./paging";
+import { paymentAction } from "./payments";
 
 /**
  * Payment collection (收款, issue 27; spec 01 §2 aggregateIncoming, paymentApplication, receipt,
@@ -170,6 +171,8 @@ export const payOrder = z.object({
   note: z.string(),
   paidAt: z.string().nullable(),
   createdAt: z.string(),
+  /** A NOTPAY order's pending payment: what the payer does next (WeChat Pay); absent otherwise. */
+  payAction: paymentAction.optional(),
 });
 export type PayOrder = z.infer<typeof payOrder>;
 export const payOrderPage = pageOf(payOrder);

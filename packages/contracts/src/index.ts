@@ -18,6 +18,7 @@ export * from "./ops";
 export * from "./catalog";
 export * from "./top-up-account";
 export * from "./funds";
+export * from "./payments";
 export * from "./withdrawals";
 export * from "./transfers";
 export * from "./purchasing";

@@ -47,6 +47,16 @@ export const WITHDRAWAL_MESSAGES = {
     tw: "線上支付尚未開通，請聯繫商家",
     en: "Online payment is not enabled yet; please contact the merchant",
   },
+  "payments.providerUnavailable": {
+    cn: "支付渠道暂时不可用，请稍后重试",
+    tw: "支付渠道暫時不可用，請稍後重試",
+    en: "The payment provider is unavailable right now; please try again later",
+  },
+  "payments.closed": {
+    cn: "该支付已关闭，请重新下单",
+    tw: "該支付已關閉，請重新下單",
+    en: "This payment is closed; please place the order again",
+  },
   "payments.refundFailed": {
     cn: "支付渠道退款失败，请稍后重试",
     tw: "支付渠道退款失敗，請稍後重試",

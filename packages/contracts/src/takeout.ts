@@ -2,6 +2,7 @@ import { z } from "zod";
 import { money, mobileField } from "./accounts";
 import { requestKeyField } from "./funds";
 import { pageOf, pageQuery } from "./paging";
+import { paymentAction } from "./payments";
 
 /**
  * Takeout (food-ordering) mini-shop (spec 01 §2 `/business` TakeoutSet, TakeoutType, ItemSet, PackageSet,
@@ -274,6 +275,8 @@ export const takeoutOrder = z.object({
   deliveringAt: z.string().nullable(),
   completedAt: z.string().nullable(),
   cancelledAt: z.string().nullable(),
+  /** An unpaid order's pending payment: what the payer does next (WeChat Pay); absent otherwise. */
+  payAction: paymentAction.optional(),
 });
 export type TakeoutOrder = z.infer<typeof takeoutOrder>;
 export const takeoutOrderPage = pageOf(takeoutOrder);

@@ -43,6 +43,8 @@ export interface PaymentsTable {
   request: ColumnType<Record<string, unknown>, string, string>;
   created_at: Timestamp;
   paid_at: Date | null;
+  /** What the payer does next for a pending payment (migration 0127). */
+  action: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
 export interface PaymentRefundsTable {
@@ -52,9 +54,24 @@ export interface PaymentRefundsTable {
   amount: number;
   state: "processing" | "success" | "failed";
   created_at: Timestamp;
+  provider_refund_id: ColumnType<string | null, string | null | undefined, string | null>;
+  settled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** Every payment notification received and what became of it (migration 0127). */
+export interface PaymentNoticesTable {
+  id: Id;
+  provider: string;
+  notice_id: string | null;
+  event_type: string | null;
+  payment_no: string | null;
+  outcome: "credited" | "settled" | "duplicate" | "refused" | "late_refunded";
+  detail: ColumnType<string, string | undefined, string>;
+  received_at: Date;
 }
 
 export interface PaymentsTables {
   payments: PaymentsTable;
   payment_refunds: PaymentRefundsTable;
+  payment_notices: PaymentNoticesTable;
 }

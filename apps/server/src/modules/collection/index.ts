@@ -42,6 +42,10 @@ export async function registerCollection(
     isSubAccount: async (merchantId, userId) => Boolean(await findSubAccount(db, merchantId, userId)),
     ownStore: async (merchantId, storeId) => Boolean(await needs.stores.findStore(merchantId, storeId)),
   });
+  // An asynchronous provider's notification credits the payment (the payments seam calls back, issue 41).
+  ctx.paymentHandlers.register("pay_order", {
+    paid: (tx, p, now) => collection.payments.paidByNotice(tx, p.subjectId, p.sandbox, now),
+  });
   await host.mount("/api/card-brander", collectionBrandRoutes({ collection, guard }));
   await host.mount("/api/card-servicer", collectionServicerRoutes({ collection, guard, serves: needs.serves }));
   await host.mount("/api/pay-public", collectionPublicRoutes({ collection }));
@@ -52,6 +56,14 @@ export async function registerCollection(
     run: async () => {
       const n = await collection.applications.advance();
       return n > 0 ? `${n} applications finished signing` : undefined;
+    },
+  });
+  host.schedule({
+    name: "collection-unpaid",
+    everyMs: 60_000,
+    run: async () => {
+      const n = await collection.payments.closeUnpaid();
+      return n > 0 ? `${n} unpaid collection payments closed` : undefined;
     },
   });
   return { collection, queues: [collection.applications.reviewQueue()] };

@@ -60,3 +60,56 @@ export async function orderPage(db: Executor, merchantIds: number[], q: PayOrder
   }
   return paginate(base.orderBy("o.id", "desc"), base.clearSelect(), pageWindow(q));
 }
+
+/** A payment under a lock with what crediting it needs (its code's name): the notification's handler. */
+export function lockOrderForCredit(tx: Executor, id: number) {
+  return tx
+    .selectFrom("pay_orders as o")
+    .innerJoin("pay_codes as c", "c.id", "o.code_id")
+    .select([
+      "o.id",
+      "o.merchant_id",
+      "o.order_no",
+      "o.amount",
+      "o.fee",
+      "o.currency",
+      "o.state",
+      "c.name as code_name",
+    ])
+    .where("o.id", "=", id)
+    .forUpdate("o")
+    .executeTakeFirst();
+}
+
+/** The state of the payment a request key made (the payer's poll). */
+export function orderStateByRequest(db: Executor, codeId: number, requestKey: string) {
+  return db
+    .selectFrom("pay_orders")
+    .select(["id", "order_no", "state", "created_at"])
+    .where("code_id", "=", codeId)
+    .where("request_key", "=", requestKey)
+    .executeTakeFirst();
+}
+
+/** Payments still NOTPAY made before `before` (the unpaid-closing job). */
+export function unpaidBefore(db: Executor, before: Date, limit: number) {
+  return db
+    .selectFrom("pay_orders")
+    .select(["id", "order_no"])
+    .where("state", "=", "NOTPAY")
+    .where("created_at", "<", before)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+/** NOTPAY → CLOSED under the row's lock; whether it moved. */
+export async function closeUnpaidOrder(tx: Executor, id: number): Promise<boolean> {
+  const r = await tx
+    .updateTable("pay_orders")
+    .set({ state: "CLOSED" })
+    .where("id", "=", id)
+    .where("state", "=", "NOTPAY")
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

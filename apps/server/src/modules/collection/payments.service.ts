@@ -8,10 +8,10 @@ import {
   type PayOrder,
   type PayOrderQuery,
 } from "@tessera/contracts";
-import { isUniqueViolation, withTx } from "../../db/tx";
+import { isUniqueViolation, withTx, type Tx } from "../../db/tx";
 import { AppError } from "../../platform/http/errors";
 import { moneyText } from "../../platform/money-text";
-import { moneyAccounts } from "../../platform/adapters/payments";
+import { moneyAccounts, pendingAction, type PaymentChannel } from "../../platform/adapters/payments";
 import { post } from "../ledger";
 import { getMerchant } from "../merchants";
 import { currentApplication } from "./applications.repo";
@@ -19,6 +19,9 @@ import { liveCodeByToken } from "./codes.repo";
 import * as repo from "./payments.repo";
 import { presentOrder } from "./presenter";
 import type { CollectionDeps } from "./service";
+
+/** A payment through a code left unpaid this long closes (an asynchronous provider's; WeChat Pay's H5 lasts longer). */
+export const UNPAID_CLOSE_MINUTES = 15;
 
 /**
  * Payments through a code (the local adapter's simulated wallet pays at once): a payment credits the
@@ -55,7 +58,11 @@ export class PaymentsService {
    * in one transaction (the same request key returns the first order): the merchant's income gets the
    * amount less the fee, the platform the fee.
    */
-  async pay(token: string, req: { amount: number; note: string; requestKey: string }): Promise<PayOrder> {
+  async pay(
+    token: string,
+    req: { amount: number; note: string; requestKey: string },
+    payer: { channel?: PaymentChannel; ip?: string } = {},
+  ): Promise<PayOrder> {
     const c = await this.liveCode(token);
     const app = await currentApplication(this.deps.db, c.merchant_id);
     if (!app || app.state !== "FINISHED") throw new AppError(CODE.NOT_FOUND, "collection.codeNotFound");
@@ -78,8 +85,14 @@ export class PaymentsService {
         "amount",
       );
     }
-    const first = await repo.orderByRequest(this.deps.db, c.id, req.requestKey);
-    if (first) return this.orderView(c.merchant_id, first.id);
+    const first = await repo.orderStateByRequest(this.deps.db, c.id, req.requestKey);
+    if (first) {
+      // The same request again is the payer's poll: an asynchronous provider is asked when its notice is late.
+      if (first.state === "NOTPAY" && this.deps.payments.sync) {
+        await this.deps.payments.sync(this.deps.db, first.order_no, this.now());
+      }
+      return this.orderView(c.merchant_id, first.id);
+    }
     const fee = Math.round((req.amount * app.fee_bps) / 10_000);
     const now = this.now();
     const orderNo = `PAY${now.getTime()}${randomBytes(3).toString("hex").toUpperCase()}`;
@@ -96,7 +109,8 @@ export class PaymentsService {
           note: req.note,
           created_at: now,
         });
-        // Credited only on the payments seam's confirmation; test money goes to the sandbox accounts.
+        // Credited only on the payments seam's confirmation; test money goes to the sandbox accounts. An
+        // asynchronous provider (WeChat Pay) answers pending: the order stays NOTPAY with its payAction.
         const paid = await this.deps.payments.create(
           tx,
           {
@@ -105,27 +119,21 @@ export class PaymentsService {
             paymentNo: orderNo,
             amount: req.amount,
             currency,
-            description: c.name,
+            description: `${m?.name ?? ""} ${c.name}`.trim(),
             payer: "payer",
+            channel: payer.channel,
+            payerIp: payer.ip,
           },
           now,
         );
-        if (paid.state !== "paid") return o.id;
-        const money = moneyAccounts(paid.sandbox);
-        await post(tx, {
-          idempotencyKey: `pay-order:${o.id}`,
-          kind: "collection_payment",
-          currency,
-          reason: ledgerReason("ledgerReason.collection", { name: c.name }),
-          subject: { type: "pay_order", id: o.id },
-          createdBy: null,
-          postings: [
-            { account: money.clearing, amount: -req.amount },
-            { account: money.income(c.merchant_id), amount: req.amount - fee },
-            ...(fee > 0 ? [{ account: money.fees, amount: fee }] : []),
-          ],
-        });
-        await repo.updateOrder(tx, o.id, { state: "SUCCESS", paid_at: now, sandbox: paid.sandbox });
+        if (paid.state === "paid") {
+          await this.credit(
+            tx,
+            { id: o.id, merchant_id: c.merchant_id, amount: req.amount, fee, currency, code_name: c.name },
+            paid.sandbox,
+            now,
+          );
+        }
         return o.id;
       });
       return await this.orderView(c.merchant_id, id);
@@ -138,10 +146,63 @@ export class PaymentsService {
     }
   }
 
+  /** The payment's money arrives: the merchant's income less the fee, the platform the fee; NOTPAY → SUCCESS. */
+  private async credit(
+    tx: Tx,
+    o: { id: number; merchant_id: number; amount: number; fee: number; currency: Currency; code_name: string },
+    sandbox: boolean,
+    now: Date,
+  ): Promise<void> {
+    const money = moneyAccounts(sandbox);
+    await post(tx, {
+      idempotencyKey: `pay-order:${o.id}`,
+      kind: "collection_payment",
+      currency: o.currency,
+      reason: ledgerReason("ledgerReason.collection", { name: o.code_name }),
+      subject: { type: "pay_order", id: o.id },
+      createdBy: null,
+      postings: [
+        { account: money.clearing, amount: -o.amount },
+        { account: money.income(o.merchant_id), amount: o.amount - o.fee },
+        ...(o.fee > 0 ? [{ account: money.fees, amount: o.fee }] : []),
+      ],
+    });
+    await repo.updateOrder(tx, o.id, { state: "SUCCESS", paid_at: now, sandbox });
+  }
+
+  /** The seam's handler (issue 41): a notification confirmed this payment; false when it closed meanwhile. */
+  async paidByNotice(tx: Tx, id: number, sandbox: boolean, now: Date): Promise<boolean> {
+    const o = await repo.lockOrderForCredit(tx, id);
+    if (o?.state !== "NOTPAY") return false;
+    await this.credit(
+      tx,
+      { ...o, amount: Number(o.amount), fee: Number(o.fee), merchant_id: Number(o.merchant_id) },
+      sandbox,
+      now,
+    );
+    return true;
+  }
+
+  /** Payments left NOTPAY for UNPAID_CLOSE_MINUTES close, at the provider too; one paid later is refunded. */
+  async closeUnpaid(limit = 200): Promise<number> {
+    let n = 0;
+    const before = new Date(this.now().getTime() - UNPAID_CLOSE_MINUTES * 60_000);
+    for (const o of await repo.unpaidBefore(this.deps.db, before, limit)) {
+      const closed = await withTx(this.deps.db, async (tx) => {
+        if (!(await repo.closeUnpaidOrder(tx, o.id))) return false;
+        await this.deps.payments.close(tx, o.order_no);
+        return true;
+      });
+      if (closed) n++;
+    }
+    return n;
+  }
+
   private async orderView(merchantId: number, id: number): Promise<PayOrder> {
     const r = await repo.orderOf(this.deps.db, merchantId, id);
     if (!r) throw new AppError(CODE.NOT_FOUND, "collection.orderNotFound");
-    return presentOrder(r);
+    const action = r.state === "NOTPAY" ? await pendingAction(this.deps.db, r.order_no) : undefined;
+    return { ...presentOrder(r), ...(action && { payAction: action }) };
   }
 
   async orderList(merchantIds: number[], q: PayOrderQuery): Promise<Page<PayOrder>> {

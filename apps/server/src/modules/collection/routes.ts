@@ -26,6 +26,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
+import { channelForUserAgent } from "../../platform/adapters/payments";
 import { AppError, invalid } from "../../platform/http/errors";
 import { acceptMultipart, readMultipart } from "../../platform/http/multipart";
 import { pathId, routeDocs } from "../../platform/http/route";
@@ -277,13 +278,20 @@ export function collectionPublicRoutes({ collection }: { collection: CollectionS
       {
         schema: {
           tags: docs.tags,
-          summary: "Pay through a collection code (the local simulated wallet)",
+          summary:
+            "Pay through a collection code: at once (local adapter), or NOTPAY with payAction (WeChat Pay); the same request again polls",
           params: tokenParam,
           body: payReq,
           response: { 200: envelope(payOrder) },
         },
       },
-      async (req) => ok(await collection.payments.pay(req.params.token, req.body)),
+      async (req) =>
+        ok(
+          await collection.payments.pay(req.params.token, req.body, {
+            channel: channelForUserAgent(req.headers["user-agent"]),
+            ip: req.ip,
+          }),
+        ),
     );
     app.get(
       "/sign/:token",

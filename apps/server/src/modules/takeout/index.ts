@@ -17,6 +17,10 @@ export async function registerTakeout(
   { customers }: { customers: CustomersService },
 ): Promise<{ takeout: TakeoutService }> {
   const takeout = new TakeoutService({ db: host.db, clock: host.ctx.clock, payments: host.ctx.payments });
+  // An asynchronous provider's notification credits the order (the payments seam calls back, issue 41).
+  host.ctx.paymentHandlers.register("takeout_order", {
+    paid: (tx, p, now) => takeout.orders.paidByNotice(tx, p.subjectId, p.sandbox, now),
+  });
   await host.mount("/api/card-brander", brandTakeoutRoutes({ takeout, guard: host.guard }));
   await host.mount("/api/mall", customerTakeoutRoutes({ takeout, customerGuard: customers.guard() }));
   const servedBrands = async (providerId: number) => {

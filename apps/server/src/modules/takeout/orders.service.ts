@@ -6,7 +6,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
-import { moneyAccounts } from "../../platform/adapters/payments";
+import { moneyAccounts, pendingAction, type PaymentChannel } from "../../platform/adapters/payments";
 import { post } from "../ledger";
 import { distanceM, insidePolygon, openAt } from "./delivery";
 import * as ordersRepo from "./orders.repo";
@@ -157,14 +157,17 @@ export class OrdersService {
 
   /**
    * The customer pays through the payments seam; on the adapter's confirmation the money arrives (clearing
-   * → order escrow, or their sandbox mirrors for test money) and the order goes to the shop.
+   * → order escrow, or their sandbox mirrors for test money) and the order goes to the shop. An
+   * asynchronous adapter (WeChat Pay) answers `pending`: the order stays pending_payment with what the payer
+   * does next (`payAction`), and the money arrives only with the provider's notification (`credit`).
    */
-  async pay(customerId: number, id: number): Promise<TakeoutOrder> {
+  async pay(customerId: number, id: number, channel?: PaymentChannel, payerIp?: string): Promise<TakeoutOrder> {
     const now = this.now();
     const row = await withTx(this.db, async (tx) => {
       const o = await ordersRepo.lockOrder(tx, id);
       if (!o || o.customer_id !== customerId) throw notFound("takeout.orderNotFound");
       if (o.state !== "pending_payment") throw conflict("takeout.orderState");
+      const shop = await shopRepo.shopOf(tx, o.merchant_id);
       const paid = await this.deps.payments.create(
         tx,
         {
@@ -173,29 +176,47 @@ export class OrdersService {
           paymentNo: o.order_no,
           amount: o.total,
           currency: o.currency,
-          description: o.order_no,
+          description: `${shop?.name ?? ""} ${o.order_no}`.trim(),
           payer: o.contact_phone,
+          channel,
+          payerIp,
         },
         now,
       );
-      if (paid.state !== "paid") return ordersRepo.orderOf(tx, o.id);
-      const money = moneyAccounts(paid.sandbox);
-      await post(tx, {
-        idempotencyKey: `takeout:pay:${o.id}`,
-        kind: "takeout_sale",
-        currency: o.currency,
-        reason: o.order_no,
-        subject: { type: "takeout_order", id: o.id },
-        postings: [
-          { account: money.clearing, amount: -o.total },
-          { account: money.escrow, amount: o.total },
-        ],
-      });
-      await ordersRepo.setOrder(tx, o.id, { state: "to_be_accepted", paidAt: now, sandbox: paid.sandbox });
+      if (paid.state === "paid") await this.credit(tx, o, paid.sandbox, now);
       return ordersRepo.orderOf(tx, o.id);
     });
     if (!row) throw notFound("takeout.orderNotFound");
     return this.presentOrder(row);
+  }
+
+  /**
+   * The payment's money arrives: clearing → escrow once, and the order goes to the shop. From `pay` with a
+   * synchronous adapter, or the provider's notification (the handler registered in index.ts); false when the
+   * order no longer waits for it (closed meanwhile: the seam refunds the payment).
+   */
+  async credit(tx: Tx, o: ordersRepo.OrderRow, sandbox: boolean, now: Date): Promise<boolean> {
+    if (o.state !== "pending_payment") return false;
+    const money = moneyAccounts(sandbox);
+    await post(tx, {
+      idempotencyKey: `takeout:pay:${o.id}`,
+      kind: "takeout_sale",
+      currency: o.currency,
+      reason: o.order_no,
+      subject: { type: "takeout_order", id: o.id },
+      postings: [
+        { account: money.clearing, amount: -o.total },
+        { account: money.escrow, amount: o.total },
+      ],
+    });
+    await ordersRepo.setOrder(tx, o.id, { state: "to_be_accepted", paidAt: now, sandbox });
+    return true;
+  }
+
+  /** The seam's handler: a notification confirmed this order's payment. */
+  async paidByNotice(tx: Tx, orderId: number, sandbox: boolean, now: Date): Promise<boolean> {
+    const o = await ordersRepo.lockOrder(tx, orderId);
+    return o ? this.credit(tx, o, sandbox, now) : false;
   }
 
   async customerCancel(customerId: number, id: number, reason: string): Promise<TakeoutOrder> {
@@ -224,6 +245,8 @@ export class OrdersService {
             : true);
       if (!o || !mine) throw notFound("takeout.orderNotFound");
       if (!from.includes(o.state)) throw conflict("takeout.orderState");
+      // An unpaid order's pending payment is closed at the provider; one paid after this is refunded.
+      if (o.state === "pending_payment") await this.deps.payments.close(tx, o.order_no);
       await this.giveBack(tx, o);
       const refund = o.paid_at ? o.total - o.refunded : 0;
       if (refund > 0) {
@@ -360,8 +383,13 @@ export class OrdersService {
     };
   }
   async customerOrder(customerId: number, id: number): Promise<TakeoutOrder> {
-    const o = await ordersRepo.orderOf(this.db, id);
+    let o = await ordersRepo.orderOf(this.db, id);
     if (!o || o.customer_id !== customerId) throw notFound("takeout.orderNotFound");
+    // The customer's poll of an unpaid order asks an asynchronous provider when its notification is late.
+    if (o.state === "pending_payment" && this.deps.payments.sync) {
+      await this.deps.payments.sync(this.db, o.order_no, this.now());
+      o = (await ordersRepo.orderOf(this.db, id)) ?? o;
+    }
     return this.presentOrder(o);
   }
 
@@ -420,6 +448,7 @@ export class OrdersService {
       deliveringAt: iso(o.delivering_at),
       completedAt: iso(o.completed_at),
       cancelledAt: iso(o.cancelled_at),
+      ...(o.state === "pending_payment" && { payAction: await pendingAction(this.db, o.order_no) }),
     };
   }
 }

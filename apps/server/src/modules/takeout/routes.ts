@@ -21,6 +21,7 @@ import {
 import type { preHandlerAsyncHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { channelForUserAgent } from "../../platform/adapters/payments";
 import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { customerSecurity, idParam, routeDocs } from "../../platform/http/route";
@@ -300,13 +301,22 @@ export function customerTakeoutRoutes({
       {
         schema: {
           ...customerDocs,
-          summary: "Pay through the local payment adapter",
+          summary:
+            "Pay: at once (local adapter), or pending with payAction to follow (WeChat Pay H5 on phones, Native on desktops)",
           params: idParam,
           response: { 200: envelope(takeoutOrder) },
         },
         preHandler: customerGuard,
       },
-      async (req) => ok(await takeout.orders.pay(customerOf(req).id, req.params.id)),
+      async (req) =>
+        ok(
+          await takeout.orders.pay(
+            customerOf(req).id,
+            req.params.id,
+            channelForUserAgent(req.headers["user-agent"]),
+            req.ip,
+          ),
+        ),
     );
     app.post(
       "/takeout/orders/:id/cancel",

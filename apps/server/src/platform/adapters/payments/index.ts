@@ -1,8 +1,10 @@
-import type { Config } from "../../../config";
-import type { Executor, Tx } from "../../../db/tx";
+import { WECHATPAY_LOCAL_PATH, WECHATPAY_VENDOR_URL, type Config } from "../../../config";
+import type { Db, Executor, Tx } from "../../../db/tx";
+import * as repo from "./payments.repo";
 import { AppError } from "../../http/errors";
 import { CODE } from "@tessera/contracts";
 import { LocalPayments } from "./local";
+import { createWechatPay } from "./wechatpay/adapter";
 
 /**
  * The one payments seam (issue 37). Every place that takes a customer's money (the mall's wallet pay,
@@ -27,7 +29,35 @@ export interface PaymentIntent {
   payer: string;
   /** The mini-program or official account the payment is made in, when there is one. */
   appId?: string | undefined;
+  /**
+   * How the payer pays with an asynchronous provider (WeChat Pay): `jsapi` inside WeChat with the payer's
+   * openid, `h5` in a phone's browser, `native` (a QR code) on a desktop. Default `h5`.
+   */
+  channel?: PaymentChannel | undefined;
+  /** The payer's openid in `appId`, for `jsapi`. */
+  openid?: string | undefined;
+  /** The payer's address (H5's scene_info.payer_client_ip). */
+  payerIp?: string | undefined;
 }
+
+export type PaymentChannel = "jsapi" | "h5" | "native";
+
+/**
+ * The channel a browser pays with when the payer has no openid: H5 (WeChat's cashier page) on a phone,
+ * Native (a QR code to scan) on a desktop. JSAPI needs the payer's openid in a mini-program or official account.
+ */
+export function channelForUserAgent(userAgent: string | undefined): PaymentChannel {
+  return /Mobile|Android|iPhone|iPad|MicroMessenger|HarmonyOS/i.test(userAgent ?? "") ? "h5" : "native";
+}
+
+/** What the client needs to pay a pending payment: WeChat's signed JSAPI parameters, the H5 page, or the QR code's URL. */
+export type PaymentAction =
+  | {
+      kind: "jsapi";
+      params: { appId: string; timeStamp: string; nonceStr: string; package: string; signType: "RSA"; paySign: string };
+    }
+  | { kind: "h5"; url: string }
+  | { kind: "native"; codeUrl: string };
 
 export interface PaymentConfirmation {
   /** `paid`: the provider confirmed the money; `pending`: it will say so later (asynchronous notification). */
@@ -35,6 +65,49 @@ export interface PaymentConfirmation {
   providerTxnId: string | null;
   /** Test money: nothing was collected. */
   sandbox: boolean;
+  /** A pending payment: what the payer does next. */
+  action?: PaymentAction | undefined;
+}
+
+/** A payment the provider confirmed, as the subject's handler gets it. */
+export interface SettledPayment {
+  paymentNo: string;
+  subjectId: number;
+  merchantId: number;
+  amount: number;
+  sandbox: boolean;
+  providerTxnId: string;
+}
+
+/** A refund the provider settled (after it answered `processing`). */
+export interface SettledRefund {
+  paymentNo: string;
+  refundNo: string;
+  subjectId: number;
+  amount: number;
+  sandbox: boolean;
+  state: "success" | "failed";
+}
+
+/**
+ * What a subject (a takeout order, a payer-page order…) does when an asynchronous provider confirms its
+ * payment or settles its refund, in the transaction that records it. `paid` answers false when the subject
+ * can no longer take the money (the order closed meanwhile): the payment is then refunded in full.
+ * Modules register theirs at start; `platform/` never imports `modules/`.
+ */
+export interface PaymentHandler {
+  paid(tx: Tx, p: SettledPayment, now: Date): Promise<boolean>;
+  refundSettled?(tx: Tx, r: SettledRefund, now: Date): Promise<void>;
+}
+
+export class PaymentHandlers {
+  readonly #bySubject = new Map<PaymentSubjectType, PaymentHandler>();
+  register(subject: PaymentSubjectType, handler: PaymentHandler): void {
+    this.#bySubject.set(subject, handler);
+  }
+  of(subject: PaymentSubjectType): PaymentHandler | undefined {
+    return this.#bySubject.get(subject);
+  }
 }
 
 export interface RefundRequest {
@@ -55,6 +128,17 @@ export interface PaymentsAdapter {
   refund(tx: Tx, req: RefundRequest, now: Date): Promise<{ state: "success" | "processing" | "failed" }>;
   /** Closes an unpaid payment at the provider. */
   close(tx: Tx, paymentNo: string): Promise<void>;
+  /**
+   * Asynchronous adapters: asks the provider about a pending payment whose notification has not come and
+   * settles it as the notification would have (the client's poll calls it). Outside any transaction.
+   */
+  sync?(db: Db, paymentNo: string, now: Date): Promise<void>;
+}
+
+/** A pending payment's next step for the payer (what `create` answered), or undefined when it is not pending. */
+export async function pendingAction(db: Executor, paymentNo: string): Promise<PaymentAction | undefined> {
+  const r = await repo.pendingAction(db, paymentNo);
+  return r?.state === "pending" && r.action ? (r.action as unknown as PaymentAction) : undefined;
 }
 
 /** No customer payments: a live deployment that has not configured a real provider yet. */
@@ -75,7 +159,14 @@ export class NoPayments implements PaymentsAdapter {
   }
 }
 
-export function createPayments(config: Pick<Config, "paymentAdapter">): PaymentsAdapter {
+export function createPayments(
+  config: Pick<Config, "paymentAdapter" | "wechatpay" | "mode" | "dataDir">,
+  log: (line: string) => void = () => undefined,
+  handlers: PaymentHandlers = new PaymentHandlers(),
+): PaymentsAdapter {
+  if (config.paymentAdapter === "wechatpay" && config.wechatpay) {
+    return createWechatPay(config.wechatpay, config.dataDir, handlers, log);
+  }
   return config.paymentAdapter === "local" ? new LocalPayments() : new NoPayments();
 }
 
@@ -105,9 +196,12 @@ export function moneyAccounts(sandbox: boolean) {
  * says why. Returns the reason, or null when the configuration is coherent.
  */
 export function sandboxPaymentsRefusal(
-  config: Pick<Config, "mode" | "paymentAdapter" | "paymentAdapterExplicit">,
+  config: Pick<Config, "mode" | "paymentAdapter" | "paymentAdapterExplicit"> & Partial<Pick<Config, "wechatpay">>,
 ): string | null {
   if (config.mode !== "live") return null;
+  if (config.wechatpay && new URL(config.wechatpay.baseUrl).pathname.startsWith(WECHATPAY_LOCAL_PATH)) {
+    return `TESSERA_MODE is live but WECHATPAY_BASE_URL (${config.wechatpay.baseUrl}) is the local WeChat Pay platform, which collects no money. Leave it unset for the vendor's ${WECHATPAY_VENDOR_URL}.`;
+  }
   if (config.paymentAdapter === "local") {
     return "TESSERA_MODE is live (set, or implied by a real mail or SMS adapter) but PAYMENT_ADAPTER is local, which collects no money: customers' payments would be test money. Configure a real payment provider, or PAYMENT_ADAPTER=none to run without customer payments.";
   }

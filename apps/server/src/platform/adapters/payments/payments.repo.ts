@@ -50,3 +50,7 @@ export async function closePending(tx: Executor, paymentNo: string): Promise<voi
     .where("state", "=", "pending")
     .execute();
 }
+
+export function pendingAction(db: Executor, paymentNo: string) {
+  return db.selectFrom("payments").select(["state", "action"]).where("payment_no", "=", paymentNo).executeTakeFirst();
+}

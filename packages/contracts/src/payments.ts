@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/**
+ * What the payer does next for a payment an asynchronous provider (WeChat Pay) confirms later (issue 41):
+ * JSAPI's signed requestPayment parameters inside WeChat, the H5 cashier page to open in a phone's
+ * browser, or the Native QR code's URL to show on a desktop. The order stays unpaid until the provider's
+ * notification; the client polls the order.
+ */
+export const paymentAction = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("jsapi"),
+    params: z.object({
+      appId: z.string(),
+      timeStamp: z.string(),
+      nonceStr: z.string(),
+      package: z.string(),
+      signType: z.literal("RSA"),
+      paySign: z.string(),
+    }),
+  }),
+  z.object({ kind: z.literal("h5"), url: z.string() }),
+  z.object({ kind: z.literal("native"), codeUrl: z.string() }),
+]);
+export type PaymentActionView = z.infer<typeof paymentAction>;
