@@ -2,8 +2,11 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { CODE } from "@tessera/contracts";
 import { describe, expect, it } from "vitest";
+import { dock } from "../../../test/docking";
 import { lastCode } from "../../../test/harness";
+import { newMerchant } from "../../../test/kit/catalog-fixtures";
 import { useTestApp } from "../../../test/kit/use-test-app";
+import { fundSup } from "../../../test/money";
 import { loadConfig } from "../../config";
 import * as repo from "./repo";
 
@@ -68,6 +71,69 @@ describe("SMS through the Alibaba Cloud adapter and the local gateway", () => {
     expect(await repo.latestCode(t.ctx.database.db, { channel: "sms", target: phone, scene: "customerLogin" })).toBe(
       undefined,
     );
+  });
+});
+
+describe("a gift whose SMS the vendor refuses", () => {
+  it("is not made: the card stays free, the request key retries, and then the notice is delivered", async () => {
+    const brand = await newMerchant(t, "Gift Brand");
+    const product = await t.call<{ id: string }>("POST", "/api/card-brander/onecard/products", {
+      token: brand.token,
+      body: {
+        kind: "face_value",
+        name: "Gift card 50",
+        faceValue: 5_000,
+        salePrice: 5_000,
+        named: false,
+        validity: { kind: "days", days: 1200 },
+        rechargeAllowed: false,
+        scope: "",
+        terms: "",
+      },
+    });
+    await t.call("POST", "/api/card-brander/onecard/batches", {
+      token: brand.token,
+      body: { productId: product.body.data.id, count: 1, requestKey: `gift-batch-${Date.now()}` },
+    });
+    const { buyer } = await dock(t, brand);
+    await fundSup(t, buyer, 10_000);
+    const sale = await t.call<{ id: string }>("POST", "/api/card-user/onecard/purchase", {
+      token: buyer.token,
+      body: { productId: product.body.data.id, quantity: 1, requestKey: `gift-buy-${Date.now()}` },
+    });
+    await t.call("POST", "/api/card-user/onecard/activate", {
+      token: buyer.token,
+      body: { saleId: sale.body.data.id, requestKey: `gift-act-${Date.now()}` },
+    });
+    const cards = await t.call<{ list: { id: string; state: string }[] }>("GET", "/api/card-user/onecard/cards", {
+      token: buyer.token,
+    });
+    const cardIds = cards.body.data.list.map((c) => c.id);
+    expect(cards.body.data.list.map((c) => c.state)).toEqual(["activated"]);
+    const requestKey = `gift-${Date.now()}`;
+
+    const refused = await t.call("POST", "/api/card-user/onecard/gifts", {
+      token: buyer.token,
+      body: { cardIds, phone: "10012345678", requestKey },
+      lang: "en",
+    });
+    expect(refused.body).toMatchObject({
+      code: CODE.SEND_FAILED,
+      msg: "The text message could not be sent. Please try again later",
+    });
+    const none = await t.call<{ total: number }>("GET", "/api/card-user/onecard/gifts", { token: buyer.token });
+    expect(none.body.data.total).toBe(0);
+
+    const phone = newPhone();
+    const given = await t.call<{ state: string }>("POST", "/api/card-user/onecard/gifts", {
+      token: buyer.token,
+      body: { cardIds, phone, requestKey },
+    });
+    expect(given.body.data.state).toBe("sent");
+    const outbox = await t.call<{ list: { body: string }[] }>("GET", `/api/dev/outbox?to=${phone}`);
+    expect(outbox.body.data.list.map((m) => m.body)).toEqual([
+      "【Tessera】Buyer Ltd送您1张礼品卡，请用本手机号登录卡包领取。",
+    ]);
   });
 });
 
