@@ -38,6 +38,8 @@ const CHAT_TYPES: Record<number, ChatType> = { 1: "chat", 2: "groupchat", 3: "ch
 const ROUTE_ONLINE = 1;
 const ROUTE_DIRECT = 2;
 const BODY = { READ_ACK: 4, DELIVER_ACK: 5, RECALL: 6, CHANNEL_ACK: 7, EDIT: 8 } as const;
+/** The most messages one read receipt names (the client sends a conversation's unread page at most). */
+const READ_ACK_MAX = 100;
 
 let counter = 0;
 /** Ids of metas the gateway makes (receipts, recalls): time-ordered and far above message ids. */
@@ -249,14 +251,32 @@ const queueOf = (row: MessageRow, me: string) => (row.chat_type === "chat" ? use
 const ownQueueOf = (row: MessageRow, me: string) =>
   row.chat_type === "chat" ? userQueue(row.from_user === me ? row.to_target : row.from_user) : mucQueue(row.to_target);
 
+/** The messages a read receipt names: ackMessageId (4.x), or ackMessageIds (the chat SDK 5), at most READ_ACK_MAX. */
+async function ackedMessages(ctx: GatewayCtx, body: DecodedBody): Promise<MessageRow[]> {
+  if (body.ackMessageId !== undefined || !body.ackMessageIds?.length) {
+    return [await messageOrRefuse(ctx, body.ackMessageId)];
+  }
+  const ids = [...new Set(body.ackMessageIds)].slice(0, READ_ACK_MAX);
+  const rows: MessageRow[] = [];
+  for (const id of ids) rows.push(await messageOrRefuse(ctx, id));
+  return rows;
+}
+
 async function readAck(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: DecodedBody): Promise<Outcome> {
-  const row = await messageOrRefuse(ctx, body.ackMessageId);
+  const rows = await ackedMessages(ctx, body);
+  const first = rows[0] as MessageRow;
   const nowMs = ctx.deps.clock.now().getTime();
   const id = serverMetaId(nowMs);
-  if (row.chat_type === "chat") {
-    if (row.from_user !== who.username && row.to_target !== who.username) throw refuse(REASON.editDenied);
-    const peer = row.from_user === who.username ? row.to_target : row.from_user;
-    await ctx.services.history.markRead(who.username, "chat", peer, row.id);
+  if (first.chat_type === "chat") {
+    const peer = first.from_user === who.username ? first.to_target : first.from_user;
+    // Every message named is of this one conversation; the newest marks how far it is read.
+    for (const row of rows) {
+      if (row.chat_type !== "chat") throw refuse(REASON.editDenied);
+      if (row.from_user !== who.username && row.to_target !== who.username) throw refuse(REASON.editDenied);
+      if ((row.from_user === who.username ? row.to_target : row.from_user) !== peer) throw refuse(REASON.editDenied);
+    }
+    const newest = rows.reduce((a, b) => (b.id > a.id ? b : a));
+    await ctx.services.history.markRead(who.username, "chat", peer, newest.id);
     const m = chatMeta(ctx, who, userJid(ctx, peer), id, nowMs, meta.payload);
     await inScope(ctx.deps, (s) =>
       forward(
@@ -277,13 +297,16 @@ async function readAck(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: Decod
       ),
     };
   }
-  if (row.chat_type !== "groupchat") throw refuse(REASON.editDenied);
-  // Group read receipts: recorded per reader (the read-users list is a REST call), counted to the sender.
-  const count = await inScope(ctx.deps, async (s) => {
-    if (!(await isMember(s.tx, Number(row.to_target), who.username))) throw refuse(REASON.notJoined);
-    await recordReadAck(s.tx, row.id, who.username, s.now);
-    const n = await readAckCount(s.tx, row.id);
-    if (row.from_user !== who.username) {
+  for (const row of rows) if (row.chat_type !== "groupchat") throw refuse(REASON.editDenied);
+  // Group read receipts: recorded per reader and message (the read-users list is a REST call), each
+  // counted to its sender.
+  const senders = await inScope(ctx.deps, async (s) => {
+    const told = new Set<string>();
+    for (const row of rows) {
+      if (!(await isMember(s.tx, Number(row.to_target), who.username))) throw refuse(REASON.notJoined);
+      await recordReadAck(s.tx, row.id, who.username, s.now);
+      const n = await readAckCount(s.tx, row.id);
+      if (row.from_user === who.username) continue;
       const w = new Writer().varint(1, BODY.READ_ACK);
       w.message(2, (j) => j.string(1, ctx.deps.appKey).string(2, who.username).string(3, IM_USER_DOMAIN));
       w.message(3, (j) => j.string(1, ctx.deps.appKey).string(2, row.to_target).string(3, IM_MUC_DOMAIN));
@@ -294,16 +317,22 @@ async function readAck(ctx: GatewayCtx, who: Who, meta: DecodedMeta, body: Decod
       await forward(
         s,
         [{ users: [row.from_user], queue: mucQueue(row.to_target) }],
-        chatMeta(ctx, who, mucJid(ctx, row.to_target), id, nowMs, w.finish()),
+        // Its own meta id per message: the sender's client tells receipts apart by it.
+        chatMeta(ctx, who, mucJid(ctx, row.to_target), told.size === 0 ? id : serverMetaId(nowMs), nowMs, w.finish()),
       );
+      told.add(`${row.from_user}\u0000${row.to_target}`);
     }
-    return n;
+    return told;
   });
   return {
     serverId: id,
     nowMs,
-    after: () =>
-      count > 0 && row.from_user !== who.username ? ctx.hub.wake([row.from_user], mucQueue(row.to_target)) : undefined,
+    after: () => {
+      for (const key of senders) {
+        const [sender, group] = key.split("\u0000") as [string, string];
+        ctx.hub.wake([sender], mucQueue(group));
+      }
+    },
   };
 }
 

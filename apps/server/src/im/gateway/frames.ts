@@ -68,18 +68,39 @@ export interface ProvisionIn {
   sessionId: string;
   /** The client's loginInfoCustomExt, shown to the device it kicks. */
   reason: string;
+  /**
+   * Field 18, `{"token":"$t$…"}`: where the chat SDK 5 (in easemob-chat-uikit 3.x) puts the token,
+   * leaving the envelope's `auth` empty; 4.x sends both.
+   */
+  authToken: string;
 }
 
 export function decodeProvision(buf: Uint8Array): ProvisionIn {
-  const p: ProvisionIn = { resource: "", deviceUuid: "", sessionId: "", reason: "" };
+  const p: ProvisionIn = { resource: "", deviceUuid: "", sessionId: "", reason: "", authToken: "" };
   const r = new Reader(buf);
   while (r.next()) {
     if (r.field === 13) p.resource = r.string();
     else if (r.field === 9) p.deviceUuid = r.string();
     else if (r.field === 20) p.sessionId = r.string();
     else if (r.field === 21) p.reason = r.string();
+    else if (r.field === 18) p.authToken = r.string();
   }
   return p;
+}
+
+/** The login token of a provision: the envelope's `auth`, else the provision's authToken JSON. */
+export function provisionToken(auth: string, p: ProvisionIn): string {
+  let token = auth;
+  if (token === "" && p.authToken !== "") {
+    try {
+      const parsed = JSON.parse(p.authToken) as unknown;
+      const t = typeof parsed === "object" && parsed !== null ? (parsed as { token?: unknown }).token : undefined;
+      token = typeof t === "string" ? t : "";
+    } catch {
+      token = "";
+    }
+  }
+  return token.startsWith("$t$") ? token.slice(3) : token;
 }
 
 export interface SyncUlIn {

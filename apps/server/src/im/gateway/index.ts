@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyInstance } from "fastify";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import type { ImDelivery } from "../events";
 import { mucQueue, purgeReadEntries, userQueue } from "../store/inbox";
 import { DEVICE_DAYS } from "./sync";
@@ -18,6 +18,7 @@ import { createRedisRelay } from "./relay";
 import { encodeNotice } from "./notices";
 import { KICK } from "./frames";
 import { CLOSE, Session } from "./session";
+import { SYNC_SOCKET_PATH, SyncSocket } from "./sync-socket";
 
 /** What a session notice does to the user's devices (easemob-wire §3l). */
 const SESSION_KICKS = {
@@ -73,7 +74,11 @@ export async function registerGateway(
   const sessions = new Set<Session>();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = (req.url ?? "").split("?")[0];
+    const [path, query] = (req.url ?? "").split("?");
+    if (path === SYNC_SOCKET_PATH) {
+      void openSyncSocket(query ?? "", req, socket, head);
+      return;
+    }
     if (path !== GATEWAY_PATH) {
       socket.destroy();
       return;
@@ -84,6 +89,23 @@ export async function registerGateway(
       ws.on("close", () => sessions.delete(s));
     });
   };
+  /** The chat SDK 5's initial-sync socket (sync-socket.ts): the token in the query is the user's. */
+  const openSyncSocket = async (query: string, req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const token = new URLSearchParams(query).get("token") ?? "";
+    const auth = await services.accounts.authenticate(token.startsWith("$t$") ? token.slice(3) : token);
+    if (auth?.actor.kind !== "user") {
+      socket.end("HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    const username = auth.actor.username;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      syncSockets.add(ws);
+      ws.on("close", () => syncSockets.delete(ws));
+      const sync = new SyncSocket(services, ws, username);
+      ws.on("close", () => sync.close());
+    });
+  };
+  const syncSockets = new Set<WebSocket>();
   app.server.on("upgrade", onUpgrade);
 
   // Idle sockets (no frame, not even the heartbeat, for idleMs) are closed.
@@ -133,6 +155,7 @@ export async function registerGateway(
     clearTimeout(bounded);
     if (late) log(`im gateway: sessions still handling frames after ${options.drainMs} ms; closing them anyway`);
     for (const s of sessions) s.close(CLOSE.shutdown, "server shutting down");
+    for (const ws of syncSockets) ws.close(1001, "server shutting down");
     const end = Date.now() + 500;
     while (wss.clients.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     for (const ws of wss.clients) ws.terminate();

@@ -11,6 +11,7 @@ import {
   CMD,
   decodeMSync,
   decodeProvision,
+  provisionToken,
   decodeSyncUl,
   KICK,
   metaOf,
@@ -291,7 +292,7 @@ export class Session implements Device {
     if (!IM_USERNAME_RE.test(name) || resource === "" || resource.length > 128) {
       return this.refuseLogin(LOGIN.badParameter);
     }
-    const token = m.auth.startsWith("$t$") ? m.auth.slice(3) : m.auth;
+    const token = provisionToken(m.auth, p);
     const claims = this.ctx.deps.signer.verify(token);
     const nowMs = this.ctx.deps.clock.now().getTime();
     if (!claims || claims.subject !== name) return this.refuseLogin(LOGIN.mismatch);

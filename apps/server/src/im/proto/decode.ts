@@ -49,6 +49,8 @@ export interface DecodedBody {
   meta?: string;
   allowGroupAck?: boolean;
   ackMessageId?: bigint;
+  /** Field 17, repeated uint64 (packed or not): the read receipts of the chat SDK 5 name several messages. */
+  ackMessageIds?: bigint[];
   ackContent?: string;
   editMessageId?: bigint;
   editScope?: number;
@@ -188,6 +190,27 @@ function allowsGroupAck(r: Reader): boolean {
   return false;
 }
 
+/** A repeated uint64 field's values at the reader: one varint, or a packed run of them. */
+function repeatedUint64(r: Reader): bigint[] {
+  if (r.wireType === 0) return [r.uint64()];
+  if (r.wireType !== 2) return [];
+  const packed = r.bytes();
+  const out: bigint[] = [];
+  let v = 0n;
+  let shift = 0n;
+  for (const b of packed) {
+    v |= BigInt(b & 0x7f) << shift;
+    shift += 7n;
+    if ((b & 0x80) === 0) {
+      out.push(BigInt.asUintN(64, v));
+      v = 0n;
+      shift = 0n;
+    } else if (shift >= 70n) throw new Error("protobuf: varint too long");
+  }
+  if (shift !== 0n) throw new Error("protobuf: truncated varint");
+  return out;
+}
+
 export function decodeMessageBody(buf: Uint8Array): DecodedBody {
   const b: DecodedBody = { type: 0, from: null, to: null, contents: [], ext: [] };
   const r = new Reader(buf);
@@ -200,6 +223,7 @@ export function decodeMessageBody(buf: Uint8Array): DecodedBody {
     else if (r.field === 7) b.allowGroupAck = allowsGroupAck(r.message());
     else if (r.field === 9) b.meta = r.string();
     else if (r.field === 6) b.ackMessageId = r.uint64();
+    else if (r.field === 17) (b.ackMessageIds ??= []).push(...repeatedUint64(r));
     else if (r.field === 8) b.ackContent = r.string();
     else if (r.field === 11) b.editMessageId = r.uint64();
     else if (r.field === 12) b.editScope = r.int();

@@ -12,6 +12,16 @@ export function contactRoutes(im: FastifyInstance, { svc, replies }: RouteContex
   const contacts = svc.contacts;
   const me = (req: Parameters<typeof actorOf>[0], user: string) => ImAccounts.self(actorOf(req), user);
 
+  /**
+   * The contact list's version (chat SDK 5): the client syncs its contacts over the sync socket
+   * (gateway/sync-socket.ts) when this differs from the version it holds.
+   */
+  im.get<P<"user">>("/user/:user/roster/metadata/version", async (req, reply) => {
+    const user = me(req, req.params.user);
+    const version = await contacts.rosterVersion(user);
+    return replies.send(req, reply, { data: { version, timestamp: svc.deps.clock.now().getTime() } });
+  });
+
   /** All contacts: names in `data`, or with needReturnRemark `entities` of {username, remark}. */
   im.get<P<"user">>("/users/:user/contacts/users", async (req, reply) => {
     const user = me(req, req.params.user);

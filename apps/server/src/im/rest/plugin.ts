@@ -8,6 +8,7 @@ import { imLimits, type ImLimits } from "./rate-limit";
 import { accountRoutes } from "./accounts";
 import { mucRoutes } from "./mucs";
 import { contactRoutes } from "./contacts";
+import { nameCardRoutes } from "./namecards";
 import { conversationRoutes } from "./conversations";
 import { presenceRoutes } from "./presence";
 import { silentRoutes } from "./silent";
@@ -173,6 +174,7 @@ export function imRestPlugin(ctx: Omit<RouteContext, "limits">) {
     accountRoutes(im, routes);
     mucRoutes(im, routes);
     contactRoutes(im, routes);
+    nameCardRoutes(im, routes);
     conversationRoutes(im, routes);
     presenceRoutes(im, routes);
     silentRoutes(im, routes);

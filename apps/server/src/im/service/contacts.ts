@@ -1,8 +1,12 @@
+import { createHash } from "node:crypto";
 import { IM_LIMITS } from "@tessera/contracts";
 import { denied, imError, invalidParam } from "../errors";
 import * as store from "../store/contacts";
 import { existingUsers, findUser } from "../store/users";
 import { inScope, type ImDeps, type Scope } from "./core";
+
+/** The most contacts a roster version covers (as many as the REST contact list returns). */
+const ROSTER_MAX = 5000;
 
 /**
  * Contacts (spec 02 §4): a request is sent, then accepted or declined; delete removes the friendship
@@ -98,6 +102,17 @@ export class ImContacts {
 
   async list(me: string, after: string | null, limit: number): Promise<{ contact: string; remark: string }[]> {
     return store.contactPage(this.deps.db, me, after, limit);
+  }
+
+  /**
+   * A version of the user's contact list (names and remarks): the chat SDK 5 asks for it before it
+   * syncs contacts (GET user/{me}/roster/metadata/version), and syncs again when it changed.
+   */
+  async rosterVersion(me: string): Promise<string> {
+    const rows = await store.contactPage(this.deps.db, me, null, ROSTER_MAX);
+    const hash = createHash("sha256");
+    for (const r of rows) hash.update(`${r.contact}\u0000${r.remark}\u0000`);
+    return hash.digest("base64url").slice(0, 22);
   }
 
   async blocks(me: string): Promise<string[]> {

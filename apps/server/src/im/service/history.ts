@@ -10,6 +10,7 @@ import type { Executor } from "../../db/tx";
 import { denied, imError, invalidParam } from "../errors";
 import * as convs from "../store/conversations";
 import * as messages from "../store/messages";
+import { encodeMessageBody } from "../proto/message";
 import * as memberStore from "../store/members";
 import { findThread } from "../store/threads";
 import { inScope, type ImActor } from "./core";
@@ -179,6 +180,39 @@ export class ImHistory extends HistoryAppend {
     return { items: await this.present(page), cursor };
   }
 
+  /**
+   * The whole conversation list for a device's first sync (the chat SDK 5 session-list socket,
+   * gateway/sync-socket.ts): newest first, each with its last message as protocol bytes.
+   */
+  async sessionList(me: string, limit: number): Promise<SessionEntry[]> {
+    const rows = await convs.conversationPage(this.deps.db, me, { pinnedOnly: false, after: null, limit });
+    const last = await messages.findMessages(
+      this.deps.db,
+      rows.map((r) => r.last_message_id).filter((id): id is number => id !== null),
+    );
+    const byId = new Map(last.map((m) => [m.id, m]));
+    return rows.map((c) => {
+      const m = c.last_message_id !== null ? byId.get(c.last_message_id) : undefined;
+      return {
+        peer: c.peer,
+        chatType: c.chat_type,
+        unread: c.unread,
+        pinnedMs: c.pinned_ms ?? 0,
+        lastMs: c.last_ms,
+        marks: markNames(c.marks),
+        last:
+          m && !m.recalled_at
+            ? {
+                id: m.id,
+                from: m.from_user,
+                timestamp: m.created_ms,
+                body: m.body_pb ? new Uint8Array(m.body_pb) : encodeMessageBody(this.deps.appKey, m.payload),
+              }
+            : null,
+      };
+    });
+  }
+
   /** GET users/{me}/user_channels[/page]: the older conversation list, by page number. */
   async conversationPage(me: string, pageNum: number, pageSize: number): Promise<Record<string, unknown>[]> {
     const rows = await convs.conversationOffsetPage(this.deps.db, me, (pageNum - 1) * pageSize, pageSize);
@@ -339,6 +373,17 @@ function markBit(mark: string): number {
   const n = Number(/^mark_(\d{1,2})$/.exec(mark)?.[1] ?? NaN);
   if (!Number.isInteger(n) || n < 0 || n >= IM_CONVERSATION_MARKS) throw invalidParam("mark");
   return 1 << n;
+}
+
+/** A conversation as the session-list sync sends it. */
+export interface SessionEntry {
+  peer: string;
+  chatType: "chat" | "groupchat";
+  unread: number;
+  pinnedMs: number;
+  lastMs: number;
+  marks: string[];
+  last: { id: number; from: string; timestamp: number; body: Uint8Array } | null;
 }
 
 function markNames(bits: number): string[] {

@@ -136,12 +136,12 @@ export async function joinedPage(
   kind: MucKind,
   offset: number,
   limit: number,
-): Promise<(MucRow & { role: MucRole; shielded: boolean })[]> {
+): Promise<(MucRow & { role: MucRole; shielded: boolean; joined_at: Date })[]> {
   return db
     .selectFrom("im_muc_members as m")
     .innerJoin("im_mucs as g", "g.id", "m.muc_id")
     .selectAll("g")
-    .select(["m.role", "m.shielded"])
+    .select(["m.role", "m.shielded", "m.joined_at"])
     .where("m.username", "=", username)
     .where("g.kind", "=", kind)
     .orderBy("m.joined_at", "desc")
