@@ -5,6 +5,7 @@ import { useParams } from "react-router";
 import type { TakeoutOrder } from "@tessera/contracts";
 import { formatMoney } from "../../../ui/money";
 import { customerCall } from "../../customer/customerApi";
+import { PayAction } from "../../payments/PayAction";
 import { Shell } from "../../customer/Shell";
 import { formatTime } from "../../../ui/time";
 
@@ -48,7 +49,20 @@ export default function TakeoutOrderPage() {
                 data-testid="takeout-state"
               />
             ) : o.state === "pending_payment" ? (
-              <Alert type="info" title={t("takeout.state.pending_payment")} data-testid="takeout-state" />
+              <Flex vertical gap={12}>
+                <Alert type="info" title={t("takeout.state.pending_payment")} data-testid="takeout-state" />
+                {o.payAction && (
+                  <PayAction
+                    action={o.payAction}
+                    returnTo={window.location.href}
+                    labels={{
+                      pay: t("takeout.wechatPay"),
+                      scan: t("takeout.wechatScan"),
+                      waiting: t("takeout.wechatWaiting"),
+                    }}
+                  />
+                )}
+              </Flex>
             ) : (
               <>
                 <div data-testid="takeout-state" style={{ marginBottom: 8, fontWeight: 600 }}>

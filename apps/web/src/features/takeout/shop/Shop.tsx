@@ -23,6 +23,7 @@ import { useParams } from "react-router";
 import type { TakeoutItem, TakeoutMenu, TakeoutOrder } from "@tessera/contracts";
 import { formatMoney } from "../../../ui/money";
 import { customerCall, customerSession, newRequestKey } from "../../customer/customerApi";
+import { h5Url } from "../../payments/PayAction";
 import { Shell } from "../../customer/Shell";
 
 interface CartLine {
@@ -195,7 +196,11 @@ export default function TakeoutShop() {
         return;
       }
       const paid = await customerCall<TakeoutOrder>("POST", `/api/mall/takeout/orders/${placed.data.id}/pay`);
-      if (paid.ok) window.location.assign(`/takeout/order/${placed.data.id}`);
+      const orderPage = `/takeout/order/${placed.data.id}`;
+      // WeChat Pay (H5): its cashier first, back to the order page, which follows the payment.
+      const action = paid.ok ? paid.data.payAction : undefined;
+      if (action?.kind === "h5") window.location.assign(h5Url(action.url, `${window.location.origin}${orderPage}`));
+      else if (paid.ok) window.location.assign(orderPage);
     } finally {
       setBusy(false);
     }
