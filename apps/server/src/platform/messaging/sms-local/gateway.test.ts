@@ -8,6 +8,7 @@ import { localTemplateCode } from "../sms/config";
 import { SMS_KINDS, type SmsKind, type SmsMessage } from "../sms/kinds";
 import { createTencentSms } from "../sms/tencent";
 import { startLocalSmsGateway, type LocalSmsGateway } from "./gateway";
+import { acs3Sign, sha256Hex } from "./signatures";
 import type { LocalSmsKeys } from "./keys";
 import { localTemplates } from "./sender";
 
@@ -125,6 +126,70 @@ describe("Alibaba Cloud adapter (@alicloud/dysmsapi20170525) against the local g
     const err = await refusal(aliyun({}, down.url).send(codeMessage("13800138004", "555555")));
     expect(err.messageKey).toBe("sms.sendFailed");
     expect(await outboxOf("13800138004")).toEqual([]);
+  });
+});
+
+describe("the gateway's checks of Alibaba Cloud's signed requests", () => {
+  /** A SendSms request signed as the SDK signs it (ACS3-HMAC-SHA256), sent with fetch; `tamper` changes it after signing. */
+  async function signedSend(
+    query: Record<string, string>,
+    nonce: string,
+    tamper: (q: URLSearchParams) => void = () => {},
+  ) {
+    const host = gateway.url.replace("http://", "");
+    const headers: Record<string, string> = {
+      host,
+      "x-acs-action": "SendSms",
+      "x-acs-version": "2017-05-25",
+      "x-acs-date": new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      "x-acs-signature-nonce": nonce,
+      "x-acs-content-sha256": sha256Hex(""),
+    };
+    const { signedHeaders, signature } = acs3Sign({
+      method: "POST",
+      path: "/",
+      query,
+      headers,
+      payloadHash: sha256Hex(""),
+      secret: keys.aliyun.accessKeySecret,
+    });
+    const q = new URLSearchParams(query);
+    tamper(q);
+    const res = await fetch(`${gateway.url}/?${q.toString()}`, {
+      method: "POST",
+      headers: {
+        ...headers,
+        authorization: `ACS3-HMAC-SHA256 Credential=${keys.aliyun.accessKeyId},SignedHeaders=${signedHeaders},Signature=${signature}`,
+      },
+    });
+    return { status: res.status, body: (await res.json()) as { Code: string } };
+  }
+  const query = (phone: string) => ({
+    PhoneNumbers: phone,
+    SignName: "Tessera",
+    TemplateCode: localTemplateCode("aliyun", "cardLocked"),
+    TemplateParam: JSON.stringify({ last4: "0007", minutes: 30 }),
+  });
+
+  it("takes a request signed by hand as the documentation says, once: the same nonce again is refused", async () => {
+    const first = await signedSend(query("13700137001"), "nonce-replay-0001");
+    expect(first).toMatchObject({ status: 200, body: { Code: "OK" } });
+    const replay = await signedSend(query("13700137001"), "nonce-replay-0001");
+    expect(replay).toMatchObject({ status: 400, body: { Code: "SignatureNonceUsed" } });
+    expect(await outboxOf("13700137001")).toHaveLength(1);
+  });
+
+  it("refuses a request changed after signing (another number, other variables)", async () => {
+    const number = await signedSend(query("13700137002"), "nonce-tamper-0001", (q) =>
+      q.set("PhoneNumbers", "13700137003"),
+    );
+    expect(number).toMatchObject({ status: 400, body: { Code: "SignatureDoesNotMatch" } });
+    const params = await signedSend(query("13700137002"), "nonce-tamper-0002", (q) =>
+      q.set("TemplateParam", JSON.stringify({ last4: "9999", minutes: 30 })),
+    );
+    expect(params).toMatchObject({ status: 400, body: { Code: "SignatureDoesNotMatch" } });
+    expect(await outboxOf("13700137002")).toEqual([]);
+    expect(await outboxOf("13700137003")).toEqual([]);
   });
 });
 
