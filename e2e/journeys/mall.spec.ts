@@ -218,7 +218,17 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await clickUntil(customer.getByTestId("mall-goods").filter({ hasText: `双月礼包${stamp}` }), () =>
     expect(addToCart).toBeVisible({ timeout: 5_000 }),
   );
+  // The configured bottom menu has no cart: the header carries it, and its count shows what was added
+  // (issue 40, item 1); it opens the cart.
+  const cartButton = customer.getByTestId("mall-cart-button");
+  await expect(cartButton).toHaveAccessibleName("购物车");
   await addToCart.click();
+  await expect(cartButton).toHaveAccessibleName("购物车，1件");
+  await expect(cartButton).toContainText("1");
+  await shot(customer, "item-added-390");
+  await cartButton.click();
+  await expect(customer.getByTestId("cart-line")).toHaveCount(1);
+  await expect(customer.getByTestId("mall-cart-button")).toHaveCount(0);
   await customer.goto(`/mall/${appId}`);
   await clickUntil(customer.getByTestId("mall-goods").filter({ hasText: `视频月卡${stamp}` }), () =>
     expect(customer.getByRole("button", { name: "立即购买" })).toBeVisible({ timeout: 5_000 }),
@@ -227,6 +237,9 @@ test("a customer buys a gift pack and codes in the mall on a phone; the purchase
   await customer.getByRole("button", { name: "立即购买" }).click();
   await expect(customer.getByTestId("cart-line")).toHaveCount(2);
   await expect(customer.getByTestId("cart-total")).toContainText("84.90");
+  // One-card payment is unavailable here, and the cart says why (issue 40, item 7).
+  await expect(customer.getByRole("radio", { name: "一卡通" })).toBeDisabled();
+  await expect(customer.getByTestId("card-reason")).toHaveText("本商城只收本商城发行的一卡通。");
   await shot(customer, "cart-390");
   // Paying asks first, with the amount: the pay sheet.
   await customer.getByRole("button", { name: /^支\s?付$/ }).click();

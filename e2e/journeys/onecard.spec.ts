@@ -99,6 +99,25 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await form.getByTestId("product-save").click();
   const productRow = brandPage.locator(".ant-table-row").filter({ hasText: `晨光储值卡${stamp}` });
   await expect(productRow).toContainText("¥100.00");
+  // The product's public card charter (issue 40, item 8), linked from its row, read on a phone: what the card
+  // is and where to go next; and the 404 page fits the phone too.
+  const charterHref = await productRow.getByRole("link", { name: "章程" }).getAttribute("href");
+  expect(charterHref).toMatch(/^\/CardCharterPage\?id=\d+$/);
+  const visitor = await (
+    await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+  ).newPage();
+  await visitor.goto(charterHref ?? "");
+  await expect(visitor.getByTestId("charter")).toContainText(`晨光储值卡${stamp}`);
+  await expect(visitor.getByTestId("charter")).toContainText("晨光咖啡品牌有限公司");
+  await expect(visitor.getByTestId("charter")).toContainText("¥100.00");
+  await expect(visitor.getByTestId("charter-next")).toContainText("此卡由晨光咖啡品牌有限公司发行");
+  expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(visitor, "charter-390");
+  await visitor.goto("/no-such-page");
+  await expect(visitor.getByText("页面不存在", { exact: true })).toBeVisible();
+  expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(visitor, "not-found-390");
+  await visitor.context().close();
   const issue = brandPage.locator(".ant-modal").filter({ hasText: "制卡" });
   await openWith(productRow.getByRole("button", { name: "制卡" }), issue);
   // 0 cards is refused in words, never rounded up to one card (issue 37).

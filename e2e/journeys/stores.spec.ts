@@ -140,6 +140,13 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await chooseOption(page, page.getByLabel("选择子账号"), clerkEmail);
   await page.getByTestId("clerk-bind").click();
   await expect(page.getByRole("cell", { name: clerkEmail })).toBeVisible();
+  // What the clerk does next (issue 40, item 11): the verification page's link and QR code, to open on a phone.
+  await expect(page.getByText("请让店员用手机扫下方二维码")).toBeVisible();
+  const verifyLink = page.getByTestId("verify-link");
+  await expect(verifyLink.locator("canvas")).toBeVisible();
+  const verifyUrl = await verifyLink.locator("code").textContent();
+  expect(verifyUrl).toMatch(/^https?:\/\/[^/]+\/verify$/);
+  await shot(page, "clerk-link");
   // A drawer left open covers the row's next button: that click would wait for the journey's timeout.
   await closeWithEscape(page, clerks);
 
@@ -224,17 +231,20 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   );
   if (!voucher) throw new Error("no voucher");
 
-  // 5. The clerk on a phone: check, redeem, and the second time refused.
-  const clerkToken = (
-    (await (
-      await request.post("/api/card-user/login", {
-        data: { email: clerkEmail, password: PASSWORD, version: "domestic" },
-      })
-    ).json()) as { data: { token: string } }
-  ).data.token;
-  const phone = await session(browser, clerkToken, { width: 390, height: 844 });
-  await phone.goto("/verify");
+  // 5. The clerk on a phone opens the link they were given, signs in there and stays on the page (issue 40,
+  // item 11); then check, redeem, and the second time refused.
+  const phone = await (
+    await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+  ).newPage();
+  await phone.goto(new URL(verifyUrl ?? "").pathname);
+  const clerkLogin = phone.getByTestId("clerk-login");
+  await clerkLogin.getByLabel("邮箱").fill(clerkEmail);
+  await clerkLogin.getByLabel("密码").fill(PASSWORD);
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(phone, "clerk-login");
+  await clerkLogin.getByRole("button", { name: /^登\s?录$/ }).click();
   await expect(phone.getByTestId("verify-store")).toContainText("南山科技园店");
+  await expect(phone).toHaveURL(/\/verify$/);
   await phone.getByRole("textbox", { name: "券码" }).fill(voucher.cardNumber);
   await phone.getByLabel("卡密").fill(voucher.cardSecret);
   await phone.getByTestId("verify-check").click();
@@ -255,9 +265,18 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   //    server tests move their clock instead). One document; it pays the voucher's price, held in escrow since
   //    the sale, into the brand's income, and the brand's fund changes show it.
   expect(await incomeOf()).toBe(incomeBefore);
-  const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-  const run = await call<{ documents: number }>(request, ops, "post", "/api/ops/stores/settle", { day: today });
-  expect(run.documents).toBeGreaterThanOrEqual(1);
+  //    It is the console's store settlement page (issue 40, item 16): today by default, what it would settle,
+  //    and a confirmation with the amount.
+  const opsConsole = await operatorPage(browser);
+  await opsConsole.goto("/ops/StoreSettlement");
+  // (Other journeys on this server may have redeemed too: the amount is at least this voucher's.)
+  await expect(opsConsole.getByTestId("ops-settle-preview")).toContainText(/¥\d/);
+  await shot(opsConsole, "ops-settlement");
+  await opsConsole.getByTestId("ops-settle-run").click();
+  await expect(opsConsole.locator(".money-confirm")).toContainText("立即结算 · ¥");
+  await opsConsole.getByTestId("ops-settle-confirm").click();
+  await expect(opsConsole.locator(".ant-message")).toContainText("张结算单");
+  await expect(opsConsole.getByTestId("ops-settle-nothing")).toBeVisible();
   expect(await incomeOf()).toBe(incomeBefore + 1800);
   await page.goto("/business/WriteFunDoc");
   await expect(page.locator(".ant-table-row").filter({ hasText: "南山科技园店" })).toContainText("¥18.00");
@@ -307,7 +326,6 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   await page.getByTestId("apply-submit").click();
   await expect(page.getByTestId("apply-state")).toContainText("审核中");
   // The operator reviews it in the console (the local aggregator's review queue), and rejects it once.
-  const opsConsole = await operatorPage(browser);
   const review = async () => {
     await opsConsole.goto("/ops/Reviews?queue=paymentApply");
     const drawer = opsConsole.locator(".ant-drawer");
@@ -316,6 +334,8 @@ test("stores by xlsx import, a clerk redeems a voucher on a phone, settlement, a
   };
   let drawer = await review();
   await expect(drawer).toContainText("晨光茶饮品牌有限公司");
+  // The application's state in words, not the aggregator's code (issue 40, item 16).
+  await expect(drawer.getByTestId("field-applyState")).toHaveText("审核中");
   await openWith(drawer.getByTestId("reject"), drawer.getByTestId("reject-reason-input"));
   await drawer.getByTestId("reject-reason-input").fill("营业执照不清晰");
   await drawer.getByTestId("reject-confirm").click();

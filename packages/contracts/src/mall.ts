@@ -226,6 +226,8 @@ export const mallDelivery = z.object({
   cardSecret: z.string().nullable(),
   account: z.string().nullable(),
   expiresAt: z.string().nullable(),
+  /** When a store redeemed the code (null: not used yet). */
+  usedAt: z.string().nullable(),
   /** Bought from the supplier for this order (smart purchase) rather than from the merchant's own stock. */
   smartPurchase: z.boolean(),
 });
@@ -333,6 +335,9 @@ export const storeGoodsQuery = pageQuery.extend({
   keyword: z.string().trim().max(60).optional(),
 });
 export const storeCardOption = z.object({ id: z.string(), cardNo: z.string(), balance: money });
+/** A brand's cards the customer holds that a mall cannot take: they pay in that brand's own malls and stores. */
+export const cardsElsewhere = z.object({ brandName: z.string(), cards: z.number().int(), balance: money });
+export type CardsElsewhere = z.infer<typeof cardsElsewhere>;
 export const mallSmsReq = z.strictObject({ phone: mobileField });
 export const checkoutReq = z.strictObject({
   lines: z
@@ -374,6 +379,8 @@ export const mallBagCode = z.object({
   name: z.string(),
   cardNumber: z.string(),
   expiresAt: z.string().nullable(),
+  /** When a store redeemed the code (null: not used yet). */
+  usedAt: z.string().nullable(),
   boughtAt: z.string(),
 });
 export type MallBagCode = z.infer<typeof mallBagCode>;

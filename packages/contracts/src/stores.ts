@@ -327,6 +327,14 @@ export const settlementDocQuery = pageQuery.extend({
 export type SettlementDocQuery = z.infer<typeof settlementDocQuery>;
 export const settleRunReq = z.strictObject({ day: calendarDate("validation.invalidParameter").optional() });
 export const settleRunReply = z.object({ day: z.string(), documents: z.number().int(), amount: z.number().int() });
+export type SettleRunReply = z.infer<typeof settleRunReply>;
+/** What a settlement run up to a day would settle now (the operator's confirmation), by currency. */
+export const settlePreviewQuery = z.object({ day: calendarDate("validation.invalidParameter").optional() });
+export const settlePreview = z.object({
+  day: z.string(),
+  totals: z.array(z.object({ stores: z.number().int(), redemptions: z.number().int(), amount: money })),
+});
+export type SettlePreview = z.infer<typeof settlePreview>;
 
 export const shopVerifyQuery = z.object({ storeId: idString, goodsId: idString });
 export const shopVerifyReply = z.object({ redeemable: z.boolean(), reason: z.string().nullable() });

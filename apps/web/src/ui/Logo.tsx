@@ -8,7 +8,8 @@ export { LogoMark };
 export function Logo({ to, color, international }: { to: string; color: string; international?: boolean }) {
   const { t } = useTranslation();
   return (
-    <Link to={to} aria-label={t("app.name")} style={{ display: "flex" }}>
+    // Never squeezed by the header's other items: the name stays on one line.
+    <Link to={to} aria-label={t("app.name")} style={{ display: "flex", flex: "none", whiteSpace: "nowrap" }}>
       <Flex align="center" gap={10}>
         <LogoMark color={color} />
         <Flex vertical style={{ lineHeight: 1.15 }}>

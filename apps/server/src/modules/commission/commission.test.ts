@@ -94,7 +94,15 @@ describe("provider commission", () => {
         lang,
         body: { providerId: provider.merchantId, validFrom: "2026-01-01", ...body },
       });
-    expect((await rule({ rateBp: 200 })).body.code).toBe(1);
+    const firstRule = await rule({ rateBp: 200 });
+    expect(firstRule.body.code).toBe(1);
+    // The console's audit log lists the operator's rule (issue 40, item 16).
+    const logged = await t.call<{ list: { action: string }[] }>(
+      "GET",
+      `/api/ops/auditLog?subjectType=commissionRule&subjectId=${firstRule.body.data.id}`,
+      { token: ops.token },
+    );
+    expect(logged.body.data.list).toMatchObject([{ action: "commission.rule" }]);
     expect((await rule({ rateBp: 500, brandId: String(starBrand.id) })).body.code).toBe(1);
     expect((await rule({ rateBp: 300, validFrom: "2026-06-01" })).body.msg).toBe(
       "The validity overlaps another commission rule for the same scope",

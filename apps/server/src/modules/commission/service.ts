@@ -21,6 +21,7 @@ import { post } from "../ledger";
 import { getMerchant, lockMerchantForUpdate } from "../merchants";
 import { statementPdf } from "./pdf";
 import { closeRebates } from "./rebates";
+import { recordOperatorAction } from "../ops";
 import * as repo from "./repo";
 import { pageWindow } from "../../db/paginate";
 
@@ -119,6 +120,18 @@ export class CommissionService {
         subjectId: row.id,
         detail: { ...req },
       });
+      // The operator console's audit log lists what operators did (issue 40, item 16).
+      await recordOperatorAction(tx, {
+        operatorUserId: operator.userId,
+        action: "commission.rule",
+        subjectType: "commissionRule",
+        subjectId: String(row.id),
+        before: null,
+        after: { ...req },
+        reason: null,
+        ip: null,
+        now: this.deps.clock.now(),
+      });
       return row.id;
     });
     const rule = (await this.rules(providerId)).find((r) => r.id === String(id));
@@ -135,6 +148,17 @@ export class CommissionService {
         action: "commission.ruleRemove",
         subjectType: "commissionRule",
         subjectId: id,
+      });
+      await recordOperatorAction(tx, {
+        operatorUserId: operator.userId,
+        action: "commission.ruleRemove",
+        subjectType: "commissionRule",
+        subjectId: String(id),
+        before: null,
+        after: { removed: true },
+        reason: null,
+        ip: null,
+        now,
       });
     });
   }

@@ -142,6 +142,13 @@ describe("invoice requests against spend", () => {
     const issued = await t.call<Invoice>("PUT", `/api/ops/invoices/${made.id}/issue`, { token: ops.token });
     expect(issued.body.data).toMatchObject({ state: "delivered" });
     expect(issued.body.data.invoiceNo).toMatch(/^\d{20}$/);
+    // The console's audit log lists the operator's issuing (issue 40, item 16).
+    const logged = await t.call<{ list: { action: string }[] }>(
+      "GET",
+      `/api/ops/auditLog?subjectType=invoice&subjectId=${made.id}`,
+      { token: ops.token },
+    );
+    expect(logged.body.data.list).toMatchObject([{ action: "invoices.issue" }]);
     const again = await t.call("PUT", `/api/ops/invoices/${made.id}/issue`, { token: ops.token, lang: "en" });
     expect(again.status).toBe(409);
     expect(again.body.msg).toBe("This invoice request has already been handled");

@@ -24,6 +24,7 @@ import type { Mailer } from "../../platform/messaging/adapters";
 import type { FileStorage } from "../../platform/storage";
 import { getMerchant, merchantOfActor } from "../merchants";
 import { yuan, type EInvoiceAdapter } from "../../platform/adapters/einvoice";
+import { recordOperatorAction } from "../ops";
 import * as repo from "./repo";
 
 /** The platform as the seller on its invoices. */
@@ -272,6 +273,18 @@ export class InvoicesService {
         subjectId: id,
         detail: { invoiceNo, amount: locked.amount },
       });
+      // The operator console's audit log lists what operators did (issue 40, item 16).
+      await recordOperatorAction(tx, {
+        operatorUserId: operator.userId,
+        action: "invoices.issue",
+        subjectType: "invoice",
+        subjectId: String(id),
+        before: { state: locked.state },
+        after: { state: "issued", invoiceNo, amount: locked.amount, currency: locked.currency },
+        reason: null,
+        ip: null,
+        now,
+      });
       return repo.findInvoice(tx, id);
     });
     if (!row) throw notFound();
@@ -327,6 +340,17 @@ export class InvoicesService {
         subjectId: id,
         detail: { reason },
       });
+      await recordOperatorAction(tx, {
+        operatorUserId: operator.userId,
+        action: "invoices.refuse",
+        subjectType: "invoice",
+        subjectId: String(id),
+        before: { state: locked.state },
+        after: { state: "refused" },
+        reason,
+        ip: null,
+        now,
+      });
       return repo.findInvoice(tx, id);
     });
     if (!row) throw notFound();
@@ -365,6 +389,17 @@ export class InvoicesService {
         subjectType: "invoice",
         subjectId: id,
         detail: { redInvoiceNo: red.invoiceNo, reason },
+      });
+      await recordOperatorAction(tx, {
+        operatorUserId: operator.userId,
+        action: "invoices.reverse",
+        subjectType: "invoice",
+        subjectId: String(id),
+        before: { state: locked.state, invoiceNo: locked.invoice_no },
+        after: { state: "reversed", invoiceNo: red.invoiceNo },
+        reason,
+        ip: null,
+        now,
       });
       return { row: await repo.findInvoice(tx, id), invoiceNo: red.invoiceNo };
     });

@@ -339,7 +339,8 @@ export class CheckoutService {
           this.deps.keys,
           [placed.order],
           placed.deliveries,
-          placed.codes,
+          // Codes just delivered: none redeemed yet.
+          placed.codes.map((c) => ({ ...c, redeemed_at: null })),
           new Map([[customer.id, customer.phone]]),
           true,
           lang,

@@ -11,7 +11,7 @@ import { creditCard, customerIdByPhone, phonesOf, type Customer } from "../oneca
 import { sealedCodes } from "../supply";
 import * as orders from "./orders.repo";
 import { presentOrders } from "./presenter";
-import { buyer, iso, money, notFound, type MallContext, type MallDeps, type OrderRow } from "./shared";
+import { buyer, deliveryExpiry, iso, money, notFound, type MallContext, type MallDeps, type OrderRow } from "./shared";
 import type { StorefrontService } from "./storefront.service";
 
 /**
@@ -60,7 +60,8 @@ export class OrdersService {
         mallName: names.get(r.app_id) ?? r.app_id,
         name: r.name,
         cardNumber: c?.number_mask ?? "",
-        expiresAt: r.expires_at ? iso(r.expires_at) : c?.expires_on ? `${c.expires_on}T15:59:59.000Z` : null,
+        expiresAt: deliveryExpiry(r.expires_at, c),
+        usedAt: c?.redeemed_at ? iso(c.redeemed_at) : null,
         boughtAt: iso(r.created_at),
       };
     });

@@ -3,7 +3,7 @@ import type { Executor } from "../../db/tx";
 import { phonesOf } from "../onecard";
 import { sealedCodes, type CardKeys } from "../supply";
 import * as checkout from "./checkout.repo";
-import { iso, money, renderKey, type DeliveryRow, type OrderRow, type SealedCode } from "./shared";
+import { deliveryExpiry, iso, money, renderKey, type DeliveryRow, type OrderRow, type DeliveredCode } from "./shared";
 
 /** Orders as the API shows them, read with their deliveries, codes and customers' phones. */
 export async function presentOrders(
@@ -38,7 +38,7 @@ export function shapeOrders(
   keys: CardKeys,
   rows: OrderRow[],
   deliveries: DeliveryRow[],
-  sealed: SealedCode[],
+  sealed: DeliveredCode[],
   phones: Map<number, string>,
   reveal: boolean,
   lang: Lang,
@@ -74,7 +74,8 @@ export function shapeOrders(
           cardNumber: c ? (open?.number ?? c.number_mask) : null,
           cardSecret: c ? (open?.secret ?? "******") : null,
           account: d.account,
-          expiresAt: d.expires_at ? iso(d.expires_at) : c?.expires_on ? `${c.expires_on}T15:59:59.000Z` : null,
+          expiresAt: deliveryExpiry(d.expires_at, c),
+          usedAt: c?.redeemed_at ? iso(c.redeemed_at) : null,
           smartPurchase: false,
         };
       }),

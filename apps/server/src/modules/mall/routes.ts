@@ -34,6 +34,7 @@ import {
   smsRecordQuery,
   smsSummary,
   storeCardOption,
+  cardsElsewhere,
   storefront,
   storeGoods,
   storeGoodsPage,
@@ -377,6 +378,18 @@ export function storeRoutes({
         preHandler: pre,
       },
       async (req) => ok(await mall.storeCards(await mallOf(mall, req), customerOf(req))),
+    );
+    app.get(
+      "/shop/cards/elsewhere",
+      {
+        schema: {
+          ...customerDocs,
+          summary: "The customer's cards this mall cannot take, by brand (where they pay instead)",
+          response: { 200: envelope(z.array(cardsElsewhere)) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await mall.cardsElsewhere(await mallOf(mall, req), customerOf(req))),
     );
     app.post(
       "/shop/checkout",

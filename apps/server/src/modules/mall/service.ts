@@ -33,6 +33,7 @@ export class MallService {
   storeGoods: StorefrontService["storeGoods"] = (...a) => this.store.storeGoods(...a);
   storeItem: StorefrontService["storeItem"] = (...a) => this.store.storeItem(...a);
   storeCards: StorefrontService["storeCards"] = (...a) => this.store.storeCards(...a);
+  cardsElsewhere: StorefrontService["cardsElsewhere"] = (...a) => this.store.cardsElsewhere(...a);
 
   /* ---------- the merchant's configuration (config.service.ts) ---------- */
   candidates: ConfigService["candidates"] = (...a) => this.config.candidates(...a);

@@ -16,13 +16,13 @@ import {
   renderMessage,
 } from "@tessera/contracts";
 import type { Db, Executor, Tx } from "../../db/tx";
-import type { Clock } from "../../platform/clock";
+import { PLATFORM_UTC_OFFSET, type Clock } from "../../platform/clock";
 import { AppError } from "../../platform/http/errors";
 import { moneyText } from "../../platform/money-text";
 import type { PaymentsAdapter } from "../../platform/adapters/payments";
 import { getMerchant } from "../merchants";
 import type { MallAppearance } from "../miniprogram";
-import type { sealedCodes, CardKeys } from "../supply";
+import type { sealedCodes, takeBuyerCodes, CardKeys } from "../supply";
 import { iso, maskMiddle } from "../../platform/present";
 
 /**
@@ -118,8 +118,20 @@ export class ShortCache<K, V> {
   }
 }
 
-/** A delivered code's sealed credentials, masked number and expiry day (supply's buyer stock). */
-export type SealedCode = Awaited<ReturnType<typeof sealedCodes>>[number];
+/** A code's sealed credentials, masked number and expiry day (supply's buyer stock). */
+export type SealedCode = Awaited<ReturnType<typeof takeBuyerCodes>>[number];
+/** A delivered code as its buyer sees it: also whether a store has redeemed it. */
+export type DeliveredCode = Awaited<ReturnType<typeof sealedCodes>>[number];
+
+/**
+ * Until when a delivery can be used. A code's own expiry day wins over the mall's validity: it is the day a
+ * store clerk's screen shows, the last day a store redeems it, and the day the voucher-expiry job pays the
+ * customer back, so the customer sees the same date the clerk does (issue 40, item 6).
+ */
+export function deliveryExpiry(mallValidity: Date | string | null, code: { expires_on: string | null } | undefined) {
+  if (code?.expires_on) return new Date(`${code.expires_on}T23:59:59.000${PLATFORM_UTC_OFFSET}`).toISOString();
+  return mallValidity ? iso(mallValidity) : null;
+}
 export type OrderRow = {
   id: number;
   order_no: string;

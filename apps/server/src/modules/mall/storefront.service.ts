@@ -14,7 +14,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { AppError, conflict } from "../../platform/http/errors";
-import { customerCards, type Customer } from "../onecard";
+import { customerCards, customerCardsElsewhere, type Customer } from "../onecard";
 import * as repo from "./repo";
 import {
   SHORT_CACHE_MS,
@@ -325,6 +325,17 @@ export class StorefrontService {
       id: String(c.id),
       cardNo: maskNumber(this.deps.keys.unseal(c.sealed).number),
       balance: money(c.balance - c.held, c.currency),
+    }));
+  }
+
+  /** The customer's cards that this mall cannot take, by brand: where they do pay. */
+  async cardsElsewhere(m: MallContext, customer: Customer) {
+    await this.unlocked(m);
+    const rows = await customerCardsElsewhere(this.deps.db, customer.id, m.appearance.merchantId);
+    return rows.map((r) => ({
+      brandName: r.name,
+      cards: Number(r.cards),
+      balance: money(Number(r.balance), r.currency),
     }));
   }
 }

@@ -224,6 +224,15 @@ describe("the WeChat flow on the local platform", () => {
       body: { reason: "Customer service number missing on the home page", screenshots: [PNG_1PX] },
     });
     expect(rej.body.code).toBe(1);
+    // The console's audit log lists the operator's decision with its reason (issue 40, item 16).
+    const logged = await t.call<{ list: { action: string; reason: string | null }[] }>(
+      "GET",
+      `/api/ops/auditLog?subjectType=mp_audit&subjectId=wechat:${auditId}`,
+      { token: ops.token },
+    );
+    expect(logged.body.data.list).toMatchObject([
+      { action: "miniprogram.review.rejected", reason: "Customer service number missing on the home page" },
+    ]);
     expect(
       (await t.call("PUT", `/api/ops/miniprogram/wechat/audits/${auditId}/approve`, { token: ops.token, lang: "en" }))
         .body.msg,

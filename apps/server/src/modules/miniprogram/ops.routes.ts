@@ -193,6 +193,7 @@ export function miniprogramOpsRoutes({
       if (!(await local[platform].decide(auditId, status, operatorId, reason, shots))) {
         throw new AppError(CODE.CONFLICT, "mp.auditNotPending");
       }
+      await mp.recordReviewDecision(operatorId, { platform, auditId, status, reason });
       return ok({ decided: true as const });
     };
     app.put(

@@ -44,6 +44,8 @@ export class MiniprogramService {
   createTemplate: TemplatesService["createTemplate"] = (...a) => this.templateLibrary.createTemplate(...a);
   updateTemplate: TemplatesService["updateTemplate"] = (...a) => this.templateLibrary.updateTemplate(...a);
   deleteTemplate: TemplatesService["deleteTemplate"] = (...a) => this.templateLibrary.deleteTemplate(...a);
+  recordReviewDecision: TemplatesService["recordReviewDecision"] = (...a) =>
+    this.templateLibrary.recordReviewDecision(...a);
 
   /* ---------- the code pipeline (pipeline.service.ts) ---------- */
   commit: PipelineService["commit"] = (...a) => this.pipeline.commit(...a);

@@ -5,6 +5,7 @@ import { audit } from "../../platform/audit";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import type { ConfigsService } from "./configs.service";
 import { presentTemplate, valuesOf } from "./presenter";
+import { recordOperatorAction } from "../ops";
 import * as repo from "./repo";
 import type { MiniprogramDeps } from "./shared";
 import * as templates from "./templates.repo";
@@ -111,5 +112,27 @@ export class TemplatesService {
       subjectId: id,
     });
     return { deleted: true };
+  }
+
+  /**
+   * An operator's decision on a mini-program review of the local platform, in the console's audit log
+   * (issue 40, item 16): approved, delayed or rejected, with the reason.
+   */
+  async recordReviewDecision(
+    operatorUserId: number,
+    d: { platform: MpPlatform; auditId: number; status: 0 | 1 | 4; reason: string | null },
+  ): Promise<void> {
+    const decision = d.status === 0 ? "approved" : d.status === 1 ? "rejected" : "delayed";
+    await recordOperatorAction(this.db, {
+      operatorUserId,
+      action: `miniprogram.review.${decision}`,
+      subjectType: "mp_audit",
+      subjectId: `${d.platform}:${d.auditId}`,
+      before: { state: "auditing" },
+      after: { state: decision },
+      reason: d.reason,
+      ip: null,
+      now: this.deps.clock.now(),
+    });
   }
 }

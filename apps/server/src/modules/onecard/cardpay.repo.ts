@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Executor } from "../../db/tx";
 
 /**
@@ -23,6 +24,29 @@ export function customerCards(db: Executor, customerId: number, branderId: numbe
     .where("brander_id", "=", branderId)
     .where("state", "=", "activated")
     .orderBy("id")
+    .execute();
+}
+
+/**
+ * The customer's activated cards of other brands, by brand: what the mall's checkout names when its
+ * one-card payment cannot take them (issue 40, item 7).
+ */
+export function customerCardsElsewhere(db: Executor, customerId: number, exceptBranderId: number) {
+  return db
+    .selectFrom("onecard_cards as c")
+    .innerJoin("merchants as m", "m.id", "c.brander_id")
+    .select(({ fn }) => [
+      "c.brander_id",
+      "m.name",
+      "c.currency",
+      fn.countAll<number>().as("cards"),
+      fn.sum<number>(sql<number>`c.balance - c.held`).as("balance"),
+    ])
+    .where("c.customer_id", "=", customerId)
+    .where("c.brander_id", "<>", exceptBranderId)
+    .where("c.state", "=", "activated")
+    .groupBy(["c.brander_id", "m.name", "c.currency"])
+    .orderBy("c.brander_id")
     .execute();
 }
 

@@ -20,7 +20,7 @@ import { OnecardService } from "./service";
 export { OnecardService } from "./service";
 export { CustomersService, customerOf, loginExpired, CUSTOMER_TOKEN_HEADER, type Customer } from "./customers.service";
 export { creditCard } from "./cardpay.service";
-export { cardOwner, customerCards, customerIdByPhone, phonesOf } from "./cardpay.repo";
+export { cardOwner, customerCards, customerCardsElsewhere, customerIdByPhone, phonesOf } from "./cardpay.repo";
 export { dynamicCodeRoutes } from "./dyncode.routes";
 export {
   DynamicCodes,

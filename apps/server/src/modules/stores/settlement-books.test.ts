@@ -1,4 +1,4 @@
-import type { DynamicCodeReply, Redemption, SettlementDoc, WriteAccountReply } from "@tessera/contracts";
+import type { SettlePreview, DynamicCodeReply, Redemption, SettlementDoc, WriteAccountReply } from "@tessera/contracts";
 import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { STRONG_PASSWORD } from "../../../test/harness";
@@ -79,7 +79,21 @@ it("write-off settlement counts only the escrowed voucher money, not card redemp
     })
   ).body.data.token;
   const op = await registerOperator(t);
-  expect((await t.call("POST", "/api/ops/stores/settle", { token: op.token, body: {} })).body.code).toBe(1);
+  // The operator's page first shows what the run would settle (issue 40, item 16): exactly what it then settles.
+  const preview = async () =>
+    (await t.call<SettlePreview>("GET", "/api/ops/stores/settle/preview", { token: op.token })).body.data;
+  const before = await preview();
+  const cny = before.totals.find((x) => x.amount.currency === "CNY");
+  expect(cny?.amount.amount).toBeGreaterThanOrEqual(8_800);
+  const run = await t.call<{ amount: number }>("POST", "/api/ops/stores/settle", {
+    token: op.token,
+    body: { day: before.day },
+  });
+  expect(run.body.code).toBe(1);
+  expect(run.body.data.amount).toBe(cny?.amount.amount);
+  expect((await preview()).totals).toEqual([]);
+  const future = await t.call("GET", "/api/ops/stores/settle/preview?day=2999-01-01", { token: op.token });
+  expect(future.body.code).not.toBe(1);
   const docs = (
     await t.call<{ list: SettlementDoc[] }>("GET", "/api/card-brander/writeOff/docs", { token: brand.token })
   ).body.data.list;

@@ -106,6 +106,23 @@ export function unsettledGroups(db: Executor, day: string): Promise<SettleGroup[
     .execute();
 }
 
+/** What a settlement run up to `day` would settle, by currency: stores, redemptions and the escrowed money. */
+export function unsettledTotals(db: Executor, day: string) {
+  return db
+    .selectFrom("store_redemptions")
+    .select(({ fn }) => [
+      "currency",
+      fn.count<number>("store_id").distinct().as("stores"),
+      fn.countAll<number>().as("redemptions"),
+      fn.sum<number>("held_amount").as("amount"),
+    ])
+    .where("doc_id", "is", null)
+    .where("day", "<=", day)
+    .groupBy("currency")
+    .orderBy("currency")
+    .execute();
+}
+
 /** The last part number of a group's documents, if any. */
 export function lastPart(tx: Executor, g: SettleGroup) {
   return tx

@@ -4,6 +4,7 @@ import {
   type Currency,
   type Page,
   type Redemption,
+  type SettlePreview,
   type SettlementDoc,
   type SettlementDocQuery,
   type WriteAccountReply,
@@ -103,6 +104,20 @@ export class SettlementService {
    * the ledger transfer of the vouchers' held money from the order escrow to the brand's income.
    * `amount` in the reply: what the documents paid into brands' income.
    */
+  /** What `settle(day)` would do now, for the operator's confirmation: nothing changes. */
+  async preview(day = platformDay(this.now())): Promise<SettlePreview> {
+    if (day > platformDay(this.now())) throw invalid("validation.invalidParameter", "day");
+    const rows = await repo.unsettledTotals(this.deps.db, day);
+    return {
+      day,
+      totals: rows.map((r) => ({
+        stores: Number(r.stores),
+        redemptions: Number(r.redemptions),
+        amount: money(Number(r.amount ?? 0), r.currency),
+      })),
+    };
+  }
+
   async settle(
     day = platformDay(new Date(this.now().getTime() - 86_400_000)),
   ): Promise<{ day: string; documents: number; amount: number }> {

@@ -8,6 +8,8 @@ import {
   redemptionQuery,
   renderMessage,
   settleRunReply,
+  settlePreview,
+  settlePreviewQuery,
   settleRunReq,
   settlementDoc,
   settlementDocPage,
@@ -359,6 +361,19 @@ export function writeOffOpsRoutes({
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
     const pre = guard({ kinds: ["operator"] });
+    app.get(
+      "/settle/preview",
+      {
+        schema: {
+          ...docs,
+          summary: "What settling up to a day would settle now (nothing changes)",
+          querystring: settlePreviewQuery,
+          response: { 200: envelope(settlePreview) },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await writeoff.settlement.preview(req.query.day)),
+    );
     app.post(
       "/settle",
       {

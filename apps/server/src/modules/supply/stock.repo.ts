@@ -81,12 +81,23 @@ export interface SealedCode {
   expires_on: string | null;
 }
 
-/** The sealed credentials, masked number and expiry day of codes (for their buyer to reveal). */
-export function sealedCodes(db: Executor, cardIds: number[]): Promise<SealedCode[]> {
+/** A delivered code as its buyer sees it: the credentials, and whether a store has redeemed it. */
+export interface DeliveredCode extends SealedCode {
+  redeemed_at: Date | null;
+}
+
+/** The sealed credentials, masked number, expiry day and redemption of codes (for their buyer to reveal). */
+export function sealedCodes(db: Executor, cardIds: number[]): Promise<DeliveredCode[]> {
   if (cardIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom("supply_cards")
-    .select(["id", "sealed", "number_mask", sql<string | null>`to_char(expires_on, 'YYYY-MM-DD')`.as("expires_on")])
+    .select([
+      "id",
+      "sealed",
+      "number_mask",
+      sql<string | null>`to_char(expires_on, 'YYYY-MM-DD')`.as("expires_on"),
+      "redeemed_at",
+    ])
     .where("id", "in", cardIds)
     .execute();
 }

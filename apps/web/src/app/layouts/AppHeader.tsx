@@ -1,5 +1,5 @@
 import { LogoutOutlined, MailOutlined, SwapOutlined, UserOutlined } from "@ant-design/icons";
-import { Button, Divider, Flex, Layout, Space, theme, Tooltip, Typography } from "antd";
+import { Button, Divider, Flex, Grid, Layout, Space, theme, Tooltip, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
@@ -65,6 +65,9 @@ export function AppHeader({ left, aboveDialogs = false }: { left?: ReactNode; ab
   const { data: config } = useCommonConfig();
   const { data: info } = useUserInfo();
   const international = version === "international";
+  // On a phone (a public page such as the 404 or the card charter) the header keeps the logo, the language
+  // and logging in; the developer portal, the dev mailbox and the colour theme wait for a wider screen.
+  const narrow = Grid.useBreakpoint().sm === false;
   // The logo leads home: the operator's is the console, a merchant's the system chooser.
   const home = !token ? loginPathOf(version) : info?.kind === "operator" ? "/ops/Reviews" : chooserPathOf(version);
   return (
@@ -79,34 +82,37 @@ export function AppHeader({ left, aboveDialogs = false }: { left?: ReactNode; ab
         // On public pages, above dialog masks: the language switch stays available while the login dialog
         // is open. In the back-office, below them: a drawer's title and close button must not be covered.
         zIndex: aboveDialogs ? 1001 : 100,
+        ...(narrow && { paddingInline: 12, gap: 8 }),
       }}
     >
       {left}
       <Logo to={home} color={themeToken.colorPrimary} international={international} />
       <div style={{ flex: 1 }} />
-      {config?.devOutbox && (
+      {config?.devOutbox && !narrow && (
         <Link to="/dev/mailbox">
           <Button type="text" icon={<MailOutlined />}>
             {t("header.devMailbox")}
           </Button>
         </Link>
       )}
-      {!token && (
+      {!token && !narrow && (
         <Link to="/Developer" data-testid="header-developer">
           <Button type="text">{t("header.developer")}</Button>
         </Link>
       )}
       <LanguageSwitch />
-      <ThemeSwitch />
-      <Divider orientation="vertical" />
+      {!narrow && <ThemeSwitch />}
+      {!narrow && <Divider orientation="vertical" />}
       {token ? (
         <SessionActions />
       ) : (
         <Space size={8}>
           <Button onClick={() => dialogs.open("login")}>{t("auth.login")}</Button>
-          <Button type="primary" onClick={() => dialogs.open("register")}>
-            {t("auth.register")}
-          </Button>
+          {!narrow && (
+            <Button type="primary" onClick={() => dialogs.open("register")}>
+              {t("auth.register")}
+            </Button>
+          )}
         </Space>
       )}
     </Layout.Header>

@@ -13,6 +13,11 @@ export const clientPages: PageDef[] = [
     titleKey: "onecard.title.query",
   },
   {
+    path: "/CardCharterPage",
+    load: () => import("../../features/onecard/client/CardCharter"),
+    titleKey: "onecard.title.charter",
+  },
+  {
     path: "/takeout/:merchantId",
     load: () => import("../../features/takeout/shop/Shop"),
     titleKey: "takeout.page.Shop",

@@ -6,6 +6,7 @@ import {
   FileTextOutlined,
   SafetyCertificateOutlined,
   SearchOutlined,
+  ShopOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
 import type { AreaDef } from "../../ui/areas";
@@ -48,6 +49,13 @@ export const ops: AreaDef = {
       titleKey: "withdraw.title.ops",
       menuKey: "withdraw.menu.ops",
       icon: WalletOutlined,
+    },
+    {
+      path: "StoreSettlement",
+      load: () => import("../../features/stores/OpsStoreSettlement"),
+      titleKey: "stores.opsSettle.title",
+      menuKey: "stores.opsSettle.menu",
+      icon: ShopOutlined,
     },
     {
       path: "Invoices",

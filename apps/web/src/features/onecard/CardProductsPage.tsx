@@ -63,10 +63,19 @@ export function CardProductsPage({
     {
       title: t("onecard.bo.actions"),
       key: "actions",
-      width: 170,
+      width: 220,
       fixed: "right",
       render: (_: unknown, p) => (
         <Space size={0}>
+          <Button
+            type="link"
+            size="small"
+            href={`/CardCharterPage?id=${p.id}`}
+            target="_blank"
+            title={t("onecard.bo.charterHint")}
+          >
+            {t("onecard.bo.charter")}
+          </Button>
           <Button type="link" size="small" onClick={() => setEditing(p)}>
             {t("onecard.bo.edit")}
           </Button>

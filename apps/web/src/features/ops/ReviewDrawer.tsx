@@ -12,6 +12,13 @@ const STATE_COLOR = { pending: "processing", approved: "success", rejected: "err
 /** One review item: what the merchant submitted, its images, and approve / reject with a reason. */
 export function ReviewDrawer({ item, onClose }: { item: QueueItem | null; onClose: () => void }) {
   const { t } = useTranslation();
+  // A field's value in words: the aggregator's application state by its name, not its code (AUDITING).
+  const fieldText = (key: string, value: string | null) =>
+    value === null
+      ? t("ops.review.longTerm")
+      : key === "applyState"
+        ? t(`collection.state.${value}`, { defaultValue: value })
+        : value;
   const { message } = App.useApp();
   const decide = useDecide();
   const [rejecting, setRejecting] = useState(false);
@@ -60,7 +67,7 @@ export function ReviewDrawer({ item, onClose }: { item: QueueItem | null; onClos
             </Descriptions.Item>
             {Object.entries(item.fields).map(([k, v]) => (
               <Descriptions.Item key={k} label={t(`ops.field.${k}`, { defaultValue: k })}>
-                <span data-testid={`field-${k}`}>{v ?? t("ops.review.longTerm")}</span>
+                <span data-testid={`field-${k}`}>{fieldText(k, v)}</span>
               </Descriptions.Item>
             ))}
             {item.rejectReason && (

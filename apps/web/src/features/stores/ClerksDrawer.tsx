@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Drawer, Flex, Select, Table } from "antd";
+import { App, Button, Card, Drawer, Flex, QRCode, Select, Table, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Clerk, Store } from "@tessera/contracts";
@@ -13,13 +13,14 @@ export function ClerksDrawer({ store, onClose }: { store: Store; onClose: () => 
   const [chosen, setChosen] = useState<string | undefined>();
   const clerks = useQuery({ queryKey: storeKeys.clerks(store.id), queryFn: () => storeApi.clerks(store.id) });
   const subs = useQuery({ queryKey: ["stores", "subs"], queryFn: () => storeApi.subAccounts() });
+  const verifyUrl = `${window.location.origin}/verify`;
   const refresh = () => void qc.invalidateQueries({ queryKey: storeKeys.all });
 
   const bind = async () => {
     if (!chosen) return;
     const r = await storeApi.bindClerk(store.id, chosen);
     if (r?.ok) {
-      void message.success(t("stores.clerkBound"));
+      void message.success(t("stores.clerkBoundNext"));
       setChosen(undefined);
       refresh();
     }
@@ -65,6 +66,18 @@ export function ClerksDrawer({ store, onClose }: { store: Store; onClose: () => 
           },
         ]}
       />
+      {/* Where a clerk goes next (issue 40, item 11): the verification page, opened on their phone. */}
+      <Card size="small" style={{ marginTop: 16 }} title={t("stores.verifyLinkTitle")} data-testid="verify-link">
+        <Flex gap={16} align="center">
+          <QRCode value={verifyUrl} size={120} bordered={false} />
+          <Flex vertical gap={8}>
+            <Typography.Text>{t("stores.verifyLinkHint")}</Typography.Text>
+            <Typography.Text copyable code>
+              {verifyUrl}
+            </Typography.Text>
+          </Flex>
+        </Flex>
+      </Card>
     </Drawer>
   );
 }

@@ -1,4 +1,6 @@
 import type {
+  SettlePreview,
+  SettleRunReply,
   Clerk,
   District,
   MessageKey,
@@ -68,6 +70,13 @@ export interface DocListQuery {
   to?: string | undefined;
   branderId?: string | undefined;
 }
+
+/** The operator's store settlement (`/api/ops/stores`): what a run would settle, and the run. */
+export const opsSettlementApi = {
+  preview: async (day: string) =>
+    unwrap(await http.get<SettlePreview>("/api/ops/stores/settle/preview", { query: { day }, overlay: false })),
+  settle: (day: string) => http.post<SettleRunReply>("/api/ops/stores/settle", { day }),
+};
 
 export const storeApi = {
   list: async (query: StoreListQuery) =>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { MallOrder } from "@tessera/contracts";
+import type { CardsElsewhere, MallOrder } from "@tessera/contracts";
 import { topUpAccountProblem } from "@tessera/contracts/light";
 import { formatMoney } from "../../../ui/money";
 import { Icon } from "./icons";
@@ -36,6 +36,25 @@ export default function MallCart({ appId }: PageProps) {
     },
     { enabled: loggedIn },
   );
+  // When none of the customer's cards pays here, which cards they hold and where those pay (issue 40, item 7).
+  const elsewhere = useLoad(
+    `cards-elsewhere:${appId}`,
+    async () => {
+      const r = await mallCall<CardsElsewhere[]>(appId, "GET", "/cards/elsewhere");
+      return r.ok ? r.data : [];
+    },
+    { enabled: loggedIn && cards.data !== undefined && cards.data.length === 0 },
+  );
+  const noCardReason = !loggedIn
+    ? t("cardNeedsLogin")
+    : cards.data?.length === 0
+      ? [
+          t("cardOnlyHere"),
+          ...(elsewhere.data ?? []).map((b) =>
+            t("cardElsewhere", { brand: b.brandName, n: b.cards, balance: formatMoney(b.balance) }),
+          ),
+        ].join(" ")
+      : null;
   const update = (next: CartLine[]) => {
     cart.write(appId, next);
     setLines(cart.read(appId));
@@ -136,16 +155,22 @@ export default function MallCart({ appId }: PageProps) {
             <input type="radio" name="pay" checked={pay === "wallet"} onChange={() => setPay("wallet")} />
             {t("wallet")}
           </label>
-          <label className="m-radio">
+          <label className="m-radio" aria-disabled={!cards.data?.length || undefined}>
             <input
               type="radio"
               name="pay"
               checked={pay === "card"}
               disabled={!cards.data?.length}
               onChange={() => setPay("card")}
+              aria-describedby={noCardReason ? "card-reason" : undefined}
             />
             {t("card")}
           </label>
+          {noCardReason && (
+            <div id="card-reason" className="m-muted m-small" data-testid="card-reason">
+              {noCardReason}
+            </div>
+          )}
         </fieldset>
         {pay === "card" && (
           <fieldset className="m-field m-col">

@@ -5,7 +5,7 @@ import { isLang, LANGS, MALL_THEME_COLOURS } from "@tessera/contracts/light";
 
 import { chooseLang, LANGUAGE_NAMES } from "./i18n";
 import { Icon, type IconName } from "./icons";
-import { customerSession, loginPathOf, mallCall, mallStore } from "./mallApi";
+import { customerSession, loginPathOf, mallCall, mallStore, useCartCount } from "./mallApi";
 import { Link, navigate, useMallLocation, type MallRoute } from "./router";
 import { mallTabs } from "./tabs";
 
@@ -95,6 +95,9 @@ export function MallApp() {
     orders: t("tab.orders"),
   });
   const props = data ? { appId, sf: data, colours } : null;
+  // A configured bottom menu may leave the cart out: the header then carries it, with its count.
+  const cartInHeader = !tabs.some((tab) => tab.icon === "cart") && route.page !== "cart";
+  const cartCount = useCartCount(appId);
   let page: ReactNode = null;
   if (props && !mustLogin) {
     if (route.page === "home") page = <MallHome {...props} kind={search.get("kind")} />;
@@ -113,6 +116,17 @@ export function MallApp() {
       <header className="m-head">
         <h1 data-testid="mall-title">{title}</h1>
         <div className="m-head-tools">
+          {cartInHeader && (
+            <Link
+              to={`${base}/cart`}
+              className="m-icon-btn m-cart-btn"
+              data-testid="mall-cart-button"
+              aria-label={cartCount > 0 ? t("cartWithCount", { n: cartCount }) : t("tab.cart")}
+            >
+              <Icon name="cart" />
+              {cartCount > 0 && <span className="m-badge">{cartCount > 99 ? "99+" : cartCount}</span>}
+            </Link>
+          )}
           {service && (
             <a
               href={/^[\d+\- ]+$/.test(service) ? `tel:${service.replace(/[^\d+]/g, "")}` : service}

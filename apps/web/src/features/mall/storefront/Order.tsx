@@ -7,7 +7,7 @@ import { mallCall } from "./mallApi";
 import { STATE_TAG } from "./Orders";
 import { toast } from "./toast";
 import { useLoad } from "./useLoad";
-import { formatDay } from "../../../ui/time";
+import { formatDay, formatTime } from "../../../ui/time";
 
 /** A code with a copy button (the clipboard needs a secure context: on plain http the button is left out). */
 function Copyable({ text, testId }: { text: string | null; testId: string }) {
@@ -76,7 +76,13 @@ export default function MallOrderPage({ appId, id }: PageProps & { id: string })
             <li key={d.id} data-testid="delivery">
               <div className="m-between">
                 <strong>{d.name}</strong>
-                <span className="m-tag">{t(`deliveryState.${d.state}`)}</span>
+                {d.usedAt ? (
+                  <span className="m-tag" data-testid="delivery-used">
+                    {t("used")}
+                  </span>
+                ) : (
+                  <span className="m-tag">{t(`deliveryState.${d.state}`)}</span>
+                )}
               </div>
               {d.kind === "code" ? (
                 <>
@@ -92,8 +98,14 @@ export default function MallOrderPage({ appId, id }: PageProps & { id: string })
                   {t("topUpAccount")}: {d.account}
                 </div>
               )}
-              {d.expiresAt && (
-                <div className="m-muted m-small">{t("validUntil", { date: formatDay(d.expiresAt) })}</div>
+              {d.usedAt ? (
+                <div className="m-muted m-small">{t("usedAt", { time: formatTime(d.usedAt) })}</div>
+              ) : (
+                d.expiresAt && (
+                  <div className="m-muted m-small" data-testid="delivery-expiry">
+                    {t("validUntil", { date: formatDay(d.expiresAt) })}
+                  </div>
+                )
               )}
             </li>
           ))}

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from "react";
 import { currentLang, mallI18n } from "./i18n";
 import {
   CODE,
@@ -76,6 +77,22 @@ export interface CartLine {
   topUpAccountType?: TopUpAccountType;
 }
 const cartKey = (appId: string) => `mall-cart:${appId}`;
+const CART_CHANGED = "mall-cart-changed";
+
+/** The cart's item count, kept current as this tab or another changes the cart. */
+export function useCartCount(appId: string): number {
+  return useSyncExternalStore(
+    (onChange) => {
+      window.addEventListener(CART_CHANGED, onChange);
+      window.addEventListener("storage", onChange);
+      return () => {
+        window.removeEventListener(CART_CHANGED, onChange);
+        window.removeEventListener("storage", onChange);
+      };
+    },
+    () => cart.count(appId),
+  );
+}
 export const cart = {
   read(appId: string): CartLine[] {
     try {
@@ -87,6 +104,12 @@ export const cart = {
   },
   write(appId: string, lines: CartLine[]) {
     window.localStorage.setItem(cartKey(appId), JSON.stringify(lines.filter((l) => l.quantity > 0)));
+    // The header's cart count follows; the storage event only reaches other tabs.
+    window.dispatchEvent(new Event(CART_CHANGED));
+  },
+  /** How many items the cart holds (quantities added up): the header's badge. */
+  count(appId: string): number {
+    return cart.read(appId).reduce((n, l) => n + l.quantity, 0);
   },
   add(appId: string, line: Omit<CartLine, "quantity">, quantity = 1) {
     const lines = cart.read(appId);

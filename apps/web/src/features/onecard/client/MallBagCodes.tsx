@@ -49,7 +49,11 @@ export function MallBagCodes() {
                 </Typography.Text>
               </div>
               <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: "nowrap" }}>
-                {c.expiresAt ? t("mall.bagCodes.until", { date: day(c.expiresAt) }) : t("mall.bagCodes.open")}
+                {c.usedAt
+                  ? t("mall.bagCodes.used", { date: day(c.usedAt) })
+                  : c.expiresAt
+                    ? t("mall.bagCodes.until", { date: day(c.expiresAt) })
+                    : t("mall.bagCodes.open")}
               </Typography.Text>
             </Flex>
           </a>

@@ -3,13 +3,13 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, Descriptions, Form, Input, Result, Segmented, Space, Typography } from "antd";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import type { Redemption, WriteOffKind, WriteOffPreview } from "@tessera/contracts";
 import { tokens } from "../../../api/http";
 import { formatMoney, parseMoney } from "../../../ui/money";
 import { writeOffApi } from "../api";
 import { PhoneScreen } from "../PhoneScreen";
 import { canScan, Scanner } from "./Scanner";
+import { ClerkLogin } from "./ClerkLogin";
 import { formatDay } from "../../../ui/time";
 
 interface Values {
@@ -44,6 +44,8 @@ export default function Verify() {
   const [busy, setBusy] = useState(false);
   const [scanning, setScanning] = useState(false);
   const [requestKey, setRequestKey] = useState(newKey);
+  // Logging in on this page changes the token without a navigation: re-read it then.
+  const [, setLoginTick] = useState(0);
   const loggedIn = Boolean(tokens.getToken("domestic"));
   const me = useQuery({ queryKey: ["verify", "me"], queryFn: () => writeOffApi.me(), enabled: loggedIn, retry: false });
 
@@ -104,11 +106,7 @@ export default function Verify() {
   if (!loggedIn) {
     return (
       <PhoneScreen title={t("writeoff.title.verify")}>
-        <Result
-          status="info"
-          title={t("writeoff.loginFirst")}
-          extra={<Link to="/login">{t("writeoff.toLogin")}</Link>}
-        />
+        <ClerkLogin onDone={() => setLoginTick((n) => n + 1)} />
       </PhoneScreen>
     );
   }
