@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   }
   if (ctx.payments.sandbox) {
     app.log.warn(
-      `sandbox mode: customer payments go through the local adapter (${ctx.payments.name}), which collects nothing; what ` +
+      `sandbox mode: customer payments go through ${ctx.payments.name === "local" ? "the local adapter" : `${ctx.payments.name} against its local platform`}, which collects nothing; what ` +
         `customers "pay" is test money that is never paid out (TESSERA_MODE=live with a real provider for real users)`,
     );
   }
