@@ -1,5 +1,7 @@
+import { CODE } from "@tessera/contracts";
 import type { Config } from "../../../config";
 import type { Db } from "../../../db/tx";
+import { AppError } from "../../http/errors";
 import type { SmsSender } from "../adapters";
 import { createAliyunSms } from "../sms/aliyun";
 import { familyOf, SMS_KINDS, SMS_PARAM_ORDER, templateContent } from "../sms/kinds";
@@ -56,7 +58,15 @@ export function localSmsSender(config: Config, db: Db, log: (line: string) => vo
     kind: sms.adapter === "tencent" ? "tencent" : "aliyun",
     send: async (m) => {
       started ??= start();
-      const { send } = await started;
+      let send: SmsSender["send"];
+      try {
+        ({ send } = await started);
+      } catch (err) {
+        // The gateway could not start (e.g. no loopback port): the next message tries again.
+        started = undefined;
+        log(`[sms] the local SMS gateway did not start: ${err instanceof Error ? err.message : String(err)}`);
+        throw new AppError(CODE.SEND_FAILED, "sms.sendFailed");
+      }
       await send(m);
     },
   };
