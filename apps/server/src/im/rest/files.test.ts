@@ -157,6 +157,34 @@ describe("chatfiles", () => {
     }
   });
 
+  it("serves size=small|large copies of a restricted image without the secret (the chat SDK 5's <img> URLs); the original and other files keep it", async () => {
+    const a = await im.user("f");
+    const body = multipart({ filename: "p.png", contentType: "image/png", data: TEST_IMAGES.png });
+    const up = await im.call<Upload>("POST", "chatfiles", {
+      token: a.token,
+      payload: body.payload,
+      headers: { ...body.headers, "restrict-access": "true" },
+    });
+    const e = up.body.entities[0]!;
+    for (const size of ["small", "large"]) {
+      const first = await im.call("GET", `chatfiles/${e.uuid}?size=${size}`);
+      expect(first.status).toBe(200);
+      expect(first.headers["content-type"]).toBe("image/webp");
+      expect(await imageInfo(first.raw)).toEqual({ width: 16, height: 16, format: "webp" });
+      // Made once and kept beside the file.
+      expect((await im.call("GET", `chatfiles/${e.uuid}?size=${size}`)).raw.equals(first.raw)).toBe(true);
+    }
+    expect((await im.call("GET", `chatfiles/${e.uuid}`)).status).toBe(403);
+    expect((await im.call("GET", `chatfiles/${e.uuid}?size=origin`)).status).toBe(403);
+    const doc = multipart({ filename: "d.txt", contentType: "text/plain", data: Buffer.from("private") });
+    const upDoc = await im.call<Upload>("POST", "chatfiles", {
+      token: a.token,
+      payload: doc.payload,
+      headers: { ...doc.headers, "restrict-access": "true" },
+    });
+    expect((await im.call("GET", `chatfiles/${upDoc.body.entities[0]!.uuid}?size=small`)).status).toBe(403);
+  });
+
   it("refuses empty, oversized and non-multipart uploads with status 400 (any other status reads as success to the client)", async () => {
     const a = await im.user("f");
     const empty = multipart({ filename: "e.bin", contentType: "application/octet-stream", data: Buffer.alloc(0) });

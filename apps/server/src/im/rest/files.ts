@@ -31,7 +31,9 @@ export function fileRoutes(im: FastifyInstance, { svc }: RouteContext): void {
   /**
    * Download: public, like the published service (image tags cannot send headers), but a restricted
    * file needs its share secret, in the `share-secret` header or query. `thumbnail=true` asks for a
-   * thumbnail of an image, sized by `thumbnail-width` / `thumbnail-height`.
+   * thumbnail of an image, sized by `thumbnail-width` / `thumbnail-height`; `size=small|large` (the
+   * chat SDK 5's image URLs) a downscaled WebP copy of an image, made once and kept, served without
+   * the secret (docs/architecture.md, "Chat files the SDK 5 shows").
    */
   im.get<P<"uuid">>("/chatfiles/:uuid", { config: { imPublic: true } }, async (req, reply) => {
     const q = queryOf(req);
@@ -40,6 +42,7 @@ export function fileRoutes(im: FastifyInstance, { svc }: RouteContext): void {
     const file = await svc.files.download(req.params.uuid, {
       secret,
       thumbnail: boolParam(q.thumbnail) ?? false,
+      ...((q.size === "small" || q.size === "large") && { variant: q.size }),
       ...(q["thumbnail-width"] !== undefined && {
         width: intParam(q["thumbnail-width"], "thumbnail-width", { min: 1 }),
       }),

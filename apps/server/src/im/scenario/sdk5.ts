@@ -74,14 +74,15 @@ function browserLike(): Record<string, unknown> {
 export function loadSdk5(): Sdk5 {
   source ??= readFileSync(file, "utf8");
   const g = globalThis as Record<string, unknown>;
-  const lent = ["window", "document", "location", "HTMLVideoElement", "navigator"] as const;
+  // `navigator` stays (Node 21 and later have one of their own): the calling SDK reads it later too.
+  const lent = ["window", "document", "location", "HTMLVideoElement"] as const;
   const before = new Map(lent.map((k) => [k, Object.getOwnPropertyDescriptor(g, k)]));
   const win = browserLike();
   g.window = win;
   g.location = win.location;
   g.document = stub();
   g.HTMLVideoElement = class {};
-  if (!g.navigator) g.navigator = win.navigator;
+  g.navigator ??= { userAgent: "node", onLine: true };
   const log = console.log;
   const warn = console.warn;
   const error = console.error;

@@ -130,13 +130,28 @@ export class ImFiles {
    */
   async download(
     uuid: string,
-    options: { secret: string | undefined; thumbnail: boolean; width?: number; height?: number },
+    options: {
+      secret: string | undefined;
+      thumbnail: boolean;
+      width?: number;
+      height?: number;
+      /** `size=small|large` (the chat SDK 5's image URLs): a re-encoded, downscaled copy. */
+      variant?: "small" | "large";
+    },
   ): Promise<OpenedFile> {
     if (!UUID_RE.test(uuid)) throw imError("fileNotFound", { id: uuid });
     const row = await files.findFile(this.deps.db, uuid);
     if (!row) throw imError("fileNotFound", { id: uuid });
     if (row.deleted_at) throw imError("fileExpired", { id: uuid });
-    if (row.restricted && options.secret !== row.share_secret) throw imError("fileNoPermission");
+    const allowed = !row.restricted || options.secret === row.share_secret;
+    // The image variants are served on the file's id alone (docs/architecture.md, "Chat files the
+    // SDK 5 shows"): the client puts them in <img> tags with no secret; the original bytes keep it.
+    if (options.variant && row.width !== null) {
+      const side = options.variant === "small" ? IM_LIMITS.thumbnailDefaultSize : IM_LIMITS.thumbnailMaxSize;
+      const variant = await this.thumbnailOf(row, side, side);
+      if (variant) return variant;
+    }
+    if (!allowed) throw imError("fileNoPermission");
     if (options.thumbnail && row.width !== null) {
       const w = Math.min(options.width ?? IM_LIMITS.thumbnailDefaultSize, IM_LIMITS.thumbnailMaxSize);
       const h = Math.min(options.height ?? IM_LIMITS.thumbnailDefaultSize, IM_LIMITS.thumbnailMaxSize);
