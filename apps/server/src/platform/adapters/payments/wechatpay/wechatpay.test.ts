@@ -370,5 +370,39 @@ describe("WeChat Pay through the local platform", () => {
       token: m.token,
     });
     expect(income.body.data.balances.sandboxIncome.amount).toBe(9_962);
+
+    // Two partial refunds by the merchant: processing at WeChat Pay until their notifications, one
+    // refunded, one refused by the provider (ABNORMAL: its reservation goes back to the payment).
+    for (const amount of [3_000, 2_000]) {
+      const r = await t.call("POST", "/api/card-brander/paymentRefunds", {
+        token: m.token,
+        body: { orderId: first.body.data.id, amount, reason: "退一部分", requestKey: key() },
+      });
+      expect(r.body.code).toBe(1);
+    }
+    const refunds = await db()
+      .selectFrom("payment_refunds")
+      .innerJoin("payments", "payments.id", "payment_refunds.payment_id")
+      .select(["payment_refunds.refund_no", "payment_refunds.amount", "payment_refunds.state"])
+      .where("payments.payment_no", "=", first.body.data.orderNo)
+      .orderBy("payment_refunds.id")
+      .execute();
+    expect(refunds.map((r) => [Number(r.amount), r.state])).toEqual([
+      [3_000, "processing"],
+      [2_000, "processing"],
+    ]);
+    expect(await payment(first.body.data.orderNo)).toMatchObject({ refunded: 5_000 });
+    for (const [r, status] of [
+      [refunds[0], "SUCCESS"],
+      [refunds[1], "ABNORMAL"],
+    ] as const) {
+      const res = await fetch(`${origin}/sandbox/wechatpay/refunds/${r?.refund_no}/notify?status=${status}`, {
+        method: "POST",
+      });
+      expect(await res.json()).toEqual({ delivered: true });
+    }
+    expect(await Promise.all(refunds.map((r) => refundState(r.refund_no)))).toEqual(["success", "failed"]);
+    expect(await payment(first.body.data.orderNo)).toMatchObject({ refunded: 3_000 });
+    expect(await notices(first.body.data.orderNo)).toEqual(["credited", "settled", "settled"]);
   });
 });
