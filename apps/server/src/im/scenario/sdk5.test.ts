@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { TEST_IMAGES } from "../../../test/im-harness";
+import { imageInfo } from "../../platform/images";
 import { startScenario, until, type Scenario } from "./setup";
 import { sdk5Login, type Sdk5User } from "./sdk5";
 
@@ -195,6 +197,37 @@ describe("SDK 5: messages", () => {
       "bob's recall",
     );
     expect(JSON.stringify(recalled)).toContain(sentIds[1]!);
+  });
+
+  test("an image: uploaded restricted, its thumbnail shown from the URL the message carries", async () => {
+    const file = new File([TEST_IMAGES.png], "p.png", { type: "image/png" });
+    const m = await alice.call<Message>("chatManager", "createImageMessage", {
+      conversationId: bob.name,
+      conversationType: "singleChat",
+      data: file,
+      filename: "p.png",
+      filetype: "image/png",
+      width: 16,
+      height: 16,
+      fileLength: file.size,
+    });
+    const sent = await alice.call<Message>("chatManager", "sendMessage", m);
+    const got = (await until(
+      () => bob.events.onMessage!.find((e) => (e as Message).msgServerId === sent.msgServerId),
+      "bob's image",
+    )) as Message;
+    expect(got.type).toBe("image");
+    const thumbnailUrl = String(got.body?.thumbnailUrl);
+    expect(thumbnailUrl).toMatch(/\/chatfiles\/[0-9a-f-]{36}\?size=small$/);
+    // The UIKit puts this URL in an <img>: no secret, no token.
+    const thumb = await fetch(thumbnailUrl);
+    expect(thumb.status).toBe(200);
+    expect(await imageInfo(Buffer.from(await thumb.arrayBuffer()))).toEqual({ width: 16, height: 16, format: "webp" });
+    // The original keeps its secret, which the message carries.
+    const original = String(got.body?.originalImageUrl);
+    expect((await fetch(original)).status).toBe(403);
+    const withSecret = await fetch(original, { headers: { "share-secret": String(got.body?.secret) } });
+    expect(withSecret.status).toBe(200);
   });
 
   test("history: the roaming page holds what was said, the recalled message gone", async () => {
