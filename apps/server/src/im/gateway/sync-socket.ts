@@ -27,6 +27,8 @@ const TYPE = {
   groupsRequest: 12,
   groupsResponse: 13,
 } as const;
+/** How long the socket may stay silent. */
+const IDLE_MS = 60_000;
 /** Items per frame. */
 const BATCH = 100;
 /** The most conversations and groups a first sync carries (the client pages older ones over REST). */
@@ -73,7 +75,10 @@ export class SyncSocket {
     private readonly ws: WebSocket,
     private readonly username: string,
   ) {
+    this.idle = setTimeout(() => ws.close(1000, "idle"), IDLE_MS);
+    this.idle.unref();
     ws.on("message", (data: Buffer, isBinary: boolean) => {
+      this.idle.refresh();
       if (!isBinary) return;
       this.handle(new Uint8Array(data)).catch(() => ws.close(1011, "sync failed"));
     });
@@ -82,9 +87,12 @@ export class SyncSocket {
   /** The socket closed: nothing more is sent. */
   close(): void {
     this.closed = true;
+    clearTimeout(this.idle);
   }
 
   private closed = false;
+  /** A socket that asks nothing for IDLE_MS is closed (the client closes it itself once its syncs are done). */
+  private readonly idle: NodeJS.Timeout;
 
   private get now(): number {
     return this.svc.deps.clock.now().getTime();

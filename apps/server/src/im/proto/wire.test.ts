@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decodeMessageBody } from "./decode";
 import { readFields, Reader, Writer } from "./wire";
 
 describe("protobuf wire format", () => {
@@ -136,5 +137,34 @@ describe("protobuf wire format", () => {
     expect(() => new Reader(new Uint8Array([0x12, 0x05, 0x61])).next()).toThrow(/truncated field/);
     expect(() => new Reader(new Uint8Array([0x09, 0x00, 0x00])).next()).toThrow(/truncated field/);
     expect(() => new Reader(new Uint8Array([0x0b])).next()).toThrow(/unsupported wire type/);
+  });
+
+  it("reads a read receipt's ackMessageIds (field 17) packed, unpacked and both, beside ackMessageId", () => {
+    const ids = [1n, 300n, 2n ** 40n + 7n, 2n ** 64n - 1n];
+    const packed = new Writer().varint(1, 4);
+    const run = new Writer();
+    for (const id of ids) run.varint(1, id);
+    // A packed run is one length-delimited field of bare varints: drop each varint's tag byte.
+    const bare = readFields(run.finish()).map((f) => {
+      const w = new Writer().varint(1, f.varint as bigint).finish();
+      return w.subarray(1);
+    });
+    packed.bytes(17, Buffer.concat(bare));
+    expect(decodeMessageBody(packed.finish()).ackMessageIds).toEqual(ids);
+
+    const unpacked = new Writer().varint(1, 4);
+    for (const id of ids) unpacked.varint(17, id);
+    expect(decodeMessageBody(unpacked.finish()).ackMessageIds).toEqual(ids);
+
+    const mixed = new Writer()
+      .varint(1, 4)
+      .varint(6, 9)
+      .varint(17, 5)
+      .bytes(17, new Uint8Array([6, 7]));
+    const body = decodeMessageBody(mixed.finish());
+    expect(body.ackMessageId).toBe(9n);
+    expect(body.ackMessageIds).toEqual([5n, 6n, 7n]);
+
+    expect(() => decodeMessageBody(new Writer().bytes(17, new Uint8Array([0x80])).finish())).toThrow(/truncated/);
   });
 });
