@@ -116,4 +116,9 @@ export const COLLECTION_MESSAGES = {
     tw: "商戶餘額不足，退款失敗",
     en: "The merchant's balance is not enough for the refund",
   },
+  "collection.refundProvider": {
+    cn: "支付渠道退款失败，款项已退回商户余额",
+    tw: "支付渠道退款失敗，款項已退回商戶餘額",
+    en: "The payment provider could not refund; the money is back in the merchant's balance",
+  },
 } as const;

@@ -45,6 +45,7 @@ export async function registerCollection(
   // An asynchronous provider's notification credits the payment (the payments seam calls back, issue 41).
   ctx.paymentHandlers.register("pay_order", {
     paid: (tx, p, now) => collection.payments.paidByNotice(tx, p.subjectId, p.sandbox, now),
+    refundSettled: (tx, r, now) => collection.refunds.settled(tx, r, now),
   });
   await host.mount("/api/card-brander", collectionBrandRoutes({ collection, guard }));
   await host.mount("/api/card-servicer", collectionServicerRoutes({ collection, guard, serves: needs.serves }));

@@ -78,3 +78,26 @@ export function insertRefund(tx: Executor, row: Insertable<PayRefundsTable>) {
 export async function finishRefund(tx: Executor, id: number, set: Updateable<PayRefundsTable>): Promise<void> {
   await tx.updateTable("pay_refunds").set(set).where("id", "=", id).execute();
 }
+
+/** A refund and its payment under their row locks (the provider settles a PROCESSING refund). */
+export function lockRefundWithOrder(tx: Executor, id: number) {
+  return tx
+    .selectFrom("pay_refunds as f")
+    .innerJoin("pay_orders as o", "o.id", "f.order_id")
+    .select([
+      "f.id",
+      "f.state",
+      "f.amount",
+      "f.fee",
+      "f.merchant_id",
+      "o.id as order_id",
+      "o.order_no",
+      "o.currency",
+      "o.sandbox",
+      "o.refunded",
+      "o.fee_refunded",
+    ])
+    .where("f.id", "=", id)
+    .forUpdate()
+    .executeTakeFirst();
+}

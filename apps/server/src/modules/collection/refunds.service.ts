@@ -1,10 +1,10 @@
 import { ledgerReason, CODE, type Lang, type Page, type PayRefund } from "@tessera/contracts";
-import { withTx } from "../../db/tx";
+import { withTx, type Tx } from "../../db/tx";
 import { audit } from "../../platform/audit";
 import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
-import { moneyAccounts } from "../../platform/adapters/payments";
+import { moneyAccounts, type SettledRefund } from "../../platform/adapters/payments";
 import { balancesOf, post } from "../ledger";
 import { updateOrder } from "./payments.repo";
 import { presentRefund } from "./presenter";
@@ -77,15 +77,17 @@ export class RefundsService {
         created_by: actor.userId,
         created_at: now,
       });
+      // An asynchronous provider (WeChat Pay) answers processing: the money moves now and comes back if
+      // its refund notification says the refund failed (`settled`).
+      let processing = false;
       if (ok) {
-        ok =
-          (
-            await this.deps.payments.refund(
-              tx,
-              { paymentNo: o.order_no, refundNo: `${o.order_no}R${f.id}`, amount: req.amount },
-              now,
-            )
-          ).state !== "failed" || !o.sandbox;
+        const back = await this.deps.payments.refund(
+          tx,
+          { paymentNo: o.order_no, refundNo: `${o.order_no}R${f.id}`, amount: req.amount },
+          now,
+        );
+        ok = back.state !== "failed" || !o.sandbox;
+        processing = back.state === "processing";
       }
       if (ok) {
         await post(tx, {
@@ -106,10 +108,10 @@ export class RefundsService {
         await updateOrder(tx, o.id, { refunded, fee_refunded: Number(o.fee_refunded) + feeBack });
       }
       await repo.finishRefund(tx, f.id, {
-        state: ok ? "SUCCESS" : "FAILURE",
+        state: processing ? "PROCESSING" : ok ? "SUCCESS" : "FAILURE",
         fee: ok ? feeBack : 0,
         fail_reason: ok ? null : "collection.refundFunds",
-        finished_at: now,
+        finished_at: processing ? null : now,
       });
       await audit(tx, {
         actorUserId: actor.userId,
@@ -122,5 +124,46 @@ export class RefundsService {
     });
     const r = await repo.refundOf(this.deps.db, id);
     return presentRefund(r, lang);
+  }
+
+  /**
+   * The provider settled a PROCESSING refund (the seam's handler, issue 41): SUCCESS, or FAILURE with the
+   * money back where it came from (the merchant's income and the platform's fees) and the payment
+   * refundable again by as much.
+   */
+  async settled(tx: Tx, r: SettledRefund, now: Date): Promise<void> {
+    const id = Number(r.refundNo.slice(r.refundNo.lastIndexOf("R") + 1));
+    const f = Number.isSafeInteger(id) ? await repo.lockRefundWithOrder(tx, id) : undefined;
+    if (f?.state !== "PROCESSING" || f.order_no !== r.paymentNo) return;
+    if (r.state === "success") {
+      await repo.finishRefund(tx, f.id, { state: "SUCCESS", finished_at: now });
+      return;
+    }
+    const amount = Number(f.amount);
+    const feeBack = Number(f.fee);
+    const money = moneyAccounts(f.sandbox);
+    await post(tx, {
+      idempotencyKey: `pay-refund-failed:${f.id}`,
+      kind: "refund",
+      currency: f.currency,
+      reason: ledgerReason("ledgerReason.collectionRefund", { orderNo: f.order_no }),
+      subject: { type: "pay_refund", id: f.id },
+      createdBy: null,
+      postings: [
+        { account: money.clearing, amount: -amount },
+        ...(amount - feeBack > 0 ? [{ account: money.income(Number(f.merchant_id)), amount: amount - feeBack }] : []),
+        ...(feeBack > 0 ? [{ account: money.fees, amount: feeBack }] : []),
+      ],
+    });
+    await updateOrder(tx, Number(f.order_id), {
+      refunded: Number(f.refunded) - amount,
+      fee_refunded: Number(f.fee_refunded) - feeBack,
+    });
+    await repo.finishRefund(tx, f.id, {
+      state: "FAILURE",
+      fee: 0,
+      fail_reason: "collection.refundProvider",
+      finished_at: now,
+    });
   }
 }

@@ -404,5 +404,19 @@ describe("WeChat Pay through the local platform", () => {
     expect(await Promise.all(refunds.map((r) => refundState(r.refund_no)))).toEqual(["success", "failed"]);
     expect(await payment(first.body.data.orderNo)).toMatchObject({ refunded: 3_000 });
     expect(await notices(first.body.data.orderNo)).toEqual(["credited", "settled", "settled"]);
+    // The merchant's list: one refunded, one failed with the money back (income 9,962 − 3,000 + its fee share).
+    const list = await t.call<{ list: { amount: { amount: number }; state: string; failReason: string | null }[] }>(
+      "GET",
+      `/api/card-brander/paymentRefunds?orderId=${first.body.data.id}`,
+      { token: m.token, lang: "en" },
+    );
+    expect(list.body.data.list.map((r) => [r.amount.amount, r.state, r.failReason])).toEqual([
+      [2_000, "FAILURE", "The payment provider could not refund; the money is back in the merchant's balance"],
+      [3_000, "SUCCESS", null],
+    ]);
+    const after = await t.call<{ balances: { sandboxIncome: { amount: number } } }>("GET", "/api/card-user/userInfo", {
+      token: m.token,
+    });
+    expect(after.body.data.balances.sandboxIncome.amount).toBe(9_962 - 3_000 + 11);
   });
 });
