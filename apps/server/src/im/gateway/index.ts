@@ -76,7 +76,10 @@ export async function registerGateway(
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const [path, query] = (req.url ?? "").split("?");
     if (path === SYNC_SOCKET_PATH) {
-      void openSyncSocket(query ?? "", req, socket, head);
+      openSyncSocket(query ?? "", req, socket, head).catch((err: unknown) => {
+        log(`im gateway: opening a sync socket failed: ${String(err)}`);
+        socket.destroy();
+      });
       return;
     }
     if (path !== GATEWAY_PATH) {
