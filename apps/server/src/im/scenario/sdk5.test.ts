@@ -241,4 +241,18 @@ describe("SDK 5: messages", () => {
     expect(texts).toContain("hello bob");
     expect(texts).not.toContain("are you there");
   });
+
+  test("a second, fresh device of bob's syncs both conversations, the group's under its name", async () => {
+    const device = await sdk5Login(s.baseUrl, s.appKey, bob.name, users[1]!.token);
+    try {
+      await until(() => finished(device, "conversation"), "the new device's conversation sync");
+      const list = await device.call<Record<string, unknown>[]>("chatManager", "getConversationList");
+      const byId = new Map(list.map((c) => [c.conversationId, c]));
+      expect(byId.get(groupId)).toMatchObject({ conversationType: "groupChat", conversationName: "Desk" });
+      expect((byId.get(groupId)?.lastMessage as Message | undefined)?.body?.content).toBe("hi desk");
+      expect(byId.get(alice.name)).toMatchObject({ conversationType: "singleChat" });
+    } finally {
+      await device.logout();
+    }
+  });
 });
