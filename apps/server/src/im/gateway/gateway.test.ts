@@ -52,6 +52,22 @@ describe("login", () => {
     c.close();
   });
 
+  test("the chat SDK 5's login: the token only in the provision's authToken JSON", async () => {
+    const login = async (name: string, authToken: string) => {
+      const c = await WireClient.connect(g.url);
+      c.send(provisionFrame(g.appKey, name, "", "webim_sdk5", undefined, { authToken }));
+      const r = await c.take((f) => f.command === CMD.PROVISION);
+      c.close();
+      return r.provision?.status.code;
+    };
+    expect(await login(alice.name, JSON.stringify({ token: `$t$${alice.token}` }))).toBe(0);
+    expect(await login(alice.name, JSON.stringify({ token: alice.token }))).toBe(0);
+    // Another user's token, no token, and what is not the JSON are refused as a mismatch.
+    expect(await login(bob.name, JSON.stringify({ token: `$t$${alice.token}` }))).toBe(1);
+    expect(await login(alice.name, JSON.stringify({}))).toBe(1);
+    expect(await login(alice.name, `$t$${alice.token}`)).toBe(1);
+  });
+
   test("each login failure has its code and reason, and the socket is closed", async () => {
     expect(await refused(alice.name, "YWMtgarbage.x")).toEqual({
       code: 1,

@@ -103,12 +103,17 @@ export function decodeServerFrame(buf: Uint8Array): ServerFrame {
 /** Matches the server's ack of the send with this message id. */
 export const isAckOf = (id: bigint) => (f: ServerFrame) => f.sync?.metaId === id;
 
+/**
+ * A login as the 4.x client sends it: the token in the envelope's `auth` and in the provision's
+ * authToken. With `sdk5`, as the chat SDK 5 sends it: `auth` empty and the provision's authToken as given.
+ */
 export function provisionFrame(
   appKey: string,
   user: string,
   token: string,
   resource: string,
   reason?: string,
+  sdk5?: { authToken: string },
 ): Uint8Array {
   const p = new Writer()
     .varint(1, 16)
@@ -118,11 +123,15 @@ export function provisionFrame(
     .string(9, resource)
     .string(12, "webim")
     .string(13, resource);
-  p.string(18, JSON.stringify({ token: `$t$${token}` })).string(20, `${Date.now()}:`);
+  p.string(18, sdk5 ? sdk5.authToken : JSON.stringify({ token: `$t$${token}` })).string(20, `${Date.now()}:`);
   if (reason) p.string(21, reason);
   const w = new Writer().varint(1, 0);
   writeJid(w, 2, { appKey, name: user, domain: "easemob.com", clientResource: resource });
-  w.string(3, `$t$${token}`).varint(8, CMD.PROVISION).bytes(9, p.finish()).varint(10, 0).varint(11, 0);
+  w.string(3, sdk5 ? "" : `$t$${token}`)
+    .varint(8, CMD.PROVISION)
+    .bytes(9, p.finish())
+    .varint(10, 0)
+    .varint(11, 0);
   return w.finish();
 }
 
