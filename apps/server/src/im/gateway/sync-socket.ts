@@ -174,6 +174,12 @@ export class SyncSocket {
     const entries = await this.svc.history.sessionList(this.username, MAX_ITEMS);
     const groups = await this.svc.groups.joined(this.username, 0, MAX_ITEMS);
     const names = new Map(groups.map((g) => [String(g.id), g]));
+    // A one-to-one conversation is shown under the peer's remark, else nickname (the metadata JSON).
+    const peers = entries.filter((e) => e.chatType === "chat").map((e) => e.peer);
+    const profiles = await this.svc.accounts.getUserInfo(peers, ["nickname", "avatarurl"]);
+    const remarks = new Map(
+      (await this.svc.contacts.list(this.username, null, 5000)).map((c) => [c.contact, c.remark]),
+    );
     const appKey = this.svc.deps.appKey;
     const finished = this.now;
     const pages = Math.max(1, Math.ceil(entries.length / BATCH));
@@ -199,6 +205,10 @@ export class SyncSocket {
             if (e.pinnedMs > 0) s.varint(7, e.pinnedMs);
             s.varint(8, e.unread);
             for (const mark of e.marks) s.string(9, mark);
+            if (e.chatType === "chat") {
+              const metadata = { ...profiles[e.peer], ...(remarks.get(e.peer) && { remark: remarks.get(e.peer) }) };
+              if (Object.keys(metadata).length > 0) s.string(14, JSON.stringify(metadata));
+            }
             const g = e.chatType === "groupchat" ? names.get(e.peer) : undefined;
             if (g) {
               s.string(12, g.name);

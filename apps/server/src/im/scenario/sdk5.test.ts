@@ -242,7 +242,7 @@ describe("SDK 5: messages", () => {
     expect(texts).not.toContain("are you there");
   });
 
-  test("a second, fresh device of bob's syncs both conversations, the group's under its name", async () => {
+  test("a second, fresh device of bob's syncs both conversations, under the group's name and alice's remark", async () => {
     const device = await sdk5Login(s.baseUrl, s.appKey, bob.name, users[1]!.token);
     try {
       await until(() => finished(device, "conversation"), "the new device's conversation sync");
@@ -250,7 +250,8 @@ describe("SDK 5: messages", () => {
       const byId = new Map(list.map((c) => [c.conversationId, c]));
       expect(byId.get(groupId)).toMatchObject({ conversationType: "groupChat", conversationName: "Desk" });
       expect((byId.get(groupId)?.lastMessage as Message | undefined)?.body?.content).toBe("hi desk");
-      expect(byId.get(alice.name)).toMatchObject({ conversationType: "singleChat" });
+      // Under bob's remark for alice (set in the roster test), else her nickname.
+      expect(byId.get(alice.name)).toMatchObject({ conversationType: "singleChat", conversationName: "A." });
     } finally {
       await device.logout();
     }
