@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // `npm run cluster`: the production shape on one machine, to try in a minute. Two server processes (more with
 // CLUSTER_NODES) on the PostgreSQL server of DATABASE_URL and the Redis of REDIS_URL, behind a small local
-// proxy on CLUSTER_PORT (default 8080) that carries HTTP and websockets to the nodes whose /readyz says ready
-// (no sticky sessions). A node that exits is started again, so `kill -TERM <node pid>` rolls it: it drains
-// (readiness off, in-flight requests finish, websockets close with 1001 and their clients reconnect through
-// the proxy to the other node), exits and comes back. Ctrl-C stops everything. See docs/deploy.md.
+// balancer on CLUSTER_PORT (default 8080; scripts/balancer.mjs) that carries HTTP and websockets to the nodes
+// whose /readyz says ready (no sticky sessions) and skips a node that refuses connections. Every node names
+// the balancer as its public address (IM_PUBLIC_URL, in /easemob/server.json and file URLs), so IM clients
+// always come back through it. A node that exits is started again, so `kill -TERM <node pid>` rolls it: it
+// drains (readiness off, in-flight requests finish, websockets close with 1001 and their clients reconnect
+// through the balancer to the other node), exits and comes back; `kill -KILL <node pid>` is a crash: its
+// clients reconnect through the balancer to the other node at once. Ctrl-C stops everything. See docs/deploy.md.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import httpProxy from "http-proxy";
+import { startBalancer } from "./balancer.mjs";
 import { buildServer } from "./build-server.mjs";
 import { serverProcess } from "./server-process.mjs";
 
@@ -25,6 +27,8 @@ if (!DATABASE_URL || !REDIS_URL) {
 const port = Number(process.env.CLUSTER_PORT ?? 8080);
 const count = Number(process.env.CLUSTER_NODES ?? 2);
 const firstNodePort = Number(process.env.CLUSTER_NODE_PORT ?? port + 1);
+// What clients are told to connect to (server.json): the balancer, unless something in front of it (TLS) is.
+const publicUrl = process.env.IM_PUBLIC_URL ?? `http://127.0.0.1:${port}`;
 // Every node must sign and read tokens and card secrets with one key, and find the same stored files.
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, "data-cluster"));
 let secretKey = process.env.SECRET_KEY;
@@ -40,6 +44,7 @@ await buildServer();
 /** @type {{ port: number, child: import("node:child_process").ChildProcess | null, ready: boolean }[]} */
 const nodes = Array.from({ length: count }, (_, i) => ({ port: firstNodePort + i, child: null, ready: false }));
 let stopping = false;
+const CRASH_RESTART_MS = 5000;
 
 function start(node) {
   // TRUST_PROXY: the nodes take the client's address from this proxy's X-Forwarded-For (it connects from loopback).
@@ -50,15 +55,18 @@ function start(node) {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     SECRET_KEY: secretKey,
+    IM_PUBLIC_URL: publicUrl,
   });
   node.ready = false;
   node.child = spawn(run.command, run.args, { cwd: root, env: run.env, stdio: ["ignore", "inherit", "inherit"] });
   console.log(`node :${node.port} started (pid ${node.child.pid})`);
   node.child.on("exit", (code, signal) => {
-    node.ready = false;
+    balancer.markDown(node);
     node.child = null;
     console.log(`node :${node.port} exited (${signal ?? code})`);
-    if (!stopping) setTimeout(() => start(node), 1000);
+    // A drained node (exit 0) comes back at once; one that crashed after a pause, as a supervisor would
+    // (no tight restart loop), while its clients carry on through the balancer on the other nodes.
+    if (!stopping) setTimeout(() => stopping || start(node), code === 0 ? 1000 : CRASH_RESTART_MS);
   });
 }
 
@@ -71,62 +79,25 @@ async function isReady(node) {
   }
 }
 
+const balancer = startBalancer({
+  port,
+  nodes,
+  onChange: (node) => console.log(`node :${node.port} ${node.ready ? "ready" : "not ready"}`),
+});
+await balancer.listening;
+
 // One node first: the first start migrates the database; the others then find it migrated.
 start(nodes[0]);
 while (!(await isReady(nodes[0]))) await new Promise((r) => setTimeout(r, 250));
 for (const node of nodes.slice(1)) start(node);
-
-const poll = setInterval(async () => {
-  for (const node of nodes) {
-    const ready = node.child !== null && (await isReady(node));
-    if (ready !== node.ready) console.log(`node :${node.port} ${ready ? "ready" : "not ready"}`);
-    node.ready = ready;
-  }
-}, 500);
-
-let next = 0;
-function pick() {
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[(next + i) % nodes.length];
-    if (node.ready) {
-      next = (next + i + 1) % nodes.length;
-      return node;
-    }
-  }
-  return null;
-}
-
-const proxy = httpProxy.createProxyServer({ xfwd: true });
-const unavailable = (res) => {
-  if (res.headersSent) return res.destroy();
-  res.writeHead(503, { "content-type": "application/json", "retry-after": "1" });
-  res.end(JSON.stringify({ code: 503, data: null, msg: "No server node is ready; try again in a moment" }));
-};
-proxy.on("error", (_err, _req, res) => {
-  if (res instanceof http.ServerResponse) unavailable(res);
-  else res.destroy();
-});
-const server = http.createServer((req, res) => {
-  const node = pick();
-  if (!node) return unavailable(res);
-  proxy.web(req, res, { target: `http://127.0.0.1:${node.port}` });
-});
-server.on("upgrade", (req, socket, head) => {
-  const node = pick();
-  if (!node) return socket.destroy();
-  proxy.ws(req, socket, head, { target: `ws://127.0.0.1:${node.port}` });
-});
-server.listen(port, "127.0.0.1", () => {
-  console.log(
-    `cluster on http://127.0.0.1:${port} (nodes ${nodes.map((n) => `:${n.port}`).join(", ")}; kill -TERM a node's pid to roll it; Ctrl-C stops all)`,
-  );
-});
+console.log(
+  `cluster on http://127.0.0.1:${port}, clients told ${publicUrl} (nodes ${nodes.map((n) => `:${n.port}`).join(", ")}; kill -TERM a node's pid to roll it, kill -KILL to crash it; Ctrl-C stops all)`,
+);
 
 async function stopAll() {
   if (stopping) return;
   stopping = true;
-  clearInterval(poll);
-  server.close();
+  balancer.close();
   await Promise.all(
     nodes.map((n) => (n.child ? new Promise((r) => (n.child.once("exit", r), n.child.kill("SIGTERM"))) : null)),
   );

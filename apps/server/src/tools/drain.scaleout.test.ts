@@ -23,6 +23,7 @@ import { fundSup } from "../../test/money";
 import { newBrand, newGoods, newMerchant, importFile } from "../../test/kit/catalog-fixtures";
 import { checkInvariants } from "../modules/ledger";
 import { cardCsv } from "../../test/kit/cards";
+import { loadWebsdk, sdkCall, type Connection as WebsdkConnection } from "../im/scenario/sdk";
 
 /**
  * The operator's rolling restart, as docs/deploy.md describes it: `npm run cluster` (two server processes
@@ -31,6 +32,10 @@ import { cardCsv } from "../../test/kit/cards";
  * and in order, every order either succeeds or is refused with a readable error, and the ledger adds up.
  * A protocol client connected straight to the first node sends bursts across its SIGTERM: every message
  * stored was acknowledged to it, none is both stored and refused (issue 44, item 4).
+ * Failover (issue 44, item 5): the published client, finding its hosts in /easemob/server.json through the
+ * balancer, stays in service when the node it is on is killed (SIGKILL): every node names the balancer
+ * (IM_PUBLIC_URL), the client reconnects through it to the other node, and a message sent after the kill
+ * is delivered once.
  */
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
 const secretKey = randomBytes(32).toString("hex");
@@ -262,4 +267,103 @@ describe("rolling restart of a two-node cluster", () => {
     alice.conn.close();
     bob.conn.close();
   }, 240_000);
+});
+
+/** A node's open IM websockets, from its /metrics (asked directly on loopback). */
+async function imConnections(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return Number(/^tessera_im_connections (\d+)$/m.exec(text)?.[1]);
+}
+
+interface WebsdkPeer {
+  name: string;
+  conn: WebsdkConnection;
+  connected: number;
+  texts: { id: string; msg: string }[];
+}
+
+/**
+ * The published client (easemob-websdk 4.21.1) as a page on the balancer's address would run it: HTTP DNS on,
+ * its DNS list naming that address (the SDK's own list names Easemob's servers), so that REST and the
+ * websocket go where /easemob/server.json says.
+ */
+async function websdkPeer(prefix: string): Promise<WebsdkPeer> {
+  const sdk = loadWebsdk();
+  const { name, token } = await im.user(prefix);
+  const conn = new sdk.connection({
+    appKey: `${im.t.config.im.org}#${im.t.config.im.app}`,
+    isHttpDNS: true,
+    https: false,
+    delivery: false,
+    deviceId: `failover_${prefix}`,
+    isFixedDeviceId: false,
+  });
+  conn.dnsArr = [base];
+  conn.dnsTotal = 1;
+  const p: WebsdkPeer = { name, conn, connected: 0, texts: [] };
+  (conn.addEventHandler as (id: string, h: unknown) => void).call(conn, "failover", {
+    onConnected: () => p.connected++,
+    onTextMessage: (m: { id: string; msg: string }) => p.texts.push(m),
+  });
+  await sdkCall(conn, "open", { user: name, accessToken: token });
+  return p;
+}
+
+describe("failover through the cluster's balancer", () => {
+  test("SIGKILL the node a published client is on: it reconnects through the same address to the other node, and a message sent after the kill arrives once", async () => {
+    const nodePort = Number(/nodes :(\d+)/.exec(output)?.[1]);
+    const proxyPort = new URL(base).port;
+    const appKey = encodeURIComponent(`${im.t.config.im.org}#${im.t.config.im.app}`);
+    // Every node, asked directly, hands out the balancer, never itself.
+    for (const port of [nodePort, nodePort + 1]) {
+      const res = await fetch(`http://127.0.0.1:${port}/easemob/server.json?app_key=${appKey}`);
+      const doc = (await res.json()) as Record<string, { hosts: unknown[] }>;
+      const balancer = { protocol: "http", domain: "127.0.0.1", ip: "127.0.0.1", port: proxyPort };
+      expect([doc.rest?.hosts, doc["msync-wx"]?.hosts]).toEqual([[balancer], [balancer]]);
+    }
+
+    // The SDK builds its REST address from server.json as a page served over http would.
+    const g = globalThis as { location?: unknown };
+    g.location = { protocol: "http:" };
+    try {
+      const bob = await websdkPeer("fo_bob");
+      // Only bob's socket left open (the rolling restart's clients have closed theirs).
+      for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+        if ((await imConnections(nodePort)) + (await imConnections(nodePort + 1)) === 1) break;
+      }
+      const before = await Promise.all([imConnections(nodePort), imConnections(nodePort + 1)]);
+      const alice = await websdkPeer("fo_alice");
+      // The node alice's socket went to: the one with one more connection.
+      let victim = -1;
+      for (const end = Date.now() + 10_000; victim < 0 && Date.now() < end;) {
+        const now = await Promise.all([imConnections(nodePort), imConnections(nodePort + 1)]);
+        const i = now.findIndex((n, k) => n === (before[k] ?? 0) + 1);
+        if (i >= 0) victim = nodePort + i;
+        else await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(victim).toBeGreaterThan(0);
+      const survivor = victim === nodePort ? nodePort + 1 : nodePort;
+      const startsBefore = count(`node :${victim} started`);
+      const connectedBefore = alice.connected;
+
+      process.kill(pidOf(victim), "SIGKILL");
+      await until(() => alice.connected > connectedBefore, "alice reconnected", 15_000);
+      // Back on a node while the killed one has not been started again: the other node, through the balancer.
+      expect(count(`node :${victim} started`)).toBe(startsBefore);
+      expect(count(`node :${victim} exited (SIGKILL)`)).toBe(1);
+      expect(await imConnections(survivor)).toBeGreaterThan(0);
+
+      const sent = await sdkCall<{ serverMsgId: string }>(
+        alice.conn,
+        "send",
+        loadWebsdk().message.create({ type: "txt", chatType: "singleChat", to: bob.name, msg: "after the crash" }),
+      );
+      await until(() => bob.texts.some((m) => m.id === sent.serverMsgId), "the message at bob", 15_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(bob.texts.filter((m) => m.msg === "after the crash").map((m) => m.id)).toEqual([sent.serverMsgId]);
+      for (const p of [alice, bob]) (p.conn.close as () => void).call(p.conn);
+    } finally {
+      delete g.location;
+    }
+  }, 60_000);
 });
