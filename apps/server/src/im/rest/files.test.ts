@@ -157,7 +157,7 @@ describe("chatfiles", () => {
     }
   });
 
-  it("serves size=small|large copies of a restricted image without the secret (the chat SDK 5's <img> URLs); the original and other files keep it", async () => {
+  it("serves WebP copies of a restricted image without the secret (the chat SDK 5's <img> URLs: size=small|large, the bare URL the large one); the original bytes and other files keep it", async () => {
     const a = await im.user("f");
     const body = multipart({ filename: "p.png", contentType: "image/png", data: TEST_IMAGES.png });
     const up = await im.call<Upload>("POST", "chatfiles", {
@@ -174,8 +174,15 @@ describe("chatfiles", () => {
       // Made once and kept beside the file.
       expect((await im.call("GET", `chatfiles/${e.uuid}?size=${size}`)).raw.equals(first.raw)).toBe(true);
     }
-    expect((await im.call("GET", `chatfiles/${e.uuid}`)).status).toBe(403);
-    expect((await im.call("GET", `chatfiles/${e.uuid}?size=origin`)).status).toBe(403);
+    // The original URL without the secret gets the large copy, never the uploaded bytes.
+    for (const path of [`chatfiles/${e.uuid}`, `chatfiles/${e.uuid}?size=origin`]) {
+      const bare = await im.call("GET", path);
+      expect(bare.status).toBe(200);
+      expect(bare.headers["content-type"]).toBe("image/webp");
+      expect(bare.raw.equals(TEST_IMAGES.png)).toBe(false);
+    }
+    const original = await im.call("GET", `chatfiles/${e.uuid}`, { headers: { "share-secret": e["share-secret"] } });
+    expect(original.raw.equals(TEST_IMAGES.png)).toBe(true);
     const doc = multipart({ filename: "d.txt", contentType: "text/plain", data: Buffer.from("private") });
     const upDoc = await im.call<Upload>("POST", "chatfiles", {
       token: a.token,

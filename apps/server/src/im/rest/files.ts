@@ -33,7 +33,8 @@ export function fileRoutes(im: FastifyInstance, { svc }: RouteContext): void {
    * file needs its share secret, in the `share-secret` header or query. `thumbnail=true` asks for a
    * thumbnail of an image, sized by `thumbnail-width` / `thumbnail-height`; `size=small|large` (the
    * chat SDK 5's image URLs) a downscaled WebP copy of an image, made once and kept, served without
-   * the secret (docs/architecture.md, "Chat files the SDK 5 shows").
+   * the secret, as is the large copy to a bare request for a restricted image (docs/architecture.md,
+   * "Chat files the SDK 5 shows").
    */
   im.get<P<"uuid">>("/chatfiles/:uuid", { config: { imPublic: true } }, async (req, reply) => {
     const q = queryOf(req);

@@ -223,11 +223,14 @@ describe("SDK 5: messages", () => {
     const thumb = await fetch(thumbnailUrl);
     expect(thumb.status).toBe(200);
     expect(await imageInfo(Buffer.from(await thumb.arrayBuffer()))).toEqual({ width: 16, height: 16, format: "webp" });
-    // The original keeps its secret, which the message carries.
+    // The original URL (the sender's bubble, the preview) shows the large copy; the uploaded bytes
+    // need the secret the message carries.
     const original = String(got.body?.originalImageUrl);
-    expect((await fetch(original)).status).toBe(403);
+    const bare = await fetch(original);
+    expect(bare.status).toBe(200);
+    expect(bare.headers.get("content-type")).toBe("image/webp");
     const withSecret = await fetch(original, { headers: { "share-secret": String(got.body?.secret) } });
-    expect(withSecret.status).toBe(200);
+    expect(Buffer.from(await withSecret.arrayBuffer()).equals(TEST_IMAGES.png)).toBe(true);
   });
 
   test("history: the roaming page holds what was said, the recalled message gone", async () => {

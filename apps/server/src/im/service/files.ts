@@ -145,11 +145,13 @@ export class ImFiles {
     if (row.deleted_at) throw imError("fileExpired", { id: uuid });
     const allowed = !row.restricted || options.secret === row.share_secret;
     // The image variants are served on the file's id alone (docs/architecture.md, "Chat files the
-    // SDK 5 shows"): the client puts them in <img> tags with no secret; the original bytes keep it.
-    if (options.variant && row.width !== null) {
-      const side = options.variant === "small" ? IM_LIMITS.thumbnailDefaultSize : IM_LIMITS.thumbnailMaxSize;
-      const variant = await this.thumbnailOf(row, side, side);
-      if (variant) return variant;
+    // SDK 5 shows"): the client puts them in <img> tags with no secret. A restricted image asked for
+    // without its secret gets its large copy; the original bytes keep the secret.
+    const variant = options.variant ?? (allowed ? undefined : "large");
+    if (variant && row.width !== null) {
+      const side = variant === "small" ? IM_LIMITS.thumbnailDefaultSize : IM_LIMITS.thumbnailMaxSize;
+      const copy = await this.thumbnailOf(row, side, side);
+      if (copy) return copy;
     }
     if (!allowed) throw imError("fileNoPermission");
     if (options.thumbnail && row.width !== null) {
