@@ -121,23 +121,29 @@ export function startBalancer({ port, host = "127.0.0.1", nodes, pollMs = 500, o
     }
     tried.add(node);
     const upstream = net.connect(node.port, nodeHost);
+    // The client going away (or failing) while its node is being reached ends that attempt.
     const gone = () => upstream.destroy();
     socket.once("close", gone);
+    socket.on("error", gone);
     const refused = () => {
       socket.off("close", gone);
+      socket.off("error", gone);
       setReady(node, false);
       upgrade(req, socket, head, tried);
     };
     upstream.once("error", refused);
     upstream.once("connect", () => {
       upstream.off("error", refused);
+      // From here each side is ended after the other's last bytes (not destroyed, which would drop them).
+      socket.off("close", gone);
+      socket.once("close", () => upstream.end());
+      upstream.once("close", () => socket.end());
       upstream.on("error", () => socket.destroy());
-      socket.on("error", () => upstream.destroy());
       upstream.setNoDelay(true);
       socket.setNoDelay(true);
       upstream.write(upgradeHead(req));
       if (head.length > 0) upstream.write(head);
-      // Each side's end ends the other (a killed node's FIN reaches the client, which reconnects).
+      // A killed node's FIN (or reset) reaches the client, which reconnects.
       socket.pipe(upstream);
       upstream.pipe(socket);
     });
