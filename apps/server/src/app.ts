@@ -29,6 +29,7 @@ import { registerSupply } from "./modules/supply";
 import { registerTakeout } from "./modules/takeout";
 import { registerTransfers } from "./modules/transfers";
 import { registerWithdrawals } from "./modules/withdrawals";
+import { registerReconciliation } from "./modules/reconciliation";
 import { createHttpApp } from "./platform/http/app";
 import { apiNotFound } from "./platform/http/error-handler";
 import { createModuleHost } from "./platform/module";
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   const supply = await registerSupply(host, { catalog });
   const withdrawals = await registerWithdrawals(host);
+  await registerReconciliation(host, { withdrawals: withdrawals.withdrawals });
   await registerFunds(host);
   await registerTransfers(host, { accounts });
   const { callbacks } = await registerCallbacks(host, { api: onboarding.api });

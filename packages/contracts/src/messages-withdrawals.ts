@@ -42,6 +42,37 @@ export const WITHDRAWAL_MESSAGES = {
     tw: "商戶入駐不滿 {{days}} 天，自動結算待運營審核",
     en: "The merchant joined less than {{days}} days ago: its automatic payout waits for an operator",
   },
+  "withdraw.review.reconciliation": {
+    cn: "对账差异 {{count}} 笔待运营处理，自动结算暂停",
+    tw: "對賬差異 {{count}} 筆待運營處理，自動結算暫停",
+    en: "{{count}} reconciliation difference(s) wait for an operator: the automatic payout is held",
+  },
+  "payments.billHashMismatch": {
+    cn: "账单文件校验失败，请稍后重新对账",
+    tw: "賬單文件校驗失敗，請稍後重新對賬",
+    en: "The bill file failed its hash check; run the reconciliation again later",
+  },
+  "reconciliation.notFound": { cn: "对账差异不存在", tw: "對賬差異不存在", en: "No such reconciliation difference" },
+  "reconciliation.alreadyResolved": {
+    cn: "该差异已处理",
+    tw: "該差異已處理",
+    en: "This difference is already resolved",
+  },
+  "reconciliation.badDay": {
+    cn: "请选择已结束的对账日期",
+    tw: "請選擇已結束的對賬日期",
+    en: "Choose a day that is already over",
+  },
+  "reconciliation.reasonRequired": {
+    cn: "请填写处理说明",
+    tw: "請填寫處理說明",
+    en: "Please give the reason for your decision",
+  },
+  "reconciliation.noBills": {
+    cn: "当前支付渠道不提供对账单",
+    tw: "當前支付渠道不提供對賬單",
+    en: "The payment provider in use gives no bills",
+  },
   "payments.notEnabled": {
     cn: "在线支付尚未开通，请联系商家",
     tw: "線上支付尚未開通，請聯繫商家",

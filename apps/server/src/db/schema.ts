@@ -27,6 +27,7 @@ import type { MiniprogramTables } from "../modules/miniprogram/tables";
 import type { MallTables } from "../modules/mall/tables";
 import type { ProviderOpsTables } from "../modules/providerops/tables";
 import type { AnnouncementsTables } from "../modules/announcements/tables";
+import type { ReconciliationTables } from "../modules/reconciliation/tables";
 
 /**
  * Every table, for Kysely. Each module declares the tables it owns in its own tables.ts (only that
@@ -65,4 +66,5 @@ export interface DB
     MiniprogramTables,
     MallTables,
     ProviderOpsTables,
-    AnnouncementsTables {}
+    AnnouncementsTables,
+    ReconciliationTables {}

@@ -123,7 +123,7 @@ export async function insertWithdrawal(
     requestedBy: number | null;
     day: string;
     reviewReason?: {
-      key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant";
+      key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant" | "withdraw.review.reconciliation";
       params: Record<string, string | number>;
     } | null;
   },
@@ -225,4 +225,39 @@ export async function withdrawalPage(
   if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
   if (f.state) q = q.where("state", "=", f.state);
   return paginate(q.select(WITHDRAWAL_COLUMNS).orderBy("id", "desc"), q, f);
+}
+
+/** Automatic payouts of the merchant still waiting for their first review for the reason `key`. */
+export function heldAutomatic(db: Executor, merchantId: number, key: string) {
+  return db
+    .selectFrom("withdrawals")
+    .select(["id", "amount", "currency"])
+    .where("merchant_id", "=", merchantId)
+    .where("automatic", "=", true)
+    .where("state", "=", "under_review")
+    .where(sql<boolean>`review_reason->>'key' = ${key}`)
+    .execute();
+}
+
+/**
+ * Replaces a waiting payout's review reason `key` by `reason` (null: none left, it leaves the review),
+ * only while it still waits for `key`: whether this call did it.
+ */
+export async function setReviewReason(
+  tx: Executor,
+  id: number,
+  key: string,
+  reason: {
+    key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant" | "withdraw.review.reconciliation";
+    params: Record<string, string | number>;
+  } | null,
+): Promise<boolean> {
+  const res = await tx
+    .updateTable("withdrawals")
+    .set({ review_reason: reason ? JSON.stringify(reason) : null })
+    .where("id", "=", id)
+    .where("state", "=", "under_review")
+    .where(sql<boolean>`review_reason->>'key' = ${key}`)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }

@@ -41,7 +41,7 @@ export interface WithdrawalsDeps {
 
 /** Why an automatic payout waits for an operator: a message key with its parameters. */
 export interface ReviewReason {
-  key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant";
+  key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant" | "withdraw.review.reconciliation";
   params: Record<string, string | number>;
 }
 
@@ -441,12 +441,48 @@ export class WithdrawalsService {
     return { day, created, held, skipped };
   }
 
+  readonly #holds: ((merchantId: number) => Promise<ReviewReason | null>)[] = [];
+
+  /** Another module's reason to hold a merchant's automatic payout for an operator (reconciliation). */
+  holdPayoutsWhen(hold: (merchantId: number) => Promise<ReviewReason | null>): void {
+    this.#holds.push(hold);
+  }
+
+  /**
+   * The hold `key` is lifted for the merchant: its automatic payouts waiting for that reason alone go to
+   * the bank now (as one without a reason would have); one another reason still holds keeps waiting, now
+   * for that reason. Answers how many were released.
+   */
+  async releaseHeld(merchantId: number, key: ReviewReason["key"]): Promise<number> {
+    let released = 0;
+    for (const w of await repo.heldAutomatic(this.deps.db, merchantId, key)) {
+      const reason = await this.reviewReason(merchantId, w.amount, w.currency);
+      const moved = await withTx(this.deps.db, async (tx) => {
+        if (!(await repo.setReviewReason(tx, w.id, key, reason))) return false;
+        if (reason) return false;
+        await repo.updateWithdrawal(tx, w.id, { state: "bank_paying", payoutReference: payoutReference(w.id) });
+        const row = await repo.findWithdrawal(tx, w.id);
+        if (row) await this.deps.payouts.enqueue(tx, row, payoutReference(w.id));
+        return true;
+      });
+      if (moved) {
+        await this.deps.payouts.sendNow(w.id);
+        released++;
+      }
+    }
+    return released;
+  }
+
   /**
    * Whether an automatic payout must wait for an operator: a large amount, or a merchant too new to trust
    * with money leaving the platform unreviewed (the classic pattern of a fraudulent seller: join, sell,
    * cash out, vanish).
    */
   private async reviewReason(merchantId: number, amount: number, currency: string): Promise<ReviewReason | null> {
+    for (const hold of this.#holds) {
+      const reason = await hold(merchantId);
+      if (reason) return reason;
+    }
     if (amount > this.deps.reviewAbove) {
       return {
         key: "withdraw.review.aboveThreshold",

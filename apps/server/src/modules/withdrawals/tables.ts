@@ -39,7 +39,7 @@ export interface WithdrawalsTable {
   /** Migration 0118: why an automatic payout waits for an operator (null: it did not). */
   review_reason: ColumnType<
     {
-      key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant";
+      key: "withdraw.review.aboveThreshold" | "withdraw.review.newMerchant" | "withdraw.review.reconciliation";
       params: Record<string, string | number>;
     } | null,
     string | null | undefined,

@@ -133,6 +133,24 @@ export interface PaymentsAdapter {
    * settles it as the notification would have (the client's poll calls it). Outside any transaction.
    */
   sync?(db: Db, paymentNo: string, now: Date): Promise<void>;
+  /**
+   * Providers that publish daily bills (WeChat Pay): the payments and refunds of a platform day
+   * (YYYY-MM-DD, Asia/Shanghai) as the provider's bill has them, for the reconciliation.
+   */
+  bill?(day: string): Promise<ProviderBillLine[]>;
+}
+
+/** One line of a provider's daily bill, in the seam's terms. */
+export interface ProviderBillLine {
+  kind: "payment" | "refund";
+  paymentNo: string;
+  refundNo: string | null;
+  /** The provider's own reference (transaction or refund id). */
+  providerRef: string;
+  /** Minor units (fen). */
+  amount: number;
+  /** The merchant the payment was made for, as the adapter told the provider (null: unknown). */
+  merchantId: number | null;
 }
 
 /** A pending payment's next step for the payer (what `create` answered), or undefined when it is not pending. */

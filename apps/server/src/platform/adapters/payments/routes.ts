@@ -5,6 +5,13 @@ import { WechatPayAdapter } from "./wechatpay/adapter";
 import { receiveNotice } from "./wechatpay/settle";
 import { createLocalPlatform, type LocalPlatform } from "./wechatpay-local/platform";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The local WeChat Pay platform when this server serves it (sandbox), else null. */
+    wechatpayLocal?: LocalPlatform | null;
+  }
+}
+
 /**
  * The payments seam's own HTTP (issue 41): WeChat Pay's notifications at /api/payments/wechatpay/notify
  * (unauthenticated, the raw body verified before anything), and in sandbox with the local platform's
@@ -56,5 +63,7 @@ export async function registerPaymentRoutes(
     local = made.platform;
     await app.register(made.routes, { prefix: WECHATPAY_LOCAL_PATH.replace(/\/$/, "") });
   }
+  // The local platform's records, for tests that make the provider disagree with us (reconciliation).
+  app.decorate("wechatpayLocal", local);
   return { local };
 }

@@ -1,4 +1,4 @@
-import { randomBytes, type KeyObject } from "node:crypto";
+import { createHash, randomBytes, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { WechatpayConfig } from "../../../../config";
@@ -11,6 +11,7 @@ import {
   Rsa,
   MAX_CLOCK_SKEW_SECONDS,
 } from "../wechatpay/signing";
+import { writeTradeBill, type TradeBillRow } from "../wechatpay/bills";
 import { localKeyFiles, readApiv3Key } from "./keys";
 import { approvalPage, refundsPage } from "./pages";
 import { LocalStore, type LocalRefund, type LocalTransaction } from "./store";
@@ -170,6 +171,56 @@ function refundView(config: WechatpayConfig, r: LocalRefund) {
     ...(r.success_time && { success_time: r.success_time }),
     amount: { total: r.total, refund: r.refund, payer_total: r.total, payer_refund: r.refund, currency: "CNY" },
   };
+}
+
+/**
+ * The ALL trade bill of a Beijing day from the platform's records: the transactions paid that day (their
+ * success_time) and the refunds started that day, as WeChat Pay writes them.
+ */
+export function localTradeBill(store: LocalStore, day: string): string {
+  const time = (isoTime: string) => isoTime.slice(0, 19).replace("T", " ");
+  const rows: TradeBillRow[] = [];
+  for (const t of store.transactions()) {
+    if ((t.trade_state !== "SUCCESS" && t.trade_state !== "REFUND") || !t.success_time?.startsWith(day)) continue;
+    rows.push({
+      time: time(t.success_time),
+      appid: t.appid,
+      mchid: t.mchid,
+      transactionId: t.transaction_id ?? "",
+      outTradeNo: t.out_trade_no,
+      openid: t.openid,
+      tradeType: t.trade_type,
+      state: "SUCCESS",
+      amount: t.total,
+      refundId: "",
+      outRefundNo: "",
+      refundStatus: "",
+      description: t.description,
+      attach: t.attach,
+    });
+  }
+  for (const r of store.refunds()) {
+    if (!r.created_at.startsWith(day)) continue;
+    const t = store.transaction(r.out_trade_no);
+    rows.push({
+      time: time(r.created_at),
+      appid: t?.appid ?? "",
+      mchid: t?.mchid ?? "",
+      transactionId: r.transaction_id,
+      outTradeNo: r.out_trade_no,
+      openid: t?.openid ?? "",
+      tradeType: t?.trade_type ?? "",
+      state: "REFUND",
+      amount: r.refund,
+      refundId: r.refund_id,
+      outRefundNo: r.out_refund_no,
+      refundStatus: r.status,
+      description: t?.description ?? "",
+      attach: t?.attach ?? "",
+    });
+  }
+  rows.sort((a, b) => a.time.localeCompare(b.time));
+  return writeTradeBill(rows);
 }
 
 interface RawReq extends FastifyRequest {
@@ -351,6 +402,35 @@ function localPlatformRoutes(
       store.putRefund(r);
       store.putTransaction({ ...t, trade_state: "REFUND" });
       return answer(reply, 200, refundView(config, r));
+    });
+
+    // Bills: the request answers where to download the file and its SHA1; the file (not signed, as the
+    // vendor's) is served once per token for five minutes.
+    const bills = new Map<string, { file: Buffer; until: number }>();
+    app.get<{ Querystring: { bill_date?: string; bill_type?: string; tar_type?: string } }>(
+      "/v3/bill/tradebill",
+      async (req, reply) => {
+        const day = req.query.bill_date ?? "";
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return error(reply, 400, "PARAM_ERROR", "bill_date 格式错误");
+        if ((req.query.bill_type ?? "ALL") !== "ALL") return error(reply, 400, "PARAM_ERROR", "仅支持 bill_type=ALL");
+        if (day >= iso(clock.now()).slice(0, 10)) return error(reply, 400, "NO_STATEMENT_EXIST", "账单未生成");
+        const file = Buffer.from(localTradeBill(store, day), "utf8");
+        const token = randomBytes(16).toString("hex");
+        const now = Date.now();
+        for (const [k, v] of bills) if (v.until < now) bills.delete(k);
+        bills.set(token, { file, until: now + 5 * 60_000 });
+        const base = `${req.protocol}://${req.host}${req.url.slice(0, req.url.indexOf("/v3/"))}`;
+        return answer(reply, 200, {
+          hash_type: "SHA1",
+          hash_value: createHash("sha1").update(file).digest("hex"),
+          download_url: `${base}/v3/billdownload/file?token=${token}`,
+        });
+      },
+    );
+    app.get<{ Querystring: { token?: string } }>("/v3/billdownload/file", async (req, reply) => {
+      const bill = bills.get(req.query.token ?? "");
+      if (!bill || bill.until < Date.now()) return error(reply, 400, "PARAM_ERROR", "token 无效或已过期");
+      return reply.type("application/octet-stream").send(bill.file);
     });
 
     app.get<{ Params: { no: string } }>("/v3/refund/domestic/refunds/:no", async (req, reply) => {

@@ -67,6 +67,14 @@ export class LocalStore {
     return this.#state.transactions[outTradeNo];
   }
 
+  transactions(): LocalTransaction[] {
+    return Object.values(this.#state.transactions);
+  }
+
+  refunds(): LocalRefund[] {
+    return Object.values(this.#state.refunds);
+  }
+
   byPrepay(prepayId: string): LocalTransaction | undefined {
     return Object.values(this.#state.transactions).find((t) => t.prepay_id === prepayId);
   }

@@ -11,8 +11,10 @@ import type {
   PaymentHandlers,
   PaymentIntent,
   PaymentsAdapter,
+  ProviderBillLine,
   RefundRequest,
 } from "../index";
+import { billHashMatches, parseTradeBill } from "./bills";
 import { ensureLocalKeys, localKeyFiles, readApiv3Key } from "../wechatpay-local/keys";
 import { jsapiParams, Rsa } from "./signing";
 import { syncPayment } from "./settle";
@@ -223,6 +225,54 @@ export class WechatPayAdapter implements PaymentsAdapter {
 
   async sync(db: Db, paymentNo: string, now: Date): Promise<void> {
     await syncPayment({ db, adapter: this, handlers: this.handlers, log: this.log }, paymentNo, now);
+  }
+
+  /**
+   * The day's trade bill (bill_type ALL: the payments and the refunds started that day): asks for it,
+   * downloads the file from its download_url with a signed request (the vendor does not sign the file:
+   * its SHA1 from the first answer is checked instead) and parses it. No bill for a day without trade
+   * (NO_STATEMENT_EXIST) is an empty day.
+   */
+  async bill(day: string): Promise<ProviderBillLine[]> {
+    let meta: { download_url?: string; hash_type?: string; hash_value?: string };
+    try {
+      meta = (await this.client.chain("v3/bill/tradebill").get({ params: { bill_date: day, bill_type: "ALL" } }))
+        .data as typeof meta;
+    } catch (err) {
+      if (vendorError(err).code === "NO_STATEMENT_EXIST") return [];
+      throw this.fail(`trade bill ${day}`, err);
+    }
+    if (!meta.download_url) throw this.fail(`trade bill ${day}`, new Error("no download_url"));
+    // Relative to the configured base (the vendor's, or the local platform's under its path).
+    const url = new URL(meta.download_url);
+    const base = new URL(this.config.baseUrl);
+    const basePath = base.pathname.endsWith("/") ? base.pathname : `${base.pathname}/`;
+    const rel = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname.slice(1);
+    let file: Buffer;
+    try {
+      const res = await this.client.chain(rel).get({
+        params: Object.fromEntries(url.searchParams),
+        responseType: "arraybuffer",
+      });
+      file = Buffer.from(res.data as ArrayBuffer);
+    } catch (err) {
+      throw this.fail(`trade bill ${day} download`, err);
+    }
+    if (!billHashMatches(file, meta.hash_type ?? "", meta.hash_value ?? "")) {
+      this.log(`wechatpay trade bill ${day}: the file's ${meta.hash_type} is not ${meta.hash_value}`);
+      throw new AppError(CODE.CONFLICT, "payments.billHashMismatch");
+    }
+    return parseTradeBill(file.toString("utf8")).lines.map((l) => {
+      const m = /^m(\d+)$/.exec(l.attach);
+      return {
+        kind: l.kind,
+        paymentNo: l.paymentNo,
+        refundNo: l.refundNo,
+        providerRef: l.providerRef,
+        amount: l.amount,
+        merchantId: m ? Number(m[1]) : null,
+      };
+    });
   }
 
   async close(tx: Tx, paymentNo: string): Promise<void> {
