@@ -339,6 +339,19 @@ function oneOf<T extends string>(name: string, allowed: readonly T[], fallback: 
   return raw as T;
 }
 
+/**
+ * IM_PUBLIC_URL: the address clients are told to connect to (with several nodes, the balancer's), of which
+ * /easemob/server.json can name only scheme, host and port: anything more is refused at start.
+ */
+function publicUrlConfig(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== "/" || url.search !== "" || url.hash !== "") {
+    throw new Error("IM_PUBLIC_URL must be the http(s) address clients reach, scheme, host and port only");
+  }
+  return url.origin;
+}
+
 /** Fastify's trustProxy as TRUST_PROXY gives it: off, every hop, a hop count, or the proxies' addresses and CIDRs. */
 export type TrustProxy = boolean | number | string[];
 
@@ -502,7 +515,7 @@ function loadImConfig(env: NodeJS.ProcessEnv): ImConfig {
     clientSecret: env.IM_CLIENT_SECRET || undefined,
     tokenTtlSeconds: positive("IM_TOKEN_TTL_SECONDS", 7 * 24 * 3600, env),
     openRegistration,
-    publicUrl: env.IM_PUBLIC_URL ? env.IM_PUBLIC_URL.replace(/\/+$/, "") : undefined,
+    publicUrl: publicUrlConfig(env.IM_PUBLIC_URL),
     maxGroupUsers: positive("IM_MAX_GROUP_USERS", 3000, env),
     maxRoomUsers: positive("IM_MAX_ROOM_USERS", 10000, env),
     maxAdmins: int("IM_MAX_ADMINS", 99, env),

@@ -61,6 +61,19 @@ describe("server.json behind a balancer", () => {
     expect(untrusted.body.rest.hosts).toEqual([{ protocol: "http", domain: "10.0.0.7", ip: "10.0.0.7", port: "8081" }]);
   });
 
+  it("takes IM_PUBLIC_URL as scheme, host and port only, refusing at start what server.json cannot name", () => {
+    expect(loadConfig({ IM_PUBLIC_URL: "HTTPS://IM.example.com:443/" }).im.publicUrl).toBe("https://im.example.com");
+    expect(loadConfig({ IM_PUBLIC_URL: "http://127.0.0.1:8080" }).im.publicUrl).toBe("http://127.0.0.1:8080");
+    for (const bad of [
+      "im.example.com",
+      "ftp://im.example.com",
+      "https://im.example.com/chat",
+      "https://x.example?a=1",
+    ]) {
+      expect(() => loadConfig({ IM_PUBLIC_URL: bad }), bad).toThrow(/^IM_PUBLIC_URL must be/);
+    }
+  });
+
   it("refuses a Host header that names no host", async () => {
     const res = await discover({}, { host: "not a host" });
     expect([res.status, res.body.error]).toEqual([400, "illegal_argument"]);
