@@ -1,5 +1,6 @@
 import {
   AuditOutlined,
+  ReconciliationOutlined,
   AccountBookOutlined,
   NotificationOutlined,
   BankOutlined,
@@ -49,6 +50,13 @@ export const ops: AreaDef = {
       titleKey: "withdraw.title.ops",
       menuKey: "withdraw.menu.ops",
       icon: WalletOutlined,
+    },
+    {
+      path: "Reconciliation",
+      load: () => import("../../features/payments/OpsReconciliation"),
+      titleKey: "reconciliation.title",
+      menuKey: "reconciliation.menu",
+      icon: ReconciliationOutlined,
     },
     {
       path: "StoreSettlement",
