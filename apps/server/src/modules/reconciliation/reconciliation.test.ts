@@ -3,7 +3,7 @@ import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp
 import { established, income } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { freePort } from "../../../test/ports";
-import { platformDay } from "../../platform/clock";
+import { platformDay, startOfPlatformDay } from "../../platform/clock";
 import { checkInvariants } from "../ledger";
 
 /**
@@ -58,7 +58,7 @@ async function takeoutShop(name: string): Promise<Merchant> {
 }
 
 /** A takeout order of 20.00 paid through WeChat Pay H5 and the local platform's approval page. */
-async function paidTakeout(m: Merchant) {
+async function paidTakeout(m: Merchant, o: { confirmAfter?: number; notifyAfter?: number } = {}) {
   const phone = newPhone();
   await t.call("POST", "/api/mall/customer/sendSms", { body: { phone } });
   const login = await t.call<{ token: string }>("POST", "/api/mall/customer/login", {
@@ -86,7 +86,15 @@ async function paidTakeout(m: Merchant) {
     { headers: { ...headers, "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148" } },
   );
   const url = paid.body.data.payAction?.url ?? "";
-  expect((await post(`${url}/confirm`)).ok).toBe(true);
+  if (o.notifyAfter === undefined) {
+    expect((await post(`${url}/confirm`)).ok).toBe(true);
+  } else {
+    // Paid at the provider later, its notification held back (the approval page's 支付但延迟通知) and sent later still.
+    t.clock.advance(o.confirmAfter ?? 0);
+    expect((await post(`${url}/confirm?notify=later`)).ok).toBe(true);
+    t.clock.advance(o.notifyAfter);
+    expect((await post(`${url}/notify`)).ok).toBe(true);
+  }
   const state = await t.ctx.database.db
     .selectFrom("payments")
     .select("state")
@@ -270,5 +278,33 @@ describe("reconciliation against WeChat Pay's trade bill", () => {
     expect(open.body.data.list.map((x) => x.kind).sort()).toEqual(["amount", "extra"]);
     // Merchants see nothing of it.
     expect((await t.call("GET", "/api/ops/reconciliation/differences", { token: a.token })).status).toBe(403);
+  });
+
+  it("a payment made just before midnight and confirmed here just after is on the previous day's bill: no difference", async () => {
+    const shop = await takeoutShop("Midnight Wok");
+    const now = t.clock.now();
+    const midnight = startOfPlatformDay(platformDay(new Date(now.getTime() + 86_400_000)));
+    // Ordered at 23:58 (the shop closes at 23:59), paid at 23:59:30, confirmed here at 00:00:30.
+    t.clock.advance(Math.floor((midnight.getTime() - now.getTime()) / 1000) - 120);
+    const before = platformDay(t.clock.now());
+    const paid = await paidTakeout(shop, { confirmAfter: 90, notifyAfter: 60 });
+    const after = platformDay(t.clock.now());
+    expect(after).not.toBe(before);
+    t.clock.advance(86_400);
+    ops = await registerOperator(t);
+    for (const day of [before, after]) {
+      const ran = await t.call<{ billLines: number }[]>("POST", "/api/ops/reconciliation/run", {
+        token: ops.token,
+        body: { day },
+      });
+      expect(ran.body.code).toBe(1);
+    }
+    const listed = await t.call<{ list: Difference[] }>(
+      "GET",
+      `/api/ops/reconciliation/differences?merchantId=${shop.merchantId}`,
+      { token: ops.token },
+    );
+    expect(listed.body.data.list).toEqual([]);
+    expect(paid.orderNo).toMatch(/\S/);
   });
 });

@@ -8,7 +8,7 @@ import type { DifferenceKind } from "./tables";
 export function paymentsPaidBetween(db: Executor, provider: string, from: Date, to: Date) {
   return db
     .selectFrom("payments")
-    .select(["payment_no", "merchant_id", "amount", "provider_txn_id"])
+    .select(["payment_no", "merchant_id", "amount", "provider_txn_id", "paid_at"])
     .where("provider", "=", provider)
     .where("paid_at", ">=", from)
     .where("paid_at", "<", to)

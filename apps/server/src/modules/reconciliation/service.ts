@@ -28,6 +28,8 @@ export interface RunResult {
 }
 
 const HOLD_KEY = "withdraw.review.reconciliation" as const;
+/** A payment confirmed here this long after midnight may be on the previous day's bill. */
+const MIDNIGHT_GRACE_MS = 15 * 60_000;
 
 /**
  * The daily reconciliation (issue 41, item 5): a provider's bill of a platform day against our payments
@@ -82,8 +84,21 @@ export class ReconciliationService {
       });
     }
     const ours = await repo.paymentsPaidBetween(db, provider, from, to);
+    // Paid at the provider just before midnight, its notification here just after: on the previous
+    // day's bill, which is looked at for those only.
+    let previous: Map<string, number> | null = null;
+    const onPreviousBill = async (p: (typeof ours)[number]) => {
+      if (!p.paid_at || new Date(p.paid_at).getTime() - from.getTime() > MIDNIGHT_GRACE_MS) return false;
+      previous ??= new Map(
+        ((await adapter.bill?.(platformDay(new Date(from.getTime() - 86_400_000)))) ?? [])
+          .filter((l) => l.kind === "payment")
+          .map((l) => [l.paymentNo, l.amount]),
+      );
+      return previous.get(p.payment_no) === Number(p.amount);
+    };
     for (const p of ours) {
       const b = billPaid.get(p.payment_no);
+      if (!b && (await onPreviousBill(p))) continue;
       const common = {
         ...base,
         entry: "payment" as const,
