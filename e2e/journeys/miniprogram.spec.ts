@@ -174,10 +174,22 @@ test("a purchaser publishes a WeChat mini-program mall through review on the loc
   await page.reload();
   await openWith(page.getByTestId(`mp-manage-mall-${stamp}`), page.getByTestId("mp-drawer"));
   await expect(drawer.getByTestId("mp-audit-state")).toHaveText("审核通过");
+  // Release warns what the mall still lacks (issue 40, item 13): nothing on sale, no SMS to log customers in.
   await drawer.getByTestId("mp-release").click();
+  const missing = page.getByTestId("mp-release-missing");
+  await expect(missing).toContainText("还没有上架的商品");
+  await expect(missing).toContainText("短信条数为0");
+  await shot(page, "release-missing");
+  await page.getByRole("button", { name: "仍然发布" }).click();
   await expect(drawer.getByTestId("mp-publish-state")).toHaveText("已发布");
   await expect(drawer.getByTestId("mp-history")).toContainText("1.0.1");
   await shot(page, "released");
+  // The home's setup checklist names the mall's next step.
+  await page.goto("/sale/Home");
+  const mallSetup = page.getByTestId("setup-mall");
+  await expect(mallSetup).toContainText("3/5");
+  await expect(mallSetup.getByRole("link", { name: /上架商品/ })).toHaveAttribute("href", "/sale/SelfSupport");
+  await shot(page, "setup-checklist");
 
   // The mall serves the released config (theme 3, the menus).
   const store = await request.get("/api/mall/shop/storefront", {
@@ -338,6 +350,9 @@ test("a provider publishes a Douyin mini-program through review, and a customer 
   await openWith(page.getByTestId(`mp-manage-dy-${stamp}`), page.getByTestId("mp-drawer"));
   await expect(page.getByTestId("mp-audit-state")).toHaveText("审核通过");
   await page.getByTestId("mp-release").click();
+  // Nothing on sale and no SMS yet: release says so first (issue 40, item 13), and goes ahead when asked to.
+  await expect(page.getByTestId("mp-release-missing")).toContainText("短信条数为0");
+  await page.getByRole("button", { name: "仍然发布" }).click();
   await expect(page.getByTestId("mp-publish-state")).toHaveText("已发布");
   await shot1280(page, "douyin-released");
 

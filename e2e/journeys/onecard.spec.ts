@@ -228,6 +228,7 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
   await expect(buyerPage.locator(".ant-table-row")).toHaveCount(1);
   await buyerPage.locator(".ant-table-row .ant-checkbox-input").check();
   await buyerPage.getByTestId("gift-phone").fill(phone);
+  await buyerPage.getByLabel("赠言").fill("新年快乐，咖啡管够");
   await buyerPage.getByTestId("gift-submit").click();
   await expect(buyerPage.getByText(/已将1张卡（¥100\.00）赠送给/)).toBeVisible();
 
@@ -260,13 +261,26 @@ test("a brand issues face-value cards; a purchaser buys, extracts, activates, re
     hasTouch: true,
   });
   const customer = await phoneContext.newPage();
-  await customer.goto("/client/login");
+  // The gift SMS carries its link (issue 40, item 3); the landing shows who sent what, with the message,
+  // before asking to log in, and the login comes back to it.
+  const giftSms = await apiCall<{ list: { body: string }[] }>(request, "", "get", `/api/dev/outbox?to=${phone}`);
+  const giftLink = /https?:\/\/\S+\/client\/claim\?token=\S+/.exec(giftSms.list[0]?.body ?? "")?.[0] ?? "";
+  expect(giftLink).not.toBe("");
+  await customer.goto(new URL(giftLink).pathname + new URL(giftLink).search);
+  const landing = customer.getByTestId("gift-landing");
+  await expect(landing).toContainText("礼享卡券采购有限公司送您1张卡");
+  await expect(customer.getByTestId("gift-amount")).toHaveText("¥100.00");
+  await expect(customer.getByTestId("gift-message")).toContainText("新年快乐，咖啡管够");
+  await shot(customer, "gift-landing-390");
+  await customer.getByTestId("gift-login").click();
   await customer.locator("#phone").fill(phone);
   await customer.getByRole("button", { name: "获取验证码" }).click();
   await customer.locator("#smsCode").fill(await readCode(request, phone));
   await customer.getByRole("button", { name: /^登\s?录$/ }).click(); // antd spaces two-character labels
-  await expect(customer).toHaveURL(/\/client\/cardBag/);
+  await expect(customer).toHaveURL(/\/client\/claim\?token=/);
   await customer.getByRole("button", { name: /^领\s?取$/ }).click();
+  await expect(customer.getByTestId("claim-result")).toHaveText("礼品已放入您的卡包");
+  await customer.goto("/client/cardBag");
   await expect(customer.getByText("¥100.00").first()).toBeVisible();
   await expect(customer.getByText(`**** ${first.no.slice(-4)}`)).toBeVisible();
   await shot(customer, "card-bag-390");

@@ -30,7 +30,9 @@ export async function readCode(request: APIRequestContext, to: string): Promise<
       async () => {
         const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
         const body = await json<{ list: { body: string }[] }>(res);
-        code = /\b(\d{4,8})\b/.exec(body.data.list[0]?.body ?? "")?.[1] ?? "";
+        // The newest message that is a code (a gift's SMS carries a link whose port and token have digits too).
+        const message = body.data.list.find((m) => /验证码|驗證碼|code/i.test(m.body));
+        code = /\b(\d{4,8})\b/.exec(message?.body ?? "")?.[1] ?? "";
         return code;
       },
       { message: `a code for ${to} in the dev outbox` },

@@ -13,6 +13,7 @@ import { registerCommerce } from "./modules/commerce";
 import { registerCommission } from "./modules/commission";
 import { mayBuyCondition, registerDocking } from "./modules/docking";
 import { registerDeveloper } from "./modules/developer";
+import { registerSetup } from "./modules/setup";
 import { registerFunds } from "./modules/funds";
 import { registerInvoices } from "./modules/invoices";
 import { refundExpiredCodes, registerMall } from "./modules/mall";
@@ -93,6 +94,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await registerProviderOps(host, { purchasing });
   await registerAnnouncements(host);
   await registerDeveloper(host, { api: onboarding.api });
+  await registerSetup(host);
   await registerOps(host, {
     queues: [...onboarding.queues, ...withdrawals.queues, ...collection.queues],
     readDocumentForReview: onboarding.readDocumentForReview,

@@ -12,6 +12,8 @@ export interface Config {
   /** HTTP port for the web app, the API and the IM service. */
   port: number;
   host: string;
+  /** The web app's public address (PUBLIC_URL), for links sent by SMS (a gift's claim link); no trailing slash. */
+  webUrl: string;
   /** Folder for the embedded database, the secret key file and uploads. */
   dataDir: string;
   /** A PostgreSQL server; when empty the embedded PGlite database in `dataDir` is used. */
@@ -415,6 +417,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: int("PORT", 8080, env),
     host: env.HOST || "0.0.0.0",
+    webUrl: (env.PUBLIC_URL || `http://localhost:${int("PORT", 8080, env)}`).replace(/\/+$/, ""),
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteSharedBuffers: memorySize("PGLITE_SHARED_BUFFERS", DEFAULT_PGLITE_SHARED_BUFFERS, env),

@@ -35,3 +35,4 @@ export * from "./developer";
 export * from "./mall";
 export * from "./miniprogram";
 export * from "./announcements";
+export * from "./setup";

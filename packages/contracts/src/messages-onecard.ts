@@ -169,9 +169,9 @@ export const ONECARD_MESSAGES = {
   "onecard.loginExpired": { cn: "登录状态已过期", tw: "登錄狀態已過期", en: "Login state expired" },
   "onecard.phoneEmpty": { cn: "请输入手机号", tw: "請輸入手機號", en: "Please enter the mobile number" },
   "onecard.giftSms": {
-    cn: "【一卡通】{{from}}送您{{count}}张礼品卡，请用本手机号登录卡包领取。",
-    tw: "【一卡通】{{from}}送您{{count}}張禮品卡，請用本手機號登錄卡包領取。",
-    en: "[One-card] {{from}} sent you {{count}} gift card(s). Log in to your card bag with this number to claim them.",
+    cn: "【一卡通】{{from}}送您{{count}}张礼品卡，点击领取：{{link}} （请用本手机号登录）",
+    tw: "【一卡通】{{from}}送您{{count}}張禮品卡，點擊領取：{{link}} （請用本手機號登錄）",
+    en: "[One-card] {{from}} sent you {{count}} gift card(s). Claim them here: {{link}} (log in with this number)",
   },
   "onecard.lockedSms": {
     cn: "【一卡通】您尾号{{last4}}的卡密码错误次数过多，已锁定{{minutes}}分钟。",

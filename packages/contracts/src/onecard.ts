@@ -145,6 +145,18 @@ export const ocProduct = z.object({
   createdAt: z.string(),
 });
 export type OcProduct = z.infer<typeof ocProduct>;
+/** A gift link's landing, before the recipient logs in (issue 40, item 3): who sent what, with their message. */
+export const ocGiftPreview = z.object({
+  from: z.string(),
+  count: z.number().int(),
+  amount: money,
+  message: z.string(),
+  expiresAt: z.string(),
+  state: z.enum(["open", "claimed", "expired"]),
+});
+export type OcGiftPreview = z.infer<typeof ocGiftPreview>;
+export const ocGiftPreviewQuery = z.object({ token: z.string().min(3).max(80) });
+
 export const ocProductQuery = pageQuery.extend({
   kind: z.enum(ONECARD_KINDS).optional(),
   keyword: z.string().trim().max(60).optional(),

@@ -131,9 +131,22 @@ describe("a gift whose SMS the vendor refuses", () => {
     });
     expect(given.body.data.state).toBe("sent");
     const outbox = await t.call<{ list: { body: string }[] }>("GET", `/api/dev/outbox?to=${phone}`);
-    expect(outbox.body.data.list.map((m) => m.body)).toEqual([
-      "【Tessera】Buyer Ltd送您1张礼品卡，请用本手机号登录卡包领取。",
-    ]);
+    const [sms] = outbox.body.data.list.map((m) => m.body);
+    // The SMS carries the gift's claim link (issue 40, item 3), whose landing names the sender before any login.
+    expect(sms).toMatch(
+      /^【Tessera】Buyer Ltd送您1张礼品卡，点击领取：http:\/\/localhost:\d+\/client\/claim\?token=\S+ （请用本手机号登录）$/,
+    );
+    const token = decodeURIComponent(/token=(\S+)/.exec(sms ?? "")?.[1] ?? "");
+    const landing = await t.call<{ from: string; count: number; state: string }>(
+      "GET",
+      `/api/card-public/onecard/gifts/preview?token=${encodeURIComponent(token)}`,
+    );
+    expect(landing.body.data).toMatchObject({ from: "Buyer Ltd", count: 1, state: "open" });
+    const forged = await t.call(
+      "GET",
+      `/api/card-public/onecard/gifts/preview?token=${token.split(".")[0] ?? ""}.forged`,
+    );
+    expect(forged.status).toBe(404);
   });
 });
 

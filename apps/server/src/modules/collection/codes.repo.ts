@@ -63,3 +63,24 @@ export function liveCodeByToken(db: Executor, token: string) {
     .where("deleted_at", "is", null)
     .executeTakeFirst();
 }
+
+/** How far a merchant has set up payment collection (the home's setup checklist): onboarding and codes. */
+export async function collectionSetup(
+  db: Executor,
+  merchantId: number,
+): Promise<{ applied: boolean; signed: boolean; codes: number }> {
+  const [app, codes] = await Promise.all([
+    db
+      .selectFrom("pay_applications")
+      .select("state")
+      .where("merchant_id", "=", merchantId)
+      .orderBy("id", "desc")
+      .executeTakeFirst(),
+    db
+      .selectFrom("pay_codes")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("merchant_id", "=", merchantId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { applied: app !== undefined, signed: app?.state === "FINISHED", codes: Number(codes.n) };
+}

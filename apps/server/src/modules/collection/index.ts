@@ -3,6 +3,7 @@ import type { ReviewQueue } from "../ops";
 import type { ModuleHost } from "../../platform/module";
 import { collectionBrandRoutes, collectionOpsRoutes, collectionPublicRoutes, collectionServicerRoutes } from "./routes";
 import { CollectionService } from "./service";
+export { collectionSetup } from "./codes.repo";
 
 export { CollectionService } from "./service";
 export { retireStoreCodes, storesWithOpenPayments } from "./stores-link.repo";

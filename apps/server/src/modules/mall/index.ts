@@ -7,6 +7,7 @@ import { CODE } from "@tessera/contracts";
 import { cardKeys } from "../supply";
 import { merchantRoutes, storeRoutes } from "./routes";
 import { MallService, type MallAppearanceSource } from "./service";
+export { mallStock } from "./repo";
 
 export { MallService, type MallAppearance, type MallAppearanceSource } from "./service";
 export { refundExpiredCodes } from "./expired-codes";

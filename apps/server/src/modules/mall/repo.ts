@@ -159,3 +159,28 @@ export async function replaceTesters(tx: Tx, merchantId: number, phones: string[
       .execute();
   }
 }
+
+/** What a mall sells and how many login SMS it has left (the home's setup checklist, the release warning). */
+export async function mallStock(db: Executor, merchantId: number, now: Date): Promise<{ onSale: number; sms: number }> {
+  const [goods, bags, sms] = await Promise.all([
+    db
+      .selectFrom("mall_self_goods")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("merchant_id", "=", merchantId)
+      .where("on_sale", "=", true)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("mall_gift_bags")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("merchant_id", "=", merchantId)
+      .where("on_sale", "=", true)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("mall_sms_packages")
+      .select((eb) => eb.fn.sum<number>("remaining").as("n"))
+      .where("merchant_id", "=", merchantId)
+      .where("expires_at", ">", now)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { onSale: Number(goods.n) + Number(bags.n), sms: Number(sms.n ?? 0) };
+}

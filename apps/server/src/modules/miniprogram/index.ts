@@ -7,7 +7,7 @@ import { MiniprogramService, type MallAppearance } from "./service";
 
 export { MiniprogramService, type MallAppearance } from "./service";
 export { BoundAccounts } from "./accounts.service";
-export { releasedMallApp } from "./repo";
+export { mallAppSetup, releasedMallApp } from "./repo";
 export type { PlatformAdapter, PlatformPush, UnlimitedQrcodeInput } from "../../platform/adapters/miniprogram";
 
 export interface MiniprogramModule {

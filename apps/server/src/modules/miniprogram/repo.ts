@@ -233,3 +233,20 @@ export async function templatesByIds(db: Executor, ids: number[]): Promise<Templ
 export async function authorizerStates(db: Executor, appIds: string[]) {
   return db.selectFrom("mp_authorizers").select(["app_id", "state"]).where("app_id", "in", appIds).execute();
 }
+
+/** How far a merchant's mall mini-program is (the home's setup checklist): configured, authorised, released. */
+export async function mallAppSetup(
+  db: Executor,
+  merchantId: number,
+): Promise<{ configs: number; authorized: boolean; released: boolean }> {
+  const rows = await db
+    .selectFrom("mp_configs")
+    .select(["app_id", "publish_state"])
+    .where("merchant_id", "=", merchantId)
+    .execute();
+  return {
+    configs: rows.length,
+    authorized: rows.some((r) => r.app_id !== null),
+    released: rows.some((r) => r.publish_state === "published"),
+  };
+}

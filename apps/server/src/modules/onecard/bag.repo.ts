@@ -87,6 +87,16 @@ export function giftsToPhone(db: Executor, phone: string) {
     .execute();
 }
 
+/** A gift and its sender's name, for the claim link's landing (nothing locked). */
+export function giftWithSender(db: Executor, id: number) {
+  return db
+    .selectFrom("onecard_gifts as g")
+    .innerJoin("merchants as m", "m.id", "g.purchaser_id")
+    .select(["g.card_ids", "g.amount", "g.currency", "g.message", "g.state", "g.expires_at", "m.name as sender"])
+    .where("g.id", "=", id)
+    .executeTakeFirst();
+}
+
 export function lockGift(tx: Executor, id: number) {
   return tx.selectFrom("onecard_gifts").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
 }

@@ -6,6 +6,7 @@ import {
   type Lang,
   type OcBagReply,
   type OcGift,
+  type OcGiftPreview,
   type OcMove,
   type Page,
   type SendCodeReply,
@@ -135,7 +136,7 @@ export class BagService {
     try {
       for (const g of gifts) {
         if (g.phone === null) continue;
-        const params = { from: me.name, count };
+        const params = { from: me.name, count, link: this.giftLink(g.id) };
         const text = renderMessage("onecard.giftSms", lang, params);
         await this.deps.sms.send({ to: g.phone, kind: "giftNotice", params, text });
       }
@@ -158,6 +159,31 @@ export class BagService {
   /** The token of a gift's claim link: its id and a keyed MAC of it, so links cannot be guessed from ids. */
   giftToken(id: number): string {
     return `${id}.${createHmac("sha256", this.deps.giftKey).update(`gift:${id}`).digest("base64url").slice(0, 24)}`;
+  }
+
+  /**
+   * What a gift link's landing shows before anyone logs in (issue 40, item 3): who sent how many cards worth
+   * how much, their message, until when it can be claimed and whether it still can. The token is the
+   * credential; nothing about the recipient is shown.
+   */
+  async giftPreview(token: string): Promise<OcGiftPreview> {
+    const id = this.giftOfToken(token);
+    const g = id === undefined ? undefined : await bagRepo.giftWithSender(this.deps.db, id);
+    if (!g) throw new AppError(CODE.NOT_FOUND, "onecard.giftNotFound");
+    const expired = g.state === "expired" || (g.state === "sent" && new Date(g.expires_at) <= this.now());
+    return {
+      from: g.sender,
+      count: g.card_ids.length,
+      amount: money(g.amount, g.currency),
+      message: g.message,
+      expiresAt: new Date(g.expires_at).toISOString(),
+      state: expired ? "expired" : g.state === "claimed" ? "claimed" : "open",
+    };
+  }
+
+  /** The claim link an SMS carries: the web app's public address and the gift's token. */
+  giftLink(id: number): string {
+    return `${this.deps.publicUrl}/client/claim?token=${encodeURIComponent(this.giftToken(id))}`;
   }
 
   private giftOfToken(token: string): number | undefined {

@@ -71,6 +71,7 @@ export async function registerOnecard(
     keys: cardKeys(ctx.secret),
     pwdKey: Buffer.from(hkdfSync("sha256", ctx.secret, Buffer.alloc(0), "tessera/onecard/password/v1", 32)),
     sms: ctx.sms,
+    publicUrl: ctx.config.webUrl,
     giftKey: Buffer.from(hkdfSync("sha256", ctx.secret, Buffer.alloc(0), "tessera/onecard/gift-link/v1", 32)),
     copyInserts: ctx.database.kind === "pglite",
     codes: {
@@ -128,4 +129,4 @@ export async function registerOnecard(
   });
   return { onecard, equities, customers };
 }
-export { invariantProblems } from "./repo";
+export { cardSetup, invariantProblems } from "./repo";

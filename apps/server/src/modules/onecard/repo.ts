@@ -462,3 +462,20 @@ export async function copyCards(tx: Executor, head: BatchHead, cards: NewCard[])
 export async function setBalance(tx: Executor, cardId: number, balance: number): Promise<void> {
   await tx.updateTable("onecard_cards").set({ balance }).where("id", "=", cardId).execute();
 }
+
+/** How far a brand has set up its cards (the home's setup checklist): products defined, cards issued. */
+export async function cardSetup(db: Executor, branderId: number): Promise<{ products: number; batches: number }> {
+  const [p, b] = await Promise.all([
+    db
+      .selectFrom("onecard_products")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("brander_id", "=", branderId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("onecard_batches")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("brander_id", "=", branderId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { products: Number(p.n), batches: Number(b.n) };
+}

@@ -3,6 +3,8 @@ import {
   ocBalance,
   ocCheckReq,
   ocProduct,
+  ocGiftPreview,
+  ocGiftPreviewQuery,
   ocServedExtractionQuery,
   ocServedExtractionPage,
   ocResetPwdReq,
@@ -87,6 +89,18 @@ export function publicRoutes({
             onecard.redemption.balance(req.body.cardNo, req.body.password, req.ip, req.lang),
           ),
         ),
+    );
+    app.get(
+      "/onecard/gifts/preview",
+      {
+        schema: {
+          tags: docs.tags,
+          summary: "A gift link's landing: sender, cards, amount and message (the token is the credential)",
+          querystring: ocGiftPreviewQuery,
+          response: { 200: envelope(ocGiftPreview) },
+        },
+      },
+      async (req) => ok(await onecard.bag.giftPreview(req.query.token)),
     );
     app.get(
       "/onecard/charter/:id",

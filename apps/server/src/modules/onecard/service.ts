@@ -26,6 +26,8 @@ export interface OnecardDeps {
   codes: OnecardCodes;
   /** Key of the gift links' MACs (derived from the app secret). */
   giftKey: Buffer;
+  /** The web app's public address: a gift SMS carries its claim link. */
+  publicUrl: string;
   /** The embedded database lands issued cards with COPY (repo.copyCards); a server with one INSERT from arrays. */
   copyInserts?: boolean;
 }

@@ -13,6 +13,7 @@ import { storeBrandRoutes, storePublicRoutes, storeSaleRoutes, storeServicerRout
 import { StoresService } from "./service";
 import { WriteOffService } from "./writeoff.service";
 import { writeOffBrandRoutes, writeOffOpsRoutes, writeOffSaleRoutes, writeOffServicerRoutes } from "./writeoff.routes";
+export { storeSetup } from "./repo";
 
 export { StoresService } from "./service";
 export { WriteOffService } from "./writeoff.service";

@@ -231,3 +231,21 @@ export function importRejects(db: Executor, importId: number) {
     .orderBy("row_no")
     .execute();
 }
+
+/** How far a brand has set up its stores (the home's setup checklist): open stores and their clerks. */
+export async function storeSetup(db: Executor, branderId: number): Promise<{ stores: number; clerks: number }> {
+  const [s, c] = await Promise.all([
+    db
+      .selectFrom("stores")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("brander_id", "=", branderId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("store_clerks")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("brander_id", "=", branderId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { stores: Number(s.n), clerks: Number(c.n) };
+}

@@ -4,6 +4,7 @@ import { activeBindings } from "../onboarding";
 import type { CustomersService } from "../onecard";
 import { brandTakeoutRoutes, customerTakeoutRoutes, providerTakeoutRoutes } from "./routes";
 import { TakeoutService } from "./service";
+export { takeoutSetup } from "./shop.repo";
 
 export { TakeoutService } from "./service";
 

@@ -230,3 +230,16 @@ export function shopsOf(db: Executor, merchantIds: number[]) {
   if (merchantIds.length === 0) return Promise.resolve([]);
   return db.selectFrom("takeout_shops").selectAll().where("merchant_id", "in", merchantIds).execute();
 }
+
+/** How far a merchant has set up takeout (the home's setup checklist): the shop, open or not, and its items. */
+export async function takeoutSetup(db: Executor, merchantId: number): Promise<{ shop: boolean; open: boolean; items: number }> {
+  const [shop, items] = await Promise.all([
+    db.selectFrom("takeout_shops").select("open").where("merchant_id", "=", merchantId).executeTakeFirst(),
+    db
+      .selectFrom("takeout_items")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("merchant_id", "=", merchantId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { shop: shop !== undefined, open: shop?.open === true, items: Number(items.n) };
+}

@@ -19,6 +19,7 @@ import { useTranslation } from "react-i18next";
 import { isLang, type Money, type UserInfo } from "@tessera/contracts";
 import { useUserInfo } from "../../api/common";
 import { FundLinks } from "../funds/FundLinks";
+import { SetupChecklist } from "../setup/SetupChecklist";
 import { formatMoney } from "../../ui/money";
 import { RequiredStatesNotice } from "../onboarding/RequiredStatesNotice";
 import { PageHint } from "../../ui/PageHint";
@@ -175,6 +176,7 @@ export function AccountHome({ role }: { role: HomeRole }) {
       {role !== "providers" && <RequiredStatesNotice />}
       <Balances info={info} role={role} />
       <FundLinks />
+      {(role === "business" || role === "sale") && <SetupChecklist area={role} />}
       {role === "business" && <StaffApps />}
       <Card
         variant="borderless"

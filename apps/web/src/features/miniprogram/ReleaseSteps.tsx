@@ -18,6 +18,11 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DOUYIN_HOSTS, MP_ADVISED_SUBMIT_HOUR, type MpConfig, type MpVersion } from "@tessera/contracts";
 import { mpApi, mpKeys, type MpCategory } from "./api";
+import type { SetupChecklist } from "@tessera/contracts";
+import { unwrap } from "../../api/errors";
+import { http } from "../../api/http";
+import { useSession } from "../../api/common";
+import { setupKeys } from "../setup/SetupChecklist";
 import { Section } from "./Section";
 import { formatTime } from "../../ui/time";
 
@@ -113,7 +118,16 @@ function Screenshot({ name }: { name: string }) {
 
 export function ReviewSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
+  const { token } = useSession();
+  // What a released mall still lacks (issue 40, item 13): nothing to buy, or no SMS to log customers in.
+  const setup = useQuery({
+    queryKey: setupKeys.checklist(token),
+    queryFn: async () => unwrap(await http.get<SetupChecklist>("/api/card-user/setup/checklist", { overlay: false })),
+  });
+  const missing = (setup.data?.capabilities.find((c) => c.key === "mall")?.steps ?? []).filter(
+    (s) => !s.done && (s.key === "goods" || s.key === "sms"),
+  );
   const douyin = cfg.platform === "douyin";
   const { data: categories = [] } = useQuery({
     queryKey: mpKeys.categories(cfg.id),
@@ -126,6 +140,26 @@ export function ReviewSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => vo
   const [desc, setDesc] = useState("");
   const [feedback, setFeedback] = useState("");
   const under = cfg.auditState === "auditing" || cfg.auditState === "delayed";
+  const doRelease = () => mpApi.release(cfg.id).then(done("mp.released"));
+  const release = () => {
+    if (missing.length === 0) {
+      void doRelease();
+      return;
+    }
+    modal.confirm({
+      title: t("mp.releaseMissing.title"),
+      content: (
+        <ul style={{ paddingInlineStart: 18, margin: 0 }} data-testid="mp-release-missing">
+          {missing.map((s) => (
+            <li key={s.key}>{t(`mp.releaseMissing.${s.key}`)}</li>
+          ))}
+        </ul>
+      ),
+      okText: t("mp.releaseMissing.anyway"),
+      cancelText: t("mp.releaseMissing.later"),
+      onOk: doRelease,
+    });
+  };
   const done = (key: string) => (r: { ok: boolean } | undefined) => {
     if (r?.ok) {
       void message.success(t(key));
@@ -234,12 +268,7 @@ export function ReviewSection({ cfg, onDone }: { cfg: MpConfig; onDone: () => vo
         </Typography.Paragraph>
       )}
       <Space style={{ marginTop: 4 }}>
-        <Button
-          type="primary"
-          disabled={cfg.auditState !== "approved"}
-          onClick={() => void mpApi.release(cfg.id).then(done("mp.released"))}
-          data-testid="mp-release"
-        >
+        <Button type="primary" disabled={cfg.auditState !== "approved"} onClick={release} data-testid="mp-release">
           {cfg.publishState === "published" ? t("mp.republish") : t("mp.release")}
         </Button>
         {cfg.publishState === "published" && (

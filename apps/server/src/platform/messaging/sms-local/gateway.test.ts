@@ -198,11 +198,13 @@ describe("Tencent Cloud adapter (tencentcloud-sdk-nodejs-sms) against the local 
     const sent = await tencent().send({
       to: "13900139001",
       kind: "giftNotice",
-      params: { from: "Brew Brand", count: 2 },
+      params: { from: "Brew Brand", count: 2, link: "https://shop.example/client/claim?token=7.abc" },
       text: "",
     });
     expect(sent.serialNo).not.toBe("");
-    expect(await outboxOf("13900139001")).toEqual(["【Tessera】Brew Brand送您2张礼品卡，请用本手机号登录卡包领取。"]);
+    expect(await outboxOf("13900139001")).toEqual([
+      "【Tessera】Brew Brand送您2张礼品卡，点击领取：https://shop.example/client/claim?token=7.abc （请用本手机号登录）",
+    ]);
   });
 
   it("a wrong secret, a wrong SdkAppId: refused (AuthFailure.SignatureFailure, SmsSdkAppIdVerifyFail), nothing delivered", async () => {

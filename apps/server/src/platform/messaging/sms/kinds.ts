@@ -21,7 +21,8 @@ export type SmsKind = `code.${SmsCodeScene}` | "giftNotice" | "cardLocked";
 /** Each kind's template variables, in the order a positional template (Tencent Cloud's {1}, {2}) takes them. */
 export interface SmsParamsOf {
   code: { code: string; minutes: number };
-  giftNotice: { from: string; count: number };
+  /** `link`: the gift's claim page (issue 40, item 3); the approved template carries it as its third variable. */
+  giftNotice: { from: string; count: number; link: string };
   cardLocked: { last4: string; minutes: number };
 }
 type Family<K extends SmsKind> = K extends `code.${string}` ? "code" : K;
@@ -29,7 +30,7 @@ export type SmsParams<K extends SmsKind = SmsKind> = SmsParamsOf[Family<K>];
 
 export const SMS_PARAM_ORDER: { [F in keyof SmsParamsOf]: readonly (keyof SmsParamsOf[F] & string)[] } = {
   code: ["code", "minutes"],
-  giftNotice: ["from", "count"],
+  giftNotice: ["from", "count", "link"],
   cardLocked: ["last4", "minutes"],
 };
 
