@@ -1,8 +1,11 @@
+import { request as httpRequest, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
 import { established, income } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { freePort } from "../../../test/ports";
+import { createWechatPay } from "../../platform/adapters/payments/wechatpay/adapter";
 import { platformDay, startOfPlatformDay } from "../../platform/clock";
 import { checkInvariants } from "../ledger";
 
@@ -306,5 +309,45 @@ describe("reconciliation against WeChat Pay's trade bill", () => {
     );
     expect(listed.body.data.list).toEqual([]);
     expect(paid.orderNo).toMatch(/\S/);
+  });
+
+  it("a bill file that is not the one the bill request's SHA1 describes is refused", async () => {
+    // Between the adapter and the local platform, something changes the downloaded file by one byte.
+    const origin = new URL(t.config.wechatpay?.baseUrl ?? "");
+    const proxy = createServer((req, res) => {
+      const up = httpRequest(
+        { host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on("data", (c: Buffer) => chunks.push(c));
+          answer.on("end", () => {
+            let body = Buffer.concat(chunks);
+            if (req.url?.includes("/v3/billdownload/file")) body = Buffer.concat([body, Buffer.from("\n")]);
+            res.writeHead(answer.statusCode ?? 502, { ...answer.headers, "content-length": String(body.length) });
+            res.end(body);
+          });
+        },
+      );
+      req.pipe(up);
+    });
+    await new Promise<void>((done) => proxy.listen(0, "127.0.0.1", done));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      const config = t.config.wechatpay;
+      if (!config) throw new Error("PAYMENT_ADAPTER=wechatpay has its settings");
+      const tampered = createWechatPay(
+        { ...config, baseUrl: `http://127.0.0.1:${port}${origin.pathname}` },
+        t.config.dataDir,
+        t.ctx.paymentHandlers,
+        () => undefined,
+      );
+      const day = platformDay(new Date(t.clock.now().getTime() - 2 * 86_400_000));
+      await expect(tampered.bill(day)).rejects.toMatchObject({ messageKey: "payments.billHashMismatch" });
+      // The same day straight from the platform is taken.
+      const straight = createWechatPay(config, t.config.dataDir, t.ctx.paymentHandlers, () => undefined);
+      expect((await straight.bill(day)).length).toBeGreaterThan(0);
+    } finally {
+      proxy.close();
+    }
   });
 });
