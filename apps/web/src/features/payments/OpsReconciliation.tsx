@@ -163,7 +163,7 @@ export default function OpsReconciliation() {
           size="middle"
           loading={list.isLoading}
           dataSource={list.data?.list ?? []}
-          scroll={{ x: 1100 }}
+          scroll={{ x: "max-content" }}
           pagination={{ current: page, pageSize: 20, total: list.data?.total ?? 0, onChange: setPage }}
           columns={[
             { title: t("reconciliation.col.day"), dataIndex: "day", width: 110 },
@@ -216,7 +216,7 @@ export default function OpsReconciliation() {
             {
               title: t("reconciliation.col.actions"),
               key: "actions",
-              width: 100,
+              fixed: "right",
               render: (_, d) =>
                 d.state === "open" && (
                   <Button type="link" size="small" onClick={() => setResolving(d)} data-testid={`rc-resolve-${d.id}`}>
