@@ -17,7 +17,8 @@ import {
   Typography,
 } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { takeoutDraft, type DraftLine, type TakeoutDraft } from "./draft";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { TakeoutItem, TakeoutMenu, TakeoutOrder } from "@tessera/contracts";
@@ -26,14 +27,7 @@ import { customerCall, customerSession, newRequestKey } from "../../customer/cus
 import { h5Url } from "../../payments/PayAction";
 import { Shell } from "../../customer/Shell";
 
-interface CartLine {
-  kind: "item" | "package";
-  id: string;
-  name: string;
-  unit: number;
-  quantity: number;
-  options: string[][];
-}
+type CartLine = DraftLine;
 const lineKey = (l: Pick<CartLine, "kind" | "id" | "options">) => `${l.kind}:${l.id}:${JSON.stringify(l.options)}`;
 
 /** The options of one item, chosen before it goes into the cart. */
@@ -122,7 +116,9 @@ export default function TakeoutShop() {
       return r.ok ? r.data : null;
     },
   });
-  const [cart, setCart] = useState<CartLine[]>([]);
+  // The order being put together survives the login and a reload (issue 40, item 2).
+  const [draft] = useState(() => takeoutDraft.read(merchantId));
+  const [cart, setCart] = useState<CartLine[]>(draft.cart);
   const [form] = Form.useForm<{
     contactName: string;
     contactPhone: string;
@@ -131,7 +127,12 @@ export default function TakeoutShop() {
     remark?: string;
     scheduledAt?: Dayjs;
   }>();
-  const [where, setWhere] = useState<{ lat: number; lng: number } | null>(null);
+  const [where, setWhere] = useState<{ lat: number; lng: number } | null>(draft.where);
+  const [formDraft, setFormDraft] = useState<TakeoutDraft["form"]>(draft.form);
+  useEffect(
+    () => takeoutDraft.write(merchantId, { cart, where, form: formDraft }),
+    [cart, where, formDraft, merchantId],
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [requestKey] = useState(() => newRequestKey("tkorder"));
@@ -195,6 +196,8 @@ export default function TakeoutShop() {
         setError(placed.msg);
         return;
       }
+      // Placed: the draft has become the order.
+      takeoutDraft.clear(merchantId);
       const paid = await customerCall<TakeoutOrder>("POST", `/api/mall/takeout/orders/${placed.data.id}/pay`);
       const orderPage = `/takeout/order/${placed.data.id}`;
       // WeChat Pay (H5): its cashier first, back to the order page, which follows the payment.
@@ -296,7 +299,17 @@ export default function TakeoutShop() {
                 <span>{t("takeout.deliveryFeeLabel")}</span>
                 <span>{formatMoney(menu.shop.deliveryFee)}</span>
               </Flex>
-              <Form form={form} layout="vertical" initialValues={{ tableware: 1 }} requiredMark={false}>
+              <Form
+                form={form}
+                layout="vertical"
+                initialValues={{ tableware: 1, ...draft.form }}
+                onValuesChange={(_, all) => {
+                  // A chosen delivery time is not kept: it may have passed by the time the customer is back.
+                  const { scheduledAt: _when, ...rest } = all;
+                  setFormDraft(rest);
+                }}
+                requiredMark={false}
+              >
                 <Form.Item
                   name="contactName"
                   label={t("takeout.contactName")}
