@@ -182,9 +182,11 @@ describe("reconciliation against WeChat Pay's trade bill", () => {
       trade_state: "SUCCESS",
     });
 
-    // Not before the day is over.
-    const early = await t.call("POST", "/api/ops/reconciliation/run", { token: ops.token, body: { day } });
-    expect(early.body.code).not.toBe(1);
+    // Not before the day is over, nor a day that does not exist.
+    for (const bad of [day, "2026-13-01", "2026-02-30", "yesterday"]) {
+      const refused = await t.call("POST", "/api/ops/reconciliation/run", { token: ops.token, body: { day: bad } });
+      expect(refused.status).toBe(400);
+    }
     // The next day: everyone signs in again.
     t.clock.advance(86_400);
     ops = await registerOperator(t);

@@ -53,7 +53,8 @@ export class ReconciliationService {
 
   /** Reconciles `day` (YYYY-MM-DD, a platform day already over) for every adapter that gives bills. */
   async run(day: string): Promise<RunResult[]> {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || platformDay(startOfPlatformDay(day)) !== day) {
+    const start = startOfPlatformDay(day);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start.getTime()) || platformDay(start) !== day) {
       throw invalid("reconciliation.badDay", "day");
     }
     if (day >= platformDay(this.deps.clock.now())) throw invalid("reconciliation.badDay", "day");
