@@ -198,7 +198,13 @@ describe("reconciliation against WeChat Pay's trade bill", () => {
         "/api/ops/reconciliation/run",
         { token: ops.token, body: { day } },
       );
+    // The T+1 payout of the day waits for its reconciliation.
+    const status = async () =>
+      (await t.call<{ reconciled: boolean }>("GET", `/api/ops/reconciliation/days/${day}`, { token: ops.token })).body
+        .data.reconciled;
+    expect(await status()).toBe(false);
     const first = await run();
+    expect(await status()).toBe(true);
     expect(first.body.data).toEqual([{ provider: "wechatpay", day, billLines: 4, added: 3, differences: 3 }]);
     const listed = async () =>
       (

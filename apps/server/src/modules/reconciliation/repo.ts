@@ -170,3 +170,18 @@ export async function openCountOf(db: Executor, merchantId: number): Promise<num
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** How many of `providers` have reconciled `day`. */
+export async function runsOf(db: Executor, providers: string[], day: string): Promise<number> {
+  const r = await db
+    .selectFrom("reconciliation_runs")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("provider", "in", providers)
+    .where("day", "=", day)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function runsOfDay(db: Executor, day: string) {
+  return db.selectFrom("reconciliation_runs").selectAll().where("day", "=", day).orderBy("provider").execute();
+}

@@ -80,6 +80,29 @@ export function opsReconciliationRoutes({
       },
       async (req) => ok(await reconciliation.resolve(actorOf(req), req.params.id, req.body.reason, req.ip)),
     );
+    app.get(
+      "/days/:day",
+      {
+        schema: {
+          ...docs,
+          summary: "Whether a day is reconciled (the T+1 payout of that day waits for it) and each provider's run",
+          params: z.object({ day: z.string() }),
+          response: {
+            200: envelope(
+              z.object({
+                day: z.string(),
+                reconciled: z.boolean(),
+                runs: z.array(
+                  z.object({ provider: z.string(), billLines: z.number(), differences: z.number(), ranAt: z.string() }),
+                ),
+              }),
+            ),
+          },
+        },
+        preHandler: pre,
+      },
+      async (req) => ok(await reconciliation.day(req.params.day)),
+    );
     app.post(
       "/run",
       {

@@ -44,6 +44,28 @@ export class ReconciliationService {
       const count = await repo.openCountOf(deps.db, merchantId);
       return count > 0 ? { key: HOLD_KEY, params: { count } } : null;
     });
+    deps.withdrawals.payoutWaitsFor((day) => this.dayReconciled(day));
+  }
+
+  /** Whether `day` is reconciled for every adapter that gives bills (the T+1 payout of that day waits for it). */
+  async dayReconciled(day: string): Promise<boolean> {
+    const providers = this.deps.adapters.filter((a) => a.bill !== undefined).map((a) => a.name);
+    return providers.length === 0 || (await repo.runsOf(this.deps.db, providers, day)) === providers.length;
+  }
+
+  /** A day's reconciliation: whether it is done (the T+1 payout waits for it) and each provider's run. */
+  async day(day: string) {
+    const runs = await repo.runsOfDay(this.deps.db, day);
+    return {
+      day,
+      reconciled: await this.dayReconciled(day),
+      runs: runs.map((r) => ({
+        provider: r.provider,
+        billLines: r.bill_lines,
+        differences: r.differences,
+        ranAt: new Date(r.ran_at).toISOString(),
+      })),
+    };
   }
 
   /** Whether any adapter in use gives bills. */

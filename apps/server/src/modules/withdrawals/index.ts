@@ -22,7 +22,8 @@ export interface WithdrawalsModule {
 /**
  * Mounts withdrawals (/api/card-brander, /api/ops/withdrawals), submits the payout outbox's instructions
  * to the bank (at start and every 30 s; see payouts.service.ts) and, with AUTO_PAYOUT, runs the daily
- * T+1 payout: after 01:00 platform time each day, once per process; running it on several processes is
+ * T+1 payout: after 01:00 platform time each day (and after yesterday's reconciliation, when a payment
+ * provider gives bills), once per process; running it on several processes is
  * harmless (one payout per merchant and day). A failed run is retried on the next tick.
  */
 export async function registerWithdrawals(host: ModuleHost): Promise<WithdrawalsModule> {
@@ -49,13 +50,20 @@ export async function registerWithdrawals(host: ModuleHost): Promise<Withdrawals
     },
   });
   if (ctx.config.autoPayout) {
+    const once = oncePer(
+      () => (platformHour(ctx.clock.now()) < 1 ? null : platformDay(ctx.clock.now())),
+      async () => `run ${JSON.stringify(await withdrawals.autoPayout())}`,
+    );
     host.schedule({
       name: "T+1 payout",
       everyMs: SCHEDULER_TICK_MS,
-      run: oncePer(
-        () => (platformHour(ctx.clock.now()) < 1 ? null : platformDay(ctx.clock.now())),
-        async () => `run ${JSON.stringify(await withdrawals.autoPayout())}`,
-      ),
+      // Not before yesterday's payments are reconciled (when a provider gives bills): a difference found
+      // then holds its merchant's payout of that very day.
+      run: async () => {
+        const yesterday = platformDay(new Date(ctx.clock.now().getTime() - 86_400_000));
+        if (platformHour(ctx.clock.now()) >= 1 && !(await withdrawals.payoutReady(yesterday))) return;
+        return once();
+      },
     });
   }
   return { withdrawals, queues: [withdrawals.cardQueue()] };

@@ -448,6 +448,19 @@ export class WithdrawalsService {
     this.#holds.push(hold);
   }
 
+  readonly #gates: ((day: string) => Promise<boolean>)[] = [];
+
+  /** Another module's condition for the daily T+1 run of `day` (the reconciliation: that day's bills matched). */
+  payoutWaitsFor(gate: (day: string) => Promise<boolean>): void {
+    this.#gates.push(gate);
+  }
+
+  /** Whether the daily T+1 payout of `day` may run now (every gate open). */
+  async payoutReady(day: string): Promise<boolean> {
+    for (const gate of this.#gates) if (!(await gate(day))) return false;
+    return true;
+  }
+
   /**
    * The hold `key` is lifted for the merchant: its automatic payouts waiting for that reason alone go to
    * the bank now (as one without a reason would have); one another reason still holds keeps waiting, now
