@@ -106,6 +106,17 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
   await productRow.getByRole("switch").click();
   await expect(productRow.getByRole("switch")).toBeChecked();
   await shot(brandPage, "product-list");
+  // The goods' video is picked from the video library (issue 40, item 18); an empty library says where to add one.
+  await productRow.getByTestId(`video-${name}`).click();
+  const videoDialog = brandPage.locator(".ant-modal").filter({ hasText: "商品视频" });
+  await expect(videoDialog).toContainText("视频库里还没有视频");
+  await expect(videoDialog.getByRole("link", { name: "去视频库上传" })).toHaveAttribute(
+    "href",
+    "/business/VideoLibrary",
+  );
+  await shot(brandPage, "product-video-empty");
+  await videoDialog.getByRole("button", { name: two("取消") }).click();
+  await expect(videoDialog).toBeHidden();
 
   // The purchaser picks it to resell and orders one red L for a customer in Hangzhou.
   const buyerPage = await sessionPage(browser, buyer, buyerToken, 1440);

@@ -9,6 +9,8 @@ test("a revoked token sends the user to the login page with the expired toast", 
   await useSession(page, account, token);
   await page.goto("/sale/Home");
   await expect(page.getByTestId("merchant-id")).toHaveText(account.merchantId);
+  // A customer session in the same browser (the shop token of spec 01 §8) ends with the merchant's 401 too.
+  await page.evaluate(() => window.localStorage.setItem("customer-token", "a-customer-session"));
 
   const revoked = await request.put("/api/card-user/logout", { headers: { "x-auth-token": token } });
   expect(((await revoked.json()) as { code: number }).code).toBe(1);
@@ -18,6 +20,7 @@ test("a revoked token sends the user to the login page with the expired toast", 
   await expect(page.locator(".ant-message")).toContainText("登录状态已过期");
   expect(await page.evaluate(() => window.localStorage.getItem("x-auth-token"))).toBeNull();
   expect(await page.evaluate(() => window.localStorage.getItem("userInfo"))).toBeNull();
+  expect(await page.evaluate(() => window.localStorage.getItem("customer-token"))).toBeNull();
 
   // Logging in again leads back to the page the user was on, not to the system chooser (issue 25 item 7).
   const login = page.locator(".ant-modal").filter({ hasText: "登录 Tessera" });

@@ -6,6 +6,7 @@ import { createThrottle, LOGIN_EXPIRED_TOAST_WINDOW_MS } from "./throttle";
 import { createTokenStore } from "./tokens";
 import { currentLang, i18n } from "../i18n";
 import { rememberReturnTo } from "./returnTo";
+import { customerSession } from "./customerCall";
 
 /**
  * The browser's HTTP layer: one token store, one loading overlay, one client. The app plugs in its
@@ -49,6 +50,8 @@ export const http: HttpClient = createHttpClient({
   onUnauthorized() {
     const version = currentVersion();
     tokens.clear(version);
+    // Spec 01 §8: a 401 also clears the shop (customer) token kept in the same browser.
+    customerSession.clear();
     effects.afterUnauthorized();
     const target = loginPathOf(version);
     rememberReturnTo(window.location.pathname + window.location.search);

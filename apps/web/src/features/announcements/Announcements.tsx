@@ -23,6 +23,7 @@ import {
   type AnnouncementAudience,
   type OpsAnnouncement,
   type ServiceContactReq,
+  PAGE_SIZES,
 } from "@tessera/contracts";
 import { announcementKeys, opsAnnouncementsApi } from "./api";
 import { useZodRules } from "../../ui/form/useZodRules";
@@ -234,7 +235,7 @@ export default function Announcements() {
               current: page.page,
               pageSize: page.pageSize,
               total: data?.total ?? 0,
-              pageSizeOptions: ["20", "50", "100"],
+              pageSizeOptions: PAGE_SIZES.map(String),
               onChange: (p, s) => setPage({ page: p, pageSize: s }),
             }}
           />

@@ -11,6 +11,7 @@ import { brandApi, commerceKeys } from "./api";
 import { priceRange, skuLabel } from "./labels";
 import { one } from "../onecard/query";
 import { CommodityForm } from "./CommodityForm";
+import { VideoDialog } from "./VideoDialog";
 
 /** `/business/ProductList`: the brand's products: filters, on and off the shelf, edit with its SKUs. */
 export default function ProductList() {
@@ -20,6 +21,7 @@ export default function ProductList() {
   const navigate = useNavigate();
   const currency = useUserInfo().data?.merchant?.currency ?? "CNY";
   const [editing, setEditing] = useState<Commodity | null>(null);
+  const [filming, setFilming] = useState<Commodity | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: commerceKeys.all });
   const shelf = async (c: Commodity, on: boolean) => {
     const r = await brandApi.shelf(c.id, on);
@@ -64,12 +66,15 @@ export default function ProductList() {
     {
       title: t("commerce.actions"),
       key: "actions",
-      width: 100,
+      width: 160,
       fixed: "right",
       render: (_: unknown, c) => (
         <Space size={0}>
           <Button type="link" size="small" onClick={() => setEditing(c)}>
             {t("commerce.edit")}
+          </Button>
+          <Button type="link" size="small" onClick={() => setFilming(c)} data-testid={`video-${c.name}`}>
+            {c.videoid ? t("commerce.videoChange") : t("commerce.videoAdd")}
           </Button>
         </Space>
       ),
@@ -135,6 +140,15 @@ export default function ProductList() {
             }}
           />
         </Modal>
+      )}
+      {filming && (
+        <VideoDialog
+          commodity={filming}
+          onClose={(changed) => {
+            setFilming(null);
+            if (changed) refresh();
+          }}
+        />
       )}
     </>
   );

@@ -54,6 +54,8 @@ export const brandApi = {
     http.post<Commodity>(`${legacy}/commodity/update`, { ...body, id }, { toast: false }),
   shelf: (id: string, onShelf: boolean) => http.post<Commodity>(`${legacy}/commodity/state/update`, { id, onShelf }),
   sort: (id: string, sort: number) => http.post<Commodity>(`${legacy}/commodity/sort`, { id, sort }),
+  video: (id: string, videoid: string | null) =>
+    http.post<Commodity>(`${legacy}/commodity/video/update`, { id, videoid }),
   orders: async (q: {
     page: number;
     pagesize: number;

@@ -8,6 +8,7 @@ import { formatMoney } from "../../ui/money";
 import { platformToday } from "../../ui/platformDay";
 import { ExportButton } from "../../ui/list/useExport";
 import { PageHint } from "../../ui/PageHint";
+import { useDatePresets } from "../../ui/list/useDatePresets";
 
 /**
  * The supplier's income account per day (`/business/DailyFunds`, statements) or per month
@@ -15,6 +16,7 @@ import { PageHint } from "../../ui/PageHint";
  */
 export function StatementPage({ unit }: { unit: "day" | "month" }) {
   const { t } = useTranslation();
+  const datePresets = useDatePresets();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() =>
     unit === "day"
       ? [platformToday().subtract(29, "day"), platformToday()]
@@ -46,6 +48,7 @@ export function StatementPage({ unit }: { unit: "day" | "month" }) {
         <Flex gap={16} wrap>
           <DatePicker.RangePicker
             picker={unit === "day" ? "date" : "month"}
+            presets={unit === "day" ? datePresets : undefined}
             value={range}
             allowClear={false}
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}

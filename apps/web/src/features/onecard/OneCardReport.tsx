@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { http, saveFile } from "../../api/http";
 import { formatMoney } from "../../ui/money";
 import { ocKeys, ocSaleApi, type OcReportRow } from "./api";
+import { useDatePresets } from "../../ui/list/useDatePresets";
 
 type Dimension = "day" | "week" | "month";
 
@@ -17,6 +18,7 @@ type Dimension = "day" | "week" | "month";
  */
 export default function OneCardReport() {
   const { t } = useTranslation();
+  const datePresets = useDatePresets();
   const [dimension, setDimension] = useState<Dimension>("day");
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
   const { message } = App.useApp();
@@ -69,6 +71,7 @@ export default function OneCardReport() {
             }))}
           />
           <DatePicker.RangePicker
+            presets={datePresets}
             value={range}
             onChange={(v) => setRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
             disabledDate={(d) => d.isAfter(dayjs().endOf("day"))}

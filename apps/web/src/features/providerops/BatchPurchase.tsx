@@ -16,6 +16,7 @@ import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
 import { previewBatchPurchase, providerOpsApi, uploadBatchPurchase } from "./api";
 import { formatTime } from "../../ui/time";
+import { PAGE_SIZES } from "@tessera/contracts";
 
 /** The currency of a file that buys nothing new (its ¥0.00): a line's, else the platform's default. */
 const currencyOf = (p: BatchPurchasePreview): Currency => p.lines.find((l) => l.amount)?.amount?.currency ?? "CNY";
@@ -227,7 +228,7 @@ export default function BatchPurchase() {
             current: page.page,
             pageSize: page.pageSize,
             total: history.data?.total ?? 0,
-            pageSizeOptions: ["20", "50", "100"],
+            pageSizeOptions: PAGE_SIZES.map(String),
             onChange: (p, s) => setPage({ page: p, pageSize: s }),
           }}
         />

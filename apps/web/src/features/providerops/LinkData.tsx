@@ -10,6 +10,7 @@ import { PageHint } from "../../ui/PageHint";
 import { platformToday } from "../../ui/platformDay";
 import { providerOpsApi } from "./api";
 import { LinkDaysChart, LinkMerchantsChart } from "./LinkCharts";
+import { useDatePresets } from "../../ui/list/useDatePresets";
 
 /**
  * `/providers/LinkData`: the link and purchasing figures of the merchants the provider serves over a chosen
@@ -18,6 +19,7 @@ import { LinkDaysChart, LinkMerchantsChart } from "./LinkCharts";
  */
 export default function LinkData() {
   const { t } = useTranslation();
+  const datePresets = useDatePresets();
   // Days as the platform counts them (UTC+8), so today's orders are in today's range wherever the user is.
   const today = platformToday();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [today.subtract(29, "day"), today]);
@@ -62,12 +64,7 @@ export default function LinkData() {
           <DatePicker.RangePicker
             value={range}
             allowClear={false}
-            presets={[
-              { label: t("providerOps.link.last7"), value: [today.subtract(6, "day"), today] },
-              { label: t("providerOps.link.last30"), value: [today.subtract(29, "day"), today] },
-              { label: t("providerOps.link.thisMonth"), value: [today.startOf("month"), today] },
-              { label: t("providerOps.link.last90"), value: [today.subtract(89, "day"), today] },
-            ]}
+            presets={datePresets}
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
           />
           <Statistic title={t("providerOps.link.servedBrands")} value={data?.totals.servedBrands ?? 0} />

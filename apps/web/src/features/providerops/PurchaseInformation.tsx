@@ -8,6 +8,7 @@ import { PageHint } from "../../ui/PageHint";
 import { platformToday } from "../../ui/platformDay";
 import { providerOpsApi } from "./api";
 import { FiguresChart } from "./FiguresChart";
+import { useDatePresets } from "../../ui/list/useDatePresets";
 
 /**
  * `/providers/PurchaseInformation`: the purchasing figures of the merchants the provider serves, per day
@@ -15,6 +16,7 @@ import { FiguresChart } from "./FiguresChart";
  */
 export default function PurchaseInformation() {
   const { t } = useTranslation();
+  const datePresets = useDatePresets();
   // Days as the platform counts them (UTC+8), so today's orders are in today's range wherever the user is.
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [platformToday().subtract(29, "day"), platformToday()]);
   const q = { from: range[0].format("YYYY-MM-DD"), to: range[1].format("YYYY-MM-DD") };
@@ -29,6 +31,7 @@ export default function PurchaseInformation() {
       <Card variant="borderless">
         <Flex gap={48} wrap align="center">
           <DatePicker.RangePicker
+            presets={datePresets}
             value={range}
             allowClear={false}
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}

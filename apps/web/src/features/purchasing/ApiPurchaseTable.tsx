@@ -12,6 +12,7 @@ import { SupTopUpDialog } from "../funds/SupTopUpDialog";
 import { ExportButton } from "../../ui/list/useExport";
 import { formatMoney } from "../../ui/money";
 import { exampleOrderRequest, OPEN_API_ORDER_METHOD, OPEN_API_ORDER_PATH } from "./apiOrderExample";
+import { PAGE_SIZES } from "@tessera/contracts";
 
 /**
  * The API purchase table of marketplace screen 11, beside the purchase form: for purchasers who buy by
@@ -198,7 +199,7 @@ export function ApiPurchaseTable() {
           pageSize: paging.pageSize,
           total: goods.data?.total ?? 0,
           showSizeChanger: true,
-          pageSizeOptions: [20, 50, 100],
+          pageSizeOptions: PAGE_SIZES.map(String),
           onChange: (page, pageSize) => setPaging({ page, pageSize }),
         }}
         data-testid="api-goods-table"

@@ -9,10 +9,12 @@ import { http, saveFile } from "../../api/http";
 import { formatMoney } from "../../ui/money";
 import { platformToday } from "../../ui/platformDay";
 import { ORDER_LIST_PATHS } from "./listFilters";
+import { useDatePresets } from "../../ui/list/useDatePresets";
 
 /** The purchase or refund report (spec 01 §3 Reports) by day, week or month and supplier. */
 export function OrderReport({ side, kind }: { side: "purchaser" | "supplier"; kind: "purchase" | "refund" }) {
   const { t } = useTranslation();
+  const datePresets = useDatePresets();
   const { message } = App.useApp();
   const [unit, setUnit] = useState<ReportUnit>("day");
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [platformToday().subtract(29, "day"), platformToday()]);
@@ -59,6 +61,7 @@ export function OrderReport({ side, kind }: { side: "purchaser" | "supplier"; ki
             options={REPORT_UNITS.map((u) => ({ value: u, label: t(`report.unit.${u}`) }))}
           />
           <DatePicker.RangePicker
+            presets={datePresets}
             value={range}
             allowClear={false}
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { PAGE_SIZES } from "@tessera/contracts";
 import { ExportButton } from "../../ui/list/useExport";
 import { platformToday } from "../../ui/platformDay";
+import { useDatePresets } from "../../ui/list/useDatePresets";
 
 export interface PeriodState {
   unit: "day" | "month";
@@ -26,6 +27,7 @@ export function PeriodTable<Row extends object>(props: {
   exportName?: string;
 }) {
   const { t } = useTranslation();
+  const datePresets = useDatePresets();
   const [unit, setUnit] = useState<"day" | "month">("day");
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [platformToday().subtract(29, "day"), platformToday()]);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
@@ -47,6 +49,7 @@ export function PeriodTable<Row extends object>(props: {
             />
           )}
           <DatePicker.RangePicker
+            presets={datePresets}
             value={range}
             allowClear={false}
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}

@@ -12,7 +12,8 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { digitsOnly } from "@tessera/contracts";
-import { DATE_SHORTCUTS, MONTH_SHORTCUTS, monthShortcutRange, shortcutRange } from "./dateShortcuts";
+import { MONTH_SHORTCUTS, monthShortcutRange } from "./dateShortcuts";
+import { useDatePresets } from "./useDatePresets";
 import { toFormValues, toSearchValues, type DateMode, type SearchFormValues, type SearchValues } from "./searchValues";
 
 export interface InputKey {
@@ -139,10 +140,7 @@ export function SearchBar(props: SearchBarProps) {
   const inpKey = Form.useWatch("inpKey", form) ?? input?.keys[0]?.value;
   const numeric = input?.keys.find((k) => k.value === inpKey)?.numeric ?? false;
 
-  const datePresets = DATE_SHORTCUTS.map((key) => ({
-    label: t(`search.shortcut.${key}`),
-    value: () => shortcutRange(key, dayjs()),
-  }));
+  const datePresets = useDatePresets();
   const monthRangePresets = MONTH_SHORTCUTS.map((key) => ({
     label: t(`search.shortcut.${key}`),
     value: () => monthShortcutRange(key, dayjs()),
