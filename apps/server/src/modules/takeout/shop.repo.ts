@@ -232,7 +232,10 @@ export function shopsOf(db: Executor, merchantIds: number[]) {
 }
 
 /** How far a merchant has set up takeout (the home's setup checklist): the shop, open or not, and its items. */
-export async function takeoutSetup(db: Executor, merchantId: number): Promise<{ shop: boolean; open: boolean; items: number }> {
+export async function takeoutSetup(
+  db: Executor,
+  merchantId: number,
+): Promise<{ shop: boolean; open: boolean; items: number }> {
   const [shop, items] = await Promise.all([
     db.selectFrom("takeout_shops").select("open").where("merchant_id", "=", merchantId).executeTakeFirst(),
     db
