@@ -1,5 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, DatePicker, Flex, Form, Input, Modal, Segmented, Space, Table, Tag, Typography } from "antd";
+import {
+  App,
+  Button,
+  DatePicker,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Segmented,
+  Space,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from "antd";
 import type { Dayjs } from "dayjs";
 import dayjs from "dayjs";
 import { useState } from "react";
@@ -8,6 +22,7 @@ import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
 import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
+import { ExportButton } from "../../ui/list/useExport";
 import { useMessageText } from "../../ui/form/useZodRules";
 import { OpsOnly } from "../accounts/OpsOnly";
 
@@ -120,6 +135,66 @@ export default function OpsReconciliation() {
     },
   });
 
+  const columns: TableColumnsType<Difference> = [
+    { title: t("reconciliation.col.day"), dataIndex: "day", width: 110 },
+    {
+      title: t("reconciliation.col.kind"),
+      key: "kind",
+      width: 150,
+      render: (_, d) => (
+        <Space size={4} wrap>
+          <Tag color={KIND_COLOR[d.kind]}>{t(`reconciliation.kind.${d.kind}`)}</Tag>
+          <Typography.Text type="secondary">{t(`reconciliation.entry.${d.entry}`)}</Typography.Text>
+        </Space>
+      ),
+    },
+    {
+      title: t("reconciliation.col.merchant"),
+      key: "merchant",
+      render: (_, d) =>
+        d.merchantId ? `${d.merchantName ?? ""} (${d.merchantId})` : t("reconciliation.unknownMerchant"),
+    },
+    { title: t("reconciliation.col.ours"), key: "ours", align: "right", render: (_, d) => money(d.ourAmount) },
+    { title: t("reconciliation.col.bill"), key: "bill", align: "right", render: (_, d) => money(d.billAmount) },
+    {
+      title: t("reconciliation.col.reference"),
+      key: "ref",
+      render: (_, d) => (
+        <Flex vertical>
+          <Typography.Text copyable>{d.reference}</Typography.Text>
+          {d.providerRef && (
+            <Typography.Text type="secondary" copyable>
+              {`${d.provider} ${d.providerRef}`}
+            </Typography.Text>
+          )}
+        </Flex>
+      ),
+    },
+    {
+      title: t("reconciliation.col.state"),
+      key: "state",
+      render: (_, d) =>
+        d.state === "open" ? (
+          <Tag color="red">{t("reconciliation.state.open")}</Tag>
+        ) : (
+          <Flex vertical>
+            <Tag color="green">{t("reconciliation.state.resolved")}</Tag>
+            <Typography.Text type="secondary">{d.resolution}</Typography.Text>
+          </Flex>
+        ),
+    },
+    {
+      title: t("reconciliation.col.actions"),
+      key: "actions",
+      fixed: "right",
+      render: (_, d) =>
+        d.state === "open" && (
+          <Button type="link" size="small" onClick={() => setResolving(d)} data-testid={`rc-resolve-${d.id}`}>
+            {t("reconciliation.resolve")}
+          </Button>
+        ),
+    },
+  ];
   return (
     <OpsOnly>
       <Flex vertical gap={16}>
@@ -156,6 +231,11 @@ export default function OpsReconciliation() {
             >
               {t("reconciliation.run")}
             </Button>
+            <ExportButton<Difference>
+              columns={columns}
+              rows={list.data?.list ?? []}
+              name={document.title.split(" - ")[0] ?? ""}
+            />
           </Space>
         </Flex>
         <Table<Difference>
@@ -165,66 +245,7 @@ export default function OpsReconciliation() {
           dataSource={list.data?.list ?? []}
           scroll={{ x: "max-content" }}
           pagination={{ current: page, pageSize: 20, total: list.data?.total ?? 0, onChange: setPage }}
-          columns={[
-            { title: t("reconciliation.col.day"), dataIndex: "day", width: 110 },
-            {
-              title: t("reconciliation.col.kind"),
-              key: "kind",
-              width: 150,
-              render: (_, d) => (
-                <Space size={4} wrap>
-                  <Tag color={KIND_COLOR[d.kind]}>{t(`reconciliation.kind.${d.kind}`)}</Tag>
-                  <Typography.Text type="secondary">{t(`reconciliation.entry.${d.entry}`)}</Typography.Text>
-                </Space>
-              ),
-            },
-            {
-              title: t("reconciliation.col.merchant"),
-              key: "merchant",
-              render: (_, d) =>
-                d.merchantId ? `${d.merchantName ?? ""} (${d.merchantId})` : t("reconciliation.unknownMerchant"),
-            },
-            { title: t("reconciliation.col.ours"), key: "ours", align: "right", render: (_, d) => money(d.ourAmount) },
-            { title: t("reconciliation.col.bill"), key: "bill", align: "right", render: (_, d) => money(d.billAmount) },
-            {
-              title: t("reconciliation.col.reference"),
-              key: "ref",
-              render: (_, d) => (
-                <Flex vertical>
-                  <Typography.Text copyable>{d.reference}</Typography.Text>
-                  {d.providerRef && (
-                    <Typography.Text type="secondary" copyable>
-                      {`${d.provider} ${d.providerRef}`}
-                    </Typography.Text>
-                  )}
-                </Flex>
-              ),
-            },
-            {
-              title: t("reconciliation.col.state"),
-              key: "state",
-              render: (_, d) =>
-                d.state === "open" ? (
-                  <Tag color="red">{t("reconciliation.state.open")}</Tag>
-                ) : (
-                  <Flex vertical>
-                    <Tag color="green">{t("reconciliation.state.resolved")}</Tag>
-                    <Typography.Text type="secondary">{d.resolution}</Typography.Text>
-                  </Flex>
-                ),
-            },
-            {
-              title: t("reconciliation.col.actions"),
-              key: "actions",
-              fixed: "right",
-              render: (_, d) =>
-                d.state === "open" && (
-                  <Button type="link" size="small" onClick={() => setResolving(d)} data-testid={`rc-resolve-${d.id}`}>
-                    {t("reconciliation.resolve")}
-                  </Button>
-                ),
-            },
-          ]}
+          columns={columns}
         />
       </Flex>
       {resolving && <ResolveDialog d={resolving} onClose={() => setResolving(null)} />}
