@@ -114,7 +114,6 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
     "href",
     "/business/VideoLibrary",
   );
-  await expect(videoDialog.getByTestId("video-save")).toBeHidden();
   await shot(brandPage, "product-video-empty");
   await videoDialog.getByRole("button", { name: two("取消") }).click();
   await expect(videoDialog).toBeHidden();

@@ -19,8 +19,6 @@ export function VideoDialog({ commodity, onClose }: { commodity: Commodity; onCl
   const query = { page: 1, pagesize: 200 };
   const library = useQuery({ queryKey: libraryKey(query), queryFn: () => libraryPage(query) });
   const videos = (library.data?.list ?? []).filter((v) => v.kind === "video");
-  // With nothing to choose there is nothing to save: the dialog only says where videos are added.
-  const empty = !library.isLoading && videos.length === 0;
   const save = async () => {
     setBusy(true);
     const r = await brandApi.video(commodity.id, videoid);
@@ -38,9 +36,9 @@ export function VideoDialog({ commodity, onClose }: { commodity: Commodity; onCl
       onOk={() => void save()}
       confirmLoading={busy}
       onCancel={() => onClose(false)}
-      okButtonProps={{ "data-testid": "video-save", hidden: empty }}
+      okButtonProps={{ "data-testid": "video-save" }}
     >
-      {empty ? (
+      {!library.isLoading && videos.length === 0 ? (
         <Empty
           description={
             <>
