@@ -94,4 +94,4 @@ export async function startTestApp(
   };
 }
 
-export { lastCode, registerMerchant, STRONG_PASSWORD, uniqueEmail } from "./kit/accounts";
+export { lastCode, registerMerchant, STRONG_PASSWORD, uniqueEmail, uniquePhone } from "./kit/accounts";

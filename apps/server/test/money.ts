@@ -1,10 +1,9 @@
+import { uniquePhone } from "./kit/accounts";
 import { withTx } from "../src/db/tx";
 import { post } from "../src/modules/ledger";
 import { lastCode, registerMerchant, type TestApp } from "./harness";
 
 export type Merchant = Awaited<ReturnType<typeof registerMerchant>>;
-
-let phoneSeq = 0;
 
 /** A merchant whose user has bound a phone and (by default) authorised outgoing transfers with it. */
 export async function authorisedSender(
@@ -12,7 +11,7 @@ export async function authorisedSender(
   options: { authorise?: boolean } = {},
 ): Promise<Merchant & { phone: string }> {
   const m = await registerMerchant(t);
-  const phone = `13${String(Date.now() + ++phoneSeq * 7919).slice(-9)}`;
+  const phone = uniquePhone("13");
   await t.call("POST", "/api/card-user/sendSms", { token: m.token, body: { phone, scene: "bindPhone" } });
   const bound = await t.call("PUT", "/api/card-user/userPhone", {
     token: m.token,

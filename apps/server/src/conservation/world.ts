@@ -1,6 +1,6 @@
 import type { PayCode } from "@tessera/contracts";
 import { dock } from "../../test/docking";
-import { lastCode, registerMerchant, type TestApp } from "../../test/harness";
+import { lastCode, registerMerchant, type TestApp, uniquePhone } from "../../test/harness";
 import { established, fundSup } from "../../test/money";
 import { registerOperator } from "../../test/operators";
 import { importFile, newBrand, newGoods, type TestMerchant } from "../../test/kit/catalog-fixtures";
@@ -83,8 +83,7 @@ let seq = 0;
 /** A request key or order number unique in the database (worlds share the PostgreSQL test database). */
 export const uniq = (prefix: string) =>
   `${prefix}${Date.now().toString(36)}${(++seq).toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
-let phoneSeq = 0;
-const newPhone = () => `17${String(Date.now() * 7 + ++phoneSeq * 7919).slice(-9)}`;
+const newPhone = () => uniquePhone("17");
 
 /** Codes for a goods: a few expire within days (the daily jobs then have work), the rest never. */
 function codesCsv(prefix: string, n: number, soon: string): string {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { Caller } from "./call";
 
 /**
@@ -6,6 +6,12 @@ import type { Caller } from "./call";
  * registered and logged in. The server tests' harness re-exports these; imports nothing of the server.
  */
 export const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 12)}@example.com`;
+/**
+ * A mainland mobile number no other test in the run holds. Test files share one PostgreSQL database, each
+ * with its own clock, so a number reused across files meets another file's codes (and their resend limit).
+ */
+export const uniquePhone = (prefix = "13") =>
+  `${prefix}${String(randomInt(0, 10 ** (11 - prefix.length))).padStart(11 - prefix.length, "0")}`;
 export const STRONG_PASSWORD = "Tessera#2026";
 
 /** The last code the local adapter "sent" to an address. */

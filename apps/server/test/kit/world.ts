@@ -1,3 +1,4 @@
+import { uniquePhone } from "./accounts";
 import type { Brand, Goods, GoodsReq } from "@tessera/contracts";
 import { lastCode, registerMerchant, type RegisteredMerchant } from "./accounts";
 import type { Caller, Transport } from "./call";
@@ -36,9 +37,8 @@ export interface Stock {
 }
 
 let seq = 0;
-let phoneSeq = 0;
 /** A phone number no other test uses. */
-export const newPhone = () => `13${String(Date.now() + ++phoneSeq * 7717).slice(-9)}`;
+export const newPhone = () => uniquePhone("13");
 
 export class World implements Caller {
   constructor(
@@ -96,7 +96,7 @@ export class World implements Caller {
 
   /** Signs a docking agreement as a merchant: an SMS code (scene signAgreement) to a phone, then confirm. */
   async signDocking(token: string, dockingId: string): Promise<{ code: number; msg: string }> {
-    const phone = `15${String(Date.now() + ++phoneSeq * 104729).slice(-9)}`;
+    const phone = uniquePhone("15");
     await this.call("POST", "/api/card-user/sendSms", { token, body: { phone, scene: "signAgreement" } });
     const res = await this.call("POST", `/api/card-user/abutment/brander/confirm/${dockingId}`, {
       token,

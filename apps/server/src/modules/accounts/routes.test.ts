@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, STRONG_PASSWORD, uniqueEmail } from "../../../test/harness";
+import { lastCode, registerMerchant, STRONG_PASSWORD, uniqueEmail, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_TTL_SECONDS, LOGIN_LOCK_MINUTES } from "./service";
 import { ensureOperator } from "./bootstrap";
@@ -441,7 +441,7 @@ describe("changing e-mail and phone", () => {
   it("binds a phone with an SMS code; a phone belongs to one account", async () => {
     const a = await registerMerchant(t);
     const b = await registerMerchant(t);
-    const phone = `13${String(Date.now()).slice(-9)}`;
+    const phone = uniquePhone("13");
     const bad = await t.call("POST", "/api/card-user/sendSms", {
       token: a.token,
       lang: "en",
@@ -564,7 +564,7 @@ describe("every verification code names its purpose (issue 40, item 10)", () => 
     expect((await outbox(email))?.body).toContain("您正在註冊賬號");
 
     const m = await registerMerchant(t);
-    const phone = `139${String(Date.now()).slice(-8)}`;
+    const phone = uniquePhone("139");
     const sms = await t.call("POST", "/api/card-user/sendSms", {
       token: m.token,
       lang: "cn",

@@ -3,7 +3,7 @@ import path from "node:path";
 import { CODE } from "@tessera/contracts";
 import { describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
-import { lastCode } from "../../../test/harness";
+import { lastCode, uniquePhone } from "../../../test/harness";
 import { newMerchant } from "../../../test/kit/catalog-fixtures";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
@@ -18,8 +18,7 @@ import * as repo from "./repo";
  */
 const t = useTestApp({ SMS_ADAPTER: "aliyun", ALIYUN_SMS_ENDPOINT: "local" });
 
-let seq = 0;
-const newPhone = () => `13${String(Date.now() + ++seq * 7919).slice(-9)}`;
+const newPhone = () => uniquePhone("13");
 
 describe("SMS through the Alibaba Cloud adapter and the local gateway", () => {
   it("is sandbox, with the gateway's keys in DATA_DIR", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastCode, registerMerchant } from "../../../test/harness";
+import { lastCode, registerMerchant, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { markVerified } from "../../../test/docking";
 import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
@@ -17,8 +17,7 @@ interface Info {
 }
 const info = async (token: string) => (await t.call<Info>("GET", "/api/card-user/userInfo", { token })).body.data;
 const FORBIDDEN_EN = "You do not have permission for this";
-let phoneSeq = 0;
-const newPhone = () => `13${String(Date.now() + ++phoneSeq * 7919).slice(-9)}`;
+const newPhone = () => uniquePhone("13");
 async function smsCode(token: string, phone: string): Promise<string> {
   expect(
     (await t.call("POST", "/api/card-user/sendSms", { token, body: { phone, scene: "signAgreement" } })).body.code,

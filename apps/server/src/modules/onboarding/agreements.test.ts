@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { AGREEMENT_TEMPLATES } from "@tessera/contracts";
 import { describe, expect, it } from "vitest";
-import { lastCode, registerMerchant } from "../../../test/harness";
+import { lastCode, registerMerchant, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { addSubAccount } from "../../../test/kit/onboarding-fixtures";
 
@@ -19,8 +19,7 @@ type Signed = {
   ip: string | null;
 };
 const VERSION = AGREEMENT_TEMPLATES.reserveAuthorisation.version;
-let phoneSeq = 0;
-const newPhone = () => `139${String(Date.now() % 1e6).padStart(6, "0")}${String(phoneSeq++ % 100).padStart(2, "0")}`;
+const newPhone = () => uniquePhone("139");
 
 async function smsCode(token: string, phone: string): Promise<string> {
   const sent = await t.call("POST", "/api/card-user/sendSms", { token, body: { phone, scene: "signAgreement" } });

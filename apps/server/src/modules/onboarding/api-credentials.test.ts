@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { lastCode, registerMerchant, STRONG_PASSWORD, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { ApiCredentialsService } from "./api-credentials";
@@ -153,7 +153,7 @@ describe("secret, allowlist and callback", () => {
       });
     const send = (phone: string) =>
       t.call("POST", "/api/card-user/sendSms", { token: m.token, lang: "en", body: { phone, scene: "viewApiSecret" } });
-    const phone = `139${String(Date.now()).slice(-8)}`;
+    const phone = uniquePhone("139");
 
     // No bound phone yet: no code can be sent, and a made-up code opens nothing.
     expect((await send(phone)).body.msg).toBe("The code can only be sent to your own bound mobile number");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastCode } from "../../../test/harness";
+import { lastCode, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { ADDRESS_FAILURES } from "../accounts";
 
@@ -10,8 +10,7 @@ import { ADDRESS_FAILURES } from "../accounts";
  */
 const t = useTestApp();
 
-let phoneSeq = 0;
-const newPhone = () => `13${String(Date.now() + ++phoneSeq * 7919).slice(-9)}`;
+const newPhone = () => uniquePhone("13");
 
 async function post(
   url: string,

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
-import { registerMerchant } from "../../../test/harness";
+import { registerMerchant, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { checkInvariants } from "../ledger";
@@ -177,7 +177,7 @@ it("the same redemption key replayed 50 times changes the balance once; recharge
   });
   await dock(t, supplier, brand);
   await fundSup(t, brand, 10_000);
-  const phone = `16${String(Date.now()).slice(-9)}`;
+  const phone = uniquePhone("16");
   await t.call("POST", "/api/mall/customer/sendSms", { body: { phone } });
   const code = await (await import("../../../test/harness")).lastCode(t, phone);
   const login = await t.call<{ token: string }>("POST", "/api/mall/customer/login", { body: { phone, smsCode: code } });

@@ -2,7 +2,7 @@ import { CODE } from "@tessera/contracts";
 import { afterAll, describe, expect, it } from "vitest";
 import { dock } from "../../../test/docking";
 import { newBrand, newGoods } from "../../../test/kit/catalog-fixtures";
-import { lastCode, registerMerchant } from "../../../test/harness";
+import { lastCode, registerMerchant, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { fundSup } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
@@ -107,8 +107,7 @@ async function customerLogin(phone: string): Promise<string> {
   return res.body.data.token;
 }
 const cust = (token: string) => ({ "x-customer-token": token });
-let phoneSeq = 0;
-const newPhone = () => `15${String(Date.now() + ++phoneSeq * 7717).slice(-9)}`;
+const newPhone = () => uniquePhone("15");
 
 describe("card numbers", () => {
   it("carry a Luhn check digit and their batch and serial", () => {

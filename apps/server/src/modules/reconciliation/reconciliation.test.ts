@@ -1,7 +1,14 @@
 import { request as httpRequest, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, STRONG_PASSWORD, type TestApp } from "../../../test/harness";
+import {
+  lastCode,
+  registerMerchant,
+  startTestApp,
+  STRONG_PASSWORD,
+  type TestApp,
+  uniquePhone,
+} from "../../../test/harness";
 import { established, income } from "../../../test/money";
 import { registerOperator } from "../../../test/operators";
 import { freePort } from "../../../test/ports";
@@ -33,7 +40,7 @@ afterAll(async () => {
 type Merchant = Awaited<ReturnType<typeof registerMerchant>>;
 let seq = 0;
 const key = () => `rc-${Date.now()}-${++seq}`;
-const newPhone = () => `15${String(Date.now() + ++seq * 7717).slice(-9)}`;
+const newPhone = () => uniquePhone("15");
 const post = (url: string) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, STRONG_PASSWORD } from "../../../test/harness";
+import { lastCode, registerMerchant, STRONG_PASSWORD, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { checkInvariants } from "../ledger";
@@ -28,7 +28,7 @@ interface Item {
 
 let seq = 0;
 const key = () => `to-${Date.now()}-${++seq}`;
-const newPhone = () => `16${String(Date.now() + ++seq * 7717).slice(-9)}`;
+const newPhone = () => uniquePhone("16");
 const SHOP = { lat: 30.2741, lng: 120.1551 };
 const NEAR = { lat: 30.28, lng: 120.16 };
 const FAR = { lat: 31.23, lng: 121.47 };

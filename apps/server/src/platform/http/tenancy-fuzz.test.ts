@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant } from "../../../test/harness";
+import { lastCode, registerMerchant, uniquePhone } from "../../../test/harness";
 import { useTestApp } from "../../../test/kit/use-test-app";
 import { registerOperator } from "../../../test/operators";
 import { onboarded } from "../../../test/kit/collection-fixtures";
@@ -42,7 +42,7 @@ const A: Caller[] = [];
 const B: Caller[] = [];
 let seq = 0;
 const key = () => `tf-${Date.now()}-${++seq}`;
-const phone = () => `15${String(Date.now() + ++seq * 7919).slice(-9)}`;
+const phone = () => uniquePhone("15");
 
 /** Paths whose callers are not tenants (the operator console, dev scaffolding, docs, the IM service). */
 const NOT_TENANT = /^\/api\/(ops|dev|docs)\b/;

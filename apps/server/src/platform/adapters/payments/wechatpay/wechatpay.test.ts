@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { PayCode, PayOrder } from "@tessera/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastCode, registerMerchant, startTestApp, type TestApp } from "../../../../../test/harness";
+import { lastCode, registerMerchant, startTestApp, type TestApp, uniquePhone } from "../../../../../test/harness";
 import { onboarded } from "../../../../../test/kit/collection-fixtures";
 import { registerOperator } from "../../../../../test/operators";
 import { freePort } from "../../../../../test/ports";
@@ -32,7 +32,7 @@ const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/
 const DESKTOP_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0";
 let seq = 0;
 const key = () => `wx-${Date.now()}-${++seq}`;
-const newPhone = () => `15${String(Date.now() + ++seq * 7717).slice(-9)}`;
+const newPhone = () => uniquePhone("15");
 
 interface Order {
   id: string;
