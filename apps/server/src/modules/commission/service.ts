@@ -113,13 +113,6 @@ export class CommissionService {
         createdBy: operator.userId,
         createdAt: this.deps.clock.now(),
       });
-      await audit(tx, {
-        actorUserId: operator.userId,
-        action: "commission.rule",
-        subjectType: "commissionRule",
-        subjectId: row.id,
-        detail: { ...req },
-      });
       // The operator console's audit log lists what operators did (issue 40, item 16).
       await recordOperatorAction(tx, {
         operatorUserId: operator.userId,
@@ -143,12 +136,6 @@ export class CommissionService {
     const now = this.deps.clock.now();
     await withTx(this.deps.db, async (tx) => {
       if (!(await repo.removeRule(tx, id, now))) throw new AppError(CODE.NOT_FOUND, "commission.ruleNotFound");
-      await audit(tx, {
-        actorUserId: operator.userId,
-        action: "commission.ruleRemove",
-        subjectType: "commissionRule",
-        subjectId: id,
-      });
       await recordOperatorAction(tx, {
         operatorUserId: operator.userId,
         action: "commission.ruleRemove",

@@ -266,13 +266,6 @@ export class InvoicesService {
         decided_by: operator.userId,
         updated_at: now,
       });
-      await audit(tx, {
-        actorUserId: operator.userId,
-        action: "invoices.issue",
-        subjectType: "invoice",
-        subjectId: id,
-        detail: { invoiceNo, amount: locked.amount },
-      });
       // The operator console's audit log lists what operators did (issue 40, item 16).
       await recordOperatorAction(tx, {
         operatorUserId: operator.userId,
@@ -333,13 +326,6 @@ export class InvoicesService {
         decided_by: operator.userId,
         updated_at: now,
       });
-      await audit(tx, {
-        actorUserId: operator.userId,
-        action: "invoices.refuse",
-        subjectType: "invoice",
-        subjectId: id,
-        detail: { reason },
-      });
       await recordOperatorAction(tx, {
         operatorUserId: operator.userId,
         action: "invoices.refuse",
@@ -382,13 +368,6 @@ export class InvoicesService {
         reverse_reason: reason,
         reversed_at: now,
         updated_at: now,
-      });
-      await audit(tx, {
-        actorUserId: operator.userId,
-        action: "invoices.reverse",
-        subjectType: "invoice",
-        subjectId: id,
-        detail: { redInvoiceNo: red.invoiceNo, reason },
       });
       await recordOperatorAction(tx, {
         operatorUserId: operator.userId,
