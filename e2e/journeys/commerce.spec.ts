@@ -114,6 +114,7 @@ test("a brand sells a product with two specifications; a purchaser resells it; s
     "href",
     "/business/VideoLibrary",
   );
+  await expect(videoDialog.getByTestId("video-save")).toHaveCount(0);
   await shot(brandPage, "product-video-empty");
   await videoDialog.getByRole("button", { name: two("取消") }).click();
   await expect(videoDialog).toBeHidden();

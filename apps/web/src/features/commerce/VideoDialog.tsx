@@ -19,6 +19,10 @@ export function VideoDialog({ commodity, onClose }: { commodity: Commodity; onCl
   const query = { page: 1, pagesize: 200 };
   const library = useQuery({ queryKey: libraryKey(query), queryFn: () => libraryPage(query) });
   const videos = (library.data?.list ?? []).filter((v) => v.kind === "video");
+  // With nothing to choose (and no video to clear) there is nothing to save: the dialog only says where
+  // videos are added, and its one button closes it.
+  const empty = !library.isLoading && videos.length === 0;
+  const nothingToSave = empty && !commodity.videoid;
   const save = async () => {
     setBusy(true);
     const r = await brandApi.video(commodity.id, videoid);
@@ -37,8 +41,9 @@ export function VideoDialog({ commodity, onClose }: { commodity: Commodity; onCl
       confirmLoading={busy}
       onCancel={() => onClose(false)}
       okButtonProps={{ "data-testid": "video-save" }}
+      footer={nothingToSave ? (_, { CancelBtn }) => <CancelBtn /> : undefined}
     >
-      {!library.isLoading && videos.length === 0 ? (
+      {empty ? (
         <Empty
           description={
             <>
