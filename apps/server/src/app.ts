@@ -72,7 +72,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     orderResults: callbacks,
     notifyLowStock: supply.notifyLowStock,
     chatMessageOf: im.chatMessageOf,
-    handedOn: (tx, cardIds, now) => refundExpiredCodes(tx, ctx.payments, cardIds, now),
+    handedOn: (tx, cardIds, now, refundedTo) => refundExpiredCodes(tx, ctx.payments, cardIds, now, refundedTo),
   });
   await registerOpenApi(host, { purchasing, catalog, api: onboarding.api });
   const { media } = await registerMedia(host);

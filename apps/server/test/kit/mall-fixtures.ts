@@ -16,7 +16,7 @@ export function voucherExpiryDeps(t: TestApp): VoucherExpiryDeps {
   return {
     db: t.ctx.database.db,
     clock: t.clock,
-    handedOn: (tx, cardIds, now) => refundExpiredCodes(tx, t.ctx.payments, cardIds, now),
+    handedOn: (tx, cardIds, now, refundedTo) => refundExpiredCodes(tx, t.ctx.payments, cardIds, now, refundedTo),
   };
 }
 

@@ -3,6 +3,7 @@ import { audit } from "../../platform/audit";
 import { conflict } from "../../platform/http/errors";
 import { moneyAccounts, type PaymentsAdapter } from "../../platform/adapters/payments";
 import { post } from "../ledger";
+import { expiryRefundSources } from "./expiry-refund-sources";
 import { creditCard } from "../onecard";
 import { RetryLater } from "../purchasing";
 import * as orders from "./orders.repo";
@@ -16,12 +17,17 @@ import * as orders from "./orders.repo";
  * (test money from the sandbox income). The deliveries are marked paid back and the order records the
  * amount; an order with nothing left is refunded. Once per code: a code paid back is never found again,
  * and the money is keyed by the order and its first delivery paid back.
+ *
+ * The merchant may have withdrawn its income since the sale: what the income no longer holds comes from the
+ * account the codes' purchase price was just refunded to (`refundedTo`, real money only). When both together
+ * cannot cover it, the order's expiry waits (RetryLater) and the job goes on with the other orders.
  */
 export async function refundExpiredCodes(
   tx: Tx,
   payments: PaymentsAdapter,
   cardIds: number[],
   now: Date,
+  refundedTo?: { merchantId: number; kind: "sup" | "rebate" },
 ): Promise<void> {
   if (cardIds.length === 0) return;
   for (const orderId of await orders.ordersOfUnpaidCodes(tx, cardIds)) {
@@ -48,6 +54,7 @@ export async function refundExpiredCodes(
         );
       } else {
         const money = moneyAccounts(o.sandbox);
+        const sources = await expiryRefundSources(tx, o, amount, refundedTo);
         const back = await payments.refund(
           tx,
           { paymentNo: o.order_no, refundNo: `${o.order_no}E${first.id}`, amount },
@@ -61,10 +68,7 @@ export async function refundExpiredCodes(
           reason,
           subject: { type: "mall_order", id: o.id },
           createdBy: null,
-          postings: [
-            { account: money.income(o.merchant_id), amount: -amount },
-            { account: money.clearing, amount },
-          ],
+          postings: [...sources, { account: money.clearing, amount }],
         });
       }
     }

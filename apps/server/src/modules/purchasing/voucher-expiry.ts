@@ -10,9 +10,15 @@ import * as refundsRepo from "./refunds.repo";
 
 /**
  * Pays back whoever the purchaser handed expired codes on to (the mall's customers: mall's
- * refundExpiredCodes), in the transaction that refunds the purchaser.
+ * refundExpiredCodes), in the transaction that refunds the purchaser. `refundedTo` is the purchaser's
+ * account the codes' price just went back to: what the purchaser's income no longer holds is paid from it.
  */
-export type ExpiredCodesRefund = (tx: Tx, cardIds: number[], now: Date) => Promise<void>;
+export type ExpiredCodesRefund = (
+  tx: Tx,
+  cardIds: number[],
+  now: Date,
+  refundedTo: { merchantId: number; kind: "sup" | "rebate" },
+) => Promise<void>;
 
 /**
  * Thrown by an ExpiredCodesRefund that finds what it must pay back busy (a mall order being refunded at this
@@ -82,7 +88,7 @@ async function refundOrder(deps: VoucherExpiryDeps, orderId: number, today: stri
       cause: "expiry",
     });
     await postRefund(tx, o, { id, amount, reason: "" }, null);
-    await deps.handedOn(tx, expired, now);
+    await deps.handedOn(tx, expired, now, { merchantId: o.purchaser_merchant_id, kind: o.paid_from });
     await audit(tx, {
       actorUserId: null,
       action: "refund.expiry",
