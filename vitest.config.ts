@@ -56,11 +56,35 @@ function reachesTestDatabase(file: string): boolean {
   return found;
 }
 
-/** Server test files that never reach a test database, as paths from the repository root. */
-const serverUnitTests = readdirSync(path.join(root, "apps/server/src"), { recursive: true, encoding: "utf8" })
+/** Server test files that run on either database (not PostgreSQL-only), as paths from the repository root. */
+const eitherDatabaseTests = readdirSync(path.join(root, "apps/server/src"), { recursive: true, encoding: "utf8" })
   .filter((file) => file.endsWith(".test.ts") && !POSTGRES_ONLY.test(file))
   .map((file) => path.join("apps/server/src", file))
-  .filter((file) => !reachesTestDatabase(path.join(root, file)));
+  .sort();
+/** Server test files that never reach a test database. */
+const serverUnitTests = eitherDatabaseTests.filter((file) => !reachesTestDatabase(path.join(root, file)));
+/**
+ * Files that prove the books themselves: on both databases, whatever the split below.
+ */
+const BOTH_DATABASES = /^apps\/server\/src\/(modules\/ledger|conservation|modules\/providerops)\//;
+/**
+ * With a PostgreSQL server, the other database-reaching files run on one database each, alternating in
+ * name order within each folder, so every module's tests meet both (docs/architecture.md, "Test tiers").
+ * `TEST_BOTH_DATABASES=1` runs every one of them on both again.
+ */
+const postgresShare = (() => {
+  const byFolder = new Map<string, number>();
+  return eitherDatabaseTests.filter((file) => {
+    if (serverUnitTests.includes(file) || BOTH_DATABASES.test(file)) return false;
+    const n = byFolder.get(path.dirname(file)) ?? 0;
+    byFolder.set(path.dirname(file), n + 1);
+    return n % 2 === 1;
+  });
+})();
+const splitDatabases = Boolean(process.env.TEST_DATABASE_URL) && process.env.TEST_BOTH_DATABASES !== "1";
+const pgliteShare = eitherDatabaseTests.filter(
+  (file) => !serverUnitTests.includes(file) && !BOTH_DATABASES.test(file) && !postgresShare.includes(file),
+);
 
 const serverProject = {
   // Files in a worker share its loaded modules instead of importing the whole server anew for each file
@@ -106,7 +130,7 @@ export default defineConfig({
         test: {
           name: "server-pglite",
           include: serverTests,
-          exclude: postgresOnly,
+          exclude: [...postgresOnly, ...(splitDatabases ? postgresShare : [])],
           env: { TEST_DB: "pglite" },
           ...serverProject,
         },
@@ -117,7 +141,12 @@ export default defineConfig({
               test: {
                 name: "server-postgres",
                 include: serverTests,
-                exclude: [...serverUnitTests, ...pgliteOnly, ...(process.env.TEST_REDIS_URL ? [] : needsRedis)],
+                exclude: [
+                  ...serverUnitTests,
+                  ...pgliteOnly,
+                  ...(splitDatabases ? pgliteShare : []),
+                  ...(process.env.TEST_REDIS_URL ? [] : needsRedis),
+                ],
                 env: { TEST_DB: "postgres" },
                 // Each worker on its own copy of the run's database, so files running side by side do
                 // not see each other's half-done work (a file still sees what earlier files left).
