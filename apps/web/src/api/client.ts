@@ -1,5 +1,6 @@
 import type { Lang } from "@tessera/contracts";
 import { interfaceError, interpret, isOkStatus, type ApiFail, type ApiResult } from "./envelope";
+import type { LegacySession } from "./legacyToken";
 import type { LoadingTracker } from "./loading";
 
 /**
@@ -42,6 +43,8 @@ export interface HttpDeps {
    * pages, spec 01 §6). Its 401 ends only that token, never the session.
    */
   scopedToken?: (path: string) => ScopedToken | null;
+  /** The legacy e-commerce host's token, sent in its own `token` header on that host's calls (legacyToken.ts). */
+  legacy?: LegacySession;
 }
 
 export interface ScopedToken {
@@ -129,11 +132,17 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     path: string,
     options: RequestOptions,
     scoped: ScopedToken | null,
+    renewLegacy = false,
   ): Promise<Response> {
     const headers: Record<string, string> = { lang: deps.getLang(), accept: "application/json" };
     if (options.auth !== false) {
-      const token = scoped ? scoped.token : deps.getToken();
-      if (token) headers["x-auth-token"] = token;
+      if (!scoped && deps.legacy?.covers(path)) {
+        const token = await deps.legacy.token(renewLegacy);
+        if (token) headers.token = token;
+      } else {
+        const token = scoped ? scoped.token : deps.getToken();
+        if (token) headers["x-auth-token"] = token;
+      }
     }
     const init: RequestInit = { method, headers };
     if (options.body instanceof FormData) {
@@ -167,6 +176,10 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       let res: Response;
       try {
         res = await send(method, path, options, scoped);
+        // A legacy token that expired before its cookie did: exchanged again once, then the call again.
+        if (res.status === 401 && !scoped && options.auth !== false && deps.legacy?.covers(path)) {
+          res = await send(method, path, options, scoped, true);
+        }
       } catch {
         // Network error or timeout: resolve to the error reply, never throw (spec 01 §8).
         return fail(interfaceError(deps.text("error.interface"), 0), toast);

@@ -7,6 +7,7 @@ import { createTokenStore } from "./tokens";
 import { currentLang, i18n } from "../i18n";
 import { rememberReturnTo } from "./returnTo";
 import { customerSession } from "./customerCall";
+import { createLegacySession } from "./legacyToken";
 
 /**
  * The browser's HTTP layer: one token store, one loading overlay, one client. The app plugs in its
@@ -59,6 +60,12 @@ export const http: HttpClient = createHttpClient({
   },
   mayToastLoginExpired,
   loading,
+  legacy: createLegacySession({
+    fetch: (input, init) => window.fetch(input, init),
+    session: () => tokens.getToken(currentVersion()),
+    cookies: () => document.cookie,
+    storage: window.localStorage,
+  }),
   // A provider's brand token, on a brand's page only (spec 01 §6); see brandTokens.ts.
   scopedToken(path) {
     const brand = brandTokenFor(window.location, path);
