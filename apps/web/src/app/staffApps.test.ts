@@ -33,7 +33,9 @@ describe("the supplier home's staff apps", () => {
       expect(international).toContain('data-testid="staff-apps"');
       expect(international).toContain('data-testid="verify-qr"');
       expect(international).toContain('href="/verify"');
-      expect(international).toContain('href="/international/business/BrandChat"');
+      // Issue 40 item 17: the international brand's app is its mall codes too, not the brand chat.
+      expect(international).toContain('href="/international/business/brandMallCode"');
+      expect(international).not.toContain("/BrandChat");
 
       // A purchaser's home has no staff apps.
       expect(render("/sale/Home")).toBe("");

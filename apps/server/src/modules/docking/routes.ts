@@ -24,7 +24,13 @@ import { idParam, routeDocs } from "../../platform/http/route";
 import type { DockingService } from "./service";
 
 const docs = routeDocs("docking");
-const dockingPages = ["sale/SupplierDocking", "business/ProcurementLiaison"];
+const dockingPages = [
+  "sale/SupplierDocking",
+  "business/ProcurementLiaison",
+  "international/sale/SupplierDocking",
+  "international/sale/EquityApplet",
+  "international/business/ProcurementLiaison",
+];
 
 export interface DockingRouteDeps {
   docking: DockingService;

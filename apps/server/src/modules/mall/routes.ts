@@ -55,7 +55,7 @@ export const MALL_PAGES = {
   self: ["sale/SelfSupport", "sale/EquityGiftBag"],
   bags: ["sale/EquityGiftBag"],
   orders: ["sale/EquityOrder", "sale/MallMember", "business/ShopMember"],
-  sms: ["sale/SmsSendRecord", "sale/EquityApplet"],
+  sms: ["sale/SmsSendRecord", "sale/EquityApplet", "international/sale/EquityApplet"],
   members: ["sale/MallMember", "business/ShopMember"],
   settings: ["business/PrivateCodeMall", "sale/BrandShow"],
 } as const;

@@ -50,6 +50,8 @@ const SALE_PAGES = [
   "sale/OneCardMall",
   "sale/OneCardPurchase",
   "sale/BuyRecord",
+  "international/sale/OneCardMall",
+  "international/sale/BuyRecord",
   "sale/ActivateCard",
   "sale/OnlineCardAccount",
   "sale/CardReturnRecord",

@@ -39,7 +39,12 @@ const docs = routeDocs("stores");
 const clerkParam = idParam.extend({ passportId: pathId });
 /** A store file: 10,000 stores are about 1 MB as xlsx. */
 const IMPORT_LIMIT_BYTES = 32 * 1024 * 1024;
-export const STORE_PAGES = ["business/BrandStore", "business/brandMallCode", "providers/brandShopCode"];
+export const STORE_PAGES = [
+  "business/BrandStore",
+  "business/brandMallCode",
+  "international/business/brandMallCode",
+  "providers/brandShopCode",
+];
 
 const download = (fileName: string) => `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 /** The address a QR code points at: this server, as the caller reached it. */

@@ -2,10 +2,13 @@ import {
   ApartmentOutlined,
   AppstoreOutlined,
   BankOutlined,
+  CreditCardOutlined,
   FormOutlined,
   IdcardOutlined,
   HomeOutlined,
   MessageOutlined,
+  ProfileOutlined,
+  QrcodeOutlined,
   ShoppingCartOutlined,
   ShoppingOutlined,
   TransactionOutlined,
@@ -129,12 +132,25 @@ export const intlSale: AreaDef = {
       menuKey: "onboarding.menu.realName",
       icon: IdcardOutlined,
     },
+    // The equity card mall (spec 01 marketplace screen 3): the card products brands offer, and what was bought.
+    {
+      path: "OneCardMall",
+      load: () => import("../../features/onecard/OneCardMall"),
+      titleKey: "onecard.bo.page.OneCardMall",
+      menuKey: "onecard.bo.page.OneCardMall",
+      icon: CreditCardOutlined,
+    },
+    {
+      path: "BuyRecord",
+      load: () => import("../../features/onecard/BuyRecord"),
+      titleKey: "onecard.bo.page.BuyRecord",
+      menuKey: "onecard.bo.page.BuyRecord",
+      icon: ProfileOutlined,
+    },
+    // Screen 15: the mini-program mall with its SMS packages and docking.
     {
       path: "EquityApplet",
-      load: featurePage(() => import("../../features/miniprogram/Console").then((m) => m.MiniProgramConsole), {
-        platform: "wechat",
-        hintId: "sale.EquityApplet",
-      }),
+      load: () => import("../../features/miniprogram/IntlEquityApplet"),
       titleKey: "mp.page.EquityApplet",
       menuKey: "mp.page.EquityApplet",
       icon: AppstoreOutlined,
@@ -169,6 +185,14 @@ export const intlBusiness: AreaDef = {
       path: "CardImport",
       load: () => import("../../features/catalog/CardImport"),
       titleKey: "catalog.title.cardImport",
+    },
+    // The brand's app for the supplier home's links (spec 01 marketplace screen 6): its mall codes.
+    {
+      path: "brandMallCode",
+      load: () => import("../../features/stores/brandMallCode"),
+      titleKey: "stores.title.brandMallCode",
+      menuKey: "stores.title.brandMallCode",
+      icon: QrcodeOutlined,
     },
     {
       path: "ChangesFunds",

@@ -1,4 +1,4 @@
-import { MessageOutlined, MobileOutlined, QrcodeOutlined } from "@ant-design/icons";
+import { MobileOutlined, QrcodeOutlined } from "@ant-design/icons";
 import { Button, Card, Col, Flex, QRCode, Row, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
@@ -7,8 +7,8 @@ import { useAreas } from "../../ui/areas";
 /**
  * The supplier home's links to the apps its staff use on their phones (spec 01 marketplace screen 6):
  * the clerks' verification page (`/verify`, public, for every supplier), as a QR code to scan and a
- * link, and the brand's app: its mall codes (the QR codes that open its mall) where the area has them
- * (the domestic brand's), else the brand chat where the area has it (the international supplier's).
+ * link, and the brand's app: its mall codes (the QR codes that open its mall), in the domestic and the
+ * international supplier's areas alike.
  */
 export function StaffApps() {
   const { t } = useTranslation();
@@ -40,17 +40,6 @@ export function StaffApps() {
               <Typography.Text type="secondary">{t("home.apps.mallHint")}</Typography.Text>
               <Link to={`${area.base}/brandMallCode`}>
                 <Button icon={<QrcodeOutlined />}>{t("home.apps.mallCodes")}</Button>
-              </Link>
-            </Flex>
-          </Col>
-        )}
-        {!has("brandMallCode") && has("BrandChat") && (
-          <Col xs={24} md={12}>
-            <Flex vertical gap={8}>
-              <Typography.Text strong>{t("home.apps.chat")}</Typography.Text>
-              <Typography.Text type="secondary">{t("home.apps.chatHint")}</Typography.Text>
-              <Link to={`${area.base}/BrandChat`}>
-                <Button icon={<MessageOutlined />}>{t("home.apps.openChat")}</Button>
               </Link>
             </Flex>
           </Col>
