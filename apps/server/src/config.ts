@@ -42,11 +42,17 @@ export interface Config {
   mode: "sandbox" | "live";
   /**
    * Customer payments: `local` collects nothing (test money, sandbox only); `none` takes no customer payments;
-   * `wechatpay` is WeChat Pay API v3 (issue 41), against the vendor or the local WeChat Pay platform.
+   * `wechatpay` is WeChat Pay API v3 and `alipay` Alipay (issue 41), each against the vendor or its local
+   * platform. A real merchant offers both: PAYMENT_ADAPTER=wechatpay,alipay; this is the first one named
+   * (the default of a payment that names no provider), `paymentProviders` all of them.
    */
-  paymentAdapter: "local" | "none" | "wechatpay";
-  /** WeChat Pay's settings when PAYMENT_ADAPTER=wechatpay. */
+  paymentAdapter: "local" | "none" | PaymentProviderName;
+  /** The real providers PAYMENT_ADAPTER names, in its order (empty for local and none). */
+  paymentProviders: PaymentProviderName[];
+  /** WeChat Pay's settings when PAYMENT_ADAPTER names wechatpay. */
   wechatpay: WechatpayConfig | undefined;
+  /** Alipay's settings when PAYMENT_ADAPTER names alipay. */
+  alipay: AlipayConfig | undefined;
   /** Whether PAYMENT_ADAPTER was set (a live deployment must say which adapter it means). */
   paymentAdapterExplicit: boolean;
   /** Automatic payouts above this many minor units wait for an operator (PAYOUT_REVIEW_ABOVE, yuan). */
@@ -103,6 +109,83 @@ export interface WechatpayConfig {
    * platform pair, APIv3 key) generated into DATA_DIR/wechatpay-local on first start.
    */
   local: boolean;
+}
+
+export type PaymentProviderName = "wechatpay" | "alipay";
+
+export interface AlipayConfig {
+  appId: string;
+  /** The application's private key (RSA2, PKCS#8 or PKCS#1 PEM) requests are signed with. */
+  privateKeyFile: string;
+  /** Alipay's public key (PEM) its answers and notifications are verified with. */
+  alipayPublicKeyFile: string;
+  /** The gateway (alipay-sdk's `gateway`): the vendor's, its sandbox, or the local platform's. */
+  gateway: string;
+  notifyUrl: string;
+  /** Sandbox without credentials: the local Alipay platform of this server, keys in DATA_DIR/alipay-local. */
+  local: boolean;
+}
+
+export const ALIPAY_VENDOR_GATEWAY = "https://openapi.alipay.com/gateway.do";
+/** Where the local Alipay platform (sandbox only) is served. */
+export const ALIPAY_LOCAL_PATH = "/sandbox/alipay/";
+
+/**
+ * PAYMENT_ADAPTER=alipay's settings (issue 41), as WeChat Pay's: every one needed (a missing one stops the
+ * start and names it) but ALIPAY_GATEWAY (the vendor's unless set), except in sandbox when none is set:
+ * then the adapter talks to the local Alipay platform of this server, keys generated into DATA_DIR.
+ */
+function alipayConfig(env: NodeJS.ProcessEnv, mode: Config["mode"], dataDir: string, port: number): AlipayConfig {
+  const names = ["ALIPAY_APP_ID", "ALIPAY_PRIVATE_KEY_FILE", "ALIPAY_PUBLIC_KEY_FILE", "ALIPAY_NOTIFY_URL"] as const;
+  const missing = names.filter((n) => !env[n]);
+  if (missing.length === names.length && mode === "sandbox") {
+    const dir = path.join(dataDir, "alipay-local");
+    const origin = `http://127.0.0.1:${port}`;
+    return {
+      appId: "9021000100000001",
+      privateKeyFile: path.join(dir, "app_private_key.pem"),
+      alipayPublicKeyFile: path.join(dir, "alipay_public_key.pem"),
+      gateway: env.ALIPAY_GATEWAY || `${origin}${ALIPAY_LOCAL_PATH}gateway.do`,
+      notifyUrl: env.ALIPAY_NOTIFY_URL || `${origin}/api/payments/alipay/notify`,
+      local: true,
+    };
+  }
+  if (missing.length > 0) throw new Error(`PAYMENT_ADAPTER=alipay needs ${missing.join(", ")}`);
+  const gateway = env.ALIPAY_GATEWAY || ALIPAY_VENDOR_GATEWAY;
+  if (!/^https?:\/\/[^/]+/.test(gateway)) throw new Error("ALIPAY_GATEWAY must be an http(s) URL");
+  return {
+    appId: env.ALIPAY_APP_ID ?? "",
+    privateKeyFile: path.resolve(env.ALIPAY_PRIVATE_KEY_FILE ?? ""),
+    alipayPublicKeyFile: path.resolve(env.ALIPAY_PUBLIC_KEY_FILE ?? ""),
+    gateway,
+    notifyUrl: env.ALIPAY_NOTIFY_URL ?? "",
+    local: false,
+  };
+}
+
+/**
+ * PAYMENT_ADAPTER: `local`, `none`, or a comma list of real providers (`wechatpay,alipay`), each named once.
+ */
+function paymentAdapterOf(env: NodeJS.ProcessEnv): {
+  paymentAdapter: Config["paymentAdapter"];
+  paymentProviders: PaymentProviderName[];
+} {
+  const raw = (env.PAYMENT_ADAPTER ?? "").trim();
+  if (raw === "" || raw === "local" || raw === "none") {
+    return { paymentAdapter: raw === "" ? "local" : raw, paymentProviders: [] };
+  }
+  const names = raw.split(",").map((n) => n.trim());
+  const providers: PaymentProviderName[] = [];
+  for (const n of names) {
+    if (n !== "wechatpay" && n !== "alipay") {
+      throw new Error(
+        "PAYMENT_ADAPTER must be one of local, none, wechatpay, alipay, or a comma list of them (wechatpay,alipay)",
+      );
+    }
+    if (providers.includes(n)) throw new Error(`PAYMENT_ADAPTER names ${n} twice`);
+    providers.push(n);
+  }
+  return { paymentAdapter: providers[0] ?? "local", paymentProviders: providers };
 }
 
 export const WECHATPAY_VENDOR_URL = "https://api.mch.weixin.qq.com/";
@@ -434,6 +517,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sms,
     ...paymentsConfig(env, mailAdapter, sms),
     wechatpay: undefined,
+    alipay: undefined,
     argon2MemoryKib: int("ARGON2_MEMORY_KIB", 19456, env),
     argon2Iterations: int("ARGON2_ITERATIONS", 2, env),
     im: loadImConfig(env),
@@ -456,8 +540,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     commerce: loadCommerceConfig(env),
     miniprogram: loadMiniprogramConfig(env),
   };
-  if (config.paymentAdapter === "wechatpay") {
+  if (config.paymentProviders.includes("wechatpay")) {
     config.wechatpay = wechatpayConfig(env, config.mode, config.dataDir, config.port);
+  }
+  if (config.paymentProviders.includes("alipay")) {
+    config.alipay = alipayConfig(env, config.mode, config.dataDir, config.port);
   }
   return config;
 }
@@ -479,7 +566,7 @@ function paymentsConfig(env: NodeJS.ProcessEnv, mailAdapter: Config["mailAdapter
   }
   return {
     mode: declared === "live" || realMessaging ? ("live" as const) : ("sandbox" as const),
-    paymentAdapter: oneOf("PAYMENT_ADAPTER", ["local", "none", "wechatpay"], "local", env),
+    ...paymentAdapterOf(env),
     paymentAdapterExplicit: explicit,
     payoutReviewAbove: reviewAbove ? Math.round(Number(reviewAbove) * 100) : 5_000_000,
     payoutReviewDays: int("PAYOUT_REVIEW_DAYS", 30, env),

@@ -3,7 +3,8 @@ import { z } from "zod";
 /**
  * What the payer does next for a payment an asynchronous provider (WeChat Pay) confirms later (issue 41):
  * JSAPI's signed requestPayment parameters inside WeChat, the H5 cashier page to open in a phone's
- * browser, or the Native QR code's URL to show on a desktop. The order stays unpaid until the provider's
+ * browser, the Native QR code's URL to show on a desktop, or (Alipay's wap and page pay) the signed cashier
+ * URL to send the browser to. The order stays unpaid until the provider's
  * notification; the client polls the order.
  */
 export const paymentAction = z.discriminatedUnion("kind", [
@@ -20,5 +21,6 @@ export const paymentAction = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("h5"), url: z.string() }),
   z.object({ kind: z.literal("native"), codeUrl: z.string() }),
+  z.object({ kind: z.literal("redirect"), url: z.string() }),
 ]);
 export type PaymentActionView = z.infer<typeof paymentAction>;

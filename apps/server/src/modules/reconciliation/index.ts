@@ -1,4 +1,5 @@
 import { platformDay, platformHour } from "../../platform/clock";
+import { providersOf } from "../../platform/adapters/payments";
 import { oncePer } from "../../platform/jobs";
 import type { ModuleHost } from "../../platform/module";
 import type { WithdrawalsService } from "../withdrawals";
@@ -25,7 +26,7 @@ export async function registerReconciliation(
   const reconciliation = new ReconciliationService({
     db,
     clock: ctx.clock,
-    adapters: [ctx.payments],
+    adapters: providersOf(ctx.payments),
     withdrawals: needs.withdrawals,
     log: ctx.log,
   });

@@ -1,10 +1,18 @@
-import { WECHATPAY_LOCAL_PATH, WECHATPAY_VENDOR_URL, type Config } from "../../../config";
+import {
+  ALIPAY_LOCAL_PATH,
+  ALIPAY_VENDOR_GATEWAY,
+  WECHATPAY_LOCAL_PATH,
+  WECHATPAY_VENDOR_URL,
+  type Config,
+  type PaymentProviderName,
+} from "../../../config";
 import type { Db, Executor, Tx } from "../../../db/tx";
 import * as repo from "./payments.repo";
 import { AppError } from "../../http/errors";
 import { CODE } from "@tessera/contracts";
 import { LocalPayments } from "./local";
 import { createWechatPay } from "./wechatpay/adapter";
+import { createAlipay } from "./alipay/adapter";
 
 /**
  * The one payments seam (issue 37). Every place that takes a customer's money (the mall's wallet pay,
@@ -38,6 +46,11 @@ export interface PaymentIntent {
   openid?: string | undefined;
   /** The payer's address (H5's scene_info.payer_client_ip). */
   payerIp?: string | undefined;
+  /**
+   * Which provider takes it when the deployment offers several (PAYMENT_ADAPTER=wechatpay,alipay): the
+   * payer's choice; default the first configured. The payment's row records the one that took it.
+   */
+  provider?: PaymentProviderName | undefined;
 }
 
 export type PaymentChannel = "jsapi" | "h5" | "native";
@@ -50,14 +63,18 @@ export function channelForUserAgent(userAgent: string | undefined): PaymentChann
   return /Mobile|Android|iPhone|iPad|MicroMessenger|HarmonyOS/i.test(userAgent ?? "") ? "h5" : "native";
 }
 
-/** What the client needs to pay a pending payment: WeChat's signed JSAPI parameters, the H5 page, or the QR code's URL. */
+/**
+ * What the client needs to pay a pending payment: WeChat's signed JSAPI parameters, the H5 page, the QR
+ * code's URL, or (Alipay's wap and page pay) the signed cashier URL to send the browser to.
+ */
 export type PaymentAction =
   | {
       kind: "jsapi";
       params: { appId: string; timeStamp: string; nonceStr: string; package: string; signType: "RSA"; paySign: string };
     }
   | { kind: "h5"; url: string }
-  | { kind: "native"; codeUrl: string };
+  | { kind: "native"; codeUrl: string }
+  | { kind: "redirect"; url: string };
 
 export interface PaymentConfirmation {
   /** `paid`: the provider confirmed the money; `pending`: it will say so later (asynchronous notification). */
@@ -178,14 +195,77 @@ export class NoPayments implements PaymentsAdapter {
 }
 
 export function createPayments(
-  config: Pick<Config, "paymentAdapter" | "wechatpay" | "mode" | "dataDir">,
+  config: Pick<Config, "paymentAdapter" | "paymentProviders" | "wechatpay" | "alipay" | "mode" | "dataDir">,
   log: (line: string) => void = () => undefined,
   handlers: PaymentHandlers = new PaymentHandlers(),
 ): PaymentsAdapter {
-  if (config.paymentAdapter === "wechatpay" && config.wechatpay) {
-    return createWechatPay(config.wechatpay, config.dataDir, handlers, log);
+  const adapters: PaymentsAdapter[] = [];
+  for (const name of config.paymentProviders) {
+    if (name === "wechatpay" && config.wechatpay) {
+      adapters.push(createWechatPay(config.wechatpay, config.dataDir, handlers, log));
+    }
+    if (name === "alipay" && config.alipay) adapters.push(createAlipay(config.alipay, config.dataDir, handlers, log));
   }
+  const [first] = adapters;
+  if (first) return adapters.length === 1 ? first : new ProviderPayments(adapters);
   return config.paymentAdapter === "local" ? new LocalPayments() : new NoPayments();
+}
+
+/**
+ * Several real providers in one deployment (PAYMENT_ADAPTER=wechatpay,alipay): a payment goes to the
+ * provider its intent names (default the first configured), and everything later about it (query,
+ * refund, close, sync) to the provider its row recorded. Bills are each provider's own: the
+ * reconciliation takes the providers one by one (`providersOf`).
+ */
+export class ProviderPayments implements PaymentsAdapter {
+  readonly name: string;
+  readonly sandbox: boolean;
+
+  constructor(readonly providers: PaymentsAdapter[]) {
+    this.name = providers.map((p) => p.name).join(",");
+    this.sandbox = providers.some((p) => p.sandbox);
+  }
+
+  /** The provider of that name, if the deployment offers it. */
+  provider(name: string): PaymentsAdapter | undefined {
+    return this.providers.find((p) => p.name === name);
+  }
+
+  private async of(db: Executor, paymentNo: string): Promise<PaymentsAdapter> {
+    const name = await repo.providerOf(db, paymentNo);
+    const found = name === undefined ? undefined : this.provider(name);
+    return found ?? (this.providers[0] as PaymentsAdapter);
+  }
+
+  create(tx: Tx, intent: PaymentIntent, now: Date): Promise<PaymentConfirmation> {
+    const chosen = intent.provider === undefined ? this.providers[0] : this.provider(intent.provider);
+    if (!chosen) return Promise.reject(new AppError(CODE.CONFLICT, "payments.notEnabled"));
+    return chosen.create(tx, intent, now);
+  }
+  async query(db: Executor, paymentNo: string): Promise<PaymentConfirmation | null> {
+    return (await this.of(db, paymentNo)).query(db, paymentNo);
+  }
+  async refund(tx: Tx, req: RefundRequest, now: Date): Promise<{ state: "success" | "processing" | "failed" }> {
+    return (await this.of(tx, req.paymentNo)).refund(tx, req, now);
+  }
+  async close(tx: Tx, paymentNo: string): Promise<void> {
+    await (await this.of(tx, paymentNo)).close(tx, paymentNo);
+  }
+  async sync(db: Db, paymentNo: string, now: Date): Promise<void> {
+    await (await this.of(db, paymentNo)).sync?.(db, paymentNo, now);
+  }
+}
+
+/** The providers behind an adapter: each of a multi-provider deployment's, or the adapter itself. */
+export function providersOf(adapter: PaymentsAdapter): PaymentsAdapter[] {
+  return adapter instanceof ProviderPayments ? adapter.providers : [adapter];
+}
+
+/** The names of the real providers a customer can choose from (empty for local and none). */
+export function offeredProviders(adapter: PaymentsAdapter): PaymentProviderName[] {
+  return providersOf(adapter)
+    .map((a) => a.name)
+    .filter((n): n is PaymentProviderName => n === "wechatpay" || n === "alipay");
 }
 
 /**
@@ -214,9 +294,13 @@ export function moneyAccounts(sandbox: boolean) {
  * says why. Returns the reason, or null when the configuration is coherent.
  */
 export function sandboxPaymentsRefusal(
-  config: Pick<Config, "mode" | "paymentAdapter" | "paymentAdapterExplicit"> & Partial<Pick<Config, "wechatpay">>,
+  config: Pick<Config, "mode" | "paymentAdapter" | "paymentAdapterExplicit"> &
+    Partial<Pick<Config, "wechatpay" | "alipay">>,
 ): string | null {
   if (config.mode !== "live") return null;
+  if (config.alipay && (config.alipay.local || new URL(config.alipay.gateway).pathname.startsWith(ALIPAY_LOCAL_PATH))) {
+    return `TESSERA_MODE is live but ALIPAY_GATEWAY (${config.alipay.gateway}) is the local Alipay platform, which collects no money. Leave it unset for the vendor's ${ALIPAY_VENDOR_GATEWAY}.`;
+  }
   if (config.wechatpay && new URL(config.wechatpay.baseUrl).pathname.startsWith(WECHATPAY_LOCAL_PATH)) {
     return `TESSERA_MODE is live but WECHATPAY_BASE_URL (${config.wechatpay.baseUrl}) is the local WeChat Pay platform, which collects no money. Leave it unset for the vendor's ${WECHATPAY_VENDOR_URL}.`;
   }
