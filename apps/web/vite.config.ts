@@ -22,9 +22,14 @@ const vendorGroups: { name: string; test: RegExp; tags?: "$initial"[] }[] = [
 ];
 // One chunk per language of the app's texts (i18n/resources.ts loads the reader's language only). Its
 // core.json (header, auth, landing) is a chunk of its own, listed first so it wins: the light login
-// screen (src/login) loads only that.
+// screen (src/login) loads only that. So is onecard.json, which the card bag's light entry
+// (features/onecard/client/light) loads.
 const localeGroups = ["zh-CN", "zh-TW", "en"].flatMap((folder) => [
   { name: `locale-core-${folder}`, test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]core\\.json$`) },
+  {
+    name: `locale-onecard-${folder}`,
+    test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]onecard\\.json$`),
+  },
   { name: `locale-${folder}`, test: new RegExp(`[\\/]src[\\/]i18n[\\/]locales[\\/]${folder}[\\/]`) },
 ]);
 // One chunk per back-office area: the page modules only its route table (src/areas/<area>/routes.ts) loads,

@@ -574,7 +574,7 @@ test("a customer shows a card's dynamic code on a phone; a clerk redeems an amou
   const shanghai = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 13).replace("T", " ");
   const hours = [shanghai(Date.now() - 60_000), shanghai(Date.now())];
   await customer.goto("/client/equityChange");
-  const move = customer.locator(".ant-list-item").filter({ hasText: `消费 · 卡券门店${stamp}` });
+  const move = customer.getByRole("listitem").filter({ hasText: `消费 · 卡券门店${stamp}` });
   await expect(move).toContainText("30.00");
   const shown = (await move.textContent()) ?? "";
   expect(shown).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);

@@ -4,7 +4,9 @@ import type { PageDef } from "../../ui/areas";
  * The end customer's pages, phone-first and open without a merchant session (the customer has a session of
  * its own): the card bag (`/client`, `/oneCard`), the takeout mini-shop, the store's write-off and QR
  * landing, the collection-code payment. Absolute paths. The storefront (`/mall/*`) is not here: it is its
- * own entry (mall-main.tsx) with its own router (features/mall/storefront/router.tsx).
+ * own entry (mall-main.tsx) with its own router (features/mall/storefront/router.tsx). The card bag's login, bag, balance changes and
+ * orders open in the card bag's light entry (features/onecard/client/light, loaded by main.tsx); here they
+ * reload the page into it.
  */
 export const clientPages: PageDef[] = [
   {
@@ -27,21 +29,25 @@ export const clientPages: PageDef[] = [
     load: () => import("../../features/takeout/shop/Order"),
     titleKey: "takeout.page.Order",
   },
-  { path: "/client", load: () => import("../../features/onecard/client/Home"), titleKey: "onecard.title.cardBag" },
-  { path: "/client/login", load: () => import("../../features/onecard/client/Login"), titleKey: "onecard.title.login" },
+  { path: "/client", load: () => import("../../features/onecard/client/ToLight"), titleKey: "onecard.title.cardBag" },
+  {
+    path: "/client/login",
+    load: () => import("../../features/onecard/client/ToLight"),
+    titleKey: "onecard.title.login",
+  },
   {
     path: "/client/cardBag",
-    load: () => import("../../features/onecard/client/CardBag"),
+    load: () => import("../../features/onecard/client/ToLight"),
     titleKey: "onecard.title.cardBag",
   },
   {
     path: "/client/equityChange",
-    load: () => import("../../features/onecard/client/EquityChange"),
+    load: () => import("../../features/onecard/client/ToLight"),
     titleKey: "onecard.title.changes",
   },
   {
     path: "/client/orderList",
-    load: () => import("../../features/onecard/client/OrderList"),
+    load: () => import("../../features/onecard/client/ToLight"),
     titleKey: "onecard.title.orders",
   },
   {
@@ -70,15 +76,15 @@ export const clientPages: PageDef[] = [
     load: () => import("../../features/onecard/client/RechargeResult"),
     titleKey: "onecard.title.result",
   },
-  { path: "/oneCard", load: () => import("../../features/onecard/client/Home"), titleKey: "onecard.title.cardBag" },
+  { path: "/oneCard", load: () => import("../../features/onecard/client/ToLight"), titleKey: "onecard.title.cardBag" },
   {
     path: "/oneCard/cardBag",
-    load: () => import("../../features/onecard/client/CardBag"),
+    load: () => import("../../features/onecard/client/ToLight"),
     titleKey: "onecard.title.cardBag",
   },
   {
     path: "/oneCard/orderList",
-    load: () => import("../../features/onecard/client/OrderList"),
+    load: () => import("../../features/onecard/client/ToLight"),
     titleKey: "onecard.title.orders",
   },
   { path: "/verify", load: () => import("../../features/stores/verify/Verify"), titleKey: "writeoff.title.verify" },
