@@ -57,9 +57,42 @@ test("the international supplier's home links the verification app and the brand
   await expect(apps).toBeVisible();
   await expect(apps.getByTestId("verify-qr")).toBeVisible();
   await expect(apps.locator('a[href="/verify"]')).toBeVisible();
-  await expect(apps.locator('a[href="/international/business/BrandChat"]')).toContainText("打開品牌聊天");
+  // Issue 40 item 17: the brand's app is its mall codes, as on the domestic home (no longer the brand chat).
+  await expect(apps.locator('a[href="/international/business/BrandChat"]')).toHaveCount(0);
   await apps.scrollIntoViewIfNeeded();
   await shot(page, "intl-home-tw");
+  await clickUntil(apps.locator('a[href="/international/business/brandMallCode"]'), () =>
+    expect(page).toHaveURL(/\/international\/business\/brandMallCode$/, { timeout: 5_000 }),
+  );
+  await expect(page.locator(".ant-menu-item-selected")).toContainText("商城碼");
+  await expect(page.getByRole("heading", { name: "歡迎使用供應商後臺" })).toHaveCount(0);
+  await shot(page, "intl-mall-codes-tw");
+
+  // The international purchaser's menu has the equity card mall, and its mini-program mall the SMS packages
+  // and the docking (marketplace screens 3 and 15).
+  const buyer = await registerAccount(request, { version: "international" });
+  const buyerPage = await sessionPage(browser, buyer, await loginToken(request, buyer), 1280, { locale: "zh-TW" });
+  await buyerPage.goto("/international/sale/Home");
+  // The setup checklist's next step is in this area, not the domestic one.
+  await expect(buyerPage.getByTestId("setup-mall").getByRole("link")).toHaveAttribute(
+    "href",
+    "/international/sale/EquityApplet",
+  );
+  await clickUntil(buyerPage.getByRole("menuitem", { name: "一卡通商城" }), () =>
+    expect(buyerPage).toHaveURL(/\/international\/sale\/OneCardMall$/, { timeout: 5_000 }),
+  );
+  await expect(buyerPage.locator(".ant-empty")).toBeVisible();
+  await shot(buyerPage, "intl-card-mall-tw");
+  await buyerPage.goto("/international/sale/EquityApplet");
+  const mallTabs = buyerPage.getByRole("tab");
+  await expect(mallTabs).toHaveText(["小程序商城", "短信發送記錄", "供應商對接"]);
+  await buyerPage.getByRole("tab", { name: "短信發送記錄" }).click();
+  await expect(buyerPage).toHaveURL(/tab=sms$/);
+  await expect(buyerPage.getByTestId("sms-remaining")).toBeVisible();
+  await shot(buyerPage, "intl-mall-sms-tw");
+  await buyerPage.getByRole("tab", { name: "供應商對接" }).click();
+  await expect(buyerPage).toHaveURL(/tab=docking$/);
+  await shot(buyerPage, "intl-mall-docking-tw");
 
   const domestic = await registerAccount(request);
   const home = await sessionPage(browser, domestic, await loginToken(request, domestic));

@@ -52,7 +52,7 @@ import type { MallCallPurpose, MallContext, MallService } from "./service";
 const docs = routeDocs("mall");
 const customerDocs = routeDocs("mall", customerSecurity);
 export const MALL_PAGES = {
-  self: ["sale/SelfSupport", "sale/EquityGiftBag"],
+  self: ["sale/SelfSupport", "sale/EquityGiftBag", "international/sale/SelfSupport"],
   bags: ["sale/EquityGiftBag"],
   orders: ["sale/EquityOrder", "sale/MallMember", "business/ShopMember"],
   sms: ["sale/SmsSendRecord", "sale/EquityApplet", "international/sale/EquityApplet"],

@@ -147,7 +147,14 @@ export const intlSale: AreaDef = {
       menuKey: "onecard.bo.page.BuyRecord",
       icon: ProfileOutlined,
     },
-    // Screen 15: the mini-program mall with its SMS packages and docking.
+    // Screen 15: the mini-program mall with its SMS packages and docking, and the goods it sells.
+    {
+      path: "SelfSupport",
+      load: () => import("../../features/mall/SelfSupport"),
+      titleKey: "mall.page.SelfSupport",
+      menuKey: "mall.page.SelfSupport",
+      icon: ShoppingOutlined,
+    },
     {
       path: "EquityApplet",
       load: () => import("../../features/miniprogram/IntlEquityApplet"),
