@@ -21,6 +21,13 @@ const dist = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.jo
 const BUDGET_GZIP = 200 * 1000;
 /** Issue 30: the mall storefront's initial JS. */
 const MALL_BUDGET_GZIP = 120 * 1000;
+/**
+ * Issue 43 item 5: the JavaScript a user has before they can type a password on /login (today the light
+ * first screen, then the whole app with its login dialog). Printed OVER, not yet INVALID: the login, register
+ * and reset forms are still the app's (antd) dialogs, and an INVALID line would fail every `npm test` until
+ * they are light.
+ */
+const SIGN_IN_BUDGET_GZIP = 150 * 1000;
 /** Issue 40 item 9: the card bag's first page, as the storefront's. */
 const BAG_BUDGET_GZIP = 120 * 1000;
 
@@ -154,6 +161,11 @@ export function benchWebSize(): string[] {
   );
   lines.push(
     `    then, after its first paint, the app with the login dialog: ${takeover.size} files, raw ${kb(after.raw)}, gzip ${kb(after.gz)}`,
+  );
+  const signIn = all.gz + after.gz;
+  lines.push(
+    `  /login until a password can be typed ${String(login.size + takeover.size).padStart(3)} files  gzip ${kb(signIn).padStart(9)} ` +
+      ` budget ${kb(SIGN_IN_BUDGET_GZIP)} gzip: ${signIn <= SIGN_IN_BUDGET_GZIP ? "within" : "OVER"}`,
   );
   if (!mall) lines.push("  /mall/:appId (storefront)       apps/web/dist/mall.html is missing");
   else {

@@ -23,6 +23,8 @@ export async function benchApp(database: Database): Promise<TestApp> {
     ARGON2_MEMORY_KIB: "4096",
     ARGON2_ITERATIONS: "1",
     AUTO_PAYOUT: "false",
+    // The web build the pages are served from (lighthouse.bench.ts), when not apps/web/dist.
+    ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
   });
   const clock = new ManualClock();
   const ctx = await createContext(config, { database, clock, log: () => undefined });
