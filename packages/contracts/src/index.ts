@@ -36,3 +36,4 @@ export * from "./mall";
 export * from "./miniprogram";
 export * from "./announcements";
 export * from "./setup";
+export * from "./zoned-time";

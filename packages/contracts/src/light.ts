@@ -8,3 +8,4 @@ export * from "./enums";
 export * from "./codes";
 export * from "./mall-storefront";
 export * from "./top-up-account";
+export * from "./zoned-time";

@@ -1,3 +1,4 @@
+import { isKnownZone, ISO_INSTANT, zonedTime } from "@tessera/contracts";
 /** The time source of every rule that depends on time (expiry, throttles), replaceable in tests. */
 export interface Clock {
   now(): Date;
@@ -45,10 +46,9 @@ export function platformHour(at: Date): number {
  * Asia/Shanghai otherwise. Days of the books stay UTC+8 (above); this is how an instant reads.
  */
 let displayZone = "Asia/Shanghai";
-const displayFormats = new Map<string, Intl.DateTimeFormat>();
 
 export function setDisplayZone(zone: string): void {
-  new Intl.DateTimeFormat("en-US", { timeZone: zone }); // throws on an unknown zone
+  if (!isKnownZone(zone)) throw new RangeError(`Invalid time zone specified: ${zone}`);
   displayZone = zone;
 }
 
@@ -59,27 +59,8 @@ export function displayTime(at: Date | string | null, opts: { seconds?: boolean 
   if (at === null) return null;
   const d = at instanceof Date ? at : new Date(at);
   if (Number.isNaN(d.getTime())) return String(at);
-  let f = displayFormats.get(displayZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: displayZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    displayFormats.set(displayZone, f);
-  }
-  const p: Record<string, string> = {};
-  for (const part of f.formatToParts(d)) p[part.type] = part.value;
-  const t = `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
-  return opts.seconds === false ? t : `${t}:${p.second}`;
+  return zonedTime(d, displayZone, opts.seconds !== false);
 }
-
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** A cell of an export: an instant (a Date or an ISO timestamp) as display-zone text, anything else as it is. */
 export function displayCell<T>(v: T): T | string {

@@ -43,7 +43,7 @@ function browser(session: { current: string | null }) {
   let unauthorized = 0;
   const client = createHttpClient({
     fetch,
-    getLang: () => "zh-CN",
+    getLang: () => "cn",
     getToken: () => session.current,
     text: () => "x",
     toastError: () => undefined,
