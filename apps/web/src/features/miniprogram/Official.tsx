@@ -22,7 +22,7 @@ import type { MpAccount, MpLifeBrand, MpOfficialReply, MpPlatformCall } from "@t
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
 import { reportFailure } from "../../ui/form/serverError";
-import { dense } from "../../ui/list/denseColumns";
+import { dense, DENSE_SCROLL_X, DENSE_TABLE_LAYOUT } from "../../ui/list/denseColumns";
 import { PageHint } from "../../ui/PageHint";
 import { formatTime } from "../../ui/time";
 
@@ -382,7 +382,8 @@ export function LocalLifePage() {
           size="middle"
           loading={isLoading}
           columns={dense(columns)}
-          scroll={{ x: "max-content" }}
+          tableLayout={DENSE_TABLE_LAYOUT}
+          scroll={{ x: DENSE_SCROLL_X }}
           dataSource={data ?? []}
           pagination={false}
           locale={{ emptyText: t("mp.life.noBrands") }}

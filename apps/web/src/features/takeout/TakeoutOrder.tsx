@@ -7,6 +7,7 @@ import { formatMoney } from "../../ui/money";
 import { PageHint } from "../../ui/PageHint";
 import { takeoutApi, takeoutKeys } from "./api";
 import { ExportButton } from "../../ui/list/useExport";
+import { dense, DENSE_SCROLL_X, DENSE_TABLE_LAYOUT } from "../../ui/list/denseColumns";
 import { formatTime } from "../../ui/time";
 
 const COLOR: Record<TakeoutOrderState, string> = {
@@ -144,9 +145,10 @@ export default function TakeoutOrder() {
         <Table<Order>
           rowKey="id"
           dataSource={data?.list ?? []}
-          columns={columns}
+          columns={dense(columns)}
+          tableLayout={DENSE_TABLE_LAYOUT}
           pagination={false}
-          scroll={{ x: 1300 }}
+          scroll={{ x: DENSE_SCROLL_X }}
         />
       </Card>
       <Modal

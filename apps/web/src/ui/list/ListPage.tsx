@@ -7,7 +7,7 @@ import { PAGE_SIZES, type Page } from "@tessera/contracts";
 import type { Query } from "../../api/client";
 import { isPageSize, mergeListState, readListState, type ListState } from "./listQuery";
 import { SearchBar, type SearchBarProps } from "./SearchBar";
-import { dense } from "./denseColumns";
+import { dense, DENSE_SCROLL_X, DENSE_TABLE_LAYOUT } from "./denseColumns";
 import { useExport } from "./useExport";
 import type { SearchValues } from "./searchValues";
 
@@ -34,7 +34,11 @@ export interface ListPageProps<Row> {
   onBatchModify?: (keys: Key[]) => void;
   onBatchDelete?: (keys: Key[]) => void;
   header?: ReactNode;
-  /** Horizontal scroll width for wide tables; by default the table fits its container. */
+  /**
+   * Ignored (kept for the pages that still pass it): the table is as wide as its columns' content and scrolls sideways only when that
+   * exceeds the screen (denseColumns, issue 40 item 15). A fixed width made the table wider than a 1280 px
+   * screen and slid amounts and states under the action column.
+   */
   scrollX?: number;
   /** What an empty list says instead of "no data" (where the rows the user expects are elsewhere). */
   empty?: ReactNode;
@@ -115,11 +119,12 @@ export function ListPage<Row extends object>(props: ListPageProps<Row>) {
           rowKey={props.rowKey}
           columns={denseColumns}
           size="small"
+          tableLayout={DENSE_TABLE_LAYOUT}
           dataSource={data?.list ?? []}
           loading={isFetching}
           {...(props.empty !== undefined && { locale: { emptyText: props.empty } })}
           rowSelection={rowSelection}
-          scroll={{ x: props.scrollX ?? "max-content" }}
+          scroll={{ x: DENSE_SCROLL_X }}
           pagination={{
             current: state.page,
             pageSize: state.pageSize,
