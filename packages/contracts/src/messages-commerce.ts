@@ -194,6 +194,11 @@ export const COMMERCE_MESSAGES = {
     tw: "配送範圍需為100米至50公里的半徑，或至少3個點的多邊形",
     en: "The delivery area is a radius of 100 m to 50 km, or a polygon of at least 3 points",
   },
+  "takeout.shopOutsideArea": {
+    cn: "店铺位置不在配送范围内：请核对店铺的经纬度和多边形的各个顶点",
+    tw: "店鋪位置不在配送範圍內：請核對店鋪的經緯度和多邊形的各個頂點",
+    en: "The shop is outside its delivery area: check the shop's latitude and longitude and the polygon's corners",
+  },
   "takeout.optionInvalid": {
     cn: "规格选项需有名称和1-20个选择",
     tw: "規格選項需有名稱和1-20個選擇",

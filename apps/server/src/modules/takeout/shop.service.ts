@@ -19,7 +19,7 @@ import { audit } from "../../platform/audit";
 import { platformDay, startOfPlatformDay } from "../../platform/clock";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
 import { merchantOfActor } from "../merchants";
-import { openAt } from "./delivery";
+import { insidePolygon, openAt } from "./delivery";
 import type { TakeoutDeps } from "./service";
 import * as shopRepo from "./shop.repo";
 
@@ -58,6 +58,10 @@ export class ShopService {
   async saveShop(actor: Actor, req: ShopReq): Promise<TakeoutShop> {
     const merchant = await merchantOfActor(this.db, actor);
     if (req.areaKind === "polygon" && req.polygon.length < 3) throw invalid("takeout.areaInvalid", "polygon");
+    // The area is drawn around the shop: one that leaves the shop out was drawn for another place (issue 40 item 14).
+    if (req.areaKind === "polygon" && !insidePolygon(req, req.polygon)) {
+      throw invalid("takeout.shopOutsideArea", "polygon");
+    }
     await withTx(this.db, async (tx) => {
       await shopRepo.upsertShop(tx, { merchantId: merchant.id, ...req, currency: merchant.currency, now: this.now() });
       await audit(tx, {

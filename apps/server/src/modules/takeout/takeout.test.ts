@@ -326,6 +326,28 @@ describe("takeout", () => {
       lang: "en",
     });
     expect(bad.body.msg).toBe("The delivery area is a radius of 100 m to 50 km, or a polygon of at least 3 points");
+    // A polygon drawn elsewhere (around Shanghai for a shop in Hangzhou) leaves the shop out: refused.
+    const elsewhere = await t.call("PUT", "/api/card-brander/takeout/shop", {
+      token: brand.token,
+      body: {
+        name: "X",
+        open: true,
+        hours: allDay,
+        ...SHOP,
+        areaKind: "polygon",
+        polygon: [
+          [31.2, 121.4],
+          [31.2, 121.5],
+          [31.3, 121.5],
+          [31.3, 121.4],
+        ],
+        deliveryFee: 0,
+        minOrder: 0,
+        packingFee: 0,
+      },
+      lang: "tw",
+    });
+    expect(elsewhere.body.msg).toBe("店鋪位置不在配送範圍內：請核對店鋪的經緯度和多邊形的各個頂點");
     expect((await t.call("GET", "/api/card-brander/takeout/shop", { token: brand.token })).body.data).toBeNull();
   });
 

@@ -50,8 +50,7 @@ function initial(s: TakeoutShop | null, name: string): Partial<FormValues> {
       name,
       open: true,
       hours: [{ days: [1, 2, 3, 4, 5, 6, 7], from: "10:00", to: "21:00" }],
-      lat: 30.2741,
-      lng: 120.1551,
+      // No default point: the shop's own coordinates (a point elsewhere would refuse every customer's address).
       areaKind: "radius",
       radiusM: 3000,
       deliveryFee: "5.00",
@@ -179,7 +178,7 @@ function ShopForm({ shop }: { shop: TakeoutShop | null }) {
       </Form.Item>
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item name="address" label={t("takeout.shopAddress")}>
+          <Form.Item name="address" label={t("takeout.shopAddress")} extra={t("takeout.locationHelp")}>
             <Input maxLength={120} />
           </Form.Item>
         </Col>
