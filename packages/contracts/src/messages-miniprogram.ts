@@ -6,6 +6,11 @@
 export const MINIPROGRAM_MESSAGES = {
   "mp.nameEmpty": { cn: "请输入小程序名称", tw: "請輸入小程式名稱", en: "Please enter the mini-program name" },
   "mp.menuNameEmpty": { cn: "请输入菜单名称", tw: "請輸入選單名稱", en: "Please enter the menu name" },
+  "mp.menuTargetInvalid": {
+    cn: "菜单链接只能是商城的页面（首页、权益商品、礼包、购物车、订单）或以https://开头的链接",
+    tw: "選單鏈接只能是商城的頁面（首頁、權益商品、禮包、購物車、訂單）或以https://開頭的鏈接",
+    en: "A menu opens a page of the mall (home, goods, gift packs, cart, orders) or an https:// link",
+  },
   "mp.configIdEmpty": { cn: "请输入配置ID", tw: "請輸入配置ID", en: "Please enter the config ID" },
   "mp.configIdFormat": {
     cn: "配置ID只能包含字母、数字、-和_",

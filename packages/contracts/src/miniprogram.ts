@@ -38,9 +38,30 @@ const required = (
 ) => z.string({ error }).trim().min(1, { error }).max(max, { error: "mp.textTooLong" });
 const id = z.coerce.number({ error: "validation.invalidParameter" }).int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * The pages of the mall's storefront a menu may open (issue 40 item 14): home, the goods and gift-pack
+ * lists, the cart and the orders. A menu opens one of them or an https link; anything else ("/my") would
+ * silently open the home page, so it is refused.
+ */
+export const MALL_MENU_TARGETS = ["/", "/goods", "/bags", "/cart", "/orders"] as const;
+export type MallMenuTarget = (typeof MALL_MENU_TARGETS)[number];
+
+/** Whether a menu target is one of the storefront's pages (written with or without slashes) or an https link. */
+export function isMallMenuTarget(target: string): boolean {
+  const t = target.trim();
+  if (/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(t)) return true;
+  const page = `/${t.replace(/^\/+|\/+$/g, "").toLowerCase()}`;
+  return page === "/home" || (MALL_MENU_TARGETS as readonly string[]).includes(page);
+}
+
 export const mpMenuItem = z.object({
   title: required("mp.menuNameEmpty", 20),
-  target: z.string().trim().max(200, { error: "mp.textTooLong" }).default("/"),
+  target: z
+    .string()
+    .trim()
+    .max(200, { error: "mp.textTooLong" })
+    .default("/")
+    .refine(isMallMenuTarget, { error: "mp.menuTargetInvalid" }),
 });
 export type MpMenuItem = z.infer<typeof mpMenuItem>;
 

@@ -453,6 +453,12 @@ describe("bad input and tenancy", () => {
       [{ category: "" }, "Please choose a category", "请选择类目"],
       [{ description: "" }, "Please enter the function description", "请输入功能描述"],
       [{ navMenus: [{ title: "", target: "/" }] }, "Please enter the menu name", "请输入菜单名称"],
+      // A menu opens a page the storefront has, or an https link (issue 40 item 14): "/my" is no page.
+      [
+        { bottomMenus: [{ title: "我的", target: "/my" }] },
+        "A menu opens a page of the mall (home, goods, gift packs, cart, orders) or an https:// link",
+        "菜单链接只能是商城的页面（首页、权益商品、礼包、购物车、订单）或以https://开头的链接",
+      ],
       [{ theme: 5 }, "The colour theme must be 1 to 4", "颜色主题只能是1-4"],
     ];
     for (const [over, en, cn] of cases) {

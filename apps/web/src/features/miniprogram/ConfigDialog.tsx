@@ -1,8 +1,8 @@
 import { MinusCircleOutlined, PlusOutlined } from "@ant-design/icons";
-import { App, Button, Form, Input, InputNumber, Modal, Radio, Space, Switch } from "antd";
+import { App, AutoComplete, Button, Form, Input, InputNumber, Modal, Radio, Space, Switch } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type MpConfig, type MpPlatform } from "@tessera/contracts";
+import { isMallMenuTarget, MALL_MENU_TARGETS, type MpConfig, type MpPlatform } from "@tessera/contracts";
 import { reportFailure } from "../../ui/form/serverError";
 import { mpApi } from "./api";
 
@@ -24,6 +24,9 @@ interface ConfigForm {
   allowTopupAccountChange: boolean;
 }
 
+/** The catalogue key of a storefront page: "/" is home, "/goods" goods. */
+const pageKey = (p: string) => (p === "/" ? "home" : p.slice(1));
+
 function MenuList({ name, label, max }: { name: "navMenus" | "bottomMenus"; label: string; max: number }) {
   const { t } = useTranslation();
   return (
@@ -39,8 +42,28 @@ function MenuList({ name, label, max }: { name: "navMenus" | "bottomMenus"; labe
                 >
                   <Input placeholder={t("mp.menuTitle")} maxLength={20} data-testid={`${name}-title-${f.name}`} />
                 </Form.Item>
-                <Form.Item name={[f.name, "target"]}>
-                  <Input placeholder={t("mp.menuTarget")} maxLength={200} style={{ width: 180 }} />
+                {/* A page of the storefront, or an https link typed in (issue 40 item 14). */}
+                <Form.Item
+                  name={[f.name, "target"]}
+                  rules={[
+                    {
+                      validator: (_, v: string | undefined) =>
+                        isMallMenuTarget(v ?? "")
+                          ? Promise.resolve()
+                          : Promise.reject(new Error(t("msg:mp.menuTargetInvalid"))),
+                    },
+                  ]}
+                >
+                  <AutoComplete
+                    placeholder={t("mp.menuTarget")}
+                    style={{ width: 220 }}
+                    options={MALL_MENU_TARGETS.map((p) => ({
+                      value: p,
+                      label: `${t(`mp.menuPage.${pageKey(p)}`)} · ${p}`,
+                    }))}
+                    aria-label={t("mp.menuTarget")}
+                    data-testid={`${name}-target-${f.name}`}
+                  />
                 </Form.Item>
                 <MinusCircleOutlined onClick={() => remove(f.name)} aria-label={t("mp.remove")} />
               </Space>
