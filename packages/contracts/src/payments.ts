@@ -24,3 +24,7 @@ export const paymentAction = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("redirect"), url: z.string() }),
 ]);
 export type PaymentActionView = z.infer<typeof paymentAction>;
+
+/** The real payment providers a deployment offers the customer to choose from (issue 41). */
+export const paymentProvider = z.enum(["wechatpay", "alipay"]);
+export type PaymentProviderView = z.infer<typeof paymentProvider>;

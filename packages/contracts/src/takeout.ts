@@ -2,7 +2,7 @@ import { z } from "zod";
 import { money, mobileField } from "./accounts";
 import { requestKeyField } from "./funds";
 import { pageOf, pageQuery } from "./paging";
-import { paymentAction } from "./payments";
+import { paymentAction, paymentProvider } from "./payments";
 
 /**
  * Takeout (food-ordering) mini-shop (spec 01 §2 `/business` TakeoutSet, TakeoutType, ItemSet, PackageSet,
@@ -198,8 +198,13 @@ export const takeoutMenu = z.object({
   types: z.array(takeoutType),
   items: z.array(takeoutItem),
   packages: z.array(takeoutPackage),
+  /** The providers the customer may choose from when paying (several: a choice; the first is the default). */
+  payProviders: z.array(paymentProvider).optional(),
 });
 export type TakeoutMenu = z.infer<typeof takeoutMenu>;
+
+/** Paying an order: with which provider, when the deployment offers several (default the first). */
+export const takeoutPayQuery = z.object({ provider: paymentProvider.optional() });
 
 export const takeoutOrderReq = z.object({
   merchantId: idString,

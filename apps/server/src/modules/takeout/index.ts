@@ -1,3 +1,4 @@
+import { offeredProviders } from "../../platform/adapters/payments";
 import type { ModuleHost } from "../../platform/module";
 import { getMerchant } from "../merchants";
 import { activeBindings } from "../onboarding";
@@ -23,7 +24,11 @@ export async function registerTakeout(
     paid: (tx, p, now) => takeout.orders.paidByNotice(tx, p.subjectId, p.sandbox, now),
   });
   await host.mount("/api/card-brander", brandTakeoutRoutes({ takeout, guard: host.guard }));
-  await host.mount("/api/mall", customerTakeoutRoutes({ takeout, customerGuard: customers.guard() }));
+  const payProviders = offeredProviders(host.ctx.payments);
+  await host.mount(
+    "/api/mall",
+    customerTakeoutRoutes({ takeout, customerGuard: customers.guard(), payProviders: () => payProviders }),
+  );
   const servedBrands = async (providerId: number) => {
     const brands = [];
     for (const b of await activeBindings(host.db, providerId)) {

@@ -6,7 +6,12 @@ import type { Actor } from "../../platform/auth/actor";
 import { tenantOf } from "../../platform/auth/guard";
 import { audit } from "../../platform/audit";
 import { AppError, conflict, invalid } from "../../platform/http/errors";
-import { moneyAccounts, pendingAction, type PaymentChannel } from "../../platform/adapters/payments";
+import {
+  moneyAccounts,
+  pendingAction,
+  type PaymentChannel,
+  type PaymentProviderName,
+} from "../../platform/adapters/payments";
 import { post } from "../ledger";
 import { distanceM, insidePolygon, openAt } from "./delivery";
 import * as ordersRepo from "./orders.repo";
@@ -161,7 +166,13 @@ export class OrdersService {
    * asynchronous adapter (WeChat Pay) answers `pending`: the order stays pending_payment with what the payer
    * does next (`payAction`), and the money arrives only with the provider's notification (`credit`).
    */
-  async pay(customerId: number, id: number, channel?: PaymentChannel, payerIp?: string): Promise<TakeoutOrder> {
+  async pay(
+    customerId: number,
+    id: number,
+    channel?: PaymentChannel,
+    payerIp?: string,
+    provider?: PaymentProviderName,
+  ): Promise<TakeoutOrder> {
     const now = this.now();
     const row = await withTx(this.db, async (tx) => {
       const o = await ordersRepo.lockOrder(tx, id);
@@ -180,6 +191,7 @@ export class OrdersService {
           payer: o.contact_phone,
           channel,
           payerIp,
+          provider,
         },
         now,
       );

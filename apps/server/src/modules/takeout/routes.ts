@@ -13,6 +13,7 @@ import {
   takeoutOrderReq,
   takeoutPackage,
   takeoutPackageReq,
+  takeoutPayQuery,
   takeoutShop,
   takeoutShopReq,
   takeoutType,
@@ -21,7 +22,7 @@ import {
 import type { preHandlerAsyncHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { channelForUserAgent } from "../../platform/adapters/payments";
+import { channelForUserAgent, type PaymentProviderName } from "../../platform/adapters/payments";
 import { actorOf, tenantOf, type Guard } from "../../platform/auth/guard";
 import { ok } from "../../platform/http/envelope";
 import { customerSecurity, idParam, routeDocs } from "../../platform/http/route";
@@ -238,9 +239,12 @@ export function brandTakeoutRoutes({
 export function customerTakeoutRoutes({
   takeout,
   customerGuard,
+  payProviders = () => [],
 }: {
   takeout: TakeoutService;
   customerGuard: preHandlerAsyncHookHandler;
+  /** The real payment providers the customer may choose from (none: the deployment's one adapter). */
+  payProviders?: () => PaymentProviderName[];
 }): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
@@ -255,7 +259,13 @@ export function customerTakeoutRoutes({
           response: { 200: envelope(takeoutMenu) },
         },
       },
-      async (req) => ok(await takeout.shop.menu(req.params.id)),
+      async (req) => {
+        const providers = payProviders();
+        return ok({
+          ...(await takeout.shop.menu(req.params.id)),
+          ...(providers.length > 0 && { payProviders: providers }),
+        });
+      },
     );
     app.post(
       "/takeout/orders",
@@ -302,8 +312,9 @@ export function customerTakeoutRoutes({
         schema: {
           ...customerDocs,
           summary:
-            "Pay: at once (local adapter), or pending with payAction to follow (WeChat Pay H5 on phones, Native on desktops)",
+            "Pay: at once (local adapter), or pending with payAction to follow (WeChat Pay H5 on phones, Native on desktops; Alipay's cashier: redirect); ?provider= picks one of the menu's payProviders",
           params: idParam,
+          querystring: takeoutPayQuery,
           response: { 200: envelope(takeoutOrder) },
         },
         preHandler: customerGuard,
@@ -315,6 +326,7 @@ export function customerTakeoutRoutes({
             req.params.id,
             channelForUserAgent(req.headers["user-agent"]),
             req.ip,
+            req.query.provider,
           ),
         ),
     );

@@ -12,9 +12,9 @@ export function h5Url(url: string, returnTo: string): string {
 }
 
 /**
- * What the payer does next for a payment WeChat Pay confirms later (issue 41): open the H5 cashier, scan the
- * Native QR code on a desktop, or WeChat's own sheet (JSAPI). The page then follows the order until the
- * server has WeChat Pay's word.
+ * What the payer does next for a payment the provider confirms later (issue 41): WeChat Pay's H5 cashier,
+ * its Native QR code on a desktop, or WeChat's own sheet (JSAPI); Alipay's cashier (`redirect`, the
+ * signed URL as the server made it). The page then follows the order until the server has the provider's word.
  */
 export function PayAction({
   action,
@@ -23,7 +23,7 @@ export function PayAction({
 }: {
   action: PaymentActionView;
   returnTo: string;
-  labels: { pay: string; scan: string; waiting: string };
+  labels: { pay: string; scan: string; waiting: string; alipay?: string };
 }) {
   const jsapi = () => {
     if (action.kind !== "jsapi") return;
@@ -45,6 +45,11 @@ export function PayAction({
             {labels.pay}
           </Typography.Link>
         </>
+      )}
+      {action.kind === "redirect" && (
+        <Button type="primary" block size="large" href={action.url} data-testid="pay-alipay">
+          {labels.alipay ?? labels.pay}
+        </Button>
       )}
       {action.kind === "jsapi" && (
         <Button type="primary" block size="large" onClick={jsapi} data-testid="pay-wechat">

@@ -14,6 +14,8 @@ import { LocalPayments } from "./local";
 import { createWechatPay } from "./wechatpay/adapter";
 import { createAlipay } from "./alipay/adapter";
 
+export type { PaymentProviderName };
+
 /**
  * The one payments seam (issue 37). Every place that takes a customer's money (the mall's wallet pay,
  * takeout, the collection payer page, anything later) asks the adapter to collect and credits money only

@@ -59,6 +59,7 @@ export default function TakeoutOrderPage() {
                       pay: t("takeout.wechatPay"),
                       scan: t("takeout.wechatScan"),
                       waiting: t("takeout.wechatWaiting"),
+                      alipay: t("payments.alipayGo"),
                     }}
                   />
                 )}

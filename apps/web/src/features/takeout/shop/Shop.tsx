@@ -21,7 +21,7 @@ import { useEffect, useMemo, useState } from "react";
 import { takeoutDraft, type DraftLine, type TakeoutDraft } from "./draft";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import type { TakeoutItem, TakeoutMenu, TakeoutOrder } from "@tessera/contracts";
+import type { PaymentProviderView, TakeoutItem, TakeoutMenu, TakeoutOrder } from "@tessera/contracts";
 import { formatMoney } from "../../../ui/money";
 import { customerCall, customerSession, newRequestKey } from "../../customer/customerApi";
 import { h5Url } from "../../payments/PayAction";
@@ -136,6 +136,8 @@ export default function TakeoutShop() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [requestKey] = useState(() => newRequestKey("tkorder"));
+  // WeChat Pay or Alipay, when the deployment offers both (the first is the default).
+  const [provider, setProvider] = useState<PaymentProviderView | undefined>(undefined);
   const currency = menu?.shop.deliveryFee.currency ?? "CNY";
   const goods = cart.reduce((a, l) => a + l.unit * l.quantity, 0);
   const total = goods + (cart.length ? (menu?.shop.packingFee.amount ?? 0) + (menu?.shop.deliveryFee.amount ?? 0) : 0);
@@ -198,11 +200,17 @@ export default function TakeoutShop() {
       }
       // Placed: the draft has become the order.
       takeoutDraft.clear(merchantId);
-      const paid = await customerCall<TakeoutOrder>("POST", `/api/mall/takeout/orders/${placed.data.id}/pay`);
+      const chosen = (menu?.payProviders?.length ?? 0) > 1 ? (provider ?? menu?.payProviders?.[0]) : undefined;
+      const paid = await customerCall<TakeoutOrder>(
+        "POST",
+        `/api/mall/takeout/orders/${placed.data.id}/pay${chosen ? `?provider=${chosen}` : ""}`,
+      );
       const orderPage = `/takeout/order/${placed.data.id}`;
-      // WeChat Pay (H5): its cashier first, back to the order page, which follows the payment.
+      // WeChat Pay (H5): its cashier first, back to the order page, which follows the payment; Alipay: its
+      // cashier (the signed URL as the server made it).
       const action = paid.ok ? paid.data.payAction : undefined;
       if (action?.kind === "h5") window.location.assign(h5Url(action.url, `${window.location.origin}${orderPage}`));
+      else if (action?.kind === "redirect") window.location.assign(action.url);
       else if (paid.ok) window.location.assign(orderPage);
     } finally {
       setBusy(false);
@@ -355,6 +363,20 @@ export default function TakeoutShop() {
                   <Input maxLength={200} />
                 </Form.Item>
               </Form>
+              {(menu.payProviders?.length ?? 0) > 1 && (
+                <Flex vertical gap={4}>
+                  <Typography.Text type="secondary">{t("payments.choose")}</Typography.Text>
+                  <Radio.Group
+                    block
+                    optionType="button"
+                    buttonStyle="solid"
+                    value={provider ?? menu.payProviders?.[0]}
+                    onChange={(e) => setProvider(e.target.value as PaymentProviderView)}
+                    options={(menu.payProviders ?? []).map((p) => ({ value: p, label: t(`payments.${p}`) }))}
+                    data-testid="pay-provider"
+                  />
+                </Flex>
+              )}
               {error && <Alert type="error" title={error} data-testid="takeout-error" />}
               <Button type="primary" size="large" block loading={busy} onClick={() => void checkout()}>
                 {t("takeout.payTotal", { amount: formatMoney({ amount: total, currency }) })}

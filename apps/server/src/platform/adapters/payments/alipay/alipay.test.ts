@@ -83,7 +83,7 @@ async function takeoutShop(): Promise<string> {
 }
 
 /** A takeout order placed and paid (pending at Alipay): its order, the customer's headers and the cashier URL. */
-async function pendingTakeout(ua = PHONE_UA) {
+async function pendingTakeout(ua = PHONE_UA, provider = "") {
   const merchantId = await takeoutShop();
   const headers = { "x-customer-token": await customer() };
   const menu = await t.call<{ items: { id: string }[] }>("GET", `/api/mall/takeout/shops/${merchantId}`);
@@ -102,7 +102,8 @@ async function pendingTakeout(ua = PHONE_UA) {
     },
   });
   expect(placed.body.code).toBe(1);
-  const paid = await t.call<Order>("POST", `/api/mall/takeout/orders/${placed.body.data.id}/pay`, {
+  const query = provider ? `?provider=${provider}` : "";
+  const paid = await t.call<Order>("POST", `/api/mall/takeout/orders/${placed.body.data.id}/pay${query}`, {
     headers: { ...headers, "user-agent": ua },
   });
   expect(paid.body.code).toBe(1);
@@ -282,6 +283,19 @@ describe("Alipay through the local platform", () => {
     const outcomes = await notices(order.orderNo);
     expect(outcomes.filter((o) => o === "credited")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(19);
+  });
+
+  it("both providers: the menu offers them; the customer's choice of WeChat Pay goes there", async () => {
+    const merchantId = await takeoutShop();
+    const menu = await t.call<{ payProviders?: string[] }>("GET", `/api/mall/takeout/shops/${merchantId}`);
+    expect(menu.body.data.payProviders).toEqual(["alipay", "wechatpay"]);
+    const { order } = await pendingTakeout(PHONE_UA, "wechatpay");
+    expect(order.payAction?.kind).toBe("h5");
+    expect(await payment(order.orderNo)).toMatchObject({ provider: "wechatpay", state: "pending" });
+    const bad = await t.call("POST", `/api/mall/takeout/orders/${order.id}/pay?provider=paypal`, {
+      headers: { "x-customer-token": await customer() },
+    });
+    expect(bad.status).toBe(400);
   });
 
   it("both providers: a payment naming WeChat Pay goes there and is closed there; an unknown provider is refused", async () => {
