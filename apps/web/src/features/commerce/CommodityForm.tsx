@@ -1,11 +1,27 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
-import { App, Button, Col, Flex, Form, Input, InputNumber, Radio, Row, Select, Table } from "antd";
+import { useQuery } from "@tanstack/react-query";
+import {
+  App,
+  AutoComplete,
+  Button,
+  Col,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Select,
+  Table,
+  Upload,
+  type UploadFile,
+} from "antd";
 import { useMemo, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { Commodity, CommodityKind, Currency } from "@tessera/contracts";
+import { COMMERCE_LIMITS, type Commodity, type CommodityKind, type Currency } from "@tessera/contracts";
 import { reportFailure } from "../../ui/form/serverError";
 import { parseMoney } from "../../ui/money";
-import { brandApi, type CommodityBody } from "./api";
+import { brandApi, commerceKeys, type CommodityBody } from "./api";
 
 interface SkuValues {
   price?: string;
@@ -17,7 +33,6 @@ interface FormValues {
   name: string;
   category?: string;
   description?: string;
-  images?: string;
   specGroups?: { name?: string; values?: string[] }[];
   sku?: Record<string, SkuValues>;
   weightG?: number;
@@ -31,7 +46,6 @@ const FIELDS = [
   "name",
   "category",
   "description",
-  "images",
   "specGroups",
   "skus",
   "weightG",
@@ -40,6 +54,7 @@ const FIELDS = [
   "freeOver",
 ] as const;
 const major = (minor: number) => (minor / 100).toFixed(2);
+const MAX_IMAGES = COMMERCE_LIMITS.maxImages;
 const comboKey = (specs: string[]) => JSON.stringify(specs);
 
 /** Every combination of the groups' values: colour × size. */
@@ -74,7 +89,6 @@ export function CommodityForm({
           name: commodity.name,
           category: commodity.category,
           description: commodity.description,
-          images: commodity.images.join("\n"),
           specGroups: commodity.specGroups,
           sku: Object.fromEntries(
             commodity.skus.map((s) => [
@@ -89,6 +103,22 @@ export function CommodityForm({
           sort: commodity.sort,
         }
       : { kind: "physical", specGroups: [], sku: {}, weightG: 0, freightFirst: "0", freightExtra: "0", sort: 0 },
+  );
+  // Images through the image upload (issue 40 item 14): uploaded, previewed, stored by their address.
+  const [images, setImages] = useState<UploadFile[]>(() =>
+    (commodity?.images ?? []).map((url, i) => ({ uid: `saved-${i}`, name: url, status: "done", url, response: url })),
+  );
+  // The categories the brand already uses, offered as it types (a new one can still be typed).
+  const categories = useQuery({
+    queryKey: commerceKeys.commodities({ categories: true }),
+    queryFn: () => brandApi.commodities({ page: 1, pagesize: 1000 }),
+  });
+  const categoryOptions = useMemo(
+    () =>
+      [...new Set((categories.data?.list ?? []).map((c) => c.category).filter(Boolean))]
+        .sort()
+        .map((value) => ({ value })),
+    [categories.data],
   );
   const watched = Form.useWatch("specGroups", form);
   const kind = Form.useWatch("kind", form) ?? initialValues.kind;
@@ -118,10 +148,7 @@ export function CommodityForm({
       name: v.name,
       category: v.category ?? "",
       description: v.description ?? "",
-      images: (v.images ?? "")
-        .split("\n")
-        .map((s) => s.trim())
-        .filter(Boolean),
+      images: images.flatMap((f) => (f.status === "done" && typeof f.response === "string" ? [f.response] : [])),
       specGroups,
       skus,
       sort: v.sort ?? 0,
@@ -162,15 +189,40 @@ export function CommodityForm({
         </Col>
         <Col xs={12} md={6}>
           <Form.Item name="category" label={t("commerce.category")}>
-            <Input maxLength={30} />
+            <AutoComplete
+              maxLength={30}
+              options={categoryOptions}
+              placeholder={t("commerce.categoryPick")}
+              showSearch={{
+                filterOption: (input, option) => (option?.value ?? "").toLowerCase().includes(input.toLowerCase()),
+              }}
+            />
           </Form.Item>
         </Col>
       </Row>
       <Form.Item name="description" label={t("commerce.description")}>
         <Input.TextArea rows={2} maxLength={2000} />
       </Form.Item>
-      <Form.Item name="images" label={t("commerce.images")} extra={t("commerce.imagesHelp")}>
-        <Input.TextArea rows={2} />
+      <Form.Item label={t("commerce.images")} extra={t("commerce.imagesHelp")}>
+        <Upload
+          listType="picture-card"
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          fileList={images}
+          maxCount={MAX_IMAGES}
+          onChange={({ fileList }) => setImages(fileList)}
+          customRequest={({ file, onSuccess, onError }) => {
+            void brandApi
+              .uploadImage(file as File)
+              .then((r) => (r?.ok ? onSuccess?.(r.data.url) : onError?.(new Error(r?.msg ?? "upload"))));
+          }}
+        >
+          {images.length < MAX_IMAGES && (
+            <div>
+              <PlusOutlined />
+              <div style={{ marginTop: 8 }}>{t("commerce.uploadImage")}</div>
+            </div>
+          )}
+        </Upload>
       </Form.Item>
       <Form.Item label={t("commerce.specs")}>
         <Form.List name="specGroups">

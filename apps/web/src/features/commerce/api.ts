@@ -1,4 +1,5 @@
 import type {
+  ImageReply,
   Aftersale,
   AfterSaleAction,
   AfterSaleState,
@@ -42,6 +43,12 @@ export interface Region {
 }
 
 export const brandApi = {
+  /** Uploads a goods image (the catalogue's image store, `product/images`): its address and thumbnail. */
+  uploadImage: (file: File) => {
+    const form = new FormData();
+    form.append("file", file);
+    return http.post<ImageReply>("/api/card-brander/product/images", form);
+  },
   commodities: async (q: {
     page: number;
     pagesize: number;

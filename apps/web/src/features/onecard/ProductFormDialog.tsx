@@ -1,4 +1,5 @@
-import { Alert, App, Col, DatePicker, Form, Input, InputNumber, Modal, Radio, Row, Switch } from "antd";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, App, Col, DatePicker, Form, Input, InputNumber, Modal, Radio, Row, Select, Switch } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -16,9 +17,13 @@ interface FormValues {
   until?: Dayjs;
   days?: number;
   rechargeAllowed: boolean;
-  scope?: string;
+  /** The names of the brand's stores where the card is used; none: all of them. */
+  scope?: string[];
   terms?: string;
 }
+
+/** The stores of a card product's scope are kept as their names, joined (the card shows them as text). */
+const SCOPE_JOIN = "、";
 
 const FIELDS = ["name", "faceValue", "salePrice", "scope", "terms"] as const;
 const major = (minor: number) => (minor / 100).toFixed(2);
@@ -56,7 +61,7 @@ export function ProductFormDialog({
           until: product.validity.until ? dayjs(product.validity.until) : undefined,
           days: product.validity.days ?? undefined,
           rechargeAllowed: product.rechargeAllowed,
-          scope: product.scope,
+          scope: product.scope ? product.scope.split(SCOPE_JOIN).filter(Boolean) : [],
           terms: product.terms,
         }
       : {
@@ -68,6 +73,8 @@ export function ProductFormDialog({
         },
   );
   const validityKind = Form.useWatch("validityKind", form) ?? initialValues.validityKind;
+  // The brand's stores to choose the card's stores from (issue 40 item 14), not names typed in.
+  const stores = useQuery({ queryKey: ["onecard", "brandStores"], queryFn: () => ocBrandApi.stores() });
   const required = { required: true, message: t("onecard.bo.required") };
   const moneyRule = {
     required: true,
@@ -93,7 +100,7 @@ export function ProductFormDialog({
             ? { kind: "days", days: v.days ?? 1 }
             : { kind: "none" },
       rechargeAllowed: v.rechargeAllowed,
-      scope: v.scope ?? "",
+      scope: (v.scope ?? []).join(SCOPE_JOIN),
       terms: v.terms ?? "",
     };
     setSaving(true);
@@ -156,7 +163,19 @@ export function ProductFormDialog({
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="rechargeAllowed" label={t("onecard.bo.rechargeAllowed")} valuePropName="checked">
+            <Form.Item
+              name="rechargeAllowed"
+              label={t("onecard.bo.rechargeAllowed")}
+              valuePropName="checked"
+              extra={
+                <>
+                  {t("onecard.bo.rechargeNeeds")}{" "}
+                  <a href="/sale/SupplierDocking" target="_blank" rel="noreferrer">
+                    {t("onecard.bo.rechargeSetup")}
+                  </a>
+                </>
+              }
+            >
               <Switch />
             </Form.Item>
           </Col>
@@ -184,8 +203,17 @@ export function ProductFormDialog({
             )}
           </Col>
           <Col span={24}>
-            <Form.Item name="scope" label={t("onecard.bo.scope")}>
-              <Input maxLength={200} />
+            <Form.Item name="scope" label={t("onecard.bo.scope")} extra={t("onecard.bo.scopeHelp")}>
+              <Select
+                mode="multiple"
+                allowClear
+                loading={stores.isLoading}
+                placeholder={t("onecard.bo.scopeAll")}
+                optionFilterProp="label"
+                options={(stores.data?.list ?? []).map((st) => ({ value: st.name, label: st.name }))}
+                notFoundContent={t("onecard.bo.noStores")}
+                aria-label={t("onecard.bo.scope")}
+              />
             </Form.Item>
           </Col>
           <Col span={24}>

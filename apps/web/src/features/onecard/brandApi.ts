@@ -1,4 +1,13 @@
-import type { OcBatch, OcCard, OcProduct, OcProductReq, OnecardKind, OnecardState, Page } from "@tessera/contracts";
+import type {
+  OcBatch,
+  OcCard,
+  OcProduct,
+  OcProductReq,
+  OnecardKind,
+  OnecardState,
+  Page,
+  Store,
+} from "@tessera/contracts";
 import type { Query } from "../../api/client";
 import { unwrap } from "../../api/errors";
 import { http } from "../../api/http";
@@ -17,6 +26,14 @@ export const ocBrandKeys = {
 export type ProductBody = Omit<OcProductReq, "scope" | "terms"> & { scope: string; terms: string };
 
 export const ocBrandApi = {
+  /** The brand's stores, to choose a card product's stores from (stores' `branderStores`). */
+  stores: async () =>
+    unwrap(
+      await http.get<Page<Store>>("/api/card-brander/branderStores", {
+        query: { page: 1, pageSize: 1000 },
+        overlay: false,
+      }),
+    ),
   products: async (query: {
     page: number;
     pageSize: number;
