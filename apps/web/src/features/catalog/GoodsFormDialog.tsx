@@ -166,7 +166,13 @@ export function GoodsFormDialog({
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="businessType" label={t("catalog.field.businessType")} rules={[required]}>
+            <Form.Item
+              name="businessType"
+              label={t("catalog.field.businessType")}
+              rules={[required]}
+              // Only card vouchers are redeemed at stores (issue 40 item 14): coupons are redeemed online.
+              extra={t("catalog.field.businessTypeStores")}
+            >
               <Select options={BUSINESS_TYPES.map((v) => ({ value: v, label: labels.businessType(v) }))} />
             </Form.Item>
           </Col>
