@@ -27,7 +27,13 @@ export async function registerTakeout(
   const payProviders = offeredProviders(host.ctx.payments);
   await host.mount(
     "/api/mall",
-    customerTakeoutRoutes({ takeout, customerGuard: customers.guard(), payProviders: () => payProviders }),
+    customerTakeoutRoutes({
+      takeout,
+      customerGuard: customers.guard(),
+      payProviders: () => payProviders,
+      // Where a provider's cashier (Alipay's) sends the customer back: the order's page.
+      orderPage: (id) => `${host.ctx.config.webUrl}/takeout/order/${id}`,
+    }),
   );
   const servedBrands = async (providerId: number) => {
     const brands = [];

@@ -172,6 +172,7 @@ export class OrdersService {
     channel?: PaymentChannel,
     payerIp?: string,
     provider?: PaymentProviderName,
+    returnUrl?: string,
   ): Promise<TakeoutOrder> {
     const now = this.now();
     const row = await withTx(this.db, async (tx) => {
@@ -192,6 +193,7 @@ export class OrdersService {
           channel,
           payerIp,
           provider,
+          returnUrl,
         },
         now,
       );

@@ -240,11 +240,14 @@ export function customerTakeoutRoutes({
   takeout,
   customerGuard,
   payProviders = () => [],
+  orderPage,
 }: {
   takeout: TakeoutService;
   customerGuard: preHandlerAsyncHookHandler;
   /** The real payment providers the customer may choose from (none: the deployment's one adapter). */
   payProviders?: () => PaymentProviderName[];
+  /** The order's page on the web, where a provider's cashier sends the customer back. */
+  orderPage?: (id: number) => string;
 }): FastifyPluginAsyncZod {
   // eslint-disable-next-line @typescript-eslint/require-await
   return async (app) => {
@@ -327,6 +330,7 @@ export function customerTakeoutRoutes({
             channelForUserAgent(req.headers["user-agent"]),
             req.ip,
             req.query.provider,
+            orderPage?.(req.params.id),
           ),
         ),
     );

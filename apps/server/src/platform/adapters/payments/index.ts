@@ -53,6 +53,8 @@ export interface PaymentIntent {
    * payer's choice; default the first configured. The payment's row records the one that took it.
    */
   provider?: PaymentProviderName | undefined;
+  /** Where the provider's cashier sends the payer back when done (Alipay's return_url): our order page. */
+  returnUrl?: string | undefined;
 }
 
 export type PaymentChannel = "jsapi" | "h5" | "native";

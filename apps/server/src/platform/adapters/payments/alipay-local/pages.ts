@@ -27,12 +27,16 @@ function layout(title: string, body: string): string {
 
 export function cashierPage(t: LocalAlipayTrade, done: string): string {
   const base = `${encodeURIComponent(t.trade_no)}`;
+  const back =
+    t.return_url && /^https?:\/\//.test(t.return_url)
+      ? `<form method="get" action="${esc(t.return_url)}"><button class="cancel" type="submit">返回商家</button></form>`
+      : "";
   const resend = `<form method="post" action="${base}/notify"><button class="cancel" type="submit">重新通知商户</button></form>`;
   const state =
     t.trade_status === "TRADE_SUCCESS" || t.trade_status === "TRADE_FINISHED"
-      ? `<p class="result ok">付款成功</p>${t.notified === "delivered" ? "" : `<p class="bad">商户尚未收到通知</p>${resend}`}`
+      ? `<p class="result ok">付款成功</p>${t.notified === "delivered" ? "" : `<p class="bad">商户尚未收到通知</p>${resend}`}${back}`
       : t.trade_status === "TRADE_CLOSED"
-        ? '<p class="result bad">交易已关闭</p>'
+        ? `<p class="result bad">交易已关闭</p>${back}`
         : `${done === "cancelled" ? '<p class="result bad">已取消付款</p>' : ""}
 <form method="post" action="${base}/confirm"><button class="pay" type="submit">确认付款</button></form>
 <form method="post" action="${base}/cancel"><button class="cancel" type="submit">取消</button></form>

@@ -302,6 +302,7 @@ function localAlipayRoutes(
         total,
         product_code: productCode,
         notify_url: p.notify_url ?? "",
+        return_url: p.return_url ?? "",
         passback_params: str(b.passback_params),
         trade_status: "WAIT_BUYER_PAY",
         refunded: 0,

@@ -15,6 +15,8 @@ export interface LocalAlipayTrade {
   total: number;
   product_code: string;
   notify_url: string;
+  /** Where the cashier sends the payer back (the request's return_url; "" without one). */
+  return_url?: string;
   passback_params: string;
   trade_status: "WAIT_BUYER_PAY" | "TRADE_SUCCESS" | "TRADE_CLOSED" | "TRADE_FINISHED";
   /** Fen refunded so far. */

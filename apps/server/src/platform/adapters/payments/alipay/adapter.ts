@@ -103,7 +103,11 @@ export class AlipayAdapter implements PaymentsAdapter {
       passback_params: `m${p.merchantId}`,
       timeout_express: "30m",
     };
-    const url = this.sdk.pageExec(method, "GET", { bizContent, notifyUrl: this.config.notifyUrl });
+    const url = this.sdk.pageExec(method, "GET", {
+      bizContent,
+      notifyUrl: this.config.notifyUrl,
+      ...(p.returnUrl && /^https?:\/\//.test(p.returnUrl) && { returnUrl: p.returnUrl }),
+    });
     const action: PaymentAction = { kind: "redirect", url };
     await repo.insertPayment(tx, {
       payment_no: p.paymentNo,

@@ -162,6 +162,7 @@ describe("Alipay through the local platform", () => {
     expect(order).toMatchObject({ state: "pending_payment", payAction: { kind: "redirect" } });
     expect(url.startsWith(`${origin}/sandbox/alipay/gateway.do?`)).toBe(true);
     expect(new URL(url).searchParams.get("method")).toBe("alipay.trade.wap.pay");
+    expect(new URL(url).searchParams.get("return_url")).toBe(`${t.config.webUrl}/takeout/order/${order.id}`);
     expect(await payment(order.orderNo)).toMatchObject({ state: "pending", sandbox: true, provider: "alipay" });
     // Not opened yet: Alipay does not know the trade.
     expect(await t.ctx.payments.query(db(), order.orderNo)).toBeNull();
@@ -174,7 +175,9 @@ describe("Alipay through the local platform", () => {
     expect(await t.ctx.payments.query(db(), order.orderNo)).toMatchObject({ state: "pending" });
 
     expect((await post(`${cashier}/confirm`)).status).toBe(303);
-    expect(await (await fetch(cashier)).text()).toContain("付款成功");
+    const receipt = await (await fetch(cashier)).text();
+    expect(receipt).toContain("付款成功");
+    expect(receipt).toContain(`action="${t.config.webUrl}/takeout/order/${order.id}"`);
     const after = await t.call<Order>("GET", `/api/mall/takeout/orders/${order.id}`, { headers });
     expect(after.body.data.state).toBe("to_be_accepted");
     expect(after.body.data.payAction).toBeUndefined();
