@@ -194,7 +194,10 @@ export function CommodityForm({
               options={categoryOptions}
               placeholder={t("commerce.categoryPick")}
               showSearch={{
-                filterOption: (input, option) => (option?.value ?? "").toLowerCase().includes(input.toLowerCase()),
+                filterOption: (input, option) =>
+                  String(option?.value ?? "")
+                    .toLowerCase()
+                    .includes(input.toLowerCase()),
               }}
             />
           </Form.Item>
