@@ -8,14 +8,19 @@ import { Empty, Shell } from "./Shell";
 import { customerCall, useTexts } from "./texts";
 import { toast } from "./toast";
 
-/** antd's QR code, fetched when a card's code is first opened: not part of the card bag's first page. */
-const QRCode = lazy(() => import("antd/es/qr-code"));
+/**
+ * The QR renderer antd's QRCode draws with (@rc-component/qrcode, installed with antd), fetched when a card's
+ * code is first opened: not part of the card bag's first page. antd's own QRCode would bring antd's vendor
+ * chunk, which imports the app's entry chunk.
+ */
+const QRCodeSVG = lazy(() => import("@rc-component/qrcode").then((m) => ({ default: m.QRCodeSVG })));
 
 function QrBox({ value }: { value: string | null }) {
   const box = <div className="cb-qr" aria-busy="true" />;
+  if (!value) return box;
   return (
     <Suspense fallback={box}>
-      {value ? <QRCode value={value} size={180} bordered={false} /> : <QRCode value="-" status="loading" size={180} />}
+      <QRCodeSVG value={value} size={180} level="M" className="cb-qr-code" />
     </Suspense>
   );
 }
