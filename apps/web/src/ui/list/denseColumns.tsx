@@ -1,5 +1,5 @@
 import type { TableColumnsType, TableColumnType } from "antd";
-import { isValidElement, type ReactNode } from "react";
+import { isValidElement, type CSSProperties, type ReactNode } from "react";
 
 /** A header cell that never breaks inside a word (数/量, 手续/费). */
 const headerCell = () => ({ style: { whiteSpace: "nowrap" as const } });
@@ -35,6 +35,11 @@ const TEXT = {
 /** A text cell of several parts (the lines of an order): wraps where it must, nothing hidden. */
 const PARTS = { display: "block", overflowWrap: "anywhere" } as const;
 
+function cellStyle(parts: boolean, minWidth: number, maxWidth: number): CSSProperties {
+  const base: CSSProperties = parts ? PARTS : TEXT;
+  return { ...base, minWidth, maxWidth };
+}
+
 /** A text cell's text as its tooltip, when the cell shows plain text. */
 function titleOf(node: ReactNode): string | undefined {
   if (typeof node === "string" || typeof node === "number") return String(node);
@@ -44,31 +49,29 @@ function titleOf(node: ReactNode): string | undefined {
 function text<Row>(col: TableColumnType<Row>): TableColumnType<Row> {
   const maxWidth = typeof col.width === "number" ? col.width : TEXT_WIDTH;
   const minWidth = Math.min(maxWidth, TEXT_LEAST);
-  const dataIndex = "dataIndex" in col ? col.dataIndex : undefined;
+  const dataIndex = (col as { dataIndex?: unknown }).dataIndex;
   const valueOf = (row: Row): unknown => {
     if (dataIndex === undefined) return undefined;
-    const path = Array.isArray(dataIndex) ? dataIndex : [dataIndex];
-    return path.reduce<unknown>(
-      (v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined),
-      row,
+    const path = (Array.isArray(dataIndex) ? dataIndex : [dataIndex]) as readonly PropertyKey[];
+    let v: unknown = row;
+    for (const k of path) v = v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+    return v;
+  };
+  const own = col.render as ((value: unknown, row: Row, index: number) => unknown) | undefined;
+  const render = (value: unknown, row: Row, index: number): ReactNode => {
+    const shown = (own ? own(value, row, index) : valueOf(row)) as ReactNode;
+    // A render that returns cell props ({ children, props }) is left as it is.
+    if (shown && typeof shown === "object" && !isValidElement(shown) && !Array.isArray(shown)) return shown;
+    const title = titleOf(shown);
+    return (
+      <span style={cellStyle(title === undefined, minWidth, maxWidth)} title={title}>
+        {shown}
+      </span>
     );
   };
-  return {
-    ...col,
-    width: undefined,
-    ellipsis: undefined,
-    render: (value: unknown, row: Row, index: number) => {
-      const shown = (col.render ? col.render(value, row, index) : (valueOf(row) as ReactNode)) as ReactNode;
-      // A render that returns cell props ({ children, props }) is left as it is.
-      if (shown && typeof shown === "object" && !isValidElement(shown) && !Array.isArray(shown)) return shown;
-      const title = titleOf(shown);
-      return (
-        <span style={{ ...(title === undefined ? PARTS : TEXT), minWidth, maxWidth }} title={title}>
-          {shown}
-        </span>
-      );
-    },
-  };
+  const out: TableColumnType<Row> = { ...col, width: undefined, ellipsis: undefined };
+  out.render = render as TableColumnType<Row>["render"];
+  return out;
 }
 
 /** A cell that keeps its content on one line, so its column is never narrower than it. */
