@@ -75,7 +75,9 @@ try {
   await section("im-ws", async () => (await import("./im-ws.bench")).benchImWs(seconds, databaseUrl));
   await section("im-sdk-size", async () => (await import("./im-sdk-size.bench")).benchImSdkSize());
   await section("web-size", async () => (await import("./web-size.bench")).benchWebSize());
-  await section("lighthouse", async () => (await import("./lighthouse.bench")).benchLighthouse());
+  // Lighthouse loads each page through a throttled phone profile (about 45 s for three pages): `npm run bench`
+  // only; the smoke in CI keeps to the benches that exercise the server and the build's sizes.
+  if (!SMOKE) await section("lighthouse", async () => (await import("./lighthouse.bench")).benchLighthouse());
 } finally {
   await server.stop();
 }
