@@ -13,7 +13,7 @@ import { buildWorld } from "./world";
  * batch a refusal cannot be told apart from another operation's change, so there only the statuses are
  * judged (never a 5xx, a refusal is a 4xx); the books must be sound when the batch has settled.
  */
-const RUNS = Number(process.env.CONSERVATION_CONCURRENT_RUNS ?? 2);
+const RUNS = Number(process.env.CONSERVATION_CONCURRENT_RUNS ?? 1);
 const BATCHES = Number(process.env.CONSERVATION_BATCHES ?? 25);
 const BATCH = 10;
 
