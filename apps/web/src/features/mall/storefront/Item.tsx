@@ -5,7 +5,7 @@ import { formatMoney } from "../../../ui/money";
 import { mallBase, Spinner, type PageProps } from "./MallApp";
 import { cart, mallCall } from "./mallApi";
 import { navigate } from "./router";
-import { toast } from "./toast";
+import { toast } from "../../../ui/lightToast";
 import { useLoad } from "./useLoad";
 
 /** `/mall/:appId/item/:kind/:id`: a goods or gift pack, into the cart or straight to checkout. */

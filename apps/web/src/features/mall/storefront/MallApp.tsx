@@ -11,7 +11,7 @@ import { mallTabs } from "./tabs";
 
 /** A theme number outside 1-4 (none chosen yet) shows the default blue. */
 const DEFAULT_COLOURS = { primary: "#1677ff", tint: "#e6f4ff" };
-import { Toasts } from "./toast";
+import { Toasts } from "../../../ui/lightToast";
 import { useLoad } from "./useLoad";
 import MallCart from "./Cart";
 import MallHome from "./Home";
@@ -228,7 +228,7 @@ export function MallApp() {
           );
         })}
       </nav>
-      <Toasts />
+      <Toasts prefix="m-" />
     </div>
   );
 }

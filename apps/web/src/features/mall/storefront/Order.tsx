@@ -5,7 +5,7 @@ import { Icon } from "./icons";
 import { Spinner, type PageProps } from "./MallApp";
 import { mallCall } from "./mallApi";
 import { STATE_TAG } from "./Orders";
-import { toast } from "./toast";
+import { toast } from "../../../ui/lightToast";
 import { useLoad } from "./useLoad";
 import { formatDay, formatTime } from "../../../ui/time";
 

@@ -9,7 +9,7 @@ import {
   MALL_VERSION_HEADER,
 } from "@tessera/contracts/light";
 import type { TopUpAccountType } from "@tessera/contracts";
-import { toast } from "./toast";
+import { toast } from "../../../ui/lightToast";
 import { createCustomerCall, type CallOptions, type CallResult } from "../../../api/customerCall";
 
 export { customerSession, newRequestKey, type CallResult } from "../../../api/customerCall";

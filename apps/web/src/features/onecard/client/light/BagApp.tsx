@@ -8,7 +8,7 @@ import { navigate, useBagLocation } from "./nav";
 import Orders from "./Orders";
 import { bagPageOf, type BagPage } from "./paths";
 import { loadBagTexts, setCallTexts, setCallToast, TextsContext, type BagTexts } from "./texts";
-import { toast, Toasts } from "./toast";
+import { toast, Toasts } from "../../../../ui/lightToast";
 
 export interface BagPageProps {
   /** The reader chose another language (the title bar's menu). */
@@ -51,7 +51,7 @@ export function BagApp({ initialTexts }: { initialTexts: BagTexts }) {
   return (
     <TextsContext.Provider value={texts}>
       {Page ? <Page onLang={onLang} /> : <Home />}
-      <Toasts />
+      <Toasts prefix="cb-" />
     </TextsContext.Provider>
   );
 }

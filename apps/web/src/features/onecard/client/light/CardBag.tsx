@@ -6,7 +6,7 @@ import { day, fmt } from "../format";
 import type { BagPageProps } from "./BagApp";
 import { Empty, Shell } from "./Shell";
 import { customerCall, useTexts } from "./texts";
-import { toast } from "./toast";
+import { toast } from "../../../../ui/lightToast";
 
 /**
  * The QR renderer antd's QRCode draws with (@rc-component/qrcode, installed with antd), fetched when a card's

@@ -1,6 +1,9 @@
 import { useSyncExternalStore } from "react";
 
-/** The storefront's toasts: one line at the top for a few seconds (antd's message, without antd). */
+/**
+ * Toasts for the light entries (the storefront, the card bag): one line at the top for three seconds, as
+ * antd's message, without antd. Each entry styles them with its own class prefix (`m-`, `cb-`).
+ */
 interface Toast {
   id: number;
   text: string;
@@ -22,7 +25,7 @@ export function toast(text: string, kind: Toast["kind"]): void {
   }, 3000);
 }
 
-export function Toasts() {
+export function Toasts({ prefix }: { prefix: string }) {
   const list = useSyncExternalStore(
     (l) => {
       listeners.add(l);
@@ -31,9 +34,9 @@ export function Toasts() {
     () => toasts,
   );
   return (
-    <div className="m-toasts" role="status" aria-live="polite">
+    <div className={`${prefix}toasts`} role="status" aria-live="polite">
       {list.map((t) => (
-        <div key={t.id} className={`m-toast m-toast-${t.kind}`}>
+        <div key={t.id} className={`${prefix}toast ${prefix}toast-${t.kind}`}>
           {t.text}
         </div>
       ))}
