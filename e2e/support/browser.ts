@@ -5,10 +5,13 @@ import path from "node:path";
 
 /**
  * Which Chromium the browser tests run (the journeys, the IM SDK's browser test): a system Chromium when
- * there is one, since it starts faster — `CHROMIUM_PATH`, then `/usr/bin/chromium`, then `chromium` on
- * PATH — else the build inside the npm package @sparticuz/chromium, unpacked once per version into a
- * temporary folder, so `npm install && npm test` needs no system browser. `E2E_BROWSER=packaged` forces
- * the packaged build, `E2E_BROWSER=system` refuses to fall back to it.
+ * there is one, since it starts faster — `CHROMIUM_PATH`, then Debian's headless shell
+ * (`chromium-headless-shell`), then `/usr/bin/chromium`, then `chromium` on PATH — else the build inside
+ * the npm package @sparticuz/chromium, unpacked once per version into a temporary folder, so
+ * `npm install && npm test` needs no system browser. `E2E_BROWSER=packaged` forces the packaged build,
+ * `E2E_BROWSER=system` refuses to fall back to it. The headless shell comes first because it is
+ * Playwright's own choice for headless runs: the same Blink without the full browser's windowing and GPU
+ * path, and on this two-core machine a journey ran about a fifth faster in it (docs/architecture.md).
  */
 export interface ChromiumChoice {
   kind: "system" | "packaged";
@@ -64,10 +67,15 @@ function isExecutable(file: string): boolean {
   }
 }
 
+/** Debian's headless shell (its /usr/bin entry is a wrapper script: the binary itself spares a shell). */
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+
 function systemChromium(env: NodeJS.ProcessEnv): string | undefined {
-  if (isExecutable("/usr/bin/chromium")) return "/usr/bin/chromium";
-  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, "chromium"))) return path.join(dir, "chromium");
+  for (const file of [HEADLESS_SHELL, "/usr/bin/chromium"]) if (isExecutable(file)) return file;
+  for (const name of ["chromium-headless-shell", "chromium"]) {
+    for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+      if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
+    }
   }
   return undefined;
 }
@@ -140,7 +148,7 @@ export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promis
     if (found) return { kind: "system", executablePath: found, args: [], label: `system Chromium ${found}` };
     if (wanted === "system") {
       throw new Error(
-        "E2E_BROWSER=system, but there is no /usr/bin/chromium, no chromium on PATH and no CHROMIUM_PATH",
+        "E2E_BROWSER=system, but there is no chromium-headless-shell, no /usr/bin/chromium, no chromium on PATH and no CHROMIUM_PATH",
       );
     }
   }

@@ -14,6 +14,7 @@ import { configureHttp, loading } from "../api/http";
 import { queryKeys } from "../api/queryKeys";
 import { ColorThemeContext } from "./colorTheme";
 import { queryClient } from "./queryClient";
+import { usePrefersReducedMotion } from "./reducedMotion";
 import { colorThemeCookie, parseColorTheme, PRIMARY_COLORS } from "./theme";
 
 const ANTD_LOCALES: Record<Lang, Locale> = { cn: zhCN, tw: zhTW, en: enUS };
@@ -41,6 +42,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const lang: Lang = isLang(i18n.language) ? i18n.language : "cn";
   const [colorTheme, setColorTheme] = useState<ColorTheme>(() => parseColorTheme(document.cookie));
+  const reducedMotion = usePrefersReducedMotion();
 
   useEffect(() => {
     dayjs.locale(DAYJS_LOCALES[lang]);
@@ -64,6 +66,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
         colorPrimary: PRIMARY_COLORS[colorTheme],
         colorInfo: PRIMARY_COLORS[colorTheme],
         borderRadius: 6,
+        motion: !reducedMotion,
         colorBgLayout: "#f4f6fa",
         fontFamily:
           "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'PingFang SC', 'PingFang TC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Noto Sans CJK TC', 'Helvetica Neue', Arial, sans-serif",
@@ -72,7 +75,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
         Layout: { headerBg: "#ffffff", siderBg: "#ffffff", headerPadding: "0 24px", headerHeight: 60 },
       },
     }),
-    [colorTheme],
+    [colorTheme, reducedMotion],
   );
 
   return (
