@@ -17,8 +17,9 @@ import { CONSERVATION_ENV, runSequence, sequenceArb, type Tally } from "./run";
  */
 // 6 × 500 = 3,000 steps per CI run; CONSERVATION_RUNS=20 for the 10,000 (run before a release and
 // after any change to money code). Not fewer: the check below that every flow succeeded somewhere failed at
-// 2,000 (no takeout order reached "completed"); at 3,000 the rarest flows succeed some 7 times a run. CI ran 10,000 until its 35-minute limit: in CI's Vitest this file took
-// 5m12s and was the run's long pole, 2m09s at 4,000 (measured 2026-11-29). Alone on this 2-core machine 10,000 take about
+// 2,000 (no takeout order reached "completed"); at 3,000 the rarest flows succeeded 4 to 17 times a run
+// (measured 2026-11-30). CI ran 10,000 until its 35-minute limit: in CI's Vitest this file took 5m12s and
+// was the run's long pole, 2m09s at 4,000 (measured 2026-11-29). Alone on this 2-core machine 10,000 take about
 // 3m20s (3m10s of CPU, about 50 steps per CPU second: some 16 ms of operation and 4 ms of checks a step);
 // other work on the machine stretches it (7 minutes once at a load of 10). Checking every invariant after
 // every step made a step about 35 ms of CPU (4,000 steps took 2m23s of CPU, 10,000 took 8 minutes in CI),
